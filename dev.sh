@@ -1,0 +1,128 @@
+#!/bin/bash
+# Chronoscope developer helper for a Debian 12 machine.
+#
+#   ./dev.sh run [FILE...]   install what is missing, build, open FILE
+#                            (default data/sample/sample.dat) in the window
+#   ./dev.sh test [ARGS...]  install what is missing, build, run every test suite
+#                            (ARGS go to `meson test`, e.g. --suite data)
+#   ./dev.sh build           install what is missing and build
+#   ./dev.sh deps            only install what is missing
+#
+# Packages come from .ci/packages.txt, the one list of them. apt-get runs only
+# when dpkg-query says a package is missing (through sudo when not root).
+#
+# Environment:
+#   CS_BUILD_DIR     build folder (default: build)
+#   CS_MESON_ARGS    extra `meson setup` arguments for a new build folder
+#   CS_APT_UPDATED=1 skip `apt-get update` before installing (.ci/run sets it)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+cd "$ROOT"
+BUILD_DIR=${CS_BUILD_DIR:-build}
+PACKAGES_FILE=.ci/packages.txt
+SAMPLE=data/sample/sample.dat
+
+say() { printf 'dev.sh: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# Package names from $PACKAGES_FILE, one a line, comments and blanks dropped.
+read_packages() {
+  sed -e 's/#.*//' "$PACKAGES_FILE" | tr -s ' \t' '\n\n' | sed '/^$/d'
+}
+
+missing_packages() {
+  local -a wanted
+  mapfile -t wanted < <(read_packages)
+  # One dpkg-query for all; packages it has never heard of are simply absent
+  # from its output (and make it exit 1), so they count as missing too.
+  local installed
+  installed=$({ dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "${wanted[@]}" 2>/dev/null || true; } |
+              awk '$1 == "ii" { print $2 }' | sort -u)
+  local p
+  for p in "${wanted[@]}"; do
+    grep -qxF -- "$p" <<<"$installed" || printf '%s\n' "$p"
+  done
+}
+
+as_root() {
+  if [[ $EUID -eq 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null; then
+    sudo "$@"
+  else
+    die "need root or sudo to run: $*"
+  fi
+}
+
+install_deps() {
+  command -v dpkg-query >/dev/null || die "this script expects Debian 12 (dpkg-query not found)"
+  local -a missing
+  mapfile -t missing < <(missing_packages)
+  if ((${#missing[@]} == 0)); then
+    return 0
+  fi
+  say "installing ${#missing[@]} missing package(s): ${missing[*]}"
+  if [[ ${CS_APT_UPDATED:-0} != 1 ]]; then
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  fi
+  as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q -o DPkg::Lock::Timeout=600 "${missing[@]}"
+  mapfile -t missing < <(missing_packages)
+  ((${#missing[@]} == 0)) || die "still missing after apt-get: ${missing[*]}"
+}
+
+configure() {
+  if [[ -f $BUILD_DIR/build.ninja ]]; then
+    return 0   # ninja re-runs meson itself when a meson.build changes
+  fi
+  local -a extra=()
+  [[ -n ${CS_MESON_ARGS:-} ]] && read -r -a extra <<<"$CS_MESON_ARGS"
+  if [[ -f $BUILD_DIR/meson-private/coredata.dat ]]; then
+    say "build folder $BUILD_DIR is half configured: wiping it"
+    meson setup --wipe "$BUILD_DIR" "${extra[@]}"
+  else
+    meson setup "$BUILD_DIR" "${extra[@]}"
+  fi
+}
+
+build() {
+  install_deps
+  configure
+  meson compile -C "$BUILD_DIR"
+}
+
+cmd_run() {
+  build
+  local -a files=("$@")
+  if ((${#files[@]} == 0)); then
+    [[ -f $SAMPLE ]] || die "$SAMPLE is not there yet: pass a trace.dat, e.g. ./dev.sh run ~/trace.dat"
+    files=("$SAMPLE")
+  fi
+  if [[ -z ${DISPLAY:-} && -z ${WAYLAND_DISPLAY:-} ]]; then
+    die "no display (DISPLAY and WAYLAND_DISPLAY are unset): run it from a desktop session, or try the headless commands: $BUILD_DIR/gui/chronoscope info FILE"
+  fi
+  # Run uninstalled: settings schema compiled in the build folder, icons from data/.
+  export GSETTINGS_SCHEMA_DIR=$ROOT/$BUILD_DIR/data
+  export XDG_DATA_DIRS=$ROOT/data:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
+  exec "$BUILD_DIR/gui/chronoscope" "${files[@]}"
+}
+
+cmd_test() {
+  build
+  # Every suite: GUI tests start their own Xvfb, so no display is needed.
+  meson test -C "$BUILD_DIR" --print-errorlogs "$@"
+}
+
+usage() {
+  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+}
+
+case ${1:-} in
+  run)  shift; cmd_run "$@" ;;
+  test) shift; cmd_test "$@" ;;
+  build) shift; build ;;
+  deps) shift; install_deps ;;
+  -h|--help|help) usage ;;
+  *) usage >&2; exit 2 ;;
+esac
