@@ -1,0 +1,216 @@
+/* cs-chunk-codec.c
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Layout of a blob: one byte of format (0 = varints, 1 = zstd-compressed
+ * varints), then, for format 1, the decoded size as a varint and the zstd
+ * frame; the varints are column after column, so that similar values sit
+ * together (which is also what makes zstd effective on them).
+ */
+#include "config.h"
+
+#include <zstd.h>
+
+#include "cs-chunk-codec.h"
+
+enum {
+  FORMAT_VARINTS = 0,
+  FORMAT_ZSTD = 1,
+};
+
+/* The largest varint is 10 bytes (64 bits in groups of 7). */
+#define MAX_VARINT_BYTES 10
+
+static inline guint64
+zigzag (gint64 v)
+{
+  return ((guint64) v << 1) ^ (guint64) (v >> 63);
+}
+
+static inline gint64
+unzigzag (guint64 v)
+{
+  return (gint64) (v >> 1) ^ -(gint64) (v & 1);
+}
+
+static inline guint8 *
+put_varint (guint8 *p, guint64 v)
+{
+  while (v >= 0x80)
+    {
+      *p++ = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  *p++ = (guint8) v;
+  return p;
+}
+
+static inline gboolean
+get_varint (const guint8 **pp, const guint8 *end, guint64 *out)
+{
+  const guint8 *p = *pp;
+  guint64 v = 0;
+
+  for (guint shift = 0; shift < 64; shift += 7)
+    {
+      if (p >= end)
+        return FALSE;
+      v |= (guint64) (*p & 0x7f) << shift;
+      if ((*p++ & 0x80) == 0)
+        {
+          *pp = p;
+          *out = v;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/**
+ * cs_chunk_encode:
+ * @n_rows: rows in the chunk, >= 1
+ * @n_columns: 1 .. %CS_CHUNK_MAX_COLUMNS
+ * @modes: (array length=n_columns): how each column is stored
+ * @columns: (array length=n_columns): @n_rows values per column
+ * @compress: also compress with zstd when that makes the blob smaller
+ *
+ * Encodes rows into a blob for the index.  Pure computation, callable from
+ * any thread.
+ *
+ * Returns: (transfer full): the blob
+ */
+GBytes *
+cs_chunk_encode (guint                    n_rows,
+                 guint                    n_columns,
+                 const CsChunkColumnMode *modes,
+                 const gint64 * const    *columns,
+                 gboolean                 compress)
+{
+  gsize bound = 1 + (gsize) n_rows * n_columns * MAX_VARINT_BYTES;
+  g_autofree guint8 *buf = g_malloc (bound);
+  guint8 *p = buf;
+
+  g_return_val_if_fail (n_columns >= 1 && n_columns <= CS_CHUNK_MAX_COLUMNS, NULL);
+
+  *p++ = FORMAT_VARINTS;
+  for (guint c = 0; c < n_columns; c++)
+    {
+      const gint64 *col = columns[c];
+      gint64 prev = 0;
+
+      for (guint r = 0; r < n_rows; r++)
+        {
+          gint64 v = col[r];
+
+          if (modes[c] == CS_CHUNK_DELTA)
+            {
+              p = put_varint (p, zigzag (v - prev));
+              prev = v;
+            }
+          else
+            p = put_varint (p, zigzag (v));
+        }
+    }
+
+  gsize raw_size = p - buf;
+  if (compress && raw_size > 64)
+    {
+      gsize zbound = ZSTD_compressBound (raw_size - 1);
+      g_autofree guint8 *zbuf = g_malloc (1 + MAX_VARINT_BYTES + zbound);
+      guint8 *z = zbuf;
+      gsize zsize;
+
+      *z++ = FORMAT_ZSTD;
+      z = put_varint (z, raw_size - 1);
+      /* Level 1: the varints are already dense; higher levels cost build
+       * time for a few percent. */
+      zsize = ZSTD_compress (z, zbound, buf + 1, raw_size - 1, 1);
+      if (!ZSTD_isError (zsize) && (gsize) (z - zbuf) + zsize < raw_size)
+        return g_bytes_new_take (g_steal_pointer (&zbuf), (z - zbuf) + zsize);
+    }
+
+  return g_bytes_new_take (g_realloc (g_steal_pointer (&buf), raw_size), raw_size);
+}
+
+static gboolean
+decode_varints (const guint8            *p,
+                const guint8            *end,
+                guint                    n_rows,
+                guint                    n_columns,
+                const CsChunkColumnMode *modes,
+                gint64 * const          *columns)
+{
+  for (guint c = 0; c < n_columns; c++)
+    {
+      gint64 *col = columns[c];
+      gint64 prev = 0;
+
+      for (guint r = 0; r < n_rows; r++)
+        {
+          guint64 raw;
+
+          if (!get_varint (&p, end, &raw))
+            return FALSE;
+          if (modes[c] == CS_CHUNK_DELTA)
+            prev = col[r] = prev + unzigzag (raw);
+          else
+            col[r] = unzigzag (raw);
+        }
+    }
+  return p == end;
+}
+
+/**
+ * cs_chunk_decode:
+ * @data: (array length=size): a blob made by cs_chunk_encode()
+ * @size: its size in bytes
+ * @n_rows: the row count stored beside the blob
+ * @n_columns: as encoded
+ * @modes: (array length=n_columns): as encoded
+ * @columns: (array length=n_columns): each receives @n_rows values
+ * @error: %CS_INDEX_ERROR_CORRUPT when the blob does not decode to exactly
+ *   @n_rows rows
+ *
+ * Decodes a chunk.  Any thread.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_chunk_decode (const guint8            *data,
+                 gsize                    size,
+                 guint                    n_rows,
+                 guint                    n_columns,
+                 const CsChunkColumnMode *modes,
+                 gint64 * const          *columns,
+                 GError                 **error)
+{
+  const guint8 *end = data + size;
+  gboolean ok = FALSE;
+
+  if (size >= 1 && data[0] == FORMAT_VARINTS)
+    ok = decode_varints (data + 1, end, n_rows, n_columns, modes, columns);
+  else if (size >= 2 && data[0] == FORMAT_ZSTD)
+    {
+      const guint8 *p = data + 1;
+      guint64 raw_size;
+
+      /* A row is at least one byte per column: refuse sizes that could
+       * not come from n_rows rows before allocating. */
+      if (get_varint (&p, end, &raw_size) &&
+          raw_size >= (guint64) n_rows * n_columns &&
+          raw_size <= (guint64) n_rows * n_columns * MAX_VARINT_BYTES)
+        {
+          g_autofree guint8 *raw = g_malloc (raw_size ? raw_size : 1);
+          gsize got = ZSTD_decompress (raw, raw_size, p, end - p);
+
+          if (!ZSTD_isError (got) && got == raw_size)
+            ok = decode_varints (raw, raw + raw_size, n_rows, n_columns, modes, columns);
+        }
+    }
+
+  if (!ok)
+    g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                 "An index chunk of %u rows does not decode (%" G_GSIZE_FORMAT " bytes)",
+                 n_rows, size);
+  return ok;
+}

@@ -1,0 +1,49 @@
+/* cs-chunk-codec.h: columnar, delta-encoded blobs of index rows.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The index stores events (and sched_switch slices, and summary buckets) in
+ * chunks of a few thousand rows instead of one SQLite row each: one row per
+ * event costs ~26 bytes and caps inserts near 1.75 M rows/s (DESIGN.md,
+ * TARGETS), while a chunk costs a few bytes per event.
+ *
+ * A chunk has up to CS_CHUNK_MAX_COLUMNS columns of gint64 values.  Each
+ * column is written as zigzag varints, either of the values themselves or of
+ * their differences to the previous row (the caller chooses per column).
+ * The encoded bytes may then be compressed with zstd when that pays.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "cs-index-error.h"
+
+G_BEGIN_DECLS
+
+#define CS_CHUNK_MAX_COLUMNS 6
+
+/**
+ * CsChunkColumnMode:
+ * @CS_CHUNK_PLAIN: store the value
+ * @CS_CHUNK_DELTA: store the difference to the previous row's value (the
+ *   first row's difference is to 0)
+ */
+typedef enum {
+  CS_CHUNK_PLAIN,
+  CS_CHUNK_DELTA,
+} CsChunkColumnMode;
+
+GBytes   *cs_chunk_encode (guint                    n_rows,
+                           guint                    n_columns,
+                           const CsChunkColumnMode *modes,
+                           const gint64 * const    *columns,
+                           gboolean                 compress);
+gboolean  cs_chunk_decode (const guint8            *data,
+                           gsize                    size,
+                           guint                    n_rows,
+                           guint                    n_columns,
+                           const CsChunkColumnMode *modes,
+                           gint64 * const          *columns,
+                           GError                 **error);
+
+G_END_DECLS

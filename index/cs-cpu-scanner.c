@@ -1,0 +1,334 @@
+/* cs-cpu-scanner.c
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The hot loop of indexing: for each record, its pid and event type, one
+ * row in the current event chunk, a few counters; for sched_switch also the
+ * end of one slice and the start of the next.  No allocation per event:
+ * rows go into fixed column arrays that are encoded when full.
+ *
+ * Field meanings come from the sched_switch format
+ * (events/sched/sched_switch/format): prev_comm, prev_pid, prev_prio,
+ * prev_state, next_comm, next_pid, next_prio.
+ */
+#include "config.h"
+
+#include <event-parse.h>
+
+#include "cs-cpu-scanner.h"
+#include "cs-index-private.h"
+
+typedef struct {
+  struct tep_format_field *prev_pid;
+  struct tep_format_field *prev_state;
+  struct tep_format_field *prev_comm;
+  struct tep_format_field *next_pid;
+  struct tep_format_field *next_comm;
+  int id;
+} SchedSwitchFields;
+
+typedef struct {
+  CsScanResult *result;
+  const CsTypeMap *types;
+  CsScanEmitFunc emit;
+  gpointer emit_data;
+
+  /* Event rows not yet encoded. */
+  gint64 ev[EV_N_COLUMNS][CS_EVENT_CHUNK_ROWS];
+  guint n_ev;
+  guint64 n_event_chunks;
+
+  /* Slice rows not yet encoded. */
+  gint64 sl[SL_N_COLUMNS][CS_SLICE_CHUNK_ROWS];
+  gint64 sl_last_end;
+  guint n_sl;
+  guint64 n_slice_chunks;
+
+  /* The task running now according to the last sched_switch. */
+  gint32 running_pid;
+  gint64 running_since;
+  gboolean running_known;
+
+  /* One-entry cache in front of the task table. */
+  gint32 last_pid;
+  CsScanTask *last_task;
+} ScanState;
+
+void
+cs_scan_chunk_free (CsScanChunk *chunk)
+{
+  g_clear_pointer (&chunk->data, g_bytes_unref);
+  g_free (chunk);
+}
+
+void
+cs_scan_result_free (CsScanResult *result)
+{
+  if (result == NULL)
+    return;
+  g_free (result->type_counts);
+  g_clear_pointer (&result->tasks, g_hash_table_unref);
+  g_free (result);
+}
+
+static CsScanTask *
+lookup_task (ScanState *st,
+             gint32     pid)
+{
+  CsScanTask *task;
+
+  if (st->last_task != NULL && st->last_pid == pid)
+    return st->last_task;
+
+  task = g_hash_table_lookup (st->result->tasks, GINT_TO_POINTER (pid));
+  if (task == NULL)
+    {
+      task = g_new0 (CsScanTask, 1);
+      task->comm_ts = -1;
+      g_hash_table_insert (st->result->tasks, GINT_TO_POINTER (pid), task);
+    }
+  st->last_pid = pid;
+  st->last_task = task;
+  return task;
+}
+
+static void
+flush_events (ScanState *st)
+{
+  const gint64 *cols[EV_N_COLUMNS];
+  CsScanChunk *chunk;
+
+  if (st->n_ev == 0)
+    return;
+  for (guint c = 0; c < EV_N_COLUMNS; c++)
+    cols[c] = st->ev[c];
+
+  chunk = g_new0 (CsScanChunk, 1);
+  chunk->kind = CS_SCAN_EVENT_CHUNK;
+  chunk->cpu = st->result->cpu;
+  chunk->chunk = st->n_event_chunks++;
+  chunk->first_ns = st->ev[EV_TS][0];
+  chunk->last_ns = st->ev[EV_TS][st->n_ev - 1];
+  chunk->first_row = st->result->n_events - st->n_ev;
+  chunk->n_rows = st->n_ev;
+  chunk->data = cs_chunk_encode (st->n_ev, EV_N_COLUMNS, _cs_event_chunk_modes, cols, TRUE);
+  st->n_ev = 0;
+  st->emit (chunk, st->emit_data);
+}
+
+static void
+flush_slices (ScanState *st)
+{
+  const gint64 *cols[SL_N_COLUMNS];
+  CsScanChunk *chunk;
+
+  if (st->n_sl == 0)
+    return;
+  for (guint c = 0; c < SL_N_COLUMNS; c++)
+    cols[c] = st->sl[c];
+
+  chunk = g_new0 (CsScanChunk, 1);
+  chunk->kind = CS_SCAN_SLICE_CHUNK;
+  chunk->cpu = st->result->cpu;
+  chunk->chunk = st->n_slice_chunks++;
+  chunk->first_ns = st->sl[SL_BEGIN][0];
+  chunk->last_ns = st->sl_last_end;
+  chunk->n_rows = st->n_sl;
+  chunk->data = cs_chunk_encode (st->n_sl, SL_N_COLUMNS, _cs_slice_chunk_modes, cols, TRUE);
+  st->n_sl = 0;
+  st->emit (chunk, st->emit_data);
+}
+
+static void
+add_slice (ScanState *st,
+           gint32     pid,
+           gint64     begin_ns,
+           gint64     end_ns,
+           gint32     prev_state)
+{
+  guint i = st->n_sl;
+
+  if (pid == 0 || end_ns <= begin_ns)
+    return;
+  st->sl[SL_BEGIN][i] = begin_ns;
+  st->sl[SL_DURATION][i] = end_ns - begin_ns;
+  st->sl[SL_PID][i] = pid;
+  st->sl[SL_STATE][i] = prev_state;
+  st->sl_last_end = MAX (st->sl_last_end, end_ns);
+  lookup_task (st, pid)->runtime_ns += end_ns - begin_ns;
+  if (++st->n_sl == CS_SLICE_CHUNK_ROWS)
+    flush_slices (st);
+}
+
+static void
+set_comm (ScanState  *st,
+          gint32      pid,
+          const char *comm,
+          gsize       max_len,
+          gint64      ts)
+{
+  CsScanTask *task = lookup_task (st, pid);
+
+  if (ts < task->comm_ts)
+    return;
+  task->comm_ts = ts;
+  memset (task->comm, 0, sizeof task->comm);
+  memcpy (task->comm, comm, strnlen (comm, MIN (max_len, sizeof task->comm - 1)));
+}
+
+static gboolean
+field_in_record (struct tep_format_field *field,
+                 struct tep_record       *rec)
+{
+  return field != NULL && (gsize) field->offset + field->size <= (gsize) rec->size;
+}
+
+static void
+handle_sched_switch (ScanState               *st,
+                     const SchedSwitchFields *f,
+                     struct tep_record       *rec)
+{
+  unsigned long long prev_pid, next_pid, prev_state = 0;
+
+  if (!field_in_record (f->prev_pid, rec) || !field_in_record (f->next_pid, rec) ||
+      tep_read_number_field (f->prev_pid, rec->data, &prev_pid) != 0 ||
+      tep_read_number_field (f->next_pid, rec->data, &next_pid) != 0)
+    return;
+  if (field_in_record (f->prev_state, rec))
+    tep_read_number_field (f->prev_state, rec->data, &prev_state);
+
+  st->result->has_sched_switch = TRUE;
+
+  /* Before the first sched_switch the running task is known only now:
+   * it ran since the CPU's first event. */
+  gint64 begin = st->running_known ? st->running_since : st->result->first_ns;
+  add_slice (st, (gint32) prev_pid, begin, (gint64) rec->ts, (gint32) prev_state);
+
+  if (field_in_record (f->prev_comm, rec))
+    set_comm (st, (gint32) prev_pid, (const char *) rec->data + f->prev_comm->offset,
+              f->prev_comm->size, (gint64) rec->ts);
+  if (field_in_record (f->next_comm, rec))
+    set_comm (st, (gint32) next_pid, (const char *) rec->data + f->next_comm->offset,
+              f->next_comm->size, (gint64) rec->ts);
+
+  st->running_pid = (gint32) next_pid;
+  st->running_since = (gint64) rec->ts;
+  st->running_known = TRUE;
+}
+
+static void
+find_sched_switch (struct tep_handle *tep,
+                   SchedSwitchFields *f)
+{
+  struct tep_event *ev = tep_find_event_by_name (tep, "sched", "sched_switch");
+
+  memset (f, 0, sizeof *f);
+  f->id = -1;
+  if (ev == NULL)
+    return;
+  f->id = ev->id;
+  f->prev_pid = tep_find_field (ev, "prev_pid");
+  f->prev_state = tep_find_field (ev, "prev_state");
+  f->prev_comm = tep_find_field (ev, "prev_comm");
+  f->next_pid = tep_find_field (ev, "next_pid");
+  f->next_comm = tep_find_field (ev, "next_comm");
+  if (f->prev_pid == NULL || f->next_pid == NULL)
+    f->id = -1;
+}
+
+/*
+ * _cs_cpu_scan:
+ * @file: the recording, used by this thread only
+ * @cpu: which CPU to read
+ * @types: event id map, shared read-only
+ * @emit: receives each encoded chunk (transfer full), in order
+ * @progress_bytes: updated with how far (bytes) into the CPU's data the scan is
+ * @cancellable: checked every few thousand events
+ *
+ * Returns: (transfer full): what the CPU holds besides its events, or %NULL
+ *   with @error set
+ */
+CsScanResult *
+_cs_cpu_scan (CsTraceFile      *file,
+              guint             cpu,
+              const CsTypeMap  *types,
+              CsScanEmitFunc    emit,
+              gpointer          emit_data,
+              volatile gint64  *progress_bytes,
+              GCancellable     *cancellable,
+              GError          **error)
+{
+  g_autoptr(CsCpuCursor) cursor = NULL;
+  g_autoptr(CsScanResult) result = g_new0 (CsScanResult, 1);
+  g_autofree ScanState *st = g_new0 (ScanState, 1);
+  SchedSwitchFields sw;
+  struct tep_handle *tep;
+  CsRecord rec;
+  GError *local_error = NULL;
+  guint64 first_offset = 0;
+
+  result->cpu = cpu;
+  result->type_counts = g_new0 (guint64, types->n_types);
+  result->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  cursor = cs_trace_file_open_cpu (file, cpu, error);
+  if (cursor == NULL)
+    return NULL;
+  tep = cs_cpu_cursor_get_tep (cursor);
+  find_sched_switch (tep, &sw);
+
+  st->result = result;
+  st->types = types;
+  st->emit = emit;
+  st->emit_data = emit_data;
+
+  while (cs_cpu_cursor_next (cursor, &rec, &local_error))
+    {
+      struct tep_record *tr = rec.tep_record;
+      int tep_type = tep_data_type (tep, tr);
+      gint32 pid = tep_data_pid (tep, tr);
+      gint32 type = (tep_type >= 0 && tep_type < 65536) ? types->by_tep_id[tep_type] : -1;
+
+      if (type < 0)
+        type = types->n_types - 1;
+
+      if (result->n_events == 0)
+        {
+          result->first_ns = rec.ts_ns;
+          first_offset = rec.offset;
+        }
+      result->last_ns = rec.ts_ns;
+      result->n_events++;
+      result->type_counts[type]++;
+      if (rec.missed_events != 0)
+        result->missed_events += rec.missed_events == G_MAXUINT32 ? 1 : rec.missed_events;
+      lookup_task (st, pid)->n_events++;
+
+      st->ev[EV_TS][st->n_ev] = rec.ts_ns;
+      st->ev[EV_PID][st->n_ev] = pid;
+      st->ev[EV_TYPE][st->n_ev] = type;
+      st->ev[EV_OFFSET][st->n_ev] = (gint64) rec.offset;
+      if (++st->n_ev == CS_EVENT_CHUNK_ROWS)
+        {
+          flush_events (st);
+          *progress_bytes = (gint64) (rec.offset - first_offset);
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            return NULL;
+        }
+
+      if (tep_type == sw.id)
+        handle_sched_switch (st, &sw, tr);
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_prefixed_error (error, local_error, "CPU %u: ", cpu);
+      return NULL;
+    }
+
+  flush_events (st);
+  if (st->running_known)
+    add_slice (st, st->running_pid, st->running_since, result->last_ns, -1);
+  flush_slices (st);
+
+  return g_steal_pointer (&result);
+}

@@ -1,0 +1,74 @@
+/* cs-cpu-scanner.h: one pass over the records of one CPU, producing the
+ * index's event and slice chunks and the CPU's derived counts.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cs-trace-file.h"
+
+G_BEGIN_DECLS
+
+/* What a scanner hands to the writer, in order per CPU. */
+typedef enum {
+  CS_SCAN_EVENT_CHUNK,
+  CS_SCAN_SLICE_CHUNK,
+} CsScanChunkKind;
+
+typedef struct {
+  CsScanChunkKind kind;
+  guint cpu;
+  guint64 chunk;
+  gint64 first_ns;
+  gint64 last_ns;
+  guint64 first_row;
+  guint n_rows;
+  GBytes *data;
+} CsScanChunk;
+
+void cs_scan_chunk_free (CsScanChunk *chunk);
+
+/* Per task, what one CPU saw of it. */
+typedef struct {
+  guint64 n_events;
+  gint64 runtime_ns;
+  gint64 comm_ts;          /* when @comm was seen; -1 when never */
+  char comm[17];
+} CsScanTask;
+
+/* Everything about one CPU that is not per event. */
+typedef struct {
+  guint cpu;
+  guint64 n_events;
+  gint64 first_ns;
+  gint64 last_ns;
+  guint64 missed_events;
+  gboolean has_sched_switch;
+  guint64 *type_counts;    /* n_types entries */
+  GHashTable *tasks;       /* GINT_TO_POINTER (pid) -> CsScanTask */
+} CsScanResult;
+
+void cs_scan_result_free (CsScanResult *result);
+
+/* Maps libtraceevent event ids (common_type) to the index's dense ids. */
+typedef struct {
+  guint n_types;           /* dense ids 0 .. n_types - 1; the last is "unknown" */
+  gint32 *by_tep_id;       /* 65536 entries (common_type is 16 bits) */
+} CsTypeMap;
+
+typedef void (*CsScanEmitFunc) (CsScanChunk *chunk, gpointer user_data);
+
+CsScanResult *_cs_cpu_scan (CsTraceFile      *file,
+                            guint             cpu,
+                            const CsTypeMap  *types,
+                            CsScanEmitFunc    emit,
+                            gpointer          emit_data,
+                            volatile gint64  *progress_bytes,
+                            GCancellable     *cancellable,
+                            GError          **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsScanResult, cs_scan_result_free)
+
+G_END_DECLS

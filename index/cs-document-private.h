@@ -1,0 +1,51 @@
+/* cs-document-private.h: CsDocument's fields, shared by cs-document.c
+ * (opening, small tables) and cs-document-queries.c (timeline queries).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include "cs-document.h"
+#include "cs-index-private.h"
+
+G_BEGIN_DECLS
+
+struct _CsDocument
+{
+  GObject parent_instance;
+
+  char *trace_path;
+  char *index_path;
+  sqlite3 *db;
+  CsTraceFile *trace_file;      /* opened on first use */
+
+  char *clock;
+  guint file_version;
+  guint n_cpus;
+  guint64 n_events;
+  gint64 first_ns;
+  gint64 last_ns;
+  guint summary_shift;
+  guint summary_levels;
+
+  CsCpuInfo *cpus;              /* n_cpus */
+  GArray *event_types;          /* CsEventType, strings in @strings */
+  GHashTable *cpu_type_counts;  /* (cpu << 20 | type) -> guint64* */
+  GArray *tasks;                /* CsTask sorted by pid */
+  GStringChunk *strings;
+
+  sqlite3_stmt *ev_start;
+  sqlite3_stmt *ev_range;
+  sqlite3_stmt *sl_start;
+  sqlite3_stmt *sl_range;
+  sqlite3_stmt *summary;
+
+  /* The last decoded event chunk: hover and neighbouring queries hit it. */
+  guint cached_cpu;
+  gint64 cached_chunk;
+  guint64 cached_first_row;
+  guint cached_n;
+  gint64 *cached_cols[EV_N_COLUMNS];
+};
+
+G_END_DECLS

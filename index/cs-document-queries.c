@@ -1,0 +1,595 @@
+/* cs-document-queries.c: the timeline queries of CsDocument.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Every query reads chunks or summary blocks that overlap the span asked
+ * for, so its cost follows the span (or the number of pixel columns), not
+ * the recording.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "cs-document-private.h"
+
+/* Called for each event in a span, in time order; return FALSE to stop. */
+typedef gboolean (*EventFunc) (const CsEvent *event, gpointer user_data);
+
+static gboolean
+decode_event_chunk (CsDocument    *self,
+                    guint          cpu,
+                    sqlite3_stmt  *row,
+                    GError       **error)
+{
+  gint64 chunk = sqlite3_column_int64 (row, 0);
+  guint n = sqlite3_column_int (row, 3);
+  const guint8 *data = sqlite3_column_blob (row, 4);
+  gsize size = sqlite3_column_bytes (row, 4);
+
+  if (self->cached_chunk == chunk && self->cached_cpu == cpu)
+    return TRUE;
+  if (n > 16 * CS_EVENT_CHUNK_ROWS)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "The index %s has a chunk of %u events", self->index_path, n);
+      return FALSE;
+    }
+  for (guint c = 0; c < EV_N_COLUMNS; c++)
+    self->cached_cols[c] = g_renew (gint64, self->cached_cols[c], MAX (n, 1));
+  self->cached_chunk = -1;
+  if (!cs_chunk_decode (data, size, n, EV_N_COLUMNS, _cs_event_chunk_modes,
+                        self->cached_cols, error))
+    return FALSE;
+  self->cached_cpu = cpu;
+  self->cached_chunk = chunk;
+  self->cached_first_row = sqlite3_column_int64 (row, 2);
+  self->cached_n = n;
+  return TRUE;
+}
+
+static gboolean
+scan_events (CsDocument  *self,
+             guint        cpu,
+             gint64       begin_ns,
+             gint64       end_ns,
+             EventFunc    func,
+             gpointer     user_data,
+             GError     **error)
+{
+  sqlite3_stmt *s;
+  gint64 start_chunk;
+  gboolean go_on = TRUE;
+  int rc;
+
+  if (cpu >= self->n_cpus || begin_ns >= end_ns)
+    return TRUE;
+
+  s = self->ev_start;
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, begin_ns);
+  rc = sqlite3_step (s);
+  start_chunk = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
+  sqlite3_reset (s);
+  if (!_cs_sqlite_check (self->db, rc, "finding events", error))
+    return FALSE;
+
+  s = self->ev_range;
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, start_chunk);
+  while (go_on && (rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      if (sqlite3_column_int64 (s, 1) >= end_ns)
+        break;
+      if (!decode_event_chunk (self, cpu, s, error))
+        {
+          sqlite3_reset (s);
+          return FALSE;
+        }
+      for (guint i = 0; i < self->cached_n && go_on; i++)
+        {
+          gint64 ts = self->cached_cols[EV_TS][i];
+          CsEvent ev;
+
+          if (ts < begin_ns)
+            continue;
+          if (ts >= end_ns)
+            {
+              go_on = FALSE;
+              break;
+            }
+          ev.ts_ns = ts;
+          ev.offset = (guint64) self->cached_cols[EV_OFFSET][i];
+          ev.pid = (gint32) self->cached_cols[EV_PID][i];
+          ev.type_id = (guint32) self->cached_cols[EV_TYPE][i];
+          ev.cpu = cpu;
+          ev.row = self->cached_first_row + i;
+          go_on = func (&ev, user_data);
+        }
+    }
+  sqlite3_reset (s);
+  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, "reading events", error);
+}
+
+typedef struct {
+  GArray *out;
+  guint max;
+} CollectEvents;
+
+static gboolean
+collect_event (const CsEvent *ev,
+               gpointer       user_data)
+{
+  CollectEvents *c = user_data;
+
+  g_array_append_val (c->out, *ev);
+  return c->out->len < c->max;
+}
+
+/**
+ * cs_document_get_events:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @max_events: stop after appending this many
+ * @events: (element-type CsEvent): receives the events in time order
+ *   (appended)
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Lists the events of one CPU whose timestamp is in [@begin_ns, @end_ns).
+ * When @events reached @max_events more may exist.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_get_events (CsDocument  *self,
+                        guint        cpu,
+                        gint64       begin_ns,
+                        gint64       end_ns,
+                        guint        max_events,
+                        GArray      *events,
+                        GError     **error)
+{
+  CollectEvents c = { events, events->len + max_events };
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
+  if (max_events == 0)
+    return TRUE;
+  return scan_events (self, cpu, begin_ns, end_ns, collect_event, &c, error);
+}
+
+typedef struct {
+  gint64 target;
+  gboolean found;
+  CsEvent best;
+} NearestEvent;
+
+static gboolean
+nearest_event (const CsEvent *ev,
+               gpointer       user_data)
+{
+  NearestEvent *n = user_data;
+
+  if (!n->found || ABS (ev->ts_ns - n->target) < ABS (n->best.ts_ns - n->target))
+    {
+      n->best = *ev;
+      n->found = TRUE;
+    }
+  /* Events come in time order: past the target, the first one is the
+   * nearest on that side. */
+  return ev->ts_ns < n->target;
+}
+
+/**
+ * cs_document_find_event_near:
+ * @self: a document
+ * @cpu: a CPU
+ * @ts_ns: a time
+ * @radius_ns: how far from @ts_ns to look, >= 0
+ * @event: (out caller-allocates): the nearest event, when found
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Finds the event of @cpu nearest to @ts_ns within @radius_ns.
+ *
+ * Returns: %TRUE when found; %FALSE when none is that close (@error unset)
+ *   or on error
+ */
+gboolean
+cs_document_find_event_near (CsDocument  *self,
+                             guint        cpu,
+                             gint64       ts_ns,
+                             gint64       radius_ns,
+                             CsEvent     *event,
+                             GError     **error)
+{
+  NearestEvent n = { .target = ts_ns };
+
+  if (!scan_events (self, cpu, ts_ns - radius_ns, ts_ns + radius_ns + 1, nearest_event, &n, error))
+    return FALSE;
+  if (n.found)
+    *event = n.best;
+  return n.found;
+}
+
+/* Calls @func for each slice of @cpu overlapping [begin, end), in order. */
+typedef gboolean (*SliceFunc) (const CsSlice *slice, gpointer user_data);
+
+static gboolean
+scan_slices (CsDocument  *self,
+             guint        cpu,
+             gint64       begin_ns,
+             gint64       end_ns,
+             SliceFunc    func,
+             gpointer     user_data,
+             GError     **error)
+{
+  g_autofree gint64 *cols_mem = NULL;
+  gint64 *cols[SL_N_COLUMNS];
+  sqlite3_stmt *s;
+  gint64 start_chunk;
+  gboolean go_on = TRUE;
+  int rc;
+
+  if (cpu >= self->n_cpus || begin_ns >= end_ns)
+    return TRUE;
+
+  s = self->sl_start;
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, begin_ns);
+  rc = sqlite3_step (s);
+  if (rc != SQLITE_ROW || sqlite3_column_type (s, 0) == SQLITE_NULL)
+    {
+      sqlite3_reset (s);
+      return _cs_sqlite_check (self->db, rc, "finding slices", error);
+    }
+  start_chunk = sqlite3_column_int64 (s, 0);
+  sqlite3_reset (s);
+
+  cols_mem = g_new (gint64, (gsize) SL_N_COLUMNS * CS_SLICE_CHUNK_ROWS);
+  for (guint c = 0; c < SL_N_COLUMNS; c++)
+    cols[c] = cols_mem + c * CS_SLICE_CHUNK_ROWS;
+
+  s = self->sl_range;
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, start_chunk);
+  while (go_on && (rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      guint n = sqlite3_column_int (s, 2);
+
+      if (sqlite3_column_int64 (s, 1) >= end_ns)
+        break;
+      if (n > CS_SLICE_CHUNK_ROWS ||
+          !cs_chunk_decode (sqlite3_column_blob (s, 3), sqlite3_column_bytes (s, 3), n,
+                            SL_N_COLUMNS, _cs_slice_chunk_modes, cols, error))
+        {
+          if (error && !*error)
+            g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                         "The index %s has a slice chunk of %u rows", self->index_path, n);
+          sqlite3_reset (s);
+          return FALSE;
+        }
+      for (guint i = 0; i < n && go_on; i++)
+        {
+          CsSlice sl;
+
+          sl.begin_ns = cols[SL_BEGIN][i];
+          sl.end_ns = sl.begin_ns + cols[SL_DURATION][i];
+          sl.pid = (gint32) cols[SL_PID][i];
+          sl.prev_state = (gint32) cols[SL_STATE][i];
+          if (sl.begin_ns >= end_ns)
+            {
+              go_on = FALSE;
+              break;
+            }
+          if (sl.end_ns > begin_ns)
+            go_on = func (&sl, user_data);
+        }
+    }
+  sqlite3_reset (s);
+  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, "reading slices", error);
+}
+
+static gboolean
+collect_slice (const CsSlice *slice,
+               gpointer       user_data)
+{
+  g_array_append_val ((GArray *) user_data, *slice);
+  return TRUE;
+}
+
+/**
+ * cs_document_get_slices:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @slices: (element-type CsSlice): receives, in time order, every slice
+ *   overlapping the span (appended); slices are not clipped
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Lists who ran on @cpu during the span, from sched_switch
+ * (events/sched/sched_switch): a slice runs from the switch that put the
+ * task on the CPU to the one that took it off.  Idle is not listed.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_get_slices (CsDocument  *self,
+                        guint        cpu,
+                        gint64       begin_ns,
+                        gint64       end_ns,
+                        GArray      *slices,
+                        GError     **error)
+{
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
+  return scan_slices (self, cpu, begin_ns, end_ns, collect_slice, slices, error);
+}
+
+static gboolean
+first_slice (const CsSlice *slice,
+             gpointer       user_data)
+{
+  *(CsSlice *) user_data = *slice;
+  return FALSE;
+}
+
+/**
+ * cs_document_find_slice_at:
+ * @self: a document
+ * @cpu: a CPU
+ * @ts_ns: a time
+ * @slice: (out caller-allocates): the slice running at @ts_ns, when any
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Returns: %TRUE when a task ran on @cpu at @ts_ns; %FALSE when the CPU was
+ *   idle (or its task unknown) then (@error unset), or on error
+ */
+gboolean
+cs_document_find_slice_at (CsDocument  *self,
+                           guint        cpu,
+                           gint64       ts_ns,
+                           CsSlice     *slice,
+                           GError     **error)
+{
+  CsSlice found = { .pid = -1 };
+
+  if (!scan_slices (self, cpu, ts_ns, ts_ns + 1, first_slice, &found, error))
+    return FALSE;
+  if (found.pid < 0)
+    return FALSE;
+  *slice = found;
+  return TRUE;
+}
+
+/* ---- Columns -------------------------------------------------------------- */
+
+typedef struct {
+  gint64 begin_ns;
+  double ns_per_col;
+  guint n_columns;
+  CsColumn *columns;
+  CsDominant *dominant;
+} Columns;
+
+static inline gint64
+column_of (const Columns *c,
+           gint64         ts_ns)
+{
+  double col = floor ((ts_ns - c->begin_ns) / c->ns_per_col);
+  return (gint64) CLAMP (col, 0, c->n_columns - 1);
+}
+
+/* Spreads [begin, end) of a task's run over the columns it covers. */
+static void
+add_busy (Columns *c,
+          gint32   pid,
+          gint64   begin_ns,
+          gint64   end_ns)
+{
+  gint64 view_end = c->begin_ns + (gint64) ceil (c->ns_per_col * c->n_columns);
+
+  begin_ns = MAX (begin_ns, c->begin_ns);
+  end_ns = MIN (end_ns, view_end);
+  for (gint64 col = column_of (c, begin_ns); begin_ns < end_ns && col < c->n_columns; col++)
+    {
+      gint64 col_end = c->begin_ns + (gint64) ceil (c->ns_per_col * (col + 1));
+      gint64 part = MIN (end_ns, col_end) - begin_ns;
+
+      if (part <= 0)
+        continue;
+      c->columns[col].busy_ns += part;
+      _cs_dominant_add (&c->dominant[col], pid, part);
+      begin_ns += part;
+    }
+}
+
+static gboolean
+column_slice (const CsSlice *slice,
+              gpointer       user_data)
+{
+  add_busy (user_data, slice->pid, slice->begin_ns, slice->end_ns);
+  return TRUE;
+}
+
+static gboolean
+column_event (const CsEvent *ev,
+              gpointer       user_data)
+{
+  Columns *c = user_data;
+  gint64 col = column_of (c, ev->ts_ns);
+
+  c->columns[col].n_events++;
+  /* Events only decide the dominant task where nothing ran: a weight of
+   * one event is far below one ns of a running task... */
+  if (c->columns[col].busy_ns == 0)
+    _cs_dominant_add (&c->dominant[col], ev->pid, 1);
+  return TRUE;
+}
+
+static gboolean
+columns_from_summaries (CsDocument  *self,
+                        guint        cpu,
+                        Columns     *c,
+                        GError     **error)
+{
+  guint level = 0;
+  gint64 end_ns = c->begin_ns + (gint64) ceil (c->ns_per_col * c->n_columns);
+  guint shift;
+  gint64 width, first_idx, last_idx;
+  g_autofree gint64 *mem = g_new (gint64, (gsize) SU_N_COLUMNS * CS_SUMMARY_BLOCK_BUCKETS);
+  gint64 *cols[SU_N_COLUMNS] = { mem, mem + CS_SUMMARY_BLOCK_BUCKETS, mem + 2 * CS_SUMMARY_BLOCK_BUCKETS };
+  sqlite3_stmt *s = self->summary;
+  int rc;
+
+  /* The coarsest level whose buckets are at most a column wide. */
+  while (level + 1 < self->summary_levels &&
+         (double) (G_GINT64_CONSTANT (1) << (self->summary_shift + CS_SUMMARY_LEVEL_BITS * (level + 1)))
+           <= c->ns_per_col)
+    level++;
+  shift = self->summary_shift + CS_SUMMARY_LEVEL_BITS * level;
+  width = G_GINT64_CONSTANT (1) << shift;
+  first_idx = c->begin_ns <= self->first_ns ? 0 : (c->begin_ns - self->first_ns) >> shift;
+  last_idx = end_ns <= self->first_ns ? -1 : (end_ns - 1 - self->first_ns) >> shift;
+  if (last_idx < first_idx)
+    return TRUE;
+
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int (s, 2, level);
+  sqlite3_bind_int64 (s, 3, first_idx / CS_SUMMARY_BLOCK_BUCKETS);
+  sqlite3_bind_int64 (s, 4, last_idx / CS_SUMMARY_BLOCK_BUCKETS);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 block = sqlite3_column_int64 (s, 0);
+
+      if (!cs_chunk_decode (sqlite3_column_blob (s, 1), sqlite3_column_bytes (s, 1),
+                            CS_SUMMARY_BLOCK_BUCKETS, SU_N_COLUMNS, _cs_summary_modes,
+                            cols, error))
+        {
+          sqlite3_reset (s);
+          return FALSE;
+        }
+      for (guint i = 0; i < CS_SUMMARY_BLOCK_BUCKETS; i++)
+        {
+          gint64 idx = block * CS_SUMMARY_BLOCK_BUCKETS + i;
+          gint64 t0 = self->first_ns + idx * width;
+          gint32 pid = (gint32) cols[SU_DOMINANT][i] - 1;
+
+          if (idx < first_idx || idx > last_idx || (cols[SU_EVENTS][i] == 0 && cols[SU_BUSY][i] == 0))
+            continue;
+          /* Events go to the column of the bucket's middle. */
+          c->columns[column_of (c, t0 + width / 2)].n_events += cols[SU_EVENTS][i];
+          if (cols[SU_BUSY][i] > 0)
+            {
+              /* The busy time is spread evenly over the bucket: exact at
+               * this zoom, as a bucket is at most one column wide. */
+              gint64 busy = cols[SU_BUSY][i];
+              gint64 a = MAX (t0, c->begin_ns), b = MIN (t0 + width, end_ns);
+              if (b > a)
+                add_busy (c, pid, a, a + (gint64) ((double) busy * (b - a) / width + 0.5));
+            }
+          else if (pid >= 0)
+            _cs_dominant_add (&c->dominant[column_of (c, t0 + width / 2)], pid,
+                              cols[SU_EVENTS][i]);
+        }
+    }
+  sqlite3_reset (s);
+  return _cs_sqlite_check (self->db, rc, "reading summaries", error);
+}
+
+/**
+ * cs_document_get_cpu_columns:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span
+ * @end_ns: end of the span (exclusive), > @begin_ns
+ * @n_columns: pixel columns, >= 1
+ * @columns: (array length=n_columns) (out caller-allocates): one entry per
+ *   column; column i covers [begin + i * w, begin + (i + 1) * w) with
+ *   w = (end - begin) / n_columns
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * What a CPU plot shows per pixel column: events, busy time and the
+ * dominant task.  When a column is at least as wide as the finest summary
+ * bucket (cs_document_get_summary_resolution_ns()) this reads about one
+ * summary bucket per column (up to four); below, it reads the slices and
+ * events of the span.  Either way the cost follows @n_columns, not the
+ * number of events in the span.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_get_cpu_columns (CsDocument  *self,
+                             guint        cpu,
+                             gint64       begin_ns,
+                             gint64       end_ns,
+                             guint        n_columns,
+                             CsColumn    *columns,
+                             GError     **error)
+{
+  g_autofree CsDominant *dominant = NULL;
+  Columns c;
+  gboolean ok;
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (n_columns > 0 && end_ns > begin_ns, FALSE);
+
+  memset (columns, 0, sizeof (CsColumn) * n_columns);
+  for (guint i = 0; i < n_columns; i++)
+    columns[i].dominant_pid = -1;
+  if (cpu >= self->n_cpus || self->cpus[cpu].n_events == 0)
+    return TRUE;
+
+  dominant = g_new0 (CsDominant, n_columns);
+  c.begin_ns = begin_ns;
+  c.ns_per_col = (double) (end_ns - begin_ns) / n_columns;
+  c.n_columns = n_columns;
+  c.columns = columns;
+  c.dominant = dominant;
+
+  if (c.ns_per_col >= (double) cs_document_get_summary_resolution_ns (self))
+    ok = columns_from_summaries (self, cpu, &c, error);
+  else
+    ok = scan_slices (self, cpu, begin_ns, end_ns, column_slice, &c, error) &&
+         scan_events (self, cpu, begin_ns, end_ns, column_event, &c, error);
+  if (!ok)
+    return FALSE;
+
+  for (guint i = 0; i < n_columns; i++)
+    columns[i].dominant_pid = _cs_dominant_get (&dominant[i]);
+  return TRUE;
+}
+
+/**
+ * cs_document_format_event:
+ * @self: a document
+ * @event: an event from this document
+ * @error: %G_FILE_ERROR / %CS_INDEX_ERROR when the recording can no longer
+ *   be read, %CS_INDEX_ERROR_CORRUPT when no record is at the event's offset
+ *
+ * Formats the event's fields as `trace-cmd report` prints them after the
+ * event name, from the recording itself (text is never stored in the
+ * index).
+ *
+ * Returns: (transfer full): the text, or %NULL with @error set
+ */
+char *
+cs_document_format_event (CsDocument     *self,
+                          const CsEvent  *event,
+                          GError        **error)
+{
+  CsTraceFile *file;
+  CsRecord rec;
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), NULL);
+
+  if (self->trace_file == NULL)
+    {
+      self->trace_file = cs_trace_file_open (self->trace_path, error);
+      if (self->trace_file == NULL)
+        return NULL;
+    }
+  file = self->trace_file;
+  if (!cs_trace_file_read_at (file, event->cpu, event->offset, &rec, error))
+    return NULL;
+  return cs_trace_file_format_record (file, &rec);
+}

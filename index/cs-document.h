@@ -1,0 +1,204 @@
+/* cs-document.h: read-only queries on the event index of one recording.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A CsDocument is what every view reads: it answers from the SQLite index
+ * built by cs_index_build() and formats event text on demand from the
+ * recording with libtraceevent.  Time is nanoseconds in the recording's trace
+ * clock; spans are half-open [begin_ns, end_ns).  A document is used from
+ * one thread at a time (it owns one SQLite connection).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cs-index-error.h"
+#include "cs-trace-file.h"
+
+G_BEGIN_DECLS
+
+/**
+ * CsEventType:
+ * @id: dense id used by the index (0 .. n_event_types - 1)
+ * @system: trace event system, as in events/<system>/ of tracefs
+ * @name: trace event name, as in events/<system>/<name>/
+ * @n_events: events of this type in the recording
+ */
+typedef struct {
+  guint id;
+  const char *system;
+  const char *name;
+  guint64 n_events;
+} CsEventType;
+
+/**
+ * CsCpuInfo:
+ * @cpu: CPU number
+ * @n_events: events recorded on this CPU
+ * @first_ns: timestamp of its first event (0 when it has none)
+ * @last_ns: timestamp of its last event (0 when it has none)
+ * @missed_events: events the kernel reported as lost on this CPU
+ * @has_sched_switch: whether any sched:sched_switch was recorded here, that is
+ *   whether the CPU plot can show who ran
+ */
+typedef struct {
+  guint cpu;
+  guint64 n_events;
+  gint64 first_ns;
+  gint64 last_ns;
+  guint64 missed_events;
+  gboolean has_sched_switch;
+} CsCpuInfo;
+
+/**
+ * CsTask:
+ * @pid: thread id (the kernel's pid); 0 is the idle task
+ * @comm: its last known command name (TASK_COMM_LEN bytes at most)
+ * @n_events: events recorded in its context
+ * @runtime_ns: time it ran on any CPU according to sched_switch
+ */
+typedef struct {
+  gint32 pid;
+  const char *comm;
+  guint64 n_events;
+  gint64 runtime_ns;
+} CsTask;
+
+/**
+ * CsEvent:
+ * @ts_ns: timestamp
+ * @offset: the record's offset, see #CsRecord
+ * @pid: common_pid of the record
+ * @type_id: #CsEventType id
+ * @cpu: CPU whose ring buffer held it
+ * @row: index of the event among its CPU's events (0-based, time order)
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint64 offset;
+  gint32 pid;
+  guint32 type_id;
+  guint32 cpu;
+  guint64 row;
+} CsEvent;
+
+/**
+ * CsSlice:
+ * @begin_ns: when the task was switched in (or the CPU's first event)
+ * @end_ns: when it was switched out (exclusive)
+ * @pid: the task that ran; never 0 (idle is absence)
+ * @prev_state: the prev_state of the sched_switch that ended the slice
+ *   (TASK_* bits as the recording's sched_switch format prints them; -1 when
+ *   the recording ended while the task ran)
+ */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  gint32 pid;
+  gint32 prev_state;
+} CsSlice;
+
+/**
+ * CsColumn:
+ * @n_events: events whose timestamp falls in the column
+ * @busy_ns: time a non-idle task ran in the column (0 without sched_switch)
+ * @dominant_pid: the task that ran longest in the column, or, with no
+ *   sched_switch data, the pid with most events; -1 when the column is empty
+ *
+ * What one pixel column of a CPU plot shows.
+ */
+typedef struct {
+  guint32 n_events;
+  gint64 busy_ns;
+  gint32 dominant_pid;
+} CsColumn;
+
+/**
+ * CsIndexProgressFunc:
+ * @fraction: 0.0 .. 1.0
+ * @user_data: closure
+ *
+ * Called from the building thread, at most about 20 times per second.
+ */
+typedef void (*CsIndexProgressFunc) (double fraction, gpointer user_data);
+
+#define CS_TYPE_DOCUMENT (cs_document_get_type ())
+G_DECLARE_FINAL_TYPE (CsDocument, cs_document, CS, DOCUMENT, GObject)
+
+/* Opening */
+CsDocument        *cs_document_open              (const char          *trace_path,
+                                                  const char          *index_path,
+                                                  GError             **error);
+CsDocument        *cs_document_load              (const char          *trace_path,
+                                                  CsIndexProgressFunc  progress,
+                                                  gpointer             user_data,
+                                                  GCancellable        *cancellable,
+                                                  gboolean            *reused,
+                                                  GError             **error);
+
+/* The recording */
+CsTraceFile       *cs_document_get_trace_file    (CsDocument  *self);
+const char        *cs_document_get_trace_path    (CsDocument  *self);
+const char        *cs_document_get_index_path    (CsDocument  *self);
+const char        *cs_document_get_clock         (CsDocument  *self);
+guint              cs_document_get_file_version  (CsDocument  *self);
+guint              cs_document_get_n_cpus        (CsDocument  *self);
+guint64            cs_document_get_n_events      (CsDocument  *self);
+gint64             cs_document_get_first_ns      (CsDocument  *self);
+gint64             cs_document_get_last_ns       (CsDocument  *self);
+gint64             cs_document_get_summary_resolution_ns (CsDocument *self);
+const CsCpuInfo   *cs_document_get_cpu           (CsDocument  *self,
+                                                  guint        cpu);
+guint              cs_document_get_n_event_types (CsDocument  *self);
+const CsEventType *cs_document_get_event_type    (CsDocument  *self,
+                                                  guint        type_id);
+guint64            cs_document_get_cpu_type_count (CsDocument *self,
+                                                  guint        cpu,
+                                                  guint        type_id);
+
+/* Tasks */
+guint              cs_document_get_n_tasks       (CsDocument  *self);
+const CsTask      *cs_document_get_task          (CsDocument  *self,
+                                                  guint        index);
+const CsTask      *cs_document_lookup_task       (CsDocument  *self,
+                                                  gint32       pid);
+const char        *cs_document_get_comm          (CsDocument  *self,
+                                                  gint32       pid);
+
+/* Timeline queries */
+gboolean           cs_document_get_cpu_columns   (CsDocument  *self,
+                                                  guint        cpu,
+                                                  gint64       begin_ns,
+                                                  gint64       end_ns,
+                                                  guint        n_columns,
+                                                  CsColumn    *columns,
+                                                  GError     **error);
+gboolean           cs_document_get_slices        (CsDocument  *self,
+                                                  guint        cpu,
+                                                  gint64       begin_ns,
+                                                  gint64       end_ns,
+                                                  GArray      *slices,
+                                                  GError     **error);
+gboolean           cs_document_get_events        (CsDocument  *self,
+                                                  guint        cpu,
+                                                  gint64       begin_ns,
+                                                  gint64       end_ns,
+                                                  guint        max_events,
+                                                  GArray      *events,
+                                                  GError     **error);
+gboolean           cs_document_find_event_near   (CsDocument  *self,
+                                                  guint        cpu,
+                                                  gint64       ts_ns,
+                                                  gint64       radius_ns,
+                                                  CsEvent     *event,
+                                                  GError     **error);
+gboolean           cs_document_find_slice_at     (CsDocument  *self,
+                                                  guint        cpu,
+                                                  gint64       ts_ns,
+                                                  CsSlice     *slice,
+                                                  GError     **error);
+char              *cs_document_format_event      (CsDocument  *self,
+                                                  const CsEvent *event,
+                                                  GError     **error);
+
+G_END_DECLS

@@ -1,0 +1,582 @@
+/* cs-index-builder.c
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Builds an index in three steps:
+ *  1. scanner threads (one recording handle each) read CPUs in parallel and
+ *     hand encoded chunks to this thread through a queue;
+ *  2. this thread, the only one touching SQLite, inserts them, then the
+ *     derived tables (CPUs, event types, tasks) and the summary pyramid;
+ *  3. the file, written under a temporary name, is renamed into place.
+ * Memory is bounded by the chunks in flight (the queue is capped) plus the
+ * per-task table, never by the number of events.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <event-parse.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include "cs-cpu-scanner.h"
+#include "cs-index-builder.h"
+#include "cs-index-cache.h"
+#include "cs-index-private.h"
+
+/* Chunks waiting for SQLite; past this the scanners wait (~20 KiB each). */
+#define MAX_QUEUED_CHUNKS 512
+
+typedef struct {
+  /* Set up before the threads start, then read-only. */
+  const char *trace_path;
+  CsTypeMap types;
+  guint n_cpus;
+  GCancellable *cancellable;
+
+  GAsyncQueue *queue;       /* CsScanChunk*, or a ScanDone* marker */
+  guint next_cpu;           /* atomic: the next CPU to scan */
+  volatile gint64 *progress_bytes;
+} Build;
+
+/* Sent on the queue when a scanner thread has finished all its CPUs. */
+typedef struct {
+  GPtrArray *results;       /* CsScanResult* */
+  GError *error;
+} ScanDone;
+
+static void
+enqueue_chunk (CsScanChunk *chunk,
+               gpointer     user_data)
+{
+  Build *b = user_data;
+
+  /* Back-pressure: never let the queue grow with the recording. */
+  while (g_async_queue_length (b->queue) > MAX_QUEUED_CHUNKS &&
+         !g_cancellable_is_cancelled (b->cancellable))
+    g_usleep (500);
+  g_async_queue_push (b->queue, chunk);
+}
+
+static gpointer
+scanner_thread (gpointer user_data)
+{
+  Build *b = user_data;
+  ScanDone *done = g_new0 (ScanDone, 1);
+  g_autoptr(CsTraceFile) file = NULL;
+  guint cpu;
+
+  done->results = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_result_free);
+  file = cs_trace_file_open (b->trace_path, &done->error);
+  while (file != NULL &&
+         (cpu = g_atomic_int_add (&b->next_cpu, 1)) < b->n_cpus)
+    {
+      CsScanResult *r = _cs_cpu_scan (file, cpu, &b->types, enqueue_chunk, b,
+                                      &b->progress_bytes[cpu], b->cancellable, &done->error);
+      if (r == NULL)
+        {
+          /* Stop the other scanners too. */
+          g_atomic_int_set (&b->next_cpu, b->n_cpus);
+          break;
+        }
+      g_ptr_array_add (done->results, r);
+    }
+
+  /* A ScanDone is told apart from a chunk by this marker kind. */
+  CsScanChunk *marker = g_new0 (CsScanChunk, 1);
+  marker->kind = (CsScanChunkKind) -1;
+  marker->data = (GBytes *) done;
+  g_async_queue_push (b->queue, marker);
+  return NULL;
+}
+
+static gboolean
+insert_chunk (sqlite3_stmt *ev_stmt,
+              sqlite3_stmt *sl_stmt,
+              CsScanChunk  *c,
+              GError      **error)
+{
+  sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ev_stmt : sl_stmt;
+  gsize size;
+  const void *data = g_bytes_get_data (c->data, &size);
+  int i = 1;
+
+  sqlite3_bind_int (s, i++, c->cpu);
+  sqlite3_bind_int64 (s, i++, c->chunk);
+  sqlite3_bind_int64 (s, i++, c->first_ns);
+  sqlite3_bind_int64 (s, i++, c->last_ns);
+  if (c->kind == CS_SCAN_EVENT_CHUNK)
+    sqlite3_bind_int64 (s, i++, c->first_row);
+  sqlite3_bind_int (s, i++, c->n_rows);
+  sqlite3_bind_blob (s, i++, data, size, SQLITE_STATIC);
+  int rc = sqlite3_step (s);
+  sqlite3_reset (s);
+  return _cs_sqlite_check (sqlite3_db_handle (s), rc, "storing events", error);
+}
+
+static void
+build_type_map (struct tep_handle *tep,
+                CsTypeMap         *map)
+{
+  struct tep_event **events = tep_list_events (tep, TEP_EVENT_SORT_ID);
+  guint n = 0;
+
+  map->by_tep_id = g_new (gint32, 65536);
+  for (guint i = 0; i < 65536; i++)
+    map->by_tep_id[i] = -1;
+  for (; events != NULL && events[n] != NULL; n++)
+    if (events[n]->id >= 0 && events[n]->id < 65536)
+      map->by_tep_id[events[n]->id] = n;
+  /* One more id for records whose type has no format in the file. */
+  map->n_types = n + 1;
+}
+
+static gboolean
+write_event_types (sqlite3           *db,
+                   struct tep_handle *tep,
+                   const CsTypeMap   *map,
+                   const guint64     *totals,
+                   GError           **error)
+{
+  struct tep_event **events = tep_list_events (tep, TEP_EVENT_SORT_ID);
+  g_autoptr(sqlite3_stmt) s =
+    _cs_sqlite_prepare (db, "INSERT INTO event_types VALUES (?1, ?2, ?3, ?4, ?5)", error);
+
+  if (s == NULL)
+    return FALSE;
+  for (guint id = 0; id < map->n_types; id++)
+    {
+      gboolean unknown = id == map->n_types - 1;
+      struct tep_event *ev = unknown ? NULL : events[id];
+
+      sqlite3_bind_int (s, 1, id);
+      sqlite3_bind_int (s, 2, unknown ? -1 : ev->id);
+      sqlite3_bind_text (s, 3, unknown ? "ftrace" : ev->system, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (s, 4, unknown ? "unknown" : ev->name, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int64 (s, 5, totals[id]);
+      int rc = sqlite3_step (s);
+      sqlite3_reset (s);
+      if (!_cs_sqlite_check (db, rc, "storing event types", error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  guint64 n_events;
+  gint64 runtime_ns;
+  gint64 comm_ts;
+  const char *comm;
+} TaskTotal;
+
+static gboolean
+write_cpus_and_tasks (sqlite3           *db,
+                      struct tep_handle *tep,
+                      GPtrArray         *results,
+                      guint              n_types,
+                      guint64           *type_totals,
+                      GError           **error)
+{
+  g_autoptr(GHashTable) tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(sqlite3_stmt) cpu_s = _cs_sqlite_prepare (db,
+      "INSERT INTO cpus VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
+  g_autoptr(sqlite3_stmt) count_s = _cs_sqlite_prepare (db,
+      "INSERT INTO cpu_type_counts VALUES (?1, ?2, ?3)", error);
+  g_autoptr(sqlite3_stmt) task_s = _cs_sqlite_prepare (db,
+      "INSERT INTO tasks VALUES (?1, ?2, ?3, ?4)", error);
+  GHashTableIter iter;
+  gpointer key, value;
+  int rc;
+
+  if (cpu_s == NULL || count_s == NULL || task_s == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < results->len; i++)
+    {
+      CsScanResult *r = g_ptr_array_index (results, i);
+
+      sqlite3_bind_int (cpu_s, 1, r->cpu);
+      sqlite3_bind_int64 (cpu_s, 2, r->n_events);
+      sqlite3_bind_int64 (cpu_s, 3, r->first_ns);
+      sqlite3_bind_int64 (cpu_s, 4, r->last_ns);
+      sqlite3_bind_int64 (cpu_s, 5, r->missed_events);
+      sqlite3_bind_int (cpu_s, 6, r->has_sched_switch);
+      rc = sqlite3_step (cpu_s);
+      sqlite3_reset (cpu_s);
+      if (!_cs_sqlite_check (db, rc, "storing CPUs", error))
+        return FALSE;
+
+      for (guint t = 0; t < n_types; t++)
+        {
+          if (r->type_counts[t] == 0)
+            continue;
+          type_totals[t] += r->type_counts[t];
+          sqlite3_bind_int (count_s, 1, r->cpu);
+          sqlite3_bind_int (count_s, 2, t);
+          sqlite3_bind_int64 (count_s, 3, r->type_counts[t]);
+          rc = sqlite3_step (count_s);
+          sqlite3_reset (count_s);
+          if (!_cs_sqlite_check (db, rc, "storing event counts", error))
+            return FALSE;
+        }
+
+      g_hash_table_iter_init (&iter, r->tasks);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          CsScanTask *st = value;
+          TaskTotal *tt = g_hash_table_lookup (tasks, key);
+
+          if (tt == NULL)
+            {
+              tt = g_new0 (TaskTotal, 1);
+              tt->comm_ts = -1;
+              g_hash_table_insert (tasks, key, tt);
+            }
+          tt->n_events += st->n_events;
+          tt->runtime_ns += st->runtime_ns;
+          if (st->comm_ts > tt->comm_ts)
+            {
+              tt->comm_ts = st->comm_ts;
+              tt->comm = st->comm;
+            }
+        }
+    }
+
+  g_hash_table_iter_init (&iter, tasks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      TaskTotal *tt = value;
+      gint32 pid = GPOINTER_TO_INT (key);
+      const char *comm = tt->comm;
+
+      /* Tasks never seen in a sched_switch: the recording's saved
+       * cmdlines (saved_cmdlines in tracefs) may know them. */
+      if (comm == NULL || *comm == '\0')
+        comm = pid == 0 ? "<idle>" : tep_data_comm_from_pid (tep, pid);
+
+      sqlite3_bind_int (task_s, 1, pid);
+      sqlite3_bind_text (task_s, 2, comm, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_int64 (task_s, 3, tt->n_events);
+      sqlite3_bind_int64 (task_s, 4, tt->runtime_ns);
+      rc = sqlite3_step (task_s);
+      sqlite3_reset (task_s);
+      if (!_cs_sqlite_check (db, rc, "storing tasks", error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_meta (sqlite3     *db,
+            const char  *key,
+            const char  *text,
+            gint64       number,
+            GError     **error)
+{
+  g_autoptr(sqlite3_stmt) s = _cs_sqlite_prepare (db, "INSERT INTO meta VALUES (?1, ?2)", error);
+
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_text (s, 1, key, -1, SQLITE_STATIC);
+  if (text != NULL)
+    sqlite3_bind_text (s, 2, text, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_int64 (s, 2, number);
+  return _cs_sqlite_check (db, sqlite3_step (s), "storing metadata", error);
+}
+
+/* Progress is the share of the file's bytes the scanners have passed:
+ * each CPU's data is one region of the file, and the scanners report how
+ * far into their region they are.  (For compressed files the positions are
+ * in decompressed bytes, so this runs ahead and is clamped.) */
+static void
+report_progress (Build              *b,
+                 gint64              file_size,
+                 CsIndexProgressFunc progress,
+                 gpointer            user_data)
+{
+  double sum = 0;
+
+  if (progress == NULL || file_size <= 0)
+    return;
+  for (guint cpu = 0; cpu < b->n_cpus; cpu++)
+    sum += b->progress_bytes[cpu];
+  /* Scanning is ~90 % of the work; the summaries take the rest. */
+  progress (0.9 * CLAMP (sum / file_size, 0, 1), user_data);
+}
+
+static int
+compare_results_by_cpu (gconstpointer a,
+                        gconstpointer b)
+{
+  const CsScanResult *ra = *(CsScanResult * const *) a;
+  const CsScanResult *rb = *(CsScanResult * const *) b;
+
+  return (int) ra->cpu - (int) rb->cpu;
+}
+
+static gboolean
+build_into (sqlite3             *db,
+            Build               *b,
+            CsTraceFile         *file,
+            const char          *identity,
+            CsIndexProgressFunc  progress,
+            gpointer             user_data,
+            GError             **error)
+{
+  struct tep_handle *tep = cs_trace_file_get_tep (file);
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_result_free);
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  g_autoptr(sqlite3_stmt) ev_stmt = NULL;
+  g_autoptr(sqlite3_stmt) sl_stmt = NULL;
+  GStatBuf st;
+  gint64 file_size = g_stat (b->trace_path, &st) == 0 ? st.st_size : 0;
+  g_autofree guint64 *type_totals = NULL;
+  GError *scan_error = NULL;
+  guint n_threads, n_running;
+  gint64 last_report = 0;
+
+  if (!_cs_sqlite_exec (db, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF;"
+                            "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;"
+                            "BEGIN;", error) ||
+      !_cs_sqlite_exec (db, _cs_index_schema_sql, error))
+    return FALSE;
+
+  ev_stmt = _cs_sqlite_prepare (db, "INSERT INTO event_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
+  sl_stmt = _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
+  if (ev_stmt == NULL || sl_stmt == NULL)
+    return FALSE;
+
+  build_type_map (tep, &b->types);
+
+  /* Scanning is CPU-bound (page parsing, varints, zstd): one thread per
+   * core, each taking the next unscanned CPU. */
+  n_threads = CLAMP (g_get_num_processors (), 1, MAX (b->n_cpus, 1));
+  for (guint i = 0; i < n_threads; i++)
+    g_ptr_array_add (threads, g_thread_new ("cs-scan", scanner_thread, b));
+
+  n_running = n_threads;
+  while (n_running > 0)
+    {
+      CsScanChunk *c = g_async_queue_timeout_pop (b->queue, 50 * G_TIME_SPAN_MILLISECOND);
+      gint64 now = g_get_monotonic_time ();
+
+      if (now - last_report > 50 * G_TIME_SPAN_MILLISECOND)
+        {
+          report_progress (b, file_size, progress, user_data);
+          last_report = now;
+        }
+      if (c == NULL)
+        continue;
+
+      if (c->kind == (CsScanChunkKind) -1)
+        {
+          ScanDone *done = (ScanDone *) c->data;
+
+          n_running--;
+          g_ptr_array_extend_and_steal (results, done->results);
+          if (done->error != NULL && scan_error == NULL)
+            scan_error = done->error;
+          else
+            g_clear_error (&done->error);
+          g_free (done);
+          g_free (c);
+          continue;
+        }
+
+      if (scan_error == NULL && !insert_chunk (ev_stmt, sl_stmt, c, &scan_error))
+        {
+          /* Let the scanners finish quickly; their chunks are dropped. */
+          g_cancellable_cancel (b->cancellable);
+        }
+      cs_scan_chunk_free (c);
+    }
+  for (guint i = 0; i < threads->len; i++)
+    g_thread_join (g_ptr_array_index (threads, i));
+
+  if (scan_error != NULL)
+    {
+      g_propagate_error (error, scan_error);
+      return FALSE;
+    }
+
+  /* Results arrive in thread order; the tables want CPU order. */
+  g_ptr_array_sort (results, compare_results_by_cpu);
+  type_totals = g_new0 (guint64, b->types.n_types);
+  if (!write_cpus_and_tasks (db, tep, results, b->types.n_types, type_totals, error) ||
+      !write_event_types (db, tep, &b->types, type_totals, error))
+    return FALSE;
+
+  guint64 n_events = 0;
+  gint64 first_ns = G_MAXINT64, last_ns = 0;
+  guint n_active = 0;
+  for (guint i = 0; i < results->len; i++)
+    {
+      CsScanResult *r = g_ptr_array_index (results, i);
+      if (r->n_events == 0)
+        continue;
+      n_active++;
+      n_events += r->n_events;
+      first_ns = MIN (first_ns, r->first_ns);
+      last_ns = MAX (last_ns, r->last_ns);
+    }
+  if (n_events == 0)
+    first_ns = last_ns = 0;
+
+  guint shift = _cs_summary_choose_shift (n_events, n_active, last_ns - first_ns);
+  guint n_levels = _cs_summary_count_levels (shift, last_ns - first_ns);
+
+  if (!write_meta (db, "identity", identity, 0, error) ||
+      !write_meta (db, "trace_path", cs_trace_file_get_path (file), 0, error) ||
+      !write_meta (db, "file_version", NULL, cs_trace_file_get_file_version (file), error) ||
+      !write_meta (db, "compression", cs_trace_file_get_compression (file)
+                                        ? cs_trace_file_get_compression (file) : "none", 0, error) ||
+      !write_meta (db, "clock", cs_trace_file_get_clock (file), 0, error) ||
+      !write_meta (db, "n_cpus", NULL, b->n_cpus, error) ||
+      !write_meta (db, "n_events", NULL, n_events, error) ||
+      !write_meta (db, "first_ns", NULL, first_ns, error) ||
+      !write_meta (db, "last_ns", NULL, last_ns, error) ||
+      !write_meta (db, "summary_shift", NULL, shift, error) ||
+      !write_meta (db, "summary_levels", NULL, n_levels, error))
+    return FALSE;
+
+  if (progress)
+    progress (0.9, user_data);
+  if (!_cs_summary_build (db, b->n_cpus, first_ns, last_ns, shift, n_levels,
+                          b->cancellable, error))
+    return FALSE;
+
+  /* Secondary indexes last: building them once is cheaper than keeping
+   * them up to date during the inserts. */
+  if (!_cs_sqlite_exec (db,
+                        "CREATE INDEX event_chunks_by_time ON event_chunks (cpu, first_ns);"
+                        "CREATE INDEX slice_chunks_by_end ON slice_chunks (cpu, last_ns);", error))
+    return FALSE;
+
+  /* The schema version is written last: a file that has it is complete. */
+  g_autofree char *version_sql = g_strdup_printf ("PRAGMA user_version = %d; COMMIT;",
+                                                  CS_INDEX_SCHEMA_VERSION);
+  if (!_cs_sqlite_exec (db, version_sql, error))
+    return FALSE;
+  if (progress)
+    progress (1.0, user_data);
+  return TRUE;
+}
+
+static void
+chunk_or_marker_free (gpointer data)
+{
+  CsScanChunk *c = data;
+
+  if (c->kind == (CsScanChunkKind) -1)
+    {
+      g_free (c);
+      return;
+    }
+  cs_scan_chunk_free (c);
+}
+
+/**
+ * cs_index_build:
+ * @trace_path: the recording
+ * @identity: its identity (cs_index_cache_compute_identity()), stored in
+ *   the index
+ * @index_path: where the finished index goes; its directory is created
+ * @progress: (nullable): called on this thread with the fraction done
+ * @user_data: for @progress
+ * @cancellable: (nullable): stops the build with %G_IO_ERROR_CANCELLED
+ * @error: %CS_INDEX_ERROR codes for a bad recording (see
+ *   cs_trace_file_open()), %CS_INDEX_ERROR_SQLITE, %G_FILE_ERROR for the
+ *   cache directory, %G_IO_ERROR_CANCELLED
+ *
+ * Reads every event of the recording once and writes its index.  The index
+ * is written under cs_index_cache_dup_temporary_path() and renamed to
+ * @index_path only when complete; on any failure nothing is left.  Uses one
+ * scanner thread per core; anonymous memory stays bounded whatever the
+ * recording's size.  Blocks: call it from a worker thread or process.
+ *
+ * Returns: %TRUE when @index_path holds a complete index
+ */
+gboolean
+cs_index_build (const char          *trace_path,
+                const char          *identity,
+                const char          *index_path,
+                CsIndexProgressFunc  progress,
+                gpointer             user_data,
+                GCancellable        *cancellable,
+                GError             **error)
+{
+  g_autoptr(CsTraceFile) file = NULL;
+  g_autoptr(GCancellable) own_cancellable = g_cancellable_new ();
+  g_autofree char *dir = g_path_get_dirname (index_path);
+  g_autofree char *tmp_path = cs_index_cache_dup_temporary_path (index_path, getpid ());
+  g_autofree gint64 *progress_bytes = NULL;
+  sqlite3 *db = NULL;
+  gulong handler = 0;
+  gboolean ok;
+  Build b = { 0 };
+
+  file = cs_trace_file_open (trace_path, error);
+  if (file == NULL)
+    return FALSE;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "Cannot create the index directory %s: %s", dir, g_strerror (saved));
+      return FALSE;
+    }
+  cs_index_cache_remove_stale_temporaries ();
+  g_unlink (tmp_path);
+
+  if (sqlite3_open_v2 (tmp_path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                       SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
+                   "Cannot create the index %s: %s", tmp_path,
+                   db ? sqlite3_errmsg (db) : "out of memory");
+      sqlite3_close (db);
+      g_unlink (tmp_path);
+      return FALSE;
+    }
+
+  /* Scanners watch their own cancellable so that an SQLite failure here
+   * can stop them as well as the caller's Cancel. */
+  if (cancellable != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (g_cancellable_cancel),
+                                     g_object_ref (own_cancellable), g_object_unref);
+
+  b.trace_path = trace_path;
+  b.n_cpus = cs_trace_file_get_n_cpus (file);
+  b.cancellable = own_cancellable;
+  b.queue = g_async_queue_new_full (chunk_or_marker_free);
+  progress_bytes = g_new0 (gint64, MAX (b.n_cpus, 1));
+  b.progress_bytes = progress_bytes;
+
+  ok = build_into (db, &b, file, identity, progress, user_data, error);
+
+  if (cancellable != NULL)
+    g_cancellable_disconnect (cancellable, handler);
+  if (!ok && g_cancellable_is_cancelled (cancellable) && error && *error &&
+      !g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_error (error);
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Indexing was cancelled");
+    }
+
+  g_async_queue_unref (b.queue);
+  g_free (b.types.by_tep_id);
+  if (sqlite3_close (db) != SQLITE_OK && ok)
+    ok = _cs_sqlite_check (db, SQLITE_ERROR, "closing the index", error);
+
+  if (ok && g_rename (tmp_path, index_path) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "Cannot move the finished index to %s: %s", index_path, g_strerror (saved));
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (tmp_path);
+  return ok;
+}

@@ -1,0 +1,20 @@
+/* cs-index-cache.h: where the index of a recording lives, and whether an
+ * existing one still belongs to it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+char     *cs_index_cache_dup_dir                 (void);
+char     *cs_index_cache_compute_identity        (const char  *trace_path,
+                                                  GError     **error);
+char     *cs_index_cache_dup_index_path          (const char  *identity);
+char     *cs_index_cache_dup_temporary_path      (const char  *index_path,
+                                                  GPid         pid);
+void      cs_index_cache_remove_stale_temporaries (void);
+
+G_END_DECLS

@@ -1,0 +1,88 @@
+/* cs-index-private.h: the index's on-disk schema, shared by its writer
+ * (cs-index-builder.c, cs-summary-builder.c) and its reader (cs-document.c).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "cs-chunk-codec.h"
+#include "cs-document.h"
+
+G_BEGIN_DECLS
+
+/* Bump when the schema or a blob layout changes: older indexes are then
+ * rebuilt, never trusted (PRAGMA user_version). */
+#define CS_INDEX_SCHEMA_VERSION 1
+
+/* Rows per event chunk and per slice chunk.  4096 events make blobs of
+ * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
+#define CS_EVENT_CHUNK_ROWS 4096
+#define CS_SLICE_CHUNK_ROWS 2048
+
+/* Summary buckets per stored block, and the factor between levels: level
+ * L has buckets of 2^(shift + 2 L) ns, so a frame picks a level whose
+ * bucket is at most one pixel wide and reads at most ~4 buckets a pixel. */
+#define CS_SUMMARY_BLOCK_BUCKETS 1024
+#define CS_SUMMARY_LEVEL_BITS 2
+
+/* Columns of an event chunk: ts (delta), pid (delta: runs of one task
+ * cost a byte), type id (plain), offset (delta: the record's size). */
+enum { EV_TS, EV_PID, EV_TYPE, EV_OFFSET, EV_N_COLUMNS };
+extern const CsChunkColumnMode _cs_event_chunk_modes[EV_N_COLUMNS];
+
+/* Columns of a slice chunk: begin (delta), duration, pid, prev_state. */
+enum { SL_BEGIN, SL_DURATION, SL_PID, SL_STATE, SL_N_COLUMNS };
+extern const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS];
+
+/* Columns of a summary block: events, busy ns, dominant pid + 1 (0 = none). */
+enum { SU_EVENTS, SU_BUSY, SU_DOMINANT, SU_N_COLUMNS };
+extern const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS];
+
+extern const char _cs_index_schema_sql[];
+
+gboolean _cs_sqlite_exec   (sqlite3       *db,
+                            const char    *sql,
+                            GError       **error);
+gboolean _cs_sqlite_check  (sqlite3       *db,
+                            int            rc,
+                            const char    *what,
+                            GError       **error);
+sqlite3_stmt *_cs_sqlite_prepare (sqlite3  *db,
+                                  const char *sql,
+                                  GError  **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+/* Summary pyramid builder (cs-summary-builder.c): reads back the event and
+ * slice chunks of every CPU and writes the summaries table. */
+gboolean _cs_summary_build (sqlite3       *db,
+                            guint          n_cpus,
+                            gint64         origin_ns,
+                            gint64         last_ns,
+                            guint          shift,
+                            guint          n_levels,
+                            GCancellable  *cancellable,
+                            GError       **error);
+guint    _cs_summary_choose_shift  (guint64 n_events,
+                                    guint   n_active_cpus,
+                                    gint64  span_ns);
+guint    _cs_summary_count_levels  (guint   shift,
+                                    gint64  span_ns);
+
+/* Small fixed set of (pid, weight) candidates to find a column's or a
+ * bucket's dominant task without a hash table. */
+#define CS_DOMINANT_SLOTS 8
+typedef struct {
+  gint32 pid[CS_DOMINANT_SLOTS];
+  gint64 weight[CS_DOMINANT_SLOTS];
+  guint n;
+} CsDominant;
+
+void   _cs_dominant_add    (CsDominant *d,
+                            gint32      pid,
+                            gint64      weight);
+gint32 _cs_dominant_get    (const CsDominant *d);
+
+G_END_DECLS

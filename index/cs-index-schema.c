@@ -1,0 +1,140 @@
+/* cs-index-schema.c: the SQL schema of the index and small SQLite helpers.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "config.h"
+
+#include "cs-index-private.h"
+
+const CsChunkColumnMode _cs_event_chunk_modes[EV_N_COLUMNS] = {
+  [EV_TS] = CS_CHUNK_DELTA,
+  [EV_PID] = CS_CHUNK_DELTA,
+  [EV_TYPE] = CS_CHUNK_PLAIN,
+  [EV_OFFSET] = CS_CHUNK_DELTA,
+};
+
+const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS] = {
+  [SL_BEGIN] = CS_CHUNK_DELTA,
+  [SL_DURATION] = CS_CHUNK_PLAIN,
+  [SL_PID] = CS_CHUNK_PLAIN,
+  [SL_STATE] = CS_CHUNK_PLAIN,
+};
+
+const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
+  [SU_EVENTS] = CS_CHUNK_PLAIN,
+  [SU_BUSY] = CS_CHUNK_PLAIN,
+  [SU_DOMINANT] = CS_CHUNK_PLAIN,
+};
+
+/* meta: identity (see cs-index-cache.c), file_version, compression, clock,
+ *   n_cpus, first_ns, last_ns, n_events, summary_shift, summary_levels.
+ * cpus, event_types, cpu_type_counts, tasks: small derived tables.
+ * event_chunks: per CPU, CS_EVENT_CHUNK_ROWS events per row in time order;
+ *   first_row is the CPU-local index of the chunk's first event.
+ * slice_chunks: per CPU, who ran from when to when (sched_switch), ordered
+ *   by begin; last_ns is the largest end in the chunk (slices of one CPU do
+ *   not overlap, so it grows with the chunk number).
+ * summaries: per CPU and level, blocks of CS_SUMMARY_BLOCK_BUCKETS buckets
+ *   of 2^(summary_shift + 2 level) ns counted from first_ns. */
+const char _cs_index_schema_sql[] =
+  "CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
+  "CREATE TABLE cpus (cpu INTEGER PRIMARY KEY, n_events INTEGER, first_ns INTEGER,"
+  "  last_ns INTEGER, missed_events INTEGER, has_sched_switch INTEGER);"
+  "CREATE TABLE event_types (id INTEGER PRIMARY KEY, tep_id INTEGER, system TEXT,"
+  "  name TEXT, n_events INTEGER);"
+  "CREATE TABLE cpu_type_counts (cpu INTEGER, type_id INTEGER, n_events INTEGER,"
+  "  PRIMARY KEY (cpu, type_id)) WITHOUT ROWID;"
+  "CREATE TABLE tasks (pid INTEGER PRIMARY KEY, comm TEXT, n_events INTEGER,"
+  "  runtime_ns INTEGER);"
+  "CREATE TABLE event_chunks (cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
+  "  last_ns INTEGER, first_row INTEGER, n_rows INTEGER, data BLOB,"
+  "  PRIMARY KEY (cpu, chunk)) WITHOUT ROWID;"
+  "CREATE TABLE slice_chunks (cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
+  "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
+  "  PRIMARY KEY (cpu, chunk)) WITHOUT ROWID;"
+  "CREATE TABLE summaries (cpu INTEGER, level INTEGER, block INTEGER, data BLOB,"
+  "  PRIMARY KEY (cpu, level, block)) WITHOUT ROWID;";
+
+gboolean
+_cs_sqlite_check (sqlite3     *db,
+                  int          rc,
+                  const char  *what,
+                  GError     **error)
+{
+  if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW)
+    return TRUE;
+  g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
+               "Index database error while %s: %s (%s)", what,
+               sqlite3_errmsg (db), sqlite3_db_filename (db, "main"));
+  return FALSE;
+}
+
+gboolean
+_cs_sqlite_exec (sqlite3     *db,
+                 const char  *sql,
+                 GError     **error)
+{
+  return _cs_sqlite_check (db, sqlite3_exec (db, sql, NULL, NULL, NULL),
+                           "writing", error);
+}
+
+sqlite3_stmt *
+_cs_sqlite_prepare (sqlite3     *db,
+                    const char  *sql,
+                    GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (!_cs_sqlite_check (db, sqlite3_prepare_v3 (db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                                 &stmt, NULL),
+                         "preparing a query", error))
+    return NULL;
+  return stmt;
+}
+
+void
+_cs_dominant_add (CsDominant *d,
+                  gint32      pid,
+                  gint64      weight)
+{
+  guint min_i = 0;
+
+  for (guint i = 0; i < d->n; i++)
+    {
+      if (d->pid[i] == pid)
+        {
+          d->weight[i] += weight;
+          return;
+        }
+      if (d->weight[i] < d->weight[min_i])
+        min_i = i;
+    }
+  if (d->n < CS_DOMINANT_SLOTS)
+    {
+      d->pid[d->n] = pid;
+      d->weight[d->n] = weight;
+      d->n++;
+    }
+  else if (weight > d->weight[min_i])
+    {
+      /* Full: the lightest candidate gives way (an approximation that only
+       * matters when more than eight tasks share one pixel). */
+      d->pid[min_i] = pid;
+      d->weight[min_i] = weight;
+    }
+}
+
+gint32
+_cs_dominant_get (const CsDominant *d)
+{
+  gint32 best = -1;
+  gint64 best_w = -1;
+
+  for (guint i = 0; i < d->n; i++)
+    if (d->weight[i] > best_w)
+      {
+        best_w = d->weight[i];
+        best = d->pid[i];
+      }
+  return best;
+}

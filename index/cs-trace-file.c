@@ -1,0 +1,522 @@
+/* cs-trace-file.c
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Reads recordings through libtracecmd.  The file's header is checked here
+ * first so that a file that is not a recording, or is cut short, gets an
+ * error that says so instead of libtracecmd's stderr chatter.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <trace-cmd/trace-cmd.h>
+#include <unistd.h>
+
+#include "cs-trace-file.h"
+
+/* Exported by libtracecmd 1.3 but declared only in its private header
+ * (trace-cmd-private.h); the public header has no way to ask how many
+ * CPUs a recording has or which clock it used. */
+int tracecmd_cpus (struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock (struct tracecmd_input *handle);
+
+/* "\027\010\104tracing": the magic of trace-cmd.dat(5). */
+static const guint8 tracedat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+/* Records read by cursors that have been freed; see
+ * cs_trace_file_get_n_records_read(). */
+G_LOCK_DEFINE_STATIC (n_records_read);
+static guint64 n_records_read;
+
+struct _CsTraceFile
+{
+  GObject parent_instance;
+
+  char *path;
+  struct tracecmd_input *handle;
+  guint file_version;
+  char *compression;
+  char *clock;
+  guint n_cpus;
+
+  /* read_at() keeps its record until the next call. */
+  struct tep_record *read_at_record;
+};
+
+struct _CsCpuCursor
+{
+  CsTraceFile *file;     /* owned */
+  guint cpu;
+  struct tep_record *record;
+  gboolean started;
+  guint64 n_read;
+};
+
+G_DEFINE_FINAL_TYPE (CsTraceFile, cs_trace_file, G_TYPE_OBJECT)
+
+static void
+cs_trace_file_finalize (GObject *object)
+{
+  CsTraceFile *self = CS_TRACE_FILE (object);
+
+  g_clear_pointer (&self->read_at_record, tracecmd_free_record);
+  g_clear_pointer (&self->handle, tracecmd_close);
+  g_free (self->path);
+  g_free (self->compression);
+  g_free (self->clock);
+
+  G_OBJECT_CLASS (cs_trace_file_parent_class)->finalize (object);
+}
+
+static void
+cs_trace_file_class_init (CsTraceFileClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cs_trace_file_finalize;
+}
+
+static void
+cs_trace_file_init (CsTraceFile *self)
+{
+}
+
+/* Checks the fixed part of the header (trace-cmd.dat.v6(5): magic, version
+ * string, endianness, long size, page size; v7 adds the compression
+ * algorithm and its version) so that errors can be named precisely. */
+static gboolean
+check_header (CsTraceFile *self,
+              GError     **error)
+{
+  guint8 head[256];
+  ssize_t n;
+  int fd;
+
+  fd = g_open (self->path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "Cannot open %s: %s", self->path, g_strerror (saved));
+      return FALSE;
+    }
+  n = read (fd, head, sizeof head);
+  if (n < 0)
+    {
+      int saved = errno;
+      close (fd);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "Cannot read %s: %s", self->path, g_strerror (saved));
+      return FALSE;
+    }
+  close (fd);
+
+  if (n == 0)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
+                   "%s is empty, not a trace-cmd recording", self->path);
+      return FALSE;
+    }
+  if ((gsize) n < sizeof tracedat_magic ||
+      memcmp (head, tracedat_magic, sizeof tracedat_magic) != 0)
+    {
+      if ((gsize) n < sizeof tracedat_magic &&
+          memcmp (head, tracedat_magic, n) == 0)
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
+                     "%s is truncated: it ends inside the trace-cmd header", self->path);
+      else
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
+                     "%s is not a trace-cmd recording (no trace.dat magic bytes)",
+                     self->path);
+      return FALSE;
+    }
+
+  /* The version is a NUL-terminated decimal string after the magic. */
+  const char *version = (const char *) head + sizeof tracedat_magic;
+  gsize vmax = n - sizeof tracedat_magic;
+  gsize vlen = strnlen (version, vmax);
+  guint64 v;
+
+  if (vlen == vmax)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
+                   "%s is truncated: it ends inside the trace-cmd header", self->path);
+      return FALSE;
+    }
+  if (!g_ascii_string_to_unsigned (version, 10, 0, 1000, &v, NULL))
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "%s has a damaged trace-cmd header (file version \"%.16s\")",
+                   self->path, version);
+      return FALSE;
+    }
+  if (v != 6 && v != 7)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                   "%s is a trace-cmd recording of file version %u; "
+                   "Chronoscope reads versions 6 and 7",
+                   self->path, (guint) v);
+      return FALSE;
+    }
+  self->file_version = v;
+
+  /* v7: after version, endianness (1), long size (1), page size (4) comes
+   * the compression algorithm name and its version, both NUL-terminated. */
+  if (v == 7)
+    {
+      gsize pos = sizeof tracedat_magic + vlen + 1 + 1 + 1 + 4;
+
+      if (pos < (gsize) n)
+        {
+          const char *algo = (const char *) head + pos;
+          gsize alen = strnlen (algo, n - pos);
+
+          if (alen < n - pos && alen > 0 && strcmp (algo, "none") != 0)
+            self->compression = g_strndup (algo, alen);
+        }
+    }
+
+  return TRUE;
+}
+
+/**
+ * cs_trace_file_open:
+ * @path: a trace.dat file (trace-cmd.dat.v6(5) or .v7(5))
+ * @error: %CS_INDEX_ERROR_NOT_A_TRACE, %CS_INDEX_ERROR_TRUNCATED,
+ *   %CS_INDEX_ERROR_UNSUPPORTED or %CS_INDEX_ERROR_CORRUPT for a bad file,
+ *   a %G_FILE_ERROR when it cannot be opened (the message names the path
+ *   and the missing permission)
+ *
+ * Opens a recording: parses its headers and event formats.  Does not read
+ * the events.  The returned object and its cursors must be used from one
+ * thread at a time.
+ *
+ * Returns: (transfer full): the recording, or %NULL with @error set
+ */
+CsTraceFile *
+cs_trace_file_open (const char  *path,
+                    GError     **error)
+{
+  g_autoptr(CsTraceFile) self = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = g_object_new (CS_TYPE_TRACE_FILE, NULL);
+  self->path = g_strdup (path);
+
+  if (!check_header (self, error))
+    return NULL;
+
+  tracecmd_set_loglevel (TEP_LOG_NONE);
+  /* Plugins (the ones trace-cmd ships) give sched_switch and friends the
+   * same text as `trace-cmd report`. */
+  self->handle = tracecmd_open (path, 0);
+  if (self->handle == NULL)
+    {
+      struct stat st;
+
+      if (self->compression != NULL)
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                     "%s cannot be read: it is compressed with %s, or its headers are damaged",
+                     path, self->compression);
+      else if (g_stat (path, &st) == 0 && st.st_size < 4096)
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
+                     "%s is truncated: its headers end after %" G_GINT64_FORMAT " bytes",
+                     path, (gint64) st.st_size);
+      else
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                     "%s is damaged or truncated: libtracecmd cannot read its headers",
+                     path);
+      return NULL;
+    }
+
+  int cpus = tracecmd_cpus (self->handle);
+  if (cpus < 0 || cpus > 8192)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "%s declares %d CPUs", path, cpus);
+      return NULL;
+    }
+  self->n_cpus = cpus;
+
+  const char *clock = tracecmd_get_trace_clock (self->handle);
+  self->clock = g_strdup (clock != NULL && *clock != '\0' ? clock : "local");
+
+  return g_steal_pointer (&self);
+}
+
+/**
+ * cs_trace_file_get_path:
+ * @self: a recording
+ *
+ * Returns: (transfer none): the path it was opened from
+ */
+const char *
+cs_trace_file_get_path (CsTraceFile *self)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
+  return self->path;
+}
+
+/**
+ * cs_trace_file_get_n_cpus:
+ * @self: a recording
+ *
+ * Returns: the number of per-CPU ring buffers recorded (trace-cmd.dat(5),
+ *   "cpus"); CPUs are numbered 0 .. n - 1
+ */
+guint
+cs_trace_file_get_n_cpus (CsTraceFile *self)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), 0);
+  return self->n_cpus;
+}
+
+/**
+ * cs_trace_file_get_file_version:
+ * @self: a recording
+ *
+ * Returns: 6 or 7, the trace.dat format version
+ */
+guint
+cs_trace_file_get_file_version (CsTraceFile *self)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), 0);
+  return self->file_version;
+}
+
+/**
+ * cs_trace_file_get_compression:
+ * @self: a recording
+ *
+ * Returns: (nullable) (transfer none): the compression algorithm of a v7
+ *   file ("zstd", "zlib"), or %NULL when the data is not compressed
+ */
+const char *
+cs_trace_file_get_compression (CsTraceFile *self)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
+  return self->compression;
+}
+
+/**
+ * cs_trace_file_get_clock:
+ * @self: a recording
+ *
+ * Returns: (transfer none): the trace clock the recording used, as selected
+ *   in tracefs's trace_clock file ("local", "global", "mono", "x86-tsc",
+ *   ...); "local" when the file does not say (older recordings)
+ */
+const char *
+cs_trace_file_get_clock (CsTraceFile *self)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
+  return self->clock;
+}
+
+/**
+ * cs_trace_file_get_tep:
+ * @self: a recording
+ *
+ * Returns: (transfer none): the libtraceevent handle holding the recording's
+ *   event formats, owned by @self
+ */
+struct tep_handle *
+cs_trace_file_get_tep (CsTraceFile *self)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
+  return tracecmd_get_tep (self->handle);
+}
+
+static void
+fill_record (CsRecord          *out,
+             guint              cpu,
+             struct tep_record *rec)
+{
+  out->ts_ns = (gint64) rec->ts;
+  out->offset = rec->offset;
+  out->cpu = cpu;
+  out->missed_events = rec->missed_events < 0 ? G_MAXUINT32 : (guint32) rec->missed_events;
+  out->tep_record = rec;
+}
+
+/**
+ * cs_trace_file_read_at:
+ * @self: a recording
+ * @cpu: the CPU the record belongs to
+ * @offset: a #CsRecord offset seen earlier on @cpu
+ * @record: (out caller-allocates): the record, valid until the next call on
+ *   @self
+ * @error: %CS_INDEX_ERROR_CORRUPT when no record starts at @offset
+ *
+ * Reads one record again, for instance to format it.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_trace_file_read_at (CsTraceFile *self,
+                       guint        cpu,
+                       guint64      offset,
+                       CsRecord    *record,
+                       GError     **error)
+{
+  struct tep_record *rec;
+  int rec_cpu = -1;
+
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), FALSE);
+
+  g_clear_pointer (&self->read_at_record, tracecmd_free_record);
+  rec = tracecmd_read_at (self->handle, offset, &rec_cpu);
+  if (rec == NULL || (rec_cpu >= 0 && (guint) rec_cpu != cpu))
+    {
+      g_clear_pointer (&rec, tracecmd_free_record);
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "%s has no event of CPU %u at offset %" G_GUINT64_FORMAT,
+                   self->path, cpu, offset);
+      return FALSE;
+    }
+  self->read_at_record = rec;
+  fill_record (record, cpu, rec);
+  return TRUE;
+}
+
+/**
+ * cs_trace_file_format_record:
+ * @self: a recording
+ * @record: one of its records
+ *
+ * Formats the record's fields as `trace-cmd report` prints them after the
+ * event name (the event's print fmt from its format file, through
+ * libtraceevent).  Multi-line output (kernel_stack) keeps its newlines.
+ *
+ * Returns: (transfer full): the text
+ */
+char *
+cs_trace_file_format_record (CsTraceFile    *self,
+                             const CsRecord *record)
+{
+  struct tep_handle *tep = cs_trace_file_get_tep (self);
+  struct trace_seq s;
+  char *text;
+
+  trace_seq_init (&s);
+  tep_print_event (tep, &s, record->tep_record, "%s", TEP_PRINT_INFO);
+  trace_seq_terminate (&s);
+  text = g_strdup (s.buffer);
+  trace_seq_destroy (&s);
+  g_strchomp (text);
+  return text;
+}
+
+/**
+ * cs_trace_file_open_cpu:
+ * @self: a recording
+ * @cpu: 0 .. n_cpus - 1
+ * @error: unused for now; reserved for readers that fail on open
+ *
+ * Starts reading one CPU's ring-buffer data from its first record.
+ *
+ * Returns: (transfer full): a cursor holding a reference on @self
+ */
+CsCpuCursor *
+cs_trace_file_open_cpu (CsTraceFile  *self,
+                        guint         cpu,
+                        GError      **error)
+{
+  CsCpuCursor *cursor;
+
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
+  g_return_val_if_fail (cpu < self->n_cpus, NULL);
+
+  cursor = g_new0 (CsCpuCursor, 1);
+  cursor->file = g_object_ref (self);
+  cursor->cpu = cpu;
+  return cursor;
+}
+
+/**
+ * cs_cpu_cursor_get_tep:
+ * @cursor: a cursor
+ *
+ * Returns: (transfer none): the libtraceevent handle to use with the
+ *   cursor's records
+ */
+struct tep_handle *
+cs_cpu_cursor_get_tep (CsCpuCursor *cursor)
+{
+  return cs_trace_file_get_tep (cursor->file);
+}
+
+/**
+ * cs_cpu_cursor_next:
+ * @cursor: a cursor
+ * @record: (out caller-allocates): the next record, valid until the next
+ *   call
+ * @error: set when the data is damaged
+ *
+ * Advances to the next record of the CPU, in time order.
+ *
+ * Returns: %TRUE with @record filled; %FALSE at the end (@error unset) or on
+ *   error (@error set)
+ */
+gboolean
+cs_cpu_cursor_next (CsCpuCursor *cursor,
+                    CsRecord    *record,
+                    GError     **error)
+{
+  struct tracecmd_input *handle = cursor->file->handle;
+
+  g_clear_pointer (&cursor->record, tracecmd_free_record);
+  if (!cursor->started)
+    {
+      cursor->started = TRUE;
+      cursor->record = tracecmd_read_cpu_first (handle, cursor->cpu);
+    }
+  else
+    cursor->record = tracecmd_read_data (handle, cursor->cpu);
+
+  if (cursor->record == NULL)
+    return FALSE;
+
+  cursor->n_read++;
+  fill_record (record, cursor->cpu, cursor->record);
+  return TRUE;
+}
+
+/**
+ * cs_cpu_cursor_free:
+ * @cursor: (transfer full): a cursor
+ */
+void
+cs_cpu_cursor_free (CsCpuCursor *cursor)
+{
+  if (cursor == NULL)
+    return;
+  g_clear_pointer (&cursor->record, tracecmd_free_record);
+  g_object_unref (cursor->file);
+  G_LOCK (n_records_read);
+  n_records_read += cursor->n_read;
+  G_UNLOCK (n_records_read);
+  g_free (cursor);
+}
+
+/**
+ * cs_trace_file_get_n_records_read:
+ *
+ * Counts the records read by the cursors of the process that have been
+ * freed; tests use it to prove that reopening a recording reuses its index.
+ * Any thread.
+ *
+ * Returns: the count
+ */
+guint64
+cs_trace_file_get_n_records_read (void)
+{
+  guint64 n;
+
+  G_LOCK (n_records_read);
+  n = n_records_read;
+  G_UNLOCK (n_records_read);
+  return n;
+}

@@ -1,0 +1,88 @@
+/* cs-trace-file.h: one trace-cmd recording (trace.dat v6 or v7), read-only.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The meaning of every field comes from the file format documented in
+ * trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5); records are ring-buffer events
+ * whose layout is given by the recording's own event formats
+ * (events/<system>/<event>/format in tracefs), parsed by libtraceevent.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cs-index-error.h"
+
+G_BEGIN_DECLS
+
+struct tep_handle;
+struct tep_record;
+
+/**
+ * CsRecord:
+ * @ts_ns: timestamp in the recording's trace clock, nanoseconds (for
+ *   counter clocks, the raw counter value)
+ * @offset: where the record lives: for an uncompressed recording its byte
+ *   offset in the file (what tracecmd_read_at() takes); for a compressed v7
+ *   recording a position in the CPU's decompressed data stream.  Offsets
+ *   increase with each record of a CPU.
+ * @cpu: the CPU whose ring buffer held the record
+ * @missed_events: events the kernel dropped just before this one (0 if none,
+ *   G_MAXUINT32 if it dropped an unknown number)
+ * @tep_record: the libtraceevent view of the record, valid as long as the
+ *   #CsRecord; pass it to tep_data_pid(), tep_print_event() and friends
+ *   together with the #tep_handle it came with.
+ *
+ * One ring-buffer event, borrowed from a cursor until its next call.
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint64 offset;
+  guint cpu;
+  guint32 missed_events;
+  struct tep_record *tep_record;
+} CsRecord;
+
+/**
+ * CsCpuCursor:
+ *
+ * Reads the records of one CPU in time order.  Cursors share the reader of
+ * their #CsTraceFile: a #CsTraceFile and its cursors are used from one
+ * thread at a time.  To read CPUs in parallel, open the recording once per
+ * thread.
+ */
+typedef struct _CsCpuCursor CsCpuCursor;
+
+#define CS_TYPE_TRACE_FILE (cs_trace_file_get_type ())
+G_DECLARE_FINAL_TYPE (CsTraceFile, cs_trace_file, CS, TRACE_FILE, GObject)
+
+CsTraceFile        *cs_trace_file_open              (const char   *path,
+                                                     GError      **error);
+const char         *cs_trace_file_get_path          (CsTraceFile  *self);
+guint               cs_trace_file_get_n_cpus        (CsTraceFile  *self);
+guint               cs_trace_file_get_file_version  (CsTraceFile  *self);
+const char         *cs_trace_file_get_compression   (CsTraceFile  *self);
+const char         *cs_trace_file_get_clock         (CsTraceFile  *self);
+struct tep_handle  *cs_trace_file_get_tep           (CsTraceFile  *self);
+gboolean            cs_trace_file_read_at           (CsTraceFile  *self,
+                                                     guint         cpu,
+                                                     guint64       offset,
+                                                     CsRecord     *record,
+                                                     GError      **error);
+char               *cs_trace_file_format_record     (CsTraceFile  *self,
+                                                     const CsRecord *record);
+
+CsCpuCursor        *cs_trace_file_open_cpu          (CsTraceFile  *self,
+                                                     guint         cpu,
+                                                     GError      **error);
+struct tep_handle  *cs_cpu_cursor_get_tep           (CsCpuCursor  *cursor);
+gboolean            cs_cpu_cursor_next              (CsCpuCursor  *cursor,
+                                                     CsRecord     *record,
+                                                     GError      **error);
+void                cs_cpu_cursor_free              (CsCpuCursor  *cursor);
+
+guint64             cs_trace_file_get_n_records_read (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsCpuCursor, cs_cpu_cursor_free)
+
+G_END_DECLS

@@ -1,0 +1,109 @@
+/* cs-timeline-renderer.h: draws CPU plots of a CsDocument onto any cairo_t.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Pure cairo + Pango: the same code draws the GTK widget, PNG/SVG/PDF export
+ * and the headless `chronoscope render` command.  It asks the document for
+ * one summary column per pixel (cs_document_get_cpu_columns()) when zoomed
+ * out, and for exact slices and events (cs_document_get_slices(),
+ * cs_document_get_events()) when the window is narrower than the index's
+ * summary resolution, so the cost of a frame follows its width, not the size
+ * of the recording.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib-object.h>
+
+#include "cs-document.h"
+
+G_BEGIN_DECLS
+
+/**
+ * CsViewport:
+ * @begin_ns: first visible time (trace clock, ns), inclusive
+ * @end_ns: end of the visible span, exclusive; > @begin_ns
+ * @width_px: width of the drawing area in device-independent pixels
+ * @height_px: height of the drawing area in pixels
+ *
+ * What part of the recording is drawn, onto how many pixels.
+ */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  int width_px;
+  int height_px;
+} CsViewport;
+
+/**
+ * CsHitKind:
+ * @CS_HIT_NONE: nothing under the point (outside the drawing, or in the gap
+ *   between two plots)
+ * @CS_HIT_AXIS: the time axis (@ts_ns is valid)
+ * @CS_HIT_CPU_PLOT: a CPU plot (see the #CsHit fields)
+ * @CS_HIT_CPU_LABEL: the label column left of a CPU plot (@cpu is valid)
+ */
+typedef enum {
+  CS_HIT_NONE,
+  CS_HIT_AXIS,
+  CS_HIT_CPU_PLOT,
+  CS_HIT_CPU_LABEL,
+} CsHitKind;
+
+/**
+ * CsHit:
+ * @kind: what is under the point
+ * @ts_ns: time under the point
+ * @cpu: the CPU of the plot (for %CS_HIT_CPU_PLOT)
+ * @has_slice: whether a task was running there; then @slice is valid
+ * @slice: the sched_switch slice under the point
+ * @has_event: whether an event lies within a few pixels; then @event is valid
+ * @event: the nearest such event
+ *
+ * What lies under a point of the drawing, for hover text and clicks.
+ */
+typedef struct {
+  CsHitKind kind;
+  gint64 ts_ns;
+  guint cpu;
+  gboolean has_slice;
+  CsSlice slice;
+  gboolean has_event;
+  CsEvent event;
+} CsHit;
+
+#define CS_TYPE_TIMELINE_RENDERER (cs_timeline_renderer_get_type ())
+G_DECLARE_FINAL_TYPE (CsTimelineRenderer, cs_timeline_renderer, CS, TIMELINE_RENDERER, GObject)
+
+CsTimelineRenderer *cs_timeline_renderer_new        (CsDocument          *document);
+CsDocument         *cs_timeline_renderer_get_document (CsTimelineRenderer *self);
+void                cs_timeline_renderer_set_cpus   (CsTimelineRenderer  *self,
+                                                     const guint         *cpus,
+                                                     guint                n_cpus);
+int                 cs_timeline_renderer_get_natural_height (CsTimelineRenderer *self);
+gboolean            cs_timeline_renderer_draw       (CsTimelineRenderer  *self,
+                                                     cairo_t             *cr,
+                                                     const CsViewport    *viewport,
+                                                     GError             **error);
+gboolean            cs_timeline_renderer_hit_test   (CsTimelineRenderer  *self,
+                                                     const CsViewport    *viewport,
+                                                     double               x_px,
+                                                     double               y_px,
+                                                     CsHit               *hit,
+                                                     GError             **error);
+void                cs_timeline_renderer_get_cpu_plot_area (CsTimelineRenderer *self,
+                                                     guint                index,
+                                                     double              *y_px,
+                                                     double              *height_px);
+void                cs_timeline_renderer_get_time_area (CsTimelineRenderer *self,
+                                                     const CsViewport    *viewport,
+                                                     double              *x_px,
+                                                     double              *width_px);
+double              cs_timeline_renderer_ns_to_x    (CsTimelineRenderer  *self,
+                                                     const CsViewport    *viewport,
+                                                     gint64               ts_ns);
+gint64              cs_timeline_renderer_x_to_ns    (CsTimelineRenderer  *self,
+                                                     const CsViewport    *viewport,
+                                                     double               x_px);
+
+G_END_DECLS
