@@ -1,0 +1,719 @@
+/* cs-cli.c: the headless commands of the chronoscope executable.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Each command loads the recording in-process with cs_document_load() (which
+ * reuses the cached index when there is one) and reports failures as one
+ * line on stderr that names the file, with exit status 1.
+ *
+ * index-worker is what CsIndexJob runs in a child process so that a hostile
+ * recording can only take down the worker.  Its protocol on stdout, one line
+ * each:
+ *
+ *   progress <fraction 0..1>   (coalesced to changes of 0.1 %)
+ *   done <index path>          (last line on success, exit status 0)
+ *   error <message>            (last line on failure, exit status 1)
+ *
+ * SIGTERM and SIGINT cancel the build through a GCancellable; the index layer
+ * then removes its temporary file, so no half index is left behind.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <glib-unix.h>
+#include <json-glib/json-glib.h>
+#include <cairo.h>
+
+#include "cs-cli.h"
+#include "cs-document.h"
+#include "cs-format.h"
+#include "cs-timeline-renderer.h"
+
+#define DEFAULT_RENDER_WIDTH_PX 1600
+#define MAX_RENDER_SIZE_PX      32768
+
+typedef int (*CsCliCommandFunc) (int argc, char **argv);
+
+/* ------------------------------------------------------------------------ */
+/* Shared helpers                                                            */
+
+static void G_GNUC_PRINTF (2, 3)
+cli_fail (const char *command,
+          const char *format,
+          ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  fprintf (stderr, "chronoscope %s: %s\n", command, message);
+}
+
+/* Reports @error about @path, naming the file once even when the index
+ * layer's message already names it. */
+static void
+cli_fail_file (const char   *command,
+               const char   *path,
+               const GError *error)
+{
+  g_autofree char *basename = g_path_get_basename (path);
+
+  if (strstr (error->message, basename) != NULL)
+    cli_fail (command, "%s", error->message);
+  else
+    cli_fail (command, "%s: %s", path, error->message);
+}
+
+/* A missing file, a directory or an unreadable file are reported here with
+ * the system's own words before the index layer sees the path. */
+static gboolean
+cli_check_file (const char  *path,
+                GError     **error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                           g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error_literal (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                           _("Not a regular file"));
+      return FALSE;
+    }
+
+  if (g_access (path, R_OK) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                           g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+typedef struct {
+  const char *basename;
+  int last_percent;
+} CliProgress;
+
+/* Called from the index building thread; stdio locks stderr for us. */
+static void
+cli_progress_cb (double   fraction,
+                 gpointer user_data)
+{
+  CliProgress *progress = user_data;
+  int percent = (int) (CLAMP (fraction, 0.0, 1.0) * 100.0);
+
+  if (percent == progress->last_percent)
+    return;
+
+  progress->last_percent = percent;
+  fprintf (stderr, "\r%s: %s %3d %%", progress->basename, _("indexing…"), percent);
+  fflush (stderr);
+}
+
+static CsDocument *
+cli_load_document (const char  *command,
+                   const char  *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *basename = g_path_get_basename (path);
+  CliProgress progress = { basename, -1 };
+  gboolean show_progress = isatty (STDERR_FILENO);
+  CsDocument *document;
+
+  if (!cli_check_file (path, &error))
+    {
+      cli_fail_file (command, path, error);
+      return NULL;
+    }
+
+  document = cs_document_load (path,
+                               show_progress ? cli_progress_cb : NULL,
+                               &progress, NULL, NULL, &error);
+
+  if (show_progress && progress.last_percent >= 0)
+    fputs ("\r\033[K", stderr);
+
+  if (document == NULL)
+    cli_fail_file (command, path, error);
+
+  return document;
+}
+
+/* Parses the options of @command; argv[0] is the command's name.  On success
+ * *@path is the one FILE argument. */
+static gboolean
+cli_parse (const char    *command,
+           const char    *parameter_string,
+           const char    *summary,
+           GOptionEntry  *entries,
+           int            argc,
+           char         **argv,
+           const char   **path)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (parameter_string);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prgname = g_strdup_printf ("chronoscope %s", command);
+
+  g_set_prgname (prgname);
+  g_option_context_set_summary (context, summary);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      cli_fail (command, "%s", error->message);
+      return FALSE;
+    }
+
+  if (argc != 2)
+    {
+      cli_fail (command, "%s", argc < 2 ? _("Missing FILE argument (see --help)")
+                                        : _("Too many arguments (see --help)"));
+      return FALSE;
+    }
+
+  *path = argv[1];
+  return TRUE;
+}
+
+static const char *
+cli_compression (CsDocument *document)
+{
+  const char *compression = cs_trace_file_get_compression (cs_document_get_trace_file (document));
+
+  return compression != NULL && *compression != '\0' ? compression : "none";
+}
+
+static char *
+cli_event_type_key (const CsEventType *type)
+{
+  return g_strdup_printf ("%s:%s", type->system, type->name);
+}
+
+/* Event types that occur, most frequent first, then by name. */
+static int
+cli_compare_types (gconstpointer a,
+                   gconstpointer b)
+{
+  const CsEventType *type_a = *(const CsEventType * const *) a;
+  const CsEventType *type_b = *(const CsEventType * const *) b;
+  int cmp;
+
+  if (type_a->n_events != type_b->n_events)
+    return type_a->n_events > type_b->n_events ? -1 : 1;
+
+  cmp = g_strcmp0 (type_a->system, type_b->system);
+  return cmp != 0 ? cmp : g_strcmp0 (type_a->name, type_b->name);
+}
+
+static GPtrArray *
+cli_dup_used_types (CsDocument *document)
+{
+  GPtrArray *types = g_ptr_array_new ();
+  guint n_types = cs_document_get_n_event_types (document);
+
+  for (guint i = 0; i < n_types; i++)
+    {
+      const CsEventType *type = cs_document_get_event_type (document, i);
+
+      if (type != NULL && type->n_events > 0)
+        g_ptr_array_add (types, (gpointer) type);
+    }
+
+  g_ptr_array_sort (types, cli_compare_types);
+  return types;
+}
+
+/* ------------------------------------------------------------------------ */
+/* info                                                                      */
+
+static void
+cli_info_print_json (CsDocument *document)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) types = cli_dup_used_types (document);
+  g_autofree char *text = NULL;
+  guint n_cpus = cs_document_get_n_cpus (document);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "file");
+  json_builder_add_string_value (builder, cs_document_get_trace_path (document));
+  json_builder_set_member_name (builder, "file_version");
+  json_builder_add_int_value (builder, cs_document_get_file_version (document));
+  json_builder_set_member_name (builder, "compression");
+  json_builder_add_string_value (builder, cli_compression (document));
+  json_builder_set_member_name (builder, "clock");
+  json_builder_add_string_value (builder, cs_document_get_clock (document));
+  json_builder_set_member_name (builder, "n_cpus");
+  json_builder_add_int_value (builder, n_cpus);
+  json_builder_set_member_name (builder, "n_events");
+  json_builder_add_int_value (builder, (gint64) cs_document_get_n_events (document));
+
+  /* Like trace-cmd report, the maps list only what occurs: CPUs and event
+   * types with at least one event.  n_cpus says how many CPUs there were. */
+  json_builder_set_member_name (builder, "cpus");
+  json_builder_begin_object (builder);
+  for (guint cpu = 0; cpu < n_cpus; cpu++)
+    {
+      const CsCpuInfo *info = cs_document_get_cpu (document, cpu);
+      char key[16];
+
+      if (info == NULL || info->n_events == 0)
+        continue;
+      g_snprintf (key, sizeof key, "%u", info->cpu);
+      json_builder_set_member_name (builder, key);
+      json_builder_add_int_value (builder, (gint64) info->n_events);
+    }
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "events");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < types->len; i++)
+    {
+      const CsEventType *type = g_ptr_array_index (types, i);
+      g_autofree char *key = cli_event_type_key (type);
+
+      json_builder_set_member_name (builder, key);
+      json_builder_add_int_value (builder, (gint64) type->n_events);
+    }
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "first_ns");
+  json_builder_add_int_value (builder, cs_document_get_first_ns (document));
+  json_builder_set_member_name (builder, "last_ns");
+  json_builder_add_int_value (builder, cs_document_get_last_ns (document));
+  json_builder_set_member_name (builder, "duration_ns");
+  json_builder_add_int_value (builder, cs_document_get_last_ns (document) -
+                                       cs_document_get_first_ns (document));
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+static void
+cli_info_print_text (CsDocument *document)
+{
+  g_autoptr(GPtrArray) types = cli_dup_used_types (document);
+  gint64 first_ns = cs_document_get_first_ns (document);
+  gint64 last_ns = cs_document_get_last_ns (document);
+  guint n_cpus = cs_document_get_n_cpus (document);
+  g_autofree char *first = cs_format_timestamp (first_ns);
+  g_autofree char *last = cs_format_timestamp (last_ns);
+  g_autofree char *duration = cs_format_duration (last_ns - first_ns);
+  int name_width = 10;
+
+  g_print ("%-14s %s\n", _("File:"), cs_document_get_trace_path (document));
+  g_print ("%-14s %u\n", _("File version:"), cs_document_get_file_version (document));
+  g_print ("%-14s %s\n", _("Compression:"), cli_compression (document));
+  g_print ("%-14s %s\n", _("Trace clock:"), cs_document_get_clock (document));
+  g_print ("%-14s %u\n", _("CPUs:"), n_cpus);
+  g_print ("%-14s %" G_GUINT64_FORMAT "\n", _("Events:"), cs_document_get_n_events (document));
+  g_print ("%-14s %s (%" G_GINT64_FORMAT " ns)\n", _("First event:"), first, first_ns);
+  g_print ("%-14s %s (%" G_GINT64_FORMAT " ns)\n", _("Last event:"), last, last_ns);
+  g_print ("%-14s %s (%" G_GINT64_FORMAT " ns)\n", _("Duration:"), duration, last_ns - first_ns);
+
+  g_print ("\n%s\n", _("Events per CPU:"));
+  for (guint cpu = 0; cpu < n_cpus; cpu++)
+    {
+      const CsCpuInfo *info = cs_document_get_cpu (document, cpu);
+
+      if (info == NULL)
+        continue;
+      g_print ("  CPU %-4u %12" G_GUINT64_FORMAT, info->cpu, info->n_events);
+      if (info->missed_events > 0)
+        g_print (_("  (%" G_GUINT64_FORMAT " missed)"), info->missed_events);
+      g_print ("\n");
+    }
+
+  for (guint i = 0; i < types->len; i++)
+    {
+      const CsEventType *type = g_ptr_array_index (types, i);
+      g_autofree char *key = cli_event_type_key (type);
+
+      name_width = MAX (name_width, (int) strlen (key));
+    }
+
+  g_print ("\n%s\n", _("Events per type:"));
+  for (guint i = 0; i < types->len; i++)
+    {
+      const CsEventType *type = g_ptr_array_index (types, i);
+      g_autofree char *key = cli_event_type_key (type);
+
+      g_print ("  %-*s %12" G_GUINT64_FORMAT "\n", name_width, key, type->n_events);
+    }
+}
+
+static int
+cli_info (int    argc,
+          char **argv)
+{
+  g_autoptr(CsDocument) document = NULL;
+  gboolean json = FALSE;
+  const char *path = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the description as JSON"), NULL },
+    { NULL }
+  };
+
+  if (!cli_parse ("info", _("FILE"),
+                  _("Describes a trace-cmd recording (trace.dat): its file version, "
+                    "compression, trace clock, CPUs, events per CPU and per event "
+                    "type, and time span."),
+                  entries, argc, argv, &path))
+    return 1;
+
+  document = cli_load_document ("info", path);
+  if (document == NULL)
+    return 1;
+
+  if (json)
+    cli_info_print_json (document);
+  else
+    cli_info_print_text (document);
+
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* render                                                                    */
+
+static cairo_status_t
+cli_write_png_cb (void                *closure,
+                  const unsigned char *data,
+                  unsigned int         length)
+{
+  return fwrite (data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS
+                                                     : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static gboolean
+cli_write_png (cairo_surface_t  *surface,
+               const char       *path,
+               GError          **error)
+{
+  cairo_status_t status;
+  FILE *file = g_fopen (path, "wb");
+  int saved_errno;
+
+  if (file == NULL)
+    {
+      saved_errno = errno;
+      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                           g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  status = cairo_surface_write_to_png_stream (surface, cli_write_png_cb, file);
+  saved_errno = errno;
+  if (fclose (file) != 0 && status == CAIRO_STATUS_SUCCESS)
+    {
+      saved_errno = errno;
+      status = CAIRO_STATUS_WRITE_ERROR;
+    }
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                           status == CAIRO_STATUS_WRITE_ERROR ? g_strerror (saved_errno)
+                                                              : cairo_status_to_string (status));
+      g_unlink (path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static int
+cli_render (int    argc,
+            char **argv)
+{
+  g_autoptr(CsDocument) document = NULL;
+  g_autoptr(CsTimelineRenderer) renderer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  const char *path = NULL;
+  gint64 begin_ns = G_MININT64;
+  gint64 end_ns = G_MININT64;
+  int width_px = DEFAULT_RENDER_WIDTH_PX;
+  int height_px = 0;
+  CsViewport viewport;
+  gboolean drawn;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the picture to FILE (PNG)"), N_("FILE") },
+    { "begin", 0, 0, G_OPTION_ARG_INT64, &begin_ns, N_("First visible time, ns in the trace clock (default: the first event)"), N_("NS") },
+    { "end", 0, 0, G_OPTION_ARG_INT64, &end_ns, N_("End of the visible span, exclusive (default: just after the last event)"), N_("NS") },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width_px, N_("Width of the picture in pixels (default: 1600)"), N_("PX") },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height_px, N_("Height of the picture in pixels (default: room for every CPU plot)"), N_("PX") },
+    { NULL }
+  };
+
+  if (!cli_parse ("render", _("FILE -o OUT.png"),
+                  _("Draws the CPU plots of a recording, as the window shows them, "
+                    "into a PNG file."),
+                  entries, argc, argv, &path))
+    return 1;
+
+  if (output == NULL)
+    {
+      cli_fail ("render", "%s", _("Missing -o OUT.png (see --help)"));
+      return 1;
+    }
+
+  if (width_px < 1 || width_px > MAX_RENDER_SIZE_PX ||
+      height_px < 0 || height_px > MAX_RENDER_SIZE_PX)
+    {
+      cli_fail ("render", _("--width and --height must be between 1 and %d pixels"),
+                MAX_RENDER_SIZE_PX);
+      return 1;
+    }
+
+  document = cli_load_document ("render", path);
+  if (document == NULL)
+    return 1;
+
+  if (begin_ns == G_MININT64)
+    begin_ns = cs_document_get_first_ns (document);
+  if (end_ns == G_MININT64)
+    end_ns = MAX (cs_document_get_last_ns (document) + 1, begin_ns + 1);
+
+  if (end_ns <= begin_ns)
+    {
+      cli_fail ("render", _("--end (%" G_GINT64_FORMAT ") must be after --begin (%" G_GINT64_FORMAT ")"),
+                end_ns, begin_ns);
+      return 1;
+    }
+
+  renderer = cs_timeline_renderer_new (document);
+  if (height_px == 0)
+    height_px = MAX (cs_timeline_renderer_get_natural_height (renderer), 1);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width_px, height_px);
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  cairo_paint (cr);
+
+  viewport = (CsViewport) { begin_ns, end_ns, width_px, height_px };
+  drawn = cs_timeline_renderer_draw (renderer, cr, &viewport, &error);
+  cairo_destroy (cr);
+
+  if (!drawn)
+    {
+      cli_fail_file ("render", path, error);
+      cairo_surface_destroy (surface);
+      return 1;
+    }
+
+  if (!cli_write_png (surface, output, &error))
+    {
+      cli_fail ("render", _("Could not write %s: %s"), output, error->message);
+      cairo_surface_destroy (surface);
+      return 1;
+    }
+
+  cairo_surface_destroy (surface);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* index-worker                                                              */
+
+typedef struct {
+  GMainLoop *loop;
+  GCancellable *cancellable;
+  int last_permille;
+  CsDocument *document;
+  GError *error;
+} CliWorker;
+
+/* Called from the building thread. */
+static void
+cli_worker_progress_cb (double   fraction,
+                        gpointer user_data)
+{
+  CliWorker *worker = user_data;
+  int permille = (int) (CLAMP (fraction, 0.0, 1.0) * 1000.0);
+
+  if (permille == worker->last_permille)
+    return;
+
+  worker->last_permille = permille;
+  if (printf ("progress %.3f\n", permille / 1000.0) < 0 || fflush (stdout) != 0)
+    g_cancellable_cancel (worker->cancellable);   /* nobody is listening */
+}
+
+static void
+cli_worker_thread (GTask        *task,
+                   gpointer      source_object,
+                   gpointer      task_data,
+                   GCancellable *cancellable)
+{
+  CliWorker *worker = task_data;
+  const char *path = g_object_get_data (G_OBJECT (task), "path");
+
+  worker->document = cs_document_load (path, cli_worker_progress_cb, worker,
+                                       cancellable, NULL, &worker->error);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+cli_worker_done_cb (GObject      *source_object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  CliWorker *worker = user_data;
+
+  g_main_loop_quit (worker->loop);
+}
+
+static gboolean
+cli_worker_signal_cb (gpointer user_data)
+{
+  CliWorker *worker = user_data;
+
+  g_cancellable_cancel (worker->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+cli_index_worker (int    argc,
+                  char **argv)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) check_error = NULL;
+  CliWorker worker = { NULL, NULL, -1, NULL, NULL };
+  const char *path = NULL;
+  guint sigterm_id, sigint_id;
+  int status = 0;
+  GOptionEntry entries[] = { { NULL } };
+
+  /* The protocol is line-based; a reader must see each line when written. */
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  /* A parent that went away must not keep us writing to a dead pipe. */
+  signal (SIGPIPE, SIG_IGN);
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+
+  if (!cli_parse ("index-worker", _("FILE"),
+                  _("Builds the index of a recording for the window (internal)."),
+                  entries, argc, argv, &path))
+    {
+      printf ("error %s\n", _("Bad arguments to the indexer"));
+      return 1;
+    }
+
+  if (!cli_check_file (path, &check_error))
+    {
+      g_autofree char *basename = g_path_get_basename (path);
+      printf ("error %s: %s\n", basename, check_error->message);
+      return 1;
+    }
+
+  worker.loop = g_main_loop_new (NULL, FALSE);
+  worker.cancellable = g_cancellable_new ();
+  sigterm_id = g_unix_signal_add (SIGTERM, cli_worker_signal_cb, &worker);
+  sigint_id = g_unix_signal_add (SIGINT, cli_worker_signal_cb, &worker);
+
+  task = g_task_new (NULL, worker.cancellable, cli_worker_done_cb, &worker);
+  g_task_set_task_data (task, &worker, NULL);
+  g_object_set_data_full (G_OBJECT (task), "path", g_strdup (path), g_free);
+  g_task_run_in_thread (task, cli_worker_thread);
+  g_main_loop_run (worker.loop);
+
+  g_source_remove (sigterm_id);
+  g_source_remove (sigint_id);
+
+  if (worker.document != NULL)
+    {
+      printf ("done %s\n", cs_document_get_index_path (worker.document));
+    }
+  else
+    {
+      g_autofree char *message = g_strdup (worker.error != NULL ? worker.error->message
+                                                                : _("The indexer failed"));
+      g_strdelimit (message, "\r\n", ' ');
+      printf ("error %s\n", message);
+      status = 1;
+    }
+
+  fflush (stdout);
+  g_clear_object (&worker.document);
+  g_clear_error (&worker.error);
+  g_clear_object (&worker.cancellable);
+  g_main_loop_unref (worker.loop);
+  return status;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static const struct {
+  const char *name;
+  CsCliCommandFunc func;
+} cli_commands[] = {
+  { "info", cli_info },
+  { "render", cli_render },
+  { "index-worker", cli_index_worker },
+};
+
+/**
+ * cs_cli_is_command:
+ * @name: the first command-line argument
+ *
+ * Returns: whether @name is one of the headless commands
+ */
+gboolean
+cs_cli_is_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (cli_commands); i++)
+    if (g_strcmp0 (name, cli_commands[i].name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * cs_cli_run:
+ * @argc: number of arguments
+ * @argv: the program's arguments, argv[1] being the command
+ *
+ * Runs a headless command; GTK is never initialised.
+ *
+ * Returns: the exit status: 0 on success, 1 on any failure
+ */
+int
+cs_cli_run (int    argc,
+            char **argv)
+{
+  g_return_val_if_fail (argc >= 2, 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cli_commands); i++)
+    if (g_strcmp0 (argv[1], cli_commands[i].name) == 0)
+      return cli_commands[i].func (argc - 1, argv + 1);
+
+  return 1;
+}

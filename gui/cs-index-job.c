@@ -1,0 +1,525 @@
+/* cs-index-job.c: builds a recording's index in a worker process.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The window never parses a recording itself: a hostile file that crashes
+ * or hangs libtracecmd must take down only a child.  The job runs
+ * `/proc/self/exe index-worker FILE` (see cs-cli.c for the line protocol),
+ * reads its stdout asynchronously on the main context, turns `progress`
+ * lines into the coalesced #CsIndexJob:fraction property, and when the
+ * worker has exited opens the finished index with cs_document_open() in a
+ * thread, so the main loop never waits for SQLite.
+ *
+ * Cancelling the GCancellable sends SIGTERM (the worker cancels its build
+ * and removes its temporary file) and, if the worker has not gone after a
+ * grace period, SIGKILL.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "cs-index-job.h"
+
+#define WORKER_EXECUTABLE     "/proc/self/exe"
+#define PROGRESS_INTERVAL_MS  50
+#define KILL_GRACE_MS         3000
+
+struct _CsIndexJob
+{
+  GObject parent_instance;
+
+  /* owned */
+  GFile *file;
+  GSubprocess *subprocess;
+  GDataInputStream *output;
+  GTask *task;
+  char *index_path;
+  char *error_line;
+  double fraction;
+  double reported_fraction;
+  guint progress_source_id;
+  guint kill_source_id;
+  gulong cancelled_id;
+  gboolean output_done;
+  gboolean exited;
+};
+
+G_DEFINE_FINAL_TYPE (CsIndexJob, cs_index_job, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_FILE,
+  PROP_FRACTION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void cs_index_job_read_next_line (CsIndexJob *self);
+
+static void
+cs_index_job_stop_timers (CsIndexJob *self)
+{
+  g_clear_handle_id (&self->progress_source_id, g_source_remove);
+  g_clear_handle_id (&self->kill_source_id, g_source_remove);
+}
+
+static void
+cs_index_job_disconnect_cancellable (CsIndexJob *self)
+{
+  if (self->task != NULL && self->cancelled_id != 0)
+    g_cancellable_disconnect (g_task_get_cancellable (self->task), self->cancelled_id);
+  self->cancelled_id = 0;
+}
+
+static void
+cs_index_job_dispose (GObject *object)
+{
+  CsIndexJob *self = CS_INDEX_JOB (object);
+
+  cs_index_job_stop_timers (self);
+  cs_index_job_disconnect_cancellable (self);
+
+  /* Only reached without a pending task: the task holds a reference. */
+  if (self->subprocess != NULL && !self->exited)
+    g_subprocess_force_exit (self->subprocess);
+
+  g_clear_object (&self->output);
+  g_clear_object (&self->subprocess);
+  g_clear_object (&self->task);
+  g_clear_object (&self->file);
+
+  G_OBJECT_CLASS (cs_index_job_parent_class)->dispose (object);
+}
+
+static void
+cs_index_job_finalize (GObject *object)
+{
+  CsIndexJob *self = CS_INDEX_JOB (object);
+
+  g_free (self->index_path);
+  g_free (self->error_line);
+
+  G_OBJECT_CLASS (cs_index_job_parent_class)->finalize (object);
+}
+
+static void
+cs_index_job_get_property (GObject    *object,
+                           guint       prop_id,
+                           GValue     *value,
+                           GParamSpec *pspec)
+{
+  CsIndexJob *self = CS_INDEX_JOB (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_FRACTION:
+      g_value_set_double (value, self->reported_fraction);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_index_job_set_property (GObject      *object,
+                           guint         prop_id,
+                           const GValue *value,
+                           GParamSpec   *pspec)
+{
+  CsIndexJob *self = CS_INDEX_JOB (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_index_job_class_init (CsIndexJobClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = cs_index_job_dispose;
+  object_class->finalize = cs_index_job_finalize;
+  object_class->get_property = cs_index_job_get_property;
+  object_class->set_property = cs_index_job_set_property;
+
+  /**
+   * CsIndexJob:file:
+   *
+   * The recording to index; a local file.
+   */
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * CsIndexJob:fraction:
+   *
+   * How much of the index is built, 0.0 .. 1.0; notified at most every
+   * 50 ms, on the main context.
+   */
+  properties[PROP_FRACTION] =
+    g_param_spec_double ("fraction", NULL, NULL, 0.0, 1.0, 0.0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+cs_index_job_init (CsIndexJob *self)
+{
+}
+
+/**
+ * cs_index_job_new:
+ * @file: a local trace.dat recording
+ *
+ * Returns: (transfer full): a job that has not started yet
+ */
+CsIndexJob *
+cs_index_job_new (GFile *file)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  return g_object_new (CS_TYPE_INDEX_JOB, "file", file, NULL);
+}
+
+/**
+ * cs_index_job_get_file:
+ * @self: a #CsIndexJob
+ *
+ * Returns: (transfer none): the recording
+ */
+GFile *
+cs_index_job_get_file (CsIndexJob *self)
+{
+  g_return_val_if_fail (CS_IS_INDEX_JOB (self), NULL);
+
+  return self->file;
+}
+
+/**
+ * cs_index_job_get_fraction:
+ * @self: a #CsIndexJob
+ *
+ * Returns: the last reported progress, 0.0 .. 1.0
+ */
+double
+cs_index_job_get_fraction (CsIndexJob *self)
+{
+  g_return_val_if_fail (CS_IS_INDEX_JOB (self), 0.0);
+
+  return self->reported_fraction;
+}
+
+static gboolean
+cs_index_job_report_progress_cb (gpointer user_data)
+{
+  CsIndexJob *self = user_data;
+
+  self->progress_source_id = 0;
+  if (self->reported_fraction != self->fraction)
+    {
+      self->reported_fraction = self->fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cs_index_job_set_fraction (CsIndexJob *self,
+                           double      fraction)
+{
+  self->fraction = CLAMP (fraction, 0.0, 1.0);
+
+  if (self->progress_source_id == 0)
+    self->progress_source_id = g_timeout_add (PROGRESS_INTERVAL_MS,
+                                              cs_index_job_report_progress_cb, self);
+}
+
+static void
+cs_index_job_open_thread (GTask        *task,
+                          gpointer      source_object,
+                          gpointer      task_data,
+                          GCancellable *cancellable)
+{
+  CsIndexJob *self = source_object;
+  g_autofree char *trace_path = g_file_get_path (self->file);
+  GError *error = NULL;
+  CsDocument *document;
+
+  document = cs_document_open (trace_path, self->index_path, &error);
+  if (document == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, document, g_object_unref);
+}
+
+static void
+cs_index_job_return_error (CsIndexJob *self,
+                           GError     *error)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->task);
+
+  cs_index_job_stop_timers (self);
+  self->cancelled_id = 0;   /* disconnected by the caller */
+  g_task_return_error (task, error);
+}
+
+/* Both the worker's stdout and its exit are known: decide. */
+static void
+cs_index_job_complete (CsIndexJob *self)
+{
+  GCancellable *cancellable = g_task_get_cancellable (self->task);
+  g_autofree char *basename = g_file_get_basename (self->file);
+  g_autoptr(GTask) task = NULL;
+
+  cs_index_job_disconnect_cancellable (self);
+
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      cs_index_job_return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                            _("Indexing was cancelled")));
+      return;
+    }
+
+  if (g_subprocess_get_if_signaled (self->subprocess))
+    {
+      int signum = g_subprocess_get_term_sig (self->subprocess);
+
+      cs_index_job_return_error (self,
+                                 g_error_new (CS_INDEX_ERROR, CS_INDEX_ERROR_WORKER,
+                                              _("The indexer crashed (signal %d, %s) while reading “%s”"),
+                                              signum, g_strsignal (signum), basename));
+      return;
+    }
+
+  if (g_subprocess_get_exit_status (self->subprocess) != 0 || self->index_path == NULL)
+    {
+      if (self->error_line != NULL)
+        cs_index_job_return_error (self, g_error_new_literal (CS_INDEX_ERROR, CS_INDEX_ERROR_WORKER,
+                                                              self->error_line));
+      else
+        cs_index_job_return_error (self,
+                                   g_error_new (CS_INDEX_ERROR, CS_INDEX_ERROR_WORKER,
+                                                _("The indexer stopped without an answer (exit status %d) while reading “%s”"),
+                                                g_subprocess_get_exit_status (self->subprocess),
+                                                basename));
+      return;
+    }
+
+  /* Success: open the finished index off the main thread. */
+  cs_index_job_stop_timers (self);
+  self->reported_fraction = 1.0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+
+  task = g_steal_pointer (&self->task);
+  g_task_run_in_thread (task, cs_index_job_open_thread);
+}
+
+static void
+cs_index_job_wait_cb (GObject      *source_object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(CsIndexJob) self = user_data;
+
+  /* wait_finish only fails when cancelled, and we never cancel the wait. */
+  g_subprocess_wait_finish (G_SUBPROCESS (source_object), result, NULL);
+  self->exited = TRUE;
+  g_clear_handle_id (&self->kill_source_id, g_source_remove);
+
+  if (self->output_done)
+    cs_index_job_complete (self);
+}
+
+static void
+cs_index_job_handle_line (CsIndexJob *self,
+                          const char *line)
+{
+  if (g_str_has_prefix (line, "progress "))
+    {
+      char *end = NULL;
+      double fraction = g_ascii_strtod (line + strlen ("progress "), &end);
+
+      if (end != NULL && *end == '\0')
+        cs_index_job_set_fraction (self, fraction);
+    }
+  else if (g_str_has_prefix (line, "done "))
+    {
+      g_free (self->index_path);
+      self->index_path = g_strdup (line + strlen ("done "));
+    }
+  else if (g_str_has_prefix (line, "error "))
+    {
+      g_free (self->error_line);
+      self->error_line = g_utf8_make_valid (line + strlen ("error "), -1);
+    }
+  else
+    {
+      g_debug ("Unexpected line from the indexer: %s", line);
+    }
+}
+
+static void
+cs_index_job_read_line_cb (GObject      *source_object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(CsIndexJob) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source_object),
+                                                    result, NULL, &error);
+  if (line != NULL)
+    {
+      cs_index_job_handle_line (self, line);
+      cs_index_job_read_next_line (self);
+      return;
+    }
+
+  if (error != NULL)
+    g_debug ("Reading from the indexer failed: %s", error->message);
+
+  /* End of output: the worker has exited or is about to. */
+  self->output_done = TRUE;
+  if (self->exited)
+    cs_index_job_complete (self);
+}
+
+static void
+cs_index_job_read_next_line (CsIndexJob *self)
+{
+  g_data_input_stream_read_line_async (self->output, G_PRIORITY_DEFAULT, NULL,
+                                       cs_index_job_read_line_cb, g_object_ref (self));
+}
+
+static gboolean
+cs_index_job_kill_cb (gpointer user_data)
+{
+  CsIndexJob *self = user_data;
+
+  self->kill_source_id = 0;
+  if (!self->exited)
+    g_subprocess_force_exit (self->subprocess);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* May run in any thread (g_cancellable_cancel()'s); we only ever cancel on
+ * the main thread, where the job lives. */
+static void
+cs_index_job_cancelled_cb (GCancellable *cancellable,
+                           CsIndexJob   *self)
+{
+  if (self->exited || self->subprocess == NULL)
+    return;
+
+  g_subprocess_send_signal (self->subprocess, SIGTERM);
+  if (self->kill_source_id == 0)
+    self->kill_source_id = g_timeout_add (KILL_GRACE_MS, cs_index_job_kill_cb, self);
+}
+
+/**
+ * cs_index_job_run_async:
+ * @self: a #CsIndexJob that has not run yet
+ * @cancellable: (nullable): cancels the build: the worker is stopped and the
+ *   job fails with %G_IO_ERROR_CANCELLED
+ * @callback: called on the calling thread's main context when done
+ * @user_data: closure
+ *
+ * Builds (or reuses) the index of the recording in a worker process and
+ * opens it.  Call from the main thread.
+ */
+void
+cs_index_job_run_async (CsIndexJob          *self,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *basename = NULL;
+  GInputStream *stdout_pipe;
+
+  g_return_if_fail (CS_IS_INDEX_JOB (self));
+  g_return_if_fail (self->task == NULL && self->subprocess == NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, cs_index_job_run_async);
+
+  basename = g_file_get_basename (self->file);
+  path = g_file_get_path (self->file);
+  if (path == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("“%s” is not a local file; copy it to this computer first"),
+                               basename);
+      return;
+    }
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  self->subprocess = g_subprocess_launcher_spawn (launcher, &error,
+                                                  WORKER_EXECUTABLE, "index-worker",
+                                                  "--", path, NULL);
+  if (self->subprocess == NULL)
+    {
+      g_task_return_new_error (task, CS_INDEX_ERROR, CS_INDEX_ERROR_WORKER,
+                               _("Could not start the indexer for “%s”: %s"),
+                               basename, error->message);
+      return;
+    }
+
+  self->task = g_steal_pointer (&task);
+  stdout_pipe = g_subprocess_get_stdout_pipe (self->subprocess);
+  self->output = g_data_input_stream_new (stdout_pipe);
+  g_data_input_stream_set_newline_type (self->output, G_DATA_STREAM_NEWLINE_TYPE_LF);
+
+  g_subprocess_wait_async (self->subprocess, NULL, cs_index_job_wait_cb, g_object_ref (self));
+  cs_index_job_read_next_line (self);
+
+  if (cancellable != NULL)
+    self->cancelled_id = g_cancellable_connect (cancellable,
+                                                G_CALLBACK (cs_index_job_cancelled_cb),
+                                                self, NULL);
+}
+
+/**
+ * cs_index_job_run_finish:
+ * @self: a #CsIndexJob
+ * @result: the result given to the callback
+ * @error: %G_IO_ERROR_CANCELLED when cancelled, %CS_INDEX_ERROR_WORKER with
+ *   the worker's message when it failed or crashed, or what
+ *   cs_document_open() reports
+ *
+ * Returns: (transfer full): the opened document, or %NULL on error
+ */
+CsDocument *
+cs_index_job_run_finish (CsIndexJob    *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (CS_IS_INDEX_JOB (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -1,0 +1,38 @@
+/* cs-timeline.h: the zoomable CPU plots of one recording.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-document.h"
+#include "cs-timeline-renderer.h"
+
+G_BEGIN_DECLS
+
+#define CS_TYPE_TIMELINE (cs_timeline_get_type ())
+G_DECLARE_FINAL_TYPE (CsTimeline, cs_timeline, CS, TIMELINE, GtkWidget)
+
+GtkWidget          *cs_timeline_new            (void);
+CsDocument         *cs_timeline_get_document   (CsTimeline *self);
+void                cs_timeline_set_document   (CsTimeline *self,
+                                                CsDocument *document);
+CsTimelineRenderer *cs_timeline_get_renderer   (CsTimeline *self);
+gint64              cs_timeline_get_begin_ns   (CsTimeline *self);
+gint64              cs_timeline_get_end_ns     (CsTimeline *self);
+void                cs_timeline_set_span       (CsTimeline *self,
+                                                gint64      begin_ns,
+                                                gint64      end_ns);
+void                cs_timeline_zoom           (CsTimeline *self,
+                                                double      factor,
+                                                double      anchor_x_px);
+void                cs_timeline_pan            (CsTimeline *self,
+                                                double      fraction);
+void                cs_timeline_zoom_to_fit    (CsTimeline *self);
+const char         *cs_timeline_get_hover_text (CsTimeline *self);
+void                cs_timeline_hover_at       (CsTimeline *self,
+                                                double      x_px,
+                                                double      y_px);
+
+G_END_DECLS

@@ -1,0 +1,717 @@
+/* cs-window.c: the main window: one recording, its CPU plots.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Three pages: the empty state, indexing progress with Cancel, and the
+ * timeline with an info bar that shows what lies under the pointer.  Errors
+ * (a file that is not a recording, a truncated one, a crashed indexer) appear
+ * in a banner at the top that names the file, while the window goes back to
+ * what it showed before.  The window keeps no recording state of its own
+ * beyond the CsDocument; the timeline owns the visible span.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "cs-format.h"
+#include "cs-index-job.h"
+#include "cs-window.h"
+
+#define STYLE_RESOURCE "/org/chronoscope/Chronoscope/style.css"
+
+struct _CsWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template widgets */
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkWidget *zoom_box;
+  GtkRevealer *error_revealer;
+  GtkLabel *error_title_label;
+  GtkLabel *error_label;
+  GtkStack *stack;
+  GtkLabel *loading_label;
+  GtkProgressBar *progress_bar;
+  CsTimeline *timeline;
+  GtkLabel *hover_label;
+  GtkLabel *span_label;
+
+  /* owned */
+  GSettings *settings;
+  CsIndexJob *job;
+  GCancellable *cancellable;
+  CsDocument *document;
+  GFile *file;
+  GtkFileChooserNative *chooser;
+  char *error_message;
+  CsWindowState state;
+};
+
+G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
+                    G_DEFINE_ENUM_VALUE (CS_WINDOW_STATE_EMPTY, "empty"),
+                    G_DEFINE_ENUM_VALUE (CS_WINDOW_STATE_LOADING, "loading"),
+                    G_DEFINE_ENUM_VALUE (CS_WINDOW_STATE_READY, "ready"))
+
+G_DEFINE_FINAL_TYPE (CsWindow, cs_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_STATE,
+  PROP_ERROR_MESSAGE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* ------------------------------------------------------------------------ */
+/* Settings: optional, so that the window also runs uninstalled               */
+
+static GSettings *
+cs_window_lookup_settings (void)
+{
+  static const char * const keys[] = {
+    "window-width", "window-height", "window-maximized", "last-directory",
+  };
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source == NULL)
+    return NULL;
+
+  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL)
+    return NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (!g_settings_schema_has_key (schema, keys[i]))
+      {
+        g_debug ("Schema %s has no key %s; not using it", APP_ID, keys[i]);
+        return NULL;
+      }
+
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+cs_window_restore_size (CsWindow *self)
+{
+  int width, height;
+
+  if (self->settings == NULL)
+    return;
+
+  width = g_settings_get_int (self->settings, "window-width");
+  height = g_settings_get_int (self->settings, "window-height");
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static void
+cs_window_save_size (CsWindow *self)
+{
+  int width, height;
+
+  if (self->settings == NULL)
+    return;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_delay (self->settings);
+  if (width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized",
+                          gtk_window_is_maximized (GTK_WINDOW (self)));
+  g_settings_apply (self->settings);
+}
+
+/* ------------------------------------------------------------------------ */
+/* State                                                                     */
+
+static void
+cs_window_set_state (CsWindow      *self,
+                     CsWindowState  state)
+{
+  static const char * const pages[] = { "empty", "loading", "timeline" };
+
+  gtk_stack_set_visible_child_name (self->stack, pages[state]);
+  gtk_widget_set_visible (self->zoom_box, state == CS_WINDOW_STATE_READY);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-in", state == CS_WINDOW_STATE_READY);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-out", state == CS_WINDOW_STATE_READY);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-fit", state == CS_WINDOW_STATE_READY);
+
+  if (self->state == state)
+    return;
+
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+cs_window_hide_error (CsWindow *self)
+{
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+  if (self->error_message != NULL)
+    {
+      g_clear_pointer (&self->error_message, g_free);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_MESSAGE]);
+    }
+}
+
+static void
+cs_window_show_error (CsWindow     *self,
+                      GFile        *file,
+                      const GError *error)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+  g_autofree char *title = g_strdup_printf (_("Could not open “%s”"), basename);
+
+  gtk_label_set_label (self->error_title_label, title);
+  gtk_label_set_label (self->error_label, error->message);
+  gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+
+  g_free (self->error_message);
+  self->error_message = g_strdup_printf ("%s: %s", title, error->message);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_MESSAGE]);
+}
+
+static void
+dismiss_error_cb (CsWindow *self)
+{
+  cs_window_hide_error (self);
+}
+
+static void
+cs_window_update_titles (CsWindow *self)
+{
+  g_autofree char *basename = NULL;
+  g_autofree char *window_title = NULL;
+  g_autofree char *cpus = NULL;
+  g_autofree char *events = NULL;
+  g_autofree char *count = NULL;
+  g_autofree char *duration = NULL;
+  g_autofree char *subtitle = NULL;
+  guint n_cpus;
+  guint64 n_events;
+
+  if (self->document == NULL)
+    {
+      gtk_label_set_label (self->title_label, _("Chronoscope"));
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), FALSE);
+      gtk_window_set_title (GTK_WINDOW (self), _("Chronoscope"));
+      return;
+    }
+
+  basename = g_file_get_basename (self->file);
+  n_cpus = cs_document_get_n_cpus (self->document);
+  n_events = cs_document_get_n_events (self->document);
+  count = cs_format_count (n_events);
+  duration = cs_format_duration (cs_document_get_last_ns (self->document) -
+                                 cs_document_get_first_ns (self->document));
+  cpus = g_strdup_printf (ngettext ("%u CPU", "%u CPUs", n_cpus), n_cpus);
+  events = g_strdup_printf (ngettext ("%s event", "%s events", (gulong) n_events), count);
+  /* TRANSLATORS: "4 CPUs · 1,154 events · 1.37 s" */
+  subtitle = g_strdup_printf (_("%s · %s · %s"), cpus, events, duration);
+  /* TRANSLATORS: the window title, "trace.dat — Chronoscope" */
+  window_title = g_strdup_printf (_("%s — Chronoscope"), basename);
+
+  gtk_label_set_label (self->title_label, basename);
+  gtk_label_set_label (self->subtitle_label, subtitle);
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+  gtk_window_set_title (GTK_WINDOW (self), window_title);
+}
+
+static void
+hover_text_changed_cb (CsWindow *self)
+{
+  const char *text = cs_timeline_get_hover_text (self->timeline);
+
+  if (*text != '\0')
+    {
+      gtk_label_set_label (self->hover_label, text);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->hover_label), "dim-label");
+    }
+  else
+    {
+      gtk_label_set_label (self->hover_label,
+                           _("Drag to zoom into a range · Ctrl+scroll to zoom · Shift+drag to move · 0 to fit"));
+      gtk_widget_add_css_class (GTK_WIDGET (self->hover_label), "dim-label");
+    }
+}
+
+static void
+span_changed_cb (CsWindow *self)
+{
+  g_autofree char *span = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *text = NULL;
+  gint64 span_ns = cs_timeline_get_end_ns (self->timeline) - cs_timeline_get_begin_ns (self->timeline);
+
+  if (self->document == NULL)
+    {
+      gtk_label_set_label (self->span_label, "");
+      return;
+    }
+
+  span = cs_format_duration (span_ns);
+  total = cs_format_duration (cs_document_get_last_ns (self->document) -
+                              cs_document_get_first_ns (self->document) + 1);
+  /* TRANSLATORS: "Showing 12.3 ms of 1.37 s" */
+  text = g_strdup_printf (_("Showing %s of %s"), span, total);
+  gtk_label_set_label (self->span_label, text);
+}
+
+static void
+cs_window_set_document (CsWindow   *self,
+                        CsDocument *document,
+                        GFile      *file)
+{
+  g_set_object (&self->document, document);
+  g_set_object (&self->file, file);
+
+  cs_timeline_set_document (self->timeline, document);
+  cs_window_update_titles (self);
+  span_changed_cb (self);
+  hover_text_changed_cb (self);
+  cs_window_set_state (self, document != NULL ? CS_WINDOW_STATE_READY : CS_WINDOW_STATE_EMPTY);
+
+  if (document != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Opening                                                                   */
+
+static void
+job_fraction_cb (CsWindow *self)
+{
+  if (self->job != NULL)
+    gtk_progress_bar_set_fraction (self->progress_bar, cs_index_job_get_fraction (self->job));
+}
+
+static void
+job_done_cb (GObject      *source_object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(CsWindow) self = user_data;
+  CsIndexJob *job = CS_INDEX_JOB (source_object);
+  g_autoptr(CsDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+
+  document = cs_index_job_run_finish (job, result, &error);
+
+  /* Superseded by another file, or the window is going away. */
+  if (job != self->job)
+    return;
+
+  g_clear_object (&self->cancellable);
+
+  if (document == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        cs_window_show_error (self, cs_index_job_get_file (job), error);
+      g_clear_object (&self->job);
+      cs_window_set_state (self, self->document != NULL ? CS_WINDOW_STATE_READY
+                                                        : CS_WINDOW_STATE_EMPTY);
+      return;
+    }
+
+  cs_window_set_document (self, document, cs_index_job_get_file (job));
+  g_clear_object (&self->job);
+}
+
+/**
+ * cs_window_cancel:
+ * @self: a #CsWindow
+ *
+ * Stops indexing, if the window is indexing; it goes back to what it showed
+ * before.
+ */
+void
+cs_window_cancel (CsWindow *self)
+{
+  g_return_if_fail (CS_IS_WINDOW (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+}
+
+static void
+cancel_clicked_cb (CsWindow *self)
+{
+  cs_window_cancel (self);
+}
+
+/**
+ * cs_window_open_file:
+ * @self: a #CsWindow
+ * @file: a trace.dat recording
+ *
+ * Indexes @file in a worker process (or reuses its index) and shows it.
+ * Whatever was being indexed before is cancelled.  Failures show in the
+ * error banner and #CsWindow:error-message.
+ */
+void
+cs_window_open_file (CsWindow *self,
+                     GFile    *file)
+{
+  g_autofree char *basename = NULL;
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (CS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  cs_window_cancel (self);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->job);
+
+  basename = g_file_get_basename (file);
+  /* TRANSLATORS: shown while a recording is indexed */
+  label = g_strdup_printf (_("Opening “%s”…"), basename);
+  gtk_label_set_label (self->loading_label, label);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+  cs_window_hide_error (self);
+
+  self->job = cs_index_job_new (file);
+  self->cancellable = g_cancellable_new ();
+  g_signal_connect_object (self->job, "notify::fraction",
+                           G_CALLBACK (job_fraction_cb), self, G_CONNECT_SWAPPED);
+  cs_window_set_state (self, CS_WINDOW_STATE_LOADING);
+  cs_index_job_run_async (self->job, self->cancellable, job_done_cb, g_object_ref (self));
+}
+
+static void
+chooser_response_cb (CsWindow             *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+  g_clear_object (&self->chooser);
+
+  if (file == NULL)
+    return;
+
+  if (self->settings != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (file);
+      g_autofree char *directory = parent != NULL ? g_file_get_path (parent) : NULL;
+
+      if (directory != NULL)
+        g_settings_set_string (self->settings, "last-directory", directory);
+    }
+
+  cs_window_open_file (self, file);
+}
+
+/**
+ * cs_window_choose_file:
+ * @self: a #CsWindow
+ *
+ * Asks for a recording with the desktop's file chooser, then opens it.
+ */
+void
+cs_window_choose_file (CsWindow *self)
+{
+  GtkFileFilter *filter;
+
+  g_return_if_fail (CS_IS_WINDOW (self));
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+
+  self->chooser = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Trace recordings (trace.dat)"));
+  gtk_file_filter_add_pattern (filter, "*.dat");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  if (self->settings != NULL)
+    {
+      g_autofree char *directory = g_settings_get_string (self->settings, "last-directory");
+
+      if (directory != NULL && *directory != '\0' && g_file_test (directory, G_FILE_TEST_IS_DIR))
+        {
+          g_autoptr(GFile) folder = g_file_new_for_path (directory);
+          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), folder, NULL);
+        }
+    }
+
+  g_signal_connect_object (self->chooser, "response",
+                           G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         CsWindow      *self)
+{
+  GFile *file = g_value_get_object (value);
+
+  if (file == NULL)
+    return FALSE;
+
+  cs_window_open_file (self, file);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                   */
+
+static void
+view_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  CsWindow *self = CS_WINDOW (widget);
+  g_autofree char *timeline_action = NULL;
+
+  /* "view.zoom-in" → "timeline.zoom-in": the header bar is outside the
+   * timeline, so its buttons reach the timeline's actions through ours. */
+  timeline_action = g_strconcat ("timeline.", action_name + strlen ("view."), NULL);
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), timeline_action, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+
+static gboolean
+cs_window_close_request (GtkWindow *window)
+{
+  CsWindow *self = CS_WINDOW (window);
+
+  cs_window_save_size (self);
+  cs_window_cancel (self);
+
+  return GTK_WINDOW_CLASS (cs_window_parent_class)->close_request (window);
+}
+
+static void
+cs_window_dispose (GObject *object)
+{
+  CsWindow *self = CS_WINDOW (object);
+
+  cs_window_cancel (self);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->job);
+  g_clear_object (&self->document);
+  g_clear_object (&self->file);
+  g_clear_object (&self->settings);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (cs_window_parent_class)->dispose (object);
+}
+
+static void
+cs_window_finalize (GObject *object)
+{
+  CsWindow *self = CS_WINDOW (object);
+
+  g_free (self->error_message);
+
+  G_OBJECT_CLASS (cs_window_parent_class)->finalize (object);
+}
+
+static void
+cs_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  CsWindow *self = CS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    case PROP_ERROR_MESSAGE:
+      g_value_set_string (value, self->error_message);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_window_class_init (CsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = cs_window_dispose;
+  object_class->finalize = cs_window_finalize;
+  object_class->get_property = cs_window_get_property;
+  window_class->close_request = cs_window_close_request;
+
+  /**
+   * CsWindow:state:
+   *
+   * Which page the window shows: empty, indexing, or a recording.
+   */
+  properties[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL, CS_TYPE_WINDOW_STATE, CS_WINDOW_STATE_EMPTY,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * CsWindow:error-message:
+   *
+   * The error banner's text, naming the file and the problem; %NULL when
+   * no error is shown.
+   */
+  properties[PROP_ERROR_MESSAGE] =
+    g_param_spec_string ("error-message", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (CS_TYPE_TIMELINE);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, zoom_box);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, error_title_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, hover_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, span_label);
+  gtk_widget_class_bind_template_callback (widget_class, dismiss_error_cb);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, hover_text_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, span_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "view.zoom-in", NULL, view_action);
+  gtk_widget_class_install_action (widget_class, "view.zoom-out", NULL, view_action);
+  gtk_widget_class_install_action (widget_class, "view.zoom-fit", NULL, view_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, GDK_CONTROL_MASK, "view.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, GDK_CONTROL_MASK, "view.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, GDK_CONTROL_MASK, "view.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, GDK_CONTROL_MASK, "view.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
+}
+
+static void
+cs_window_load_style (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  if (display == NULL || g_object_get_data (G_OBJECT (display), "cs-style") != NULL)
+    return;
+
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, STYLE_RESOURCE);
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "cs-style", g_steal_pointer (&provider),
+                          g_object_unref);
+}
+
+static void
+cs_window_init (CsWindow *self)
+{
+  GtkDropTarget *target;
+
+  cs_window_load_style ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  target = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
+  g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
+
+  self->settings = cs_window_lookup_settings ();
+  cs_window_restore_size (self);
+
+  self->state = CS_WINDOW_STATE_EMPTY;
+  cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
+  hover_text_changed_cb (self);
+}
+
+/**
+ * cs_window_new:
+ * @application: (nullable): the application
+ *
+ * Returns: (transfer full): a window showing the empty state
+ */
+CsWindow *
+cs_window_new (GtkApplication *application)
+{
+  return g_object_new (CS_TYPE_WINDOW, "application", application, NULL);
+}
+
+/**
+ * cs_window_get_state:
+ * @self: a #CsWindow
+ *
+ * Returns: which page the window shows
+ */
+CsWindowState
+cs_window_get_state (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), CS_WINDOW_STATE_EMPTY);
+
+  return self->state;
+}
+
+/**
+ * cs_window_get_error_message:
+ * @self: a #CsWindow
+ *
+ * Returns: (nullable) (transfer none): the error shown, naming the file and
+ *   the problem, or %NULL
+ */
+const char *
+cs_window_get_error_message (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+
+  return self->error_message;
+}
+
+/**
+ * cs_window_get_timeline:
+ * @self: a #CsWindow
+ *
+ * Returns: (transfer none): the timeline widget
+ */
+CsTimeline *
+cs_window_get_timeline (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+
+  return self->timeline;
+}

@@ -1,0 +1,40 @@
+/* cs-window.h: the main window: one recording, its CPU plots.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-timeline.h"
+
+G_BEGIN_DECLS
+
+/**
+ * CsWindowState:
+ * @CS_WINDOW_STATE_EMPTY: no recording: the "Open a recording" page
+ * @CS_WINDOW_STATE_LOADING: a recording is being indexed
+ * @CS_WINDOW_STATE_READY: a recording is shown
+ */
+typedef enum {
+  CS_WINDOW_STATE_EMPTY,
+  CS_WINDOW_STATE_LOADING,
+  CS_WINDOW_STATE_READY,
+} CsWindowState;
+
+#define CS_TYPE_WINDOW_STATE (cs_window_state_get_type ())
+GType cs_window_state_get_type (void) G_GNUC_CONST;
+
+#define CS_TYPE_WINDOW (cs_window_get_type ())
+G_DECLARE_FINAL_TYPE (CsWindow, cs_window, CS, WINDOW, GtkApplicationWindow)
+
+CsWindow      *cs_window_new               (GtkApplication *application);
+void           cs_window_open_file         (CsWindow       *self,
+                                            GFile          *file);
+void           cs_window_choose_file       (CsWindow       *self);
+void           cs_window_cancel            (CsWindow       *self);
+CsWindowState  cs_window_get_state         (CsWindow       *self);
+const char    *cs_window_get_error_message (CsWindow       *self);
+CsTimeline    *cs_window_get_timeline      (CsWindow       *self);
+
+G_END_DECLS

@@ -1,0 +1,35 @@
+/* main.c: the chronoscope executable.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * `chronoscope info|render|index-worker …` run headless (cs-cli.c) and never
+ * initialise GTK, so they work without a display; anything else starts the
+ * GUI, with an optional recording to open.
+ */
+#include "config.h"
+
+#include <locale.h>
+
+#include <glib/gi18n.h>
+
+#include "cs-application.h"
+#include "cs-cli.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(CsApplication) application = NULL;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc >= 2 && cs_cli_is_command (argv[1]))
+    return cs_cli_run (argc, argv);
+
+  g_set_application_name (_("Chronoscope"));
+  application = cs_application_new ();
+  return g_application_run (G_APPLICATION (application), argc, argv);
+}
