@@ -37,6 +37,10 @@ struct _CsTraceFile
 
   char *path;
   struct tracecmd_input *handle;
+  /* The top buffer (handle) and the instance buffers (recordings made with
+   * `trace-cmd extract -B` or `record -B` keep their events there); their
+   * events are merged per CPU. */
+  GPtrArray *buffers;
   guint file_version;
   char *compression;
   char *clock;
@@ -46,12 +50,21 @@ struct _CsTraceFile
   struct tep_record *read_at_record;
 };
 
+/* A record's offset carries its buffer in the top bits; file offsets and
+ * libtracecmd's positions in decompressed data stay far below 2^56. */
+#define BUFFER_SHIFT 56
+#define OFFSET_MASK ((G_GUINT64_CONSTANT (1) << BUFFER_SHIFT) - 1)
+#define MAX_BUFFERS 255
+
 struct _CsCpuCursor
 {
   CsTraceFile *file;     /* owned */
   guint cpu;
-  struct tep_record *record;
-  gboolean started;
+  /* Per buffer: its next record (NULL when not read yet or exhausted). */
+  struct tep_record **pending;
+  gboolean *started;
+  gboolean *done;
+  struct tep_record *record;   /* the one handed out last */
   guint64 n_read;
 };
 
@@ -63,6 +76,11 @@ cs_trace_file_finalize (GObject *object)
   CsTraceFile *self = CS_TRACE_FILE (object);
 
   g_clear_pointer (&self->read_at_record, tracecmd_free_record);
+  /* Instance handles first: they share the top handle's formats. */
+  if (self->buffers != NULL)
+    for (guint i = self->buffers->len; i > 1; i--)
+      tracecmd_close (g_ptr_array_index (self->buffers, i - 1));
+  g_clear_pointer (&self->buffers, g_ptr_array_unref);
   g_clear_pointer (&self->handle, tracecmd_close);
   g_free (self->path);
   g_free (self->compression);
@@ -231,14 +249,27 @@ cs_trace_file_open (const char  *path,
       return NULL;
     }
 
-  int cpus = tracecmd_cpus (self->handle);
-  if (cpus < 0 || cpus > 8192)
+  self->buffers = g_ptr_array_new ();
+  g_ptr_array_add (self->buffers, self->handle);
+  int n_instances = tracecmd_buffer_instances (self->handle);
+  for (int i = 0; i < n_instances && i < MAX_BUFFERS - 1; i++)
     {
-      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s declares %d CPUs", path, cpus);
-      return NULL;
+      struct tracecmd_input *instance = tracecmd_buffer_instance_handle (self->handle, i);
+      if (instance != NULL)
+        g_ptr_array_add (self->buffers, instance);
     }
-  self->n_cpus = cpus;
+
+  for (guint i = 0; i < self->buffers->len; i++)
+    {
+      int cpus = tracecmd_cpus (g_ptr_array_index (self->buffers, i));
+      if (cpus < 0 || cpus > 8192)
+        {
+          g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                       "%s declares %d CPUs", path, cpus);
+          return NULL;
+        }
+      self->n_cpus = MAX (self->n_cpus, (guint) cpus);
+    }
 
   const char *clock = tracecmd_get_trace_clock (self->handle);
   self->clock = g_strdup (clock != NULL && *clock != '\0' ? clock : "local");
@@ -332,10 +363,11 @@ cs_trace_file_get_tep (CsTraceFile *self)
 static void
 fill_record (CsRecord          *out,
              guint              cpu,
+             guint              buffer,
              struct tep_record *rec)
 {
   out->ts_ns = (gint64) rec->ts;
-  out->offset = rec->offset;
+  out->offset = ((guint64) buffer << BUFFER_SHIFT) | (rec->offset & OFFSET_MASK);
   out->cpu = cpu;
   out->missed_events = rec->missed_events < 0 ? G_MAXUINT32 : (guint32) rec->missed_events;
   out->tep_record = rec;
@@ -366,8 +398,12 @@ cs_trace_file_read_at (CsTraceFile *self,
 
   g_return_val_if_fail (CS_IS_TRACE_FILE (self), FALSE);
 
+  guint buffer = offset >> BUFFER_SHIFT;
+
   g_clear_pointer (&self->read_at_record, tracecmd_free_record);
-  rec = tracecmd_read_at (self->handle, offset, &rec_cpu);
+  rec = buffer < self->buffers->len
+        ? tracecmd_read_at (g_ptr_array_index (self->buffers, buffer), offset & OFFSET_MASK, &rec_cpu)
+        : NULL;
   if (rec == NULL || (rec_cpu >= 0 && (guint) rec_cpu != cpu))
     {
       g_clear_pointer (&rec, tracecmd_free_record);
@@ -377,7 +413,7 @@ cs_trace_file_read_at (CsTraceFile *self,
       return FALSE;
     }
   self->read_at_record = rec;
-  fill_record (record, cpu, rec);
+  fill_record (record, cpu, buffer, rec);
   return TRUE;
 }
 
@@ -432,6 +468,9 @@ cs_trace_file_open_cpu (CsTraceFile  *self,
   cursor = g_new0 (CsCpuCursor, 1);
   cursor->file = g_object_ref (self);
   cursor->cpu = cpu;
+  cursor->pending = g_new0 (struct tep_record *, self->buffers->len);
+  cursor->started = g_new0 (gboolean, self->buffers->len);
+  cursor->done = g_new0 (gboolean, self->buffers->len);
   return cursor;
 }
 
@@ -465,22 +504,39 @@ cs_cpu_cursor_next (CsCpuCursor *cursor,
                     CsRecord    *record,
                     GError     **error)
 {
-  struct tracecmd_input *handle = cursor->file->handle;
+  GPtrArray *buffers = cursor->file->buffers;
+  int best = -1;
 
   g_clear_pointer (&cursor->record, tracecmd_free_record);
-  if (!cursor->started)
-    {
-      cursor->started = TRUE;
-      cursor->record = tracecmd_read_cpu_first (handle, cursor->cpu);
-    }
-  else
-    cursor->record = tracecmd_read_data (handle, cursor->cpu);
 
-  if (cursor->record == NULL)
+  /* Merge the buffers' records of this CPU by timestamp (almost always
+   * only the top buffer or one instance has any). */
+  for (guint b = 0; b < buffers->len; b++)
+    {
+      struct tracecmd_input *handle = g_ptr_array_index (buffers, b);
+
+      if (cursor->pending[b] == NULL && !cursor->done[b])
+        {
+          if ((int) cursor->cpu >= tracecmd_cpus (handle))
+            cursor->pending[b] = NULL;
+          else if (!cursor->started[b])
+            cursor->pending[b] = tracecmd_read_cpu_first (handle, cursor->cpu);
+          else
+            cursor->pending[b] = tracecmd_read_data (handle, cursor->cpu);
+          cursor->started[b] = TRUE;
+          cursor->done[b] = cursor->pending[b] == NULL;
+        }
+      if (cursor->pending[b] != NULL &&
+          (best < 0 || cursor->pending[b]->ts < cursor->pending[best]->ts))
+        best = b;
+    }
+  if (best < 0)
     return FALSE;
 
+  cursor->record = cursor->pending[best];
+  cursor->pending[best] = NULL;
   cursor->n_read++;
-  fill_record (record, cursor->cpu, cursor->record);
+  fill_record (record, cursor->cpu, best, cursor->record);
   return TRUE;
 }
 
@@ -494,6 +550,11 @@ cs_cpu_cursor_free (CsCpuCursor *cursor)
   if (cursor == NULL)
     return;
   g_clear_pointer (&cursor->record, tracecmd_free_record);
+  for (guint b = 0; b < cursor->file->buffers->len; b++)
+    g_clear_pointer (&cursor->pending[b], tracecmd_free_record);
+  g_free (cursor->pending);
+  g_free (cursor->started);
+  g_free (cursor->done);
   g_object_unref (cursor->file);
   G_LOCK (n_records_read);
   n_records_read += cursor->n_read;

@@ -1,0 +1,440 @@
+/* test-document.c: the index against `trace-cmd report`, on real recordings.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Every recording in tests/data and in ../shared/testdata/public is indexed
+ * and its counts per CPU and per event type compared with what
+ * tests/oracle/report-counts.py reads from `trace-cmd report`.  Bad files
+ * are indexed in a subprocess (g_test_trap_subprocess) so that a crash
+ * fails the test instead of killing it.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <sys/wait.h>
+#include <json-glib/json-glib.h>
+
+#include "cs-document.h"
+#include "cs-index-cache.h"
+
+static GPtrArray *
+list_recordings (void)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  const char *dirs[] = { g_getenv ("CS_TESTDATA"), g_getenv ("CS_SHARED_TESTDATA") };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autoptr(GDir) dir = dirs[i] ? g_dir_open (dirs[i], 0, NULL) : NULL;
+      const char *name;
+
+      if (dir == NULL)
+        continue;
+      while ((name = g_dir_read_name (dir)) != NULL)
+        if (g_str_has_suffix (name, ".dat"))
+          g_ptr_array_add (paths, g_build_filename (dirs[i], name, NULL));
+    }
+  g_ptr_array_sort (paths, (GCompareFunc) g_strcmp0);
+  return paths;
+}
+
+static JsonObject *
+run_oracle (const char *trace_path)
+{
+  const char *oracle = g_getenv ("CS_ORACLE");
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *argv[] = { "python3", oracle, trace_path, NULL };
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  /* Exit status 1: trace-cmd cannot read the file either. */
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 1)
+    return NULL;
+  if (!g_spawn_check_wait_status (status, &error))
+    g_error ("The oracle failed on %s: %s\n%s", trace_path, error->message, err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static void
+assert_counts_match (CsDocument *doc,
+                     JsonObject *oracle)
+{
+  JsonObject *cpus = json_object_get_object_member (oracle, "cpus");
+  JsonObject *events = json_object_get_object_member (oracle, "events");
+  guint n_types_seen = 0;
+
+  g_assert_cmpuint (cs_document_get_n_events (doc), ==,
+                    json_object_get_int_member (oracle, "n_events"));
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      g_autofree char *key = g_strdup_printf ("%u", cpu);
+      gint64 want = json_object_has_member (cpus, key) ? json_object_get_int_member (cpus, key) : 0;
+
+      g_assert_cmpuint (cs_document_get_cpu (doc, cpu)->n_events, ==, want);
+    }
+
+  for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+    {
+      const CsEventType *type = cs_document_get_event_type (doc, t);
+      g_autofree char *key = g_strdup_printf ("%s:%s", type->system, type->name);
+      gint64 want = json_object_has_member (events, key) ? json_object_get_int_member (events, key) : 0;
+
+      if (type->n_events != (guint64) want)
+        g_error ("%s: index has %" G_GUINT64_FORMAT ", trace-cmd report %" G_GINT64_FORMAT,
+                 key, type->n_events, want);
+      if (type->n_events > 0)
+        n_types_seen++;
+    }
+  g_assert_cmpuint (n_types_seen, ==, json_object_get_size (events));
+}
+
+static void
+test_counts_match_report (void)
+{
+  g_autoptr(GPtrArray) paths = list_recordings ();
+  guint n_checked = 0;
+
+  if (g_getenv ("CS_SHARED_TESTDATA") == NULL ||
+      !g_file_test (g_getenv ("CS_SHARED_TESTDATA"), G_FILE_TEST_IS_DIR))
+    g_test_message ("../shared/testdata/public is absent: only tests/data is checked");
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      g_autoptr(JsonObject) oracle = run_oracle (path);
+      g_autoptr(CsDocument) doc = NULL;
+      g_autoptr(GError) error = NULL;
+
+      g_test_message ("%s", path);
+      doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+      if (oracle == NULL)
+        {
+          /* trace-cmd cannot read it: we must refuse it with a message. */
+          g_assert_null (doc);
+          g_assert_nonnull (error);
+          continue;
+        }
+      g_assert_no_error (error);
+      assert_counts_match (doc, oracle);
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, >=, 3);
+}
+
+static char *
+testdata (const char *name)
+{
+  const char *dir = g_getenv ("CS_TESTDATA");
+
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, name, NULL);
+}
+
+static void
+test_reopen_reuses_index (void)
+{
+  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autoptr(CsDocument) first = NULL;
+  g_autoptr(CsDocument) second = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean reused = TRUE;
+  guint64 before, after_build, after_reopen;
+
+  before = cs_trace_file_get_n_records_read ();
+  first = cs_document_load (path, NULL, NULL, NULL, &reused, &error);
+  g_assert_no_error (error);
+  g_assert_false (reused);
+  after_build = cs_trace_file_get_n_records_read ();
+  g_assert_cmpuint (after_build - before, ==, cs_document_get_n_events (first));
+
+  second = cs_document_load (path, NULL, NULL, NULL, &reused, &error);
+  g_assert_no_error (error);
+  g_assert_true (reused);
+  after_reopen = cs_trace_file_get_n_records_read ();
+  /* Not one record of the recording was read to reopen it. */
+  g_assert_cmpuint (after_reopen, ==, after_build);
+  g_assert_cmpuint (cs_document_get_n_events (second), ==, cs_document_get_n_events (first));
+  g_assert_cmpstr (cs_document_get_index_path (second), ==, cs_document_get_index_path (first));
+  g_assert_true (g_str_has_prefix (cs_document_get_index_path (second), g_get_user_cache_dir ()));
+}
+
+static void
+test_changed_recording_is_reindexed (void)
+{
+  g_autofree char *src = testdata ("sched-irq-v6.dat");
+  g_autofree char *dir = g_dir_make_tmp ("cs-test-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "copy.dat", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *first_index = NULL;
+  gsize len;
+  gboolean reused;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+  {
+    g_autoptr(CsDocument) doc = cs_document_load (copy, NULL, NULL, NULL, &reused, &error);
+    g_assert_no_error (error);
+    first_index = g_strdup (cs_document_get_index_path (doc));
+  }
+
+  /* Another recording at the same path: the old index must not be used. */
+  g_autofree char *other = testdata ("no-sched-v6.dat");
+  g_autofree char *other_contents = NULL;
+  gsize other_len;
+  g_assert_true (g_file_get_contents (other, &other_contents, &other_len, NULL));
+  g_assert_true (g_file_set_contents (copy, other_contents, other_len, NULL));
+  {
+    g_autoptr(CsDocument) doc = cs_document_load (copy, NULL, NULL, NULL, &reused, &error);
+    g_autoptr(CsDocument) direct = cs_document_load (other, NULL, NULL, NULL, NULL, &error);
+    g_autoptr(GError) stale_error = NULL;
+    g_autoptr(CsDocument) old = NULL;
+
+    g_assert_no_error (error);
+    g_assert_false (reused);
+    g_assert_cmpuint (cs_document_get_n_events (doc), ==, cs_document_get_n_events (direct));
+    /* Opening the old index for the new file is refused as stale. */
+    old = cs_document_open (copy, first_index, &stale_error);
+    g_assert_null (old);
+    g_assert_error (stale_error, CS_INDEX_ERROR, CS_INDEX_ERROR_STALE);
+  }
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
+static guint
+count_cache_files (void)
+{
+  g_autofree char *dir_path = cs_index_cache_dup_dir ();
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  guint n = 0;
+
+  while (dir != NULL && g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+/* Runs in a subprocess: loads argv path and prints the error. */
+static void
+load_bad_file (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) doc = NULL;
+  guint before = count_cache_files ();
+
+  doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  if (doc != NULL)
+    {
+      /* A clean empty (or partial) result is acceptable for a truncated
+       * recording, as long as it is consistent. */
+      g_print ("loaded %" G_GUINT64_FORMAT " events\n", cs_document_get_n_events (doc));
+      return;
+    }
+  g_assert_nonnull (error);
+  g_assert_cmpuint (strlen (error->message), >, 0);
+  g_assert_nonnull (strstr (error->message, path));
+  g_print ("error: %s\n", error->message);
+  /* Nothing half-written stays in the cache. */
+  g_assert_cmpuint (count_cache_files (), ==, before);
+}
+
+static void
+test_bad_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cs-bad-XXXXXX", NULL);
+  g_autofree char *good = testdata ("sched-irq-v6.dat");
+  g_autofree char *contents = NULL;
+  gsize len;
+  struct { const char *name; const char *expect; } cases[] = {
+    { "text.dat", "not a trace-cmd recording" },
+    { "empty.dat", "empty" },
+    { "missing.dat", "No such file" },
+    { "magic-only.dat", "truncated" },
+    { "version-9.dat", "version" },
+  };
+
+  g_assert_true (g_file_get_contents (good, &contents, &len, NULL));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, cases[i].name, NULL);
+
+      if (g_str_equal (cases[i].name, "text.dat"))
+        g_file_set_contents (path, "This is a text file, not a recording.\n", -1, NULL);
+      else if (g_str_equal (cases[i].name, "empty.dat"))
+        g_file_set_contents (path, "", 0, NULL);
+      else if (g_str_equal (cases[i].name, "magic-only.dat"))
+        g_file_set_contents (path, contents, 8, NULL);
+      else if (g_str_equal (cases[i].name, "version-9.dat"))
+        g_file_set_contents (path, "\027\010\104tracing9\0", 13, NULL);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, cases[i].name, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+
+      g_assert_null (doc);
+      g_assert_nonnull (error);
+      if (strstr (error->message, cases[i].expect) == NULL)
+        g_error ("%s: \"%s\" does not say \"%s\"", cases[i].name, error->message, cases[i].expect);
+    }
+  g_assert_cmpuint (count_cache_files (), ==, 0);
+}
+
+/* Truncated copies at many lengths: each is loaded in a subprocess, which
+ * must exit normally (an error or a consistent partial index), never crash
+ * or hang. */
+static void
+test_truncated_recordings (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *src = testdata (name);
+  g_autofree char *contents = NULL;
+  gsize len;
+  static const double fractions[] = { 0.02, 0.1, 0.3, 0.5, 0.7, 0.85, 0.9, 0.95, 0.99 };
+
+  g_assert_true (g_file_get_contents (src, &contents, &len, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (fractions); i++)
+    {
+      g_autofree char *dir = g_dir_make_tmp ("cs-trunc-XXXXXX", NULL);
+      g_autofree char *path = g_build_filename (dir, "truncated.dat", NULL);
+
+      g_assert_true (g_file_set_contents (path, contents, (gssize) (len * fractions[i]), NULL));
+      g_setenv ("CS_TEST_BAD_FILE", path, TRUE);
+      g_test_trap_subprocess ("/cs/index/Document/load-bad-file-subprocess", 60 * G_USEC_PER_SEC,
+                              G_TEST_SUBPROCESS_INHERIT_STDERR);
+      if (!g_test_trap_has_passed ())
+        g_error ("%s cut at %.0f %% (%" G_GSIZE_FORMAT " bytes) crashed or hung the loader",
+                 name, fractions[i] * 100, (gsize) (len * fractions[i]));
+      g_unlink (path);
+      g_rmdir (dir);
+    }
+}
+
+static void
+test_load_bad_file_subprocess (void)
+{
+  if (!g_test_subprocess ())
+    return;
+  load_bad_file (g_getenv ("CS_TEST_BAD_FILE"));
+}
+
+/* The summaries and the exact data must agree: the columns of a frame at
+ * any zoom count every event once, and their busy time is the slices'. */
+static void
+test_columns_agree_with_events (void)
+{
+  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  gint64 first, last;
+  static const guint widths[] = { 1, 7, 300, 1920, 100000 };
+
+  g_assert_no_error (error);
+  first = cs_document_get_first_ns (doc);
+  last = cs_document_get_last_ns (doc) + 1;
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      g_autoptr(GArray) slices = g_array_new (FALSE, FALSE, sizeof (CsSlice));
+      g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+      gint64 slice_busy = 0;
+
+      g_assert_true (cs_document_get_slices (doc, cpu, first, last, slices, &error));
+      g_assert_true (cs_document_get_events (doc, cpu, first, last, G_MAXUINT, events, &error));
+      g_assert_cmpuint (events->len, ==, cs_document_get_cpu (doc, cpu)->n_events);
+      for (guint i = 0; i < slices->len; i++)
+        {
+          CsSlice *s = &g_array_index (slices, CsSlice, i);
+          g_assert_cmpint (s->end_ns, >, s->begin_ns);
+          g_assert_cmpint (s->pid, >, 0);
+          if (i > 0)
+            g_assert_cmpint (s->begin_ns, >=, g_array_index (slices, CsSlice, i - 1).end_ns);
+          slice_busy += s->end_ns - s->begin_ns;
+        }
+      for (guint i = 1; i < events->len; i++)
+        g_assert_cmpuint (g_array_index (events, CsEvent, i).row, ==, i);
+
+      for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+        {
+          g_autofree CsColumn *cols = g_new0 (CsColumn, widths[w]);
+          guint64 n = 0;
+          gint64 busy = 0;
+
+          g_assert_true (cs_document_get_cpu_columns (doc, cpu, first, last, widths[w], cols, &error));
+          g_assert_no_error (error);
+          for (guint i = 0; i < widths[w]; i++)
+            {
+              n += cols[i].n_events;
+              busy += cols[i].busy_ns;
+              if (cols[i].busy_ns > 0)
+                g_assert_cmpint (cols[i].dominant_pid, >, 0);
+            }
+          g_assert_cmpuint (n, ==, events->len);
+          /* Summaries spread a bucket's busy time evenly: allow rounding of
+           * a nanosecond per column. */
+          g_assert_cmpint (ABS (busy - slice_busy), <=, (gint64) widths[w]);
+        }
+
+      /* A zoomed-in window around an event finds it, with its text. */
+      if (events->len > 0)
+        {
+          CsEvent *mid = &g_array_index (events, CsEvent, events->len / 2);
+          CsEvent found;
+          g_autofree char *text = NULL;
+
+          g_assert_true (cs_document_find_event_near (doc, cpu, mid->ts_ns + 3, 10, &found, &error));
+          g_assert_cmpint (found.ts_ns, ==, mid->ts_ns);
+          text = cs_document_format_event (doc, &found, &error);
+          g_assert_no_error (error);
+          g_assert_nonnull (text);
+        }
+    }
+}
+
+static void
+test_cancel_leaves_nothing (void)
+{
+  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) doc = NULL;
+
+  g_cancellable_cancel (cancellable);
+  doc = cs_document_load (path, NULL, NULL, cancellable, NULL, &error);
+  /* A tiny recording may finish before the first check; either way the
+   * cache holds a complete index or nothing. */
+  if (doc == NULL)
+    {
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_cmpuint (count_cache_files (), ==, 0);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/cs/index/Document/counts-match-report", test_counts_match_report);
+  g_test_add_func ("/cs/index/Document/reopen-reuses-index", test_reopen_reuses_index);
+  g_test_add_func ("/cs/index/Document/changed-recording-is-reindexed", test_changed_recording_is_reindexed);
+  g_test_add_func ("/cs/index/Document/bad-files", test_bad_files);
+  g_test_add_data_func ("/cs/index/Document/truncated-v6", "sched-irq-v6.dat", test_truncated_recordings);
+  g_test_add_data_func ("/cs/index/Document/truncated-v7", "sched-irq-v7.dat", test_truncated_recordings);
+  g_test_add_func ("/cs/index/Document/load-bad-file-subprocess", test_load_bad_file_subprocess);
+  g_test_add_func ("/cs/index/Document/columns-agree-with-events", test_columns_agree_with_events);
+  g_test_add_func ("/cs/index/Document/cancel-leaves-nothing", test_cancel_leaves_nothing);
+
+  return g_test_run ();
+}
