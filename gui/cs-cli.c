@@ -547,6 +547,7 @@ cli_render (int    argc,
 
 typedef struct {
   GMainLoop *loop;
+  FILE *protocol;
   GCancellable *cancellable;
   int last_permille;
   CsDocument *document;
@@ -565,7 +566,8 @@ cli_worker_progress_cb (double   fraction,
     return;
 
   worker->last_permille = permille;
-  if (printf ("progress %.3f\n", permille / 1000.0) < 0 || fflush (stdout) != 0)
+  if (fprintf (worker->protocol, "progress %.3f\n", permille / 1000.0) < 0 ||
+      fflush (worker->protocol) != 0)
     g_cancellable_cancel (worker->cancellable);   /* nobody is listening */
 }
 
@@ -608,14 +610,26 @@ cli_index_worker (int    argc,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) check_error = NULL;
-  CliWorker worker = { NULL, NULL, -1, NULL, NULL };
+  CliWorker worker = { NULL, NULL, NULL, -1, NULL, NULL };
   const char *path = NULL;
   guint sigterm_id, sigint_id;
   int status = 0;
+  int protocol_fd;
   GOptionEntry entries[] = { { NULL } };
 
-  /* The protocol is line-based; a reader must see each line when written. */
-  setvbuf (stdout, NULL, _IOLBF, 0);
+  /* The protocol gets stdout to itself: libtracecmd prints warnings such as
+   * "File possibly truncated" with printf(), so fd 1 becomes a copy of
+   * stderr and the protocol lines go to a private copy of the pipe. */
+  fflush (stdout);
+  protocol_fd = dup (STDOUT_FILENO);
+  if (protocol_fd < 0 || dup2 (STDERR_FILENO, STDOUT_FILENO) < 0 ||
+      (worker.protocol = fdopen (protocol_fd, "w")) == NULL)
+    {
+      printf ("error %s\n", g_strerror (errno));
+      return 1;
+    }
+  /* Line-based: a reader must see each line when it is written. */
+  setvbuf (worker.protocol, NULL, _IOLBF, 0);
   /* A parent that went away must not keep us writing to a dead pipe. */
   signal (SIGPIPE, SIG_IGN);
   prctl (PR_SET_PDEATHSIG, SIGTERM);
@@ -624,14 +638,16 @@ cli_index_worker (int    argc,
                   _("Builds the index of a recording for the window (internal)."),
                   entries, argc, argv, &path))
     {
-      printf ("error %s\n", _("Bad arguments to the indexer"));
+      fprintf (worker.protocol, "error %s\n", _("Bad arguments to the indexer"));
+      fclose (worker.protocol);
       return 1;
     }
 
   if (!cli_check_file (path, &check_error))
     {
       g_autofree char *basename = g_path_get_basename (path);
-      printf ("error %s: %s\n", basename, check_error->message);
+      fprintf (worker.protocol, "error %s: %s\n", basename, check_error->message);
+      fclose (worker.protocol);
       return 1;
     }
 
@@ -651,18 +667,19 @@ cli_index_worker (int    argc,
 
   if (worker.document != NULL)
     {
-      printf ("done %s\n", cs_document_get_index_path (worker.document));
+      fprintf (worker.protocol, "done %s\n", cs_document_get_index_path (worker.document));
     }
   else
     {
       g_autofree char *message = g_strdup (worker.error != NULL ? worker.error->message
                                                                 : _("The indexer failed"));
       g_strdelimit (message, "\r\n", ' ');
-      printf ("error %s\n", message);
+      fprintf (worker.protocol, "error %s\n", message);
       status = 1;
     }
 
-  fflush (stdout);
+  if (fclose (worker.protocol) != 0)
+    status = 1;
   g_clear_object (&worker.document);
   g_clear_error (&worker.error);
   g_clear_object (&worker.cancellable);

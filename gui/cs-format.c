@@ -59,6 +59,29 @@ cs_format_duration (gint64 duration_ns)
 }
 
 /**
+ * cs_format_offset:
+ * @offset_ns: time since the start of the recording, nanoseconds
+ *
+ * Like the time axis: the unit that keeps one to three digits before the
+ * decimal point, with three decimals, so neighbouring events stay apart.
+ *
+ * Returns: (transfer full): for example "123.457 ms"
+ */
+char *
+cs_format_offset (gint64 offset_ns)
+{
+  double magnitude = ABS ((double) offset_ns);
+
+  if (magnitude < 1e3)
+    return g_strdup_printf (_("%" G_GINT64_FORMAT " ns"), offset_ns);
+  if (magnitude < 1e6)
+    return g_strdup_printf (_("%.3f µs"), offset_ns / 1e3);
+  if (magnitude < 1e9)
+    return g_strdup_printf (_("%.3f ms"), offset_ns / 1e6);
+  return g_strdup_printf (_("%.6f s"), offset_ns / 1e9);
+}
+
+/**
  * cs_format_count:
  * @count: a number of things
  *

@@ -285,30 +285,42 @@ cs_timeline_describe_task (CsTimeline *self,
   return g_strdup_printf ("%s-%d", comm != NULL ? comm : "<…>", pid);
 }
 
+/* "123.457 ms (427.930691399 s)": since the recording's start, as the axis
+ * counts, then the trace clock's own timestamp, as trace-cmd report prints. */
+static char *
+cs_timeline_describe_time (CsTimeline *self,
+                           gint64      ts_ns)
+{
+  gint64 first_ns = cs_document_get_first_ns (self->document);
+  g_autofree char *offset = cs_format_offset (ts_ns - first_ns);
+  g_autofree char *timestamp = cs_format_timestamp (ts_ns);
+
+  /* TRANSLATORS: time since the start, then the raw timestamp */
+  return g_strdup_printf (_("%s (%s)"), offset, timestamp);
+}
+
 static char *
 cs_timeline_describe_hit (CsTimeline  *self,
                           const CsHit *hit)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *time = cs_format_timestamp (hit->ts_ns);
-
-  if (hit->kind == CS_HIT_CPU_PLOT)
-    g_string_append_printf (text, _("CPU %u"), hit->cpu);
-  else
-    g_string_append (text, time);
+  const char *separator = "  ·  ";
 
   if (hit->kind != CS_HIT_CPU_PLOT)
-    return g_string_free (g_steal_pointer (&text), FALSE);
+    return cs_timeline_describe_time (self, hit->ts_ns);
+
+  g_string_append_printf (text, _("CPU %u"), hit->cpu);
+  g_string_append (text, separator);
 
   if (hit->has_event)
     {
-      g_autofree char *event_time = cs_format_timestamp (hit->event.ts_ns);
+      g_autofree char *time = cs_timeline_describe_time (self, hit->event.ts_ns);
       g_autofree char *task = cs_timeline_describe_task (self, hit->event.pid);
       const CsEventType *type = cs_document_get_event_type (self->document, hit->event.type_id);
       g_autoptr(GError) error = NULL;
       g_autofree char *info = cs_document_format_event (self->document, &hit->event, &error);
 
-      g_string_append_printf (text, "  ·  %s  ·  %s  ·  %s", event_time, task,
+      g_string_append_printf (text, "%s%s%s%s%s", time, separator, task, separator,
                               type != NULL ? type->name : "?");
       if (info != NULL && *info != '\0')
         g_string_append_printf (text, "  %s", g_strstrip (info));
@@ -317,19 +329,20 @@ cs_timeline_describe_hit (CsTimeline  *self,
     }
   else
     {
-      g_string_append_printf (text, "  ·  %s", time);
+      g_autofree char *time = cs_timeline_describe_time (self, hit->ts_ns);
+
+      g_string_append (text, time);
+      g_string_append (text, separator);
       if (hit->has_slice)
         {
           g_autofree char *task = cs_timeline_describe_task (self, hit->slice.pid);
           g_autofree char *duration = cs_format_duration (hit->slice.end_ns - hit->slice.begin_ns);
 
           /* TRANSLATORS: a task and how long it ran, "bash-1234 ran 1.23 ms" */
-          g_string_append (text, "  ·  ");
           g_string_append_printf (text, _("%s ran %s"), task, duration);
         }
       else
         {
-          g_string_append (text, "  ·  ");
           g_string_append (text, _("idle"));
         }
     }
@@ -372,7 +385,7 @@ cs_timeline_hover_at (CsTimeline *self,
     }
 
   if (hit.kind == CS_HIT_NONE)
-    text = cs_format_timestamp (cs_timeline_x_to_ns (self, x_px));
+    text = cs_timeline_describe_time (self, cs_timeline_x_to_ns (self, x_px));
   else
     text = cs_timeline_describe_hit (self, &hit);
 
