@@ -1,0 +1,523 @@
+/* test-cli.c: `chronoscope info`, `render` and `index-worker` on real
+ * recordings, with no display.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Runs the built executable ($CHRONOSCOPE) in a child with DISPLAY and
+ * WAYLAND_DISPLAY removed, so a command that initialised GTK would fail.
+ * `info --json` is compared with tests/oracle/report-counts.py, which counts
+ * what `trace-cmd report` prints.
+ */
+#include "config.h"
+
+#include <cairo.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+typedef struct {
+  int status;      /* exit status, or -1 when killed by a signal */
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static void
+run_argv (Run                *run,
+          const char * const *argv)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) subprocess = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *command = g_strjoinv (" ", (char **) argv);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_unsetenv (launcher, "DISPLAY");
+  g_subprocess_launcher_unsetenv (launcher, "WAYLAND_DISPLAY");
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  /* G_TEST_OPTION_ISOLATE_DIRS changes GLib's idea of the user directories,
+   * not the environment children inherit: pass the test's own cache. */
+  g_subprocess_launcher_setenv (launcher, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
+
+  g_test_message ("$ %s", command);
+  subprocess = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (subprocess, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+
+  run->status = g_subprocess_get_if_exited (subprocess) ? g_subprocess_get_exit_status (subprocess) : -1;
+  if (run->err != NULL && *run->err != '\0')
+    g_test_message ("stderr: %s", run->err);
+}
+
+static void
+run_chronoscope (Run        *run,
+                 const char *first_arg,
+                 ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *arg;
+  va_list args;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("CHRONOSCOPE"));
+  g_assert_nonnull (argv->pdata[0]);
+
+  va_start (args, first_arg);
+  for (arg = first_arg; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  run_argv (run, (const char * const *) argv->pdata);
+}
+
+static JsonObject *
+parse_object (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static char *
+recording_path (const char *env,
+                const char *name)
+{
+  const char *dir = g_getenv (env);
+
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* The recording the GUI issue names, or the shared one while it is being
+ * recorded. */
+static char *
+main_recording (void)
+{
+  g_autofree char *path = recording_path ("CS_TESTDATA", "sched-irq-v6.dat");
+
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&path);
+  return recording_path ("CS_SHARED_TESTDATA", "buildroot-fifo-i686-v6.dat");
+}
+
+static char *
+write_temp (const char *name,
+            const char *contents,
+            gssize      length)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+  g_assert_true (g_file_set_contents (path, contents, length, NULL));
+  return g_steal_pointer (&path);
+}
+
+static void
+assert_same_counts (JsonObject *expected,
+                    JsonObject *actual,
+                    const char *member)
+{
+  JsonObject *expected_map = json_object_get_object_member (expected, member);
+  JsonObject *actual_map = json_object_get_object_member (actual, member);
+  g_autoptr(GList) names = json_object_get_members (expected_map);
+
+  g_assert_nonnull (actual_map);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      if (!json_object_has_member (actual_map, l->data))
+        g_error ("%s: %s is missing", member, (char *) l->data);
+      if (json_object_get_int_member (expected_map, l->data) !=
+          json_object_get_int_member (actual_map, l->data))
+        g_error ("%s: %s: expected %" G_GINT64_FORMAT ", got %" G_GINT64_FORMAT, member,
+                 (char *) l->data, json_object_get_int_member (expected_map, l->data),
+                 json_object_get_int_member (actual_map, l->data));
+    }
+  g_assert_cmpuint (json_object_get_size (actual_map), ==, json_object_get_size (expected_map));
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+test_info_json (gconstpointer data)
+{
+  const char * const *recording = data;
+  g_autofree char *path = recording_path (recording[0], recording[1]);
+  g_auto(Run) oracle = { 0 };
+  g_auto(Run) info = { 0 };
+  g_autoptr(JsonObject) expected = NULL;
+  g_autoptr(JsonObject) actual = NULL;
+  const char *oracle_argv[] = { g_getenv ("PYTHON3"), g_getenv ("CS_ORACLE"),
+                                "--trace-cmd", g_getenv ("TRACE_CMD"), path, NULL };
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      /* tests/data is recorded by data/'s make-recordings.sh: its absence is
+       * a setup fault worth seeing, so fail rather than skip. */
+      g_error ("Missing recording %s", path);
+    }
+
+  run_argv (&oracle, oracle_argv);
+  g_assert_cmpint (oracle.status, ==, 0);
+  expected = parse_object (oracle.out);
+
+  run_chronoscope (&info, "info", "--json", path, NULL);
+  g_assert_cmpint (info.status, ==, 0);
+  actual = parse_object (info.out);
+
+  g_assert_cmpint (json_object_get_int_member (actual, "n_events"), ==,
+                   json_object_get_int_member (expected, "n_events"));
+  g_assert_cmpint (json_object_get_int_member (actual, "n_cpus"), ==,
+                   json_object_get_int_member (expected, "n_cpus"));
+  assert_same_counts (expected, actual, "cpus");
+  assert_same_counts (expected, actual, "events");
+
+  g_assert_cmpstr (json_object_get_string_member (actual, "file"), ==, path);
+  g_assert_true (json_object_get_int_member (actual, "file_version") == 6 ||
+                 json_object_get_int_member (actual, "file_version") == 7);
+  g_assert_nonnull (json_object_get_string_member (actual, "compression"));
+  g_assert_nonnull (json_object_get_string_member (actual, "clock"));
+  g_assert_cmpint (json_object_get_int_member (actual, "first_ns"), <=,
+                   json_object_get_int_member (actual, "last_ns"));
+  g_assert_cmpint (json_object_get_int_member (actual, "duration_ns"), ==,
+                   json_object_get_int_member (actual, "last_ns") -
+                   json_object_get_int_member (actual, "first_ns"));
+}
+
+static void
+test_info_text (void)
+{
+  g_autofree char *path = main_recording ();
+  g_auto(Run) text = { 0 };
+  g_auto(Run) json = { 0 };
+  g_autoptr(JsonObject) object = NULL;
+  g_autofree char *events_line = NULL;
+  g_autofree char *cpus_line = NULL;
+
+  run_chronoscope (&json, "info", "--json", path, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  object = parse_object (json.out);
+
+  run_chronoscope (&text, "info", path, NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, path));
+  g_assert_nonnull (strstr (text.out, "File version:"));
+  g_assert_nonnull (strstr (text.out, "Compression:"));
+  g_assert_nonnull (strstr (text.out, "Trace clock:"));
+  g_assert_nonnull (strstr (text.out, "Events per CPU:"));
+  g_assert_nonnull (strstr (text.out, "Events per type:"));
+  g_assert_nonnull (strstr (text.out, "sched:sched_switch"));
+
+  events_line = g_strdup_printf ("Events:        %" G_GINT64_FORMAT "\n",
+                                 json_object_get_int_member (object, "n_events"));
+  g_assert_nonnull (strstr (text.out, events_line));
+  cpus_line = g_strdup_printf ("CPUs:          %" G_GINT64_FORMAT "\n",
+                               json_object_get_int_member (object, "n_cpus"));
+  g_assert_nonnull (strstr (text.out, cpus_line));
+
+  /* Nothing on stderr when it is not a terminal: no progress line. */
+  g_assert_cmpstr (text.err, ==, "");
+}
+
+static void
+assert_fails_naming (Run        *run,
+                     const char *path,
+                     const char *problem)
+{
+  g_assert_cmpint (run->status, ==, 1);
+  g_assert_nonnull (strstr (run->err, path));
+  if (problem != NULL && strstr (run->err, problem) == NULL)
+    g_error ("stderr does not say “%s”: %s", problem, run->err);
+  g_assert_cmpstr (run->out, ==, "");
+}
+
+static void
+test_info_missing (void)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "no-such-recording.dat", NULL);
+  g_auto(Run) run = { 0 };
+
+  run_chronoscope (&run, "info", path, NULL);
+  assert_fails_naming (&run, path, "No such file");
+}
+
+static void
+test_info_not_a_trace (void)
+{
+  g_autofree char *path = write_temp ("notes.dat", "These are notes, not a recording.\n", -1);
+  g_auto(Run) run = { 0 };
+
+  run_chronoscope (&run, "info", path, NULL);
+  assert_fails_naming (&run, path, "not a trace-cmd recording");
+}
+
+static void
+test_info_truncated (void)
+{
+  g_autofree char *source = main_recording ();
+  g_autofree char *contents = NULL;
+  g_autofree char *path = NULL;
+  g_auto(Run) run = { 0 };
+  gsize length;
+
+  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
+  path = write_temp ("truncated.dat", contents, length / 2);
+
+  run_chronoscope (&run, "info", path, NULL);
+  assert_fails_naming (&run, path, NULL);
+}
+
+static void
+test_info_directory (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_chronoscope (&run, "info", g_get_tmp_dir (), NULL);
+  assert_fails_naming (&run, g_get_tmp_dir (), "Not a regular file");
+}
+
+static void
+test_bad_arguments (void)
+{
+  g_auto(Run) no_file = { 0 };
+  g_auto(Run) two_files = { 0 };
+  g_auto(Run) unknown = { 0 };
+
+  run_chronoscope (&no_file, "info", NULL);
+  g_assert_cmpint (no_file.status, ==, 1);
+  g_assert_nonnull (strstr (no_file.err, "Missing FILE"));
+
+  run_chronoscope (&two_files, "info", "a.dat", "b.dat", NULL);
+  g_assert_cmpint (two_files.status, ==, 1);
+
+  run_chronoscope (&unknown, "info", "--frobnicate", "a.dat", NULL);
+  g_assert_cmpint (unknown.status, ==, 1);
+  g_assert_nonnull (strstr (unknown.err, "frobnicate"));
+}
+
+typedef struct {
+  int width;
+  int height;
+  guint n_colours;
+  guint n_non_white;
+} PngStats;
+
+static void
+png_stats (const char *path,
+           PngStats   *stats)
+{
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (path);
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+  const guchar *data;
+  int stride;
+
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_flush (surface);
+  stats->width = cairo_image_surface_get_width (surface);
+  stats->height = cairo_image_surface_get_height (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  data = cairo_image_surface_get_data (surface);
+  stats->n_non_white = 0;
+
+  for (int y = 0; y < stats->height; y++)
+    for (int x = 0; x < stats->width; x++)
+      {
+        guint32 pixel = *(const guint32 *) (data + y * stride + x * 4);
+
+        g_hash_table_add (colours, GUINT_TO_POINTER (pixel));
+        stats->n_non_white += (pixel & 0xffffff) != 0xffffff;
+      }
+
+  stats->n_colours = g_hash_table_size (colours);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_render_png (void)
+{
+  g_autofree char *path = main_recording ();
+  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "out.png", NULL);
+  g_autofree char *zoomed = g_build_filename (g_get_tmp_dir (), "zoomed.png", NULL);
+  g_autofree char *begin = NULL;
+  g_autofree char *end = NULL;
+  g_autofree char *full_data = NULL;
+  g_autofree char *zoomed_data = NULL;
+  g_auto(Run) json = { 0 };
+  g_auto(Run) run = { 0 };
+  g_auto(Run) zoomed_run = { 0 };
+  g_autoptr(JsonObject) object = NULL;
+  gsize full_length, zoomed_length;
+  PngStats stats;
+  gint64 first_ns, last_ns;
+
+  run_chronoscope (&run, "render", path, "-o", out, "--width", "800", "--height", "240", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  png_stats (out, &stats);
+  g_assert_cmpint (stats.width, ==, 800);
+  g_assert_cmpint (stats.height, ==, 240);
+  /* Not blank: task colours, labels and an axis. */
+  g_assert_cmpuint (stats.n_colours, >, 8);
+  g_assert_cmpuint (stats.n_non_white, >, 800 * 240 / 20);
+
+  /* The middle third of the recording draws differently. */
+  run_chronoscope (&json, "info", "--json", path, NULL);
+  object = parse_object (json.out);
+  first_ns = json_object_get_int_member (object, "first_ns");
+  last_ns = json_object_get_int_member (object, "last_ns");
+  begin = g_strdup_printf ("%" G_GINT64_FORMAT, first_ns + (last_ns - first_ns) / 3);
+  end = g_strdup_printf ("%" G_GINT64_FORMAT, first_ns + 2 * (last_ns - first_ns) / 3);
+  run_chronoscope (&zoomed_run, "render", path, "-o", zoomed, "--width", "800", "--height", "240",
+                   "--begin", begin, "--end", end, NULL);
+  g_assert_cmpint (zoomed_run.status, ==, 0);
+  g_assert_true (g_file_get_contents (out, &full_data, &full_length, NULL));
+  g_assert_true (g_file_get_contents (zoomed, &zoomed_data, &zoomed_length, NULL));
+  g_assert_false (full_length == zoomed_length && memcmp (full_data, zoomed_data, full_length) == 0);
+}
+
+static void
+test_render_default_size (void)
+{
+  g_autofree char *path = main_recording ();
+  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "default.png", NULL);
+  g_auto(Run) run = { 0 };
+  PngStats stats;
+
+  run_chronoscope (&run, "render", path, "-o", out, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  png_stats (out, &stats);
+  g_assert_cmpint (stats.width, ==, 1600);
+  g_assert_cmpint (stats.height, >, 40);
+}
+
+static void
+test_render_errors (void)
+{
+  g_autofree char *path = main_recording ();
+  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "bad.png", NULL);
+  g_autofree char *unwritable = g_build_filename (g_get_tmp_dir (), "no-such-dir", "out.png", NULL);
+  g_auto(Run) no_output = { 0 };
+  g_auto(Run) bad_range = { 0 };
+  g_auto(Run) bad_width = { 0 };
+  g_auto(Run) bad_dir = { 0 };
+
+  run_chronoscope (&no_output, "render", path, NULL);
+  g_assert_cmpint (no_output.status, ==, 1);
+  g_assert_nonnull (strstr (no_output.err, "-o"));
+
+  run_chronoscope (&bad_range, "render", path, "-o", out, "--begin", "2000", "--end", "1000", NULL);
+  g_assert_cmpint (bad_range.status, ==, 1);
+  g_assert_nonnull (strstr (bad_range.err, "--end"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+
+  run_chronoscope (&bad_width, "render", path, "-o", out, "--width", "0", NULL);
+  g_assert_cmpint (bad_width.status, ==, 1);
+
+  run_chronoscope (&bad_dir, "render", path, "-o", unwritable, NULL);
+  assert_fails_naming (&bad_dir, unwritable, "No such file");
+}
+
+static void
+test_index_worker (void)
+{
+  g_autofree char *path = main_recording ();
+  g_auto(Run) first = { 0 };
+  g_auto(Run) second = { 0 };
+  g_auto(GStrv) lines = NULL;
+  const char *last;
+  guint n;
+
+  run_chronoscope (&first, "index-worker", path, NULL);
+  g_assert_cmpint (first.status, ==, 0);
+  lines = g_strsplit (first.out, "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, >=, 2);
+  g_assert_cmpstr (lines[n - 1], ==, "");   /* ends with a newline */
+  for (guint i = 0; i + 2 < n; i++)
+    {
+      char *end = NULL;
+      double fraction;
+
+      g_assert_true (g_str_has_prefix (lines[i], "progress "));
+      fraction = g_ascii_strtod (lines[i] + strlen ("progress "), &end);
+      g_assert_cmpstr (end, ==, "");
+      g_assert_cmpfloat (fraction, >=, 0.0);
+      g_assert_cmpfloat (fraction, <=, 1.0);
+    }
+  last = lines[n - 2];
+  g_assert_true (g_str_has_prefix (last, "done "));
+  g_assert_true (g_str_has_prefix (last + strlen ("done "), g_get_user_cache_dir ()));
+  g_assert_true (g_file_test (last + strlen ("done "), G_FILE_TEST_IS_REGULAR));
+
+  /* A second run reuses the index: the same path. */
+  run_chronoscope (&second, "index-worker", path, NULL);
+  g_assert_cmpint (second.status, ==, 0);
+  g_assert_nonnull (strstr (second.out, last));
+}
+
+static void
+test_index_worker_error (void)
+{
+  g_autofree char *path = write_temp ("notes.dat", "These are notes, not a recording.\n", -1);
+  g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "chronoscope", NULL);
+  g_auto(Run) run = { 0 };
+  g_autoptr(GDir) dir = NULL;
+
+  run_chronoscope (&run, "index-worker", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_true (g_str_has_prefix (run.out, "error "));
+  g_assert_nonnull (strstr (run.out, "notes.dat"));
+  g_assert_nonnull (strchr (run.out, '\n'));
+  g_assert_cmpuint (strchr (run.out, '\n') - run.out + 1, ==, strlen (run.out));
+
+  /* No index, no temporary file. */
+  dir = g_dir_open (cache, 0, NULL);
+  g_assert_true (dir == NULL || g_dir_read_name (dir) == NULL);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  static const char * const recordings[][2] = {
+    { "CS_TESTDATA", "sched-irq-v6.dat" },
+    { "CS_TESTDATA", "sched-irq-v7.dat" },
+    { "CS_SHARED_TESTDATA", "buildroot-fifo-i686-v6.dat" },
+    { "CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat" },
+  };
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* Each command is checked on its own: one failure must not hide the
+   * results of the others. */
+  g_test_set_nonfatal_assertions ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (recordings); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/cs/cli/info/json-matches-report/%s", recordings[i][1]);
+      g_test_add_data_func (name, recordings[i], test_info_json);
+    }
+  g_test_add_func ("/cs/cli/info/text", test_info_text);
+  g_test_add_func ("/cs/cli/info/missing-file", test_info_missing);
+  g_test_add_func ("/cs/cli/info/not-a-trace", test_info_not_a_trace);
+  g_test_add_func ("/cs/cli/info/truncated", test_info_truncated);
+  g_test_add_func ("/cs/cli/info/directory", test_info_directory);
+  g_test_add_func ("/cs/cli/arguments", test_bad_arguments);
+  g_test_add_func ("/cs/cli/render/png", test_render_png);
+  g_test_add_func ("/cs/cli/render/default-size", test_render_default_size);
+  g_test_add_func ("/cs/cli/render/errors", test_render_errors);
+  g_test_add_func ("/cs/cli/index-worker/done", test_index_worker);
+  g_test_add_func ("/cs/cli/index-worker/error", test_index_worker_error);
+
+  return g_test_run ();
+}

@@ -1,0 +1,637 @@
+/* test-gui.c: the window on real recordings, under Xvfb.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Runs the real CsWindow in-process: it spawns /proc/self/exe as its
+ * index-worker, so this program answers `index-worker FILE` itself with the
+ * same cs_cli_run() as chronoscope.  The worker's cache is a temporary
+ * XDG_CACHE_HOME; screenshots go to $CS_SCREENSHOT_DIR (the build folder
+ * under meson) so that people can look at them after a run.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+
+#include "cs-application.h"
+#include "cs-cli.h"
+#include "cs-window.h"
+
+#define WAIT_TIMEOUT_S 60
+
+static char *work_dir;
+static char *screenshot_dir;
+static GtkApplication *application;
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+
+static char *
+find_recording (void)
+{
+  const char *dirs[] = { g_getenv ("CS_TESTDATA"), g_getenv ("CS_SHARED_TESTDATA") };
+  const char *names[] = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *path = NULL;
+
+      if (dirs[i] == NULL)
+        continue;
+      path = g_build_filename (dirs[i], names[i], NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&path);
+    }
+
+  g_error ("No recording: set CS_TESTDATA (sched-irq-v6.dat) or CS_SHARED_TESTDATA "
+           "(buildroot-fifo-i686-v6.dat)");
+  return NULL;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition    condition,
+            gpointer     data,
+            const char  *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Lets GTK lay out and draw (and transitions finish). */
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  wait_until (flag_is_set, &done, "the main loop");
+}
+
+static gboolean
+window_is_idle (gpointer data)
+{
+  return cs_window_get_state (data) != CS_WINDOW_STATE_LOADING;
+}
+
+static gboolean
+widget_is_drawable (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 &&
+         gtk_widget_get_height (data) > 0;
+}
+
+static CsWindow *
+new_window (void)
+{
+  CsWindow *window = cs_window_new (application);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 640);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until (widget_is_drawable, window, "the window to show");
+  spin (100);
+  return window;
+}
+
+static void
+open_and_wait (CsWindow   *window,
+               const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  cs_window_open_file (window, file);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
+  wait_until (window_is_idle, window, "the index");
+}
+
+static GdkTexture *
+snapshot_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderNode *node;
+  GdkTexture *texture;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  return texture;
+}
+
+static void
+save_screenshot (GtkWidget  *widget,
+                 const char *name)
+{
+  g_autoptr(GdkTexture) texture = snapshot_widget (widget);
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+typedef struct {
+  int width;
+  int height;
+  gsize stride;
+  guchar *pixels;   /* B G R A, premultiplied (GDK_MEMORY_DEFAULT) */
+} Pixels;
+
+static void
+pixels_init (Pixels     *pixels,
+             GdkTexture *texture)
+{
+  pixels->width = gdk_texture_get_width (texture);
+  pixels->height = gdk_texture_get_height (texture);
+  pixels->stride = (gsize) pixels->width * 4;
+  pixels->pixels = g_malloc (pixels->stride * pixels->height);
+  gdk_texture_download (texture, pixels->pixels, pixels->stride);
+}
+
+static void
+pixels_clear (Pixels *pixels)
+{
+  g_clear_pointer (&pixels->pixels, g_free);
+}
+
+/* A pixel of a task's colour: saturated, unlike the background, grid lines
+ * and label text, which are all shades of grey. */
+static gboolean
+pixel_is_coloured (const guchar *p)
+{
+  int max = MAX (p[0], MAX (p[1], p[2]));
+  int min = MIN (p[0], MIN (p[1], p[2]));
+
+  return max - min > 48;
+}
+
+static guint
+count_coloured (const Pixels *pixels,
+                int           x0,
+                int           y0,
+                int           x1,
+                int           y1)
+{
+  guint n = 0;
+
+  for (int y = MAX (y0, 0); y < MIN (y1, pixels->height); y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, pixels->width); x++)
+      n += pixel_is_coloured (pixels->pixels + y * pixels->stride + x * 4);
+
+  return n;
+}
+
+static guint
+count_different (const Pixels *a,
+                 const Pixels *b)
+{
+  guint n = 0;
+
+  g_assert_cmpint (a->width, ==, b->width);
+  g_assert_cmpint (a->height, ==, b->height);
+  for (int y = 0; y < a->height; y++)
+    n += memcmp (a->pixels + y * a->stride, b->pixels + y * b->stride, a->stride) != 0;
+
+  return n;
+}
+
+static GPtrArray *
+list_cache (void)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("XDG_CACHE_HOME"), "chronoscope", NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  return names;
+}
+
+static void
+assert_same_cache (GPtrArray *before,
+                   GPtrArray *after)
+{
+  for (guint i = 0; i < after->len; i++)
+    {
+      const char *name = g_ptr_array_index (after, i);
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < before->len && !found; j++)
+        found = g_str_equal (name, g_ptr_array_index (before, j));
+      if (!found)
+        g_error ("The cache gained %s", name);
+    }
+}
+
+static void
+destroy_window (CsWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                     */
+
+static void
+test_application_actions (void)
+{
+  static const char * const actions[] = { "open", "quit", "about" };
+  g_auto(GStrv) accels = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    g_assert_true (g_action_group_has_action (G_ACTION_GROUP (application), actions[i]));
+
+  accels = gtk_application_get_accels_for_action (application, "app.quit");
+  g_assert_cmpstr (accels[0], ==, "<Control>q");
+  g_clear_pointer (&accels, g_strfreev);
+  accels = gtk_application_get_accels_for_action (application, "app.open");
+  g_assert_cmpstr (accels[0], ==, "<Control>o");
+}
+
+static void
+test_window_empty (void)
+{
+  CsWindow *window = new_window ();
+
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  g_assert_null (cs_window_get_error_message (window));
+  g_assert_null (cs_timeline_get_document (cs_window_get_timeline (window)));
+  save_screenshot (GTK_WIDGET (window), "gui-empty.png");
+
+  destroy_window (window);
+}
+
+static void
+check_plots (CsTimeline *timeline,
+             const Pixels *pixels,
+             guint        *n_coloured_total)
+{
+  CsDocument *document = cs_timeline_get_document (timeline);
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  guint n_cpus = cs_document_get_n_cpus (document);
+
+  *n_coloured_total = 0;
+  for (guint i = 0; i < n_cpus; i++)
+    {
+      const CsCpuInfo *cpu = cs_document_get_cpu (document, i);
+      double y = 0, height = 0;
+      guint n;
+
+      cs_timeline_renderer_get_cpu_plot_area (renderer, i, &y, &height);
+      g_assert_cmpfloat (height, >, 4.0);
+      g_assert_cmpfloat (y + height, <=, pixels->height);
+
+      n = count_coloured (pixels, 0, (int) y, pixels->width, (int) (y + height));
+      g_test_message ("CPU %u: %u events, %u coloured pixels in its plot", cpu->cpu, (guint) cpu->n_events, n);
+      if (cpu->n_events > 0 && cpu->has_sched_switch)
+        g_assert_cmpuint (n, >, 0);
+      *n_coloured_total += n;
+    }
+
+  /* Plots of busy CPUs are mostly task colours, not a few stray pixels. */
+  g_assert_cmpuint (*n_coloured_total, >, (guint) (pixels->width * 4));
+}
+
+static void
+test_window_open_and_zoom (void)
+{
+  g_autofree char *path = find_recording ();
+  CsWindow *window = new_window ();
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  g_autoptr(GdkTexture) fit_texture = NULL;
+  g_autoptr(GdkTexture) zoomed_texture = NULL;
+  Pixels fit_pixels, zoomed_pixels;
+  CsDocument *document;
+  gint64 first_ns, last_ns, span_ns, zoomed_span_ns, begin_ns;
+  guint n_coloured;
+  double y, height;
+
+  open_and_wait (window, path);
+  g_assert_null (cs_window_get_error_message (window));
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_READY);
+  document = cs_timeline_get_document (timeline);
+  g_assert_nonnull (document);
+  g_assert_cmpuint (cs_document_get_n_cpus (document), >, 0);
+  g_assert_cmpuint (cs_document_get_n_events (document), >, 0);
+
+  wait_until (widget_is_drawable, timeline, "the timeline to show");
+  spin (400);
+  save_screenshot (GTK_WIDGET (window), "gui-open.png");
+
+  /* Zoomed to fit: the whole recording, half-open. */
+  first_ns = cs_document_get_first_ns (document);
+  last_ns = cs_document_get_last_ns (document);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, first_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, last_ns + 1);
+  span_ns = last_ns + 1 - first_ns;
+
+  fit_texture = snapshot_widget (GTK_WIDGET (timeline));
+  pixels_init (&fit_pixels, fit_texture);
+  check_plots (timeline, &fit_pixels, &n_coloured);
+
+  /* Zoom in twice around the centre, as + does. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "view.zoom-in", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "view.zoom-in", NULL));
+  zoomed_span_ns = cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline);
+  g_assert_cmpint (zoomed_span_ns, <, span_ns / 2);
+  g_assert_cmpint (ABS (zoomed_span_ns - (gint64) (span_ns / 2.25)), <=, 2);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), >, first_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), <, last_ns + 1);
+
+  spin (100);
+  save_screenshot (GTK_WIDGET (window), "gui-zoomed.png");
+  zoomed_texture = snapshot_widget (GTK_WIDGET (timeline));
+  pixels_init (&zoomed_pixels, zoomed_texture);
+  g_assert_cmpuint (count_different (&fit_pixels, &zoomed_pixels), >, 0);
+  check_plots (timeline, &zoomed_pixels, &n_coloured);
+
+  /* Pan right by 10 % of the span, as the Right arrow key does. */
+  begin_ns = cs_timeline_get_begin_ns (timeline);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.pan-right", NULL));
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline) - begin_ns, ==,
+                   (gint64) llround (zoomed_span_ns * 0.1));
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline), ==,
+                   zoomed_span_ns);
+
+  /* Zooming out never shows more than the recording. */
+  for (int i = 0; i < 5; i++)
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "view.zoom-out", NULL));
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, first_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, last_ns + 1);
+
+  /* A selected range, as a primary-button drag leaves it. */
+  cs_timeline_set_span (timeline, first_ns + span_ns / 4, first_ns + span_ns / 2);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, first_ns + span_ns / 4);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, first_ns + span_ns / 2);
+
+  /* 0 / Home: back to the whole recording. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "view.zoom-fit", NULL));
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, first_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, last_ns + 1);
+
+  /* Hovering a CPU plot names the CPU. */
+  cs_timeline_renderer_get_cpu_plot_area (cs_timeline_get_renderer (timeline), 0, &y, &height);
+  cs_timeline_hover_at (timeline, gtk_widget_get_width (GTK_WIDGET (timeline)) / 2.0, y + height / 2);
+  g_test_message ("hover: %s", cs_timeline_get_hover_text (timeline));
+  g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), "CPU 0"));
+
+  pixels_clear (&fit_pixels);
+  pixels_clear (&zoomed_pixels);
+  destroy_window (window);
+}
+
+static void
+check_bad_file (const char *path)
+{
+  g_autoptr(GPtrArray) before = list_cache ();
+  g_autoptr(GPtrArray) after = NULL;
+  g_autofree char *basename = g_path_get_basename (path);
+  CsWindow *window = new_window ();
+  const char *message;
+
+  open_and_wait (window, path);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  g_assert_null (cs_timeline_get_document (cs_window_get_timeline (window)));
+  message = cs_window_get_error_message (window);
+  g_test_message ("error: %s", message);
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, basename));
+
+  after = list_cache ();
+  assert_same_cache (before, after);
+
+  destroy_window (window);
+}
+
+static void
+test_window_not_a_trace (void)
+{
+  g_autofree char *path = g_build_filename (work_dir, "notes.dat", NULL);
+  CsWindow *window;
+
+  g_assert_true (g_file_set_contents (path, "These are notes, not a recording.\n", -1, NULL));
+  check_bad_file (path);
+
+  /* And once more to look at the banner. */
+  window = new_window ();
+  open_and_wait (window, path);
+  spin (400);
+  save_screenshot (GTK_WIDGET (window), "gui-error.png");
+  destroy_window (window);
+}
+
+static void
+test_window_truncated (void)
+{
+  g_autofree char *source = find_recording ();
+  g_autofree char *path = g_build_filename (work_dir, "truncated.dat", NULL);
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, length / 2, NULL));
+  check_bad_file (path);
+}
+
+static void
+test_window_missing (void)
+{
+  g_autofree char *path = g_build_filename (work_dir, "missing.dat", NULL);
+
+  check_bad_file (path);
+}
+
+static void
+test_window_worker_crash (void)
+{
+  g_autofree char *path = g_build_filename (work_dir, "crash-the-worker.dat", NULL);
+  CsWindow *window;
+
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  check_bad_file (path);
+
+  window = new_window ();
+  open_and_wait (window, path);
+  g_assert_nonnull (strstr (cs_window_get_error_message (window), "crashed"));
+  destroy_window (window);
+}
+
+static void
+test_window_cancel (void)
+{
+  g_autofree char *path = find_recording ();
+  g_autofree char *cache = g_build_filename (work_dir, "cancel-cache", NULL);
+  g_autofree char *saved_cache = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  g_autoptr(GPtrArray) names = NULL;
+  CsWindow *window = new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  /* A cache of its own, so the worker must build rather than reuse. */
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  cs_window_open_file (window, file);
+  cs_window_cancel (window);
+  wait_until (window_is_idle, window, "the cancelled worker");
+  g_setenv ("XDG_CACHE_HOME", saved_cache, TRUE);
+
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  g_assert_null (cs_window_get_error_message (window));
+
+  /* Cancelled, so nothing was left behind: no index, no temporary file. */
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  names = list_cache ();
+  g_setenv ("XDG_CACHE_HOME", saved_cache, TRUE);
+  for (guint i = 0; i < names->len; i++)
+    g_test_message ("left in the cache: %s", (char *) g_ptr_array_index (names, i));
+  g_assert_cmpuint (names->len, ==, 0);
+
+  destroy_window (window);
+}
+
+static void
+test_window_cancel_slow_worker (void)
+{
+  g_autofree char *source = find_recording ();
+  g_autofree char *path = g_build_filename (work_dir, "slow-worker.dat", NULL);
+  g_autoptr(GPtrArray) before = list_cache ();
+  g_autoptr(GPtrArray) after = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  CsWindow *window = new_window ();
+  gint64 cancelled_at;
+
+  g_assert_cmpint (symlink (source, path), ==, 0);
+  cs_window_open_file (window, file);
+  spin (600);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
+  save_screenshot (GTK_WIDGET (window), "gui-loading.png");
+
+  /* Cancel stops the worker at once, not after its 3 s. */
+  cancelled_at = g_get_monotonic_time ();
+  cs_window_cancel (window);
+  wait_until (window_is_idle, window, "the cancelled worker");
+  g_assert_cmpint (g_get_monotonic_time () - cancelled_at, <, G_USEC_PER_SEC);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  g_assert_null (cs_window_get_error_message (window));
+
+  after = list_cache ();
+  assert_same_cache (before, after);
+  destroy_window (window);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *cache_dir = NULL;
+  int status;
+
+  /* The window runs /proc/self/exe index-worker FILE: be that worker. */
+  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
+    {
+      if (g_str_has_suffix (argv[argc - 1], "crash-the-worker.dat"))
+        {
+          struct rlimit no_core = { 0, 0 };
+
+          setrlimit (RLIMIT_CORE, &no_core);
+          raise (SIGSEGV);
+        }
+      /* Slow enough to look at the progress page and cancel it. */
+      if (g_str_has_suffix (argv[argc - 1], "slow-worker.dat"))
+        g_usleep (3 * G_USEC_PER_SEC);
+      return cs_cli_run (argc, argv);
+    }
+
+  work_dir = g_dir_make_tmp ("cs-test-gui-XXXXXX", NULL);
+  g_assert_nonnull (work_dir);
+  cache_dir = g_build_filename (work_dir, "cache", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  screenshot_dir = g_strdup (g_getenv ("CS_SCREENSHOT_DIR"));
+  if (screenshot_dir == NULL)
+    screenshot_dir = g_strdup (work_dir);
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      /* Not a skip: meson runs this under xvfb-run, so this is a failure. */
+      g_printerr ("Cannot open a display (run under xvfb-run)\n");
+      return 1;
+    }
+
+  /* Registered, not run: its actions (app.open, app.quit, app.about) and
+   * the help overlay are there, as in chronoscope. */
+  application = GTK_APPLICATION (cs_application_new ());
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (application), NULL, NULL))
+    g_error ("Cannot register the application");
+
+  g_test_add_func ("/cs/gui/CsApplication/actions", test_application_actions);
+  g_test_add_func ("/cs/gui/CsWindow/empty", test_window_empty);
+  g_test_add_func ("/cs/gui/CsWindow/open-and-zoom", test_window_open_and_zoom);
+  g_test_add_func ("/cs/gui/CsWindow/not-a-trace", test_window_not_a_trace);
+  g_test_add_func ("/cs/gui/CsWindow/truncated", test_window_truncated);
+  g_test_add_func ("/cs/gui/CsWindow/missing", test_window_missing);
+  g_test_add_func ("/cs/gui/CsWindow/worker-crash", test_window_worker_crash);
+  g_test_add_func ("/cs/gui/CsWindow/cancel", test_window_cancel);
+  g_test_add_func ("/cs/gui/CsWindow/cancel-slow-worker", test_window_cancel_slow_worker);
+
+  status = g_test_run ();
+
+  g_clear_object (&application);
+  remove_tree (work_dir);
+  g_free (work_dir);
+  g_free (screenshot_dir);
+  return status;
+}
