@@ -519,6 +519,37 @@ test_window_cancel (void)
 }
 
 static void
+test_window_remembers_size (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  CsWindow *window;
+  int width, height;
+
+  schema = source != NULL ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+  if (schema == NULL)
+    g_error ("Schema %s not found: set GSETTINGS_SCHEMA_DIR to the build's data folder", APP_ID);
+  settings = g_settings_new_full (schema, NULL, NULL);
+
+  window = new_window ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 520);
+  spin (200);
+  gtk_window_close (GTK_WINDOW (window));
+  spin (100);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 520);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+
+  /* A new window starts at the remembered size. */
+  window = cs_window_new (application);
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 520);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 test_window_cancel_slow_worker (void)
 {
   g_autofree char *source = find_recording ();
@@ -624,6 +655,7 @@ main (int   argc,
   g_test_add_func ("/cs/gui/CsWindow/truncated", test_window_truncated);
   g_test_add_func ("/cs/gui/CsWindow/missing", test_window_missing);
   g_test_add_func ("/cs/gui/CsWindow/worker-crash", test_window_worker_crash);
+  g_test_add_func ("/cs/gui/CsWindow/remembers-size", test_window_remembers_size);
   g_test_add_func ("/cs/gui/CsWindow/cancel", test_window_cancel);
   g_test_add_func ("/cs/gui/CsWindow/cancel-slow-worker", test_window_cancel_slow_worker);
 
