@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Each command loads the recording in-process with cs_document_load() (which
+ * Each command loads the recording through the index worker (CsIndexJob, which
  * reuses the cached index when there is one) and reports failures as one
  * line on stderr that names the file, with exit status 1.
  *
@@ -33,6 +33,7 @@
 #include <cairo.h>
 
 #include "cs-cli.h"
+#include "cs-index-job.h"
 #include "cs-document.h"
 #include "cs-format.h"
 #include "cs-timeline-renderer.h"
@@ -130,15 +131,48 @@ cli_progress_cb (double   fraction,
   fflush (stderr);
 }
 
+typedef struct {
+  GMainLoop *loop;
+  CsDocument *document;
+  GError *error;
+  CliProgress *progress;
+  gboolean show_progress;
+} CliJobWait;
+
+static void
+cli_job_fraction_cb (CsIndexJob *job,
+                     GParamSpec *pspec,
+                     CliJobWait *wait)
+{
+  if (wait->show_progress)
+    cli_progress_cb (cs_index_job_get_fraction (job), wait->progress);
+}
+
+static void
+cli_job_done_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  CliJobWait *wait = user_data;
+
+  wait->document = cs_index_job_run_finish (CS_INDEX_JOB (source), result, &wait->error);
+  g_main_loop_quit (wait->loop);
+}
+
+/* The index is built by the same worker process the window uses, so that a
+ * recording that crashes or hangs the parser takes down only the worker
+ * and the command still reports a clear error. */
 static CsDocument *
 cli_load_document (const char  *command,
                    const char  *path)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *basename = g_path_get_basename (path);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(CsIndexJob) job = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
   CliProgress progress = { basename, -1 };
-  gboolean show_progress = isatty (STDERR_FILENO);
-  CsDocument *document;
+  CliJobWait wait = { 0 };
 
   if (!cli_check_file (path, &error))
     {
@@ -146,17 +180,24 @@ cli_load_document (const char  *command,
       return NULL;
     }
 
-  document = cs_document_load (path,
-                               show_progress ? cli_progress_cb : NULL,
-                               &progress, NULL, NULL, &error);
+  file = g_file_new_for_path (path);
+  job = cs_index_job_new (file);
+  loop = g_main_loop_new (NULL, FALSE);
+  wait.loop = loop;
+  wait.progress = &progress;
+  wait.show_progress = isatty (STDERR_FILENO);
+  g_signal_connect (job, "notify::fraction", G_CALLBACK (cli_job_fraction_cb), &wait);
+  cs_index_job_run_async (job, NULL, cli_job_done_cb, &wait);
+  g_main_loop_run (loop);
 
-  if (show_progress && progress.last_percent >= 0)
+  if (wait.show_progress && progress.last_percent >= 0)
     fputs ("\r\033[K", stderr);
 
-  if (document == NULL)
-    cli_fail_file (command, path, error);
+  if (wait.document == NULL)
+    cli_fail_file (command, path, wait.error);
+  g_clear_error (&wait.error);
 
-  return document;
+  return wait.document;
 }
 
 /* Parses the options of @command; argv[0] is the command's name.  On success
