@@ -1,0 +1,74 @@
+/* cs-cpu-plot-painter-private.h: draws the data of one CPU plot.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The part of CsTimelineRenderer that turns the index's answers for one CPU
+ * into pixels: busy columns, event density, slices with their labels and
+ * event ticks.  The renderer owns the layout of the whole drawing (axis,
+ * label column, which plots go where) and calls this for each plot.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <pango/pango.h>
+
+#include "cs-document.h"
+#include "cs-timeline-renderer.h"
+
+G_BEGIN_DECLS
+
+/* The drawing's layout, in pixels: the time axis on top, a label column on
+ * the left, then CPU plots CS_PLOT_GAP_PX apart. */
+#define CS_AXIS_HEIGHT_PX  28
+#define CS_LABEL_WIDTH_PX  64
+#define CS_PLOT_HEIGHT_PX  40
+#define CS_PLOT_GAP_PX     4
+
+/**
+ * CsPlotFrame:
+ * @begin_ns: start of the visible span (inclusive)
+ * @end_ns: end of the visible span (exclusive), > @begin_ns
+ * @time_x: left edge of the time area, px
+ * @time_width: width of the time area, px (>= 0)
+ * @n_columns: whole pixel columns in the time area
+ * @ns_per_px: nanoseconds per pixel column
+ * @zoomed_in: whether a pixel is narrower than the index's summary
+ *   resolution, so plots are drawn from slices and events
+ *
+ * The geometry of one frame, shared by all plots.
+ */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  double time_x;
+  double time_width;
+  guint n_columns;
+  double ns_per_px;
+  gboolean zoomed_in;
+} CsPlotFrame;
+
+typedef struct _CsCpuPlotPainter CsCpuPlotPainter;
+
+void              _cs_plot_frame_init                 (CsPlotFrame        *frame,
+                                                       const CsViewport   *viewport,
+                                                       gint64              resolution_ns);
+double            _cs_plot_frame_ns_to_x              (const CsPlotFrame  *frame,
+                                                       gint64              ts_ns);
+
+PangoLayout      *_cs_layout_new                      (PangoContext       *context,
+                                                       const char         *font);
+
+CsCpuPlotPainter *_cs_cpu_plot_painter_new            (CsDocument         *document,
+                                                       PangoContext       *context);
+void              _cs_cpu_plot_painter_free           (CsCpuPlotPainter   *self);
+void              _cs_cpu_plot_painter_context_changed (CsCpuPlotPainter  *self);
+gboolean          _cs_cpu_plot_painter_draw           (CsCpuPlotPainter   *self,
+                                                       cairo_t            *cr,
+                                                       const CsPlotFrame  *frame,
+                                                       guint               cpu,
+                                                       double              y_px,
+                                                       GError            **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsCpuPlotPainter, _cs_cpu_plot_painter_free)
+
+G_END_DECLS

@@ -1,0 +1,732 @@
+/* cs-timeline-renderer.c: draws CPU plots of a CsDocument onto any cairo_t.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Layout, top to bottom: the time axis (CS_AXIS_HEIGHT_PX), then one CPU
+ * plot per CPU (CS_PLOT_HEIGHT_PX, CS_PLOT_GAP_PX apart).  A label column
+ * (CS_LABEL_WIDTH_PX) on the left carries the trace clock's name and
+ * "CPU n"; the visible span [begin_ns, end_ns) is spread over the rest of
+ * the width, the time area.  What a plot shows is drawn by
+ * CsCpuPlotPainter (cs-cpu-plot-painter.c); this file places the plots,
+ * draws the axis, answers hit tests and is the public face.
+ */
+#include "cs-timeline-renderer.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <pango/pangocairo.h>
+
+#include "cs-cpu-plot-painter-private.h"
+#include "cs-palette.h"
+#include "cs-time-axis.h"
+
+#define MINOR_TICK_PX        4
+#define MAJOR_TICK_PX        9
+#define LABEL_PAD_PX         3
+#define HIT_RADIUS_PX        4.0
+
+#define AXIS_FONT  "Sans 8"
+#define CPU_FONT   "Sans 9"
+
+/* A light theme; idle is the plot background. */
+static const CsColor page_color       = { 1.0, 1.0, 1.0 };
+static const CsColor axis_color       = { 0.965, 0.961, 0.957 };
+static const CsColor plot_color       = { 0.953, 0.953, 0.953 };
+static const CsColor grid_color       = { 0.878, 0.878, 0.878 };
+static const CsColor rule_color       = { 0.753, 0.749, 0.737 };
+static const CsColor text_color       = { 0.239, 0.239, 0.239 };
+static const CsColor dim_text_color   = { 0.45, 0.45, 0.45 };
+
+/* Laid-out texts of one font and width, by content.  Shaping a label costs
+ * tens of microseconds; tick labels and CPU names repeat from frame to frame
+ * (scrolling keeps most of them), so each is shaped once. */
+#define MAX_CACHED_TEXTS 256
+
+typedef struct {
+  GHashTable *layouts;        /* text → PangoLayout */
+  const char *font;
+  int width_px;               /* ellipsized beyond, or -1 */
+} TextCache;
+
+struct _CsTimelineRenderer
+{
+  GObject parent_instance;
+
+  /* owned */
+  CsDocument *document;
+  GArray *cpus;              /* guint: the CPU of each plot, top to bottom */
+  PangoContext *pango_context;
+  cairo_font_options_t *font_options;  /* of the last target drawn on */
+  cairo_matrix_t matrix;
+  TextCache axis_texts;       /* tick labels */
+  TextCache clock_texts;      /* the trace clock's name */
+  TextCache cpu_texts;        /* "CPU n" */
+  CsCpuPlotPainter *painter;
+};
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (CsTimelineRenderer, cs_timeline_renderer, G_TYPE_OBJECT)
+
+static void
+text_cache_init (TextCache *cache, const char *font, int width_px)
+{
+  cache->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  cache->font = font;
+  cache->width_px = width_px;
+}
+
+static PangoLayout *
+text_cache_get (TextCache *cache, PangoContext *context, const char *text)
+{
+  PangoLayout *layout = g_hash_table_lookup (cache->layouts, text);
+
+  if (layout == NULL)
+    {
+      if (g_hash_table_size (cache->layouts) >= MAX_CACHED_TEXTS)
+        g_hash_table_remove_all (cache->layouts);
+      layout = _cs_layout_new (context, cache->font);
+      if (cache->width_px > 0)
+        {
+          pango_layout_set_width (layout, cache->width_px * PANGO_SCALE);
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+        }
+      pango_layout_set_text (layout, text, -1);
+      g_hash_table_insert (cache->layouts, g_strdup (text), layout);
+    }
+  return layout;
+}
+
+static void
+set_source (cairo_t *cr, const CsColor *color)
+{
+  cairo_set_source_rgb (cr, color->red, color->green, color->blue);
+}
+
+/* Makes the Pango context follow the target's font options and transform;
+ * layouts made for another target are measured again.  Pango 1.50 bumps
+ * the context's serial on every pango_cairo_update_context(), changed or
+ * not, so the comparison is made here: otherwise every frame would shape
+ * every label again. */
+static void
+update_pango_context (CsTimelineRenderer *self, cairo_t *cr)
+{
+  cairo_font_options_t *options = cairo_font_options_create ();
+  cairo_font_options_t *cr_options = cairo_font_options_create ();
+  cairo_matrix_t matrix;
+
+  cairo_surface_get_font_options (cairo_get_target (cr), options);
+  cairo_get_font_options (cr, cr_options);
+  cairo_font_options_merge (options, cr_options);
+  cairo_font_options_destroy (cr_options);
+  cairo_get_matrix (cr, &matrix);
+
+  if (self->font_options != NULL &&
+      cairo_font_options_equal (options, self->font_options) &&
+      memcmp (&matrix, &self->matrix, sizeof matrix) == 0)
+    {
+      cairo_font_options_destroy (options);
+      return;
+    }
+
+  g_clear_pointer (&self->font_options, cairo_font_options_destroy);
+  self->font_options = options;
+  self->matrix = matrix;
+
+  pango_cairo_update_context (cr, self->pango_context);
+  g_hash_table_remove_all (self->axis_texts.layouts);
+  g_hash_table_remove_all (self->clock_texts.layouts);
+  g_hash_table_remove_all (self->cpu_texts.layouts);
+  _cs_cpu_plot_painter_context_changed (self->painter);
+}
+
+static double
+plot_y (guint index)
+{
+  return CS_AXIS_HEIGHT_PX + CS_PLOT_GAP_PX + (double) index * (CS_PLOT_HEIGHT_PX + CS_PLOT_GAP_PX);
+}
+
+static void
+draw_cpu_label (CsTimelineRenderer *self, cairo_t *cr, guint cpu, double y)
+{
+  PangoLayout *layout;
+  char text[32];
+  int height;
+
+  /* TRANSLATORS: the label of a CPU plot, %u is the CPU number; keep it
+   * short, it must fit 56 pixels */
+  g_snprintf (text, sizeof text, _("CPU %u"), cpu);
+  layout = text_cache_get (&self->cpu_texts, self->pango_context, text);
+  pango_layout_get_pixel_size (layout, NULL, &height);
+  set_source (cr, &text_color);
+  cairo_move_to (cr, 6, floor (y + (CS_PLOT_HEIGHT_PX - height) / 2.0));
+  pango_cairo_show_layout (cr, layout);
+}
+
+static gboolean
+draw_cpu_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, guint index,
+               GError **error)
+{
+  guint cpu = g_array_index (self->cpus, guint, index);
+  double y = plot_y (index);
+
+  draw_cpu_label (self, cr, cpu, y);
+  return _cs_cpu_plot_painter_draw (self->painter, cr, frame, cpu, y, error);
+}
+
+static void
+draw_axis (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, const CsTimeAxis *axis,
+           double plots_bottom)
+{
+  const char *clock = cs_document_get_clock (self->document);
+  double right = frame->time_x + frame->time_width;
+  double last_label_end = -G_MAXDOUBLE;
+  char label[CS_TIME_AXIS_LABEL_SIZE];
+  gint64 tick;
+
+  set_source (cr, &axis_color);
+  cairo_rectangle (cr, 0, 0, frame->time_x + frame->time_width, CS_AXIS_HEIGHT_PX);
+  cairo_fill (cr);
+  set_source (cr, &rule_color);
+  cairo_rectangle (cr, 0, CS_AXIS_HEIGHT_PX - 1, frame->time_x + frame->time_width, 1);
+  cairo_fill (cr);
+
+  if (clock != NULL)
+    {
+      PangoLayout *layout = text_cache_get (&self->clock_texts, self->pango_context, clock);
+      int height;
+
+      pango_layout_get_pixel_size (layout, NULL, &height);
+      set_source (cr, &dim_text_color);
+      cairo_move_to (cr, 6, floor ((CS_AXIS_HEIGHT_PX - height) / 2.0));
+      pango_cairo_show_layout (cr, layout);
+    }
+
+  if (frame->time_width <= 0.0)
+    return;
+
+  /* Minor ticks. */
+  set_source (cr, &dim_text_color);
+  tick = axis->first_tick_ns - axis->step_ns;
+  for (; tick < frame->end_ns; tick += axis->minor_step_ns)
+    {
+      double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
+
+      if (tick >= frame->begin_ns && x < right)
+        cairo_rectangle (cr, x, CS_AXIS_HEIGHT_PX - MINOR_TICK_PX, 1, MINOR_TICK_PX);
+    }
+  cairo_fill (cr);
+
+  /* Labelled ticks, with grid lines through the plots. */
+  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
+    {
+      double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
+
+      if (x >= right)
+        break;
+      cairo_rectangle (cr, x, CS_AXIS_HEIGHT_PX - MAJOR_TICK_PX, 1, MAJOR_TICK_PX);
+    }
+  cairo_fill (cr);
+
+  set_source (cr, &grid_color);
+  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
+    {
+      double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
+
+      if (x >= right)
+        break;
+      cairo_rectangle (cr, x, CS_AXIS_HEIGHT_PX, 1, plots_bottom - CS_AXIS_HEIGHT_PX);
+    }
+  cairo_fill (cr);
+
+  set_source (cr, &text_color);
+  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
+    {
+      double x = floor (_cs_plot_frame_ns_to_x (frame, tick)) + LABEL_PAD_PX;
+      PangoLayout *layout;
+      int width, height;
+
+      if (x >= right)
+        break;
+      if (x < last_label_end + 2 * LABEL_PAD_PX)
+        continue;  /* a long base label may cover the next tick */
+      cs_time_axis_format_label (axis, tick, label, sizeof label);
+      layout = text_cache_get (&self->axis_texts, self->pango_context, label);
+      pango_layout_get_pixel_size (layout, &width, &height);
+      if (x + width > right)
+        break;
+      cairo_move_to (cr, x, floor ((CS_AXIS_HEIGHT_PX - MAJOR_TICK_PX - height) / 2.0) + 1);
+      pango_cairo_show_layout (cr, layout);
+      last_label_end = x + width;
+    }
+}
+
+static void
+cs_timeline_renderer_constructed (GObject *object)
+{
+  CsTimelineRenderer *self = CS_TIMELINE_RENDERER (object);
+
+  G_OBJECT_CLASS (cs_timeline_renderer_parent_class)->constructed (object);
+
+  g_return_if_fail (CS_IS_DOCUMENT (self->document));
+  self->painter = _cs_cpu_plot_painter_new (self->document, self->pango_context);
+  cs_timeline_renderer_set_cpus (self, NULL, 0);
+}
+
+static void
+cs_timeline_renderer_dispose (GObject *object)
+{
+  CsTimelineRenderer *self = CS_TIMELINE_RENDERER (object);
+
+  g_clear_pointer (&self->painter, _cs_cpu_plot_painter_free);
+  g_clear_pointer (&self->axis_texts.layouts, g_hash_table_unref);
+  g_clear_pointer (&self->clock_texts.layouts, g_hash_table_unref);
+  g_clear_pointer (&self->cpu_texts.layouts, g_hash_table_unref);
+  g_clear_object (&self->pango_context);
+  g_clear_object (&self->document);
+
+  G_OBJECT_CLASS (cs_timeline_renderer_parent_class)->dispose (object);
+}
+
+static void
+cs_timeline_renderer_finalize (GObject *object)
+{
+  CsTimelineRenderer *self = CS_TIMELINE_RENDERER (object);
+
+  g_clear_pointer (&self->cpus, g_array_unref);
+  g_clear_pointer (&self->font_options, cairo_font_options_destroy);
+
+  G_OBJECT_CLASS (cs_timeline_renderer_parent_class)->finalize (object);
+}
+
+static void
+cs_timeline_renderer_get_property (GObject *object, guint prop_id, GValue *value,
+                                   GParamSpec *pspec)
+{
+  CsTimelineRenderer *self = CS_TIMELINE_RENDERER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_timeline_renderer_set_property (GObject *object, guint prop_id, const GValue *value,
+                                   GParamSpec *pspec)
+{
+  CsTimelineRenderer *self = CS_TIMELINE_RENDERER (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      self->document = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_timeline_renderer_class_init (CsTimelineRendererClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->constructed = cs_timeline_renderer_constructed;
+  object_class->dispose = cs_timeline_renderer_dispose;
+  object_class->finalize = cs_timeline_renderer_finalize;
+  object_class->get_property = cs_timeline_renderer_get_property;
+  object_class->set_property = cs_timeline_renderer_set_property;
+
+  /**
+   * CsTimelineRenderer:document:
+   *
+   * The recording drawn.  Set at construction.
+   */
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, CS_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                         G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+cs_timeline_renderer_init (CsTimelineRenderer *self)
+{
+  self->cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  self->pango_context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  text_cache_init (&self->axis_texts, AXIS_FONT, -1);
+  text_cache_init (&self->clock_texts, AXIS_FONT, CS_LABEL_WIDTH_PX - 8);
+  text_cache_init (&self->cpu_texts, CPU_FONT, CS_LABEL_WIDTH_PX - 8);
+}
+
+/**
+ * cs_timeline_renderer_new:
+ * @document: the recording to draw
+ *
+ * Creates a renderer of @document's CPU plots, showing every CPU until
+ * cs_timeline_renderer_set_cpus() says otherwise.  The renderer queries
+ * @document while drawing, so it belongs to the thread that uses @document.
+ *
+ * Returns: (transfer full): a new renderer holding a reference on @document
+ */
+CsTimelineRenderer *
+cs_timeline_renderer_new (CsDocument *document)
+{
+  g_return_val_if_fail (CS_IS_DOCUMENT (document), NULL);
+
+  return g_object_new (CS_TYPE_TIMELINE_RENDERER, "document", document, NULL);
+}
+
+/**
+ * cs_timeline_renderer_get_document:
+ * @self: a renderer
+ *
+ * Returns: (transfer none): the recording drawn
+ */
+CsDocument *
+cs_timeline_renderer_get_document (CsTimelineRenderer *self)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), NULL);
+
+  return self->document;
+}
+
+/**
+ * cs_timeline_renderer_set_cpus:
+ * @self: a renderer
+ * @cpus: (array length=n_cpus) (nullable): CPU numbers, each below
+ *   cs_document_get_n_cpus(), in the order the plots are stacked top to
+ *   bottom; %NULL for every CPU in numerical order
+ * @n_cpus: length of @cpus (ignored when @cpus is %NULL)
+ *
+ * Chooses which CPU plots are drawn.  Plot indices (as taken by
+ * cs_timeline_renderer_get_cpu_plot_area()) are positions in @cpus.  The
+ * caller redraws afterwards; the natural height changes with the count.
+ */
+void
+cs_timeline_renderer_set_cpus (CsTimelineRenderer *self,
+                               const guint        *cpus,
+                               guint               n_cpus)
+{
+  guint n_document_cpus;
+
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+
+  n_document_cpus = cs_document_get_n_cpus (self->document);
+  g_array_set_size (self->cpus, 0);
+
+  if (cpus == NULL)
+    {
+      for (guint cpu = 0; cpu < n_document_cpus; cpu++)
+        g_array_append_val (self->cpus, cpu);
+      return;
+    }
+
+  for (guint i = 0; i < n_cpus; i++)
+    {
+      g_return_if_fail (cpus[i] < n_document_cpus);
+      g_array_append_val (self->cpus, cpus[i]);
+    }
+}
+
+/**
+ * cs_timeline_renderer_get_natural_height:
+ * @self: a renderer
+ *
+ * Returns: the height in pixels the axis and all CPU plots need, gaps
+ *   included; a viewport of this height shows every plot
+ */
+int
+cs_timeline_renderer_get_natural_height (CsTimelineRenderer *self)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), 0);
+
+  return (int) plot_y (self->cpus->len);
+}
+
+/**
+ * cs_timeline_renderer_get_cpu_plot_area:
+ * @self: a renderer
+ * @index: a plot index, below the number of CPUs given to
+ *   cs_timeline_renderer_set_cpus() (not a CPU number)
+ * @y_px: (out) (optional): top of the plot, pixels from the top of the drawing
+ * @height_px: (out) (optional): height of the plot in pixels
+ *
+ * Where a CPU plot lies vertically, for overlays (markers, selections) drawn
+ * over the renderer's output.  Plots span the time area horizontally, see
+ * cs_timeline_renderer_get_time_area().
+ */
+void
+cs_timeline_renderer_get_cpu_plot_area (CsTimelineRenderer *self,
+                                        guint               index,
+                                        double             *y_px,
+                                        double             *height_px)
+{
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+
+  if (y_px != NULL)
+    *y_px = plot_y (index);
+  if (height_px != NULL)
+    *height_px = CS_PLOT_HEIGHT_PX;
+}
+
+/**
+ * cs_timeline_renderer_get_time_area:
+ * @self: a renderer
+ * @viewport: the viewport drawn
+ * @x_px: (out) (optional): left edge of the time area, pixels; @viewport's
+ *   begin_ns is drawn there
+ * @width_px: (out) (optional): width of the time area, pixels (0 when the
+ *   viewport is narrower than the label column); end_ns is at its right edge
+ *
+ * Where time is drawn horizontally.  Left of it is the label column with the
+ * trace clock's name and the CPU names.
+ */
+void
+cs_timeline_renderer_get_time_area (CsTimelineRenderer *self,
+                                    const CsViewport   *viewport,
+                                    double             *x_px,
+                                    double             *width_px)
+{
+  CsPlotFrame frame;
+
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (viewport != NULL);
+
+  _cs_plot_frame_init (&frame, viewport, 1);
+  if (x_px != NULL)
+    *x_px = frame.time_x;
+  if (width_px != NULL)
+    *width_px = frame.time_width;
+}
+
+/**
+ * cs_timeline_renderer_ns_to_x:
+ * @self: a renderer
+ * @viewport: the viewport drawn
+ * @ts_ns: a time in the trace clock, ns (may lie outside the viewport)
+ *
+ * Returns: the horizontal position of @ts_ns in pixels from the left edge of
+ *   the drawing (fractional; outside the time area for times outside the
+ *   viewport)
+ */
+double
+cs_timeline_renderer_ns_to_x (CsTimelineRenderer *self,
+                              const CsViewport   *viewport,
+                              gint64              ts_ns)
+{
+  CsPlotFrame frame;
+
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), 0.0);
+  g_return_val_if_fail (viewport != NULL, 0.0);
+
+  _cs_plot_frame_init (&frame, viewport, 1);
+  return _cs_plot_frame_ns_to_x (&frame, ts_ns);
+}
+
+/**
+ * cs_timeline_renderer_x_to_ns:
+ * @self: a renderer
+ * @viewport: the viewport drawn
+ * @x_px: pixels from the left edge of the drawing
+ *
+ * The inverse of cs_timeline_renderer_ns_to_x(), rounded down to whole
+ * nanoseconds.  Positions in the label column give times before begin_ns.
+ *
+ * Returns: the time at @x_px, trace clock ns
+ */
+gint64
+cs_timeline_renderer_x_to_ns (CsTimelineRenderer *self,
+                              const CsViewport   *viewport,
+                              double              x_px)
+{
+  CsPlotFrame frame;
+
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), 0);
+  g_return_val_if_fail (viewport != NULL, 0);
+
+  _cs_plot_frame_init (&frame, viewport, 1);
+  return frame.begin_ns + (gint64) floor ((x_px - frame.time_x) * frame.ns_per_px);
+}
+
+/**
+ * cs_timeline_renderer_draw:
+ * @self: a renderer
+ * @cr: where to draw, in pixels (any surface: image, GTK snapshot, SVG, PDF);
+ *   the drawing covers (0, 0) to (@viewport->width_px, the smaller of
+ *   @viewport->height_px and the natural height)
+ * @viewport: the span drawn and the size drawn on
+ * @error: return location for an error of the document
+ *
+ * Draws the time axis and the CPU plots of @viewport.  Plots outside @cr's
+ * clip are skipped, so a scrolled widget pays only for what it shows.  The
+ * state of @cr is left as it was.  Call it from the document's thread.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set (%CS_INDEX_ERROR, for
+ *   example %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT) when the
+ *   document could not answer, in which case the drawing is incomplete
+ */
+gboolean
+cs_timeline_renderer_draw (CsTimelineRenderer  *self,
+                           cairo_t             *cr,
+                           const CsViewport    *viewport,
+                           GError             **error)
+{
+  double clip_x1, clip_y1, clip_x2, clip_y2, plots_bottom;
+  gboolean ret = TRUE;
+  CsTimeAxis axis;
+  CsPlotFrame frame;
+
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), FALSE);
+  g_return_val_if_fail (cr != NULL, FALSE);
+  g_return_val_if_fail (viewport != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (viewport->width_px <= 0 || viewport->height_px <= 0)
+    return TRUE;
+
+  _cs_plot_frame_init (&frame, viewport, cs_document_get_summary_resolution_ns (self->document));
+  cs_time_axis_init (&axis, frame.begin_ns, frame.end_ns, frame.time_width,
+                     cs_document_get_first_ns (self->document));
+  plots_bottom = MIN (plot_y (self->cpus->len), viewport->height_px);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, viewport->width_px, viewport->height_px);
+  cairo_clip (cr);
+  cairo_clip_extents (cr, &clip_x1, &clip_y1, &clip_x2, &clip_y2);
+  cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+  update_pango_context (self, cr);
+
+  set_source (cr, &page_color);
+  cairo_paint (cr);
+
+  set_source (cr, &plot_color);
+  for (guint i = 0; i < self->cpus->len; i++)
+    cairo_rectangle (cr, frame.time_x, plot_y (i), frame.time_width, CS_PLOT_HEIGHT_PX);
+  cairo_fill (cr);
+
+  draw_axis (self, cr, &frame, &axis, plots_bottom);
+
+  for (guint i = 0; i < self->cpus->len && ret; i++)
+    {
+      double y = plot_y (i);
+
+      if (y + CS_PLOT_HEIGHT_PX <= clip_y1 || y >= clip_y2)
+        continue;
+      ret = draw_cpu_plot (self, cr, &frame, i, error);
+    }
+
+  cairo_restore (cr);
+  return ret;
+}
+
+/**
+ * cs_timeline_renderer_hit_test:
+ * @self: a renderer
+ * @viewport: the viewport drawn
+ * @x_px: horizontal position, pixels from the left of the drawing
+ * @y_px: vertical position, pixels from the top
+ * @hit: (out caller-allocates): what lies there
+ * @error: return location for an error of the document
+ *
+ * Tells what is drawn at a point, for hover text and clicks: the axis, a
+ * plot's label, or a CPU plot with the time under the point, the
+ * sched_switch slice running then (cs_document_find_slice_at()) and the
+ * nearest event within HIT_RADIUS_PX (4) pixels (cs_document_find_event_near()).
+ * Call it from the document's thread.
+ *
+ * Returns: %TRUE with @hit filled (possibly %CS_HIT_NONE); %FALSE with
+ *   @error set (%CS_INDEX_ERROR) when the document could not answer
+ */
+gboolean
+cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
+                               const CsViewport    *viewport,
+                               double               x_px,
+                               double               y_px,
+                               CsHit               *hit,
+                               GError             **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  const CsCpuInfo *info;
+  double offset, radius_ns;
+  guint index;
+  CsPlotFrame frame;
+
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), FALSE);
+  g_return_val_if_fail (viewport != NULL, FALSE);
+  g_return_val_if_fail (hit != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  memset (hit, 0, sizeof *hit);
+  hit->kind = CS_HIT_NONE;
+
+  if (x_px < 0 || y_px < 0 || x_px >= viewport->width_px || y_px >= viewport->height_px)
+    return TRUE;
+
+  _cs_plot_frame_init (&frame, viewport, 1);
+  hit->ts_ns = CLAMP (frame.begin_ns + (gint64) floor ((x_px - frame.time_x) * frame.ns_per_px),
+                      frame.begin_ns, frame.end_ns - 1);
+
+  if (y_px < CS_AXIS_HEIGHT_PX)
+    {
+      hit->kind = CS_HIT_AXIS;
+      return TRUE;
+    }
+
+  offset = y_px - CS_AXIS_HEIGHT_PX - CS_PLOT_GAP_PX;
+  if (offset < 0)
+    return TRUE;
+  index = (guint) (offset / (CS_PLOT_HEIGHT_PX + CS_PLOT_GAP_PX));
+  if (index >= self->cpus->len || offset - index * (CS_PLOT_HEIGHT_PX + CS_PLOT_GAP_PX) >= CS_PLOT_HEIGHT_PX)
+    return TRUE;
+
+  hit->cpu = g_array_index (self->cpus, guint, index);
+  if (x_px < frame.time_x)
+    {
+      hit->kind = CS_HIT_CPU_LABEL;
+      return TRUE;
+    }
+  hit->kind = CS_HIT_CPU_PLOT;
+
+  info = cs_document_get_cpu (self->document, hit->cpu);
+  if (info == NULL || info->n_events == 0)
+    return TRUE;
+
+  if (info->has_sched_switch)
+    {
+      hit->has_slice = cs_document_find_slice_at (self->document, hit->cpu, hit->ts_ns,
+                                                  &hit->slice, &local_error);
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+    }
+
+  radius_ns = MAX (HIT_RADIUS_PX * frame.ns_per_px, 1.0);
+  hit->has_event = cs_document_find_event_near (self->document, hit->cpu, hit->ts_ns,
+                                                (gint64) ceil (radius_ns), &hit->event,
+                                                &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  return TRUE;
+}
