@@ -104,17 +104,46 @@ cs_timeline_get_width_px (CsTimeline *self)
   return MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
 }
 
+static void cs_timeline_fill_viewport (CsTimeline *self,
+                                       CsViewport *viewport);
+
+/* The plots start right of the CPU label column: time maps onto the
+ * renderer's time area, not the whole widget. */
+static void
+cs_timeline_get_time_area (CsTimeline *self,
+                           double     *x_px,
+                           double     *width_px)
+{
+  CsViewport viewport;
+
+  cs_timeline_fill_viewport (self, &viewport);
+  if (self->renderer != NULL)
+    cs_timeline_renderer_get_time_area (self->renderer, &viewport, x_px, width_px);
+  else
+    {
+      *x_px = 0;
+      *width_px = viewport.width_px;
+    }
+  *width_px = MAX (*width_px, 1.0);
+}
+
 static double
 cs_timeline_ns_per_px (CsTimeline *self)
 {
-  return (double) (self->end_ns - self->begin_ns) / cs_timeline_get_width_px (self);
+  double x0, width;
+
+  cs_timeline_get_time_area (self, &x0, &width);
+  return (double) (self->end_ns - self->begin_ns) / width;
 }
 
 static gint64
 cs_timeline_x_to_ns (CsTimeline *self,
                      double      x_px)
 {
-  return self->begin_ns + (gint64) llround (x_px * cs_timeline_ns_per_px (self));
+  double x0, width;
+
+  cs_timeline_get_time_area (self, &x0, &width);
+  return self->begin_ns + (gint64) llround ((x_px - x0) * (self->end_ns - self->begin_ns) / width);
 }
 
 static void
@@ -470,14 +499,16 @@ scroll_cb (GtkEventControllerScroll *controller,
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
   gboolean pixels = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_SURFACE;
-  double width_px = cs_timeline_get_width_px (self);
+  double x0_px, width_px;
+
+  cs_timeline_get_time_area (self, &x0_px, &width_px);
 
   if (self->document == NULL)
     return FALSE;
 
   if (state & GDK_CONTROL_MASK)
     {
-      double anchor_x = self->pointer_inside ? self->pointer_x : width_px / 2.0;
+      double anchor_x = self->pointer_inside ? self->pointer_x : x0_px + width_px / 2.0;
       double factor = pixels ? exp (dy * 0.01) : pow (WHEEL_ZOOM_STEP, dy);
 
       if (dy != 0.0)

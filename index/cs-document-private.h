@@ -10,6 +10,13 @@
 
 G_BEGIN_DECLS
 
+typedef struct {
+  gint64 chunk;           /* -1 when empty */
+  guint64 first_row;
+  guint n;
+  gint64 *cols[EV_N_COLUMNS];
+} CsEventChunkCache;
+
 struct _CsDocument
 {
   GObject parent_instance;
@@ -40,12 +47,9 @@ struct _CsDocument
   sqlite3_stmt *sl_range;
   sqlite3_stmt *summary;
 
-  /* The last decoded event chunk: hover and neighbouring queries hit it. */
-  guint cached_cpu;
-  gint64 cached_chunk;
-  guint64 cached_first_row;
-  guint cached_n;
-  gint64 *cached_cols[EV_N_COLUMNS];
+  /* Per CPU, the last decoded event chunk (allocated on first use): every
+   * frame of a zoomed-in view and every hover hits it. */
+  CsEventChunkCache **chunk_caches;  /* n_cpus */
 };
 
 G_END_DECLS

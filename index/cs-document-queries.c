@@ -15,36 +15,40 @@
 /* Called for each event in a span, in time order; return FALSE to stop. */
 typedef gboolean (*EventFunc) (const CsEvent *event, gpointer user_data);
 
-static gboolean
+static CsEventChunkCache *
 decode_event_chunk (CsDocument    *self,
                     guint          cpu,
                     sqlite3_stmt  *row,
                     GError       **error)
 {
+  CsEventChunkCache *cache = self->chunk_caches[cpu];
   gint64 chunk = sqlite3_column_int64 (row, 0);
   guint n = sqlite3_column_int (row, 3);
   const guint8 *data = sqlite3_column_blob (row, 4);
   gsize size = sqlite3_column_bytes (row, 4);
 
-  if (self->cached_chunk == chunk && self->cached_cpu == cpu)
-    return TRUE;
+  if (cache == NULL)
+    {
+      cache = self->chunk_caches[cpu] = g_new0 (CsEventChunkCache, 1);
+      cache->chunk = -1;
+    }
+  if (cache->chunk == chunk)
+    return cache;
   if (n > 16 * CS_EVENT_CHUNK_ROWS)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
                    "The index %s has a chunk of %u events", self->index_path, n);
-      return FALSE;
+      return NULL;
     }
   for (guint c = 0; c < EV_N_COLUMNS; c++)
-    self->cached_cols[c] = g_renew (gint64, self->cached_cols[c], MAX (n, 1));
-  self->cached_chunk = -1;
-  if (!cs_chunk_decode (data, size, n, EV_N_COLUMNS, _cs_event_chunk_modes,
-                        self->cached_cols, error))
-    return FALSE;
-  self->cached_cpu = cpu;
-  self->cached_chunk = chunk;
-  self->cached_first_row = sqlite3_column_int64 (row, 2);
-  self->cached_n = n;
-  return TRUE;
+    cache->cols[c] = g_renew (gint64, cache->cols[c], MAX (n, 1));
+  cache->chunk = -1;
+  if (!cs_chunk_decode (data, size, n, EV_N_COLUMNS, _cs_event_chunk_modes, cache->cols, error))
+    return NULL;
+  cache->chunk = chunk;
+  cache->first_row = sqlite3_column_int64 (row, 2);
+  cache->n = n;
+  return cache;
 }
 
 static gboolean
@@ -80,14 +84,16 @@ scan_events (CsDocument  *self,
     {
       if (sqlite3_column_int64 (s, 1) >= end_ns)
         break;
-      if (!decode_event_chunk (self, cpu, s, error))
+      CsEventChunkCache *cache = decode_event_chunk (self, cpu, s, error);
+
+      if (cache == NULL)
         {
           sqlite3_reset (s);
           return FALSE;
         }
-      for (guint i = 0; i < self->cached_n && go_on; i++)
+      for (guint i = 0; i < cache->n && go_on; i++)
         {
-          gint64 ts = self->cached_cols[EV_TS][i];
+          gint64 ts = cache->cols[EV_TS][i];
           CsEvent ev;
 
           if (ts < begin_ns)
@@ -98,11 +104,11 @@ scan_events (CsDocument  *self,
               break;
             }
           ev.ts_ns = ts;
-          ev.offset = (guint64) self->cached_cols[EV_OFFSET][i];
-          ev.pid = (gint32) self->cached_cols[EV_PID][i];
-          ev.type_id = (guint32) self->cached_cols[EV_TYPE][i];
+          ev.offset = (guint64) cache->cols[EV_OFFSET][i];
+          ev.pid = (gint32) cache->cols[EV_PID][i];
+          ev.type_id = (guint32) cache->cols[EV_TYPE][i];
           ev.cpu = cpu;
-          ev.row = self->cached_first_row + i;
+          ev.row = cache->first_row + i;
           go_on = func (&ev, user_data);
         }
     }

@@ -37,8 +37,16 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->cpu_type_counts, g_hash_table_unref);
   g_clear_pointer (&self->tasks, g_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
-  for (guint c = 0; c < EV_N_COLUMNS; c++)
-    g_free (self->cached_cols[c]);
+  for (guint cpu = 0; self->chunk_caches != NULL && cpu < self->n_cpus; cpu++)
+    {
+      CsEventChunkCache *cache = self->chunk_caches[cpu];
+      if (cache == NULL)
+        continue;
+      for (guint c = 0; c < EV_N_COLUMNS; c++)
+        g_free (cache->cols[c]);
+      g_free (cache);
+    }
+  g_free (self->chunk_caches);
   g_free (self->cpus);
   g_free (self->clock);
   g_free (self->trace_path);
@@ -56,7 +64,6 @@ cs_document_class_init (CsDocumentClass *klass)
 static void
 cs_document_init (CsDocument *self)
 {
-  self->cached_chunk = -1;
   self->strings = g_string_chunk_new (4096);
 }
 
@@ -126,6 +133,7 @@ load_tables (CsDocument  *self,
   int rc;
 
   self->cpus = g_new0 (CsCpuInfo, MAX (self->n_cpus, 1));
+  self->chunk_caches = g_new0 (CsEventChunkCache *, MAX (self->n_cpus, 1));
   for (guint i = 0; i < self->n_cpus; i++)
     self->cpus[i].cpu = i;
 
