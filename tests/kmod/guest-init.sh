@@ -1,0 +1,58 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# /init of the kmod test guest (see run-guest-test.sh): mount the kernel
+# file systems, attach the virtio disk, run /scenario.sh with its output in
+# /out, write /out as a tar archive onto the disk and power off.
+# cs_guest_timeout=SECONDS on the kernel command line bounds the scenario.
+
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp /out
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t debugfs debugfs /sys/kernel/debug
+
+for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
+	 virtio_pci virtio_blk; do
+	insmod /modules/$m.ko || echo "guest: cannot load $m"
+done
+i=0
+while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+
+echo "guest: Linux $(uname -r), $(nproc) CPUs"
+# The scenario runs under a watchdog: if it hangs, the blocked tasks and
+# the CPUs' backtraces are shown instead of a silent timeout on the host.
+limit=${cs_guest_timeout:-120}
+sh /scenario.sh >/out/guest.log 2>&1 &
+scenario=$!
+(
+	sleep "$limit"
+	echo "guest: scenario still running after $limit s; blocked tasks:"
+	echo w >/proc/sysrq-trigger
+	echo l >/proc/sysrq-trigger
+	sleep 1
+	dmesg | tail -n 400
+	ps
+	kill -9 $scenario
+) &
+watchdog=$!
+wait $scenario
+echo $? >/out/scenario.rc
+kill $watchdog 2>/dev/null
+cat /out/guest.log
+dmesg >/out/dmesg.txt
+
+if [ -b /dev/vda ]; then
+	tar cf /dev/vda -C /out .
+	sync
+else
+	echo "guest: no /dev/vda, results lost"
+fi
+poweroff -f

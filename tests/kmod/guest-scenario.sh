@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The kmod test scenario, run by guest-init.sh in the guest as root with
+# tracefs and debugfs mounted.  Leaves trace.dat, sleeper.pid and stats.txt
+# in /out; exits non-zero on the first failure.
+
+T=/sys/kernel/tracing
+D=/sys/kernel/debug/chronoscope
+KO=/modules/chronoscope_tracer.ko
+MOD=chronoscope_tracer
+
+log() {
+	read -r up _ </proc/uptime
+	echo "guest: [$up] $*"
+}
+
+fail() {
+	echo "guest: FAIL: $*"
+	exit 1
+}
+
+# rmmod refuses while a knob is open (the file holds a module reference):
+# retry, as a user would.  Leaves the number of refusals in $refused.
+unload() {
+	refused=0
+	until rmmod $MOD 2>/dev/null; do
+		refused=$((refused + 1))
+		[ $refused -lt 500 ] || fail "rmmod did not succeed in 500 tries"
+		usleep 1000
+	done
+	[ ! -d $D ] || fail "debugfs directory still there after rmmod"
+	[ ! -d $T/events/chronoscope ] || fail "events still there after rmmod"
+}
+
+# set_knob FILE VALUE: write VALUE to a knob and read it back.
+set_knob() {
+	if ! echo "$2" >"$D/$1" || [ "$(cat "$D/$1")" != "$2" ]; then
+		fail "the $1 knob did not take $2"
+	fi
+}
+
+check_dmesg() {
+	if dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|soft lockup|hard LOCKUP|rcu_sched detected stalls|stall on CPU'; then
+		fail "kernel complained ($1)"
+	fi
+}
+
+# Keep this shell on CPU 0 so that CPU 1 is free for the sections.
+taskset -p 1 $$ >/dev/null
+
+log "start"
+
+# 1. Plain load and unload.
+insmod $KO || fail "insmod"
+for f in irqs_off_us preempt_off_us cpu threshold_us mark stats; do
+	[ -e $D/$f ] || fail "no $D/$f"
+done
+[ -d $T/events/chronoscope/wakeup_latency ] || fail "no wakeup_latency event"
+echo 100001 >$D/irqs_off_us 2>/dev/null && fail "the section cap was not enforced"
+echo 7 >$D/cpu 2>/dev/null && fail "an offline CPU was accepted"
+set_knob cpu -1
+set_knob cpu 1
+set_knob threshold_us 2500
+echo 1000 >$D/preempt_off_us || fail "preempt-off section on CPU 1"
+grep -q '^sections 1$' $D/stats || fail "the section was not counted"
+unload
+log "load and unload: ok"
+
+# 2. Reload three times while sections run in a loop on both CPUs and
+#    the probes and events fire.  A writer holds a module reference while
+#    a knob is open, so the loops pause briefly to let rmmod in.
+insmod $KO threshold_us=0 || fail "insmod (reload)"
+echo 1 >$T/events/chronoscope/enable
+echo 1 >$T/events/sched/sched_switch/enable
+taskset -c 0 sh -c "while :; do echo 2000 >$D/irqs_off_us; echo 2000 >$D/preempt_off_us; echo busy >$D/mark; sleep 0.01; done" 2>/dev/null &
+loop0=$!
+taskset -c 1 sh -c "while :; do echo 3000 >$D/preempt_off_us; sleep 0.01; echo 1000 >$D/irqs_off_us; sleep 0.01; done" 2>/dev/null &
+loop1=$!
+for round in 1 2 3; do
+	sleep 0.3
+	sections=$(sed -n 's/^sections //p' $D/stats)
+	[ "${sections:-0}" -gt 0 ] || fail "no section ran in round $round"
+	unload
+	log "round $round: $sections sections, rmmod refused $refused times while a knob was in use"
+	insmod $KO threshold_us=0 || fail "insmod in round $round"
+	echo 1 >$T/events/chronoscope/enable
+done
+kill $loop0 $loop1
+wait
+grep -q '^wakeups [1-9]' $D/stats || fail "the probes measured no wakeup"
+unload
+echo 0 >$T/events/sched/sched_switch/enable
+check_dmesg "reload under load"
+log "reload under load: ok"
+
+# 3. The recorded scenario.
+insmod $KO max_section_us=500000 threshold_us=50000 || fail "insmod (scenario)"
+echo 0 >$T/tracing_on
+echo >$T/trace
+echo 1 >$T/events/chronoscope/enable
+for e in sched_switch sched_wakeup sched_waking; do
+	echo 1 >$T/events/sched/$e/enable
+done
+echo 1 >$T/tracing_on
+
+# 3a. A 20 ms irqs-off section on CPU 1.
+echo 1 >$D/cpu
+echo "irqs-off 20 ms on CPU 1" >$D/mark
+echo 20000 >$D/irqs_off_us || fail "irqs-off section"
+log "irqs-off section: $(grep last_section_ns $D/stats)"
+
+# 3b. A task pinned to CPU 1 is due to wake while a 300 ms preempt-off
+#     section runs there: its wakeup waits for the section to end.
+taskset -c 1 sleep 0.2 &
+sleeper=$!
+i=0
+while :; do
+	stat=$(cat /proc/$sleeper/stat 2>/dev/null)
+	case $stat in
+	*"(sleep) S"*) break ;;
+	esac
+	i=$((i + 1))
+	[ $i -lt 10000 ] || fail "the sleeper did not go to sleep"
+done
+echo "preempt-off 300 ms on CPU 1, sleeper $sleeper" >$D/mark
+echo 300000 >$D/preempt_off_us || fail "preempt-off section"
+wait $sleeper
+echo $sleeper >/out/sleeper.pid
+log "sleeper pid $sleeper; preempt-off section: $(grep last_section_ns $D/stats)"
+
+echo 0 >$T/tracing_on
+cat $D/stats >/out/stats.txt
+trace-cmd extract -o /out/trace.dat >/out/extract.log 2>&1 || {
+	cat /out/extract.log
+	fail "trace-cmd extract"
+}
+log "extracted $(wc -c </out/trace.dat) bytes"
+
+# Restore tracefs and unload.
+echo 0 >$T/events/enable
+echo >$T/trace
+unload
+check_dmesg "scenario"
+log "scenario: ok"

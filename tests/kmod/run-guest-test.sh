@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Test kmod/ in a real kernel: build chronoscope_tracer.ko against Debian's
+# kernel, boot that kernel in QEMU (TCG) with a busybox initramfs, run
+# guest-scenario.sh there (load, reload under load, record a 20 ms irqs-off
+# section and a wakeup delayed behind a preempt-off section with
+# trace-cmd extract) and check the recording on the host with
+# check-trace.sh.
+#
+# Needs: linux-image-amd64 linux-headers-amd64 qemu-system-x86
+# busybox-static trace-cmd cpio make (installed with apt-get when missing and
+# running as root, unless CS_KMOD_NO_INSTALL=1; otherwise the test is
+# skipped with exit code 77).
+#
+# Environment:
+#   CS_KMOD_WORKDIR         where to build (default: a new dir in $TMPDIR)
+#   CS_KMOD_KEEP=1          keep the work dir (it is printed)
+#   CS_KMOD_KERNEL_RELEASE  the guest kernel (default: newest /boot/vmlinuz-*
+#                           with headers)
+#   CS_KMOD_QEMU_TIMEOUT    seconds before the guest is killed (default 300)
+#   CS_CHRONOSCOPE          the chronoscope executable (for check-trace.sh)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcroot=$(cd "$here/../.." && pwd)
+
+say() {
+	echo "kmod-test: $*"
+}
+
+skip() {
+	say "SKIP: $*"
+	exit 77
+}
+
+die() {
+	say "FAIL: $*"
+	exit 1
+}
+
+# --- Packages ---------------------------------------------------------------
+
+have_pkg() {
+	dpkg-query -W -f '${Status}' "$1" 2>/dev/null | grep -q 'ok installed'
+}
+
+packages="linux-image-amd64 linux-headers-amd64 qemu-system-x86 busybox-static trace-cmd cpio make"
+missing=
+for p in $packages; do
+	have_pkg "$p" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" != 0 ] || [ -n "${CS_KMOD_NO_INSTALL:-}" ] ||
+	   ! command -v apt-get >/dev/null; then
+		skip "missing packages:$missing"
+	fi
+	say "installing$missing"
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $missing >/dev/null ||
+	{ apt-get update -q >/dev/null &&
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends $missing >/dev/null; } ||
+	skip "cannot install$missing"
+fi
+
+# --- The guest kernel -------------------------------------------------------
+
+kver=${CS_KMOD_KERNEL_RELEASE:-}
+if [ -z "$kver" ]; then
+	kver=$(for v in /boot/vmlinuz-*; do
+		v=${v#/boot/vmlinuz-}
+		[ -e "/lib/modules/$v/build/Makefile" ] && echo "$v"
+	done | sort -V | tail -n 1)
+fi
+[ -n "$kver" ] || skip "no /boot/vmlinuz-* with headers in /lib/modules/*/build"
+vmlinuz=/boot/vmlinuz-$kver
+[ -r "$vmlinuz" ] || skip "$vmlinuz is not readable"
+say "guest kernel $kver"
+
+# --- Work directory ---------------------------------------------------------
+
+if [ -n "${CS_KMOD_WORKDIR:-}" ]; then
+	work=$CS_KMOD_WORKDIR
+	rm -rf "$work"
+	mkdir -p "$work"
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/cs-kmod.XXXXXX")
+fi
+work=$(cd "$work" && pwd)
+if [ -z "${CS_KMOD_KEEP:-}" ] && [ -z "${CS_KMOD_WORKDIR:-}" ]; then
+	trap 'rm -rf "$work"' EXIT
+else
+	say "work dir $work"
+fi
+
+start=$(date +%s)
+
+# --- The module -------------------------------------------------------------
+
+"$srcroot/kmod/build-module.sh" build "$work/kbuild" \
+	"/lib/modules/$kver/build" "$work/chronoscope_tracer.ko" \
+	>"$work/kbuild.log" 2>&1 ||
+	{ cat "$work/kbuild.log"; die "the module does not build for $kver"; }
+
+# --- The initramfs ----------------------------------------------------------
+
+root=$work/initramfs
+mkdir -p "$root/bin" "$root/modules"
+
+busybox=$(command -v busybox || echo /bin/busybox)
+if ldd "$busybox" >/dev/null 2>&1; then
+	die "$busybox is not static (install busybox-static)"
+fi
+cp "$busybox" "$root/bin/busybox"
+cp "$here/guest-init.sh" "$root/init"
+cp "$here/guest-scenario.sh" "$root/scenario.sh"
+chmod 755 "$root/init" "$root/scenario.sh"
+cp "$work/chronoscope_tracer.ko" "$root/modules/"
+
+for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
+	 virtio_pci virtio_blk; do
+	ko=$(find "/lib/modules/$kver/kernel" -name "$m.ko*" | head -n 1)
+	[ -n "$ko" ] || die "no $m module for $kver"
+	case $ko in
+	*.ko) cp "$ko" "$root/modules/$m.ko" ;;
+	*.ko.xz) xz -dc "$ko" >"$root/modules/$m.ko" ;;
+	*.ko.zst) zstd -qdc "$ko" >"$root/modules/$m.ko" ;;
+	*.ko.gz) gzip -dc "$ko" >"$root/modules/$m.ko" ;;
+	*) die "cannot unpack $ko" ;;
+	esac
+done
+
+# trace-cmd with its shared libraries and the loader, at their own paths.
+tracecmd=$(command -v trace-cmd)
+for f in "$tracecmd" $(ldd "$tracecmd" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+	mkdir -p "$root$(dirname "$f")"
+	cp -L "$f" "$root$f"
+done
+
+(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 \
+	>"$work/initramfs.cpio.gz"
+
+# --- Boot -------------------------------------------------------------------
+
+truncate -s 64M "$work/out.img"
+say "booting the guest (TCG, 2 CPUs)"
+boot_start=$(date +%s)
+qemu_rc=0
+timeout "${CS_KMOD_QEMU_TIMEOUT:-300}" qemu-system-x86_64 \
+	-accel tcg -m 1024 -smp 2 \
+	-kernel "$vmlinuz" -initrd "$work/initramfs.cpio.gz" \
+	-display none -monitor none -serial "file:$work/console.log" \
+	-no-reboot -nic none \
+	-drive "file=$work/out.img,format=raw,if=virtio" \
+	-append 'console=ttyS0 quiet panic=-1 tsc=reliable cs_guest_timeout=120' \
+	</dev/null >"$work/qemu.log" 2>&1 || qemu_rc=$?
+say "guest ran for $(($(date +%s) - boot_start)) s"
+if [ "$qemu_rc" != 0 ]; then
+	cat "$work/qemu.log" "$work/console.log"
+	die "qemu exited with $qemu_rc (124: timed out)"
+fi
+
+mkdir -p "$work/out"
+tar xf "$work/out.img" -C "$work/out" 2>/dev/null ||
+	{ cat "$work/console.log"; die "the guest left no results on its disk"; }
+sed -n 's/^guest: /  guest: /p' "$work/console.log"
+if [ "$(cat "$work/out/scenario.rc" 2>/dev/null)" != 0 ]; then
+	cat "$work/console.log"
+	die "the guest scenario failed"
+fi
+
+# --- Check the recording ----------------------------------------------------
+
+"$here/check-trace.sh" "$work/out/trace.dat" "$(cat "$work/out/sleeper.pid")" ||
+	die "the recording does not show what the scenario did"
+
+say "PASS in $(($(date +%s) - start)) s"
