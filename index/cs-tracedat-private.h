@@ -1,7 +1,7 @@
-/* cs-tracedat-private.h: internals shared by cs-tracedat-reader.c (file
- * header, options, the reader object), cs-tracedat-sections.c (metadata
- * sections, decompression, libtraceevent set-up) and cs-tracedat-cpu.c (the
- * per-CPU streams).
+/* cs-tracedat-private.h: internals shared by cs-tracedat-reader.c (the reader
+ * object), cs-tracedat-header.c (initial format, options, CPU data table),
+ * cs-tracedat-sections.c (metadata sections, decompression, libtraceevent
+ * set-up) and cs-tracedat-cpu.c (the per-CPU streams).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -162,6 +162,10 @@ _cs_td_mem_has (const CsTdMem *m, gsize n)
   return m->pos <= m->len && n <= m->len - m->pos;
 }
 
+/* cs-tracedat-header.c */
+gboolean _cs_td_read_header        (CsTracedatReader *self,
+                                    GError          **error);
+
 /* cs-tracedat-sections.c */
 gboolean _cs_td_pread_exact        (CsTracedatReader *self,
                                     void             *buf,
@@ -190,11 +194,15 @@ gboolean _cs_td_load_block         (CsTracedatReader *self,
 gboolean _cs_td_scan_v6_sections   (CsTracedatReader *self,
                                     guint64          *pos,
                                     GError          **error);
+/* full: with libtraceevent's plugins and kallsyms (the reader's handle);
+ * otherwise formats, printk formats and command lines only (streams'). */
 struct tep_handle *_cs_td_new_tep  (CsTracedatReader *self,
-                                    gboolean          load_plugins,
+                                    gboolean          full,
                                     struct tep_plugin_list **plugins,
                                     guint            *n_parse_failures,
                                     GError          **error);
+void _cs_td_free_tep                (struct tep_handle *tep,
+                                    struct tep_plugin_list *plugins);
 const char *_cs_td_section_name    (CsTdSectionKind   kind);
 
 /* cs-tracedat-cpu.c */

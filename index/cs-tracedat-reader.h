@@ -14,6 +14,19 @@
  * Why not libtracecmd: libtracecmd 1.3.1 (trace-cmd 3.1.6, Debian 12) reads
  * compressed v7 files super-linearly and keeps every decompressed chunk in
  * memory, and the Debian build cannot read zlib-compressed files at all.
+ *
+ * Threads: a reader is immutable once open; each #CsTracedatCpu stream owns
+ * its state and its own #tep_handle, so streams run on their own threads.
+ * libtraceevent parses formats with process-global state: readers build
+ * their handles under cs_tracedat_reader_get_parse_lock(), which other code
+ * that makes libtraceevent parse formats (tracecmd_open()) should take too.
+ *
+ * Not handled: instance buffers (only the top buffer is read), latency-tracer
+ * text recordings, the TIME_SHIFT option (see
+ * cs_tracedat_reader_has_time_shift()), the ring-buffer format of Linux
+ * 2.6.30 and older.  32-bit recordings (4-byte longs) are read and tested;
+ * big-endian ones follow the file's byte order throughout but no big-endian
+ * recording was at hand to test them.
  */
 #pragma once
 
@@ -85,6 +98,7 @@ typedef struct _CsTracedatCpu CsTracedatCpu;
 #define CS_TYPE_TRACEDAT_READER (cs_tracedat_reader_get_type ())
 G_DECLARE_FINAL_TYPE (CsTracedatReader, cs_tracedat_reader, CS, TRACEDAT_READER, GObject)
 
+GMutex            *cs_tracedat_reader_get_parse_lock      (void);
 CsTracedatReader  *cs_tracedat_reader_open                (const char        *path,
                                                            GError           **error);
 const char        *cs_tracedat_reader_get_path            (CsTracedatReader  *self);
@@ -96,6 +110,8 @@ guint              cs_tracedat_reader_get_page_size       (CsTracedatReader  *se
 const char        *cs_tracedat_reader_get_compression     (CsTracedatReader  *self);
 guint              cs_tracedat_reader_get_n_cpus          (CsTracedatReader  *self);
 guint64            cs_tracedat_reader_get_cpu_data_size   (CsTracedatReader  *self,
+                                                           guint              cpu);
+guint64            cs_tracedat_reader_get_cpu_data_offset (CsTracedatReader  *self,
                                                            guint              cpu);
 const char        *cs_tracedat_reader_get_clock           (CsTracedatReader  *self);
 gint64             cs_tracedat_reader_get_ts_offset       (CsTracedatReader  *self);

@@ -643,6 +643,31 @@ parse_section (CsTracedatReader   *self,
     }
 }
 
+/* libtraceevent's format parser keeps its tokenizer in process-global
+ * variables (input_buf, input_buf_ptr, input_buf_siz in event-parse.c), and
+ * its plugins register options in global lists: building or tearing down any
+ * tep_handle must not overlap with another, in any thread. */
+static GMutex parse_lock;
+
+/**
+ * cs_tracedat_reader_get_parse_lock:
+ *
+ * The lock CsTracedatReader holds while it builds or frees a #tep_handle
+ * (cs_tracedat_reader_open(), cs_tracedat_cpu_get_tep(), the last unref of a
+ * reader).  libtraceevent parses event formats with process-global state, so
+ * other code of the process that makes libtraceevent parse formats or load
+ * plugins (tracecmd_open(), tep_parse_event(), tep_load_plugins()) while
+ * readers may be opened on other threads must hold it too.  Reading records
+ * and decoding them (tep_data_pid(), tep_print_event()) need no lock.
+ *
+ * Returns: (transfer none): a process-wide #GMutex
+ */
+GMutex *
+cs_tracedat_reader_get_parse_lock (void)
+{
+  return &parse_lock;
+}
+
 static void
 tep_free_with_plugins (struct tep_handle *tep, struct tep_plugin_list *plugins)
 {
@@ -651,13 +676,23 @@ tep_free_with_plugins (struct tep_handle *tep, struct tep_plugin_list *plugins)
   tep_free (tep);
 }
 
+void
+_cs_td_free_tep (struct tep_handle *tep, struct tep_plugin_list *plugins)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&parse_lock);
+
+  if (tep != NULL)
+    tep_free_with_plugins (tep, plugins);
+}
+
 struct tep_handle *
 _cs_td_new_tep (CsTracedatReader        *self,
-                gboolean                 load_plugins,
+                gboolean                 full,
                 struct tep_plugin_list **plugins,
                 guint                   *n_parse_failures,
                 GError                 **error)
 {
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&parse_lock);
   struct tep_handle *tep;
   struct tep_plugin_list *list = NULL;
   guint failures = 0;
@@ -673,7 +708,7 @@ _cs_td_new_tep (CsTracedatReader        *self,
     tep_set_cpus (tep, (int) self->n_cpus);
   /* Plugins register print handlers by event name; like libtracecmd, load
    * them before the formats. */
-  if (load_plugins)
+  if (full)
     list = tep_load_plugins (tep);
 
   if (!self->sections[CS_TD_SEC_HEADER_INFO].present)
@@ -691,7 +726,7 @@ _cs_td_new_tep (CsTracedatReader        *self,
       g_autofree guint8 *buf = NULL;
       gsize len = 0;
 
-      if (!sec->present)
+      if (!sec->present || (!full && k == CS_TD_SEC_KALLSYMS))
         continue;
       if (!_cs_td_load_block (self, sec->offset, sec->size, sec->compressed,
                               section_names[k], &buf, &len, error) ||

@@ -1,0 +1,795 @@
+/* cs-tracedat-cpu.c: CsTracedatCpu, one CPU's ring-buffer data of a
+ * trace.dat file, read page by page with libtraceevent's kbuffer.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Layout: trace-cmd.dat.v6(5) "CPU DATA" and trace-cmd.dat.v7(5) "BUFFER
+ * FLYRECORD SECTION": the pages of the kernel's ring buffer (a page header
+ * with a timestamp and a commit size, then events) copied one after the
+ * other; for compressed v7 files, "COMPRESSION FORMAT OF THE TRACE DATA": a
+ * 4-byte chunk count, then per chunk a 4-byte compressed size, a 4-byte
+ * uncompressed size (a whole number of pages) and the compressed bytes.
+ *
+ * A stream holds one "block" in memory: a decompressed chunk, or for
+ * uncompressed data a window of about 1 MiB read with pread().  Records
+ * point into the block.  Positions (record offsets) are file offsets for
+ * uncompressed data and positions in the CPU's decompressed stream for
+ * compressed data (see CsTracedatRecord in cs-tracedat-reader.h).
+ *
+ * Every page is checked before kbuffer sees it (commit size within the page,
+ * every event header moving forward, every event inside the committed data),
+ * because kbuffer trusts the page: a hostile page could otherwise make it
+ * read outside the buffer or loop forever.
+ */
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include "cs-tracedat-private.h"
+
+#define WINDOW_BYTES (1024 * 1024)
+#define COMMIT_MASK  ((1u << 27) - 1)
+
+/* Ring-buffer event types (include/linux/ring_buffer.h). */
+#define RB_TYPE_PADDING     29
+#define RB_TYPE_TIME_EXTEND 30
+#define RB_TYPE_TIME_STAMP  31
+
+typedef struct {
+  guint64 file_pos;     /* file offset of the chunk's 8-byte header */
+  guint64 stream_pos;   /* position of its first byte in the decompressed stream */
+  guint32 csize;
+  guint32 usize;
+} Chunk;
+
+struct _CsTracedatCpu {
+  CsTracedatReader *reader;
+  gboolean owns_reader_ref;
+  guint cpu;
+
+  /* copied from the reader */
+  guint page_size;
+  gboolean be;
+  guint klong;
+  gboolean compressed;
+  guint64 data_offset;
+  guint64 data_end;
+  gboolean tsc2nsec;
+  guint32 mult;
+  guint32 shift;
+  guint64 ts_offset;
+
+  /* the block in memory: positions [block_pos, block_next), padded with
+   * zeroes to block_len (a whole number of pages) plus CS_TD_PAGE_SLACK */
+  guint8 *block;
+  gsize block_alloc;
+  gsize block_len;
+  guint64 block_pos;
+  guint64 block_next;
+  gboolean have_block;
+  guint32 block_chunk;
+
+  /* compressed data */
+  guint32 n_chunks;
+  GArray *chunks;       /* Chunk: the first chunks->len chunk headers */
+  guint8 *in;
+  gsize in_alloc;
+  ZSTD_DCtx *zstd;
+  z_stream zs;
+  gboolean zs_ready;
+
+  /* the current page */
+  gsize page_off;
+  gboolean page_started;  /* page_off names a page of this block already used */
+  gboolean page_loaded;   /* kbuf holds the page at page_off */
+  gboolean at_end;
+  guint64 bytes_done;
+
+  struct kbuffer *kbuf;
+  struct tep_record record;
+  struct tep_handle *tep;
+};
+
+static gboolean
+cpu_error (CsTracedatCpu *c, GError **error, gint code, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+cpu_error (CsTracedatCpu *c, GError **error, gint code, const char *fmt, ...)
+{
+  va_list ap;
+  g_autofree char *msg = NULL;
+
+  va_start (ap, fmt);
+  msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  g_set_error (error, CS_INDEX_ERROR, code, "%s: CPU %u: %s",
+               c->reader->display_name, c->cpu, msg);
+  return FALSE;
+}
+
+static void
+ensure_alloc (guint8 **buf, gsize *alloc, gsize need)
+{
+  if (need <= *alloc)
+    return;
+  g_free (*buf);
+  *buf = g_malloc (need);
+  *alloc = need;
+}
+
+CsTracedatCpu *
+_cs_tracedat_cpu_new (CsTracedatReader  *reader,
+                      guint              cpu,
+                      gboolean           ref_reader,
+                      GError           **error)
+{
+  g_autoptr(CsTracedatCpu) c = g_new0 (CsTracedatCpu, 1);
+  const CsTdCpuData *d = &reader->cpu_data[cpu];
+
+  c->reader = ref_reader ? g_object_ref (reader) : reader;
+  c->owns_reader_ref = ref_reader;
+  c->cpu = cpu;
+  c->page_size = reader->page_size;
+  c->be = reader->big_endian;
+  c->klong = reader->kernel_long_size;
+  c->compressed = reader->data_compressed;
+  c->data_offset = d->offset;
+  c->data_end = d->offset + d->size;
+  c->tsc2nsec = reader->has_tsc2nsec;
+  c->mult = reader->tsc2nsec_mult;
+  c->shift = reader->tsc2nsec_shift;
+  c->ts_offset = (guint64) reader->ts_offset_ns;
+  c->chunks = g_array_new (FALSE, FALSE, sizeof (Chunk));
+
+  c->kbuf = kbuffer_alloc (c->klong == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+                           c->be ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+  if (c->kbuf == NULL)
+    g_error ("kbuffer_alloc: out of memory");
+
+  if (d->size == 0)
+    {
+      c->at_end = TRUE;
+      return g_steal_pointer (&c);
+    }
+  if (d->offset > reader->file_size || d->size > reader->file_size - d->offset)
+    {
+      cpu_error (c, error, CS_INDEX_ERROR_TRUNCATED,
+                 "its data at offset %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " bytes) goes "
+                 "past the end of the file (%" G_GUINT64_FORMAT " bytes)",
+                 d->offset, d->size, reader->file_size);
+      return NULL;
+    }
+
+  if (c->compressed)
+    {
+      guint8 b[4];
+
+      if (d->size < 4)
+        {
+          cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                     "compressed data at offset %" G_GUINT64_FORMAT " is only %" G_GUINT64_FORMAT
+                     " bytes", d->offset, d->size);
+          return NULL;
+        }
+      if (!_cs_td_pread_exact (reader, b, 4, d->offset, "chunk count", error))
+        return NULL;
+      /* trace-cmd extract (3.1.6) stores in the BUFFER option the size of
+       * the chunks without the 4-byte count before them, trace-cmd record
+       * with it: accept both, chunks may end 4 bytes after offset + size. */
+      c->data_end = MIN (reader->file_size, d->offset + d->size + 4);
+      c->n_chunks = _cs_td_u32 (c->be, b);
+      if (c->n_chunks > (c->data_end - d->offset - 4) / 8)
+        {
+          cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                     "%u chunks cannot fit in %" G_GUINT64_FORMAT " bytes at offset %"
+                     G_GUINT64_FORMAT, c->n_chunks, c->data_end - d->offset, d->offset);
+          return NULL;
+        }
+      if (reader->codec == CS_TD_CODEC_ZSTD)
+        {
+          c->zstd = ZSTD_createDCtx ();
+          if (c->zstd == NULL)
+            g_error ("ZSTD_createDCtx: out of memory");
+        }
+      else if (reader->codec == CS_TD_CODEC_ZLIB)
+        {
+          if (inflateInit (&c->zs) != Z_OK)
+            g_error ("inflateInit: out of memory");
+          c->zs_ready = TRUE;
+        }
+    }
+
+  return g_steal_pointer (&c);
+}
+
+/**
+ * cs_tracedat_cpu_free:
+ * @cpu: (transfer full) (nullable): a stream
+ *
+ * Frees @cpu, its buffers and its #tep_handle, and drops its reference on the
+ * reader.
+ */
+void
+cs_tracedat_cpu_free (CsTracedatCpu *cpu)
+{
+  if (cpu == NULL)
+    return;
+  _cs_td_free_tep (cpu->tep, NULL);
+  kbuffer_free (cpu->kbuf);
+  if (cpu->zstd != NULL)
+    ZSTD_freeDCtx (cpu->zstd);
+  if (cpu->zs_ready)
+    inflateEnd (&cpu->zs);
+  g_free (cpu->in);
+  g_free (cpu->block);
+  g_clear_pointer (&cpu->chunks, g_array_unref);
+  if (cpu->owns_reader_ref)
+    g_object_unref (cpu->reader);
+  g_free (cpu);
+}
+
+/**
+ * cs_tracedat_cpu_get_cpu:
+ * @cpu: a stream
+ *
+ * Returns: the CPU number @cpu was opened for
+ */
+guint
+cs_tracedat_cpu_get_cpu (CsTracedatCpu *cpu)
+{
+  g_return_val_if_fail (cpu != NULL, 0);
+  return cpu->cpu;
+}
+
+/**
+ * cs_tracedat_cpu_get_tep:
+ * @cpu: a stream
+ * @error: return location for a #GError
+ *
+ * The stream's own libtraceevent handle, for tep_data_pid(), tep_data_type(),
+ * tep_find_event(), field access and tep_data_comm_from_pid() on its records
+ * from the stream's thread.  It is built on the first call by parsing the
+ * file's header page, event formats, printk formats and saved command lines
+ * again (a few milliseconds for the usual few hundred formats), so streams
+ * never share libtraceevent state (handles cache lookups without locks).
+ *
+ * Two things are left out, on purpose: kallsyms (15 MB of text and tens of
+ * MB of memory for a distribution kernel, per handle) and libtraceevent's
+ * plugins (some keep process-global state and are not safe to use from
+ * several threads).  So tep_print_event() on this handle prints function
+ * addresses instead of names and no plugin output: format events for people
+ * with cs_tracedat_reader_get_tep().  Building the handle takes
+ * cs_tracedat_reader_get_parse_lock(), so streams of several threads build
+ * theirs one at a time.
+ *
+ * Errors: those of cs_tracedat_reader_open() if the file changed since.
+ *
+ * Thread: the stream's.
+ *
+ * Returns: (transfer none): the handle, owned by @cpu, or %NULL with @error
+ *   set
+ */
+struct tep_handle *
+cs_tracedat_cpu_get_tep (CsTracedatCpu  *cpu,
+                         GError        **error)
+{
+  g_return_val_if_fail (cpu != NULL, NULL);
+
+  if (cpu->tep == NULL)
+    cpu->tep = _cs_td_new_tep (cpu->reader, FALSE, NULL, NULL, error);
+  return cpu->tep;
+}
+
+/**
+ * cs_tracedat_cpu_get_bytes_done:
+ * @cpu: a stream
+ *
+ * Returns: how many bytes of the CPU's data in the file the stream has
+ *   consumed, up to cs_tracedat_reader_get_cpu_data_size(); for progress
+ */
+guint64
+cs_tracedat_cpu_get_bytes_done (CsTracedatCpu *cpu)
+{
+  guint64 total;
+
+  g_return_val_if_fail (cpu != NULL, 0);
+  total = cpu->reader->cpu_data[cpu->cpu].size;
+  return cpu->at_end ? total : MIN (cpu->bytes_done, total);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Blocks                                                                    */
+
+static gsize
+window_bytes (CsTracedatCpu *c)
+{
+  return MAX (c->page_size, WINDOW_BYTES / c->page_size * c->page_size);
+}
+
+static void
+set_block (CsTracedatCpu *c, guint64 pos, gsize data_len)
+{
+  gsize padded = (data_len + c->page_size - 1) / c->page_size * c->page_size;
+
+  memset (c->block + data_len, 0, padded - data_len + CS_TD_PAGE_SLACK);
+  c->have_block = TRUE;
+  c->block_pos = pos;
+  c->block_next = pos + data_len;
+  c->block_len = padded;
+  c->page_started = FALSE;
+  c->page_loaded = FALSE;
+}
+
+/* Uncompressed data: the window starting at file offset @pos. */
+static gboolean
+load_window (CsTracedatCpu *c, guint64 pos, GError **error)
+{
+  gsize len = (gsize) MIN ((guint64) window_bytes (c), c->data_end - pos);
+
+  ensure_alloc (&c->block, &c->block_alloc, window_bytes (c) + CS_TD_PAGE_SLACK);
+  c->have_block = FALSE;
+  c->page_loaded = FALSE;
+  if (!_cs_td_pread_exact (c->reader, c->block, len, pos, "ring-buffer pages", error))
+    return FALSE;
+  set_block (c, pos, len);
+  return TRUE;
+}
+
+/* Reads the header of chunk chunks->len, which follows the last known one. */
+static gboolean
+read_chunk_header (CsTracedatCpu *c, GError **error)
+{
+  guint i = c->chunks->len;
+  Chunk ch;
+  guint8 b[8];
+
+  if (i >= c->n_chunks)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT, "reading past its %u chunks", c->n_chunks);
+  if (i == 0)
+    {
+      ch.file_pos = c->data_offset + 4;
+      ch.stream_pos = 0;
+    }
+  else
+    {
+      const Chunk *prev = &g_array_index (c->chunks, Chunk, i - 1);
+      ch.file_pos = prev->file_pos + 8 + prev->csize;
+      ch.stream_pos = prev->stream_pos + prev->usize;
+    }
+  if (ch.file_pos + 8 > c->data_end)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      "chunk %u of %u would start at offset %" G_GUINT64_FORMAT
+                      ", past the end of the CPU's data (%" G_GUINT64_FORMAT ")",
+                      i, c->n_chunks, ch.file_pos, c->data_end);
+  if (!_cs_td_pread_exact (c->reader, b, 8, ch.file_pos, "chunk header", error))
+    return FALSE;
+  ch.csize = _cs_td_u32 (c->be, b);
+  ch.usize = _cs_td_u32 (c->be, b + 4);
+  if (ch.csize > c->data_end - ch.file_pos - 8)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      "chunk %u at offset %" G_GUINT64_FORMAT " claims %u compressed bytes, "
+                      "past the end of the CPU's data (%" G_GUINT64_FORMAT ")",
+                      i, ch.file_pos, ch.csize, c->data_end);
+  if (ch.usize > CS_TD_MAX_CHUNK_BYTES || ch.csize > CS_TD_MAX_CHUNK_BYTES)
+    return cpu_error (c, error, CS_INDEX_ERROR_UNSUPPORTED,
+                      "chunk %u at offset %" G_GUINT64_FORMAT " is %u bytes (%u compressed), "
+                      "more than this reader accepts",
+                      i, ch.file_pos, ch.usize, ch.csize);
+  g_array_append_val (c->chunks, ch);
+  return TRUE;
+}
+
+/* Compressed data: decompresses chunk @i (its header must be known). */
+static gboolean
+load_chunk (CsTracedatCpu *c, guint i, GError **error)
+{
+  const Chunk *ch = &g_array_index (c->chunks, Chunk, i);
+  gsize padded = ((gsize) ch->usize + c->page_size - 1) / c->page_size * c->page_size;
+  g_autofree char *what = NULL;
+
+  ensure_alloc (&c->in, &c->in_alloc, MAX (ch->csize, 1));
+  ensure_alloc (&c->block, &c->block_alloc, padded + CS_TD_PAGE_SLACK);
+
+  /* On failure the block is this chunk, empty: reading on goes to the next. */
+  c->have_block = TRUE;
+  c->block_chunk = i;
+  c->block_pos = ch->stream_pos;
+  c->block_next = ch->stream_pos + ch->usize;
+  c->block_len = 0;
+  c->page_started = FALSE;
+  c->page_loaded = FALSE;
+  c->bytes_done = ch->file_pos + 8 + ch->csize - c->data_offset;
+
+  if (!_cs_td_pread_exact (c->reader, c->in, ch->csize, ch->file_pos + 8, "chunk", error))
+    return FALSE;
+  what = g_strdup_printf ("CPU %u: chunk %u", c->cpu, i);
+  if (!_cs_td_decompress (c->reader, c->zstd, c->zs_ready ? &c->zs : NULL, c->in, ch->csize,
+                          c->block, ch->usize, what, ch->file_pos, error))
+    return FALSE;
+  set_block (c, ch->stream_pos, ch->usize);
+  c->block_chunk = i;
+  return TRUE;
+}
+
+/* Loads the block after the current one; FALSE at the end (error unset). */
+static gboolean
+next_block (CsTracedatCpu *c, GError **error)
+{
+  if (!c->compressed)
+    {
+      guint64 pos = c->have_block ? c->block_next : c->data_offset;
+
+      if (pos >= c->data_end)
+        {
+          c->at_end = TRUE;
+          return FALSE;
+        }
+      if (!load_window (c, pos, error))
+        {
+          c->at_end = TRUE;
+          return FALSE;
+        }
+      return TRUE;
+    }
+  else
+    {
+      guint i = c->have_block ? c->block_chunk + 1 : 0;
+
+      if (i >= c->n_chunks)
+        {
+          c->at_end = TRUE;
+          return FALSE;
+        }
+      if (i == c->chunks->len && !read_chunk_header (c, error))
+        {
+          c->at_end = TRUE;
+          return FALSE;
+        }
+      return load_chunk (c, i, error);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pages                                                                     */
+
+/* Walks the event headers of a page the way kbuffer will, and refuses a page
+ * that would make kbuffer read outside it, loop, or return an event that
+ * does not fit in the committed data. */
+static gboolean
+check_page (CsTracedatCpu *c, const guint8 *page, GError **error)
+{
+  guint hdr = 8 + c->klong;
+  guint64 commit = c->klong == 8 ? _cs_td_u64 (c->be, page + 8) : _cs_td_u32 (c->be, page + 8);
+  guint32 size = (guint32) commit & COMMIT_MASK;
+  const guint8 *d = page + hdr;
+  guint32 curr = 0;
+  guint64 where = c->block_pos + c->page_off;
+
+  if ((guint64) hdr + size > c->page_size)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      "the page at %s %" G_GUINT64_FORMAT " commits %u bytes, more than a "
+                      "page of %u holds", c->compressed ? "stream position" : "offset",
+                      where, size, c->page_size);
+
+  while (curr < size)
+    {
+      guint32 tl = _cs_td_u32 (c->be, d + curr);
+      guint32 type_len = c->be ? (tl >> 27) & 31 : tl & 31;
+      guint32 index, next;
+      gboolean is_data = TRUE;
+
+      switch (type_len)
+        {
+        case RB_TYPE_PADDING:
+          index = curr + 4;
+          next = index + _cs_td_u32 (c->be, d + curr + 4);
+          is_data = FALSE;
+          break;
+        case RB_TYPE_TIME_EXTEND:
+        case RB_TYPE_TIME_STAMP:
+          index = curr + 8;
+          next = index;
+          is_data = FALSE;
+          break;
+        case 0:
+          {
+            /* kbuffer: length = read_4 () - 4, rounded up to 4, as an int */
+            gint32 len = (gint32) (_cs_td_u32 (c->be, d + curr + 4) - 4u);
+            len = (len + 3) & ~3;
+            index = curr + 8;
+            next = index + (guint32) len;
+            break;
+          }
+        default:
+          index = curr + 4;
+          next = index + type_len * 4;
+          break;
+        }
+      if (next <= curr || (is_data && (next < index || next > size)))
+        return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                          "the event at byte %u of the page at %s %" G_GUINT64_FORMAT
+                          " has a bad length (type %u)", hdr + curr,
+                          c->compressed ? "stream position" : "offset", where, type_len);
+      curr = next;
+    }
+  return TRUE;
+}
+
+static gboolean
+load_page (CsTracedatCpu *c, GError **error)
+{
+  guint8 *page = c->block + c->page_off;
+
+  c->page_loaded = FALSE;
+  if (!c->compressed)
+    c->bytes_done = MIN (c->block_pos + c->page_off + c->page_size, c->data_end) - c->data_offset;
+  if (!check_page (c, page, error))
+    return FALSE;
+  kbuffer_load_subbuffer (c->kbuf, page);
+  c->page_loaded = TRUE;
+  return TRUE;
+}
+
+/* Moves to the next page, loading blocks as needed; FALSE at the end (error
+ * unset) or on error.  After a bad page, the next call goes on after it. */
+static gboolean
+advance_page (CsTracedatCpu *c, GError **error)
+{
+  for (;;)
+    {
+      if (c->have_block)
+        {
+          gsize next = c->page_started ? c->page_off + c->page_size : 0;
+
+          if (next < c->block_len)
+            {
+              c->page_off = next;
+              c->page_started = TRUE;
+              return load_page (c, error);
+            }
+        }
+      if (!next_block (c, error))
+        return FALSE;
+    }
+}
+
+static inline guint64
+ts_calc (CsTracedatCpu *c, guint64 ts)
+{
+  if (c->tsc2nsec)
+    {
+      /* the kernel's mul_u64_u32_shr(), as libtracecmd computes it */
+      guint64 al = ts & 0xffffffffu;
+      guint64 ah = ts >> 32;
+      guint64 r = (al * c->mult) >> c->shift;
+
+      if (ah != 0)
+        r += (ah * c->mult) << (32 - c->shift);
+      ts = r;
+    }
+  return ts + c->ts_offset;
+}
+
+/**
+ * cs_tracedat_cpu_next:
+ * @cpu: a stream
+ * @record: (out caller-allocates): the next record
+ * @error: return location for a #GError
+ *
+ * Reads the stream's next record, in the order of the CPU's ring buffer
+ * (time order).  Records borrow the stream's memory until the next call of
+ * cs_tracedat_cpu_next() or cs_tracedat_cpu_seek() on it.
+ *
+ * Cost: amortized constant per record; one chunk is decompressed (or one
+ * window of pages read) every few hundred records; no allocation per record.
+ *
+ * Errors: %CS_INDEX_ERROR_CORRUPT for a damaged page (the next call goes on
+ * with the following page) or a chunk that does not decompress to its
+ * announced size (the next call goes on with the following chunk),
+ * %CS_INDEX_ERROR_TRUNCATED when the data ends early, %CS_INDEX_ERROR_UNSUPPORTED
+ * for chunks beyond this reader's size limit (32 MiB).  Messages name the
+ * file, the CPU and the offset.
+ *
+ * Thread: the stream's.
+ *
+ * Returns: %TRUE with @record filled in; %FALSE at the end of the CPU's data
+ *   (@error unset) or on error (@error set)
+ */
+gboolean
+cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
+                      CsTracedatRecord  *record,
+                      GError           **error)
+{
+  CsTracedatCpu *c = cpu;
+
+  g_return_val_if_fail (cpu != NULL, FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (;;)
+    {
+      if (c->page_loaded)
+        {
+          unsigned long long ts;
+          void *data = kbuffer_read_event (c->kbuf, &ts);
+
+          if (data != NULL)
+            {
+              struct tep_record *r = &c->record;
+
+              r->ts = ts_calc (c, ts);
+              r->offset = c->block_pos + c->page_off + (guint64) kbuffer_curr_offset (c->kbuf);
+              r->missed_events = kbuffer_missed_events (c->kbuf);
+              r->record_size = kbuffer_curr_size (c->kbuf);
+              r->size = kbuffer_event_size (c->kbuf);
+              r->data = data;
+              r->cpu = (int) c->cpu;
+              r->ref_count = 1;
+              r->locked = 0;
+              r->priv = NULL;
+              kbuffer_next_event (c->kbuf, NULL);
+
+              record->ts_ns = (gint64) r->ts;
+              record->offset = r->offset;
+              record->data = data;
+              record->size = (guint) r->size;
+              record->cpu = c->cpu;
+              record->missed_events = r->missed_events;
+              record->tep_record = r;
+              return TRUE;
+            }
+          c->page_loaded = FALSE;
+        }
+      if (c->at_end || !advance_page (c, error))
+        return FALSE;
+    }
+}
+
+/* Compressed data: the chunk holding stream position @pos. */
+static gboolean
+find_chunk (CsTracedatCpu *c, guint64 pos, guint *index, GError **error)
+{
+  guint lo = 0, hi;
+
+  for (;;)
+    {
+      const Chunk *last;
+
+      if (c->chunks->len > 0)
+        {
+          last = &g_array_index (c->chunks, Chunk, c->chunks->len - 1);
+          if (pos < last->stream_pos + last->usize)
+            break;
+        }
+      if (c->chunks->len >= c->n_chunks)
+        return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                          "stream position %" G_GUINT64_FORMAT " is past the end of its data",
+                          pos);
+      if (!read_chunk_header (c, error))
+        return FALSE;
+    }
+
+  hi = c->chunks->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const Chunk *ch = &g_array_index (c->chunks, Chunk, mid);
+
+      if (pos < ch->stream_pos)
+        hi = mid;
+      else if (pos >= ch->stream_pos + ch->usize)
+        lo = mid + 1;
+      else
+        {
+          *index = mid;
+          return TRUE;
+        }
+    }
+  return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                    "no chunk holds stream position %" G_GUINT64_FORMAT, pos);
+}
+
+/**
+ * cs_tracedat_cpu_seek:
+ * @cpu: a stream
+ * @offset: the #CsTracedatRecord.offset of a record read earlier from this CPU
+ *   of this file (by any stream or by cs_tracedat_reader_read_at())
+ * @error: return location for a #GError
+ *
+ * Positions the stream so that the next cs_tracedat_cpu_next() returns the
+ * record at @offset and then the records after it.  Seeking within the block
+ * in memory (the current chunk, or window of pages) costs no I/O; otherwise
+ * one chunk is decompressed (compressed data: chunk headers up to @offset
+ * are read once to find it) or one window is read.  Timestamps are right
+ * after a seek: they are recomputed from the start of the record's page.
+ *
+ * Errors: %CS_INDEX_ERROR_CORRUPT when no record of the CPU starts at
+ * @offset, or the data there is damaged; %CS_INDEX_ERROR_TRUNCATED when the
+ * data ends early.  After an error the stream is at its end until the next
+ * successful seek.
+ *
+ * Thread: the stream's.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
+gboolean
+cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
+                      guint64         offset,
+                      GError        **error)
+{
+  CsTracedatCpu *c = cpu;
+  guint64 page_pos;
+  gsize in_page;
+
+  g_return_val_if_fail (cpu != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  c->at_end = TRUE;
+  c->page_loaded = FALSE;
+
+  if (c->data_end == c->data_offset)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      "no record at offset %" G_GUINT64_FORMAT ": the CPU has no data", offset);
+
+  if (!c->compressed)
+    {
+      guint64 rel, win;
+
+      if (offset < c->data_offset || offset >= c->data_end)
+        return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                          "offset %" G_GUINT64_FORMAT " is outside its data [%" G_GUINT64_FORMAT
+                          ", %" G_GUINT64_FORMAT ")", offset, c->data_offset, c->data_end);
+      rel = offset - c->data_offset;
+      win = c->data_offset + rel / window_bytes (c) * window_bytes (c);
+      if (!c->have_block || c->block_pos != win)
+        if (!load_window (c, win, error))
+          return FALSE;
+    }
+  else
+    {
+      guint i = 0;
+
+      if (!c->have_block || c->block_len == 0 || offset < c->block_pos || offset >= c->block_next)
+        {
+          if (!find_chunk (c, offset, &i, error) || !load_chunk (c, i, error))
+            {
+              c->at_end = TRUE;
+              return FALSE;
+            }
+        }
+    }
+
+  page_pos = c->block_pos + (offset - c->block_pos) / c->page_size * c->page_size;
+  in_page = (gsize) (offset - page_pos);
+  c->page_off = (gsize) (page_pos - c->block_pos);
+  c->page_started = TRUE;
+  if (c->page_off >= c->block_len || !load_page (c, error))
+    {
+      c->page_loaded = FALSE;
+      if (error != NULL && *error == NULL)
+        cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                   "no page holds offset %" G_GUINT64_FORMAT, offset);
+      return FALSE;
+    }
+
+  for (;;)
+    {
+      gsize cur;
+
+      if (kbuffer_read_event (c->kbuf, NULL) == NULL)
+        break;
+      cur = (gsize) kbuffer_curr_offset (c->kbuf);
+      if (cur == in_page)
+        {
+          c->at_end = FALSE;
+          return TRUE;
+        }
+      if (cur > in_page)
+        break;
+      kbuffer_next_event (c->kbuf, NULL);
+    }
+
+  c->page_loaded = FALSE;
+  return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                    "no record starts at %s %" G_GUINT64_FORMAT,
+                    c->compressed ? "stream position" : "offset", offset);
+}

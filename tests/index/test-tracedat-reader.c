@@ -1,0 +1,1496 @@
+/* test-tracedat-reader.c: CsTracedatReader against libtracecmd, the oracle.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Every record of every CPU of each recording is read with CsTracedatReader
+ * and, in lockstep, with libtracecmd (tracecmd_open, tracecmd_read_cpu_first,
+ * tracecmd_read_data): timestamps, payload bytes, sizes, missed events, pid
+ * and event type (each side decoding with its own tep_handle) must be equal,
+ * offsets equal for uncompressed data and off by a per-CPU constant for
+ * compressed data (libtracecmd numbers a compressed CPU from a virtual base).
+ * Recordings: the public files in $CS_SHARED_TESTDATA, the project's in
+ * $CS_TESTDATA; each test skips, saying why, when its directory is missing.
+ *
+ * Zlib: Debian's trace-cmd can neither write nor read zlib-compressed v7
+ * files, so rewrite_v7() below rewrites a compressed v7 file chunk by chunk
+ * with another codec (the layout trace-cmd.dat.v7(5) describes).  Rewritten
+ * with zstd, libtracecmd reads it like the original (which checks the
+ * rewriter); rewritten with zlib, CsTracedatReader must read it like
+ * libtracecmd reads the original.
+ *
+ * Damaged files (truncations, lying sizes, absurd counts, looping options,
+ * corrupt pages, random byte flips) must give a CS_INDEX_ERROR, never a
+ * crash, a hang or a huge allocation.
+ *
+ * Optional: CS_TRACEDAT_BIG=FILE [CS_TRACEDAT_BIG_ORACLE=FILE]
+ * [CS_TRACEDAT_BIG_LIMIT=N] compares the first N records (default 2000000)
+ * of each CPU of a big recording.
+ *
+ * Helper mode (not a test): `test-tracedat-reader --rewrite-v7 zlib|zstd IN
+ * OUT [INSTANCE]` writes the rewritten file (with the buffer of INSTANCE made
+ * the top buffer, for files of `trace-cmd extract -B INSTANCE`) and exits.
+ */
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <trace-cmd/trace-cmd.h>
+#include <traceevent/event-parse.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "cs-tracedat-reader.h"
+
+/* Exported by libtracecmd 1.3.1 but missing from its public header. */
+int tracecmd_cpus (struct tracecmd_input *handle);
+int tracecmd_page_size (struct tracecmd_input *handle);
+int tracecmd_long_size (struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock (struct tracecmd_input *handle);
+
+typedef struct {
+  const char *name;
+  guint64 n_events;     /* trace-cmd report 3.1.6, see MANIFEST.md */
+  guint n_cpus;         /* the "cpus=" line of trace-cmd report */
+  guint version;
+  const char *compression;
+  guint long_size;
+} PublicFile;
+
+static const PublicFile public_files[] = {
+  { "buildroot-fifo-i686-v6.dat", 1154, 4, 6, "none", 4 },
+  { "empty-truncated-v6.dat", 0, 1, 6, "none", 8 },
+  { "empty-v7-zstd.dat", 0, 16, 7, "zstd", 8 },
+  { "function-graph-i686-v6.dat", 21, 1, 6, "none", 4 },
+  { "function-i686-v6.dat", 12527, 1, 6, "none", 4 },
+  { "kstack-x86-v7-zstd.dat", 406, 8, 7, "zstd", 8 },
+  { "lisa-rtapp-arm64-v6.dat", 7820, 6, 6, "none", 8 },
+  { "rpi-sched-arm32-v6.dat", 4427, 4, 6, "none", 4 },
+  { "sched-x86-v7-zstd.dat", 3562, 8, 7, "zstd", 8 },
+  { "trappy-thermal-arm32-v6.dat", 525, 8, 6, "none", 4 },
+};
+
+static char *
+data_path (const char *env, const char *name)
+{
+  const char *dir = g_getenv (env);
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return NULL;
+  return g_build_filename (dir, name, NULL);
+}
+
+static gboolean
+skip_without (const char *env)
+{
+  const char *dir = g_getenv (env);
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *msg = g_strdup_printf ("$%s is not set to a directory of recordings", env);
+      g_test_skip (msg);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lockstep comparison with libtracecmd                                      */
+
+typedef struct {
+  guint64 offset;
+  gint64 ts_ns;
+  int pid;
+  int type;
+  guint64 next_offset;  /* offset of the following record, 0 if none */
+} Sample;
+
+typedef struct {
+  guint64 n_records;
+  guint64 per_cpu[64];
+} CompareResult;
+
+static char *
+print_info (struct tep_handle *tep, struct tep_record *rec)
+{
+  struct trace_seq s;
+  char *text;
+
+  trace_seq_init (&s);
+  tep_print_event (tep, &s, rec, "%s|%s|%s", TEP_PRINT_NAME, TEP_PRINT_COMM, TEP_PRINT_INFO);
+  trace_seq_terminate (&s);
+  text = g_strdup (s.buffer);
+  trace_seq_destroy (&s);
+  return text;
+}
+
+static void
+compare_with_oracle (const char     *ours_path,
+                     const char     *oracle_path,
+                     guint64         limit_per_cpu,
+                     gboolean        check_text,
+                     CompareResult  *result)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatReader) reader = NULL;
+  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (Sample));
+  struct tracecmd_input *lib;
+  struct tep_handle *ltep, *rtep;
+  gboolean compressed;
+  guint n_cpus, lib_cpus;
+  const char *lib_clock;
+
+  memset (result, 0, sizeof *result);
+  reader = cs_tracedat_reader_open (ours_path, &error);
+  g_assert_no_error (error);
+  lib = tracecmd_open (oracle_path, 0);
+  g_assert_nonnull (lib);
+
+  ltep = tracecmd_get_tep (lib);
+  rtep = cs_tracedat_reader_get_tep (reader);
+  n_cpus = cs_tracedat_reader_get_n_cpus (reader);
+  lib_cpus = (guint) tracecmd_cpus (lib);
+  g_assert_cmpuint (n_cpus, >=, lib_cpus);
+  g_assert_cmpuint (cs_tracedat_reader_get_page_size (reader), ==, (guint) tracecmd_page_size (lib));
+  g_assert_cmpuint (cs_tracedat_reader_get_kernel_long_size (reader), ==,
+                    (guint) tracecmd_long_size (lib));
+  lib_clock = tracecmd_get_trace_clock (lib);
+  if (lib_clock != NULL)
+    g_assert_cmpstr (cs_tracedat_reader_get_clock (reader), ==, lib_clock);
+  compressed = g_strcmp0 (cs_tracedat_reader_get_compression (reader), "none") != 0;
+
+  for (guint cpu = 0; cpu < n_cpus; cpu++)
+    {
+      g_autoptr(CsTracedatCpu) stream = cs_tracedat_reader_open_cpu (reader, cpu, &error);
+      struct tep_handle *stream_tep;
+      struct tep_record *lrec;
+      gboolean have_delta = FALSE;
+      guint64 delta = 0, k = 0, prev_offset = 0;
+      Sample *pending = NULL;
+      guint pending_index = 0;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (stream);
+      stream_tep = cs_tracedat_cpu_get_tep (stream, &error);
+      g_assert_no_error (error);
+      g_assert_true (stream_tep != rtep);
+
+      lrec = cpu < lib_cpus ? tracecmd_read_cpu_first (lib, (int) cpu) : NULL;
+      for (;;)
+        {
+          CsTracedatRecord rec;
+          gboolean have;
+
+          if (limit_per_cpu != 0 && k >= limit_per_cpu)
+            break;
+          have = cs_tracedat_cpu_next (stream, &rec, &error);
+          g_assert_no_error (error);
+          if (!have)
+            {
+              if (lrec != NULL)
+                g_error ("%s: CPU %u: ours ends after %" G_GUINT64_FORMAT
+                         " records, libtracecmd goes on", ours_path, cpu, k);
+              break;
+            }
+          if (lrec == NULL)
+            g_error ("%s: CPU %u: libtracecmd ends after %" G_GUINT64_FORMAT
+                     " records, ours goes on", ours_path, cpu, k);
+
+          g_assert_cmpuint (rec.cpu, ==, cpu);
+          g_assert_cmpint (lrec->cpu, ==, (int) cpu);
+          g_assert_cmpint (rec.ts_ns, ==, (gint64) lrec->ts);
+          g_assert_cmpuint (rec.size, ==, (guint) lrec->size);
+          g_assert_true (rec.size == 0 || memcmp (rec.data, lrec->data, rec.size) == 0);
+          g_assert_cmpint (rec.missed_events, ==, lrec->missed_events);
+          g_assert_true (rec.tep_record->data == rec.data);
+          g_assert_cmpint (rec.tep_record->record_size, ==, lrec->record_size);
+          if (k > 0)
+            g_assert_cmpuint (rec.offset, >, prev_offset);
+          prev_offset = rec.offset;
+          if (!compressed)
+            g_assert_cmpuint (rec.offset, ==, lrec->offset);
+          else if (!have_delta)
+            {
+              delta = lrec->offset - rec.offset;
+              have_delta = TRUE;
+            }
+          else
+            g_assert_cmpuint (lrec->offset - rec.offset, ==, delta);
+
+          g_assert_cmpint (tep_data_pid (rtep, rec.tep_record), ==, tep_data_pid (ltep, lrec));
+          g_assert_cmpint (tep_data_type (rtep, rec.tep_record), ==, tep_data_type (ltep, lrec));
+          g_assert_cmpint (tep_data_pid (stream_tep, rec.tep_record), ==, tep_data_pid (ltep, lrec));
+          g_assert_cmpint (tep_data_type (stream_tep, rec.tep_record), ==, tep_data_type (ltep, lrec));
+
+          if (check_text)
+            {
+              struct tep_event *ev = tep_find_event (ltep, tep_data_type (ltep, lrec));
+
+              /* trace-cmd overrides funcgraph printing with a look-ahead at
+               * the next record (tracecmd_ftrace_overrides); libtraceevent
+               * alone prints the fields. */
+              if (ev == NULL || !g_str_has_prefix (ev->name, "funcgraph_"))
+                {
+                  g_autofree char *a = print_info (rtep, rec.tep_record);
+                  g_autofree char *b = print_info (ltep, lrec);
+                  g_assert_cmpstr (a, ==, b);
+                }
+            }
+
+          if (pending != NULL)
+            {
+              g_array_index (samples, Sample, pending_index).next_offset = rec.offset;
+              pending = NULL;
+            }
+          if (k % 97 == 3 && samples->len < 4000)
+            {
+              Sample smp = { rec.offset, rec.ts_ns, tep_data_pid (rtep, rec.tep_record),
+                             tep_data_type (rtep, rec.tep_record), 0 };
+              g_array_append_val (samples, smp);
+              pending_index = samples->len - 1;
+              pending = &g_array_index (samples, Sample, pending_index);
+            }
+
+          tracecmd_free_record (lrec);
+          lrec = tracecmd_read_data (lib, (int) cpu);
+          k++;
+        }
+      tracecmd_free_record (lrec);
+      if (cpu < G_N_ELEMENTS (result->per_cpu))
+        result->per_cpu[cpu] = k;
+      result->n_records += k;
+      if (k == limit_per_cpu || k == 0)
+        g_assert_cmpuint (cs_tracedat_cpu_get_bytes_done (stream), <=,
+                          cs_tracedat_reader_get_cpu_data_size (reader, cpu));
+      else
+        g_assert_cmpuint (cs_tracedat_cpu_get_bytes_done (stream), ==,
+                          cs_tracedat_reader_get_cpu_data_size (reader, cpu));
+
+      /* Random access: read_at and seek give back the sampled records. */
+      if (samples->len > 0)
+        {
+          g_autoptr(CsTracedatCpu) seeker = cs_tracedat_reader_open_cpu (reader, cpu, &error);
+
+          g_assert_no_error (error);
+          for (guint i = 0; i < samples->len; i++)
+            {
+              /* from the last sample backwards, so that reads jump around */
+              const Sample *smp = &g_array_index (samples, Sample, samples->len - 1 - i);
+              CsTracedatRecord rec;
+
+              g_assert_true (cs_tracedat_reader_read_at (reader, cpu, smp->offset, &rec, &error));
+              g_assert_no_error (error);
+              g_assert_cmpuint (rec.offset, ==, smp->offset);
+              g_assert_cmpint (rec.ts_ns, ==, smp->ts_ns);
+              g_assert_cmpint (tep_data_pid (rtep, rec.tep_record), ==, smp->pid);
+              g_assert_cmpint (tep_data_type (rtep, rec.tep_record), ==, smp->type);
+
+              g_assert_true (cs_tracedat_cpu_seek (seeker, smp->offset, &error));
+              g_assert_no_error (error);
+              g_assert_true (cs_tracedat_cpu_next (seeker, &rec, &error));
+              g_assert_cmpuint (rec.offset, ==, smp->offset);
+              g_assert_cmpint (rec.ts_ns, ==, smp->ts_ns);
+              if (smp->next_offset != 0)
+                {
+                  g_assert_true (cs_tracedat_cpu_next (seeker, &rec, &error));
+                  g_assert_no_error (error);
+                  g_assert_cmpuint (rec.offset, ==, smp->next_offset);
+                }
+            }
+          /* An offset inside a record is refused. */
+          {
+            const Sample *smp = &g_array_index (samples, Sample, 0);
+            CsTracedatRecord rec;
+
+            g_assert_false (cs_tracedat_reader_read_at (reader, cpu, smp->offset + 1, &rec, &error));
+            g_assert_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT);
+            g_clear_error (&error);
+          }
+          g_array_set_size (samples, 0);
+        }
+    }
+
+  tracecmd_close (lib);
+}
+
+static void
+test_public_file (gconstpointer data)
+{
+  const PublicFile *pf = data;
+  g_autofree char *path = NULL;
+  g_autoptr(CsTracedatReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  CompareResult res;
+
+  if (skip_without ("CS_SHARED_TESTDATA"))
+    return;
+  path = data_path ("CS_SHARED_TESTDATA", pf->name);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("public recording missing");
+      return;
+    }
+
+  reader = cs_tracedat_reader_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_tracedat_reader_get_file_version (reader), ==, pf->version);
+  g_assert_cmpstr (cs_tracedat_reader_get_compression (reader), ==, pf->compression);
+  g_assert_cmpuint (cs_tracedat_reader_get_long_size (reader), ==, pf->long_size);
+  g_assert_cmpuint (cs_tracedat_reader_get_n_cpus (reader), ==, pf->n_cpus);
+  g_assert_false (cs_tracedat_reader_is_big_endian (reader));
+  g_assert_cmpuint (cs_tracedat_reader_get_n_parse_failures (reader), ==, 0);
+
+  compare_with_oracle (path, path, 0, TRUE, &res);
+  g_assert_cmpuint (res.n_records, ==, pf->n_events);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rewriting a compressed v7 file with another codec                         */
+
+typedef struct {
+  guint64 offset;       /* of the section header */
+  guint16 id, flags;
+  guint32 desc;
+  guint64 size;
+} Section;
+
+typedef struct {
+  guint64 old_offset, old_size, new_offset, new_size;
+} CpuMove;
+
+typedef struct {
+  guint8 *buf;
+  gsize len;
+  gboolean be;
+  GArray *sections;     /* Section, in file order */
+  GArray *chain;        /* guint64: options section offsets, in chain order */
+  GHashTable *moves;    /* old section offset -> new (guint64 in pointers) */
+  GArray *cpu_moves;    /* CpuMove */
+} V7;
+
+static guint32 rd32 (V7 *f, gsize pos) { guint32 v; memcpy (&v, f->buf + pos, 4); return f->be ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v); }
+static guint64 rd64 (V7 *f, gsize pos) { guint64 v; memcpy (&v, f->buf + pos, 8); return f->be ? GUINT64_FROM_BE (v) : GUINT64_FROM_LE (v); }
+static guint16 rd16 (V7 *f, gsize pos) { guint16 v; memcpy (&v, f->buf + pos, 2); return f->be ? GUINT16_FROM_BE (v) : GUINT16_FROM_LE (v); }
+
+static void
+put32 (V7 *f, GByteArray *out, guint32 v)
+{
+  v = f->be ? GUINT32_TO_BE (v) : GUINT32_TO_LE (v);
+  g_byte_array_append (out, (guint8 *) &v, 4);
+}
+
+static void
+put64 (V7 *f, GByteArray *out, guint64 v)
+{
+  v = f->be ? GUINT64_TO_BE (v) : GUINT64_TO_LE (v);
+  g_byte_array_append (out, (guint8 *) &v, 8);
+}
+
+static void
+set64 (V7 *f, guint8 *p, guint64 v)
+{
+  v = f->be ? GUINT64_TO_BE (v) : GUINT64_TO_LE (v);
+  memcpy (p, &v, 8);
+}
+
+static GBytes *
+codec_decompress (const char *codec, const guint8 *in, gsize in_len, gsize out_len)
+{
+  guint8 *out = g_malloc (MAX (out_len, 1));
+
+  if (g_str_equal (codec, "zstd"))
+    g_assert_cmpuint (ZSTD_decompress (out, out_len, in, in_len), ==, out_len);
+  else
+    {
+      uLongf n = out_len;
+      g_assert_cmpint (uncompress (out, &n, in, in_len), ==, Z_OK);
+      g_assert_cmpuint (n, ==, out_len);
+    }
+  return g_bytes_new_take (out, out_len);
+}
+
+static GBytes *
+codec_compress (const char *codec, const guint8 *in, gsize in_len)
+{
+  gsize cap = g_str_equal (codec, "zstd") ? ZSTD_compressBound (in_len) : compressBound (in_len);
+  guint8 *out = g_malloc (cap);
+  gsize n;
+
+  if (g_str_equal (codec, "zstd"))
+    {
+      n = ZSTD_compress (out, cap, in, in_len, 3);
+      g_assert_false (ZSTD_isError (n));
+    }
+  else
+    {
+      uLongf zn = cap;
+      /* trace-cmd uses level 9; the level is not recorded in the file. */
+      g_assert_cmpint (compress2 (out, &zn, in, in_len, Z_DEFAULT_COMPRESSION), ==, Z_OK);
+      n = zn;
+    }
+  return g_bytes_new_take (out, n);
+}
+
+/* Appends <u32 csize><u32 usize><data> of @data compressed with @codec. */
+static void
+put_compressed (V7 *f, GByteArray *out, const char *codec, GBytes *data)
+{
+  g_autoptr(GBytes) z = codec_compress (codec, g_bytes_get_data (data, NULL), g_bytes_get_size (data));
+
+  put32 (f, out, (guint32) g_bytes_get_size (z));
+  put32 (f, out, (guint32) g_bytes_get_size (data));
+  g_byte_array_append (out, g_bytes_get_data (z, NULL), g_bytes_get_size (z));
+}
+
+static GBytes *
+section_payload (V7 *f, const char *codec, const Section *s)
+{
+  gsize p = s->offset + 16;
+
+  if (s->flags & 1)
+    return codec_decompress (codec, f->buf + p + 8, rd32 (f, p), rd32 (f, p + 4));
+  return g_bytes_new (f->buf + p, s->size);
+}
+
+static guint64
+moved (V7 *f, guint64 old)
+{
+  gpointer v;
+
+  if (!g_hash_table_lookup_extended (f->moves, GSIZE_TO_POINTER (old), NULL, &v))
+    g_error ("rewrite: nothing was moved from offset %" G_GUINT64_FORMAT, old);
+  return GPOINTER_TO_SIZE (v);
+}
+
+/* Calls @fn on each option of an options payload. */
+static void
+for_each_option (V7 *f, guint8 *p, gsize len,
+                 void (*fn) (V7 *, guint16, guint8 *, guint32, gpointer), gpointer data)
+{
+  gsize pos = 0;
+
+  while (pos + 6 <= len)
+    {
+      guint16 id;
+      guint32 size;
+
+      memcpy (&id, p + pos, 2);
+      memcpy (&size, p + pos + 2, 4);
+      id = f->be ? GUINT16_FROM_BE (id) : GUINT16_FROM_LE (id);
+      size = f->be ? GUINT32_FROM_BE (size) : GUINT32_FROM_LE (size);
+      g_assert_cmpuint (pos + 6 + size, <=, len);
+      fn (f, id, p + pos + 6, size, data);
+      pos += 6 + size;
+      if (id == 0)
+        break;
+    }
+}
+
+typedef struct {
+  guint64 buffer_offset;
+  GArray *cpus;         /* CpuMove with old_* set */
+} BufferInfo;
+
+static void
+collect_option (V7 *f, guint16 id, guint8 *p, guint32 size, gpointer data)
+{
+  GArray *buffers = data;
+  BufferInfo b = { 0 };
+  gsize pos;
+  guint32 n;
+
+  if (id == 0 && size >= 8)
+    {
+      guint64 next;
+      memcpy (&next, p, 8);
+      next = f->be ? GUINT64_FROM_BE (next) : GUINT64_FROM_LE (next);
+      if (next != 0)
+        g_array_append_val (f->chain, next);
+      return;
+    }
+  if (id != 3)
+    return;
+  memcpy (&b.buffer_offset, p, 8);
+  b.buffer_offset = f->be ? GUINT64_FROM_BE (b.buffer_offset) : GUINT64_FROM_LE (b.buffer_offset);
+  pos = 8 + strlen ((char *) p + 8) + 1;
+  pos += strlen ((char *) p + pos) + 1;
+  memcpy (&n, p + pos + 4, 4);
+  n = f->be ? GUINT32_FROM_BE (n) : GUINT32_FROM_LE (n);
+  pos += 8;
+  b.cpus = g_array_new (FALSE, TRUE, sizeof (CpuMove));
+  for (guint32 i = 0; i < n; i++, pos += 20)
+    {
+      CpuMove m = { 0 };
+      memcpy (&m.old_offset, p + pos + 4, 8);
+      memcpy (&m.old_size, p + pos + 12, 8);
+      m.old_offset = f->be ? GUINT64_FROM_BE (m.old_offset) : GUINT64_FROM_LE (m.old_offset);
+      m.old_size = f->be ? GUINT64_FROM_BE (m.old_size) : GUINT64_FROM_LE (m.old_size);
+      g_array_append_val (b.cpus, m);
+    }
+  g_array_append_val (buffers, b);
+}
+
+static void
+patch_option (V7 *f, guint16 id, guint8 *p, guint32 size, gpointer data)
+{
+  guint64 *next_new = data;
+
+  if (id >= 16 && id <= 21 && size >= 8)
+    set64 (f, p, moved (f, rd64 (&(V7) { p, 8, f->be }, 0)));
+  else if (id == 0 && size >= 8)
+    set64 (f, p, *next_new);
+  else if (id == 3 || id == 22)
+    {
+      gsize pos;
+      guint32 n;
+      V7 v = { p, size, f->be };
+
+      set64 (f, p, moved (f, rd64 (&v, 0)));
+      if (id == 22)
+        return;
+      pos = 8 + strlen ((char *) p + 8) + 1;
+      pos += strlen ((char *) p + pos) + 1;
+      n = rd32 (&v, pos + 4);
+      pos += 8;
+      for (guint32 i = 0; i < n; i++, pos += 20)
+        {
+          guint64 off = rd64 (&v, pos + 4);
+
+          for (guint j = 0; j < f->cpu_moves->len; j++)
+            {
+              CpuMove *m = &g_array_index (f->cpu_moves, CpuMove, j);
+              if (m->old_offset == off && m->old_size == rd64 (&v, pos + 12))
+                {
+                  set64 (f, p + pos + 4, m->new_offset);
+                  set64 (f, p + pos + 12, m->new_size);
+                  break;
+                }
+            }
+        }
+    }
+}
+
+/* A copy of an options payload where the BUFFER option of instance
+ * @promote becomes the top buffer (named "") and the old top BUFFER option is
+ * dropped (`trace-cmd extract -B NAME` stores a private instance that way),
+ * and where @extra (whole options) goes before the DONE option. */
+static GByteArray *
+edit_options (V7 *f, const guint8 *p, gsize len, const char *promote, GBytes *extra)
+{
+  GByteArray *out = g_byte_array_new ();
+  gsize pos = 0;
+
+  while (pos + 6 <= len)
+    {
+      guint16 id;
+      guint32 size;
+      const guint8 *d = p + pos + 6;
+
+      memcpy (&id, p + pos, 2);
+      memcpy (&size, p + pos + 2, 4);
+      id = f->be ? GUINT16_FROM_BE (id) : GUINT16_FROM_LE (id);
+      size = f->be ? GUINT32_FROM_BE (size) : GUINT32_FROM_LE (size);
+      if (promote != NULL && id == 3)
+        {
+          const char *name = (const char *) d + 8;
+          gsize skip = strlen (name);
+
+          if (name[0] == '\0')
+            {
+              pos += 6 + size;
+              continue;
+            }
+          if (g_str_equal (name, promote))
+            {
+              guint32 nsize = size - (guint32) skip;
+              guint32 le = f->be ? GUINT32_TO_BE (nsize) : GUINT32_TO_LE (nsize);
+
+              g_byte_array_append (out, p + pos, 2);
+              g_byte_array_append (out, (guint8 *) &le, 4);
+              g_byte_array_append (out, d, 8);
+              g_byte_array_append (out, d + 8 + skip, size - 8 - skip);
+              pos += 6 + size;
+              continue;
+            }
+        }
+      if (id == 0 && extra != NULL)
+        g_byte_array_append (out, g_bytes_get_data (extra, NULL), g_bytes_get_size (extra));
+      g_byte_array_append (out, p + pos, 6 + size);
+      pos += 6 + size;
+      if (id == 0)
+        break;
+    }
+  return out;
+}
+
+/* Rewrites the compressed v7 file @in into @out with @codec ("zstd" or
+ * "zlib"): same sections in the same order, each compressed section and each
+ * chunk of CPU data decompressed and compressed again (chunk boundaries kept),
+ * CPU data page-aligned, and every offset in the header and the options
+ * (sections, DONE, BUFFER and its per-CPU offsets and sizes) remapped.  With
+ * @promote, the instance buffer of that name becomes the top buffer; options
+ * in @extra_options are added to the first options section. */
+static void
+rewrite_v7 (const char *in, const char *out_path, const char *codec, const char *promote,
+            GBytes *extra_options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(GArray) buffers = g_array_new (FALSE, TRUE, sizeof (BufferInfo));
+  V7 f = { 0 };
+  gsize pos, hdr_end, opt_at;
+  const char *in_codec;
+  guint32 page;
+  guint64 first_options;
+
+  g_assert_true (g_file_get_contents (in, (char **) &f.buf, &f.len, &error));
+  g_assert_no_error (error);
+  g_assert_true (memcmp (f.buf, "\x17\x08\x44tracing" "7", 12) == 0);
+  f.be = f.buf[12] == 1;
+  memcpy (&page, f.buf + 14, 4);
+  page = f.be ? GUINT32_FROM_BE (page) : GUINT32_FROM_LE (page);
+  in_codec = (const char *) f.buf + 18;
+  g_assert_true (g_str_equal (in_codec, "zstd") || g_str_equal (in_codec, "zlib"));
+  pos = 18 + strlen (in_codec) + 1;
+  pos += strlen ((char *) f.buf + pos) + 1;
+  opt_at = pos;
+  first_options = rd64 (&f, pos);
+  hdr_end = pos + 8;
+
+  f.sections = g_array_new (FALSE, FALSE, sizeof (Section));
+  f.chain = g_array_new (FALSE, FALSE, sizeof (guint64));
+  f.moves = g_hash_table_new (NULL, NULL);
+  f.cpu_moves = g_array_new (FALSE, TRUE, sizeof (CpuMove));
+  for (pos = hdr_end; pos + 16 <= f.len;)
+    {
+      Section s = { pos, rd16 (&f, pos), rd16 (&f, pos + 2), rd32 (&f, pos + 4), rd64 (&f, pos + 8) };
+      g_assert_cmpuint (pos + 16 + s.size, <=, f.len);
+      g_array_append_val (f.sections, s);
+      pos += 16 + s.size;
+    }
+  g_array_append_val (f.chain, first_options);
+  for (guint i = 0; i < f.chain->len; i++)
+    for (guint j = 0; j < f.sections->len; j++)
+      {
+        Section *s = &g_array_index (f.sections, Section, j);
+        if (s->offset == g_array_index (f.chain, guint64, i))
+          {
+            g_autoptr(GBytes) p = section_payload (&f, in_codec, s);
+            g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (p, NULL), g_bytes_get_size (p));
+            for_each_option (&f, copy, g_bytes_get_size (p), collect_option, buffers);
+          }
+      }
+
+  /* header */
+  g_byte_array_append (out, f.buf, 18);
+  g_byte_array_append (out, (const guint8 *) codec, strlen (codec) + 1);
+  {
+    const char *ver = g_str_equal (codec, "zlib") ? zlibVersion () : ZSTD_versionString ();
+    g_byte_array_append (out, (const guint8 *) ver, strlen (ver) + 1);
+  }
+  opt_at = out->len;
+  put64 (&f, out, 0);
+
+  /* every section but the options sections, in file order */
+  for (guint j = 0; j < f.sections->len; j++)
+    {
+      Section *s = &g_array_index (f.sections, Section, j);
+      gsize start = out->len;
+      BufferInfo *b = NULL;
+
+      if (s->id == 0)
+        continue;
+      g_hash_table_insert (f.moves, GSIZE_TO_POINTER (s->offset), GSIZE_TO_POINTER (start));
+      for (guint i = 0; i < buffers->len; i++)
+        if (g_array_index (buffers, BufferInfo, i).buffer_offset == s->offset)
+          b = &g_array_index (buffers, BufferInfo, i);
+
+      if (s->id == 3 && b != NULL)
+        {
+          guint64 size;
+
+          g_byte_array_append (out, f.buf + s->offset, 16);
+          for (guint c = 0; c < b->cpus->len; c++)
+            {
+              CpuMove *m = &g_array_index (b->cpus, CpuMove, c);
+              gsize p = m->old_offset, used;
+              guint32 count;
+
+              if (m->old_size == 0)
+                continue;
+              while (out->len % page != 0)
+                g_byte_array_append (out, (const guint8 *) "", 1);
+              m->new_offset = out->len;
+              if (!(s->flags & 1))
+                {
+                  g_byte_array_append (out, f.buf + p, m->old_size);
+                  m->new_size = m->old_size;
+                  g_array_append_val (f.cpu_moves, *m);
+                  continue;
+                }
+              count = rd32 (&f, p);
+              put32 (&f, out, count);
+              for (p += 4; count-- > 0;)
+                {
+                  guint32 csize = rd32 (&f, p), usize = rd32 (&f, p + 4);
+                  g_autoptr(GBytes) raw = codec_decompress (in_codec, f.buf + p + 8, csize, usize);
+
+                  put_compressed (&f, out, codec, raw);
+                  p += 8 + csize;
+                }
+              used = p - m->old_offset;
+              /* keep the writer's convention: size with or without the count */
+              m->new_size = out->len - m->new_offset - (m->old_size == used ? 0 : 4);
+              g_assert_true (m->old_size == used || m->old_size + 4 == used);
+              g_array_append_val (f.cpu_moves, *m);
+            }
+          size = out->len - start - 16;
+          set64 (&f, out->data + start + 8, size);
+        }
+      else if ((s->flags & 1) && s->size >= 8)
+        {
+          g_autoptr(GBytes) raw = section_payload (&f, in_codec, s);
+
+          g_byte_array_append (out, f.buf + s->offset, 8);
+          put64 (&f, out, 0);
+          put_compressed (&f, out, codec, raw);
+          set64 (&f, out->data + start + 8, out->len - start - 16);
+        }
+      else
+        g_byte_array_append (out, f.buf + s->offset, 16 + s->size);
+    }
+
+  /* the options sections, last of the chain first so DONE knows its next */
+  {
+    guint64 next_new = 0;
+
+    for (guint i = f.chain->len; i-- > 0;)
+      {
+        Section *s = NULL;
+        g_autoptr(GBytes) p = NULL;
+        g_autoptr(GByteArray) opts = NULL;
+        gsize start = out->len;
+
+        for (guint j = 0; j < f.sections->len; j++)
+          if (g_array_index (f.sections, Section, j).offset == g_array_index (f.chain, guint64, i))
+            s = &g_array_index (f.sections, Section, j);
+        g_assert_nonnull (s);
+        p = section_payload (&f, in_codec, s);
+        opts = edit_options (&f, g_bytes_get_data (p, NULL), g_bytes_get_size (p), promote,
+                             i == 0 ? extra_options : NULL);
+        for_each_option (&f, opts->data, opts->len, patch_option, &next_new);
+        g_byte_array_append (out, f.buf + s->offset, 8);
+        put64 (&f, out, 0);
+        if (s->flags & 1)
+          {
+            g_autoptr(GBytes) patched = g_bytes_new (opts->data, opts->len);
+            put_compressed (&f, out, codec, patched);
+          }
+        else
+          g_byte_array_append (out, opts->data, opts->len);
+        set64 (&f, out->data + start + 8, out->len - start - 16);
+        next_new = start;
+      }
+    set64 (&f, out->data + opt_at, next_new);
+  }
+
+  g_assert_true (g_file_set_contents (out_path, (const char *) out->data, out->len, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < buffers->len; i++)
+    g_array_unref (g_array_index (buffers, BufferInfo, i).cpus);
+  g_array_unref (f.sections);
+  g_array_unref (f.chain);
+  g_array_unref (f.cpu_moves);
+  g_hash_table_unref (f.moves);
+  g_free (f.buf);
+}
+
+static void
+check_twins (const char *orig)
+{
+  g_autofree char *base = g_path_get_basename (orig);
+  g_autofree char *zstd = g_build_filename (g_get_tmp_dir (), "zstd-twin.dat", NULL);
+  g_autofree char *zlib = g_build_filename (g_get_tmp_dir (), "zlib-twin.dat", NULL);
+  g_autoptr(CsTracedatReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  CompareResult a, c;
+
+  g_test_message ("%s: rewriting with zstd and zlib", base);
+  /* zstd twin: libtracecmd reads it as ours reads the original (this checks
+   * rewrite_v7 against the oracle) */
+  rewrite_v7 (orig, zstd, "zstd", NULL, NULL);
+  compare_with_oracle (orig, zstd, 0, FALSE, &a);
+
+  /* zlib twin: ours must read it like libtracecmd reads the original */
+  rewrite_v7 (orig, zlib, "zlib", NULL, NULL);
+  reader = cs_tracedat_reader_open (zlib, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (cs_tracedat_reader_get_compression (reader), ==, "zlib");
+  compare_with_oracle (zlib, orig, 0, FALSE, &c);
+  g_assert_cmpuint (a.n_records, ==, c.n_records);
+  for (guint i = 0; i < G_N_ELEMENTS (a.per_cpu); i++)
+    g_assert_cmpuint (a.per_cpu[i], ==, c.per_cpu[i]);
+}
+
+static void
+test_zlib_public (void)
+{
+  guint n = 0;
+
+  if (skip_without ("CS_SHARED_TESTDATA"))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (public_files); i++)
+    {
+      g_autofree char *path = data_path ("CS_SHARED_TESTDATA", public_files[i].name);
+
+      if (public_files[i].version == 7 && g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          check_twins (path);
+          n++;
+        }
+    }
+  g_assert_cmpuint (n, >, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The project's recordings                                                  */
+
+/* The .dat files of @dir and of its subdirectories (zlib/ holds the zlib
+ * twins that libtracecmd cannot read). */
+static void
+add_recordings (GPtrArray *files, const char *dir, gboolean recurse)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_str_has_suffix (name, ".dat"))
+        g_ptr_array_add (files, g_steal_pointer (&path));
+      else if (recurse && g_file_test (path, G_FILE_TEST_IS_DIR))
+        add_recordings (files, path, FALSE);
+    }
+}
+
+static int
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+static GPtrArray *
+project_recordings (void)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+
+  add_recordings (files, g_getenv ("CS_TESTDATA"), TRUE);
+  g_ptr_array_sort (files, compare_paths);
+  return files;
+}
+
+/* libtracecmd cannot read zlib: X-zlib.dat is compared with X.dat, next to
+ * it or one directory up. */
+static char *
+oracle_for (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *up = g_path_get_dirname (dir);
+  g_autofree char *base = g_path_get_basename (path);
+  char *zlib = strstr (base, "-zlib");
+  char *twin;
+
+  if (zlib == NULL)
+    return g_strdup (path);
+  memmove (zlib, zlib + 5, strlen (zlib + 5) + 1);
+  twin = g_build_filename (dir, base, NULL);
+  if (!g_file_test (twin, G_FILE_TEST_EXISTS))
+    {
+      g_free (twin);
+      twin = g_build_filename (up, base, NULL);
+    }
+  return twin;
+}
+
+static void
+test_project_recordings (void)
+{
+  g_autoptr(GPtrArray) files = NULL;
+
+  if (skip_without ("CS_TESTDATA"))
+    return;
+  files = project_recordings ();
+  if (files->len == 0)
+    {
+      g_test_skip ("no .dat recording in $CS_TESTDATA yet");
+      return;
+    }
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      g_autofree char *oracle = oracle_for (path);
+      g_autoptr(CsTracedatReader) reader = NULL;
+      g_autoptr(GError) error = NULL;
+      struct tracecmd_input *lib;
+      CompareResult res;
+
+      reader = cs_tracedat_reader_open (path, &error);
+      g_assert_no_error (error);
+      if (!g_file_test (oracle, G_FILE_TEST_EXISTS) || (lib = tracecmd_open (oracle, 0)) == NULL)
+        {
+          g_test_message ("%s: libtracecmd cannot read it and it has no twin", path);
+          continue;
+        }
+      tracecmd_close (lib);
+      compare_with_oracle (path, oracle, 0, TRUE, &res);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " records equal to libtracecmd's (%s)",
+                      path, res.n_records, cs_tracedat_reader_get_compression (reader));
+      if (cs_tracedat_reader_get_file_version (reader) == 7 &&
+          g_str_equal (cs_tracedat_reader_get_compression (reader), "zstd"))
+        check_twins (path);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Threads                                                                   */
+
+typedef struct {
+  CsTracedatReader *reader;
+  guint cpu;
+  guint64 n;
+  gint64 pid_sum;
+  gint64 ts_xor;
+} Job;
+
+static gpointer
+read_cpu_thread (gpointer data)
+{
+  Job *job = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatCpu) stream = cs_tracedat_reader_open_cpu (job->reader, job->cpu, &error);
+  struct tep_handle *tep;
+  CsTracedatRecord rec;
+
+  g_assert_no_error (error);
+  tep = cs_tracedat_cpu_get_tep (stream, &error);
+  g_assert_no_error (error);
+  while (cs_tracedat_cpu_next (stream, &rec, &error))
+    {
+      job->n++;
+      job->pid_sum += tep_data_pid (tep, rec.tep_record) + tep_data_type (tep, rec.tep_record);
+      job->ts_xor ^= rec.ts_ns;
+    }
+  g_assert_no_error (error);
+  return NULL;
+}
+
+static void
+test_threads (void)
+{
+  const char *names[] = { "sched-x86-v7-zstd.dat", "lisa-rtapp-arm64-v6.dat" };
+
+  if (skip_without ("CS_SHARED_TESTDATA"))
+    return;
+  for (guint f = 0; f < G_N_ELEMENTS (names); f++)
+    {
+      g_autofree char *path = data_path ("CS_SHARED_TESTDATA", names[f]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CsTracedatReader) reader = cs_tracedat_reader_open (path, &error);
+      guint n;
+      g_autofree Job *seq = NULL;
+      g_autofree Job *par = NULL;
+      g_autofree GThread **threads = NULL;
+
+      g_assert_no_error (error);
+      n = cs_tracedat_reader_get_n_cpus (reader);
+      seq = g_new0 (Job, n);
+      par = g_new0 (Job, n);
+      threads = g_new0 (GThread *, n);
+      for (guint i = 0; i < n; i++)
+        {
+          seq[i] = (Job) { reader, i, 0, 0, 0 };
+          read_cpu_thread (&seq[i]);
+        }
+      for (guint i = 0; i < n; i++)
+        {
+          par[i] = (Job) { reader, i, 0, 0, 0 };
+          threads[i] = g_thread_new ("cpu", read_cpu_thread, &par[i]);
+        }
+      for (guint i = 0; i < n; i++)
+        {
+          g_thread_join (threads[i]);
+          g_assert_cmpuint (par[i].n, ==, seq[i].n);
+          g_assert_cmpint (par[i].pid_sum, ==, seq[i].pid_sum);
+          g_assert_cmpint (par[i].ts_xor, ==, seq[i].ts_xor);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Damaged files                                                             */
+
+static char *
+tmp_copy (const char *src, const char *name, gsize truncate_to, guint8 **contents, gsize *len)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gsize n;
+  char *dst = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+  g_assert_true (g_file_get_contents (src, &data, &n, &error));
+  g_assert_no_error (error);
+  if (truncate_to < n)
+    n = truncate_to;
+  g_assert_true (g_file_set_contents (dst, data, n, &error));
+  if (contents != NULL)
+    {
+      *contents = (guint8 *) g_steal_pointer (&data);
+      *len = n;
+    }
+  return dst;
+}
+
+static void
+write_file (const char *path, const guint8 *data, gsize len)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (path, (const char *) data, len, &error));
+  g_assert_no_error (error);
+}
+
+/* Reads everything it can; returns the number of errors seen.  A bounded
+ * number of calls guards against a hang. */
+static guint
+exercise (CsTracedatReader *reader, GQuark *first_domain, gint *first_code)
+{
+  guint errors = 0;
+
+  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (reader); cpu++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CsTracedatCpu) stream = cs_tracedat_reader_open_cpu (reader, cpu, &error);
+      CsTracedatRecord rec;
+      guint64 calls = 0, last_offset = 0;
+
+      if (stream == NULL)
+        {
+          g_assert_true (error->domain == CS_INDEX_ERROR || error->domain == G_FILE_ERROR);
+          if (errors++ == 0 && first_domain != NULL)
+            *first_domain = error->domain, *first_code = error->code;
+          continue;
+        }
+      for (;;)
+        {
+          gboolean ok = cs_tracedat_cpu_next (stream, &rec, &error);
+
+          g_assert_cmpuint (++calls, <, 10000000);
+          if (ok)
+            {
+              /* touch the payload: valgrind/ASan see a bad pointer */
+              volatile guint8 sum = 0;
+              for (guint i = 0; i < rec.size; i++)
+                sum += rec.data[i];
+              (void) sum;
+              last_offset = rec.offset;
+              continue;
+            }
+          if (error == NULL)
+            break;
+          g_assert_true (error->domain == CS_INDEX_ERROR || error->domain == G_FILE_ERROR);
+          if (errors++ == 0 && first_domain != NULL)
+            *first_domain = error->domain, *first_code = error->code;
+          g_clear_error (&error);
+        }
+      if (last_offset != 0)
+        {
+          if (!cs_tracedat_reader_read_at (reader, cpu, last_offset, &rec, &error))
+            {
+              g_assert_true (error->domain == CS_INDEX_ERROR);
+              g_clear_error (&error);
+              errors++;
+            }
+        }
+    }
+  return errors;
+}
+
+/* Opens @path and reads it all; returns the first error (domain, code), or
+ * 0 domain when everything read without error. */
+static GQuark
+open_and_exercise (const char *path, gint *code)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatReader) reader = cs_tracedat_reader_open (path, &error);
+  GQuark domain = 0;
+
+  *code = -1;
+  if (reader == NULL)
+    {
+      g_assert_true (error->domain == CS_INDEX_ERROR || error->domain == G_FILE_ERROR);
+      *code = error->code;
+      return error->domain;
+    }
+  exercise (reader, &domain, code);
+  return domain;
+}
+
+static void
+expect_error (const char *path, gint code)
+{
+  gint got;
+  GQuark domain = open_and_exercise (path, &got);
+
+  if (domain != CS_INDEX_ERROR || got != code)
+    g_error ("%s: expected CS_INDEX_ERROR code %d, got %s code %d", path, code,
+             domain ? g_quark_to_string (domain) : "no error", got);
+}
+
+static void
+test_damaged_header (void)
+{
+  g_autofree char *v6 = NULL;
+  g_autofree char *v7 = NULL;
+  g_autofree guint8 *data = NULL;
+  g_autofree char *path = NULL;
+  gsize len;
+
+  if (skip_without ("CS_SHARED_TESTDATA"))
+    return;
+  v6 = data_path ("CS_SHARED_TESTDATA", "rpi-sched-arm32-v6.dat");
+  v7 = data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
+
+  /* not a trace, wrong version, bad page size, empty file */
+  path = tmp_copy (v6, "damaged.dat", G_MAXSIZE, &data, &len);
+  write_file (path, (const guint8 *) "GIF89a this is not a trace", 26);
+  expect_error (path, CS_INDEX_ERROR_NOT_A_TRACE);
+  write_file (path, (const guint8 *) "", 0);
+  expect_error (path, CS_INDEX_ERROR_NOT_A_TRACE);
+  data[10] = '8';
+  write_file (path, data, len);
+  expect_error (path, CS_INDEX_ERROR_UNSUPPORTED);
+  data[10] = '6';
+  data[14] = 3;   /* page size 4096 -> 4099 */
+  write_file (path, data, len);
+  expect_error (path, CS_INDEX_ERROR_CORRUPT);
+  data[14] = 0;
+  data[13] = 7;   /* long size */
+  write_file (path, data, len);
+  expect_error (path, CS_INDEX_ERROR_CORRUPT);
+  data[13] = 4;
+  data[12] = 2;   /* endianness */
+  write_file (path, data, len);
+  expect_error (path, CS_INDEX_ERROR_CORRUPT);
+  data[12] = 0;
+  write_file (path, data, len);
+  g_assert_cmpint (open_and_exercise (path, &(gint) { 0 }), ==, 0);
+
+  /* truncations: in the header, then in the data of the last CPU */
+  {
+    const char *srcs[] = { v6, v7 };
+    for (guint s = 0; s < G_N_ELEMENTS (srcs); s++)
+      {
+        g_autofree guint8 *full = NULL;
+        gsize full_len;
+        g_autofree char *p = tmp_copy (srcs[s], "truncated.dat", G_MAXSIZE, &full, &full_len);
+        gsize cuts[] = { 0, 5, 10, 11, 13, 17, 20, 30, 37, 60, 100, 300, 1000, 5000,
+                         full_len / 4, full_len / 2, full_len * 3 / 4, full_len - 40000,
+                         full_len - 5000, full_len - 1000, full_len - 100, full_len - 9,
+                         full_len - 1 };
+
+        for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+          {
+            gint code;
+            GQuark domain;
+
+            write_file (p, full, cuts[i]);
+            domain = open_and_exercise (p, &code);
+            if (cuts[i] <= full_len / 2 || (s == 0 && cuts[i] >= full_len - 5000))
+              g_assert_true (domain == CS_INDEX_ERROR &&
+                             (code == CS_INDEX_ERROR_TRUNCATED || code == CS_INDEX_ERROR_NOT_A_TRACE ||
+                              code == CS_INDEX_ERROR_CORRUPT));
+          }
+      }
+  }
+}
+
+/* Writes @data with the 32-bit value @v at @at, expects @code, restores. */
+static void
+poke32 (const char *path, guint8 *data, gsize len, gsize at, guint32 v, gint code)
+{
+  guint32 old;
+
+  memcpy (&old, data + at, 4);
+  v = GUINT32_TO_LE (v);
+  memcpy (data + at, &v, 4);
+  write_file (path, data, len);
+  expect_error (path, code);
+  memcpy (data + at, &old, 4);
+}
+
+static guint64
+cpu0_data_offset (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatReader) reader = cs_tracedat_reader_open (path, &error);
+
+  g_assert_no_error (error);
+  return cs_tracedat_reader_get_cpu_data_offset (reader, 0);
+}
+
+/* Lies in the chunks of CPU 0 of a compressed v7 file. */
+static void
+damage_chunks (const char *src)
+{
+  g_autofree guint8 *data = NULL;
+  g_autofree char *path = NULL;
+  gsize len, count_at, chunk;
+  guint32 usize, csize;
+
+  path = tmp_copy (src, "chunks.dat", G_MAXSIZE, &data, &len);
+  count_at = cpu0_data_offset (path);
+  chunk = count_at + 4;
+  csize = GUINT32_FROM_LE (*(guint32 *) (data + chunk));
+  usize = GUINT32_FROM_LE (*(guint32 *) (data + chunk + 4));
+  g_assert_cmpuint (usize % 4096, ==, 0);
+
+  /* the uncompressed size lies by a page either way */
+  poke32 (path, data, len, chunk + 4, usize + 4096, CS_INDEX_ERROR_CORRUPT);
+  poke32 (path, data, len, chunk + 4, usize - 4096, CS_INDEX_ERROR_CORRUPT);
+  /* absurd sizes: refused before any allocation */
+  poke32 (path, data, len, chunk + 4, 0xfffff000u, CS_INDEX_ERROR_UNSUPPORTED);
+  poke32 (path, data, len, chunk, 0x7fffffffu, CS_INDEX_ERROR_CORRUPT);
+  poke32 (path, data, len, count_at, 0xffffffffu, CS_INDEX_ERROR_CORRUPT);
+  /* compressed bytes damaged */
+  poke32 (path, data, len, chunk + 8 + csize / 2, 0xa5a5a5a5u, CS_INDEX_ERROR_CORRUPT);
+}
+
+static void
+test_damaged_chunks (void)
+{
+  g_autofree char *v7 = NULL;
+  g_autofree char *twin = NULL;
+  g_autofree guint8 *data = NULL;
+  g_autofree char *path = NULL;
+  gsize len;
+
+  if (skip_without ("CS_SHARED_TESTDATA"))
+    return;
+  v7 = data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
+  damage_chunks (v7);
+  twin = g_build_filename (g_get_tmp_dir (), "chunks-zlib.dat", NULL);
+  rewrite_v7 (v7, twin, "zlib", NULL, NULL);
+  damage_chunks (twin);
+
+  /* sched-x86-v7-zstd.dat has its kallsyms section at 4058: a lying and an
+   * absurd uncompressed size */
+  path = tmp_copy (v7, "sections.dat", G_MAXSIZE, &data, &len);
+  g_assert_cmpuint (GUINT16_FROM_LE (*(guint16 *) (data + 4058)), ==, 19);
+  poke32 (path, data, len, 4058 + 20, GUINT32_FROM_LE (*(guint32 *) (data + 4058 + 20)) + 1,
+          CS_INDEX_ERROR_CORRUPT);
+  poke32 (path, data, len, 4058 + 20, 0xfffffff0u, CS_INDEX_ERROR_UNSUPPORTED);
+  /* its second options section (2747981) ends with a DONE option (at
+   * 2747981 + 16 + 203 - 14) that points back to the first one (2708580) */
+  g_assert_cmpuint (GUINT16_FROM_LE (*(guint16 *) (data + 2747981 + 16 + 203 - 14)), ==, 0);
+  poke32 (path, data, len, 2747981 + 16 + 203 - 8, 2708580, CS_INDEX_ERROR_CORRUPT);
+}
+
+/* Page-level damage in a v6 file: commit sizes and event lengths. */
+static void
+test_damaged_pages (void)
+{
+  g_autofree char *v6 = NULL;
+  g_autofree guint8 *data = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatReader) reader = NULL;
+  GQuark domain = 0;
+  gint code = 0;
+  gsize len, page;
+  guint32 first;
+
+  if (skip_without ("CS_SHARED_TESTDATA"))
+    return;
+  v6 = data_path ("CS_SHARED_TESTDATA", "rpi-sched-arm32-v6.dat");
+  path = tmp_copy (v6, "pages.dat", G_MAXSIZE, &data, &len);
+  page = cpu0_data_offset (path);   /* 32-bit kernel: page header 8 + 4 bytes */
+
+  /* commit size beyond the page: that page fails once, reading goes on */
+  memcpy (&first, data + page + 8, 4);
+  *(guint32 *) (data + page + 8) = GUINT32_TO_LE (0x07ffffffu);
+  write_file (path, data, len);
+  reader = cs_tracedat_reader_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (exercise (reader, &domain, &code), ==, 1);
+  g_assert_true (domain == CS_INDEX_ERROR && code == CS_INDEX_ERROR_CORRUPT);
+  memcpy (data + page + 8, &first, 4);
+
+  /* the first event: a type-0 event whose length goes past the commit or is
+   * negative, a padding whose length loops back (kbuffer would spin) */
+  memcpy (&first, data + page + 12, 4);
+  *(guint32 *) (data + page + 12) = 0;
+  poke32 (path, data, len, page + 16, 100000, CS_INDEX_ERROR_CORRUPT);
+  poke32 (path, data, len, page + 16, 0, CS_INDEX_ERROR_CORRUPT);
+  *(guint32 *) (data + page + 12) = GUINT32_TO_LE (29);
+  poke32 (path, data, len, page + 16, 0xfffffffcu, CS_INDEX_ERROR_CORRUPT);
+  memcpy (data + page + 12, &first, 4);
+}
+
+/* Random byte flips in the ring-buffer data, with the reader kept open (it
+ * reads the file with pread, so each round sees the new bytes). */
+static void
+fuzz_file (const char *src, const char *name, guint rounds, guint32 seed)
+{
+  g_autofree guint8 *data = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatReader) reader = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  gsize len, start;
+  guint total_errors = 0;
+  int fd;
+
+  path = tmp_copy (src, name, G_MAXSIZE, &data, &len);
+  reader = cs_tracedat_reader_open (path, &error);
+  g_assert_no_error (error);
+  /* flip bytes in the CPUs' data and what follows (options, strings) */
+  start = len;
+  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (reader); cpu++)
+    if (cs_tracedat_reader_get_cpu_data_size (reader, cpu) != 0)
+      start = MIN (start, cs_tracedat_reader_get_cpu_data_offset (reader, cpu));
+  g_assert_cmpuint (start, <, len);
+  fd = g_open (path, O_WRONLY, 0);
+  g_assert_cmpint (fd, >=, 0);
+
+  for (guint r = 0; r < rounds; r++)
+    {
+      guint n = (guint) g_rand_int_range (rand, 1, 9);
+      gsize at[8];
+      guint8 old[8];
+
+      for (guint i = 0; i < n; i++)
+        {
+          guint8 b = (guint8) g_rand_int (rand);
+          at[i] = start + (gsize) g_rand_int_range (rand, 0, (gint32) (len - start));
+          old[i] = data[at[i]];
+          g_assert_cmpint (pwrite (fd, &b, 1, (off_t) at[i]), ==, 1);
+        }
+      total_errors += exercise (reader, NULL, NULL);
+      for (guint i = n; i-- > 0;)
+        g_assert_cmpint (pwrite (fd, &old[i], 1, (off_t) at[i]), ==, 1);
+    }
+  close (fd);
+  g_test_message ("%s: %u rounds, %u errors reported", name, rounds, total_errors);
+}
+
+static void
+test_fuzz (void)
+{
+  g_autofree char *v6 = NULL;
+  g_autofree char *v7 = NULL;
+
+  if (skip_without ("CS_SHARED_TESTDATA"))
+    return;
+  v6 = data_path ("CS_SHARED_TESTDATA", "rpi-sched-arm32-v6.dat");
+  v7 = data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
+  fuzz_file (v6, "fuzz-v6.dat", 300, 1);
+  fuzz_file (v7, "fuzz-v7.dat", 300, 2);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+add_option (GByteArray *opts, guint16 id, const void *data, guint32 size)
+{
+  guint16 id_le = GUINT16_TO_LE (id);
+  guint32 size_le = GUINT32_TO_LE (size);
+
+  g_byte_array_append (opts, (guint8 *) &id_le, 2);
+  g_byte_array_append (opts, (guint8 *) &size_le, 4);
+  g_byte_array_append (opts, data, size);
+}
+
+/* DATE, OFFSET and TSC2NSEC change timestamps the way libtracecmd does. */
+static void
+test_time_options (void)
+{
+  g_autofree char *v7 = NULL;
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "time-options.dat", NULL);
+  g_autoptr(GByteArray) opts = g_byte_array_new ();
+  g_autoptr(GBytes) extra = NULL;
+  g_autoptr(CsTracedatReader) reader = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 tsc[4] = { GUINT32_TO_LE (3), GUINT32_TO_LE (1), 0, 0 };  /* ts * 3 >> 1 */
+  guint32 mult, shift;
+  CompareResult res;
+
+  if (skip_without ("CS_SHARED_TESTDATA"))
+    return;
+  v7 = data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
+  add_option (opts, 1, "0x10", 5);            /* DATE: 16 us */
+  add_option (opts, 7, "-123456789", 11);     /* OFFSET: ns */
+  add_option (opts, 14, tsc, sizeof tsc);     /* TSC2NSEC: mult, shift, offset */
+  extra = g_byte_array_free_to_bytes (g_steal_pointer (&opts));
+  rewrite_v7 (v7, path, "zstd", NULL, extra);
+
+  reader = cs_tracedat_reader_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (cs_tracedat_reader_get_ts_offset (reader), ==, 16000 - 123456789);
+  g_assert_true (cs_tracedat_reader_get_tsc2nsec (reader, &mult, &shift));
+  g_assert_cmpuint (mult, ==, 3);
+  g_assert_cmpuint (shift, ==, 1);
+  compare_with_oracle (path, path, 0, FALSE, &res);
+  g_assert_cmpuint (res.n_records, ==, 3562);
+}
+
+static void
+test_big (void)
+{
+  const char *big = g_getenv ("CS_TRACEDAT_BIG");
+  const char *oracle = g_getenv ("CS_TRACEDAT_BIG_ORACLE");
+  const char *limit = g_getenv ("CS_TRACEDAT_BIG_LIMIT");
+  CompareResult res;
+
+  if (big == NULL)
+    {
+      g_test_skip ("set CS_TRACEDAT_BIG to a big recording to compare it");
+      return;
+    }
+  compare_with_oracle (big, oracle ? oracle : big,
+                       limit ? g_ascii_strtoull (limit, NULL, 10) : 2000000, FALSE, &res);
+  g_test_message ("%s: the first %" G_GUINT64_FORMAT " records equal libtracecmd's",
+                  big, res.n_records);
+}
+
+int
+main (int argc, char **argv)
+{
+  if ((argc == 5 || argc == 6) && g_str_equal (argv[1], "--rewrite-v7"))
+    {
+      rewrite_v7 (argv[3], argv[4], argv[2], argc == 6 ? argv[5] : NULL, NULL);
+      return 0;
+    }
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  tracecmd_set_loglevel (TEP_LOG_NONE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (public_files); i++)
+    {
+      g_autofree char *name = g_strndup (public_files[i].name, strlen (public_files[i].name) - 4);
+      g_autofree char *test = g_strdup_printf ("/cs/index/TracedatReader/public/%s", name);
+      g_test_add_data_func (test, &public_files[i], test_public_file);
+    }
+  g_test_add_func ("/cs/index/TracedatReader/zlib-twins", test_zlib_public);
+  g_test_add_func ("/cs/index/TracedatReader/project-recordings", test_project_recordings);
+  g_test_add_func ("/cs/index/TracedatReader/threads", test_threads);
+  g_test_add_func ("/cs/index/TracedatReader/damaged/header", test_damaged_header);
+  g_test_add_func ("/cs/index/TracedatReader/damaged/chunks", test_damaged_chunks);
+  g_test_add_func ("/cs/index/TracedatReader/damaged/pages", test_damaged_pages);
+  g_test_add_func ("/cs/index/TracedatReader/damaged/fuzz", test_fuzz);
+  g_test_add_func ("/cs/index/TracedatReader/time-options", test_time_options);
+  g_test_add_func ("/cs/index/TracedatReader/big", test_big);
+
+  return g_test_run ();
+}
