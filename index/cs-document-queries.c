@@ -489,9 +489,12 @@ columns_from_summaries (CsDocument  *self,
               /* The busy time is spread evenly over the bucket: exact at
                * this zoom, as a bucket is at most one column wide. */
               gint64 busy = cols[SU_BUSY][i];
-              gint64 a = MAX (t0, c->begin_ns), b = MIN (t0 + width, end_ns);
+              /* Nothing runs outside the recording: a bucket straddling its
+               * end holds its busy time in the part inside. */
+              gint64 ext0 = MAX (t0, self->first_ns), ext1 = MIN (t0 + width, self->last_ns + 1);
+              gint64 a = MAX (ext0, c->begin_ns), b = MIN (ext1, end_ns);
               if (b > a)
-                add_busy (c, pid, a, a + (gint64) ((double) busy * (b - a) / width + 0.5));
+                add_busy (c, pid, a, a + (gint64) ((double) busy * (b - a) / (ext1 - ext0) + 0.5));
             }
           else if (pid >= 0)
             _cs_dominant_add (&c->dominant[column_of (c, t0 + width / 2)], pid,

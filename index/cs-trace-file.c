@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "cs-trace-file.h"
+#include "cs-tracedat-reader.h"
 
 /* Exported by libtracecmd 1.3 but declared only in its private header
  * (trace-cmd-private.h); the public header has no way to ask how many
- * CPUs a recording has or which clock it used. */
+ * CPUs a recording has. */
 int tracecmd_cpus (struct tracecmd_input *handle);
-const char *tracecmd_get_trace_clock (struct tracecmd_input *handle);
 
 /* "\027\010\104tracing": the magic of trace-cmd.dat(5). */
 static const guint8 tracedat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -36,6 +36,14 @@ struct _CsTraceFile
   GObject parent_instance;
 
   char *path;
+  /* Chronoscope's own reader checks every recording's headers and section
+   * bounds first (libtracecmd crashes on a v6 file cut inside its data) and
+   * reads compressed data, which libtracecmd 3.1.6 reads super-linearly
+   * and cannot read at all when compressed with zlib. */
+  CsTracedatReader *reader;
+  gboolean own_data;     /* records come from @reader, not libtracecmd */
+  CsTracedatRecord read_at_own;
+
   struct tracecmd_input *handle;
   /* The top buffer (handle) and the instance buffers (recordings made with
    * `trace-cmd extract -B` or `record -B` keep their events there); their
@@ -60,6 +68,7 @@ struct _CsCpuCursor
 {
   CsTraceFile *file;     /* owned */
   guint cpu;
+  CsTracedatCpu *own;    /* when the file's own_data */
   /* Per buffer: its next record (NULL when not read yet or exhausted). */
   struct tep_record **pending;
   gboolean *started;
@@ -82,6 +91,7 @@ cs_trace_file_finalize (GObject *object)
       tracecmd_close (g_ptr_array_index (self->buffers, i - 1));
   g_clear_pointer (&self->buffers, g_ptr_array_unref);
   g_clear_pointer (&self->handle, tracecmd_close);
+  g_clear_object (&self->reader);
   g_free (self->path);
   g_free (self->compression);
   g_free (self->clock);
@@ -198,6 +208,34 @@ check_header (CsTraceFile *self,
   return TRUE;
 }
 
+/* Every CPU's data must lie inside the file: libtracecmd maps it and
+ * crashes reading past the end of a truncated recording. */
+static gboolean
+check_data_in_file (CsTraceFile  *self,
+                    GError      **error)
+{
+  GStatBuf st;
+
+  if (self->compression != NULL || g_stat (self->path, &st) != 0)
+    return TRUE;   /* compressed data is bounds-checked chunk by chunk */
+
+  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (self->reader); cpu++)
+    {
+      guint64 offset = cs_tracedat_reader_get_cpu_data_offset (self->reader, cpu);
+      guint64 size = cs_tracedat_reader_get_cpu_data_size (self->reader, cpu);
+
+      if (size > 0 && (offset > (guint64) st.st_size || size > (guint64) st.st_size - offset))
+        {
+          g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
+                       "%s is truncated: the data of CPU %u ends at byte %" G_GUINT64_FORMAT
+                       " but the file has only %" G_GINT64_FORMAT " bytes",
+                       self->path, cpu, offset + size, (gint64) st.st_size);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /**
  * cs_trace_file_open:
  * @path: a trace.dat file (trace-cmd.dat.v6(5) or .v7(5))
@@ -226,40 +264,54 @@ cs_trace_file_open (const char  *path,
   if (!check_header (self, error))
     return NULL;
 
-  tracecmd_set_loglevel (TEP_LOG_NONE);
-  /* Plugins (the ones trace-cmd ships) give sched_switch and friends the
-   * same text as `trace-cmd report`. */
-  self->handle = tracecmd_open (path, 0);
-  if (self->handle == NULL)
-    {
-      struct stat st;
+  self->reader = cs_tracedat_reader_open (path, error);
+  if (self->reader == NULL)
+    return NULL;
+  if (!check_data_in_file (self, error))
+    return NULL;
 
-      if (self->compression != NULL)
-        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                     "%s cannot be read: it is compressed with %s, or its headers are damaged",
-                     path, self->compression);
-      else if (g_stat (path, &st) == 0 && st.st_size < 4096)
-        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                     "%s is truncated: its headers end after %" G_GINT64_FORMAT " bytes",
-                     path, (gint64) st.st_size);
-      else
-        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                     "%s is damaged or truncated: libtracecmd cannot read its headers",
-                     path);
+  /* libtracecmd reads uncompressed data fast (it maps it) and knows buffer
+   * instances; compressed data is read by our own reader, linearly. */
+  self->own_data = self->compression != NULL;
+  if (!self->own_data || g_strcmp0 (self->compression, "zstd") == 0)
+    {
+      GMutex *lock = cs_tracedat_reader_get_parse_lock ();
+
+      g_mutex_lock (lock);
+      tracecmd_set_loglevel (TEP_LOG_NONE);
+      /* Plugins (the ones trace-cmd ships) give sched_switch and friends
+       * the same text as `trace-cmd report`. */
+      self->handle = tracecmd_open (path, 0);
+      g_mutex_unlock (lock);
+    }
+  if (self->handle == NULL && !self->own_data)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "%s is damaged: libtracecmd cannot read its headers", path);
       return NULL;
     }
 
   self->buffers = g_ptr_array_new ();
-  g_ptr_array_add (self->buffers, self->handle);
-  int n_instances = tracecmd_buffer_instances (self->handle);
-  for (int i = 0; i < n_instances && i < MAX_BUFFERS - 1; i++)
+  if (self->handle != NULL)
     {
-      struct tracecmd_input *instance = tracecmd_buffer_instance_handle (self->handle, i);
-      if (instance != NULL)
-        g_ptr_array_add (self->buffers, instance);
+      g_ptr_array_add (self->buffers, self->handle);
+      int n_instances = tracecmd_buffer_instances (self->handle);
+      for (int i = 0; i < n_instances && i < MAX_BUFFERS - 1; i++)
+        {
+          struct tracecmd_input *instance = tracecmd_buffer_instance_handle (self->handle, i);
+          if (instance != NULL)
+            g_ptr_array_add (self->buffers, instance);
+        }
+      /* Our reader reads only the top buffer: a compressed recording with
+       * instance buffers is left to libtracecmd (recordings made with
+       * `trace-cmd record -B` are small enough for it). */
+      if (self->buffers->len > 1)
+        self->own_data = FALSE;
     }
 
-  for (guint i = 0; i < self->buffers->len; i++)
+  if (self->own_data)
+    self->n_cpus = cs_tracedat_reader_get_n_cpus (self->reader);
+  for (guint i = 0; !self->own_data && i < self->buffers->len; i++)
     {
       int cpus = tracecmd_cpus (g_ptr_array_index (self->buffers, i));
       if (cpus < 0 || cpus > 8192)
@@ -271,7 +323,7 @@ cs_trace_file_open (const char  *path,
       self->n_cpus = MAX (self->n_cpus, (guint) cpus);
     }
 
-  const char *clock = tracecmd_get_trace_clock (self->handle);
+  const char *clock = cs_tracedat_reader_get_clock (self->reader);
   self->clock = g_strdup (clock != NULL && *clock != '\0' ? clock : "local");
 
   return g_steal_pointer (&self);
@@ -357,6 +409,8 @@ struct tep_handle *
 cs_trace_file_get_tep (CsTraceFile *self)
 {
   g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
+  if (self->own_data)
+    return cs_tracedat_reader_get_tep (self->reader);
   return tracecmd_get_tep (self->handle);
 }
 
@@ -371,6 +425,18 @@ fill_record (CsRecord          *out,
   out->cpu = cpu;
   out->missed_events = rec->missed_events < 0 ? G_MAXUINT32 : (guint32) rec->missed_events;
   out->tep_record = rec;
+}
+
+static void
+fill_own_record (CsRecord               *out,
+                 const CsTracedatRecord *rec)
+{
+  out->ts_ns = rec->ts_ns;
+  out->offset = rec->offset;
+  out->cpu = rec->cpu;
+  out->missed_events = rec->missed_events < 0 ? G_MAXUINT32
+                       : (guint32) MIN (rec->missed_events, (gint64) G_MAXUINT32 - 1);
+  out->tep_record = rec->tep_record;
 }
 
 /**
@@ -399,6 +465,14 @@ cs_trace_file_read_at (CsTraceFile *self,
   g_return_val_if_fail (CS_IS_TRACE_FILE (self), FALSE);
 
   guint buffer = offset >> BUFFER_SHIFT;
+
+  if (self->own_data)
+    {
+      if (!cs_tracedat_reader_read_at (self->reader, cpu, offset, &self->read_at_own, error))
+        return FALSE;
+      fill_own_record (record, &self->read_at_own);
+      return TRUE;
+    }
 
   g_clear_pointer (&self->read_at_record, tracecmd_free_record);
   rec = buffer < self->buffers->len
@@ -468,6 +542,15 @@ cs_trace_file_open_cpu (CsTraceFile  *self,
   cursor = g_new0 (CsCpuCursor, 1);
   cursor->file = g_object_ref (self);
   cursor->cpu = cpu;
+  if (self->own_data)
+    {
+      cursor->own = cs_tracedat_reader_open_cpu (self->reader, cpu, error);
+      if (cursor->own == NULL)
+        {
+          cs_cpu_cursor_free (cursor);
+          return NULL;
+        }
+    }
   cursor->pending = g_new0 (struct tep_record *, self->buffers->len);
   cursor->started = g_new0 (gboolean, self->buffers->len);
   cursor->done = g_new0 (gboolean, self->buffers->len);
@@ -484,6 +567,8 @@ cs_trace_file_open_cpu (CsTraceFile  *self,
 struct tep_handle *
 cs_cpu_cursor_get_tep (CsCpuCursor *cursor)
 {
+  if (cursor->own != NULL)
+    return cs_tracedat_cpu_get_tep (cursor->own, NULL);
   return cs_trace_file_get_tep (cursor->file);
 }
 
@@ -506,6 +591,17 @@ cs_cpu_cursor_next (CsCpuCursor *cursor,
 {
   GPtrArray *buffers = cursor->file->buffers;
   int best = -1;
+
+  if (cursor->own != NULL)
+    {
+      CsTracedatRecord rec;
+
+      if (!cs_tracedat_cpu_next (cursor->own, &rec, error))
+        return FALSE;
+      cursor->n_read++;
+      fill_own_record (record, &rec);
+      return TRUE;
+    }
 
   g_clear_pointer (&cursor->record, tracecmd_free_record);
 
@@ -550,7 +646,8 @@ cs_cpu_cursor_free (CsCpuCursor *cursor)
   if (cursor == NULL)
     return;
   g_clear_pointer (&cursor->record, tracecmd_free_record);
-  for (guint b = 0; b < cursor->file->buffers->len; b++)
+  g_clear_pointer (&cursor->own, cs_tracedat_cpu_free);
+  for (guint b = 0; cursor->pending != NULL && b < cursor->file->buffers->len; b++)
     g_clear_pointer (&cursor->pending[b], tracecmd_free_record);
   g_free (cursor->pending);
   g_free (cursor->started);

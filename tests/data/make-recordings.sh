@@ -344,12 +344,12 @@ if [ "$WHAT" != sample ]; then
   # rewriter does, and must round-trip to the same report.  The file lives in
   # zlib/ so that tests globbing tests/data/*.dat pick it up only when asked.
   mkdir -p "$OUT_TESTS/zlib"
-  "$HERE/v7-recompress.py" --codec zlib "$OUT_TESTS/sched-irq-v7.dat" "$OUT_TESTS/zlib/sched-irq-v7-zlib.dat"
-  "$HERE/v7-recompress.py" --codec zstd "$OUT_TESTS/zlib/sched-irq-v7-zlib.dat" "$WORK/back.dat"
+  "$HERE/v7-recompress.py" --codec zlib "$OUT_TESTS/sched-irq-v7.dat" "$OUT_TESTS/sched-irq-v7-zlib.dat"
+  "$HERE/v7-recompress.py" --codec zstd "$OUT_TESTS/sched-irq-v7-zlib.dat" "$WORK/back.dat"
   trace-cmd report "$OUT_TESTS/sched-irq-v7.dat" > "$WORK/a.txt" 2>&1
   trace-cmd report "$WORK/back.dat" > "$WORK/b.txt" 2>&1
   cmp -s "$WORK/a.txt" "$WORK/b.txt" || die "zlib file does not round-trip to the same report"
-  echo "  wrote $OUT_TESTS/zlib/sched-irq-v7-zlib.dat (round trip checked)"
+  echo "  wrote $OUT_TESTS/sched-irq-v7-zlib.dat (round trip checked)"
 
   rm -f -- "$OUT_TESTS/sched-irq-v7-nocompress.dat"
   trace-cmd convert --file-version 7 --compression none \
