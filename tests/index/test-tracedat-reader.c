@@ -30,7 +30,9 @@
  * OUT [INSTANCE]` writes the rewritten file (with the buffer of INSTANCE made
  * the top buffer, for files of `trace-cmd extract -B INSTANCE`) and exits.
  */
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -346,10 +348,17 @@ test_public_file (gconstpointer data)
 /* ------------------------------------------------------------------------ */
 /* Rewriting a compressed v7 file with another codec                         */
 
+/* The rewriter reads little-endian files only (all recordings at hand). */
+static guint16 le16 (const guint8 *p) { guint16 v; memcpy (&v, p, 2); return GUINT16_FROM_LE (v); }
+static guint32 le32 (const guint8 *p) { guint32 v; memcpy (&v, p, 4); return GUINT32_FROM_LE (v); }
+static guint64 le64 (const guint8 *p) { guint64 v; memcpy (&v, p, 8); return GUINT64_FROM_LE (v); }
+static void set_le64 (guint8 *p, guint64 v) { v = GUINT64_TO_LE (v); memcpy (p, &v, 8); }
+static void put_le32 (GByteArray *o, guint32 v) { v = GUINT32_TO_LE (v); g_byte_array_append (o, (guint8 *) &v, 4); }
+static void put_le64 (GByteArray *o, guint64 v) { v = GUINT64_TO_LE (v); g_byte_array_append (o, (guint8 *) &v, 8); }
+
 typedef struct {
   guint64 offset;       /* of the section header */
   guint16 id, flags;
-  guint32 desc;
   guint64 size;
 } Section;
 
@@ -358,213 +367,134 @@ typedef struct {
 } CpuMove;
 
 typedef struct {
-  guint8 *buf;
-  gsize len;
-  gboolean be;
-  GArray *sections;     /* Section, in file order */
+  guint64 buffer_offset;  /* its flyrecord section */
+  GArray *cpus;           /* CpuMove */
+} BufferInfo;
+
+typedef struct {
+  const char *in_codec, *codec;
   GArray *chain;        /* guint64: options section offsets, in chain order */
-  GHashTable *moves;    /* old section offset -> new (guint64 in pointers) */
-  GArray *cpu_moves;    /* CpuMove */
-} V7;
-
-static guint32 rd32 (V7 *f, gsize pos) { guint32 v; memcpy (&v, f->buf + pos, 4); return f->be ? GUINT32_FROM_BE (v) : GUINT32_FROM_LE (v); }
-static guint64 rd64 (V7 *f, gsize pos) { guint64 v; memcpy (&v, f->buf + pos, 8); return f->be ? GUINT64_FROM_BE (v) : GUINT64_FROM_LE (v); }
-static guint16 rd16 (V7 *f, gsize pos) { guint16 v; memcpy (&v, f->buf + pos, 2); return f->be ? GUINT16_FROM_BE (v) : GUINT16_FROM_LE (v); }
-
-static void
-put32 (V7 *f, GByteArray *out, guint32 v)
-{
-  v = f->be ? GUINT32_TO_BE (v) : GUINT32_TO_LE (v);
-  g_byte_array_append (out, (guint8 *) &v, 4);
-}
-
-static void
-put64 (V7 *f, GByteArray *out, guint64 v)
-{
-  v = f->be ? GUINT64_TO_BE (v) : GUINT64_TO_LE (v);
-  g_byte_array_append (out, (guint8 *) &v, 8);
-}
-
-static void
-set64 (V7 *f, guint8 *p, guint64 v)
-{
-  v = f->be ? GUINT64_TO_BE (v) : GUINT64_TO_LE (v);
-  memcpy (p, &v, 8);
-}
+  GArray *buffers;      /* BufferInfo */
+  GHashTable *moves;    /* old section offset -> new one */
+} Rewrite;
 
 static GBytes *
 codec_decompress (const char *codec, const guint8 *in, gsize in_len, gsize out_len)
 {
   guint8 *out = g_malloc (MAX (out_len, 1));
+  uLongf n = out_len;
 
   if (g_str_equal (codec, "zstd"))
     g_assert_cmpuint (ZSTD_decompress (out, out_len, in, in_len), ==, out_len);
   else
-    {
-      uLongf n = out_len;
-      g_assert_cmpint (uncompress (out, &n, in, in_len), ==, Z_OK);
-      g_assert_cmpuint (n, ==, out_len);
-    }
+    g_assert_true (uncompress (out, &n, in, in_len) == Z_OK && n == out_len);
   return g_bytes_new_take (out, out_len);
 }
 
-static GBytes *
-codec_compress (const char *codec, const guint8 *in, gsize in_len)
+/* Appends <u32 csize><u32 usize><data> of @data compressed with @codec
+ * (zlib at the default level; trace-cmd uses 9, the file does not say). */
+static void
+put_compressed (GByteArray *out, const char *codec, GBytes *data)
 {
-  gsize cap = g_str_equal (codec, "zstd") ? ZSTD_compressBound (in_len) : compressBound (in_len);
-  guint8 *out = g_malloc (cap);
-  gsize n;
+  gsize len = g_bytes_get_size (data);
+  gsize cap = g_str_equal (codec, "zstd") ? ZSTD_compressBound (len) : compressBound (len);
+  g_autofree guint8 *z = g_malloc (cap);
+  uLongf n = cap;
 
   if (g_str_equal (codec, "zstd"))
-    {
-      n = ZSTD_compress (out, cap, in, in_len, 3);
-      g_assert_false (ZSTD_isError (n));
-    }
+    g_assert_false (ZSTD_isError (n = ZSTD_compress (z, cap, g_bytes_get_data (data, NULL), len, 3)));
   else
-    {
-      uLongf zn = cap;
-      /* trace-cmd uses level 9; the level is not recorded in the file. */
-      g_assert_cmpint (compress2 (out, &zn, in, in_len, Z_DEFAULT_COMPRESSION), ==, Z_OK);
-      n = zn;
-    }
-  return g_bytes_new_take (out, n);
-}
-
-/* Appends <u32 csize><u32 usize><data> of @data compressed with @codec. */
-static void
-put_compressed (V7 *f, GByteArray *out, const char *codec, GBytes *data)
-{
-  g_autoptr(GBytes) z = codec_compress (codec, g_bytes_get_data (data, NULL), g_bytes_get_size (data));
-
-  put32 (f, out, (guint32) g_bytes_get_size (z));
-  put32 (f, out, (guint32) g_bytes_get_size (data));
-  g_byte_array_append (out, g_bytes_get_data (z, NULL), g_bytes_get_size (z));
+    g_assert_cmpint (compress2 (z, &n, g_bytes_get_data (data, NULL), len, Z_DEFAULT_COMPRESSION), ==, Z_OK);
+  put_le32 (out, (guint32) n);
+  put_le32 (out, (guint32) len);
+  g_byte_array_append (out, z, n);
 }
 
 static GBytes *
-section_payload (V7 *f, const char *codec, const Section *s)
+section_payload (const guint8 *buf, const char *codec, const Section *s)
 {
-  gsize p = s->offset + 16;
+  const guint8 *p = buf + s->offset + 16;
 
-  if (s->flags & 1)
-    return codec_decompress (codec, f->buf + p + 8, rd32 (f, p), rd32 (f, p + 4));
-  return g_bytes_new (f->buf + p, s->size);
+  if ((s->flags & 1) && s->size >= 8)
+    return codec_decompress (codec, p + 8, le32 (p), le32 (p + 4));
+  return g_bytes_new (p, s->size);
 }
 
 static guint64
-moved (V7 *f, guint64 old)
+moved (Rewrite *rw, guint64 old)
 {
   gpointer v;
 
-  if (!g_hash_table_lookup_extended (f->moves, GSIZE_TO_POINTER (old), NULL, &v))
+  if (!g_hash_table_lookup_extended (rw->moves, GSIZE_TO_POINTER (old), NULL, &v))
     g_error ("rewrite: nothing was moved from offset %" G_GUINT64_FORMAT, old);
   return GPOINTER_TO_SIZE (v);
 }
 
-/* Calls @fn on each option of an options payload. */
-static void
-for_each_option (V7 *f, guint8 *p, gsize len,
-                 void (*fn) (V7 *, guint16, guint8 *, guint32, gpointer), gpointer data)
+/* Where the per-CPU table of a BUFFER option starts (after offset, name,
+ * clock, page size and CPU count). */
+static gsize
+buffer_cpus_at (const guint8 *p)
 {
-  gsize pos = 0;
+  gsize pos = 8 + strlen ((const char *) p + 8) + 1;
 
-  while (pos + 6 <= len)
+  return pos + strlen ((const char *) p + pos) + 1 + 8;
+}
+
+/* Walks an options payload: collects (@collect) the DONE chain and the
+ * BUFFER options, or patches their offsets (with the new offset of the next
+ * options section in @next_new). */
+static void
+walk_options (Rewrite *rw, guint8 *p, gsize len, gboolean collect, guint64 next_new)
+{
+  for (gsize pos = 0; pos + 6 <= len;)
     {
-      guint16 id;
-      guint32 size;
+      guint16 id = le16 (p + pos);
+      guint32 size = le32 (p + pos + 2);
+      guint8 *d = p + pos + 6;
 
-      memcpy (&id, p + pos, 2);
-      memcpy (&size, p + pos + 2, 4);
-      id = f->be ? GUINT16_FROM_BE (id) : GUINT16_FROM_LE (id);
-      size = f->be ? GUINT32_FROM_BE (size) : GUINT32_FROM_LE (size);
       g_assert_cmpuint (pos + 6 + size, <=, len);
-      fn (f, id, p + pos + 6, size, data);
       pos += 6 + size;
-      if (id == 0)
-        break;
-    }
-}
-
-typedef struct {
-  guint64 buffer_offset;
-  GArray *cpus;         /* CpuMove with old_* set */
-} BufferInfo;
-
-static void
-collect_option (V7 *f, guint16 id, guint8 *p, guint32 size, gpointer data)
-{
-  GArray *buffers = data;
-  BufferInfo b = { 0 };
-  gsize pos;
-  guint32 n;
-
-  if (id == 0 && size >= 8)
-    {
-      guint64 next;
-      memcpy (&next, p, 8);
-      next = f->be ? GUINT64_FROM_BE (next) : GUINT64_FROM_LE (next);
-      if (next != 0)
-        g_array_append_val (f->chain, next);
-      return;
-    }
-  if (id != 3)
-    return;
-  memcpy (&b.buffer_offset, p, 8);
-  b.buffer_offset = f->be ? GUINT64_FROM_BE (b.buffer_offset) : GUINT64_FROM_LE (b.buffer_offset);
-  pos = 8 + strlen ((char *) p + 8) + 1;
-  pos += strlen ((char *) p + pos) + 1;
-  memcpy (&n, p + pos + 4, 4);
-  n = f->be ? GUINT32_FROM_BE (n) : GUINT32_FROM_LE (n);
-  pos += 8;
-  b.cpus = g_array_new (FALSE, TRUE, sizeof (CpuMove));
-  for (guint32 i = 0; i < n; i++, pos += 20)
-    {
-      CpuMove m = { 0 };
-      memcpy (&m.old_offset, p + pos + 4, 8);
-      memcpy (&m.old_size, p + pos + 12, 8);
-      m.old_offset = f->be ? GUINT64_FROM_BE (m.old_offset) : GUINT64_FROM_LE (m.old_offset);
-      m.old_size = f->be ? GUINT64_FROM_BE (m.old_size) : GUINT64_FROM_LE (m.old_size);
-      g_array_append_val (b.cpus, m);
-    }
-  g_array_append_val (buffers, b);
-}
-
-static void
-patch_option (V7 *f, guint16 id, guint8 *p, guint32 size, gpointer data)
-{
-  guint64 *next_new = data;
-
-  if (id >= 16 && id <= 21 && size >= 8)
-    set64 (f, p, moved (f, rd64 (&(V7) { p, 8, f->be }, 0)));
-  else if (id == 0 && size >= 8)
-    set64 (f, p, *next_new);
-  else if (id == 3 || id == 22)
-    {
-      gsize pos;
-      guint32 n;
-      V7 v = { p, size, f->be };
-
-      set64 (f, p, moved (f, rd64 (&v, 0)));
-      if (id == 22)
-        return;
-      pos = 8 + strlen ((char *) p + 8) + 1;
-      pos += strlen ((char *) p + pos) + 1;
-      n = rd32 (&v, pos + 4);
-      pos += 8;
-      for (guint32 i = 0; i < n; i++, pos += 20)
+      if (id == 0 && size >= 8)
         {
-          guint64 off = rd64 (&v, pos + 4);
+          if (collect && le64 (d) != 0)
+            g_array_append_val (rw->chain, (guint64) { le64 (d) });
+          if (!collect)
+            set_le64 (d, next_new);
+          break;
+        }
+      if (collect && id == 3)
+        {
+          BufferInfo b = { le64 (d), g_array_new (FALSE, TRUE, sizeof (CpuMove)) };
+          gsize at = buffer_cpus_at (d);
 
-          for (guint j = 0; j < f->cpu_moves->len; j++)
-            {
-              CpuMove *m = &g_array_index (f->cpu_moves, CpuMove, j);
-              if (m->old_offset == off && m->old_size == rd64 (&v, pos + 12))
-                {
-                  set64 (f, p + pos + 4, m->new_offset);
-                  set64 (f, p + pos + 12, m->new_size);
-                  break;
-                }
-            }
+          for (guint32 i = 0; i < le32 (d + at - 4); i++)
+            g_array_append_val (b.cpus, ((CpuMove) { le64 (d + at + 20 * i + 4),
+                                                     le64 (d + at + 20 * i + 12), 0, 0 }));
+          g_array_append_val (rw->buffers, b);
+        }
+      else if (!collect && ((id >= 16 && id <= 22) || id == 3))
+        set_le64 (d, moved (rw, le64 (d)));
+      if (!collect && id == 3)
+        {
+          gsize at = buffer_cpus_at (d);
+
+          for (guint32 i = 0; i < le32 (d + at - 4); i++)
+            for (guint b = 0; b < rw->buffers->len; b++)
+              {
+                GArray *cpus = g_array_index (rw->buffers, BufferInfo, b).cpus;
+
+                for (guint c = 0; c < cpus->len; c++)
+                  {
+                    CpuMove *m = &g_array_index (cpus, CpuMove, c);
+                    guint8 *e = d + at + 20 * i;
+
+                    if (m->old_size != 0 && m->old_offset == le64 (e + 4) && m->old_size == le64 (e + 12))
+                      {
+                        set_le64 (e + 4, m->new_offset);
+                        set_le64 (e + 12, m->new_size);
+                      }
+                  }
+              }
         }
     }
 }
@@ -574,235 +504,188 @@ patch_option (V7 *f, guint16 id, guint8 *p, guint32 size, gpointer data)
  * dropped (`trace-cmd extract -B NAME` stores a private instance that way),
  * and where @extra (whole options) goes before the DONE option. */
 static GByteArray *
-edit_options (V7 *f, const guint8 *p, gsize len, const char *promote, GBytes *extra)
+edit_options (const guint8 *p, gsize len, const char *promote, GBytes *extra)
 {
   GByteArray *out = g_byte_array_new ();
-  gsize pos = 0;
 
-  while (pos + 6 <= len)
+  for (gsize pos = 0; pos + 6 <= len;)
     {
-      guint16 id;
-      guint32 size;
+      guint16 id = le16 (p + pos);
+      guint32 size = le32 (p + pos + 2);
       const guint8 *d = p + pos + 6;
+      const char *name = (const char *) d + 8;
 
-      memcpy (&id, p + pos, 2);
-      memcpy (&size, p + pos + 2, 4);
-      id = f->be ? GUINT16_FROM_BE (id) : GUINT16_FROM_LE (id);
-      size = f->be ? GUINT32_FROM_BE (size) : GUINT32_FROM_LE (size);
-      if (promote != NULL && id == 3)
+      pos += 6 + size;
+      if (promote != NULL && id == 3 && name[0] == '\0')
+        continue;
+      if (promote != NULL && id == 3 && g_str_equal (name, promote))
         {
-          const char *name = (const char *) d + 8;
           gsize skip = strlen (name);
 
-          if (name[0] == '\0')
-            {
-              pos += 6 + size;
-              continue;
-            }
-          if (g_str_equal (name, promote))
-            {
-              guint32 nsize = size - (guint32) skip;
-              guint32 le = f->be ? GUINT32_TO_BE (nsize) : GUINT32_TO_LE (nsize);
-
-              g_byte_array_append (out, p + pos, 2);
-              g_byte_array_append (out, (guint8 *) &le, 4);
-              g_byte_array_append (out, d, 8);
-              g_byte_array_append (out, d + 8 + skip, size - 8 - skip);
-              pos += 6 + size;
-              continue;
-            }
+          g_byte_array_append (out, d - 6, 2);
+          put_le32 (out, size - (guint32) skip);
+          g_byte_array_append (out, d, 8);
+          g_byte_array_append (out, d + 8 + skip, size - 8 - skip);
+          continue;
         }
       if (id == 0 && extra != NULL)
         g_byte_array_append (out, g_bytes_get_data (extra, NULL), g_bytes_get_size (extra));
-      g_byte_array_append (out, p + pos, 6 + size);
-      pos += 6 + size;
+      g_byte_array_append (out, d - 6, 6 + size);
       if (id == 0)
         break;
     }
   return out;
 }
 
+/* The CPU data of one CPU, each chunk decompressed and compressed again;
+ * the BUFFER option's size keeps the writer's convention (with or without
+ * the 4-byte chunk count). */
+static void
+rewrite_cpu (Rewrite *rw, const guint8 *buf, gboolean compressed, GByteArray *out, CpuMove *m)
+{
+  const guint8 *p = buf + m->old_offset;
+  guint32 count;
+
+  m->new_offset = out->len;
+  if (!compressed)
+    {
+      g_byte_array_append (out, p, m->old_size);
+      m->new_size = m->old_size;
+      return;
+    }
+  count = le32 (p);
+  put_le32 (out, count);
+  for (p += 4; count-- > 0; p += 8 + le32 (p))
+    {
+      g_autoptr(GBytes) raw = codec_decompress (rw->in_codec, p + 8, le32 (p), le32 (p + 4));
+      put_compressed (out, rw->codec, raw);
+    }
+  g_assert_true ((gsize) (p - buf) == m->old_offset + m->old_size ||
+                 (gsize) (p - buf) == m->old_offset + m->old_size + 4);
+  m->new_size = out->len - m->new_offset -
+                ((gsize) (p - buf) == m->old_offset + m->old_size ? 0 : 4);
+}
+
 /* Rewrites the compressed v7 file @in into @out with @codec ("zstd" or
- * "zlib"): same sections in the same order, each compressed section and each
- * chunk of CPU data decompressed and compressed again (chunk boundaries kept),
- * CPU data page-aligned, and every offset in the header and the options
- * (sections, DONE, BUFFER and its per-CPU offsets and sizes) remapped.  With
- * @promote, the instance buffer of that name becomes the top buffer; options
- * in @extra_options are added to the first options section. */
+ * "zlib"): the sections in file order, the options sections last (last of
+ * the chain first, so each DONE knows its next); each compressed section and
+ * each chunk of CPU data decompressed and compressed again (chunk boundaries
+ * kept), CPU data page-aligned, and every offset in the header and the
+ * options (sections, DONE, BUFFER and its per-CPU offsets and sizes)
+ * remapped.  With @promote, the instance buffer of that name becomes the top
+ * buffer; options in @extra_options are added to the first options section. */
 static void
 rewrite_v7 (const char *in, const char *out_path, const char *codec, const char *promote,
             GBytes *extra_options)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GByteArray) out = g_byte_array_new ();
-  g_autoptr(GArray) buffers = g_array_new (FALSE, TRUE, sizeof (BufferInfo));
-  V7 f = { 0 };
-  gsize pos, hdr_end, opt_at;
-  const char *in_codec;
+  g_autoptr(GArray) sections = g_array_new (FALSE, FALSE, sizeof (Section));
+  g_autofree guint8 *buf = NULL;
+  Rewrite rw = { NULL, codec, g_array_new (FALSE, FALSE, sizeof (guint64)),
+                 g_array_new (FALSE, TRUE, sizeof (BufferInfo)), g_hash_table_new (NULL, NULL) };
+  const char *ver = g_str_equal (codec, "zlib") ? zlibVersion () : ZSTD_versionString ();
+  gsize len, pos, opt_at;
+  guint64 next_new = 0;
   guint32 page;
-  guint64 first_options;
 
-  g_assert_true (g_file_get_contents (in, (char **) &f.buf, &f.len, &error));
-  g_assert_no_error (error);
-  g_assert_true (memcmp (f.buf, "\x17\x08\x44tracing" "7", 12) == 0);
-  f.be = f.buf[12] == 1;
-  memcpy (&page, f.buf + 14, 4);
-  page = f.be ? GUINT32_FROM_BE (page) : GUINT32_FROM_LE (page);
-  in_codec = (const char *) f.buf + 18;
-  g_assert_true (g_str_equal (in_codec, "zstd") || g_str_equal (in_codec, "zlib"));
-  pos = 18 + strlen (in_codec) + 1;
-  pos += strlen ((char *) f.buf + pos) + 1;
-  opt_at = pos;
-  first_options = rd64 (&f, pos);
-  hdr_end = pos + 8;
-
-  f.sections = g_array_new (FALSE, FALSE, sizeof (Section));
-  f.chain = g_array_new (FALSE, FALSE, sizeof (guint64));
-  f.moves = g_hash_table_new (NULL, NULL);
-  f.cpu_moves = g_array_new (FALSE, TRUE, sizeof (CpuMove));
-  for (pos = hdr_end; pos + 16 <= f.len;)
+  g_assert_true (g_file_get_contents (in, (char **) &buf, &len, &error));
+  g_assert_true (memcmp (buf, "\x17\x08\x44tracing" "7\0\0", 13) == 0);   /* v7, LE */
+  page = le32 (buf + 14);
+  rw.in_codec = (const char *) buf + 18;
+  g_assert_true (g_str_equal (rw.in_codec, "zstd") || g_str_equal (rw.in_codec, "zlib"));
+  pos = 18 + strlen (rw.in_codec) + 1;
+  pos += strlen ((char *) buf + pos) + 1;
+  g_array_append_val (rw.chain, (guint64) { le64 (buf + pos) });
+  for (pos += 8; pos + 16 <= len; pos += 16 + g_array_index (sections, Section, sections->len - 1).size)
     {
-      Section s = { pos, rd16 (&f, pos), rd16 (&f, pos + 2), rd32 (&f, pos + 4), rd64 (&f, pos + 8) };
-      g_assert_cmpuint (pos + 16 + s.size, <=, f.len);
-      g_array_append_val (f.sections, s);
-      pos += 16 + s.size;
+      g_array_append_val (sections, ((Section) { pos, le16 (buf + pos), le16 (buf + pos + 2),
+                                                 le64 (buf + pos + 8) }));
+      g_assert_cmpuint (pos + 16 + le64 (buf + pos + 8), <=, len);
     }
-  g_array_append_val (f.chain, first_options);
-  for (guint i = 0; i < f.chain->len; i++)
-    for (guint j = 0; j < f.sections->len; j++)
-      {
-        Section *s = &g_array_index (f.sections, Section, j);
-        if (s->offset == g_array_index (f.chain, guint64, i))
-          {
-            g_autoptr(GBytes) p = section_payload (&f, in_codec, s);
-            g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (p, NULL), g_bytes_get_size (p));
-            for_each_option (&f, copy, g_bytes_get_size (p), collect_option, buffers);
-          }
-      }
+  for (guint i = 0; i < rw.chain->len; i++)
+    for (guint j = 0; j < sections->len; j++)
+      if (g_array_index (sections, Section, j).offset == g_array_index (rw.chain, guint64, i))
+        {
+          g_autoptr(GBytes) p = section_payload (buf, rw.in_codec, &g_array_index (sections, Section, j));
+          g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (p, NULL), g_bytes_get_size (p));
+          walk_options (&rw, copy, g_bytes_get_size (p), TRUE, 0);
+        }
 
-  /* header */
-  g_byte_array_append (out, f.buf, 18);
+  g_byte_array_append (out, buf, 18);
   g_byte_array_append (out, (const guint8 *) codec, strlen (codec) + 1);
-  {
-    const char *ver = g_str_equal (codec, "zlib") ? zlibVersion () : ZSTD_versionString ();
-    g_byte_array_append (out, (const guint8 *) ver, strlen (ver) + 1);
-  }
+  g_byte_array_append (out, (const guint8 *) ver, strlen (ver) + 1);
   opt_at = out->len;
-  put64 (&f, out, 0);
+  put_le64 (out, 0);
 
-  /* every section but the options sections, in file order */
-  for (guint j = 0; j < f.sections->len; j++)
+  for (guint j = 0; j < sections->len; j++)
     {
-      Section *s = &g_array_index (f.sections, Section, j);
+      const Section *s = &g_array_index (sections, Section, j);
       gsize start = out->len;
       BufferInfo *b = NULL;
 
       if (s->id == 0)
         continue;
-      g_hash_table_insert (f.moves, GSIZE_TO_POINTER (s->offset), GSIZE_TO_POINTER (start));
-      for (guint i = 0; i < buffers->len; i++)
-        if (g_array_index (buffers, BufferInfo, i).buffer_offset == s->offset)
-          b = &g_array_index (buffers, BufferInfo, i);
-
+      g_hash_table_insert (rw.moves, GSIZE_TO_POINTER (s->offset), GSIZE_TO_POINTER (start));
+      for (guint i = 0; i < rw.buffers->len; i++)
+        if (g_array_index (rw.buffers, BufferInfo, i).buffer_offset == s->offset)
+          b = &g_array_index (rw.buffers, BufferInfo, i);
+      g_byte_array_append (out, buf + s->offset, 8);
+      put_le64 (out, 0);
       if (s->id == 3 && b != NULL)
-        {
-          guint64 size;
-
-          g_byte_array_append (out, f.buf + s->offset, 16);
-          for (guint c = 0; c < b->cpus->len; c++)
-            {
-              CpuMove *m = &g_array_index (b->cpus, CpuMove, c);
-              gsize p = m->old_offset, used;
-              guint32 count;
-
-              if (m->old_size == 0)
-                continue;
-              while (out->len % page != 0)
-                g_byte_array_append (out, (const guint8 *) "", 1);
-              m->new_offset = out->len;
-              if (!(s->flags & 1))
-                {
-                  g_byte_array_append (out, f.buf + p, m->old_size);
-                  m->new_size = m->old_size;
-                  g_array_append_val (f.cpu_moves, *m);
-                  continue;
-                }
-              count = rd32 (&f, p);
-              put32 (&f, out, count);
-              for (p += 4; count-- > 0;)
-                {
-                  guint32 csize = rd32 (&f, p), usize = rd32 (&f, p + 4);
-                  g_autoptr(GBytes) raw = codec_decompress (in_codec, f.buf + p + 8, csize, usize);
-
-                  put_compressed (&f, out, codec, raw);
-                  p += 8 + csize;
-                }
-              used = p - m->old_offset;
-              /* keep the writer's convention: size with or without the count */
-              m->new_size = out->len - m->new_offset - (m->old_size == used ? 0 : 4);
-              g_assert_true (m->old_size == used || m->old_size + 4 == used);
-              g_array_append_val (f.cpu_moves, *m);
-            }
-          size = out->len - start - 16;
-          set64 (&f, out->data + start + 8, size);
-        }
+        for (guint c = 0; c < b->cpus->len; c++)
+          {
+            if (g_array_index (b->cpus, CpuMove, c).old_size == 0)
+              continue;
+            while (out->len % page != 0)
+              g_byte_array_append (out, (const guint8 *) "", 1);
+            rewrite_cpu (&rw, buf, s->flags & 1, out, &g_array_index (b->cpus, CpuMove, c));
+          }
       else if ((s->flags & 1) && s->size >= 8)
         {
-          g_autoptr(GBytes) raw = section_payload (&f, in_codec, s);
-
-          g_byte_array_append (out, f.buf + s->offset, 8);
-          put64 (&f, out, 0);
-          put_compressed (&f, out, codec, raw);
-          set64 (&f, out->data + start + 8, out->len - start - 16);
+          g_autoptr(GBytes) raw = section_payload (buf, rw.in_codec, s);
+          put_compressed (out, codec, raw);
         }
       else
-        g_byte_array_append (out, f.buf + s->offset, 16 + s->size);
+        g_byte_array_append (out, buf + s->offset + 16, s->size);
+      set_le64 (out->data + start + 8, out->len - start - 16);
     }
 
-  /* the options sections, last of the chain first so DONE knows its next */
-  {
-    guint64 next_new = 0;
-
-    for (guint i = f.chain->len; i-- > 0;)
+  for (guint i = rw.chain->len; i-- > 0;)
+    for (guint j = 0; j < sections->len; j++)
       {
-        Section *s = NULL;
+        const Section *s = &g_array_index (sections, Section, j);
         g_autoptr(GBytes) p = NULL;
         g_autoptr(GByteArray) opts = NULL;
         gsize start = out->len;
 
-        for (guint j = 0; j < f.sections->len; j++)
-          if (g_array_index (f.sections, Section, j).offset == g_array_index (f.chain, guint64, i))
-            s = &g_array_index (f.sections, Section, j);
-        g_assert_nonnull (s);
-        p = section_payload (&f, in_codec, s);
-        opts = edit_options (&f, g_bytes_get_data (p, NULL), g_bytes_get_size (p), promote,
+        if (s->offset != g_array_index (rw.chain, guint64, i))
+          continue;
+        p = section_payload (buf, rw.in_codec, s);
+        opts = edit_options (g_bytes_get_data (p, NULL), g_bytes_get_size (p), promote,
                              i == 0 ? extra_options : NULL);
-        for_each_option (&f, opts->data, opts->len, patch_option, &next_new);
-        g_byte_array_append (out, f.buf + s->offset, 8);
-        put64 (&f, out, 0);
+        walk_options (&rw, opts->data, opts->len, FALSE, next_new);
+        g_byte_array_append (out, buf + s->offset, 8);
+        put_le64 (out, 0);
         if (s->flags & 1)
           {
-            g_autoptr(GBytes) patched = g_bytes_new (opts->data, opts->len);
-            put_compressed (&f, out, codec, patched);
+            g_autoptr(GBytes) raw = g_bytes_new_static (opts->data, opts->len);
+            put_compressed (out, codec, raw);
           }
         else
           g_byte_array_append (out, opts->data, opts->len);
-        set64 (&f, out->data + start + 8, out->len - start - 16);
+        set_le64 (out->data + start + 8, out->len - start - 16);
         next_new = start;
       }
-    set64 (&f, out->data + opt_at, next_new);
-  }
+  set_le64 (out->data + opt_at, next_new);
 
   g_assert_true (g_file_set_contents (out_path, (const char *) out->data, out->len, &error));
   g_assert_no_error (error);
-
-  for (guint i = 0; i < buffers->len; i++)
-    g_array_unref (g_array_index (buffers, BufferInfo, i).cpus);
-  g_array_unref (f.sections);
-  g_array_unref (f.chain);
-  g_array_unref (f.cpu_moves);
-  g_hash_table_unref (f.moves);
-  g_free (f.buf);
+  for (guint i = 0; i < rw.buffers->len; i++)
+    g_array_unref (g_array_index (rw.buffers, BufferInfo, i).cpus);
+  g_array_unref (rw.buffers);
+  g_array_unref (rw.chain);
+  g_hash_table_unref (rw.moves);
 }
 
 static void
