@@ -289,17 +289,22 @@ struct cs_section {
 	u64 measured_ns;
 };
 
+/*
+ * ktime_get_mono_fast_ns() works with interrupts off and under QEMU's TCG,
+ * where local_clock() may not advance; it can step back a little across a
+ * timekeeping update, hence the signed comparison.
+ */
 static u64 cs_busy_wait(u64 duration_ns)
 {
 	u64 start = ktime_get_mono_fast_ns();
-	u64 now;
+	s64 elapsed;
 
 	do {
 		cpu_relax();
-		now = ktime_get_mono_fast_ns();
-	} while (now - start < duration_ns);
+		elapsed = (s64)(ktime_get_mono_fast_ns() - start);
+	} while (elapsed < (s64)duration_ns);
 
-	return now - start;
+	return elapsed;
 }
 
 static void cs_section_run(struct cs_section *s)
