@@ -66,12 +66,15 @@ ev == "irqs_off_end" && irq_begin && !irq_end && cpu == irq_cpu {
 }
 ev == "preempt_off_begin" && !pre_end { pre_begin = ts; pre_cpu = cpu }
 ev == "preempt_off_end" && pre_begin && !pre_end && cpu == pre_cpu { pre_end = ts }
-ev == "sched_waking" && field("pid") == sleeper { waking = ts }
-ev == "sched_switch" && field("next_pid") == sleeper && waking && !ran { ran = ts }
+# The sleeper may have been woken before (by its own migration to CPU 1):
+# the wakeup that counts is the last one before its wakeup_latency event,
+# and the sched_switch that ran it follows that event.
+ev == "sched_waking" && field("pid") == sleeper && !lat_line { waking = ts }
 ev == "wakeup_latency" && field("pid") == sleeper && !lat_line {
 	lat_line = $0; lat_ns = field("latency_ns"); lat_thr = field("threshold_ns")
 	lat_cpu = field("target_cpu") + 0
 }
+ev == "sched_switch" && field("next_pid") == sleeper && lat_line && !ran { ran = ts }
 ev == "mark" { n_marks++ }
 END {
 	if (!irq_begin || !irq_end) {

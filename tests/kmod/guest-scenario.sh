@@ -33,6 +33,20 @@ unload() {
 	[ ! -d $T/events/chronoscope ] || fail "events still there after rmmod"
 }
 
+# asleep PID: wait until the task PID runs sleep(1) and sleeps; fails if
+# it is gone first.  Uses only builtins to keep this loop fast under TCG.
+asleep() {
+	n=0
+	while read -r stat </proc/"$1"/stat; do
+		case $stat in
+		*"(sleep) S"*) return 0 ;;
+		esac
+		n=$((n + 1))
+		[ $n -lt 100000 ] || return 1
+	done 2>/dev/null
+	return 1
+}
+
 # set_knob FILE VALUE: write VALUE to a knob and read it back.
 set_knob() {
 	if ! echo "$2" >"$D/$1" || [ "$(cat "$D/$1")" != "$2" ]; then
@@ -112,21 +126,20 @@ log "irqs-off section: $(grep last_section_ns $D/stats)"
 
 # 3b. A task pinned to CPU 1 is due to wake while a 300 ms preempt-off
 #     section runs there: its wakeup waits for the section to end.
-taskset -c 1 sleep 0.2 &
-sleeper=$!
-i=0
-while :; do
-	stat=$(cat /proc/$sleeper/stat 2>/dev/null)
-	case $stat in
-	*"(sleep) S"*) break ;;
-	esac
-	i=$((i + 1))
-	[ $i -lt 10000 ] || fail "the sleeper did not go to sleep"
+sleeper=
+for _ in 1 2 3; do
+	taskset -c 1 sleep 0.2 &
+	sleeper=$!
+	asleep $sleeper && break
+	log "sleeper $sleeper was not seen asleep, trying again"
+	wait "$sleeper"
+	sleeper=
 done
+[ -n "$sleeper" ] || fail "no sleeper was seen asleep"
 echo "preempt-off 300 ms on CPU 1, sleeper $sleeper" >$D/mark
 echo 300000 >$D/preempt_off_us || fail "preempt-off section"
-wait $sleeper
-echo $sleeper >/out/sleeper.pid
+wait "$sleeper"
+echo "$sleeper" >/out/sleeper.pid
 log "sleeper pid $sleeper; preempt-off section: $(grep last_section_ns $D/stats)"
 
 echo 0 >$T/tracing_on
