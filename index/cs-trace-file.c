@@ -273,7 +273,9 @@ cs_trace_file_open (const char  *path,
   /* libtracecmd reads uncompressed data fast (it maps it) and knows buffer
    * instances; compressed data is read by our own reader, linearly. */
   self->own_data = self->compression != NULL;
-  if (!self->own_data || g_strcmp0 (self->compression, "zstd") == 0)
+  if (!self->own_data ||
+      (cs_tracedat_reader_get_n_instance_buffers (self->reader) > 0 &&
+       g_strcmp0 (self->compression, "zstd") == 0))
     {
       GMutex *lock = cs_tracedat_reader_get_parse_lock ();
 
@@ -304,7 +306,8 @@ cs_trace_file_open (const char  *path,
         }
       /* Our reader reads only the top buffer: a compressed recording with
        * instance buffers is left to libtracecmd (recordings made with
-       * `trace-cmd record -B` are small enough for it). */
+       * `trace-cmd record -B` are small enough for it).  Only such files
+       * are opened by both readers. */
       if (self->buffers->len > 1)
         self->own_data = FALSE;
     }

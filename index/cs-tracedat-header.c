@@ -179,7 +179,12 @@ parse_buffer_option (CsTracedatReader *self, CsTdMem *m, guint64 opt_offset,
     goto short_option;
   m->pos += (gsize) ((const char *) nul - name) + 1;
   if (name[0] != '\0')
-    return TRUE;   /* an instance buffer: only the top buffer is read */
+    {
+      /* An instance buffer: only the top buffer is read, but callers want
+       * to know that there is more. */
+      self->n_instance_buffers++;
+      return TRUE;
+    }
 
   clock = (const char *) m->data + m->pos;
   nul = memchr (clock, 0, m->len - m->pos);
@@ -301,7 +306,11 @@ handle_option (CsTracedatReader *self, guint16 id, const guint8 *data, guint32 s
     case CS_TD_OPTION_BUFFER:
     case CS_TD_OPTION_BUFFER_TEXT:
       if (self->file_version < 7)
-        return TRUE;   /* v6: instances only; the top buffer is the flyrecord */
+        {
+          /* v6: instances only; the top buffer is the flyrecord */
+          self->n_instance_buffers++;
+          return TRUE;
+        }
       return parse_buffer_option (self, &m, opt_offset, id == CS_TD_OPTION_BUFFER_TEXT,
                                   st, error);
 

@@ -117,6 +117,7 @@ struct _CsTracedatReader {
   struct tep_handle *tep;
   struct tep_plugin_list *plugins;
   guint n_parse_failures;
+  guint n_instance_buffers;   /* named BUFFER options seen */
 
   /* cs_tracedat_reader_read_at() state, under read_at_lock */
   GMutex read_at_lock;

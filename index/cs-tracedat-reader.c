@@ -503,3 +503,21 @@ cs_tracedat_reader_read_at (CsTracedatReader  *self,
     }
   return TRUE;
 }
+
+/**
+ * cs_tracedat_reader_get_n_instance_buffers:
+ * @self: a reader
+ *
+ * Counts the named (instance) buffers the file's BUFFER options describe
+ * (trace-cmd.dat.v7(5), option 3; in v6 files, the options of buffers
+ * recorded with `trace-cmd record -B`).  This reader reads only the top
+ * buffer; callers use this to send such files elsewhere.
+ *
+ * Returns: the number of instance buffers
+ */
+guint
+cs_tracedat_reader_get_n_instance_buffers (CsTracedatReader *self)
+{
+  g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), 0);
+  return self->n_instance_buffers;
+}

@@ -120,6 +120,7 @@ gboolean           cs_tracedat_reader_get_tsc2nsec        (CsTracedatReader  *se
                                                            guint32           *shift);
 gboolean           cs_tracedat_reader_has_time_shift      (CsTracedatReader  *self);
 guint              cs_tracedat_reader_get_n_parse_failures (CsTracedatReader *self);
+guint              cs_tracedat_reader_get_n_instance_buffers (CsTracedatReader *self);
 struct tep_handle *cs_tracedat_reader_get_tep             (CsTracedatReader  *self);
 gboolean           cs_tracedat_reader_read_at             (CsTracedatReader  *self,
                                                            guint              cpu,
