@@ -17,6 +17,7 @@
 
 #include "cs-cpu-scanner.h"
 #include "cs-index-private.h"
+#include "cs-tracedat-reader.h"
 
 typedef struct {
   struct tep_format_field *prev_pid;
@@ -275,7 +276,11 @@ _cs_cpu_scan (CsTraceFile      *file,
   if (cursor == NULL)
     return NULL;
   tep = cs_cpu_cursor_get_tep (cursor);
+  /* The handle may be shared with other scanners: lookups that update its
+   * caches happen under the lock that guards libtraceevent's parser. */
+  g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
   find_sched_switch (tep, &sw);
+  g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
 
   st->result = result;
   st->types = types;

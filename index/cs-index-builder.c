@@ -29,6 +29,7 @@
 typedef struct {
   /* Set up before the threads start, then read-only. */
   const char *trace_path;
+  CsTraceFile *file;        /* shared by the scanners when its cursors allow */
   CsTypeMap types;
   guint n_cpus;
   GCancellable *cancellable;
@@ -66,7 +67,10 @@ scanner_thread (gpointer user_data)
   guint cpu;
 
   done->results = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_result_free);
-  file = cs_trace_file_open (b->trace_path, &done->error);
+  if (cs_trace_file_get_cursors_are_independent (b->file))
+    file = g_object_ref (b->file);
+  else
+    file = cs_trace_file_open (b->trace_path, &done->error);
   while (file != NULL &&
          (cpu = g_atomic_int_add (&b->next_cpu, 1)) < b->n_cpus)
     {
@@ -547,6 +551,7 @@ cs_index_build (const char          *trace_path,
                                      g_object_ref (own_cancellable), g_object_unref);
 
   b.trace_path = trace_path;
+  b.file = file;
   b.n_cpus = cs_trace_file_get_n_cpus (file);
   b.cancellable = own_cancellable;
   b.queue = g_async_queue_new_full (chunk_or_marker_free);

@@ -236,6 +236,24 @@ check_data_in_file (CsTraceFile  *self,
   return TRUE;
 }
 
+/* libtraceevent 1.7 finds the offsets of common_type and common_pid on the
+ * first tep_data_type() / tep_data_pid() and only reads them afterwards.
+ * Doing that first call here, on one thread, lets the scanner threads
+ * share the handle for those reads (and tep_read_number_field(), which
+ * reads only its field) instead of each parsing every event format again:
+ * a recording made by `trace-cmd extract` carries all ~2,000 of them. */
+static void
+warm_up_tep (struct tep_handle *tep)
+{
+  guint8 zeros[256] = { 0 };
+  struct tep_record rec = { 0 };
+
+  rec.data = zeros;
+  rec.size = sizeof zeros;
+  tep_data_type (tep, &rec);
+  tep_data_pid (tep, &rec);
+}
+
 /**
  * cs_trace_file_open:
  * @path: a trace.dat file (trace-cmd.dat.v6(5) or .v7(5))
@@ -270,12 +288,14 @@ cs_trace_file_open (const char  *path,
   if (!check_data_in_file (self, error))
     return NULL;
 
-  /* libtracecmd reads uncompressed data fast (it maps it) and knows buffer
-   * instances; compressed data is read by our own reader, linearly. */
-  self->own_data = self->compression != NULL;
-  if (!self->own_data ||
-      (cs_tracedat_reader_get_n_instance_buffers (self->reader) > 0 &&
-       g_strcmp0 (self->compression, "zstd") == 0))
+  /* Our reader streams each CPU independently, so the scanner threads of
+   * an index build share one open file, and it reads compressed data
+   * linearly (libtracecmd 3.1.6 does not).  libtracecmd needs a handle per
+   * thread, each parsing the formats and kallsyms again (~0.5 s with a
+   * full kallsyms): it is used for what our reader does not read, the
+   * buffer instances of `trace-cmd record -B` / `extract -B` recordings. */
+  self->own_data = cs_tracedat_reader_get_n_instance_buffers (self->reader) == 0;
+  if (!self->own_data)
     {
       GMutex *lock = cs_tracedat_reader_get_parse_lock ();
 
@@ -288,8 +308,14 @@ cs_trace_file_open (const char  *path,
     }
   if (self->handle == NULL && !self->own_data)
     {
-      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s is damaged: libtracecmd cannot read its headers", path);
+      if (self->compression != NULL && g_strcmp0 (self->compression, "zstd") != 0)
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                     "%s keeps events in buffer instances and is compressed with %s: "
+                     "Chronoscope reads instances only through libtracecmd, which reads "
+                     "zstd here", path, self->compression);
+      else
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                     "%s is damaged: libtracecmd cannot read its headers", path);
       return NULL;
     }
 
@@ -304,16 +330,13 @@ cs_trace_file_open (const char  *path,
           if (instance != NULL)
             g_ptr_array_add (self->buffers, instance);
         }
-      /* Our reader reads only the top buffer: a compressed recording with
-       * instance buffers is left to libtracecmd (recordings made with
-       * `trace-cmd record -B` are small enough for it).  Only such files
-       * are opened by both readers. */
-      if (self->buffers->len > 1)
-        self->own_data = FALSE;
     }
 
   if (self->own_data)
-    self->n_cpus = cs_tracedat_reader_get_n_cpus (self->reader);
+    {
+      self->n_cpus = cs_tracedat_reader_get_n_cpus (self->reader);
+      warm_up_tep (cs_tracedat_reader_get_tep (self->reader));
+    }
   for (guint i = 0; !self->own_data && i < self->buffers->len; i++)
     {
       int cpus = tracecmd_cpus (g_ptr_array_index (self->buffers, i));
@@ -523,6 +546,21 @@ cs_trace_file_format_record (CsTraceFile    *self,
 }
 
 /**
+ * cs_trace_file_get_cursors_are_independent:
+ * @self: a recording
+ *
+ * Returns: whether cursors of different CPUs of @self may be used from
+ *   different threads at once (then one #CsTraceFile serves all threads);
+ *   otherwise each thread must open the recording itself
+ */
+gboolean
+cs_trace_file_get_cursors_are_independent (CsTraceFile *self)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), FALSE);
+  return self->own_data;
+}
+
+/**
  * cs_trace_file_open_cpu:
  * @self: a recording
  * @cpu: 0 .. n_cpus - 1
@@ -570,8 +608,8 @@ cs_trace_file_open_cpu (CsTraceFile  *self,
 struct tep_handle *
 cs_cpu_cursor_get_tep (CsCpuCursor *cursor)
 {
-  if (cursor->own != NULL)
-    return cs_tracedat_cpu_get_tep (cursor->own, NULL);
+  /* With independent cursors this is the file's handle, shared by the
+   * threads: see warm_up_tep(). */
   return cs_trace_file_get_tep (cursor->file);
 }
 

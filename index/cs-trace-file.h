@@ -46,10 +46,11 @@ typedef struct {
 /**
  * CsCpuCursor:
  *
- * Reads the records of one CPU in time order.  Cursors share the reader of
- * their #CsTraceFile: a #CsTraceFile and its cursors are used from one
- * thread at a time.  To read CPUs in parallel, open the recording once per
- * thread.
+ * Reads the records of one CPU in time order.  Unless
+ * cs_trace_file_get_cursors_are_independent() says so, cursors share the
+ * reader of their #CsTraceFile: the file and its cursors are then used
+ * from one thread at a time, and reading CPUs in parallel needs one open
+ * file per thread.
  */
 typedef struct _CsCpuCursor CsCpuCursor;
 
@@ -72,6 +73,7 @@ gboolean            cs_trace_file_read_at           (CsTraceFile  *self,
 char               *cs_trace_file_format_record     (CsTraceFile  *self,
                                                      const CsRecord *record);
 
+gboolean            cs_trace_file_get_cursors_are_independent (CsTraceFile *self);
 CsCpuCursor        *cs_trace_file_open_cpu          (CsTraceFile  *self,
                                                      guint         cpu,
                                                      GError      **error);
