@@ -19,6 +19,14 @@
 #include "cs-index-private.h"
 #include "cs-tracedat-reader.h"
 
+/* sched_waking, sched_wakeup and sched_wakeup_new: their "pid" field is
+ * the task being woken (events/sched/sched_waking/format). */
+typedef struct {
+  int id;
+  int kind;
+  struct tep_format_field *pid;
+} WakeupEvent;
+
 typedef struct {
   struct tep_format_field *prev_pid;
   struct tep_format_field *prev_state;
@@ -50,6 +58,11 @@ typedef struct {
   gint64 running_since;
   gboolean running_known;
 
+  /* Wakeup events recorded, and columns to encode a task chunk. */
+  WakeupEvent wakeups[3];
+  guint n_wakeups;
+  gint64 tk[TK_N_COLUMNS][CS_TASK_CHUNK_ROWS];
+
   /* One-entry cache in front of the task table. */
   gint32 last_pid;
   CsScanTask *last_task;
@@ -60,6 +73,17 @@ cs_scan_chunk_free (CsScanChunk *chunk)
 {
   g_clear_pointer (&chunk->data, g_bytes_unref);
   g_free (chunk);
+}
+
+G_STATIC_ASSERT (TK_N_COLUMNS == TK_N_COLUMNS_PUBLIC);
+
+static void
+scan_task_free (gpointer data)
+{
+  CsScanTask *task = data;
+
+  g_free (task->rows);
+  g_free (task);
 }
 
 void
@@ -141,6 +165,62 @@ flush_slices (ScanState *st)
 }
 
 static void
+flush_task (ScanState  *st,
+            gint32      pid,
+            CsScanTask *task)
+{
+  const gint64 *cols[TK_N_COLUMNS];
+  CsScanChunk *chunk;
+  gint64 first = G_MAXINT64, last = G_MININT64;
+
+  if (task->n_rows == 0)
+    return;
+  for (guint i = 0; i < task->n_rows; i++)
+    {
+      for (guint c = 0; c < TK_N_COLUMNS; c++)
+        st->tk[c][i] = task->rows[i][c];
+      first = MIN (first, task->rows[i][TK_TS]);
+      last = MAX (last, task->rows[i][TK_TS] + task->rows[i][TK_DURATION]);
+    }
+  for (guint c = 0; c < TK_N_COLUMNS; c++)
+    cols[c] = st->tk[c];
+
+  chunk = g_new0 (CsScanChunk, 1);
+  chunk->kind = CS_SCAN_TASK_CHUNK;
+  chunk->cpu = st->result->cpu;
+  chunk->pid = pid;
+  chunk->chunk = task->n_chunks++;
+  chunk->first_ns = first;
+  chunk->last_ns = last;
+  chunk->n_rows = task->n_rows;
+  chunk->data = cs_chunk_encode (task->n_rows, TK_N_COLUMNS, _cs_task_chunk_modes, cols, TRUE);
+  task->n_rows = 0;
+  st->emit (chunk, st->emit_data);
+}
+
+static void
+add_task_row (ScanState *st,
+              gint32     pid,
+              gint64     ts_ns,
+              gint64     duration_ns,
+              int        kind,
+              gint64     prev_state)
+{
+  CsScanTask *task = lookup_task (st, pid);
+  gint64 *row;
+
+  if (task->rows == NULL)
+    task->rows = g_malloc (sizeof (gint64[TK_N_COLUMNS]) * CS_TASK_CHUNK_ROWS);
+  row = task->rows[task->n_rows];
+  row[TK_TS] = ts_ns;
+  row[TK_DURATION] = duration_ns;
+  row[TK_KIND] = kind;
+  row[TK_STATE] = prev_state;
+  if (++task->n_rows == CS_TASK_CHUNK_ROWS)
+    flush_task (st, pid, task);
+}
+
+static void
 add_slice (ScanState *st,
            gint32     pid,
            gint64     begin_ns,
@@ -157,6 +237,7 @@ add_slice (ScanState *st,
   st->sl[SL_STATE][i] = prev_state;
   st->sl_last_end = MAX (st->sl_last_end, end_ns);
   lookup_task (st, pid)->runtime_ns += end_ns - begin_ns;
+  add_task_row (st, pid, begin_ns, end_ns - begin_ns, TK_KIND_RUN, prev_state);
   if (++st->n_sl == CS_SLICE_CHUNK_ROWS)
     flush_slices (st);
 }
@@ -237,6 +318,42 @@ find_sched_switch (struct tep_handle *tep,
     f->id = -1;
 }
 
+static void
+find_wakeups (struct tep_handle *tep,
+              ScanState         *st)
+{
+  static const struct { const char *name; int kind; } names[] = {
+    { "sched_waking", TK_KIND_WAKING },
+    { "sched_wakeup", TK_KIND_WAKEUP },
+    { "sched_wakeup_new", TK_KIND_WAKEUP },
+  };
+
+  st->n_wakeups = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      struct tep_event *ev = tep_find_event_by_name (tep, "sched", names[i].name);
+      struct tep_format_field *pid = ev ? tep_find_field (ev, "pid") : NULL;
+
+      if (pid == NULL)
+        continue;
+      st->wakeups[st->n_wakeups].id = ev->id;
+      st->wakeups[st->n_wakeups].kind = names[i].kind;
+      st->wakeups[st->n_wakeups].pid = pid;
+      st->n_wakeups++;
+    }
+}
+
+static void
+handle_wakeup (ScanState         *st,
+               const WakeupEvent *w,
+               struct tep_record *rec)
+{
+  unsigned long long pid;
+
+  if (field_in_record (w->pid, rec) && tep_read_number_field (w->pid, rec->data, &pid) == 0)
+    add_task_row (st, (gint32) pid, (gint64) rec->ts, 0, w->kind, 0);
+}
+
 /*
  * _cs_cpu_scan:
  * @file: the recording, used by this thread only
@@ -270,7 +387,7 @@ _cs_cpu_scan (CsTraceFile      *file,
 
   result->cpu = cpu;
   result->type_counts = g_new0 (guint64, types->n_types);
-  result->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  result->tasks = g_hash_table_new_full (NULL, NULL, NULL, scan_task_free);
 
   cursor = cs_trace_file_open_cpu (file, cpu, error);
   if (cursor == NULL)
@@ -280,6 +397,7 @@ _cs_cpu_scan (CsTraceFile      *file,
    * caches happen under the lock that guards libtraceevent's parser. */
   g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
   find_sched_switch (tep, &sw);
+  find_wakeups (tep, st);
   g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
 
   st->result = result;
@@ -323,6 +441,10 @@ _cs_cpu_scan (CsTraceFile      *file,
 
       if (tep_type == sw.id)
         handle_sched_switch (st, &sw, tr);
+      else
+        for (guint w = 0; w < st->n_wakeups; w++)
+          if (tep_type == st->wakeups[w].id)
+            handle_wakeup (st, &st->wakeups[w], tr);
     }
   if (local_error != NULL)
     {
@@ -334,6 +456,16 @@ _cs_cpu_scan (CsTraceFile      *file,
   if (st->running_known)
     add_slice (st, st->running_pid, st->running_since, result->last_ns, -1);
   flush_slices (st);
+
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, result->tasks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      CsScanTask *task = value;
+      flush_task (st, GPOINTER_TO_INT (key), task);
+      g_clear_pointer (&task->rows, g_free);
+    }
 
   return g_steal_pointer (&result);
 }

@@ -11,15 +11,20 @@
 
 G_BEGIN_DECLS
 
+/* TK_N_COLUMNS of cs-index-private.h, which this header does not include. */
+#define TK_N_COLUMNS_PUBLIC 4
+
 /* What a scanner hands to the writer, in order per CPU. */
 typedef enum {
   CS_SCAN_EVENT_CHUNK,
   CS_SCAN_SLICE_CHUNK,
+  CS_SCAN_TASK_CHUNK,
 } CsScanChunkKind;
 
 typedef struct {
   CsScanChunkKind kind;
   guint cpu;
+  gint32 pid;              /* CS_SCAN_TASK_CHUNK only */
   guint64 chunk;
   gint64 first_ns;
   gint64 last_ns;
@@ -36,6 +41,10 @@ typedef struct {
   gint64 runtime_ns;
   gint64 comm_ts;          /* when @comm was seen; -1 when never */
   char comm[17];
+  /* Runs and wakeups of the task on this CPU not yet encoded. */
+  gint64 (*rows)[TK_N_COLUMNS_PUBLIC];
+  guint n_rows;
+  guint64 n_chunks;
 } CsScanTask;
 
 /* Everything about one CPU that is not per event. */

@@ -46,6 +46,7 @@ struct _CsDocument
   sqlite3_stmt *sl_start;
   sqlite3_stmt *sl_range;
   sqlite3_stmt *summary;
+  sqlite3_stmt *task_range;     /* prepared on first use */
 
   /* Per CPU, the last decoded event chunk (allocated on first use): every
    * frame of a zoomed-in view and every hover hits it. */
@@ -53,3 +54,4 @@ struct _CsDocument
 };
 
 G_END_DECLS
+

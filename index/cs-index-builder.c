@@ -96,14 +96,18 @@ scanner_thread (gpointer user_data)
 static gboolean
 insert_chunk (sqlite3_stmt *ev_stmt,
               sqlite3_stmt *sl_stmt,
+              sqlite3_stmt *tk_stmt,
               CsScanChunk  *c,
               GError      **error)
 {
-  sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ev_stmt : sl_stmt;
+  sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ev_stmt
+                    : c->kind == CS_SCAN_SLICE_CHUNK ? sl_stmt : tk_stmt;
   gsize size;
   const void *data = g_bytes_get_data (c->data, &size);
   int i = 1;
 
+  if (c->kind == CS_SCAN_TASK_CHUNK)
+    sqlite3_bind_int (s, i++, c->pid);
   sqlite3_bind_int (s, i++, c->cpu);
   sqlite3_bind_int64 (s, i++, c->chunk);
   sqlite3_bind_int64 (s, i++, c->first_ns);
@@ -332,6 +336,7 @@ build_into (sqlite3             *db,
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
   g_autoptr(sqlite3_stmt) ev_stmt = NULL;
   g_autoptr(sqlite3_stmt) sl_stmt = NULL;
+  g_autoptr(sqlite3_stmt) tk_stmt = NULL;
   GStatBuf st;
   gint64 file_size = g_stat (b->trace_path, &st) == 0 ? st.st_size : 0;
   g_autofree guint64 *type_totals = NULL;
@@ -347,7 +352,8 @@ build_into (sqlite3             *db,
 
   ev_stmt = _cs_sqlite_prepare (db, "INSERT INTO event_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
   sl_stmt = _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
-  if (ev_stmt == NULL || sl_stmt == NULL)
+  tk_stmt = _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
+  if (ev_stmt == NULL || sl_stmt == NULL || tk_stmt == NULL)
     return FALSE;
 
   build_type_map (tep, &b->types);
@@ -387,7 +393,7 @@ build_into (sqlite3             *db,
           continue;
         }
 
-      if (scan_error == NULL && !insert_chunk (ev_stmt, sl_stmt, c, &scan_error))
+      if (scan_error == NULL && !insert_chunk (ev_stmt, sl_stmt, tk_stmt, c, &scan_error))
         {
           /* Let the scanners finish quickly; their chunks are dropped. */
           g_cancellable_cancel (b->cancellable);

@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 /* Bump when the schema or a blob layout changes: older indexes are then
  * rebuilt, never trusted (PRAGMA user_version). */
-#define CS_INDEX_SCHEMA_VERSION 1
+#define CS_INDEX_SCHEMA_VERSION 2
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
@@ -35,6 +35,14 @@ extern const CsChunkColumnMode _cs_event_chunk_modes[EV_N_COLUMNS];
 /* Columns of a slice chunk: begin (delta), duration, pid, prev_state. */
 enum { SL_BEGIN, SL_DURATION, SL_PID, SL_STATE, SL_N_COLUMNS };
 extern const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS];
+
+/* Per task and CPU, what the task tables hold (time order per CPU): its
+ * runs (sched_switch in and out) and the wakeups aimed at it.  Columns: ts
+ * (delta), duration (runs; 0 for wakeups), kind, prev_state. */
+#define CS_TASK_CHUNK_ROWS 256
+enum { TK_TS, TK_DURATION, TK_KIND, TK_STATE, TK_N_COLUMNS };
+enum { TK_KIND_RUN = 0, TK_KIND_WAKING = 1, TK_KIND_WAKEUP = 2 };
+extern const CsChunkColumnMode _cs_task_chunk_modes[TK_N_COLUMNS];
 
 /* Columns of a summary block: events, busy ns, dominant pid + 1 (0 = none). */
 enum { SU_EVENTS, SU_BUSY, SU_DOMINANT, SU_N_COLUMNS };

@@ -20,6 +20,13 @@ const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS] = {
   [SL_STATE] = CS_CHUNK_PLAIN,
 };
 
+const CsChunkColumnMode _cs_task_chunk_modes[TK_N_COLUMNS] = {
+  [TK_TS] = CS_CHUNK_DELTA,
+  [TK_DURATION] = CS_CHUNK_PLAIN,
+  [TK_KIND] = CS_CHUNK_PLAIN,
+  [TK_STATE] = CS_CHUNK_PLAIN,
+};
+
 const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
   [SU_EVENTS] = CS_CHUNK_PLAIN,
   [SU_BUSY] = CS_CHUNK_PLAIN,
@@ -34,6 +41,9 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  * slice_chunks: per CPU, who ran from when to when (sched_switch), ordered
  *   by begin; last_ns is the largest end in the chunk (slices of one CPU do
  *   not overlap, so it grows with the chunk number).
+ * task_chunks: per task and CPU, CS_TASK_CHUNK_ROWS runs and wakeups per
+ *   row in time order (a task's rows of one CPU are ordered; CPUs merge at
+ *   query time), so a task plot reads only that task's rows.
  * summaries: per CPU and level, blocks of CS_SUMMARY_BLOCK_BUCKETS buckets
  *   of 2^(summary_shift + 2 level) ns counted from first_ns. */
 const char _cs_index_schema_sql[] =
@@ -52,6 +62,9 @@ const char _cs_index_schema_sql[] =
   "CREATE TABLE slice_chunks (cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (cpu, chunk)) WITHOUT ROWID;"
+  "CREATE TABLE task_chunks (pid INTEGER, cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
+  "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
+  "  PRIMARY KEY (pid, cpu, chunk)) WITHOUT ROWID;"
   "CREATE TABLE summaries (cpu INTEGER, level INTEGER, block INTEGER, data BLOB,"
   "  PRIMARY KEY (cpu, level, block)) WITHOUT ROWID;";
 
