@@ -14,6 +14,7 @@
 
 #include "cs-application.h"
 #include "cs-cli.h"
+#include "cs-cli-record.h"
 
 int
 main (int   argc,
@@ -26,6 +27,10 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  if (argc >= 2 && g_strcmp0 (argv[1], "record") == 0)
+    return cs_cli_record (argc - 1, argv + 1);
+  if (argc >= 2 && g_strcmp0 (argv[1], "record-helper") == 0)
+    return cs_cli_record_helper (argc - 1, argv + 1);
   if (argc >= 2 && cs_cli_is_command (argv[1]))
     return cs_cli_run (argc, argv);
 

@@ -1,0 +1,606 @@
+/* cs-cli-record.c: `chronoscope record` and the window's `record-helper`.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Both run a CsRecorder (index/record/) in a GLib main loop.  SIGINT,
+ * SIGTERM and SIGHUP stop the recording like the Stop button: tracing
+ * off, last pages drained, tracefs restored, trace.dat written.  A second
+ * signal while the file is written cancels the write (nothing is left).
+ *
+ * `chronoscope record` prints one line of statistics per second to stderr.
+ *
+ * `chronoscope record-helper` is what the window starts, as root through
+ * pkexec (or directly when the window runs as root).  It takes the same
+ * options and speaks JSON lines on stdout, one object each:
+ *
+ *   {"type":"started","instance":"chronoscope-PID","output":PATH,"n_cpus":N,"command_pid":P}
+ *   {"type":"warning","message":TEXT}
+ *   {"type":"stats","elapsed_s":S,"events":N,"bytes":N,"overrun":N,"missed":N,
+ *    "cpus":[{"cpu":0,"events":N,"bytes":N,"overrun":N,"dropped":N,"missed":N},...]}
+ *   {"type":"done","output":PATH,"events":N,"bytes":N,"size":FILE_BYTES}   (exit 0)
+ *   {"type":"error","code":NICK,"message":TEXT}                             (exit 1)
+ *
+ * NICK is cs_record_error_to_nick() of the CS_RECORD_ERROR code.  A line
+ * "stop" on stdin, or the end of stdin, stops the recording; so do SIGTERM
+ * and the death of the parent (PR_SET_PDEATHSIG).  With --list, it prints
+ * {"type":"capabilities","events":[...],"tracers":[...],"clocks":[...]}
+ * for the record panel, which cannot read tracefs unprivileged.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <glib-unix.h>
+#include <gio/gunixinputstream.h>
+#include <json-glib/json-glib.h>
+
+#include "cs-cli-record.h"
+#include "cs-format.h"
+#include "cs-recorder.h"
+
+#define STATS_INTERVAL_MS 1000
+
+typedef struct {
+  GMainLoop *loop;
+  CsRecorder *recorder;
+  FILE *protocol;            /* helper: the JSON lines; NULL for record */
+  gboolean done;
+  gboolean ok;
+  GError *error;
+  guint n_signals;
+  guint64 last_events;
+  double last_elapsed_s;
+  GDataInputStream *input;   /* helper: stdin */
+  GCancellable *cancellable;
+} RecordRun;
+
+static void
+totals (GArray *stats, guint64 *events, guint64 *bytes, guint64 *overrun, guint64 *missed)
+{
+  *events = *bytes = *overrun = *missed = 0;
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const CsRecordCpuStats *st = &g_array_index (stats, CsRecordCpuStats, i);
+
+      *events += st->events;
+      *bytes += st->bytes;
+      *overrun += st->overrun + st->dropped;
+      *missed += st->missed_events;
+    }
+}
+
+static char *
+format_bytes (guint64 bytes)
+{
+  return g_format_size_full (bytes, G_FORMAT_SIZE_DEFAULT);
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON lines                                                                */
+
+static void
+emit (RecordRun *run, JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  if (fprintf (run->protocol, "%s\n", text) < 0 || fflush (run->protocol) != 0)
+    {
+      /* Nobody listens any more: stop like the window asked. */
+      if (run->recorder != NULL)
+        cs_recorder_stop (run->recorder);
+    }
+}
+
+static void
+emit_simple (RecordRun *run, const char *type, const char *key, const char *value,
+             const char *key2, const char *value2)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, type);
+  json_builder_set_member_name (b, key);
+  json_builder_add_string_value (b, value);
+  if (key2 != NULL)
+    {
+      json_builder_set_member_name (b, key2);
+      json_builder_add_string_value (b, value2);
+    }
+  json_builder_end_object (b);
+  emit (run, b);
+}
+
+static void
+emit_error (RecordRun *run, const GError *error)
+{
+  const char *code = error->domain == CS_RECORD_ERROR ? cs_record_error_to_nick (error->code)
+                     : g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? "cancelled"
+                     : "failed";
+
+  emit_simple (run, "error", "code", code, "message", error->message);
+}
+
+static void
+add_int (JsonBuilder *b, const char *name, guint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, (gint64) value);
+}
+
+static void
+emit_stats (RecordRun *run, GArray *stats)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  guint64 events, bytes, overrun, missed;
+
+  totals (stats, &events, &bytes, &overrun, &missed);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "stats");
+  json_builder_set_member_name (b, "elapsed_s");
+  json_builder_add_double_value (b, cs_recorder_get_elapsed_s (run->recorder));
+  add_int (b, "events", events);
+  add_int (b, "bytes", bytes);
+  add_int (b, "overrun", overrun);
+  add_int (b, "missed", missed);
+  json_builder_set_member_name (b, "cpus");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const CsRecordCpuStats *st = &g_array_index (stats, CsRecordCpuStats, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "cpu", st->cpu);
+      add_int (b, "events", st->events);
+      add_int (b, "bytes", st->bytes);
+      add_int (b, "overrun", st->overrun);
+      add_int (b, "dropped", st->dropped);
+      add_int (b, "missed", st->missed_events);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  emit (run, b);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text statistics                                                           */
+
+static void
+print_stats (RecordRun *run, GArray *stats)
+{
+  guint64 events, bytes, overrun, missed;
+  double elapsed = cs_recorder_get_elapsed_s (run->recorder);
+  double rate = 0.0;
+  g_autofree char *size = NULL;
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  totals (stats, &events, &bytes, &overrun, &missed);
+  if (elapsed > run->last_elapsed_s && events >= run->last_events)
+    rate = (double) (events - run->last_events) / (elapsed - run->last_elapsed_s);
+  run->last_events = events;
+  run->last_elapsed_s = elapsed;
+
+  size = format_bytes (bytes);
+  g_string_append_printf (line, _("%6.1f s  %" G_GUINT64_FORMAT " events (%.0f/s)  %s  %" G_GUINT64_FORMAT " overruns"),
+                          elapsed, events, rate, size, overrun);
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const CsRecordCpuStats *st = &g_array_index (stats, CsRecordCpuStats, i);
+      g_autofree char *cpu_size = format_bytes (st->bytes);
+
+      g_string_append_printf (line, "  | cpu%u %" G_GUINT64_FORMAT " ev %s ovr %" G_GUINT64_FORMAT,
+                              st->cpu, st->events, cpu_size, st->overrun + st->dropped);
+    }
+  fprintf (stderr, "%s\n", line->str);
+}
+
+static gboolean
+stats_cb (gpointer user_data)
+{
+  RecordRun *run = user_data;
+  g_autoptr(GArray) stats = NULL;
+
+  if (cs_recorder_get_state (run->recorder) != CS_RECORDER_STATE_RECORDING)
+    return G_SOURCE_CONTINUE;
+
+  stats = cs_recorder_dup_stats (run->recorder);
+  if (run->protocol != NULL)
+    emit_stats (run, stats);
+  else
+    print_stats (run, stats);
+  return G_SOURCE_CONTINUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Running                                                                   */
+
+static gboolean
+signal_cb (gpointer user_data)
+{
+  RecordRun *run = user_data;
+
+  /* The first signal stops and writes; another one gives up the write. */
+  if (run->n_signals++ == 0)
+    cs_recorder_stop (run->recorder);
+  else
+    cs_recorder_abort (run->recorder);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+wait_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  RecordRun *run = user_data;
+
+  run->ok = cs_recorder_wait_finish (CS_RECORDER (source), result, &run->error);
+  run->done = TRUE;
+  g_main_loop_quit (run->loop);
+}
+
+static void read_next_line (RecordRun *run);
+
+static void
+line_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  RecordRun *run = user_data;
+  g_autofree char *line = NULL;
+  g_autoptr(GError) error = NULL;
+
+  line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, NULL, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (line == NULL)
+    {
+      /* The window closed our stdin: it is gone or wants us gone. */
+      cs_recorder_stop (run->recorder);
+      return;
+    }
+  if (strcmp (g_strstrip (line), "stop") == 0)
+    cs_recorder_stop (run->recorder);
+  read_next_line (run);
+}
+
+static void
+read_next_line (RecordRun *run)
+{
+  g_data_input_stream_read_line_async (run->input, G_PRIORITY_DEFAULT, run->cancellable,
+                                       line_cb, run);
+}
+
+/* Runs the recorder to its end.  Returns the exit status. */
+static int
+run_recorder (RecordRun       *run,
+              CsRecordOptions *options,
+              const char      *command)
+{
+  g_autoptr(GError) error = NULL;
+  guint sig_ids[3], stats_id;
+  const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
+  const char * const *warnings;
+
+  run->loop = g_main_loop_new (NULL, FALSE);
+  run->recorder = cs_recorder_new (options);
+  run->cancellable = g_cancellable_new ();
+  /* Signals before the instance exists: a SIGTERM during set-up still
+   * leads through the restore path. */
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    sig_ids[i] = g_unix_signal_add (signals[i], signal_cb, run);
+
+  if (run->protocol != NULL)
+    cs_recorder_set_command_stdin_null (run->recorder, TRUE);
+
+  if (!cs_recorder_start (run->recorder, &error))
+    {
+      if (run->protocol != NULL)
+        emit_error (run, error);
+      else
+        fprintf (stderr, "chronoscope %s: %s\n", command, error->message);
+      for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+        g_source_remove (sig_ids[i]);
+      g_clear_object (&run->recorder);
+      g_clear_pointer (&run->loop, g_main_loop_unref);
+      g_clear_object (&run->cancellable);
+      return 1;
+    }
+
+  warnings = cs_recorder_get_warnings (run->recorder);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    {
+      if (run->protocol != NULL)
+        emit_simple (run, "warning", "message", warnings[i], NULL, NULL);
+      else
+        fprintf (stderr, "chronoscope %s: %s\n", command, warnings[i]);
+    }
+
+  if (run->protocol != NULL)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "started");
+      json_builder_set_member_name (b, "instance");
+      json_builder_add_string_value (b, cs_recorder_get_instance_name (run->recorder));
+      json_builder_set_member_name (b, "output");
+      json_builder_add_string_value (b, options->output);
+      add_int (b, "n_cpus", cs_recorder_get_n_cpus (run->recorder));
+      add_int (b, "command_pid", (guint64) cs_recorder_get_command_pid (run->recorder));
+      json_builder_end_object (b);
+      emit (run, b);
+
+      run->input = g_data_input_stream_new (G_INPUT_STREAM (g_unix_input_stream_new (STDIN_FILENO, FALSE)));
+      read_next_line (run);
+    }
+  else
+    fprintf (stderr, _("Recording into %s (tracefs instance %s); Ctrl+C stops.\n"),
+             options->output, cs_recorder_get_instance_name (run->recorder));
+
+  stats_id = g_timeout_add (STATS_INTERVAL_MS, stats_cb, run);
+  cs_recorder_wait_async (run->recorder, NULL, wait_cb, run);
+  g_main_loop_run (run->loop);
+  g_source_remove (stats_id);
+  g_cancellable_cancel (run->cancellable);
+  g_clear_object (&run->input);
+
+  if (run->ok)
+    {
+      g_autoptr(GArray) stats = cs_recorder_dup_stats (run->recorder);
+      guint64 events, bytes, overrun, missed;
+      GStatBuf st;
+      guint64 size = g_stat (options->output, &st) == 0 ? (guint64) st.st_size : 0;
+
+      totals (stats, &events, &bytes, &overrun, &missed);
+      if (run->protocol != NULL)
+        {
+          g_autoptr(JsonBuilder) b = json_builder_new ();
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "type");
+          json_builder_add_string_value (b, "done");
+          json_builder_set_member_name (b, "output");
+          json_builder_add_string_value (b, options->output);
+          add_int (b, "events", events);
+          add_int (b, "bytes", bytes);
+          add_int (b, "overrun", overrun);
+          add_int (b, "missed", missed);
+          add_int (b, "size", size);
+          json_builder_set_member_name (b, "elapsed_s");
+          json_builder_add_double_value (b, cs_recorder_get_elapsed_s (run->recorder));
+          json_builder_end_object (b);
+          emit (run, b);
+        }
+      else
+        {
+          g_autofree char *file_size = format_bytes (size);
+          int status;
+
+          print_stats (run, stats);
+          fprintf (stderr, _("Wrote %s: %" G_GUINT64_FORMAT " events in %.1f s, %s, "
+                             "%" G_GUINT64_FORMAT " overruns, %" G_GUINT64_FORMAT " missed\n"),
+                   options->output, events, cs_recorder_get_elapsed_s (run->recorder),
+                   file_size, overrun, missed);
+          if (cs_recorder_get_command_status (run->recorder, &status))
+            {
+              g_autoptr(GError) status_error = NULL;
+
+              if (!g_spawn_check_wait_status (status, &status_error))
+                fprintf (stderr, _("The command %s: %s\n"), options->command[0], status_error->message);
+            }
+        }
+    }
+  else
+    {
+      if (run->protocol != NULL)
+        emit_error (run, run->error);
+      else
+        fprintf (stderr, "chronoscope %s: %s\n", command, run->error->message);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    g_source_remove (sig_ids[i]);
+  g_clear_object (&run->recorder);
+  g_clear_pointer (&run->loop, g_main_loop_unref);
+  g_clear_object (&run->cancellable);
+  g_clear_error (&run->error);
+  return run->ok ? 0 : 1;
+}
+
+/**
+ * cs_cli_record:
+ * @argc: number of arguments
+ * @argv: the arguments, argv[0] being "record"
+ *
+ * `chronoscope record [-e EVENT [-f FILTER]]... [-P PID] [-c CPUMASK] [-b KB]
+ * [-C CLOCK] [-p TRACER] [-T] [-o FILE] [--duration S] [-- COMMAND ...]`:
+ * records into a trace.dat (default ./trace.dat), printing statistics once
+ * a second to stderr.
+ *
+ * Returns: the exit status: 0 when the file was written, 1 otherwise
+ */
+int
+cs_cli_record (int    argc,
+               char **argv)
+{
+  g_autoptr(CsRecordOptions) options = cs_record_options_new ();
+  g_autoptr(GError) error = NULL;
+  RecordRun run = { 0 };
+
+  if (!cs_record_options_parse_args (options, &argc, &argv, "chronoscope record",
+                                     _("Records Linux trace events into a trace.dat with a private "
+                                       "tracefs instance, streaming the ring buffers to disk. "
+                                       "Needs root."),
+                                     NULL, &error))
+    {
+      fprintf (stderr, "chronoscope record: %s\n", error->message);
+      return 1;
+    }
+  if (options->output == NULL)
+    options->output = g_strdup ("trace.dat");
+
+  return run_recorder (&run, options, "record");
+}
+
+/* ------------------------------------------------------------------------ */
+/* record-helper                                                             */
+
+static void
+list_capabilities (RecordRun *run)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  static const char * const files[] = { "available_events", "available_tracers", "trace_clock" };
+  static const char * const keys[] = { "events", "tracers", "clocks" };
+  const char *dir = "/sys/kernel/tracing";
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_test ("/sys/kernel/tracing/available_events", G_FILE_TEST_EXISTS))
+    dir = "/sys/kernel/debug/tracing";
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "capabilities");
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i], NULL);
+      g_autofree char *text = NULL;
+      g_auto(GStrv) words = NULL;
+
+      json_builder_set_member_name (b, keys[i]);
+      json_builder_begin_array (b);
+      if (g_file_get_contents (path, &text, NULL, error == NULL ? &error : NULL))
+        {
+          words = g_strsplit_set (text, i == 0 ? "\n" : " \n", -1);
+          for (guint j = 0; words[j] != NULL; j++)
+            {
+              char *word = g_strstrip (words[j]);
+
+              if (*word == '\0')
+                continue;
+              if (word[0] == '[')   /* "[local]": the current clock */
+                {
+                  word++;
+                  word[strcspn (word, "]")] = '\0';
+                }
+              json_builder_add_string_value (b, word);
+            }
+        }
+      json_builder_end_array (b);
+    }
+  if (error != NULL)
+    {
+      json_builder_set_member_name (b, "message");
+      json_builder_add_string_value (b, error->message);
+    }
+  json_builder_end_object (b);
+  emit (run, b);
+}
+
+/**
+ * cs_cli_record_helper:
+ * @argc: number of arguments
+ * @argv: the arguments, argv[0] being "record-helper"
+ *
+ * The window's recorder (see the protocol at the top of this file).  When
+ * started by pkexec, the output file is created with the permissions of the
+ * user who asked (PKEXEC_UID) and belongs to them, and the command runs as
+ * that user.
+ *
+ * Returns: the exit status: 0 when the file was written, 1 otherwise
+ */
+int
+cs_cli_record_helper (int    argc,
+                      char **argv)
+{
+  g_autoptr(CsRecordOptions) options = cs_record_options_new ();
+  g_autoptr(GError) error = NULL;
+  RecordRun run = { 0 };
+  gboolean list = FALSE;
+  const char *pkexec_uid = g_getenv ("PKEXEC_UID");
+  int protocol_fd;
+  const GOptionEntry extra[] = {
+    { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("Print what tracefs offers and exit"), NULL },
+    { NULL }
+  };
+
+  /* The protocol gets a private copy of stdout; fd 1 becomes stderr so that
+   * libraries and the recorded command cannot write into it. */
+  fflush (stdout);
+  protocol_fd = fcntl (STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (protocol_fd < 0 || dup2 (STDERR_FILENO, STDOUT_FILENO) < 0 ||
+      (run.protocol = fdopen (protocol_fd, "w")) == NULL)
+    {
+      printf ("{\"type\":\"error\",\"code\":\"failed\",\"message\":\"%s\"}\n", g_strerror (errno));
+      return 1;
+    }
+  setvbuf (run.protocol, NULL, _IOLBF, 0);
+  signal (SIGPIPE, SIG_IGN);
+
+  /* The window going away (even by SIGKILL) stops the recording. */
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid () == 1)
+    {
+      emit_simple (&run, "error", "code", "failed", "message", _("The window is gone"));
+      return 1;
+    }
+
+  if (!cs_record_options_parse_args (options, &argc, &argv, "chronoscope record-helper",
+                                     _("Records for the window (internal)."), extra, &error))
+    {
+      emit_simple (&run, "error", "code", "bad-option", "message", error->message);
+      fclose (run.protocol);
+      return 1;
+    }
+
+  if (list)
+    {
+      list_capabilities (&run);
+      fclose (run.protocol);
+      return 0;
+    }
+
+  if (geteuid () == 0 && pkexec_uid != NULL)
+    {
+      guint64 uid;
+
+      if (g_ascii_string_to_unsigned (pkexec_uid, 10, 0, G_MAXUINT32, &uid, NULL))
+        {
+          struct passwd *pw = getpwuid ((uid_t) uid);
+
+          options->owner_uid = (gint64) uid;
+          options->owner_gid = pw != NULL ? (gint64) pw->pw_gid : (gint64) uid;
+        }
+    }
+
+  if (options->output == NULL)
+    {
+      emit_simple (&run, "error", "code", "bad-option", "message", _("No output file (-o FILE)"));
+      fclose (run.protocol);
+      return 1;
+    }
+
+  {
+    int status = run_recorder (&run, options, "record-helper");
+
+    fclose (run.protocol);
+    return status;
+  }
+}
