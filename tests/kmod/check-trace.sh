@@ -8,8 +8,8 @@
 #    (20 ms were requested) and the module measured the same;
 #  - the sleeper's wakeup (sched_waking) fell inside the preempt-off
 #    section, it ran only after the section ended, and a wakeup_latency
-#    event over the threshold names it, agreeing with the
-#    sched_waking -> sched_switch distance in the recording;
+#    event over the threshold names it, with a latency between the end of
+#    the section and the sched_switch that ran it;
 #  - the two marks are there.
 # Prints the figures and the wakeup_latency line; exits 1 on a mismatch.
 #
@@ -62,7 +62,7 @@ function bad(msg) {
 }
 ev == "irqs_off_begin" && !irq_end { irq_begin = ts; irq_cpu = cpu }
 ev == "irqs_off_end" && irq_begin && !irq_end && cpu == irq_cpu {
-	irq_end = ts; irq_measured = field("measured_ns")
+	irq_end = ts; irq_measured = field("measured_ns") + 0
 }
 ev == "preempt_off_begin" && !pre_end { pre_begin = ts; pre_cpu = cpu }
 ev == "preempt_off_end" && pre_begin && !pre_end && cpu == pre_cpu { pre_end = ts }
@@ -71,7 +71,7 @@ ev == "preempt_off_end" && pre_begin && !pre_end && cpu == pre_cpu { pre_end = t
 # and the sched_switch that ran it follows that event.
 ev == "sched_waking" && field("pid") == sleeper && !lat_line { waking = ts }
 ev == "wakeup_latency" && field("pid") == sleeper && !lat_line {
-	lat_line = $0; lat_ns = field("latency_ns"); lat_thr = field("threshold_ns")
+	lat_line = $0; lat_ns = field("latency_ns") + 0; lat_thr = field("threshold_ns") + 0
 	lat_cpu = field("target_cpu") + 0
 }
 ev == "sched_switch" && field("next_pid") == sleeper && lat_line && !ran { ran = ts }
@@ -95,7 +95,7 @@ END {
 	if (!lat_line) {
 		bad("no wakeup_latency event for pid " sleeper)
 	} else {
-		if (lat_ns + 0 <= lat_thr + 0)
+		if (lat_ns <= lat_thr)
 			bad("latency " lat_ns " ns is not over the threshold " lat_thr " ns")
 		if (lat_cpu != pre_cpu)
 			bad("woken onto CPU " lat_cpu ", not the preempt-off CPU " pre_cpu)
@@ -109,8 +109,14 @@ END {
 			bad("the sleeper was not woken during the preempt-off section")
 		if (ran < pre_end)
 			bad("the sleeper ran before the preempt-off section ended")
-		if (lat_line && (lat_ns - d > 2e6 || d - lat_ns > 2e6))
-			bad("the module latency differs from the recording by more than 2 ms")
+		# The task could run only after the section ended, and the
+		# module measures before its sched_switch is recorded.  On a busy
+		# host QEMU can stall the guest CPU between the two, so bound the
+		# module figure by the recording rather than demand equality.
+		lo = pre_end - waking - 2e6
+		hi = d + 2e6
+		if (lat_line && (lat_ns < lo || lat_ns > hi))
+			bad("the module latency " ms(lat_ns) " is outside " ms(lo) " .. " ms(hi) " given by the recording")
 	}
 	if (n_marks < 2)
 		bad("expected 2 mark events, found " n_marks + 0)

@@ -26,27 +26,32 @@ while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
 	i=$((i + 1))
 done
 
-echo "guest: Linux $(uname -r), $(nproc) CPUs"
-# The scenario runs under a watchdog: if it hangs, the blocked tasks and
-# the CPUs' backtraces are shown instead of a silent timeout on the host.
+echo "guest: Linux $(uname -r), $(nproc) CPUs, $(dmesg | sed -n 's/.*tsc: Detected \(.*\) processor/TSC at \1/p')"
+# The scenario's output goes to the console as it runs and to
+# /out/guest.log.  If it has not finished after $limit seconds, the
+# blocked tasks and the CPUs' backtraces are shown, rather than a silent
+# timeout on the host.
 limit=${cs_guest_timeout:-120}
-sh /scenario.sh >/out/guest.log 2>&1 &
-scenario=$!
 (
-	sleep "$limit"
-	echo "guest: scenario still running after $limit s; blocked tasks:"
-	echo w >/proc/sysrq-trigger
-	echo l >/proc/sysrq-trigger
+	sh /scenario.sh
+	echo $? >/out/scenario.rc
+) 2>&1 | tee /out/guest.log &
+waited=0
+while [ ! -e /out/scenario.rc ]; do
+	if [ $waited -ge "$limit" ]; then
+		echo "guest: scenario still running after $limit s"
+		echo w >/proc/sysrq-trigger
+		echo l >/proc/sysrq-trigger
+		sleep 1
+		dmesg | tail -n 400
+		ps
+		echo 124 >/out/scenario.rc
+		break
+	fi
 	sleep 1
-	dmesg | tail -n 400
-	ps
-	kill -9 $scenario
-) &
-watchdog=$!
-wait $scenario
-echo $? >/out/scenario.rc
-kill $watchdog 2>/dev/null
-cat /out/guest.log
+	waited=$((waited + 1))
+done
+[ "$(cat /out/scenario.rc)" = 124 ] || wait
 dmesg >/out/dmesg.txt
 
 if [ -b /dev/vda ]; then
