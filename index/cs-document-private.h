@@ -47,11 +47,30 @@ struct _CsDocument
   sqlite3_stmt *sl_range;
   sqlite3_stmt *summary;
   sqlite3_stmt *task_range;     /* prepared on first use */
+  sqlite3_stmt *ev_chunk;       /* prepared on first use */
 
   /* Per CPU, the last decoded event chunk (allocated on first use): every
    * frame of a zoomed-in view and every hover hits it. */
   CsEventChunkCache **chunk_caches;  /* n_cpus */
 };
+
+/* Event chunks by position, for CsEventList.  Every chunk but a CPU's last
+ * holds exactly CS_EVENT_CHUNK_ROWS events, so the chunk of a CPU-local row
+ * is row / CS_EVENT_CHUNK_ROWS. */
+gint64             _cs_document_get_n_chunks   (CsDocument  *self,
+                                                guint        cpu);
+CsEventChunkCache *_cs_document_get_chunk      (CsDocument  *self,
+                                                guint        cpu,
+                                                gint64       chunk,
+                                                GError     **error);
+gint64             _cs_document_find_chunk     (CsDocument  *self,
+                                                guint        cpu,
+                                                gint64       ts_ns,
+                                                GError     **error);
+guint64            _cs_document_count_before   (CsDocument  *self,
+                                                guint        cpu,
+                                                gint64       ts_ns,
+                                                GError     **error);
 
 G_END_DECLS
 

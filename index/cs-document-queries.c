@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <event-parse.h>
 #include <math.h>
 
 #include "cs-document-private.h"
@@ -601,4 +602,141 @@ cs_document_format_event (CsDocument     *self,
   if (!cs_trace_file_read_at (file, event->cpu, event->offset, &rec, error))
     return NULL;
   return cs_trace_file_format_record (file, &rec);
+}
+
+/* ---- Chunks by position ---------------------------------------------------- */
+
+gint64
+_cs_document_get_n_chunks (CsDocument *self,
+                           guint       cpu)
+{
+  if (cpu >= self->n_cpus)
+    return 0;
+  return (self->cpus[cpu].n_events + CS_EVENT_CHUNK_ROWS - 1) / CS_EVENT_CHUNK_ROWS;
+}
+
+CsEventChunkCache *
+_cs_document_get_chunk (CsDocument  *self,
+                        guint        cpu,
+                        gint64       chunk,
+                        GError     **error)
+{
+  CsEventChunkCache *cache = cpu < self->n_cpus ? self->chunk_caches[cpu] : NULL;
+  sqlite3_stmt *s;
+  int rc;
+
+  if (cache != NULL && cache->chunk == chunk)
+    return cache;
+  if (self->ev_chunk == NULL)
+    {
+      self->ev_chunk = _cs_sqlite_prepare (self->db,
+          "SELECT chunk, first_ns, first_row, n_rows, data FROM event_chunks"
+          " WHERE cpu = ?1 AND chunk = ?2", error);
+      if (self->ev_chunk == NULL)
+        return NULL;
+    }
+  s = self->ev_chunk;
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, chunk);
+  rc = sqlite3_step (s);
+  if (rc != SQLITE_ROW)
+    {
+      sqlite3_reset (s);
+      if (_cs_sqlite_check (self->db, rc, "reading events", error))
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                     "The index %s lacks chunk %" G_GINT64_FORMAT " of CPU %u",
+                     self->index_path, chunk, cpu);
+      return NULL;
+    }
+  cache = decode_event_chunk (self, cpu, s, error);
+  sqlite3_reset (s);
+  return cache;
+}
+
+gint64
+_cs_document_find_chunk (CsDocument  *self,
+                         guint        cpu,
+                         gint64       ts_ns,
+                         GError     **error)
+{
+  sqlite3_stmt *s = self->ev_start;
+  gint64 chunk;
+  int rc;
+
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, ts_ns);
+  rc = sqlite3_step (s);
+  chunk = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
+  sqlite3_reset (s);
+  if (!_cs_sqlite_check (self->db, rc, "finding events", error))
+    return -1;
+  return chunk;
+}
+
+/* How many events of @cpu have a timestamp before @ts_ns. */
+guint64
+_cs_document_count_before (CsDocument  *self,
+                           guint        cpu,
+                           gint64       ts_ns,
+                           GError     **error)
+{
+  CsEventChunkCache *cache;
+  gint64 chunk;
+  guint lo, hi;
+
+  if (cpu >= self->n_cpus || self->cpus[cpu].n_events == 0)
+    return 0;
+  chunk = _cs_document_find_chunk (self, cpu, ts_ns, error);
+  if (chunk < 0 || (cache = _cs_document_get_chunk (self, cpu, chunk, error)) == NULL)
+    return G_MAXUINT64;
+  /* First index in the chunk whose timestamp is >= ts_ns. */
+  lo = 0;
+  hi = cache->n;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (cache->cols[EV_TS][mid] < ts_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return cache->first_row + lo;
+}
+
+/**
+ * cs_document_format_latency:
+ * @self: a document
+ * @event: one of its events
+ * @error: as for cs_document_format_event()
+ *
+ * Formats the event's latency flags as ftrace prints them in its latency
+ * format (Documentation/trace/ftrace.rst, "irqs-off", "need-resched",
+ * "hardirq/softirq", "preempt-depth"): for example "d.h2.".
+ *
+ * Returns: (transfer full): the flags, or %NULL with @error set
+ */
+char *
+cs_document_format_latency (CsDocument     *self,
+                            const CsEvent  *event,
+                            GError        **error)
+{
+  CsTraceFile *file = cs_document_get_trace_file (self);
+  struct trace_seq seq;
+  CsRecord rec;
+  char *text;
+
+  if (file == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "The recording %s can no longer be read", self->trace_path);
+      return NULL;
+    }
+  if (!cs_trace_file_read_at (file, event->cpu, event->offset, &rec, error))
+    return NULL;
+  trace_seq_init (&seq);
+  tep_print_event (cs_trace_file_get_tep (file), &seq, rec.tep_record, "%s", TEP_PRINT_LATENCY);
+  trace_seq_terminate (&seq);
+  text = g_strdup (seq.buffer);
+  trace_seq_destroy (&seq);
+  return g_strstrip (text);
 }

@@ -32,6 +32,7 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->sl_range, sqlite3_finalize);
   g_clear_pointer (&self->summary, sqlite3_finalize);
   g_clear_pointer (&self->task_range, sqlite3_finalize);
+  g_clear_pointer (&self->ev_chunk, sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_object (&self->trace_file);
   g_clear_pointer (&self->event_types, g_array_unref);

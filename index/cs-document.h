@@ -200,5 +200,8 @@ gboolean           cs_document_find_slice_at     (CsDocument  *self,
 char              *cs_document_format_event      (CsDocument  *self,
                                                   const CsEvent *event,
                                                   GError     **error);
+char              *cs_document_format_latency    (CsDocument  *self,
+                                                  const CsEvent *event,
+                                                  GError     **error);
 
 G_END_DECLS

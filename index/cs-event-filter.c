@@ -260,6 +260,73 @@ cs_event_filter_dup_values (CsEventFilter *self,
   return values;
 }
 
+/* libtraceevent 1.7 accepts a comparison with a field the event does not
+ * have, or with no value, and then matches nothing (trace-cmd report -F
+ * shows an empty report): check those two mistakes here so that the user
+ * is told which name or operator is wrong. */
+static gboolean
+check_expression (struct tep_handle  *tep,
+                  const char         *expression,
+                  GError            **error)
+{
+  g_autoptr(GRegex) events_re = g_regex_new ("([A-Za-z0-9_]+)(?:/([A-Za-z0-9_]+))?\\s*:", 0, 0, NULL);
+  g_autoptr(GRegex) compare_re = g_regex_new ("([A-Za-z_][A-Za-z0-9_]*)\\s*(==|!=|<=|>=|=~|!~|<|>|&)", 0, 0, NULL);
+  g_autoptr(GRegex) dangling_re = g_regex_new ("(==|!=|<=|>=|=~|!~|<|>)\\s*($|&&|\\|\\||\\)|,)", 0, 0, NULL);
+  g_autoptr(GPtrArray) events = g_ptr_array_new ();
+  g_autoptr(GMatchInfo) m = NULL;
+  int n_events = tep_get_events_count (tep);
+  struct tep_event **all = tep_list_events (tep, TEP_EVENT_SORT_ID);
+
+  if (g_regex_match (dangling_re, expression, 0, &m))
+    {
+      g_autofree char *op = g_match_info_fetch (m, 1);
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                   "Bad filter \"%s\": no value after \"%s\"", expression, op);
+      return FALSE;
+    }
+  g_clear_pointer (&m, g_match_info_free);
+
+  for (g_regex_match (events_re, expression, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    {
+      g_autofree char *system = g_match_info_fetch (m, 1);
+      g_autofree char *name = g_match_info_fetch (m, 2);
+      gboolean any = FALSE;
+
+      for (int i = 0; i < n_events; i++)
+        if (name != NULL && *name != '\0'
+            ? g_str_equal (all[i]->system, system) && g_str_equal (all[i]->name, name)
+            : g_str_equal (all[i]->system, system) || g_str_equal (all[i]->name, system))
+          {
+            g_ptr_array_add (events, all[i]);
+            any = TRUE;
+          }
+      if (!any)
+        {
+          g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                       "Bad filter \"%s\": the recording has no event %s%s%s", expression,
+                       system, name && *name ? "/" : "", name ? name : "");
+          return FALSE;
+        }
+    }
+  g_clear_pointer (&m, g_match_info_free);
+
+  for (g_regex_match (compare_re, expression, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    {
+      g_autofree char *field = g_match_info_fetch (m, 1);
+      gboolean known = g_str_equal (field, "COMM") || g_str_equal (field, "CPU") || events->len == 0;
+
+      for (guint i = 0; !known && i < events->len; i++)
+        known = tep_find_any_field (g_ptr_array_index (events, i), field) != NULL;
+      if (!known)
+        {
+          g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                       "Bad filter \"%s\": no event it names has a field \"%s\"", expression, field);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /**
  * cs_event_filter_set_expression:
  * @self: a filter
@@ -303,6 +370,8 @@ cs_event_filter_set_expression (CsEventFilter *self,
       return FALSE;
     }
   tep = cs_trace_file_get_tep (file);
+  if (!check_expression (tep, expression, error))
+    return FALSE;
 
   /* The filter parser shares libtraceevent's global tokenizer. */
   g_mutex_lock (cs_tracedat_reader_get_parse_lock ());

@@ -1,0 +1,890 @@
+/* cs-event-list.c
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Rows are never stored.  Row N is found from counts: f(t), the number of
+ * passing events of all CPUs with a timestamp before t, is a sum over CPUs
+ * of a position inside one chunk (chunks of a CPU are in time order, and
+ * every chunk but the last holds CS_EVENT_CHUNK_ROWS events).  A binary
+ * search on t finds the timestamp of row N in ~40 steps; rows asked for in
+ * sequence (a view scrolling) step the merge from the previous row instead.
+ * With a filter, the passing events of every chunk are counted once, in a
+ * worker thread with its own connection to the index (and its own reading
+ * of the recording when the filter has an expression).
+ */
+#include "config.h"
+
+#include "cs-document-private.h"
+#include "cs-event-list-private.h"
+
+struct _CsEventList
+{
+  GObject parent_instance;
+
+  CsDocument *document;
+  CsEventFilter *filter;        /* NULL when empty */
+  CsFilterCounts *counts;       /* NULL without filter or while counting */
+  gboolean ready;
+  double progress;
+  guint64 n_events;
+  GCancellable *cancellable;
+
+  /* The last row handed out, to step from it. */
+  gboolean have_anchor;
+  guint64 anchor_row;
+  CsEvent anchor;
+};
+
+enum {
+  PROP_0,
+  PROP_READY,
+  PROP_PROGRESS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (CsEventList, cs_event_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+/* ---- Filter counts ------------------------------------------------------ */
+
+CsFilterCounts *
+_cs_filter_counts_ref (CsFilterCounts *counts)
+{
+  return g_atomic_rc_box_acquire (counts);
+}
+
+static void
+filter_counts_clear (gpointer data)
+{
+  CsFilterCounts *counts = data;
+
+  for (guint cpu = 0; cpu < counts->n_cpus; cpu++)
+    {
+      for (gint64 c = 0; counts->bits && counts->bits[cpu] && c < counts->n_chunks[cpu]; c++)
+        g_free (counts->bits[cpu][c]);
+      if (counts->bits)
+        g_free (counts->bits[cpu]);
+      g_free (counts->prefix[cpu]);
+    }
+  g_free (counts->bits);
+  g_free (counts->prefix);
+  g_free (counts->n_chunks);
+}
+
+void
+_cs_filter_counts_unref (CsFilterCounts *counts)
+{
+  g_atomic_rc_box_release_full (counts, filter_counts_clear);
+}
+
+gboolean
+_cs_event_passes (CsEventFilter  *filter,
+                  CsFilterCounts *counts,
+                  guint           cpu,
+                  gint64          chunk,
+                  guint           i,
+                  gint32          pid,
+                  guint           type_id)
+{
+  if (filter == NULL)
+    return TRUE;
+  if (!_cs_event_filter_matches_sets (filter, cpu, pid, type_id))
+    return FALSE;
+  if (counts != NULL && counts->bits != NULL && counts->bits[cpu] != NULL)
+    {
+      guint8 *bits = counts->bits[cpu][chunk];
+      return bits != NULL && (bits[i / 8] >> (i % 8)) & 1;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  char *trace_path;
+  char *index_path;
+  CsEventFilter *filter;
+} CountJob;
+
+static void
+count_job_free (CountJob *job)
+{
+  g_free (job->trace_path);
+  g_free (job->index_path);
+  g_clear_object (&job->filter);
+  g_free (job);
+}
+
+typedef struct {
+  CsEventList *list;   /* weak: only touched in the idle on the main thread */
+  double fraction;
+} ProgressUpdate;
+
+static gboolean
+progress_idle (gpointer data)
+{
+  ProgressUpdate *u = data;
+
+  if (u->list != NULL && !u->list->ready)
+    {
+      u->list->progress = u->fraction;
+      g_object_notify_by_pspec (G_OBJECT (u->list), properties[PROP_PROGRESS]);
+    }
+  g_clear_weak_pointer (&u->list);
+  g_free (u);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+post_progress (GTask  *task,
+               double  fraction)
+{
+  ProgressUpdate *u = g_new0 (ProgressUpdate, 1);
+
+  g_set_weak_pointer (&u->list, g_task_get_source_object (task));
+  u->fraction = fraction;
+  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT_IDLE,
+                              progress_idle, u, NULL);
+}
+
+/* Counts passing events chunk by chunk; with an expression, also reads
+ * every record of the CPU in order (cursor rows and chunk rows are the
+ * same sequence) to test it. */
+static void
+count_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  CountJob *job = task_data;
+  g_autoptr(CsDocument) doc = NULL;
+  g_autoptr(CsTraceFile) file = NULL;
+  g_autoptr(CsFilterCounts) counts = NULL;
+  GError *error = NULL;
+  gboolean expression = _cs_event_filter_has_expression (job->filter);
+  guint64 done = 0, total;
+  gint64 last_post = 0;
+
+  doc = cs_document_open (job->trace_path, job->index_path, &error);
+  if (doc != NULL && expression)
+    file = cs_trace_file_open (job->trace_path, &error);
+  if (error != NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  total = MAX (cs_document_get_n_events (doc), 1);
+  counts = g_atomic_rc_box_new0 (CsFilterCounts);
+  counts->n_cpus = cs_document_get_n_cpus (doc);
+  counts->n_chunks = g_new0 (gint64, MAX (counts->n_cpus, 1));
+  counts->prefix = g_new0 (guint64 *, MAX (counts->n_cpus, 1));
+  if (expression)
+    counts->bits = g_new0 (guint8 **, MAX (counts->n_cpus, 1));
+
+  for (guint cpu = 0; cpu < counts->n_cpus; cpu++)
+    {
+      gint64 n_chunks = _cs_document_get_n_chunks (doc, cpu);
+      g_autoptr(CsCpuCursor) cursor = NULL;
+
+      counts->n_chunks[cpu] = n_chunks;
+      counts->prefix[cpu] = g_new0 (guint64, n_chunks + 1);
+      if (expression)
+        {
+          counts->bits[cpu] = g_new0 (guint8 *, MAX (n_chunks, 1));
+          cursor = cs_trace_file_open_cpu (file, cpu, &error);
+          if (cursor == NULL)
+            break;
+        }
+
+      for (gint64 c = 0; c < n_chunks; c++)
+        {
+          CsEventChunkCache *chunk = _cs_document_get_chunk (doc, cpu, c, &error);
+          guint64 n_pass = 0;
+
+          if (chunk == NULL || g_cancellable_set_error_if_cancelled (cancellable, &error))
+            break;
+          if (expression)
+            counts->bits[cpu][c] = g_malloc0 ((chunk->n + 7) / 8);
+          for (guint i = 0; i < chunk->n; i++)
+            {
+              gboolean pass = _cs_event_filter_matches_sets (job->filter, cpu,
+                                                             chunk->cols[EV_PID][i],
+                                                             chunk->cols[EV_TYPE][i]);
+              if (expression)
+                {
+                  CsRecord rec;
+
+                  if (!cs_cpu_cursor_next (cursor, &rec, &error))
+                    {
+                      if (error == NULL)
+                        g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_STALE,
+                                     "%s has fewer events than its index", job->trace_path);
+                      break;
+                    }
+                  pass = pass && _cs_event_filter_matches_record (job->filter, rec.tep_record);
+                  if (pass)
+                    counts->bits[cpu][c][i / 8] |= 1 << (i % 8);
+                }
+              n_pass += pass;
+            }
+          if (error != NULL)
+            break;
+          counts->prefix[cpu][c + 1] = counts->prefix[cpu][c] + n_pass;
+          done += chunk->n;
+          if (g_get_monotonic_time () - last_post > 100 * G_TIME_SPAN_MILLISECOND)
+            {
+              post_progress (task, (double) done / total);
+              last_post = g_get_monotonic_time ();
+            }
+        }
+      if (error != NULL)
+        break;
+    }
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_steal_pointer (&counts), (GDestroyNotify) _cs_filter_counts_unref);
+}
+
+static guint64
+total_passing (CsEventList *self)
+{
+  guint64 n = 0;
+
+  if (self->filter == NULL)
+    return cs_document_get_n_events (self->document);
+  if (self->counts == NULL)
+    return 0;
+  for (guint cpu = 0; cpu < self->counts->n_cpus; cpu++)
+    n += self->counts->prefix[cpu][self->counts->n_chunks[cpu]];
+  return n;
+}
+
+static void
+set_ready (CsEventList *self,
+           guint        old_n_items)
+{
+  guint new_n_items;
+
+  self->ready = TRUE;
+  self->progress = 1.0;
+  self->have_anchor = FALSE;
+  self->n_events = total_passing (self);
+  new_n_items = (guint) MIN (self->n_events, G_MAXUINT);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+  if (old_n_items != 0 || new_n_items != 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n_items, new_n_items);
+}
+
+static void
+count_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  CsEventList *self = CS_EVENT_LIST (source);
+  g_autoptr(GError) error = NULL;
+  CsFilterCounts *counts = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (counts == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Filtering the event list failed: %s", error->message);
+      return;
+    }
+  g_clear_pointer (&self->counts, _cs_filter_counts_unref);
+  self->counts = counts;
+  set_ready (self, 0);
+}
+
+/* ---- Merged order ---------------------------------------------------------- */
+
+/* Passing events of @cpu before @ts_ns. */
+static gboolean
+count_before_cpu (CsEventList *self,
+                  guint        cpu,
+                  gint64       ts_ns,
+                  guint64     *count,
+                  GError     **error)
+{
+  CsEventChunkCache *chunk;
+  gint64 c;
+  guint64 n;
+
+  if (self->filter == NULL)
+    {
+      *count = _cs_document_count_before (self->document, cpu, ts_ns, error);
+      return *count != G_MAXUINT64;
+    }
+  if (cs_document_get_cpu (self->document, cpu)->n_events == 0)
+    {
+      *count = 0;
+      return TRUE;
+    }
+  c = _cs_document_find_chunk (self->document, cpu, ts_ns, error);
+  if (c < 0 || c >= self->counts->n_chunks[cpu] ||
+      (chunk = _cs_document_get_chunk (self->document, cpu, c, error)) == NULL)
+    return FALSE;
+  n = self->counts->prefix[cpu][c];
+  for (guint i = 0; i < chunk->n && chunk->cols[EV_TS][i] < ts_ns; i++)
+    n += _cs_event_passes (self->filter, self->counts, cpu, c, i,
+                           chunk->cols[EV_PID][i], chunk->cols[EV_TYPE][i]);
+  *count = n;
+  return TRUE;
+}
+
+static gboolean
+count_before (CsEventList *self,
+              gint64       ts_ns,
+              guint64     *count,
+              GError     **error)
+{
+  guint64 n = 0;
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (self->document); cpu++)
+    {
+      guint64 c;
+      if (!count_before_cpu (self, cpu, ts_ns, &c, error))
+        return FALSE;
+      n += c;
+    }
+  *count = n;
+  return TRUE;
+}
+
+/* Calls @func on the passing events of @cpu from CPU-local row @from_row
+ * on, in order, until it returns FALSE. */
+typedef gboolean (*PassingFunc) (const CsEvent *event, gpointer data);
+
+static gboolean
+walk_cpu (CsEventList *self,
+          guint        cpu,
+          guint64      from_row,
+          PassingFunc  func,
+          gpointer     data,
+          GError     **error)
+{
+  gint64 n_chunks = _cs_document_get_n_chunks (self->document, cpu);
+
+  for (gint64 c = from_row / CS_EVENT_CHUNK_ROWS; c < n_chunks; c++)
+    {
+      CsEventChunkCache *chunk;
+
+      if (self->counts != NULL && self->counts->prefix[cpu][c + 1] == self->counts->prefix[cpu][c])
+        continue;   /* nothing passes in this chunk */
+      chunk = _cs_document_get_chunk (self->document, cpu, c, error);
+      if (chunk == NULL)
+        return FALSE;
+      for (guint i = 0; i < chunk->n; i++)
+        {
+          CsEvent ev;
+
+          if (chunk->first_row + i < from_row ||
+              !_cs_event_passes (self->filter, self->counts, cpu, c, i,
+                                 chunk->cols[EV_PID][i], chunk->cols[EV_TYPE][i]))
+            continue;
+          ev.ts_ns = chunk->cols[EV_TS][i];
+          ev.offset = chunk->cols[EV_OFFSET][i];
+          ev.pid = chunk->cols[EV_PID][i];
+          ev.type_id = chunk->cols[EV_TYPE][i];
+          ev.cpu = cpu;
+          ev.row = chunk->first_row + i;
+          if (!func (&ev, data))
+            return TRUE;
+        }
+    }
+  return TRUE;
+}
+
+typedef struct {
+  gint64 ts_ns;
+  guint k;            /* wanted: the k-th passing event at ts_ns */
+  gboolean found;
+  CsEvent event;
+} AtTime;
+
+static gboolean
+at_time_cb (const CsEvent *ev,
+            gpointer       data)
+{
+  AtTime *a = data;
+
+  if (ev->ts_ns != a->ts_ns)
+    return ev->ts_ns < a->ts_ns;
+  if (a->k-- == 0)
+    {
+      a->event = *ev;
+      a->found = TRUE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+first_after_cb (const CsEvent *ev,
+                gpointer       data)
+{
+  CsEvent *best = data;
+
+  *best = *ev;
+  return FALSE;
+}
+
+static gboolean
+locate_row (CsEventList *self,
+            guint64      row,
+            CsEvent     *event,
+            GError     **error)
+{
+  gint64 lo = cs_document_get_first_ns (self->document);
+  gint64 hi = cs_document_get_last_ns (self->document) + 1;
+  guint64 before;
+  AtTime a = { 0 };
+
+  /* Largest t with f(t) <= row: row's timestamp. */
+  while (hi - lo > 1)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+      guint64 n;
+
+      if (!count_before (self, mid, &n, error))
+        return FALSE;
+      if (n <= row)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  if (!count_before (self, lo, &before, error))
+    return FALSE;
+  a.ts_ns = lo;
+  a.k = row - before;
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (self->document) && !a.found; cpu++)
+    {
+      guint64 from;
+
+      if (self->filter == NULL)
+        from = _cs_document_count_before (self->document, cpu, lo, error);
+      else
+        {
+          /* walk_cpu takes CPU-local rows of all events, filtered or not. */
+          from = _cs_document_count_before (self->document, cpu, lo, error);
+        }
+      if (from == G_MAXUINT64 || !walk_cpu (self, cpu, from, at_time_cb, &a, error))
+        return FALSE;
+    }
+  if (!a.found)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "Row %" G_GUINT64_FORMAT " of the event list is missing from %s",
+                   row, cs_document_get_index_path (self->document));
+      return FALSE;
+    }
+  *event = a.event;
+  return TRUE;
+}
+
+/* The passing event right after @ev in (ts, cpu, row) order. */
+static gboolean
+step_forward (CsEventList   *self,
+              const CsEvent *ev,
+              CsEvent       *next,
+              GError       **error)
+{
+  gboolean found = FALSE;
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (self->document); cpu++)
+    {
+      CsEvent cand = { .ts_ns = -1 };
+      guint64 from;
+
+      /* On other CPUs: events at ev's time count only on higher CPUs. */
+      if (cpu == ev->cpu)
+        from = ev->row + 1;
+      else
+        {
+          from = _cs_document_count_before (self->document, cpu,
+                                            cpu < ev->cpu ? ev->ts_ns + 1 : ev->ts_ns, error);
+          if (from == G_MAXUINT64)
+            return FALSE;
+        }
+      if (!walk_cpu (self, cpu, from, first_after_cb, &cand, error))
+        return FALSE;
+      if (cand.ts_ns < 0)
+        continue;
+      if (!found || cand.ts_ns < next->ts_ns)
+        {
+          *next = cand;
+          found = TRUE;
+        }
+    }
+  if (!found)
+    g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT, "No event after the last one");
+  return found;
+}
+
+/**
+ * cs_event_list_get_event:
+ * @self: a list
+ * @row: 0 .. n_events - 1
+ * @event: (out caller-allocates): the event at @row
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Finds the event at a row.  Rows asked for in sequence cost a step each;
+ * any other row a binary search over time (~40 index lookups per CPU).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_event_list_get_event (CsEventList *self,
+                         guint64      row,
+                         CsEvent     *event,
+                         GError     **error)
+{
+  g_return_val_if_fail (CS_IS_EVENT_LIST (self), FALSE);
+
+  if (!self->ready || row >= self->n_events)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "Row %" G_GUINT64_FORMAT " is past the end of the list", row);
+      return FALSE;
+    }
+  if (self->have_anchor && row == self->anchor_row)
+    {
+      *event = self->anchor;
+      return TRUE;
+    }
+  if (self->have_anchor && row == self->anchor_row + 1)
+    {
+      if (!step_forward (self, &self->anchor, event, error))
+        return FALSE;
+    }
+  else if (!locate_row (self, row, event, error))
+    return FALSE;
+
+  self->have_anchor = TRUE;
+  self->anchor_row = row;
+  self->anchor = *event;
+  return TRUE;
+}
+
+/* Passing events of @cpu at exactly @ts_ns before CPU-local row @row
+ * (all of them when row is G_MAXUINT64). */
+typedef struct {
+  gint64 ts_ns;
+  guint64 row;
+  guint64 n;
+} SameTime;
+
+static gboolean
+same_time_cb (const CsEvent *ev,
+              gpointer       data)
+{
+  SameTime *s = data;
+
+  if (ev->ts_ns != s->ts_ns || ev->row >= s->row)
+    return FALSE;
+  s->n++;
+  return TRUE;
+}
+
+/**
+ * cs_event_list_find_row:
+ * @self: a list
+ * @event: an event of its document
+ * @row: (out): its row
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Returns: %TRUE when the event is in the list (it passes the filter);
+ *   %FALSE when it is filtered out (@error unset) or on error
+ */
+gboolean
+cs_event_list_find_row (CsEventList   *self,
+                        const CsEvent *event,
+                        guint64       *row,
+                        GError       **error)
+{
+  guint64 n;
+
+  g_return_val_if_fail (CS_IS_EVENT_LIST (self), FALSE);
+  if (!self->ready)
+    return FALSE;
+  if (self->filter != NULL)
+    {
+      gint64 chunk = event->row / CS_EVENT_CHUNK_ROWS;
+      if (!_cs_event_passes (self->filter, self->counts, event->cpu, chunk,
+                             event->row % CS_EVENT_CHUNK_ROWS, event->pid, event->type_id))
+        return FALSE;
+    }
+  if (!count_before (self, event->ts_ns, &n, error))
+    return FALSE;
+  for (guint cpu = 0; cpu <= event->cpu; cpu++)
+    {
+      SameTime s = { event->ts_ns, cpu == event->cpu ? event->row : G_MAXUINT64, 0 };
+      guint64 from = _cs_document_count_before (self->document, cpu, event->ts_ns, error);
+
+      if (from == G_MAXUINT64 || !walk_cpu (self, cpu, from, same_time_cb, &s, error))
+        return FALSE;
+      n += s.n;
+    }
+  *row = n;
+  self->have_anchor = TRUE;
+  self->anchor_row = n;
+  self->anchor = *event;
+  return TRUE;
+}
+
+/**
+ * cs_event_list_find_row_at_time:
+ * @self: a list
+ * @ts_ns: a time
+ * @row: (out): the first row at or after @ts_ns (the last row when none)
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Returns: %TRUE on success; %FALSE when the list is empty or not ready
+ */
+gboolean
+cs_event_list_find_row_at_time (CsEventList *self,
+                                gint64       ts_ns,
+                                guint64     *row,
+                                GError     **error)
+{
+  guint64 n;
+
+  g_return_val_if_fail (CS_IS_EVENT_LIST (self), FALSE);
+  if (!self->ready || self->n_events == 0)
+    return FALSE;
+  if (!count_before (self, ts_ns, &n, error))
+    return FALSE;
+  *row = MIN (n, self->n_events - 1);
+  return TRUE;
+}
+
+/* ---- GListModel ------------------------------------------------------------- */
+
+static GType
+list_get_item_type (GListModel *model)
+{
+  return CS_TYPE_EVENT_ITEM;
+}
+
+static guint
+list_get_n_items (GListModel *model)
+{
+  CsEventList *self = CS_EVENT_LIST (model);
+
+  return self->ready ? (guint) MIN (self->n_events, G_MAXUINT) : 0;
+}
+
+static gpointer
+list_get_item (GListModel *model,
+               guint       position)
+{
+  CsEventList *self = CS_EVENT_LIST (model);
+  g_autoptr(GError) error = NULL;
+  CsEvent event;
+
+  if (!cs_event_list_get_event (self, position, &event, &error))
+    {
+      if (error != NULL && self->ready && position < self->n_events)
+        g_warning ("Event list row %u: %s", position, error->message);
+      return NULL;
+    }
+  return _cs_event_item_new (self->document, position, &event);
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = list_get_item_type;
+  iface->get_n_items = list_get_n_items;
+  iface->get_item = list_get_item;
+}
+
+/* ---- Object ----------------------------------------------------------------- */
+
+static void
+cs_event_list_dispose (GObject *object)
+{
+  CsEventList *self = CS_EVENT_LIST (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->document);
+  g_clear_object (&self->filter);
+  g_clear_pointer (&self->counts, _cs_filter_counts_unref);
+  G_OBJECT_CLASS (cs_event_list_parent_class)->dispose (object);
+}
+
+static void
+cs_event_list_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  CsEventList *self = CS_EVENT_LIST (object);
+
+  switch (prop_id)
+    {
+    case PROP_READY:
+      g_value_set_boolean (value, self->ready);
+      break;
+    case PROP_PROGRESS:
+      g_value_set_double (value, self->progress);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_event_list_class_init (CsEventListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = cs_event_list_dispose;
+  object_class->get_property = cs_event_list_get_property;
+
+  /**
+   * CsEventList:ready:
+   *
+   * Whether the rows can be read (a filter's counting is done).
+   */
+  properties[PROP_READY] =
+    g_param_spec_boolean ("ready", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * CsEventList:progress:
+   *
+   * How far counting a filter's events is, 0.0 .. 1.0.
+   */
+  properties[PROP_PROGRESS] =
+    g_param_spec_double ("progress", NULL, NULL, 0.0, 1.0, 0.0,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+cs_event_list_init (CsEventList *self)
+{
+}
+
+/**
+ * cs_event_list_new:
+ * @document: the recording's document; the list uses it from the main
+ *   thread only
+ * @filter: (nullable): which events to list (copied); %NULL for all
+ *
+ * Returns: (transfer full): the list; without a filter it is ready at once
+ */
+CsEventList *
+cs_event_list_new (CsDocument    *document,
+                   CsEventFilter *filter)
+{
+  CsEventList *self = g_object_new (CS_TYPE_EVENT_LIST, NULL);
+
+  self->document = g_object_ref (document);
+  cs_event_list_set_filter (self, filter);
+  return self;
+}
+
+/** cs_event_list_get_document: Returns: (transfer none): the document */
+CsDocument *
+cs_event_list_get_document (CsEventList *self)
+{
+  return self->document;
+}
+
+/** cs_event_list_get_filter: Returns: (transfer none) (nullable): the filter, %NULL for none */
+CsEventFilter *
+cs_event_list_get_filter (CsEventList *self)
+{
+  return self->filter;
+}
+
+/** cs_event_list_get_ready: Returns: whether rows can be read */
+gboolean
+cs_event_list_get_ready (CsEventList *self)
+{
+  return self->ready;
+}
+
+/** cs_event_list_get_progress: Returns: counting progress, 0.0 .. 1.0 */
+double
+cs_event_list_get_progress (CsEventList *self)
+{
+  return self->progress;
+}
+
+/** cs_event_list_get_n_events: Returns: rows in the list (0 until ready) */
+guint64
+cs_event_list_get_n_events (CsEventList *self)
+{
+  return self->ready ? self->n_events : 0;
+}
+
+CsFilterCounts *
+_cs_event_list_get_counts (CsEventList *self)
+{
+  return self->counts;
+}
+
+/**
+ * cs_event_list_set_filter:
+ * @self: a list
+ * @filter: (nullable): which events to list (copied); %NULL for all
+ *
+ * Changes the filter.  Without one the list is ready at once; with one,
+ * "ready" goes FALSE and the list is empty until the worker thread has
+ * counted the passing events ("progress" meanwhile), then "items-changed"
+ * announces the rows.  Setting an equal filter does nothing.
+ */
+void
+cs_event_list_set_filter (CsEventList   *self,
+                          CsEventFilter *filter)
+{
+  guint old_n_items;
+  g_autoptr(GTask) task = NULL;
+  CountJob *job;
+
+  g_return_if_fail (CS_IS_EVENT_LIST (self));
+
+  if (cs_event_filter_is_empty (filter))
+    filter = NULL;
+  if (self->ready && cs_event_filter_equal (self->filter, filter))
+    return;
+
+  old_n_items = list_get_n_items (G_LIST_MODEL (self));
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->filter);
+  g_clear_pointer (&self->counts, _cs_filter_counts_unref);
+  self->have_anchor = FALSE;
+
+  if (filter == NULL)
+    {
+      set_ready (self, old_n_items);
+      return;
+    }
+
+  self->filter = cs_event_filter_copy (filter);
+  self->ready = FALSE;
+  self->progress = 0.0;
+  self->n_events = 0;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+  if (old_n_items > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n_items, 0);
+
+  self->cancellable = g_cancellable_new ();
+  job = g_new0 (CountJob, 1);
+  job->trace_path = g_strdup (cs_document_get_trace_path (self->document));
+  job->index_path = g_strdup (cs_document_get_index_path (self->document));
+  job->filter = cs_event_filter_copy (filter);
+  task = g_task_new (self, self->cancellable, count_done, NULL);
+  g_task_set_source_tag (task, cs_event_list_set_filter);
+  g_task_set_task_data (task, job, (GDestroyNotify) count_job_free);
+  g_task_run_in_thread (task, count_thread);
+}
