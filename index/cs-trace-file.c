@@ -536,6 +536,10 @@ cs_trace_file_format_record (CsTraceFile    *self,
   struct trace_seq s;
   char *text;
 
+  /* Printing may name functions (kernel_stack, function, bprint...). */
+  if (self->own_data)
+    cs_tracedat_reader_load_symbols (self->reader, NULL);
+
   trace_seq_init (&s);
   tep_print_event (tep, &s, record->tep_record, "%s", TEP_PRINT_INFO);
   trace_seq_terminate (&s);

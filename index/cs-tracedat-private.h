@@ -118,6 +118,7 @@ struct _CsTracedatReader {
   struct tep_plugin_list *plugins;
   guint n_parse_failures;
   guint n_instance_buffers;   /* named BUFFER options seen */
+  gboolean symbols_loaded;     /* kallsyms parsed into tep */
 
   /* cs_tracedat_reader_read_at() state, under read_at_lock */
   GMutex read_at_lock;
@@ -197,6 +198,9 @@ gboolean _cs_td_scan_v6_sections   (CsTracedatReader *self,
                                     GError          **error);
 /* full: with libtraceevent's plugins and kallsyms (the reader's handle);
  * otherwise formats, printk formats and command lines only (streams'). */
+gboolean _cs_td_load_kallsyms (CsTracedatReader  *self,
+                               struct tep_handle *tep,
+                               GError           **error);
 struct tep_handle *_cs_td_new_tep  (CsTracedatReader *self,
                                     gboolean          full,
                                     struct tep_plugin_list **plugins,

@@ -521,3 +521,28 @@ cs_tracedat_reader_get_n_instance_buffers (CsTracedatReader *self)
   g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), 0);
   return self->n_instance_buffers;
 }
+
+/**
+ * cs_tracedat_reader_load_symbols:
+ * @self: a reader
+ * @error: the reader's errors for a damaged kallsyms section
+ *
+ * Parses the recording's kallsyms (/proc/kallsyms at recording time) into
+ * the reader's handle, so that addresses print as function names the way
+ * `trace-cmd report` prints them.  Opening a reader skips them: indexing
+ * never prints.  Main thread; cheap after the first call.
+ *
+ * Returns: %TRUE when the symbols are (now) loaded
+ */
+gboolean
+cs_tracedat_reader_load_symbols (CsTracedatReader  *self,
+                                 GError           **error)
+{
+  g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), FALSE);
+  if (self->symbols_loaded)
+    return TRUE;
+  if (!_cs_td_load_kallsyms (self, self->tep, error))
+    return FALSE;
+  self->symbols_loaded = TRUE;
+  return TRUE;
+}

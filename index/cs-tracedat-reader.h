@@ -122,6 +122,8 @@ gboolean           cs_tracedat_reader_has_time_shift      (CsTracedatReader  *se
 guint              cs_tracedat_reader_get_n_parse_failures (CsTracedatReader *self);
 guint              cs_tracedat_reader_get_n_instance_buffers (CsTracedatReader *self);
 struct tep_handle *cs_tracedat_reader_get_tep             (CsTracedatReader  *self);
+gboolean           cs_tracedat_reader_load_symbols        (CsTracedatReader  *self,
+                                                           GError           **error);
 gboolean           cs_tracedat_reader_read_at             (CsTracedatReader  *self,
                                                            guint              cpu,
                                                            guint64            offset,

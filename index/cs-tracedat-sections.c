@@ -726,7 +726,10 @@ _cs_td_new_tep (CsTracedatReader        *self,
       g_autofree guint8 *buf = NULL;
       gsize len = 0;
 
-      if (!sec->present || (!full && k == CS_TD_SEC_KALLSYMS))
+      /* kallsyms (~15 MB of text with a full kernel) only matter when
+       * printing: cs_tracedat_reader_load_symbols() parses them on demand,
+       * so that indexing never pays for them. */
+      if (!sec->present || k == CS_TD_SEC_KALLSYMS)
         continue;
       if (!_cs_td_load_block (self, sec->offset, sec->size, sec->compressed,
                               section_names[k], &buf, &len, error) ||
@@ -742,4 +745,23 @@ _cs_td_new_tep (CsTracedatReader        *self,
   if (n_parse_failures != NULL)
     *n_parse_failures = failures;
   return tep;
+}
+
+/* Parses the kallsyms section into @tep (the reader's handle), once. */
+gboolean
+_cs_td_load_kallsyms (CsTracedatReader  *self,
+                      struct tep_handle *tep,
+                      GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&parse_lock);
+  const CsTdSection *sec = &self->sections[CS_TD_SEC_KALLSYMS];
+  g_autofree guint8 *buf = NULL;
+  gsize len = 0;
+  guint failures = 0;
+
+  if (!sec->present)
+    return TRUE;
+  return _cs_td_load_block (self, sec->offset, sec->size, sec->compressed,
+                            section_names[CS_TD_SEC_KALLSYMS], &buf, &len, error) &&
+         parse_section (self, tep, CS_TD_SEC_KALLSYMS, buf, len, &failures, error);
 }
