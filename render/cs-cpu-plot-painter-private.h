@@ -13,6 +13,7 @@
 #include <pango/pango.h>
 
 #include "cs-document.h"
+#include "cs-event-filter.h"
 #include "cs-timeline-renderer.h"
 
 G_BEGIN_DECLS
@@ -62,6 +63,10 @@ CsCpuPlotPainter *_cs_cpu_plot_painter_new            (CsDocument         *docum
                                                        PangoContext       *context);
 void              _cs_cpu_plot_painter_free           (CsCpuPlotPainter   *self);
 void              _cs_cpu_plot_painter_context_changed (CsCpuPlotPainter  *self);
+void              _cs_cpu_plot_painter_set_filter     (CsCpuPlotPainter   *self,
+                                                       CsEventFilter      *filter,
+                                                       gboolean            hide);
+gboolean          _cs_cpu_plot_painter_get_filter_exact (CsCpuPlotPainter *self);
 gboolean          _cs_cpu_plot_painter_draw           (CsCpuPlotPainter   *self,
                                                        cairo_t            *cr,
                                                        const CsPlotFrame  *frame,

@@ -10,6 +10,12 @@
  * "comm-pid" where they are wide enough, and every event as a tick along
  * the bottom.  CPUs without sched_switch show event density instead.
  *
+ * With an event filter (_cs_cpu_plot_painter_set_filter()), the ticks of
+ * events it rejects are drawn faint or not at all.  That needs the events
+ * themselves: where a plot is drawn from summaries (zoomed out, or too many
+ * events to list), it stays unfiltered and the painter says so
+ * (_cs_cpu_plot_painter_get_filter_exact()).
+ *
  * Cost: a frame's cost follows its width.  Per-column output goes through
  * one image per plot (see raster_begin()); wide slices of one task are
  * merged into one path and filled once; slice labels reuse one Pango layout
@@ -34,6 +40,7 @@
 #define LABEL_FONT "Sans 8"
 
 static const CsColor event_color      = { 0.30, 0.30, 0.30 };
+static const CsColor filtered_color   = { 0.78, 0.78, 0.78 };
 static const CsColor density_color    = { 0.66, 0.66, 0.66 };
 static const CsColor density_tick     = { 0.31, 0.31, 0.31 };
 static const CsColor unknown_task     = { 0.60, 0.60, 0.60 };
@@ -88,6 +95,16 @@ struct _CsCpuPlotPainter
   PixelShare *shares;
   guint n_shares_allocated;
   cairo_surface_t *raster;   /* one plot, a pixel per column */
+  CsEventFilter *filter;     /* NULL: every event shows */
+  gboolean hide_filtered;    /* rejected events: hidden, or faint */
+  gboolean filter_exact;     /* the last plot drawn applied the filter */
+};
+
+/* Values of CsCpuPlotPainter.marks: what a pixel column holds. */
+enum {
+  MARK_NONE,
+  MARK_SHOWN,                /* an event the filter lets through */
+  MARK_FILTERED,             /* only events the filter rejects */
 };
 
 /**
@@ -258,10 +275,10 @@ fill_bars (CsCpuPlotPainter *self, cairo_t *cr, GArray *bars, double x0, double 
     }
 }
 
-/* Fills one @height-high tick for each run of marked pixel columns. */
+/* Fills one @height-high tick for each run of pixel columns marked @value. */
 static void
-fill_marks (cairo_t *cr, const guint8 *marks, guint n_columns, double x0, double bottom_px,
-            double height, const CsColor *color)
+fill_marks (cairo_t *cr, const guint8 *marks, guint8 value, guint n_columns, double x0,
+            double bottom_px, double height, const CsColor *color)
 {
   gboolean any = FALSE;
   guint i = 0;
@@ -270,12 +287,12 @@ fill_marks (cairo_t *cr, const guint8 *marks, guint n_columns, double x0, double
     {
       guint start;
 
-      if (!marks[i])
+      if (marks[i] != value)
         {
           i++;
           continue;
         }
-      for (start = i; i < n_columns && marks[i]; i++)
+      for (start = i; i < n_columns && marks[i] == value; i++)
         ;
       cairo_rectangle (cr, x0 + start, bottom_px - height, i - start, height);
       any = TRUE;
@@ -651,23 +668,45 @@ draw_events (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guin
             continue;
           first = (guint) floor (i * px_per_coarse);
           last = MIN ((guint) ceil ((i + 1) * px_per_coarse), frame->n_columns);
-          memset (self->marks->data + first, 1, last - first);
+          memset (self->marks->data + first, MARK_SHOWN, last - first);
         }
+      if (self->filter != NULL)
+        self->filter_exact = FALSE;
     }
   else
     {
+      /* An expression reads each event's record: worth it for a few events
+       * per column, not for a dense plot. */
+      CsEventFilter *filter = self->filter;
+
+      if (filter != NULL && cs_event_filter_get_expression (filter) != NULL &&
+          self->events->len > frame->n_columns)
+        {
+          filter = NULL;
+          self->filter_exact = FALSE;
+        }
+
       for (guint i = 0; i < self->events->len; i++)
         {
           const CsEvent *event = &g_array_index (self->events, CsEvent, i);
           double px = floor ((double) (event->ts_ns - frame->begin_ns) / frame->ns_per_px);
+          guint8 *mark;
 
-          if (px >= 0.0 && px < frame->n_columns)
-            self->marks->data[(guint) px] = 1;
+          if (px < 0.0 || px >= frame->n_columns)
+            continue;
+          mark = &self->marks->data[(guint) px];
+          if (filter == NULL || cs_event_filter_matches_event (filter, event))
+            *mark = MARK_SHOWN;
+          else if (*mark == MARK_NONE)
+            *mark = MARK_FILTERED;
         }
     }
 
-  fill_marks (cr, self->marks->data, frame->n_columns, frame->time_x, y + CS_PLOT_HEIGHT_PX,
-              tick_height, &event_color);
+  if (self->filter != NULL && !self->hide_filtered)
+    fill_marks (cr, self->marks->data, MARK_FILTERED, frame->n_columns, frame->time_x,
+                y + CS_PLOT_HEIGHT_PX, tick_height, &filtered_color);
+  fill_marks (cr, self->marks->data, MARK_SHOWN, frame->n_columns, frame->time_x,
+              y + CS_PLOT_HEIGHT_PX, tick_height, &event_color);
   return TRUE;
 }
 
@@ -718,6 +757,7 @@ _cs_cpu_plot_painter_free (CsCpuPlotPainter *self)
   g_byte_array_unref (self->covered);
   g_free (self->shares);
   g_clear_pointer (&self->raster, cairo_surface_destroy);
+  g_clear_object (&self->filter);
   g_free (self);
 }
 
@@ -765,12 +805,16 @@ _cs_cpu_plot_painter_draw (CsCpuPlotPainter  *self,
   const CsCpuInfo *info = cs_document_get_cpu (self->document, cpu);
   gboolean has_sched_switch;
 
+  self->filter_exact = TRUE;
   if (frame->n_columns == 0 || info == NULL || info->n_events == 0)
     return TRUE;
   has_sched_switch = info->has_sched_switch;
 
   if (!frame->zoomed_in)
     {
+      /* Columns from summaries: who ran and how many events, whatever the
+       * filter. */
+      self->filter_exact = self->filter == NULL;
       if (has_sched_switch)
         return draw_busy_columns (self, cr, frame, cpu, y_px, error);
       return draw_density_columns (self, cr, frame, cpu, y_px, error);
@@ -781,4 +825,38 @@ _cs_cpu_plot_painter_draw (CsCpuPlotPainter  *self,
   return draw_events (self, cr, frame, cpu, y_px,
                       has_sched_switch ? EVENT_TICK_PX : CS_PLOT_HEIGHT_PX * 0.6,
                       cs_document_get_summary_resolution_ns (self->document), error);
+}
+
+/**
+ * _cs_cpu_plot_painter_set_filter:
+ * @self: a painter
+ * @filter: (nullable) (transfer none): which events show; %NULL for all.
+ *   The painter keeps a copy.
+ * @hide: whether events @filter rejects are left out (%TRUE) or drawn
+ *   faint (%FALSE)
+ *
+ * Applies an event filter to the event ticks of the plots drawn next.
+ */
+void
+_cs_cpu_plot_painter_set_filter (CsCpuPlotPainter *self,
+                                 CsEventFilter    *filter,
+                                 gboolean          hide)
+{
+  g_clear_object (&self->filter);
+  if (filter != NULL && !cs_event_filter_is_empty (filter))
+    self->filter = cs_event_filter_copy (filter);
+  self->hide_filtered = hide;
+}
+
+/**
+ * _cs_cpu_plot_painter_get_filter_exact:
+ * @self: a painter
+ *
+ * Returns: %FALSE when the last plot drawn had a filter to apply but was
+ *   drawn from summaries, so that it shows filtered events too
+ */
+gboolean
+_cs_cpu_plot_painter_get_filter_exact (CsCpuPlotPainter *self)
+{
+  return self->filter_exact;
 }

@@ -171,3 +171,105 @@ cs_color_to_rgb24 (const CsColor *color)
   b = (guint32) lround (CLAMP (color->blue, 0.0, 1.0) * 255.0);
   return (r << 16) | (g << 8) | b;
 }
+
+/* CPU colours: darker and more saturated than task colours, so that a task
+ * plot's running boxes never read as another task.  The first eight hues
+ * (OKLab degrees) are picked far apart in the order CPUs are numbered -
+ * blue, green, magenta, teal, orange, violet, olive, brick - since a
+ * migration is most often to a neighbour; beyond them the golden-ratio walk
+ * over hues continues.  Lightness alternates between two bands. */
+#define CPU_CHROMA 0.14
+
+static const double cpu_hues_deg[] = { 255, 145, 335, 200, 60, 295, 105, 25 };
+static const double cpu_band_lightness[] = { 0.58, 0.68 };
+
+static void
+oklch_to_color (double lightness, double max_chroma, double hue, CsColor *color)
+{
+  double rgb[3];
+  double low = 0.0, high = max_chroma, chroma = max_chroma;
+
+  oklab_to_linear_srgb (lightness, chroma * cos (hue), chroma * sin (hue), rgb);
+  if (!in_gamut (rgb))
+    {
+      for (guint i = 0; i < 16; i++)
+        {
+          chroma = (low + high) / 2.0;
+          oklab_to_linear_srgb (lightness, chroma * cos (hue), chroma * sin (hue), rgb);
+          if (in_gamut (rgb))
+            low = chroma;
+          else
+            high = chroma;
+        }
+      oklab_to_linear_srgb (lightness, low * cos (hue), low * sin (hue), rgb);
+    }
+
+  color->red = encode_srgb (CLAMP (rgb[0], 0.0, 1.0));
+  color->green = encode_srgb (CLAMP (rgb[1], 0.0, 1.0));
+  color->blue = encode_srgb (CLAMP (rgb[2], 0.0, 1.0));
+}
+
+/**
+ * cs_palette_get_cpu_color:
+ * @cpu: a CPU number
+ * @color: (out caller-allocates): the CPU's colour
+ *
+ * The colour of the time a task ran on @cpu, in task plots.  It depends only
+ * on @cpu; CPUs n and n + 1 have clearly different hues and lightness, so a
+ * migration shows as a change of colour.  The first eight CPUs have
+ * hand-picked hues; beyond them, colours repeat with a small chance.  Any thread may call it.
+ */
+void
+cs_palette_get_cpu_color (guint    cpu,
+                          CsColor *color)
+{
+  double hue;
+
+  g_return_if_fail (color != NULL);
+
+  if (cpu < G_N_ELEMENTS (cpu_hues_deg))
+    hue = cpu_hues_deg[cpu] / 180.0 * G_PI;
+  else
+    hue = fmod ((double) cpu * GOLDEN_RATIO_CONJUGATE, 1.0) * 2.0 * G_PI;
+  oklch_to_color (cpu_band_lightness[cpu % G_N_ELEMENTS (cpu_band_lightness)], CPU_CHROMA,
+                  hue, color);
+}
+
+/**
+ * cs_palette_get_state_color:
+ * @state: what a task did, as cs_document_get_task_intervals() reports it
+ * @color: (out caller-allocates): the colour task plots draw @state in
+ *
+ * Fixed colours of the waiting states in task plots: runnable (a light
+ * amber box, hatched; a wakeup latency is outlined in a darker amber),
+ * sleeping S (a grey line), uninterruptible D (a red bar) and other states
+ * (a dark grey line).  Running has no colour of its own: it is drawn in the
+ * colour of the CPU, see cs_palette_get_cpu_color().  Any thread may call it.
+ *
+ * Returns: %TRUE and sets @color, or %FALSE for %CS_TASK_RUNNING
+ */
+gboolean
+cs_palette_get_state_color (CsTaskState  state,
+                            CsColor     *color)
+{
+  g_return_val_if_fail (color != NULL, FALSE);
+
+  switch (state)
+    {
+    case CS_TASK_RUNNABLE:
+      *color = (CsColor) { 0.984, 0.878, 0.616 };   /* #fbe09d */
+      return TRUE;
+    case CS_TASK_SLEEPING:
+      *color = (CsColor) { 0.604, 0.600, 0.588 };   /* #9a9996 */
+      return TRUE;
+    case CS_TASK_UNINTERRUPTIBLE:
+      *color = (CsColor) { 0.878, 0.106, 0.141 };   /* #e01b24 */
+      return TRUE;
+    case CS_TASK_OTHER:
+      *color = (CsColor) { 0.369, 0.361, 0.392 };   /* #5e5c64 */
+      return TRUE;
+    case CS_TASK_RUNNING:
+    default:
+      return FALSE;
+    }
+}

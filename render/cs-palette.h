@@ -1,4 +1,5 @@
-/* cs-palette.h: stable, distinguishable colours for tasks.
+/* cs-palette.h: stable, distinguishable colours for tasks, CPUs and task
+ * states.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -8,10 +9,17 @@
  * no hue looks brighter or louder than another on the light background the
  * timeline is drawn on.  The idle task (pid 0) has no colour: idle is drawn
  * as absence.
+ *
+ * Task plots colour a task's running time by the CPU it ran on, so that
+ * migrations show: CPU colours are darker and more saturated than task
+ * colours, and the states a task waits in (runnable, sleeping,
+ * uninterruptible) have fixed colours of their own.
  */
 #pragma once
 
 #include <glib.h>
+
+#include "cs-task-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +38,10 @@ typedef struct {
 } CsColor;
 
 gboolean cs_palette_get_task_color (gint32         pid,
+                                    CsColor       *color);
+void     cs_palette_get_cpu_color  (guint          cpu,
+                                    CsColor       *color);
+gboolean cs_palette_get_state_color (CsTaskState   state,
                                     CsColor       *color);
 void     cs_palette_get_text_color (const CsColor *background,
                                     CsColor       *text);

@@ -1,14 +1,18 @@
-/* cs-timeline-renderer.c: draws CPU plots of a CsDocument onto any cairo_t.
+/* cs-timeline-renderer.c: draws CPU and task plots of a CsDocument onto any
+ * cairo_t.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Layout, top to bottom: the time axis (CS_AXIS_HEIGHT_PX), then one CPU
- * plot per CPU (CS_PLOT_HEIGHT_PX, CS_PLOT_GAP_PX apart).  A label column
- * (CS_LABEL_WIDTH_PX) on the left carries the trace clock's name and
- * "CPU n"; the visible span [begin_ns, end_ns) is spread over the rest of
- * the width, the time area.  What a plot shows is drawn by
- * CsCpuPlotPainter (cs-cpu-plot-painter.c); this file places the plots,
- * draws the axis, answers hit tests and is the public face.
+ * plot per CPU shown, then one task plot per task plotted (all
+ * CS_PLOT_HEIGHT_PX high, CS_PLOT_GAP_PX apart).  A label column
+ * (CS_LABEL_WIDTH_PX) on the left carries the trace clock's name, "CPU n"
+ * and, for a task plot, the command name over the pid next to a strip of
+ * the task's colour; the visible span [begin_ns, end_ns) is spread over the
+ * rest of the width, the time area.  What a plot shows is drawn by
+ * CsCpuPlotPainter (cs-cpu-plot-painter.c) and CsTaskPlotPainter
+ * (cs-task-plot-painter.c); this file places the plots, draws the axis,
+ * answers hit tests and is the public face.
  */
 #include "cs-timeline-renderer.h"
 
@@ -20,6 +24,7 @@
 
 #include "cs-cpu-plot-painter-private.h"
 #include "cs-palette.h"
+#include "cs-task-plot-painter-private.h"
 #include "cs-time-axis.h"
 
 #define MINOR_TICK_PX        4
@@ -29,6 +34,9 @@
 
 #define AXIS_FONT  "Sans 8"
 #define CPU_FONT   "Sans 9"
+#define PID_FONT   "Sans 8"
+#define NOTE_FONT  "Sans Italic 7"
+#define TASK_STRIP_PX 3
 
 /* A light theme; idle is the plot background. */
 static const CsColor page_color       = { 1.0, 1.0, 1.0 };
@@ -57,13 +65,19 @@ struct _CsTimelineRenderer
   /* owned */
   CsDocument *document;
   GArray *cpus;              /* guint: the CPU of each plot, top to bottom */
+  GArray *task_pids;         /* gint32: the task of each task plot, after the CPU plots */
   PangoContext *pango_context;
   cairo_font_options_t *font_options;  /* of the last target drawn on */
   cairo_matrix_t matrix;
   TextCache axis_texts;       /* tick labels */
   TextCache clock_texts;      /* the trace clock's name */
-  TextCache cpu_texts;        /* "CPU n" */
+  TextCache cpu_texts;        /* "CPU n" and task plots' command names */
+  TextCache pid_texts;        /* task plots' pids */
+  TextCache note_texts;       /* notes over plots */
   CsCpuPlotPainter *painter;
+  CsTaskPlotPainter *task_painter;
+  CsEventFilter *filter;      /* NULL: no filter on the ticks */
+  gboolean filter_exact;      /* the last frame applied it everywhere */
 };
 
 enum {
@@ -145,7 +159,16 @@ update_pango_context (CsTimelineRenderer *self, cairo_t *cr)
   g_hash_table_remove_all (self->axis_texts.layouts);
   g_hash_table_remove_all (self->clock_texts.layouts);
   g_hash_table_remove_all (self->cpu_texts.layouts);
+  g_hash_table_remove_all (self->pid_texts.layouts);
+  g_hash_table_remove_all (self->note_texts.layouts);
   _cs_cpu_plot_painter_context_changed (self->painter);
+  _cs_task_plot_painter_context_changed (self->task_painter);
+}
+
+static guint
+n_plots (CsTimelineRenderer *self)
+{
+  return self->cpus->len + self->task_pids->len;
 }
 
 static double
@@ -171,6 +194,27 @@ draw_cpu_label (CsTimelineRenderer *self, cairo_t *cr, guint cpu, double y)
   pango_cairo_show_layout (cr, layout);
 }
 
+/* A small note at the top right of a plot, over a light patch. */
+static void
+draw_plot_note (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, double y,
+                const char *text)
+{
+  PangoLayout *layout = text_cache_get (&self->note_texts, self->pango_context, text);
+  int width, height;
+  double x;
+
+  pango_layout_get_pixel_size (layout, &width, &height);
+  x = frame->time_x + frame->time_width - width - 2 * LABEL_PAD_PX;
+  if (x < frame->time_x)
+    return;
+  cairo_set_source_rgba (cr, 1.0, 1.0, 1.0, 0.8);
+  cairo_rectangle (cr, x - LABEL_PAD_PX, y + 1, width + 2 * LABEL_PAD_PX, height + 1);
+  cairo_fill (cr);
+  set_source (cr, &dim_text_color);
+  cairo_move_to (cr, x, y + 1);
+  pango_cairo_show_layout (cr, layout);
+}
+
 static gboolean
 draw_cpu_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, guint index,
                GError **error)
@@ -179,7 +223,61 @@ draw_cpu_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, 
   double y = plot_y (index);
 
   draw_cpu_label (self, cr, cpu, y);
-  return _cs_cpu_plot_painter_draw (self->painter, cr, frame, cpu, y, error);
+  if (!_cs_cpu_plot_painter_draw (self->painter, cr, frame, cpu, y, error))
+    return FALSE;
+  if (!_cs_cpu_plot_painter_get_filter_exact (self->painter))
+    {
+      self->filter_exact = FALSE;
+      /* TRANSLATORS: over a CPU plot drawn from summaries, which an event
+       * filter does not apply to; keep it short */
+      draw_plot_note (self, cr, frame, y, _("unfiltered at this zoom"));
+    }
+  return TRUE;
+}
+
+/* Command name over pid, right of a strip of the task's colour. */
+static void
+draw_task_label (CsTimelineRenderer *self, cairo_t *cr, gint32 pid, double y)
+{
+  const char *comm = cs_document_get_comm (self->document, pid);
+  PangoLayout *comm_layout, *pid_layout;
+  int comm_height, pid_height;
+  char pid_text[32];
+  CsColor strip;
+  double top;
+
+  if (cs_palette_get_task_color (pid, &strip))
+    {
+      set_source (cr, &strip);
+      cairo_rectangle (cr, 0, y, TASK_STRIP_PX, CS_PLOT_HEIGHT_PX);
+      cairo_fill (cr);
+    }
+
+  comm_layout = text_cache_get (&self->cpu_texts, self->pango_context,
+                                comm != NULL && *comm != '\0' ? comm : "<…>");
+  g_snprintf (pid_text, sizeof pid_text, "%d", pid);
+  pid_layout = text_cache_get (&self->pid_texts, self->pango_context, pid_text);
+  pango_layout_get_pixel_size (comm_layout, NULL, &comm_height);
+  pango_layout_get_pixel_size (pid_layout, NULL, &pid_height);
+
+  top = floor (y + (CS_PLOT_HEIGHT_PX - comm_height - pid_height) / 2.0);
+  set_source (cr, &text_color);
+  cairo_move_to (cr, 6, top);
+  pango_cairo_show_layout (cr, comm_layout);
+  set_source (cr, &dim_text_color);
+  cairo_move_to (cr, 6, top + comm_height);
+  pango_cairo_show_layout (cr, pid_layout);
+}
+
+static gboolean
+draw_task_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, guint index,
+                GError **error)
+{
+  gint32 pid = g_array_index (self->task_pids, gint32, index - self->cpus->len);
+  double y = plot_y (index);
+
+  draw_task_label (self, cr, pid, y);
+  return _cs_task_plot_painter_draw (self->task_painter, cr, frame, pid, y, error);
 }
 
 static void
@@ -278,6 +376,7 @@ cs_timeline_renderer_constructed (GObject *object)
 
   g_return_if_fail (CS_IS_DOCUMENT (self->document));
   self->painter = _cs_cpu_plot_painter_new (self->document, self->pango_context);
+  self->task_painter = _cs_task_plot_painter_new (self->document, self->pango_context);
   cs_timeline_renderer_set_cpus (self, NULL, 0);
 }
 
@@ -287,9 +386,13 @@ cs_timeline_renderer_dispose (GObject *object)
   CsTimelineRenderer *self = CS_TIMELINE_RENDERER (object);
 
   g_clear_pointer (&self->painter, _cs_cpu_plot_painter_free);
+  g_clear_pointer (&self->task_painter, _cs_task_plot_painter_free);
+  g_clear_object (&self->filter);
   g_clear_pointer (&self->axis_texts.layouts, g_hash_table_unref);
   g_clear_pointer (&self->clock_texts.layouts, g_hash_table_unref);
   g_clear_pointer (&self->cpu_texts.layouts, g_hash_table_unref);
+  g_clear_pointer (&self->pid_texts.layouts, g_hash_table_unref);
+  g_clear_pointer (&self->note_texts.layouts, g_hash_table_unref);
   g_clear_object (&self->pango_context);
   g_clear_object (&self->document);
 
@@ -302,6 +405,7 @@ cs_timeline_renderer_finalize (GObject *object)
   CsTimelineRenderer *self = CS_TIMELINE_RENDERER (object);
 
   g_clear_pointer (&self->cpus, g_array_unref);
+  g_clear_pointer (&self->task_pids, g_array_unref);
   g_clear_pointer (&self->font_options, cairo_font_options_destroy);
 
   G_OBJECT_CLASS (cs_timeline_renderer_parent_class)->finalize (object);
@@ -367,11 +471,15 @@ static void
 cs_timeline_renderer_init (CsTimelineRenderer *self)
 {
   self->cpus = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->task_pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  self->filter_exact = TRUE;
 
   self->pango_context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
   text_cache_init (&self->axis_texts, AXIS_FONT, -1);
   text_cache_init (&self->clock_texts, AXIS_FONT, CS_LABEL_WIDTH_PX - 8);
   text_cache_init (&self->cpu_texts, CPU_FONT, CS_LABEL_WIDTH_PX - 8);
+  text_cache_init (&self->pid_texts, PID_FONT, CS_LABEL_WIDTH_PX - 8);
+  text_cache_init (&self->note_texts, NOTE_FONT, -1);
 }
 
 /**
@@ -445,18 +553,131 @@ cs_timeline_renderer_set_cpus (CsTimelineRenderer *self,
 }
 
 /**
+ * cs_timeline_renderer_get_cpus:
+ * @self: a renderer
+ * @n_cpus: (out): how many CPU plots are drawn
+ *
+ * Returns: (array length=n_cpus) (transfer none): the CPU of each CPU plot,
+ *   top to bottom, valid until the next cs_timeline_renderer_set_cpus()
+ */
+const guint *
+cs_timeline_renderer_get_cpus (CsTimelineRenderer *self,
+                               guint              *n_cpus)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (n_cpus != NULL, NULL);
+
+  *n_cpus = self->cpus->len;
+  return (const guint *) self->cpus->data;
+}
+
+/**
+ * cs_timeline_renderer_set_task_plots:
+ * @self: a renderer
+ * @pids: (array length=n_pids) (nullable): tasks (thread ids, as in
+ *   sched_switch next_pid), in the order their plots are stacked below the
+ *   CPU plots; a pid may be one the recording never saw (its plot is empty)
+ * @n_pids: length of @pids
+ *
+ * Chooses which task plots are drawn.  Adding a plot costs nothing until it
+ * is drawn, and drawing it reads only that task's rows of the index
+ * (cs_document_get_task_intervals()).  Task plot indices (as taken by
+ * cs_timeline_renderer_get_task_plot_area()) are positions in @pids.  The
+ * caller redraws afterwards; the natural height changes with the count.
+ */
+void
+cs_timeline_renderer_set_task_plots (CsTimelineRenderer *self,
+                                     const gint32       *pids,
+                                     guint               n_pids)
+{
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (pids != NULL || n_pids == 0);
+
+  g_array_set_size (self->task_pids, 0);
+  if (n_pids > 0)
+    g_array_append_vals (self->task_pids, pids, n_pids);
+}
+
+/**
+ * cs_timeline_renderer_get_task_plots:
+ * @self: a renderer
+ * @n_pids: (out): how many task plots are drawn
+ *
+ * Returns: (array length=n_pids) (transfer none): the task of each task
+ *   plot, top to bottom, valid until the next
+ *   cs_timeline_renderer_set_task_plots()
+ */
+const gint32 *
+cs_timeline_renderer_get_task_plots (CsTimelineRenderer *self,
+                                     guint              *n_pids)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), NULL);
+  g_return_val_if_fail (n_pids != NULL, NULL);
+
+  *n_pids = self->task_pids->len;
+  return (const gint32 *) self->task_pids->data;
+}
+
+/**
+ * cs_timeline_renderer_set_event_filter:
+ * @self: a renderer
+ * @filter: (nullable) (transfer none): which events' ticks show, or %NULL
+ *   (or an empty filter) for all; the renderer keeps a copy, so later
+ *   changes to @filter need another call
+ * @hide: %TRUE to leave out the events @filter rejects, %FALSE to draw them
+ *   faint
+ *
+ * Filters the event ticks of CPU plots, event by event
+ * (cs_event_filter_matches_event()).  Only plots drawn from the events
+ * themselves can be filtered; a plot drawn from summaries (zoomed out, or
+ * more events than pixels) stays as it is and carries a note saying so, and
+ * cs_timeline_renderer_get_filter_exact() tells after a frame whether that
+ * happened.  Slices (who ran) are never filtered.  The caller redraws.
+ */
+void
+cs_timeline_renderer_set_event_filter (CsTimelineRenderer *self,
+                                       CsEventFilter      *filter,
+                                       gboolean            hide)
+{
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (filter == NULL || CS_IS_EVENT_FILTER (filter));
+
+  g_clear_object (&self->filter);
+  if (filter != NULL && !cs_event_filter_is_empty (filter))
+    self->filter = cs_event_filter_copy (filter);
+  _cs_cpu_plot_painter_set_filter (self->painter, self->filter, hide);
+  self->filter_exact = TRUE;
+}
+
+/**
+ * cs_timeline_renderer_get_filter_exact:
+ * @self: a renderer
+ *
+ * Returns: %FALSE when the last frame drawn had an event filter to apply and
+ *   drew at least one CPU plot from summaries, which the filter does not
+ *   reach (see cs_timeline_renderer_set_event_filter()); %TRUE otherwise
+ */
+gboolean
+cs_timeline_renderer_get_filter_exact (CsTimelineRenderer *self)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), TRUE);
+
+  return self->filter_exact;
+}
+
+/**
  * cs_timeline_renderer_get_natural_height:
  * @self: a renderer
  *
- * Returns: the height in pixels the axis and all CPU plots need, gaps
- *   included; a viewport of this height shows every plot
+ * Returns: the height in pixels the axis and all CPU and task plots need,
+ *   gaps included; a viewport of this height shows every plot
  */
 int
 cs_timeline_renderer_get_natural_height (CsTimelineRenderer *self)
 {
   g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), 0);
 
-  return (int) plot_y (self->cpus->len);
+  return (int) plot_y (n_plots (self));
 }
 
 /**
@@ -481,6 +702,31 @@ cs_timeline_renderer_get_cpu_plot_area (CsTimelineRenderer *self,
 
   if (y_px != NULL)
     *y_px = plot_y (index);
+  if (height_px != NULL)
+    *height_px = CS_PLOT_HEIGHT_PX;
+}
+
+/**
+ * cs_timeline_renderer_get_task_plot_area:
+ * @self: a renderer
+ * @index: a task plot index, below the number of tasks given to
+ *   cs_timeline_renderer_set_task_plots() (not a pid)
+ * @y_px: (out) (optional): top of the plot, pixels from the top of the drawing
+ * @height_px: (out) (optional): height of the plot in pixels
+ *
+ * Where a task plot lies vertically: below the CPU plots, see
+ * cs_timeline_renderer_get_cpu_plot_area().
+ */
+void
+cs_timeline_renderer_get_task_plot_area (CsTimelineRenderer *self,
+                                         guint               index,
+                                         double             *y_px,
+                                         double             *height_px)
+{
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+
+  if (y_px != NULL)
+    *y_px = plot_y (self->cpus->len + index);
   if (height_px != NULL)
     *height_px = CS_PLOT_HEIGHT_PX;
 }
@@ -573,7 +819,7 @@ cs_timeline_renderer_x_to_ns (CsTimelineRenderer *self,
  * @viewport: the span drawn and the size drawn on
  * @error: return location for an error of the document
  *
- * Draws the time axis and the CPU plots of @viewport.  Plots outside @cr's
+ * Draws the time axis and the CPU and task plots of @viewport.  Plots outside @cr's
  * clip are skipped, so a scrolled widget pays only for what it shows.  The
  * state of @cr is left as it was.  Call it from the document's thread.
  *
@@ -603,7 +849,8 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
   _cs_plot_frame_init (&frame, viewport, cs_document_get_summary_resolution_ns (self->document));
   cs_time_axis_init (&axis, frame.begin_ns, frame.end_ns, frame.time_width,
                      cs_document_get_first_ns (self->document));
-  plots_bottom = MIN (plot_y (self->cpus->len), viewport->height_px);
+  plots_bottom = MIN (plot_y (n_plots (self)), viewport->height_px);
+  self->filter_exact = TRUE;
 
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, viewport->width_px, viewport->height_px);
@@ -616,19 +863,22 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
   cairo_paint (cr);
 
   set_source (cr, &plot_color);
-  for (guint i = 0; i < self->cpus->len; i++)
+  for (guint i = 0; i < n_plots (self); i++)
     cairo_rectangle (cr, frame.time_x, plot_y (i), frame.time_width, CS_PLOT_HEIGHT_PX);
   cairo_fill (cr);
 
   draw_axis (self, cr, &frame, &axis, plots_bottom);
 
-  for (guint i = 0; i < self->cpus->len && ret; i++)
+  for (guint i = 0; i < n_plots (self) && ret; i++)
     {
       double y = plot_y (i);
 
       if (y + CS_PLOT_HEIGHT_PX <= clip_y1 || y >= clip_y2)
         continue;
-      ret = draw_cpu_plot (self, cr, &frame, i, error);
+      if (i < self->cpus->len)
+        ret = draw_cpu_plot (self, cr, &frame, i, error);
+      else
+        ret = draw_task_plot (self, cr, &frame, i, error);
     }
 
   cairo_restore (cr);
@@ -645,9 +895,12 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
  * @error: return location for an error of the document
  *
  * Tells what is drawn at a point, for hover text and clicks: the axis, a
- * plot's label, or a CPU plot with the time under the point, the
+ * plot's label, a CPU plot with the time under the point, the
  * sched_switch slice running then (cs_document_find_slice_at()) and the
- * nearest event within HIT_RADIUS_PX (4) pixels (cs_document_find_event_near()).
+ * nearest event within HIT_RADIUS_PX (4) pixels (cs_document_find_event_near()),
+ * or a task plot with what the task did there (#CsHit.interval: a wakeup
+ * latency box wherever it is drawn first, then the interval under the
+ * point, then the nearest within HIT_RADIUS_PX).
  * Call it from the document's thread.
  *
  * Returns: %TRUE with @hit filled (possibly %CS_HIT_NONE); %FALSE with
@@ -692,8 +945,24 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
   if (offset < 0)
     return TRUE;
   index = (guint) (offset / (CS_PLOT_HEIGHT_PX + CS_PLOT_GAP_PX));
-  if (index >= self->cpus->len || offset - index * (CS_PLOT_HEIGHT_PX + CS_PLOT_GAP_PX) >= CS_PLOT_HEIGHT_PX)
+  if (index >= n_plots (self) || offset - index * (CS_PLOT_HEIGHT_PX + CS_PLOT_GAP_PX) >= CS_PLOT_HEIGHT_PX)
     return TRUE;
+  hit->plot_index = index;
+
+  if (index >= self->cpus->len)
+    {
+      hit->pid = g_array_index (self->task_pids, gint32, index - self->cpus->len);
+      if (x_px < frame.time_x)
+        {
+          hit->kind = CS_HIT_TASK_LABEL;
+          return TRUE;
+        }
+      hit->kind = CS_HIT_TASK_PLOT;
+      radius_ns = MAX (HIT_RADIUS_PX * frame.ns_per_px, 1.0);
+      return _cs_task_plot_painter_find_interval (self->task_painter, hit->pid, hit->ts_ns,
+                                                  (gint64) ceil (radius_ns), &hit->interval,
+                                                  &hit->has_interval, error);
+    }
 
   hit->cpu = g_array_index (self->cpus, guint, index);
   if (x_px < frame.time_x)

@@ -1,4 +1,5 @@
-/* cs-timeline-renderer.h: draws CPU plots of a CsDocument onto any cairo_t.
+/* cs-timeline-renderer.h: draws CPU and task plots of a CsDocument onto any
+ * cairo_t.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -8,7 +9,9 @@
  * out, and for exact slices and events (cs_document_get_slices(),
  * cs_document_get_events()) when the window is narrower than the index's
  * summary resolution, so the cost of a frame follows its width, not the size
- * of the recording.
+ * of the recording.  Task plots (cs_timeline_renderer_set_task_plots())
+ * follow the CPU plots and show one task's states from
+ * cs_document_get_task_intervals().
  */
 #pragma once
 
@@ -16,6 +19,8 @@
 #include <glib-object.h>
 
 #include "cs-document.h"
+#include "cs-event-filter.h"
+#include "cs-task-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -42,12 +47,17 @@ typedef struct {
  * @CS_HIT_AXIS: the time axis (@ts_ns is valid)
  * @CS_HIT_CPU_PLOT: a CPU plot (see the #CsHit fields)
  * @CS_HIT_CPU_LABEL: the label column left of a CPU plot (@cpu is valid)
+ * @CS_HIT_TASK_PLOT: a task plot (@pid, @has_interval and @interval are
+ *   valid)
+ * @CS_HIT_TASK_LABEL: the label column left of a task plot (@pid is valid)
  */
 typedef enum {
   CS_HIT_NONE,
   CS_HIT_AXIS,
   CS_HIT_CPU_PLOT,
   CS_HIT_CPU_LABEL,
+  CS_HIT_TASK_PLOT,
+  CS_HIT_TASK_LABEL,
 } CsHitKind;
 
 /**
@@ -59,6 +69,13 @@ typedef enum {
  * @slice: the sched_switch slice under the point
  * @has_event: whether an event lies within a few pixels; then @event is valid
  * @event: the nearest such event
+ * @pid: the task of the plot (for %CS_HIT_TASK_PLOT and %CS_HIT_TASK_LABEL)
+ * @has_interval: whether @interval is valid
+ * @interval: what the task did under the point: the wakeup latency box
+ *   there if any (see #CsTaskInterval.wakeup_ns), else the interval holding
+ *   the point, else the nearest within a few pixels
+ * @plot_index: the plot's position, top to bottom, CPU plots first then task
+ *   plots (for every kind but %CS_HIT_NONE and %CS_HIT_AXIS)
  *
  * What lies under a point of the drawing, for hover text and clicks.
  */
@@ -70,6 +87,10 @@ typedef struct {
   CsSlice slice;
   gboolean has_event;
   CsEvent event;
+  gint32 pid;
+  gboolean has_interval;
+  CsTaskInterval interval;
+  guint plot_index;
 } CsHit;
 
 #define CS_TYPE_TIMELINE_RENDERER (cs_timeline_renderer_get_type ())
@@ -80,6 +101,17 @@ CsDocument         *cs_timeline_renderer_get_document (CsTimelineRenderer *self)
 void                cs_timeline_renderer_set_cpus   (CsTimelineRenderer  *self,
                                                      const guint         *cpus,
                                                      guint                n_cpus);
+const guint        *cs_timeline_renderer_get_cpus   (CsTimelineRenderer  *self,
+                                                     guint               *n_cpus);
+void                cs_timeline_renderer_set_task_plots (CsTimelineRenderer *self,
+                                                     const gint32        *pids,
+                                                     guint                n_pids);
+const gint32       *cs_timeline_renderer_get_task_plots (CsTimelineRenderer *self,
+                                                     guint               *n_pids);
+void                cs_timeline_renderer_set_event_filter (CsTimelineRenderer *self,
+                                                     CsEventFilter       *filter,
+                                                     gboolean             hide);
+gboolean            cs_timeline_renderer_get_filter_exact (CsTimelineRenderer *self);
 int                 cs_timeline_renderer_get_natural_height (CsTimelineRenderer *self);
 gboolean            cs_timeline_renderer_draw       (CsTimelineRenderer  *self,
                                                      cairo_t             *cr,
@@ -92,6 +124,10 @@ gboolean            cs_timeline_renderer_hit_test   (CsTimelineRenderer  *self,
                                                      CsHit               *hit,
                                                      GError             **error);
 void                cs_timeline_renderer_get_cpu_plot_area (CsTimelineRenderer *self,
+                                                     guint                index,
+                                                     double              *y_px,
+                                                     double              *height_px);
+void                cs_timeline_renderer_get_task_plot_area (CsTimelineRenderer *self,
                                                      guint                index,
                                                      double              *y_px,
                                                      double              *height_px);

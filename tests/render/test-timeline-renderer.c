@@ -755,6 +755,77 @@ test_vector_export (Fixture *fixture, gconstpointer data)
     }
 }
 
+/* An event alone within a few pixels of a zoomed-in view: its tick is drawn,
+ * faint when an event filter rejects it, gone when rejected events are
+ * hidden; zoomed out, the renderer says the filter could not apply. */
+static void
+test_event_filter (Fixture *fixture, gconstpointer data)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
+  g_autoptr(GError) error = NULL;
+  guint cpu = find_sched_cpu (fixture);
+  const CsEvent *lonely = NULL;
+  CsViewport viewport;
+  double y, height, x;
+  int row;
+
+  g_assert_true (cs_document_get_events (fixture->document, cpu,
+                                         cs_document_get_cpu (fixture->document, cpu)->first_ns,
+                                         G_MAXINT64, 100000, events, &error));
+  g_assert_no_error (error);
+  for (guint i = 1; i + 1 < events->len && lonely == NULL; i++)
+    {
+      const CsEvent *event = &g_array_index (events, CsEvent, i);
+
+      if (event->ts_ns - g_array_index (events, CsEvent, i - 1).ts_ns > 2000 &&
+          g_array_index (events, CsEvent, i + 1).ts_ns - event->ts_ns > 2000)
+        lonely = event;
+    }
+  g_assert_nonnull (lonely);
+
+  viewport = zoomed_in_viewport (fixture, lonely->ts_ns, 100000, 1000);
+  x = floor (cs_timeline_renderer_ns_to_x (fixture->renderer, &viewport, lonely->ts_ns));
+  cs_timeline_renderer_get_cpu_plot_area (fixture->renderer, plot_index_of (fixture, cpu),
+                                          &y, &height);
+  row = (int) (y + height) - 2;
+
+  render (fixture, &viewport);
+  check (fixture, channel_max (pixel (fixture, (int) x, row)) < 0x60,
+         "no tick for the event at %" G_GINT64_FORMAT, lonely->ts_ns);
+
+  cs_event_filter_set_mode (filter, CS_FILTER_TYPE, CS_FILTER_HIDE);
+  cs_event_filter_add (filter, CS_FILTER_TYPE, lonely->type_id);
+
+  cs_timeline_renderer_set_event_filter (fixture->renderer, filter, FALSE);
+  render (fixture, &viewport);
+  check (fixture, same_color (pixel (fixture, (int) x, row), 0xc7c7c7, 2),
+         "the filtered event's tick is %06x, not faint", pixel (fixture, (int) x, row));
+  g_assert_true (cs_timeline_renderer_get_filter_exact (fixture->renderer));
+
+  cs_timeline_renderer_set_event_filter (fixture->renderer, filter, TRUE);
+  render (fixture, &viewport);
+  check (fixture, channel_max (pixel (fixture, (int) x, row)) >= 0x60 &&
+                  !same_color (pixel (fixture, (int) x, row), 0xc7c7c7, 2),
+         "the hidden event's tick is still drawn (%06x)", pixel (fixture, (int) x, row));
+
+  /* Show only that type: the tick is back. */
+  cs_event_filter_set_mode (filter, CS_FILTER_TYPE, CS_FILTER_SHOW_ONLY);
+  cs_timeline_renderer_set_event_filter (fixture->renderer, filter, TRUE);
+  render (fixture, &viewport);
+  check (fixture, channel_max (pixel (fixture, (int) x, row)) < 0x60,
+         "the tick of a shown event is missing");
+
+  /* Zoomed out the plots come from summaries: not filtered, and said so. */
+  viewport = zoomed_out_viewport (fixture, 1000);
+  render (fixture, &viewport);
+  g_assert_false (cs_timeline_renderer_get_filter_exact (fixture->renderer));
+
+  cs_timeline_renderer_set_event_filter (fixture->renderer, NULL, FALSE);
+  render (fixture, &viewport);
+  g_assert_true (cs_timeline_renderer_get_filter_exact (fixture->renderer));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -780,6 +851,7 @@ main (int argc, char *argv[])
   ADD ("empty-span", &sched_v6, test_empty_span);
   ADD ("recording-surface", &sched_v6, test_recording_surface);
   ADD ("vector-export", &sched_v6, test_vector_export);
+  ADD ("event-filter", &sched_v6, test_event_filter);
 
 #undef ADD
 
