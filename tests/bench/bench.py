@@ -177,6 +177,9 @@ def run_measured(cmd, env=None, timeout_s=None, stdout_path=None):
         "peak_rss_anon_mib": sampler.peak_rss_anon_kib / 1024,
         "peak_rss_mib": max(sampler.peak_rss_kib, sampler.hwm_kib) / 1024,
         "max_rss_mib": max_rss_kib / 1024,
+        # The waited-for descendants' time is included: /usr/bin/time's
+        # rusage holds the command's.
+        "cpu_s": rusage.ru_utime + rusage.ru_stime,
         "n_samples": sampler.n_samples,
     }
 
@@ -385,6 +388,7 @@ def summarise(runs, report):
     for fmt in ("v6", "v7"):
         s = {}
         s["first_open_s"] = Stat(*collect(runs, fmt, "first_open", "wall_s"))
+        s["first_open_cpu_s"] = Stat(*collect(runs, fmt, "first_open", "cpu_s"))
         s["indexer_rss_anon_mib"] = Stat(*collect(runs, fmt, "first_open", "peak_rss_anon_mib"), agg="max")
         s["indexer_max_rss_mib"] = Stat(*collect(runs, fmt, "first_open", "max_rss_mib"), agg="max")
         s["index_bytes"] = Stat(*collect(runs, fmt, "first_open", "index_bytes"))
@@ -395,9 +399,11 @@ def summarise(runs, report):
         s["frame_10us_ms"] = Stat(*collect(runs, fmt, "frame", "window_10us_ms"))
         s["iterate_s"] = Stat(*collect(runs, fmt, "tracecmd_iterate", "seconds"))
         s["iterate_wall_s"] = Stat(*collect(runs, fmt, "tracecmd_iterate", "wall_s"))
+        s["iterate_cpu_s"] = Stat(*collect(runs, fmt, "tracecmd_iterate", "cpu_s"))
         s["iterate_rss_anon_mib"] = Stat(*collect(runs, fmt, "tracecmd_iterate", "peak_rss_anon_mib"), agg="max")
         s["kshark_s"] = Stat(*collect(runs, fmt, "kshark", "seconds"))
         s["kshark_wall_s"] = Stat(*collect(runs, fmt, "kshark", "wall_s"))
+        s["kshark_cpu_s"] = Stat(*collect(runs, fmt, "kshark", "cpu_s"))
         s["kshark_max_rss_mib"] = Stat(*collect(runs, fmt, "kshark", "max_rss_mib"), agg="max")
         if report:
             s["report_s"] = Stat(*collect(runs, fmt, "report", "wall_s"))
@@ -479,6 +485,7 @@ def table_rows(S, report):
 
     rows = [
         ("Chronoscope first open (index-worker, wall)", both("first_open_s", ".2f", " s")),
+        ("  CPU time (user + sys, whole process)", both("first_open_cpu_s", ".2f", " s")),
         ("  indexer peak RssAnon (sampled every 20 ms)", both("indexer_rss_anon_mib", ".0f", " MiB")),
         ("  indexer max RSS (/usr/bin/time -v)", both("indexer_max_rss_mib", ".0f", " MiB")),
         ("  index size", [fmt_size(S[f]["index_bytes"].value, S[f].get("bytes_per_event")) for f in ("v6", "v7")]),
@@ -488,8 +495,10 @@ def table_rows(S, report):
         ("frame 1920×1080, zoom-out (bench-frame)", both("frame_zoom_out_ms", ".2f", " ms")),
         ("frame 1920×1080, 10 µs window", both("frame_10us_ms", ".2f", " ms")),
         ("libtracecmd open + iterate", both("iterate_s", ".2f", " s")),
+        ("  CPU time (user + sys, whole process)", both("iterate_cpu_s", ".2f", " s")),
         ("  peak RssAnon", both("iterate_rss_anon_mib", ".0f", " MiB")),
         ("KernelShark 2.2.1 loader (open + load)", both("kshark_s", ".2f", " s")),
+        ("  CPU time (user + sys, whole process)", both("kshark_cpu_s", ".2f", " s")),
         ("  max RSS (/usr/bin/time -v)", both("kshark_max_rss_mib", ".0f", " MiB")),
     ]
     if report:
