@@ -36,6 +36,7 @@
 #include "cs-index-job.h"
 #include "cs-document.h"
 #include "cs-format.h"
+#include "cs-plot-args.h"
 #include "cs-timeline-renderer.h"
 
 #define DEFAULT_RENDER_WIDTH_PX 1600
@@ -505,6 +506,13 @@ cli_render (int    argc,
   gint64 end_ns = G_MININT64;
   int width_px = DEFAULT_RENDER_WIDTH_PX;
   int height_px = 0;
+  g_autofree char *cpu_list = NULL;
+  g_autofree char *pid_list = NULL;
+  g_autofree char *comm_list = NULL;
+  g_autoptr(GArray) requested_cpus = NULL;
+  g_autoptr(GArray) cpus = NULL;
+  g_autoptr(GArray) pids = NULL;
+  g_auto(GStrv) comms = NULL;
   CsViewport viewport;
   gboolean drawn;
   GOptionEntry entries[] = {
@@ -512,19 +520,35 @@ cli_render (int    argc,
     { "begin", 0, 0, G_OPTION_ARG_INT64, &begin_ns, N_("First visible time, ns in the trace clock (default: the first event)"), N_("NS") },
     { "end", 0, 0, G_OPTION_ARG_INT64, &end_ns, N_("End of the visible span, exclusive (default: just after the last event)"), N_("NS") },
     { "width", 0, 0, G_OPTION_ARG_INT, &width_px, N_("Width of the picture in pixels (default: 1600)"), N_("PX") },
-    { "height", 0, 0, G_OPTION_ARG_INT, &height_px, N_("Height of the picture in pixels (default: room for every CPU plot)"), N_("PX") },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height_px, N_("Height of the picture in pixels (default: room for every plot)"), N_("PX") },
+    { "cpu", 0, 0, G_OPTION_ARG_STRING, &cpu_list, N_("CPU plots to draw, as 1,4-7 (default: every CPU with events)"), N_("LIST") },
+    { "pid", 0, 0, G_OPTION_ARG_STRING, &pid_list, N_("Add task plots for these pids"), N_("PID[,PID]") },
+    { "task", 0, 0, G_OPTION_ARG_STRING, &comm_list, N_("Add task plots for the tasks with these command names"), N_("COMM[,COMM]") },
     { NULL }
   };
 
   if (!cli_parse ("render", _("FILE -o OUT.png"),
-                  _("Draws the CPU plots of a recording, as the window shows them, "
-                    "into a PNG file."),
+                  _("Draws the CPU and task plots of a recording, as the window shows "
+                    "them, into a PNG file."),
                   entries, argc, argv, &path))
     return 1;
 
   if (output == NULL)
     {
       cli_fail ("render", "%s", _("Missing -o OUT.png (see --help)"));
+      return 1;
+    }
+
+  if (cpu_list != NULL && (requested_cpus = cs_plot_args_parse_cpus (cpu_list, &error)) == NULL)
+    {
+      cli_fail ("render", "%s", error->message);
+      return 1;
+    }
+  pids = pid_list != NULL ? cs_plot_args_parse_pids (pid_list, &error)
+                          : g_array_new (FALSE, FALSE, sizeof (gint32));
+  if (pids == NULL)
+    {
+      cli_fail ("render", "%s", error->message);
       return 1;
     }
 
@@ -553,6 +577,11 @@ cli_render (int    argc,
     }
 
   renderer = cs_timeline_renderer_new (document);
+  cpus = cs_plot_args_select_cpus (document, requested_cpus);
+  cs_timeline_renderer_set_cpus (renderer, (const guint *) cpus->data, cpus->len);
+  comms = cs_plot_args_split_comms (comm_list);
+  cs_plot_args_add_tasks_by_comm (document, (const char * const *) comms, pids);
+  cs_timeline_renderer_set_task_plots (renderer, (const gint32 *) pids->data, pids->len);
   if (height_px == 0)
     height_px = MAX (cs_timeline_renderer_get_natural_height (renderer), 1);
 

@@ -405,6 +405,40 @@ test_render_default_size (void)
   g_assert_cmpint (stats.height, >, 40);
 }
 
+/* KernelShark's plot options: --cpu chooses the CPU plots, --pid and --task
+ * add task plots below them; each plot is 40 px high, 4 px apart, under a
+ * 28 px axis. */
+static void
+test_render_plots (void)
+{
+  g_autofree char *path = main_recording ();
+  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "plots.png", NULL);
+  g_auto(Run) one_cpu = { 0 };
+  g_auto(Run) with_tasks = { 0 };
+  g_auto(Run) bad_cpu = { 0 };
+  g_auto(Run) bad_pid = { 0 };
+  PngStats stats;
+
+  run_chronoscope (&one_cpu, "render", path, "-o", out, "--width", "600", "--cpu", "1", NULL);
+  g_assert_cmpint (one_cpu.status, ==, 0);
+  png_stats (out, &stats);
+  g_assert_cmpint (stats.height, ==, 28 + 4 + 40 + 4);
+
+  run_chronoscope (&with_tasks, "render", path, "-o", out, "--width", "600", "--cpu", "0-1",
+                   "--pid", "1,2,1", NULL);
+  g_assert_cmpint (with_tasks.status, ==, 0);
+  png_stats (out, &stats);
+  g_assert_cmpint (stats.height, ==, 28 + 4 * (4 + 40) + 4);
+
+  run_chronoscope (&bad_cpu, "render", path, "-o", out, "--cpu", "1,x-3", NULL);
+  g_assert_cmpint (bad_cpu.status, ==, 1);
+  g_assert_nonnull (strstr (bad_cpu.err, "x-3"));
+
+  run_chronoscope (&bad_pid, "render", path, "-o", out, "--pid", "12,abc", NULL);
+  g_assert_cmpint (bad_pid.status, ==, 1);
+  g_assert_nonnull (strstr (bad_pid.err, "abc"));
+}
+
 static void
 test_render_errors (void)
 {
@@ -520,6 +554,7 @@ main (int   argc,
   g_test_add_func ("/cs/cli/render/png", test_render_png);
   g_test_add_func ("/cs/cli/render/default-size", test_render_default_size);
   g_test_add_func ("/cs/cli/render/errors", test_render_errors);
+  g_test_add_func ("/cs/cli/render/plots", test_render_plots);
   g_test_add_func ("/cs/cli/index-worker/done", test_index_worker);
   g_test_add_func ("/cs/cli/index-worker/error", test_index_worker_error);
 
