@@ -241,7 +241,7 @@ cli_parse (const char    *command,
 static const char *
 cli_compression (CsDocument *document)
 {
-  const char *compression = cs_trace_file_get_compression (cs_document_get_trace_file (document));
+  const char *compression = cs_document_get_compression (document);
 
   return compression != NULL && *compression != '\0' ? compression : "none";
 }

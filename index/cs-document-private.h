@@ -27,6 +27,7 @@ struct _CsDocument
   CsTraceFile *trace_file;      /* opened on first use */
 
   char *clock;
+  char *compression;            /* NULL when not compressed */
   guint file_version;
   guint n_cpus;
   guint64 n_events;

@@ -51,6 +51,7 @@ cs_document_finalize (GObject *object)
   g_free (self->chunk_caches);
   g_free (self->cpus);
   g_free (self->clock);
+  g_free (self->compression);
   g_free (self->trace_path);
   g_free (self->index_path);
 
@@ -103,6 +104,8 @@ load_meta (CsDocument  *self,
         identity_ok = text != NULL && g_strcmp0 (text, identity) == 0;
       else if (g_str_equal (key, "clock"))
         self->clock = g_strdup (text);
+      else if (g_str_equal (key, "compression"))
+        self->compression = g_strcmp0 (text, "none") != 0 ? g_strdup (text) : NULL;
       else if (g_str_equal (key, "file_version"))
         self->file_version = v;
       else if (g_str_equal (key, "n_cpus"))
@@ -222,14 +225,18 @@ prepare_queries (CsDocument  *self,
 {
   /* The chunk holding the first event at or after a time may start before
    * it; "first_ns < ?2" finds that chunk (events of equal timestamps can
-   * straddle two chunks). */
+   * straddle two chunks).  Chunk numbers grow with first_ns (and, for
+   * slices, with last_ns), so ORDER BY ... LIMIT 1 walks the time index to
+   * one entry, where max(chunk) would visit every chunk before the time. */
   self->ev_start = _cs_sqlite_prepare (self->db,
-      "SELECT coalesce(max(chunk), 0) FROM event_chunks WHERE cpu = ?1 AND first_ns < ?2", error);
+      "SELECT chunk FROM event_chunks WHERE cpu = ?1 AND first_ns < ?2"
+      " ORDER BY first_ns DESC LIMIT 1", error);
   self->ev_range = self->ev_start ? _cs_sqlite_prepare (self->db,
       "SELECT chunk, first_ns, first_row, n_rows, data FROM event_chunks"
       " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
   self->sl_start = self->ev_range ? _cs_sqlite_prepare (self->db,
-      "SELECT min(chunk) FROM slice_chunks WHERE cpu = ?1 AND last_ns > ?2", error) : NULL;
+      "SELECT chunk FROM slice_chunks WHERE cpu = ?1 AND last_ns > ?2"
+      " ORDER BY last_ns LIMIT 1", error) : NULL;
   self->sl_range = self->sl_start ? _cs_sqlite_prepare (self->db,
       "SELECT chunk, first_ns, n_rows, data FROM slice_chunks"
       " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
@@ -408,6 +415,19 @@ const char *
 cs_document_get_clock (CsDocument *self)
 {
   return self->clock;
+}
+
+/**
+ * cs_document_get_compression:
+ * @self: a document
+ *
+ * Returns: (nullable) (transfer none): the compression of a v7 recording's
+ *   data ("zstd", "zlib"), %NULL when not compressed; read from the index
+ */
+const char *
+cs_document_get_compression (CsDocument *self)
+{
+  return self->compression;
 }
 
 /** cs_document_get_file_version: Returns: 6 or 7 (trace-cmd.dat(5)) */

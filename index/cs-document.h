@@ -142,6 +142,7 @@ const char        *cs_document_get_trace_path    (CsDocument  *self);
 const char        *cs_document_get_index_path    (CsDocument  *self);
 const char        *cs_document_get_clock         (CsDocument  *self);
 guint              cs_document_get_file_version  (CsDocument  *self);
+const char        *cs_document_get_compression   (CsDocument  *self);
 guint              cs_document_get_n_cpus        (CsDocument  *self);
 guint64            cs_document_get_n_events      (CsDocument  *self);
 gint64             cs_document_get_first_ns      (CsDocument  *self);
