@@ -46,6 +46,7 @@ struct _CsRecordStream
   int raw_fd;                 /* owned: trace_pipe_raw, O_NONBLOCK */
   int out_fd;                 /* owned: the temporary file */
   char *out_path;
+  char *out_dir;              /* for messages: the folder being filled */
   guint page_size;
   guint kernel_long_size;
   int stop_fd;                /* owned: eventfd, written by stop() */
@@ -109,8 +110,11 @@ stream_write_pages (CsRecordStream  *self,
     }
 
   if (!_cs_record_write_all (self->out_fd, data, n_pages * self->page_size,
-                             self->out_path, error))
-    return FALSE;
+                             self->out_dir, error))
+    {
+      g_prefix_error (error, "CPU %u: ", self->cpu);
+      return FALSE;
+    }
 
   g_mutex_lock (&self->lock);
   self->stats.events += events;
@@ -293,6 +297,7 @@ cs_record_stream_new (guint       cpu,
   self->cpu = cpu;
   self->out_fd = out_fd;
   self->out_path = g_strdup (out_path);
+  self->out_dir = g_path_get_dirname (out_path);
   self->page_size = page_size_bytes;
   self->kernel_long_size = kernel_long_size;
   return self;
@@ -511,6 +516,7 @@ cs_record_stream_finalize (GObject *object)
   if (self->out_path != NULL)
     unlink (self->out_path);
   g_free (self->out_path);
+  g_free (self->out_dir);
   g_free (self->buf);
   if (self->kbuf != NULL)
     kbuffer_free (self->kbuf);

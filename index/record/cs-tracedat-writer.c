@@ -391,7 +391,7 @@ copy_fd (CsTracedatWriter  *self,
             continue;
           if (n < 0)
             return _cs_record_output_error (error, errno, "Cannot write the data of CPU %u into “%s”",
-                                            cpu, self->temp_path);
+                                            cpu, self->path);
           if (n == 0)
             break;
           continue;
@@ -407,7 +407,7 @@ copy_fd (CsTracedatWriter  *self,
         return _cs_record_output_error (error, errno, "Cannot read the data of CPU %u", cpu);
       if (n == 0)
         break;
-      if (!_cs_record_write_all (self->fd, buf, (gsize) n, self->temp_path, error))
+      if (!_cs_record_write_all (self->fd, buf, (gsize) n, self->path, error))
         return FALSE;
       in_off += n;
     }
@@ -431,7 +431,7 @@ write_padding (CsTracedatWriter *self, guint64 pos, guint64 *new_pos, GError **e
     {
       g_autofree guint8 *zeros = g_malloc0 (self->page_size);
 
-      if (!_cs_record_write_all (self->fd, zeros, (gsize) (aligned - pos), self->temp_path, error))
+      if (!_cs_record_write_all (self->fd, zeros, (gsize) (aligned - pos), self->path, error))
         return FALSE;
     }
   *new_pos = aligned;
@@ -775,7 +775,7 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
       pos += size;
     }
 
-  if (!_cs_record_write_all (self->fd, header->data, header->len, self->temp_path, error) ||
+  if (!_cs_record_write_all (self->fd, header->data, header->len, self->path, error) ||
       !write_padding (self, header->len, &pos, error))
     goto fail;
 
@@ -787,7 +787,7 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
   if (close (self->fd) != 0)
     {
       self->fd = -1;
-      _cs_record_output_error (error, errno, "Cannot write “%s”", self->temp_path);
+      _cs_record_output_error (error, errno, "Cannot write “%s”", self->path);
       goto fail;
     }
   self->fd = -1;
