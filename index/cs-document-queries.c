@@ -69,13 +69,8 @@ scan_events (CsDocument  *self,
   if (cpu >= self->n_cpus || begin_ns >= end_ns)
     return TRUE;
 
-  s = self->ev_start;
-  sqlite3_bind_int (s, 1, cpu);
-  sqlite3_bind_int64 (s, 2, begin_ns);
-  rc = sqlite3_step (s);
-  start_chunk = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
-  sqlite3_reset (s);
-  if (!_cs_sqlite_check (self->db, rc, "finding events", error))
+  start_chunk = _cs_document_find_chunk (self, cpu, begin_ns, error);
+  if (start_chunk < 0)
     return FALSE;
 
   s = self->ev_range;
