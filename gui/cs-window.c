@@ -17,6 +17,7 @@
 
 #include "cs-format.h"
 #include "cs-index-job.h"
+#include "cs-record-panel.h"
 #include "cs-window.h"
 
 #define STYLE_RESOURCE "/org/chronoscope/Chronoscope/style.css"
@@ -499,6 +500,24 @@ view_action (GtkWidget  *widget,
   gtk_widget_activate_action (GTK_WIDGET (self->timeline), timeline_action, NULL);
 }
 
+/* win.record: one record panel per window; what it records opens here. */
+static void
+record_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  CsWindow *self = user_data;
+  CsRecordPanel *panel = cs_record_panel_get_for (GTK_WINDOW (self));
+
+  if (panel == NULL)
+    {
+      panel = cs_record_panel_new (GTK_WINDOW (self));
+      g_signal_connect_object (panel, "recorded", G_CALLBACK (cs_window_open_file), self,
+                               G_CONNECT_SWAPPED);
+    }
+  gtk_window_present (GTK_WINDOW (panel));
+}
+
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
@@ -644,10 +663,13 @@ cs_window_load_style (void)
 static void
 cs_window_init (CsWindow *self)
 {
+  static const GActionEntry record_entries[] = { { "record", record_action } };
   GtkDropTarget *target;
 
   cs_window_load_style ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), record_entries,
+                                   G_N_ELEMENTS (record_entries), self);
 
   target = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);

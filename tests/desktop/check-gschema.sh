@@ -27,9 +27,17 @@ expect window-maximized false
 expect last-directory "''"
 expect graph-follows true
 expect restore-session false
+expect record-events "['sched']"
+expect record-filters "@a{ss} {}"
+expect record-duration 0.0
+expect record-buffer-size-kb "uint32 0"
+expect record-clock "'local'"
+expect record-tracer "''"
+expect record-tracer-optional true
+expect record-stacktrace false
 
 keys=$(gsettings --schemadir "$schemas_dir" list-keys "$schema" | sort | tr '\n' ' ')
-want='graph-follows last-directory restore-session window-height window-maximized window-width '
+want='graph-follows last-directory record-buffer-size-kb record-clock record-command record-command-only record-cpumask record-directory record-duration record-events record-extra-events record-filters record-follow-children record-pids record-stacktrace record-tracer record-tracer-optional restore-session window-height window-maximized window-width '
 if [[ $keys != "$want" ]]; then
   echo "FAIL: keys are '$keys', expected '$want' (update this test and the README when adding one)"
   failed=1

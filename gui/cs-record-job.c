@@ -1,0 +1,576 @@
+/* cs-record-job.c: a recording run by the privileged helper for the window.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The window never runs as root.  A job starts `chronoscope record-helper`
+ * (see cs-cli-record.c for its JSON-lines protocol): through pkexec and the
+ * installed launcher (polkit action org.chronoscope.Chronoscope.record)
+ * when the user is not root, directly when the window already is.  The
+ * helper's stdout is read asynchronously on the main context: "started"
+ * turns the job to recording, "stats" lines update #CsRecordJob:stats
+ * once a second, "done" or "error" end it.
+ *
+ * Stop writes a "stop" line and closes the helper's stdin: a root helper
+ * cannot be signalled by the user, but it stops on either.  The helper also
+ * stops by itself when the window dies (PR_SET_PDEATHSIG).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <gio/gunixoutputstream.h>
+
+#include "cs-record-error.h"
+#include "cs-record-job.h"
+
+#define LAUNCHER_NAME "chronoscope-record-helper"
+
+struct _CsRecordJob
+{
+  GObject parent_instance;
+
+  /* owned */
+  CsRecordOptions *options;
+  GSubprocess *subprocess;
+  GDataInputStream *output;
+  GCancellable *cancellable;
+  JsonObject *stats;
+  JsonObject *result;
+  GError *error;
+  GPtrArray *warnings;        /* NULL-terminated */
+  CsRecordJobState state;
+  gboolean output_done;
+  gboolean exited;
+  gboolean stop_requested;
+  gboolean stop_before_start;
+};
+
+G_DEFINE_FINAL_TYPE (CsRecordJob, cs_record_job, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_STATE,
+  PROP_STATS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+set_state (CsRecordJob *self, CsRecordJobState state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+fail (CsRecordJob *self, GError *error)
+{
+  if (self->error == NULL)
+    self->error = error;
+  else
+    g_error_free (error);
+  set_state (self, CS_RECORD_JOB_STATE_FAILED);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Which program to run                                                      */
+
+/* The installed launcher next to the executable (PREFIX/bin/chronoscope →
+ * PREFIX/libexec/chronoscope-record-helper), which the polkit policy
+ * names; NULL when running from the build tree. */
+static char *
+find_launcher (const char *exe)
+{
+  g_autofree char *bindir = g_path_get_dirname (exe);
+  g_autofree char *prefix = g_path_get_dirname (bindir);
+  char *launcher = g_build_filename (prefix, "libexec", LAUNCHER_NAME, NULL);
+
+  if (g_file_test (launcher, G_FILE_TEST_IS_EXECUTABLE))
+    return launcher;
+  g_free (launcher);
+  return NULL;
+}
+
+/**
+ * cs_record_job_build_argv:
+ * @helper_args: (array zero-terminated=1): the helper's arguments
+ *   (cs_record_options_to_args(), or "--list")
+ * @error: return location for %CS_RECORD_ERROR_PERMISSION when the user is
+ *   not root and pkexec is not installed
+ *
+ * The command line that runs `chronoscope record-helper`: through
+ * `pkexec` (and the installed launcher, when there is one) for a user, or
+ * directly for root.  The executable is this process's own
+ * (`/proc/self/exe`, resolved: pkexec would otherwise see its own).
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the argv, or %NULL
+ */
+char **
+cs_record_job_build_argv (const char * const  *helper_args,
+                          GError             **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (exe == NULL)
+    exe = g_strdup ("chronoscope");
+
+  if (geteuid () != 0)
+    {
+      g_autofree char *pkexec = g_find_program_in_path ("pkexec");
+      g_autofree char *launcher = NULL;
+
+      if (pkexec == NULL)
+        {
+          g_set_error_literal (error, CS_RECORD_ERROR, CS_RECORD_ERROR_PERMISSION,
+                               _("Recording needs root, and pkexec (polkit) is not installed. "
+                                 "Install polkit, or record with “sudo chronoscope record” "
+                                 "and open the file."));
+          return NULL;
+        }
+      g_strv_builder_add (builder, pkexec);
+      launcher = find_launcher (exe);
+      if (launcher != NULL)
+        g_strv_builder_add (builder, launcher);
+      else
+        g_strv_builder_add_many (builder, exe, "record-helper", NULL);
+    }
+  else
+    g_strv_builder_add_many (builder, exe, "record-helper", NULL);
+
+  g_strv_builder_addv (builder, (const char **) helper_args);
+  return g_strv_builder_end (builder);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The helper's lines                                                        */
+
+static void
+handle_line (CsRecordJob *self, const char *line)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  JsonObject *object;
+  const char *type;
+
+  if (!json_parser_load_from_data (parser, line, -1, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_debug ("Not a helper line: %s", line);
+      return;
+    }
+  object = json_node_get_object (root);
+  type = json_object_get_string_member_with_default (object, "type", "");
+
+  if (strcmp (type, "started") == 0)
+    {
+      if (self->state == CS_RECORD_JOB_STATE_STARTING)
+        set_state (self, CS_RECORD_JOB_STATE_RECORDING);
+      if (self->stop_before_start)
+        cs_record_job_stop (self);
+    }
+  else if (strcmp (type, "stats") == 0)
+    {
+      g_clear_pointer (&self->stats, json_object_unref);
+      self->stats = json_object_ref (object);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATS]);
+    }
+  else if (strcmp (type, "warning") == 0)
+    {
+      g_ptr_array_insert (self->warnings, (int) self->warnings->len - 1,
+                          g_strdup (json_object_get_string_member_with_default (object, "message", "")));
+    }
+  else if (strcmp (type, "done") == 0)
+    {
+      g_clear_pointer (&self->result, json_object_unref);
+      self->result = json_object_ref (object);
+    }
+  else if (strcmp (type, "error") == 0)
+    {
+      const char *code = json_object_get_string_member_with_default (object, "code", "failed");
+      const char *message = json_object_get_string_member_with_default (object, "message", "");
+
+      if (strcmp (code, "cancelled") == 0)
+        fail (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, message));
+      else
+        fail (self, g_error_new_literal (CS_RECORD_ERROR, cs_record_error_from_nick (code), message));
+    }
+}
+
+/* Both the output's end and the exit are needed to conclude. */
+static void
+maybe_conclude (CsRecordJob *self)
+{
+  int status;
+
+  if (!self->output_done || !self->exited || self->state == CS_RECORD_JOB_STATE_FAILED)
+    return;
+
+  if (self->result != NULL)
+    {
+      if (self->stop_before_start)
+        fail (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                         _("The recording was cancelled")));
+      else
+        set_state (self, CS_RECORD_JOB_STATE_DONE);
+      return;
+    }
+
+  status = g_subprocess_get_if_exited (self->subprocess) ? g_subprocess_get_exit_status (self->subprocess) : -1;
+  if (geteuid () != 0 && (status == 126 || status == 127))
+    fail (self, g_error_new_literal (CS_RECORD_ERROR, CS_RECORD_ERROR_PERMISSION,
+                                     _("Authentication was dismissed or failed (pkexec): "
+                                       "recording needs an administrator’s permission")));
+  else if (self->stop_before_start)
+    fail (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                     _("The recording was cancelled")));
+  else
+    fail (self, g_error_new (CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
+                             _("The recording helper ended without a result (exit status %d)"),
+                             status));
+}
+
+static void read_next_line (CsRecordJob *self);
+
+static void
+line_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(CsRecordJob) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source), result, NULL, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (line == NULL)
+    {
+      self->output_done = TRUE;
+      maybe_conclude (self);
+      return;
+    }
+  handle_line (self, line);
+  read_next_line (self);
+}
+
+static void
+read_next_line (CsRecordJob *self)
+{
+  g_data_input_stream_read_line_async (self->output, G_PRIORITY_DEFAULT, self->cancellable,
+                                       line_cb, g_object_ref (self));
+}
+
+static void
+wait_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(CsRecordJob) self = user_data;
+
+  if (!g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL))
+    return;   /* cancelled: the job is going away */
+  self->exited = TRUE;
+  maybe_conclude (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API                                                                */
+
+/**
+ * cs_record_job_new:
+ * @options: what to record (copied); its output must be an absolute path
+ *
+ * Returns: (transfer full): a job, not started
+ */
+CsRecordJob *
+cs_record_job_new (const CsRecordOptions *options)
+{
+  CsRecordJob *self;
+
+  g_return_val_if_fail (options != NULL, NULL);
+
+  self = g_object_new (CS_TYPE_RECORD_JOB, NULL);
+  self->options = cs_record_options_copy (options);
+  return self;
+}
+
+/**
+ * cs_record_job_start:
+ * @self: a #CsRecordJob
+ * @error: return location for a %CS_RECORD_ERROR (not root and no pkexec,
+ *   bad options) or a `G_SPAWN_ERROR`
+ *
+ * Starts the helper.  What the helper refuses arrives later, as the
+ * %CS_RECORD_JOB_STATE_FAILED state.
+ *
+ * Returns: whether the helper was started
+ */
+gboolean
+cs_record_job_start (CsRecordJob  *self,
+                     GError      **error)
+{
+  g_auto(GStrv) args = NULL;
+  g_auto(GStrv) argv = NULL;
+
+  g_return_val_if_fail (CS_IS_RECORD_JOB (self), FALSE);
+  g_return_val_if_fail (self->state == CS_RECORD_JOB_STATE_IDLE, FALSE);
+
+  if (!cs_record_options_validate (self->options, error))
+    return FALSE;
+  if (!g_path_is_absolute (self->options->output))
+    {
+      g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_BAD_OPTION,
+                   _("The output “%s” must be an absolute path"), self->options->output);
+      return FALSE;
+    }
+
+  args = cs_record_options_to_args (self->options);
+  argv = cs_record_job_build_argv ((const char * const *) args, error);
+  if (argv == NULL)
+    return FALSE;
+
+  self->subprocess = g_subprocess_newv ((const char * const *) argv,
+                                        G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE, error);
+  if (self->subprocess == NULL)
+    return FALSE;
+
+  self->output = g_data_input_stream_new (g_subprocess_get_stdout_pipe (self->subprocess));
+  set_state (self, CS_RECORD_JOB_STATE_STARTING);
+  read_next_line (self);
+  g_subprocess_wait_async (self->subprocess, self->cancellable, wait_cb, g_object_ref (self));
+  return TRUE;
+}
+
+/* Writes "stop" to the helper without risking SIGPIPE (the helper may have
+ * just exited): the signal is blocked in this thread for the write and a
+ * pending one is consumed. */
+static void
+write_stop_line (int fd)
+{
+  sigset_t pipe_set, old_set;
+  struct timespec zero = { 0, 0 };
+  ssize_t n;
+
+  sigemptyset (&pipe_set);
+  sigaddset (&pipe_set, SIGPIPE);
+  pthread_sigmask (SIG_BLOCK, &pipe_set, &old_set);
+  do
+    n = write (fd, "stop\n", 5);
+  while (n < 0 && errno == EINTR);
+  if (n < 0 && errno == EPIPE)
+    sigtimedwait (&pipe_set, NULL, &zero);
+  pthread_sigmask (SIG_SETMASK, &old_set, NULL);
+}
+
+/**
+ * cs_record_job_stop:
+ * @self: a #CsRecordJob
+ *
+ * Asks the helper to stop: tracing off, the file written, tracefs
+ * restored.  Before the recording started (pkexec asking), cancels it.
+ */
+void
+cs_record_job_stop (CsRecordJob *self)
+{
+  GOutputStream *in;
+
+  g_return_if_fail (CS_IS_RECORD_JOB (self));
+
+  if (self->subprocess == NULL || self->stop_requested)
+    return;
+  if (self->state == CS_RECORD_JOB_STATE_STARTING)
+    self->stop_before_start = TRUE;
+
+  self->stop_requested = TRUE;
+  in = g_subprocess_get_stdin_pipe (self->subprocess);
+  if (!self->exited)
+    write_stop_line (g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (in)));
+  /* The end of its stdin stops the helper too. */
+  g_output_stream_close (in, NULL, NULL);
+  if (self->state == CS_RECORD_JOB_STATE_RECORDING)
+    set_state (self, CS_RECORD_JOB_STATE_STOPPING);
+}
+
+/**
+ * cs_record_job_get_state:
+ * @self: a #CsRecordJob
+ *
+ * Returns: where the recording is (#CsRecordJob:state)
+ */
+CsRecordJobState
+cs_record_job_get_state (CsRecordJob *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_JOB (self), CS_RECORD_JOB_STATE_FAILED);
+  return self->state;
+}
+
+/**
+ * cs_record_job_get_stats:
+ * @self: a #CsRecordJob
+ *
+ * Returns: (nullable) (transfer none): the latest "stats" line: elapsed_s,
+ *   events, bytes, overrun, missed and a "cpus" array of the same per CPU
+ */
+JsonObject *
+cs_record_job_get_stats (CsRecordJob *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_JOB (self), NULL);
+  return self->stats;
+}
+
+/**
+ * cs_record_job_get_result:
+ * @self: a #CsRecordJob
+ *
+ * Returns: (nullable) (transfer none): the "done" line: output, events,
+ *   bytes, overrun, missed, size (bytes of the file), elapsed_s
+ */
+JsonObject *
+cs_record_job_get_result (CsRecordJob *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_JOB (self), NULL);
+  return self->result;
+}
+
+/**
+ * cs_record_job_get_error:
+ * @self: a #CsRecordJob
+ *
+ * Returns: (nullable) (transfer none): why the job failed: a
+ *   %CS_RECORD_ERROR from the helper (with its code), or
+ *   `G_IO_ERROR_CANCELLED`
+ */
+const GError *
+cs_record_job_get_error (CsRecordJob *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_JOB (self), NULL);
+  return self->error;
+}
+
+/**
+ * cs_record_job_get_output:
+ * @self: a #CsRecordJob
+ *
+ * Returns: (transfer none): the trace.dat being recorded
+ */
+const char *
+cs_record_job_get_output (CsRecordJob *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_JOB (self), NULL);
+  return self->options->output;
+}
+
+/**
+ * cs_record_job_get_warnings:
+ * @self: a #CsRecordJob
+ *
+ * Returns: (transfer none) (array zero-terminated=1): what the helper gave
+ *   up to go on (a refused tracer)
+ */
+const char * const *
+cs_record_job_get_warnings (CsRecordJob *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_JOB (self), NULL);
+  return (const char * const *) self->warnings->pdata;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+
+static void
+cs_record_job_dispose (GObject *object)
+{
+  CsRecordJob *self = CS_RECORD_JOB (object);
+
+  /* The helper finishes its file and restores tracefs on its own. */
+  cs_record_job_stop (self);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->output);
+  g_clear_object (&self->subprocess);
+
+  G_OBJECT_CLASS (cs_record_job_parent_class)->dispose (object);
+}
+
+static void
+cs_record_job_finalize (GObject *object)
+{
+  CsRecordJob *self = CS_RECORD_JOB (object);
+
+  cs_record_options_free (self->options);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->stats, json_object_unref);
+  g_clear_pointer (&self->result, json_object_unref);
+  g_clear_error (&self->error);
+  g_ptr_array_unref (self->warnings);
+
+  G_OBJECT_CLASS (cs_record_job_parent_class)->finalize (object);
+}
+
+static void
+cs_record_job_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  CsRecordJob *self = CS_RECORD_JOB (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_STATS:
+      g_value_set_boxed (value, self->stats);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_record_job_class_init (CsRecordJobClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = cs_record_job_dispose;
+  object_class->finalize = cs_record_job_finalize;
+  object_class->get_property = cs_record_job_get_property;
+
+  /**
+   * CsRecordJob:state:
+   *
+   * Where the recording is, a #CsRecordJobState.
+   */
+  properties[PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL, CS_RECORD_JOB_STATE_IDLE, CS_RECORD_JOB_STATE_FAILED,
+                      CS_RECORD_JOB_STATE_IDLE,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * CsRecordJob:stats:
+   *
+   * The latest live statistics, notified about once a second.
+   */
+  properties[PROP_STATS] =
+    g_param_spec_boxed ("stats", NULL, NULL, JSON_TYPE_OBJECT,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+cs_record_job_init (CsRecordJob *self)
+{
+  self->cancellable = g_cancellable_new ();
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->warnings, NULL);
+}
