@@ -1,0 +1,34 @@
+#!/bin/sh
+# Checks the polkit policy and the pkexec launcher the window records with.
+#
+# usage: check-policy.sh POLICY LAUNCHER
+# The policy must be well-formed, valid against polkit's DTD when it is
+# installed (/usr/share/polkit-1/policyconfig-1.dtd), and name the launcher
+# as the program pkexec may run; the launcher must be a valid shell script
+# that execs `chronoscope record-helper`.
+set -eu
+
+policy=$1
+launcher=$2
+dtd=/usr/share/polkit-1/policyconfig-1.dtd
+
+command -v xmllint >/dev/null || { echo "xmllint is missing (libxml2-utils)"; exit 77; }
+
+if [ -f "$dtd" ]; then
+  xmllint --noout --dtdvalid "$dtd" "$policy"
+  echo "ok: $policy is valid against $dtd"
+else
+  xmllint --noout "$policy"
+  echo "ok: $policy is well-formed ($dtd not installed)"
+fi
+
+path=$(xmllint --xpath 'string(//annotate[@key="org.freedesktop.policykit.exec.path"])' "$policy")
+case $path in
+  /*/chronoscope-record-helper) echo "ok: exec.path is $path" ;;
+  *) echo "FAIL: exec.path is '$path'"; exit 1 ;;
+esac
+
+sh -n "$launcher"
+grep -q 'exec ".*/chronoscope" record-helper "\$@"' "$launcher" ||
+  { echo "FAIL: $launcher does not exec chronoscope record-helper"; exit 1; }
+echo "ok: $launcher"

@@ -1,0 +1,250 @@
+/* test-record-panel.c: recording from the window, under Xvfb, as root.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The real CsWindow opens its record panel through win.record; the panel
+ * lists tracefs's events (readable as root), searches them, records sched
+ * and irq through the helper (this program answers `record-helper` and
+ * `index-worker` like chronoscope, since the window runs /proc/self/exe),
+ * shows live statistics, stops, and the window opens the recording.
+ * Settings go to a memory GSettings backend.  Needs root; skipped (with the
+ * reason) without it or without tracefs.
+ */
+#include "config.h"
+
+#include <unistd.h>
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+
+#include "cs-cli.h"
+#include "cs-cli-record.h"
+#include "cs-record-event-tree.h"
+#include "cs-record-panel.h"
+#include "cs-window.h"
+#include "record-test-util.h"
+
+#define WAIT_TIMEOUT_S 60
+
+static char *work_dir;
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition condition, gpointer data, const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static gboolean
+job_state_is (CsRecordPanel *panel, CsRecordJobState state)
+{
+  CsRecordJob *job = cs_record_panel_get_job (panel);
+
+  return job != NULL && cs_record_job_get_state (job) == state;
+}
+
+static gboolean
+is_recording_with_stats (gpointer data)
+{
+  CsRecordJob *job = cs_record_panel_get_job (data);
+
+  return job_state_is (data, CS_RECORD_JOB_STATE_RECORDING) && cs_record_job_get_stats (job) != NULL;
+}
+
+static gboolean
+is_finished (gpointer data)
+{
+  return job_state_is (data, CS_RECORD_JOB_STATE_DONE) || job_state_is (data, CS_RECORD_JOB_STATE_FAILED);
+}
+
+static gboolean
+window_is_ready (gpointer data)
+{
+  return cs_window_get_state (data) == CS_WINDOW_STATE_READY;
+}
+
+/* Saves what @widget shows to $CS_SCREENSHOT_DIR/@name, for people to look
+ * at after a run (nothing when the variable is unset). */
+static void
+save_screenshot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("CS_SCREENSHOT_DIR");
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderNode *node;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+
+  /* Let GTK lay out and draw a frame first. */
+  for (gint64 until = g_get_monotonic_time () + 300 * 1000; g_get_monotonic_time () < until;)
+    g_main_context_iteration (NULL, FALSE);
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  if (dir == NULL || width <= 0 || height <= 0)
+    {
+      g_test_message ("no screenshot %s: %dx%d", name, width, height);
+      return;
+    }
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL)
+    {
+      g_test_message ("no screenshot %s: nothing drawn", name);
+      return;
+    }
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+static CsRecordEventTree *
+find_event_tree (GtkWidget *widget)
+{
+  if (CS_IS_RECORD_EVENT_TREE (widget))
+    return CS_RECORD_EVENT_TREE (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      CsRecordEventTree *found = find_event_tree (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_record_from_window (void)
+{
+  CsWindow *window;
+  CsRecordPanel *panel;
+  CsRecordEventTree *tree;
+  g_autofree char *output = g_build_filename (work_dir, "from-window.dat", NULL);
+  g_autoptr(GSettings) settings = NULL;
+  g_auto(GStrv) saved = NULL;
+  g_autoptr(JsonObject) oracle = NULL;
+  g_autoptr(CsDocument) doc = NULL;
+  TracefsSnapshot snapshot;
+  guint n_all;
+
+  if (!rt_require_tracefs ())
+    return;
+  rt_snapshot_take (&snapshot);
+
+  window = cs_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_null (cs_record_panel_get_for (GTK_WINDOW (window)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
+  panel = cs_record_panel_get_for (GTK_WINDOW (window));
+  g_assert_nonnull (panel);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
+
+  /* The tree lists tracefs's systems; a search narrows it to sched_switch. */
+  tree = find_event_tree (GTK_WIDGET (panel));
+  g_assert_nonnull (tree);
+  g_assert_cmpuint (cs_record_event_tree_get_n_systems (tree), >, 5);
+  n_all = cs_record_event_tree_get_n_rows (tree);
+  cs_record_event_tree_set_search (tree, "sched_swi");
+  g_assert_cmpuint (cs_record_event_tree_get_n_rows (tree), <, n_all);
+  g_assert_cmpuint (cs_record_event_tree_get_n_rows (tree), >=, 1);
+  cs_record_event_tree_set_search (tree, "");
+
+  cs_record_panel_set_event (panel, "sched", FALSE, NULL);
+  cs_record_panel_set_event (panel, "sched:sched_switch", TRUE, "prev_pid >= 0");
+  cs_record_panel_set_event (panel, "sched:sched_wakeup", TRUE, NULL);
+  cs_record_panel_set_event (panel, "irq", TRUE, NULL);
+  g_assert_true (cs_record_event_tree_get_enabled (tree, "irq:irq_handler_entry"));
+  cs_record_panel_set_output (panel, output);
+
+  cs_record_panel_start (panel);
+  wait_until (is_recording_with_stats, panel, "live statistics");
+  g_test_message ("status: %s", cs_record_panel_get_status (panel));
+  g_assert_true (g_str_has_prefix (cs_record_panel_get_status (panel), "Recording"));
+  save_screenshot (GTK_WIDGET (panel), "record-panel.png");
+
+  cs_record_panel_stop (panel);
+  wait_until (is_finished, panel, "the recording to be written");
+  if (cs_record_job_get_error (cs_record_panel_get_job (panel)) != NULL)
+    g_error ("%s", cs_record_job_get_error (cs_record_panel_get_job (panel))->message);
+  g_test_message ("status: %s", cs_record_panel_get_status (panel));
+  g_assert_true (g_str_has_prefix (cs_record_panel_get_status (panel), "Saved"));
+
+  /* The window opens what was recorded. */
+  wait_until (window_is_ready, window, "the window to open the recording");
+  save_screenshot (GTK_WIDGET (panel), "record-panel-saved.png");
+  save_screenshot (GTK_WIDGET (window), "record-window.png");
+  oracle = rt_run_oracle (output);
+  doc = rt_load_document (output);
+  rt_assert_document_matches (doc, oracle);
+  g_assert_true (json_object_has_member (json_object_get_object_member (oracle, "events"),
+                                         "sched:sched_switch"));
+  g_assert_false (json_object_has_member (json_object_get_object_member (oracle, "events"),
+                                          "sched:sched_stat_runtime"));
+
+  /* What was recorded is remembered. */
+  settings = g_settings_new (APP_ID);
+  saved = g_settings_get_strv (settings, "record-events");
+  g_assert_true (g_strv_contains ((const char * const *) saved, "irq"));
+  g_assert_true (g_strv_contains ((const char * const *) saved, "sched:sched_switch"));
+  g_assert_false (g_strv_contains ((const char * const *) saved, "sched"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  rt_assert_no_orphan_instances ();
+  rt_snapshot_assert_same (&snapshot);
+  g_unlink (output);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *cache_dir = NULL;
+  int status;
+
+  /* The window runs /proc/self/exe record-helper / index-worker. */
+  if (argc >= 2 && g_str_equal (argv[1], "record-helper"))
+    return cs_cli_record_helper (argc - 1, argv + 1);
+  if (argc >= 2 && cs_cli_is_command (argv[1]))
+    return cs_cli_run (argc, argv);
+
+  /* No G_TEST_OPTION_ISOLATE_DIRS: GTK would lose the icon theme in
+   * XDG_DATA_DIRS.  The index cache goes to a temporary folder. */
+  work_dir = g_dir_make_tmp ("cs-test-record-panel-XXXXXX", NULL);
+  g_assert_nonnull (work_dir);
+  cache_dir = g_build_filename (work_dir, "cache", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      g_printerr ("Cannot open a display (run under xvfb-run)\n");
+      return 1;
+    }
+
+  /* Without a window manager, two toplevels confuse focus: the cursor
+   * blink of the panel's entries would warn about a missing focus-out. */
+  g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
+
+  g_test_add_func ("/cs/record/CsRecordPanel/record-from-window", test_record_from_window);
+  status = g_test_run ();
+  {
+    g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", work_dir);
+    g_assert_true (g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL));
+  }
+  return status;
+}
