@@ -188,6 +188,8 @@ print_stats (RecordRun *run, GArray *stats)
   double elapsed = cs_recorder_get_elapsed_s (run->recorder);
   double rate = 0.0;
   g_autofree char *size = NULL;
+  g_autofree char *events_text = NULL;
+  g_autofree char *overrun_text = NULL;
   g_autoptr(GString) line = g_string_new (NULL);
 
   totals (stats, &events, &bytes, &overrun, &missed);
@@ -197,8 +199,11 @@ print_stats (RecordRun *run, GArray *stats)
   run->last_elapsed_s = elapsed;
 
   size = format_bytes (bytes);
-  g_string_append_printf (line, _("%6.1f s  %" G_GUINT64_FORMAT " events (%.0f/s)  %s  %" G_GUINT64_FORMAT " overruns"),
-                          elapsed, events, rate, size, overrun);
+  events_text = g_strdup_printf ("%" G_GUINT64_FORMAT, events);
+  overrun_text = g_strdup_printf ("%" G_GUINT64_FORMAT, overrun);
+  /* TRANSLATORS: "  12.0 s  123456 events (10234/s)  4.5 MB  0 overruns" */
+  g_string_append_printf (line, _("%6.1f s  %s events (%.0f/s)  %s  %s overruns"),
+                          elapsed, events_text, rate, size, overrun_text);
   for (guint i = 0; i < stats->len; i++)
     {
       const CsRecordCpuStats *st = &g_array_index (stats, CsRecordCpuStats, i);
@@ -392,13 +397,16 @@ run_recorder (RecordRun       *run,
       else
         {
           g_autofree char *file_size = format_bytes (size);
+          g_autofree char *events_text = g_strdup_printf ("%" G_GUINT64_FORMAT, events);
+          g_autofree char *overrun_text = g_strdup_printf ("%" G_GUINT64_FORMAT, overrun);
+          g_autofree char *missed_text = g_strdup_printf ("%" G_GUINT64_FORMAT, missed);
           int status;
 
           print_stats (run, stats);
-          fprintf (stderr, _("Wrote %s: %" G_GUINT64_FORMAT " events in %.1f s, %s, "
-                             "%" G_GUINT64_FORMAT " overruns, %" G_GUINT64_FORMAT " missed\n"),
-                   options->output, events, cs_recorder_get_elapsed_s (run->recorder),
-                   file_size, overrun, missed);
+          /* TRANSLATORS: "Wrote trace.dat: 1234 events in 3.0 s, 6.3 MB, 0 overruns, 0 missed" */
+          fprintf (stderr, _("Wrote %s: %s events in %.1f s, %s, %s overruns, %s missed\n"),
+                   options->output, events_text, cs_recorder_get_elapsed_s (run->recorder),
+                   file_size, overrun_text, missed_text);
           if (cs_recorder_get_command_status (run->recorder, &status))
             {
               g_autoptr(GError) status_error = NULL;

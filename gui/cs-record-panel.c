@@ -477,10 +477,10 @@ show_stats (CsRecordPanel *self, JsonObject *stats, const char *prefix)
   g_autofree char *bytes = g_format_size ((guint64) json_object_get_int_member (stats, "bytes"));
   g_autofree char *line = NULL;
   g_autoptr(GString) per_cpu = g_string_new (NULL);
-  gint64 overrun = json_object_get_int_member (stats, "overrun");
+  g_autofree char *overrun = cs_format_count ((guint64) json_object_get_int_member (stats, "overrun"));
 
   /* TRANSLATORS: "Recording… 12.3 s · 1,234 events · 4.5 MB · 0 overruns" */
-  line = g_strdup_printf (_("%s %.1f s · %s events · %s · %" G_GINT64_FORMAT " overruns"),
+  line = g_strdup_printf (_("%s %.1f s · %s events · %s · %s overruns"),
                           prefix, json_object_get_double_member (stats, "elapsed_s"),
                           events, bytes, overrun);
   set_status (self, line);
@@ -490,11 +490,14 @@ show_stats (CsRecordPanel *self, JsonObject *stats, const char *prefix)
       JsonObject *cpu = json_array_get_object_element (cpus, i);
       g_autofree char *cpu_events = cs_format_count ((guint64) json_object_get_int_member (cpu, "events"));
       g_autofree char *cpu_bytes = g_format_size ((guint64) json_object_get_int_member (cpu, "bytes"));
+      g_autofree char *cpu_overrun = cs_format_count ((guint64) (json_object_get_int_member (cpu, "overrun") +
+                                                                 json_object_get_int_member (cpu, "dropped")));
+      g_autofree char *cpu_lost = cs_format_count ((guint64) json_object_get_int_member (cpu, "missed"));
 
-      g_string_append_printf (per_cpu, _("CPU %-3" G_GINT64_FORMAT " %12s events %10s  %" G_GINT64_FORMAT " overruns  %" G_GINT64_FORMAT " lost\n"),
-                              json_object_get_int_member (cpu, "cpu"), cpu_events, cpu_bytes,
-                              json_object_get_int_member (cpu, "overrun") + json_object_get_int_member (cpu, "dropped"),
-                              json_object_get_int_member (cpu, "missed"));
+      /* TRANSLATORS: one line per CPU: "CPU 0     12,345 events   1.2 MB  0 overruns  0 lost" */
+      g_string_append_printf (per_cpu, _("CPU %-3d %12s events %10s  %s overruns  %s lost\n"),
+                              (int) json_object_get_int_member (cpu, "cpu"), cpu_events, cpu_bytes,
+                              cpu_overrun, cpu_lost);
     }
   if (cpus != NULL)
     gtk_label_set_label (self->cpu_stats_label, g_strchomp (per_cpu->str));
