@@ -13,6 +13,8 @@
  *                            GtkScrolledWindow when the plots do not fit)
  *   primary drag             select a range, zoom to it on release
  *   middle or Shift+drag     pan
+ *   click, double-click, a, b, m, right click: markers and the context
+ *                            menu, see cs-timeline-markers.c
  *
  * The widget is meant to sit in a GtkScrolledWindow with a vertical policy
  * of automatic and no horizontal scrolling: it is as tall as its plots and
@@ -25,7 +27,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-format.h"
-#include "cs-timeline.h"
+#include "cs-timeline-private.h"
 
 #define ZOOM_STEP          1.5     /* + and - */
 #define WHEEL_ZOOM_STEP    1.25    /* one notch of Ctrl+wheel */
@@ -60,6 +62,11 @@ struct _CsTimeline
   double pointer_x;
   double pointer_y;
 
+  guint drag_button;
+  GdkModifierType drag_modifiers;
+
+  CsTimelineMarkers markers;
+
   gboolean draw_error_reported;
 };
 
@@ -75,6 +82,12 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+CsTimelineMarkers *
+_cs_timeline_get_markers (CsTimeline *self)
+{
+  return &self->markers;
+}
 
 /* ------------------------------------------------------------------------ */
 /* The recording's extent and the visible span                               */
@@ -567,6 +580,8 @@ drag_begin_cb (GtkGestureDrag *gesture,
   self->drag_start_x = x;
   self->drag_x = x;
   self->drag_start_begin_ns = self->begin_ns;
+  self->drag_button = button;
+  self->drag_modifiers = state;
 
   if (self->drag_mode == DRAG_PAN)
     gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "grabbing");
@@ -600,11 +615,22 @@ drag_end_cb (GtkGestureDrag *gesture,
              CsTimeline     *self)
 {
   DragMode mode = self->drag_mode;
+  gboolean is_click = fabs (offset_x) < MIN_SELECTION_PX && fabs (offset_y) < MIN_SELECTION_PX;
 
   self->drag_mode = DRAG_NONE;
   gtk_widget_set_cursor (GTK_WIDGET (self), NULL);
 
-  if (mode == DRAG_SELECT && fabs (self->drag_x - self->drag_start_x) >= MIN_SELECTION_PX)
+  if (is_click && mode != DRAG_NONE && self->drag_button == GDK_BUTTON_PRIMARY)
+    {
+      double x, y;
+
+      /* A click, not a drag: markers (Shift+click too: a pan that did not move). */
+      gtk_gesture_drag_get_start_point (gesture, &x, &y);
+      _cs_timeline_markers_click (self,
+                                  gtk_event_controller_get_current_event_time (GTK_EVENT_CONTROLLER (gesture)),
+                                  x, y, self->drag_modifiers);
+    }
+  else if (mode == DRAG_SELECT && fabs (self->drag_x - self->drag_start_x) >= MIN_SELECTION_PX)
     {
       double x0 = MIN (self->drag_start_x, self->drag_x);
       double x1 = MAX (self->drag_start_x, self->drag_x);
@@ -746,6 +772,8 @@ cs_timeline_snapshot (GtkWidget   *widget,
     }
   cairo_destroy (cr);
 
+  _cs_timeline_markers_snapshot (self, snapshot);
+
   if (self->drag_mode == DRAG_SELECT)
     {
       double x0 = MIN (self->drag_start_x, self->drag_x);
@@ -771,6 +799,7 @@ cs_timeline_dispose (GObject *object)
 {
   CsTimeline *self = CS_TIMELINE (object);
 
+  _cs_timeline_markers_dispose (self);
   g_clear_object (&self->renderer);
   g_clear_object (&self->document);
 
@@ -810,7 +839,8 @@ cs_timeline_get_property (GObject    *object,
       g_value_set_string (value, cs_timeline_get_hover_text (self));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_cs_timeline_markers_get_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -834,7 +864,8 @@ cs_timeline_set_property (GObject      *object,
       cs_timeline_set_span (self, self->begin_ns, g_value_get_int64 (value));
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!_cs_timeline_markers_set_property (self, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
@@ -883,6 +914,7 @@ cs_timeline_class_init (CsTimelineClass *klass)
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  _cs_timeline_markers_class_init (widget_class, N_PROPS);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
   gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
@@ -914,6 +946,7 @@ cs_timeline_init (CsTimeline *self)
   GtkGesture *gesture;
 
   self->end_ns = EMPTY_SPAN_NS;
+  _cs_timeline_markers_init (self);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
@@ -1001,6 +1034,7 @@ cs_timeline_set_document (CsTimeline *self,
     self->renderer = cs_timeline_renderer_new (document);
   self->draw_error_reported = FALSE;
   self->drag_mode = DRAG_NONE;
+  _cs_timeline_markers_reset (self);
 
   cs_timeline_update_actions (self);
   cs_timeline_zoom_to_fit (self);

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "cs-document.h"
+#include "cs-markers.h"
 #include "cs-timeline-renderer.h"
 
 G_BEGIN_DECLS
@@ -34,5 +35,22 @@ const char         *cs_timeline_get_hover_text (CsTimeline *self);
 void                cs_timeline_hover_at       (CsTimeline *self,
                                                 double      x_px,
                                                 double      y_px);
+gint64              cs_timeline_get_marker_ns  (CsTimeline *self,
+                                                CsMarker    marker);
+void                cs_timeline_set_marker_ns  (CsTimeline *self,
+                                                CsMarker    marker,
+                                                gint64      ts_ns);
+CsMarker            cs_timeline_get_active_marker (CsTimeline *self);
+void                cs_timeline_set_active_marker (CsTimeline *self,
+                                                CsMarker    marker);
+void                cs_timeline_center_on      (CsTimeline *self,
+                                                gint64      ts_ns);
+void                cs_timeline_show_time      (CsTimeline *self,
+                                                gint64      ts_ns);
+void                cs_timeline_click_at       (CsTimeline *self,
+                                                double      x_px,
+                                                double      y_px,
+                                                guint       n_press,
+                                                GdkModifierType modifiers);
 
 G_END_DECLS

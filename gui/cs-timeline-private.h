@@ -1,0 +1,56 @@
+/* cs-timeline-private.h: what cs-timeline.c shares with the files that
+ * implement parts of CsTimeline.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include "cs-timeline.h"
+
+G_BEGIN_DECLS
+
+/**
+ * CsTimelineMarkers:
+ *
+ * The marker state a #CsTimeline embeds; cs-timeline-markers.c owns it and
+ * reaches the rest of the timeline through its public API only.
+ */
+typedef struct {
+  gint64 ns[2];               /* indexed by CsMarker; CS_MARKER_UNSET */
+  CsMarker active;
+
+  /* A double-click's first click moved the active marker; its second
+   * puts B there and undoes that move. */
+  guint32 last_click_time_ms;
+  double last_click_x;
+  double last_click_y;
+  gboolean undo_valid;
+  CsMarker undo_marker;
+  gint64 undo_ns;
+
+  GtkWidget *context_menu;
+} CsTimelineMarkers;
+
+CsTimelineMarkers *_cs_timeline_get_markers          (CsTimeline         *self);
+
+/* cs-timeline-markers.c */
+void               _cs_timeline_markers_class_init   (GtkWidgetClass     *widget_class,
+                                                      guint               first_prop_id);
+void               _cs_timeline_markers_init         (CsTimeline         *self);
+void               _cs_timeline_markers_dispose      (CsTimeline         *self);
+gboolean           _cs_timeline_markers_get_property (CsTimeline         *self,
+                                                      guint               prop_id,
+                                                      GValue             *value);
+gboolean           _cs_timeline_markers_set_property (CsTimeline         *self,
+                                                      guint               prop_id,
+                                                      const GValue       *value);
+void               _cs_timeline_markers_reset        (CsTimeline         *self);
+void               _cs_timeline_markers_click        (CsTimeline         *self,
+                                                      guint32             time_ms,
+                                                      double              x_px,
+                                                      double              y_px,
+                                                      GdkModifierType     modifiers);
+void               _cs_timeline_markers_snapshot     (CsTimeline         *self,
+                                                      GtkSnapshot        *snapshot);
+
+G_END_DECLS
