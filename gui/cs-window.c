@@ -15,6 +15,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cs-event-list-view.h"
 #include "cs-format.h"
 #include "cs-index-job.h"
 #include "cs-record-panel.h"
@@ -37,7 +38,10 @@ struct _CsWindow
   GtkLabel *loading_label;
   GtkProgressBar *progress_bar;
   CsTimeline *timeline;
+  GtkPaned *paned;
+  CsEventListView *event_list_view;
   GtkLabel *hover_label;
+  GtkLabel *marker_label;
   GtkLabel *span_label;
 
   /* owned */
@@ -49,6 +53,7 @@ struct _CsWindow
   GtkFileChooserNative *chooser;
   char *error_message;
   CsWindowState state;
+  gboolean selecting_clicked_event;
 };
 
 G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
@@ -269,21 +274,108 @@ span_changed_cb (CsWindow *self)
 }
 
 static void
+markers_changed_cb (CsWindow *self)
+{
+  gint64 a_ns = cs_timeline_get_marker_ns (self->timeline, CS_MARKER_A);
+  gint64 b_ns = cs_timeline_get_marker_ns (self->timeline, CS_MARKER_B);
+  g_autofree char *markup = NULL;
+
+  if (a_ns == CS_MARKER_UNSET && b_ns == CS_MARKER_UNSET)
+    {
+      gtk_label_set_label (self->marker_label, _("Click: marker A · double-click: B"));
+      gtk_widget_add_css_class (GTK_WIDGET (self->marker_label), "dim-label");
+      return;
+    }
+
+  markup = cs_marker_describe_markup (a_ns, b_ns, cs_timeline_get_active_marker (self->timeline));
+  gtk_label_set_markup (self->marker_label, markup);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->marker_label), "dim-label");
+}
+
+/* Graph follows: the selected event becomes the active marker, in view. */
+static void
+list_selection_changed_cb (CsWindow *self)
+{
+  CsEventItem *item = cs_event_list_view_get_selected_item (self->event_list_view);
+  const CsEvent *event;
+
+  /* The row of an event clicked on the timeline: the click placed the
+   * marker already (marker B, for a double-click). */
+  if (item == NULL || self->selecting_clicked_event ||
+      !cs_event_list_view_get_graph_follows (self->event_list_view))
+    return;
+
+  event = cs_event_item_get_event (item);
+  cs_timeline_set_marker_ns (self->timeline, cs_timeline_get_active_marker (self->timeline), event->ts_ns);
+  cs_timeline_show_time (self->timeline, event->ts_ns);
+}
+
+static void
+timeline_event_clicked_cb (CsWindow   *self,
+                           gpointer    event,
+                           CsTimeline *timeline)
+{
+  self->selecting_clicked_event = TRUE;
+  cs_event_list_view_select_event (self->event_list_view, event);
+  self->selecting_clicked_event = FALSE;
+}
+
+/* The timeline gets the room its plots need, up to 60 %; the list the
+ * rest.  Once, when the paned first has a height: after that the
+ * user's split stays. */
+static gboolean
+split_paned_cb (GtkWidget     *paned,
+                GdkFrameClock *frame_clock,
+                gpointer       user_data)
+{
+  CsWindow *self = CS_WINDOW (user_data);
+  int height = gtk_widget_get_height (paned);
+  int natural = 0;
+
+  if (height <= 0)
+    return G_SOURCE_CONTINUE;
+
+  gtk_widget_measure (GTK_WIDGET (self->timeline), GTK_ORIENTATION_VERTICAL, -1,
+                      NULL, &natural, NULL, NULL);
+  gtk_paned_set_position (self->paned, MIN (natural + 2, height * 6 / 10));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cs_window_split_paned (CsWindow *self)
+{
+  gboolean position_set = FALSE;
+
+  g_object_get (self->paned, "position-set", &position_set, NULL);
+  if (!position_set)
+    gtk_widget_add_tick_callback (GTK_WIDGET (self->paned), split_paned_cb, self, NULL);
+}
+
+static void
 cs_window_set_document (CsWindow   *self,
                         CsDocument *document,
                         GFile      *file)
 {
+  g_autoptr(CsEventList) events = NULL;
+
   g_set_object (&self->document, document);
   g_set_object (&self->file, file);
 
   cs_timeline_set_document (self->timeline, document);
+  if (document != NULL)
+    events = cs_event_list_new (document, NULL);
+  cs_event_list_view_set_model (self->event_list_view, events);
+  markers_changed_cb (self);
   cs_window_update_titles (self);
   span_changed_cb (self);
   hover_text_changed_cb (self);
   cs_window_set_state (self, document != NULL ? CS_WINDOW_STATE_READY : CS_WINDOW_STATE_EMPTY);
 
   if (document != NULL)
-    gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+    {
+      cs_window_split_paned (self);
+      gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -615,6 +707,7 @@ cs_window_class_init (CsWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (CS_TYPE_TIMELINE);
+  g_type_ensure (CS_TYPE_EVENT_LIST_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-window.ui");
   gtk_widget_class_bind_template_child (widget_class, CsWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, subtitle_label);
@@ -626,12 +719,18 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, event_list_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, hover_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, marker_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, span_label);
   gtk_widget_class_bind_template_callback (widget_class, dismiss_error_cb);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, hover_text_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, span_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, markers_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, list_selection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, timeline_event_clicked_cb);
 
   gtk_widget_class_install_action (widget_class, "view.zoom-in", NULL, view_action);
   gtk_widget_class_install_action (widget_class, "view.zoom-out", NULL, view_action);
@@ -677,6 +776,9 @@ cs_window_init (CsWindow *self)
 
   self->settings = cs_window_lookup_settings ();
   cs_window_restore_size (self);
+  if (self->settings != NULL)
+    g_settings_bind (self->settings, "graph-follows", self->event_list_view, "graph-follows",
+                     G_SETTINGS_BIND_DEFAULT);
 
   self->state = CS_WINDOW_STATE_EMPTY;
   cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
@@ -737,3 +839,18 @@ cs_window_get_timeline (CsWindow *self)
 
   return self->timeline;
 }
+
+/**
+ * cs_window_get_event_list_view:
+ * @self: a #CsWindow
+ *
+ * Returns: (transfer none): the event list under the timeline
+ */
+CsEventListView *
+cs_window_get_event_list_view (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+
+  return self->event_list_view;
+}
+

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "cs-event-list-view.h"
 #include "cs-timeline.h"
 
 G_BEGIN_DECLS
@@ -36,5 +37,6 @@ void           cs_window_cancel            (CsWindow       *self);
 CsWindowState  cs_window_get_state         (CsWindow       *self);
 const char    *cs_window_get_error_message (CsWindow       *self);
 CsTimeline    *cs_window_get_timeline      (CsWindow       *self);
+CsEventListView *cs_window_get_event_list_view (CsWindow     *self);
 
 G_END_DECLS

@@ -1,0 +1,831 @@
+/* cs-event-list-view.c: the event list under the timeline.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A GtkColumnView over a GtkSingleSelection of a CsEventList, with
+ * KernelShark's columns: #, CPU, Time, Task, PID, Latency, Event and Info.
+ * The list model makes a CsEventItem only for the rows the view shows, so
+ * the list of a recording of 80 M events costs what 40 visible rows cost;
+ * nothing here iterates the model.  Each cell is a single GtkLabel, bound
+ * and rebound as rows scroll past.
+ *
+ * Selecting a row (by click, keyboard, search or cs_event_list_view_select_row())
+ * scrolls the list to it and notifies #CsEventListView:selected-row; the
+ * window moves the timeline's active marker there when
+ * #CsEventListView:graph-follows is set.
+ *
+ * Scrolling to a row: GTK 4.8 has no gtk_column_view_scroll_to() (4.12).
+ * The column view's rows are a GtkListView child whose "list.scroll-to-item"
+ * action (the one a focused row uses to bring itself into view) scrolls to
+ * any position: the list view estimates the offset of rows it never
+ * realised from the height of those it did, so this is immediate at any
+ * row count.  Actions resolve upwards from a widget, so it is activated on
+ * that child rather than on the column view.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "cs-event-list-view.h"
+#include "cs-event-menu.h"
+#include "cs-format.h"
+#include "cs-time-axis.h"
+
+#define INFO_TOOLTIP_CHARS 100   /* longer info text gets a tooltip too */
+
+typedef struct {
+  CsEventColumn column;
+  const char *title;
+  int width_px;          /* 0: expands */
+  float xalign;
+  const char *css_class;
+} ColumnInfo;
+
+static const ColumnInfo columns[] = {
+  { CS_COLUMN_ROW,     N_("#"),       80, 1.0f, "numeric" },
+  { CS_COLUMN_CPU,     N_("CPU"),     48, 1.0f, "numeric" },
+  { CS_COLUMN_TIME,    N_("Time"),   150, 1.0f, "numeric" },
+  { CS_COLUMN_TASK,    N_("Task"),   150, 0.0f, NULL },
+  { CS_COLUMN_PID,     N_("PID"),     70, 1.0f, "numeric" },
+  { CS_COLUMN_LATENCY, N_("Latency"), 72, 0.0f, "monospace" },
+  { CS_COLUMN_EVENT,   N_("Event"),  200, 0.0f, NULL },
+  { CS_COLUMN_INFO,    N_("Info"),     0, 0.0f, NULL },
+};
+
+struct _CsEventListView
+{
+  GtkWidget parent_instance;
+
+  /* template widgets */
+  GtkWidget *toolbar;
+  GtkLabel *count_label;
+  GtkProgressBar *progress_bar;
+  GtkCheckButton *follow_button;
+  GtkToggleButton *search_button;
+  CsEventSearchBar *search_bar;
+  GtkScrolledWindow *scrolled_window;
+  GtkColumnView *column_view;
+
+  /* owned */
+  GtkSingleSelection *selection;
+  CsEventList *model;
+  GtkWidget *context_menu;
+  guint focus_row;
+  guint focus_idle;
+};
+
+G_DEFINE_FINAL_TYPE (CsEventListView, cs_event_list_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_MODEL,
+  PROP_SELECTED_ROW,
+  PROP_GRAPH_FOLLOWS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+static GQuark row_quark;
+
+/* ------------------------------------------------------------------------ */
+/* Cells                                                                     */
+
+static void
+setup_cell_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  const ColumnInfo *info = user_data;
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), info->xalign);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label),
+                           info->column == CS_COLUMN_TIME ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
+  if (info->css_class != NULL)
+    gtk_widget_add_css_class (label, info->css_class);
+  gtk_list_item_set_child (list_item, label);
+}
+
+/* Info on one line: kernel_stack and other multi-line events read as
+ * "<stack trace > => __schedule => schedule …"; the tooltip keeps the
+ * lines. */
+static char *
+join_lines (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GString *joined = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_strstrip (lines[i]);
+      if (lines[i][0] == '\0')
+        continue;
+      if (joined->len > 0)
+        g_string_append (joined, "  ");
+      g_string_append (joined, lines[i]);
+    }
+
+  return g_string_free (joined, FALSE);
+}
+
+static void
+bind_cell_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  const ColumnInfo *info = user_data;
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
+  CsEventItem *item = gtk_list_item_get_item (list_item);
+  const CsEvent *event = cs_event_item_get_event (item);
+  g_autofree char *text = NULL;
+  const char *tooltip = NULL;
+
+  switch (info->column)
+    {
+    case CS_COLUMN_TIME:
+      /* Seconds.nanoseconds, as `trace-cmd report -t` prints them. */
+      text = cs_time_format_timestamp (event->ts_ns);
+      break;
+    case CS_COLUMN_INFO:
+      {
+        const char *full = cs_event_item_get_info (item);
+
+        text = join_lines (full != NULL ? full : "");
+        if (full != NULL && (strchr (full, '\n') != NULL || g_utf8_strlen (full, -1) > INFO_TOOLTIP_CHARS))
+          tooltip = full;
+      }
+      break;
+    default:
+      text = cs_event_item_dup_column_text (item, info->column);
+      break;
+    }
+
+  gtk_label_set_label (label, text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
+  /* For the context menu: which row a picked label belongs to (+1, so that
+   * 0 means none). */
+  g_object_set_qdata (G_OBJECT (label), row_quark,
+                      GUINT_TO_POINTER (gtk_list_item_get_position (list_item) + 1));
+}
+
+static void
+unbind_cell_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+
+  g_object_set_qdata (G_OBJECT (label), row_quark, NULL);
+}
+
+static void
+cs_event_list_view_add_columns (CsEventListView *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), (gpointer) &columns[i]);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), (gpointer) &columns[i]);
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell_cb), (gpointer) &columns[i]);
+
+      column = gtk_column_view_column_new (_(columns[i].title), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      if (columns[i].width_px > 0)
+        gtk_column_view_column_set_fixed_width (column, columns[i].width_px);
+      else
+        gtk_column_view_column_set_expand (column, TRUE);
+      gtk_column_view_append_column (self->column_view, column);
+      g_object_unref (column);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Selection and scrolling                                                   */
+
+static GtkWidget *
+cs_event_list_view_get_rows_widget (CsEventListView *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+
+  return NULL;
+}
+
+/* Rows are one line each, so all equally tall: the vertical adjustment
+ * spans n_items × the row height. */
+static double
+cs_event_list_view_get_row_height (CsEventListView *self,
+                                   GtkAdjustment   *adjustment)
+{
+  guint n_items = self->model != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->model)) : 0;
+
+  if (n_items == 0)
+    return 0;
+  return (gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment)) / n_items;
+}
+
+/* "list.scroll-to-item" on a row in view does not scroll: it moves the
+ * list's keyboard focus to the row, so that arrow keys go on from it
+ * rather than from the row focused before. */
+static gboolean
+focus_row_cb (gpointer user_data)
+{
+  CsEventListView *self = CS_EVENT_LIST_VIEW (user_data);
+  GtkWidget *rows = cs_event_list_view_get_rows_widget (self);
+
+  self->focus_idle = 0;
+  if (rows != NULL && self->model != NULL &&
+      self->focus_row < g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    gtk_widget_activate_action (rows, "list.scroll-to-item", "u", self->focus_row);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cs_event_list_view_scroll_to_row (CsEventListView *self,
+                                  guint            row)
+{
+  GtkAdjustment *adjustment;
+  double row_height, value, page;
+
+  if (self->model == NULL || row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return;
+
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  value = gtk_adjustment_get_value (adjustment);
+  page = gtk_adjustment_get_page_size (adjustment);
+  row_height = cs_event_list_view_get_row_height (self, adjustment);
+
+  /* A row out of sight comes to the middle, with its neighbours around it.
+   * The list view turns the new value into the rows to show, estimating
+   * where rows it never laid out are, so this costs the same for row 10
+   * and row 80 million. */
+  if (row_height > 0 && page > 0 &&
+      (row * row_height < value || (row + 1) * row_height > value + page))
+    gtk_adjustment_set_value (adjustment, row * row_height - (page - row_height) / 2);
+
+  /* Focus it once it is laid out (after the next frame): before that, the
+   * action would scroll again, to an edge. */
+  self->focus_row = row;
+  if (self->focus_idle == 0)
+    self->focus_idle = g_idle_add (focus_row_cb, self);
+}
+
+static void
+selected_changed_cb (CsEventListView *self)
+{
+  guint row = gtk_single_selection_get_selected (self->selection);
+
+  if (row != GTK_INVALID_LIST_POSITION)
+    cs_event_list_view_scroll_to_row (self, row);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The toolbar                                                               */
+
+static void
+cs_event_list_view_update_count (CsEventListView *self)
+{
+  g_autofree char *count = NULL;
+  g_autofree char *text = NULL;
+  CsDocument *document;
+  CsEventFilter *filter;
+  guint64 n_events, n_total;
+
+  if (self->model == NULL)
+    {
+      gtk_label_set_label (self->count_label, "");
+      gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+      return;
+    }
+
+  document = cs_event_list_get_document (self->model);
+  filter = cs_event_list_get_filter (self->model);
+  n_events = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  n_total = cs_document_get_n_events (document);
+  count = cs_format_count (n_events);
+
+  if (!cs_event_list_get_ready (self->model))
+    {
+      /* TRANSLATORS: shown while a filter is applied to the list */
+      text = g_strdup (_("Filtering…"));
+    }
+  else if (filter != NULL && !cs_event_filter_is_empty (filter))
+    {
+      g_autofree char *total = cs_format_count (n_total);
+
+      /* TRANSLATORS: "1,234 of 2,512 events", with a filter */
+      text = g_strdup_printf (ngettext ("%s of %s event", "%s of %s events", (gulong) n_total),
+                              count, total);
+    }
+  else
+    {
+      text = g_strdup_printf (ngettext ("%s event", "%s events", (gulong) n_events), count);
+    }
+
+  gtk_label_set_label (self->count_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), !cs_event_list_get_ready (self->model));
+  gtk_progress_bar_set_fraction (self->progress_bar, cs_event_list_get_progress (self->model));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Context menu                                                              */
+
+/**
+ * cs_event_list_view_popup_menu_at_row:
+ * @self: a #CsEventListView
+ * @row: a row of the list
+ * @x_px: where to point, in @self's coordinates
+ * @y_px: where to point, in @self's coordinates
+ *
+ * Selects @row and shows its context menu (filters by its task, event type
+ * and CPU, its task plot, its raw fields), as a right-click on it does.
+ */
+void
+cs_event_list_view_popup_menu_at_row (CsEventListView *self,
+                                      guint            row,
+                                      double           x_px,
+                                      double           y_px)
+{
+  g_autoptr(CsEventItem) item = NULL;
+  CsEventMenuTarget target = { 0 };
+
+  g_return_if_fail (CS_IS_EVENT_LIST_VIEW (self));
+
+  if (self->model == NULL || row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return;
+
+  gtk_single_selection_set_selected (self->selection, row);
+  item = g_list_model_get_item (G_LIST_MODEL (self->model), row);
+  if (item == NULL)
+    return;
+
+  target.has_event = TRUE;
+  target.event = *cs_event_item_get_event (item);
+  target.has_task = TRUE;
+  target.pid = target.event.pid;
+  target.has_cpu = TRUE;
+  target.cpu = target.event.cpu;
+
+  cs_event_menu_popup (&self->context_menu, GTK_WIDGET (self),
+                       cs_event_list_get_document (self->model), &target, x_px, y_px);
+}
+
+static void
+context_click_cb (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  CsEventListView *self)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  guint row = 0;
+  double view_x, view_y;
+
+  /* The label bound to a row carries that row; walk up from whatever lies
+   * under the pointer (the label, or the cell around its padding). */
+  for (GtkWidget *widget = picked; widget != NULL && row == 0; widget = gtk_widget_get_parent (widget))
+    {
+      row = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), row_quark));
+      if (widget == GTK_WIDGET (self->column_view))
+        break;
+    }
+
+  if (row == 0 && picked != NULL)
+    {
+      /* On the cell padding: the label is a child of what was picked. */
+      GtkWidget *child = gtk_widget_get_first_child (picked);
+
+      if (child != NULL)
+        row = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (child), row_quark));
+    }
+
+  if (row == 0)
+    return;
+
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  if (!gtk_widget_translate_coordinates (GTK_WIDGET (self->column_view), GTK_WIDGET (self),
+                                         x, y, &view_x, &view_y))
+    view_x = x, view_y = y;
+  cs_event_list_view_popup_menu_at_row (self, row - 1, view_x, view_y);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Search shortcut                                                           */
+
+static gboolean
+start_search_cb (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  CsEventListView *self = CS_EVENT_LIST_VIEW (user_data);
+
+  if (self->model == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return FALSE;
+
+  cs_event_search_bar_set_search_mode (self->search_bar, TRUE);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+
+static void
+cs_event_list_view_dispose (GObject *object)
+{
+  CsEventListView *self = CS_EVENT_LIST_VIEW (object);
+
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
+  g_clear_handle_id (&self->focus_idle, g_source_remove);
+  if (self->column_view != NULL)
+    gtk_column_view_set_model (self->column_view, NULL);
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_data (self->model, self);
+  g_clear_object (&self->model);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  g_clear_object (&self->selection);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_EVENT_LIST_VIEW);
+
+  G_OBJECT_CLASS (cs_event_list_view_parent_class)->dispose (object);
+}
+
+static void
+cs_event_list_view_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  CsEventListView *self = CS_EVENT_LIST_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      g_value_set_object (value, self->model);
+      break;
+    case PROP_SELECTED_ROW:
+      g_value_set_uint (value, cs_event_list_view_get_selected_row (self));
+      break;
+    case PROP_GRAPH_FOLLOWS:
+      g_value_set_boolean (value, cs_event_list_view_get_graph_follows (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_event_list_view_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  CsEventListView *self = CS_EVENT_LIST_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      cs_event_list_view_set_model (self, g_value_get_object (value));
+      break;
+    case PROP_SELECTED_ROW:
+      cs_event_list_view_select_row (self, g_value_get_uint (value));
+      break;
+    case PROP_GRAPH_FOLLOWS:
+      cs_event_list_view_set_graph_follows (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+follow_toggled_cb (CsEventListView *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GRAPH_FOLLOWS]);
+}
+
+static void
+cs_event_list_view_class_init (CsEventListViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_event_list_view_dispose;
+  object_class->get_property = cs_event_list_view_get_property;
+  object_class->set_property = cs_event_list_view_set_property;
+
+  /**
+   * CsEventListView:model:
+   *
+   * The events listed, in time order, possibly filtered.
+   */
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, CS_TYPE_EVENT_LIST,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * CsEventListView:selected-row:
+   *
+   * The selected row of the model, or %GTK_INVALID_LIST_POSITION.
+   */
+  properties[PROP_SELECTED_ROW] =
+    g_param_spec_uint ("selected-row", NULL, NULL, 0, G_MAXUINT, GTK_INVALID_LIST_POSITION,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * CsEventListView:graph-follows:
+   *
+   * Whether selecting a row should move the timeline's active marker to the
+   * event and show it (KernelShark's "Graph follows").  The view only
+   * shows the switch; the window acts on it.
+   */
+  properties[PROP_GRAPH_FOLLOWS] =
+    g_param_spec_boolean ("graph-follows", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (CS_TYPE_EVENT_SEARCH_BAR);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-event-list-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsEventListView, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, CsEventListView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, CsEventListView, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsEventListView, follow_button);
+  gtk_widget_class_bind_template_child (widget_class, CsEventListView, search_button);
+  gtk_widget_class_bind_template_child (widget_class, CsEventListView, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsEventListView, scrolled_window);
+  gtk_widget_class_bind_template_child (widget_class, CsEventListView, column_view);
+
+  gtk_widget_class_set_css_name (widget_class, "eventlist");
+
+  row_quark = g_quark_from_static_string ("cs-event-list-row");
+}
+
+static void
+cs_event_list_view_init (CsEventListView *self)
+{
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "notify::selected",
+                            G_CALLBACK (selected_changed_cb), self);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  cs_event_search_bar_set_selection (self->search_bar, self->selection);
+
+  cs_event_list_view_add_columns (self);
+
+  g_signal_connect_swapped (self->follow_button, "notify::active",
+                            G_CALLBACK (follow_toggled_cb), self);
+  g_object_bind_property (self->search_button, "active",
+                          self->search_bar, "search-mode-enabled",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (context_click_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (gesture));
+
+  /* Ctrl+F anywhere in the window opens the search (global scope: the
+   * window's shortcut manager handles it wherever the focus is). */
+  controller = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (controller), GTK_SHORTCUT_SCOPE_GLOBAL);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_f, GDK_CONTROL_MASK),
+                                                          gtk_callback_action_new (start_search_cb, self, NULL)));
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  cs_event_list_view_update_count (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API                                                                */
+
+/**
+ * cs_event_list_view_new:
+ *
+ * Returns: (transfer floating): an empty event list
+ */
+GtkWidget *
+cs_event_list_view_new (void)
+{
+  return g_object_new (CS_TYPE_EVENT_LIST_VIEW, NULL);
+}
+
+/**
+ * cs_event_list_view_get_model:
+ * @self: a #CsEventListView
+ *
+ * Returns: (transfer none) (nullable): the events listed
+ */
+CsEventList *
+cs_event_list_view_get_model (CsEventListView *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), NULL);
+
+  return self->model;
+}
+
+/**
+ * cs_event_list_view_set_model:
+ * @self: a #CsEventListView
+ * @model: (nullable): the events to list
+ *
+ * Lists @model, with nothing selected and the search reset.
+ */
+void
+cs_event_list_view_set_model (CsEventListView *self,
+                              CsEventList     *model)
+{
+  g_return_if_fail (CS_IS_EVENT_LIST_VIEW (self));
+  g_return_if_fail (model == NULL || CS_IS_EVENT_LIST (model));
+
+  if (self->model == model)
+    return;
+
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_data (self->model, self);
+  g_set_object (&self->model, model);
+
+  if (model != NULL)
+    {
+      g_signal_connect_object (model, "items-changed",
+                               G_CALLBACK (cs_event_list_view_update_count), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (model, "notify::ready",
+                               G_CALLBACK (cs_event_list_view_update_count), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (model, "notify::progress",
+                               G_CALLBACK (cs_event_list_view_update_count), self, G_CONNECT_SWAPPED);
+    }
+
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (model));
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  cs_event_search_bar_stop (self->search_bar);
+  cs_event_list_view_update_count (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+}
+
+/**
+ * cs_event_list_view_get_selected_row:
+ * @self: a #CsEventListView
+ *
+ * Returns: the selected row, or %GTK_INVALID_LIST_POSITION
+ */
+guint
+cs_event_list_view_get_selected_row (CsEventListView *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), GTK_INVALID_LIST_POSITION);
+
+  return gtk_single_selection_get_selected (self->selection);
+}
+
+/**
+ * cs_event_list_view_get_selected_item:
+ * @self: a #CsEventListView
+ *
+ * Returns: (transfer none) (nullable): the selected event
+ */
+CsEventItem *
+cs_event_list_view_get_selected_item (CsEventListView *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), NULL);
+
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
+/**
+ * cs_event_list_view_select_row:
+ * @self: a #CsEventListView
+ * @row: a row, or %GTK_INVALID_LIST_POSITION to select nothing
+ *
+ * Selects @row and scrolls the list to show it.
+ */
+void
+cs_event_list_view_select_row (CsEventListView *self,
+                               guint            row)
+{
+  g_return_if_fail (CS_IS_EVENT_LIST_VIEW (self));
+
+  if (row == gtk_single_selection_get_selected (self->selection))
+    {
+      if (row != GTK_INVALID_LIST_POSITION)
+        cs_event_list_view_scroll_to_row (self, row);
+      return;
+    }
+
+  gtk_single_selection_set_selected (self->selection, row);
+}
+
+/**
+ * cs_event_list_view_select_event:
+ * @self: a #CsEventListView
+ * @event: an event of the list's recording
+ *
+ * Selects the row of @event (cs_event_list_find_row()) and scrolls to it.
+ * When a filter hides @event, the row at or after its time is selected
+ * instead.
+ *
+ * Returns: whether a row was selected
+ */
+gboolean
+cs_event_list_view_select_event (CsEventListView *self,
+                                 const CsEvent   *event)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 row = 0;
+
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  if (self->model == NULL || !cs_event_list_get_ready (self->model))
+    return FALSE;
+
+  if (!cs_event_list_find_row (self->model, event, &row, &error))
+    {
+      if (error != NULL)
+        {
+          g_message ("Cannot find the event in the list: %s", error->message);
+          return FALSE;
+        }
+      if (!cs_event_list_find_row_at_time (self->model, event->ts_ns, &row, &error))
+        {
+          if (error != NULL)
+            g_message ("Cannot find a row at %" G_GINT64_FORMAT ": %s", event->ts_ns, error->message);
+          return FALSE;
+        }
+    }
+
+  if (row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return FALSE;
+
+  cs_event_list_view_select_row (self, (guint) row);
+  return TRUE;
+}
+
+/**
+ * cs_event_list_view_get_graph_follows:
+ * @self: a #CsEventListView
+ *
+ * Returns: whether selecting a row should move the timeline's marker
+ */
+gboolean
+cs_event_list_view_get_graph_follows (CsEventListView *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), FALSE);
+
+  return gtk_check_button_get_active (self->follow_button);
+}
+
+/**
+ * cs_event_list_view_set_graph_follows:
+ * @self: a #CsEventListView
+ * @graph_follows: whether selecting a row should move the timeline's marker
+ */
+void
+cs_event_list_view_set_graph_follows (CsEventListView *self,
+                                      gboolean         graph_follows)
+{
+  g_return_if_fail (CS_IS_EVENT_LIST_VIEW (self));
+
+  /* The button notifies, and follow_toggled_cb() passes it on. */
+  gtk_check_button_set_active (self->follow_button, graph_follows);
+}
+
+/**
+ * cs_event_list_view_get_search_bar:
+ * @self: a #CsEventListView
+ *
+ * Returns: (transfer none): the list's search bar
+ */
+CsEventSearchBar *
+cs_event_list_view_get_search_bar (CsEventListView *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), NULL);
+
+  return self->search_bar;
+}
+
+/**
+ * cs_event_list_view_get_column_view:
+ * @self: a #CsEventListView
+ *
+ * Returns: (transfer none): the column view, for its geometry in tests
+ */
+GtkColumnView *
+cs_event_list_view_get_column_view (CsEventListView *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), NULL);
+
+  return self->column_view;
+}

@@ -1,0 +1,939 @@
+/* test-event-list.c: the event list, markers and search in the window, under
+ * Xvfb, against `trace-cmd report`.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Runs the real CsWindow in-process, as test-gui.c does (this program
+ * answers `index-worker FILE` itself).  The oracle is `trace-cmd report -t`
+ * on the same recording: its lines are the list's rows, in the same order.
+ * Screenshots go to $CS_SCREENSHOT_DIR.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+
+#include "cs-application.h"
+#include "cs-cli.h"
+#include "cs-time-axis.h"
+#include "cs-window.h"
+
+#define WAIT_TIMEOUT_S 60
+
+static char *work_dir;
+static char *screenshot_dir;
+static GtkApplication *application;
+
+/* ------------------------------------------------------------------------ */
+/* The oracle                                                                */
+
+typedef struct {
+  char *comm;
+  gint32 pid;
+  guint cpu;
+  char *time;    /* "575.579925508" */
+  char *name;    /* "sched_switch": report prints no system */
+} ReportLine;
+
+static GArray *report_lines;   /* of ReportLine */
+
+static char *
+find_recording (void)
+{
+  const char *dir = g_getenv ("CS_TESTDATA");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    g_error ("Set CS_TESTDATA to tests/data");
+  path = g_build_filename (dir, "sched-irq-v6.dat", NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  return g_steal_pointer (&path);
+}
+
+/* "   comm-with-dashes-1234  [001]   575.579925508: sched_switch:   info" */
+static void
+load_report (const char *path)
+{
+  const char *trace_cmd = g_getenv ("TRACE_CMD") != NULL ? g_getenv ("TRACE_CMD") : "trace-cmd";
+  const char *argv[] = { trace_cmd, "report", "-t", path, NULL };
+  g_autoptr(GRegex) regex = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &status, &error))
+    g_error ("Cannot run %s: %s", trace_cmd, error->message);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  regex = g_regex_new ("^\\s*(.*)-(\\d+)\\s+\\[(\\d+)\\]\\s+(\\d+\\.\\d+):\\s+([^:\\s]+):", 0, 0, &error);
+  g_assert_no_error (error);
+
+  report_lines = g_array_new (FALSE, TRUE, sizeof (ReportLine));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(GMatchInfo) match = NULL;
+      g_autofree char *pid = NULL;
+      g_autofree char *cpu = NULL;
+      ReportLine line;
+
+      if (!g_regex_match (regex, lines[i], 0, &match))
+        continue;
+      pid = g_match_info_fetch (match, 2);
+      cpu = g_match_info_fetch (match, 3);
+      line.comm = g_match_info_fetch (match, 1);
+      line.pid = atoi (pid);
+      line.cpu = (guint) atoi (cpu);
+      line.time = g_match_info_fetch (match, 4);
+      line.name = g_match_info_fetch (match, 5);
+      g_strstrip (line.comm);
+      g_array_append_val (report_lines, line);
+    }
+  g_test_message ("trace-cmd report: %u events", report_lines->len);
+  g_assert_cmpuint (report_lines->len, >, 100);
+}
+
+static const ReportLine *
+report_line (guint i)
+{
+  g_assert_cmpuint (i, <, report_lines->len);
+  return &g_array_index (report_lines, ReportLine, i);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+
+typedef gboolean (*Condition) (gpointer data);
+
+static gboolean
+keep_ticking_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+wait_until (Condition    condition,
+            gpointer     data,
+            const char  *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+  /* Wakes the loop up when nothing else happens, to look again. */
+  guint tick = g_timeout_add (50, keep_ticking_cb, NULL);
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (tick);
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  wait_until (flag_is_set, &done, "the main loop");
+}
+
+static gboolean
+window_is_idle (gpointer data)
+{
+  return cs_window_get_state (data) != CS_WINDOW_STATE_LOADING;
+}
+
+static gboolean
+widget_is_drawable (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 &&
+         gtk_widget_get_height (data) > 0;
+}
+
+static gboolean
+list_is_ready (gpointer data)
+{
+  CsEventList *list = cs_event_list_view_get_model (data);
+
+  return list != NULL && cs_event_list_get_ready (list);
+}
+
+static gboolean
+search_is_idle (gpointer data)
+{
+  return !cs_event_search_bar_get_busy (data);
+}
+
+/* The widget's last frame; NULL while a redraw is pending. */
+static GskRenderNode *
+widget_node (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static gboolean
+widget_is_drawn (gpointer data)
+{
+  GskRenderNode *node = widget_node (data);
+
+  if (node == NULL)
+    return FALSE;
+  gsk_render_node_unref (node);
+  return TRUE;
+}
+
+static void
+save_screenshot (GtkWidget  *widget,
+                 const char *name)
+{
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderNode *node;
+
+  /* A loaded machine may not have drawn the last change yet. */
+  wait_until (widget_is_drawn, widget, "a frame to take a screenshot of");
+  node = widget_node (widget);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* The window with sched-irq-v6.dat open and its event list ready. */
+typedef struct {
+  CsWindow *window;
+  CsTimeline *timeline;
+  CsEventListView *view;
+  CsEventList *list;
+  CsDocument *document;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *path = find_recording ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  fixture->window = cs_window_new (application);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 760);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  wait_until (widget_is_drawable, fixture->window, "the window to show");
+
+  cs_window_open_file (fixture->window, file);
+  wait_until (window_is_idle, fixture->window, "the index");
+  g_assert_null (cs_window_get_error_message (fixture->window));
+  g_assert_cmpint (cs_window_get_state (fixture->window), ==, CS_WINDOW_STATE_READY);
+
+  fixture->timeline = cs_window_get_timeline (fixture->window);
+  fixture->view = cs_window_get_event_list_view (fixture->window);
+  fixture->document = cs_timeline_get_document (fixture->timeline);
+  wait_until (list_is_ready, fixture->view, "the event list");
+  fixture->list = cs_event_list_view_get_model (fixture->view);
+  wait_until (widget_is_drawable, fixture->view, "the event list to show");
+  spin (300);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  spin (50);
+}
+
+static CsEventItem *
+get_item (Fixture *fixture,
+          guint    row)
+{
+  CsEventItem *item = g_list_model_get_item (G_LIST_MODEL (fixture->list), row);
+
+  g_assert_nonnull (item);
+  return item;
+}
+
+/* A label showing @text inside @widget that is on screen within @clip. */
+static GtkWidget *
+find_visible_label (GtkWidget  *widget,
+                    const char *text,
+                    GtkWidget  *clip)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return NULL;
+
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    {
+      graphene_rect_t bounds;
+
+      if (gtk_widget_compute_bounds (widget, clip, &bounds) &&
+          bounds.origin.y >= -1 &&
+          bounds.origin.y + bounds.size.height <= gtk_widget_get_height (clip) + 1)
+        return widget;
+      return NULL;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_visible_label (child, text, clip);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_by_id (GtkWidget  *widget,
+            const char *id)
+{
+  if (GTK_IS_BUILDABLE (widget) &&
+      g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (widget)), id) == 0)
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_by_id (child, id);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_by_type (GtkWidget *widget,
+              GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_by_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+assert_row_matches_report (CsEventItem      *item,
+                           const ReportLine *line)
+{
+  const CsEvent *event = cs_event_item_get_event (item);
+  g_autofree char *time = cs_time_format_timestamp (event->ts_ns);
+  const char *name = cs_event_item_get_name (item);
+  const char *colon = strchr (name, ':');
+
+  g_test_message ("row %" G_GUINT64_FORMAT ": %s-%d [%03u] %s %s | report: %s-%d [%03u] %s %s",
+                  cs_event_item_get_row (item), cs_event_item_get_comm (item), event->pid,
+                  event->cpu, time, name, line->comm, line->pid, line->cpu, line->time, line->name);
+  g_assert_cmpstr (time, ==, line->time);
+  g_assert_cmpint (event->pid, ==, line->pid);
+  g_assert_cmpuint (event->cpu, ==, line->cpu);
+  g_assert_cmpstr (cs_event_item_get_comm (item), ==, line->comm);
+  g_assert_nonnull (colon);
+  g_assert_cmpstr (colon + 1, ==, line->name);
+}
+
+/* Where the row's time label is, in the scrolled window; -1 when not shown. */
+static double
+row_y (Fixture *fixture,
+       guint    row)
+{
+  g_autoptr(CsEventItem) item = get_item (fixture, row);
+  g_autofree char *time = cs_time_format_timestamp (cs_event_item_get_event (item)->ts_ns);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (fixture->view)),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *label = find_visible_label (scrolled, time, scrolled);
+  graphene_rect_t bounds;
+
+  if (label == NULL || !gtk_widget_compute_bounds (label, scrolled, &bounds))
+    return -1;
+  return bounds.origin.y + bounds.size.height / 2;
+}
+
+/* The row whose time text is on screen in the list. */
+static gboolean
+row_is_visible (Fixture *fixture,
+                guint    row)
+{
+  g_autoptr(CsEventItem) item = get_item (fixture, row);
+  g_autofree char *time = cs_time_format_timestamp (cs_event_item_get_event (item)->ts_ns);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (fixture->view)),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+
+  return find_visible_label (scrolled, time, scrolled) != NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                     */
+
+static void
+test_rows (Fixture       *fixture,
+           gconstpointer  data)
+{
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (fixture->list));
+  g_autoptr(CsEventItem) first = NULL;
+  g_autoptr(CsEventItem) last = NULL;
+
+  /* As many rows as the index has events, and as report prints. */
+  g_assert_cmpuint (n_items, ==, cs_document_get_n_events (fixture->document));
+  g_assert_cmpuint (n_items, ==, report_lines->len);
+
+  first = get_item (fixture, 0);
+  last = get_item (fixture, n_items - 1);
+  assert_row_matches_report (first, report_line (0));
+  assert_row_matches_report (last, report_line (report_lines->len - 1));
+
+  /* The first rows are on screen, in the Time column's format. */
+  g_assert_true (row_is_visible (fixture, 0));
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-open.png");
+
+  /* A row in the middle matches report too. */
+  {
+    g_autoptr(CsEventItem) middle = get_item (fixture, n_items / 2);
+
+    assert_row_matches_report (middle, report_line (n_items / 2));
+  }
+}
+
+typedef struct {
+  Fixture *fixture;
+  guint row;
+} RowWait;
+
+static gboolean
+row_is_shown (gpointer data)
+{
+  RowWait *wait = data;
+
+  return row_is_visible (wait->fixture, wait->row);
+}
+
+static void
+test_scroll_to_row (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (fixture->list));
+  guint rows[] = { n_items - 1, n_items / 2, 3, n_items - 60, n_items / 3 };
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (fixture->view)),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+
+  /* How long the model takes to find a row at random (the list view asks
+   * for a few such rows when it jumps). */
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      gint64 start = g_get_monotonic_time ();
+      g_autoptr(CsEventItem) item = get_item (fixture, rows[i]);
+      g_autoptr(CsEventItem) next = rows[i] + 1 < n_items ? get_item (fixture, rows[i] + 1) : NULL;
+      gint64 middle = g_get_monotonic_time ();
+      const char *info = cs_event_item_get_info (item);
+
+      g_test_message ("model: row %u in %" G_GINT64_FORMAT " µs (and the next row), its info in %" G_GINT64_FORMAT " µs",
+                      rows[i], middle - start, g_get_monotonic_time () - middle);
+      g_assert_nonnull (info);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      RowWait wait = { fixture, rows[i] };
+      gint64 start = g_get_monotonic_time ();
+      gint64 selected_us;
+
+      cs_event_list_view_select_row (fixture->view, rows[i]);
+      selected_us = g_get_monotonic_time () - start;
+      g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, rows[i]);
+      wait_until (row_is_shown, &wait, "the row to scroll into view");
+      g_test_message ("row %u: selected in %" G_GINT64_FORMAT " µs, on screen after %" G_GINT64_FORMAT " ms",
+                      rows[i], selected_us, (g_get_monotonic_time () - start) / 1000);
+
+      /* Far from the ends, a row that was out of sight comes to the middle,
+       * and stays there once the list has focused it. */
+      spin (200);
+      if (rows[i] > 40 && rows[i] + 40 < n_items)
+        {
+          double y = row_y (fixture, rows[i]);
+          double middle = gtk_widget_get_height (scrolled) / 2.0;
+
+          g_test_message ("row %u at y %.0f, the middle is %.0f", rows[i], y, middle);
+          g_assert_cmpfloat (fabs (y - middle), <, middle / 3);
+        }
+      g_assert_true (row_is_visible (fixture, rows[i]));
+    }
+
+  cs_event_list_view_select_row (fixture->view, n_items - 1);
+  spin (150);
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-last-row.png");
+}
+
+static void
+test_graph_follows (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (fixture->list));
+  g_autoptr(CsEventItem) item = get_item (fixture, n_items * 3 / 4);
+  g_autoptr(CsEventItem) other = get_item (fixture, n_items / 4);
+  const CsEvent *event = cs_event_item_get_event (item);
+  gint64 first_ns = cs_document_get_first_ns (fixture->document);
+  gint64 last_ns = cs_document_get_last_ns (fixture->document);
+
+  g_assert_true (cs_event_list_view_get_graph_follows (fixture->view));
+  g_assert_cmpint (cs_timeline_get_marker_ns (fixture->timeline, CS_MARKER_A), ==, CS_MARKER_UNSET);
+
+  /* Zoomed in on the start, so that the event is out of view. */
+  cs_timeline_set_span (fixture->timeline, first_ns, first_ns + (last_ns - first_ns) / 50);
+  g_assert_cmpint (event->ts_ns, >=, cs_timeline_get_end_ns (fixture->timeline));
+
+  cs_event_list_view_select_row (fixture->view, n_items * 3 / 4);
+  g_assert_cmpint (cs_timeline_get_marker_ns (fixture->timeline, CS_MARKER_A), ==, event->ts_ns);
+  g_assert_cmpint (cs_timeline_get_begin_ns (fixture->timeline), <=, event->ts_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (fixture->timeline), >, event->ts_ns);
+  spin (100);
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-graph-follows.png");
+
+  /* With B active, selecting moves B. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.select-marker-b", NULL);
+  g_assert_cmpint (cs_timeline_get_active_marker (fixture->timeline), ==, CS_MARKER_B);
+  cs_event_list_view_select_row (fixture->view, n_items / 4);
+  g_assert_cmpint (cs_timeline_get_marker_ns (fixture->timeline, CS_MARKER_B), ==,
+                   cs_event_item_get_event (other)->ts_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (fixture->timeline, CS_MARKER_A), ==, event->ts_ns);
+  gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.select-marker-a", NULL);
+
+  /* Switched off: the markers stay. */
+  cs_event_list_view_set_graph_follows (fixture->view, FALSE);
+  cs_event_list_view_select_row (fixture->view, 5);
+  g_assert_cmpint (cs_timeline_get_marker_ns (fixture->timeline, CS_MARKER_A), ==, event->ts_ns);
+  cs_event_list_view_set_graph_follows (fixture->view, TRUE);
+}
+
+static const char *
+marker_text (Fixture *fixture)
+{
+  GtkWidget *label = find_by_id (GTK_WIDGET (fixture->window), "marker_label");
+
+  g_assert_nonnull (label);
+  return gtk_label_get_text (GTK_LABEL (label));
+}
+
+static void
+test_markers (Fixture       *fixture,
+              gconstpointer  data)
+{
+  CsTimeline *timeline = fixture->timeline;
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  gint64 first_ns = cs_document_get_first_ns (fixture->document);
+  gint64 last_ns = cs_document_get_last_ns (fixture->document);
+  g_autofree char *a_text = NULL;
+  g_autofree char *b_text = NULL;
+  g_autofree char *delta = NULL;
+  gint64 a_ns, b_ns, span_ns;
+  double y, height, x0, width;
+  CsViewport viewport = { 0 };
+
+  /* Set from code, as a session restores them. */
+  a_ns = first_ns + (last_ns - first_ns) / 3;
+  b_ns = a_ns + 350692;
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, a_ns);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, b_ns);
+  a_text = cs_time_format_timestamp (a_ns);
+  b_text = cs_time_format_timestamp (b_ns);
+  g_test_message ("markers: %s", marker_text (fixture));
+  g_assert_nonnull (strstr (marker_text (fixture), a_text));
+  g_assert_nonnull (strstr (marker_text (fixture), b_text));
+  g_assert_nonnull (strstr (marker_text (fixture), "B − A 350.692 µs"));
+
+  /* Markers survive zoom and pan: they are times. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture->window), "view.zoom-in", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.pan-right", NULL);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, b_ns);
+
+  /* m centres the view on the active marker, at the same zoom. */
+  span_ns = cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-to-marker", NULL));
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline), ==, span_ns);
+  g_assert_cmpint (ABS ((cs_timeline_get_begin_ns (timeline) + span_ns / 2) - a_ns), <=, 1);
+  spin (100);
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-markers.png");
+
+  /* Clicks: the active marker (A), then Shift+click for B, then a
+   * double-click, which leaves A where it was and puts B there. */
+  cs_timeline_zoom_to_fit (timeline);
+  cs_timeline_renderer_get_cpu_plot_area (renderer, 0, &y, &height);
+  viewport.begin_ns = cs_timeline_get_begin_ns (timeline);
+  viewport.end_ns = cs_timeline_get_end_ns (timeline);
+  viewport.width_px = gtk_widget_get_width (GTK_WIDGET (timeline));
+  viewport.height_px = gtk_widget_get_height (GTK_WIDGET (timeline));
+  cs_timeline_renderer_get_time_area (renderer, &viewport, &x0, &width);
+
+  /* Below the plots nothing snaps: the marker goes where the pointer is. */
+  cs_timeline_click_at (timeline, x0 + width * 0.25, viewport.height_px - 1, 1, 0);
+  a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
+  g_assert_cmpint (ABS (a_ns - cs_timeline_renderer_x_to_ns (renderer, &viewport, x0 + width * 0.25)), <=,
+                   (viewport.end_ns - viewport.begin_ns) / (gint64) width + 1);
+  cs_timeline_click_at (timeline, x0 + width * 0.75, viewport.height_px - 1, 1, GDK_SHIFT_MASK);
+  b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
+  g_assert_cmpint (b_ns, >, a_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ns);
+  delta = cs_time_format_duration (b_ns - a_ns);
+  g_test_message ("markers: %s", marker_text (fixture));
+  g_assert_nonnull (strstr (marker_text (fixture), delta));
+
+  cs_timeline_click_at (timeline, x0 + width * 0.5, viewport.height_px - 1, 1, 0);
+  cs_timeline_click_at (timeline, x0 + width * 0.5, viewport.height_px - 1, 2, 0);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ns);
+  g_assert_cmpint (ABS (cs_timeline_get_marker_ns (timeline, CS_MARKER_B) -
+                        cs_timeline_renderer_x_to_ns (renderer, &viewport, x0 + width * 0.5)), <=,
+                   (viewport.end_ns - viewport.begin_ns) / (gint64) width + 1);
+
+  /* Clicks on the CPU labels do nothing. */
+  cs_timeline_click_at (timeline, x0 / 2, y + height / 2, 1, 0);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ns);
+  spin (100);
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-markers-clicked.png");
+}
+
+static void
+test_click_selects_row (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  CsTimeline *timeline = fixture->timeline;
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsEventItem) item = NULL;
+  CsViewport viewport = { 0 };
+  const CsEvent *target, *selected;
+  gint64 first_ns = cs_document_get_first_ns (fixture->document);
+  gint64 last_ns = cs_document_get_last_ns (fixture->document);
+  double y, height, x;
+  guint cpu = 1, row;
+
+  /* Zoom onto an event of CPU 1 in the middle of the recording. */
+  g_assert_true (cs_document_get_events (fixture->document, cpu, first_ns + (last_ns - first_ns) / 2,
+                                         last_ns + 1, 1, events, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (events->len, ==, 1);
+  target = &g_array_index (events, CsEvent, 0);
+  cs_event_list_view_select_row (fixture->view, 0);
+  cs_timeline_set_span (timeline, target->ts_ns - 20000, target->ts_ns + 20000);
+
+  viewport.begin_ns = cs_timeline_get_begin_ns (timeline);
+  viewport.end_ns = cs_timeline_get_end_ns (timeline);
+  viewport.width_px = gtk_widget_get_width (GTK_WIDGET (timeline));
+  viewport.height_px = gtk_widget_get_height (GTK_WIDGET (timeline));
+  cs_timeline_renderer_get_cpu_plot_area (renderer, cpu, &y, &height);
+  x = cs_timeline_renderer_ns_to_x (renderer, &viewport, target->ts_ns);
+
+  cs_timeline_click_at (timeline, x + 1, y + height / 2, 1, 0);
+
+  row = cs_event_list_view_get_selected_row (fixture->view);
+  g_assert_cmpuint (row, !=, GTK_INVALID_LIST_POSITION);
+  item = get_item (fixture, row);
+  selected = cs_event_item_get_event (item);
+  g_test_message ("clicked near %" G_GINT64_FORMAT " on CPU %u: row %u, %" G_GINT64_FORMAT " on CPU %u",
+                  target->ts_ns, cpu, row, selected->ts_ns, selected->cpu);
+  /* The click snapped to an event within a few pixels: the one selected. */
+  g_assert_cmpuint (selected->cpu, ==, cpu);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, selected->ts_ns);
+  g_assert_cmpfloat (fabs (cs_timeline_renderer_ns_to_x (renderer, &viewport, selected->ts_ns) - x), <=, 8.0);
+  assert_row_matches_report (item, report_line (row));
+
+  spin (150);
+  g_assert_true (row_is_visible (fixture, row));
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-clicked.png");
+}
+
+/* Runs what the shortcut @accel of one of @widget's shortcut controllers
+ * does: the key itself cannot be typed into Xvfb from here. */
+static void
+activate_shortcut (GtkWidget  *widget,
+                   const char *accel)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accel);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+            {
+              g_assert_cmpint (gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (controller)), ==,
+                               GTK_SHORTCUT_SCOPE_GLOBAL);
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
+                                                           widget, NULL));
+              return;
+            }
+        }
+    }
+
+  g_error ("No shortcut %s", accel);
+}
+
+static void
+test_search (Fixture       *fixture,
+             gconstpointer  data)
+{
+  CsEventSearchBar *bar = cs_event_list_view_get_search_bar (fixture->view);
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (fixture->list));
+  g_autofree char *expected = NULL;
+  guint matches[3], n_matches = 0;
+
+  /* The oracle: the sched_switch lines of report, in order. */
+  for (guint i = 0; i < report_lines->len; i++)
+    if (g_str_equal (report_line (i)->name, "sched_switch"))
+      {
+        if (n_matches < G_N_ELEMENTS (matches))
+          matches[n_matches] = i;
+        n_matches++;
+      }
+  g_test_message ("report has %u sched_switch events", n_matches);
+  g_assert_cmpuint (n_matches, >=, 3);
+
+  /* Ctrl+F, handled wherever the focus is, opens the bar. */
+  g_assert_false (cs_event_search_bar_get_search_mode (bar));
+  gtk_widget_grab_focus (GTK_WIDGET (fixture->timeline));
+  activate_shortcut (GTK_WIDGET (fixture->view), "<Control>f");
+  g_assert_true (cs_event_search_bar_get_search_mode (bar));
+  spin (200);
+
+  cs_event_list_view_select_row (fixture->view, GTK_INVALID_LIST_POSITION);
+  cs_event_search_bar_set_query (bar, CS_COLUMN_EVENT, CS_SEARCH_CONTAINS, "sched_switch");
+  wait_until (search_is_idle, bar, "the count");
+  expected = g_strdup_printf ("%u matches", n_matches);
+  g_test_message ("counter: %s", cs_event_search_bar_get_match_text (bar));
+  g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
+
+  /* Next from nothing selected: the first match, then the second. */
+  cs_event_search_bar_find (bar, TRUE);
+  wait_until (search_is_idle, bar, "the search");
+  g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, matches[0]);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("1 of %u", n_matches);
+  g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
+
+  cs_event_search_bar_find (bar, TRUE);
+  wait_until (search_is_idle, bar, "the search");
+  g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, matches[1]);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("2 of %u", n_matches);
+  g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
+  spin (150);
+  g_assert_true (row_is_visible (fixture, matches[1]));
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-search.png");
+
+  /* Previous goes back; before the first it wraps to the last. */
+  cs_event_search_bar_find (bar, FALSE);
+  wait_until (search_is_idle, bar, "the search");
+  g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, matches[0]);
+  cs_event_search_bar_find (bar, FALSE);
+  wait_until (search_is_idle, bar, "the search");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("%u of %u", n_matches, n_matches);
+  g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
+  g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), >, matches[1]);
+
+  /* "does not have" counts the others; a full match needs the whole text. */
+  cs_event_search_bar_set_query (bar, CS_COLUMN_EVENT, CS_SEARCH_NOT_CONTAINS, "sched_switch");
+  wait_until (search_is_idle, bar, "the count");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("%u matches", n_items - n_matches);
+  g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
+
+  cs_event_search_bar_set_query (bar, CS_COLUMN_EVENT, CS_SEARCH_FULL_MATCH, "sched_switch");
+  wait_until (search_is_idle, bar, "the count");
+  g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, "No matches");
+  cs_event_search_bar_set_query (bar, CS_COLUMN_EVENT, CS_SEARCH_FULL_MATCH, "sched:sched_switch");
+  wait_until (search_is_idle, bar, "the count");
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("%u matches", n_matches);
+  g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
+
+  /* Searching a task name, with graph follows: the marker goes there. */
+  cs_event_search_bar_set_query (bar, CS_COLUMN_TASK, CS_SEARCH_CONTAINS, report_line (matches[2])->comm);
+  wait_until (search_is_idle, bar, "the count");
+  cs_event_search_bar_find (bar, TRUE);
+  wait_until (search_is_idle, bar, "the search");
+  {
+    g_autoptr(CsEventItem) item = get_item (fixture, cs_event_list_view_get_selected_row (fixture->view));
+
+    g_assert_nonnull (strstr (cs_event_item_get_comm (item), report_line (matches[2])->comm));
+    g_assert_cmpint (cs_timeline_get_marker_ns (fixture->timeline, CS_MARKER_A), ==,
+                     cs_event_item_get_event (item)->ts_ns);
+  }
+
+  /* Stop cancels what runs. */
+  cs_event_search_bar_set_query (bar, CS_COLUMN_INFO, CS_SEARCH_CONTAINS, "no such text anywhere");
+  cs_event_search_bar_stop (bar);
+  g_assert_false (cs_event_search_bar_get_busy (bar));
+  wait_until (search_is_idle, bar, "the stop");
+}
+
+static void
+test_context_menu (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(CsEventItem) item = get_item (fixture, 7);
+  GtkWidget *popover, *dialog = NULL;
+  GMenuModel *model;
+  GListModel *toplevels;
+  g_autofree char *title = NULL;
+  guint n_before;
+
+  cs_event_list_view_select_row (fixture->view, 7);
+  spin (100);
+  cs_event_list_view_popup_menu_at_row (fixture->view, 7, 300, 200);
+  spin (300);
+
+  popover = find_by_type (GTK_WIDGET (fixture->view), GTK_TYPE_POPOVER_MENU);
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (popover));
+  model = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
+  g_assert_nonnull (model);
+  g_assert_cmpint (g_menu_model_get_n_items (model), ==, 3);   /* filters, plots, fields */
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-context-menu.png");
+  save_screenshot (popover, "event-list-context-menu-popover.png");
+
+  /* Raw fields: a window named after the event. */
+  toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
+  n_before = g_list_model_get_n_items (toplevels);
+  g_assert_true (gtk_widget_activate_action (popover, "event.show-fields", NULL));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  spin (300);
+  g_assert_cmpuint (g_list_model_get_n_items (toplevels), ==, n_before + 1);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (gtk_window_get_transient_for (window) == GTK_WINDOW (fixture->window))
+        dialog = GTK_WIDGET (window);
+    }
+  g_assert_nonnull (dialog);
+  title = g_strdup (gtk_window_get_title (GTK_WINDOW (dialog)));
+  g_assert_cmpstr (title, ==, cs_event_item_get_name (item));
+  save_screenshot (dialog, "event-list-fields.png");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *cache_dir = NULL;
+  g_autofree char *recording = NULL;
+  int status;
+
+  /* The window runs /proc/self/exe index-worker FILE: be that worker. */
+  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
+    return cs_cli_run (argc, argv);
+
+  work_dir = g_dir_make_tmp ("cs-test-event-list-XXXXXX", NULL);
+  g_assert_nonnull (work_dir);
+  cache_dir = g_build_filename (work_dir, "cache", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  screenshot_dir = g_strdup (g_getenv ("CS_SCREENSHOT_DIR"));
+  if (screenshot_dir == NULL)
+    screenshot_dir = g_strdup (work_dir);
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      /* Not a skip: meson runs this under xvfb-run, so this is a failure. */
+      g_printerr ("Cannot open a display (run under xvfb-run)\n");
+      return 1;
+    }
+
+  recording = find_recording ();
+  load_report (recording);
+
+  application = GTK_APPLICATION (cs_application_new ());
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (application), NULL, NULL))
+    g_error ("Cannot register the application");
+
+#define ADD(path, func) \
+  g_test_add ("/cs/gui/CsEventListView/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("rows-match-report", test_rows);
+  ADD ("scroll-to-row", test_scroll_to_row);
+  ADD ("graph-follows", test_graph_follows);
+  ADD ("markers", test_markers);
+  ADD ("click-selects-row", test_click_selects_row);
+  ADD ("search", test_search);
+  ADD ("context-menu", test_context_menu);
+#undef ADD
+
+  status = g_test_run ();
+
+  g_clear_object (&application);
+  remove_tree (work_dir);
+  g_free (work_dir);
+  g_free (screenshot_dir);
+  return status;
+}
