@@ -360,12 +360,21 @@ cs_timeline_describe_hit (CsTimeline  *self,
       g_autofree char *task = cs_timeline_describe_task (self, hit->event.pid);
       const CsEventType *type = cs_document_get_event_type (self->document, hit->event.type_id);
       g_autoptr(GError) error = NULL;
+      g_autofree char *latency = cs_document_format_latency (self->document, &hit->event, NULL);
       g_autofree char *info = cs_document_format_event (self->document, &hit->event, &error);
 
-      g_string_append_printf (text, "%s%s%s%s%s", time, separator, task, separator,
-                              type != NULL ? type->name : "?");
+      /* As the event list's columns: time, task, latency flags as ftrace
+       * prints them ("d.h2."), system:name and the event's text. */
+      g_string_append_printf (text, "%s%s%s%s", time, separator, task, separator);
+      if (latency != NULL && *latency != '\0')
+        g_string_append_printf (text, "%s%s", latency, separator);
+      if (type != NULL)
+        g_string_append_printf (text, "%s:%s", type->system, type->name);
+      else
+        g_string_append (text, "?");
+      /* One line: a kernel_stack's frames follow each other. */
       if (info != NULL && *info != '\0')
-        g_string_append_printf (text, "  %s", g_strstrip (info));
+        g_string_append_printf (text, "  %s", g_strdelimit (g_strstrip (info), "\n\t", ' '));
       else if (error != NULL)
         g_string_append_printf (text, "  (%s)", error->message);
     }

@@ -676,6 +676,12 @@ test_click_selects_row (Fixture       *fixture,
   g_assert_cmpfloat (fabs (cs_timeline_renderer_ns_to_x (renderer, &viewport, selected->ts_ns) - x), <=, 8.0);
   assert_row_matches_report (item, report_line (row));
 
+  /* The info bar says what the list says about it: latency flags, name. */
+  cs_timeline_hover_at (timeline, x + 1, y + height / 2);
+  g_test_message ("hover: %s", cs_timeline_get_hover_text (timeline));
+  g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), cs_event_item_get_latency (item)));
+  g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), cs_event_item_get_name (item)));
+
   spin (150);
   g_assert_true (row_is_visible (fixture, row));
   save_screenshot (GTK_WIDGET (fixture->window), "event-list-clicked.png");
