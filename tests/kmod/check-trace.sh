@@ -10,7 +10,7 @@
 #    section, it ran only after the section ended, and a wakeup_latency
 #    event over the threshold names it, with a latency between the end of
 #    the section and the sched_switch that ran it;
-#  - the two marks are there.
+#  - the two marks are there, with their text.
 # Prints the figures and the wakeup_latency line; exits 1 on a mismatch.
 #
 # TODO(index): read the events through Chronoscope's own index instead of
@@ -76,6 +76,7 @@ ev == "wakeup_latency" && field("pid") == sleeper && !lat_line {
 }
 ev == "sched_switch" && field("next_pid") == sleeper && lat_line && !ran { ran = ts }
 ev == "mark" { n_marks++ }
+ev == "mark" && index(fields, "text=irqs-off 20 ms on CPU 1") == 1 { irq_mark = 1 }
 END {
 	if (!irq_begin || !irq_end) {
 		bad("no irqs_off_begin/irqs_off_end pair")
@@ -120,6 +121,8 @@ END {
 	}
 	if (n_marks < 2)
 		bad("expected 2 mark events, found " n_marks + 0)
+	if (!irq_mark)
+		bad("no mark event with the text written before the irqs-off section")
 	exit failed
 }' "$events"
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # /init of the kmod test guest (see run-guest-test.sh): mount the kernel
-# file systems, attach the virtio disk, run /scenario.sh with its output in
-# /out, write /out as a tar archive onto the disk and power off.
+# file systems, attach the virtio disks, run /scenario.sh with its output
+# in /out, write /out as a tar archive onto the first disk and power off.
 # cs_guest_timeout=SECONDS on the kernel command line bounds the scenario.
 
 /bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp /out
@@ -21,11 +21,14 @@ for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
 	insmod /modules/$m.ko || echo "guest: cannot load $m"
 done
 i=0
-while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do
+while { [ ! -b /dev/vda ] || [ ! -b /dev/vdb ]; } && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
 
+# The kernel's symbols go to the second disk at once, so that the host can
+# name the addresses where a guest that never finishes is stuck.
+[ -b /dev/vdb ] && grep ' [tT] ' /proc/kallsyms | dd of=/dev/vdb bs=64k conv=fsync 2>/dev/null
 echo "guest: Linux $(uname -r), $(nproc) CPUs, $(dmesg | sed -n 's/.*tsc: Detected \(.*\) processor/TSC at \1/p')"
 # The scenario's output goes to the console as it runs and to
 # /out/guest.log.  If it has not finished after $limit seconds, the

@@ -18,7 +18,8 @@
 #   CS_KMOD_KEEP=1          keep the work dir (it is printed)
 #   CS_KMOD_KERNEL_RELEASE  the guest kernel (default: newest /boot/vmlinuz-*
 #                           with headers)
-#   CS_KMOD_QEMU_TIMEOUT    seconds before the guest is killed (default 300)
+#   CS_KMOD_QEMU_TIMEOUT    seconds before the guest is killed, after its
+#                           CPUs' registers are shown (default 300)
 #   CS_KMOD_GUEST_TIMEOUT   seconds the scenario may run in the guest before
 #                           its blocked tasks are shown (default 120)
 #   CS_CHRONOSCOPE          the chronoscope executable (for check-trace.sh)
@@ -41,6 +42,40 @@ skip() {
 die() {
 	say "FAIL: $*"
 	exit 1
+}
+
+# A guest that does not finish: show where its CPUs are, through the QEMU
+# monitor, with kernel addresses named from the guest's own kallsyms, which
+# it wrote to its second disk at boot (Debian's System.map is empty).
+show_guest_cpus() {
+	say "the guest did not finish in ${CS_KMOD_QEMU_TIMEOUT:-300} s; its CPUs:"
+	python3 - "$work/monitor.sock" >"$work/monitor.log" 2>&1 <<-'PY' || true
+		import socket, sys, time
+		s = socket.socket(socket.AF_UNIX)
+		s.connect(sys.argv[1])
+		s.settimeout(2)
+		for cmd in (b"info cpus\n", b"info registers -a\n"):
+		    s.sendall(cmd)
+		    time.sleep(1)
+		out = b""
+		try:
+		    while True:
+		        chunk = s.recv(65536)
+		        if not chunk:
+		            break
+		        out += chunk
+		except socket.timeout:
+		    pass
+		sys.stdout.write(out.decode(errors="replace"))
+	PY
+	grep -E '^\*? *CPU #|^RIP=' "$work/monitor.log" || cat "$work/monitor.log"
+	sed -n 's/^RIP=\([0-9a-f]*\).*/\1/p' "$work/monitor.log" |
+	while read -r rip; do
+		tr -d '\0' <"$work/kallsyms.img" | LC_ALL=C sort |
+		awk -v a="$rip" 'length($1) == 16 && $1 <= a { sym = $3 } END {
+			print "  RIP " a " is in " (sym == "" ? "user space" : sym) }'
+
+	done
 }
 
 # --- Packages ---------------------------------------------------------------
@@ -87,8 +122,10 @@ say "guest kernel $kver"
 
 if [ -n "${CS_KMOD_WORKDIR:-}" ]; then
 	work=$CS_KMOD_WORKDIR
-	rm -rf "$work"
 	mkdir -p "$work"
+	# Only what an earlier run left there.
+	(cd "$work" && rm -rf kbuild initramfs out ./*.img initramfs.cpio.gz \
+		chronoscope_tracer.ko tsc-khz ./*.log monitor.sock)
 else
 	work=$(mktemp -d "${TMPDIR:-/tmp}/cs-kmod.XXXXXX")
 fi
@@ -149,6 +186,8 @@ done
 # --- Boot -------------------------------------------------------------------
 
 truncate -s 64M "$work/out.img"
+rm -f "$work/kallsyms.img"
+truncate -s 16M "$work/kallsyms.img"
 # The guest's TSC is the host's: tell the guest its frequency rather than
 # let it calibrate against emulated timers, which fails on a busy host.
 guest_clock=
@@ -164,17 +203,32 @@ fi
 kernel_debug="loglevel=5 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_task_panic=1"
 say "booting the guest (TCG, 2 CPUs)"
 boot_start=$(date +%s)
-qemu_rc=0
-timeout "${CS_KMOD_QEMU_TIMEOUT:-300}" qemu-system-x86_64 \
+rm -f "$work/monitor.sock"
+qemu-system-x86_64 \
 	-accel tcg -m 1024 -smp 2 \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.cpio.gz" \
-	-display none -monitor none -serial "file:$work/console.log" \
+	-display none -serial "file:$work/console.log" \
+	-monitor "unix:$work/monitor.sock,server=on,wait=off" \
 	-no-reboot -nic none \
 	-drive "file=$work/out.img,format=raw,if=virtio" \
+	-drive "file=$work/kallsyms.img,format=raw,if=virtio" \
 	-append "console=ttyS0 quiet panic=-1 tsc=reliable $guest_clock $kernel_debug cs_guest_timeout=${CS_KMOD_GUEST_TIMEOUT:-120}" \
-	</dev/null >"$work/qemu.log" 2>&1 || qemu_rc=$?
+	</dev/null >"$work/qemu.log" 2>&1 &
+qemu=$!
+deadline=$(($(date +%s) + ${CS_KMOD_QEMU_TIMEOUT:-300}))
+qemu_rc=
+while kill -0 "$qemu" 2>/dev/null; do
+	if [ "$(date +%s)" -ge "$deadline" ]; then
+		show_guest_cpus
+		kill "$qemu" 2>/dev/null || true
+		qemu_rc=124
+		break
+	fi
+	sleep 1
+done
+wait "$qemu" || qemu_rc=${qemu_rc:-$?}
 say "guest ran for $(($(date +%s) - boot_start)) s"
-if [ "$qemu_rc" != 0 ]; then
+if [ -n "$qemu_rc" ]; then
 	cat "$work/qemu.log" "$work/console.log"
 	die "qemu exited with $qemu_rc (124: timed out)"
 fi
