@@ -137,10 +137,11 @@ decode_varints (const guint8            *p,
                 const guint8            *end,
                 guint                    n_rows,
                 guint                    n_columns,
+                guint                    n_wanted,
                 const CsChunkColumnMode *modes,
                 gint64 * const          *columns)
 {
-  for (guint c = 0; c < n_columns; c++)
+  for (guint c = 0; c < n_wanted; c++)
     {
       gint64 *col = columns[c];
       gint64 prev = 0;
@@ -157,7 +158,65 @@ decode_varints (const guint8            *p,
             col[r] = unzigzag (raw);
         }
     }
-  return p == end;
+  /* All columns read: the blob must end exactly there. */
+  return n_wanted < n_columns ? p <= end : p == end;
+}
+
+/**
+ * cs_chunk_decode_columns:
+ * @data: (array length=size): a blob made by cs_chunk_encode()
+ * @size: its size in bytes
+ * @n_rows: the row count stored beside the blob
+ * @n_columns: as encoded
+ * @n_wanted: decode only the first @n_wanted columns (1 .. @n_columns):
+ *   columns are stored one after the other, so the rest is not read
+ * @modes: (array length=n_columns): as encoded
+ * @columns: (array length=n_wanted): each receives @n_rows values
+ * @error: %CS_INDEX_ERROR_CORRUPT when the blob does not decode
+ *
+ * Like cs_chunk_decode() for a prefix of the columns.  Any thread.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_chunk_decode_columns (const guint8            *data,
+                         gsize                    size,
+                         guint                    n_rows,
+                         guint                    n_columns,
+                         guint                    n_wanted,
+                         const CsChunkColumnMode *modes,
+                         gint64 * const          *columns,
+                         GError                 **error)
+{
+  const guint8 *end = data + size;
+  gboolean ok = FALSE;
+
+  if (size >= 1 && data[0] == FORMAT_VARINTS)
+    ok = decode_varints (data + 1, end, n_rows, n_columns, n_wanted, modes, columns);
+  else if (size >= 2 && data[0] == FORMAT_ZSTD)
+    {
+      const guint8 *p = data + 1;
+      guint64 raw_size;
+
+      /* A row is at least one byte per column: refuse sizes that could
+       * not come from n_rows rows before allocating. */
+      if (get_varint (&p, end, &raw_size) &&
+          raw_size >= (guint64) n_rows * n_columns &&
+          raw_size <= (guint64) n_rows * n_columns * MAX_VARINT_BYTES)
+        {
+          g_autofree guint8 *raw = g_malloc (raw_size ? raw_size : 1);
+          gsize got = ZSTD_decompress (raw, raw_size, p, end - p);
+
+          if (!ZSTD_isError (got) && got == raw_size)
+            ok = decode_varints (raw, raw + raw_size, n_rows, n_columns, n_wanted, modes, columns);
+        }
+    }
+
+  if (!ok)
+    g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                 "An index chunk of %u rows does not decode (%" G_GSIZE_FORMAT " bytes)",
+                 n_rows, size);
+  return ok;
 }
 
 /**
@@ -184,33 +243,5 @@ cs_chunk_decode (const guint8            *data,
                  gint64 * const          *columns,
                  GError                 **error)
 {
-  const guint8 *end = data + size;
-  gboolean ok = FALSE;
-
-  if (size >= 1 && data[0] == FORMAT_VARINTS)
-    ok = decode_varints (data + 1, end, n_rows, n_columns, modes, columns);
-  else if (size >= 2 && data[0] == FORMAT_ZSTD)
-    {
-      const guint8 *p = data + 1;
-      guint64 raw_size;
-
-      /* A row is at least one byte per column: refuse sizes that could
-       * not come from n_rows rows before allocating. */
-      if (get_varint (&p, end, &raw_size) &&
-          raw_size >= (guint64) n_rows * n_columns &&
-          raw_size <= (guint64) n_rows * n_columns * MAX_VARINT_BYTES)
-        {
-          g_autofree guint8 *raw = g_malloc (raw_size ? raw_size : 1);
-          gsize got = ZSTD_decompress (raw, raw_size, p, end - p);
-
-          if (!ZSTD_isError (got) && got == raw_size)
-            ok = decode_varints (raw, raw + raw_size, n_rows, n_columns, modes, columns);
-        }
-    }
-
-  if (!ok)
-    g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                 "An index chunk of %u rows does not decode (%" G_GSIZE_FORMAT " bytes)",
-                 n_rows, size);
-  return ok;
+  return cs_chunk_decode_columns (data, size, n_rows, n_columns, n_columns, modes, columns, error);
 }

@@ -46,4 +46,13 @@ gboolean  cs_chunk_decode (const guint8            *data,
                            gint64 * const          *columns,
                            GError                 **error);
 
+gboolean  cs_chunk_decode_columns (const guint8            *data,
+                                   gsize                    size,
+                                   guint                    n_rows,
+                                   guint                    n_columns,
+                                   guint                    n_wanted,
+                                   const CsChunkColumnMode *modes,
+                                   gint64 * const          *columns,
+                                   GError                 **error);
+
 G_END_DECLS

@@ -159,8 +159,15 @@ cs_index_cache_remove_stale_temporaries (void)
       const char *infix = strstr (name, TEMP_INFIX);
       guint64 pid;
 
-      if (infix == NULL ||
-          !g_ascii_string_to_unsigned (infix + strlen (TEMP_INFIX), 10, 1, G_MAXINT, &pid, NULL))
+      char *end = NULL;
+
+      if (infix == NULL)
+        continue;
+      /* <index>.tmp-<pid>, and the side files of its summary threads,
+       * <index>.tmp-<pid>-summary<n>. */
+      pid = g_ascii_strtoull (infix + strlen (TEMP_INFIX), &end, 10);
+      if (end == infix + strlen (TEMP_INFIX) || pid == 0 || pid > G_MAXINT ||
+          (*end != '\0' && *end != '-'))
         continue;
       if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
         continue;

@@ -50,6 +50,13 @@ extern const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS];
 
 extern const char _cs_index_schema_sql[];
 
+/* The summaries table, also created in the side files the summary threads
+ * write (cs-summary-builder.c). */
+#define CS_SUMMARIES_TABLE_SQL \
+  "CREATE TABLE summaries (cpu INTEGER, level INTEGER, block INTEGER, data BLOB," \
+  "  PRIMARY KEY (cpu, level, block)) WITHOUT ROWID;"
+
+
 gboolean _cs_sqlite_exec   (sqlite3       *db,
                             const char    *sql,
                             GError       **error);
@@ -66,6 +73,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 /* Summary pyramid builder (cs-summary-builder.c): reads back the event and
  * slice chunks of every CPU and writes the summaries table. */
 gboolean _cs_summary_build (sqlite3       *db,
+                            const char    *db_path,
                             guint          n_cpus,
                             gint64         origin_ns,
                             gint64         last_ns,

@@ -65,8 +65,7 @@ const char _cs_index_schema_sql[] =
   "CREATE TABLE task_chunks (pid INTEGER, cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (pid, cpu, chunk)) WITHOUT ROWID;"
-  "CREATE TABLE summaries (cpu INTEGER, level INTEGER, block INTEGER, data BLOB,"
-  "  PRIMARY KEY (cpu, level, block)) WITHOUT ROWID;";
+  CS_SUMMARIES_TABLE_SQL;
 
 gboolean
 _cs_sqlite_check (sqlite3     *db,

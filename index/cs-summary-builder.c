@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
+
 #include "cs-index-private.h"
 
 #define MAX_LEVELS 32
@@ -38,8 +40,8 @@ typedef struct {
 } Level;
 
 typedef struct {
-  sqlite3 *db;
-  sqlite3_stmt *insert;
+  sqlite3 *read_db;         /* the index being built, read-only */
+  sqlite3_stmt *insert;     /* into this thread's side file */
   guint cpu;
   guint n_levels;
   Level *levels;
@@ -50,6 +52,7 @@ typedef struct {
   sqlite3_stmt *stmt;
   const CsChunkColumnMode *modes;
   guint n_columns;
+  guint n_wanted;           /* the summaries need only the first columns */
   gint64 *cols[CS_CHUNK_MAX_COLUMNS];
   guint n, i;
 } ChunkStream;
@@ -75,7 +78,8 @@ chunk_stream_fill (ChunkStream *cs,
         continue;
       for (guint c = 0; c < cs->n_columns; c++)
         cs->cols[c] = g_renew (gint64, cs->cols[c], n);
-      if (!cs_chunk_decode (data, size, n, cs->n_columns, cs->modes, cs->cols, error))
+      if (!cs_chunk_decode_columns (data, size, n, cs->n_columns, cs->n_wanted, cs->modes,
+                                    cs->cols, error))
         return FALSE;
       cs->n = n;
       cs->i = 0;
@@ -113,7 +117,7 @@ flush_block (Pyramid *p,
   sqlite3_bind_blob (p->insert, 4, data, size, SQLITE_STATIC);
   rc = sqlite3_step (p->insert);
   sqlite3_reset (p->insert);
-  return _cs_sqlite_check (p->db, rc, "storing summaries", error);
+  return _cs_sqlite_check (sqlite3_db_handle (p->insert), rc, "storing summaries", error);
 }
 
 static gboolean
@@ -217,17 +221,18 @@ build_cpu (Pyramid       *p,
            GCancellable  *cancellable,
            GError       **error)
 {
-  ChunkStream ev = { .modes = _cs_event_chunk_modes, .n_columns = EV_N_COLUMNS };
-  ChunkStream sl = { .modes = _cs_slice_chunk_modes, .n_columns = SL_N_COLUMNS };
+  /* Events: time and pid only; slices: all of begin, duration, pid. */
+  ChunkStream ev = { .modes = _cs_event_chunk_modes, .n_columns = EV_N_COLUMNS, .n_wanted = EV_PID + 1 };
+  ChunkStream sl = { .modes = _cs_slice_chunk_modes, .n_columns = SL_N_COLUMNS, .n_wanted = SL_PID + 1 };
   GError *local_error = NULL;
   gboolean have_ev, have_sl, ok = FALSE;
   gint64 slice_pos = 0;
   gint64 last_cur = -1;
   guint64 n_buckets = 0;
 
-  ev.stmt = _cs_sqlite_prepare (p->db,
+  ev.stmt = _cs_sqlite_prepare (p->read_db,
       "SELECT n_rows, data FROM event_chunks WHERE cpu = ?1 ORDER BY chunk", error);
-  sl.stmt = _cs_sqlite_prepare (p->db,
+  sl.stmt = _cs_sqlite_prepare (p->read_db,
       "SELECT n_rows, data FROM slice_chunks WHERE cpu = ?1 ORDER BY chunk", error);
   if (ev.stmt == NULL || sl.stmt == NULL)
     goto out;
@@ -251,13 +256,8 @@ build_cpu (Pyramid       *p,
 
       last_cur = cur;
       memset (&b, 0, sizeof b);
-      while (have_ev && bucket_of (ev.cols[EV_TS][ev.i], origin_ns, shift) <= cur)
-        {
-          b.n_events++;
-          _cs_dominant_add (&b.event_dom, (gint32) ev.cols[EV_PID][ev.i], 1);
-          ev.i++;
-          have_ev = chunk_stream_fill (&ev, &local_error);
-        }
+      /* Slices first: their busy time decides whether events need to
+       * elect a dominant task. */
       while (have_sl && slice_pos < bucket_end)
         {
           gint64 end = sl.cols[SL_BEGIN][sl.i] + sl.cols[SL_DURATION][sl.i];
@@ -278,6 +278,16 @@ build_cpu (Pyramid       *p,
               if (have_sl)
                 slice_pos = MAX (sl.cols[SL_BEGIN][sl.i], slice_pos);
             }
+        }
+      while (have_ev && bucket_of (ev.cols[EV_TS][ev.i], origin_ns, shift) <= cur)
+        {
+          b.n_events++;
+          /* Which task had most events only matters where nothing ran
+           * (CPUs without sched_switch): skip the candidates otherwise. */
+          if (b.busy_ns == 0)
+            _cs_dominant_add (&b.event_dom, (gint32) ev.cols[EV_PID][ev.i], 1);
+          ev.i++;
+          have_ev = chunk_stream_fill (&ev, &local_error);
         }
       if (local_error == NULL && !add_finest (p, cur, &b, &local_error))
         break;
@@ -329,14 +339,96 @@ _cs_summary_count_levels (guint  shift,
   return n;
 }
 
+typedef struct {
+  const char *db_path;
+  guint n_cpus;
+  gint64 origin_ns;
+  guint shift;
+  guint n_levels;
+  GCancellable *cancellable;
+  guint next_cpu;           /* atomic */
+} SummaryJob;
+
+typedef struct {
+  SummaryJob *job;
+  char *aux_path;
+  GError *error;
+} SummaryThread;
+
+static gboolean
+open_db (const char  *path,
+         int          flags,
+         sqlite3    **db,
+         GError     **error)
+{
+  if (sqlite3_open_v2 (path, db, flags | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK)
+    return TRUE;
+  g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE, "Cannot open %s: %s", path,
+               *db ? sqlite3_errmsg (*db) : "out of memory");
+  return FALSE;
+}
+
+/* One thread: its own read connection to the index and its own side file
+ * to write, so that threads never wait on SQLite's locks. */
+static gpointer
+summary_thread (gpointer data)
+{
+  SummaryThread *t = data;
+  SummaryJob *job = t->job;
+  sqlite3 *rdb = NULL, *adb = NULL;
+  sqlite3_stmt *insert = NULL;
+  g_autofree Level *levels = g_new0 (Level, job->n_levels);
+  Pyramid p = { 0 };
+  guint cpu;
+
+  if (!open_db (job->db_path, SQLITE_OPEN_READONLY, &rdb, &t->error) ||
+      !open_db (t->aux_path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &adb, &t->error) ||
+      !_cs_sqlite_exec (adb, "PRAGMA page_size = 8192; PRAGMA journal_mode = OFF;"
+                             "PRAGMA synchronous = OFF;" CS_SUMMARIES_TABLE_SQL "BEGIN;", &t->error) ||
+      (insert = _cs_sqlite_prepare (adb, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)",
+                                    &t->error)) == NULL)
+    goto out;
+
+  p.read_db = rdb;
+  p.insert = insert;
+  p.n_levels = job->n_levels;
+  p.levels = levels;
+  while ((cpu = g_atomic_int_add (&job->next_cpu, 1)) < job->n_cpus)
+    {
+      p.cpu = cpu;
+      for (guint l = 0; l < job->n_levels; l++)
+        {
+          levels[l].idx = -1;
+          levels[l].block = -1;
+          levels[l].block_used = FALSE;
+        }
+      if (!build_cpu (&p, job->origin_ns, job->shift, job->cancellable, &t->error))
+        {
+          g_atomic_int_set (&job->next_cpu, job->n_cpus);
+          goto out;
+        }
+    }
+  _cs_sqlite_exec (adb, "COMMIT;", &t->error);
+out:
+  g_clear_pointer (&insert, sqlite3_finalize);
+  sqlite3_close (adb);
+  sqlite3_close (rdb);
+  return NULL;
+}
+
 /*
  * _cs_summary_build:
+ * @db: the index being built, with no transaction open
+ * @db_path: its file
  *
  * Writes the summaries table for every CPU from the event_chunks and
- * slice_chunks tables already in @db.  See the file comment.
+ * slice_chunks tables already in @db (see the file comment).  CPUs are
+ * summarised in parallel, one thread per core, each writing a side file
+ * next to @db_path that is then copied in and deleted.
  */
 gboolean
 _cs_summary_build (sqlite3       *db,
+                   const char    *db_path,
                    guint          n_cpus,
                    gint64         origin_ns,
                    gint64         last_ns,
@@ -345,31 +437,41 @@ _cs_summary_build (sqlite3       *db,
                    GCancellable  *cancellable,
                    GError       **error)
 {
-  g_autoptr(sqlite3_stmt) insert =
-    _cs_sqlite_prepare (db, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)", error);
-  g_autofree Level *levels = NULL;
-  Pyramid p = { 0 };
+  SummaryJob job = { db_path, n_cpus, origin_ns, shift, CLAMP (n_levels, 1, MAX_LEVELS), cancellable, 0 };
+  guint n_threads = CLAMP (g_get_num_processors (), 1, MAX (n_cpus, 1));
+  g_autofree SummaryThread *threads = g_new0 (SummaryThread, n_threads);
+  g_autofree GThread **handles = g_new0 (GThread *, n_threads);
+  gboolean ok = TRUE;
 
-  if (insert == NULL)
-    return FALSE;
-  n_levels = CLAMP (n_levels, 1, MAX_LEVELS);
-  levels = g_new0 (Level, n_levels);
-
-  p.db = db;
-  p.insert = insert;
-  p.n_levels = n_levels;
-  p.levels = levels;
-  for (guint cpu = 0; cpu < n_cpus; cpu++)
+  for (guint i = 0; i < n_threads; i++)
     {
-      p.cpu = cpu;
-      for (guint l = 0; l < n_levels; l++)
-        {
-          levels[l].idx = -1;
-          levels[l].block = -1;
-          levels[l].block_used = FALSE;
-        }
-      if (!build_cpu (&p, origin_ns, shift, cancellable, error))
-        return FALSE;
+      threads[i].job = &job;
+      threads[i].aux_path = g_strdup_printf ("%s-summary%u", db_path, i);
+      g_unlink (threads[i].aux_path);
+      handles[i] = g_thread_new ("cs-summary", summary_thread, &threads[i]);
     }
-  return TRUE;
+  for (guint i = 0; i < n_threads; i++)
+    g_thread_join (handles[i]);
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      if (threads[i].error != NULL)
+        {
+          if (ok)
+            g_propagate_error (error, g_steal_pointer (&threads[i].error));
+          g_clear_error (&threads[i].error);
+          ok = FALSE;
+        }
+      if (ok)
+        {
+          char *attach = sqlite3_mprintf ("ATTACH DATABASE %Q AS side;", threads[i].aux_path);
+          ok = _cs_sqlite_exec (db, attach, error) &&
+               _cs_sqlite_exec (db, "INSERT INTO main.summaries SELECT * FROM side.summaries;"
+                                    "DETACH DATABASE side;", error);
+          sqlite3_free (attach);
+        }
+      g_unlink (threads[i].aux_path);
+      g_free (threads[i].aux_path);
+    }
+  return ok;
 }
