@@ -227,6 +227,17 @@ cs_timeline_click_at (CsTimeline      *self,
       hit.has_event = FALSE;
     }
 
+  /* A task plot's wakeup latency box: A on the wakeup, B on the
+   * switch-in, so that the info bar measures it. */
+  if (n_press >= 2 && hit.kind == CS_HIT_TASK_PLOT && hit.has_interval &&
+      hit.interval.state == CS_TASK_RUNNABLE && hit.interval.wakeup_ns >= 0)
+    {
+      markers->undo_valid = FALSE;
+      cs_timeline_set_marker_ns (self, CS_MARKER_A, hit.interval.wakeup_ns);
+      cs_timeline_set_marker_ns (self, CS_MARKER_B, hit.interval.end_ns);
+      return;
+    }
+
   ts_ns = hit.has_event ? hit.event.ts_ns : cs_timeline_renderer_x_to_ns (renderer, &viewport, x_px);
 
   if (n_press >= 2 || (modifiers & GDK_SHIFT_MASK))
@@ -329,6 +340,12 @@ cs_timeline_popup_menu (CsTimeline *self,
     {
       target.has_task = TRUE;
       target.pid = hit.slice.pid;
+    }
+  else if (hit.kind == CS_HIT_TASK_PLOT || hit.kind == CS_HIT_TASK_LABEL)
+    {
+      /* A task plot: its task (filters, remove the plot). */
+      target.has_task = TRUE;
+      target.pid = hit.pid;
     }
 
   cs_event_menu_popup (&_cs_timeline_get_markers (self)->context_menu, GTK_WIDGET (self),

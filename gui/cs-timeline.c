@@ -341,6 +341,57 @@ cs_timeline_describe_time (CsTimeline *self,
   return g_strdup_printf (_("%s (%s)"), offset, timestamp);
 }
 
+/* A task plot: what the task did under the pointer, and for how long. */
+static char *
+cs_timeline_describe_task_hit (CsTimeline  *self,
+                               const CsHit *hit)
+{
+  g_autofree char *task = cs_timeline_describe_task (self, hit->pid);
+  g_autofree char *time = cs_timeline_describe_time (self, hit->ts_ns);
+  g_autofree char *duration = NULL;
+  g_autofree char *state = NULL;
+  const CsTaskInterval *interval = &hit->interval;
+
+  if (hit->kind == CS_HIT_TASK_LABEL || !hit->has_interval)
+    return g_strdup_printf ("%s  ·  %s", task, time);
+
+  duration = cs_format_duration (interval->end_ns - interval->begin_ns);
+  switch (interval->state)
+    {
+    case CS_TASK_RUNNING:
+      /* TRANSLATORS: a task plot's hover text, "ran on CPU 1 for 3.2 ms" */
+      state = g_strdup_printf (_("ran on CPU %d for %s"), interval->cpu, duration);
+      break;
+    case CS_TASK_RUNNABLE:
+      if (interval->wakeup_ns >= 0)
+        {
+          g_autofree char *latency = cs_format_duration (interval->end_ns - interval->wakeup_ns);
+
+          /* TRANSLATORS: a task plot's hover text; %s is a duration */
+          state = g_strdup_printf (_("wakeup latency %s (double-click to put markers A and B on it)"),
+                                   latency);
+        }
+      else
+        /* TRANSLATORS: a task plot's hover text; %s is a duration */
+        state = g_strdup_printf (_("runnable, preempted, for %s"), duration);
+      break;
+    case CS_TASK_SLEEPING:
+      /* TRANSLATORS: a task plot's hover text; %s is a duration */
+      state = g_strdup_printf (_("sleeping (S) for %s"), duration);
+      break;
+    case CS_TASK_UNINTERRUPTIBLE:
+      /* TRANSLATORS: a task plot's hover text; %s is a duration */
+      state = g_strdup_printf (_("uninterruptible (D) for %s"), duration);
+      break;
+    case CS_TASK_OTHER:
+    default:
+      /* TRANSLATORS: a task plot's hover text; %s is a duration */
+      state = g_strdup_printf (_("stopped, dead or unknown for %s"), duration);
+      break;
+    }
+  return g_strdup_printf ("%s  ·  %s  ·  %s", task, time, state);
+}
+
 static char *
 cs_timeline_describe_hit (CsTimeline  *self,
                           const CsHit *hit)
@@ -348,6 +399,8 @@ cs_timeline_describe_hit (CsTimeline  *self,
   g_autoptr(GString) text = g_string_new (NULL);
   const char *separator = "  ·  ";
 
+  if (hit->kind == CS_HIT_TASK_PLOT || hit->kind == CS_HIT_TASK_LABEL)
+    return cs_timeline_describe_task_hit (self, hit);
   if (hit->kind != CS_HIT_CPU_PLOT)
     return cs_timeline_describe_time (self, hit->ts_ns);
 
