@@ -120,6 +120,8 @@ cs_application_startup (GApplication *application)
 {
   static const char * const open_accels[] = { "<Control>o", NULL };
   static const char * const quit_accels[] = { "<Control>q", NULL };
+  static const char * const tasks_accels[] = { "<Control>t", NULL };
+  static const char * const filters_accels[] = { "<Control><Shift>f", NULL };
 
   G_APPLICATION_CLASS (cs_application_parent_class)->startup (application);
 
@@ -127,6 +129,8 @@ cs_application_startup (GApplication *application)
                                    G_N_ELEMENTS (app_actions), application);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.open", open_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-tasks", tasks_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-filters", filters_accels);
   gtk_window_set_default_icon_name (APP_ID);
 }
 

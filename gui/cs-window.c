@@ -16,9 +16,13 @@
 #include <glib/gi18n.h>
 
 #include "cs-event-list-view.h"
+#include "cs-analysis.h"
+#include "cs-cpu-chooser.h"
+#include "cs-filter-bar.h"
 #include "cs-format.h"
 #include "cs-index-job.h"
 #include "cs-record-panel.h"
+#include "cs-window-actions.h"
 #include "cs-window.h"
 
 #define STYLE_RESOURCE "/org/chronoscope/Chronoscope/style.css"
@@ -43,9 +47,13 @@ struct _CsWindow
   GtkLabel *hover_label;
   GtkLabel *marker_label;
   GtkLabel *span_label;
+  GtkWidget *analysis_box;
+  GtkMenuButton *cpu_button;
+  CsFilterBar *filter_bar;
 
   /* owned */
   GSettings *settings;
+  CsAnalysis *analysis;
   CsIndexJob *job;
   GCancellable *cancellable;
   CsDocument *document;
@@ -370,6 +378,9 @@ cs_window_set_document (CsWindow   *self,
   span_changed_cb (self);
   hover_text_changed_cb (self);
   cs_window_set_state (self, document != NULL ? CS_WINDOW_STATE_READY : CS_WINDOW_STATE_EMPTY);
+  /* Plots and filter for the new recording (after the timeline and the
+   * list have it). */
+  cs_analysis_document_changed (self->analysis);
 
   if (document != NULL)
     {
@@ -638,6 +649,7 @@ cs_window_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
+  g_clear_object (&self->analysis);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
 
@@ -708,6 +720,7 @@ cs_window_class_init (CsWindowClass *klass)
 
   g_type_ensure (CS_TYPE_TIMELINE);
   g_type_ensure (CS_TYPE_EVENT_LIST_VIEW);
+  g_type_ensure (CS_TYPE_FILTER_BAR);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-window.ui");
   gtk_widget_class_bind_template_child (widget_class, CsWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, subtitle_label);
@@ -724,6 +737,9 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, hover_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, marker_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, span_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, analysis_box);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, cpu_button);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, filter_bar);
   gtk_widget_class_bind_template_callback (widget_class, dismiss_error_cb);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, hover_text_changed_cb);
@@ -769,6 +785,13 @@ cs_window_init (CsWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), record_entries,
                                    G_N_ELEMENTS (record_entries), self);
+
+  /* Plots, filters and sessions: cs-analysis.c, cs-window-actions.c. */
+  self->analysis = cs_analysis_new (self->timeline, self->event_list_view);
+  cs_filter_bar_set_analysis (self->filter_bar, self->analysis);
+  gtk_menu_button_set_popover (self->cpu_button, cs_cpu_chooser_new (self->analysis));
+  g_object_bind_property (self->zoom_box, "visible", self->analysis_box, "visible", G_BINDING_SYNC_CREATE);
+  _cs_window_actions_init (self);
 
   target = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
@@ -854,3 +877,30 @@ cs_window_get_event_list_view (CsWindow *self)
   return self->event_list_view;
 }
 
+/**
+ * cs_window_get_analysis:
+ * @self: a #CsWindow
+ *
+ * Returns: (transfer none): which plots and filter the window shows
+ */
+CsAnalysis *
+cs_window_get_analysis (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+
+  return self->analysis;
+}
+
+/**
+ * cs_window_get_file:
+ * @self: a #CsWindow
+ *
+ * Returns: (transfer none) (nullable): the recording shown
+ */
+GFile *
+cs_window_get_file (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+
+  return self->file;
+}

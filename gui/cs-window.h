@@ -29,6 +29,8 @@ GType cs_window_state_get_type (void) G_GNUC_CONST;
 #define CS_TYPE_WINDOW (cs_window_get_type ())
 G_DECLARE_FINAL_TYPE (CsWindow, cs_window, CS, WINDOW, GtkApplicationWindow)
 
+typedef struct _CsAnalysis CsAnalysis;
+
 CsWindow      *cs_window_new               (GtkApplication *application);
 void           cs_window_open_file         (CsWindow       *self,
                                             GFile          *file);
@@ -37,6 +39,8 @@ void           cs_window_cancel            (CsWindow       *self);
 CsWindowState  cs_window_get_state         (CsWindow       *self);
 const char    *cs_window_get_error_message (CsWindow       *self);
 CsTimeline    *cs_window_get_timeline      (CsWindow       *self);
+CsAnalysis    *cs_window_get_analysis      (CsWindow       *self);
+GFile         *cs_window_get_file          (CsWindow       *self);
 CsEventListView *cs_window_get_event_list_view (CsWindow     *self);
 
 G_END_DECLS

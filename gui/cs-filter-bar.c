@@ -1,0 +1,268 @@
+/* cs-filter-bar.c: the bar that says an event filter is on.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Shown over the timeline while a filter is set, so that nobody mistakes a
+ * filtered view for the recording: what the filter passes, the progress of
+ * the event list counting the passing events in the background (a large
+ * recording takes a moment), then how many passed, whether the timeline's
+ * plots are drawn from summaries the filter does not reach (zoomed out),
+ * and Edit / Clear buttons (win.show-filters, win.filter-clear).
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-filter-bar.h"
+#include "cs-format.h"
+
+struct _CsFilterBar
+{
+  GtkWidget parent_instance;
+
+  /* widgets */
+  GtkRevealer *revealer;
+  GtkLabel *summary_label;
+  GtkProgressBar *progress_bar;
+  GtkLabel *count_label;
+  GtkLabel *note_label;
+
+  /* owned */
+  CsAnalysis *analysis;
+  GdkFrameClock *frame_clock;
+  gulong after_paint_id;
+};
+
+G_DEFINE_FINAL_TYPE (CsFilterBar, cs_filter_bar, GTK_TYPE_WIDGET)
+
+static CsTimelineRenderer *
+cs_filter_bar_get_renderer (CsFilterBar *self)
+{
+  CsTimeline *timeline = self->analysis != NULL ? cs_analysis_get_timeline (self->analysis) : NULL;
+
+  return timeline != NULL ? cs_timeline_get_renderer (timeline) : NULL;
+}
+
+static void
+cs_filter_bar_update_note (CsFilterBar *self)
+{
+  CsTimelineRenderer *renderer = cs_filter_bar_get_renderer (self);
+  gboolean on_timeline = self->analysis != NULL &&
+                         (cs_analysis_get_filter_targets (self->analysis) & CS_FILTER_TARGET_TIMELINE);
+  gboolean exact = renderer == NULL || !on_timeline || cs_timeline_renderer_get_filter_exact (renderer);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->note_label), !exact);
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock, CsFilterBar *self)
+{
+  cs_filter_bar_update_note (self);
+}
+
+static void
+cs_filter_bar_update (CsFilterBar *self)
+{
+  g_autofree char *summary = NULL;
+  CsFilterTarget targets;
+  gboolean ready;
+
+  summary = self->analysis != NULL ? cs_analysis_describe_filter (self->analysis) : NULL;
+  gtk_revealer_set_reveal_child (self->revealer, summary != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self), summary != NULL);
+  if (summary == NULL)
+    return;
+
+  gtk_label_set_label (self->summary_label, summary);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->summary_label), summary);
+
+  targets = cs_analysis_get_filter_targets (self->analysis);
+  ready = cs_analysis_get_filter_ready (self->analysis);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), !ready);
+  gtk_progress_bar_set_fraction (self->progress_bar, cs_analysis_get_filter_progress (self->analysis));
+
+  if (!(targets & CS_FILTER_TARGET_LIST))
+    gtk_label_set_label (self->count_label, _("Not applied to the list"));
+  else if (!ready)
+    gtk_label_set_label (self->count_label, _("Filtering the list…"));
+  else
+    {
+      CsDocument *document = cs_analysis_get_document (self->analysis);
+      guint64 n_passing = cs_analysis_get_n_list_events (self->analysis);
+      guint64 n_total = document != NULL ? cs_document_get_n_events (document) : 0;
+      g_autofree char *passing = cs_format_count (n_passing);
+      g_autofree char *total = cs_format_count (n_total);
+      g_autofree char *text = NULL;
+
+      /* TRANSLATORS: events passing the filter, "1,234 of 2,512 events" */
+      text = g_strdup_printf (ngettext ("%s of %s event", "%s of %s events", (gulong) n_total),
+                              passing, total);
+      gtk_label_set_label (self->count_label, text);
+    }
+  cs_filter_bar_update_note (self);
+}
+
+static void
+cs_filter_bar_realize (GtkWidget *widget)
+{
+  CsFilterBar *self = CS_FILTER_BAR (widget);
+
+  GTK_WIDGET_CLASS (cs_filter_bar_parent_class)->realize (widget);
+
+  self->frame_clock = g_object_ref (gtk_widget_get_frame_clock (widget));
+  self->after_paint_id = g_signal_connect (self->frame_clock, "after-paint",
+                                           G_CALLBACK (after_paint_cb), self);
+}
+
+static void
+cs_filter_bar_unrealize (GtkWidget *widget)
+{
+  CsFilterBar *self = CS_FILTER_BAR (widget);
+
+  g_clear_signal_handler (&self->after_paint_id, self->frame_clock);
+  g_clear_object (&self->frame_clock);
+
+  GTK_WIDGET_CLASS (cs_filter_bar_parent_class)->unrealize (widget);
+}
+
+static void
+cs_filter_bar_dispose (GObject *object)
+{
+  CsFilterBar *self = CS_FILTER_BAR (object);
+  GtkWidget *child;
+
+  if (self->analysis != NULL)
+    g_signal_handlers_disconnect_by_data (self->analysis, self);
+  g_clear_object (&self->analysis);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (cs_filter_bar_parent_class)->dispose (object);
+}
+
+static void
+cs_filter_bar_class_init (CsFilterBarClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_filter_bar_dispose;
+  widget_class->realize = cs_filter_bar_realize;
+  widget_class->unrealize = cs_filter_bar_unrealize;
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "filterbar");
+}
+
+static GtkWidget *
+action_button (const char *label, const char *action, const char *tooltip)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "flat");
+  return button;
+}
+
+static void
+cs_filter_bar_init (CsFilterBar *self)
+{
+  GtkWidget *box, *icon;
+
+  self->revealer = GTK_REVEALER (gtk_revealer_new ());
+  gtk_revealer_set_transition_type (self->revealer, GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN);
+  gtk_widget_set_parent (GTK_WIDGET (self->revealer), GTK_WIDGET (self));
+
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_add_css_class (box, "filter-bar");
+  gtk_revealer_set_child (self->revealer, box);
+
+  icon = gtk_image_new_from_icon_name ("edit-find-symbolic");
+  gtk_box_append (GTK_BOX (box), icon);
+
+  self->summary_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->summary_label, 0.0f);
+  gtk_label_set_ellipsize (self->summary_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode (self->summary_label, TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->summary_label), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->summary_label), "heading");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary_label));
+
+  self->note_label = GTK_LABEL (gtk_label_new (_("Timeline: zoom in to see filtered events")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->note_label),
+                               _("Zoomed out, plots are drawn from per-pixel summaries of all events; "
+                                 "the filter applies to event ticks once they are drawn one by one."));
+  gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->note_label), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->note_label));
+
+  self->progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_widget_set_valign (GTK_WIDGET (self->progress_bar), GTK_ALIGN_CENTER);
+  gtk_widget_set_size_request (GTK_WIDGET (self->progress_bar), 120, -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress_bar));
+
+  self->count_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "numeric");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->count_label));
+
+  gtk_box_append (GTK_BOX (box), action_button (_("_Edit…"), "win.show-filters", _("Change the filter")));
+  gtk_box_append (GTK_BOX (box), action_button (_("_Clear"), "win.filter-clear", _("Show every event again")));
+
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+}
+
+/**
+ * cs_filter_bar_new:
+ *
+ * Returns: (transfer floating): a hidden filter bar
+ */
+GtkWidget *
+cs_filter_bar_new (void)
+{
+  return g_object_new (CS_TYPE_FILTER_BAR, NULL);
+}
+
+/**
+ * cs_filter_bar_set_analysis:
+ * @self: a #CsFilterBar
+ * @analysis: (transfer none): the window's #CsAnalysis, whose filter the bar
+ *   describes
+ */
+void
+cs_filter_bar_set_analysis (CsFilterBar *self,
+                            CsAnalysis  *analysis)
+{
+  static const char * const signals[] = {
+    "notify::filter", "notify::filter-targets", "notify::filter-ready",
+    "notify::filter-progress", "document-changed",
+  };
+
+  g_return_if_fail (CS_IS_FILTER_BAR (self));
+  g_return_if_fail (CS_IS_ANALYSIS (analysis));
+
+  if (self->analysis != NULL)
+    g_signal_handlers_disconnect_by_data (self->analysis, self);
+  g_set_object (&self->analysis, analysis);
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    g_signal_connect_object (analysis, signals[i], G_CALLBACK (cs_filter_bar_update), self,
+                             G_CONNECT_SWAPPED);
+  cs_filter_bar_update (self);
+}
+
+/**
+ * cs_filter_bar_get_text:
+ * @self: a #CsFilterBar
+ *
+ * Returns: (transfer none): the filter's description as shown ("" when
+ *   hidden)
+ */
+const char *
+cs_filter_bar_get_text (CsFilterBar *self)
+{
+  g_return_val_if_fail (CS_IS_FILTER_BAR (self), "");
+
+  return gtk_widget_get_visible (GTK_WIDGET (self)) ? gtk_label_get_label (self->summary_label) : "";
+}

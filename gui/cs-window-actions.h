@@ -1,0 +1,16 @@
+/* cs-window-actions.h: the window's actions on plots, filters and sessions.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include "cs-window.h"
+
+G_BEGIN_DECLS
+
+void        _cs_window_actions_init        (CsWindow *window);
+void        _cs_window_actions_update      (CsWindow *window);
+GtkWindow  *_cs_window_actions_get_dialog  (CsWindow   *window,
+                                            const char *name);
+
+G_END_DECLS

@@ -1,0 +1,812 @@
+/* test-task-plots.c: task plots, CPU plots and filters in the window,
+ * under Xvfb.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Runs the real CsWindow in-process, as test-gui.c does (this program
+ * answers `index-worker FILE` itself), on tests/data/sched-irq-v6.dat.
+ * What the window must show is asked from the index: a task plot's pixels
+ * against cs_document_get_task_intervals(), the event list's row count
+ * under a filter against a count of the events that pass, made here event
+ * by event.  XDG folders are private; screenshots go to $CS_SCREENSHOT_DIR.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+
+#include "cs-analysis.h"
+#include "cs-application.h"
+#include "cs-cli.h"
+#include "cs-filter-bar.h"
+#include "cs-filter-dialog.h"
+#include "cs-palette.h"
+#include "cs-plot-args.h"
+#include "cs-task-list.h"
+#include "cs-window-actions.h"
+#include "cs-window.h"
+
+#define WAIT_TIMEOUT_S 60
+
+static char *work_dir;
+static char *screenshot_dir;
+static GtkApplication *application;
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                   */
+
+static char *
+find_recording (void)
+{
+  const char *dir = g_getenv ("CS_TESTDATA");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    g_error ("Set CS_TESTDATA to tests/data");
+  path = g_build_filename (dir, "sched-irq-v6.dat", NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  return g_steal_pointer (&path);
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition condition, gpointer data, const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  wait_until (flag_is_set, &done, "the main loop");
+}
+
+static gboolean
+window_is_ready (gpointer data)
+{
+  return cs_window_get_state (data) == CS_WINDOW_STATE_READY;
+}
+
+static gboolean
+widget_is_drawable (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 &&
+         gtk_widget_get_height (data) > 0;
+}
+
+static gboolean
+filter_is_ready (gpointer data)
+{
+  return cs_analysis_get_filter_ready (data);
+}
+
+static CsWindow *
+new_window (void)
+{
+  CsWindow *window = cs_window_new (application);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until (widget_is_drawable, window, "the window to show");
+  return window;
+}
+
+static CsWindow *
+open_window (const char *path)
+{
+  CsWindow *window = new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  cs_window_open_file (window, file);
+  wait_until (window_is_ready, window, "the recording");
+  wait_until (widget_is_drawable, cs_window_get_timeline (window), "the timeline");
+  spin (200);
+  return window;
+}
+
+static void spin (guint ms);
+
+static GdkTexture *
+snapshot_widget (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderNode *node = NULL;
+  GdkTexture *texture;
+
+  /* A widget between a layout and its first frame draws nothing yet. */
+  for (guint attempt = 0; attempt < 20 && node == NULL; attempt++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      if (attempt > 0)
+        spin (50);
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  return texture;
+}
+
+static void
+save_screenshot (GtkWidget *widget, const char *name)
+{
+  g_autoptr(GdkTexture) texture = snapshot_widget (widget);
+  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
+
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+typedef struct {
+  int width;
+  int height;
+  gsize stride;
+  guchar *pixels;   /* B G R A, premultiplied */
+} Pixels;
+
+static void
+pixels_init (Pixels *pixels, GtkWidget *widget)
+{
+  g_autoptr(GdkTexture) texture = snapshot_widget (widget);
+
+  pixels->width = gdk_texture_get_width (texture);
+  pixels->height = gdk_texture_get_height (texture);
+  pixels->stride = (gsize) pixels->width * 4;
+  pixels->pixels = g_malloc (pixels->stride * pixels->height);
+  gdk_texture_download (texture, pixels->pixels, pixels->stride);
+}
+
+static guint32
+pixels_get (const Pixels *pixels, int x, int y)
+{
+  const guchar *p;
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x, <, pixels->width);
+  g_assert_cmpint (y, <, pixels->height);
+  p = pixels->pixels + (gsize) y * pixels->stride + (gsize) x * 4;
+  return ((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0];
+}
+
+static gboolean
+same_color (guint32 a, guint32 b, int tolerance)
+{
+  for (int shift = 0; shift <= 16; shift += 8)
+    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
+      return FALSE;
+  return TRUE;
+}
+
+static void
+destroy_window (CsWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin (50);
+}
+
+static GArray *
+task_intervals (CsDocument *document, gint32 pid)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *intervals = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+
+  g_assert_true (cs_document_get_task_intervals (document, pid, cs_document_get_first_ns (document),
+                                                 cs_document_get_last_ns (document) + 1,
+                                                 intervals, &error));
+  g_assert_no_error (error);
+  return intervals;
+}
+
+static const CsTask *
+busiest_task (CsDocument *document)
+{
+  const CsTask *busiest = NULL;
+
+  for (guint i = 0; i < cs_document_get_n_tasks (document); i++)
+    {
+      const CsTask *task = cs_document_get_task (document, i);
+
+      if (task->pid > 0 && (busiest == NULL || task->runtime_ns > busiest->runtime_ns))
+        busiest = task;
+    }
+  g_assert_nonnull (busiest);
+  return busiest;
+}
+
+/* The longest interval of the recording in @state (with a wakeup when
+ * @wakeup), and its task. */
+static gboolean
+longest_interval (CsDocument *document, CsTaskState state, gboolean wakeup, gint32 *pid,
+                  CsTaskInterval *found)
+{
+  gint64 best_ns = 0;
+
+  for (guint i = 0; i < cs_document_get_n_tasks (document); i++)
+    {
+      const CsTask *task = cs_document_get_task (document, i);
+      g_autoptr(GArray) intervals = NULL;
+
+      if (task->pid <= 0 || task->runtime_ns == 0)
+        continue;
+      intervals = task_intervals (document, task->pid);
+      for (guint j = 0; j < intervals->len; j++)
+        {
+          const CsTaskInterval *interval = &g_array_index (intervals, CsTaskInterval, j);
+
+          if (interval->state != state || (wakeup && interval->wakeup_ns < interval->begin_ns))
+            continue;
+          if (interval->end_ns - interval->begin_ns > best_ns)
+            {
+              best_ns = interval->end_ns - interval->begin_ns;
+              *pid = task->pid;
+              *found = *interval;
+            }
+        }
+    }
+  return best_ns > 0;
+}
+
+/* Where a task plot is, in timeline pixels. */
+static void
+task_plot_area (CsTimeline *timeline, gint32 pid, double *y, double *height)
+{
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  const gint32 *pids;
+  guint n_pids;
+
+  pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
+  for (guint i = 0; i < n_pids; i++)
+    if (pids[i] == pid)
+      {
+        cs_timeline_renderer_get_task_plot_area (renderer, i, y, height);
+        return;
+      }
+  g_error ("pid %d has no task plot", pid);
+}
+
+static double
+timeline_x (CsTimeline *timeline, gint64 ts_ns)
+{
+  CsViewport viewport = {
+    cs_timeline_get_begin_ns (timeline), cs_timeline_get_end_ns (timeline),
+    gtk_widget_get_width (GTK_WIDGET (timeline)), gtk_widget_get_height (GTK_WIDGET (timeline)),
+  };
+
+  return cs_timeline_renderer_ns_to_x (cs_timeline_get_renderer (timeline), &viewport, ts_ns);
+}
+
+static void
+activate (CsWindow *window, const char *action, GVariant *parameter)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Task plots                                                                */
+
+static void
+test_add_task_plot (void)
+{
+  g_autofree char *path = find_recording ();
+  CsWindow *window = open_window (path);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_timeline_get_document (timeline);
+  const CsTask *task = busiest_task (document);
+  g_autoptr(GArray) intervals = task_intervals (document, task->pid);
+  const CsTaskInterval *run = NULL;
+  int height_before, height_after;
+  double y, height, x;
+  guint n_pids, n_checked = 0;
+  CsColor color;
+  Pixels pixels;
+
+  height_before = cs_timeline_renderer_get_natural_height (cs_timeline_get_renderer (timeline));
+  activate (window, "add-task-plot", g_variant_new_int32 (task->pid));
+  g_assert_true (cs_analysis_has_task_plot (analysis, task->pid));
+  cs_timeline_renderer_get_task_plots (cs_timeline_get_renderer (timeline), &n_pids);
+  g_assert_cmpuint (n_pids, ==, 1);
+  height_after = cs_timeline_renderer_get_natural_height (cs_timeline_get_renderer (timeline));
+  g_assert_cmpint (height_after, >, height_before);
+  /* Adding it again changes nothing. */
+  activate (window, "add-task-plot", g_variant_new_int32 (task->pid));
+  cs_timeline_renderer_get_task_plots (cs_timeline_get_renderer (timeline), &n_pids);
+  g_assert_cmpuint (n_pids, ==, 1);
+
+  /* Zoomed on its longest run: that CPU's colour across the run. */
+  for (guint i = 0; i < intervals->len; i++)
+    {
+      const CsTaskInterval *interval = &g_array_index (intervals, CsTaskInterval, i);
+
+      if (interval->state == CS_TASK_RUNNING && interval->cpu >= 0 &&
+          (run == NULL || interval->end_ns - interval->begin_ns > run->end_ns - run->begin_ns))
+        run = interval;
+    }
+  g_assert_nonnull (run);
+  cs_timeline_set_span (timeline, run->begin_ns - (run->end_ns - run->begin_ns) / 2,
+                        run->end_ns + (run->end_ns - run->begin_ns) / 2);
+  spin (200);
+  wait_until (widget_is_drawable, timeline, "the timeline");
+  save_screenshot (GTK_WIDGET (window), "task-plot.png");
+
+  pixels_init (&pixels, GTK_WIDGET (timeline));
+  task_plot_area (timeline, task->pid, &y, &height);
+  g_assert_cmpfloat (y + height, <=, pixels.height);
+  cs_palette_get_cpu_color ((guint) run->cpu, &color);
+  for (double f = 0.1; f < 0.95; f += 0.1)
+    {
+      guint32 found;
+
+      x = timeline_x (timeline, run->begin_ns + (gint64) ((run->end_ns - run->begin_ns) * f));
+      found = pixels_get (&pixels, (int) x, (int) y + 7);
+      g_test_message ("pid %d on CPU %d: pixel (%d, %d) is %06x", task->pid, run->cpu, (int) x,
+                      (int) y + 7, found);
+      g_assert_true (same_color (found, cs_color_to_rgb24 (&color), 3));
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, >, 5);
+  g_free (pixels.pixels);
+
+  /* Hovering the plot says what the task did. */
+  cs_timeline_hover_at (timeline, timeline_x (timeline, (run->begin_ns + run->end_ns) / 2), y + height / 2);
+  g_test_message ("hover: %s", cs_timeline_get_hover_text (timeline));
+  g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), "CPU"));
+
+  activate (window, "remove-task-plot", g_variant_new_int32 (task->pid));
+  g_assert_false (cs_analysis_has_task_plot (analysis, task->pid));
+  g_assert_cmpint (cs_timeline_renderer_get_natural_height (cs_timeline_get_renderer (timeline)), ==,
+                   height_before);
+
+  destroy_window (window);
+}
+
+static void
+test_task_list (void)
+{
+  g_autofree char *path = find_recording ();
+  CsWindow *window = open_window (path);
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_analysis_get_document (analysis);
+  const CsTask *task = busiest_task (document);
+  g_autofree char *pid_text = g_strdup_printf ("%d", task->pid);
+  CsTaskList *list;
+  guint n_all;
+
+  activate (window, "show-tasks", NULL);
+  list = CS_TASK_LIST (_cs_window_actions_get_dialog (window, "tasks"));
+  g_assert_nonnull (list);
+  wait_until (widget_is_drawable, list, "the task list");
+  n_all = cs_task_list_get_n_shown (list);
+  g_assert_cmpuint (n_all, >, 1);
+  /* Busiest first. */
+  g_assert_cmpint (cs_task_list_get_shown_pid (list, 0), ==, task->pid);
+
+  /* Check two tasks: their plots appear, in that order. */
+  cs_task_list_set_plotted (list, 0, TRUE);
+  cs_task_list_set_plotted (list, 1, TRUE);
+  g_assert_true (cs_analysis_has_task_plot (analysis, task->pid));
+  g_assert_true (cs_analysis_has_task_plot (analysis, cs_task_list_get_shown_pid (list, 1)));
+  spin (300);
+  save_screenshot (GTK_WIDGET (list), "task-list.png");
+  save_screenshot (GTK_WIDGET (window), "task-plots-from-list.png");
+
+  /* Search by pid, then by name. */
+  cs_task_list_set_search (list, pid_text);
+  g_assert_cmpuint (cs_task_list_get_n_shown (list), >=, 1);
+  g_assert_cmpuint (cs_task_list_get_n_shown (list), <, n_all);
+  g_assert_cmpint (cs_task_list_get_shown_pid (list, 0), ==, task->pid);
+  cs_task_list_set_search (list, "CS-SPIN");
+  for (guint i = 0; i < cs_task_list_get_n_shown (list); i++)
+    g_assert_cmpstr (cs_document_get_comm (document, cs_task_list_get_shown_pid (list, i)), ==, "cs-spin");
+  cs_task_list_set_search (list, "");
+
+  /* The context menu's action unchecks it in the list too. */
+  activate (window, "remove-task-plot", g_variant_new_int32 (task->pid));
+  g_assert_false (cs_analysis_has_task_plot (analysis, task->pid));
+
+  gtk_window_destroy (GTK_WINDOW (list));
+  destroy_window (window);
+}
+
+static void
+test_wakeup_latency_markers (void)
+{
+  g_autofree char *path = find_recording ();
+  CsWindow *window = open_window (path);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsDocument *document = cs_timeline_get_document (timeline);
+  CsTaskInterval latency = { 0 };
+  gint32 pid = 0;
+  double y, height, x;
+
+  g_assert_true (longest_interval (document, CS_TASK_RUNNABLE, TRUE, &pid, &latency));
+  activate (window, "add-task-plot", g_variant_new_int32 (pid));
+  cs_timeline_set_span (timeline, latency.wakeup_ns - (latency.end_ns - latency.wakeup_ns) / 4,
+                        latency.end_ns + (latency.end_ns - latency.wakeup_ns) / 4);
+  spin (200);
+  task_plot_area (timeline, pid, &y, &height);
+  x = timeline_x (timeline, (latency.wakeup_ns + latency.end_ns) / 2);
+
+  /* Double-click on the box: A on the wakeup, B on the switch-in. */
+  cs_timeline_click_at (timeline, x, y + height / 2, 1, 0);
+  cs_timeline_click_at (timeline, x, y + height / 2, 2, 0);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, latency.wakeup_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, latency.end_ns);
+  spin (200);
+  save_screenshot (GTK_WIDGET (window), "wakeup-latency.png");
+
+  destroy_window (window);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Filters                                                                   */
+
+/* The index-level count: every event of every CPU, tested one by one. */
+static guint64
+count_passing (CsDocument *document, CsEventFilter *filter)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  guint64 n = 0;
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (document); cpu++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_array_set_size (events, 0);
+      g_assert_true (cs_document_get_events (document, cpu, cs_document_get_first_ns (document),
+                                             cs_document_get_last_ns (document) + 1, G_MAXUINT,
+                                             events, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < events->len; i++)
+        n += cs_event_filter_matches_event (filter, &g_array_index (events, CsEvent, i));
+    }
+  return n;
+}
+
+static guint
+find_type (CsDocument *document, const char *system, const char *name)
+{
+  for (guint i = 0; i < cs_document_get_n_event_types (document); i++)
+    {
+      const CsEventType *type = cs_document_get_event_type (document, i);
+
+      if (g_str_equal (type->system, system) && g_str_equal (type->name, name))
+        return type->id;
+    }
+  g_error ("no %s:%s", system, name);
+  return 0;
+}
+
+static guint
+list_rows (CsWindow *window)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (cs_event_list_view_get_model (cs_window_get_event_list_view (window))));
+}
+
+static void
+check_list_matches (CsWindow *window, const char *what)
+{
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_analysis_get_document (analysis);
+  guint64 expected;
+
+  wait_until (filter_is_ready, analysis, "the list's filter");
+  expected = count_passing (document, cs_analysis_get_filter (analysis));
+  g_test_message ("%s: %u rows, %" G_GUINT64_FORMAT " events pass", what, list_rows (window), expected);
+  g_assert_cmpuint (list_rows (window), ==, expected);
+  g_assert_cmpuint (cs_analysis_get_n_list_events (analysis), ==, expected);
+}
+
+static void
+test_filter_actions (void)
+{
+  g_autofree char *path = find_recording ();
+  CsWindow *window = open_window (path);
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_analysis_get_document (analysis);
+  guint switch_type = find_type (document, "sched", "sched_switch");
+  guint64 n_total = cs_document_get_n_events (document);
+  const CsTask *task = busiest_task (document);
+  CsFilterBar *bar;
+
+  g_assert_cmpuint (list_rows (window), ==, n_total);
+
+  /* Hide sched_switch: the list loses exactly those events. */
+  activate (window, "filter-event-hide", g_variant_new_uint32 (switch_type));
+  check_list_matches (window, "hide sched_switch");
+  g_assert_cmpuint (list_rows (window), ==,
+                    n_total - cs_document_get_event_type (document, switch_type)->n_events);
+
+  /* And show only the busiest task's events. */
+  activate (window, "filter-task-only", g_variant_new_int32 (task->pid));
+  check_list_matches (window, "and only the busiest task");
+  g_assert_cmpuint (list_rows (window), <, n_total / 2);
+
+  /* Only CPU 0, where it ran. */
+  activate (window, "filter-cpu-only", g_variant_new_uint32 (0));
+  check_list_matches (window, "and only CPU 0");
+  g_assert_cmpuint (list_rows (window), >, 0);
+
+  /* The filter bar says so. */
+  bar = CS_FILTER_BAR (gtk_widget_get_first_child (gtk_widget_get_parent (
+          gtk_widget_get_ancestor (GTK_WIDGET (cs_window_get_timeline (window)), GTK_TYPE_PANED))));
+  g_test_message ("filter bar: %s", cs_filter_bar_get_text (bar));
+  g_assert_nonnull (strstr (cs_filter_bar_get_text (bar), "sched:sched_switch"));
+  spin (300);
+  save_screenshot (GTK_WIDGET (window), "filter-bar.png");
+
+  /* Dim and hide on the timeline: the renderer gets the filter. */
+  cs_analysis_set_hide_filtered (analysis, TRUE);
+  g_assert_true (cs_analysis_get_hide_filtered (analysis));
+
+  activate (window, "filter-clear", NULL);
+  wait_until (filter_is_ready, analysis, "the cleared filter");
+  g_assert_cmpuint (list_rows (window), ==, n_total);
+  g_assert_cmpstr (cs_filter_bar_get_text (bar), ==, "");
+
+  destroy_window (window);
+}
+
+static void
+test_filter_dialog (void)
+{
+  g_autofree char *path = find_recording ();
+  CsWindow *window = open_window (path);
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_analysis_get_document (analysis);
+  guint wakeup_type = find_type (document, "sched", "sched_wakeup");
+  const CsTask *task = busiest_task (document);
+  g_autofree char *expression = NULL;
+  CsFilterDialog *dialog;
+
+  activate (window, "show-filters", NULL);
+  dialog = CS_FILTER_DIALOG (_cs_window_actions_get_dialog (window, "filters"));
+  g_assert_nonnull (dialog);
+  wait_until (widget_is_drawable, dialog, "the filter dialog");
+
+  /* A bad expression: a clear message, and Apply refuses it. */
+  cs_filter_dialog_set_page (dialog, CS_FILTER_PAGE_ADVANCED);
+  cs_filter_dialog_set_expression (dialog, "sched/sched_switch: no_such_field > 3");
+  g_test_message ("error: %s", cs_filter_dialog_get_error (dialog));
+  g_assert_nonnull (cs_filter_dialog_get_error (dialog));
+  g_assert_nonnull (strstr (cs_filter_dialog_get_error (dialog), "no_such_field"));
+  spin (200);
+  save_screenshot (GTK_WIDGET (dialog), "filter-dialog-error.png");
+  g_assert_false (cs_filter_dialog_apply (dialog));
+  g_assert_true (cs_event_filter_is_empty (cs_analysis_get_filter (analysis)));
+
+  /* A good one, with sched_wakeup hidden on the Events page. */
+  expression = g_strdup_printf ("sched/sched_switch: prev_prio < 130 && next_pid == %d", task->pid);
+  cs_filter_dialog_set_expression (dialog, expression);
+  g_test_message ("error: %s", cs_filter_dialog_get_error (dialog));
+  g_assert_null (cs_filter_dialog_get_error (dialog));
+  cs_filter_dialog_set_page (dialog, CS_FILTER_PAGE_EVENTS);
+  cs_filter_dialog_set_mode (dialog, CS_FILTER_TYPE, CS_FILTER_HIDE);
+  cs_filter_dialog_set_checked (dialog, CS_FILTER_TYPE, wakeup_type, TRUE);
+  spin (200);
+  save_screenshot (GTK_WIDGET (dialog), "filter-dialog-events.png");
+  g_assert_true (cs_filter_dialog_apply (dialog));
+  g_assert_true (cs_event_filter_contains (cs_analysis_get_filter (analysis), CS_FILTER_TYPE, wakeup_type));
+  g_assert_nonnull (cs_event_filter_get_expression (cs_analysis_get_filter (analysis)));
+  check_list_matches (window, "expression, sched_wakeup hidden");
+  g_assert_cmpuint (list_rows (window), >, 0);
+  g_assert_cmpuint (list_rows (window), <, cs_document_get_event_type (document, find_type (document, "sched", "sched_switch"))->n_events);
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  destroy_window (window);
+}
+
+/* ------------------------------------------------------------------------ */
+/* CPU plots                                                                 */
+
+/* CPU 1's plot only, then @n_task_plots task plots: 40 px plots 4 px apart
+ * under a 28 px axis. */
+static void
+check_one_cpu_plot (CsWindow *window,
+                    guint     n_task_plots)
+{
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (cs_window_get_timeline (window));
+  const guint *cpus;
+  guint n;
+
+  cpus = cs_timeline_renderer_get_cpus (renderer, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (cpus[0], ==, 1);
+  g_assert_cmpint (cs_timeline_renderer_get_natural_height (renderer), ==,
+                   28 + 4 + (1 + n_task_plots) * (40 + 4));
+}
+
+static GtkWidget *
+find_menu_button (GtkWidget *root, const char *label)
+{
+  if (GTK_IS_MENU_BUTTON (root) &&
+      g_strcmp0 (gtk_menu_button_get_label (GTK_MENU_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_menu_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The @index-th check button under @root, in widget order. */
+static GtkWidget *
+find_check_button (GtkWidget *root, guint index)
+{
+  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
+  guint seen = 0;
+
+  g_ptr_array_add (stack, root);
+  while (stack->len > 0)
+    {
+      GtkWidget *widget = g_ptr_array_steal_index (stack, stack->len - 1);
+      g_autoptr(GPtrArray) children = g_ptr_array_new ();
+
+      if (GTK_IS_CHECK_BUTTON (widget) && seen++ == index)
+        return widget;
+      for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+           child = gtk_widget_get_next_sibling (child))
+        g_ptr_array_add (children, child);
+      for (guint i = children->len; i > 0; i--)
+        g_ptr_array_add (stack, g_ptr_array_index (children, i - 1));
+    }
+  return NULL;
+}
+
+static void
+test_cpu_option (void)
+{
+  g_autofree char *path = find_recording ();
+  g_autoptr(GArray) cpus = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  CsWindow *window;
+
+  /* What --cpu 1 does to the next recording of a window. */
+  cpus = cs_plot_args_parse_cpus ("1", &error);
+  g_assert_no_error (error);
+  window = new_window ();
+  cs_analysis_set_startup_plots (cs_window_get_analysis (window), cpus, NULL, NULL);
+  cs_window_open_file (window, file);
+  wait_until (window_is_ready, window, "the recording");
+  spin (200);
+  check_one_cpu_plot (window, 0);
+  save_screenshot (GTK_WIDGET (window), "cpu-option.png");
+
+  /* The CPU chooser: both CPUs listed, CPU 1 checked; checking CPU 0 adds
+   * its plot. */
+  {
+    GtkWidget *button = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "CPUs");
+    GtkPopover *popover;
+    GtkWidget *check;
+    const guint *shown;
+    guint n;
+
+    g_assert_nonnull (button);
+    gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+    popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
+    wait_until (widget_is_drawable, popover, "the CPU chooser");
+    spin (200);
+    save_screenshot (GTK_WIDGET (popover), "cpu-chooser.png");
+    check = find_check_button (GTK_WIDGET (popover), 0);
+    g_assert_nonnull (check);
+    g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+    g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (find_check_button (GTK_WIDGET (popover), 1))));
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+    shown = cs_analysis_get_cpu_plots (cs_window_get_analysis (window), &n);
+    g_assert_cmpuint (n, ==, 2);
+    g_assert_cmpuint (shown[0], ==, 0);
+    gtk_popover_popdown (popover);
+  }
+  destroy_window (window);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autofree char *cache_dir = NULL;
+  g_autofree char *config_dir = NULL;
+  int status;
+
+  /* The window runs /proc/self/exe index-worker FILE: be that worker. */
+  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
+    return cs_cli_run (argc, argv);
+
+  work_dir = g_dir_make_tmp ("cs-test-task-plots-XXXXXX", NULL);
+  g_assert_nonnull (work_dir);
+  cache_dir = g_build_filename (work_dir, "cache", NULL);
+  config_dir = g_build_filename (work_dir, "config", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", config_dir, TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  screenshot_dir = g_strdup (g_getenv ("CS_SCREENSHOT_DIR"));
+  if (screenshot_dir == NULL)
+    screenshot_dir = g_strdup (work_dir);
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      g_printerr ("Cannot open a display (run under xvfb-run)\n");
+      return 1;
+    }
+
+  application = GTK_APPLICATION (cs_application_new ());
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (application), NULL, NULL))
+    g_error ("Cannot register the application");
+
+  g_test_add_func ("/cs/gui/TaskPlots/add-by-pid", test_add_task_plot);
+  g_test_add_func ("/cs/gui/TaskPlots/task-list", test_task_list);
+  g_test_add_func ("/cs/gui/TaskPlots/wakeup-latency-markers", test_wakeup_latency_markers);
+  g_test_add_func ("/cs/gui/Filters/actions", test_filter_actions);
+  g_test_add_func ("/cs/gui/Filters/dialog", test_filter_dialog);
+  g_test_add_func ("/cs/gui/CpuPlots/cpu-option", test_cpu_option);
+
+  status = g_test_run ();
+
+  g_clear_object (&application);
+  remove_tree (work_dir);
+  g_free (work_dir);
+  g_free (screenshot_dir);
+  return status;
+}
