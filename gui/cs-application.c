@@ -5,12 +5,23 @@
  * One window per recording: files given on the command line or through
  * D-Bus activation open in the active window when it shows nothing yet,
  * otherwise in a new window.
+ *
+ * KernelShark's options, with its meaning: -i FILE (the recording), -s FILE
+ * (a session), -l (the last session), --cpu 1,4-7 (which CPU plots),
+ * --pid 12,34 and --task bash,make (task plots).  They are handled in the
+ * primary instance (G_APPLICATION_HANDLES_COMMAND_LINE), so a second
+ * `chronoscope -i x.dat --pid 12` opens a window in the running one.
+ * Without a file, the last session is restored at start when the
+ * restore-session setting is on.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "cs-analysis.h"
 #include "cs-application.h"
+#include "cs-plot-args.h"
+#include "cs-session.h"
 #include "cs-window.h"
 
 struct _CsApplication
@@ -32,15 +43,126 @@ cs_application_get_empty_window (CsApplication *self)
   return cs_window_new (GTK_APPLICATION (self));
 }
 
+/* The restore-session setting, when the schema is installed. */
+static gboolean
+cs_application_wants_last_session (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+
+  schema = source != NULL ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+  if (schema == NULL || !g_settings_schema_has_key (schema, "restore-session"))
+    return FALSE;
+  settings = g_settings_new_full (schema, NULL, NULL);
+  return g_settings_get_boolean (settings, "restore-session");
+}
+
 static void
 cs_application_activate (GApplication *application)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
 
   if (window == NULL)
-    window = GTK_WINDOW (cs_window_new (GTK_APPLICATION (application)));
+    {
+      window = GTK_WINDOW (cs_window_new (GTK_APPLICATION (application)));
+      if (cs_application_wants_last_session ())
+        {
+          g_autofree char *path = cs_session_get_last_path ();
+          g_autoptr(GError) error = NULL;
+
+          if (g_file_test (path, G_FILE_TEST_IS_REGULAR) &&
+              !cs_session_open (CS_WINDOW (window), path, &error))
+            g_message ("Could not restore the last session: %s", error->message);
+        }
+    }
 
   gtk_window_present (window);
+}
+
+static int
+cs_application_command_line (GApplication            *application,
+                             GApplicationCommandLine *command_line)
+{
+  CsApplication *self = CS_APPLICATION (application);
+  GVariantDict *options = g_application_command_line_get_options_dict (command_line);
+  g_autoptr(GArray) cpus = NULL;
+  g_autoptr(GArray) pids = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_auto(GStrv) comms = NULL;
+  g_autofree const char **remaining = NULL;
+  g_autofree char *session = NULL;
+  const char *input = NULL, *session_arg = NULL, *cpu_list = NULL, *pid_list = NULL;
+  const char *comm_list = NULL;
+  gboolean last_session = FALSE;
+
+  g_variant_dict_lookup (options, "input", "^&ay", &input);
+  g_variant_dict_lookup (options, "session", "^&ay", &session_arg);
+  g_variant_dict_lookup (options, "last-session", "b", &last_session);
+  g_variant_dict_lookup (options, "cpu", "&s", &cpu_list);
+  g_variant_dict_lookup (options, "pid", "&s", &pid_list);
+  g_variant_dict_lookup (options, "task", "&s", &comm_list);
+  g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &remaining);
+
+  if ((cpu_list != NULL && (cpus = cs_plot_args_parse_cpus (cpu_list, &error)) == NULL) ||
+      (pid_list != NULL && (pids = cs_plot_args_parse_pids (pid_list, &error)) == NULL))
+    {
+      g_application_command_line_printerr (command_line, "chronoscope: %s\n", error->message);
+      return 1;
+    }
+  comms = comm_list != NULL ? cs_plot_args_split_comms (comm_list) : NULL;
+
+  if (input != NULL)
+    g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, input));
+  for (guint i = 0; remaining != NULL && remaining[i] != NULL; i++)
+    g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, remaining[i]));
+
+  if (session_arg != NULL)
+    {
+      g_autoptr(GFile) file = g_application_command_line_create_file_for_arg (command_line, session_arg);
+
+      session = g_file_get_path (file);
+    }
+  else if (last_session)
+    {
+      session = cs_session_get_last_path ();
+      if (!g_file_test (session, G_FILE_TEST_IS_REGULAR))
+        {
+          g_application_command_line_printerr (command_line, _("chronoscope: no last session (%s)\n"),
+                                               session);
+          g_clear_pointer (&session, g_free);
+        }
+    }
+
+  if (session != NULL)
+    {
+      CsWindow *window = cs_application_get_empty_window (self);
+
+      if (!cs_session_open (window, session, &error))
+        {
+          g_application_command_line_printerr (command_line, "chronoscope: %s\n", error->message);
+          if (files->len == 0)
+            gtk_window_destroy (GTK_WINDOW (window));
+          g_clear_error (&error);
+        }
+      else
+        gtk_window_present (GTK_WINDOW (window));
+    }
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      CsWindow *window = cs_application_get_empty_window (self);
+
+      cs_analysis_set_startup_plots (cs_window_get_analysis (window), cpus, pids,
+                                     (const char * const *) comms);
+      cs_window_open_file (window, g_ptr_array_index (files, i));
+      gtk_window_present (GTK_WINDOW (window));
+    }
+
+  if (session == NULL && files->len == 0)
+    g_application_activate (application);
+  return 0;
 }
 
 static void
@@ -122,6 +244,7 @@ cs_application_startup (GApplication *application)
   static const char * const quit_accels[] = { "<Control>q", NULL };
   static const char * const tasks_accels[] = { "<Control>t", NULL };
   static const char * const filters_accels[] = { "<Control><Shift>f", NULL };
+  static const char * const save_session_accels[] = { "<Control>s", NULL };
 
   G_APPLICATION_CLASS (cs_application_parent_class)->startup (application);
 
@@ -131,6 +254,8 @@ cs_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-tasks", tasks_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-filters", filters_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.save-session",
+                                         save_session_accels);
   gtk_window_set_default_icon_name (APP_ID);
 }
 
@@ -140,6 +265,7 @@ cs_application_class_init (CsApplicationClass *klass)
   GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
 
   application_class->activate = cs_application_activate;
+  application_class->command_line = cs_application_command_line;
   application_class->open = cs_application_open;
   application_class->startup = cs_application_startup;
 }
@@ -147,6 +273,18 @@ cs_application_class_init (CsApplicationClass *klass)
 static void
 cs_application_init (CsApplication *self)
 {
+  static const GOptionEntry options[] = {
+    { "input", 'i', 0, G_OPTION_ARG_FILENAME, NULL, N_("Open the recording FILE"), N_("FILE") },
+    { "session", 's', 0, G_OPTION_ARG_FILENAME, NULL, N_("Restore the session saved in FILE"), N_("FILE") },
+    { "last-session", 'l', 0, G_OPTION_ARG_NONE, NULL, N_("Restore the last session"), NULL },
+    { "cpu", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Show these CPU plots, as 1,4-7 (default: CPUs with events)"), N_("LIST") },
+    { "pid", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Add task plots for these pids"), N_("PID[,PID]") },
+    { "task", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Add task plots for the tasks with these command names"), N_("COMM[,COMM]") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE]") },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE]"));
   g_application_set_option_context_summary (G_APPLICATION (self),
     _("Shows Linux ftrace recordings (trace-cmd trace.dat files).\n"
@@ -166,7 +304,7 @@ cs_application_new (void)
 {
   return g_object_new (CS_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_HANDLES_COMMAND_LINE,
                        "resource-base-path", "/org/chronoscope/Chronoscope",
                        NULL);
 }

@@ -14,16 +14,22 @@
  *   win.filter-clear
  *   win.show-tasks                  the task list (Ctrl+T)
  *   win.show-filters                the filter dialog (Ctrl+F is search)
+ *   win.save-session                Save Session… (Ctrl+S)
+ *   win.open-session                Open Session…
  *
- * They are enabled while the window shows a recording.  The dialogs they open are kept one per window.  When plots are
+ * They are enabled while the window shows a recording (open-session
+ * always).  The dialogs they open are kept one per window.  When plots are
  * added, the timeline grows and scrolls so that the new ones show.
  */
 #include "config.h"
+
+#include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "cs-analysis.h"
 #include "cs-filter-dialog.h"
+#include "cs-session.h"
 #include "cs-task-list.h"
 #include "cs-window-actions.h"
 
@@ -163,6 +169,118 @@ show_filters_action (GSimpleAction *action, GVariant *parameter, gpointer window
                   GTK_WINDOW (cs_filter_dialog_new (GTK_WINDOW (window), get_analysis (window))));
 }
 
+/* Sessions ------------------------------------------------------------------ */
+
+static void
+show_message (CsWindow *window, const char *title, const char *detail)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (window),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", title);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", detail);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static GtkFileFilter *
+session_file_filter (void)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Chronoscope sessions (*.json)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  return filter;
+}
+
+static void
+save_response_cb (GtkNativeDialog *chooser, int response, CsWindow *window)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(CsSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+
+  if (file == NULL || (path = g_file_get_path (file)) == NULL)
+    return;
+  session = cs_session_capture (window);
+  if (session != NULL && !cs_session_save (session, path, &error))
+    show_message (window, _("Could not save the session"), error->message);
+}
+
+static void
+save_session_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  GtkFileChooserNative *chooser;
+  GtkFileFilter *filter = session_file_filter ();
+  GFile *recording = cs_window_get_file (window);
+  g_autofree char *basename = recording != NULL ? g_file_get_basename (recording) : NULL;
+  g_autofree char *name = NULL;
+
+  chooser = gtk_file_chooser_native_new (_("Save Session"), GTK_WINDOW (window),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_object_unref (filter);
+  if (basename != NULL)
+    {
+      char *dot = strrchr (basename, '.');
+
+      if (dot != NULL)
+        *dot = '\0';
+      /* TRANSLATORS: the proposed name of a session file; %s is the recording's name */
+      name = g_strdup_printf (_("%s-session.json"), basename);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+    }
+  if (recording != NULL)
+    {
+      g_autoptr(GFile) folder = g_file_get_parent (recording);
+
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+    }
+  g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), window);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_response_cb (GtkNativeDialog *chooser, int response, CsWindow *window)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+
+  if (file == NULL || (path = g_file_get_path (file)) == NULL)
+    return;
+  if (!cs_session_open (window, path, &error))
+    show_message (window, _("Could not open the session"), error->message);
+}
+
+static void
+open_session_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  GtkFileChooserNative *chooser;
+  GtkFileFilter *filter = session_file_filter ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Session"), GTK_WINDOW (window),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  g_object_unref (filter);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), window);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 static const GActionEntry entries[] = {
   { "add-task-plot", add_task_plot_action, "i" },
   { "remove-task-plot", remove_task_plot_action, "i" },
@@ -177,6 +295,8 @@ static const GActionEntry entries[] = {
   { "filter-clear", filter_clear_action },
   { "show-tasks", show_tasks_action },
   { "show-filters", show_filters_action },
+  { "save-session", save_session_action },
+  { "open-session", open_session_action },
 };
 
 /* Plots added ------------------------------------------------------------- */
@@ -253,7 +373,7 @@ _cs_window_actions_update (CsWindow *window)
     {
       GAction *action = g_action_map_lookup_action (G_ACTION_MAP (window), entries[i].name);
 
-      if (G_IS_SIMPLE_ACTION (action))
+      if (G_IS_SIMPLE_ACTION (action) && !g_str_equal (entries[i].name, "open-session"))
         g_simple_action_set_enabled (G_SIMPLE_ACTION (action), ready);
     }
 }

@@ -22,6 +22,7 @@
 #include "cs-format.h"
 #include "cs-index-job.h"
 #include "cs-record-panel.h"
+#include "cs-session.h"
 #include "cs-window-actions.h"
 #include "cs-window.h"
 
@@ -628,9 +629,12 @@ static gboolean
 cs_window_close_request (GtkWindow *window)
 {
   CsWindow *self = CS_WINDOW (window);
+  g_autoptr(GError) error = NULL;
 
   cs_window_save_size (self);
   cs_window_cancel (self);
+  if (!cs_session_save_last (self, &error))
+    g_message ("Could not save the last session: %s", error->message);
 
   return GTK_WINDOW_CLASS (cs_window_parent_class)->close_request (window);
 }

@@ -1,5 +1,5 @@
-/* test-task-plots.c: task plots, CPU plots and filters in the window,
- * under Xvfb.
+/* test-task-plots.c: task plots, CPU plots, filters and sessions in the
+ * window, under Xvfb.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -24,6 +24,7 @@
 #include "cs-filter-dialog.h"
 #include "cs-palette.h"
 #include "cs-plot-args.h"
+#include "cs-session.h"
 #include "cs-task-list.h"
 #include "cs-window-actions.h"
 #include "cs-window.h"
@@ -631,7 +632,130 @@ test_filter_dialog (void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* CPU plots                                                                 */
+/* Sessions and --cpu                                                        */
+
+static void
+test_session_round_trip (void)
+{
+  g_autofree char *path = find_recording ();
+  g_autofree char *session_path = g_build_filename (work_dir, "round-trip.json", NULL);
+  g_autofree char *last_path = cs_session_get_last_path ();
+  CsWindow *window = open_window (path);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_analysis_get_document (analysis);
+  const CsTask *task = busiest_task (document);
+  guint cpu_one = 1;
+  gint32 pids[2] = { task->pid, 0 };
+  gint64 first_ns = cs_document_get_first_ns (document);
+  gint64 span_ns = cs_document_get_last_ns (document) - first_ns;
+  gint64 begin_ns, end_ns, a_ns, b_ns;
+  g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
+  g_autoptr(CsEventFilter) saved_filter = NULL;
+  g_autoptr(CsSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  CsWindow *restored;
+  CsTimeline *restored_timeline;
+  CsAnalysis *restored_analysis;
+  const gint32 *restored_pids;
+  const guint *restored_cpus;
+  guint n;
+
+  /* A second task: the first sched_switch's next task that is not the
+   * busiest. */
+  for (guint i = 0; i < cs_document_get_n_tasks (document) && pids[1] == 0; i++)
+    if (cs_document_get_task (document, i)->pid > 0 && cs_document_get_task (document, i)->pid != task->pid &&
+        cs_document_get_task (document, i)->runtime_ns > 0)
+      pids[1] = cs_document_get_task (document, i)->pid;
+
+  cs_analysis_set_cpu_plots (analysis, &cpu_one, 1);
+  cs_analysis_set_task_plots (analysis, pids, 2);
+  cs_event_filter_set_mode (filter, CS_FILTER_PID, CS_FILTER_HIDE);
+  cs_event_filter_add (filter, CS_FILTER_PID, 0);
+  g_assert_true (cs_event_filter_set_expression (filter, document, "sched/sched_switch: prev_prio < 130", &error));
+  g_assert_no_error (error);
+  cs_analysis_set_filter (analysis, filter);
+  cs_analysis_set_filter_targets (analysis, CS_FILTER_TARGET_LIST);
+  cs_timeline_set_span (timeline, first_ns + span_ns / 5, first_ns + span_ns / 3);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, first_ns + span_ns / 4);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, first_ns + span_ns / 4 + 12345);
+  cs_timeline_set_active_marker (timeline, CS_MARKER_B);
+  begin_ns = cs_timeline_get_begin_ns (timeline);
+  end_ns = cs_timeline_get_end_ns (timeline);
+  a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
+  b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
+  saved_filter = cs_event_filter_copy (cs_analysis_get_filter (analysis));
+  spin (200);
+  save_screenshot (GTK_WIDGET (window), "session-saved.png");
+
+  session = cs_session_capture (window);
+  g_assert_nonnull (session);
+  g_assert_true (cs_session_save (session, session_path, &error));
+  g_assert_no_error (error);
+
+  /* Closing saves the last session. */
+  g_unlink (last_path);
+  gtk_window_close (GTK_WINDOW (window));
+  spin (100);
+  g_assert_true (g_file_test (last_path, G_FILE_TEST_IS_REGULAR));
+
+  /* A new window opens it: same range, plots, markers and filter, at once
+   * (the index is reused). */
+  restored = new_window ();
+  g_assert_true (cs_session_open (restored, session_path, &error));
+  g_assert_no_error (error);
+  wait_until (window_is_ready, restored, "the session's recording");
+  spin (300);
+  restored_timeline = cs_window_get_timeline (restored);
+  restored_analysis = cs_window_get_analysis (restored);
+
+  restored_cpus = cs_analysis_get_cpu_plots (restored_analysis, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpuint (restored_cpus[0], ==, 1);
+  restored_pids = cs_analysis_get_task_plots (restored_analysis, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (restored_pids[0], ==, pids[0]);
+  g_assert_cmpint (restored_pids[1], ==, pids[1]);
+  g_assert_cmpint (cs_timeline_get_begin_ns (restored_timeline), ==, begin_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (restored_timeline), ==, end_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (restored_timeline, CS_MARKER_A), ==, a_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (restored_timeline, CS_MARKER_B), ==, b_ns);
+  g_assert_cmpint (cs_timeline_get_active_marker (restored_timeline), ==, CS_MARKER_B);
+  g_assert_true (cs_event_filter_equal (cs_analysis_get_filter (restored_analysis), saved_filter));
+  g_assert_cmpuint (cs_analysis_get_filter_targets (restored_analysis), ==, CS_FILTER_TARGET_LIST);
+  check_list_matches (restored, "restored filter");
+  spin (600);  /* the page's crossfade */
+  save_screenshot (GTK_WIDGET (restored), "session-restored.png");
+
+  destroy_window (restored);
+}
+
+static void
+test_session_errors (void)
+{
+  g_autofree char *not_session = g_build_filename (work_dir, "not-a-session.json", NULL);
+  g_autofree char *not_json = g_build_filename (work_dir, "not-json.json", NULL);
+  g_autoptr(GError) error = NULL;
+  CsSession *session;
+
+  g_assert_true (g_file_set_contents (not_session, "{\"hello\": 1}", -1, NULL));
+  g_assert_true (g_file_set_contents (not_json, "{ this is not", -1, NULL));
+
+  session = cs_session_load (not_session, &error);
+  g_assert_null (session);
+  g_assert_error (error, CS_SESSION_ERROR, CS_SESSION_ERROR_INVALID);
+  g_clear_error (&error);
+
+  session = cs_session_load (not_json, &error);
+  g_assert_null (session);
+  g_assert_nonnull (error);
+  g_test_message ("not JSON: %s", error->message);
+  g_clear_error (&error);
+
+  session = cs_session_load ("/nonexistent/session.json", &error);
+  g_assert_null (session);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
 
 /* CPU 1's plot only, then @n_task_plots task plots: 40 px plots 4 px apart
  * under a 28 px axis. */
@@ -739,6 +863,130 @@ test_cpu_option (void)
   destroy_window (window);
 }
 
+/* Runs a second application (another id: the first one is exported on the
+ * session bus already) with @argv, the real option parsing, and calls
+ * @check on its first window once it shows a recording. */
+typedef void (*WindowCheck) (CsWindow *window);
+
+typedef struct {
+  CsApplication *application;
+  WindowCheck check;
+  gboolean checked;
+} CommandLineRun;
+
+static gboolean
+check_command_line_cb (gpointer data)
+{
+  CommandLineRun *run = data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (run->application));
+  CsWindow *window;
+
+  if (windows == NULL || cs_window_get_state (windows->data) != CS_WINDOW_STATE_READY)
+    return G_SOURCE_CONTINUE;
+
+  window = windows->data;
+  run->check (window);
+  run->checked = TRUE;
+  gtk_window_destroy (GTK_WINDOW (window));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_application (char **argv, WindowCheck check)
+{
+  CommandLineRun run = { 0 };
+  int status;
+
+  run.application = cs_application_new ();
+  run.check = check;
+  g_application_set_application_id (G_APPLICATION (run.application), APP_ID ".CommandLineTest");
+  g_application_set_flags (G_APPLICATION (run.application),
+                           g_application_get_flags (G_APPLICATION (run.application)) | G_APPLICATION_NON_UNIQUE);
+  g_timeout_add (50, check_command_line_cb, &run);
+  status = g_application_run (G_APPLICATION (run.application), (int) g_strv_length (argv), argv);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (run.checked);
+  g_object_unref (run.application);
+}
+
+static void
+check_plot_options (CsWindow *window)
+{
+  const gint32 *pids;
+  guint n_pids;
+
+  pids = cs_analysis_get_task_plots (cs_window_get_analysis (window), &n_pids);
+  /* --pid 1 and --task cs-spin (two threads) */
+  g_assert_cmpuint (n_pids, ==, 3);
+  check_one_cpu_plot (window, n_pids);
+  g_assert_cmpint (pids[0], ==, 1);
+  for (guint i = 1; i < n_pids; i++)
+    g_assert_cmpstr (cs_document_get_comm (cs_analysis_get_document (cs_window_get_analysis (window)), pids[i]), ==, "cs-spin");
+}
+
+static void
+test_command_line (void)
+{
+  g_autofree char *path = find_recording ();
+  char *argv[] = { "chronoscope", "--cpu", "1", "--pid", "1", "--task", "cs-spin", "-i", path, NULL };
+
+  run_application (argv, check_plot_options);
+}
+
+/* The last session: pid 1's task plot and CPU 1 only, saved by closing a
+ * window. */
+static void
+save_last_session (void)
+{
+  g_autofree char *path = find_recording ();
+  g_autofree char *last_path = cs_session_get_last_path ();
+  CsWindow *window = open_window (path);
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  gint32 pid = 1;
+  guint cpu = 1;
+
+  cs_analysis_set_task_plots (analysis, &pid, 1);
+  cs_analysis_set_cpu_plots (analysis, &cpu, 1);
+  g_unlink (last_path);
+  gtk_window_close (GTK_WINDOW (window));
+  spin (100);
+  g_assert_true (g_file_test (last_path, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
+check_last_session (CsWindow *window)
+{
+  const gint32 *pids;
+  guint n_pids;
+
+  pids = cs_analysis_get_task_plots (cs_window_get_analysis (window), &n_pids);
+  g_assert_cmpuint (n_pids, ==, 1);
+  g_assert_cmpint (pids[0], ==, 1);
+  check_one_cpu_plot (window, 1);
+}
+
+static void
+test_last_session_option (void)
+{
+  char *argv[] = { "chronoscope", "-l", NULL };
+
+  save_last_session ();
+  run_application (argv, check_last_session);
+}
+
+static void
+test_restore_at_start (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  char *argv[] = { "chronoscope", NULL };
+
+  /* With restore-session on, starting without a file restores it. */
+  save_last_session ();
+  g_settings_set_boolean (settings, "restore-session", TRUE);
+  run_application (argv, check_last_session);
+  g_settings_set_boolean (settings, "restore-session", FALSE);
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void
@@ -800,7 +1048,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/TaskPlots/wakeup-latency-markers", test_wakeup_latency_markers);
   g_test_add_func ("/cs/gui/Filters/actions", test_filter_actions);
   g_test_add_func ("/cs/gui/Filters/dialog", test_filter_dialog);
+  g_test_add_func ("/cs/gui/Session/round-trip", test_session_round_trip);
+  g_test_add_func ("/cs/gui/Session/errors", test_session_errors);
   g_test_add_func ("/cs/gui/CpuPlots/cpu-option", test_cpu_option);
+  g_test_add_func ("/cs/gui/CpuPlots/command-line", test_command_line);
+  g_test_add_func ("/cs/gui/Session/last-session-option", test_last_session_option);
+  g_test_add_func ("/cs/gui/Session/restore-at-start", test_restore_at_start);
 
   status = g_test_run ();
 
