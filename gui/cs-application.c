@@ -280,7 +280,7 @@ cs_application_init (CsApplication *self)
     { "cpu", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Show these CPU plots, as 1,4-7 (default: CPUs with events)"), N_("LIST") },
     { "pid", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Add task plots for these pids"), N_("PID[,PID]") },
     { "task", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Add task plots for the tasks with these command names"), N_("COMM[,COMM]") },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_("[FILE]") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
     { NULL }
   };
 
@@ -291,7 +291,8 @@ cs_application_init (CsApplication *self)
       "\n"
       "Commands that need no display:\n"
       "  chronoscope info FILE [--json]\n"
-      "  chronoscope render FILE -o OUT.png [--begin NS] [--end NS] [--width PX] [--height PX]"));
+      "  chronoscope render FILE -o OUT.png [--begin NS] [--end NS] [--width PX] [--height PX]\n"
+      "                     [--cpu LIST] [--pid PID[,PID]] [--task COMM[,COMM]]"));
 }
 
 /**
