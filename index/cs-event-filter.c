@@ -384,8 +384,15 @@ cs_event_filter_set_expression (CsEventFilter *self,
       tep_filter_strerror (compiled, err, buf, sizeof buf);
       g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
       tep_filter_free (compiled);
-      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "Bad filter \"%s\": %s", expression, *buf ? buf : "syntax error");
+      /* libtraceevent reports some syntax errors as an allocation
+       * failure: say what the syntax is instead. */
+      if (*buf == '\0' || strstr (buf, "alloc") != NULL)
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                     "Bad filter \"%s\": write it as system/event: condition, and separate "
+                     "several with commas, each with its own condition", expression);
+      else
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                     "Bad filter \"%s\": %s", expression, buf);
       return FALSE;
     }
   g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());

@@ -16,9 +16,10 @@
  *                               with the wakeup time kept (wakeup latency)
  *
  * prev_state bits are those of include/trace/events/sched.h: 0x01
- * TASK_INTERRUPTIBLE (S), 0x02 TASK_UNINTERRUPTIBLE (D); a value whose low
- * 7 bits are 0 means the task was still runnable (R, or R+ with
- * TASK_REPORT_MAX set when preempted).
+ * TASK_INTERRUPTIBLE (S), 0x02 TASK_UNINTERRUPTIBLE (D), 0x80
+ * TASK_REPORT_IDLE (I, an idle kernel thread); a value whose low byte is 0
+ * means the task was still runnable (R, or R+ with TASK_REPORT_MAX 0x100
+ * set when preempted).
  */
 #include "config.h"
 
@@ -54,7 +55,12 @@ state_after_switch_out (gint32 prev_state)
     return CS_TASK_SLEEPING;
   if (prev_state & 0x02)
     return CS_TASK_UNINTERRUPTIBLE;
-  if ((prev_state & 0x7f) == 0)
+  /* TASK_REPORT_IDLE (0x80, "I"): an idle kernel thread, asleep. */
+  if (prev_state & 0x80)
+    return CS_TASK_SLEEPING;
+  /* Nothing in the low byte: R, or R+ (TASK_REPORT_MAX, 0x100, set when
+   * the task was preempted). */
+  if ((prev_state & 0xff) == 0)
     return CS_TASK_RUNNABLE;
   return CS_TASK_OTHER;
 }
