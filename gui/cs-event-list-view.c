@@ -16,11 +16,16 @@
  *
  * Scrolling to a row: GTK 4.8 has no gtk_column_view_scroll_to() (4.12).
  * The column view's rows are a GtkListView child whose "list.scroll-to-item"
- * action (the one a focused row uses to bring itself into view) scrolls to
- * any position: the list view estimates the offset of rows it never
- * realised from the height of those it did, so this is immediate at any
- * row count.  Actions resolve upwards from a widget, so it is activated on
- * that child rather than on the column view.
+ * action (the one a focused row uses to bring itself into view) anchors the
+ * layout on any position, so it is immediate at any row count.  Actions
+ * resolve upwards from a widget, so it is activated on that child rather
+ * than on the column view.  A row out of sight is centred by scrolling to
+ * the row half a page beyond it, and focused after the next frame (so that
+ * arrow keys go on from it).  Two GTK 4.8 quirks shape the rest: a model
+ * that went to zero rows and back is laid out with only its first row
+ * until it is set again, and a jump asked before a new model is laid out
+ * does the same; so the model is set again once a filter is applied, and
+ * jumps wait for a frame after a model change.
  */
 #include "config.h"
 
@@ -54,6 +59,12 @@ static const ColumnInfo columns[] = {
   { CS_COLUMN_INFO,    N_("Info"),     0, 0.0f, NULL },
 };
 
+typedef enum {
+  PENDING_SETTLE,   /* a new model: let the list lay it out first */
+  PENDING_SCROLL,   /* then scroll to the pending row */
+  PENDING_FOCUS,    /* scrolled: focus the row */
+} PendingStep;
+
 struct _CsEventListView
 {
   GtkWidget parent_instance;
@@ -72,8 +83,13 @@ struct _CsEventListView
   GtkSingleSelection *selection;
   CsEventList *model;
   GtkWidget *context_menu;
-  guint focus_row;
-  guint focus_idle;
+  guint reattach_idle;
+
+  /* a row scrolled to, focused after the next frame */
+  gboolean layout_pending;
+  PendingStep pending_step;
+  guint pending_row;
+  GdkFrameClock *pending_clock;
 };
 
 G_DEFINE_FINAL_TYPE (CsEventListView, cs_event_list_view, GTK_TYPE_WIDGET)
@@ -219,63 +235,145 @@ cs_event_list_view_get_rows_widget (CsEventListView *self)
   return NULL;
 }
 
-/* Rows are one line each, so all equally tall: the vertical adjustment
- * spans n_items × the row height. */
-static double
-cs_event_list_view_get_row_height (CsEventListView *self,
-                                   GtkAdjustment   *adjustment)
+/* Rows are one line each, so all equally tall; 0 before any is laid out. */
+static int
+cs_event_list_view_get_row_height (CsEventListView *self)
 {
-  guint n_items = self->model != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->model)) : 0;
+  GtkWidget *rows = cs_event_list_view_get_rows_widget (self);
 
-  if (n_items == 0)
-    return 0;
-  return (gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment)) / n_items;
+  for (GtkWidget *row = rows != NULL ? gtk_widget_get_first_child (rows) : NULL;
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_mapped (row) && gtk_widget_get_height (row) > 0)
+      return gtk_widget_get_height (row);
+
+  return 0;
 }
 
 /* "list.scroll-to-item" on a row in view does not scroll: it moves the
  * list's keyboard focus to the row, so that arrow keys go on from it
  * rather than from the row focused before. */
-static gboolean
-focus_row_cb (gpointer user_data)
+static void
+cs_event_list_view_focus_row (CsEventListView *self)
 {
-  CsEventListView *self = CS_EVENT_LIST_VIEW (user_data);
   GtkWidget *rows = cs_event_list_view_get_rows_widget (self);
 
-  self->focus_idle = 0;
-  if (rows != NULL && self->model != NULL &&
-      self->focus_row < g_list_model_get_n_items (G_LIST_MODEL (self->model)))
-    gtk_widget_activate_action (rows, "list.scroll-to-item", "u", self->focus_row);
-  return G_SOURCE_REMOVE;
+  if (rows == NULL || self->model == NULL ||
+      self->pending_row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return;
+
+  gtk_widget_activate_action (rows, "list.scroll-to-item", "u", self->pending_row);
+}
+
+static void after_paint_cb (GdkFrameClock   *clock,
+                            CsEventListView *self);
+
+static void
+cs_event_list_view_stop_waiting (CsEventListView *self)
+{
+  /* By function: a clock disposed with its surface has no handlers left. */
+  if (self->pending_clock != NULL)
+    g_signal_handlers_disconnect_by_func (self->pending_clock, after_paint_cb, self);
+  g_clear_object (&self->pending_clock);
+}
+
+/* Goes on with the pending row after the next frame has been laid out. */
+static void
+cs_event_list_view_wait_frame (CsEventListView *self,
+                               GdkFrameClock   *clock,
+                               PendingStep      step)
+{
+  self->pending_step = step;
+  if (self->pending_clock == NULL)
+    {
+      self->pending_clock = g_object_ref (clock);
+      g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), self);
+    }
+  gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
 }
 
 static void
 cs_event_list_view_scroll_to_row (CsEventListView *self,
                                   guint            row)
 {
+  GtkWidget *rows = cs_event_list_view_get_rows_widget (self);
   GtkAdjustment *adjustment;
-  double row_height, value, page;
+  GdkFrameClock *clock;
+  double value, page;
+  int row_height;
+  guint n_items, half_page, target;
 
-  if (self->model == NULL || row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+  if (self->model == NULL || rows == NULL)
+    return;
+  n_items = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  if (row >= n_items)
     return;
 
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
   value = gtk_adjustment_get_value (adjustment);
   page = gtk_adjustment_get_page_size (adjustment);
-  row_height = cs_event_list_view_get_row_height (self, adjustment);
+  row_height = cs_event_list_view_get_row_height (self);
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  self->pending_row = row;
 
-  /* A row out of sight comes to the middle, with its neighbours around it.
-   * The list view turns the new value into the rows to show, estimating
-   * where rows it never laid out are, so this costs the same for row 10
-   * and row 80 million. */
-  if (row_height > 0 && page > 0 &&
-      (row * row_height < value || (row + 1) * row_height > value + page))
-    gtk_adjustment_set_value (adjustment, row * row_height - (page - row_height) / 2);
+  /* A model the list view has not laid out yet: GTK 4.8 asked to scroll
+   * then may lay out only one row, and leave the rest blank. */
+  if (clock != NULL && self->layout_pending)
+    {
+      cs_event_list_view_wait_frame (self, clock, PENDING_SCROLL);
+      return;
+    }
 
-  /* Focus it once it is laid out (after the next frame): before that, the
-   * action would scroll again, to an edge. */
-  self->focus_row = row;
-  if (self->focus_idle == 0)
-    self->focus_idle = g_idle_add (focus_row_cb, self);
+  if (clock == NULL || row_height <= 0 || page <= 0 ||
+      ((double) row * row_height >= value && (double) (row + 1) * row_height <= value + page))
+    {
+      /* In view (or not shown yet): no need to move, only to focus. */
+      cs_event_list_view_stop_waiting (self);
+      cs_event_list_view_focus_row (self);
+      return;
+    }
+
+  /* A row out of sight comes to the middle, with its neighbours around it:
+   * bring the row half a page beyond it to the edge it comes from.  By
+   * position, not pixels: the list view anchors its layout on that row, so
+   * this costs the same for row 10 and row 80 million, and does not depend
+   * on its estimate of the height of rows it never laid out (wrong for a
+   * while after a filter changed the model, in GTK 4.8). */
+  half_page = (guint) (page / row_height / 2);
+  if ((double) row * row_height >= value)
+    target = row + MIN (half_page, n_items - 1 - row);
+  else
+    target = row - MIN (half_page, row);
+  gtk_widget_activate_action (rows, "list.scroll-to-item", "u", target);
+
+  /* Focus the row once it is laid out: before that, the action would
+   * scroll again, to an edge. */
+  cs_event_list_view_wait_frame (self, clock, PENDING_FOCUS);
+}
+
+static void
+after_paint_cb (GdkFrameClock   *clock,
+                CsEventListView *self)
+{
+  PendingStep step = self->pending_step;
+
+  cs_event_list_view_stop_waiting (self);
+  self->layout_pending = FALSE;
+  if (step == PENDING_SCROLL)
+    cs_event_list_view_scroll_to_row (self, self->pending_row);
+  else if (step == PENDING_FOCUS)
+    cs_event_list_view_focus_row (self);
+}
+
+/* The selection has a new model: scrolling waits until it is laid out. */
+static void
+cs_event_list_view_model_changed (CsEventListView *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  self->layout_pending = clock != NULL;
+  if (clock != NULL)
+    cs_event_list_view_wait_frame (self, clock, PENDING_SETTLE);
 }
 
 static void
@@ -287,6 +385,46 @@ selected_changed_cb (CsEventListView *self)
     cs_event_list_view_scroll_to_row (self, row);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* A new filter                                                              */
+
+/* GTK 4.8's list view, told that all rows went away and then that the new
+ * ones arrived (as CsEventList says when a filter is applied), sometimes
+ * lays out only the first new row and leaves the rest of the list blank.
+ * Given the list again as a new model, it lays it out as on opening. */
+static gboolean
+reattach_model_cb (gpointer user_data)
+{
+  CsEventListView *self = CS_EVENT_LIST_VIEW (user_data);
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  self->reattach_idle = 0;
+  if (self->model == NULL || !cs_event_list_get_ready (self->model))
+    return G_SOURCE_REMOVE;
+
+  g_signal_handlers_block_by_func (self->selection, selected_changed_cb, self);
+  gtk_single_selection_set_model (self->selection, NULL);
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->model));
+  cs_event_list_view_model_changed (self);
+  gtk_single_selection_set_selected (self->selection, selected);
+  g_signal_handlers_unblock_by_func (self->selection, selected_changed_cb, self);
+  if (gtk_single_selection_get_selected (self->selection) != selected)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
+  else if (selected != GTK_INVALID_LIST_POSITION)
+    cs_event_list_view_scroll_to_row (self, selected);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+ready_changed_cb (CsEventListView *self)
+{
+  /* In an idle: after the list's own items-changed, which follows this
+   * notification. */
+  if (cs_event_list_get_ready (self->model) && self->reattach_idle == 0)
+    self->reattach_idle = g_idle_add_full (G_PRIORITY_HIGH_IDLE, reattach_model_cb, self, NULL);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -445,7 +583,8 @@ cs_event_list_view_dispose (GObject *object)
   CsEventListView *self = CS_EVENT_LIST_VIEW (object);
 
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
-  g_clear_handle_id (&self->focus_idle, g_source_remove);
+  cs_event_list_view_stop_waiting (self);
+  g_clear_handle_id (&self->reattach_idle, g_source_remove);
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   if (self->model != NULL)
@@ -664,11 +803,14 @@ cs_event_list_view_set_model (CsEventListView *self,
                                G_CALLBACK (cs_event_list_view_update_count), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (model, "notify::ready",
                                G_CALLBACK (cs_event_list_view_update_count), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (model, "notify::ready",
+                               G_CALLBACK (ready_changed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (model, "notify::progress",
                                G_CALLBACK (cs_event_list_view_update_count), self, G_CONNECT_SWAPPED);
     }
 
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (model));
+  cs_event_list_view_model_changed (self);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   cs_event_search_bar_stop (self->search_bar);
   cs_event_list_view_update_count (self);

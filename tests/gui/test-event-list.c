@@ -388,6 +388,45 @@ row_y (Fixture *fixture,
   return bounds.origin.y + bounds.size.height / 2;
 }
 
+/* Lines of pixels holding text in the list: a list drawn empty, or with a
+ * single row, has few. */
+static guint
+count_text_lines (Fixture *fixture)
+{
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (fixture->view)),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  GskRenderNode *node;
+  int width, height;
+  guint n_lines = 0;
+
+  wait_until (widget_is_drawn, scrolled, "the list to be drawn");
+  node = widget_node (scrolled);
+  width = gtk_widget_get_width (scrolled);
+  height = gtk_widget_get_height (scrolled);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (scrolled)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_render_node_unref (node);
+  pixels = g_malloc ((gsize) width * height * 4);
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        const guchar *p = pixels + ((gsize) y * width + x) * 4;
+
+        /* Dark text on the light rows (B G R A). */
+        if (p[0] < 90 && p[1] < 90 && p[2] < 90 && p[3] > 200)
+          {
+            n_lines++;
+            break;
+          }
+      }
+
+  return n_lines;
+}
+
 /* The row whose time text is on screen in the list. */
 static gboolean
 row_is_visible (Fixture *fixture,
@@ -446,6 +485,18 @@ row_is_shown (gpointer data)
   return row_is_visible (wait->fixture, wait->row);
 }
 
+static gboolean
+row_is_shown_in_middle (gpointer data)
+{
+  RowWait *wait = data;
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (wait->fixture->view)),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  double y = row_y (wait->fixture, wait->row);
+  double middle = gtk_widget_get_height (scrolled) / 2.0;
+
+  return y >= 0 && fabs (y - middle) < middle / 3;
+}
+
 static void
 test_scroll_to_row (Fixture       *fixture,
                     gconstpointer  data)
@@ -485,16 +536,13 @@ test_scroll_to_row (Fixture       *fixture,
 
       /* Far from the ends, a row that was out of sight comes to the middle,
        * and stays there once the list has focused it. */
-      spin (200);
       if (rows[i] > 40 && rows[i] + 40 < n_items)
-        {
-          double y = row_y (fixture, rows[i]);
-          double middle = gtk_widget_get_height (scrolled) / 2.0;
-
-          g_test_message ("row %u at y %.0f, the middle is %.0f", rows[i], y, middle);
-          g_assert_cmpfloat (fabs (y - middle), <, middle / 3);
-        }
+        wait_until (row_is_shown_in_middle, &wait, "the row in the middle");
+      g_test_message ("row %u at y %.0f of %d", rows[i], row_y (fixture, rows[i]),
+                      gtk_widget_get_height (scrolled));
+      spin (200);
       g_assert_true (row_is_visible (fixture, rows[i]));
+      g_assert_cmpuint (count_text_lines (fixture), >, 150);
     }
 
   cs_event_list_view_select_row (fixture->view, n_items - 1);
@@ -682,9 +730,94 @@ test_click_selects_row (Fixture       *fixture,
   g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), cs_event_item_get_latency (item)));
   g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), cs_event_item_get_name (item)));
 
-  spin (150);
-  g_assert_true (row_is_visible (fixture, row));
+  wait_until (row_is_shown, &(RowWait) { fixture, row }, "the row to scroll into view");
   save_screenshot (GTK_WIDGET (fixture->window), "event-list-clicked.png");
+}
+
+static gboolean
+count_label_is (gpointer data)
+{
+  gpointer *args = data;
+  GtkWidget *label = find_by_id (args[0], "count_label");
+
+  return label != NULL && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), args[1]) == 0;
+}
+
+static void
+test_filtered (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsEventItem) item = NULL;
+  g_autofree char *expected = NULL;
+  CsTimeline *timeline = fixture->timeline;
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  CsViewport viewport = { 0 };
+  gint64 first_ns = cs_document_get_first_ns (fixture->document);
+  gint64 last_ns = cs_document_get_last_ns (fixture->document);
+  guint n_cpu0 = 0, first_after = G_MAXUINT, n_before = 0;
+  const CsEvent *target;
+  double y, height, x;
+  gpointer args[2];
+
+  /* Show only CPU 0, as the context menu's "Show Only CPU 0" asks. */
+  cs_event_filter_set_mode (filter, CS_FILTER_CPU, CS_FILTER_SHOW_ONLY);
+  cs_event_filter_add (filter, CS_FILTER_CPU, 0);
+  cs_event_list_set_filter (fixture->list, filter);
+  wait_until (list_is_ready, fixture->view, "the filter");
+
+  for (guint i = 0; i < report_lines->len; i++)
+    n_cpu0 += report_line (i)->cpu == 0;
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->list)), ==, n_cpu0);
+  expected = g_strdup_printf ("%u of %u events", n_cpu0, report_lines->len);
+  args[0] = fixture->view;
+  args[1] = expected;
+  wait_until (count_label_is, args, "the count label");
+
+  /* Clicking an event the filter hides (CPU 1) selects the first shown row
+   * at or after its time. */
+  g_assert_true (cs_document_get_events (fixture->document, 1, first_ns + (last_ns - first_ns) / 2,
+                                         last_ns + 1, 1, events, &error));
+  g_assert_no_error (error);
+  target = &g_array_index (events, CsEvent, 0);
+  cs_timeline_set_span (timeline, target->ts_ns - 20000, target->ts_ns + 20000);
+  viewport.begin_ns = cs_timeline_get_begin_ns (timeline);
+  viewport.end_ns = cs_timeline_get_end_ns (timeline);
+  viewport.width_px = gtk_widget_get_width (GTK_WIDGET (timeline));
+  viewport.height_px = gtk_widget_get_height (GTK_WIDGET (timeline));
+  cs_timeline_renderer_get_cpu_plot_area (renderer, 1, &y, &height);
+  x = cs_timeline_renderer_ns_to_x (renderer, &viewport, target->ts_ns);
+  cs_timeline_click_at (timeline, x + 1, y + height / 2, 1, 0);
+
+  for (guint i = 0; i < report_lines->len && first_after == G_MAXUINT; i++)
+    {
+      g_autofree char *time = NULL;
+
+      if (report_line (i)->cpu != 0)
+        continue;
+      time = cs_time_format_timestamp (cs_timeline_get_marker_ns (timeline, CS_MARKER_A));
+      /* Same-width "seconds.nanoseconds" strings compare as numbers. */
+      if (strlen (report_line (i)->time) == strlen (time) && strcmp (report_line (i)->time, time) >= 0)
+        first_after = n_before;
+      n_before++;
+    }
+  g_test_message ("clicked CPU 1 at %" G_GINT64_FORMAT ": row %u, expected %u",
+                  cs_timeline_get_marker_ns (timeline, CS_MARKER_A),
+                  cs_event_list_view_get_selected_row (fixture->view), first_after);
+  g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, first_after);
+  item = get_item (fixture, first_after);
+  g_assert_cmpuint (cs_event_item_get_event (item)->cpu, ==, 0);
+
+  /* The row is in view, in a list drawn full of rows (GTK 4.8 once kept
+   * drawing the emptied rows after such a jump in a new model).  It comes
+   * to the middle when the list view's estimates of rows it has not laid
+   * out are right, which a new model spoils for a while: not checked here. */
+  wait_until (row_is_shown, &(RowWait) { fixture, first_after }, "the row to scroll into view");
+  g_test_message ("text lines in the list: %u", count_text_lines (fixture));
+  g_assert_cmpuint (count_text_lines (fixture), >, 150);
+  save_screenshot (GTK_WIDGET (fixture->window), "event-list-filtered.png");
 }
 
 /* Runs what the shortcut @accel of one of @widget's shortcut controllers
@@ -768,8 +901,7 @@ test_search (Fixture       *fixture,
   g_clear_pointer (&expected, g_free);
   expected = g_strdup_printf ("2 of %u", n_matches);
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
-  spin (150);
-  g_assert_true (row_is_visible (fixture, matches[1]));
+  wait_until (row_is_shown, &(RowWait) { fixture, matches[1] }, "the match to scroll into view");
   save_screenshot (GTK_WIDGET (fixture->window), "event-list-search.png");
 
   /* Previous goes back; before the first it wraps to the last. */
@@ -933,6 +1065,7 @@ main (int   argc,
   ADD ("click-selects-row", test_click_selects_row);
   ADD ("search", test_search);
   ADD ("context-menu", test_context_menu);
+  ADD ("filtered", test_filtered);
 #undef ADD
 
   status = g_test_run ();
