@@ -118,7 +118,7 @@ count_job_free (CountJob *job)
 }
 
 typedef struct {
-  CsEventList *list;   /* weak: only touched in the idle on the main thread */
+  CsEventList *list;   /* strong: released in the idle, on the main thread */
   double fraction;
 } ProgressUpdate;
 
@@ -127,26 +127,39 @@ progress_idle (gpointer data)
 {
   ProgressUpdate *u = data;
 
-  if (u->list != NULL && !u->list->ready)
+  if (!u->list->ready)
     {
       u->list->progress = u->fraction;
       g_object_notify_by_pspec (G_OBJECT (u->list), properties[PROP_PROGRESS]);
     }
-  g_clear_weak_pointer (&u->list);
-  g_free (u);
   return G_SOURCE_REMOVE;
 }
 
+static void
+progress_update_free (gpointer data)
+{
+  ProgressUpdate *u = data;
+
+  g_object_unref (u->list);
+  g_free (u);
+}
+
+/* From the counting thread: the update always runs in an idle of the
+ * list's main context (g_main_context_invoke() would run it right here
+ * when that context is not being iterated, and "progress" handlers touch
+ * widgets). */
 static void
 post_progress (GTask  *task,
                double  fraction)
 {
   ProgressUpdate *u = g_new0 (ProgressUpdate, 1);
+  g_autoptr(GSource) source = g_idle_source_new ();
 
-  g_set_weak_pointer (&u->list, g_task_get_source_object (task));
+  u->list = g_object_ref (g_task_get_source_object (task));
   u->fraction = fraction;
-  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT_IDLE,
-                              progress_idle, u, NULL);
+  g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
+  g_source_set_callback (source, progress_idle, u, progress_update_free);
+  g_source_attach (source, g_task_get_context (task));
 }
 
 /* Counts passing events chunk by chunk; with an expression, also reads
