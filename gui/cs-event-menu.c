@@ -354,7 +354,15 @@ cs_event_fields_show (GtkWidget     *parent,
   add_row (GTK_GRID (grid), row++, _("CPU"), cpu, TRUE);
   add_row (GTK_GRID (grid), row++, _("Task"), task, FALSE);
   add_row (GTK_GRID (grid), row++, _("PID"), pid, TRUE);
-  add_row (GTK_GRID (grid), row++, _("Fields"), fields, info != NULL);
+  add_row (GTK_GRID (grid), row++, _("Info"), fields, info != NULL);
+
+  /* The raw fields, as the event's format file declares them. */
+  {
+    g_auto(GStrv) raw = cs_document_dup_event_fields (document, event, NULL);
+
+    for (guint i = 0; raw != NULL && raw[i] != NULL && raw[i + 1] != NULL; i += 2)
+      add_row (GTK_GRID (grid), row++, raw[i], raw[i + 1], TRUE);
+  }
 
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);

@@ -735,3 +735,69 @@ cs_document_format_latency (CsDocument     *self,
   trace_seq_destroy (&seq);
   return g_strstrip (text);
 }
+
+static void
+add_fields (GPtrArray               *out,
+            struct tep_format_field *field,
+            struct tep_record       *rec)
+{
+  for (; field != NULL; field = field->next)
+    {
+      struct trace_seq seq;
+
+      if ((gsize) field->offset + field->size > (gsize) rec->size)
+        continue;   /* a damaged record: do not read past it */
+      trace_seq_init (&seq);
+      tep_print_field (&seq, rec->data, field);
+      trace_seq_terminate (&seq);
+      g_ptr_array_add (out, g_strdup (field->name));
+      g_ptr_array_add (out, g_strdup (seq.buffer));
+      trace_seq_destroy (&seq);
+    }
+}
+
+/**
+ * cs_document_dup_event_fields:
+ * @self: a document
+ * @event: one of its events
+ * @error: as for cs_document_format_event(); %CS_INDEX_ERROR_CORRUPT when
+ *   the record's type has no format in the recording
+ *
+ * The raw fields of the event as its format file
+ * (events/<system>/<name>/format) declares them, common fields first, each
+ * printed by libtraceevent as `trace-cmd report -R` prints it.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): alternating field
+ *   names and values, or %NULL with @error set
+ */
+char **
+cs_document_dup_event_fields (CsDocument     *self,
+                              const CsEvent  *event,
+                              GError        **error)
+{
+  CsTraceFile *file = cs_document_get_trace_file (self);
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func (g_free);
+  struct tep_event *format;
+  CsRecord rec;
+
+  if (file == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "The recording %s can no longer be read", self->trace_path);
+      return NULL;
+    }
+  if (!cs_trace_file_read_at (file, event->cpu, event->offset, &rec, error))
+    return NULL;
+  format = tep_find_event_by_record (cs_trace_file_get_tep (file), rec.tep_record);
+  if (format == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "%s has no format for the event at offset %" G_GUINT64_FORMAT " of CPU %u",
+                   self->trace_path, event->offset, event->cpu);
+      return NULL;
+    }
+  add_fields (out, format->format.common_fields, rec.tep_record);
+  add_fields (out, format->format.fields, rec.tep_record);
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
+}

@@ -204,5 +204,8 @@ char              *cs_document_format_event      (CsDocument  *self,
 char              *cs_document_format_latency    (CsDocument  *self,
                                                   const CsEvent *event,
                                                   GError     **error);
+char             **cs_document_dup_event_fields  (CsDocument  *self,
+                                                  const CsEvent *event,
+                                                  GError     **error);
 
 G_END_DECLS

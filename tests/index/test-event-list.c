@@ -416,6 +416,38 @@ test_task_states_match_report (void)
     }
 }
 
+/* Raw fields: a sched_switch's prev_pid is its common_pid, as the format
+ * file declares both. */
+static void
+test_raw_fields (void)
+{
+  g_autoptr(CsDocument) doc = load ("sched-irq-v6.dat");
+  g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
+  g_autoptr(CsEventList) list = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) fields = NULL;
+  gboolean seen_prev_pid = FALSE, seen_common_pid = FALSE;
+  CsEvent ev;
+
+  cs_event_filter_set_mode (filter, CS_FILTER_TYPE, CS_FILTER_SHOW_ONLY);
+  cs_event_filter_add (filter, CS_FILTER_TYPE, find_type (doc, "sched", "sched_switch"));
+  list = cs_event_list_new (doc, filter);
+  wait_ready (list);
+  g_assert_true (cs_event_list_get_event (list, 3, &ev, &error));
+  fields = cs_document_dup_event_fields (doc, &ev, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; fields[i] != NULL; i += 2)
+    {
+      g_autofree char *pid = g_strdup_printf ("%d", ev.pid);
+      if (g_str_equal (fields[i], "prev_pid"))
+        seen_prev_pid = g_str_equal (fields[i + 1], pid);
+      if (g_str_equal (fields[i], "common_pid"))
+        seen_common_pid = g_str_equal (fields[i + 1], pid);
+    }
+  g_assert_true (seen_prev_pid);
+  g_assert_true (seen_common_pid);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -424,5 +456,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/EventList/filters-match-report", test_filters_match_report);
   g_test_add_func ("/cs/index/EventList/search", test_search);
   g_test_add_func ("/cs/index/TaskTimeline/states-match-report", test_task_states_match_report);
+  g_test_add_func ("/cs/index/EventList/raw-fields", test_raw_fields);
   return g_test_run ();
 }
