@@ -17,16 +17,11 @@
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 
-#include "cs-application.h"
 #include "cs-cli.h"
 #include "cs-time-axis.h"
 #include "cs-window.h"
+#include "gui-test-util.h"
 
-#define WAIT_TIMEOUT_S 60
-
-static char *work_dir;
-static char *screenshot_dir;
-static GtkApplication *application;
 
 /* ------------------------------------------------------------------------ */
 /* The oracle                                                                */
@@ -40,19 +35,6 @@ typedef struct {
 } ReportLine;
 
 static GArray *report_lines;   /* of ReportLine */
-
-static char *
-find_recording (void)
-{
-  const char *dir = g_getenv ("CS_TESTDATA");
-  g_autofree char *path = NULL;
-
-  if (dir == NULL)
-    g_error ("Set CS_TESTDATA to tests/data");
-  path = g_build_filename (dir, "sched-irq-v6.dat", NULL);
-  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  return g_steal_pointer (&path);
-}
 
 /* "   comm-with-dashes-1234  [001]   575.579925508: sched_switch:   info" */
 static void
@@ -109,67 +91,6 @@ report_line (guint i)
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
 
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-keep_ticking_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-wait_until (Condition    condition,
-            gpointer     data,
-            const char  *what)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
-  /* Wakes the loop up when nothing else happens, to look again. */
-  guint tick = g_timeout_add (50, keep_ticking_cb, NULL);
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (tick);
-}
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-flag_is_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  wait_until (flag_is_set, &done, "the main loop");
-}
-
-static gboolean
-window_is_idle (gpointer data)
-{
-  return cs_window_get_state (data) != CS_WINDOW_STATE_LOADING;
-}
-
-static gboolean
-widget_is_drawable (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 &&
-         gtk_widget_get_height (data) > 0;
-}
-
 static gboolean
 list_is_ready (gpointer data)
 {
@@ -182,49 +103,6 @@ static gboolean
 search_is_idle (gpointer data)
 {
   return !cs_event_search_bar_get_busy (data);
-}
-
-/* The widget's last frame; NULL while a redraw is pending. */
-static GskRenderNode *
-widget_node (GtkWidget *widget)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-  return gtk_snapshot_free_to_node (snapshot);
-}
-
-static gboolean
-widget_is_drawn (gpointer data)
-{
-  GskRenderNode *node = widget_node (data);
-
-  if (node == NULL)
-    return FALSE;
-  gsk_render_node_unref (node);
-  return TRUE;
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderNode *node;
-
-  /* A loaded machine may not have drawn the last change yet. */
-  wait_until (widget_is_drawn, widget, "a frame to take a screenshot of");
-  node = widget_node (widget);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (node);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
 }
 
 /* The window with sched-irq-v6.dat open and its event list ready. */
@@ -240,34 +118,30 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
-  fixture->window = cs_window_new (application);
-  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 760);
-  gtk_window_present (GTK_WINDOW (fixture->window));
-  wait_until (widget_is_drawable, fixture->window, "the window to show");
+  fixture->window = cs_test_new_window (1200, 760);
 
   cs_window_open_file (fixture->window, file);
-  wait_until (window_is_idle, fixture->window, "the index");
+  cs_test_wait_until (cs_test_window_is_idle, fixture->window, "the index");
   g_assert_null (cs_window_get_error_message (fixture->window));
   g_assert_cmpint (cs_window_get_state (fixture->window), ==, CS_WINDOW_STATE_READY);
 
   fixture->timeline = cs_window_get_timeline (fixture->window);
   fixture->view = cs_window_get_event_list_view (fixture->window);
   fixture->document = cs_timeline_get_document (fixture->timeline);
-  wait_until (list_is_ready, fixture->view, "the event list");
+  cs_test_wait_until (list_is_ready, fixture->view, "the event list");
   fixture->list = cs_event_list_view_get_model (fixture->view);
-  wait_until (widget_is_drawable, fixture->view, "the event list to show");
-  spin (300);
+  cs_test_wait_until (cs_test_widget_is_drawable, fixture->view, "the event list to show");
+  cs_test_spin (300);
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  spin (50);
+  cs_test_destroy_window (fixture->window);
 }
 
 static CsEventItem *
@@ -395,26 +269,14 @@ count_text_lines (Fixture *fixture)
 {
   GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (fixture->view)),
                                                  GTK_TYPE_SCROLLED_WINDOW);
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree guchar *pixels = NULL;
-  GskRenderNode *node;
-  int width, height;
+  CsTestPixels pixels;
   guint n_lines = 0;
 
-  wait_until (widget_is_drawn, scrolled, "the list to be drawn");
-  node = widget_node (scrolled);
-  width = gtk_widget_get_width (scrolled);
-  height = gtk_widget_get_height (scrolled);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (scrolled)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (node);
-  pixels = g_malloc ((gsize) width * height * 4);
-  gdk_texture_download (texture, pixels, (gsize) width * 4);
-
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++)
+  cs_test_pixels_init (&pixels, scrolled);
+  for (int y = 0; y < pixels.height; y++)
+    for (int x = 0; x < pixels.width; x++)
       {
-        const guchar *p = pixels + ((gsize) y * width + x) * 4;
+        const guchar *p = pixels.pixels + (gsize) y * pixels.stride + (gsize) x * 4;
 
         /* Dark text on the light rows (B G R A). */
         if (p[0] < 90 && p[1] < 90 && p[2] < 90 && p[3] > 200)
@@ -424,6 +286,7 @@ count_text_lines (Fixture *fixture)
           }
       }
 
+  cs_test_pixels_clear (&pixels);
   return n_lines;
 }
 
@@ -462,7 +325,7 @@ test_rows (Fixture       *fixture,
 
   /* The first rows are on screen, in the Time column's format. */
   g_assert_true (row_is_visible (fixture, 0));
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-open.png");
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-open.png");
 
   /* A row in the middle matches report too. */
   {
@@ -530,24 +393,24 @@ test_scroll_to_row (Fixture       *fixture,
       cs_event_list_view_select_row (fixture->view, rows[i]);
       selected_us = g_get_monotonic_time () - start;
       g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, rows[i]);
-      wait_until (row_is_shown, &wait, "the row to scroll into view");
+      cs_test_wait_until (row_is_shown, &wait, "the row to scroll into view");
       g_test_message ("row %u: selected in %" G_GINT64_FORMAT " µs, on screen after %" G_GINT64_FORMAT " ms",
                       rows[i], selected_us, (g_get_monotonic_time () - start) / 1000);
 
       /* Far from the ends, a row that was out of sight comes to the middle,
        * and stays there once the list has focused it. */
       if (rows[i] > 40 && rows[i] + 40 < n_items)
-        wait_until (row_is_shown_in_middle, &wait, "the row in the middle");
+        cs_test_wait_until (row_is_shown_in_middle, &wait, "the row in the middle");
       g_test_message ("row %u at y %.0f of %d", rows[i], row_y (fixture, rows[i]),
                       gtk_widget_get_height (scrolled));
-      spin (200);
+      cs_test_spin (200);
       g_assert_true (row_is_visible (fixture, rows[i]));
       g_assert_cmpuint (count_text_lines (fixture), >, 150);
     }
 
   cs_event_list_view_select_row (fixture->view, n_items - 1);
-  spin (150);
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-last-row.png");
+  cs_test_spin (150);
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-last-row.png");
 }
 
 static void
@@ -572,8 +435,8 @@ test_graph_follows (Fixture       *fixture,
   g_assert_cmpint (cs_timeline_get_marker_ns (fixture->timeline, CS_MARKER_A), ==, event->ts_ns);
   g_assert_cmpint (cs_timeline_get_begin_ns (fixture->timeline), <=, event->ts_ns);
   g_assert_cmpint (cs_timeline_get_end_ns (fixture->timeline), >, event->ts_ns);
-  spin (100);
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-graph-follows.png");
+  cs_test_spin (100);
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-graph-follows.png");
 
   /* With B active, selecting moves B. */
   gtk_widget_activate_action (GTK_WIDGET (fixture->timeline), "timeline.select-marker-b", NULL);
@@ -638,8 +501,8 @@ test_markers (Fixture       *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-to-marker", NULL));
   g_assert_cmpint (cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline), ==, span_ns);
   g_assert_cmpint (ABS ((cs_timeline_get_begin_ns (timeline) + span_ns / 2) - a_ns), <=, 1);
-  spin (100);
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-markers.png");
+  cs_test_spin (100);
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-markers.png");
 
   /* Clicks: the active marker (A), then Shift+click for B, then a
    * double-click, which leaves A where it was and puts B there. */
@@ -674,8 +537,8 @@ test_markers (Fixture       *fixture,
   /* Clicks on the CPU labels do nothing. */
   cs_timeline_click_at (timeline, x0 / 2, y + height / 2, 1, 0);
   g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ns);
-  spin (100);
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-markers-clicked.png");
+  cs_test_spin (100);
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-markers-clicked.png");
 }
 
 static void
@@ -730,8 +593,8 @@ test_click_selects_row (Fixture       *fixture,
   g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), cs_event_item_get_latency (item)));
   g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), cs_event_item_get_name (item)));
 
-  wait_until (row_is_shown, &(RowWait) { fixture, row }, "the row to scroll into view");
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-clicked.png");
+  cs_test_wait_until (row_is_shown, &(RowWait) { fixture, row }, "the row to scroll into view");
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-clicked.png");
 }
 
 static gboolean
@@ -766,7 +629,7 @@ test_filtered (Fixture       *fixture,
   cs_event_filter_set_mode (filter, CS_FILTER_CPU, CS_FILTER_SHOW_ONLY);
   cs_event_filter_add (filter, CS_FILTER_CPU, 0);
   cs_event_list_set_filter (fixture->list, filter);
-  wait_until (list_is_ready, fixture->view, "the filter");
+  cs_test_wait_until (list_is_ready, fixture->view, "the filter");
 
   for (guint i = 0; i < report_lines->len; i++)
     n_cpu0 += report_line (i)->cpu == 0;
@@ -774,7 +637,7 @@ test_filtered (Fixture       *fixture,
   expected = g_strdup_printf ("%u of %u events", n_cpu0, report_lines->len);
   args[0] = fixture->view;
   args[1] = expected;
-  wait_until (count_label_is, args, "the count label");
+  cs_test_wait_until (count_label_is, args, "the count label");
 
   /* Clicking an event the filter hides (CPU 1) selects the first shown row
    * at or after its time. */
@@ -814,10 +677,10 @@ test_filtered (Fixture       *fixture,
    * drawing the emptied rows after such a jump in a new model).  It comes
    * to the middle when the list view's estimates of rows it has not laid
    * out are right, which a new model spoils for a while: not checked here. */
-  wait_until (row_is_shown, &(RowWait) { fixture, first_after }, "the row to scroll into view");
+  cs_test_wait_until (row_is_shown, &(RowWait) { fixture, first_after }, "the row to scroll into view");
   g_test_message ("text lines in the list: %u", count_text_lines (fixture));
   g_assert_cmpuint (count_text_lines (fixture), >, 150);
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-filtered.png");
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-filtered.png");
 }
 
 /* Runs what the shortcut @accel of one of @widget's shortcut controllers
@@ -878,38 +741,38 @@ test_search (Fixture       *fixture,
   gtk_widget_grab_focus (GTK_WIDGET (fixture->timeline));
   activate_shortcut (GTK_WIDGET (fixture->view), "<Control>f");
   g_assert_true (cs_event_search_bar_get_search_mode (bar));
-  spin (200);
+  cs_test_spin (200);
 
   cs_event_list_view_select_row (fixture->view, GTK_INVALID_LIST_POSITION);
   cs_event_search_bar_set_query (bar, CS_COLUMN_EVENT, CS_SEARCH_CONTAINS, "sched_switch");
-  wait_until (search_is_idle, bar, "the count");
+  cs_test_wait_until (search_is_idle, bar, "the count");
   expected = g_strdup_printf ("%u matches", n_matches);
   g_test_message ("counter: %s", cs_event_search_bar_get_match_text (bar));
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
 
   /* Next from nothing selected: the first match, then the second. */
   cs_event_search_bar_find (bar, TRUE);
-  wait_until (search_is_idle, bar, "the search");
+  cs_test_wait_until (search_is_idle, bar, "the search");
   g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, matches[0]);
   g_clear_pointer (&expected, g_free);
   expected = g_strdup_printf ("1 of %u", n_matches);
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
 
   cs_event_search_bar_find (bar, TRUE);
-  wait_until (search_is_idle, bar, "the search");
+  cs_test_wait_until (search_is_idle, bar, "the search");
   g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, matches[1]);
   g_clear_pointer (&expected, g_free);
   expected = g_strdup_printf ("2 of %u", n_matches);
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
-  wait_until (row_is_shown, &(RowWait) { fixture, matches[1] }, "the match to scroll into view");
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-search.png");
+  cs_test_wait_until (row_is_shown, &(RowWait) { fixture, matches[1] }, "the match to scroll into view");
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-search.png");
 
   /* Previous goes back; before the first it wraps to the last. */
   cs_event_search_bar_find (bar, FALSE);
-  wait_until (search_is_idle, bar, "the search");
+  cs_test_wait_until (search_is_idle, bar, "the search");
   g_assert_cmpuint (cs_event_list_view_get_selected_row (fixture->view), ==, matches[0]);
   cs_event_search_bar_find (bar, FALSE);
-  wait_until (search_is_idle, bar, "the search");
+  cs_test_wait_until (search_is_idle, bar, "the search");
   g_clear_pointer (&expected, g_free);
   expected = g_strdup_printf ("%u of %u", n_matches, n_matches);
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
@@ -917,25 +780,25 @@ test_search (Fixture       *fixture,
 
   /* "does not have" counts the others; a full match needs the whole text. */
   cs_event_search_bar_set_query (bar, CS_COLUMN_EVENT, CS_SEARCH_NOT_CONTAINS, "sched_switch");
-  wait_until (search_is_idle, bar, "the count");
+  cs_test_wait_until (search_is_idle, bar, "the count");
   g_clear_pointer (&expected, g_free);
   expected = g_strdup_printf ("%u matches", n_items - n_matches);
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
 
   cs_event_search_bar_set_query (bar, CS_COLUMN_EVENT, CS_SEARCH_FULL_MATCH, "sched_switch");
-  wait_until (search_is_idle, bar, "the count");
+  cs_test_wait_until (search_is_idle, bar, "the count");
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, "No matches");
   cs_event_search_bar_set_query (bar, CS_COLUMN_EVENT, CS_SEARCH_FULL_MATCH, "sched:sched_switch");
-  wait_until (search_is_idle, bar, "the count");
+  cs_test_wait_until (search_is_idle, bar, "the count");
   g_clear_pointer (&expected, g_free);
   expected = g_strdup_printf ("%u matches", n_matches);
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, expected);
 
   /* Searching a task name, with graph follows: the marker goes there. */
   cs_event_search_bar_set_query (bar, CS_COLUMN_TASK, CS_SEARCH_CONTAINS, report_line (matches[2])->comm);
-  wait_until (search_is_idle, bar, "the count");
+  cs_test_wait_until (search_is_idle, bar, "the count");
   cs_event_search_bar_find (bar, TRUE);
-  wait_until (search_is_idle, bar, "the search");
+  cs_test_wait_until (search_is_idle, bar, "the search");
   {
     g_autoptr(CsEventItem) item = get_item (fixture, cs_event_list_view_get_selected_row (fixture->view));
 
@@ -948,7 +811,7 @@ test_search (Fixture       *fixture,
   cs_event_search_bar_set_query (bar, CS_COLUMN_INFO, CS_SEARCH_CONTAINS, "no such text anywhere");
   cs_event_search_bar_stop (bar);
   g_assert_false (cs_event_search_bar_get_busy (bar));
-  wait_until (search_is_idle, bar, "the stop");
+  cs_test_wait_until (search_is_idle, bar, "the stop");
 }
 
 static void
@@ -963,9 +826,9 @@ test_context_menu (Fixture       *fixture,
   guint n_before;
 
   cs_event_list_view_select_row (fixture->view, 7);
-  spin (100);
+  cs_test_spin (100);
   cs_event_list_view_popup_menu_at_row (fixture->view, 7, 300, 200);
-  spin (300);
+  cs_test_spin (300);
 
   popover = find_by_type (GTK_WIDGET (fixture->view), GTK_TYPE_POPOVER_MENU);
   g_assert_nonnull (popover);
@@ -973,15 +836,15 @@ test_context_menu (Fixture       *fixture,
   model = gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (popover));
   g_assert_nonnull (model);
   g_assert_cmpint (g_menu_model_get_n_items (model), ==, 3);   /* filters, plots, fields */
-  save_screenshot (GTK_WIDGET (fixture->window), "event-list-context-menu.png");
-  save_screenshot (popover, "event-list-context-menu-popover.png");
+  cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-context-menu.png");
+  cs_test_save_screenshot (popover, "event-list-context-menu-popover.png");
 
   /* Raw fields: a window named after the event. */
   toplevels = gtk_window_get_toplevels ();   /* (transfer none) */
   n_before = g_list_model_get_n_items (toplevels);
   g_assert_true (gtk_widget_activate_action (popover, "event.show-fields", NULL));
   gtk_popover_popdown (GTK_POPOVER (popover));
-  spin (300);
+  cs_test_spin (300);
   g_assert_cmpuint (g_list_model_get_n_items (toplevels), ==, n_before + 1);
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
@@ -993,68 +856,26 @@ test_context_menu (Fixture       *fixture,
   g_assert_nonnull (dialog);
   title = g_strdup (gtk_window_get_title (GTK_WINDOW (dialog)));
   g_assert_cmpstr (title, ==, cs_event_item_get_name (item));
-  save_screenshot (dialog, "event-list-fields.png");
+  cs_test_save_screenshot (dialog, "event-list-fields.png");
   gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
 /* ------------------------------------------------------------------------ */
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *cache_dir = NULL;
   g_autofree char *recording = NULL;
-  int status;
 
   /* The window runs /proc/self/exe index-worker FILE: be that worker. */
   if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
     return cs_cli_run (argc, argv);
 
-  work_dir = g_dir_make_tmp ("cs-test-event-list-XXXXXX", NULL);
-  g_assert_nonnull (work_dir);
-  cache_dir = g_build_filename (work_dir, "cache", NULL);
-  g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  screenshot_dir = g_strdup (g_getenv ("CS_SCREENSHOT_DIR"));
-  if (screenshot_dir == NULL)
-    screenshot_dir = g_strdup (work_dir);
+  cs_test_gui_init (&argc, &argv, "test-event-list", FALSE);
 
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      /* Not a skip: meson runs this under xvfb-run, so this is a failure. */
-      g_printerr ("Cannot open a display (run under xvfb-run)\n");
-      return 1;
-    }
-
-  recording = find_recording ();
+  recording = cs_test_find_recording ();
   load_report (recording);
-
-  application = GTK_APPLICATION (cs_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (application), NULL, NULL))
-    g_error ("Cannot register the application");
 
 #define ADD(path, func) \
   g_test_add ("/cs/gui/CsEventListView/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
@@ -1068,11 +889,5 @@ main (int   argc,
   ADD ("filtered", test_filtered);
 #undef ADD
 
-  status = g_test_run ();
-
-  g_clear_object (&application);
-  remove_tree (work_dir);
-  g_free (work_dir);
-  g_free (screenshot_dir);
-  return status;
+  return cs_test_gui_run ();
 }

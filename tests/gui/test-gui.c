@@ -17,15 +17,9 @@
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 
-#include "cs-application.h"
 #include "cs-cli.h"
 #include "cs-window.h"
-
-#define WAIT_TIMEOUT_S 60
-
-static char *work_dir;
-static char *screenshot_dir;
-static GtkApplication *application;
+#include "gui-test-util.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -52,68 +46,12 @@ find_recording (void)
   return NULL;
 }
 
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition    condition,
-            gpointer     data,
-            const char  *what)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-}
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-flag_is_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-/* Lets GTK lay out and draw (and transitions finish). */
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  wait_until (flag_is_set, &done, "the main loop");
-}
-
-static gboolean
-window_is_idle (gpointer data)
-{
-  return cs_window_get_state (data) != CS_WINDOW_STATE_LOADING;
-}
-
-static gboolean
-widget_is_drawable (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 &&
-         gtk_widget_get_height (data) > 0;
-}
-
 static CsWindow *
 new_window (void)
 {
-  CsWindow *window = cs_window_new (application);
+  CsWindow *window = cs_test_new_window (1100, 640);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 640);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_until (widget_is_drawable, window, "the window to show");
-  spin (100);
+  cs_test_spin (100);
   return window;
 }
 
@@ -125,62 +63,9 @@ open_and_wait (CsWindow   *window,
 
   cs_window_open_file (window, file);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
-  wait_until (window_is_idle, window, "the index");
+  cs_test_wait_until (cs_test_window_is_idle, window, "the index");
 }
 
-static GdkTexture *
-snapshot_widget (GtkWidget *widget)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  GskRenderNode *node;
-  GdkTexture *texture;
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (node);
-  return texture;
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  g_autoptr(GdkTexture) texture = snapshot_widget (widget);
-  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
-
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
-
-typedef struct {
-  int width;
-  int height;
-  gsize stride;
-  guchar *pixels;   /* B G R A, premultiplied (GDK_MEMORY_DEFAULT) */
-} Pixels;
-
-static void
-pixels_init (Pixels     *pixels,
-             GdkTexture *texture)
-{
-  pixels->width = gdk_texture_get_width (texture);
-  pixels->height = gdk_texture_get_height (texture);
-  pixels->stride = (gsize) pixels->width * 4;
-  pixels->pixels = g_malloc (pixels->stride * pixels->height);
-  gdk_texture_download (texture, pixels->pixels, pixels->stride);
-}
-
-static void
-pixels_clear (Pixels *pixels)
-{
-  g_clear_pointer (&pixels->pixels, g_free);
-}
 
 /* A pixel of a task's colour: saturated, unlike the background, grid lines
  * and label text, which are all shades of grey. */
@@ -194,7 +79,7 @@ pixel_is_coloured (const guchar *p)
 }
 
 static guint
-count_coloured (const Pixels *pixels,
+count_coloured (const CsTestPixels *pixels,
                 int           x0,
                 int           y0,
                 int           x1,
@@ -210,8 +95,8 @@ count_coloured (const Pixels *pixels,
 }
 
 static guint
-count_different (const Pixels *a,
-                 const Pixels *b)
+count_different (const CsTestPixels *a,
+                 const CsTestPixels *b)
 {
   guint n = 0;
 
@@ -253,13 +138,6 @@ assert_same_cache (GPtrArray *before,
     }
 }
 
-static void
-destroy_window (CsWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Tests                                                                     */
 
@@ -270,12 +148,12 @@ test_application_actions (void)
   g_auto(GStrv) accels = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
-    g_assert_true (g_action_group_has_action (G_ACTION_GROUP (application), actions[i]));
+    g_assert_true (g_action_group_has_action (G_ACTION_GROUP (cs_test_application), actions[i]));
 
-  accels = gtk_application_get_accels_for_action (application, "app.quit");
+  accels = gtk_application_get_accels_for_action (cs_test_application, "app.quit");
   g_assert_cmpstr (accels[0], ==, "<Control>q");
   g_clear_pointer (&accels, g_strfreev);
-  accels = gtk_application_get_accels_for_action (application, "app.open");
+  accels = gtk_application_get_accels_for_action (cs_test_application, "app.open");
   g_assert_cmpstr (accels[0], ==, "<Control>o");
 }
 
@@ -287,14 +165,14 @@ test_window_empty (void)
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
   g_assert_null (cs_window_get_error_message (window));
   g_assert_null (cs_timeline_get_document (cs_window_get_timeline (window)));
-  save_screenshot (GTK_WIDGET (window), "gui-empty.png");
+  cs_test_save_screenshot (GTK_WIDGET (window), "gui-empty.png");
 
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 static void
 check_plots (CsTimeline *timeline,
-             const Pixels *pixels,
+             const CsTestPixels *pixels,
              guint        *n_coloured_total)
 {
   CsDocument *document = cs_timeline_get_document (timeline);
@@ -329,9 +207,7 @@ test_window_open_and_zoom (void)
   g_autofree char *path = find_recording ();
   CsWindow *window = new_window ();
   CsTimeline *timeline = cs_window_get_timeline (window);
-  g_autoptr(GdkTexture) fit_texture = NULL;
-  g_autoptr(GdkTexture) zoomed_texture = NULL;
-  Pixels fit_pixels, zoomed_pixels;
+  CsTestPixels fit_pixels, zoomed_pixels;
   CsDocument *document;
   gint64 first_ns, last_ns, span_ns, zoomed_span_ns, begin_ns;
   guint n_coloured;
@@ -345,9 +221,9 @@ test_window_open_and_zoom (void)
   g_assert_cmpuint (cs_document_get_n_cpus (document), >, 0);
   g_assert_cmpuint (cs_document_get_n_events (document), >, 0);
 
-  wait_until (widget_is_drawable, timeline, "the timeline to show");
-  spin (400);
-  save_screenshot (GTK_WIDGET (window), "gui-open.png");
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline to show");
+  cs_test_spin (400);
+  cs_test_save_screenshot (GTK_WIDGET (window), "gui-open.png");
 
   /* Zoomed to fit: the whole recording, half-open. */
   first_ns = cs_document_get_first_ns (document);
@@ -356,8 +232,7 @@ test_window_open_and_zoom (void)
   g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, last_ns + 1);
   span_ns = last_ns + 1 - first_ns;
 
-  fit_texture = snapshot_widget (GTK_WIDGET (timeline));
-  pixels_init (&fit_pixels, fit_texture);
+  cs_test_pixels_init (&fit_pixels, GTK_WIDGET (timeline));
   check_plots (timeline, &fit_pixels, &n_coloured);
 
   /* Zoom in twice around the centre, as + does. */
@@ -369,10 +244,9 @@ test_window_open_and_zoom (void)
   g_assert_cmpint (cs_timeline_get_begin_ns (timeline), >, first_ns);
   g_assert_cmpint (cs_timeline_get_end_ns (timeline), <, last_ns + 1);
 
-  spin (100);
-  save_screenshot (GTK_WIDGET (window), "gui-zoomed.png");
-  zoomed_texture = snapshot_widget (GTK_WIDGET (timeline));
-  pixels_init (&zoomed_pixels, zoomed_texture);
+  cs_test_spin (100);
+  cs_test_save_screenshot (GTK_WIDGET (window), "gui-zoomed.png");
+  cs_test_pixels_init (&zoomed_pixels, GTK_WIDGET (timeline));
   g_assert_cmpuint (count_different (&fit_pixels, &zoomed_pixels), >, 0);
   check_plots (timeline, &zoomed_pixels, &n_coloured);
 
@@ -406,9 +280,9 @@ test_window_open_and_zoom (void)
   g_test_message ("hover: %s", cs_timeline_get_hover_text (timeline));
   g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), "CPU 0"));
 
-  pixels_clear (&fit_pixels);
-  pixels_clear (&zoomed_pixels);
-  destroy_window (window);
+  cs_test_pixels_clear (&fit_pixels);
+  cs_test_pixels_clear (&zoomed_pixels);
+  cs_test_destroy_window (window);
 }
 
 static void
@@ -431,13 +305,13 @@ check_bad_file (const char *path)
   after = list_cache ();
   assert_same_cache (before, after);
 
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 static void
 test_window_not_a_trace (void)
 {
-  g_autofree char *path = g_build_filename (work_dir, "notes.dat", NULL);
+  g_autofree char *path = g_build_filename (cs_test_work_dir, "notes.dat", NULL);
   CsWindow *window;
 
   g_assert_true (g_file_set_contents (path, "These are notes, not a recording.\n", -1, NULL));
@@ -446,16 +320,16 @@ test_window_not_a_trace (void)
   /* And once more to look at the banner. */
   window = new_window ();
   open_and_wait (window, path);
-  spin (400);
-  save_screenshot (GTK_WIDGET (window), "gui-error.png");
-  destroy_window (window);
+  cs_test_spin (400);
+  cs_test_save_screenshot (GTK_WIDGET (window), "gui-error.png");
+  cs_test_destroy_window (window);
 }
 
 static void
 test_window_truncated (void)
 {
   g_autofree char *source = find_recording ();
-  g_autofree char *path = g_build_filename (work_dir, "truncated.dat", NULL);
+  g_autofree char *path = g_build_filename (cs_test_work_dir, "truncated.dat", NULL);
   g_autofree char *contents = NULL;
   gsize length;
 
@@ -467,7 +341,7 @@ test_window_truncated (void)
 static void
 test_window_missing (void)
 {
-  g_autofree char *path = g_build_filename (work_dir, "missing.dat", NULL);
+  g_autofree char *path = g_build_filename (cs_test_work_dir, "missing.dat", NULL);
 
   check_bad_file (path);
 }
@@ -475,7 +349,7 @@ test_window_missing (void)
 static void
 test_window_worker_crash (void)
 {
-  g_autofree char *path = g_build_filename (work_dir, "crash-the-worker.dat", NULL);
+  g_autofree char *path = g_build_filename (cs_test_work_dir, "crash-the-worker.dat", NULL);
   CsWindow *window;
 
   g_assert_true (g_file_set_contents (path, "", 0, NULL));
@@ -484,14 +358,14 @@ test_window_worker_crash (void)
   window = new_window ();
   open_and_wait (window, path);
   g_assert_nonnull (strstr (cs_window_get_error_message (window), "crashed"));
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 static void
 test_window_cancel (void)
 {
   g_autofree char *path = find_recording ();
-  g_autofree char *cache = g_build_filename (work_dir, "cancel-cache", NULL);
+  g_autofree char *cache = g_build_filename (cs_test_work_dir, "cancel-cache", NULL);
   g_autofree char *saved_cache = g_strdup (g_getenv ("XDG_CACHE_HOME"));
   g_autoptr(GPtrArray) names = NULL;
   CsWindow *window = new_window ();
@@ -501,7 +375,7 @@ test_window_cancel (void)
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   cs_window_open_file (window, file);
   cs_window_cancel (window);
-  wait_until (window_is_idle, window, "the cancelled worker");
+  cs_test_wait_until (cs_test_window_is_idle, window, "the cancelled worker");
   g_setenv ("XDG_CACHE_HOME", saved_cache, TRUE);
 
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
@@ -515,7 +389,7 @@ test_window_cancel (void)
     g_test_message ("left in the cache: %s", (char *) g_ptr_array_index (names, i));
   g_assert_cmpuint (names->len, ==, 0);
 
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 static void
@@ -534,15 +408,15 @@ test_window_remembers_size (void)
 
   window = new_window ();
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 520);
-  spin (200);
+  cs_test_spin (200);
   gtk_window_close (GTK_WINDOW (window));
-  spin (100);
+  cs_test_spin (100);
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 520);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
 
   /* A new window starts at the remembered size. */
-  window = cs_window_new (application);
+  window = cs_window_new (cs_test_application);
   gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
   g_assert_cmpint (width, ==, 900);
   g_assert_cmpint (height, ==, 520);
@@ -553,7 +427,7 @@ static void
 test_window_cancel_slow_worker (void)
 {
   g_autofree char *source = find_recording ();
-  g_autofree char *path = g_build_filename (work_dir, "slow-worker.dat", NULL);
+  g_autofree char *path = g_build_filename (cs_test_work_dir, "slow-worker.dat", NULL);
   g_autoptr(GPtrArray) before = list_cache ();
   g_autoptr(GPtrArray) after = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (path);
@@ -562,50 +436,29 @@ test_window_cancel_slow_worker (void)
 
   g_assert_cmpint (symlink (source, path), ==, 0);
   cs_window_open_file (window, file);
-  spin (600);
+  cs_test_spin (600);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
-  save_screenshot (GTK_WIDGET (window), "gui-loading.png");
+  cs_test_save_screenshot (GTK_WIDGET (window), "gui-loading.png");
 
   /* Cancel stops the worker at once, not after its 3 s. */
   cancelled_at = g_get_monotonic_time ();
   cs_window_cancel (window);
-  wait_until (window_is_idle, window, "the cancelled worker");
+  cs_test_wait_until (cs_test_window_is_idle, window, "the cancelled worker");
   g_assert_cmpint (g_get_monotonic_time () - cancelled_at, <, G_USEC_PER_SEC);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
   g_assert_null (cs_window_get_error_message (window));
 
   after = list_cache ();
   assert_same_cache (before, after);
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 /* ------------------------------------------------------------------------ */
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *cache_dir = NULL;
-  int status;
-
   /* The window runs /proc/self/exe index-worker FILE: be that worker. */
   if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
     {
@@ -622,31 +475,7 @@ main (int   argc,
       return cs_cli_run (argc, argv);
     }
 
-  work_dir = g_dir_make_tmp ("cs-test-gui-XXXXXX", NULL);
-  g_assert_nonnull (work_dir);
-  cache_dir = g_build_filename (work_dir, "cache", NULL);
-  g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  screenshot_dir = g_strdup (g_getenv ("CS_SCREENSHOT_DIR"));
-  if (screenshot_dir == NULL)
-    screenshot_dir = g_strdup (work_dir);
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      /* Not a skip: meson runs this under xvfb-run, so this is a failure. */
-      g_printerr ("Cannot open a display (run under xvfb-run)\n");
-      return 1;
-    }
-
-  /* Registered, not run: its actions (app.open, app.quit, app.about) and
-   * the help overlay are there, as in chronoscope. */
-  application = GTK_APPLICATION (cs_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (application), NULL, NULL))
-    g_error ("Cannot register the application");
+  cs_test_gui_init (&argc, &argv, "test-gui", FALSE);
 
   g_test_add_func ("/cs/gui/CsApplication/actions", test_application_actions);
   g_test_add_func ("/cs/gui/CsWindow/empty", test_window_empty);
@@ -659,11 +488,5 @@ main (int   argc,
   g_test_add_func ("/cs/gui/CsWindow/cancel", test_window_cancel);
   g_test_add_func ("/cs/gui/CsWindow/cancel-slow-worker", test_window_cancel_slow_worker);
 
-  status = g_test_run ();
-
-  g_clear_object (&application);
-  remove_tree (work_dir);
-  g_free (work_dir);
-  g_free (screenshot_dir);
-  return status;
+  return cs_test_gui_run ();
 }

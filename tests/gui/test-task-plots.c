@@ -28,78 +28,11 @@
 #include "cs-task-list.h"
 #include "cs-window-actions.h"
 #include "cs-window.h"
+#include "gui-test-util.h"
 
-#define WAIT_TIMEOUT_S 60
-
-static char *work_dir;
-static char *screenshot_dir;
-static GtkApplication *application;
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
-
-static char *
-find_recording (void)
-{
-  const char *dir = g_getenv ("CS_TESTDATA");
-  g_autofree char *path = NULL;
-
-  if (dir == NULL)
-    g_error ("Set CS_TESTDATA to tests/data");
-  path = g_build_filename (dir, "sched-irq-v6.dat", NULL);
-  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  return g_steal_pointer (&path);
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition condition, gpointer data, const char *what)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
-      g_main_context_iteration (NULL, TRUE);
-    }
-}
-
-static gboolean
-timeout_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-flag_is_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, timeout_cb, &done);
-  wait_until (flag_is_set, &done, "the main loop");
-}
-
-static gboolean
-window_is_ready (gpointer data)
-{
-  return cs_window_get_state (data) == CS_WINDOW_STATE_READY;
-}
-
-static gboolean
-widget_is_drawable (gpointer data)
-{
-  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 &&
-         gtk_widget_get_height (data) > 0;
-}
 
 static gboolean
 filter_is_ready (gpointer data)
@@ -108,88 +41,21 @@ filter_is_ready (gpointer data)
 }
 
 static CsWindow *
-new_window (void)
-{
-  CsWindow *window = cs_window_new (application);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 760);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_until (widget_is_drawable, window, "the window to show");
-  return window;
-}
-
-static CsWindow *
 open_window (const char *path)
 {
-  CsWindow *window = new_window ();
+  CsWindow *window = cs_test_new_window (1200, 760);
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
   cs_window_open_file (window, file);
-  wait_until (window_is_ready, window, "the recording");
-  wait_until (widget_is_drawable, cs_window_get_timeline (window), "the timeline");
-  spin (200);
+  cs_test_wait_until (cs_test_window_is_ready, window, "the recording");
+  cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (window), "the timeline");
+  cs_test_spin (200);
   return window;
 }
 
-static void spin (guint ms);
-
-static GdkTexture *
-snapshot_widget (GtkWidget *widget)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  GskRenderNode *node = NULL;
-  GdkTexture *texture;
-
-  /* A widget between a layout and its first frame draws nothing yet. */
-  for (guint attempt = 0; attempt < 20 && node == NULL; attempt++)
-    {
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-      if (attempt > 0)
-        spin (50);
-      gdk_paintable_snapshot (paintable, snapshot, width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_render_node_unref (node);
-  return texture;
-}
-
-static void
-save_screenshot (GtkWidget *widget, const char *name)
-{
-  g_autoptr(GdkTexture) texture = snapshot_widget (widget);
-  g_autofree char *path = g_build_filename (screenshot_dir, name, NULL);
-
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
-
-typedef struct {
-  int width;
-  int height;
-  gsize stride;
-  guchar *pixels;   /* B G R A, premultiplied */
-} Pixels;
-
-static void
-pixels_init (Pixels *pixels, GtkWidget *widget)
-{
-  g_autoptr(GdkTexture) texture = snapshot_widget (widget);
-
-  pixels->width = gdk_texture_get_width (texture);
-  pixels->height = gdk_texture_get_height (texture);
-  pixels->stride = (gsize) pixels->width * 4;
-  pixels->pixels = g_malloc (pixels->stride * pixels->height);
-  gdk_texture_download (texture, pixels->pixels, pixels->stride);
-}
 
 static guint32
-pixels_get (const Pixels *pixels, int x, int y)
+pixels_get (const CsTestPixels *pixels, int x, int y)
 {
   const guchar *p;
 
@@ -208,13 +74,6 @@ same_color (guint32 a, guint32 b, int tolerance)
     if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
       return FALSE;
   return TRUE;
-}
-
-static void
-destroy_window (CsWindow *window)
-{
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin (50);
 }
 
 static GArray *
@@ -322,7 +181,7 @@ activate (CsWindow *window, const char *action, GVariant *parameter)
 static void
 test_add_task_plot (void)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   CsWindow *window = open_window (path);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsAnalysis *analysis = cs_window_get_analysis (window);
@@ -334,7 +193,7 @@ test_add_task_plot (void)
   double y, height, x;
   guint n_pids, n_checked = 0;
   CsColor color;
-  Pixels pixels;
+  CsTestPixels pixels;
 
   height_before = cs_timeline_renderer_get_natural_height (cs_timeline_get_renderer (timeline));
   activate (window, "add-task-plot", g_variant_new_int32 (task->pid));
@@ -360,11 +219,11 @@ test_add_task_plot (void)
   g_assert_nonnull (run);
   cs_timeline_set_span (timeline, run->begin_ns - (run->end_ns - run->begin_ns) / 2,
                         run->end_ns + (run->end_ns - run->begin_ns) / 2);
-  spin (200);
-  wait_until (widget_is_drawable, timeline, "the timeline");
-  save_screenshot (GTK_WIDGET (window), "task-plot.png");
+  cs_test_spin (200);
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+  cs_test_save_screenshot (GTK_WIDGET (window), "task-plot.png");
 
-  pixels_init (&pixels, GTK_WIDGET (timeline));
+  cs_test_pixels_init (&pixels, GTK_WIDGET (timeline));
   task_plot_area (timeline, task->pid, &y, &height);
   g_assert_cmpfloat (y + height, <=, pixels.height);
   cs_palette_get_cpu_color ((guint) run->cpu, &color);
@@ -380,7 +239,7 @@ test_add_task_plot (void)
       n_checked++;
     }
   g_assert_cmpuint (n_checked, >, 5);
-  g_free (pixels.pixels);
+  cs_test_pixels_clear (&pixels);
 
   /* Hovering the plot says what the task did. */
   cs_timeline_hover_at (timeline, timeline_x (timeline, (run->begin_ns + run->end_ns) / 2), y + height / 2);
@@ -392,13 +251,13 @@ test_add_task_plot (void)
   g_assert_cmpint (cs_timeline_renderer_get_natural_height (cs_timeline_get_renderer (timeline)), ==,
                    height_before);
 
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 static void
 test_task_list (void)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   CsWindow *window = open_window (path);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
@@ -410,7 +269,7 @@ test_task_list (void)
   activate (window, "show-tasks", NULL);
   list = CS_TASK_LIST (_cs_window_actions_get_dialog (window, "tasks"));
   g_assert_nonnull (list);
-  wait_until (widget_is_drawable, list, "the task list");
+  cs_test_wait_until (cs_test_widget_is_drawable, list, "the task list");
   n_all = cs_task_list_get_n_shown (list);
   g_assert_cmpuint (n_all, >, 1);
   /* Busiest first. */
@@ -421,9 +280,9 @@ test_task_list (void)
   cs_task_list_set_plotted (list, 1, TRUE);
   g_assert_true (cs_analysis_has_task_plot (analysis, task->pid));
   g_assert_true (cs_analysis_has_task_plot (analysis, cs_task_list_get_shown_pid (list, 1)));
-  spin (300);
-  save_screenshot (GTK_WIDGET (list), "task-list.png");
-  save_screenshot (GTK_WIDGET (window), "task-plots-from-list.png");
+  cs_test_spin (300);
+  cs_test_save_screenshot (GTK_WIDGET (list), "task-list.png");
+  cs_test_save_screenshot (GTK_WIDGET (window), "task-plots-from-list.png");
 
   /* Search by pid, then by name. */
   cs_task_list_set_search (list, pid_text);
@@ -440,13 +299,13 @@ test_task_list (void)
   g_assert_false (cs_analysis_has_task_plot (analysis, task->pid));
 
   gtk_window_destroy (GTK_WINDOW (list));
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 static void
 test_wakeup_latency_markers (void)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   CsWindow *window = open_window (path);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsDocument *document = cs_timeline_get_document (timeline);
@@ -458,7 +317,7 @@ test_wakeup_latency_markers (void)
   activate (window, "add-task-plot", g_variant_new_int32 (pid));
   cs_timeline_set_span (timeline, latency.wakeup_ns - (latency.end_ns - latency.wakeup_ns) / 4,
                         latency.end_ns + (latency.end_ns - latency.wakeup_ns) / 4);
-  spin (200);
+  cs_test_spin (200);
   task_plot_area (timeline, pid, &y, &height);
   x = timeline_x (timeline, (latency.wakeup_ns + latency.end_ns) / 2);
 
@@ -467,10 +326,10 @@ test_wakeup_latency_markers (void)
   cs_timeline_click_at (timeline, x, y + height / 2, 2, 0);
   g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, latency.wakeup_ns);
   g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, latency.end_ns);
-  spin (200);
-  save_screenshot (GTK_WIDGET (window), "wakeup-latency.png");
+  cs_test_spin (200);
+  cs_test_save_screenshot (GTK_WIDGET (window), "wakeup-latency.png");
 
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -525,7 +384,7 @@ check_list_matches (CsWindow *window, const char *what)
   CsDocument *document = cs_analysis_get_document (analysis);
   guint64 expected;
 
-  wait_until (filter_is_ready, analysis, "the list's filter");
+  cs_test_wait_until (filter_is_ready, analysis, "the list's filter");
   expected = count_passing (document, cs_analysis_get_filter (analysis));
   g_test_message ("%s: %u rows, %" G_GUINT64_FORMAT " events pass", what, list_rows (window), expected);
   g_assert_cmpuint (list_rows (window), ==, expected);
@@ -535,7 +394,7 @@ check_list_matches (CsWindow *window, const char *what)
 static void
 test_filter_actions (void)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   CsWindow *window = open_window (path);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
@@ -567,25 +426,25 @@ test_filter_actions (void)
           gtk_widget_get_ancestor (GTK_WIDGET (cs_window_get_timeline (window)), GTK_TYPE_PANED))));
   g_test_message ("filter bar: %s", cs_filter_bar_get_text (bar));
   g_assert_nonnull (strstr (cs_filter_bar_get_text (bar), "sched:sched_switch"));
-  spin (300);
-  save_screenshot (GTK_WIDGET (window), "filter-bar.png");
+  cs_test_spin (300);
+  cs_test_save_screenshot (GTK_WIDGET (window), "filter-bar.png");
 
   /* Dim and hide on the timeline: the renderer gets the filter. */
   cs_analysis_set_hide_filtered (analysis, TRUE);
   g_assert_true (cs_analysis_get_hide_filtered (analysis));
 
   activate (window, "filter-clear", NULL);
-  wait_until (filter_is_ready, analysis, "the cleared filter");
+  cs_test_wait_until (filter_is_ready, analysis, "the cleared filter");
   g_assert_cmpuint (list_rows (window), ==, n_total);
   g_assert_cmpstr (cs_filter_bar_get_text (bar), ==, "");
 
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 static void
 test_filter_dialog (void)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   CsWindow *window = open_window (path);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
@@ -597,7 +456,7 @@ test_filter_dialog (void)
   activate (window, "show-filters", NULL);
   dialog = CS_FILTER_DIALOG (_cs_window_actions_get_dialog (window, "filters"));
   g_assert_nonnull (dialog);
-  wait_until (widget_is_drawable, dialog, "the filter dialog");
+  cs_test_wait_until (cs_test_widget_is_drawable, dialog, "the filter dialog");
 
   /* A bad expression: a clear message, and Apply refuses it. */
   cs_filter_dialog_set_page (dialog, CS_FILTER_PAGE_ADVANCED);
@@ -605,8 +464,8 @@ test_filter_dialog (void)
   g_test_message ("error: %s", cs_filter_dialog_get_error (dialog));
   g_assert_nonnull (cs_filter_dialog_get_error (dialog));
   g_assert_nonnull (strstr (cs_filter_dialog_get_error (dialog), "no_such_field"));
-  spin (200);
-  save_screenshot (GTK_WIDGET (dialog), "filter-dialog-error.png");
+  cs_test_spin (200);
+  cs_test_save_screenshot (GTK_WIDGET (dialog), "filter-dialog-error.png");
   g_assert_false (cs_filter_dialog_apply (dialog));
   g_assert_true (cs_event_filter_is_empty (cs_analysis_get_filter (analysis)));
 
@@ -618,8 +477,8 @@ test_filter_dialog (void)
   cs_filter_dialog_set_page (dialog, CS_FILTER_PAGE_EVENTS);
   cs_filter_dialog_set_mode (dialog, CS_FILTER_TYPE, CS_FILTER_HIDE);
   cs_filter_dialog_set_checked (dialog, CS_FILTER_TYPE, wakeup_type, TRUE);
-  spin (200);
-  save_screenshot (GTK_WIDGET (dialog), "filter-dialog-events.png");
+  cs_test_spin (200);
+  cs_test_save_screenshot (GTK_WIDGET (dialog), "filter-dialog-events.png");
   g_assert_true (cs_filter_dialog_apply (dialog));
   g_assert_true (cs_event_filter_contains (cs_analysis_get_filter (analysis), CS_FILTER_TYPE, wakeup_type));
   g_assert_nonnull (cs_event_filter_get_expression (cs_analysis_get_filter (analysis)));
@@ -628,7 +487,7 @@ test_filter_dialog (void)
   g_assert_cmpuint (list_rows (window), <, cs_document_get_event_type (document, find_type (document, "sched", "sched_switch"))->n_events);
 
   gtk_window_destroy (GTK_WINDOW (dialog));
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -637,8 +496,8 @@ test_filter_dialog (void)
 static void
 test_session_round_trip (void)
 {
-  g_autofree char *path = find_recording ();
-  g_autofree char *session_path = g_build_filename (work_dir, "round-trip.json", NULL);
+  g_autofree char *path = cs_test_find_recording ();
+  g_autofree char *session_path = g_build_filename (cs_test_work_dir, "round-trip.json", NULL);
   g_autofree char *last_path = cs_session_get_last_path ();
   CsWindow *window = open_window (path);
   CsTimeline *timeline = cs_window_get_timeline (window);
@@ -685,8 +544,8 @@ test_session_round_trip (void)
   a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
   b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
   saved_filter = cs_event_filter_copy (cs_analysis_get_filter (analysis));
-  spin (200);
-  save_screenshot (GTK_WIDGET (window), "session-saved.png");
+  cs_test_spin (200);
+  cs_test_save_screenshot (GTK_WIDGET (window), "session-saved.png");
 
   session = cs_session_capture (window);
   g_assert_nonnull (session);
@@ -696,16 +555,16 @@ test_session_round_trip (void)
   /* Closing saves the last session. */
   g_unlink (last_path);
   gtk_window_close (GTK_WINDOW (window));
-  spin (100);
+  cs_test_spin (100);
   g_assert_true (g_file_test (last_path, G_FILE_TEST_IS_REGULAR));
 
   /* A new window opens it: same range, plots, markers and filter, at once
    * (the index is reused). */
-  restored = new_window ();
+  restored = cs_test_new_window (1200, 760);
   g_assert_true (cs_session_open (restored, session_path, &error));
   g_assert_no_error (error);
-  wait_until (window_is_ready, restored, "the session's recording");
-  spin (300);
+  cs_test_wait_until (cs_test_window_is_ready, restored, "the session's recording");
+  cs_test_spin (300);
   restored_timeline = cs_window_get_timeline (restored);
   restored_analysis = cs_window_get_analysis (restored);
 
@@ -724,17 +583,17 @@ test_session_round_trip (void)
   g_assert_true (cs_event_filter_equal (cs_analysis_get_filter (restored_analysis), saved_filter));
   g_assert_cmpuint (cs_analysis_get_filter_targets (restored_analysis), ==, CS_FILTER_TARGET_LIST);
   check_list_matches (restored, "restored filter");
-  spin (600);  /* the page's crossfade */
-  save_screenshot (GTK_WIDGET (restored), "session-restored.png");
+  cs_test_spin (600);  /* the page's crossfade */
+  cs_test_save_screenshot (GTK_WIDGET (restored), "session-restored.png");
 
-  destroy_window (restored);
+  cs_test_destroy_window (restored);
 }
 
 static void
 test_session_errors (void)
 {
-  g_autofree char *not_session = g_build_filename (work_dir, "not-a-session.json", NULL);
-  g_autofree char *not_json = g_build_filename (work_dir, "not-json.json", NULL);
+  g_autofree char *not_session = g_build_filename (cs_test_work_dir, "not-a-session.json", NULL);
+  g_autofree char *not_json = g_build_filename (cs_test_work_dir, "not-json.json", NULL);
   g_autoptr(GError) error = NULL;
   CsSession *session;
 
@@ -818,7 +677,7 @@ find_check_button (GtkWidget *root, guint index)
 static void
 test_cpu_option (void)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   g_autoptr(GArray) cpus = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (path);
@@ -827,13 +686,13 @@ test_cpu_option (void)
   /* What --cpu 1 does to the next recording of a window. */
   cpus = cs_plot_args_parse_cpus ("1", &error);
   g_assert_no_error (error);
-  window = new_window ();
+  window = cs_test_new_window (1200, 760);
   cs_analysis_set_startup_plots (cs_window_get_analysis (window), cpus, NULL, NULL);
   cs_window_open_file (window, file);
-  wait_until (window_is_ready, window, "the recording");
-  spin (200);
+  cs_test_wait_until (cs_test_window_is_ready, window, "the recording");
+  cs_test_spin (200);
   check_one_cpu_plot (window, 0);
-  save_screenshot (GTK_WIDGET (window), "cpu-option.png");
+  cs_test_save_screenshot (GTK_WIDGET (window), "cpu-option.png");
 
   /* The CPU chooser: both CPUs listed, CPU 1 checked; checking CPU 0 adds
    * its plot. */
@@ -847,9 +706,9 @@ test_cpu_option (void)
     g_assert_nonnull (button);
     gtk_menu_button_popup (GTK_MENU_BUTTON (button));
     popover = gtk_menu_button_get_popover (GTK_MENU_BUTTON (button));
-    wait_until (widget_is_drawable, popover, "the CPU chooser");
-    spin (200);
-    save_screenshot (GTK_WIDGET (popover), "cpu-chooser.png");
+    cs_test_wait_until (cs_test_widget_is_drawable, popover, "the CPU chooser");
+    cs_test_spin (200);
+    cs_test_save_screenshot (GTK_WIDGET (popover), "cpu-chooser.png");
     check = find_check_button (GTK_WIDGET (popover), 0);
     g_assert_nonnull (check);
     g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
@@ -860,7 +719,7 @@ test_cpu_option (void)
     g_assert_cmpuint (shown[0], ==, 0);
     gtk_popover_popdown (popover);
   }
-  destroy_window (window);
+  cs_test_destroy_window (window);
 }
 
 /* Runs a second application (another id: the first one is exported on the
@@ -927,7 +786,7 @@ check_plot_options (CsWindow *window)
 static void
 test_command_line (void)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   char *argv[] = { "chronoscope", "--cpu", "1", "--pid", "1", "--task", "cs-spin", "-i", path, NULL };
 
   run_application (argv, check_plot_options);
@@ -938,7 +797,7 @@ test_command_line (void)
 static void
 save_last_session (void)
 {
-  g_autofree char *path = find_recording ();
+  g_autofree char *path = cs_test_find_recording ();
   g_autofree char *last_path = cs_session_get_last_path ();
   CsWindow *window = open_window (path);
   CsAnalysis *analysis = cs_window_get_analysis (window);
@@ -949,7 +808,7 @@ save_last_session (void)
   cs_analysis_set_cpu_plots (analysis, &cpu, 1);
   g_unlink (last_path);
   gtk_window_close (GTK_WINDOW (window));
-  spin (100);
+  cs_test_spin (100);
   g_assert_true (g_file_test (last_path, G_FILE_TEST_IS_REGULAR));
 }
 
@@ -989,59 +848,14 @@ test_restore_at_start (void)
 
 /* ------------------------------------------------------------------------ */
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int argc, char *argv[])
 {
-  g_autofree char *cache_dir = NULL;
-  g_autofree char *config_dir = NULL;
-  int status;
-
   /* The window runs /proc/self/exe index-worker FILE: be that worker. */
   if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
     return cs_cli_run (argc, argv);
 
-  work_dir = g_dir_make_tmp ("cs-test-task-plots-XXXXXX", NULL);
-  g_assert_nonnull (work_dir);
-  cache_dir = g_build_filename (work_dir, "cache", NULL);
-  config_dir = g_build_filename (work_dir, "config", NULL);
-  g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", config_dir, TRUE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  screenshot_dir = g_strdup (g_getenv ("CS_SCREENSHOT_DIR"));
-  if (screenshot_dir == NULL)
-    screenshot_dir = g_strdup (work_dir);
-
-  g_test_init (&argc, &argv, NULL);
-
-  if (!gtk_init_check ())
-    {
-      g_printerr ("Cannot open a display (run under xvfb-run)\n");
-      return 1;
-    }
-
-  application = GTK_APPLICATION (cs_application_new ());
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (application), NULL, NULL))
-    g_error ("Cannot register the application");
+  cs_test_gui_init (&argc, &argv, "test-task-plots", TRUE);
 
   g_test_add_func ("/cs/gui/TaskPlots/add-by-pid", test_add_task_plot);
   g_test_add_func ("/cs/gui/TaskPlots/task-list", test_task_list);
@@ -1055,11 +869,5 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/Session/last-session-option", test_last_session_option);
   g_test_add_func ("/cs/gui/Session/restore-at-start", test_restore_at_start);
 
-  status = g_test_run ();
-
-  g_clear_object (&application);
-  remove_tree (work_dir);
-  g_free (work_dir);
-  g_free (screenshot_dir);
-  return status;
+  return cs_test_gui_run ();
 }

@@ -1,0 +1,269 @@
+/* gui-test-util.c: the harness the window tests share, under Xvfb.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include <glib/gstdio.h>
+
+#include "cs-application.h"
+#include "gui-test-util.h"
+
+char *cs_test_work_dir;
+char *cs_test_screenshot_dir;
+GtkApplication *cs_test_application;
+
+/* ------------------------------------------------------------------------ */
+/* Set-up and tear-down                                                     */
+
+void
+cs_test_gui_init (int         *argc,
+                  char      ***argv,
+                  const char  *name,
+                  gboolean     private_config)
+{
+  g_autofree char *template = g_strdup_printf ("cs-%s-XXXXXX", name);
+  g_autofree char *cache_dir = NULL;
+
+  cs_test_work_dir = g_dir_make_tmp (template, NULL);
+  g_assert_nonnull (cs_test_work_dir);
+  cache_dir = g_build_filename (cs_test_work_dir, "cache", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
+  if (private_config)
+    {
+      g_autofree char *config_dir = g_build_filename (cs_test_work_dir, "config", NULL);
+
+      g_setenv ("XDG_CONFIG_HOME", config_dir, TRUE);
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  cs_test_screenshot_dir = g_strdup (g_getenv ("CS_SCREENSHOT_DIR"));
+  if (cs_test_screenshot_dir == NULL)
+    cs_test_screenshot_dir = g_strdup (cs_test_work_dir);
+
+  g_test_init (argc, argv, NULL);
+
+  if (!gtk_init_check ())
+    {
+      /* Not a skip: meson runs this under xvfb-run, so this is a failure. */
+      g_printerr ("Cannot open a display (run under xvfb-run)\n");
+      exit (1);
+    }
+
+  /* Registered, not run: its actions (app.open, app.quit, app.about) and
+   * the help overlay are there, as in chronoscope. */
+  cs_test_application = GTK_APPLICATION (cs_application_new ());
+  g_application_set_flags (G_APPLICATION (cs_test_application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (cs_test_application), NULL, NULL))
+    g_error ("Cannot register the application");
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+cs_test_gui_run (void)
+{
+  int status = g_test_run ();
+
+  g_clear_object (&cs_test_application);
+  remove_tree (cs_test_work_dir);
+  g_clear_pointer (&cs_test_work_dir, g_free);
+  g_clear_pointer (&cs_test_screenshot_dir, g_free);
+  return status;
+}
+
+/* tests/data/sched-irq-v6.dat, from $CS_TESTDATA. */
+char *
+cs_test_find_recording (void)
+{
+  const char *dir = g_getenv ("CS_TESTDATA");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    g_error ("Set CS_TESTDATA to tests/data");
+  path = g_build_filename (dir, "sched-irq-v6.dat", NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  return g_steal_pointer (&path);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Waiting                                                                   */
+
+static gboolean
+keep_ticking_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+void
+cs_test_wait_until (CsTestCondition  condition,
+                    gpointer         data,
+                    const char      *what)
+{
+  gint64 deadline = g_get_monotonic_time () + CS_TEST_WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+  /* Wakes the loop up when nothing else happens, to look again. */
+  guint tick = g_timeout_add (50, keep_ticking_cb, NULL);
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("Timed out after %d s waiting for %s", CS_TEST_WAIT_TIMEOUT_S, what);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (tick);
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Lets GTK lay out and draw (and transitions finish). */
+void
+cs_test_spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, timeout_cb, &done);
+  cs_test_wait_until (flag_is_set, &done, "the main loop");
+}
+
+gboolean
+cs_test_window_is_idle (gpointer data)
+{
+  return cs_window_get_state (data) != CS_WINDOW_STATE_LOADING;
+}
+
+gboolean
+cs_test_window_is_ready (gpointer data)
+{
+  return cs_window_get_state (data) == CS_WINDOW_STATE_READY;
+}
+
+gboolean
+cs_test_widget_is_drawable (gpointer data)
+{
+  return gtk_widget_get_mapped (data) && gtk_widget_get_width (data) > 0 &&
+         gtk_widget_get_height (data) > 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Windows                                                                   */
+
+CsWindow *
+cs_test_new_window (int width,
+                    int height)
+{
+  CsWindow *window = cs_window_new (cs_test_application);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  cs_test_wait_until (cs_test_widget_is_drawable, window, "the window to show");
+  return window;
+}
+
+void
+cs_test_destroy_window (CsWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  cs_test_spin (50);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pixels                                                                    */
+
+/* The widget's last frame; NULL while a redraw is pending. */
+static GskRenderNode *
+widget_node (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+static gboolean
+widget_is_drawn (gpointer data)
+{
+  GskRenderNode *node = widget_node (data);
+
+  if (node == NULL)
+    return FALSE;
+  gsk_render_node_unref (node);
+  return TRUE;
+}
+
+GdkTexture *
+cs_test_snapshot_widget (GtkWidget *widget)
+{
+  GskRenderNode *node;
+  GdkTexture *texture;
+
+  /* A widget between a layout and its first frame (or a loaded machine
+   * behind the last change) draws nothing yet. */
+  cs_test_wait_until (widget_is_drawn, widget, "a frame to take a snapshot of");
+  node = widget_node (widget);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                              gtk_widget_get_height (widget)));
+  gsk_render_node_unref (node);
+  return texture;
+}
+
+void
+cs_test_save_screenshot (GtkWidget  *widget,
+                         const char *name)
+{
+  g_autoptr(GdkTexture) texture = cs_test_snapshot_widget (widget);
+  g_autofree char *path = g_build_filename (cs_test_screenshot_dir, name, NULL);
+
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+void
+cs_test_pixels_init (CsTestPixels *pixels,
+                     GtkWidget    *widget)
+{
+  g_autoptr(GdkTexture) texture = cs_test_snapshot_widget (widget);
+
+  pixels->width = gdk_texture_get_width (texture);
+  pixels->height = gdk_texture_get_height (texture);
+  pixels->stride = (gsize) pixels->width * 4;
+  pixels->pixels = g_malloc (pixels->stride * pixels->height);
+  gdk_texture_download (texture, pixels->pixels, pixels->stride);
+}
+
+void
+cs_test_pixels_clear (CsTestPixels *pixels)
+{
+  g_clear_pointer (&pixels->pixels, g_free);
+}

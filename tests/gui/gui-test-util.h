@@ -1,0 +1,64 @@
+/* gui-test-util.h: the harness the window tests share, under Xvfb.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Each test program runs the real CsWindow in-process (and answers
+ * `index-worker FILE` itself).  cs_test_gui_init() gives it private XDG
+ * folders under a temporary work folder, a display and a registered
+ * CsApplication; cs_test_gui_run() runs the tests and removes the folder.
+ * Screenshots go to $CS_SCREENSHOT_DIR (the build folder under meson), or
+ * the work folder.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-window.h"
+
+G_BEGIN_DECLS
+
+#define CS_TEST_WAIT_TIMEOUT_S 60
+
+extern char *cs_test_work_dir;
+extern char *cs_test_screenshot_dir;
+extern GtkApplication *cs_test_application;
+
+void cs_test_gui_init (int         *argc,
+                       char      ***argv,
+                       const char  *name,
+                       gboolean     private_config);
+int cs_test_gui_run (void);
+
+char *cs_test_find_recording (void);
+
+typedef gboolean (*CsTestCondition) (gpointer data);
+
+void cs_test_wait_until (CsTestCondition  condition,
+                         gpointer         data,
+                         const char      *what);
+void cs_test_spin (guint ms);
+
+gboolean cs_test_window_is_idle (gpointer data);
+gboolean cs_test_window_is_ready (gpointer data);
+gboolean cs_test_widget_is_drawable (gpointer data);
+
+CsWindow *cs_test_new_window (int width,
+                              int height);
+void cs_test_destroy_window (CsWindow *window);
+
+GdkTexture *cs_test_snapshot_widget (GtkWidget *widget);
+void cs_test_save_screenshot (GtkWidget  *widget,
+                              const char *name);
+
+typedef struct {
+  int width;
+  int height;
+  gsize stride;
+  guchar *pixels;   /* B G R A, premultiplied (GDK_MEMORY_DEFAULT) */
+} CsTestPixels;
+
+void cs_test_pixels_init (CsTestPixels *pixels,
+                          GtkWidget    *widget);
+void cs_test_pixels_clear (CsTestPixels *pixels);
+
+G_END_DECLS
