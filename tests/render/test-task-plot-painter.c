@@ -19,133 +19,11 @@
 #include "cs-palette.h"
 #include "cs-task-plot-painter-private.h"
 #include "cs-timeline-renderer.h"
+#include "render-test-util.h"
 
-typedef struct {
-  const char *own;       /* in $CS_TESTDATA */
-  const char *fallback;  /* in $CS_SHARED_TESTDATA */
-} Recording;
-
-static const Recording sched_v6 = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
+static const CsTestRecording sched_v6 = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
 
 #define WIDTH_PX 1000
-
-typedef struct {
-  CsDocument *document;
-  CsTimelineRenderer *renderer;
-  cairo_surface_t *surface;
-} Fixture;
-
-static char *out_dir;
-
-static char *
-find_recording (const Recording *recording)
-{
-  const char *dirs[] = { g_getenv ("CS_TESTDATA"), g_getenv ("CS_SHARED_TESTDATA") };
-  const char *names[] = { recording->own, recording->fallback };
-
-  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      g_autofree char *path = NULL;
-
-      if (dirs[i] == NULL)
-        continue;
-      path = g_build_filename (dirs[i], names[i], NULL);
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
-        return g_steal_pointer (&path);
-    }
-
-  g_error ("Neither %s in $CS_TESTDATA nor %s in $CS_SHARED_TESTDATA: run with meson test",
-           recording->own, recording->fallback);
-  return NULL;
-}
-
-static void
-fixture_set_up (Fixture *fixture, gconstpointer data)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = find_recording (data);
-
-  g_test_message ("recording %s", path);
-  fixture->document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (fixture->document);
-  fixture->renderer = cs_timeline_renderer_new (fixture->document);
-}
-
-static void
-fixture_tear_down (Fixture *fixture, gconstpointer data)
-{
-  g_clear_pointer (&fixture->surface, cairo_surface_destroy);
-  g_clear_object (&fixture->renderer);
-  g_clear_object (&fixture->document);
-}
-
-static void
-render (Fixture *fixture, const CsViewport *viewport)
-{
-  g_autoptr(GError) error = NULL;
-  cairo_t *cr;
-
-  g_clear_pointer (&fixture->surface, cairo_surface_destroy);
-  fixture->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, viewport->width_px,
-                                                 viewport->height_px);
-  cr = cairo_create (fixture->surface);
-  g_assert_true (cs_timeline_renderer_draw (fixture->renderer, cr, viewport, &error));
-  g_assert_no_error (error);
-  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  cairo_destroy (cr);
-  cairo_surface_flush (fixture->surface);
-}
-
-static guint32
-pixel (Fixture *fixture, int x, int y)
-{
-  const guint8 *data = cairo_image_surface_get_data (fixture->surface);
-  int stride = cairo_image_surface_get_stride (fixture->surface);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (fixture->surface));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (fixture->surface));
-  return *(const guint32 *) (data + (gsize) y * stride + (gsize) x * 4) & 0xffffff;
-}
-
-static gboolean
-same_color (guint32 a, guint32 b, int tolerance)
-{
-  for (int shift = 0; shift <= 16; shift += 8)
-    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
-      return FALSE;
-  return TRUE;
-}
-
-static void
-save_output (Fixture *fixture)
-{
-  g_autofree char *name = NULL;
-  g_autofree char *path = NULL;
-
-  if (out_dir == NULL)
-    {
-      g_autoptr(GError) error = NULL;
-
-      out_dir = g_dir_make_tmp ("cs-test-task-plot-XXXXXX", &error);
-      g_assert_no_error (error);
-    }
-  name = g_strdelimit (g_strdup (g_test_get_path ()), "/", '-');
-  path = g_strdup_printf ("%s/%s.out.png", out_dir, name + 1);
-  cairo_surface_write_to_png (fixture->surface, path);
-  g_test_message ("drawing written to %s", path);
-}
-
-#define check(fixture, condition, ...)                  \
-  G_STMT_START {                                        \
-    if (!(condition))                                   \
-      {                                                 \
-        save_output (fixture);                          \
-        g_error (__VA_ARGS__);                          \
-      }                                                 \
-  } G_STMT_END
 
 static guint32
 state_rgb (CsTaskState state)
@@ -166,7 +44,7 @@ cpu_rgb (guint cpu)
 }
 
 static GArray *
-all_intervals (Fixture *fixture, gint32 pid)
+all_intervals (CsTestFixture *fixture, gint32 pid)
 {
   g_autoptr(GError) error = NULL;
   GArray *intervals = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
@@ -184,7 +62,7 @@ typedef gboolean (*IntervalTest) (const CsTaskInterval *interval);
 /* The longest interval passing @test among the tasks of the recording
  * (idle excepted), and its task. */
 static gboolean
-find_interval (Fixture *fixture, IntervalTest test, gint32 *pid, CsTaskInterval *found)
+find_interval (CsTestFixture *fixture, IntervalTest test, gint32 *pid, CsTaskInterval *found)
 {
   gint64 best_ns = 0;
 
@@ -232,7 +110,7 @@ is_sleep (const CsTaskInterval *interval)
 
 /* A viewport of WIDTH_PX showing [begin_ns, end_ns) in the middle half. */
 static CsViewport
-viewport_around (Fixture *fixture, gint64 begin_ns, gint64 end_ns)
+viewport_around (CsTestFixture *fixture, gint64 begin_ns, gint64 end_ns)
 {
   gint64 span_ns = MAX ((end_ns - begin_ns) * 2, 2 * WIDTH_PX);
   CsViewport viewport;
@@ -245,7 +123,7 @@ viewport_around (Fixture *fixture, gint64 begin_ns, gint64 end_ns)
 }
 
 static void
-show_task_only (Fixture *fixture, gint32 pid)
+show_task_only (CsTestFixture *fixture, gint32 pid)
 {
   cs_timeline_renderer_set_cpus (fixture->renderer, NULL, 0);
   cs_timeline_renderer_set_task_plots (fixture->renderer, &pid, 1);
@@ -254,7 +132,7 @@ show_task_only (Fixture *fixture, gint32 pid)
 /* ------------------------------------------------------------------------ */
 
 static void
-test_layout (Fixture *fixture, gconstpointer data)
+test_layout (CsTestFixture *fixture, gconstpointer data)
 {
   gint32 pids[] = { 1, 2, 3 };
   int cpus_height = cs_timeline_renderer_get_natural_height (fixture->renderer);
@@ -280,7 +158,7 @@ test_layout (Fixture *fixture, gconstpointer data)
 }
 
 static void
-test_running_color (Fixture *fixture, gconstpointer data)
+test_running_color (CsTestFixture *fixture, gconstpointer data)
 {
   CsTaskInterval interval;
   gint32 pid = 0;
@@ -293,7 +171,7 @@ test_running_color (Fixture *fixture, gconstpointer data)
                   interval.end_ns - interval.begin_ns);
   show_task_only (fixture, pid);
   viewport = viewport_around (fixture, interval.begin_ns, interval.end_ns);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
 
   cs_timeline_renderer_get_task_plot_area (fixture->renderer, 0, &y, &height);
   expected = cpu_rgb ((guint) interval.cpu);
@@ -304,25 +182,26 @@ test_running_color (Fixture *fixture, gconstpointer data)
     {
       x = cs_timeline_renderer_ns_to_x (fixture->renderer, &viewport,
                                         interval.begin_ns + (gint64) ((interval.end_ns - interval.begin_ns) * f));
-      found = pixel (fixture, (int) x, (int) y + CS_TASK_RUN_INSET_PX + 1);
-      check (fixture, same_color (found, expected, 2),
-             "pixel (%d, %d) of the run of pid %d on CPU %d is %06x, not %06x", (int) x,
-             (int) y + CS_TASK_RUN_INSET_PX + 1, pid, interval.cpu, found, expected);
-      found = pixel (fixture, (int) x, (int) (y + height) - CS_TASK_RUN_INSET_PX - 1);
-      check (fixture, same_color (found, expected, 2),
-             "bottom of the run of pid %d is %06x, not %06x", pid, found, expected);
-      found = pixel (fixture, (int) x, (int) y + 1);
-      check (fixture, !same_color (found, expected, 20),
-             "the run of pid %d is taller than its box", pid);
+      found = cs_test_pixel (fixture, (int) x, (int) y + CS_TASK_RUN_INSET_PX + 1);
+      cs_test_check (fixture, cs_test_same_color (found, expected, 2),
+                     "pixel (%d, %d) of the run of pid %d on CPU %d is %06x, not %06x", (int) x,
+                     (int) y + CS_TASK_RUN_INSET_PX + 1, pid, interval.cpu, found, expected);
+      found = cs_test_pixel (fixture, (int) x, (int) (y + height) - CS_TASK_RUN_INSET_PX - 1);
+      cs_test_check (fixture, cs_test_same_color (found, expected, 2),
+                     "bottom of the run of pid %d is %06x, not %06x", pid, found, expected);
+      found = cs_test_pixel (fixture, (int) x, (int) y + 1);
+      cs_test_check (fixture, !cs_test_same_color (found, expected, 20),
+                     "the run of pid %d is taller than its box", pid);
     }
 
   /* Another CPU's colour is clearly another. */
-  check (fixture, !same_color (cpu_rgb ((guint) interval.cpu), cpu_rgb ((guint) interval.cpu + 1), 30),
-         "CPUs %d and %d look alike", interval.cpu, interval.cpu + 1);
+  cs_test_check (fixture,
+                 !cs_test_same_color (cpu_rgb ((guint) interval.cpu), cpu_rgb ((guint) interval.cpu + 1), 30),
+                 "CPUs %d and %d look alike", interval.cpu, interval.cpu + 1);
 }
 
 static void
-test_migration (Fixture *fixture, gconstpointer data)
+test_migration (CsTestFixture *fixture, gconstpointer data)
 {
   CsTaskInterval first = { 0 }, second = { 0 };
   gint32 pid = 0;
@@ -370,22 +249,22 @@ test_migration (Fixture *fixture, gconstpointer data)
                   first.cpu, second.cpu, 50.0 * best);
   show_task_only (fixture, pid);
   viewport = viewport_around (fixture, first.begin_ns, second.end_ns);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_task_plot_area (fixture->renderer, 0, &y, &height);
   for (int x = CS_LABEL_WIDTH_PX; x < WIDTH_PX; x++)
     {
-      guint32 found = pixel (fixture, x, (int) y + CS_TASK_RUN_INSET_PX + 1);
+      guint32 found = cs_test_pixel (fixture, x, (int) y + CS_TASK_RUN_INSET_PX + 1);
 
-      n_first += same_color (found, cpu_rgb ((guint) first.cpu), 2);
-      n_second += same_color (found, cpu_rgb ((guint) second.cpu), 2);
+      n_first += cs_test_same_color (found, cpu_rgb ((guint) first.cpu), 2);
+      n_second += cs_test_same_color (found, cpu_rgb ((guint) second.cpu), 2);
     }
-  check (fixture, n_first > 0 && n_second > 0,
-         "pid %d: %u columns of CPU %d, %u of CPU %d", pid, n_first, first.cpu, n_second,
-         second.cpu);
+  cs_test_check (fixture, n_first > 0 && n_second > 0,
+                 "pid %d: %u columns of CPU %d, %u of CPU %d", pid, n_first, first.cpu, n_second,
+                 second.cpu);
 }
 
 static void
-test_wakeup_latency_box (Fixture *fixture, gconstpointer data)
+test_wakeup_latency_box (CsTestFixture *fixture, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   CsTaskInterval interval;
@@ -403,7 +282,7 @@ test_wakeup_latency_box (Fixture *fixture, gconstpointer data)
                   interval.end_ns);
   show_task_only (fixture, pid);
   viewport = viewport_around (fixture, interval.wakeup_ns, interval.end_ns);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_task_plot_area (fixture->renderer, 0, &y, &height);
   x0 = cs_timeline_renderer_ns_to_x (fixture->renderer, &viewport, interval.begin_ns);
   x1 = cs_timeline_renderer_ns_to_x (fixture->renderer, &viewport, interval.end_ns);
@@ -412,22 +291,22 @@ test_wakeup_latency_box (Fixture *fixture, gconstpointer data)
    * which is darker amber). */
   for (int x = (int) ceil (x0) + 2; x < (int) floor (x1) - 2; x++)
     {
-      guint32 found = pixel (fixture, x, (int) y + top + 2);
+      guint32 found = cs_test_pixel (fixture, x, (int) y + top + 2);
 
       n_columns++;
-      if (same_color (found, fill, 2))
+      if (cs_test_same_color (found, fill, 2))
         n_fill++;
       else
-        check (fixture, ((found >> 16) & 0xff) > ((found) & 0xff) + 60,
-               "pixel (%d, %d) in the runnable box of pid %d is %06x", x, (int) y + top + 2,
-               pid, found);
+        cs_test_check (fixture, ((found >> 16) & 0xff) > ((found) & 0xff) + 60,
+                       "pixel (%d, %d) in the runnable box of pid %d is %06x", x, (int) y + top + 2,
+                       pid, found);
       /* The outline along the top. */
-      n_edge += !same_color (pixel (fixture, x, (int) y + top), fill, 20) &&
-                !same_color (pixel (fixture, x, (int) y + top), 0xf3f3f3, 2);
+      n_edge += !cs_test_same_color (cs_test_pixel (fixture, x, (int) y + top), fill, 20) &&
+                !cs_test_same_color (cs_test_pixel (fixture, x, (int) y + top), 0xf3f3f3, 2);
     }
-  check (fixture, n_columns > 100 && n_fill > n_columns / 2,
-         "%u of %u columns of the runnable box of pid %d have its colour", n_fill, n_columns, pid);
-  check (fixture, n_edge > n_columns * 9 / 10, "the wakeup latency of pid %d has no outline", pid);
+  cs_test_check (fixture, n_columns > 100 && n_fill > n_columns / 2,
+                 "%u of %u columns of the runnable box of pid %d have its colour", n_fill, n_columns, pid);
+  cs_test_check (fixture, n_edge > n_columns * 9 / 10, "the wakeup latency of pid %d has no outline", pid);
 
   /* Hit testing the box finds it, with its wakeup. */
   g_assert_true (cs_timeline_renderer_hit_test (fixture->renderer, &viewport, (x0 + x1) / 2,
@@ -449,7 +328,7 @@ test_wakeup_latency_box (Fixture *fixture, gconstpointer data)
 }
 
 static void
-test_sleep_line (Fixture *fixture, gconstpointer data)
+test_sleep_line (CsTestFixture *fixture, gconstpointer data)
 {
   CsTaskInterval interval;
   gint32 pid = 0;
@@ -461,21 +340,22 @@ test_sleep_line (Fixture *fixture, gconstpointer data)
   g_assert_true (find_interval (fixture, is_sleep, &pid, &interval));
   show_task_only (fixture, pid);
   viewport = viewport_around (fixture, interval.begin_ns, interval.end_ns);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_task_plot_area (fixture->renderer, 0, &y, &height);
   x = cs_timeline_renderer_ns_to_x (fixture->renderer, &viewport,
                                     interval.begin_ns + (interval.end_ns - interval.begin_ns) / 2);
 
   /* A thin line through the middle, background above it. */
-  found = pixel (fixture, (int) x, (int) (y + height / 2));
-  check (fixture, same_color (found, line, 2), "the sleep of pid %d is %06x, not %06x", pid,
-         found, line);
-  found = pixel (fixture, (int) x, (int) (y + height / 2) - CS_TASK_SLEEP_HEIGHT_PX - 2);
-  check (fixture, same_color (found, 0xf3f3f3, 2), "the sleep line of pid %d is too thick", pid);
+  found = cs_test_pixel (fixture, (int) x, (int) (y + height / 2));
+  cs_test_check (fixture, cs_test_same_color (found, line, 2), "the sleep of pid %d is %06x, not %06x", pid,
+                 found, line);
+  found = cs_test_pixel (fixture, (int) x, (int) (y + height / 2) - CS_TASK_SLEEP_HEIGHT_PX - 2);
+  cs_test_check (fixture, cs_test_same_color (found, 0xf3f3f3, 2),
+                 "the sleep line of pid %d is too thick", pid);
 }
 
 static void
-test_zoomed_out_not_blank (Fixture *fixture, gconstpointer data)
+test_zoomed_out_not_blank (CsTestFixture *fixture, gconstpointer data)
 {
   /* The busiest task, zoomed out: every column where it ran most has its
    * running bar, and drawing it costs about as much as a CPU plot. */
@@ -497,15 +377,15 @@ test_zoomed_out_not_blank (Fixture *fixture, gconstpointer data)
   viewport.end_ns = cs_document_get_last_ns (fixture->document) + 1;
   viewport.width_px = WIDTH_PX;
   viewport.height_px = cs_timeline_renderer_get_natural_height (fixture->renderer);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_task_plot_area (fixture->renderer, 0, &y, &height);
   for (int x = CS_LABEL_WIDTH_PX; x < WIDTH_PX; x++)
-    n_marked += !same_color (pixel (fixture, x, (int) (y + height / 2)), 0xf3f3f3, 2);
-  check (fixture, n_marked > 0, "the plot of pid %d is blank", busiest->pid);
+    n_marked += !cs_test_same_color (cs_test_pixel (fixture, x, (int) (y + height / 2)), 0xf3f3f3, 2);
+  cs_test_check (fixture, n_marked > 0, "the plot of pid %d is blank", busiest->pid);
 }
 
 static void
-test_unknown_task (Fixture *fixture, gconstpointer data)
+test_unknown_task (CsTestFixture *fixture, gconstpointer data)
 {
   CsViewport viewport;
   gint32 pid = 0x7ffffff0;
@@ -516,19 +396,17 @@ test_unknown_task (Fixture *fixture, gconstpointer data)
   viewport.end_ns = cs_document_get_last_ns (fixture->document) + 1;
   viewport.width_px = WIDTH_PX;
   viewport.height_px = cs_timeline_renderer_get_natural_height (fixture->renderer);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
 }
 
 int
 main (int argc, char *argv[])
 {
-  int status;
-
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \
-  g_test_add ("/cs/render/TaskPlotPainter/" path, Fixture, &sched_v6, \
-              fixture_set_up, func, fixture_tear_down)
+  g_test_add ("/cs/render/TaskPlotPainter/" path, CsTestFixture, &sched_v6, \
+              cs_test_fixture_set_up, func, cs_test_fixture_tear_down)
 
   ADD ("layout", test_layout);
   ADD ("running-color", test_running_color);
@@ -540,9 +418,5 @@ main (int argc, char *argv[])
 
 #undef ADD
 
-  status = g_test_run ();
-  if (out_dir != NULL)
-    g_test_message ("drawings kept in %s", out_dir);
-  g_free (out_dir);
-  return status;
+  return cs_test_render_run ();
 }

@@ -17,76 +17,21 @@
 
 #include "cs-palette.h"
 #include "cs-timeline-renderer.h"
+#include "render-test-util.h"
 
-typedef struct {
-  const char *own;       /* in $CS_TESTDATA */
-  const char *fallback;  /* in $CS_SHARED_TESTDATA */
-} Recording;
-
-static const Recording sched_v6 = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
-static const Recording sched_v7 = { "sched-irq-v7.dat", "sched-x86-v7-zstd.dat" };
-static const Recording no_sched = { "no-sched-v6.dat", "trappy-thermal-arm32-v6.dat" };
-
-typedef struct {
-  CsDocument *document;
-  CsTimelineRenderer *renderer;
-  cairo_surface_t *surface;
-} Fixture;
-
-static char *out_dir;
-
-static char *
-find_recording (const Recording *recording)
-{
-  const char *dir = g_getenv ("CS_TESTDATA");
-  char *path;
-
-  if (dir != NULL)
-    {
-      path = g_build_filename (dir, recording->own, NULL);
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
-        return path;
-      g_free (path);
-    }
-
-  dir = g_getenv ("CS_SHARED_TESTDATA");
-  if (dir != NULL)
-    {
-      path = g_build_filename (dir, recording->fallback, NULL);
-      if (g_file_test (path, G_FILE_TEST_EXISTS))
-        return path;
-      g_free (path);
-    }
-
-  g_error ("Neither %s in $CS_TESTDATA nor %s in $CS_SHARED_TESTDATA: run with meson test",
-           recording->own, recording->fallback);
-  return NULL;
-}
+static const CsTestRecording sched_v6 = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
+static const CsTestRecording sched_v7 = { "sched-irq-v7.dat", "sched-x86-v7-zstd.dat" };
+static const CsTestRecording no_sched = { "no-sched-v6.dat", "trappy-thermal-arm32-v6.dat" };
 
 static void
-fixture_set_up (Fixture *fixture, gconstpointer data)
+fixture_set_up (CsTestFixture *fixture, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = find_recording (data);
-
-  g_test_message ("recording %s", path);
-  fixture->document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (fixture->document);
+  cs_test_fixture_set_up (fixture, data);
   g_assert_cmpuint (cs_document_get_n_events (fixture->document), >, 0);
-  fixture->renderer = cs_timeline_renderer_new (fixture->document);
-}
-
-static void
-fixture_tear_down (Fixture *fixture, gconstpointer data)
-{
-  g_clear_pointer (&fixture->surface, cairo_surface_destroy);
-  g_clear_object (&fixture->renderer);
-  g_clear_object (&fixture->document);
 }
 
 static CsViewport
-full_viewport (Fixture *fixture, int width_px)
+full_viewport (CsTestFixture *fixture, int width_px)
 {
   CsViewport viewport = {
     .begin_ns = cs_document_get_first_ns (fixture->document),
@@ -101,7 +46,7 @@ full_viewport (Fixture *fixture, int width_px)
  * least the summary resolution per pixel): small recordings are drawn from
  * slices even when shown whole, so this may extend past the last event. */
 static CsViewport
-zoomed_out_viewport (Fixture *fixture, int width_px)
+zoomed_out_viewport (CsTestFixture *fixture, int width_px)
 {
   CsViewport viewport = full_viewport (fixture, width_px);
   gint64 resolution_ns = cs_document_get_summary_resolution_ns (fixture->document);
@@ -113,7 +58,7 @@ zoomed_out_viewport (Fixture *fixture, int width_px)
 /* A viewport of @width_px centred on @center_ns, zoomed in (less than the
  * summary resolution per pixel) and at most @span_ns wide. */
 static CsViewport
-zoomed_in_viewport (Fixture *fixture, gint64 center_ns, gint64 span_ns, int width_px)
+zoomed_in_viewport (CsTestFixture *fixture, gint64 center_ns, gint64 span_ns, int width_px)
 {
   gint64 resolution_ns = cs_document_get_summary_resolution_ns (fixture->document);
   gint64 max_span_ns = resolution_ns * (width_px - 64) / 2;
@@ -125,36 +70,6 @@ zoomed_in_viewport (Fixture *fixture, gint64 center_ns, gint64 span_ns, int widt
   viewport.width_px = width_px;
   viewport.height_px = cs_timeline_renderer_get_natural_height (fixture->renderer);
   return viewport;
-}
-
-static void
-render (Fixture *fixture, const CsViewport *viewport)
-{
-  g_autoptr(GError) error = NULL;
-  cairo_t *cr;
-
-  g_clear_pointer (&fixture->surface, cairo_surface_destroy);
-  fixture->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, viewport->width_px,
-                                                 viewport->height_px);
-  cr = cairo_create (fixture->surface);
-  g_assert_true (cs_timeline_renderer_draw (fixture->renderer, cr, viewport, &error));
-  g_assert_no_error (error);
-  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
-  cairo_destroy (cr);
-  cairo_surface_flush (fixture->surface);
-}
-
-static guint32
-pixel (Fixture *fixture, int x, int y)
-{
-  const guint8 *data = cairo_image_surface_get_data (fixture->surface);
-  int stride = cairo_image_surface_get_stride (fixture->surface);
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x, <, cairo_image_surface_get_width (fixture->surface));
-  g_assert_cmpint (y, <, cairo_image_surface_get_height (fixture->surface));
-  return *(const guint32 *) (data + (gsize) y * stride + (gsize) x * 4) & 0xffffff;
 }
 
 static int
@@ -171,45 +86,8 @@ channel_max (guint32 rgb)
   return MAX ((rgb >> 16) & 0xff, MAX ((rgb >> 8) & 0xff, rgb & 0xff));
 }
 
-static gboolean
-same_color (guint32 a, guint32 b, int tolerance)
-{
-  for (int shift = 0; shift <= 16; shift += 8)
-    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
-      return FALSE;
-  return TRUE;
-}
-
-/* Writes the last drawing next to the failure for a person to look at. */
-static void
-save_output (Fixture *fixture)
-{
-  g_autofree char *name = NULL;
-  g_autofree char *path = NULL;
-
-  if (out_dir == NULL)
-    {
-      g_autoptr(GError) error = NULL;
-
-      out_dir = g_dir_make_tmp ("cs-test-render-XXXXXX", &error);
-      g_assert_no_error (error);
-    }
-  name = g_strdelimit (g_strdup (g_test_get_path ()), "/", '-');
-  path = g_strdup_printf ("%s/%s.out.png", out_dir, name + 1);
-  cairo_surface_write_to_png (fixture->surface, path);
-  g_test_message ("drawing written to %s", path);
-}
-
-#define check(fixture, expr, ...) G_STMT_START {                  \
-    if (!(expr))                                                  \
-      {                                                           \
-        save_output (fixture);                                    \
-        g_error (__VA_ARGS__);                                    \
-      }                                                           \
-  } G_STMT_END
-
 static guint
-find_sched_cpu (Fixture *fixture)
+find_sched_cpu (CsTestFixture *fixture)
 {
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (fixture->document); cpu++)
     if (cs_document_get_cpu (fixture->document, cpu)->has_sched_switch)
@@ -220,7 +98,7 @@ find_sched_cpu (Fixture *fixture)
 
 /* The longest slice of the recording, to sample its middle. */
 static guint
-find_long_slice (Fixture *fixture, CsSlice *longest)
+find_long_slice (CsTestFixture *fixture, CsSlice *longest)
 {
   g_autoptr(GArray) slices = g_array_new (FALSE, FALSE, sizeof (CsSlice));
   g_autoptr(GError) error = NULL;
@@ -252,20 +130,20 @@ find_long_slice (Fixture *fixture, CsSlice *longest)
 }
 
 static guint
-plot_index_of (Fixture *fixture, guint cpu)
+plot_index_of (CsTestFixture *fixture, guint cpu)
 {
   /* Every CPU is drawn, in order, unless set_cpus() says otherwise. */
   return cpu;
 }
 
 static void
-test_zoomed_out_not_blank (Fixture *fixture, gconstpointer data)
+test_zoomed_out_not_blank (CsTestFixture *fixture, gconstpointer data)
 {
   CsViewport viewport = zoomed_out_viewport (fixture, 1200);
   guint n_colored = 0, n_plots_with_bars = 0;
   double time_x, time_width;
 
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_time_area (fixture->renderer, &viewport, &time_x, &time_width);
   g_assert_cmpfloat (time_x, >, 0);
   g_assert_cmpfloat (time_x + time_width, ==, viewport.width_px);
@@ -284,12 +162,12 @@ test_zoomed_out_not_blank (Fixture *fixture, gconstpointer data)
 
           for (int row = (int) y; row < (int) (y + height); row++)
             {
-              gboolean colored = channel_spread (pixel (fixture, x, row)) > 40;
+              gboolean colored = channel_spread (cs_test_pixel (fixture, x, row)) > 40;
 
               /* Busy bars stand on the bottom of the plot: once a column
                * is coloured, it stays coloured down to the bottom. */
-              check (fixture, !in_bar || colored,
-                     "CPU %u: column %d has a gap at row %d under a busy bar", i, x, row);
+              cs_test_check (fixture, !in_bar || colored,
+                             "CPU %u: column %d has a gap at row %d under a busy bar", i, x, row);
               in_bar = in_bar || colored;
               n_in_plot += colored;
             }
@@ -300,12 +178,12 @@ test_zoomed_out_not_blank (Fixture *fixture, gconstpointer data)
       n_colored += n_in_plot;
     }
 
-  check (fixture, n_plots_with_bars > 0, "no CPU plot has busy bars");
-  check (fixture, n_colored > 200, "only %u coloured pixels in the plots", n_colored);
+  cs_test_check (fixture, n_plots_with_bars > 0, "no CPU plot has busy bars");
+  cs_test_check (fixture, n_colored > 200, "only %u coloured pixels in the plots", n_colored);
 }
 
 static void
-test_full_view_not_blank (Fixture *fixture, gconstpointer data)
+test_full_view_not_blank (CsTestFixture *fixture, gconstpointer data)
 {
   CsViewport viewport = full_viewport (fixture, 1920);
   guint n_colored = 0;
@@ -313,7 +191,7 @@ test_full_view_not_blank (Fixture *fixture, gconstpointer data)
 
   /* The whole recording on a wide screen, from summaries or from slices
    * depending on its length: task colours over most of the plots. */
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_time_area (fixture->renderer, &viewport, &time_x, NULL);
   for (guint i = 0; i < cs_document_get_n_cpus (fixture->document); i++)
     {
@@ -322,14 +200,14 @@ test_full_view_not_blank (Fixture *fixture, gconstpointer data)
       cs_timeline_renderer_get_cpu_plot_area (fixture->renderer, plot_index_of (fixture, i),
                                               &y, &height);
       for (int x = (int) time_x; x < viewport.width_px; x++)
-        n_colored += channel_spread (pixel (fixture, x, (int) (y + height) - 8)) > 40;
+        n_colored += channel_spread (cs_test_pixel (fixture, x, (int) (y + height) - 8)) > 40;
     }
 
-  check (fixture, n_colored > 1000, "only %u coloured pixels along the plots", n_colored);
+  cs_test_check (fixture, n_colored > 1000, "only %u coloured pixels along the plots", n_colored);
 }
 
 static void
-test_zoomed_out_busy_height (Fixture *fixture, gconstpointer data)
+test_zoomed_out_busy_height (CsTestFixture *fixture, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   CsViewport viewport = zoomed_out_viewport (fixture, 1000);
@@ -340,7 +218,7 @@ test_zoomed_out_busy_height (Fixture *fixture, gconstpointer data)
 
   /* The bar of each column is as high as the CPU was busy in it, in the
    * dominant task's colour. */
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_time_area (fixture->renderer, &viewport, &time_x, &time_width);
   cs_timeline_renderer_get_cpu_plot_area (fixture->renderer, plot_index_of (fixture, cpu),
                                           &y, &height);
@@ -361,29 +239,29 @@ test_zoomed_out_busy_height (Fixture *fixture, gconstpointer data)
 
       for (int row = (int) (y + height) - 1; row >= (int) y; row--)
         {
-          if (channel_spread (pixel (fixture, x, row)) <= 40)
+          if (channel_spread (cs_test_pixel (fixture, x, row)) <= 40)
             break;
           measured++;
         }
-      check (fixture, ABS (measured - expected) <= 1,
-             "CPU %u column %u: bar %d px high, busy %.2f wants %d", cpu, i, measured, busy,
-             expected);
+      cs_test_check (fixture, ABS (measured - expected) <= 1,
+                     "CPU %u column %u: bar %d px high, busy %.2f wants %d", cpu, i, measured, busy,
+                     expected);
 
       if (expected > 0 && cs_palette_get_task_color (columns[i].dominant_pid, &color))
         {
-          check (fixture, same_color (pixel (fixture, x, (int) (y + height) - 1),
-                                      cs_color_to_rgb24 (&color), 2),
-                 "CPU %u column %u: %06x is not the colour %06x of pid %d", cpu, i,
-                 pixel (fixture, x, (int) (y + height) - 1), cs_color_to_rgb24 (&color),
-                 columns[i].dominant_pid);
+          cs_test_check (fixture, cs_test_same_color (cs_test_pixel (fixture, x, (int) (y + height) - 1),
+                                              cs_color_to_rgb24 (&color), 2),
+                         "CPU %u column %u: %06x is not the colour %06x of pid %d", cpu, i,
+                         cs_test_pixel (fixture, x, (int) (y + height) - 1), cs_color_to_rgb24 (&color),
+                         columns[i].dominant_pid);
           n_checked++;
         }
     }
-  check (fixture, n_checked > 0, "no busy column on CPU %u", cpu);
+  cs_test_check (fixture, n_checked > 0, "no busy column on CPU %u", cpu);
 }
 
 static void
-test_slice_color (Fixture *fixture, gconstpointer data)
+test_slice_color (CsTestFixture *fixture, gconstpointer data)
 {
   CsSlice slice;
   guint cpu = find_long_slice (fixture, &slice);
@@ -395,7 +273,7 @@ test_slice_color (Fixture *fixture, gconstpointer data)
 
   g_test_message ("CPU %u slice of pid %d, %" G_GINT64_FORMAT " ns", cpu, slice.pid,
                   slice.end_ns - slice.begin_ns);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
 
   g_assert_true (cs_palette_get_task_color (slice.pid, &color));
   expected = cs_color_to_rgb24 (&color);
@@ -405,20 +283,20 @@ test_slice_color (Fixture *fixture, gconstpointer data)
 
   /* Near the top: the label is in the vertical middle, events along the
    * bottom. */
-  found = pixel (fixture, (int) x, (int) y + 3);
-  check (fixture, same_color (found, expected, 2),
-         "pixel (%d, %d) in the slice of pid %d is %06x, not %06x", (int) x, (int) y + 3,
-         slice.pid, found, expected);
+  found = cs_test_pixel (fixture, (int) x, (int) y + 3);
+  cs_test_check (fixture, cs_test_same_color (found, expected, 2),
+                 "pixel (%d, %d) in the slice of pid %d is %06x, not %06x", (int) x, (int) y + 3,
+                 slice.pid, found, expected);
 
   /* The slice fills the plot's height. */
-  found = pixel (fixture, (int) x, (int) (y + height) - 8);
-  check (fixture, same_color (found, expected, 2),
-         "pixel (%d, %d) low in the slice is %06x, not %06x", (int) x,
-         (int) (y + height) - 8, found, expected);
+  found = cs_test_pixel (fixture, (int) x, (int) (y + height) - 8);
+  cs_test_check (fixture, cs_test_same_color (found, expected, 2),
+                 "pixel (%d, %d) low in the slice is %06x, not %06x", (int) x,
+                 (int) (y + height) - 8, found, expected);
 }
 
 static void
-test_slice_label (Fixture *fixture, gconstpointer data)
+test_slice_label (CsTestFixture *fixture, gconstpointer data)
 {
   CsSlice slice;
   guint cpu = find_long_slice (fixture, &slice);
@@ -432,7 +310,7 @@ test_slice_label (Fixture *fixture, gconstpointer data)
   viewport = zoomed_in_viewport (fixture, slice.begin_ns + (slice.end_ns - slice.begin_ns) / 2,
                                  (slice.end_ns - slice.begin_ns) * 3 / 2, 1000);
   viewport.begin_ns = MAX (viewport.begin_ns, slice.begin_ns - (viewport.end_ns - viewport.begin_ns) / 8);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
 
   g_assert_true (cs_palette_get_task_color (slice.pid, &color));
   cs_palette_get_text_color (&color, &text);
@@ -441,14 +319,14 @@ test_slice_label (Fixture *fixture, gconstpointer data)
                                           &y, &height);
   for (int x = (int) x0; x < (int) x0 + 60; x++)
     for (int row = (int) y; row < (int) (y + height) - 8; row++)
-      n_text += same_color (pixel (fixture, x, row), cs_color_to_rgb24 (&text), 60);
+      n_text += cs_test_same_color (cs_test_pixel (fixture, x, row), cs_color_to_rgb24 (&text), 60);
 
-  check (fixture, n_text > 20, "no label at the start of the slice of pid %d (%u text pixels)",
-         slice.pid, n_text);
+  cs_test_check (fixture, n_text > 20, "no label at the start of the slice of pid %d (%u text pixels)",
+                 slice.pid, n_text);
 }
 
 static void
-test_hit_test (Fixture *fixture, gconstpointer data)
+test_hit_test (CsTestFixture *fixture, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   CsSlice slice;
@@ -490,7 +368,7 @@ test_hit_test (Fixture *fixture, gconstpointer data)
 }
 
 static void
-test_hit_test_event (Fixture *fixture, gconstpointer data)
+test_hit_test_event (CsTestFixture *fixture, gconstpointer data)
 {
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
   g_autoptr(GError) error = NULL;
@@ -522,14 +400,14 @@ test_hit_test_event (Fixture *fixture, gconstpointer data)
                    (gint64) ceil (4 * (viewport.end_ns - viewport.begin_ns) / 936.0) + 1);
 
   /* Its tick is drawn at the bottom of the plot, darker than any task. */
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   x = cs_timeline_renderer_ns_to_x (fixture->renderer, &viewport, event->ts_ns);
-  check (fixture, channel_max (pixel (fixture, (int) x, (int) (y + height) - 2)) < 0x60,
-         "no event tick at (%d, %d)", (int) x, (int) (y + height) - 2);
+  cs_test_check (fixture, channel_max (cs_test_pixel (fixture, (int) x, (int) (y + height) - 2)) < 0x60,
+                 "no event tick at (%d, %d)", (int) x, (int) (y + height) - 2);
 }
 
 static void
-test_no_sched_draws_events (Fixture *fixture, gconstpointer data)
+test_no_sched_draws_events (CsTestFixture *fixture, gconstpointer data)
 {
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
   g_autoptr(GError) error = NULL;
@@ -538,7 +416,7 @@ test_no_sched_draws_events (Fixture *fixture, gconstpointer data)
   double time_x;
 
   /* Zoomed out: event density in every plot of a CPU with events. */
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_time_area (fixture->renderer, &viewport, &time_x, NULL);
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (fixture->document); cpu++)
     {
@@ -550,16 +428,16 @@ test_no_sched_draws_events (Fixture *fixture, gconstpointer data)
       cs_timeline_renderer_get_cpu_plot_area (fixture->renderer, plot_index_of (fixture, cpu),
                                               &y, &height);
       for (int x = (int) time_x; x < viewport.width_px; x++)
-        n_marked += channel_max (pixel (fixture, x, (int) (y + height) - 1)) < 0x90;
+        n_marked += channel_max (cs_test_pixel (fixture, x, (int) (y + height) - 1)) < 0x90;
 
       if (info->n_events > 0)
         {
-          check (fixture, n_marked > 0, "CPU %u has %" G_GUINT64_FORMAT " events, none drawn",
-                 cpu, info->n_events);
+          cs_test_check (fixture, n_marked > 0, "CPU %u has %" G_GUINT64_FORMAT " events, none drawn",
+                         cpu, info->n_events);
           n_busy_cpus++;
         }
       else
-        check (fixture, n_marked == 0, "CPU %u has no events but %u marks", cpu, n_marked);
+        cs_test_check (fixture, n_marked == 0, "CPU %u has no events but %u marks", cpu, n_marked);
     }
   g_assert_cmpuint (n_busy_cpus, >, 0);
 
@@ -577,18 +455,18 @@ test_no_sched_draws_events (Fixture *fixture, gconstpointer data)
       g_assert_no_error (error);
       event = &g_array_index (events, CsEvent, 0);
       viewport = zoomed_in_viewport (fixture, event->ts_ns, 100000, 1000);
-      render (fixture, &viewport);
+      cs_test_render (fixture, &viewport);
       x = cs_timeline_renderer_ns_to_x (fixture->renderer, &viewport, event->ts_ns);
       cs_timeline_renderer_get_cpu_plot_area (fixture->renderer, plot_index_of (fixture, cpu),
                                               &y, &height);
-      check (fixture, channel_max (pixel (fixture, (int) x, (int) (y + height / 2))) < 0x60,
-             "no tick for the event of CPU %u at %" G_GINT64_FORMAT, cpu, event->ts_ns);
+      cs_test_check (fixture, channel_max (cs_test_pixel (fixture, (int) x, (int) (y + height / 2))) < 0x60,
+                     "no tick for the event of CPU %u at %" G_GINT64_FORMAT, cpu, event->ts_ns);
       break;
     }
 }
 
 static void
-test_set_cpus (Fixture *fixture, gconstpointer data)
+test_set_cpus (CsTestFixture *fixture, gconstpointer data)
 {
   guint n_cpus = cs_document_get_n_cpus (fixture->document);
   guint cpu = find_sched_cpu (fixture);
@@ -604,13 +482,13 @@ test_set_cpus (Fixture *fixture, gconstpointer data)
 
   /* The one plot left is that CPU's, drawn first. */
   viewport = full_viewport (fixture, 800);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   g_assert_cmpint (cairo_image_surface_get_height (fixture->surface), ==,
                    cs_timeline_renderer_get_natural_height (fixture->renderer));
   cs_timeline_renderer_get_cpu_plot_area (fixture->renderer, 0, &y, &height);
   for (int x = 64; x < viewport.width_px; x++)
-    n_colored += channel_spread (pixel (fixture, x, (int) (y + height) - 1)) > 40;
-  check (fixture, n_colored > 0, "the plot of CPU %u is empty", cpu);
+    n_colored += channel_spread (cs_test_pixel (fixture, x, (int) (y + height) - 1)) > 40;
+  cs_test_check (fixture, n_colored > 0, "the plot of CPU %u is empty", cpu);
 
   g_assert_true (cs_timeline_renderer_hit_test (fixture->renderer, &viewport, 300,
                                                 y + height / 2, &hit, NULL));
@@ -622,21 +500,21 @@ test_set_cpus (Fixture *fixture, gconstpointer data)
 }
 
 static void
-test_axis_labels (Fixture *fixture, gconstpointer data)
+test_axis_labels (CsTestFixture *fixture, gconstpointer data)
 {
   CsViewport viewport = full_viewport (fixture, 1200);
   guint n_dark = 0;
 
   /* Tick labels and the clock's name are written in the axis. */
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   for (int x = 0; x < viewport.width_px; x++)
     for (int row = 0; row < 20; row++)
-      n_dark += channel_max (pixel (fixture, x, row)) < 0x80;
-  check (fixture, n_dark > 100, "the axis has no text (%u dark pixels)", n_dark);
+      n_dark += channel_max (cs_test_pixel (fixture, x, row)) < 0x80;
+  cs_test_check (fixture, n_dark > 100, "the axis has no text (%u dark pixels)", n_dark);
 }
 
 static void
-test_empty_span (Fixture *fixture, gconstpointer data)
+test_empty_span (CsTestFixture *fixture, gconstpointer data)
 {
   CsViewport viewport = full_viewport (fixture, 600);
   gint64 span = viewport.end_ns - viewport.begin_ns;
@@ -646,21 +524,21 @@ test_empty_span (Fixture *fixture, gconstpointer data)
   /* Before the recording: the axis, empty plots, no error. */
   viewport.begin_ns -= 2 * span;
   viewport.end_ns -= 2 * span;
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   cs_timeline_renderer_get_time_area (fixture->renderer, &viewport, &time_x, NULL);
   for (int x = (int) time_x; x < viewport.width_px; x++)
     for (int row = 28; row < viewport.height_px; row++)
-      n_colored += channel_spread (pixel (fixture, x, row)) > 40 ||
-                   channel_max (pixel (fixture, x, row)) < 0x90;
-  check (fixture, n_colored == 0, "%u marks outside the recording", n_colored);
+      n_colored += channel_spread (cs_test_pixel (fixture, x, row)) > 40 ||
+                   channel_max (cs_test_pixel (fixture, x, row)) < 0x90;
+  cs_test_check (fixture, n_colored == 0, "%u marks outside the recording", n_colored);
 
   /* A viewport narrower than the label column draws just that. */
   viewport.width_px = 30;
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
 }
 
 static void
-test_recording_surface (Fixture *fixture, gconstpointer data)
+test_recording_surface (CsTestFixture *fixture, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   CsViewport viewport = zoomed_out_viewport (fixture, 900);
@@ -671,7 +549,7 @@ test_recording_surface (Fixture *fixture, gconstpointer data)
   /* GTK records what a widget draws and replays it later: a recorded
    * frame must equal one drawn straight onto an image, even though the
    * renderer reuses its buffers from one plot to the next. */
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   direct = g_steal_pointer (&fixture->surface);
 
   recording = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
@@ -696,10 +574,10 @@ test_recording_surface (Fixture *fixture, gconstpointer data)
         guint32 expected = *(const guint32 *) (pixels + (gsize) y * cairo_image_surface_get_stride (direct)
                                                + (gsize) x * 4) & 0xffffff;
 
-        n_different += !same_color (pixel (fixture, x, y), expected, 2);
+        n_different += !cs_test_same_color (cs_test_pixel (fixture, x, y), expected, 2);
       }
   cairo_surface_destroy (direct);
-  check (fixture, n_different == 0, "the replayed recording differs in %u pixels", n_different);
+  cs_test_check (fixture, n_different == 0, "the replayed recording differs in %u pixels", n_different);
 }
 
 static cairo_status_t
@@ -710,7 +588,7 @@ append_to_string (void *closure, const unsigned char *data, unsigned int length)
 }
 
 static void
-test_vector_export (Fixture *fixture, gconstpointer data)
+test_vector_export (CsTestFixture *fixture, gconstpointer data)
 {
   CsViewport viewports[] = {
     zoomed_out_viewport (fixture, 800),
@@ -759,7 +637,7 @@ test_vector_export (Fixture *fixture, gconstpointer data)
  * faint when an event filter rejects it, gone when rejected events are
  * hidden; zoomed out, the renderer says the filter could not apply. */
 static void
-test_event_filter (Fixture *fixture, gconstpointer data)
+test_event_filter (CsTestFixture *fixture, gconstpointer data)
 {
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
   g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
@@ -790,52 +668,50 @@ test_event_filter (Fixture *fixture, gconstpointer data)
                                           &y, &height);
   row = (int) (y + height) - 2;
 
-  render (fixture, &viewport);
-  check (fixture, channel_max (pixel (fixture, (int) x, row)) < 0x60,
-         "no tick for the event at %" G_GINT64_FORMAT, lonely->ts_ns);
+  cs_test_render (fixture, &viewport);
+  cs_test_check (fixture, channel_max (cs_test_pixel (fixture, (int) x, row)) < 0x60,
+                 "no tick for the event at %" G_GINT64_FORMAT, lonely->ts_ns);
 
   cs_event_filter_set_mode (filter, CS_FILTER_TYPE, CS_FILTER_HIDE);
   cs_event_filter_add (filter, CS_FILTER_TYPE, lonely->type_id);
 
   cs_timeline_renderer_set_event_filter (fixture->renderer, filter, FALSE);
-  render (fixture, &viewport);
-  check (fixture, same_color (pixel (fixture, (int) x, row), 0xc7c7c7, 2),
-         "the filtered event's tick is %06x, not faint", pixel (fixture, (int) x, row));
+  cs_test_render (fixture, &viewport);
+  cs_test_check (fixture, cs_test_same_color (cs_test_pixel (fixture, (int) x, row), 0xc7c7c7, 2),
+                 "the filtered event's tick is %06x, not faint", cs_test_pixel (fixture, (int) x, row));
   g_assert_true (cs_timeline_renderer_get_filter_exact (fixture->renderer));
 
   cs_timeline_renderer_set_event_filter (fixture->renderer, filter, TRUE);
-  render (fixture, &viewport);
-  check (fixture, channel_max (pixel (fixture, (int) x, row)) >= 0x60 &&
-                  !same_color (pixel (fixture, (int) x, row), 0xc7c7c7, 2),
-         "the hidden event's tick is still drawn (%06x)", pixel (fixture, (int) x, row));
+  cs_test_render (fixture, &viewport);
+  cs_test_check (fixture, channel_max (cs_test_pixel (fixture, (int) x, row)) >= 0x60 &&
+                          !cs_test_same_color (cs_test_pixel (fixture, (int) x, row), 0xc7c7c7, 2),
+                 "the hidden event's tick is still drawn (%06x)", cs_test_pixel (fixture, (int) x, row));
 
   /* Show only that type: the tick is back. */
   cs_event_filter_set_mode (filter, CS_FILTER_TYPE, CS_FILTER_SHOW_ONLY);
   cs_timeline_renderer_set_event_filter (fixture->renderer, filter, TRUE);
-  render (fixture, &viewport);
-  check (fixture, channel_max (pixel (fixture, (int) x, row)) < 0x60,
-         "the tick of a shown event is missing");
+  cs_test_render (fixture, &viewport);
+  cs_test_check (fixture, channel_max (cs_test_pixel (fixture, (int) x, row)) < 0x60,
+                 "the tick of a shown event is missing");
 
   /* Zoomed out the plots come from summaries: not filtered, and said so. */
   viewport = zoomed_out_viewport (fixture, 1000);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   g_assert_false (cs_timeline_renderer_get_filter_exact (fixture->renderer));
 
   cs_timeline_renderer_set_event_filter (fixture->renderer, NULL, FALSE);
-  render (fixture, &viewport);
+  cs_test_render (fixture, &viewport);
   g_assert_true (cs_timeline_renderer_get_filter_exact (fixture->renderer));
 }
 
 int
 main (int argc, char *argv[])
 {
-  int ret;
-
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, recording, func) \
-  g_test_add ("/cs/render/TimelineRenderer/" path, Fixture, recording, \
-              fixture_set_up, func, fixture_tear_down)
+  g_test_add ("/cs/render/TimelineRenderer/" path, CsTestFixture, recording, \
+              fixture_set_up, func, cs_test_fixture_tear_down)
 
   ADD ("zoomed-out-not-blank", &sched_v6, test_zoomed_out_not_blank);
   ADD ("zoomed-out-not-blank-v7", &sched_v7, test_zoomed_out_not_blank);
@@ -855,7 +731,5 @@ main (int argc, char *argv[])
 
 #undef ADD
 
-  ret = g_test_run ();
-  g_free (out_dir);
-  return ret;
+  return cs_test_render_run ();
 }
