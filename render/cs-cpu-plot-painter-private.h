@@ -74,6 +74,46 @@ gboolean          _cs_cpu_plot_painter_draw           (CsCpuPlotPainter   *self,
                                                        double              y_px,
                                                        GError            **error);
 
+/* Who was seen longest in a pixel column shared by things narrower than a
+ * pixel: @n_slots keys (tasks, CPUs) with their time there, kept by the
+ * caller in @keys and @ns (zeroed to start).  Adds @add_ns to @key; with
+ * more keys than slots the least seen gives way (approximate only for
+ * columns shared by more than @n_slots keys). */
+static inline void
+_cs_plot_share_add (gint32 *keys, gint64 *ns, guint n_slots, gint32 key, gint64 add_ns)
+{
+  guint smallest = 0;
+
+  for (guint i = 0; i < n_slots; i++)
+    {
+      if (keys[i] == key || ns[i] == 0)
+        {
+          keys[i] = key;
+          ns[i] += add_ns;
+          return;
+        }
+      if (ns[i] < ns[smallest])
+        smallest = i;
+    }
+  if (ns[smallest] < add_ns)
+    {
+      keys[smallest] = key;
+      ns[smallest] = add_ns;
+    }
+}
+
+/* The key seen longest (the first of equals). */
+static inline gint32
+_cs_plot_share_get_dominant (const gint32 *keys, const gint64 *ns, guint n_slots)
+{
+  guint best = 0;
+
+  for (guint i = 1; i < n_slots; i++)
+    if (ns[i] > ns[best])
+      best = i;
+  return keys[best];
+}
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsCpuPlotPainter, _cs_cpu_plot_painter_free)
 
 G_END_DECLS

@@ -488,38 +488,14 @@ draw_slice_label (CsCpuPlotPainter *self, cairo_t *cr, gint32 pid, double x, dou
 static void
 share_add (PixelShare *share, gint32 pid, gint64 ns)
 {
-  guint smallest = 0;
-
   share->busy_ns += ns;
-  for (guint i = 0; i < SHARE_TASKS; i++)
-    {
-      if (share->pid[i] == pid || share->ns[i] == 0)
-        {
-          share->pid[i] = pid;
-          share->ns[i] += ns;
-          return;
-        }
-      if (share->ns[i] < share->ns[smallest])
-        smallest = i;
-    }
-  /* More tasks than slots: the least seen gives way (approximate only for
-   * columns shared by more than SHARE_TASKS tasks). */
-  if (share->ns[smallest] < ns)
-    {
-      share->pid[smallest] = pid;
-      share->ns[smallest] = ns;
-    }
+  _cs_plot_share_add (share->pid, share->ns, SHARE_TASKS, pid, ns);
 }
 
 static gint32
 share_get_dominant (const PixelShare *share)
 {
-  guint best = 0;
-
-  for (guint i = 1; i < SHARE_TASKS; i++)
-    if (share->ns[i] > share->ns[best])
-      best = i;
-  return share->pid[best];
+  return _cs_plot_share_get_dominant (share->pid, share->ns, SHARE_TASKS);
 }
 
 /* Zoomed in: the exact sched_switch slices, labelled where they fit.

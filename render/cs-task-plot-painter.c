@@ -202,41 +202,19 @@ is_hatch_pixel (int x, int row)
 static void
 column_add (TaskColumn *column, const CsTaskInterval *interval, gint64 ns)
 {
-  guint smallest = 0;
-
   if (ns <= 0)
     return;
   column->ns[MIN ((guint) interval->state, N_STATES - 1)] += ns;
   if (interval->state != CS_TASK_RUNNING)
     return;
 
-  for (guint i = 0; i < COLUMN_CPUS; i++)
-    {
-      if (column->cpu_ns[i] == 0 || column->cpu[i] == interval->cpu)
-        {
-          column->cpu[i] = interval->cpu;
-          column->cpu_ns[i] += ns;
-          return;
-        }
-      if (column->cpu_ns[i] < column->cpu_ns[smallest])
-        smallest = i;
-    }
-  if (column->cpu_ns[smallest] < ns)
-    {
-      column->cpu[smallest] = interval->cpu;
-      column->cpu_ns[smallest] = ns;
-    }
+  _cs_plot_share_add (column->cpu, column->cpu_ns, COLUMN_CPUS, interval->cpu, ns);
 }
 
 static gint32
 column_get_cpu (const TaskColumn *column)
 {
-  guint best = 0;
-
-  for (guint i = 1; i < COLUMN_CPUS; i++)
-    if (column->cpu_ns[i] > column->cpu_ns[best])
-      best = i;
-  return column->cpu[best];
+  return _cs_plot_share_get_dominant (column->cpu, column->cpu_ns, COLUMN_CPUS);
 }
 
 static void
