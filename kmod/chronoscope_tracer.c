@@ -290,16 +290,18 @@ struct cs_section {
 };
 
 /*
- * Busy-wait until duration_ns have passed since start.
- *
  * ktime_get_mono_fast_ns() works with interrupts off and under QEMU's TCG,
  * where local_clock() may not advance; it can step back a little across a
- * timekeeping update, hence the signed comparison.  The clock is read
- * before the begin event is recorded, so that a delay in recording it
- * counts toward the section instead of lengthening it.
+ * timekeeping update, hence the signed comparison.
+ *
+ * The clock is read after the begin event is recorded and before the end
+ * event is: a delay in recording either (a guest CPU stalled by its host)
+ * makes the section look longer in the recording, never shorter than
+ * requested.
  */
-static u64 cs_busy_wait(u64 start, u64 duration_ns)
+static u64 cs_busy_wait(u64 duration_ns)
 {
+	u64 start = ktime_get_mono_fast_ns();
 	s64 elapsed;
 
 	do {
@@ -313,22 +315,19 @@ static u64 cs_busy_wait(u64 start, u64 duration_ns)
 static void cs_section_run(struct cs_section *s)
 {
 	unsigned long flags;
-	u64 start;
 
 	switch (s->kind) {
 	case CS_SECTION_IRQS_OFF:
 		local_irq_save(flags);
-		start = ktime_get_mono_fast_ns();
 		trace_irqs_off_begin(s->requested_ns);
-		s->measured_ns = cs_busy_wait(start, s->requested_ns);
+		s->measured_ns = cs_busy_wait(s->requested_ns);
 		trace_irqs_off_end(s->requested_ns, s->measured_ns);
 		local_irq_restore(flags);
 		break;
 	case CS_SECTION_PREEMPT_OFF:
 		preempt_disable();
-		start = ktime_get_mono_fast_ns();
 		trace_preempt_off_begin(s->requested_ns);
-		s->measured_ns = cs_busy_wait(start, s->requested_ns);
+		s->measured_ns = cs_busy_wait(s->requested_ns);
 		trace_preempt_off_end(s->requested_ns, s->measured_ns);
 		preempt_enable();
 		break;
