@@ -246,6 +246,11 @@ prepare_queries (CsDocument  *self,
   return self->summary != NULL;
 }
 
+static CsDocument *open_index (const char  *trace_path,
+                               const char  *index_path,
+                               const char  *identity,
+                               GError     **error);
+
 /**
  * cs_document_open:
  * @trace_path: the recording
@@ -265,16 +270,27 @@ cs_document_open (const char  *trace_path,
                   const char  *index_path,
                   GError     **error)
 {
-  g_autoptr(CsDocument) self = NULL;
   g_autofree char *identity = NULL;
-  g_autoptr(sqlite3_stmt) version = NULL;
-  int rc;
 
   g_return_val_if_fail (trace_path != NULL && index_path != NULL, NULL);
 
   identity = cs_index_cache_compute_identity (trace_path, error);
   if (identity == NULL)
     return NULL;
+  return open_index (trace_path, index_path, identity, error);
+}
+
+/* Opens @index_path for a recording whose identity is already known, so
+ * that cs_document_load() reads the recording's first MiB only once. */
+static CsDocument *
+open_index (const char  *trace_path,
+            const char  *index_path,
+            const char  *identity,
+            GError     **error)
+{
+  g_autoptr(CsDocument) self = NULL;
+  g_autoptr(sqlite3_stmt) version = NULL;
+  int rc;
 
   self = g_object_new (CS_TYPE_DOCUMENT, NULL);
   self->trace_path = g_strdup (trace_path);
@@ -348,7 +364,7 @@ cs_document_load (const char          *trace_path,
 
   if (g_file_test (index_path, G_FILE_TEST_EXISTS))
     {
-      doc = cs_document_open (trace_path, index_path, &open_error);
+      doc = open_index (trace_path, index_path, identity, &open_error);
       if (doc != NULL)
         {
           if (reused)
@@ -367,7 +383,7 @@ cs_document_load (const char          *trace_path,
 
   if (!cs_index_build (trace_path, identity, index_path, progress, user_data, cancellable, error))
     return NULL;
-  return cs_document_open (trace_path, index_path, error);
+  return open_index (trace_path, index_path, identity, error);
 }
 
 /* ---- Getters ------------------------------------------------------------ */
