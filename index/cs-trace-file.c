@@ -49,8 +49,6 @@ struct _CsTraceFile
    * `trace-cmd extract -B` or `record -B` keep their events there); their
    * events are merged per CPU. */
   GPtrArray *buffers;
-  guint file_version;
-  char *compression;
   char *clock;
   guint n_cpus;
 
@@ -93,7 +91,6 @@ cs_trace_file_finalize (GObject *object)
   g_clear_pointer (&self->handle, tracecmd_close);
   g_clear_object (&self->reader);
   g_free (self->path);
-  g_free (self->compression);
   g_free (self->clock);
 
   G_OBJECT_CLASS (cs_trace_file_parent_class)->finalize (object);
@@ -110,9 +107,9 @@ cs_trace_file_init (CsTraceFile *self)
 {
 }
 
-/* Checks the fixed part of the header (trace-cmd.dat.v6(5): magic, version
- * string, endianness, long size, page size; v7 adds the compression
- * algorithm and its version) so that errors can be named precisely. */
+/* Checks the magic bytes and the version string (trace-cmd.dat.v6(5)) so
+ * that an empty, foreign or cut file gets an error naming exactly that;
+ * the rest of the header is CsTracedatReader's. */
 static gboolean
 check_header (CsTraceFile *self,
               GError     **error)
@@ -187,24 +184,6 @@ check_header (CsTraceFile *self,
                    self->path, (guint) v);
       return FALSE;
     }
-  self->file_version = v;
-
-  /* v7: after version, endianness (1), long size (1), page size (4) comes
-   * the compression algorithm name and its version, both NUL-terminated. */
-  if (v == 7)
-    {
-      gsize pos = sizeof tracedat_magic + vlen + 1 + 1 + 1 + 4;
-
-      if (pos < (gsize) n)
-        {
-          const char *algo = (const char *) head + pos;
-          gsize alen = strnlen (algo, n - pos);
-
-          if (alen < n - pos && alen > 0 && strcmp (algo, "none") != 0)
-            self->compression = g_strndup (algo, alen);
-        }
-    }
-
   return TRUE;
 }
 
@@ -216,7 +195,7 @@ check_data_in_file (CsTraceFile  *self,
 {
   GStatBuf st;
 
-  if (self->compression != NULL || g_stat (self->path, &st) != 0)
+  if (cs_trace_file_get_compression (self) != NULL || g_stat (self->path, &st) != 0)
     return TRUE;   /* compressed data is bounds-checked chunk by chunk */
 
   for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (self->reader); cpu++)
@@ -273,6 +252,7 @@ cs_trace_file_open (const char  *path,
                     GError     **error)
 {
   g_autoptr(CsTraceFile) self = NULL;
+  const char *compression;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -294,6 +274,7 @@ cs_trace_file_open (const char  *path,
    * thread, each parsing the formats and kallsyms again (~0.5 s with a
    * full kallsyms): it is used for what our reader does not read, the
    * buffer instances of `trace-cmd record -B` / `extract -B` recordings. */
+  compression = cs_trace_file_get_compression (self);
   self->own_data = cs_tracedat_reader_get_n_instance_buffers (self->reader) == 0;
   if (!self->own_data)
     {
@@ -308,11 +289,11 @@ cs_trace_file_open (const char  *path,
     }
   if (self->handle == NULL && !self->own_data)
     {
-      if (self->compression != NULL && g_strcmp0 (self->compression, "zstd") != 0)
+      if (compression != NULL && g_strcmp0 (compression, "zstd") != 0)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
                      "%s keeps events in buffer instances and is compressed with %s: "
                      "Chronoscope reads instances only through libtracecmd, which reads "
-                     "zstd here", path, self->compression);
+                     "zstd here", path, compression);
       else
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
                      "%s is damaged: libtracecmd cannot read its headers", path);
@@ -392,7 +373,7 @@ guint
 cs_trace_file_get_file_version (CsTraceFile *self)
 {
   g_return_val_if_fail (CS_IS_TRACE_FILE (self), 0);
-  return self->file_version;
+  return cs_tracedat_reader_get_file_version (self->reader);
 }
 
 /**
@@ -405,8 +386,11 @@ cs_trace_file_get_file_version (CsTraceFile *self)
 const char *
 cs_trace_file_get_compression (CsTraceFile *self)
 {
+  const char *compression;
+
   g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
-  return self->compression;
+  compression = cs_tracedat_reader_get_compression (self->reader);
+  return g_strcmp0 (compression, "none") != 0 ? compression : NULL;
 }
 
 /**
