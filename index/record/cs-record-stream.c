@@ -142,6 +142,17 @@ read_exact (int fd, guint8 *buf, gsize len)
   return TRUE;
 }
 
+static gboolean
+set_read_error (CsRecordStream  *self,
+                int              errsv,
+                GError         **error)
+{
+  g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
+               "Cannot read the ring buffer of CPU %u (per_cpu/cpu%u/trace_pipe_raw): %s",
+               self->cpu, self->cpu, g_strerror (errsv));
+  return FALSE;
+}
+
 /* Moves the full pages the kernel has now.  Returns FALSE on error. */
 static gboolean
 stream_drain_full_pages (CsRecordStream  *self,
@@ -162,12 +173,7 @@ stream_drain_full_pages (CsRecordStream  *self,
       if (n < 0 && errno == EAGAIN)
         return TRUE;
       if (n < 0)
-        {
-          g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                       "Cannot read the ring buffer of CPU %u (per_cpu/cpu%u/trace_pipe_raw): %s",
-                       self->cpu, self->cpu, g_strerror (errno));
-          return FALSE;
-        }
+        return set_read_error (self, errno, error);
       if (n == 0)
         return TRUE;
 
@@ -199,12 +205,7 @@ stream_read_pages (CsRecordStream  *self,
       if (n < 0 && errno == EAGAIN)
         return TRUE;
       if (n < 0)
-        {
-          g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                       "Cannot read the ring buffer of CPU %u (per_cpu/cpu%u/trace_pipe_raw): %s",
-                       self->cpu, self->cpu, g_strerror (errno));
-          return FALSE;
-        }
+        return set_read_error (self, errno, error);
       if (n == 0)
         return TRUE;
       if ((gsize) n < self->page_size)
