@@ -22,183 +22,10 @@
 #include <glib/gi18n.h>
 
 #include "cs-filter-dialog.h"
+#include "cs-filter-item.h"
 #include "cs-format.h"
 
 #define VALIDATE_DELAY_MS 250
-
-/* ------------------------------------------------------------------------ */
-/* A check box of the dialog: a task, an event type, a system or a CPU       */
-
-#define CS_TYPE_FILTER_ITEM (cs_filter_item_get_type ())
-G_DECLARE_FINAL_TYPE (CsFilterItem, cs_filter_item, CS, FILTER_ITEM, GObject)
-
-struct _CsFilterItem
-{
-  GObject parent_instance;
-
-  gint64 value;               /* CPU, pid or type id; -1 for a system */
-  char *name;
-  char *detail;
-  char *search_text;          /* casefolded name and value */
-  gboolean checked;
-  gboolean inconsistent;      /* a system with some of its events checked */
-  GListStore *children;       /* a system's event types, or NULL */
-  CsFilterItem *parent;       /* borrowed */
-};
-
-enum {
-  ITEM_PROP_0,
-  ITEM_PROP_CHECKED,
-  ITEM_PROP_INCONSISTENT,
-  ITEM_N_PROPS
-};
-
-static GParamSpec *item_properties[ITEM_N_PROPS];
-
-G_DEFINE_FINAL_TYPE (CsFilterItem, cs_filter_item, G_TYPE_OBJECT)
-
-static void
-cs_filter_item_finalize (GObject *object)
-{
-  CsFilterItem *self = CS_FILTER_ITEM (object);
-
-  g_free (self->name);
-  g_free (self->detail);
-  g_free (self->search_text);
-  g_clear_object (&self->children);
-
-  G_OBJECT_CLASS (cs_filter_item_parent_class)->finalize (object);
-}
-
-static void
-cs_filter_item_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
-{
-  CsFilterItem *self = CS_FILTER_ITEM (object);
-
-  switch (prop_id)
-    {
-    case ITEM_PROP_CHECKED:
-      g_value_set_boolean (value, self->checked);
-      break;
-    case ITEM_PROP_INCONSISTENT:
-      g_value_set_boolean (value, self->inconsistent);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-cs_filter_item_class_init (CsFilterItemClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = cs_filter_item_finalize;
-  object_class->get_property = cs_filter_item_get_property;
-
-  item_properties[ITEM_PROP_CHECKED] =
-    g_param_spec_boolean ("checked", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  item_properties[ITEM_PROP_INCONSISTENT] =
-    g_param_spec_boolean ("inconsistent", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, ITEM_N_PROPS, item_properties);
-}
-
-static void
-cs_filter_item_init (CsFilterItem *self)
-{
-}
-
-static CsFilterItem *
-cs_filter_item_new (gint64 value, const char *name, const char *detail)
-{
-  CsFilterItem *self = g_object_new (CS_TYPE_FILTER_ITEM, NULL);
-  g_autofree char *text = g_strdup_printf ("%s %" G_GINT64_FORMAT, name, value);
-
-  self->value = value;
-  self->name = g_strdup (name);
-  self->detail = g_strdup (detail);
-  self->search_text = g_utf8_casefold (text, -1);
-  return self;
-}
-
-static void cs_filter_item_set_checked (CsFilterItem *self, gboolean checked);
-
-/* A system shows checked when all its events are, inconsistent when some
- * are. */
-static void
-cs_filter_item_update_parent (CsFilterItem *self)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->children));
-  guint n_checked = 0;
-  gboolean checked, inconsistent;
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(CsFilterItem) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
-
-      n_checked += child->checked;
-    }
-  checked = n > 0 && n_checked == n;
-  inconsistent = n_checked > 0 && n_checked < n;
-  if (checked != self->checked)
-    {
-      self->checked = checked;
-      g_object_notify_by_pspec (G_OBJECT (self), item_properties[ITEM_PROP_CHECKED]);
-    }
-  if (inconsistent != self->inconsistent)
-    {
-      self->inconsistent = inconsistent;
-      g_object_notify_by_pspec (G_OBJECT (self), item_properties[ITEM_PROP_INCONSISTENT]);
-    }
-}
-
-static void
-cs_filter_item_set_checked (CsFilterItem *self, gboolean checked)
-{
-  if (self->children != NULL)
-    {
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->children));
-
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr(CsFilterItem) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
-
-          child->checked = !!checked;
-          g_object_notify_by_pspec (G_OBJECT (child), item_properties[ITEM_PROP_CHECKED]);
-        }
-      cs_filter_item_update_parent (self);
-      return;
-    }
-
-  if (self->checked == !!checked)
-    return;
-  self->checked = !!checked;
-  g_object_notify_by_pspec (G_OBJECT (self), item_properties[ITEM_PROP_CHECKED]);
-  if (self->parent != NULL)
-    cs_filter_item_update_parent (self->parent);
-}
-
-static gboolean
-cs_filter_item_matches (CsFilterItem *self, const char *search)
-{
-  if (search == NULL || *search == '\0' || strstr (self->search_text, search) != NULL)
-    return TRUE;
-  if (self->children != NULL)
-    {
-      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->children));
-
-      for (guint i = 0; i < n; i++)
-        {
-          g_autoptr(CsFilterItem) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
-
-          if (cs_filter_item_matches (child, search))
-            return TRUE;
-        }
-    }
-  return FALSE;
-}
 
 /* ------------------------------------------------------------------------ */
 /* The dialog                                                                */
@@ -588,8 +415,10 @@ fill_events (CsFilterDialog *self, CsDocument *document)
       if (group != NULL && (type == NULL || g_strcmp0 (type->system, group->name) != 0))
         {
           count = cs_format_count (group_events);
-          group->detail = g_strdup_printf (ngettext ("%s event", "%s events", (gulong) group_events), count);
+          detail = g_strdup_printf (ngettext ("%s event", "%s events", (gulong) group_events), count);
+          cs_filter_item_set_detail (group, detail);
           g_clear_pointer (&count, g_free);
+          g_clear_pointer (&detail, g_free);
           g_list_store_append (section->items, group);
           g_clear_object (&group);
         }
@@ -597,21 +426,13 @@ fill_events (CsFilterDialog *self, CsDocument *document)
         break;
       if (group == NULL)
         {
-          group = cs_filter_item_new (-1, type->system, NULL);
-          group->children = g_list_store_new (CS_TYPE_FILTER_ITEM);
+          group = cs_filter_item_new_group (type->system);
           group_events = 0;
         }
       count = cs_format_count (type->n_events);
       detail = g_strdup_printf (ngettext ("%s event", "%s events", (gulong) type->n_events), count);
       item = cs_filter_item_new (type->id, type->name, detail);
-      g_free (item->search_text);
-      {
-        g_autofree char *full = g_strdup_printf ("%s:%s", type->system, type->name);
-
-        item->search_text = g_utf8_casefold (full, -1);
-      }
-      item->parent = group;
-      g_list_store_append (group->children, item);
+      cs_filter_item_add_child (group, item);
       g_object_unref (item);
       group_events += type->n_events;
     }
