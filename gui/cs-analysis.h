@@ -80,7 +80,6 @@ void            cs_analysis_filter_show_only   (CsAnalysis      *self,
 void            cs_analysis_filter_hide        (CsAnalysis      *self,
                                                 CsFilterField    field,
                                                 gint64           value);
-char           *cs_analysis_describe_filter    (CsAnalysis      *self);
 gboolean        cs_analysis_get_filter_ready   (CsAnalysis      *self);
 double          cs_analysis_get_filter_progress (CsAnalysis     *self);
 guint64         cs_analysis_get_n_list_events  (CsAnalysis      *self);

@@ -35,6 +35,105 @@ struct _CsFilterBar
 
 G_DEFINE_FINAL_TYPE (CsFilterBar, cs_filter_bar, GTK_TYPE_WIDGET)
 
+static void
+append_names (CsDocument *document, GString *text, CsFilterField field, GArray *values)
+{
+  const guint max_names = 3;
+
+  for (guint i = 0; i < values->len && i < max_names; i++)
+    {
+      gint64 value = g_array_index (values, gint64, i);
+
+      if (i > 0)
+        g_string_append (text, ", ");
+      switch (field)
+        {
+        case CS_FILTER_PID:
+          {
+            const char *comm = document != NULL ? cs_document_get_comm (document, (gint32) value) : NULL;
+
+            g_string_append_printf (text, "%s-%" G_GINT64_FORMAT, comm != NULL ? comm : "<…>", value);
+          }
+          break;
+        case CS_FILTER_TYPE:
+          {
+            const CsEventType *type = document != NULL
+                                    ? cs_document_get_event_type (document, (guint) value)
+                                    : NULL;
+
+            if (type != NULL)
+              g_string_append_printf (text, "%s:%s", type->system, type->name);
+            else
+              g_string_append_printf (text, "#%" G_GINT64_FORMAT, value);
+          }
+          break;
+        case CS_FILTER_CPU:
+        default:
+          g_string_append_printf (text, "%" G_GINT64_FORMAT, value);
+          break;
+        }
+    }
+  if (values->len > max_names)
+    /* TRANSLATORS: after the first names of a filter set, "cs-spin-12, bash-7 and 4 more" */
+    g_string_append_printf (text, _(" and %u more"), values->len - max_names);
+}
+
+/* One line saying what @filter passes ("Only tasks bash-12 · Hiding
+ * events sched:sched_wakeup"), NULL for an empty filter; @document (may be
+ * NULL) names the tasks and event types. */
+static char *
+describe_filter (CsEventFilter *filter,
+                 CsDocument    *document)
+{
+  static const struct {
+    CsFilterField field;
+    const char *only;
+    const char *hide;
+  } parts[] = {
+    /* TRANSLATORS: a part of the filter bar; the list of tasks follows */
+    { CS_FILTER_PID, N_("Only tasks "), N_("Hiding tasks ") },
+    /* TRANSLATORS: a part of the filter bar; the list of events follows */
+    { CS_FILTER_TYPE, N_("Only events "), N_("Hiding events ") },
+    /* TRANSLATORS: a part of the filter bar; the list of CPUs follows */
+    { CS_FILTER_CPU, N_("Only CPUs "), N_("Hiding CPUs ") },
+  };
+  g_autoptr(GString) text = NULL;
+  const char *expression;
+
+  if (cs_event_filter_is_empty (filter))
+    return NULL;
+
+  text = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+    {
+      CsFilterMode mode = cs_event_filter_get_mode (filter, parts[i].field);
+      g_autoptr(GArray) values = NULL;
+
+      if (mode == CS_FILTER_ALL)
+        continue;
+      values = cs_event_filter_dup_values (filter, parts[i].field);
+      if (mode == CS_FILTER_HIDE && values->len == 0)
+        continue;
+      if (text->len > 0)
+        g_string_append (text, "  ·  ");
+      g_string_append (text, _(mode == CS_FILTER_SHOW_ONLY ? parts[i].only : parts[i].hide));
+      if (values->len == 0)
+        g_string_append (text, _("(none)"));
+      append_names (document, text, parts[i].field, values);
+    }
+
+  expression = cs_event_filter_get_expression (filter);
+  if (expression != NULL && *expression != '\0')
+    {
+      if (text->len > 0)
+        g_string_append (text, "  ·  ");
+      /* TRANSLATORS: a part of the filter bar; %s is a libtraceevent filter expression */
+      g_string_append_printf (text, _("Matching “%s”"), expression);
+    }
+
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
 static CsTimelineRenderer *
 cs_filter_bar_get_renderer (CsFilterBar *self)
 {
@@ -67,7 +166,9 @@ cs_filter_bar_update (CsFilterBar *self)
   CsFilterTarget targets;
   gboolean ready;
 
-  summary = self->analysis != NULL ? cs_analysis_describe_filter (self->analysis) : NULL;
+  summary = self->analysis != NULL ? describe_filter (cs_analysis_get_filter (self->analysis),
+                                                     cs_analysis_get_document (self->analysis))
+                                  : NULL;
   gtk_revealer_set_reveal_child (self->revealer, summary != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self), summary != NULL);
   if (summary == NULL)
