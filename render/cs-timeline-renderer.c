@@ -11,8 +11,8 @@
  * the task's colour; the visible span [begin_ns, end_ns) is spread over the
  * rest of the width, the time area.  What a plot shows is drawn by
  * CsCpuPlotPainter (cs-cpu-plot-painter.c) and CsTaskPlotPainter
- * (cs-task-plot-painter.c); this file places the plots, draws the axis,
- * answers hit tests and is the public face.
+ * (cs-task-plot-painter.c), the axis by CsAxisPainter (cs-axis-painter.c);
+ * this file places the plots, answers hit tests and is the public face.
  */
 #include "cs-timeline-renderer.h"
 
@@ -22,41 +22,19 @@
 #include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 
+#include "cs-axis-painter-private.h"
 #include "cs-cpu-plot-painter-private.h"
-#include "cs-palette.h"
 #include "cs-task-plot-painter-private.h"
-#include "cs-time-axis.h"
+#include "cs-text-cache-private.h"
+#include "cs-theme-private.h"
 
-#define MINOR_TICK_PX        4
-#define MAJOR_TICK_PX        9
 #define LABEL_PAD_PX         3
 #define HIT_RADIUS_PX        4.0
 
-#define AXIS_FONT  "Sans 8"
 #define CPU_FONT   "Sans 9"
 #define PID_FONT   "Sans 8"
 #define NOTE_FONT  "Sans Italic 7"
 #define TASK_STRIP_PX 3
-
-/* A light theme; idle is the plot background. */
-static const CsColor page_color       = { 1.0, 1.0, 1.0 };
-static const CsColor axis_color       = { 0.965, 0.961, 0.957 };
-static const CsColor plot_color       = { 0.953, 0.953, 0.953 };
-static const CsColor grid_color       = { 0.878, 0.878, 0.878 };
-static const CsColor rule_color       = { 0.753, 0.749, 0.737 };
-static const CsColor text_color       = { 0.239, 0.239, 0.239 };
-static const CsColor dim_text_color   = { 0.45, 0.45, 0.45 };
-
-/* Laid-out texts of one font and width, by content.  Shaping a label costs
- * tens of microseconds; tick labels and CPU names repeat from frame to frame
- * (scrolling keeps most of them), so each is shaped once. */
-#define MAX_CACHED_TEXTS 256
-
-typedef struct {
-  GHashTable *layouts;        /* text → PangoLayout */
-  const char *font;
-  int width_px;               /* ellipsized beyond, or -1 */
-} TextCache;
 
 struct _CsTimelineRenderer
 {
@@ -69,11 +47,10 @@ struct _CsTimelineRenderer
   PangoContext *pango_context;
   cairo_font_options_t *font_options;  /* of the last target drawn on */
   cairo_matrix_t matrix;
-  TextCache axis_texts;       /* tick labels */
-  TextCache clock_texts;      /* the trace clock's name */
-  TextCache cpu_texts;        /* "CPU n" and task plots' command names */
-  TextCache pid_texts;        /* task plots' pids */
-  TextCache note_texts;       /* notes over plots */
+  CsAxisPainter axis_painter;
+  CsTextCache cpu_texts;      /* "CPU n" and task plots' command names */
+  CsTextCache pid_texts;      /* task plots' pids */
+  CsTextCache note_texts;     /* notes over plots */
   CsCpuPlotPainter *painter;
   CsTaskPlotPainter *task_painter;
   CsEventFilter *filter;      /* NULL: no filter on the ticks */
@@ -89,41 +66,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (CsTimelineRenderer, cs_timeline_renderer, G_TYPE_OBJECT)
-
-static void
-text_cache_init (TextCache *cache, const char *font, int width_px)
-{
-  cache->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  cache->font = font;
-  cache->width_px = width_px;
-}
-
-static PangoLayout *
-text_cache_get (TextCache *cache, PangoContext *context, const char *text)
-{
-  PangoLayout *layout = g_hash_table_lookup (cache->layouts, text);
-
-  if (layout == NULL)
-    {
-      if (g_hash_table_size (cache->layouts) >= MAX_CACHED_TEXTS)
-        g_hash_table_remove_all (cache->layouts);
-      layout = _cs_layout_new (context, cache->font);
-      if (cache->width_px > 0)
-        {
-          pango_layout_set_width (layout, cache->width_px * PANGO_SCALE);
-          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-        }
-      pango_layout_set_text (layout, text, -1);
-      g_hash_table_insert (cache->layouts, g_strdup (text), layout);
-    }
-  return layout;
-}
-
-static void
-set_source (cairo_t *cr, const CsColor *color)
-{
-  cairo_set_source_rgb (cr, color->red, color->green, color->blue);
-}
 
 /* Makes the Pango context follow the target's font options and transform;
  * layouts made for another target are measured again.  Pango 1.50 bumps
@@ -156,11 +98,10 @@ update_pango_context (CsTimelineRenderer *self, cairo_t *cr)
   self->matrix = matrix;
 
   pango_cairo_update_context (cr, self->pango_context);
-  g_hash_table_remove_all (self->axis_texts.layouts);
-  g_hash_table_remove_all (self->clock_texts.layouts);
-  g_hash_table_remove_all (self->cpu_texts.layouts);
-  g_hash_table_remove_all (self->pid_texts.layouts);
-  g_hash_table_remove_all (self->note_texts.layouts);
+  _cs_axis_painter_context_changed (&self->axis_painter);
+  _cs_text_cache_clear (&self->cpu_texts);
+  _cs_text_cache_clear (&self->pid_texts);
+  _cs_text_cache_clear (&self->note_texts);
   _cs_cpu_plot_painter_context_changed (self->painter);
   _cs_task_plot_painter_context_changed (self->task_painter);
 }
@@ -187,9 +128,9 @@ draw_cpu_label (CsTimelineRenderer *self, cairo_t *cr, guint cpu, double y)
   /* TRANSLATORS: the label of a CPU plot, %u is the CPU number; keep it
    * short, it must fit 56 pixels */
   g_snprintf (text, sizeof text, _("CPU %u"), cpu);
-  layout = text_cache_get (&self->cpu_texts, self->pango_context, text);
+  layout = _cs_text_cache_get (&self->cpu_texts, self->pango_context, text);
   pango_layout_get_pixel_size (layout, NULL, &height);
-  set_source (cr, &text_color);
+  _cs_theme_set_source (cr, &cs_theme_text_color);
   cairo_move_to (cr, 6, floor (y + (CS_PLOT_HEIGHT_PX - height) / 2.0));
   pango_cairo_show_layout (cr, layout);
 }
@@ -199,7 +140,7 @@ static void
 draw_plot_note (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, double y,
                 const char *text)
 {
-  PangoLayout *layout = text_cache_get (&self->note_texts, self->pango_context, text);
+  PangoLayout *layout = _cs_text_cache_get (&self->note_texts, self->pango_context, text);
   int width, height;
   double x;
 
@@ -210,7 +151,7 @@ draw_plot_note (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame,
   cairo_set_source_rgba (cr, 1.0, 1.0, 1.0, 0.8);
   cairo_rectangle (cr, x - LABEL_PAD_PX, y + 1, width + 2 * LABEL_PAD_PX, height + 1);
   cairo_fill (cr);
-  set_source (cr, &dim_text_color);
+  _cs_theme_set_source (cr, &cs_theme_dim_text_color);
   cairo_move_to (cr, x, y + 1);
   pango_cairo_show_layout (cr, layout);
 }
@@ -248,23 +189,23 @@ draw_task_label (CsTimelineRenderer *self, cairo_t *cr, gint32 pid, double y)
 
   if (cs_palette_get_task_color (pid, &strip))
     {
-      set_source (cr, &strip);
+      _cs_theme_set_source (cr, &strip);
       cairo_rectangle (cr, 0, y, TASK_STRIP_PX, CS_PLOT_HEIGHT_PX);
       cairo_fill (cr);
     }
 
-  comm_layout = text_cache_get (&self->cpu_texts, self->pango_context,
+  comm_layout = _cs_text_cache_get (&self->cpu_texts, self->pango_context,
                                 comm != NULL && *comm != '\0' ? comm : "<…>");
   g_snprintf (pid_text, sizeof pid_text, "%d", pid);
-  pid_layout = text_cache_get (&self->pid_texts, self->pango_context, pid_text);
+  pid_layout = _cs_text_cache_get (&self->pid_texts, self->pango_context, pid_text);
   pango_layout_get_pixel_size (comm_layout, NULL, &comm_height);
   pango_layout_get_pixel_size (pid_layout, NULL, &pid_height);
 
   top = floor (y + (CS_PLOT_HEIGHT_PX - comm_height - pid_height) / 2.0);
-  set_source (cr, &text_color);
+  _cs_theme_set_source (cr, &cs_theme_text_color);
   cairo_move_to (cr, 6, top);
   pango_cairo_show_layout (cr, comm_layout);
-  set_source (cr, &dim_text_color);
+  _cs_theme_set_source (cr, &cs_theme_dim_text_color);
   cairo_move_to (cr, 6, top + comm_height);
   pango_cairo_show_layout (cr, pid_layout);
 }
@@ -278,93 +219,6 @@ draw_task_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame,
 
   draw_task_label (self, cr, pid, y);
   return _cs_task_plot_painter_draw (self->task_painter, cr, frame, pid, y, error);
-}
-
-static void
-draw_axis (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, const CsTimeAxis *axis,
-           double plots_bottom)
-{
-  const char *clock = cs_document_get_clock (self->document);
-  double right = frame->time_x + frame->time_width;
-  double last_label_end = -G_MAXDOUBLE;
-  char label[CS_TIME_AXIS_LABEL_SIZE];
-  gint64 tick;
-
-  set_source (cr, &axis_color);
-  cairo_rectangle (cr, 0, 0, frame->time_x + frame->time_width, CS_AXIS_HEIGHT_PX);
-  cairo_fill (cr);
-  set_source (cr, &rule_color);
-  cairo_rectangle (cr, 0, CS_AXIS_HEIGHT_PX - 1, frame->time_x + frame->time_width, 1);
-  cairo_fill (cr);
-
-  if (clock != NULL)
-    {
-      PangoLayout *layout = text_cache_get (&self->clock_texts, self->pango_context, clock);
-      int height;
-
-      pango_layout_get_pixel_size (layout, NULL, &height);
-      set_source (cr, &dim_text_color);
-      cairo_move_to (cr, 6, floor ((CS_AXIS_HEIGHT_PX - height) / 2.0));
-      pango_cairo_show_layout (cr, layout);
-    }
-
-  if (frame->time_width <= 0.0)
-    return;
-
-  /* Minor ticks. */
-  set_source (cr, &dim_text_color);
-  tick = axis->first_tick_ns - axis->step_ns;
-  for (; tick < frame->end_ns; tick += axis->minor_step_ns)
-    {
-      double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
-
-      if (tick >= frame->begin_ns && x < right)
-        cairo_rectangle (cr, x, CS_AXIS_HEIGHT_PX - MINOR_TICK_PX, 1, MINOR_TICK_PX);
-    }
-  cairo_fill (cr);
-
-  /* Labelled ticks, with grid lines through the plots. */
-  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
-    {
-      double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
-
-      if (x >= right)
-        break;
-      cairo_rectangle (cr, x, CS_AXIS_HEIGHT_PX - MAJOR_TICK_PX, 1, MAJOR_TICK_PX);
-    }
-  cairo_fill (cr);
-
-  set_source (cr, &grid_color);
-  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
-    {
-      double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
-
-      if (x >= right)
-        break;
-      cairo_rectangle (cr, x, CS_AXIS_HEIGHT_PX, 1, plots_bottom - CS_AXIS_HEIGHT_PX);
-    }
-  cairo_fill (cr);
-
-  set_source (cr, &text_color);
-  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
-    {
-      double x = floor (_cs_plot_frame_ns_to_x (frame, tick)) + LABEL_PAD_PX;
-      PangoLayout *layout;
-      int width, height;
-
-      if (x >= right)
-        break;
-      if (x < last_label_end + 2 * LABEL_PAD_PX)
-        continue;  /* a long base label may cover the next tick */
-      cs_time_axis_format_label (axis, tick, label, sizeof label);
-      layout = text_cache_get (&self->axis_texts, self->pango_context, label);
-      pango_layout_get_pixel_size (layout, &width, &height);
-      if (x + width > right)
-        break;
-      cairo_move_to (cr, x, floor ((CS_AXIS_HEIGHT_PX - MAJOR_TICK_PX - height) / 2.0) + 1);
-      pango_cairo_show_layout (cr, layout);
-      last_label_end = x + width;
-    }
 }
 
 static void
@@ -388,11 +242,10 @@ cs_timeline_renderer_dispose (GObject *object)
   g_clear_pointer (&self->painter, _cs_cpu_plot_painter_free);
   g_clear_pointer (&self->task_painter, _cs_task_plot_painter_free);
   g_clear_object (&self->filter);
-  g_clear_pointer (&self->axis_texts.layouts, g_hash_table_unref);
-  g_clear_pointer (&self->clock_texts.layouts, g_hash_table_unref);
-  g_clear_pointer (&self->cpu_texts.layouts, g_hash_table_unref);
-  g_clear_pointer (&self->pid_texts.layouts, g_hash_table_unref);
-  g_clear_pointer (&self->note_texts.layouts, g_hash_table_unref);
+  _cs_axis_painter_clear (&self->axis_painter);
+  _cs_text_cache_free (&self->cpu_texts);
+  _cs_text_cache_free (&self->pid_texts);
+  _cs_text_cache_free (&self->note_texts);
   g_clear_object (&self->pango_context);
   g_clear_object (&self->document);
 
@@ -475,11 +328,10 @@ cs_timeline_renderer_init (CsTimelineRenderer *self)
   self->filter_exact = TRUE;
 
   self->pango_context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
-  text_cache_init (&self->axis_texts, AXIS_FONT, -1);
-  text_cache_init (&self->clock_texts, AXIS_FONT, CS_LABEL_WIDTH_PX - 8);
-  text_cache_init (&self->cpu_texts, CPU_FONT, CS_LABEL_WIDTH_PX - 8);
-  text_cache_init (&self->pid_texts, PID_FONT, CS_LABEL_WIDTH_PX - 8);
-  text_cache_init (&self->note_texts, NOTE_FONT, -1);
+  _cs_axis_painter_init (&self->axis_painter);
+  _cs_text_cache_init (&self->cpu_texts, CPU_FONT, CS_LABEL_WIDTH_PX - 8);
+  _cs_text_cache_init (&self->pid_texts, PID_FONT, CS_LABEL_WIDTH_PX - 8);
+  _cs_text_cache_init (&self->note_texts, NOTE_FONT, -1);
 }
 
 /**
@@ -859,15 +711,16 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
   cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
   update_pango_context (self, cr);
 
-  set_source (cr, &page_color);
+  _cs_theme_set_source (cr, &cs_theme_page_color);
   cairo_paint (cr);
 
-  set_source (cr, &plot_color);
+  _cs_theme_set_source (cr, &cs_theme_plot_color);
   for (guint i = 0; i < n_plots (self); i++)
     cairo_rectangle (cr, frame.time_x, plot_y (i), frame.time_width, CS_PLOT_HEIGHT_PX);
   cairo_fill (cr);
 
-  draw_axis (self, cr, &frame, &axis, plots_bottom);
+  _cs_axis_painter_draw (&self->axis_painter, cr, self->pango_context, &frame, &axis,
+                         cs_document_get_clock (self->document), plots_bottom);
 
   for (guint i = 0; i < n_plots (self) && ret; i++)
     {
