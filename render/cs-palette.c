@@ -273,3 +273,43 @@ cs_palette_get_state_color (CsTaskState  state,
       return FALSE;
     }
 }
+
+/**
+ * cs_palette_get_kmod_section_color:
+ * @kind: a section of the kernel module (kmod/): irqs-off or preempt-off
+ * @color: (out caller-allocates): the colour of its band on CPU plots
+ *
+ * Two colours of Okabe and Ito's colour-blind-safe set, far apart for every
+ * kind of colour vision: vermillion (#d55e00) for irqs-off, blue (#0072b2)
+ * for preempt-off.  CPU plots draw a band's edges and top strip in it,
+ * opaque, and wash the section's slices with it, translucent.  Any thread
+ * may call it.
+ */
+void
+cs_palette_get_kmod_section_color (CsKmodSectionKind  kind,
+                                   CsColor           *color)
+{
+  g_return_if_fail (color != NULL);
+
+  if (kind == CS_KMOD_SECTION_IRQS_OFF)
+    *color = (CsColor) { 0.835, 0.369, 0.0 };     /* #d55e00 */
+  else
+    *color = (CsColor) { 0.0, 0.447, 0.698 };     /* #0072b2 */
+}
+
+/**
+ * cs_palette_get_kmod_latency_color:
+ * @color: (out caller-allocates): the colour of the module's measured
+ *   wakeup latencies on task plots
+ *
+ * A dark wine (#882255), unlike the amber of the wakeup latencies the
+ * index derives from sched events, so the kernel's own measurement stands
+ * apart from the recording's.  Any thread may call it.
+ */
+void
+cs_palette_get_kmod_latency_color (CsColor *color)
+{
+  g_return_if_fail (color != NULL);
+
+  *color = (CsColor) { 0.533, 0.133, 0.333 };     /* #882255 */
+}

@@ -108,7 +108,9 @@ cs_test_save_output (CsTestFixture *fixture)
 
   if (out_dir == NULL)
     {
-      g_autofree char *template = g_strdup_printf ("cs-%s-XXXXXX", g_get_prgname ());
+      /* g_test_init() names the program by its path: keep the base name. */
+      g_autofree char *prgname = g_path_get_basename (g_get_prgname ());
+      g_autofree char *template = g_strdup_printf ("cs-%s-XXXXXX", prgname);
       g_autoptr(GError) error = NULL;
 
       out_dir = g_dir_make_tmp (template, &error);
