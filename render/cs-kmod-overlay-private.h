@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cairo.h>
+#include <pango/pango.h>
 
 #include "cs-cpu-plot-painter-private.h"
 #include "cs-kmod-sections.h"
@@ -24,13 +25,17 @@ G_BEGIN_DECLS
 #define CS_KMOD_BRACKET_TOP_PX     1
 #define CS_KMOD_BRACKET_BOTTOM_PX  12
 
-/* The opaque strip along the top of a section's band, px. */
+/* The opaque strip along the top of a section's band, px, and the tab
+ * hanging from its right end with the kind and length where they fit. */
 #define CS_KMOD_BAND_STRIP_PX      4
+#define CS_KMOD_BAND_TAB_PX        13
 
 typedef struct _CsKmodOverlay CsKmodOverlay;
 
-CsKmodOverlay *_cs_kmod_overlay_new             (CsDocument          *document);
+CsKmodOverlay *_cs_kmod_overlay_new             (CsDocument          *document,
+                                                 PangoContext        *context);
 void           _cs_kmod_overlay_free            (CsKmodOverlay       *self);
+void           _cs_kmod_overlay_context_changed (CsKmodOverlay       *self);
 gboolean       _cs_kmod_overlay_draw_sections   (CsKmodOverlay       *self,
                                                  cairo_t             *cr,
                                                  const CsPlotFrame   *frame,

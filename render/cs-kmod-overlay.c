@@ -6,7 +6,9 @@
  * chronoscope:*_begin and *_end) is a band over its CPU's plot: the
  * section's slices washed with the kind's colour, translucent so the task
  * that ran stays readable, between two opaque edges and under an opaque
- * strip along the top that marks it even where the wash is faint.  A band
+ * strip along the top that marks it even where the wash is faint; where the
+ * band is wide enough, a tab at the strip's right end names the kind and
+ * the length.  A band
  * is at least one pixel wide, so a 20 ms section shows in a whole-recording
  * view of hours.  Colours: cs_palette_get_kmod_section_color().
  *
@@ -22,15 +24,26 @@
 
 #include <math.h>
 
+#include <glib/gi18n-lib.h>
+#include <pango/pangocairo.h>
+
 #include "cs-palette.h"
+#include "cs-text-cache-private.h"
+#include "cs-time-axis.h"
 
 #define BAND_WASH_ALPHA   0.30
 #define TRIANGLE_PX       4.0
+#define TAB_PAD_PX        3
+#define TAB_FONT          "Sans Bold 7"
 
 struct _CsKmodOverlay
 {
   /* borrowed */
   CsDocument *document;
+  PangoContext *pango_context;
+
+  /* owned */
+  CsTextCache tab_texts;      /* "irqs-off 20.2 ms" */
 
   /* Whether the recording holds any module event: when not, nothing is
    * asked of the document, ever. */
@@ -40,23 +53,36 @@ struct _CsKmodOverlay
 /**
  * _cs_kmod_overlay_new:
  * @document: (transfer none): the recording; must outlive the overlay
+ * @context: (transfer none): the renderer's Pango context, for the bands'
+ *   labels; must outlive the overlay
  *
  * Returns: (transfer full): a new overlay for @document
  */
 CsKmodOverlay *
-_cs_kmod_overlay_new (CsDocument *document)
+_cs_kmod_overlay_new (CsDocument   *document,
+                      PangoContext *context)
 {
   CsKmodOverlay *self = g_new0 (CsKmodOverlay, 1);
 
   self->document = document;
+  self->pango_context = context;
   self->enabled = cs_document_has_kmod_events (document);
+  _cs_text_cache_init (&self->tab_texts, TAB_FONT, -1);
   return self;
 }
 
 void
 _cs_kmod_overlay_free (CsKmodOverlay *self)
 {
+  _cs_text_cache_free (&self->tab_texts);
   g_free (self);
+}
+
+/* The Pango context's font options or transform changed. */
+void
+_cs_kmod_overlay_context_changed (CsKmodOverlay *self)
+{
+  _cs_text_cache_clear (&self->tab_texts);
 }
 
 /* Whole pixel columns [*left, *right) covering [begin_ns, end_ns) in the
@@ -79,8 +105,49 @@ span_columns (const CsPlotFrame *frame,
   return TRUE;
 }
 
+/* "irqs-off 20.2 ms" on a tab of the band's colour at the right end of its
+ * strip, when the band is wide enough: the section reads without pointing
+ * at it.  The slices' own labels sit lower, centred on the plot. */
 static void
-draw_band (cairo_t             *cr,
+draw_tab (CsKmodOverlay       *self,
+          cairo_t             *cr,
+          const CsKmodSection *section,
+          const CsColor       *color,
+          double               left,
+          double               right,
+          double               y)
+{
+  char length[CS_TIME_AXIS_LABEL_SIZE];
+  g_autofree char *text = NULL;
+  PangoLayout *layout;
+  CsColor ink;
+  int width, height;
+  double tab_left;
+
+  cs_time_axis_format_duration (section->end_ns - section->begin_ns, length, sizeof length);
+  text = section->kind == CS_KMOD_SECTION_IRQS_OFF
+    /* TRANSLATORS: on a band over a CPU plot; %s is a duration, "20.2 ms" */
+    ? g_strdup_printf (_("irqs-off %s"), length)
+    /* TRANSLATORS: on a band over a CPU plot; %s is a duration, "304 ms" */
+    : g_strdup_printf (_("preempt-off %s"), length);
+  layout = _cs_text_cache_get (&self->tab_texts, self->pango_context, text);
+  pango_layout_get_pixel_size (layout, &width, &height);
+  tab_left = right - width - 2 * TAB_PAD_PX;
+  if (tab_left < left + 2 * TAB_PAD_PX)
+    return;
+
+  cairo_set_source_rgb (cr, color->red, color->green, color->blue);
+  cairo_rectangle (cr, tab_left, y, right - tab_left, CS_KMOD_BAND_TAB_PX);
+  cairo_fill (cr);
+  cs_palette_get_text_color (color, &ink);
+  cairo_set_source_rgb (cr, ink.red, ink.green, ink.blue);
+  cairo_move_to (cr, tab_left + TAB_PAD_PX, y + floor ((CS_KMOD_BAND_TAB_PX - height) / 2.0) + 1);
+  pango_cairo_show_layout (cr, layout);
+}
+
+static void
+draw_band (CsKmodOverlay       *self,
+           cairo_t             *cr,
            const CsKmodSection *section,
            double               left,
            double               right,
@@ -101,6 +168,8 @@ draw_band (cairo_t             *cr,
   if (right - left >= 2.0)
     cairo_rectangle (cr, right - 1, y, 1, CS_PLOT_HEIGHT_PX);
   cairo_fill (cr);
+
+  draw_tab (self, cr, section, &color, left, right, y);
 }
 
 /**
@@ -144,7 +213,7 @@ _cs_kmod_overlay_draw_sections (CsKmodOverlay      *self,
 
         if ((int) s->kind == kind && s->cpu == cpu &&
             span_columns (frame, s->begin_ns, s->end_ns, &left, &right))
-          draw_band (cr, s, left, right, y_px);
+          draw_band (self, cr, s, left, right, y_px);
       }
   return TRUE;
 }

@@ -39,6 +39,7 @@
 #include <pango/pangocairo.h>
 
 #include "cs-palette.h"
+#include "cs-time-axis.h"
 
 #define N_STATES            (CS_TASK_OTHER + 1)
 #define COLUMN_CPUS         3      /* CPUs tracked per pixel column */
@@ -143,20 +144,6 @@ state_rows (CsTaskState state, int *top, int *bottom)
     }
   *top = middle - height / 2;
   *bottom = *top + height;
-}
-
-/* Ends of the latency labels: "37.2 µs", three significant digits. */
-static void
-format_latency (gint64 ns, char *text, gsize size)
-{
-  if (ns < 1000)
-    g_snprintf (text, size, "%" G_GINT64_FORMAT " ns", ns);
-  else if (ns < 1000000)
-    g_snprintf (text, size, "%.3g µs", ns / 1e3);
-  else if (ns < 1000000000)
-    g_snprintf (text, size, "%.3g ms", ns / 1e6);
-  else
-    g_snprintf (text, size, "%.3g s", ns / 1e9);
 }
 
 /* A transparent tile with one diagonal line: repeated, it hatches the
@@ -426,7 +413,7 @@ draw_latency (CsTaskPlotPainter *self, cairo_t *cr, const LatencyBox *box, doubl
 
   /* The label goes in the part not covered by the run it may overlap. */
   x0 = MAX (x0, floor (box->label_x0) + 0.5);
-  format_latency (box->latency_ns, text, sizeof text);
+  cs_time_axis_format_duration (box->latency_ns, text, sizeof text);
   pango_layout_set_text (self->latency_layout, text, -1);
   pango_layout_get_pixel_size (self->latency_layout, &text_width, &text_height);
   if (text_width + 2 * LABEL_PAD_PX > x1 - x0)

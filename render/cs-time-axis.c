@@ -334,3 +334,34 @@ cs_time_format_timestamp (gint64 ts_ns)
                           magnitude / (guint64) NS_PER_S,
                           magnitude % (guint64) NS_PER_S);
 }
+
+/**
+ * cs_time_axis_format_duration:
+ * @duration_ns: a duration, ns
+ * @buffer: (out caller-allocates): where the UTF-8 text goes, for example
+ *   "37.2 µs", "112 ms", "850 ns"
+ * @buffer_size: bytes at @buffer; %CS_TIME_AXIS_LABEL_SIZE is always enough
+ *
+ * Writes a duration drawn over the plots (a wakeup latency's box, a
+ * section's band) with three significant digits in the unit that keeps one
+ * to three digits before the point, without allocating.
+ *
+ * Returns: the length of the text in bytes, without the nul
+ */
+gsize
+cs_time_axis_format_duration (gint64  duration_ns,
+                              char   *buffer,
+                              gsize   buffer_size)
+{
+  gint len;
+
+  if (duration_ns < 1000)
+    len = g_snprintf (buffer, buffer_size, "%" G_GINT64_FORMAT " ns", duration_ns);
+  else if (duration_ns < 1000000)
+    len = g_snprintf (buffer, buffer_size, "%.3g µs", duration_ns / 1e3);
+  else if (duration_ns < 1000000000)
+    len = g_snprintf (buffer, buffer_size, "%.3g ms", duration_ns / 1e6);
+  else
+    len = g_snprintf (buffer, buffer_size, "%.3g s", duration_ns / 1e9);
+  return (gsize) MIN ((gsize) MAX (len, 0), buffer_size > 0 ? buffer_size - 1 : 0);
+}

@@ -73,6 +73,9 @@ typedef struct {
 gint64      cs_time_axis_choose_step  (gint64            span_ns,
                                        double            width_px,
                                        double            min_spacing_px);
+gsize       cs_time_axis_format_duration (gint64        duration_ns,
+                                       char             *buffer,
+                                       gsize             buffer_size);
 void        cs_time_axis_init         (CsTimeAxis       *axis,
                                        gint64            begin_ns,
                                        gint64            end_ns,

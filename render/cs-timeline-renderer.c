@@ -106,6 +106,7 @@ update_pango_context (CsTimelineRenderer *self, cairo_t *cr)
   _cs_text_cache_clear (&self->note_texts);
   _cs_cpu_plot_painter_context_changed (self->painter);
   _cs_task_plot_painter_context_changed (self->task_painter);
+  _cs_kmod_overlay_context_changed (self->kmod_overlay);
 }
 
 static guint
@@ -235,7 +236,7 @@ cs_timeline_renderer_constructed (GObject *object)
   g_return_if_fail (CS_IS_DOCUMENT (self->document));
   self->painter = _cs_cpu_plot_painter_new (self->document, self->pango_context);
   self->task_painter = _cs_task_plot_painter_new (self->document, self->pango_context);
-  self->kmod_overlay = _cs_kmod_overlay_new (self->document);
+  self->kmod_overlay = _cs_kmod_overlay_new (self->document, self->pango_context);
   cs_timeline_renderer_set_cpus (self, NULL, 0);
 }
 

@@ -169,6 +169,37 @@ test_bands_cover_sections (CsTestFixture *fixture,
     }
 }
 
+/* Zoomed onto the irqs-off section, its band carries a tab naming it at
+ * the strip's right end; in the whole recording it is too narrow for one. */
+static void
+test_tab_where_it_fits (CsTestFixture *fixture,
+                        gconstpointer  data)
+{
+  CsKmodSection s = get_section (fixture, CS_KMOD_SECTION_IRQS_OFF);
+  gint64 length_ns = s.end_ns - s.begin_ns;
+  guint32 rgb = section_rgb (CS_KMOD_SECTION_IRQS_OFF);
+  int tab_y = cpu_plot_row (fixture, 1, 9);
+  CsViewport zoomed = viewport_of (fixture, s.begin_ns - length_ns / 4, s.end_ns + length_ns / 4, 1200);
+  CsViewport whole = viewport_of (fixture, cs_document_get_first_ns (fixture->document),
+                                  cs_document_get_last_ns (fixture->document) + 1, 1200);
+  int x1;
+
+  cs_test_render (fixture, &zoomed);
+  x1 = (int) floor (cs_timeline_renderer_ns_to_x (fixture->renderer, &zoomed, s.end_ns)) - 2;
+  cs_test_check (fixture, cs_test_same_color (cs_test_pixel (fixture, x1, tab_y), rgb, 2),
+                 "no tab at the right end of the irqs-off band: %06x", cs_test_pixel (fixture, x1, tab_y));
+  /* The tab holds text: not every pixel of it is the band's colour. */
+  cs_test_check (fixture, !row_has_color (fixture, tab_y, x1 - 40, x1 - 40, rgb) ||
+                          !row_has_color (fixture, tab_y, x1 - 30, x1 - 30, rgb) ||
+                          !row_has_color (fixture, tab_y, x1 - 20, x1 - 20, rgb),
+                 "the tab has no text");
+
+  cs_test_render (fixture, &whole);
+  x1 = (int) floor (cs_timeline_renderer_ns_to_x (fixture->renderer, &whole, s.end_ns)) - 2;
+  cs_test_check (fixture, !cs_test_same_color (cs_test_pixel (fixture, x1, tab_y), rgb, 2),
+                 "a tab on a band too narrow for it");
+}
+
 /* Zoomed far out, the 20 ms section is a sliver of a pixel: it still shows,
  * one pixel or so wide, where it is. */
 static void
@@ -310,6 +341,7 @@ main (int argc, char **argv)
 
   ADD ("bands-cover-sections", &kmod, test_bands_cover_sections);
   ADD ("band-visible-zoomed-out", &kmod, test_band_visible_zoomed_out);
+  ADD ("tab-where-it-fits", &kmod, test_tab_where_it_fits);
   ADD ("latency-bracket", &kmod, test_latency_bracket);
   ADD ("hit-finds-section", &kmod, test_hit_finds_section);
   ADD ("no-bands-without-module", &sched_v7, test_no_bands_without_module);
