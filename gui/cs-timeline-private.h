@@ -33,6 +33,12 @@ typedef struct {
 
 CsTimelineMarkers *_cs_timeline_get_markers          (CsTimeline         *self);
 
+/* cs-timeline-hover.c */
+char              *_cs_timeline_describe_time        (CsDocument         *document,
+                                                      gint64              ts_ns);
+char              *_cs_timeline_describe_hit         (CsDocument         *document,
+                                                      const CsHit        *hit);
+
 /* cs-timeline-markers.c */
 void               _cs_timeline_markers_class_init   (GtkWidgetClass     *widget_class,
                                                       guint               first_prop_id);

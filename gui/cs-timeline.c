@@ -24,9 +24,6 @@
 
 #include <math.h>
 
-#include <glib/gi18n.h>
-
-#include "cs-format.h"
 #include "cs-timeline-private.h"
 
 #define ZOOM_STEP          1.5     /* + and - */
@@ -316,144 +313,6 @@ cs_timeline_set_hover_text (CsTimeline *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVER_TEXT]);
 }
 
-static char *
-cs_timeline_describe_task (CsTimeline *self,
-                           gint32      pid)
-{
-  const char *comm = cs_document_get_comm (self->document, pid);
-
-  if (pid == 0)
-    return g_strdup (_("idle"));
-  return g_strdup_printf ("%s-%d", comm != NULL ? comm : "<…>", pid);
-}
-
-/* "123.457 ms (427.930691399 s)": since the recording's start, as the axis
- * counts, then the trace clock's own timestamp, as trace-cmd report prints. */
-static char *
-cs_timeline_describe_time (CsTimeline *self,
-                           gint64      ts_ns)
-{
-  gint64 first_ns = cs_document_get_first_ns (self->document);
-  g_autofree char *offset = cs_format_offset (ts_ns - first_ns);
-  g_autofree char *timestamp = cs_format_timestamp (ts_ns);
-
-  /* TRANSLATORS: time since the start, then the raw timestamp */
-  return g_strdup_printf (_("%s (%s)"), offset, timestamp);
-}
-
-/* A task plot: what the task did under the pointer, and for how long. */
-static char *
-cs_timeline_describe_task_hit (CsTimeline  *self,
-                               const CsHit *hit)
-{
-  g_autofree char *task = cs_timeline_describe_task (self, hit->pid);
-  g_autofree char *time = cs_timeline_describe_time (self, hit->ts_ns);
-  g_autofree char *duration = NULL;
-  g_autofree char *state = NULL;
-  const CsTaskInterval *interval = &hit->interval;
-
-  if (hit->kind == CS_HIT_TASK_LABEL || !hit->has_interval)
-    return g_strdup_printf ("%s  ·  %s", task, time);
-
-  duration = cs_format_duration (interval->end_ns - interval->begin_ns);
-  switch (interval->state)
-    {
-    case CS_TASK_RUNNING:
-      /* TRANSLATORS: a task plot's hover text, "ran on CPU 1 for 3.2 ms" */
-      state = g_strdup_printf (_("ran on CPU %d for %s"), interval->cpu, duration);
-      break;
-    case CS_TASK_RUNNABLE:
-      if (interval->wakeup_ns >= 0)
-        {
-          g_autofree char *latency = cs_format_duration (interval->end_ns - interval->wakeup_ns);
-
-          /* TRANSLATORS: a task plot's hover text; %s is a duration */
-          state = g_strdup_printf (_("wakeup latency %s (double-click to put markers A and B on it)"),
-                                   latency);
-        }
-      else
-        /* TRANSLATORS: a task plot's hover text; %s is a duration */
-        state = g_strdup_printf (_("runnable, preempted, for %s"), duration);
-      break;
-    case CS_TASK_SLEEPING:
-      /* TRANSLATORS: a task plot's hover text; %s is a duration */
-      state = g_strdup_printf (_("sleeping (S) for %s"), duration);
-      break;
-    case CS_TASK_UNINTERRUPTIBLE:
-      /* TRANSLATORS: a task plot's hover text; %s is a duration */
-      state = g_strdup_printf (_("uninterruptible (D) for %s"), duration);
-      break;
-    case CS_TASK_OTHER:
-    default:
-      /* TRANSLATORS: a task plot's hover text; %s is a duration */
-      state = g_strdup_printf (_("stopped, dead or unknown for %s"), duration);
-      break;
-    }
-  return g_strdup_printf ("%s  ·  %s  ·  %s", task, time, state);
-}
-
-static char *
-cs_timeline_describe_hit (CsTimeline  *self,
-                          const CsHit *hit)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  const char *separator = "  ·  ";
-
-  if (hit->kind == CS_HIT_TASK_PLOT || hit->kind == CS_HIT_TASK_LABEL)
-    return cs_timeline_describe_task_hit (self, hit);
-  if (hit->kind != CS_HIT_CPU_PLOT)
-    return cs_timeline_describe_time (self, hit->ts_ns);
-
-  g_string_append_printf (text, _("CPU %u"), hit->cpu);
-  g_string_append (text, separator);
-
-  if (hit->has_event)
-    {
-      g_autofree char *time = cs_timeline_describe_time (self, hit->event.ts_ns);
-      g_autofree char *task = cs_timeline_describe_task (self, hit->event.pid);
-      const CsEventType *type = cs_document_get_event_type (self->document, hit->event.type_id);
-      g_autoptr(GError) error = NULL;
-      g_autofree char *latency = cs_document_format_latency (self->document, &hit->event, NULL);
-      g_autofree char *info = cs_document_format_event (self->document, &hit->event, &error);
-
-      /* As the event list's columns: time, task, latency flags as ftrace
-       * prints them ("d.h2."), system:name and the event's text. */
-      g_string_append_printf (text, "%s%s%s%s", time, separator, task, separator);
-      if (latency != NULL && *latency != '\0')
-        g_string_append_printf (text, "%s%s", latency, separator);
-      if (type != NULL)
-        g_string_append_printf (text, "%s:%s", type->system, type->name);
-      else
-        g_string_append (text, "?");
-      /* One line: a kernel_stack's frames follow each other. */
-      if (info != NULL && *info != '\0')
-        g_string_append_printf (text, "  %s", g_strdelimit (g_strstrip (info), "\n\t", ' '));
-      else if (error != NULL)
-        g_string_append_printf (text, "  (%s)", error->message);
-    }
-  else
-    {
-      g_autofree char *time = cs_timeline_describe_time (self, hit->ts_ns);
-
-      g_string_append (text, time);
-      g_string_append (text, separator);
-      if (hit->has_slice)
-        {
-          g_autofree char *task = cs_timeline_describe_task (self, hit->slice.pid);
-          g_autofree char *duration = cs_format_duration (hit->slice.end_ns - hit->slice.begin_ns);
-
-          /* TRANSLATORS: a task and how long it ran, "bash-1234 ran 1.23 ms" */
-          g_string_append_printf (text, _("%s ran %s"), task, duration);
-        }
-      else
-        {
-          g_string_append (text, _("idle"));
-        }
-    }
-
-  return g_string_free (g_steal_pointer (&text), FALSE);
-}
-
 /**
  * cs_timeline_hover_at:
  * @self: a #CsTimeline
@@ -489,9 +348,9 @@ cs_timeline_hover_at (CsTimeline *self,
     }
 
   if (hit.kind == CS_HIT_NONE)
-    text = cs_timeline_describe_time (self, cs_timeline_x_to_ns (self, x_px));
+    text = _cs_timeline_describe_time (self->document, cs_timeline_x_to_ns (self, x_px));
   else
-    text = cs_timeline_describe_hit (self, &hit);
+    text = _cs_timeline_describe_hit (self->document, &hit);
 
   cs_timeline_set_hover_text (self, text);
 }
