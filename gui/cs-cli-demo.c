@@ -1,0 +1,399 @@
+/* cs-cli-demo.c: `chronoscope demo`, the classroom scenarios.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ *   chronoscope demo --list
+ *   chronoscope demo NAME [-o FILE] [--module PATH.ko] [--cpu N] [--no-open] [--json]
+ *   chronoscope demo NAME --from FILE [--no-open] [--json]
+ *
+ * Runs a scenario of index/record/cs-demo.c as root (it loads the module
+ * when needed, records, injects the latency, restores everything), finds
+ * markers A and B in the recording's index and prints them; without
+ * --no-open it then opens the window on the recording with the markers set
+ * (`chronoscope --demo NAME FILE`), as the user who ran sudo.  --from skips
+ * the recording and finds the markers in a recording made before, or
+ * elsewhere: the kmod guest test checks its recordings on the host so.
+ * GTK is never initialised here.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <json-glib/json-glib.h>
+
+#include "cs-cli-demo.h"
+#include "cs-demo.h"
+#include "cs-format.h"
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_section (JsonBuilder *b, const CsKmodSection *s)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kind");
+  json_builder_add_string_value (b, cs_kmod_section_kind_to_string (s->kind));
+  add_int (b, "cpu", s->cpu);
+  add_int (b, "begin_ns", s->begin_ns);
+  add_int (b, "end_ns", s->end_ns);
+  add_int (b, "requested_ns", (gint64) s->requested_ns);
+  add_int (b, "measured_ns", (gint64) s->measured_ns);
+  json_builder_end_object (b);
+}
+
+static void
+add_latency (JsonBuilder *b, const CsKmodWakeupLatency *l)
+{
+  json_builder_begin_object (b);
+  add_int (b, "time_ns", l->time_ns);
+  add_int (b, "cpu", l->cpu);
+  add_int (b, "pid", l->pid);
+  json_builder_set_member_name (b, "comm");
+  json_builder_add_string_value (b, l->comm);
+  add_int (b, "target_cpu", l->target_cpu);
+  add_int (b, "latency_ns", (gint64) l->latency_ns);
+  add_int (b, "threshold_ns", (gint64) l->threshold_ns);
+  json_builder_end_object (b);
+}
+
+/**
+ * cs_cli_demo_add_kmod_json:
+ * @builder: a builder inside an object
+ * @document: a recording's index
+ * @error: return location for a %CS_INDEX_ERROR
+ *
+ * Adds a "kmod" member: {"sections": [{kind ("irqs-off"|"preempt-off"), cpu,
+ * begin_ns, end_ns, requested_ns, measured_ns}...], "wakeup_latencies":
+ * [{time_ns, cpu, pid, comm, target_cpu, latency_ns, threshold_ns}...]},
+ * from the module's events (cs-kmod-sections.h), times in ns of the trace
+ * clock.  Adds nothing when the recording has no chronoscope:* events.
+ *
+ * Returns: %FALSE with @error set when the index could not be read
+ */
+gboolean
+cs_cli_demo_add_kmod_json (JsonBuilder  *builder,
+                           CsDocument   *document,
+                           GError      **error)
+{
+  g_autoptr(GArray) sections = NULL;
+  g_autoptr(GArray) latencies = NULL;
+
+  if (!cs_document_has_kmod_events (document))
+    return TRUE;
+  sections = cs_document_get_kmod_sections (document, G_MININT64, G_MAXINT64, error);
+  if (sections == NULL)
+    return FALSE;
+  latencies = cs_document_get_kmod_wakeup_latencies (document, -1, G_MININT64, G_MAXINT64, error);
+  if (latencies == NULL)
+    return FALSE;
+
+  json_builder_set_member_name (builder, "kmod");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "sections");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < sections->len; i++)
+    add_section (builder, &g_array_index (sections, CsKmodSection, i));
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "wakeup_latencies");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < latencies->len; i++)
+    add_latency (builder, &g_array_index (latencies, CsKmodWakeupLatency, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  return TRUE;
+}
+
+static void
+print_json (const char *scenario, const char *path, const CsDemoMarkers *m)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "scenario");
+  json_builder_add_string_value (b, scenario);
+  json_builder_set_member_name (b, "file");
+  json_builder_add_string_value (b, path);
+  add_int (b, "marker_a_ns", m->a_ns);
+  add_int (b, "marker_b_ns", m->b_ns);
+  add_int (b, "cpu", m->cpu);
+  add_int (b, "pid", m->pid);
+  json_builder_set_member_name (b, "comm");
+  json_builder_add_string_value (b, m->comm);
+  if (m->section.end_ns > 0)
+    {
+      json_builder_set_member_name (b, "section");
+      add_section (b, &m->section);
+    }
+  if (m->has_latency)
+    {
+      json_builder_set_member_name (b, "wakeup_latency");
+      add_latency (b, &m->latency);
+    }
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
+
+static void
+print_text (const CsDemoScenario *scenario, const char *path, const CsDemoMarkers *m)
+{
+  g_autofree char *a = cs_format_timestamp (m->a_ns);
+  g_autofree char *b = cs_format_timestamp (m->b_ns);
+  g_autofree char *ab = cs_format_duration (m->b_ns - m->a_ns);
+
+  g_print (_("%s: %s on CPU %u\n"), path, scenario->name, m->cpu);
+  g_print (_("Marker A: %s (%" G_GINT64_FORMAT " ns)\n"), a, m->a_ns);
+  g_print (_("Marker B: %s (%" G_GINT64_FORMAT " ns)\n"), b, m->b_ns);
+  g_print (_("B − A:    %s\n"), ab);
+  if (m->has_latency)
+    {
+      g_autofree char *latency = cs_format_duration ((gint64) m->latency.latency_ns);
+      g_autofree char *threshold = cs_format_duration ((gint64) m->latency.threshold_ns);
+
+      /* TRANSLATORS: "wakeup_latency of cs-demo-sleeper (pid 42): 61 ms, threshold 10 ms" */
+      g_print (_("wakeup_latency of %s (pid %d): %s, threshold %s\n"), m->latency.comm,
+               m->latency.pid, latency, threshold);
+    }
+  else if (m->pid > 0)
+    g_print (_("Task: %s (pid %d), runnable but off CPU %u between A and B\n"), m->comm, m->pid, m->cpu);
+  if (m->section.end_ns > 0)
+    {
+      g_autofree char *length = cs_format_duration (m->section.end_ns - m->section.begin_ns);
+
+      g_print (_("%s section on CPU %u: %s\n"), cs_kmod_section_kind_to_string (m->section.kind),
+               m->section.cpu, length);
+    }
+}
+
+/* The user who ran sudo, whom the recording and the window belong to. */
+static gboolean
+sudo_user (uid_t *uid, gid_t *gid)
+{
+  const char *text = g_getenv ("SUDO_UID");
+  guint64 value;
+  struct passwd *pw;
+
+  if (geteuid () != 0 || text == NULL || !g_ascii_string_to_unsigned (text, 10, 1, G_MAXUINT32, &value, NULL))
+    return FALSE;
+  pw = getpwuid ((uid_t) value);
+  *uid = (uid_t) value;
+  *gid = pw != NULL ? pw->pw_gid : (gid_t) value;
+  return TRUE;
+}
+
+static void
+drop_to_sudo_user (gpointer data)
+{
+  uid_t uid;
+  gid_t gid;
+
+  if (sudo_user (&uid, &gid))
+    {
+      if (setgroups (0, NULL) != 0 || setresgid (gid, gid, gid) != 0 || setresuid (uid, uid, uid) != 0)
+        _exit (127);
+    }
+}
+
+/* The window, as the user who ran sudo: GTK should not run as root. */
+static void
+open_window (const char *scenario, const char *path)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *absolute = g_canonicalize_filename (path, NULL);
+  g_autofree char *demo = g_strdup_printf ("--demo=%s", scenario);
+  const char *argv[] = { exe != NULL ? exe : "chronoscope", demo, absolute, NULL };
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  uid_t uid;
+  gid_t gid;
+
+  /* sudo may have set HOME to root's: the window keeps its settings and
+   * index cache in the user's own. */
+  if (sudo_user (&uid, &gid))
+    {
+      struct passwd *pw = getpwuid (uid);
+
+      if (pw != NULL && pw->pw_dir != NULL)
+        envp = g_environ_setenv (envp, "HOME", pw->pw_dir, TRUE);
+      envp = g_environ_unsetenv (envp, "XDG_CACHE_HOME");
+      envp = g_environ_unsetenv (envp, "XDG_CONFIG_HOME");
+    }
+
+  if (!g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, drop_to_sudo_user, NULL, NULL,
+                      &error))
+    fprintf (stderr, _("chronoscope demo: cannot open the window (%s); open it with: "
+                       "chronoscope --demo=%s %s\n"), error->message, scenario, absolute);
+}
+
+static int
+list_scenarios (void)
+{
+  guint n;
+  const CsDemoScenario *scenarios = cs_demo_get_scenarios (&n);
+
+  for (guint i = 0; i < n; i++)
+    g_print ("%-16s %s\n", scenarios[i].name, _(scenarios[i].summary));
+  return 0;
+}
+
+static gboolean
+ignore_signal_cb (gpointer data)
+{
+  /* The scenario lasts well under a second and must restore the module. */
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+record (const CsDemoScenario *scenario, const char *output, const char *module_path, int cpu)
+{
+  g_autoptr(CsRecordOptions) options = cs_demo_dup_record_options (scenario->name, output);
+  g_autoptr(GError) error = NULL;
+  CsDemoConfig config = { scenario->name, module_path, cpu };
+  CsDemoRun run;
+  uid_t uid;
+  gid_t gid;
+  guint sig_ids[3];
+  const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
+  gboolean ok;
+
+  if (!cs_demo_check_module (module_path, &error))
+    {
+      fprintf (stderr, "chronoscope demo: %s\n", error->message);
+      return FALSE;
+    }
+  if (sudo_user (&uid, &gid))
+    {
+      options->owner_uid = uid;
+      options->owner_gid = gid;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    sig_ids[i] = g_unix_signal_add (signals[i], ignore_signal_cb, NULL);
+  fprintf (stderr, _("Running the %s demo, recording into %s…\n"), scenario->name, output);
+  ok = cs_demo_run (&config, options, &run, &error);
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    g_source_remove (sig_ids[i]);
+
+  if (!ok)
+    {
+      fprintf (stderr, "chronoscope demo: %s\n", error->message);
+      return FALSE;
+    }
+  if (run.module_loaded)
+    fprintf (stderr, _("Loaded and unloaded %s.\n"), CS_DEMO_MODULE_NAME);
+  return TRUE;
+}
+
+/**
+ * cs_cli_demo:
+ * @argc: number of arguments
+ * @argv: the arguments, argv[0] being "demo"
+ *
+ * `chronoscope demo` (see the top of this file).  Failures print one line
+ * naming what is missing (the module for this kernel, root, a knob).
+ *
+ * Returns: the exit status: 0 when the recording was made and the markers
+ *   found, 1 otherwise
+ */
+int
+cs_cli_demo (int    argc,
+             char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (_("NAME"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) document = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *module_path = NULL;
+  g_autofree char *from = NULL;
+  gboolean list = FALSE, no_open = FALSE, json = FALSE;
+  int cpu = -1;
+  const CsDemoScenario *scenario;
+  const char *path;
+  CsDemoMarkers markers;
+  GOptionEntry entries[] = {
+    { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the demos with what each shows"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the recording to FILE (default: demo-NAME.dat)"), N_("FILE") },
+    { "module", 0, 0, G_OPTION_ARG_FILENAME, &module_path, N_("Load this built chronoscope_tracer.ko instead of the installed one"), N_("PATH.ko") },
+    { "cpu", 0, 0, G_OPTION_ARG_INT, &cpu, N_("Run the section on this CPU (default: the last one)"), N_("N") },
+    { "no-open", 0, 0, G_OPTION_ARG_NONE, &no_open, N_("Only write the recording and print the markers"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the markers as JSON"), NULL },
+    { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Do not record: find the markers in FILE, a recording of this demo"), N_("FILE") },
+    { NULL }
+  };
+
+  g_set_prgname ("chronoscope demo");
+  g_option_context_set_summary (context,
+                                _("Classroom demos with Chronoscope's kernel module: loads "
+                                  "chronoscope_tracer if needed, records while it injects a "
+                                  "latency, and opens the recording with markers A and B around "
+                                  "it. Needs root and the module (see docs/teaching.md)."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "chronoscope demo: %s\n", error->message);
+      return 1;
+    }
+  if (list)
+    return list_scenarios ();
+  if (argc != 2)
+    {
+      fprintf (stderr, "chronoscope demo: %s\n",
+               argc < 2 ? _("Which demo? (see chronoscope demo --list)")
+                        : _("Too many arguments (see --help)"));
+      return 1;
+    }
+  if ((scenario = cs_demo_lookup (argv[1])) == NULL)
+    {
+      fprintf (stderr, _("chronoscope demo: no demo is called “%s” (see chronoscope demo --list)\n"),
+               argv[1]);
+      return 1;
+    }
+
+  if (from != NULL)
+    path = from;
+  else
+    {
+      if (output == NULL)
+        output = g_strdup_printf ("demo-%s.dat", scenario->name);
+      if (!record (scenario, output, module_path, cpu))
+        return 1;
+      path = output;
+    }
+
+  document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  if (document == NULL || !cs_demo_find_markers (document, scenario->name, &markers, &error))
+    {
+      fprintf (stderr, "chronoscope demo: %s: %s\n", path, error->message);
+      return 1;
+    }
+  if (json)
+    print_json (scenario->name, path, &markers);
+  else
+    print_text (scenario, path, &markers);
+
+  if (!no_open)
+    open_window (scenario->name, path);
+  return 0;
+}
