@@ -8,7 +8,9 @@
  *
  * KernelShark's options, with its meaning: -i FILE (the recording), -s FILE
  * (a session), -l (the last session), --cpu 1,4-7 (which CPU plots),
- * --pid 12,34 and --task bash,make (task plots).  They are handled in the
+ * --pid 12,34 and --task bash,make (task plots).  --demo=NAME opens the
+ * files as recordings of that classroom demo, with markers A and B around
+ * its latency (what `chronoscope demo NAME` runs after recording).  They are handled in the
  * primary instance (G_APPLICATION_HANDLES_COMMAND_LINE), so a second
  * `chronoscope -i x.dat --pid 12` opens a window in the running one.
  * Without a file, the last session is restored at start when the
@@ -23,6 +25,8 @@
 #include "cs-plot-args.h"
 #include "cs-session.h"
 #include "cs-window.h"
+#include "cs-window-demo.h"
+#include "cs-demo.h"
 
 struct _CsApplication
 {
@@ -94,7 +98,7 @@ cs_application_command_line (GApplication            *application,
   g_autofree const char **remaining = NULL;
   g_autofree char *session = NULL;
   const char *input = NULL, *session_arg = NULL, *cpu_list = NULL, *pid_list = NULL;
-  const char *comm_list = NULL;
+  const char *comm_list = NULL, *demo = NULL;
   gboolean last_session = FALSE;
 
   g_variant_dict_lookup (options, "input", "^&ay", &input);
@@ -103,6 +107,14 @@ cs_application_command_line (GApplication            *application,
   g_variant_dict_lookup (options, "cpu", "&s", &cpu_list);
   g_variant_dict_lookup (options, "pid", "&s", &pid_list);
   g_variant_dict_lookup (options, "task", "&s", &comm_list);
+  g_variant_dict_lookup (options, "demo", "&s", &demo);
+  if (demo != NULL && cs_demo_lookup (demo) == NULL)
+    {
+      g_application_command_line_printerr (command_line,
+                                           _("chronoscope: no demo is called “%s” (see chronoscope demo --list)\n"),
+                                           demo);
+      return 1;
+    }
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &remaining);
 
   if ((cpu_list != NULL && (cpus = cs_plot_args_parse_cpus (cpu_list, &error)) == NULL) ||
@@ -156,7 +168,10 @@ cs_application_command_line (GApplication            *application,
 
       cs_analysis_set_startup_plots (cs_window_get_analysis (window), cpus, pids,
                                      (const char * const *) comms);
-      cs_window_open_file (window, g_ptr_array_index (files, i));
+      if (demo != NULL)
+        cs_window_open_demo (window, g_ptr_array_index (files, i), demo);
+      else
+        cs_window_open_file (window, g_ptr_array_index (files, i));
       gtk_window_present (GTK_WINDOW (window));
     }
 
@@ -280,6 +295,7 @@ cs_application_init (CsApplication *self)
     { "cpu", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Show these CPU plots, as 1,4-7 (default: CPUs with events)"), N_("LIST") },
     { "pid", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Add task plots for these pids"), N_("PID[,PID]") },
     { "task", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Add task plots for the tasks with these command names"), N_("COMM[,COMM]") },
+    { "demo", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Open FILE as a recording of this classroom demo, with markers A and B around its latency"), N_("NAME") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
     { NULL }
   };
@@ -292,7 +308,9 @@ cs_application_init (CsApplication *self)
       "Commands that need no display:\n"
       "  chronoscope info FILE [--json]\n"
       "  chronoscope render FILE -o OUT.png [--begin NS] [--end NS] [--width PX] [--height PX]\n"
-      "                     [--cpu LIST] [--pid PID[,PID]] [--task COMM[,COMM]]"));
+      "                     [--cpu LIST] [--pid PID[,PID]] [--task COMM[,COMM]]\n"
+      "  chronoscope record [OPTION…] [-- COMMAND …]   (root)\n"
+      "  chronoscope demo --list | NAME [--no-open] [--module PATH.ko]   (root)"));
 }
 
 /**

@@ -20,7 +20,15 @@
  *   {"type":"done","output":PATH,"events":N,"bytes":N,"size":FILE_BYTES}   (exit 0)
  *   {"type":"error","code":NICK,"message":TEXT}                             (exit 1)
  *
- * NICK is cs_record_error_to_nick() of the CS_RECORD_ERROR code.  A line
+ * NICK is cs_record_error_to_nick() of the CS_RECORD_ERROR code ("failed"
+ * for a demo's CS_DEMO_ERROR).
+ *
+ * With --demo NAME [--module PATH.ko] [--demo-cpu N] it runs a classroom
+ * scenario (index/record/cs-demo.c) with the given options instead, as
+ * `chronoscope demo` does, and says "started" when it begins and "done"
+ * with a "demo" member {"scenario":NAME,"cpu":N,"pid":P,"comm":C} when the
+ * file is written; the window then finds the markers in the recording.  A
+ * demo lasts well under a second, so it does not stop early.  A line
  * "stop" on stdin, or the end of stdin, stops the recording; so do SIGTERM
  * and the death of the parent (PR_SET_PDEATHSIG).  With --list, it prints
  * {"type":"capabilities","events":[...],"tracers":[...],"clocks":[...]}
@@ -45,6 +53,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-cli-record.h"
+#include "cs-demo.h"
 #include "cs-format.h"
 #include "cs-recorder.h"
 
@@ -522,6 +531,59 @@ list_capabilities (RecordRun *run)
   emit (run, b);
 }
 
+/* record-helper --demo: runs a classroom scenario for the window. */
+static int
+run_demo (RecordRun       *run,
+          CsRecordOptions *options,
+          const char      *scenario,
+          const char      *module_path,
+          int              cpu)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(GError) error = NULL;
+  CsDemoConfig config = { scenario, module_path, cpu };
+  CsDemoRun demo;
+  GStatBuf st;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "started");
+  json_builder_set_member_name (b, "instance");
+  json_builder_add_string_value (b, "");
+  json_builder_set_member_name (b, "output");
+  json_builder_add_string_value (b, options->output);
+  json_builder_end_object (b);
+  emit (run, b);
+
+  if (!cs_demo_run (&config, options, &demo, &error))
+    {
+      emit_error (run, error);
+      return 1;
+    }
+
+  g_clear_object (&b);
+  b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "done");
+  json_builder_set_member_name (b, "output");
+  json_builder_add_string_value (b, options->output);
+  add_int (b, "size", g_stat (options->output, &st) == 0 ? (guint64) st.st_size : 0);
+  json_builder_set_member_name (b, "demo");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "scenario");
+  json_builder_add_string_value (b, scenario);
+  add_int (b, "cpu", demo.cpu);
+  json_builder_set_member_name (b, "pid");
+  json_builder_add_int_value (b, demo.pid);
+  json_builder_set_member_name (b, "comm");
+  json_builder_add_string_value (b, demo.comm);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  emit (run, b);
+  return 0;
+}
+
 /**
  * cs_cli_record_helper:
  * @argc: number of arguments
@@ -542,10 +604,16 @@ cs_cli_record_helper (int    argc,
   g_autoptr(GError) error = NULL;
   RecordRun run = { 0 };
   gboolean list = FALSE;
+  g_autofree char *demo = NULL;
+  g_autofree char *module_path = NULL;
+  int demo_cpu = -1;
   const char *pkexec_uid = g_getenv ("PKEXEC_UID");
   int protocol_fd;
   const GOptionEntry extra[] = {
     { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("Print what tracefs offers and exit"), NULL },
+    { "demo", 0, 0, G_OPTION_ARG_STRING, &demo, N_("Run this classroom demo while recording"), N_("NAME") },
+    { "module", 0, 0, G_OPTION_ARG_FILENAME, &module_path, N_("The demo loads this chronoscope_tracer.ko"), N_("PATH.ko") },
+    { "demo-cpu", 0, 0, G_OPTION_ARG_INT, &demo_cpu, N_("The CPU the demo uses"), N_("N") },
     { NULL }
   };
 
@@ -606,7 +674,8 @@ cs_cli_record_helper (int    argc,
     }
 
   {
-    int status = run_recorder (&run, options, "record-helper");
+    int status = demo != NULL ? run_demo (&run, options, demo, module_path, demo_cpu)
+                              : run_recorder (&run, options, "record-helper");
 
     fclose (run.protocol);
     return status;

@@ -37,6 +37,8 @@ struct _CsRecordJob
 
   /* owned */
   CsRecordOptions *options;
+  char *demo;                 /* nullable: a classroom scenario (--demo) */
+  char *module_path;          /* nullable: the demo's --module */
   GSubprocess *subprocess;
   GDataInputStream *output;
   GCancellable *cancellable;
@@ -305,6 +307,32 @@ cs_record_job_new (const CsRecordOptions *options)
 }
 
 /**
+ * cs_record_job_set_demo:
+ * @self: a #CsRecordJob, not started
+ * @scenario: a classroom scenario (cs_demo_lookup())
+ * @module_path: (nullable): a built chronoscope_tracer.ko for the helper to
+ *   load, or %NULL for the installed one
+ *
+ * Makes the job a classroom demo: the helper (`record-helper --demo`) loads
+ * the module when needed, records the job's options while the scenario
+ * injects its latency, restores everything and says "done" with a "demo"
+ * member (see cs-cli-record.c).  Stop has no effect once it runs.
+ */
+void
+cs_record_job_set_demo (CsRecordJob *self,
+                        const char  *scenario,
+                        const char  *module_path)
+{
+  g_return_if_fail (CS_IS_RECORD_JOB (self));
+  g_return_if_fail (self->state == CS_RECORD_JOB_STATE_IDLE);
+
+  g_free (self->demo);
+  self->demo = g_strdup (scenario);
+  g_free (self->module_path);
+  self->module_path = g_strdup (module_path);
+}
+
+/**
  * cs_record_job_start:
  * @self: a #CsRecordJob
  * @error: return location for a %CS_RECORD_ERROR (not root and no pkexec,
@@ -335,6 +363,17 @@ cs_record_job_start (CsRecordJob  *self,
     }
 
   args = cs_record_options_to_args (self->options);
+  if (self->demo != NULL)
+    {
+      g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+      g_strv_builder_addv (builder, (const char **) args);
+      g_strv_builder_add_many (builder, "--demo", self->demo, NULL);
+      if (self->module_path != NULL)
+        g_strv_builder_add_many (builder, "--module", self->module_path, NULL);
+      g_strfreev (args);
+      args = g_strv_builder_end (builder);
+    }
   argv = cs_record_job_build_argv ((const char * const *) args, error);
   if (argv == NULL)
     return FALSE;
@@ -508,6 +547,8 @@ cs_record_job_finalize (GObject *object)
   CsRecordJob *self = CS_RECORD_JOB (object);
 
   cs_record_options_free (self->options);
+  g_free (self->demo);
+  g_free (self->module_path);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->stats, json_object_unref);
   g_clear_pointer (&self->result, json_object_unref);

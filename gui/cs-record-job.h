@@ -35,6 +35,9 @@ typedef enum {
 G_DECLARE_FINAL_TYPE (CsRecordJob, cs_record_job, CS, RECORD_JOB, GObject)
 
 CsRecordJob      *cs_record_job_new             (const CsRecordOptions *options);
+void              cs_record_job_set_demo        (CsRecordJob           *self,
+                                                 const char            *scenario,
+                                                 const char            *module_path);
 gboolean          cs_record_job_start           (CsRecordJob           *self,
                                                  GError               **error);
 void              cs_record_job_stop            (CsRecordJob           *self);

@@ -22,6 +22,8 @@
 #include "cs-format.h"
 #include "cs-index-job.h"
 #include "cs-record-panel.h"
+#include "cs-demo-dialog.h"
+#include "cs-window-demo.h"
 #include "cs-session.h"
 #include "cs-window-actions.h"
 #include "cs-window.h"
@@ -60,6 +62,7 @@ struct _CsWindow
   CsDocument *document;
   GFile *file;
   GtkFileChooserNative *chooser;
+  CsDemoDialog *demo_dialog;     /* weak: the Classroom Demos dialog */
   char *error_message;
   CsWindowState state;
   gboolean selecting_clicked_event;
@@ -622,6 +625,33 @@ record_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (panel));
 }
 
+static void
+demo_finished_cb (CsWindow     *self,
+                  GFile        *file,
+                  const char   *scenario,
+                  CsDemoDialog *dialog)
+{
+  cs_window_open_demo (self, file, scenario);
+}
+
+/* win.demo: the Classroom Demos dialog, one per window; a demo's recording
+ * opens here with markers A and B around its latency. */
+static void
+demo_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  CsWindow *self = user_data;
+
+  if (self->demo_dialog == NULL)
+    {
+      g_set_weak_pointer (&self->demo_dialog, cs_demo_dialog_new (GTK_WINDOW (self)));
+      g_signal_connect_object (self->demo_dialog, "finished", G_CALLBACK (demo_finished_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+  gtk_window_present (GTK_WINDOW (self->demo_dialog));
+}
+
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
@@ -648,6 +678,7 @@ cs_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  g_clear_weak_pointer (&self->demo_dialog);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job);
   g_clear_object (&self->document);
@@ -782,7 +813,10 @@ cs_window_load_style (void)
 static void
 cs_window_init (CsWindow *self)
 {
-  static const GActionEntry record_entries[] = { { "record", record_action } };
+  static const GActionEntry record_entries[] = {
+    { "record", record_action },
+    { "demo", demo_action },
+  };
   GtkDropTarget *target;
 
   cs_window_load_style ();

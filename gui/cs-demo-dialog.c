@@ -1,0 +1,298 @@
+/* cs-demo-dialog.c: the window's "Classroom Demos" dialog.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Lists the scenarios of index/record/cs-demo.c with what each shows, and
+ * runs the chosen one through the privileged helper (CsRecordJob in demo
+ * mode: pkexec, or directly as root), since the window itself never runs
+ * as root.  The recording goes to $XDG_CACHE_HOME/chronoscope/demos/; when
+ * it is written the dialog emits ::finished and closes, and the window
+ * opens it with markers A and B around the latency (cs-window-demo.c).
+ * What the helper refuses (no module for this kernel, authentication
+ * dismissed) stays in the dialog, in the helper's words.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-demo.h"
+#include "cs-demo-dialog.h"
+#include "cs-record-job.h"
+
+struct _CsDemoDialog
+{
+  GtkWindow parent_instance;
+
+  /* borrowed: children */
+  GtkListBox *list;
+  GtkButton *run_button;
+  GtkSpinner *spinner;
+  GtkLabel *status_label;
+
+  /* owned */
+  CsRecordJob *job;
+  char *scenario;
+};
+
+G_DEFINE_FINAL_TYPE (CsDemoDialog, cs_demo_dialog, GTK_TYPE_WINDOW)
+
+enum {
+  FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+set_status (CsDemoDialog *self, const char *text, gboolean busy, gboolean is_error)
+{
+  gtk_label_set_label (self->status_label, text);
+  gtk_spinner_set_spinning (self->spinner, busy);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->run_button), !busy);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->list), !busy);
+  if (is_error)
+    gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "error");
+}
+
+static gboolean
+close_idle_cb (gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+job_state_cb (CsRecordJob *job, GParamSpec *pspec, CsDemoDialog *self)
+{
+  CsRecordJobState state = cs_record_job_get_state (job);
+
+  if (state == CS_RECORD_JOB_STATE_RECORDING)
+    set_status (self, _("Recording while the module injects the latency…"), TRUE, FALSE);
+  else if (state == CS_RECORD_JOB_STATE_DONE)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (cs_record_job_get_output (job));
+      g_autofree char *scenario = g_strdup (self->scenario);
+
+      set_status (self, "", FALSE, FALSE);
+      g_signal_emit (self, signals[FINISHED], 0, file, scenario);
+      /* Not from inside the job's notification: closing drops the job. */
+      g_idle_add_full (G_PRIORITY_DEFAULT, close_idle_cb, g_object_ref (self), g_object_unref);
+    }
+  else if (state == CS_RECORD_JOB_STATE_FAILED)
+    {
+      const GError *error = cs_record_job_get_error (job);
+
+      set_status (self, error != NULL ? error->message : _("The demo failed"), FALSE, TRUE);
+    }
+}
+
+static char *
+demo_output_path (const char *scenario)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "chronoscope", "demos", NULL);
+  g_autofree char *name = g_strdup_printf ("%s-%s.dat", scenario, stamp);
+
+  g_mkdir_with_parents (dir, 0700);
+  return g_build_filename (dir, name, NULL);
+}
+
+/**
+ * cs_demo_dialog_run:
+ * @self: a #CsDemoDialog
+ * @scenario: the scenario to run (cs_demo_lookup())
+ *
+ * Runs @scenario through the helper, as the Run button does.  Progress and
+ * errors show in the dialog; ::finished follows success.
+ */
+void
+cs_demo_dialog_run (CsDemoDialog *self,
+                    const char   *scenario)
+{
+  g_autofree char *output = NULL;
+  g_autoptr(CsRecordOptions) options = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (CS_IS_DEMO_DIALOG (self));
+  g_return_if_fail (cs_demo_lookup (scenario) != NULL);
+
+  g_free (self->scenario);
+  self->scenario = g_strdup (scenario);
+  output = demo_output_path (scenario);
+  options = cs_demo_dup_record_options (scenario, output);
+
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
+  g_clear_object (&self->job);
+  self->job = cs_record_job_new (options);
+  cs_record_job_set_demo (self->job, scenario, NULL);
+  g_signal_connect (self->job, "notify::state", G_CALLBACK (job_state_cb), self);
+  if (!cs_record_job_start (self->job, &error))
+    {
+      set_status (self, error->message, FALSE, TRUE);
+      return;
+    }
+  set_status (self, _("Starting the demo (it needs an administrator’s permission)…"), TRUE, FALSE);
+}
+
+static void
+run_clicked_cb (CsDemoDialog *self)
+{
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->list);
+
+  if (row != NULL)
+    cs_demo_dialog_run (self, gtk_widget_get_name (GTK_WIDGET (row)));
+}
+
+static GtkWidget *
+scenario_row (const CsDemoScenario *scenario)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *title = gtk_label_new (_(scenario->title));
+  GtkWidget *summary = gtk_label_new (_(scenario->summary));
+
+  gtk_widget_set_name (row, scenario->name);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_label_set_xalign (GTK_LABEL (title), 0.0);
+  gtk_label_set_xalign (GTK_LABEL (summary), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (summary), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (summary), 50);
+  gtk_widget_add_css_class (summary, "dim-label");
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), summary);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  return row;
+}
+
+static void
+cs_demo_dialog_dispose (GObject *object)
+{
+  CsDemoDialog *self = CS_DEMO_DIALOG (object);
+
+  /* A running helper finishes and restores the module on its own. */
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
+  g_clear_object (&self->job);
+  G_OBJECT_CLASS (cs_demo_dialog_parent_class)->dispose (object);
+}
+
+static void
+cs_demo_dialog_finalize (GObject *object)
+{
+  CsDemoDialog *self = CS_DEMO_DIALOG (object);
+
+  g_free (self->scenario);
+  G_OBJECT_CLASS (cs_demo_dialog_parent_class)->finalize (object);
+}
+
+static void
+cs_demo_dialog_class_init (CsDemoDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = cs_demo_dialog_dispose;
+  object_class->finalize = cs_demo_dialog_finalize;
+
+  /**
+   * CsDemoDialog::finished:
+   * @self: the dialog
+   * @file: the recording the demo wrote
+   * @scenario: the scenario's name
+   *
+   * The demo's recording is written; the dialog closes after this.
+   */
+  signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_FILE,
+                                    G_TYPE_STRING);
+}
+
+static void
+cs_demo_dialog_init (CsDemoDialog *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *intro = gtk_label_new (_("Each demo loads Chronoscope’s kernel module "
+                                      "(chronoscope_tracer) if needed, records while it "
+                                      "injects a known latency, and opens the recording "
+                                      "with markers A and B around it."));
+  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  guint n;
+  const CsDemoScenario *scenarios = cs_demo_get_scenarios (&n);
+
+  gtk_window_set_title (GTK_WINDOW (self), _("Classroom Demos"));
+  gtk_window_set_default_size (GTK_WINDOW (self), 480, -1);
+
+  gtk_widget_set_margin_top (box, 12);
+  gtk_widget_set_margin_bottom (box, 12);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (intro), 0.0);
+  gtk_label_set_max_width_chars (GTK_LABEL (intro), 50);
+  gtk_box_append (GTK_BOX (box), intro);
+
+  self->list = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
+  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_SINGLE);
+  for (guint i = 0; i < n; i++)
+    gtk_list_box_append (self->list, scenario_row (&scenarios[i]));
+  gtk_list_box_select_row (self->list, gtk_list_box_get_row_at_index (self->list, 0));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->list));
+
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  self->status_label = GTK_LABEL (gtk_label_new (""));
+  gtk_label_set_wrap (GTK_LABEL (self->status_label), TRUE);
+  gtk_label_set_xalign (self->status_label, 0.0);
+  gtk_label_set_selectable (self->status_label, TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->status_label), TRUE);
+  self->run_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Run Demo")));
+  gtk_widget_add_css_class (GTK_WIDGET (self->run_button), "suggested-action");
+  gtk_widget_set_valign (GTK_WIDGET (self->run_button), GTK_ALIGN_END);
+  g_signal_connect_swapped (self->run_button, "clicked", G_CALLBACK (run_clicked_cb), self);
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->status_label));
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->run_button));
+  gtk_box_append (GTK_BOX (box), bottom);
+
+  gtk_window_set_child (GTK_WINDOW (self), box);
+  gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->run_button));
+}
+
+/**
+ * cs_demo_dialog_new:
+ * @parent: the window the demo's recording opens in
+ *
+ * Returns: (transfer full): a dialog, transient for @parent and destroyed
+ *   with it; connect to ::finished to open the recording
+ */
+CsDemoDialog *
+cs_demo_dialog_new (GtkWindow *parent)
+{
+  return g_object_new (CS_TYPE_DEMO_DIALOG,
+                       "transient-for", parent,
+                       "destroy-with-parent", TRUE,
+                       NULL);
+}
+
+/**
+ * cs_demo_dialog_get_status:
+ * @self: a #CsDemoDialog
+ *
+ * Returns: (transfer none): the status line (progress, or the helper's
+ *   error message)
+ */
+const char *
+cs_demo_dialog_get_status (CsDemoDialog *self)
+{
+  g_return_val_if_fail (CS_IS_DEMO_DIALOG (self), NULL);
+  return gtk_label_get_label (self->status_label);
+}

@@ -1,0 +1,160 @@
+/* cs-window-demo.c: opening a classroom demo's recording in a window.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * After a demo (the Classroom Demos dialog, `chronoscope demo`, or
+ * `chronoscope --demo=NAME FILE`) the window opens the recording like any
+ * other, and once it is shown finds markers A and B in its index with
+ * cs_demo_find_markers(), the code `chronoscope demo` prints them with:
+ * marker A where the latency begins, B where it ends, the view zoomed
+ * around them, and a task plot for the task the demo delayed.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-analysis.h"
+#include "cs-demo.h"
+#include "cs-window-demo.h"
+
+#define DEMO_ERROR_KEY "cs-demo-error"
+
+typedef struct {
+  CsWindow *window;    /* weak */
+  GFile *file;
+  char *scenario;
+  gulong handler_id;
+} Pending;
+
+static void
+pending_free (gpointer data, GClosure *closure)
+{
+  Pending *pending = data;
+
+  g_clear_weak_pointer (&pending->window);
+  g_object_unref (pending->file);
+  g_free (pending->scenario);
+  g_free (pending);
+}
+
+static void
+show_error (CsWindow *window, const char *scenario, const GError *error)
+{
+  GtkWidget *dialog;
+
+  g_object_set_data_full (G_OBJECT (window), DEMO_ERROR_KEY, g_strdup (error->message), g_free);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  dialog = gtk_message_dialog_new (GTK_WINDOW (window), GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_WARNING, GTK_BUTTONS_CLOSE,
+                                   _("No markers for the %s demo"), scenario);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/**
+ * cs_window_demo_apply:
+ * @window: a window showing a demo's recording
+ * @scenario: the demo that made it
+ * @error: return location for a %CS_DEMO_ERROR or %CS_INDEX_ERROR
+ *
+ * Places markers A and B around the latency @scenario injected (see
+ * cs_demo_find_markers()), B active, zooms to them with half their
+ * distance on each side, and adds a task plot for the delayed task.
+ *
+ * Returns: whether the markers were found
+ */
+gboolean
+cs_window_demo_apply (CsWindow    *window,
+                      const char  *scenario,
+                      GError     **error)
+{
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_analysis_get_document (analysis);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsDemoMarkers markers;
+  gint64 pad_ns;
+
+  g_return_val_if_fail (CS_IS_WINDOW (window), FALSE);
+
+  if (document == NULL)
+    {
+      g_set_error_literal (error, CS_DEMO_ERROR, CS_DEMO_ERROR_NOT_FOUND,
+                           _("The window shows no recording"));
+      return FALSE;
+    }
+  if (!cs_demo_find_markers (document, scenario, &markers, error))
+    return FALSE;
+
+  if (markers.pid > 0 && !cs_analysis_has_task_plot (analysis, markers.pid))
+    cs_analysis_add_task_plot (analysis, markers.pid);
+  pad_ns = MAX ((markers.b_ns - markers.a_ns) / 2, 1000000);
+  cs_timeline_set_span (timeline, markers.a_ns - pad_ns, markers.b_ns + pad_ns);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, markers.a_ns);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, markers.b_ns);
+  cs_timeline_set_active_marker (timeline, CS_MARKER_B);
+  g_object_set_data (G_OBJECT (window), DEMO_ERROR_KEY, NULL);
+  return TRUE;
+}
+
+static void
+document_changed_cb (CsAnalysis *analysis, Pending *pending)
+{
+  CsWindow *window = pending->window;
+  GFile *shown = window != NULL ? cs_window_get_file (window) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (shown != NULL && cs_analysis_get_document (analysis) != NULL &&
+      g_file_equal (shown, pending->file) &&
+      !cs_window_demo_apply (window, pending->scenario, &error))
+    show_error (window, pending->scenario, error);
+  /* Once: whatever the window opened, the demo is done. */
+  g_signal_handler_disconnect (analysis, pending->handler_id);
+}
+
+/**
+ * cs_window_open_demo:
+ * @window: the window to show the recording in
+ * @file: a recording made by a classroom demo
+ * @scenario: the demo that made it (cs_demo_lookup())
+ *
+ * Opens @file in @window (cs_window_open_file()) and, once it is shown,
+ * calls cs_window_demo_apply().  When the markers cannot be found, a
+ * warning dialog says why and cs_window_demo_get_error() returns it.
+ */
+void
+cs_window_open_demo (CsWindow   *window,
+                     GFile      *file,
+                     const char *scenario)
+{
+  CsAnalysis *analysis;
+  Pending *pending;
+
+  g_return_if_fail (CS_IS_WINDOW (window));
+  g_return_if_fail (G_IS_FILE (file));
+
+  analysis = cs_window_get_analysis (window);
+  pending = g_new0 (Pending, 1);
+  g_set_weak_pointer (&pending->window, window);
+  pending->file = g_object_ref (file);
+  pending->scenario = g_strdup (scenario);
+  pending->handler_id = g_signal_connect_data (analysis, "document-changed",
+                                               G_CALLBACK (document_changed_cb), pending,
+                                               pending_free, 0);
+  cs_window_open_file (window, file);
+}
+
+/**
+ * cs_window_demo_get_error:
+ * @window: a window
+ *
+ * Returns: (nullable) (transfer none): why the last demo recording opened
+ *   in @window got no markers, or %NULL
+ */
+const char *
+cs_window_demo_get_error (CsWindow *window)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (window), NULL);
+  return g_object_get_data (G_OBJECT (window), DEMO_ERROR_KEY);
+}
