@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The kmod test scenario, run by guest-init.sh in the guest as root with
-# tracefs and debugfs mounted.  Leaves trace.dat, sleeper.pid and stats.txt
-# in /out; exits non-zero on the first failure.
+# tracefs and debugfs mounted.  Leaves NAME.dat, NAME.json and NAME.log of
+# each classroom demo in /out; exits non-zero on the first failure.
 
 T=/sys/kernel/tracing
 D=/sys/kernel/debug/chronoscope
@@ -108,51 +108,37 @@ echo 0 >$T/events/sched/sched_switch/enable
 check_dmesg "reload under load"
 log "reload under load: ok"
 
-# 3. The recorded scenario.
-insmod $KO max_section_us=500000 threshold_us=50000 || fail "insmod (scenario)"
-echo 0 >$T/tracing_on
-echo >$T/trace
-echo 1 >$T/events/chronoscope/enable
-for e in sched_switch sched_wakeup sched_waking; do
-	echo 1 >$T/events/sched/$e/enable
+# 3. The classroom demos, recorded by Chronoscope's own recorder
+#    (`chronoscope demo`, a private tracefs instance, a v6 trace.dat).  The
+#    first two load the module from /modules themselves and unload it; the
+#    third finds it loaded, and must leave it loaded with its knobs as they
+#    were.  Each prints its markers as JSON; the host checks the files with
+#    Chronoscope's index (check-demos.py).
+export HOME=/tmp XDG_CACHE_HOME=/tmp/cache
+[ ! -d /sys/module/$MOD ] || fail "the module is loaded before the demos"
+for demo in wakeup-latency irqs-off; do
+	chronoscope demo $demo --module $KO --cpu 1 --no-open --json \
+		-o /out/$demo.dat >/out/$demo.json 2>/out/$demo.log || {
+		cat /out/$demo.log
+		fail "chronoscope demo $demo"
+	}
+	[ ! -d /sys/module/$MOD ] || fail "demo $demo left the module loaded"
+	log "demo $demo: $(tr -d '\n ' </out/$demo.json | cut -c1-160)"
 done
-echo 1 >$T/tracing_on
-
-# 3a. A 20 ms irqs-off section on CPU 1.
-echo 1 >$D/cpu
-echo "irqs-off 20 ms on CPU 1" >$D/mark
-echo 20000 >$D/irqs_off_us || fail "irqs-off section"
-log "irqs-off section: $(grep last_section_ns $D/stats)"
-
-# 3b. A task pinned to CPU 1 is due to wake while a 300 ms preempt-off
-#     section runs there: its wakeup waits for the section to end.
-sleeper=
-for _ in 1 2 3; do
-	taskset -c 1 sleep 0.2 &
-	sleeper=$!
-	asleep $sleeper && break
-	log "sleeper $sleeper was not seen asleep, trying again"
-	wait "$sleeper"
-	sleeper=
-done
-[ -n "$sleeper" ] || fail "no sleeper was seen asleep"
-echo "preempt-off 300 ms on CPU 1, sleeper $sleeper" >$D/mark
-echo 300000 >$D/preempt_off_us || fail "preempt-off section"
-wait "$sleeper"
-echo "$sleeper" >/out/sleeper.pid
-log "sleeper pid $sleeper; preempt-off section: $(grep last_section_ns $D/stats)"
-
-echo 0 >$T/tracing_on
-cat $D/stats >/out/stats.txt
-trace-cmd extract -o /out/trace.dat >/out/extract.log 2>&1 || {
-	cat /out/extract.log
-	fail "trace-cmd extract"
+insmod $KO threshold_us=3000 || fail "insmod (before the preemption demo)"
+chronoscope demo preemption --cpu 1 --no-open --json -o /out/preemption.dat \
+	>/out/preemption.json 2>/out/preemption.log || {
+	cat /out/preemption.log
+	fail "chronoscope demo preemption"
 }
-log "extracted $(wc -c </out/trace.dat) bytes"
-
-# Restore tracefs and unload.
-echo 0 >$T/events/enable
-echo >$T/trace
+[ -d /sys/module/$MOD ] || fail "the preemption demo unloaded a module it did not load"
+[ "$(cat $D/threshold_us)" = 3000 ] || fail "threshold_us not restored: $(cat $D/threshold_us)"
+[ "$(cat $D/cpu)" = -1 ] || fail "cpu not restored: $(cat $D/cpu)"
+log "demo preemption: $(tr -d '\n ' </out/preemption.json | cut -c1-160)"
+[ -z "$(ls $T/instances)" ] || fail "tracefs instances left behind: $(ls $T/instances)"
+for e in $T/events/chronoscope/*/enable $T/events/sched/sched_switch/enable; do
+	[ "$(cat "$e")" = 0 ] || fail "$e left on"
+done
 unload
-check_dmesg "scenario"
-log "scenario: ok"
+check_dmesg "demos"
+log "demos: ok"

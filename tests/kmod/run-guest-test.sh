@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Test kmod/ in a real kernel: build chronoscope_tracer.ko against Debian's
-# kernel, boot that kernel in QEMU (TCG) with a busybox initramfs, run
-# guest-scenario.sh there (load, reload under load, record a 20 ms irqs-off
-# section and a wakeup delayed behind a preempt-off section with
-# trace-cmd extract) and check the recording on the host with
-# check-trace.sh.
+# kernel, boot that kernel in QEMU (TCG) with a busybox initramfs holding
+# the module and the chronoscope executable, run guest-scenario.sh there
+# (load, reload under load, then the classroom demos wakeup-latency,
+# irqs-off and preemption with `chronoscope demo`, which records with
+# Chronoscope's own recorder) and check the recordings on the host with
+# Chronoscope's index (check-demos.py).
 #
 # Needs: linux-image-amd64 linux-headers-amd64 qemu-system-x86
 # busybox-static trace-cmd cpio make (installed with apt-get when missing and
@@ -22,7 +23,10 @@
 #                           CPUs' registers are shown (default 300)
 #   CS_KMOD_GUEST_TIMEOUT   seconds the scenario may run in the guest before
 #                           its blocked tasks are shown (default 120)
-#   CS_CHRONOSCOPE          the chronoscope executable (for check-trace.sh)
+#   CS_CHRONOSCOPE          the chronoscope executable (default: the build's,
+#                           build/gui/chronoscope, found from $MESON_BUILD_ROOT)
+#   CS_KMOD_WINDOW_TEST     test-demo-window, run on the recordings under Xvfb
+#                           (set by meson when gui_tests is on)
 #   CS_KMOD_TCG_THREAD      single (default) or multi: QEMU's TCG threading
 #   CS_KMOD_SCENARIO        another guest scenario to run (for debugging;
 #                           the recording is then not checked)
@@ -112,6 +116,11 @@ if [ -n "$missing" ]; then
 	skip "cannot install$missing"
 fi
 
+chronoscope=${CS_CHRONOSCOPE:-}
+[ -n "$chronoscope" ] && [ -x "$chronoscope" ] ||
+	die "no chronoscope executable (set CS_CHRONOSCOPE to build/gui/chronoscope)"
+chronoscope=$(cd "$(dirname "$chronoscope")" && pwd)/$(basename "$chronoscope")
+
 # --- The guest kernel -------------------------------------------------------
 
 kver=${CS_KMOD_KERNEL_RELEASE:-}
@@ -133,7 +142,7 @@ if [ -n "${CS_KMOD_WORKDIR:-}" ]; then
 	mkdir -p "$work"
 	# Only what an earlier run left there.
 	(cd "$work" && rm -rf kbuild initramfs out ./*.img initramfs.cpio.gz \
-		chronoscope_tracer.ko tsc-khz ./*.log monitor.sock)
+		chronoscope_tracer.ko tsc-khz ./*.log monitor.sock host-check)
 else
 	work=$(mktemp -d "${TMPDIR:-/tmp}/cs-kmod.XXXXXX")
 fi
@@ -181,19 +190,21 @@ for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
 	esac
 done
 
-# trace-cmd with its shared libraries and the loader, at their own paths.
-tracecmd=$(command -v trace-cmd)
-for f in "$tracecmd" $(ldd "$tracecmd" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+# Chronoscope itself, with its shared libraries and the loader at their own
+# paths: the demos record with its recorder.  It links GTK, but its
+# commands never initialise it.
+for f in "$chronoscope" $(ldd "$chronoscope" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
 	mkdir -p "$root$(dirname "$f")"
 	cp -L "$f" "$root$f"
 done
+mv "$root$chronoscope" "$root/bin/chronoscope"
 
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 \
 	>"$work/initramfs.cpio.gz"
 
 # --- Boot -------------------------------------------------------------------
 
-truncate -s 64M "$work/out.img"
+truncate -s 256M "$work/out.img"
 rm -f "$work/kallsyms.img"
 truncate -s 16M "$work/kallsyms.img"
 # The guest's TSC is the host's: tell the guest its frequency rather than
@@ -262,7 +273,23 @@ if [ -n "${CS_KMOD_SCENARIO:-}" ]; then
 	exit 0
 fi
 
-"$here/check-trace.sh" "$work/out/trace.dat" "$(cat "$work/out/sleeper.pid")" ||
-	die "the recording does not show what the scenario did"
+python3 "$here/check-demos.py" "$chronoscope" "$work/out" ||
+	die "the recordings do not show what the demos did"
+
+# The window opens each recording as after a demo, with markers A and B
+# around the latency (test-demo-window.c; screenshots in $work).
+if [ -n "${CS_KMOD_WINDOW_TEST:-}" ]; then
+	if command -v xvfb-run >/dev/null && command -v dbus-run-session >/dev/null; then
+		say "opening the recordings in the window (Xvfb)"
+		CS_DEMO_RECORDINGS=$work/out CS_SCREENSHOT_DIR=$work GDK_BACKEND=x11 \
+		GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 \
+		xvfb-run -a -s '-screen 0 1280x1024x24' dbus-run-session -- \
+			"$CS_KMOD_WINDOW_TEST" --tap >"$work/window-test.log" 2>&1 ||
+			{ cat "$work/window-test.log"; die "the window does not place the demos' markers"; }
+		grep -E '^(ok|not ok)' "$work/window-test.log" | sed 's/^/  window: /'
+	else
+		die "xvfb-run or dbus-run-session is missing for the window test"
+	fi
+fi
 
 say "PASS in $(($(date +%s) - start)) s"

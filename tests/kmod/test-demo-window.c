@@ -1,0 +1,279 @@
+/* test-demo-window.c: the classroom demos in the window, under Xvfb.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * With $CS_DEMO_RECORDINGS (the folder where run-guest-test.sh unpacked
+ * the recordings the demos made in the QEMU guest: NAME.dat), opens each
+ * as the window does after a demo (cs_window_open_demo()) and checks
+ * markers A and B against the module's events read directly from the
+ * index (cs-kmod-sections.h, cs-task-timeline.h): on the irqs-off
+ * section's begin and end, around the sleeper's wakeup latency, around
+ * the spinner's time off its CPU.  Saves demo-NAME.png screenshots to
+ * $CS_SCREENSHOT_DIR.
+ *
+ * Always: the Classroom Demos dialog lists the scenarios, and on a machine
+ * whose kernel has no chronoscope_tracer (this host) running one through
+ * the helper ends with the helper's message naming what is missing.  The
+ * window runs /proc/self/exe record-helper and index-worker: this program
+ * answers both itself.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include <gtk/gtk.h>
+
+#include "cs-analysis.h"
+#include "cs-cli.h"
+#include "cs-cli-record.h"
+#include "cs-demo.h"
+#include "cs-demo-dialog.h"
+#include "cs-task-timeline.h"
+#include "cs-window-demo.h"
+#include "cs-window.h"
+#include "gui-test-util.h"
+
+#define MS 1000000
+
+static gboolean
+markers_or_error (gpointer data)
+{
+  CsTimeline *timeline = cs_window_get_timeline (data);
+
+  return cs_window_demo_get_error (data) != NULL ||
+         (cs_timeline_get_marker_ns (timeline, CS_MARKER_A) != CS_MARKER_UNSET &&
+          cs_timeline_get_marker_ns (timeline, CS_MARKER_B) != CS_MARKER_UNSET);
+}
+
+typedef struct {
+  CsWindow *window;
+  CsDocument *document;   /* the test's own, not the window's */
+  gint64 a_ns;
+  gint64 b_ns;
+} Opened;
+
+static void
+open_demo (Opened *o, const char *scenario)
+{
+  const char *dir = g_getenv ("CS_DEMO_RECORDINGS");
+  g_autofree char *name = g_strdup_printf ("%s.dat", scenario);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  CsTimeline *timeline;
+  gint64 begin_ns, end_ns;
+
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  o->window = cs_test_new_window (1200, 760);
+  cs_window_open_demo (o->window, file, scenario);
+  cs_test_wait_until (cs_test_window_is_ready, o->window, "the recording");
+  cs_test_wait_until (markers_or_error, o->window, "the demo's markers");
+  g_assert_null (cs_window_demo_get_error (o->window));
+  cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (o->window), "the timeline");
+  cs_test_spin (300);
+
+  timeline = cs_window_get_timeline (o->window);
+  o->a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
+  o->b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
+  g_assert_cmpint (o->a_ns, <, o->b_ns);
+  /* The view is zoomed around the markers. */
+  begin_ns = cs_timeline_get_begin_ns (timeline);
+  end_ns = cs_timeline_get_end_ns (timeline);
+  g_assert_cmpint (begin_ns, <, o->a_ns);
+  g_assert_cmpint (end_ns, >, o->b_ns);
+  g_assert_cmpint (end_ns - begin_ns, <, 4 * (o->b_ns - o->a_ns));
+
+  o->document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  {
+    g_autofree char *shot = g_strdup_printf ("demo-%s.png", scenario);
+    cs_test_save_screenshot (GTK_WIDGET (o->window), shot);
+  }
+}
+
+static void
+close_demo (Opened *o)
+{
+  g_clear_object (&o->document);
+  cs_test_destroy_window (o->window);
+}
+
+static GArray *
+sections_of (CsDocument *document, CsKmodSectionKind kind)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *all = cs_document_get_kmod_sections (document, G_MININT64, G_MAXINT64, &error);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (CsKmodSection));
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < all->len; i++)
+    if (g_array_index (all, CsKmodSection, i).kind == kind)
+      g_array_append_val (out, g_array_index (all, CsKmodSection, i));
+  g_array_unref (all);
+  return out;
+}
+
+static void
+test_irqs_off (void)
+{
+  Opened o;
+  g_autoptr(GArray) sections = NULL;
+  const CsKmodSection *s;
+
+  open_demo (&o, "irqs-off");
+  sections = sections_of (o.document, CS_KMOD_SECTION_IRQS_OFF);
+  g_assert_cmpuint (sections->len, ==, 1);
+  s = &g_array_index (sections, CsKmodSection, 0);
+  g_assert_cmpint (o.a_ns, ==, s->begin_ns);
+  g_assert_cmpint (o.b_ns, ==, s->end_ns);
+  g_assert_cmpint (o.b_ns - o.a_ns, >=, 18 * MS);
+  g_assert_cmpint (o.b_ns - o.a_ns, <=, 40 * MS);
+  close_demo (&o);
+}
+
+static void
+test_wakeup_latency (void)
+{
+  Opened o;
+  g_autoptr(GArray) latencies = NULL;
+  g_autoptr(GArray) sections = NULL;
+  g_autoptr(GError) error = NULL;
+  const CsKmodWakeupLatency *worst = NULL;
+  gboolean in_section = FALSE;
+
+  open_demo (&o, "wakeup-latency");
+  latencies = cs_document_get_kmod_wakeup_latencies (o.document, -1, G_MININT64, G_MAXINT64, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < latencies->len; i++)
+    {
+      const CsKmodWakeupLatency *l = &g_array_index (latencies, CsKmodWakeupLatency, i);
+
+      if (strcmp (l->comm, CS_DEMO_SLEEPER_COMM) == 0 && (worst == NULL || l->latency_ns > worst->latency_ns))
+        worst = l;
+    }
+  g_assert_nonnull (worst);
+  g_assert_cmpuint (worst->latency_ns, >, worst->threshold_ns);
+  /* B: the sched_switch that ran the sleeper, right after the event. */
+  g_assert_cmpint (o.b_ns, >=, worst->time_ns);
+  g_assert_cmpint (o.b_ns - worst->time_ns, <, 1 * MS);
+  /* A: its wakeup, inside the preempt-off section that delayed it. */
+  sections = sections_of (o.document, CS_KMOD_SECTION_PREEMPT_OFF);
+  for (guint i = 0; i < sections->len; i++)
+    {
+      const CsKmodSection *s = &g_array_index (sections, CsKmodSection, i);
+
+      if ((gint32) s->cpu == worst->target_cpu && s->begin_ns <= o.a_ns && o.a_ns < s->end_ns &&
+          o.b_ns >= s->end_ns)
+        in_section = TRUE;
+    }
+  g_assert_true (in_section);
+  g_assert_true (cs_analysis_has_task_plot (cs_window_get_analysis (o.window), worst->pid));
+  close_demo (&o);
+}
+
+static void
+test_preemption (void)
+{
+  Opened o;
+  g_autoptr(GArray) sections = NULL;
+  g_autoptr(GArray) intervals = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  g_autoptr(GError) error = NULL;
+  const CsKmodSection *s;
+  gint32 spinner = -1;
+  gboolean runnable = FALSE;
+
+  open_demo (&o, "preemption");
+  sections = sections_of (o.document, CS_KMOD_SECTION_PREEMPT_OFF);
+  g_assert_cmpuint (sections->len, ==, 1);
+  s = &g_array_index (sections, CsKmodSection, 0);
+  g_assert_cmpint (o.a_ns, <=, s->begin_ns + 1 * MS);
+  g_assert_cmpint (o.b_ns, >=, s->end_ns);
+
+  for (guint i = 0; i < cs_document_get_n_tasks (o.document); i++)
+    if (g_strcmp0 (cs_document_get_task (o.document, i)->comm, CS_DEMO_SPINNER_COMM) == 0)
+      spinner = cs_document_get_task (o.document, i)->pid;
+  g_assert_cmpint (spinner, >, 0);
+  g_assert_true (cs_analysis_has_task_plot (cs_window_get_analysis (o.window), spinner));
+  /* Between A and B the spinner was runnable (preempted), not running. */
+  g_assert_true (cs_document_get_task_intervals (o.document, spinner, o.a_ns, o.b_ns, intervals, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < intervals->len; i++)
+    {
+      const CsTaskInterval *iv = &g_array_index (intervals, CsTaskInterval, i);
+
+      g_assert_cmpint (iv->state, !=, CS_TASK_RUNNING);
+      if (iv->state == CS_TASK_RUNNABLE && iv->begin_ns <= o.a_ns && iv->end_ns >= o.b_ns)
+        runnable = TRUE;
+    }
+  g_assert_true (runnable);
+  close_demo (&o);
+}
+
+static gboolean
+dialog_settled (gpointer data)
+{
+  const char *status = cs_demo_dialog_get_status (data);
+
+  return status != NULL && strstr (status, CS_DEMO_MODULE_NAME) != NULL;
+}
+
+static void
+test_dialog_without_module (void)
+{
+  CsWindow *window;
+  CsDemoDialog *dialog = NULL;
+  g_autoptr(GError) error = NULL;
+  GList *toplevels;
+
+  if (geteuid () != 0 || cs_demo_check_module (NULL, &error) ||
+      !g_error_matches (error, CS_DEMO_ERROR, CS_DEMO_ERROR_NO_MODULE))
+    {
+      /* Never load a module into the machine that runs the tests. */
+      g_test_skip ("needs root and a kernel without chronoscope_tracer");
+      return;
+    }
+
+  window = cs_test_new_window (900, 600);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.demo", NULL);
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (CS_IS_DEMO_DIALOG (l->data))
+      dialog = l->data;
+  g_list_free (toplevels);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+
+  /* As root the helper runs directly; the host's kernel lacks the module,
+   * and the helper says so in the dialog. */
+  cs_demo_dialog_run (dialog, "irqs-off");
+  cs_test_wait_until (dialog_settled, dialog, "the helper's answer");
+  g_test_message ("dialog: %s", cs_demo_dialog_get_status (dialog));
+  g_assert_nonnull (strstr (cs_demo_dialog_get_status (dialog), "is not installed for kernel"));
+  g_assert_nonnull (strstr (cs_demo_dialog_get_status (dialog), "DKMS"));
+  g_assert_true (cs_window_get_state (window) == CS_WINDOW_STATE_EMPTY);
+  cs_test_save_screenshot (GTK_WIDGET (dialog), "demo-dialog-no-module.png");
+  cs_test_destroy_window (window);
+}
+
+int
+main (int argc, char *argv[])
+{
+  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
+    return cs_cli_run (argc, argv);
+  if (argc >= 2 && g_str_equal (argv[1], "record-helper"))
+    return cs_cli_record_helper (argc - 1, argv + 1);
+
+  cs_test_gui_init (&argc, &argv, "test-demo-window", TRUE);
+
+  g_test_add_func ("/cs/gui/Demo/dialog-without-module", test_dialog_without_module);
+  if (g_getenv ("CS_DEMO_RECORDINGS") != NULL)
+    {
+      g_test_add_func ("/cs/gui/Demo/irqs-off-markers", test_irqs_off);
+      g_test_add_func ("/cs/gui/Demo/wakeup-latency-markers", test_wakeup_latency);
+      g_test_add_func ("/cs/gui/Demo/preemption-markers", test_preemption);
+    }
+
+  return cs_test_gui_run ();
+}
