@@ -707,3 +707,39 @@ cs_trace_file_get_n_records_read (void)
   G_UNLOCK (n_records_read);
   return n;
 }
+
+/**
+ * cs_trace_file_estimate_cpu:
+ * @self: a recording
+ * @cpu: 0 .. n_cpus - 1
+ * @n_samples: pages (or compressed chunks) to look at, spread over the CPU's data
+ * @n_records: (out): about how many records the CPU holds
+ * @first_ns: (out): about when its first record is
+ * @last_ns: (out): about when its last record is
+ *
+ * A quick guess at the size and time span of one CPU's records, without
+ * reading them (see cs_tracedat_cpu_estimate()); they are not counted by
+ * cs_trace_file_get_n_records_read().  Only for recordings read by
+ * Chronoscope's own reader.  Thread: any, with a file whose cursors are
+ * independent (cs_trace_file_get_cursors_are_independent()).
+ *
+ * Returns: %FALSE when no guess can be made
+ */
+gboolean
+cs_trace_file_estimate_cpu (CsTraceFile *self,
+                            guint        cpu,
+                            guint        n_samples,
+                            guint64     *n_records,
+                            gint64      *first_ns,
+                            gint64      *last_ns)
+{
+  g_autoptr(CsTracedatCpu) stream = NULL;
+
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), FALSE);
+  g_return_val_if_fail (cpu < self->n_cpus, FALSE);
+
+  if (!self->own_data)
+    return FALSE;
+  stream = cs_tracedat_reader_open_cpu (self->reader, cpu, NULL);
+  return stream != NULL && cs_tracedat_cpu_estimate (stream, n_samples, n_records, first_ns, last_ns);
+}

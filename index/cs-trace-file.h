@@ -83,6 +83,13 @@ gboolean            cs_cpu_cursor_next              (CsCpuCursor  *cursor,
                                                      GError      **error);
 void                cs_cpu_cursor_free              (CsCpuCursor  *cursor);
 
+gboolean            cs_trace_file_estimate_cpu      (CsTraceFile  *self,
+                                                     guint         cpu,
+                                                     guint         n_samples,
+                                                     guint64      *n_records,
+                                                     gint64       *first_ns,
+                                                     gint64       *last_ns);
+
 guint64             cs_trace_file_get_n_records_read (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsCpuCursor, cs_cpu_cursor_free)

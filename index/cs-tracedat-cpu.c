@@ -27,6 +27,7 @@
 #include "cs-tracedat-private.h"
 
 #define WINDOW_BYTES (1024 * 1024)
+#define FIRST_WINDOW_PAGES 4
 #define COMMIT_MASK  ((1u << 27) - 1)
 
 /* Ring-buffer event types (include/linux/ring_buffer.h). */
@@ -319,13 +320,14 @@ set_block (CsTracedatCpu *c, guint64 pos, gsize data_len)
   c->page_loaded = FALSE;
 }
 
-/* Uncompressed data: the window starting at file offset @pos. */
+/* Uncompressed data: the window starting at file offset @pos, of up to
+ * @max_len bytes (a whole number of pages). */
 static gboolean
-load_window (CsTracedatCpu *c, guint64 pos, GError **error)
+load_window (CsTracedatCpu *c, guint64 pos, gsize max_len, GError **error)
 {
-  gsize len = (gsize) MIN ((guint64) window_bytes (c), c->data_end - pos);
+  gsize len = (gsize) MIN ((guint64) max_len, c->data_end - pos);
 
-  ensure_alloc (&c->block, &c->block_alloc, window_bytes (c) + CS_TD_PAGE_SLACK);
+  ensure_alloc (&c->block, &c->block_alloc, max_len + CS_TD_PAGE_SLACK);
   c->have_block = FALSE;
   c->page_loaded = FALSE;
   if (!_cs_td_pread_exact (c->reader, c->block, len, pos, "ring-buffer pages", error))
@@ -423,7 +425,12 @@ next_block (CsTracedatCpu *c, GError **error)
           c->at_end = TRUE;
           return FALSE;
         }
-      if (!load_window (c, pos, error))
+      /* The first window is small: a stream that reads a few records
+       * and waits (the index builder starts every CPU before reading on)
+       * holds little memory. */
+      if (!load_window (c, pos, c->have_block ? window_bytes (c)
+                                              : MIN (window_bytes (c), FIRST_WINDOW_PAGES * c->page_size),
+                        error))
         {
           c->at_end = TRUE;
           return FALSE;
@@ -740,8 +747,10 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
                           ", %" G_GUINT64_FORMAT ")", offset, c->data_offset, c->data_end);
       rel = offset - c->data_offset;
       win = c->data_offset + rel / window_bytes (c) * window_bytes (c);
-      if (!c->have_block || c->block_pos != win)
-        if (!load_window (c, win, error))
+      /* (A stream's first window is shorter than the others.) */
+      if (!c->have_block || c->block_pos != win ||
+          c->block_next - c->block_pos < MIN ((guint64) window_bytes (c), c->data_end - win))
+        if (!load_window (c, win, window_bytes (c), error))
           return FALSE;
     }
   else
@@ -792,4 +801,175 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
   return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                     "no record starts at %s %" G_GUINT64_FORMAT,
                     c->compressed ? "stream position" : "offset", offset);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Estimates                                                                 */
+
+/* Counts the records of a page the way check_page() walks it (no padding,
+ * no time extends); -1 for a page check_page() would refuse.  Sets
+ * *@committed to whether the page holds any data. */
+static gint
+count_page_records (CsTracedatCpu *c, const guint8 *page, gboolean *committed)
+{
+  guint hdr = 8 + c->klong;
+  guint64 commit = c->klong == 8 ? _cs_td_u64 (c->be, page + 8) : _cs_td_u32 (c->be, page + 8);
+  guint32 size = (guint32) commit & COMMIT_MASK;
+  const guint8 *d = page + hdr;
+  guint32 curr = 0;
+  gint n = 0;
+
+  *committed = size > 0;
+  if ((guint64) hdr + size > c->page_size)
+    return -1;
+  while (curr < size)
+    {
+      guint32 tl = _cs_td_u32 (c->be, d + curr);
+      guint32 type_len = c->be ? (tl >> 27) & 31 : tl & 31;
+      guint32 next;
+
+      switch (type_len)
+        {
+        case RB_TYPE_PADDING:
+          next = curr + 4 + _cs_td_u32 (c->be, d + curr + 4);
+          break;
+        case RB_TYPE_TIME_EXTEND:
+        case RB_TYPE_TIME_STAMP:
+          next = curr + 8;
+          break;
+        case 0:
+          next = curr + 8 + (((guint32) (gint32) (_cs_td_u32 (c->be, d + curr + 4) - 4u) + 3) & ~3u);
+          n++;
+          break;
+        default:
+          next = curr + 4 + type_len * 4;
+          n++;
+          break;
+        }
+      if (next <= curr || next > size + 8)
+        return -1;
+      curr = next;
+    }
+  return n;
+}
+
+/* The pages of one block of @len bytes at @buf: records counted into
+ * *@n_records / *@n_pages, and the header times of its first and last
+ * pages that hold data. */
+static void
+survey_block (CsTracedatCpu *c, const guint8 *buf, gsize len, guint64 *n_records,
+              guint64 *n_pages, gint64 *first_ts, gint64 *last_ts)
+{
+  for (gsize off = 0; off + c->page_size <= len; off += c->page_size)
+    {
+      gboolean committed;
+      gint n = count_page_records (c, buf + off, &committed);
+
+      if (n < 0)
+        continue;
+      *n_records += (guint64) n;
+      (*n_pages)++;
+      if (committed)
+        {
+          gint64 ts = (gint64) ts_calc (c, _cs_td_u64 (c->be, buf + off));
+
+          if (*first_ts == G_MAXINT64)
+            *first_ts = ts;
+          *last_ts = ts;
+        }
+    }
+}
+
+/**
+ * cs_tracedat_cpu_estimate:
+ * @cpu: a stream, not yet read from
+ * @n_samples: how many places of the CPU's data to look at (pages of
+ *   uncompressed data, chunks of compressed data), >= 2; the first and the
+ *   last are always among them
+ * @n_records: (out): about how many records the CPU holds
+ * @first_ns: (out): the time of its first page (ring-buffer page header;
+ *   its records are at or after it)
+ * @last_ns: (out): the time of its last page that holds data (its last
+ *   records are a page's worth of time after it, at most)
+ *
+ * Guesses the size and time span of one CPU's data without reading it all:
+ * it counts the records of @n_samples pages or chunks spread evenly over
+ * the data and extrapolates to all its pages.  Compressed data also needs
+ * every chunk's 8-byte header.  Leaves the stream where it was.
+ *
+ * Thread: the stream's.
+ *
+ * Returns: %FALSE when it cannot tell (no data, unreadable samples)
+ */
+gboolean
+cs_tracedat_cpu_estimate (CsTracedatCpu *cpu,
+                          guint          n_samples,
+                          guint64       *n_records,
+                          gint64        *first_ns,
+                          gint64        *last_ns)
+{
+  CsTracedatCpu *c = cpu;
+  guint64 seen_records = 0, seen_pages = 0, total_pages = 0, n_places;
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  g_autofree guint8 *buf = NULL;
+  g_autofree guint8 *in = NULL;
+
+  g_return_val_if_fail (cpu != NULL, FALSE);
+
+  n_samples = MAX (n_samples, 2);
+  if (c->data_end <= c->data_offset || c->page_size < 16)
+    return FALSE;
+
+  if (!c->compressed)
+    {
+      n_places = total_pages = (c->data_end - c->data_offset) / c->page_size;
+      buf = g_malloc (c->page_size);
+    }
+  else
+    {
+      /* Every chunk header, as a full read would (they are kept). */
+      while (c->chunks->len < c->n_chunks)
+        if (!read_chunk_header (c, NULL))
+          return FALSE;
+      n_places = c->n_chunks;
+      for (guint i = 0; i < c->n_chunks; i++)
+        total_pages += g_array_index (c->chunks, Chunk, i).usize / c->page_size;
+    }
+  if (n_places == 0 || total_pages == 0)
+    return FALSE;
+
+  for (guint k = 0; k < n_samples; k++)
+    {
+      guint64 place = n_places == 1 ? 0 : (guint64) k * (n_places - 1) / (n_samples - 1);
+
+      if (k > 0 && place == (guint64) (k - 1) * (n_places - 1) / (n_samples - 1))
+        continue;
+      if (!c->compressed)
+        {
+          if (!_cs_td_pread_exact (c->reader, buf, c->page_size,
+                                   c->data_offset + place * c->page_size, "a page", NULL))
+            continue;
+          survey_block (c, buf, c->page_size, &seen_records, &seen_pages, &first, &last);
+        }
+      else
+        {
+          const Chunk *ch = &g_array_index (c->chunks, Chunk, place);
+
+          if (ch->usize < c->page_size)
+            continue;
+          in = g_realloc (in, MAX (ch->csize, 1));
+          buf = g_realloc (buf, ch->usize);
+          if (!_cs_td_pread_exact (c->reader, in, ch->csize, ch->file_pos + 8, "chunk", NULL) ||
+              !_cs_td_decompress (c->reader, c->zstd, c->zs_ready ? &c->zs : NULL, in, ch->csize,
+                                  buf, ch->usize, "chunk", ch->file_pos, NULL))
+            continue;
+          survey_block (c, buf, ch->usize, &seen_records, &seen_pages, &first, &last);
+        }
+    }
+  if (seen_pages == 0 || first == G_MAXINT64)
+    return FALSE;
+  *n_records = (guint64) ((double) seen_records / seen_pages * total_pages + 0.5);
+  *first_ns = first;
+  *last_ns = last;
+  return TRUE;
 }

@@ -144,6 +144,11 @@ gboolean           cs_tracedat_cpu_seek                   (CsTracedatCpu     *cp
                                                            guint64            offset,
                                                            GError           **error);
 guint64            cs_tracedat_cpu_get_bytes_done         (CsTracedatCpu     *cpu);
+gboolean           cs_tracedat_cpu_estimate               (CsTracedatCpu     *cpu,
+                                                           guint              n_samples,
+                                                           guint64           *n_records,
+                                                           gint64            *first_ns,
+                                                           gint64            *last_ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsTracedatCpu, cs_tracedat_cpu_free)
 
