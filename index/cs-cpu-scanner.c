@@ -73,6 +73,11 @@ typedef struct {
   guint n_wakeups;
   gint64 tk[TK_N_COLUMNS][CS_TASK_CHUNK_ROWS];
 
+  /* Level 0 of the summaries, built as the events go by once the grid
+   * is known; until then what it needs is held. */
+  CsSummaryScan *summary;
+  GArray *held;
+
   /* One-entry cache in front of the task table. */
   gint32 last_pid;
   CsScanTask *last_task;
@@ -213,6 +218,27 @@ flush_task (ScanState  *st,
   st->emit (chunk, st->emit_data);
 }
 
+/* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
+static gboolean
+emit_summary_block (gpointer   user_data,
+                    guint      cpu,
+                    guint      level,
+                    gint64     block,
+                    GBytes    *blob,
+                    GError   **error)
+{
+  ScanState *st = user_data;
+  CsScanChunk *chunk = g_new0 (CsScanChunk, 1);
+
+  chunk->kind = CS_SCAN_SUMMARY_CHUNK;
+  chunk->cpu = cpu;
+  chunk->level = level;
+  chunk->chunk = block;
+  chunk->data = blob;
+  st->emit (chunk, st->emit_data);
+  return TRUE;
+}
+
 static void
 add_task_row (ScanState *st,
               gint32     pid,
@@ -280,6 +306,31 @@ field_in_record (struct tep_format_field *field,
   return field != NULL && (gsize) field->offset + field->size <= (gsize) rec->size;
 }
 
+/* Summary input held back until the grid is known (see _cs_cpu_scan_start()):
+ * an event (begin_ns == G_MININT64) or a slice. */
+typedef struct {
+  gint64 ts_ns;
+  gint64 begin_ns;
+  gint32 pid;
+  gint32 next_pid;
+} SummaryOp;
+
+static void
+summary_switch (ScanState *st,
+                gint32     prev_pid,
+                gint64     begin_ns,
+                gint64     end_ns,
+                gint32     next_pid)
+{
+  if (G_LIKELY (st->summary != NULL))
+    _cs_summary_scan_switch (st->summary, prev_pid, begin_ns, end_ns, next_pid);
+  else
+    {
+      SummaryOp op = { end_ns, begin_ns, prev_pid, next_pid };
+      g_array_append_val (st->held, op);
+    }
+}
+
 static void
 handle_sched_switch (ScanState               *st,
                      const SchedSwitchFields *f,
@@ -300,6 +351,7 @@ handle_sched_switch (ScanState               *st,
    * it ran since the CPU's first event. */
   gint64 begin = st->running_known ? st->running_since : st->result->first_ns;
   add_slice (st, (gint32) prev_pid, begin, (gint64) rec->ts, (gint32) prev_state);
+  summary_switch (st, (gint32) prev_pid, begin, (gint64) rec->ts, (gint32) next_pid);
 
   if (field_in_record (f->prev_comm, rec))
     set_comm (st, (gint32) prev_pid, (const char *) rec->data + f->prev_comm->offset,
@@ -428,66 +480,83 @@ read_common (const CommonFields *cf,
   return TRUE;
 }
 
-/*
- * _cs_cpu_scan:
- * @file: the recording, used by this thread only
- * @cpu: which CPU to read
- * @types: event id map, shared read-only
- * @emit: receives each encoded chunk (transfer full), in order
- * @progress_bytes: updated with how far (bytes) into the CPU's data the scan is
- * @cancellable: checked every few thousand events
- *
- * Returns: (transfer full): what the CPU holds besides its events, or %NULL
- *   with @error set
- */
-CsScanResult *
-_cs_cpu_scan (CsTraceFile      *file,
-              guint             cpu,
-              const CsTypeMap  *types,
-              CsScanEmitFunc    emit,
-              gpointer          emit_data,
-              volatile gint64  *progress_bytes,
-              GCancellable     *cancellable,
-              GError          **error)
-{
-  g_autoptr(CsCpuCursor) cursor = NULL;
-  g_autoptr(CsScanResult) result = g_new0 (CsScanResult, 1);
-  g_autofree ScanState *st = g_new0 (ScanState, 1);
+struct _CsCpuScan {
+  ScanState *st;
+  CsScanResult *result;
+  CsCpuCursor *cursor;
+  struct tep_handle *tep;
   SchedSwitchFields sw;
   CommonFields common;
-  struct tep_handle *tep;
+  guint64 first_offset;
+  volatile gint64 *progress_bytes;
+  GCancellable *cancellable;
+  gboolean at_end;
+
+  GArray *held;             /* SummaryOp, before the grid is known */
+  guint64 n_sampled;        /* records read by _cs_cpu_scan_start() */
+  gint64 sample_last_ns;
+};
+
+static inline void
+summary_event (CsCpuScan *scan,
+               gint64     ts_ns,
+               gint32     pid)
+{
+  if (G_LIKELY (scan->st->summary != NULL))
+    _cs_summary_scan_event (scan->st->summary, ts_ns, pid);
+  else
+    {
+      SummaryOp op = { ts_ns, G_MININT64, pid, 0 };
+      g_array_append_val (scan->held, op);
+    }
+}
+
+
+void
+_cs_cpu_scan_free (CsCpuScan *scan)
+{
+  if (scan == NULL)
+    return;
+  g_clear_pointer (&scan->st->summary, _cs_summary_scan_free);
+  g_free (scan->st);
+  g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
+  g_clear_pointer (&scan->result, cs_scan_result_free);
+  g_clear_pointer (&scan->held, g_array_unref);
+  g_free (scan);
+}
+
+/* Reads and indexes up to @limit more records; FALSE with @error set on
+ * failure.  Sets scan->at_end after the last record. */
+static gboolean
+scan_records (CsCpuScan *scan,
+              guint64    limit,
+              GError   **error)
+{
+  ScanState *st = scan->st;
+  CsScanResult *result = scan->result;
+  const CsTypeMap *types = st->types;
+  struct tep_handle *tep = scan->tep;
   CsRecord rec;
   GError *local_error = NULL;
-  guint64 first_offset = 0;
 
-  result->cpu = cpu;
-  result->type_counts = g_new0 (guint64, types->n_types);
-  result->tasks = g_hash_table_new_full (NULL, NULL, NULL, scan_task_free);
-
-  cursor = cs_trace_file_open_cpu (file, cpu, error);
-  if (cursor == NULL)
-    return NULL;
-  tep = cs_cpu_cursor_get_tep (cursor);
-  /* The handle may be shared with other scanners: lookups that update its
-   * caches happen under the lock that guards libtraceevent's parser. */
-  g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
-  find_sched_switch (tep, &sw);
-  find_wakeups (tep, st);
-  find_common_fields (tep, &common);
-  g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
-
-  st->result = result;
-  st->types = types;
-  st->emit = emit;
-  st->emit_data = emit_data;
-
-  while (cs_cpu_cursor_next (cursor, &rec, &local_error))
+  while (limit-- > 0)
     {
+      if (!cs_cpu_cursor_next (scan->cursor, &rec, &local_error))
+        {
+          if (local_error != NULL)
+            {
+              g_propagate_prefixed_error (error, local_error, "CPU %u: ", result->cpu);
+              return FALSE;
+            }
+          scan->at_end = TRUE;
+          return TRUE;
+        }
+
       struct tep_record *tr = rec.tep_record;
       int tep_type;
       gint32 pid;
 
-      if (!read_common (&common, tr, &tep_type, &pid))
+      if (!read_common (&scan->common, tr, &tep_type, &pid))
         {
           tep_type = tep_data_type (tep, tr);
           pid = tep_data_pid (tep, tr);
@@ -500,7 +569,7 @@ _cs_cpu_scan (CsTraceFile      *file,
       if (result->n_events == 0)
         {
           result->first_ns = rec.ts_ns;
-          first_offset = rec.offset;
+          scan->first_offset = rec.offset;
         }
       result->last_ns = rec.ts_ns;
       result->n_events++;
@@ -508,6 +577,7 @@ _cs_cpu_scan (CsTraceFile      *file,
       if (rec.missed_events != 0)
         result->missed_events += rec.missed_events == G_MAXUINT32 ? 1 : rec.missed_events;
       lookup_task (st, pid)->n_events++;
+      summary_event (scan, rec.ts_ns, pid);
 
       st->ev[EV_TS][st->n_ev] = rec.ts_ns;
       st->ev[EV_PID][st->n_ev] = pid;
@@ -516,28 +586,155 @@ _cs_cpu_scan (CsTraceFile      *file,
       if (++st->n_ev == CS_EVENT_CHUNK_ROWS)
         {
           flush_events (st);
-          *progress_bytes = (gint64) (rec.offset - first_offset);
-          if (g_cancellable_set_error_if_cancelled (cancellable, error))
-            return NULL;
+          *scan->progress_bytes = (gint64) (rec.offset - scan->first_offset);
+          if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+            return FALSE;
         }
 
-      if (tep_type == sw.id)
-        handle_sched_switch (st, &sw, tr);
+      if (tep_type == scan->sw.id)
+        handle_sched_switch (st, &scan->sw, tr);
       else
         for (guint w = 0; w < st->n_wakeups; w++)
           if (tep_type == st->wakeups[w].id)
             handle_wakeup (st, &st->wakeups[w], tr);
     }
-  if (local_error != NULL)
+  return TRUE;
+}
+
+/*
+ * _cs_cpu_scan_start:
+ * @file: the recording, used by this thread only
+ * @cpu: which CPU to read
+ * @types: event id map, shared read-only
+ * @sample_records: how many records to read now, >= 1
+ * @emit: receives each encoded chunk (transfer full), in order
+ * @progress_bytes: updated with how far (bytes) into the CPU's data the scan is
+ * @cancellable: checked every few thousand events
+ *
+ * Starts the scan of one CPU: reads its first @sample_records records,
+ * which tell when it starts and how fast it records events
+ * (_cs_cpu_scan_get_sample()), so that the caller can choose the summaries'
+ * grid for all CPUs before _cs_cpu_scan_finish() reads the rest.  Every
+ * record is read once; what the summaries need of the first ones is held
+ * until then.  A started scan holds ~0.3 MiB.
+ *
+ * Returns: (transfer full): the scan, or %NULL with @error set
+ */
+CsCpuScan *
+_cs_cpu_scan_start (CsTraceFile      *file,
+                    guint             cpu,
+                    const CsTypeMap  *types,
+                    guint             sample_records,
+                    CsScanEmitFunc    emit,
+                    gpointer          emit_data,
+                    volatile gint64  *progress_bytes,
+                    GCancellable     *cancellable,
+                    GError          **error)
+{
+  g_autoptr(CsCpuScan) scan = g_new0 (CsCpuScan, 1);
+  CsScanResult *result;
+  ScanState *st;
+
+  scan->st = st = g_new0 (ScanState, 1);
+  scan->result = result = g_new0 (CsScanResult, 1);
+  scan->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
+  scan->progress_bytes = progress_bytes;
+  scan->cancellable = cancellable;
+  result->cpu = cpu;
+  result->type_counts = g_new0 (guint64, types->n_types);
+  result->tasks = g_hash_table_new_full (NULL, NULL, NULL, scan_task_free);
+
+  scan->cursor = cs_trace_file_open_cpu (file, cpu, error);
+  if (scan->cursor == NULL)
+    return NULL;
+  scan->tep = cs_cpu_cursor_get_tep (scan->cursor);
+  /* The handle may be shared with other scanners: lookups that update its
+   * caches happen under the lock that guards libtraceevent's parser. */
+  g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
+  find_sched_switch (scan->tep, &scan->sw);
+  find_wakeups (scan->tep, st);
+  find_common_fields (scan->tep, &scan->common);
+  g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
+
+  st->result = result;
+  st->types = types;
+  st->emit = emit;
+  st->emit_data = emit_data;
+  st->held = scan->held;
+
+  if (!scan_records (scan, sample_records, error))
+    return NULL;
+  scan->n_sampled = result->n_events;
+  scan->sample_last_ns = result->last_ns;
+  return g_steal_pointer (&scan);
+}
+
+/*
+ * _cs_cpu_scan_get_sample:
+ * @first_ns: (out): the CPU's first event, when it has any
+ * @events_per_ns: (out): its event rate over the records read so far, 0
+ *   when unknown
+ *
+ * Returns: whether the CPU has events
+ */
+gboolean
+_cs_cpu_scan_get_sample (CsCpuScan *scan,
+                         gint64    *first_ns,
+                         double    *events_per_ns)
+{
+  *first_ns = scan->result->first_ns;
+  *events_per_ns = 0;
+  if (scan->n_sampled > 1 && scan->sample_last_ns > scan->result->first_ns)
+    *events_per_ns = (double) (scan->n_sampled - 1) /
+                     (double) (scan->sample_last_ns - scan->result->first_ns);
+  return scan->n_sampled > 0;
+}
+
+/*
+ * _cs_cpu_scan_finish:
+ * @scan: a scan from _cs_cpu_scan_start(), on the same thread
+ * @grid: the summaries' grid, the same for all CPUs
+ *
+ * Reads the CPU's remaining records, emitting the rest of its chunks and
+ * its summary blocks.
+ *
+ * Returns: (transfer full): what the CPU holds besides its events, or %NULL
+ *   with @error set
+ */
+CsScanResult *
+_cs_cpu_scan_finish (CsCpuScan           *scan,
+                     const CsSummaryGrid *grid,
+                     GError             **error)
+{
+  ScanState *st = scan->st;
+  CsScanResult *result = scan->result;
+
+  st->summary = _cs_summary_scan_new (result->cpu, grid->origin_ns, grid->shift,
+                                      emit_summary_block, st);
+  for (guint i = 0; i < scan->held->len; i++)
     {
-      g_propagate_prefixed_error (error, local_error, "CPU %u: ", cpu);
-      return NULL;
+      const SummaryOp *op = &g_array_index (scan->held, SummaryOp, i);
+
+      if (op->begin_ns == G_MININT64)
+        _cs_summary_scan_event (st->summary, op->ts_ns, op->pid);
+      else
+        _cs_summary_scan_switch (st->summary, op->pid, op->begin_ns, op->ts_ns, op->next_pid);
     }
+  g_array_set_size (scan->held, 0);
+
+  while (!scan->at_end)
+    if (!scan_records (scan, G_MAXUINT64, error))
+      return NULL;
 
   flush_events (st);
   if (st->running_known)
-    add_slice (st, st->running_pid, st->running_since, result->last_ns, -1);
+    {
+      add_slice (st, st->running_pid, st->running_since, result->last_ns, -1);
+      summary_switch (st, st->running_pid, st->running_since, result->last_ns, -1);
+    }
   flush_slices (st);
+  if (!_cs_summary_scan_finish (st->summary, error))
+    return NULL;
 
   GHashTableIter iter;
   gpointer key, value;
@@ -549,5 +746,8 @@ _cs_cpu_scan (CsTraceFile      *file,
       g_clear_pointer (&task->rows, g_free);
     }
 
-  return g_steal_pointer (&result);
+  /* The thread may have more CPUs to finish: keep only the result. */
+  g_clear_pointer (&st->summary, _cs_summary_scan_free);
+  g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
+  return g_steal_pointer (&scan->result);
 }

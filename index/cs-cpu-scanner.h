@@ -19,13 +19,15 @@ typedef enum {
   CS_SCAN_EVENT_CHUNK,
   CS_SCAN_SLICE_CHUNK,
   CS_SCAN_TASK_CHUNK,
+  CS_SCAN_SUMMARY_CHUNK,   /* one block of the summaries table */
 } CsScanChunkKind;
 
 typedef struct {
   CsScanChunkKind kind;
   guint cpu;
   gint32 pid;              /* CS_SCAN_TASK_CHUNK only */
-  guint64 chunk;
+  guint level;             /* CS_SCAN_SUMMARY_CHUNK only */
+  guint64 chunk;           /* for CS_SCAN_SUMMARY_CHUNK, the block */
   gint64 first_ns;
   gint64 last_ns;
   guint64 first_row;
@@ -69,15 +71,37 @@ typedef struct {
 
 typedef void (*CsScanEmitFunc) (CsScanChunk *chunk, gpointer user_data);
 
-CsScanResult *_cs_cpu_scan (CsTraceFile      *file,
-                            guint             cpu,
-                            const CsTypeMap  *types,
-                            CsScanEmitFunc    emit,
-                            gpointer          emit_data,
-                            volatile gint64  *progress_bytes,
-                            GCancellable     *cancellable,
-                            GError          **error);
+/* Where level 0 of the summaries starts and how wide its buckets are
+ * (2^shift ns), decided before the scan. */
+typedef struct {
+  gint64 origin_ns;
+  guint shift;
+} CsSummaryGrid;
 
+/* Records each CPU's scan reads before the grid is chosen, when the event
+ * rate is to be estimated from them. */
+#define CS_SCAN_SAMPLE_RECORDS 4096
+
+typedef struct _CsCpuScan CsCpuScan;
+
+CsCpuScan    *_cs_cpu_scan_start      (CsTraceFile         *file,
+                                       guint                cpu,
+                                       const CsTypeMap     *types,
+                                       guint                sample_records,
+                                       CsScanEmitFunc       emit,
+                                       gpointer             emit_data,
+                                       volatile gint64     *progress_bytes,
+                                       GCancellable        *cancellable,
+                                       GError             **error);
+gboolean      _cs_cpu_scan_get_sample (CsCpuScan           *scan,
+                                       gint64              *first_ns,
+                                       double              *events_per_ns);
+CsScanResult *_cs_cpu_scan_finish     (CsCpuScan           *scan,
+                                       const CsSummaryGrid *grid,
+                                       GError             **error);
+void          _cs_cpu_scan_free       (CsCpuScan           *scan);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsCpuScan, _cs_cpu_scan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsScanResult, cs_scan_result_free)
 
 G_END_DECLS

@@ -2,12 +2,16 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Builds an index in three steps:
- *  1. scanner threads (one recording handle each) read CPUs in parallel and
- *     hand encoded chunks to this thread through a queue;
- *  2. this thread, the only one touching SQLite, inserts them, then the
- *     derived tables (CPUs, event types, tasks) and the summary pyramid;
- *  3. the file, written under a temporary name, is renamed into place.
+ * Builds an index in four steps:
+ *  1. scanner threads (one recording handle each) start reading their CPUs
+ *     in parallel; the first records of every CPU fix the summaries' grid
+ *     (origin and finest bucket width), so that the scan builds them as it
+ *     goes and no record is read twice;
+ *  2. the scanners read the rest and hand encoded chunks (events, slices,
+ *     tasks, summary blocks) to this thread through a queue;
+ *  3. this thread, the only one touching SQLite, inserts them, then the
+ *     derived tables (CPUs, event types, tasks);
+ *  4. the file, written under a temporary name, is renamed into place.
  * Memory is bounded by the chunks in flight (the queue is capped) plus the
  * per-task table, never by the number of events.
  */
@@ -26,6 +30,23 @@
 /* Chunks waiting for SQLite; past this the scanners wait (~20 KiB each). */
 #define MAX_QUEUED_CHUNKS 512
 
+/* What the first records of a CPU tell. */
+typedef struct {
+  gboolean has_events;
+  gint64 first_ns;
+  double events_per_ns;
+} CpuSample;
+
+/* A guess at a CPU's records (cs_trace_file_estimate_cpu()). */
+typedef struct {
+  guint64 n_records;
+  gint64 first_ns;
+  gint64 last_ns;
+} CpuEstimate;
+
+/* Pages (or compressed chunks) of each CPU that guess is made from. */
+#define ESTIMATE_SAMPLES 64
+
 typedef struct {
   /* Set up before the threads start, then read-only. */
   const char *trace_path;
@@ -33,11 +54,22 @@ typedef struct {
   CsTraceFile *file;        /* shared by the scanners when its cursors allow */
   CsTypeMap types;
   guint n_cpus;
+  guint n_threads;
   GCancellable *cancellable;
 
   GAsyncQueue *queue;       /* CsScanChunk*, or a ScanDone* marker */
   guint next_cpu;           /* atomic: the next CPU to scan */
   volatile gint64 *progress_bytes;
+
+  /* The summaries' grid, chosen when every scanner thread has started its
+   * CPUs (see choose_grid()). */
+  GMutex grid_lock;
+  GCond grid_cond;
+  guint n_started;          /* scanner threads done starting their CPUs */
+  gboolean failed;
+  CpuSample *samples;       /* per CPU */
+  CpuEstimate *estimates;   /* per CPU, or NULL */
+  CsSummaryGrid grid;
 } Build;
 
 /* Sent on the queue when a scanner thread has finished all its CPUs. */
@@ -81,12 +113,56 @@ enqueue_chunk (CsScanChunk *chunk,
     flush_batch (sc);
 }
 
+/* Step 1, once every scanner has started its CPUs: the summaries' origin
+ * is the recording's first event (the earliest first record of the CPUs,
+ * what the whole scan would find) and their finest width follows the
+ * recording's event rate, which is known only after the scan: it is
+ * estimated from pages spread over each CPU's data (b->estimates), or else
+ * from the first records of each CPU, which can be far from the average.
+ * A wrong guess costs only a finer or coarser level 0.  Called with
+ * b->grid_lock held. */
+static void
+choose_grid (Build *b)
+{
+  gint64 origin = G_MAXINT64, last = G_MININT64;
+  double rate_sum = 0;
+  guint n_rates = 0, n_active = 0;
+  guint64 n_estimated = 0;
+  gboolean estimated = b->estimates != NULL;
+
+  for (guint cpu = 0; cpu < b->n_cpus; cpu++)
+    {
+      if (!b->samples[cpu].has_events)
+        continue;
+      origin = MIN (origin, b->samples[cpu].first_ns);
+      if (b->samples[cpu].events_per_ns > 0)
+        {
+          rate_sum += b->samples[cpu].events_per_ns;
+          n_rates++;
+        }
+      n_active++;
+      if (estimated && b->estimates[cpu].n_records > 0)
+        {
+          n_estimated += b->estimates[cpu].n_records;
+          last = MAX (last, b->estimates[cpu].last_ns);
+        }
+      else
+        estimated = FALSE;
+    }
+  b->grid.origin_ns = origin == G_MAXINT64 ? 0 : origin;
+  if (estimated && n_active > 0 && last > origin)
+    b->grid.shift = _cs_summary_choose_shift (n_estimated, n_active, last - origin);
+  else
+    b->grid.shift = _cs_summary_shift_for_rate (n_rates > 0 ? rate_sum / n_rates : 0);
+}
+
 static gpointer
 scanner_thread (gpointer user_data)
 {
   Build *b = user_data;
   ScanDone *done = g_new0 (ScanDone, 1);
   g_autoptr(CsTraceFile) file = NULL;
+  g_autoptr(GPtrArray) scans = g_ptr_array_new_with_free_func ((GDestroyNotify) _cs_cpu_scan_free);
   Scanner sc = { b, g_ptr_array_new () };
   guint cpu;
 
@@ -95,15 +171,48 @@ scanner_thread (gpointer user_data)
     file = g_object_ref (b->file);
   else
     file = cs_trace_file_open (b->trace_path, &done->error);
-  while (file != NULL &&
+
+  /* Start this thread's CPUs: their first records give the grid. */
+  while (file != NULL && done->error == NULL &&
          (cpu = g_atomic_int_add (&b->next_cpu, 1)) < b->n_cpus)
     {
-      CsScanResult *r = _cs_cpu_scan (file, cpu, &b->types, enqueue_chunk, &sc,
-                                      &b->progress_bytes[cpu], b->cancellable, &done->error);
+      /* The origin needs one record; the rate, unless estimated, more. */
+      CsCpuScan *scan = _cs_cpu_scan_start (file, cpu, &b->types,
+                                            b->estimates != NULL ? 1 : CS_SCAN_SAMPLE_RECORDS,
+                                            enqueue_chunk, &sc,
+                                            &b->progress_bytes[cpu], b->cancellable,
+                                            &done->error);
+      if (scan == NULL)
+        break;
+      b->samples[cpu].has_events = _cs_cpu_scan_get_sample (scan, &b->samples[cpu].first_ns,
+                                                            &b->samples[cpu].events_per_ns);
+      g_ptr_array_add (scans, scan);
+    }
+  if (done->error != NULL)
+    g_atomic_int_set (&b->next_cpu, b->n_cpus);   /* stop the other scanners too */
+
+  /* Wait for the others; the last one chooses the grid. */
+  g_mutex_lock (&b->grid_lock);
+  if (done->error != NULL)
+    b->failed = TRUE;
+  if (++b->n_started == b->n_threads)
+    {
+      choose_grid (b);
+      g_cond_broadcast (&b->grid_cond);
+    }
+  while (b->n_started < b->n_threads)
+    g_cond_wait (&b->grid_cond, &b->grid_lock);
+  if (b->failed && done->error == NULL)
+    g_set_error_literal (&done->error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Another CPU failed");
+  g_mutex_unlock (&b->grid_lock);
+
+  for (guint i = 0; done->error == NULL && i < scans->len; i++)
+    {
+      CsScanResult *r = _cs_cpu_scan_finish (g_ptr_array_index (scans, i), &b->grid, &done->error);
+
       if (r == NULL)
         {
-          /* Stop the other scanners too. */
-          g_atomic_int_set (&b->next_cpu, b->n_cpus);
+          g_cancellable_cancel (b->cancellable);   /* stop the other scanners too */
           break;
         }
       g_ptr_array_add (done->results, r);
@@ -119,19 +228,37 @@ scanner_thread (gpointer user_data)
   return NULL;
 }
 
+typedef struct {
+  sqlite3_stmt *events;
+  sqlite3_stmt *slices;
+  sqlite3_stmt *tasks;
+  sqlite3_stmt *summaries;
+} Inserts;
+
 static gboolean
-insert_chunk (sqlite3_stmt *ev_stmt,
-              sqlite3_stmt *sl_stmt,
-              sqlite3_stmt *tk_stmt,
-              CsScanChunk  *c,
-              GError      **error)
+insert_chunk (const Inserts *ins,
+              CsScanChunk   *c,
+              GError       **error)
 {
-  sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ev_stmt
-                    : c->kind == CS_SCAN_SLICE_CHUNK ? sl_stmt : tk_stmt;
+  sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ins->events
+                    : c->kind == CS_SCAN_SLICE_CHUNK ? ins->slices
+                    : c->kind == CS_SCAN_TASK_CHUNK ? ins->tasks : ins->summaries;
   gsize size;
   const void *data = g_bytes_get_data (c->data, &size);
   int i = 1;
 
+  if (c->kind == CS_SCAN_SUMMARY_CHUNK)
+    {
+      int rc;
+
+      sqlite3_bind_int (s, 1, c->cpu);
+      sqlite3_bind_int (s, 2, c->level);
+      sqlite3_bind_int64 (s, 3, c->chunk);
+      sqlite3_bind_blob (s, 4, data, size, SQLITE_STATIC);
+      rc = sqlite3_step (s);
+      sqlite3_reset (s);
+      return _cs_sqlite_check (sqlite3_db_handle (s), rc, "storing summaries", error);
+    }
   if (c->kind == CS_SCAN_TASK_CHUNK)
     sqlite3_bind_int (s, i++, c->pid);
   sqlite3_bind_int (s, i++, c->cpu);
@@ -334,8 +461,9 @@ report_progress (Build              *b,
     return;
   for (guint cpu = 0; cpu < b->n_cpus; cpu++)
     sum += b->progress_bytes[cpu];
-  /* Scanning is ~90 % of the work; the summaries take the rest. */
-  progress (0.9 * CLAMP (sum / file_size, 0, 1), user_data);
+  /* Scanning is nearly all of the work; the secondary indexes take the
+   * rest. */
+  progress (0.95 * CLAMP (sum / file_size, 0, 1), user_data);
 }
 
 static int
@@ -363,6 +491,8 @@ build_into (sqlite3             *db,
   g_autoptr(sqlite3_stmt) ev_stmt = NULL;
   g_autoptr(sqlite3_stmt) sl_stmt = NULL;
   g_autoptr(sqlite3_stmt) tk_stmt = NULL;
+  g_autoptr(sqlite3_stmt) su_stmt = NULL;
+  Inserts ins;
   GStatBuf st;
   gint64 file_size = g_stat (b->trace_path, &st) == 0 ? st.st_size : 0;
   g_autofree guint64 *type_totals = NULL;
@@ -379,14 +509,28 @@ build_into (sqlite3             *db,
   ev_stmt = _cs_sqlite_prepare (db, "INSERT INTO event_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
   sl_stmt = _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
   tk_stmt = _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
-  if (ev_stmt == NULL || sl_stmt == NULL || tk_stmt == NULL)
+  su_stmt = _cs_sqlite_prepare (db, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)", error);
+  if (ev_stmt == NULL || sl_stmt == NULL || tk_stmt == NULL || su_stmt == NULL)
     return FALSE;
+  ins = (Inserts) { ev_stmt, sl_stmt, tk_stmt, su_stmt };
 
   build_type_map (tep, &b->types);
 
   /* Scanning is CPU-bound (page parsing, varints, zstd): one thread per
    * core, each taking the next unscanned CPU. */
   n_threads = CLAMP (g_get_num_processors (), 1, MAX (b->n_cpus, 1));
+  b->n_threads = n_threads;
+  b->samples = g_new0 (CpuSample, MAX (b->n_cpus, 1));
+  if (cs_trace_file_get_cursors_are_independent (file))
+    {
+      b->estimates = g_new0 (CpuEstimate, MAX (b->n_cpus, 1));
+      for (guint cpu = 0; cpu < b->n_cpus; cpu++)
+        if (!cs_trace_file_estimate_cpu (file, cpu, ESTIMATE_SAMPLES, &b->estimates[cpu].n_records,
+                                         &b->estimates[cpu].first_ns, &b->estimates[cpu].last_ns))
+          b->estimates[cpu].n_records = 0;
+      g_debug ("%s: estimated the CPUs' records in %.3f s", b->trace_path,
+               (g_get_monotonic_time () - t0) / 1e6);
+    }
   for (guint i = 0; i < n_threads; i++)
     g_ptr_array_add (threads, g_thread_new ("cs-scan", scanner_thread, b));
 
@@ -411,8 +555,16 @@ build_into (sqlite3             *db,
 
               n_running--;
               g_ptr_array_extend_and_steal (results, done->results);
-              if (done->error != NULL && scan_error == NULL)
-                scan_error = done->error;
+              /* A scanner stopped because another failed says so with
+               * G_IO_ERROR_CANCELLED: report the failure itself. */
+              if (done->error != NULL &&
+                  (scan_error == NULL ||
+                   (g_error_matches (scan_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+                    !g_error_matches (done->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))))
+                {
+                  g_clear_error (&scan_error);
+                  scan_error = done->error;
+                }
               else
                 g_clear_error (&done->error);
               g_free (done);
@@ -420,7 +572,7 @@ build_into (sqlite3             *db,
               continue;
             }
 
-          if (scan_error == NULL && !insert_chunk (ev_stmt, sl_stmt, tk_stmt, c, &scan_error))
+          if (scan_error == NULL && !insert_chunk (&ins, c, &scan_error))
             {
               /* Let the scanners finish quickly; their chunks are dropped. */
               g_cancellable_cancel (b->cancellable);
@@ -460,8 +612,31 @@ build_into (sqlite3             *db,
   if (n_events == 0)
     first_ns = last_ns = 0;
 
-  guint shift = _cs_summary_choose_shift (n_events, n_active, last_ns - first_ns);
+  /* The scan's summaries are on the grid chosen before it, whose origin
+   * must be the first event found (it can only differ if the recording
+   * changed under us); otherwise they are built again from the chunks. */
+  gboolean rebuild_summaries = first_ns != b->grid.origin_ns;
+  guint shift = rebuild_summaries ? _cs_summary_choose_shift (n_events, n_active, last_ns - first_ns)
+                                  : b->grid.shift;
   guint n_levels = _cs_summary_count_levels (shift, last_ns - first_ns);
+
+  g_debug ("%s: summaries at 2^%u ns, %u levels (from the whole recording: 2^%u ns)%s",
+           b->trace_path, shift, n_levels,
+           _cs_summary_choose_shift (n_events, n_active, last_ns - first_ns),
+           rebuild_summaries ? ", built again" : "");
+  /* Each scanner built every level up to 2^62 ns: keep those wanted. */
+  {
+    g_autoptr(sqlite3_stmt) del = _cs_sqlite_prepare (db,
+        rebuild_summaries ? "DELETE FROM summaries" : "DELETE FROM summaries WHERE level >= ?1",
+        error);
+
+    if (del == NULL)
+      return FALSE;
+    if (!rebuild_summaries)
+      sqlite3_bind_int (del, 1, n_levels);
+    if (!_cs_sqlite_check (db, sqlite3_step (del), "dropping summary levels", error))
+      return FALSE;
+  }
 
   if (!write_meta (db, "identity", identity, 0, error) ||
       !write_meta (db, "trace_path", cs_trace_file_get_path (file), 0, error) ||
@@ -478,16 +653,18 @@ build_into (sqlite3             *db,
     return FALSE;
 
   if (progress)
-    progress (0.9, user_data);
+    progress (0.95, user_data);
   g_debug ("%s: scanned in %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
   /* The summary threads read what is committed, through their own
    * connections. */
   if (!_cs_sqlite_exec (db, "COMMIT;", error) ||
-      !_cs_summary_build (db, b->db_path, b->n_cpus, first_ns, last_ns, shift, n_levels,
-                          b->cancellable, error))
+      (rebuild_summaries &&
+       !_cs_summary_build (db, b->db_path, b->n_cpus, first_ns, last_ns, shift, n_levels,
+                           b->cancellable, error)))
     return FALSE;
 
-  g_debug ("%s: summarised at %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
+  if (rebuild_summaries)
+    g_debug ("%s: summarised at %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
   /* Secondary indexes last: building them once is cheaper than keeping
    * them up to date during the inserts. */
   if (!_cs_sqlite_exec (db,
@@ -601,6 +778,8 @@ cs_index_build (const char          *trace_path,
   b.n_cpus = cs_trace_file_get_n_cpus (file);
   b.cancellable = own_cancellable;
   b.queue = g_async_queue_new_full (batch_free);
+  g_mutex_init (&b.grid_lock);
+  g_cond_init (&b.grid_cond);
   progress_bytes = g_new0 (gint64, MAX (b.n_cpus, 1));
   b.progress_bytes = progress_bytes;
 
@@ -617,6 +796,10 @@ cs_index_build (const char          *trace_path,
 
   g_async_queue_unref (b.queue);
   g_free (b.types.by_tep_id);
+  g_free (b.samples);
+  g_free (b.estimates);
+  g_mutex_clear (&b.grid_lock);
+  g_cond_clear (&b.grid_cond);
   if (sqlite3_close (db) != SQLITE_OK && ok)
     ok = _cs_sqlite_check (db, SQLITE_ERROR, "closing the index", error);
 

@@ -70,8 +70,40 @@ sqlite3_stmt *_cs_sqlite_prepare (sqlite3  *db,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
+/* Receives a summary block, encoded (transfer full), of @level of @cpu. */
+typedef gboolean (*CsSummaryStoreFunc) (gpointer   user_data,
+                                        guint      cpu,
+                                        guint      level,
+                                        gint64     block,
+                                        GBytes    *blob,
+                                        GError   **error);
+
+/* Summary pyramid of one CPU built during its scan (cs-summary-builder.c):
+ * fed each event and each sched_switch slice in time order. */
+typedef struct _CsSummaryScan CsSummaryScan;
+
+CsSummaryScan *_cs_summary_scan_new    (guint              cpu,
+                                        gint64             origin_ns,
+                                        guint              shift,
+                                        CsSummaryStoreFunc store,
+                                        gpointer           store_data);
+void           _cs_summary_scan_event  (CsSummaryScan     *s,
+                                        gint64             ts_ns,
+                                        gint32             pid);
+void           _cs_summary_scan_switch (CsSummaryScan     *s,
+                                        gint32             prev_pid,
+                                        gint64             begin_ns,
+                                        gint64             end_ns,
+                                        gint32             next_pid);
+gboolean       _cs_summary_scan_finish (CsSummaryScan     *s,
+                                        GError           **error);
+void           _cs_summary_scan_free   (CsSummaryScan     *s);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSummaryScan, _cs_summary_scan_free)
+
 /* Summary pyramid builder (cs-summary-builder.c): reads back the event and
- * slice chunks of every CPU and writes the summaries table. */
+ * slice chunks of every CPU and writes the summaries table; used when the
+ * scan's summaries cannot be (see cs-index-builder.c). */
 gboolean _cs_summary_build (sqlite3       *db,
                             const char    *db_path,
                             guint          n_cpus,
@@ -86,6 +118,7 @@ guint    _cs_summary_choose_shift  (guint64 n_events,
                                     gint64  span_ns);
 guint    _cs_summary_count_levels  (guint   shift,
                                     gint64  span_ns);
+guint    _cs_summary_shift_for_rate (double events_per_ns);
 
 /* Small fixed set of (pid, weight) candidates to find a column's or a
  * bucket's dominant task without a hash table. */

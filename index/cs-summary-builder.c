@@ -9,10 +9,16 @@
  * the whole recording.  A bucket holds the number of events, the time a
  * non-idle task ran (from the sched_switch slices) and the dominant task.
  *
- * It is built after the scan by reading the event and slice chunks of each
- * CPU back in time order: a streaming merge that keeps one open bucket per
- * level and one block of buckets per level, so memory does not grow with
- * the recording.
+ * Level 0 is built during the scan (CsSummaryScan, fed by cs-cpu-scanner.c
+ * with each event's time and pid and each sched_switch's slice), so no event
+ * chunk is read twice; each level up is folded from the one below as its
+ * buckets close.  A level-0 bucket stays open while a slice that may still
+ * add busy time to it is running, in a bounded queue (see
+ * PENDING_BUCKETS).  Memory does not grow with the recording.
+ *
+ * _cs_summary_build() is the older way, kept for when the scan's summaries
+ * cannot be used: it reads the event and slice chunks of each CPU back in
+ * time order, a streaming merge into the same pyramid.
  */
 #include "config.h"
 
@@ -40,8 +46,9 @@ typedef struct {
 } Level;
 
 typedef struct {
-  sqlite3 *read_db;         /* the index being built, read-only */
-  sqlite3_stmt *insert;     /* into this thread's side file */
+  CsSummaryStoreFunc store; /* receives each encoded block */
+  gpointer store_data;
+  sqlite3 *read_db;         /* _cs_summary_build(): the index, read-only */
   guint cpu;
   guint n_levels;
   Level *levels;
@@ -102,23 +109,27 @@ flush_block (Pyramid *p,
 {
   Level *l = &p->levels[level];
   const gint64 *cols[SU_N_COLUMNS] = { l->n_events, l->busy, l->dominant };
-  g_autoptr(GBytes) blob = NULL;
-  gsize size;
-  const void *data;
-  int rc;
 
   if (l->block < 0 || !l->block_used)
     return TRUE;
-  blob = cs_chunk_encode (CS_SUMMARY_BLOCK_BUCKETS, SU_N_COLUMNS, _cs_summary_modes, cols, TRUE);
-  data = g_bytes_get_data (blob, &size);
-  sqlite3_bind_int (p->insert, 1, p->cpu);
-  sqlite3_bind_int (p->insert, 2, level);
-  sqlite3_bind_int64 (p->insert, 3, l->block);
-  sqlite3_bind_blob (p->insert, 4, data, size, SQLITE_STATIC);
-  rc = sqlite3_step (p->insert);
-  sqlite3_reset (p->insert);
-  return _cs_sqlite_check (sqlite3_db_handle (p->insert), rc, "storing summaries", error);
+  l->block_used = FALSE;
+  return p->store (p->store_data, p->cpu, level, l->block,
+                   cs_chunk_encode (CS_SUMMARY_BLOCK_BUCKETS, SU_N_COLUMNS, _cs_summary_modes,
+                                    cols, TRUE),
+                   error);
 }
+
+static void
+pyramid_reset (Pyramid *p)
+{
+  for (guint l = 0; l < p->n_levels; l++)
+    {
+      p->levels[l].idx = -1;
+      p->levels[l].block = -1;
+      p->levels[l].block_used = FALSE;
+    }
+}
+
 
 static gboolean
 store_bucket (Pyramid      *p,
@@ -204,6 +215,20 @@ add_finest (Pyramid      *p,
   l0->idx = idx;
   l0->acc = *b;
   return close_bucket (p, 0, error);
+}
+
+/* Closes every open bucket and stores every block. */
+static gboolean
+pyramid_finish (Pyramid *p,
+                GError **error)
+{
+  for (guint level = 0; level < p->n_levels; level++)
+    if (!close_bucket (p, level, error))
+      return FALSE;
+  for (guint level = 0; level < p->n_levels; level++)
+    if (!flush_block (p, level, error))
+      return FALSE;
+  return TRUE;
 }
 
 static inline gint64
@@ -296,10 +321,8 @@ build_cpu (Pyramid       *p,
         break;
     }
 
-  for (guint level = 0; local_error == NULL && level < p->n_levels; level++)
-    close_bucket (p, level, &local_error);
-  for (guint level = 0; local_error == NULL && level < p->n_levels; level++)
-    flush_block (p, level, &local_error);
+  if (local_error == NULL)
+    pyramid_finish (p, &local_error);
 
   if (local_error != NULL)
     g_propagate_error (error, local_error);
@@ -311,21 +334,322 @@ out:
   return ok;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Level 0 during the scan                                                   */
+
+/* Level-0 buckets that a running slice may still add busy time to wait in
+ * a queue of at most this many; when it is full the running slice is cut
+ * at the newest bucket and accounted to the task sched_switch switched in
+ * (next_pid), which the slice's end (prev_pid) nearly always confirms.  So
+ * a summary only guesses inside one slice longer than ~16 x 16384 events
+ * of its CPU, and memory stays ~3.5 MiB a CPU. */
+#define PENDING_BUCKETS 16384
+
+typedef struct {
+  gint64 idx;
+  Bucket b;
+} Pending;
+
+struct _CsSummaryScan {
+  Pyramid pyramid;
+  gint64 origin_ns;
+  guint shift;
+
+  /* Open level-0 buckets in increasing order, a ring of PENDING_BUCKETS.
+   * Every bucket before the first one open is stored. */
+  Pending *pending;
+  guint head, len;
+  gint64 floor_ns;          /* busy time before it is accounted for */
+  gint64 min_idx;           /* buckets below it are stored */
+  gint32 running_pid;       /* next_pid of the last sched_switch, -1 unknown */
+  gint32 last_event_pid;    /* event_dom slot of the newest bucket's last event */
+  guint last_event_slot;
+
+  GError *error;            /* from the store function; the first one */
+};
+
+static inline gint64
+scan_bucket_of (CsSummaryScan *s,
+                gint64         ts_ns)
+{
+  return ts_ns <= s->origin_ns ? 0 : (ts_ns - s->origin_ns) >> s->shift;
+}
+
+static inline Pending *
+pending_at (CsSummaryScan *s,
+            guint          i)
+{
+  return &s->pending[(s->head + i) & (PENDING_BUCKETS - 1)];
+}
+
+/* Hands a level-0 bucket to the pyramid. */
+static void
+finalize_bucket (CsSummaryScan *s,
+                 gint64         idx,
+                 Bucket        *b)
+{
+  /* As _cs_summary_build() does: events elect a dominant task only where
+   * nothing ran. */
+  if (b->busy_ns > 0)
+    b->event_dom.n = 0;
+  if (s->error == NULL)
+    add_finest (&s->pyramid, idx, b, &s->error);
+  s->min_idx = MAX (s->min_idx, idx + 1);
+}
+
+/* Stores the open buckets before @idx. */
+static void
+finalize_before (CsSummaryScan *s,
+                 gint64         idx)
+{
+  while (s->len > 0 && s->pending[s->head].idx < idx)
+    {
+      Pending *p = &s->pending[s->head];
+
+      finalize_bucket (s, p->idx, &p->b);
+      s->head = (s->head + 1) & (PENDING_BUCKETS - 1);
+      s->len--;
+    }
+  s->min_idx = MAX (s->min_idx, idx);
+}
+
+/* Task @pid (0: idle, -1: unknown) ran over [floor_ns, @end_ns): adds its
+ * busy time to the buckets it covers and stores every bucket before the
+ * one holding @end_ns, where the next slice starts. */
+static void
+account_until (CsSummaryScan *s,
+               gint32         pid,
+               gint64         end_ns)
+{
+  gint64 begin_ns = s->floor_ns;
+  gint64 first, last;
+
+  if (end_ns <= begin_ns)
+    return;
+  s->floor_ns = end_ns;
+  first = MAX (scan_bucket_of (s, begin_ns), s->min_idx);
+  last = scan_bucket_of (s, end_ns);
+  if (pid <= 0)
+    {
+      finalize_before (s, last);
+      return;
+    }
+
+  finalize_before (s, first);
+  for (gint64 idx = first; idx <= last; idx++)
+    {
+      gint64 b0 = s->origin_ns + (idx << s->shift);
+      gint64 b1 = b0 + (G_GINT64_CONSTANT (1) << s->shift);
+      gint64 part = MIN (end_ns, b1) - MAX (begin_ns, b0);
+      Pending *p = NULL;
+      Bucket fresh;
+
+      if (s->len > 0 && s->pending[s->head].idx == idx)
+        p = &s->pending[s->head];
+      if (part <= 0)
+        continue;   /* only the last bucket, when @end_ns starts it */
+      if (idx == last)
+        {
+          /* The next slice starts in this bucket: it stays open. */
+          if (p == NULL)
+            {
+              s->head = (s->head + PENDING_BUCKETS - 1) & (PENDING_BUCKETS - 1);
+              s->len++;
+              p = &s->pending[s->head];
+              memset (p, 0, sizeof *p);
+              p->idx = idx;
+              if (s->len == 1)
+                s->last_event_pid = -2;
+            }
+          p->b.busy_ns += part;
+          _cs_dominant_add (&p->b.busy_dom, pid, part);
+          break;
+        }
+      if (p != NULL)
+        {
+          p->b.busy_ns += part;
+          _cs_dominant_add (&p->b.busy_dom, pid, part);
+          finalize_bucket (s, idx, &p->b);
+          s->head = (s->head + 1) & (PENDING_BUCKETS - 1);
+          s->len--;
+        }
+      else
+        {
+          memset (&fresh, 0, sizeof fresh);
+          fresh.busy_ns = part;
+          _cs_dominant_add (&fresh.busy_dom, pid, part);
+          finalize_bucket (s, idx, &fresh);
+        }
+    }
+}
+
+/*
+ * _cs_summary_scan_new:
+ * @cpu: the CPU whose events will be given
+ * @origin_ns: start of bucket 0 (the recording's first_ns)
+ * @shift: level 0 buckets are 2^@shift ns
+ * @store: receives each block (any level) as it is complete
+ *
+ * Returns: (transfer full): a level-0 builder for one CPU's scan; levels up
+ *   to 2^62 ns are built, the caller drops those it does not want
+ */
+CsSummaryScan *
+_cs_summary_scan_new (guint              cpu,
+                      gint64             origin_ns,
+                      guint              shift,
+                      CsSummaryStoreFunc store,
+                      gpointer           store_data)
+{
+  CsSummaryScan *s = g_new0 (CsSummaryScan, 1);
+
+  shift = MIN (shift, 62);
+  s->origin_ns = origin_ns;
+  s->shift = shift;
+  s->floor_ns = G_MININT64;
+  s->running_pid = -1;
+  s->last_event_pid = -2;
+  s->pending = g_new (Pending, PENDING_BUCKETS);
+  s->pyramid.store = store;
+  s->pyramid.store_data = store_data;
+  s->pyramid.cpu = cpu;
+  s->pyramid.n_levels = MIN (MAX_LEVELS, (62 - shift) / CS_SUMMARY_LEVEL_BITS + 1);
+  s->pyramid.levels = g_new0 (Level, s->pyramid.n_levels);
+  pyramid_reset (&s->pyramid);
+  return s;
+}
+
+void
+_cs_summary_scan_free (CsSummaryScan *s)
+{
+  if (s == NULL)
+    return;
+  g_clear_error (&s->error);
+  g_free (s->pending);
+  g_free (s->pyramid.levels);
+  g_free (s);
+}
+
+/*
+ * _cs_summary_scan_event:
+ * @ts_ns: the event's time; earlier than the one before (clock trouble in
+ *   the recording), it joins the newest bucket
+ * @pid: common_pid
+ *
+ * Counts one event, in time order.
+ */
+void
+_cs_summary_scan_event (CsSummaryScan *s,
+                        gint64         ts_ns,
+                        gint32         pid)
+{
+  gint64 idx = MAX (scan_bucket_of (s, ts_ns), s->min_idx);
+  Pending *p;
+
+  if (s->floor_ns == G_MININT64)
+    s->floor_ns = ts_ns;   /* the first slice starts at the CPU's first event */
+  if (s->len > 0 && (p = pending_at (s, s->len - 1))->idx >= idx)
+    {
+      /* The newest bucket: most events; most of them by the task before. */
+      p->b.n_events++;
+      if (pid == s->last_event_pid)
+        p->b.event_dom.weight[s->last_event_slot]++;
+      else
+        {
+          _cs_dominant_add (&p->b.event_dom, pid, 1);
+          s->last_event_pid = -2;
+          for (guint i = 0; i < p->b.event_dom.n; i++)
+            if (p->b.event_dom.pid[i] == pid)
+              {
+                s->last_event_pid = pid;
+                s->last_event_slot = i;
+              }
+        }
+      return;
+    }
+
+  if (s->len == PENDING_BUCKETS)
+    {
+      /* Cut the running slice at this bucket (see PENDING_BUCKETS). */
+      account_until (s, s->running_pid, s->origin_ns + (idx << s->shift));
+      finalize_before (s, idx);
+    }
+  p = pending_at (s, s->len++);
+  memset (p, 0, sizeof *p);
+  p->idx = idx;
+  p->b.n_events = 1;
+  _cs_dominant_add (&p->b.event_dom, pid, 1);
+  s->last_event_pid = pid;
+  s->last_event_slot = 0;
+}
+
+/*
+ * _cs_summary_scan_switch:
+ * @prev_pid: the task that ran (0: idle, which adds no busy time)
+ * @begin_ns: since when, as the slice table says
+ * @end_ns: until when (the sched_switch's time)
+ * @next_pid: the task switched in, -1 at the end of the CPU's events
+ *
+ * Adds a slice of the slice table to the buckets it covers.  Slices come
+ * in time order, after the events before @end_ns.
+ */
+void
+_cs_summary_scan_switch (CsSummaryScan *s,
+                         gint32         prev_pid,
+                         gint64         begin_ns,
+                         gint64         end_ns,
+                         gint32         next_pid)
+{
+  s->floor_ns = MAX (s->floor_ns, begin_ns);
+  account_until (s, prev_pid, end_ns);
+  s->running_pid = next_pid;
+}
+
+/*
+ * _cs_summary_scan_finish:
+ *
+ * Stores every bucket left and the last block of each level.
+ *
+ * Returns: %FALSE with @error set when the store function failed
+ */
+gboolean
+_cs_summary_scan_finish (CsSummaryScan *s,
+                         GError       **error)
+{
+  finalize_before (s, G_MAXINT64);
+  if (s->error == NULL)
+    pyramid_finish (&s->pyramid, &s->error);
+  if (s->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&s->error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The finest bucket width: ~16 events per bucket on a CPU that records
+ * @events_per_ns (on average over the CPUs with events). */
+guint
+_cs_summary_shift_for_rate (double events_per_ns)
+{
+  double width;
+  guint shift = 4;
+
+  if (!(events_per_ns > 0))
+    return 20;
+  width = 16.0 / events_per_ns;
+  while (shift < 40 && (double) (G_GINT64_CONSTANT (1) << (shift + 1)) <= width)
+    shift++;
+  return shift;
+}
+
 guint
 _cs_summary_choose_shift (guint64 n_events,
                           guint   n_active_cpus,
                           gint64  span_ns)
 {
-  double width;
-  guint shift = 4;
-
   if (n_events == 0 || span_ns <= 0)
     return 20;
-  /* ~16 events per finest bucket on an average active CPU. */
-  width = 16.0 * (double) span_ns * MAX (n_active_cpus, 1) / (double) n_events;
-  while (shift < 40 && (double) (G_GINT64_CONSTANT (1) << (shift + 1)) <= width)
-    shift++;
-  return shift;
+  return _cs_summary_shift_for_rate ((double) n_events / ((double) span_ns * MAX (n_active_cpus, 1)));
 }
 
 guint
@@ -368,6 +692,31 @@ open_db (const char  *path,
   return FALSE;
 }
 
+/* Stores a block into a side file's summaries table (@user_data: the
+ * prepared INSERT). */
+static gboolean
+insert_block (gpointer  user_data,
+              guint     cpu,
+              guint     level,
+              gint64    block,
+              GBytes   *blob,
+              GError  **error)
+{
+  sqlite3_stmt *insert = user_data;
+  gsize size;
+  const void *data = g_bytes_get_data (blob, &size);
+  int rc;
+
+  sqlite3_bind_int (insert, 1, cpu);
+  sqlite3_bind_int (insert, 2, level);
+  sqlite3_bind_int64 (insert, 3, block);
+  sqlite3_bind_blob (insert, 4, data, size, SQLITE_STATIC);
+  rc = sqlite3_step (insert);
+  sqlite3_reset (insert);
+  g_bytes_unref (blob);
+  return _cs_sqlite_check (sqlite3_db_handle (insert), rc, "storing summaries", error);
+}
+
 /* One thread: its own read connection to the index and its own side file
  * to write, so that threads never wait on SQLite's locks. */
 static gpointer
@@ -390,18 +739,14 @@ summary_thread (gpointer data)
     goto out;
 
   p.read_db = rdb;
-  p.insert = insert;
+  p.store = insert_block;
+  p.store_data = insert;
   p.n_levels = job->n_levels;
   p.levels = levels;
   while ((cpu = g_atomic_int_add (&job->next_cpu, 1)) < job->n_cpus)
     {
       p.cpu = cpu;
-      for (guint l = 0; l < job->n_levels; l++)
-        {
-          levels[l].idx = -1;
-          levels[l].block = -1;
-          levels[l].block_used = FALSE;
-        }
+      pyramid_reset (&p);
       if (!build_cpu (&p, job->origin_ns, job->shift, job->cancellable, &t->error))
         {
           g_atomic_int_set (&job->next_cpu, job->n_cpus);
