@@ -16,6 +16,7 @@
 
 #include "cs-document.h"
 #include "cs-index-cache.h"
+#include "index-test-util.h"
 
 static GPtrArray *
 list_recordings (void)
@@ -41,25 +42,9 @@ list_recordings (void)
 static JsonObject *
 run_oracle (const char *trace_path)
 {
-  const char *oracle = g_getenv ("CS_ORACLE");
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  const char *argv[] = { "python3", oracle, trace_path, NULL };
-  int status;
+  g_autoptr(JsonNode) root = cs_test_run_oracle ("CS_ORACLE", trace_path);
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
-  /* Exit status 1: trace-cmd cannot read the file either. */
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 1)
-    return NULL;
-  if (!g_spawn_check_wait_status (status, &error))
-    g_error ("The oracle failed on %s: %s\n%s", trace_path, error->message, err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+  return root != NULL ? json_object_ref (json_node_get_object (root)) : NULL;
 }
 
 static void
@@ -129,19 +114,10 @@ test_counts_match_report (void)
   g_assert_cmpuint (n_checked, >=, 3);
 }
 
-static char *
-testdata (const char *name)
-{
-  const char *dir = g_getenv ("CS_TESTDATA");
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
-}
-
 static void
 test_reopen_reuses_index (void)
 {
-  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
   g_autoptr(CsDocument) first = NULL;
   g_autoptr(CsDocument) second = NULL;
   g_autoptr(GError) error = NULL;
@@ -169,7 +145,7 @@ test_reopen_reuses_index (void)
 static void
 test_changed_recording_is_reindexed (void)
 {
-  g_autofree char *src = testdata ("sched-irq-v6.dat");
+  g_autofree char *src = cs_test_testdata ("sched-irq-v6.dat");
   g_autofree char *dir = g_dir_make_tmp ("cs-test-XXXXXX", NULL);
   g_autofree char *copy = g_build_filename (dir, "copy.dat", NULL);
   g_autofree char *contents = NULL;
@@ -187,7 +163,7 @@ test_changed_recording_is_reindexed (void)
   }
 
   /* Another recording at the same path: the old index must not be used. */
-  g_autofree char *other = testdata ("no-sched-v6.dat");
+  g_autofree char *other = cs_test_testdata ("no-sched-v6.dat");
   g_autofree char *other_contents = NULL;
   gsize other_len;
   g_assert_true (g_file_get_contents (other, &other_contents, &other_len, NULL));
@@ -250,7 +226,7 @@ static void
 test_bad_files (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("cs-bad-XXXXXX", NULL);
-  g_autofree char *good = testdata ("sched-irq-v6.dat");
+  g_autofree char *good = cs_test_testdata ("sched-irq-v6.dat");
   g_autofree char *contents = NULL;
   gsize len;
   struct { const char *name; const char *expect; } cases[] = {
@@ -298,7 +274,7 @@ static void
 test_truncated_recordings (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *src = testdata (name);
+  g_autofree char *src = cs_test_testdata (name);
   g_autofree char *contents = NULL;
   gsize len;
   static const double fractions[] = { 0.02, 0.1, 0.3, 0.5, 0.7, 0.85, 0.9, 0.95, 0.99 };
@@ -334,7 +310,7 @@ test_load_bad_file_subprocess (void)
 static void
 test_columns_agree_with_events (void)
 {
-  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
   gint64 first, last;
@@ -406,7 +382,7 @@ test_columns_agree_with_events (void)
 static void
 test_cancel_leaves_nothing (void)
 {
-  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) doc = NULL;

@@ -9,6 +9,7 @@
 #include "cs-event-filter.h"
 #include "cs-event-list.h"
 #include "cs-task-timeline.h"
+#include "index-test-util.h"
 
 typedef struct {
   gint64 ts_ns;
@@ -66,23 +67,6 @@ run_report (const char *path,
   return lines;
 }
 
-static char *
-testdata (const char *name)
-{
-  return g_build_filename (g_getenv ("CS_TESTDATA"), name, NULL);
-}
-
-static CsDocument *
-load (const char *name)
-{
-  g_autofree char *path = testdata (name);
-  g_autoptr(GError) error = NULL;
-  CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return doc;
-}
-
 static void
 wait_ready (CsEventList *list)
 {
@@ -93,9 +77,9 @@ wait_ready (CsEventList *list)
 static void
 test_order_matches_report (void)
 {
-  g_autoptr(CsDocument) doc = load ("sched-irq-v6.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
   g_autoptr(CsEventList) list = cs_event_list_new (doc, NULL);
-  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
   g_autoptr(GArray) report = run_report (path, NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
@@ -163,8 +147,8 @@ find_type (CsDocument *doc,
 static void
 test_filters_match_report (void)
 {
-  g_autoptr(CsDocument) doc = load ("sched-irq-v6.dat");
-  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
   g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
   g_autoptr(CsEventList) list = NULL;
   g_autoptr(GArray) switches = run_report (path, "sched/sched_switch");
@@ -260,9 +244,9 @@ count_cb (GObject *src, GAsyncResult *res, gpointer data)
 static void
 test_search (void)
 {
-  g_autoptr(CsDocument) doc = load ("sched-irq-v6.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
   g_autoptr(CsEventList) list = cs_event_list_new (doc, NULL);
-  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
   g_autoptr(GArray) report = run_report (path, NULL);
   guint expected = 0, first = G_MAXUINT, second = G_MAXUINT, last = G_MAXUINT;
   Wait w = { 0 };
@@ -334,8 +318,8 @@ test_search (void)
 static void
 test_task_states_match_report (void)
 {
-  g_autoptr(CsDocument) doc = load ("sched-irq-v6.dat");
-  g_autofree char *path = testdata ("sched-irq-v6.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
   g_autoptr(GArray) switches = run_report (path, "sched/sched_switch");
   g_autoptr(GRegex) re = g_regex_new (":(\\d+) \\[\\d+\\] (\\S+) ==>", 0, 0, NULL);
   g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
@@ -421,7 +405,7 @@ test_task_states_match_report (void)
 static void
 test_raw_fields (void)
 {
-  g_autoptr(CsDocument) doc = load ("sched-irq-v6.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
   g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
   g_autoptr(CsEventList) list = NULL;
   g_autoptr(GError) error = NULL;

@@ -11,43 +11,18 @@
  */
 #include "config.h"
 
-#include <sys/wait.h>
-#include <json-glib/json-glib.h>
-
 #include "cs-document-private.h"
 #include "cs-kmod-sections.h"
-
-static char *
-testdata (const char *name)
-{
-  const char *dir = g_getenv ("CS_TESTDATA");
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
-}
+#include "index-test-util.h"
 
 /* The oracle's events (a JSON array), see kmod-events.py. */
 static JsonArray *
 run_oracle (const char *trace_path)
 {
-  const char *oracle = g_getenv ("CS_KMOD_ORACLE");
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  const char *argv[] = { "python3", oracle, trace_path, NULL };
-  int status;
+  g_autoptr(JsonNode) root = cs_test_run_oracle ("CS_KMOD_ORACLE", trace_path);
 
-  g_assert_nonnull (oracle);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, &error))
-    g_error ("The oracle failed on %s: %s\n%s", trace_path, error->message, err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  return json_array_ref (json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
-                                                       "events"));
+  g_assert_nonnull (root);
+  return json_array_ref (json_object_get_array_member (json_node_get_object (root), "events"));
 }
 
 /* The @nth (0-based) oracle event named @name, or NULL. */
@@ -74,17 +49,6 @@ oracle_field (JsonObject *event,
 
   g_assert_true (json_object_has_member (fields, field));
   return g_ascii_strtoull (json_object_get_string_member (fields, field), NULL, 10);
-}
-
-static CsDocument *
-load (const char *name)
-{
-  g_autofree char *path = testdata (name);
-  g_autoptr(GError) error = NULL;
-  CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return doc;
 }
 
 /* The one section of @kind in @sections; fails unless there is exactly one. */
@@ -131,9 +95,9 @@ assert_section_matches_report (const CsKmodSection *s,
 static void
 test_sections_match_report (void)
 {
-  g_autofree char *path = testdata ("kmod-sections-v7.dat");
+  g_autofree char *path = cs_test_testdata ("kmod-sections-v7.dat");
   g_autoptr(JsonArray) events = run_oracle (path);
-  g_autoptr(CsDocument) doc = load ("kmod-sections-v7.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("kmod-sections-v7.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) all = NULL;
   const CsKmodSection *irqs, *preempt;
@@ -161,7 +125,7 @@ test_sections_match_report (void)
 static void
 test_sections_in_span (void)
 {
-  g_autoptr(CsDocument) doc = load ("kmod-sections-v7.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("kmod-sections-v7.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) all = cs_document_get_kmod_sections (doc, G_MININT64, G_MAXINT64, &error);
   const CsKmodSection *irqs;
@@ -193,9 +157,9 @@ test_sections_in_span (void)
 static void
 test_wakeup_latency_names_sleeper (void)
 {
-  g_autofree char *path = testdata ("kmod-sections-v7.dat");
+  g_autofree char *path = cs_test_testdata ("kmod-sections-v7.dat");
   g_autoptr(JsonArray) events = run_oracle (path);
-  g_autoptr(CsDocument) doc = load ("kmod-sections-v7.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("kmod-sections-v7.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) all = NULL;
   JsonObject *want = oracle_event (events, "wakeup_latency", 0);
@@ -246,9 +210,9 @@ test_wakeup_latency_names_sleeper (void)
 static void
 test_without_module_costs_nothing (void)
 {
-  g_autofree char *path = testdata ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_testdata ("sched-irq-v7.dat");
   g_autoptr(JsonArray) events = run_oracle (path);
-  g_autoptr(CsDocument) doc = load ("sched-irq-v7.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v7.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) sections = NULL;
   g_autoptr(GArray) latencies = NULL;

@@ -1,0 +1,61 @@
+/* index-test-util.c: what the index tests share.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "config.h"
+
+#include <sys/wait.h>
+
+#include "index-test-util.h"
+
+/* The path of @name in $CS_TESTDATA (tests/data, set by meson). */
+char *
+cs_test_testdata (const char *name)
+{
+  const char *dir = g_getenv ("CS_TESTDATA");
+
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* @name from tests/data, indexed in the test's own cache. */
+CsDocument *
+cs_test_load (const char *name)
+{
+  g_autofree char *path = cs_test_testdata (name);
+  g_autoptr(GError) error = NULL;
+  CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+  return doc;
+}
+
+/* Runs the Python oracle named by $@env_var (tests/oracle/, set by meson)
+ * on @trace_path and returns the JSON it prints, or NULL when it exits 1:
+ * trace-cmd cannot read the file either.  Any other failure fails the
+ * test. */
+JsonNode *
+cs_test_run_oracle (const char *env_var,
+                    const char *trace_path)
+{
+  const char *oracle = g_getenv (env_var);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *argv[] = { "python3", oracle, trace_path, NULL };
+  int status;
+
+  g_assert_nonnull (oracle);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 1)
+    return NULL;
+  if (!g_spawn_check_wait_status (status, &error))
+    g_error ("The oracle %s failed on %s: %s\n%s", oracle, trace_path, error->message, err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}

@@ -1,0 +1,19 @@
+/* index-test-util.h: what the index tests share: the project's recordings
+ * and the oracles that read them with trace-cmd.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "cs-document.h"
+
+G_BEGIN_DECLS
+
+char       *cs_test_testdata   (const char *name);
+CsDocument *cs_test_load       (const char *name);
+JsonNode   *cs_test_run_oracle (const char *env_var,
+                                const char *trace_path);
+
+G_END_DECLS
