@@ -267,3 +267,43 @@ cs_test_pixels_clear (CsTestPixels *pixels)
 {
   g_clear_pointer (&pixels->pixels, g_free);
 }
+
+/* A new window of @width × @height showing @path, indexed and drawn. */
+CsWindow *
+cs_test_open_window (const char *path,
+                     int         width,
+                     int         height)
+{
+  CsWindow *window = cs_test_new_window (width, height);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  cs_window_open_file (window, file);
+  cs_test_wait_until (cs_test_window_is_ready, window, "the recording");
+  cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (window), "the timeline");
+  cs_test_spin (200);
+  return window;
+}
+
+/* Where @ts_ns is drawn in @timeline, px from its left edge. */
+double
+cs_test_timeline_x (CsTimeline *timeline,
+                    gint64      ts_ns)
+{
+  CsViewport viewport = {
+    cs_timeline_get_begin_ns (timeline), cs_timeline_get_end_ns (timeline),
+    gtk_widget_get_width (GTK_WIDGET (timeline)), gtk_widget_get_height (GTK_WIDGET (timeline)),
+  };
+
+  return cs_timeline_renderer_ns_to_x (cs_timeline_get_renderer (timeline), &viewport, ts_ns);
+}
+
+/* Activates the window's action @action, which must be enabled. */
+void
+cs_test_activate (CsWindow   *window,
+                  const char *action,
+                  GVariant   *parameter)
+{
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
+}

@@ -44,6 +44,14 @@ gboolean cs_test_widget_is_drawable (gpointer data);
 
 CsWindow *cs_test_new_window (int width,
                               int height);
+CsWindow *cs_test_open_window (const char *path,
+                               int         width,
+                               int         height);
+double cs_test_timeline_x (CsTimeline *timeline,
+                           gint64      ts_ns);
+void cs_test_activate (CsWindow   *window,
+                       const char *action,
+                       GVariant   *parameter);
 void cs_test_destroy_window (CsWindow *window);
 
 GdkTexture *cs_test_snapshot_widget (GtkWidget *widget);

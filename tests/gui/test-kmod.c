@@ -35,30 +35,6 @@ kmod_recording (void)
   return g_steal_pointer (&path);
 }
 
-static CsWindow *
-open_window (const char *path)
-{
-  CsWindow *window = cs_test_new_window (1200, 700);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  cs_window_open_file (window, file);
-  cs_test_wait_until (cs_test_window_is_ready, window, "the recording");
-  cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (window), "the timeline");
-  cs_test_spin (200);
-  return window;
-}
-
-static double
-timeline_x (CsTimeline *timeline, gint64 ts_ns)
-{
-  CsViewport viewport = {
-    cs_timeline_get_begin_ns (timeline), cs_timeline_get_end_ns (timeline),
-    gtk_widget_get_width (GTK_WIDGET (timeline)), gtk_widget_get_height (GTK_WIDGET (timeline)),
-  };
-
-  return cs_timeline_renderer_ns_to_x (cs_timeline_get_renderer (timeline), &viewport, ts_ns);
-}
-
 /* Whether a label under @widget shows exactly @text: the info bar is a
  * label of the window's, fed from the timeline's hover-text. */
 static gboolean
@@ -94,17 +70,10 @@ only_section (CsDocument *document, CsKmodSectionKind kind)
 }
 
 static void
-activate (CsWindow *window, const char *action, GVariant *parameter)
-{
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
-}
-
-static void
 test_hover_shows_durations (void)
 {
   g_autofree char *path = kmod_recording ();
-  CsWindow *window = open_window (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 700);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
   CsDocument *document = cs_timeline_get_document (timeline);
@@ -121,7 +90,7 @@ test_hover_shows_durations (void)
   g_autofree char *threshold_text = NULL;
   const guint *cpus;
   guint n_cpus, cpu1 = G_MAXUINT;
-  double y, height;
+  double x, y, height;
   const char *hover;
 
   g_assert_no_error (error);
@@ -129,15 +98,15 @@ test_hover_shows_durations (void)
   latency = &g_array_index (latencies, CsKmodWakeupLatency, 0);
 
   /* Both sections in view, the sleeper's task plot under the CPU plots. */
-  activate (window, "add-task-plot", g_variant_new_int32 (latency->pid));
+  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (latency->pid));
   cs_timeline_set_span (timeline, irqs.begin_ns - 30000000, preempt.end_ns + 30000000);
   cs_test_spin (200);
   cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
 
   /* The module's wakeup latency, on its bracket over the task plot. */
   cs_timeline_renderer_get_task_plot_area (renderer, 0, &y, &height);
-  cs_timeline_hover_at (timeline, timeline_x (timeline, latency->time_ns - (gint64) latency->latency_ns / 2),
-                        y + 3);
+  x = cs_test_timeline_x (timeline, latency->time_ns - (gint64) latency->latency_ns / 2);
+  cs_timeline_hover_at (timeline, x, y + 3);
   hover = cs_timeline_get_hover_text (timeline);
   g_test_message ("hover: %s", hover);
   latency_text = cs_format_duration_exact ((gint64) latency->latency_ns);
@@ -155,7 +124,7 @@ test_hover_shows_durations (void)
       cpu1 = i;
   g_assert_cmpuint (cpu1, !=, G_MAXUINT);
   cs_timeline_renderer_get_cpu_plot_area (renderer, cpu1, &y, &height);
-  cs_timeline_hover_at (timeline, timeline_x (timeline, (irqs.begin_ns + irqs.end_ns) / 2),
+  cs_timeline_hover_at (timeline, cs_test_timeline_x (timeline, (irqs.begin_ns + irqs.end_ns) / 2),
                         y + height / 2);
   hover = cs_timeline_get_hover_text (timeline);
   g_test_message ("hover: %s", hover);
@@ -164,14 +133,14 @@ test_hover_shows_durations (void)
   g_assert_true (shows_label (GTK_WIDGET (window), hover));
 
   /* Beside the band, on the same plot: no section. */
-  cs_timeline_hover_at (timeline, timeline_x (timeline, irqs.begin_ns - 20000000), y + height / 2);
+  cs_timeline_hover_at (timeline, cs_test_timeline_x (timeline, irqs.begin_ns - 20000000), y + height / 2);
   g_assert_null (strstr (cs_timeline_get_hover_text (timeline), "section"));
 
   /* Zoomed onto the band, pointing at it, for the picture the docs keep. */
   cs_timeline_set_span (timeline, irqs.begin_ns - 10000000, irqs.end_ns + 10000000);
   cs_test_spin (200);
   cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
-  cs_timeline_hover_at (timeline, timeline_x (timeline, (irqs.begin_ns + irqs.end_ns) / 2),
+  cs_timeline_hover_at (timeline, cs_test_timeline_x (timeline, (irqs.begin_ns + irqs.end_ns) / 2),
                         y + height / 2);
   g_assert_true (g_str_has_prefix (cs_timeline_get_hover_text (timeline), want));
   cs_test_spin (200);

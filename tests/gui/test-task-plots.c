@@ -40,20 +40,6 @@ filter_is_ready (gpointer data)
   return cs_analysis_get_filter_ready (data);
 }
 
-static CsWindow *
-open_window (const char *path)
-{
-  CsWindow *window = cs_test_new_window (1200, 760);
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  cs_window_open_file (window, file);
-  cs_test_wait_until (cs_test_window_is_ready, window, "the recording");
-  cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (window), "the timeline");
-  cs_test_spin (200);
-  return window;
-}
-
-
 static guint32
 pixels_get (const CsTestPixels *pixels, int x, int y)
 {
@@ -156,25 +142,6 @@ task_plot_area (CsTimeline *timeline, gint32 pid, double *y, double *height)
   g_error ("pid %d has no task plot", pid);
 }
 
-static double
-timeline_x (CsTimeline *timeline, gint64 ts_ns)
-{
-  CsViewport viewport = {
-    cs_timeline_get_begin_ns (timeline), cs_timeline_get_end_ns (timeline),
-    gtk_widget_get_width (GTK_WIDGET (timeline)), gtk_widget_get_height (GTK_WIDGET (timeline)),
-  };
-
-  return cs_timeline_renderer_ns_to_x (cs_timeline_get_renderer (timeline), &viewport, ts_ns);
-}
-
-static void
-activate (CsWindow *window, const char *action, GVariant *parameter)
-{
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Task plots                                                                */
 
@@ -182,7 +149,7 @@ static void
 test_add_task_plot (void)
 {
   g_autofree char *path = cs_test_find_recording ();
-  CsWindow *window = open_window (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_timeline_get_document (timeline);
@@ -196,14 +163,14 @@ test_add_task_plot (void)
   CsTestPixels pixels;
 
   height_before = cs_timeline_renderer_get_natural_height (cs_timeline_get_renderer (timeline));
-  activate (window, "add-task-plot", g_variant_new_int32 (task->pid));
+  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (task->pid));
   g_assert_true (cs_analysis_has_task_plot (analysis, task->pid));
   cs_timeline_renderer_get_task_plots (cs_timeline_get_renderer (timeline), &n_pids);
   g_assert_cmpuint (n_pids, ==, 1);
   height_after = cs_timeline_renderer_get_natural_height (cs_timeline_get_renderer (timeline));
   g_assert_cmpint (height_after, >, height_before);
   /* Adding it again changes nothing. */
-  activate (window, "add-task-plot", g_variant_new_int32 (task->pid));
+  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (task->pid));
   cs_timeline_renderer_get_task_plots (cs_timeline_get_renderer (timeline), &n_pids);
   g_assert_cmpuint (n_pids, ==, 1);
 
@@ -231,7 +198,7 @@ test_add_task_plot (void)
     {
       guint32 found;
 
-      x = timeline_x (timeline, run->begin_ns + (gint64) ((run->end_ns - run->begin_ns) * f));
+      x = cs_test_timeline_x (timeline, run->begin_ns + (gint64) ((run->end_ns - run->begin_ns) * f));
       found = pixels_get (&pixels, (int) x, (int) y + 7);
       g_test_message ("pid %d on CPU %d: pixel (%d, %d) is %06x", task->pid, run->cpu, (int) x,
                       (int) y + 7, found);
@@ -242,11 +209,12 @@ test_add_task_plot (void)
   cs_test_pixels_clear (&pixels);
 
   /* Hovering the plot says what the task did. */
-  cs_timeline_hover_at (timeline, timeline_x (timeline, (run->begin_ns + run->end_ns) / 2), y + height / 2);
+  cs_timeline_hover_at (timeline, cs_test_timeline_x (timeline, (run->begin_ns + run->end_ns) / 2),
+                        y + height / 2);
   g_test_message ("hover: %s", cs_timeline_get_hover_text (timeline));
   g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), "CPU"));
 
-  activate (window, "remove-task-plot", g_variant_new_int32 (task->pid));
+  cs_test_activate (window, "remove-task-plot", g_variant_new_int32 (task->pid));
   g_assert_false (cs_analysis_has_task_plot (analysis, task->pid));
   g_assert_cmpint (cs_timeline_renderer_get_natural_height (cs_timeline_get_renderer (timeline)), ==,
                    height_before);
@@ -258,7 +226,7 @@ static void
 test_task_list (void)
 {
   g_autofree char *path = cs_test_find_recording ();
-  CsWindow *window = open_window (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
   const CsTask *task = busiest_task (document);
@@ -266,7 +234,7 @@ test_task_list (void)
   CsTaskList *list;
   guint n_all;
 
-  activate (window, "show-tasks", NULL);
+  cs_test_activate (window, "show-tasks", NULL);
   list = CS_TASK_LIST (_cs_window_actions_get_dialog (window, "tasks"));
   g_assert_nonnull (list);
   cs_test_wait_until (cs_test_widget_is_drawable, list, "the task list");
@@ -295,7 +263,7 @@ test_task_list (void)
   cs_task_list_set_search (list, "");
 
   /* The context menu's action unchecks it in the list too. */
-  activate (window, "remove-task-plot", g_variant_new_int32 (task->pid));
+  cs_test_activate (window, "remove-task-plot", g_variant_new_int32 (task->pid));
   g_assert_false (cs_analysis_has_task_plot (analysis, task->pid));
 
   gtk_window_destroy (GTK_WINDOW (list));
@@ -306,7 +274,7 @@ static void
 test_wakeup_latency_markers (void)
 {
   g_autofree char *path = cs_test_find_recording ();
-  CsWindow *window = open_window (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsDocument *document = cs_timeline_get_document (timeline);
   CsTaskInterval latency = { 0 };
@@ -314,12 +282,12 @@ test_wakeup_latency_markers (void)
   double y, height, x;
 
   g_assert_true (longest_interval (document, CS_TASK_RUNNABLE, TRUE, &pid, &latency));
-  activate (window, "add-task-plot", g_variant_new_int32 (pid));
+  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (pid));
   cs_timeline_set_span (timeline, latency.wakeup_ns - (latency.end_ns - latency.wakeup_ns) / 4,
                         latency.end_ns + (latency.end_ns - latency.wakeup_ns) / 4);
   cs_test_spin (200);
   task_plot_area (timeline, pid, &y, &height);
-  x = timeline_x (timeline, (latency.wakeup_ns + latency.end_ns) / 2);
+  x = cs_test_timeline_x (timeline, (latency.wakeup_ns + latency.end_ns) / 2);
 
   /* Double-click on the box: A on the wakeup, B on the switch-in. */
   cs_timeline_click_at (timeline, x, y + height / 2, 1, 0);
@@ -395,7 +363,7 @@ static void
 test_filter_actions (void)
 {
   g_autofree char *path = cs_test_find_recording ();
-  CsWindow *window = open_window (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
   guint switch_type = find_type (document, "sched", "sched_switch");
@@ -406,18 +374,18 @@ test_filter_actions (void)
   g_assert_cmpuint (list_rows (window), ==, n_total);
 
   /* Hide sched_switch: the list loses exactly those events. */
-  activate (window, "filter-event-hide", g_variant_new_uint32 (switch_type));
+  cs_test_activate (window, "filter-event-hide", g_variant_new_uint32 (switch_type));
   check_list_matches (window, "hide sched_switch");
   g_assert_cmpuint (list_rows (window), ==,
                     n_total - cs_document_get_event_type (document, switch_type)->n_events);
 
   /* And show only the busiest task's events. */
-  activate (window, "filter-task-only", g_variant_new_int32 (task->pid));
+  cs_test_activate (window, "filter-task-only", g_variant_new_int32 (task->pid));
   check_list_matches (window, "and only the busiest task");
   g_assert_cmpuint (list_rows (window), <, n_total / 2);
 
   /* Only CPU 0, where it ran. */
-  activate (window, "filter-cpu-only", g_variant_new_uint32 (0));
+  cs_test_activate (window, "filter-cpu-only", g_variant_new_uint32 (0));
   check_list_matches (window, "and only CPU 0");
   g_assert_cmpuint (list_rows (window), >, 0);
 
@@ -433,7 +401,7 @@ test_filter_actions (void)
   cs_analysis_set_hide_filtered (analysis, TRUE);
   g_assert_true (cs_analysis_get_hide_filtered (analysis));
 
-  activate (window, "filter-clear", NULL);
+  cs_test_activate (window, "filter-clear", NULL);
   cs_test_wait_until (filter_is_ready, analysis, "the cleared filter");
   g_assert_cmpuint (list_rows (window), ==, n_total);
   g_assert_cmpstr (cs_filter_bar_get_text (bar), ==, "");
@@ -445,7 +413,7 @@ static void
 test_filter_dialog (void)
 {
   g_autofree char *path = cs_test_find_recording ();
-  CsWindow *window = open_window (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
   guint wakeup_type = find_type (document, "sched", "sched_wakeup");
@@ -453,7 +421,7 @@ test_filter_dialog (void)
   g_autofree char *expression = NULL;
   CsFilterDialog *dialog;
 
-  activate (window, "show-filters", NULL);
+  cs_test_activate (window, "show-filters", NULL);
   dialog = CS_FILTER_DIALOG (_cs_window_actions_get_dialog (window, "filters"));
   g_assert_nonnull (dialog);
   cs_test_wait_until (cs_test_widget_is_drawable, dialog, "the filter dialog");
@@ -499,7 +467,7 @@ test_session_round_trip (void)
   g_autofree char *path = cs_test_find_recording ();
   g_autofree char *session_path = g_build_filename (cs_test_work_dir, "round-trip.json", NULL);
   g_autofree char *last_path = cs_session_get_last_path ();
-  CsWindow *window = open_window (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
@@ -799,7 +767,7 @@ save_last_session (void)
 {
   g_autofree char *path = cs_test_find_recording ();
   g_autofree char *last_path = cs_session_get_last_path ();
-  CsWindow *window = open_window (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   gint32 pid = 1;
   guint cpu = 1;
