@@ -1,5 +1,6 @@
 /* cs-tracedat-cpu.c: CsTracedatCpu, one CPU's ring-buffer data of a
- * trace.dat file, read page by page with libtraceevent's kbuffer.
+ * trace.dat file, read page by page the way libtraceevent's kbuffer reads
+ * them.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -22,7 +23,6 @@
  * read outside the buffer or loop forever.
  */
 #include <traceevent/event-parse.h>
-#include <traceevent/kbuffer.h>
 
 #include "cs-tracedat-private.h"
 
@@ -34,6 +34,28 @@
 #define RB_TYPE_PADDING     29
 #define RB_TYPE_TIME_EXTEND 30
 #define RB_TYPE_TIME_STAMP  31
+
+/* Page header flags (kernel/trace/ring_buffer.c: RB_MISSED_EVENTS,
+ * RB_MISSED_STORED), and time stamps (TS_SHIFT; an absolute time stamp
+ * lacks the top 5 bits, taken from the current time). */
+#define RB_MISSED_EVENTS    (G_GUINT64_CONSTANT (1) << 31)
+#define RB_MISSED_STORED    (G_GUINT64_CONSTANT (1) << 30)
+#define RB_TS_SHIFT         27
+#define RB_TS_MSB           (G_GUINT64_CONSTANT (0xf8) << 56)
+
+/* Where a walk through one page's events is: libtraceevent's kbuffer
+ * walk (kbuffer-parse.c: kbuffer_load_subbuffer(), kbuffer_next_event()
+ * and friends), done here so that the hot loop makes no library calls.
+ * Offsets are from @data, the first byte after the page header. */
+typedef struct {
+  const guint8 *data;
+  guint32 size;         /* committed bytes */
+  guint32 curr;         /* the current event's header */
+  guint32 index;        /* its payload */
+  guint32 next;         /* the next event's header */
+  guint64 timestamp;    /* the current event's, raw */
+  gint64 lost_events;   /* before the page: 0, a count, or -1 for unknown */
+} PageWalk;
 
 typedef struct {
   guint64 file_pos;     /* file offset of the chunk's 8-byte header */
@@ -81,11 +103,11 @@ struct _CsTracedatCpu {
   /* the current page */
   gsize page_off;
   gboolean page_started;  /* page_off names a page of this block already used */
-  gboolean page_loaded;   /* kbuf holds the page at page_off */
+  gboolean page_loaded;   /* walk is in the page at page_off */
   gboolean at_end;
   guint64 bytes_done;
 
-  struct kbuffer *kbuf;
+  PageWalk walk;
   struct tep_record record;
   struct tep_handle *tep;
 };
@@ -140,11 +162,6 @@ _cs_tracedat_cpu_new (CsTracedatReader  *reader,
   c->shift = reader->tsc2nsec_shift;
   c->ts_offset = (guint64) reader->ts_offset_ns;
   c->chunks = g_array_new (FALSE, FALSE, sizeof (Chunk));
-
-  c->kbuf = kbuffer_alloc (c->klong == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-                           c->be ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-  if (c->kbuf == NULL)
-    g_error ("kbuffer_alloc: out of memory");
 
   if (d->size == 0)
     {
@@ -215,7 +232,6 @@ cs_tracedat_cpu_free (CsTracedatCpu *cpu)
   if (cpu == NULL)
     return;
   _cs_td_free_tep (cpu->tep, NULL);
-  kbuffer_free (cpu->kbuf);
   if (cpu->zstd != NULL)
     ZSTD_freeDCtx (cpu->zstd);
   if (cpu->zs_ready)
@@ -521,6 +537,89 @@ check_page (CsTracedatCpu *c, const guint8 *page, GError **error)
   return TRUE;
 }
 
+/* Decodes the event header at walk->curr (kbuffer's update_pointers());
+ * returns its type_len. */
+static inline guint32
+walk_decode (CsTracedatCpu *c, PageWalk *w)
+{
+  const guint8 *p = w->data + w->curr;
+  guint32 tl = _cs_td_u32 (c->be, p);
+  guint32 type_len = c->be ? tl >> 27 : tl & 31;
+  guint64 delta = c->be ? tl & ((1u << 27) - 1) : tl >> 5;
+  guint32 index = w->curr + 4;
+  guint32 length;
+
+  switch (type_len)
+    {
+    case RB_TYPE_PADDING:
+      length = _cs_td_u32 (c->be, p + 4);
+      break;
+    case RB_TYPE_TIME_STAMP:
+    case RB_TYPE_TIME_EXTEND:
+      delta = (((guint64) _cs_td_u32 (c->be, p + 4) << RB_TS_SHIFT) + delta) |
+              (type_len == RB_TYPE_TIME_STAMP ? w->timestamp & RB_TS_MSB : 0);
+      index += 4;
+      length = 0;
+      break;
+    case 0:
+      /* as kbuffer computes it, in int arithmetic */
+      length = (_cs_td_u32 (c->be, p + 4) - 4u + 3u) & ~3u;
+      index += 4;
+      break;
+    default:
+      length = type_len * 4;
+      break;
+    }
+  if (type_len == RB_TYPE_TIME_STAMP)
+    w->timestamp = delta;
+  else
+    w->timestamp += delta;
+  w->index = index;
+  w->next = index + length;
+  return type_len;
+}
+
+/* Moves to the next data event; FALSE past the last one. */
+static inline gboolean
+walk_next (CsTracedatCpu *c, PageWalk *w)
+{
+  guint32 type_len;
+
+  do
+    {
+      w->curr = w->next;
+      if (w->next >= w->size)
+        return FALSE;
+      type_len = walk_decode (c, w);
+    }
+  while (type_len >= RB_TYPE_PADDING);
+  return TRUE;
+}
+
+/* Starts a walk at the first data event of @page, checked by check_page(). */
+static void
+walk_load (CsTracedatCpu *c, PageWalk *w, const guint8 *page)
+{
+  guint hdr = 8 + c->klong;
+  guint64 flags = c->klong == 8 ? _cs_td_u64 (c->be, page + 8) : _cs_td_u32 (c->be, page + 8);
+
+  w->timestamp = _cs_td_u64 (c->be, page);
+  w->data = page + hdr;
+  w->size = (guint32) flags & COMMIT_MASK;
+  if (flags & RB_MISSED_EVENTS)
+    {
+      if (flags & RB_MISSED_STORED)
+        w->lost_events = (gint64) (c->klong == 8 ? _cs_td_u64 (c->be, w->data + w->size)
+                                                 : _cs_td_u32 (c->be, w->data + w->size));
+      else
+        w->lost_events = -1;
+    }
+  else
+    w->lost_events = 0;
+  w->curr = w->index = w->next = 0;
+  walk_next (c, w);
+}
+
 static gboolean
 load_page (CsTracedatCpu *c, GError **error)
 {
@@ -531,7 +630,7 @@ load_page (CsTracedatCpu *c, GError **error)
     c->bytes_done = MIN (c->block_pos + c->page_off + c->page_size, c->data_end) - c->data_offset;
   if (!check_page (c, page, error))
     return FALSE;
-  kbuffer_load_subbuffer (c->kbuf, page);
+  walk_load (c, &c->walk, page);
   c->page_loaded = TRUE;
   return TRUE;
 }
@@ -616,24 +715,27 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
     {
       if (c->page_loaded)
         {
-          unsigned long long ts;
-          void *data = kbuffer_read_event (c->kbuf, &ts);
+          PageWalk *w = &c->walk;
 
-          if (data != NULL)
+          if (w->curr < w->size)
             {
               struct tep_record *r = &c->record;
+              void *data = (void *) (w->data + w->index);
 
-              r->ts = ts_calc (c, ts);
-              r->offset = c->block_pos + c->page_off + (guint64) kbuffer_curr_offset (c->kbuf);
-              r->missed_events = kbuffer_missed_events (c->kbuf);
-              r->record_size = kbuffer_curr_size (c->kbuf);
-              r->size = kbuffer_event_size (c->kbuf);
+              r->ts = ts_calc (c, w->timestamp);
+              r->offset = c->block_pos + c->page_off + 8 + c->klong + w->curr;
+              /* Only a page's first event can follow missed events; kbuffer
+               * reports them only when no time extend comes before it, and
+               * as an int. */
+              r->missed_events = w->curr == 0 ? (int) w->lost_events : 0;
+              r->record_size = w->next - w->curr;
+              r->size = (int) (w->next - w->index);
               r->data = data;
               r->cpu = (int) c->cpu;
               r->ref_count = 1;
               r->locked = 0;
               r->priv = NULL;
-              kbuffer_next_event (c->kbuf, NULL);
+              walk_next (c, w);
 
               record->ts_ns = (gint64) r->ts;
               record->offset = r->offset;
@@ -784,9 +886,9 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
     {
       gsize cur;
 
-      if (kbuffer_read_event (c->kbuf, NULL) == NULL)
+      if (c->walk.curr >= c->walk.size)
         break;
-      cur = (gsize) kbuffer_curr_offset (c->kbuf);
+      cur = 8 + c->klong + c->walk.curr;
       if (cur == in_page)
         {
           c->at_end = FALSE;
@@ -794,7 +896,7 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
         }
       if (cur > in_page)
         break;
-      kbuffer_next_event (c->kbuf, NULL);
+      walk_next (c, &c->walk);
     }
 
   c->page_loaded = FALSE;
