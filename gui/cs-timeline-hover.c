@@ -72,10 +72,10 @@ describe_kmod_section (const CsKmodSection *section)
     /* TRANSLATORS: a section the kernel module ran with interrupts off; %u
      * is a CPU, then its length, the length asked for and the length the
      * module measured */
-    ? g_strdup_printf (_("irqs-off section on CPU %u: %s (requested %s, measured %s)"),
+    ? g_strdup_printf (_("irqs-off section on CPU %u: %s (requested %s, measured %s; double-click to put markers A and B on it)"),
                        section->cpu, length, requested, measured)
     /* TRANSLATORS: the same with preemption off */
-    : g_strdup_printf (_("preempt-off section on CPU %u: %s (requested %s, measured %s)"),
+    : g_strdup_printf (_("preempt-off section on CPU %u: %s (requested %s, measured %s; double-click to put markers A and B on it)"),
                        section->cpu, length, requested, measured);
 }
 

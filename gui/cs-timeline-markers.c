@@ -178,6 +178,18 @@ cs_timeline_show_time (CsTimeline *self,
     cs_timeline_center_on (self, ts_ns);
 }
 
+/* A on @a_ns, B on @b_ns: a double-click measured a span, and its first
+ * click's move of the active marker is not undone. */
+static void
+put_markers_on (CsTimeline *self,
+                gint64      a_ns,
+                gint64      b_ns)
+{
+  _cs_timeline_get_markers (self)->undo_valid = FALSE;
+  cs_timeline_set_marker_ns (self, CS_MARKER_A, a_ns);
+  cs_timeline_set_marker_ns (self, CS_MARKER_B, b_ns);
+}
+
 /**
  * cs_timeline_click_at:
  * @self: a #CsTimeline
@@ -191,7 +203,10 @@ cs_timeline_show_time (CsTimeline *self,
  * pixels, and emits #CsTimeline::event-clicked for that event.  The second
  * click of a double-click, or a click with Shift, places marker B instead
  * (a double-click leaves the active marker where it was before its first
- * click).  Clicks left of the plots, on the CPU labels, do nothing.
+ * click).  A double-click on a wakeup latency (a task plot's box or the
+ * kernel module's bracket) or on a module section's band puts A on its
+ * start and B on its end.  Clicks left of the plots, on the CPU labels, do
+ * nothing.
  */
 void
 cs_timeline_click_at (CsTimeline      *self,
@@ -228,13 +243,24 @@ cs_timeline_click_at (CsTimeline      *self,
     }
 
   /* A task plot's wakeup latency box: A on the wakeup, B on the
-   * switch-in, so that the info bar measures it. */
+   * switch-in, so that the info bar measures it.  Without one there, the
+   * kernel module's bracket; on a CPU plot, the module's section band
+   * (its *_begin and *_end events). */
   if (n_press >= 2 && hit.kind == CS_HIT_TASK_PLOT && hit.has_interval &&
       hit.interval.state == CS_TASK_RUNNABLE && hit.interval.wakeup_ns >= 0)
     {
-      markers->undo_valid = FALSE;
-      cs_timeline_set_marker_ns (self, CS_MARKER_A, hit.interval.wakeup_ns);
-      cs_timeline_set_marker_ns (self, CS_MARKER_B, hit.interval.end_ns);
+      put_markers_on (self, hit.interval.wakeup_ns, hit.interval.end_ns);
+      return;
+    }
+  if (n_press >= 2 && hit.kind == CS_HIT_TASK_PLOT && hit.has_kmod_latency)
+    {
+      put_markers_on (self, hit.kmod_latency.time_ns - (gint64) hit.kmod_latency.latency_ns,
+                      hit.kmod_latency.time_ns);
+      return;
+    }
+  if (n_press >= 2 && hit.kind == CS_HIT_CPU_PLOT && hit.has_kmod_section)
+    {
+      put_markers_on (self, hit.kmod_section.begin_ns, hit.kmod_section.end_ns);
       return;
     }
 

@@ -7,8 +7,9 @@
  * (recorded in the kmod QEMU guest: a 20 ms irqs-off section and a 300 ms
  * preempt-off section on CPU 1, and the sleeper the latter delayed).
  * Pointing at a section's band or at the module's wakeup-latency bracket
- * must put its figures in the window's info bar; what the figures are is
- * asked from the index (cs-kmod-sections.h).  The last screenshot,
+ * must put its figures in the window's info bar, and a double-click on a
+ * band must put markers A and B on its ends; what the figures are is asked
+ * from the index (cs-kmod-sections.h).  The last screenshot,
  * kmod-irqs-off.png in $CS_SCREENSHOT_DIR, is the one docs/images/ keeps.
  */
 #include "config.h"
@@ -143,6 +144,14 @@ test_hover_shows_durations (void)
   cs_timeline_hover_at (timeline, cs_test_timeline_x (timeline, (irqs.begin_ns + irqs.end_ns) / 2),
                         y + height / 2);
   g_assert_true (g_str_has_prefix (cs_timeline_get_hover_text (timeline), want));
+
+  /* A double-click on the band measures it between markers A and B. */
+  x = cs_test_timeline_x (timeline, (irqs.begin_ns + irqs.end_ns) / 2);
+  cs_timeline_click_at (timeline, x, y + height / 2, 1, 0);
+  cs_timeline_click_at (timeline, x, y + height / 2, 2, 0);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, irqs.begin_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, irqs.end_ns);
+  cs_timeline_hover_at (timeline, x, y + height / 2);
   cs_test_spin (200);
   cs_test_save_screenshot (GTK_WIDGET (window), "kmod-irqs-off.png");
 
