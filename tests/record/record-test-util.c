@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -156,6 +157,14 @@ rt_assert_no_temp_files (const char *dir)
 JsonObject *
 rt_run_oracle (const char *trace_path)
 {
+  return rt_run_oracle_env (trace_path, NULL);
+}
+
+/* The oracle with @envp (NULL: ours) for it and the trace-cmd it runs. */
+JsonObject *
+rt_run_oracle_env (const char  *trace_path,
+                   char       **envp)
+{
   const char *oracle = g_getenv ("CS_ORACLE");
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -165,7 +174,7 @@ rt_run_oracle (const char *trace_path)
   int status;
 
   g_assert_nonnull (oracle);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_SEARCH_PATH, NULL, NULL,
                                &out, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, &error))
@@ -176,42 +185,163 @@ rt_run_oracle (const char *trace_path)
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
 }
 
-/* Our index gives the oracle's counts: in total, per CPU, per event type. */
+/* Runs trace-cmd ARGS... on @path; returns "$ trace-cmd ...", then at most
+ * @max_lines lines of its output and the start of its stderr. */
+static char *
+trace_cmd_excerpt (const char *path, guint max_lines, const char *first, ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  GString *text = g_string_new ("$ trace-cmd");
+  const char *arg;
+  va_list args;
+  int status = 0;
+
+  g_ptr_array_add (argv, (gpointer) "trace-cmd");
+  va_start (args, first);
+  for (arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, (gpointer) path);
+  for (guint i = 1; i < argv->len; i++)
+    g_string_append_printf (text, " %s", (const char *) g_ptr_array_index (argv, i));
+  g_ptr_array_add (argv, NULL);
+
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                     &out, &err, &status, &error))
+    {
+      g_string_append_printf (text, "\n  cannot run: %s\n", error->message);
+      return g_string_free (text, FALSE);
+    }
+  g_string_append_printf (text, "   (wait status %d)\n", status);
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && i < max_lines; i++)
+    g_string_append_printf (text, "  %s\n", lines[i]);
+  if (g_strv_length (lines) > max_lines)
+    g_string_append_printf (text, "  ... (%u lines in all)\n", g_strv_length (lines));
+  if (err != NULL && *err != '\0')
+    g_string_append_printf (text, "  stderr: %.2000s\n", err);
+  return g_string_free (text, FALSE);
+}
+
+/* When the oracle and our index disagree on a recording: says what trace-cmd
+ * makes of it and keeps a copy of the file (the test's folder is removed),
+ * so that a failure that does not come back can still be studied. */
 void
-rt_assert_document_matches (CsDocument *doc,
-                            JsonObject *oracle)
+rt_describe_recording (const char *path,
+                       JsonObject *oracle)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *keep_dir = g_dir_make_tmp ("cs-kept-recording-XXXXXX", &error);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *kept = keep_dir != NULL ? g_build_filename (keep_dir, base, NULL) : NULL;
+  g_autoptr(GFile) from = g_file_new_for_path (path);
+  g_autoptr(GFile) to = kept != NULL ? g_file_new_for_path (kept) : NULL;
+  const char * const dumps[][2] = {
+    { "report", NULL }, { "dump", "--summary" }, { "dump", "--flyrecord" },
+    { "dump", "--options" },
+  };
+
+  if (oracle != NULL)
+    {
+      g_autoptr(JsonNode) node = json_node_init_object (json_node_alloc (), oracle);
+      g_autofree char *json = json_to_string (node, TRUE);
+
+      g_test_message ("The oracle says of %s:\n%s", path, json);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (dumps); i++)
+    {
+      g_autofree char *excerpt = NULL;
+
+      if (dumps[i][1] == NULL)
+        excerpt = trace_cmd_excerpt (path, 6, dumps[i][0], NULL);
+      else
+        excerpt = trace_cmd_excerpt (path, 40, dumps[i][0], dumps[i][1], "-i", NULL);
+      g_test_message ("%s", excerpt);
+    }
+  if (to != NULL && g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error))
+    g_test_message ("A copy of the recording is kept at %s", kept);
+  else
+    g_test_message ("Could not keep a copy of %s: %s", path,
+                    error != NULL ? error->message : "no folder");
+}
+
+/* The oracle read events from @oracle's file (a good recording is never
+ * empty); describes the file otherwise. */
+void
+rt_assert_oracle_has_events (JsonObject *oracle)
+{
+  if (json_object_get_int_member (oracle, "n_events") > 0)
+    return;
+  rt_describe_recording (json_object_get_string_member (oracle, "file"), oracle);
+  g_error ("trace-cmd report (through the oracle) shows no event in %s",
+           json_object_get_string_member (oracle, "file"));
+}
+
+/* Why our index and the oracle differ, or NULL. */
+static char *
+document_mismatch (CsDocument *doc,
+                   JsonObject *oracle)
 {
   JsonObject *cpus = json_object_get_object_member (oracle, "cpus");
   JsonObject *events = json_object_get_object_member (oracle, "events");
+  guint64 want_total = (guint64) json_object_get_int_member (oracle, "n_events");
   guint n_types = 0;
 
-  g_assert_cmpuint (cs_document_get_n_events (doc), ==,
-                    (guint64) json_object_get_int_member (oracle, "n_events"));
+  if (cs_document_get_n_events (doc) != want_total)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " events in our index, %" G_GUINT64_FORMAT
+                            " in trace-cmd report", cs_document_get_n_events (doc), want_total);
 
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
     {
       g_autofree char *key = g_strdup_printf ("%u", cpu);
       const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
       gint64 want = json_object_has_member (cpus, key) ? json_object_get_int_member (cpus, key) : 0;
+      guint64 have = info != NULL ? info->n_events : 0;
 
-      g_assert_cmpuint (info != NULL ? info->n_events : 0, ==, (guint64) want);
+      if (have != (guint64) want)
+        return g_strdup_printf ("CPU %u: %" G_GUINT64_FORMAT " events in our index, %"
+                                G_GINT64_FORMAT " in trace-cmd report", cpu, have, want);
     }
 
   for (guint i = 0; i < cs_document_get_n_event_types (doc); i++)
     {
       const CsEventType *type = cs_document_get_event_type (doc, i);
       g_autofree char *key = NULL;
+      gint64 want;
 
       if (type == NULL || type->n_events == 0)
         continue;
       key = g_strdup_printf ("%s:%s", type->system, type->name);
-      if (!json_object_has_member (events, key))
-        g_error ("%s: %" G_GUINT64_FORMAT " events in our index, none in trace-cmd report",
-                 key, type->n_events);
-      g_assert_cmpuint (type->n_events, ==, (guint64) json_object_get_int_member (events, key));
+      want = json_object_has_member (events, key) ? json_object_get_int_member (events, key) : 0;
+      if (type->n_events != (guint64) want)
+        return g_strdup_printf ("%s: %" G_GUINT64_FORMAT " events in our index, %" G_GINT64_FORMAT
+                                " in trace-cmd report", key, type->n_events, want);
       n_types++;
     }
-  g_assert_cmpuint (n_types, ==, json_object_get_size (events));
+  if (n_types != json_object_get_size (events))
+    return g_strdup_printf ("%u event types in our index, %u in trace-cmd report",
+                            n_types, json_object_get_size (events));
+  return NULL;
+}
+
+/* Our index gives the oracle's counts: in total, per CPU, per event type.
+ * Otherwise the file is described (rt_describe_recording()) and the test
+ * fails saying where they differ. */
+void
+rt_assert_document_matches (CsDocument *doc,
+                            JsonObject *oracle)
+{
+  g_autofree char *why = document_mismatch (doc, oracle);
+
+  if (why == NULL)
+    return;
+  rt_describe_recording (json_object_get_string_member (oracle, "file"), oracle);
+  g_error ("Our index and trace-cmd report differ on %s: %s",
+           json_object_get_string_member (oracle, "file"), why);
 }
 
 CsDocument *

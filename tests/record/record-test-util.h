@@ -31,6 +31,11 @@ void        rt_assert_no_leftovers      (const char *dir,
                                          const char *keep);
 void        rt_assert_no_temp_files     (const char *dir);
 JsonObject *rt_run_oracle               (const char *trace_path);
+JsonObject *rt_run_oracle_env           (const char  *trace_path,
+                                         char       **envp);
+void        rt_describe_recording       (const char *path,
+                                         JsonObject *oracle);
+void        rt_assert_oracle_has_events (JsonObject *oracle);
 void        rt_assert_document_matches  (CsDocument *doc,
                                          JsonObject *oracle);
 CsDocument *rt_load_document            (const char *trace_path);
