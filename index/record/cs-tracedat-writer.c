@@ -14,7 +14,8 @@
  *   size(8) saved_cmdlines
  *   n_cpus(4) "options  \0" { id(2) size(4) data } id 0(2)
  *   "flyrecord\0" n_cpus × { offset(8) size(8) }
- *   [size(8) trace_clock text, when a TRACECLOCK option was written]
+ *   [size(8) trace_clock text, when a TRACECLOCK option (which holds the
+ *    same text, NUL-terminated) was written]
  *   padding to a page, then each CPU's ring-buffer pages, page-aligned.
  *
  * Numbers are in this machine's byte order (the endian byte says which);
@@ -329,10 +330,18 @@ build_header (CsTracedatWriter *self,
     }
   if (self->trace_clock != NULL)
     {
-      /* v6: an empty TRACECLOCK option says the clock text follows the
-       * flyrecord table. */
+      /* v6: a TRACECLOCK option says the clock text follows the flyrecord
+       * table.  The option carries the text too, NUL included, as
+       * trace-cmd 3.1.6 writes it: libtracecmd 1.3.1 parses the option's
+       * payload as clock text (tracecmd_parse_trace_clock() on a
+       * malloc(size) buffer, unterminated).  An empty option made it parse
+       * whatever malloc(0) returned: about one time in 256 that heap
+       * garbage held a "[word]", taken as an unknown clock, and report
+       * then printed raw counts ("[000]7681726931543:") instead of
+       * seconds for the whole file. */
       put_u16 (out, CS_TD_OPTION_TRACECLOCK);
-      put_u32 (out, 0);
+      put_u32 (out, (guint32) strlen (self->trace_clock) + 1);
+      put_bytes (out, self->trace_clock, strlen (self->trace_clock) + 1);
     }
   put_bytes (out, zero_option, 2);
 
