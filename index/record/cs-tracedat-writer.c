@@ -680,7 +680,8 @@ cs_tracedat_writer_set_trace_clock (CsTracedatWriter *self,
  * @id: an option id of trace-cmd.dat(5) (`CS_TD_OPTION_UNAME`,
  *   `CS_TD_OPTION_CPUSTAT`, `CS_TD_OPTION_CPUCOUNT`…; not DONE, TRACECLOCK
  *   or the v7-only section ids)
- * @data: the option's payload
+ * @data: the option's payload; the text of UNAME and VERSION is written
+ *   with a terminating NUL, added when @data lacks one
  *
  * Adds an option in the "options" part of the header, in order.
  */
@@ -689,14 +690,30 @@ cs_tracedat_writer_add_option (CsTracedatWriter *self,
                                guint16           id,
                                GBytes           *data)
 {
+  gsize len = 0;
+  const guint8 *bytes;
   Option opt;
 
   g_return_if_fail (CS_IS_TRACEDAT_WRITER (self));
   g_return_if_fail (id != CS_TD_OPTION_DONE && id != CS_TD_OPTION_TRACECLOCK);
-  g_return_if_fail (data != NULL && g_bytes_get_size (data) <= G_MAXUINT32);
+  g_return_if_fail (data != NULL && g_bytes_get_size (data) < G_MAXUINT32);
 
   opt.id = id;
-  opt.data = g_bytes_ref (data);
+  bytes = g_bytes_get_data (data, &len);
+  /* libtracecmd strdup()s these payloads as they are (trace-cmd writes
+   * them with their NUL): without one it reads past its buffer. */
+  if ((id == CS_TD_OPTION_UNAME || id == CS_TD_OPTION_VERSION) &&
+      (len == 0 || bytes[len - 1] != '\0'))
+    {
+      guint8 *text = g_malloc (len + 1);
+
+      if (len > 0)
+        memcpy (text, bytes, len);
+      text[len] = '\0';
+      opt.data = g_bytes_new_take (text, len + 1);
+    }
+  else
+    opt.data = g_bytes_ref (data);
   g_array_append_val (self->options, opt);
 }
 

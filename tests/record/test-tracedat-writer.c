@@ -14,6 +14,8 @@
  * garbage (malloc0-garbage.c, $CS_MALLOC0_SHIM): libtracecmd parses the
  * TRACECLOCK option's payload, so an empty one made report print raw counts
  * now and then (test-record-signals failed once in about seven full runs).
+ * text-options needs neither root nor tracefs: it writes a crafted page
+ * and reads the options back.
  */
 #include "config.h"
 
@@ -288,6 +290,155 @@ test_clock_option (Fixture *f, gconstpointer data)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (oracle, "warnings")), ==, 0);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The options as written, without tracefs                                   */
+
+typedef struct {
+  const guint8 *data;
+  gsize len;
+  gsize pos;
+} Cursor;
+
+static const guint8 *
+take (Cursor *c, gsize n)
+{
+  const guint8 *p = c->data + c->pos;
+
+  g_assert_cmpuint (n, <=, c->len - c->pos);
+  c->pos += n;
+  return p;
+}
+
+static guint64
+take_u (Cursor *c, gsize n)
+{
+  guint64 v = 0;
+
+  memcpy (&v, take (c, n), n);   /* this machine's byte order, little-endian */
+  return v;
+}
+
+static void
+skip_sized (Cursor *c, gsize size_bytes)
+{
+  take (c, (gsize) take_u (c, size_bytes));
+}
+
+/* Options by id: the payload of the last one of each id. */
+static GHashTable *
+read_options (const guint8 *file, gsize len, guint n_cpus, GBytes **clock_after)
+{
+  GHashTable *options = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_bytes_unref);
+  Cursor c = { file, len, 0 };
+  guint32 n;
+
+  g_assert_cmpmem (take (&c, 10), 10, "\x17\x08\x44tracing", 10);
+  g_assert_cmpmem (take (&c, 2), 2, "6", 2);
+  take (&c, 1 + 1 + 4);                               /* endian, long size, page size */
+  g_assert_cmpmem (take (&c, 12), 12, "header_page", 12);
+  skip_sized (&c, 8);
+  g_assert_cmpmem (take (&c, 13), 13, "header_event", 13);
+  skip_sized (&c, 8);
+  for (n = (guint32) take_u (&c, 4); n > 0; n--)      /* ftrace formats */
+    skip_sized (&c, 8);
+  for (guint32 systems = (guint32) take_u (&c, 4); systems > 0; systems--)
+    {
+      take (&c, strlen ((const char *) c.data + c.pos) + 1);
+      for (n = (guint32) take_u (&c, 4); n > 0; n--)
+        skip_sized (&c, 8);
+    }
+  skip_sized (&c, 4);                                 /* kallsyms */
+  skip_sized (&c, 4);                                 /* printk formats */
+  skip_sized (&c, 8);                                 /* saved cmdlines */
+  g_assert_cmpuint (take_u (&c, 4), ==, n_cpus);
+  g_assert_cmpmem (take (&c, 10), 10, "options  ", 10);
+  for (;;)
+    {
+      guint16 id = (guint16) take_u (&c, 2);
+      guint32 size;
+
+      if (id == 0)
+        break;
+      size = (guint32) take_u (&c, 4);
+      g_hash_table_insert (options, GUINT_TO_POINTER (id), g_bytes_new (take (&c, size), size));
+    }
+  g_assert_cmpmem (take (&c, 10), 10, "flyrecord", 10);
+  take (&c, (gsize) n_cpus * 16);
+  n = (guint32) take_u (&c, 8);
+  *clock_after = g_bytes_new (take (&c, n), n);
+  return options;
+}
+
+/* Text options end with their NUL, as trace-cmd writes them (libtracecmd
+ * strdup()s UNAME and VERSION and parses TRACECLOCK's payload as it is),
+ * and the v6 clock text still follows the flyrecord table.  A crafted
+ * page; no tracefs. */
+static void
+test_text_options (void)
+{
+  static const char clock[] = "[local] global counter uptime perf mono mono_raw boot tai x86-tsc\n";
+  static const char uname_text[] = "Linux test 6.18.0 #1 SMP";
+  static const char version[] = "chronoscope test";
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cs-writer-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "options.dat", NULL);
+  g_autofree char *pages = g_build_filename (dir, "cpu0.raw", NULL);
+  g_autoptr(CsTracedatWriter) writer = cs_tracedat_writer_new (path, 4096, 2);
+  g_autoptr(GBytes) header = g_bytes_new_static ("field: u64 timestamp;\n", 22);
+  g_autoptr(GBytes) uname_bytes = g_bytes_new_static (uname_text, strlen (uname_text));
+  g_autoptr(GBytes) version_bytes = g_bytes_new_static (version, sizeof version);  /* has its NUL */
+  g_autoptr(GHashTable) options = NULL;
+  g_autoptr(GBytes) clock_after = NULL;
+  g_autofree guint8 *page = g_malloc0 (4096);
+  g_autofree char *file = NULL;
+  gsize len = 0;
+  GBytes *opt;
+  int fd;
+
+  g_assert_no_error (error);
+  /* One page: time stamp 1000, 8 bytes committed, one 4-byte event. */
+  page[0] = 0xe8; page[1] = 0x03;
+  page[8] = 8;
+  page[16] = 1;
+  fd = open (pages, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, page, 4096), ==, 4096);
+
+  cs_tracedat_writer_set_header_page (writer, header);
+  cs_tracedat_writer_set_header_event (writer, header);
+  cs_tracedat_writer_set_trace_clock (writer, clock);
+  cs_tracedat_writer_add_option (writer, CS_TD_OPTION_UNAME, uname_bytes);
+  cs_tracedat_writer_add_option (writer, CS_TD_OPTION_VERSION, version_bytes);
+  cs_tracedat_writer_set_cpu_data (writer, 0, fd, 4096);   /* CPU 1 is empty */
+  g_assert_true (cs_tracedat_writer_finish (writer, NULL, &error));
+  g_assert_no_error (error);
+  close (fd);
+
+  g_assert_true (g_file_get_contents (path, &file, &len, &error));
+  g_assert_no_error (error);
+  options = read_options ((const guint8 *) file, len, 2, &clock_after);
+
+  opt = g_hash_table_lookup (options, GUINT_TO_POINTER (CS_TD_OPTION_TRACECLOCK));
+  g_assert_nonnull (opt);
+  g_assert_cmpmem (g_bytes_get_data (opt, NULL), g_bytes_get_size (opt), clock, sizeof clock);
+  g_assert_cmpmem (g_bytes_get_data (clock_after, NULL), g_bytes_get_size (clock_after),
+                   clock, strlen (clock));
+  opt = g_hash_table_lookup (options, GUINT_TO_POINTER (CS_TD_OPTION_UNAME));
+  g_assert_nonnull (opt);
+  g_assert_cmpmem (g_bytes_get_data (opt, NULL), g_bytes_get_size (opt), uname_text, sizeof uname_text);
+  opt = g_hash_table_lookup (options, GUINT_TO_POINTER (CS_TD_OPTION_VERSION));
+  g_assert_nonnull (opt);
+  g_assert_cmpmem (g_bytes_get_data (opt, NULL), g_bytes_get_size (opt), version, sizeof version);
+
+  /* The page is there, whole, page-aligned. */
+  g_assert_cmpuint (len % 4096, ==, 0);
+  g_assert_cmpmem (file + len - 4096, 4096, page, 4096);
+
+  g_unlink (path);
+  g_unlink (pages);
+  g_rmdir (dir);
+}
+
 static void
 test_unwritable_folder (Fixture *f, gconstpointer data)
 {
@@ -342,6 +493,7 @@ main (int argc, char **argv)
               fixture_set_up, test_report_reads_it, fixture_tear_down);
   g_test_add ("/cs/record/CsTracedatWriter/clock-option", Fixture, NULL,
               fixture_set_up, test_clock_option, fixture_tear_down);
+  g_test_add_func ("/cs/record/CsTracedatWriter/text-options", test_text_options);
   g_test_add ("/cs/record/CsTracedatWriter/unwritable-folder", Fixture, NULL,
               fixture_set_up, test_unwritable_folder, fixture_tear_down);
   g_test_add ("/cs/record/CsTracedatWriter/cancelled", Fixture, NULL,
