@@ -364,6 +364,8 @@ struct _CsSummaryScan {
   gint32 running_pid;       /* next_pid of the last sched_switch, -1 unknown */
   gint32 last_event_pid;    /* event_dom slot of the newest bucket's last event */
   guint last_event_slot;
+  gint64 tail_end_ns;       /* events before it go to the newest bucket
+                             * (G_MININT64: to be found again) */
 
   GError *error;            /* from the store function; the first one */
 };
@@ -402,6 +404,7 @@ static void
 finalize_before (CsSummaryScan *s,
                  gint64         idx)
 {
+  s->tail_end_ns = G_MININT64;
   while (s->len > 0 && s->pending[s->head].idx < idx)
     {
       Pending *p = &s->pending[s->head];
@@ -427,6 +430,7 @@ account_until (CsSummaryScan *s,
   if (end_ns <= begin_ns)
     return;
   s->floor_ns = end_ns;
+  s->tail_end_ns = G_MININT64;
   first = MAX (scan_bucket_of (s, begin_ns), s->min_idx);
   last = scan_bucket_of (s, end_ns);
   if (pid <= 0)
@@ -508,6 +512,7 @@ _cs_summary_scan_new (guint              cpu,
   s->floor_ns = G_MININT64;
   s->running_pid = -1;
   s->last_event_pid = -2;
+  s->tail_end_ns = G_MININT64;
   s->pending = g_new (Pending, PENDING_BUCKETS);
   s->pyramid.store = store;
   s->pyramid.store_data = store_data;
@@ -542,44 +547,64 @@ _cs_summary_scan_event (CsSummaryScan *s,
                         gint64         ts_ns,
                         gint32         pid)
 {
-  gint64 idx = MAX (scan_bucket_of (s, ts_ns), s->min_idx);
+  gint64 idx;
   Pending *p;
 
-  if (s->floor_ns == G_MININT64)
-    s->floor_ns = ts_ns;   /* the first slice starts at the CPU's first event */
-  if (s->len > 0 && (p = pending_at (s, s->len - 1))->idx >= idx)
+  if (G_LIKELY (ts_ns < s->tail_end_ns))
     {
-      /* The newest bucket: most events; most of them by the task before. */
+      /* The newest bucket (or earlier: clock trouble joins it), most often
+       * for the task of the event before. */
+      p = pending_at (s, s->len - 1);
       p->b.n_events++;
-      if (pid == s->last_event_pid)
-        p->b.event_dom.weight[s->last_event_slot]++;
-      else
+      if (G_LIKELY (pid == s->last_event_pid))
         {
-          _cs_dominant_add (&p->b.event_dom, pid, 1);
-          s->last_event_pid = -2;
-          for (guint i = 0; i < p->b.event_dom.n; i++)
-            if (p->b.event_dom.pid[i] == pid)
-              {
-                s->last_event_pid = pid;
-                s->last_event_slot = i;
-              }
+          p->b.event_dom.weight[s->last_event_slot]++;
+          return;
         }
-      return;
+    }
+  else
+    {
+      idx = MAX (scan_bucket_of (s, ts_ns), s->min_idx);
+      if (s->floor_ns == G_MININT64)
+        s->floor_ns = ts_ns;   /* the first slice starts at the CPU's first event */
+      if (s->len == 0 || (p = pending_at (s, s->len - 1))->idx < idx)
+        {
+          if (s->len == PENDING_BUCKETS)
+            {
+              /* Cut the running slice at this bucket (see PENDING_BUCKETS). */
+              account_until (s, s->running_pid, s->origin_ns + (idx << s->shift));
+              finalize_before (s, idx);
+            }
+          p = pending_at (s, s->len++);
+          memset (p, 0, sizeof *p);
+          p->idx = idx;
+          p->b.n_events = 1;
+          _cs_dominant_add (&p->b.event_dom, pid, 1);
+          s->last_event_pid = pid;
+          s->last_event_slot = 0;
+          s->tail_end_ns = s->origin_ns + ((idx + 1) << s->shift);
+          return;
+        }
+      p->b.n_events++;
+      s->tail_end_ns = s->origin_ns + ((p->idx + 1) << s->shift);
+      if (pid == s->last_event_pid)
+        {
+          p->b.event_dom.weight[s->last_event_slot]++;
+          return;
+        }
     }
 
-  if (s->len == PENDING_BUCKETS)
-    {
-      /* Cut the running slice at this bucket (see PENDING_BUCKETS). */
-      account_until (s, s->running_pid, s->origin_ns + (idx << s->shift));
-      finalize_before (s, idx);
-    }
-  p = pending_at (s, s->len++);
-  memset (p, 0, sizeof *p);
-  p->idx = idx;
-  p->b.n_events = 1;
-  _cs_dominant_add (&p->b.event_dom, pid, 1);
-  s->last_event_pid = pid;
-  s->last_event_slot = 0;
+  /* Another task than the last event's. */
+  {
+    _cs_dominant_add (&p->b.event_dom, pid, 1);
+    s->last_event_pid = -2;
+    for (guint i = 0; i < p->b.event_dom.n; i++)
+      if (p->b.event_dom.pid[i] == pid)
+        {
+          s->last_event_pid = pid;
+          s->last_event_slot = i;
+        }
+  }
 }
 
 /*
