@@ -46,6 +46,8 @@ typedef struct {
   int id;
 } SchedSwitchFields;
 
+#define TASK_CACHE_SLOTS 256
+
 typedef struct {
   CsScanResult *result;
   const CsTypeMap *types;
@@ -78,9 +80,11 @@ typedef struct {
   CsSummaryScan *summary;
   GArray *held;
 
-  /* One-entry cache in front of the task table. */
-  gint32 last_pid;
-  CsScanTask *last_task;
+  /* A direct-mapped cache in front of the task table: every event looks
+   * its task up, and sched_switch and wakeups look up others in between
+   * (a one-entry cache left ~4 % of indexing in g_hash_table_lookup). */
+  gint32 cache_pid[TASK_CACHE_SLOTS];
+  CsScanTask *cache_task[TASK_CACHE_SLOTS];
 } ScanState;
 
 void
@@ -115,10 +119,11 @@ static CsScanTask *
 lookup_task (ScanState *st,
              gint32     pid)
 {
+  guint slot = (guint) pid & (TASK_CACHE_SLOTS - 1);
   CsScanTask *task;
 
-  if (st->last_task != NULL && st->last_pid == pid)
-    return st->last_task;
+  if (G_LIKELY (st->cache_task[slot] != NULL && st->cache_pid[slot] == pid))
+    return st->cache_task[slot];
 
   task = g_hash_table_lookup (st->result->tasks, GINT_TO_POINTER (pid));
   if (task == NULL)
@@ -127,8 +132,9 @@ lookup_task (ScanState *st,
       task->comm_ts = -1;
       g_hash_table_insert (st->result->tasks, GINT_TO_POINTER (pid), task);
     }
-  st->last_pid = pid;
-  st->last_task = task;
+  /* Tasks stay in the table until the scan ends: the pointer stays good. */
+  st->cache_pid[slot] = pid;
+  st->cache_task[slot] = task;
   return task;
 }
 
