@@ -6,6 +6,8 @@
  *   program, re-run with --child-work) makes N write()s of a marker and M
  *   sleeps; trace-cmd report and our index see exactly N sys_enter_write and
  *   M sys_enter_clock_nanosleep with the child's pid, and agree on all counts.
+ *   (At most N and M when the kernel reports overruns: every process's
+ *   syscalls are recorded, and a busy machine can outrun the streams.)
  * - outgrows-ring-buffer: a 64 KiB ring buffer per CPU and a flood of
  *   syscall events for a few seconds; the file holds many times what the
  *   ring buffer can, and the overruns the kernel counted match the losses
@@ -182,7 +184,7 @@ test_child_work (Fixture *f, gconstpointer data)
   g_autofree char *marker_text = NULL;
   const char *command[] = { self_exe, "--child-work", n_writes, n_sleeps, marker_path, NULL };
   const CsTask *task;
-  guint64 n_child_events = 0;
+  guint64 n_child_events = 0, lost = 0;
   int status = -1;
   GPid pid;
 
@@ -197,6 +199,8 @@ test_child_work (Fixture *f, gconstpointer data)
   cs_record_options_add_event (options, "syscalls:sys_enter_clock_nanosleep", NULL);
   options->output = g_strdup (f->output);
   options->command = g_strdupv ((char **) command);
+  /* Every process's write()s are recorded: room for a busy machine's. */
+  options->buffer_size_kb = 8192;
 
   recorder = cs_recorder_new (options);
   stats = record_to_end (recorder);
@@ -207,11 +211,29 @@ test_child_work (Fixture *f, gconstpointer data)
   g_assert_true (g_file_get_contents (marker_path, &marker_text, NULL, NULL));
   g_assert_cmpuint (strlen (marker_text), ==, N_WRITES * strlen (MARKER));
 
-  /* trace-cmd report: the child's writes and sleeps, with its pid. */
+  /* trace-cmd report: the child's writes and sleeps, with its pid.  A
+   * flood of other processes' syscalls (`yes >/dev/null` makes millions a
+   * second) can overrun the ring buffers while the streams wait for a
+   * CPU; the kernel counts what it overwrote, and then only an upper
+   * bound holds. */
+  for (guint i = 0; i < stats->len; i++)
+    lost += g_array_index (stats, CsRecordCpuStats, i).overrun +
+            g_array_index (stats, CsRecordCpuStats, i).dropped;
   counts = rt_report_counts_for_pid (f->output, pid, &n_child_events);
-  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_enter_write")), ==, N_WRITES);
-  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_exit_write")), ==, N_WRITES);
-  g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_enter_clock_nanosleep")), ==, N_SLEEPS);
+  if (lost == 0)
+    {
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_enter_write")), ==, N_WRITES);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_exit_write")), ==, N_WRITES);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_enter_clock_nanosleep")), ==, N_SLEEPS);
+    }
+  else
+    {
+      g_test_message ("The ring buffers overran (%" G_GUINT64_FORMAT " events lost): "
+                      "the child's counts are upper bounds", lost);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_enter_write")), <=, N_WRITES);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_exit_write")), <=, N_WRITES);
+      g_assert_cmpuint (GPOINTER_TO_SIZE (g_hash_table_lookup (counts, "sys_enter_clock_nanosleep")), <=, N_SLEEPS);
+    }
 
   /* Our index: the same counts as report, the child's events under its
    * pid and name, and every event the streams counted. */
