@@ -676,6 +676,22 @@ _cs_cpu_scan_start (CsTraceFile      *file,
 }
 
 /*
+ * _cs_cpu_scan_set_emit:
+ *
+ * Where the chunks go from now on: a scan started on one thread may be
+ * finished on another (with cursors that allow it), which has its own
+ * @emit_data.
+ */
+void
+_cs_cpu_scan_set_emit (CsCpuScan      *scan,
+                       CsScanEmitFunc  emit,
+                       gpointer        emit_data)
+{
+  scan->st->emit = emit;
+  scan->st->emit_data = emit_data;
+}
+
+/*
  * _cs_cpu_scan_get_sample:
  * @first_ns: (out): the CPU's first event, when it has any
  * @events_per_ns: (out): its event rate over the records read so far, 0

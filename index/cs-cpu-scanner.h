@@ -93,6 +93,9 @@ CsCpuScan    *_cs_cpu_scan_start      (CsTraceFile         *file,
                                        volatile gint64     *progress_bytes,
                                        GCancellable        *cancellable,
                                        GError             **error);
+void          _cs_cpu_scan_set_emit   (CsCpuScan           *scan,
+                                       CsScanEmitFunc       emit,
+                                       gpointer             emit_data);
 gboolean      _cs_cpu_scan_get_sample (CsCpuScan           *scan,
                                        gint64              *first_ns,
                                        double              *events_per_ns);

@@ -66,7 +66,9 @@ typedef struct {
   GMutex grid_lock;
   GCond grid_cond;
   guint n_started;          /* scanner threads done starting their CPUs */
-  gboolean failed;
+  gint failed;              /* atomic */
+  CsCpuScan **scans;        /* per CPU, started and not yet taken */
+  guint next_finish;        /* atomic: the next CPU of @scans to finish */
   CpuSample *samples;       /* per CPU */
   CpuEstimate *estimates;   /* per CPU, or NULL */
   CsSummaryGrid grid;
@@ -156,26 +158,47 @@ choose_grid (Build *b)
     b->grid.shift = _cs_summary_shift_for_rate (n_rates > 0 ? rate_sum / n_rates : 0);
 }
 
+typedef struct {
+  Build *build;
+  guint index;              /* 0 .. n_threads - 1 */
+} ScannerArg;
+
 static gpointer
 scanner_thread (gpointer user_data)
 {
-  Build *b = user_data;
+  ScannerArg *arg = user_data;
+  Build *b = arg->build;
   ScanDone *done = g_new0 (ScanDone, 1);
   g_autoptr(CsTraceFile) file = NULL;
   g_autoptr(GPtrArray) scans = g_ptr_array_new_with_free_func ((GDestroyNotify) _cs_cpu_scan_free);
   Scanner sc = { b, g_ptr_array_new () };
-  guint cpu;
+  gboolean shared = cs_trace_file_get_cursors_are_independent (b->file);
+  guint cpu, next_own = arg->index;
 
   done->results = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_result_free);
-  if (cs_trace_file_get_cursors_are_independent (b->file))
+  if (shared)
     file = g_object_ref (b->file);
   else
     file = cs_trace_file_open (b->trace_path, &done->error);
 
-  /* Start this thread's CPUs: their first records give the grid. */
-  while (file != NULL && done->error == NULL &&
-         (cpu = g_atomic_int_add (&b->next_cpu, 1)) < b->n_cpus)
+  /* Start CPUs: their first records give the grid.  Starting one takes
+   * a moment, so the first thread to get here would start them all: with
+   * independent cursors the scans are shared out again after the grid is
+   * chosen; otherwise each thread takes every n_threads-th CPU. */
+  for (;;)
     {
+      if (file == NULL || done->error != NULL)
+        break;
+      if (shared)
+        cpu = g_atomic_int_add (&b->next_cpu, 1);
+      else
+        {
+          cpu = next_own;
+          next_own += b->n_threads;
+        }
+      if (cpu >= b->n_cpus || g_atomic_int_get (&b->failed))
+        break;
+
       /* The origin needs one record; the rate, unless estimated, more. */
       CsCpuScan *scan = _cs_cpu_scan_start (file, cpu, &b->types,
                                             b->estimates != NULL ? 1 : CS_SCAN_SAMPLE_RECORDS,
@@ -186,15 +209,16 @@ scanner_thread (gpointer user_data)
         break;
       b->samples[cpu].has_events = _cs_cpu_scan_get_sample (scan, &b->samples[cpu].first_ns,
                                                             &b->samples[cpu].events_per_ns);
-      g_ptr_array_add (scans, scan);
+      if (shared)
+        b->scans[cpu] = scan;
+      else
+        g_ptr_array_add (scans, scan);
     }
-  if (done->error != NULL)
-    g_atomic_int_set (&b->next_cpu, b->n_cpus);   /* stop the other scanners too */
 
   /* Wait for the others; the last one chooses the grid. */
   g_mutex_lock (&b->grid_lock);
   if (done->error != NULL)
-    b->failed = TRUE;
+    g_atomic_int_set (&b->failed, TRUE);   /* stops the other scanners too */
   if (++b->n_started == b->n_threads)
     {
       choose_grid (b);
@@ -202,14 +226,32 @@ scanner_thread (gpointer user_data)
     }
   while (b->n_started < b->n_threads)
     g_cond_wait (&b->grid_cond, &b->grid_lock);
-  if (b->failed && done->error == NULL)
+  if (g_atomic_int_get (&b->failed) && done->error == NULL)
     g_set_error_literal (&done->error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Another CPU failed");
   g_mutex_unlock (&b->grid_lock);
 
-  for (guint i = 0; done->error == NULL && i < scans->len; i++)
+  for (guint i = 0; done->error == NULL; i++)
     {
-      CsScanResult *r = _cs_cpu_scan_finish (g_ptr_array_index (scans, i), &b->grid, &done->error);
+      g_autoptr(CsCpuScan) scan = NULL;
+      CsScanResult *r;
 
+      if (shared)
+        {
+          /* The next CPU no thread has finished yet, whoever started it. */
+          cpu = g_atomic_int_add (&b->next_finish, 1);
+          if (cpu >= b->n_cpus)
+            break;
+          scan = g_steal_pointer (&b->scans[cpu]);
+          if (scan == NULL)
+            continue;
+          _cs_cpu_scan_set_emit (scan, enqueue_chunk, &sc);
+        }
+      else if (i < scans->len)
+        scan = g_steal_pointer (&g_ptr_array_index (scans, i));
+      else
+        break;
+
+      r = _cs_cpu_scan_finish (scan, &b->grid, &done->error);
       if (r == NULL)
         {
           g_cancellable_cancel (b->cancellable);   /* stop the other scanners too */
@@ -496,6 +538,7 @@ build_into (sqlite3             *db,
   GStatBuf st;
   gint64 file_size = g_stat (b->trace_path, &st) == 0 ? st.st_size : 0;
   g_autofree guint64 *type_totals = NULL;
+  g_autofree ScannerArg *args = NULL;
   GError *scan_error = NULL;
   guint n_threads, n_running;
   gint64 last_report = 0;
@@ -537,8 +580,14 @@ build_into (sqlite3             *db,
       g_debug ("%s: estimated the CPUs' records in %.3f s", b->trace_path,
                (g_get_monotonic_time () - t0) / 1e6);
     }
+  b->scans = g_new0 (CsCpuScan *, MAX (b->n_cpus, 1));
+  args = g_new0 (ScannerArg, n_threads);
   for (guint i = 0; i < n_threads; i++)
-    g_ptr_array_add (threads, g_thread_new ("cs-scan", scanner_thread, b));
+    {
+      args[i].build = b;
+      args[i].index = i;
+      g_ptr_array_add (threads, g_thread_new ("cs-scan", scanner_thread, &args[i]));
+    }
 
   n_running = n_threads;
   while (n_running > 0)
@@ -588,6 +637,9 @@ build_into (sqlite3             *db,
     }
   for (guint i = 0; i < threads->len; i++)
     g_thread_join (g_ptr_array_index (threads, i));
+  /* Scans left by a failure. */
+  for (guint cpu = 0; cpu < b->n_cpus; cpu++)
+    g_clear_pointer (&b->scans[cpu], _cs_cpu_scan_free);
 
   if (scan_error != NULL)
     {
@@ -803,6 +855,7 @@ cs_index_build (const char          *trace_path,
   g_async_queue_unref (b.queue);
   g_free (b.types.by_tep_id);
   g_free (b.samples);
+  g_free (b.scans);
   g_free (b.estimates);
   g_mutex_clear (&b.grid_lock);
   g_cond_clear (&b.grid_cond);
