@@ -234,6 +234,12 @@ class Bench:
 
     def measure_file(self, fmt, path):
         res = {}
+        # Again before each tool: the runs before may have pushed the file
+        # out of the page cache (libtracecmd's unfinished v7 read and
+        # KernelShark's loader take gigabytes), and a cold read would
+        # penalise whichever tool comes next (twice the CPU time for the
+        # large file's first open).
+        warm_file(path)
         cache = tempfile.mkdtemp(prefix=f"run-{fmt}-", dir=self.cache_root)
         env = self.env_with_cache(cache)
         try:
@@ -281,6 +287,7 @@ class Bench:
         finally:
             shutil.rmtree(cache, ignore_errors=True)
 
+        warm_file(path)
         r = self.timed("tracecmd", fmt, [self.iterate, path])
         r.update({k: float(v) if "." in v else int(v) for k, v in key_values(r.get("stdout", "")).items()
                   if re.fullmatch(r"[\d.]+", v)})
@@ -293,6 +300,7 @@ class Bench:
             # KernelShark reads through libtracecmd: it cannot finish either.
             res["kshark"] = {"skipped": "not run: libtracecmd's iteration did not finish"}
         else:
+            warm_file(path)
             r = self.timed("kshark", fmt, [self.kshark, path])
             r.update({k: float(v) if "." in v else int(v) for k, v in key_values(r.get("stdout", "")).items()
                       if re.fullmatch(r"[\d.]+", v)})
@@ -310,9 +318,7 @@ class Bench:
         """Reads both files once so that every tool starts from a warm page
         cache (a cold first run would penalise whichever tool runs first)."""
         for path in self.files.values():
-            with open(path, "rb") as f:
-                while f.read(16 * MIB):
-                    pass
+            warm_file(path)
 
     def run(self):
         os.makedirs(self.cache_root, exist_ok=True)
@@ -324,6 +330,13 @@ class Bench:
                 run[fmt] = self.measure_file(fmt, path)
             run["loadavg_after"] = loadavg()
             self.runs.append(run)
+
+
+def warm_file(path):
+    """Reads @path through the page cache (not timed)."""
+    with open(path, "rb") as f:
+        while f.read(16 * MIB):
+            pass
 
 
 def describe(r, key, unit):
@@ -612,7 +625,7 @@ def render(doc):
     out.append("First open is the index-worker process's wall time (start-up to exit); libtracecmd's and")
     out.append("KernelShark's are their in-process open + read/load (no start-up, free or exit): the ratios")
     out.append("lean against Chronoscope.  A ratio is of the medians; \"runs\" is the range of the ratios")
-    out.append("within each run.  Warm page cache (each file is read once before the runs).")
+    out.append("within each run.  Warm page cache (each file is read again before each tool's run).")
     text = "\n".join(out)
 
     md = [f"# Chronoscope benchmark, {doc['size']} recording", "", "```", text, "```", ""]
