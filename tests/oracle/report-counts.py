@@ -270,6 +270,16 @@ class Oracle:
     def counts(self):
         systems = self.stored_formats()
         scan = self.scan()
+        if scan["unparsed"] > max(sum(scan["cpus"].values()), 0) and scan["unparsed"] >= 16:
+            # More lines it cannot read than events: trace-cmd printed the
+            # file in a form the oracle does not know (libtracecmd 1.3.1
+            # prints raw timestamps, "[000]7681726931543:", when it takes a
+            # TRACECLOCK option for an unknown clock).  A count of 0 from
+            # such a report would be a wrong answer, not a finding.
+            raise ReportError("trace-cmd report printed %d lines that are not events against "
+                              "%d that are; first: %r"
+                              % (scan["unparsed"], sum(scan["cpus"].values()),
+                                 scan["unparsed_first"]))
         if scan["unparsed"]:
             self.warnings.append("%d report lines are neither events nor known extra lines; "
                                  "first: %r" % (scan["unparsed"], scan["unparsed_first"]))
