@@ -24,6 +24,7 @@
  */
 #include <traceevent/event-parse.h>
 
+#include "cs-tracedat-page.h"
 #include "cs-tracedat-private.h"
 
 /* 1 MiB windows cost ~6 % more CPU time indexing the large bench
@@ -33,35 +34,6 @@
 #define WINDOW_BYTES (256 * 1024)
 #define FIRST_WINDOW_PAGES 4
 #define HEADER_READAHEAD (256 * 1024)
-#define COMMIT_MASK  ((1u << 27) - 1)
-
-/* Ring-buffer event types (include/linux/ring_buffer.h). */
-#define RB_TYPE_PADDING     29
-#define RB_TYPE_TIME_EXTEND 30
-#define RB_TYPE_TIME_STAMP  31
-
-/* Page header flags (kernel/trace/ring_buffer.c: RB_MISSED_EVENTS,
- * RB_MISSED_STORED), and time stamps (TS_SHIFT; an absolute time stamp
- * lacks the top 5 bits, taken from the current time). */
-#define RB_MISSED_EVENTS    (G_GUINT64_CONSTANT (1) << 31)
-#define RB_MISSED_STORED    (G_GUINT64_CONSTANT (1) << 30)
-#define RB_TS_SHIFT         27
-#define RB_TS_MSB           (G_GUINT64_CONSTANT (0xf8) << 56)
-
-/* Where a walk through one page's events is: libtraceevent's kbuffer
- * walk (kbuffer-parse.c: kbuffer_load_subbuffer(), kbuffer_next_event()
- * and friends), done here so that the hot loop makes no library calls.
- * Offsets are from @data, the first byte after the page header. */
-typedef struct {
-  const guint8 *data;
-  guint32 size;         /* committed bytes */
-  guint32 curr;         /* the current event's header */
-  guint32 index;        /* its payload */
-  guint32 next;         /* the next event's header */
-  guint64 timestamp;    /* the current event's, raw */
-  gint64 lost_events;   /* before the page: 0, a count, or -1 for unknown */
-} PageWalk;
-
 typedef struct {
   guint64 file_pos;     /* file offset of the chunk's 8-byte header */
   guint64 stream_pos;   /* position of its first byte in the decompressed stream */
@@ -115,7 +87,8 @@ struct _CsTracedatCpu {
   gboolean at_end;
   guint64 bytes_done;
 
-  PageWalk walk;
+  CsTdPageFormat page_format;  /* page_size, be and klong again, for the walk */
+  CsTdPageWalk walk;
   struct tep_record record;
   struct tep_handle *tep;
 };
@@ -162,6 +135,9 @@ _cs_tracedat_cpu_new (CsTracedatReader  *reader,
   c->page_size = reader->page_size;
   c->be = reader->big_endian;
   c->klong = reader->kernel_long_size;
+  c->page_format.be = c->be;
+  c->page_format.klong = c->klong;
+  c->page_format.page_size = c->page_size;
   c->compressed = reader->data_compressed;
   c->data_offset = d->offset;
   c->data_end = d->offset + d->size;
@@ -498,150 +474,30 @@ next_block (CsTracedatCpu *c, GError **error)
 /* ------------------------------------------------------------------------ */
 /* Pages                                                                     */
 
-/* Walks the event headers of a page the way kbuffer will, and refuses a page
- * that would make kbuffer read outside it, loop, or return an event that
- * does not fit in the committed data. */
+/* Refuses a page that would make the walk read outside it, loop, or return
+ * an event that does not fit in the committed data (cs_td_page_check()). */
 static gboolean
 check_page (CsTracedatCpu *c, const guint8 *page, GError **error)
 {
-  guint hdr = 8 + c->klong;
-  guint64 commit = c->klong == 8 ? _cs_td_u64 (c->be, page + 8) : _cs_td_u32 (c->be, page + 8);
-  guint32 size = (guint32) commit & COMMIT_MASK;
-  const guint8 *d = page + hdr;
-  guint32 curr = 0;
   guint64 where = c->block_pos + c->page_off;
+  guint committed = 0, bad_byte = 0, bad_type = 0;
 
-  if ((guint64) hdr + size > c->page_size)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      "the page at %s %" G_GUINT64_FORMAT " commits %u bytes, more than a "
-                      "page of %u holds", c->compressed ? "stream position" : "offset",
-                      where, size, c->page_size);
-
-  while (curr < size)
+  switch (cs_td_page_check (&c->page_format, page, NULL, &committed, &bad_byte, &bad_type))
     {
-      guint32 tl = _cs_td_u32 (c->be, d + curr);
-      guint32 type_len = c->be ? (tl >> 27) & 31 : tl & 31;
-      guint32 index, next;
-      gboolean is_data = TRUE;
-
-      switch (type_len)
-        {
-        case RB_TYPE_PADDING:
-          index = curr + 4;
-          next = index + _cs_td_u32 (c->be, d + curr + 4);
-          is_data = FALSE;
-          break;
-        case RB_TYPE_TIME_EXTEND:
-        case RB_TYPE_TIME_STAMP:
-          index = curr + 8;
-          next = index;
-          is_data = FALSE;
-          break;
-        case 0:
-          {
-            /* kbuffer: length = read_4 () - 4, rounded up to 4, as an int */
-            gint32 len = (gint32) (_cs_td_u32 (c->be, d + curr + 4) - 4u);
-            len = (len + 3) & ~3;
-            index = curr + 8;
-            next = index + (guint32) len;
-            break;
-          }
-        default:
-          index = curr + 4;
-          next = index + type_len * 4;
-          break;
-        }
-      if (next <= curr || (is_data && (next < index || next > size)))
-        return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                          "the event at byte %u of the page at %s %" G_GUINT64_FORMAT
-                          " has a bad length (type %u)", hdr + curr,
-                          c->compressed ? "stream position" : "offset", where, type_len);
-      curr = next;
-    }
-  return TRUE;
-}
-
-/* Decodes the event header at walk->curr (kbuffer's update_pointers());
- * returns its type_len. */
-static inline guint32
-walk_decode (CsTracedatCpu *c, PageWalk *w)
-{
-  const guint8 *p = w->data + w->curr;
-  guint32 tl = _cs_td_u32 (c->be, p);
-  guint32 type_len = c->be ? tl >> 27 : tl & 31;
-  guint64 delta = c->be ? tl & ((1u << 27) - 1) : tl >> 5;
-  guint32 index = w->curr + 4;
-  guint32 length;
-
-  switch (type_len)
-    {
-    case RB_TYPE_PADDING:
-      length = _cs_td_u32 (c->be, p + 4);
-      break;
-    case RB_TYPE_TIME_STAMP:
-    case RB_TYPE_TIME_EXTEND:
-      delta = (((guint64) _cs_td_u32 (c->be, p + 4) << RB_TS_SHIFT) + delta) |
-              (type_len == RB_TYPE_TIME_STAMP ? w->timestamp & RB_TS_MSB : 0);
-      index += 4;
-      length = 0;
-      break;
-    case 0:
-      /* as kbuffer computes it, in int arithmetic */
-      length = (_cs_td_u32 (c->be, p + 4) - 4u + 3u) & ~3u;
-      index += 4;
-      break;
+    case CS_TD_PAGE_OK:
+      return TRUE;
+    case CS_TD_PAGE_COMMIT_TOO_BIG:
+      return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                        "the page at %s %" G_GUINT64_FORMAT " commits %u bytes, more than a "
+                        "page of %u holds", c->compressed ? "stream position" : "offset",
+                        where, committed, c->page_size);
+    case CS_TD_PAGE_BAD_LENGTH:
     default:
-      length = type_len * 4;
-      break;
+      return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                        "the event at byte %u of the page at %s %" G_GUINT64_FORMAT
+                        " has a bad length (type %u)", bad_byte,
+                        c->compressed ? "stream position" : "offset", where, bad_type);
     }
-  if (type_len == RB_TYPE_TIME_STAMP)
-    w->timestamp = delta;
-  else
-    w->timestamp += delta;
-  w->index = index;
-  w->next = index + length;
-  return type_len;
-}
-
-/* Moves to the next data event; FALSE past the last one. */
-static inline gboolean
-walk_next (CsTracedatCpu *c, PageWalk *w)
-{
-  guint32 type_len;
-
-  do
-    {
-      w->curr = w->next;
-      if (w->next >= w->size)
-        return FALSE;
-      type_len = walk_decode (c, w);
-    }
-  while (type_len >= RB_TYPE_PADDING);
-  return TRUE;
-}
-
-/* Starts a walk at the first data event of @page, checked by check_page(). */
-static void
-walk_load (CsTracedatCpu *c, PageWalk *w, const guint8 *page)
-{
-  guint hdr = 8 + c->klong;
-  guint64 flags = c->klong == 8 ? _cs_td_u64 (c->be, page + 8) : _cs_td_u32 (c->be, page + 8);
-
-  w->timestamp = _cs_td_u64 (c->be, page);
-  w->data = page + hdr;
-  w->size = (guint32) flags & COMMIT_MASK;
-  if (flags & RB_MISSED_EVENTS)
-    {
-      if (flags & RB_MISSED_STORED)
-        w->lost_events = (gint64) (c->klong == 8 ? _cs_td_u64 (c->be, w->data + w->size)
-                                                 : _cs_td_u32 (c->be, w->data + w->size));
-      else
-        w->lost_events = -1;
-    }
-  else
-    w->lost_events = 0;
-  w->curr = w->index = w->next = 0;
-  walk_next (c, w);
 }
 
 static gboolean
@@ -654,7 +510,7 @@ load_page (CsTracedatCpu *c, GError **error)
     c->bytes_done = MIN (c->block_pos + c->page_off + c->page_size, c->data_end) - c->data_offset;
   if (!check_page (c, page, error))
     return FALSE;
-  walk_load (c, &c->walk, page);
+  cs_td_page_walk_start (&c->page_format, &c->walk, page);
   c->page_loaded = TRUE;
   return TRUE;
 }
@@ -739,7 +595,7 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
     {
       if (c->page_loaded)
         {
-          PageWalk *w = &c->walk;
+          CsTdPageWalk *w = &c->walk;
 
           if (w->curr < w->size)
             {
@@ -759,7 +615,7 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
               r->ref_count = 1;
               r->locked = 0;
               r->priv = NULL;
-              walk_next (c, w);
+              cs_td_page_walk_next (c->be, w);
 
               record->ts_ns = (gint64) r->ts;
               record->offset = r->offset;
@@ -920,7 +776,7 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
         }
       if (cur > in_page)
         break;
-      walk_next (c, &c->walk);
+      cs_td_page_walk_next (c->be, &c->walk);
     }
 
   c->page_loaded = FALSE;
@@ -932,53 +788,6 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
 /* ------------------------------------------------------------------------ */
 /* Estimates                                                                 */
 
-/* Counts the records of a page the way check_page() walks it (no padding,
- * no time extends); -1 for a page check_page() would refuse.  Sets
- * *@committed to whether the page holds any data. */
-static gint
-count_page_records (CsTracedatCpu *c, const guint8 *page, gboolean *committed)
-{
-  guint hdr = 8 + c->klong;
-  guint64 commit = c->klong == 8 ? _cs_td_u64 (c->be, page + 8) : _cs_td_u32 (c->be, page + 8);
-  guint32 size = (guint32) commit & COMMIT_MASK;
-  const guint8 *d = page + hdr;
-  guint32 curr = 0;
-  gint n = 0;
-
-  *committed = size > 0;
-  if ((guint64) hdr + size > c->page_size)
-    return -1;
-  while (curr < size)
-    {
-      guint32 tl = _cs_td_u32 (c->be, d + curr);
-      guint32 type_len = c->be ? (tl >> 27) & 31 : tl & 31;
-      guint32 next;
-
-      switch (type_len)
-        {
-        case RB_TYPE_PADDING:
-          next = curr + 4 + _cs_td_u32 (c->be, d + curr + 4);
-          break;
-        case RB_TYPE_TIME_EXTEND:
-        case RB_TYPE_TIME_STAMP:
-          next = curr + 8;
-          break;
-        case 0:
-          next = curr + 8 + (((guint32) (gint32) (_cs_td_u32 (c->be, d + curr + 4) - 4u) + 3) & ~3u);
-          n++;
-          break;
-        default:
-          next = curr + 4 + type_len * 4;
-          n++;
-          break;
-        }
-      if (next <= curr || next > size + 8)
-        return -1;
-      curr = next;
-    }
-  return n;
-}
-
 /* The pages of one block of @len bytes at @buf: records counted into
  * *@n_records / *@n_pages, and the header times of its first and last
  * pages that hold data. */
@@ -988,14 +797,13 @@ survey_block (CsTracedatCpu *c, const guint8 *buf, gsize len, guint64 *n_records
 {
   for (gsize off = 0; off + c->page_size <= len; off += c->page_size)
     {
-      gboolean committed;
-      gint n = count_page_records (c, buf + off, &committed);
+      guint n, committed;
 
-      if (n < 0)
+      if (cs_td_page_check (&c->page_format, buf + off, &n, &committed, NULL, NULL) != CS_TD_PAGE_OK)
         continue;
-      *n_records += (guint64) n;
+      *n_records += n;
       (*n_pages)++;
-      if (committed)
+      if (committed > 0)
         {
           gint64 ts = (gint64) ts_calc (c, _cs_td_u64 (c->be, buf + off));
 

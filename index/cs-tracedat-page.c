@@ -1,0 +1,153 @@
+/* cs-tracedat-page.c: checking a ring-buffer page and starting a walk.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * See cs-tracedat-page.h.  kbuffer trusts a page: a hostile commit size or
+ * event length would make it read outside the buffer or loop forever, so
+ * every page is checked here before it is walked.
+ */
+#include "cs-tracedat-page.h"
+
+/* Page header flags (kernel/trace/ring_buffer.c: RB_MISSED_EVENTS,
+ * RB_MISSED_STORED). */
+#define RB_MISSED_EVENTS (G_GUINT64_CONSTANT (1) << 31)
+#define RB_MISSED_STORED (G_GUINT64_CONSTANT (1) << 30)
+
+static inline guint64
+page_u64 (gboolean be, const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+  return be ? GUINT64_FROM_BE (v) : GUINT64_FROM_LE (v);
+}
+
+/* The commit field: committed size and flags. */
+static inline guint64
+page_commit (const CsTdPageFormat *format, const guint8 *page)
+{
+  return format->klong == 8 ? page_u64 (format->be, page + 8)
+                            : cs_td_page_u32 (format->be, page + 8);
+}
+
+/**
+ * cs_td_page_check:
+ * @format: the recording's page layout
+ * @page: (array): @format->page_size bytes
+ * @n_records: (out) (optional): how many data events the page holds
+ * @committed: (out) (optional): its committed bytes (0 for an empty page)
+ * @bad_byte: (out) (optional): on %CS_TD_PAGE_BAD_LENGTH, the offset in the
+ *   page of the event whose length is wrong
+ * @bad_type: (out) (optional): on %CS_TD_PAGE_BAD_LENGTH, its type_len
+ *
+ * Walks the event headers of a page the way kbuffer will and says whether
+ * kbuffer (or cs_td_page_walk_next()) could walk it without reading outside
+ * it, looping, or returning an event that does not fit in the committed
+ * data.  Reads only inside @page (plus nothing: the walk stops at the
+ * commit size).
+ *
+ * Returns: %CS_TD_PAGE_OK, or what is wrong
+ */
+CsTdPageProblem
+cs_td_page_check (const CsTdPageFormat *format,
+                  const guint8         *page,
+                  guint                *n_records,
+                  guint                *committed,
+                  guint                *bad_byte,
+                  guint                *bad_type)
+{
+  gboolean be = format->be;
+  guint hdr = 8 + format->klong;
+  guint32 size = (guint32) page_commit (format, page) & CS_TD_COMMIT_MASK;
+  const guint8 *d = page + hdr;
+  guint32 curr = 0;
+  guint n = 0;
+
+  if (committed != NULL)
+    *committed = size;
+  if ((guint64) hdr + size > format->page_size)
+    return CS_TD_PAGE_COMMIT_TOO_BIG;
+
+  while (curr < size)
+    {
+      guint32 tl = cs_td_page_u32 (be, d + curr);
+      guint32 type_len = be ? (tl >> 27) & 31 : tl & 31;
+      guint32 index, next;
+      gboolean is_data = TRUE;
+
+      switch (type_len)
+        {
+        case CS_TD_RB_TYPE_PADDING:
+          index = curr + 4;
+          next = index + cs_td_page_u32 (be, d + curr + 4);
+          is_data = FALSE;
+          break;
+        case CS_TD_RB_TYPE_TIME_EXTEND:
+        case CS_TD_RB_TYPE_TIME_STAMP:
+          index = curr + 8;
+          next = index;
+          is_data = FALSE;
+          break;
+        case 0:
+          {
+            /* kbuffer: length = read_4 () - 4, rounded up to 4, as an int */
+            gint32 len = (gint32) (cs_td_page_u32 (be, d + curr + 4) - 4u);
+            len = (len + 3) & ~3;
+            index = curr + 8;
+            next = index + (guint32) len;
+            break;
+          }
+        default:
+          index = curr + 4;
+          next = index + type_len * 4;
+          break;
+        }
+      if (next <= curr || (is_data && (next < index || next > size)))
+        {
+          if (bad_byte != NULL)
+            *bad_byte = hdr + curr;
+          if (bad_type != NULL)
+            *bad_type = type_len;
+          return CS_TD_PAGE_BAD_LENGTH;
+        }
+      n += is_data;
+      curr = next;
+    }
+  if (n_records != NULL)
+    *n_records = n;
+  return CS_TD_PAGE_OK;
+}
+
+/**
+ * cs_td_page_walk_start:
+ * @format: the recording's page layout
+ * @walk: (out caller-allocates): the walk
+ * @page: a page cs_td_page_check() accepted; borrowed while @walk is used
+ *
+ * Starts a walk at the first data event of @page (kbuffer_load_subbuffer()),
+ * with the events lost before the page from its header flags.
+ */
+void
+cs_td_page_walk_start (const CsTdPageFormat *format,
+                       CsTdPageWalk         *walk,
+                       const guint8         *page)
+{
+  gboolean be = format->be;
+  guint64 flags = page_commit (format, page);
+
+  walk->timestamp = page_u64 (be, page);
+  walk->data = page + 8 + format->klong;
+  walk->size = (guint32) flags & CS_TD_COMMIT_MASK;
+  if (flags & RB_MISSED_EVENTS)
+    {
+      if (flags & RB_MISSED_STORED)
+        walk->lost_events = (gint64) (format->klong == 8 ? page_u64 (be, walk->data + walk->size)
+                                                         : cs_td_page_u32 (be, walk->data + walk->size));
+      else
+        walk->lost_events = -1;
+    }
+  else
+    walk->lost_events = 0;
+  walk->curr = walk->index = walk->next = 0;
+  cs_td_page_walk_next (be, walk);
+}
