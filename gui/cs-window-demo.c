@@ -7,7 +7,11 @@
  * other, and once it is shown finds markers A and B in its index with
  * cs_demo_find_markers(), the code `chronoscope demo` prints them with:
  * marker A where the latency begins, B where it ends, the view zoomed
- * around them, and a task plot for the task the demo delayed.
+ * around them, and a task plot for the task the demo delayed.  The event
+ * list is scrolled to the event at A and selects it (the section's begin,
+ * the sleeper's sched_waking, the spinner's sched_switch), so that the
+ * class reads the begin/end events and the module's wakeup_latency line
+ * next to it without hunting through thousands of rows.
  */
 #include "config.h"
 
@@ -53,6 +57,110 @@ show_error (CsWindow *window, const char *scenario, const GError *error)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The event at marker A: on the demo's CPU first (the section's begin,
+ * the spinner's switch), then on the others (the sleeper's sched_waking
+ * is recorded on its waker's CPU).  When no event is exactly at A (A was
+ * derived from the latency), the demo CPU's first event after A. */
+static gboolean
+find_event_at_a (CsDocument          *document,
+                 const CsDemoMarkers *markers,
+                 CsEvent             *event,
+                 GError             **error)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  guint n_cpus = cs_document_get_n_cpus (document);
+
+  for (guint i = 0; i <= n_cpus; i++)
+    {
+      guint cpu = i == 0 ? markers->cpu : i - 1;
+
+      if (cpu >= n_cpus || (i > 0 && cpu == markers->cpu))
+        continue;
+      if (!cs_document_get_events (document, cpu, markers->a_ns, markers->a_ns + 1, 1, events, error))
+        return FALSE;
+      if (events->len > 0)
+        {
+          *event = g_array_index (events, CsEvent, 0);
+          return TRUE;
+        }
+    }
+  if (markers->cpu < n_cpus &&
+      !cs_document_get_events (document, markers->cpu, markers->a_ns, markers->b_ns, 1, events, error))
+    return FALSE;
+  if (events->len == 0)
+    return FALSE;
+  *event = g_array_index (events, CsEvent, 0);
+  return TRUE;
+}
+
+typedef struct {
+  CsWindow *window;    /* weak */
+  CsEventList *list;   /* weak: the list the event is in */
+  CsEvent event;
+  int last_height_px;
+} PendingSelect;
+
+static void
+pending_select_free (gpointer data)
+{
+  PendingSelect *select = data;
+
+  g_clear_weak_pointer (&select->window);
+  g_clear_weak_pointer (&select->list);
+  g_free (select);
+}
+
+/* Selects the event once the list can show it: its rows counted (a filter
+ * kept from the last recording makes it count first) and laid out at the
+ * height it keeps.  The window gives the timeline its share of the paned
+ * on its first frames, and GTK 4.8's list view, scrolled before that,
+ * leaves the selected row out of sight and rows blank. */
+static gboolean
+select_tick_cb (GtkWidget     *view,
+                GdkFrameClock *clock,
+                gpointer       data)
+{
+  PendingSelect *select = data;
+  int height_px = gtk_widget_get_height (view);
+
+  if (select->window == NULL || select->list == NULL ||
+      cs_event_list_view_get_model (CS_EVENT_LIST_VIEW (view)) != select->list)
+    return G_SOURCE_REMOVE;
+  if (!cs_event_list_get_ready (select->list) || height_px <= 0 ||
+      height_px != select->last_height_px)
+    {
+      select->last_height_px = height_px;
+      return G_SOURCE_CONTINUE;
+    }
+  cs_window_select_event (select->window, &select->event);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+select_event_at_a (CsWindow *window, CsDocument *document, const CsDemoMarkers *markers)
+{
+  CsEventListView *view = cs_window_get_event_list_view (window);
+  CsEventList *list = cs_event_list_view_get_model (view);
+  g_autoptr(GError) error = NULL;
+  PendingSelect *select;
+  CsEvent event;
+
+  if (list == NULL)
+    return;
+  if (!find_event_at_a (document, markers, &event, &error))
+    {
+      if (error != NULL)
+        g_message ("Cannot find the event at marker A: %s", error->message);
+      return;
+    }
+  select = g_new0 (PendingSelect, 1);
+  g_set_weak_pointer (&select->window, window);
+  g_set_weak_pointer (&select->list, list);
+  select->event = event;
+  select->last_height_px = -1;
+  gtk_widget_add_tick_callback (GTK_WIDGET (view), select_tick_cb, select, pending_select_free);
+}
+
 /**
  * cs_window_demo_apply:
  * @window: a window showing a demo's recording
@@ -61,7 +169,10 @@ show_error (CsWindow *window, const char *scenario, const GError *error)
  *
  * Places markers A and B around the latency @scenario injected (see
  * cs_demo_find_markers()), B active, zooms to them with half their
- * distance on each side, and adds a task plot for the delayed task.
+ * distance on each side, adds a task plot for the delayed task, and
+ * selects the event at A in the event list, scrolled into view (once the
+ * list is ready, when a filter makes it count its rows first); the
+ * markers stay where they are, whatever Graph follows says.
  *
  * Returns: whether the markers were found
  */
@@ -94,6 +205,7 @@ cs_window_demo_apply (CsWindow    *window,
   cs_timeline_set_marker_ns (timeline, CS_MARKER_A, markers.a_ns);
   cs_timeline_set_marker_ns (timeline, CS_MARKER_B, markers.b_ns);
   cs_timeline_set_active_marker (timeline, CS_MARKER_B);
+  select_event_at_a (window, document, &markers);
   g_object_set_data (G_OBJECT (window), DEMO_ERROR_KEY, NULL);
   return TRUE;
 }

@@ -311,8 +311,9 @@ list_selection_changed_cb (CsWindow *self)
   CsEventItem *item = cs_event_list_view_get_selected_item (self->event_list_view);
   const CsEvent *event;
 
-  /* The row of an event clicked on the timeline: the click placed the
-   * marker already (marker B, for a double-click). */
+  /* A row selected by cs_window_select_event(): an event clicked on the
+   * timeline, whose click placed the marker already (marker B, for a
+   * double-click), or a demo's event at marker A. */
   if (item == NULL || self->selecting_clicked_event ||
       !cs_event_list_view_get_graph_follows (self->event_list_view))
     return;
@@ -327,9 +328,7 @@ timeline_event_clicked_cb (CsWindow   *self,
                            gpointer    event,
                            CsTimeline *timeline)
 {
-  self->selecting_clicked_event = TRUE;
-  cs_event_list_view_select_event (self->event_list_view, event);
-  self->selecting_clicked_event = FALSE;
+  cs_window_select_event (self, event);
 }
 
 /* The timeline gets the room its plots need, up to 60 %; the list the
@@ -913,6 +912,33 @@ cs_window_get_event_list_view (CsWindow *self)
   g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
 
   return self->event_list_view;
+}
+
+/**
+ * cs_window_select_event:
+ * @self: a #CsWindow
+ * @event: an event of the recording shown
+ *
+ * Selects the row of @event in the event list and scrolls the list to it
+ * (cs_event_list_view_select_event()), leaving the markers where they
+ * are, as a click on the event in the timeline does: with Graph follows
+ * on, selecting a row would otherwise move the active marker onto it.
+ *
+ * Returns: whether a row was selected (%FALSE while the list is counting
+ *   the rows of a filter)
+ */
+gboolean
+cs_window_select_event (CsWindow      *self,
+                        const CsEvent *event)
+{
+  gboolean selected;
+
+  g_return_val_if_fail (CS_IS_WINDOW (self), FALSE);
+
+  self->selecting_clicked_event = TRUE;
+  selected = cs_event_list_view_select_event (self->event_list_view, event);
+  self->selecting_clicked_event = FALSE;
+  return selected;
 }
 
 /**

@@ -42,5 +42,7 @@ CsTimeline    *cs_window_get_timeline      (CsWindow       *self);
 CsAnalysis    *cs_window_get_analysis      (CsWindow       *self);
 GFile         *cs_window_get_file          (CsWindow       *self);
 CsEventListView *cs_window_get_event_list_view (CsWindow     *self);
+gboolean       cs_window_select_event      (CsWindow       *self,
+                                            const CsEvent  *event);
 
 G_END_DECLS

@@ -9,7 +9,10 @@
  * index (cs-kmod-sections.h, cs-task-timeline.h): on the irqs-off
  * section's begin and end, around the sleeper's wakeup latency, around
  * the spinner's time off its CPU.  Saves demo-NAME.png screenshots to
- * $CS_SCREENSHOT_DIR.
+ * $CS_SCREENSHOT_DIR.  Always, the same on tests/data/kmod-sections-v7.dat
+ * (recorded in the guest too; it holds an irqs-off and a preempt-off
+ * section).  Each time the event list must have selected, and show, the
+ * event at marker A, with the markers left where the demo put them.
  *
  * Always: the Classroom Demos dialog lists the scenarios, and on a machine
  * whose kernel has no chronoscope_tracer (this host) running one through
@@ -31,10 +34,19 @@
 #include "cs-demo-dialog.h"
 #include "cs-task-timeline.h"
 #include "cs-window-demo.h"
+#include "cs-time-axis.h"
 #include "cs-window.h"
 #include "gui-test-util.h"
 
 #define MS 1000000
+
+static char *
+testdata_recording (void)
+{
+  const char *dir = g_getenv ("CS_TESTDATA");
+
+  return g_build_filename (dir != NULL ? dir : CS_SOURCE_TESTDATA, "kmod-sections-v7.dat", NULL);
+}
 
 static gboolean
 markers_or_error (gpointer data)
@@ -53,12 +65,89 @@ typedef struct {
   gint64 b_ns;
 } Opened;
 
-static void
-open_demo (Opened *o, const char *scenario)
+/* A label showing @text inside @widget that is on screen within @clip. */
+static GtkWidget *
+find_visible_label (GtkWidget *widget, const char *text, GtkWidget *clip)
 {
-  const char *dir = g_getenv ("CS_DEMO_RECORDINGS");
-  g_autofree char *name = g_strdup_printf ("%s.dat", scenario);
-  g_autofree char *path = g_build_filename (dir, name, NULL);
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget))
+    return NULL;
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return gtk_widget_compute_bounds (widget, clip, &bounds) && bounds.origin.y >= -1 &&
+           bounds.origin.y + bounds.size.height <= gtk_widget_get_height (clip) + 1 ? widget : NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_visible_label (child, text, clip);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The selected row's time is on screen in the list. */
+static gboolean
+selected_row_is_shown (gpointer data)
+{
+  CsEventListView *view = cs_window_get_event_list_view (data);
+  CsEventItem *item = cs_event_list_view_get_selected_item (view);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (view)),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  g_autofree char *time = NULL;
+
+  if (item == NULL)
+    return FALSE;
+  time = cs_time_format_timestamp (cs_event_item_get_event (item)->ts_ns);
+  return find_visible_label (scrolled, time, scrolled) != NULL;
+}
+
+/* The list selected the event at marker A, as the index lists it, and
+ * shows it; the selection moved neither marker. */
+static void
+assert_list_at_marker_a (Opened *o, const char *scenario)
+{
+  CsEventListView *view = cs_window_get_event_list_view (o->window);
+  CsTimeline *timeline = cs_window_get_timeline (o->window);
+  g_autoptr(CsEventList) list = cs_event_list_new (o->document, NULL);
+  g_autoptr(GError) error = NULL;
+  CsEventItem *item;
+  const CsEvent *event;
+  const char *name;
+  guint64 first_row = 0;
+
+  cs_test_wait_until (selected_row_is_shown, o->window, "the event at marker A in the list");
+  item = cs_event_list_view_get_selected_item (view);
+  event = cs_event_item_get_event (item);
+  name = cs_event_item_get_name (item);
+  g_test_message ("%s: row %" G_GUINT64_FORMAT ": %s on CPU %u at %" G_GINT64_FORMAT " (A %" G_GINT64_FORMAT ")",
+                  scenario, cs_event_item_get_row (item), name, event->cpu, event->ts_ns, o->a_ns);
+  g_assert_cmpint (event->ts_ns, ==, o->a_ns);
+  /* It is an event at A by the test's own index, not some other row. */
+  g_assert_true (cs_event_list_find_row_at_time (list, o->a_ns, &first_row, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_event_item_get_row (item), >=, first_row);
+  if (g_str_equal (scenario, "irqs-off"))
+    g_assert_cmpstr (name, ==, "chronoscope:irqs_off_begin");
+  else if (g_str_equal (scenario, "preemption"))
+    {
+      /* The spinner switched out, or (a recording without it) the section's begin. */
+      if (g_str_equal (name, "sched:sched_switch"))
+        g_assert_cmpstr (cs_event_item_get_comm (item), ==, CS_DEMO_SPINNER_COMM);
+      else
+        g_assert_cmpstr (name, ==, "chronoscope:preempt_off_begin");
+    }
+  else
+    g_assert_true (g_str_equal (name, "sched:sched_waking") || g_str_equal (name, "sched:sched_wakeup"));
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, o->a_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, o->b_ns);
+  g_assert_true (cs_timeline_get_active_marker (timeline) == CS_MARKER_B);
+}
+
+static void
+open_demo_file (Opened *o, const char *scenario, const char *path)
+{
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
   CsTimeline *timeline;
@@ -86,11 +175,22 @@ open_demo (Opened *o, const char *scenario)
 
   o->document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
+  assert_list_at_marker_a (o, scenario);
 
   {
     g_autofree char *shot = g_strdup_printf ("demo-%s.png", scenario);
     cs_test_save_screenshot (GTK_WIDGET (o->window), shot);
   }
+}
+
+/* A recording the guest test made just now. */
+static void
+open_demo (Opened *o, const char *scenario)
+{
+  g_autofree char *name = g_strdup_printf ("%s.dat", scenario);
+  g_autofree char *path = g_build_filename (g_getenv ("CS_DEMO_RECORDINGS"), name, NULL);
+
+  open_demo_file (o, scenario, path);
 }
 
 static void
@@ -211,6 +311,19 @@ test_preemption (void)
   close_demo (&o);
 }
 
+/* tests/data's recording of the module's sections, opened as each demo
+ * that finds its markers there. */
+static void
+test_testdata_list_at_a (gconstpointer data)
+{
+  const char *scenario = data;
+  g_autofree char *path = testdata_recording ();
+  Opened o;
+
+  open_demo_file (&o, scenario, path);
+  close_demo (&o);
+}
+
 static gboolean
 dialog_settled (gpointer data)
 {
@@ -268,6 +381,8 @@ main (int argc, char *argv[])
   cs_test_gui_init (&argc, &argv, "test-demo-window", TRUE);
 
   g_test_add_func ("/cs/gui/Demo/dialog-without-module", test_dialog_without_module);
+  g_test_add_data_func ("/cs/gui/Demo/list-at-marker-a/irqs-off", "irqs-off", test_testdata_list_at_a);
+  g_test_add_data_func ("/cs/gui/Demo/list-at-marker-a/preemption", "preemption", test_testdata_list_at_a);
   if (g_getenv ("CS_DEMO_RECORDINGS") != NULL)
     {
       g_test_add_func ("/cs/gui/Demo/irqs-off-markers", test_irqs_off);
