@@ -8,11 +8,15 @@
  * guest has only busybox); the DKMS-installed one with `modprobe`, which
  * knows where DKMS put it and what it depends on.  Before anything is
  * tried, cs_demo_check_module() says what is missing in one sentence: the
- * module for this kernel, or root.
+ * module for this kernel, or root.  A built module is checked against the
+ * running kernel's release (its .modinfo vermagic) before it is handed to
+ * the kernel: a module for another kernel gets a sentence naming both
+ * kernels, and the kernel is never given a module it would refuse.
  */
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -77,18 +81,121 @@ module_is_installed (const char *release)
   return FALSE;
 }
 
+/* The .modinfo section of an ELF64 module in @data, as NUL-separated
+ * "key=value" strings; NULL when @data is not one. */
+static const char *
+find_modinfo (const char *data, gsize size, gsize *info_size)
+{
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *) data;
+  const Elf64_Shdr *sections, *names;
+
+  if (size < sizeof *eh || memcmp (eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof (Elf64_Shdr) ||
+      eh->e_shoff > size || eh->e_shnum > (size - eh->e_shoff) / sizeof (Elf64_Shdr) ||
+      eh->e_shstrndx >= eh->e_shnum)
+    return NULL;
+  sections = (const Elf64_Shdr *) (data + eh->e_shoff);
+  names = &sections[eh->e_shstrndx];
+  if (names->sh_offset > size || names->sh_size > size - names->sh_offset)
+    return NULL;
+  for (guint i = 0; i < eh->e_shnum; i++)
+    {
+      const Elf64_Shdr *sh = &sections[i];
+
+      /* The name with its NUL, inside the section-name table. */
+      if (sh->sh_name >= names->sh_size || names->sh_size - sh->sh_name < sizeof ".modinfo" ||
+          memcmp (data + names->sh_offset + sh->sh_name, ".modinfo", sizeof ".modinfo") != 0)
+        continue;
+      if (sh->sh_offset > size || sh->sh_size > size - sh->sh_offset)
+        return NULL;
+      *info_size = sh->sh_size;
+      return data + sh->sh_offset;
+    }
+  return NULL;
+}
+
+/**
+ * cs_demo_module_dup_kernel_release:
+ * @module_path: a built kernel module (an uncompressed .ko)
+ * @error: return location for %CS_DEMO_ERROR_NO_MODULE (unreadable, or not
+ *   an ELF64 module with a vermagic in its .modinfo)
+ *
+ * Reads the kernel release a module was built for: the first word of the
+ * "vermagic=" string that modpost puts in its .modinfo section, which the
+ * kernel compares with its own before loading it (`modinfo -F vermagic`).
+ * Reads the file only; any thread.
+ *
+ * Returns: (transfer full) (nullable): the release ("6.1.0-56-amd64")
+ */
+char *
+cs_demo_module_dup_kernel_release (const char  *module_path,
+                                   GError     **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(GError) local = NULL;
+  const char *info;
+  gsize size, info_size = 0;
+
+  g_return_val_if_fail (module_path != NULL, NULL);
+
+  if (!g_file_get_contents (module_path, &data, &size, &local))
+    {
+      g_set_error (error, CS_DEMO_ERROR, CS_DEMO_ERROR_NO_MODULE,
+                   _("Cannot read the module %s: %s"), module_path, local->message);
+      return NULL;
+    }
+  info = find_modinfo (data, size, &info_size);
+  for (gsize at = 0; info != NULL && at < info_size; at += strnlen (info + at, info_size - at) + 1)
+    {
+      const char *entry = info + at;
+      gsize len = strnlen (entry, info_size - at);
+
+      if (len > strlen ("vermagic=") && g_str_has_prefix (entry, "vermagic=") && len < info_size - at)
+        {
+          const char *release = entry + strlen ("vermagic=");
+
+          return g_strndup (release, strcspn (release, " "));
+        }
+    }
+  g_set_error (error, CS_DEMO_ERROR, CS_DEMO_ERROR_NO_MODULE,
+               _("%s is not a kernel module: it has no vermagic (an uncompressed .ko file "
+                 "built with Kbuild is needed)"), module_path);
+  return NULL;
+}
+
+/* Whether the kernel would take @module_path: built for this release. */
+static gboolean
+check_module_release (const char *module_path, const char *release, GError **error)
+{
+  g_autofree char *built_for = cs_demo_module_dup_kernel_release (module_path, error);
+
+  if (built_for == NULL)
+    return FALSE;
+  if (strcmp (built_for, release) != 0)
+    {
+      g_set_error (error, CS_DEMO_ERROR, CS_DEMO_ERROR_MODULE_LOAD,
+                   _("The module %s was built for kernel %s, but this kernel is %s: build "
+                     "chronoscope_tracer.ko against this kernel’s headers, or install it with "
+                     "DKMS (see docs/teaching.md)"), module_path, built_for, release);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * cs_demo_check_module:
  * @module_path: (nullable): a built chronoscope_tracer.ko, or %NULL for the
  *   installed one
  * @error: return location for %CS_DEMO_ERROR_NO_MODULE (neither loaded,
  *   nor installed for the running kernel, nor given, or @module_path is
- *   unreadable) or %CS_DEMO_ERROR_NOT_ROOT
+ *   unreadable or not a module), %CS_DEMO_ERROR_NOT_ROOT, or
+ *   %CS_DEMO_ERROR_MODULE_LOAD (@module_path was built for another kernel)
  *
  * Says, without changing anything, whether a demo can have the module:
- * loaded already, @module_path readable, or listed in the running kernel's
- * modules.dep; and whether this process is root, which the demos need
- * (loading modules, debugfs knobs, tracefs).
+ * loaded already, @module_path readable and built for the running kernel
+ * (cs_demo_module_dup_kernel_release()), or listed in the running
+ * kernel's modules.dep; and whether this process is root, which the demos
+ * need (loading modules, debugfs knobs, tracefs).
  *
  * Returns: whether a demo can go on
  */
@@ -131,6 +238,10 @@ cs_demo_check_module (const char  *module_path,
                              "sudo, or from the window, which asks for permission."));
       return FALSE;
     }
+
+  if (module_path != NULL && !_cs_demo_module_is_loaded () &&
+      !check_module_release (module_path, release, error))
+    return FALSE;
   return TRUE;
 }
 

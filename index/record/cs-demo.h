@@ -142,6 +142,8 @@ CsRecordOptions      *cs_demo_dup_record_options   (const char          *scenari
                                                     const char          *output);
 gboolean              cs_demo_check_module         (const char          *module_path,
                                                     GError             **error);
+char                 *cs_demo_module_dup_kernel_release (const char     *module_path,
+                                                    GError             **error);
 gboolean              cs_demo_run                  (const CsDemoConfig  *config,
                                                     const CsRecordOptions *options,
                                                     CsDemoRun           *run,

@@ -54,6 +54,18 @@ done
 expect_fail "docs/teaching.md" "$cs" demo irqs-off --no-open
 expect_fail "Cannot read the module /nonexistent/chronoscope_tracer.ko" \
 	"$cs" demo irqs-off --no-open --module /nonexistent/chronoscope_tracer.ko
+# A built module for another kernel ($CS_KMOD_MODULE, from -Dkmod=true, is
+# for Debian's kernel): refused before the kernel is handed it, naming the
+# file and both kernels.
+if [ -n "${CS_KMOD_MODULE:-}" ] && [ -r "$CS_KMOD_MODULE" ] && [ "$(id -u)" = 0 ]; then
+	built_for=$(modinfo -F vermagic "$CS_KMOD_MODULE" 2>/dev/null | cut -d' ' -f1 || true)
+	if [ -n "$built_for" ] && [ "$built_for" != "$release" ]; then
+		expect_fail "The module $CS_KMOD_MODULE was built for kernel $built_for, but this kernel is $release" \
+			"$cs" demo irqs-off --no-open -o "$work/built.dat" --module "$CS_KMOD_MODULE"
+		[ ! -e "$work/built.dat" ] || { echo "FAIL: the built module left a file"; failed=1; }
+		[ ! -d /sys/module/chronoscope_tracer ] || { echo "FAIL: the module got loaded"; failed=1; }
+	fi
+fi
 expect_fail "no demo is called “bogus”" "$cs" demo bogus --no-open
 expect_fail "Which demo?" "$cs" demo
 
