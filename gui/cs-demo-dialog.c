@@ -10,8 +10,17 @@
  * opens it with markers A and B around the latency (cs-window-demo.c).
  * What the helper refuses (no module for this kernel, authentication
  * dismissed) stays in the dialog, in the helper's words.
+ *
+ * The module: the one installed for the running kernel (DKMS), or a built
+ * chronoscope_tracer.ko chosen with "Choose…" (a teacher who built it from
+ * kmod/ without installing it), remembered in the "demo-module" setting,
+ * or for the window's life when the app runs without its schema.  The
+ * dialog says which one the demo will load, and for a file which kernel
+ * it was built for.
  */
 #include "config.h"
+
+#include <sys/utsname.h>
 
 #include <glib/gi18n.h>
 
@@ -28,11 +37,19 @@ struct _CsDemoDialog
   GtkButton *run_button;
   GtkSpinner *spinner;
   GtkLabel *status_label;
+  GtkLabel *module_label;
+  GtkButton *installed_button;
 
   /* owned */
   CsRecordJob *job;
   char *scenario;
+  char *module_path;            /* nullable: the installed module */
+  GSettings *settings;          /* nullable: no schema */
+  GtkFileChooserNative *chooser;
 };
+
+#define MODULE_KEY "demo-module"
+#define WINDOW_MODULE_KEY "cs-demo-module"
 
 G_DEFINE_FINAL_TYPE (CsDemoDialog, cs_demo_dialog, GTK_TYPE_WINDOW)
 
@@ -129,7 +146,7 @@ cs_demo_dialog_run (CsDemoDialog *self,
     g_signal_handlers_disconnect_by_data (self->job, self);
   g_clear_object (&self->job);
   self->job = cs_record_job_new (options);
-  cs_record_job_set_demo (self->job, scenario, NULL);
+  cs_record_job_set_demo (self->job, scenario, self->module_path);
   g_signal_connect (self->job, "notify::state", G_CALLBACK (job_state_cb), self);
   if (!cs_record_job_start (self->job, &error))
     {
@@ -137,6 +154,186 @@ cs_demo_dialog_run (CsDemoDialog *self,
       return;
     }
   set_status (self, _("Starting the demo (it needs an administrator’s permission)…"), TRUE, FALSE);
+}
+
+static char *
+kernel_release (void)
+{
+  struct utsname u;
+
+  return g_strdup (uname (&u) == 0 ? u.release : "?");
+}
+
+/* Which module the demo will load, in one sentence. */
+static char *
+describe_module (const char *module_path)
+{
+  g_autofree char *release = kernel_release ();
+  g_autofree char *built_for = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (module_path == NULL)
+    {
+      /* NO_MODULE: neither loaded nor installed; NOT_ROOT: it is there. */
+      if (!cs_demo_check_module (NULL, &error) &&
+          g_error_matches (error, CS_DEMO_ERROR, CS_DEMO_ERROR_NO_MODULE))
+        return g_strdup_printf (_("Module: none is installed for kernel %s. Install "
+                                  "chronoscope_tracer with DKMS, or choose a built "
+                                  "chronoscope_tracer.ko."), release);
+      return g_strdup_printf (_("Module: chronoscope_tracer installed for kernel %s."), release);
+    }
+  built_for = cs_demo_module_dup_kernel_release (module_path, &error);
+  if (built_for == NULL)
+    return g_strdup_printf (_("Module: %s. %s"), module_path, error->message);
+  if (g_strcmp0 (built_for, release) != 0)
+    return g_strdup_printf (_("Module: %s, built for kernel %s. This kernel is %s: the "
+                              "kernel will refuse it."), module_path, built_for, release);
+  return g_strdup_printf (_("Module: %s, built for kernel %s."), module_path, built_for);
+}
+
+static void
+show_module (CsDemoDialog *self)
+{
+  g_autofree char *text = describe_module (self->module_path);
+
+  gtk_label_set_label (self->module_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->installed_button), self->module_path != NULL);
+}
+
+/**
+ * cs_demo_dialog_set_module_path:
+ * @self: a #CsDemoDialog
+ * @module_path: (nullable): a built chronoscope_tracer.ko, or %NULL for the
+ *   one installed for the running kernel
+ *
+ * Chooses the module the demos load (the helper's --module), as "Choose…"
+ * and "Use Installed" do, and remembers it: in the "demo-module" setting,
+ * or, without the app's schema, for the life of the dialog's window.
+ */
+void
+cs_demo_dialog_set_module_path (CsDemoDialog *self,
+                                const char   *module_path)
+{
+  GtkWindow *parent;
+
+  g_return_if_fail (CS_IS_DEMO_DIALOG (self));
+
+  if (module_path != NULL && *module_path == '\0')
+    module_path = NULL;
+  if (module_path != self->module_path)
+    {
+      g_free (self->module_path);
+      self->module_path = g_strdup (module_path);
+    }
+  parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, MODULE_KEY, module_path != NULL ? module_path : "");
+  else if (parent != NULL)
+    g_object_set_data_full (G_OBJECT (parent), WINDOW_MODULE_KEY, g_strdup (module_path), g_free);
+  show_module (self);
+}
+
+/**
+ * cs_demo_dialog_get_module_path:
+ * @self: a #CsDemoDialog
+ *
+ * Returns: (nullable) (transfer none): the built module the demos load, or
+ *   %NULL for the installed one
+ */
+const char *
+cs_demo_dialog_get_module_path (CsDemoDialog *self)
+{
+  g_return_val_if_fail (CS_IS_DEMO_DIALOG (self), NULL);
+  return self->module_path;
+}
+
+/**
+ * cs_demo_dialog_get_module_text:
+ * @self: a #CsDemoDialog
+ *
+ * Returns: (transfer none): the line saying which module the demos load
+ */
+const char *
+cs_demo_dialog_get_module_text (CsDemoDialog *self)
+{
+  g_return_val_if_fail (CS_IS_DEMO_DIALOG (self), NULL);
+  return gtk_label_get_label (self->module_label);
+}
+
+static void
+chooser_response_cb (CsDemoDialog         *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        cs_demo_dialog_set_module_path (self, path);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+choose_clicked_cb (CsDemoDialog *self)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Choose a Built Kernel Module"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Use"), NULL);
+  gtk_file_filter_set_name (filter, _("Kernel modules (*.ko)"));
+  gtk_file_filter_add_pattern (filter, "*.ko");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  if (self->module_path != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (self->module_path);
+
+      gtk_file_chooser_set_file (GTK_FILE_CHOOSER (self->chooser), file, NULL);
+    }
+  g_signal_connect_swapped (self->chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+installed_clicked_cb (CsDemoDialog *self)
+{
+  cs_demo_dialog_set_module_path (self, NULL);
+}
+
+/* The "demo-module" setting when the installed schema has it. */
+static GSettings *
+lookup_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, MODULE_KEY))
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static void
+cs_demo_dialog_constructed (GObject *object)
+{
+  CsDemoDialog *self = CS_DEMO_DIALOG (object);
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+  G_OBJECT_CLASS (cs_demo_dialog_parent_class)->constructed (object);
+
+  self->settings = lookup_settings ();
+  if (self->settings != NULL)
+    self->module_path = g_settings_get_string (self->settings, MODULE_KEY);
+  else if (parent != NULL)
+    self->module_path = g_strdup (g_object_get_data (G_OBJECT (parent), WINDOW_MODULE_KEY));
+  if (self->module_path != NULL && *self->module_path == '\0')
+    g_clear_pointer (&self->module_path, g_free);
+  show_module (self);
 }
 
 static void
@@ -182,6 +379,10 @@ cs_demo_dialog_dispose (GObject *object)
   if (self->job != NULL)
     g_signal_handlers_disconnect_by_data (self->job, self);
   g_clear_object (&self->job);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  g_clear_object (&self->settings);
   G_OBJECT_CLASS (cs_demo_dialog_parent_class)->dispose (object);
 }
 
@@ -191,6 +392,7 @@ cs_demo_dialog_finalize (GObject *object)
   CsDemoDialog *self = CS_DEMO_DIALOG (object);
 
   g_free (self->scenario);
+  g_free (self->module_path);
   G_OBJECT_CLASS (cs_demo_dialog_parent_class)->finalize (object);
 }
 
@@ -199,6 +401,7 @@ cs_demo_dialog_class_init (CsDemoDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->constructed = cs_demo_dialog_constructed;
   object_class->dispose = cs_demo_dialog_dispose;
   object_class->finalize = cs_demo_dialog_finalize;
 
@@ -224,6 +427,8 @@ cs_demo_dialog_init (CsDemoDialog *self)
                                       "injects a known latency, and opens the recording "
                                       "with markers A and B around it."));
   GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *module_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *choose_button = gtk_button_new_with_mnemonic (_("_Choose…"));
   guint n;
   const CsDemoScenario *scenarios = cs_demo_get_scenarios (&n);
 
@@ -246,6 +451,26 @@ cs_demo_dialog_init (CsDemoDialog *self)
     gtk_list_box_append (self->list, scenario_row (&scenarios[i]));
   gtk_list_box_select_row (self->list, gtk_list_box_get_row_at_index (self->list, 0));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->list));
+
+  /* Filled in constructed(), once the parent is known. */
+  self->module_label = GTK_LABEL (gtk_label_new (""));
+  gtk_label_set_wrap (self->module_label, TRUE);
+  gtk_label_set_wrap_mode (self->module_label, PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (self->module_label, 0.0);
+  gtk_label_set_max_width_chars (self->module_label, 50);
+  gtk_label_set_selectable (self->module_label, TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->module_label), TRUE);
+  gtk_widget_set_tooltip_text (choose_button, _("Load a chronoscope_tracer.ko built from kmod/ "
+                                                "instead of the installed module"));
+  gtk_widget_set_valign (choose_button, GTK_ALIGN_CENTER);
+  g_signal_connect_swapped (choose_button, "clicked", G_CALLBACK (choose_clicked_cb), self);
+  self->installed_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("Use _Installed")));
+  gtk_widget_set_valign (GTK_WIDGET (self->installed_button), GTK_ALIGN_CENTER);
+  g_signal_connect_swapped (self->installed_button, "clicked", G_CALLBACK (installed_clicked_cb), self);
+  gtk_box_append (GTK_BOX (module_box), GTK_WIDGET (self->module_label));
+  gtk_box_append (GTK_BOX (module_box), choose_button);
+  gtk_box_append (GTK_BOX (module_box), GTK_WIDGET (self->installed_button));
+  gtk_box_append (GTK_BOX (box), module_box);
 
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);

@@ -15,5 +15,9 @@ CsDemoDialog *cs_demo_dialog_new        (GtkWindow    *parent);
 void          cs_demo_dialog_run        (CsDemoDialog *self,
                                          const char   *scenario);
 const char   *cs_demo_dialog_get_status (CsDemoDialog *self);
+void          cs_demo_dialog_set_module_path (CsDemoDialog *self,
+                                              const char   *module_path);
+const char   *cs_demo_dialog_get_module_path (CsDemoDialog *self);
+const char   *cs_demo_dialog_get_module_text (CsDemoDialog *self);
 
 G_END_DECLS

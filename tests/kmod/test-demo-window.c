@@ -16,13 +16,18 @@
  *
  * Always: the Classroom Demos dialog lists the scenarios, and on a machine
  * whose kernel has no chronoscope_tracer (this host) running one through
- * the helper ends with the helper's message naming what is missing.  The
+ * the helper ends with the helper's message naming what is missing.  With
+ * $CS_KMOD_MODULE (the chronoscope_tracer.ko of -Dkmod=true, built for
+ * Debian's kernel, not this host's), the dialog is given that file: it
+ * says which kernel the file is for, remembers it, and the helper refuses
+ * it naming the file and both kernels, before the kernel is handed it.  The
  * window runs /proc/self/exe record-helper and index-worker: this program
  * answers both itself.
  */
 #include "config.h"
 
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <gtk/gtk.h>
@@ -332,13 +337,28 @@ dialog_settled (gpointer data)
   return status != NULL && strstr (status, CS_DEMO_MODULE_NAME) != NULL;
 }
 
+static CsDemoDialog *
+open_dialog (CsWindow *window)
+{
+  CsDemoDialog *dialog = NULL;
+  GList *toplevels;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.demo", NULL);
+  toplevels = gtk_window_list_toplevels ();
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (CS_IS_DEMO_DIALOG (l->data))
+      dialog = l->data;
+  g_list_free (toplevels);
+  g_assert_nonnull (dialog);
+  return dialog;
+}
+
 static void
 test_dialog_without_module (void)
 {
   CsWindow *window;
-  CsDemoDialog *dialog = NULL;
+  CsDemoDialog *dialog;
   g_autoptr(GError) error = NULL;
-  GList *toplevels;
 
   if (geteuid () != 0 || cs_demo_check_module (NULL, &error) ||
       !g_error_matches (error, CS_DEMO_ERROR, CS_DEMO_ERROR_NO_MODULE))
@@ -349,13 +369,7 @@ test_dialog_without_module (void)
     }
 
   window = cs_test_new_window (900, 600);
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.demo", NULL);
-  toplevels = gtk_window_list_toplevels ();
-  for (GList *l = toplevels; l != NULL; l = l->next)
-    if (CS_IS_DEMO_DIALOG (l->data))
-      dialog = l->data;
-  g_list_free (toplevels);
-  g_assert_nonnull (dialog);
+  dialog = open_dialog (window);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
 
   /* As root the helper runs directly; the host's kernel lacks the module,
@@ -370,6 +384,95 @@ test_dialog_without_module (void)
   cs_test_destroy_window (window);
 }
 
+/* The release modinfo reads in the module's vermagic, the way kmod does. */
+static char *
+modinfo_release (const char *path)
+{
+  const char *argv[] = { "modinfo", "-F", "vermagic", path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, NULL))
+    return NULL;
+  return g_strndup (out, strcspn (out, " \n"));
+}
+
+static void
+test_dialog_built_module (void)
+{
+  const char *module = g_getenv ("CS_KMOD_MODULE");
+  g_autofree char *built_for = NULL;
+  g_autofree char *status = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  struct utsname u;
+  CsWindow *window;
+  CsDemoDialog *dialog;
+  const char *text;
+
+  if (module == NULL || !g_file_test (module, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("needs the module built with -Dkmod=true ($CS_KMOD_MODULE)");
+      return;
+    }
+  g_assert_cmpint (uname (&u), ==, 0);
+  built_for = modinfo_release (module);
+  if (built_for == NULL)
+    built_for = cs_demo_module_dup_kernel_release (module, NULL);
+  g_assert_nonnull (built_for);
+  if (g_str_equal (built_for, u.release) || g_file_test ("/sys/module/" CS_DEMO_MODULE_NAME, G_FILE_TEST_EXISTS))
+    {
+      /* Never load a module into the machine that runs the tests. */
+      g_test_skip ("the module was built for this kernel, or is loaded");
+      return;
+    }
+
+  window = cs_test_new_window (900, 600);
+  dialog = open_dialog (window);
+  g_assert_null (cs_demo_dialog_get_module_path (dialog));
+  g_assert_nonnull (strstr (cs_demo_dialog_get_module_text (dialog), u.release));
+
+  /* As "Choose…" does: the dialog names the file and its kernel. */
+  cs_demo_dialog_set_module_path (dialog, module);
+  text = cs_demo_dialog_get_module_text (dialog);
+  g_test_message ("module: %s", text);
+  g_assert_nonnull (strstr (text, module));
+  g_assert_nonnull (strstr (text, built_for));
+  g_assert_nonnull (strstr (text, "will refuse it"));
+  settings = g_settings_new ("org.chronoscope.Chronoscope");
+  g_assert_cmpstr (g_settings_get_string (settings, "demo-module"), ==, module);
+
+  /* Closed and opened again, the dialog still uses it. */
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  cs_test_spin (50);
+  dialog = open_dialog (window);
+  g_assert_cmpstr (cs_demo_dialog_get_module_path (dialog), ==, module);
+
+  if (geteuid () == 0)
+    {
+      /* The helper (as root, directly) refuses the file for this kernel,
+       * naming it and both kernels, and the dialog shows its words. */
+      cs_demo_dialog_run (dialog, "irqs-off");
+      cs_test_wait_until (dialog_settled, dialog, "the helper's answer");
+      status = g_strdup (cs_demo_dialog_get_status (dialog));
+      g_test_message ("dialog: %s", status);
+      g_assert_nonnull (strstr (status, module));
+      g_assert_nonnull (strstr (status, "was built for kernel"));
+      g_assert_nonnull (strstr (status, built_for));
+      g_assert_nonnull (strstr (status, u.release));
+      g_assert_false (g_file_test ("/sys/module/" CS_DEMO_MODULE_NAME, G_FILE_TEST_EXISTS));
+      g_assert_true (cs_window_get_state (window) == CS_WINDOW_STATE_EMPTY);
+      cs_test_save_screenshot (GTK_WIDGET (dialog), "demo-dialog-built-module.png");
+    }
+
+  /* "Use Installed" forgets the file. */
+  cs_demo_dialog_set_module_path (dialog, NULL);
+  g_assert_cmpstr (g_settings_get_string (settings, "demo-module"), ==, "");
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -381,6 +484,7 @@ main (int argc, char *argv[])
   cs_test_gui_init (&argc, &argv, "test-demo-window", TRUE);
 
   g_test_add_func ("/cs/gui/Demo/dialog-without-module", test_dialog_without_module);
+  g_test_add_func ("/cs/gui/Demo/dialog-built-module", test_dialog_built_module);
   g_test_add_data_func ("/cs/gui/Demo/list-at-marker-a/irqs-off", "irqs-off", test_testdata_list_at_a);
   g_test_add_data_func ("/cs/gui/Demo/list-at-marker-a/preemption", "preemption", test_testdata_list_at_a);
   if (g_getenv ("CS_DEMO_RECORDINGS") != NULL)
