@@ -10,7 +10,8 @@
  * when needed, records, injects the latency, restores everything), finds
  * markers A and B in the recording's index and prints them; without
  * --no-open it then opens the window on the recording with the markers set
- * (`chronoscope --demo NAME FILE`), as the user who ran sudo.  --from skips
+ * (`chronoscope --demo NAME FILE`), as the user who ran sudo, in their
+ * desktop session (cs_cli_demo_window_environ()).  --from skips
  * the recording and finds the markers in a recording made before, or
  * elsewhere: the kmod guest test checks its recordings on the host so.
  * GTK is never initialised here.
@@ -24,6 +25,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -202,17 +204,156 @@ sudo_user (uid_t *uid, gid_t *gid)
   return TRUE;
 }
 
-static void
-drop_to_sudo_user (gpointer data)
+/* Whether @path is a folder of @uid's (their runtime folder, not root's). */
+static gboolean
+is_own_dir (const char *path, uid_t uid)
 {
+  struct stat st;
+
+  return path != NULL && g_path_is_absolute (path) && stat (path, &st) == 0 &&
+         S_ISDIR (st.st_mode) && st.st_uid == uid;
+}
+
+static gboolean
+is_socket (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  struct stat st;
+
+  return stat (path, &st) == 0 && S_ISSOCK (st.st_mode);
+}
+
+/* The compositor's socket in @runtime_dir: "wayland-0" first, as clients
+ * default to it, else the first "wayland-N" in name order. */
+static char *
+find_wayland_socket (const char *runtime_dir)
+{
+  g_autoptr(GDir) dir = g_dir_open (runtime_dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (is_socket (runtime_dir, "wayland-0"))
+    return g_strdup ("wayland-0");
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, "wayland-") && !g_str_has_suffix (name, ".lock") &&
+        is_socket (runtime_dir, name))
+      g_ptr_array_add (names, g_strdup (name));
+  if (names->len == 0)
+    return NULL;
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  return g_strdup (g_ptr_array_index (names, 0));
+}
+
+/**
+ * cs_cli_demo_window_environ:
+ * @envp: (transfer full): the environment sudo left (g_get_environ())
+ * @uid: the user who ran sudo (SUDO_UID)
+ * @home: (nullable): their home folder (from the password database)
+ * @runtime_root: the folder of the users' runtime folders: "/run/user",
+ *   where systemd-logind makes /run/user/UID for each session
+ *
+ * Builds the environment of the window `sudo chronoscope demo` opens as
+ * the user who ran sudo, so that it reaches their desktop.  sudo resets
+ * the environment: it keeps DISPLAY and XAUTHORITY (X11) but drops
+ * XDG_RUNTIME_DIR, WAYLAND_DISPLAY and DBUS_SESSION_BUS_ADDRESS, and HOME
+ * may be root's.  What sudo kept is used when it is the user's; the rest
+ * is taken from the user's session: XDG_RUNTIME_DIR is
+ * @runtime_root/UID when that folder is theirs, WAYLAND_DISPLAY the
+ * compositor's socket there (wayland-0 first), DBUS_SESSION_BUS_ADDRESS
+ * its "bus" socket.  HOME is @home; XDG_CACHE_HOME and XDG_CONFIG_HOME
+ * are dropped (root's would hide the user's settings and index cache); a
+ * runtime folder or an XAUTHORITY that is not the user's is dropped.
+ *
+ * Returns: (transfer full): the environment; it has neither DISPLAY nor
+ *   WAYLAND_DISPLAY when no desktop session of the user's was found
+ */
+char **
+cs_cli_demo_window_environ (char       **envp,
+                            uid_t        uid,
+                            const char  *home,
+                            const char  *runtime_root)
+{
+  g_autofree char *uid_text = g_strdup_printf ("%u", (guint) uid);
+  g_autofree char *own_runtime = g_build_filename (runtime_root, uid_text, NULL);
+  const char *runtime = g_environ_getenv (envp, "XDG_RUNTIME_DIR");
+  const char *xauthority = g_environ_getenv (envp, "XAUTHORITY");
+  g_autofree char *runtime_dir = NULL;
+
+  if (home != NULL)
+    envp = g_environ_setenv (envp, "HOME", home, TRUE);
+  envp = g_environ_unsetenv (envp, "XDG_CACHE_HOME");
+  envp = g_environ_unsetenv (envp, "XDG_CONFIG_HOME");
+
+  /* sudo -E or env_keep may have kept the user's own: keep it then. */
+  if (is_own_dir (runtime, uid))
+    runtime_dir = g_strdup (runtime);
+  else if (is_own_dir (own_runtime, uid))
+    runtime_dir = g_strdup (own_runtime);
+  if (runtime_dir == NULL)
+    {
+      envp = g_environ_unsetenv (envp, "XDG_RUNTIME_DIR");
+      envp = g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
+      envp = g_environ_unsetenv (envp, "DBUS_SESSION_BUS_ADDRESS");
+    }
+  else
+    {
+      const char *wayland = g_environ_getenv (envp, "WAYLAND_DISPLAY");
+
+      envp = g_environ_setenv (envp, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+      /* A relative WAYLAND_DISPLAY names a socket in the runtime folder. */
+      if (wayland == NULL || (!g_path_is_absolute (wayland) && !is_socket (runtime_dir, wayland)))
+        {
+          g_autofree char *socket = find_wayland_socket (runtime_dir);
+
+          envp = socket != NULL ? g_environ_setenv (envp, "WAYLAND_DISPLAY", socket, TRUE)
+                                : g_environ_unsetenv (envp, "WAYLAND_DISPLAY");
+        }
+      if (g_environ_getenv (envp, "DBUS_SESSION_BUS_ADDRESS") == NULL && is_socket (runtime_dir, "bus"))
+        {
+          g_autofree char *bus = g_build_filename (runtime_dir, "bus", NULL);
+          g_autofree char *escaped = g_dbus_address_escape_value (bus);
+          g_autofree char *address = g_strconcat ("unix:path=", escaped, NULL);
+
+          envp = g_environ_setenv (envp, "DBUS_SESSION_BUS_ADDRESS", address, TRUE);
+        }
+    }
+
+  /* X11: a cookie file that is not the user's (root's) is of no use to
+   * them, and theirs is in HOME. */
+  if (xauthority != NULL)
+    {
+      struct stat st;
+
+      if (stat (xauthority, &st) != 0 || st.st_uid != uid)
+        envp = g_environ_unsetenv (envp, "XAUTHORITY");
+    }
+  if (g_environ_getenv (envp, "DISPLAY") != NULL && g_environ_getenv (envp, "XAUTHORITY") == NULL &&
+      home != NULL)
+    {
+      g_autofree char *cookie = g_build_filename (home, ".Xauthority", NULL);
+
+      if (g_file_test (cookie, G_FILE_TEST_IS_REGULAR))
+        envp = g_environ_setenv (envp, "XAUTHORITY", cookie, TRUE);
+    }
+  return envp;
+}
+
+typedef struct {
   uid_t uid;
   gid_t gid;
+  int n_groups;
+  gid_t groups[256];
+} Identity;
 
-  if (sudo_user (&uid, &gid))
-    {
-      if (setgroups (0, NULL) != 0 || setresgid (gid, gid, gid) != 0 || setresuid (uid, uid, uid) != 0)
-        _exit (127);
-    }
+/* In the child: only async-signal-safe calls. */
+static void
+drop_to_user (gpointer data)
+{
+  const Identity *id = data;
+
+  if (setgroups ((size_t) id->n_groups, id->groups) != 0 || setresgid (id->gid, id->gid, id->gid) != 0 ||
+      setresuid (id->uid, id->uid, id->uid) != 0)
+    _exit (127);
 }
 
 /* The window, as the user who ran sudo: GTK should not run as root. */
@@ -225,23 +366,29 @@ open_window (const char *scenario, const char *path)
   const char *argv[] = { exe != NULL ? exe : "chronoscope", demo, absolute, NULL };
   g_auto(GStrv) envp = g_get_environ ();
   g_autoptr(GError) error = NULL;
-  uid_t uid;
-  gid_t gid;
+  Identity id = { 0 };
+  gboolean as_user = sudo_user (&id.uid, &id.gid);
 
-  /* sudo may have set HOME to root's: the window keeps its settings and
-   * index cache in the user's own. */
-  if (sudo_user (&uid, &gid))
+  if (as_user)
     {
-      struct passwd *pw = getpwuid (uid);
+      struct passwd *pw = getpwuid (id.uid);
 
-      if (pw != NULL && pw->pw_dir != NULL)
-        envp = g_environ_setenv (envp, "HOME", pw->pw_dir, TRUE);
-      envp = g_environ_unsetenv (envp, "XDG_CACHE_HOME");
-      envp = g_environ_unsetenv (envp, "XDG_CONFIG_HOME");
+      envp = cs_cli_demo_window_environ (g_steal_pointer (&envp), id.uid,
+                                         pw != NULL ? pw->pw_dir : NULL, "/run/user");
+      /* The user's groups, looked up here: not in the child after fork. */
+      id.n_groups = G_N_ELEMENTS (id.groups);
+      if (pw == NULL || getgrouplist (pw->pw_name, id.gid, id.groups, &id.n_groups) < 0)
+        id.n_groups = 0;
+    }
+  if (g_environ_getenv (envp, "WAYLAND_DISPLAY") == NULL && g_environ_getenv (envp, "DISPLAY") == NULL)
+    {
+      fprintf (stderr, _("chronoscope demo: no desktop session to open the window in; open it "
+                         "with: chronoscope --demo=%s %s\n"), scenario, absolute);
+      return;
     }
 
-  if (!g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, drop_to_sudo_user, NULL, NULL,
-                      &error))
+  if (!g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, as_user ? drop_to_user : NULL,
+                      &id, NULL, &error))
     fprintf (stderr, _("chronoscope demo: cannot open the window (%s); open it with: "
                        "chronoscope --demo=%s %s\n"), error->message, scenario, absolute);
 }

@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include <sys/types.h>
+
 #include <json-glib/json-glib.h>
 
 #include "cs-document.h"
@@ -15,5 +17,9 @@ int      cs_cli_demo               (int           argc,
 gboolean cs_cli_demo_add_kmod_json (JsonBuilder  *builder,
                                     CsDocument   *document,
                                     GError      **error);
+char   **cs_cli_demo_window_environ (char        **envp,
+                                     uid_t         uid,
+                                     const char   *home,
+                                     const char   *runtime_root);
 
 G_END_DECLS

@@ -88,5 +88,23 @@ if [ -n "${CS_TESTDATA:-}" ] && [ -r "$CS_TESTDATA/sched-irq-v6.dat" ]; then
 		"$cs" demo wakeup-latency --from "$CS_TESTDATA/sched-irq-v6.dat" --no-open
 fi
 
+# Run with sudo by a user with no desktop session here (nobody: no
+# /run/user/65534, no display kept): the markers are printed and, instead
+# of a window that could not open, the command that opens it later.
+if [ "$(id -u)" = 0 ] && [ ! -e /run/user/65534 ] && [ -n "${CS_TESTDATA:-}" ] &&
+   [ -r "$CS_TESTDATA/kmod-sections-v7.dat" ]; then
+	rc=0
+	env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_RUNTIME_DIR SUDO_UID=65534 XDG_CACHE_HOME="$work/cache" \
+		"$cs" demo irqs-off --from "$CS_TESTDATA/kmod-sections-v7.dat" >out.txt 2>err.txt || rc=$?
+	want="open it with: chronoscope --demo=irqs-off $(realpath "$CS_TESTDATA/kmod-sections-v7.dat")"
+	if [ $rc -ne 0 ] || ! grep -qF -- "$want" err.txt || ! grep -q "^Marker A:" out.txt; then
+		echo "FAIL: sudo without a session exited $rc and said: $(cat out.txt err.txt)"
+		echo "      expected: $want"
+		failed=1
+	else
+		echo "ok: sudo without a session: $(cat err.txt)"
+	fi
+fi
+
 [ $failed -eq 0 ] && echo "PASS"
 exit $failed
