@@ -60,8 +60,9 @@ cs_test_gui_init (int         *argc,
     g_error ("Cannot register the application");
 }
 
-static void
-remove_tree (const char *path)
+/* Removes @path and all below it (not following links). */
+void
+cs_test_remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
@@ -71,7 +72,7 @@ remove_tree (const char *path)
       g_autofree char *child = g_build_filename (path, name, NULL);
 
       if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
+        cs_test_remove_tree (child);
       else
         g_unlink (child);
     }
@@ -84,7 +85,7 @@ cs_test_gui_run (void)
   int status = g_test_run ();
 
   g_clear_object (&cs_test_application);
-  remove_tree (cs_test_work_dir);
+  cs_test_remove_tree (cs_test_work_dir);
   g_clear_pointer (&cs_test_work_dir, g_free);
   g_clear_pointer (&cs_test_screenshot_dir, g_free);
   return status;
@@ -306,4 +307,37 @@ cs_test_activate (CsWindow   *window,
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), action));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), action));
   g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
+}
+
+/* A label showing @text inside @widget that is on screen within @clip
+ * (a scrolled window: rows scrolled out of it do not count). */
+GtkWidget *
+cs_test_find_visible_label (GtkWidget  *widget,
+                            const char *text,
+                            GtkWidget  *clip)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return NULL;
+
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    {
+      graphene_rect_t bounds;
+
+      if (gtk_widget_compute_bounds (widget, clip, &bounds) &&
+          bounds.origin.y >= -1 &&
+          bounds.origin.y + bounds.size.height <= gtk_widget_get_height (clip) + 1)
+        return widget;
+      return NULL;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = cs_test_find_visible_label (child, text, clip);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
 }

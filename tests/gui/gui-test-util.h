@@ -69,4 +69,9 @@ void cs_test_pixels_init (CsTestPixels *pixels,
                           GtkWidget    *widget);
 void cs_test_pixels_clear (CsTestPixels *pixels);
 
+void cs_test_remove_tree (const char *path);
+GtkWidget *cs_test_find_visible_label (GtkWidget  *widget,
+                                       const char *text,
+                                       GtkWidget  *clip);
+
 G_END_DECLS

@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "cs-cli-demo.h"
+#include "gui-test-util.h"
 
 typedef struct {
   char *root;          /* the runtime root, like /run/user */
@@ -67,28 +68,10 @@ setup (Fixture *f, gconstpointer data)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 teardown (Fixture *f, gconstpointer data)
 {
   g_ptr_array_unref (f->sockets);
-  remove_tree (f->root);
+  cs_test_remove_tree (f->root);
   g_free (f->root);
   g_free (f->runtime);
   g_free (f->home);

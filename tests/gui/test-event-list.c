@@ -154,38 +154,6 @@ get_item (Fixture *fixture,
   return item;
 }
 
-/* A label showing @text inside @widget that is on screen within @clip. */
-static GtkWidget *
-find_visible_label (GtkWidget  *widget,
-                    const char *text,
-                    GtkWidget  *clip)
-{
-  if (!gtk_widget_get_mapped (widget))
-    return NULL;
-
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    {
-      graphene_rect_t bounds;
-
-      if (gtk_widget_compute_bounds (widget, clip, &bounds) &&
-          bounds.origin.y >= -1 &&
-          bounds.origin.y + bounds.size.height <= gtk_widget_get_height (clip) + 1)
-        return widget;
-      return NULL;
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_visible_label (child, text, clip);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static GtkWidget *
 find_by_id (GtkWidget  *widget,
             const char *id)
@@ -254,7 +222,7 @@ row_y (Fixture *fixture,
   g_autofree char *time = cs_time_format_timestamp (cs_event_item_get_event (item)->ts_ns);
   GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (fixture->view)),
                                                  GTK_TYPE_SCROLLED_WINDOW);
-  GtkWidget *label = find_visible_label (scrolled, time, scrolled);
+  GtkWidget *label = cs_test_find_visible_label (scrolled, time, scrolled);
   graphene_rect_t bounds;
 
   if (label == NULL || !gtk_widget_compute_bounds (label, scrolled, &bounds))
@@ -300,7 +268,7 @@ row_is_visible (Fixture *fixture,
   GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (cs_event_list_view_get_column_view (fixture->view)),
                                                  GTK_TYPE_SCROLLED_WINDOW);
 
-  return find_visible_label (scrolled, time, scrolled) != NULL;
+  return cs_test_find_visible_label (scrolled, time, scrolled) != NULL;
 }
 
 /* ------------------------------------------------------------------------ */

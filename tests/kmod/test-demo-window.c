@@ -70,28 +70,6 @@ typedef struct {
   gint64 b_ns;
 } Opened;
 
-/* A label showing @text inside @widget that is on screen within @clip. */
-static GtkWidget *
-find_visible_label (GtkWidget *widget, const char *text, GtkWidget *clip)
-{
-  graphene_rect_t bounds;
-
-  if (!gtk_widget_get_mapped (widget))
-    return NULL;
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return gtk_widget_compute_bounds (widget, clip, &bounds) && bounds.origin.y >= -1 &&
-           bounds.origin.y + bounds.size.height <= gtk_widget_get_height (clip) + 1 ? widget : NULL;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_visible_label (child, text, clip);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The selected row's time is on screen in the list. */
 static gboolean
 selected_row_is_shown (gpointer data)
@@ -105,7 +83,7 @@ selected_row_is_shown (gpointer data)
   if (item == NULL)
     return FALSE;
   time = cs_time_format_timestamp (cs_event_item_get_event (item)->ts_ns);
-  return find_visible_label (scrolled, time, scrolled) != NULL;
+  return cs_test_find_visible_label (scrolled, time, scrolled) != NULL;
 }
 
 /* The list selected the event at marker A, as the index lists it, and
