@@ -60,10 +60,31 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+/* Lines kept for the status: the helper's longest messages (a module built
+ * for another kernel, with both releases and the file's path) take five. */
+#define STATUS_LINES 6
+
+/* The dialog does not grow once it is shown (GTK 4.8 on X11 keeps the
+ * window's size when a label's text wraps over more lines, cutting off the
+ * message and Run Demo): the status gets its room when the dialog is built,
+ * and a longer message ends in "…" with the whole text in its tooltip. */
+static void
+reserve_status_lines (GtkLabel *label)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (label), "Xg");
+  int line_height = 0;
+
+  pango_layout_get_pixel_size (layout, NULL, &line_height);
+  gtk_label_set_ellipsize (label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_lines (label, STATUS_LINES);
+  gtk_widget_set_size_request (GTK_WIDGET (label), -1, STATUS_LINES * line_height);
+}
+
 static void
 set_status (CsDemoDialog *self, const char *text, gboolean busy, gboolean is_error)
 {
   gtk_label_set_label (self->status_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), text != NULL && *text != '\0' ? text : NULL);
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), busy);
   gtk_widget_set_sensitive (GTK_WIDGET (self->run_button), !busy);
@@ -476,6 +497,8 @@ cs_demo_dialog_init (CsDemoDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
   self->status_label = GTK_LABEL (gtk_label_new (""));
   gtk_label_set_wrap (GTK_LABEL (self->status_label), TRUE);
+  gtk_label_set_max_width_chars (self->status_label, 50);
+  reserve_status_lines (self->status_label);
   gtk_label_set_xalign (self->status_label, 0.0);
   gtk_label_set_selectable (self->status_label, TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self->status_label), TRUE);

@@ -315,6 +315,33 @@ dialog_settled (gpointer data)
   return status != NULL && strstr (status, CS_DEMO_MODULE_NAME) != NULL;
 }
 
+/* Every part of the dialog (message, Run Demo...) gets the height it needs
+ * at its width and lies inside the window: the helper's message may wrap
+ * over several lines once the dialog is shown, and must not push the rest
+ * out of sight. */
+static gboolean
+dialog_fits (gpointer data)
+{
+  GtkWidget *dialog = data;
+  GtkWidget *box = gtk_window_get_child (GTK_WINDOW (dialog));
+
+  if (gtk_widget_get_height (box) <= 0)
+    return FALSE;
+  for (GtkWidget *c = gtk_widget_get_first_child (box); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      graphene_rect_t bounds;
+      int min_height = 0;
+
+      gtk_widget_measure (c, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (c),
+                          &min_height, NULL, NULL, NULL);
+      if (gtk_widget_get_height (c) < min_height ||
+          !gtk_widget_compute_bounds (c, dialog, &bounds) ||
+          bounds.origin.y + bounds.size.height > gtk_widget_get_height (dialog) + 0.5)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static CsDemoDialog *
 open_dialog (CsWindow *window)
 {
@@ -358,6 +385,7 @@ test_dialog_without_module (void)
   g_assert_nonnull (strstr (cs_demo_dialog_get_status (dialog), "is not installed for kernel"));
   g_assert_nonnull (strstr (cs_demo_dialog_get_status (dialog), "DKMS"));
   g_assert_true (cs_window_get_state (window) == CS_WINDOW_STATE_EMPTY);
+  cs_test_wait_until (dialog_fits, dialog, "the dialog to grow around the message");
   cs_test_save_screenshot (GTK_WIDGET (dialog), "demo-dialog-no-module.png");
   cs_test_destroy_window (window);
 }
@@ -442,6 +470,7 @@ test_dialog_built_module (void)
       g_assert_nonnull (strstr (status, u.release));
       g_assert_false (g_file_test ("/sys/module/" CS_DEMO_MODULE_NAME, G_FILE_TEST_EXISTS));
       g_assert_true (cs_window_get_state (window) == CS_WINDOW_STATE_EMPTY);
+      cs_test_wait_until (dialog_fits, dialog, "the dialog to grow around the message");
       cs_test_save_screenshot (GTK_WIDGET (dialog), "demo-dialog-built-module.png");
     }
 
