@@ -14,6 +14,7 @@
 # Environment:
 #   CS_BUILD_DIR     build folder (default: build)
 #   CS_MESON_ARGS    extra `meson setup` arguments for a new build folder
+#                    (-Dkmod=true is added when Debian's kernel headers are there)
 #   CS_APT_UPDATED=1 skip `apt-get update` before installing (.ci/run sets it)
 set -euo pipefail
 
@@ -78,6 +79,12 @@ configure() {
   fi
   local -a extra=()
   [[ -n ${CS_MESON_ARGS:-} ]] && read -r -a extra <<<"$CS_MESON_ARGS"
+  # Build kmod/ too when Debian's kernel headers are there (.ci/packages.txt
+  # installs them): the demo tests then give the helper a real module built
+  # for another kernel, which it must refuse without loading it.
+  if [[ " ${extra[*]} " != *" -Dkmod="* ]] && kmod/build-module.sh newest-release >/dev/null 2>&1; then
+    extra+=(-Dkmod=true)
+  fi
   if [[ -f $BUILD_DIR/meson-private/coredata.dat ]]; then
     say "build folder $BUILD_DIR is half configured: wiping it"
     meson setup --wipe "$BUILD_DIR" "${extra[@]}"
