@@ -18,6 +18,35 @@ cs_test_testdata (const char *name)
   return g_build_filename (dir, name, NULL);
 }
 
+/* The path of @name in the directory $@env names (CS_TESTDATA,
+ * CS_SHARED_TESTDATA), or NULL when it is not a directory. */
+char *
+cs_test_data_path (const char *env,
+                   const char *name)
+{
+  const char *dir = g_getenv (env);
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return NULL;
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Skips the test, saying why, when $@env is not a directory of recordings
+ * (../shared/testdata is not everywhere); returns whether it did. */
+gboolean
+cs_test_skip_without (const char *env)
+{
+  const char *dir = g_getenv (env);
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *msg = g_strdup_printf ("$%s is not set to a directory of recordings", env);
+      g_test_skip (msg);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* @name from tests/data, indexed in the test's own cache. */
 CsDocument *
 cs_test_load (const char *name)

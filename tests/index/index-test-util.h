@@ -12,6 +12,9 @@
 G_BEGIN_DECLS
 
 char       *cs_test_testdata   (const char *name);
+char       *cs_test_data_path  (const char *env,
+                                const char *name);
+gboolean    cs_test_skip_without (const char *env);
 CsDocument *cs_test_load       (const char *name);
 JsonNode   *cs_test_run_oracle (const char *env_var,
                                 const char *trace_path);

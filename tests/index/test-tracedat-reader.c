@@ -18,9 +18,7 @@
  * rewriter); rewritten with zlib, CsTracedatReader must read it like
  * libtracecmd reads the original.
  *
- * Damaged files (truncations, lying sizes, absurd counts, looping options,
- * corrupt pages, random byte flips) must give a CS_INDEX_ERROR, never a
- * crash, a hang or a huge allocation.
+ * Damaged files are test-tracedat-damaged.c's.
  *
  * Optional: CS_TRACEDAT_BIG=FILE [CS_TRACEDAT_BIG_ORACLE=FILE]
  * [CS_TRACEDAT_BIG_LIMIT=N] compares the first N records (default 2000000)
@@ -42,6 +40,7 @@
 #include <zstd.h>
 
 #include "cs-tracedat-reader.h"
+#include "index-test-util.h"
 #include "tracedat-rewrite.h"
 
 /* Exported by libtracecmd 1.3.1 but missing from its public header. */
@@ -71,30 +70,6 @@ static const PublicFile public_files[] = {
   { "sched-x86-v7-zstd.dat", 3562, 8, 7, "zstd", 8 },
   { "trappy-thermal-arm32-v6.dat", 525, 8, 6, "none", 4 },
 };
-
-static char *
-data_path (const char *env, const char *name)
-{
-  const char *dir = g_getenv (env);
-
-  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
-    return NULL;
-  return g_build_filename (dir, name, NULL);
-}
-
-static gboolean
-skip_without (const char *env)
-{
-  const char *dir = g_getenv (env);
-
-  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_autofree char *msg = g_strdup_printf ("$%s is not set to a directory of recordings", env);
-      g_test_skip (msg);
-      return TRUE;
-    }
-  return FALSE;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Lockstep comparison with libtracecmd                                      */
@@ -327,9 +302,9 @@ test_public_file (gconstpointer data)
   g_autoptr(GError) error = NULL;
   CompareResult res;
 
-  if (skip_without ("CS_SHARED_TESTDATA"))
+  if (cs_test_skip_without ("CS_SHARED_TESTDATA"))
     return;
-  path = data_path ("CS_SHARED_TESTDATA", pf->name);
+  path = cs_test_data_path ("CS_SHARED_TESTDATA", pf->name);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_test_skip ("public recording missing");
@@ -382,11 +357,11 @@ test_zlib_public (void)
 {
   guint n = 0;
 
-  if (skip_without ("CS_SHARED_TESTDATA"))
+  if (cs_test_skip_without ("CS_SHARED_TESTDATA"))
     return;
   for (guint i = 0; i < G_N_ELEMENTS (public_files); i++)
     {
-      g_autofree char *path = data_path ("CS_SHARED_TESTDATA", public_files[i].name);
+      g_autofree char *path = cs_test_data_path ("CS_SHARED_TESTDATA", public_files[i].name);
 
       if (public_files[i].version == 7 && g_file_test (path, G_FILE_TEST_EXISTS))
         {
@@ -463,7 +438,7 @@ test_project_recordings (void)
 {
   g_autoptr(GPtrArray) files = NULL;
 
-  if (skip_without ("CS_TESTDATA"))
+  if (cs_test_skip_without ("CS_TESTDATA"))
     return;
   files = project_recordings ();
   if (files->len == 0)
@@ -536,11 +511,11 @@ test_threads (void)
 {
   const char *names[] = { "sched-x86-v7-zstd.dat", "lisa-rtapp-arm64-v6.dat" };
 
-  if (skip_without ("CS_SHARED_TESTDATA"))
+  if (cs_test_skip_without ("CS_SHARED_TESTDATA"))
     return;
   for (guint f = 0; f < G_N_ELEMENTS (names); f++)
     {
-      g_autofree char *path = data_path ("CS_SHARED_TESTDATA", names[f]);
+      g_autofree char *path = cs_test_data_path ("CS_SHARED_TESTDATA", names[f]);
       g_autoptr(GError) error = NULL;
       g_autoptr(CsTracedatReader) reader = cs_tracedat_reader_open (path, &error);
       guint n;
@@ -574,381 +549,6 @@ test_threads (void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Damaged files                                                             */
-
-static char *
-tmp_copy (const char *src, const char *name, gsize truncate_to, guint8 **contents, gsize *len)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *data = NULL;
-  gsize n;
-  char *dst = g_build_filename (g_get_tmp_dir (), name, NULL);
-
-  g_assert_true (g_file_get_contents (src, &data, &n, &error));
-  g_assert_no_error (error);
-  if (truncate_to < n)
-    n = truncate_to;
-  g_assert_true (g_file_set_contents (dst, data, n, &error));
-  if (contents != NULL)
-    {
-      *contents = (guint8 *) g_steal_pointer (&data);
-      *len = n;
-    }
-  return dst;
-}
-
-static void
-write_file (const char *path, const guint8 *data, gsize len)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (g_file_set_contents (path, (const char *) data, len, &error));
-  g_assert_no_error (error);
-}
-
-/* Reads everything it can; returns the number of errors seen.  A bounded
- * number of calls guards against a hang. */
-static guint
-exercise (CsTracedatReader *reader, GQuark *first_domain, gint *first_code)
-{
-  guint errors = 0;
-
-  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (reader); cpu++)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(CsTracedatCpu) stream = cs_tracedat_reader_open_cpu (reader, cpu, &error);
-      CsTracedatRecord rec;
-      guint64 calls = 0, last_offset = 0;
-
-      if (stream == NULL)
-        {
-          g_assert_true (error->domain == CS_INDEX_ERROR || error->domain == G_FILE_ERROR);
-          if (errors++ == 0 && first_domain != NULL)
-            *first_domain = error->domain, *first_code = error->code;
-          continue;
-        }
-      for (;;)
-        {
-          gboolean ok = cs_tracedat_cpu_next (stream, &rec, &error);
-
-          g_assert_cmpuint (++calls, <, 10000000);
-          if (ok)
-            {
-              /* touch the payload: valgrind/ASan see a bad pointer */
-              volatile guint8 sum = 0;
-              for (guint i = 0; i < rec.size; i++)
-                sum += rec.data[i];
-              (void) sum;
-              last_offset = rec.offset;
-              continue;
-            }
-          if (error == NULL)
-            break;
-          g_assert_true (error->domain == CS_INDEX_ERROR || error->domain == G_FILE_ERROR);
-          if (errors++ == 0 && first_domain != NULL)
-            *first_domain = error->domain, *first_code = error->code;
-          g_clear_error (&error);
-        }
-      if (last_offset != 0)
-        {
-          if (!cs_tracedat_reader_read_at (reader, cpu, last_offset, &rec, &error))
-            {
-              g_assert_true (error->domain == CS_INDEX_ERROR);
-              g_clear_error (&error);
-              errors++;
-            }
-        }
-    }
-  return errors;
-}
-
-/* Opens @path and reads it all; returns the first error (domain, code), or
- * 0 domain when everything read without error. */
-static GQuark
-open_and_exercise (const char *path, gint *code)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CsTracedatReader) reader = cs_tracedat_reader_open (path, &error);
-  GQuark domain = 0;
-
-  *code = -1;
-  /* Symbols are parsed on demand: ask for them so that a damaged kallsyms
-   * section is found too. */
-  if (reader != NULL && !cs_tracedat_reader_load_symbols (reader, &error))
-    g_clear_object (&reader);
-  if (reader == NULL)
-    {
-      g_assert_true (error->domain == CS_INDEX_ERROR || error->domain == G_FILE_ERROR);
-      *code = error->code;
-      return error->domain;
-    }
-  exercise (reader, &domain, code);
-  return domain;
-}
-
-static void
-expect_error (const char *path, gint code)
-{
-  gint got;
-  GQuark domain = open_and_exercise (path, &got);
-
-  if (domain != CS_INDEX_ERROR || got != code)
-    g_error ("%s: expected CS_INDEX_ERROR code %d, got %s code %d", path, code,
-             domain ? g_quark_to_string (domain) : "no error", got);
-}
-
-static void
-test_damaged_header (void)
-{
-  g_autofree char *v6 = NULL;
-  g_autofree char *v7 = NULL;
-  g_autofree guint8 *data = NULL;
-  g_autofree char *path = NULL;
-  gsize len;
-
-  if (skip_without ("CS_SHARED_TESTDATA"))
-    return;
-  v6 = data_path ("CS_SHARED_TESTDATA", "rpi-sched-arm32-v6.dat");
-  v7 = data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
-
-  /* not a trace, wrong version, bad page size, empty file */
-  path = tmp_copy (v6, "damaged.dat", G_MAXSIZE, &data, &len);
-  write_file (path, (const guint8 *) "GIF89a this is not a trace", 26);
-  expect_error (path, CS_INDEX_ERROR_NOT_A_TRACE);
-  write_file (path, (const guint8 *) "", 0);
-  expect_error (path, CS_INDEX_ERROR_NOT_A_TRACE);
-  data[10] = '8';
-  write_file (path, data, len);
-  expect_error (path, CS_INDEX_ERROR_UNSUPPORTED);
-  data[10] = '6';
-  data[14] = 3;   /* page size 4096 -> 4099 */
-  write_file (path, data, len);
-  expect_error (path, CS_INDEX_ERROR_CORRUPT);
-  data[14] = 0;
-  data[13] = 7;   /* long size */
-  write_file (path, data, len);
-  expect_error (path, CS_INDEX_ERROR_CORRUPT);
-  data[13] = 4;
-  data[12] = 2;   /* endianness */
-  write_file (path, data, len);
-  expect_error (path, CS_INDEX_ERROR_CORRUPT);
-  data[12] = 0;
-  write_file (path, data, len);
-  g_assert_cmpint (open_and_exercise (path, &(gint) { 0 }), ==, 0);
-
-  /* truncations: in the header, then in the data of the last CPU */
-  {
-    const char *srcs[] = { v6, v7 };
-    for (guint s = 0; s < G_N_ELEMENTS (srcs); s++)
-      {
-        g_autofree guint8 *full = NULL;
-        gsize full_len;
-        g_autofree char *p = tmp_copy (srcs[s], "truncated.dat", G_MAXSIZE, &full, &full_len);
-        gsize cuts[] = { 0, 5, 10, 11, 13, 17, 20, 30, 37, 60, 100, 300, 1000, 5000,
-                         full_len / 4, full_len / 2, full_len * 3 / 4, full_len - 40000,
-                         full_len - 5000, full_len - 1000, full_len - 100, full_len - 9,
-                         full_len - 1 };
-
-        for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
-          {
-            gint code;
-            GQuark domain;
-
-            write_file (p, full, cuts[i]);
-            domain = open_and_exercise (p, &code);
-            if (cuts[i] <= full_len / 2 || (s == 0 && cuts[i] >= full_len - 5000))
-              g_assert_true (domain == CS_INDEX_ERROR &&
-                             (code == CS_INDEX_ERROR_TRUNCATED || code == CS_INDEX_ERROR_NOT_A_TRACE ||
-                              code == CS_INDEX_ERROR_CORRUPT));
-          }
-      }
-  }
-}
-
-/* Writes @data with the 32-bit value @v at @at, expects @code, restores. */
-static void
-poke32 (const char *path, guint8 *data, gsize len, gsize at, guint32 v, gint code)
-{
-  guint32 old;
-
-  memcpy (&old, data + at, 4);
-  v = GUINT32_TO_LE (v);
-  memcpy (data + at, &v, 4);
-  write_file (path, data, len);
-  expect_error (path, code);
-  memcpy (data + at, &old, 4);
-}
-
-static guint64
-cpu0_data_offset (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CsTracedatReader) reader = cs_tracedat_reader_open (path, &error);
-
-  g_assert_no_error (error);
-  return cs_tracedat_reader_get_cpu_data_offset (reader, 0);
-}
-
-/* Lies in the chunks of CPU 0 of a compressed v7 file. */
-static void
-damage_chunks (const char *src)
-{
-  g_autofree guint8 *data = NULL;
-  g_autofree char *path = NULL;
-  gsize len, count_at, chunk;
-  guint32 usize, csize;
-
-  path = tmp_copy (src, "chunks.dat", G_MAXSIZE, &data, &len);
-  count_at = cpu0_data_offset (path);
-  chunk = count_at + 4;
-  csize = GUINT32_FROM_LE (*(guint32 *) (data + chunk));
-  usize = GUINT32_FROM_LE (*(guint32 *) (data + chunk + 4));
-  g_assert_cmpuint (usize % 4096, ==, 0);
-
-  /* the uncompressed size lies by a page either way */
-  poke32 (path, data, len, chunk + 4, usize + 4096, CS_INDEX_ERROR_CORRUPT);
-  poke32 (path, data, len, chunk + 4, usize - 4096, CS_INDEX_ERROR_CORRUPT);
-  /* absurd sizes: refused before any allocation */
-  poke32 (path, data, len, chunk + 4, 0xfffff000u, CS_INDEX_ERROR_UNSUPPORTED);
-  poke32 (path, data, len, chunk, 0x7fffffffu, CS_INDEX_ERROR_CORRUPT);
-  poke32 (path, data, len, count_at, 0xffffffffu, CS_INDEX_ERROR_CORRUPT);
-  /* compressed bytes damaged */
-  poke32 (path, data, len, chunk + 8 + csize / 2, 0xa5a5a5a5u, CS_INDEX_ERROR_CORRUPT);
-}
-
-static void
-test_damaged_chunks (void)
-{
-  g_autofree char *v7 = NULL;
-  g_autofree char *twin = NULL;
-  g_autofree guint8 *data = NULL;
-  g_autofree char *path = NULL;
-  gsize len;
-
-  if (skip_without ("CS_SHARED_TESTDATA"))
-    return;
-  v7 = data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
-  damage_chunks (v7);
-  twin = g_build_filename (g_get_tmp_dir (), "chunks-zlib.dat", NULL);
-  cs_test_rewrite_v7 (v7, twin, "zlib", NULL, NULL);
-  damage_chunks (twin);
-
-  /* sched-x86-v7-zstd.dat has its kallsyms section at 4058: a lying and an
-   * absurd uncompressed size */
-  path = tmp_copy (v7, "sections.dat", G_MAXSIZE, &data, &len);
-  g_assert_cmpuint (GUINT16_FROM_LE (*(guint16 *) (data + 4058)), ==, 19);
-  poke32 (path, data, len, 4058 + 20, GUINT32_FROM_LE (*(guint32 *) (data + 4058 + 20)) + 1,
-          CS_INDEX_ERROR_CORRUPT);
-  poke32 (path, data, len, 4058 + 20, 0xfffffff0u, CS_INDEX_ERROR_UNSUPPORTED);
-  /* its second options section (2747981) ends with a DONE option (at
-   * 2747981 + 16 + 203 - 14) that points back to the first one (2708580) */
-  g_assert_cmpuint (GUINT16_FROM_LE (*(guint16 *) (data + 2747981 + 16 + 203 - 14)), ==, 0);
-  poke32 (path, data, len, 2747981 + 16 + 203 - 8, 2708580, CS_INDEX_ERROR_CORRUPT);
-}
-
-/* Page-level damage in a v6 file: commit sizes and event lengths. */
-static void
-test_damaged_pages (void)
-{
-  g_autofree char *v6 = NULL;
-  g_autofree guint8 *data = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CsTracedatReader) reader = NULL;
-  GQuark domain = 0;
-  gint code = 0;
-  gsize len, page;
-  guint32 first;
-
-  if (skip_without ("CS_SHARED_TESTDATA"))
-    return;
-  v6 = data_path ("CS_SHARED_TESTDATA", "rpi-sched-arm32-v6.dat");
-  path = tmp_copy (v6, "pages.dat", G_MAXSIZE, &data, &len);
-  page = cpu0_data_offset (path);   /* 32-bit kernel: page header 8 + 4 bytes */
-
-  /* commit size beyond the page: that page fails once, reading goes on */
-  memcpy (&first, data + page + 8, 4);
-  *(guint32 *) (data + page + 8) = GUINT32_TO_LE (0x07ffffffu);
-  write_file (path, data, len);
-  reader = cs_tracedat_reader_open (path, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (exercise (reader, &domain, &code), ==, 1);
-  g_assert_true (domain == CS_INDEX_ERROR && code == CS_INDEX_ERROR_CORRUPT);
-  memcpy (data + page + 8, &first, 4);
-
-  /* the first event: a type-0 event whose length goes past the commit or is
-   * negative, a padding whose length loops back (kbuffer would spin) */
-  memcpy (&first, data + page + 12, 4);
-  *(guint32 *) (data + page + 12) = 0;
-  poke32 (path, data, len, page + 16, 100000, CS_INDEX_ERROR_CORRUPT);
-  poke32 (path, data, len, page + 16, 0, CS_INDEX_ERROR_CORRUPT);
-  *(guint32 *) (data + page + 12) = GUINT32_TO_LE (29);
-  poke32 (path, data, len, page + 16, 0xfffffffcu, CS_INDEX_ERROR_CORRUPT);
-  memcpy (data + page + 12, &first, 4);
-}
-
-/* Random byte flips in the ring-buffer data, with the reader kept open (it
- * reads the file with pread, so each round sees the new bytes). */
-static void
-fuzz_file (const char *src, const char *name, guint rounds, guint32 seed)
-{
-  g_autofree guint8 *data = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CsTracedatReader) reader = NULL;
-  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
-  gsize len, start;
-  guint total_errors = 0;
-  int fd;
-
-  path = tmp_copy (src, name, G_MAXSIZE, &data, &len);
-  reader = cs_tracedat_reader_open (path, &error);
-  g_assert_no_error (error);
-  /* flip bytes in the CPUs' data and what follows (options, strings) */
-  start = len;
-  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (reader); cpu++)
-    if (cs_tracedat_reader_get_cpu_data_size (reader, cpu) != 0)
-      start = MIN (start, cs_tracedat_reader_get_cpu_data_offset (reader, cpu));
-  g_assert_cmpuint (start, <, len);
-  fd = g_open (path, O_WRONLY, 0);
-  g_assert_cmpint (fd, >=, 0);
-
-  for (guint r = 0; r < rounds; r++)
-    {
-      guint n = (guint) g_rand_int_range (rand, 1, 9);
-      gsize at[8];
-      guint8 old[8];
-
-      for (guint i = 0; i < n; i++)
-        {
-          guint8 b = (guint8) g_rand_int (rand);
-          at[i] = start + (gsize) g_rand_int_range (rand, 0, (gint32) (len - start));
-          old[i] = data[at[i]];
-          g_assert_cmpint (pwrite (fd, &b, 1, (off_t) at[i]), ==, 1);
-        }
-      total_errors += exercise (reader, NULL, NULL);
-      for (guint i = n; i-- > 0;)
-        g_assert_cmpint (pwrite (fd, &old[i], 1, (off_t) at[i]), ==, 1);
-    }
-  close (fd);
-  g_test_message ("%s: %u rounds, %u errors reported", name, rounds, total_errors);
-}
-
-static void
-test_fuzz (void)
-{
-  g_autofree char *v6 = NULL;
-  g_autofree char *v7 = NULL;
-
-  if (skip_without ("CS_SHARED_TESTDATA"))
-    return;
-  v6 = data_path ("CS_SHARED_TESTDATA", "rpi-sched-arm32-v6.dat");
-  v7 = data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
-  fuzz_file (v6, "fuzz-v6.dat", 300, 1);
-  fuzz_file (v7, "fuzz-v7.dat", 300, 2);
-}
-
-/* ------------------------------------------------------------------------ */
 
 static void
 add_option (GByteArray *opts, guint16 id, const void *data, guint32 size)
@@ -975,9 +575,9 @@ test_time_options (void)
   guint32 mult, shift;
   CompareResult res;
 
-  if (skip_without ("CS_SHARED_TESTDATA"))
+  if (cs_test_skip_without ("CS_SHARED_TESTDATA"))
     return;
-  v7 = data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
+  v7 = cs_test_data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
   add_option (opts, 1, "0x10", 5);            /* DATE: 16 us */
   add_option (opts, 7, "-123456789", 11);     /* OFFSET: ns */
   add_option (opts, 14, tsc, sizeof tsc);     /* TSC2NSEC: mult, shift, offset */
@@ -1034,10 +634,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TracedatReader/zlib-twins", test_zlib_public);
   g_test_add_func ("/cs/index/TracedatReader/project-recordings", test_project_recordings);
   g_test_add_func ("/cs/index/TracedatReader/threads", test_threads);
-  g_test_add_func ("/cs/index/TracedatReader/damaged/header", test_damaged_header);
-  g_test_add_func ("/cs/index/TracedatReader/damaged/chunks", test_damaged_chunks);
-  g_test_add_func ("/cs/index/TracedatReader/damaged/pages", test_damaged_pages);
-  g_test_add_func ("/cs/index/TracedatReader/damaged/fuzz", test_fuzz);
   g_test_add_func ("/cs/index/TracedatReader/time-options", test_time_options);
   g_test_add_func ("/cs/index/TracedatReader/big", test_big);
 
