@@ -123,8 +123,6 @@ static void
 print_json (const char *scenario, const char *path, const CsDemoMarkers *m)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
@@ -150,10 +148,7 @@ print_json (const char *scenario, const char *path, const CsDemoMarkers *m)
     }
   json_builder_end_object (b);
 
-  root = json_builder_get_root (b);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
+  text = cs_format_json (b);
   g_print ("%s\n", text);
 }
 

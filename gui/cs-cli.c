@@ -295,8 +295,6 @@ cli_info_print_json (CsDocument  *document,
                      GError     **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) types = cli_dup_used_types (document);
   g_autofree char *text = NULL;
   guint n_cpus = cs_document_get_n_cpus (document);
@@ -357,10 +355,7 @@ cli_info_print_json (CsDocument  *document,
     return FALSE;
   json_builder_end_object (builder);
 
-  root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
+  text = cs_format_json (builder);
   g_print ("%s\n", text);
   return TRUE;
 }

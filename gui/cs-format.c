@@ -135,3 +135,23 @@ cs_format_count (guint64 count)
 {
   return g_strdup_printf ("%'" G_GUINT64_FORMAT, count);
 }
+
+/**
+ * cs_format_json:
+ * @builder: a builder holding one complete value (its object ended)
+ *
+ * The value as indented JSON, the form `chronoscope info --json` and
+ * `chronoscope demo --json` print for people and scripts alike.
+ *
+ * Returns: (transfer full): the text, without a final newline
+ */
+char *
+cs_format_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  return json_generator_to_data (generator, NULL);
+}

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -13,5 +14,6 @@ char *cs_format_duration  (gint64 duration_ns);
 char *cs_format_offset    (gint64 offset_ns);
 char *cs_format_duration_exact (gint64 duration_ns);
 char *cs_format_count     (guint64 count);
+char *cs_format_json      (JsonBuilder *builder);
 
 G_END_DECLS
