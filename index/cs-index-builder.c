@@ -50,7 +50,6 @@ typedef struct {
 typedef struct {
   /* Set up before the threads start, then read-only. */
   const char *trace_path;
-  const char *db_path;      /* the temporary file being built */
   CsTraceFile *file;        /* shared by the scanners when its cursors allow */
   CsTypeMap types;
   guint n_cpus;
@@ -670,28 +669,31 @@ build_into (sqlite3             *db,
   if (n_events == 0)
     first_ns = last_ns = 0;
 
-  /* The scan's summaries are on the grid chosen before it, whose origin
-   * must be the first event found (it can only differ if the recording
-   * changed under us); otherwise they are built again from the chunks. */
-  gboolean rebuild_summaries = first_ns != b->grid.origin_ns;
-  guint shift = rebuild_summaries ? _cs_summary_choose_shift (n_events, n_active, last_ns - first_ns)
-                                  : b->grid.shift;
+  /* The scan's summaries are on the grid chosen before it, whose origin is
+   * the first record each scan sampled: the same records the scan then
+   * counted, so the two agree unless the reader broke that promise. */
+  if (first_ns != b->grid.origin_ns)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "%s: the first event read (%" G_GINT64_FORMAT " ns) is not the one the "
+                   "summaries were laid out from (%" G_GINT64_FORMAT " ns)",
+                   b->trace_path, first_ns, b->grid.origin_ns);
+      return FALSE;
+    }
+  guint shift = b->grid.shift;
   guint n_levels = _cs_summary_count_levels (shift, last_ns - first_ns);
 
-  g_debug ("%s: summaries at 2^%u ns, %u levels (from the whole recording: 2^%u ns)%s",
+  g_debug ("%s: summaries at 2^%u ns, %u levels (from the whole recording: 2^%u ns)",
            b->trace_path, shift, n_levels,
-           _cs_summary_choose_shift (n_events, n_active, last_ns - first_ns),
-           rebuild_summaries ? ", built again" : "");
+           _cs_summary_choose_shift (n_events, n_active, last_ns - first_ns));
   /* Each scanner built every level up to 2^62 ns: keep those wanted. */
   {
-    g_autoptr(sqlite3_stmt) del = _cs_sqlite_prepare (db,
-        rebuild_summaries ? "DELETE FROM summaries" : "DELETE FROM summaries WHERE level >= ?1",
-        error);
+    g_autoptr(sqlite3_stmt) del = _cs_sqlite_prepare (db, "DELETE FROM summaries WHERE level >= ?1",
+                                                       error);
 
     if (del == NULL)
       return FALSE;
-    if (!rebuild_summaries)
-      sqlite3_bind_int (del, 1, n_levels);
+    sqlite3_bind_int (del, 1, n_levels);
     if (!_cs_sqlite_check (db, sqlite3_step (del), "dropping summary levels", error))
       return FALSE;
   }
@@ -713,16 +715,9 @@ build_into (sqlite3             *db,
   if (progress)
     progress (0.95, user_data);
   g_debug ("%s: scanned in %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
-  /* The summary threads read what is committed, through their own
-   * connections. */
-  if (!_cs_sqlite_exec (db, "COMMIT;", error) ||
-      (rebuild_summaries &&
-       !_cs_summary_build (db, b->db_path, b->n_cpus, first_ns, last_ns, shift, n_levels,
-                           b->cancellable, error)))
+  if (!_cs_sqlite_exec (db, "COMMIT;", error))
     return FALSE;
 
-  if (rebuild_summaries)
-    g_debug ("%s: summarised at %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
   /* Secondary indexes last: building them once is cheaper than keeping
    * them up to date during the inserts. */
   if (!_cs_sqlite_exec (db,
@@ -831,7 +826,6 @@ cs_index_build (const char          *trace_path,
                                      g_object_ref (own_cancellable), g_object_unref);
 
   b.trace_path = trace_path;
-  b.db_path = tmp_path;
   b.file = file;
   b.n_cpus = cs_trace_file_get_n_cpus (file);
   b.cancellable = own_cancellable;

@@ -101,18 +101,6 @@ void           _cs_summary_scan_free   (CsSummaryScan     *s);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSummaryScan, _cs_summary_scan_free)
 
-/* Summary pyramid builder (cs-summary-builder.c): reads back the event and
- * slice chunks of every CPU and writes the summaries table; used when the
- * scan's summaries cannot be (see cs-index-builder.c). */
-gboolean _cs_summary_build (sqlite3       *db,
-                            const char    *db_path,
-                            guint          n_cpus,
-                            gint64         origin_ns,
-                            gint64         last_ns,
-                            guint          shift,
-                            guint          n_levels,
-                            GCancellable  *cancellable,
-                            GError       **error);
 guint    _cs_summary_choose_shift  (guint64 n_events,
                                     guint   n_active_cpus,
                                     gint64  span_ns);
