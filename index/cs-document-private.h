@@ -27,6 +27,7 @@ struct _CsDocument
 
   char *trace_path;
   char *index_path;
+  char *identity;
   sqlite3 *db;
   CsTraceFile *trace_file;      /* opened on first use */
 
@@ -53,6 +54,7 @@ struct _CsDocument
   sqlite3_stmt *summary;
   sqlite3_stmt *task_range;     /* prepared on first use */
   sqlite3_stmt *ev_chunk;       /* prepared on first use */
+  sqlite3_stmt *missed;         /* prepared on first use */
 
   /* Per CPU, the last decoded event chunk (allocated on first use): every
    * frame of a zoomed-in view and every hover hits it. */

@@ -801,3 +801,111 @@ cs_document_dup_event_fields (CsDocument     *self,
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
 }
+
+/**
+ * cs_document_get_event_at_row:
+ * @self: a document
+ * @cpu: a CPU
+ * @row: an event's position among the events of @cpu (0-based, time order)
+ * @event: (out caller-allocates): the event
+ * @error: %CS_INDEX_ERROR_CORRUPT when @row is past the CPU's events or
+ *   the index is damaged, %CS_INDEX_ERROR_SQLITE
+ *
+ * Reads one event of the index by its position.  Costs one chunk decode
+ * (~10 µs) unless the chunk is the CPU's last one decoded.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_get_event_at_row (CsDocument  *self,
+                              guint        cpu,
+                              guint64      row,
+                              CsEvent     *event,
+                              GError     **error)
+{
+  CsEventChunkCache *cache;
+  guint i;
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
+
+  if (cpu >= self->n_cpus || row >= self->cpus[cpu].n_events)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "CPU %u of %s has no event %" G_GUINT64_FORMAT, cpu, self->trace_path, row);
+      return FALSE;
+    }
+  cache = _cs_document_get_chunk (self, cpu, row / CS_EVENT_CHUNK_ROWS, error);
+  if (cache == NULL)
+    return FALSE;
+  i = row - cache->first_row;
+  if (row < cache->first_row || i >= cache->n)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "The index %s misplaces event %" G_GUINT64_FORMAT " of CPU %u",
+                   self->index_path, row, cpu);
+      return FALSE;
+    }
+  event->ts_ns = cache->cols[EV_TS][i];
+  event->pid = cache->cols[EV_PID][i];
+  event->type_id = cache->cols[EV_TYPE][i];
+  event->offset = cache->cols[EV_OFFSET][i];
+  event->cpu = cpu;
+  event->row = row;
+  return TRUE;
+}
+
+/**
+ * cs_document_get_missed_events:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span
+ * @end_ns: end of the span (exclusive)
+ * @missed: (element-type CsMissedEvents): where the losses of @cpu whose
+ *   time lies in [@begin_ns, @end_ns) are appended, in time order
+ * @error: %CS_INDEX_ERROR_SQLITE
+ *
+ * Where @cpu's ring buffer lost events: the missed-events count of its
+ * ring-buffer pages (trace-cmd report's "[LOST n EVENTS]"), at the first
+ * event recorded after each loss.  One indexed query.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_get_missed_events (CsDocument  *self,
+                               guint        cpu,
+                               gint64       begin_ns,
+                               gint64       end_ns,
+                               GArray      *missed,
+                               GError     **error)
+{
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
+
+  if (cpu >= self->n_cpus || self->cpus[cpu].missed_events == 0 || begin_ns >= end_ns)
+    return TRUE;
+  if (self->missed == NULL)
+    {
+      self->missed = _cs_sqlite_prepare (self->db,
+          "SELECT ts_ns, n_missed FROM missed_events"
+          " WHERE cpu = ?1 AND ts_ns >= ?2 AND ts_ns < ?3 ORDER BY ts_ns", error);
+      if (self->missed == NULL)
+        return FALSE;
+    }
+  s = self->missed;
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, begin_ns);
+  sqlite3_bind_int64 (s, 3, end_ns);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      CsMissedEvents m = {
+        .ts_ns = sqlite3_column_int64 (s, 0),
+        .cpu = cpu,
+        .n_missed = (guint64) sqlite3_column_int64 (s, 1),
+      };
+      g_array_append_val (missed, m);
+    }
+  sqlite3_reset (s);
+  return _cs_sqlite_check (self->db, rc, "reading missed events", error);
+}

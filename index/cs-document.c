@@ -33,6 +33,7 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->summary, sqlite3_finalize);
   g_clear_pointer (&self->task_range, sqlite3_finalize);
   g_clear_pointer (&self->ev_chunk, sqlite3_finalize);
+  g_clear_pointer (&self->missed, sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_object (&self->trace_file);
   g_clear_pointer (&self->event_types, g_array_unref);
@@ -55,6 +56,7 @@ cs_document_finalize (GObject *object)
   g_free (self->compression);
   g_free (self->trace_path);
   g_free (self->index_path);
+  g_free (self->identity);
 
   G_OBJECT_CLASS (cs_document_parent_class)->finalize (object);
 }
@@ -296,6 +298,7 @@ open_index (const char  *trace_path,
   self = g_object_new (CS_TYPE_DOCUMENT, NULL);
   self->trace_path = g_strdup (trace_path);
   self->index_path = g_strdup (index_path);
+  self->identity = g_strdup (identity);
 
   rc = sqlite3_open_v2 (index_path, &self->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc != SQLITE_OK)
@@ -412,6 +415,20 @@ const char *
 cs_document_get_trace_path (CsDocument *self)
 {
   return self->trace_path;
+}
+
+/**
+ * cs_document_get_identity:
+ * @self: a document
+ *
+ * Returns: (transfer none): the recording's identity as the index records
+ *   it (see cs_index_cache_compute_identity()): what results derived from
+ *   the recording, such as plugin passes, are checked against
+ */
+const char *
+cs_document_get_identity (CsDocument *self)
+{
+  return self->identity;
 }
 
 /** cs_document_get_index_path: Returns: (transfer none): the index's path */

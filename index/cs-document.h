@@ -114,6 +114,21 @@ typedef struct {
 } CsColumn;
 
 /**
+ * CsMissedEvents:
+ * @ts_ns: time of the first event recorded after the loss
+ * @cpu: the CPU whose ring buffer lost events
+ * @n_missed: how many it lost (the page header's count), %G_MAXUINT64 when
+ *   the kernel did not count them
+ *
+ * Where a CPU's ring buffer was overrun.
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint cpu;
+  guint64 n_missed;
+} CsMissedEvents;
+
+/**
  * CsIndexProgressFunc:
  * @fraction: 0.0 .. 1.0
  * @user_data: closure
@@ -140,6 +155,7 @@ CsDocument        *cs_document_load              (const char          *trace_pat
 CsTraceFile       *cs_document_get_trace_file    (CsDocument  *self);
 const char        *cs_document_get_trace_path    (CsDocument  *self);
 const char        *cs_document_get_index_path    (CsDocument  *self);
+const char        *cs_document_get_identity      (CsDocument  *self);
 const char        *cs_document_get_clock         (CsDocument  *self);
 guint              cs_document_get_file_version  (CsDocument  *self);
 const char        *cs_document_get_compression   (CsDocument  *self);
@@ -192,6 +208,17 @@ gboolean           cs_document_find_event_near   (CsDocument  *self,
                                                   gint64       ts_ns,
                                                   gint64       radius_ns,
                                                   CsEvent     *event,
+                                                  GError     **error);
+gboolean           cs_document_get_event_at_row  (CsDocument  *self,
+                                                  guint        cpu,
+                                                  guint64      row,
+                                                  CsEvent     *event,
+                                                  GError     **error);
+gboolean           cs_document_get_missed_events (CsDocument  *self,
+                                                  guint        cpu,
+                                                  gint64       begin_ns,
+                                                  gint64       end_ns,
+                                                  GArray      *missed,
                                                   GError     **error);
 gboolean           cs_document_find_slice_at     (CsDocument  *self,
                                                   guint        cpu,

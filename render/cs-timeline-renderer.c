@@ -25,6 +25,7 @@
 #include "cs-axis-painter-private.h"
 #include "cs-cpu-plot-painter-private.h"
 #include "cs-kmod-overlay-private.h"
+#include "cs-plugin-view-private.h"
 #include "cs-task-plot-painter-private.h"
 #include "cs-text-cache-private.h"
 #include "cs-theme-private.h"
@@ -52,11 +53,15 @@ struct _CsTimelineRenderer
   CsTextCache cpu_texts;      /* "CPU n" and task plots' command names */
   CsTextCache pid_texts;      /* task plots' pids */
   CsTextCache note_texts;     /* notes over plots */
+  CsTextCache plugin_texts;   /* plugin layers' text (cs_plugin_view_draw_text()) */
   CsCpuPlotPainter *painter;
   CsTaskPlotPainter *task_painter;
   CsKmodOverlay *kmod_overlay;
   CsEventFilter *filter;      /* NULL: no filter on the ticks */
   gboolean filter_exact;      /* the last frame applied it everywhere */
+  CsPluginDocument *plugins;  /* NULL: no plugin layers */
+  GArray *rows;               /* CsPluginRow: plugin rows, after the task plots */
+  char *item_text;            /* of the last hit test's CsHit.item */
 };
 
 enum {
@@ -104,6 +109,7 @@ update_pango_context (CsTimelineRenderer *self, cairo_t *cr)
   _cs_text_cache_clear (&self->cpu_texts);
   _cs_text_cache_clear (&self->pid_texts);
   _cs_text_cache_clear (&self->note_texts);
+  _cs_text_cache_clear (&self->plugin_texts);
   _cs_cpu_plot_painter_context_changed (self->painter);
   _cs_task_plot_painter_context_changed (self->task_painter);
   _cs_kmod_overlay_context_changed (self->kmod_overlay);
@@ -112,7 +118,26 @@ update_pango_context (CsTimelineRenderer *self, cairo_t *cr)
 static guint
 n_plots (CsTimelineRenderer *self)
 {
-  return self->cpus->len + self->task_pids->len;
+  return self->cpus->len + self->task_pids->len + self->rows->len;
+}
+
+/* What plugin layers need to draw on plot @y of @frame. */
+static void
+init_plugin_view (CsTimelineRenderer *self,
+                  CsPluginView       *view,
+                  const CsPlotFrame  *frame,
+                  double              y)
+{
+  memset (view, 0, sizeof *view);
+  view->document = self->plugins;
+  view->frame = frame;
+  view->y_px = y;
+  view->height_px = CS_PLOT_HEIGHT_PX;
+  view->cpu = -1;
+  view->pid = -1;
+  view->pango_context = self->pango_context;
+  view->label_texts = &self->plugin_texts;
+  view->note_texts = &self->note_texts;
 }
 
 static double
@@ -166,10 +191,15 @@ draw_cpu_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, 
   guint cpu = g_array_index (self->cpus, guint, index);
   double y = plot_y (index);
 
+  CsPluginView view;
+
   draw_cpu_label (self, cr, cpu, y);
   if (!_cs_cpu_plot_painter_draw (self->painter, cr, frame, cpu, y, error) ||
       !_cs_kmod_overlay_draw_sections (self->kmod_overlay, cr, frame, cpu, y, error))
     return FALSE;
+  init_plugin_view (self, &view, frame, y);
+  view.cpu = cpu;
+  _cs_plugin_layers_draw (&view, CS_PLUGIN_LAYER_CPU_PLOT, cr);
   if (!_cs_cpu_plot_painter_get_filter_exact (self->painter))
     {
       self->filter_exact = FALSE;
@@ -220,10 +250,46 @@ draw_task_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame,
 {
   gint32 pid = g_array_index (self->task_pids, gint32, index - self->cpus->len);
   double y = plot_y (index);
+  CsPluginView view;
 
   draw_task_label (self, cr, pid, y);
-  return _cs_task_plot_painter_draw (self->task_painter, cr, frame, pid, y, error) &&
-         _cs_kmod_overlay_draw_latencies (self->kmod_overlay, cr, frame, pid, y, error);
+  if (!_cs_task_plot_painter_draw (self->task_painter, cr, frame, pid, y, error) ||
+      !_cs_kmod_overlay_draw_latencies (self->kmod_overlay, cr, frame, pid, y, error))
+    return FALSE;
+  init_plugin_view (self, &view, frame, y);
+  view.pid = pid;
+  _cs_plugin_layers_draw (&view, CS_PLUGIN_LAYER_TASK_PLOT, cr);
+  return TRUE;
+}
+
+/* A plugin row: its label (one or two lines) and its layer. */
+static void
+draw_plugin_row (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, guint index)
+{
+  const CsPluginRow *row = &g_array_index (self->rows, CsPluginRow, index - self->cpus->len - self->task_pids->len);
+  g_auto(GStrv) lines = g_strsplit (row->label, "\n", 2);
+  double y = plot_y (index);
+  double top;
+  int heights[2] = { 0, 0 };
+  PangoLayout *layouts[2] = { NULL, NULL };
+  CsPluginView view;
+
+  for (guint i = 0; i < 2 && lines[i] != NULL; i++)
+    {
+      layouts[i] = _cs_text_cache_get (i == 0 ? &self->cpu_texts : &self->pid_texts,
+                                       self->pango_context, lines[i]);
+      pango_layout_get_pixel_size (layouts[i], NULL, &heights[i]);
+    }
+  top = floor (y + (CS_PLOT_HEIGHT_PX - heights[0] - heights[1]) / 2.0);
+  for (guint i = 0; i < 2 && layouts[i] != NULL; i++)
+    {
+      _cs_theme_set_source (cr, i == 0 ? &cs_theme_text_color : &cs_theme_dim_text_color);
+      cairo_move_to (cr, 6, top);
+      pango_cairo_show_layout (cr, layouts[i]);
+      top += heights[i];
+    }
+  init_plugin_view (self, &view, frame, y);
+  _cs_plugin_row_draw (row, &view, cr);
 }
 
 static void
@@ -253,6 +319,11 @@ cs_timeline_renderer_dispose (GObject *object)
   _cs_text_cache_free (&self->cpu_texts);
   _cs_text_cache_free (&self->pid_texts);
   _cs_text_cache_free (&self->note_texts);
+  _cs_text_cache_free (&self->plugin_texts);
+  g_clear_pointer (&self->plugins, cs_plugin_document_unref);
+  if (self->rows != NULL)
+    g_array_set_size (self->rows, 0);
+  g_clear_pointer (&self->item_text, g_free);
   g_clear_object (&self->pango_context);
   g_clear_object (&self->document);
 
@@ -266,6 +337,7 @@ cs_timeline_renderer_finalize (GObject *object)
 
   g_clear_pointer (&self->cpus, g_array_unref);
   g_clear_pointer (&self->task_pids, g_array_unref);
+  g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->font_options, cairo_font_options_destroy);
 
   G_OBJECT_CLASS (cs_timeline_renderer_parent_class)->finalize (object);
@@ -332,6 +404,8 @@ cs_timeline_renderer_init (CsTimelineRenderer *self)
 {
   self->cpus = g_array_new (FALSE, FALSE, sizeof (guint));
   self->task_pids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  self->rows = g_array_new (FALSE, TRUE, sizeof (CsPluginRow));
+  g_array_set_clear_func (self->rows, (GDestroyNotify) _cs_plugin_row_clear);
   self->filter_exact = TRUE;
 
   self->pango_context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
@@ -339,6 +413,7 @@ cs_timeline_renderer_init (CsTimelineRenderer *self)
   _cs_text_cache_init (&self->cpu_texts, CPU_FONT, CS_LABEL_WIDTH_PX - 8);
   _cs_text_cache_init (&self->pid_texts, PID_FONT, CS_LABEL_WIDTH_PX - 8);
   _cs_text_cache_init (&self->note_texts, NOTE_FONT, -1);
+  _cs_text_cache_init (&self->plugin_texts, PID_FONT, -1);
 }
 
 /**
@@ -737,8 +812,10 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
         continue;
       if (i < self->cpus->len)
         ret = draw_cpu_plot (self, cr, &frame, i, error);
-      else
+      else if (i < self->cpus->len + self->task_pids->len)
         ret = draw_task_plot (self, cr, &frame, i, error);
+      else
+        draw_plugin_row (self, cr, &frame, i);
     }
 
   cairo_restore (cr);

@@ -21,6 +21,7 @@
 #include "cs-document.h"
 #include "cs-event-filter.h"
 #include "cs-kmod-sections.h"
+#include "cs-plugin-view.h"
 #include "cs-task-timeline.h"
 
 G_BEGIN_DECLS
@@ -51,6 +52,10 @@ typedef struct {
  * @CS_HIT_TASK_PLOT: a task plot (@pid, @has_interval and @interval are
  *   valid)
  * @CS_HIT_TASK_LABEL: the label column left of a task plot (@pid is valid)
+ * @CS_HIT_PLUGIN_ROW: a row of a plugin's own (@row is valid, and @item
+ *   when the row's layer found something there)
+ * @CS_HIT_PLUGIN_LABEL: the label column left of a plugin row (@row is
+ *   valid)
  */
 typedef enum {
   CS_HIT_NONE,
@@ -59,6 +64,8 @@ typedef enum {
   CS_HIT_CPU_LABEL,
   CS_HIT_TASK_PLOT,
   CS_HIT_TASK_LABEL,
+  CS_HIT_PLUGIN_ROW,
+  CS_HIT_PLUGIN_LABEL,
 } CsHitKind;
 
 /**
@@ -85,6 +92,13 @@ typedef enum {
  *   measured lies under the point or within a few pixels (for
  *   %CS_HIT_TASK_PLOT); then @kmod_latency is valid
  * @kmod_latency: that latency (cs_document_get_kmod_wakeup_latencies())
+ * @has_item: whether a plugin layer drew something there (on a CPU plot, a
+ *   task plot or a plugin row); then @item and @item_plugin are valid
+ * @item: what the layer found; @item.text is borrowed from the renderer,
+ *   valid until its next hit test
+ * @item_plugin: the plugin whose layer found @item
+ * @row: the plugin row's index among cs_timeline_renderer_get_plugin_rows()
+ *   (for %CS_HIT_PLUGIN_ROW and %CS_HIT_PLUGIN_LABEL)
  *
  * What lies under a point of the drawing, for hover text and clicks.
  */
@@ -104,7 +118,25 @@ typedef struct {
   CsKmodSection kmod_section;
   gboolean has_kmod_latency;
   CsKmodWakeupLatency kmod_latency;
+  gboolean has_item;
+  CsPluginItem item;
+  CsPlugin *item_plugin;
+  guint row;
 } CsHit;
+
+/**
+ * CsPluginRowSpec:
+ * @plugin: a plugin enabled on the renderer's plugin document
+ * @layer: the name of one of its %CS_PLUGIN_LAYER_ROW layers
+ * @key: the row's key
+ *
+ * A row of a plugin's own, as the view-model asks for it.
+ */
+typedef struct {
+  CsPlugin *plugin;
+  const char *layer;
+  const char *key;
+} CsPluginRowSpec;
 
 #define CS_TYPE_TIMELINE_RENDERER (cs_timeline_renderer_get_type ())
 G_DECLARE_FINAL_TYPE (CsTimelineRenderer, cs_timeline_renderer, CS, TIMELINE_RENDERER, GObject)
@@ -121,6 +153,20 @@ void                cs_timeline_renderer_set_task_plots (CsTimelineRenderer *sel
                                                      guint                n_pids);
 const gint32       *cs_timeline_renderer_get_task_plots (CsTimelineRenderer *self,
                                                      guint               *n_pids);
+void                cs_timeline_renderer_set_plugins (CsTimelineRenderer *self,
+                                                     CsPluginDocument    *plugins);
+guint               cs_timeline_renderer_set_plugin_rows (CsTimelineRenderer *self,
+                                                     const CsPluginRowSpec *rows,
+                                                     guint                n_rows);
+guint               cs_timeline_renderer_get_n_plugin_rows (CsTimelineRenderer *self);
+void                cs_timeline_renderer_get_plugin_row (CsTimelineRenderer *self,
+                                                     guint                index,
+                                                     CsPluginRowSpec     *row,
+                                                     const char         **label);
+void                cs_timeline_renderer_get_plugin_row_area (CsTimelineRenderer *self,
+                                                     guint                index,
+                                                     double              *y_px,
+                                                     double              *height_px);
 void                cs_timeline_renderer_set_event_filter (CsTimelineRenderer *self,
                                                      CsEventFilter       *filter,
                                                      gboolean             hide);

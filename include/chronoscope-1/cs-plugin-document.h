@@ -1,0 +1,348 @@
+/* cs-plugin-document.h: a recording and its index, as plugins read them.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Part of the public plugin API (chronoscope-plugin-1.pc).  Include
+ * <chronoscope-plugin.h>, not this file.
+ *
+ * A #CsPluginDocument is one recording (a trace-cmd trace.dat) opened by
+ * Chronoscope: its index answers the questions below without reading the
+ * recording, and the results of plugin passes (cs-plugin-pass.h) are
+ * SQLite databases kept with the index in the user's cache
+ * ($XDG_CACHE_HOME/chronoscope/), one per plugin, pass and parameter,
+ * reused whenever the same recording is opened again.  Every function here
+ * may be called on the main thread, and in a pass's callbacks in the
+ * worker (except those that say otherwise); a document is used by one
+ * thread at a time.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <sqlite3.h>
+
+#include "cs-plugin.h"
+
+G_BEGIN_DECLS
+
+struct tep_handle;
+struct tep_event;
+struct tep_record;
+
+/**
+ * CsPluginEvent:
+ * @ts_ns: the event's timestamp
+ * @cpu: the CPU whose ring buffer held it
+ * @pid: its common_pid (0: the idle task, or an interrupt on an idle CPU)
+ * @system: its trace system (events/<system>/ of tracefs)
+ * @name: its name (events/<system>/<name>/ of tracefs)
+ * @row: its position among the events of its CPU (0-based, time order)
+ * @tep: the recording's event formats
+ * @format: the event's format (events/<system>/<name>/format), for
+ *   libtraceevent's tep_get_field_val() and friends
+ * @record: the record itself, for libtraceevent
+ *
+ * An event with its fields, borrowed: valid only during the callback that
+ * receives it (or until the next cs_plugin_document_read_event()).  Read
+ * fields with cs_plugin_event_get_int() and cs_plugin_event_dup_string(),
+ * or with libtraceevent (event-parse.h) on @format and @record.
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint cpu;
+  gint32 pid;
+  const char *system;
+  const char *name;
+  guint64 row;
+  struct tep_handle *tep;
+  struct tep_event *format;
+  struct tep_record *record;
+} CsPluginEvent;
+
+/**
+ * cs_plugin_event_get_int:
+ * @event: an event
+ * @field: the name of a field of its format (events/<system>/<name>/format),
+ *   or a common field (common_pid, common_flags, common_preempt_count)
+ * @value: (out): the field's value; signed fields are sign-extended,
+ *   unsigned ones zero-extended (a u64 above %G_MAXINT64 comes out
+ *   negative: cast it back to guint64)
+ *
+ * Reads a number field of the record (1, 2, 4 or 8 bytes, in the
+ * recording's byte order), as `trace-cmd report` prints it.
+ *
+ * Returns: %FALSE when the event has no such field or the field is not a
+ *   number (a string, an array)
+ */
+gboolean cs_plugin_event_get_int     (const CsPluginEvent *event,
+                                      const char          *field,
+                                      gint64              *value);
+
+/**
+ * cs_plugin_event_dup_string:
+ * @event: an event
+ * @field: the name of a string field: a `char name[N]` array or a
+ *   `__data_loc char[] name` string of the event's format
+ *
+ * Returns: (transfer full) (nullable): the string, valid UTF-8 (invalid
+ *   bytes replaced), or %NULL when the event has no such string field
+ */
+char    *cs_plugin_event_dup_string  (const CsPluginEvent *event,
+                                      const char          *field);
+
+/**
+ * cs_plugin_event_format:
+ * @event: an event
+ *
+ * Formats the event's fields as the event list's Info column and
+ * `trace-cmd report` show them (libtraceevent's print format).
+ *
+ * Returns: (transfer full): the text
+ */
+char    *cs_plugin_event_format      (const CsPluginEvent *event);
+
+/**
+ * CsPluginMissedEvents:
+ * @ts_ns: timestamp of the first event recorded after the loss
+ * @cpu: the CPU whose ring buffer lost events
+ * @n_missed: how many it lost there, as the ring-buffer page's header
+ *   reports them (trace-cmd report's "[LOST n EVENTS]"), or %G_MAXUINT64
+ *   when the kernel reported a loss without a count ("[LOST EVENTS]")
+ *
+ * Where a CPU's ring buffer was overrun and events were lost.
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint cpu;
+  guint64 n_missed;
+} CsPluginMissedEvents;
+
+/**
+ * cs_plugin_document_ref:
+ * @document: a document
+ *
+ * Returns: (transfer full): @document, with one more reference
+ */
+CsPluginDocument  *cs_plugin_document_ref            (CsPluginDocument *document);
+
+/**
+ * cs_plugin_document_unref:
+ * @document: (transfer full): a document
+ *
+ * Drops a reference.  Documents handed to callbacks are borrowed; only
+ * those a plugin got from cs_plugin_cli_open() or cs_plugin_document_ref()
+ * are its to unref.
+ */
+void               cs_plugin_document_unref          (CsPluginDocument *document);
+
+/**
+ * cs_plugin_document_get_path:
+ * @document: a document
+ *
+ * Returns: (transfer none): the recording's file name, absolute
+ */
+const char        *cs_plugin_document_get_path       (CsPluginDocument *document);
+
+/**
+ * cs_plugin_document_get_first_ns:
+ * @document: a document
+ *
+ * Returns: the timestamp of the recording's first event (0 when it has none)
+ */
+gint64             cs_plugin_document_get_first_ns   (CsPluginDocument *document);
+
+/**
+ * cs_plugin_document_get_last_ns:
+ * @document: a document
+ *
+ * Returns: the timestamp of the recording's last event (0 when it has none);
+ *   the recording spans [first_ns, last_ns + 1)
+ */
+gint64             cs_plugin_document_get_last_ns    (CsPluginDocument *document);
+
+/**
+ * cs_plugin_document_get_n_cpus:
+ * @document: a document
+ *
+ * Returns: the number of CPUs the recording has ring buffers for; CPUs are
+ *   numbered 0 .. n - 1
+ */
+guint              cs_plugin_document_get_n_cpus     (CsPluginDocument *document);
+
+/**
+ * cs_plugin_document_get_cpu_n_events:
+ * @document: a document
+ * @cpu: a CPU, 0 .. n_cpus - 1
+ *
+ * Returns: the number of events recorded on @cpu (0 for a CPU out of range)
+ */
+guint64            cs_plugin_document_get_cpu_n_events (CsPluginDocument *document,
+                                                      guint             cpu);
+
+/**
+ * cs_plugin_document_count_events:
+ * @document: a document
+ * @system: a trace system, as in events/<system>/ of tracefs
+ * @name: (nullable): an event of that system; %NULL for all its events
+ *
+ * Counts events by type from the index, without reading the recording.
+ *
+ * Returns: how many such events the recording holds (0 when the type is
+ *   absent)
+ */
+guint64            cs_plugin_document_count_events   (CsPluginDocument *document,
+                                                      const char       *system,
+                                                      const char       *name);
+
+/**
+ * cs_plugin_document_get_comm:
+ * @document: a document
+ * @pid: a thread id
+ *
+ * Returns: (transfer none) (nullable): the last command name the
+ *   recording shows for @pid (sched_switch's prev_comm/next_comm and the
+ *   saved cmdlines), or %NULL when it shows none
+ */
+const char        *cs_plugin_document_get_comm       (CsPluginDocument *document,
+                                                      gint32            pid);
+
+/**
+ * cs_plugin_document_get_tep:
+ * @document: a document
+ * @error: %CS_PLUGIN_ERROR_FAILED when the recording can no longer be read
+ *
+ * The recording's event formats, for choosers that list events and their
+ * fields (tep_find_event_by_name(), tep_event_fields()).  The first call
+ * opens the recording (it parses the formats: tens of milliseconds).
+ *
+ * Returns: (transfer none) (nullable): libtraceevent's handle, owned by
+ *   the document
+ */
+struct tep_handle *cs_plugin_document_get_tep        (CsPluginDocument *document,
+                                                      GError          **error);
+
+/**
+ * cs_plugin_document_get_missed_events:
+ * @document: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span
+ * @end_ns: end of the span (exclusive)
+ * @missed: (element-type CsPluginMissedEvents): where the losses of @cpu
+ *   whose @ts_ns lies in [@begin_ns, @end_ns) are appended, in time order
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ *
+ * Where @cpu's ring buffer lost events, from the index (trace-cmd's
+ * missed-events count on each ring-buffer page, see
+ * Documentation/trace/ring-buffer-design.rst).  Costs one indexed query;
+ * recordings without losses cost nothing more.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean           cs_plugin_document_get_missed_events (CsPluginDocument *document,
+                                                      guint             cpu,
+                                                      gint64            begin_ns,
+                                                      gint64            end_ns,
+                                                      GArray           *missed,
+                                                      GError          **error);
+
+/**
+ * cs_plugin_document_read_event:
+ * @document: a document
+ * @ref: an event the views gave (its @cpu and @row identify it)
+ * @event: (out caller-allocates): the event with its fields, valid until
+ *   the next call on @document
+ * @error: %CS_PLUGIN_ERROR_FAILED when the record cannot be read
+ *
+ * Reads one event's record from the recording, for its fields.  Costs a
+ * record read (microseconds); not for loops over many events: use a pass.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean           cs_plugin_document_read_event     (CsPluginDocument *document,
+                                                      const CsPluginEventRef *ref,
+                                                      CsPluginEvent    *event,
+                                                      GError          **error);
+
+/**
+ * cs_plugin_document_get_instance:
+ * @document: a document
+ * @plugin: an enabled plugin
+ *
+ * Returns: (transfer none) (nullable): what @plugin's
+ *   #CsPluginDocumentHooks.open returned for @document (%NULL when it
+ *   has no open hook, or is not enabled for @document)
+ */
+gpointer           cs_plugin_document_get_instance   (CsPluginDocument *document,
+                                                      CsPlugin         *plugin);
+
+/**
+ * cs_plugin_document_get_pass_db:
+ * @document: a document
+ * @plugin: the plugin that owns the pass
+ * @pass: the pass's #CsPluginPassInfo.name
+ * @param: (nullable): its parameter, %NULL for a pass without one
+ * @error: %CS_PLUGIN_ERROR_NOT_READY when the pass has not been computed
+ *   for this recording and parameter (and for this #CsPluginPassInfo.version),
+ *   %CS_PLUGIN_ERROR_FAILED when its database cannot be opened
+ *
+ * The results of a finished pass: a read-only SQLite connection to the
+ * database its callbacks wrote (cs_plugin_pass_get_db()).  Query it with
+ * prepared statements; they must be finalized before the document closes.
+ * Main thread only.
+ *
+ * Returns: (transfer none) (nullable): the connection, owned by the
+ *   document and open until it closes
+ */
+sqlite3           *cs_plugin_document_get_pass_db    (CsPluginDocument *document,
+                                                      CsPlugin         *plugin,
+                                                      const char       *pass,
+                                                      const char       *param,
+                                                      GError          **error);
+
+/**
+ * cs_plugin_document_request_pass:
+ * @document: a document
+ * @plugin: the plugin that owns the pass
+ * @pass: the pass's #CsPluginPassInfo.name
+ * @param: (nullable): its parameter (what #CsPluginPassInfo.list_events
+ *   receives), %NULL for a pass without one
+ *
+ * Asks for a pass's results.  When they exist already (from this session
+ * or an earlier one), #CsPluginDocumentHooks.pass_ready is called from
+ * the main loop soon after; otherwise the window runs the pass in the
+ * background, in an indexing worker process, with its progress and a
+ * Cancel button, and calls pass_ready when it is done.  A failed pass is
+ * shown to the user and pass_ready is not called.  Asking again while it
+ * runs does nothing.  Main thread only; never blocks.
+ */
+void               cs_plugin_document_request_pass   (CsPluginDocument *document,
+                                                      CsPlugin         *plugin,
+                                                      const char       *pass,
+                                                      const char       *param);
+
+/**
+ * cs_plugin_document_ensure_pass:
+ * @document: a document
+ * @plugin: the plugin that owns the pass
+ * @pass: the pass's #CsPluginPassInfo.name
+ * @param: (nullable): its parameter, %NULL for a pass without one
+ * @cancellable: (nullable): stops the pass (%G_IO_ERROR_CANCELLED)
+ * @error: %CS_PLUGIN_ERROR_USAGE when @param names an event or field the
+ *   recording does not have, %CS_PLUGIN_ERROR_FAILED with the pass's own
+ *   message when it failed, %G_IO_ERROR_CANCELLED
+ *
+ * Computes a pass's results now, in an indexing worker process, unless
+ * they exist already, and waits (for the command line: a command's run
+ * callback, see cs-plugin-cli.h).  Not for the window's main thread: use
+ * cs_plugin_document_request_pass() there.
+ *
+ * Returns: %TRUE when the results can be read with
+ *   cs_plugin_document_get_pass_db()
+ */
+gboolean           cs_plugin_document_ensure_pass    (CsPluginDocument *document,
+                                                      CsPlugin         *plugin,
+                                                      const char       *pass,
+                                                      const char       *param,
+                                                      GCancellable     *cancellable,
+                                                      GError          **error);
+
+G_END_DECLS

@@ -1,0 +1,139 @@
+/* cs-plugin-pass.h: a plugin's work at index time.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Part of the public plugin API (chronoscope-plugin-1.pc).  Include
+ * <chronoscope-plugin.h>, not this file.
+ *
+ * A pass reads the events a plugin asks for, once per recording, and
+ * writes what it derives from them into tables of its own: a SQLite
+ * database kept in the user's cache next to the recording's index and
+ * reused whenever the recording is opened again, until the pass's
+ * #CsPluginPassInfo.version changes.  Chronoscope runs passes in its
+ * indexing worker process (a plugin that crashes there takes down only
+ * the worker), after the recording's index is built, or later when the
+ * plugin is enabled or a parameter is chosen, with progress and Cancel in
+ * the window.  Memory is the plugin's to bound: keep per-key state, not
+ * per-event state, and write rows as they come (the host commits them in
+ * one transaction at the end).
+ *
+ * Events come in time order over all CPUs (ties in CPU order), exactly
+ * the events of the types the pass names, with their fields.
+ */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "cs-plugin-document.h"
+
+G_BEGIN_DECLS
+
+/**
+ * CsPluginPass:
+ *
+ * A pass being run, owned by Chronoscope; valid from #CsPluginPassInfo.begin
+ * to #CsPluginPassInfo.free.
+ */
+typedef struct _CsPluginPass CsPluginPass;
+
+/**
+ * CsPluginPassInfo:
+ * @struct_size: sizeof (CsPluginPassInfo)
+ * @name: the pass's name, `[a-z0-9_]+`, unique within the plugin
+ * @version: version of what the pass writes: results written by another
+ *   version are never read, the pass runs again
+ * @automatic: run the pass whenever the plugin is enabled for a recording
+ *   (with a %NULL parameter), rather than only when asked with
+ *   cs_plugin_document_request_pass() or cs_plugin_document_ensure_pass()
+ * @events: (array zero-terminated=1) (nullable): the event types the pass
+ *   reads, as "system:name", or "system:*" for every event of a system;
+ *   types the recording lacks are skipped (a pass over none of them still
+ *   runs, with no events, so that its tables exist)
+ * @list_events: (nullable): for a pass with a parameter, the event types
+ *   it reads for @param, in the form of @events; used instead of @events.
+ *   Return %NULL with %CS_PLUGIN_ERROR_USAGE when @param names an event or
+ *   a field the recording does not have: the message reaches the user.
+ *   Runs in the worker.
+ * @begin: creates the pass's tables (cs_plugin_pass_get_db()) and
+ *   prepares its statements; returns the pass's state (%NULL is valid), or
+ *   %NULL with @error set to fail the pass.  Runs in the worker.
+ * @event: one event, in time order over all CPUs; return %FALSE with
+ *   @error set to fail the pass.  Runs in the worker.
+ * @end: (nullable): after the last event: write what is left.  Runs in the
+ *   worker.
+ * @free: (nullable): frees the state, whether the pass succeeded, failed or
+ *   was cancelled (the database is then discarded).  Runs in the worker.
+ *
+ * How a plugin's pass runs.
+ */
+typedef struct {
+  guint32 struct_size;
+  const char *name;
+  guint32 version;
+  gboolean automatic;
+  const char *const *events;
+  char   **(*list_events) (CsPluginDocument  *document,
+                           const char        *param,
+                           GError           **error);
+  gpointer (*begin)       (CsPluginPass      *pass,
+                           GError           **error);
+  gboolean (*event)       (gpointer           state,
+                           const CsPluginEvent *event,
+                           GError           **error);
+  gboolean (*end)         (gpointer           state,
+                           GError           **error);
+  void     (*free)        (gpointer           state);
+} CsPluginPassInfo;
+
+/**
+ * cs_plugin_add_pass:
+ * @plugin: the plugin being initialised
+ * @info: the pass; copied (the first @info->struct_size bytes)
+ *
+ * Registers a pass.  Call it from #CsPluginEntry.init.
+ */
+void              cs_plugin_add_pass           (CsPlugin               *plugin,
+                                                const CsPluginPassInfo *info);
+
+/**
+ * cs_plugin_pass_get_db:
+ * @pass: the running pass
+ *
+ * The pass's own database, open for writing, inside a transaction that
+ * Chronoscope commits after #CsPluginPassInfo.end succeeds (and discards
+ * otherwise): create tables and indexes there, and insert with prepared
+ * statements.  It is a fresh database each time the pass runs; the
+ * window later reads it with cs_plugin_document_get_pass_db().
+ *
+ * Returns: (transfer none): the connection, owned by Chronoscope
+ */
+sqlite3          *cs_plugin_pass_get_db        (CsPluginPass *pass);
+
+/**
+ * cs_plugin_pass_get_document:
+ * @pass: the running pass
+ *
+ * Returns: (transfer none): the recording the pass reads, for its CPUs,
+ *   time span, task names and missed events (cs-plugin-document.h)
+ */
+CsPluginDocument *cs_plugin_pass_get_document  (CsPluginPass *pass);
+
+/**
+ * cs_plugin_pass_get_param:
+ * @pass: the running pass
+ *
+ * Returns: (transfer none) (nullable): the parameter the pass was asked
+ *   for, %NULL for a pass without one
+ */
+const char       *cs_plugin_pass_get_param     (CsPluginPass *pass);
+
+/**
+ * cs_plugin_pass_get_n_events:
+ * @pass: the running pass
+ *
+ * Returns: how many events the pass will receive in all, from the index's
+ *   counts (for sizing, and for summaries that adapt to the density)
+ */
+guint64           cs_plugin_pass_get_n_events  (CsPluginPass *pass);
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* cs-plugin-version.h: the version of Chronoscope's plugin API.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Part of the public plugin API (chronoscope-plugin-1.pc).  Include
+ * <chronoscope-plugin.h>, not this file.
+ */
+#pragma once
+
+/**
+ * CS_PLUGIN_API_VERSION:
+ *
+ * The plugin API this header describes.  A plugin reports the version it
+ * was built against in #CsPluginEntry.api_version; Chronoscope loads only
+ * plugins built for its own version, and refuses the others with a message
+ * that names both.  The version changes whenever a structure, a callback
+ * or a function of the API changes incompatibly.
+ */
+#define CS_PLUGIN_API_VERSION 1
+
+/**
+ * CS_PLUGIN_ENTRY_SYMBOL:
+ *
+ * The one symbol every plugin exports: a function
+ * `const CsPluginEntry *chronoscope_plugin_entry (void)`.  Its name never
+ * changes between API versions, so that any Chronoscope can read which
+ * version a plugin was built for.  #CS_PLUGIN_DEFINE writes it.
+ */
+#define CS_PLUGIN_ENTRY_SYMBOL "chronoscope_plugin_entry"

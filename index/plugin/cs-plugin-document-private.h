@@ -1,0 +1,100 @@
+/* cs-plugin-document-private.h: the host's side of CsPluginDocument.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * One CsPluginDocument wraps one CsDocument for the plugins enabled on it:
+ * their instances, their pass results (one SQLite file per plugin, pass,
+ * version and parameter, next to the index) and how passes get run (a
+ * scheduler the window or the command line installs; without one, passes
+ * run in the calling thread, which is what the worker process does).
+ */
+#pragma once
+
+#include "cs-document.h"
+#include "cs-plugin-private.h"
+
+G_BEGIN_DECLS
+
+/* Version of the pass databases' own bookkeeping (the chronoscope_pass
+ * table); the plugin's tables are versioned by CsPluginPassInfo.version. */
+#define CS_PLUGIN_PASS_DB_FORMAT 1
+
+/**
+ * CsPluginPassScheduler:
+ * @request: start the pass in the background unless it runs already; call
+ *   _cs_plugin_document_pass_finished() on the main thread when it succeeded
+ * @ensure: run the pass now (in a worker process) and wait
+ *
+ * How a document gets passes run (gui/: worker processes with progress).
+ */
+typedef struct {
+  void     (*request) (gpointer          data,
+                       CsPluginDocument *document,
+                       CsPlugin         *plugin,
+                       const char       *pass,
+                       const char       *param);
+  gboolean (*ensure)  (gpointer          data,
+                       CsPluginDocument *document,
+                       CsPlugin         *plugin,
+                       const char       *pass,
+                       const char       *param,
+                       GCancellable     *cancellable,
+                       GError          **error);
+} CsPluginPassScheduler;
+
+CsPluginDocument *_cs_plugin_document_new              (CsDocument       *document);
+CsDocument       *_cs_plugin_document_get_document     (CsPluginDocument *self);
+void              _cs_plugin_document_set_scheduler    (CsPluginDocument *self,
+                                                        const CsPluginPassScheduler *scheduler,
+                                                        gpointer          data);
+gboolean          _cs_plugin_document_enable           (CsPluginDocument *self,
+                                                        CsPlugin         *plugin,
+                                                        GError          **error);
+void              _cs_plugin_document_disable          (CsPluginDocument *self,
+                                                        CsPlugin         *plugin);
+gboolean          _cs_plugin_document_is_enabled       (CsPluginDocument *self,
+                                                        CsPlugin         *plugin);
+GPtrArray        *_cs_plugin_document_get_plugins      (CsPluginDocument *self);
+void              _cs_plugin_document_close            (CsPluginDocument *self);
+char             *_cs_plugin_document_dup_pass_path    (CsPluginDocument *self,
+                                                        CsPlugin         *plugin,
+                                                        const CsPluginPassInfo *info,
+                                                        const char       *param);
+gboolean          _cs_plugin_document_pass_is_ready    (CsPluginDocument *self,
+                                                        CsPlugin         *plugin,
+                                                        const char       *pass,
+                                                        const char       *param);
+void              _cs_plugin_document_pass_finished    (CsPluginDocument *self,
+                                                        CsPlugin         *plugin,
+                                                        const char       *pass,
+                                                        const char       *param);
+void              _cs_plugin_document_request_automatic_passes (CsPluginDocument *self,
+                                                        CsPlugin         *plugin);
+gboolean          _cs_plugin_document_ensure_automatic_passes (CsPluginDocument *self,
+                                                        GCancellable     *cancellable,
+                                                        GError          **error);
+char             *_cs_plugin_document_describe_event   (CsPluginDocument *self,
+                                                        const CsPluginEventRef *ref);
+gboolean          _cs_plugin_document_fill_event       (CsPluginDocument *self,
+                                                        guint             cpu,
+                                                        guint64           row,
+                                                        guint64           offset,
+                                                        CsPluginEvent    *event,
+                                                        GError          **error);
+
+/* cs-plugin-pass-runner.c: runs a pass in this thread (the worker's). */
+typedef void (*CsPluginPassProgressFunc) (double fraction, gpointer user_data);
+
+gboolean          _cs_plugin_pass_run                  (CsPluginDocument *document,
+                                                        CsPlugin         *plugin,
+                                                        const char       *pass,
+                                                        const char       *param,
+                                                        CsPluginPassProgressFunc progress,
+                                                        gpointer          user_data,
+                                                        GCancellable     *cancellable,
+                                                        char            **db_path,
+                                                        GError          **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsPluginDocument, cs_plugin_document_unref)
+
+G_END_DECLS
