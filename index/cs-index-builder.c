@@ -737,6 +737,51 @@ build_into (sqlite3             *db,
   return TRUE;
 }
 
+/* SQLite says "database or disk is full"; say which folder ran out of
+ * room, as a %G_FILE_ERROR_NOSPC the window and CLI can show as it is. */
+static void
+explain_no_space (sqlite3     *db,
+                  const char  *dir,
+                  const char  *trace_path,
+                  GError     **error)
+{
+  int sys = sqlite3_system_errno (db);
+
+  if (error == NULL || *error == NULL ||
+      g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      (sqlite3_errcode (db) != SQLITE_FULL && sys != ENOSPC && sys != EDQUOT))
+    return;
+  g_autofree char *detail = g_strdup ((*error)->message);
+  g_clear_error (error);
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC,
+               "No space left in the index cache folder %s while indexing %s; "
+               "nothing was kept (%s)", dir, trace_path, detail);
+}
+
+/* Returns @ok, or FALSE with a %CS_INDEX_ERROR_CHANGED @error (replacing
+ * any other) when @trace_path no longer has @identity. */
+static gboolean
+check_unchanged (const char  *trace_path,
+                 const char  *identity,
+                 gboolean     ok,
+                 GError     **error)
+{
+  g_autoptr(GError) id_error = NULL;
+  g_autofree char *now = cs_index_cache_compute_identity (trace_path, &id_error);
+
+  if (g_strcmp0 (now, identity) == 0)
+    return ok;
+  if (error != NULL && *error != NULL &&
+      g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return FALSE;
+  g_clear_error (error);
+  g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED,
+               "%s changed while it was being indexed (%s); its index was not kept",
+               trace_path, now == NULL ? id_error->message
+                                       : "it was truncated, rewritten or replaced");
+  return FALSE;
+}
+
 static void
 batch_free (gpointer data)
 {
@@ -765,11 +810,16 @@ batch_free (gpointer data)
  * @cancellable: (nullable): stops the build with %G_IO_ERROR_CANCELLED
  * @error: %CS_INDEX_ERROR codes for a bad recording (see
  *   cs_trace_file_open()), %CS_INDEX_ERROR_SQLITE, %G_FILE_ERROR for the
- *   cache directory, %G_IO_ERROR_CANCELLED
+ *   cache directory (%G_FILE_ERROR_NOSPC naming it when it is full),
+ *   %CS_INDEX_ERROR_CHANGED when the recording's identity at the end
+ *   differs from @identity (it was truncated or rewritten meanwhile),
+ *   %G_IO_ERROR_CANCELLED
  *
  * Reads every event of the recording once and writes its index.  The index
  * is written under cs_index_cache_dup_temporary_path() and renamed to
- * @index_path only when complete; on any failure nothing is left.  Uses one
+ * @index_path only when complete and when the recording still has
+ * @identity; on any failure nothing is left.  The caller serialises builds
+ * of one @index_path (cs_index_lock_acquire()).  Uses one
  * scanner thread per core; anonymous memory stays bounded whatever the
  * recording's size.  Blocks: call it from a worker thread or process.
  *
@@ -853,8 +903,15 @@ cs_index_build (const char          *trace_path,
   g_free (b.estimates);
   g_mutex_clear (&b.grid_lock);
   g_cond_clear (&b.grid_cond);
+  if (!ok)
+    explain_no_space (db, dir, trace_path, error);
   if (sqlite3_close (db) != SQLITE_OK && ok)
     ok = _cs_sqlite_check (db, SQLITE_ERROR, "closing the index", error);
+
+  /* What was read must be what is there now: a recording truncated or
+   * rewritten meanwhile would leave an index of neither version.  Checked
+   * after failures too, since a file cut short mid-read fails as damaged. */
+  ok = check_unchanged (trace_path, identity, ok, error);
 
   if (ok && g_rename (tmp_path, index_path) != 0)
     {

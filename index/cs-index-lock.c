@@ -1,0 +1,139 @@
+/* cs-index-lock.c
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Two windows, or two `chronoscope info` runs, opening the same new
+ * recording at once must not both build its index: the second waits for
+ * the first and reuses what it built.  The builder holds an exclusive
+ * flock() on `<index>.lock` next to the index while it builds and renames;
+ * the others wait on that lock, then look for the index again.
+ *
+ * The lock file is removed by its holder before it lets go, so the cache
+ * keeps nothing but indexes.  A waiter may therefore get the lock of a
+ * file that is no longer there (or was replaced by a newer one): it checks
+ * that the path still names the file it locked, and tries again when not.
+ * flock() locks belong to the open file, so this works between threads of
+ * one process too, and a killed holder's lock goes with it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cs-index-lock.h"
+
+/* How often a waiter looks at the lock and its cancellable. */
+#define POLL_INTERVAL_US (20 * 1000)
+
+struct _CsIndexLock
+{
+  char *path;
+  int fd;
+};
+
+static gboolean
+set_errno_error (GError     **error,
+                 int          saved,
+                 const char  *what,
+                 const char  *path)
+{
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+               "Cannot %s the index lock %s: %s", what, path, g_strerror (saved));
+  return FALSE;
+}
+
+/**
+ * cs_index_lock_acquire:
+ * @index_path: the final path of an index (the lock is `<index_path>.lock`;
+ *   its folder must exist)
+ * @cancellable: (nullable): stops the wait with %G_IO_ERROR_CANCELLED
+ * @waited: (out) (optional): set to whether another holder had to be
+ *   waited for, i.e. whether the index may have been built meanwhile
+ * @error: %G_FILE_ERROR naming the lock file when it cannot be made or
+ *   locked, %G_IO_ERROR_CANCELLED
+ *
+ * Takes the exclusive right to build @index_path, waiting (polling every
+ * 20 ms, so that @cancellable is obeyed promptly) while another process or
+ * thread holds it.  Blocks: call it off the main thread.
+ *
+ * Returns: (transfer full): the lock, to give back with
+ *   cs_index_lock_release(), or %NULL with @error set
+ */
+CsIndexLock *
+cs_index_lock_acquire (const char    *index_path,
+                       GCancellable  *cancellable,
+                       gboolean      *waited,
+                       GError       **error)
+{
+  g_autofree char *path = g_strconcat (index_path, ".lock", NULL);
+
+  if (waited != NULL)
+    *waited = FALSE;
+
+  for (;;)
+    {
+      struct stat held, named;
+      int fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+      if (fd < 0)
+        {
+          set_errno_error (error, errno, "create", path);
+          return NULL;
+        }
+      while (flock (fd, LOCK_EX | LOCK_NB) != 0)
+        {
+          int saved = errno;
+
+          if (saved != EWOULDBLOCK && saved != EINTR)
+            {
+              close (fd);
+              set_errno_error (error, saved, "take", path);
+              return NULL;
+            }
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              close (fd);
+              return NULL;
+            }
+          if (waited != NULL)
+            *waited = TRUE;
+          g_usleep (POLL_INTERVAL_US);
+        }
+
+      /* Still the file the path names?  Its last holder may have removed
+       * it (and another process made a new one) while we waited. */
+      if (fstat (fd, &held) == 0 && g_stat (path, &named) == 0 &&
+          held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+        {
+          CsIndexLock *lock = g_new0 (CsIndexLock, 1);
+
+          lock->path = g_steal_pointer (&path);
+          lock->fd = fd;
+          return lock;
+        }
+      close (fd);
+    }
+}
+
+/**
+ * cs_index_lock_release:
+ * @lock: (transfer full) (nullable): from cs_index_lock_acquire()
+ *
+ * Removes the lock file and lets the next waiter in.  Any thread.
+ */
+void
+cs_index_lock_release (CsIndexLock *lock)
+{
+  if (lock == NULL)
+    return;
+  /* Removed while still held, so nobody can lock it after this and
+   * believe it current (see cs_index_lock_acquire()). */
+  g_unlink (lock->path);
+  close (lock->fd);
+  g_free (lock->path);
+  g_free (lock);
+}

@@ -1,0 +1,21 @@
+/* cs-index-lock.h: one writer per index, across processes.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef struct _CsIndexLock CsIndexLock;
+
+CsIndexLock *cs_index_lock_acquire (const char    *index_path,
+                                    GCancellable  *cancellable,
+                                    gboolean      *waited,
+                                    GError       **error);
+void         cs_index_lock_release (CsIndexLock   *lock);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsIndexLock, cs_index_lock_release)
+
+G_END_DECLS
