@@ -34,6 +34,7 @@
 
 #include "cs-cli.h"
 #include "cs-cli-demo.h"
+#include "cs-index-cache.h"
 #include "cs-index-job.h"
 #include "cs-document.h"
 #include "cs-format.h"
@@ -748,6 +749,8 @@ cli_index_worker (int    argc,
   if (worker.document != NULL)
     {
       fprintf (worker.protocol, "done %s\n", cs_document_get_index_path (worker.document));
+      /* An index in a temporary folder is the parent's to remove now. */
+      cs_index_cache_keep_temporaries ();
     }
   else
     {
