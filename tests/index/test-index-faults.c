@@ -14,7 +14,9 @@
 #include <glib/gstdio.h>
 #include <unistd.h>
 
+#include "cs-cpu-scanner.h"
 #include "cs-index-builder.h"
+#include "cs-task-timeline.h"
 #include "cs-index-cache.h"
 #include "cs-index-error.h"
 #include "cs-index-lock.h"
@@ -307,6 +309,69 @@ test_load_changed (gconstpointer data)
   g_unlink (path);
 }
 
+/* ---- memory bounds ------------------------------------------------------ */
+
+static GArray *
+task_intervals (CsDocument *doc,
+                gint32      pid)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *intervals = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+
+  g_assert_true (cs_document_get_task_intervals (doc, pid, cs_document_get_first_ns (doc),
+                                                 cs_document_get_last_ns (doc) + 1,
+                                                 intervals, &error));
+  g_assert_no_error (error);
+  return intervals;
+}
+
+/* Tasks' rows written out early, as shorter chunks, whenever the scan's
+ * buffers pass their budget (here 1 KiB, so at almost every task): the
+ * task plots read the same as with the default budget. */
+static void
+test_task_rows_budget (void)
+{
+  g_autofree char *path = copy_recording (RECORDING, "budget.dat");
+  g_autoptr(CsDocument) reference = cs_test_load (RECORDING);
+  g_autoptr(CsDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize saved = _cs_scan_task_rows_budget_bytes;
+  guint n_compared = 0;
+
+  _cs_scan_task_rows_budget_bytes = 1024;
+  doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  _cs_scan_task_rows_budget_bytes = saved;
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (cs_document_get_n_tasks (doc), ==, cs_document_get_n_tasks (reference));
+  g_assert_cmpuint (cs_document_get_n_tasks (doc), >, 8);
+  for (guint i = 0; i < cs_document_get_n_tasks (reference); i++)
+    {
+      gint32 pid = cs_document_get_task (reference, i)->pid;
+      g_autoptr(GArray) want = task_intervals (reference, pid);
+      g_autoptr(GArray) got = task_intervals (doc, pid);
+
+      g_assert_cmpuint (got->len, ==, want->len);
+      for (guint j = 0; j < want->len; j++)
+        {
+          const CsTaskInterval *w = &g_array_index (want, CsTaskInterval, j);
+          const CsTaskInterval *g = &g_array_index (got, CsTaskInterval, j);
+
+          g_assert_cmpint (g->begin_ns, ==, w->begin_ns);
+          g_assert_cmpint (g->end_ns, ==, w->end_ns);
+          g_assert_cmpint (g->state, ==, w->state);
+          g_assert_cmpint (g->cpu, ==, w->cpu);
+          g_assert_cmpint (g->wakeup_ns, ==, w->wakeup_ns);
+        }
+      n_compared += want->len;
+    }
+  g_test_message ("%u task intervals compared", n_compared);
+  g_assert_cmpuint (n_compared, >, 100);
+  g_unlink (cs_document_get_index_path (doc));
+  g_unlink (cs_document_get_index_path (reference));
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -324,6 +389,8 @@ main (int argc, char **argv)
                         test_load_changed);
   g_test_add_data_func ("/cs/index/CsDocument/load-always-changing",
                         GINT_TO_POINTER (REWRITE_EVERY_TIME), test_load_changed);
+
+  g_test_add_func ("/cs/index/CsCpuScan/task-rows-budget", test_task_rows_budget);
 
   return g_test_run ();
 }
