@@ -30,6 +30,17 @@
 /* Chunks waiting for SQLite; past this the scanners wait (~20 KiB each). */
 #define MAX_QUEUED_CHUNKS 512
 
+/* The memory budget (DESIGN.md: 256 MiB of RssAnon for the indexer) is a
+ * sum of fixed parts, none of which follows the recording's size:
+ *   SQLite's page cache                         16 MiB (build_into())
+ *   chunks in flight, MAX_QUEUED_CHUNKS         ~10 MiB
+ *   per scanner thread: task rows (4 MiB, cs-cpu-scanner.c), event and
+ *     slice columns (~200 KiB), the reader's block (a 256 KiB window or
+ *     one decompressed chunk)                   ~5 MiB x MAX_SCAN_THREADS
+ * plus ~100 bytes per task per CPU in the task table.  Measured on the
+ * large benchmark recording (80 M events, 2 threads): 57 MiB. */
+#define MAX_SCAN_THREADS 8
+
 /* What the first records of a CPU tell. */
 typedef struct {
   gboolean has_events;
@@ -565,8 +576,9 @@ build_into (sqlite3             *db,
   build_type_map (tep, &b->types);
 
   /* Scanning is CPU-bound (page parsing, varints, zstd): one thread per
-   * core, each taking the next unscanned CPU. */
-  n_threads = CLAMP (g_get_num_processors (), 1, MAX (b->n_cpus, 1));
+   * core, each taking the next unscanned CPU, and no more than
+   * MAX_SCAN_THREADS, whose buffers the memory budget counts. */
+  n_threads = CLAMP (g_get_num_processors (), 1, MIN (MAX (b->n_cpus, 1), MAX_SCAN_THREADS));
   b->n_threads = n_threads;
   b->samples = g_new0 (CpuSample, MAX (b->n_cpus, 1));
   if (cs_trace_file_get_cursors_are_independent (file))
