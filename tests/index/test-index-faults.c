@@ -140,6 +140,54 @@ test_waits_for_the_builder (void)
   g_unlink (path);
 }
 
+typedef struct {
+  Loader loader;
+  GCancellable *cancellable;
+} CancelledLoader;
+
+static gpointer
+cancellable_load_thread (gpointer data)
+{
+  CancelledLoader *c = data;
+
+  c->loader.document = cs_document_load (c->loader.trace_path, NULL, NULL, c->cancellable,
+                                         NULL, &c->loader.error);
+  g_atomic_int_set (&c->loader.done, TRUE);
+  return NULL;
+}
+
+/* Cancel reaches a load that is waiting for another builder. */
+static void
+test_cancel_while_waiting (void)
+{
+  g_autofree char *path = copy_recording (RECORDING, "cancel-wait.dat");
+  g_autofree char *index_path = index_path_of (path);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  CancelledLoader c = { { path }, cancellable };
+  CsIndexLock *lock;
+  GThread *thread;
+  gint64 cancelled_at;
+
+  lock = cs_index_lock_acquire (index_path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  thread = g_thread_new ("loader", cancellable_load_thread, &c);
+  g_usleep (200 * 1000);
+  g_assert_false (g_atomic_int_get (&c.loader.done));
+
+  cancelled_at = g_get_monotonic_time ();
+  g_cancellable_cancel (cancellable);
+  g_thread_join (thread);
+  g_assert_cmpint (g_get_monotonic_time () - cancelled_at, <, G_USEC_PER_SEC / 2);
+  g_assert_null (c.loader.document);
+  g_assert_error (c.loader.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&c.loader.error);
+
+  cs_index_lock_release (lock);
+  g_assert_false (g_file_test (index_path, G_FILE_TEST_EXISTS));
+  g_unlink (path);
+}
+
 /* Loads of one new recording at once: exactly one builds, every one gets
  * the same complete index. */
 static void
@@ -379,6 +427,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/cs/index/CsIndexLock/waits-for-the-builder", test_waits_for_the_builder);
   g_test_add_func ("/cs/index/CsIndexLock/one-builder-at-once", test_one_builder_at_once);
+  g_test_add_func ("/cs/index/CsIndexLock/cancel-while-waiting", test_cancel_while_waiting);
   g_test_add_data_func ("/cs/index/CsIndexBuilder/refuses-truncated", GINT_TO_POINTER (TRUNCATE),
                         test_build_refuses_changed);
   g_test_add_data_func ("/cs/index/CsIndexBuilder/refuses-rewritten", GINT_TO_POINTER (REWRITE),
