@@ -16,11 +16,11 @@
 #include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
-#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "cache-watch.h"
 #include "cs-index-cache.h"
 #include "cs-index-lock.h"
 
@@ -268,27 +268,6 @@ test_uncreatable_cache (void)
   assert_opens_without_cache (cache);
 }
 
-/* Counts files created in a folder whose names contain @infix. */
-static guint
-count_created (int         fd,
-               const char *infix)
-{
-  char buf[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
-  guint n = 0;
-  ssize_t len;
-
-  while ((len = read (fd, buf, sizeof buf)) > 0)
-    for (char *p = buf; p < buf + len; )
-      {
-        const struct inotify_event *ev = (const struct inotify_event *) p;
-
-        if (ev->len > 0 && strstr (ev->name, infix) != NULL)
-          n++;
-        p += sizeof (struct inotify_event) + ev->len;
-      }
-  return n;
-}
-
 /* Two runs on one new recording at once: while a build is going on (here
  * the test holds the index's lock, as a builder would), both wait without
  * writing; then exactly one builds and both print the same. */
@@ -311,9 +290,7 @@ test_two_runs_at_once (void)
   gint64 until;
 
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
-  watch_fd = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
-  g_assert_cmpint (watch_fd, >=, 0);
-  g_assert_cmpint (inotify_add_watch (watch_fd, folder, IN_CREATE), >=, 0);
+  watch_fd = cs_test_cache_watch_new (folder);
 
   lock = cs_index_lock_acquire (index_path, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -325,14 +302,14 @@ test_two_runs_at_once (void)
     g_main_context_iteration (NULL, FALSE), g_usleep (10 * 1000);
   g_assert_false (first.exited);
   g_assert_false (second.exited);
-  g_assert_cmpuint (count_created (watch_fd, ".tmp-"), ==, 0);
+  g_assert_cmpuint (cs_test_cache_watch_count (watch_fd, ".tmp-"), ==, 0);
 
   cs_index_lock_release (lock);
   g_assert_cmpint (child_wait (&first), ==, 0);
   g_assert_cmpint (child_wait (&second), ==, 0);
   g_assert_cmpstr (first.out, ==, second.out);
   g_assert_nonnull (strstr (first.out, "\"events\""));
-  g_assert_cmpuint (count_created (watch_fd, ".tmp-"), ==, 1);   /* one build */
+  g_assert_cmpuint (cs_test_cache_watch_count (watch_fd, ".tmp-"), ==, 1);   /* one build */
   close (watch_fd);
 
   left = list_dir (folder);

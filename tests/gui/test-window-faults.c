@@ -11,11 +11,11 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
-#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "cache-watch.h"
 #include "cs-cli.h"
 #include "gui-test-util.h"
 
@@ -59,25 +59,6 @@ count_in_folder (const char *folder,
   return n;
 }
 
-static guint
-count_created (int         fd,
-               const char *infix)
-{
-  char buf[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
-  guint n = 0;
-  ssize_t len;
-
-  while ((len = read (fd, buf, sizeof buf)) > 0)
-    for (char *p = buf; p < buf + len; )
-      {
-        const struct inotify_event *ev = (const struct inotify_event *) p;
-
-        n += ev->len > 0 && strstr (ev->name, infix) != NULL;
-        p += sizeof (struct inotify_event) + ev->len;
-      }
-  return n;
-}
-
 /* Two windows open one new recording at the same moment: both show it,
  * from one index that one worker built. */
 static void
@@ -90,10 +71,7 @@ test_two_windows_one_build (void)
   g_autoptr(GFile) file = g_file_new_for_path (path);
   CsWindow *first = cs_test_new_window (800, 500);
   CsWindow *second = cs_test_new_window (800, 500);
-  int watch_fd = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
-
-  g_assert_cmpint (watch_fd, >=, 0);
-  g_assert_cmpint (inotify_add_watch (watch_fd, folder, IN_CREATE), >=, 0);
+  int watch_fd = cs_test_cache_watch_new (folder);
 
   cs_window_open_file (first, file);
   cs_window_open_file (second, file);
@@ -105,7 +83,7 @@ test_two_windows_one_build (void)
   g_assert_null (cs_window_get_error_message (second));
   g_assert_cmpint (cs_window_get_state (first), ==, CS_WINDOW_STATE_READY);
   g_assert_cmpint (cs_window_get_state (second), ==, CS_WINDOW_STATE_READY);
-  g_assert_cmpuint (count_created (watch_fd, ".tmp-"), ==, 1);
+  g_assert_cmpuint (cs_test_cache_watch_count (watch_fd, ".tmp-"), ==, 1);
   g_assert_cmpuint (count_in_folder (folder, NULL), ==, 1);
   g_assert_cmpuint (count_in_folder (folder, ".csindex"), ==, 1);
   close (watch_fd);
