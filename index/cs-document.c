@@ -359,10 +359,30 @@ try_existing (const char  *trace_path,
   return NULL;
 }
 
+/* The builder's progress goes to the caller and, through the lock file,
+ * to whoever waits for the same index. */
+typedef struct {
+  CsIndexProgressFunc progress;
+  gpointer user_data;
+  CsIndexLock *lock;
+} SharedProgress;
+
+static void
+shared_progress_cb (double   fraction,
+                    gpointer data)
+{
+  SharedProgress *shared = data;
+
+  cs_index_lock_set_progress (shared->lock, fraction);
+  if (shared->progress != NULL)
+    shared->progress (fraction, shared->user_data);
+}
+
 /**
  * cs_document_load:
  * @trace_path: the recording
- * @progress: (nullable): called during a build, on this thread
+ * @progress: (nullable): called during a build, on this thread; also while
+ *   waiting for another process's build of the same index, with its progress
  * @user_data: for @progress
  * @cancellable: (nullable): cancels a build, or the wait for another
  *   process's build (%G_IO_ERROR_CANCELLED)
@@ -396,6 +416,7 @@ cs_document_load (const char          *trace_path,
   g_autofree char *dir = NULL;
   g_autoptr(CsIndexLock) lock = NULL;
   GError *local_error = NULL;
+  SharedProgress shared;
 
   if (reused)
     *reused = FALSE;
@@ -418,7 +439,7 @@ cs_document_load (const char          *trace_path,
       doc = try_existing (trace_path, index_path, identity, FALSE, &local_error);
       if (doc == NULL && local_error == NULL)
         {
-          lock = cs_index_lock_acquire (index_path, cancellable, NULL, error);
+          lock = cs_index_lock_acquire (index_path, progress, user_data, cancellable, NULL, error);
           if (lock == NULL)
             return NULL;
           /* Built by whoever held the lock while we waited? */
@@ -433,7 +454,8 @@ cs_document_load (const char          *trace_path,
           return doc;
         }
 
-      if (cs_index_build (trace_path, identity, index_path, progress, user_data,
+      shared = (SharedProgress) { progress, user_data, lock };
+      if (cs_index_build (trace_path, identity, index_path, shared_progress_cb, &shared,
                           cancellable, &local_error))
         return open_index (trace_path, index_path, identity, error);
       g_clear_pointer (&lock, cs_index_lock_release);

@@ -14,6 +14,11 @@
  * that the path still names the file it locked, and tries again when not.
  * flock() locks belong to the open file, so this works between threads of
  * one process too, and a killed holder's lock goes with it.
+ *
+ * The holder writes how far its build is into the lock file ("0.420\n"),
+ * and waiters pass that on as their own progress: the second window's
+ * progress bar follows the first one's build, and a waiting worker keeps
+ * telling its parent something, as a building one does.
  */
 #include "config.h"
 
@@ -29,11 +34,32 @@
 /* How often a waiter looks at the lock and its cancellable. */
 #define POLL_INTERVAL_US (20 * 1000)
 
+/* "0.420\n": the holder's progress at the start of the lock file. */
+#define PROGRESS_BYTES 6
+
 struct _CsIndexLock
 {
   char *path;
   int fd;
+  int permille;             /* last written, -1 when none */
 };
+
+/* The holder's progress as its lock file says, or -1. */
+static int
+read_holder_permille (int fd)
+{
+  char text[PROGRESS_BYTES + 1] = { 0 };
+  char *end = NULL;
+  double fraction;
+
+  if (pread (fd, text, PROGRESS_BYTES, 0) != PROGRESS_BYTES || text[PROGRESS_BYTES - 1] != '\n')
+    return -1;
+  text[PROGRESS_BYTES - 1] = '\0';
+  fraction = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !(fraction >= 0.0 && fraction <= 1.0))
+    return -1;
+  return (int) (fraction * 1000 + 0.5);
+}
 
 static gboolean
 set_errno_error (GError     **error,
@@ -50,6 +76,9 @@ set_errno_error (GError     **error,
  * cs_index_lock_acquire:
  * @index_path: the final path of an index (the lock is `<index_path>.lock`;
  *   its folder must exist)
+ * @holder_progress: (nullable): called on this thread, while waiting, with
+ *   the holder's progress (0.0 .. 1.0) each time it changes
+ * @user_data: for @holder_progress
  * @cancellable: (nullable): stops the wait with %G_IO_ERROR_CANCELLED
  * @waited: (out) (optional): set to whether another holder had to be
  *   waited for, i.e. whether the index may have been built meanwhile
@@ -64,12 +93,15 @@ set_errno_error (GError     **error,
  *   cs_index_lock_release(), or %NULL with @error set
  */
 CsIndexLock *
-cs_index_lock_acquire (const char    *index_path,
-                       GCancellable  *cancellable,
-                       gboolean      *waited,
-                       GError       **error)
+cs_index_lock_acquire (const char          *index_path,
+                       CsIndexProgressFunc  holder_progress,
+                       gpointer             user_data,
+                       GCancellable        *cancellable,
+                       gboolean            *waited,
+                       GError             **error)
 {
   g_autofree char *path = g_strconcat (index_path, ".lock", NULL);
+  int reported = -1;
 
   if (waited != NULL)
     *waited = FALSE;
@@ -101,6 +133,14 @@ cs_index_lock_acquire (const char    *index_path,
             }
           if (waited != NULL)
             *waited = TRUE;
+          if (holder_progress != NULL)
+            {
+              int permille = read_holder_permille (fd);
+
+              if (permille >= 0 && permille != reported)
+                holder_progress (permille / 1000.0, user_data);
+              reported = permille >= 0 ? permille : reported;
+            }
           g_usleep (POLL_INTERVAL_US);
         }
 
@@ -113,10 +153,35 @@ cs_index_lock_acquire (const char    *index_path,
 
           lock->path = g_steal_pointer (&path);
           lock->fd = fd;
+          lock->permille = -1;
           return lock;
         }
       close (fd);
     }
+}
+
+/**
+ * cs_index_lock_set_progress:
+ * @lock: a held lock
+ * @fraction: how far the build is, 0.0 .. 1.0
+ *
+ * Tells the waiters how far the build is (they read it every 20 ms).
+ * Writes only when the value changed by a thousandth; errors are ignored.
+ * Any thread, one at a time.
+ */
+void
+cs_index_lock_set_progress (CsIndexLock *lock,
+                            double       fraction)
+{
+  int permille = (int) (CLAMP (fraction, 0.0, 1.0) * 1000 + 0.5);
+  char text[PROGRESS_BYTES + 1];
+
+  if (permille == lock->permille)
+    return;
+  lock->permille = permille;
+  g_snprintf (text, sizeof text, "%d.%03d\n", permille / 1000, permille % 1000);
+  if (pwrite (lock->fd, text, PROGRESS_BYTES, 0) != PROGRESS_BYTES)
+    g_debug ("Cannot write the build's progress into %s: %s", lock->path, g_strerror (errno));
 }
 
 /**

@@ -6,15 +6,21 @@
 
 #include <gio/gio.h>
 
+#include "cs-document.h"
+
 G_BEGIN_DECLS
 
 typedef struct _CsIndexLock CsIndexLock;
 
-CsIndexLock *cs_index_lock_acquire (const char    *index_path,
-                                    GCancellable  *cancellable,
-                                    gboolean      *waited,
-                                    GError       **error);
-void         cs_index_lock_release (CsIndexLock   *lock);
+CsIndexLock *cs_index_lock_acquire      (const char          *index_path,
+                                         CsIndexProgressFunc  holder_progress,
+                                         gpointer             user_data,
+                                         GCancellable        *cancellable,
+                                         gboolean            *waited,
+                                         GError             **error);
+void         cs_index_lock_set_progress (CsIndexLock         *lock,
+                                         double               fraction);
+void         cs_index_lock_release      (CsIndexLock         *lock);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsIndexLock, cs_index_lock_release)
 

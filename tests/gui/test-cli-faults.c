@@ -292,7 +292,7 @@ test_two_runs_at_once (void)
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
   watch_fd = cs_test_cache_watch_new (folder);
 
-  lock = cs_index_lock_acquire (index_path, NULL, NULL, &error);
+  lock = cs_index_lock_acquire (index_path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   child_start (&first, cache, tmp, args);
   child_start (&second, cache, tmp, args);

@@ -81,20 +81,43 @@ typedef struct {
   GError *error;
   gboolean reused;
   gint done;              /* atomic */
+  gint permille;          /* atomic: the last progress reported */
 } Loader;
+
+static void
+loader_progress_cb (double   fraction,
+                    gpointer data)
+{
+  Loader *l = data;
+
+  g_atomic_int_set (&l->permille, (gint) (fraction * 1000 + 0.5));
+}
 
 static gpointer
 load_thread (gpointer data)
 {
   Loader *l = data;
 
-  l->document = cs_document_load (l->trace_path, NULL, NULL, NULL, &l->reused, &l->error);
+  l->document = cs_document_load (l->trace_path, loader_progress_cb, l, NULL, &l->reused,
+                                  &l->error);
   g_atomic_int_set (&l->done, TRUE);
   return NULL;
 }
 
+static void
+wait_for_permille (Loader *l,
+                   gint    permille)
+{
+  gint64 until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+
+  while (g_atomic_int_get (&l->permille) != permille && g_get_monotonic_time () < until)
+    g_usleep (5 * 1000);
+  g_assert_cmpint (g_atomic_int_get (&l->permille), ==, permille);
+}
+
 /* While another holds the index's lock, a load waits without writing
- * anything; when the holder has built the index, the load reuses it. */
+ * anything, reporting the holder's progress as its own; when the holder
+ * has built the index, the load reuses it. */
 static void
 test_waits_for_the_builder (void)
 {
@@ -104,11 +127,11 @@ test_waits_for_the_builder (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) names = NULL;
   CsIndexLock *lock;
-  Loader loader = { path };
+  Loader loader = { path, .permille = -1 };
   GThread *thread;
   gboolean waited = TRUE;
 
-  lock = cs_index_lock_acquire (index_path, NULL, &waited, &error);
+  lock = cs_index_lock_acquire (index_path, NULL, NULL, NULL, &waited, &error);
   g_assert_no_error (error);
   g_assert_false (waited);
 
@@ -118,6 +141,14 @@ test_waits_for_the_builder (void)
   names = list_cache ();
   g_assert_cmpuint (names->len, ==, 1);
   g_assert_true (g_str_has_suffix (g_ptr_array_index (names, 0), ".csindex.lock"));
+
+  /* The waiter follows the holder's progress. */
+  g_assert_cmpint (g_atomic_int_get (&loader.permille), ==, -1);
+  cs_index_lock_set_progress (lock, 0.25);
+  wait_for_permille (&loader, 250);
+  cs_index_lock_set_progress (lock, 0.5);
+  wait_for_permille (&loader, 500);
+  g_assert_false (g_atomic_int_get (&loader.done));
 
   /* The holder builds, then lets go. */
   g_assert_true (cs_index_build (path, identity, index_path, NULL, NULL, NULL, &error));
@@ -169,7 +200,7 @@ test_cancel_while_waiting (void)
   GThread *thread;
   gint64 cancelled_at;
 
-  lock = cs_index_lock_acquire (index_path, NULL, NULL, &error);
+  lock = cs_index_lock_acquire (index_path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   thread = g_thread_new ("loader", cancellable_load_thread, &c);
   g_usleep (200 * 1000);
