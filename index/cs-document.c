@@ -430,15 +430,18 @@ cs_document_load (const char          *trace_path,
       identity = cs_index_cache_compute_identity (trace_path, error);
       if (identity == NULL)
         return NULL;
-      if (dir == NULL && (dir = cs_index_cache_dup_writable_dir (NULL, error)) == NULL)
-        return NULL;
-      index_path = cs_index_cache_dup_index_path_in (dir, identity);
 
       /* A finished index is only ever renamed into place: no lock needed
-       * to read one. */
+       * to read one, and none to write where it is (a read-only cache may
+       * still hold it). */
+      index_path = cs_index_cache_dup_index_path (identity);
       doc = try_existing (trace_path, index_path, identity, FALSE, &local_error);
       if (doc == NULL && local_error == NULL)
         {
+          if (dir == NULL && (dir = cs_index_cache_dup_writable_dir (NULL, error)) == NULL)
+            return NULL;
+          g_free (index_path);
+          index_path = cs_index_cache_dup_index_path_in (dir, identity);
           lock = cs_index_lock_acquire (index_path, progress, user_data, cancellable, NULL, error);
           if (lock == NULL)
             return NULL;

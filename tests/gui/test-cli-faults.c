@@ -256,6 +256,26 @@ test_read_only_cache (void)
   unmount (cache);
 }
 
+/* An index already in a cache that has become read-only is still used. */
+static void
+test_read_only_cache_reused (void)
+{
+  g_autofree char *cache = make_dir ("reused-cache");
+  g_autofree char *tmp = make_dir ("reused-tmp");
+  g_autofree char *path = recording ();
+  g_auto(Child) built = { 0 };
+  g_auto(Child) reused = { 0 };
+
+  if (!mount_tmpfs (cache, 1024, FALSE))
+    return;
+  g_assert_cmpint (run_info (&built, cache, tmp, path), ==, 0);
+  g_assert_cmpint (mount (NULL, cache, NULL, MS_REMOUNT | MS_RDONLY, NULL), ==, 0);
+  g_assert_cmpint (run_info (&reused, cache, tmp, path), ==, 0);
+  g_assert_cmpstr (reused.out, ==, built.out);
+  g_assert_null (strstr (reused.err, "cannot be written"));
+  unmount (cache);
+}
+
 static void
 test_uncreatable_cache (void)
 {
@@ -325,6 +345,7 @@ main (int   argc,
 
   g_test_add_func ("/cs/cli/faults/disk-full", test_disk_full);
   g_test_add_func ("/cs/cli/faults/read-only-cache", test_read_only_cache);
+  g_test_add_func ("/cs/cli/faults/read-only-cache-reused", test_read_only_cache_reused);
   g_test_add_func ("/cs/cli/faults/uncreatable-cache", test_uncreatable_cache);
   g_test_add_func ("/cs/cli/faults/two-runs-at-once", test_two_runs_at_once);
 
