@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cs-index-cache.h"
+#include "cs-index-lock.h"
 
 #define HEADER_HASH_BYTES (1024 * 1024)
 #define TEMP_INFIX ".tmp-"
@@ -174,7 +175,8 @@ cs_index_cache_dup_temporary_path (const char *index_path,
  * cs_index_cache_remove_stale_temporaries:
  *
  * Deletes the temporary files of builds whose process no longer exists
- * (killed workers, crashes).  Errors are ignored: this is housekeeping.
+ * (killed workers, crashes), and the lock files they held
+ * (cs_index_lock_remove_stale()).  Errors are ignored: this is housekeeping.
  */
 void
 cs_index_cache_remove_stale_temporaries (void)
@@ -193,7 +195,15 @@ cs_index_cache_remove_stale_temporaries (void)
       char *end = NULL;
 
       if (infix == NULL)
-        continue;
+        {
+          /* A lock file its killed holder left (cs-index-lock.c). */
+          if (g_str_has_suffix (name, ".csindex.lock"))
+            {
+              g_autofree char *lock_path = g_build_filename (dir_path, name, NULL);
+              cs_index_lock_remove_stale (lock_path);
+            }
+          continue;
+        }
       /* <index>.tmp-<pid>, and the side files of its summary threads,
        * <index>.tmp-<pid>-summary<n>. */
       pid = g_ascii_strtoull (infix + strlen (TEMP_INFIX), &end, 10);

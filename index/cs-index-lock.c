@@ -202,3 +202,32 @@ cs_index_lock_release (CsIndexLock *lock)
   g_free (lock->path);
   g_free (lock);
 }
+
+/**
+ * cs_index_lock_remove_stale:
+ * @lock_path: a `<index>.lock` file
+ *
+ * Removes @lock_path when no one holds it: what a holder killed before
+ * cs_index_lock_release() leaves (its flock() went with it, its file did
+ * not).  Safe against a process taking the lock meanwhile: the file is
+ * removed while locked here, and acquirers check that the path still names
+ * the file they locked.  Errors are ignored: this is housekeeping.
+ *
+ * Returns: whether @lock_path was removed
+ */
+gboolean
+cs_index_lock_remove_stale (const char *lock_path)
+{
+  struct stat held, named;
+  gboolean removed = FALSE;
+  int fd = g_open (lock_path, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0);
+
+  if (fd < 0)
+    return FALSE;
+  if (flock (fd, LOCK_EX | LOCK_NB) == 0 &&
+      fstat (fd, &held) == 0 && g_stat (lock_path, &named) == 0 &&
+      held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+    removed = g_unlink (lock_path) == 0;
+  close (fd);
+  return removed;
+}

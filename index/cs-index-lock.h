@@ -21,6 +21,7 @@ CsIndexLock *cs_index_lock_acquire      (const char          *index_path,
 void         cs_index_lock_set_progress (CsIndexLock         *lock,
                                          double               fraction);
 void         cs_index_lock_release      (CsIndexLock         *lock);
+gboolean     cs_index_lock_remove_stale (const char          *lock_path);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsIndexLock, cs_index_lock_release)
 

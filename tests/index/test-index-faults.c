@@ -187,6 +187,39 @@ cancellable_load_thread (gpointer data)
   return NULL;
 }
 
+/* A lock file whose holder was killed is housekeeping's to remove; a held
+ * one is not. */
+static void
+test_stale_lock_removed (void)
+{
+  g_autofree char *path = copy_recording (RECORDING, "stale-lock.dat");
+  g_autofree char *index_path = index_path_of (path);
+  g_autofree char *lock_path = g_strconcat (index_path, ".lock", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) doc = NULL;
+  CsIndexLock *lock;
+
+  /* What a SIGKILLed holder leaves: the file, unlocked. */
+  g_assert_true (g_file_set_contents (lock_path, "0.420\n", -1, NULL));
+  cs_index_cache_remove_stale_temporaries ();
+  g_assert_false (g_file_test (lock_path, G_FILE_TEST_EXISTS));
+
+  lock = cs_index_lock_acquire (index_path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  cs_index_cache_remove_stale_temporaries ();
+  g_assert_true (g_file_test (lock_path, G_FILE_TEST_EXISTS));
+  cs_index_lock_release (lock);
+  g_assert_false (g_file_test (lock_path, G_FILE_TEST_EXISTS));
+
+  /* A leftover lock file does not stop a build either. */
+  g_assert_true (g_file_set_contents (lock_path, "", -1, NULL));
+  doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (lock_path, G_FILE_TEST_EXISTS));
+  g_unlink (cs_document_get_index_path (doc));
+  g_unlink (path);
+}
+
 /* Cancel reaches a load that is waiting for another builder. */
 static void
 test_cancel_while_waiting (void)
@@ -459,6 +492,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/CsIndexLock/waits-for-the-builder", test_waits_for_the_builder);
   g_test_add_func ("/cs/index/CsIndexLock/one-builder-at-once", test_one_builder_at_once);
   g_test_add_func ("/cs/index/CsIndexLock/cancel-while-waiting", test_cancel_while_waiting);
+  g_test_add_func ("/cs/index/CsIndexLock/stale-lock-removed", test_stale_lock_removed);
   g_test_add_data_func ("/cs/index/CsIndexBuilder/refuses-truncated", GINT_TO_POINTER (TRUNCATE),
                         test_build_refuses_changed);
   g_test_add_data_func ("/cs/index/CsIndexBuilder/refuses-rewritten", GINT_TO_POINTER (REWRITE),
