@@ -37,7 +37,7 @@
  *   per scanner thread: task rows (4 MiB, cs-cpu-scanner.c), event and
  *     slice columns (~200 KiB), the reader's block (a 256 KiB window or
  *     one decompressed chunk)                   ~5 MiB x MAX_SCAN_THREADS
- * plus ~100 bytes per task per CPU in the task table.  Measured on the
+ * plus ~150 bytes per task per CPU in the task table.  Measured on the
  * large benchmark recording (80 M events, 2 threads): 57 MiB. */
 #define MAX_SCAN_THREADS 8
 
