@@ -34,9 +34,9 @@
 
 #include "cs-cli.h"
 #include "cs-cli-demo.h"
-#include "cs-index-cache.h"
 #include "cs-index-job.h"
 #include "cs-document.h"
+#include "cs-index-cache.h"
 #include "cs-format.h"
 #include "cs-plot-args.h"
 #include "cs-timeline-renderer.h"
@@ -749,8 +749,6 @@ cli_index_worker (int    argc,
   if (worker.document != NULL)
     {
       fprintf (worker.protocol, "done %s\n", cs_document_get_index_path (worker.document));
-      /* An index in a temporary folder is the parent's to remove now. */
-      cs_index_cache_keep_temporaries ();
     }
   else
     {
@@ -763,6 +761,9 @@ cli_index_worker (int    argc,
 
   if (fclose (worker.protocol) != 0)
     status = 1;
+  /* An index in a temporary folder is the parent's to remove now. */
+  if (worker.document != NULL)
+    cs_index_cache_keep_temporaries ();
   g_clear_object (&worker.document);
   g_clear_error (&worker.error);
   g_clear_object (&worker.cancellable);
