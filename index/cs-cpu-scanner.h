@@ -37,6 +37,10 @@ typedef struct {
 
 void cs_scan_chunk_free (CsScanChunk *chunk);
 
+/* Bytes of task rows one scan buffers before writing every task's rows out
+ * (4 MiB); lowered only by tests.  Set it before a build starts. */
+extern gsize _cs_scan_task_rows_budget_bytes;
+
 /* Per task, what one CPU saw of it. */
 typedef struct {
   guint64 n_events;
@@ -49,10 +53,6 @@ typedef struct {
   guint n_alloc;           /* rows @rows has room for */
   guint64 n_chunks;
 } CsScanTask;
-
-/* Bytes of task rows one scan buffers before writing every task's rows out
- * (4 MiB); lowered only by tests.  Set it before a build starts. */
-extern gsize _cs_scan_task_rows_budget_bytes;
 
 /* Everything about one CPU that is not per event. */
 typedef struct {
