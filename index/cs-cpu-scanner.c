@@ -238,6 +238,26 @@ flush_task (ScanState  *st,
   st->emit (chunk, st->emit_data);
 }
 
+/* Writes out every task's rows and frees their buffers (see
+ * TASK_ROWS_BUDGET_BYTES). */
+static void
+flush_all_tasks (ScanState *st)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, st->result->tasks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      CsScanTask *task = value;
+
+      flush_task (st, GPOINTER_TO_INT (key), task);
+      g_clear_pointer (&task->rows, g_free);
+      task->n_alloc = 0;
+    }
+  st->task_rows_bytes = 0;
+}
+
 /* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
 static gboolean
 emit_summary_block (gpointer   user_data,
@@ -257,26 +277,6 @@ emit_summary_block (gpointer   user_data,
   chunk->data = blob;
   st->emit (chunk, st->emit_data);
   return TRUE;
-}
-
-/* Writes out every task's rows and frees their buffers (see
- * TASK_ROWS_BUDGET_BYTES). */
-static void
-flush_all_tasks (ScanState *st)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_hash_table_iter_init (&iter, st->result->tasks);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      CsScanTask *task = value;
-
-      flush_task (st, GPOINTER_TO_INT (key), task);
-      g_clear_pointer (&task->rows, g_free);
-      task->n_alloc = 0;
-    }
-  st->task_rows_bytes = 0;
 }
 
 static void
