@@ -39,6 +39,7 @@
 #include "cs-cli-plugins.h"
 #include "cs-index-job.h"
 #include "cs-document.h"
+#include "cs-index-cache.h"
 #include "cs-format.h"
 #include "cs-plot-args.h"
 #include "cs-timeline-renderer.h"
@@ -801,6 +802,9 @@ cli_index_worker (int    argc,
 
   if (fclose (worker.protocol) != 0)
     status = 1;
+  /* An index in a temporary folder is the parent's to remove now. */
+  if (worker.document != NULL)
+    cs_index_cache_keep_temporaries ();
   g_clear_object (&worker.document);
   g_clear_error (&worker.error);
   cs_cli_pass_clear (&worker.pass);

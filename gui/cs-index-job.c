@@ -21,6 +21,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cs-index-cache.h"
 #include "cs-index-job.h"
 #include "cs-plugin.h"
 
@@ -379,6 +380,15 @@ cs_index_job_handle_line (CsIndexJob *self,
     {
       g_free (self->index_path);
       self->index_path = g_strdup (line + strlen ("done "));
+      /* The cache folder could not be written: the worker indexed into a
+       * temporary folder, which is ours to remove when we exit. */
+      if (cs_index_cache_is_temporary (self->index_path))
+        {
+          cs_index_cache_adopt_temporary (self->index_path);
+          g_message (_("The index cache cannot be written; “%s” was indexed into %s, "
+                       "removed when Chronoscope exits"),
+                     g_file_peek_path (self->file), self->index_path);
+        }
     }
   else if (g_str_has_prefix (line, "error "))
     {
