@@ -245,6 +245,27 @@ emit_summary_block (gpointer   user_data,
   return TRUE;
 }
 
+/* CsSummaryRunFunc: so do runs. */
+static gboolean
+emit_summary_run (gpointer   user_data,
+                  guint      cpu,
+                  gint64     begin_ns,
+                  gint64     end_ns,
+                  gint32     pid,
+                  GError   **error)
+{
+  ScanState *st = user_data;
+  CsScanChunk *chunk = g_new0 (CsScanChunk, 1);
+
+  chunk->kind = CS_SCAN_SUMMARY_RUN;
+  chunk->cpu = cpu;
+  chunk->pid = pid;
+  chunk->first_ns = begin_ns;
+  chunk->last_ns = end_ns;
+  st->emit (chunk, st->emit_data);
+  return TRUE;
+}
+
 static void
 add_task_row (ScanState *st,
               gint32     pid,
@@ -732,7 +753,7 @@ _cs_cpu_scan_finish (CsCpuScan           *scan,
   CsScanResult *result = scan->result;
 
   st->summary = _cs_summary_scan_new (result->cpu, grid->origin_ns, grid->shift,
-                                      emit_summary_block, st);
+                                      emit_summary_block, emit_summary_run, st);
   for (guint i = 0; i < scan->held->len; i++)
     {
       const SummaryOp *op = &g_array_index (scan->held, SummaryOp, i);

@@ -31,6 +31,7 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->sl_start, sqlite3_finalize);
   g_clear_pointer (&self->sl_range, sqlite3_finalize);
   g_clear_pointer (&self->summary, sqlite3_finalize);
+  g_clear_pointer (&self->summary_runs, sqlite3_finalize);
   g_clear_pointer (&self->task_range, sqlite3_finalize);
   g_clear_pointer (&self->ev_chunk, sqlite3_finalize);
   g_clear_pointer (&self->missed, sqlite3_finalize);
@@ -246,7 +247,10 @@ prepare_queries (CsDocument  *self,
   self->summary = self->sl_range ? _cs_sqlite_prepare (self->db,
       "SELECT block, data FROM summaries WHERE cpu = ?1 AND level = ?2"
       " AND block BETWEEN ?3 AND ?4 ORDER BY block", error) : NULL;
-  return self->summary != NULL;
+  self->summary_runs = self->summary ? _cs_sqlite_prepare (self->db,
+      "SELECT begin_ns, end_ns, pid FROM summary_runs WHERE cpu = ?1 AND end_ns > ?2"
+      " ORDER BY end_ns", error) : NULL;
+  return self->summary_runs != NULL;
 }
 
 static CsDocument *open_index (const char  *trace_path,

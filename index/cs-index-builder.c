@@ -274,6 +274,7 @@ typedef struct {
   sqlite3_stmt *slices;
   sqlite3_stmt *tasks;
   sqlite3_stmt *summaries;
+  sqlite3_stmt *runs;
 } Inserts;
 
 static gboolean
@@ -284,10 +285,23 @@ insert_chunk (const Inserts *ins,
   sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ins->events
                     : c->kind == CS_SCAN_SLICE_CHUNK ? ins->slices
                     : c->kind == CS_SCAN_TASK_CHUNK ? ins->tasks : ins->summaries;
-  gsize size;
-  const void *data = g_bytes_get_data (c->data, &size);
+  gsize size = 0;
+  const void *data = c->data != NULL ? g_bytes_get_data (c->data, &size) : NULL;
   int i = 1;
 
+  if (c->kind == CS_SCAN_SUMMARY_RUN)
+    {
+      int rc;
+
+      s = ins->runs;
+      sqlite3_bind_int (s, 1, c->cpu);
+      sqlite3_bind_int64 (s, 2, c->last_ns);
+      sqlite3_bind_int64 (s, 3, c->first_ns);
+      sqlite3_bind_int (s, 4, c->pid);
+      rc = sqlite3_step (s);
+      sqlite3_reset (s);
+      return _cs_sqlite_check (sqlite3_db_handle (s), rc, "storing summary runs", error);
+    }
   if (c->kind == CS_SCAN_SUMMARY_CHUNK)
     {
       int rc;
@@ -533,6 +547,7 @@ build_into (sqlite3             *db,
   g_autoptr(sqlite3_stmt) sl_stmt = NULL;
   g_autoptr(sqlite3_stmt) tk_stmt = NULL;
   g_autoptr(sqlite3_stmt) su_stmt = NULL;
+  g_autoptr(sqlite3_stmt) ru_stmt = NULL;
   Inserts ins;
   GStatBuf st;
   gint64 file_size = g_stat (b->trace_path, &st) == 0 ? st.st_size : 0;
@@ -558,9 +573,10 @@ build_into (sqlite3             *db,
   sl_stmt = _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
   tk_stmt = _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
   su_stmt = _cs_sqlite_prepare (db, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)", error);
-  if (ev_stmt == NULL || sl_stmt == NULL || tk_stmt == NULL || su_stmt == NULL)
+  ru_stmt = _cs_sqlite_prepare (db, "INSERT INTO summary_runs VALUES (?1, ?2, ?3, ?4)", error);
+  if (ev_stmt == NULL || sl_stmt == NULL || tk_stmt == NULL || su_stmt == NULL || ru_stmt == NULL)
     return FALSE;
-  ins = (Inserts) { ev_stmt, sl_stmt, tk_stmt, su_stmt };
+  ins = (Inserts) { ev_stmt, sl_stmt, tk_stmt, su_stmt, ru_stmt };
 
   build_type_map (tep, &b->types);
 

@@ -15,6 +15,14 @@
  * buckets close.  A level-0 bucket stays open while a slice that may still
  * add busy time to it is running, in a bounded queue (see
  * PENDING_BUCKETS).  Memory does not grow with the recording.
+ *
+ * Work does not grow with the time span either: a task that ran through
+ * RUN_MIN_BUCKETS or more level-0 buckets holding no event (a long busy
+ * loop, or a clock that jumps by hours in a damaged or suspended
+ * recording) is stored as one row of summary_runs (its bucket-aligned
+ * middle, the same at every level) instead of one bucket per level-0
+ * width, and the reader adds it back (cs-document-queries.c).  So a gap of
+ * any size costs a row, and the buckets walked are bounded by the events.
  */
 #include "config.h"
 
@@ -192,8 +200,16 @@ typedef struct {
   Bucket b;
 } Pending;
 
+/* Fully covered level-0 buckets without events that make a run rather
+ * than buckets.  One block: shorter runs are walked bucket by bucket, as
+ * before runs existed, so the summaries of ordinary recordings stay as
+ * they were, and a slice never costs more than this many steps beyond
+ * the buckets its events opened. */
+#define RUN_MIN_BUCKETS CS_SUMMARY_BLOCK_BUCKETS
+
 struct _CsSummaryScan {
   Pyramid pyramid;
+  CsSummaryRunFunc store_run;
   gint64 origin_ns;
   guint shift;
 
@@ -258,6 +274,20 @@ finalize_before (CsSummaryScan *s,
   s->min_idx = MAX (s->min_idx, idx);
 }
 
+/* Task @pid ran through the level-0 buckets [@from, @to), all fully
+ * covered and without events: hands them over as one run. */
+static void
+hand_over_run (CsSummaryScan *s,
+               gint64         from,
+               gint64         to,
+               gint32         pid)
+{
+  if (s->error == NULL)
+    s->store_run (s->pyramid.store_data, s->pyramid.cpu, s->origin_ns + (from << s->shift),
+                  s->origin_ns + (to << s->shift), pid, &s->error);
+  s->min_idx = MAX (s->min_idx, to);
+}
+
 /* Task @pid (0: idle, -1: unknown) ran over [floor_ns, @end_ns): adds its
  * busy time to the buckets it covers and stores every bucket before the
  * one holding @end_ns, where the next slice starts. */
@@ -287,8 +317,19 @@ account_until (CsSummaryScan *s,
       gint64 b0 = s->origin_ns + (idx << s->shift);
       gint64 b1 = b0 + (G_GINT64_CONSTANT (1) << s->shift);
       gint64 part = MIN (end_ns, b1) - MAX (begin_ns, b0);
+      gint64 next_open = s->len > 0 ? s->pending[s->head].idx : G_MAXINT64;
       Pending *p = NULL;
       Bucket fresh;
+
+      /* Buckets [idx, stop) are fully covered and hold no event: many of
+       * them make one run. */
+      if (idx < last && idx < next_open && b0 >= begin_ns &&
+          MIN (next_open, last) - idx >= RUN_MIN_BUCKETS)
+        {
+          hand_over_run (s, idx, MIN (next_open, last), pid);
+          idx = MIN (next_open, last) - 1;
+          continue;
+        }
 
       if (s->len > 0 && s->pending[s->head].idx == idx)
         p = &s->pending[s->head];
@@ -335,6 +376,8 @@ account_until (CsSummaryScan *s,
  * @origin_ns: start of bucket 0 (the recording's first_ns)
  * @shift: level 0 buckets are 2^@shift ns
  * @store: receives each block (any level) as it is complete
+ * @store_run: receives each run (see RUN_MIN_BUCKETS), in time order
+ * @store_data: for @store and @store_run
  *
  * Returns: (transfer full): a level-0 builder for one CPU's scan; levels up
  *   to 2^62 ns are built, the caller drops those it does not want
@@ -344,9 +387,12 @@ _cs_summary_scan_new (guint              cpu,
                       gint64             origin_ns,
                       guint              shift,
                       CsSummaryStoreFunc store,
+                      CsSummaryRunFunc   store_run,
                       gpointer           store_data)
 {
   CsSummaryScan *s = g_new0 (CsSummaryScan, 1);
+
+  s->store_run = store_run;
 
   shift = MIN (shift, 62);
   s->origin_ns = origin_ns;
