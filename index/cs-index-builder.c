@@ -770,6 +770,16 @@ batch_free (gpointer data)
   g_ptr_array_unref (batch);
 }
 
+/* A "cancelled" handler gets the cancellable that fired first: passing it
+ * g_cancellable_cancel() directly cancelled the caller's again, never
+ * @own, so Cancel did not reach the scanners. */
+static void
+forward_cancel (GCancellable *cancellable,
+                gpointer      own)
+{
+  g_cancellable_cancel (own);
+}
+
 /**
  * cs_index_build:
  * @trace_path: the recording
@@ -838,7 +848,7 @@ cs_index_build (const char          *trace_path,
   /* Scanners watch their own cancellable so that an SQLite failure here
    * can stop them as well as the caller's Cancel. */
   if (cancellable != NULL)
-    handler = g_cancellable_connect (cancellable, G_CALLBACK (g_cancellable_cancel),
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel),
                                      g_object_ref (own_cancellable), g_object_unref);
 
   b.trace_path = trace_path;
