@@ -93,6 +93,7 @@ CsCpuScan    *_cs_cpu_scan_start      (CsTraceFile         *file,
                                        CsScanEmitFunc       emit,
                                        gpointer             emit_data,
                                        volatile gint64     *progress_bytes,
+                                       volatile gint64     *offset,
                                        GCancellable        *cancellable,
                                        GError             **error);
 void          _cs_cpu_scan_set_emit   (CsCpuScan           *scan,

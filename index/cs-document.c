@@ -357,6 +357,33 @@ cs_document_load (const char          *trace_path,
                   gboolean            *reused,
                   GError             **error)
 {
+  return cs_document_load_full (trace_path, progress, NULL, user_data, cancellable, reused, error);
+}
+
+/**
+ * cs_document_load_full:
+ * @trace_path: the recording
+ * @progress: (nullable): called during a build, on this thread
+ * @position: (nullable): called during a build, on this thread, with where
+ *   the scan is in the recording (for a watchdog: see cs-index-job.c)
+ * @user_data: for @progress and @position
+ * @cancellable: (nullable): cancels a build (%G_IO_ERROR_CANCELLED)
+ * @reused: (out) (optional): whether an existing index was used
+ * @error: the errors of cs_index_build() and cs_document_open()
+ *
+ * cs_document_load() that also reports where the build is reading.
+ *
+ * Returns: (transfer full): the document, or %NULL with @error set
+ */
+CsDocument *
+cs_document_load_full (const char          *trace_path,
+                       CsIndexProgressFunc  progress,
+                       CsIndexPositionFunc  position,
+                       gpointer             user_data,
+                       GCancellable        *cancellable,
+                       gboolean            *reused,
+                       GError             **error)
+{
   g_autofree char *identity = NULL;
   g_autofree char *index_path = NULL;
   g_autoptr(GError) open_error = NULL;
@@ -389,7 +416,8 @@ cs_document_load (const char          *trace_path,
       g_unlink (index_path);
     }
 
-  if (!cs_index_build (trace_path, identity, index_path, progress, user_data, cancellable, error))
+  if (!cs_index_build (trace_path, identity, index_path, progress, position, user_data,
+                       cancellable, error))
     return NULL;
   return open_index (trace_path, index_path, identity, error);
 }
