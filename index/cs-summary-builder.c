@@ -232,7 +232,18 @@ static inline gint64
 scan_bucket_of (CsSummaryScan *s,
                 gint64         ts_ns)
 {
-  return ts_ns <= s->origin_ns ? 0 : (ts_ns - s->origin_ns) >> s->shift;
+  /* Unsigned: a damaged recording's timestamps may be ~2^63 apart, and
+   * the shift leaves bucket numbers far below 2^62. */
+  return ts_ns <= s->origin_ns ? 0 : (gint64) (((guint64) ts_ns - (guint64) s->origin_ns) >> s->shift);
+}
+
+/* Where bucket @idx (>= 0) of level 0 starts; wraps rather than overflow
+ * past the last timestamp a gint64 holds. */
+static inline gint64
+scan_bucket_start (CsSummaryScan *s,
+                   gint64         idx)
+{
+  return (gint64) ((guint64) s->origin_ns + ((guint64) idx << s->shift));
 }
 
 static inline Pending *
@@ -283,8 +294,8 @@ hand_over_run (CsSummaryScan *s,
                gint32         pid)
 {
   if (s->error == NULL)
-    s->store_run (s->pyramid.store_data, s->pyramid.cpu, s->origin_ns + (from << s->shift),
-                  s->origin_ns + (to << s->shift), pid, &s->error);
+    s->store_run (s->pyramid.store_data, s->pyramid.cpu, scan_bucket_start (s, from),
+                  scan_bucket_start (s, to), pid, &s->error);
   s->min_idx = MAX (s->min_idx, to);
 }
 
@@ -314,8 +325,8 @@ account_until (CsSummaryScan *s,
   finalize_before (s, first);
   for (gint64 idx = first; idx <= last; idx++)
     {
-      gint64 b0 = s->origin_ns + (idx << s->shift);
-      gint64 b1 = b0 + (G_GINT64_CONSTANT (1) << s->shift);
+      gint64 b0 = scan_bucket_start (s, idx);
+      gint64 b1 = scan_bucket_start (s, idx + 1);
       gint64 part = MIN (end_ns, b1) - MAX (begin_ns, b0);
       gint64 next_open = s->len > 0 ? s->pending[s->head].idx : G_MAXINT64;
       Pending *p = NULL;
@@ -337,7 +348,11 @@ account_until (CsSummaryScan *s,
         continue;   /* only the last bucket, when @end_ns starts it */
       if (idx == last)
         {
-          /* The next slice starts in this bucket: it stays open. */
+          /* The next slice starts in this bucket: it stays open.  (With
+           * the clock going back, the queue may be full of later buckets:
+           * the earliest takes the time.) */
+          if (p == NULL && s->len == PENDING_BUCKETS)
+            p = &s->pending[s->head];
           if (p == NULL)
             {
               s->head = (s->head + PENDING_BUCKETS - 1) & (PENDING_BUCKETS - 1);
@@ -460,7 +475,7 @@ _cs_summary_scan_event (CsSummaryScan *s,
           if (s->len == PENDING_BUCKETS)
             {
               /* Cut the running slice at this bucket (see PENDING_BUCKETS). */
-              account_until (s, s->running_pid, s->origin_ns + (idx << s->shift));
+              account_until (s, s->running_pid, scan_bucket_start (s, idx));
               finalize_before (s, idx);
             }
           p = pending_at (s, s->len++);
@@ -470,11 +485,11 @@ _cs_summary_scan_event (CsSummaryScan *s,
           _cs_dominant_add (&p->b.event_dom, pid, 1);
           s->last_event_pid = pid;
           s->last_event_slot = 0;
-          s->tail_end_ns = s->origin_ns + ((idx + 1) << s->shift);
+          s->tail_end_ns = scan_bucket_start (s, idx + 1);
           return;
         }
       p->b.n_events++;
-      s->tail_end_ns = s->origin_ns + ((p->idx + 1) << s->shift);
+      s->tail_end_ns = scan_bucket_start (s, p->idx + 1);
       if (pid == s->last_event_pid)
         {
           p->b.event_dom.weight[s->last_event_slot]++;
