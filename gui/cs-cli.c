@@ -11,6 +11,9 @@
  * each:
  *
  *   progress <fraction 0..1>   (coalesced to changes of 0.1 %)
+ *   temporary <path>           (first line: where a build writes until it
+ *                               renames, for the parent to remove should
+ *                               the worker be killed)
  *   position <cpu> <offset>    (where the scan is, at most 4 a second while
  *                               it moves on: see CsIndexPositionFunc)
  *   done <index path>          (last line on success, exit status 0)
@@ -707,21 +710,26 @@ cli_worker_done_cb (GObject      *source_object,
   g_main_loop_quit (worker->loop);
 }
 
+/* Where this process builds the index of @path, or NULL. */
+static char *
+cli_worker_dup_temporary_path (const char *path)
+{
+  g_autofree char *identity = cs_index_cache_compute_identity (path, NULL);
+  g_autofree char *index_path = identity != NULL ? cs_index_cache_dup_index_path (identity) : NULL;
+
+  return index_path != NULL ? cs_index_cache_dup_temporary_path (index_path, getpid ()) : NULL;
+}
+
 /* The build did not stop in time (stuck in a loop that does not look at
  * the cancellable): remove what it was writing and go. */
 static gboolean
 cli_worker_grace_cb (gpointer user_data)
 {
   CliWorker *worker = user_data;
-  g_autofree char *identity = cs_index_cache_compute_identity (worker->path, NULL);
+  g_autofree char *tmp_path = cli_worker_dup_temporary_path (worker->path);
 
-  if (identity != NULL)
-    {
-      g_autofree char *index_path = cs_index_cache_dup_index_path (identity);
-      g_autofree char *tmp_path = cs_index_cache_dup_temporary_path (index_path, getpid ());
-
-      g_unlink (tmp_path);
-    }
+  if (tmp_path != NULL)
+    g_unlink (tmp_path);
   fprintf (worker->protocol, "error %s\n", _("Indexing was cancelled"));
   fflush (worker->protocol);
   _exit (1);
@@ -805,6 +813,13 @@ cli_index_worker (int    argc,
       fclose (worker.protocol);
       return 1;
     }
+
+  {
+    g_autofree char *tmp_path = cli_worker_dup_temporary_path (path);
+
+    if (tmp_path != NULL)
+      fprintf (worker.protocol, "temporary %s\n", tmp_path);
+  }
 
   worker.loop = g_main_loop_new (NULL, FALSE);
   worker.cancellable = g_cancellable_new ();

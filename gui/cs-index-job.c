@@ -19,8 +19,9 @@
  * the environment variable of that name overrides it, for tests), the
  * worker is killed and the job fails with "the recording looks damaged at
  * offset N", N from the worker's last `position` line.  Whatever way the
- * worker ends, the temporary files of dead workers are removed, so a
- * killed worker leaves nothing in the cache.
+ * worker ends, its temporary index (its `temporary` line) and those of
+ * other dead workers are removed, so a killed worker leaves nothing in
+ * the cache.
  */
 #include "config.h"
 
@@ -30,6 +31,7 @@
 #include <unistd.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "cs-index-cache.h"
 #include "cs-index-job.h"
@@ -50,6 +52,7 @@ struct _CsIndexJob
   GDataInputStream *output;
   GTask *task;
   char *index_path;
+  char *temporary_path;
   char *error_line;
   double fraction;
   double reported_fraction;
@@ -124,6 +127,7 @@ cs_index_job_finalize (GObject *object)
   CsIndexJob *self = CS_INDEX_JOB (object);
 
   g_free (self->index_path);
+  g_free (self->temporary_path);
   g_free (self->error_line);
 
   G_OBJECT_CLASS (cs_index_job_parent_class)->finalize (object);
@@ -316,7 +320,11 @@ cs_index_job_complete (CsIndexJob *self)
    * (a SIGKILL gives it no chance to clean up). */
   if (g_subprocess_get_if_signaled (self->subprocess) ||
       g_subprocess_get_exit_status (self->subprocess) != 0)
-    cs_index_cache_remove_stale_temporaries ();
+    {
+      if (self->temporary_path != NULL)
+        g_unlink (self->temporary_path);
+      cs_index_cache_remove_stale_temporaries ();
+    }
 
   if (g_cancellable_is_cancelled (cancellable))
     {
@@ -400,7 +408,16 @@ cs_index_job_handle_line (CsIndexJob *self,
 {
   self->last_line_us = g_get_monotonic_time ();
 
-  if (g_str_has_prefix (line, "position "))
+  if (g_str_has_prefix (line, "temporary "))
+    {
+      /* Only a file of this worker's: `<index>.tmp-<its pid>`. */
+      g_autofree char *suffix = g_strdup_printf (".csindex.tmp-%s",
+                                                 g_subprocess_get_identifier (self->subprocess));
+
+      if (self->temporary_path == NULL && g_str_has_suffix (line, suffix))
+        self->temporary_path = g_strdup (line + strlen ("temporary "));
+    }
+  else if (g_str_has_prefix (line, "position "))
     {
       guint cpu;
       guint64 offset;
