@@ -27,6 +27,8 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
+#include "worker-test-util.h"
+
 /* How long a worker may take to go: the bound. */
 #define GONE_WITHIN_US (1 * G_USEC_PER_SEC)
 /* How long to wait for the worker to start building. */
@@ -47,94 +49,10 @@ cache_dir (void)
   return g_build_filename (g_get_user_cache_dir (), "chronoscope", NULL);
 }
 
-/* The temporary indexes (`<hash>.csindex.tmp-<pid>…`) in the cache. */
 static guint
 count_temporaries (void)
 {
-  g_autofree char *dir_path = cache_dir ();
-  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    if (strstr (name, ".csindex.tmp-") != NULL)
-      {
-        g_test_message ("temporary file: %s", name);
-        n++;
-      }
-  return n;
-}
-
-/* Field 4 of /proc/PID/stat (after the command in parentheses), or -1;
- * @state gets field 3. */
-static pid_t
-read_parent (pid_t pid,
-             char *state)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *text = NULL;
-  const char *close;
-  int ppid;
-  char st;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL) ||
-      (close = strrchr (text, ')')) == NULL ||
-      sscanf (close + 1, " %c %d", &st, &ppid) != 2)
-    return -1;
-  if (state != NULL)
-    *state = st;
-  return ppid;
-}
-
-/* Gone, or a zombie nobody has reaped yet: it runs no more. */
-static gboolean
-process_is_gone (pid_t pid)
-{
-  char state = '?';
-
-  return read_parent (pid, &state) < 0 || state == 'Z' || state == 'X';
-}
-
-/* Waits up to @timeout_us for @pid to be gone; returns how long it took,
- * or -1. */
-static gint64
-wait_gone (pid_t  pid,
-           gint64 timeout_us)
-{
-  gint64 start = g_get_monotonic_time ();
-
-  while (g_get_monotonic_time () - start < timeout_us)
-    {
-      if (process_is_gone (pid))
-        return g_get_monotonic_time () - start;
-      g_usleep (10 * G_TIME_SPAN_MILLISECOND);
-    }
-  return -1;
-}
-
-/* The child of @parent that runs `index-worker`, or 0. */
-static pid_t
-find_worker (pid_t parent)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      pid_t pid = (pid_t) g_ascii_strtoll (name, NULL, 10);
-      g_autofree char *cmdline_path = NULL;
-      g_autofree char *cmdline = NULL;
-      gsize len;
-
-      if (pid <= 0 || read_parent (pid, NULL) != parent)
-        continue;
-      cmdline_path = g_strdup_printf ("/proc/%d/cmdline", (int) pid);
-      /* argv is NUL-separated: the command is the second string. */
-      if (g_file_get_contents (cmdline_path, &cmdline, &len, NULL) &&
-          strlen (cmdline) + 1 < len && g_str_equal (cmdline + strlen (cmdline) + 1, "index-worker"))
-        return pid;
-    }
-  return 0;
+  return cs_test_count_temporaries (g_get_user_cache_dir ());
 }
 
 static GSubprocess *
@@ -169,7 +87,7 @@ wait_building (pid_t parent)
   while (g_get_monotonic_time () - start < START_WITHIN_US)
     {
       if (worker == 0)
-        worker = parent < 0 ? -parent : find_worker (parent);
+        worker = parent < 0 ? -parent : cs_test_find_worker (parent);
       if (worker != 0 && count_temporaries () > 0)
         return worker;
       g_usleep (10 * G_TIME_SPAN_MILLISECOND);
@@ -192,7 +110,7 @@ test_parent_killed (void)
   g_subprocess_force_exit (info);
   g_assert_true (g_subprocess_wait (info, NULL, NULL));
 
-  took = wait_gone (worker, GONE_WITHIN_US);
+  took = cs_test_wait_gone (worker, GONE_WITHIN_US);
   g_test_message ("the worker went in %.3f s", took / 1e6);
   g_assert_cmpint (took, >=, 0);
   g_assert_cmpuint (count_temporaries (), ==, 0);
@@ -262,7 +180,7 @@ test_watchdog (void)
   g_assert_cmpint (g_subprocess_get_exit_status (info), !=, 0);
   g_assert_nonnull (strstr (err, "looks damaged at offset "));
   g_assert_nonnull (strstr (err, "made no progress for 1 s"));
-  g_assert_cmpint (wait_gone (worker, GONE_WITHIN_US), >=, 0);
+  g_assert_cmpint (cs_test_wait_gone (worker, GONE_WITHIN_US), >=, 0);
   g_assert_cmpuint (count_temporaries (), ==, 0);
 }
 
