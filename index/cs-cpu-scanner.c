@@ -258,14 +258,11 @@ emit_summary_run (gpointer   user_data,
                   GError   **error)
 {
   ScanState *st = user_data;
-  CsScanChunk *chunk = g_new0 (CsScanChunk, 1);
+  const CsScanChunk run = {
+    .kind = CS_SCAN_SUMMARY_RUN, .cpu = cpu, .pid = pid, .first_ns = begin_ns, .last_ns = end_ns,
+  };
 
-  chunk->kind = CS_SCAN_SUMMARY_RUN;
-  chunk->cpu = cpu;
-  chunk->pid = pid;
-  chunk->first_ns = begin_ns;
-  chunk->last_ns = end_ns;
-  st->emit (chunk, st->emit_data);
+  st->emit (g_memdup2 (&run, sizeof run), st->emit_data);
   return TRUE;
 }
 
