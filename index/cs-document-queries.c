@@ -565,7 +565,7 @@ cs_document_get_cpu_columns (CsDocument  *self,
 
   dominant = g_new0 (CsDominant, n_columns);
   c.begin_ns = begin_ns;
-  c.ns_per_col = (double) (end_ns - begin_ns) / n_columns;
+  c.ns_per_col = (double) ((guint64) end_ns - (guint64) begin_ns) / n_columns;
   c.n_columns = n_columns;
   c.columns = columns;
   c.dominant = dominant;
