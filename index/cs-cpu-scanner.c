@@ -361,7 +361,8 @@ summary_switch (ScanState *st,
 static void
 handle_sched_switch (ScanState               *st,
                      const SchedSwitchFields *f,
-                     struct tep_record       *rec)
+                     struct tep_record       *rec,
+                     gint64                   ts_ns)
 {
   unsigned long long prev_pid, next_pid, prev_state = 0;
 
@@ -377,18 +378,18 @@ handle_sched_switch (ScanState               *st,
   /* Before the first sched_switch the running task is known only now:
    * it ran since the CPU's first event. */
   gint64 begin = st->running_known ? st->running_since : st->result->first_ns;
-  add_slice (st, (gint32) prev_pid, begin, (gint64) rec->ts, (gint32) prev_state);
-  summary_switch (st, (gint32) prev_pid, begin, (gint64) rec->ts, (gint32) next_pid);
+  add_slice (st, (gint32) prev_pid, begin, ts_ns, (gint32) prev_state);
+  summary_switch (st, (gint32) prev_pid, begin, ts_ns, (gint32) next_pid);
 
   if (field_in_record (f->prev_comm, rec))
     set_comm (st, (gint32) prev_pid, (const char *) rec->data + f->prev_comm->offset,
-              f->prev_comm->size, (gint64) rec->ts);
+              f->prev_comm->size, ts_ns);
   if (field_in_record (f->next_comm, rec))
     set_comm (st, (gint32) next_pid, (const char *) rec->data + f->next_comm->offset,
-              f->next_comm->size, (gint64) rec->ts);
+              f->next_comm->size, ts_ns);
 
   st->running_pid = (gint32) next_pid;
-  st->running_since = (gint64) rec->ts;
+  st->running_since = ts_ns;
   st->running_known = TRUE;
 }
 
@@ -440,12 +441,13 @@ find_wakeups (struct tep_handle *tep,
 static void
 handle_wakeup (ScanState         *st,
                const WakeupEvent *w,
-               struct tep_record *rec)
+               struct tep_record *rec,
+               gint64             ts_ns)
 {
   unsigned long long pid;
 
   if (field_in_record (w->pid, rec) && tep_read_number_field (w->pid, rec->data, &pid) == 0)
-    add_task_row (st, (gint32) pid, (gint64) rec->ts, 0, w->kind, 0);
+    add_task_row (st, (gint32) pid, ts_ns, 0, w->kind, 0);
 }
 
 static void
@@ -656,11 +658,11 @@ scan_records (CsCpuScan *scan,
         }
 
       if (tep_type == scan->sw.id)
-        handle_sched_switch (st, &scan->sw, tr);
+        handle_sched_switch (st, &scan->sw, tr, rec.ts_ns);
       else
         for (guint w = 0; w < st->n_wakeups; w++)
           if (tep_type == st->wakeups[w].id)
-            handle_wakeup (st, &st->wakeups[w], tr);
+            handle_wakeup (st, &st->wakeups[w], tr, rec.ts_ns);
     }
   return TRUE;
 }

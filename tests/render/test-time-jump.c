@@ -20,7 +20,10 @@ typedef struct {
   const char *recording;    /* in tests/data */
   gsize offset;             /* the byte changed */
   guint8 was, becomes;
-  gboolean span_fits;       /* last - first fits in a gint64 */
+  /* Whether the summaries hold the slices' busy time.  Not where the clock
+   * goes back from 2^62 ns: clock trouble joins the newest bucket (see
+   * cs-summary-builder.c), and the slices after it are before it. */
+  gboolean busy_kept;
 } Damage;
 
 static const Damage damages[] = {
@@ -29,8 +32,9 @@ static const Damage damages[] = {
     "sched-irq-v7-nocompress.dat", 132732, 0x4e, 0x7f, TRUE },
   { "/cs/render/TimelineRenderer/time-jump/instance-only-v7",
     "instance-only-v7.dat", 12835, 0xd1, 0x00, TRUE },
-  /* The top byte of CPU 0's first page time: its events start at -2^63. */
-  { "/cs/render/TimelineRenderer/time-jump/first-at-minus-2^63",
+  /* The top byte of CPU 0's first page time: its events start past 2^63
+   * (-2^63 as a gint64), and come back at the next page. */
+  { "/cs/render/TimelineRenderer/time-jump/first-page-past-2^63",
     "sched-irq-v6.dat", 45063, 0x00, 0x80, FALSE },
 };
 
@@ -61,7 +65,8 @@ make_damaged_copy (const Damage *d)
 }
 
 static void
-assert_columns_agree_with_slices (CsDocument *doc)
+assert_columns_agree_with_slices (CsDocument *doc,
+                                  gboolean    busy_kept)
 {
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
     {
@@ -76,9 +81,9 @@ assert_columns_agree_with_slices (CsDocument *doc)
 
       /* The slices and events past the last event (the jump) count as
        * well. */
-      g_assert_true (cs_document_get_slices (doc, cpu, begin, G_MAXINT64 / 4, slices, &error));
+      g_assert_true (cs_document_get_slices (doc, cpu, begin, G_MAXINT64, slices, &error));
       g_assert_no_error (error);
-      g_assert_true (cs_document_get_events (doc, cpu, 0, G_MAXINT64 / 4, G_MAXUINT, events, &error));
+      g_assert_true (cs_document_get_events (doc, cpu, 0, G_MAXINT64, G_MAXUINT, events, &error));
       g_assert_no_error (error);
       g_assert_cmpuint (events->len, ==, cs_document_get_cpu (doc, cpu)->n_events);
       for (guint i = 0; i < events->len; i++)
@@ -107,7 +112,8 @@ assert_columns_agree_with_slices (CsDocument *doc)
        * ns wide: allow the doubles' rounding. */
       g_test_message ("CPU %u: busy %" G_GINT64_FORMAT " ns, slices %" G_GINT64_FORMAT
                       " ns, the longest %" G_GINT64_FORMAT " ns", cpu, busy, slice_busy, longest);
-      g_assert_cmpint (busy, >=, longest - longest / 1000000 - 5 * (gint64) width);
+      if (busy_kept)
+        g_assert_cmpint (busy, >=, longest - longest / 1000000 - 5 * (gint64) width);
       g_assert_cmpint (busy, <=, slice_busy + slice_busy / 1000000 + 5 * (gint64) width);
     }
 }
@@ -161,8 +167,7 @@ test_time_jump (gconstpointer data)
       g_assert_cmpint (g_stat (cs_document_get_index_path (doc), &st), ==, 0);
       g_test_message ("%s: index of %" G_GINT64_FORMAT " bytes", d->recording, (gint64) st.st_size);
       g_assert_cmpint (st.st_size, <, MAX_INDEX_BYTES);
-      if (d->span_fits)
-        assert_columns_agree_with_slices (doc);
+      assert_columns_agree_with_slices (doc, d->busy_kept);
       assert_frames_draw (doc, cs_document_get_last_ns (doc) + 1);
       return;
     }
