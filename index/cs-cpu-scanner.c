@@ -46,6 +46,9 @@ typedef struct {
   int id;
 } SchedSwitchFields;
 
+/* Records between two looks at the cancellable (a power of two). */
+#define CANCEL_CHECK_RECORDS 256
+
 #define TASK_CACHE_SLOTS 256
 
 /* Runs and wakeups wait per task until a chunk of CS_TASK_CHUNK_ROWS is
@@ -279,6 +282,24 @@ emit_summary_block (gpointer   user_data,
   return TRUE;
 }
 
+/* CsSummaryRunFunc: so do runs. */
+static gboolean
+emit_summary_run (gpointer   user_data,
+                  guint      cpu,
+                  gint64     begin_ns,
+                  gint64     end_ns,
+                  gint32     pid,
+                  GError   **error)
+{
+  ScanState *st = user_data;
+  const CsScanChunk run = {
+    .kind = CS_SCAN_SUMMARY_RUN, .cpu = cpu, .pid = pid, .first_ns = begin_ns, .last_ns = end_ns,
+  };
+
+  st->emit (g_memdup2 (&run, sizeof run), st->emit_data);
+  return TRUE;
+}
+
 static void
 add_task_row (ScanState *st,
               gint32     pid,
@@ -383,7 +404,8 @@ summary_switch (ScanState *st,
 static void
 handle_sched_switch (ScanState               *st,
                      const SchedSwitchFields *f,
-                     struct tep_record       *rec)
+                     struct tep_record       *rec,
+                     gint64                   ts_ns)
 {
   unsigned long long prev_pid, next_pid, prev_state = 0;
 
@@ -399,18 +421,18 @@ handle_sched_switch (ScanState               *st,
   /* Before the first sched_switch the running task is known only now:
    * it ran since the CPU's first event. */
   gint64 begin = st->running_known ? st->running_since : st->result->first_ns;
-  add_slice (st, (gint32) prev_pid, begin, (gint64) rec->ts, (gint32) prev_state);
-  summary_switch (st, (gint32) prev_pid, begin, (gint64) rec->ts, (gint32) next_pid);
+  add_slice (st, (gint32) prev_pid, begin, ts_ns, (gint32) prev_state);
+  summary_switch (st, (gint32) prev_pid, begin, ts_ns, (gint32) next_pid);
 
   if (field_in_record (f->prev_comm, rec))
     set_comm (st, (gint32) prev_pid, (const char *) rec->data + f->prev_comm->offset,
-              f->prev_comm->size, (gint64) rec->ts);
+              f->prev_comm->size, ts_ns);
   if (field_in_record (f->next_comm, rec))
     set_comm (st, (gint32) next_pid, (const char *) rec->data + f->next_comm->offset,
-              f->next_comm->size, (gint64) rec->ts);
+              f->next_comm->size, ts_ns);
 
   st->running_pid = (gint32) next_pid;
-  st->running_since = (gint64) rec->ts;
+  st->running_since = ts_ns;
   st->running_known = TRUE;
 }
 
@@ -462,12 +484,13 @@ find_wakeups (struct tep_handle *tep,
 static void
 handle_wakeup (ScanState         *st,
                const WakeupEvent *w,
-               struct tep_record *rec)
+               struct tep_record *rec,
+               gint64             ts_ns)
 {
   unsigned long long pid;
 
   if (field_in_record (w->pid, rec) && tep_read_number_field (w->pid, rec->data, &pid) == 0)
-    add_task_row (st, (gint32) pid, (gint64) rec->ts, 0, w->kind, 0);
+    add_task_row (st, (gint32) pid, ts_ns, 0, w->kind, 0);
 }
 
 static void
@@ -538,7 +561,10 @@ struct _CsCpuScan {
   CommonFields common;
   guint64 first_offset;
   volatile gint64 *progress_bytes;
+  volatile gint64 *offset;
   GCancellable *cancellable;
+  guint test_delay_ms;      /* CS_INDEX_TEST_DELAY_MS, see test_stall() */
+  gboolean test_hang;       /* CS_INDEX_TEST_HANG */
   gboolean at_end;
 
   GArray *held;             /* SummaryOp, before the grid is known */
@@ -574,6 +600,31 @@ _cs_cpu_scan_free (CsCpuScan *scan)
   g_free (scan);
 }
 
+/* Hooks for the tests of Cancel, SIGTERM, the watchdog and a dying parent
+ * (tests/gui/test-index-worker.c), which need a build that is still
+ * running when they act, whatever the machine's speed:
+ * CS_INDEX_TEST_DELAY_MS=N sleeps N ms every CANCEL_CHECK_RECORDS records,
+ * waking up for Cancel; CS_INDEX_TEST_HANG=1 stops the scan for good at its
+ * first check, deaf to Cancel, as a reader loop on a damaged file would. */
+static void
+test_stall (CsCpuScan *scan)
+{
+  gint64 until = g_get_monotonic_time () + scan->test_delay_ms * G_TIME_SPAN_MILLISECOND;
+
+  while (scan->test_hang)
+    g_usleep (G_USEC_PER_SEC);
+  while (g_get_monotonic_time () < until && !g_cancellable_is_cancelled (scan->cancellable))
+    g_usleep (10 * G_TIME_SPAN_MILLISECOND);
+}
+
+static guint
+test_env_uint (const char *name)
+{
+  const char *value = g_getenv (name);
+
+  return value != NULL ? (guint) MIN (g_ascii_strtoull (value, NULL, 10), 3600000) : 0;
+}
+
 /* Reads and indexes up to @limit more records; FALSE with @error set on
  * failure.  Sets scan->at_end after the last record. */
 static gboolean
@@ -598,6 +649,7 @@ scan_records (CsCpuScan *scan,
               return FALSE;
             }
           scan->at_end = TRUE;
+          *scan->offset = -1;
           return TRUE;
         }
 
@@ -636,16 +688,24 @@ scan_records (CsCpuScan *scan,
         {
           flush_events (st);
           *scan->progress_bytes = (gint64) (rec.offset - scan->first_offset);
+        }
+      /* Often enough that Cancel stops a scan within milliseconds, and a
+       * watchdog can name where a stuck one is. */
+      if ((result->n_events & (CANCEL_CHECK_RECORDS - 1)) == 0)
+        {
+          *scan->offset = (gint64) rec.offset;
+          if (G_UNLIKELY (scan->test_delay_ms != 0 || scan->test_hang))
+            test_stall (scan);
           if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
             return FALSE;
         }
 
       if (tep_type == scan->sw.id)
-        handle_sched_switch (st, &scan->sw, tr);
+        handle_sched_switch (st, &scan->sw, tr, rec.ts_ns);
       else
         for (guint w = 0; w < st->n_wakeups; w++)
           if (tep_type == st->wakeups[w].id)
-            handle_wakeup (st, &st->wakeups[w], tr);
+            handle_wakeup (st, &st->wakeups[w], tr, rec.ts_ns);
     }
   return TRUE;
 }
@@ -658,7 +718,9 @@ scan_records (CsCpuScan *scan,
  * @sample_records: how many records to read now, >= 1
  * @emit: receives each encoded chunk (transfer full), in order
  * @progress_bytes: updated with how far (bytes) into the CPU's data the scan is
- * @cancellable: checked every few thousand events
+ * @offset: updated every CANCEL_CHECK_RECORDS records with the offset
+ *   (CsRecord) of the record read, and set to -1 after the last one
+ * @cancellable: checked every CANCEL_CHECK_RECORDS records
  *
  * Starts the scan of one CPU: reads its first @sample_records records,
  * which tell when it starts and how fast it records events
@@ -677,6 +739,7 @@ _cs_cpu_scan_start (CsTraceFile      *file,
                     CsScanEmitFunc    emit,
                     gpointer          emit_data,
                     volatile gint64  *progress_bytes,
+                    volatile gint64  *offset,
                     GCancellable     *cancellable,
                     GError          **error)
 {
@@ -688,6 +751,9 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   scan->result = result = g_new0 (CsScanResult, 1);
   scan->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   scan->progress_bytes = progress_bytes;
+  scan->offset = offset;
+  scan->test_delay_ms = test_env_uint ("CS_INDEX_TEST_DELAY_MS");
+  scan->test_hang = test_env_uint ("CS_INDEX_TEST_HANG") != 0;
   scan->cancellable = cancellable;
   result->cpu = cpu;
   result->type_counts = g_new0 (guint64, types->n_types);
@@ -775,7 +841,7 @@ _cs_cpu_scan_finish (CsCpuScan           *scan,
   CsScanResult *result = scan->result;
 
   st->summary = _cs_summary_scan_new (result->cpu, grid->origin_ns, grid->shift,
-                                      emit_summary_block, st);
+                                      emit_summary_block, emit_summary_run, st);
   for (guint i = 0; i < scan->held->len; i++)
     {
       const SummaryOp *op = &g_array_index (scan->held, SummaryOp, i);

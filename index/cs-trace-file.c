@@ -424,13 +424,20 @@ cs_trace_file_get_tep (CsTraceFile *self)
   return tracecmd_get_tep (self->handle);
 }
 
+/* See CS_TRACE_FILE_MAX_TS_NS. */
+static inline gint64
+clamp_ts (guint64 ts)
+{
+  return (gint64) MIN (ts, (guint64) CS_TRACE_FILE_MAX_TS_NS);
+}
+
 static void
 fill_record (CsRecord          *out,
              guint              cpu,
              guint              buffer,
              struct tep_record *rec)
 {
-  out->ts_ns = (gint64) rec->ts;
+  out->ts_ns = clamp_ts (rec->ts);
   out->offset = ((guint64) buffer << BUFFER_SHIFT) | (rec->offset & OFFSET_MASK);
   out->cpu = cpu;
   out->missed_events = rec->missed_events < 0 ? G_MAXUINT32 : (guint32) rec->missed_events;
@@ -441,7 +448,7 @@ static void
 fill_own_record (CsRecord               *out,
                  const CsTracedatRecord *rec)
 {
-  out->ts_ns = rec->ts_ns;
+  out->ts_ns = clamp_ts ((guint64) rec->ts_ns);
   out->offset = rec->offset;
   out->cpu = rec->cpu;
   out->missed_events = rec->missed_events < 0 ? G_MAXUINT32
@@ -741,5 +748,9 @@ cs_trace_file_estimate_cpu (CsTraceFile *self,
   if (!self->own_data)
     return FALSE;
   stream = cs_tracedat_reader_open_cpu (self->reader, cpu, NULL);
-  return stream != NULL && cs_tracedat_cpu_estimate (stream, n_samples, n_records, first_ns, last_ns);
+  if (stream == NULL || !cs_tracedat_cpu_estimate (stream, n_samples, n_records, first_ns, last_ns))
+    return FALSE;
+  *first_ns = clamp_ts ((guint64) *first_ns);
+  *last_ns = clamp_ts ((guint64) *last_ns);
+  return TRUE;
 }

@@ -15,13 +15,23 @@
 
 G_BEGIN_DECLS
 
+/**
+ * CS_TRACE_FILE_MAX_TS_NS:
+ *
+ * The latest time a #CsRecord gives, 2^62 ns (146 years): no clock gets
+ * there, so a later time (or one read as negative) can only come from a
+ * damaged recording, and is given as this instead.  So the difference of
+ * any two times of a recording fits in a gint64.
+ */
+#define CS_TRACE_FILE_MAX_TS_NS (G_GINT64_CONSTANT (1) << 62)
+
 struct tep_handle;
 struct tep_record;
 
 /**
  * CsRecord:
  * @ts_ns: timestamp in the recording's trace clock, nanoseconds (for
- *   counter clocks, the raw counter value)
+ *   counter clocks, the raw counter value), 0 .. %CS_TRACE_FILE_MAX_TS_NS
  * @offset: where the record lives: for an uncompressed recording its byte
  *   offset in the file (what tracecmd_read_at() takes); for a compressed v7
  *   recording a position in the CPU's decompressed data stream.  Offsets

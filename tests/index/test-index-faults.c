@@ -151,7 +151,7 @@ test_waits_for_the_builder (void)
   g_assert_false (g_atomic_int_get (&loader.done));
 
   /* The holder builds, then lets go. */
-  g_assert_true (cs_index_build (path, identity, index_path, NULL, NULL, NULL, &error));
+  g_assert_true (cs_index_build (path, identity, index_path, NULL, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
   cs_index_lock_release (lock);
 
@@ -363,7 +363,7 @@ test_build_refuses_changed (gconstpointer data)
   g_autoptr(GPtrArray) names = NULL;
   Changer changer = { path, change };
 
-  g_assert_false (cs_index_build (path, identity, index_path, change_cb, &changer, NULL, &error));
+  g_assert_false (cs_index_build (path, identity, index_path, change_cb, NULL, &changer, NULL, &error));
   g_assert_cmpuint (changer.n_changes, >, 0);
   g_test_message ("%s", error->message);
   g_assert_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED);
