@@ -17,6 +17,16 @@ cs_builtin_fixture_set_up (CsBuiltinFixture      *fixture,
                            const char            *id,
                            const CsTestRecording *recording)
 {
+  g_autofree char *path = cs_test_find_recording (recording);
+
+  cs_builtin_fixture_set_up_path (fixture, id, path);
+}
+
+void
+cs_builtin_fixture_set_up_path (CsBuiltinFixture *fixture,
+                                const char       *id,
+                                const char       *path)
+{
   g_autoptr(GError) error = NULL;
 
   fixture->registry = cs_plugin_registry_new ();
@@ -31,7 +41,9 @@ cs_builtin_fixture_set_up (CsBuiltinFixture      *fixture,
       }
   g_assert_nonnull (fixture->plugin);
 
-  cs_test_fixture_set_up (&fixture->base, recording);
+  fixture->base.document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  fixture->base.renderer = cs_timeline_renderer_new (fixture->base.document);
   fixture->plugins = _cs_plugin_document_new (fixture->base.document);
   g_assert_true (_cs_plugin_document_enable (fixture->plugins, fixture->plugin, &error));
   g_assert_no_error (error);

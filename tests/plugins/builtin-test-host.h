@@ -25,6 +25,10 @@ typedef struct {
 void cs_builtin_fixture_set_up    (CsBuiltinFixture      *fixture,
                                    const char            *id,
                                    const CsTestRecording *recording);
+/* The same for a recording given by its file name. */
+void cs_builtin_fixture_set_up_path (CsBuiltinFixture    *fixture,
+                                     const char          *id,
+                                     const char          *path);
 void cs_builtin_fixture_tear_down (CsBuiltinFixture      *fixture);
 
 /* Runs `python3 SCRIPT ARGS...` (tests/oracle/) and parses its JSON. */
