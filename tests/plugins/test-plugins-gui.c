@@ -26,6 +26,7 @@
 #include "cs-plugin-host.h"
 #include "cs-plugin-private.h"
 #include "cs-plugins-dialog.h"
+#include "cs-session.h"
 #include "cs-window-plugins.h"
 #include "gui-test-util.h"
 
@@ -252,6 +253,56 @@ test_example_in_window (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+window_ready (gpointer data)
+{
+  return cs_test_window_is_ready (data) && passes_done (data);
+}
+
+/* Sessions keep which plugins are off and the plugin rows. */
+static void
+test_session (void)
+{
+  g_autofree char *path = recording ("sched-irq-v6.dat");
+  g_autofree char *session_path = g_build_filename (cs_test_work_dir, "plugins.session", NULL);
+  g_autofree char *text = NULL;
+  CsPluginHost *host = cs_plugin_host_get_default ();
+  CsPlugin *example = cs_plugin_registry_lookup (cs_plugin_host_get_registry (host), "migrations");
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  g_autoptr(CsSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) rows = NULL;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  rows = cs_plugin_window_dup_rows (cs_window_get_plugins (window));
+  g_assert_cmpstr (rows[0], ==, "migrations:migrations_row:all");
+  cs_plugin_host_set_enabled (host, example, FALSE);
+  session = cs_session_capture (window);
+  g_assert_true (cs_session_save (session, session_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (session_path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"disabled\" : [\n      \"migrations\""));
+  g_assert_nonnull (strstr (text, "\"migrations:migrations_row:all\""));
+  cs_test_destroy_window (window);
+
+  /* Turned back on here, off again by the session. */
+  cs_plugin_host_set_enabled (host, example, TRUE);
+  window = cs_test_new_window (1000, 700);
+  g_assert_true (cs_session_open (window, session_path, &error));
+  g_assert_no_error (error);
+  cs_test_wait_until (window_ready, window, "the session's recording");
+  cs_test_spin (300);
+  g_assert_false (cs_plugin_host_is_enabled (host, example));
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (
+                      cs_timeline_get_renderer (cs_window_get_timeline (window))), ==, 0);
+  /* On again: its row, as the session kept it, comes back. */
+  cs_plugin_host_set_enabled (host, example, TRUE);
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (
+                      cs_timeline_get_renderer (cs_window_get_timeline (window))), ==, 1);
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -266,6 +317,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/cs/gui/Plugins/example-in-window", test_example_in_window);
   g_test_add_func ("/cs/gui/Plugins/dialog-toggles-each", test_dialog_toggles_each_plugin);
+  g_test_add_func ("/cs/gui/Plugins/session", test_session);
 
   return cs_test_gui_run ();
 }
