@@ -412,6 +412,7 @@ request_in_worker (gpointer          data,
 static const CsPluginPassScheduler sync_scheduler = {
   request_in_worker,
   ensure_in_worker,
+  NULL,
 };
 
 /**

@@ -230,6 +230,43 @@ test_example_in_window (void)
     }
   g_assert_nonnull (page_label);
 
+  /* The event list's "Plugins" column says which migration of its task
+   * a sched_migrate_task event is. */
+  {
+    CsDocument *document = cs_timeline_get_document (timeline);
+    CsPluginDocument *plugins = cs_plugin_window_get_plugins (cs_window_get_plugins (window));
+    GListModel *columns = gtk_column_view_get_columns (
+      cs_event_list_view_get_column_view (cs_window_get_event_list_view (window)));
+    g_autoptr(GtkColumnViewColumn) last = g_list_model_get_item (columns, g_list_model_get_n_items (columns) - 1);
+    g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+    guint n_described = 0;
+
+    g_assert_cmpstr (gtk_column_view_column_get_title (last), ==, "Plugins");
+    g_assert_true (gtk_column_view_column_get_visible (last));
+    for (guint cpu = 0; cpu < cs_document_get_n_cpus (document); cpu++)
+      g_assert_true (cs_document_get_events (document, cpu, cs_document_get_first_ns (document),
+                                             cs_document_get_last_ns (document) + 1, 100000,
+                                             events, NULL));
+    for (guint i = 0; i < events->len; i++)
+      {
+        const CsEvent *event = &g_array_index (events, CsEvent, i);
+        const CsEventType *type = cs_document_get_event_type (document, event->type_id);
+        CsPluginEventRef ref = { event->ts_ns, event->cpu, event->pid, type->system, type->name,
+                                 event->row };
+        g_autofree char *text = _cs_plugin_document_describe_event (plugins, &ref);
+
+        if (g_str_equal (type->name, "sched_migrate_task"))
+          {
+            g_assert_nonnull (text);
+            g_assert_nonnull (strstr (text, "migration "));
+            n_described++;
+          }
+        else  /* other plugins may describe other events */
+          g_assert_true (text == NULL || strstr (text, "migration ") == NULL);
+      }
+    g_assert_cmpint (n_described, ==, expected);
+  }
+
   /* Its row (the page added it), and what the info bar says over it. */
   g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (renderer), ==, 1);
   cs_timeline_renderer_get_plugin_row_area (renderer, 0, &y, &height);
