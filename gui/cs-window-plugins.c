@@ -354,19 +354,6 @@ request_pass (gpointer          data,
   start_next_pass (self);
 }
 
-static gboolean
-ensure_pass (gpointer          data,
-             CsPluginDocument *document,
-             CsPlugin         *plugin,
-             const char       *pass,
-             const char       *param,
-             GCancellable     *cancellable,
-             GError          **error)
-{
-  /* Blocks: the API says not to call it from the window. */
-  return cs_plugin_host_run_pass (document, plugin, pass, param, cancellable, error);
-}
-
 /* Results found from an earlier run: show them. */
 static void
 pass_ready (gpointer          data,
@@ -380,7 +367,10 @@ pass_ready (gpointer          data,
   cs_plugin_window_range_changed (self);
 }
 
-static const CsPluginPassScheduler window_scheduler = { request_pass, ensure_pass, pass_ready };
+/* ensure blocks: the API says not to call it from the window. */
+static const CsPluginPassScheduler window_scheduler = {
+  request_pass, cs_plugin_host_ensure_pass, pass_ready,
+};
 
 /* Drops the waiting passes of @plugin (all when %NULL); a running one is
  * cancelled. */

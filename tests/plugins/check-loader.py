@@ -16,24 +16,13 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import Tap  # noqa: E402
 
 exe, plugin_dir, example, recording, oracle = sys.argv[1:6]
-tmp = tempfile.mkdtemp(prefix='cs-loader-')
-env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, 'cache'),
-           XDG_DATA_HOME=os.path.join(tmp, 'data'), CHRONOSCOPE_PLUGIN_PATH='')
-n = 0
-failed = False
-
-
-def ok(cond, what, detail=''):
-    global n, failed
-    n += 1
-    print(('ok %d - %s' if cond else 'not ok %d - %s') % (n, what))
-    if not cond:
-        failed = True
-        for line in str(detail).splitlines():
-            print('# ' + line)
+tap = Tap('cs-loader-')
+tmp, env, ok = tap.tmp, tap.env, tap.ok
 
 
 def info(*plugin_args, extra_env=None):
@@ -98,6 +87,4 @@ lines = [l for l in p.stdout.splitlines() if ' -> CPU ' in l]
 ok(p.returncode == 0 and len(lines) == n_migrations, 'the plugin command lists %d migrations' % n_migrations,
    p.stdout + p.stderr)
 
-shutil.rmtree(tmp)
-print('1..%d' % n)
-sys.exit(1 if failed else 0)
+tap.finish()

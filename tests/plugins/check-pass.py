@@ -14,25 +14,14 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import Tap  # noqa: E402
 
 exe, census, oracle = sys.argv[1:4]
 recordings = sys.argv[4:]
-tmp = tempfile.mkdtemp(prefix='cs-pass-')
-env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, 'cache'),
-           XDG_DATA_HOME=os.path.join(tmp, 'data'), CHRONOSCOPE_PLUGIN_PATH='')
-n = 0
-failed = False
-
-
-def ok(cond, what, detail=''):
-    global n, failed
-    n += 1
-    print(('ok %d - %s' if cond else 'not ok %d - %s') % (n, what))
-    if not cond:
-        failed = True
-        for line in str(detail).splitlines()[:40]:
-            print('# ' + line)
+tap = Tap('cs-pass-')
+tmp, env, ok = tap.tmp, tap.env, tap.ok
 
 
 def census_of(recording, types):
@@ -75,5 +64,4 @@ for recording in recordings:
     ok(got is not None and got['events'] == {t: expected['events'][t] for t in some},
        '%s: only %s, as trace-cmd report' % (name, ', '.join(some)), err if got is None else got)
 
-print('1..%d' % n)
-sys.exit(1 if failed else 0)
+tap.finish()
