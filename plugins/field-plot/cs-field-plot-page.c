@@ -168,6 +168,7 @@ page_create (gpointer        instance,
   CsFieldPlot *plot = instance;
   Page *page = g_new0 (Page, 1);
   struct tep_handle *tep = cs_plugin_document_get_tep (plot->document, NULL);
+  /* libtraceevent's own array: not ours to free. */
   struct tep_event **events = tep != NULL ? tep_list_events (tep, TEP_EVENT_SORT_SYSTEM) : NULL;
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *add = gtk_button_new_with_label ("Add row");
@@ -191,6 +192,7 @@ page_create (gpointer        instance,
   gtk_widget_set_margin_end (grid, 12);
   gtk_widget_set_margin_top (grid, 12);
   gtk_widget_set_margin_bottom (grid, 12);
+  /* The drop-downs take the lists (transfer full); the page borrows them. */
   page->event_choice = GTK_DROP_DOWN (labelled (grid, 0, "Event",
       gtk_drop_down_new (G_LIST_MODEL (page->events), NULL)));
   page->field_choice = GTK_DROP_DOWN (labelled (grid, 1, "Field",
@@ -209,13 +211,10 @@ page_create (gpointer        instance,
   g_signal_connect (page->split_choice, "notify::selected", G_CALLBACK (split_changed_cb), page);
   g_signal_connect (add, "clicked", G_CALLBACK (add_clicked_cb), page);
   g_object_set_data_full (G_OBJECT (grid), "cs-field-plot-page", page, g_free);
-  g_object_unref (page->events);
-  g_object_unref (page->fields);
   fill_fields (page);
   split_changed_cb (NULL, NULL, page);
   if (g_list_model_get_n_items (G_LIST_MODEL (page->events)) == 0)
     gtk_label_set_text (page->status, "This recording has no event with a number field.");
-  free (events);
   return grid;
 }
 
