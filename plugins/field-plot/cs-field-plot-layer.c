@@ -85,15 +85,15 @@ add_hline (cairo_t *cr,
     cairo_rectangle (cr, x1 - 1, y - 1, x2 - x1 + 2, 2);
 }
 
-/* A 2 px wide vertical line at @x from @y1 to @y2. */
+/* A 2 px wide vertical line at @x from @y1 to @y2 (a 2 px square when
+ * they are equal). */
 static void
 add_vline (cairo_t *cr,
            double   x,
            double   y1,
            double   y2)
 {
-  if (y1 != y2)
-    cairo_rectangle (cr, x - 1, MIN (y1, y2) - 1, 2, ABS (y2 - y1) + 2);
+  cairo_rectangle (cr, x - 1, MIN (y1, y2) - 1, 2, ABS (y2 - y1) + 2);
 }
 
 /* Where the series reaches to on the right: its value holds until the
@@ -191,7 +191,9 @@ values_draw (gpointer             instance,
 
       if (!isnan (y_prev))
         {
-          add_hline (cr, x_prev, x, y_prev);
+          /* Next to the previous column, its vertical box covers the step. */
+          if (x - x_prev > 1)
+            add_hline (cr, x_prev, x, y_prev);
           add_vline (cr, x, y_prev, y);
         }
       y_prev = y;

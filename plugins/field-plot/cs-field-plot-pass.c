@@ -72,20 +72,6 @@ values_list_events (CsPluginDocument  *document,
   return events;
 }
 
-/* floor (log2 (n)) for n >= 1. */
-static guint
-log2_floor (guint64 n)
-{
-  guint l = 0;
-
-  while (n > 1)
-    {
-      n >>= 1;
-      l++;
-    }
-  return l;
-}
-
 static void
 values_free (gpointer data)
 {
@@ -116,8 +102,8 @@ values_begin (CsPluginPass  *pass,
       return NULL;
     }
   st->origin_ns = first;
-  st->min_level = log2_floor (MAX (span / n, 1));
-  st->max_level = MIN (log2_floor (span) + 1, 62);
+  st->min_level = _cs_field_plot_log2 (MAX (span / n, 1));
+  st->max_level = MIN (_cs_field_plot_log2 (span) + 1, 62);
   st->min_level = MIN (st->min_level, st->max_level);
   st->min_value = G_MAXINT64;
   st->max_value = G_MININT64;

@@ -64,6 +64,7 @@ gboolean           _cs_field_plot_series_read    (CsFieldPlotSeries  *series,
                                                   GArray             *values,
                                                   gboolean           *exact,
                                                   GError            **error);
+guint              _cs_field_plot_log2           (guint64             n);
 gboolean           _cs_field_plot_series_get_before (CsFieldPlotSeries *series,
                                                   gint64              ts_ns,
                                                   CsFieldPlotValue   *value,

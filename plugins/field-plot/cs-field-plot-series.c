@@ -9,10 +9,26 @@
  * column, so a frame reads about as many rows as it has columns whatever
  * the recording's size.  Main thread; statements are prepared once.
  */
+#include <string.h>
+
 #include "cs-field-plot-private.h"
+
+/* A frame's request and what it read, so that redrawing the same span
+ * (the pointer moved, the window was exposed) reads nothing. */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  double ns_per_column;
+  guint max_points;
+  gboolean exact;
+  GArray *values;               /* NULL: empty slot */
+} Cached;
+
+#define N_CACHED 2
 
 struct _CsFieldPlotSeries
 {
+  Cached cached[N_CACHED];      /* most recent first */
   sqlite3 *db;                  /* owned by the document */
   sqlite3_stmt *count;
   sqlite3_stmt *points;
@@ -45,6 +61,8 @@ _cs_field_plot_series_free (CsFieldPlotSeries *series)
   sqlite3_finalize (series->points);
   sqlite3_finalize (series->before);
   sqlite3_finalize (series->buckets);
+  for (guint i = 0; i < N_CACHED; i++)
+    g_clear_pointer (&series->cached[i].values, g_array_unref);
   g_free (series);
 }
 
@@ -174,14 +192,20 @@ _cs_field_plot_series_get_before (CsFieldPlotSeries  *series,
   return rc == SQLITE_ROW;
 }
 
-static guint
-log2_floor (double x)
+/**
+ * _cs_field_plot_log2:
+ * @n: a number >= 1
+ *
+ * Returns: floor (log2 (@n)): the bucket level whose width is at most @n ns
+ */
+guint
+_cs_field_plot_log2 (guint64 n)
 {
   guint l = 0;
 
-  while (x >= 2.0)
+  while (n > 1)
     {
-      x /= 2.0;
+      n >>= 1;
       l++;
     }
   return l;
@@ -196,7 +220,7 @@ read_columns (CsFieldPlotSeries  *series,
               GArray             *values,
               GError            **error)
 {
-  guint level = CLAMP (log2_floor (ns_per_column), series->min_level, series->max_level);
+  guint level = CLAMP (_cs_field_plot_log2 ((guint64) MAX (ns_per_column, 1.0)), series->min_level, series->max_level);
   sqlite3_stmt *s = series->buckets;
   CsFieldPlotValue *col = NULL;
   gint64 col_index = -1;
@@ -231,6 +255,83 @@ read_columns (CsFieldPlotSeries  *series,
   return rc == SQLITE_DONE || sql_error (series->db, "summaries", error);
 }
 
+/* How many points [begin_ns, end_ns) holds at most: the sum over the few
+ * coarse buckets that cover it (-1 on failure). */
+static gint64
+estimate_points (CsFieldPlotSeries *series,
+                 gint64             begin_ns,
+                 gint64             end_ns)
+{
+  guint level = CLAMP (_cs_field_plot_log2 ((guint64) MAX (end_ns - begin_ns, 1)) + 1,
+                       series->min_level, series->max_level);
+  sqlite3_stmt *s = series->buckets;
+  gint64 n = 0;
+  int rc;
+
+  /* Buckets at least as wide as the span: two of them cover it. */
+  sqlite3_bind_int (s, 1, level);
+  sqlite3_bind_int64 (s, 2, MAX (begin_ns - series->origin_ns, 0) >> level);
+  sqlite3_bind_int64 (s, 3, MAX (end_ns - 1 - series->origin_ns, 0) >> level);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    n += sqlite3_column_int64 (s, 1);
+  sqlite3_reset (s);
+  return rc == SQLITE_DONE ? n : -1;
+}
+
+/* Whether [begin_ns, end_ns) holds at most @max_points points. */
+static gboolean
+count_at_most (CsFieldPlotSeries  *series,
+               gint64              begin_ns,
+               gint64              end_ns,
+               guint               max_points,
+               gboolean           *at_most,
+               GError            **error)
+{
+  gint64 estimate = estimate_points (series, begin_ns, end_ns);
+  sqlite3_stmt *s = series->count;
+  int rc;
+
+  if (estimate < 0)
+    return sql_error (series->db, "summaries", error);
+  /* Few enough even counting the neighbours' points; or far too many. */
+  if (estimate <= max_points || estimate > 64 * (gint64) max_points)
+    {
+      *at_most = estimate <= max_points;
+      return TRUE;
+    }
+  sqlite3_bind_int64 (s, 1, begin_ns);
+  sqlite3_bind_int64 (s, 2, end_ns);
+  sqlite3_bind_int64 (s, 3, (gint64) max_points + 1);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    *at_most = sqlite3_column_int64 (s, 0) <= max_points;
+  sqlite3_reset (s);
+  return rc == SQLITE_ROW || sql_error (series->db, "values", error);
+}
+
+static gboolean
+read_points (CsFieldPlotSeries  *series,
+             gint64              begin_ns,
+             gint64              end_ns,
+             GArray             *values,
+             GError            **error)
+{
+  sqlite3_stmt *s = series->points;
+  int rc;
+
+  sqlite3_bind_int64 (s, 1, begin_ns);
+  sqlite3_bind_int64 (s, 2, end_ns);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      CsFieldPlotValue v;
+
+      point_from_row (s, &v);
+      g_array_append_val (values, v);
+    }
+  sqlite3_reset (s);
+  return rc == SQLITE_DONE || sql_error (series->db, "values", error);
+}
+
 /**
  * _cs_field_plot_series_read:
  * @series: a series
@@ -245,6 +346,8 @@ read_columns (CsFieldPlotSeries  *series,
  * @exact: (out): whether @values are the points
  * @error: %CS_PLUGIN_ERROR_FAILED
  *
+ * The last two requests are remembered: asking again costs a copy.
+ *
  * Returns: %FALSE with @error set on failure
  */
 gboolean
@@ -257,34 +360,35 @@ _cs_field_plot_series_read (CsFieldPlotSeries  *series,
                             gboolean           *exact,
                             GError            **error)
 {
-  sqlite3_stmt *s = series->count;
-  gint64 n = 0;
-  int rc;
+  Cached fresh = { begin_ns, end_ns, ns_per_column, max_points, FALSE, NULL };
+  gboolean ok;
 
-  sqlite3_bind_int64 (s, 1, begin_ns);
-  sqlite3_bind_int64 (s, 2, end_ns);
-  sqlite3_bind_int64 (s, 3, (gint64) max_points + 1);
-  rc = sqlite3_step (s);
-  if (rc == SQLITE_ROW)
-    n = sqlite3_column_int64 (s, 0);
-  sqlite3_reset (s);
-  if (rc != SQLITE_ROW)
-    return sql_error (series->db, "values", error);
-
-  *exact = n <= max_points;
-  if (!*exact)
-    return read_columns (series, begin_ns, end_ns, ns_per_column, values, error);
-
-  s = series->points;
-  sqlite3_bind_int64 (s, 1, begin_ns);
-  sqlite3_bind_int64 (s, 2, end_ns);
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+  for (guint i = 0; i < N_CACHED; i++)
     {
-      CsFieldPlotValue v;
+      Cached *c = &series->cached[i];
 
-      point_from_row (s, &v);
-      g_array_append_val (values, v);
+      if (c->values != NULL && c->begin_ns == begin_ns && c->end_ns == end_ns &&
+          c->ns_per_column == ns_per_column && c->max_points == max_points)
+        {
+          g_array_append_vals (values, c->values->data, c->values->len);
+          *exact = c->exact;
+          return TRUE;
+        }
     }
-  sqlite3_reset (s);
-  return rc == SQLITE_DONE || sql_error (series->db, "values", error);
+
+  fresh.values = g_array_new (FALSE, FALSE, sizeof (CsFieldPlotValue));
+  ok = count_at_most (series, begin_ns, end_ns, max_points, &fresh.exact, error) &&
+       (fresh.exact ? read_points (series, begin_ns, end_ns, fresh.values, error)
+                    : read_columns (series, begin_ns, end_ns, ns_per_column, fresh.values, error));
+  if (!ok)
+    {
+      g_array_unref (fresh.values);
+      return FALSE;
+    }
+  g_array_append_vals (values, fresh.values->data, fresh.values->len);
+  *exact = fresh.exact;
+  g_clear_pointer (&series->cached[N_CACHED - 1].values, g_array_unref);
+  memmove (&series->cached[1], &series->cached[0], (N_CACHED - 1) * sizeof (Cached));
+  series->cached[0] = fresh;
+  return TRUE;
 }
