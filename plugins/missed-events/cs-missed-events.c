@@ -48,32 +48,21 @@ format_count (guint64 n)
   return g_string_free (s, FALSE);
 }
 
-/* The info bar's line for a loss. */
+/* A sentence about a loss: for the info bar ("CPU 1 lost 1,234 events
+ * here"), or for the event list's row of the first event after it. */
 static char *
-format_lookup (guint   cpu,
-               guint64 n_missed)
+format_loss (guint    cpu,
+             guint64  n_missed,
+             gboolean in_list)
 {
   g_autofree char *count = NULL;
 
   if (n_missed == G_MAXUINT64)
-    return g_strdup_printf ("CPU %u lost events here (the kernel did not count them)", cpu);
+    return in_list ? g_strdup_printf ("CPU %u lost events before this one", cpu)
+                   : g_strdup_printf ("CPU %u lost events here (the kernel did not count them)", cpu);
   count = format_count (n_missed);
-  return g_strdup_printf (n_missed == 1 ? "CPU %u lost %s event here" : "CPU %u lost %s events here",
-                          cpu, count);
-}
-
-/* The event list's note on the first event after a loss. */
-static char *
-format_list (guint   cpu,
-             guint64 n_missed)
-{
-  g_autofree char *count = NULL;
-
-  if (n_missed == G_MAXUINT64)
-    return g_strdup_printf ("CPU %u lost events before this one", cpu);
-  count = format_count (n_missed);
-  return g_strdup_printf (n_missed == 1 ? "CPU %u lost %s event before this one"
-                                        : "CPU %u lost %s events before this one", cpu, count);
+  return g_strdup_printf ("CPU %u lost %s %s %s", cpu, count, n_missed == 1 ? "event" : "events",
+                          in_list ? "before this one" : "here");
 }
 
 /* Next to a mark: "−1,234". */
@@ -217,7 +206,7 @@ marks_lookup (gpointer            instance,
     }
   if (best == NULL)
     return FALSE;
-  item->text = format_lookup (best->cpu, best->n_missed);
+  item->text = format_loss (best->cpu, best->n_missed, FALSE);
   item->begin_ns = best->ts_ns;
   item->end_ns = best->ts_ns;
   item->pid = -1;
@@ -251,7 +240,7 @@ missed_describe_event (gpointer                instance,
           event.ts_ns >= m->ts_ns)
         return NULL;
     }
-  return format_list (m->cpu, m->n_missed);
+  return format_loss (m->cpu, m->n_missed, TRUE);
 }
 
 /* `info --json`: {"total": N, "losses": [{"cpu", "ts_ns", "n_missed"}]},
