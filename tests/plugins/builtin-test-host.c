@@ -60,6 +60,39 @@ cs_builtin_fixture_tear_down (CsBuiltinFixture *fixture)
   g_clear_object (&fixture->registry);
 }
 
+/* Runs @argv; returns its stdout, fails the test when it fails. */
+static char *
+run (GPtrArray *argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  char *out = NULL;
+  int status = 0;
+
+  /* The test's own cache (G_TEST_OPTION_ISOLATE_DIRS), not the caller's. */
+  env = g_environ_setenv (env, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed: %s", (const char *) argv->pdata[0], err);
+  return out;
+}
+
+char *
+cs_builtin_run_chronoscope (const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (char *) g_getenv ("CHRONOSCOPE"));
+  g_assert_nonnull (argv->pdata[0]);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  return run (argv);
+}
+
 JsonNode *
 cs_builtin_run_oracle (const char         *script,
                        const char * const *args)
@@ -68,20 +101,13 @@ cs_builtin_run_oracle (const char         *script,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
   g_autofree char *path = g_build_filename (g_getenv ("CS_ORACLE_DIR"), script, NULL);
-  int status = 0;
 
   g_ptr_array_add (argv, (char *) "python3");
   g_ptr_array_add (argv, path);
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
-                &status, &error);
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("%s failed: %s", path, err);
+  out = run (argv);
   json_parser_load_from_data (parser, out, -1, &error);
   g_assert_no_error (error);
   return json_node_copy (json_parser_get_root (parser));

@@ -35,4 +35,8 @@ void cs_builtin_fixture_tear_down (CsBuiltinFixture      *fixture);
 JsonNode *cs_builtin_run_oracle   (const char            *script,
                                    const char * const    *args);
 
+/* Runs `$CHRONOSCOPE ARGS...` (the executable, with the built-ins of the
+ * build tree); returns its stdout, fails the test when it fails. */
+char     *cs_builtin_run_chronoscope (const char * const  *args);
+
 G_END_DECLS

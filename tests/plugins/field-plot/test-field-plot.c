@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "builtin-test-host.h"
@@ -430,6 +431,70 @@ test_row_columns (CsBuiltinFixture *fixture,
     cs_test_save_output (&fixture->base);
 }
 
+/* `chronoscope render --row field-plot:KEY` draws the same row: the line
+ * at the first value's height between the first two values. */
+static void
+test_cli_render (CsBuiltinFixture *fixture,
+                 gconstpointer     data)
+{
+  const Series *series = data;
+  g_autoptr(GArray) points = oracle_points (fixture, series);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cs-field-plot-XXXXXX", &error);
+  g_autofree char *png = g_build_filename (dir, "row.png", NULL);
+  g_autofree char *row = g_strdup_printf ("field-plot:%s", series->key);
+  g_autofree char *begin = NULL;
+  g_autofree char *end = NULL;
+  g_autofree char *out = NULL;
+  const Point *a = NULL, *b = NULL;
+  gint64 min = G_MAXINT64, max = G_MININT64;
+  double y0, height, x_a, x_b, y;
+  CsViewport v;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < points->len; i++)
+    {
+      const Point *p = &g_array_index (points, Point, i);
+
+      min = MIN (min, p->value);
+      max = MAX (max, p->value);
+      if (a == NULL && i + 1 < points->len &&
+          g_array_index (points, Point, i + 1).ts_ns - p->ts_ns >= 100)
+        {
+          a = p;
+          b = &g_array_index (points, Point, i + 1);
+        }
+    }
+  g_assert_nonnull (a);
+  v = viewport_for (fixture, a->ts_ns - (b->ts_ns - a->ts_ns) / 2,
+                    b->ts_ns + (b->ts_ns - a->ts_ns) / 2, 800);
+  begin = g_strdup_printf ("%" G_GINT64_FORMAT, v.begin_ns);
+  end = g_strdup_printf ("%" G_GINT64_FORMAT, v.end_ns);
+  {
+    const char *args[] = { "render", cs_document_get_trace_path (fixture->base.document),
+                           "--row", row, "--begin", begin, "--end", end, "--width", "800",
+                           "-o", png, NULL };
+
+    out = cs_builtin_run_chronoscope (args);
+  }
+
+  /* The same layout as this renderer's with the same row. */
+  add_row (fixture, series->key);
+  cs_timeline_renderer_get_plugin_row_area (fixture->base.renderer, 0, &y0, &height);
+  g_clear_pointer (&fixture->base.surface, cairo_surface_destroy);
+  fixture->base.surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (fixture->base.surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_height (fixture->base.surface), >=, (int) (y0 + height));
+  x_a = cs_timeline_renderer_ns_to_x (fixture->base.renderer, &v, a->ts_ns);
+  x_b = cs_timeline_renderer_ns_to_x (fixture->base.renderer, &v, b->ts_ns);
+  y = line_y_in_column (fixture, (int) ((x_a + x_b) / 2), y0, height);
+  cs_test_check (&fixture->base, y >= 0 && fabs (y - expected_y (y0, height, min, max, a->value)) <= 2.0,
+                 "render --row %s: value %" G_GINT64_FORMAT " at y %.1f, expected %.1f", row,
+                 a->value, y, expected_y (y0, height, min, max, a->value));
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 /* Keys the recording cannot plot are refused, with the reason. */
 static void
 test_bad_keys (CsBuiltinFixture *fixture,
@@ -484,6 +549,8 @@ main (int   argc,
               &sched_runtime_pid, set_up, test_row_points, tear_down);
   g_test_add ("/cs/plugins/FieldPlot/row-columns/stat-runtime", CsBuiltinFixture,
               &sched_runtime, set_up, test_row_columns, tear_down);
+  g_test_add ("/cs/plugins/FieldPlot/cli-render/cpu-frequency", CsBuiltinFixture,
+              &lisa_state_cpu0, set_up, test_cli_render, tear_down);
   g_test_add ("/cs/plugins/FieldPlot/bad-keys", CsBuiltinFixture,
               &lisa_state, set_up, test_bad_keys, tear_down);
   return cs_test_render_run ();

@@ -111,6 +111,26 @@ test_json_equals_report (CsBuiltinFixture *fixture,
   g_assert_cmpint (json_object_get_int_member (o, "total"), ==, total);
 }
 
+/* `chronoscope info --json` carries the same member, with the plugin
+ * loaded by the executable from the build tree. */
+static void
+test_info_json (CsBuiltinFixture *fixture,
+                gconstpointer     data)
+{
+  const char *args[] = { "info", cs_document_get_trace_path (fixture->base.document), "--json", NULL };
+  g_autofree char *out = cs_builtin_run_chronoscope (args);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) expected = plugin_json (fixture);
+  g_autoptr(GError) error = NULL;
+  JsonObject *info;
+
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  info = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_object_has_member (info, "missed-events"));
+  g_assert_true (json_node_equal (json_object_get_member (info, "missed-events"), expected));
+}
+
 /* Is there a mark-coloured pixel in column @x, inside the plot? */
 static gboolean
 column_has_mark (CsBuiltinFixture *fixture,
@@ -308,6 +328,8 @@ main (int   argc,
 
   g_test_add ("/cs/plugins/MissedEvents/json-equals-report", CsBuiltinFixture, NULL,
               set_up_lossy, test_json_equals_report, tear_down);
+  g_test_add ("/cs/plugins/MissedEvents/info-json", CsBuiltinFixture, NULL,
+              set_up_lossy, test_info_json, tear_down);
   g_test_add ("/cs/plugins/MissedEvents/marks", CsBuiltinFixture, NULL,
               set_up_lossy, test_marks, tear_down);
   g_test_add ("/cs/plugins/MissedEvents/event-list", CsBuiltinFixture, NULL,
