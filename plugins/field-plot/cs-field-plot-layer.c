@@ -28,6 +28,8 @@ values_row_label (gpointer    instance,
   if (self == NULL || !_cs_field_plot_key_parse (key, &k, NULL) ||
       !_cs_field_plot_key_check (&k, self->document, NULL))
     return NULL;
+  /* The row is being set up: its values are needed soon. */
+  _cs_field_plot_request (self, key);
   return _cs_field_plot_key_label (&k);
 }
 

@@ -41,6 +41,8 @@ typedef struct {
   gint32 pid;
 } CsFieldPlotValue;
 
+void               _cs_field_plot_request        (CsFieldPlot        *self,
+                                                  const char         *key);
 CsFieldPlotSeries *_cs_field_plot_get_series     (CsFieldPlot        *self,
                                                   const char         *key,
                                                   GError            **error);

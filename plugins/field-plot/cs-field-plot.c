@@ -60,11 +60,33 @@ field_plot_pass_ready (gpointer    instance,
 }
 
 /**
+ * _cs_field_plot_request:
+ * @self: the plugin's instance
+ * @key: a row's key, checked
+ *
+ * Asks for the key's pass unless its results exist or it was asked for
+ * already.  Called when a row is set up (its label is asked for), never
+ * while a frame is drawn: a window shows the pass's progress, which must
+ * not change its widgets in the middle of a frame.  Without a window the
+ * pass has run when this returns.
+ */
+void
+_cs_field_plot_request (CsFieldPlot *self,
+                        const char  *key)
+{
+  if (g_hash_table_contains (self->series, key) || g_hash_table_contains (self->requested, key) ||
+      cs_plugin_document_get_pass_db (self->document, self->plugin, CS_FIELD_PLOT_PASS, key, NULL) != NULL)
+    return;
+  g_hash_table_add (self->requested, g_strdup (key));
+  cs_plugin_document_request_pass (self->document, self->plugin, CS_FIELD_PLOT_PASS, key);
+}
+
+/**
  * _cs_field_plot_get_series:
  * @self: the plugin's instance
  * @key: a row's key
- * @error: %CS_PLUGIN_ERROR_NOT_READY while its pass runs (it is asked for
- *   here, once), %CS_PLUGIN_ERROR_FAILED
+ * @error: %CS_PLUGIN_ERROR_NOT_READY while its pass has not run (see
+ *   _cs_field_plot_request()), %CS_PLUGIN_ERROR_FAILED
  *
  * Returns: (transfer none) (nullable): the key's series, kept until its
  *   pass runs again or the recording closes
@@ -75,28 +97,13 @@ _cs_field_plot_get_series (CsFieldPlot  *self,
                            GError      **error)
 {
   CsFieldPlotSeries *series = g_hash_table_lookup (self->series, key);
-  g_autoptr(GError) local_error = NULL;
   sqlite3 *db;
 
   if (series != NULL)
     return series;
-  db = cs_plugin_document_get_pass_db (self->document, self->plugin, CS_FIELD_PLOT_PASS, key,
-                                       &local_error);
-  if (db == NULL && g_error_matches (local_error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_NOT_READY) &&
-      !g_hash_table_contains (self->requested, key))
-    {
-      g_hash_table_add (self->requested, g_strdup (key));
-      cs_plugin_document_request_pass (self->document, self->plugin, CS_FIELD_PLOT_PASS, key);
-      /* Without a window the pass has run by now. */
-      g_clear_error (&local_error);
-      db = cs_plugin_document_get_pass_db (self->document, self->plugin, CS_FIELD_PLOT_PASS,
-                                           key, &local_error);
-    }
+  db = cs_plugin_document_get_pass_db (self->document, self->plugin, CS_FIELD_PLOT_PASS, key, error);
   if (db == NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return NULL;
-    }
+    return NULL;
   series = _cs_field_plot_series_open (db, error);
   if (series != NULL)
     g_hash_table_insert (self->series, g_strdup (key), series);
