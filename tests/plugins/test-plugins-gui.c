@@ -144,6 +144,16 @@ toggle_and_compare (CsWindow        *window,
   return changed;
 }
 
+/* Built-ins that draw only rows the user adds, and a row each on the
+ * test recordings. */
+static const struct {
+  const char *plugin;
+  const char *layer;
+  const char *key;
+} plugin_rows[] = {
+  { "field-plot", "values", "sched:sched_switch.next_pid" },
+};
+
 static void
 test_dialog_toggles_each_plugin (void)
 {
@@ -160,8 +170,19 @@ test_dialog_toggles_each_plugin (void)
       CsWindow *window = cs_test_open_window (path, 1200, 800);
       CsPluginsDialog *dialog;
 
-      /* A task plot, for overlays of task plots. */
+      /* A task plot, for overlays of task plots; a row for each plugin
+       * that draws only rows of its own. */
       cs_analysis_add_task_plot (cs_window_get_analysis (window), 1);
+      for (guint i = 0; i < G_N_ELEMENTS (plugin_rows); i++)
+        {
+          CsPlugin *plugin = cs_plugin_registry_lookup (registry, plugin_rows[i].plugin);
+
+          if (plugin != NULL)
+            cs_plugin_window_add_row (cs_window_get_plugins (window), plugin, plugin_rows[i].layer,
+                                      plugin_rows[i].key);
+        }
+      /* Laid out and drawn once, which asks for the rows' passes. */
+      cs_test_spin (200);
       cs_test_wait_until (passes_done, window, "the plugin passes");
       cs_test_activate (window, "plugins", NULL);
       cs_test_spin (100);
