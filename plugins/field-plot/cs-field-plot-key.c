@@ -138,16 +138,17 @@ _cs_field_plot_key_to_string (const CsFieldPlotKey *key)
  * _cs_field_plot_key_label:
  * @key: a key
  *
- * Returns: (transfer full): the row's label: "EVENT.FIELD" over the
- *   filter ("cpu=1", "all")
+ * Returns: (transfer full): the row's label: the field over the filter
+ *   ("cpu=1", "all"), which is what fits the label column (the event is
+ *   in the info bar's text)
  */
 char *
 _cs_field_plot_key_label (const CsFieldPlotKey *key)
 {
   if (key->split == CS_FIELD_PLOT_ALL)
-    return g_strdup_printf ("%s.%s\nall", key->event, key->field);
-  return g_strdup_printf ("%s.%s\n%s=%" G_GINT64_FORMAT, key->event, key->field,
-                          split_name (key), key->split_value);
+    return g_strdup_printf ("%s\nall", key->field);
+  return g_strdup_printf ("%s\n%s=%" G_GINT64_FORMAT, key->field, split_name (key),
+                          key->split_value);
 }
 
 /**

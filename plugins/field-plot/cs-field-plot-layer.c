@@ -62,17 +62,31 @@ set_source (cairo_t             *cr,
   cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
 }
 
+/* Small text at the row's left edge, over a light patch so that the line
+ * under it does not hide it. */
 static void
 draw_note (cairo_t            *cr,
            const CsPluginView *view,
            double              y,
            const char         *text)
 {
-  double x0, width;
+  cairo_pattern_t *drawn;
+  double x0, width, text_width;
 
   cs_plugin_view_get_area (view, &x0, NULL, &width, NULL);
+  cairo_push_group (cr);
   set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 1.0);
-  cs_plugin_view_draw_text (view, cr, x0 + 4, y, width - 8, CS_PLUGIN_TEXT_SMALL, text);
+  text_width = cs_plugin_view_draw_text (view, cr, x0 + 4, y, width - 8, CS_PLUGIN_TEXT_SMALL, text);
+  drawn = cairo_pop_group (cr);
+  if (text_width > 0)
+    {
+      set_source (cr, view, CS_PLUGIN_COLOR_BACKGROUND, 0.8);
+      cairo_rectangle (cr, x0 + 2, round (y) - 7, text_width + 4, 14);
+      cairo_fill (cr);
+      cairo_set_source (cr, drawn);
+      cairo_paint (cr);
+    }
+  cairo_pattern_destroy (drawn);
 }
 
 /* A 2 px thick horizontal line from @x1 to @x2 centred on @y (whole

@@ -10,9 +10,9 @@
  *   buckets (level, idx, n, min_value, max_value, last_ts, last_value):
  *     a pyramid of time buckets, bucket idx of level L covering
  *     [origin + idx * 2^L, origin + (idx + 1) * 2^L) ns, empty buckets
- *     left out; levels from about the recording's mean spacing between
- *     two events of the type (finer ones would hold one value each) up
- *     to one bucket for the whole recording;
+ *     left out; levels from about four times the recording's mean
+ *     spacing between two events of the type (finer ones would hold one
+ *     value each) up to one bucket for the whole recording;
  *   series (name, value): n_points, min_value, max_value, origin_ns,
  *     min_level, max_level.
  * A frame then reads the buckets of the level whose width is just under
@@ -102,7 +102,9 @@ values_begin (CsPluginPass  *pass,
       return NULL;
     }
   st->origin_ns = first;
-  st->min_level = _cs_field_plot_log2 (MAX (span / n, 1));
+  /* Buckets of about four events' mean spacing at the finest: finer ones
+   * would hold one value each, costing a row per value for nothing. */
+  st->min_level = _cs_field_plot_log2 (MAX (span / n, 1)) + 2;
   st->max_level = MIN (_cs_field_plot_log2 (span) + 1, 62);
   st->min_level = MIN (st->min_level, st->max_level);
   st->min_value = G_MAXINT64;
@@ -250,7 +252,7 @@ _cs_field_plot_add_pass (CsPlugin *plugin)
   static const CsPluginPassInfo info = {
     .struct_size = sizeof (CsPluginPassInfo),
     .name = CS_FIELD_PLOT_PASS,
-    .version = 1,
+    .version = 2,
     .automatic = FALSE,
     .events = NULL,
     .list_events = values_list_events,
