@@ -63,30 +63,27 @@ set_source (cairo_t             *cr,
 }
 
 /* Small text at the row's left edge, over a light patch so that the line
- * under it does not hide it. */
+ * under it does not hide it.  The text is first laid out with a
+ * transparent source to learn its width (the view caches the layout, so
+ * this costs far less than drawing through a group). */
 static void
 draw_note (cairo_t            *cr,
            const CsPluginView *view,
            double              y,
            const char         *text)
 {
-  cairo_pattern_t *drawn;
   double x0, width, text_width;
 
   cs_plugin_view_get_area (view, &x0, NULL, &width, NULL);
-  cairo_push_group (cr);
-  set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 1.0);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0);
   text_width = cs_plugin_view_draw_text (view, cr, x0 + 4, y, width - 8, CS_PLUGIN_TEXT_SMALL, text);
-  drawn = cairo_pop_group (cr);
-  if (text_width > 0)
-    {
-      set_source (cr, view, CS_PLUGIN_COLOR_BACKGROUND, 0.8);
-      cairo_rectangle (cr, x0 + 2, round (y) - 7, text_width + 4, 14);
-      cairo_fill (cr);
-      cairo_set_source (cr, drawn);
-      cairo_paint (cr);
-    }
-  cairo_pattern_destroy (drawn);
+  if (text_width <= 0)
+    return;
+  set_source (cr, view, CS_PLUGIN_COLOR_BACKGROUND, 0.8);
+  cairo_rectangle (cr, x0 + 2, round (y) - 7, text_width + 4, 14);
+  cairo_fill (cr);
+  set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 1.0);
+  cs_plugin_view_draw_text (view, cr, x0 + 4, y, width - 8, CS_PLUGIN_TEXT_SMALL, text);
 }
 
 /* A 2 px thick horizontal line from @x1 to @x2 centred on @y (whole
@@ -186,7 +183,9 @@ values_draw (gpointer             instance,
           double x = floor (cs_plugin_view_ns_to_x (view, v->ts_ns));
           double y_max = scale_y (&scale, v->max), y_min = scale_y (&scale, v->min);
 
-          cairo_rectangle (cr, x, floor (y_max), 1, floor (y_min) - floor (y_max) + 1);
+          /* Ranges under 3 px hide under the 2 px line through the column. */
+          if (floor (y_min) - floor (y_max) >= 3)
+            cairo_rectangle (cr, x, floor (y_max), 1, floor (y_min) - floor (y_max) + 1);
         }
       cairo_fill (cr);
     }
