@@ -422,6 +422,24 @@ test_row_columns (CsBuiltinFixture *fixture,
                                                          lowest->value), y0),
                  "%s: nothing reaches the min %" G_GINT64_FORMAT, series->key, lowest->value);
 
+  /* The info bar sums up the values around the pointer: the largest
+   * value of the recording is the max there. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *max_text = g_strdup_printf (", max %" G_GINT64_FORMAT ",", highest->value);
+    CsHit hit;
+
+    g_assert_true (cs_timeline_renderer_hit_test (
+      fixture->base.renderer, &v, cs_timeline_renderer_ns_to_x (fixture->base.renderer, &v, highest->ts_ns),
+      y0 + height / 2, &hit, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (hit.kind, ==, CS_HIT_PLUGIN_ROW);
+    g_assert_true (hit.has_item);
+    g_test_message ("info bar: %s", hit.item.text);
+    g_assert_true (g_str_has_prefix (hit.item.text, "sched_stat_runtime.runtime: "));
+    g_assert_nonnull (strstr (hit.item.text, max_text));
+  }
+
   /* Before the first value: nothing in line colour (the row's labels
    * are at its left edge, so look from 40 px in). */
   for (int x = (int) time_x + 40;
