@@ -111,6 +111,7 @@ cs_scan_result_free (CsScanResult *result)
   if (result == NULL)
     return;
   g_free (result->type_counts);
+  g_clear_pointer (&result->losses, g_array_unref);
   g_clear_pointer (&result->tasks, g_hash_table_unref);
   g_free (result);
 }
@@ -581,7 +582,12 @@ scan_records (CsCpuScan *scan,
       result->n_events++;
       result->type_counts[type]++;
       if (rec.missed_events != 0)
-        result->missed_events += rec.missed_events == G_MAXUINT32 ? 1 : rec.missed_events;
+        {
+          CsScanLoss loss = { rec.ts_ns, rec.missed_events == G_MAXUINT32 ? -1 : (gint64) rec.missed_events };
+
+          result->missed_events += rec.missed_events == G_MAXUINT32 ? 1 : rec.missed_events;
+          g_array_append_val (result->losses, loss);
+        }
       lookup_task (st, pid)->n_events++;
       summary_event (scan, rec.ts_ns, pid);
 
@@ -648,6 +654,7 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   scan->cancellable = cancellable;
   result->cpu = cpu;
   result->type_counts = g_new0 (guint64, types->n_types);
+  result->losses = g_array_new (FALSE, FALSE, sizeof (CsScanLoss));
   result->tasks = g_hash_table_new_full (NULL, NULL, NULL, scan_task_free);
 
   scan->cursor = cs_trace_file_open_cpu (file, cpu, error);

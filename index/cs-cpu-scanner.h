@@ -49,6 +49,13 @@ typedef struct {
   guint64 n_chunks;
 } CsScanTask;
 
+/* A loss of the ring buffer: the missed-events count of a ring-buffer
+ * page, at that page's first event; -1 when the kernel did not count. */
+typedef struct {
+  gint64 ts_ns;
+  gint64 n_missed;
+} CsScanLoss;
+
 /* Everything about one CPU that is not per event. */
 typedef struct {
   guint cpu;
@@ -56,6 +63,7 @@ typedef struct {
   gint64 first_ns;
   gint64 last_ns;
   guint64 missed_events;
+  GArray *losses;          /* CsScanLoss, in time order: where events were lost */
   gboolean has_sched_switch;
   guint64 *type_counts;    /* n_types entries */
   GHashTable *tasks;       /* GINT_TO_POINTER (pid) -> CsScanTask */

@@ -385,11 +385,13 @@ write_cpus_and_tasks (sqlite3           *db,
       "INSERT INTO cpu_type_counts VALUES (?1, ?2, ?3)", error);
   g_autoptr(sqlite3_stmt) task_s = _cs_sqlite_prepare (db,
       "INSERT INTO tasks VALUES (?1, ?2, ?3, ?4)", error);
+  g_autoptr(sqlite3_stmt) loss_s = _cs_sqlite_prepare (db,
+      "INSERT INTO missed_events VALUES (?1, ?2, ?3)", error);
   GHashTableIter iter;
   gpointer key, value;
   int rc;
 
-  if (cpu_s == NULL || count_s == NULL || task_s == NULL)
+  if (cpu_s == NULL || count_s == NULL || task_s == NULL || loss_s == NULL)
     return FALSE;
 
   for (guint i = 0; i < results->len; i++)
@@ -406,6 +408,19 @@ write_cpus_and_tasks (sqlite3           *db,
       sqlite3_reset (cpu_s);
       if (!_cs_sqlite_check (db, rc, "storing CPUs", error))
         return FALSE;
+
+      for (guint l = 0; l < r->losses->len; l++)
+        {
+          const CsScanLoss *loss = &g_array_index (r->losses, CsScanLoss, l);
+
+          sqlite3_bind_int (loss_s, 1, r->cpu);
+          sqlite3_bind_int64 (loss_s, 2, loss->ts_ns);
+          sqlite3_bind_int64 (loss_s, 3, loss->n_missed);
+          rc = sqlite3_step (loss_s);
+          sqlite3_reset (loss_s);
+          if (!_cs_sqlite_check (db, rc, "storing missed events", error))
+            return FALSE;
+        }
 
       for (guint t = 0; t < n_types; t++)
         {

@@ -36,6 +36,8 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
 /* meta: identity (see cs-index-cache.c), file_version, compression, clock,
  *   n_cpus, first_ns, last_ns, n_events, summary_shift, summary_levels.
  * cpus, event_types, cpu_type_counts, tasks: small derived tables.
+ * missed_events: per CPU, where its ring buffer lost events: the first
+ *   event after the loss and the page header's count (-1: not counted).
  * event_chunks: per CPU, CS_EVENT_CHUNK_ROWS events per row in time order;
  *   first_row is the CPU-local index of the chunk's first event.
  * slice_chunks: per CPU, who ran from when to when (sched_switch), ordered
@@ -50,6 +52,8 @@ const char _cs_index_schema_sql[] =
   "CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
   "CREATE TABLE cpus (cpu INTEGER PRIMARY KEY, n_events INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, missed_events INTEGER, has_sched_switch INTEGER);"
+  "CREATE TABLE missed_events (cpu INTEGER, ts_ns INTEGER, n_missed INTEGER);"
+  "CREATE INDEX missed_events_by_time ON missed_events (cpu, ts_ns);"
   "CREATE TABLE event_types (id INTEGER PRIMARY KEY, tep_id INTEGER, system TEXT,"
   "  name TEXT, n_events INTEGER);"
   "CREATE TABLE cpu_type_counts (cpu INTEGER, type_id INTEGER, n_events INTEGER,"

@@ -289,7 +289,8 @@ draw_plugin_row (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame
       top += heights[i];
     }
   init_plugin_view (self, &view, frame, y);
-  _cs_plugin_row_draw (row, &view, cr);
+  if (self->plugins != NULL && _cs_plugin_document_is_enabled (self->plugins, row->plugin))
+    _cs_plugin_row_draw (row, &view, cr);
 }
 
 static void
@@ -822,6 +823,73 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
   return ret;
 }
 
+/* Keeps what a layer found in @hit; its text lives until the next hit
+ * test. */
+static void
+take_item (CsTimelineRenderer *self,
+           CsHit              *hit,
+           CsPlugin           *plugin,
+           CsPluginItem       *item)
+{
+  hit->has_item = TRUE;
+  hit->item = *item;
+  hit->item_plugin = plugin;
+  self->item_text = item->text;
+}
+
+/* Asks the plugin layers over plot @index what lies at (@x_px, @y_px). */
+static void
+hit_test_layers (CsTimelineRenderer  *self,
+                 const CsPlotFrame   *frame,
+                 guint                index,
+                 CsPluginLayerTarget  target,
+                 double               x_px,
+                 double               y_px,
+                 CsHit               *hit)
+{
+  CsPluginView view;
+  CsPluginItem item;
+  CsPlugin *plugin = NULL;
+
+  if (self->plugins == NULL)
+    return;
+  init_plugin_view (self, &view, frame, plot_y (index));
+  if (target == CS_PLUGIN_LAYER_CPU_PLOT)
+    view.cpu = hit->cpu;
+  else
+    view.pid = hit->pid;
+  if (_cs_plugin_layers_lookup (&view, target, x_px, y_px, &plugin, &item))
+    take_item (self, hit, plugin, &item);
+}
+
+static gboolean
+hit_test_plugin_row (CsTimelineRenderer *self,
+                     const CsPlotFrame  *frame,
+                     guint               index,
+                     double              x_px,
+                     double              y_px,
+                     CsHit              *hit)
+{
+  const CsPluginRow *row;
+  CsPluginView view;
+  CsPluginItem item;
+
+  hit->row = index - self->cpus->len - self->task_pids->len;
+  row = &g_array_index (self->rows, CsPluginRow, hit->row);
+  if (x_px < frame->time_x)
+    {
+      hit->kind = CS_HIT_PLUGIN_LABEL;
+      return TRUE;
+    }
+  hit->kind = CS_HIT_PLUGIN_ROW;
+  if (self->plugins == NULL || !_cs_plugin_document_is_enabled (self->plugins, row->plugin))
+    return TRUE;
+  init_plugin_view (self, &view, frame, plot_y (index));
+  if (_cs_plugin_row_lookup (row, &view, x_px, y_px, &item))
+    take_item (self, hit, row->plugin, &item);
+  return TRUE;
+}
+
 /**
  * cs_timeline_renderer_hit_test:
  * @self: a renderer
@@ -866,6 +934,8 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
 
   memset (hit, 0, sizeof *hit);
   hit->kind = CS_HIT_NONE;
+  hit->item.pid = -1;
+  g_clear_pointer (&self->item_text, g_free);
 
   if (x_px < 0 || y_px < 0 || x_px >= viewport->width_px || y_px >= viewport->height_px)
     return TRUE;
@@ -888,6 +958,9 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
     return TRUE;
   hit->plot_index = index;
 
+  if (index >= self->cpus->len + self->task_pids->len)
+    return hit_test_plugin_row (self, &frame, index, x_px, y_px, hit);
+
   if (index >= self->cpus->len)
     {
       hit->pid = g_array_index (self->task_pids, gint32, index - self->cpus->len);
@@ -897,6 +970,7 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
           return TRUE;
         }
       hit->kind = CS_HIT_TASK_PLOT;
+      hit_test_layers (self, &frame, index, CS_PLUGIN_LAYER_TASK_PLOT, x_px, y_px, hit);
       radius_ns = MAX (HIT_RADIUS_PX * frame.ns_per_px, 1.0);
       return _cs_task_plot_painter_find_interval (self->task_painter, hit->pid, hit->ts_ns,
                                                   (gint64) ceil (radius_ns), &hit->interval,
@@ -913,6 +987,7 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
       return TRUE;
     }
   hit->kind = CS_HIT_CPU_PLOT;
+  hit_test_layers (self, &frame, index, CS_PLUGIN_LAYER_CPU_PLOT, x_px, y_px, hit);
 
   info = cs_document_get_cpu (self->document, hit->cpu);
   if (info == NULL || info->n_events == 0)
@@ -944,4 +1019,138 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
     }
 
   return TRUE;
+}
+
+/**
+ * cs_timeline_renderer_set_plugins:
+ * @self: a renderer
+ * @plugins: (nullable): the plugin side of the renderer's document, whose
+ *   enabled plugins' layers draw over the plots; %NULL for none
+ *
+ * Chooses whose layers draw.  Plugins enabled or disabled on @plugins
+ * later take effect at the next frame; plugin rows of a disabled plugin
+ * stay in place, empty, until cs_timeline_renderer_set_plugin_rows() drops
+ * them.  The caller redraws.
+ */
+void
+cs_timeline_renderer_set_plugins (CsTimelineRenderer *self,
+                                  CsPluginDocument   *plugins)
+{
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+
+  if (plugins == self->plugins)
+    return;
+  g_array_set_size (self->rows, 0);
+  g_clear_pointer (&self->plugins, cs_plugin_document_unref);
+  if (plugins != NULL)
+    self->plugins = cs_plugin_document_ref (plugins);
+}
+
+/**
+ * cs_timeline_renderer_set_plugin_rows:
+ * @self: a renderer with plugins (cs_timeline_renderer_set_plugins())
+ * @rows: (array length=n_rows) (nullable): the rows, top to bottom, below
+ *   the task plots
+ * @n_rows: length of @rows
+ *
+ * Chooses the plugin rows.  A row whose plugin is not enabled, whose layer
+ * is not a %CS_PLUGIN_LAYER_ROW layer of that plugin, or whose key the
+ * layer's row_label refuses is dropped.  The caller redraws.
+ *
+ * Returns: how many rows were kept
+ */
+guint
+cs_timeline_renderer_set_plugin_rows (CsTimelineRenderer    *self,
+                                      const CsPluginRowSpec *rows,
+                                      guint                  n_rows)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), 0);
+  g_return_val_if_fail (rows != NULL || n_rows == 0, 0);
+
+  g_array_set_size (self->rows, 0);
+  for (guint i = 0; i < n_rows && self->plugins != NULL; i++)
+    {
+      const CsPluginLayerInfo *layer;
+      CsPluginRow row = { 0 };
+      gpointer instance;
+
+      if (rows[i].plugin == NULL || rows[i].key == NULL ||
+          !_cs_plugin_document_is_enabled (self->plugins, rows[i].plugin))
+        continue;
+      layer = _cs_plugin_find_layer (rows[i].plugin, rows[i].layer);
+      if (layer == NULL || layer->target != CS_PLUGIN_LAYER_ROW)
+        continue;
+      instance = cs_plugin_document_get_instance (self->plugins, rows[i].plugin);
+      row.label = layer->row_label (instance, rows[i].key);
+      if (row.label == NULL)
+        continue;
+      row.plugin = rows[i].plugin;
+      row.layer = layer;
+      row.key = g_strdup (rows[i].key);
+      g_array_append_val (self->rows, row);
+    }
+  return self->rows->len;
+}
+
+/**
+ * cs_timeline_renderer_get_n_plugin_rows:
+ * @self: a renderer
+ *
+ * Returns: how many plugin rows are drawn, below the task plots
+ */
+guint
+cs_timeline_renderer_get_n_plugin_rows (CsTimelineRenderer *self)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), 0);
+  return self->rows->len;
+}
+
+/**
+ * cs_timeline_renderer_get_plugin_row:
+ * @self: a renderer
+ * @index: 0 .. cs_timeline_renderer_get_n_plugin_rows() - 1
+ * @row: (out caller-allocates): the row; its strings are borrowed until
+ *   the next cs_timeline_renderer_set_plugin_rows()
+ * @label: (out) (optional) (transfer none): its label
+ */
+void
+cs_timeline_renderer_get_plugin_row (CsTimelineRenderer *self,
+                                     guint               index,
+                                     CsPluginRowSpec    *row,
+                                     const char        **label)
+{
+  const CsPluginRow *r;
+
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (index < self->rows->len && row != NULL);
+
+  r = &g_array_index (self->rows, CsPluginRow, index);
+  row->plugin = r->plugin;
+  row->layer = r->layer->name;
+  row->key = r->key;
+  if (label != NULL)
+    *label = r->label;
+}
+
+/**
+ * cs_timeline_renderer_get_plugin_row_area:
+ * @self: a renderer
+ * @index: a plugin row index
+ * @y_px: (out) (optional): top of the row, pixels from the top
+ * @height_px: (out) (optional): its height in pixels
+ *
+ * Where a plugin row lies: below the task plots.
+ */
+void
+cs_timeline_renderer_get_plugin_row_area (CsTimelineRenderer *self,
+                                          guint               index,
+                                          double             *y_px,
+                                          double             *height_px)
+{
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+
+  if (y_px != NULL)
+    *y_px = plot_y (self->cpus->len + self->task_pids->len + index);
+  if (height_px != NULL)
+    *height_px = CS_PLOT_HEIGHT_PX;
 }
