@@ -386,18 +386,33 @@ draw_latencies (gpointer             instance,
 /* ------------------------------------------------------------------------ */
 /* Under the pointer                                                         */
 
-/* The time under @x_px, and how far from it a mark still counts. */
-static void
-pointer_time (const CsPluginView *view,
+/* The time under @x_px, and how far from it a mark still counts; FALSE
+ * when the plugin has nothing on this recording. */
+static gboolean
+pointer_time (KmodInstance       *self,
+              const CsPluginView *view,
               double              x_px,
               gint64             *ts_ns,
               gint64             *radius_ns)
 {
   gint64 begin_ns, end_ns;
 
+  if (self == NULL || !kmod_instance_has_events (self))
+    return FALSE;
   cs_plugin_view_get_span (view, &begin_ns, &end_ns);
   *ts_ns = CLAMP (cs_plugin_view_x_to_ns (view, x_px), begin_ns, end_ns - 1);
   *radius_ns = (gint64) ceil (MAX (HIT_RADIUS_PX * cs_plugin_view_get_ns_per_px (view), 1.0));
+  return TRUE;
+}
+
+/* Logs a failed read under the pointer: the info bar then says nothing
+ * of the layer, which is all a lookup can do. */
+static gboolean
+lookup_failed (GError *error)
+{
+  g_message ("%s", error->message);
+  g_error_free (error);
+  return FALSE;
 }
 
 /* The section of the plot's CPU holding the time under the pointer, else
@@ -410,22 +425,17 @@ lookup_section (gpointer             instance,
                 double               y_px,
                 CsPluginItem        *item)
 {
-  KmodInstance *self = instance;
-  g_autoptr(GArray) sections = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) sections = g_array_new (FALSE, FALSE, sizeof (KmodSection));
+  GError *error = NULL;
   int cpu = cs_plugin_view_get_cpu (view);
   gint64 ts_ns, radius_ns, best = G_MAXINT64;
   const KmodSection *found = NULL;
 
-  if (self == NULL || !kmod_instance_has_events (self) || cpu < 0)
+  if (cpu < 0 || !pointer_time (instance, view, x_px, &ts_ns, &radius_ns))
     return FALSE;
-  pointer_time (view, x_px, &ts_ns, &radius_ns);
-  sections = g_array_new (FALSE, FALSE, sizeof (KmodSection));
-  if (!kmod_instance_get_sections (self, ts_ns - radius_ns, ts_ns + radius_ns + 1, sections, &error))
-    {
-      g_message ("%s", error->message);
-      return FALSE;
-    }
+  if (!kmod_instance_get_sections (instance, ts_ns - radius_ns, ts_ns + radius_ns + 1, sections,
+                                   &error))
+    return lookup_failed (error);
   for (guint i = 0; i < sections->len; i++)
     {
       const KmodSection *s = &g_array_index (sections, KmodSection, i);
@@ -458,23 +468,17 @@ lookup_latency (gpointer             instance,
                 double               y_px,
                 CsPluginItem        *item)
 {
-  KmodInstance *self = instance;
-  g_autoptr(GArray) latencies = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (KmodWakeupLatency));
+  GError *error = NULL;
   gint32 pid = cs_plugin_view_get_pid (view);
   gint64 ts_ns, radius_ns, best = G_MAXINT64;
   const KmodWakeupLatency *found = NULL;
 
-  if (self == NULL || !kmod_instance_has_events (self) || pid < 0)
+  if (pid < 0 || !pointer_time (instance, view, x_px, &ts_ns, &radius_ns))
     return FALSE;
-  pointer_time (view, x_px, &ts_ns, &radius_ns);
-  latencies = g_array_new (FALSE, FALSE, sizeof (KmodWakeupLatency));
-  if (!kmod_instance_get_latencies (self, pid, ts_ns - radius_ns, ts_ns + radius_ns + 1,
+  if (!kmod_instance_get_latencies (instance, pid, ts_ns - radius_ns, ts_ns + radius_ns + 1,
                                     latencies, &error))
-    {
-      g_message ("%s", error->message);
-      return FALSE;
-    }
+    return lookup_failed (error);
   for (guint i = 0; i < latencies->len; i++)
     {
       const KmodWakeupLatency *l = &g_array_index (latencies, KmodWakeupLatency, i);

@@ -127,14 +127,6 @@ read_field (PassState            *state,
   return TRUE;
 }
 
-static void
-bind_int (sqlite3_stmt *s,
-          const char   *name,
-          gint64        value)
-{
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, name), value);
-}
-
 static gboolean
 write_section (PassState         *state,
                const KmodSection *section,
@@ -143,12 +135,12 @@ write_section (PassState         *state,
   sqlite3_stmt *s = state->insert_section;
   int rc;
 
-  bind_int (s, ":kind", section->kind);
-  bind_int (s, ":cpu", section->cpu);
-  bind_int (s, ":begin_ns", section->begin_ns);
-  bind_int (s, ":end_ns", section->end_ns);
-  bind_int (s, ":requested_ns", (gint64) section->requested_ns);
-  bind_int (s, ":measured_ns", (gint64) section->measured_ns);
+  kmod_bind_int (s, ":kind", section->kind);
+  kmod_bind_int (s, ":cpu", section->cpu);
+  kmod_bind_int (s, ":begin_ns", section->begin_ns);
+  kmod_bind_int (s, ":end_ns", section->end_ns);
+  kmod_bind_int (s, ":requested_ns", (gint64) section->requested_ns);
+  kmod_bind_int (s, ":measured_ns", (gint64) section->measured_ns);
   rc = sqlite3_step (s);
   sqlite3_reset (s);
   return rc == SQLITE_DONE || set_sqlite_error (state, "cannot write a section", error);
@@ -230,13 +222,13 @@ add_latency_event (PassState            *state,
   /* As the kernel's TASK_COMM_LEN bounds it. */
   g_strlcpy (l.comm, comm != NULL ? comm : "", sizeof l.comm);
 
-  bind_int (s, ":time_ns", event->ts_ns);
-  bind_int (s, ":cpu", event->cpu);
-  bind_int (s, ":pid", (gint32) pid);
+  kmod_bind_int (s, ":time_ns", event->ts_ns);
+  kmod_bind_int (s, ":cpu", event->cpu);
+  kmod_bind_int (s, ":pid", (gint32) pid);
   sqlite3_bind_text (s, sqlite3_bind_parameter_index (s, ":comm"), l.comm, -1, SQLITE_TRANSIENT);
-  bind_int (s, ":target_cpu", (gint32) target_cpu);
-  bind_int (s, ":latency_ns", (gint64) l.latency_ns);
-  bind_int (s, ":threshold_ns", (gint64) l.threshold_ns);
+  kmod_bind_int (s, ":target_cpu", (gint32) target_cpu);
+  kmod_bind_int (s, ":latency_ns", (gint64) l.latency_ns);
+  kmod_bind_int (s, ":threshold_ns", (gint64) l.threshold_ns);
   rc = sqlite3_step (s);
   sqlite3_reset (s);
   return rc == SQLITE_DONE || set_sqlite_error (state, "cannot write a wakeup latency", error);

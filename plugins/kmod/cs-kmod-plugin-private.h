@@ -120,6 +120,9 @@ gboolean    kmod_instance_get_latencies   (KmodInstance       *self,
                                            GArray             *latencies,
                                            GError            **error);
 const char *kmod_section_kind_to_string   (KmodSectionKind     kind);
+void        kmod_bind_int                 (sqlite3_stmt       *s,
+                                           const char         *name,
+                                           gint64              value);
 
 /* cs-kmod-layers.c */
 extern const CsPluginLayerInfo kmod_sections_layer;

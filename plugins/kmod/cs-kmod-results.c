@@ -165,12 +165,47 @@ ensure_db (KmodInstance  *self,
   return db;
 }
 
-static void
-bind_int (sqlite3_stmt *s,
-          const char   *name,
-          gint64        value)
+/**
+ * kmod_bind_int:
+ * @s: a prepared statement
+ * @name: one of its named parameters, ":name"
+ * @value: the value
+ *
+ * Binds a number to a named parameter.
+ */
+void
+kmod_bind_int (sqlite3_stmt *s,
+               const char   *name,
+               gint64        value)
 {
   sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, name), value);
+}
+
+/* The statement @which of the instance, with the span bound, ready to
+ * step; NULL when there is nothing to read (no module events, the pass
+ * not done yet: @ok TRUE) or on failure (@ok FALSE, @error set). */
+static sqlite3_stmt *
+start_query (KmodInstance   *self,
+             sqlite3_stmt  **which,
+             gint64          begin_ns,
+             gint64          end_ns,
+             gboolean       *ok,
+             GError        **error)
+{
+  GError *local_error = NULL;
+
+  *ok = TRUE;
+  if (!self->has_events)
+    return NULL;
+  if (ensure_db (self, &local_error) == NULL)
+    {
+      *ok = local_error == NULL;
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+  kmod_bind_int (*which, ":begin", begin_ns);
+  kmod_bind_int (*which, ":end", end_ns);
+  return *which;
 }
 
 static gboolean
@@ -211,20 +246,12 @@ kmod_instance_get_sections (KmodInstance  *self,
                             GArray        *sections,
                             GError       **error)
 {
-  GError *local_error = NULL;
   sqlite3_stmt *s;
+  gboolean ok;
   int rc;
 
-  if (!self->has_events)
-    return TRUE;
-  if (ensure_db (self, &local_error) == NULL)
-    {
-      g_propagate_error (error, local_error);
-      return local_error == NULL;
-    }
-  s = self->select_sections;
-  bind_int (s, ":begin", begin_ns);
-  bind_int (s, ":end", end_ns);
+  if ((s = start_query (self, &self->select_sections, begin_ns, end_ns, &ok, error)) == NULL)
+    return ok;
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       KmodSection section = {
@@ -267,21 +294,13 @@ kmod_instance_get_latencies (KmodInstance  *self,
                              GArray        *latencies,
                              GError       **error)
 {
-  GError *local_error = NULL;
   sqlite3_stmt *s;
+  gboolean ok;
   int rc;
 
-  if (!self->has_events)
-    return TRUE;
-  if (ensure_db (self, &local_error) == NULL)
-    {
-      g_propagate_error (error, local_error);
-      return local_error == NULL;
-    }
-  s = self->select_latencies;
-  bind_int (s, ":pid", pid);
-  bind_int (s, ":begin", begin_ns);
-  bind_int (s, ":end", end_ns);
+  if ((s = start_query (self, &self->select_latencies, begin_ns, end_ns, &ok, error)) == NULL)
+    return ok;
+  kmod_bind_int (s, ":pid", pid);
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       KmodWakeupLatency l = {
