@@ -27,6 +27,7 @@ expect window-maximized false
 expect last-directory "''"
 expect graph-follows true
 expect restore-session false
+expect disabled-plugins '@as []'
 expect record-events "['sched']"
 expect record-filters "@a{ss} {}"
 expect record-duration 0.0
