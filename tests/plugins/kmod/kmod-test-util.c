@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "cs-plugin-cli.h"
 #include "cs-plugin-private.h"
 #include "kmod-test-util.h"
 

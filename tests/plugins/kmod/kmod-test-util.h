@@ -1,7 +1,7 @@
-/* kmod-test-util.h: what the kmod plugin's tests share: the plugin enabled
- * on a recording in the built-in plugins' test host (../builtin-test-host.h),
- * its pass run in-process, and its results read back from the pass's
- * tables.
+/* kmod-test-util.h: what the kmod plugin's tests share: its pass run
+ * in-process, and its results read back from the pass's tables, whether
+ * the plugin was enabled by the built-in plugins' test host
+ * (../builtin-test-host.h) or by a window.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -9,7 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "builtin-test-host.h"
+#include "cs-plugin-document-private.h"
 
 G_BEGIN_DECLS
 

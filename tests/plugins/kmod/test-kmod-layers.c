@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cs-timeline-renderer.h"
+#include "builtin-test-host.h"
 #include "kmod-test-util.h"
 
 /* Pixel rows checked, from the top of a plot: inside the band's opaque

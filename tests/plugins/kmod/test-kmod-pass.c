@@ -17,6 +17,7 @@
 
 #include "cs-document-private.h"
 #include "index-test-util.h"
+#include "builtin-test-host.h"
 #include "kmod-test-util.h"
 
 static const CsTestRecording kmod = { "kmod-sections-v7.dat", "kmod-sections-v7.dat" };
