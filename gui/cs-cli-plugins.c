@@ -167,9 +167,16 @@ cs_cli_pass_clear (CsCliPass *pass)
 /* ------------------------------------------------------------------------ */
 /* Commands                                                                  */
 
+typedef gboolean (*CommandFunc) (CsPlugin                  *plugin,
+                                 const CsPluginCommandInfo *info,
+                                 gpointer                   data);
+
+/* Calls @func for each command of the enabled plugins, until it returns
+ * FALSE; returns that command. */
 static const CsPluginCommandInfo *
-find_command (const char  *name,
-              CsPlugin   **owner)
+walk_commands (CommandFunc   func,
+               gpointer      data,
+               CsPlugin    **owner)
 {
   CsPluginHost *host = cs_plugin_host_get_default ();
   g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (cs_plugin_host_get_registry (host));
@@ -184,7 +191,7 @@ find_command (const char  *name,
         {
           const CsPluginCommandInfo *info = _cs_plugin_get_hook (plugin, CS_PLUGIN_HOOK_COMMAND, k);
 
-          if (g_strcmp0 (info->name, name) == 0)
+          if (!func (plugin, info, data))
             {
               if (owner != NULL)
                 *owner = plugin;
@@ -193,6 +200,33 @@ find_command (const char  *name,
         }
     }
   return NULL;
+}
+
+static gboolean
+is_not_named (CsPlugin                  *plugin,
+              const CsPluginCommandInfo *info,
+              gpointer                   name)
+{
+  return g_strcmp0 (info->name, name) != 0;
+}
+
+static const CsPluginCommandInfo *
+find_command (const char  *name,
+              CsPlugin   **owner)
+{
+  return walk_commands (is_not_named, (gpointer) name, owner);
+}
+
+static gboolean
+append_help (CsPlugin                  *plugin,
+             const CsPluginCommandInfo *info,
+             gpointer                   text)
+{
+  /* TRANSLATORS: a plugin's subcommand in chronoscope --help: the
+   * command, its summary, the plugin's id */
+  g_string_append_printf (text, _("\n  chronoscope %s …   %s (plugin %s)"), info->name,
+                          info->summary != NULL ? info->summary : "", cs_plugin_get_id (plugin));
+  return TRUE;
 }
 
 /**
@@ -250,27 +284,9 @@ cs_cli_plugins_run (int    argc,
 char *
 cs_cli_plugins_dup_help (void)
 {
-  CsPluginHost *host = cs_plugin_host_get_default ();
-  g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (cs_plugin_host_get_registry (host));
   GString *text = g_string_new (NULL);
 
-  for (guint i = 0; i < plugins->len; i++)
-    {
-      CsPlugin *plugin = g_ptr_array_index (plugins, i);
-
-      if (!cs_plugin_host_is_enabled (host, plugin))
-        continue;
-      for (guint k = 0; k < _cs_plugin_get_n_hooks (plugin, CS_PLUGIN_HOOK_COMMAND); k++)
-        {
-          const CsPluginCommandInfo *info = _cs_plugin_get_hook (plugin, CS_PLUGIN_HOOK_COMMAND, k);
-
-          /* TRANSLATORS: a plugin's subcommand in chronoscope --help: the
-           * command, its summary, the plugin's id */
-          g_string_append_printf (text, _("\n  chronoscope %s …   %s (plugin %s)"), info->name,
-                                  info->summary != NULL ? info->summary : "",
-                                  cs_plugin_get_id (plugin));
-        }
-    }
+  walk_commands (append_help, text, NULL);
   return g_string_free (text, FALSE);
 }
 

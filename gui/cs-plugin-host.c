@@ -381,14 +381,29 @@ cs_plugin_host_enable_on (CsPluginHost     *self,
   return FALSE;
 }
 
-static gboolean
-ensure_in_worker (gpointer          data,
-                  CsPluginDocument *document,
-                  CsPlugin         *plugin,
-                  const char       *pass,
-                  const char       *param,
-                  GCancellable     *cancellable,
-                  GError          **error)
+/**
+ * cs_plugin_host_ensure_pass:
+ * @data: unused (a #CsPluginPassScheduler's closure)
+ * @document: a recording's plugin side
+ * @plugin: a plugin
+ * @pass: one of its passes
+ * @param: (nullable): its parameter
+ * @cancellable: (nullable): stops the worker
+ * @error: see cs_plugin_host_run_pass()
+ *
+ * The #CsPluginPassScheduler.ensure of the command line and the window:
+ * cs_plugin_host_run_pass(), which waits.
+ *
+ * Returns: %TRUE when the results are written
+ */
+gboolean
+cs_plugin_host_ensure_pass (gpointer          data,
+                            CsPluginDocument *document,
+                            CsPlugin         *plugin,
+                            const char       *pass,
+                            const char       *param,
+                            GCancellable     *cancellable,
+                            GError          **error)
 {
   return cs_plugin_host_run_pass (document, plugin, pass, param, cancellable, error);
 }
@@ -411,7 +426,8 @@ request_in_worker (gpointer          data,
 /* Without a window, a request waits for its pass. */
 static const CsPluginPassScheduler sync_scheduler = {
   request_in_worker,
-  ensure_in_worker,
+  cs_plugin_host_ensure_pass,
+  NULL,
 };
 
 /**

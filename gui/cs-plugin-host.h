@@ -39,6 +39,13 @@ gboolean          cs_plugin_host_enable_on        (CsPluginHost     *self,
 CsDocument       *cs_plugin_host_load_document    (const char       *path,
                                                    GCancellable     *cancellable,
                                                    GError          **error);
+gboolean          cs_plugin_host_ensure_pass      (gpointer          data,
+                                                   CsPluginDocument *document,
+                                                   CsPlugin         *plugin,
+                                                   const char       *pass,
+                                                   const char       *param,
+                                                   GCancellable     *cancellable,
+                                                   GError          **error);
 gboolean          cs_plugin_host_run_pass         (CsPluginDocument *document,
                                                    CsPlugin         *plugin,
                                                    const char       *pass,

@@ -140,6 +140,49 @@ find_row (CsPluginWindow *self,
 }
 
 /* ------------------------------------------------------------------------ */
+/* The event list's "Plugins" column                                         */
+
+static char *
+describe_item (CsEventItem *item,
+               gpointer     user_data)
+{
+  CsPluginWindow *self = user_data;
+  const CsEvent *event = cs_event_item_get_event (item);
+  const CsEventType *type;
+  CsPluginEventRef ref;
+
+  if (self->document == NULL)
+    return NULL;
+  type = cs_document_get_event_type (_cs_plugin_document_get_document (self->document),
+                                     event->type_id);
+  ref.ts_ns = event->ts_ns;
+  ref.cpu = event->cpu;
+  ref.pid = event->pid;
+  ref.system = type != NULL ? type->system : "unknown";
+  ref.name = type != NULL ? type->name : "unknown";
+  ref.row = event->row;
+  return _cs_plugin_document_describe_event (self->document, &ref);
+}
+
+/* Shows the column when an enabled plugin describes events, and fills
+ * the rows on screen again. */
+static void
+update_details (CsPluginWindow *self)
+{
+  CsEventListView *view = cs_window_get_event_list_view (self->window);
+  g_autoptr(GPtrArray) plugins = NULL;
+  gboolean any = FALSE;
+
+  if (self->document != NULL)
+    {
+      plugins = _cs_plugin_document_get_plugins (self->document);
+      for (guint i = 0; i < plugins->len && !any; i++)
+        any = ((CsPlugin *) g_ptr_array_index (plugins, i))->document_hooks.describe_event != NULL;
+    }
+  cs_event_list_view_set_details_func (view, any ? describe_item : NULL, self);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Pages                                                                     */
 
 static void
@@ -245,6 +288,7 @@ pass_done_cb (GObject      *source,
       _cs_plugin_document_pass_finished (self->document, request->plugin, request->pass,
                                          request->param);
       apply_rows (self);
+      update_details (self);
       cs_plugin_window_range_changed (self);
     }
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -310,20 +354,23 @@ request_pass (gpointer          data,
   start_next_pass (self);
 }
 
-static gboolean
-ensure_pass (gpointer          data,
-             CsPluginDocument *document,
-             CsPlugin         *plugin,
-             const char       *pass,
-             const char       *param,
-             GCancellable     *cancellable,
-             GError          **error)
+/* Results found from an earlier run: show them. */
+static void
+pass_ready (gpointer          data,
+            CsPluginDocument *document,
+            CsPlugin         *plugin)
 {
-  /* Blocks: the API says not to call it from the window. */
-  return cs_plugin_host_run_pass (document, plugin, pass, param, cancellable, error);
+  CsPluginWindow *self = data;
+
+  apply_rows (self);
+  update_details (self);
+  cs_plugin_window_range_changed (self);
 }
 
-static const CsPluginPassScheduler window_scheduler = { request_pass, ensure_pass };
+/* ensure blocks: the API says not to call it from the window. */
+static const CsPluginPassScheduler window_scheduler = {
+  request_pass, cs_plugin_host_ensure_pass, pass_ready,
+};
 
 /* Drops the waiting passes of @plugin (all when %NULL); a running one is
  * cancelled. */
@@ -390,6 +437,7 @@ enabled_changed_cb (CsPluginHost   *host,
       _cs_plugin_document_disable (self->document, plugin);
     }
   apply_rows (self);
+  update_details (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -404,7 +452,10 @@ cs_plugin_window_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_queue_clear_full (&self->passes, (GDestroyNotify) pass_request_free);
   if (self->document != NULL)
-    _cs_plugin_document_close (self->document);
+    {
+      _cs_plugin_document_set_scheduler (self->document, NULL, NULL);
+      _cs_plugin_document_close (self->document);
+    }
   g_clear_pointer (&self->document, cs_plugin_document_unref);
   g_clear_object (&self->job);
   g_clear_object (&self->cancellable);
@@ -504,10 +555,16 @@ cs_plugin_window_set_document (CsPluginWindow *self,
   remove_pages (self, NULL);
   gtk_widget_set_visible (self->pass_box, FALSE);
   if (self->document != NULL)
-    _cs_plugin_document_close (self->document);
+    {
+      _cs_plugin_document_set_scheduler (self->document, NULL, NULL);
+      _cs_plugin_document_close (self->document);
+    }
   g_clear_pointer (&self->document, cs_plugin_document_unref);
   if (document == NULL)
-    return;
+    {
+      update_details (self);
+      return;
+    }
 
   self->document = _cs_plugin_document_new (document);
   _cs_plugin_document_set_scheduler (self->document, &window_scheduler, self);
@@ -520,6 +577,7 @@ cs_plugin_window_set_document (CsPluginWindow *self,
     if (cs_plugin_host_is_enabled (self->host, g_ptr_array_index (plugins, i)))
       enable_plugin (self, g_ptr_array_index (plugins, i));
   apply_rows (self);
+  update_details (self);
 }
 
 /**
