@@ -200,7 +200,8 @@ start_query (KmodInstance   *self,
   if (ensure_db (self, &local_error) == NULL)
     {
       *ok = local_error == NULL;
-      g_propagate_error (error, local_error);
+      if (local_error != NULL)
+        g_propagate_error (error, local_error);
       return NULL;
     }
   kmod_bind_int (*which, ":begin", begin_ns);

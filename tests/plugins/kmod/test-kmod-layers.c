@@ -47,6 +47,14 @@ fixture_set_up (Fixture       *fixture,
   kmod_test_run_pass (fixture->plugins, fixture->plugin);
 }
 
+/* The plugin enabled, its pass not run yet: the window's first frames. */
+static void
+fixture_set_up_before_pass (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  cs_builtin_fixture_set_up (fixture, "kmod", data);
+}
+
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
@@ -373,6 +381,43 @@ test_no_bands_without_module (Fixture       *fixture,
     }
 }
 
+/* Before its pass has given its results, the plugin draws nothing and
+ * finds nothing, quietly (a warning or a critical would fail the test);
+ * once the pass is done, the band is there. */
+static void
+test_nothing_before_pass (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  CsTestFixture *f = &fixture->base;
+  g_autoptr(GError) error = NULL;
+  gint64 first_ns = cs_document_get_first_ns (f->document);
+  gint64 last_ns = cs_document_get_last_ns (f->document);
+  CsViewport viewport = viewport_of (fixture, first_ns, last_ns + 1, 1200);
+  int strip_y = cpu_plot_row (fixture, 1, STRIP_ROW);
+  double time_x, time_width;
+  CsHit hit;
+  KmodTestSection s;
+  double x;
+
+  cs_timeline_renderer_get_time_area (f->renderer, &viewport, &time_x, &time_width);
+  cs_test_render (f, &viewport);
+  cs_test_check (f, !row_has_color (fixture, strip_y, (int) time_x, (int) (time_x + time_width) - 1,
+                                    IRQS_OFF_RGB),
+                 "a band before the pass ran");
+  g_assert_true (cs_timeline_renderer_hit_test (f->renderer, &viewport, time_x + time_width / 2,
+                                                strip_y + 20, &hit, &error));
+  g_assert_no_error (error);
+  g_assert_false (hit.has_item);
+
+  kmod_test_run_pass (fixture->plugins, fixture->plugin);
+  _cs_plugin_document_pass_finished (fixture->plugins, fixture->plugin, "events", NULL);
+  s = get_section (fixture, KMOD_TEST_IRQS_OFF);
+  x = cs_timeline_renderer_ns_to_x (f->renderer, &viewport, (s.begin_ns + s.end_ns) / 2);
+  cs_test_render (f, &viewport);
+  cs_test_check (f, cs_test_same_color (cs_test_pixel (f, (int) x, strip_y), IRQS_OFF_RGB, 2),
+                 "no band once the pass ran");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -389,6 +434,8 @@ main (int argc, char **argv)
   ADD ("hit-finds-section", &kmod, test_hit_finds_section);
   ADD ("hit-stays-in-section", &kmod, test_hit_stays_in_section);
   ADD ("no-bands-without-module", &sched_v7, test_no_bands_without_module);
+  g_test_add ("/cs/plugins/KmodLayers/nothing-before-pass", Fixture, &kmod,
+              fixture_set_up_before_pass, test_nothing_before_pass, fixture_tear_down);
 
 #undef ADD
   return cs_test_render_run ();
