@@ -69,6 +69,12 @@ os.makedirs(folder)
 shutil.copy(example, folder)
 p = info(extra_env={'CHRONOSCOPE_PLUGIN_PATH': '/nonexistent:' + folder})
 ok(p.returncode == 0 and 'migrations' in json.loads(p.stdout), 'CHRONOSCOPE_PLUGIN_PATH loads it', p.stderr)
+# -p comes first: the same plugin found again later is listed as refused.
+p = info('-p', example, extra_env={'CHRONOSCOPE_PLUGIN_PATH': folder})
+copy = os.path.join(folder, os.path.basename(example))
+ok(p.returncode == 0 and 'migrations' in json.loads(p.stdout) and
+   copy in p.stderr and 'has the same id' in p.stderr,
+   'a second file with the same id is refused, naming both', p.stderr)
 user = os.path.join(tmp, 'data', 'chronoscope', 'plugins')
 os.makedirs(user)
 shutil.copy(example, user)
