@@ -366,6 +366,43 @@ test_session (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+window_ready_now (gpointer data)
+{
+  return cs_window_get_state (data) == CS_WINDOW_STATE_READY;
+}
+
+/* A pass's results are kept with the index: the second window on a
+ * recording runs no pass and draws them at once. */
+static void
+test_results_reused (void)
+{
+  g_autofree char *path = recording ("sched-irq-v7.dat");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  CsTimelineRenderer *renderer;
+  CsTestPixels first, second;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  first = snapshot_timeline (window);
+  cs_test_destroy_window (window);
+
+  window = cs_test_new_window (1000, 700);
+  cs_window_open_file (window, file);
+  cs_test_wait_until (window_ready_now, window, "the recording");
+  g_assert_false (cs_plugin_window_get_pass_running (cs_window_get_plugins (window)));
+  cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (window), "the timeline");
+  cs_test_spin (200);
+  g_assert_false (cs_plugin_window_get_pass_running (cs_window_get_plugins (window)));
+  renderer = cs_timeline_get_renderer (cs_window_get_timeline (window));
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (renderer), ==, 1);
+  second = snapshot_timeline (window);
+  g_assert_cmpuint (count_differences (&first, &second), ==, 0);
+  cs_test_pixels_clear (&first);
+  cs_test_pixels_clear (&second);
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -381,6 +418,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/Plugins/example-in-window", test_example_in_window);
   g_test_add_func ("/cs/gui/Plugins/dialog-toggles-each", test_dialog_toggles_each_plugin);
   g_test_add_func ("/cs/gui/Plugins/session", test_session);
+  g_test_add_func ("/cs/gui/Plugins/results-reused", test_results_reused);
 
   return cs_test_gui_run ();
 }
