@@ -237,7 +237,7 @@ test_example_in_window (void)
   /* Its page, as a tab beside the event list, counts the migrations of
    * the whole recording (no markers). */
   page_text = g_strdup_printf ("%" G_GINT64_FORMAT " task migrations in this range", expected);
-  page_label = cs_test_find_visible_label (GTK_WIDGET (window), page_text, NULL);
+  page_label = cs_test_find_visible_label (GTK_WIDGET (window), page_text, GTK_WIDGET (window));
   if (page_label == NULL)
     {
       /* Not the visible tab: look among all pages. */
@@ -403,6 +403,52 @@ test_results_reused (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
+/* A pass with a parameter, asked for from the window: it runs in the
+ * background with its progress and Cancel in the info bar; Cancel leaves
+ * no results; asked again, it completes. */
+static void
+test_requested_pass_and_cancel (void)
+{
+  g_autofree char *path = recording ("sched-irq-v6.dat");
+  CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
+  CsPlugin *census = cs_plugin_registry_lookup (registry, "census");
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  CsPluginWindow *plugins = cs_window_get_plugins (window);
+  CsPluginDocument *document;
+  const CsPluginPassInfo *info;
+  g_autofree char *results = NULL;
+
+  g_assert_nonnull (census);
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  document = cs_plugin_window_get_plugins (plugins);
+  info = _cs_plugin_find_pass (census, "census");
+  results = _cs_plugin_document_dup_pass_path (document, census, info, "sched:*");
+  g_assert_false (g_file_test (results, G_FILE_TEST_EXISTS));
+
+  cs_plugin_document_request_pass (document, census, "census", "sched:*");
+  g_assert_true (cs_plugin_window_get_pass_running (plugins));
+  g_assert_nonnull (cs_test_find_visible_label (GTK_WIDGET (window),
+                                                "Census: reading the recording…", GTK_WIDGET (window)));
+  cs_plugin_window_cancel_passes (plugins);
+  cs_test_wait_until (passes_done, window, "the cancelled pass");
+  cs_test_spin (200);
+  g_assert_false (g_file_test (results, G_FILE_TEST_EXISTS));
+  g_assert_null (cs_test_find_visible_label (GTK_WIDGET (window),
+                                             "Census: reading the recording…", GTK_WIDGET (window)));
+
+  cs_plugin_document_request_pass (document, census, "census", "sched:*");
+  cs_test_wait_until (passes_done, window, "the pass");
+  cs_test_wait_until (file_exists, results, "the pass's results");
+  g_assert_nonnull (cs_plugin_document_get_pass_db (document, census, "census", "sched:*", NULL));
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -413,12 +459,15 @@ main (int argc, char *argv[])
   example_path = g_getenv ("CS_EXAMPLE_PLUGIN");
   g_assert_nonnull (example_path);
   cs_plugin_host_add_file (example_path);
+  g_assert_nonnull (g_getenv ("CS_CENSUS_PLUGIN"));
+  cs_plugin_host_add_file (g_getenv ("CS_CENSUS_PLUGIN"));
   cs_test_gui_init (&argc, &argv, "test-plugins-gui", TRUE);
 
   g_test_add_func ("/cs/gui/Plugins/example-in-window", test_example_in_window);
   g_test_add_func ("/cs/gui/Plugins/dialog-toggles-each", test_dialog_toggles_each_plugin);
   g_test_add_func ("/cs/gui/Plugins/session", test_session);
   g_test_add_func ("/cs/gui/Plugins/results-reused", test_results_reused);
+  g_test_add_func ("/cs/gui/Plugins/requested-pass-cancel", test_requested_pass_and_cancel);
 
   return cs_test_gui_run ();
 }
