@@ -446,7 +446,15 @@ test_requested_pass_and_cancel (void)
   cs_test_wait_until (passes_done, window, "the pass");
   cs_test_wait_until (file_exists, results, "the pass's results");
   g_assert_nonnull (cs_plugin_document_get_pass_db (document, census, "census", "sched:*", NULL));
+
+  /* Closing the window stops a running pass, which leaves no results. */
+  g_free (results);
+  results = _cs_plugin_document_dup_pass_path (document, census, info, "irq:*");
+  cs_plugin_document_request_pass (document, census, "census", "irq:*");
+  g_assert_true (cs_plugin_window_get_pass_running (plugins));
   cs_test_destroy_window (window);
+  cs_test_spin (1000);
+  g_assert_false (g_file_test (results, G_FILE_TEST_EXISTS));
 }
 
 int
