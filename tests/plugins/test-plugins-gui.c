@@ -404,6 +404,74 @@ test_results_reused (void)
 }
 
 static gboolean
+item_selected (gpointer window)
+{
+  return cs_event_list_view_get_selected_item (cs_window_get_event_list_view (window)) != NULL;
+}
+
+/* What a page can ask of the window (cs-plugin-window.h). */
+static void
+test_window_api (void)
+{
+  g_autofree char *path = recording ("sched-irq-v6.dat");
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  CsPluginWindow *plugins = cs_window_get_plugins (window);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsDocument *document = cs_timeline_get_document (timeline);
+  gint64 first_ns = cs_document_get_first_ns (document);
+  gint64 last_ns = cs_document_get_last_ns (document);
+  gint64 mid_ns = first_ns + (last_ns - first_ns) / 2;
+  gint64 begin_ns, end_ns;
+  const CsEvent *event;
+  guint n_pids;
+
+  g_assert_true (cs_plugin_window_get_document (plugins) == cs_plugin_window_get_plugins (plugins));
+  g_assert_true (cs_plugin_window_get_toplevel (plugins) == GTK_WINDOW (window));
+
+  /* Without markers the range is the whole recording; with A and B, [A, B]. */
+  cs_plugin_window_get_range (plugins, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, first_ns);
+  g_assert_cmpint (end_ns, ==, last_ns + 1);
+  cs_plugin_window_set_markers (plugins, mid_ns, mid_ns + 1000000);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, mid_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, mid_ns + 1000000);
+  cs_plugin_window_get_range (plugins, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, mid_ns);
+  g_assert_cmpint (end_ns, ==, mid_ns + 1000001);
+
+  /* show_span puts the span inside the view, with a margin. */
+  cs_plugin_window_show_span (plugins, mid_ns, mid_ns + 1000000);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <, mid_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), >, mid_ns + 1000000);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline), <, 2000000);
+
+  /* select_event: the first event of the CPU at or after the time. */
+  g_assert_true (cs_plugin_window_select_event (plugins, 1, mid_ns));
+  cs_test_wait_until (item_selected, window, "the selected event");
+  event = cs_event_item_get_event (cs_event_list_view_get_selected_item (cs_window_get_event_list_view (window)));
+  g_assert_cmpuint (event->cpu, ==, 1);
+  g_assert_cmpint (event->ts_ns, >=, mid_ns);
+  g_assert_false (cs_plugin_window_select_event (plugins, 1, last_ns + 1));
+  g_assert_false (cs_plugin_window_select_event (plugins, 99, mid_ns));
+
+  /* add_task_plot, once. */
+  cs_plugin_window_add_task_plot (plugins, event->pid);
+  cs_plugin_window_add_task_plot (plugins, event->pid);
+  cs_analysis_get_task_plots (cs_window_get_analysis (window), &n_pids);
+  g_assert_cmpuint (n_pids, ==, 1);
+
+  /* remove_row drops the example's row; add_row brings it back. */
+  cs_plugin_window_remove_row (plugins, cs_plugin_registry_lookup (
+    cs_plugin_host_get_registry (cs_plugin_host_get_default ()), "migrations"), "migrations_row", "all");
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (cs_timeline_get_renderer (timeline)), ==, 0);
+  cs_plugin_window_add_row (plugins, cs_plugin_registry_lookup (
+    cs_plugin_host_get_registry (cs_plugin_host_get_default ()), "migrations"), "migrations_row", "all");
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (cs_timeline_get_renderer (timeline)), ==, 1);
+  cs_plugin_window_queue_draw (plugins);
+  cs_test_destroy_window (window);
+}
+
+static gboolean
 file_exists (gpointer path)
 {
   return g_file_test (path, G_FILE_TEST_IS_REGULAR);
@@ -476,6 +544,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/Plugins/session", test_session);
   g_test_add_func ("/cs/gui/Plugins/results-reused", test_results_reused);
   g_test_add_func ("/cs/gui/Plugins/requested-pass-cancel", test_requested_pass_and_cancel);
+  g_test_add_func ("/cs/gui/Plugins/window-api", test_window_api);
 
   return cs_test_gui_run ();
 }
