@@ -153,6 +153,20 @@ cs_cli_plugins_run_pass (CsCliPass                *pass,
                               progress, user_data, cancellable, &pass->db_path, error);
 }
 
+/**
+ * cs_cli_plugins_worker_status:
+ * @error: (nullable): why the worker failed
+ *
+ * Returns: the worker's exit status for @error: 2 for
+ *   %CS_PLUGIN_ERROR_USAGE (CsIndexJob turns it back into that code), 1
+ *   otherwise
+ */
+int
+cs_cli_plugins_worker_status (const GError *error)
+{
+  return g_error_matches (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE) ? 2 : 1;
+}
+
 void
 cs_cli_pass_clear (CsCliPass *pass)
 {

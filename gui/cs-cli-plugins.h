@@ -41,6 +41,7 @@ gboolean          cs_cli_plugins_run_pass   (CsCliPass          *pass,
                                              gpointer            user_data,
                                              GCancellable       *cancellable,
                                              GError            **error);
+int               cs_cli_plugins_worker_status (const GError   *error);
 void              cs_cli_pass_clear         (CsCliPass          *pass);
 
 gboolean          cs_cli_plugins_is_command (const char         *name);

@@ -12,7 +12,9 @@
  *
  *   progress <fraction 0..1>   (coalesced to changes of 0.1 %)
  *   done <index path>          (last line on success, exit status 0)
- *   error <message>            (last line on failure, exit status 1)
+ *   error <message>            (last line on failure, exit status 1; 2 for
+ *                              a pass whose parameter names what the
+ *                              recording lacks, CS_PLUGIN_ERROR_USAGE)
  *
  * SIGTERM and SIGINT cancel the build through a GCancellable; the index layer
  * then removes its temporary file, so no half index is left behind.
@@ -793,7 +795,7 @@ cli_index_worker (int    argc,
                                                                 : _("The indexer failed"));
       g_strdelimit (message, "\r\n", ' ');
       fprintf (worker.protocol, "error %s\n", message);
-      status = 1;
+      status = cs_cli_plugins_worker_status (worker.error);
     }
 
   if (fclose (worker.protocol) != 0)

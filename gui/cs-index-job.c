@@ -22,6 +22,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-index-job.h"
+#include "cs-plugin.h"
 
 #define WORKER_EXECUTABLE     "/proc/self/exe"
 #define PROGRESS_INTERVAL_MS  50
@@ -315,7 +316,11 @@ cs_index_job_complete (CsIndexJob *self)
 
   if (g_subprocess_get_exit_status (self->subprocess) != 0 || self->index_path == NULL)
     {
-      if (self->error_line != NULL)
+      if (self->error_line != NULL && self->pass_name != NULL &&
+          g_subprocess_get_exit_status (self->subprocess) == 2)
+        cs_index_job_return_error (self, g_error_new_literal (CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
+                                                              self->error_line));
+      else if (self->error_line != NULL)
         cs_index_job_return_error (self, g_error_new_literal (CS_INDEX_ERROR, CS_INDEX_ERROR_WORKER,
                                                               self->error_line));
       else
@@ -592,7 +597,8 @@ cs_index_job_set_pass (CsIndexJob *self,
  * cs_index_job_run_pass_finish:
  * @self: a job made a pass with cs_index_job_set_pass()
  * @result: the result given to the callback
- * @error: %G_IO_ERROR_CANCELLED when cancelled, %CS_INDEX_ERROR_WORKER
+ * @error: %G_IO_ERROR_CANCELLED when cancelled, %CS_PLUGIN_ERROR_USAGE when
+ *   the parameter names what the recording lacks, %CS_INDEX_ERROR_WORKER
  *   with the worker's message (the pass's own) when it failed or crashed
  *
  * Returns: %TRUE when the pass's results are written

@@ -533,8 +533,9 @@ cs_plugin_host_load_document (const char    *path,
  * @pass: one of its passes
  * @param: (nullable): the pass's parameter
  * @cancellable: (nullable): stops the worker
- * @error: %CS_PLUGIN_ERROR_FAILED with the worker's message (the pass's
- *   error), %G_IO_ERROR_CANCELLED
+ * @error: %CS_PLUGIN_ERROR_USAGE when the parameter names what the
+ *   recording lacks, %CS_PLUGIN_ERROR_FAILED with the worker's message
+ *   (the pass's error), %G_IO_ERROR_CANCELLED
  *
  * Runs a pass in a worker process and waits, iterating the default main
  * context.  For the command line (and tests); the window runs passes
@@ -557,7 +558,8 @@ cs_plugin_host_run_pass (CsPluginDocument  *document,
   cs_index_job_set_pass (job, cs_plugin_get_path (plugin), pass, param);
   if (run_job_sync (job, TRUE, cancellable, NULL, &local_error))
     return TRUE;
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_error_matches (local_error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE))
     g_propagate_error (error, g_steal_pointer (&local_error));
   else
     g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);

@@ -282,6 +282,12 @@ pass_done_cb (GObject      *source,
 
   g_clear_object (&self->job);
   g_clear_object (&self->cancellable);
+  if (self->window == NULL)
+    {
+      /* The window closed while the pass ran: nothing to show. */
+      g_clear_pointer (&request, pass_request_free);
+      return;
+    }
   gtk_widget_set_visible (self->pass_box, FALSE);
   if (ok && self->document != NULL)
     {
@@ -308,7 +314,7 @@ start_next_pass (CsPluginWindow *self)
   g_autoptr(GFile) file = NULL;
   g_autofree char *text = NULL;
 
-  if (request == NULL || self->job != NULL || self->document == NULL)
+  if (request == NULL || self->job != NULL || self->document == NULL || self->window == NULL)
     return;
   file = g_file_new_for_path (cs_plugin_document_get_path (self->document));
   self->job = cs_index_job_new (file);
@@ -448,9 +454,15 @@ cs_plugin_window_dispose (GObject *object)
   CsPluginWindow *self = CS_PLUGIN_WINDOW (object);
 
   g_clear_signal_handler (&self->enabled_changed_id, self->host);
+  /* The window goes: a running pass stops, and its end (pass_done_cb,
+   * which holds a reference) touches no widget. */
+  self->window = NULL;
+  self->pass_box = NULL;
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
-  g_queue_clear_full (&self->passes, (GDestroyNotify) pass_request_free);
+  /* The running request stays at the head until pass_done_cb pops it. */
+  while (g_queue_get_length (&self->passes) > (self->job != NULL ? 1u : 0u))
+    pass_request_free (g_queue_pop_tail (&self->passes));
   if (self->document != NULL)
     {
       _cs_plugin_document_set_scheduler (self->document, NULL, NULL);
@@ -468,6 +480,7 @@ cs_plugin_window_finalize (GObject *object)
 {
   CsPluginWindow *self = CS_PLUGIN_WINDOW (object);
 
+  g_queue_clear_full (&self->passes, (GDestroyNotify) pass_request_free);
   g_array_unref (self->rows);
   g_ptr_array_unref (self->pages);
 

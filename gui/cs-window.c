@@ -689,6 +689,9 @@ cs_window_dispose (GObject *object)
   g_clear_weak_pointer (&self->demo_dialog);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job);
+  /* A running pass holds a reference: stop it and its widgets now. */
+  if (self->plugins != NULL)
+    g_object_run_dispose (G_OBJECT (self->plugins));
   g_clear_object (&self->plugins);
   g_clear_object (&self->document);
   g_clear_object (&self->file);

@@ -11,7 +11,8 @@
  *
  * "ordered" says every event came at or after the one before (ties in CPU
  * order), as cs-plugin-pass.h promises.  tests/plugins/check-pass.py
- * compares it with `trace-cmd report`.
+ * compares it with `trace-cmd report`.  An empty TYPES is a usage error
+ * (CS_PLUGIN_ERROR_USAGE from list_events): the command then exits 2.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,7 +175,8 @@ census_run (CsPlugin  *plugin,
       fprintf (stderr, "chronoscope census: %s\n", error->message);
       if (document != NULL)
         cs_plugin_document_unref (document);
-      return 1;
+      /* 2: the API's usage error reached the command. */
+      return g_error_matches (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE) ? 2 : 1;
     }
   sqlite3_prepare_v2 (db, "SELECT (SELECT coalesce(sum(n), 0) FROM census), ordered, first_ns,"
                           " last_ns FROM summary", -1, &s, NULL);

@@ -59,6 +59,16 @@ for path, reason in refused:
        '%s: the example plugin still loaded, %d migrations as trace-cmd report shows'
        % (os.path.basename(path), n_migrations), p.stdout[-2000:])
 
+# The pass's results are kept with the index and reused: a second run
+# leaves them untouched.
+cache = os.path.join(tmp, 'cache', 'chronoscope')
+results = sorted(f for f in os.listdir(cache) if f.endswith('.cspass'))
+stamps = {f: os.stat(os.path.join(cache, f)).st_mtime_ns for f in results}
+p = info('-p', example)
+ok(len(results) == 1 and '.migrations.migrations.' in results[0] and
+   stamps == {f: os.stat(os.path.join(cache, f)).st_mtime_ns for f in results},
+   'the pass results are kept next to the index and reused', results)
+
 # The other ways to give a plugin: --plugin=FILE, CHRONOSCOPE_PLUGIN_PATH,
 # $XDG_DATA_HOME/chronoscope/plugins/.
 p = info('--plugin=' + example)
@@ -69,6 +79,12 @@ os.makedirs(folder)
 shutil.copy(example, folder)
 p = info(extra_env={'CHRONOSCOPE_PLUGIN_PATH': '/nonexistent:' + folder})
 ok(p.returncode == 0 and 'migrations' in json.loads(p.stdout), 'CHRONOSCOPE_PLUGIN_PATH loads it', p.stderr)
+# -p comes first: the same plugin found again later is listed as refused.
+p = info('-p', example, extra_env={'CHRONOSCOPE_PLUGIN_PATH': folder})
+copy = os.path.join(folder, os.path.basename(example))
+ok(p.returncode == 0 and 'migrations' in json.loads(p.stdout) and
+   copy in p.stderr and 'has the same id' in p.stderr,
+   'a second file with the same id is refused, naming both', p.stderr)
 user = os.path.join(tmp, 'data', 'chronoscope', 'plugins')
 os.makedirs(user)
 shutil.copy(example, user)

@@ -64,4 +64,10 @@ for recording in recordings:
     ok(got is not None and got['events'] == {t: expected['events'][t] for t in some},
        '%s: only %s, as trace-cmd report' % (name, ', '.join(some)), err if got is None else got)
 
+# A parameter the pass refuses: CS_PLUGIN_ERROR_USAGE crosses the worker.
+p = subprocess.run([exe, 'census', recordings[0], '', '-p', census],
+                   capture_output=True, text=True, env=env, timeout=120)
+ok(p.returncode == 2 and 'census needs a list of event types' in p.stderr,
+   'a pass refusing its parameter is a usage error with its message', p.stderr)
+
 tap.finish()

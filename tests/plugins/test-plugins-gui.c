@@ -103,10 +103,31 @@ count_differences (const CsTestPixels *a,
   return n;
 }
 
+/* Whether @plugin draws in @window: a layer over CPU or task plots, or a
+ * row of its own that the window shows (a plugin whose rows the user
+ * must add first draws nothing until then). */
 static gboolean
-plugin_draws (CsPlugin *plugin)
+plugin_draws (CsPlugin *plugin,
+              CsWindow *window)
 {
-  return _cs_plugin_get_n_hooks (plugin, CS_PLUGIN_HOOK_LAYER) > 0;
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (cs_window_get_timeline (window));
+
+  for (guint k = 0; k < _cs_plugin_get_n_hooks (plugin, CS_PLUGIN_HOOK_LAYER); k++)
+    {
+      const CsPluginLayerInfo *layer = _cs_plugin_get_hook (plugin, CS_PLUGIN_HOOK_LAYER, k);
+
+      if (layer->target != CS_PLUGIN_LAYER_ROW)
+        return TRUE;
+    }
+  for (guint i = 0; i < cs_timeline_renderer_get_n_plugin_rows (renderer); i++)
+    {
+      CsPluginRowSpec row;
+
+      cs_timeline_renderer_get_plugin_row (renderer, i, &row, NULL);
+      if (row.plugin == plugin)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* Switches @plugin off then on in the dialog; returns how many pixel
@@ -151,6 +172,7 @@ test_dialog_toggles_each_plugin (void)
   CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
   g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (registry);
   g_autoptr(GHashTable) changed = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) draws = g_hash_table_new (NULL, NULL);
   CsPlugin *example = cs_plugin_registry_lookup (registry, "migrations");
 
   g_assert_nonnull (example);
@@ -170,7 +192,11 @@ test_dialog_toggles_each_plugin (void)
       for (guint i = 0; i < plugins->len; i++)
         {
           CsPlugin *plugin = g_ptr_array_index (plugins, i);
-          guint64 rows = toggle_and_compare (window, dialog, plugin);
+          guint64 rows;
+
+          if (plugin_draws (plugin, window))
+            g_hash_table_add (draws, plugin);
+          rows = toggle_and_compare (window, dialog, plugin);
 
           g_test_message ("%s on %s: %" G_GUINT64_FORMAT " pixel rows changed",
                           cs_plugin_get_id (plugin), names[r], rows);
@@ -185,7 +211,7 @@ test_dialog_toggles_each_plugin (void)
     {
       CsPlugin *plugin = g_ptr_array_index (plugins, i);
 
-      if (plugin_draws (plugin))
+      if (g_hash_table_contains (draws, plugin))
         g_assert_true (g_hash_table_contains (changed, plugin) || (g_test_message (
                        "%s drew nothing on the test recordings", cs_plugin_get_id (plugin)), FALSE));
     }
@@ -211,7 +237,7 @@ test_example_in_window (void)
   /* Its page, as a tab beside the event list, counts the migrations of
    * the whole recording (no markers). */
   page_text = g_strdup_printf ("%" G_GINT64_FORMAT " task migrations in this range", expected);
-  page_label = cs_test_find_visible_label (GTK_WIDGET (window), page_text, NULL);
+  page_label = cs_test_find_visible_label (GTK_WIDGET (window), page_text, GTK_WIDGET (window));
   if (page_label == NULL)
     {
       /* Not the visible tab: look among all pages. */
@@ -340,6 +366,165 @@ test_session (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+window_ready_now (gpointer data)
+{
+  return cs_window_get_state (data) == CS_WINDOW_STATE_READY;
+}
+
+/* A pass's results are kept with the index: the second window on a
+ * recording runs no pass and draws them at once. */
+static void
+test_results_reused (void)
+{
+  g_autofree char *path = recording ("sched-irq-v7.dat");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  CsTimelineRenderer *renderer;
+  CsTestPixels first, second;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  first = snapshot_timeline (window);
+  cs_test_destroy_window (window);
+
+  window = cs_test_new_window (1000, 700);
+  cs_window_open_file (window, file);
+  cs_test_wait_until (window_ready_now, window, "the recording");
+  g_assert_false (cs_plugin_window_get_pass_running (cs_window_get_plugins (window)));
+  cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (window), "the timeline");
+  cs_test_spin (200);
+  g_assert_false (cs_plugin_window_get_pass_running (cs_window_get_plugins (window)));
+  renderer = cs_timeline_get_renderer (cs_window_get_timeline (window));
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (renderer), ==, 1);
+  second = snapshot_timeline (window);
+  g_assert_cmpuint (count_differences (&first, &second), ==, 0);
+  cs_test_pixels_clear (&first);
+  cs_test_pixels_clear (&second);
+  cs_test_destroy_window (window);
+}
+
+static gboolean
+item_selected (gpointer window)
+{
+  return cs_event_list_view_get_selected_item (cs_window_get_event_list_view (window)) != NULL;
+}
+
+/* What a page can ask of the window (cs-plugin-window.h). */
+static void
+test_window_api (void)
+{
+  g_autofree char *path = recording ("sched-irq-v6.dat");
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  CsPluginWindow *plugins = cs_window_get_plugins (window);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsDocument *document = cs_timeline_get_document (timeline);
+  gint64 first_ns = cs_document_get_first_ns (document);
+  gint64 last_ns = cs_document_get_last_ns (document);
+  gint64 mid_ns = first_ns + (last_ns - first_ns) / 2;
+  gint64 begin_ns, end_ns;
+  const CsEvent *event;
+  guint n_pids;
+
+  g_assert_true (cs_plugin_window_get_document (plugins) == cs_plugin_window_get_plugins (plugins));
+  g_assert_true (cs_plugin_window_get_toplevel (plugins) == GTK_WINDOW (window));
+
+  /* Without markers the range is the whole recording; with A and B, [A, B]. */
+  cs_plugin_window_get_range (plugins, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, first_ns);
+  g_assert_cmpint (end_ns, ==, last_ns + 1);
+  cs_plugin_window_set_markers (plugins, mid_ns, mid_ns + 1000000);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, mid_ns);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, mid_ns + 1000000);
+  cs_plugin_window_get_range (plugins, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, mid_ns);
+  g_assert_cmpint (end_ns, ==, mid_ns + 1000001);
+
+  /* show_span puts the span inside the view, with a margin. */
+  cs_plugin_window_show_span (plugins, mid_ns, mid_ns + 1000000);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <, mid_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), >, mid_ns + 1000000);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline), <, 2000000);
+
+  /* select_event: the first event of the CPU at or after the time. */
+  g_assert_true (cs_plugin_window_select_event (plugins, 1, mid_ns));
+  cs_test_wait_until (item_selected, window, "the selected event");
+  event = cs_event_item_get_event (cs_event_list_view_get_selected_item (cs_window_get_event_list_view (window)));
+  g_assert_cmpuint (event->cpu, ==, 1);
+  g_assert_cmpint (event->ts_ns, >=, mid_ns);
+  g_assert_false (cs_plugin_window_select_event (plugins, 1, last_ns + 1));
+  g_assert_false (cs_plugin_window_select_event (plugins, 99, mid_ns));
+
+  /* add_task_plot, once. */
+  cs_plugin_window_add_task_plot (plugins, event->pid);
+  cs_plugin_window_add_task_plot (plugins, event->pid);
+  cs_analysis_get_task_plots (cs_window_get_analysis (window), &n_pids);
+  g_assert_cmpuint (n_pids, ==, 1);
+
+  /* remove_row drops the example's row; add_row brings it back. */
+  cs_plugin_window_remove_row (plugins, cs_plugin_registry_lookup (
+    cs_plugin_host_get_registry (cs_plugin_host_get_default ()), "migrations"), "migrations_row", "all");
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (cs_timeline_get_renderer (timeline)), ==, 0);
+  cs_plugin_window_add_row (plugins, cs_plugin_registry_lookup (
+    cs_plugin_host_get_registry (cs_plugin_host_get_default ()), "migrations"), "migrations_row", "all");
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (cs_timeline_get_renderer (timeline)), ==, 1);
+  cs_plugin_window_queue_draw (plugins);
+  cs_test_destroy_window (window);
+}
+
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
+}
+
+/* A pass with a parameter, asked for from the window: it runs in the
+ * background with its progress and Cancel in the info bar; Cancel leaves
+ * no results; asked again, it completes. */
+static void
+test_requested_pass_and_cancel (void)
+{
+  g_autofree char *path = recording ("sched-irq-v6.dat");
+  CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
+  CsPlugin *census = cs_plugin_registry_lookup (registry, "census");
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  CsPluginWindow *plugins = cs_window_get_plugins (window);
+  CsPluginDocument *document;
+  const CsPluginPassInfo *info;
+  g_autofree char *results = NULL;
+
+  g_assert_nonnull (census);
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  document = cs_plugin_window_get_plugins (plugins);
+  info = _cs_plugin_find_pass (census, "census");
+  results = _cs_plugin_document_dup_pass_path (document, census, info, "sched:*");
+  g_assert_false (g_file_test (results, G_FILE_TEST_EXISTS));
+
+  cs_plugin_document_request_pass (document, census, "census", "sched:*");
+  g_assert_true (cs_plugin_window_get_pass_running (plugins));
+  g_assert_nonnull (cs_test_find_visible_label (GTK_WIDGET (window),
+                                                "Census: reading the recording…", GTK_WIDGET (window)));
+  cs_plugin_window_cancel_passes (plugins);
+  cs_test_wait_until (passes_done, window, "the cancelled pass");
+  cs_test_spin (200);
+  g_assert_false (g_file_test (results, G_FILE_TEST_EXISTS));
+  g_assert_null (cs_test_find_visible_label (GTK_WIDGET (window),
+                                             "Census: reading the recording…", GTK_WIDGET (window)));
+
+  cs_plugin_document_request_pass (document, census, "census", "sched:*");
+  cs_test_wait_until (passes_done, window, "the pass");
+  cs_test_wait_until (file_exists, results, "the pass's results");
+  g_assert_nonnull (cs_plugin_document_get_pass_db (document, census, "census", "sched:*", NULL));
+
+  /* Closing the window stops a running pass, which leaves no results. */
+  g_free (results);
+  results = _cs_plugin_document_dup_pass_path (document, census, info, "irq:*");
+  cs_plugin_document_request_pass (document, census, "census", "irq:*");
+  g_assert_true (cs_plugin_window_get_pass_running (plugins));
+  cs_test_destroy_window (window);
+  cs_test_spin (1000);
+  g_assert_false (g_file_test (results, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -350,11 +535,16 @@ main (int argc, char *argv[])
   example_path = g_getenv ("CS_EXAMPLE_PLUGIN");
   g_assert_nonnull (example_path);
   cs_plugin_host_add_file (example_path);
+  g_assert_nonnull (g_getenv ("CS_CENSUS_PLUGIN"));
+  cs_plugin_host_add_file (g_getenv ("CS_CENSUS_PLUGIN"));
   cs_test_gui_init (&argc, &argv, "test-plugins-gui", TRUE);
 
   g_test_add_func ("/cs/gui/Plugins/example-in-window", test_example_in_window);
   g_test_add_func ("/cs/gui/Plugins/dialog-toggles-each", test_dialog_toggles_each_plugin);
   g_test_add_func ("/cs/gui/Plugins/session", test_session);
+  g_test_add_func ("/cs/gui/Plugins/results-reused", test_results_reused);
+  g_test_add_func ("/cs/gui/Plugins/requested-pass-cancel", test_requested_pass_and_cancel);
+  g_test_add_func ("/cs/gui/Plugins/window-api", test_window_api);
 
   return cs_test_gui_run ();
 }
