@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Runs in the indexing worker over the module's events only (the host
- * skips every other event from the index's per-type counts, so a
- * recording without them costs a look at those counts).  A *_begin is
+ * skips every other event from the index's per-type counts), and only on
+ * recordings that hold some: the instance asks for it then.  A *_begin is
  * paired with the next *_end of the same kind on its CPU: sections run one
  * at a time and cannot leave their CPU (the module disables interrupts or
  * preemption for them).  A begin while one is open means the end was lost
@@ -274,8 +274,10 @@ pass_end (gpointer   data,
 /**
  * kmod_pass_info:
  *
- * The pass "events": automatic, over the module's section and
- * wakeup_latency events.  Writes the tables
+ * The pass "events", over the module's section and wakeup_latency events.
+ * Not automatic: the instance asks for it only on recordings that hold
+ * the module's events (kmod_instance_open()), so that the others cost no
+ * pass at all, not even a worker started for nothing.  Writes the tables
  * `sections (kind, cpu, begin_ns, end_ns, requested_ns, measured_ns)`
  * (kind: #KmodSectionKind) and `wakeup_latencies (time_ns, cpu, pid, comm,
  * target_cpu, latency_ns, threshold_ns)`, times in ns of the trace clock.
@@ -284,7 +286,7 @@ const CsPluginPassInfo kmod_pass_info = {
   .struct_size = sizeof (CsPluginPassInfo),
   .name = KMOD_PASS,
   .version = KMOD_PASS_VERSION,
-  .automatic = TRUE,
+  .automatic = FALSE,
   .events = kmod_events,
   .begin = pass_begin,
   .event = pass_event,

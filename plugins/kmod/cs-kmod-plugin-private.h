@@ -108,6 +108,8 @@ void        kmod_instance_pass_ready      (gpointer            instance,
                                            const char         *pass,
                                            const char         *param);
 gboolean    kmod_instance_has_events      (KmodInstance       *self);
+gboolean    kmod_instance_ensure_results  (KmodInstance       *self,
+                                           GError            **error);
 gboolean    kmod_instance_get_sections    (KmodInstance       *self,
                                            gint64              begin_ns,
                                            gint64              end_ns,

@@ -69,7 +69,8 @@ build_json (gpointer      instance,
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (KmodWakeupLatency));
 
   if (self != NULL &&
-      (!kmod_instance_get_sections (self, G_MININT64, G_MAXINT64, sections, error) ||
+      (!kmod_instance_ensure_results (self, error) ||
+       !kmod_instance_get_sections (self, G_MININT64, G_MAXINT64, sections, error) ||
        !kmod_instance_get_latencies (self, -1, G_MININT64, G_MAXINT64, latencies, error)))
     return FALSE;
 

@@ -4,11 +4,13 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * The instance remembers whether the recording holds any of the module's
- * events at all (the index's counts, no query): when it does not, nothing
- * is ever asked of the pass's database, so layers over such recordings
- * cost one test per plot.  Otherwise the tables the pass wrote
- * (cs-kmod-pass.c) are read for the span a frame or the pointer needs,
- * through statements prepared once per database.  Main thread.
+ * events at all (the index's counts, no query): when it does not, its
+ * pass is never run and nothing is ever asked of a database, so such
+ * recordings cost one test per plot.  Otherwise it asks for the pass when
+ * the recording opens (the window runs it in the background; until it is
+ * done the layers draw nothing) and reads the tables the pass wrote
+ * (cs-kmod-pass.c) for the span a frame or the pointer needs, through
+ * statements prepared once per database.  Main thread.
  */
 #include <glib/gi18n-lib.h>
 
@@ -49,7 +51,8 @@ kmod_section_kind_to_string (KmodSectionKind kind)
  * @document: a recording
  * @error: unused: the plugin shows every recording
  *
- * #CsPluginDocumentHooks.open.  Main thread.
+ * #CsPluginDocumentHooks.open: asks for the pass when the recording holds
+ * the module's events.  Main thread.
  *
  * Returns: (transfer full): the instance, a #KmodInstance
  */
@@ -63,7 +66,30 @@ kmod_instance_open (CsPlugin          *plugin,
   self->plugin = plugin;
   self->document = document;
   self->has_events = cs_plugin_document_count_events (document, KMOD_SYSTEM, NULL) > 0;
+  if (self->has_events)
+    cs_plugin_document_request_pass (document, plugin, KMOD_PASS, NULL);
   return self;
+}
+
+/**
+ * kmod_instance_ensure_results:
+ * @self: an instance
+ * @error: %CS_PLUGIN_ERROR_FAILED with the pass's message when it failed,
+ *   %G_IO_ERROR_CANCELLED
+ *
+ * Computes the pass's results now, in a worker, unless they exist or the
+ * recording has none of the module's events; waits.  For the command line
+ * only (`info --json`), never the window's main thread.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+kmod_instance_ensure_results (KmodInstance  *self,
+                              GError       **error)
+{
+  return !self->has_events ||
+         cs_plugin_document_ensure_pass (self->document, self->plugin, KMOD_PASS, NULL, NULL,
+                                         error);
 }
 
 static void

@@ -13,15 +13,16 @@
 #include "cs-plugin-private.h"
 #include "kmod-test-util.h"
 
-/* Runs the plugin's automatic pass in this thread, as the worker runs it,
- * unless its results exist already. */
+/* Runs the plugin's pass ("events"), unless its results exist already:
+ * in this thread, as the worker runs it, or through the document's
+ * scheduler when it has one. */
 void
 kmod_test_run_pass (CsPluginDocument *plugins,
                     CsPlugin         *plugin)
 {
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (_cs_plugin_document_ensure_automatic_passes (plugins, NULL, &error));
+  g_assert_true (cs_plugin_document_ensure_pass (plugins, plugin, "events", NULL, NULL, &error));
   g_assert_no_error (error);
 }
 

@@ -206,39 +206,31 @@ test_results_reused (CsBuiltinFixture *fixture,
                    sections->data, sections->len * sizeof (KmodTestSection));
 }
 
-/* A recording without the module's events: empty tables and an empty
- * member, and not one event chunk decoded nor one record read to give
- * them. */
+/* A recording without the module's events: the plugin runs no pass at
+ * all (no database is written, no worker would be started), its member
+ * is empty, and not one event chunk is decoded nor one record read. */
 static void
 test_without_module_costs_nothing (CsBuiltinFixture *fixture,
-                                  gconstpointer     data)
+                                   gconstpointer     data)
 {
   g_autofree char *path = cs_test_testdata ("sched-irq-v7.dat");
   g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   CsDocument *doc = fixture->base.document;
   guint64 records_before = cs_trace_file_get_n_records_read ();
-  g_autoptr(GArray) sections = NULL;
-  g_autoptr(GArray) latencies = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) root = NULL;
   JsonObject *member;
 
-  gint64 start_us = g_get_monotonic_time ();
+  g_assert_cmpuint (json_array_get_length (events), ==, 0);
+  g_assert_null (cs_plugin_document_get_pass_db (fixture->plugins, fixture->plugin, "events",
+                                                 NULL, &error));
+  g_assert_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_NOT_READY);
 
-  /* A figure, not a limit: what the pass costs where it has nothing to
-   * read (opening its database, finding no CPU with its events). */
-  kmod_test_run_pass (fixture->plugins, fixture->plugin);
-  g_test_message ("the pass over a recording without the module's events took %.2f ms",
-                  (g_get_monotonic_time () - start_us) / 1000.0);
-  sections = kmod_test_get_sections (fixture->plugins, fixture->plugin);
-  latencies = kmod_test_get_latencies (fixture->plugins, fixture->plugin);
   root = kmod_test_build_json (fixture->plugins, fixture->plugin);
   member = json_object_get_object_member (json_node_get_object (root), "kmod");
-
-  g_assert_cmpuint (json_array_get_length (events), ==, 0);
-  g_assert_cmpuint (sections->len, ==, 0);
-  g_assert_cmpuint (latencies->len, ==, 0);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (member, "sections")), ==, 0);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (member, "wakeup_latencies")), ==, 0);
+  g_assert_false (_cs_plugin_document_pass_is_ready (fixture->plugins, fixture->plugin, "events", NULL));
 
   g_assert_cmpuint (cs_trace_file_get_n_records_read (), ==, records_before);
   for (guint cpu = 0; doc->chunk_caches != NULL && cpu < doc->n_cpus; cpu++)
