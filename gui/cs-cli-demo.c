@@ -72,53 +72,6 @@ add_latency (JsonBuilder *b, const CsKmodWakeupLatency *l)
   json_builder_end_object (b);
 }
 
-/**
- * cs_cli_demo_add_kmod_json:
- * @builder: a builder inside an object
- * @document: a recording's index
- * @error: return location for a %CS_INDEX_ERROR
- *
- * Adds a "kmod" member: {"sections": [{kind ("irqs-off"|"preempt-off"), cpu,
- * begin_ns, end_ns, requested_ns, measured_ns}...], "wakeup_latencies":
- * [{time_ns, cpu, pid, comm, target_cpu, latency_ns, threshold_ns}...]},
- * from the module's events (cs-kmod-sections.h), times in ns of the trace
- * clock.  Adds nothing when the recording has no chronoscope:* events.
- *
- * Returns: %FALSE with @error set when the index could not be read
- */
-gboolean
-cs_cli_demo_add_kmod_json (JsonBuilder  *builder,
-                           CsDocument   *document,
-                           GError      **error)
-{
-  g_autoptr(GArray) sections = NULL;
-  g_autoptr(GArray) latencies = NULL;
-
-  if (!cs_document_has_kmod_events (document))
-    return TRUE;
-  sections = cs_document_get_kmod_sections (document, G_MININT64, G_MAXINT64, error);
-  if (sections == NULL)
-    return FALSE;
-  latencies = cs_document_get_kmod_wakeup_latencies (document, -1, G_MININT64, G_MAXINT64, error);
-  if (latencies == NULL)
-    return FALSE;
-
-  json_builder_set_member_name (builder, "kmod");
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "sections");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < sections->len; i++)
-    add_section (builder, &g_array_index (sections, CsKmodSection, i));
-  json_builder_end_array (builder);
-  json_builder_set_member_name (builder, "wakeup_latencies");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < latencies->len; i++)
-    add_latency (builder, &g_array_index (latencies, CsKmodWakeupLatency, i));
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-  return TRUE;
-}
-
 static void
 print_json (const char *scenario, const char *path, const CsDemoMarkers *m)
 {

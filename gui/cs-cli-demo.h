@@ -6,17 +6,12 @@
 
 #include <sys/types.h>
 
-#include <json-glib/json-glib.h>
-
 #include "cs-document.h"
 
 G_BEGIN_DECLS
 
 int      cs_cli_demo               (int           argc,
                                     char        **argv);
-gboolean cs_cli_demo_add_kmod_json (JsonBuilder  *builder,
-                                    CsDocument   *document,
-                                    GError      **error);
 char   **cs_cli_demo_window_environ (char        **envp,
                                      uid_t         uid,
                                      const char   *home,

@@ -4,8 +4,6 @@
  */
 #include "config.h"
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
 #include "cs-format.h"
@@ -81,47 +79,6 @@ cs_format_offset (gint64 offset_ns)
   if (magnitude < 1e9)
     return g_strdup_printf (_("%.3f ms"), offset_ns / 1e6);
   return g_strdup_printf (_("%.6f s"), offset_ns / 1e9);
-}
-
-/**
- * cs_format_duration_exact:
- * @duration_ns: a duration, nanoseconds
- *
- * Writes @duration_ns with the unit that keeps one to three digits before
- * the decimal point (ns, µs, ms, s) and at most three decimals, without
- * trailing zeros: a requested round figure reads as it was asked for
- * ("20 ms"), a measured one to the microsecond ("20.168 ms").
- *
- * Returns: (transfer full): for example "20 ms", "20.168 ms", "1.5 s"
- */
-char *
-cs_format_duration_exact (gint64 duration_ns)
-{
-  double magnitude = ABS ((double) duration_ns);
-  char number[64];
-  gsize len;
-
-  if (magnitude < 1e3)
-    return g_strdup_printf (_("%" G_GINT64_FORMAT " ns"), duration_ns);
-
-  g_snprintf (number, sizeof number, "%.3f",
-              duration_ns / (magnitude < 1e6 ? 1e3 : magnitude < 1e9 ? 1e6 : 1e9));
-  /* Drop trailing zeros, then the decimal separator (whatever the
-   * locale's) when nothing follows it. */
-  len = strlen (number);
-  while (len > 0 && number[len - 1] == '0')
-    number[--len] = '\0';
-  if (len > 0 && !g_ascii_isdigit (number[len - 1]))
-    number[--len] = '\0';
-
-  if (magnitude < 1e6)
-    /* TRANSLATORS: a duration, %s is a number such as "12.5" */
-    return g_strdup_printf (_("%s µs"), number);
-  if (magnitude < 1e9)
-    /* TRANSLATORS: a duration, %s is a number such as "12.5" */
-    return g_strdup_printf (_("%s ms"), number);
-  /* TRANSLATORS: a duration, %s is a number such as "12.5" */
-  return g_strdup_printf (_("%s s"), number);
 }
 
 /**

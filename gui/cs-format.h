@@ -12,7 +12,6 @@ G_BEGIN_DECLS
 char *cs_format_timestamp (gint64 ts_ns);
 char *cs_format_duration  (gint64 duration_ns);
 char *cs_format_offset    (gint64 offset_ns);
-char *cs_format_duration_exact (gint64 duration_ns);
 char *cs_format_count     (guint64 count);
 char *cs_format_json      (JsonBuilder *builder);
 

@@ -6,8 +6,8 @@
  * CsTimeline asks its renderer what lies under the pointer (a #CsHit) and
  * shows the one line made here as its hover-text: the time, the task that
  * ran or the event there on a CPU plot, what a task did on a task plot,
- * and the kernel module's sections and measured wakeup latencies
- * (kmod/, cs-kmod-sections.h) where their bands and brackets are drawn.
+ * after what a plugin's layer drew there (the kmod plugin's sections and
+ * measured wakeup latencies, for example).
  */
 #include "config.h"
 
@@ -49,50 +49,6 @@ _cs_timeline_describe_time (CsDocument *document,
   return g_strdup_printf (_("%s (%s)"), offset, timestamp);
 }
 
-/* "irqs-off section on CPU 1: 20.168 ms (requested 20 ms, measured 20 ms)":
- * the length in the trace clock, then what the module was asked for and
- * what its own clock measured (kmod/chronoscope_trace.h, fields
- * requested_ns and measured_ns). */
-static char *
-describe_kmod_section (const CsKmodSection *section)
-{
-  g_autofree char *length = cs_format_duration_exact (section->end_ns - section->begin_ns);
-  g_autofree char *requested = cs_format_duration_exact ((gint64) section->requested_ns);
-  g_autofree char *measured = cs_format_duration_exact ((gint64) section->measured_ns);
-
-  if (section->measured_ns == 0)
-    return section->kind == CS_KMOD_SECTION_IRQS_OFF
-      /* TRANSLATORS: the kernel module's section whose end is not in the
-       * recording; %u is a CPU, then durations */
-      ? g_strdup_printf (_("irqs-off section on CPU %u: %s or more (requested %s, its end is not recorded)"),
-                         section->cpu, length, requested)
-      : g_strdup_printf (_("preempt-off section on CPU %u: %s or more (requested %s, its end is not recorded)"),
-                         section->cpu, length, requested);
-  return section->kind == CS_KMOD_SECTION_IRQS_OFF
-    /* TRANSLATORS: a section the kernel module ran with interrupts off; %u
-     * is a CPU, then its length, the length asked for and the length the
-     * module measured */
-    ? g_strdup_printf (_("irqs-off section on CPU %u: %s (requested %s, measured %s; double-click to put markers A and B on it)"),
-                       section->cpu, length, requested, measured)
-    /* TRANSLATORS: the same with preemption off */
-    : g_strdup_printf (_("preempt-off section on CPU %u: %s (requested %s, measured %s; double-click to put markers A and B on it)"),
-                       section->cpu, length, requested, measured);
-}
-
-/* "wakeup latency measured by the module: 111.546 ms (threshold 50 ms)"
- * (chronoscope:wakeup_latency, fields latency_ns and threshold_ns). */
-static char *
-describe_kmod_latency (const CsKmodWakeupLatency *latency)
-{
-  g_autofree char *value = cs_format_duration_exact ((gint64) latency->latency_ns);
-  g_autofree char *threshold = cs_format_duration_exact ((gint64) latency->threshold_ns);
-
-  /* TRANSLATORS: a task plot's hover text over the kernel module's own
-   * measurement; durations */
-  return g_strdup_printf (_("wakeup latency measured by the module: %s (threshold %s)"),
-                          value, threshold);
-}
-
 /* A task plot: what the task did under the pointer, and for how long. */
 static char *
 describe_task_hit (CsDocument  *document,
@@ -104,15 +60,6 @@ describe_task_hit (CsDocument  *document,
   g_autofree char *state = NULL;
   const CsTaskInterval *interval = &hit->interval;
 
-  if (hit->kind == CS_HIT_TASK_PLOT && hit->has_kmod_latency)
-    {
-      /* The kernel's own figure first; the recording's state follows. */
-      g_autofree char *kmod = describe_kmod_latency (&hit->kmod_latency);
-      g_autofree char *with_time = g_strdup_printf ("%s  ·  %s", time, kmod);
-
-      g_free (time);
-      time = g_steal_pointer (&with_time);
-    }
   if (hit->kind == CS_HIT_TASK_LABEL || !hit->has_interval)
     return g_strdup_printf ("%s  ·  %s", task, time);
 
@@ -159,10 +106,8 @@ describe_task_hit (CsDocument  *document,
  * @hit: what the renderer found under the pointer (not %CS_HIT_NONE)
  *
  * One line for the info bar: on a CPU plot the event near the pointer or
- * the task that ran, after the kernel module's section there if any; on a
- * task plot what the task did, after the module's measured wakeup latency
- * there if any; elsewhere the time.  What a plugin layer found there
- * (#CsHit.item) comes first.
+ * the task that ran; on a task plot what the task did; elsewhere the
+ * time.  What a plugin layer found there (#CsHit.item) comes first.
  *
  * Returns: (transfer full): the text
  */
@@ -189,13 +134,6 @@ _cs_timeline_describe_hit (CsDocument  *document,
   if (hit->kind != CS_HIT_CPU_PLOT)
     return _cs_timeline_describe_time (document, hit->ts_ns);
 
-  if (hit->has_kmod_section)
-    {
-      g_autofree char *section = describe_kmod_section (&hit->kmod_section);
-
-      g_string_append (text, section);
-      g_string_append (text, separator);
-    }
   g_string_append_printf (text, _("CPU %u"), hit->cpu);
   g_string_append (text, separator);
 

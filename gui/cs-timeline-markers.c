@@ -243,34 +243,21 @@ cs_timeline_click_at (CsTimeline      *self,
     }
 
   /* A task plot's wakeup latency box: A on the wakeup, B on the
-   * switch-in, so that the info bar measures it.  Without one there, the
-   * kernel module's bracket; on a CPU plot, the module's section band
-   * (its *_begin and *_end events). */
-  /* What a plugin layer drew: A on its begin, B on its end (only A for a
-   * moment). */
-  if (n_press >= 2 && hit.has_item)
-    {
-      if (hit.item.end_ns > hit.item.begin_ns)
-        put_markers_on (self, hit.item.begin_ns, hit.item.end_ns);
-      else
-        cs_timeline_set_marker_ns (self, CS_MARKER_A, hit.item.begin_ns);
-      return;
-    }
+   * switch-in, so that the info bar measures it.  Without one there, what
+   * a plugin layer drew (the kmod plugin's bracket or section band): A on
+   * its begin, B on its end (only A for a moment). */
   if (n_press >= 2 && hit.kind == CS_HIT_TASK_PLOT && hit.has_interval &&
       hit.interval.state == CS_TASK_RUNNABLE && hit.interval.wakeup_ns >= 0)
     {
       put_markers_on (self, hit.interval.wakeup_ns, hit.interval.end_ns);
       return;
     }
-  if (n_press >= 2 && hit.kind == CS_HIT_TASK_PLOT && hit.has_kmod_latency)
+  if (n_press >= 2 && hit.has_item)
     {
-      put_markers_on (self, hit.kmod_latency.time_ns - (gint64) hit.kmod_latency.latency_ns,
-                      hit.kmod_latency.time_ns);
-      return;
-    }
-  if (n_press >= 2 && hit.kind == CS_HIT_CPU_PLOT && hit.has_kmod_section)
-    {
-      put_markers_on (self, hit.kmod_section.begin_ns, hit.kmod_section.end_ns);
+      if (hit.item.end_ns > hit.item.begin_ns)
+        put_markers_on (self, hit.item.begin_ns, hit.item.end_ns);
+      else
+        cs_timeline_set_marker_ns (self, CS_MARKER_A, hit.item.begin_ns);
       return;
     }
 

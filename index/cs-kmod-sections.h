@@ -11,6 +11,14 @@
  * that CPU), mark carries a text.  These queries pair the sections and read
  * the fields.  The events are rare: the first query finds them once per
  * document and caches them; a recording without them costs nothing.
+ *
+ * The timeline, the info bar and `info --json` show these events through
+ * the kmod plugin (plugins/kmod/), whose pass does the same pairing in the
+ * worker.  Only the classroom demos (index/record/cs-demo-markers.c) still
+ * ask here, for one reason: they place markers A and B the moment the
+ * window shows the recording, and must do so whether or not the user has
+ * the kmod plugin enabled, while the plugin's results come later, from a
+ * pass the window runs in the background when the plugin is enabled.
  */
 #pragma once
 

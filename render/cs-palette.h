@@ -19,7 +19,6 @@
 
 #include <glib.h>
 
-#include "cs-kmod-sections.h"
 #include "cs-task-timeline.h"
 
 G_BEGIN_DECLS
@@ -47,8 +46,5 @@ gboolean cs_palette_get_state_color (CsTaskState   state,
 void     cs_palette_get_text_color (const CsColor *background,
                                     CsColor       *text);
 guint32  cs_color_to_rgb24         (const CsColor *color);
-void     cs_palette_get_kmod_section_color (CsKmodSectionKind kind,
-                                    CsColor       *color);
-void     cs_palette_get_kmod_latency_color (CsColor *color);
 
 G_END_DECLS

@@ -12,7 +12,6 @@
 #include "cs-timeline-renderer.h"
 #include "cs-axis-painter-private.h"
 #include "cs-cpu-plot-painter-private.h"
-#include "cs-kmod-overlay-private.h"
 #include "cs-plugin-view-private.h"
 #include "cs-task-plot-painter-private.h"
 #include "cs-text-cache-private.h"
@@ -39,7 +38,6 @@ struct _CsTimelineRenderer
   CsTextCache plugin_texts;   /* plugin layers' text (cs_plugin_view_draw_text()) */
   CsCpuPlotPainter *painter;
   CsTaskPlotPainter *task_painter;
-  CsKmodOverlay *kmod_overlay;
   CsEventFilter *filter;      /* NULL: no filter on the ticks */
   gboolean filter_exact;      /* the last frame applied it everywhere */
   CsPluginDocument *plugins;  /* NULL: no plugin layers */

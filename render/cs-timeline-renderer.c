@@ -24,7 +24,6 @@
 
 #include "cs-axis-painter-private.h"
 #include "cs-cpu-plot-painter-private.h"
-#include "cs-kmod-overlay-private.h"
 #include "cs-task-plot-painter-private.h"
 #include "cs-text-cache-private.h"
 #include "cs-theme-private.h"
@@ -84,7 +83,6 @@ update_pango_context (CsTimelineRenderer *self, cairo_t *cr)
   _cs_text_cache_clear (&self->plugin_texts);
   _cs_cpu_plot_painter_context_changed (self->painter);
   _cs_task_plot_painter_context_changed (self->task_painter);
-  _cs_kmod_overlay_context_changed (self->kmod_overlay);
 }
 
 static guint
@@ -141,8 +139,7 @@ draw_cpu_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, 
   CsPluginView view;
 
   draw_cpu_label (self, cr, cpu, y);
-  if (!_cs_cpu_plot_painter_draw (self->painter, cr, frame, cpu, y, error) ||
-      !_cs_kmod_overlay_draw_sections (self->kmod_overlay, cr, frame, cpu, y, error))
+  if (!_cs_cpu_plot_painter_draw (self->painter, cr, frame, cpu, y, error))
     return FALSE;
   _cs_timeline_renderer_init_plugin_view (self, &view, frame, y);
   view.cpu = cpu;
@@ -200,8 +197,7 @@ draw_task_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame,
   CsPluginView view;
 
   draw_task_label (self, cr, pid, y);
-  if (!_cs_task_plot_painter_draw (self->task_painter, cr, frame, pid, y, error) ||
-      !_cs_kmod_overlay_draw_latencies (self->kmod_overlay, cr, frame, pid, y, error))
+  if (!_cs_task_plot_painter_draw (self->task_painter, cr, frame, pid, y, error))
     return FALSE;
   _cs_timeline_renderer_init_plugin_view (self, &view, frame, y);
   view.pid = pid;
@@ -219,7 +215,6 @@ cs_timeline_renderer_constructed (GObject *object)
   g_return_if_fail (CS_IS_DOCUMENT (self->document));
   self->painter = _cs_cpu_plot_painter_new (self->document, self->pango_context);
   self->task_painter = _cs_task_plot_painter_new (self->document, self->pango_context);
-  self->kmod_overlay = _cs_kmod_overlay_new (self->document, self->pango_context);
   cs_timeline_renderer_set_cpus (self, NULL, 0);
 }
 
@@ -230,7 +225,6 @@ cs_timeline_renderer_dispose (GObject *object)
 
   g_clear_pointer (&self->painter, _cs_cpu_plot_painter_free);
   g_clear_pointer (&self->task_painter, _cs_task_plot_painter_free);
-  g_clear_pointer (&self->kmod_overlay, _cs_kmod_overlay_free);
   g_clear_object (&self->filter);
   _cs_axis_painter_clear (&self->axis_painter);
   _cs_text_cache_free (&self->cpu_texts);
@@ -754,9 +748,8 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
  * nearest event within HIT_RADIUS_PX (4) pixels (cs_document_find_event_near()),
  * or a task plot with what the task did there (#CsHit.interval: a wakeup
  * latency box wherever it is drawn first, then the interval under the
- * point, then the nearest within HIT_RADIUS_PX).  The kernel module's
- * bands and brackets within HIT_RADIUS_PX are reported too
- * (#CsHit.kmod_section, #CsHit.kmod_latency).
+ * point, then the nearest within HIT_RADIUS_PX).  What the layers of the
+ * enabled plugins drew there is reported too (#CsHit.item).
  * Call it from the document's thread.
  *
  * Returns: %TRUE with @hit filled (possibly %CS_HIT_NONE); %FALSE with
@@ -823,10 +816,7 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
       radius_ns = MAX (HIT_RADIUS_PX * frame.ns_per_px, 1.0);
       return _cs_task_plot_painter_find_interval (self->task_painter, hit->pid, hit->ts_ns,
                                                   (gint64) ceil (radius_ns), &hit->interval,
-                                                  &hit->has_interval, error) &&
-             _cs_kmod_overlay_find_latency (self->kmod_overlay, hit->pid, hit->ts_ns,
-                                            (gint64) ceil (radius_ns), &hit->kmod_latency,
-                                            &hit->has_kmod_latency, error);
+                                                  &hit->has_interval, error);
     }
 
   hit->cpu = g_array_index (self->cpus, guint, index);
@@ -854,10 +844,6 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
     }
 
   radius_ns = MAX (HIT_RADIUS_PX * frame.ns_per_px, 1.0);
-  if (!_cs_kmod_overlay_find_section (self->kmod_overlay, hit->cpu, hit->ts_ns,
-                                      (gint64) ceil (radius_ns), &hit->kmod_section,
-                                      &hit->has_kmod_section, error))
-    return FALSE;
   hit->has_event = cs_document_find_event_near (self->document, hit->cpu, hit->ts_ns,
                                                 (gint64) ceil (radius_ns), &hit->event,
                                                 &local_error);

@@ -20,7 +20,6 @@
 
 #include "cs-document.h"
 #include "cs-event-filter.h"
-#include "cs-kmod-sections.h"
 #include "cs-plugin-view.h"
 #include "cs-task-timeline.h"
 
@@ -84,14 +83,6 @@ typedef enum {
  *   the point, else the nearest within a few pixels
  * @plot_index: the plot's position, top to bottom, CPU plots first then task
  *   plots (for every kind but %CS_HIT_NONE and %CS_HIT_AXIS)
- * @has_kmod_section: whether a band of the kernel module's irqs-off or
- *   preempt-off section lies under the point or within a few pixels (for
- *   %CS_HIT_CPU_PLOT); then @kmod_section is valid
- * @kmod_section: that section (cs_document_get_kmod_sections())
- * @has_kmod_latency: whether a bracket of a wakeup latency the module
- *   measured lies under the point or within a few pixels (for
- *   %CS_HIT_TASK_PLOT); then @kmod_latency is valid
- * @kmod_latency: that latency (cs_document_get_kmod_wakeup_latencies())
  * @has_item: whether a plugin layer drew something there (on a CPU plot, a
  *   task plot or a plugin row); then @item and @item_plugin are valid
  * @item: what the layer found; @item.text is borrowed from the renderer,
@@ -114,10 +105,6 @@ typedef struct {
   gboolean has_interval;
   CsTaskInterval interval;
   guint plot_index;
-  gboolean has_kmod_section;
-  CsKmodSection kmod_section;
-  gboolean has_kmod_latency;
-  CsKmodWakeupLatency kmod_latency;
   gboolean has_item;
   CsPluginItem item;
   CsPlugin *item_plugin;

@@ -88,3 +88,42 @@ cs_test_run_oracle (const char *env_var,
   g_assert_no_error (error);
   return json_node_copy (json_parser_get_root (parser));
 }
+
+/* The events of kmod/'s trace system in @trace_path, as
+ * tests/oracle/kmod-events.py ($CS_KMOD_ORACLE) lists them from
+ * `trace-cmd report -t`: a JSON array of {name, ts_ns, cpu, fields}. */
+JsonArray *
+cs_test_kmod_oracle_events (const char *trace_path)
+{
+  g_autoptr(JsonNode) root = cs_test_run_oracle ("CS_KMOD_ORACLE", trace_path);
+
+  g_assert_nonnull (root);
+  return json_array_ref (json_object_get_array_member (json_node_get_object (root), "events"));
+}
+
+/* The @nth (0-based) oracle event named @name, or NULL. */
+JsonObject *
+cs_test_oracle_event (JsonArray  *events,
+                      const char *name,
+                      guint       nth)
+{
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+
+      if (g_strcmp0 (json_object_get_string_member (e, "name"), name) == 0 && nth-- == 0)
+        return e;
+    }
+  return NULL;
+}
+
+/* A number field of an oracle event; fails when it has none. */
+guint64
+cs_test_oracle_field (JsonObject *event,
+                      const char *field)
+{
+  JsonObject *fields = json_object_get_object_member (event, "fields");
+
+  g_assert_true (json_object_has_member (fields, field));
+  return g_ascii_strtoull (json_object_get_string_member (fields, field), NULL, 10);
+}

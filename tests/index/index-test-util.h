@@ -18,5 +18,11 @@ gboolean    cs_test_skip_without (const char *env);
 CsDocument *cs_test_load       (const char *name);
 JsonNode   *cs_test_run_oracle (const char *env_var,
                                 const char *trace_path);
+JsonArray  *cs_test_kmod_oracle_events (const char *trace_path);
+JsonObject *cs_test_oracle_event (JsonArray  *events,
+                                  const char *name,
+                                  guint       nth);
+guint64     cs_test_oracle_field (JsonObject *event,
+                                  const char *field);
 
 G_END_DECLS

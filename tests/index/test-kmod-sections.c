@@ -15,42 +15,6 @@
 #include "cs-kmod-sections.h"
 #include "index-test-util.h"
 
-/* The oracle's events (a JSON array), see kmod-events.py. */
-static JsonArray *
-run_oracle (const char *trace_path)
-{
-  g_autoptr(JsonNode) root = cs_test_run_oracle ("CS_KMOD_ORACLE", trace_path);
-
-  g_assert_nonnull (root);
-  return json_array_ref (json_object_get_array_member (json_node_get_object (root), "events"));
-}
-
-/* The @nth (0-based) oracle event named @name, or NULL. */
-static JsonObject *
-oracle_event (JsonArray  *events,
-              const char *name,
-              guint       nth)
-{
-  for (guint i = 0; i < json_array_get_length (events); i++)
-    {
-      JsonObject *e = json_array_get_object_element (events, i);
-
-      if (g_strcmp0 (json_object_get_string_member (e, "name"), name) == 0 && nth-- == 0)
-        return e;
-    }
-  return NULL;
-}
-
-static guint64
-oracle_field (JsonObject *event,
-              const char *field)
-{
-  JsonObject *fields = json_object_get_object_member (event, "fields");
-
-  g_assert_true (json_object_has_member (fields, field));
-  return g_ascii_strtoull (json_object_get_string_member (fields, field), NULL, 10);
-}
-
 /* The one section of @kind in @sections; fails unless there is exactly one. */
 static const CsKmodSection *
 only_section (GArray            *sections,
@@ -77,26 +41,26 @@ assert_section_matches_report (const CsKmodSection *s,
                                const char          *begin_name,
                                const char          *end_name)
 {
-  JsonObject *begin = oracle_event (events, begin_name, 0);
-  JsonObject *end = oracle_event (events, end_name, 0);
+  JsonObject *begin = cs_test_oracle_event (events, begin_name, 0);
+  JsonObject *end = cs_test_oracle_event (events, end_name, 0);
 
   g_assert_nonnull (begin);
   g_assert_nonnull (end);
-  g_assert_null (oracle_event (events, begin_name, 1));
+  g_assert_null (cs_test_oracle_event (events, begin_name, 1));
   g_assert_cmpint (s->begin_ns, ==, json_object_get_int_member (begin, "ts_ns"));
   g_assert_cmpint (s->end_ns, ==, json_object_get_int_member (end, "ts_ns"));
   g_assert_cmpuint (s->cpu, ==, json_object_get_int_member (begin, "cpu"));
   g_assert_cmpuint (s->cpu, ==, json_object_get_int_member (end, "cpu"));
-  g_assert_cmpuint (s->requested_ns, ==, oracle_field (begin, "requested_ns"));
-  g_assert_cmpuint (s->requested_ns, ==, oracle_field (end, "requested_ns"));
-  g_assert_cmpuint (s->measured_ns, ==, oracle_field (end, "measured_ns"));
+  g_assert_cmpuint (s->requested_ns, ==, cs_test_oracle_field (begin, "requested_ns"));
+  g_assert_cmpuint (s->requested_ns, ==, cs_test_oracle_field (end, "requested_ns"));
+  g_assert_cmpuint (s->measured_ns, ==, cs_test_oracle_field (end, "measured_ns"));
 }
 
 static void
 test_sections_match_report (void)
 {
   g_autofree char *path = cs_test_testdata ("kmod-sections-v7.dat");
-  g_autoptr(JsonArray) events = run_oracle (path);
+  g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   g_autoptr(CsDocument) doc = cs_test_load ("kmod-sections-v7.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) all = NULL;
@@ -158,18 +122,18 @@ static void
 test_wakeup_latency_names_sleeper (void)
 {
   g_autofree char *path = cs_test_testdata ("kmod-sections-v7.dat");
-  g_autoptr(JsonArray) events = run_oracle (path);
+  g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   g_autoptr(CsDocument) doc = cs_test_load ("kmod-sections-v7.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) all = NULL;
-  JsonObject *want = oracle_event (events, "wakeup_latency", 0);
-  JsonObject *mark = oracle_event (events, "mark", 1);
+  JsonObject *want = cs_test_oracle_event (events, "wakeup_latency", 0);
+  JsonObject *mark = cs_test_oracle_event (events, "mark", 1);
   const char *text;
   const CsKmodWakeupLatency *l;
   gint64 sleeper;
 
   g_assert_nonnull (want);
-  g_assert_null (oracle_event (events, "wakeup_latency", 1));
+  g_assert_null (cs_test_oracle_event (events, "wakeup_latency", 1));
   /* The scenario names its sleeper in the second mark: "... sleeper PID". */
   g_assert_nonnull (mark);
   text = json_object_get_string_member (json_object_get_object_member (mark, "fields"), "text");
@@ -181,13 +145,13 @@ test_wakeup_latency_names_sleeper (void)
   g_assert_cmpuint (all->len, ==, 1);
   l = &g_array_index (all, CsKmodWakeupLatency, 0);
   g_assert_cmpint (l->pid, ==, sleeper);
-  g_assert_cmpint (l->pid, ==, oracle_field (want, "pid"));
+  g_assert_cmpint (l->pid, ==, cs_test_oracle_field (want, "pid"));
   g_assert_cmpstr (l->comm, ==, "sleep");
   g_assert_cmpint (l->time_ns, ==, json_object_get_int_member (want, "ts_ns"));
   g_assert_cmpuint (l->cpu, ==, json_object_get_int_member (want, "cpu"));
-  g_assert_cmpint (l->target_cpu, ==, oracle_field (want, "target_cpu"));
-  g_assert_cmpuint (l->latency_ns, ==, oracle_field (want, "latency_ns"));
-  g_assert_cmpuint (l->threshold_ns, ==, oracle_field (want, "threshold_ns"));
+  g_assert_cmpint (l->target_cpu, ==, cs_test_oracle_field (want, "target_cpu"));
+  g_assert_cmpuint (l->latency_ns, ==, cs_test_oracle_field (want, "latency_ns"));
+  g_assert_cmpuint (l->threshold_ns, ==, cs_test_oracle_field (want, "threshold_ns"));
   g_assert_cmpuint (l->latency_ns, >, l->threshold_ns);
 
   /* By pid and by span. */
@@ -211,7 +175,7 @@ static void
 test_without_module_costs_nothing (void)
 {
   g_autofree char *path = cs_test_testdata ("sched-irq-v7.dat");
-  g_autoptr(JsonArray) events = run_oracle (path);
+  g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v7.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) sections = NULL;

@@ -1,16 +1,18 @@
-/* test-kmod.c: the kernel module's sections and wakeup latencies in the
- * window, under Xvfb.
+/* test-kmod-window.c: the kmod plugin's sections and wakeup latencies in
+ * the window, under Xvfb.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Runs the real CsWindow in-process on tests/data/kmod-sections-v7.dat
  * (recorded in the kmod QEMU guest: a 20 ms irqs-off section and a 300 ms
- * preempt-off section on CPU 1, and the sleeper the latter delayed).
- * Pointing at a section's band or at the module's wakeup-latency bracket
- * must put its figures in the window's info bar, and a double-click on a
- * band must put markers A and B on its ends; what the figures are is asked
- * from the index (cs-kmod-sections.h).  The last screenshot,
- * kmod-irqs-off.png in $CS_SCREENSHOT_DIR, is the one docs/images/ keeps.
+ * preempt-off section on CPU 1, and the sleeper the latter delayed), with
+ * the built-ins loaded from the build tree as the window loads them, the
+ * kmod plugin's pass run by the window in its worker.  Pointing at a
+ * section's band or at the module's wakeup-latency bracket must put its
+ * figures in the window's info bar, and a double-click on a band must put
+ * markers A and B on its ends; what the figures are is read from the
+ * plugin's results.  The last screenshot, kmod-irqs-off.png in
+ * $CS_SCREENSHOT_DIR, is the one docs/images/ keeps.
  */
 #include "config.h"
 
@@ -19,10 +21,11 @@
 #include <gtk/gtk.h>
 
 #include "cs-cli.h"
-#include "cs-format.h"
-#include "cs-kmod-sections.h"
+#include "cs-plugin-host.h"
 #include "cs-window.h"
+#include "cs-window-plugins.h"
 #include "gui-test-util.h"
+#include "kmod-test-util.h"
 
 static char *
 kmod_recording (void)
@@ -51,23 +54,46 @@ shows_label (GtkWidget *widget, const char *text)
   return FALSE;
 }
 
-static CsKmodSection
-only_section (CsDocument *document, CsKmodSectionKind kind)
+/* A duration as the info bar writes it with all its digits, for the
+ * figures of this recording (µs and ms): three decimals at most, trailing
+ * zeros dropped ("20 ms", "20.168 ms"). */
+static char *
+exact_duration (gint64 duration_ns)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) all = cs_document_get_kmod_sections (document, G_MININT64, G_MAXINT64, &error);
-  CsKmodSection found = { 0 };
-  guint n = 0;
+  gboolean ms = duration_ns >= 1000000;
+  g_autofree char *number = g_strdup_printf ("%.3f", duration_ns / (ms ? 1e6 : 1e3));
+  char *end = number + strlen (number);
 
-  g_assert_no_error (error);
-  for (guint i = 0; i < all->len; i++)
-    if (g_array_index (all, CsKmodSection, i).kind == kind)
-      {
-        found = g_array_index (all, CsKmodSection, i);
-        n++;
-      }
-  g_assert_cmpuint (n, ==, 1);
-  return found;
+  g_assert_cmpint (duration_ns, >=, 1000);
+  g_assert_cmpint (duration_ns, <, 1000000000);
+  while (end[-1] == '0')
+    *--end = '\0';
+  if (end[-1] == '.')
+    *--end = '\0';
+  return g_strdup_printf ("%s %s", number, ms ? "ms" : "µs");
+}
+
+/* The window's plugins, once the kmod plugin's pass has given its
+ * results. */
+static CsPluginDocument *
+kmod_results_of (CsWindow *window)
+{
+  CsPluginWindow *plugins = cs_window_get_plugins (window);
+  CsPlugin *kmod = cs_plugin_registry_lookup (cs_plugin_host_get_registry (cs_plugin_host_get_default ()),
+                                              "kmod");
+  CsPluginDocument *document = NULL;
+
+  g_assert_nonnull (kmod);
+  for (guint i = 0; i < 600; i++)
+    {
+      document = cs_plugin_window_get_plugins (plugins);
+      if (document != NULL && !cs_plugin_window_get_pass_running (plugins) &&
+          cs_plugin_document_get_pass_db (document, kmod, "events", NULL, NULL) != NULL)
+        return document;
+      cs_test_spin (50);
+    }
+  g_error ("the kmod plugin's pass did not finish in the window");
+  return NULL;
 }
 
 static void
@@ -77,14 +103,15 @@ test_hover_shows_durations (void)
   CsWindow *window = cs_test_open_window (path, 1200, 700);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
-  CsDocument *document = cs_timeline_get_document (timeline);
-  CsKmodSection irqs = only_section (document, CS_KMOD_SECTION_IRQS_OFF);
-  CsKmodSection preempt = only_section (document, CS_KMOD_SECTION_PREEMPT_OFF);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) latencies = cs_document_get_kmod_wakeup_latencies (document, -1, G_MININT64,
-                                                                       G_MAXINT64, &error);
-  const CsKmodWakeupLatency *latency;
-  g_autofree char *length = cs_format_duration_exact (irqs.end_ns - irqs.begin_ns);
+  CsPlugin *kmod = cs_plugin_registry_lookup (cs_plugin_host_get_registry (cs_plugin_host_get_default ()),
+                                              "kmod");
+  CsPluginDocument *results = kmod_results_of (window);
+  g_autoptr(GArray) sections = kmod_test_get_sections (results, kmod);
+  KmodTestSection irqs = *kmod_test_only_section (sections, KMOD_TEST_IRQS_OFF);
+  KmodTestSection preempt = *kmod_test_only_section (sections, KMOD_TEST_PREEMPT_OFF);
+  g_autoptr(GArray) latencies = kmod_test_get_latencies (results, kmod);
+  const KmodTestLatency *latency;
+  g_autofree char *length = exact_duration (irqs.end_ns - irqs.begin_ns);
   g_autofree char *want = g_strdup_printf ("irqs-off section on CPU 1: %s (requested 20 ms, measured ",
                                            length);
   g_autofree char *latency_text = NULL;
@@ -94,9 +121,8 @@ test_hover_shows_durations (void)
   double x, y, height;
   const char *hover;
 
-  g_assert_no_error (error);
   g_assert_cmpuint (latencies->len, ==, 1);
-  latency = &g_array_index (latencies, CsKmodWakeupLatency, 0);
+  latency = &g_array_index (latencies, KmodTestLatency, 0);
 
   /* Both sections in view, the sleeper's task plot under the CPU plots. */
   cs_test_activate (window, "add-task-plot", g_variant_new_int32 (latency->pid));
@@ -110,8 +136,8 @@ test_hover_shows_durations (void)
   cs_timeline_hover_at (timeline, x, y + 3);
   hover = cs_timeline_get_hover_text (timeline);
   g_test_message ("hover: %s", hover);
-  latency_text = cs_format_duration_exact ((gint64) latency->latency_ns);
-  threshold_text = cs_format_duration_exact ((gint64) latency->threshold_ns);
+  latency_text = exact_duration ((gint64) latency->latency_ns);
+  threshold_text = exact_duration ((gint64) latency->threshold_ns);
   g_assert_nonnull (strstr (hover, "wakeup latency measured by the module"));
   g_assert_nonnull (strstr (hover, latency_text));
   g_assert_nonnull (strstr (hover, threshold_text));
@@ -165,9 +191,9 @@ main (int argc, char **argv)
   if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
     return cs_cli_run (argc, argv);
 
-  cs_test_gui_init (&argc, &argv, "test-kmod", TRUE);
+  cs_test_gui_init (&argc, &argv, "test-kmod-window", TRUE);
 
-  g_test_add_func ("/cs/gui/Kmod/hover-shows-durations", test_hover_shows_durations);
+  g_test_add_func ("/cs/plugins/KmodWindow/hover-shows-durations", test_hover_shows_durations);
 
   return cs_test_gui_run ();
 }
