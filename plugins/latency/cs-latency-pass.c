@@ -6,9 +6,12 @@
  * in time order (cs-plugin-pass.h), and applies the pairing rule of
  * cs-latency-def.h.  Memory is per key, never per pair: one hash table
  * entry for each key with an open A; each pair is inserted into the pass
- * database as it closes, and the indexes the queries use (duration and
- * A's time) are built once at the end, which is cheaper than keeping them
- * up to date row by row.
+ * database as it closes, and the index on duration is built once at the
+ * end, which is cheaper than keeping it up to date row by row.
+ *
+ * Rows of `latency` are inserted as each B comes, in time order, so their
+ * rowids (1, 2, 3...) follow B's time: a range of time is a range of
+ * rowids, found by bisection, and needs no index of its own.
  *
  * Tables (read by cs-latency-stats.c):
  *   latency_pair  (pair, definition, a_event, b_event, a_keys, b_keys,
@@ -49,8 +52,12 @@ typedef struct {
   sqlite3_stmt *insert;
   GHashTable *open;             /* OpenA (its pair and key) -> itself */
   GHashTable *roles;            /* "system:name" -> Role */
+  GHashTable *roles_by_format;  /* struct tep_event * -> Role, or &no_role */
   PairCounts *counts;           /* by pair */
 } LatencyPass;
+
+/* What an event type none of the pairs reads maps to. */
+static Role no_role;
 
 static guint
 open_a_hash (gconstpointer data)
@@ -202,6 +209,7 @@ latency_begin (CsPluginPass  *pass,
   lp->db = cs_plugin_pass_get_db (pass);
   lp->open = g_hash_table_new_full (open_a_hash, open_a_equal, g_free, NULL);
   lp->roles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, role_free);
+  lp->roles_by_format = g_hash_table_new (NULL, NULL);
   lp->counts = g_new0 (PairCounts, lp->def->pairs->len);
   for (guint i = 0; i < lp->def->pairs->len; i++)
     {
@@ -241,12 +249,18 @@ latency_event (gpointer              state,
                GError              **error)
 {
   LatencyPass *lp = state;
-  char key_text[256];
-  Role *role;
+  Role *role = g_hash_table_lookup (lp->roles_by_format, event->format);
 
-  g_snprintf (key_text, sizeof key_text, "%s:%s", event->system, event->name);
-  role = g_hash_table_lookup (lp->roles, key_text);
   if (role == NULL)
+    {
+      g_autofree char *name = g_strdup_printf ("%s:%s", event->system, event->name);
+
+      role = g_hash_table_lookup (lp->roles, name);
+      if (role == NULL)
+        role = &no_role;
+      g_hash_table_insert (lp->roles_by_format, event->format, role);
+    }
+  if (role == &no_role)
     return TRUE;
 
   /* B first: an event on both sides closes before it opens. */
@@ -344,11 +358,13 @@ latency_end (gpointer   state,
       sqlite3_reset (s);
     }
   sqlite3_finalize (s);
-  /* Worst first, and ranges of A's time: the two orders queries need. */
+  /* Worst first.  Ranges need no index: rows are written as their B
+   * comes, so b_ts grows with the rowid (cs-latency-stats.c).  The sort
+   * that builds the index gets 64 MiB before it spills to temporary
+   * files, a bound whatever the number of pairs. */
   return ok && exec (lp->db,
-                     "CREATE INDEX latency_by_duration ON latency (dur_ns DESC, a_ts, a_cpu,"
-                     " a_row);"
-                     "CREATE INDEX latency_by_time ON latency (a_ts);", error);
+                     "PRAGMA cache_size = -65536;"
+                     "CREATE INDEX latency_by_duration ON latency (dur_ns DESC);", error);
 }
 
 static void
@@ -360,6 +376,7 @@ latency_free (gpointer state)
     return;
   sqlite3_finalize (lp->insert);
   g_clear_pointer (&lp->open, g_hash_table_unref);
+  g_clear_pointer (&lp->roles_by_format, g_hash_table_unref);
   g_clear_pointer (&lp->roles, g_hash_table_unref);
   g_free (lp->counts);
   cs_latency_def_free (lp->def);

@@ -3,10 +3,11 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Queries over the pass's table `latency` (cs-latency-pass.c).  The index
- * latency_by_duration (dur_ns DESC, a_ts, a_cpu, a_row) serves both the
- * worst-first list (read forwards, so a page of it costs its offset plus
- * its length) and the percentiles (one scan in duration order that picks
- * the ranks and fills the histogram); latency_by_time serves ranges.
+ * latency_by_duration (dur_ns DESC) serves both the worst-first list
+ * (read forwards, so a page of it costs its offset plus its length) and
+ * the percentiles (one scan in duration order that picks the ranks and
+ * fills the histogram).  A range is a span of rowids, since rows follow
+ * B's time; its pairs are sorted on their own.
  */
 #include <string.h>
 
@@ -17,6 +18,13 @@
 /* Whole recording: no WHERE, so that the planner reads the duration index. */
 #define WHOLE(begin, end) ((begin) == G_MININT64 && (end) == G_MAXINT64)
 
+/* A range of time as a range of rows: [lo, hi) holds the pairs whose B
+ * lies in [begin, end), a superset of those in the range. */
+typedef struct {
+  gint64 begin_ns, end_ns;
+  gint64 lo, hi;
+} Span;
+
 static gboolean
 fail (sqlite3  *db,
       GError  **error)
@@ -26,11 +34,21 @@ fail (sqlite3  *db,
   return FALSE;
 }
 
+static void
+bind_named (sqlite3_stmt *s,
+            const char   *name,
+            gint64        value)
+{
+  int i = sqlite3_bind_parameter_index (s, name);
+
+  if (i > 0)
+    sqlite3_bind_int64 (s, i, value);
+}
+
 static sqlite3_stmt *
 prepare (sqlite3     *db,
          const char  *sql,
-         gint64       begin_ns,
-         gint64       end_ns,
+         const Span  *span,
          GError     **error)
 {
   sqlite3_stmt *s = NULL;
@@ -40,11 +58,74 @@ prepare (sqlite3     *db,
       fail (db, error);
       return NULL;
     }
-  if (sqlite3_bind_parameter_index (s, ":begin") > 0)
-    sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":begin"), begin_ns);
-  if (sqlite3_bind_parameter_index (s, ":end") > 0)
-    sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":end"), end_ns);
+  if (span != NULL)
+    {
+      bind_named (s, ":begin", span->begin_ns);
+      bind_named (s, ":end", span->end_ns);
+      bind_named (s, ":lo", span->lo);
+      bind_named (s, ":hi", span->hi);
+    }
   return s;
+}
+
+/* The first rowid in [1, @n + 1) whose B is at or after @ts_ns: rows
+ * are written in B's time order (cs-latency-pass.c), so bisect. */
+static gboolean
+first_row_from (sqlite3       *db,
+                sqlite3_stmt  *b_ts,
+                gint64         n,
+                gint64         ts_ns,
+                gint64        *row,
+                GError       **error)
+{
+  gint64 lo = 1, hi = n + 1;
+
+  while (lo < hi)
+    {
+      gint64 mid = lo + (hi - lo) / 2;
+      int rc;
+
+      sqlite3_bind_int64 (b_ts, 1, mid);
+      rc = sqlite3_step (b_ts);
+      if (rc != SQLITE_ROW)
+        {
+          sqlite3_reset (b_ts);
+          return fail (db, error);
+        }
+      if (sqlite3_column_int64 (b_ts, 0) < ts_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+      sqlite3_reset (b_ts);
+    }
+  *row = lo;
+  return TRUE;
+}
+
+static gboolean
+find_span (sqlite3  *db,
+           gint64    begin_ns,
+           gint64    end_ns,
+           Span     *span,
+           GError  **error)
+{
+  sqlite3_stmt *s = prepare (db, "SELECT ifnull(max(rowid), 0) FROM latency", NULL, error);
+  gint64 n = 0;
+  gboolean ok;
+
+  *span = (Span) { begin_ns, end_ns, 1, 1 };
+  if (s == NULL)
+    return FALSE;
+  if (sqlite3_step (s) == SQLITE_ROW)
+    n = sqlite3_column_int64 (s, 0);
+  sqlite3_finalize (s);
+  s = prepare (db, "SELECT b_ts FROM latency WHERE rowid = ?1", NULL, error);
+  if (s == NULL)
+    return FALSE;
+  ok = first_row_from (db, s, n, begin_ns, &span->lo, error) &&
+       first_row_from (db, s, n, end_ns, &span->hi, error);
+  sqlite3_finalize (s);
+  return ok;
 }
 
 /* The histogram bar of a duration: 0 for [0, 1), k for [2^(k-1), 2^k). */
@@ -103,33 +184,31 @@ cs_latency_stats_compute (sqlite3         *db,
   sqlite3_stmt *s;
   guint64 n = 0;
   guint next_q = 0;
+  Span span;
   int rc;
 
   memset (stats, 0, sizeof *stats);
   stats->histogram = g_array_new (FALSE, FALSE, sizeof (CsLatencyBucket));
-  s = prepare (db, WHOLE (begin_ns, end_ns)
-                   ? "SELECT dur_ns FROM latency ORDER BY dur_ns"
-                   : "SELECT dur_ns FROM latency WHERE a_ts >= :begin AND b_ts < :end"
-                     " ORDER BY dur_ns",
-               begin_ns, end_ns, error);
-  if (s == NULL)
+  if (!find_span (db, begin_ns, end_ns, &span, error))
     return FALSE;
   /* Count first, for the ranks. */
-  {
-    sqlite3_stmt *c = prepare (db, WHOLE (begin_ns, end_ns)
-                                   ? "SELECT count(*) FROM latency"
-                                   : "SELECT count(*) FROM latency WHERE a_ts >= :begin"
-                                     " AND b_ts < :end", begin_ns, end_ns, error);
-
-    if (c == NULL)
-      {
-        sqlite3_finalize (s);
-        return FALSE;
-      }
-    if (sqlite3_step (c) == SQLITE_ROW)
-      stats->count = sqlite3_column_int64 (c, 0);
-    sqlite3_finalize (c);
-  }
+  s = prepare (db, WHOLE (begin_ns, end_ns)
+                   ? "SELECT count(*) FROM latency"
+                   : "SELECT count(*) FROM latency WHERE rowid >= :lo AND rowid < :hi"
+                     " AND a_ts >= :begin", &span, error);
+  if (s == NULL)
+    return FALSE;
+  if (sqlite3_step (s) == SQLITE_ROW)
+    stats->count = sqlite3_column_int64 (s, 0);
+  sqlite3_finalize (s);
+  /* A range is sorted on its own (+dur_ns: not through the index, which
+   * would scan every pair). */
+  s = prepare (db, WHOLE (begin_ns, end_ns)
+                   ? "SELECT dur_ns FROM latency ORDER BY dur_ns"
+                   : "SELECT dur_ns FROM latency WHERE rowid >= :lo AND rowid < :hi"
+                     " AND a_ts >= :begin ORDER BY +dur_ns", &span, error);
+  if (s == NULL)
+    return FALSE;
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       gint64 d = sqlite3_column_int64 (s, 0);
@@ -201,12 +280,16 @@ cs_latency_list_worst (sqlite3   *db,
       " FROM latency WHERE dur_ns >= :min AND dur_ns < :max"
       " ORDER BY dur_ns DESC, a_ts, a_cpu, a_row LIMIT :limit OFFSET :offset"
     : "SELECT dur_ns, a_ts, b_ts, a_cpu, b_cpu, a_row, pid, pair, k0, k1, k2, k3"
-      " FROM latency WHERE a_ts >= :begin AND b_ts < :end"
+      " FROM latency WHERE rowid >= :lo AND rowid < :hi AND a_ts >= :begin"
       " AND dur_ns >= :min AND dur_ns < :max"
-      " ORDER BY dur_ns DESC, a_ts, a_cpu, a_row LIMIT :limit OFFSET :offset";
-  sqlite3_stmt *s = prepare (db, sql, begin_ns, end_ns, error);
+      " ORDER BY +dur_ns DESC, a_ts, a_cpu, a_row LIMIT :limit OFFSET :offset";
+  sqlite3_stmt *s;
+  Span span;
   int rc;
 
+  if (!find_span (db, begin_ns, end_ns, &span, error))
+    return FALSE;
+  s = prepare (db, sql, &span, error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":min"), min_dur_ns);
@@ -265,7 +348,7 @@ cs_latency_list_pairs (sqlite3  *db,
   g_autoptr(GPtrArray) pairs = g_ptr_array_new_with_free_func (cs_latency_pair_info_free);
   sqlite3_stmt *s = prepare (db, "SELECT definition, a_event, b_event, a_keys, n_a, n_b,"
                                  " n_pairs, n_unmatched FROM latency_pair ORDER BY pair",
-                             0, 0, error);
+                             NULL, error);
   int rc;
 
   if (s == NULL)
