@@ -65,6 +65,30 @@ format_ns (gint64 ns)
   return g_strdup_printf ("%.3f s", ns / 1e9);
 }
 
+/* One member of the object being built. */
+static void
+member_int (JsonBuilder *b,
+            const char  *name,
+            gint64       value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+/* One member, null when @present is FALSE. */
+static void
+member_int_or_null (JsonBuilder *b,
+                    const char  *name,
+                    gint64       value,
+                    gboolean     present)
+{
+  json_builder_set_member_name (b, name);
+  if (present)
+    json_builder_add_int_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
 static void
 build_json (JsonBuilder          *b,
             CsPluginDocument     *doc,
@@ -93,37 +117,18 @@ build_json (JsonBuilder          *b,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "definition");
       json_builder_add_string_value (b, info->definition);
-      json_builder_set_member_name (b, "n_a");
-      json_builder_add_int_value (b, info->n_a);
-      json_builder_set_member_name (b, "n_b");
-      json_builder_add_int_value (b, info->n_b);
-      json_builder_set_member_name (b, "n_pairs");
-      json_builder_add_int_value (b, info->n_pairs);
-      json_builder_set_member_name (b, "n_unmatched");
-      json_builder_add_int_value (b, info->n_unmatched);
+      member_int (b, "n_a", info->n_a);
+      member_int (b, "n_b", info->n_b);
+      member_int (b, "n_pairs", info->n_pairs);
+      member_int (b, "n_unmatched", info->n_unmatched);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  json_builder_set_member_name (b, "begin_ns");
-  if (opt->begin_ns == G_MININT64)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_int_value (b, opt->begin_ns);
-  json_builder_set_member_name (b, "end_ns");
-  if (opt->end_ns == G_MAXINT64)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_int_value (b, opt->end_ns);
-  json_builder_set_member_name (b, "count");
-  json_builder_add_int_value (b, stats->count);
+  member_int_or_null (b, "begin_ns", opt->begin_ns, opt->begin_ns != G_MININT64);
+  member_int_or_null (b, "end_ns", opt->end_ns, opt->end_ns != G_MAXINT64);
+  member_int (b, "count", stats->count);
   for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
-    {
-      json_builder_set_member_name (b, figures[i].name);
-      if (stats->count == 0)
-        json_builder_add_null_value (b);
-      else
-        json_builder_add_int_value (b, figures[i].value);
-    }
+    member_int_or_null (b, figures[i].name, figures[i].value, stats->count > 0);
   if (opt->histogram)
     {
       json_builder_set_member_name (b, "histogram");
@@ -133,12 +138,9 @@ build_json (JsonBuilder          *b,
           const CsLatencyBucket *bar = &g_array_index (stats->histogram, CsLatencyBucket, i);
 
           json_builder_begin_object (b);
-          json_builder_set_member_name (b, "lo_ns");
-          json_builder_add_int_value (b, bar->lo_ns);
-          json_builder_set_member_name (b, "hi_ns");
-          json_builder_add_int_value (b, bar->hi_ns);
-          json_builder_set_member_name (b, "count");
-          json_builder_add_int_value (b, bar->count);
+          member_int (b, "lo_ns", bar->lo_ns);
+          member_int (b, "hi_ns", bar->hi_ns);
+          member_int (b, "count", bar->count);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -153,18 +155,12 @@ build_json (JsonBuilder          *b,
       const char *comm = cs_plugin_document_get_comm (doc, item->pid);
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "duration_ns");
-      json_builder_add_int_value (b, item->dur_ns);
-      json_builder_set_member_name (b, "a_ts_ns");
-      json_builder_add_int_value (b, item->a_ts_ns);
-      json_builder_set_member_name (b, "b_ts_ns");
-      json_builder_add_int_value (b, item->b_ts_ns);
-      json_builder_set_member_name (b, "cpu");
-      json_builder_add_int_value (b, item->a_cpu);
-      json_builder_set_member_name (b, "b_cpu");
-      json_builder_add_int_value (b, item->b_cpu);
-      json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, item->pid);
+      member_int (b, "duration_ns", item->dur_ns);
+      member_int (b, "a_ts_ns", item->a_ts_ns);
+      member_int (b, "b_ts_ns", item->b_ts_ns);
+      member_int (b, "cpu", item->a_cpu);
+      member_int (b, "b_cpu", item->b_cpu);
+      member_int (b, "pid", item->pid);
       json_builder_set_member_name (b, "task");
       if (comm != NULL)
         json_builder_add_string_value (b, comm);
@@ -175,10 +171,7 @@ build_json (JsonBuilder          *b,
       json_builder_set_member_name (b, "key");
       json_builder_begin_object (b);
       for (guint k = 0; k < item->n_keys && names[k] != NULL; k++)
-        {
-          json_builder_set_member_name (b, names[k]);
-          json_builder_add_int_value (b, item->key[k]);
-        }
+        member_int (b, names[k], item->key[k]);
       json_builder_end_object (b);
       json_builder_end_object (b);
     }
