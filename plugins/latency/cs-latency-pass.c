@@ -46,10 +46,23 @@ typedef struct {
   guint64 n_a, n_b, n_pairs, n_unmatched;
 } PairCounts;
 
+/* Rows go to SQLite BATCH at a time: one statement step per row costs
+ * more than the row itself. */
+#define BATCH 64
+#define N_COLUMNS 12
+
+typedef struct {
+  gint64 v[N_COLUMNS];
+  guint n_keys;
+} PendingRow;
+
 typedef struct {
   CsLatencyDef *def;
   sqlite3 *db;
-  sqlite3_stmt *insert;
+  sqlite3_stmt *insert;         /* one row */
+  sqlite3_stmt *insert_batch;   /* BATCH rows */
+  PendingRow pending[BATCH];    /* rows not inserted yet */
+  guint n_pending;
   GHashTable *open;             /* OpenA (its pair and key) -> itself */
   GHashTable *roles;            /* "system:name" -> Role */
   GHashTable *roles_by_format;  /* struct tep_event * -> Role, or &no_role */
@@ -131,39 +144,72 @@ read_key (const CsPluginEvent *event,
 }
 
 static gboolean
+insert_failed (LatencyPass  *lp,
+               GError      **error)
+{
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+               _("Cannot write a latency pair: %s"), sqlite3_errmsg (lp->db));
+  return FALSE;
+}
+
+/* Inserts the pending rows: a full batch with one statement, a partial
+ * one (at the end) row by row. */
+static gboolean
+flush_pairs (LatencyPass  *lp,
+             GError      **error)
+{
+  guint per_step = lp->n_pending == BATCH ? BATCH : 1;
+  sqlite3_stmt *s = per_step == BATCH ? lp->insert_batch : lp->insert;
+
+  for (guint first = 0; first < lp->n_pending; first += per_step)
+    {
+      int rc;
+
+      for (guint r = 0; r < per_step; r++)
+        {
+          const PendingRow *row = &lp->pending[first + r];
+
+          for (guint c = 0; c < N_COLUMNS; c++)
+            {
+              int i = (int) (r * N_COLUMNS + c + 1);
+
+              if (c >= 8 && c - 8 >= row->n_keys)
+                sqlite3_bind_null (s, i);
+              else
+                sqlite3_bind_int64 (s, i, row->v[c]);
+            }
+        }
+      rc = sqlite3_step (s);
+      sqlite3_reset (s);
+      if (rc != SQLITE_DONE)
+        return insert_failed (lp, error);
+    }
+  lp->n_pending = 0;
+  return TRUE;
+}
+
+/* Queues the pair of @a and @b, in the columns of the table `latency`. */
+static gboolean
 write_pair (LatencyPass          *lp,
             const CsLatencyPair  *pair,
             const OpenA          *a,
             const CsPluginEvent  *b,
             GError              **error)
 {
-  sqlite3_stmt *s = lp->insert;
-  int rc;
+  PendingRow *row = &lp->pending[lp->n_pending++];
 
-  sqlite3_bind_int64 (s, 1, b->ts_ns - a->ts_ns);
-  sqlite3_bind_int64 (s, 2, a->ts_ns);
-  sqlite3_bind_int (s, 3, a->cpu);
-  sqlite3_bind_int64 (s, 4, (sqlite3_int64) a->row);
-  sqlite3_bind_int64 (s, 5, b->ts_ns);
-  sqlite3_bind_int (s, 6, b->cpu);
-  sqlite3_bind_int (s, 7, pair->pid_key >= 0 ? (int) a->key[pair->pid_key] : a->pid);
-  sqlite3_bind_int (s, 8, a->pair);
+  row->v[0] = b->ts_ns - a->ts_ns;
+  row->v[1] = a->ts_ns;
+  row->v[2] = a->cpu;
+  row->v[3] = (gint64) a->row;
+  row->v[4] = b->ts_ns;
+  row->v[5] = b->cpu;
+  row->v[6] = pair->pid_key >= 0 ? (gint32) a->key[pair->pid_key] : a->pid;
+  row->v[7] = a->pair;
   for (guint i = 0; i < CS_LATENCY_MAX_KEYS; i++)
-    {
-      if (i < pair->n_keys)
-        sqlite3_bind_int64 (s, 9 + i, a->key[i]);
-      else
-        sqlite3_bind_null (s, 9 + i);
-    }
-  rc = sqlite3_step (s);
-  sqlite3_reset (s);
-  if (rc != SQLITE_DONE)
-    {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   _("Cannot write a latency pair: %s"), sqlite3_errmsg (lp->db));
-      return FALSE;
-    }
-  return TRUE;
+    row->v[8 + i] = a->key[i];
+  row->n_keys = pair->n_keys;
+  return lp->n_pending < BATCH || flush_pairs (lp, error);
 }
 
 static gboolean
@@ -198,6 +244,7 @@ latency_begin (CsPluginPass  *pass,
                GError       **error)
 {
   LatencyPass *lp = g_new0 (LatencyPass, 1);
+  gboolean ok = TRUE;
 
   lp->def = cs_latency_def_new (cs_plugin_pass_get_document (pass),
                                 cs_plugin_pass_get_param (pass), error);
@@ -231,9 +278,17 @@ latency_begin (CsPluginPass  *pass,
       latency_free (lp);
       return NULL;
     }
-  if (sqlite3_prepare_v2 (lp->db,
-                          "INSERT INTO latency VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-                          " ?9, ?10, ?11, ?12)", -1, &lp->insert, NULL) != SQLITE_OK)
+  {
+    g_autoptr(GString) batch = g_string_new ("INSERT INTO latency VALUES ");
+
+    for (guint r = 0; r < BATCH; r++)
+      g_string_append (batch, r == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?)");
+    if (sqlite3_prepare_v2 (lp->db, "INSERT INTO latency VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", -1,
+                            &lp->insert, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2 (lp->db, batch->str, -1, &lp->insert_batch, NULL) != SQLITE_OK)
+      ok = FALSE;
+  }
+  if (!ok)
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
                    _("Cannot write the latency pairs: %s"), sqlite3_errmsg (lp->db));
@@ -317,6 +372,8 @@ latency_end (gpointer   state,
   sqlite3_stmt *s = NULL;
   gboolean ok = TRUE;
 
+  if (!flush_pairs (lp, error))
+    return FALSE;
   g_hash_table_iter_init (&iter, lp->open);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     lp->counts[((OpenA *) key)->pair].n_unmatched++;
@@ -375,6 +432,7 @@ latency_free (gpointer state)
   if (lp == NULL)
     return;
   sqlite3_finalize (lp->insert);
+  sqlite3_finalize (lp->insert_batch);
   g_clear_pointer (&lp->open, g_hash_table_unref);
   g_clear_pointer (&lp->roles_by_format, g_hash_table_unref);
   g_clear_pointer (&lp->roles, g_hash_table_unref);
