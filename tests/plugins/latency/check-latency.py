@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 
 PRESETS = ["wakeup", "irq", "softirq", "softirq-raise", "syscall", "block", "funcgraph",
            "kmod-irqs-off", "kmod-preempt-off", "kmod-wakeup"]
@@ -68,7 +69,18 @@ def worst_tuple(p):
 
 
 def compare(path, name, defn, extra=()):
-    """One definition on one recording; returns the oracle's result or None."""
+    """One definition on one recording; returns the oracle's result or None.
+
+    Any exception (a timeout, output that is not JSON) is a failed test
+    that shows what went wrong, not the end of the run."""
+    try:
+        return compare_unguarded(path, name, defn, extra)
+    except Exception:
+        ok(False, f"{name}: runs without an exception", traceback.format_exc())
+        return None
+
+
+def compare_unguarded(path, name, defn, extra):
     want = oracle(defn + list(extra) + ["--top", "10", path])
     got = cli([path] + defn + list(extra) + ["--top", "10", "--json"])
     if want.returncode == 1:
