@@ -89,6 +89,22 @@ member_int_or_null (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
+/* The figures both outputs print: JSON member, text label, where. */
+static const struct {
+  const char *member;
+  const char *label;
+  gsize offset;
+} figures[] = {
+  { "min_ns", "min", G_STRUCT_OFFSET (CsLatencyStats, min_ns) },
+  { "p50_ns", "p50", G_STRUCT_OFFSET (CsLatencyStats, p50_ns) },
+  { "p90_ns", "p90", G_STRUCT_OFFSET (CsLatencyStats, p90_ns) },
+  { "p99_ns", "p99", G_STRUCT_OFFSET (CsLatencyStats, p99_ns) },
+  { "p99_9_ns", "p99.9", G_STRUCT_OFFSET (CsLatencyStats, p999_ns) },
+  { "max_ns", "max", G_STRUCT_OFFSET (CsLatencyStats, max_ns) },
+};
+
+#define FIGURE(stats, i) G_STRUCT_MEMBER (gint64, (stats), figures[i].offset)
+
 static void
 build_json (JsonBuilder          *b,
             CsPluginDocument     *doc,
@@ -98,10 +114,6 @@ build_json (JsonBuilder          *b,
             const CsLatencyStats *stats,
             GArray               *worst)
 {
-  const struct { const char *name; gint64 value; } figures[] = {
-    { "min_ns", stats->min_ns }, { "p50_ns", stats->p50_ns }, { "p90_ns", stats->p90_ns },
-    { "p99_ns", stats->p99_ns }, { "p99_9_ns", stats->p999_ns }, { "max_ns", stats->max_ns },
-  };
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "file");
@@ -128,7 +140,7 @@ build_json (JsonBuilder          *b,
   member_int_or_null (b, "end_ns", opt->end_ns, opt->end_ns != G_MAXINT64);
   member_int (b, "count", stats->count);
   for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
-    member_int_or_null (b, figures[i].name, figures[i].value, stats->count > 0);
+    member_int_or_null (b, figures[i].member, FIGURE (stats, i), stats->count > 0);
   if (opt->histogram)
     {
       json_builder_set_member_name (b, "histogram");
@@ -187,10 +199,6 @@ print_text (CsPluginDocument     *doc,
             const CsLatencyStats *stats,
             GArray               *worst)
 {
-  const struct { const char *name; gint64 value; } figures[] = {
-    { "min", stats->min_ns }, { "p50", stats->p50_ns }, { "p90", stats->p90_ns },
-    { "p99", stats->p99_ns }, { "p99.9", stats->p999_ns }, { "max", stats->max_ns },
-  };
   guint64 n_unmatched = 0;
 
   for (guint i = 0; i < pairs->len; i++)
@@ -208,9 +216,9 @@ print_text (CsPluginDocument     *doc,
   if (stats->count > 0)
     for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
       {
-        g_autofree char *human = format_ns (figures[i].value);
+        g_autofree char *human = format_ns (FIGURE (stats, i));
 
-        g_print ("  %-6s %14" G_GINT64_FORMAT " ns  %s\n", figures[i].name, figures[i].value,
+        g_print ("  %-6s %14" G_GINT64_FORMAT " ns  %s\n", figures[i].label, FIGURE (stats, i),
                  human);
       }
   if (opt->histogram && stats->histogram->len > 0)
