@@ -11,9 +11,7 @@ recording, in a worker or in-process, and its statistics), each timed
 (wall, user+sys CPU of the process and its children) with its peak
 RssAnon (sampled every 20 ms over the process tree).  Prints the medians
 and the pass's ratio to the first open.  LATENCY-CLI defaults to
-`EXE`; the test host tests/plugins/latency/plugin-command-host stands in
-until the executable dispatches plugin commands.  Prints figures: never a
-pass/fail test.
+`EXE`.  Prints figures: never a pass/fail test.
 """
 import argparse
 import os

@@ -4,9 +4,8 @@
 Usage: check-latency.py  (environment: CS_LATENCY_CLI, CS_LATENCY_ORACLE,
 CS_TESTDATA, CS_SHARED_TESTDATA)
 
-CS_LATENCY_CLI is the command that runs plugin subcommands: the
-chronoscope executable, or tests/plugins/latency/plugin-command-host until
-the executable dispatches them.  For every preset on every recording of
+CS_LATENCY_CLI is the chronoscope executable (it runs the pass in its
+indexing worker, as `chronoscope latency` does for users).  For every preset on every recording of
 tests/data and ../shared/testdata/public, and for a few pairs given with
 --from/--to and ranges, the command's --json figures must equal the
 oracle's exactly: count, min, p50, p90, p99, p99.9, max, the counts of
