@@ -712,6 +712,26 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
   g_return_val_if_fail (cpu != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* Further on the page in memory (a CPU's records read in order, as a
+   * plugin pass reads them): walk on to it, without reloading and
+   * re-checking the page.  The walk keeps the timestamps right. */
+  if (c->page_loaded && !c->at_end)
+    {
+      guint64 loaded = c->block_pos + c->page_off;
+
+      if (offset >= loaded && offset - loaded < c->page_size)
+        {
+          CsTdPageWalk saved = c->walk;
+
+          in_page = (gsize) (offset - loaded);
+          while (c->walk.curr < c->walk.size && 8 + c->klong + c->walk.curr < in_page)
+            cs_td_page_walk_next (c->be, &c->walk);
+          if (c->walk.curr < c->walk.size && 8 + c->klong + c->walk.curr == in_page)
+            return TRUE;
+          c->walk = saved;
+        }
+    }
+
   c->at_end = TRUE;
   c->page_loaded = FALSE;
 

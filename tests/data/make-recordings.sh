@@ -3,7 +3,8 @@
 # and the bundled demo recording (data/sample/sample.dat) from real kernel
 # activity on this machine.  See tests/data/README.md for what each file is.
 #
-# Usage: sudo tests/data/make-recordings.sh [tests|sample|all]   (default all)
+# Usage: sudo tests/data/make-recordings.sh [tests|sample|block|all]   (default all)
+#        (block: only block-v7.dat, which `tests` and `all` make too)
 #
 # Needs root, tracefs at /sys/kernel/tracing, trace-cmd (3.1.6), unshare and
 # mount (util-linux).  `trace-cmd record` cannot run on our VMs, so each
@@ -92,7 +93,7 @@ cleanup() {
 [ "$(id -u)" = 0 ] || die "needs root (tracefs)"
 [ -w "$T/tracing_on" ] || die "no writable tracefs at $T"
 command -v trace-cmd > /dev/null || die "trace-cmd is not installed"
-case $WHAT in tests|sample|all) ;; *) die "usage: $0 [tests|sample|all]" ;; esac
+case $WHAT in tests|sample|block|all) ;; *) die "usage: $0 [tests|sample|block|all]" ;; esac
 
 # Refuse to take over a top buffer someone else is using.
 ! grep -q '^[^#]' "$T/set_event" || die "events are enabled in $T (set_event); is someone tracing?"
@@ -183,6 +184,20 @@ workload_sample() {
   timeout 1 "$BIN/cs-yes" | "$BIN/cs-reader" -c 'while read -r l; do :; done' &
   wait
   marker "$d" "sample: end"
+}
+
+# About 0.5 s of disk I/O that bypasses the page cache, for the block
+# layer's events: dd writes 64 blocks of 4 KiB with O_DIRECT|O_DSYNC to a
+# file on disk (not /tmp, which may be a tmpfs), then reads them back.
+workload_block() {
+  local d=$1 file
+  file=$(mktemp /var/tmp/cs-testdata-block.XXXXXX)
+  marker "$d" "chronoscope-test: block writes"
+  "$BIN/cs-writer" if=/dev/zero of="$file" bs=4k count=64 oflag=direct,dsync status=none
+  marker "$d" "chronoscope-test: block reads"
+  "$BIN/cs-writer" if="$file" of=/dev/null bs=4k iflag=direct status=none
+  marker "$d" "chronoscope-test: end"
+  rm -f -- "$file"
 }
 
 # About 0.2 s, for the duplicate-name recording: five `sleep` runs (each
@@ -335,6 +350,13 @@ v6_twin() {
 }
 
 if [ "$WHAT" != sample ]; then
+  # Block requests (issue, insert, complete) of a known dd, for the latency
+  # plugin's block preset (dev and sector pair them).
+  record top trim 1024 workload_block "$OUT_TESTS/block-v7.dat" \
+    block/block_rq_insert block/block_rq_issue block/block_rq_complete sched/sched_switch
+fi
+
+if [ "$WHAT" != sample ] && [ "$WHAT" != block ]; then
   # shellcheck disable=SC2086
   record top trim 4096 workload_small "$OUT_TESTS/sched-irq-v7.dat" \
     $SCHED_EVENTS $IRQ_EVENTS $TIMER_EVENTS $WRITE_EVENTS
@@ -381,7 +403,7 @@ if [ "$WHAT" != sample ]; then
   UPROBE=
 fi
 
-if [ "$WHAT" != tests ]; then
+if [ "$WHAT" != tests ] && [ "$WHAT" != block ]; then
   mkdir -p "$OUT_SAMPLE"
   # shellcheck disable=SC2086
   record top full 16384 workload_sample "$OUT_SAMPLE/sample.dat" \

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Latency pairs benchmark (issue 12 part 2): a preset's pass against the first open.
+
+Usage: bench-latency.py [--runs N] [--preset NAME] --chronoscope EXE
+                        [--latency-cli CMD] RECORDING...
+
+For each recording, N times: with a fresh index cache, `chronoscope info`
+(the first open: the index built in the worker process), then
+`LATENCY-CLI latency RECORDING --preset NAME` (the pass over the whole
+recording, in a worker or in-process, and its statistics), each timed
+(wall, user+sys CPU of the process and its children) with its peak
+RssAnon (sampled every 20 ms over the process tree).  Prints the medians
+and the pass's ratio to the first open.  LATENCY-CLI defaults to
+`EXE`.  Prints figures: never a pass/fail test.
+"""
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+
+def tree_rss_anon_kib(pid):
+    total = 0
+    pids = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            pids += [int(p) for p in f.read().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("RssAnon:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def measure(cmd, env):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, tree_rss_anon_kib(proc.pid))
+        time.sleep(0.02)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.read().decode(errors='replace')}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, peak / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--preset", default="wakeup")
+    parser.add_argument("--chronoscope", required=True)
+    parser.add_argument("--latency-cli")
+    parser.add_argument("recordings", nargs="+")
+    args = parser.parse_args()
+    latency_cli = (args.latency_cli or args.chronoscope).split()
+
+    for rec in args.recordings:
+        opens, passes = [], []
+        for _ in range(args.runs):
+            cache = tempfile.mkdtemp(prefix="cs-bench-latency-", dir="/var/tmp")
+            env = dict(os.environ, XDG_CACHE_HOME=cache)
+            try:
+                opens.append(measure([args.chronoscope, "info", rec], env))
+                passes.append(measure(latency_cli + ["latency", rec, "--preset", args.preset], env))
+            finally:
+                shutil.rmtree(cache, ignore_errors=True)
+        o = [statistics.median(x) for x in zip(*opens)]
+        p = [statistics.median(x) for x in zip(*passes)]
+        print(f"{os.path.basename(rec)} (medians of {args.runs}):")
+        print(f"  first open          wall {o[0]:7.2f} s  cpu {o[1]:7.2f} s  peak RssAnon {o[2]:6.0f} MiB")
+        print(f"  latency {args.preset:<11} wall {p[0]:7.2f} s  cpu {p[1]:7.2f} s  peak RssAnon {p[2]:6.0f} MiB")
+        print(f"  latency / first open: wall {p[0] / o[0]:.2f}x  cpu {p[1] / o[1]:.2f}x "
+              f"(target: wall <= 1x, RssAnon <= 256 MiB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Latency pairs of a recording as `trace-cmd report` sees them.
+
+Usage: latency-pairs.py [--trace-cmd PATH] (--preset NAME | --from A --to B)
+                        [--begin NS] [--end NS] [--top N] FILE.dat
+
+A and B are SYSTEM:EVENT[.FIELD[,FIELD...]]; a FIELD is a field of the
+event (as `trace-cmd report -R` prints it), @pid (the task that logged it:
+common_pid) or @cpu.  A side without fields takes the other side's; a pair
+without any is keyed by @pid.
+
+Prints one JSON object on stdout:
+
+  {"file": ..., "pairs": [{"a": "sched:sched_waking", "b": ..., "a_keys": [...],
+   "n_a": .., "n_b": .., "n_pairs": .., "n_unmatched": ..}, ...],
+   "count": N, "min_ns", "p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "max_ns",
+   "worst": [{"duration_ns", "a_ts_ns", "b_ts_ns", "cpu", "pid", "key": [..]}, ...]}
+
+The rules, written from issue 12 and plugins/latency/README.md, not from
+Chronoscope's code:
+
+- events are those of `trace-cmd report -t -R -F SYSTEM/EVENT ...`, in
+  time order over all CPUs, ties in CPU order, then in report order;
+- an event that is a B of a pair closes the open A with the same key (the
+  key's values on B equal those on A): one pair of B's time − A's time;
+  then an event that is an A opens its key, replacing (and counting as
+  unmatched) an A open under the same key; A's open at the end are
+  unmatched;
+- a pair's pid is the value of A's first key that is a pid (@pid,
+  common_pid, pid, *_pid), else A's common_pid;
+- presets: wakeup is sched_waking.pid (sched_wakeup.pid when the recording
+  has no sched_waking event) → sched_switch.next_pid; irq, softirq: same
+  irq/vec and CPU, entry → exit; softirq-raise: raise → entry; syscall:
+  raw_syscalls sys_enter → sys_exit by @pid and id, or, when the recording
+  has no raw_syscalls:sys_enter event, every syscalls:sys_enter_X that has
+  events and a sys_exit_X, by @pid; block: issue → complete by dev and
+  sector; funcgraph: entry → exit by @pid and depth; kmod-irqs-off and
+  kmod-preempt-off: the module's begin → end on the same CPU; kmod-wakeup:
+  the wakeup event (as for wakeup) .pid → chronoscope:wakeup_latency.pid;
+- a pair lies in [--begin, --end) when A's time >= begin and B's < end;
+- percentiles are nearest-rank: the ceil(q * count)-th shortest;
+- the worst list is ordered by duration (longest first), then A's time,
+  A's CPU and A's order in the report.
+
+Exit 1 when trace-cmd cannot read the file, 2 on a definition the
+recording does not fit (the message on stderr).  Standard library only.
+"""
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+HEADER = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+"
+                    r"(?P<sec>\d+)\.(?P<frac>\d+):\s+(?P<name>[\w]+):\s*(?P<text>.*)$")
+
+PRESETS = {
+    "wakeup": (["sched:sched_waking", "sched:sched_wakeup"], "pid", "sched:sched_switch", "next_pid"),
+    "irq": (["irq:irq_handler_entry"], "irq,@cpu", "irq:irq_handler_exit", "irq,@cpu"),
+    "softirq": (["irq:softirq_entry"], "vec,@cpu", "irq:softirq_exit", "vec,@cpu"),
+    "softirq-raise": (["irq:softirq_raise"], "vec,@cpu", "irq:softirq_entry", "vec,@cpu"),
+    "syscall": (["raw_syscalls:sys_enter"], "@pid,id", "raw_syscalls:sys_exit", "@pid,id"),
+    "block": (["block:block_rq_issue"], "dev,sector", "block:block_rq_complete", "dev,sector"),
+    "funcgraph": (["ftrace:funcgraph_entry"], "@pid,depth", "ftrace:funcgraph_exit", "@pid,depth"),
+    "kmod-irqs-off": (["chronoscope:irqs_off_begin"], "@cpu", "chronoscope:irqs_off_end", "@cpu"),
+    "kmod-preempt-off": (["chronoscope:preempt_off_begin"], "@cpu",
+                         "chronoscope:preempt_off_end", "@cpu"),
+    "kmod-wakeup": (["sched:sched_waking", "sched:sched_wakeup"], "pid",
+                    "chronoscope:wakeup_latency", "pid"),
+}
+
+
+class Unfit(Exception):
+    pass
+
+
+def run(cmd):
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
+    if proc.returncode != 0:
+        sys.stderr.write(f"{' '.join(cmd)} failed: {proc.stderr}")
+        sys.exit(1)
+    return proc.stdout
+
+
+def number(text):
+    text = text.rstrip(",")
+    if text.lower().startswith(("0x", "-0x")):
+        return int(text, 16)
+    return int(text, 10)
+
+
+def read_events(trace_cmd, path, types):
+    """Events of types ("system:name"), as dicts, in pairing order."""
+    by_name = {}
+    for t in types:
+        system, name = t.split(":")
+        if name in by_name and by_name[name] != system:
+            raise Unfit(f"two systems have an event {name}: the oracle cannot tell them apart")
+        by_name[name] = system
+    cmd = [trace_cmd, "report", "-t", "-R"]
+    for t in sorted(types):
+        cmd += ["-F", t.replace(":", "/")]
+    out = run(cmd + [path])
+    if not re.search(r"^cpus=\d+", out, re.M):
+        sys.stderr.write(f"trace-cmd report cannot read {path}\n")
+        sys.exit(1)
+    events = []
+    for line in out.splitlines():
+        m = HEADER.match(line)
+        if m is None or m["name"] not in by_name:
+            continue
+        frac = (m["frac"] + "000000000")[:9]
+        events.append({"type": by_name[m["name"]] + ":" + m["name"],
+                       "ts": int(m["sec"]) * 1000000000 + int(frac),
+                       "cpu": int(m["cpu"]), "pid": int(m["pid"]),
+                       "text": " " + m["text"], "seq": len(events)})
+    events.sort(key=lambda e: (e["ts"], e["cpu"], e["seq"]))
+    return events
+
+
+def field(event, name):
+    if name == "@cpu":
+        return event["cpu"]
+    if name in ("@pid", "common_pid"):
+        return event["pid"]
+    m = re.search(r"\s" + re.escape(name) + r"=(\S+)", event["text"])
+    if m is None:
+        raise Unfit(f"{event['type']} has no field {name} in: {event['text'].strip()}")
+    return number(m.group(1))
+
+
+def is_pid_key(name):
+    return name in ("@pid", "pid", "common_pid") or name.endswith("_pid")
+
+
+def resolve(trace_cmd, path, args, formats):
+    """The definition's pairs: (a_type, a_keys, b_type, b_keys)."""
+    def need(t):
+        if t not in formats:
+            raise Unfit(f"the recording has no event {t}")
+
+    if args.preset is None:
+        def side(text):
+            t, _, keys = text.partition(".")
+            return t, [k.strip() for k in keys.split(",")] if keys else None
+        a, a_keys = side(args.from_)
+        b, b_keys = side(args.to)
+        a_keys = a_keys or b_keys or ["@pid"]
+        b_keys = b_keys or a_keys
+        need(a)
+        need(b)
+        return [(a, a_keys, b, b_keys)]
+    if args.preset not in PRESETS:
+        raise Unfit(f"no preset {args.preset}")
+    alternatives, a_keys, b, b_keys = PRESETS[args.preset]
+    present = [t for t in alternatives if t in formats]
+    counts = count_types(trace_cmd, path, present)
+    if args.preset == "syscall" and counts.get("raw_syscalls:sys_enter", 0) == 0:
+        enters = [t for t in formats if t.startswith("syscalls:sys_enter_")
+                  and "syscalls:sys_exit_" + t[len("syscalls:sys_enter_"):] in formats]
+        enter_counts = count_types(trace_cmd, path, enters)
+        family = [(t, ["@pid"], "syscalls:sys_exit_" + t[len("syscalls:sys_enter_"):], ["@pid"])
+                  for t in sorted(enters, key=lambda t: t.split(":")[1])
+                  if enter_counts.get(t, 0) > 0]
+        if family:
+            return family
+    with_events = [t for t in present if counts.get(t, 0) > 0]
+    a = (with_events or present or alternatives)[0]
+    need(a)
+    need(b)
+    return [(a, a_keys.split(","), b, b_keys.split(","))]
+
+
+def count_types(trace_cmd, path, types):
+    if not types:
+        return {}
+    counts = {}
+    for e in read_events(trace_cmd, path, types):
+        counts[e["type"]] = counts.get(e["type"], 0) + 1
+    return counts
+
+
+def pair_up(events, pairs):
+    infos = [{"a": a, "b": b, "a_keys": ak, "n_a": 0, "n_b": 0, "n_pairs": 0, "n_unmatched": 0}
+             for a, ak, b, bk in pairs]
+    open_as = {}
+    measured = []
+    for e in events:
+        for i, (a, ak, b, bk) in enumerate(pairs):
+            if e["type"] == b:
+                infos[i]["n_b"] += 1
+                key = (i, tuple(field(e, k) for k in bk))
+                start = open_as.pop(key, None)
+                if start is not None:
+                    infos[i]["n_pairs"] += 1
+                    pid_key = next((n for n, k in enumerate(ak) if is_pid_key(k)), None)
+                    measured.append({"duration_ns": e["ts"] - start["ts"], "a_ts_ns": start["ts"],
+                                     "b_ts_ns": e["ts"], "cpu": start["cpu"],
+                                     "pid": key[1][pid_key] if pid_key is not None else start["pid"],
+                                     "key": list(key[1]), "seq": start["seq"]})
+        for i, (a, ak, b, bk) in enumerate(pairs):
+            if e["type"] == a:
+                infos[i]["n_a"] += 1
+                key = (i, tuple(field(e, k) for k in ak))
+                if key in open_as:
+                    infos[i]["n_unmatched"] += 1
+                open_as[key] = e
+    for (i, _key) in open_as:
+        infos[i]["n_unmatched"] += 1
+    return infos, measured
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--trace-cmd", default="trace-cmd")
+    parser.add_argument("--preset")
+    parser.add_argument("--from", dest="from_")
+    parser.add_argument("--to")
+    parser.add_argument("--begin", type=int)
+    parser.add_argument("--end", type=int)
+    parser.add_argument("--top", type=int, default=10)
+    parser.add_argument("file")
+    args = parser.parse_args()
+
+    formats = set(run([args.trace_cmd, "report", "-E", args.file]).split())
+    try:
+        pairs = resolve(args.trace_cmd, args.file, args, formats)
+        types = sorted({p[0] for p in pairs} | {p[2] for p in pairs})
+        infos, measured = pair_up(read_events(args.trace_cmd, args.file, types), pairs)
+    except Unfit as e:
+        sys.stderr.write(f"{args.file}: {e}\n")
+        return 2
+
+    if args.begin is not None:
+        measured = [p for p in measured if p["a_ts_ns"] >= args.begin]
+    if args.end is not None:
+        measured = [p for p in measured if p["b_ts_ns"] < args.end]
+    durations = sorted(p["duration_ns"] for p in measured)
+    n = len(durations)
+    result = {"file": args.file, "pairs": infos, "count": n}
+    for name, q in (("p50_ns", 500), ("p90_ns", 900), ("p99_ns", 990), ("p99_9_ns", 999)):
+        result[name] = durations[max((n * q + 999) // 1000, 1) - 1] if n else None
+    result["min_ns"] = durations[0] if n else None
+    result["max_ns"] = durations[-1] if n else None
+    measured.sort(key=lambda p: (-p["duration_ns"], p["a_ts_ns"], p["cpu"], p["seq"]))
+    for p in measured:
+        del p["seq"]
+    result["worst"] = measured[:args.top]
+    json.dump(result, sys.stdout, indent=1)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
