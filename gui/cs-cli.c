@@ -11,11 +11,20 @@
  * each:
  *
  *   progress <fraction 0..1>   (coalesced to changes of 0.1 %)
+ *   temporary <path>           (first line: where a build writes until it
+ *                               renames, for the parent to remove should
+ *                               the worker be killed)
+ *   position <cpu> <offset>    (where the scan is, at most 4 a second while
+ *                               it moves on: see CsIndexPositionFunc)
  *   done <index path>          (last line on success, exit status 0)
  *   error <message>            (last line on failure, exit status 1)
  *
  * SIGTERM and SIGINT cancel the build through a GCancellable; the index layer
- * then removes its temporary file, so no half index is left behind.
+ * then removes its temporary file, so no half index is left behind.  Should
+ * the build not stop within WORKER_CANCEL_GRACE_MS, the worker removes the
+ * temporary file itself and exits.  It dies with its parent
+ * (PR_SET_PDEATHSIG, and a check that the parent named in
+ * CS_INDEX_WORKER_PARENT is still the one).
  */
 #include "config.h"
 
@@ -37,6 +46,7 @@
 #include "cs-index-job.h"
 #include "cs-document.h"
 #include "cs-format.h"
+#include "cs-index-cache.h"
 #include "cs-plot-args.h"
 #include "cs-timeline-renderer.h"
 
@@ -625,14 +635,39 @@ cli_render (int    argc,
 /* ------------------------------------------------------------------------ */
 /* index-worker                                                              */
 
+/* How long a cancelled build may take to stop before the worker exits
+ * anyway: Cancel and SIGTERM must end it within a second. */
+#define WORKER_CANCEL_GRACE_MS 500
+#define WORKER_POSITION_INTERVAL_US (250 * G_TIME_SPAN_MILLISECOND)
+
 typedef struct {
   GMainLoop *loop;
   FILE *protocol;
   GCancellable *cancellable;
+  const char *path;
   int last_permille;
+  gint64 last_position_us;
+  guint grace_id;
   CsDocument *document;
   GError *error;
 } CliWorker;
+
+/* Called from the building thread. */
+static void
+cli_worker_position_cb (guint    cpu,
+                        guint64  offset,
+                        gpointer user_data)
+{
+  CliWorker *worker = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - worker->last_position_us < WORKER_POSITION_INTERVAL_US)
+    return;
+  worker->last_position_us = now;
+  if (fprintf (worker->protocol, "position %u %" G_GUINT64_FORMAT "\n", cpu, offset) < 0 ||
+      fflush (worker->protocol) != 0)
+    g_cancellable_cancel (worker->cancellable);   /* nobody is listening */
+}
 
 /* Called from the building thread. */
 static void
@@ -660,8 +695,8 @@ cli_worker_thread (GTask        *task,
   CliWorker *worker = task_data;
   const char *path = g_object_get_data (G_OBJECT (task), "path");
 
-  worker->document = cs_document_load (path, cli_worker_progress_cb, worker,
-                                       cancellable, NULL, &worker->error);
+  worker->document = cs_document_load_full (path, cli_worker_progress_cb, cli_worker_position_cb,
+                                            worker, cancellable, NULL, &worker->error);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -675,13 +710,55 @@ cli_worker_done_cb (GObject      *source_object,
   g_main_loop_quit (worker->loop);
 }
 
+/* Where this process builds the index of @path, or NULL. */
+static char *
+cli_worker_dup_temporary_path (const char *path)
+{
+  g_autofree char *identity = cs_index_cache_compute_identity (path, NULL);
+  g_autofree char *index_path = identity != NULL ? cs_index_cache_dup_index_path (identity) : NULL;
+
+  return index_path != NULL ? cs_index_cache_dup_temporary_path (index_path, getpid ()) : NULL;
+}
+
+/* The build did not stop in time (stuck in a loop that does not look at
+ * the cancellable): remove what it was writing and go. */
+static gboolean
+cli_worker_grace_cb (gpointer user_data)
+{
+  CliWorker *worker = user_data;
+  g_autofree char *tmp_path = cli_worker_dup_temporary_path (worker->path);
+
+  if (tmp_path != NULL)
+    g_unlink (tmp_path);
+  fprintf (worker->protocol, "error %s\n", _("Indexing was cancelled"));
+  fflush (worker->protocol);
+  _exit (1);
+}
+
 static gboolean
 cli_worker_signal_cb (gpointer user_data)
 {
   CliWorker *worker = user_data;
 
   g_cancellable_cancel (worker->cancellable);
+  if (worker->grace_id == 0)
+    worker->grace_id = g_timeout_add (WORKER_CANCEL_GRACE_MS, cli_worker_grace_cb, worker);
   return G_SOURCE_CONTINUE;
+}
+
+/* Whether the process that started us is gone already (it may die before
+ * PR_SET_PDEATHSIG is set): CS_INDEX_WORKER_PARENT names it. */
+static gboolean
+cli_worker_parent_is_gone (void)
+{
+  const char *parent = g_getenv ("CS_INDEX_WORKER_PARENT");
+  char *end = NULL;
+  guint64 pid;
+
+  if (parent == NULL)
+    return FALSE;
+  pid = g_ascii_strtoull (parent, &end, 10);
+  return end != parent && *end == '\0' && (pid_t) pid != getppid ();
 }
 
 static int
@@ -690,7 +767,7 @@ cli_index_worker (int    argc,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) check_error = NULL;
-  CliWorker worker = { NULL, NULL, NULL, -1, NULL, NULL };
+  CliWorker worker = { NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL };
   const char *path = NULL;
   guint sigterm_id, sigint_id;
   int status = 0;
@@ -713,6 +790,12 @@ cli_index_worker (int    argc,
   /* A parent that went away must not keep us writing to a dead pipe. */
   signal (SIGPIPE, SIG_IGN);
   prctl (PR_SET_PDEATHSIG, SIGTERM);
+  if (cli_worker_parent_is_gone ())
+    {
+      fprintf (worker.protocol, "error %s\n", _("The window that started the indexer has gone"));
+      fclose (worker.protocol);
+      return 1;
+    }
 
   if (!cli_parse ("index-worker", _("FILE"),
                   _("Builds the index of a recording for the window (internal)."),
@@ -731,8 +814,16 @@ cli_index_worker (int    argc,
       return 1;
     }
 
+  {
+    g_autofree char *tmp_path = cli_worker_dup_temporary_path (path);
+
+    if (tmp_path != NULL)
+      fprintf (worker.protocol, "temporary %s\n", tmp_path);
+  }
+
   worker.loop = g_main_loop_new (NULL, FALSE);
   worker.cancellable = g_cancellable_new ();
+  worker.path = path;
   sigterm_id = g_unix_signal_add (SIGTERM, cli_worker_signal_cb, &worker);
   sigint_id = g_unix_signal_add (SIGINT, cli_worker_signal_cb, &worker);
 
@@ -744,6 +835,7 @@ cli_index_worker (int    argc,
 
   g_source_remove (sigterm_id);
   g_source_remove (sigint_id);
+  g_clear_handle_id (&worker.grace_id, g_source_remove);
 
   if (worker.document != NULL)
     {

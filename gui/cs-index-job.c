@@ -13,19 +13,34 @@
  * Cancelling the GCancellable sends SIGTERM (the worker cancels its build
  * and removes its temporary file) and, if the worker has not gone after a
  * grace period, SIGKILL.
+ *
+ * A watchdog is the last line against a recording that makes the worker
+ * loop: when no line has come for CS_INDEX_WATCHDOG_SECONDS (default 30,
+ * the environment variable of that name overrides it, for tests), the
+ * worker is killed and the job fails with "the recording looks damaged at
+ * offset N", N from the worker's last `position` line.  Whatever way the
+ * worker ends, its temporary index (its `temporary` line) and those of
+ * other dead workers are removed, so a killed worker leaves nothing in
+ * the cache.
  */
 #include "config.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
+#include "cs-index-cache.h"
 #include "cs-index-job.h"
 
 #define WORKER_EXECUTABLE     "/proc/self/exe"
 #define PROGRESS_INTERVAL_MS  50
-#define KILL_GRACE_MS         3000
+#define KILL_GRACE_MS         1000
+#define WATCHDOG_DEFAULT_S    30.0
+#define WATCHDOG_TICK_MS      250
 
 struct _CsIndexJob
 {
@@ -37,14 +52,24 @@ struct _CsIndexJob
   GDataInputStream *output;
   GTask *task;
   char *index_path;
+  char *temporary_path;
   char *error_line;
   double fraction;
   double reported_fraction;
   guint progress_source_id;
   guint kill_source_id;
+  guint watchdog_source_id;
   gulong cancelled_id;
   gboolean output_done;
   gboolean exited;
+
+  /* The watchdog's view of the worker. */
+  gint64 last_line_us;
+  gint64 watchdog_us;
+  gboolean watchdog_fired;
+  gboolean has_position;
+  guint position_cpu;
+  guint64 position_offset;
 };
 
 G_DEFINE_FINAL_TYPE (CsIndexJob, cs_index_job, G_TYPE_OBJECT)
@@ -65,6 +90,7 @@ cs_index_job_stop_timers (CsIndexJob *self)
 {
   g_clear_handle_id (&self->progress_source_id, g_source_remove);
   g_clear_handle_id (&self->kill_source_id, g_source_remove);
+  g_clear_handle_id (&self->watchdog_source_id, g_source_remove);
 }
 
 static void
@@ -101,6 +127,7 @@ cs_index_job_finalize (GObject *object)
   CsIndexJob *self = CS_INDEX_JOB (object);
 
   g_free (self->index_path);
+  g_free (self->temporary_path);
   g_free (self->error_line);
 
   G_OBJECT_CLASS (cs_index_job_parent_class)->finalize (object);
@@ -289,10 +316,39 @@ cs_index_job_complete (CsIndexJob *self)
 
   cs_index_job_disconnect_cancellable (self);
 
+  /* A worker killed or stopped on error leaves its temporary index to us
+   * (a SIGKILL gives it no chance to clean up). */
+  if (g_subprocess_get_if_signaled (self->subprocess) ||
+      g_subprocess_get_exit_status (self->subprocess) != 0)
+    {
+      if (self->temporary_path != NULL)
+        g_unlink (self->temporary_path);
+      cs_index_cache_remove_stale_temporaries ();
+    }
+
   if (g_cancellable_is_cancelled (cancellable))
     {
       cs_index_job_return_error (self, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                                             _("Indexing was cancelled")));
+      return;
+    }
+
+  if (self->watchdog_fired)
+    {
+      double seconds = self->watchdog_us / (double) G_USEC_PER_SEC;
+
+      if (self->has_position)
+        cs_index_job_return_error (self,
+                                   g_error_new (CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                                                _("The recording “%s” looks damaged at offset %" G_GUINT64_FORMAT
+                                                  " (CPU %u): the indexer made no progress for %.0f s"),
+                                                basename, self->position_offset, self->position_cpu,
+                                                seconds));
+      else
+        cs_index_job_return_error (self,
+                                   g_error_new (CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                                                _("The recording “%s” looks damaged: the indexer made no progress for %.0f s"),
+                                                basename, seconds));
       return;
     }
 
@@ -350,7 +406,30 @@ static void
 cs_index_job_handle_line (CsIndexJob *self,
                           const char *line)
 {
-  if (g_str_has_prefix (line, "progress "))
+  self->last_line_us = g_get_monotonic_time ();
+
+  if (g_str_has_prefix (line, "temporary "))
+    {
+      /* Only a file of this worker's: `<index>.tmp-<its pid>`. */
+      g_autofree char *suffix = g_strdup_printf (".csindex.tmp-%s",
+                                                 g_subprocess_get_identifier (self->subprocess));
+
+      if (self->temporary_path == NULL && g_str_has_suffix (line, suffix))
+        self->temporary_path = g_strdup (line + strlen ("temporary "));
+    }
+  else if (g_str_has_prefix (line, "position "))
+    {
+      guint cpu;
+      guint64 offset;
+
+      if (sscanf (line + strlen ("position "), "%u %" G_GUINT64_FORMAT, &cpu, &offset) == 2)
+        {
+          self->has_position = TRUE;
+          self->position_cpu = cpu;
+          self->position_offset = offset;
+        }
+    }
+  else if (g_str_has_prefix (line, "progress "))
     {
       char *end = NULL;
       double fraction = g_ascii_strtod (line + strlen ("progress "), &end);
@@ -420,6 +499,40 @@ cs_index_job_kill_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+cs_index_job_watchdog_cb (gpointer user_data)
+{
+  CsIndexJob *self = user_data;
+
+  if (self->exited || self->watchdog_fired)
+    {
+      self->watchdog_source_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (g_get_monotonic_time () - self->last_line_us < self->watchdog_us)
+    return G_SOURCE_CONTINUE;
+
+  g_debug ("The indexer said nothing for %.1f s: killing it",
+           self->watchdog_us / (double) G_USEC_PER_SEC);
+  self->watchdog_fired = TRUE;
+  self->watchdog_source_id = 0;
+  g_subprocess_force_exit (self->subprocess);
+  return G_SOURCE_REMOVE;
+}
+
+/* CS_INDEX_WATCHDOG_SECONDS, or the default. */
+static gint64
+cs_index_job_watchdog_timeout_us (void)
+{
+  const char *value = g_getenv ("CS_INDEX_WATCHDOG_SECONDS");
+  char *end = NULL;
+  double seconds = value != NULL ? g_ascii_strtod (value, &end) : 0;
+
+  if (value == NULL || end == value || *end != '\0' || !(seconds > 0) || seconds > 1e6)
+    seconds = WATCHDOG_DEFAULT_S;
+  return (gint64) (seconds * G_USEC_PER_SEC);
+}
+
 /* May run in any thread (g_cancellable_cancel()'s); we only ever cancel on
  * the main thread, where the job lives. */
 static void
@@ -478,6 +591,13 @@ cs_index_job_run_async (CsIndexJob          *self,
     return;
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  {
+    /* So that the worker sees whether we died before it could ask to die
+     * with us (cs-cli.c). */
+    g_autofree char *parent = g_strdup_printf ("%d", (int) getpid ());
+
+    g_subprocess_launcher_setenv (launcher, "CS_INDEX_WORKER_PARENT", parent, TRUE);
+  }
   self->subprocess = g_subprocess_launcher_spawn (launcher, &error,
                                                   WORKER_EXECUTABLE, "index-worker",
                                                   "--", path, NULL);
@@ -496,6 +616,10 @@ cs_index_job_run_async (CsIndexJob          *self,
 
   g_subprocess_wait_async (self->subprocess, NULL, cs_index_job_wait_cb, g_object_ref (self));
   cs_index_job_read_next_line (self);
+
+  self->last_line_us = g_get_monotonic_time ();
+  self->watchdog_us = cs_index_job_watchdog_timeout_us ();
+  self->watchdog_source_id = g_timeout_add (WATCHDOG_TICK_MS, cs_index_job_watchdog_cb, self);
 
   if (cancellable != NULL)
     self->cancelled_id = g_cancellable_connect (cancellable,

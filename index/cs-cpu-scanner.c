@@ -46,6 +46,9 @@ typedef struct {
   int id;
 } SchedSwitchFields;
 
+/* Records between two looks at the cancellable (a power of two). */
+#define CANCEL_CHECK_RECORDS 256
+
 #define TASK_CACHE_SLOTS 256
 
 typedef struct {
@@ -242,6 +245,24 @@ emit_summary_block (gpointer   user_data,
   chunk->chunk = block;
   chunk->data = blob;
   st->emit (chunk, st->emit_data);
+  return TRUE;
+}
+
+/* CsSummaryRunFunc: so do runs. */
+static gboolean
+emit_summary_run (gpointer   user_data,
+                  guint      cpu,
+                  gint64     begin_ns,
+                  gint64     end_ns,
+                  gint32     pid,
+                  GError   **error)
+{
+  ScanState *st = user_data;
+  const CsScanChunk run = {
+    .kind = CS_SCAN_SUMMARY_RUN, .cpu = cpu, .pid = pid, .first_ns = begin_ns, .last_ns = end_ns,
+  };
+
+  st->emit (g_memdup2 (&run, sizeof run), st->emit_data);
   return TRUE;
 }
 
@@ -495,7 +516,10 @@ struct _CsCpuScan {
   CommonFields common;
   guint64 first_offset;
   volatile gint64 *progress_bytes;
+  volatile gint64 *offset;
   GCancellable *cancellable;
+  guint test_delay_ms;      /* CS_INDEX_TEST_DELAY_MS, see test_stall() */
+  gboolean test_hang;       /* CS_INDEX_TEST_HANG */
   gboolean at_end;
 
   GArray *held;             /* SummaryOp, before the grid is known */
@@ -531,6 +555,31 @@ _cs_cpu_scan_free (CsCpuScan *scan)
   g_free (scan);
 }
 
+/* Hooks for the tests of Cancel, SIGTERM, the watchdog and a dying parent
+ * (tests/gui/test-index-worker.c), which need a build that is still
+ * running when they act, whatever the machine's speed:
+ * CS_INDEX_TEST_DELAY_MS=N sleeps N ms every CANCEL_CHECK_RECORDS records,
+ * waking up for Cancel; CS_INDEX_TEST_HANG=1 stops the scan for good at its
+ * first check, deaf to Cancel, as a reader loop on a damaged file would. */
+static void
+test_stall (CsCpuScan *scan)
+{
+  gint64 until = g_get_monotonic_time () + scan->test_delay_ms * G_TIME_SPAN_MILLISECOND;
+
+  while (scan->test_hang)
+    g_usleep (G_USEC_PER_SEC);
+  while (g_get_monotonic_time () < until && !g_cancellable_is_cancelled (scan->cancellable))
+    g_usleep (10 * G_TIME_SPAN_MILLISECOND);
+}
+
+static guint
+test_env_uint (const char *name)
+{
+  const char *value = g_getenv (name);
+
+  return value != NULL ? (guint) MIN (g_ascii_strtoull (value, NULL, 10), 3600000) : 0;
+}
+
 /* Reads and indexes up to @limit more records; FALSE with @error set on
  * failure.  Sets scan->at_end after the last record. */
 static gboolean
@@ -555,6 +604,7 @@ scan_records (CsCpuScan *scan,
               return FALSE;
             }
           scan->at_end = TRUE;
+          *scan->offset = -1;
           return TRUE;
         }
 
@@ -593,6 +643,14 @@ scan_records (CsCpuScan *scan,
         {
           flush_events (st);
           *scan->progress_bytes = (gint64) (rec.offset - scan->first_offset);
+        }
+      /* Often enough that Cancel stops a scan within milliseconds, and a
+       * watchdog can name where a stuck one is. */
+      if ((result->n_events & (CANCEL_CHECK_RECORDS - 1)) == 0)
+        {
+          *scan->offset = (gint64) rec.offset;
+          if (G_UNLIKELY (scan->test_delay_ms != 0 || scan->test_hang))
+            test_stall (scan);
           if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
             return FALSE;
         }
@@ -615,7 +673,9 @@ scan_records (CsCpuScan *scan,
  * @sample_records: how many records to read now, >= 1
  * @emit: receives each encoded chunk (transfer full), in order
  * @progress_bytes: updated with how far (bytes) into the CPU's data the scan is
- * @cancellable: checked every few thousand events
+ * @offset: updated every CANCEL_CHECK_RECORDS records with the offset
+ *   (CsRecord) of the record read, and set to -1 after the last one
+ * @cancellable: checked every CANCEL_CHECK_RECORDS records
  *
  * Starts the scan of one CPU: reads its first @sample_records records,
  * which tell when it starts and how fast it records events
@@ -634,6 +694,7 @@ _cs_cpu_scan_start (CsTraceFile      *file,
                     CsScanEmitFunc    emit,
                     gpointer          emit_data,
                     volatile gint64  *progress_bytes,
+                    volatile gint64  *offset,
                     GCancellable     *cancellable,
                     GError          **error)
 {
@@ -645,6 +706,9 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   scan->result = result = g_new0 (CsScanResult, 1);
   scan->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   scan->progress_bytes = progress_bytes;
+  scan->offset = offset;
+  scan->test_delay_ms = test_env_uint ("CS_INDEX_TEST_DELAY_MS");
+  scan->test_hang = test_env_uint ("CS_INDEX_TEST_HANG") != 0;
   scan->cancellable = cancellable;
   result->cpu = cpu;
   result->type_counts = g_new0 (guint64, types->n_types);
@@ -732,7 +796,7 @@ _cs_cpu_scan_finish (CsCpuScan           *scan,
   CsScanResult *result = scan->result;
 
   st->summary = _cs_summary_scan_new (result->cpu, grid->origin_ns, grid->shift,
-                                      emit_summary_block, st);
+                                      emit_summary_block, emit_summary_run, st);
   for (guint i = 0; i < scan->held->len; i++)
     {
       const SummaryOp *op = &g_array_index (scan->held, SummaryOp, i);

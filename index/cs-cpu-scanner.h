@@ -20,12 +20,14 @@ typedef enum {
   CS_SCAN_SLICE_CHUNK,
   CS_SCAN_TASK_CHUNK,
   CS_SCAN_SUMMARY_CHUNK,   /* one block of the summaries table */
+  CS_SCAN_SUMMARY_RUN,     /* one row of summary_runs: first_ns, last_ns
+                            * (its end), pid; no data */
 } CsScanChunkKind;
 
 typedef struct {
   CsScanChunkKind kind;
   guint cpu;
-  gint32 pid;              /* CS_SCAN_TASK_CHUNK only */
+  gint32 pid;              /* CS_SCAN_TASK_CHUNK and CS_SCAN_SUMMARY_RUN */
   guint level;             /* CS_SCAN_SUMMARY_CHUNK only */
   guint64 chunk;           /* for CS_SCAN_SUMMARY_CHUNK, the block */
   gint64 first_ns;
@@ -91,6 +93,7 @@ CsCpuScan    *_cs_cpu_scan_start      (CsTraceFile         *file,
                                        CsScanEmitFunc       emit,
                                        gpointer             emit_data,
                                        volatile gint64     *progress_bytes,
+                                       volatile gint64     *offset,
                                        GCancellable        *cancellable,
                                        GError             **error);
 void          _cs_cpu_scan_set_emit   (CsCpuScan           *scan,

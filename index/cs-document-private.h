@@ -52,6 +52,7 @@ struct _CsDocument
   sqlite3_stmt *sl_start;
   sqlite3_stmt *sl_range;
   sqlite3_stmt *summary;
+  sqlite3_stmt *summary_runs;
   sqlite3_stmt *task_range;     /* prepared on first use */
   sqlite3_stmt *ev_chunk;       /* prepared on first use */
   sqlite3_stmt *missed;         /* prepared on first use */

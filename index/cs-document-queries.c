@@ -498,7 +498,26 @@ columns_from_summaries (CsDocument  *self,
         }
     }
   sqlite3_reset (s);
-  return _cs_sqlite_check (self->db, rc, "reading summaries", error);
+  if (!_cs_sqlite_check (self->db, rc, "reading summaries", error))
+    return FALSE;
+
+  /* Long runs of one task are kept out of the buckets (see
+   * cs-summary-builder.c): they add their exact span.  A CPU's runs do
+   * not overlap, so those ending after the view's start come in time
+   * order and the first one starting after its end is the last read. */
+  s = self->summary_runs;
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, c->begin_ns);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      gint64 run_begin = sqlite3_column_int64 (s, 0);
+
+      if (run_begin >= end_ns)
+        break;
+      add_busy (c, sqlite3_column_int (s, 2), run_begin, sqlite3_column_int64 (s, 1));
+    }
+  sqlite3_reset (s);
+  return _cs_sqlite_check (self->db, rc, "reading summary runs", error);
 }
 
 /**
@@ -546,7 +565,7 @@ cs_document_get_cpu_columns (CsDocument  *self,
 
   dominant = g_new0 (CsDominant, n_columns);
   c.begin_ns = begin_ns;
-  c.ns_per_col = (double) (end_ns - begin_ns) / n_columns;
+  c.ns_per_col = (double) ((guint64) end_ns - (guint64) begin_ns) / n_columns;
   c.n_columns = n_columns;
   c.columns = columns;
   c.dominant = dominant;

@@ -31,6 +31,7 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->sl_start, sqlite3_finalize);
   g_clear_pointer (&self->sl_range, sqlite3_finalize);
   g_clear_pointer (&self->summary, sqlite3_finalize);
+  g_clear_pointer (&self->summary_runs, sqlite3_finalize);
   g_clear_pointer (&self->task_range, sqlite3_finalize);
   g_clear_pointer (&self->ev_chunk, sqlite3_finalize);
   g_clear_pointer (&self->missed, sqlite3_finalize);
@@ -246,7 +247,10 @@ prepare_queries (CsDocument  *self,
   self->summary = self->sl_range ? _cs_sqlite_prepare (self->db,
       "SELECT block, data FROM summaries WHERE cpu = ?1 AND level = ?2"
       " AND block BETWEEN ?3 AND ?4 ORDER BY block", error) : NULL;
-  return self->summary != NULL;
+  self->summary_runs = self->summary ? _cs_sqlite_prepare (self->db,
+      "SELECT begin_ns, end_ns, pid FROM summary_runs WHERE cpu = ?1 AND end_ns > ?2"
+      " ORDER BY end_ns", error) : NULL;
+  return self->summary_runs != NULL;
 }
 
 static CsDocument *open_index (const char  *trace_path,
@@ -353,6 +357,33 @@ cs_document_load (const char          *trace_path,
                   gboolean            *reused,
                   GError             **error)
 {
+  return cs_document_load_full (trace_path, progress, NULL, user_data, cancellable, reused, error);
+}
+
+/**
+ * cs_document_load_full:
+ * @trace_path: the recording
+ * @progress: (nullable): called during a build, on this thread
+ * @position: (nullable): called during a build, on this thread, with where
+ *   the scan is in the recording (for a watchdog: see cs-index-job.c)
+ * @user_data: for @progress and @position
+ * @cancellable: (nullable): cancels a build (%G_IO_ERROR_CANCELLED)
+ * @reused: (out) (optional): whether an existing index was used
+ * @error: the errors of cs_index_build() and cs_document_open()
+ *
+ * cs_document_load() that also reports where the build is reading.
+ *
+ * Returns: (transfer full): the document, or %NULL with @error set
+ */
+CsDocument *
+cs_document_load_full (const char          *trace_path,
+                       CsIndexProgressFunc  progress,
+                       CsIndexPositionFunc  position,
+                       gpointer             user_data,
+                       GCancellable        *cancellable,
+                       gboolean            *reused,
+                       GError             **error)
+{
   g_autofree char *identity = NULL;
   g_autofree char *index_path = NULL;
   g_autoptr(GError) open_error = NULL;
@@ -385,7 +416,8 @@ cs_document_load (const char          *trace_path,
       g_unlink (index_path);
     }
 
-  if (!cs_index_build (trace_path, identity, index_path, progress, user_data, cancellable, error))
+  if (!cs_index_build (trace_path, identity, index_path, progress, position, user_data,
+                       cancellable, error))
     return NULL;
   return open_index (trace_path, index_path, identity, error);
 }

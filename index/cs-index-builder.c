@@ -59,6 +59,10 @@ typedef struct {
   GAsyncQueue *queue;       /* CsScanChunk*, or a ScanDone* marker */
   guint next_cpu;           /* atomic: the next CPU to scan */
   volatile gint64 *progress_bytes;
+  volatile gint64 *offsets;  /* per CPU, see _cs_cpu_scan_start(); -1 when
+                              * not being read */
+  gint64 *seen_offsets;     /* the writer's: offsets at the last report */
+  gint64 *moved_us;         /* and when each last moved */
 
   /* The summaries' grid, chosen when every scanner thread has started its
    * CPUs (see choose_grid()). */
@@ -202,7 +206,8 @@ scanner_thread (gpointer user_data)
       CsCpuScan *scan = _cs_cpu_scan_start (file, cpu, &b->types,
                                             b->estimates != NULL ? 1 : CS_SCAN_SAMPLE_RECORDS,
                                             enqueue_chunk, &sc,
-                                            &b->progress_bytes[cpu], b->cancellable,
+                                            &b->progress_bytes[cpu], &b->offsets[cpu],
+                                            b->cancellable,
                                             &done->error);
       if (scan == NULL)
         break;
@@ -274,6 +279,7 @@ typedef struct {
   sqlite3_stmt *slices;
   sqlite3_stmt *tasks;
   sqlite3_stmt *summaries;
+  sqlite3_stmt *runs;
 } Inserts;
 
 static gboolean
@@ -284,10 +290,23 @@ insert_chunk (const Inserts *ins,
   sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ins->events
                     : c->kind == CS_SCAN_SLICE_CHUNK ? ins->slices
                     : c->kind == CS_SCAN_TASK_CHUNK ? ins->tasks : ins->summaries;
-  gsize size;
-  const void *data = g_bytes_get_data (c->data, &size);
+  gsize size = 0;
+  const void *data = c->data != NULL ? g_bytes_get_data (c->data, &size) : NULL;
   int i = 1;
 
+  if (c->kind == CS_SCAN_SUMMARY_RUN)
+    {
+      int rc;
+
+      s = ins->runs;
+      sqlite3_bind_int (s, 1, c->cpu);
+      sqlite3_bind_int64 (s, 2, c->last_ns);
+      sqlite3_bind_int64 (s, 3, c->first_ns);
+      sqlite3_bind_int (s, 4, c->pid);
+      rc = sqlite3_step (s);
+      sqlite3_reset (s);
+      return _cs_sqlite_check (sqlite3_db_handle (s), rc, "storing summary runs", error);
+    }
   if (c->kind == CS_SCAN_SUMMARY_CHUNK)
     {
       int rc;
@@ -490,6 +509,34 @@ write_meta (sqlite3     *db,
  * each CPU's data is one region of the file, and the scanners report how
  * far into their region they are.  (For compressed files the positions are
  * in decompressed bytes, so this runs ahead and is clamped.) */
+/* Where the scan is, for a watchdog: when any CPU moved on, the CPU being
+ * read that moved on least recently (a stuck one, if any). */
+static void
+report_position (Build              *b,
+                 gint64              now_us,
+                 CsIndexPositionFunc position,
+                 gpointer            user_data)
+{
+  gboolean moved = FALSE;
+  gint stalest = -1;
+
+  for (guint cpu = 0; cpu < b->n_cpus; cpu++)
+    {
+      gint64 offset = b->offsets[cpu];
+
+      if (offset != b->seen_offsets[cpu])
+        {
+          b->seen_offsets[cpu] = offset;
+          b->moved_us[cpu] = now_us;
+          moved = TRUE;
+        }
+      if (offset >= 0 && (stalest < 0 || b->moved_us[cpu] < b->moved_us[stalest]))
+        stalest = cpu;
+    }
+  if (moved && stalest >= 0 && position != NULL)
+    position (stalest, b->seen_offsets[stalest], user_data);
+}
+
 static void
 report_progress (Build              *b,
                  gint64              file_size,
@@ -523,6 +570,7 @@ build_into (sqlite3             *db,
             CsTraceFile         *file,
             const char          *identity,
             CsIndexProgressFunc  progress,
+            CsIndexPositionFunc  position,
             gpointer             user_data,
             GError             **error)
 {
@@ -533,6 +581,7 @@ build_into (sqlite3             *db,
   g_autoptr(sqlite3_stmt) sl_stmt = NULL;
   g_autoptr(sqlite3_stmt) tk_stmt = NULL;
   g_autoptr(sqlite3_stmt) su_stmt = NULL;
+  g_autoptr(sqlite3_stmt) ru_stmt = NULL;
   Inserts ins;
   GStatBuf st;
   gint64 file_size = g_stat (b->trace_path, &st) == 0 ? st.st_size : 0;
@@ -558,9 +607,10 @@ build_into (sqlite3             *db,
   sl_stmt = _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
   tk_stmt = _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
   su_stmt = _cs_sqlite_prepare (db, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)", error);
-  if (ev_stmt == NULL || sl_stmt == NULL || tk_stmt == NULL || su_stmt == NULL)
+  ru_stmt = _cs_sqlite_prepare (db, "INSERT INTO summary_runs VALUES (?1, ?2, ?3, ?4)", error);
+  if (ev_stmt == NULL || sl_stmt == NULL || tk_stmt == NULL || su_stmt == NULL || ru_stmt == NULL)
     return FALSE;
-  ins = (Inserts) { ev_stmt, sl_stmt, tk_stmt, su_stmt };
+  ins = (Inserts) { ev_stmt, sl_stmt, tk_stmt, su_stmt, ru_stmt };
 
   build_type_map (tep, &b->types);
 
@@ -597,6 +647,7 @@ build_into (sqlite3             *db,
       if (now - last_report > 50 * G_TIME_SPAN_MILLISECOND)
         {
           report_progress (b, file_size, progress, user_data);
+          report_position (b, now, position, user_data);
           last_report = now;
         }
       for (guint i = 0; batch != NULL && i < batch->len; i++)
@@ -754,6 +805,16 @@ batch_free (gpointer data)
   g_ptr_array_unref (batch);
 }
 
+/* A "cancelled" handler gets the cancellable that fired first: passing it
+ * g_cancellable_cancel() directly cancelled the caller's again, never
+ * @own, so Cancel did not reach the scanners. */
+static void
+forward_cancel (GCancellable *cancellable,
+                gpointer      own)
+{
+  g_cancellable_cancel (own);
+}
+
 /**
  * cs_index_build:
  * @trace_path: the recording
@@ -761,7 +822,9 @@ batch_free (gpointer data)
  *   the index
  * @index_path: where the finished index goes; its directory is created
  * @progress: (nullable): called on this thread with the fraction done
- * @user_data: for @progress
+ * @position: (nullable): called on this thread with where the scan is
+ *   (see #CsIndexPositionFunc)
+ * @user_data: for @progress and @position
  * @cancellable: (nullable): stops the build with %G_IO_ERROR_CANCELLED
  * @error: %CS_INDEX_ERROR codes for a bad recording (see
  *   cs_trace_file_open()), %CS_INDEX_ERROR_SQLITE, %G_FILE_ERROR for the
@@ -780,6 +843,7 @@ cs_index_build (const char          *trace_path,
                 const char          *identity,
                 const char          *index_path,
                 CsIndexProgressFunc  progress,
+                CsIndexPositionFunc  position,
                 gpointer             user_data,
                 GCancellable        *cancellable,
                 GError             **error)
@@ -789,6 +853,9 @@ cs_index_build (const char          *trace_path,
   g_autofree char *dir = g_path_get_dirname (index_path);
   g_autofree char *tmp_path = cs_index_cache_dup_temporary_path (index_path, getpid ());
   g_autofree gint64 *progress_bytes = NULL;
+  g_autofree gint64 *offsets = NULL;
+  g_autofree gint64 *seen_offsets = NULL;
+  g_autofree gint64 *moved_us = NULL;
   sqlite3 *db = NULL;
   gulong handler = 0;
   gboolean ok;
@@ -822,7 +889,7 @@ cs_index_build (const char          *trace_path,
   /* Scanners watch their own cancellable so that an SQLite failure here
    * can stop them as well as the caller's Cancel. */
   if (cancellable != NULL)
-    handler = g_cancellable_connect (cancellable, G_CALLBACK (g_cancellable_cancel),
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel),
                                      g_object_ref (own_cancellable), g_object_unref);
 
   b.trace_path = trace_path;
@@ -834,8 +901,16 @@ cs_index_build (const char          *trace_path,
   g_cond_init (&b.grid_cond);
   progress_bytes = g_new0 (gint64, MAX (b.n_cpus, 1));
   b.progress_bytes = progress_bytes;
+  offsets = g_new (gint64, MAX (b.n_cpus, 1));
+  seen_offsets = g_new (gint64, MAX (b.n_cpus, 1));
+  moved_us = g_new0 (gint64, MAX (b.n_cpus, 1));
+  for (guint cpu = 0; cpu < MAX (b.n_cpus, 1); cpu++)
+    offsets[cpu] = seen_offsets[cpu] = -1;
+  b.offsets = offsets;
+  b.seen_offsets = seen_offsets;
+  b.moved_us = moved_us;
 
-  ok = build_into (db, &b, file, identity, progress, user_data, error);
+  ok = build_into (db, &b, file, identity, progress, position, user_data, error);
 
   if (cancellable != NULL)
     g_cancellable_disconnect (cancellable, handler);

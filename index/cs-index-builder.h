@@ -14,6 +14,7 @@ gboolean cs_index_build (const char          *trace_path,
                          const char          *identity,
                          const char          *index_path,
                          CsIndexProgressFunc  progress,
+                         CsIndexPositionFunc  position,
                          gpointer             user_data,
                          GCancellable        *cancellable,
                          GError             **error);

@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 /* Bump when the schema or a blob layout changes: older indexes are then
  * rebuilt, never trusted (PRAGMA user_version). */
-#define CS_INDEX_SCHEMA_VERSION 2
+#define CS_INDEX_SCHEMA_VERSION 3
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
@@ -56,6 +56,13 @@ extern const char _cs_index_schema_sql[];
   "CREATE TABLE summaries (cpu INTEGER, level INTEGER, block INTEGER, data BLOB," \
   "  PRIMARY KEY (cpu, level, block)) WITHOUT ROWID;"
 
+/* Runs of a task through many level-0 buckets without events, kept out of
+ * the summaries (cs-summary-builder.c): [begin_ns, end_ns) on the level-0
+ * grid; a CPU's runs do not overlap, so end_ns orders them. */
+#define CS_SUMMARY_RUNS_TABLE_SQL \
+  "CREATE TABLE summary_runs (cpu INTEGER, end_ns INTEGER, begin_ns INTEGER, pid INTEGER," \
+  "  PRIMARY KEY (cpu, end_ns)) WITHOUT ROWID;"
+
 
 gboolean _cs_sqlite_exec   (sqlite3       *db,
                             const char    *sql,
@@ -78,6 +85,14 @@ typedef gboolean (*CsSummaryStoreFunc) (gpointer   user_data,
                                         GBytes    *blob,
                                         GError   **error);
 
+/* Receives a run of task @pid through [@begin_ns, @end_ns) of @cpu. */
+typedef gboolean (*CsSummaryRunFunc) (gpointer   user_data,
+                                      guint      cpu,
+                                      gint64     begin_ns,
+                                      gint64     end_ns,
+                                      gint32     pid,
+                                      GError   **error);
+
 /* Summary pyramid of one CPU built during its scan (cs-summary-builder.c):
  * fed each event and each sched_switch slice in time order. */
 typedef struct _CsSummaryScan CsSummaryScan;
@@ -86,6 +101,7 @@ CsSummaryScan *_cs_summary_scan_new    (guint              cpu,
                                         gint64             origin_ns,
                                         guint              shift,
                                         CsSummaryStoreFunc store,
+                                        CsSummaryRunFunc   store_run,
                                         gpointer           store_data);
 void           _cs_summary_scan_event  (CsSummaryScan     *s,
                                         gint64             ts_ns,

@@ -45,7 +45,9 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  *   row in time order (a task's rows of one CPU are ordered; CPUs merge at
  *   query time), so a task plot reads only that task's rows.
  * summaries: per CPU and level, blocks of CS_SUMMARY_BLOCK_BUCKETS buckets
- *   of 2^(summary_shift + 2 level) ns counted from first_ns. */
+ *   of 2^(summary_shift + 2 level) ns counted from first_ns.
+ * summary_runs: per CPU, long runs of one task kept out of the summaries,
+ *   which a reader of summaries adds back. */
 const char _cs_index_schema_sql[] =
   "CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
   "CREATE TABLE cpus (cpu INTEGER PRIMARY KEY, n_events INTEGER, first_ns INTEGER,"
@@ -65,7 +67,8 @@ const char _cs_index_schema_sql[] =
   "CREATE TABLE task_chunks (pid INTEGER, cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (pid, cpu, chunk)) WITHOUT ROWID;"
-  CS_SUMMARIES_TABLE_SQL;
+  CS_SUMMARIES_TABLE_SQL
+  CS_SUMMARY_RUNS_TABLE_SQL;
 
 gboolean
 _cs_sqlite_check (sqlite3     *db,

@@ -15,6 +15,14 @@
  * buckets close.  A level-0 bucket stays open while a slice that may still
  * add busy time to it is running, in a bounded queue (see
  * PENDING_BUCKETS).  Memory does not grow with the recording.
+ *
+ * Work does not grow with the time span either: a task that ran through
+ * RUN_MIN_BUCKETS or more level-0 buckets holding no event (a long busy
+ * loop, or a clock that jumps by hours in a damaged or suspended
+ * recording) is stored as one row of summary_runs (its bucket-aligned
+ * middle, the same at every level) instead of one bucket per level-0
+ * width, and the reader adds it back (cs-document-queries.c).  So a gap of
+ * any size costs a row, and the buckets walked are bounded by the events.
  */
 #include "config.h"
 
@@ -192,8 +200,16 @@ typedef struct {
   Bucket b;
 } Pending;
 
+/* Fully covered level-0 buckets without events that make a run rather
+ * than buckets.  One block: shorter runs are walked bucket by bucket, as
+ * before runs existed, so the summaries of ordinary recordings stay as
+ * they were, and a slice never costs more than this many steps beyond
+ * the buckets its events opened. */
+#define RUN_MIN_BUCKETS CS_SUMMARY_BLOCK_BUCKETS
+
 struct _CsSummaryScan {
   Pyramid pyramid;
+  CsSummaryRunFunc store_run;
   gint64 origin_ns;
   guint shift;
 
@@ -216,7 +232,18 @@ static inline gint64
 scan_bucket_of (CsSummaryScan *s,
                 gint64         ts_ns)
 {
-  return ts_ns <= s->origin_ns ? 0 : (ts_ns - s->origin_ns) >> s->shift;
+  /* Unsigned: a damaged recording's timestamps may be ~2^63 apart, and
+   * the shift leaves bucket numbers far below 2^62. */
+  return ts_ns <= s->origin_ns ? 0 : (gint64) (((guint64) ts_ns - (guint64) s->origin_ns) >> s->shift);
+}
+
+/* Where bucket @idx (>= 0) of level 0 starts; wraps rather than overflow
+ * past the last timestamp a gint64 holds. */
+static inline gint64
+scan_bucket_start (CsSummaryScan *s,
+                   gint64         idx)
+{
+  return (gint64) ((guint64) s->origin_ns + ((guint64) idx << s->shift));
 }
 
 static inline Pending *
@@ -258,6 +285,20 @@ finalize_before (CsSummaryScan *s,
   s->min_idx = MAX (s->min_idx, idx);
 }
 
+/* Task @pid ran through the level-0 buckets [@from, @to), all fully
+ * covered and without events: hands them over as one run. */
+static void
+hand_over_run (CsSummaryScan *s,
+               gint64         from,
+               gint64         to,
+               gint32         pid)
+{
+  if (s->error == NULL)
+    s->store_run (s->pyramid.store_data, s->pyramid.cpu, scan_bucket_start (s, from),
+                  scan_bucket_start (s, to), pid, &s->error);
+  s->min_idx = MAX (s->min_idx, to);
+}
+
 /* Task @pid (0: idle, -1: unknown) ran over [floor_ns, @end_ns): adds its
  * busy time to the buckets it covers and stores every bucket before the
  * one holding @end_ns, where the next slice starts. */
@@ -284,11 +325,22 @@ account_until (CsSummaryScan *s,
   finalize_before (s, first);
   for (gint64 idx = first; idx <= last; idx++)
     {
-      gint64 b0 = s->origin_ns + (idx << s->shift);
-      gint64 b1 = b0 + (G_GINT64_CONSTANT (1) << s->shift);
+      gint64 b0 = scan_bucket_start (s, idx);
+      gint64 b1 = scan_bucket_start (s, idx + 1);
       gint64 part = MIN (end_ns, b1) - MAX (begin_ns, b0);
+      gint64 next_open = s->len > 0 ? s->pending[s->head].idx : G_MAXINT64;
       Pending *p = NULL;
       Bucket fresh;
+
+      /* Buckets [idx, stop) are fully covered and hold no event: many of
+       * them make one run. */
+      if (idx < last && idx < next_open && b0 >= begin_ns &&
+          MIN (next_open, last) - idx >= RUN_MIN_BUCKETS)
+        {
+          hand_over_run (s, idx, MIN (next_open, last), pid);
+          idx = MIN (next_open, last) - 1;
+          continue;
+        }
 
       if (s->len > 0 && s->pending[s->head].idx == idx)
         p = &s->pending[s->head];
@@ -296,7 +348,11 @@ account_until (CsSummaryScan *s,
         continue;   /* only the last bucket, when @end_ns starts it */
       if (idx == last)
         {
-          /* The next slice starts in this bucket: it stays open. */
+          /* The next slice starts in this bucket: it stays open.  (With
+           * the clock going back, the queue may be full of later buckets:
+           * the earliest takes the time.) */
+          if (p == NULL && s->len == PENDING_BUCKETS)
+            p = &s->pending[s->head];
           if (p == NULL)
             {
               s->head = (s->head + PENDING_BUCKETS - 1) & (PENDING_BUCKETS - 1);
@@ -335,6 +391,8 @@ account_until (CsSummaryScan *s,
  * @origin_ns: start of bucket 0 (the recording's first_ns)
  * @shift: level 0 buckets are 2^@shift ns
  * @store: receives each block (any level) as it is complete
+ * @store_run: receives each run (see RUN_MIN_BUCKETS), in time order
+ * @store_data: for @store and @store_run
  *
  * Returns: (transfer full): a level-0 builder for one CPU's scan; levels up
  *   to 2^62 ns are built, the caller drops those it does not want
@@ -344,9 +402,12 @@ _cs_summary_scan_new (guint              cpu,
                       gint64             origin_ns,
                       guint              shift,
                       CsSummaryStoreFunc store,
+                      CsSummaryRunFunc   store_run,
                       gpointer           store_data)
 {
   CsSummaryScan *s = g_new0 (CsSummaryScan, 1);
+
+  s->store_run = store_run;
 
   shift = MIN (shift, 62);
   s->origin_ns = origin_ns;
@@ -414,7 +475,7 @@ _cs_summary_scan_event (CsSummaryScan *s,
           if (s->len == PENDING_BUCKETS)
             {
               /* Cut the running slice at this bucket (see PENDING_BUCKETS). */
-              account_until (s, s->running_pid, s->origin_ns + (idx << s->shift));
+              account_until (s, s->running_pid, scan_bucket_start (s, idx));
               finalize_before (s, idx);
             }
           p = pending_at (s, s->len++);
@@ -424,11 +485,11 @@ _cs_summary_scan_event (CsSummaryScan *s,
           _cs_dominant_add (&p->b.event_dom, pid, 1);
           s->last_event_pid = pid;
           s->last_event_slot = 0;
-          s->tail_end_ns = s->origin_ns + ((idx + 1) << s->shift);
+          s->tail_end_ns = scan_bucket_start (s, idx + 1);
           return;
         }
       p->b.n_events++;
-      s->tail_end_ns = s->origin_ns + ((p->idx + 1) << s->shift);
+      s->tail_end_ns = scan_bucket_start (s, p->idx + 1);
       if (pid == s->last_event_pid)
         {
           p->b.event_dom.weight[s->last_event_slot]++;

@@ -42,6 +42,20 @@ _cs_axis_painter_context_changed (CsAxisPainter *self)
   _cs_text_cache_clear (&self->clock_texts);
 }
 
+/* The tick after @tick, or G_MAXINT64 (which ends the loops) where it
+ * would pass the last time a gint64 holds: a damaged recording's span can
+ * reach it. */
+static inline gint64
+next_tick (gint64 tick,
+           gint64 step_ns)
+{
+  gint64 next;
+
+  if (step_ns <= 0 || __builtin_add_overflow (tick, step_ns, &next))
+    return G_MAXINT64;
+  return next;
+}
+
 /**
  * _cs_axis_painter_draw:
  * @self: the axis painter
@@ -92,7 +106,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
   /* Minor ticks. */
   _cs_theme_set_source (cr, &cs_theme_dim_text_color);
   tick = axis->first_tick_ns - axis->step_ns;
-  for (; tick < frame->end_ns; tick += axis->minor_step_ns)
+  for (; tick < frame->end_ns; tick = next_tick (tick, axis->minor_step_ns))
     {
       double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
 
@@ -102,7 +116,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
   cairo_fill (cr);
 
   /* Labelled ticks, with grid lines through the plots. */
-  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
+  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick = next_tick (tick, axis->step_ns))
     {
       double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
 
@@ -113,7 +127,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
   cairo_fill (cr);
 
   _cs_theme_set_source (cr, &cs_theme_grid_color);
-  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
+  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick = next_tick (tick, axis->step_ns))
     {
       double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
 
@@ -124,7 +138,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
   cairo_fill (cr);
 
   _cs_theme_set_source (cr, &cs_theme_text_color);
-  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick += axis->step_ns)
+  for (tick = axis->first_tick_ns; tick < frame->end_ns; tick = next_tick (tick, axis->step_ns))
     {
       double x = floor (_cs_plot_frame_ns_to_x (frame, tick)) + LABEL_PAD_PX;
       PangoLayout *layout;

@@ -53,6 +53,16 @@ typedef struct _CsCpuPlotPainter CsCpuPlotPainter;
 void              _cs_plot_frame_init                 (CsPlotFrame        *frame,
                                                        const CsViewport   *viewport,
                                                        gint64              resolution_ns);
+/* @ts_ns minus @frame's begin, in ns: exact where the difference passes
+ * what a gint64 holds (a damaged recording can span more than 2^63 ns). */
+static inline double
+_cs_plot_frame_offset_ns (const CsPlotFrame *frame,
+                          gint64             ts_ns)
+{
+  return ts_ns >= frame->begin_ns ? (double) ((guint64) ts_ns - (guint64) frame->begin_ns)
+                                  : -(double) ((guint64) frame->begin_ns - (guint64) ts_ns);
+}
+
 double            _cs_plot_frame_ns_to_x              (const CsPlotFrame  *frame,
                                                        gint64              ts_ns);
 

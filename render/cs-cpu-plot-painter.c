@@ -126,8 +126,8 @@ _cs_plot_frame_init (CsPlotFrame      *frame,
   frame->time_width = MAX ((double) viewport->width_px - CS_LABEL_WIDTH_PX, 0.0);
   frame->n_columns = (guint) floor (frame->time_width);
   frame->ns_per_px = frame->time_width > 0.0
-                   ? (double) (frame->end_ns - frame->begin_ns) / frame->time_width
-                   : (double) (frame->end_ns - frame->begin_ns);
+                   ? _cs_plot_frame_offset_ns (frame, frame->end_ns) / frame->time_width
+                   : _cs_plot_frame_offset_ns (frame, frame->end_ns);
   frame->zoomed_in = frame->ns_per_px < (double) MAX (resolution_ns, 1);
 }
 
@@ -142,7 +142,7 @@ double
 _cs_plot_frame_ns_to_x (const CsPlotFrame *frame,
                         gint64             ts_ns)
 {
-  return frame->time_x + (double) (ts_ns - frame->begin_ns) / frame->ns_per_px;
+  return frame->time_x + _cs_plot_frame_offset_ns (frame, ts_ns) / frame->ns_per_px;
 }
 
 /**
@@ -378,7 +378,7 @@ static gboolean
 draw_busy_columns (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guint cpu,
                    double y, GError **error)
 {
-  double column_ns = (double) (frame->end_ns - frame->begin_ns) / frame->n_columns;
+  double column_ns = _cs_plot_frame_offset_ns (frame, frame->end_ns) / frame->n_columns;
   guint32 *pixels;
   int stride;
 
@@ -543,13 +543,15 @@ draw_slices (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guin
 
       if (slice->pid <= 0 || end_ns <= begin_ns)
         continue;
-      x0 = (double) (begin_ns - frame->begin_ns) / frame->ns_per_px;
-      x1 = (double) (end_ns - frame->begin_ns) / frame->ns_per_px;
+      x0 = _cs_plot_frame_offset_ns (frame, begin_ns) / frame->ns_per_px;
+      x1 = _cs_plot_frame_offset_ns (frame, end_ns) / frame->ns_per_px;
 
       if (x1 - x0 >= 1.0)
         {
-          int left = (int) floor (x0 + 0.5);
-          int right = MIN ((int) floor (x1 + 0.5), (int) n_columns);
+          /* Clamped as doubles: a damaged recording's times can put
+           * them past what an int holds. */
+          int left = (int) CLAMP (floor (x0 + 0.5), 0.0, (double) n_columns);
+          int right = (int) CLAMP (floor (x1 + 0.5), 0.0, (double) n_columns);
 
           if (right <= left)
             continue;
@@ -665,7 +667,7 @@ draw_events (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guin
       for (guint i = 0; i < self->events->len; i++)
         {
           const CsEvent *event = &g_array_index (self->events, CsEvent, i);
-          double px = floor ((double) (event->ts_ns - frame->begin_ns) / frame->ns_per_px);
+          double px = floor (_cs_plot_frame_offset_ns (frame, event->ts_ns) / frame->ns_per_px);
           guint8 *mark;
 
           if (px < 0.0 || px >= frame->n_columns)

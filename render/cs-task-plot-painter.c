@@ -552,14 +552,14 @@ _cs_task_plot_painter_draw (CsTaskPlotPainter *self,
 
       if (end_ns <= begin_ns)
         continue;
-      x0 = (double) (begin_ns - frame->begin_ns) / frame->ns_per_px;
-      x1 = (double) (end_ns - frame->begin_ns) / frame->ns_per_px;
+      x0 = _cs_plot_frame_offset_ns (frame, begin_ns) / frame->ns_per_px;
+      x1 = _cs_plot_frame_offset_ns (frame, end_ns) / frame->ns_per_px;
 
       if (interval->state == CS_TASK_RUNNABLE && interval->wakeup_ns >= 0 &&
           interval->end_ns <= frame->end_ns)
         {
           gint64 wakeup_ns = MAX (interval->wakeup_ns, frame->begin_ns);
-          double wakeup_x = (double) (wakeup_ns - frame->begin_ns) / frame->ns_per_px;
+          double wakeup_x = _cs_plot_frame_offset_ns (frame, wakeup_ns) / frame->ns_per_px;
 
           if (x1 - wakeup_x >= 3.0)
             g_array_append_val (self->latencies,
@@ -571,8 +571,10 @@ _cs_task_plot_painter_draw (CsTaskPlotPainter *self,
 
       if (x1 - x0 >= 1.0)
         {
-          int left = (int) floor (x0 + 0.5);
-          int right = MIN ((int) floor (x1 + 0.5), (int) n_columns);
+          /* Clamped as doubles: a damaged recording's times can put
+           * them past what an int holds. */
+          int left = (int) CLAMP (floor (x0 + 0.5), 0.0, (double) n_columns);
+          int right = (int) CLAMP (floor (x1 + 0.5), 0.0, (double) n_columns);
 
           if (right <= left)
             continue;

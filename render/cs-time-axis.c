@@ -203,9 +203,16 @@ cs_time_axis_init (CsTimeAxis *axis,
   g_return_if_fail (axis != NULL);
 
   if (end_ns <= begin_ns)
-    end_ns = begin_ns + 1;
+    {
+      if (begin_ns == G_MAXINT64)
+        begin_ns--;
+      end_ns = begin_ns + 1;
+    }
 
-  step = cs_time_axis_choose_step (end_ns - begin_ns, width_px, CS_TIME_AXIS_MIN_SPACING_PX);
+  /* A damaged recording's span can pass 2^63 ns: unsigned, saturated. */
+  step = cs_time_axis_choose_step ((gint64) MIN ((guint64) end_ns - (guint64) begin_ns,
+                                                 (guint64) G_MAXINT64),
+                                   width_px, CS_TIME_AXIS_MIN_SPACING_PX);
   mantissa = step / pow10_i64 (decimal_exponent ((guint64) step));
 
   axis->begin_ns = begin_ns;

@@ -20,6 +20,7 @@
 #include "cs-cli.h"
 #include "cs-window.h"
 #include "gui-test-util.h"
+#include "worker-test-util.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
@@ -453,6 +454,87 @@ test_window_cancel_slow_worker (void)
   cs_test_destroy_window (window);
 }
 
+/* Opens the recording with a cache of its own (so the worker builds) and
+ * the environment variable @name set to @value for the worker (the
+ * scanner's test hooks, see index/cs-cpu-scanner.c); returns the worker
+ * once it has created its temporary index. */
+static pid_t
+open_slowed (CsWindow   *window,
+             const char *cache,
+             const char *name,
+             const char *value)
+{
+  g_autofree char *path = find_recording ();
+  g_autofree char *saved_cache = g_strdup (g_getenv ("XDG_CACHE_HOME"));
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  pid_t worker = 0;
+
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_setenv (name, value, TRUE);
+  cs_window_open_file (window, file);
+  g_unsetenv (name);
+  g_setenv ("XDG_CACHE_HOME", saved_cache, TRUE);
+
+  while ((worker == 0 || cs_test_count_temporaries (cache) == 0) &&
+         g_get_monotonic_time () < deadline)
+    {
+      if (worker == 0)
+        worker = cs_test_find_worker (getpid ());
+      cs_test_spin (10);
+    }
+  g_assert_cmpint (worker, >, 0);
+  g_assert_cmpuint (cs_test_count_temporaries (cache), ==, 1);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_LOADING);
+  return worker;
+}
+
+/* Cancel while the worker is in the middle of its scan: within a second
+ * no worker runs and nothing is left in the cache. */
+static void
+test_window_cancel_mid_index (void)
+{
+  g_autofree char *cache = g_build_filename (cs_test_work_dir, "cancel-mid-index-cache", NULL);
+  CsWindow *window = new_window ();
+  pid_t worker = open_slowed (window, cache, "CS_INDEX_TEST_DELAY_MS", "2000");
+  gint64 cancelled_at = g_get_monotonic_time ();
+
+  cs_window_cancel (window);
+  cs_test_wait_until (cs_test_window_is_idle, window, "the cancelled worker");
+  g_test_message ("cancelled in %.3f s", (g_get_monotonic_time () - cancelled_at) / 1e6);
+  g_assert_cmpint (g_get_monotonic_time () - cancelled_at, <, G_USEC_PER_SEC);
+  g_assert_true (cs_test_process_is_gone (worker));
+  g_assert_cmpuint (cs_test_count_temporaries (cache), ==, 0);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  g_assert_null (cs_window_get_error_message (window));
+  cs_test_destroy_window (window);
+}
+
+/* A worker stuck where it does not look at Cancel: the watchdog ends it
+ * and the window says where the recording looks damaged. */
+static void
+test_window_watchdog (void)
+{
+  g_autofree char *cache = g_build_filename (cs_test_work_dir, "watchdog-cache", NULL);
+  CsWindow *window = new_window ();
+  pid_t worker;
+  const char *message;
+
+  g_setenv ("CS_INDEX_WATCHDOG_SECONDS", "1", TRUE);
+  worker = open_slowed (window, cache, "CS_INDEX_TEST_HANG", "1");
+  g_unsetenv ("CS_INDEX_WATCHDOG_SECONDS");
+  cs_test_wait_until (cs_test_window_is_idle, window, "the watchdog");
+
+  message = cs_window_get_error_message (window);
+  g_test_message ("error: %s", message);
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "looks damaged at offset "));
+  g_assert_true (cs_test_process_is_gone (worker));
+  g_assert_cmpuint (cs_test_count_temporaries (cache), ==, 0);
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
+  cs_test_destroy_window (window);
+}
+
 /* ------------------------------------------------------------------------ */
 
 int
@@ -487,6 +569,8 @@ main (int   argc,
   g_test_add_func ("/cs/gui/CsWindow/remembers-size", test_window_remembers_size);
   g_test_add_func ("/cs/gui/CsWindow/cancel", test_window_cancel);
   g_test_add_func ("/cs/gui/CsWindow/cancel-slow-worker", test_window_cancel_slow_worker);
+  g_test_add_func ("/cs/gui/CsWindow/cancel-mid-index", test_window_cancel_mid_index);
+  g_test_add_func ("/cs/gui/CsWindow/watchdog", test_window_watchdog);
 
   return cs_test_gui_run ();
 }

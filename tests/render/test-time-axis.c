@@ -157,6 +157,26 @@ test_before_origin (void)
 }
 
 static void
+test_span_past_int64 (void)
+{
+  CsTimeAxis axis;
+  gint64 begin = G_MININT64 + 1, end = 576 * S;
+
+  /* A damaged recording (a first timestamp read as -2^63) spans more than
+   * a gint64 holds: the step must still leave a few ticks across the
+   * width, never 1 ns ticks over 2^63 ns (which drew forever). */
+  cs_time_axis_init (&axis, begin, end, 1600, begin);
+  g_test_message ("step %" G_GINT64_FORMAT " ns", axis.step_ns);
+  g_assert_cmpint (axis.step_ns, >=, G_MAXINT64 / 1600 * (gint64) CS_TIME_AXIS_MIN_SPACING_PX / 2);
+  g_assert_cmpint (axis.minor_step_ns, >, 0);
+  g_assert_cmpint (axis.first_tick_ns, >=, begin);
+
+  /* The degenerate span at the very end of time. */
+  cs_time_axis_init (&axis, G_MAXINT64, G_MAXINT64, 1600, 0);
+  g_assert_cmpint (axis.step_ns, >=, 1);
+}
+
+static void
 test_labels_short (void)
 {
   /* Whatever the zoom and position, labels stay shorter than the room
@@ -228,6 +248,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/render/TimeAxis/micro-and-nanoseconds", test_micro_and_nanoseconds);
   g_test_add_func ("/cs/render/TimeAxis/deep-zoom-uses-base", test_deep_zoom_uses_base);
   g_test_add_func ("/cs/render/TimeAxis/before-origin", test_before_origin);
+  g_test_add_func ("/cs/render/TimeAxis/span-past-int64", test_span_past_int64);
   g_test_add_func ("/cs/render/TimeAxis/labels-short", test_labels_short);
   g_test_add_func ("/cs/render/TimeAxis/format-duration", test_format_duration);
   g_test_add_func ("/cs/render/TimeAxis/format-timestamp", test_format_timestamp);
