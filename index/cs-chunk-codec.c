@@ -162,8 +162,15 @@ cs_chunk_encode (guint                    n_rows,
       /* Level 1: the varints are already dense; higher levels cost build
        * time for a few percent. */
       zsize = ZSTD_compressCCtx (thread_cctx (), z, zbound, buf + 1, raw_size - 1, 1);
-      if (!ZSTD_isError (zsize) && (gsize) (z - zbuf) + zsize < raw_size)
-        return g_bytes_new_take (g_steal_pointer (&zbuf), (z - zbuf) + zsize);
+      if (!ZSTD_isError (zsize))
+        {
+          /* The size before g_steal_pointer() clears zbuf: the order in
+           * which a call's arguments are evaluated is unspecified. */
+          gsize blob_size = (gsize) (z - zbuf) + zsize;
+
+          if (blob_size < raw_size)
+            return g_bytes_new_take (g_steal_pointer (&zbuf), blob_size);
+        }
     }
 
   return g_bytes_new (buf, raw_size);

@@ -208,6 +208,33 @@ test_damaged_header (void)
   }
 }
 
+/* Little-endian fields at any offset: a cast pointer would be a misaligned
+ * load, undefined behaviour that UBSan stops at. */
+static guint16
+get_le16 (const guint8 *p)
+{
+  guint16 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT16_FROM_LE (v);
+}
+
+static guint32
+get_le32 (const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT32_FROM_LE (v);
+}
+
+static void
+set_le32 (guint8 *p, guint32 v)
+{
+  v = GUINT32_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
 /* Writes @data with the 32-bit value @v at @at, expects @code, restores. */
 static void
 poke32 (const char *path, guint8 *data, gsize len, gsize at, guint32 v, gint code)
@@ -244,8 +271,8 @@ damage_chunks (const char *src)
   path = tmp_copy (src, "chunks.dat", G_MAXSIZE, &data, &len);
   count_at = cpu0_data_offset (path);
   chunk = count_at + 4;
-  csize = GUINT32_FROM_LE (*(guint32 *) (data + chunk));
-  usize = GUINT32_FROM_LE (*(guint32 *) (data + chunk + 4));
+  csize = get_le32 (data + chunk);
+  usize = get_le32 (data + chunk + 4);
   g_assert_cmpuint (usize % 4096, ==, 0);
 
   /* the uncompressed size lies by a page either way */
@@ -279,13 +306,13 @@ test_damaged_chunks (void)
   /* sched-x86-v7-zstd.dat has its kallsyms section at 4058: a lying and an
    * absurd uncompressed size */
   path = tmp_copy (v7, "sections.dat", G_MAXSIZE, &data, &len);
-  g_assert_cmpuint (GUINT16_FROM_LE (*(guint16 *) (data + 4058)), ==, 19);
-  poke32 (path, data, len, 4058 + 20, GUINT32_FROM_LE (*(guint32 *) (data + 4058 + 20)) + 1,
+  g_assert_cmpuint (get_le16 (data + 4058), ==, 19);
+  poke32 (path, data, len, 4058 + 20, get_le32 (data + 4058 + 20) + 1,
           CS_INDEX_ERROR_CORRUPT);
   poke32 (path, data, len, 4058 + 20, 0xfffffff0u, CS_INDEX_ERROR_UNSUPPORTED);
   /* its second options section (2747981) ends with a DONE option (at
    * 2747981 + 16 + 203 - 14) that points back to the first one (2708580) */
-  g_assert_cmpuint (GUINT16_FROM_LE (*(guint16 *) (data + 2747981 + 16 + 203 - 14)), ==, 0);
+  g_assert_cmpuint (get_le16 (data + 2747981 + 16 + 203 - 14), ==, 0);
   poke32 (path, data, len, 2747981 + 16 + 203 - 8, 2708580, CS_INDEX_ERROR_CORRUPT);
 }
 
@@ -311,7 +338,7 @@ test_damaged_pages (void)
 
   /* commit size beyond the page: that page fails once, reading goes on */
   memcpy (&first, data + page + 8, 4);
-  *(guint32 *) (data + page + 8) = GUINT32_TO_LE (0x07ffffffu);
+  set_le32 (data + page + 8, 0x07ffffffu);
   write_file (path, data, len);
   reader = cs_tracedat_reader_open (path, &error);
   g_assert_no_error (error);
@@ -322,10 +349,10 @@ test_damaged_pages (void)
   /* the first event: a type-0 event whose length goes past the commit or is
    * negative, a padding whose length loops back (kbuffer would spin) */
   memcpy (&first, data + page + 12, 4);
-  *(guint32 *) (data + page + 12) = 0;
+  set_le32 (data + page + 12, 0);
   poke32 (path, data, len, page + 16, 100000, CS_INDEX_ERROR_CORRUPT);
   poke32 (path, data, len, page + 16, 0, CS_INDEX_ERROR_CORRUPT);
-  *(guint32 *) (data + page + 12) = GUINT32_TO_LE (29);
+  set_le32 (data + page + 12, 29);
   poke32 (path, data, len, page + 16, 0xfffffffcu, CS_INDEX_ERROR_CORRUPT);
   memcpy (data + page + 12, &first, 4);
 }
