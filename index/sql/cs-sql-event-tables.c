@@ -345,6 +345,8 @@ result_field (sqlite3_context         *context,
       len = loc >> 16;
       off = (f->flags & TEP_FIELD_IS_RELATIVE) ? off + f->size + (loc & 0xffff) : (loc & 0xffff);
     }
+  else if ((f->flags & TEP_FIELD_IS_ARRAY) && len == 0 && off <= size)
+    len = size - off;   /* a flexible array (ftrace's print: char buf[]) runs to the end */
   if (off > size || len > size - off)
     {
       sqlite3_result_null (context);   /* a damaged record: never read past it */

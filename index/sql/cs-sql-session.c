@@ -122,6 +122,15 @@ authorize (void       *user_data,
           return SQLITE_DENY;
         }
       return SQLITE_OK;
+    case SQLITE_UPDATE:
+      /* sqlite3_declare_vtab() of SQLite's own eponymous tables
+       * (pragma_table_info() ...) reports an UPDATE of sqlite_master's
+       * "type" while it parses their CREATE TABLE.  It never writes: the
+       * connection is read-only and in defensive mode, where
+       * sqlite_master cannot be written at all. */
+      if (arg1 != NULL && (g_str_equal (arg1, "sqlite_master") || g_str_equal (arg1, "sqlite_temp_master")))
+        return SQLITE_OK;
+      break;
     case SQLITE_PRAGMA:
       for (guint i = 0; arg1 != NULL && i < G_N_ELEMENTS (readonly_pragmas); i++)
         if (g_ascii_strcasecmp (arg1, readonly_pragmas[i]) == 0)
@@ -284,6 +293,12 @@ cs_sql_session_prepare (CsSqlSession  *self,
 
   g_clear_pointer (&self->refused, g_free);
   rc = sqlite3_prepare_v3 (self->db, sql, -1, 0, &stmt, &tail);
+  /* A write to a table SQLite knows it cannot change is refused before
+   * the authorizer is asked ("table tasks may not be modified"). */
+  if (rc != SQLITE_OK && self->refused == NULL &&
+      (strstr (sqlite3_errmsg (self->db), "may not be modified") != NULL ||
+       sqlite3_extended_errcode (self->db) == SQLITE_READONLY))
+    self->refused = g_strdup_printf ("changing a table (%s)", sqlite3_errmsg (self->db));
   if (rc == SQLITE_AUTH || (rc != SQLITE_OK && self->refused != NULL))
     {
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED,
