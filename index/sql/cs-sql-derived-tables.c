@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "cs-sql-private.h"
+#include "cs-range-stats.h"
 #include "cs-task-timeline.h"
 
 typedef enum {
@@ -316,11 +317,7 @@ fill_states (const DerivedTable *table,
   return TRUE;
 }
 
-/**
- * A wakeup is a runnable interval that began with a sched_waking (or
- * sched_wakeup) and ended when the task was switched in: the interval the
- * recording's end cuts (it lasts until the last event) is not one.
- */
+/* A wakeup: see cs_task_intervals_get_wakeup(). */
 static gboolean
 fill_wakeups (const DerivedTable *table,
               CsDocument         *doc,
@@ -338,16 +335,9 @@ fill_wakeups (const DerivedTable *table,
   for (guint i = 0; i < iv->len; i++)
     {
       const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, i);
-      const CsTaskInterval *next = i + 1 < iv->len ? &g_array_index (iv, CsTaskInterval, i + 1) : NULL;
-      gint64 cpu;
+      gint32 cpu;
 
-      if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns < 0)
-        continue;
-      if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns)
-        cpu = next->cpu;
-      else if (next == NULL && t->end_ns < last_ns)
-        cpu = -1;       /* switched in after the range asked for */
-      else
+      if (!cs_task_intervals_get_wakeup (iv, i, last_ns, &cpu))
         continue;
       if (b->cpu >= 0 && b->cpu != cpu)
         continue;

@@ -1,0 +1,389 @@
+/* cs-range-stats.c: cs_document_compute_range_stats().
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The whole recording is answered from what the index keeps per recording:
+ * task runtimes and event type counts from its tables, per-CPU busy time
+ * from the coarsest level of its summaries (one column spanning the
+ * recording).  A span reads only the index rows of that span: per CPU the
+ * sched_switch slices overlapping it (in windows of about 64 Ki events, so
+ * memory stays bounded) clipped to it, and the event chunks between the
+ * span's first and last rows, for the type counts.  Wakeups come from the
+ * task rows (cs_document_get_task_intervals()), task by task, in both
+ * cases: the index keeps no summary of them, so the whole recording reads
+ * every task's rows once.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "cs-document-private.h"
+#include "cs-range-stats.h"
+#include "cs-task-timeline.h"
+
+/**
+ * cs_range_stats_free:
+ * @stats: (transfer full) (nullable): statistics
+ */
+void
+cs_range_stats_free (CsRangeStats *stats)
+{
+  if (stats == NULL)
+    return;
+  g_clear_pointer (&stats->tasks, g_array_unref);
+  g_clear_pointer (&stats->cpus, g_array_unref);
+  g_clear_pointer (&stats->event_types, g_array_unref);
+  g_free (stats);
+}
+
+/**
+ * cs_task_intervals_get_wakeup:
+ * @intervals: (element-type CsTaskInterval): one task's intervals in time
+ *   order, as cs_document_get_task_intervals() returns them
+ * @index: one of them
+ * @last_ns: the recording's last event time
+ * @cpu: (out) (optional): the CPU the task then ran on, -1 when that run
+ *   is not in @intervals
+ *
+ * Whether interval @index is a wakeup: a runnable interval that began with
+ * a sched_waking or sched_wakeup and ended when the task was switched in
+ * (its latency is then end_ns - wakeup_ns).  The runnable interval the end
+ * of the recording cuts is not one.
+ *
+ * Returns: %TRUE when it is a wakeup
+ */
+gboolean
+cs_task_intervals_get_wakeup (GArray  *intervals,
+                              guint    index,
+                              gint64   last_ns,
+                              gint32  *cpu)
+{
+  const CsTaskInterval *t = &g_array_index (intervals, CsTaskInterval, index);
+  const CsTaskInterval *next = index + 1 < intervals->len
+                               ? &g_array_index (intervals, CsTaskInterval, index + 1) : NULL;
+
+  if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns < 0)
+    return FALSE;
+  if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns)
+    {
+      if (cpu)
+        *cpu = next->cpu;
+      return TRUE;
+    }
+  if (next == NULL && t->end_ns < last_ns)
+    {
+      /* Switched in after the span the intervals were asked for. */
+      if (cpu)
+        *cpu = -1;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+compare_task_time (gconstpointer a,
+                   gconstpointer b)
+{
+  const CsTaskTime *x = a, *y = b;
+
+  if (x->runtime_ns != y->runtime_ns)
+    return x->runtime_ns > y->runtime_ns ? -1 : 1;
+  return x->pid - y->pid;
+}
+
+static int
+compare_type_count (gconstpointer a,
+                    gconstpointer b)
+{
+  const CsTypeCount *x = a, *y = b;
+
+  if (x->n_events != y->n_events)
+    return x->n_events > y->n_events ? -1 : 1;
+  return (int) x->type_id - (int) y->type_id;
+}
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted @v. */
+static gint64
+percentile (GArray *v,
+            double  p)
+{
+  gsize rank = (gsize) ceil (p / 100.0 * v->len);
+
+  return g_array_index (v, gint64, MAX (rank, 1) - 1);
+}
+
+static gboolean
+add_wakeups (CsDocument    *doc,
+             CsRangeStats  *stats,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  gint64 last_ns = cs_document_get_last_ns (doc);
+  CsLatencySummary *w = &stats->wakeups;
+
+  for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
+    {
+      const CsTask *task = cs_document_get_task (doc, i);
+
+      if (task->pid <= 0)
+        continue;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      g_array_set_size (iv, 0);
+      if (!cs_document_get_task_intervals (doc, task->pid, stats->begin_ns, stats->end_ns, iv, error))
+        return FALSE;
+      for (guint k = 0; k < iv->len; k++)
+        {
+          const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, k);
+          gint64 latency;
+
+          if (!cs_task_intervals_get_wakeup (iv, k, last_ns, NULL) ||
+              t->wakeup_ns < stats->begin_ns || t->wakeup_ns >= stats->end_ns)
+            continue;
+          latency = t->end_ns - t->wakeup_ns;
+          g_array_append_val (latencies, latency);
+        }
+    }
+  memset (w, 0, sizeof *w);
+  w->count = latencies->len;
+  if (latencies->len == 0)
+    return TRUE;
+  g_array_sort (latencies, compare_gint64);
+  w->min_ns = g_array_index (latencies, gint64, 0);
+  w->p50_ns = percentile (latencies, 50);
+  w->p90_ns = percentile (latencies, 90);
+  w->p99_ns = percentile (latencies, 99);
+  w->max_ns = g_array_index (latencies, gint64, latencies->len - 1);
+  return TRUE;
+}
+
+static gboolean
+whole_recording (CsDocument    *doc,
+                 CsRangeStats  *stats,
+                 GError       **error)
+{
+  stats->n_events = cs_document_get_n_events (doc);
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
+      CsCpuBusy b = { cpu, 0, info->n_events };
+      CsColumn column;
+
+      if (info->n_events > 0 && info->has_sched_switch)
+        {
+          if (!cs_document_get_cpu_columns (doc, cpu, stats->begin_ns, stats->end_ns, 1, &column, error))
+            return FALSE;
+          b.busy_ns = column.busy_ns;
+        }
+      g_array_append_val (stats->cpus, b);
+    }
+  for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
+    {
+      const CsTask *task = cs_document_get_task (doc, i);
+      CsTaskTime t = { task->pid, task->runtime_ns, 0 };
+
+      if (task->pid != 0 && task->runtime_ns > 0)
+        g_array_append_val (stats->tasks, t);
+    }
+  for (guint id = 0; id < cs_document_get_n_event_types (doc); id++)
+    {
+      CsTypeCount c = { id, cs_document_get_event_type (doc, id)->n_events };
+
+      if (c.n_events > 0)
+        g_array_append_val (stats->event_types, c);
+    }
+  return TRUE;
+}
+
+/* Per CPU: busy time, task runtimes (into @runtimes, pid -> gint64*) and
+ * event counts per type (into @type_counts, n_event_types) of the span. */
+static gboolean
+scan_cpu (CsDocument    *doc,
+          CsRangeStats  *stats,
+          guint          cpu,
+          GHashTable    *runtimes,
+          guint64       *type_counts,
+          GError       **error)
+{
+  const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
+  CsCpuBusy b = { cpu, 0, 0 };
+  gint64 b_ns = stats->begin_ns, e_ns = stats->end_ns;
+  guint64 row, row_end;
+
+  if (info->n_events > 0 && info->has_sched_switch)
+    {
+      g_autoptr(GArray) slices = g_array_new (FALSE, FALSE, sizeof (CsSlice));
+      double fraction = (double) (e_ns - b_ns) / MAX (cs_document_get_last_ns (doc) + 1 - cs_document_get_first_ns (doc), 1);
+      guint n_windows = (guint) CLAMP (info->n_events * fraction / 65536, 1, 65536);
+
+      for (guint w = 0; w < n_windows; w++)
+        {
+          gint64 w0 = b_ns + (gint64) ((__int128) (e_ns - b_ns) * w / n_windows);
+          gint64 w1 = b_ns + (gint64) ((__int128) (e_ns - b_ns) * (w + 1) / n_windows);
+
+          g_array_set_size (slices, 0);
+          if (w0 >= w1)
+            continue;
+          if (!cs_document_get_slices (doc, cpu, w0, w1, slices, error))
+            return FALSE;
+          for (guint i = 0; i < slices->len; i++)
+            {
+              const CsSlice *s = &g_array_index (slices, CsSlice, i);
+              gint64 part;
+              gint64 *runtime;
+
+              if (w > 0 && s->begin_ns < w0)
+                continue;   /* counted in the window where it began */
+              part = MIN (s->end_ns, e_ns) - MAX (s->begin_ns, b_ns);
+              if (part <= 0 || s->pid == 0)
+                continue;
+              b.busy_ns += part;
+              runtime = g_hash_table_lookup (runtimes, GINT_TO_POINTER (s->pid));
+              if (runtime == NULL)
+                {
+                  runtime = g_new0 (gint64, 1);
+                  g_hash_table_insert (runtimes, GINT_TO_POINTER (s->pid), runtime);
+                }
+              *runtime += part;
+            }
+        }
+    }
+
+  if (info->n_events > 0 && b_ns <= info->last_ns && e_ns > info->first_ns)
+    {
+      row = _cs_document_count_before (doc, cpu, b_ns, error);
+      row_end = row == G_MAXUINT64 ? row : _cs_document_count_before (doc, cpu, e_ns, error);
+      if (row == G_MAXUINT64 || row_end == G_MAXUINT64)
+        return FALSE;
+      b.n_events = row_end - row;
+      while (row < row_end)
+        {
+          CsEventChunkCache *cache = _cs_document_get_chunk (doc, cpu, row / CS_EVENT_CHUNK_ROWS, error);
+          guint i, n;
+
+          if (cache == NULL)
+            return FALSE;
+          if (row < cache->first_row || row - cache->first_row >= cache->n)
+            {
+              g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                           "The index %s misplaces event %" G_GUINT64_FORMAT " of CPU %u",
+                           cs_document_get_index_path (doc), row, cpu);
+              return FALSE;
+            }
+          i = row - cache->first_row;
+          n = (guint) MIN ((guint64) cache->n, row_end - cache->first_row);
+          for (; i < n; i++, row++)
+            {
+              gint64 type = cache->cols[EV_TYPE][i];
+
+              if (type >= 0 && type < cs_document_get_n_event_types (doc))
+                type_counts[type]++;
+            }
+        }
+    }
+  stats->n_events += b.n_events;
+  g_array_append_val (stats->cpus, b);
+  return TRUE;
+}
+
+static gboolean
+span (CsDocument    *doc,
+      CsRangeStats  *stats,
+      GCancellable  *cancellable,
+      GError       **error)
+{
+  g_autoptr(GHashTable) runtimes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autofree guint64 *type_counts = g_new0 (guint64, MAX (cs_document_get_n_event_types (doc), 1));
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+          !scan_cpu (doc, stats, cpu, runtimes, type_counts, error))
+        return FALSE;
+    }
+  g_hash_table_iter_init (&iter, runtimes);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      CsTaskTime t = { GPOINTER_TO_INT (key), *(gint64 *) value, 0 };
+      g_array_append_val (stats->tasks, t);
+    }
+  for (guint id = 0; id < cs_document_get_n_event_types (doc); id++)
+    {
+      CsTypeCount c = { id, type_counts[id] };
+
+      if (c.n_events > 0)
+        g_array_append_val (stats->event_types, c);
+    }
+  return TRUE;
+}
+
+/**
+ * cs_document_compute_range_stats:
+ * @self: a document
+ * @begin_ns: start of the span (inclusive); G_MININT64 for the start of
+ *   the recording
+ * @end_ns: end of the span (exclusive); G_MAXINT64 for the end of the
+ *   recording
+ * @cancellable: (nullable): checked between CPUs and between tasks
+ *   (%G_IO_ERROR_CANCELLED)
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT when the index
+ *   cannot be read, %G_IO_ERROR_CANCELLED
+ *
+ * Statistics of [@begin_ns, @end_ns): per task CPU time and share, per CPU
+ * busy time and events, events per type, and the wakeup latency summary.
+ * The span is clipped to the recording ([first event, last event]); when
+ * it covers all of it the figures come from the index's tables and
+ * summaries.  Blocks for as long as it reads: call it off the main
+ * thread for long spans.
+ *
+ * Returns: (transfer full): the statistics, or %NULL with @error set
+ */
+CsRangeStats *
+cs_document_compute_range_stats (CsDocument    *self,
+                                 gint64         begin_ns,
+                                 gint64         end_ns,
+                                 GCancellable  *cancellable,
+                                 GError       **error)
+{
+  g_autoptr(CsRangeStats) stats = g_new0 (CsRangeStats, 1);
+  gint64 first = cs_document_get_first_ns (self), last = cs_document_get_last_ns (self);
+  double cpu_time;
+  gboolean ok;
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), NULL);
+
+  stats->begin_ns = MAX (begin_ns, first);
+  stats->end_ns = MIN (end_ns, last == G_MAXINT64 ? last : last + 1);
+  stats->end_ns = MAX (stats->end_ns, stats->begin_ns);
+  stats->whole = stats->begin_ns == first && stats->end_ns == last + 1;
+  stats->tasks = g_array_new (FALSE, FALSE, sizeof (CsTaskTime));
+  stats->cpus = g_array_new (FALSE, FALSE, sizeof (CsCpuBusy));
+  stats->event_types = g_array_new (FALSE, FALSE, sizeof (CsTypeCount));
+
+  ok = stats->whole ? whole_recording (self, stats, error) : span (self, stats, cancellable, error);
+  if (!ok || !add_wakeups (self, stats, cancellable, error))
+    return NULL;
+
+  cpu_time = (double) (stats->end_ns - stats->begin_ns) * MAX (cs_document_get_n_cpus (self), 1);
+  for (guint i = 0; i < stats->tasks->len; i++)
+    {
+      CsTaskTime *t = &g_array_index (stats->tasks, CsTaskTime, i);
+      t->share = cpu_time > 0 ? t->runtime_ns / cpu_time : 0;
+    }
+  g_array_sort (stats->tasks, compare_task_time);
+  g_array_sort (stats->event_types, compare_type_count);
+  return g_steal_pointer (&stats);
+}
