@@ -9,13 +9,14 @@
  * sched_switch slices overlapping it (in windows of about 64 Ki events, so
  * memory stays bounded) clipped to it, and the event chunks between the
  * span's first and last rows, for the type counts.  Wakeups come from the
- * task rows (cs_document_get_task_intervals()), task by task, in both
- * cases: the index keeps no summary of them, so the whole recording reads
- * every task's rows once.
+ * task rows (cs_document_get_task_intervals()) of the tasks with rows in
+ * the span; for the whole recording that is every task's rows, read once
+ * and then kept beside the index (see load_wakeup_cache()).
  */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "cs-document-private.h"
 #include "cs-range-stats.h"
@@ -121,6 +122,30 @@ percentile (GArray *v,
   return g_array_index (v, gint64, MAX (rank, 1) - 1);
 }
 
+/* The pids with task rows in the span: only they can have a wakeup there.
+ * One pass over task_chunks' keys and times (no blob is decoded). */
+static GHashTable *
+tasks_in_span (CsDocument    *doc,
+               gint64         begin_ns,
+               gint64         end_ns,
+               GError       **error)
+{
+  g_autoptr(sqlite3_stmt) s = _cs_sqlite_prepare (doc->db,
+      "SELECT DISTINCT pid FROM task_chunks WHERE first_ns < ?2 AND last_ns >= ?1", error);
+  g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
+  int rc;
+
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_int64 (s, 1, begin_ns);
+  sqlite3_bind_int64 (s, 2, end_ns);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    g_hash_table_add (pids, GINT_TO_POINTER (sqlite3_column_int (s, 0)));
+  if (!_cs_sqlite_check (doc->db, rc, "finding the tasks of a span", error))
+    return NULL;
+  return g_steal_pointer (&pids);
+}
+
 static gboolean
 add_wakeups (CsDocument    *doc,
              CsRangeStats  *stats,
@@ -129,14 +154,22 @@ add_wakeups (CsDocument    *doc,
 {
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  g_autoptr(GHashTable) candidates = NULL;
   gint64 last_ns = cs_document_get_last_ns (doc);
   CsLatencySummary *w = &stats->wakeups;
 
+  if (!stats->whole)
+    {
+      candidates = tasks_in_span (doc, stats->begin_ns, stats->end_ns, error);
+      if (candidates == NULL)
+        return FALSE;
+    }
   for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
     {
       const CsTask *task = cs_document_get_task (doc, i);
 
-      if (task->pid <= 0)
+      if (task->pid <= 0 ||
+          (candidates != NULL && !g_hash_table_contains (candidates, GINT_TO_POINTER (task->pid))))
         continue;
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
@@ -166,6 +199,73 @@ add_wakeups (CsDocument    *doc,
   w->p99_ns = percentile (latencies, 99);
   w->max_ns = g_array_index (latencies, gint64, latencies->len - 1);
   return TRUE;
+}
+
+/* The wakeup summary of the whole recording reads every task's rows
+ * (seconds on a large recording), so it is kept beside the index once
+ * computed, in INDEX.wakeups, checked against the recording's identity and
+ * the index's schema version like the index itself.  Failing to write it
+ * (a read-only cache) only costs computing it again. */
+#define WAKEUP_CACHE_VERSION 1
+
+static char *
+wakeup_cache_path (CsDocument *doc)
+{
+  return g_strconcat (cs_document_get_index_path (doc), ".wakeups", NULL);
+}
+
+static gboolean
+load_wakeup_cache (CsDocument       *doc,
+                   CsLatencySummary *w)
+{
+  g_autofree char *path = wakeup_cache_path (doc);
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *identity = NULL;
+  const char *keys[] = { "min", "p50", "p90", "p99", "max" };
+  gint64 *values[] = { &w->min_ns, &w->p50_ns, &w->p90_ns, &w->p99_ns, &w->max_ns };
+  GError *error = NULL;
+
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
+    return FALSE;
+  identity = g_key_file_get_string (kf, "wakeups", "identity", NULL);
+  if (g_strcmp0 (identity, cs_document_get_identity (doc)) != 0 ||
+      g_key_file_get_integer (kf, "wakeups", "schema", NULL) != CS_INDEX_SCHEMA_VERSION ||
+      g_key_file_get_integer (kf, "wakeups", "version", NULL) != WAKEUP_CACHE_VERSION)
+    return FALSE;
+  w->count = g_key_file_get_uint64 (kf, "wakeups", "count", &error);
+  for (guint i = 0; i < G_N_ELEMENTS (keys) && error == NULL; i++)
+    *values[i] = g_key_file_get_int64 (kf, "wakeups", keys[i], &error);
+  if (error != NULL)
+    {
+      g_debug ("Ignoring %s: %s", path, error->message);
+      g_error_free (error);
+      memset (w, 0, sizeof *w);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+save_wakeup_cache (CsDocument             *doc,
+                   const CsLatencySummary *w)
+{
+  g_autofree char *path = wakeup_cache_path (doc);
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_key_file_set_string (kf, "wakeups", "identity", cs_document_get_identity (doc));
+  g_key_file_set_integer (kf, "wakeups", "schema", CS_INDEX_SCHEMA_VERSION);
+  g_key_file_set_integer (kf, "wakeups", "version", WAKEUP_CACHE_VERSION);
+  g_key_file_set_uint64 (kf, "wakeups", "count", w->count);
+  g_key_file_set_int64 (kf, "wakeups", "min", w->min_ns);
+  g_key_file_set_int64 (kf, "wakeups", "p50", w->p50_ns);
+  g_key_file_set_int64 (kf, "wakeups", "p90", w->p90_ns);
+  g_key_file_set_int64 (kf, "wakeups", "p99", w->p99_ns);
+  g_key_file_set_int64 (kf, "wakeups", "max", w->max_ns);
+  data = g_key_file_to_data (kf, NULL, NULL);
+  if (!g_file_set_contents (path, data, -1, &error))
+    g_debug ("Not keeping the wakeup summary: %s", error->message);
 }
 
 static gboolean
@@ -374,8 +474,15 @@ cs_document_compute_range_stats (CsDocument    *self,
   stats->event_types = g_array_new (FALSE, FALSE, sizeof (CsTypeCount));
 
   ok = stats->whole ? whole_recording (self, stats, error) : span (self, stats, cancellable, error);
-  if (!ok || !add_wakeups (self, stats, cancellable, error))
+  if (!ok)
     return NULL;
+  if (!stats->whole || !load_wakeup_cache (self, &stats->wakeups))
+    {
+      if (!add_wakeups (self, stats, cancellable, error))
+        return NULL;
+      if (stats->whole)
+        save_wakeup_cache (self, &stats->wakeups);
+    }
 
   cpu_time = (double) (stats->end_ns - stats->begin_ns) * MAX (cs_document_get_n_cpus (self), 1);
   for (guint i = 0; i < stats->tasks->len; i++)

@@ -230,6 +230,34 @@ test_halves_add_up (void)
   g_assert_cmpuint (empty->wakeups.count, ==, 0);
 }
 
+/* The whole recording's wakeup summary is kept beside the index; a kept
+ * summary of another recording, or a damaged one, is not trusted. */
+static void
+test_wakeups_kept (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+  g_autofree char *kept = g_strconcat (cs_document_get_index_path (doc), ".wakeups", NULL);
+  g_autoptr(CsRangeStats) first = compute (doc, G_MININT64, G_MAXINT64);
+  const char *foreign[] = {
+    "[wakeups]\nidentity=another\nschema=2\nversion=1\ncount=1\nmin=1\np50=1\np90=1\np99=1\nmax=1\n",
+    "[wakeups]\ncount=oops\n",
+    "not a key file",
+  };
+
+  g_assert_true (g_file_test (kept, G_FILE_TEST_EXISTS));
+  for (guint i = 0; i <= G_N_ELEMENTS (foreign); i++)
+    {
+      g_autoptr(CsRangeStats) again = compute (doc, G_MININT64, G_MAXINT64);
+
+      g_assert_cmpuint (again->wakeups.count, ==, first->wakeups.count);
+      g_assert_cmpint (again->wakeups.p50_ns, ==, first->wakeups.p50_ns);
+      g_assert_cmpint (again->wakeups.p99_ns, ==, first->wakeups.p99_ns);
+      g_assert_cmpint (again->wakeups.max_ns, ==, first->wakeups.max_ns);
+      if (i < G_N_ELEMENTS (foreign))
+        g_assert_true (g_file_set_contents (kept, foreign[i], -1, NULL));
+    }
+}
+
 static void
 test_cancel (void)
 {
@@ -253,6 +281,7 @@ main (int    argc,
 
   g_test_add_func ("/cs/index/RangeStats/match-report", test_match_oracle);
   g_test_add_func ("/cs/index/RangeStats/halves-add-up", test_halves_add_up);
+  g_test_add_func ("/cs/index/RangeStats/whole-wakeups-kept", test_wakeups_kept);
   g_test_add_func ("/cs/index/RangeStats/cancel", test_cancel);
   return g_test_run ();
 }
