@@ -57,15 +57,9 @@ struct _DerivedTable {
 };
 
 typedef struct {
+  CsSqlTable base;
   const DerivedTable *table;
-  CsSqlContext *ctx;
-  char *schema;
 } DerivedAux;
-
-typedef struct {
-  sqlite3_vtab base;
-  DerivedAux *aux;
-} DerivedVtab;
 
 typedef struct {
   sqlite3_vtab_cursor base;
@@ -365,46 +359,16 @@ derived_aux_free (gpointer data)
 {
   DerivedAux *aux = data;
 
-  g_free (aux->schema);
+  g_free (aux->base.schema);
   g_free (aux);
-}
-
-static int
-derived_connect (sqlite3             *db,
-                 void                *aux,
-                 int                  argc,
-                 const char * const  *argv,
-                 sqlite3_vtab       **out,
-                 char               **err)
-{
-  DerivedAux *a = aux;
-  DerivedVtab *vtab;
-  int rc = _cs_sql_declare_vtab (db, a->ctx, a->schema);
-
-  if (rc != SQLITE_OK)
-    return rc;
-  vtab = sqlite3_malloc (sizeof *vtab);
-  if (vtab == NULL)
-    return SQLITE_NOMEM;
-  memset (vtab, 0, sizeof *vtab);
-  vtab->aux = a;
-  *out = &vtab->base;
-  return SQLITE_OK;
-}
-
-static int
-derived_disconnect (sqlite3_vtab *vtab)
-{
-  sqlite3_free (vtab);
-  return SQLITE_OK;
 }
 
 static int
 derived_best_index (sqlite3_vtab       *vtab,
                     sqlite3_index_info *info)
 {
-  DerivedAux *a = ((DerivedVtab *) vtab)->aux;
-  CsDocument *doc = a->ctx->document;
+  DerivedAux *a = (DerivedAux *) ((CsSqlVtab *) vtab)->table;
+  CsDocument *doc = a->base.ctx->document;
   double rows = a->table->n_units == one_unit ? 100.0
                                               : (double) cs_document_get_n_events (doc) / 4.0;
 
@@ -417,7 +381,7 @@ derived_open (sqlite3_vtab         *vtab,
 {
   DerivedCursor *cur = g_new0 (DerivedCursor, 1);
 
-  cur->aux = ((DerivedVtab *) vtab)->aux;
+  cur->aux = (DerivedAux *) ((CsSqlVtab *) vtab)->table;
   cur->rows = g_array_new (FALSE, FALSE, sizeof (gint64));
   cur->eof = TRUE;
   *out = &cur->base;
@@ -439,7 +403,7 @@ static int
 settle (DerivedCursor *cur)
 {
   const DerivedTable *table = cur->aux->table;
-  CsDocument *doc = cur->aux->ctx->document;
+  CsDocument *doc = cur->aux->base.ctx->document;
 
   while (cur->pos * table->n_columns >= cur->rows->len)
     {
@@ -453,12 +417,7 @@ settle (DerivedCursor *cur)
       g_array_set_size (cur->rows, 0);
       cur->pos = 0;
       if (!table->fill (table, doc, cur->unit++, &cur->bounds, cur->rows, &error))
-        {
-          sqlite3_free (cur->base.pVtab->zErrMsg);
-          cur->base.pVtab->zErrMsg = sqlite3_mprintf ("%s", error->message);
-          g_error_free (error);
-          return SQLITE_ERROR;
-        }
+        return _cs_sql_vtab_fail (&cur->base, error);
     }
   return SQLITE_OK;
 }
@@ -478,7 +437,7 @@ derived_filter (sqlite3_vtab_cursor  *cursor,
   cur->unit = 0;
   cur->rowid = 0;
   cur->eof = cur->bounds.empty;
-  cur->n_units = cur->eof ? 0 : cur->aux->table->n_units (cur->aux->ctx->document, &cur->bounds);
+  cur->n_units = cur->eof ? 0 : cur->aux->table->n_units (cur->aux->base.ctx->document, &cur->bounds);
   return cur->eof ? SQLITE_OK : settle (cur);
 }
 
@@ -542,7 +501,7 @@ derived_column (sqlite3_vtab_cursor *cursor,
         sqlite3_result_int64 (context, v);
       break;
     case KIND_COMM:
-      sqlite3_result_text (context, cs_document_get_comm (cur->aux->ctx->document, (gint32) v), -1,
+      sqlite3_result_text (context, cs_document_get_comm (cur->aux->base.ctx->document, (gint32) v), -1,
                            SQLITE_TRANSIENT);
       break;
     case KIND_TASK_STATE:
@@ -563,10 +522,10 @@ derived_column (sqlite3_vtab_cursor *cursor,
 static const sqlite3_module derived_module = {
   .iVersion = 1,
   .xCreate = NULL,              /* eponymous only */
-  .xConnect = derived_connect,
+  .xConnect = _cs_sql_vtab_connect,
   .xBestIndex = derived_best_index,
-  .xDisconnect = derived_disconnect,
-  .xDestroy = derived_disconnect,
+  .xDisconnect = _cs_sql_vtab_disconnect,
+  .xDestroy = _cs_sql_vtab_disconnect,
   .xOpen = derived_open,
   .xClose = derived_close,
   .xFilter = derived_filter,
@@ -593,10 +552,10 @@ _cs_sql_register_derived_tables (sqlite3       *db,
                                 t->columns[c].sql_type);
       g_string_append (schema, ")");
       aux->table = t;
-      aux->ctx = ctx;
-      aux->schema = g_string_free (schema, FALSE);
+      aux->base.ctx = ctx;
+      aux->base.schema = g_string_free (schema, FALSE);
       g_ptr_array_add (tables, g_strdup (t->name));
-      g_ptr_array_add (tables, g_strdup (aux->schema));
+      g_ptr_array_add (tables, g_strdup (aux->base.schema));
       if (sqlite3_create_module_v2 (db, t->name, &derived_module, aux, derived_aux_free) != SQLITE_OK)
         {
           g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "Cannot make the table %s: %s",

@@ -43,16 +43,10 @@ static const char common_sql[] =
   " need_resched INTEGER, hardirq INTEGER, softirq INTEGER, preempt_depth INTEGER";
 
 typedef struct {
-  CsSqlContext *ctx;
+  CsSqlTable base;
   gint type_id;                 /* -1: every event */
   GPtrArray *fields;            /* struct tep_format_field *, borrowed */
-  char *schema;
 } EventTable;
-
-typedef struct {
-  sqlite3_vtab base;
-  EventTable *table;
-} EventVtab;
 
 typedef struct {
   sqlite3_vtab_cursor base;
@@ -75,46 +69,16 @@ event_table_free (gpointer data)
   EventTable *t = data;
 
   g_clear_pointer (&t->fields, g_ptr_array_unref);
-  g_free (t->schema);
+  g_free (t->base.schema);
   g_free (t);
-}
-
-static int
-event_connect (sqlite3             *db,
-               void                *aux,
-               int                  argc,
-               const char * const  *argv,
-               sqlite3_vtab       **out,
-               char               **err)
-{
-  EventTable *t = aux;
-  EventVtab *vtab;
-  int rc = _cs_sql_declare_vtab (db, t->ctx, t->schema);
-
-  if (rc != SQLITE_OK)
-    return rc;
-  vtab = sqlite3_malloc (sizeof *vtab);
-  if (vtab == NULL)
-    return SQLITE_NOMEM;
-  memset (vtab, 0, sizeof *vtab);
-  vtab->table = t;
-  *out = &vtab->base;
-  return SQLITE_OK;
-}
-
-static int
-event_disconnect (sqlite3_vtab *vtab)
-{
-  sqlite3_free (vtab);
-  return SQLITE_OK;
 }
 
 static int
 event_best_index (sqlite3_vtab       *vtab,
                   sqlite3_index_info *info)
 {
-  EventTable *t = ((EventVtab *) vtab)->table;
-  CsDocument *doc = t->ctx->document;
+  EventTable *t = (EventTable *) ((CsSqlVtab *) vtab)->table;
+  CsDocument *doc = t->base.ctx->document;
   double rows = t->type_id < 0 ? (double) cs_document_get_n_events (doc)
                                : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
 
@@ -127,7 +91,7 @@ event_open (sqlite3_vtab         *vtab,
 {
   EventCursor *cur = g_new0 (EventCursor, 1);
 
-  cur->table = ((EventVtab *) vtab)->table;
+  cur->table = (EventTable *) ((CsSqlVtab *) vtab)->table;
   cur->eof = TRUE;
   *out = &cur->base;
   return SQLITE_OK;
@@ -140,22 +104,12 @@ event_close (sqlite3_vtab_cursor *cursor)
   return SQLITE_OK;
 }
 
-static int
-fail (sqlite3_vtab_cursor *cursor,
-      GError              *error)
-{
-  sqlite3_free (cursor->pVtab->zErrMsg);
-  cursor->pVtab->zErrMsg = sqlite3_mprintf ("%s", error ? error->message : "unknown error");
-  g_clear_error (&error);
-  return SQLITE_ERROR;
-}
-
 /* Moves to the first CPU at or after cur->cpu with rows in the bounds and
  * sets its row range; eof when none. */
 static int
 start_cpu (EventCursor *cur)
 {
-  CsDocument *doc = cur->table->ctx->document;
+  CsDocument *doc = cur->table->base.ctx->document;
   GError *error = NULL;
 
   for (; cur->cpu < cur->cpu_end; cur->cpu++)
@@ -175,7 +129,7 @@ start_cpu (EventCursor *cur)
                      ? _cs_document_count_before (doc, cur->cpu, cur->bounds.end_ns, &error)
                      : info->n_events;
       if (error != NULL)
-        return fail (&cur->base, error);
+        return _cs_sql_vtab_fail (&cur->base, error);
       if (cur->row < cur->row_end)
         return SQLITE_OK;
     }
@@ -187,7 +141,7 @@ start_cpu (EventCursor *cur)
 static int
 seek (EventCursor *cur)
 {
-  CsDocument *doc = cur->table->ctx->document;
+  CsDocument *doc = cur->table->base.ctx->document;
   gint type_id = cur->table->type_id;
   gint64 pid = cur->bounds.pid;
 
@@ -210,13 +164,13 @@ seek (EventCursor *cur)
         }
       cache = _cs_document_get_chunk (doc, cur->cpu, cur->row / CS_EVENT_CHUNK_ROWS, &error);
       if (cache == NULL)
-        return fail (&cur->base, error);
+        return _cs_sql_vtab_fail (&cur->base, error);
       if (cur->row < cache->first_row)
         {
           g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
                        "The index %s misplaces event %" G_GUINT64_FORMAT " of CPU %u",
                        cs_document_get_index_path (doc), cur->row, cur->cpu);
-          return fail (&cur->base, error);
+          return _cs_sql_vtab_fail (&cur->base, error);
         }
       i = cur->row - cache->first_row;
       if (i >= cache->n)
@@ -224,7 +178,7 @@ seek (EventCursor *cur)
           g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
                        "The index %s lacks event %" G_GUINT64_FORMAT " of CPU %u",
                        cs_document_get_index_path (doc), cur->row, cur->cpu);
-          return fail (&cur->base, error);
+          return _cs_sql_vtab_fail (&cur->base, error);
         }
       n = (guint) MIN ((guint64) cache->n, cur->row_end - cache->first_row);
       for (; i < n; i++, cur->row++)
@@ -254,7 +208,7 @@ event_filter (sqlite3_vtab_cursor  *cursor,
               sqlite3_value       **argv)
 {
   EventCursor *cur = (EventCursor *) cursor;
-  guint n_cpus = cs_document_get_n_cpus (cur->table->ctx->document);
+  guint n_cpus = cs_document_get_n_cpus (cur->table->base.ctx->document);
   int rc;
 
   _cs_sql_bounds_decode (&cur->bounds, idx_num, argc, argv);
@@ -306,7 +260,7 @@ static gboolean
 load_record (EventCursor      *cur,
              sqlite3_context  *context)
 {
-  CsSqlContext *ctx = cur->table->ctx;
+  CsSqlContext *ctx = cur->table->base.ctx;
   g_autoptr(GError) error = NULL;
 
   if (cur->have_record && cur->read_gen == ctx->read_gen)
@@ -375,7 +329,7 @@ event_column (sqlite3_vtab_cursor *cursor,
 {
   EventCursor *cur = (EventCursor *) cursor;
   EventTable *t = cur->table;
-  CsDocument *doc = t->ctx->document;
+  CsDocument *doc = t->base.ctx->document;
   struct tep_handle *tep;
   int flags, pc;
 
@@ -410,7 +364,7 @@ event_column (sqlite3_vtab_cursor *cursor,
 
   if (!load_record (cur, context))
     return SQLITE_OK;
-  tep = cs_trace_file_get_tep (t->ctx->trace_file);
+  tep = cs_trace_file_get_tep (t->base.ctx->trace_file);
   if (column >= N_COMMON)
     {
       guint f = column - N_COMMON;
@@ -451,10 +405,10 @@ event_column (sqlite3_vtab_cursor *cursor,
 static const sqlite3_module event_module = {
   .iVersion = 1,
   .xCreate = NULL,              /* eponymous only */
-  .xConnect = event_connect,
+  .xConnect = _cs_sql_vtab_connect,
   .xBestIndex = event_best_index,
-  .xDisconnect = event_disconnect,
-  .xDestroy = event_disconnect,
+  .xDisconnect = _cs_sql_vtab_disconnect,
+  .xDestroy = _cs_sql_vtab_disconnect,
   .xOpen = event_open,
   .xClose = event_close,
   .xFilter = event_filter,
@@ -526,11 +480,11 @@ register_table (sqlite3       *db,
       return FALSE;
     }
   g_ptr_array_add (tables, g_strdup (name));
-  g_ptr_array_add (tables, g_strdup (t->schema));
+  g_ptr_array_add (tables, g_strdup (t->base.schema));
   if (alias != NULL)
     {
       g_ptr_array_add (tables, g_strdup (alias));
-      g_ptr_array_add (tables, g_strdup (t->schema));
+      g_ptr_array_add (tables, g_strdup (t->base.schema));
     }
   return TRUE;
 }
@@ -554,9 +508,9 @@ _cs_sql_register_event_tables (sqlite3       *db,
     g_hash_table_add (taken, tables->pdata[i]);
 
   t = g_new0 (EventTable, 1);
-  t->ctx = ctx;
+  t->base.ctx = ctx;
   t->type_id = -1;
-  t->schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
+  t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
   if (!register_table (db, t, "events", NULL, tables, error))
     return FALSE;
 
@@ -580,10 +534,10 @@ _cs_sql_register_event_tables (sqlite3       *db,
         }
       format = tep ? tep_find_event_by_name (tep, type->system, type->name) : NULL;
       t = g_new0 (EventTable, 1);
-      t->ctx = ctx;
+      t->base.ctx = ctx;
       t->type_id = id;
       t->fields = g_ptr_array_new ();
-      t->schema = typed_schema (format, t->fields);
+      t->base.schema = typed_schema (format, t->fields);
       if (!register_table (db, t, name, alias, tables, error))
         return FALSE;
       g_hash_table_add (taken, tables->pdata[tables->len - 4]);

@@ -31,9 +31,26 @@ typedef struct {
   guint declaring;
 } CsSqlContext;
 
-int _cs_sql_declare_vtab (sqlite3      *db,
-                          CsSqlContext *ctx,
-                          const char   *schema);
+/* The first member of every table's client data (the module's aux). */
+typedef struct {
+  CsSqlContext *ctx;
+  char *schema;                 /* CREATE TABLE x(...) */
+} CsSqlTable;
+
+typedef struct {
+  sqlite3_vtab base;
+  CsSqlTable *table;
+} CsSqlVtab;
+
+int _cs_sql_vtab_connect    (sqlite3              *db,
+                             void                 *aux,
+                             int                   argc,
+                             const char * const   *argv,
+                             sqlite3_vtab        **out,
+                             char                **err);
+int _cs_sql_vtab_disconnect (sqlite3_vtab         *vtab);
+int _cs_sql_vtab_fail       (sqlite3_vtab_cursor  *cursor,
+                             GError               *error);
 
 /* Bounds pushed down by xBestIndex/xFilter: rows outside them are never
  * read.  Bounds are a superset: SQLite still checks every constraint (the

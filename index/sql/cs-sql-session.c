@@ -365,19 +365,6 @@ _cs_sql_prev_state_name (gint64 prev_state)
   return (prev_state & 0x100) ? "R+" : "R";
 }
 
-int
-_cs_sql_declare_vtab (sqlite3      *db,
-                      CsSqlContext *ctx,
-                      const char   *schema)
-{
-  int rc;
-
-  ctx->declaring++;
-  rc = sqlite3_declare_vtab (db, schema);
-  ctx->declaring--;
-  return rc;
-}
-
 char *
 _cs_sql_quote_identifier (const char *name)
 {

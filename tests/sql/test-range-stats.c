@@ -19,26 +19,6 @@
 #include "cs-range-stats.h"
 #include "index-test-util.h"
 
-static GPtrArray *
-list_recordings (void)
-{
-  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
-  const char *dirs[] = { g_getenv ("CS_TESTDATA"), g_getenv ("CS_SHARED_TESTDATA") };
-
-  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      g_autoptr(GDir) dir = dirs[i] ? g_dir_open (dirs[i], 0, NULL) : NULL;
-      const char *name;
-
-      if (dir == NULL)
-        continue;
-      while ((name = g_dir_read_name (dir)) != NULL)
-        if (g_str_has_suffix (name, ".dat"))
-          g_ptr_array_add (paths, g_build_filename (dirs[i], name, NULL));
-    }
-  return paths;
-}
-
 /* The oracle's JSON for [begin, end) of @path, or NULL when trace-cmd
  * cannot read it. */
 static JsonObject *
@@ -151,7 +131,7 @@ compute (CsDocument *doc,
 static void
 test_match_oracle (void)
 {
-  g_autoptr(GPtrArray) paths = list_recordings ();
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
   guint n_spans = 0, n_wakeups = 0;
 
   for (guint p = 0; p < paths->len; p++)

@@ -1,5 +1,6 @@
-/* cs-sql-pushdown.c: the constraints on ts, cpu and pid that the virtual
- * tables push down (xBestIndex, xFilter).
+/* cs-sql-vtab.c: what the virtual tables share: connecting (declaring
+ * their columns) and the constraints on ts, cpu and pid they push down
+ * (xBestIndex, xFilter).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -13,8 +14,57 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "cs-sql-private.h"
+
+/* xConnect of every table: @aux starts with a CsSqlTable. */
+int
+_cs_sql_vtab_connect (sqlite3             *db,
+                      void                *aux,
+                      int                  argc,
+                      const char * const  *argv,
+                      sqlite3_vtab       **out,
+                      char               **err)
+{
+  CsSqlTable *table = aux;
+  CsSqlVtab *vtab;
+  int rc;
+
+  /* The authorizer lets sqlite3_declare_vtab() through (it parses the
+   * table's CREATE TABLE as if it were user SQL). */
+  table->ctx->declaring++;
+  rc = sqlite3_declare_vtab (db, table->schema);
+  table->ctx->declaring--;
+  if (rc != SQLITE_OK)
+    return rc;
+  vtab = sqlite3_malloc (sizeof *vtab);
+  if (vtab == NULL)
+    return SQLITE_NOMEM;
+  memset (vtab, 0, sizeof *vtab);
+  vtab->table = table;
+  *out = &vtab->base;
+  return SQLITE_OK;
+}
+
+/* xDisconnect and xDestroy of every table. */
+int
+_cs_sql_vtab_disconnect (sqlite3_vtab *vtab)
+{
+  sqlite3_free (vtab);
+  return SQLITE_OK;
+}
+
+/* Sets a cursor's table's error message from @error (consumed). */
+int
+_cs_sql_vtab_fail (sqlite3_vtab_cursor *cursor,
+                   GError              *error)
+{
+  sqlite3_free (cursor->pVtab->zErrMsg);
+  cursor->pVtab->zErrMsg = sqlite3_mprintf ("%s", error ? error->message : "unknown error");
+  g_clear_error (&error);
+  return SQLITE_ERROR;
+}
 
 enum { KIND_TS = 1, KIND_CPU = 2, KIND_PID = 3 };
 enum { OP_EQ, OP_GT, OP_GE, OP_LT, OP_LE };
