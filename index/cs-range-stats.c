@@ -37,48 +37,110 @@ cs_range_stats_free (CsRangeStats *stats)
   g_free (stats);
 }
 
+/* The run that ended the wait of @pid woken at @wakeup_ns, when the
+ * intervals of a span ending at @end_ns could not say: they are exact only
+ * before @end_ns (rows of other CPUs after it are not read), so ask again
+ * from the wakeup on, over longer and longer spans.  FALSE when the
+ * recording ends first (no wakeup then) or on error. */
+static gboolean
+find_run_after (CsDocument  *doc,
+                gint32       pid,
+                gint64       wakeup_ns,
+                gint64       end_ns,
+                gint64      *run_ns,
+                gint32      *cpu,
+                GError     **error)
+{
+  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  gint64 last_ns = cs_document_get_last_ns (doc);
+  gint64 step = MAX (end_ns - wakeup_ns, 1000000);
+
+  for (gint64 e = end_ns; ; e = e > last_ns - step ? last_ns + 1 : e + step, step *= 2)
+    {
+      g_array_set_size (iv, 0);
+      if (!cs_document_get_task_intervals (doc, pid, wakeup_ns, MAX (e, wakeup_ns + 1), iv, error))
+        return FALSE;
+      for (guint i = 0; i < iv->len; i++)
+        {
+          const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, i);
+          const CsTaskInterval *next = i + 1 < iv->len ? &g_array_index (iv, CsTaskInterval, i + 1) : NULL;
+
+          if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns != wakeup_ns)
+            continue;
+          if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns &&
+              next->begin_ns < e)
+            {
+              *run_ns = next->begin_ns;
+              *cpu = next->cpu;
+              return TRUE;
+            }
+          break;
+        }
+      if (e > last_ns)
+        return FALSE;
+    }
+}
+
 /**
- * cs_task_intervals_get_wakeup:
- * @intervals: (element-type CsTaskInterval): one task's intervals in time
- *   order, as cs_document_get_task_intervals() returns them
- * @index: one of them
- * @last_ns: the recording's last event time
- * @cpu: (out) (optional): the CPU the task then ran on, -1 when that run
- *   is not in @intervals
+ * cs_document_foreach_wakeup:
+ * @self: a document
+ * @pid: a task (> 0)
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @func: called for each wakeup, in time order
+ * @user_data: for @func
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
  *
- * Whether interval @index is a wakeup: a runnable interval that began with
- * a sched_waking or sched_wakeup and ended when the task was switched in
- * (its latency is then end_ns - wakeup_ns).  The runnable interval the end
- * of the recording cuts is not one.
+ * The wakeups of @pid whose sched_waking (or sched_wakeup, when waking was
+ * not recorded) lies in the span: runnable intervals of
+ * cs_document_get_task_intervals() that began with a wakeup and ended
+ * when the task was switched in (a wait the end of the recording cuts is
+ * not one; a switch-in at the very time of the wakeup is not seen).  The
+ * run that ends a wait may lie past @end_ns; it is then looked for there.
  *
- * Returns: %TRUE when it is a wakeup
+ * Returns: %TRUE on success
  */
 gboolean
-cs_task_intervals_get_wakeup (GArray  *intervals,
-                              guint    index,
-                              gint64   last_ns,
-                              gint32  *cpu)
+cs_document_foreach_wakeup (CsDocument     *self,
+                            gint32          pid,
+                            gint64          begin_ns,
+                            gint64          end_ns,
+                            CsWakeupFunc    func,
+                            gpointer        user_data,
+                            GError        **error)
 {
-  const CsTaskInterval *t = &g_array_index (intervals, CsTaskInterval, index);
-  const CsTaskInterval *next = index + 1 < intervals->len
-                               ? &g_array_index (intervals, CsTaskInterval, index + 1) : NULL;
+  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
 
-  if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns < 0)
+  if (pid <= 0 || begin_ns >= end_ns)
+    return TRUE;
+  if (!cs_document_get_task_intervals (self, pid, begin_ns, end_ns, iv, error))
     return FALSE;
-  if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns)
+  for (guint i = 0; i < iv->len; i++)
     {
-      if (cpu)
-        *cpu = next->cpu;
-      return TRUE;
+      const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, i);
+      const CsTaskInterval *next = i + 1 < iv->len ? &g_array_index (iv, CsTaskInterval, i + 1) : NULL;
+      gint64 run_ns;
+      gint32 cpu;
+
+      if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns < begin_ns || t->wakeup_ns >= end_ns)
+        continue;
+      if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns &&
+          next->begin_ns < end_ns)
+        func (t->wakeup_ns, next->begin_ns, next->cpu, user_data);
+      else if (t->end_ns >= end_ns)
+        {
+          GError *local = NULL;
+
+          if (find_run_after (self, pid, t->wakeup_ns, end_ns, &run_ns, &cpu, &local))
+            func (t->wakeup_ns, run_ns, cpu, user_data);
+          else if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+        }
     }
-  if (next == NULL && t->end_ns < last_ns)
-    {
-      /* Switched in after the span the intervals were asked for. */
-      if (cpu)
-        *cpu = -1;
-      return TRUE;
-    }
-  return FALSE;
+  return TRUE;
 }
 
 static int
@@ -146,6 +208,17 @@ tasks_in_span (CsDocument    *doc,
   return g_steal_pointer (&pids);
 }
 
+static void
+collect_latency (gint64   wakeup_ns,
+                 gint64   run_ns,
+                 gint32   cpu,
+                 gpointer user_data)
+{
+  gint64 latency = run_ns - wakeup_ns;
+
+  g_array_append_val ((GArray *) user_data, latency);
+}
+
 static gboolean
 add_wakeups (CsDocument    *doc,
              CsRangeStats  *stats,
@@ -153,9 +226,7 @@ add_wakeups (CsDocument    *doc,
              GError       **error)
 {
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
   g_autoptr(GHashTable) candidates = NULL;
-  gint64 last_ns = cs_document_get_last_ns (doc);
   CsLatencySummary *w = &stats->wakeups;
 
   if (!stats->whole)
@@ -171,22 +242,10 @@ add_wakeups (CsDocument    *doc,
       if (task->pid <= 0 ||
           (candidates != NULL && !g_hash_table_contains (candidates, GINT_TO_POINTER (task->pid))))
         continue;
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+          !cs_document_foreach_wakeup (doc, task->pid, stats->begin_ns, stats->end_ns,
+                                       collect_latency, latencies, error))
         return FALSE;
-      g_array_set_size (iv, 0);
-      if (!cs_document_get_task_intervals (doc, task->pid, stats->begin_ns, stats->end_ns, iv, error))
-        return FALSE;
-      for (guint k = 0; k < iv->len; k++)
-        {
-          const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, k);
-          gint64 latency;
-
-          if (!cs_task_intervals_get_wakeup (iv, k, last_ns, NULL) ||
-              t->wakeup_ns < stats->begin_ns || t->wakeup_ns >= stats->end_ns)
-            continue;
-          latency = t->end_ns - t->wakeup_ns;
-          g_array_append_val (latencies, latency);
-        }
     }
   memset (w, 0, sizeof *w);
   w->count = latencies->len;

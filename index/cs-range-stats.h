@@ -101,10 +101,27 @@ CsRangeStats *cs_document_compute_range_stats (CsDocument    *self,
                                                GError       **error);
 void          cs_range_stats_free             (CsRangeStats  *stats);
 
-gboolean      cs_task_intervals_get_wakeup    (GArray        *intervals,
-                                               guint          index,
-                                               gint64         last_ns,
-                                               gint32        *cpu);
+
+/**
+ * CsWakeupFunc:
+ * @wakeup_ns: time of the sched_waking (or sched_wakeup)
+ * @run_ns: time of the sched_switch that ran the task; the wakeup latency
+ *   is @run_ns - @wakeup_ns
+ * @cpu: the CPU it then ran on, -1 when unknown
+ * @user_data: closure
+ */
+typedef void (*CsWakeupFunc) (gint64   wakeup_ns,
+                              gint64   run_ns,
+                              gint32   cpu,
+                              gpointer user_data);
+
+gboolean      cs_document_foreach_wakeup      (CsDocument    *self,
+                                               gint32         pid,
+                                               gint64         begin_ns,
+                                               gint64         end_ns,
+                                               CsWakeupFunc   func,
+                                               gpointer       user_data,
+                                               GError       **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsRangeStats, cs_range_stats_free)
 

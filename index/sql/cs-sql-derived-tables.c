@@ -311,7 +311,26 @@ fill_states (const DerivedTable *table,
   return TRUE;
 }
 
-/* A wakeup: see cs_task_intervals_get_wakeup(). */
+typedef struct {
+  GArray *rows;
+  gint32 pid;
+  gint64 cpu;           /* -1: any */
+} WakeupRows;
+
+static void
+add_wakeup_row (gint64   wakeup_ns,
+                gint64   run_ns,
+                gint32   cpu,
+                gpointer user_data)
+{
+  WakeupRows *w = user_data;
+  gint64 v[] = { wakeup_ns, run_ns, run_ns - wakeup_ns, w->pid, w->pid, cpu };
+
+  if (w->cpu < 0 || w->cpu == cpu)
+    append_row (w->rows, v, G_N_ELEMENTS (v));
+}
+
+/* The wakeups of cs_document_foreach_wakeup(). */
 static gboolean
 fill_wakeups (const DerivedTable *table,
               CsDocument         *doc,
@@ -320,25 +339,12 @@ fill_wakeups (const DerivedTable *table,
               GArray             *rows,
               GError            **error)
 {
-  g_autoptr(GArray) iv = task_intervals (doc, unit, b, error);
-  gint32 pid = cs_document_get_task (doc, unit)->pid;
-  gint64 last_ns = cs_document_get_last_ns (doc);
+  WakeupRows w = { rows, cs_document_get_task (doc, unit)->pid, b->cpu };
+  gint64 lo, hi;
 
-  if (iv == NULL)
-    return FALSE;
-  for (guint i = 0; i < iv->len; i++)
-    {
-      const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, i);
-      gint32 cpu;
-
-      if (!cs_task_intervals_get_wakeup (iv, i, last_ns, &cpu))
-        continue;
-      if (b->cpu >= 0 && b->cpu != cpu)
-        continue;
-      gint64 v[] = { t->wakeup_ns, t->end_ns, t->end_ns - t->wakeup_ns, pid, pid, cpu };
-      append_row (rows, v, G_N_ELEMENTS (v));
-    }
-  return TRUE;
+  if ((b->pid >= 0 && b->pid != w.pid) || !clip_range (doc, b, &lo, &hi))
+    return TRUE;
+  return cs_document_foreach_wakeup (doc, w.pid, lo, hi, add_wakeup_row, &w, error);
 }
 
 static const DerivedTable derived_tables[] = {
