@@ -176,13 +176,11 @@ show_stats_action (GSimpleAction *action, GVariant *parameter, gpointer window)
 {
   GtkWindow *dialog = _cs_window_actions_get_dialog (window, "stats");
 
-  if (dialog != NULL)
-    {
-      gtk_window_present (dialog);
-      return;
-    }
-  present_dialog (window, "stats",
-                  GTK_WINDOW (cs_stats_window_new (GTK_WINDOW (window), get_analysis (window))));
+  if (dialog == NULL)
+    present_dialog (window, "stats",
+                    GTK_WINDOW (cs_stats_window_new (GTK_WINDOW (window), get_analysis (window))));
+  else
+    gtk_window_present (dialog);
 }
 
 /* Sessions ------------------------------------------------------------------ */
