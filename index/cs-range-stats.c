@@ -9,8 +9,8 @@
  * sched_switch slices overlapping it (in windows of about 64 Ki events, so
  * memory stays bounded) clipped to it, and the event chunks between the
  * span's first and last rows, for the type counts.  Wakeups come from the
- * task rows (cs_document_get_task_intervals()) of the tasks with rows in
- * the span; for the whole recording that is every task's rows, read once
+ * task rows (cs_document_get_task_intervals()) of the tasks the span's
+ * sched_waking / sched_wakeup events name; for the whole recording that is every task's rows, read once
  * and then kept beside the index (see load_wakeup_cache()).
  */
 #include "config.h"
@@ -21,6 +21,8 @@
 #include "cs-document-private.h"
 #include "cs-range-stats.h"
 #include "cs-task-timeline.h"
+
+#include <event-parse.h>
 
 /**
  * cs_range_stats_free:
@@ -184,28 +186,68 @@ percentile (GArray *v,
   return g_array_index (v, gint64, MAX (rank, 1) - 1);
 }
 
-/* The pids with task rows in the span: only they can have a wakeup there.
- * One pass over task_chunks' keys and times (no blob is decoded). */
-static GHashTable *
-tasks_in_span (CsDocument    *doc,
-               gint64         begin_ns,
-               gint64         end_ns,
-               GError       **error)
-{
-  g_autoptr(sqlite3_stmt) s = _cs_sqlite_prepare (doc->db,
-      "SELECT DISTINCT pid FROM task_chunks WHERE first_ns < ?2 AND last_ns >= ?1", error);
-  g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
-  int rc;
+/* sched_waking, sched_wakeup and sched_wakeup_new: the events that start
+ * a wakeup; their "pid" field names the task woken
+ * (events/sched/sched_waking/format).  Only the tasks they name in a span
+ * can have a wakeup there, so a span's statistics ask only those. */
+typedef struct {
+  CsTraceFile *file;
+  struct tep_format_field **pid_fields;     /* per type id; NULL: not a wakeup */
+  GHashTable *pids;                          /* the tasks woken */
+} WakeupTargets;
 
-  if (s == NULL)
-    return NULL;
-  sqlite3_bind_int64 (s, 1, begin_ns);
-  sqlite3_bind_int64 (s, 2, end_ns);
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    g_hash_table_add (pids, GINT_TO_POINTER (sqlite3_column_int (s, 0)));
-  if (!_cs_sqlite_check (doc->db, rc, "finding the tasks of a span", error))
-    return NULL;
-  return g_steal_pointer (&pids);
+static void
+wakeup_targets_init (WakeupTargets *w,
+                     CsDocument    *doc)
+{
+  struct tep_handle *tep;
+  guint n = cs_document_get_n_event_types (doc);
+
+  w->file = cs_document_get_trace_file (doc);
+  w->pid_fields = g_new0 (struct tep_format_field *, MAX (n, 1));
+  w->pids = g_hash_table_new (NULL, NULL);
+  tep = w->file ? cs_trace_file_get_tep (w->file) : NULL;
+  for (guint id = 0; tep != NULL && id < n; id++)
+    {
+      const CsEventType *type = cs_document_get_event_type (doc, id);
+      struct tep_event *event;
+
+      if (!g_str_equal (type->system, "sched") ||
+          (!g_str_equal (type->name, "sched_waking") && !g_str_equal (type->name, "sched_wakeup") &&
+           !g_str_equal (type->name, "sched_wakeup_new")))
+        continue;
+      event = tep_find_event_by_name (tep, type->system, type->name);
+      w->pid_fields[id] = event ? tep_find_field (event, "pid") : NULL;
+    }
+}
+
+static void
+wakeup_targets_clear (WakeupTargets *w)
+{
+  g_clear_pointer (&w->pid_fields, g_free);
+  g_clear_pointer (&w->pids, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WakeupTargets, wakeup_targets_clear)
+
+/* Notes the task a wakeup event of @cpu at @offset names. */
+static gboolean
+wakeup_targets_add (WakeupTargets  *w,
+                    guint           cpu,
+                    guint64         offset,
+                    guint           type_id,
+                    GError        **error)
+{
+  struct tep_format_field *field = w->pid_fields[type_id];
+  unsigned long long pid;
+  CsRecord rec;
+
+  if (!cs_trace_file_read_at (w->file, cpu, offset, &rec, error))
+    return FALSE;
+  if ((gsize) field->offset + field->size <= (gsize) rec.tep_record->size &&
+      tep_read_number_field (field, rec.tep_record->data, &pid) == 0)
+    g_hash_table_add (w->pids, GINT_TO_POINTER ((gint32) pid));
+  return TRUE;
 }
 
 static void
@@ -219,22 +261,18 @@ collect_latency (gint64   wakeup_ns,
   g_array_append_val ((GArray *) user_data, latency);
 }
 
+/* The wakeup summary of the span, asking the tasks in @candidates (every
+ * task when NULL). */
 static gboolean
 add_wakeups (CsDocument    *doc,
              CsRangeStats  *stats,
+             GHashTable    *candidates,
              GCancellable  *cancellable,
              GError       **error)
 {
   g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GHashTable) candidates = NULL;
   CsLatencySummary *w = &stats->wakeups;
 
-  if (!stats->whole)
-    {
-      candidates = tasks_in_span (doc, stats->begin_ns, stats->end_ns, error);
-      if (candidates == NULL)
-        return FALSE;
-    }
   for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
     {
       const CsTask *task = cs_document_get_task (doc, i);
@@ -373,6 +411,7 @@ scan_cpu (CsDocument    *doc,
           guint          cpu,
           GHashTable    *runtimes,
           guint64       *type_counts,
+          WakeupTargets *targets,
           GError       **error)
 {
   const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
@@ -446,8 +485,12 @@ scan_cpu (CsDocument    *doc,
             {
               gint64 type = cache->cols[EV_TYPE][i];
 
-              if (type >= 0 && type < cs_document_get_n_event_types (doc))
-                type_counts[type]++;
+              if (type < 0 || type >= cs_document_get_n_event_types (doc))
+                continue;
+              type_counts[type]++;
+              if (targets->pid_fields[type] != NULL &&
+                  !wakeup_targets_add (targets, cpu, (guint64) cache->cols[EV_OFFSET][i], type, error))
+                return FALSE;
             }
         }
     }
@@ -456,23 +499,42 @@ scan_cpu (CsDocument    *doc,
   return TRUE;
 }
 
+static void
+add_pid (gpointer key,
+         gpointer value,
+         gpointer user_data)
+{
+  g_hash_table_add (user_data, key);
+}
+
 static gboolean
 span (CsDocument    *doc,
       CsRangeStats  *stats,
+      GHashTable    *woken,
       GCancellable  *cancellable,
       GError       **error)
 {
+  g_auto(WakeupTargets) targets = { 0 };
   g_autoptr(GHashTable) runtimes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autofree guint64 *type_counts = g_new0 (guint64, MAX (cs_document_get_n_event_types (doc), 1));
   GHashTableIter iter;
+
+  wakeup_targets_init (&targets, doc);
+  if (targets.file == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "The recording %s can no longer be read", cs_document_get_trace_path (doc));
+      return FALSE;
+    }
   gpointer key, value;
 
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-          !scan_cpu (doc, stats, cpu, runtimes, type_counts, error))
+          !scan_cpu (doc, stats, cpu, runtimes, type_counts, &targets, error))
         return FALSE;
     }
+  g_hash_table_foreach (targets.pids, add_pid, woken);
   g_hash_table_iter_init (&iter, runtimes);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -518,6 +580,7 @@ cs_document_compute_range_stats (CsDocument    *self,
                                  GError       **error)
 {
   g_autoptr(CsRangeStats) stats = g_new0 (CsRangeStats, 1);
+  g_autoptr(GHashTable) woken = NULL;
   gint64 first = cs_document_get_first_ns (self), last = cs_document_get_last_ns (self);
   double cpu_time;
   gboolean ok;
@@ -532,12 +595,13 @@ cs_document_compute_range_stats (CsDocument    *self,
   stats->cpus = g_array_new (FALSE, FALSE, sizeof (CsCpuBusy));
   stats->event_types = g_array_new (FALSE, FALSE, sizeof (CsTypeCount));
 
-  ok = stats->whole ? whole_recording (self, stats, error) : span (self, stats, cancellable, error);
+  woken = g_hash_table_new (NULL, NULL);
+  ok = stats->whole ? whole_recording (self, stats, error) : span (self, stats, woken, cancellable, error);
   if (!ok)
     return NULL;
   if (!stats->whole || !load_wakeup_cache (self, &stats->wakeups))
     {
-      if (!add_wakeups (self, stats, cancellable, error))
+      if (!add_wakeups (self, stats, stats->whole ? NULL : woken, cancellable, error))
         return NULL;
       if (stats->whole)
         save_wakeup_cache (self, &stats->wakeups);
