@@ -23,6 +23,14 @@ function field(name,    i, v) {
   sub(/ .*/, "", v)
   return v
 }
+# A command name may hold spaces ("dconf worker"): it runs to the next field.
+function comm_field(name, next_name,    i, j, v) {
+  i = index(rest, " " name "=")
+  if (i == 0) return ""
+  v = substr(rest, i + length(name) + 2)
+  j = index(v, " " next_name "=")
+  return j > 0 ? substr(v, 1, j - 1) : v
+}
 {
   if (!match($0, /\[[0-9]+\] +[0-9]+\.[0-9]+: [^ :]+:/)) next
   hdr = substr($0, RSTART, RLENGTH)
@@ -39,7 +47,7 @@ function field(name,    i, v) {
   begin = (cpu in since) ? since[cpu] : first[cpu]
   if (prev_pid != 0) run[prev_pid] += ts - begin
   since[cpu] = ts; running[cpu] = next_pid
-  comm[prev_pid] = field("prev_comm"); comm[next_pid] = field("next_comm")
+  comm[prev_pid] = comm_field("prev_comm", "prev_pid"); comm[next_pid] = comm_field("next_comm", "next_pid")
 }
 END {
   for (cpu in running)
