@@ -314,7 +314,9 @@ cs_application_init (CsApplication *self)
       "  chronoscope render FILE -o OUT.png [--begin NS] [--end NS] [--width PX] [--height PX]\n"
       "                     [--cpu LIST] [--pid PID[,PID]] [--task COMM[,COMM]] [--row PLUGIN:KEY]\n"
       "  chronoscope record [OPTION…] [-- COMMAND …]   (root)\n"
-      "  chronoscope demo --list | NAME [--no-open] [--module PATH.ko]   (root)"),
+      "  chronoscope demo --list | NAME [--no-open] [--module PATH.ko]   (root)\n"
+      "  chronoscope query FILE 'SQL' [--csv | --json] | --tables | --schema TABLE\n"
+      "  chronoscope stats FILE [--begin NS] [--end NS] [--json]"),
     plugin_commands,
     _("\n\n-p/--plugin FILE.so loads one more plugin, for the window and every command."),
     NULL);

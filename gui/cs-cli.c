@@ -46,6 +46,7 @@
 #include "cs-cli.h"
 #include "cs-cli-demo.h"
 #include "cs-cli-plugins.h"
+#include "cs-cli-private.h"
 #include "cs-index-job.h"
 #include "cs-document.h"
 #include "cs-index-cache.h"
@@ -904,6 +905,24 @@ cli_index_worker (int    argc,
 }
 
 /* ------------------------------------------------------------------------ */
+/* What the commands in other files share (cs-cli-private.h)                 */
+
+CsDocument *
+_cs_cli_load_document (const char *command,
+                       const char *path)
+{
+  return cli_load_document (command, path);
+}
+
+void
+_cs_cli_fail_file (const char   *command,
+                   const char   *path,
+                   const GError *error)
+{
+  cli_fail_file (command, path, error);
+}
+
+/* ------------------------------------------------------------------------ */
 
 static const struct {
   const char *name;
@@ -913,6 +932,8 @@ static const struct {
   { "render", cli_render },
   { "index-worker", cli_index_worker },
   { "demo", cs_cli_demo },
+  { "query", cs_cli_query },
+  { "stats", cs_cli_stats },
 };
 
 /**

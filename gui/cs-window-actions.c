@@ -14,6 +14,7 @@
  *   win.filter-clear
  *   win.show-tasks                  the task list (Ctrl+T)
  *   win.show-filters                the filter dialog (Ctrl+F is search)
+ *   win.show-stats                  statistics of A..B or the visible span
  *   win.save-session                Save Session… (Ctrl+S)
  *   win.open-session                Open Session…
  *
@@ -29,6 +30,7 @@
 
 #include "cs-analysis.h"
 #include "cs-filter-dialog.h"
+#include "cs-stats-window.h"
 #include "cs-session.h"
 #include "cs-task-list.h"
 #include "cs-window-actions.h"
@@ -169,6 +171,18 @@ show_filters_action (GSimpleAction *action, GVariant *parameter, gpointer window
                   GTK_WINDOW (cs_filter_dialog_new (GTK_WINDOW (window), get_analysis (window))));
 }
 
+static void
+show_stats_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  GtkWindow *dialog = _cs_window_actions_get_dialog (window, "stats");
+
+  if (dialog == NULL)
+    present_dialog (window, "stats",
+                    GTK_WINDOW (cs_stats_window_new (GTK_WINDOW (window), get_analysis (window))));
+  else
+    gtk_window_present (dialog);
+}
+
 /* Sessions ------------------------------------------------------------------ */
 
 static void
@@ -295,6 +309,7 @@ static const GActionEntry entries[] = {
   { "filter-clear", filter_clear_action },
   { "show-tasks", show_tasks_action },
   { "show-filters", show_filters_action },
+  { "show-stats", show_stats_action },
   { "save-session", save_session_action },
   { "open-session", open_session_action },
 };

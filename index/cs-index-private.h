@@ -13,8 +13,9 @@
 G_BEGIN_DECLS
 
 /* Bump when the schema or a blob layout changes: older indexes are then
- * rebuilt, never trusted (PRAGMA user_version). */
-#define CS_INDEX_SCHEMA_VERSION 3
+ * rebuilt, never trusted (PRAGMA user_version).  4: the missed_events and
+ * summary_runs tables, both added at 3 on separate branches. */
+#define CS_INDEX_SCHEMA_VERSION 4
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */

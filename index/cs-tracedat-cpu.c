@@ -708,30 +708,17 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
   CsTracedatCpu *c = cpu;
   guint64 page_pos;
   gsize in_page;
+  /* Where the last read left the walk: a seek forward on that page (the
+   * records of a query read in offset order) goes on walking from there
+   * instead of checking and walking the page again from its start. */
+  gboolean was_loaded, block_kept = TRUE;
+  gsize was_page_off;
 
   g_return_val_if_fail (cpu != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* Further on the page in memory (a CPU's records read in order, as a
-   * plugin pass reads them): walk on to it, without reloading and
-   * re-checking the page.  The walk keeps the timestamps right. */
-  if (c->page_loaded && !c->at_end)
-    {
-      guint64 loaded = c->block_pos + c->page_off;
-
-      if (offset >= loaded && offset - loaded < c->page_size)
-        {
-          CsTdPageWalk saved = c->walk;
-
-          in_page = (gsize) (offset - loaded);
-          while (c->walk.curr < c->walk.size && 8 + c->klong + c->walk.curr < in_page)
-            cs_td_page_walk_next (c->be, &c->walk);
-          if (c->walk.curr < c->walk.size && 8 + c->klong + c->walk.curr == in_page)
-            return TRUE;
-          c->walk = saved;
-        }
-    }
-
+  was_loaded = c->page_loaded && c->have_block;
+  was_page_off = c->page_off;
   c->at_end = TRUE;
   c->page_loaded = FALSE;
 
@@ -752,8 +739,11 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
       /* (A stream's first window is shorter than the others.) */
       if (!c->have_block || c->block_pos != win ||
           c->block_next - c->block_pos < MIN ((guint64) window_bytes (c), c->data_end - win))
-        if (!load_window (c, win, window_bytes (c), error))
-          return FALSE;
+        {
+          block_kept = FALSE;
+          if (!load_window (c, win, window_bytes (c), error))
+            return FALSE;
+        }
     }
   else
     {
@@ -761,6 +751,7 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
 
       if (!c->have_block || c->block_len == 0 || offset < c->block_pos || offset >= c->block_next)
         {
+          block_kept = FALSE;
           if (!find_chunk (c, offset, &i, error) || !load_chunk (c, i, error))
             {
               c->at_end = TRUE;
@@ -773,7 +764,10 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
   in_page = (gsize) (offset - page_pos);
   c->page_off = (gsize) (page_pos - c->block_pos);
   c->page_started = TRUE;
-  if (c->page_off >= c->block_len || !load_page (c, error))
+  if (block_kept && was_loaded && c->page_off == was_page_off &&
+      c->walk.curr < c->walk.size && 8 + c->klong + c->walk.curr <= in_page)
+    c->page_loaded = TRUE;      /* checked already; walk on from here */
+  else if (c->page_off >= c->block_len || !load_page (c, error))
     {
       c->page_loaded = FALSE;
       if (error != NULL && *error == NULL)

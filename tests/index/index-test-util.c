@@ -47,6 +47,36 @@ cs_test_skip_without (const char *env)
   return FALSE;
 }
 
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Every recording (*.dat) of $CS_TESTDATA and $CS_SHARED_TESTDATA, sorted
+ * by path (transfer full). */
+GPtrArray *
+cs_test_list_recordings (void)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  const char *dirs[] = { g_getenv ("CS_TESTDATA"), g_getenv ("CS_SHARED_TESTDATA") };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autoptr(GDir) dir = dirs[i] ? g_dir_open (dirs[i], 0, NULL) : NULL;
+      const char *name;
+
+      if (dir == NULL)
+        continue;
+      while ((name = g_dir_read_name (dir)) != NULL)
+        if (g_str_has_suffix (name, ".dat"))
+          g_ptr_array_add (paths, g_build_filename (dirs[i], name, NULL));
+    }
+  g_ptr_array_sort (paths, compare_paths);
+  return paths;
+}
+
 /* @name from tests/data, indexed in the test's own cache. */
 CsDocument *
 cs_test_load (const char *name)

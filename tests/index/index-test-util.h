@@ -16,6 +16,7 @@ char       *cs_test_data_path  (const char *env,
                                 const char *name);
 gboolean    cs_test_skip_without (const char *env);
 CsDocument *cs_test_load       (const char *name);
+GPtrArray  *cs_test_list_recordings (void);
 JsonNode   *cs_test_run_oracle (const char *env_var,
                                 const char *trace_path);
 JsonArray  *cs_test_kmod_oracle_events (const char *trace_path);

@@ -18,27 +18,6 @@
 #include "cs-index-cache.h"
 #include "index-test-util.h"
 
-static GPtrArray *
-list_recordings (void)
-{
-  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
-  const char *dirs[] = { g_getenv ("CS_TESTDATA"), g_getenv ("CS_SHARED_TESTDATA") };
-
-  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      g_autoptr(GDir) dir = dirs[i] ? g_dir_open (dirs[i], 0, NULL) : NULL;
-      const char *name;
-
-      if (dir == NULL)
-        continue;
-      while ((name = g_dir_read_name (dir)) != NULL)
-        if (g_str_has_suffix (name, ".dat"))
-          g_ptr_array_add (paths, g_build_filename (dirs[i], name, NULL));
-    }
-  g_ptr_array_sort (paths, (GCompareFunc) g_strcmp0);
-  return paths;
-}
-
 static JsonObject *
 run_oracle (const char *trace_path)
 {
@@ -84,7 +63,7 @@ assert_counts_match (CsDocument *doc,
 static void
 test_counts_match_report (void)
 {
-  g_autoptr(GPtrArray) paths = list_recordings ();
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
   guint n_checked = 0;
 
   if (g_getenv ("CS_SHARED_TESTDATA") == NULL ||

@@ -1,0 +1,324 @@
+/* cs-stats-window.c: statistics of the span the user looks at.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A window beside the main one (not modal) that shows, as `chronoscope
+ * stats` prints them, the statistics of markers A..B when both are placed,
+ * else of the timeline's visible span: per task CPU time and share, per
+ * CPU busy time, events per type, wakeup latencies.  It follows the
+ * markers and the span (after a short pause, so that a drag does not start
+ * a computation per frame).
+ *
+ * cs_document_compute_range_stats() runs in a worker thread (GTask) on the
+ * window's own CsDocument, opened from the same index in that thread: a
+ * document is used from one thread at a time, and the timeline's stays on
+ * the main thread.  One computation runs at a time; a change meanwhile
+ * starts the next one when it ends, and a closed window cancels it.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-format.h"
+#include "cs-range-stats-text.h"
+#include "cs-stats-window.h"
+
+#define FOLLOW_DELAY_MS 150
+#define TOP_TASKS 25
+
+struct _CsStatsWindow
+{
+  GtkWindow parent_instance;
+
+  /* owned widgets */
+  GtkLabel *span_label;
+  GtkTextView *text_view;
+  GtkSpinner *spinner;
+
+  /* borrowed */
+  CsAnalysis *analysis;
+  CsTimeline *timeline;
+
+  /* owned */
+  CsDocument *worker_doc;       /* used in the worker thread only */
+  GCancellable *cancellable;
+  char *text;
+  gint64 begin_ns, end_ns;      /* the span shown (or being computed) */
+  guint follow_id;
+  gboolean running;
+  gboolean again;
+};
+
+G_DEFINE_FINAL_TYPE (CsStatsWindow, cs_stats_window, GTK_TYPE_WINDOW)
+
+typedef struct {
+  char *trace_path;
+  char *index_path;
+  gint64 begin_ns, end_ns;
+} Request;
+
+static void
+request_free (Request *r)
+{
+  g_free (r->trace_path);
+  g_free (r->index_path);
+  g_free (r);
+}
+
+static void compute (CsStatsWindow *self);
+
+/* The span the window describes now: A..B, else what the timeline shows. */
+static void
+current_span (CsStatsWindow *self,
+              gint64        *begin_ns,
+              gint64        *end_ns,
+              gboolean      *markers)
+{
+  gint64 a = cs_timeline_get_marker_ns (self->timeline, CS_MARKER_A);
+  gint64 b = cs_timeline_get_marker_ns (self->timeline, CS_MARKER_B);
+
+  *markers = a != CS_MARKER_UNSET && b != CS_MARKER_UNSET && a != b;
+  if (*markers)
+    {
+      *begin_ns = MIN (a, b);
+      *end_ns = MAX (a, b);
+    }
+  else
+    {
+      *begin_ns = cs_timeline_get_begin_ns (self->timeline);
+      *end_ns = cs_timeline_get_end_ns (self->timeline);
+    }
+}
+
+/* Worker thread: the statistics as text. */
+static void
+compute_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  CsStatsWindow *self = source;
+  Request *r = task_data;
+  g_autoptr(CsRangeStats) stats = NULL;
+  GError *error = NULL;
+
+  /* self->worker_doc is only touched here, and one task runs at a time. */
+  if (self->worker_doc == NULL ||
+      g_strcmp0 (cs_document_get_index_path (self->worker_doc), r->index_path) != 0)
+    {
+      g_clear_object (&self->worker_doc);
+      self->worker_doc = cs_document_open (r->trace_path, r->index_path, &error);
+      if (self->worker_doc == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+    }
+  stats = cs_document_compute_range_stats (self->worker_doc, r->begin_ns, r->end_ns, cancellable, &error);
+  if (stats == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, cs_range_stats_to_text (self->worker_doc, stats, TOP_TASKS), g_free);
+}
+
+static void
+compute_done (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  CsStatsWindow *self = CS_STATS_WINDOW (source);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = g_task_propagate_pointer (G_TASK (result), &error);
+
+  self->running = FALSE;
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return;     /* the window is closing */
+  g_free (self->text);
+  self->text = text ? g_steal_pointer (&text)
+                    : g_strdup_printf (_("The statistics could not be computed: %s"), error->message);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), self->text, -1);
+  gtk_spinner_stop (self->spinner);
+  if (self->again)
+    compute (self);
+}
+
+static void
+compute (CsStatsWindow *self)
+{
+  CsDocument *doc = cs_analysis_get_document (self->analysis);
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *span = NULL;
+  g_autofree char *label = NULL;
+  Request *r;
+  gboolean markers;
+
+  if (self->running)
+    {
+      self->again = TRUE;
+      return;
+    }
+  self->again = FALSE;
+  if (doc == NULL)
+    return;
+
+  current_span (self, &self->begin_ns, &self->end_ns, &markers);
+  span = cs_format_duration (self->end_ns - self->begin_ns);
+  label = markers ? g_strdup_printf (_("Between markers A and B (%s)"), span)
+                  : g_strdup_printf (_("The visible span (%s); place markers A and B for another"), span);
+  gtk_label_set_text (self->span_label, label);
+
+  r = g_new0 (Request, 1);
+  r->trace_path = g_strdup (cs_document_get_trace_path (doc));
+  r->index_path = g_strdup (cs_document_get_index_path (doc));
+  r->begin_ns = self->begin_ns;
+  r->end_ns = self->end_ns;
+  task = g_task_new (self, self->cancellable, compute_done, NULL);
+  g_task_set_task_data (task, r, (GDestroyNotify) request_free);
+  self->running = TRUE;
+  gtk_spinner_start (self->spinner);
+  g_task_run_in_thread (task, compute_thread);
+}
+
+static gboolean
+follow_timeout (gpointer user_data)
+{
+  CsStatsWindow *self = user_data;
+
+  self->follow_id = 0;
+  compute (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+span_changed_cb (CsStatsWindow *self)
+{
+  g_clear_handle_id (&self->follow_id, g_source_remove);
+  self->follow_id = g_timeout_add (FOLLOW_DELAY_MS, follow_timeout, self);
+}
+
+static void
+cs_stats_window_dispose (GObject *object)
+{
+  CsStatsWindow *self = CS_STATS_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->follow_id, g_source_remove);
+  G_OBJECT_CLASS (cs_stats_window_parent_class)->dispose (object);
+}
+
+static void
+cs_stats_window_finalize (GObject *object)
+{
+  CsStatsWindow *self = CS_STATS_WINDOW (object);
+
+  /* The GTask holds a reference on the window: no computation is running. */
+  g_clear_object (&self->worker_doc);
+  g_clear_object (&self->cancellable);
+  g_free (self->text);
+  G_OBJECT_CLASS (cs_stats_window_parent_class)->finalize (object);
+}
+
+static void
+cs_stats_window_class_init (CsStatsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = cs_stats_window_dispose;
+  object_class->finalize = cs_stats_window_finalize;
+}
+
+static void
+cs_stats_window_init (CsStatsWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+  self->cancellable = g_cancellable_new ();
+  gtk_window_set_title (GTK_WINDOW (self), _("Statistics"));
+  gtk_window_set_default_size (GTK_WINDOW (self), 640, 560);
+
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 12);
+  gtk_widget_set_margin_bottom (box, 12);
+  self->span_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->span_label, 0);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->span_label), TRUE);
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->span_label));
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->spinner));
+
+  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  gtk_text_view_set_editable (self->text_view, FALSE);
+  gtk_text_view_set_monospace (self->text_view, TRUE);
+  gtk_text_view_set_cursor_visible (self->text_view, FALSE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->text_view));
+  gtk_widget_set_vexpand (scrolled, TRUE);
+
+  gtk_box_append (GTK_BOX (box), header);
+  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_window_set_child (GTK_WINDOW (self), box);
+}
+
+/**
+ * cs_stats_window_new:
+ * @parent: the main window
+ * @analysis: what @parent looks at; the window follows its timeline's span
+ *   and markers
+ *
+ * Returns: (transfer none): a new window, owned by GTK's window list
+ */
+CsStatsWindow *
+cs_stats_window_new (GtkWindow  *parent,
+                     CsAnalysis *analysis)
+{
+  CsStatsWindow *self = g_object_new (CS_TYPE_STATS_WINDOW, "transient-for", parent, NULL);
+
+  self->analysis = analysis;
+  self->timeline = cs_analysis_get_timeline (analysis);
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *signals[] = { "notify::begin-ns", "notify::end-ns", "notify::marker-a-ns",
+                                "notify::marker-b-ns" };
+      g_signal_connect_object (self->timeline, signals[i], G_CALLBACK (span_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+  compute (self);
+  return self;
+}
+
+/**
+ * cs_stats_window_get_text:
+ * @self: a statistics window
+ *
+ * Returns: (transfer none) (nullable): the statistics shown, NULL before
+ *   the first computation ends
+ */
+const char *
+cs_stats_window_get_text (CsStatsWindow *self)
+{
+  return self->text;
+}
+
+/** cs_stats_window_is_busy: Returns: whether a computation runs or waits */
+gboolean
+cs_stats_window_is_busy (CsStatsWindow *self)
+{
+  return self->running || self->again || self->follow_id != 0;
+}
+
+/**
+ * cs_stats_window_get_span:
+ * @self: a statistics window
+ * @begin_ns: (out): start of the span shown (inclusive)
+ * @end_ns: (out): its end (exclusive)
+ */
+void
+cs_stats_window_get_span (CsStatsWindow *self,
+                          gint64        *begin_ns,
+                          gint64        *end_ns)
+{
+  *begin_ns = self->begin_ns;
+  *end_ns = self->end_ns;
+}

@@ -1,0 +1,619 @@
+/* cs-range-stats.c: cs_document_compute_range_stats().
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The whole recording is answered from what the index keeps per recording:
+ * task runtimes and event type counts from its tables, per-CPU busy time
+ * from the coarsest level of its summaries (one column spanning the
+ * recording).  A span reads only the index rows of that span: per CPU the
+ * sched_switch slices overlapping it (in windows of about 64 Ki events, so
+ * memory stays bounded) clipped to it, and the event chunks between the
+ * span's first and last rows, for the type counts.  Wakeups come from the
+ * task rows (cs_document_get_task_intervals()) of the tasks the span's
+ * sched_waking / sched_wakeup events name; for the whole recording that is every task's rows, read once
+ * and then kept beside the index (see load_wakeup_cache()).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "cs-document-private.h"
+#include "cs-range-stats.h"
+#include "cs-task-timeline.h"
+
+#include <event-parse.h>
+
+/**
+ * cs_range_stats_free:
+ * @stats: (transfer full) (nullable): statistics
+ */
+void
+cs_range_stats_free (CsRangeStats *stats)
+{
+  if (stats == NULL)
+    return;
+  g_clear_pointer (&stats->tasks, g_array_unref);
+  g_clear_pointer (&stats->cpus, g_array_unref);
+  g_clear_pointer (&stats->event_types, g_array_unref);
+  g_free (stats);
+}
+
+/* The run that ended the wait of @pid woken at @wakeup_ns, when the
+ * intervals of a span ending at @end_ns could not say: they are exact only
+ * before @end_ns (rows of other CPUs after it are not read), so ask again
+ * from the wakeup on, over longer and longer spans.  FALSE when the
+ * recording ends first (no wakeup then) or on error. */
+static gboolean
+find_run_after (CsDocument  *doc,
+                gint32       pid,
+                gint64       wakeup_ns,
+                gint64       end_ns,
+                gint64      *run_ns,
+                gint32      *cpu,
+                GError     **error)
+{
+  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  gint64 last_ns = cs_document_get_last_ns (doc);
+  gint64 step = MAX (end_ns - wakeup_ns, 1000000);
+
+  for (gint64 e = end_ns; ; e = e > last_ns - step ? last_ns + 1 : e + step, step *= 2)
+    {
+      g_array_set_size (iv, 0);
+      if (!cs_document_get_task_intervals (doc, pid, wakeup_ns, MAX (e, wakeup_ns + 1), iv, error))
+        return FALSE;
+      for (guint i = 0; i < iv->len; i++)
+        {
+          const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, i);
+          const CsTaskInterval *next = i + 1 < iv->len ? &g_array_index (iv, CsTaskInterval, i + 1) : NULL;
+
+          if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns != wakeup_ns)
+            continue;
+          if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns &&
+              next->begin_ns < e)
+            {
+              *run_ns = next->begin_ns;
+              *cpu = next->cpu;
+              return TRUE;
+            }
+          break;
+        }
+      if (e > last_ns)
+        return FALSE;
+    }
+}
+
+/**
+ * cs_document_foreach_wakeup:
+ * @self: a document
+ * @pid: a task (> 0)
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @func: called for each wakeup, in time order
+ * @user_data: for @func
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * The wakeups of @pid whose sched_waking (or sched_wakeup, when waking was
+ * not recorded) lies in the span: runnable intervals of
+ * cs_document_get_task_intervals() that began with a wakeup and ended
+ * when the task was switched in (a wait the end of the recording cuts is
+ * not one; a switch-in at the very time of the wakeup is not seen).  The
+ * run that ends a wait may lie past @end_ns; it is then looked for there.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_foreach_wakeup (CsDocument     *self,
+                            gint32          pid,
+                            gint64          begin_ns,
+                            gint64          end_ns,
+                            CsWakeupFunc    func,
+                            gpointer        user_data,
+                            GError        **error)
+{
+  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+
+  if (pid <= 0 || begin_ns >= end_ns)
+    return TRUE;
+  if (!cs_document_get_task_intervals (self, pid, begin_ns, end_ns, iv, error))
+    return FALSE;
+  for (guint i = 0; i < iv->len; i++)
+    {
+      const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, i);
+      const CsTaskInterval *next = i + 1 < iv->len ? &g_array_index (iv, CsTaskInterval, i + 1) : NULL;
+      gint64 run_ns;
+      gint32 cpu;
+
+      if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns < begin_ns || t->wakeup_ns >= end_ns)
+        continue;
+      if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns &&
+          next->begin_ns < end_ns)
+        func (t->wakeup_ns, next->begin_ns, next->cpu, user_data);
+      else if (t->end_ns >= end_ns)
+        {
+          GError *local = NULL;
+
+          if (find_run_after (self, pid, t->wakeup_ns, end_ns, &run_ns, &cpu, &local))
+            func (t->wakeup_ns, run_ns, cpu, user_data);
+          else if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+static int
+compare_task_time (gconstpointer a,
+                   gconstpointer b)
+{
+  const CsTaskTime *x = a, *y = b;
+
+  if (x->runtime_ns != y->runtime_ns)
+    return x->runtime_ns > y->runtime_ns ? -1 : 1;
+  return x->pid - y->pid;
+}
+
+static int
+compare_type_count (gconstpointer a,
+                    gconstpointer b)
+{
+  const CsTypeCount *x = a, *y = b;
+
+  if (x->n_events != y->n_events)
+    return x->n_events > y->n_events ? -1 : 1;
+  return (int) x->type_id - (int) y->type_id;
+}
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile of sorted @v. */
+static gint64
+percentile (GArray *v,
+            double  p)
+{
+  gsize rank = (gsize) ceil (p / 100.0 * v->len);
+
+  return g_array_index (v, gint64, MAX (rank, 1) - 1);
+}
+
+/* sched_waking, sched_wakeup and sched_wakeup_new: the events that start
+ * a wakeup; their "pid" field names the task woken
+ * (events/sched/sched_waking/format).  Only the tasks they name in a span
+ * can have a wakeup there, so a span's statistics ask only those. */
+typedef struct {
+  CsTraceFile *file;
+  struct tep_format_field **pid_fields;     /* per type id; NULL: not a wakeup */
+  GHashTable *pids;                          /* the tasks woken */
+} WakeupTargets;
+
+static void
+wakeup_targets_init (WakeupTargets *w,
+                     CsDocument    *doc)
+{
+  struct tep_handle *tep;
+  guint n = cs_document_get_n_event_types (doc);
+
+  w->file = cs_document_get_trace_file (doc);
+  w->pid_fields = g_new0 (struct tep_format_field *, MAX (n, 1));
+  w->pids = g_hash_table_new (NULL, NULL);
+  tep = w->file ? cs_trace_file_get_tep (w->file) : NULL;
+  for (guint id = 0; tep != NULL && id < n; id++)
+    {
+      const CsEventType *type = cs_document_get_event_type (doc, id);
+      struct tep_event *event;
+
+      if (!g_str_equal (type->system, "sched") ||
+          (!g_str_equal (type->name, "sched_waking") && !g_str_equal (type->name, "sched_wakeup") &&
+           !g_str_equal (type->name, "sched_wakeup_new")))
+        continue;
+      event = tep_find_event_by_name (tep, type->system, type->name);
+      w->pid_fields[id] = event ? tep_find_field (event, "pid") : NULL;
+    }
+}
+
+static void
+wakeup_targets_clear (WakeupTargets *w)
+{
+  g_clear_pointer (&w->pid_fields, g_free);
+  g_clear_pointer (&w->pids, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (WakeupTargets, wakeup_targets_clear)
+
+/* Notes the task a wakeup event of @cpu at @offset names. */
+static gboolean
+wakeup_targets_add (WakeupTargets  *w,
+                    guint           cpu,
+                    guint64         offset,
+                    guint           type_id,
+                    GError        **error)
+{
+  struct tep_format_field *field = w->pid_fields[type_id];
+  unsigned long long pid;
+  CsRecord rec;
+
+  if (!cs_trace_file_read_at (w->file, cpu, offset, &rec, error))
+    return FALSE;
+  if ((gsize) field->offset + field->size <= (gsize) rec.tep_record->size &&
+      tep_read_number_field (field, rec.tep_record->data, &pid) == 0)
+    g_hash_table_add (w->pids, GINT_TO_POINTER ((gint32) pid));
+  return TRUE;
+}
+
+static void
+collect_latency (gint64   wakeup_ns,
+                 gint64   run_ns,
+                 gint32   cpu,
+                 gpointer user_data)
+{
+  gint64 latency = run_ns - wakeup_ns;
+
+  g_array_append_val ((GArray *) user_data, latency);
+}
+
+/* The wakeup summary of the span, asking the tasks in @candidates (every
+ * task when NULL). */
+static gboolean
+add_wakeups (CsDocument    *doc,
+             CsRangeStats  *stats,
+             GHashTable    *candidates,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
+  CsLatencySummary *w = &stats->wakeups;
+
+  for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
+    {
+      const CsTask *task = cs_document_get_task (doc, i);
+
+      if (task->pid <= 0 ||
+          (candidates != NULL && !g_hash_table_contains (candidates, GINT_TO_POINTER (task->pid))))
+        continue;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+          !cs_document_foreach_wakeup (doc, task->pid, stats->begin_ns, stats->end_ns,
+                                       collect_latency, latencies, error))
+        return FALSE;
+    }
+  memset (w, 0, sizeof *w);
+  w->count = latencies->len;
+  if (latencies->len == 0)
+    return TRUE;
+  g_array_sort (latencies, compare_gint64);
+  w->min_ns = g_array_index (latencies, gint64, 0);
+  w->p50_ns = percentile (latencies, 50);
+  w->p90_ns = percentile (latencies, 90);
+  w->p99_ns = percentile (latencies, 99);
+  w->max_ns = g_array_index (latencies, gint64, latencies->len - 1);
+  return TRUE;
+}
+
+/* The wakeup summary of the whole recording reads every task's rows
+ * (seconds on a large recording), so it is kept beside the index once
+ * computed, in INDEX.wakeups, checked against the recording's identity and
+ * the index's schema version like the index itself.  Failing to write it
+ * (a read-only cache) only costs computing it again. */
+#define WAKEUP_CACHE_VERSION 1
+
+static char *
+wakeup_cache_path (CsDocument *doc)
+{
+  return g_strconcat (cs_document_get_index_path (doc), ".wakeups", NULL);
+}
+
+static gboolean
+load_wakeup_cache (CsDocument       *doc,
+                   CsLatencySummary *w)
+{
+  g_autofree char *path = wakeup_cache_path (doc);
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *identity = NULL;
+  const char *keys[] = { "min", "p50", "p90", "p99", "max" };
+  gint64 *values[] = { &w->min_ns, &w->p50_ns, &w->p90_ns, &w->p99_ns, &w->max_ns };
+  GError *error = NULL;
+
+  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
+    return FALSE;
+  identity = g_key_file_get_string (kf, "wakeups", "identity", NULL);
+  if (g_strcmp0 (identity, cs_document_get_identity (doc)) != 0 ||
+      g_key_file_get_integer (kf, "wakeups", "schema", NULL) != CS_INDEX_SCHEMA_VERSION ||
+      g_key_file_get_integer (kf, "wakeups", "version", NULL) != WAKEUP_CACHE_VERSION)
+    return FALSE;
+  w->count = g_key_file_get_uint64 (kf, "wakeups", "count", &error);
+  for (guint i = 0; i < G_N_ELEMENTS (keys) && error == NULL; i++)
+    *values[i] = g_key_file_get_int64 (kf, "wakeups", keys[i], &error);
+  if (error != NULL)
+    {
+      g_debug ("Ignoring %s: %s", path, error->message);
+      g_error_free (error);
+      memset (w, 0, sizeof *w);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+save_wakeup_cache (CsDocument             *doc,
+                   const CsLatencySummary *w)
+{
+  g_autofree char *path = wakeup_cache_path (doc);
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_key_file_set_string (kf, "wakeups", "identity", cs_document_get_identity (doc));
+  g_key_file_set_integer (kf, "wakeups", "schema", CS_INDEX_SCHEMA_VERSION);
+  g_key_file_set_integer (kf, "wakeups", "version", WAKEUP_CACHE_VERSION);
+  g_key_file_set_uint64 (kf, "wakeups", "count", w->count);
+  g_key_file_set_int64 (kf, "wakeups", "min", w->min_ns);
+  g_key_file_set_int64 (kf, "wakeups", "p50", w->p50_ns);
+  g_key_file_set_int64 (kf, "wakeups", "p90", w->p90_ns);
+  g_key_file_set_int64 (kf, "wakeups", "p99", w->p99_ns);
+  g_key_file_set_int64 (kf, "wakeups", "max", w->max_ns);
+  data = g_key_file_to_data (kf, NULL, NULL);
+  if (!g_file_set_contents (path, data, -1, &error))
+    g_debug ("Not keeping the wakeup summary: %s", error->message);
+}
+
+static gboolean
+whole_recording (CsDocument    *doc,
+                 CsRangeStats  *stats,
+                 GError       **error)
+{
+  stats->n_events = cs_document_get_n_events (doc);
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
+      CsCpuBusy b = { cpu, 0, info->n_events };
+      CsColumn column;
+
+      if (info->n_events > 0 && info->has_sched_switch)
+        {
+          if (!cs_document_get_cpu_columns (doc, cpu, stats->begin_ns, stats->end_ns, 1, &column, error))
+            return FALSE;
+          b.busy_ns = column.busy_ns;
+        }
+      g_array_append_val (stats->cpus, b);
+    }
+  for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
+    {
+      const CsTask *task = cs_document_get_task (doc, i);
+      CsTaskTime t = { task->pid, task->runtime_ns, 0 };
+
+      if (task->pid != 0 && task->runtime_ns > 0)
+        g_array_append_val (stats->tasks, t);
+    }
+  for (guint id = 0; id < cs_document_get_n_event_types (doc); id++)
+    {
+      CsTypeCount c = { id, cs_document_get_event_type (doc, id)->n_events };
+
+      if (c.n_events > 0)
+        g_array_append_val (stats->event_types, c);
+    }
+  return TRUE;
+}
+
+/* Per CPU: busy time, task runtimes (into @runtimes, pid -> gint64*) and
+ * event counts per type (into @type_counts, n_event_types) of the span. */
+static gboolean
+scan_cpu (CsDocument    *doc,
+          CsRangeStats  *stats,
+          guint          cpu,
+          GHashTable    *runtimes,
+          guint64       *type_counts,
+          WakeupTargets *targets,
+          GError       **error)
+{
+  const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
+  CsCpuBusy b = { cpu, 0, 0 };
+  gint64 b_ns = stats->begin_ns, e_ns = stats->end_ns;
+  guint64 row, row_end;
+
+  if (info->n_events > 0 && info->has_sched_switch)
+    {
+      g_autoptr(GArray) slices = g_array_new (FALSE, FALSE, sizeof (CsSlice));
+      double fraction = (double) (e_ns - b_ns) / MAX (cs_document_get_last_ns (doc) + 1 - cs_document_get_first_ns (doc), 1);
+      guint n_windows = (guint) CLAMP (info->n_events * fraction / 65536, 1, 65536);
+
+      for (guint w = 0; w < n_windows; w++)
+        {
+          gint64 w0 = b_ns + (gint64) ((__int128) (e_ns - b_ns) * w / n_windows);
+          gint64 w1 = b_ns + (gint64) ((__int128) (e_ns - b_ns) * (w + 1) / n_windows);
+
+          g_array_set_size (slices, 0);
+          if (w0 >= w1)
+            continue;
+          if (!cs_document_get_slices (doc, cpu, w0, w1, slices, error))
+            return FALSE;
+          for (guint i = 0; i < slices->len; i++)
+            {
+              const CsSlice *s = &g_array_index (slices, CsSlice, i);
+              gint64 part;
+              gint64 *runtime;
+
+              if (w > 0 && s->begin_ns < w0)
+                continue;   /* counted in the window where it began */
+              part = MIN (s->end_ns, e_ns) - MAX (s->begin_ns, b_ns);
+              if (part <= 0 || s->pid == 0)
+                continue;
+              b.busy_ns += part;
+              runtime = g_hash_table_lookup (runtimes, GINT_TO_POINTER (s->pid));
+              if (runtime == NULL)
+                {
+                  runtime = g_new0 (gint64, 1);
+                  g_hash_table_insert (runtimes, GINT_TO_POINTER (s->pid), runtime);
+                }
+              *runtime += part;
+            }
+        }
+    }
+
+  if (info->n_events > 0 && b_ns <= info->last_ns && e_ns > info->first_ns)
+    {
+      row = _cs_document_count_before (doc, cpu, b_ns, error);
+      row_end = row == G_MAXUINT64 ? row : _cs_document_count_before (doc, cpu, e_ns, error);
+      if (row == G_MAXUINT64 || row_end == G_MAXUINT64)
+        return FALSE;
+      b.n_events = row_end - row;
+      while (row < row_end)
+        {
+          CsEventChunkCache *cache = _cs_document_get_chunk (doc, cpu, row / CS_EVENT_CHUNK_ROWS, error);
+          guint i, n;
+
+          if (cache == NULL)
+            return FALSE;
+          if (row < cache->first_row || row - cache->first_row >= cache->n)
+            {
+              g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                           "The index %s misplaces event %" G_GUINT64_FORMAT " of CPU %u",
+                           cs_document_get_index_path (doc), row, cpu);
+              return FALSE;
+            }
+          i = row - cache->first_row;
+          n = (guint) MIN ((guint64) cache->n, row_end - cache->first_row);
+          for (; i < n; i++, row++)
+            {
+              gint64 type = cache->cols[EV_TYPE][i];
+
+              if (type < 0 || type >= cs_document_get_n_event_types (doc))
+                continue;
+              type_counts[type]++;
+              if (targets->pid_fields[type] != NULL &&
+                  !wakeup_targets_add (targets, cpu, (guint64) cache->cols[EV_OFFSET][i], type, error))
+                return FALSE;
+            }
+        }
+    }
+  stats->n_events += b.n_events;
+  g_array_append_val (stats->cpus, b);
+  return TRUE;
+}
+
+static void
+add_pid (gpointer key,
+         gpointer value,
+         gpointer user_data)
+{
+  g_hash_table_add (user_data, key);
+}
+
+static gboolean
+span (CsDocument    *doc,
+      CsRangeStats  *stats,
+      GHashTable    *woken,
+      GCancellable  *cancellable,
+      GError       **error)
+{
+  g_auto(WakeupTargets) targets = { 0 };
+  g_autoptr(GHashTable) runtimes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autofree guint64 *type_counts = g_new0 (guint64, MAX (cs_document_get_n_event_types (doc), 1));
+  GHashTableIter iter;
+
+  wakeup_targets_init (&targets, doc);
+  if (targets.file == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "The recording %s can no longer be read", cs_document_get_trace_path (doc));
+      return FALSE;
+    }
+  gpointer key, value;
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+          !scan_cpu (doc, stats, cpu, runtimes, type_counts, &targets, error))
+        return FALSE;
+    }
+  g_hash_table_foreach (targets.pids, add_pid, woken);
+  g_hash_table_iter_init (&iter, runtimes);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      CsTaskTime t = { GPOINTER_TO_INT (key), *(gint64 *) value, 0 };
+      g_array_append_val (stats->tasks, t);
+    }
+  for (guint id = 0; id < cs_document_get_n_event_types (doc); id++)
+    {
+      CsTypeCount c = { id, type_counts[id] };
+
+      if (c.n_events > 0)
+        g_array_append_val (stats->event_types, c);
+    }
+  return TRUE;
+}
+
+/**
+ * cs_document_compute_range_stats:
+ * @self: a document
+ * @begin_ns: start of the span (inclusive); G_MININT64 for the start of
+ *   the recording
+ * @end_ns: end of the span (exclusive); G_MAXINT64 for the end of the
+ *   recording
+ * @cancellable: (nullable): checked between CPUs and between tasks
+ *   (%G_IO_ERROR_CANCELLED)
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT when the index
+ *   cannot be read, %G_IO_ERROR_CANCELLED
+ *
+ * Statistics of [@begin_ns, @end_ns): per task CPU time and share, per CPU
+ * busy time and events, events per type, and the wakeup latency summary.
+ * The span is clipped to the recording ([first event, last event]); when
+ * it covers all of it the figures come from the index's tables and
+ * summaries.  Blocks for as long as it reads: call it off the main
+ * thread for long spans.
+ *
+ * Returns: (transfer full): the statistics, or %NULL with @error set
+ */
+CsRangeStats *
+cs_document_compute_range_stats (CsDocument    *self,
+                                 gint64         begin_ns,
+                                 gint64         end_ns,
+                                 GCancellable  *cancellable,
+                                 GError       **error)
+{
+  g_autoptr(CsRangeStats) stats = g_new0 (CsRangeStats, 1);
+  g_autoptr(GHashTable) woken = NULL;
+  gint64 first = cs_document_get_first_ns (self), last = cs_document_get_last_ns (self);
+  double cpu_time;
+  gboolean ok;
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), NULL);
+
+  stats->begin_ns = MAX (begin_ns, first);
+  stats->end_ns = MIN (end_ns, last == G_MAXINT64 ? last : last + 1);
+  stats->end_ns = MAX (stats->end_ns, stats->begin_ns);
+  stats->whole = stats->begin_ns == first && stats->end_ns == last + 1;
+  stats->tasks = g_array_new (FALSE, FALSE, sizeof (CsTaskTime));
+  stats->cpus = g_array_new (FALSE, FALSE, sizeof (CsCpuBusy));
+  stats->event_types = g_array_new (FALSE, FALSE, sizeof (CsTypeCount));
+
+  woken = g_hash_table_new (NULL, NULL);
+  ok = stats->whole ? whole_recording (self, stats, error) : span (self, stats, woken, cancellable, error);
+  if (!ok)
+    return NULL;
+  if (!stats->whole || !load_wakeup_cache (self, &stats->wakeups))
+    {
+      if (!add_wakeups (self, stats, stats->whole ? NULL : woken, cancellable, error))
+        return NULL;
+      if (stats->whole)
+        save_wakeup_cache (self, &stats->wakeups);
+    }
+
+  cpu_time = (double) (stats->end_ns - stats->begin_ns) * MAX (cs_document_get_n_cpus (self), 1);
+  for (guint i = 0; i < stats->tasks->len; i++)
+    {
+      CsTaskTime *t = &g_array_index (stats->tasks, CsTaskTime, i);
+      t->share = cpu_time > 0 ? t->runtime_ns / cpu_time : 0;
+    }
+  g_array_sort (stats->tasks, compare_task_time);
+  g_array_sort (stats->event_types, compare_type_count);
+  return g_steal_pointer (&stats);
+}

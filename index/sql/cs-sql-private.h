@@ -1,0 +1,98 @@
+/* cs-sql-private.h: what the SQL session and its virtual tables share.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Every table is an eponymous-only virtual table (sqlite3_create_module
+ * with no xCreate): it exists as soon as its module is registered, nothing
+ * is written into any schema, and the connection can stay read-only.
+ * Tables read the document (its per-CPU chunks, slices and task rows) and,
+ * for event fields, the recording through libtraceevent.
+ */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "cs-document-private.h"
+#include "cs-sql-session.h"
+
+G_BEGIN_DECLS
+
+struct tep_event;
+
+/* What the tables of one session share (the module's client data points
+ * at a table description that points here). */
+typedef struct {
+  CsDocument *document;         /* borrowed from the session */
+  CsTraceFile *trace_file;      /* borrowed; NULL when the recording is gone */
+  /* Bumped by every cs_trace_file_read_at() of the session: a cursor's
+   * record is still valid while the generation it read it at is current. */
+  guint64 read_gen;
+  /* Inside sqlite3_declare_vtab(), which the authorizer lets through. */
+  guint declaring;
+} CsSqlContext;
+
+/* The first member of every table's client data (the module's aux). */
+typedef struct {
+  CsSqlContext *ctx;
+  char *schema;                 /* CREATE TABLE x(...) */
+} CsSqlTable;
+
+typedef struct {
+  sqlite3_vtab base;
+  CsSqlTable *table;
+} CsSqlVtab;
+
+int _cs_sql_vtab_connect    (sqlite3              *db,
+                             void                 *aux,
+                             int                   argc,
+                             const char * const   *argv,
+                             sqlite3_vtab        **out,
+                             char                **err);
+int _cs_sql_vtab_disconnect (sqlite3_vtab         *vtab);
+int _cs_sql_vtab_fail       (sqlite3_vtab_cursor  *cursor,
+                             GError               *error);
+
+/* Bounds pushed down by xBestIndex/xFilter: rows outside them are never
+ * read.  Bounds are a superset: SQLite still checks every constraint (the
+ * constraints are not omitted), so an approximate bound is only slower. */
+typedef struct {
+  gint64 begin_ns;              /* inclusive; G_MININT64 when unbounded */
+  gint64 end_ns;                /* exclusive; G_MAXINT64 when unbounded */
+  gint64 cpu;                   /* -1 when any */
+  gint64 pid;                   /* -1 when any */
+  gboolean empty;               /* a constraint nothing can satisfy */
+} CsSqlBounds;
+
+/* Which columns a table pushes down (-1 when it has none of that kind). */
+typedef struct {
+  int ts_column;
+  int cpu_column;
+  int pid_column;
+} CsSqlPushdown;
+
+int  _cs_sql_best_index    (const CsSqlPushdown *pushdown,
+                            sqlite3_index_info  *info,
+                            double               full_scan_cost);
+void _cs_sql_bounds_decode (CsSqlBounds         *bounds,
+                            int                  idx_num,
+                            int                  argc,
+                            sqlite3_value      **argv);
+
+/* Registration of the tables; @tables receives the names it registered. */
+gboolean _cs_sql_register_event_tables   (sqlite3       *db,
+                                          CsSqlContext  *ctx,
+                                          GPtrArray     *tables,
+                                          GError       **error);
+gboolean _cs_sql_register_derived_tables (sqlite3       *db,
+                                          CsSqlContext  *ctx,
+                                          GPtrArray     *tables,
+                                          GError       **error);
+
+/* The text the kernel's sched_switch format prints for prev_state
+ * ("S", "D", "R", "R+", "I", ...), from its TASK_* bits. */
+const char *_cs_sql_prev_state_name (gint64 prev_state);
+
+/* Quotes an SQL identifier ("a""b"). */
+char *_cs_sql_quote_identifier (const char *name);
+
+G_END_DECLS

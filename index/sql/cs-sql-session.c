@@ -1,0 +1,381 @@
+/* cs-sql-session.c: CsSqlSession, a read-only SQLite connection whose
+ * tables are virtual tables over a document.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The connection is an in-memory database opened read-only: the index
+ * file is never opened by it (the tables read through the document's own
+ * connection), so nothing user SQL does can reach the index or the
+ * recording.  On top, an authorizer allows only reading (SELECT, reads,
+ * functions other than load_extension, recursive CTEs and pragmas that
+ * only report) and records what it refused, so the error can say it
+ * plainly instead of SQLite's "not authorized".
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "cs-sql-private.h"
+#include "cs-sql-query-private.h"
+
+G_DEFINE_QUARK (cs-sql-error-quark, cs_sql_error)
+
+struct _CsSqlSession
+{
+  GObject parent_instance;
+
+  CsDocument *document;         /* owned */
+  sqlite3 *db;                  /* owned */
+  CsSqlContext ctx;
+  GPtrArray *table_names;       /* NULL-terminated */
+  GHashTable *schemas;          /* name -> CREATE TABLE text */
+  char *refused;                /* what the authorizer refused last */
+};
+
+G_DEFINE_FINAL_TYPE (CsSqlSession, cs_sql_session, G_TYPE_OBJECT)
+
+static void
+cs_sql_session_finalize (GObject *object)
+{
+  CsSqlSession *self = CS_SQL_SESSION (object);
+
+  /* Closing the connection destroys the modules' client data. */
+  g_clear_pointer (&self->db, sqlite3_close_v2);
+  g_clear_pointer (&self->table_names, g_ptr_array_unref);
+  g_clear_pointer (&self->schemas, g_hash_table_unref);
+  g_clear_object (&self->document);
+  g_free (self->refused);
+
+  G_OBJECT_CLASS (cs_sql_session_parent_class)->finalize (object);
+}
+
+static void
+cs_sql_session_class_init (CsSqlSessionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = cs_sql_session_finalize;
+}
+
+static void
+cs_sql_session_init (CsSqlSession *self)
+{
+  self->table_names = g_ptr_array_new_with_free_func (g_free);
+  self->schemas = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+/* Pragmas that only report, whatever their argument (a table name). */
+static const char * const readonly_pragmas[] = {
+  "table_info", "table_xinfo", "table_list", "module_list", "function_list",
+  "pragma_list", "collation_list", "compile_options", "database_list",
+};
+
+static const char *
+refused_action (int action)
+{
+  switch (action)
+    {
+    case SQLITE_INSERT: return "INSERT";
+    case SQLITE_UPDATE: return "UPDATE";
+    case SQLITE_DELETE: return "DELETE";
+    case SQLITE_ATTACH: return "ATTACH";
+    case SQLITE_DETACH: return "DETACH";
+    case SQLITE_PRAGMA: return "a PRAGMA that changes settings";
+    case SQLITE_TRANSACTION: return "a transaction";
+    case SQLITE_SAVEPOINT: return "a savepoint";
+    case SQLITE_ANALYZE: return "ANALYZE";
+    case SQLITE_REINDEX: return "REINDEX";
+    case SQLITE_ALTER_TABLE: return "ALTER TABLE";
+    case SQLITE_CREATE_VTABLE: return "CREATE VIRTUAL TABLE";
+    case SQLITE_DROP_VTABLE: return "DROP TABLE";
+    default:
+      if (action >= SQLITE_CREATE_INDEX && action <= SQLITE_DROP_VIEW)
+        return "creating or dropping tables, indexes, triggers or views";
+      return "changing the database";
+    }
+}
+
+static int
+authorize (void       *user_data,
+           int         action,
+           const char *arg1,
+           const char *arg2,
+           const char *db_name,
+           const char *trigger)
+{
+  CsSqlSession *self = user_data;
+
+  /* sqlite3_declare_vtab() in a table's xConnect parses its CREATE TABLE
+   * through the authorizer: that is the table being made, not user SQL. */
+  if (self->ctx.declaring > 0)
+    return SQLITE_OK;
+  switch (action)
+    {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_RECURSIVE:
+      return SQLITE_OK;
+    case SQLITE_FUNCTION:
+      /* arg2 is the function's name. */
+      if (arg2 != NULL && g_ascii_strcasecmp (arg2, "load_extension") == 0)
+        {
+          g_free (self->refused);
+          self->refused = g_strdup ("load_extension()");
+          return SQLITE_DENY;
+        }
+      return SQLITE_OK;
+    case SQLITE_UPDATE:
+      /* sqlite3_declare_vtab() of SQLite's own eponymous tables
+       * (pragma_table_info() ...) reports an UPDATE of sqlite_master's
+       * "type" while it parses their CREATE TABLE.  It never writes: the
+       * connection is read-only and in defensive mode, where
+       * sqlite_master cannot be written at all. */
+      if (arg1 != NULL && (g_str_equal (arg1, "sqlite_master") || g_str_equal (arg1, "sqlite_temp_master")))
+        return SQLITE_OK;
+      break;
+    case SQLITE_PRAGMA:
+      for (guint i = 0; arg1 != NULL && i < G_N_ELEMENTS (readonly_pragmas); i++)
+        if (g_ascii_strcasecmp (arg1, readonly_pragmas[i]) == 0)
+          return SQLITE_OK;
+      break;
+    default:
+      break;
+    }
+  g_free (self->refused);
+  self->refused = g_strdup (refused_action (action));
+  return SQLITE_DENY;
+}
+
+/**
+ * cs_sql_session_new:
+ * @document: the recording's document; the session keeps a reference and
+ *   reads it from the calling thread only
+ * @error: %CS_INDEX_ERROR / %G_FILE_ERROR when the recording can no longer
+ *   be read (event fields come from it), %CS_SQL_ERROR_FAILED when SQLite
+ *   cannot set up the connection
+ *
+ * Makes a read-only SQL connection whose tables are the document's events,
+ * one table per event type present, and the index's derived tables (see
+ * the header).  Costs no reading of events: tables read on demand.
+ *
+ * Returns: (transfer full): the session, or %NULL with @error set
+ */
+CsSqlSession *
+cs_sql_session_new (CsDocument  *document,
+                    GError     **error)
+{
+  g_autoptr(CsSqlSession) self = NULL;
+  g_autoptr(GPtrArray) tables = g_ptr_array_new ();
+  int rc;
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (document), NULL);
+
+  self = g_object_new (CS_TYPE_SQL_SESSION, NULL);
+  self->document = g_object_ref (document);
+  self->ctx.document = document;
+  self->ctx.trace_file = cs_document_get_trace_file (document);
+  if (self->ctx.trace_file == NULL)
+    {
+      /* Ask again, for the reason. */
+      g_autoptr(CsTraceFile) file = cs_trace_file_open (cs_document_get_trace_path (document), error);
+      if (file == NULL)
+        return NULL;
+      self->ctx.trace_file = cs_document_get_trace_file (document);
+    }
+
+  rc = sqlite3_open_v2 (":memory:", &self->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "Cannot open an SQL connection: %s",
+                   self->db ? sqlite3_errmsg (self->db) : "out of memory");
+      return NULL;
+    }
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+  sqlite3_limit (self->db, SQLITE_LIMIT_ATTACHED, 0);
+
+  if (!_cs_sql_register_derived_tables (self->db, &self->ctx, tables, error) ||
+      !_cs_sql_register_event_tables (self->db, &self->ctx, tables, error))
+    return NULL;
+  for (guint i = 0; i + 1 < tables->len; i += 2)
+    {
+      g_ptr_array_add (self->table_names, g_strdup (tables->pdata[i]));
+      const char *schema = tables->pdata[i + 1];
+      g_autofree char *quoted = _cs_sql_quote_identifier (tables->pdata[i]);
+
+      /* The modules declare "CREATE TABLE x(...)": show the real name. */
+      if (g_str_has_prefix (schema, "CREATE TABLE x("))
+        schema += strlen ("CREATE TABLE x");
+      g_hash_table_insert (self->schemas, tables->pdata[i],
+                           g_strdup_printf ("CREATE TABLE %s%s", quoted, schema));
+      g_free (tables->pdata[i + 1]);
+    }
+  g_ptr_array_add (self->table_names, NULL);
+
+  sqlite3_set_authorizer (self->db, authorize, self);
+  return g_steal_pointer (&self);
+}
+
+/** cs_sql_session_get_document: Returns: (transfer none): the document */
+CsDocument *
+cs_sql_session_get_document (CsSqlSession *self)
+{
+  g_return_val_if_fail (CS_IS_SQL_SESSION (self), NULL);
+  return self->document;
+}
+
+/**
+ * cs_sql_session_get_tables:
+ * @self: a session
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the tables' names:
+ *   the derived tables, `events`, then per event type `SYSTEM_EVENT` and
+ *   `SYSTEM:EVENT`
+ */
+const char * const *
+cs_sql_session_get_tables (CsSqlSession *self)
+{
+  g_return_val_if_fail (CS_IS_SQL_SESSION (self), NULL);
+  return (const char * const *) self->table_names->pdata;
+}
+
+/**
+ * cs_sql_session_dup_schema:
+ * @self: a session
+ * @table: a table name, as cs_sql_session_get_tables() lists it
+ * @error: %CS_SQL_ERROR_NO_TABLE
+ *
+ * Returns: (transfer full): the table's `CREATE TABLE` statement: its
+ *   columns and their types
+ */
+char *
+cs_sql_session_dup_schema (CsSqlSession  *self,
+                           const char    *table,
+                           GError       **error)
+{
+  const char *schema;
+
+  g_return_val_if_fail (CS_IS_SQL_SESSION (self), NULL);
+  schema = g_hash_table_lookup (self->schemas, table);
+  if (schema == NULL)
+    {
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_NO_TABLE,
+                   "%s has no table %s", cs_document_get_trace_path (self->document), table);
+      return NULL;
+    }
+  return g_strdup (schema);
+}
+
+/**
+ * cs_sql_session_prepare:
+ * @self: a session
+ * @sql: one SQL statement (UTF-8); a trailing semicolon is allowed
+ * @error: %CS_SQL_ERROR_SYNTAX with SQLite's message and the character
+ *   position of the error when SQLite knows it (0-based), for bad SQL,
+ *   unknown tables or columns, or more than one statement;
+ *   %CS_SQL_ERROR_REFUSED when the statement would change anything, attach
+ *   a database, change a setting or load an extension
+ *
+ * Compiles a statement; nothing is read until cs_sql_query_next().
+ *
+ * Returns: (transfer full): the query, or %NULL with @error set
+ */
+CsSqlQuery *
+cs_sql_session_prepare (CsSqlSession  *self,
+                        const char    *sql,
+                        GError       **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  const char *tail = NULL;
+  int rc;
+
+  g_return_val_if_fail (CS_IS_SQL_SESSION (self), NULL);
+  g_return_val_if_fail (sql != NULL, NULL);
+
+  g_clear_pointer (&self->refused, g_free);
+  rc = sqlite3_prepare_v3 (self->db, sql, -1, 0, &stmt, &tail);
+  /* A write to a table SQLite knows it cannot change is refused before
+   * the authorizer is asked ("table tasks may not be modified"). */
+  if (rc != SQLITE_OK && self->refused == NULL &&
+      (strstr (sqlite3_errmsg (self->db), "may not be modified") != NULL ||
+       sqlite3_extended_errcode (self->db) == SQLITE_READONLY))
+    self->refused = g_strdup_printf ("changing a table (%s)", sqlite3_errmsg (self->db));
+  if (rc == SQLITE_AUTH || (rc != SQLITE_OK && self->refused != NULL))
+    {
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED,
+                   "Refused: %s. SQL over a recording is read-only: it can read the tables "
+                   "but never change them, attach databases, change settings or load "
+                   "extensions", self->refused ? self->refused : "changing the database");
+      return NULL;
+    }
+  if (rc != SQLITE_OK)
+    {
+      int offset = sqlite3_error_offset (self->db);
+
+      if (offset >= 0)
+        g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX, "%s (at character %d)",
+                     sqlite3_errmsg (self->db), offset);
+      else
+        g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX, "%s", sqlite3_errmsg (self->db));
+      return NULL;
+    }
+  if (stmt == NULL)
+    {
+      g_set_error_literal (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX, "The query is empty");
+      return NULL;
+    }
+  while (tail != NULL && (g_ascii_isspace (*tail) || *tail == ';'))
+    tail++;
+  if (tail != NULL && *tail != '\0')
+    {
+      sqlite3_finalize (stmt);
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX,
+                   "Only one statement can run at a time; the second one starts at character %d",
+                   (int) (tail - sql));
+      return NULL;
+    }
+  if (!sqlite3_stmt_readonly (stmt))
+    {
+      sqlite3_finalize (stmt);
+      g_set_error_literal (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED,
+                           "Refused: the statement would change the database. SQL over a "
+                           "recording is read-only");
+      return NULL;
+    }
+  return _cs_sql_query_new (self, stmt);
+}
+
+/* ---- Helpers the tables share ------------------------------------------ */
+
+const char *
+_cs_sql_prev_state_name (gint64 prev_state)
+{
+  /* TASK_* bits of include/trace/events/sched.h as the sched_switch
+   * format prints them (__print_flags of prev_state & (TASK_REPORT_MAX - 1),
+   * "+" for TASK_REPORT_MAX). */
+  static const struct { gint64 bit; const char *name; } states[] = {
+    { 0x01, "S" }, { 0x02, "D" }, { 0x04, "T" }, { 0x08, "t" },
+    { 0x10, "X" }, { 0x20, "Z" }, { 0x40, "P" }, { 0x80, "I" },
+  };
+
+  if (prev_state < 0)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    if (prev_state & states[i].bit)
+      return states[i].name;
+  return (prev_state & 0x100) ? "R+" : "R";
+}
+
+char *
+_cs_sql_quote_identifier (const char *name)
+{
+  GString *s = g_string_new ("\"");
+
+  for (const char *p = name; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (s, '"');
+      g_string_append_c (s, *p);
+    }
+  g_string_append_c (s, '"');
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,73 @@
+/* cs-sql-session.h: SQL over a recording, read-only.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A CsSqlSession is an SQLite connection whose tables are virtual tables
+ * over a #CsDocument and its recording:
+ *
+ *   events               every event: ts, cpu, pid, comm, system, name,
+ *                        latency flags
+ *   SYSTEM_EVENT         one per event type present, also reachable as
+ *                        "SYSTEM:EVENT"; the common columns and one typed
+ *                        column per field of the event's format
+ *                        (events/SYSTEM/EVENT/format), read through
+ *                        libtraceevent from the record
+ *   tasks, cpus          the index's task and CPU tables
+ *   sched_slices         who ran on which CPU from when to when
+ *   task_states          what each task did over time
+ *   wakeups              sched_waking/sched_wakeup to sched_switch, with the
+ *                        wakeup latency
+ *
+ * Constraints on ts, cpu and pid are pushed down, so a query on a short
+ * span reads only the index chunks of that span.  User SQL can never
+ * change anything: the connection is read-only and an authorizer refuses
+ * writes, ATTACH, writing pragmas and loading extensions
+ * (%CS_SQL_ERROR_REFUSED).
+ *
+ * A session is used from one thread, the thread that uses its document.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "cs-document.h"
+#include "cs-sql-query.h"
+
+G_BEGIN_DECLS
+
+#define CS_SQL_ERROR (cs_sql_error_quark ())
+
+/**
+ * CsSqlError:
+ * @CS_SQL_ERROR_SYNTAX: the statement does not compile (bad SQL, unknown
+ *   table or column); the message is SQLite's, with the position
+ * @CS_SQL_ERROR_REFUSED: the statement would change something, attach a
+ *   database or load an extension
+ * @CS_SQL_ERROR_FAILED: the statement failed while running (SQLite's
+ *   message, or the index or recording could not be read)
+ * @CS_SQL_ERROR_NO_TABLE: no such table (cs_sql_session_dup_schema())
+ */
+typedef enum {
+  CS_SQL_ERROR_SYNTAX,
+  CS_SQL_ERROR_REFUSED,
+  CS_SQL_ERROR_FAILED,
+  CS_SQL_ERROR_NO_TABLE,
+} CsSqlError;
+
+GQuark cs_sql_error_quark (void);
+
+#define CS_TYPE_SQL_SESSION (cs_sql_session_get_type ())
+G_DECLARE_FINAL_TYPE (CsSqlSession, cs_sql_session, CS, SQL_SESSION, GObject)
+
+CsSqlSession *cs_sql_session_new          (CsDocument    *document,
+                                           GError       **error);
+CsDocument   *cs_sql_session_get_document (CsSqlSession  *self);
+const char * const *cs_sql_session_get_tables (CsSqlSession *self);
+char         *cs_sql_session_dup_schema   (CsSqlSession  *self,
+                                           const char    *table,
+                                           GError       **error);
+CsSqlQuery   *cs_sql_session_prepare      (CsSqlSession  *self,
+                                           const char    *sql,
+                                           GError       **error);
+
+G_END_DECLS

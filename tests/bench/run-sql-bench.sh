@@ -1,0 +1,96 @@
+#!/bin/bash
+# run-sql-bench.sh: issue 13's benchmark, SQL over a recording against the
+# seed's `trace-cmd report | awk`, both in one run on the same recording.
+#
+# Usage: tests/bench/run-sql-bench.sh [--build DIR] [--runs N] [FILE.dat]
+#
+#   FILE     default: the large benchmark recording
+#            (/var/tmp/chronoscope-bench/large-v6.dat, made by run-bench.sh
+#            --size large), else the medium one
+#   --runs   runs of each SQL query, medians reported (default 3); the
+#            report | awk pass runs once (it takes minutes)
+#
+# Prints the figures and the ratios against the targets of issue 13: the
+# two questions (sched_switch with prev_state = 2; CPU time GROUP BY comm)
+# >= 20x faster than trace-cmd report | awk, and a 1 ms-range query
+# <= 50 ms; the answers of both ways must agree (exit 1 when they do not).
+# Index caches go to $OUTDIR/sql-cache (default /var/tmp/chronoscope-bench).
+# It prints figures; it is not a timed test.
+set -euo pipefail
+
+HERE=$(cd -- "$(dirname -- "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+ROOT=$(cd -- "$HERE/../.." && pwd)
+BUILD=$ROOT/build
+RUNS=3
+OUTDIR=${CS_BENCH_OUTDIR:-/var/tmp/chronoscope-bench}
+FILE=
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build) BUILD=${2:?}; shift 2 ;;
+    --runs) RUNS=${2:?}; shift 2 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
+    *) FILE=$1; shift ;;
+  esac
+done
+if [ -z "$FILE" ]; then
+  for f in "$OUTDIR/large-v6.dat" "$OUTDIR/medium-v6.dat"; do
+    [ -f "$f" ] && { FILE=$f; break; }
+  done
+fi
+[ -n "$FILE" ] && [ -f "$FILE" ] || { echo "run-sql-bench: no recording (see --help)" >&2; exit 2; }
+
+ninja -C "$BUILD" tests/bench/bench-sql >/dev/null
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export XDG_CACHE_HOME=$OUTDIR/sql-cache
+mkdir -p "$XDG_CACHE_HOME"
+
+echo "recording: $FILE ($(du -h "$FILE" | cut -f1))"
+# Build the index first (not timed here: run-bench.sh measures indexing).
+"$BUILD/tests/bench/bench-sql" "$FILE" 1 >/dev/null 2>&1 || true
+
+CS_BENCH_OUT=$WORK/sql /usr/bin/time -f "%M" -o "$WORK/sql.rss" \
+  "$BUILD/tests/bench/bench-sql" "$FILE" "$RUNS" > "$WORK/sql.txt"
+start=$(date +%s.%N)
+"$HERE/report-awk.sh" "$FILE" "$WORK/awk.comm-cpu.tsv" > "$WORK/awk.txt"
+end=$(date +%s.%N)
+awk_s=$(echo "$end - $start" | bc -l)
+
+python3 - "$WORK" "$awk_s" <<'PY'
+import sys
+work, awk_s = sys.argv[1], float(sys.argv[2])
+sql = {l.split()[0]: l.split()[1:] for l in open(work + "/sql.txt") if l.strip()}
+awk = {l.split()[0]: l.split()[1:] for l in open(work + "/awk.txt") if l.strip()}
+def tsv(p):
+    return {line.rsplit("\t", 1)[0]: int(line.rsplit("\t", 1)[1]) for line in open(p) if line.strip()}
+sql_comm, awk_comm = tsv(work + "/sql.comm-cpu.tsv"), tsv(work + "/awk.comm-cpu.tsv")
+d_ok = sql["d_switches"][1] == awk["d_switches"][0]
+diff = sorted(c for c in set(sql_comm) | set(awk_comm) if sql_comm.get(c) != awk_comm.get(c))
+rss_kb = int(open(work + "/sql.rss").read().split()[-1])
+print("trace-cmd report -R -t | awk, both answers in one pass: %.1f s" % awk_s)
+print("document + SQL session open: %s s, bench-sql peak RSS %d MiB" % (sql["open"][0], rss_kb // 1024))
+print()
+print("| question | SQL (median) | report + awk | ratio | target | answers |")
+print("|---|---|---|---|---|---|")
+t = float(sql["d_switches"][0])
+print("| count(*) sched_switch WHERE prev_state = 2 | %.2f s | %.1f s | %.1fx | >= 20x | %s (%s) |"
+      % (t, awk_s, awk_s / t, "agree" if d_ok else "DIFFER", sql["d_switches"][1]))
+t = float(sql["comm_cpu"][0])
+print("| CPU time GROUP BY comm, sched_slices | %.2f s | %.1f s | %.1fx | >= 20x | %s (%d comms) |"
+      % (t, awk_s, awk_s / t, "agree" if not diff else "%d DIFFER" % len(diff), len(sql_comm)))
+t = float(sql["comm_cpu_tasks"][0])
+print("| CPU time GROUP BY comm, tasks table | %.3f s | %.1f s | %.0fx | >= 20x | %s comms |"
+      % (t, awk_s, awk_s / max(t, 1e-6), sql["comm_cpu_tasks"][1]))
+t = float(sql["range_1ms"][0])
+print("| 1 ms range: count, min, max of events | %.1f ms | | | <= 50 ms | %s events |"
+      % (t * 1000, sql["range_1ms"][1]))
+t = float(sql["range_1ms_fields"][0])
+print("| 1 ms range: every sched_switch field | %.1f ms | | | <= 50 ms | %s rows |"
+      % (t * 1000, sql["range_1ms_fields"][1]))
+print("| stats, whole recording | %s s | | | <= 0.5 s | |" % sql["stats_whole"][0])
+print("| stats, 1 ms range | %.1f ms | | | | |" % (float(sql["stats_1ms"][0]) * 1000))
+for c in diff[:10]:
+    print("  differs: %r SQL %s awk %s" % (c, sql_comm.get(c), awk_comm.get(c)))
+sys.exit(0 if d_ok and not diff else 1)
+PY

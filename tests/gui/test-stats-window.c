@@ -1,0 +1,99 @@
+/* test-stats-window.c: the statistics window, under Xvfb.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Opens a recording, opens Statistics… (win.show-stats) and checks that
+ * the window shows the statistics of the visible span, then of markers
+ * A..B once both are placed, each equal to what
+ * cs_document_compute_range_stats() gives for that span (the computation
+ * itself is checked against trace-cmd report in tests/sql).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "cs-cli.h"
+#include "cs-range-stats.h"
+#include "cs-range-stats-text.h"
+#include "cs-stats-window.h"
+#include "cs-window-actions.h"
+#include "gui-test-util.h"
+
+static gboolean
+stats_ready (gpointer data)
+{
+  CsStatsWindow *w = data;
+
+  return !cs_stats_window_is_busy (w) && cs_stats_window_get_text (w) != NULL;
+}
+
+/* The text the window should show for [begin, end). */
+static char *
+expected_text (CsDocument *doc,
+               gint64      begin_ns,
+               gint64      end_ns)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsRangeStats) st = cs_document_compute_range_stats (doc, begin_ns, end_ns, NULL, &error);
+
+  g_assert_no_error (error);
+  return cs_range_stats_to_text (doc, st, 25);
+}
+
+static void
+test_follows_span_and_markers (void)
+{
+  g_autofree char *path = cs_test_find_recording ();
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsDocument *doc = cs_timeline_get_document (timeline);
+  gint64 first = cs_document_get_first_ns (doc), last = cs_document_get_last_ns (doc);
+  gint64 a = first + (last - first) / 4, b = first + (last - first) / 2;
+  CsStatsWindow *stats;
+  gint64 begin_ns, end_ns;
+  g_autofree char *want = NULL;
+  g_autofree char *want_ab = NULL;
+
+  cs_test_activate (window, "show-stats", NULL);
+  stats = CS_STATS_WINDOW (_cs_window_actions_get_dialog (window, "stats"));
+  g_assert_nonnull (stats);
+  cs_test_wait_until (stats_ready, stats, "the statistics of the visible span");
+  cs_stats_window_get_span (stats, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, cs_timeline_get_begin_ns (timeline));
+  g_assert_cmpint (end_ns, ==, cs_timeline_get_end_ns (timeline));
+  want = expected_text (doc, begin_ns, end_ns);
+  g_assert_cmpstr (cs_stats_window_get_text (stats), ==, want);
+  g_assert_nonnull (strstr (cs_stats_window_get_text (stats), "Wakeup latency"));
+  cs_test_save_screenshot (GTK_WIDGET (stats), "stats-window.png");
+
+  /* Markers A and B: the window follows them. */
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, b);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, a);
+  cs_test_spin (50);
+  cs_test_wait_until (stats_ready, stats, "the statistics of A..B");
+  cs_stats_window_get_span (stats, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, a);
+  g_assert_cmpint (end_ns, ==, b);
+  want_ab = expected_text (doc, a, b);
+  g_assert_cmpstr (cs_stats_window_get_text (stats), ==, want_ab);
+  g_assert_cmpstr (want_ab, !=, want);
+
+  /* Asking again presents the same window. */
+  cs_test_activate (window, "show-stats", NULL);
+  g_assert_true (_cs_window_actions_get_dialog (window, "stats") == GTK_WINDOW (stats));
+  cs_test_destroy_window (window);
+}
+
+int
+main (int argc, char *argv[])
+{
+  /* The window runs /proc/self/exe index-worker FILE: be that worker. */
+  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
+    return cs_cli_run (argc, argv);
+
+  cs_test_gui_init (&argc, &argv, "test-stats-window", TRUE);
+
+  g_test_add_func ("/cs/gui/StatsWindow/follows-span-and-markers", test_follows_span_and_markers);
+
+  return cs_test_gui_run ();
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""`chronoscope query` and `chronoscope stats` from the outside (TAP).
+
+Runs the built executable ($CHRONOSCOPE) with no display, in a private
+cache, on tests/data/sched-irq-v6.dat: the three output formats carry the
+same rows; --tables and --schema describe the tables; a bad query and a
+write print a message (with a caret under the position) on stderr and exit
+1; `stats --json` equals tests/oracle/report-stats.py ($CS_STATS_ORACLE)
+for the whole recording and for a span.
+"""
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+RESULTS = []
+
+
+def check(name, ok, detail=""):
+    RESULTS.append((name, ok, detail))
+
+
+def run(*args, env=None):
+    proc = subprocess.run([os.environ["CHRONOSCOPE"]] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, env=env, timeout=120)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def main():
+    data = os.path.join(os.environ["CS_TESTDATA"], "sched-irq-v6.dat")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, XDG_CACHE_HOME=cache, LC_ALL="C.UTF-8")
+        env.pop("DISPLAY", None)
+        env.pop("WAYLAND_DISPLAY", None)
+        sql = ("SELECT ts, cpu, comm, prev_comm, prev_state, next_pid FROM sched_sched_switch"
+               " WHERE ts < 575700000000 ORDER BY ts, cpu")
+
+        rc_t, table, _ = run("query", data, sql, env=env)
+        rc_c, text_csv, _ = run("query", data, sql, "--csv", env=env)
+        rc_j, text_json, _ = run("query", data, sql, "--json", env=env)
+        check("query exits 0 in every format", (rc_t, rc_c, rc_j) == (0, 0, 0))
+        rows_csv = list(csv.DictReader(io.StringIO(text_csv)))
+        rows_json = json.loads(text_json)
+        check("csv and json carry the same rows", len(rows_csv) > 50 and len(rows_csv) == len(rows_json)
+              and all(str(j["ts"]) == c["ts"] and j["prev_comm"] == c["prev_comm"]
+                      and str(j["prev_state"]) == c["prev_state"] for c, j in zip(rows_csv, rows_json)),
+              "%d csv rows, %d json rows" % (len(rows_csv), len(rows_json)))
+        lines = table.splitlines()
+        check("the table has a header, a rule and every row",
+              lines[0].split() == ["ts", "cpu", "comm", "prev_comm", "prev_state", "next_pid"]
+              and set(lines[1]) <= {"-", " "} and len(lines) == len(rows_csv) + 2)
+        check("json rows are in time order", [r["ts"] for r in rows_json] == sorted(r["ts"] for r in rows_json))
+
+        rc, out, _ = run("query", data, "SELECT NULL AS n, x'0aff' AS b, 1.5 AS f, 'a,\"b' AS s", "--json", env=env)
+        check("json of NULL, blob, float and text", rc == 0 and json.loads(out) == [
+            {"n": None, "b": "x'0aff'", "f": 1.5, "s": 'a,"b'}], out)
+        rc, out, _ = run("query", data, "SELECT 'a,\"b' AS s, NULL AS n", "--csv", env=env)
+        check("csv quotes text and leaves NULL empty", rc == 0 and out == 's,n\r\n"a,""b",\r\n', repr(out))
+
+        rc, out, _ = run("query", data, "--tables", env=env)
+        tables = out.split()
+        check("--tables lists the tables", rc == 0 and {"events", "tasks", "cpus", "sched_slices", "task_states",
+              "wakeups", "sched_sched_switch", "sched:sched_switch"} <= set(tables), out[:200])
+        rc, out, _ = run("query", data, "--schema", "sched_sched_switch", env=env)
+        check("--schema prints the columns", rc == 0 and out.startswith('CREATE TABLE "sched_sched_switch"(ts INTEGER')
+              and '"prev_state" INTEGER' in out, out)
+        rc, out, err = run("query", data, "--schema", "nothing", env=env)
+        check("--schema of an unknown table fails", rc == 1 and "nothing" in err, err)
+
+        rc, out, err = run("query", data, "SELECT ts FRM events", env=env)
+        check("bad SQL: message, position and caret on stderr, exit 1",
+              rc == 1 and out == "" and "syntax error" in err and "(at character 14)" in err
+              and "\n  SELECT ts FRM events\n                " in err and err.rstrip().endswith("^"), err)
+        rc, out, err = run("query", data, "DELETE FROM events", env=env)
+        check("a write is refused, exit 1", rc == 1 and "read-only" in err, err)
+        rc, out, err = run("query", data, env=env)
+        check("a missing SQL argument is an error", rc == 1 and "Missing SQL" in err, err)
+
+        first, last = rows_json[0]["ts"], rows_json[-1]["ts"]
+        for what, args, oracle_args in (
+                ("whole recording", [], []),
+                ("span", ["--begin", str(first), "--end", str(last)],
+                 ["--begin", str(first), "--end", str(last)])):
+            rc, out, err = run("stats", data, "--json", *args, env=env)
+            oracle = json.loads(subprocess.run(
+                ["python3", os.environ["CS_STATS_ORACLE"]] + oracle_args + [data],
+                stdout=subprocess.PIPE, check=True).stdout)
+            st = json.loads(out) if rc == 0 else {}
+            ok = (rc == 0 and st["begin_ns"] == oracle["begin"] and st["end_ns"] == oracle["end"]
+                  and st["n_events"] == oracle["n_events"]
+                  and {str(t["pid"]): t["runtime_ns"] for t in st["tasks"]} == oracle["tasks"]
+                  and {str(c["cpu"]): {"busy_ns": c["busy_ns"], "n_events": c["n_events"]}
+                       for c in st["cpus"]} == oracle["cpus"]
+                  and {e["name"]: e["n_events"] for e in st["event_types"]} == oracle["events"]
+                  and st["wakeup_latency"]["count"] == oracle["wakeups"]["count"]
+                  and st["wakeup_latency"]["p99_ns"] == oracle["wakeups"].get("p99", 0))
+            check("stats --json of the %s equals report-stats.py" % what, ok, err)
+        rc, out, err = run("stats", data, "--begin", "10", "--end", "5", env=env)
+        check("stats refuses an empty span", rc == 1 and "--begin" in err, err)
+        rc, out, err = run("stats", data, "--top", "2", env=env)
+        check("stats text lists --top tasks", rc == 0 and "Wakeup latency" in out and "more tasks" in out, out)
+
+    print("1..%d" % len(RESULTS))
+    for i, (name, ok, detail) in enumerate(RESULTS, 1):
+        print("%s %d /cs/cli/sql/%s" % ("ok" if ok else "not ok", i, name.replace(" ", "-")))
+        if not ok and detail:
+            for line in str(detail).splitlines():
+                print("# " + line)
+    return 0 if all(ok for _, ok, _ in RESULTS) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

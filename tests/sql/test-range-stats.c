@@ -1,0 +1,267 @@
+/* test-range-stats.c: cs_document_compute_range_stats() against an oracle
+ * that reads trace-cmd report (tests/oracle/report-stats.py).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * On every recording of tests/data and ../shared/testdata/public whose
+ * events are all in the top buffer, for the whole recording (answered from
+ * the index's summaries) and for spans (answered from the chunks of the
+ * span): per task CPU time, per CPU busy time and events, events per type
+ * and the wakeup latency summary must equal the oracle's; and the figures
+ * of two halves must add up to those of the whole.
+ */
+#include "config.h"
+
+#include <sys/wait.h>
+#include <json-glib/json-glib.h>
+
+#include "cs-document.h"
+#include "cs-range-stats.h"
+#include "index-test-util.h"
+
+/* The oracle's JSON for [begin, end) of @path, or NULL when trace-cmd
+ * cannot read it. */
+static JsonObject *
+run_oracle (const char *path,
+            gint64      begin,
+            gint64      end)
+{
+  g_autofree char *b = g_strdup_printf ("--begin=%" G_GINT64_FORMAT, begin);
+  g_autofree char *e = g_strdup_printf ("--end=%" G_GINT64_FORMAT, end);
+  const char *argv[] = { "python3", g_getenv ("CS_STATS_ORACLE"), b, e, path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  int status;
+
+  g_assert_nonnull (argv[1]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &out, &err, &status, &error));
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 1)
+    return NULL;
+  if (!g_spawn_check_wait_status (status, &error))
+    g_error ("report-stats.py failed on %s: %s\n%s", path, error->message, err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static void
+assert_stats_match (CsDocument         *doc,
+                    const CsRangeStats *st,
+                    JsonObject         *oracle,
+                    const char         *what)
+{
+  JsonObject *tasks = json_object_get_object_member (oracle, "tasks");
+  JsonObject *cpus = json_object_get_object_member (oracle, "cpus");
+  JsonObject *events = json_object_get_object_member (oracle, "events");
+  JsonObject *w = json_object_get_object_member (oracle, "wakeups");
+  g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+
+  g_assert_cmpint (st->begin_ns, ==, json_object_get_int_member (oracle, "begin"));
+  g_assert_cmpint (st->end_ns, ==, json_object_get_int_member (oracle, "end"));
+  g_assert_cmpuint (st->n_events, ==, json_object_get_int_member (oracle, "n_events"));
+
+  g_assert_cmpuint (st->tasks->len, ==, json_object_get_size (tasks));
+  for (guint i = 0; i < st->tasks->len; i++)
+    {
+      const CsTaskTime *t = &g_array_index (st->tasks, CsTaskTime, i);
+      g_autofree char *key = g_strdup_printf ("%d", t->pid);
+
+      if (!json_object_has_member (tasks, key) || json_object_get_int_member (tasks, key) != t->runtime_ns)
+        g_error ("%s: pid %d ran %" G_GINT64_FORMAT " ns, the oracle says %" G_GINT64_FORMAT,
+                 what, t->pid, t->runtime_ns,
+                 json_object_has_member (tasks, key) ? json_object_get_int_member (tasks, key) : -1);
+      if (i > 0)
+        g_assert_cmpint (t->runtime_ns, <=, g_array_index (st->tasks, CsTaskTime, i - 1).runtime_ns);
+    }
+
+  for (guint i = 0; i < st->cpus->len; i++)
+    {
+      const CsCpuBusy *c = &g_array_index (st->cpus, CsCpuBusy, i);
+      g_autofree char *key = g_strdup_printf ("%u", c->cpu);
+      JsonObject *o = json_object_has_member (cpus, key) ? json_object_get_object_member (cpus, key) : NULL;
+
+      g_assert_cmpint (c->busy_ns, ==, o ? json_object_get_int_member (o, "busy_ns") : 0);
+      g_assert_cmpuint (c->n_events, ==, o ? json_object_get_int_member (o, "n_events") : 0);
+    }
+
+  /* report prints names only: sum types of the same name. */
+  for (guint i = 0; i < st->event_types->len; i++)
+    {
+      const CsTypeCount *c = &g_array_index (st->event_types, CsTypeCount, i);
+      const char *name = cs_document_get_event_type (doc, c->type_id)->name;
+      guint64 *n = g_hash_table_lookup (by_name, name);
+
+      if (n == NULL)
+        g_hash_table_insert (by_name, (gpointer) name, (n = g_new0 (guint64, 1)));
+      *n += c->n_events;
+    }
+  g_assert_cmpuint (g_hash_table_size (by_name), ==, json_object_get_size (events));
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, by_name);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_assert_cmpuint (*(guint64 *) value, ==, json_object_get_int_member (events, key));
+
+  g_assert_cmpuint (st->wakeups.count, ==, json_object_get_int_member (w, "count"));
+  if (st->wakeups.count > 0)
+    {
+      g_assert_cmpint (st->wakeups.min_ns, ==, json_object_get_int_member (w, "min"));
+      g_assert_cmpint (st->wakeups.p50_ns, ==, json_object_get_int_member (w, "p50"));
+      g_assert_cmpint (st->wakeups.p90_ns, ==, json_object_get_int_member (w, "p90"));
+      g_assert_cmpint (st->wakeups.p99_ns, ==, json_object_get_int_member (w, "p99"));
+      g_assert_cmpint (st->wakeups.max_ns, ==, json_object_get_int_member (w, "max"));
+    }
+}
+
+static CsRangeStats *
+compute (CsDocument *doc,
+         gint64      begin,
+         gint64      end)
+{
+  g_autoptr(GError) error = NULL;
+  CsRangeStats *st = cs_document_compute_range_stats (doc, begin, end, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (st);
+  return st;
+}
+
+static void
+test_match_oracle (void)
+{
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
+  guint n_spans = 0, n_wakeups = 0;
+
+  for (guint p = 0; p < paths->len; p++)
+    {
+      const char *path = paths->pdata[p];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+      gint64 first, last;
+      GRand *rand;
+
+      if (doc == NULL || cs_document_get_n_events (doc) == 0)
+        continue;
+      first = cs_document_get_first_ns (doc);
+      last = cs_document_get_last_ns (doc);
+      rand = g_rand_new_with_seed (13 + p);
+      for (guint r = 0; r < 4; r++)
+        {
+          /* The whole recording, then spans of 1/2 to 1/64 of it. */
+          gint64 len = r == 0 ? last - first + 1 : (last - first + 1) >> g_rand_int_range (rand, 1, 7);
+          gint64 begin = r == 0 ? G_MININT64 : first + (gint64) (g_rand_double (rand) * (last - first + 1 - len));
+          gint64 end = r == 0 ? G_MAXINT64 : begin + MAX (len, 1);
+          g_autoptr(JsonObject) oracle = run_oracle (path, r == 0 ? first : begin, r == 0 ? last + 1 : end);
+          g_autoptr(CsRangeStats) st = NULL;
+          g_autofree char *what = NULL;
+
+          if (oracle == NULL || !json_object_get_boolean_member (oracle, "top_buffer_only"))
+            break;
+          st = compute (doc, begin, end);
+          g_assert_true (st->whole == (r == 0));
+          what = g_strdup_printf ("%s [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", path,
+                                  st->begin_ns, st->end_ns);
+          assert_stats_match (doc, st, oracle, what);
+          n_spans++;
+          n_wakeups += st->wakeups.count;
+        }
+      g_rand_free (rand);
+    }
+  g_test_message ("%u spans compared, %u wakeups", n_spans, n_wakeups);
+  g_assert_cmpuint (n_spans, >=, 40);
+  g_assert_cmpuint (n_wakeups, >, 500);
+}
+
+/* The whole recording comes from summaries, spans from chunks: two halves
+ * must add up to the whole. */
+static void
+test_halves_add_up (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+  gint64 first = cs_document_get_first_ns (doc), last = cs_document_get_last_ns (doc);
+  gint64 mid = first + (last - first) / 3;
+  g_autoptr(CsRangeStats) whole = compute (doc, G_MININT64, G_MAXINT64);
+  g_autoptr(CsRangeStats) a = compute (doc, first, mid);
+  g_autoptr(CsRangeStats) b = compute (doc, mid, last + 1);
+  g_autoptr(CsRangeStats) empty = compute (doc, last + 10, last + 20);
+  gint64 sum_whole = 0, sum_halves = 0;
+
+  g_assert_true (whole->whole);
+  g_assert_false (a->whole);
+  g_assert_cmpuint (a->n_events + b->n_events, ==, whole->n_events);
+  g_assert_cmpuint (a->wakeups.count + b->wakeups.count, ==, whole->wakeups.count);
+  g_assert_cmpint (MAX (a->wakeups.max_ns, b->wakeups.max_ns), ==, whole->wakeups.max_ns);
+  for (guint i = 0; i < whole->cpus->len; i++)
+    g_assert_cmpint (g_array_index (a->cpus, CsCpuBusy, i).busy_ns + g_array_index (b->cpus, CsCpuBusy, i).busy_ns,
+                     ==, g_array_index (whole->cpus, CsCpuBusy, i).busy_ns);
+  for (guint i = 0; i < whole->tasks->len; i++)
+    sum_whole += g_array_index (whole->tasks, CsTaskTime, i).runtime_ns;
+  for (guint i = 0; i < a->tasks->len; i++)
+    sum_halves += g_array_index (a->tasks, CsTaskTime, i).runtime_ns;
+  for (guint i = 0; i < b->tasks->len; i++)
+    sum_halves += g_array_index (b->tasks, CsTaskTime, i).runtime_ns;
+  g_assert_cmpint (sum_halves, ==, sum_whole);
+
+  /* Past the end: nothing, and no error. */
+  g_assert_cmpuint (empty->n_events, ==, 0);
+  g_assert_cmpuint (empty->tasks->len, ==, 0);
+  g_assert_cmpuint (empty->wakeups.count, ==, 0);
+}
+
+/* The whole recording's wakeup summary is kept beside the index; a kept
+ * summary of another recording, or a damaged one, is not trusted. */
+static void
+test_wakeups_kept (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+  g_autofree char *kept = g_strconcat (cs_document_get_index_path (doc), ".wakeups", NULL);
+  g_autoptr(CsRangeStats) first = compute (doc, G_MININT64, G_MAXINT64);
+  const char *foreign[] = {
+    "[wakeups]\nidentity=another\nschema=2\nversion=1\ncount=1\nmin=1\np50=1\np90=1\np99=1\nmax=1\n",
+    "[wakeups]\ncount=oops\n",
+    "not a key file",
+  };
+
+  g_assert_true (g_file_test (kept, G_FILE_TEST_EXISTS));
+  for (guint i = 0; i <= G_N_ELEMENTS (foreign); i++)
+    {
+      g_autoptr(CsRangeStats) again = compute (doc, G_MININT64, G_MAXINT64);
+
+      g_assert_cmpuint (again->wakeups.count, ==, first->wakeups.count);
+      g_assert_cmpint (again->wakeups.p50_ns, ==, first->wakeups.p50_ns);
+      g_assert_cmpint (again->wakeups.p99_ns, ==, first->wakeups.p99_ns);
+      g_assert_cmpint (again->wakeups.max_ns, ==, first->wakeups.max_ns);
+      if (i < G_N_ELEMENTS (foreign))
+        g_assert_true (g_file_set_contents (kept, foreign[i], -1, NULL));
+    }
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  CsRangeStats *st;
+
+  g_cancellable_cancel (cancellable);
+  st = cs_document_compute_range_stats (doc, cs_document_get_first_ns (doc) + 1, G_MAXINT64,
+                                        cancellable, &error);
+  g_assert_null (st);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/cs/index/RangeStats/match-report", test_match_oracle);
+  g_test_add_func ("/cs/index/RangeStats/halves-add-up", test_halves_add_up);
+  g_test_add_func ("/cs/index/RangeStats/whole-wakeups-kept", test_wakeups_kept);
+  g_test_add_func ("/cs/index/RangeStats/cancel", test_cancel);
+  return g_test_run ();
+}

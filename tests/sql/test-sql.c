@@ -1,0 +1,469 @@
+/* test-sql.c: SQL over recordings (CsSqlSession) against trace-cmd report.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * On every recording of tests/data and ../shared/testdata/public:
+ *  - each event type's table has as many rows as trace-cmd report prints
+ *    events of that type (tests/oracle/report-counts.py), and so has
+ *    `events` per type;
+ *  - the fields of sampled events equal the raw fields `trace-cmd report
+ *    -R` prints (tests/oracle/report-fields.py);
+ *  - queries on ts ranges (pushed down to the index's chunks), with and
+ *    without a cpu, return exactly the events report prints in the range.
+ * And on one recording: the authorizer refuses every kind of write, and
+ * bad SQL gets SQLite's message with its position.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "cs-document.h"
+#include "cs-sql-session.h"
+#include "index-test-util.h"
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The document of @path, or NULL when Chronoscope refuses the file (the
+ * damaged ones: test-document checks those errors). */
+static CsDocument *
+load_or_null (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+
+  if (doc == NULL)
+    g_test_message ("%s: not indexed (%s)", path, error->message);
+  return doc;
+}
+
+/* Runs @sql, which must return one integer. */
+static gint64
+query_int (CsSqlSession *session,
+           const char   *sql)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsSqlQuery) q = cs_sql_session_prepare (session, sql, &error);
+  gint64 v;
+
+  g_assert_no_error (error);
+  g_assert_true (cs_sql_query_next (q, &error));
+  g_assert_no_error (error);
+  v = cs_sql_query_get_int64 (q, 0);
+  g_assert_false (cs_sql_query_next (q, &error));
+  g_assert_no_error (error);
+  return v;
+}
+
+static void
+test_counts (void)
+{
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
+  guint n_checked = 0;
+
+  for (guint p = 0; p < paths->len; p++)
+    {
+      const char *path = paths->pdata[p];
+      g_autoptr(CsDocument) doc = load_or_null (path);
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(CsSqlSession) session = NULL;
+      g_autoptr(GError) error = NULL;
+      JsonObject *events;
+
+      if (doc == NULL || (root = cs_test_run_oracle ("CS_ORACLE", path)) == NULL)
+        continue;
+      events = json_object_get_object_member (json_node_get_object (root), "events");
+      session = cs_sql_session_new (doc, &error);
+      g_assert_no_error (error);
+
+      g_assert_cmpint (query_int (session, "SELECT count(*) FROM events"), ==,
+                       json_object_get_int_member (json_node_get_object (root), "n_events"));
+      for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+        {
+          const CsEventType *type = cs_document_get_event_type (doc, t);
+          g_autofree char *key = g_strdup_printf ("%s:%s", type->system, type->name);
+          gint64 want = json_object_has_member (events, key) ? json_object_get_int_member (events, key) : 0;
+          g_autofree char *by_type = g_strdup_printf ("SELECT count(*) FROM \"%s\"", key);
+          g_autofree char *in_events = g_strdup_printf (
+              "SELECT count(*) FROM events WHERE system = '%s' AND name = '%s'", type->system, type->name);
+
+          if (want == 0)
+            continue;
+          if (query_int (session, by_type) != want || query_int (session, in_events) != want)
+            g_error ("%s: %s: table has %" G_GINT64_FORMAT ", events %" G_GINT64_FORMAT
+                     ", trace-cmd report %" G_GINT64_FORMAT, path, key,
+                     query_int (session, by_type), query_int (session, in_events), want);
+          n_checked++;
+        }
+    }
+  g_test_message ("%u event tables checked", n_checked);
+  g_assert_cmpuint (n_checked, >, 50);
+}
+
+/* Compares a value of the table with report's raw text of the field:
+ * returns FALSE on a mismatch, TRUE when equal or not comparable (a
+ * pointer report printed as a symbol, an array). */
+static gboolean
+field_matches (CsSqlQuery *q,
+               guint       column,
+               const char *want,
+               gboolean   *compared)
+{
+  *compared = FALSE;
+  switch (cs_sql_query_get_value_type (q, column))
+    {
+    case CS_SQL_INTEGER:
+      {
+        guint64 have = (guint64) cs_sql_query_get_int64 (q, column);
+        const char *s = want;
+        gboolean negative = *s == '-';
+        char *end = NULL;
+        guint64 v;
+
+        if (negative)
+          s++;
+        if (g_str_has_prefix (s, "0x"))
+          v = g_ascii_strtoull (s + 2, &end, 16);
+        else
+          v = g_ascii_strtoull (s, &end, 10);
+        if (end == s || *end != '\0')
+          return TRUE;      /* a symbol, or text: not a number to compare */
+        if (negative)
+          v = -v;
+        *compared = TRUE;
+        /* report prints with the field's width: compare the same bits.
+         * It prints some unsigned 64-bit fields in hex without "0x"
+         * (function_graph's calltime and rettime). */
+        if (have == v || (guint32) have == (guint32) v)
+          return TRUE;
+        v = g_ascii_strtoull (s, &end, 16);
+        return !negative && *end == '\0' && have == v;
+      }
+    case CS_SQL_TEXT:
+      {
+        g_autofree char *have = g_strdup (cs_sql_query_get_text (q, column));
+        g_autofree char *w = g_strdup (want);
+
+        *compared = TRUE;
+        return g_str_equal (g_strchomp (have), g_strchomp (w));
+      }
+    default:
+      return TRUE;
+    }
+}
+
+static void
+check_sample (CsSqlSession *session,
+              const char   *path,
+              JsonObject   *sample,
+              guint        *n_fields)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsSqlQuery) find = NULL;
+  g_autoptr(CsSqlQuery) q = NULL;
+  g_autofree char *sql = NULL;
+  g_autofree char *system = NULL;
+  gint64 cpu = json_object_get_int_member (sample, "cpu");
+  gint64 ts = json_object_get_int_member (sample, "ts");
+  const char *name = json_object_get_string_member (sample, "name");
+  JsonObject *fields = json_object_get_object_member (sample, "fields");
+  gboolean found = FALSE;
+
+  sql = g_strdup_printf ("SELECT DISTINCT system FROM events WHERE cpu = %" G_GINT64_FORMAT
+                         " AND ts = %" G_GINT64_FORMAT " AND name = '%s'", cpu, ts, name);
+  find = cs_sql_session_prepare (session, sql, &error);
+  g_assert_no_error (error);
+  if (!cs_sql_query_next (find, &error))
+    g_error ("%s: no %s event at %" G_GINT64_FORMAT " on CPU %" G_GINT64_FORMAT " (%s)", path,
+             name, ts, cpu, error ? error->message : "no row");
+  system = g_strdup (cs_sql_query_get_text (find, 0));
+
+  g_free (sql);
+  sql = g_strdup_printf ("SELECT * FROM \"%s:%s\" WHERE cpu = %" G_GINT64_FORMAT
+                         " AND ts = %" G_GINT64_FORMAT, system, name, cpu, ts);
+  q = cs_sql_session_prepare (session, sql, &error);
+  g_assert_no_error (error);
+  /* Several events may share the time: one of them must match. */
+  while (!found && cs_sql_query_next (q, &error))
+    {
+      guint n_compared = 0;
+      gboolean all = TRUE;
+
+      for (guint c = 0; c < cs_sql_query_get_n_columns (q); c++)
+        {
+          const char *col = cs_sql_query_get_column_name (q, c);
+          const char *field = g_str_has_prefix (col, "field_") ? col + 6 : col;
+          gboolean compared;
+
+          if (c < 9 || !json_object_has_member (fields, field))
+            continue;
+          if (!field_matches (q, c, json_object_get_string_member (fields, field), &compared))
+            {
+              all = FALSE;
+              g_test_message ("%s %s:%s at %" G_GINT64_FORMAT ": %s differs from report's %s",
+                              path, system, name, ts, col,
+                              json_object_get_string_member (fields, field));
+            }
+          n_compared += compared;
+        }
+      if (all)
+        {
+          found = TRUE;
+          *n_fields += n_compared;
+        }
+    }
+  g_assert_no_error (error);
+  if (!found)
+    g_error ("%s: the fields of %s:%s at %" G_GINT64_FORMAT " on CPU %" G_GINT64_FORMAT
+             " differ from trace-cmd report -R's", path, system, name, ts, cpu);
+}
+
+/* [cpu, ts] of the oracle's events in [begin, end) (and on @cpu unless -1),
+ * sorted, as "cpu:ts" lines. */
+static char *
+oracle_range (JsonArray *events,
+              gint64     begin,
+              gint64     end,
+              gint64     cpu,
+              guint     *n)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonArray *e = json_array_get_array_element (events, i);
+      gint64 c = json_array_get_int_element (e, 0), ts = json_array_get_int_element (e, 1);
+
+      if (ts >= begin && ts < end && (cpu < 0 || c == cpu))
+        g_ptr_array_add (lines, g_strdup_printf ("%" G_GINT64_FORMAT ":%020" G_GINT64_FORMAT, c, ts));
+    }
+  g_ptr_array_sort (lines, compare_lines);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (s, "%s\n", (char *) lines->pdata[i]);
+  *n = lines->len;
+  return g_string_free (s, FALSE);
+}
+
+static char *
+sql_range (CsSqlSession *session,
+           gint64        begin,
+           gint64        end,
+           gint64        cpu)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsSqlQuery) q = NULL;
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *sql = NULL;
+  GString *s = g_string_new (NULL);
+
+  if (cpu >= 0)
+    sql = g_strdup_printf ("SELECT cpu, ts FROM events WHERE ts >= %" G_GINT64_FORMAT
+                           " AND ts < %" G_GINT64_FORMAT " AND cpu = %" G_GINT64_FORMAT,
+                           begin, end, cpu);
+  else
+    sql = g_strdup_printf ("SELECT cpu, ts FROM events WHERE ts BETWEEN %" G_GINT64_FORMAT
+                           " AND %" G_GINT64_FORMAT, begin, end - 1);
+  q = cs_sql_session_prepare (session, sql, &error);
+  g_assert_no_error (error);
+  while (cs_sql_query_next (q, &error))
+    g_ptr_array_add (lines, g_strdup_printf ("%" G_GINT64_FORMAT ":%020" G_GINT64_FORMAT,
+                                             cs_sql_query_get_int64 (q, 0),
+                                             cs_sql_query_get_int64 (q, 1)));
+  g_assert_no_error (error);
+  g_ptr_array_sort (lines, compare_lines);
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (s, "%s\n", (char *) lines->pdata[i]);
+  return g_string_free (s, FALSE);
+}
+
+static void
+check_ranges (CsSqlSession *session,
+              CsDocument   *doc,
+              JsonArray    *events,
+              guint        *n_ranges)
+{
+  gint64 first = cs_document_get_first_ns (doc), last = cs_document_get_last_ns (doc);
+  gint64 span = last - first + 1;
+  GRand *rand = g_rand_new_with_seed (13);
+
+  for (guint r = 0; r < 12; r++)
+    {
+      /* Short and long ranges, some straddling the ends of the recording. */
+      gint64 len = span >> g_rand_int_range (rand, 1, 16);
+      gint64 begin = first - span / 20 + (gint64) (g_rand_double (rand) * (span + span / 10));
+      gint64 cpu = r % 3 == 0 ? g_rand_int_range (rand, 0, cs_document_get_n_cpus (doc)) : -1;
+      guint n;
+      g_autofree char *want = oracle_range (events, begin, begin + MAX (len, 1), cpu, &n);
+      g_autofree char *have = sql_range (session, begin, begin + MAX (len, 1), cpu);
+
+      g_assert_cmpstr (have, ==, want);
+      (*n_ranges)++;
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_fields_and_ranges (void)
+{
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
+  guint n_samples = 0, n_fields = 0, n_ranges = 0;
+
+  for (guint p = 0; p < paths->len; p++)
+    {
+      const char *path = paths->pdata[p];
+      g_autoptr(CsDocument) doc = load_or_null (path);
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(CsSqlSession) session = NULL;
+      g_autoptr(GError) error = NULL;
+      JsonArray *samples, *events;
+
+      if (doc == NULL || (root = cs_test_run_oracle ("CS_FIELDS_ORACLE", path)) == NULL)
+        continue;
+      session = cs_sql_session_new (doc, &error);
+      g_assert_no_error (error);
+      samples = json_object_get_array_member (json_node_get_object (root), "samples");
+      events = json_object_get_array_member (json_node_get_object (root), "events");
+      for (guint i = 0; i < json_array_get_length (samples); i++)
+        {
+          check_sample (session, path, json_array_get_object_element (samples, i), &n_fields);
+          n_samples++;
+        }
+      /* Recordings with instance buffers hold events the oracle leaves out. */
+      if (json_array_get_length (events) == cs_document_get_n_events (doc) &&
+          cs_document_get_n_events (doc) > 0)
+        check_ranges (session, doc, events, &n_ranges);
+    }
+  g_test_message ("%u samples, %u fields, %u ranges compared", n_samples, n_fields, n_ranges);
+  g_assert_cmpuint (n_samples, >, 300);
+  g_assert_cmpuint (n_fields, >, 1000);
+  g_assert_cmpuint (n_ranges, >=, 60);
+}
+
+static CsSqlSession *
+sample_session (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+  g_autoptr(GError) error = NULL;
+  CsSqlSession *session = cs_sql_session_new (doc, &error);
+
+  g_assert_no_error (error);
+  return session;
+}
+
+static void
+test_refuses_writes (void)
+{
+  g_autoptr(CsSqlSession) session = sample_session ();
+  const char *refused[] = {
+    "INSERT INTO tasks VALUES (1, 'x', 2, 3)",
+    "UPDATE tasks SET comm = 'x'",
+    "DELETE FROM events",
+    "CREATE TABLE t (a)",
+    "CREATE TEMP TABLE t (a)",
+    "CREATE VIEW v AS SELECT 1",
+    "CREATE VIRTUAL TABLE v USING events",
+    "DROP TABLE events",
+    "ATTACH DATABASE '/tmp/cs-sql-test.db' AS other",
+    "PRAGMA user_version = 3",
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA writable_schema = ON",
+    "SELECT load_extension('/nonexistent.so')",
+    "BEGIN",
+    "VACUUM",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CsSqlQuery) q = cs_sql_session_prepare (session, refused[i], &error);
+
+      g_assert_null (q);
+      if (!g_error_matches (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED))
+        g_error ("%s: %s", refused[i], error ? error->message : "accepted");
+      g_assert_nonnull (strstr (error->message, "read-only"));
+    }
+  g_assert_false (g_file_test ("/tmp/cs-sql-test.db", G_FILE_TEST_EXISTS));
+
+  /* Reading is allowed, including the pragmas that only report. */
+  g_assert_cmpint (query_int (session, "SELECT count(*) FROM pragma_table_info('events')"), ==, 11);
+  g_assert_cmpint (query_int (session, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5) SELECT sum(i) FROM n"), ==, 15);
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(CsSqlSession) session = sample_session ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *schema = NULL;
+  const struct { const char *sql; const char *says; } bad[] = {
+    { "SELECT ts FROM events WHER cpu = 1", "syntax error" },
+    { "SELECT ts FROM events WHER cpu = 1", "(at character 27)" },
+    { "SELECT nope FROM events", "no such column: nope" },
+    { "SELECT 1; SELECT 2", "Only one statement" },
+    { "SELECT * FROM sched_nothing", "no such table" },
+    { "   ", "empty" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(CsSqlQuery) q = cs_sql_session_prepare (session, bad[i].sql, &error);
+
+      g_assert_null (q);
+      g_assert_error (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX);
+      if (strstr (error->message, bad[i].says) == NULL)
+        g_error ("%s: \"%s\" does not say \"%s\"", bad[i].sql, error->message, bad[i].says);
+      g_clear_error (&error);
+    }
+
+  schema = cs_sql_session_dup_schema (session, "sched:sched_wakeup", &error);
+  g_assert_no_error (error);
+  /* sched_wakeup's own pid and comm (the task woken) are field_pid, field_comm. */
+  g_assert_nonnull (strstr (schema, "\"field_pid\" INTEGER"));
+  g_assert_nonnull (strstr (schema, "\"field_comm\" TEXT"));
+  g_assert_null (cs_sql_session_dup_schema (session, "nothing", &error));
+  g_assert_error (error, CS_SQL_ERROR, CS_SQL_ERROR_NO_TABLE);
+}
+
+/* The derived tables agree with each other and with the document. */
+static void
+test_derived (void)
+{
+  g_autoptr(CsSqlSession) session = sample_session ();
+  CsDocument *doc = cs_sql_session_get_document (session);
+
+  /* Every task's runtime is the sum of its slices. */
+  g_assert_cmpint (query_int (session,
+      "SELECT count(*) FROM tasks t WHERE runtime_ns != (SELECT coalesce(sum(dur), 0)"
+      " FROM sched_slices s WHERE s.pid = t.pid)"), ==, 0);
+  /* The same with the pid pushed down and without. */
+  g_assert_cmpint (query_int (session, "SELECT count(*) FROM sched_slices"), ==,
+                   query_int (session, "SELECT sum((SELECT count(*) FROM sched_slices s WHERE s.pid = t.pid)) FROM tasks t"));
+  g_assert_cmpint (query_int (session, "SELECT count(*) FROM cpus"), ==, cs_document_get_n_cpus (doc));
+  g_assert_cmpint (query_int (session, "SELECT count(*) FROM tasks"), ==, cs_document_get_n_tasks (doc));
+  /* Each wakeup ends where its task starts running. */
+  g_assert_cmpint (query_int (session, "SELECT count(*) FROM wakeups"), >, 0);
+  g_assert_cmpint (query_int (session,
+      "SELECT count(*) FROM wakeups w WHERE NOT EXISTS (SELECT 1 FROM task_states s"
+      " WHERE s.pid = w.pid AND s.ts = w.run_ts AND s.state = 'running')"), ==, 0);
+  g_assert_cmpint (query_int (session, "SELECT count(*) FROM wakeups WHERE latency_ns < 0"), ==, 0);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/cs/sql/SqlSession/event-counts-match-report", test_counts);
+  g_test_add_func ("/cs/sql/SqlSession/fields-and-ranges-match-report", test_fields_and_ranges);
+  g_test_add_func ("/cs/sql/SqlSession/refuses-writes", test_refuses_writes);
+  g_test_add_func ("/cs/sql/SqlSession/errors", test_errors);
+  g_test_add_func ("/cs/sql/SqlSession/derived-tables", test_derived);
+  return g_test_run ();
+}
