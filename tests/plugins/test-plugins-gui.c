@@ -82,11 +82,28 @@ snapshot_timeline (CsWindow *window)
 {
   CsTestPixels pixels;
 
-  gtk_widget_queue_draw (GTK_WIDGET (cs_window_get_timeline (window)));
+  GtkWidget *timeline = GTK_WIDGET (cs_window_get_timeline (window));
+  int width = -1, height = -1;
+  guint n_stable = 0;
+
+  gtk_widget_queue_draw (timeline);
   cs_test_spin (150);
   cs_test_wait_until (passes_done, window, "the plugin passes");
-  cs_test_spin (150);
-  cs_test_pixels_init (&pixels, GTK_WIDGET (cs_window_get_timeline (window)));
+  /* The pass's progress leaving the info bar gives the timeline back its
+   * height some frames later; a loaded machine takes longer than a fixed
+   * wait.  Take the picture once the size has held for three looks (at
+   * most 10 s). */
+  for (guint i = 0; i < 100 && n_stable < 3; i++)
+    {
+      cs_test_spin (100);
+      if (gtk_widget_get_width (timeline) == width && gtk_widget_get_height (timeline) == height)
+        n_stable++;
+      else
+        n_stable = 0;
+      width = gtk_widget_get_width (timeline);
+      height = gtk_widget_get_height (timeline);
+    }
+  cs_test_pixels_init (&pixels, timeline);
   return pixels;
 }
 
