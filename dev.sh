@@ -2,7 +2,8 @@
 # Chronoscope developer helper for a Debian 12 machine.
 #
 #   ./dev.sh run [FILE...]   install what is missing, build, open FILE
-#                            (default data/sample/sample.dat) in the window
+#                            (default data/sample/sample.dat) in the window,
+#                            with the build tree's built-in plugins
 #   ./dev.sh test [ARGS...]  install what is missing, build, run every test suite
 #                            (ARGS go to `meson test`, e.g. --suite data)
 #   ./dev.sh build           install what is missing and build
@@ -112,6 +113,14 @@ cmd_run() {
   # Run uninstalled: settings schema compiled in the build folder, icons from data/.
   export GSETTINGS_SCHEMA_DIR=$ROOT/$BUILD_DIR/data
   export XDG_DATA_DIRS=$ROOT/data:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
+  # The built-in plugins of the build tree (plugins/*/), before any
+  # CHRONOSCOPE_PLUGIN_PATH of the caller; the example is not a built-in.
+  local dir plugin_path=
+  for dir in "$ROOT/$BUILD_DIR"/plugins/*/; do
+    [[ $(basename "$dir") == example ]] && continue
+    compgen -G "$dir*.so" >/dev/null && plugin_path+=${plugin_path:+:}${dir%/}
+  done
+  export CHRONOSCOPE_PLUGIN_PATH=$plugin_path${CHRONOSCOPE_PLUGIN_PATH:+:$CHRONOSCOPE_PLUGIN_PATH}
   exec "$BUILD_DIR/gui/chronoscope" "${files[@]}"
 }
 

@@ -22,6 +22,7 @@
 
 #include "cs-analysis.h"
 #include "cs-application.h"
+#include "cs-cli-plugins.h"
 #include "cs-plot-args.h"
 #include "cs-session.h"
 #include "cs-window.h"
@@ -302,17 +303,24 @@ cs_application_init (CsApplication *self)
 
   g_application_add_main_option_entries (G_APPLICATION (self), options);
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE]"));
-  g_application_set_option_context_summary (G_APPLICATION (self),
+  g_autofree char *plugin_commands = cs_cli_plugins_dup_help ();
+  g_autofree char *summary = NULL;
+
+  summary = g_strconcat (
     _("Shows Linux ftrace recordings (trace-cmd trace.dat files).\n"
       "\n"
       "Commands that need no display:\n"
       "  chronoscope info FILE [--json]\n"
       "  chronoscope render FILE -o OUT.png [--begin NS] [--end NS] [--width PX] [--height PX]\n"
-      "                     [--cpu LIST] [--pid PID[,PID]] [--task COMM[,COMM]]\n"
+      "                     [--cpu LIST] [--pid PID[,PID]] [--task COMM[,COMM]] [--row PLUGIN:KEY]\n"
       "  chronoscope record [OPTION…] [-- COMMAND …]   (root)\n"
       "  chronoscope demo --list | NAME [--no-open] [--module PATH.ko]   (root)\n"
       "  chronoscope query FILE 'SQL' [--csv | --json] | --tables | --schema TABLE\n"
-      "  chronoscope stats FILE [--begin NS] [--end NS] [--json]"));
+      "  chronoscope stats FILE [--begin NS] [--end NS] [--json]"),
+    plugin_commands,
+    _("\n\n-p/--plugin FILE.so loads one more plugin, for the window and every command."),
+    NULL);
+  g_application_set_option_context_summary (G_APPLICATION (self), summary);
 }
 
 /**

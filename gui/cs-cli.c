@@ -12,7 +12,9 @@
  *
  *   progress <fraction 0..1>   (coalesced to changes of 0.1 %)
  *   done <index path>          (last line on success, exit status 0)
- *   error <message>            (last line on failure, exit status 1)
+ *   error <message>            (last line on failure, exit status 1; 2 for
+ *                              a pass whose parameter names what the
+ *                              recording lacks, CS_PLUGIN_ERROR_USAGE)
  *
  * SIGTERM and SIGINT cancel the build through a GCancellable; the index layer
  * then removes its temporary file, so no half index is left behind.
@@ -34,9 +36,11 @@
 
 #include "cs-cli.h"
 #include "cs-cli-demo.h"
+#include "cs-cli-plugins.h"
 #include "cs-cli-private.h"
 #include "cs-index-job.h"
 #include "cs-document.h"
+#include "cs-index-cache.h"
 #include "cs-format.h"
 #include "cs-plot-args.h"
 #include "cs-timeline-renderer.h"
@@ -292,8 +296,9 @@ cli_dup_used_types (CsDocument *document)
 /* info                                                                      */
 
 static gboolean
-cli_info_print_json (CsDocument  *document,
-                     GError     **error)
+cli_info_print_json (CsDocument        *document,
+                     CsPluginDocument  *plugins,
+                     GError           **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(GPtrArray) types = cli_dup_used_types (document);
@@ -352,7 +357,8 @@ cli_info_print_json (CsDocument  *document,
                                        cs_document_get_first_ns (document));
   /* The kernel module's sections and wakeup latencies, when it was
    * recorded: what the kmod guest test checks on the host. */
-  if (!cs_cli_demo_add_kmod_json (builder, document, error))
+  if (!cs_cli_demo_add_kmod_json (builder, document, error) ||
+      !cs_cli_plugins_add_json (plugins, builder, error))
     return FALSE;
   json_builder_end_object (builder);
 
@@ -440,8 +446,9 @@ cli_info (int    argc,
   if (json)
     {
       g_autoptr(GError) error = NULL;
+      g_autoptr(CsPluginDocument) plugins = cs_cli_plugins_open (document, NULL, &error);
 
-      if (!cli_info_print_json (document, &error))
+      if (plugins == NULL || !cli_info_print_json (document, plugins, &error))
         {
           cli_fail_file ("info", path, error);
           return 1;
@@ -524,6 +531,8 @@ cli_render (int    argc,
   g_autoptr(GArray) cpus = NULL;
   g_autoptr(GArray) pids = NULL;
   g_auto(GStrv) comms = NULL;
+  g_auto(GStrv) plugin_rows = NULL;
+  g_autoptr(CsPluginDocument) plugins = NULL;
   CsViewport viewport;
   gboolean drawn;
   GOptionEntry entries[] = {
@@ -535,6 +544,7 @@ cli_render (int    argc,
     { "cpu", 0, 0, G_OPTION_ARG_STRING, &cpu_list, N_("CPU plots to draw, as 1,4-7 (default: every CPU with events)"), N_("LIST") },
     { "pid", 0, 0, G_OPTION_ARG_STRING, &pid_list, N_("Add task plots for these pids"), N_("PID[,PID]") },
     { "task", 0, 0, G_OPTION_ARG_STRING, &comm_list, N_("Add task plots for the tasks with these command names"), N_("COMM[,COMM]") },
+    { "row", 0, 0, G_OPTION_ARG_STRING_ARRAY, &plugin_rows, N_("Add the row KEY of the plugin PLUGIN below the plots (repeatable)"), N_("PLUGIN:KEY") },
     { NULL }
   };
 
@@ -593,6 +603,18 @@ cli_render (int    argc,
   comms = cs_plot_args_split_comms (comm_list);
   cs_plot_args_add_tasks_by_comm (document, (const char * const *) comms, pids);
   cs_timeline_renderer_set_task_plots (renderer, (const gint32 *) pids->data, pids->len);
+  plugins = cs_cli_plugins_open (document, NULL, &error);
+  if (plugins == NULL)
+    {
+      cli_fail_file ("render", path, error);
+      return 1;
+    }
+  cs_timeline_renderer_set_plugins (renderer, plugins);
+  if (!cs_cli_plugins_set_rows (renderer, plugins, (const char * const *) plugin_rows, &error))
+    {
+      cli_fail ("render", "%s", error->message);
+      return 1;
+    }
   if (height_px == 0)
     height_px = MAX (cs_timeline_renderer_get_natural_height (renderer), 1);
 
@@ -633,6 +655,7 @@ typedef struct {
   int last_permille;
   CsDocument *document;
   GError *error;
+  CsCliPass pass;             /* --pass: run a plugin pass, not only the index */
 } CliWorker;
 
 /* Called from the building thread. */
@@ -663,6 +686,10 @@ cli_worker_thread (GTask        *task,
 
   worker->document = cs_document_load (path, cli_worker_progress_cb, worker,
                                        cancellable, NULL, &worker->error);
+  if (worker->document != NULL && worker->pass.name != NULL &&
+      !cs_cli_plugins_run_pass (&worker->pass, worker->document, cli_worker_progress_cb, worker,
+                                cancellable, &worker->error))
+    g_clear_object (&worker->document);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -691,12 +718,17 @@ cli_index_worker (int    argc,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) check_error = NULL;
-  CliWorker worker = { NULL, NULL, NULL, -1, NULL, NULL };
+  CliWorker worker = { NULL, NULL, NULL, -1, NULL, NULL, { NULL } };
   const char *path = NULL;
   guint sigterm_id, sigint_id;
   int status = 0;
   int protocol_fd;
-  GOptionEntry entries[] = { { NULL } };
+  GOptionEntry entries[] = {
+    { "plugin-file", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &worker.pass.plugin_file, NULL, NULL },
+    { "pass", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &worker.pass.name, NULL, NULL },
+    { "param", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &worker.pass.param, NULL, NULL },
+    { NULL }
+  };
 
   /* The protocol gets stdout to itself: libtracecmd prints warnings such as
    * "File possibly truncated" with printf(), so fd 1 becomes a copy of
@@ -732,6 +764,15 @@ cli_index_worker (int    argc,
       return 1;
     }
 
+  if (!cs_cli_plugins_load_pass (&worker.pass, &check_error))
+    {
+      g_autofree char *message = g_strdup (check_error->message);
+
+      fprintf (worker.protocol, "error %s\n", g_strdelimit (message, "\r\n", ' '));
+      fclose (worker.protocol);
+      return 1;
+    }
+
   worker.loop = g_main_loop_new (NULL, FALSE);
   worker.cancellable = g_cancellable_new ();
   sigterm_id = g_unix_signal_add (SIGTERM, cli_worker_signal_cb, &worker);
@@ -748,7 +789,8 @@ cli_index_worker (int    argc,
 
   if (worker.document != NULL)
     {
-      fprintf (worker.protocol, "done %s\n", cs_document_get_index_path (worker.document));
+      fprintf (worker.protocol, "done %s\n", worker.pass.db_path != NULL
+               ? worker.pass.db_path : cs_document_get_index_path (worker.document));
     }
   else
     {
@@ -756,13 +798,17 @@ cli_index_worker (int    argc,
                                                                 : _("The indexer failed"));
       g_strdelimit (message, "\r\n", ' ');
       fprintf (worker.protocol, "error %s\n", message);
-      status = 1;
+      status = cs_cli_plugins_worker_status (worker.error);
     }
 
   if (fclose (worker.protocol) != 0)
     status = 1;
+  /* An index in a temporary folder is the parent's to remove now. */
+  if (worker.document != NULL)
+    cs_index_cache_keep_temporaries ();
   g_clear_object (&worker.document);
   g_clear_error (&worker.error);
+  cs_cli_pass_clear (&worker.pass);
   g_clear_object (&worker.cancellable);
   g_main_loop_unref (worker.loop);
   return status;

@@ -59,6 +59,10 @@ static const ColumnInfo columns[] = {
   { CS_COLUMN_INFO,    N_("Info"),     0, 0.0f, NULL },
 };
 
+/* What plugins say of a row (cs_event_list_view_set_details_func()); its
+ * column is shown only with a function. */
+static const ColumnInfo details_column = { CS_COLUMN_INFO, N_("Plugins"), 260, 0.0f, NULL };
+
 typedef enum {
   PENDING_SETTLE,   /* a new model: let the list lay it out first */
   PENDING_SCROLL,   /* then scroll to the pending row */
@@ -84,6 +88,9 @@ struct _CsEventListView
   CsEventList *model;
   GtkWidget *context_menu;
   guint reattach_idle;
+  GtkColumnViewColumn *details;         /* the column view's */
+  CsEventDetailsFunc details_func;
+  gpointer details_data;
 
   /* a row scrolled to, focused after the next frame */
   gboolean layout_pending;
@@ -187,6 +194,24 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
                       GUINT_TO_POINTER (gtk_list_item_get_position (list_item) + 1));
 }
 
+/* The "Plugins" column: @user_data is the view. */
+static void
+bind_details_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 gpointer                  user_data)
+{
+  CsEventListView *self = user_data;
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
+  g_autofree char *text = NULL;
+
+  if (self->details_func != NULL)
+    text = self->details_func (gtk_list_item_get_item (list_item), self->details_data);
+  gtk_label_set_label (label, text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
+  g_object_set_qdata (G_OBJECT (label), row_quark,
+                      GUINT_TO_POINTER (gtk_list_item_get_position (list_item) + 1));
+}
+
 static void
 unbind_cell_cb (GtkSignalListItemFactory *factory,
                 GtkListItem              *list_item,
@@ -197,27 +222,63 @@ unbind_cell_cb (GtkSignalListItemFactory *factory,
   g_object_set_qdata (G_OBJECT (label), row_quark, NULL);
 }
 
+static GtkColumnViewColumn *
+add_column (CsEventListView  *self,
+            const ColumnInfo *info)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), (gpointer) info);
+  if (info == &details_column)
+    g_signal_connect (factory, "bind", G_CALLBACK (bind_details_cb), self);
+  else
+    g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), (gpointer) info);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell_cb), (gpointer) info);
+
+  column = gtk_column_view_column_new (_(info->title), factory);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  if (info->width_px > 0)
+    gtk_column_view_column_set_fixed_width (column, info->width_px);
+  else
+    gtk_column_view_column_set_expand (column, TRUE);
+  gtk_column_view_append_column (self->column_view, column);
+  g_object_unref (column);
+  return column;
+}
+
 static void
 cs_event_list_view_add_columns (CsEventListView *self)
 {
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
+    add_column (self, &columns[i]);
+  self->details = add_column (self, &details_column);
+  gtk_column_view_column_set_visible (self->details, FALSE);
+}
 
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), (gpointer) &columns[i]);
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), (gpointer) &columns[i]);
-      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell_cb), (gpointer) &columns[i]);
+/**
+ * cs_event_list_view_set_details_func:
+ * @self: a #CsEventListView
+ * @func: (nullable): what to say of a row (plugins' details); %NULL hides
+ *   the column
+ * @user_data: its closure
+ *
+ * Shows a last column, "Plugins", filled by @func for each row as it is
+ * shown.  Calling it again (even with the same function) fills the rows
+ * on screen again, for details that changed.
+ */
+void
+cs_event_list_view_set_details_func (CsEventListView    *self,
+                                     CsEventDetailsFunc  func,
+                                     gpointer            user_data)
+{
+  g_return_if_fail (CS_IS_EVENT_LIST_VIEW (self));
 
-      column = gtk_column_view_column_new (_(columns[i].title), factory);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      if (columns[i].width_px > 0)
-        gtk_column_view_column_set_fixed_width (column, columns[i].width_px);
-      else
-        gtk_column_view_column_set_expand (column, TRUE);
-      gtk_column_view_append_column (self->column_view, column);
-      g_object_unref (column);
-    }
+  self->details_func = func;
+  self->details_data = user_data;
+  /* Hiding and showing binds the column's cells again. */
+  gtk_column_view_column_set_visible (self->details, FALSE);
+  gtk_column_view_column_set_visible (self->details, func != NULL);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -29,6 +29,20 @@ void              cs_event_list_view_set_graph_follows (CsEventListView *self,
                                                         gboolean         graph_follows);
 CsEventSearchBar *cs_event_list_view_get_search_bar    (CsEventListView *self);
 GtkColumnView    *cs_event_list_view_get_column_view   (CsEventListView *self);
+
+/**
+ * CsEventDetailsFunc:
+ * @item: a row of the list
+ * @user_data: closure
+ *
+ * Returns: (transfer full) (nullable): one line about @item
+ */
+typedef char *(*CsEventDetailsFunc) (CsEventItem *item,
+                                     gpointer     user_data);
+
+void              cs_event_list_view_set_details_func  (CsEventListView    *self,
+                                                        CsEventDetailsFunc  func,
+                                                        gpointer            user_data);
 void              cs_event_list_view_popup_menu_at_row (CsEventListView *self,
                                                         guint            row,
                                                         double           x_px,

@@ -21,7 +21,9 @@
 
 #include <glib/gi18n.h>
 
+#include "cs-index-cache.h"
 #include "cs-index-job.h"
+#include "cs-plugin.h"
 
 #define WORKER_EXECUTABLE     "/proc/self/exe"
 #define PROGRESS_INTERVAL_MS  50
@@ -45,6 +47,9 @@ struct _CsIndexJob
   gulong cancelled_id;
   gboolean output_done;
   gboolean exited;
+  char *pass_plugin;        /* pass mode (cs_index_job_set_pass()) */
+  char *pass_name;
+  char *pass_param;
 };
 
 G_DEFINE_FINAL_TYPE (CsIndexJob, cs_index_job, G_TYPE_OBJECT)
@@ -102,6 +107,9 @@ cs_index_job_finalize (GObject *object)
 
   g_free (self->index_path);
   g_free (self->error_line);
+  g_free (self->pass_plugin);
+  g_free (self->pass_name);
+  g_free (self->pass_param);
 
   G_OBJECT_CLASS (cs_index_job_parent_class)->finalize (object);
 }
@@ -309,7 +317,11 @@ cs_index_job_complete (CsIndexJob *self)
 
   if (g_subprocess_get_exit_status (self->subprocess) != 0 || self->index_path == NULL)
     {
-      if (self->error_line != NULL)
+      if (self->error_line != NULL && self->pass_name != NULL &&
+          g_subprocess_get_exit_status (self->subprocess) == 2)
+        cs_index_job_return_error (self, g_error_new_literal (CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
+                                                              self->error_line));
+      else if (self->error_line != NULL)
         cs_index_job_return_error (self, g_error_new_literal (CS_INDEX_ERROR, CS_INDEX_ERROR_WORKER,
                                                               self->error_line));
       else
@@ -327,6 +339,12 @@ cs_index_job_complete (CsIndexJob *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
 
   task = g_steal_pointer (&self->task);
+  if (self->pass_name != NULL)
+    {
+      /* A pass: its results are written, nothing to open. */
+      g_task_return_pointer (task, g_strdup (self->index_path), g_free);
+      return;
+    }
   g_task_run_in_thread (task, cs_index_job_open_thread);
 }
 
@@ -362,6 +380,15 @@ cs_index_job_handle_line (CsIndexJob *self,
     {
       g_free (self->index_path);
       self->index_path = g_strdup (line + strlen ("done "));
+      /* The cache folder could not be written: the worker indexed into a
+       * temporary folder, which is ours to remove when we exit. */
+      if (cs_index_cache_is_temporary (self->index_path))
+        {
+          cs_index_cache_adopt_temporary (self->index_path);
+          g_message (_("The index cache cannot be written; “%s” was indexed into %s, "
+                       "removed when Chronoscope exits"),
+                     g_file_peek_path (self->file), self->index_path);
+        }
     }
   else if (g_str_has_prefix (line, "error "))
     {
@@ -478,9 +505,31 @@ cs_index_job_run_async (CsIndexJob          *self,
     return;
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  self->subprocess = g_subprocess_launcher_spawn (launcher, &error,
-                                                  WORKER_EXECUTABLE, "index-worker",
-                                                  "--", path, NULL);
+  if (self->pass_name != NULL)
+    {
+      g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+      g_ptr_array_add (argv, (gpointer) WORKER_EXECUTABLE);
+      g_ptr_array_add (argv, (gpointer) "index-worker");
+      g_ptr_array_add (argv, (gpointer) "--plugin-file");
+      g_ptr_array_add (argv, self->pass_plugin);
+      g_ptr_array_add (argv, (gpointer) "--pass");
+      g_ptr_array_add (argv, self->pass_name);
+      if (self->pass_param != NULL)
+        {
+          g_ptr_array_add (argv, (gpointer) "--param");
+          g_ptr_array_add (argv, self->pass_param);
+        }
+      g_ptr_array_add (argv, (gpointer) "--");
+      g_ptr_array_add (argv, path);
+      g_ptr_array_add (argv, NULL);
+      self->subprocess = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata,
+                                                       &error);
+    }
+  else
+    self->subprocess = g_subprocess_launcher_spawn (launcher, &error,
+                                                    WORKER_EXECUTABLE, "index-worker",
+                                                    "--", path, NULL);
   if (self->subprocess == NULL)
     {
       g_task_return_new_error (task, CS_INDEX_ERROR, CS_INDEX_ERROR_WORKER,
@@ -522,4 +571,58 @@ cs_index_job_run_finish (CsIndexJob    *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * cs_index_job_set_pass:
+ * @self: a job not started yet
+ * @plugin_path: the plugin's file, which the worker loads
+ * @pass: the name of one of its passes
+ * @param: (nullable): the pass's parameter
+ *
+ * Makes the job run a plugin pass (index-plugin/cs-plugin-pass-runner.c)
+ * over the recording's index in the worker, instead of building the
+ * index: same worker, progress and cancellation.  Finish it with
+ * cs_index_job_run_pass_finish().
+ */
+void
+cs_index_job_set_pass (CsIndexJob *self,
+                       const char *plugin_path,
+                       const char *pass,
+                       const char *param)
+{
+  g_return_if_fail (CS_IS_INDEX_JOB (self));
+  g_return_if_fail (plugin_path != NULL && pass != NULL);
+  g_return_if_fail (self->subprocess == NULL);
+
+  g_free (self->pass_plugin);
+  g_free (self->pass_name);
+  g_free (self->pass_param);
+  self->pass_plugin = g_strdup (plugin_path);
+  self->pass_name = g_strdup (pass);
+  self->pass_param = g_strdup (param);
+}
+
+/**
+ * cs_index_job_run_pass_finish:
+ * @self: a job made a pass with cs_index_job_set_pass()
+ * @result: the result given to the callback
+ * @error: %G_IO_ERROR_CANCELLED when cancelled, %CS_PLUGIN_ERROR_USAGE when
+ *   the parameter names what the recording lacks, %CS_INDEX_ERROR_WORKER
+ *   with the worker's message (the pass's own) when it failed or crashed
+ *
+ * Returns: %TRUE when the pass's results are written
+ */
+gboolean
+cs_index_job_run_pass_finish (CsIndexJob    *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_autofree char *db_path = NULL;
+
+  g_return_val_if_fail (CS_IS_INDEX_JOB (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  db_path = g_task_propagate_pointer (G_TASK (result), error);
+  return db_path != NULL;
 }

@@ -23,5 +23,12 @@ void        cs_index_job_run_async    (CsIndexJob           *self,
 CsDocument *cs_index_job_run_finish   (CsIndexJob           *self,
                                        GAsyncResult         *result,
                                        GError              **error);
+void        cs_index_job_set_pass     (CsIndexJob           *self,
+                                       const char           *plugin_path,
+                                       const char           *pass,
+                                       const char           *param);
+gboolean    cs_index_job_run_pass_finish (CsIndexJob        *self,
+                                       GAsyncResult         *result,
+                                       GError              **error);
 
 G_END_DECLS

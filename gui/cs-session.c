@@ -14,7 +14,9 @@
  *     "filter": { "text": "{'pid': <('hide', [0])>}", "list": true,
  *                 "timeline": true, "hide_in_timeline": false },
  *     "window": { "width": 1280, "height": 800, "maximized": false,
- *                 "paned_position": 310 }
+ *                 "paned_position": 310 },
+ *     "plugins": { "disabled": ["migrations"],
+ *                  "rows": ["field-plot:values:power:cpu_frequency:state"] }
  *   }
  *
  * Times are the trace clock's nanoseconds; the filter is
@@ -23,6 +25,9 @@
  * window (its index is reused from the cache, so this is immediate after
  * the first time) and applies the rest when the recording is shown.  A
  * recording that moved is looked for next to the session file.  The last
+ * "plugins" lists the plugins turned off (the others are on: restoring
+ * applies it to the process, as the Plugins dialog does) and the plugin
+ * rows below the task plots ("PLUGIN:LAYER:KEY").  The last
  * session of each window that showed a recording is written to
  * $XDG_CONFIG_HOME/chronoscope/last-session.json when it closes.
  */
@@ -34,7 +39,9 @@
 #include <glib/gi18n.h>
 
 #include "cs-analysis.h"
+#include "cs-plugin-host.h"
 #include "cs-session.h"
+#include "cs-window-plugins.h"
 
 #define SESSION_FORMAT  "chronoscope-session"
 #define SESSION_VERSION 1
@@ -56,6 +63,8 @@ struct _CsSession
   int height;
   gboolean maximized;
   int paned_position;         /* -1: unknown */
+  char **disabled_plugins;    /* NULL: not saved (leave the choice as it is) */
+  char **plugin_rows;         /* "PLUGIN:LAYER:KEY" */
 };
 
 G_DEFINE_QUARK (cs-session-error-quark, cs_session_error)
@@ -87,6 +96,8 @@ cs_session_free (CsSession *session)
   g_clear_pointer (&session->cpus, g_array_unref);
   g_array_unref (session->pids);
   g_free (session->filter_text);
+  g_strfreev (session->disabled_plugins);
+  g_strfreev (session->plugin_rows);
   g_free (session);
 }
 
@@ -160,6 +171,8 @@ cs_session_capture (CsWindow *window)
     self->filter_text = cs_event_filter_to_string (filter);
   self->filter_targets = cs_analysis_get_filter_targets (analysis);
   self->hide_filtered = cs_analysis_get_hide_filtered (analysis);
+  self->disabled_plugins = cs_plugin_host_dup_disabled_ids (cs_plugin_host_get_default ());
+  self->plugin_rows = cs_plugin_window_dup_rows (cs_window_get_plugins (window));
 
   gtk_window_get_default_size (GTK_WINDOW (window), &self->width, &self->height);
   self->maximized = gtk_window_is_maximized (GTK_WINDOW (window));
@@ -179,6 +192,18 @@ add_marker (JsonBuilder *builder, const char *name, gint64 ts_ns)
     json_builder_add_null_value (builder);
   else
     json_builder_add_int_value (builder, ts_ns);
+}
+
+static void
+add_strings (JsonBuilder        *builder,
+             const char         *name,
+             char              **strings)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_array (builder);
+  for (guint i = 0; strings != NULL && strings[i] != NULL; i++)
+    json_builder_add_string_value (builder, strings[i]);
+  json_builder_end_array (builder);
 }
 
 /**
@@ -272,6 +297,15 @@ cs_session_save (CsSession   *session,
   json_builder_add_int_value (builder, session->paned_position);
   json_builder_end_object (builder);
 
+  if (session->disabled_plugins != NULL)
+    {
+      json_builder_set_member_name (builder, "plugins");
+      json_builder_begin_object (builder);
+      add_strings (builder, "disabled", session->disabled_plugins);
+      add_strings (builder, "rows", session->plugin_rows);
+      json_builder_end_object (builder);
+    }
+
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);
@@ -292,6 +326,30 @@ cs_session_save (CsSession   *session,
 }
 
 /* Reading ------------------------------------------------------------------ */
+
+/* The strings of the array @name of @object; NULL when it has none. */
+static char **
+get_strings (JsonObject *object,
+             const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+  JsonArray *array;
+  GPtrArray *strings;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  array = json_node_get_array (node);
+  strings = g_ptr_array_new ();
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+        g_ptr_array_add (strings, g_strdup (json_node_get_string (element)));
+    }
+  g_ptr_array_add (strings, NULL);
+  return (char **) g_ptr_array_free (strings, FALSE);
+}
 
 static JsonObject *
 get_object (JsonObject *object, const char *name)
@@ -474,6 +532,10 @@ cs_session_load (const char  *path,
   if (get_int (member, "paned_position", &value) && value >= 0 && value < 100000)
     self->paned_position = (int) value;
 
+  member = get_object (object, "plugins");
+  self->disabled_plugins = get_strings (member, "disabled");
+  self->plugin_rows = get_strings (member, "rows");
+
   return g_steal_pointer (&self);
 }
 
@@ -505,6 +567,8 @@ cs_session_copy (CsSession *session)
   copy->cpus = session->cpus != NULL ? g_array_copy (session->cpus) : NULL;
   copy->pids = g_array_copy (session->pids);
   copy->filter_text = g_strdup (session->filter_text);
+  copy->disabled_plugins = g_strdupv (session->disabled_plugins);
+  copy->plugin_rows = g_strdupv (session->plugin_rows);
   return copy;
 }
 
@@ -536,6 +600,14 @@ cs_session_apply (CsSession *self, CsWindow *window)
   /* The split as saved, whatever adding the plots did to it. */
   if (self->paned_position >= 0 && window_get_paned (window) != NULL)
     gtk_paned_set_position (window_get_paned (window), self->paned_position);
+
+  if (self->disabled_plugins != NULL)
+    {
+      cs_plugin_host_set_disabled_ids (cs_plugin_host_get_default (),
+                                       (const char * const *) self->disabled_plugins);
+      cs_plugin_window_set_rows (cs_window_get_plugins (window),
+                                 (const char * const *) self->plugin_rows);
+    }
 
   if (self->has_view)
     cs_timeline_set_span (timeline, self->begin_ns, self->end_ns);

@@ -161,7 +161,8 @@ describe_task_hit (CsDocument  *document,
  * One line for the info bar: on a CPU plot the event near the pointer or
  * the task that ran, after the kernel module's section there if any; on a
  * task plot what the task did, after the module's measured wakeup latency
- * there if any; elsewhere the time.
+ * there if any; elsewhere the time.  What a plugin layer found there
+ * (#CsHit.item) comes first.
  *
  * Returns: (transfer full): the text
  */
@@ -172,6 +173,17 @@ _cs_timeline_describe_hit (CsDocument  *document,
   g_autoptr(GString) text = g_string_new (NULL);
   const char *separator = "  ·  ";
 
+  /* What a plugin's layer drew there comes first: it is what the pointer
+   * is on (cs-plugin-view.h, CsPluginItem). */
+  if (hit->has_item)
+    {
+      g_autofree char *rest = NULL;
+      CsHit under = *hit;
+
+      under.has_item = FALSE;
+      rest = _cs_timeline_describe_hit (document, &under);
+      return g_strdup_printf ("%s%s%s", hit->item.text, separator, rest);
+    }
   if (hit->kind == CS_HIT_TASK_PLOT || hit->kind == CS_HIT_TASK_LABEL)
     return describe_task_hit (document, hit);
   if (hit->kind != CS_HIT_CPU_PLOT)

@@ -246,6 +246,16 @@ cs_timeline_click_at (CsTimeline      *self,
    * switch-in, so that the info bar measures it.  Without one there, the
    * kernel module's bracket; on a CPU plot, the module's section band
    * (its *_begin and *_end events). */
+  /* What a plugin layer drew: A on its begin, B on its end (only A for a
+   * moment). */
+  if (n_press >= 2 && hit.has_item)
+    {
+      if (hit.item.end_ns > hit.item.begin_ns)
+        put_markers_on (self, hit.item.begin_ns, hit.item.end_ns);
+      else
+        cs_timeline_set_marker_ns (self, CS_MARKER_A, hit.item.begin_ns);
+      return;
+    }
   if (n_press >= 2 && hit.kind == CS_HIT_TASK_PLOT && hit.has_interval &&
       hit.interval.state == CS_TASK_RUNNABLE && hit.interval.wakeup_ns >= 0)
     {

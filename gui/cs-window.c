@@ -27,6 +27,8 @@
 #include "cs-session.h"
 #include "cs-window-actions.h"
 #include "cs-window.h"
+#include "cs-window-plugins.h"
+#include "cs-plugins-dialog.h"
 
 #define STYLE_RESOURCE "/org/chronoscope/Chronoscope/style.css"
 
@@ -53,6 +55,7 @@ struct _CsWindow
   GtkWidget *analysis_box;
   GtkMenuButton *cpu_button;
   CsFilterBar *filter_bar;
+  GtkBox *info_bar;
 
   /* owned */
   GSettings *settings;
@@ -63,6 +66,8 @@ struct _CsWindow
   GFile *file;
   GtkFileChooserNative *chooser;
   CsDemoDialog *demo_dialog;     /* weak: the Classroom Demos dialog */
+  CsPluginWindow *plugins;       /* layers, rows, pages, passes of plugins */
+  GtkNotebook *list_notebook;    /* the event list, then plugin pages */
   char *error_message;
   CsWindowState state;
   gboolean selecting_clicked_event;
@@ -292,6 +297,8 @@ markers_changed_cb (CsWindow *self)
   gint64 b_ns = cs_timeline_get_marker_ns (self->timeline, CS_MARKER_B);
   g_autofree char *markup = NULL;
 
+  if (self->plugins != NULL)
+    cs_plugin_window_range_changed (self->plugins);
   if (a_ns == CS_MARKER_UNSET && b_ns == CS_MARKER_UNSET)
     {
       gtk_label_set_label (self->marker_label, _("Click: marker A · double-click: B"));
@@ -384,6 +391,8 @@ cs_window_set_document (CsWindow   *self,
   /* Plots and filter for the new recording (after the timeline and the
    * list have it). */
   cs_analysis_document_changed (self->analysis);
+  /* Plugin layers, rows and pages, after the plots they draw on. */
+  cs_plugin_window_set_document (self->plugins, document);
 
   if (document != NULL)
     {
@@ -680,6 +689,10 @@ cs_window_dispose (GObject *object)
   g_clear_weak_pointer (&self->demo_dialog);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job);
+  /* A running pass holds a reference: stop it and its widgets now. */
+  if (self->plugins != NULL)
+    g_object_run_dispose (G_OBJECT (self->plugins));
+  g_clear_object (&self->plugins);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
@@ -769,6 +782,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, event_list_view);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, hover_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, marker_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, span_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, analysis_box);
@@ -810,11 +824,20 @@ cs_window_load_style (void)
 }
 
 static void
+plugins_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  gtk_window_present (GTK_WINDOW (cs_plugins_dialog_new (GTK_WINDOW (user_data))));
+}
+
+static void
 cs_window_init (CsWindow *self)
 {
   static const GActionEntry record_entries[] = {
     { "record", record_action },
     { "demo", demo_action },
+    { "plugins", plugins_action },
   };
   GtkDropTarget *target;
 
@@ -822,6 +845,18 @@ cs_window_init (CsWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), record_entries,
                                    G_N_ELEMENTS (record_entries), self);
+
+  /* The event list shares its place with plugin pages, as tabs shown
+   * only when there are pages. */
+  self->list_notebook = GTK_NOTEBOOK (gtk_notebook_new ());
+  gtk_notebook_set_show_border (self->list_notebook, FALSE);
+  gtk_notebook_set_show_tabs (self->list_notebook, FALSE);
+  g_object_ref (self->event_list_view);
+  gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->list_notebook));
+  gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->event_list_view),
+                            gtk_label_new (_("Events")));
+  g_object_unref (self->event_list_view);
+  self->plugins = cs_plugin_window_new (self, self->list_notebook, self->info_bar);
 
   /* Plots, filters and sessions: cs-analysis.c, cs-window-actions.c. */
   self->analysis = cs_analysis_new (self->timeline, self->event_list_view);
@@ -967,4 +1002,18 @@ cs_window_get_file (CsWindow *self)
   g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
 
   return self->file;
+}
+
+/**
+ * cs_window_get_plugins:
+ * @self: a #CsWindow
+ *
+ * Returns: (transfer none): what plugins do in this window
+ */
+CsPluginWindow *
+cs_window_get_plugins (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+
+  return self->plugins;
 }

@@ -44,5 +44,6 @@ GFile         *cs_window_get_file          (CsWindow       *self);
 CsEventListView *cs_window_get_event_list_view (CsWindow     *self);
 gboolean       cs_window_select_event      (CsWindow       *self,
                                             const CsEvent  *event);
+struct _CsPluginWindow *cs_window_get_plugins (CsWindow    *self);
 
 G_END_DECLS

@@ -14,7 +14,9 @@
 
 #include "cs-application.h"
 #include "cs-cli.h"
+#include "cs-cli-plugins.h"
 #include "cs-cli-record.h"
+#include "cs-plugin-host.h"
 
 int
 main (int   argc,
@@ -31,8 +33,13 @@ main (int   argc,
     return cs_cli_record (argc - 1, argv + 1);
   if (argc >= 2 && g_strcmp0 (argv[1], "record-helper") == 0)
     return cs_cli_record_helper (argc - 1, argv + 1);
+  /* -p/--plugin FILE.so, for the window and every command but record's
+   * (whose -p is a tracer). */
+  argc = cs_plugin_host_take_args (argc, argv);
   if (argc >= 2 && cs_cli_is_command (argv[1]))
     return cs_cli_run (argc, argv);
+  if (argc >= 2 && cs_cli_plugins_is_command (argv[1]))
+    return cs_cli_plugins_run (argc, argv);
 
   g_set_application_name (_("Chronoscope"));
   application = cs_application_new ();

@@ -48,6 +48,19 @@ typedef struct {
 
 #define TASK_CACHE_SLOTS 256
 
+/* Runs and wakeups wait per task until a chunk of CS_TASK_CHUNK_ROWS is
+ * full.  A recording can hold any number of tasks (a fork loop makes tens
+ * of thousands, each with a few rows), so their buffers start small and
+ * grow, and when the buffers of one scan pass this budget every task's
+ * rows are written out as shorter chunks and the buffers freed: memory
+ * stays within the budget per scanning thread, whatever the recording.
+ * TASK_ROWS_BUDGET_BYTES is the default of _cs_scan_task_rows_budget_bytes. */
+#define TASK_ROWS_FIRST 8
+#define TASK_ROWS_BUDGET_BYTES (4 * 1024 * 1024)
+
+/* Tests lower it to make every path of the budget run on small files. */
+gsize _cs_scan_task_rows_budget_bytes = TASK_ROWS_BUDGET_BYTES;
+
 typedef struct {
   CsScanResult *result;
   const CsTypeMap *types;
@@ -74,6 +87,7 @@ typedef struct {
   WakeupEvent wakeups[3];
   guint n_wakeups;
   gint64 tk[TK_N_COLUMNS][CS_TASK_CHUNK_ROWS];
+  gsize task_rows_bytes;   /* allocated in the tasks' row buffers */
 
   /* Level 0 of the summaries, built as the events go by once the grid
    * is known; until then what it needs is held. */
@@ -224,6 +238,26 @@ flush_task (ScanState  *st,
   st->emit (chunk, st->emit_data);
 }
 
+/* Writes out every task's rows and frees their buffers (see
+ * TASK_ROWS_BUDGET_BYTES). */
+static void
+flush_all_tasks (ScanState *st)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, st->result->tasks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      CsScanTask *task = value;
+
+      flush_task (st, GPOINTER_TO_INT (key), task);
+      g_clear_pointer (&task->rows, g_free);
+      task->n_alloc = 0;
+    }
+  st->task_rows_bytes = 0;
+}
+
 /* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
 static gboolean
 emit_summary_block (gpointer   user_data,
@@ -256,8 +290,15 @@ add_task_row (ScanState *st,
   CsScanTask *task = lookup_task (st, pid);
   gint64 *row;
 
-  if (task->rows == NULL)
-    task->rows = g_malloc (sizeof (gint64[TK_N_COLUMNS]) * CS_TASK_CHUNK_ROWS);
+  if (task->n_rows == task->n_alloc)
+    {
+      guint n_alloc = task->n_alloc == 0 ? TASK_ROWS_FIRST
+                                         : MIN (task->n_alloc * 2, CS_TASK_CHUNK_ROWS);
+
+      task->rows = g_realloc (task->rows, sizeof (gint64[TK_N_COLUMNS]) * n_alloc);
+      st->task_rows_bytes += sizeof (gint64[TK_N_COLUMNS]) * (n_alloc - task->n_alloc);
+      task->n_alloc = n_alloc;
+    }
   row = task->rows[task->n_rows];
   row[TK_TS] = ts_ns;
   row[TK_DURATION] = duration_ns;
@@ -265,6 +306,8 @@ add_task_row (ScanState *st,
   row[TK_STATE] = prev_state;
   if (++task->n_rows == CS_TASK_CHUNK_ROWS)
     flush_task (st, pid, task);
+  else if (st->task_rows_bytes > _cs_scan_task_rows_budget_bytes)
+    flush_all_tasks (st);
 }
 
 static void
@@ -758,15 +801,7 @@ _cs_cpu_scan_finish (CsCpuScan           *scan,
   if (!_cs_summary_scan_finish (st->summary, error))
     return NULL;
 
-  GHashTableIter iter;
-  gpointer key, value;
-  g_hash_table_iter_init (&iter, result->tasks);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      CsScanTask *task = value;
-      flush_task (st, GPOINTER_TO_INT (key), task);
-      g_clear_pointer (&task->rows, g_free);
-    }
+  flush_all_tasks (st);
 
   /* The thread may have more CPUs to finish: keep only the result. */
   g_clear_pointer (&st->summary, _cs_summary_scan_free);

@@ -37,6 +37,10 @@ typedef struct {
 
 void cs_scan_chunk_free (CsScanChunk *chunk);
 
+/* Bytes of task rows one scan buffers before writing every task's rows out
+ * (4 MiB); lowered only by tests.  Set it before a build starts. */
+extern gsize _cs_scan_task_rows_budget_bytes;
+
 /* Per task, what one CPU saw of it. */
 typedef struct {
   guint64 n_events;
@@ -46,6 +50,7 @@ typedef struct {
   /* Runs and wakeups of the task on this CPU not yet encoded. */
   gint64 (*rows)[TK_N_COLUMNS_PUBLIC];
   guint n_rows;
+  guint n_alloc;           /* rows @rows has room for */
   guint64 n_chunks;
 } CsScanTask;
 

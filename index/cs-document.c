@@ -15,6 +15,7 @@
 #include "cs-document.h"
 #include "cs-index-builder.h"
 #include "cs-index-cache.h"
+#include "cs-index-lock.h"
 #include "cs-document-private.h"
 #include "cs-index-private.h"
 
@@ -329,19 +330,78 @@ open_index (const char  *trace_path,
   return g_steal_pointer (&self);
 }
 
+/* The index at @index_path when it is there, complete and of this
+ * recording.  A stale or damaged one is removed only when @may_remove
+ * (the caller holds the index's lock): never trusted, rebuilt. */
+static CsDocument *
+try_existing (const char  *trace_path,
+              const char  *index_path,
+              const char  *identity,
+              gboolean     may_remove,
+              GError     **error)
+{
+  g_autoptr(GError) open_error = NULL;
+  CsDocument *doc;
+
+  if (!g_file_test (index_path, G_FILE_TEST_EXISTS))
+    return NULL;
+  doc = open_index (trace_path, index_path, identity, &open_error);
+  if (doc != NULL)
+    return doc;
+  if (!g_error_matches (open_error, CS_INDEX_ERROR, CS_INDEX_ERROR_STALE) &&
+      !g_error_matches (open_error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE))
+    {
+      g_propagate_error (error, g_steal_pointer (&open_error));
+      return NULL;
+    }
+  if (may_remove)
+    g_unlink (index_path);
+  return NULL;
+}
+
+/* The builder's progress goes to the caller and, through the lock file,
+ * to whoever waits for the same index. */
+typedef struct {
+  CsIndexProgressFunc progress;
+  gpointer user_data;
+  CsIndexLock *lock;
+} SharedProgress;
+
+static void
+shared_progress_cb (double   fraction,
+                    gpointer data)
+{
+  SharedProgress *shared = data;
+
+  cs_index_lock_set_progress (shared->lock, fraction);
+  if (shared->progress != NULL)
+    shared->progress (fraction, shared->user_data);
+}
+
 /**
  * cs_document_load:
  * @trace_path: the recording
- * @progress: (nullable): called during a build, on this thread
+ * @progress: (nullable): called during a build, on this thread; also while
+ *   waiting for another process's build of the same index, with its progress
  * @user_data: for @progress
- * @cancellable: (nullable): cancels a build (%G_IO_ERROR_CANCELLED)
- * @reused: (out) (optional): whether an existing index was used
- * @error: the errors of cs_index_build() and cs_document_open()
+ * @cancellable: (nullable): cancels a build, or the wait for another
+ *   process's build (%G_IO_ERROR_CANCELLED)
+ * @reused: (out) (optional): whether an existing index was used (also one
+ *   another process built while this one waited)
+ * @error: the errors of cs_index_build() and cs_document_open(), and
+ *   %CS_INDEX_ERROR_CHANGED when the recording changed during two builds
+ *   in a row
  *
  * Opens the recording's index from the cache, building it first when there
  * is none or when the one there is stale (another recording, an older
- * schema, or damaged).  Building blocks for about the time it takes to
- * read the recording: call it from a worker thread or process.
+ * schema, or damaged).  One process builds a given index at a time (see
+ * cs_index_lock_acquire()): a second one opening the same new recording
+ * waits and reuses the first one's index.  When the cache folder cannot be
+ * written, the index goes to a temporary folder removed at exit (see
+ * cs_index_cache_dup_writable_dir()).  When the recording changes while it
+ * is indexed, the build is thrown away and done once more on what the file
+ * holds then.  Building blocks for about the time it takes to read the
+ * recording: call it from a worker thread or process.
  *
  * Returns: (transfer full): the document, or %NULL with @error set
  */
@@ -353,41 +413,63 @@ cs_document_load (const char          *trace_path,
                   gboolean            *reused,
                   GError             **error)
 {
-  g_autofree char *identity = NULL;
-  g_autofree char *index_path = NULL;
-  g_autoptr(GError) open_error = NULL;
-  CsDocument *doc;
+  g_autofree char *dir = NULL;
+  g_autoptr(CsIndexLock) lock = NULL;
+  GError *local_error = NULL;
+  SharedProgress shared;
 
   if (reused)
     *reused = FALSE;
 
-  identity = cs_index_cache_compute_identity (trace_path, error);
-  if (identity == NULL)
-    return NULL;
-  index_path = cs_index_cache_dup_index_path (identity);
-
-  if (g_file_test (index_path, G_FILE_TEST_EXISTS))
+  for (guint attempt = 0; ; attempt++)
     {
-      doc = open_index (trace_path, index_path, identity, &open_error);
-      if (doc != NULL)
+      g_autofree char *identity = NULL;
+      g_autofree char *index_path = NULL;
+      CsDocument *doc;
+
+      identity = cs_index_cache_compute_identity (trace_path, error);
+      if (identity == NULL)
+        return NULL;
+
+      /* A finished index is only ever renamed into place: no lock needed
+       * to read one, and none to write where it is (a read-only cache may
+       * still hold it). */
+      index_path = cs_index_cache_dup_index_path (identity);
+      doc = try_existing (trace_path, index_path, identity, FALSE, &local_error);
+      if (doc == NULL && local_error == NULL)
         {
-          if (reused)
+          if (dir == NULL && (dir = cs_index_cache_dup_writable_dir (NULL, error)) == NULL)
+            return NULL;
+          g_free (index_path);
+          index_path = cs_index_cache_dup_index_path_in (dir, identity);
+          lock = cs_index_lock_acquire (index_path, progress, user_data, cancellable, NULL, error);
+          if (lock == NULL)
+            return NULL;
+          /* Built by whoever held the lock while we waited? */
+          doc = try_existing (trace_path, index_path, identity, TRUE, &local_error);
+        }
+      if (doc != NULL || local_error != NULL)
+        {
+          if (doc != NULL && reused)
             *reused = TRUE;
+          if (local_error != NULL)
+            g_propagate_error (error, local_error);
           return doc;
         }
-      if (!g_error_matches (open_error, CS_INDEX_ERROR, CS_INDEX_ERROR_STALE) &&
-          !g_error_matches (open_error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE))
+
+      shared = (SharedProgress) { progress, user_data, lock };
+      if (cs_index_build (trace_path, identity, index_path, shared_progress_cb, &shared,
+                          cancellable, &local_error))
+        return open_index (trace_path, index_path, identity, error);
+      g_clear_pointer (&lock, cs_index_lock_release);
+      /* Changed while it was read: once more on what it holds now. */
+      if (attempt > 0 || !g_error_matches (local_error, CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED))
         {
-          g_propagate_error (error, g_steal_pointer (&open_error));
+          g_propagate_error (error, local_error);
           return NULL;
         }
-      /* Stale or damaged: never trusted, rebuilt. */
-      g_unlink (index_path);
+      g_clear_error (&local_error);
     }
-
-  if (!cs_index_build (trace_path, identity, index_path, progress, user_data, cancellable, error))
-    return NULL;
-  return open_index (trace_path, index_path, identity, error);
 }
 
 /* ---- Getters ------------------------------------------------------------ */

@@ -30,6 +30,17 @@
 /* Chunks waiting for SQLite; past this the scanners wait (~20 KiB each). */
 #define MAX_QUEUED_CHUNKS 512
 
+/* The memory budget (DESIGN.md: 256 MiB of RssAnon for the indexer) is a
+ * sum of fixed parts, none of which follows the recording's size:
+ *   SQLite's page cache                         16 MiB (build_into())
+ *   chunks in flight, MAX_QUEUED_CHUNKS         ~10 MiB
+ *   per scanner thread: task rows (4 MiB, cs-cpu-scanner.c), event and
+ *     slice columns (~200 KiB), the reader's block (a 256 KiB window or
+ *     one decompressed chunk)                   ~5 MiB x MAX_SCAN_THREADS
+ * plus ~150 bytes per task per CPU in the task table.  Measured on the
+ * large benchmark recording (80 M events, 2 threads): 57 MiB. */
+#define MAX_SCAN_THREADS 8
+
 /* What the first records of a CPU tell. */
 typedef struct {
   gboolean has_events;
@@ -565,8 +576,9 @@ build_into (sqlite3             *db,
   build_type_map (tep, &b->types);
 
   /* Scanning is CPU-bound (page parsing, varints, zstd): one thread per
-   * core, each taking the next unscanned CPU. */
-  n_threads = CLAMP (g_get_num_processors (), 1, MAX (b->n_cpus, 1));
+   * core, each taking the next unscanned CPU, and no more than
+   * MAX_SCAN_THREADS, whose buffers the memory budget counts. */
+  n_threads = CLAMP (g_get_num_processors (), 1, MIN (MAX (b->n_cpus, 1), MAX_SCAN_THREADS));
   b->n_threads = n_threads;
   b->samples = g_new0 (CpuSample, MAX (b->n_cpus, 1));
   if (cs_trace_file_get_cursors_are_independent (file))
@@ -737,6 +749,51 @@ build_into (sqlite3             *db,
   return TRUE;
 }
 
+/* SQLite says "database or disk is full"; say which folder ran out of
+ * room, as a %G_FILE_ERROR_NOSPC the window and CLI can show as it is. */
+static void
+explain_no_space (sqlite3     *db,
+                  const char  *dir,
+                  const char  *trace_path,
+                  GError     **error)
+{
+  int sys = sqlite3_system_errno (db);
+
+  if (error == NULL || *error == NULL ||
+      g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      (sqlite3_errcode (db) != SQLITE_FULL && sys != ENOSPC && sys != EDQUOT))
+    return;
+  g_autofree char *detail = g_strdup ((*error)->message);
+  g_clear_error (error);
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC,
+               "No space left in the index cache folder %s while indexing %s; "
+               "nothing was kept (%s)", dir, trace_path, detail);
+}
+
+/* Returns @ok, or FALSE with a %CS_INDEX_ERROR_CHANGED @error (replacing
+ * any other) when @trace_path no longer has @identity. */
+static gboolean
+check_unchanged (const char  *trace_path,
+                 const char  *identity,
+                 gboolean     ok,
+                 GError     **error)
+{
+  g_autoptr(GError) id_error = NULL;
+  g_autofree char *now = cs_index_cache_compute_identity (trace_path, &id_error);
+
+  if (g_strcmp0 (now, identity) == 0)
+    return ok;
+  if (error != NULL && *error != NULL &&
+      g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return FALSE;
+  g_clear_error (error);
+  g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED,
+               "%s changed while it was being indexed (%s); its index was not kept",
+               trace_path, now == NULL ? id_error->message
+                                       : "it was truncated, rewritten or replaced");
+  return FALSE;
+}
+
 static void
 batch_free (gpointer data)
 {
@@ -765,11 +822,16 @@ batch_free (gpointer data)
  * @cancellable: (nullable): stops the build with %G_IO_ERROR_CANCELLED
  * @error: %CS_INDEX_ERROR codes for a bad recording (see
  *   cs_trace_file_open()), %CS_INDEX_ERROR_SQLITE, %G_FILE_ERROR for the
- *   cache directory, %G_IO_ERROR_CANCELLED
+ *   cache directory (%G_FILE_ERROR_NOSPC naming it when it is full),
+ *   %CS_INDEX_ERROR_CHANGED when the recording's identity at the end
+ *   differs from @identity (it was truncated or rewritten meanwhile),
+ *   %G_IO_ERROR_CANCELLED
  *
  * Reads every event of the recording once and writes its index.  The index
  * is written under cs_index_cache_dup_temporary_path() and renamed to
- * @index_path only when complete; on any failure nothing is left.  Uses one
+ * @index_path only when complete and when the recording still has
+ * @identity; on any failure nothing is left.  The caller serialises builds
+ * of one @index_path (cs_index_lock_acquire()).  Uses one
  * scanner thread per core; anonymous memory stays bounded whatever the
  * recording's size.  Blocks: call it from a worker thread or process.
  *
@@ -853,8 +915,15 @@ cs_index_build (const char          *trace_path,
   g_free (b.estimates);
   g_mutex_clear (&b.grid_lock);
   g_cond_clear (&b.grid_cond);
+  if (!ok)
+    explain_no_space (db, dir, trace_path, error);
   if (sqlite3_close (db) != SQLITE_OK && ok)
     ok = _cs_sqlite_check (db, SQLITE_ERROR, "closing the index", error);
+
+  /* What was read must be what is there now: a recording truncated or
+   * rewritten meanwhile would leave an index of neither version.  Checked
+   * after failures too, since a file cut short mid-read fails as damaged. */
+  ok = check_unchanged (trace_path, identity, ok, error);
 
   if (ok && g_rename (tmp_path, index_path) != 0)
     {

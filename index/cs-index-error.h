@@ -30,6 +30,9 @@ G_BEGIN_DECLS
  * @CS_INDEX_ERROR_STALE: the index exists but was built by another schema
  *   version or from another recording; it must be rebuilt.
  * @CS_INDEX_ERROR_WORKER: the indexing worker process died or misbehaved.
+ * @CS_INDEX_ERROR_CHANGED: the recording was truncated, rewritten or
+ *   replaced while it was being indexed (its identity differs at the end of
+ *   the build from what it was at the start); nothing was kept.
  *
  * Codes of %CS_INDEX_ERROR.
  */
@@ -41,6 +44,7 @@ typedef enum {
   CS_INDEX_ERROR_SQLITE,
   CS_INDEX_ERROR_STALE,
   CS_INDEX_ERROR_WORKER,
+  CS_INDEX_ERROR_CHANGED,
 } CsIndexError;
 
 GQuark cs_index_error_quark (void);

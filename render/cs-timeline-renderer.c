@@ -14,7 +14,7 @@
  * (cs-task-plot-painter.c), the axis by CsAxisPainter (cs-axis-painter.c);
  * this file places the plots, answers hit tests and is the public face.
  */
-#include "cs-timeline-renderer.h"
+#include "cs-timeline-renderer-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,44 +25,16 @@
 #include "cs-axis-painter-private.h"
 #include "cs-cpu-plot-painter-private.h"
 #include "cs-kmod-overlay-private.h"
-#include "cs-plugin-view-private.h"
 #include "cs-task-plot-painter-private.h"
 #include "cs-text-cache-private.h"
 #include "cs-theme-private.h"
 
 #define LABEL_PAD_PX         3
-#define HIT_RADIUS_PX        4.0
 
 #define CPU_FONT   "Sans 9"
 #define PID_FONT   "Sans 8"
 #define NOTE_FONT  "Sans Italic 7"
 #define TASK_STRIP_PX 3
-
-struct _CsTimelineRenderer
-{
-  GObject parent_instance;
-
-  /* owned */
-  CsDocument *document;
-  GArray *cpus;              /* guint: the CPU of each plot, top to bottom */
-  GArray *task_pids;         /* gint32: the task of each task plot, after the CPU plots */
-  PangoContext *pango_context;
-  cairo_font_options_t *font_options;  /* of the last target drawn on */
-  cairo_matrix_t matrix;
-  CsAxisPainter axis_painter;
-  CsTextCache cpu_texts;      /* "CPU n" and task plots' command names */
-  CsTextCache pid_texts;      /* task plots' pids */
-  CsTextCache note_texts;     /* notes over plots */
-  CsTextCache plugin_texts;   /* plugin layers' text (cs_plugin_view_draw_text()) */
-  CsCpuPlotPainter *painter;
-  CsTaskPlotPainter *task_painter;
-  CsKmodOverlay *kmod_overlay;
-  CsEventFilter *filter;      /* NULL: no filter on the ticks */
-  gboolean filter_exact;      /* the last frame applied it everywhere */
-  CsPluginDocument *plugins;  /* NULL: no plugin layers */
-  GArray *rows;               /* CsPluginRow: plugin rows, after the task plots */
-  char *item_text;            /* of the last hit test's CsHit.item */
-};
 
 enum {
   PROP_0,
@@ -121,31 +93,6 @@ n_plots (CsTimelineRenderer *self)
   return self->cpus->len + self->task_pids->len + self->rows->len;
 }
 
-/* What plugin layers need to draw on plot @y of @frame. */
-static void
-init_plugin_view (CsTimelineRenderer *self,
-                  CsPluginView       *view,
-                  const CsPlotFrame  *frame,
-                  double              y)
-{
-  memset (view, 0, sizeof *view);
-  view->document = self->plugins;
-  view->frame = frame;
-  view->y_px = y;
-  view->height_px = CS_PLOT_HEIGHT_PX;
-  view->cpu = -1;
-  view->pid = -1;
-  view->pango_context = self->pango_context;
-  view->label_texts = &self->plugin_texts;
-  view->note_texts = &self->note_texts;
-}
-
-static double
-plot_y (guint index)
-{
-  return CS_AXIS_HEIGHT_PX + CS_PLOT_GAP_PX + (double) index * (CS_PLOT_HEIGHT_PX + CS_PLOT_GAP_PX);
-}
-
 static void
 draw_cpu_label (CsTimelineRenderer *self, cairo_t *cr, guint cpu, double y)
 {
@@ -189,7 +136,7 @@ draw_cpu_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, 
                GError **error)
 {
   guint cpu = g_array_index (self->cpus, guint, index);
-  double y = plot_y (index);
+  double y = _cs_timeline_renderer_plot_y (index);
 
   CsPluginView view;
 
@@ -197,7 +144,7 @@ draw_cpu_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, 
   if (!_cs_cpu_plot_painter_draw (self->painter, cr, frame, cpu, y, error) ||
       !_cs_kmod_overlay_draw_sections (self->kmod_overlay, cr, frame, cpu, y, error))
     return FALSE;
-  init_plugin_view (self, &view, frame, y);
+  _cs_timeline_renderer_init_plugin_view (self, &view, frame, y);
   view.cpu = cpu;
   _cs_plugin_layers_draw (&view, CS_PLUGIN_LAYER_CPU_PLOT, cr);
   if (!_cs_cpu_plot_painter_get_filter_exact (self->painter))
@@ -249,47 +196,17 @@ draw_task_plot (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame,
                 GError **error)
 {
   gint32 pid = g_array_index (self->task_pids, gint32, index - self->cpus->len);
-  double y = plot_y (index);
+  double y = _cs_timeline_renderer_plot_y (index);
   CsPluginView view;
 
   draw_task_label (self, cr, pid, y);
   if (!_cs_task_plot_painter_draw (self->task_painter, cr, frame, pid, y, error) ||
       !_cs_kmod_overlay_draw_latencies (self->kmod_overlay, cr, frame, pid, y, error))
     return FALSE;
-  init_plugin_view (self, &view, frame, y);
+  _cs_timeline_renderer_init_plugin_view (self, &view, frame, y);
   view.pid = pid;
   _cs_plugin_layers_draw (&view, CS_PLUGIN_LAYER_TASK_PLOT, cr);
   return TRUE;
-}
-
-/* A plugin row: its label (one or two lines) and its layer. */
-static void
-draw_plugin_row (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame, guint index)
-{
-  const CsPluginRow *row = &g_array_index (self->rows, CsPluginRow, index - self->cpus->len - self->task_pids->len);
-  g_auto(GStrv) lines = g_strsplit (row->label, "\n", 2);
-  double y = plot_y (index);
-  double top;
-  int heights[2] = { 0, 0 };
-  PangoLayout *layouts[2] = { NULL, NULL };
-  CsPluginView view;
-
-  for (guint i = 0; i < 2 && lines[i] != NULL; i++)
-    {
-      layouts[i] = _cs_text_cache_get (i == 0 ? &self->cpu_texts : &self->pid_texts,
-                                       self->pango_context, lines[i]);
-      pango_layout_get_pixel_size (layouts[i], NULL, &heights[i]);
-    }
-  top = floor (y + (CS_PLOT_HEIGHT_PX - heights[0] - heights[1]) / 2.0);
-  for (guint i = 0; i < 2 && layouts[i] != NULL; i++)
-    {
-      _cs_theme_set_source (cr, i == 0 ? &cs_theme_text_color : &cs_theme_dim_text_color);
-      cairo_move_to (cr, 6, top);
-      pango_cairo_show_layout (cr, layouts[i]);
-      top += heights[i];
-    }
-  init_plugin_view (self, &view, frame, y);
-  _cs_plugin_row_draw (row, &view, cr);
 }
 
 static void
@@ -611,7 +528,7 @@ cs_timeline_renderer_get_natural_height (CsTimelineRenderer *self)
 {
   g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), 0);
 
-  return (int) plot_y (n_plots (self));
+  return (int) _cs_timeline_renderer_plot_y (n_plots (self));
 }
 
 /**
@@ -635,7 +552,7 @@ cs_timeline_renderer_get_cpu_plot_area (CsTimelineRenderer *self,
   g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
 
   if (y_px != NULL)
-    *y_px = plot_y (index);
+    *y_px = _cs_timeline_renderer_plot_y (index);
   if (height_px != NULL)
     *height_px = CS_PLOT_HEIGHT_PX;
 }
@@ -660,7 +577,7 @@ cs_timeline_renderer_get_task_plot_area (CsTimelineRenderer *self,
   g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
 
   if (y_px != NULL)
-    *y_px = plot_y (self->cpus->len + index);
+    *y_px = _cs_timeline_renderer_plot_y (self->cpus->len + index);
   if (height_px != NULL)
     *height_px = CS_PLOT_HEIGHT_PX;
 }
@@ -783,7 +700,7 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
   _cs_plot_frame_init (&frame, viewport, cs_document_get_summary_resolution_ns (self->document));
   cs_time_axis_init (&axis, frame.begin_ns, frame.end_ns, frame.time_width,
                      cs_document_get_first_ns (self->document));
-  plots_bottom = MIN (plot_y (n_plots (self)), viewport->height_px);
+  plots_bottom = MIN (_cs_timeline_renderer_plot_y (n_plots (self)), viewport->height_px);
   self->filter_exact = TRUE;
 
   cairo_save (cr);
@@ -798,7 +715,7 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
 
   _cs_theme_set_source (cr, &cs_theme_plot_color);
   for (guint i = 0; i < n_plots (self); i++)
-    cairo_rectangle (cr, frame.time_x, plot_y (i), frame.time_width, CS_PLOT_HEIGHT_PX);
+    cairo_rectangle (cr, frame.time_x, _cs_timeline_renderer_plot_y (i), frame.time_width, CS_PLOT_HEIGHT_PX);
   cairo_fill (cr);
 
   _cs_axis_painter_draw (&self->axis_painter, cr, self->pango_context, &frame, &axis,
@@ -806,7 +723,7 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
 
   for (guint i = 0; i < n_plots (self) && ret; i++)
     {
-      double y = plot_y (i);
+      double y = _cs_timeline_renderer_plot_y (i);
 
       if (y + CS_PLOT_HEIGHT_PX <= clip_y1 || y >= clip_y2)
         continue;
@@ -815,7 +732,7 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
       else if (i < self->cpus->len + self->task_pids->len)
         ret = draw_task_plot (self, cr, &frame, i, error);
       else
-        draw_plugin_row (self, cr, &frame, i);
+        _cs_timeline_renderer_draw_plugin_row (self, cr, &frame, i);
     }
 
   cairo_restore (cr);
@@ -866,6 +783,8 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
 
   memset (hit, 0, sizeof *hit);
   hit->kind = CS_HIT_NONE;
+  hit->item.pid = -1;
+  g_clear_pointer (&self->item_text, g_free);
 
   if (x_px < 0 || y_px < 0 || x_px >= viewport->width_px || y_px >= viewport->height_px)
     return TRUE;
@@ -888,6 +807,9 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
     return TRUE;
   hit->plot_index = index;
 
+  if (index >= self->cpus->len + self->task_pids->len)
+    return _cs_timeline_renderer_hit_test_plugin_row (self, &frame, index, x_px, y_px, hit);
+
   if (index >= self->cpus->len)
     {
       hit->pid = g_array_index (self->task_pids, gint32, index - self->cpus->len);
@@ -897,6 +819,7 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
           return TRUE;
         }
       hit->kind = CS_HIT_TASK_PLOT;
+      _cs_timeline_renderer_hit_test_layers (self, &frame, index, CS_PLUGIN_LAYER_TASK_PLOT, x_px, y_px, hit);
       radius_ns = MAX (HIT_RADIUS_PX * frame.ns_per_px, 1.0);
       return _cs_task_plot_painter_find_interval (self->task_painter, hit->pid, hit->ts_ns,
                                                   (gint64) ceil (radius_ns), &hit->interval,
@@ -913,6 +836,7 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
       return TRUE;
     }
   hit->kind = CS_HIT_CPU_PLOT;
+  _cs_timeline_renderer_hit_test_layers (self, &frame, index, CS_PLUGIN_LAYER_CPU_PLOT, x_px, y_px, hit);
 
   info = cs_document_get_cpu (self->document, hit->cpu);
   if (info == NULL || info->n_events == 0)
@@ -945,3 +869,4 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
 
   return TRUE;
 }
+

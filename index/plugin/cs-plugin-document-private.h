@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  * @request: start the pass in the background unless it runs already; call
  *   _cs_plugin_document_pass_finished() on the main thread when it succeeded
  * @ensure: run the pass now (in a worker process) and wait
+ * @ready: (nullable): a requested pass's results existed already and the
+ *   plugin was told (from the main loop): redraw
  *
  * How a document gets passes run (gui/: worker processes with progress).
  */
@@ -40,6 +42,9 @@ typedef struct {
                        const char       *param,
                        GCancellable     *cancellable,
                        GError          **error);
+  void     (*ready)   (gpointer          data,
+                       CsPluginDocument *document,
+                       CsPlugin         *plugin);
 } CsPluginPassScheduler;
 
 CsPluginDocument *_cs_plugin_document_new              (CsDocument       *document);

@@ -677,7 +677,11 @@ ready_later_cb (gpointer user_data)
   ReadyLater *r = user_data;
 
   if (_cs_plugin_document_is_enabled (r->document, r->plugin))
-    _cs_plugin_document_pass_finished (r->document, r->plugin, r->pass, r->param);
+    {
+      _cs_plugin_document_pass_finished (r->document, r->plugin, r->pass, r->param);
+      if (r->document->scheduler != NULL && r->document->scheduler->ready != NULL)
+        r->document->scheduler->ready (r->document->scheduler_data, r->document, r->plugin);
+    }
   return G_SOURCE_REMOVE;
 }
 

@@ -270,6 +270,11 @@ while [ -z "$reason" ]; do
     if [ "$bytes" -ge $((buffer_bytes * 92 / 100)) ]; then
       reason="$(basename "$cpu") buffer 92 % full"
     fi
+    # trace-cmd 3.1.6's extract writes a CPU's data of 2 GiB or more into a
+    # file that names only its first pages (no error): stay under it.
+    if [ "$bytes" -ge $((1900 * 1024 * 1024)) ]; then
+      reason="$(basename "$cpu") holds 1900 MiB (trace-cmd extract's 2 GiB limit)"
+    fi
   done
   [ "$total" -ge "$TARGET_EVENTS" ] && reason="target reached"
   if [ "$SECONDS" -ge "$MAX_SECONDS" ]; then

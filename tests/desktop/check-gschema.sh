@@ -27,6 +27,7 @@ expect window-maximized false
 expect last-directory "''"
 expect graph-follows true
 expect restore-session false
+expect disabled-plugins '@as []'
 expect record-events "['sched']"
 expect record-filters "@a{ss} {}"
 expect record-duration 0.0
@@ -38,7 +39,7 @@ expect record-stacktrace false
 expect demo-module "''"
 
 keys=$(gsettings --schemadir "$schemas_dir" list-keys "$schema" | sort | tr '\n' ' ')
-want='demo-module graph-follows last-directory record-buffer-size-kb record-clock record-command record-command-only record-cpumask record-directory record-duration record-events record-extra-events record-filters record-follow-children record-pids record-stacktrace record-tracer record-tracer-optional restore-session window-height window-maximized window-width '
+want='demo-module disabled-plugins graph-follows last-directory record-buffer-size-kb record-clock record-command record-command-only record-cpumask record-directory record-duration record-events record-extra-events record-filters record-follow-children record-pids record-stacktrace record-tracer record-tracer-optional restore-session window-height window-maximized window-width '
 if [[ $keys != "$want" ]]; then
   echo "FAIL: keys are '$keys', expected '$want' (update this test and the README when adding one)"
   failed=1

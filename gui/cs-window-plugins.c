@@ -1,0 +1,885 @@
+/* cs-window-plugins.c: the plugins of one window.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * CsPluginWindow is what a window does for plugins (cs-plugin-window.h is
+ * its public half): it wraps the window's recording for the enabled
+ * plugins (CsPluginDocument), gives their layers to the timeline's
+ * renderer, keeps their rows below the task plots, shows their pages as
+ * tabs beside the event list, and runs their passes in the background,
+ * one at a time, in the indexing worker (CsIndexJob in pass mode), with
+ * progress and Cancel in the info bar.  When a plugin is enabled or
+ * disabled (CsPluginHost::enabled-changed) the recording is updated in
+ * place: pages come and go, passes run, the timeline redraws.
+ *
+ * No SQL and no plugin-specific code here: everything goes through the
+ * plugin API's registrations.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-analysis.h"
+#include "cs-index-job.h"
+#include "cs-plugin-host.h"
+#include "cs-plugin-private.h"
+#include "cs-window-plugins.h"
+
+typedef struct {
+  CsPlugin *plugin;
+  char *layer;
+  char *key;
+} Row;
+
+typedef struct {
+  CsPlugin *plugin;
+  const CsPluginPageInfo *info;
+  GtkWidget *widget;
+} Page;
+
+typedef struct {
+  CsPlugin *plugin;
+  char *pass;
+  char *param;
+} PassRequest;
+
+struct _CsPluginWindow
+{
+  GObject parent_instance;
+
+  /* borrowed */
+  CsWindow *window;             /* owns us */
+  GtkNotebook *notebook;        /* the event list's, where pages go */
+
+  /* owned */
+  GtkWidget *pass_box;          /* in the info bar: label, progress, Cancel */
+  GtkLabel *pass_label;
+  GtkProgressBar *pass_bar;
+  GtkWidget *pass_button;
+  CsPluginHost *host;
+  gulong enabled_changed_id;
+  CsPluginDocument *document;
+  GArray *rows;                 /* Row, top to bottom */
+  GPtrArray *pages;             /* Page */
+  GQueue passes;                /* PassRequest; the head runs */
+  CsIndexJob *job;
+  GCancellable *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (CsPluginWindow, cs_plugin_window, G_TYPE_OBJECT)
+
+static void start_next_pass (CsPluginWindow *self);
+
+static void
+row_clear (gpointer data)
+{
+  Row *row = data;
+
+  g_free (row->layer);
+  g_free (row->key);
+}
+
+static void
+page_free (gpointer data)
+{
+  g_free (data);
+}
+
+static void
+pass_request_free (PassRequest *request)
+{
+  g_free (request->pass);
+  g_free (request->param);
+  g_free (request);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rows and the renderer                                                     */
+
+static CsTimelineRenderer *
+get_renderer (CsPluginWindow *self)
+{
+  return cs_timeline_get_renderer (cs_window_get_timeline (self->window));
+}
+
+static void
+apply_rows (CsPluginWindow *self)
+{
+  CsTimelineRenderer *renderer = get_renderer (self);
+  g_autoptr(GArray) specs = g_array_new (FALSE, TRUE, sizeof (CsPluginRowSpec));
+
+  if (renderer == NULL || self->document == NULL)
+    return;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+      CsPluginRowSpec spec = { row->plugin, row->layer, row->key };
+
+      g_array_append_val (specs, spec);
+    }
+  cs_timeline_renderer_set_plugin_rows (renderer, (const CsPluginRowSpec *) specs->data, specs->len);
+  gtk_widget_queue_resize (GTK_WIDGET (cs_window_get_timeline (self->window)));
+  gtk_widget_queue_draw (GTK_WIDGET (cs_window_get_timeline (self->window)));
+}
+
+static int
+find_row (CsPluginWindow *self,
+          CsPlugin       *plugin,
+          const char     *layer,
+          const char     *key)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+
+      if (row->plugin == plugin && g_strcmp0 (row->layer, layer) == 0 &&
+          g_strcmp0 (row->key, key) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The event list's "Plugins" column                                         */
+
+static char *
+describe_item (CsEventItem *item,
+               gpointer     user_data)
+{
+  CsPluginWindow *self = user_data;
+  const CsEvent *event = cs_event_item_get_event (item);
+  const CsEventType *type;
+  CsPluginEventRef ref;
+
+  if (self->document == NULL)
+    return NULL;
+  type = cs_document_get_event_type (_cs_plugin_document_get_document (self->document),
+                                     event->type_id);
+  ref.ts_ns = event->ts_ns;
+  ref.cpu = event->cpu;
+  ref.pid = event->pid;
+  ref.system = type != NULL ? type->system : "unknown";
+  ref.name = type != NULL ? type->name : "unknown";
+  ref.row = event->row;
+  return _cs_plugin_document_describe_event (self->document, &ref);
+}
+
+/* Shows the column when an enabled plugin describes events, and fills
+ * the rows on screen again. */
+static void
+update_details (CsPluginWindow *self)
+{
+  CsEventListView *view = cs_window_get_event_list_view (self->window);
+  g_autoptr(GPtrArray) plugins = NULL;
+  gboolean any = FALSE;
+
+  if (self->document != NULL)
+    {
+      plugins = _cs_plugin_document_get_plugins (self->document);
+      for (guint i = 0; i < plugins->len && !any; i++)
+        any = ((CsPlugin *) g_ptr_array_index (plugins, i))->document_hooks.describe_event != NULL;
+    }
+  cs_event_list_view_set_details_func (view, any ? describe_item : NULL, self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pages                                                                     */
+
+static void
+page_range_changed (CsPluginWindow *self,
+                    Page           *page)
+{
+  gint64 begin_ns, end_ns;
+
+  if (page->info->range_changed == NULL)
+    return;
+  cs_plugin_window_get_range (self, &begin_ns, &end_ns);
+  page->info->range_changed (cs_plugin_document_get_instance (self->document, page->plugin),
+                             page->widget, begin_ns, end_ns);
+}
+
+static void
+update_tabs (CsPluginWindow *self)
+{
+  gtk_notebook_set_show_tabs (self->notebook, gtk_notebook_get_n_pages (self->notebook) > 1);
+}
+
+static void
+add_pages (CsPluginWindow *self,
+           CsPlugin       *plugin)
+{
+  gpointer instance = cs_plugin_document_get_instance (self->document, plugin);
+
+  for (guint k = 0; k < _cs_plugin_get_n_hooks (plugin, CS_PLUGIN_HOOK_PAGE); k++)
+    {
+      const CsPluginPageInfo *info = _cs_plugin_get_hook (plugin, CS_PLUGIN_HOOK_PAGE, k);
+      Page *page;
+      GtkWidget *widget = info->create (instance, self);
+
+      if (widget == NULL)
+        continue;
+      page = g_new0 (Page, 1);
+      page->plugin = plugin;
+      page->info = info;
+      page->widget = widget;
+      g_ptr_array_add (self->pages, page);
+      gtk_notebook_append_page (self->notebook, widget, gtk_label_new (info->title));
+      page_range_changed (self, page);
+    }
+  update_tabs (self);
+}
+
+static void
+remove_pages (CsPluginWindow *self,
+              CsPlugin       *plugin)
+{
+  for (guint i = self->pages->len; i-- > 0;)
+    {
+      Page *page = g_ptr_array_index (self->pages, i);
+      int num;
+
+      if (plugin != NULL && page->plugin != plugin)
+        continue;
+      num = gtk_notebook_page_num (self->notebook, page->widget);
+      if (num >= 0)
+        gtk_notebook_remove_page (self->notebook, num);
+      g_ptr_array_remove_index (self->pages, i);
+    }
+  update_tabs (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Passes, in the background                                                 */
+
+static void
+pass_fraction_cb (CsIndexJob     *job,
+                  GParamSpec     *pspec,
+                  CsPluginWindow *self)
+{
+  gtk_progress_bar_set_fraction (self->pass_bar, cs_index_job_get_fraction (job));
+}
+
+static void
+show_pass_error (CsPluginWindow *self,
+                 const char     *message)
+{
+  gtk_label_set_label (self->pass_label, message);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pass_label), message);
+  gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), FALSE);
+  gtk_button_set_label (GTK_BUTTON (self->pass_button), _("Dismiss"));
+  gtk_widget_set_visible (self->pass_box, TRUE);
+}
+
+static void
+pass_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(CsPluginWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  PassRequest *request = g_queue_pop_head (&self->passes);
+  gboolean ok = cs_index_job_run_pass_finish (CS_INDEX_JOB (source), result, &error);
+
+  g_clear_object (&self->job);
+  g_clear_object (&self->cancellable);
+  if (self->window == NULL)
+    {
+      /* The window closed while the pass ran: nothing to show. */
+      g_clear_pointer (&request, pass_request_free);
+      return;
+    }
+  gtk_widget_set_visible (self->pass_box, FALSE);
+  if (ok && self->document != NULL)
+    {
+      _cs_plugin_document_pass_finished (self->document, request->plugin, request->pass,
+                                         request->param);
+      apply_rows (self);
+      update_details (self);
+      cs_plugin_window_range_changed (self);
+    }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_message ("%s", error->message);
+      show_pass_error (self, error->message);
+    }
+  pass_request_free (request);
+  if (!g_queue_is_empty (&self->passes))
+    start_next_pass (self);
+}
+
+static void
+start_next_pass (CsPluginWindow *self)
+{
+  PassRequest *request = g_queue_peek_head (&self->passes);
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *text = NULL;
+
+  if (request == NULL || self->job != NULL || self->document == NULL || self->window == NULL)
+    return;
+  file = g_file_new_for_path (cs_plugin_document_get_path (self->document));
+  self->job = cs_index_job_new (file);
+  self->cancellable = g_cancellable_new ();
+  cs_index_job_set_pass (self->job, cs_plugin_get_path (request->plugin), request->pass,
+                         request->param);
+  g_signal_connect (self->job, "notify::fraction", G_CALLBACK (pass_fraction_cb), self);
+
+  /* TRANSLATORS: in the info bar while a plugin reads the recording; the
+   * plugin's name */
+  text = g_strdup_printf (_("%s: reading the recording…"), cs_plugin_get_name (request->plugin));
+  gtk_label_set_label (self->pass_label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pass_label), NULL);
+  gtk_progress_bar_set_fraction (self->pass_bar, 0.0);
+  gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), TRUE);
+  gtk_button_set_label (GTK_BUTTON (self->pass_button), _("Cancel"));
+  gtk_widget_set_visible (self->pass_box, TRUE);
+  cs_index_job_run_async (self->job, self->cancellable, pass_done_cb, g_object_ref (self));
+}
+
+static void
+request_pass (gpointer          data,
+              CsPluginDocument *document,
+              CsPlugin         *plugin,
+              const char       *pass,
+              const char       *param)
+{
+  CsPluginWindow *self = data;
+  PassRequest *request;
+
+  for (GList *l = self->passes.head; l != NULL; l = l->next)
+    {
+      PassRequest *r = l->data;
+
+      if (r->plugin == plugin && g_strcmp0 (r->pass, pass) == 0 && g_strcmp0 (r->param, param) == 0)
+        return;   /* asked already */
+    }
+  request = g_new0 (PassRequest, 1);
+  request->plugin = plugin;
+  request->pass = g_strdup (pass);
+  request->param = g_strdup (param);
+  g_queue_push_tail (&self->passes, request);
+  start_next_pass (self);
+}
+
+/* Results found from an earlier run: show them. */
+static void
+pass_ready (gpointer          data,
+            CsPluginDocument *document,
+            CsPlugin         *plugin)
+{
+  CsPluginWindow *self = data;
+
+  apply_rows (self);
+  update_details (self);
+  cs_plugin_window_range_changed (self);
+}
+
+/* ensure blocks: the API says not to call it from the window. */
+static const CsPluginPassScheduler window_scheduler = {
+  request_pass, cs_plugin_host_ensure_pass, pass_ready,
+};
+
+/* Drops the waiting passes of @plugin (all when %NULL); a running one is
+ * cancelled. */
+static void
+drop_passes (CsPluginWindow *self,
+             CsPlugin       *plugin)
+{
+  GList *l = self->passes.head;
+
+  if (l != NULL && self->job != NULL)
+    {
+      if (plugin == NULL || ((PassRequest *) l->data)->plugin == plugin)
+        g_cancellable_cancel (self->cancellable);
+      l = l->next;   /* the running one leaves in pass_done_cb */
+    }
+  while (l != NULL)
+    {
+      GList *next = l->next;
+
+      if (plugin == NULL || ((PassRequest *) l->data)->plugin == plugin)
+        {
+          pass_request_free (l->data);
+          g_queue_delete_link (&self->passes, l);
+        }
+      l = next;
+    }
+}
+
+static void
+pass_button_clicked_cb (CsPluginWindow *self)
+{
+  if (self->job != NULL)
+    g_cancellable_cancel (self->cancellable);
+  else
+    gtk_widget_set_visible (self->pass_box, FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Enabling and disabling                                                    */
+
+static void
+enable_plugin (CsPluginWindow *self,
+               CsPlugin       *plugin)
+{
+  if (!cs_plugin_host_enable_on (self->host, self->document, plugin))
+    return;
+  add_pages (self, plugin);
+  _cs_plugin_document_request_automatic_passes (self->document, plugin);
+}
+
+static void
+enabled_changed_cb (CsPluginHost   *host,
+                    CsPlugin       *plugin,
+                    CsPluginWindow *self)
+{
+  if (self->document == NULL)
+    return;
+  if (cs_plugin_host_is_enabled (host, plugin))
+    enable_plugin (self, plugin);
+  else
+    {
+      drop_passes (self, plugin);
+      remove_pages (self, plugin);
+      _cs_plugin_document_disable (self->document, plugin);
+    }
+  apply_rows (self);
+  update_details (self);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+cs_plugin_window_dispose (GObject *object)
+{
+  CsPluginWindow *self = CS_PLUGIN_WINDOW (object);
+
+  g_clear_signal_handler (&self->enabled_changed_id, self->host);
+  /* The window goes: a running pass stops, and its end (pass_done_cb,
+   * which holds a reference) touches no widget. */
+  self->window = NULL;
+  self->pass_box = NULL;
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  /* The running request stays at the head until pass_done_cb pops it. */
+  while (g_queue_get_length (&self->passes) > (self->job != NULL ? 1u : 0u))
+    pass_request_free (g_queue_pop_tail (&self->passes));
+  if (self->document != NULL)
+    {
+      _cs_plugin_document_set_scheduler (self->document, NULL, NULL);
+      _cs_plugin_document_close (self->document);
+    }
+  g_clear_pointer (&self->document, cs_plugin_document_unref);
+  g_clear_object (&self->job);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (cs_plugin_window_parent_class)->dispose (object);
+}
+
+static void
+cs_plugin_window_finalize (GObject *object)
+{
+  CsPluginWindow *self = CS_PLUGIN_WINDOW (object);
+
+  g_queue_clear_full (&self->passes, (GDestroyNotify) pass_request_free);
+  g_array_unref (self->rows);
+  g_ptr_array_unref (self->pages);
+
+  G_OBJECT_CLASS (cs_plugin_window_parent_class)->finalize (object);
+}
+
+static void
+cs_plugin_window_class_init (CsPluginWindowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = cs_plugin_window_dispose;
+  G_OBJECT_CLASS (klass)->finalize = cs_plugin_window_finalize;
+}
+
+static void
+cs_plugin_window_init (CsPluginWindow *self)
+{
+  self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  g_array_set_clear_func (self->rows, row_clear);
+  self->pages = g_ptr_array_new_with_free_func (page_free);
+  g_queue_init (&self->passes);
+}
+
+/**
+ * cs_plugin_window_new:
+ * @window: the window, which owns the result
+ * @notebook: the notebook holding the event list, where pages go as tabs
+ * @info_bar: the info bar, where a pass's progress and Cancel go
+ *
+ * Returns: (transfer full): the plugins of @window, with no recording yet
+ */
+CsPluginWindow *
+cs_plugin_window_new (CsWindow    *window,
+                      GtkNotebook *notebook,
+                      GtkBox      *info_bar)
+{
+  CsPluginWindow *self = g_object_new (CS_TYPE_PLUGIN_WINDOW, NULL);
+
+  self->window = window;
+  self->notebook = notebook;
+  self->host = cs_plugin_host_get_default ();
+  self->enabled_changed_id = g_signal_connect (self->host, "enabled-changed",
+                                               G_CALLBACK (enabled_changed_cb), self);
+
+  self->pass_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_add_css_class (self->pass_box, "plugin-pass");
+  self->pass_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_ellipsize (self->pass_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (self->pass_label, 60);
+  self->pass_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_widget_set_valign (GTK_WIDGET (self->pass_bar), GTK_ALIGN_CENTER);
+  gtk_widget_set_size_request (GTK_WIDGET (self->pass_bar), 80, -1);
+  self->pass_button = gtk_button_new_with_label (_("Cancel"));
+  gtk_widget_add_css_class (self->pass_button, "flat");
+  g_signal_connect_swapped (self->pass_button, "clicked", G_CALLBACK (pass_button_clicked_cb), self);
+  gtk_box_append (GTK_BOX (self->pass_box), GTK_WIDGET (self->pass_label));
+  gtk_box_append (GTK_BOX (self->pass_box), GTK_WIDGET (self->pass_bar));
+  gtk_box_append (GTK_BOX (self->pass_box), self->pass_button);
+  gtk_widget_set_visible (self->pass_box, FALSE);
+  gtk_box_append (info_bar, self->pass_box);
+  return self;
+}
+
+/**
+ * cs_plugin_window_set_document:
+ * @self: a window's plugins
+ * @document: (nullable): the recording the window now shows
+ *
+ * Closes the plugins' instances for the previous recording (their pages
+ * go, their passes stop), then opens the enabled plugins on @document:
+ * layers on the timeline, pages as tabs, automatic passes in the
+ * background (results from an earlier run are reused).  Plugin rows are
+ * kept when their plugin draws them for @document too.  Call it after the
+ * timeline has @document.
+ */
+void
+cs_plugin_window_set_document (CsPluginWindow *self,
+                               CsDocument     *document)
+{
+  g_autoptr(GPtrArray) plugins = NULL;
+  CsTimelineRenderer *renderer;
+
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (self));
+
+  drop_passes (self, NULL);
+  remove_pages (self, NULL);
+  gtk_widget_set_visible (self->pass_box, FALSE);
+  if (self->document != NULL)
+    {
+      _cs_plugin_document_set_scheduler (self->document, NULL, NULL);
+      _cs_plugin_document_close (self->document);
+    }
+  g_clear_pointer (&self->document, cs_plugin_document_unref);
+  if (document == NULL)
+    {
+      update_details (self);
+      return;
+    }
+
+  self->document = _cs_plugin_document_new (document);
+  _cs_plugin_document_set_scheduler (self->document, &window_scheduler, self);
+  renderer = get_renderer (self);
+  if (renderer != NULL)
+    cs_timeline_renderer_set_plugins (renderer, self->document);
+
+  plugins = cs_plugin_registry_dup_plugins (cs_plugin_host_get_registry (self->host));
+  for (guint i = 0; i < plugins->len; i++)
+    if (cs_plugin_host_is_enabled (self->host, g_ptr_array_index (plugins, i)))
+      enable_plugin (self, g_ptr_array_index (plugins, i));
+  apply_rows (self);
+  update_details (self);
+}
+
+/**
+ * cs_plugin_window_get_plugins:
+ * @self: a window's plugins
+ *
+ * Returns: (transfer none) (nullable): the plugin side of the recording
+ *   shown, %NULL when none is
+ */
+CsPluginDocument *
+cs_plugin_window_get_plugins (CsPluginWindow *self)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (self), NULL);
+  return self->document;
+}
+
+/**
+ * cs_plugin_window_range_changed:
+ * @self: a window's plugins
+ *
+ * Tells the pages that the window's range (markers, span) changed.
+ */
+void
+cs_plugin_window_range_changed (CsPluginWindow *self)
+{
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (self));
+
+  if (self->document == NULL)
+    return;
+  for (guint i = 0; i < self->pages->len; i++)
+    page_range_changed (self, g_ptr_array_index (self->pages, i));
+}
+
+/**
+ * cs_plugin_window_dup_rows:
+ * @self: a window's plugins
+ *
+ * Returns: (transfer full): the plugin rows asked for, top to bottom, as
+ *   "PLUGIN:LAYER:KEY" (the key may hold colons), for sessions
+ */
+char **
+cs_plugin_window_dup_rows (CsPluginWindow *self)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      Row *row = &g_array_index (self->rows, Row, i);
+
+      g_ptr_array_add (rows, g_strdup_printf ("%s:%s:%s", cs_plugin_get_id (row->plugin),
+                                              row->layer, row->key));
+    }
+  g_ptr_array_add (rows, NULL);
+  return (char **) g_ptr_array_free (rows, FALSE);
+}
+
+/**
+ * cs_plugin_window_set_rows:
+ * @self: a window's plugins
+ * @rows: (array zero-terminated=1) (nullable): rows as
+ *   cs_plugin_window_dup_rows() gives them; those naming a plugin that is
+ *   not loaded are dropped
+ *
+ * Restores a session's plugin rows.
+ */
+void
+cs_plugin_window_set_rows (CsPluginWindow     *self,
+                           const char * const *rows)
+{
+  CsPluginRegistry *registry = cs_plugin_host_get_registry (self->host);
+
+  g_array_set_size (self->rows, 0);
+  for (guint i = 0; rows != NULL && rows[i] != NULL; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (rows[i], ":", 3);
+      CsPlugin *plugin;
+      Row row;
+
+      if (g_strv_length (parts) != 3 ||
+          (plugin = cs_plugin_registry_lookup (registry, parts[0])) == NULL)
+        continue;
+      row.plugin = plugin;
+      row.layer = g_strdup (parts[1]);
+      row.key = g_strdup (parts[2]);
+      g_array_append_val (self->rows, row);
+    }
+  apply_rows (self);
+}
+
+/**
+ * cs_plugin_window_get_pass_running:
+ * @self: a window's plugins
+ *
+ * Returns: whether a pass runs or waits (for tests)
+ */
+gboolean
+cs_plugin_window_get_pass_running (CsPluginWindow *self)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (self), FALSE);
+  return !g_queue_is_empty (&self->passes);
+}
+
+/**
+ * cs_plugin_window_cancel_passes:
+ * @self: a window's plugins
+ *
+ * Stops the running pass and forgets the waiting ones (Cancel).
+ */
+void
+cs_plugin_window_cancel_passes (CsPluginWindow *self)
+{
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (self));
+  drop_passes (self, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The public API (cs-plugin-window.h)                                       */
+
+void
+cs_plugin_add_page (CsPlugin               *plugin,
+                    const CsPluginPageInfo *info)
+{
+  g_autoptr(GError) error = NULL;
+  CsPluginPageInfo *copy;
+
+  g_return_if_fail (plugin != NULL && info != NULL);
+
+  copy = _cs_plugin_add_hook (plugin, CS_PLUGIN_HOOK_PAGE, info, sizeof (CsPluginPageInfo),
+                              "cs_plugin_add_page");
+  if (copy == NULL)
+    return;
+  if (!_cs_plugin_check_name ("page name", copy->name, "_", &error) || copy->create == NULL ||
+      copy->title == NULL || !g_utf8_validate (copy->title, -1, NULL))
+    {
+      g_warning ("Plugin %s: page %s is invalid (%s); ignored", plugin->path,
+                 copy->name != NULL ? copy->name : "(unnamed)",
+                 error != NULL ? error->message : "create or title is missing");
+      g_ptr_array_remove (plugin->hooks[CS_PLUGIN_HOOK_PAGE], copy);
+    }
+}
+
+CsPluginDocument *
+cs_plugin_window_get_document (CsPluginWindow *window)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), NULL);
+  return window->document;
+}
+
+GtkWindow *
+cs_plugin_window_get_toplevel (CsPluginWindow *window)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), NULL);
+  return GTK_WINDOW (window->window);
+}
+
+void
+cs_plugin_window_get_range (CsPluginWindow *window,
+                            gint64         *begin_ns,
+                            gint64         *end_ns)
+{
+  CsTimeline *timeline;
+  gint64 a_ns, b_ns;
+
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window) && begin_ns != NULL && end_ns != NULL);
+
+  timeline = cs_window_get_timeline (window->window);
+  a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
+  b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
+  if (a_ns != CS_MARKER_UNSET && b_ns != CS_MARKER_UNSET && a_ns != b_ns)
+    {
+      *begin_ns = MIN (a_ns, b_ns);
+      *end_ns = MAX (a_ns, b_ns) + 1;
+    }
+  else if (window->document != NULL)
+    {
+      *begin_ns = cs_plugin_document_get_first_ns (window->document);
+      *end_ns = cs_plugin_document_get_last_ns (window->document) + 1;
+    }
+  else
+    *begin_ns = *end_ns = 0;
+}
+
+void
+cs_plugin_window_show_span (CsPluginWindow *window,
+                            gint64          begin_ns,
+                            gint64          end_ns)
+{
+  gint64 margin;
+
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
+
+  if (end_ns <= begin_ns)
+    {
+      cs_timeline_show_time (cs_window_get_timeline (window->window), begin_ns);
+      return;
+    }
+  margin = MAX ((end_ns - begin_ns) / 10, 1);
+  cs_timeline_set_span (cs_window_get_timeline (window->window), begin_ns - margin, end_ns + margin);
+}
+
+void
+cs_plugin_window_set_markers (CsPluginWindow *window,
+                              gint64          a_ns,
+                              gint64          b_ns)
+{
+  CsTimeline *timeline;
+
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
+
+  timeline = cs_window_get_timeline (window->window);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, a_ns);
+  if (b_ns >= 0)
+    cs_timeline_set_marker_ns (timeline, CS_MARKER_B, b_ns);
+}
+
+gboolean
+cs_plugin_window_select_event (CsPluginWindow *window,
+                               guint           cpu,
+                               gint64          ts_ns)
+{
+  CsDocument *document;
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), FALSE);
+
+  if (window->document == NULL)
+    return FALSE;
+  document = _cs_plugin_document_get_document (window->document);
+  if (cpu >= cs_document_get_n_cpus (document) ||
+      !cs_document_get_events (document, cpu, ts_ns, cs_document_get_last_ns (document) + 1, 1,
+                               events, NULL) ||
+      events->len == 0)
+    return FALSE;
+  return cs_window_select_event (window->window, &g_array_index (events, CsEvent, 0));
+}
+
+void
+cs_plugin_window_add_task_plot (CsPluginWindow *window,
+                                gint32          pid)
+{
+  CsAnalysis *analysis;
+
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
+
+  analysis = cs_window_get_analysis (window->window);
+  if (!cs_analysis_has_task_plot (analysis, pid))
+    cs_analysis_add_task_plot (analysis, pid);
+}
+
+void
+cs_plugin_window_add_row (CsPluginWindow *window,
+                          CsPlugin       *plugin,
+                          const char     *layer,
+                          const char     *key)
+{
+  Row row;
+
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
+  g_return_if_fail (plugin != NULL && layer != NULL && key != NULL);
+
+  if (find_row (window, plugin, layer, key) >= 0)
+    return;
+  row.plugin = plugin;
+  row.layer = g_strdup (layer);
+  row.key = g_strdup (key);
+  g_array_append_val (window->rows, row);
+  apply_rows (window);
+}
+
+void
+cs_plugin_window_remove_row (CsPluginWindow *window,
+                             CsPlugin       *plugin,
+                             const char     *layer,
+                             const char     *key)
+{
+  int index;
+
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
+
+  index = find_row (window, plugin, layer, key);
+  if (index < 0)
+    return;
+  g_array_remove_index (window->rows, index);
+  apply_rows (window);
+}
+
+void
+cs_plugin_window_queue_draw (CsPluginWindow *window)
+{
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
+  gtk_widget_queue_draw (GTK_WIDGET (cs_window_get_timeline (window->window)));
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""A plugin pass sees exactly the events `trace-cmd report` shows (TAP).
+
+usage: check-pass.py CHRONOSCOPE CENSUS.so ORACLE RECORDING...
+
+For each recording, the census test plugin (census.c) runs its pass in
+the worker over every event type the oracle (tests/oracle/report-counts.py,
+a parse of `trace-cmd report`) reports, given as "system:*" patterns, then
+over two named types only; the counts per type, per CPU and in all must
+equal the oracle's, and the events must arrive in time order.  Recordings
+with instance buffers are skipped: Chronoscope indexes the top buffer.
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import Tap  # noqa: E402
+
+exe, census, oracle = sys.argv[1:4]
+recordings = sys.argv[4:]
+tap = Tap('cs-pass-')
+tmp, env, ok = tap.tmp, tap.env, tap.ok
+
+
+def census_of(recording, types):
+    p = subprocess.run([exe, 'census', recording, ','.join(types), '-p', census],
+                       capture_output=True, text=True, env=env, timeout=600)
+    if p.returncode != 0:
+        return None, p.stderr
+    return json.loads(p.stdout), p.stderr
+
+
+for recording in recordings:
+    name = os.path.basename(recording)
+    o = subprocess.run([sys.executable, oracle, recording], capture_output=True, text=True)
+    if o.returncode != 0:
+        print('# %s: trace-cmd cannot read it, skipped' % name)
+        continue
+    expected = json.loads(o.stdout)
+    if set(expected.get('buffers', {'': 0})) != {''} or expected['n_events'] == 0:
+        print('# %s: instance buffers or no events, skipped' % name)
+        continue
+    systems = sorted({t.split(':')[0] for t in expected['events']})
+    got, err = census_of(recording, [s + ':*' for s in systems])
+    ok(got is not None, '%s: the pass ran over every system' % name, err)
+    if got is None:
+        continue
+    ok(got['n_events'] == expected['n_events'],
+       '%s: %d events, as trace-cmd report' % (name, expected['n_events']), got['n_events'])
+    ok(got['cpus'] == expected['cpus'], '%s: events per CPU as trace-cmd report' % name,
+       '%s\n%s' % (got['cpus'], expected['cpus']))
+    ok(got['events'] == expected['events'], '%s: events per type as trace-cmd report' % name,
+       json.dumps({k: (got['events'].get(k), expected['events'].get(k))
+                   for k in set(got['events']) | set(expected['events'])
+                   if got['events'].get(k) != expected['events'].get(k)}))
+    ok(got['ordered'], '%s: in time order over all CPUs' % name)
+
+    # Two named types only (the most frequent and the rarest).
+    ranked = sorted(expected['events'].items(), key=lambda kv: (-kv[1], kv[0]))
+    some = sorted({ranked[0][0], ranked[-1][0]})
+    got, err = census_of(recording, some + ['nosuch:event'])
+    ok(got is not None and got['events'] == {t: expected['events'][t] for t in some},
+       '%s: only %s, as trace-cmd report' % (name, ', '.join(some)), err if got is None else got)
+
+# A parameter the pass refuses: CS_PLUGIN_ERROR_USAGE crosses the worker.
+p = subprocess.run([exe, 'census', recordings[0], '', '-p', census],
+                   capture_output=True, text=True, env=env, timeout=120)
+ok(p.returncode == 2 and 'census needs a list of event types' in p.stderr,
+   'a pass refusing its parameter is a usage error with its message', p.stderr)
+
+tap.finish()
