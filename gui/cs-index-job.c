@@ -329,8 +329,16 @@ cs_index_job_complete (CsIndexJob *self)
       g_subprocess_get_exit_status (self->subprocess) != 0)
     {
       if (self->temporary_path != NULL)
-        g_unlink (self->temporary_path);
-      cs_index_cache_remove_stale_temporaries ();
+        {
+          g_autofree char *dir = g_path_get_dirname (self->temporary_path);
+
+          g_unlink (self->temporary_path);
+          /* Its summary threads' side files and its lock file too, where
+           * it wrote them. */
+          cs_index_cache_remove_stale_temporaries_in (dir);
+        }
+      else
+        cs_index_cache_remove_stale_temporaries ();
     }
 
   if (g_cancellable_is_cancelled (cancellable))

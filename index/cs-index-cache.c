@@ -176,12 +176,31 @@ cs_index_cache_dup_temporary_path (const char *index_path,
  *
  * Deletes the temporary files of builds whose process no longer exists
  * (killed workers, crashes), and the lock files they held
- * (cs_index_lock_remove_stale()).  Errors are ignored: this is housekeeping.
+ * (cs_index_lock_remove_stale()), in the cache folder
+ * (cs_index_cache_dup_dir()).  Errors are ignored: this is housekeeping.
  */
 void
 cs_index_cache_remove_stale_temporaries (void)
 {
   g_autofree char *dir_path = cs_index_cache_dup_dir ();
+
+  cs_index_cache_remove_stale_temporaries_in (dir_path);
+}
+
+/**
+ * cs_index_cache_remove_stale_temporaries_in:
+ * @dir_path: the folder a build wrote in: the cache folder, or the
+ *   temporary folder of a cache that could not be written
+ *   (cs_index_cache_dup_writable_dir())
+ *
+ * cs_index_cache_remove_stale_temporaries() in @dir_path.  The parent of a
+ * killed worker calls it with the folder of the worker's temporary index,
+ * which is not always its own cache folder (the worker may have fallen
+ * back on a temporary one, or been given another XDG_CACHE_HOME).
+ */
+void
+cs_index_cache_remove_stale_temporaries_in (const char *dir_path)
+{
   g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
   const char *name;
 

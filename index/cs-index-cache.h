@@ -18,6 +18,7 @@ char     *cs_index_cache_dup_index_path_in       (const char  *dir,
 char     *cs_index_cache_dup_temporary_path      (const char  *index_path,
                                                   GPid         pid);
 void      cs_index_cache_remove_stale_temporaries (void);
+void      cs_index_cache_remove_stale_temporaries_in (const char *dir_path);
 char     *cs_index_cache_dup_writable_dir        (char       **fallback_reason,
                                                   GError     **error);
 gboolean  cs_index_cache_is_temporary            (const char  *index_path);
