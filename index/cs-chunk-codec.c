@@ -140,7 +140,10 @@ cs_chunk_encode (guint                    n_rows,
 
           for (guint r = 0; r < n_rows; r++)
             {
-              p = put_varint (p, zigzag (col[r] - prev));
+              /* Modulo 2^64: a damaged recording's timestamps can be
+               * further apart than a gint64 holds; decoding adds back
+               * the same way, so the values come back exactly. */
+              p = put_varint (p, zigzag ((gint64) ((guint64) col[r] - (guint64) prev)));
               prev = col[r];
             }
         }
@@ -197,7 +200,7 @@ decode_varints (const guint8            *p,
           if (!get_varint (&p, end, &raw))
             return FALSE;
           if (modes[c] == CS_CHUNK_DELTA)
-            prev = col[r] = prev + unzigzag (raw);
+            prev = col[r] = (gint64) ((guint64) prev + (guint64) unzigzag (raw));
           else
             col[r] = unzigzag (raw);
         }

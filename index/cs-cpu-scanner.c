@@ -340,16 +340,19 @@ add_slice (ScanState *st,
            gint32     prev_state)
 {
   guint i = st->n_sl;
+  CsScanTask *task;
 
   if (pid == 0 || end_ns <= begin_ns)
     return;
   st->sl[SL_BEGIN][i] = begin_ns;
-  st->sl[SL_DURATION][i] = end_ns - begin_ns;
+  st->sl[SL_DURATION][i] = _cs_span_ns (begin_ns, end_ns);
   st->sl[SL_PID][i] = pid;
   st->sl[SL_STATE][i] = prev_state;
   st->sl_last_end = MAX (st->sl_last_end, end_ns);
-  lookup_task (st, pid)->runtime_ns += end_ns - begin_ns;
-  add_task_row (st, pid, begin_ns, end_ns - begin_ns, TK_KIND_RUN, prev_state);
+  task = lookup_task (st, pid);
+  task->runtime_ns = (gint64) MIN ((guint64) task->runtime_ns + (guint64) st->sl[SL_DURATION][i],
+                                   (guint64) G_MAXINT64);
+  add_task_row (st, pid, begin_ns, st->sl[SL_DURATION][i], TK_KIND_RUN, prev_state);
   if (++st->n_sl == CS_SLICE_CHUNK_ROWS)
     flush_slices (st);
 }

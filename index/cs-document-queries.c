@@ -275,7 +275,8 @@ scan_slices (CsDocument  *self,
           CsSlice sl;
 
           sl.begin_ns = cols[SL_BEGIN][i];
-          sl.end_ns = sl.begin_ns + cols[SL_DURATION][i];
+          if (__builtin_add_overflow (sl.begin_ns, cols[SL_DURATION][i], &sl.end_ns))
+            sl.end_ns = G_MAXINT64;
           sl.pid = (gint32) cols[SL_PID][i];
           sl.prev_state = (gint32) cols[SL_STATE][i];
           if (sl.begin_ns >= end_ns)
@@ -373,11 +374,33 @@ typedef struct {
   CsDominant *dominant;
 } Columns;
 
+/* a - b in ns as a double, without the signed overflow of a - b when a
+ * damaged recording spans more than 2^63 ns. */
+static inline double
+diff_ns (gint64 a,
+         gint64 b)
+{
+  return a >= b ? (double) ((guint64) a - (guint64) b) : -(double) ((guint64) b - (guint64) a);
+}
+
+/* @base_ns + @offset (>= 0 ns), saturated at G_MAXINT64. */
+static gint64
+offset_ns (gint64 base_ns,
+           double offset)
+{
+  gint64 sum;
+
+  if (offset < 4611686018427387904.0)   /* 2^62: exact in integers */
+    return __builtin_add_overflow (base_ns, (gint64) offset, &sum) ? G_MAXINT64 : sum;
+  offset += (double) base_ns;
+  return offset >= 9223372036854775807.0 ? G_MAXINT64 : (gint64) offset;
+}
+
 static inline gint64
 column_of (const Columns *c,
            gint64         ts_ns)
 {
-  double col = floor ((ts_ns - c->begin_ns) / c->ns_per_col);
+  double col = floor (diff_ns (ts_ns, c->begin_ns) / c->ns_per_col);
   return (gint64) CLAMP (col, 0, c->n_columns - 1);
 }
 
@@ -388,14 +411,14 @@ add_busy (Columns *c,
           gint64   begin_ns,
           gint64   end_ns)
 {
-  gint64 view_end = c->begin_ns + (gint64) ceil (c->ns_per_col * c->n_columns);
+  gint64 view_end = offset_ns (c->begin_ns, ceil (c->ns_per_col * c->n_columns));
 
   begin_ns = MAX (begin_ns, c->begin_ns);
   end_ns = MIN (end_ns, view_end);
   for (gint64 col = column_of (c, begin_ns); begin_ns < end_ns && col < c->n_columns; col++)
     {
-      gint64 col_end = c->begin_ns + (gint64) ceil (c->ns_per_col * (col + 1));
-      gint64 part = MIN (end_ns, col_end) - begin_ns;
+      gint64 col_end = offset_ns (c->begin_ns, ceil (c->ns_per_col * (col + 1)));
+      gint64 part = _cs_span_ns (begin_ns, MIN (end_ns, col_end));
 
       if (part <= 0)
         continue;
@@ -435,7 +458,7 @@ columns_from_summaries (CsDocument  *self,
                         GError     **error)
 {
   guint level = 0;
-  gint64 end_ns = c->begin_ns + (gint64) ceil (c->ns_per_col * c->n_columns);
+  gint64 end_ns = offset_ns (c->begin_ns, ceil (c->ns_per_col * c->n_columns));
   guint shift;
   gint64 width, first_idx, last_idx;
   g_autofree gint64 *mem = g_new (gint64, (gsize) SU_N_COLUMNS * CS_SUMMARY_BLOCK_BUCKETS);
@@ -450,8 +473,8 @@ columns_from_summaries (CsDocument  *self,
     level++;
   shift = self->summary_shift + CS_SUMMARY_LEVEL_BITS * level;
   width = G_GINT64_CONSTANT (1) << shift;
-  first_idx = c->begin_ns <= self->first_ns ? 0 : (c->begin_ns - self->first_ns) >> shift;
-  last_idx = end_ns <= self->first_ns ? -1 : (end_ns - 1 - self->first_ns) >> shift;
+  first_idx = c->begin_ns <= self->first_ns ? 0 : _cs_span_ns (self->first_ns, c->begin_ns) >> shift;
+  last_idx = end_ns <= self->first_ns ? -1 : _cs_span_ns (self->first_ns, end_ns - 1) >> shift;
   if (last_idx < first_idx)
     return TRUE;
 

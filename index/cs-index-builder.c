@@ -167,7 +167,7 @@ choose_grid (Build *b)
     }
   b->grid.origin_ns = origin == G_MAXINT64 ? 0 : origin;
   if (estimated && n_active > 0 && last > origin)
-    b->grid.shift = _cs_summary_choose_shift (n_estimated, n_active, last - origin);
+    b->grid.shift = _cs_summary_choose_shift (n_estimated, n_active, _cs_span_ns (origin, last));
   else
     b->grid.shift = _cs_summary_shift_for_rate (n_rates > 0 ? rate_sum / n_rates : 0);
 }
@@ -759,11 +759,11 @@ build_into (sqlite3             *db,
       return FALSE;
     }
   guint shift = b->grid.shift;
-  guint n_levels = _cs_summary_count_levels (shift, last_ns - first_ns);
+  guint n_levels = _cs_summary_count_levels (shift, _cs_span_ns (first_ns, last_ns));
 
   g_debug ("%s: summaries at 2^%u ns, %u levels (from the whole recording: 2^%u ns)",
            b->trace_path, shift, n_levels,
-           _cs_summary_choose_shift (n_events, n_active, last_ns - first_ns));
+           _cs_summary_choose_shift (n_events, n_active, _cs_span_ns (first_ns, last_ns)));
   /* Each scanner built every level up to 2^62 ns: keep those wanted. */
   {
     g_autoptr(sqlite3_stmt) del = _cs_sqlite_prepare (db, "DELETE FROM summaries WHERE level >= ?1",

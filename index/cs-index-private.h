@@ -139,4 +139,16 @@ void   _cs_dominant_add    (CsDominant *d,
                             gint64      weight);
 gint32 _cs_dominant_get    (const CsDominant *d);
 
+/* end_ns - begin_ns for end_ns >= begin_ns, saturated at G_MAXINT64: a
+ * damaged timestamp (-2^63 read from a corrupt page) can make a span that
+ * a gint64 cannot hold, and signed overflow is undefined. */
+static inline gint64
+_cs_span_ns (gint64 begin_ns,
+             gint64 end_ns)
+{
+  guint64 span = (guint64) end_ns - (guint64) begin_ns;
+
+  return end_ns <= begin_ns ? 0 : (gint64) MIN (span, (guint64) G_MAXINT64);
+}
+
 G_END_DECLS

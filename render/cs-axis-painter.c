@@ -105,7 +105,10 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
 
   /* Minor ticks. */
   _cs_theme_set_source (cr, &cs_theme_dim_text_color);
-  tick = axis->first_tick_ns - axis->step_ns;
+  /* One step before the first label, or the start of time when a damaged
+   * recording's span begins near -2^63 ns. */
+  if (__builtin_sub_overflow (axis->first_tick_ns, axis->step_ns, &tick))
+    tick = G_MININT64;
   for (; tick < frame->end_ns; tick = next_tick (tick, axis->minor_step_ns))
     {
       double x = floor (_cs_plot_frame_ns_to_x (frame, tick));

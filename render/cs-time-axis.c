@@ -17,20 +17,50 @@
 /* The largest 1/2/5 × 10^k that fits a gint64. */
 #define MAX_STEP_NS G_GINT64_CONSTANT (5000000000000000000)
 
-static gint64
-floor_div (gint64 a, gint64 b)
-{
-  gint64 q = a / b;
-
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    q--;
-  return q;
-}
-
 static guint64
 abs64 (gint64 v)
 {
   return v < 0 ? (guint64) 0 - (guint64) v : (guint64) v;
+}
+
+/* |a - b| without the signed overflow of a - b (a span past 2^63 ns). */
+static guint64
+abs_diff (gint64 a,
+          gint64 b)
+{
+  return a >= b ? (guint64) a - (guint64) b : (guint64) b - (guint64) a;
+}
+
+/* a - b saturated to a gint64: a label's value across a span past 2^63 ns. */
+static gint64
+sat_diff (gint64 a,
+          gint64 b)
+{
+  gint64 d;
+
+  if (!__builtin_sub_overflow (a, b, &d))
+    return d;
+  return a > b ? G_MAXINT64 : G_MININT64;
+}
+
+/* The first tick at or after @begin_ns on the grid origin_ns + k × step.
+ * In unsigned arithmetic: begin_ns - origin_ns can pass 2^63 ns. */
+static gint64
+first_tick (gint64 begin_ns,
+            gint64 origin_ns,
+            gint64 step)
+{
+  guint64 d, k;
+
+  if (begin_ns > origin_ns)
+    {
+      d = (guint64) begin_ns - (guint64) origin_ns;
+      k = d / (guint64) step + (d % (guint64) step != 0);
+      return (gint64) ((guint64) origin_ns + k * (guint64) step);
+    }
+  d = (guint64) origin_ns - (guint64) begin_ns;
+  k = d / (guint64) step;
+  return (gint64) ((guint64) origin_ns - k * (guint64) step);
 }
 
 static guint
@@ -224,9 +254,9 @@ cs_time_axis_init (CsTimeAxis *axis,
     axis->minor_step_ns = step >= 20 ? step / 4 : step / 2;
   else
     axis->minor_step_ns = step >= 5 ? step / 5 : step;
-  axis->first_tick_ns = origin_ns + (floor_div (begin_ns - origin_ns - 1, step) + 1) * step;
+  axis->first_tick_ns = first_tick (begin_ns, origin_ns, step);
 
-  magnitude = MAX (abs64 (axis->first_tick_ns - origin_ns), abs64 (end_ns - origin_ns));
+  magnitude = MAX (abs_diff (axis->first_tick_ns, origin_ns), abs_diff (end_ns, origin_ns));
   axis->unit_ns = unit_for (magnitude);
   axis->decimals = decimals_for (axis->unit_ns, step);
 
@@ -234,7 +264,7 @@ cs_time_axis_init (CsTimeAxis *axis,
   if (axis->has_base)
     {
       axis->base_ns = axis->first_tick_ns;
-      axis->offset_unit_ns = unit_for (MAX (abs64 (end_ns - axis->base_ns), (guint64) step));
+      axis->offset_unit_ns = unit_for (MAX (abs_diff (end_ns, axis->base_ns), (guint64) step));
       axis->offset_decimals = decimals_for (axis->offset_unit_ns, step);
     }
   else
@@ -273,12 +303,12 @@ cs_time_axis_format_label (const CsTimeAxis *axis,
     {
       g_snprintf (suffix, sizeof suffix, " %s", cs_time_unit_name (axis->offset_unit_ns));
       return format_fixed (buffer, buffer_size, tick_ns > axis->base_ns ? "+" : "",
-                           tick_ns - axis->base_ns, axis->offset_unit_ns,
+                           sat_diff (tick_ns, axis->base_ns), axis->offset_unit_ns,
                            axis->offset_decimals, suffix);
     }
 
   g_snprintf (suffix, sizeof suffix, " %s", cs_time_unit_name (axis->unit_ns));
-  return format_fixed (buffer, buffer_size, "", tick_ns - axis->origin_ns,
+  return format_fixed (buffer, buffer_size, "", sat_diff (tick_ns, axis->origin_ns),
                        axis->unit_ns, axis->decimals, suffix);
 }
 
