@@ -467,7 +467,9 @@ open_slowed (CsWindow   *window,
   g_autofree char *path = find_recording ();
   g_autofree char *saved_cache = g_strdup (g_getenv ("XDG_CACHE_HOME"));
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  /* Generous: a sanitizer build on a loaded machine takes many seconds to
+   * start a worker; a worker that starts sooner ends the wait sooner. */
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
   pid_t worker = 0;
 
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
