@@ -81,7 +81,7 @@ set_figure (GtkLabel *label,
 static void
 update_list (Page *page)
 {
-  sqlite3 *db = _cs_latency_get_db (page->latency);
+  sqlite3 *db = page->latency != NULL ? _cs_latency_get_db (page->latency) : NULL;
   int bar = _cs_latency_histogram_get_selected (page->histogram);
   const CsLatencyBucket *b = NULL;
   g_autofree char *status = NULL;
@@ -91,7 +91,7 @@ update_list (Page *page)
   cs_latency_rows_set_query (page->rows, db, page->begin_ns, page->end_ns,
                              b != NULL ? b->lo_ns : 0, b != NULL ? b->hi_ns : G_MAXINT64,
                              b != NULL ? b->count : page->stats.count);
-  if (b != NULL)
+  if (b != NULL && db != NULL)
     {
       g_autofree char *lo = cs_latency_format_ns (b->lo_ns);
       g_autofree char *hi = cs_latency_format_ns (b->hi_ns);
@@ -110,7 +110,7 @@ update_list (Page *page)
 static void
 refresh (Page *page)
 {
-  sqlite3 *db = _cs_latency_get_db (page->latency);
+  sqlite3 *db = page->latency != NULL ? _cs_latency_get_db (page->latency) : NULL;
   g_autoptr(GError) error = NULL;
   gboolean ok;
 
@@ -144,6 +144,15 @@ ready_cb (gpointer data)
 }
 
 static void
+gone_cb (gpointer data)
+{
+  Page *page = data;
+
+  page->latency = NULL;
+  cs_latency_rows_set_query (page->rows, NULL, G_MININT64, G_MAXINT64, 0, G_MAXINT64, 0);
+}
+
+static void
 bar_selected_cb (gpointer data)
 {
   update_list (data);
@@ -158,7 +167,7 @@ run_clicked_cb (GtkButton *button,
                                                    gtk_drop_down_get_selected (page->preset));
   g_autofree char *status = NULL;
 
-  if (preset == NULL)
+  if (preset == NULL || page->latency == NULL)
     return;
   status = g_strdup_printf (_("Measuring %s pairs…"), preset);
   gtk_label_set_text (page->status, status);
@@ -174,7 +183,7 @@ activate_cb (GtkColumnView *view,
   g_autoptr(CsLatencyRow) row = g_list_model_get_item (G_LIST_MODEL (page->rows), position);
   const CsLatencyItem *item;
 
-  if (row == NULL)
+  if (row == NULL || page->latency == NULL)
     return;
   item = cs_latency_row_get_item (row);
   cs_plugin_window_show_span (page->window, item->a_ts_ns, item->b_ts_ns);
@@ -204,8 +213,11 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   Page *page = g_object_get_data (G_OBJECT (factory), "cs-latency-page");
   CsLatencyRow *row = gtk_list_item_get_item (list_item);
   const CsLatencyItem *item = cs_latency_row_get_item (row);
-  GPtrArray *pairs = page->latency->pairs;
+  GPtrArray *pairs = page->latency != NULL ? page->latency->pairs : NULL;
   g_autofree char *text = NULL;
+
+  if (page->latency == NULL)
+    return;
 
   switch (GPOINTER_TO_INT (user_data))
     {
@@ -291,7 +303,8 @@ page_free (gpointer data)
 {
   Page *page = data;
 
-  _cs_latency_remove_listener (page->latency, page);
+  if (page->latency != NULL)
+    _cs_latency_remove_listener (page->latency, page);
   cs_latency_stats_clear (&page->stats);
   g_object_unref (page->rows);
   g_free (page);
@@ -359,7 +372,7 @@ page_create (gpointer        instance,
 
   g_signal_connect (run, "clicked", G_CALLBACK (run_clicked_cb), page);
   g_object_set_data_full (G_OBJECT (box), "cs-latency-page", page, page_free);
-  _cs_latency_add_listener (latency, ready_cb, page);
+  _cs_latency_add_listener (latency, ready_cb, gone_cb, page);
   if (latency->param != NULL)
     refresh (page);
   return box;
@@ -374,6 +387,8 @@ page_range_changed (gpointer   instance,
   CsLatency *latency = instance;
   Page *page = get_page (widget);
 
+  if (page == NULL || page->latency == NULL)
+    return;
   /* The whole recording reads the duration index, and keeps pairs
    * ending on the last event. */
   if (begin_ns <= cs_plugin_document_get_first_ns (latency->document) &&
@@ -382,7 +397,7 @@ page_range_changed (gpointer   instance,
       begin_ns = G_MININT64;
       end_ns = G_MAXINT64;
     }
-  if (page == NULL || (page->begin_ns == begin_ns && page->end_ns == end_ns))
+  if (page->begin_ns == begin_ns && page->end_ns == end_ns)
     return;
   page->begin_ns = begin_ns;
   page->end_ns = end_ns;

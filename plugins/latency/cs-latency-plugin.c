@@ -19,7 +19,8 @@
 #include "cs-latency-ui.h"
 
 typedef struct {
-  CsLatencyReadyFunc func;
+  CsLatencyReadyFunc ready;
+  CsLatencyReadyFunc gone;
   gpointer data;
 } Listener;
 
@@ -45,11 +46,17 @@ _cs_latency_new (CsPlugin         *plugin,
 /**
  * _cs_latency_free:
  * @self: (transfer full): an instance; its statements are finalized,
- *   as the document's databases close after it
+ *   as the document's databases close after it, and the listeners still
+ *   there are told it is gone (a page may outlive its recording's
+ *   instance)
  */
 void
 _cs_latency_free (CsLatency *self)
 {
+  g_autoptr(GArray) listeners = g_array_copy (self->listeners);
+
+  for (guint i = 0; i < listeners->len; i++)
+    g_array_index (listeners, Listener, i).gone (g_array_index (listeners, Listener, i).data);
   g_clear_pointer (&self->layer_stmt, sqlite3_finalize);
   g_clear_pointer (&self->pairs, g_ptr_array_unref);
   g_array_unref (self->listeners);
@@ -112,7 +119,7 @@ _cs_latency_pass_ready (CsLatency  *self,
     g_autoptr(GArray) listeners = g_array_copy (self->listeners);
 
     for (guint i = 0; i < listeners->len; i++)
-      g_array_index (listeners, Listener, i).func (g_array_index (listeners, Listener, i).data);
+      g_array_index (listeners, Listener, i).ready (g_array_index (listeners, Listener, i).data);
   }
 }
 
@@ -164,16 +171,19 @@ _cs_latency_get_title (CsLatency *self)
 /**
  * _cs_latency_add_listener:
  * @self: an instance
- * @func: called each time a definition's results become the ones shown
- * @data: passed to @func, and the listener's identity for
+ * @ready: called each time a definition's results become the ones shown
+ * @gone: called when @self is freed (the recording closes): the
+ *   listener must forget @self and its databases
+ * @data: passed to @ready and @gone, and the listener's identity for
  *   _cs_latency_remove_listener()
  */
 void
 _cs_latency_add_listener (CsLatency          *self,
-                          CsLatencyReadyFunc  func,
+                          CsLatencyReadyFunc  ready,
+                          CsLatencyReadyFunc  gone,
                           gpointer            data)
 {
-  Listener l = { func, data };
+  Listener l = { ready, gone, data };
 
   g_array_append_val (self->listeners, l);
 }

@@ -60,7 +60,8 @@ void       _cs_latency_pass_ready      (CsLatency          *self,
 sqlite3   *_cs_latency_get_db          (CsLatency          *self);
 const char *_cs_latency_get_title      (CsLatency          *self);
 void       _cs_latency_add_listener    (CsLatency          *self,
-                                        CsLatencyReadyFunc  func,
+                                        CsLatencyReadyFunc  ready,
+                                        CsLatencyReadyFunc  gone,
                                         gpointer            data);
 void       _cs_latency_remove_listener (CsLatency          *self,
                                         gpointer            data);
