@@ -189,9 +189,26 @@ test_wakeup_worst (void)
     g_assert_cmpstr (cs_event_item_get_name (selected), ==, a_event);
   }
   pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
-  for (i = 0; i < n_pids; i++)
-    has_plot |= pids[i] == pid;
+  for (i = 0; i < n_pids && !has_plot; i++)
+    has_plot = pids[i] == pid;
   g_assert_true (has_plot);
+
+  /* The layer's bracket over that plot names the pair. */
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+  {
+    g_autofree char *want = g_strdup_printf (": pid %" G_GINT64_FORMAT, pid);
+    const char *hover;
+    double x, y, height;
+
+    cs_timeline_renderer_get_task_plot_area (renderer, i - 1, &y, &height);
+    x = cs_test_timeline_x (timeline, a_ts + (b_ts - a_ts) / 2);
+    cs_timeline_hover_at (timeline, x, y + height - 2);
+    hover = cs_timeline_get_hover_text (timeline);
+    g_test_message ("hover: %s", hover);
+    g_assert_nonnull (hover);
+    g_assert_nonnull (strstr (hover, "wakeup latency "));
+    g_assert_nonnull (strstr (hover, want));
+  }
   cs_test_save_screenshot (GTK_WIDGET (window), "latency-worst");
   cs_test_destroy_window (window);
 }
