@@ -56,21 +56,6 @@ need_named (GtkWidget  *root,
   return widget;
 }
 
-/* The page's tab brought to the front, as a person would. */
-static void
-show_tab (GtkWidget *page)
-{
-  GtkWidget *notebook = gtk_widget_get_ancestor (page, GTK_TYPE_NOTEBOOK);
-  GtkWidget *tab = page;
-
-  if (notebook == NULL)
-    return;
-  while (gtk_widget_get_parent (tab) != NULL && gtk_notebook_page_num (GTK_NOTEBOOK (notebook), tab) < 0)
-    tab = gtk_widget_get_parent (tab);
-  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), gtk_notebook_page_num (GTK_NOTEBOOK (notebook), tab));
-  cs_test_spin (200);
-}
-
 /* What `chronoscope latency PATH --preset wakeup --json --top 1` prints. */
 static JsonObject *
 run_cli (const char *path)
@@ -131,7 +116,7 @@ test_wakeup_worst (void)
 
   cs_test_wait_until (passes_done, window, "the plugin passes");
   page = need_named (GTK_WIDGET (window), "latency-page");
-  show_tab (page);
+  cs_test_show_tab (page);
   preset = GTK_DROP_DOWN (need_named (page, "latency-preset"));
   presets = gtk_drop_down_get_model (preset);
   for (i = 0; i < g_list_model_get_n_items (presets); i++)
