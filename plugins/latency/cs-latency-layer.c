@@ -7,11 +7,12 @@
  * bracket from A to B along the plot's bottom: two ticks and the line
  * between them, at least CS_LATENCY_MIN_WIDTH wide.  Only the
  * CS_LATENCY_LAYER_TOP longest pairs that overlap the visible span are
- * drawn, read through the duration index longest first, so whatever the
- * zoom the worst ones are there and stand out (the longest few are drawn
- * thicker, in vermillion, with their duration when it fits); the query's
- * cost is bounded by the pairs it skips, never a scan per frame of all
- * the recording's events.
+ * drawn, read longest first through the pass's index latency_by_task
+ * (pid, dur_ns DESC, a_ts, b_ts), so whatever the zoom the worst ones are
+ * there and stand out (the longest few are drawn thicker, in vermillion,
+ * with their duration when it fits).  A frame's query costs at most a
+ * walk over that task's entries of the covering index, never a scan of
+ * the other tasks' pairs or of the recording's events.
  */
 #include <glib/gi18n-lib.h>
 
