@@ -38,33 +38,6 @@ fail (const char *path,
   return 1;
 }
 
-/* "pid=42" or "irq=5,@cpu=1": the key as A's parts name it. */
-static char *
-describe_key (const CsLatencyPairInfo *info,
-              const CsLatencyItem     *item)
-{
-  g_auto(GStrv) names = g_strsplit (info->a_keys, ",", -1);
-  GString *text = g_string_new (NULL);
-
-  for (guint k = 0; k < item->n_keys && names[k] != NULL; k++)
-    g_string_append_printf (text, "%s%s=%" G_GINT64_FORMAT, k > 0 ? "," : "", names[k],
-                            item->key[k]);
-  return g_string_free (text, FALSE);
-}
-
-/* A duration for people: 12.345 µs, 1.500 ms... */
-static char *
-format_ns (gint64 ns)
-{
-  if (ns < 1000)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-  if (ns < 1000000)
-    return g_strdup_printf ("%.3f µs", ns / 1e3);
-  if (ns < 1000000000)
-    return g_strdup_printf ("%.3f ms", ns / 1e6);
-  return g_strdup_printf ("%.3f s", ns / 1e9);
-}
-
 /* One member of the object being built. */
 static void
 member_int (JsonBuilder *b,
@@ -216,7 +189,7 @@ print_text (CsPluginDocument     *doc,
   if (stats->count > 0)
     for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
       {
-        g_autofree char *human = format_ns (FIGURE (stats, i));
+        g_autofree char *human = cs_latency_format_ns (FIGURE (stats, i));
 
         g_print ("  %-6s %14" G_GINT64_FORMAT " ns  %s\n", figures[i].label, FIGURE (stats, i),
                  human);
@@ -231,8 +204,8 @@ print_text (CsPluginDocument     *doc,
       for (guint i = 0; i < stats->histogram->len; i++)
         {
           const CsLatencyBucket *bar = &g_array_index (stats->histogram, CsLatencyBucket, i);
-          g_autofree char *lo = format_ns (bar->lo_ns);
-          g_autofree char *hi = format_ns (bar->hi_ns);
+          g_autofree char *lo = cs_latency_format_ns (bar->lo_ns);
+          g_autofree char *hi = cs_latency_format_ns (bar->hi_ns);
           g_autofree char *hashes = g_strnfill ((gsize) (bar->count * 40 / top), '#');
 
           g_print ("  [%11s, %11s) %10" G_GUINT64_FORMAT " %s\n", lo, hi, bar->count, hashes);
@@ -248,7 +221,7 @@ print_text (CsPluginDocument     *doc,
     {
       const CsLatencyItem *item = &g_array_index (worst, CsLatencyItem, i);
       const CsLatencyPairInfo *info = g_ptr_array_index (pairs, MIN (item->pair, pairs->len - 1));
-      g_autofree char *key = describe_key (info, item);
+      g_autofree char *key = cs_latency_describe_key (info, item);
       const char *comm = cs_plugin_document_get_comm (doc, item->pid);
 
       g_print ("  %14" G_GINT64_FORMAT " %16" G_GINT64_FORMAT " %4u %-16s %7d  %s%s%s\n",

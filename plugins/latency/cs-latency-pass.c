@@ -416,12 +416,16 @@ latency_end (gpointer   state,
     }
   sqlite3_finalize (s);
   /* Worst first.  Ranges need no index: rows are written as their B
-   * comes, so b_ts grows with the rowid (cs-latency-stats.c).  The sort
-   * that builds the index gets 64 MiB before it spills to temporary
-   * files, a bound whatever the number of pairs. */
+   * comes, so b_ts grows with the rowid (cs-latency-stats.c).  The task
+   * plots' brackets (cs-latency-layer.c) read one task's pairs worst
+   * first, from a covering index so that skipping the pairs outside the
+   * visible span never touches the table.  The sorts that build the
+   * indexes get 64 MiB before they spill to temporary files, a bound
+   * whatever the number of pairs. */
   return ok && exec (lp->db,
                      "PRAGMA cache_size = -65536;"
-                     "CREATE INDEX latency_by_duration ON latency (dur_ns DESC);", error);
+                     "CREATE INDEX latency_by_duration ON latency (dur_ns DESC);"
+                     "CREATE INDEX latency_by_task ON latency (pid, dur_ns DESC, a_ts, b_ts);", error);
 }
 
 static void

@@ -375,3 +375,43 @@ cs_latency_list_pairs (sqlite3  *db,
     }
   return g_steal_pointer (&pairs);
 }
+
+/**
+ * cs_latency_format_ns:
+ * @ns: a duration in ns, >= 0
+ *
+ * Returns: (transfer full): the duration for people: "512 ns",
+ *   "12.345 µs", "1.500 ms", "2.000 s"
+ */
+char *
+cs_latency_format_ns (gint64 ns)
+{
+  if (ns < 1000)
+    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
+  if (ns < 1000000)
+    return g_strdup_printf ("%.3f µs", ns / 1e3);
+  if (ns < 1000000000)
+    return g_strdup_printf ("%.3f ms", ns / 1e6);
+  return g_strdup_printf ("%.3f s", ns / 1e9);
+}
+
+/**
+ * cs_latency_describe_key:
+ * @info: the pair of event types @item belongs to
+ * @item: a measured pair
+ *
+ * Returns: (transfer full): the key as A's parts name it: "pid=42" or
+ *   "irq=5,@cpu=1"
+ */
+char *
+cs_latency_describe_key (const CsLatencyPairInfo *info,
+                         const CsLatencyItem     *item)
+{
+  g_auto(GStrv) names = g_strsplit (info->a_keys, ",", -1);
+  GString *text = g_string_new (NULL);
+
+  for (guint k = 0; k < item->n_keys && names[k] != NULL; k++)
+    g_string_append_printf (text, "%s%s=%" G_GINT64_FORMAT, k > 0 ? "," : "", names[k],
+                            item->key[k]);
+  return g_string_free (text, FALSE);
+}

@@ -128,5 +128,8 @@ gboolean cs_latency_list_worst      (sqlite3         *db,
 GPtrArray *cs_latency_list_pairs    (sqlite3         *db,
                                      GError         **error);
 void     cs_latency_pair_info_free  (gpointer         info);
+char    *cs_latency_format_ns       (gint64           ns);
+char    *cs_latency_describe_key    (const CsLatencyPairInfo *info,
+                                     const CsLatencyItem     *item);
 
 G_END_DECLS

@@ -239,6 +239,23 @@ cs_test_snapshot_widget (GtkWidget *widget)
   return texture;
 }
 
+/* Brings the notebook tab holding @page to the front, as a person
+ * clicking its tab would, and lets it draw; nothing when @page is in no
+ * notebook. */
+void
+cs_test_show_tab (GtkWidget *page)
+{
+  GtkWidget *notebook = gtk_widget_get_ancestor (page, GTK_TYPE_NOTEBOOK);
+  GtkWidget *tab = page;
+
+  if (notebook == NULL)
+    return;
+  while (gtk_widget_get_parent (tab) != NULL && gtk_notebook_page_num (GTK_NOTEBOOK (notebook), tab) < 0)
+    tab = gtk_widget_get_parent (tab);
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), gtk_notebook_page_num (GTK_NOTEBOOK (notebook), tab));
+  cs_test_spin (200);
+}
+
 void
 cs_test_save_screenshot (GtkWidget  *widget,
                          const char *name)

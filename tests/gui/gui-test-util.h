@@ -53,6 +53,7 @@ void cs_test_activate (CsWindow   *window,
                        const char *action,
                        GVariant   *parameter);
 void cs_test_destroy_window (CsWindow *window);
+void cs_test_show_tab (GtkWidget *page);
 
 GdkTexture *cs_test_snapshot_widget (GtkWidget *widget);
 void cs_test_save_screenshot (GtkWidget  *widget,

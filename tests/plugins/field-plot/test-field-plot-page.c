@@ -150,21 +150,7 @@ test_page_adds_row (void)
   g_assert_cmpstr (label, ==, "state\ncpu_id=0");
 
   /* Its line is drawn in the row (the screenshot shows the page). */
-  {
-    GtkWidget *notebook = gtk_widget_get_ancestor (page, GTK_TYPE_NOTEBOOK);
-
-    if (notebook != NULL)
-      {
-        GtkWidget *tab = page;
-
-        while (gtk_widget_get_parent (tab) != NULL &&
-               gtk_notebook_page_num (GTK_NOTEBOOK (notebook), tab) < 0)
-          tab = gtk_widget_get_parent (tab);
-        gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook),
-                                       gtk_notebook_page_num (GTK_NOTEBOOK (notebook), tab));
-        cs_test_spin (200);
-      }
-  }
+  cs_test_show_tab (page);
   cs_test_save_screenshot (GTK_WIDGET (window), "field-plot-page");
   cs_timeline_renderer_get_plugin_row_area (renderer, 0, &y0, &height);
   cs_test_pixels_init (&pixels, GTK_WIDGET (timeline));

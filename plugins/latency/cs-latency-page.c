@@ -1,0 +1,425 @@
+/* cs-latency-page.c: the latency page of the window.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Choose a preset among those whose events the recording has, Run: the
+ * pass runs in the background (the window shows its progress and
+ * Cancel), then the page shows the figures (count, min, p50, p90, p99,
+ * p99.9, max; exact ns in each value's tooltip), the histogram on a log
+ * time axis (cs-latency-histogram.c; click a bar to list its pairs) and
+ * the worst-first list, virtual (CsLatencyRows).  Activating a pair zooms
+ * the timeline to it, puts markers A and B on its ends, selects A in the
+ * event list and adds its task's plot.  The window's range (markers A..B,
+ * a selection) restricts figures and list.  GTK 4.8 widgets only.
+ *
+ * Widgets a test reaches have names: latency-preset, latency-run,
+ * latency-status, latency-histogram, latency-list and latency-count,
+ * latency-min ... latency-max for the figures' values.
+ */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "cs-latency-def.h"
+#include "cs-latency-ui.h"
+
+enum { COL_DURATION, COL_A_TIME, COL_CPU, COL_TASK, COL_PID, COL_KEY, N_COLS };
+
+typedef struct {
+  CsLatency *latency;
+  CsPluginWindow *window;
+  GtkDropDown *preset;
+  GtkStringList *presets;
+  GtkLabel *status;
+  GtkLabel *figures[7];
+  GtkDrawingArea *histogram;
+  GtkColumnView *list;
+  CsLatencyRows *rows;
+  CsLatencyStats stats;
+  gint64 begin_ns, end_ns;
+} Page;
+
+static const char *const figure_names[] = { "count", "min", "p50", "p90", "p99", "p99.9", "max" };
+
+static Page *
+get_page (GtkWidget *widget)
+{
+  return g_object_get_data (G_OBJECT (widget), "cs-latency-page");
+}
+
+/* Whether the recording has, for one pair of @param, both its events. */
+static gboolean
+preset_applies (CsPluginDocument *document,
+                const char       *param)
+{
+  g_autoptr(CsLatencyDef) def = cs_latency_def_new (document, param, NULL);
+
+  for (guint i = 0; def != NULL && i < def->pairs->len; i++)
+    {
+      const CsLatencyPair *pair = g_ptr_array_index (def->pairs, i);
+
+      if (cs_plugin_document_count_events (document, pair->a_system, pair->a_event) > 0 &&
+          cs_plugin_document_count_events (document, pair->b_system, pair->b_event) > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+set_figure (GtkLabel *label,
+            gint64    ns,
+            gboolean  valid)
+{
+  g_autofree char *text = valid ? cs_latency_format_ns (ns) : g_strdup ("—");
+  g_autofree char *exact = valid ? g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns) : NULL;
+
+  gtk_label_set_text (label, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), exact);
+}
+
+/* The list for the selected bar, or all the range's pairs. */
+static void
+update_list (Page *page)
+{
+  sqlite3 *db = page->latency != NULL ? _cs_latency_get_db (page->latency) : NULL;
+  int bar = _cs_latency_histogram_get_selected (page->histogram);
+  const CsLatencyBucket *b = NULL;
+  g_autofree char *status = NULL;
+
+  if (bar >= 0 && page->stats.histogram != NULL)
+    b = &g_array_index (page->stats.histogram, CsLatencyBucket, bar);
+  cs_latency_rows_set_query (page->rows, db, page->begin_ns, page->end_ns,
+                             b != NULL ? b->lo_ns : 0, b != NULL ? b->hi_ns : G_MAXINT64,
+                             b != NULL ? b->count : page->stats.count);
+  if (b != NULL && db != NULL)
+    {
+      g_autofree char *lo = cs_latency_format_ns (b->lo_ns);
+      g_autofree char *hi = cs_latency_format_ns (b->hi_ns);
+
+      status = g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " pairs from %s to %s (click the bar again for all)"),
+                                _cs_latency_get_title (page->latency), b->count, lo, hi);
+    }
+  else if (db != NULL)
+    status = g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " pairs, worst first"),
+                              _cs_latency_get_title (page->latency), page->stats.count);
+  if (status != NULL)
+    gtk_label_set_text (page->status, status);
+}
+
+/* Figures, histogram and list for the shown definition and the range. */
+static void
+refresh (Page *page)
+{
+  sqlite3 *db = page->latency != NULL ? _cs_latency_get_db (page->latency) : NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  cs_latency_stats_clear (&page->stats);
+  memset (&page->stats, 0, sizeof page->stats);
+  if (db == NULL)
+    return;
+  ok = cs_latency_stats_compute (db, page->begin_ns, page->end_ns, &page->stats, &error);
+  {
+    g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, page->stats.count);
+
+    gtk_label_set_text (page->figures[0], count);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (page->figures[0]), NULL);
+  }
+  set_figure (page->figures[1], page->stats.min_ns, page->stats.count > 0);
+  set_figure (page->figures[2], page->stats.p50_ns, page->stats.count > 0);
+  set_figure (page->figures[3], page->stats.p90_ns, page->stats.count > 0);
+  set_figure (page->figures[4], page->stats.p99_ns, page->stats.count > 0);
+  set_figure (page->figures[5], page->stats.p999_ns, page->stats.count > 0);
+  set_figure (page->figures[6], page->stats.max_ns, page->stats.count > 0);
+  _cs_latency_histogram_set (page->histogram, page->stats.histogram);
+  update_list (page);
+  if (!ok)
+    gtk_label_set_text (page->status, error->message);
+}
+
+static void
+ready_cb (gpointer data)
+{
+  refresh (data);
+}
+
+static void
+gone_cb (gpointer data)
+{
+  Page *page = data;
+
+  page->latency = NULL;
+  cs_latency_rows_set_query (page->rows, NULL, G_MININT64, G_MAXINT64, 0, G_MAXINT64, 0);
+}
+
+static void
+bar_selected_cb (gpointer data)
+{
+  update_list (data);
+}
+
+static void
+run_clicked_cb (GtkButton *button,
+                gpointer   user_data)
+{
+  Page *page = user_data;
+  const char *preset = gtk_string_list_get_string (page->presets,
+                                                   gtk_drop_down_get_selected (page->preset));
+  g_autofree char *status = NULL;
+
+  if (preset == NULL || page->latency == NULL)
+    return;
+  status = g_strdup_printf (_("Measuring %s pairs…"), preset);
+  gtk_label_set_text (page->status, status);
+  _cs_latency_run (page->latency, preset);
+}
+
+static void
+activate_cb (GtkColumnView *view,
+             guint          position,
+             gpointer       user_data)
+{
+  Page *page = user_data;
+  g_autoptr(CsLatencyRow) row = g_list_model_get_item (G_LIST_MODEL (page->rows), position);
+  const CsLatencyItem *item;
+
+  if (row == NULL || page->latency == NULL)
+    return;
+  item = cs_latency_row_get_item (row);
+  cs_plugin_window_show_span (page->window, item->a_ts_ns, item->b_ts_ns);
+  cs_plugin_window_set_markers (page->window, item->a_ts_ns, item->b_ts_ns);
+  cs_plugin_window_add_task_plot (page->window, item->pid);
+  cs_plugin_window_select_event (page->window, item->a_cpu, item->a_ts_ns);
+}
+
+static void
+cell_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+  int col = GPOINTER_TO_INT (user_data);
+
+  gtk_label_set_xalign (GTK_LABEL (label), col == COL_TASK || col == COL_KEY ? 0.0 : 1.0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+cell_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  Page *page = g_object_get_data (G_OBJECT (factory), "cs-latency-page");
+  CsLatencyRow *row = gtk_list_item_get_item (list_item);
+  const CsLatencyItem *item = cs_latency_row_get_item (row);
+  GPtrArray *pairs = page->latency != NULL ? page->latency->pairs : NULL;
+  g_autofree char *text = NULL;
+
+  if (page->latency == NULL)
+    return;
+
+  switch (GPOINTER_TO_INT (user_data))
+    {
+    case COL_DURATION:
+      text = cs_latency_format_ns (item->dur_ns);
+      break;
+    case COL_A_TIME:
+      text = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
+                              item->a_ts_ns / 1000000000, item->a_ts_ns % 1000000000);
+      break;
+    case COL_CPU:
+      text = g_strdup_printf ("%u", item->a_cpu);
+      break;
+    case COL_TASK:
+      text = g_strdup (cs_plugin_document_get_comm (page->latency->document, item->pid));
+      break;
+    case COL_PID:
+      text = g_strdup_printf ("%d", item->pid);
+      break;
+    default:
+      if (pairs != NULL && pairs->len > 0)
+        text = cs_latency_describe_key (g_ptr_array_index (pairs, MIN (item->pair, pairs->len - 1)), item);
+      break;
+    }
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text != NULL ? text : "");
+}
+
+static GtkWidget *
+new_list (Page *page)
+{
+  static const char *const titles[N_COLS] = {
+    N_("Duration"), N_("A's time (s)"), N_("CPU"), N_("Task"), N_("PID"), N_("Key"),
+  };
+  GtkNoSelection *selection;
+  GtkWidget *view;
+
+  page->rows = cs_latency_rows_new ();
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (page->rows)));
+  view = gtk_column_view_new (GTK_SELECTION_MODEL (selection));
+  for (int i = 0; i < N_COLS; i++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_object_set_data (G_OBJECT (factory), "cs-latency-page", page);
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), GINT_TO_POINTER (i));
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), GINT_TO_POINTER (i));
+      column = gtk_column_view_column_new (_(titles[i]), factory);
+      gtk_column_view_column_set_expand (column, i == COL_KEY);
+      gtk_column_view_append_column (GTK_COLUMN_VIEW (view), column);
+      g_object_unref (column);
+    }
+  gtk_column_view_set_single_click_activate (GTK_COLUMN_VIEW (view), TRUE);
+  gtk_widget_set_name (view, "latency-list");
+  g_signal_connect (view, "activate", G_CALLBACK (activate_cb), page);
+  return view;
+}
+
+static GtkWidget *
+new_figures (Page *page)
+{
+  GtkWidget *grid = gtk_grid_new ();
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  for (guint i = 0; i < G_N_ELEMENTS (figure_names); i++)
+    {
+      GtkWidget *name = gtk_label_new (figure_names[i]);
+      GtkWidget *value = gtk_label_new ("—");
+      g_autofree char *id = g_strdup_printf ("latency-%s", figure_names[i]);
+
+      gtk_label_set_xalign (GTK_LABEL (name), 0.0);
+      gtk_label_set_xalign (GTK_LABEL (value), 1.0);
+      gtk_widget_set_name (value, id);
+      gtk_grid_attach (GTK_GRID (grid), name, 0, i, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), value, 1, i, 1, 1);
+      page->figures[i] = GTK_LABEL (value);
+    }
+  return grid;
+}
+
+static void
+page_free (gpointer data)
+{
+  Page *page = data;
+
+  if (page->latency != NULL)
+    _cs_latency_remove_listener (page->latency, page);
+  cs_latency_stats_clear (&page->stats);
+  g_object_unref (page->rows);
+  g_free (page);
+}
+
+static GtkWidget *
+page_create (gpointer        instance,
+             CsPluginWindow *window)
+{
+  CsLatency *latency = instance;
+  Page *page = g_new0 (Page, 1);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *middle = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *run = gtk_button_new_with_label (_("Run"));
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  const char *const *names = cs_latency_preset_names ();
+
+  page->latency = latency;
+  page->window = window;
+  page->begin_ns = G_MININT64;
+  page->end_ns = G_MAXINT64;
+  page->presets = gtk_string_list_new (NULL);
+  for (guint i = 0; names[i] != NULL; i++)
+    if (preset_applies (latency->document, names[i]))
+      gtk_string_list_append (page->presets, names[i]);
+
+  gtk_widget_set_name (box, "latency-page");
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_box_append (GTK_BOX (bar), gtk_label_new (_("Pairs")));
+  /* The drop-down takes the list (transfer full); the page borrows it. */
+  page->preset = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (page->presets), NULL));
+  gtk_widget_set_name (GTK_WIDGET (page->preset), "latency-preset");
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (page->preset));
+  gtk_widget_set_name (run, "latency-run");
+  gtk_widget_set_sensitive (run, g_list_model_get_n_items (G_LIST_MODEL (page->presets)) > 0);
+  gtk_box_append (GTK_BOX (bar), run);
+  page->status = GTK_LABEL (gtk_label_new (
+      g_list_model_get_n_items (G_LIST_MODEL (page->presets)) > 0
+      ? _("Choose what to measure, then Run.")
+      : _("This recording has the events of no latency preset.")));
+  gtk_widget_set_name (GTK_WIDGET (page->status), "latency-status");
+  gtk_label_set_xalign (page->status, 0.0);
+  gtk_label_set_ellipsize (page->status, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (GTK_WIDGET (page->status), TRUE);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (page->status));
+  gtk_box_append (GTK_BOX (box), bar);
+
+  gtk_box_append (GTK_BOX (middle), new_figures (page));
+  page->histogram = GTK_DRAWING_AREA (gtk_drawing_area_new ());
+  gtk_widget_set_name (GTK_WIDGET (page->histogram), "latency-histogram");
+  gtk_drawing_area_set_content_height (page->histogram, 130);
+  gtk_widget_set_hexpand (GTK_WIDGET (page->histogram), TRUE);
+  _cs_latency_histogram_init (page->histogram, bar_selected_cb, page);
+  gtk_box_append (GTK_BOX (middle), GTK_WIDGET (page->histogram));
+  gtk_box_append (GTK_BOX (box), middle);
+
+  page->list = GTK_COLUMN_VIEW (new_list (page));
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (page->list));
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_box_append (GTK_BOX (box), scrolled);
+
+  g_signal_connect (run, "clicked", G_CALLBACK (run_clicked_cb), page);
+  g_object_set_data_full (G_OBJECT (box), "cs-latency-page", page, page_free);
+  _cs_latency_add_listener (latency, ready_cb, gone_cb, page);
+  if (latency->param != NULL)
+    refresh (page);
+  return box;
+}
+
+static void
+page_range_changed (gpointer   instance,
+                    GtkWidget *widget,
+                    gint64     begin_ns,
+                    gint64     end_ns)
+{
+  CsLatency *latency = instance;
+  Page *page = get_page (widget);
+
+  if (page == NULL || page->latency == NULL)
+    return;
+  /* The whole recording reads the duration index, and keeps pairs
+   * ending on the last event. */
+  if (begin_ns <= cs_plugin_document_get_first_ns (latency->document) &&
+      end_ns > cs_plugin_document_get_last_ns (latency->document))
+    {
+      begin_ns = G_MININT64;
+      end_ns = G_MAXINT64;
+    }
+  if (page->begin_ns == begin_ns && page->end_ns == end_ns)
+    return;
+  page->begin_ns = begin_ns;
+  page->end_ns = end_ns;
+  refresh (page);
+}
+
+/**
+ * _cs_latency_add_page:
+ * @plugin: the latency plugin, in its init
+ *
+ * Registers the page "latency".
+ */
+void
+_cs_latency_add_page (CsPlugin *plugin)
+{
+  static const CsPluginPageInfo info = {
+    .struct_size = sizeof (CsPluginPageInfo),
+    .name = "latency",
+    .title = N_("Latency"),
+    .create = page_create,
+    .range_changed = page_range_changed,
+  };
+
+  cs_plugin_add_page (plugin, &info);
+}

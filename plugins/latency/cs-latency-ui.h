@@ -1,0 +1,99 @@
+/* cs-latency-ui.h: the latency plugin's per-recording state, its page,
+ * its timeline layer and the virtual list of pairs.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * One CsLatency per recording (the plugin's instance, cs-latency-plugin.c)
+ * holds the definition whose results the window shows: the page
+ * (cs-latency-page.c) asks for a definition's pass with
+ * _cs_latency_run(), and once the pass is ready the page and the layer
+ * (cs-latency-layer.c) read its database.  Everything runs on the main
+ * thread.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "cs-latency-stats.h"
+
+G_BEGIN_DECLS
+
+/**
+ * CsLatencyReadyFunc:
+ * @data: what _cs_latency_add_listener() was given
+ *
+ * The definition shown changed: its results can be read.
+ */
+typedef void (*CsLatencyReadyFunc) (gpointer data);
+
+/**
+ * CsLatency:
+ * @plugin: the latency plugin
+ * @document: the recording (borrowed; outlives the instance)
+ * @param: (nullable): the definition whose results are shown (its pass
+ *   is ready), %NULL until one ran
+ * @requested: (nullable): the definition asked for, its pass not ready yet
+ * @pairs: (element-type CsLatencyPairInfo) (nullable): @param's pairs of
+ *   event types, for keys and labels
+ * @listeners: pages to tell when @param changes
+ * @layer_stmt: (nullable): the layer's prepared query on @param's database
+ *
+ * The plugin's instance for one recording.
+ */
+typedef struct {
+  CsPlugin *plugin;
+  CsPluginDocument *document;
+  char *param;
+  char *requested;
+  GPtrArray *pairs;
+  GArray *listeners;
+  sqlite3_stmt *layer_stmt;
+} CsLatency;
+
+CsLatency *_cs_latency_new             (CsPlugin           *plugin,
+                                        CsPluginDocument   *document);
+void       _cs_latency_free            (CsLatency          *self);
+void       _cs_latency_run             (CsLatency          *self,
+                                        const char         *param);
+void       _cs_latency_pass_ready      (CsLatency          *self,
+                                        const char         *param);
+sqlite3   *_cs_latency_get_db          (CsLatency          *self);
+const char *_cs_latency_get_title      (CsLatency          *self);
+void       _cs_latency_add_listener    (CsLatency          *self,
+                                        CsLatencyReadyFunc  ready,
+                                        CsLatencyReadyFunc  gone,
+                                        gpointer            data);
+void       _cs_latency_remove_listener (CsLatency          *self,
+                                        gpointer            data);
+
+void       _cs_latency_add_page        (CsPlugin           *plugin);
+void       _cs_latency_add_layer       (CsPlugin           *plugin);
+
+void       _cs_latency_histogram_init  (GtkDrawingArea     *area,
+                                        CsLatencyReadyFunc  selected,
+                                        gpointer            data);
+void       _cs_latency_histogram_set   (GtkDrawingArea     *area,
+                                        GArray             *bars);
+int        _cs_latency_histogram_get_selected (GtkDrawingArea *area);
+void       _cs_latency_histogram_select       (GtkDrawingArea *area,
+                                               int             bar);
+
+#define CS_LATENCY_TYPE_ROW (cs_latency_row_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyRow, cs_latency_row, CS_LATENCY, ROW, GObject)
+
+CsLatencyRow        *cs_latency_row_new      (const CsLatencyItem *item);
+const CsLatencyItem *cs_latency_row_get_item (CsLatencyRow        *self);
+
+#define CS_LATENCY_TYPE_ROWS (cs_latency_rows_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyRows, cs_latency_rows, CS_LATENCY, ROWS, GObject)
+
+CsLatencyRows *cs_latency_rows_new       (void);
+void           cs_latency_rows_set_query (CsLatencyRows *self,
+                                          sqlite3       *db,
+                                          gint64         begin_ns,
+                                          gint64         end_ns,
+                                          gint64         min_dur_ns,
+                                          gint64         max_dur_ns,
+                                          guint64        n_pairs);
+
+G_END_DECLS

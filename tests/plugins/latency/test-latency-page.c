@@ -1,0 +1,212 @@
+/* test-latency-page.c: the latency page in a real window (Xvfb).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A person opens a recording with wakeups, picks the wakeup preset on the
+ * Latency page and clicks Run: once the pass ran in the background, the
+ * page's figures must be those `chronoscope latency FILE --preset wakeup
+ * --json` prints ($CHRONOSCOPE, the built executable), the worst-first
+ * list must start with the command's worst pair, and clicking it must put
+ * markers A and B on its ends, select its A event in the event list and
+ * add its task's plot, over which the layer then names the pair.  The
+ * page is reached through its widgets only, as a person reaches it.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "cs-cli.h"
+#include "cs-timeline.h"
+#include "cs-window-plugins.h"
+#include "gui-test-util.h"
+
+static gboolean
+passes_done (gpointer data)
+{
+  return !cs_plugin_window_get_pass_running (cs_window_get_plugins (data));
+}
+
+static GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+need_named (GtkWidget  *root,
+            const char *name)
+{
+  GtkWidget *widget = find_named (root, name);
+
+  if (widget == NULL)
+    g_error ("the window has no widget named %s", name);
+  return widget;
+}
+
+/* What `chronoscope latency PATH --preset wakeup --json --top 1` prints. */
+static JsonObject *
+run_cli (const char *path)
+{
+  const char *argv[] = { g_getenv ("CHRONOSCOPE"), "latency", path, "--preset", "wakeup", "--json", "--top", "1", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  int status = 0;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("chronoscope latency failed: %s", err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* A figure's exact value, from its label's tooltip ("1234 ns"). */
+static gint64
+figure_ns (GtkWidget  *root,
+           const char *name)
+{
+  GtkWidget *label = need_named (root, name);
+  const char *tip = gtk_widget_get_tooltip_text (label);
+
+  g_assert_nonnull (tip);
+  g_assert_true (g_str_has_suffix (tip, " ns"));
+  return g_ascii_strtoll (tip, NULL, 10);
+}
+
+static void
+test_wakeup_worst (void)
+{
+  static const struct { const char *widget, *member; } figures[] = {
+    { "latency-min", "min_ns" }, { "latency-p50", "p50_ns" }, { "latency-p90", "p90_ns" },
+    { "latency-p99", "p99_ns" }, { "latency-p99.9", "p99_9_ns" }, { "latency-max", "max_ns" },
+  };
+  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "sched-irq-v7.dat", NULL);
+  g_autoptr(JsonObject) cli = run_cli (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 900);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  GtkWidget *page, *list;
+  GtkDropDown *preset;
+  GListModel *presets, *rows;
+  JsonObject *worst;
+  CsEventItem *selected;
+  const CsEvent *event;
+  const gint32 *pids;
+  guint n_pids = 0, i;
+  gboolean has_plot = FALSE;
+  gint64 a_ts, b_ts, pid, cpu;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  page = need_named (GTK_WIDGET (window), "latency-page");
+  cs_test_show_tab (page);
+  preset = GTK_DROP_DOWN (need_named (page, "latency-preset"));
+  presets = gtk_drop_down_get_model (preset);
+  for (i = 0; i < g_list_model_get_n_items (presets); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (presets), i), "wakeup") == 0)
+      break;
+  g_assert_cmpuint (i, <, g_list_model_get_n_items (presets));
+  gtk_drop_down_set_selected (preset, i);
+  /* A preset whose events the recording lacks is not offered. */
+  for (guint j = 0; j < g_list_model_get_n_items (presets); j++)
+    g_assert_false (g_str_has_prefix (gtk_string_list_get_string (GTK_STRING_LIST (presets), j), "kmod-"));
+  g_signal_emit_by_name (need_named (page, "latency-run"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (passes_done, window, "the wakeup pass");
+  cs_test_spin (300);
+
+  /* The figures are the command's. */
+  {
+    const char *count = gtk_label_get_text (GTK_LABEL (need_named (page, "latency-count")));
+
+    g_test_message ("count %s, command %" G_GINT64_FORMAT, count,
+                    json_object_get_int_member (cli, "count"));
+    g_assert_cmpint (g_ascii_strtoll (count, NULL, 10), ==, json_object_get_int_member (cli, "count"));
+    g_assert_cmpint (json_object_get_int_member (cli, "count"), >, 0);
+  }
+  for (i = 0; i < G_N_ELEMENTS (figures); i++)
+    g_assert_cmpint (figure_ns (page, figures[i].widget), ==,
+                     json_object_get_int_member (cli, figures[i].member));
+
+  /* The list starts with the command's worst pair. */
+  worst = json_array_get_object_element (json_object_get_array_member (cli, "worst"), 0);
+  a_ts = json_object_get_int_member (worst, "a_ts_ns");
+  b_ts = json_object_get_int_member (worst, "b_ts_ns");
+  pid = json_object_get_int_member (worst, "pid");
+  cpu = json_object_get_int_member (worst, "cpu");
+  list = need_named (page, "latency-list");
+  rows = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (list)));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, json_object_get_int_member (cli, "count"));
+  cs_test_save_screenshot (GTK_WIDGET (window), "latency-page");
+
+  /* Clicking it: markers on its ends, A selected, its task plotted. */
+  g_signal_emit_by_name (list, "activate", 0);
+  cs_test_spin (500);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ts);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, b_ts);
+  selected = cs_event_list_view_get_selected_item (cs_window_get_event_list_view (window));
+  g_assert_nonnull (selected);
+  event = cs_event_item_get_event (selected);
+  g_assert_cmpint (event->ts_ns, ==, a_ts);
+  g_assert_cmpint (event->cpu, ==, cpu);
+  {
+    const char *definition = json_object_get_string_member (
+      json_array_get_object_element (json_object_get_array_member (cli, "pairs"), 0), "definition");
+    g_autofree char *a_event = g_strndup (definition, strcspn (definition, ".>"));
+
+    g_assert_cmpstr (cs_event_item_get_name (selected), ==, a_event);
+  }
+  pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
+  for (i = 0; i < n_pids && !has_plot; i++)
+    has_plot = pids[i] == pid;
+  g_assert_true (has_plot);
+
+  /* The layer's bracket over that plot names the pair. */
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+  {
+    g_autofree char *want = g_strdup_printf (": pid %" G_GINT64_FORMAT, pid);
+    const char *hover;
+    double x, y, height;
+
+    cs_timeline_renderer_get_task_plot_area (renderer, i - 1, &y, &height);
+    x = cs_test_timeline_x (timeline, a_ts + (b_ts - a_ts) / 2);
+    cs_timeline_hover_at (timeline, x, y + height - 2);
+    hover = cs_timeline_get_hover_text (timeline);
+    g_test_message ("hover: %s", hover);
+    g_assert_nonnull (hover);
+    g_assert_nonnull (strstr (hover, "wakeup latency "));
+    g_assert_nonnull (strstr (hover, want));
+  }
+  cs_test_save_screenshot (GTK_WIDGET (window), "latency-worst");
+  cs_test_destroy_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* The window runs /proc/self/exe index-worker FILE: be that worker. */
+  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
+    return cs_cli_run (argc, argv);
+
+  cs_test_gui_init (&argc, &argv, "test-latency-page", TRUE);
+  g_test_add_func ("/cs/gui/LatencyPage/wakeup-worst", test_wakeup_worst);
+  return cs_test_gui_run ();
+}
