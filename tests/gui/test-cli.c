@@ -419,13 +419,14 @@ test_render_plots (void)
   g_auto(Run) bad_pid = { 0 };
   PngStats stats;
 
-  run_chronoscope (&one_cpu, "render", path, "-o", out, "--width", "600", "--cpu", "1", NULL);
+  run_chronoscope (&one_cpu, "render", path, "-o", out, "--width", "600", "--cpu", "1",
+                   "--plain", NULL);
   g_assert_cmpint (one_cpu.status, ==, 0);
   png_stats (out, &stats);
   g_assert_cmpint (stats.height, ==, 28 + 4 + 40 + 4);
 
   run_chronoscope (&with_tasks, "render", path, "-o", out, "--width", "600", "--cpu", "0-1",
-                   "--pid", "1,2,1", NULL);
+                   "--pid", "1,2,1", "--plain", NULL);
   g_assert_cmpint (with_tasks.status, ==, 0);
   png_stats (out, &stats);
   g_assert_cmpint (stats.height, ==, 28 + 4 * (4 + 40) + 4);
