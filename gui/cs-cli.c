@@ -212,15 +212,15 @@ cli_load_document (const char  *command,
 }
 
 /* Parses the options of @command; argv[0] is the command's name.  On success
- * *@path is the one FILE argument. */
-static gboolean
-cli_parse (const char    *command,
-           const char    *parameter_string,
-           const char    *summary,
-           GOptionEntry  *entries,
-           int            argc,
-           char         **argv,
-           const char   **path)
+ * *@path is the one FILE argument.  (cs-cli-private.h) */
+gboolean
+_cs_cli_parse (const char    *command,
+               const char    *parameter_string,
+               const char    *summary,
+               GOptionEntry  *entries,
+               int            argc,
+               char         **argv,
+               const char   **path)
 {
   g_autoptr(GOptionContext) context = g_option_context_new (parameter_string);
   g_autoptr(GError) error = NULL;
@@ -435,11 +435,11 @@ cli_info (int    argc,
     { NULL }
   };
 
-  if (!cli_parse ("info", _("FILE"),
-                  _("Describes a trace-cmd recording (trace.dat): its file version, "
-                    "compression, trace clock, CPUs, events per CPU and per event "
-                    "type, and time span."),
-                  entries, argc, argv, &path))
+  if (!_cs_cli_parse ("info", _("FILE"),
+                      _("Describes a trace-cmd recording (trace.dat): its file version, "
+                        "compression, trace clock, CPUs, events per CPU and per event "
+                        "type, and time span."),
+                      entries, argc, argv, &path))
     return 1;
 
   document = cli_load_document ("info", path);
@@ -638,9 +638,9 @@ cli_index_worker (int    argc,
       return 1;
     }
 
-  if (!cli_parse ("index-worker", _("FILE"),
-                  _("Builds the index of a recording for the window (internal)."),
-                  entries, argc, argv, &path))
+  if (!_cs_cli_parse ("index-worker", _("FILE"),
+                      _("Builds the index of a recording for the window (internal)."),
+                      entries, argc, argv, &path))
     {
       fprintf (worker.protocol, "error %s\n", _("Bad arguments to the indexer"));
       fclose (worker.protocol);
@@ -737,18 +737,6 @@ _cs_cli_fail (const char *command,
               const char *message)
 {
   cli_fail (command, "%s", message);
-}
-
-gboolean
-_cs_cli_parse (const char    *command,
-               const char    *parameter_string,
-               const char    *summary,
-               GOptionEntry  *entries,
-               int            argc,
-               char         **argv,
-               const char   **path)
-{
-  return cli_parse (command, parameter_string, summary, entries, argc, argv, path);
 }
 
 /* ------------------------------------------------------------------------ */
