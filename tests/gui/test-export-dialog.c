@@ -22,15 +22,6 @@
 #include "cs-window.h"
 #include "gui-test-util.h"
 
-static gboolean
-same_color (guint32 a, guint32 b, int tolerance)
-{
-  for (int shift = 0; shift <= 16; shift += 8)
-    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
-      return FALSE;
-  return TRUE;
-}
-
 static CsExportDialog *
 open_dialog (CsWindow *window)
 {
@@ -89,7 +80,7 @@ test_png_matches_window (void)
         guint32 export_rgb = *(const guint32 *) (data + (y + y0) * stride + 4 * x) & 0xffffff;
 
         n_compared++;
-        n_differ += !same_color (window_rgb, export_rgb, 8);
+        n_differ += !cs_test_same_color (window_rgb, export_rgb, 8);
       }
   g_test_message ("%u of %u pixels differ", n_differ, n_compared);
   if (n_differ > n_compared / 200)
