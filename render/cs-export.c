@@ -283,7 +283,8 @@ cs_export_get_timeline_y (const CsExportOptions *options)
  * @options: the export
  * @width_px: (out): the picture's width, px
  * @height_px: (out): the picture's height, px: @options' when given, else
- *   room for the title, every plot and the legend
+ *   room for the title, every plot and the legend (only the plots when
+ *   @options->plain)
  *
  * The size of the picture cs_export_write() draws.  For a PDF with a page
  * size, the page at 96 px per inch.  Main thread of @renderer's document.
@@ -469,8 +470,8 @@ draw_legend (cairo_t      *cr,
  *
  * Draws the whole picture: white page, title line, markers, the
  * renderer's plots at cs_export_get_timeline_y(), the legend below them
- * (clipped when @height_px leaves no room).  Main thread of @renderer's
- * document.
+ * (clipped when @height_px leaves no room); with @options->plain only the
+ * plots and the markers' lines.  Main thread of @renderer's document.
  *
  * Returns: whether everything was drawn
  */
