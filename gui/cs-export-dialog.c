@@ -219,6 +219,14 @@ export_clicked_cb (CsExportDialog *self)
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  /* Next to the recording, as Save Session… does. */
+  {
+    g_autoptr(GFile) recording = g_file_new_for_path (cs_document_get_trace_path (document));
+    g_autoptr(GFile) folder = g_file_get_parent (recording);
+
+    if (folder != NULL)
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+  }
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

@@ -126,6 +126,8 @@ test_marker_range (void)
   dialog = open_dialog (window);
   cs_export_dialog_set_range (dialog, CS_EXPORT_RANGE_MARKERS);
   cs_export_dialog_set_format (dialog, CS_EXPORT_PDF);
+  cs_test_spin (100);
+  cs_test_save_screenshot (GTK_WIDGET (dialog), "export-dialog.png");
   cs_export_dialog_get_options (dialog, &options);
   g_assert_cmpint (options.begin_ns, ==, begin_ns + span_ns / 4);
   g_assert_cmpint (options.end_ns, ==, begin_ns + span_ns / 2);
