@@ -261,6 +261,7 @@ cs_application_startup (GApplication *application)
   static const char * const tasks_accels[] = { "<Control>t", NULL };
   static const char * const filters_accels[] = { "<Control><Shift>f", NULL };
   static const char * const save_session_accels[] = { "<Control>s", NULL };
+  static const char * const export_accels[] = { "<Control>e", NULL };
 
   G_APPLICATION_CLASS (cs_application_parent_class)->startup (application);
 
@@ -272,6 +273,7 @@ cs_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-filters", filters_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.save-session",
                                          save_session_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.export", export_accels);
   gtk_window_set_default_icon_name (APP_ID);
 }
 

@@ -41,7 +41,6 @@
 #include <glib/gstdio.h>
 #include <glib-unix.h>
 #include <json-glib/json-glib.h>
-#include <cairo.h>
 
 #include "cs-cli.h"
 #include "cs-cli-demo.h"
@@ -52,10 +51,6 @@
 #include "cs-index-cache.h"
 #include "cs-format.h"
 #include "cs-plot-args.h"
-#include "cs-timeline-renderer.h"
-
-#define DEFAULT_RENDER_WIDTH_PX 1600
-#define MAX_RENDER_SIZE_PX      32768
 
 typedef int (*CsCliCommandFunc) (int argc, char **argv);
 
@@ -217,15 +212,15 @@ cli_load_document (const char  *command,
 }
 
 /* Parses the options of @command; argv[0] is the command's name.  On success
- * *@path is the one FILE argument. */
-static gboolean
-cli_parse (const char    *command,
-           const char    *parameter_string,
-           const char    *summary,
-           GOptionEntry  *entries,
-           int            argc,
-           char         **argv,
-           const char   **path)
+ * *@path is the one FILE argument.  (cs-cli-private.h) */
+gboolean
+_cs_cli_parse (const char    *command,
+               const char    *parameter_string,
+               const char    *summary,
+               GOptionEntry  *entries,
+               int            argc,
+               char         **argv,
+               const char   **path)
 {
   g_autoptr(GOptionContext) context = g_option_context_new (parameter_string);
   g_autoptr(GError) error = NULL;
@@ -440,11 +435,11 @@ cli_info (int    argc,
     { NULL }
   };
 
-  if (!cli_parse ("info", _("FILE"),
-                  _("Describes a trace-cmd recording (trace.dat): its file version, "
-                    "compression, trace clock, CPUs, events per CPU and per event "
-                    "type, and time span."),
-                  entries, argc, argv, &path))
+  if (!_cs_cli_parse ("info", _("FILE"),
+                      _("Describes a trace-cmd recording (trace.dat): its file version, "
+                        "compression, trace clock, CPUs, events per CPU and per event "
+                        "type, and time span."),
+                      entries, argc, argv, &path))
     return 1;
 
   document = cli_load_document ("info", path);
@@ -465,191 +460,6 @@ cli_info (int    argc,
   else
     cli_info_print_text (document);
 
-  return 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* render                                                                    */
-
-static cairo_status_t
-cli_write_png_cb (void                *closure,
-                  const unsigned char *data,
-                  unsigned int         length)
-{
-  return fwrite (data, 1, length, closure) == length ? CAIRO_STATUS_SUCCESS
-                                                     : CAIRO_STATUS_WRITE_ERROR;
-}
-
-static gboolean
-cli_write_png (cairo_surface_t  *surface,
-               const char       *path,
-               GError          **error)
-{
-  cairo_status_t status;
-  FILE *file = g_fopen (path, "wb");
-  int saved_errno;
-
-  if (file == NULL)
-    {
-      saved_errno = errno;
-      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                           g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  status = cairo_surface_write_to_png_stream (surface, cli_write_png_cb, file);
-  saved_errno = errno;
-  if (fclose (file) != 0 && status == CAIRO_STATUS_SUCCESS)
-    {
-      saved_errno = errno;
-      status = CAIRO_STATUS_WRITE_ERROR;
-    }
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                           status == CAIRO_STATUS_WRITE_ERROR ? g_strerror (saved_errno)
-                                                              : cairo_status_to_string (status));
-      g_unlink (path);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static int
-cli_render (int    argc,
-            char **argv)
-{
-  g_autoptr(CsDocument) document = NULL;
-  g_autoptr(CsTimelineRenderer) renderer = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *output = NULL;
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  const char *path = NULL;
-  gint64 begin_ns = G_MININT64;
-  gint64 end_ns = G_MININT64;
-  int width_px = DEFAULT_RENDER_WIDTH_PX;
-  int height_px = 0;
-  g_autofree char *cpu_list = NULL;
-  g_autofree char *pid_list = NULL;
-  g_autofree char *comm_list = NULL;
-  g_autoptr(GArray) requested_cpus = NULL;
-  g_autoptr(GArray) cpus = NULL;
-  g_autoptr(GArray) pids = NULL;
-  g_auto(GStrv) comms = NULL;
-  g_auto(GStrv) plugin_rows = NULL;
-  g_autoptr(CsPluginDocument) plugins = NULL;
-  CsViewport viewport;
-  gboolean drawn;
-  GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the picture to FILE (PNG)"), N_("FILE") },
-    { "begin", 0, 0, G_OPTION_ARG_INT64, &begin_ns, N_("First visible time, ns in the trace clock (default: the first event)"), N_("NS") },
-    { "end", 0, 0, G_OPTION_ARG_INT64, &end_ns, N_("End of the visible span, exclusive (default: just after the last event)"), N_("NS") },
-    { "width", 0, 0, G_OPTION_ARG_INT, &width_px, N_("Width of the picture in pixels (default: 1600)"), N_("PX") },
-    { "height", 0, 0, G_OPTION_ARG_INT, &height_px, N_("Height of the picture in pixels (default: room for every plot)"), N_("PX") },
-    { "cpu", 0, 0, G_OPTION_ARG_STRING, &cpu_list, N_("CPU plots to draw, as 1,4-7 (default: every CPU with events)"), N_("LIST") },
-    { "pid", 0, 0, G_OPTION_ARG_STRING, &pid_list, N_("Add task plots for these pids"), N_("PID[,PID]") },
-    { "task", 0, 0, G_OPTION_ARG_STRING, &comm_list, N_("Add task plots for the tasks with these command names"), N_("COMM[,COMM]") },
-    { "row", 0, 0, G_OPTION_ARG_STRING_ARRAY, &plugin_rows, N_("Add the row KEY of the plugin PLUGIN below the plots (repeatable)"), N_("PLUGIN:KEY") },
-    { NULL }
-  };
-
-  if (!cli_parse ("render", _("FILE -o OUT.png"),
-                  _("Draws the CPU and task plots of a recording, as the window shows "
-                    "them, into a PNG file."),
-                  entries, argc, argv, &path))
-    return 1;
-
-  if (output == NULL)
-    {
-      cli_fail ("render", "%s", _("Missing -o OUT.png (see --help)"));
-      return 1;
-    }
-
-  if (cpu_list != NULL && (requested_cpus = cs_plot_args_parse_cpus (cpu_list, &error)) == NULL)
-    {
-      cli_fail ("render", "%s", error->message);
-      return 1;
-    }
-  pids = pid_list != NULL ? cs_plot_args_parse_pids (pid_list, &error)
-                          : g_array_new (FALSE, FALSE, sizeof (gint32));
-  if (pids == NULL)
-    {
-      cli_fail ("render", "%s", error->message);
-      return 1;
-    }
-
-  if (width_px < 1 || width_px > MAX_RENDER_SIZE_PX ||
-      height_px < 0 || height_px > MAX_RENDER_SIZE_PX)
-    {
-      cli_fail ("render", _("--width and --height must be between 1 and %d pixels"),
-                MAX_RENDER_SIZE_PX);
-      return 1;
-    }
-
-  document = cli_load_document ("render", path);
-  if (document == NULL)
-    return 1;
-
-  if (begin_ns == G_MININT64)
-    begin_ns = cs_document_get_first_ns (document);
-  if (end_ns == G_MININT64)
-    end_ns = MAX (cs_document_get_last_ns (document) + 1, begin_ns + 1);
-
-  if (end_ns <= begin_ns)
-    {
-      cli_fail ("render", _("--end (%" G_GINT64_FORMAT ") must be after --begin (%" G_GINT64_FORMAT ")"),
-                end_ns, begin_ns);
-      return 1;
-    }
-
-  renderer = cs_timeline_renderer_new (document);
-  cpus = cs_plot_args_select_cpus (document, requested_cpus);
-  cs_timeline_renderer_set_cpus (renderer, (const guint *) cpus->data, cpus->len);
-  comms = cs_plot_args_split_comms (comm_list);
-  cs_plot_args_add_tasks_by_comm (document, (const char * const *) comms, pids);
-  cs_timeline_renderer_set_task_plots (renderer, (const gint32 *) pids->data, pids->len);
-  plugins = cs_cli_plugins_open (document, NULL, &error);
-  if (plugins == NULL)
-    {
-      cli_fail_file ("render", path, error);
-      return 1;
-    }
-  cs_timeline_renderer_set_plugins (renderer, plugins);
-  if (!cs_cli_plugins_set_rows (renderer, plugins, (const char * const *) plugin_rows, &error))
-    {
-      cli_fail ("render", "%s", error->message);
-      return 1;
-    }
-  if (height_px == 0)
-    height_px = MAX (cs_timeline_renderer_get_natural_height (renderer), 1);
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width_px, height_px);
-  cr = cairo_create (surface);
-  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
-  cairo_paint (cr);
-
-  viewport = (CsViewport) { begin_ns, end_ns, width_px, height_px };
-  drawn = cs_timeline_renderer_draw (renderer, cr, &viewport, &error);
-  cairo_destroy (cr);
-
-  if (!drawn)
-    {
-      cli_fail_file ("render", path, error);
-      cairo_surface_destroy (surface);
-      return 1;
-    }
-
-  if (!cli_write_png (surface, output, &error))
-    {
-      cli_fail ("render", _("Could not write %s: %s"), output, error->message);
-      cairo_surface_destroy (surface);
-      return 1;
-    }
-
-  cairo_surface_destroy (surface);
   return 0;
 }
 
@@ -828,9 +638,9 @@ cli_index_worker (int    argc,
       return 1;
     }
 
-  if (!cli_parse ("index-worker", _("FILE"),
-                  _("Builds the index of a recording for the window (internal)."),
-                  entries, argc, argv, &path))
+  if (!_cs_cli_parse ("index-worker", _("FILE"),
+                      _("Builds the index of a recording for the window (internal)."),
+                      entries, argc, argv, &path))
     {
       fprintf (worker.protocol, "error %s\n", _("Bad arguments to the indexer"));
       fclose (worker.protocol);
@@ -922,6 +732,13 @@ _cs_cli_fail_file (const char   *command,
   cli_fail_file (command, path, error);
 }
 
+void
+_cs_cli_fail (const char *command,
+              const char *message)
+{
+  cli_fail (command, "%s", message);
+}
+
 /* ------------------------------------------------------------------------ */
 
 static const struct {
@@ -929,7 +746,7 @@ static const struct {
   CsCliCommandFunc func;
 } cli_commands[] = {
   { "info", cli_info },
-  { "render", cli_render },
+  { "render", cs_cli_render },
   { "index-worker", cli_index_worker },
   { "demo", cs_cli_demo },
   { "query", cs_cli_query },

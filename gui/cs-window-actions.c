@@ -17,6 +17,7 @@
  *   win.show-stats                  statistics of A..B or the visible span
  *   win.save-session                Save Session… (Ctrl+S)
  *   win.open-session                Open Session…
+ *   win.export                      Export… the view as PNG, SVG or PDF (Ctrl+E)
  *
  * They are enabled while the window shows a recording (open-session
  * always).  The dialogs they open are kept one per window.  When plots are
@@ -29,6 +30,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-analysis.h"
+#include "cs-export-dialog.h"
 #include "cs-filter-dialog.h"
 #include "cs-stats-window.h"
 #include "cs-session.h"
@@ -110,7 +112,7 @@ filter_clear_action (GSimpleAction *action, GVariant *parameter, gpointer window
 /**
  * _cs_window_actions_get_dialog:
  * @window: a #CsWindow
- * @name: "tasks" or "filters"
+ * @name: "tasks", "filters" or "export"
  *
  * Returns: (transfer none) (nullable): the dialog of that name @window has
  *   open, for tests
@@ -295,6 +297,19 @@ open_session_action (GSimpleAction *action, GVariant *parameter, gpointer window
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static void
+export_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  GtkWindow *dialog = _cs_window_actions_get_dialog (window, "export");
+
+  if (dialog != NULL)
+    {
+      gtk_window_present (dialog);
+      return;
+    }
+  present_dialog (window, "export", cs_export_dialog_new (window));
+}
+
 static const GActionEntry entries[] = {
   { "add-task-plot", add_task_plot_action, "i" },
   { "remove-task-plot", remove_task_plot_action, "i" },
@@ -312,6 +327,7 @@ static const GActionEntry entries[] = {
   { "show-stats", show_stats_action },
   { "save-session", save_session_action },
   { "open-session", open_session_action },
+  { "export", export_action },
 };
 
 /* Plots added ------------------------------------------------------------- */

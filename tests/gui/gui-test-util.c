@@ -280,6 +280,19 @@ cs_test_pixels_init (CsTestPixels *pixels,
   gdk_texture_download (texture, pixels->pixels, pixels->stride);
 }
 
+/* Whether the 0xRRGGBB colours @a and @b differ by at most @tolerance in
+ * each channel. */
+gboolean
+cs_test_same_color (guint32 a,
+                    guint32 b,
+                    int     tolerance)
+{
+  for (int shift = 0; shift <= 16; shift += 8)
+    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
+      return FALSE;
+  return TRUE;
+}
+
 void
 cs_test_pixels_clear (CsTestPixels *pixels)
 {

@@ -69,6 +69,9 @@ typedef struct {
 void cs_test_pixels_init (CsTestPixels *pixels,
                           GtkWidget    *widget);
 void cs_test_pixels_clear (CsTestPixels *pixels);
+gboolean cs_test_same_color (guint32 a,
+                             guint32 b,
+                             int     tolerance);
 
 void cs_test_remove_tree (const char *path);
 GtkWidget *cs_test_find_visible_label (GtkWidget  *widget,

@@ -419,13 +419,14 @@ test_render_plots (void)
   g_auto(Run) bad_pid = { 0 };
   PngStats stats;
 
-  run_chronoscope (&one_cpu, "render", path, "-o", out, "--width", "600", "--cpu", "1", NULL);
+  run_chronoscope (&one_cpu, "render", path, "-o", out, "--width", "600", "--cpu", "1",
+                   "--plain", NULL);
   g_assert_cmpint (one_cpu.status, ==, 0);
   png_stats (out, &stats);
   g_assert_cmpint (stats.height, ==, 28 + 4 + 40 + 4);
 
   run_chronoscope (&with_tasks, "render", path, "-o", out, "--width", "600", "--cpu", "0-1",
-                   "--pid", "1,2,1", NULL);
+                   "--pid", "1,2,1", "--plain", NULL);
   g_assert_cmpint (with_tasks.status, ==, 0);
   png_stats (out, &stats);
   g_assert_cmpint (stats.height, ==, 28 + 4 * (4 + 40) + 4);
@@ -464,6 +465,64 @@ test_render_errors (void)
 
   run_chronoscope (&bad_dir, "render", path, "-o", unwritable, NULL);
   assert_fails_naming (&bad_dir, unwritable, "No such file");
+}
+
+/* The file's kind follows -o's extension: an SVG of the px size, a PDF of
+ * the chosen page (read back by poppler's pdfinfo and pdftotext); a wrong
+ * extension or --page for a PNG is refused before anything is written. */
+static void
+test_render_formats (void)
+{
+  g_autofree char *path = main_recording ();
+  g_autofree char *svg = g_build_filename (g_get_tmp_dir (), "view.svg", NULL);
+  g_autofree char *pdf = g_build_filename (g_get_tmp_dir (), "view.pdf", NULL);
+  g_autofree char *jpeg = g_build_filename (g_get_tmp_dir (), "view.jpeg", NULL);
+  g_autofree char *png = g_build_filename (g_get_tmp_dir (), "view.png", NULL);
+  g_autofree char *svg_text = NULL;
+  g_autofree char *info = NULL;
+  g_autofree char *text = NULL;
+  g_auto(Run) svg_run = { 0 };
+  g_auto(Run) pdf_run = { 0 };
+  g_auto(Run) bad_ext = { 0 };
+  g_auto(Run) bad_page = { 0 };
+  g_auto(Run) page_png = { 0 };
+  g_autoptr(GError) error = NULL;
+  const char *info_argv[] = { "pdfinfo", pdf, NULL };
+  const char *text_argv[] = { "pdftotext", pdf, "-", NULL };
+  int status;
+
+  run_chronoscope (&svg_run, "render", path, "-o", svg, "--width", "700", NULL);
+  g_assert_cmpint (svg_run.status, ==, 0);
+  g_assert_true (g_file_get_contents (svg, &svg_text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (svg_text, "<?xml"));
+  g_assert_nonnull (strstr (svg_text, "width=\"700px\""));
+
+  run_chronoscope (&pdf_run, "render", path, "-o", pdf, "--page", "16:9", "--task", "cs-spin",
+                   "--marker-a", "0", NULL);
+  g_assert_cmpint (pdf_run.status, ==, 0);
+  g_spawn_sync (NULL, (char **) info_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                &info, NULL, &status, &error);
+  g_assert_no_error (error);
+  /* 254 × 142.875 mm = 720 × 405 pt */
+  g_assert_nonnull (strstr (info, "Page size:       720 x 405 pts"));
+  g_assert_nonnull (strstr (info, "Pages:           1\n"));
+  g_spawn_sync (NULL, (char **) text_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                &text, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "sched-irq-v6.dat"));
+
+  run_chronoscope (&bad_ext, "render", path, "-o", jpeg, NULL);
+  g_assert_cmpint (bad_ext.status, ==, 1);
+  g_assert_nonnull (strstr (bad_ext.err, ".pdf"));
+  g_assert_false (g_file_test (jpeg, G_FILE_TEST_EXISTS));
+
+  run_chronoscope (&bad_page, "render", path, "-o", pdf, "--page", "letter", NULL);
+  g_assert_cmpint (bad_page.status, ==, 1);
+  g_assert_nonnull (strstr (bad_page.err, "letter"));
+
+  run_chronoscope (&page_png, "render", path, "-o", png, "--page", "a4", NULL);
+  g_assert_cmpint (page_png.status, ==, 1);
+  g_assert_nonnull (strstr (page_png.err, "--page"));
 }
 
 static void
@@ -570,6 +629,7 @@ main (int   argc,
   g_test_add_func ("/cs/cli/render/default-size", test_render_default_size);
   g_test_add_func ("/cs/cli/render/errors", test_render_errors);
   g_test_add_func ("/cs/cli/render/plots", test_render_plots);
+  g_test_add_func ("/cs/cli/render/formats", test_render_formats);
   g_test_add_func ("/cs/cli/index-worker/done", test_index_worker);
   g_test_add_func ("/cs/cli/index-worker/error", test_index_worker_error);
 

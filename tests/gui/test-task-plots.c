@@ -53,15 +53,6 @@ pixels_get (const CsTestPixels *pixels, int x, int y)
   return ((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0];
 }
 
-static gboolean
-same_color (guint32 a, guint32 b, int tolerance)
-{
-  for (int shift = 0; shift <= 16; shift += 8)
-    if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
-      return FALSE;
-  return TRUE;
-}
-
 static GArray *
 task_intervals (CsDocument *document, gint32 pid)
 {
@@ -202,7 +193,7 @@ test_add_task_plot (void)
       found = pixels_get (&pixels, (int) x, (int) y + 7);
       g_test_message ("pid %d on CPU %d: pixel (%d, %d) is %06x", task->pid, run->cpu, (int) x,
                       (int) y + 7, found);
-      g_assert_true (same_color (found, cs_color_to_rgb24 (&color), 3));
+      g_assert_true (cs_test_same_color (found, cs_color_to_rgb24 (&color), 3));
       n_checked++;
     }
   g_assert_cmpuint (n_checked, >, 5);

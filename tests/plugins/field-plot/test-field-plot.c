@@ -492,7 +492,7 @@ test_cli_render (CsBuiltinFixture *fixture,
   {
     const char *args[] = { "render", cs_document_get_trace_path (fixture->base.document),
                            "--row", row, "--begin", begin, "--end", end, "--width", "800",
-                           "-o", png, NULL };
+                           "--plain", "-o", png, NULL };
 
     out = cs_builtin_run_chronoscope (args);
   }

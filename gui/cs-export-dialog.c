@@ -1,0 +1,347 @@
+/* cs-export-dialog.c: File → Export…, the view as PNG, SVG or PDF.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A small modal window over a CsWindow: the format, the range (the visible
+ * span, or markers A..B when both are placed), the size in px (PNG, SVG)
+ * or the page (PDF), then a GtkFileChooserNative (GTK 4.8 has no
+ * GtkFileDialog) for the file.  The picture is the window's own timeline
+ * renderer (its plots, plugin rows and event filter) drawn by
+ * cs_export_write(), the code `chronoscope render` uses, with the window's
+ * markers.  The few widgets are built in code: a template would hold less
+ * than the code that fills it.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "cs-export-dialog.h"
+#include "cs-timeline.h"
+
+/* The page choices, in the order of the page drop-down; NULL: px size. */
+static const char * const page_names[] = { NULL, "a4-landscape", "a4", "16:9" };
+
+struct _CsExportDialog
+{
+  GtkWindow parent_instance;
+
+  /* owned */
+  GtkDropDown *format;
+  GtkCheckButton *range_visible;
+  GtkCheckButton *range_markers;
+  GtkSpinButton *width;
+  GtkSpinButton *height;
+  GtkDropDown *page;
+
+  /* borrowed */
+  CsWindow *window;
+};
+
+G_DEFINE_FINAL_TYPE (CsExportDialog, cs_export_dialog, GTK_TYPE_WINDOW)
+
+static CsTimeline *
+get_timeline (CsExportDialog *self)
+{
+  return cs_window_get_timeline (self->window);
+}
+
+static gboolean
+markers_placed (CsExportDialog *self)
+{
+  return cs_timeline_get_marker_ns (get_timeline (self), CS_MARKER_A) != CS_MARKER_UNSET &&
+         cs_timeline_get_marker_ns (get_timeline (self), CS_MARKER_B) != CS_MARKER_UNSET &&
+         cs_timeline_get_marker_ns (get_timeline (self), CS_MARKER_A) !=
+         cs_timeline_get_marker_ns (get_timeline (self), CS_MARKER_B);
+}
+
+static void
+update_sensitivity (CsExportDialog *self)
+{
+  gboolean pdf = gtk_drop_down_get_selected (self->format) == CS_EXPORT_PDF;
+  gboolean pdf_page = pdf && gtk_drop_down_get_selected (self->page) != 0;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->page), pdf);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->width), !pdf_page);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->height), !pdf_page);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->range_markers), markers_placed (self));
+}
+
+/**
+ * cs_export_dialog_get_options:
+ * @self: a #CsExportDialog
+ * @options: (out caller-allocates): what the dialog's choices export
+ *
+ * The span is the timeline's visible span, or A..B (ordered) when that
+ * range is chosen and both markers are placed; the window's markers are
+ * drawn.  Main thread.
+ */
+void
+cs_export_dialog_get_options (CsExportDialog  *self,
+                              CsExportOptions *options)
+{
+  CsTimeline *timeline = get_timeline (self);
+  guint page = gtk_drop_down_get_selected (self->page);
+  gint64 a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
+  gint64 b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
+
+  g_return_if_fail (CS_IS_EXPORT_DIALOG (self));
+
+  cs_export_options_init (options, cs_timeline_get_document (timeline));
+  options->format = gtk_drop_down_get_selected (self->format);
+  options->width_px = gtk_spin_button_get_value_as_int (self->width);
+  options->height_px = gtk_spin_button_get_value_as_int (self->height);
+  options->begin_ns = cs_timeline_get_begin_ns (timeline);
+  options->end_ns = cs_timeline_get_end_ns (timeline);
+  if (gtk_check_button_get_active (self->range_markers) && markers_placed (self))
+    {
+      options->begin_ns = MIN (a_ns, b_ns);
+      options->end_ns = MAX (a_ns, b_ns);
+    }
+  options->marker_a_ns = a_ns;
+  options->marker_b_ns = b_ns;
+  if (options->format == CS_EXPORT_PDF && page < G_N_ELEMENTS (page_names) && page_names[page] != NULL)
+    cs_export_parse_page (page_names[page], &options->page_width_mm, &options->page_height_mm, NULL);
+}
+
+/**
+ * cs_export_dialog_write:
+ * @self: a #CsExportDialog
+ * @path: the file to write (its extension does not matter: the dialog's
+ *   format does)
+ * @error: as cs_export_write()
+ *
+ * Writes the dialog's export with the window's timeline renderer, on the
+ * main thread (a frame's work: the renderer reads one summary per pixel
+ * column).
+ *
+ * Returns: whether the file was written
+ */
+gboolean
+cs_export_dialog_write (CsExportDialog  *self,
+                        const char      *path,
+                        GError         **error)
+{
+  CsExportOptions options;
+
+  g_return_val_if_fail (CS_IS_EXPORT_DIALOG (self), FALSE);
+
+  cs_export_dialog_get_options (self, &options);
+  return cs_export_write (cs_timeline_get_renderer (get_timeline (self)), &options, path, error);
+}
+
+/**
+ * cs_export_dialog_set_format:
+ * @self: a #CsExportDialog
+ * @format: the format to choose
+ */
+void
+cs_export_dialog_set_format (CsExportDialog *self,
+                             CsExportFormat  format)
+{
+  g_return_if_fail (CS_IS_EXPORT_DIALOG (self));
+  gtk_drop_down_set_selected (self->format, format);
+}
+
+/**
+ * cs_export_dialog_set_range:
+ * @self: a #CsExportDialog
+ * @range: the range to choose; %CS_EXPORT_RANGE_MARKERS is honoured only
+ *   while both markers are placed
+ */
+void
+cs_export_dialog_set_range (CsExportDialog *self,
+                            CsExportRange   range)
+{
+  g_return_if_fail (CS_IS_EXPORT_DIALOG (self));
+  gtk_check_button_set_active (range == CS_EXPORT_RANGE_MARKERS ? self->range_markers
+                                                                 : self->range_visible, TRUE);
+}
+
+static void
+show_error (CsExportDialog *self, const GError *error)
+{
+  GtkWidget *message = gtk_message_dialog_new (GTK_WINDOW (self),
+                                               GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                               GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s",
+                                               _("Could not export the view"));
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (message), "%s", error->message);
+  g_signal_connect (message, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (message));
+}
+
+static void
+chooser_response_cb (GtkNativeDialog *chooser, int response, CsExportDialog *self)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_object_unref (chooser);
+  if (file == NULL)
+    return;
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("Only local files can be written"));
+      show_error (self, error);
+      return;
+    }
+  if (!cs_export_dialog_write (self, path, &error))
+    {
+      show_error (self, error);
+      return;
+    }
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+export_clicked_cb (CsExportDialog *self)
+{
+  static const char * const extensions[] = { "png", "svg", "pdf" };
+  CsDocument *document = cs_timeline_get_document (get_timeline (self));
+  guint format = gtk_drop_down_get_selected (self->format);
+  g_autofree char *base = g_path_get_basename (cs_document_get_trace_path (document));
+  g_autofree char *name = NULL;
+  GtkFileChooserNative *chooser;
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL)
+    *dot = '\0';
+  name = g_strdup_printf ("%s.%s", base, extensions[MIN (format, 2u)]);
+  chooser = gtk_file_chooser_native_new (_("Export the View"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  /* Next to the recording, as Save Session… does. */
+  {
+    g_autoptr(GFile) recording = g_file_new_for_path (cs_document_get_trace_path (document));
+    g_autoptr(GFile) folder = g_file_get_parent (recording);
+
+    if (folder != NULL)
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+  }
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static GtkWidget *
+add_row (GtkGrid *grid, int row, const char *label, GtkWidget *widget)
+{
+  GtkWidget *title = gtk_label_new_with_mnemonic (label);
+
+  gtk_label_set_xalign (GTK_LABEL (title), 1.0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (title), widget);
+  gtk_widget_add_css_class (title, "dim-label");
+  gtk_grid_attach (grid, title, 0, row, 1, 1);
+  gtk_grid_attach (grid, widget, 1, row, 1, 1);
+  return widget;
+}
+
+static void
+build (CsExportDialog *self)
+{
+  static const char * const formats[] = { N_("PNG image"), N_("SVG drawing"), N_("PDF document"), NULL };
+  static const char * const pages[] = { N_("Pixel size at 96 dpi"), N_("A4 landscape"),
+                                        N_("A4 portrait"), N_("16:9 slide"), NULL };
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *range = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  GtkWidget *export = gtk_button_new_with_mnemonic (_("_Export…"));
+  g_autoptr(GtkStringList) format_list = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) page_list = gtk_string_list_new (NULL);
+
+  for (guint i = 0; formats[i] != NULL; i++)
+    gtk_string_list_append (format_list, _(formats[i]));
+  for (guint i = 0; pages[i] != NULL; i++)
+    gtk_string_list_append (page_list, _(pages[i]));
+
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+
+  self->format = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (format_list)), NULL));
+  add_row (GTK_GRID (grid), 0, _("_Format"), GTK_WIDGET (self->format));
+
+  self->range_visible = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Visible span")));
+  self->range_markers = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Markers A to B")));
+  gtk_check_button_set_group (self->range_markers, self->range_visible);
+  gtk_check_button_set_active (self->range_visible, TRUE);
+  gtk_box_append (GTK_BOX (range), GTK_WIDGET (self->range_visible));
+  gtk_box_append (GTK_BOX (range), GTK_WIDGET (self->range_markers));
+  add_row (GTK_GRID (grid), 1, _("Range"), range);
+
+  self->width = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, CS_EXPORT_MAX_SIZE_PX, 10));
+  gtk_spin_button_set_value (self->width, MAX (gtk_widget_get_width (GTK_WIDGET (get_timeline (self))), 800));
+  add_row (GTK_GRID (grid), 2, _("_Width (px)"), GTK_WIDGET (self->width));
+  self->height = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, CS_EXPORT_MAX_SIZE_PX, 10));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->height), _("0: room for every plot and the legend"));
+  add_row (GTK_GRID (grid), 3, _("_Height (px)"), GTK_WIDGET (self->height));
+
+  self->page = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (page_list)), NULL));
+  gtk_drop_down_set_selected (self->page, 1);
+  add_row (GTK_GRID (grid), 4, _("PDF _page"), GTK_WIDGET (self->page));
+
+  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+  gtk_widget_add_css_class (export, "suggested-action");
+  gtk_box_append (GTK_BOX (buttons), cancel);
+  gtk_box_append (GTK_BOX (buttons), export);
+  gtk_box_append (GTK_BOX (box), grid);
+  gtk_box_append (GTK_BOX (box), buttons);
+  gtk_window_set_child (GTK_WINDOW (self), box);
+  gtk_window_set_default_widget (GTK_WINDOW (self), export);
+
+  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (gtk_window_destroy), self);
+  g_signal_connect_swapped (export, "clicked", G_CALLBACK (export_clicked_cb), self);
+  g_signal_connect_swapped (self->format, "notify::selected", G_CALLBACK (update_sensitivity), self);
+  g_signal_connect_swapped (self->page, "notify::selected", G_CALLBACK (update_sensitivity), self);
+  update_sensitivity (self);
+}
+
+static void
+cs_export_dialog_class_init (CsExportDialogClass *klass)
+{
+}
+
+static void
+cs_export_dialog_init (CsExportDialog *self)
+{
+  gtk_window_set_title (GTK_WINDOW (self), _("Export the View"));
+  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
+  gtk_window_set_resizable (GTK_WINDOW (self), FALSE);
+}
+
+/**
+ * cs_export_dialog_new:
+ * @window: the window whose view is exported; the dialog is transient for
+ *   it and destroyed with it
+ *
+ * Returns: (transfer none): a new dialog, not yet shown (a toplevel:
+ *   GTK keeps it until it is destroyed)
+ */
+GtkWindow *
+cs_export_dialog_new (CsWindow *window)
+{
+  CsExportDialog *self;
+
+  g_return_val_if_fail (CS_IS_WINDOW (window), NULL);
+
+  self = g_object_new (CS_TYPE_EXPORT_DIALOG,
+                       "transient-for", window,
+                       "destroy-with-parent", TRUE,
+                       NULL);
+  self->window = window;
+  build (self);
+  return GTK_WINDOW (self);
+}

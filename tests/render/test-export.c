@@ -1,0 +1,359 @@
+/* test-export.c: the exported picture (PNG, SVG, PDF) of a real recording.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The files are read back by other programs than the one that wrote them:
+ * python3's xml.etree for the SVG, poppler's pdfinfo and pdftotext for the
+ * PDF (poppler-utils, in .ci/packages.txt), cairo's PNG reader for the
+ * PNG, whose plots are compared with the renderer's own drawing of the
+ * same span and width (what the window's timeline shows).  cairo 1.16
+ * writes SVG text as glyph <symbol>s, so the task names are checked as
+ * text in the PDF.  Recordings as in test-timeline-renderer.c.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "cs-export.h"
+#include "cs-palette.h"
+#include "cs-range-stats.h"
+#include "cs-timeline-renderer.h"
+#include "render-test-util.h"
+
+static const CsTestRecording sched_v6 = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
+
+static char *
+out_path (const char *name)
+{
+  return g_build_filename (g_get_tmp_dir (), name, NULL);
+}
+
+/* Runs @argv, asserting it exits 0; returns its stdout. */
+static char *
+run_tool (const char * const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                &out, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed: %s", argv[0], err);
+  return out;
+}
+
+/* The pid that ran longest in the recording: the first of the legend
+ * when there are no task plots. */
+static gint32
+longest_running (CsTestFixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  CsRangeStats *stats;
+  gint32 pid;
+
+  stats = cs_document_compute_range_stats (fixture->document,
+                                           cs_document_get_first_ns (fixture->document),
+                                           cs_document_get_last_ns (fixture->document) + 1,
+                                           NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats->tasks->len, >, 0);
+  pid = g_array_index (stats->tasks, CsTaskTime, 0).pid;
+  cs_range_stats_free (stats);
+  return pid;
+}
+
+static gint32
+pick_task_plot (CsTestFixture *fixture, gint32 not_pid)
+{
+  for (guint i = 0; i < cs_document_get_n_tasks (fixture->document); i++)
+    {
+      const CsTask *task = cs_document_get_task (fixture->document, i);
+
+      if (task->pid != 0 && task->pid != not_pid)
+        return task->pid;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+static void
+fixture_set_up (CsTestFixture *fixture, gconstpointer data)
+{
+  cs_test_fixture_set_up (fixture, data);
+  g_assert_cmpuint (cs_document_get_n_events (fixture->document), >, 0);
+}
+
+/* The plots of an exported PNG are the renderer's pixels for the same span
+ * and width; above them the title, below them the legend's swatch of the
+ * task plot's colour. */
+static void
+test_png_matches_renderer (CsTestFixture *fixture, gconstpointer data)
+{
+  g_autofree char *png = out_path ("export.png");
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *exported;
+  CsExportOptions options;
+  CsViewport viewport;
+  gint32 pid = pick_task_plot (fixture, 0);
+  int width_px, height_px, y0, stride_a, stride_b;
+  const guint8 *a, *b;
+  guint n_differ = 0, n_title_ink = 0;
+  gboolean swatch_found = FALSE;
+  CsColor color;
+  guint32 swatch;
+
+  cs_timeline_renderer_set_task_plots (fixture->renderer, &pid, 1);
+  cs_export_options_init (&options, fixture->document);
+  options.width_px = 900;
+  g_assert_true (cs_export_write (fixture->renderer, &options, png, &error));
+  g_assert_no_error (error);
+
+  exported = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (exported), ==, CAIRO_STATUS_SUCCESS);
+  cs_export_get_size (fixture->renderer, &options, &width_px, &height_px);
+  g_assert_cmpint (cairo_image_surface_get_width (exported), ==, 900);
+  g_assert_cmpint (cairo_image_surface_get_height (exported), ==, height_px);
+
+  viewport = (CsViewport) { options.begin_ns, options.end_ns, 900,
+                            cs_timeline_renderer_get_natural_height (fixture->renderer) };
+  cs_test_render (fixture, &viewport);
+  y0 = (int) cs_export_get_timeline_y (&options);
+  g_assert_cmpint (height_px, >, y0 + viewport.height_px);
+
+  a = cairo_image_surface_get_data (exported);
+  stride_a = cairo_image_surface_get_stride (exported);
+  b = cairo_image_surface_get_data (fixture->surface);
+  stride_b = cairo_image_surface_get_stride (fixture->surface);
+  for (int y = 0; y < viewport.height_px; y++)
+    for (int x = 0; x < 900; x++)
+      {
+        guint32 pa = *(const guint32 *) (a + (y + y0) * stride_a + 4 * x) & 0xffffff;
+        guint32 pb = *(const guint32 *) (b + y * stride_b + 4 * x) & 0xffffff;
+
+        n_differ += !cs_test_same_color (pa, pb, 2);
+      }
+  /* Same renderer, same size: at most a few antialiased pixels apart. */
+  cs_test_check (fixture, n_differ <= 900u * viewport.height_px / 1000,
+                 "%u pixels of the export's plots differ from the renderer's", n_differ);
+
+  for (int y = 0; y < y0; y++)
+    for (int x = 0; x < 900; x++)
+      n_title_ink += (*(const guint32 *) (a + y * stride_a + 4 * x) & 0xffffff) != 0xffffff;
+  g_assert_cmpuint (n_title_ink, >, 200);
+
+  cs_palette_get_task_color (pid, &color);
+  swatch = cs_color_to_rgb24 (&color);
+  for (int y = y0 + viewport.height_px; y < height_px && !swatch_found; y++)
+    for (int x = 0; x < 900 && !swatch_found; x++)
+      swatch_found = cs_test_same_color (*(const guint32 *) (a + y * stride_a + 4 * x) & 0xffffff,
+                                         swatch, 2);
+  g_assert_true (swatch_found);
+
+  cairo_surface_destroy (exported);
+  g_unlink (png);
+}
+
+/* The SVG parses, has the size asked for in px and draws its text as
+ * glyphs (cairo 1.16: <symbol>s used by <use>). */
+static void
+test_svg_parses (CsTestFixture *fixture, gconstpointer data)
+{
+  g_autofree char *svg = out_path ("export.svg");
+  g_autofree char *out = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr(GError) error = NULL;
+  CsExportOptions options;
+  int width_px, height_px;
+  const char *script =
+    "import sys, xml.etree.ElementTree as ET\n"
+    "root = ET.parse(sys.argv[1]).getroot()\n"
+    "ns = '{http://www.w3.org/2000/svg}'\n"
+    "assert root.tag == ns + 'svg', root.tag\n"
+    "glyphs = len(root.findall('.//' + ns + 'symbol'))\n"
+    "uses = len(root.findall('.//' + ns + 'use'))\n"
+    "print(root.get('width'), root.get('height'), glyphs > 10 and uses > 50)\n";
+
+  cs_export_options_init (&options, fixture->document);
+  options.format = CS_EXPORT_SVG;
+  options.width_px = 1200;
+  g_assert_true (cs_export_write (fixture->renderer, &options, svg, &error));
+  g_assert_no_error (error);
+  cs_export_get_size (fixture->renderer, &options, &width_px, &height_px);
+
+  {
+    const char *argv[] = { "python3", "-c", script, svg, NULL };
+
+    out = run_tool (argv);
+  }
+  expected = g_strdup_printf ("%dpx %dpx True\n", width_px, height_px);
+  g_assert_cmpstr (out, ==, expected);
+  g_assert_cmpint (width_px, ==, 1200);
+  g_unlink (svg);
+}
+
+/* One page of the asked size, whose text holds the file name, the clock,
+ * the legend's tasks and the markers' delta. */
+static void
+test_pdf_page (CsTestFixture *fixture, gconstpointer data)
+{
+  g_autofree char *pdf = out_path ("export.pdf");
+  g_autofree char *info = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *base = g_path_get_basename (cs_document_get_trace_path (fixture->document));
+  g_autofree char *longest = NULL;
+  g_autoptr(GError) error = NULL;
+  CsExportOptions options;
+  gint32 longest_pid = longest_running (fixture);
+  double width_pt = 0, height_pt = 0;
+  const char *size_line;
+  gint64 span_ns;
+
+  cs_export_options_init (&options, fixture->document);
+  options.format = CS_EXPORT_PDF;
+  g_assert_true (cs_export_parse_page ("a4-landscape", &options.page_width_mm,
+                                       &options.page_height_mm, &error));
+  span_ns = options.end_ns - options.begin_ns;
+  options.marker_a_ns = options.begin_ns + span_ns / 4;
+  options.marker_b_ns = options.begin_ns + span_ns / 2;
+  g_assert_true (cs_export_write (fixture->renderer, &options, pdf, &error));
+  g_assert_no_error (error);
+
+  {
+    const char *argv[] = { "pdfinfo", pdf, NULL };
+
+    info = run_tool (argv);
+  }
+  g_assert_nonnull (strstr (info, "\nPages:           1\n"));
+  size_line = strstr (info, "Page size:");
+  g_assert_nonnull (size_line);
+  g_assert_cmpint (sscanf (size_line, "Page size: %lf x %lf pts", &width_pt, &height_pt), ==, 2);
+  g_assert_cmpfloat (fabs (width_pt - 297 / 25.4 * 72), <, 0.5);
+  g_assert_cmpfloat (fabs (height_pt - 210 / 25.4 * 72), <, 0.5);
+
+  {
+    const char *argv[] = { "pdftotext", pdf, "-", NULL };
+
+    text = run_tool (argv);
+  }
+  longest = g_strdup_printf ("%s %d", cs_document_get_comm (fixture->document, longest_pid),
+                             longest_pid);
+  g_assert_nonnull (strstr (text, base));
+  g_assert_nonnull (strstr (text, cs_document_get_clock (fixture->document)));
+  g_assert_nonnull (strstr (text, longest));
+  g_assert_nonnull (strstr (text, "B − A"));
+  g_unlink (pdf);
+}
+
+/* Marker lines cross the plots at their times, in their colours. */
+static void
+test_markers (CsTestFixture *fixture, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  CsExportOptions options;
+  CsViewport viewport;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  int width_px, height_px, x, y;
+  guint32 pixel;
+  const guint8 *d;
+
+  cs_export_options_init (&options, fixture->document);
+  options.width_px = 800;
+  options.marker_a_ns = options.begin_ns + (options.end_ns - options.begin_ns) / 3;
+  cs_export_get_size (fixture->renderer, &options, &width_px, &height_px);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width_px, height_px);
+  cr = cairo_create (surface);
+  g_assert_true (cs_export_draw (fixture->renderer, cr, &options, width_px, height_px, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  viewport = (CsViewport) { options.begin_ns, options.end_ns, width_px,
+                            cs_timeline_renderer_get_natural_height (fixture->renderer) };
+  x = (int) floor (cs_timeline_renderer_ns_to_x (fixture->renderer, &viewport, options.marker_a_ns));
+  /* Between the first plot and the axis: the page colour but for the line. */
+  y = (int) cs_export_get_timeline_y (&options) + viewport.height_px - 2;
+  d = cairo_image_surface_get_data (surface);
+  pixel = *(const guint32 *) (d + y * cairo_image_surface_get_stride (surface) + 4 * x) & 0xffffff;
+  /* Green dominates: GNOME green 5 over a light grey. */
+  g_assert_cmpint ((pixel >> 8) & 0xff, >, ((pixel >> 16) & 0xff) + 40);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_options (void)
+{
+  g_autoptr(GError) error = NULL;
+  CsExportFormat format;
+  double w, h;
+
+  g_assert_true (cs_export_format_from_path ("/a/b.SVG", &format, NULL));
+  g_assert_cmpint (format, ==, CS_EXPORT_SVG);
+  g_assert_true (cs_export_format_from_path ("x.pdf", &format, NULL));
+  g_assert_cmpint (format, ==, CS_EXPORT_PDF);
+  g_assert_true (cs_export_format_from_path ("x.png", &format, NULL));
+  g_assert_cmpint (format, ==, CS_EXPORT_PNG);
+  g_assert_false (cs_export_format_from_path ("x.jpeg", &format, &error));
+  g_assert_error (error, CS_EXPORT_ERROR, CS_EXPORT_ERROR_FORMAT);
+  g_assert_nonnull (strstr (error->message, "x.jpeg"));
+  g_clear_error (&error);
+
+  g_assert_true (cs_export_parse_page ("a4", &w, &h, NULL));
+  g_assert_cmpfloat (w, ==, 210);
+  g_assert_cmpfloat (h, ==, 297);
+  g_assert_true (cs_export_parse_page ("16:9", &w, &h, NULL));
+  g_assert_cmpfloat (fabs (w / h - 16.0 / 9.0), <, 1e-6);
+  g_assert_true (cs_export_parse_page ("200x100.5mm", &w, &h, NULL));
+  g_assert_cmpfloat (w, ==, 200);
+  g_assert_cmpfloat (h, ==, 100.5);
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *bad[] = { "letter", "200x100", "5x5mm", "200xmm" };
+
+      g_assert_false (cs_export_parse_page (bad[i], &w, &h, &error));
+      g_assert_error (error, CS_EXPORT_ERROR, CS_EXPORT_ERROR_PAGE);
+      g_clear_error (&error);
+    }
+}
+
+/* A file that cannot be written is a G_FILE_ERROR naming it, and leaves
+ * nothing behind. */
+static void
+test_unwritable (CsTestFixture *fixture, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "no-such-dir", "x.pdf", NULL);
+  g_autoptr(GError) error = NULL;
+  CsExportOptions options;
+
+  cs_export_options_init (&options, fixture->document);
+  options.format = CS_EXPORT_PDF;
+  g_assert_false (cs_export_write (fixture->renderer, &options, path, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/cs/render/Export/" path, CsTestFixture, &sched_v6, \
+              fixture_set_up, func, cs_test_fixture_tear_down)
+
+  ADD ("png-matches-renderer", test_png_matches_renderer);
+  ADD ("svg-parses", test_svg_parses);
+  ADD ("pdf-page", test_pdf_page);
+  ADD ("markers", test_markers);
+  ADD ("unwritable", test_unwritable);
+  g_test_add_func ("/cs/render/Export/options", test_options);
+
+#undef ADD
+
+  return cs_test_render_run ();
+}
