@@ -197,7 +197,6 @@ test_dialog_toggles_each_plugin (void)
   g_autoptr(GHashTable) changed = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) draws = g_hash_table_new (NULL, NULL);
   CsPlugin *example = cs_plugin_registry_lookup (registry, "migrations");
-  CsPlugin *field_plot = cs_plugin_registry_lookup (registry, "field-plot");
 
   g_assert_nonnull (example);
   for (guint r = 0; r < G_N_ELEMENTS (names); r++)
@@ -206,13 +205,8 @@ test_dialog_toggles_each_plugin (void)
       CsWindow *window = cs_test_open_window (path, 1200, 800);
       CsPluginsDialog *dialog;
 
-      /* A task plot, for overlays of task plots, and a field plot's row
-       * (every recording here has sched_switch), so that a plugin whose
-       * rows the user adds has one to lose when it is switched off. */
+      /* A task plot, for overlays of task plots. */
       cs_analysis_add_task_plot (cs_window_get_analysis (window), 1);
-      if (field_plot != NULL)
-        cs_plugin_window_add_row (cs_window_get_plugins (window), field_plot, "values",
-                                  "sched:sched_switch.next_pid");
       cs_test_wait_until (passes_done, window, "the plugin passes");
       cs_test_activate (window, "plugins", NULL);
       cs_test_spin (100);
