@@ -187,6 +187,9 @@ def summarise(runs, fmts):
             s[mode] = m
         a, n = s["all"], s["none"]
         s["all_vs_none"] = (a["wall_s"] / n["wall_s"]) if a["wall_s"] and n["wall_s"] else None
+        # Per run, measured a minute apart: how much of all ÷ none is noise.
+        s["all_vs_none_runs"] = [ra["wall_s"] / rn["wall_s"] for ra, rn in
+                                 zip(_per_run(runs, fmt, "all"), _per_run(runs, fmt, "none")) if ra and rn]
         S[fmt] = s
     return S
 
@@ -238,7 +241,9 @@ def render(runs, fmts):
             verdict.append(f"{mode}: time {({True: 'ok', False: 'MISSED', None: '?'})[ok_t]}, "
                            f"memory {({True: 'ok', False: 'MISSED', None: '?'})[ok_m]}")
         text.append(f"  targets (≤ {TARGET_RATIO}×, ≤ {TARGET_RSS_MIB} MiB): " + "; ".join(verdict)
-                    + f"; all ÷ none {f(s['all_vs_none'], '.3f', '×')}")
+                    + f"; all ÷ none {f(s['all_vs_none'], '.3f', '×')}"
+                    + (f" (runs {min(s['all_vs_none_runs']):.2f}–{max(s['all_vs_none_runs']):.2f}×)"
+                       if len(s["all_vs_none_runs"]) > 1 else ""))
         extra = sorted(set(s["all"]["members"]) - set(s["none"]["members"]))
         text.append(f"  info --json members the plugins added: {', '.join(extra) or 'none (plugins not loaded?)'}")
         text.append("")
