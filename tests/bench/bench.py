@@ -20,6 +20,11 @@ falls on every tool alike:
   libtracecmd  tracecmd-iterate FILE (open + tracecmd_iterate_events)
   KernelShark  kshark-load FILE (kshark_open + kshark_load_entries)
   report       `trace-cmd report FILE > /dev/null` (not for the large size)
+  plugins      the first open again, twice: with every built-in plugin and
+               with none (`index-worker` then `info --json` on a fresh cache;
+               see bench_plugins.py), against the same run's libtracecmd
+               iteration.  --plugins-only measures only this and libtracecmd's
+               iteration (--formats v6 to leave v7 out).
 
 Ratios are conservative for Chronoscope: its first open is the whole process
 (start-up, index build, rename, exit) while libtracecmd's and KernelShark's
@@ -43,6 +48,8 @@ import sys
 import tempfile
 import threading
 import time
+
+import bench_plugins
 
 MIB = 1024 * 1024
 SAMPLE_INTERVAL_S = 0.020
@@ -81,14 +88,32 @@ def read_status_kib(pid):
     return values
 
 
+def children_of(pid):
+    """The children of PID's threads."""
+    kids = []
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                kids += [int(k) for k in f.read().split()]
+    except OSError:
+        pass
+    return kids
+
+
 def child_of(pid):
     """The first child of PID (the command /usr/bin/time runs), or None."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            kids = f.read().split()
-    except OSError:
-        return None
-    return int(kids[0]) if kids else None
+    kids = children_of(pid)
+    return kids[0] if kids else None
+
+
+def descendants(pid):
+    """PID's children, their children, ... (a command's pass workers)."""
+    out, todo = [], children_of(pid)
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children_of(p)
+    return out
 
 
 class Sampler(threading.Thread):
@@ -110,9 +135,15 @@ class Sampler(threading.Thread):
             if target is None:
                 target = child_of(self.pid)
             if target is not None:
+                # The command and any process it starts (plugin passes run
+                # in `index-worker --pass` children): the peak of any one.
                 s = read_status_kib(target)
                 if s:
                     self.n_samples += 1
+                    for other in descendants(target):
+                        o = read_status_kib(other) or {}
+                        for key in s:
+                            s[key] = max(s[key], o.get(key, 0))
                     self.peak_rss_anon_kib = max(self.peak_rss_anon_kib, s.get("RssAnon", 0))
                     self.peak_rss_kib = max(self.peak_rss_kib, s.get("VmRSS", 0))
                     self.hwm_kib = max(self.hwm_kib, s.get("VmHWM", 0))
@@ -206,11 +237,10 @@ class Bench:
         self.iterate = os.path.join(b, "tests", "bench", "tracecmd-iterate")
         self.kshark = os.path.join(b, "tests", "bench", "kshark-load")
         self.have_kshark = os.access(self.kshark, os.X_OK)
-        self.files = {
-            "v6": os.path.join(args.outdir, f"{args.size}-v6.dat"),
-            "v7": os.path.join(args.outdir, f"{args.size}-v7.dat"),
-        }
+        self.files = {fmt: os.path.join(args.outdir, f"{args.size}-{fmt}.dat") for fmt in args.formats}
         self.cache_root = os.path.join(args.outdir, "cache")
+        self.plugins = None  # a bench_plugins.PluginBench once run() starts
+        self.run_index = 0
         self.gave_up = {}   # (tool, fmt) -> why it is not run again
         self.runs = []      # one dict per run: fmt -> tool -> result
 
@@ -234,6 +264,10 @@ class Bench:
 
     def measure_file(self, fmt, path):
         res = {}
+        res["plugins"] = self.plugins.measure(fmt, path, self.run_index, warm_file, log, describe)
+        if self.args.plugins_only:
+            self.measure_iterate(fmt, path, res)
+            return res
         # Again before each tool: the runs before may have pushed the file
         # out of the page cache (libtracecmd's unfinished v7 read and
         # KernelShark's loader take gigabytes), and a cold read would
@@ -287,12 +321,7 @@ class Bench:
         finally:
             shutil.rmtree(cache, ignore_errors=True)
 
-        warm_file(path)
-        r = self.timed("tracecmd", fmt, [self.iterate, path])
-        r.update({k: float(v) if "." in v else int(v) for k, v in key_values(r.get("stdout", "")).items()
-                  if re.fullmatch(r"[\d.]+", v)})
-        res["tracecmd_iterate"] = r
-        log(f"  {fmt} libtracecmd iterate: {describe(r, 'seconds', 's')}")
+        self.measure_iterate(fmt, path, res)
 
         if not self.have_kshark:
             res["kshark"] = {"skipped": "kshark-load not built (libkshark-dev, libjson-c-dev)"}
@@ -314,6 +343,15 @@ class Bench:
             log(f"  {fmt} trace-cmd report: {describe(r, 'wall_s', 's')}")
         return res
 
+    def measure_iterate(self, fmt, path, res):
+        """libtracecmd's raw iteration, the anchor of the first open."""
+        warm_file(path)
+        r = self.timed("tracecmd", fmt, [self.iterate, path])
+        r.update({k: float(v) if "." in v else int(v) for k, v in key_values(r.get("stdout", "")).items()
+                  if re.fullmatch(r"[\d.]+", v)})
+        res["tracecmd_iterate"] = r
+        log(f"  {fmt} libtracecmd iterate: {describe(r, 'seconds', 's')}")
+
     def warm(self):
         """Reads both files once so that every tool starts from a warm page
         cache (a cold first run would penalise whichever tool runs first)."""
@@ -322,14 +360,17 @@ class Bench:
 
     def run(self):
         os.makedirs(self.cache_root, exist_ok=True)
+        self.plugins = bench_plugins.PluginBench(self)
         self.warm()
         for i in range(self.args.runs):
+            self.run_index = i
             log(f"run {i + 1}/{self.args.runs} (load average {loadavg()})")
             run = {"loadavg_before": loadavg()}
             for fmt, path in self.files.items():
                 run[fmt] = self.measure_file(fmt, path)
             run["loadavg_after"] = loadavg()
             self.runs.append(run)
+        shutil.rmtree(self.plugins.data_home, ignore_errors=True)
 
 
 def warm_file(path):
@@ -398,7 +439,7 @@ class Stat:
 
 def summarise(runs, report):
     S = {}
-    for fmt in ("v6", "v7"):
+    for fmt in [f for f in ("v6", "v7") if f in runs[0]]:
         s = {}
         s["first_open_s"] = Stat(*collect(runs, fmt, "first_open", "wall_s"))
         s["first_open_cpu_s"] = Stat(*collect(runs, fmt, "first_open", "cpu_s"))
@@ -576,26 +617,59 @@ def read_meta(path):
     return meta
 
 
+def header(doc):
+    """The lines that say what was measured, where and when."""
+    runs, recs, host = doc["raw_runs"], doc["recordings"], doc["host"]
+    started = datetime.datetime.fromisoformat(doc["started"])
+    out = [f"{started:%Y-%m-%d %H:%M} UTC, {host['node']}, {host['cpus']} CPUs, kernel {host['kernel']}, "
+           f"commit {doc['source']['commit'][:12] or '?'}"
+           f"{' + %d changed files' % doc['source']['dirty_files'] if doc['source']['dirty_files'] else ''}, "
+           f"load average {runs[0]['loadavg_before']} → {runs[-1]['loadavg_after']}"]
+    for fmt, r in recs.items():
+        ev = f"{r['events'] / 1e6:.2f} M events" if r["events"] else "? events"
+        out.append(f"  {fmt}: {r['path']}  {r['bytes'] / 1e6:.0f} MB, {ev}")
+    return out
+
+
+def busy_note(doc):
+    """A note when the load average passed the number of CPUs."""
+    runs, host, out = doc["raw_runs"], doc["host"], []
+    busiest = max(float(run[k].split()[0]) for run in runs for k in ("loadavg_before", "loadavg_after"))
+    if busiest > host["cpus"]:
+        out.append(f"  NOTE: the machine was busy (load average up to {busiest:g} on {host['cpus']} CPUs):"
+                   " expect noise; trust the ratios more than the seconds")
+    return out
+
+
+def render_plugins_only(doc):
+    """The text and markdown of a --plugins-only results document."""
+    runs = doc["raw_runs"]
+    fmts = list(doc["recordings"])
+    out = [f"Chronoscope benchmark, first open with and without plugins: {doc['size']} recording, "
+           f"{len(runs)} run{'s' if len(runs) > 1 else ''} each, medians (min–max)"]
+    out += header(doc) + busy_note(doc)
+    out.append("")
+    ptext, pmd, S = bench_plugins.render(runs, fmts)
+    out.append(ptext)
+    text = "\n".join(out)
+    md = [f"# Chronoscope benchmark, first open with and without plugins, {doc['size']} recording",
+          "", "```", text, "```", "", pmd]
+    return text, "\n".join(md) + "\n", S
+
+
 def render(doc):
     """The text table and the markdown of a results document."""
+    if doc.get("plugins_only"):
+        return render_plugins_only(doc) + ([],)
     runs = doc["raw_runs"]
     report = doc.get("report", "report" in runs[0]["v6"])
     S = summarise(runs, report)
     R = ratios(S, runs)
     recs, meta = doc["recordings"], doc["recording_meta"]
-    started = datetime.datetime.fromisoformat(doc["started"])
-    host = doc["host"]
 
     out = []
     out.append(f"Chronoscope benchmark: {doc['size']} recording, {len(runs)} run{'s' if len(runs) > 1 else ''} each, medians (min–max)")
-    out.append(f"{started:%Y-%m-%d %H:%M} UTC, {host['node']}, {host['cpus']} CPUs, kernel {host['kernel']}, "
-               f"commit {doc['source']['commit'][:12] or '?'}"
-               f"{' + %d changed files' % doc['source']['dirty_files'] if doc['source']['dirty_files'] else ''}, "
-               f"load average {runs[0]['loadavg_before']} → {runs[-1]['loadavg_after']}")
-    for fmt in ("v6", "v7"):
-        r = recs[fmt]
-        ev = f"{r['events'] / 1e6:.2f} M events" if r["events"] else "? events"
-        out.append(f"  {fmt}: {r['path']}  {r['bytes'] / 1e6:.0f} MB, {ev}")
+    out += header(doc)
     for fmt in ("v6", "v7"):
         ev = S[fmt]["events"]
         if len({v for vals in ev.values() for v in vals}) > 1:
@@ -606,10 +680,7 @@ def render(doc):
         out.append(f"  NOTE: {o}")
     if meta.get("lost_events", "0") not in ("", "0"):
         out.append(f"  NOTE: {meta['lost_events']} events were lost while recording")
-    busiest = max(float(run[k].split()[0]) for run in runs for k in ("loadavg_before", "loadavg_after"))
-    if busiest > host["cpus"]:
-        out.append(f"  NOTE: the machine was busy (load average up to {busiest:g} on {host['cpus']} CPUs):"
-                   " expect noise; trust the ratios more than the seconds")
+    out += busy_note(doc)
     out.append("")
     rows = table_rows(S, report)
     w0 = max(len(r[0]) for r in rows) + 2
@@ -626,6 +697,9 @@ def render(doc):
     out.append("KernelShark's are their in-process open + read/load (no start-up, free or exit): the ratios")
     out.append("lean against Chronoscope.  A ratio is of the medians; \"runs\" is the range of the ratios")
     out.append("within each run.  Warm page cache (each file is read again before each tool's run).")
+    out.append("")
+    ptext, pmd, _ = bench_plugins.render(runs, ["v6", "v7"])
+    out.append(ptext)
     text = "\n".join(out)
 
     md = [f"# Chronoscope benchmark, {doc['size']} recording", "", "```", text, "```", ""]
@@ -643,6 +717,7 @@ def render(doc):
         t = "" if r["target"] is None else f"{r['op']} {r['target']:g}{r['unit']}"
         ok = {True: "ok", False: "**missed**", None: r["note"]}[r["ok"]]
         md.append(f"| {r['name']} | {v} | {t} | {ok} |")
+    md += ["", pmd]
     return text, "\n".join(md) + "\n", S, R
 
 
@@ -656,6 +731,11 @@ def main():
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--frames", type=int, default=30)
     ap.add_argument("--report", action=argparse.BooleanOptionalAction, default=None)
+    ap.add_argument("--plugins-only", action="store_true",
+                    help="measure only the first open with and without the built-in plugins, "
+                         "and libtracecmd's iteration")
+    ap.add_argument("--formats", default="v6,v7",
+                    help="with --plugins-only: which recordings, v6 and/or v7 (default v6,v7)")
     ap.add_argument("--from-json", metavar="FILE",
                     help="print the table of earlier results (and rewrite FILE's .md) without measuring")
     args = ap.parse_args()
@@ -673,6 +753,11 @@ def main():
         ap.error("--build, --outdir and --size are needed (or --from-json)")
     if args.report is None:
         args.report = args.size != "large"
+    args.formats = [f for f in args.formats.split(",") if f]
+    if not args.formats or any(f not in ("v6", "v7") for f in args.formats):
+        ap.error("--formats takes v6, v7 or v6,v7")
+    if not args.plugins_only and args.formats != ["v6", "v7"]:
+        ap.error("--formats needs --plugins-only (the full benchmark compares v6 and v7)")
     bench = Bench(args)
     for p in bench.files.values():
         if not os.path.exists(p):
@@ -700,6 +785,7 @@ def main():
         "recordings": recs,
         "recording_meta": read_meta(os.path.join(args.outdir, f"{args.size}.meta")),
         "raw_runs": raw_runs(bench.runs),
+        "plugins_only": args.plugins_only,
     }
     text, md, S, R = render(doc)
     doc["summary"] = {fmt: {k: (v.json() if isinstance(v, Stat) else v) for k, v in S[fmt].items()}
@@ -709,14 +795,15 @@ def main():
 
     resdir = os.path.join(args.outdir, "results")
     os.makedirs(resdir, exist_ok=True)
-    base = os.path.join(resdir, f"bench-{args.size}-{started:%Y%m%dT%H%M%SZ}")
+    name = f"bench-{'plugins-' if args.plugins_only else ''}{args.size}"
+    base = os.path.join(resdir, f"{name}-{started:%Y%m%dT%H%M%SZ}")
     with open(base + ".json", "w") as f:
         json.dump(doc, f, indent=2, ensure_ascii=False)
     with open(base + ".md", "w") as f:
         f.write(md)
     for ext in (".json", ".md"):
-        shutil.copyfile(base + ext, os.path.join(args.outdir, f"bench-{args.size}-latest{ext}"))
-    print(f"\nwrote {base}.json and .md (and {args.outdir}/bench-{args.size}-latest.json/.md)")
+        shutil.copyfile(base + ext, os.path.join(args.outdir, f"{name}-latest{ext}"))
+    print(f"\nwrote {base}.json and .md (and {args.outdir}/{name}-latest.json/.md)")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 #
 # Usage: sudo tests/bench/run-bench.sh [--size small|medium|large] [--runs N]
 #          [--build DIR] [--outdir DIR] [--timeout SECONDS] [--[no-]report]
-#          [--remake]
+#          [--remake] [--plugins-only [--formats v6|v7|v6,v7]]
 #
 #   --size     which recording (default medium; CS_BENCH_SIZE): medium is
 #              ~8.8 M events / ~400 MB as v6, large ~84 M / ~4 GB (and 6 GiB of
@@ -19,6 +19,10 @@
 #              libtracecmd never finishes the large v7 file)
 #   --report   also time `trace-cmd report > /dev/null` (default: not for large)
 #   --remake   make the recordings again even if they exist
+#   --plugins-only  measure only the first open with every built-in plugin
+#              and with none, and libtracecmd's iteration (no reopen, frames,
+#              KernelShark or trace-cmd report); --formats v6 leaves the v7
+#              file out (libtracecmd never finishes it: no ratio to show)
 #
 # What it does:
 #  1. builds chronoscope, bench-frame, tracecmd-iterate and kshark-load;
@@ -28,9 +32,11 @@
 #     each: Chronoscope's first open (index build in the worker process,
 #     fresh cache), its peak RssAnon and max RSS, the index's size, reopen,
 #     frame times, libtracecmd's raw iteration, KernelShark 2.2.1's loader and
-#     trace-cmd report; prints the table and the TARGETS ratios and writes
-#     them to OUTDIR/results/bench-SIZE-TIME.{json,md} and
-#     OUTDIR/bench-SIZE-latest.{json,md}.
+#     trace-cmd report, and the first open again with every built-in plugin
+#     and with none (bench_plugins.py); prints the table and the TARGETS
+#     ratios and writes them to OUTDIR/results/bench-SIZE-TIME.{json,md} and
+#     OUTDIR/bench-SIZE-latest.{json,md} (bench-plugins-SIZE-... for
+#     --plugins-only).
 #
 # The machines are shared: run it when nothing else is busy, and read the
 # ratios (every anchor is measured in the same run) rather than the seconds.
@@ -46,6 +52,7 @@ BUILD=${MESON_BUILD_ROOT:-$ROOT/build}
 TIMEOUT=300
 REPORT=()
 REMAKE=no
+ONLY=()
 
 say() { printf 'run-bench: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -66,6 +73,9 @@ while [ $# -gt 0 ]; do
     --report) REPORT=(--report); shift ;;
     --no-report) REPORT=(--no-report); shift ;;
     --remake) REMAKE=yes; shift ;;
+    --plugins-only) ONLY+=(--plugins-only); shift ;;
+    --formats) ONLY+=(--formats "${2:?}"); shift 2 ;;
+    --formats=*) ONLY+=(--formats "${1#*=}"); shift ;;
     -h|--help) usage 0 ;;
     *) say "unknown argument $1"; usage 2 ;;
   esac
@@ -81,7 +91,11 @@ command -v trace-cmd > /dev/null || die "trace-cmd is not installed"
 [ -f "$BUILD/build.ninja" ] || die "no meson build in $BUILD (meson setup $BUILD $ROOT, or --build DIR)"
 if [ -z "${MESON_BUILD_ROOT:-}" ]; then
   # Under `ninja bench` they are built already (and ninja holds the lock).
-  ninja -C "$BUILD" gui/chronoscope tests/render/bench-frame tests/bench/tracecmd-iterate > /dev/null ||
+  # The built-in plugins: cs-NAME.so in plugins/NAME/ (not the example).
+  mapfile -t PLUGIN_TARGETS < <(grep -o '^build plugins/[^/ ]*/cs-[^/ :]*\.so:' "$BUILD/build.ninja" |
+                                sed -e 's/^build //' -e 's/:$//' | sort -u)
+  ninja -C "$BUILD" gui/chronoscope tests/render/bench-frame tests/bench/tracecmd-iterate \
+        ${PLUGIN_TARGETS[@]+"${PLUGIN_TARGETS[@]}"} > /dev/null ||
     die "cannot build the tools in $BUILD (is subdir('bench') in tests/meson.build?)"
   ninja -C "$BUILD" tests/bench/kshark-load > /dev/null 2>&1 ||
     say "kshark-load is not built (libkshark-dev and libjson-c-dev missing?): KernelShark will not be measured"
@@ -107,4 +121,5 @@ fi
 
 # ---- 3. measure ----
 exec python3 "$HERE/bench.py" --build "$BUILD" --source "$ROOT" --outdir "$OUTDIR" \
-  --size "$SIZE" --runs "$RUNS" --timeout "$TIMEOUT" ${REPORT[@]+"${REPORT[@]}"}
+  --size "$SIZE" --runs "$RUNS" --timeout "$TIMEOUT" ${REPORT[@]+"${REPORT[@]}"} \
+  ${ONLY[@]+"${ONLY[@]}"}
