@@ -339,7 +339,7 @@ latency_run (CsPlugin  *plugin,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL },
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("FILE — latency pairs: count, percentiles, worst first"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("— latency pairs: count, percentiles, worst first"));
   g_autoptr(GError) error = NULL;
   g_autofree char *param = NULL;
 
