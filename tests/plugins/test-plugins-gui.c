@@ -240,6 +240,38 @@ test_dialog_toggles_each_plugin (void)
     }
 }
 
+/* The field plot draws only rows the user adds: with one shown, switching
+ * it off in the dialog takes the row's pixels away and switching it on
+ * brings them back.  Registered last: the row stays in the session. */
+static void
+test_dialog_toggles_field_plot_row (void)
+{
+  g_autofree char *path = recording ("sched-irq-v6.dat");
+  CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
+  CsPlugin *field_plot = cs_plugin_registry_lookup (registry, "field-plot");
+  CsWindow *window;
+  CsPluginsDialog *dialog;
+
+  if (field_plot == NULL)
+    {
+      g_test_skip ("the field-plot built-in is not on CHRONOSCOPE_PLUGIN_PATH");
+      return;
+    }
+  window = cs_test_open_window (path, 1200, 800);
+  cs_plugin_window_add_row (cs_window_get_plugins (window), field_plot, "values",
+                            "sched:sched_switch.next_pid");
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  cs_test_activate (window, "plugins", NULL);
+  cs_test_spin (100);
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_cmpuint (toggle_and_compare (window, dialog, field_plot), >, 0);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  cs_plugin_window_remove_row (cs_window_get_plugins (window), field_plot, "values",
+                               "sched:sched_switch.next_pid");
+  cs_test_destroy_window (window);
+}
+
 static void
 test_example_in_window (void)
 {
@@ -568,6 +600,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/Plugins/results-reused", test_results_reused);
   g_test_add_func ("/cs/gui/Plugins/requested-pass-cancel", test_requested_pass_and_cancel);
   g_test_add_func ("/cs/gui/Plugins/window-api", test_window_api);
+  g_test_add_func ("/cs/gui/Plugins/dialog-toggles-field-plot-row", test_dialog_toggles_field_plot_row);
 
   return cs_test_gui_run ();
 }
