@@ -20,6 +20,10 @@
 #include "cs-plugin-private.h"
 #include "cs-plugin-registry.h"
 
+/* Every plugin this process loaded (see _cs_plugin_load()). */
+static GPtrArray *loaded_plugins;
+G_LOCK_DEFINE_STATIC (loaded_plugins);
+
 G_DEFINE_QUARK (cs-plugin-error-quark, cs_plugin_error)
 
 /**
@@ -311,6 +315,15 @@ _cs_plugin_load (const char  *path,
           return NULL;
         }
     }
+
+  /* Plugins are never unloaded (a document or a drawn layer may still use
+   * their hooks): every loaded one stays listed here for the life of the
+   * process, so that it is owned, not lost, when a registry goes away. */
+  G_LOCK (loaded_plugins);
+  if (loaded_plugins == NULL)
+    loaded_plugins = g_ptr_array_new ();
+  g_ptr_array_add (loaded_plugins, plugin);
+  G_UNLOCK (loaded_plugins);
   return g_steal_pointer (&plugin);
 }
 
