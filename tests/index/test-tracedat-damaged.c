@@ -25,7 +25,7 @@ tmp_copy (const char *src, const char *name, gsize truncate_to, guint8 **content
   g_autoptr(GError) error = NULL;
   g_autofree char *data = NULL;
   gsize n;
-  char *dst = g_build_filename (g_get_tmp_dir (), name, NULL);
+  char *dst = g_build_filename (g_get_user_runtime_dir (), name, NULL);
 
   g_assert_true (g_file_get_contents (src, &data, &n, &error));
   g_assert_no_error (error);
@@ -299,7 +299,7 @@ test_damaged_chunks (void)
     return;
   v7 = cs_test_data_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
   damage_chunks (v7);
-  twin = g_build_filename (g_get_tmp_dir (), "chunks-zlib.dat", NULL);
+  twin = g_build_filename (g_get_user_runtime_dir (), "chunks-zlib.dat", NULL);
   cs_test_rewrite_v7 (v7, twin, "zlib", NULL, NULL);
   damage_chunks (twin);
 

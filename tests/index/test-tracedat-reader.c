@@ -329,8 +329,8 @@ static void
 check_twins (const char *orig)
 {
   g_autofree char *base = g_path_get_basename (orig);
-  g_autofree char *zstd = g_build_filename (g_get_tmp_dir (), "zstd-twin.dat", NULL);
-  g_autofree char *zlib = g_build_filename (g_get_tmp_dir (), "zlib-twin.dat", NULL);
+  g_autofree char *zstd = g_build_filename (g_get_user_runtime_dir (), "zstd-twin.dat", NULL);
+  g_autofree char *zlib = g_build_filename (g_get_user_runtime_dir (), "zlib-twin.dat", NULL);
   g_autoptr(CsTracedatReader) reader = NULL;
   g_autoptr(GError) error = NULL;
   CompareResult a, c;
@@ -569,7 +569,7 @@ static void
 test_time_options (void)
 {
   g_autofree char *v7 = NULL;
-  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "time-options.dat", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_runtime_dir (), "time-options.dat", NULL);
   g_autoptr(GByteArray) opts = g_byte_array_new ();
   g_autoptr(GBytes) extra = NULL;
   g_autoptr(CsTracedatReader) reader = NULL;
