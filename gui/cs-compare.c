@@ -53,6 +53,8 @@ struct _CsCompare
   CsDocument *document;
   char *text_a, *text_b;
   char *error_message;
+  guint fit_id;                 /* tick callback on paned */
+  guint fit_frames;
   gboolean align_markers;
   gboolean syncing;
 };
@@ -180,11 +182,15 @@ markers_changed_cb (CsCompare *self)
     span_a_changed_cb (self);
 }
 
+static void fit_paned (CsCompare *self);
+
 static void
 document_a_changed_cb (CsCompare *self)
 {
   update_label_a (self);
   span_a_changed_cb (self);
+  if (self->document != NULL)
+    fit_paned (self);
 }
 
 /* Opening B -------------------------------------------------------------- */
@@ -194,6 +200,52 @@ job_fraction_cb (CsCompare *self)
 {
   if (self->job != NULL && self->progress_bar != NULL)
     gtk_progress_bar_set_fraction (self->progress_bar, cs_index_job_get_fraction (self->job));
+}
+
+/* Both timelines get the room their plots need, up to three quarters of
+ * the paned; the event list the rest.  On two frames once the paned has
+ * a height: the window splits it for timeline A alone on the first frame
+ * it has one (cs-window.c), and B's room must win. */
+static gboolean
+fit_paned_cb (GtkWidget     *paned,
+              GdkFrameClock *frame_clock,
+              gpointer       user_data)
+{
+  CsCompare *self = user_data;
+  int height = gtk_widget_get_height (paned);
+  int natural = 0, rows = 0;
+
+  if (self->box == NULL || gtk_paned_get_start_child (self->paned) != self->box)
+    {
+      self->fit_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (height <= 0)
+    return G_SOURCE_CONTINUE;
+  /* The scrolled windows ask for little: measure what they hold. */
+  for (GtkWidget *child = gtk_widget_get_first_child (self->box); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *measured = GTK_IS_SCROLLED_WINDOW (child)
+                            ? gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (child)) : child;
+
+      gtk_widget_measure (measured, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+      rows += natural + 2;
+    }
+  gtk_paned_set_position (self->paned, MIN (rows, height * 3 / 4));
+  if (++self->fit_frames < 2)
+    return G_SOURCE_CONTINUE;
+  self->fit_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fit_paned (CsCompare *self)
+{
+  if (self->paned == NULL || self->fit_id != 0)
+    return;
+  self->fit_frames = 0;
+  self->fit_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->paned), fit_paned_cb, self, NULL);
 }
 
 static void
@@ -225,9 +277,13 @@ job_done_cb (GObject      *source,
   g_set_object (&self->document, document);
   set_label (self->label_b, &self->text_b, describe ("B", cs_index_job_get_file (job), document));
   g_clear_object (&self->job);
+  /* B first shows all of itself: not a span for A to follow. */
+  self->syncing = TRUE;
   cs_timeline_set_document (self->timeline_b, document);
   cs_analysis_document_changed (self->analysis_b);
+  self->syncing = FALSE;
   span_a_changed_cb (self);
+  fit_paned (self);
   update_actions (self);
 }
 
@@ -303,8 +359,6 @@ mount (CsCompare *self)
   gtk_box_append (GTK_BOX (self->box), row_b);
   gtk_box_append (GTK_BOX (self->box), scrolled_b);
   gtk_paned_set_start_child (self->paned, self->box);
-  if (gtk_widget_get_height (GTK_WIDGET (self->paned)) > 0)
-    gtk_paned_set_position (self->paned, gtk_widget_get_height (GTK_WIDGET (self->paned)) * 7 / 10);
 
   g_signal_connect_object (self->timeline_b, "notify::begin-ns", G_CALLBACK (span_b_changed_cb), self,
                            G_CONNECT_SWAPPED);
@@ -365,6 +419,9 @@ cs_compare_close (CsCompare *self)
   g_clear_object (&self->job);
   if (self->stats_window != NULL)
     gtk_window_destroy (self->stats_window);
+  if (self->fit_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->paned), self->fit_id);
+  self->fit_id = 0;
   if (self->box != NULL)
     {
       gtk_paned_set_start_child (self->paned, NULL);
