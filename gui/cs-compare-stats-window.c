@@ -17,6 +17,7 @@
 
 #include "cs-compare-stats-window.h"
 #include "cs-compare-table.h"
+#include "cs-stats-window.h"
 
 #define FOLLOW_DELAY_MS 150
 #define TOP_ROWS 40
@@ -230,19 +231,13 @@ cs_compare_stats_window_init (CsCompareStatsWindow *self)
 {
   const char *modes[] = { N_("Whole recordings"), N_("Visible span of each timeline (aligned)"), NULL };
   const char *labels[3] = { _(modes[0]), _(modes[1]), NULL };
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *label = gtk_label_new_with_mnemonic (_("_Figures of"));
 
   self->cancellable = g_cancellable_new ();
   gtk_window_set_title (GTK_WINDOW (self), _("Compare Statistics"));
   gtk_window_set_default_size (GTK_WINDOW (self), 860, 600);
   gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
 
   self->mode = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (labels));
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->mode));
@@ -252,17 +247,7 @@ cs_compare_stats_window_init (CsCompareStatsWindow *self)
   gtk_box_append (GTK_BOX (header), label);
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->mode));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->spinner));
-
-  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
-  gtk_text_view_set_editable (self->text_view, FALSE);
-  gtk_text_view_set_monospace (self->text_view, TRUE);
-  gtk_text_view_set_cursor_visible (self->text_view, FALSE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->text_view));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  gtk_window_set_child (GTK_WINDOW (self), box);
+  self->text_view = _cs_stats_window_fill (GTK_WINDOW (self), header);
 }
 
 /**
