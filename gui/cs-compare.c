@@ -191,6 +191,7 @@ document_a_changed_cb (CsCompare *self)
   span_a_changed_cb (self);
   if (self->document != NULL)
     fit_paned (self);
+  update_actions (self);
 }
 
 /* Opening B -------------------------------------------------------------- */
@@ -449,6 +450,9 @@ update_actions (CsCompare *self)
 
   if (self->window == NULL)
     return;
+  /* Compare with… once the window shows a recording (A). */
+  action = g_action_map_lookup_action (G_ACTION_MAP (self->window), "compare");
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), cs_timeline_get_document (self->timeline_a) != NULL);
   action = g_action_map_lookup_action (G_ACTION_MAP (self->window), "compare-close");
   g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->box != NULL);
   action = g_action_map_lookup_action (G_ACTION_MAP (self->window), "compare-stats");

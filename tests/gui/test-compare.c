@@ -232,6 +232,42 @@ test_command_line (void)
   g_free (run.path_b);
 }
 
+static gboolean
+compare_idle (gpointer data)
+{
+  return !cs_compare_is_loading (data);
+}
+
+/* A file that is not a recording: B's label says so, naming it, and the
+ * window keeps its recording. */
+static void
+test_not_a_recording (void)
+{
+  g_autofree char *path = cs_test_find_recording ();
+  g_autofree char *bad_path = g_build_filename (g_getenv ("CS_TESTDATA"), "README.md", NULL);
+  g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
+  CsCompare *compare = cs_compare_get_for (window);
+
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare-close"));
+  cs_compare_open (compare, bad);
+  g_assert_true (cs_compare_is_active (compare));
+  cs_test_wait_until (compare_idle, compare, "indexing README.md to fail");
+  g_assert_nonnull (cs_compare_get_error_message (compare));
+  g_assert_nonnull (strstr (cs_compare_get_error_message (compare), "README.md"));
+  g_assert_nonnull (strstr (cs_compare_get_label (compare, TRUE), "README.md"));
+  g_assert_null (cs_compare_get_document (compare));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare-stats"));
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_READY);
+  g_assert_null (cs_window_get_error_message (window));
+
+  cs_test_activate (window, "compare-close", NULL);
+  g_assert_false (cs_compare_is_active (compare));
+  g_assert_null (cs_compare_get_error_message (compare));
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -242,6 +278,7 @@ main (int argc, char *argv[])
   cs_test_gui_init (&argc, &argv, "test-compare", TRUE);
 
   g_test_add_func ("/cs/gui/Compare/command-line", test_command_line);
+  g_test_add_func ("/cs/gui/Compare/not-a-recording", test_not_a_recording);
 
   return cs_test_gui_run ();
 }
