@@ -5,7 +5,8 @@
  * "Compare with…" (win.compare, or `chronoscope A.dat --compare B.dat`)
  * indexes recording B like any other (progress bar, cancel by closing)
  * and shows it in the same window: a second timeline, with its own CPU
- * and task plots (its own CsAnalysis), under the window's, each labelled
+ * and task plots (its own CsAnalysis, which its context menu changes),
+ * under the window's, each labelled
  * with its file name.  Each timeline keeps its own time axis; they are
  * aligned at their first events, or (win.compare-align-markers) at marker
  * A of each, and a zoom or scroll of either shows the same span relative
@@ -317,11 +318,100 @@ heading (GtkLabel **label)
   return row;
 }
 
+/* B's context menu: its "win." actions change B's plots and filter. */
+
+typedef struct {
+  const char *name;
+  CsFilterField field;
+  gboolean only;
+} FilterAction;
+
+static const FilterAction filter_actions[] = {
+  { "filter-task-only", CS_FILTER_PID, TRUE }, { "filter-task-hide", CS_FILTER_PID, FALSE },
+  { "filter-event-only", CS_FILTER_TYPE, TRUE }, { "filter-event-hide", CS_FILTER_TYPE, FALSE },
+  { "filter-cpu-only", CS_FILTER_CPU, TRUE }, { "filter-cpu-hide", CS_FILTER_CPU, FALSE },
+};
+
+static void
+b_filter_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  CsCompare *self = user_data;
+  const char *name = g_action_get_name (G_ACTION (action));
+  gint64 value = g_variant_is_of_type (parameter, G_VARIANT_TYPE_INT32) ? (gint64) g_variant_get_int32 (parameter)
+                                                                        : (gint64) g_variant_get_uint32 (parameter);
+
+  for (guint i = 0; self->analysis_b != NULL && i < G_N_ELEMENTS (filter_actions); i++)
+    if (g_str_equal (name, filter_actions[i].name))
+      {
+        if (filter_actions[i].only)
+          cs_analysis_filter_show_only (self->analysis_b, filter_actions[i].field, value);
+        else
+          cs_analysis_filter_hide (self->analysis_b, filter_actions[i].field, value);
+      }
+}
+
+static void
+b_plot_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  CsCompare *self = user_data;
+  const char *name = g_action_get_name (G_ACTION (action));
+  gboolean add = g_str_has_prefix (name, "add-");
+
+  if (self->document == NULL)
+    return;
+  if (g_str_has_suffix (name, "-task-plot"))
+    {
+      if (add)
+        cs_analysis_add_task_plot (self->analysis_b, g_variant_get_int32 (parameter));
+      else
+        cs_analysis_remove_task_plot (self->analysis_b, g_variant_get_int32 (parameter));
+    }
+  else if (!add)
+    cs_analysis_remove_cpu_plot (self->analysis_b, g_variant_get_uint32 (parameter));
+  else if (g_variant_get_uint32 (parameter) < cs_document_get_n_cpus (self->document))
+    cs_analysis_add_cpu_plot (self->analysis_b, g_variant_get_uint32 (parameter));
+}
+
+static void
+b_filter_clear_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  CsCompare *self = user_data;
+
+  if (self->analysis_b != NULL)
+    cs_analysis_set_filter (self->analysis_b, NULL);
+}
+
+/* The "win" actions of cs-event-menu.c, for B: inserted on B's scrolled
+ * window, they come before the window's for its timeline's menu. */
+static GActionGroup *
+b_actions_new (CsCompare *self)
+{
+  const GActionEntry entries[] = {
+    { "add-task-plot", b_plot_action, "i" }, { "remove-task-plot", b_plot_action, "i" },
+    { "add-cpu-plot", b_plot_action, "u" }, { "remove-cpu-plot", b_plot_action, "u" },
+    { "filter-task-only", b_filter_action, "i" }, { "filter-task-hide", b_filter_action, "i" },
+    { "filter-event-only", b_filter_action, "u" }, { "filter-event-hide", b_filter_action, "u" },
+    { "filter-cpu-only", b_filter_action, "u" }, { "filter-cpu-hide", b_filter_action, "u" },
+    { "filter-clear", b_filter_clear_action },
+  };
+  GSimpleActionGroup *group = g_simple_action_group_new ();
+
+  g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
+  return G_ACTION_GROUP (group);
+}
+
 /* Both timelines in one box, in the paned's start child's place. */
 static void
 mount (CsCompare *self)
 {
   GtkWidget *row_a, *row_b, *check, *scrolled_b;
+  GActionGroup *actions;
 
   self->paned = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (self->timeline_a), GTK_TYPE_PANED));
   self->scrolled_a = g_object_ref (gtk_paned_get_start_child (self->paned));
@@ -352,6 +442,9 @@ mount (CsCompare *self)
   gtk_widget_set_size_request (scrolled_b, -1, 96);
   gtk_widget_add_css_class (scrolled_b, "view");
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled_b), GTK_WIDGET (self->timeline_b));
+  actions = b_actions_new (self);
+  gtk_widget_insert_action_group (scrolled_b, "win", actions);
+  g_object_unref (actions);
 
   gtk_paned_set_start_child (self->paned, NULL);
   gtk_box_append (GTK_BOX (self->box), row_a);
@@ -600,6 +693,20 @@ cs_compare_get_timeline (CsCompare *self)
 {
   g_return_val_if_fail (CS_IS_COMPARE (self), NULL);
   return self->timeline_b;
+}
+
+/**
+ * cs_compare_get_analysis:
+ * @self: a comparison
+ *
+ * Returns: (transfer none) (nullable): the plots and filter of timeline
+ *   B (its context menu changes them), %NULL when not comparing
+ */
+CsAnalysis *
+cs_compare_get_analysis (CsCompare *self)
+{
+  g_return_val_if_fail (CS_IS_COMPARE (self), NULL);
+  return self->analysis_b;
 }
 
 /**

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "cs-analysis.h"
 #include "cs-window.h"
 
 G_BEGIN_DECLS
@@ -22,6 +23,7 @@ gboolean    cs_compare_is_active           (CsCompare  *self);
 gboolean    cs_compare_is_loading          (CsCompare  *self);
 CsTimeline *cs_compare_get_timeline        (CsCompare  *self);
 CsDocument *cs_compare_get_document        (CsCompare  *self);
+CsAnalysis *cs_compare_get_analysis        (CsCompare  *self);
 const char *cs_compare_get_label           (CsCompare  *self,
                                             gboolean    b);
 const char *cs_compare_get_error_message   (CsCompare  *self);

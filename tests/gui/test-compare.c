@@ -21,6 +21,7 @@
 #include "cs-cli.h"
 #include "cs-compare.h"
 #include "cs-compare-stats-window.h"
+#include "cs-range-stats.h"
 #include "gui-test-util.h"
 
 typedef struct {
@@ -131,6 +132,22 @@ check_window (CsWindow *window,
   g_assert_cmpint (cs_timeline_get_begin_ns (b), ==, first_b);
   g_assert_cmpint (cs_timeline_get_end_ns (a), >, cs_document_get_last_ns (doc_a));
   g_assert_cmpint (cs_timeline_get_end_ns (b), >, cs_document_get_last_ns (doc_b));
+
+  /* B's context menu acts on B's plots: its "win." actions are B's. */
+  {
+    g_autoptr(CsRangeStats) st = cs_document_compute_range_stats (doc_b, G_MININT64, G_MAXINT64, NULL, NULL);
+    gint32 pid;
+
+    g_assert_nonnull (st);
+    g_assert_cmpuint (st->tasks->len, >, 0);
+    pid = g_array_index (st->tasks, CsTaskTime, 0).pid;
+    g_assert_false (cs_analysis_has_task_plot (cs_compare_get_analysis (compare), pid));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (b), "win.add-task-plot", "i", pid));
+    g_assert_true (cs_analysis_has_task_plot (cs_compare_get_analysis (compare), pid));
+    g_assert_false (cs_analysis_has_task_plot (cs_window_get_analysis (window), pid));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (a), "win.add-task-plot", "i", pid));
+    g_assert_true (cs_analysis_has_task_plot (cs_window_get_analysis (window), pid));
+  }
 
   /* Zooming A moves B in step; zooming and scrolling B moves A. */
   span_ns = cs_timeline_get_end_ns (a) - cs_timeline_get_begin_ns (a);
