@@ -46,6 +46,7 @@ struct _CsCompare
   GtkWidget *box;               /* ref: both timelines */
   GtkLabel *label_a;
   GtkLabel *label_b;
+  GtkLabel *hover_b;            /* what lies under the pointer on B */
   GtkProgressBar *progress_bar;
   CsTimeline *timeline_b;
   CsAnalysis *analysis_b;
@@ -318,6 +319,15 @@ heading (GtkLabel **label)
   return row;
 }
 
+/* The window's info bar tells what lies under the pointer on A; B's row
+ * tells it for B. */
+static void
+hover_b_changed_cb (CsCompare *self)
+{
+  if (self->hover_b != NULL && self->timeline_b != NULL)
+    gtk_label_set_label (self->hover_b, cs_timeline_get_hover_text (self->timeline_b));
+}
+
 /* B's context menu: its "win." actions change B's plots and filter. */
 
 typedef struct {
@@ -420,6 +430,12 @@ mount (CsCompare *self)
 
   row_a = heading (&self->label_a);
   row_b = heading (&self->label_b);
+  self->hover_b = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->hover_b, 1);
+  gtk_label_set_ellipsize (self->hover_b, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->hover_b), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->hover_b), "dim-label");
+  gtk_box_append (GTK_BOX (row_b), GTK_WIDGET (self->hover_b));
   self->progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
   gtk_widget_set_valign (GTK_WIDGET (self->progress_bar), GTK_ALIGN_CENTER);
   gtk_widget_set_size_request (GTK_WIDGET (self->progress_bar), 160, -1);
@@ -459,6 +475,8 @@ mount (CsCompare *self)
   g_signal_connect_object (self->timeline_b, "notify::end-ns", G_CALLBACK (span_b_changed_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline_b, "notify::marker-a-ns", G_CALLBACK (markers_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline_b, "notify::hover-text", G_CALLBACK (hover_b_changed_cb), self,
                            G_CONNECT_SWAPPED);
   update_label_a (self);
 }
@@ -524,7 +542,7 @@ cs_compare_close (CsCompare *self)
       g_clear_object (&self->scrolled_a);
       g_clear_object (&self->box);
     }
-  self->label_a = self->label_b = NULL;
+  self->label_a = self->label_b = self->hover_b = NULL;
   self->progress_bar = NULL;
   self->timeline_b = NULL;
   g_clear_object (&self->analysis_b);

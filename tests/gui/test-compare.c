@@ -133,6 +133,18 @@ check_window (CsWindow *window,
   g_assert_cmpint (cs_timeline_get_end_ns (a), >, cs_document_get_last_ns (doc_a));
   g_assert_cmpint (cs_timeline_get_end_ns (b), >, cs_document_get_last_ns (doc_b));
 
+  /* Hovering B tells what lies there, in B's row. */
+  {
+    double y, height;
+
+    cs_timeline_renderer_get_cpu_plot_area (cs_timeline_get_renderer (b), 0, &y, &height);
+    cs_timeline_hover_at (b, gtk_widget_get_width (GTK_WIDGET (b)) / 2.0, y + height / 2);
+    g_assert_cmpstr (cs_timeline_get_hover_text (b), !=, "");
+    cs_test_spin (50);
+    g_assert_nonnull (cs_test_find_visible_label (GTK_WIDGET (window), cs_timeline_get_hover_text (b),
+                                                  GTK_WIDGET (window)));
+  }
+
   /* B's context menu acts on B's plots: its "win." actions are B's. */
   {
     g_autoptr(CsRangeStats) st = cs_document_compute_range_stats (doc_b, G_MININT64, G_MAXINT64, NULL, NULL);
