@@ -10,7 +10,8 @@
  * (a session), -l (the last session), --cpu 1,4-7 (which CPU plots),
  * --pid 12,34 and --task bash,make (task plots).  --demo=NAME opens the
  * files as recordings of that classroom demo, with markers A and B around
- * its latency (what `chronoscope demo NAME` runs after recording).  They are handled in the
+ * its latency (what `chronoscope demo NAME` runs after recording).  --compare
+ * FILE2 shows FILE2 under each file, to compare (cs-compare.c).  They are handled in the
  * primary instance (G_APPLICATION_HANDLES_COMMAND_LINE), so a second
  * `chronoscope -i x.dat --pid 12` opens a window in the running one.
  * Without a file, the last session is restored at start when the
@@ -27,6 +28,7 @@
 #include "cs-session.h"
 #include "cs-window.h"
 #include "cs-window-demo.h"
+#include "cs-compare.h"
 #include "cs-demo.h"
 
 struct _CsApplication
@@ -99,7 +101,8 @@ cs_application_command_line (GApplication            *application,
   g_autofree const char **remaining = NULL;
   g_autofree char *session = NULL;
   const char *input = NULL, *session_arg = NULL, *cpu_list = NULL, *pid_list = NULL;
-  const char *comm_list = NULL, *demo = NULL;
+  const char *comm_list = NULL, *demo = NULL, *compare = NULL;
+  g_autoptr(GFile) compare_file = NULL;
   gboolean last_session = FALSE;
 
   g_variant_dict_lookup (options, "input", "^&ay", &input);
@@ -109,6 +112,9 @@ cs_application_command_line (GApplication            *application,
   g_variant_dict_lookup (options, "pid", "&s", &pid_list);
   g_variant_dict_lookup (options, "task", "&s", &comm_list);
   g_variant_dict_lookup (options, "demo", "&s", &demo);
+  g_variant_dict_lookup (options, "compare", "^&ay", &compare);
+  if (compare != NULL)
+    compare_file = g_application_command_line_create_file_for_arg (command_line, compare);
   if (demo != NULL && cs_demo_lookup (demo) == NULL)
     {
       g_application_command_line_printerr (command_line,
@@ -173,6 +179,8 @@ cs_application_command_line (GApplication            *application,
         cs_window_open_demo (window, g_ptr_array_index (files, i), demo);
       else
         cs_window_open_file (window, g_ptr_array_index (files, i));
+      if (compare_file != NULL)
+        cs_compare_open (cs_compare_get_for (window), compare_file);
       gtk_window_present (GTK_WINDOW (window));
     }
 
@@ -299,6 +307,7 @@ cs_application_init (CsApplication *self)
     { "pid", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Add task plots for these pids"), N_("PID[,PID]") },
     { "task", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Add task plots for the tasks with these command names"), N_("COMM[,COMM]") },
     { "demo", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Open FILE as a recording of this classroom demo, with markers A and B around its latency"), N_("NAME") },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Compare FILE with the recording FILE2, shown under it"), N_("FILE2") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, NULL },
     { NULL }
   };
@@ -318,7 +327,7 @@ cs_application_init (CsApplication *self)
       "  chronoscope record [OPTION…] [-- COMMAND …]   (root)\n"
       "  chronoscope demo --list | NAME [--no-open] [--module PATH.ko]   (root)\n"
       "  chronoscope query FILE 'SQL' [--csv | --json] | --tables | --schema TABLE\n"
-      "  chronoscope stats FILE [--begin NS] [--end NS] [--json]"),
+      "  chronoscope stats FILE [--begin NS] [--end NS] [--json] [--compare FILE2]"),
     plugin_commands,
     _("\n\n-p/--plugin FILE.so loads one more plugin, for the window and every command."),
     NULL);

@@ -1,4 +1,5 @@
-/* cs-cli-stats.c: `chronoscope stats FILE [--begin NS --end NS] [--json]`.
+/* cs-cli-stats.c: `chronoscope stats FILE [--begin NS --end NS] [--json]
+ * [--compare FILE2]`.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -7,6 +8,11 @@
  * time and events, events per type, and the wakeup latency summary.  The
  * text lists the TOP longest-running tasks (--top, default 20); --json
  * lists every task.
+ *
+ * With --compare B.dat, the statistics of both recordings side by side
+ * (cs-compare-table.c): A, B, B − A and the change in percent.  --begin
+ * and --end then name a span of A; B's span is the same span relative to
+ * B's first event (the recordings aligned at their starts).
  */
 #include "config.h"
 
@@ -16,6 +22,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-cli-private.h"
+#include "cs-compare-table.h"
 #include "cs-format.h"
 #include "cs-range-stats.h"
 #include "cs-range-stats-text.h"
@@ -105,6 +112,56 @@ stats_json (CsDocument         *doc,
   return cs_format_json (b);
 }
 
+/* B's span: the one of A, relative to each recording's first event. */
+static gint64
+aligned_ns (CsDocument *a,
+            CsDocument *b,
+            gint64      a_ns)
+{
+  if (a_ns == G_MININT64 || a_ns == G_MAXINT64)
+    return a_ns;
+  return cs_document_get_first_ns (b) + (a_ns - cs_document_get_first_ns (a));
+}
+
+/* `stats A --compare B`: both computed, then printed side by side. */
+static int
+print_comparison (CsDocument   *document,
+                  CsRangeStats *stats,
+                  const char   *path_b,
+                  gint64        begin_ns,
+                  gint64        end_ns,
+                  gboolean      json,
+                  int           top)
+{
+  g_autoptr(CsDocument) doc_b = _cs_cli_load_document ("stats", path_b);
+  g_autoptr(CsRangeStats) stats_b = NULL;
+  g_autoptr(CsCompareTable) table = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  if (doc_b == NULL)
+    return 1;
+  stats_b = cs_document_compute_range_stats (doc_b, aligned_ns (document, doc_b, begin_ns),
+                                             aligned_ns (document, doc_b, end_ns), NULL, &error);
+  if (stats_b == NULL)
+    {
+      _cs_cli_fail_file ("stats", path_b, error);
+      return 1;
+    }
+  table = cs_compare_table_new (document, stats, doc_b, stats_b);
+  if (json)
+    {
+      text = cs_compare_table_to_json (table);
+      g_print ("%s\n", text);
+    }
+  else
+    {
+      text = cs_compare_table_to_text (table, (guint) top);
+      fputs (text, stdout);
+    }
+  return 0;
+}
+
 int
 cs_cli_stats (int    argc,
               char **argv)
@@ -114,6 +171,7 @@ cs_cli_stats (int    argc,
   g_autoptr(CsDocument) document = NULL;
   g_autoptr(CsRangeStats) stats = NULL;
   gint64 begin_ns = G_MININT64, end_ns = G_MAXINT64;
+  g_autofree char *compare = NULL;
   gboolean json = FALSE;
   int top = DEFAULT_TOP;
   GOptionEntry entries[] = {
@@ -121,6 +179,7 @@ cs_cli_stats (int    argc,
     { "end", 0, 0, G_OPTION_ARG_INT64, &end_ns, N_("End of the span, exclusive (default: just after the last event)"), N_("NS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the statistics as JSON (every task)"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Tasks to list in the text (default: 20)"), N_("N") },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, N_("Compare with the recording FILE2: A, B, B − A and % (the span of B aligned at its first event)"), N_("FILE2") },
     { NULL }
   };
 
@@ -157,6 +216,8 @@ cs_cli_stats (int    argc,
       _cs_cli_fail_file ("stats", argv[1], error);
       return 1;
     }
+  if (compare != NULL)
+    return print_comparison (document, stats, compare, begin_ns, end_ns, json, top);
   if (json)
     {
       g_autofree char *text = stats_json (document, stats);

@@ -227,38 +227,55 @@ cs_stats_window_class_init (CsStatsWindowClass *klass)
   object_class->finalize = cs_stats_window_finalize;
 }
 
-static void
-cs_stats_window_init (CsStatsWindow *self)
+/**
+ * _cs_stats_window_fill:
+ * @window: a statistics window being built
+ * @header: (transfer floating): the row above the text
+ *
+ * Fills @window, as the statistics windows look: @header over a
+ * read-only, monospaced text view that scrolls, with the usual margins.
+ *
+ * Returns: (transfer none): the text view
+ */
+GtkTextView *
+_cs_stats_window_fill (GtkWindow *window,
+                       GtkWidget *header)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
-
-  self->cancellable = g_cancellable_new ();
-  gtk_window_set_title (GTK_WINDOW (self), _("Statistics"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 560);
+  GtkTextView *text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
 
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
   gtk_widget_set_margin_top (box, 12);
   gtk_widget_set_margin_bottom (box, 12);
+  gtk_text_view_set_editable (text_view, FALSE);
+  gtk_text_view_set_monospace (text_view, TRUE);
+  gtk_text_view_set_cursor_visible (text_view, FALSE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (text_view));
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_box_append (GTK_BOX (box), header);
+  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_window_set_child (window, box);
+  return text_view;
+}
+
+static void
+cs_stats_window_init (CsStatsWindow *self)
+{
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  self->cancellable = g_cancellable_new ();
+  gtk_window_set_title (GTK_WINDOW (self), _("Statistics"));
+  gtk_window_set_default_size (GTK_WINDOW (self), 640, 560);
+
   self->span_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->span_label, 0);
   gtk_widget_set_hexpand (GTK_WIDGET (self->span_label), TRUE);
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->span_label));
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->spinner));
-
-  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
-  gtk_text_view_set_editable (self->text_view, FALSE);
-  gtk_text_view_set_monospace (self->text_view, TRUE);
-  gtk_text_view_set_cursor_visible (self->text_view, FALSE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->text_view));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  gtk_window_set_child (GTK_WINDOW (self), box);
+  self->text_view = _cs_stats_window_fill (GTK_WINDOW (self), header);
 }
 
 /**

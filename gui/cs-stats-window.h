@@ -20,5 +20,7 @@ gboolean       cs_stats_window_is_busy      (CsStatsWindow *self);
 void           cs_stats_window_get_span     (CsStatsWindow *self,
                                              gint64        *begin_ns,
                                              gint64        *end_ns);
+GtkTextView   *_cs_stats_window_fill        (GtkWindow     *window,
+                                             GtkWidget     *header);
 
 G_END_DECLS

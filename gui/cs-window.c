@@ -17,6 +17,7 @@
 
 #include "cs-event-list-view.h"
 #include "cs-analysis.h"
+#include "cs-compare.h"
 #include "cs-cpu-chooser.h"
 #include "cs-filter-bar.h"
 #include "cs-format.h"
@@ -864,6 +865,7 @@ cs_window_init (CsWindow *self)
   gtk_menu_button_set_popover (self->cpu_button, cs_cpu_chooser_new (self->analysis));
   g_object_bind_property (self->zoom_box, "visible", self->analysis_box, "visible", G_BINDING_SYNC_CREATE);
   _cs_window_actions_init (self);
+  cs_compare_install (self);     /* a second recording: cs-compare.c */
 
   target = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
