@@ -344,6 +344,25 @@ cs_sql_session_prepare (CsSqlSession  *self,
   return _cs_sql_query_new (self, stmt);
 }
 
+/**
+ * cs_sql_session_interrupt:
+ * @self: a session
+ *
+ * Makes the statement the session is running (cs_sql_query_next() in
+ * another thread) stop as soon as it can: that call then fails with
+ * %CS_SQL_ERROR_FAILED ("interrupted").  Nothing happens when no
+ * statement runs.  sqlite3_interrupt().
+ *
+ * Thread safety: callable from any thread, as long as the caller holds a
+ * reference on @self.
+ */
+void
+cs_sql_session_interrupt (CsSqlSession *self)
+{
+  g_return_if_fail (CS_IS_SQL_SESSION (self));
+  sqlite3_interrupt (self->db);
+}
+
 /* ---- Helpers the tables share ------------------------------------------ */
 
 const char *

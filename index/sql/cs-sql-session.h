@@ -24,7 +24,8 @@
  * writes, ATTACH, writing pragmas and loading extensions
  * (%CS_SQL_ERROR_REFUSED).
  *
- * A session is used from one thread, the thread that uses its document.
+ * A session is used from one thread, the thread that uses its document;
+ * only cs_sql_session_interrupt() may be called from any thread.
  */
 #pragma once
 
@@ -69,5 +70,6 @@ char         *cs_sql_session_dup_schema   (CsSqlSession  *self,
 CsSqlQuery   *cs_sql_session_prepare      (CsSqlSession  *self,
                                            const char    *sql,
                                            GError       **error);
+void          cs_sql_session_interrupt    (CsSqlSession  *self);
 
 G_END_DECLS
