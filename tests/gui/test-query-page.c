@@ -19,6 +19,7 @@
 #include "cs-cli.h"
 #include "cs-query-page.h"
 #include "cs-query-row.h"
+#include "cs-session.h"
 #include "gui-test-util.h"
 
 static char *
@@ -268,6 +269,56 @@ test_query_and_link (void)
   cs_test_destroy_window (window);
 }
 
+/* A session keeps the editor's text and the history. */
+static void
+test_session (void)
+{
+  g_autofree char *path = recording_path ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cs-query-session-XXXXXX", &error);
+  g_autofree char *session_path = NULL;
+  g_autoptr(CsSession) session = NULL;
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  CsQueryPage *page = cs_window_get_query_page (window);
+  CsWindow *restored;
+  CsQueryPage *restored_page;
+  const char *first = "SELECT count(*) FROM events";
+  const char *second = "SELECT pid, comm FROM tasks ORDER BY pid";
+  const char *edited = "SELECT cpu,\n       count(*) FROM events GROUP BY cpu";
+  g_autofree char *text = NULL;
+  const char * const *history;
+
+  g_assert_no_error (error);
+  session_path = g_build_filename (dir, "query.json", NULL);
+  cs_test_wait_until (page_idle, page, "the tables");
+  run_query (page, first);
+  run_query (page, second);
+  run_query (page, first);
+  cs_query_page_set_text (page, edited);
+
+  session = cs_session_capture (window);
+  g_assert_nonnull (session);
+  g_assert_true (cs_session_save (session, session_path, &error));
+  g_assert_no_error (error);
+  cs_test_destroy_window (window);
+
+  restored = cs_test_new_window (1000, 700);
+  g_assert_true (cs_session_open (restored, session_path, &error));
+  g_assert_no_error (error);
+  cs_test_wait_until (cs_test_window_is_ready, restored, "the session's recording");
+  cs_test_spin (200);
+  restored_page = cs_window_get_query_page (restored);
+  text = cs_query_page_dup_text (restored_page);
+  g_assert_cmpstr (text, ==, edited);
+  history = cs_query_page_get_history (restored_page);
+  /* Newest first, each query once. */
+  g_assert_cmpstr (history[0], ==, first);
+  g_assert_cmpstr (history[1], ==, second);
+  g_assert_null (history[2]);
+  cs_test_destroy_window (restored);
+  cs_test_remove_tree (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -278,6 +329,7 @@ main (int argc, char *argv[])
   cs_test_gui_init (&argc, &argv, "test-query-page", TRUE);
 
   g_test_add_func ("/cs/gui/QueryPage/query-and-link", test_query_and_link);
+  g_test_add_func ("/cs/gui/QueryPage/session", test_session);
 
   return cs_test_gui_run ();
 }
