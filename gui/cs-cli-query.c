@@ -25,6 +25,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-cli-private.h"
+#include "cs-plugin-host.h"
 #include "cs-sql-session.h"
 
 #define ROWS_MEASURED 1000
@@ -361,6 +362,13 @@ cs_cli_query (int    argc,
   if (document == NULL)
     return 1;
   session = cs_sql_session_new (document, &error);
+  if (session != NULL)
+    {
+      g_autoptr(GPtrArray) plugins = cs_plugin_host_dup_enabled_plugins (cs_plugin_host_get_default ());
+
+      if (!cs_plugin_host_add_sql_tables (plugins, document, session, &error))
+        g_clear_object (&session);
+    }
   if (session == NULL)
     {
       _cs_cli_fail_file ("query", argv[1], error);

@@ -442,7 +442,8 @@ fetch_more (CsQueryPage *self)
 /* Links                                                                     */
 
 /* The event @link names: of its CPU (or of any CPU), at its time, of its
- * task when it has one. */
+ * task when one there is (a latency pair's pid is the woken task, not the
+ * waker that ran the A event), else the first at that time. */
 static gboolean
 find_event (CsDocument        *document,
             const CsQueryLink *link,
@@ -450,6 +451,7 @@ find_event (CsDocument        *document,
 {
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
   guint n_cpus = cs_document_get_n_cpus (document);
+  gboolean found = FALSE;
 
   for (guint cpu = 0; cpu < n_cpus; cpu++)
     {
@@ -468,14 +470,21 @@ find_event (CsDocument        *document,
         {
           const CsEvent *e = &g_array_index (events, CsEvent, i);
 
-          if (e->ts_ns == link->ts_ns && (link->pid < 0 || e->pid == link->pid))
+          if (e->ts_ns != link->ts_ns)
+            continue;
+          if (link->pid < 0 || e->pid == link->pid)
             {
               *event = *e;
               return TRUE;
             }
+          if (!found && link->cpu >= 0)
+            {
+              *event = *e;
+              found = TRUE;
+            }
         }
     }
-  return FALSE;
+  return found;
 }
 
 static void

@@ -21,6 +21,7 @@
 
 #include <string.h>
 
+#include "cs-plugin-host.h"
 #include "cs-query-row.h"
 #include "cs-query-runner.h"
 #include "cs-sql-session.h"
@@ -31,6 +32,7 @@ struct _CsQueryRunner
 
   char *trace_path;
   char *index_path;
+  GPtrArray *plugins;           /* CsPlugin, enabled when made: their SQL tables */
   gboolean busy;                /* main thread: an operation runs */
   gint n_rows_read;             /* atomic: rows of the running query */
 
@@ -71,6 +73,7 @@ cs_query_runner_finalize (GObject *object)
   g_strfreev (self->columns);
   g_free (self->trace_path);
   g_free (self->index_path);
+  g_clear_pointer (&self->plugins, g_ptr_array_unref);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (cs_query_runner_parent_class)->finalize (object);
 }
@@ -93,7 +96,9 @@ cs_query_runner_init (CsQueryRunner *self)
  * @index_path: its index, as the window's document has it
  *   (cs_document_get_index_path())
  *
- * Nothing is opened until the first operation.  Main thread.
+ * Nothing is opened until the first operation.  The SQL tables of the
+ * plugins enabled now (cs_plugin_host_add_sql_tables()) are part of the
+ * session, over the pass results stored when it opens.  Main thread.
  *
  * Returns: (transfer full): a runner
  */
@@ -105,6 +110,7 @@ cs_query_runner_new (const char *trace_path,
 
   self->trace_path = g_strdup (trace_path);
   self->index_path = g_strdup (index_path);
+  self->plugins = cs_plugin_host_dup_enabled_plugins (cs_plugin_host_get_default ());
   return self;
 }
 
@@ -126,6 +132,11 @@ ensure_session (CsQueryRunner  *self,
   session = cs_sql_session_new (self->document, error);
   if (session == NULL)
     return NULL;
+  if (!cs_plugin_host_add_sql_tables (self->plugins, self->document, session, error))
+    {
+      g_object_unref (session);
+      return NULL;
+    }
   g_mutex_lock (&self->lock);
   self->session = session;
   g_mutex_unlock (&self->lock);
