@@ -8,7 +8,8 @@
  * `chronoscope query --json`'s; scrolls a long result and checks that rows
  * come a page at a time; activates a result row and checks that the event
  * list selects that event and the timeline shows its time; checks that a
- * bad query and a write show their errors.
+ * bad query and a write show their errors, and that Cancel stops a query
+ * that never ends.
  */
 #include "config.h"
 
@@ -230,6 +231,30 @@ test_errors (CsQueryPage *page)
 }
 
 static gboolean
+page_running (gpointer data)
+{
+  CsQueryPage *page = data;
+
+  return cs_query_page_is_busy (page) && g_str_has_prefix (cs_query_page_get_status (page), "Running");
+}
+
+/* A query that never ends stops on Cancel (sqlite3_interrupt()). */
+static void
+test_cancel (CsQueryPage *page)
+{
+  cs_query_page_set_text (page, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+                                "SELECT count(*) FROM c");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "query.run", NULL));
+  cs_test_wait_until (page_running, page, "the endless query to show progress");
+  cs_test_spin (300);
+  g_assert_true (cs_query_page_is_busy (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "query.cancel", NULL));
+  cs_test_wait_until (page_idle, page, "the cancelled query to stop");
+  g_assert_nonnull (cs_query_page_get_error_message (page));
+  g_assert_cmpuint (g_list_model_get_n_items (cs_query_page_get_rows (page)), ==, 0);
+}
+
+static gboolean
 tables_listed (gpointer data)
 {
   CsQueryPage *page = data;
@@ -262,9 +287,10 @@ test_query_and_link (void)
   cs_test_show_tab (GTK_WIDGET (page));
   test_pages (page, doc);
   test_errors (page);
+  test_cancel (page);
 
   history = cs_query_page_get_history (page);
-  g_assert_cmpstr (history[0], ==, "DELETE FROM tasks");
+  g_assert_cmpstr (history[1], ==, "DELETE FROM tasks");
   g_assert_true (g_strv_contains (history, sql));
   cs_test_destroy_window (window);
 }
