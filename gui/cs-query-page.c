@@ -33,6 +33,7 @@
 #include "cs-query-page.h"
 #include "cs-query-row.h"
 #include "cs-query-runner.h"
+#include "cs-query-tables.h"
 #include "cs-window.h"
 
 #define FIRST_PAGE_ROWS 500
@@ -47,7 +48,7 @@ struct _CsQueryPage
 
   /* owned widgets */
   GtkWidget *paned;
-  GtkListBox *tables_box;
+  CsQueryTables *tables;
   GtkSourceView *editor;
   GtkButton *run_button;
   GtkButton *cancel_button;
@@ -65,7 +66,6 @@ struct _CsQueryPage
   CsQueryRunner *runner;        /* NULL without a document */
   GCancellable *cancellable;    /* of the running operation */
   GListStore *rows;             /* CsQueryRow */
-  GPtrArray *tables;            /* table names, NULL-terminated */
   GPtrArray *history;           /* strings, newest first, NULL-terminated */
   char *error_message;
   char *status;
@@ -73,6 +73,7 @@ struct _CsQueryPage
   guint progress_id;
   gboolean done;                /* the statement has no more rows */
   gboolean run_pending;         /* run once the tables are read */
+  gboolean fetching;            /* the running op reads a next page */
   char *running_sql;            /* the statement of the result shown */
 };
 
@@ -156,86 +157,15 @@ stop_progress (CsQueryPage *self)
 /* ------------------------------------------------------------------------ */
 /* Tables                                                                    */
 
-/* The column definitions of "CREATE TABLE name(a INTEGER, b TEXT)". */
-static char **
-schema_columns (const char *schema)
-{
-  const char *open = strchr (schema, '(');
-  const char *close = strrchr (schema, ')');
-  g_autofree char *inner = NULL;
-  char **columns;
-
-  if (open == NULL || close == NULL || close < open)
-    return g_new0 (char *, 1);
-  inner = g_strndup (open + 1, close - open - 1);
-  columns = g_strsplit (inner, ",", -1);
-  for (guint i = 0; columns[i] != NULL; i++)
-    g_strstrip (columns[i]);
-  return columns;
-}
-
 static void
-insert_name (CsQueryPage *self,
-             const char  *name)
+insert_name_cb (CsQueryTables *tables,
+                const char    *name,
+                CsQueryPage   *self)
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->editor));
 
   gtk_text_buffer_insert_at_cursor (buffer, name, -1);
   gtk_widget_grab_focus (GTK_WIDGET (self->editor));
-}
-
-static void
-table_row_activated_cb (GtkListBox    *box,
-                        GtkListBoxRow *row,
-                        CsQueryPage   *self)
-{
-  const char *name = g_object_get_data (G_OBJECT (row), "cs-name");
-
-  if (name != NULL)
-    insert_name (self, name);
-}
-
-static void
-add_table (CsQueryPage *self,
-           const char  *name,
-           const char  *schema)
-{
-  g_auto(GStrv) columns = schema_columns (schema);
-  GtkWidget *expander = gtk_expander_new (name);
-  GtkWidget *list = gtk_list_box_new ();
-  GtkWidget *row = gtk_list_box_row_new ();
-
-  gtk_widget_set_tooltip_text (expander, schema);
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
-  gtk_widget_set_margin_start (list, 12);
-  for (guint i = 0; columns[i] != NULL; i++)
-    {
-      GtkWidget *label = gtk_label_new (columns[i]);
-      GtkWidget *column_row = gtk_list_box_row_new ();
-      g_auto(GStrv) words = g_strsplit (columns[i], " ", 2);
-
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (column_row), label);
-      g_object_set_data_full (G_OBJECT (column_row), "cs-name", g_strdup (words[0]), g_free);
-      gtk_list_box_append (GTK_LIST_BOX (list), column_row);
-    }
-  g_signal_connect (list, "row-activated", G_CALLBACK (table_row_activated_cb), self);
-  gtk_expander_set_child (GTK_EXPANDER (expander), list);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), expander);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_list_box_append (self->tables_box, row);
-}
-
-static void
-clear_tables (CsQueryPage *self)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->tables_box))) != NULL)
-    gtk_list_box_remove (self->tables_box, child);
-  g_ptr_array_set_size (self->tables, 0);
-  g_ptr_array_add (self->tables, NULL);
 }
 
 static void
@@ -257,16 +187,7 @@ tables_done_cb (GObject      *source,
         set_error (self, error->message);
     }
   else
-    {
-      clear_tables (self);
-      g_ptr_array_set_size (self->tables, self->tables->len - 1);
-      for (guint i = 0; pairs[i] != NULL && pairs[i + 1] != NULL; i += 2)
-        {
-          add_table (self, pairs[i], pairs[i + 1]);
-          g_ptr_array_add (self->tables, g_strdup (pairs[i]));
-        }
-      g_ptr_array_add (self->tables, NULL);
-    }
+    cs_query_tables_set (self->tables, (const char * const *) pairs);
   if (self->run_pending)
     cs_query_page_run (self);
 }
@@ -388,40 +309,27 @@ show_error_position (CsQueryPage *self,
   gtk_text_view_scroll_mark_onscreen (GTK_TEXT_VIEW (self->editor), gtk_text_buffer_get_insert (buffer));
 }
 
+/* The first page of a run (with its columns), or the next page. */
 static void
-run_done_cb (GObject      *source,
-             GAsyncResult *result,
-             gpointer      data)
+page_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
 {
   g_autoptr(CsQueryPage) self = data;
   g_autoptr(GError) error = NULL;
   g_autoptr(CsQueryResultPage) page = cs_query_runner_run_finish (CS_QUERY_RUNNER (source), result, &error);
+  gboolean first;
 
   if (CS_QUERY_RUNNER (source) != self->runner)
     return;
-  if (page != NULL)
-    {
-      set_columns (self, page->columns);
-      append_page (self, page);
-    }
-  else if (self->running_sql != NULL && error != NULL)
-    show_error_position (self, self->running_sql, error->message);
-  finish_page (self, error);
-}
-
-static void
-fetch_done_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      data)
-{
-  g_autoptr(CsQueryPage) self = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CsQueryResultPage) page = cs_query_runner_fetch_finish (CS_QUERY_RUNNER (source), result, &error);
-
-  if (CS_QUERY_RUNNER (source) != self->runner)
-    return;
+  first = !self->fetching;
+  self->fetching = FALSE;
+  if (page != NULL && first)
+    set_columns (self, page->columns);
   if (page != NULL)
     append_page (self, page);
+  else if (first && self->running_sql != NULL)
+    show_error_position (self, self->running_sql, error->message);
   finish_page (self, error);
 }
 
@@ -433,8 +341,9 @@ fetch_more (CsQueryPage *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   self->started_us = g_get_monotonic_time ();
-  cs_query_runner_fetch_async (self->runner, PAGE_ROWS, self->cancellable,
-                               fetch_done_cb, g_object_ref (self));
+  self->fetching = TRUE;
+  cs_query_runner_run_async (self->runner, NULL, PAGE_ROWS, self->cancellable,
+                             page_done_cb, g_object_ref (self));
   start_progress (self);
 }
 
@@ -623,7 +532,6 @@ cs_query_page_finalize (GObject *object)
 {
   CsQueryPage *self = CS_QUERY_PAGE (object);
 
-  g_ptr_array_unref (self->tables);
   g_ptr_array_unref (self->history);
   g_free (self->error_message);
   g_free (self->status);
@@ -745,23 +653,15 @@ build_results (CsQueryPage *self)
 static void
 cs_query_page_init (CsQueryPage *self)
 {
-  GtkWidget *sidebar = gtk_scrolled_window_new ();
   GtkWidget *main_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *split = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   GtkWidget *top = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
 
-  self->tables = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (self->tables, NULL);
   self->history = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->history, NULL);
 
-  self->tables_box = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->tables_box, GTK_SELECTION_NONE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->tables_box),
-                               _("Tables of the recording; double-click a column to insert its name"));
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sidebar), GTK_WIDGET (self->tables_box));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sidebar), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (sidebar, 180, -1);
+  self->tables = cs_query_tables_new ();
+  g_signal_connect (self->tables, "insert", G_CALLBACK (insert_name_cb), self);
 
   gtk_box_append (GTK_BOX (top), build_toolbar (self));
   gtk_box_append (GTK_BOX (top), build_editor (self));
@@ -772,7 +672,7 @@ cs_query_page_init (CsQueryPage *self)
   gtk_widget_set_vexpand (split, TRUE);
 
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_paned_set_start_child (GTK_PANED (self->paned), sidebar);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), GTK_WIDGET (self->tables));
   gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
   gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
   gtk_paned_set_end_child (GTK_PANED (self->paned), main_box);
@@ -823,7 +723,7 @@ cs_query_page_set_document (CsQueryPage *self,
   g_clear_object (&self->cancellable);
   g_list_store_remove_all (self->rows);
   set_columns (self, (char *[]) { NULL });
-  clear_tables (self);
+  cs_query_tables_set (self->tables, NULL);
   set_error (self, NULL);
   set_status (self, "");
   self->done = TRUE;
@@ -892,7 +792,7 @@ cs_query_page_run (CsQueryPage *self)
   if (cs_query_runner_is_busy (self->runner))
     {
       /* Still listing the tables: run when they are there. */
-      self->run_pending = self->tables->len <= 1;
+      self->run_pending = cs_query_tables_get_names (self->tables)[0] == NULL;
       return;
     }
   self->run_pending = FALSE;
@@ -906,8 +806,9 @@ cs_query_page_run (CsQueryPage *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   self->started_us = g_get_monotonic_time ();
+  self->fetching = FALSE;
   cs_query_runner_run_async (self->runner, sql, FIRST_PAGE_ROWS, self->cancellable,
-                             run_done_cb, g_object_ref (self));
+                             page_done_cb, g_object_ref (self));
   start_progress (self);
   progress_cb (self);
 }
@@ -1001,7 +902,7 @@ const char * const *
 cs_query_page_get_tables (CsQueryPage *self)
 {
   g_return_val_if_fail (CS_IS_QUERY_PAGE (self), NULL);
-  return (const char * const *) self->tables->pdata;
+  return cs_query_tables_get_names (self->tables);
 }
 
 /**

@@ -12,8 +12,8 @@
  *
  * Results come a page at a time: cs_query_runner_run_async() compiles the
  * statement and steps it for the first page; the statement then stays
- * open and cs_query_runner_fetch_async() steps it for the next page, when
- * the view asks for more.  A query over millions of events is never
+ * open and cs_query_runner_run_async() without SQL steps it for the next
+ * page, when the view asks for more.  A query over millions of events is never
  * stepped further than what is scrolled to.  cs_query_runner_interrupt()
  * stops a statement from the main thread (sqlite3_interrupt()).
  */
@@ -365,15 +365,17 @@ page_thread (GTask        *task,
 /**
  * cs_query_runner_run_async:
  * @self: a runner, not busy
- * @sql: one SQL statement
- * @page_rows: how many rows the first page holds, > 0
+ * @sql: (nullable): one SQL statement; %NULL for the next page of the
+ *   statement open (the last page was not done)
+ * @page_rows: how many rows the page holds at most, > 0
  * @cancellable: (nullable): stops stepping between rows; use
  *   cs_query_runner_interrupt() as well to stop inside a row
  * @callback: called in the main thread when done
  * @user_data: for @callback
  *
  * Compiles @sql on the recording's session (closing the statement that
- * was open) and steps it for its first @page_rows rows.  Main thread.
+ * was open) and steps it for its first @page_rows rows; or, without @sql,
+ * steps the open statement for its next @page_rows rows.  Main thread.
  */
 void
 cs_query_runner_run_async (CsQueryRunner       *self,
@@ -386,7 +388,7 @@ cs_query_runner_run_async (CsQueryRunner       *self,
   Request *r = g_new0 (Request, 1);
 
   g_return_if_fail (CS_IS_QUERY_RUNNER (self));
-  g_return_if_fail (sql != NULL && page_rows > 0);
+  g_return_if_fail (page_rows > 0);
   r->sql = g_strdup (sql);
   r->page_rows = page_rows;
   start (self, r, (GDestroyNotify) request_free, page_thread, cs_query_runner_run_async,
@@ -399,57 +401,16 @@ cs_query_runner_run_async (CsQueryRunner       *self,
  * @result: the result given to the callback
  * @error: %CS_SQL_ERROR_SYNTAX (SQLite's message with "at character N"),
  *   %CS_SQL_ERROR_REFUSED, %CS_SQL_ERROR_FAILED (also when interrupted),
- *   %G_IO_ERROR_CANCELLED, or the document's error
+ *   %G_IO_ERROR_CANCELLED, the document's error, or
+ *   %G_IO_ERROR_NOT_INITIALIZED when asked for the next page with no
+ *   statement open
  *
- * Returns: (transfer full): the first page, or %NULL with @error set
+ * Returns: (transfer full): the page, or %NULL with @error set
  */
 CsQueryResultPage *
 cs_query_runner_run_finish (CsQueryRunner  *self,
                             GAsyncResult   *result,
                             GError        **error)
-{
-  self->busy = FALSE;
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-/**
- * cs_query_runner_fetch_async:
- * @self: a runner, not busy, whose last page was not done
- * @page_rows: how many rows the page holds at most, > 0
- * @cancellable: (nullable): as for cs_query_runner_run_async()
- * @callback: called in the main thread when done
- * @user_data: for @callback
- *
- * Steps the open statement for its next @page_rows rows.  Main thread.
- */
-void
-cs_query_runner_fetch_async (CsQueryRunner       *self,
-                             guint                page_rows,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
-{
-  Request *r = g_new0 (Request, 1);
-
-  g_return_if_fail (CS_IS_QUERY_RUNNER (self));
-  r->page_rows = MAX (page_rows, 1);
-  start (self, r, (GDestroyNotify) request_free, page_thread, cs_query_runner_fetch_async,
-         cancellable, callback, user_data);
-}
-
-/**
- * cs_query_runner_fetch_finish:
- * @self: a runner
- * @result: the result given to the callback
- * @error: as cs_query_runner_run_finish()'s, or
- *   %G_IO_ERROR_NOT_INITIALIZED when no statement is open
- *
- * Returns: (transfer full): the next page, or %NULL with @error set
- */
-CsQueryResultPage *
-cs_query_runner_fetch_finish (CsQueryRunner  *self,
-                              GAsyncResult   *result,
-                              GError        **error)
 {
   self->busy = FALSE;
   return g_task_propagate_pointer (G_TASK (result), error);

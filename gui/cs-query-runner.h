@@ -17,8 +17,7 @@ G_DECLARE_FINAL_TYPE (CsQueryRunner, cs_query_runner, CS, QUERY_RUNNER, GObject)
  * @rows: (element-type CsQueryRow): the rows of this page, in order
  * @done: whether the statement has no more rows
  *
- * One page of a result, as cs_query_runner_run_finish() and
- * cs_query_runner_fetch_finish() return it.
+ * One page of a result, as cs_query_runner_run_finish() returns it.
  */
 typedef struct {
   char **columns;
@@ -45,14 +44,6 @@ void           cs_query_runner_run_async      (CsQueryRunner        *self,
                                                GAsyncReadyCallback   callback,
                                                gpointer              user_data);
 CsQueryResultPage *cs_query_runner_run_finish (CsQueryRunner        *self,
-                                               GAsyncResult         *result,
-                                               GError              **error);
-void           cs_query_runner_fetch_async    (CsQueryRunner        *self,
-                                               guint                 page_rows,
-                                               GCancellable         *cancellable,
-                                               GAsyncReadyCallback   callback,
-                                               gpointer              user_data);
-CsQueryResultPage *cs_query_runner_fetch_finish (CsQueryRunner      *self,
                                                GAsyncResult         *result,
                                                GError              **error);
 void           cs_query_runner_interrupt      (CsQueryRunner        *self);
