@@ -9,7 +9,8 @@
  * come a page at a time; activates a result row and checks that the event
  * list selects that event and the timeline shows its time; checks that a
  * bad query and a write show their errors, and that Cancel stops a query
- * that never ends.
+ * that never ends; and that the latency plugin's latency_pairs, computed
+ * by `chronoscope latency` first, is listed, queried and linked alike.
  */
 #include "config.h"
 
@@ -295,6 +296,52 @@ test_query_and_link (void)
   cs_test_destroy_window (window);
 }
 
+/* The latency plugin's latency_pairs, computed by `chronoscope latency`
+ * before the window opens: the page lists it, its rows equal the CLI's,
+ * and a pair's row links to its A event. */
+static void
+test_latency_pairs (void)
+{
+  g_autofree char *path = recording_path ();
+  const char *exe = g_getenv ("CHRONOSCOPE");
+  const char *argv[] = { exe, "latency", path, "--preset", "wakeup", NULL };
+  const char *sql = "SELECT definition, ts, cpu, pid, b_ts, duration_ns FROM latency_pairs "
+                    "WHERE definition = 'wakeup' ORDER BY duration_ns DESC, ts LIMIT 10";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsQueryRow) row = NULL;
+  CsWindow *window;
+  CsQueryPage *page;
+  CsEventItem *item;
+  CsQueryLink link;
+  int status = 0;
+
+  g_assert_nonnull (exe);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  window = cs_test_open_window (path, 1200, 900);
+  page = cs_window_get_query_page (window);
+  cs_test_show_tab (GTK_WIDGET (page));
+  cs_test_wait_until (tables_listed, page, "the tables");
+  g_assert_true (g_strv_contains (cs_query_page_get_tables (page), "latency_pairs"));
+
+  run_query (page, sql);
+  g_assert_null (cs_query_page_get_error_message (page));
+  g_assert_cmpuint (assert_rows_match_cli (page, path, sql), ==, 10);
+
+  row = g_list_model_get_item (cs_query_page_get_rows (page), 0);
+  g_assert_true (cs_query_row_get_link (row, &link));
+  g_signal_emit_by_name (cs_query_page_get_column_view (page), "activate", 0);
+  cs_test_spin (200);
+  item = cs_event_list_view_get_selected_item (cs_window_get_event_list_view (window));
+  g_assert_nonnull (item);
+  g_assert_cmpint (cs_event_item_get_event (item)->ts_ns, ==, link.ts_ns);
+  g_assert_cmpint (cs_event_item_get_event (item)->cpu, ==, link.cpu);
+  cs_test_destroy_window (window);
+}
+
 /* A session keeps the editor's text and the history. */
 static void
 test_session (void)
@@ -356,6 +403,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/cs/gui/QueryPage/query-and-link", test_query_and_link);
   g_test_add_func ("/cs/gui/QueryPage/session", test_session);
+  g_test_add_func ("/cs/gui/QueryPage/latency-pairs", test_latency_pairs);
 
   return cs_test_gui_run ();
 }
