@@ -18,7 +18,8 @@
  * A result row with integer `ts` and `cpu` or `pid` columns points at an
  * event: activating it (double click, Enter) shows the event list, selects
  * that event there and moves the timeline to its time.  A bad query shows
- * SQLite's message and puts the cursor where SQLite says the error is.
+ * SQLite's message, underlines the word where SQLite says the error is
+ * and puts the cursor there.
  * Every query run is kept in a history (newest first, HISTORY_MAX),
  * which sessions save with the editor's text (cs-session.c).
  */
@@ -287,6 +288,16 @@ finish_page (CsQueryPage  *self,
   }
 }
 
+static void
+clear_error_mark (CsQueryPage *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->editor));
+  GtkTextIter begin, end;
+
+  gtk_text_buffer_get_bounds (buffer, &begin, &end);
+  gtk_text_buffer_remove_tag_by_name (buffer, "cs-error", &begin, &end);
+}
+
 /* SQLite's error position ("... (at character N)", a byte offset into the
  * SQL) as a place in the editor. */
 static void
@@ -296,15 +307,21 @@ show_error_position (CsQueryPage *self,
 {
   const char *at = g_strrstr (message, "(at character ");
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->editor));
-  GtkTextIter iter;
+  g_autofree char *text = cs_query_page_dup_text (self);
+  GtkTextIter iter, end;
   long offset;
 
-  if (at == NULL)
+  /* Not when the SQL was edited meanwhile: the position would be off. */
+  if (at == NULL || !g_str_equal (text, sql))
     return;
   offset = strtol (at + strlen ("(at character "), NULL, 10);
   if (offset < 0 || (gsize) offset > strlen (sql))
     return;
   gtk_text_buffer_get_iter_at_offset (buffer, &iter, g_utf8_pointer_to_offset (sql, sql + offset));
+  end = iter;
+  if (!gtk_text_iter_forward_word_end (&end) || gtk_text_iter_equal (&iter, &end))
+    gtk_text_iter_forward_char (&end);
+  gtk_text_buffer_apply_tag_by_name (buffer, "cs-error", &iter, &end);
   gtk_text_buffer_place_cursor (buffer, &iter);
   gtk_text_view_scroll_mark_onscreen (GTK_TEXT_VIEW (self->editor), gtk_text_buffer_get_insert (buffer));
 }
@@ -564,6 +581,8 @@ build_editor (CsQueryPage *self)
   GtkEventController *shortcuts = gtk_shortcut_controller_new ();
 
   self->editor = GTK_SOURCE_VIEW (gtk_source_view_new_with_buffer (buffer));
+  gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "cs-error",
+                              "underline", PANGO_UNDERLINE_ERROR, NULL);
   gtk_source_view_set_show_line_numbers (self->editor, TRUE);
   gtk_source_view_set_highlight_current_line (self->editor, TRUE);
   gtk_source_view_set_auto_indent (self->editor, TRUE);
@@ -797,6 +816,7 @@ cs_query_page_run (CsQueryPage *self)
     }
   self->run_pending = FALSE;
   sql = cs_query_page_dup_text (self);
+  clear_error_mark (self);
   g_free (self->running_sql);
   self->running_sql = g_strdup (sql);
   remember (self, sql);
@@ -881,6 +901,14 @@ cs_query_page_get_done (CsQueryPage *self)
 {
   g_return_val_if_fail (CS_IS_QUERY_PAGE (self), FALSE);
   return self->done;
+}
+
+/** cs_query_page_get_editor: Returns: (transfer none): the SQL editor */
+GtkTextView *
+cs_query_page_get_editor (CsQueryPage *self)
+{
+  g_return_val_if_fail (CS_IS_QUERY_PAGE (self), NULL);
+  return GTK_TEXT_VIEW (self->editor);
 }
 
 /** cs_query_page_get_column_view: Returns: (transfer none): the result view */

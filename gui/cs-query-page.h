@@ -29,6 +29,7 @@ const char   *cs_query_page_get_status     (CsQueryPage        *self);
 GListModel   *cs_query_page_get_rows       (CsQueryPage        *self);
 gboolean      cs_query_page_get_done       (CsQueryPage        *self);
 GtkColumnView *cs_query_page_get_column_view (CsQueryPage      *self);
+GtkTextView  *cs_query_page_get_editor     (CsQueryPage        *self);
 const char * const *cs_query_page_get_tables (CsQueryPage      *self);
 const char * const *cs_query_page_get_history (CsQueryPage     *self);
 void          cs_query_page_set_history    (CsQueryPage        *self,

@@ -217,6 +217,9 @@ static void
 test_errors (CsQueryPage *page)
 {
   const char *message;
+  GtkTextBuffer *buffer;
+  GtkTextIter iter;
+  GtkTextTag *tag;
 
   run_query (page, "SELECT ts, no_such_column FROM events");
   message = cs_query_page_get_error_message (page);
@@ -224,6 +227,13 @@ test_errors (CsQueryPage *page)
   g_assert_nonnull (strstr (message, "no_such_column"));
   g_assert_nonnull (strstr (message, "at character 11"));
   g_assert_cmpuint (g_list_model_get_n_items (cs_query_page_get_rows (page)), ==, 0);
+  /* The cursor is on the unknown column, underlined. */
+  buffer = gtk_text_view_get_buffer (cs_query_page_get_editor (page));
+  gtk_text_buffer_get_iter_at_mark (buffer, &iter, gtk_text_buffer_get_insert (buffer));
+  g_assert_cmpint (gtk_text_iter_get_offset (&iter), ==, 11);
+  tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "cs-error");
+  g_assert_nonnull (tag);
+  g_assert_true (gtk_text_iter_has_tag (&iter, tag));
 
   run_query (page, "DELETE FROM tasks");
   message = cs_query_page_get_error_message (page);
