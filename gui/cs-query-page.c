@@ -74,6 +74,7 @@ struct _CsQueryPage
   guint progress_id;
   gboolean done;                /* the statement has no more rows */
   gboolean run_pending;         /* run once the tables are read */
+  gboolean tables_started;      /* the runner was asked for the tables */
   gboolean fetching;            /* the running op reads a next page */
   char *running_sql;            /* the statement of the result shown */
 };
@@ -191,6 +192,23 @@ tables_done_cb (GObject      *source,
     cs_query_tables_set (self->tables, (const char * const *) pairs);
   if (self->run_pending)
     cs_query_page_run (self);
+}
+
+/* The worker opens the recording's SQL session and lists its tables the
+ * first time the page is shown or a query runs, not for every recording
+ * opened. */
+static void
+ensure_tables (CsQueryPage *self)
+{
+  if (self->runner == NULL || self->tables_started || cs_query_runner_is_busy (self->runner))
+    return;
+  self->tables_started = TRUE;
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  self->started_us = g_get_monotonic_time ();
+  cs_query_runner_tables_async (self->runner, self->cancellable, tables_done_cb, g_object_ref (self));
+  set_status (self, _("Reading the tables…"));
+  start_progress (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -557,11 +575,19 @@ cs_query_page_finalize (GObject *object)
 }
 
 static void
+cs_query_page_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (cs_query_page_parent_class)->map (widget);
+  ensure_tables (CS_QUERY_PAGE (widget));
+}
+
+static void
 cs_query_page_class_init (CsQueryPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  widget_class->map = cs_query_page_map;
   object_class->dispose = cs_query_page_dispose;
   object_class->finalize = cs_query_page_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -724,9 +750,10 @@ cs_query_page_new (CsWindow *window)
  * @document: (nullable): the recording the window shows
  *
  * Forgets the result and the tables of the previous recording (stopping
- * its query) and lists the tables of @document, read in a worker thread
- * on a document of its own opened from @document's index.  The editor's
- * text and the history stay.  Main thread.
+ * its query).  The tables of @document are listed when the page is shown
+ * (or a query runs), read in a worker thread on a document of its own
+ * opened from @document's index.  The editor's text and the history
+ * stay.  Main thread.
  */
 void
 cs_query_page_set_document (CsQueryPage *self,
@@ -753,11 +780,10 @@ cs_query_page_set_document (CsQueryPage *self,
 
   self->runner = cs_query_runner_new (cs_document_get_trace_path (document),
                                       cs_document_get_index_path (document));
-  self->cancellable = g_cancellable_new ();
-  self->started_us = g_get_monotonic_time ();
-  cs_query_runner_tables_async (self->runner, self->cancellable, tables_done_cb, g_object_ref (self));
-  set_status (self, _("Reading the tables…"));
-  start_progress (self);
+  self->tables_started = FALSE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    ensure_tables (self);
+  update_busy (self);
 }
 
 /**
@@ -808,6 +834,8 @@ cs_query_page_run (CsQueryPage *self)
   g_return_if_fail (CS_IS_QUERY_PAGE (self));
   if (self->runner == NULL)
     return;
+  if (!self->tables_started)
+    ensure_tables (self);
   if (cs_query_runner_is_busy (self->runner))
     {
       /* Still listing the tables: run when they are there. */
