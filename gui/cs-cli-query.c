@@ -25,53 +25,13 @@
 #include <glib/gi18n.h>
 
 #include "cs-cli-private.h"
+#include "cs-plugin-host.h"
 #include "cs-sql-session.h"
 
 #define ROWS_MEASURED 1000
 #define MAX_CELL_WIDTH 60
 
 typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } Format;
-
-static char *
-hex_of (const guint8 *data,
-        gsize         size)
-{
-  GString *s = g_string_sized_new (size * 2 + 3);
-
-  g_string_append (s, "x'");
-  for (gsize i = 0; i < size; i++)
-    g_string_append_printf (s, "%02x", data[i]);
-  g_string_append_c (s, '\'');
-  return g_string_free (s, FALSE);
-}
-
-/* The value of @column as text; NULL for SQL NULL. */
-static char *
-cell_text (CsSqlQuery *q,
-           guint       column)
-{
-  gsize size;
-  const guint8 *blob;
-
-  switch (cs_sql_query_get_value_type (q, column))
-    {
-    case CS_SQL_INTEGER:
-      return g_strdup_printf ("%" G_GINT64_FORMAT, cs_sql_query_get_int64 (q, column));
-    case CS_SQL_FLOAT:
-      {
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-        return g_strdup (g_ascii_dtostr (buf, sizeof buf, cs_sql_query_get_double (q, column)));
-      }
-    case CS_SQL_TEXT:
-      return g_strdup (cs_sql_query_get_text (q, column));
-    case CS_SQL_BLOB:
-      blob = cs_sql_query_get_blob (q, column, &size);
-      return hex_of (blob, size);
-    case CS_SQL_NULL:
-    default:
-      return NULL;
-    }
-}
 
 static void
 print_csv_field (GString    *out,
@@ -145,7 +105,7 @@ append_json_value (GString    *out,
       g_string_append (out, "null");
       return;
     default:
-      text = cell_text (q, column);
+      text = cs_sql_query_dup_text (q, column);
       /* Text from the recording need not be UTF-8. */
       if (!g_utf8_validate (text, -1, NULL))
         {
@@ -266,7 +226,7 @@ print_results (CsSqlQuery  *q,
           char **cells = g_new0 (char *, n + 1);
 
           for (guint c = 0; c < n; c++)
-            cells[c] = cell_text (q, c);
+            cells[c] = cs_sql_query_dup_text (q, c);
           if (table.measured)
             {
               table_print_row (&table, cells, out);
@@ -283,7 +243,7 @@ print_results (CsSqlQuery  *q,
         {
           for (guint c = 0; c < n; c++)
             {
-              g_autofree char *text = cell_text (q, c);
+              g_autofree char *text = cs_sql_query_dup_text (q, c);
               if (c > 0)
                 g_string_append_c (out, ',');
               print_csv_field (out, text);
@@ -402,6 +362,13 @@ cs_cli_query (int    argc,
   if (document == NULL)
     return 1;
   session = cs_sql_session_new (document, &error);
+  if (session != NULL)
+    {
+      g_autoptr(GPtrArray) plugins = cs_plugin_host_dup_enabled_plugins (cs_plugin_host_get_default ());
+
+      if (!cs_plugin_host_add_sql_tables (plugins, document, session, &error))
+        g_clear_object (&session);
+    }
   if (session == NULL)
     {
       _cs_cli_fail_file ("query", argv[1], error);

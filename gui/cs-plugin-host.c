@@ -285,6 +285,51 @@ compare_strings (gconstpointer a,
 }
 
 /**
+ * cs_plugin_host_dup_enabled_plugins:
+ * @self: the host
+ *
+ * Plugins are never unloaded, so the array's plugins may be handed to
+ * another thread (an SQL session's, cs_plugin_host_add_sql_tables()).
+ * Main thread.
+ *
+ * Returns: (transfer container) (element-type CsPlugin): the loaded
+ *   plugins that are enabled, in load order
+ */
+GPtrArray *
+cs_plugin_host_dup_enabled_plugins (CsPluginHost *self)
+{
+  GPtrArray *plugins = cs_plugin_registry_dup_plugins (self->registry);
+
+  for (guint i = plugins->len; i-- > 0;)
+    if (!cs_plugin_host_is_enabled (self, plugins->pdata[i]))
+      g_ptr_array_remove_index (plugins, i);
+  return plugins;
+}
+
+/**
+ * cs_plugin_host_add_sql_tables:
+ * @plugins: (element-type CsPlugin): plugins in use, as
+ *   cs_plugin_host_dup_enabled_plugins() gives them
+ * @document: the recording @session reads
+ * @session: an SQL session
+ * @error: %CS_SQL_ERROR_FAILED when a plugin's table cannot be added
+ *
+ * Adds the SQL tables the plugins register (cs_plugin_add_sql_table())
+ * over their pass results stored for @document, such as the latency
+ * plugin's `latency_pairs`.  The session's thread.
+ *
+ * Returns: %TRUE when every table was added
+ */
+gboolean
+cs_plugin_host_add_sql_tables (GPtrArray     *plugins,
+                               CsDocument    *document,
+                               CsSqlSession  *session,
+                               GError       **error)
+{
+  return _cs_plugin_add_sql_tables (plugins, document, session, error);
+}
+
+/**
  * cs_plugin_host_dup_disabled_ids:
  * @self: the host
  *

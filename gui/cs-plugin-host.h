@@ -10,6 +10,7 @@
 #include "cs-document.h"
 #include "cs-plugin-registry.h"
 #include "cs-plugin-document-private.h"
+#include "cs-sql-session.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +28,11 @@ void              cs_plugin_host_set_enabled      (CsPluginHost     *self,
                                                    CsPlugin         *plugin,
                                                    gboolean          enabled);
 char            **cs_plugin_host_dup_disabled_ids (CsPluginHost     *self);
+GPtrArray        *cs_plugin_host_dup_enabled_plugins (CsPluginHost  *self);
+gboolean          cs_plugin_host_add_sql_tables   (GPtrArray        *plugins,
+                                                   CsDocument       *document,
+                                                   CsSqlSession     *session,
+                                                   GError          **error);
 void              cs_plugin_host_set_disabled_ids (CsPluginHost     *self,
                                                    const char * const *ids);
 const char       *cs_plugin_host_get_open_error   (CsPluginHost     *self,

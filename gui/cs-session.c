@@ -16,7 +16,9 @@
  *     "window": { "width": 1280, "height": 800, "maximized": false,
  *                 "paned_position": 310 },
  *     "plugins": { "disabled": ["migrations"],
- *                  "rows": ["field-plot:values:power:cpu_frequency:state"] }
+ *                  "rows": ["field-plot:values:power:cpu_frequency:state"] },
+ *     "query": { "text": "SELECT comm, count(*) FROM events GROUP BY comm",
+ *                "history": ["SELECT ...", "..."] }
  *   }
  *
  * Times are the trace clock's nanoseconds; the filter is
@@ -27,7 +29,8 @@
  * recording that moved is looked for next to the session file.  The last
  * "plugins" lists the plugins turned off (the others are on: restoring
  * applies it to the process, as the Plugins dialog does) and the plugin
- * rows below the task plots ("PLUGIN:LAYER:KEY").  The last
+ * rows below the task plots ("PLUGIN:LAYER:KEY").  "query" is the Query
+ * page's editor text and its history of queries run, newest first.  The last
  * session of each window that showed a recording is written to
  * $XDG_CONFIG_HOME/chronoscope/last-session.json when it closes.
  */
@@ -40,6 +43,7 @@
 
 #include "cs-analysis.h"
 #include "cs-plugin-host.h"
+#include "cs-query-page.h"
 #include "cs-session.h"
 #include "cs-window-plugins.h"
 
@@ -65,6 +69,8 @@ struct _CsSession
   int paned_position;         /* -1: unknown */
   char **disabled_plugins;    /* NULL: not saved (leave the choice as it is) */
   char **plugin_rows;         /* "PLUGIN:LAYER:KEY" */
+  char *query_text;           /* NULL: not saved */
+  char **query_history;       /* newest first; NULL: not saved */
 };
 
 G_DEFINE_QUARK (cs-session-error-quark, cs_session_error)
@@ -98,6 +104,8 @@ cs_session_free (CsSession *session)
   g_free (session->filter_text);
   g_strfreev (session->disabled_plugins);
   g_strfreev (session->plugin_rows);
+  g_free (session->query_text);
+  g_strfreev (session->query_history);
   g_free (session);
 }
 
@@ -173,6 +181,8 @@ cs_session_capture (CsWindow *window)
   self->hide_filtered = cs_analysis_get_hide_filtered (analysis);
   self->disabled_plugins = cs_plugin_host_dup_disabled_ids (cs_plugin_host_get_default ());
   self->plugin_rows = cs_plugin_window_dup_rows (cs_window_get_plugins (window));
+  self->query_text = cs_query_page_dup_text (cs_window_get_query_page (window));
+  self->query_history = g_strdupv ((char **) cs_query_page_get_history (cs_window_get_query_page (window)));
 
   gtk_window_get_default_size (GTK_WINDOW (window), &self->width, &self->height);
   self->maximized = gtk_window_is_maximized (GTK_WINDOW (window));
@@ -303,6 +313,16 @@ cs_session_save (CsSession   *session,
       json_builder_begin_object (builder);
       add_strings (builder, "disabled", session->disabled_plugins);
       add_strings (builder, "rows", session->plugin_rows);
+      json_builder_end_object (builder);
+    }
+
+  if (session->query_text != NULL)
+    {
+      json_builder_set_member_name (builder, "query");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "text");
+      json_builder_add_string_value (builder, session->query_text);
+      add_strings (builder, "history", session->query_history);
       json_builder_end_object (builder);
     }
 
@@ -536,6 +556,13 @@ cs_session_load (const char  *path,
   self->disabled_plugins = get_strings (member, "disabled");
   self->plugin_rows = get_strings (member, "rows");
 
+  member = get_object (object, "query");
+  if (member != NULL)
+    {
+      self->query_text = g_strdup (json_object_get_string_member_with_default (member, "text", NULL));
+      self->query_history = get_strings (member, "history");
+    }
+
   return g_steal_pointer (&self);
 }
 
@@ -569,6 +596,8 @@ cs_session_copy (CsSession *session)
   copy->filter_text = g_strdup (session->filter_text);
   copy->disabled_plugins = g_strdupv (session->disabled_plugins);
   copy->plugin_rows = g_strdupv (session->plugin_rows);
+  copy->query_text = g_strdup (session->query_text);
+  copy->query_history = g_strdupv (session->query_history);
   return copy;
 }
 
@@ -608,6 +637,12 @@ cs_session_apply (CsSession *self, CsWindow *window)
       cs_plugin_window_set_rows (cs_window_get_plugins (window),
                                  (const char * const *) self->plugin_rows);
     }
+
+  if (self->query_text != NULL)
+    cs_query_page_set_text (cs_window_get_query_page (window), self->query_text);
+  if (self->query_history != NULL)
+    cs_query_page_set_history (cs_window_get_query_page (window),
+                               (const char * const *) self->query_history);
 
   if (self->has_view)
     cs_timeline_set_span (timeline, self->begin_ns, self->end_ns);

@@ -18,6 +18,7 @@
 #include "cs-event-list-view.h"
 #include "cs-analysis.h"
 #include "cs-compare.h"
+#include "cs-query-page.h"
 #include "cs-cpu-chooser.h"
 #include "cs-filter-bar.h"
 #include "cs-format.h"
@@ -68,7 +69,8 @@ struct _CsWindow
   GtkFileChooserNative *chooser;
   CsDemoDialog *demo_dialog;     /* weak: the Classroom Demos dialog */
   CsPluginWindow *plugins;       /* layers, rows, pages, passes of plugins */
-  GtkNotebook *list_notebook;    /* the event list, then plugin pages */
+  GtkNotebook *list_notebook;    /* the event list, Query, plugin pages */
+  CsQueryPage *query_page;       /* SQL over the recording */
   char *error_message;
   CsWindowState state;
   gboolean selecting_clicked_event;
@@ -394,6 +396,7 @@ cs_window_set_document (CsWindow   *self,
   cs_analysis_document_changed (self->analysis);
   /* Plugin layers, rows and pages, after the plots they draw on. */
   cs_plugin_window_set_document (self->plugins, document);
+  cs_query_page_set_document (self->query_page, document);
 
   if (document != NULL)
     {
@@ -847,16 +850,17 @@ cs_window_init (CsWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), record_entries,
                                    G_N_ELEMENTS (record_entries), self);
 
-  /* The event list shares its place with plugin pages, as tabs shown
-   * only when there are pages. */
+  /* The event list shares its place with the Query page and plugin
+   * pages, as tabs. */
   self->list_notebook = GTK_NOTEBOOK (gtk_notebook_new ());
   gtk_notebook_set_show_border (self->list_notebook, FALSE);
-  gtk_notebook_set_show_tabs (self->list_notebook, FALSE);
   g_object_ref (self->event_list_view);
   gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->list_notebook));
   gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->event_list_view),
                             gtk_label_new (_("Events")));
   g_object_unref (self->event_list_view);
+  self->query_page = cs_query_page_new (self);
+  gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->query_page), gtk_label_new (_("Query")));
   self->plugins = cs_plugin_window_new (self, self->list_notebook, self->info_bar);
 
   /* Plots, filters and sessions: cs-analysis.c, cs-window-actions.c. */
@@ -976,6 +980,19 @@ cs_window_select_event (CsWindow      *self,
   selected = cs_event_list_view_select_event (self->event_list_view, event);
   self->selecting_clicked_event = FALSE;
   return selected;
+}
+
+/**
+ * cs_window_get_query_page:
+ * @self: a #CsWindow
+ *
+ * Returns: (transfer none): the Query page, a tab beside the event list
+ */
+CsQueryPage *
+cs_window_get_query_page (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
+  return self->query_page;
 }
 
 /**

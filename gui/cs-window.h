@@ -45,5 +45,6 @@ CsEventListView *cs_window_get_event_list_view (CsWindow     *self);
 gboolean       cs_window_select_event      (CsWindow       *self,
                                             const CsEvent  *event);
 struct _CsPluginWindow *cs_window_get_plugins (CsWindow    *self);
+struct _CsQueryPage *cs_window_get_query_page (CsWindow    *self);
 
 G_END_DECLS

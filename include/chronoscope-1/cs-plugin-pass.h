@@ -136,4 +136,53 @@ const char       *cs_plugin_pass_get_param     (CsPluginPass *pass);
  */
 guint64           cs_plugin_pass_get_n_events  (CsPluginPass *pass);
 
+/**
+ * CsPluginSqlTableInfo:
+ * @struct_size: sizeof (CsPluginSqlTableInfo)
+ * @name: the SQL table's name, `[a-z0-9_]+`, unique among every table of
+ *   `chronoscope query` (the event tables are `system_event`: choose a
+ *   name of the plugin's own, e.g. `latency_pairs`)
+ * @pass: the plugin's pass whose results the table reads
+ * @param_column: the name of the table's first column (TEXT), which holds
+ *   the pass's parameter the row was computed for (e.g. `definition`); an
+ *   equality on it reads only that parameter's results
+ * @columns: the other columns, as in CREATE TABLE: "a_ts INTEGER, b_ts
+ *   INTEGER, ..."; name time columns `ts` (ns) and give `cpu` and `pid`
+ *   when they apply, so the window links rows to events
+ * @select: a SELECT over the pass's own tables (those #CsPluginPassInfo.begin
+ *   creates), giving @columns in that order; run on each parameter's
+ *   results, on a read-only connection of their own
+ * @how_to_compute: (nullable): a sentence for users, said when a query
+ *   asks for results not computed yet, e.g. "run `chronoscope latency
+ *   FILE --preset NAME` first"
+ *
+ * An SQL table over a pass's stored results, for `chronoscope query` and
+ * the window's Query page.  Every parameter the pass was run with for the
+ * recording (and whose results are of the pass's current version) is
+ * part of the table.  Rows are read when queried, never copied.  User SQL
+ * cannot change the pass databases or attach them: the host opens them
+ * read-only itself and runs only @select there.
+ */
+typedef struct {
+  guint32 struct_size;
+  const char *name;
+  const char *pass;
+  const char *param_column;
+  const char *columns;
+  const char *select;
+  const char *how_to_compute;
+} CsPluginSqlTableInfo;
+
+/**
+ * cs_plugin_add_sql_table:
+ * @plugin: the plugin being initialised
+ * @info: the table; copied (the first @info->struct_size bytes; the
+ *   strings must stay valid while the plugin is loaded)
+ *
+ * Registers an SQL table over the results of one of the plugin's passes
+ * (register the pass first).  Call it from #CsPluginEntry.init.
+ */
+void              cs_plugin_add_sql_table      (CsPlugin                   *plugin,
+                                                const CsPluginSqlTableInfo *info);
+
 G_END_DECLS

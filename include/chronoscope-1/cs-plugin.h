@@ -15,6 +15,8 @@
  *   details (cs-plugin.h);
  * - cs_plugin_add_pass(): work at index time, over the events it names,
  *   writing its own tables (cs-plugin-pass.h);
+ * - cs_plugin_add_sql_table(): an SQL table over a pass's stored results,
+ *   for `chronoscope query` and the window's Query page (cs-plugin-pass.h);
  * - cs_plugin_add_layer(): drawing on CPU plots, task plots or rows of its
  *   own, and what the info bar says under the pointer (cs-plugin-view.h);
  * - cs_plugin_add_page(): a page of the window (cs-plugin-window.h);

@@ -65,6 +65,11 @@ char             *_cs_plugin_document_dup_pass_path    (CsPluginDocument *self,
                                                         CsPlugin         *plugin,
                                                         const CsPluginPassInfo *info,
                                                         const char       *param);
+void              _cs_plugin_document_list_pass_results (CsPluginDocument        *self,
+                                                        CsPlugin                *plugin,
+                                                        const CsPluginPassInfo  *info,
+                                                        char                  ***paths,
+                                                        char                  ***params);
 gboolean          _cs_plugin_document_pass_is_ready    (CsPluginDocument *self,
                                                         CsPlugin         *plugin,
                                                         const char       *pass,
@@ -86,6 +91,13 @@ gboolean          _cs_plugin_document_fill_event       (CsPluginDocument *self,
                                                         guint64           offset,
                                                         CsPluginEvent    *event,
                                                         GError          **error);
+
+/* cs-plugin-sql.c: plugins' SQL tables in a session. */
+struct _CsSqlSession;
+gboolean          _cs_plugin_add_sql_tables            (GPtrArray             *plugins,
+                                                        CsDocument            *document,
+                                                        struct _CsSqlSession  *session,
+                                                        GError               **error);
 
 /* cs-plugin-pass-runner.c: runs a pass in this thread (the worker's). */
 typedef void (*CsPluginPassProgressFunc) (double fraction, gpointer user_data);

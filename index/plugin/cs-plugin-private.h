@@ -29,6 +29,7 @@ typedef enum {
   CS_PLUGIN_HOOK_PAGE,          /* CsPluginPageInfo */
   CS_PLUGIN_HOOK_COMMAND,       /* CsPluginCommandInfo */
   CS_PLUGIN_HOOK_JSON,          /* CsPluginJsonSection */
+  CS_PLUGIN_HOOK_SQL_TABLE,     /* CsPluginSqlTableInfo */
   CS_PLUGIN_N_HOOK_KINDS,
 } CsPluginHookKind;
 

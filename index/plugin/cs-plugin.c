@@ -391,3 +391,35 @@ cs_plugin_add_pass (CsPlugin               *plugin,
       g_ptr_array_remove (plugin->hooks[CS_PLUGIN_HOOK_PASS], copy);
     }
 }
+
+/**
+ * cs_plugin_add_sql_table:
+ * @plugin: the plugin being initialised
+ * @info: the table
+ *
+ * See cs-plugin-pass.h.  A table whose name, pass or SQL is missing, or
+ * whose pass the plugin has not registered, is refused with a warning.
+ */
+void
+cs_plugin_add_sql_table (CsPlugin                   *plugin,
+                         const CsPluginSqlTableInfo *info)
+{
+  g_autoptr(GError) error = NULL;
+  CsPluginSqlTableInfo *copy;
+
+  g_return_if_fail (plugin != NULL && info != NULL);
+
+  copy = _cs_plugin_add_hook (plugin, CS_PLUGIN_HOOK_SQL_TABLE, info, sizeof (CsPluginSqlTableInfo),
+                              "cs_plugin_add_sql_table");
+  if (copy == NULL)
+    return;
+  if (!_cs_plugin_check_name ("SQL table name", copy->name, "_", &error) ||
+      copy->pass == NULL || _cs_plugin_find_pass (plugin, copy->pass) == NULL ||
+      copy->param_column == NULL || copy->columns == NULL || copy->select == NULL)
+    {
+      g_warning ("Plugin %s: SQL table %s is invalid (%s); ignored", plugin->path,
+                 copy->name != NULL ? copy->name : "(unnamed)",
+                 error != NULL ? error->message : "its pass, columns or SELECT are missing");
+      g_ptr_array_remove (plugin->hooks[CS_PLUGIN_HOOK_SQL_TABLE], copy);
+    }
+}

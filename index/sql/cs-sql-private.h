@@ -88,6 +88,12 @@ gboolean _cs_sql_register_derived_tables (sqlite3       *db,
                                           GPtrArray     *tables,
                                           GError       **error);
 
+gboolean _cs_sql_register_file_table     (sqlite3               *db,
+                                          CsSqlContext          *ctx,
+                                          const CsSqlFileTable  *table,
+                                          char                 **schema,
+                                          GError               **error);
+
 /* The text the kernel's sched_switch format prints for prev_state
  * ("S", "D", "R", "R+", "I", ...), from its TASK_* bits. */
 const char *_cs_sql_prev_state_name (gint64 prev_state);

@@ -169,3 +169,56 @@ cs_sql_query_get_blob (CsSqlQuery *self,
   *size = sqlite3_column_bytes (self->stmt, column);
   return data;
 }
+
+/* x'0a1b...': SQLite's literal for a blob. */
+static char *
+hex_of (const guint8 *data,
+        gsize         size)
+{
+  GString *s = g_string_sized_new (size * 2 + 3);
+
+  g_string_append (s, "x'");
+  for (gsize i = 0; i < size; i++)
+    g_string_append_printf (s, "%02x", data[i]);
+  g_string_append_c (s, '\'');
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * cs_sql_query_dup_text:
+ * @self: a query on a row
+ * @column: 0 .. n_columns - 1
+ *
+ * The value of @column as people read it: integers in decimal, doubles
+ * with g_ascii_dtostr() (the shortest text that reads back the same),
+ * text as it is, blobs as SQLite's literal `x'0a1b'`.  `chronoscope
+ * query` prints these, and the window's Query page shows them.
+ *
+ * Returns: (transfer full) (nullable): the text, %NULL for SQL NULL
+ */
+char *
+cs_sql_query_dup_text (CsSqlQuery *self,
+                       guint       column)
+{
+  gsize size;
+  const guint8 *blob;
+
+  switch (cs_sql_query_get_value_type (self, column))
+    {
+    case CS_SQL_INTEGER:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, cs_sql_query_get_int64 (self, column));
+    case CS_SQL_FLOAT:
+      {
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        return g_strdup (g_ascii_dtostr (buf, sizeof buf, cs_sql_query_get_double (self, column)));
+      }
+    case CS_SQL_TEXT:
+      return g_strdup (cs_sql_query_get_text (self, column));
+    case CS_SQL_BLOB:
+      blob = cs_sql_query_get_blob (self, column, &size);
+      return hex_of (blob, size);
+    case CS_SQL_NULL:
+    default:
+      return NULL;
+    }
+}

@@ -45,6 +45,8 @@ const char    *cs_sql_query_get_text        (CsSqlQuery  *self,
 const guint8  *cs_sql_query_get_blob        (CsSqlQuery  *self,
                                              guint        column,
                                              gsize       *size);
+char          *cs_sql_query_dup_text        (CsSqlQuery  *self,
+                                             guint        column);
 void           cs_sql_query_free            (CsSqlQuery  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSqlQuery, cs_sql_query_free)

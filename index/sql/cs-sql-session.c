@@ -344,6 +344,72 @@ cs_sql_session_prepare (CsSqlSession  *self,
   return _cs_sql_query_new (self, stmt);
 }
 
+/**
+ * cs_sql_session_interrupt:
+ * @self: a session
+ *
+ * Makes the statement the session is running (cs_sql_query_next() in
+ * another thread) stop as soon as it can: that call then fails with
+ * %CS_SQL_ERROR_FAILED ("interrupted").  Nothing happens when no
+ * statement runs.  sqlite3_interrupt().
+ *
+ * Thread safety: callable from any thread, as long as the caller holds a
+ * reference on @self.
+ */
+void
+cs_sql_session_interrupt (CsSqlSession *self)
+{
+  g_return_if_fail (CS_IS_SQL_SESSION (self));
+  sqlite3_interrupt (self->db);
+}
+
+/**
+ * cs_sql_session_add_file_table:
+ * @self: a session
+ * @table: the table: its name, columns, the SELECT to run on each file,
+ *   the files and their keys (all copied)
+ * @error: %CS_SQL_ERROR_FAILED when the name is taken or the keys do not
+ *   match the files
+ *
+ * Adds a table over other SQLite files, listed with the others
+ * (cs_sql_session_get_tables(), cs_sql_session_dup_schema()): a plugin's
+ * pass results, for example (cs_plugin_host_add_sql_tables()).  The first
+ * column is the key of each row's file, the others what @table's SELECT
+ * gives on that file.  User SQL still cannot attach or change anything:
+ * the table opens each file read-only itself, on a connection that runs
+ * only @table's SELECT.  A query on a key no file has fails with
+ * %CS_SQL_ERROR_FAILED and @table's missing text.  Same thread as the
+ * session.
+ *
+ * Returns: %TRUE when added
+ */
+gboolean
+cs_sql_session_add_file_table (CsSqlSession          *self,
+                               const CsSqlFileTable  *table,
+                               GError               **error)
+{
+  g_autofree char *schema = NULL;
+  g_autofree char *quoted = NULL;
+
+  g_return_val_if_fail (CS_IS_SQL_SESSION (self), FALSE);
+  g_return_val_if_fail (table != NULL && table->name != NULL && table->select != NULL, FALSE);
+
+  if (g_hash_table_contains (self->schemas, table->name))
+    {
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "There is a table %s already", table->name);
+      return FALSE;
+    }
+  if (!_cs_sql_register_file_table (self->db, &self->ctx, table, &schema, error))
+    return FALSE;
+  quoted = _cs_sql_quote_identifier (table->name);
+  g_ptr_array_remove_index (self->table_names, self->table_names->len - 1);
+  g_ptr_array_add (self->table_names, g_strdup (table->name));
+  g_ptr_array_add (self->table_names, NULL);
+  g_hash_table_insert (self->schemas, g_strdup (table->name),
+                       g_strdup_printf ("CREATE TABLE %s%s", quoted, schema + strlen ("CREATE TABLE x")));
+  return TRUE;
+}
+
 /* ---- Helpers the tables share ------------------------------------------ */
 
 const char *

@@ -24,7 +24,8 @@
  * writes, ATTACH, writing pragmas and loading extensions
  * (%CS_SQL_ERROR_REFUSED).
  *
- * A session is used from one thread, the thread that uses its document.
+ * A session is used from one thread, the thread that uses its document;
+ * only cs_sql_session_interrupt() may be called from any thread.
  */
 #pragma once
 
@@ -56,6 +57,33 @@ typedef enum {
 
 GQuark cs_sql_error_quark (void);
 
+/**
+ * CsSqlFileTable:
+ * @name: the table's name, `[a-z0-9_]+`, not one the session has
+ * @key_column: the name of its first column (TEXT), which holds the key
+ *   of the file each row comes from
+ * @columns: the other columns, as in CREATE TABLE ("a_ts INTEGER, ...")
+ * @select: the SELECT run on each file, giving @columns in that order
+ * @paths: (array zero-terminated=1) (nullable): SQLite files, opened
+ *   read-only when the table is read
+ * @keys: (array zero-terminated=1) (nullable): each file's key, as many
+ *   as @paths
+ * @missing: how to compute what is missing, said when a query asks for a
+ *   key no file has, or the table has no file at all
+ *
+ * A table over other SQLite files (a plugin's pass results): see
+ * cs_sql_session_add_file_table().
+ */
+typedef struct {
+  const char *name;
+  const char *key_column;
+  const char *columns;
+  const char *select;
+  const char * const *paths;
+  const char * const *keys;
+  const char *missing;
+} CsSqlFileTable;
+
 #define CS_TYPE_SQL_SESSION (cs_sql_session_get_type ())
 G_DECLARE_FINAL_TYPE (CsSqlSession, cs_sql_session, CS, SQL_SESSION, GObject)
 
@@ -69,5 +97,9 @@ char         *cs_sql_session_dup_schema   (CsSqlSession  *self,
 CsSqlQuery   *cs_sql_session_prepare      (CsSqlSession  *self,
                                            const char    *sql,
                                            GError       **error);
+void          cs_sql_session_interrupt    (CsSqlSession  *self);
+gboolean      cs_sql_session_add_file_table (CsSqlSession        *self,
+                                           const CsSqlFileTable *table,
+                                           GError             **error);
 
 G_END_DECLS

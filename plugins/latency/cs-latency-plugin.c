@@ -235,9 +235,28 @@ latency_init (CsPlugin  *plugin,
     .close = latency_close,
     .pass_ready = latency_pass_ready,
   };
+  /* `chronoscope query FILE "SELECT ... FROM latency_pairs WHERE
+   * definition = 'wakeup'"`: every pair of every definition computed for
+   * the recording.  The SELECT reads the pass's tables (latency,
+   * latency_pair: cs-latency-pass.c); ts is the A event's, so a row
+   * links to it in the window. */
+  static const CsPluginSqlTableInfo pairs_table = {
+    .struct_size = sizeof (CsPluginSqlTableInfo),
+    .name = "latency_pairs",
+    .pass = CS_LATENCY_PASS,
+    .param_column = "definition",
+    .columns = "pair TEXT, ts INTEGER, a_ts INTEGER, b_ts INTEGER, duration_ns INTEGER,"
+               " cpu INTEGER, b_cpu INTEGER, pid INTEGER,"
+               " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER",
+    .select = "SELECT p.definition, l.a_ts, l.a_ts, l.b_ts, l.dur_ns, l.a_cpu, l.b_cpu, l.pid,"
+              " l.k0, l.k1, l.k2, l.k3 FROM latency AS l JOIN latency_pair AS p ON p.pair = l.pair",
+    .how_to_compute = N_("compute them first with `chronoscope latency FILE --preset NAME` "
+                         "(or --from/--to), or on the window's Latency page"),
+  };
 
   cs_plugin_set_document_hooks (plugin, &hooks);
   cs_latency_pass_register (plugin);
+  cs_plugin_add_sql_table (plugin, &pairs_table);
   cs_latency_cli_register (plugin);
   _cs_latency_add_page (plugin);
   _cs_latency_add_layer (plugin);

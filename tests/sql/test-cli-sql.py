@@ -30,6 +30,50 @@ def run(*args, env=None):
     return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
 
 
+def check_latency_pairs(env):
+    """latency_pairs (the latency plugin's SQL table) against `chronoscope latency --json`."""
+    data = os.path.join(os.environ["CS_TESTDATA"], "sched-irq-v7.dat")
+    wakeup = "SELECT count(*) AS n FROM latency_pairs WHERE definition = 'wakeup'"
+
+    rc, out, _ = run("query", data, "--tables", env=env)
+    check("--tables lists latency_pairs", rc == 0 and "latency_pairs" in out.split(), out[-300:])
+    rc, out, err = run("query", data, wakeup, env=env)
+    check("latency_pairs before the pass says how to compute it",
+          rc == 1 and "wakeup" in err and "chronoscope latency" in err, err)
+
+    counts = {}
+    for preset in ("wakeup", "irq"):
+        rc, out, err = run("latency", data, "--preset", preset, "--json", "--top", "100000", env=env)
+        check("latency --preset %s runs" % preset, rc == 0, err)
+        counts[preset] = json.loads(out) if rc == 0 else {"count": -1, "worst": []}
+    rc, out, err = run("query", data, "SELECT definition, count(*) AS n, min(duration_ns) AS lo,"
+                       " max(duration_ns) AS hi FROM latency_pairs GROUP BY definition ORDER BY definition",
+                       "--json", env=env)
+    got = {r["definition"]: r for r in json.loads(out)} if rc == 0 else {}
+    check("latency_pairs has each computed definition's count, min and max",
+          set(got) == {"wakeup", "irq"} and all(
+              got[p]["n"] == counts[p]["count"] and got[p]["lo"] == counts[p]["min_ns"]
+              and got[p]["hi"] == counts[p]["max_ns"] for p in got),
+          "%s\n%s" % (out, err))
+
+    rc, out, err = run("query", data, "SELECT pair, a_ts, b_ts, duration_ns, cpu, b_cpu, pid FROM latency_pairs"
+                       " WHERE definition = 'wakeup'", "--json", env=env)
+    rows = sorted((r["a_ts"], r["b_ts"], r["duration_ns"], r["cpu"], r["b_cpu"], r["pid"], r["pair"])
+                  for r in json.loads(out)) if rc == 0 else []
+    want = sorted((w["a_ts_ns"], w["b_ts_ns"], w["duration_ns"], w["cpu"], w["b_cpu"], w["pid"], w["pair"])
+                  for w in counts["wakeup"]["worst"])
+    check("latency_pairs rows equal latency --json's pairs", len(rows) > 100 and rows == want,
+          "%d rows, %d from latency --json\n%s" % (len(rows), len(want), err))
+    check("a pair's ts is its A event's", rc == 0 and all(
+        r["ts"] == r["a_ts"] for r in json.loads(run("query", data, "SELECT ts, a_ts FROM latency_pairs",
+                                                       "--json", env=env)[1])))
+    rc, out, err = run("query", data, "SELECT count(*) FROM latency_pairs WHERE definition = 'softirq'", env=env)
+    check("a definition not computed says how to compute it", rc == 1 and "softirq" in err
+          and "--preset" in err, err)
+    rc, out, err = run("query", data, "DELETE FROM latency_pairs", env=env)
+    check("latency_pairs cannot be written", rc == 1 and "read-only" in err, err)
+
+
 def main():
     data = os.path.join(os.environ["CS_TESTDATA"], "sched-irq-v6.dat")
     with tempfile.TemporaryDirectory() as cache:
@@ -103,6 +147,8 @@ def main():
         check("stats refuses an empty span", rc == 1 and "--begin" in err, err)
         rc, out, err = run("stats", data, "--top", "2", env=env)
         check("stats text lists --top tasks", rc == 0 and "Wakeup latency" in out and "more tasks" in out, out)
+
+        check_latency_pairs(env)
 
     print("1..%d" % len(RESULTS))
     for i, (name, ok, detail) in enumerate(RESULTS, 1):
