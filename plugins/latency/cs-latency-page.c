@@ -12,8 +12,14 @@
  * event list and adds its task's plot.  The window's range (markers A..B,
  * a selection) restricts figures and list.  GTK 4.8 widgets only.
  *
+ * "Custom pair…" opens a dialog (cs-latency-custom.c) whose pair joins the
+ * drop-down after the presets, is run at once, and is remembered for the
+ * recording with the definition shown last (cs-latency-saved.c): a
+ * reopened recording offers its custom pairs and shows that definition
+ * again.
+ *
  * Widgets a test reaches have names: latency-preset, latency-run,
- * latency-status, latency-histogram, latency-list and latency-count,
+ * latency-custom-button, latency-status, latency-histogram, latency-list and latency-count,
  * latency-min ... latency-max for the figures' values.
  */
 #include <string.h>
@@ -30,6 +36,7 @@ typedef struct {
   CsPluginWindow *window;
   GtkDropDown *preset;
   GtkStringList *presets;
+  GtkWidget *run;
   GtkLabel *status;
   GtkLabel *figures[7];
   GtkDrawingArea *histogram;
@@ -45,6 +52,37 @@ static Page *
 get_page (GtkWidget *widget)
 {
   return g_object_get_data (G_OBJECT (widget), "cs-latency-page");
+}
+
+/* Selects @param in the drop-down, appending it when it is not there. */
+static void
+select_param (Page       *page,
+              const char *param)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (page->presets));
+  guint i;
+
+  for (i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (page->presets, i), param) == 0)
+      break;
+  if (i == n)
+    gtk_string_list_append (page->presets, param);
+  gtk_drop_down_set_selected (page->preset, i);
+  gtk_widget_set_sensitive (page->run, TRUE);
+}
+
+/* Runs @param, as Run does for the drop-down's choice. */
+static void
+run_param (Page       *page,
+           const char *param)
+{
+  g_autofree char *status = NULL;
+
+  if (param == NULL || page->latency == NULL)
+    return;
+  status = g_strdup_printf (_("Measuring %s pairs…"), param);
+  gtk_label_set_text (page->status, status);
+  _cs_latency_run (page->latency, param);
 }
 
 /* Whether the recording has, for one pair of @param, both its events. */
@@ -63,6 +101,16 @@ preset_applies (CsPluginDocument *document,
         return TRUE;
     }
   return FALSE;
+}
+
+/* Whether @param is a definition the recording can measure. */
+static gboolean
+def_holds (CsPluginDocument *document,
+           const char       *param)
+{
+  g_autoptr(CsLatencyDef) def = cs_latency_def_new (document, param, NULL);
+
+  return def != NULL;
 }
 
 static void
@@ -165,13 +213,35 @@ run_clicked_cb (GtkButton *button,
   Page *page = user_data;
   const char *preset = gtk_string_list_get_string (page->presets,
                                                    gtk_drop_down_get_selected (page->preset));
-  g_autofree char *status = NULL;
 
-  if (preset == NULL || page->latency == NULL)
+  run_param (page, preset);
+}
+
+static void
+custom_done_cb (const char *param,
+                gpointer    data)
+{
+  Page *page = data;
+
+  if (page->latency == NULL)
     return;
-  status = g_strdup_printf (_("Measuring %s pairs…"), preset);
-  gtk_label_set_text (page->status, status);
-  _cs_latency_run (page->latency, preset);
+  _cs_latency_saved_add_custom (page->latency->document, param);
+  select_param (page, param);
+  run_param (page, param);
+}
+
+static void
+custom_clicked_cb (GtkButton *button,
+                   gpointer   user_data)
+{
+  Page *page = user_data;
+  const char *current;
+
+  if (page->latency == NULL)
+    return;
+  current = page->latency->param != NULL ? page->latency->param : page->latency->requested;
+  _cs_latency_custom_dialog_show (page->latency, cs_plugin_window_get_toplevel (page->window),
+                                  current, custom_done_cb, page);
 }
 
 static void
@@ -320,8 +390,11 @@ page_create (gpointer        instance,
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *middle = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *run = gtk_button_new_with_label (_("Run"));
+  GtkWidget *custom = gtk_button_new_with_label (_("Custom pair…"));
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   const char *const *names = cs_latency_preset_names ();
+  g_auto(GStrv) customs = _cs_latency_saved_get_custom (latency->document);
+  g_autofree char *shown = NULL;
 
   page->latency = latency;
   page->window = window;
@@ -331,6 +404,12 @@ page_create (gpointer        instance,
   for (guint i = 0; names[i] != NULL; i++)
     if (preset_applies (latency->document, names[i]))
       gtk_string_list_append (page->presets, names[i]);
+  /* The pairs defined before, those that still hold for the recording. */
+  for (guint i = 0; customs[i] != NULL; i++)
+    {
+      if (def_holds (latency->document, customs[i]))
+        gtk_string_list_append (page->presets, customs[i]);
+    }
 
   gtk_widget_set_name (box, "latency-page");
   gtk_widget_set_margin_start (box, 12);
@@ -345,6 +424,10 @@ page_create (gpointer        instance,
   gtk_widget_set_name (run, "latency-run");
   gtk_widget_set_sensitive (run, g_list_model_get_n_items (G_LIST_MODEL (page->presets)) > 0);
   gtk_box_append (GTK_BOX (bar), run);
+  page->run = run;
+  gtk_widget_set_name (custom, "latency-custom-button");
+  gtk_widget_set_tooltip_text (custom, _("Measure from an event A to an event B of your choice"));
+  gtk_box_append (GTK_BOX (bar), custom);
   page->status = GTK_LABEL (gtk_label_new (
       g_list_model_get_n_items (G_LIST_MODEL (page->presets)) > 0
       ? _("Choose what to measure, then Run.")
@@ -371,10 +454,23 @@ page_create (gpointer        instance,
   gtk_box_append (GTK_BOX (box), scrolled);
 
   g_signal_connect (run, "clicked", G_CALLBACK (run_clicked_cb), page);
+  g_signal_connect (custom, "clicked", G_CALLBACK (custom_clicked_cb), page);
   g_object_set_data_full (G_OBJECT (box), "cs-latency-page", page, page_free);
   _cs_latency_add_listener (latency, ready_cb, gone_cb, page);
   if (latency->param != NULL)
-    refresh (page);
+    {
+      select_param (page, latency->param);
+      refresh (page);
+    }
+  else if (latency->requested == NULL &&
+           (shown = _cs_latency_saved_get_shown (latency->document)) != NULL &&
+           def_holds (latency->document, shown))
+    {
+      /* The recording reopens on the definition shown last: its results
+       * are in the index cache, found at once. */
+      select_param (page, shown);
+      run_param (page, shown);
+    }
   return box;
 }
 
