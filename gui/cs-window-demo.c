@@ -20,6 +20,7 @@
 #include "cs-analysis.h"
 #include "cs-demo.h"
 #include "cs-window-demo.h"
+#include "cs-window-plugins.h"
 
 #define DEMO_ERROR_KEY "cs-demo-error"
 
@@ -172,7 +173,9 @@ select_event_at_a (CsWindow *window, CsDocument *document, const CsDemoMarkers *
  * distance on each side, adds a task plot for the delayed task, and
  * selects the event at A in the event list, scrolled into view (once the
  * list is ready, when a filter makes it count its rows first); the
- * markers stay where they are, whatever Graph follows says.
+ * markers stay where they are, whatever Graph follows says.  Then shows
+ * the Latency page with the scenario's preset (CsDemoScenario.latency_preset)
+ * run: its worst pair is the injected latency.
  *
  * Returns: whether the markers were found
  */
@@ -184,6 +187,7 @@ cs_window_demo_apply (CsWindow    *window,
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
   CsTimeline *timeline = cs_window_get_timeline (window);
+  const CsDemoScenario *scenario_info;
   CsDemoMarkers markers;
   gint64 pad_ns;
 
@@ -206,6 +210,13 @@ cs_window_demo_apply (CsWindow    *window,
   cs_timeline_set_marker_ns (timeline, CS_MARKER_B, markers.b_ns);
   cs_timeline_set_active_marker (timeline, CS_MARKER_B);
   select_event_at_a (window, document, &markers);
+  /* The teacher's view ends on the Latency page, the demo's preset run:
+   * the injected latency heads its worst-first list.  Without the latency
+   * plugin (disabled) the markers are all there is. */
+  scenario_info = cs_demo_lookup (scenario);
+  if (scenario_info != NULL && scenario_info->latency_preset != NULL)
+    cs_plugin_window_show_page (cs_window_get_plugins (window), "latency", "latency",
+                                scenario_info->latency_preset);
   g_object_set_data (G_OBJECT (window), DEMO_ERROR_KEY, NULL);
   return TRUE;
 }

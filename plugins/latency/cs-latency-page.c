@@ -500,6 +500,20 @@ page_range_changed (gpointer   instance,
   refresh (page);
 }
 
+/* The window asks to show @arg, a definition (a classroom demo's preset). */
+static void
+page_show (gpointer    instance,
+           GtkWidget  *widget,
+           const char *arg)
+{
+  Page *page = get_page (widget);
+
+  if (page == NULL || page->latency == NULL || !def_holds (page->latency->document, arg))
+    return;
+  select_param (page, arg);
+  run_param (page, arg);
+}
+
 /**
  * _cs_latency_add_page:
  * @plugin: the latency plugin, in its init
@@ -515,6 +529,7 @@ _cs_latency_add_page (CsPlugin *plugin)
     .title = N_("Latency"),
     .create = page_create,
     .range_changed = page_range_changed,
+    .show = page_show,
   };
 
   cs_plugin_add_page (plugin, &info);
