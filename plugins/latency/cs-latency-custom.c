@@ -121,7 +121,8 @@ event_changed_cb (GObject    *dropdown,
   Dialog *d = user_data;
 
   fill_keys (d, GTK_DROP_DOWN (dropdown) == d->event[0] ? 0 : 1);
-  gtk_label_set_text (d->error, "");
+  if (d->error != NULL)   /* not yet while the dialog is built */
+    gtk_label_set_text (d->error, "");
 }
 
 /* One side as a definition writes it: "system:name.key[,key]". */
