@@ -339,6 +339,25 @@ cs_test_activate (CsWindow   *window,
   g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
 }
 
+/* The widget named @name (gtk_widget_set_name()) in @widget's tree, or
+ * NULL. */
+GtkWidget *
+cs_test_find_named (GtkWidget  *widget,
+                    const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = cs_test_find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* A label showing @text inside @widget that is on screen within @clip
  * (a scrolled window: rows scrolled out of it do not count). */
 GtkWidget *

@@ -38,27 +38,10 @@ passes_done (gpointer data)
 }
 
 static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
 need_named (GtkWidget  *root,
             const char *name)
 {
-  GtkWidget *widget = find_named (root, name);
+  GtkWidget *widget = cs_test_find_named (root, name);
 
   if (widget == NULL)
     g_error ("the window has no widget named %s", name);
