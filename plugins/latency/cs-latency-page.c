@@ -10,7 +10,9 @@
  * the worst-first list, virtual (CsLatencyRows).  Activating a pair zooms
  * the timeline to it, puts markers A and B on its ends, selects A in the
  * event list and adds its task's plot.  The window's range (markers A..B,
- * a selection) restricts figures and list.  GTK 4.8 widgets only.
+ * else the span in view, where a dragged selection zooms) restricts
+ * figures and list, unless "Whole recording" is ticked.  GTK 4.8 widgets
+ * only.
  *
  * "Custom pair…" opens a dialog (cs-latency-custom.c) whose pair joins the
  * drop-down after the presets, is run at once, and is remembered for the
@@ -19,7 +21,7 @@
  * again.
  *
  * Widgets a test reaches have names: latency-preset, latency-run,
- * latency-custom-button, latency-status, latency-histogram, latency-list and latency-count,
+ * latency-custom-button, latency-whole, latency-status, latency-histogram, latency-list and latency-count,
  * latency-min ... latency-max for the figures' values.
  */
 #include <string.h>
@@ -42,8 +44,10 @@ typedef struct {
   GtkDrawingArea *histogram;
   GtkColumnView *list;
   CsLatencyRows *rows;
+  GtkCheckButton *whole;
   CsLatencyStats stats;
-  gint64 begin_ns, end_ns;
+  gint64 begin_ns, end_ns;      /* the range shown */
+  gint64 window_begin_ns, window_end_ns;   /* the window's */
 } Page;
 
 static const char *const figure_names[] = { "count", "min", "p50", "p90", "p99", "p99.9", "max" };
@@ -368,6 +372,38 @@ new_figures (Page *page)
   return grid;
 }
 
+/* Shows the window's range, or the whole recording when "Whole
+ * recording" is ticked. */
+static void
+apply_range (Page *page)
+{
+  gint64 begin_ns = page->window_begin_ns, end_ns = page->window_end_ns;
+
+  if (page->latency == NULL)
+    return;
+  /* The whole recording reads the duration index, and keeps pairs
+   * ending on the last event. */
+  if (gtk_check_button_get_active (page->whole) ||
+      (begin_ns <= cs_plugin_document_get_first_ns (page->latency->document) &&
+       end_ns > cs_plugin_document_get_last_ns (page->latency->document)))
+    {
+      begin_ns = G_MININT64;
+      end_ns = G_MAXINT64;
+    }
+  if (page->begin_ns == begin_ns && page->end_ns == end_ns)
+    return;
+  page->begin_ns = begin_ns;
+  page->end_ns = end_ns;
+  refresh (page);
+}
+
+static void
+whole_toggled_cb (GtkCheckButton *button,
+                  gpointer        user_data)
+{
+  apply_range (user_data);
+}
+
 static void
 page_free (gpointer data)
 {
@@ -398,8 +434,8 @@ page_create (gpointer        instance,
 
   page->latency = latency;
   page->window = window;
-  page->begin_ns = G_MININT64;
-  page->end_ns = G_MAXINT64;
+  page->begin_ns = page->window_begin_ns = G_MININT64;
+  page->end_ns = page->window_end_ns = G_MAXINT64;
   page->presets = gtk_string_list_new (NULL);
   for (guint i = 0; names[i] != NULL; i++)
     if (preset_applies (latency->document, names[i]))
@@ -428,6 +464,11 @@ page_create (gpointer        instance,
   gtk_widget_set_name (custom, "latency-custom-button");
   gtk_widget_set_tooltip_text (custom, _("Measure from an event A to an event B of your choice"));
   gtk_box_append (GTK_BOX (bar), custom);
+  page->whole = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Whole recording")));
+  gtk_widget_set_name (GTK_WIDGET (page->whole), "latency-whole");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (page->whole),
+                               _("All the pairs, not only those between markers A and B or in view"));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (page->whole));
   page->status = GTK_LABEL (gtk_label_new (
       g_list_model_get_n_items (G_LIST_MODEL (page->presets)) > 0
       ? _("Choose what to measure, then Run.")
@@ -455,6 +496,7 @@ page_create (gpointer        instance,
 
   g_signal_connect (run, "clicked", G_CALLBACK (run_clicked_cb), page);
   g_signal_connect (custom, "clicked", G_CALLBACK (custom_clicked_cb), page);
+  g_signal_connect (page->whole, "toggled", G_CALLBACK (whole_toggled_cb), page);
   g_object_set_data_full (G_OBJECT (box), "cs-latency-page", page, page_free);
   _cs_latency_add_listener (latency, ready_cb, gone_cb, page);
   if (latency->param != NULL)
@@ -480,24 +522,13 @@ page_range_changed (gpointer   instance,
                     gint64     begin_ns,
                     gint64     end_ns)
 {
-  CsLatency *latency = instance;
   Page *page = get_page (widget);
 
-  if (page == NULL || page->latency == NULL)
+  if (page == NULL)
     return;
-  /* The whole recording reads the duration index, and keeps pairs
-   * ending on the last event. */
-  if (begin_ns <= cs_plugin_document_get_first_ns (latency->document) &&
-      end_ns > cs_plugin_document_get_last_ns (latency->document))
-    {
-      begin_ns = G_MININT64;
-      end_ns = G_MAXINT64;
-    }
-  if (page->begin_ns == begin_ns && page->end_ns == end_ns)
-    return;
-  page->begin_ns = begin_ns;
-  page->end_ns = end_ns;
-  refresh (page);
+  page->window_begin_ns = begin_ns;
+  page->window_end_ns = end_ns;
+  apply_range (page);
 }
 
 /* The window asks to show @arg, a definition (a classroom demo's preset). */

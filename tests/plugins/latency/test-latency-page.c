@@ -464,6 +464,14 @@ test_range (void)
   wait.count = want;
   cs_test_wait_until (count_is, &wait, "the count of the selected span");
 
+  /* "Whole recording" ticked: all of them, whatever the span. */
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (need_named (page, "latency-whole")), TRUE);
+  wait.count = json_object_get_int_member (all, "count");
+  cs_test_wait_until (count_is, &wait, "the whole recording's count, ticked");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (need_named (page, "latency-whole")), FALSE);
+  wait.count = want;
+  cs_test_wait_until (count_is, &wait, "the count of the selected span, unticked");
+
   /* Zoomed out again: all of them. */
   cs_timeline_zoom_to_fit (timeline);
   wait.count = json_object_get_int_member (all, "count");
