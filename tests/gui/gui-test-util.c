@@ -358,6 +358,19 @@ cs_test_find_named (GtkWidget  *widget,
   return NULL;
 }
 
+/* The widget named @name in @root's tree; fails the test when there is
+ * none. */
+GtkWidget *
+cs_test_need_named (GtkWidget  *root,
+                    const char *name)
+{
+  GtkWidget *widget = cs_test_find_named (root, name);
+
+  if (widget == NULL)
+    g_error ("the window has no widget named %s", name);
+  return widget;
+}
+
 /* A label showing @text inside @widget that is on screen within @clip
  * (a scrolled window: rows scrolled out of it do not count). */
 GtkWidget *

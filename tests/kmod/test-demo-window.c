@@ -147,17 +147,6 @@ has_rows (gpointer data)
   return g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (data))) > 0;
 }
 
-static GtkWidget *
-need_named (GtkWidget  *root,
-            const char *name)
-{
-  GtkWidget *widget = cs_test_find_named (root, name);
-
-  if (widget == NULL)
-    g_error ("the window has no widget named %s (is the latency plugin loaded?)", name);
-  return widget;
-}
-
 /* The demo is done: the event at A selected, then the Latency page in
  * front. */
 static gboolean
@@ -183,15 +172,15 @@ assert_latency_page (Opened *o, const char *scenario)
 
   g_assert_nonnull (info);
   cs_test_wait_until (latency_page_in_front, o->window, "the Latency page in front");
-  page = need_named (GTK_WIDGET (o->window), "latency-page");
-  preset = GTK_DROP_DOWN (need_named (page, "latency-preset"));
+  page = cs_test_need_named (GTK_WIDGET (o->window), "latency-page");
+  preset = GTK_DROP_DOWN (cs_test_need_named (page, "latency-preset"));
   g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (preset)),
                                                gtk_drop_down_get_selected (preset)),
                    ==, info->latency_preset);
   cs_test_wait_until (passes_done, o->window, "the demo's latency pass");
-  cs_test_wait_until (has_rows, need_named (page, "latency-list"), "the worst-first list");
+  cs_test_wait_until (has_rows, cs_test_need_named (page, "latency-list"), "the worst-first list");
   g_test_message ("%s: %s: %s", scenario, info->latency_preset,
-                  gtk_label_get_text (GTK_LABEL (need_named (page, "latency-status"))));
+                  gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-status"))));
   {
     g_autofree char *shot = g_strdup_printf ("demo-%s.png", scenario);
     cs_test_save_screenshot (GTK_WIDGET (o->window), shot);
@@ -204,8 +193,8 @@ static void
 assert_latency_first_row (Opened *o, const char *scenario)
 {
   CsTimeline *timeline = cs_window_get_timeline (o->window);
-  GtkWidget *page = need_named (GTK_WIDGET (o->window), "latency-page");
-  GtkWidget *list = need_named (page, "latency-list");
+  GtkWidget *page = cs_test_need_named (GTK_WIDGET (o->window), "latency-page");
+  GtkWidget *list = cs_test_need_named (page, "latency-list");
   gint64 a_ns, b_ns;
 
   cs_test_show_tab (page);

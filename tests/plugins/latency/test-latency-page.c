@@ -37,17 +37,6 @@ passes_done (gpointer data)
   return !cs_plugin_window_get_pass_running (cs_window_get_plugins (data));
 }
 
-static GtkWidget *
-need_named (GtkWidget  *root,
-            const char *name)
-{
-  GtkWidget *widget = cs_test_find_named (root, name);
-
-  if (widget == NULL)
-    g_error ("the window has no widget named %s", name);
-  return widget;
-}
-
 /* What `chronoscope latency PATH ARGS... --json --top 1` prints. */
 static JsonObject *
 run_cli_args (const char         *path,
@@ -92,7 +81,7 @@ run_cli (const char *path)
 static gint64
 page_count (GtkWidget *page)
 {
-  return g_ascii_strtoll (gtk_label_get_text (GTK_LABEL (need_named (page, "latency-count"))), NULL, 10);
+  return g_ascii_strtoll (gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-count"))), NULL, 10);
 }
 
 /* Points at (@x, @y) until the hover names @needle (the layer finds its
@@ -124,7 +113,7 @@ static gint64
 figure_ns (GtkWidget  *root,
            const char *name)
 {
-  GtkWidget *label = need_named (root, name);
+  GtkWidget *label = cs_test_need_named (root, name);
   const char *tip = gtk_widget_get_tooltip_text (label);
 
   g_assert_nonnull (tip);
@@ -156,9 +145,9 @@ test_wakeup_worst (void)
   gint64 a_ts, b_ts, pid, cpu;
 
   cs_test_wait_until (passes_done, window, "the plugin passes");
-  page = need_named (GTK_WIDGET (window), "latency-page");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
   cs_test_show_tab (page);
-  preset = GTK_DROP_DOWN (need_named (page, "latency-preset"));
+  preset = GTK_DROP_DOWN (cs_test_need_named (page, "latency-preset"));
   presets = gtk_drop_down_get_model (preset);
   for (i = 0; i < g_list_model_get_n_items (presets); i++)
     if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (presets), i), "wakeup") == 0)
@@ -168,14 +157,14 @@ test_wakeup_worst (void)
   /* A preset whose events the recording lacks is not offered. */
   for (guint j = 0; j < g_list_model_get_n_items (presets); j++)
     g_assert_false (g_str_has_prefix (gtk_string_list_get_string (GTK_STRING_LIST (presets), j), "kmod-"));
-  g_signal_emit_by_name (need_named (page, "latency-run"), "clicked");
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
   cs_test_spin (200);
   cs_test_wait_until (passes_done, window, "the wakeup pass");
   cs_test_spin (300);
 
   /* The figures are the command's. */
   {
-    const char *count = gtk_label_get_text (GTK_LABEL (need_named (page, "latency-count")));
+    const char *count = gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-count")));
 
     g_test_message ("count %s, command %" G_GINT64_FORMAT, count,
                     json_object_get_int_member (cli, "count"));
@@ -192,7 +181,7 @@ test_wakeup_worst (void)
   b_ts = json_object_get_int_member (worst, "b_ts_ns");
   pid = json_object_get_int_member (worst, "pid");
   cpu = json_object_get_int_member (worst, "cpu");
-  list = need_named (page, "latency-list");
+  list = cs_test_need_named (page, "latency-list");
   rows = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (list)));
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, json_object_get_int_member (cli, "count"));
   cs_test_save_screenshot (GTK_WIDGET (window), "latency-page");
@@ -301,7 +290,7 @@ choose (GtkWidget  *root,
         const char *name,
         const char *text)
 {
-  GtkDropDown *dropdown = GTK_DROP_DOWN (need_named (root, name));
+  GtkDropDown *dropdown = GTK_DROP_DOWN (cs_test_need_named (root, name));
   GListModel *model = gtk_drop_down_get_model (dropdown);
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
@@ -317,7 +306,7 @@ static const char *
 selected_text (GtkWidget  *root,
                const char *name)
 {
-  GtkDropDown *dropdown = GTK_DROP_DOWN (need_named (root, name));
+  GtkDropDown *dropdown = GTK_DROP_DOWN (cs_test_need_named (root, name));
 
   return gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (dropdown)),
                                      gtk_drop_down_get_selected (dropdown));
@@ -337,9 +326,9 @@ test_custom_pair (void)
   const char *error_text;
 
   cs_test_wait_until (passes_done, window, "the plugin passes");
-  page = need_named (GTK_WIDGET (window), "latency-page");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
   cs_test_show_tab (page);
-  g_signal_emit_by_name (need_named (page, "latency-custom-button"), "clicked");
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-custom-button"), "clicked");
   cs_test_wait_until (dialog_shown, NULL, "the dialog Custom pair");
   dialog = find_toplevel ("latency-custom");
 
@@ -351,22 +340,22 @@ test_custom_pair (void)
   choose (GTK_WIDGET (dialog), "latency-custom-b-key", "next_pid");
   /* A string field is not offered as a key. */
   {
-    GListModel *keys = gtk_drop_down_get_model (GTK_DROP_DOWN (need_named (GTK_WIDGET (dialog),
+    GListModel *keys = gtk_drop_down_get_model (GTK_DROP_DOWN (cs_test_need_named (GTK_WIDGET (dialog),
                                                                           "latency-custom-b-key")));
 
     for (guint i = 0; i < g_list_model_get_n_items (keys); i++)
       g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (keys), i), !=, "next_comm");
   }
-  g_signal_emit_by_name (need_named (GTK_WIDGET (dialog), "latency-custom-run"), "clicked");
+  g_signal_emit_by_name (cs_test_need_named (GTK_WIDGET (dialog), "latency-custom-run"), "clicked");
   cs_test_spin (100);
   g_assert_true (find_toplevel ("latency-custom") == dialog);
-  error_text = gtk_label_get_text (GTK_LABEL (need_named (GTK_WIDGET (dialog), "latency-custom-error")));
+  error_text = gtk_label_get_text (GTK_LABEL (cs_test_need_named (GTK_WIDGET (dialog), "latency-custom-error")));
   g_test_message ("dialog error: %s", error_text);
   g_assert_cmpstr (error_text, !=, "");
 
   /* The same parts on both sides: it runs like a preset. */
   choose (GTK_WIDGET (dialog), "latency-custom-b-key2", "CPU");
-  g_signal_emit_by_name (need_named (GTK_WIDGET (dialog), "latency-custom-run"), "clicked");
+  g_signal_emit_by_name (cs_test_need_named (GTK_WIDGET (dialog), "latency-custom-run"), "clicked");
   cs_test_spin (200);
   g_assert_null (find_toplevel ("latency-custom"));
   cs_test_wait_until (passes_done, window, "the custom pass");
@@ -382,7 +371,7 @@ test_custom_pair (void)
   window = cs_test_open_window (path, 1200, 900);
   cs_test_wait_until (passes_done, window, "the passes after reopening");
   cs_test_spin (300);
-  page = need_named (GTK_WIDGET (window), "latency-page");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
   g_assert_cmpstr (selected_text (page, "latency-preset"), ==, definition);
   g_assert_cmpint (page_count (page), ==, json_object_get_int_member (cli, "count"));
   cs_test_destroy_window (window);
@@ -428,10 +417,10 @@ test_range (void)
   CountWait wait;
 
   cs_test_wait_until (passes_done, window, "the plugin passes");
-  page = need_named (GTK_WIDGET (window), "latency-page");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
   cs_test_show_tab (page);
   choose (page, "latency-preset", "wakeup");
-  g_signal_emit_by_name (need_named (page, "latency-run"), "clicked");
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
   cs_test_spin (200);
   cs_test_wait_until (passes_done, window, "the wakeup pass");
   wait = (CountWait) { page, json_object_get_int_member (all, "count") };
@@ -465,10 +454,10 @@ test_range (void)
   cs_test_wait_until (count_is, &wait, "the count of the selected span");
 
   /* "Whole recording" ticked: all of them, whatever the span. */
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (need_named (page, "latency-whole")), TRUE);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), TRUE);
   wait.count = json_object_get_int_member (all, "count");
   cs_test_wait_until (count_is, &wait, "the whole recording's count, ticked");
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (need_named (page, "latency-whole")), FALSE);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), FALSE);
   wait.count = want;
   cs_test_wait_until (count_is, &wait, "the count of the selected span, unticked");
 
