@@ -17,15 +17,24 @@
  * Over the plot of CPU C, the layer `cpu_pairs` draws the same way the
  * pairs whose B happened on C (CsLatencyItem.b_cpu: for wakeups, the CPU
  * the task ran on at last).  The pass has no index by CPU, so a frame
- * reads two bounded sets and keeps their CS_LATENCY_LAYER_TOP longest:
- * the pairs whose B lies in the span or one span-width after it (a range
- * of rowids, as rows follow B's time), when there are at most
- * CS_LATENCY_CPU_SCAN of them, and the CS_LATENCY_CPU_WALK longest of the
- * recording that overlap the span (the first rows of the duration index),
- * so the worst pairs of the recording are there at any zoom, and a long
- * pair crossing the span's right edge is found.  When the span holds more
- * than CS_LATENCY_CPU_SCAN pairs (zoomed out), the walk goes 16 times
- * deeper instead: the span then holds many of the longest.
+ * keeps the CS_LATENCY_LAYER_TOP longest of two sets:
+ *
+ * - the pairs whose B lies in the span or one span-width after it: a
+ *   range of rowids, as rows follow B's time.  Up to CS_LATENCY_CPU_SCAN
+ *   rows, read in rowid order and sorted; beyond, read longest first
+ *   through the duration index, whose entries carry the rowid, so the
+ *   walk reads about 64 x pairs / rows index entries and a table row only
+ *   for those in the range;
+ * - among the CS_LATENCY_CPU_LONGEST longest pairs of the recording (read
+ *   once per definition, 32 bytes each, kept in CsLatency.longest), those
+ *   that overlap the span, so a long pair that crosses the span's right
+ *   edge by more than a span-width is there too.
+ *
+ * Measured (Python's sqlite3, loaded 2-core machine) on a table of 3
+ * million pairs: the 1024 longest 33 ms once; a range of 8000 rows read
+ * in rowid order about 5 ms, through the duration index 10-16 ms; 20000
+ * rows or more through the index about 1 ms.  An index (b_cpu, dur_ns
+ * DESC) in the pass would make every frame cheap.
  */
 #include <glib/gi18n-lib.h>
 
@@ -33,8 +42,8 @@
 
 #define CS_LATENCY_LAYER "pairs"
 #define CS_LATENCY_CPU_LAYER "cpu_pairs"
-#define CS_LATENCY_CPU_SCAN 20000
-#define CS_LATENCY_CPU_WALK 4096
+#define CS_LATENCY_CPU_SCAN 8000
+#define CS_LATENCY_CPU_LONGEST 1024
 #define CS_LATENCY_LAYER_TOP 64
 #define CS_LATENCY_LAYER_STANDOUT 8
 #define CS_LATENCY_MIN_WIDTH 3.0
@@ -42,7 +51,17 @@
 typedef struct {
   gint64 a_ts, b_ts, dur;
   gint32 pid;
+  gint32 b_cpu;         /* -1 when not read */
 } Bracket;
+
+static int
+longest_first (gconstpointer a,
+               gconstpointer b)
+{
+  const Bracket *x = a, *y = b;
+
+  return x->dur < y->dur ? 1 : x->dur > y->dur ? -1 : (x->a_ts > y->a_ts) - (x->a_ts < y->a_ts);
+}
 
 static gboolean
 query_failed (CsLatency  *self,
@@ -68,7 +87,8 @@ read_brackets (CsLatency     *self,
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       Bracket b = { sqlite3_column_int64 (s, 0), sqlite3_column_int64 (s, 1),
-                    sqlite3_column_int64 (s, 2), sqlite3_column_int (s, 3) };
+                    sqlite3_column_int64 (s, 2), sqlite3_column_int (s, 3),
+                    sqlite3_column_count (s) > 4 ? sqlite3_column_int (s, 4) : -1 };
 
       g_array_append_val (out, b);
     }
@@ -105,6 +125,37 @@ query (CsLatency  *self,
   return read_brackets (self, db, s, out, error);
 }
 
+/* The recording's CS_LATENCY_CPU_LONGEST longest pairs, read once per
+ * definition (CsLatency.longest, dropped when the definition changes). */
+static GArray *
+get_longest (CsLatency  *self,
+             sqlite3    *db,
+             GError    **error)
+{
+  sqlite3_stmt *s = NULL;
+  GArray *longest;
+
+  if (self->longest != NULL)
+    return self->longest;
+  if (sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns, pid, b_cpu FROM latency"
+                              " ORDER BY dur_ns DESC LIMIT ?1", -1, &s, NULL) != SQLITE_OK)
+    {
+      query_failed (self, db, error);
+      return NULL;
+    }
+  sqlite3_bind_int (s, 1, CS_LATENCY_CPU_LONGEST);
+  longest = g_array_new (FALSE, FALSE, sizeof (Bracket));
+  if (!read_brackets (self, db, s, longest, error))
+    {
+      sqlite3_finalize (s);
+      g_array_unref (longest);
+      return NULL;
+    }
+  sqlite3_finalize (s);
+  self->longest = longest;
+  return longest;
+}
+
 /* The longest pairs whose B is on @cpu overlapping [begin, end), longest
  * first (see the top of the file for which are found). */
 static gboolean
@@ -117,39 +168,57 @@ query_cpu (CsLatency  *self,
 {
   sqlite3 *db = _cs_latency_get_db (self);
   gint64 lo, hi, width = end_ns - begin_ns;
-  sqlite3_stmt *s;
+  guint from_range;
+  GArray *longest;
 
   if (db == NULL)
     return TRUE;
-  if (!cs_latency_find_rows (db, begin_ns, end_ns <= G_MAXINT64 - width ? end_ns + width : G_MAXINT64,
+  if ((longest = get_longest (self, db, error)) == NULL ||
+      !cs_latency_find_rows (db, begin_ns, end_ns <= G_MAXINT64 - width ? end_ns + width : G_MAXINT64,
                              &lo, &hi, error))
     return FALSE;
-  if (self->cpu_layer_stmt == NULL &&
-      sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns, pid FROM latency"
-                              " WHERE rowid >= :lo AND rowid < :hi AND b_cpu = :cpu AND a_ts < :end"
-                              " UNION"
-                              " SELECT a_ts, b_ts, dur_ns, pid FROM"
-                              " (SELECT a_ts, b_ts, dur_ns, pid, b_cpu FROM latency"
-                              "  ORDER BY dur_ns DESC LIMIT :walk)"
-                              " WHERE b_cpu = :cpu AND b_ts >= :begin AND a_ts < :end"
-                              " ORDER BY 3 DESC LIMIT :top", -1, &self->cpu_layer_stmt, NULL) != SQLITE_OK)
-    return query_failed (self, db, error);
-  s = self->cpu_layer_stmt;
-  if (hi - lo > CS_LATENCY_CPU_SCAN)
+  {
+    sqlite3_stmt **s = &self->cpu_layer_stmt[hi - lo <= CS_LATENCY_CPU_SCAN ? 0 : 1];
+
+    if (*s == NULL &&
+        sqlite3_prepare_v2 (db, hi - lo <= CS_LATENCY_CPU_SCAN
+                                ? "SELECT a_ts, b_ts, dur_ns, pid FROM latency"
+                                  " WHERE rowid >= ?1 AND rowid < ?2 AND b_cpu = ?3 AND a_ts < ?4"
+                                  " ORDER BY dur_ns DESC LIMIT ?5"
+                                : "SELECT a_ts, b_ts, dur_ns, pid FROM latency INDEXED BY latency_by_duration"
+                                  " WHERE rowid >= ?1 AND rowid < ?2 AND b_cpu = ?3 AND a_ts < ?4"
+                                  " ORDER BY dur_ns DESC LIMIT ?5", -1, s, NULL) != SQLITE_OK)
+      return query_failed (self, db, error);
+    sqlite3_bind_int64 (*s, 1, lo);
+    sqlite3_bind_int64 (*s, 2, hi);
+    sqlite3_bind_int (*s, 3, cpu);
+    sqlite3_bind_int64 (*s, 4, end_ns);
+    sqlite3_bind_int (*s, 5, CS_LATENCY_LAYER_TOP);
+    if (!read_brackets (self, db, *s, out, error))
+      return FALSE;
+  }
+  /* The recording's longest on this CPU in view, unless read above. */
+  from_range = out->len;
+  for (guint i = 0; i < longest->len; i++)
     {
-      /* Zoomed out: too many to sort each frame; the longest are many. */
-      hi = lo;
-      sqlite3_bind_int (s, sqlite3_bind_parameter_index (s, ":walk"), CS_LATENCY_CPU_WALK * 16);
+      const Bracket *b = &g_array_index (longest, Bracket, i);
+      gboolean seen = FALSE;
+
+      if (b->b_cpu != cpu || b->b_ts < begin_ns || b->a_ts >= end_ns)
+        continue;
+      for (guint k = 0; k < from_range && !seen; k++)
+        {
+          const Bracket *r = &g_array_index (out, Bracket, k);
+
+          seen = r->a_ts == b->a_ts && r->b_ts == b->b_ts && r->pid == b->pid;
+        }
+      if (!seen)
+        g_array_append_val (out, *b);
     }
-  else
-    sqlite3_bind_int (s, sqlite3_bind_parameter_index (s, ":walk"), CS_LATENCY_CPU_WALK);
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":lo"), lo);
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":hi"), hi);
-  sqlite3_bind_int (s, sqlite3_bind_parameter_index (s, ":cpu"), cpu);
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":begin"), begin_ns);
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":end"), end_ns);
-  sqlite3_bind_int (s, sqlite3_bind_parameter_index (s, ":top"), CS_LATENCY_LAYER_TOP);
-  return read_brackets (self, db, s, out, error);
+  g_array_sort (out, longest_first);
+  if (out->len > CS_LATENCY_LAYER_TOP)
+    g_array_set_size (out, CS_LATENCY_LAYER_TOP);
+  return TRUE;
 }
 
 /* The brackets of the plot @view shows, longest first. */

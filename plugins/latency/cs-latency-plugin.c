@@ -58,7 +58,9 @@ _cs_latency_free (CsLatency *self)
   for (guint i = 0; i < listeners->len; i++)
     g_array_index (listeners, Listener, i).gone (g_array_index (listeners, Listener, i).data);
   g_clear_pointer (&self->layer_stmt, sqlite3_finalize);
-  g_clear_pointer (&self->cpu_layer_stmt, sqlite3_finalize);
+  g_clear_pointer (&self->cpu_layer_stmt[0], sqlite3_finalize);
+  g_clear_pointer (&self->cpu_layer_stmt[1], sqlite3_finalize);
+  g_clear_pointer (&self->longest, g_array_unref);
   g_clear_pointer (&self->pairs, g_ptr_array_unref);
   g_array_unref (self->listeners);
   g_free (self->param);
@@ -109,7 +111,9 @@ _cs_latency_pass_ready (CsLatency  *self,
       return;
     }
   g_clear_pointer (&self->layer_stmt, sqlite3_finalize);
-  g_clear_pointer (&self->cpu_layer_stmt, sqlite3_finalize);
+  g_clear_pointer (&self->cpu_layer_stmt[0], sqlite3_finalize);
+  g_clear_pointer (&self->cpu_layer_stmt[1], sqlite3_finalize);
+  g_clear_pointer (&self->longest, g_array_unref);
   g_clear_pointer (&self->pairs, g_ptr_array_unref);
   self->pairs = cs_latency_list_pairs (db, &error);
   if (self->pairs == NULL)

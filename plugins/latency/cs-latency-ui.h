@@ -38,7 +38,10 @@ typedef void (*CsLatencyReadyFunc) (gpointer data);
  * @listeners: pages to tell when @param changes
  * @layer_stmt: (nullable): the task layer's prepared query on @param's
  *   database
- * @cpu_layer_stmt: (nullable): the CPU layer's
+ * @cpu_layer_stmt: the CPU layer's two queries (by rowid, by duration),
+ *   %NULL until prepared
+ * @longest: (nullable): the CPU layer's copy of @param's longest pairs
+ *   (cs-latency-layer.c), bounded
  *
  * The plugin's instance for one recording.
  */
@@ -50,7 +53,8 @@ typedef struct {
   GPtrArray *pairs;
   GArray *listeners;
   sqlite3_stmt *layer_stmt;
-  sqlite3_stmt *cpu_layer_stmt;
+  sqlite3_stmt *cpu_layer_stmt[2];
+  GArray *longest;
 } CsLatency;
 
 CsLatency *_cs_latency_new             (CsPlugin           *plugin,
