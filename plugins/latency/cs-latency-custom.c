@@ -295,11 +295,12 @@ _cs_latency_custom_dialog_show (CsLatency           *latency,
     {
       GtkWidget *label = gtk_label_new (side == 0 ? _("Event A") : _("Event B"));
       GtkWidget *key = gtk_label_new (_("key"));
+      g_autoptr(GtkExpression) by_name = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
 
       d->event[side] = new_dropdown (G_LIST_MODEL (g_object_ref (events)), names[side][0]);
       gtk_drop_down_set_enable_search (d->event[side], TRUE);
-      gtk_drop_down_set_expression (d->event[side],
-                                    gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string"));
+      /* For the search as the user types (the drop-down refs it). */
+      gtk_drop_down_set_expression (d->event[side], by_name);
       d->key[side][0] = new_dropdown (NULL, names[side][1]);
       d->key[side][1] = new_dropdown (NULL, names[side][2]);
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
