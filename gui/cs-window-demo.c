@@ -20,8 +20,20 @@
 #include "cs-analysis.h"
 #include "cs-demo.h"
 #include "cs-window-demo.h"
+#include "cs-window-plugins.h"
 
 #define DEMO_ERROR_KEY "cs-demo-error"
+
+/* The teacher's view ends on the Latency page, the demo's preset run:
+ * the injected latency heads its worst-first list.  Without the latency
+ * plugin (disabled) the markers and the list are all there is. */
+static void
+show_latency_page (CsWindow   *window,
+                   const char *preset)
+{
+  if (preset != NULL)
+    cs_plugin_window_show_page (cs_window_get_plugins (window), "latency", "latency", preset);
+}
 
 typedef struct {
   CsWindow *window;    /* weak */
@@ -98,6 +110,7 @@ typedef struct {
   CsEventList *list;   /* weak: the list the event is in */
   CsEvent event;
   int last_height_px;
+  char *preset;        /* the latency page's, shown after the selection */
 } PendingSelect;
 
 static void
@@ -107,6 +120,7 @@ pending_select_free (gpointer data)
 
   g_clear_weak_pointer (&select->window);
   g_clear_weak_pointer (&select->list);
+  g_free (select->preset);
   g_free (select);
 }
 
@@ -133,11 +147,15 @@ select_tick_cb (GtkWidget     *view,
       return G_SOURCE_CONTINUE;
     }
   cs_window_select_event (select->window, &select->event);
+  /* The list must be in front to lay out and select its row; then the
+   * Latency page takes the front. */
+  show_latency_page (select->window, select->preset);
   return G_SOURCE_REMOVE;
 }
 
 static void
-select_event_at_a (CsWindow *window, CsDocument *document, const CsDemoMarkers *markers)
+select_event_at_a (CsWindow *window, CsDocument *document, const CsDemoMarkers *markers,
+                   const char *preset)
 {
   CsEventListView *view = cs_window_get_event_list_view (window);
   CsEventList *list = cs_event_list_view_get_model (view);
@@ -145,12 +163,11 @@ select_event_at_a (CsWindow *window, CsDocument *document, const CsDemoMarkers *
   PendingSelect *select;
   CsEvent event;
 
-  if (list == NULL)
-    return;
-  if (!find_event_at_a (document, markers, &event, &error))
+  if (list == NULL || !find_event_at_a (document, markers, &event, &error))
     {
       if (error != NULL)
         g_message ("Cannot find the event at marker A: %s", error->message);
+      show_latency_page (window, preset);
       return;
     }
   select = g_new0 (PendingSelect, 1);
@@ -158,6 +175,7 @@ select_event_at_a (CsWindow *window, CsDocument *document, const CsDemoMarkers *
   g_set_weak_pointer (&select->list, list);
   select->event = event;
   select->last_height_px = -1;
+  select->preset = g_strdup (preset);
   gtk_widget_add_tick_callback (GTK_WIDGET (view), select_tick_cb, select, pending_select_free);
 }
 
@@ -172,7 +190,9 @@ select_event_at_a (CsWindow *window, CsDocument *document, const CsDemoMarkers *
  * distance on each side, adds a task plot for the delayed task, and
  * selects the event at A in the event list, scrolled into view (once the
  * list is ready, when a filter makes it count its rows first); the
- * markers stay where they are, whatever Graph follows says.
+ * markers stay where they are, whatever Graph follows says.  Then shows
+ * the Latency page with the scenario's preset (CsDemoScenario.latency_preset)
+ * run: its worst pair is the injected latency.
  *
  * Returns: whether the markers were found
  */
@@ -184,6 +204,7 @@ cs_window_demo_apply (CsWindow    *window,
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
   CsTimeline *timeline = cs_window_get_timeline (window);
+  const CsDemoScenario *scenario_info;
   CsDemoMarkers markers;
   gint64 pad_ns;
 
@@ -205,7 +226,9 @@ cs_window_demo_apply (CsWindow    *window,
   cs_timeline_set_marker_ns (timeline, CS_MARKER_A, markers.a_ns);
   cs_timeline_set_marker_ns (timeline, CS_MARKER_B, markers.b_ns);
   cs_timeline_set_active_marker (timeline, CS_MARKER_B);
-  select_event_at_a (window, document, &markers);
+  scenario_info = cs_demo_lookup (scenario);
+  select_event_at_a (window, document, &markers,
+                     scenario_info != NULL ? scenario_info->latency_preset : NULL);
   g_object_set_data (G_OBJECT (window), DEMO_ERROR_KEY, NULL);
   return TRUE;
 }

@@ -64,7 +64,12 @@ struct _CsPluginWindow
   GQueue passes;                /* PassRequest; the head runs */
   CsIndexJob *job;
   GCancellable *cancellable;
+  guint follow_id;              /* pending range change after a zoom */
 };
+
+/* How long the span must rest before the pages follow it: a drag or a
+ * scroll wheel would otherwise recompute their figures at every frame. */
+#define FOLLOW_DELAY_MS 150
 
 G_DEFINE_FINAL_TYPE (CsPluginWindow, cs_plugin_window, G_TYPE_OBJECT)
 
@@ -454,6 +459,7 @@ cs_plugin_window_dispose (GObject *object)
   CsPluginWindow *self = CS_PLUGIN_WINDOW (object);
 
   g_clear_signal_handler (&self->enabled_changed_id, self->host);
+  g_clear_handle_id (&self->follow_id, g_source_remove);
   /* The window goes: a running pass stops, and its end (pass_done_cb,
    * which holds a reference) touches no widget. */
   self->window = NULL;
@@ -503,6 +509,26 @@ cs_plugin_window_init (CsPluginWindow *self)
   g_queue_init (&self->passes);
 }
 
+static gboolean
+follow_timeout_cb (gpointer data)
+{
+  CsPluginWindow *self = data;
+
+  self->follow_id = 0;
+  if (self->window != NULL)
+    cs_plugin_window_range_changed (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The visible span changed (a dragged selection zooms to it): without
+ * markers A..B, it is the pages' range. */
+static void
+span_changed_cb (CsPluginWindow *self)
+{
+  g_clear_handle_id (&self->follow_id, g_source_remove);
+  self->follow_id = g_timeout_add (FOLLOW_DELAY_MS, follow_timeout_cb, self);
+}
+
 /**
  * cs_plugin_window_new:
  * @window: the window, which owns the result
@@ -523,6 +549,10 @@ cs_plugin_window_new (CsWindow    *window,
   self->host = cs_plugin_host_get_default ();
   self->enabled_changed_id = g_signal_connect (self->host, "enabled-changed",
                                                G_CALLBACK (enabled_changed_cb), self);
+  g_signal_connect_object (cs_window_get_timeline (window), "notify::begin-ns",
+                           G_CALLBACK (span_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (cs_window_get_timeline (window), "notify::end-ns",
+                           G_CALLBACK (span_changed_cb), self, G_CONNECT_SWAPPED);
 
   self->pass_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (self->pass_box, "plugin-pass");
@@ -681,6 +711,47 @@ cs_plugin_window_set_rows (CsPluginWindow     *self,
 }
 
 /**
+ * cs_plugin_window_show_page:
+ * @self: a window's plugins
+ * @plugin_id: a plugin's id ("latency")
+ * @page_name: one of its pages (CsPluginPageInfo.name)
+ * @arg: (nullable): what the page is to show, in the page's own terms
+ *   (CsPluginPageInfo.show), %NULL to only bring it to the front
+ *
+ * Brings a plugin's page to the front of the notebook and asks it to show
+ * @arg.
+ *
+ * Returns: %FALSE when the recording shows no such page (the plugin is
+ *   missing or disabled)
+ */
+gboolean
+cs_plugin_window_show_page (CsPluginWindow *self,
+                            const char     *plugin_id,
+                            const char     *page_name,
+                            const char     *arg)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (self), FALSE);
+
+  for (guint i = 0; i < self->pages->len; i++)
+    {
+      Page *page = g_ptr_array_index (self->pages, i);
+      int num;
+
+      if (g_strcmp0 (cs_plugin_get_id (page->plugin), plugin_id) != 0 ||
+          g_strcmp0 (page->info->name, page_name) != 0)
+        continue;
+      num = gtk_notebook_page_num (self->notebook, page->widget);
+      if (num >= 0)
+        gtk_notebook_set_current_page (self->notebook, num);
+      if (arg != NULL && page->info->show != NULL)
+        page->info->show (cs_plugin_document_get_instance (self->document, page->plugin),
+                          page->widget, arg);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/**
  * cs_plugin_window_get_pass_running:
  * @self: a window's plugins
  *
@@ -766,8 +837,20 @@ cs_plugin_window_get_range (CsPluginWindow *window,
     }
   else if (window->document != NULL)
     {
-      *begin_ns = cs_plugin_document_get_first_ns (window->document);
-      *end_ns = cs_plugin_document_get_last_ns (window->document) + 1;
+      /* The visible span, as the statistics window takes it: a dragged
+       * selection zooms to itself; zoomed out, the whole recording. */
+      *begin_ns = MAX (cs_timeline_get_begin_ns (timeline),
+                       cs_plugin_document_get_first_ns (window->document));
+      *end_ns = MIN (cs_timeline_get_end_ns (timeline),
+                     cs_plugin_document_get_last_ns (window->document) + 1);
+      /* Zoomed to fit (the span may stop at the last event): all of it. */
+      if (*end_ns <= *begin_ns ||
+          (*begin_ns <= cs_plugin_document_get_first_ns (window->document) &&
+           *end_ns >= cs_plugin_document_get_last_ns (window->document)))
+        {
+          *begin_ns = cs_plugin_document_get_first_ns (window->document);
+          *end_ns = cs_plugin_document_get_last_ns (window->document) + 1;
+        }
     }
   else
     *begin_ns = *end_ns = 0;

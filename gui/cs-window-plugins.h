@@ -26,6 +26,10 @@ void              cs_plugin_window_range_changed  (CsPluginWindow   *self);
 char            **cs_plugin_window_dup_rows       (CsPluginWindow   *self);
 void              cs_plugin_window_set_rows       (CsPluginWindow   *self,
                                                    const char * const *rows);
+gboolean          cs_plugin_window_show_page      (CsPluginWindow   *self,
+                                                   const char       *plugin_id,
+                                                   const char       *page_name,
+                                                   const char       *arg);
 gboolean          cs_plugin_window_get_pass_running (CsPluginWindow *self);
 void              cs_plugin_window_cancel_passes  (CsPluginWindow   *self);
 

@@ -39,8 +39,17 @@ typedef struct _CsPluginWindow CsPluginWindow;
  *   is shown with the plugin enabled; the widget is destroyed when the
  *   recording closes or the plugin is disabled.
  * @range_changed: (nullable): the window's range changed: the span between
- *   markers A and B, or the selected span, or the whole recording when
- *   neither is set ([@begin_ns, @end_ns)).  Called once after @create too.
+ *   markers A and B, else the timeline's visible span (a dragged selection
+ *   zooms to itself; zoomed out, it is the whole recording), clipped to the
+ *   recording ([@begin_ns, @end_ns)).  Called once after @create too, and
+ *   after the span rests for a moment when the user zooms or pans.
+ * @show: (nullable): the window brings the page to the front to show
+ *   something the user asked for elsewhere (a classroom demo opens on the
+ *   Latency page with the demo's preset): @arg is the page's own text (for
+ *   the latency plugin, a definition), which the page shows as if the user
+ *   had chosen it.  A compatible addition: for a plugin built before it,
+ *   whose @struct_size stops before @show, the page is only brought to
+ *   the front.
  *
  * A page of the window.
  */
@@ -54,6 +63,9 @@ typedef struct {
                                GtkWidget      *page,
                                gint64          begin_ns,
                                gint64          end_ns);
+  void       (*show)          (gpointer        instance,
+                               GtkWidget      *page,
+                               const char     *arg);
 } CsPluginPageInfo;
 
 /**

@@ -37,15 +37,15 @@ static const CsDemoScenario scenarios[] = {
   { "wakeup-latency", N_("Wakeup latency"),
     N_("A task pinned to a CPU wakes up while another task runs an 80 ms preempt-off "
        "section there: it waits for the section to end."),
-    80000 },
+    80000, "wakeup" },
   { "irqs-off", N_("Interrupts off"),
     N_("A CPU runs 20 ms with interrupts disabled: no interrupt, timer or task switch "
        "happens there meanwhile."),
-    20000 },
+    20000, "kmod-irqs-off" },
   { "preemption", N_("Preemption"),
     N_("A busy task is switched out by a 50 ms preempt-off section on its CPU and stays "
        "runnable, but off the CPU, until it ends."),
-    50000 },
+    50000, "kmod-preempt-off" },
 };
 
 /**

@@ -64,6 +64,11 @@ typedef enum {
  * @title: a short title for the window (untranslated; use _())
  * @summary: one line saying what it shows (untranslated; use _())
  * @section_us: the length of the section it injects, µs
+ * @latency_preset: the latency plugin's preset whose worst pair is the
+ *   latency it injects (the window opens the demo on the Latency page
+ *   with it): "wakeup" (the sleeper's wait from its sched_waking to its
+ *   sched_switch, markers A and B), "kmod-irqs-off", "kmod-preempt-off"
+ *   (the section, which the spinner waits out)
  *
  * One classroom scenario.
  */
@@ -72,6 +77,7 @@ typedef struct {
   const char *title;
   const char *summary;
   guint section_us;
+  const char *latency_preset;
 } CsDemoScenario;
 
 /**

@@ -142,6 +142,13 @@ split_side (const char  *side,
   return TRUE;
 }
 
+gboolean
+cs_latency_field_is_number (const struct tep_format_field *field)
+{
+  return !(field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) &&
+         (field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8);
+}
+
 /* Checks that a key part names a number field of @event. */
 static gboolean
 check_key (struct tep_event  *event,
@@ -163,8 +170,7 @@ check_key (struct tep_event  *event,
                    system, name, key, system, name);
       return FALSE;
     }
-  if ((field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) ||
-      (field->size != 1 && field->size != 2 && field->size != 4 && field->size != 8))
+  if (!cs_latency_field_is_number (field))
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
                    _("The field “%s” of %s:%s is not a number: a latency pair matches "

@@ -35,6 +35,7 @@
 #pragma once
 
 #include <chronoscope-plugin.h>
+#include <event-parse.h>
 
 G_BEGIN_DECLS
 
@@ -129,6 +130,15 @@ char         *cs_latency_pair_describe    (const CsLatencyPair *pair);
  * Returns: (transfer none): the preset names, %NULL-terminated
  */
 const char * const *cs_latency_preset_names (void);
+
+/**
+ * cs_latency_field_is_number:
+ * @field: a field of an event's format
+ *
+ * Returns: whether a key part can name @field (a number of 1, 2, 4 or 8
+ *   bytes): what cs_latency_def_new() accepts, and what the dialog offers
+ */
+gboolean      cs_latency_field_is_number  (const struct tep_format_field *field);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsLatencyDef, cs_latency_def_free)
 

@@ -10,10 +10,18 @@
  * the worst-first list, virtual (CsLatencyRows).  Activating a pair zooms
  * the timeline to it, puts markers A and B on its ends, selects A in the
  * event list and adds its task's plot.  The window's range (markers A..B,
- * a selection) restricts figures and list.  GTK 4.8 widgets only.
+ * else the span in view, where a dragged selection zooms) restricts
+ * figures and list, unless "Whole recording" is ticked.  GTK 4.8 widgets
+ * only.
+ *
+ * "Custom pair…" opens a dialog (cs-latency-custom.c) whose pair joins the
+ * drop-down after the presets, is run at once, and is remembered for the
+ * recording with the definition shown last (cs-latency-saved.c): a
+ * reopened recording offers its custom pairs and shows that definition
+ * again.
  *
  * Widgets a test reaches have names: latency-preset, latency-run,
- * latency-status, latency-histogram, latency-list and latency-count,
+ * latency-custom-button, latency-whole, latency-status, latency-histogram, latency-list and latency-count,
  * latency-min ... latency-max for the figures' values.
  */
 #include <string.h>
@@ -30,13 +38,16 @@ typedef struct {
   CsPluginWindow *window;
   GtkDropDown *preset;
   GtkStringList *presets;
+  GtkWidget *run;
   GtkLabel *status;
   GtkLabel *figures[7];
   GtkDrawingArea *histogram;
   GtkColumnView *list;
   CsLatencyRows *rows;
+  GtkCheckButton *whole;
   CsLatencyStats stats;
-  gint64 begin_ns, end_ns;
+  gint64 begin_ns, end_ns;      /* the range shown */
+  gint64 window_begin_ns, window_end_ns;   /* the window's */
 } Page;
 
 static const char *const figure_names[] = { "count", "min", "p50", "p90", "p99", "p99.9", "max" };
@@ -45,6 +56,37 @@ static Page *
 get_page (GtkWidget *widget)
 {
   return g_object_get_data (G_OBJECT (widget), "cs-latency-page");
+}
+
+/* Selects @param in the drop-down, appending it when it is not there. */
+static void
+select_param (Page       *page,
+              const char *param)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (page->presets));
+  guint i;
+
+  for (i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (page->presets, i), param) == 0)
+      break;
+  if (i == n)
+    gtk_string_list_append (page->presets, param);
+  gtk_drop_down_set_selected (page->preset, i);
+  gtk_widget_set_sensitive (page->run, TRUE);
+}
+
+/* Runs @param, as Run does for the drop-down's choice. */
+static void
+run_param (Page       *page,
+           const char *param)
+{
+  g_autofree char *status = NULL;
+
+  if (param == NULL || page->latency == NULL)
+    return;
+  status = g_strdup_printf (_("Measuring %s pairs…"), param);
+  gtk_label_set_text (page->status, status);
+  _cs_latency_run (page->latency, param);
 }
 
 /* Whether the recording has, for one pair of @param, both its events. */
@@ -63,6 +105,16 @@ preset_applies (CsPluginDocument *document,
         return TRUE;
     }
   return FALSE;
+}
+
+/* Whether @param is a definition the recording can measure. */
+static gboolean
+def_holds (CsPluginDocument *document,
+           const char       *param)
+{
+  g_autoptr(CsLatencyDef) def = cs_latency_def_new (document, param, NULL);
+
+  return def != NULL;
 }
 
 static void
@@ -165,13 +217,35 @@ run_clicked_cb (GtkButton *button,
   Page *page = user_data;
   const char *preset = gtk_string_list_get_string (page->presets,
                                                    gtk_drop_down_get_selected (page->preset));
-  g_autofree char *status = NULL;
 
-  if (preset == NULL || page->latency == NULL)
+  run_param (page, preset);
+}
+
+static void
+custom_done_cb (const char *param,
+                gpointer    data)
+{
+  Page *page = data;
+
+  if (page->latency == NULL)
     return;
-  status = g_strdup_printf (_("Measuring %s pairs…"), preset);
-  gtk_label_set_text (page->status, status);
-  _cs_latency_run (page->latency, preset);
+  _cs_latency_saved_add_custom (page->latency->document, param);
+  select_param (page, param);
+  run_param (page, param);
+}
+
+static void
+custom_clicked_cb (GtkButton *button,
+                   gpointer   user_data)
+{
+  Page *page = user_data;
+  const char *current;
+
+  if (page->latency == NULL)
+    return;
+  current = page->latency->param != NULL ? page->latency->param : page->latency->requested;
+  _cs_latency_custom_dialog_show (page->latency, cs_plugin_window_get_toplevel (page->window),
+                                  current, custom_done_cb, page);
 }
 
 static void
@@ -298,6 +372,38 @@ new_figures (Page *page)
   return grid;
 }
 
+/* Shows the window's range, or the whole recording when "Whole
+ * recording" is ticked. */
+static void
+apply_range (Page *page)
+{
+  gint64 begin_ns = page->window_begin_ns, end_ns = page->window_end_ns;
+
+  if (page->latency == NULL)
+    return;
+  /* The whole recording reads the duration index, and keeps pairs
+   * ending on the last event. */
+  if (gtk_check_button_get_active (page->whole) ||
+      (begin_ns <= cs_plugin_document_get_first_ns (page->latency->document) &&
+       end_ns > cs_plugin_document_get_last_ns (page->latency->document)))
+    {
+      begin_ns = G_MININT64;
+      end_ns = G_MAXINT64;
+    }
+  if (page->begin_ns == begin_ns && page->end_ns == end_ns)
+    return;
+  page->begin_ns = begin_ns;
+  page->end_ns = end_ns;
+  refresh (page);
+}
+
+static void
+whole_toggled_cb (GtkCheckButton *button,
+                  gpointer        user_data)
+{
+  apply_range (user_data);
+}
+
 static void
 page_free (gpointer data)
 {
@@ -320,17 +426,26 @@ page_create (gpointer        instance,
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *middle = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *run = gtk_button_new_with_label (_("Run"));
+  GtkWidget *custom = gtk_button_new_with_label (_("Custom pair…"));
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   const char *const *names = cs_latency_preset_names ();
+  g_auto(GStrv) customs = _cs_latency_saved_get_custom (latency->document);
+  g_autofree char *shown = NULL;
 
   page->latency = latency;
   page->window = window;
-  page->begin_ns = G_MININT64;
-  page->end_ns = G_MAXINT64;
+  page->begin_ns = page->window_begin_ns = G_MININT64;
+  page->end_ns = page->window_end_ns = G_MAXINT64;
   page->presets = gtk_string_list_new (NULL);
   for (guint i = 0; names[i] != NULL; i++)
     if (preset_applies (latency->document, names[i]))
       gtk_string_list_append (page->presets, names[i]);
+  /* The pairs defined before, those that still hold for the recording. */
+  for (guint i = 0; customs[i] != NULL; i++)
+    {
+      if (def_holds (latency->document, customs[i]))
+        gtk_string_list_append (page->presets, customs[i]);
+    }
 
   gtk_widget_set_name (box, "latency-page");
   gtk_widget_set_margin_start (box, 12);
@@ -345,6 +460,15 @@ page_create (gpointer        instance,
   gtk_widget_set_name (run, "latency-run");
   gtk_widget_set_sensitive (run, g_list_model_get_n_items (G_LIST_MODEL (page->presets)) > 0);
   gtk_box_append (GTK_BOX (bar), run);
+  page->run = run;
+  gtk_widget_set_name (custom, "latency-custom-button");
+  gtk_widget_set_tooltip_text (custom, _("Measure from an event A to an event B of your choice"));
+  gtk_box_append (GTK_BOX (bar), custom);
+  page->whole = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Whole recording")));
+  gtk_widget_set_name (GTK_WIDGET (page->whole), "latency-whole");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (page->whole),
+                               _("All the pairs, not only those between markers A and B or in view"));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (page->whole));
   page->status = GTK_LABEL (gtk_label_new (
       g_list_model_get_n_items (G_LIST_MODEL (page->presets)) > 0
       ? _("Choose what to measure, then Run.")
@@ -371,10 +495,24 @@ page_create (gpointer        instance,
   gtk_box_append (GTK_BOX (box), scrolled);
 
   g_signal_connect (run, "clicked", G_CALLBACK (run_clicked_cb), page);
+  g_signal_connect (custom, "clicked", G_CALLBACK (custom_clicked_cb), page);
+  g_signal_connect (page->whole, "toggled", G_CALLBACK (whole_toggled_cb), page);
   g_object_set_data_full (G_OBJECT (box), "cs-latency-page", page, page_free);
   _cs_latency_add_listener (latency, ready_cb, gone_cb, page);
   if (latency->param != NULL)
-    refresh (page);
+    {
+      select_param (page, latency->param);
+      refresh (page);
+    }
+  else if (latency->requested == NULL &&
+           (shown = _cs_latency_saved_get_shown (latency->document)) != NULL &&
+           def_holds (latency->document, shown))
+    {
+      /* The recording reopens on the definition shown last: its results
+       * are in the index cache, found at once. */
+      select_param (page, shown);
+      run_param (page, shown);
+    }
   return box;
 }
 
@@ -384,24 +522,27 @@ page_range_changed (gpointer   instance,
                     gint64     begin_ns,
                     gint64     end_ns)
 {
-  CsLatency *latency = instance;
   Page *page = get_page (widget);
 
-  if (page == NULL || page->latency == NULL)
+  if (page == NULL)
     return;
-  /* The whole recording reads the duration index, and keeps pairs
-   * ending on the last event. */
-  if (begin_ns <= cs_plugin_document_get_first_ns (latency->document) &&
-      end_ns > cs_plugin_document_get_last_ns (latency->document))
-    {
-      begin_ns = G_MININT64;
-      end_ns = G_MAXINT64;
-    }
-  if (page->begin_ns == begin_ns && page->end_ns == end_ns)
+  page->window_begin_ns = begin_ns;
+  page->window_end_ns = end_ns;
+  apply_range (page);
+}
+
+/* The window asks to show @arg, a definition (a classroom demo's preset). */
+static void
+page_show (gpointer    instance,
+           GtkWidget  *widget,
+           const char *arg)
+{
+  Page *page = get_page (widget);
+
+  if (page == NULL || page->latency == NULL || !def_holds (page->latency->document, arg))
     return;
-  page->begin_ns = begin_ns;
-  page->end_ns = end_ns;
-  refresh (page);
+  select_param (page, arg);
+  run_param (page, arg);
 }
 
 /**
@@ -419,6 +560,7 @@ _cs_latency_add_page (CsPlugin *plugin)
     .title = N_("Latency"),
     .create = page_create,
     .range_changed = page_range_changed,
+    .show = page_show,
   };
 
   cs_plugin_add_page (plugin, &info);

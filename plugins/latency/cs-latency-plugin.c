@@ -58,6 +58,9 @@ _cs_latency_free (CsLatency *self)
   for (guint i = 0; i < listeners->len; i++)
     g_array_index (listeners, Listener, i).gone (g_array_index (listeners, Listener, i).data);
   g_clear_pointer (&self->layer_stmt, sqlite3_finalize);
+  g_clear_pointer (&self->cpu_layer_stmt[0], sqlite3_finalize);
+  g_clear_pointer (&self->cpu_layer_stmt[1], sqlite3_finalize);
+  g_clear_pointer (&self->longest, g_array_unref);
   g_clear_pointer (&self->pairs, g_ptr_array_unref);
   g_array_unref (self->listeners);
   g_free (self->param);
@@ -108,12 +111,16 @@ _cs_latency_pass_ready (CsLatency  *self,
       return;
     }
   g_clear_pointer (&self->layer_stmt, sqlite3_finalize);
+  g_clear_pointer (&self->cpu_layer_stmt[0], sqlite3_finalize);
+  g_clear_pointer (&self->cpu_layer_stmt[1], sqlite3_finalize);
+  g_clear_pointer (&self->longest, g_array_unref);
   g_clear_pointer (&self->pairs, g_ptr_array_unref);
   self->pairs = cs_latency_list_pairs (db, &error);
   if (self->pairs == NULL)
     g_warning ("%s: %s", cs_plugin_document_get_path (self->document), error->message);
   g_free (self->param);
   self->param = g_strdup (param);
+  _cs_latency_saved_set_shown (self->document, param);
   /* A listener may remove itself: walk a copy. */
   {
     g_autoptr(GArray) listeners = g_array_copy (self->listeners);

@@ -128,6 +128,38 @@ find_span (sqlite3  *db,
   return ok;
 }
 
+/**
+ * cs_latency_find_rows:
+ * @db: a latency pass's database
+ * @begin_ns: start of a span of time
+ * @end_ns: its end, exclusive
+ * @lo: (out): first rowid of the pairs whose B lies in [@begin_ns, @end_ns)
+ * @hi: (out): the rowid after the last of them (@lo when there is none)
+ * @error: %CS_PLUGIN_ERROR_FAILED when the database cannot be read
+ *
+ * The rows of table `latency` whose B lies in a span: they are
+ * consecutive, since rows are written in B's time order.  Costs two
+ * bisections of the table (about 2 log2(pairs) row reads).
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+cs_latency_find_rows (sqlite3  *db,
+                      gint64    begin_ns,
+                      gint64    end_ns,
+                      gint64   *lo,
+                      gint64   *hi,
+                      GError  **error)
+{
+  Span span;
+
+  if (!find_span (db, begin_ns, end_ns, &span, error))
+    return FALSE;
+  *lo = span.lo;
+  *hi = MAX (span.lo, span.hi);
+  return TRUE;
+}
+
 /* The histogram bar of a duration: 0 for [0, 1), k for [2^(k-1), 2^k). */
 static guint
 bucket_of (gint64 dur_ns)

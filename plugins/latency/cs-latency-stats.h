@@ -125,6 +125,12 @@ gboolean cs_latency_list_worst      (sqlite3         *db,
                                      guint            limit,
                                      GArray          *items,
                                      GError         **error);
+gboolean cs_latency_find_rows       (sqlite3         *db,
+                                     gint64           begin_ns,
+                                     gint64           end_ns,
+                                     gint64          *lo,
+                                     gint64          *hi,
+                                     GError         **error);
 GPtrArray *cs_latency_list_pairs    (sqlite3         *db,
                                      GError         **error);
 void     cs_latency_pair_info_free  (gpointer         info);

@@ -36,7 +36,12 @@ typedef void (*CsLatencyReadyFunc) (gpointer data);
  * @pairs: (element-type CsLatencyPairInfo) (nullable): @param's pairs of
  *   event types, for keys and labels
  * @listeners: pages to tell when @param changes
- * @layer_stmt: (nullable): the layer's prepared query on @param's database
+ * @layer_stmt: (nullable): the task layer's prepared query on @param's
+ *   database
+ * @cpu_layer_stmt: the CPU layer's two queries (by rowid, by duration),
+ *   %NULL until prepared
+ * @longest: (nullable): the CPU layer's copy of @param's longest pairs
+ *   (cs-latency-layer.c), bounded
  *
  * The plugin's instance for one recording.
  */
@@ -48,6 +53,8 @@ typedef struct {
   GPtrArray *pairs;
   GArray *listeners;
   sqlite3_stmt *layer_stmt;
+  sqlite3_stmt *cpu_layer_stmt[2];
+  GArray *longest;
 } CsLatency;
 
 CsLatency *_cs_latency_new             (CsPlugin           *plugin,
@@ -65,6 +72,28 @@ void       _cs_latency_add_listener    (CsLatency          *self,
                                         gpointer            data);
 void       _cs_latency_remove_listener (CsLatency          *self,
                                         gpointer            data);
+
+/**
+ * CsLatencyCustomFunc:
+ * @param: a definition the user wrote in the dialog, checked with
+ *   cs_latency_def_new()
+ * @data: what _cs_latency_custom_dialog_show() was given
+ */
+typedef void (*CsLatencyCustomFunc) (const char *param,
+                                     gpointer    data);
+
+GtkWindow *_cs_latency_custom_dialog_show (CsLatency           *latency,
+                                           GtkWindow           *parent,
+                                           const char          *initial,
+                                           CsLatencyCustomFunc  done,
+                                           gpointer             data);
+
+char     **_cs_latency_saved_get_custom (CsPluginDocument *document);
+char      *_cs_latency_saved_get_shown  (CsPluginDocument *document);
+void       _cs_latency_saved_add_custom (CsPluginDocument *document,
+                                         const char       *param);
+void       _cs_latency_saved_set_shown  (CsPluginDocument *document,
+                                         const char       *param);
 
 void       _cs_latency_add_page        (CsPlugin           *plugin);
 void       _cs_latency_add_layer       (CsPlugin           *plugin);

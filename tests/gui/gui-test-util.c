@@ -339,6 +339,38 @@ cs_test_activate (CsWindow   *window,
   g_action_group_activate_action (G_ACTION_GROUP (window), action, parameter);
 }
 
+/* The widget named @name (gtk_widget_set_name()) in @widget's tree, or
+ * NULL. */
+GtkWidget *
+cs_test_find_named (GtkWidget  *widget,
+                    const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = cs_test_find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The widget named @name in @root's tree; fails the test when there is
+ * none. */
+GtkWidget *
+cs_test_need_named (GtkWidget  *root,
+                    const char *name)
+{
+  GtkWidget *widget = cs_test_find_named (root, name);
+
+  if (widget == NULL)
+    g_error ("the window has no widget named %s", name);
+  return widget;
+}
+
 /* A label showing @text inside @widget that is on screen within @clip
  * (a scrolled window: rows scrolled out of it do not count). */
 GtkWidget *

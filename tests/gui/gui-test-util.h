@@ -74,6 +74,10 @@ gboolean cs_test_same_color (guint32 a,
                              int     tolerance);
 
 void cs_test_remove_tree (const char *path);
+GtkWidget *cs_test_find_named (GtkWidget  *widget,
+                               const char *name);
+GtkWidget *cs_test_need_named (GtkWidget  *root,
+                               const char *name);
 GtkWidget *cs_test_find_visible_label (GtkWidget  *widget,
                                        const char *text,
                                        GtkWidget  *clip);

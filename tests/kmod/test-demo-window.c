@@ -12,7 +12,13 @@
  * $CS_SCREENSHOT_DIR.  Always, the same on tests/data/kmod-sections-v7.dat
  * (recorded in the guest too; it holds an irqs-off and a preempt-off
  * section).  Each time the event list must have selected, and show, the
- * event at marker A, with the markers left where the demo put them.
+ * event at marker A, with the markers left where the demo put them, and
+ * the window must end on the Latency page with the demo's preset run
+ * (CsDemoScenario.latency_preset), its worst-first list headed by the
+ * injected latency: activating its first row puts markers A and B on that
+ * pair's ends, which must be the demo's markers (wakeup-latency,
+ * irqs-off) or the preempt-off section between them (preemption, at least
+ * 90% of B − A).
  *
  * Always: the Classroom Demos dialog lists the scenarios, and on a machine
  * whose kernel has no chronoscope_tracer (this host) running one through
@@ -39,6 +45,7 @@
 #include "cs-demo-dialog.h"
 #include "cs-task-timeline.h"
 #include "cs-window-demo.h"
+#include "cs-window-plugins.h"
 #include "cs-time-axis.h"
 #include "cs-window.h"
 #include "gui-test-util.h"
@@ -128,6 +135,88 @@ assert_list_at_marker_a (Opened *o, const char *scenario)
   g_assert_true (cs_timeline_get_active_marker (timeline) == CS_MARKER_B);
 }
 
+static gboolean
+passes_done (gpointer data)
+{
+  return !cs_plugin_window_get_pass_running (cs_window_get_plugins (data));
+}
+
+static gboolean
+has_rows (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (data))) > 0;
+}
+
+/* The demo is done: the event at A selected, then the Latency page in
+ * front. */
+static gboolean
+latency_page_in_front (gpointer data)
+{
+  GtkWidget *page = cs_test_find_named (data, "latency-page");
+  GtkWidget *notebook = page != NULL ? gtk_widget_get_ancestor (page, GTK_TYPE_NOTEBOOK) : NULL;
+
+  return notebook != NULL &&
+         cs_event_list_view_get_selected_item (cs_window_get_event_list_view (data)) != NULL &&
+         gtk_notebook_get_current_page (GTK_NOTEBOOK (notebook)) ==
+         gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page);
+}
+
+/* The teacher's view: the Latency page in front, the demo's preset run,
+ * its worst-first list filled.  Saves the screenshot. */
+static void
+assert_latency_page (Opened *o, const char *scenario)
+{
+  const CsDemoScenario *info = cs_demo_lookup (scenario);
+  GtkWidget *page;
+  GtkDropDown *preset;
+
+  g_assert_nonnull (info);
+  cs_test_wait_until (latency_page_in_front, o->window, "the Latency page in front");
+  page = cs_test_need_named (GTK_WIDGET (o->window), "latency-page");
+  preset = GTK_DROP_DOWN (cs_test_need_named (page, "latency-preset"));
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (preset)),
+                                               gtk_drop_down_get_selected (preset)),
+                   ==, info->latency_preset);
+  cs_test_wait_until (passes_done, o->window, "the demo's latency pass");
+  cs_test_wait_until (has_rows, cs_test_need_named (page, "latency-list"), "the worst-first list");
+  g_test_message ("%s: %s: %s", scenario, info->latency_preset,
+                  gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-status"))));
+  {
+    g_autofree char *shot = g_strdup_printf ("demo-%s.png", scenario);
+    cs_test_save_screenshot (GTK_WIDGET (o->window), shot);
+  }
+}
+
+/* The worst-first list's first row is the injected latency: activating
+ * it puts the markers on its ends (so it comes last). */
+static void
+assert_latency_first_row (Opened *o, const char *scenario)
+{
+  CsTimeline *timeline = cs_window_get_timeline (o->window);
+  GtkWidget *page = cs_test_need_named (GTK_WIDGET (o->window), "latency-page");
+  GtkWidget *list = cs_test_need_named (page, "latency-list");
+  gint64 a_ns, b_ns;
+
+  cs_test_show_tab (page);
+  g_signal_emit_by_name (list, "activate", 0);
+  cs_test_spin (300);
+  a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
+  b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
+  g_test_message ("%s: first row %" G_GINT64_FORMAT " .. %" G_GINT64_FORMAT
+                  ", demo %" G_GINT64_FORMAT " .. %" G_GINT64_FORMAT, scenario, a_ns, b_ns, o->a_ns, o->b_ns);
+  if (g_str_equal (scenario, "preemption"))
+    {
+      g_assert_cmpint (a_ns, >=, o->a_ns);
+      g_assert_cmpint (b_ns, <=, o->b_ns);
+      g_assert_cmpint ((b_ns - a_ns) * 10, >=, (o->b_ns - o->a_ns) * 9);
+    }
+  else
+    {
+      g_assert_cmpint (a_ns, ==, o->a_ns);
+      g_assert_cmpint (b_ns, ==, o->b_ns);
+    }
+}
+
 static void
 open_demo_file (Opened *o, const char *scenario, const char *path)
 {
@@ -158,12 +247,11 @@ open_demo_file (Opened *o, const char *scenario, const char *path)
 
   o->document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
+  assert_latency_page (o, scenario);
+  /* The list kept its selection behind the page. */
+  cs_test_show_tab (GTK_WIDGET (cs_window_get_event_list_view (o->window)));
   assert_list_at_marker_a (o, scenario);
-
-  {
-    g_autofree char *shot = g_strdup_printf ("demo-%s.png", scenario);
-    cs_test_save_screenshot (GTK_WIDGET (o->window), shot);
-  }
+  assert_latency_first_row (o, scenario);
 }
 
 /* A recording the guest test made just now. */

@@ -8,8 +8,16 @@
  * --json` prints ($CHRONOSCOPE, the built executable), the worst-first
  * list must start with the command's worst pair, and clicking it must put
  * markers A and B on its ends, select its A event in the event list and
- * add its task's plot, over which the layer then names the pair.  The
- * page is reached through its widgets only, as a person reaches it.
+ * add its task's plot, over which the layer then names the pair, as it
+ * does over the CPU plot of the pair's B.  The page is reached through
+ * its widgets only, as a person reaches it.
+ *
+ * Then a custom pair made in the dialog "Custom pair…": a bad one shows
+ * the parser's error in the dialog, a good one runs and gives the
+ * figures `chronoscope latency --from A --to B` prints, and a reopened
+ * recording shows it again.  Last, markers A..B and a dragged selection
+ * (which zooms the timeline to it) restrict the figures to the pairs
+ * `--begin/--end` keeps.
  */
 #include "config.h"
 
@@ -17,6 +25,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "cs-analysis.h"
 #include "cs-cli.h"
 #include "cs-timeline.h"
 #include "cs-window-plugins.h"
@@ -28,47 +37,29 @@ passes_done (gpointer data)
   return !cs_plugin_window_get_pass_running (cs_window_get_plugins (data));
 }
 
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-need_named (GtkWidget  *root,
-            const char *name)
-{
-  GtkWidget *widget = find_named (root, name);
-
-  if (widget == NULL)
-    g_error ("the window has no widget named %s", name);
-  return widget;
-}
-
-/* What `chronoscope latency PATH --preset wakeup --json --top 1` prints. */
+/* What `chronoscope latency PATH ARGS... --json --top 1` prints. */
 static JsonObject *
-run_cli (const char *path)
+run_cli_args (const char         *path,
+              const char * const *args)
 {
-  const char *argv[] = { g_getenv ("CHRONOSCOPE"), "latency", path, "--preset", "wakeup", "--json", "--top", "1", NULL };
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   int status = 0;
 
-  g_assert_nonnull (argv[0]);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_nonnull (g_getenv ("CHRONOSCOPE"));
+  g_ptr_array_add (argv, g_strdup (g_getenv ("CHRONOSCOPE")));
+  g_ptr_array_add (argv, g_strdup ("latency"));
+  g_ptr_array_add (argv, g_strdup (path));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  g_ptr_array_add (argv, g_strdup ("--json"));
+  g_ptr_array_add (argv, g_strdup ("--top"));
+  g_ptr_array_add (argv, g_strdup ("1"));
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &status, &error));
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
@@ -78,12 +69,51 @@ run_cli (const char *path)
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
 }
 
+static JsonObject *
+run_cli (const char *path)
+{
+  static const char *const args[] = { "--preset", "wakeup", NULL };
+
+  return run_cli_args (path, args);
+}
+
+/* The page's count. */
+static gint64
+page_count (GtkWidget *page)
+{
+  return g_ascii_strtoll (gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-count"))), NULL, 10);
+}
+
+/* Points at (@x, @y) until the hover names @needle (the layer finds its
+ * brackets in the frame it drew; a slow build may need more frames), for
+ * at most 20 s.  Returns the last hover text. */
+static const char *
+hover_until (CsTimeline *timeline,
+             double      x,
+             double      y,
+             const char *needle)
+{
+  const char *hover;
+
+  for (guint tries = 0; ; tries++)
+    {
+      cs_timeline_hover_at (timeline, x, y);
+      hover = cs_timeline_get_hover_text (timeline);
+      if (tries >= 200 || (hover != NULL && strstr (hover, needle) != NULL))
+        break;
+      gtk_widget_queue_draw (GTK_WIDGET (timeline));
+      cs_test_spin (100);
+    }
+  g_test_message ("hover: %s", hover);
+  return hover;
+}
+
 /* A figure's exact value, from its label's tooltip ("1234 ns"). */
 static gint64
 figure_ns (GtkWidget  *root,
            const char *name)
 {
-  GtkWidget *label = need_named (root, name);
+  GtkWidget *label = cs_test_need_named (root, name);
   const char *tip = gtk_widget_get_tooltip_text (label);
 
   g_assert_nonnull (tip);
@@ -115,9 +145,9 @@ test_wakeup_worst (void)
   gint64 a_ts, b_ts, pid, cpu;
 
   cs_test_wait_until (passes_done, window, "the plugin passes");
-  page = need_named (GTK_WIDGET (window), "latency-page");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
   cs_test_show_tab (page);
-  preset = GTK_DROP_DOWN (need_named (page, "latency-preset"));
+  preset = GTK_DROP_DOWN (cs_test_need_named (page, "latency-preset"));
   presets = gtk_drop_down_get_model (preset);
   for (i = 0; i < g_list_model_get_n_items (presets); i++)
     if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (presets), i), "wakeup") == 0)
@@ -127,14 +157,14 @@ test_wakeup_worst (void)
   /* A preset whose events the recording lacks is not offered. */
   for (guint j = 0; j < g_list_model_get_n_items (presets); j++)
     g_assert_false (g_str_has_prefix (gtk_string_list_get_string (GTK_STRING_LIST (presets), j), "kmod-"));
-  g_signal_emit_by_name (need_named (page, "latency-run"), "clicked");
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
   cs_test_spin (200);
   cs_test_wait_until (passes_done, window, "the wakeup pass");
   cs_test_spin (300);
 
   /* The figures are the command's. */
   {
-    const char *count = gtk_label_get_text (GTK_LABEL (need_named (page, "latency-count")));
+    const char *count = gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-count")));
 
     g_test_message ("count %s, command %" G_GINT64_FORMAT, count,
                     json_object_get_int_member (cli, "count"));
@@ -151,7 +181,7 @@ test_wakeup_worst (void)
   b_ts = json_object_get_int_member (worst, "b_ts_ns");
   pid = json_object_get_int_member (worst, "pid");
   cpu = json_object_get_int_member (worst, "cpu");
-  list = need_named (page, "latency-list");
+  list = cs_test_need_named (page, "latency-list");
   rows = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (list)));
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, json_object_get_int_member (cli, "count"));
   cs_test_save_screenshot (GTK_WIDGET (window), "latency-page");
@@ -205,7 +235,236 @@ test_wakeup_worst (void)
     g_assert_nonnull (strstr (hover, "wakeup latency "));
     g_assert_nonnull (strstr (hover, want));
   }
+
+  /* And the CPU plot of its B, on that CPU. */
+  {
+    gint64 b_cpu = json_object_get_int_member (worst, "b_cpu");
+    g_autofree char *want = g_strdup_printf (": pid %" G_GINT64_FORMAT, pid);
+    g_autofree char *on_cpu = g_strdup_printf ("ending on CPU %" G_GINT64_FORMAT, b_cpu);
+    const guint *cpus;
+    guint n_cpus = 0, k;
+    double y, height;
+    const char *hover;
+
+    cpus = cs_timeline_renderer_get_cpus (renderer, &n_cpus);
+    for (k = 0; k < n_cpus && cpus[k] != b_cpu; k++)
+      ;
+    g_assert_cmpuint (k, <, n_cpus);
+    cs_timeline_renderer_get_cpu_plot_area (renderer, k, &y, &height);
+    hover = hover_until (timeline, cs_test_timeline_x (timeline, a_ts + (b_ts - a_ts) / 2),
+                         y + height - 2, "ending on CPU");
+    g_assert_nonnull (hover);
+    g_assert_nonnull (strstr (hover, "wakeup latency "));
+    g_assert_nonnull (strstr (hover, want));
+    g_assert_nonnull (strstr (hover, on_cpu));
+  }
   cs_test_save_screenshot (GTK_WIDGET (window), "latency-worst");
+  cs_test_destroy_window (window);
+}
+
+static GtkWindow *
+find_toplevel (const char *name)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* transfer none */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (GTK_WIDGET (w)), name) == 0 &&
+          gtk_widget_get_visible (GTK_WIDGET (w)))
+        return w;
+    }
+  return NULL;
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return find_toplevel ("latency-custom") != NULL;
+}
+
+/* Selects the row of @dropdown whose text is @text. */
+static void
+choose (GtkWidget  *root,
+        const char *name,
+        const char *text)
+{
+  GtkDropDown *dropdown = GTK_DROP_DOWN (cs_test_need_named (root, name));
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), text) == 0)
+      {
+        gtk_drop_down_set_selected (dropdown, i);
+        return;
+      }
+  g_error ("%s offers no “%s”", name, text);
+}
+
+static const char *
+selected_text (GtkWidget  *root,
+               const char *name)
+{
+  GtkDropDown *dropdown = GTK_DROP_DOWN (cs_test_need_named (root, name));
+
+  return gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (dropdown)),
+                                     gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+test_custom_pair (void)
+{
+  static const char *const args[] = { "--from", "sched:sched_waking.pid,@cpu",
+                                      "--to", "sched:sched_switch.next_pid,@cpu", NULL };
+  static const char *const definition = "sched:sched_waking.pid,@cpu>sched:sched_switch.next_pid,@cpu";
+  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "sched-irq-v7.dat", NULL);
+  g_autoptr(JsonObject) cli = run_cli_args (path, args);
+  CsWindow *window = cs_test_open_window (path, 1200, 900);
+  GtkWidget *page;
+  GtkWindow *dialog;
+  const char *error_text;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  cs_test_show_tab (page);
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-custom-button"), "clicked");
+  cs_test_wait_until (dialog_shown, NULL, "the dialog Custom pair");
+  dialog = find_toplevel ("latency-custom");
+
+  /* Two key parts on A, one on B: the parser's error, in the dialog. */
+  choose (GTK_WIDGET (dialog), "latency-custom-a", "sched:sched_waking");
+  choose (GTK_WIDGET (dialog), "latency-custom-a-key", "pid");
+  choose (GTK_WIDGET (dialog), "latency-custom-a-key2", "CPU");
+  choose (GTK_WIDGET (dialog), "latency-custom-b", "sched:sched_switch");
+  choose (GTK_WIDGET (dialog), "latency-custom-b-key", "next_pid");
+  /* A string field is not offered as a key. */
+  {
+    GListModel *keys = gtk_drop_down_get_model (GTK_DROP_DOWN (cs_test_need_named (GTK_WIDGET (dialog),
+                                                                          "latency-custom-b-key")));
+
+    for (guint i = 0; i < g_list_model_get_n_items (keys); i++)
+      g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (keys), i), !=, "next_comm");
+  }
+  g_signal_emit_by_name (cs_test_need_named (GTK_WIDGET (dialog), "latency-custom-run"), "clicked");
+  cs_test_spin (100);
+  g_assert_true (find_toplevel ("latency-custom") == dialog);
+  error_text = gtk_label_get_text (GTK_LABEL (cs_test_need_named (GTK_WIDGET (dialog), "latency-custom-error")));
+  g_test_message ("dialog error: %s", error_text);
+  g_assert_cmpstr (error_text, !=, "");
+
+  /* The same parts on both sides: it runs like a preset. */
+  choose (GTK_WIDGET (dialog), "latency-custom-b-key2", "CPU");
+  g_signal_emit_by_name (cs_test_need_named (GTK_WIDGET (dialog), "latency-custom-run"), "clicked");
+  cs_test_spin (200);
+  g_assert_null (find_toplevel ("latency-custom"));
+  cs_test_wait_until (passes_done, window, "the custom pass");
+  cs_test_spin (300);
+  g_assert_cmpstr (selected_text (page, "latency-preset"), ==, definition);
+  g_assert_cmpint (json_object_get_int_member (cli, "count"), >, 0);
+  g_assert_cmpint (page_count (page), ==, json_object_get_int_member (cli, "count"));
+  g_assert_cmpint (figure_ns (page, "latency-max"), ==, json_object_get_int_member (cli, "max_ns"));
+  cs_test_save_screenshot (GTK_WIDGET (window), "latency-custom");
+  cs_test_destroy_window (window);
+
+  /* Reopened, the recording shows the custom pair again. */
+  window = cs_test_open_window (path, 1200, 900);
+  cs_test_wait_until (passes_done, window, "the passes after reopening");
+  cs_test_spin (300);
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  g_assert_cmpstr (selected_text (page, "latency-preset"), ==, definition);
+  g_assert_cmpint (page_count (page), ==, json_object_get_int_member (cli, "count"));
+  cs_test_destroy_window (window);
+}
+
+typedef struct {
+  GtkWidget *page;
+  gint64 count;
+} CountWait;
+
+static gboolean
+count_is (gpointer data)
+{
+  CountWait *wait = data;
+
+  return page_count (wait->page) == wait->count;
+}
+
+/* `--begin B --end E` with the wakeup preset: the pairs in [B, E). */
+static gint64
+cli_count (const char *path,
+           gint64      begin_ns,
+           gint64      end_ns)
+{
+  g_autofree char *b = g_strdup_printf ("%" G_GINT64_FORMAT, begin_ns);
+  g_autofree char *e = g_strdup_printf ("%" G_GINT64_FORMAT, end_ns);
+  const char *args[] = { "--preset", "wakeup", "--begin", b, "--end", e, NULL };
+  g_autoptr(JsonObject) cli = run_cli_args (path, args);
+
+  return json_object_get_int_member (cli, "count");
+}
+
+static void
+test_range (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "sched-irq-v7.dat", NULL);
+  g_autoptr(JsonObject) all = run_cli (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 900);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsDocument *document = cs_analysis_get_document (cs_window_get_analysis (window));
+  gint64 first, last, a, b, want;
+  GtkWidget *page;
+  CountWait wait;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  cs_test_show_tab (page);
+  choose (page, "latency-preset", "wakeup");
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (passes_done, window, "the wakeup pass");
+  wait = (CountWait) { page, json_object_get_int_member (all, "count") };
+  cs_test_wait_until (count_is, &wait, "the whole recording's count");
+
+  first = cs_document_get_first_ns (document);
+  last = cs_document_get_last_ns (document);
+  a = first + (last - first) / 4;
+  b = first + (last - first) * 3 / 4;
+
+  /* Markers A..B: the pairs from A to B inclusive. */
+  want = cli_count (path, a, b + 1);
+  g_test_message ("A..B: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " pairs", want, wait.count);
+  g_assert_cmpint (want, >, 0);
+  g_assert_cmpint (want, <, wait.count);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, a);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, b);
+  wait.count = want;
+  cs_test_wait_until (count_is, &wait, "the count between the markers");
+
+  /* No markers, a dragged selection: the timeline zooms to it. */
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, CS_MARKER_UNSET);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, CS_MARKER_UNSET);
+  /* What the drag's release does (cs-timeline.c, drag_end_cb). */
+  cs_timeline_set_span (timeline, first + (last - first) / 3, first + (last - first) * 2 / 3);
+  want = cli_count (path, cs_timeline_get_begin_ns (timeline), cs_timeline_get_end_ns (timeline));
+  g_test_message ("selection: %" G_GINT64_FORMAT " pairs", want);
+  g_assert_cmpint (want, >, 0);
+  g_assert_cmpint (want, <, json_object_get_int_member (all, "count"));
+  wait.count = want;
+  cs_test_wait_until (count_is, &wait, "the count of the selected span");
+
+  /* "Whole recording" ticked: all of them, whatever the span. */
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), TRUE);
+  wait.count = json_object_get_int_member (all, "count");
+  cs_test_wait_until (count_is, &wait, "the whole recording's count, ticked");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), FALSE);
+  wait.count = want;
+  cs_test_wait_until (count_is, &wait, "the count of the selected span, unticked");
+
+  /* Zoomed out again: all of them. */
+  cs_timeline_zoom_to_fit (timeline);
+  wait.count = json_object_get_int_member (all, "count");
+  cs_test_wait_until (count_is, &wait, "the whole recording's count again");
   cs_test_destroy_window (window);
 }
 
@@ -219,5 +478,7 @@ main (int   argc,
 
   cs_test_gui_init (&argc, &argv, "test-latency-page", TRUE);
   g_test_add_func ("/cs/gui/LatencyPage/wakeup-worst", test_wakeup_worst);
+  g_test_add_func ("/cs/gui/LatencyPage/custom-pair", test_custom_pair);
+  g_test_add_func ("/cs/gui/LatencyPage/range", test_range);
   return cs_test_gui_run ();
 }
