@@ -29,12 +29,13 @@
 #include "cs-window.h"
 #include "cs-window-plugins.h"
 #include "cs-plugins-dialog.h"
+#include "cs-recent-list.h"
 
 #define STYLE_RESOURCE "/org/chronoscope/Chronoscope/style.css"
 
 struct _CsWindow
 {
-  GtkApplicationWindow parent_instance;
+  AdwApplicationWindow parent_instance;
 
   /* template widgets */
   GtkLabel *title_label;
@@ -56,6 +57,7 @@ struct _CsWindow
   GtkMenuButton *cpu_button;
   CsFilterBar *filter_bar;
   GtkBox *info_bar;
+  AdwToastOverlay *toast_overlay;
 
   /* owned */
   GSettings *settings;
@@ -78,7 +80,7 @@ G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
                     G_DEFINE_ENUM_VALUE (CS_WINDOW_STATE_LOADING, "loading"),
                     G_DEFINE_ENUM_VALUE (CS_WINDOW_STATE_READY, "ready"))
 
-G_DEFINE_FINAL_TYPE (CsWindow, cs_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE (CsWindow, cs_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum {
   PROP_0,
@@ -440,6 +442,7 @@ job_done_cb (GObject      *source_object,
     }
 
   cs_window_set_document (self, document, cs_index_job_get_file (job));
+  cs_recent_list_add_file (cs_index_job_get_file (job));
   g_clear_object (&self->job);
 }
 
@@ -615,6 +618,17 @@ view_action (GtkWidget  *widget,
   gtk_widget_activate_action (GTK_WIDGET (self->timeline), timeline_action, NULL);
 }
 
+/* win.open-recent(uri): a row of the recent recordings. */
+static void
+open_recent_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  cs_window_open_file (CS_WINDOW (user_data), file);
+}
+
 /* win.record: one record panel per window; what it records opens here. */
 static void
 record_action (GSimpleAction *action,
@@ -768,6 +782,7 @@ cs_window_class_init (CsWindowClass *klass)
   g_type_ensure (CS_TYPE_TIMELINE);
   g_type_ensure (CS_TYPE_EVENT_LIST_VIEW);
   g_type_ensure (CS_TYPE_FILTER_BAR);
+  g_type_ensure (CS_TYPE_RECENT_LIST);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-window.ui");
   gtk_widget_class_bind_template_child (widget_class, CsWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, subtitle_label);
@@ -788,6 +803,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, analysis_box);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, cpu_button);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, toast_overlay);
   gtk_widget_class_bind_template_callback (widget_class, dismiss_error_cb);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, hover_text_changed_cb);
@@ -838,6 +854,7 @@ cs_window_init (CsWindow *self)
     { "record", record_action },
     { "demo", demo_action },
     { "plugins", plugins_action },
+    { "open-recent", open_recent_action, "s" },
   };
   GtkDropTarget *target;
 
@@ -1016,4 +1033,28 @@ cs_window_get_plugins (CsWindow *self)
   g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
 
   return self->plugins;
+}
+
+/**
+ * cs_window_show_toast:
+ * @self: a #CsWindow
+ * @title: what happened, one short sentence for people (translated)
+ *
+ * Shows @title in a toast at the bottom of the window for a few seconds:
+ * for news nothing must be decided about (a file written, a session saved,
+ * a plugin that could not run).  Errors that block what was asked stay in
+ * dialogs or the error banner.
+ */
+void
+cs_window_show_toast (CsWindow   *self,
+                      const char *title)
+{
+  g_autofree char *escaped = NULL;
+
+  g_return_if_fail (CS_IS_WINDOW (self));
+  g_return_if_fail (title != NULL);
+
+  /* libadwaita 1.2 reads a toast's title as Pango markup. */
+  escaped = g_markup_escape_text (title, -1);
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
 }
