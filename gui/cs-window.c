@@ -2,8 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Three pages: the empty state, indexing progress with Cancel, and the
- * timeline with an info bar that shows what lies under the pointer.  Errors
+ * An AdwApplicationWindow with three pages: the status page (Open, Record,
+ * Classroom Demos and the recent recordings), indexing progress with
+ * Cancel, and the timeline with an info bar that shows what lies under the
+ * pointer; toasts (cs_window_show_toast()) tell what happened.  The
+ * AdwApplication loads style.css.  Errors
  * (a file that is not a recording, a truncated one, a crashed indexer) appear
  * in a banner at the top that names the file, while the window goes back to
  * what it showed before.  The window keeps no recording state of its own
@@ -28,10 +31,9 @@
 #include "cs-window-actions.h"
 #include "cs-window.h"
 #include "cs-window-plugins.h"
+#include "cs-window-settings.h"
 #include "cs-plugins-dialog.h"
 #include "cs-recent-list.h"
-
-#define STYLE_RESOURCE "/org/chronoscope/Chronoscope/style.css"
 
 struct _CsWindow
 {
@@ -90,71 +92,6 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-
-/* ------------------------------------------------------------------------ */
-/* Settings: optional, so that the window also runs uninstalled               */
-
-static GSettings *
-cs_window_lookup_settings (void)
-{
-  static const char * const keys[] = {
-    "window-width", "window-height", "window-maximized", "last-directory",
-  };
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  if (source == NULL)
-    return NULL;
-
-  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL)
-    return NULL;
-
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    if (!g_settings_schema_has_key (schema, keys[i]))
-      {
-        g_debug ("Schema %s has no key %s; not using it", APP_ID, keys[i]);
-        return NULL;
-      }
-
-  return g_settings_new_full (schema, NULL, NULL);
-}
-
-static void
-cs_window_restore_size (CsWindow *self)
-{
-  int width, height;
-
-  if (self->settings == NULL)
-    return;
-
-  width = g_settings_get_int (self->settings, "window-width");
-  height = g_settings_get_int (self->settings, "window-height");
-  if (width > 0 && height > 0)
-    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
-  if (g_settings_get_boolean (self->settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
-}
-
-static void
-cs_window_save_size (CsWindow *self)
-{
-  int width, height;
-
-  if (self->settings == NULL)
-    return;
-
-  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
-  g_settings_delay (self->settings);
-  if (width > 0 && height > 0)
-    {
-      g_settings_set_int (self->settings, "window-width", width);
-      g_settings_set_int (self->settings, "window-height", height);
-    }
-  g_settings_set_boolean (self->settings, "window-maximized",
-                          gtk_window_is_maximized (GTK_WINDOW (self)));
-  g_settings_apply (self->settings);
-}
 
 /* ------------------------------------------------------------------------ */
 /* State                                                                     */
@@ -683,7 +620,7 @@ cs_window_close_request (GtkWindow *window)
   CsWindow *self = CS_WINDOW (window);
   g_autoptr(GError) error = NULL;
 
-  cs_window_save_size (self);
+  _cs_window_settings_save_size (GTK_WINDOW (self), self->settings);
   cs_window_cancel (self);
   if (!cs_session_save_last (self, &error))
     g_message ("Could not save the last session: %s", error->message);
@@ -823,23 +760,6 @@ cs_window_class_init (CsWindowClass *klass)
 }
 
 static void
-cs_window_load_style (void)
-{
-  GdkDisplay *display = gdk_display_get_default ();
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (display == NULL || g_object_get_data (G_OBJECT (display), "cs-style") != NULL)
-    return;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, STYLE_RESOURCE);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data_full (G_OBJECT (display), "cs-style", g_steal_pointer (&provider),
-                          g_object_unref);
-}
-
-static void
 plugins_action (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
@@ -858,7 +778,6 @@ cs_window_init (CsWindow *self)
   };
   GtkDropTarget *target;
 
-  cs_window_load_style ();
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), record_entries,
                                    G_N_ELEMENTS (record_entries), self);
@@ -886,8 +805,8 @@ cs_window_init (CsWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 
-  self->settings = cs_window_lookup_settings ();
-  cs_window_restore_size (self);
+  self->settings = _cs_window_settings_lookup ();
+  _cs_window_settings_restore_size (GTK_WINDOW (self), self->settings);
   if (self->settings != NULL)
     g_settings_bind (self->settings, "graph-follows", self->event_list_view, "graph-follows",
                      G_SETTINGS_BIND_DEFAULT);
