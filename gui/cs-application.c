@@ -243,26 +243,17 @@ quit_action (GSimpleAction *action,
     gtk_window_close (l->data);
 }
 
+/* app.about and app.preferences: their window over the active one. */
 static void
-about_action (GSimpleAction *action,
-              GVariant      *parameter,
-              gpointer       user_data)
-{
-  CsApplication *self = user_data;
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
-
-  gtk_window_present (cs_about_window_new (window));
-}
-
-static void
-preferences_action (GSimpleAction *action,
+show_window_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
 {
-  CsApplication *self = user_data;
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  const char *name = g_action_get_name (G_ACTION (action));
 
-  gtk_window_present (cs_preferences_window_new (window));
+  gtk_window_present (g_str_equal (name, "about") ? cs_about_window_new (parent)
+                                                  : cs_preferences_window_new (parent));
 }
 
 /* color-scheme ("default", "light", "dark") → AdwStyleManager:color-scheme */
@@ -285,8 +276,8 @@ color_scheme_mapping (GValue   *value,
 static const GActionEntry app_actions[] = {
   { "open", open_action },
   { "quit", quit_action },
-  { "about", about_action },
-  { "preferences", preferences_action },
+  { "about", show_window_action },
+  { "preferences", show_window_action },
 };
 
 /* Every action of the menu that needs no parameter has a key, listed in

@@ -26,76 +26,72 @@
 #include "cs-window.h"
 #include "gui-test-util.h"
 
-/* The first widget of @type under @root (depth first), or NULL. */
+typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
+
+/* The first widget under @root (depth first, @root included) that @match
+ * accepts, or NULL. */
+static GtkWidget *
+find_where (GtkWidget *root, WidgetMatch match, gconstpointer data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_where (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_of_type (GtkWidget *widget, gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
 static GtkWidget *
 find_widget (GtkWidget *root, GType type)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_where (root, is_of_type, GSIZE_TO_POINTER (type));
 }
 
-/* The button under @root whose action is @action, or NULL. */
-static GtkWidget *
-find_action_button (GtkWidget *root, const char *action)
+/* A button whose action is @action. */
+static gboolean
+is_action_button (GtkWidget *widget, gconstpointer action)
 {
-  if (GTK_IS_BUTTON (root) &&
-      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_action_button (child, action);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_BUTTON (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0;
 }
 
-/* The menu button with the open-menu icon under @root, or NULL. */
+/* The primary menu: a menu button with the open-menu icon. */
+static gboolean
+is_primary_menu (GtkWidget *widget, gconstpointer unused)
+{
+  return GTK_IS_MENU_BUTTON (widget) &&
+         g_strcmp0 (gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)), "open-menu-symbolic") == 0;
+}
+
 static GtkWidget *
 find_primary_menu (GtkWidget *root)
 {
-  if (GTK_IS_MENU_BUTTON (root) &&
-      g_strcmp0 (gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (root)), "open-menu-symbolic") == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_primary_menu (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return find_where (root, is_primary_menu, NULL);
 }
 
-/* A mapped label under @root whose text (markup removed) is @text. */
-static GtkWidget *
-find_label_text (GtkWidget *root, const char *text)
+/* A mapped label whose text (markup removed) is @text. */
+static gboolean
+is_label_with_text (GtkWidget *widget, gconstpointer text)
 {
-  if (!gtk_widget_get_mapped (root))
-    return NULL;
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label_text (child, text);
+  GtkWidget *ancestor;
 
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  if (!GTK_IS_LABEL (widget) || g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) != 0)
+    return FALSE;
+  for (ancestor = widget; ancestor != NULL; ancestor = gtk_widget_get_parent (ancestor))
+    if (!gtk_widget_get_mapped (ancestor))
+      return FALSE;
+  return TRUE;
 }
 
 typedef struct {
@@ -108,7 +104,7 @@ label_shows (gpointer data)
 {
   LabelWait *wait = data;
 
-  return find_label_text (wait->root, wait->text) != NULL;
+  return find_where (wait->root, is_label_with_text, wait->text) != NULL;
 }
 
 /* Without a recording: an AdwApplicationWindow with an AdwHeaderBar showing
@@ -132,7 +128,7 @@ test_status_page (void)
   g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status)), ==, "Open a Recording");
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     {
-      GtkWidget *button = find_action_button (status, actions[i]);
+      GtkWidget *button = find_where (status, is_action_button, actions[i]);
 
       g_assert_nonnull (button);
       g_assert_true (gtk_widget_is_drawable (button));
