@@ -219,6 +219,7 @@ test_recent (void)
   cs_test_wait_until (cs_test_widget_is_drawable, list, "the recent list");
   g_assert_nonnull (cs_test_find_visible_label (list, "sched-irq-v6.dat", GTK_WIDGET (second)));
 
+  cs_test_save_screenshot (GTK_WIDGET (second), "adwaita-recent.png");
   row = find_widget (list, GTK_TYPE_LIST_BOX_ROW);
   g_assert_nonnull (row);
   g_signal_emit_by_name (gtk_widget_get_parent (row), "row-activated", row);
