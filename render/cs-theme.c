@@ -22,6 +22,7 @@ static const CsTheme themes[] = {
     .filtered        = { 0.78, 0.78, 0.78 },
     .density         = { 0.66, 0.66, 0.66 },
     .density_tick    = { 0.31, 0.31, 0.31 },
+    .other_state     = { 0.369, 0.361, 0.392 },   /* #5e5c64 */
   },
   [CS_COLOR_SCHEME_DARK] = {
     .page            = { 0.118, 0.118, 0.118 },   /* #1e1e1e */
@@ -36,6 +37,7 @@ static const CsTheme themes[] = {
     .filtered        = { 0.36, 0.36, 0.36 },
     .density         = { 0.45, 0.45, 0.45 },
     .density_tick    = { 0.82, 0.82, 0.82 },
+    .other_state     = { 0.753, 0.749, 0.737 },   /* #c0bfbc */
   },
 };
 

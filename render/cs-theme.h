@@ -5,7 +5,8 @@
  * The renderer draws on a light or a dark page (the window follows the
  * desktop's style; exports are always light).  Only what surrounds the data
  * changes with the scheme: page, axis, plot background, grid, text, event
- * ticks and density bars.  Task and CPU colours (cs-palette.h) stay the
+ * ticks, density bars and the dark grey of the "other" task state.  Task
+ * and CPU colours (cs-palette.h) stay the
  * same in both, so a task keeps its colour in every view and export: their
  * OKLab lightness (0.58 .. 0.83) is far from both backgrounds, and they
  * differ in lightness as well as hue, which keeps them apart for people
@@ -45,6 +46,9 @@ typedef enum {
  * @filtered: ticks of events a filter hides, while shown dimmed
  * @density: zoomed-out event density bars without sched_switch
  * @density_tick: the mark under every column with events
+ * @other_state: a task plot's line for a state other than running,
+ *   runnable, sleeping or uninterruptible (cs_palette_get_state_color()'s
+ *   dark grey, lighter on the dark page)
  *
  * The colours of one scheme, as cairo takes them.
  */
@@ -61,6 +65,7 @@ typedef struct {
   CsColor filtered;
   CsColor density;
   CsColor density_tick;
+  CsColor other_state;
 } CsTheme;
 
 const CsTheme *cs_theme_get (CsColorScheme scheme);
