@@ -33,6 +33,7 @@
 #include "cs-session.h"
 #include "cs-window.h"
 #include "cs-window-demo.h"
+#include "cs-window-settings.h"
 #include "cs-demo.h"
 
 struct _CsApplication
@@ -57,24 +58,11 @@ cs_application_get_empty_window (CsApplication *self)
   return cs_window_new (GTK_APPLICATION (self));
 }
 
-/* The application's settings, when the schema is installed and has @key. */
-static GSettings *
-cs_application_lookup_settings (const char *key)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  schema = source != NULL ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
-  if (schema == NULL || !g_settings_schema_has_key (schema, key))
-    return NULL;
-  return g_settings_new_full (schema, NULL, NULL);
-}
-
 /* The restore-session setting, when the schema is installed. */
 static gboolean
 cs_application_wants_last_session (void)
 {
-  g_autoptr(GSettings) settings = cs_application_lookup_settings ("restore-session");
+  g_autoptr(GSettings) settings = _cs_settings_lookup ((const char * const[]) { "restore-session", NULL });
 
   return settings != NULL && g_settings_get_boolean (settings, "restore-session");
 }
@@ -316,7 +304,7 @@ cs_application_startup (GApplication *application)
                                            accels[i].accels);
   gtk_window_set_default_icon_name (APP_ID);
 
-  self->settings = cs_application_lookup_settings ("color-scheme");
+  self->settings = _cs_settings_lookup ((const char * const[]) { "color-scheme", NULL });
   if (self->settings != NULL)
     g_settings_bind_with_mapping (self->settings, "color-scheme",
                                   adw_application_get_style_manager (ADW_APPLICATION (self)),

@@ -25,6 +25,7 @@
 
 #include "cs-index-cache.h"
 #include "cs-preferences-window.h"
+#include "cs-window-settings.h"
 
 struct _CsPreferencesWindow
 {
@@ -40,18 +41,6 @@ struct _CsPreferencesWindow
 G_DEFINE_FINAL_TYPE (CsPreferencesWindow, cs_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
 static const char * const color_schemes[] = { "default", "light", "dark" };
-
-static GSettings *
-lookup_settings (void)
-{
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  schema = source != NULL ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
-  if (schema == NULL || !g_settings_schema_has_key (schema, "color-scheme"))
-    return NULL;
-  return g_settings_new_full (schema, NULL, NULL);
-}
 
 static gboolean
 scheme_to_selected (GValue   *value,
@@ -288,7 +277,7 @@ cs_preferences_window_class_init (CsPreferencesWindowClass *klass)
 static void
 cs_preferences_window_init (CsPreferencesWindow *self)
 {
-  self->settings = lookup_settings ();
+  self->settings = _cs_settings_lookup ((const char * const[]) { "color-scheme", NULL });
   gtk_window_set_title (GTK_WINDOW (self), _("Preferences"));
   gtk_window_set_default_size (GTK_WINDOW (self), 600, 640);
   adw_preferences_window_set_search_enabled (ADW_PREFERENCES_WINDOW (self), TRUE);

@@ -12,28 +12,26 @@
 #include "cs-window-settings.h"
 
 /**
- * _cs_window_settings_lookup:
+ * _cs_settings_lookup:
+ * @keys: (array zero-terminated=1): keys the caller reads
  *
- * Returns: (transfer full) (nullable): the application's settings, or
- *   %NULL when the schema is not installed or lacks a key the window uses
+ * The application's settings are optional, so that an uninstalled build
+ * runs too (GSETTINGS_SCHEMA_DIR unset): callers keep no state without them.
+ *
+ * Returns: (transfer full) (nullable): the settings of APP_ID, or %NULL
+ *   when the schema is not installed or lacks one of @keys (an older one)
  */
 GSettings *
-_cs_window_settings_lookup (void)
+_cs_settings_lookup (const char * const *keys)
 {
-  static const char * const keys[] = {
-    "window-width", "window-height", "window-maximized", "last-directory",
-  };
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
 
-  if (source == NULL)
-    return NULL;
-
-  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  schema = source != NULL ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
   if (schema == NULL)
     return NULL;
 
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+  for (guint i = 0; keys[i] != NULL; i++)
     if (!g_settings_schema_has_key (schema, keys[i]))
       {
         g_debug ("Schema %s has no key %s; not using it", APP_ID, keys[i]);
@@ -41,6 +39,22 @@ _cs_window_settings_lookup (void)
       }
 
   return g_settings_new_full (schema, NULL, NULL);
+}
+
+/**
+ * _cs_window_settings_lookup:
+ *
+ * Returns: (transfer full) (nullable): the settings with the keys the
+ *   window uses, see _cs_settings_lookup()
+ */
+GSettings *
+_cs_window_settings_lookup (void)
+{
+  static const char * const keys[] = {
+    "window-width", "window-height", "window-maximized", "last-directory", NULL,
+  };
+
+  return _cs_settings_lookup (keys);
 }
 
 /**

@@ -8,6 +8,7 @@
 
 G_BEGIN_DECLS
 
+GSettings *_cs_settings_lookup              (const char * const *keys);
 GSettings *_cs_window_settings_lookup       (void);
 void       _cs_window_settings_restore_size (GtkWindow *window,
                                              GSettings *settings);
