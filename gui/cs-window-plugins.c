@@ -422,7 +422,18 @@ enable_plugin (CsPluginWindow *self,
                CsPlugin       *plugin)
 {
   if (!cs_plugin_host_enable_on (self->host, self->document, plugin))
-    return;
+    {
+      /* Nothing to decide: the recording shows without it; the Plugins
+       * dialog keeps the reason. */
+      /* TRANSLATORS: a toast; %s is a plugin's name, then why it refused */
+      const char *why = cs_plugin_host_get_open_error (self->host, plugin);
+      g_autofree char *title = g_strdup_printf (_("The “%s” plugin refused this recording: %s"),
+                                                cs_plugin_get_name (plugin), why != NULL ? why : "");
+
+      if (self->window != NULL)
+        cs_window_show_toast (self->window, title);
+      return;
+    }
   add_pages (self, plugin);
   _cs_plugin_document_request_automatic_passes (self->document, plugin);
 }
