@@ -171,7 +171,12 @@ test_status_page (void)
     g_assert_true (g_strv_contains ((const char * const *) actions->pdata, "app.about"));
   }
   cs_test_save_screenshot (GTK_WIDGET (window), "adwaita-status-page.png");
+
+  /* Destroyed, the window goes at once (its dispose stops its indexer and
+   * plugin passes): nothing of the new widgets keeps it alive. */
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   cs_test_destroy_window (window);
+  g_assert_null (window);
 }
 
 typedef struct {
@@ -347,7 +352,10 @@ test_dark_style (void)
   wait.rgb = light_axis;
   cs_test_wait_until (axis_pixel_is, &wait, "the timeline light again");
   adw_style_manager_set_color_scheme (manager, ADW_COLOR_SCHEME_DEFAULT);
+  /* With a recording too, the window goes when destroyed. */
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   cs_test_destroy_window (window);
+  g_assert_null (window);
 }
 
 /* The Preferences window's rows are bound to the settings: a switch
