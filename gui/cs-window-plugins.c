@@ -424,11 +424,12 @@ enable_plugin (CsPluginWindow *self,
   if (!cs_plugin_host_enable_on (self->host, self->document, plugin))
     {
       /* Nothing to decide: the recording shows without it; the Plugins
-       * dialog keeps the reason. */
-      /* TRANSLATORS: a toast; %s is a plugin's name, then why it refused */
+       * dialog keeps the reason, which names the plugin. */
       const char *why = cs_plugin_host_get_open_error (self->host, plugin);
-      g_autofree char *title = g_strdup_printf (_("The “%s” plugin refused this recording: %s"),
-                                                cs_plugin_get_name (plugin), why != NULL ? why : "");
+      /* TRANSLATORS: a toast; %s is a plugin's name */
+      g_autofree char *title = why != NULL ? g_strdup (why)
+                                           : g_strdup_printf (_("The plugin “%s” cannot show this recording"),
+                                                              cs_plugin_get_name (plugin));
 
       if (self->window != NULL)
         cs_window_show_toast (self->window, title);

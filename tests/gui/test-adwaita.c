@@ -19,6 +19,7 @@
 #include "cs-about.h"
 #include "cs-cli.h"
 #include "cs-export.h"
+#include "cs-plugin-host.h"
 #include "cs-preferences-window.h"
 #include "cs-recent-list.h"
 #include "cs-theme.h"
@@ -483,6 +484,24 @@ test_toast (void)
   cs_test_destroy_window (window);
 }
 
+/* A plugin refusing the recording (tests/gui/refuser-plugin.c) leaves the
+ * recording shown, and a toast names the plugin and its reason. */
+static void
+test_plugin_refused_toast (void)
+{
+  g_autofree char *path = cs_test_find_recording ();
+  CsWindow *window = cs_test_open_window (path, 1000, 700);
+  LabelWait wait = {
+    find_widget (GTK_WIDGET (window), ADW_TYPE_TOAST_OVERLAY),
+    /* The host's message, which names the plugin and gives its reason. */
+    "The plugin “Refuser” cannot show this recording: this recording has no refuser:events",
+  };
+
+  cs_test_wait_until (label_shows, &wait, "the refused plugin's toast");
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_READY);
+  cs_test_destroy_window (window);
+}
+
 /* GTK 4.8's GtkShortcutsWindow under libadwaita's stylesheet measures an
  * empty label with negative letter-spacing as -3 px wide and warns; the
  * window draws correctly.  Only that warning is dropped: every other
@@ -513,12 +532,15 @@ main (int argc, char *argv[])
   if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
     return cs_cli_run (argc, argv);
 
+  g_assert_nonnull (g_getenv ("CS_REFUSER_PLUGIN"));
+  cs_plugin_host_add_file (g_getenv ("CS_REFUSER_PLUGIN"));
   cs_test_gui_init (&argc, &argv, "test-adwaita", TRUE);
   g_log_set_writer_func (log_writer, NULL, NULL);
 
   g_test_add_func ("/cs/gui/Window/status-page", test_status_page);
   g_test_add_func ("/cs/gui/Window/recent-recordings", test_recent);
   g_test_add_func ("/cs/gui/Window/toast", test_toast);
+  g_test_add_func ("/cs/gui/Window/plugin-refused-toast", test_plugin_refused_toast);
   g_test_add_func ("/cs/gui/AboutWindow/version", test_about);
   g_test_add_func ("/cs/gui/Timeline/dark-style", test_dark_style);
   g_test_add_func ("/cs/gui/PreferencesWindow/bound-settings", test_preferences);
