@@ -26,8 +26,6 @@
 
 #include "cs-timeline-private.h"
 
-#include <adwaita.h>
-
 #define ZOOM_STEP          1.5     /* + and - */
 #define WHEEL_ZOOM_STEP    1.25    /* one notch of Ctrl+wheel */
 #define PAN_STEP           0.10    /* arrow keys and one wheel notch */
@@ -862,20 +860,6 @@ cs_timeline_class_init (CsTimelineClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
-/* The plots' page follows the desktop's style (AdwStyleManager:dark,
- * which honours the color-scheme setting). */
-static void
-style_dark_changed_cb (CsTimeline *self)
-{
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-
-  if (self->renderer == NULL)
-    return;
-  cs_timeline_renderer_set_color_scheme (self->renderer, dark ? CS_COLOR_SCHEME_DARK
-                                                              : CS_COLOR_SCHEME_LIGHT);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
 static void
 cs_timeline_init (CsTimeline *self)
 {
@@ -884,8 +868,7 @@ cs_timeline_init (CsTimeline *self)
 
   self->end_ns = EMPTY_SPAN_NS;
   _cs_timeline_markers_init (self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (style_dark_changed_cb), self, G_CONNECT_SWAPPED);
+  _cs_timeline_style_init (self);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
@@ -970,10 +953,8 @@ cs_timeline_set_document (CsTimeline *self,
 
   g_clear_object (&self->renderer);
   if (document != NULL)
-    {
-      self->renderer = cs_timeline_renderer_new (document);
-      style_dark_changed_cb (self);
-    }
+    self->renderer = cs_timeline_renderer_new (document);
+  _cs_timeline_style_apply (self);
   self->draw_error_reported = FALSE;
   self->drag_mode = DRAG_NONE;
   _cs_timeline_markers_reset (self);
