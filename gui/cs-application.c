@@ -1,4 +1,4 @@
-/* cs-application.c: the Chronoscope GtkApplication.
+/* cs-application.c: the Chronoscope AdwApplication.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -16,27 +16,37 @@
  * `chronoscope -i x.dat --pid 12` opens a window in the running one.
  * Without a file, the last session is restored at start when the
  * restore-session setting is on.
+ *
+ * AdwApplication (libadwaita 1.2) loads style.css from the resources and
+ * gives the style manager; the color-scheme setting (default: follow the
+ * desktop) is bound to it.  App actions: open, quit, preferences, about.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "cs-about.h"
 #include "cs-analysis.h"
 #include "cs-application.h"
 #include "cs-cli-plugins.h"
 #include "cs-plot-args.h"
+#include "cs-preferences-window.h"
 #include "cs-session.h"
 #include "cs-window.h"
 #include "cs-window-demo.h"
 #include "cs-compare.h"
+#include "cs-window-settings.h"
 #include "cs-demo.h"
 
 struct _CsApplication
 {
-  GtkApplication parent_instance;
+  AdwApplication parent_instance;
+
+  /* owned */
+  GSettings *settings;          /* NULL without the schema (uninstalled) */
 };
 
-G_DEFINE_FINAL_TYPE (CsApplication, cs_application, GTK_TYPE_APPLICATION)
+G_DEFINE_FINAL_TYPE (CsApplication, cs_application, ADW_TYPE_APPLICATION)
 
 static CsWindow *
 cs_application_get_empty_window (CsApplication *self)
@@ -54,15 +64,9 @@ cs_application_get_empty_window (CsApplication *self)
 static gboolean
 cs_application_wants_last_session (void)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GSettings) settings = _cs_settings_lookup ((const char * const[]) { "restore-session", NULL });
 
-  schema = source != NULL ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
-  if (schema == NULL || !g_settings_schema_has_key (schema, "restore-session"))
-    return FALSE;
-  settings = g_settings_new_full (schema, NULL, NULL);
-  return g_settings_get_boolean (settings, "restore-session");
+  return settings != NULL && g_settings_get_boolean (settings, "restore-session");
 }
 
 static void
@@ -235,60 +239,104 @@ quit_action (GSimpleAction *action,
     gtk_window_close (l->data);
 }
 
+/* app.about and app.preferences: their window over the active one. */
 static void
-about_action (GSimpleAction *action,
-              GVariant      *parameter,
-              gpointer       user_data)
+show_window_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
 {
-  CsApplication *self = user_data;
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
-  static const char * const authors[] = { "The Chronoscope developers", NULL };
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  const char *name = g_action_get_name (G_ACTION (action));
 
-  gtk_show_about_dialog (window,
-                         "program-name", _("Chronoscope"),
-                         "logo-icon-name", APP_ID,
-                         "version", PACKAGE_VERSION,
-                         "comments", _("See which task ran on which CPU, and when, in Linux ftrace recordings"),
-                         "license-type", GTK_LICENSE_GPL_2_0,
-                         "authors", authors,
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  gtk_window_present (g_str_equal (name, "about") ? cs_about_window_new (parent)
+                                                  : cs_preferences_window_new (parent));
+}
+
+/* color-scheme ("default", "light", "dark") → AdwStyleManager:color-scheme */
+static gboolean
+color_scheme_mapping (GValue   *value,
+                      GVariant *variant,
+                      gpointer  user_data)
+{
+  const char *scheme = g_variant_get_string (variant, NULL);
+
+  if (g_str_equal (scheme, "light"))
+    g_value_set_enum (value, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  else if (g_str_equal (scheme, "dark"))
+    g_value_set_enum (value, ADW_COLOR_SCHEME_FORCE_DARK);
+  else
+    g_value_set_enum (value, ADW_COLOR_SCHEME_DEFAULT);
+  return TRUE;
 }
 
 static const GActionEntry app_actions[] = {
   { "open", open_action },
   { "quit", quit_action },
-  { "about", about_action },
+  { "about", show_window_action },
+  { "preferences", show_window_action },
+};
+
+/* Every action of the menu that needs no parameter has a key, listed in
+ * the shortcuts window (gtk/help-overlay.ui); About is reached through the
+ * menu (F10), as the HIG has it. */
+static const struct {
+  const char *action;
+  const char *accels[3];
+} accels[] = {
+  { "app.open", { "<Control>o", NULL } },
+  { "app.quit", { "<Control>q", NULL } },
+  { "app.preferences", { "<Control>comma", NULL } },
+  { "win.record", { "<Control>r", NULL } },
+  { "win.demo", { "<Control><Shift>d", NULL } },
+  { "win.open-session", { "<Control><Shift>o", NULL } },
+  { "win.save-session", { "<Control>s", NULL } },
+  { "win.export", { "<Control>e", NULL } },
+  { "win.show-tasks", { "<Control>t", NULL } },
+  { "win.show-filters", { "<Control><Shift>f", NULL } },
+  { "win.show-stats", { "<Control>i", NULL } },
+  { "win.plugins", { "<Control><Shift>p", NULL } },
+  { "win.show-help-overlay", { "<Control>question", NULL } },
 };
 
 static void
 cs_application_startup (GApplication *application)
 {
-  static const char * const open_accels[] = { "<Control>o", NULL };
-  static const char * const quit_accels[] = { "<Control>q", NULL };
-  static const char * const tasks_accels[] = { "<Control>t", NULL };
-  static const char * const filters_accels[] = { "<Control><Shift>f", NULL };
-  static const char * const save_session_accels[] = { "<Control>s", NULL };
-  static const char * const export_accels[] = { "<Control>e", NULL };
+  CsApplication *self = CS_APPLICATION (application);
 
   G_APPLICATION_CLASS (cs_application_parent_class)->startup (application);
 
   g_action_map_add_action_entries (G_ACTION_MAP (application), app_actions,
                                    G_N_ELEMENTS (app_actions), application);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.open", open_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-tasks", tasks_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.show-filters", filters_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.save-session",
-                                         save_session_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.export", export_accels);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (application), accels[i].action,
+                                           accels[i].accels);
   gtk_window_set_default_icon_name (APP_ID);
+
+  self->settings = _cs_settings_lookup ((const char * const[]) { "color-scheme", NULL });
+  if (self->settings != NULL)
+    g_settings_bind_with_mapping (self->settings, "color-scheme",
+                                  adw_application_get_style_manager (ADW_APPLICATION (self)),
+                                  "color-scheme", G_SETTINGS_BIND_GET, color_scheme_mapping,
+                                  NULL, NULL, NULL);
+}
+
+static void
+cs_application_dispose (GObject *object)
+{
+  CsApplication *self = CS_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (cs_application_parent_class)->dispose (object);
 }
 
 static void
 cs_application_class_init (CsApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *application_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = cs_application_dispose;
 
   application_class->activate = cs_application_activate;
   application_class->command_line = cs_application_command_line;

@@ -4,12 +4,12 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_APPLICATION (cs_application_get_type ())
-G_DECLARE_FINAL_TYPE (CsApplication, cs_application, CS, APPLICATION, GtkApplication)
+G_DECLARE_FINAL_TYPE (CsApplication, cs_application, CS, APPLICATION, AdwApplication)
 
 CsApplication *cs_application_new (void);
 

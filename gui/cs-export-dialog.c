@@ -198,6 +198,13 @@ chooser_response_cb (GtkNativeDialog *chooser, int response, CsExportDialog *sel
       show_error (self, error);
       return;
     }
+  {
+    g_autofree char *basename = g_file_get_basename (file);
+    /* TRANSLATORS: a toast; %s is the exported file's name */
+    g_autofree char *title = g_strdup_printf (_("Exported to “%s”"), basename);
+
+    cs_window_show_toast (self->window, title);
+  }
   gtk_window_destroy (GTK_WINDOW (self));
 }
 

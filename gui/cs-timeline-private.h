@@ -59,4 +59,7 @@ void               _cs_timeline_markers_click        (CsTimeline         *self,
 void               _cs_timeline_markers_snapshot     (CsTimeline         *self,
                                                       GtkSnapshot        *snapshot);
 
+void               _cs_timeline_style_init           (CsTimeline         *self);
+void               _cs_timeline_style_apply          (CsTimeline         *self);
+
 G_END_DECLS

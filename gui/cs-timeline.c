@@ -868,6 +868,7 @@ cs_timeline_init (CsTimeline *self)
 
   self->end_ns = EMPTY_SPAN_NS;
   _cs_timeline_markers_init (self);
+  _cs_timeline_style_init (self);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
@@ -953,6 +954,7 @@ cs_timeline_set_document (CsTimeline *self,
   g_clear_object (&self->renderer);
   if (document != NULL)
     self->renderer = cs_timeline_renderer_new (document);
+  _cs_timeline_style_apply (self);
   self->draw_error_reported = FALSE;
   self->drag_mode = DRAG_NONE;
   _cs_timeline_markers_reset (self);

@@ -227,6 +227,14 @@ save_response_cb (GtkNativeDialog *chooser, int response, CsWindow *window)
   session = cs_session_capture (window);
   if (session != NULL && !cs_session_save (session, path, &error))
     show_message (window, _("Could not save the session"), error->message);
+  else if (session != NULL)
+    {
+      g_autofree char *basename = g_file_get_basename (file);
+      /* TRANSLATORS: a toast; %s is the session file's name */
+      g_autofree char *title = g_strdup_printf (_("Session saved as “%s”"), basename);
+
+      cs_window_show_toast (window, title);
+    }
 }
 
 static void

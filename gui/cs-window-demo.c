@@ -53,20 +53,17 @@ pending_free (gpointer data, GClosure *closure)
   g_free (pending);
 }
 
+/* Nothing to decide: the recording is open, only the markers are missing;
+ * a toast says why. */
 static void
 show_error (CsWindow *window, const char *scenario, const GError *error)
 {
-  GtkWidget *dialog;
+  g_autofree char *title = NULL;
 
   g_object_set_data_full (G_OBJECT (window), DEMO_ERROR_KEY, g_strdup (error->message), g_free);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  dialog = gtk_message_dialog_new (GTK_WINDOW (window), GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_WARNING, GTK_BUTTONS_CLOSE,
-                                   _("No markers for the %s demo"), scenario);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-  gtk_window_present (GTK_WINDOW (dialog));
+  /* TRANSLATORS: a toast; the first %s is a demo's name, the second why */
+  title = g_strdup_printf (_("No markers for the %s demo: %s"), scenario, error->message);
+  cs_window_show_toast (window, title);
 }
 
 /* The event at marker A: on the demo's CPU first (the section's begin,

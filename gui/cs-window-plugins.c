@@ -427,7 +427,19 @@ enable_plugin (CsPluginWindow *self,
                CsPlugin       *plugin)
 {
   if (!cs_plugin_host_enable_on (self->host, self->document, plugin))
-    return;
+    {
+      /* Nothing to decide: the recording shows without it; the Plugins
+       * dialog keeps the reason, which names the plugin. */
+      const char *why = cs_plugin_host_get_open_error (self->host, plugin);
+      /* TRANSLATORS: a toast; %s is a plugin's name */
+      g_autofree char *title = why != NULL ? g_strdup (why)
+                                           : g_strdup_printf (_("The plugin “%s” cannot show this recording"),
+                                                              cs_plugin_get_name (plugin));
+
+      if (self->window != NULL)
+        cs_window_show_toast (self->window, title);
+      return;
+    }
   add_pages (self, plugin);
   _cs_plugin_document_request_automatic_passes (self->document, plugin);
 }

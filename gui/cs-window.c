@@ -2,8 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Three pages: the empty state, indexing progress with Cancel, and the
- * timeline with an info bar that shows what lies under the pointer.  Errors
+ * An AdwApplicationWindow with three pages: the status page (Open, Record,
+ * Classroom Demos and the recent recordings), indexing progress with
+ * Cancel, and the timeline with an info bar that shows what lies under the
+ * pointer; toasts (cs_window_show_toast()) tell what happened.  The
+ * AdwApplication loads style.css.  Errors
  * (a file that is not a recording, a truncated one, a crashed indexer) appear
  * in a banner at the top that names the file, while the window goes back to
  * what it showed before.  The window keeps no recording state of its own
@@ -30,13 +33,13 @@
 #include "cs-window-actions.h"
 #include "cs-window.h"
 #include "cs-window-plugins.h"
+#include "cs-window-settings.h"
 #include "cs-plugins-dialog.h"
-
-#define STYLE_RESOURCE "/org/chronoscope/Chronoscope/style.css"
+#include "cs-recent-list.h"
 
 struct _CsWindow
 {
-  GtkApplicationWindow parent_instance;
+  AdwApplicationWindow parent_instance;
 
   /* template widgets */
   GtkLabel *title_label;
@@ -58,6 +61,7 @@ struct _CsWindow
   GtkMenuButton *cpu_button;
   CsFilterBar *filter_bar;
   GtkBox *info_bar;
+  AdwToastOverlay *toast_overlay;
 
   /* owned */
   GSettings *settings;
@@ -81,7 +85,7 @@ G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
                     G_DEFINE_ENUM_VALUE (CS_WINDOW_STATE_LOADING, "loading"),
                     G_DEFINE_ENUM_VALUE (CS_WINDOW_STATE_READY, "ready"))
 
-G_DEFINE_FINAL_TYPE (CsWindow, cs_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE (CsWindow, cs_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum {
   PROP_0,
@@ -91,71 +95,6 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-
-/* ------------------------------------------------------------------------ */
-/* Settings: optional, so that the window also runs uninstalled               */
-
-static GSettings *
-cs_window_lookup_settings (void)
-{
-  static const char * const keys[] = {
-    "window-width", "window-height", "window-maximized", "last-directory",
-  };
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  if (source == NULL)
-    return NULL;
-
-  schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
-  if (schema == NULL)
-    return NULL;
-
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    if (!g_settings_schema_has_key (schema, keys[i]))
-      {
-        g_debug ("Schema %s has no key %s; not using it", APP_ID, keys[i]);
-        return NULL;
-      }
-
-  return g_settings_new_full (schema, NULL, NULL);
-}
-
-static void
-cs_window_restore_size (CsWindow *self)
-{
-  int width, height;
-
-  if (self->settings == NULL)
-    return;
-
-  width = g_settings_get_int (self->settings, "window-width");
-  height = g_settings_get_int (self->settings, "window-height");
-  if (width > 0 && height > 0)
-    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
-  if (g_settings_get_boolean (self->settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
-}
-
-static void
-cs_window_save_size (CsWindow *self)
-{
-  int width, height;
-
-  if (self->settings == NULL)
-    return;
-
-  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
-  g_settings_delay (self->settings);
-  if (width > 0 && height > 0)
-    {
-      g_settings_set_int (self->settings, "window-width", width);
-      g_settings_set_int (self->settings, "window-height", height);
-    }
-  g_settings_set_boolean (self->settings, "window-maximized",
-                          gtk_window_is_maximized (GTK_WINDOW (self)));
-  g_settings_apply (self->settings);
-}
 
 /* ------------------------------------------------------------------------ */
 /* State                                                                     */
@@ -444,6 +383,7 @@ job_done_cb (GObject      *source_object,
     }
 
   cs_window_set_document (self, document, cs_index_job_get_file (job));
+  cs_recent_list_add_file (cs_index_job_get_file (job));
   g_clear_object (&self->job);
 }
 
@@ -619,6 +559,17 @@ view_action (GtkWidget  *widget,
   gtk_widget_activate_action (GTK_WIDGET (self->timeline), timeline_action, NULL);
 }
 
+/* win.open-recent(uri): a row of the recent recordings. */
+static void
+open_recent_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  cs_window_open_file (CS_WINDOW (user_data), file);
+}
+
 /* win.record: one record panel per window; what it records opens here. */
 static void
 record_action (GSimpleAction *action,
@@ -673,7 +624,7 @@ cs_window_close_request (GtkWindow *window)
   CsWindow *self = CS_WINDOW (window);
   g_autoptr(GError) error = NULL;
 
-  cs_window_save_size (self);
+  _cs_window_settings_save_size (GTK_WINDOW (self), self->settings);
   cs_window_cancel (self);
   if (!cs_session_save_last (self, &error))
     g_message ("Could not save the last session: %s", error->message);
@@ -772,6 +723,7 @@ cs_window_class_init (CsWindowClass *klass)
   g_type_ensure (CS_TYPE_TIMELINE);
   g_type_ensure (CS_TYPE_EVENT_LIST_VIEW);
   g_type_ensure (CS_TYPE_FILTER_BAR);
+  g_type_ensure (CS_TYPE_RECENT_LIST);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-window.ui");
   gtk_widget_class_bind_template_child (widget_class, CsWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, subtitle_label);
@@ -792,6 +744,7 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, analysis_box);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, cpu_button);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, toast_overlay);
   gtk_widget_class_bind_template_callback (widget_class, dismiss_error_cb);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, hover_text_changed_cb);
@@ -811,23 +764,6 @@ cs_window_class_init (CsWindowClass *klass)
 }
 
 static void
-cs_window_load_style (void)
-{
-  GdkDisplay *display = gdk_display_get_default ();
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (display == NULL || g_object_get_data (G_OBJECT (display), "cs-style") != NULL)
-    return;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, STYLE_RESOURCE);
-  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  g_object_set_data_full (G_OBJECT (display), "cs-style", g_steal_pointer (&provider),
-                          g_object_unref);
-}
-
-static void
 plugins_action (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
@@ -842,10 +778,10 @@ cs_window_init (CsWindow *self)
     { "record", record_action },
     { "demo", demo_action },
     { "plugins", plugins_action },
+    { "open-recent", open_recent_action, "s" },
   };
   GtkDropTarget *target;
 
-  cs_window_load_style ();
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), record_entries,
                                    G_N_ELEMENTS (record_entries), self);
@@ -875,8 +811,8 @@ cs_window_init (CsWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
 
-  self->settings = cs_window_lookup_settings ();
-  cs_window_restore_size (self);
+  self->settings = _cs_window_settings_lookup ();
+  _cs_window_settings_restore_size (GTK_WINDOW (self), self->settings);
   if (self->settings != NULL)
     g_settings_bind (self->settings, "graph-follows", self->event_list_view, "graph-follows",
                      G_SETTINGS_BIND_DEFAULT);
@@ -1035,4 +971,28 @@ cs_window_get_plugins (CsWindow *self)
   g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
 
   return self->plugins;
+}
+
+/**
+ * cs_window_show_toast:
+ * @self: a #CsWindow
+ * @title: what happened, one short sentence for people (translated)
+ *
+ * Shows @title in a toast at the bottom of the window for a few seconds:
+ * for news nothing must be decided about (a file written, a session saved,
+ * a plugin that could not run).  Errors that block what was asked stay in
+ * dialogs or the error banner.
+ */
+void
+cs_window_show_toast (CsWindow   *self,
+                      const char *title)
+{
+  g_autofree char *escaped = NULL;
+
+  g_return_if_fail (CS_IS_WINDOW (self));
+  g_return_if_fail (title != NULL);
+
+  /* libadwaita 1.2 reads a toast's title as Pango markup. */
+  escaped = g_markup_escape_text (title, -1);
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
 }

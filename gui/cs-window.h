@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "cs-event-list-view.h"
 #include "cs-timeline.h"
@@ -27,7 +27,7 @@ typedef enum {
 GType cs_window_state_get_type (void) G_GNUC_CONST;
 
 #define CS_TYPE_WINDOW (cs_window_get_type ())
-G_DECLARE_FINAL_TYPE (CsWindow, cs_window, CS, WINDOW, GtkApplicationWindow)
+G_DECLARE_FINAL_TYPE (CsWindow, cs_window, CS, WINDOW, AdwApplicationWindow)
 
 typedef struct _CsAnalysis CsAnalysis;
 
@@ -46,5 +46,7 @@ gboolean       cs_window_select_event      (CsWindow       *self,
                                             const CsEvent  *event);
 struct _CsPluginWindow *cs_window_get_plugins (CsWindow    *self);
 struct _CsQueryPage *cs_window_get_query_page (CsWindow    *self);
+void           cs_window_show_toast        (CsWindow       *self,
+                                            const char     *title);
 
 G_END_DECLS

@@ -82,10 +82,10 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
   char label[CS_TIME_AXIS_LABEL_SIZE];
   gint64 tick;
 
-  _cs_theme_set_source (cr, &cs_theme_axis_color);
+  _cs_theme_set_source (cr, &frame->theme->axis);
   cairo_rectangle (cr, 0, 0, frame->time_x + frame->time_width, CS_AXIS_HEIGHT_PX);
   cairo_fill (cr);
-  _cs_theme_set_source (cr, &cs_theme_rule_color);
+  _cs_theme_set_source (cr, &frame->theme->rule);
   cairo_rectangle (cr, 0, CS_AXIS_HEIGHT_PX - 1, frame->time_x + frame->time_width, 1);
   cairo_fill (cr);
 
@@ -95,7 +95,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
       int height;
 
       pango_layout_get_pixel_size (layout, NULL, &height);
-      _cs_theme_set_source (cr, &cs_theme_dim_text_color);
+      _cs_theme_set_source (cr, &frame->theme->dim_text);
       cairo_move_to (cr, 6, floor ((CS_AXIS_HEIGHT_PX - height) / 2.0));
       pango_cairo_show_layout (cr, layout);
     }
@@ -104,7 +104,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
     return;
 
   /* Minor ticks. */
-  _cs_theme_set_source (cr, &cs_theme_dim_text_color);
+  _cs_theme_set_source (cr, &frame->theme->dim_text);
   /* One step before the first label, or the start of time when a damaged
    * recording's span begins near -2^63 ns. */
   if (__builtin_sub_overflow (axis->first_tick_ns, axis->step_ns, &tick))
@@ -129,7 +129,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
     }
   cairo_fill (cr);
 
-  _cs_theme_set_source (cr, &cs_theme_grid_color);
+  _cs_theme_set_source (cr, &frame->theme->grid);
   for (tick = axis->first_tick_ns; tick < frame->end_ns; tick = next_tick (tick, axis->step_ns))
     {
       double x = floor (_cs_plot_frame_ns_to_x (frame, tick));
@@ -140,7 +140,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
     }
   cairo_fill (cr);
 
-  _cs_theme_set_source (cr, &cs_theme_text_color);
+  _cs_theme_set_source (cr, &frame->theme->text);
   for (tick = axis->first_tick_ns; tick < frame->end_ns; tick = next_tick (tick, axis->step_ns))
     {
       double x = floor (_cs_plot_frame_ns_to_x (frame, tick)) + LABEL_PAD_PX;

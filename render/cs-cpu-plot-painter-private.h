@@ -14,6 +14,7 @@
 
 #include "cs-document.h"
 #include "cs-event-filter.h"
+#include "cs-theme.h"
 #include "cs-timeline-renderer.h"
 
 G_BEGIN_DECLS
@@ -35,8 +36,10 @@ G_BEGIN_DECLS
  * @ns_per_px: nanoseconds per pixel column
  * @zoomed_in: whether a pixel is narrower than the index's summary
  *   resolution, so plots are drawn from slices and events
+ * @theme: the colours around the data (cs_theme_get()); light unless the
+ *   renderer's colour scheme says otherwise
  *
- * The geometry of one frame, shared by all plots.
+ * The geometry and colours of one frame, shared by all plots.
  */
 typedef struct {
   gint64 begin_ns;
@@ -46,6 +49,7 @@ typedef struct {
   guint n_columns;
   double ns_per_px;
   gboolean zoomed_in;
+  const CsTheme *theme;
 } CsPlotFrame;
 
 typedef struct _CsCpuPlotPainter CsCpuPlotPainter;

@@ -39,10 +39,6 @@
 
 #define LABEL_FONT "Sans 8"
 
-static const CsColor event_color      = { 0.30, 0.30, 0.30 };
-static const CsColor filtered_color   = { 0.78, 0.78, 0.78 };
-static const CsColor density_color    = { 0.66, 0.66, 0.66 };
-static const CsColor density_tick     = { 0.31, 0.31, 0.31 };
 static const CsColor unknown_task     = { 0.60, 0.60, 0.60 };
 
 /* Per-task drawing state, created on first use. */
@@ -129,6 +125,7 @@ _cs_plot_frame_init (CsPlotFrame      *frame,
                    ? _cs_plot_frame_offset_ns (frame, frame->end_ns) / frame->time_width
                    : _cs_plot_frame_offset_ns (frame, frame->end_ns);
   frame->zoomed_in = frame->ns_per_px < (double) MAX (resolution_ns, 1);
+  frame->theme = cs_theme_get (CS_COLOR_SCHEME_LIGHT);
 }
 
 /**
@@ -412,8 +409,8 @@ static gboolean
 draw_density_columns (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guint cpu,
                       double y, GError **error)
 {
-  guint32 bar_argb = opaque_argb (&density_color);
-  guint32 tick_argb = opaque_argb (&density_tick);
+  guint32 bar_argb = opaque_argb (&frame->theme->density);
+  guint32 tick_argb = opaque_argb (&frame->theme->density_tick);
   guint32 max_events = 0;
   guint32 *pixels;
   double scale;
@@ -682,9 +679,9 @@ draw_events (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guin
 
   if (self->filter != NULL && !self->hide_filtered)
     fill_marks (cr, self->marks->data, MARK_FILTERED, frame->n_columns, frame->time_x,
-                y + CS_PLOT_HEIGHT_PX, tick_height, &filtered_color);
+                y + CS_PLOT_HEIGHT_PX, tick_height, &frame->theme->filtered);
   fill_marks (cr, self->marks->data, MARK_SHOWN, frame->n_columns, frame->time_x,
-              y + CS_PLOT_HEIGHT_PX, tick_height, &event_color);
+              y + CS_PLOT_HEIGHT_PX, tick_height, &frame->theme->event);
   return TRUE;
 }
 

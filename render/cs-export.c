@@ -351,7 +351,7 @@ draw_title (cairo_t               *cr,
   pango_layout_set_width (layout, (width_px - 2 * MARGIN_PX) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
   pango_layout_get_pixel_size (layout, NULL, &height);
-  _cs_theme_set_source (cr, &cs_theme_text_color);
+  _cs_theme_set_source (cr, &cs_theme_get (CS_COLOR_SCHEME_LIGHT)->text);
   cairo_move_to (cr, MARGIN_PX, floor ((TITLE_HEIGHT_PX - height) / 2.0));
   pango_cairo_show_layout (cr, layout);
 }
@@ -420,7 +420,7 @@ draw_markers (cairo_t               *cr,
       _cs_theme_set_source (cr, color);
       cairo_rectangle (cr, x, top, w + 8, MARKER_BAND_PX);
       cairo_fill (cr);
-      _cs_theme_set_source (cr, &cs_theme_page_color);
+      _cs_theme_set_source (cr, &cs_theme_get (CS_COLOR_SCHEME_LIGHT)->page);
       cairo_move_to (cr, x + 4, top + floor ((MARKER_BAND_PX - h) / 2.0));
       pango_cairo_show_layout (cr, layout);
     }
@@ -452,7 +452,7 @@ draw_legend (cairo_t      *cr,
       cairo_fill (cr);
 
       pango_layout_get_pixel_size (layout, NULL, &h);
-      _cs_theme_set_source (cr, &cs_theme_text_color);
+      _cs_theme_set_source (cr, &cs_theme_get (CS_COLOR_SCHEME_LIGHT)->text);
       cairo_move_to (cr, x + LEGEND_SWATCH_PX + 6, row_y + floor ((LEGEND_ROW_PX - h) / 2.0));
       pango_cairo_show_layout (cr, layout);
     }
@@ -490,6 +490,8 @@ cs_export_draw (CsTimelineRenderer    *renderer,
   int column_px = 0, n_columns = 1, legend_px = 0;
   int timeline_px;
   CsViewport viewport;
+  const CsTheme *light = cs_theme_get (CS_COLOR_SCHEME_LIGHT);
+  CsColorScheme scheme;
   gboolean ok;
 
   g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (renderer), FALSE);
@@ -502,8 +504,12 @@ cs_export_draw (CsTimelineRenderer    *renderer,
                      height_px - (int) timeline_y - legend_px);
   timeline_px = MAX (timeline_px, 1);
 
+  /* Slides are light whatever the desktop's style. */
+  scheme = cs_timeline_renderer_get_color_scheme (renderer);
+  cs_timeline_renderer_set_color_scheme (renderer, CS_COLOR_SCHEME_LIGHT);
+
   cairo_save (cr);
-  _cs_theme_set_source (cr, &cs_theme_page_color);
+  _cs_theme_set_source (cr, &light->page);
   cairo_paint (cr);
   if (!options->plain)
     draw_title (cr, context, document, options, width_px);
@@ -517,6 +523,7 @@ cs_export_draw (CsTimelineRenderer    *renderer,
   draw_markers (cr, context, renderer, &viewport, options, timeline_px);
   draw_legend (cr, context, entries, width_px, timeline_y + timeline_px);
   cairo_restore (cr);
+  cs_timeline_renderer_set_color_scheme (renderer, scheme);
   g_object_unref (context);
   return ok;
 }

@@ -351,13 +351,13 @@ cs_plugin_view_get_color (const CsPluginView *view,
   switch (role)
     {
     case CS_PLUGIN_COLOR_TEXT:
-      c = &cs_theme_text_color;
+      c = &view->frame->theme->text;
       break;
     case CS_PLUGIN_COLOR_BACKGROUND:
-      c = &cs_theme_plot_color;
+      c = &view->frame->theme->plot;
       break;
     case CS_PLUGIN_COLOR_GRID:
-      c = &cs_theme_grid_color;
+      c = &view->frame->theme->grid;
       break;
     default:
       if (role >= CS_PLUGIN_COLOR_ORANGE && role <= CS_PLUGIN_COLOR_PURPLE)
@@ -367,7 +367,7 @@ cs_plugin_view_get_color (const CsPluginView *view,
           set_color (color, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
           return;
         }
-      c = &cs_theme_text_color;
+      c = &view->frame->theme->text;
       break;
     }
   set_color (color, c->red, c->green, c->blue);
@@ -383,7 +383,7 @@ cs_plugin_view_get_task_color (const CsPluginView *view,
   g_return_if_fail (view != NULL && color != NULL);
 
   if (!cs_palette_get_task_color (pid, &c))
-    c = cs_theme_plot_color;
+    c = view->frame->theme->plot;
   set_color (color, c.red, c.green, c.blue);
 }
 

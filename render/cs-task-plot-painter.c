@@ -98,6 +98,19 @@ struct _CsTaskPlotPainter
   PangoLayout *latency_layout;
 };
 
+/* cs_palette_get_state_color(), but the "other" state's dark grey comes
+ * from the frame's theme: it must stand out from a dark page too. */
+static gboolean
+state_color (const CsPlotFrame *frame, CsTaskState state, CsColor *color)
+{
+  if (state == CS_TASK_OTHER)
+    {
+      *color = frame->theme->other_state;
+      return TRUE;
+    }
+  return cs_palette_get_state_color (state, color);
+}
+
 static void
 set_source (cairo_t *cr, const CsColor *color)
 {
@@ -266,7 +279,7 @@ draw_columns (CsTaskPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, do
     {
       CsColor color;
 
-      if (cs_palette_get_state_color (state, &color))
+      if (state_color (frame, state, &color))
         state_argb[state] = opaque_argb (&color);
     }
 
@@ -477,7 +490,7 @@ draw_boxes (CsTaskPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, doub
       if (first->state == CS_TASK_RUNNING)
         cs_palette_get_cpu_color ((guint) MAX (first->cpu, 0), &color);
       else
-        cs_palette_get_state_color (first->state, &color);
+        state_color (frame, first->state, &color);
 
       fill_box_group (cr, first, end - i, frame->time_x, y);
       set_source (cr, &color);

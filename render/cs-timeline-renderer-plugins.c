@@ -64,7 +64,7 @@ _cs_timeline_renderer_draw_plugin_row (CsTimelineRenderer *self, cairo_t *cr, co
   top = floor (y + (CS_PLOT_HEIGHT_PX - heights[0] - heights[1]) / 2.0);
   for (guint i = 0; i < 2 && layouts[i] != NULL; i++)
     {
-      _cs_theme_set_source (cr, i == 0 ? &cs_theme_text_color : &cs_theme_dim_text_color);
+      _cs_theme_set_source (cr, i == 0 ? &frame->theme->text : &frame->theme->dim_text);
       cairo_move_to (cr, 6, top);
       pango_cairo_show_layout (cr, layouts[i]);
       top += heights[i];

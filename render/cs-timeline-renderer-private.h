@@ -43,6 +43,7 @@ struct _CsTimelineRenderer
   CsPluginDocument *plugins;  /* NULL: no plugin layers */
   GArray *rows;               /* CsPluginRow: plugin rows, after the task plots */
   char *item_text;            /* of the last hit test's CsHit.item */
+  CsColorScheme scheme;       /* the page drawn on: light unless set */
 };
 
 double   _cs_timeline_renderer_plot_y              (guint                index);

@@ -103,7 +103,7 @@ draw_cpu_label (CsTimelineRenderer *self, cairo_t *cr, guint cpu, double y)
   g_snprintf (text, sizeof text, _("CPU %u"), cpu);
   layout = _cs_text_cache_get (&self->cpu_texts, self->pango_context, text);
   pango_layout_get_pixel_size (layout, NULL, &height);
-  _cs_theme_set_source (cr, &cs_theme_text_color);
+  _cs_theme_set_source (cr, &cs_theme_get (self->scheme)->text);
   cairo_move_to (cr, 6, floor (y + (CS_PLOT_HEIGHT_PX - height) / 2.0));
   pango_cairo_show_layout (cr, layout);
 }
@@ -121,10 +121,11 @@ draw_plot_note (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame,
   x = frame->time_x + frame->time_width - width - 2 * LABEL_PAD_PX;
   if (x < frame->time_x)
     return;
-  cairo_set_source_rgba (cr, 1.0, 1.0, 1.0, 0.8);
+  cairo_set_source_rgba (cr, frame->theme->note_background.red, frame->theme->note_background.green,
+                         frame->theme->note_background.blue, 0.8);
   cairo_rectangle (cr, x - LABEL_PAD_PX, y + 1, width + 2 * LABEL_PAD_PX, height + 1);
   cairo_fill (cr);
-  _cs_theme_set_source (cr, &cs_theme_dim_text_color);
+  _cs_theme_set_source (cr, &frame->theme->dim_text);
   cairo_move_to (cr, x, y + 1);
   pango_cairo_show_layout (cr, layout);
 }
@@ -180,10 +181,10 @@ draw_task_label (CsTimelineRenderer *self, cairo_t *cr, gint32 pid, double y)
   pango_layout_get_pixel_size (pid_layout, NULL, &pid_height);
 
   top = floor (y + (CS_PLOT_HEIGHT_PX - comm_height - pid_height) / 2.0);
-  _cs_theme_set_source (cr, &cs_theme_text_color);
+  _cs_theme_set_source (cr, &cs_theme_get (self->scheme)->text);
   cairo_move_to (cr, 6, top);
   pango_cairo_show_layout (cr, comm_layout);
-  _cs_theme_set_source (cr, &cs_theme_dim_text_color);
+  _cs_theme_set_source (cr, &cs_theme_get (self->scheme)->dim_text);
   cairo_move_to (cr, 6, top + comm_height);
   pango_cairo_show_layout (cr, pid_layout);
 }
@@ -704,10 +705,11 @@ cs_timeline_renderer_draw (CsTimelineRenderer  *self,
   cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
   update_pango_context (self, cr);
 
-  _cs_theme_set_source (cr, &cs_theme_page_color);
+  frame.theme = cs_theme_get (self->scheme);
+  _cs_theme_set_source (cr, &frame.theme->page);
   cairo_paint (cr);
 
-  _cs_theme_set_source (cr, &cs_theme_plot_color);
+  _cs_theme_set_source (cr, &frame.theme->plot);
   for (guint i = 0; i < n_plots (self); i++)
     cairo_rectangle (cr, frame.time_x, _cs_timeline_renderer_plot_y (i), frame.time_width, CS_PLOT_HEIGHT_PX);
   cairo_fill (cr);
@@ -856,3 +858,37 @@ cs_timeline_renderer_hit_test (CsTimelineRenderer  *self,
   return TRUE;
 }
 
+
+/**
+ * cs_timeline_renderer_set_color_scheme:
+ * @self: a #CsTimelineRenderer
+ * @scheme: the page to draw on
+ *
+ * Draws the next frames on a light or dark page (cs_theme_get()): the
+ * window follows the desktop's style with it.  Task and CPU colours do not
+ * change.  cs_export_draw() always draws light, whatever @scheme.
+ */
+void
+cs_timeline_renderer_set_color_scheme (CsTimelineRenderer *self,
+                                       CsColorScheme       scheme)
+{
+  g_return_if_fail (CS_IS_TIMELINE_RENDERER (self));
+  g_return_if_fail (scheme == CS_COLOR_SCHEME_LIGHT || scheme == CS_COLOR_SCHEME_DARK);
+
+  self->scheme = scheme;
+}
+
+/**
+ * cs_timeline_renderer_get_color_scheme:
+ * @self: a #CsTimelineRenderer
+ *
+ * Returns: the page the renderer draws on, %CS_COLOR_SCHEME_LIGHT unless
+ *   set
+ */
+CsColorScheme
+cs_timeline_renderer_get_color_scheme (CsTimelineRenderer *self)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (self), CS_COLOR_SCHEME_LIGHT);
+
+  return self->scheme;
+}

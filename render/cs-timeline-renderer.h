@@ -22,6 +22,7 @@
 #include "cs-event-filter.h"
 #include "cs-plugin-view.h"
 #include "cs-task-timeline.h"
+#include "cs-theme.h"
 
 G_BEGIN_DECLS
 
@@ -187,5 +188,8 @@ double              cs_timeline_renderer_ns_to_x    (CsTimelineRenderer  *self,
 gint64              cs_timeline_renderer_x_to_ns    (CsTimelineRenderer  *self,
                                                      const CsViewport    *viewport,
                                                      double               x_px);
+void                cs_timeline_renderer_set_color_scheme (CsTimelineRenderer *self,
+                                                     CsColorScheme        scheme);
+CsColorScheme       cs_timeline_renderer_get_color_scheme (CsTimelineRenderer *self);
 
 G_END_DECLS

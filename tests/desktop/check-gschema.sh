@@ -37,9 +37,10 @@ expect record-tracer "''"
 expect record-tracer-optional true
 expect record-stacktrace false
 expect demo-module "''"
+expect color-scheme "'default'"
 
 keys=$(gsettings --schemadir "$schemas_dir" list-keys "$schema" | sort | tr '\n' ' ')
-want='demo-module disabled-plugins graph-follows last-directory record-buffer-size-kb record-clock record-command record-command-only record-cpumask record-directory record-duration record-events record-extra-events record-filters record-follow-children record-pids record-stacktrace record-tracer record-tracer-optional restore-session window-height window-maximized window-width '
+want='color-scheme demo-module disabled-plugins graph-follows last-directory record-buffer-size-kb record-clock record-command record-command-only record-cpumask record-directory record-duration record-events record-extra-events record-filters record-follow-children record-pids record-stacktrace record-tracer record-tracer-optional restore-session window-height window-maximized window-width '
 if [[ $keys != "$want" ]]; then
   echo "FAIL: keys are '$keys', expected '$want' (update this test and the README when adding one)"
   failed=1

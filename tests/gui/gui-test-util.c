@@ -31,6 +31,12 @@ cs_test_gui_init (int         *argc,
   g_assert_nonnull (cs_test_work_dir);
   cache_dir = g_build_filename (cs_test_work_dir, "cache", NULL);
   g_setenv ("XDG_CACHE_HOME", cache_dir, TRUE);
+  /* The recent recordings (recently-used.xbel) stay in the work folder. */
+  {
+    g_autofree char *data_dir = g_build_filename (cs_test_work_dir, "data", NULL);
+
+    g_setenv ("XDG_DATA_HOME", data_dir, TRUE);
+  }
   if (private_config)
     {
       g_autofree char *config_dir = g_build_filename (cs_test_work_dir, "config", NULL);

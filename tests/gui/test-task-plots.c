@@ -656,7 +656,7 @@ test_cpu_option (void)
   /* The CPU chooser: both CPUs listed, CPU 1 checked; checking CPU 0 adds
    * its plot. */
   {
-    GtkWidget *button = find_menu_button (gtk_window_get_titlebar (GTK_WINDOW (window)), "CPUs");
+    GtkWidget *button = find_menu_button (GTK_WIDGET (window), "CPUs");
     GtkPopover *popover;
     GtkWidget *check;
     const guint *shown;

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "cs-palette.h"
+#include "cs-theme.h"
 
 static double
 linear (double encoded)
@@ -126,6 +127,55 @@ test_text_color (void)
   g_assert_cmphex (cs_color_to_rgb24 (&text), ==, 0x000000);
 }
 
+/* WCAG 2 contrast ratio of two colours, 1 .. 21. */
+static double
+contrast_ratio (const CsColor *a, const CsColor *b)
+{
+  double la = luminance (a), lb = luminance (b);
+
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+/* The dark scheme reads: text 4.5:1 (WCAG AA) on every background it is
+ * drawn on, marks 3:1 (WCAG non-text contrast) on the plot background;
+ * and every task colour stands out 3:1 from the dark plot background, so
+ * slices read without their labels.  Task colours also differ in lightness
+ * between neighbouring pids (test_neighbours_distinct), which does not
+ * depend on seeing hues. */
+static void
+test_dark_theme_readable (void)
+{
+  const CsTheme *dark = cs_theme_get (CS_COLOR_SCHEME_DARK);
+  const CsTheme *light = cs_theme_get (CS_COLOR_SCHEME_LIGHT);
+  const CsColor *backgrounds[] = { &dark->page, &dark->axis, &dark->plot };
+
+  for (guint i = 0; i < G_N_ELEMENTS (backgrounds); i++)
+    {
+      g_assert_cmpfloat (contrast_ratio (&dark->text, backgrounds[i]), >=, 4.5);
+      g_assert_cmpfloat (contrast_ratio (&dark->dim_text, backgrounds[i]), >=, 4.5);
+    }
+  g_assert_cmpfloat (contrast_ratio (&dark->event, &dark->plot), >=, 3.0);
+  g_assert_cmpfloat (contrast_ratio (&dark->density_tick, &dark->plot), >=, 3.0);
+  g_assert_cmpfloat (contrast_ratio (&dark->other_state, &dark->plot), >=, 3.0);
+  /* Dimmed (filtered) ticks stay dimmer than the shown ones. */
+  g_assert_cmpfloat (contrast_ratio (&dark->filtered, &dark->plot), <, contrast_ratio (&dark->event, &dark->plot));
+  /* The dark scheme is no harder to read than the light one. */
+  g_assert_cmpfloat (contrast_ratio (&dark->text, &dark->plot), >=, contrast_ratio (&light->text, &light->plot));
+  g_assert_cmpfloat (contrast_ratio (&dark->dim_text, &dark->plot), >=, contrast_ratio (&light->dim_text, &light->plot));
+  /* An out-of-range scheme is the light one. */
+  g_assert_true (cs_theme_get ((CsColorScheme) 7) == light);
+
+  for (gint32 pid = 1; pid < 5000; pid++)
+    {
+      CsColor color;
+
+      g_assert_true (cs_palette_get_task_color (pid, &color));
+      if (contrast_ratio (&color, &dark->plot) < 3.0)
+        g_error ("pid %d: %06x is %.2f:1 on the dark plot", pid, cs_color_to_rgb24 (&color),
+                 contrast_ratio (&color, &dark->plot));
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -136,6 +186,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/render/Palette/neighbours-distinct", test_neighbours_distinct);
   g_test_add_func ("/cs/render/Palette/readable", test_readable);
   g_test_add_func ("/cs/render/Palette/text-color", test_text_color);
+  g_test_add_func ("/cs/render/Theme/dark-readable", test_dark_theme_readable);
 
   return g_test_run ();
 }

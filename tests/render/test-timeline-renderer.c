@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "cs-palette.h"
+#include "cs-theme.h"
 #include "cs-timeline-renderer.h"
 #include "render-test-util.h"
 
@@ -704,6 +705,63 @@ test_event_filter (CsTestFixture *fixture, gconstpointer data)
   g_assert_true (cs_timeline_renderer_get_filter_exact (fixture->renderer));
 }
 
+/* The dark scheme changes the page, the axis band and the plot background,
+ * never a task's colour: every pixel of a task's colour in the light
+ * drawing has the same colour in the dark one.  Labels stay readable: the
+ * CPU label column holds pixels much lighter than the dark page. */
+static void
+test_dark_scheme (CsTestFixture *fixture, gconstpointer data)
+{
+  CsViewport viewport = zoomed_out_viewport (fixture, 900);
+  const CsTheme *light = cs_theme_get (CS_COLOR_SCHEME_LIGHT);
+  const CsTheme *dark = cs_theme_get (CS_COLOR_SCHEME_DARK);
+  guint cpu = find_sched_cpu (fixture);
+  double plot_y, plot_height, time_x;
+  g_autofree guint32 *light_row = NULL;
+  guint n_task_pixels = 0, n_light_text = 0;
+  int row;
+
+  g_assert_cmpint (cs_timeline_renderer_get_color_scheme (fixture->renderer), ==, CS_COLOR_SCHEME_LIGHT);
+  cs_timeline_renderer_get_cpu_plot_area (fixture->renderer, plot_index_of (fixture, cpu),
+                                          &plot_y, &plot_height);
+  cs_timeline_renderer_get_time_area (fixture->renderer, &viewport, &time_x, NULL);
+  row = (int) (plot_y + plot_height - 8);
+
+  cs_test_render (fixture, &viewport);
+  cs_test_check (fixture, cs_test_same_color (cs_test_pixel (fixture, 1, 1), cs_color_to_rgb24 (&light->axis), 1),
+                 "the light axis band is %06x", cs_test_pixel (fixture, 1, 1));
+  cs_test_check (fixture, cs_test_same_color (cs_test_pixel (fixture, 1, (int) plot_y + 1),
+                                              cs_color_to_rgb24 (&light->page), 1),
+                 "the light page is %06x", cs_test_pixel (fixture, 1, (int) plot_y + 1));
+  light_row = g_new (guint32, viewport.width_px);
+  for (int x = 0; x < viewport.width_px; x++)
+    light_row[x] = cs_test_pixel (fixture, x, row);
+
+  cs_timeline_renderer_set_color_scheme (fixture->renderer, CS_COLOR_SCHEME_DARK);
+  cs_test_render (fixture, &viewport);
+  cs_test_check (fixture, cs_test_same_color (cs_test_pixel (fixture, 1, 1), cs_color_to_rgb24 (&dark->axis), 1),
+                 "the dark axis band is %06x", cs_test_pixel (fixture, 1, 1));
+  cs_test_check (fixture, cs_test_same_color (cs_test_pixel (fixture, 1, (int) plot_y + 1),
+                                              cs_color_to_rgb24 (&dark->page), 1),
+                 "the dark page is %06x", cs_test_pixel (fixture, 1, (int) plot_y + 1));
+  for (int x = (int) time_x + 1; x < viewport.width_px - 1; x++)
+    if (channel_spread (light_row[x]) > 40)
+      {
+        n_task_pixels++;
+        cs_test_check (fixture, cs_test_same_color (light_row[x], cs_test_pixel (fixture, x, row), 2),
+                       "the task colour at x %d is %06x light, %06x dark", x, light_row[x],
+                       cs_test_pixel (fixture, x, row));
+      }
+  cs_test_check (fixture, n_task_pixels > 50, "only %u task pixels on row %d", n_task_pixels, row);
+  for (int y = (int) plot_y; y < (int) (plot_y + plot_height); y++)
+    for (int x = 0; x < (int) time_x - 4; x++)
+      if (channel_max (cs_test_pixel (fixture, x, y)) > 160)
+        n_light_text++;
+  cs_test_check (fixture, n_light_text > 10, "the CPU label is not light on the dark page");
+
+  cs_timeline_renderer_set_color_scheme (fixture->renderer, CS_COLOR_SCHEME_LIGHT);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -728,6 +786,7 @@ main (int argc, char *argv[])
   ADD ("recording-surface", &sched_v6, test_recording_surface);
   ADD ("vector-export", &sched_v6, test_vector_export);
   ADD ("event-filter", &sched_v6, test_event_filter);
+  ADD ("dark-scheme", &sched_v6, test_dark_scheme);
 
 #undef ADD
 

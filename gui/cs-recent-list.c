@@ -1,0 +1,252 @@
+/* cs-recent-list.c: the recordings opened lately, on the empty window.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A heading and a boxed list of the recordings Chronoscope opened (the
+ * items of GtkRecentManager registered by CS_RECENT_APP_NAME whose file
+ * still exists), latest first.  Activating a row activates the window
+ * action win.open-recent with the recording's URI.  The list follows the
+ * recent manager's "changed" signal and hides itself when empty.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "cs-recent-list.h"
+
+struct _CsRecentList
+{
+  GtkWidget parent_instance;
+
+  /* widgets */
+  GtkWidget *box;
+  GtkListBox *list_box;
+
+  /* owned */
+  GPtrArray *uris;              /* char *: the URI of each row, top to bottom */
+
+  /* borrowed */
+  GtkRecentManager *manager;
+};
+
+G_DEFINE_FINAL_TYPE (CsRecentList, cs_recent_list, GTK_TYPE_WIDGET)
+
+static int
+compare_visited (gconstpointer a,
+                 gconstpointer b)
+{
+  GtkRecentInfo *info_a = *(GtkRecentInfo **) a;
+  GtkRecentInfo *info_b = *(GtkRecentInfo **) b;
+  gint64 visited_a = g_date_time_to_unix (gtk_recent_info_get_modified (info_a));
+  gint64 visited_b = g_date_time_to_unix (gtk_recent_info_get_modified (info_b));
+
+  return visited_a < visited_b ? 1 : visited_a > visited_b ? -1 : 0;
+}
+
+static GtkWidget *
+make_row (GtkRecentInfo *info)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (gtk_recent_info_get_uri (info));
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *folder = parent != NULL ? g_file_get_path (parent) : NULL;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title = gtk_label_new (name);
+  GtkWidget *subtitle = gtk_label_new (folder);
+
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_label_set_xalign (GTK_LABEL (title), 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_START);
+  gtk_widget_add_css_class (subtitle, "dim-label");
+  gtk_widget_add_css_class (subtitle, "caption");
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), subtitle);
+  gtk_widget_set_tooltip_text (box, folder);
+  return box;
+}
+
+static void
+cs_recent_list_reload (CsRecentList *self)
+{
+  g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
+  GList *items = gtk_recent_manager_get_items (self->manager);
+  GtkWidget *child;
+
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+
+      if (gtk_recent_info_has_application (info, CS_RECENT_APP_NAME) &&
+          gtk_recent_info_is_local (info) && gtk_recent_info_exists (info))
+        g_ptr_array_add (infos, gtk_recent_info_ref (info));
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  g_ptr_array_sort (infos, compare_visited);
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))) != NULL)
+    gtk_list_box_remove (self->list_box, child);
+  g_ptr_array_set_size (self->uris, 0);
+
+  for (guint i = 0; i < infos->len && i < CS_RECENT_MAX_ITEMS; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (infos, i);
+
+      gtk_list_box_append (self->list_box, make_row (info));
+      g_ptr_array_add (self->uris, g_strdup (gtk_recent_info_get_uri (info)));
+    }
+  gtk_widget_set_visible (self->box, self->uris->len > 0);
+}
+
+static void
+row_activated_cb (CsRecentList  *self,
+                  GtkListBoxRow *row)
+{
+  int index = gtk_list_box_row_get_index (row);
+
+  if (index < 0 || (guint) index >= self->uris->len)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.open-recent", "s",
+                              g_ptr_array_index (self->uris, index));
+}
+
+static void
+cs_recent_list_dispose (GObject *object)
+{
+  CsRecentList *self = CS_RECENT_LIST (object);
+
+  if (self->manager != NULL)
+    g_signal_handlers_disconnect_by_data (self->manager, self);
+  self->manager = NULL;
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (cs_recent_list_parent_class)->dispose (object);
+}
+
+static void
+cs_recent_list_finalize (GObject *object)
+{
+  CsRecentList *self = CS_RECENT_LIST (object);
+
+  g_ptr_array_unref (self->uris);
+
+  G_OBJECT_CLASS (cs_recent_list_parent_class)->finalize (object);
+}
+
+static void
+cs_recent_list_class_init (CsRecentListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_recent_list_dispose;
+  object_class->finalize = cs_recent_list_finalize;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "recentlist");
+}
+
+static void
+cs_recent_list_init (CsRecentList *self)
+{
+  GtkWidget *heading;
+
+  self->uris = g_ptr_array_new_with_free_func (g_free);
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_set_size_request (self->box, 360, -1);
+
+  heading = gtk_label_new (_("Recent Recordings"));
+  gtk_label_set_xalign (GTK_LABEL (heading), 0.0);
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_box_append (GTK_BOX (self->box), heading);
+
+  self->list_box = GTK_LIST_BOX (gtk_list_box_new ());
+  gtk_list_box_set_selection_mode (self->list_box, GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->list_box), "boxed-list");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_box),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Recent Recordings"), -1);
+  g_signal_connect_object (self->list_box, "row-activated", G_CALLBACK (row_activated_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->list_box));
+
+  self->manager = gtk_recent_manager_get_default ();
+  g_signal_connect_object (self->manager, "changed", G_CALLBACK (cs_recent_list_reload), self,
+                           G_CONNECT_SWAPPED);
+  cs_recent_list_reload (self);
+}
+
+/**
+ * cs_recent_list_new:
+ *
+ * Returns: (transfer floating): a list of the recordings opened lately,
+ *   following the default #GtkRecentManager
+ */
+GtkWidget *
+cs_recent_list_new (void)
+{
+  return g_object_new (CS_TYPE_RECENT_LIST, NULL);
+}
+
+/**
+ * cs_recent_list_get_n_items:
+ * @self: a #CsRecentList
+ *
+ * Returns: how many recordings the list shows, 0 .. %CS_RECENT_MAX_ITEMS
+ */
+guint
+cs_recent_list_get_n_items (CsRecentList *self)
+{
+  g_return_val_if_fail (CS_IS_RECENT_LIST (self), 0);
+
+  return self->uris->len;
+}
+
+/**
+ * cs_recent_list_dup_uri:
+ * @self: a #CsRecentList
+ * @index: a row, 0 (the latest) .. cs_recent_list_get_n_items() - 1
+ *
+ * Returns: (transfer full) (nullable): the URI of the recording in row
+ *   @index, or %NULL when there is no such row
+ */
+char *
+cs_recent_list_dup_uri (CsRecentList *self,
+                        guint         index)
+{
+  g_return_val_if_fail (CS_IS_RECENT_LIST (self), NULL);
+
+  return index < self->uris->len ? g_strdup (g_ptr_array_index (self->uris, index)) : NULL;
+}
+
+/**
+ * cs_recent_list_add_file:
+ * @file: a recording that opened
+ *
+ * Adds @file to the default #GtkRecentManager as a recording of
+ * Chronoscope (MIME type application/x-trace-cmd), so that it is listed
+ * here and in the desktop's recent files.  The manager writes
+ * recently-used.xbel in the background (main thread only).
+ */
+void
+cs_recent_list_add_file (GFile *file)
+{
+  g_autofree char *uri = NULL;
+  GtkRecentData data = {
+    .display_name = NULL,
+    .description = NULL,
+    .mime_type = (char *) "application/x-trace-cmd",
+    .app_name = (char *) CS_RECENT_APP_NAME,
+    .app_exec = (char *) "chronoscope %u",
+    .groups = NULL,
+    .is_private = FALSE,
+  };
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  uri = g_file_get_uri (file);
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
