@@ -294,6 +294,7 @@ static const struct {
   { "win.show-tasks", { "<Control>t", NULL } },
   { "win.show-filters", { "<Control><Shift>f", NULL } },
   { "win.show-stats", { "<Control>i", NULL } },
+  { "win.compare", { "<Control><Shift>c", NULL } },
   { "win.plugins", { "<Control><Shift>p", NULL } },
   { "win.show-help-overlay", { "<Control>question", NULL } },
 };
