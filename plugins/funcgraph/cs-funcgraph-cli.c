@@ -53,8 +53,35 @@ member_int_or_null (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
+/* The "worst" member: the function's longest call in the range. */
+static void
+member_worst (JsonBuilder               *b,
+              sqlite3                   *db,
+              const Options             *opt,
+              const CsFuncgraphFunction *f)
+{
+  CsFuncgraphCall call;
+
+  json_builder_set_member_name (b, "worst");
+  if (f->n_calls == 0 ||
+      !_cs_funcgraph_worst_call (db, f->id, opt->begin_ns, opt->end_ns, &call, NULL))
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  member_int (b, "begin_ns", call.begin_ns);
+  member_int (b, "end_ns", call.end_ns);
+  member_int (b, "duration_ns", call.end_ns - call.begin_ns);
+  member_int (b, "pid", call.pid);
+  member_int (b, "cpu", call.cpu);
+  member_int (b, "depth", call.depth);
+  json_builder_end_object (b);
+}
+
 static void
 print_json (CsPluginDocument *doc,
+            sqlite3          *db,
             const Options    *opt,
             GArray           *lines)
 {
@@ -85,6 +112,7 @@ print_json (CsPluginDocument *doc,
       member_int (b, "total_ns", f->total_ns);
       member_int (b, "self_ns", f->self_ns);
       member_int (b, "max_ns", f->max_ns);
+      member_worst (b, db, opt, f);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -120,7 +148,7 @@ run_on (CsPlugin      *plugin,
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) lines = NULL;
   CsPluginDocument *doc;
-  sqlite3 *db;
+  sqlite3 *db = NULL;
   int status = 1;
 
   doc = cs_plugin_cli_open (plugin, path, &error);
@@ -143,7 +171,7 @@ run_on (CsPlugin      *plugin,
       goto out;
     }
   if (opt->json)
-    print_json (doc, opt, lines);
+    print_json (doc, db, opt, lines);
   else
     print_text (opt, lines);
   status = 0;

@@ -9,7 +9,7 @@ indexing worker, as `chronoscope funcgraph` does for users).  On the
 function_graph and function recordings of tests/data and
 ../shared/testdata/public, the command's --json table must have exactly
 the oracle's functions, each with the same calls, function events, total,
-self and max, and a name kallsyms gives its address; it must be sorted by
+self and max, the same worst call, and a name kallsyms gives its address; it must be sorted by
 total time; --top N must be its first N lines; a range (--begin/--end)
 must give the oracle's figures for that range.  A recording without those
 events must fail with a message that says so.  Exit 77 (skip) without
@@ -83,9 +83,14 @@ def compare(path, what, args):
         for k in FIGURES:
             if g[k] != w[k]:
                 bad.append(f"{w['names']} {k}: {g[k]} != {w[k]}")
+        if isinstance(key, int) and w["worst"] is not None and (
+                g["worst"] is None or
+                [g["worst"][k] for k in ("begin_ns", "duration_ns", "pid")] !=
+                [w["worst"][k] for k in ("begin_ns", "duration_ns", "pid")]):
+            bad.append(f"{w['names']} worst call: {g['worst']} != {w['worst']}")
         if w["names"] and g["name"] not in w["names"]:
             bad.append(f"{show(key)} named {g['name']}, kallsyms says {w['names']}")
-    tap.ok(not bad, f"{what}: calls, events, total, self, max and names per function",
+    tap.ok(not bad, f"{what}: calls, events, total, self, max, worst call and name per function",
            "\n".join(bad[:20]))
     keys = [(-f["total_ns"], -f["function_events"], -f["calls"]) for f in table]
     tap.ok(keys == sorted(keys), f"{what}: sorted by total time")
