@@ -154,8 +154,7 @@ run_on (CsPlugin      *plugin,
   doc = cs_plugin_cli_open (plugin, path, &error);
   if (doc == NULL)
     return fail (NULL, error->message);
-  if (cs_plugin_document_count_events (doc, "ftrace", "funcgraph_exit") == 0 &&
-      cs_plugin_document_count_events (doc, "ftrace", "function") == 0)
+  if (!_cs_funcgraph_has_events (doc))
     {
       fail (path, _("the recording has no function_graph calls (ftrace:funcgraph_exit) "
                     "and no function tracer events (ftrace:function); record with "

@@ -56,14 +56,11 @@ refresh (Page *page)
   g_autoptr(GArray) lines = NULL;
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   sqlite3 *db = _cs_funcgraph_get_db (page->funcgraph);
-  CsPluginDocument *doc;
   guint n_old;
 
   if (page->funcgraph == NULL)
     return;
-  doc = page->funcgraph->document;
-  if (cs_plugin_document_count_events (doc, "ftrace", "funcgraph_exit") == 0 &&
-      cs_plugin_document_count_events (doc, "ftrace", "function") == 0)
+  if (!page->funcgraph->has_events)
     {
       set_status (page, _("This recording has no function_graph or function tracer events "
                           "(trace-cmd record -p function_graph)."));

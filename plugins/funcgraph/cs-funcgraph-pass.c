@@ -402,7 +402,7 @@ static const CsPluginPassInfo funcgraph_pass = {
   .struct_size = sizeof (CsPluginPassInfo),
   .name = CS_FUNCGRAPH_PASS,
   .version = 1,
-  .automatic = TRUE,
+  .automatic = FALSE,
   .events = funcgraph_events,
   .begin = funcgraph_pass_begin,
   .event = funcgraph_pass_event,
@@ -414,7 +414,8 @@ static const CsPluginPassInfo funcgraph_pass = {
  * _cs_funcgraph_add_pass:
  * @plugin: the funcgraph plugin, in its init
  *
- * Registers the automatic pass "calls" (see the top of this file).
+ * Registers the pass "calls" (see the top of this file), which the
+ * instance asks for when the recording has the tracers' events.
  */
 void
 _cs_funcgraph_add_pass (CsPlugin *plugin)

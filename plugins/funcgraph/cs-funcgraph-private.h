@@ -22,6 +22,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
  * CsFuncgraph:
  * @plugin: the plugin
  * @document: the recording (outlives the instance)
+ * @has_events: whether the recording has function_graph or function
+ *   tracer events (the pass is asked for only then)
  * @ready: whether the pass's results can be read
  * @pages: (element-type GtkWidget): the pages shown for the recording,
  *   told when the results become ready
@@ -33,6 +35,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 typedef struct {
   CsPlugin *plugin;
   CsPluginDocument *document;
+  gboolean has_events;
   gboolean ready;
   GPtrArray *pages;
   GHashTable *names;
@@ -93,6 +96,7 @@ void     _cs_funcgraph_add_layer     (CsPlugin *plugin);
 void     _cs_funcgraph_add_page      (CsPlugin *plugin);
 void     _cs_funcgraph_add_command   (CsPlugin *plugin);
 
+gboolean _cs_funcgraph_has_events    (CsPluginDocument *document);
 sqlite3 *_cs_funcgraph_get_db        (CsFuncgraph *self);
 const char *_cs_funcgraph_get_name   (CsFuncgraph *self,
                                        gint64       func);

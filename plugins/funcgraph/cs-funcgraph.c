@@ -28,7 +28,11 @@ funcgraph_open (CsPlugin          *plugin,
   self->document = document;
   self->pages = g_ptr_array_new ();
   self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->has_events = _cs_funcgraph_has_events (document);
   self->ready = cs_plugin_document_get_pass_db (document, plugin, CS_FUNCGRAPH_PASS, NULL, NULL) != NULL;
+  /* Only recordings of the tracers get the pass (and a worker run). */
+  if (self->has_events && !self->ready)
+    cs_plugin_document_request_pass (document, plugin, CS_FUNCGRAPH_PASS, NULL);
   return self;
 }
 
@@ -60,6 +64,20 @@ funcgraph_pass_ready (gpointer    instance,
   pages = g_ptr_array_copy (self->pages, NULL, NULL);
   for (guint i = 0; i < pages->len; i++)
     _cs_funcgraph_page_refresh (g_ptr_array_index (pages, i));
+}
+
+/**
+ * _cs_funcgraph_has_events:
+ * @document: a recording
+ *
+ * Returns: whether it holds function_graph calls or function tracer
+ *   events, from the index's counts
+ */
+gboolean
+_cs_funcgraph_has_events (CsPluginDocument *document)
+{
+  return cs_plugin_document_count_events (document, "ftrace", "funcgraph_exit") > 0 ||
+         cs_plugin_document_count_events (document, "ftrace", "function") > 0;
 }
 
 /**
