@@ -20,44 +20,9 @@
 
 #include "cs-cli.h"
 #include "cs-timeline.h"
-#include "cs-window-plugins.h"
 #include "gui-test-util.h"
 
 #define N_COMPARED 10
-
-static gboolean
-passes_done (gpointer data)
-{
-  return !cs_plugin_window_get_pass_running (cs_window_get_plugins (data));
-}
-
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-need_named (GtkWidget  *root,
-            const char *name)
-{
-  GtkWidget *widget = find_named (root, name);
-
-  if (widget == NULL)
-    g_error ("the window has no widget named %s", name);
-  return widget;
-}
 
 /* What `chronoscope funcgraph PATH --json --top N` prints. */
 static JsonObject *
@@ -65,21 +30,8 @@ run_cli (const char *path)
 {
   g_autofree char *top = g_strdup_printf ("%d", N_COMPARED);
   const char *argv[] = { g_getenv ("CHRONOSCOPE"), "funcgraph", path, "--json", "--top", top, NULL };
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  int status = 0;
 
-  g_assert_nonnull (argv[0]);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, &error));
-  g_assert_no_error (error);
-  if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("chronoscope funcgraph failed: %s", err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
-  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+  return cs_test_run_json (argv);
 }
 
 static gboolean
@@ -104,14 +56,14 @@ test_functions_worst (void)
   g_autofree char *key = NULL;
   guint n, row;
 
-  cs_test_wait_until (passes_done, window, "the plugin passes");
-  page = need_named (GTK_WIDGET (window), "funcgraph-page");
+  cs_test_wait_until (cs_test_passes_done, window, "the plugin passes");
+  page = cs_test_need_named (GTK_WIDGET (window), "funcgraph-page");
   cs_test_show_tab (page);
-  list = need_named (page, "funcgraph-list");
+  list = cs_test_need_named (page, "funcgraph-list");
   names = gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_column_view_get_model (GTK_COLUMN_VIEW (list))));
   cs_test_wait_until (list_filled, names, "the table of functions");
   g_test_message ("status: %s",
-                  gtk_label_get_text (GTK_LABEL (need_named (page, "funcgraph-status"))));
+                  gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "funcgraph-status"))));
 
   /* Its first lines are the command's, in the command's order. */
   n = json_array_get_length (functions);
