@@ -396,8 +396,8 @@ flame_lookup (gpointer            instance,
                  cs_plugin_view_x_to_ns (view, x_px - LOOKUP_PX),
                  cs_plugin_view_x_to_ns (view, x_px + LOOKUP_PX) + 1, &call))
     {
-      g_autofree char *dur = _cs_funcgraph_format_ns (call.end_ns - call.begin_ns);
-      g_autofree char *self_time = _cs_funcgraph_format_ns (call.self_ns);
+      g_autofree char *dur = cs_plugin_format_duration (call.end_ns - call.begin_ns);
+      g_autofree char *self_time = cs_plugin_format_duration (call.self_ns);
 
       item->text = g_strdup_printf (_("%s: %s (self %s), depth %u, pid %d on CPU %u"),
                                     _cs_funcgraph_get_name (self, call.func), dur, self_time,

@@ -223,15 +223,15 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
       text = g_strdup_printf ("%" G_GINT64_FORMAT, f->n_hits);
       break;
     case COL_TOTAL:
-      text = _cs_funcgraph_format_ns (f->total_ns);
+      text = cs_plugin_format_duration (f->total_ns);
       tip = g_strdup_printf ("%" G_GINT64_FORMAT " ns", f->total_ns);
       break;
     case COL_SELF:
-      text = _cs_funcgraph_format_ns (f->self_ns);
+      text = cs_plugin_format_duration (f->self_ns);
       tip = g_strdup_printf ("%" G_GINT64_FORMAT " ns", f->self_ns);
       break;
     default:
-      text = _cs_funcgraph_format_ns (f->max_ns);
+      text = cs_plugin_format_duration (f->max_ns);
       tip = g_strdup_printf ("%" G_GINT64_FORMAT " ns", f->max_ns);
       break;
     }

@@ -119,6 +119,5 @@ char    *_cs_funcgraph_function_name  (sqlite3 *db,
                                        gint64   func);
 GArray  *_cs_funcgraph_list_tasks     (sqlite3  *db,
                                        GError  **error);
-char    *_cs_funcgraph_format_ns      (gint64 ns);
 
 G_END_DECLS

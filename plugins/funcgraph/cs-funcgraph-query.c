@@ -219,22 +219,3 @@ _cs_funcgraph_list_tasks (sqlite3  *db,
     }
   return g_steal_pointer (&pids);
 }
-
-/**
- * _cs_funcgraph_format_ns:
- * @ns: a duration in ns (≥ 0)
- *
- * Returns: (transfer full): it for people: "812 ns", "3.242 µs",
- *   "20.20 ms", "1.500 s"
- */
-char *
-_cs_funcgraph_format_ns (gint64 ns)
-{
-  if (ns < 1000)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-  if (ns < 1000000)
-    return g_strdup_printf ("%.3f µs", ns / 1e3);
-  if (ns < 1000000000)
-    return g_strdup_printf ("%.3f ms", ns / 1e6);
-  return g_strdup_printf ("%.3f s", ns / 1e9);
-}
