@@ -372,6 +372,40 @@ find_call (sqlite3         *db,
   return TRUE;
 }
 
+/* The function event nearest to [t0, t1) in @pid's ticks, as an item. */
+static gboolean
+find_instant (CsFuncgraph  *self,
+              sqlite3      *db,
+              gint32        pid,
+              gint64        t0,
+              gint64        t1,
+              CsPluginItem *item)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  gint64 ts;
+
+  if (sqlite3_prepare_v2 (db,
+                          "SELECT ts_ns, func, parent, cpu FROM instant "
+                          "WHERE pid = ?1 AND ts_ns >= ?2 AND ts_ns < ?3 "
+                          "ORDER BY abs(ts_ns - (?2 + ?3) / 2) LIMIT 1",
+                          -1, &stmt, NULL) != SQLITE_OK)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, pid);
+  sqlite3_bind_int64 (stmt, 2, t0);
+  sqlite3_bind_int64 (stmt, 3, t1);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    return FALSE;
+  ts = sqlite3_column_int64 (stmt, 0);
+  item->text = g_strdup_printf (_("%s, called from %s (function event), pid %d on CPU %u"),
+                                _cs_funcgraph_get_name (self, sqlite3_column_int64 (stmt, 1)),
+                                _cs_funcgraph_get_name (self, sqlite3_column_int64 (stmt, 2)),
+                                pid, (guint) sqlite3_column_int64 (stmt, 3));
+  item->begin_ns = ts;
+  item->end_ns = ts;
+  item->pid = pid;
+  return TRUE;
+}
+
 static gboolean
 flame_lookup (gpointer            instance,
               const CsPluginView *view,
@@ -407,6 +441,10 @@ flame_lookup (gpointer            instance,
       item->pid = pid;
       found = TRUE;
     }
+  else if (g.has_instants &&
+           (g.n_depths == 0 || y_px >= g.y + g.height - PAD_PX - TICKS_PX - 1))
+    found = find_instant (self, db, pid, cs_plugin_view_x_to_ns (view, x_px - LOOKUP_PX),
+                          cs_plugin_view_x_to_ns (view, x_px + LOOKUP_PX) + 1, item);
   geometry_clear (&g);
   return found;
 }

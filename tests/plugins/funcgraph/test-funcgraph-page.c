@@ -10,7 +10,10 @@
  * first line must zoom to that function's worst call with markers A and
  * B on its ends and add the task's flame row, whose lookup under the
  * pointer, in the middle of the call, names the function and its
- * duration.  The page is reached through its widgets only.
+ * duration.  On a recording of the function tracer only, the page lists
+ * the command's lines too, and "Show calls" adds rows whose ticks name
+ * the function and its caller under the pointer.  The page is reached
+ * through its widgets only.
  */
 #include "config.h"
 
@@ -40,21 +43,15 @@ list_filled (gpointer data)
   return g_list_model_get_n_items (data) > 0;
 }
 
-static void
-test_functions_worst (void)
+/* The page's first lines are the command's, in the command's order;
+ * returns the page's list. */
+static GtkWidget *
+check_page_lines (CsWindow  *window,
+                  JsonArray *functions)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "funcgraph-v7.dat", NULL);
-  g_autoptr(JsonObject) cli = run_cli (path);
-  JsonArray *functions = json_object_get_array_member (cli, "functions");
-  CsWindow *window = cs_test_open_window (path, 1200, 900);
-  CsTimeline *timeline = cs_window_get_timeline (window);
-  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
   GtkWidget *page, *list;
   GListModel *names;
-  JsonObject *first, *worst;
-  gint64 begin, end, pid, depth;
-  g_autofree char *key = NULL;
-  guint n, row;
+  guint n = json_array_get_length (functions);
 
   cs_test_wait_until (cs_test_passes_done, window, "the plugin passes");
   page = cs_test_need_named (GTK_WIDGET (window), "funcgraph-page");
@@ -64,14 +61,63 @@ test_functions_worst (void)
   cs_test_wait_until (list_filled, names, "the table of functions");
   g_test_message ("status: %s",
                   gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "funcgraph-status"))));
-
-  /* Its first lines are the command's, in the command's order. */
-  n = json_array_get_length (functions);
   g_assert_cmpuint (n, >, 0);
   g_assert_cmpuint (g_list_model_get_n_items (names), >=, n);
   for (guint i = 0; i < n; i++)
     g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (names), i), ==,
                      json_object_get_string_member (json_array_get_object_element (functions, i), "name"));
+  return list;
+}
+
+/* Only function tracer events: "Show calls" adds rows whose ticks name
+ * the function under the pointer. */
+static void
+test_function_events (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "function-i686-v6.dat", NULL);
+  g_autoptr(JsonObject) cli = run_cli (path);
+  CsWindow *window = cs_test_open_window (path, 1200, 900);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  const char *hover = NULL;
+  double y, height;
+
+  check_page_lines (window, json_object_get_array_member (cli, "functions"));
+  g_signal_emit_by_name (cs_test_need_named (GTK_WIDGET (window), "funcgraph-add-rows"), "clicked");
+  cs_test_spin (300);
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (renderer), >, 0);
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+  cs_timeline_renderer_get_plugin_row_area (renderer, 0, &y, &height);
+  for (double x = 0; x < gtk_widget_get_width (GTK_WIDGET (timeline)); x += 2)
+    {
+      cs_timeline_hover_at (timeline, x, y + height / 2);
+      hover = cs_timeline_get_hover_text (timeline);
+      if (hover != NULL && strstr (hover, "(function event)") != NULL)
+        break;
+    }
+  g_test_message ("hover: %s", hover);
+  g_assert_nonnull (hover);
+  g_assert_nonnull (strstr (hover, ", called from "));
+  cs_test_save_screenshot (GTK_WIDGET (window), "funcgraph-function-events");
+  cs_test_destroy_window (window);
+}
+
+static void
+test_functions_worst (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "funcgraph-v7.dat", NULL);
+  g_autoptr(JsonObject) cli = run_cli (path);
+  JsonArray *functions = json_object_get_array_member (cli, "functions");
+  CsWindow *window = cs_test_open_window (path, 1200, 900);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  GtkWidget *list;
+  JsonObject *first, *worst;
+  gint64 begin, end, pid, depth;
+  g_autofree char *key = NULL;
+  guint row;
+
+  list = check_page_lines (window, functions);
   cs_test_save_screenshot (GTK_WIDGET (window), "funcgraph-page");
 
   /* Activating the first: its worst call, between markers, in its row. */
@@ -147,5 +193,6 @@ main (int   argc,
 
   cs_test_gui_init (&argc, &argv, "test-funcgraph-page", TRUE);
   g_test_add_func ("/cs/gui/FuncgraphPage/functions-worst", test_functions_worst);
+  g_test_add_func ("/cs/gui/FuncgraphPage/function-events", test_function_events);
   return cs_test_gui_run ();
 }
