@@ -211,6 +211,13 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   if (page->lines == NULL || position >= page->lines->len)
     return;
   f = &g_array_index (page->lines, CsFuncgraphFunction, position);
+  /* Function events alone have no duration. */
+  if (f->n_calls == 0 && GPOINTER_TO_INT (user_data) >= COL_TOTAL)
+    {
+      gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), "—");
+      gtk_widget_set_tooltip_text (gtk_list_item_get_child (list_item), NULL);
+      return;
+    }
   switch (GPOINTER_TO_INT (user_data))
     {
     case COL_FUNCTION:
