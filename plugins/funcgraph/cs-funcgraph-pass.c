@@ -11,14 +11,15 @@
  * duration minus the durations of the calls one level deeper that
  * returned inside it.  Memory is per task, never per call: one stack of
  * open entries (entry time, function, children's time) by depth for each
- * pid, and one entry per distinct function; each call is inserted as it
- * returns.  Functions are told apart by their start address in the
- * recording's kallsyms (two static functions may share a name).
- * ftrace:function events (the function tracer) have no
- * duration: they are stored as instants.
+ * pid (the idle task, pid 0, has one per CPU), and one entry per distinct
+ * function; each call is inserted as it returns.  Functions are told
+ * apart by their start address in the recording's kallsyms (two static
+ * functions may share a name).  ftrace:function events (the function
+ * tracer) have no duration: they are stored as instants.
  *
  * Tables (read by cs-funcgraph-query.c):
- *   func    (id, addr: its start, name, n_calls, n_hits, total_ns, self_ns, max_ns):
+ *   func    (id, addr: its start, name, n_calls, n_hits, total_ns,
+ *            self_ns, max_ns):
  *           one row per function, with its figures over the recording
  *   call    (pid, depth, begin_ns, end_ns, self_ns, func, cpu)
  *   instant (pid, ts_ns, func, parent, cpu)
@@ -189,16 +190,19 @@ func_for (FuncgraphPass       *fp,
   return f;
 }
 
+/* The open calls of @event's task.  The idle task (pid 0) runs on every
+ * CPU at once: it has a stack per CPU. */
 static GArray *
-stack_for (FuncgraphPass *fp,
-           gint32         pid)
+stack_for (FuncgraphPass       *fp,
+           const CsPluginEvent *event)
 {
-  GArray *stack = g_hash_table_lookup (fp->stacks, GINT_TO_POINTER (pid));
+  gint key = event->pid != 0 ? event->pid : -1 - (gint) event->cpu;
+  GArray *stack = g_hash_table_lookup (fp->stacks, GINT_TO_POINTER (key));
 
   if (stack == NULL)
     {
       stack = g_array_new (FALSE, TRUE, sizeof (Frame));
-      g_hash_table_insert (fp->stacks, GINT_TO_POINTER (pid), stack);
+      g_hash_table_insert (fp->stacks, GINT_TO_POINTER (key), stack);
     }
   return stack;
 }
@@ -219,7 +223,7 @@ on_funcgraph_entry (FuncgraphPass       *fp,
   if (!cs_plugin_event_get_int (event, "func", &func) ||
       !cs_plugin_event_get_int (event, "depth", &depth) || depth < 0 || depth >= MAX_DEPTH)
     return TRUE;   /* a record too short for its format: no call */
-  stack = stack_for (fp, event->pid);
+  stack = stack_for (fp, event);
   g_array_set_size (stack, (guint) depth + 1);
   frame = &g_array_index (stack, Frame, depth);
   frame->begin_ns = event->ts_ns;
@@ -263,7 +267,7 @@ on_funcgraph_exit (FuncgraphPass       *fp,
     return TRUE;
   dur = rettime - calltime;
   begin = event->ts_ns - dur;
-  stack = stack_for (fp, event->pid);
+  stack = stack_for (fp, event);
   if ((guint) depth < stack->len)
     {
       Frame *frame = &g_array_index (stack, Frame, depth);
@@ -401,7 +405,7 @@ funcgraph_pass_end (gpointer   state,
 static const CsPluginPassInfo funcgraph_pass = {
   .struct_size = sizeof (CsPluginPassInfo),
   .name = CS_FUNCGRAPH_PASS,
-  .version = 1,
+  .version = 2,
   .automatic = FALSE,
   .events = funcgraph_events,
   .begin = funcgraph_pass_begin,

@@ -17,6 +17,8 @@ Chronoscope's code:
 
 - events are those of `trace-cmd report -t -R -F ftrace/funcgraph_entry
   -F ftrace/funcgraph_exit -F ftrace/function`, in report order;
+- the open entries are kept per pid, and for pid 0 (the idle task, which
+  runs on every CPU at once) per CPU;
 - each funcgraph_exit is one call of its func, lasting rettime - calltime
   (hexadecimal fields of the raw output); it begins at the last
   funcgraph_entry of the same pid with the same depth and func when that
@@ -135,7 +137,7 @@ def main():
             continue
         addr = key_of(fields["func"])
         depth = int(fields["depth"])
-        stack = stacks.setdefault(pid, {})
+        stack = stacks.setdefault((pid, int(m.group("cpu")) if pid == 0 else -1), {})
         if name == "funcgraph_entry":
             for d in [d for d in stack if d > depth]:
                 del stack[d]
