@@ -9,15 +9,15 @@
  * have no duration, are ticks along the row's bottom.
  *
  * Each band reads only the calls of the visible span, in time order from
- * the index (pid, depth, begin_ns), starting the band's longest call
- * before the span so that a call begun earlier is drawn.  Calls narrower
+ * the index (pid, depth, begin_ns), starting with the last call begun
+ * before the span (calls of one band never overlap), which may reach
+ * into it.  Calls narrower
  * than a pixel are merged into one box per run of touching pixels, and
  * where many begin in the same pixel column the query jumps to the next
  * column (calls of one band never overlap), so a frame reads about one
  * call per pixel column and band, whatever the zoom.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -67,6 +67,8 @@ flame_row_label (gpointer    instance,
 
   if (self == NULL || !parse_pid (key, &pid))
     return NULL;
+  /* The row is being set up: its calls are needed soon. */
+  _cs_funcgraph_request (self);
   comm = cs_plugin_document_get_comm (self->document, pid);
   return g_strdup_printf (_("Calls: %s\n%d"), comm != NULL ? comm : "?", pid);
 }
@@ -191,6 +193,33 @@ fill_box (cairo_t            *cr,
   cairo_fill (cr);
 }
 
+/* Where to start reading the band @depth of @pid to find every call that
+ * reaches past @t: the last call beginning before @t, as the calls of one
+ * band of one task never overlap (one indexed look-up).  The idle task,
+ * pid 0, runs on every CPU at once: its calls may overlap, so its band
+ * starts its longest call before @t. */
+static gint64
+band_from (sqlite3        *db,
+           const Geometry *g,
+           gint32          pid,
+           guint           depth,
+           gint64          t)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (pid == 0)
+    return t - g->max_ns[depth];
+  if (sqlite3_prepare_v2 (db, "SELECT MAX(begin_ns) FROM call WHERE pid = ?1 AND depth = ?2 "
+                          "AND begin_ns < ?3", -1, &stmt, NULL) != SQLITE_OK)
+    return t - g->max_ns[depth];
+  sqlite3_bind_int64 (stmt, 1, pid);
+  sqlite3_bind_int64 (stmt, 2, depth);
+  sqlite3_bind_int64 (stmt, 3, t);
+  if (sqlite3_step (stmt) != SQLITE_ROW || sqlite3_column_type (stmt, 0) == SQLITE_NULL)
+    return t;
+  return sqlite3_column_int64 (stmt, 0);
+}
+
 /* One band: the calls at @depth in the span. */
 static gboolean
 draw_band (CsFuncgraph        *self,
@@ -215,7 +244,7 @@ draw_band (CsFuncgraph        *self,
                           "AND begin_ns >= ?3 AND begin_ns < ?4 ORDER BY begin_ns",
                           -1, &stmt, NULL) != SQLITE_OK)
     return FALSE;
-  from = span_begin - g->max_ns[depth];
+  from = band_from (db, g, pid, depth, span_begin);
   sqlite3_bind_int64 (stmt, 1, pid);
   sqlite3_bind_int64 (stmt, 2, depth);
   sqlite3_bind_int64 (stmt, 3, from);
@@ -357,7 +386,7 @@ find_call (sqlite3         *db,
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, pid);
   sqlite3_bind_int64 (stmt, 2, depth);
-  sqlite3_bind_int64 (stmt, 3, t0 - g->max_ns[depth]);
+  sqlite3_bind_int64 (stmt, 3, band_from (db, g, pid, depth, t0));
   sqlite3_bind_int64 (stmt, 4, t1);
   sqlite3_bind_int64 (stmt, 5, t0);
   if (sqlite3_step (stmt) != SQLITE_ROW)

@@ -24,7 +24,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
  * @document: the recording (outlives the instance)
  * @has_events: whether the recording has function_graph or function
  *   tracer events (the pass is asked for only then)
- * @ready: whether the pass's results can be read
  * @pages: (element-type GtkWidget): the pages shown for the recording,
  *   told when the results become ready
  * @names: (element-type gint64 utf8): function names by id, read as the
@@ -36,7 +35,6 @@ typedef struct {
   CsPlugin *plugin;
   CsPluginDocument *document;
   gboolean has_events;
-  gboolean ready;
   GPtrArray *pages;
   GHashTable *names;
 } CsFuncgraph;
@@ -97,6 +95,7 @@ void     _cs_funcgraph_add_page      (CsPlugin *plugin);
 void     _cs_funcgraph_add_command   (CsPlugin *plugin);
 
 gboolean _cs_funcgraph_has_events    (CsPluginDocument *document);
+void     _cs_funcgraph_request       (CsFuncgraph *self);
 sqlite3 *_cs_funcgraph_get_db        (CsFuncgraph *self);
 const char *_cs_funcgraph_get_name   (CsFuncgraph *self,
                                        gint64       func);

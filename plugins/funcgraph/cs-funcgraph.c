@@ -29,10 +29,8 @@ funcgraph_open (CsPlugin          *plugin,
   self->pages = g_ptr_array_new ();
   self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->has_events = _cs_funcgraph_has_events (document);
-  self->ready = cs_plugin_document_get_pass_db (document, plugin, CS_FUNCGRAPH_PASS, NULL, NULL) != NULL;
   /* Only recordings of the tracers get the pass (and a worker run). */
-  if (self->has_events && !self->ready)
-    cs_plugin_document_request_pass (document, plugin, CS_FUNCGRAPH_PASS, NULL);
+  _cs_funcgraph_request (self);
   return self;
 }
 
@@ -59,7 +57,6 @@ funcgraph_pass_ready (gpointer    instance,
 
   if (g_strcmp0 (pass, CS_FUNCGRAPH_PASS) != 0)
     return;
-  self->ready = TRUE;
   g_hash_table_remove_all (self->names);
   pages = g_ptr_array_copy (self->pages, NULL, NULL);
   for (guint i = 0; i < pages->len; i++)
@@ -81,6 +78,21 @@ _cs_funcgraph_has_events (CsPluginDocument *document)
 }
 
 /**
+ * _cs_funcgraph_request:
+ * @self: an instance
+ *
+ * Asks for the pass when the recording has the tracers' events and its
+ * results are not there yet (the window runs it in the background; without
+ * a window it has run when this returns).  Never while a frame is drawn.
+ */
+void
+_cs_funcgraph_request (CsFuncgraph *self)
+{
+  if (self->has_events && _cs_funcgraph_get_db (self) == NULL)
+    cs_plugin_document_request_pass (self->document, self->plugin, CS_FUNCGRAPH_PASS, NULL);
+}
+
+/**
  * _cs_funcgraph_get_db:
  * @self: an instance
  *
@@ -90,14 +102,16 @@ _cs_funcgraph_has_events (CsPluginDocument *document)
 sqlite3 *
 _cs_funcgraph_get_db (CsFuncgraph *self)
 {
-  if (self == NULL || !self->ready)
+  if (self == NULL || !self->has_events)
     return NULL;
+  /* Without a window (render, export) the pass ran while it was asked
+   * for, and pass_ready may not have come. */
   return cs_plugin_document_get_pass_db (self->document, self->plugin, CS_FUNCGRAPH_PASS, NULL, NULL);
 }
 
 /**
  * _cs_funcgraph_get_name:
- * @self: an instance whose pass is ready
+ * @self: an instance whose pass has run
  * @func: a function's id
  *
  * Returns: (transfer none): its name ("?" when unknown), kept by @self

@@ -11,7 +11,8 @@ function_graph and function recordings of tests/data and
 the oracle's functions, each with the same calls, function events, total,
 self and max, the same worst call, and a name kallsyms gives its address; it must be sorted by
 total time; --top N must be its first N lines; a range (--begin/--end)
-must give the oracle's figures for that range.  A recording without those
+must give the oracle's figures for that range; `render --row funcgraph:PID`
+must draw the calls from an empty cache.  A recording without those
 events must fail with a message that says so.  Exit 77 (skip) without
 trace-cmd.
 """
@@ -113,6 +114,31 @@ def check_file(path, name):
         compare(path, f"{name} [{begin}, {end})", ["--begin", str(begin), "--end", str(end)])
 
 
+def check_render(path):
+    """`render --row funcgraph:PID` computes the calls it draws: from an
+    empty cache it draws what it draws once `funcgraph` computed them."""
+    table = json.loads(cli([path, "--json", "--top", "1"]).stdout)["functions"]
+    pid = table[0]["worst"]["pid"]
+    worst = table[0]["worst"]
+    cmd = os.environ["CS_FUNCGRAPH_CLI"].split() + ["render", path, "--width", "800",
+                                                     "--begin", str(worst["begin_ns"]),
+                                                     "--end", str(worst["end_ns"])]
+    pictures = []
+    for n in range(2):
+        env = dict(tap.env, XDG_CACHE_HOME=os.path.join(tap.tmp, f"render-cache-{n}"))
+        if n == 1:
+            subprocess.run(os.environ["CS_FUNCGRAPH_CLI"].split() + ["funcgraph", path],
+                           capture_output=True, env=env, timeout=300)
+        out = os.path.join(tap.tmp, f"row-{n}.png")
+        r = subprocess.run(cmd + ["--row", f"funcgraph:{pid}", "-o", out],
+                           capture_output=True, text=True, errors="replace", env=env, timeout=300)
+        tap.ok(r.returncode == 0, f"render --row funcgraph:{pid} ({'after funcgraph' if n else 'empty'} cache)",
+               r.stderr)
+        pictures.append(open(out, "rb").read() if r.returncode == 0 else None)
+    tap.ok(pictures[0] is not None and pictures[0] == pictures[1],
+           "render draws the calls from an empty cache as after chronoscope funcgraph")
+
+
 def main():
     if shutil.which("trace-cmd") is None:
         print("1..0 # SKIP trace-cmd is not installed")
@@ -124,6 +150,7 @@ def main():
             tap.ok(False, f"{name}: the recording is there", path)
             continue
         check_file(path, name)
+    check_render(os.path.join(os.environ["CS_TESTDATA"], LOCAL[0]))
     none = os.path.join(os.environ["CS_TESTDATA"], "sched-irq-v7.dat")
     r = cli([none])
     tap.ok(r.returncode == 1 and "function_graph" in r.stderr and "sched-irq-v7.dat" in r.stderr,
