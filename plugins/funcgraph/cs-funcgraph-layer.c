@@ -30,7 +30,7 @@
 #define TICKS_PX     4.0
 #define LOOKUP_PX    3.0
 /* Rows read in one pixel column before the query jumps past it. */
-#define MAX_PER_COLUMN 8
+#define MAX_PER_COLUMN 2
 
 /* The row's geometry: its bands and where they go. */
 typedef struct {
@@ -353,6 +353,9 @@ flame_draw (gpointer            instance,
 
   if (db == NULL || !parse_pid (cs_plugin_view_get_row_key (view), &pid))
     return TRUE;   /* not computed yet: pass_ready redraws */
+  /* One read transaction for the frame's queries: otherwise each look-up
+   * takes and drops the database's file lock. */
+  sqlite3_exec (db, "BEGIN", NULL, NULL, NULL);
   if (!geometry_init (&g, db, view, pid))
     ok = FALSE;
   for (guint d = 0; ok && d < g.n_depths; d++)
@@ -360,6 +363,7 @@ flame_draw (gpointer            instance,
   if (ok && g.has_instants)
     ok = draw_instants (db, cr, view, &g, pid);
   geometry_clear (&g);
+  sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
   if (!ok)
     g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
                  "function_graph row of pid %d: %s", pid, sqlite3_errmsg (db));
