@@ -8,7 +8,7 @@
  * first lines must be those `chronoscope funcgraph FILE --json` prints
  * ($CHRONOSCOPE, the built executable), in that order.  Activating the
  * first line must zoom to that function's worst call with markers A and
- * B on its ends and add the task's flame row, whose lookup under the
+ * B on its ends, select its entry event and add the task's flame row, whose lookup under the
  * pointer, in the middle of the call, names the function and its
  * duration.  On a recording of the function tracer only, the page lists
  * the command's lines too, and "Show calls" adds rows whose ticks name
@@ -132,6 +132,14 @@ test_functions_worst (void)
   cs_test_spin (500);
   g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, begin);
   g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, end);
+  /* Its entry event is selected in the list. */
+  {
+    CsEventItem *selected = cs_event_list_view_get_selected_item (cs_window_get_event_list_view (window));
+
+    g_assert_nonnull (selected);
+    g_assert_cmpint (cs_event_item_get_event (selected)->ts_ns, ==, begin);
+    g_assert_cmpstr (cs_event_item_get_name (selected), ==, "ftrace:funcgraph_entry");
+  }
   key = g_strdup_printf ("%" G_GINT64_FORMAT, pid);
   for (row = 0; row < cs_timeline_renderer_get_n_plugin_rows (renderer); row++)
     {
