@@ -82,18 +82,21 @@ geometry_clear (Geometry *g)
 /* The bands of @pid: how many depths it has, their longest calls. */
 static gboolean
 geometry_init (Geometry           *g,
+               CsFuncgraph        *self,
                sqlite3            *db,
                const CsPluginView *view,
                gint32              pid)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(CsFuncgraphStatement) stmt = NULL;
+  g_autoptr(CsFuncgraphStatement) instants = NULL;
   double usable;
   guint n = 0;
 
   memset (g, 0, sizeof *g);
   cs_plugin_view_get_area (view, &g->x, &g->y, &g->width, &g->height);
-  if (sqlite3_prepare_v2 (db, "SELECT depth, max_ns FROM band WHERE pid = ? ORDER BY depth",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  stmt = _cs_funcgraph_statement (self, db, "SELECT depth, max_ns FROM band WHERE pid = ? ORDER BY depth");
+  instants = _cs_funcgraph_statement (self, db, "SELECT 1 FROM instant WHERE pid = ? LIMIT 1");
+  if (stmt == NULL || instants == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, pid);
   while (sqlite3_step (stmt) == SQLITE_ROW)
@@ -108,11 +111,8 @@ geometry_init (Geometry           *g,
       g->max_ns[depth] = sqlite3_column_int64 (stmt, 1);
       n = depth + 1;
     }
-  g_clear_pointer (&stmt, sqlite3_finalize);
-  if (sqlite3_prepare_v2 (db, "SELECT 1 FROM instant WHERE pid = ? LIMIT 1", -1, &stmt, NULL) != SQLITE_OK)
-    return FALSE;
-  sqlite3_bind_int64 (stmt, 1, pid);
-  g->has_instants = sqlite3_step (stmt) == SQLITE_ROW;
+  sqlite3_bind_int64 (instants, 1, pid);
+  g->has_instants = sqlite3_step (instants) == SQLITE_ROW;
   usable = g->height - 2 * PAD_PX - (g->has_instants && n > 0 ? TICKS_PX : 0);
   if (n > 0)
     {
@@ -199,18 +199,20 @@ fill_box (cairo_t            *cr,
  * pid 0, runs on every CPU at once: its calls may overlap, so its band
  * starts its longest call before @t. */
 static gint64
-band_from (sqlite3        *db,
+band_from (CsFuncgraph    *self,
+           sqlite3        *db,
            const Geometry *g,
            gint32          pid,
            guint           depth,
            gint64          t)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(CsFuncgraphStatement) stmt = NULL;
 
   if (pid == 0)
     return t - g->max_ns[depth];
-  if (sqlite3_prepare_v2 (db, "SELECT MAX(begin_ns) FROM call WHERE pid = ?1 AND depth = ?2 "
-                          "AND begin_ns < ?3", -1, &stmt, NULL) != SQLITE_OK)
+  stmt = _cs_funcgraph_statement (self, db, "SELECT MAX(begin_ns) FROM call WHERE pid = ?1 "
+                                  "AND depth = ?2 AND begin_ns < ?3");
+  if (stmt == NULL)
     return t - g->max_ns[depth];
   sqlite3_bind_int64 (stmt, 1, pid);
   sqlite3_bind_int64 (stmt, 2, depth);
@@ -230,7 +232,7 @@ draw_band (CsFuncgraph        *self,
            gint32              pid,
            guint               depth)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(CsFuncgraphStatement) stmt = NULL;
   gint64 span_begin, span_end, from;
   double y = g->y + PAD_PX + depth * g->band_px, h = g->band_px - 1;
   double merged_x0 = -1, merged_x1 = -1;
@@ -239,12 +241,13 @@ draw_band (CsFuncgraph        *self,
   int rc;
 
   cs_plugin_view_get_span (view, &span_begin, &span_end);
-  if (sqlite3_prepare_v2 (db,
-                          "SELECT begin_ns, end_ns, func FROM call WHERE pid = ?1 AND depth = ?2 "
-                          "AND begin_ns >= ?3 AND begin_ns < ?4 ORDER BY begin_ns",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  from = band_from (self, db, g, pid, depth, span_begin);
+  stmt = _cs_funcgraph_statement (self, db,
+                                  "SELECT begin_ns, end_ns, func FROM call WHERE pid = ?1 "
+                                  "AND depth = ?2 AND begin_ns >= ?3 AND begin_ns < ?4 "
+                                  "ORDER BY begin_ns");
+  if (stmt == NULL)
     return FALSE;
-  from = band_from (db, g, pid, depth, span_begin);
   sqlite3_bind_int64 (stmt, 1, pid);
   sqlite3_bind_int64 (stmt, 2, depth);
   sqlite3_bind_int64 (stmt, 3, from);
@@ -302,22 +305,23 @@ draw_band (CsFuncgraph        *self,
 
 /* Function tracer events: a tick per pixel column that has any. */
 static gboolean
-draw_instants (sqlite3            *db,
+draw_instants (CsFuncgraph        *self,
+               sqlite3            *db,
                cairo_t            *cr,
                const CsPluginView *view,
                const Geometry     *g,
                gint32              pid)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(CsFuncgraphStatement) stmt = NULL;
   gint64 span_begin, span_end, ts = 0;
   double y0 = g->n_depths > 0 ? g->y + g->height - PAD_PX - TICKS_PX : g->y + PAD_PX;
   double y1 = g->y + g->height - PAD_PX;
 
   cs_plugin_view_get_span (view, &span_begin, &span_end);
-  if (sqlite3_prepare_v2 (db,
-                          "SELECT ts_ns FROM instant WHERE pid = ?1 AND ts_ns >= ?2 AND ts_ns < ?3 "
-                          "ORDER BY ts_ns LIMIT 1",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  stmt = _cs_funcgraph_statement (self, db,
+                                  "SELECT ts_ns FROM instant WHERE pid = ?1 AND ts_ns >= ?2 "
+                                  "AND ts_ns < ?3 ORDER BY ts_ns LIMIT 1");
+  if (stmt == NULL)
     return FALSE;
   set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 0.7);
   sqlite3_bind_int64 (stmt, 1, pid);
@@ -356,12 +360,12 @@ flame_draw (gpointer            instance,
   /* One read transaction for the frame's queries: otherwise each look-up
    * takes and drops the database's file lock. */
   sqlite3_exec (db, "BEGIN", NULL, NULL, NULL);
-  if (!geometry_init (&g, db, view, pid))
+  if (!geometry_init (&g, self, db, view, pid))
     ok = FALSE;
   for (guint d = 0; ok && d < g.n_depths; d++)
     ok = draw_band (self, db, cr, view, &g, pid, d);
   if (ok && g.has_instants)
-    ok = draw_instants (db, cr, view, &g, pid);
+    ok = draw_instants (self, db, cr, view, &g, pid);
   geometry_clear (&g);
   sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
   if (!ok)
@@ -372,7 +376,8 @@ flame_draw (gpointer            instance,
 
 /* The call at @depth nearest to [t0, t1), if one overlaps it. */
 static gboolean
-find_call (sqlite3         *db,
+find_call (CsFuncgraph     *self,
+           sqlite3         *db,
            const Geometry  *g,
            gint32           pid,
            guint            depth,
@@ -380,17 +385,19 @@ find_call (sqlite3         *db,
            gint64           t1,
            CsFuncgraphCall *call)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(CsFuncgraphStatement) stmt = NULL;
+  gint64 from = band_from (self, db, g, pid, depth, t0);
 
-  if (sqlite3_prepare_v2 (db,
-                          "SELECT begin_ns, end_ns, self_ns, func, cpu FROM call "
-                          "WHERE pid = ?1 AND depth = ?2 AND begin_ns >= ?3 AND begin_ns < ?4 "
-                          "AND end_ns > ?5 ORDER BY end_ns - begin_ns DESC LIMIT 1",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  stmt = _cs_funcgraph_statement (self, db,
+                                  "SELECT begin_ns, end_ns, self_ns, func, cpu FROM call "
+                                  "WHERE pid = ?1 AND depth = ?2 AND begin_ns >= ?3 "
+                                  "AND begin_ns < ?4 AND end_ns > ?5 "
+                                  "ORDER BY end_ns - begin_ns DESC LIMIT 1");
+  if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, pid);
   sqlite3_bind_int64 (stmt, 2, depth);
-  sqlite3_bind_int64 (stmt, 3, band_from (db, g, pid, depth, t0));
+  sqlite3_bind_int64 (stmt, 3, from);
   sqlite3_bind_int64 (stmt, 4, t1);
   sqlite3_bind_int64 (stmt, 5, t0);
   if (sqlite3_step (stmt) != SQLITE_ROW)
@@ -414,14 +421,14 @@ find_instant (CsFuncgraph  *self,
               gint64        t1,
               CsPluginItem *item)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(CsFuncgraphStatement) stmt = NULL;
   gint64 ts;
 
-  if (sqlite3_prepare_v2 (db,
-                          "SELECT ts_ns, func, parent, cpu FROM instant "
-                          "WHERE pid = ?1 AND ts_ns >= ?2 AND ts_ns < ?3 "
-                          "ORDER BY abs(ts_ns - (?2 + ?3) / 2) LIMIT 1",
-                          -1, &stmt, NULL) != SQLITE_OK)
+  stmt = _cs_funcgraph_statement (self, db,
+                                  "SELECT ts_ns, func, parent, cpu FROM instant "
+                                  "WHERE pid = ?1 AND ts_ns >= ?2 AND ts_ns < ?3 "
+                                  "ORDER BY abs(ts_ns - (?2 + ?3) / 2) LIMIT 1");
+  if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, pid);
   sqlite3_bind_int64 (stmt, 2, t0);
@@ -455,11 +462,11 @@ flame_lookup (gpointer            instance,
   gboolean found = FALSE;
 
   if (db == NULL || !parse_pid (cs_plugin_view_get_row_key (view), &pid) ||
-      !geometry_init (&g, db, view, pid))
+      !geometry_init (&g, self, db, view, pid))
     return FALSE;
   band = floor ((y_px - g.y - PAD_PX) / MAX (g.band_px, 1.0));
   if (band >= 0 && band < g.n_depths &&
-      find_call (db, &g, pid, (guint) band,
+      find_call (self, db, &g, pid, (guint) band,
                  cs_plugin_view_x_to_ns (view, x_px - LOOKUP_PX),
                  cs_plugin_view_x_to_ns (view, x_px + LOOKUP_PX) + 1, &call))
     {

@@ -28,6 +28,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
  *   told when the results become ready
  * @names: (element-type gint64 utf8): function names by id, read as the
  *   rows need them; emptied when the pass runs again
+ * @statements: the rows' prepared statements by SQL text (static
+ *   strings), finalized when the pass runs again and before the
+ *   recording's databases close
  *
  * The plugin's instance for one recording.
  */
@@ -37,7 +40,20 @@ typedef struct {
   gboolean has_events;
   GPtrArray *pages;
   GHashTable *names;
+  GHashTable *statements;
 } CsFuncgraph;
+
+/* A statement of CsFuncgraph.statements: borrowed, reset (not finalized)
+ * when a g_autoptr() goes out of scope. */
+typedef sqlite3_stmt CsFuncgraphStatement;
+
+static inline void
+_cs_funcgraph_statement_done (CsFuncgraphStatement *stmt)
+{
+  sqlite3_reset (stmt);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsFuncgraphStatement, _cs_funcgraph_statement_done)
 
 /**
  * CsFuncgraphFunction:
@@ -97,6 +113,9 @@ void     _cs_funcgraph_add_command   (CsPlugin *plugin);
 gboolean _cs_funcgraph_has_events    (CsPluginDocument *document);
 void     _cs_funcgraph_request       (CsFuncgraph *self);
 sqlite3 *_cs_funcgraph_get_db        (CsFuncgraph *self);
+CsFuncgraphStatement *_cs_funcgraph_statement (CsFuncgraph *self,
+                                               sqlite3     *db,
+                                               const char  *sql);
 const char *_cs_funcgraph_get_name   (CsFuncgraph *self,
                                        gint64       func);
 void     _cs_funcgraph_page_refresh  (gpointer page);

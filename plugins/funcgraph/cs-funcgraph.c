@@ -17,6 +17,12 @@
 
 #include "cs-funcgraph-private.h"
 
+static void
+finalize_statement (gpointer stmt)
+{
+  sqlite3_finalize (stmt);
+}
+
 static gpointer
 funcgraph_open (CsPlugin          *plugin,
                 CsPluginDocument  *document,
@@ -28,6 +34,8 @@ funcgraph_open (CsPlugin          *plugin,
   self->document = document;
   self->pages = g_ptr_array_new ();
   self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->statements = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                            finalize_statement);
   self->has_events = _cs_funcgraph_has_events (document);
   /* Only recordings of the tracers get the pass (and a worker run). */
   _cs_funcgraph_request (self);
@@ -44,6 +52,7 @@ funcgraph_close (gpointer instance)
     _cs_funcgraph_page_forget (g_ptr_array_index (self->pages, self->pages->len - 1));
   g_ptr_array_unref (self->pages);
   g_hash_table_unref (self->names);
+  g_hash_table_unref (self->statements);
   g_free (self);
 }
 
@@ -58,6 +67,7 @@ funcgraph_pass_ready (gpointer    instance,
   if (g_strcmp0 (pass, CS_FUNCGRAPH_PASS) != 0)
     return;
   g_hash_table_remove_all (self->names);
+  g_hash_table_remove_all (self->statements);
   pages = g_ptr_array_copy (self->pages, NULL, NULL);
   for (guint i = 0; i < pages->len; i++)
     _cs_funcgraph_page_refresh (g_ptr_array_index (pages, i));
@@ -107,6 +117,41 @@ _cs_funcgraph_get_db (CsFuncgraph *self)
   /* Without a window (render, export) the pass ran while it was asked
    * for, and pass_ready may not have come. */
   return cs_plugin_document_get_pass_db (self->document, self->plugin, CS_FUNCGRAPH_PASS, NULL, NULL);
+}
+
+/**
+ * _cs_funcgraph_statement:
+ * @self: an instance
+ * @db: its pass database (_cs_funcgraph_get_db())
+ * @sql: a statement, a static string: it is prepared once and kept
+ *
+ * Returns: (transfer none) (nullable): the statement, reset, its
+ *   parameters cleared; %NULL when it cannot be prepared
+ */
+CsFuncgraphStatement *
+_cs_funcgraph_statement (CsFuncgraph *self,
+                         sqlite3     *db,
+                         const char  *sql)
+{
+  sqlite3_stmt *stmt = g_hash_table_lookup (self->statements, sql);
+
+  if (stmt != NULL && sqlite3_db_handle (stmt) != db)
+    {
+      g_hash_table_remove (self->statements, sql);
+      stmt = NULL;
+    }
+  if (stmt == NULL)
+    {
+      if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
+        {
+          sqlite3_finalize (stmt);
+          return NULL;
+        }
+      g_hash_table_insert (self->statements, (gpointer) sql, stmt);
+    }
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+  return stmt;
 }
 
 /**
