@@ -424,6 +424,25 @@ cs_trace_file_get_tep (CsTraceFile *self)
   return tracecmd_get_tep (self->handle);
 }
 
+/**
+ * cs_trace_file_load_symbols:
+ * @self: a recording
+ *
+ * Makes cs_trace_file_get_tep()'s handle name kernel addresses
+ * (tep_find_function()): parses the recording's kallsyms into it when our
+ * reader opened the file (it skips them, as indexing never prints);
+ * libtracecmd's handle has them already.  A damaged kallsyms section leaves
+ * addresses unnamed.  The first call costs the parse (up to half a second
+ * with a full kallsyms), later ones nothing.  One thread at a time.
+ */
+void
+cs_trace_file_load_symbols (CsTraceFile *self)
+{
+  g_return_if_fail (CS_IS_TRACE_FILE (self));
+  if (self->own_data)
+    cs_tracedat_reader_load_symbols (self->reader, NULL);
+}
+
 /* See CS_TRACE_FILE_MAX_TS_NS. */
 static inline gint64
 clamp_ts (guint64 ts)
@@ -528,8 +547,7 @@ cs_trace_file_format_record (CsTraceFile    *self,
   char *text;
 
   /* Printing may name functions (kernel_stack, function, bprint...). */
-  if (self->own_data)
-    cs_tracedat_reader_load_symbols (self->reader, NULL);
+  cs_trace_file_load_symbols (self);
 
   trace_seq_init (&s);
   tep_print_event (tep, &s, record->tep_record, "%s", TEP_PRINT_INFO);

@@ -75,6 +75,7 @@ guint               cs_trace_file_get_file_version  (CsTraceFile  *self);
 const char         *cs_trace_file_get_compression   (CsTraceFile  *self);
 const char         *cs_trace_file_get_clock         (CsTraceFile  *self);
 struct tep_handle  *cs_trace_file_get_tep           (CsTraceFile  *self);
+void                cs_trace_file_load_symbols      (CsTraceFile  *self);
 gboolean            cs_trace_file_read_at           (CsTraceFile  *self,
                                                      guint         cpu,
                                                      guint64       offset,

@@ -18,6 +18,7 @@
 
 #include "cs-plugin-view-private.h"
 #include "cs-theme-private.h"
+#include "cs-time-axis.h"
 
 void
 cs_plugin_add_layer (CsPlugin                *plugin,
@@ -416,4 +417,10 @@ cs_plugin_view_draw_text (const CsPluginView *view,
   cairo_move_to (cr, x_px, y_px - height / 2.0);
   pango_cairo_show_layout (cr, layout);
   return width;
+}
+
+char *
+cs_plugin_format_duration (gint64 duration_ns)
+{
+  return cs_time_format_duration (duration_ns);
 }

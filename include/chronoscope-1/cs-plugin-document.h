@@ -221,6 +221,31 @@ struct tep_handle *cs_plugin_document_get_tep        (CsPluginDocument *document
                                                       GError          **error);
 
 /**
+ * cs_plugin_document_find_function:
+ * @document: a document
+ * @addr: a kernel address, as a function pointer field holds it
+ *   (funcgraph_entry's and funcgraph_exit's func, function's ip and
+ *   parent_ip)
+ * @start_addr: (out) (optional): the start address of the function @addr
+ *   lies in; @addr itself when the function returns %NULL
+ *
+ * Names a kernel address from the recording's kallsyms (/proc/kallsyms as
+ * it was when recording), as `trace-cmd report` names it: the symbol with
+ * the greatest address at or below @addr.  The first call parses the
+ * symbols into the recording's event formats (up to half a second with a
+ * full kallsyms; cs_plugin_document_get_tep() and the events' @tep then
+ * have them too, for libtraceevent's tep_find_function()); later calls
+ * are a binary search.
+ *
+ * Returns: (transfer none) (nullable): the function's name, owned by the
+ *   document and valid while it is open; %NULL when the recording has no
+ *   kallsyms, no symbol at or below @addr, or can no longer be read
+ */
+const char        *cs_plugin_document_find_function  (CsPluginDocument *document,
+                                                      guint64           addr,
+                                                      guint64          *start_addr);
+
+/**
  * cs_plugin_document_get_missed_events:
  * @document: a document
  * @cpu: a CPU

@@ -333,4 +333,16 @@ double   cs_plugin_view_draw_text      (const CsPluginView *view,
                                         CsPluginTextFlags   flags,
                                         const char         *text);
 
+/**
+ * cs_plugin_format_duration:
+ * @duration_ns: a duration (negative ones get a minus sign)
+ *
+ * Formats a duration as the timeline and the info bar write them: "812
+ * ns", "3.242 µs", "20.200 ms", "1.500 s" (three decimals, rounded).
+ * Any thread.
+ *
+ * Returns: (transfer full): the text
+ */
+char    *cs_plugin_format_duration     (gint64              duration_ns);
+
 G_END_DECLS

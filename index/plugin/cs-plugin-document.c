@@ -342,6 +342,30 @@ cs_plugin_document_get_tep (CsPluginDocument  *document,
   return cs_trace_file_get_tep (file);
 }
 
+const char *
+cs_plugin_document_find_function (CsPluginDocument *document,
+                                  guint64           addr,
+                                  guint64          *start_addr)
+{
+  CsTraceFile *file;
+  struct tep_handle *tep;
+  const char *name = NULL;
+
+  if (start_addr != NULL)
+    *start_addr = addr;
+  g_return_val_if_fail (document != NULL, NULL);
+
+  file = cs_document_get_trace_file (document->document);
+  if (file == NULL)
+    return NULL;
+  cs_trace_file_load_symbols (file);
+  tep = cs_trace_file_get_tep (file);
+  name = tep_find_function (tep, addr);
+  if (name != NULL && start_addr != NULL)
+    *start_addr = tep_find_function_address (tep, addr);
+  return name;
+}
+
 gboolean
 cs_plugin_document_get_missed_events (CsPluginDocument  *document,
                                       guint              cpu,

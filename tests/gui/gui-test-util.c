@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 
 #include "cs-application.h"
+#include "cs-window-plugins.h"
 #include "gui-test-util.h"
 
 char *cs_test_work_dir;
@@ -260,6 +261,67 @@ cs_test_show_tab (GtkWidget *page)
     tab = gtk_widget_get_parent (tab);
   gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), gtk_notebook_page_num (GTK_NOTEBOOK (notebook), tab));
   cs_test_spin (200);
+}
+
+static GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The widget named @name (gtk_widget_set_name()) in @root's tree, as a
+ * page names the widgets a test reaches; the test fails without it. */
+GtkWidget *
+cs_test_need_named (GtkWidget  *root,
+                    const char *name)
+{
+  GtkWidget *widget = find_named (root, name);
+
+  if (widget == NULL)
+    g_error ("the window has no widget named %s", name);
+  return widget;
+}
+
+/* A CsTestCondition: no plugin pass runs for the window @data. */
+gboolean
+cs_test_passes_done (gpointer data)
+{
+  return !cs_plugin_window_get_pass_running (cs_window_get_plugins (data));
+}
+
+/* Runs @argv (a command printing one JSON object, such as `chronoscope
+ * latency FILE --json`) and returns that object; the test fails when the
+ * command fails or prints something else. */
+JsonObject *
+cs_test_run_json (const char * const *argv)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  int status = 0;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, &error));
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s %s failed: %s", argv[0], argv[1] != NULL ? argv[1] : "", err);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
 }
 
 void

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
 
 #include "cs-window.h"
 
@@ -54,6 +55,10 @@ void cs_test_activate (CsWindow   *window,
                        GVariant   *parameter);
 void cs_test_destroy_window (CsWindow *window);
 void cs_test_show_tab (GtkWidget *page);
+GtkWidget *cs_test_need_named (GtkWidget  *root,
+                               const char *name);
+gboolean cs_test_passes_done (gpointer data);
+JsonObject *cs_test_run_json (const char * const *argv);
 
 GdkTexture *cs_test_snapshot_widget (GtkWidget *widget);
 void cs_test_save_screenshot (GtkWidget  *widget,

@@ -28,8 +28,12 @@
 #   CS_KMOD_WINDOW_TEST     test-demo-window, run on the recordings under Xvfb
 #                           (set by meson when gui_tests is on)
 #   CS_KMOD_TCG_THREAD      single (default) or multi: QEMU's TCG threading
-#   CS_KMOD_SCENARIO        another guest scenario to run (for debugging;
-#                           the recording is then not checked)
+#   CS_KMOD_SCENARIO        another guest scenario to run (for debugging,
+#                           or to make a recording; the recording is then
+#                           not checked)
+#   CS_KMOD_EXTRA_BINS      more host executables (absolute paths, space
+#                           separated) put in the guest's /bin with their
+#                           shared libraries, for such a scenario (trace-cmd)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -193,11 +197,14 @@ done
 # Chronoscope itself, with its shared libraries and the loader at their own
 # paths: the demos record with its recorder.  It links GTK, but its
 # commands never initialise it.
-for f in "$chronoscope" $(ldd "$chronoscope" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-	mkdir -p "$root$(dirname "$f")"
-	cp -L "$f" "$root$f"
+# CS_KMOD_EXTRA_BINS go to /bin the same way.
+for exe in "$chronoscope" ${CS_KMOD_EXTRA_BINS:-}; do
+	for f in "$exe" $(ldd "$exe" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f"
+	done
+	mv "$root$exe" "$root/bin/$(basename "$exe")"
 done
-mv "$root$chronoscope" "$root/bin/chronoscope"
 
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 \
 	>"$work/initramfs.cpio.gz"

@@ -70,6 +70,11 @@ shared/testdata/public and the recordings in tests/data:
    events" must equal the per-CPU counts.  Disagreements go to warnings and
    make the exit status 2.
 
+6. function_graph: report prints a leaf call, a funcgraph_entry whose
+   funcgraph_exit is the next record of its CPU, as one funcgraph_entry
+   line ending in "func();" with the call's duration; such a line counts
+   as two events, the entry and the exit (`report -R` prints both).
+
 Only the Python standard library is used; trace-cmd's output is read as a
 stream, so large files do not need memory for their text.
 """
@@ -230,11 +235,16 @@ class Oracle:
             if m:
                 buf = m.groupdict().get("buf") or ""
                 cpu = str(int(m.group("cpu")))
-                result["cpus"][cpu] += 1
-                result["names"][m.group("name")] += 1
-                result["buffers"][buf] += 1
-                if not buf:
-                    result["top_cpus"][cpu] += 1
+                # Rule 6: a leaf call's line is its entry and its exit.
+                names = [m.group("name")]
+                if names[0] == "funcgraph_entry" and line.rstrip().endswith(");"):
+                    names.append("funcgraph_exit")
+                for name in names:
+                    result["cpus"][cpu] += 1
+                    result["names"][name] += 1
+                    result["buffers"][buf] += 1
+                    if not buf:
+                        result["top_cpus"][cpu] += 1
                 continue
             m = CPUS_LINE.match(line)
             if m and result["n_cpus"] is None:

@@ -1,0 +1,428 @@
+/* cs-funcgraph-pass.c: the function_graph pass, every call of every task.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Runs in the indexing worker over ftrace:funcgraph_entry,
+ * ftrace:funcgraph_exit and ftrace:function, in time order.  Each
+ * funcgraph_exit is one call: its duration is the event's rettime −
+ * calltime (as `trace-cmd report` prints it); it began at the matching
+ * funcgraph_entry (same task, depth and function) when the recording has
+ * it, else at the exit's time minus the duration.  Self time is the
+ * duration minus the durations of the calls one level deeper that
+ * returned inside it.  Memory is per task, never per call: one stack of
+ * open entries (entry time, function, children's time) by depth for each
+ * pid (the idle task, pid 0, has one per CPU), and one entry per distinct
+ * function; each call is inserted as it returns.  Functions are told
+ * apart by their start address in the recording's kallsyms (two static
+ * functions may share a name).  ftrace:function events (the function
+ * tracer) have no duration: they are stored as instants.
+ *
+ * Tables (read by cs-funcgraph-query.c):
+ *   func    (id, addr: its start, name, n_calls, n_hits, total_ns,
+ *            self_ns, max_ns):
+ *           one row per function, with its figures over the recording
+ *   call    (pid, depth, begin_ns, end_ns, self_ns, func, cpu)
+ *   instant (pid, ts_ns, func, parent, cpu)
+ *   band    (pid, depth, n_calls, max_ns): per task and depth, for the
+ *           flame row's time-range queries
+ */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "cs-funcgraph-private.h"
+
+/* An open call of one task. */
+typedef struct {
+  gint64 begin_ns;
+  gint64 func_addr;
+  gint64 child_ns;
+  gboolean open;
+} Frame;
+
+typedef struct {
+  gint64 id;
+  gint64 addr;
+  gint64 n_calls, n_hits, total_ns, self_ns, max_ns;
+  char *name;
+} Func;
+
+typedef struct {
+  gint64 n_calls;
+  gint64 max_ns;
+} Band;
+
+typedef struct {
+  CsPluginPass *pass;
+  CsPluginDocument *document;
+  sqlite3 *db;
+  sqlite3_stmt *insert_call;
+  sqlite3_stmt *insert_instant;
+  GHashTable *stacks;     /* pid -> GArray of Frame, by depth */
+  GHashTable *by_addr;    /* gint64 address -> Func (borrowed) */
+  GHashTable *by_start;   /* gint64 function start -> Func (owned) */
+  GHashTable *bands;      /* (pid << 16 | depth) -> Band */
+  gint64 next_id;
+} FuncgraphPass;
+
+static const char *const funcgraph_events[] = {
+  "ftrace:funcgraph_entry", "ftrace:funcgraph_exit", "ftrace:function", NULL,
+};
+
+static gboolean
+exec_sql (sqlite3     *db,
+          const char  *sql,
+          GError     **error)
+{
+  char *message = NULL;
+
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) == SQLITE_OK)
+    return TRUE;
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+               "function_graph pass: %s", message != NULL ? message : sqlite3_errmsg (db));
+  sqlite3_free (message);
+  return FALSE;
+}
+
+static gboolean
+sql_failed (sqlite3  *db,
+            GError  **error)
+{
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+               "function_graph pass: %s", sqlite3_errmsg (db));
+  return FALSE;
+}
+
+static void
+func_free (gpointer data)
+{
+  Func *f = data;
+
+  g_free (f->name);
+  g_free (f);
+}
+
+static void
+funcgraph_pass_free (gpointer state)
+{
+  FuncgraphPass *fp = state;
+
+  if (fp == NULL)
+    return;
+  g_clear_pointer (&fp->insert_call, sqlite3_finalize);
+  g_clear_pointer (&fp->insert_instant, sqlite3_finalize);
+  g_hash_table_unref (fp->stacks);
+  g_hash_table_unref (fp->by_addr);
+  g_hash_table_unref (fp->by_start);
+  g_hash_table_unref (fp->bands);
+  g_free (fp);
+}
+
+static gpointer
+funcgraph_pass_begin (CsPluginPass  *pass,
+                      GError       **error)
+{
+  FuncgraphPass *fp = g_new0 (FuncgraphPass, 1);
+
+  fp->pass = pass;
+  fp->document = cs_plugin_pass_get_document (pass);
+  fp->db = cs_plugin_pass_get_db (pass);
+  fp->stacks = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                      (GDestroyNotify) g_array_unref);
+  fp->by_addr = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  fp->by_start = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, func_free);
+  fp->bands = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  fp->next_id = 1;
+  if (!exec_sql (fp->db,
+                 "CREATE TABLE func (id INTEGER PRIMARY KEY, addr INTEGER NOT NULL, "
+                 "  name TEXT NOT NULL, n_calls INTEGER, n_hits INTEGER, total_ns INTEGER, "
+                 "  self_ns INTEGER, max_ns INTEGER);"
+                 "CREATE TABLE call (pid INTEGER NOT NULL, depth INTEGER NOT NULL, "
+                 "  begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, self_ns INTEGER NOT NULL, "
+                 "  func INTEGER NOT NULL, cpu INTEGER NOT NULL);"
+                 "CREATE TABLE instant (pid INTEGER NOT NULL, ts_ns INTEGER NOT NULL, "
+                 "  func INTEGER NOT NULL, parent INTEGER NOT NULL, cpu INTEGER NOT NULL);"
+                 "CREATE TABLE band (pid INTEGER NOT NULL, depth INTEGER NOT NULL, "
+                 "  n_calls INTEGER NOT NULL, max_ns INTEGER NOT NULL, PRIMARY KEY (pid, depth));",
+                 error))
+    goto fail;
+  if (sqlite3_prepare_v2 (fp->db, "INSERT INTO call VALUES (?, ?, ?, ?, ?, ?, ?)", -1,
+                          &fp->insert_call, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2 (fp->db, "INSERT INTO instant VALUES (?, ?, ?, ?, ?)", -1,
+                          &fp->insert_instant, NULL) != SQLITE_OK)
+    {
+      sql_failed (fp->db, error);
+      goto fail;
+    }
+  return fp;
+
+fail:
+  funcgraph_pass_free (fp);
+  return NULL;
+}
+
+/* The function @addr lies in, from the recording's kallsyms: one Func per
+ * function start (an address inside a function, as a parent_ip is, counts
+ * for the function; an address kallsyms does not cover is its own). */
+static Func *
+func_for (FuncgraphPass       *fp,
+          const CsPluginEvent *event,
+          gint64               addr)
+{
+  Func *f = g_hash_table_lookup (fp->by_addr, &addr);
+  guint64 start;
+  const char *sym;
+
+  if (f != NULL)
+    return f;
+  sym = cs_plugin_document_find_function (fp->document, (guint64) addr, &start);
+  f = g_hash_table_lookup (fp->by_start, &start);
+  if (f == NULL)
+    {
+      f = g_new0 (Func, 1);
+      f->id = fp->next_id++;
+      f->addr = (gint64) start;
+      f->name = sym != NULL ? g_strdup (sym)
+                            : g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", addr);
+      g_hash_table_insert (fp->by_start, g_memdup2 (&f->addr, sizeof f->addr), f);
+    }
+  g_hash_table_insert (fp->by_addr, g_memdup2 (&addr, sizeof addr), f);
+  return f;
+}
+
+/* The open calls of @event's task.  The idle task (pid 0) runs on every
+ * CPU at once: it has a stack per CPU. */
+static GArray *
+stack_for (FuncgraphPass       *fp,
+           const CsPluginEvent *event)
+{
+  gint key = event->pid != 0 ? event->pid : -1 - (gint) event->cpu;
+  GArray *stack = g_hash_table_lookup (fp->stacks, GINT_TO_POINTER (key));
+
+  if (stack == NULL)
+    {
+      stack = g_array_new (FALSE, TRUE, sizeof (Frame));
+      g_hash_table_insert (fp->stacks, GINT_TO_POINTER (key), stack);
+    }
+  return stack;
+}
+
+/* Depths beyond this are the kernel's limit many times over: a record
+ * claiming more is damaged, and is not given a stack that deep. */
+#define MAX_DEPTH 1024
+
+static gboolean
+on_funcgraph_entry (FuncgraphPass       *fp,
+          const CsPluginEvent *event,
+          GError             **error)
+{
+  gint64 func, depth;
+  GArray *stack;
+  Frame *frame;
+
+  if (!cs_plugin_event_get_int (event, "func", &func) ||
+      !cs_plugin_event_get_int (event, "depth", &depth) || depth < 0 || depth >= MAX_DEPTH)
+    return TRUE;   /* a record too short for its format: no call */
+  stack = stack_for (fp, event);
+  g_array_set_size (stack, (guint) depth + 1);
+  frame = &g_array_index (stack, Frame, depth);
+  frame->begin_ns = event->ts_ns;
+  frame->func_addr = func;
+  frame->child_ns = 0;
+  frame->open = TRUE;
+  return TRUE;
+}
+
+static void
+note_band (FuncgraphPass *fp,
+           gint32         pid,
+           gint64         depth,
+           gint64         dur)
+{
+  gint64 key = ((gint64) pid << 16) | depth;
+  Band *band = g_hash_table_lookup (fp->bands, &key);
+
+  if (band == NULL)
+    {
+      band = g_new0 (Band, 1);
+      g_hash_table_insert (fp->bands, g_memdup2 (&key, sizeof key), band);
+    }
+  band->n_calls++;
+  band->max_ns = MAX (band->max_ns, dur);
+}
+
+static gboolean
+on_funcgraph_exit (FuncgraphPass       *fp,
+         const CsPluginEvent *event,
+         GError             **error)
+{
+  gint64 func, depth, calltime, rettime, dur, begin, child = 0;
+  GArray *stack;
+  Func *f;
+
+  if (!cs_plugin_event_get_int (event, "func", &func) ||
+      !cs_plugin_event_get_int (event, "depth", &depth) || depth < 0 || depth >= MAX_DEPTH ||
+      !cs_plugin_event_get_int (event, "calltime", &calltime) ||
+      !cs_plugin_event_get_int (event, "rettime", &rettime) || rettime < calltime)
+    return TRUE;
+  dur = rettime - calltime;
+  begin = event->ts_ns - dur;
+  stack = stack_for (fp, event);
+  if ((guint) depth < stack->len)
+    {
+      Frame *frame = &g_array_index (stack, Frame, depth);
+
+      if (frame->open && frame->func_addr == func)
+        begin = frame->begin_ns;
+      child = frame->child_ns;
+      g_array_set_size (stack, (guint) depth);
+    }
+  /* The parent's children's time, for its self time. */
+  if (depth > 0)
+    {
+      if ((guint) depth > stack->len)
+        g_array_set_size (stack, (guint) depth);
+      g_array_index (stack, Frame, depth - 1).child_ns += dur;
+    }
+  f = func_for (fp, event, func);
+  f->n_calls++;
+  f->total_ns += dur;
+  f->self_ns += MAX (dur - child, 0);
+  f->max_ns = MAX (f->max_ns, dur);
+  note_band (fp, event->pid, depth, dur);
+
+  sqlite3_bind_int64 (fp->insert_call, 1, event->pid);
+  sqlite3_bind_int64 (fp->insert_call, 2, depth);
+  sqlite3_bind_int64 (fp->insert_call, 3, begin);
+  sqlite3_bind_int64 (fp->insert_call, 4, begin + MAX (dur, 1));
+  sqlite3_bind_int64 (fp->insert_call, 5, MAX (dur - child, 0));
+  sqlite3_bind_int64 (fp->insert_call, 6, f->id);
+  sqlite3_bind_int64 (fp->insert_call, 7, event->cpu);
+  if (sqlite3_step (fp->insert_call) != SQLITE_DONE)
+    return sql_failed (fp->db, error);
+  sqlite3_reset (fp->insert_call);
+  return TRUE;
+}
+
+static gboolean
+on_function (FuncgraphPass       *fp,
+             const CsPluginEvent *event,
+             GError             **error)
+{
+  gint64 ip, parent_ip;
+  Func *f, *parent;
+
+  if (!cs_plugin_event_get_int (event, "ip", &ip) ||
+      !cs_plugin_event_get_int (event, "parent_ip", &parent_ip))
+    return TRUE;
+  f = func_for (fp, event, ip);
+  f->n_hits++;
+  parent = func_for (fp, event, parent_ip);
+  sqlite3_bind_int64 (fp->insert_instant, 1, event->pid);
+  sqlite3_bind_int64 (fp->insert_instant, 2, event->ts_ns);
+  sqlite3_bind_int64 (fp->insert_instant, 3, f->id);
+  sqlite3_bind_int64 (fp->insert_instant, 4, parent->id);
+  sqlite3_bind_int64 (fp->insert_instant, 5, event->cpu);
+  if (sqlite3_step (fp->insert_instant) != SQLITE_DONE)
+    return sql_failed (fp->db, error);
+  sqlite3_reset (fp->insert_instant);
+  return TRUE;
+}
+
+static gboolean
+funcgraph_pass_event (gpointer             state,
+                      const CsPluginEvent *event,
+                      GError             **error)
+{
+  FuncgraphPass *fp = state;
+
+  if (strcmp (event->name, "funcgraph_exit") == 0)
+    return on_funcgraph_exit (fp, event, error);
+  if (strcmp (event->name, "funcgraph_entry") == 0)
+    return on_funcgraph_entry (fp, event, error);
+  if (strcmp (event->name, "function") == 0)
+    return on_function (fp, event, error);
+  return TRUE;
+}
+
+/* The per-function figures and the bands, then the indexes (cheaper
+ * built once than kept up to date row by row). */
+static gboolean
+funcgraph_pass_end (gpointer   state,
+                    GError   **error)
+{
+  FuncgraphPass *fp = state;
+  g_autoptr(sqlite3_stmt) insert_func = NULL;
+  g_autoptr(sqlite3_stmt) insert_band = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (sqlite3_prepare_v2 (fp->db, "INSERT INTO func VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1,
+                          &insert_func, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2 (fp->db, "INSERT INTO band VALUES (?, ?, ?, ?)", -1,
+                          &insert_band, NULL) != SQLITE_OK)
+    return sql_failed (fp->db, error);
+  g_hash_table_iter_init (&iter, fp->by_start);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Func *f = value;
+
+      sqlite3_bind_int64 (insert_func, 1, f->id);
+      sqlite3_bind_int64 (insert_func, 2, f->addr);
+      sqlite3_bind_text (insert_func, 3, f->name, -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (insert_func, 4, f->n_calls);
+      sqlite3_bind_int64 (insert_func, 5, f->n_hits);
+      sqlite3_bind_int64 (insert_func, 6, f->total_ns);
+      sqlite3_bind_int64 (insert_func, 7, f->self_ns);
+      sqlite3_bind_int64 (insert_func, 8, f->max_ns);
+      if (sqlite3_step (insert_func) != SQLITE_DONE)
+        return sql_failed (fp->db, error);
+      sqlite3_reset (insert_func);
+    }
+  g_hash_table_iter_init (&iter, fp->bands);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      gint64 k = *(gint64 *) key;
+      Band *band = value;
+
+      sqlite3_bind_int64 (insert_band, 1, k >> 16);
+      sqlite3_bind_int64 (insert_band, 2, k & 0xffff);
+      sqlite3_bind_int64 (insert_band, 3, band->n_calls);
+      sqlite3_bind_int64 (insert_band, 4, band->max_ns);
+      if (sqlite3_step (insert_band) != SQLITE_DONE)
+        return sql_failed (fp->db, error);
+      sqlite3_reset (insert_band);
+    }
+  return exec_sql (fp->db,
+                   "CREATE INDEX call_span ON call (pid, depth, begin_ns);"
+                   "CREATE INDEX call_time ON call (begin_ns);"
+                   "CREATE INDEX call_func ON call (func, begin_ns);"
+                   "CREATE INDEX instant_span ON instant (pid, ts_ns);"
+                   "CREATE INDEX instant_time ON instant (ts_ns);",
+                   error);
+}
+
+static const CsPluginPassInfo funcgraph_pass = {
+  .struct_size = sizeof (CsPluginPassInfo),
+  .name = CS_FUNCGRAPH_PASS,
+  .version = 2,
+  .automatic = FALSE,
+  .events = funcgraph_events,
+  .begin = funcgraph_pass_begin,
+  .event = funcgraph_pass_event,
+  .end = funcgraph_pass_end,
+  .free = funcgraph_pass_free,
+};
+
+/**
+ * _cs_funcgraph_add_pass:
+ * @plugin: the funcgraph plugin, in its init
+ *
+ * Registers the pass "calls" (see the top of this file), which the
+ * instance asks for when the recording has the tracers' events.
+ */
+void
+_cs_funcgraph_add_pass (CsPlugin *plugin)
+{
+  cs_plugin_add_pass (plugin, &funcgraph_pass);
+}

@@ -1,0 +1,141 @@
+/* cs-funcgraph-private.h: the function_graph plugin's shared declarations.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Built only against the public API (<chronoscope-plugin.h>).
+ */
+#pragma once
+
+#include <chronoscope-plugin.h>
+
+G_BEGIN_DECLS
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+/* The pass's name; it has no parameter. */
+#define CS_FUNCGRAPH_PASS "calls"
+
+/* The layer drawing the flame rows; a row's key is the pid in decimal. */
+#define CS_FUNCGRAPH_LAYER "flame"
+
+/**
+ * CsFuncgraph:
+ * @plugin: the plugin
+ * @document: the recording (outlives the instance)
+ * @has_events: whether the recording has function_graph or function
+ *   tracer events (the pass is asked for only then)
+ * @pages: (element-type GtkWidget): the pages shown for the recording,
+ *   told when the results become ready
+ * @names: (element-type gint64 utf8): function names by id, read as the
+ *   rows need them; emptied when the pass runs again
+ * @statements: the rows' prepared statements by SQL text (static
+ *   strings), finalized when the pass runs again and before the
+ *   recording's databases close
+ *
+ * The plugin's instance for one recording.
+ */
+typedef struct {
+  CsPlugin *plugin;
+  CsPluginDocument *document;
+  gboolean has_events;
+  GPtrArray *pages;
+  GHashTable *names;
+  GHashTable *statements;
+} CsFuncgraph;
+
+/* A statement of CsFuncgraph.statements: borrowed, reset (not finalized)
+ * when a g_autoptr() goes out of scope. */
+typedef sqlite3_stmt CsFuncgraphStatement;
+
+static inline void
+_cs_funcgraph_statement_done (CsFuncgraphStatement *stmt)
+{
+  sqlite3_reset (stmt);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsFuncgraphStatement, _cs_funcgraph_statement_done)
+
+/**
+ * CsFuncgraphFunction:
+ * @id: the function's id in the pass database
+ * @name: (transfer full): its name from the recording's kallsyms, or
+ *   "0x…" when it has none there
+ * @addr: its start address in the recording's kallsyms (two functions
+ *   may have one name)
+ * @n_calls: function_graph calls (funcgraph_exit events) that begin in
+ *   the range
+ * @n_hits: function tracer events (ftrace:function) in the range
+ * @total_ns: sum of the calls' durations (rettime − calltime)
+ * @self_ns: @total_ns minus the time spent in the calls they made
+ *   (their children, one level deeper, in the same task)
+ * @max_ns: the longest call's duration (0 without calls)
+ *
+ * One line of the table of functions.
+ */
+typedef struct {
+  gint64 id;
+  char *name;
+  gint64 addr;
+  gint64 n_calls;
+  gint64 n_hits;
+  gint64 total_ns;
+  gint64 self_ns;
+  gint64 max_ns;
+} CsFuncgraphFunction;
+
+/**
+ * CsFuncgraphCall:
+ * @begin_ns: when the call began
+ * @end_ns: when it returned (> @begin_ns)
+ * @self_ns: its duration minus its children's
+ * @pid: the task
+ * @cpu: the CPU of its funcgraph_exit event
+ * @depth: its depth (0: outermost traced call)
+ * @func: its function's id
+ *
+ * One function_graph call, as the pass stored it.
+ */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  gint64 self_ns;
+  gint32 pid;
+  guint cpu;
+  guint depth;
+  gint64 func;
+} CsFuncgraphCall;
+
+void     _cs_funcgraph_add_pass      (CsPlugin *plugin);
+void     _cs_funcgraph_add_layer     (CsPlugin *plugin);
+void     _cs_funcgraph_add_page      (CsPlugin *plugin);
+void     _cs_funcgraph_add_command   (CsPlugin *plugin);
+
+gboolean _cs_funcgraph_has_events    (CsPluginDocument *document);
+void     _cs_funcgraph_request       (CsFuncgraph *self);
+sqlite3 *_cs_funcgraph_get_db        (CsFuncgraph *self);
+CsFuncgraphStatement *_cs_funcgraph_statement (CsFuncgraph *self,
+                                               sqlite3     *db,
+                                               const char  *sql);
+const char *_cs_funcgraph_get_name   (CsFuncgraph *self,
+                                       gint64       func);
+void     _cs_funcgraph_page_refresh  (gpointer page);
+void     _cs_funcgraph_page_forget   (gpointer page);
+
+void     _cs_funcgraph_function_clear (CsFuncgraphFunction *function);
+GArray  *_cs_funcgraph_list_functions (sqlite3  *db,
+                                       gint64    begin_ns,
+                                       gint64    end_ns,
+                                       guint     limit,
+                                       GError  **error);
+gboolean _cs_funcgraph_worst_call     (sqlite3         *db,
+                                       gint64           func,
+                                       gint64           begin_ns,
+                                       gint64           end_ns,
+                                       CsFuncgraphCall *call,
+                                       GError         **error);
+char    *_cs_funcgraph_function_name  (sqlite3 *db,
+                                       gint64   func);
+GArray  *_cs_funcgraph_list_tasks     (sqlite3  *db,
+                                       GError  **error);
+
+G_END_DECLS
