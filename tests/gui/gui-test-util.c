@@ -263,36 +263,6 @@ cs_test_show_tab (GtkWidget *page)
   cs_test_spin (200);
 }
 
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* The widget named @name (gtk_widget_set_name()) in @root's tree, as a
- * page names the widgets a test reaches; the test fails without it. */
-GtkWidget *
-cs_test_need_named (GtkWidget  *root,
-                    const char *name)
-{
-  GtkWidget *widget = find_named (root, name);
-
-  if (widget == NULL)
-    g_error ("the window has no widget named %s", name);
-  return widget;
-}
-
 /* A CsTestCondition: no plugin pass runs for the window @data. */
 gboolean
 cs_test_passes_done (gpointer data)

@@ -55,8 +55,6 @@ void cs_test_activate (CsWindow   *window,
                        GVariant   *parameter);
 void cs_test_destroy_window (CsWindow *window);
 void cs_test_show_tab (GtkWidget *page);
-GtkWidget *cs_test_need_named (GtkWidget  *root,
-                               const char *name);
 gboolean cs_test_passes_done (gpointer data);
 JsonObject *cs_test_run_json (const char * const *argv);
 
