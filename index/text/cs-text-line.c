@@ -180,7 +180,10 @@ parse_header (const char     *line,
   if (g_str_has_prefix (p, "version = ") || g_str_has_prefix (p, "##### CPU ") ||
       (g_str_has_prefix (p, "CPU ") && g_str_has_suffix (p, " is empty")))
     return TRUE;
-  if (sscanf (p, "CPU:%u [LOST %llu EVENTS]", &a, &b) == 2)
+  /* tracefs text: "CPU:2 [LOST 12 EVENTS]"; trace-cmd report:
+   * "CPU:0 [651 EVENTS DROPPED]". */
+  if (sscanf (p, "CPU:%u [LOST %llu EVENTS]", &a, &b) == 2 ||
+      sscanf (p, "CPU:%u [%llu EVENTS DROPPED]", &a, &b) == 2)
     {
       out->cpu = a;
       out->n_lost = b;

@@ -26,7 +26,8 @@ G_BEGIN_DECLS
  *   understands but that carries no event (`# tracer:`, `version = 6`,
  *   `CPU 3 is empty`, `##### CPU 2 buffer started ####`); @cpus in
  *   #CsTextLine is set when the line says how many CPUs there are
- * @CS_TEXT_LINE_LOST: `CPU:N [LOST M EVENTS]`; @cpu and @n_lost are set
+ * @CS_TEXT_LINE_LOST: `CPU:N [LOST M EVENTS]` (tracefs) or `CPU:N [M EVENTS
+ *   DROPPED]` (trace-cmd report); @cpu and @n_lost are set
  * @CS_TEXT_LINE_BAD: none of these
  *
  * What a line of trace text is.
