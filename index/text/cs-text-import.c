@@ -25,6 +25,7 @@
 #include "cs-index-error.h"
 #include "cs-text-cpu-pages.h"
 #include "cs-text-events.h"
+#include "cs-text-funcgraph.h"
 #include "cs-text-import.h"
 #include "cs-text-line.h"
 #include "cs-tracedat-writer.h"
@@ -73,6 +74,7 @@ cs_text_import_report_free (CsTextImportReport *report)
 typedef struct {
   guint n_events;
   guint n_perf;
+  guint n_funcgraph;
   guint n_lines;
   gboolean report_header;   /* "version = 6" / "cpus=4" first */
   gboolean tracer_header;   /* "# tracer: nop" */
@@ -98,6 +100,11 @@ sniff_line (Sniff *s,
       if (parsed.system != NULL)
         s->n_perf++;
     }
+  else if (kind == CS_TEXT_LINE_BAD && cs_text_funcgraph_is_line (line))
+    {
+      s->n_events++;
+      s->n_funcgraph++;
+    }
 }
 
 static char *
@@ -105,6 +112,8 @@ format_name (const Sniff *s)
 {
   if (s->report_header)
     return g_strdup ("trace-cmd report text");
+  if (s->n_funcgraph > 0 && s->n_funcgraph * 2 >= s->n_events)
+    return g_strdup ("ftrace text (function_graph)");
   if (s->n_perf > 0 && s->n_perf * 2 >= s->n_events)
     return g_strdup ("perf script text");
   if (s->tracer_header)
@@ -172,6 +181,7 @@ cs_text_import_sniff (const char  *path,
 typedef struct {
   const char *path;
   CsTextEvents *events;
+  CsTextFuncgraph *funcgraph;
   GPtrArray *cpus;           /* CsTextCpuPages, by CPU; NULL while unused */
   char *dir;
   guint n_cpus_declared;
@@ -194,6 +204,7 @@ static void
 convert_clear (Convert *c)
 {
   g_clear_pointer (&c->events, cs_text_events_free);
+  g_clear_pointer (&c->funcgraph, cs_text_funcgraph_free);
   g_clear_pointer (&c->cpus, g_ptr_array_unref);
   g_clear_pointer (&c->comms, g_hash_table_unref);
   g_clear_pointer (&c->record, g_byte_array_unref);
@@ -236,25 +247,23 @@ cpu_pages (Convert  *c,
   return pages;
 }
 
-/* Encodes and stores the pending event. */
+/* Encodes and stores one event. */
 static gboolean
-flush_pending (Convert  *c,
-               GError  **error)
+store_event (Convert          *c,
+             const CsTextLine *l,
+             const char       *more_text,
+             guint64           line_no,
+             GError          **error)
 {
   CsTextCpuPages *pages;
-  const CsTextLine *l = &c->pending;
 
-  if (!c->has_pending)
-    return TRUE;
-  c->has_pending = FALSE;
-  if (!cs_text_events_encode (c->events, l, c->more->len > 0 ? c->more->str : NULL, c->record))
+  if (!cs_text_events_encode (c->events, l, more_text, c->record))
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
                    "%s has more event types than a recording can hold (line %" G_GUINT64_FORMAT ")",
-                   c->path, c->pending_line_no);
+                   c->path, line_no);
       return FALSE;
     }
-  g_string_truncate (c->more, 0);
   pages = cpu_pages (c, l->cpu, error);
   if (pages == NULL || !cs_text_cpu_pages_add (pages, l->ts_ns, c->record->data, c->record->len, error))
     return FALSE;
@@ -269,6 +278,33 @@ flush_pending (Convert  *c,
         g_hash_table_insert (c->comms, key, g_strndup (l->comm, MIN (l->comm_len, 15)));
     }
   return TRUE;
+}
+
+/* Stores the pending event with its continuation lines. */
+static gboolean
+flush_pending (Convert  *c,
+               GError  **error)
+{
+  gboolean ok;
+
+  if (!c->has_pending)
+    return TRUE;
+  c->has_pending = FALSE;
+  ok = store_event (c, &c->pending, c->more->len > 0 ? c->more->str : NULL, c->pending_line_no, error);
+  g_string_truncate (c->more, 0);
+  return ok;
+}
+
+static gboolean
+funcgraph_emit_cb (const CsTextLine *line,
+                   gpointer          user_data,
+                   GError          **error)
+{
+  Convert *c = user_data;
+
+  c->sniff.n_events++;
+  c->sniff.n_funcgraph++;
+  return store_event (c, line, NULL, c->line_no, error);
 }
 
 /* Takes one line (in *buf, which may be swapped with the pending line's
@@ -308,7 +344,15 @@ take_line (Convert  *c,
       g_string_append (c->more, *buf + strspn (*buf, " \t"));
       return TRUE;
     case CS_TEXT_LINE_BAD:
-      bad_line (c, *buf);
+      {
+        gboolean understood = FALSE;
+
+        if (!flush_pending (c, error) ||
+            !cs_text_funcgraph_take (c->funcgraph, *buf, funcgraph_emit_cb, c, &understood, error))
+          return FALSE;
+        if (!understood)
+          bad_line (c, *buf);
+      }
       return TRUE;
     case CS_TEXT_LINE_EVENT:
       break;
@@ -514,6 +558,7 @@ cs_text_import_convert (const char          *path,
   c.path = path;
   c.dir = g_path_get_dirname (out_path);
   c.events = cs_text_events_new ();
+  c.funcgraph = cs_text_funcgraph_new ();
   c.cpus = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_text_cpu_pages_free);
   c.comms = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   c.record = g_byte_array_new ();

@@ -93,13 +93,23 @@ parse_timestamp (const char *p,
   return TRUE;
 }
 
-/* The latency columns (trace_print_lat_fmt() in kernel/trace/trace_output.c):
- * irqs-off, need-resched, hardirq/softirq, preempt depth and, since 5.14,
- * migrate-disable depth; 4 or 5 characters. */
-static gboolean
-parse_flags (const char *p,
-             gsize       len,
-             CsTextLine *out)
+/**
+ * cs_text_line_parse_flags:
+ * @p: the latency columns of a line (trace_print_lat_fmt() in
+ *   kernel/trace/trace_output.c): irqs-off, need-resched, hardirq/softirq,
+ *   preempt depth and, since Linux 5.14, migrate-disable depth
+ * @len: their length, 4 to 6 characters
+ * @common_flags: (out): the common_flags they stand for
+ * @preempt_count: (out): common_preempt_count (preempt depth in the low
+ *   nibble, migrate-disable depth in the high one)
+ *
+ * Returns: whether @p is such columns; the outs are set only then
+ */
+gboolean
+cs_text_line_parse_flags (const char *p,
+                          gsize       len,
+                          guint8     *common_flags,
+                          guint8     *preempt_count)
 {
   guint8 flags = 0, pc = 0;
 
@@ -138,8 +148,18 @@ parse_flags (const char *p,
         return FALSE;
       pc |= (guint8) (v << (i == 3 ? 0 : 4));
     }
-  out->flags = flags;
-  out->preempt_count = pc;
+  *common_flags = flags;
+  *preempt_count = pc;
+  return TRUE;
+}
+
+static gboolean
+parse_flags (const char *p,
+             gsize       len,
+             CsTextLine *out)
+{
+  if (!cs_text_line_parse_flags (p, len, &out->flags, &out->preempt_count))
+    return FALSE;
   out->has_latency = TRUE;
   return TRUE;
 }
@@ -177,6 +197,9 @@ parse_header (const char     *line,
         out->cpus = (guint) v;
       return TRUE;
     }
+  /* function_graph's context-switch frame: a line of dashes. */
+  if (g_str_has_prefix (p, "----------") && strspn (p, "-") == strlen (p))
+    return TRUE;
   if (g_str_has_prefix (p, "version = ") || g_str_has_prefix (p, "##### CPU ") ||
       (g_str_has_prefix (p, "CPU ") && g_str_has_suffix (p, " is empty")))
     return TRUE;

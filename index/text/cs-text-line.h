@@ -89,7 +89,11 @@ typedef struct {
   guint64 n_lost;
 } CsTextLine;
 
-CsTextLineKind cs_text_line_parse (char       *line,
-                                   CsTextLine *out);
+CsTextLineKind cs_text_line_parse       (char       *line,
+                                         CsTextLine *out);
+gboolean       cs_text_line_parse_flags (const char *p,
+                                         gsize       len,
+                                         guint8     *common_flags,
+                                         guint8     *preempt_count);
 
 G_END_DECLS
