@@ -581,6 +581,13 @@ cs_window_choose_file (CsWindow *self)
   g_object_unref (filter);
 
   filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("perf recordings (perf.data, read with perf script)"));
+  gtk_file_filter_add_pattern (filter, "perf.data*");
+  gtk_file_filter_add_pattern (filter, "*.data");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("All files"));
   gtk_file_filter_add_pattern (filter, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);

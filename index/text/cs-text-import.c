@@ -15,8 +15,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -40,6 +42,12 @@
 #define WINDOW_BYTES_TOTAL ((gsize) 64 * 1024 * 1024)
 #define WINDOW_BYTES_MAX ((gsize) 4 * 1024 * 1024)
 #define PROGRESS_LINES 65536
+
+/* perf.data (tools/perf/Documentation/perf.data-file-format.txt) is read
+ * through `perf script`, whose text for tracepoints is like trace_pipe's. */
+static const char perf_magic[] = "PERFILE2";
+#define PERF_DATA_FORMAT "perf.data (through perf script)"
+#define PERF_PROGRAM "perf"
 
 /* events/header_page and events/header_event of Linux 6.x (x86_64). */
 static const char header_page[] =
@@ -157,6 +165,12 @@ cs_text_import_sniff (const char  *path,
   n = fread (buf, 1, SNIFF_BYTES, f);
   fclose (f);
   buf[n] = '\0';
+  if (n >= sizeof perf_magic - 1 && memcmp (buf, perf_magic, sizeof perf_magic - 1) == 0)
+    {
+      if (format != NULL)
+        *format = g_strdup (PERF_DATA_FORMAT);
+      return TRUE;
+    }
   if (memchr (buf, '\0', n) != NULL)
     return FALSE;   /* binary */
 
@@ -189,6 +203,7 @@ typedef struct {
   GByteArray *record;
   CsTextImportReport *report;
   Sniff sniff;
+  const char *forced_format;   /* what the file is when not known from its text */
   guint64 line_no;
 
   /* The event line waiting for its continuation lines. */
@@ -491,7 +506,7 @@ finish (Convert     *c,
     }
 
   g_free (c->report->format);
-  c->report->format = format_name (&c->sniff);
+  c->report->format = c->forced_format ? g_strdup (c->forced_format) : format_name (&c->sniff);
   c->report->n_cpus = n_cpus;
   c->report->n_lines = c->line_no;
   /* The report first: whoever finds the trace.dat finds its report. */
@@ -500,6 +515,71 @@ finish (Convert     *c,
   if (!cs_tracedat_writer_finish (writer, cancellable, error))
     {
       g_unlink (report_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean finish_perf_script (const char *path, GPid pid, gboolean ok, GError **error);
+
+/* `perf script --ns -i PATH`, its output read as a stream. */
+static FILE *
+open_perf_script (const char  *path,
+                  GPid        *pid,
+                  GError     **error)
+{
+  g_autofree char *perf = g_find_program_in_path (PERF_PROGRAM);
+  const char *argv[] = { perf, "script", "--ns", "-i", path, NULL };
+  g_autoptr(GError) local_error = NULL;
+  int out_fd = -1;
+  FILE *f;
+
+  if (perf == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                   "%s is a perf recording (perf.data): Chronoscope reads it through "
+                   "“perf script”, which is not installed (Debian: apt install linux-perf)", path);
+      return NULL;
+    }
+  if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
+                                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL |
+                                 G_SPAWN_CLOEXEC_PIPES, NULL, NULL, pid, NULL, &out_fd, NULL,
+                                 &local_error))
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                   "Cannot run “perf script” on %s: %s", path, local_error->message);
+      *pid = 0;
+      return NULL;
+    }
+  f = fdopen (out_fd, "rb");
+  if (f == NULL)
+    {
+      close (out_fd);
+      finish_perf_script (path, *pid, FALSE, NULL);
+    }
+  return f;
+}
+
+/* Reaps perf script; an error when it failed and @ok says all went well
+ * so far. */
+static gboolean
+finish_perf_script (const char  *path,
+                    GPid         pid,
+                    gboolean     ok,
+                    GError     **error)
+{
+  int status = 0;
+
+  if (!ok)
+    kill (pid, SIGTERM);
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  g_spawn_close_pid (pid);
+  if (ok && !(WIFEXITED (status) && WEXITSTATUS (status) == 0))
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   "“perf script” could not read %s (it exited with status %d)",
+                   path, WIFEXITED (status) ? WEXITSTATUS (status) : -1);
       return FALSE;
     }
   return TRUE;
@@ -543,18 +623,30 @@ cs_text_import_convert (const char          *path,
   gboolean ok = TRUE;
   FILE *f;
   GStatBuf st;
+  GPid perf_pid = 0;
+  g_autofree char *format = NULL;
 
-  f = fopen (path, "rbe");
+  if (!cs_text_import_sniff (path, &format, error))
+    {
+      if (error == NULL || *error == NULL)
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
+                     "%s is not trace text; Chronoscope reads " CS_TEXT_IMPORT_FORMATS, path);
+      return FALSE;
+    }
+  if (g_str_equal (format, PERF_DATA_FORMAT))
+    f = open_perf_script (path, &perf_pid, error);
+  else
+    f = fopen (path, "rbe");
   if (f == NULL)
     {
       int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot open %s: %s", path, g_strerror (saved));
+      if (perf_pid == 0)
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                     "Cannot open %s: %s", path, g_strerror (saved));
       return FALSE;
     }
-  if (g_stat (path, &st) == 0)
+  if (perf_pid == 0 && g_stat (path, &st) == 0)
     size = st.st_size;
-
   c.path = path;
   c.dir = g_path_get_dirname (out_path);
   c.events = cs_text_events_new ();
@@ -574,6 +666,8 @@ cs_text_import_convert (const char          *path,
             ok = FALSE;
           else if (progress != NULL && size > 0)
             progress (CLAMP ((double) ftello (f) / size, 0.0, 1.0), user_data);
+          else if (progress != NULL)   /* perf script: the text's size is not known */
+            progress ((double) c.line_no / (c.line_no + 4e6), user_data);
         }
     }
   if (ok && ferror (f))
@@ -586,6 +680,10 @@ cs_text_import_convert (const char          *path,
     }
   fclose (f);
   free (buf);
+  if (perf_pid != 0)
+    ok = finish_perf_script (path, perf_pid, ok, error) && ok;
+  if (perf_pid != 0)
+    c.forced_format = PERF_DATA_FORMAT;
 
   ok = ok && finish (&c, out_path, cancellable, error);
   if (ok && report != NULL)

@@ -339,6 +339,45 @@ compare (CsDocument *dat,
     }
 }
 
+/* perf.data (through perf script) and the text perf script made of it. */
+static void
+test_perf (void)
+{
+  g_autofree char *data_path = cs_test_testdata ("perf-sched.data");
+  g_autofree char *text_path = cs_test_testdata ("perf-sched.txt");
+  g_autoptr(CsDocument) text = load (text_path);
+  g_autoptr(GHashTable) per_cpu = NULL;
+  g_autoptr(GRegex) re = g_regex_new ("^ *\\S.* +\\d+ +\\[\\d+\\] +\\d+\\.\\d+: sched:", 0, 0, NULL);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint64 n_lines = 0;
+
+  g_assert_cmpstr (cs_document_get_source_format (text), ==, "perf script text");
+  g_assert_true (g_file_get_contents (text_path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    n_lines += g_regex_match (re, lines[i], 0, NULL);
+  g_assert_cmpuint (n_lines, >, 0);
+  g_assert_cmpuint (cs_document_get_n_events (text), ==, n_lines);
+  g_assert_cmpuint (cs_document_get_n_bad_lines (text, NULL), ==, 0);
+
+  if (g_find_program_in_path ("perf") == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_null (cs_document_load (data_path, NULL, NULL, NULL, NULL, &error));
+      g_assert_nonnull (strstr (error->message, "perf script"));
+      g_test_skip ("perf is not installed: only its message is checked");
+      return;
+    }
+  {
+    g_autoptr(CsDocument) data = load (data_path);
+
+    g_assert_cmpstr (cs_document_get_source_format (data), ==, "perf.data (through perf script)");
+    compare (data, text, TRUE);
+  }
+}
+
 static void
 test_report_roundtrip (gconstpointer data)
 {
@@ -400,6 +439,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TextImport/unsorted", test_unsorted);
   g_test_add_func ("/cs/index/TextImport/bad-lines", test_bad_lines);
   g_test_add_func ("/cs/index/TextImport/funcgraph", test_funcgraph);
+  g_test_add_func ("/cs/index/TextImport/perf", test_perf);
   for (guint i = 0; i < G_N_ELEMENTS (recordings); i++)
     {
       g_autofree char *path = g_strdup_printf ("/cs/index/TextImport/report-roundtrip/%s", recordings[i]);
