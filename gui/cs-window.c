@@ -588,6 +588,13 @@ cs_window_choose_file (CsWindow *self)
   g_object_unref (filter);
 
   filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Android systrace (HTML)"));
+  gtk_file_filter_add_pattern (filter, "*.html");
+  gtk_file_filter_add_pattern (filter, "*.htm");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("All files"));
   gtk_file_filter_add_pattern (filter, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);

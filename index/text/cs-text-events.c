@@ -61,6 +61,7 @@ static void parse_print (CsTextEvents *, const Spec *, const CsTextLine *, const
 static void parse_function (CsTextEvents *, const Spec *, const CsTextLine *, const char *, Value *);
 static void parse_sys_enter (CsTextEvents *, const Spec *, const CsTextLine *, const char *, Value *);
 static void parse_sys_exit (CsTextEvents *, const Spec *, const CsTextLine *, const char *, Value *);
+static void parse_atrace (CsTextEvents *, const Spec *, const CsTextLine *, const char *, Value *);
 
 #define WAKEUP_FIELDS { { "char comm[16]", "comm", K_COMM }, { "pid_t pid", "pid", K_S32 }, \
                         { "int prio", "prio", K_S32 }, { "int target_cpu", "target_cpu", K_S32 } }
@@ -149,6 +150,16 @@ static const Spec specs[] = {
       { "unsigned int overrun", "overrun", K_U32 },
       { "unsigned long long calltime", "calltime", K_U64 },
       { "unsigned long long rettime", "rettime", K_U64 } } },
+  /* Android atrace's trace_marker protocol (frameworks/native/cmds/atrace,
+   * libcutils trace.h): "B|tgid|name" begins a slice, "E[|tgid]" ends the
+   * task's innermost one, "C|tgid|name|value" sets a counter, "S|tgid|name|
+   * cookie" / "F|tgid|name|cookie" begin and end an async slice.  Kept as
+   * the fields of their own event so that filters, SQL and plots read them;
+   * buf holds the text as written. */
+  { "atrace", "tracing_mark_write", "\"%s\", __get_str(buf)", parse_atrace,
+    { { "char kind", "kind", K_U8 }, { "int tgid", "tgid", K_S32 },
+      { "__data_loc char[] name", "name", K_STR }, { "long long value", "value", K_S64 },
+      { "__data_loc char[] buf", "buf", K_STR } } },
 };
 
 /* The generic format of an event the importer does not know. */
@@ -629,6 +640,40 @@ parse_sys_exit (CsTextEvents     *self,
   values[1].num = parse_number (eq + 3, strlen (eq + 3));
 }
 
+static gboolean
+is_atrace_mark (const char *text)
+{
+  return text != NULL && strchr ("BECSF", text[0]) != NULL && text[0] != '\0' &&
+         (text[1] == '|' || text[1] == '\0');
+}
+
+static void
+parse_atrace (CsTextEvents     *self,
+              const Spec       *spec,
+              const CsTextLine *line,
+              const char       *payload,
+              Value            *values)
+{
+  const char *p = payload, *bar;
+  guint field = 1;
+
+  values[0].num = payload[0];
+  values[4].str = payload;
+  values[4].len = strlen (payload);
+  for (p = strchr (payload, '|'); p != NULL && field < 4; p = bar, field++)
+    {
+      p++;
+      bar = strchr (p, '|');
+      if (field == 2)
+        {
+          values[2].str = p;
+          values[2].len = bar != NULL ? (gsize) (bar - p) : strlen (p);
+        }
+      else
+        values[field].num = parse_number (p, bar != NULL ? (gsize) (bar - p) : strlen (p));
+    }
+}
+
 /* ---- Records --------------------------------------------------------- */
 
 static void
@@ -664,20 +709,32 @@ cs_text_events_encode (CsTextEvents     *self,
   const char *name = line->is_function ? "function" : line->event;
   gsize name_len = line->is_function ? 8 : line->event_len;
   Value values[MAX_FIELDS] = { { 0 } };
+  const char *payload = line->payload;
   guint16 id;
   gint32 pid = line->pid;
   Type *t;
 
-  /* tracefs prints a trace_marker write as "tracing_mark_write: text". */
+  /* tracefs prints a trace_marker write as "tracing_mark_write: text",
+   * trace-cmd as a print event "tracing_mark_write: text"; atrace's
+   * markers get an event of their own. */
   if (line->system == NULL && name_len == 18 && memcmp (name, "tracing_mark_write", 18) == 0)
-    name = "print", name_len = 5;
+    {
+      if (!is_atrace_mark (payload))
+        name = "print", name_len = 5;
+    }
+  else if (line->system == NULL && name_len == 5 && memcmp (name, "print", 5) == 0 &&
+           g_str_has_prefix (payload, "tracing_mark_write: ") && is_atrace_mark (payload + 20))
+    {
+      name = "tracing_mark_write", name_len = 18;
+      payload += 20;
+    }
   t = lookup_type (self, line, name, name_len);
   g_byte_array_set_size (out, 0);
   if (t == NULL)
     return FALSE;
 
   if (t->spec->parse != NULL)
-    t->spec->parse (self, t->spec, line, line->payload, values);
+    t->spec->parse (self, t->spec, line, payload, values);
   else
     {
       g_string_assign (self->scratch, line->payload);

@@ -28,6 +28,7 @@
 #include "cs-text-cpu-pages.h"
 #include "cs-text-events.h"
 #include "cs-text-funcgraph.h"
+#include "cs-text-html.h"
 #include "cs-text-import.h"
 #include "cs-text-line.h"
 #include "cs-tracedat-writer.h"
@@ -48,6 +49,7 @@
 static const char perf_magic[] = "PERFILE2";
 #define PERF_DATA_FORMAT "perf.data (through perf script)"
 #define PERF_PROGRAM "perf"
+#define SYSTRACE_FORMAT "Android systrace HTML"
 
 /* events/header_page and events/header_event of Linux 6.x (x86_64). */
 static const char header_page[] =
@@ -173,6 +175,12 @@ cs_text_import_sniff (const char  *path,
     }
   if (memchr (buf, '\0', n) != NULL)
     return FALSE;   /* binary */
+  if (cs_text_html_sniff (buf))
+    {
+      if (format != NULL)
+        *format = g_strdup (SYSTRACE_FORMAT);
+      return TRUE;
+    }
 
   for (line = buf; line != NULL && *line != '\0' && s.n_lines < SNIFF_LINES; line = next)
     {
@@ -196,6 +204,7 @@ typedef struct {
   const char *path;
   CsTextEvents *events;
   CsTextFuncgraph *funcgraph;
+  CsTextHtml *html;          /* NULL unless the file is systrace HTML */
   GPtrArray *cpus;           /* CsTextCpuPages, by CPU; NULL while unused */
   char *dir;
   guint n_cpus_declared;
@@ -220,6 +229,7 @@ convert_clear (Convert *c)
 {
   g_clear_pointer (&c->events, cs_text_events_free);
   g_clear_pointer (&c->funcgraph, cs_text_funcgraph_free);
+  g_clear_pointer (&c->html, cs_text_html_free);
   g_clear_pointer (&c->cpus, g_ptr_array_unref);
   g_clear_pointer (&c->comms, g_hash_table_unref);
   g_clear_pointer (&c->record, g_byte_array_unref);
@@ -334,6 +344,8 @@ take_line (Convert  *c,
   CsTextLineKind kind;
 
   c->line_no++;
+  if (c->html != NULL && !cs_text_html_unwrap (c->html, *buf))
+    return TRUE;
   if (c->line_no == 1 && (g_str_has_prefix (*buf, "version = ") || g_str_has_prefix (*buf, "cpus=")))
     c->sniff.report_header = TRUE;
   if (g_str_has_prefix (*buf, "# tracer: "))
@@ -647,6 +659,11 @@ cs_text_import_convert (const char          *path,
     }
   if (perf_pid == 0 && g_stat (path, &st) == 0)
     size = st.st_size;
+  if (g_str_equal (format, SYSTRACE_FORMAT))
+    {
+      c.html = cs_text_html_new ();
+      c.forced_format = SYSTRACE_FORMAT;
+    }
   c.path = path;
   c.dir = g_path_get_dirname (out_path);
   c.events = cs_text_events_new ();

@@ -18,7 +18,8 @@ G_BEGIN_DECLS
  */
 #define CS_TEXT_IMPORT_FORMATS \
   "trace-cmd recordings (trace.dat v6 and v7), ftrace text (tracefs trace, trace_pipe, " \
-  "function_graph), trace-cmd report output, perf.data and perf script output of tracepoints"
+  "function_graph), trace-cmd report output, perf.data and perf script output of tracepoints, " \
+  "Android systrace HTML"
 
 /**
  * CsTextImportReport:

@@ -339,6 +339,60 @@ compare (CsDocument *dat,
     }
 }
 
+/* Android systrace HTML, both layouts, wrapped here around the public
+ * tracefs text with atrace markers (raw-tgid.txt); the page around the
+ * data is the shape systrace writes, the data is real. */
+static void
+test_systrace (void)
+{
+  g_autofree char *src = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autofree char *dir = g_dir_make_tmp ("cs-text-XXXXXX", NULL);
+  g_autofree char *modern = g_build_filename (dir, "trace.html", NULL);
+  g_autofree char *legacy = g_build_filename (dir, "legacy.html", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) page = g_string_new (NULL);
+  g_autoptr(GString) old = g_string_new (NULL);
+  g_autoptr(CsDocument) plain = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (src == NULL || !g_file_get_contents (src, &text, NULL, NULL))
+    {
+      g_test_skip ("no raw-tgid.txt");
+      return;
+    }
+  g_string_append (page, "<!DOCTYPE html>\n<html>\n<head><title>systrace</title></head>\n<body>\n"
+                   "<script class=\"trace-data\" type=\"application/text\">{\"systemTraceEvents\": 1}"
+                   "</script>\n<script class=\"trace-data\" type=\"application/text\">\n");
+  g_string_append (page, text);
+  g_string_append (page, "</script>\n<!-- END TRACE -->\n</body>\n</html>\n");
+  g_assert_true (g_file_set_contents (modern, page->str, page->len, NULL));
+
+  g_string_append (old, "<html>\n<head><script>\nvar linuxPerfData = \"\\\n");
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i + 1] != NULL; i++)
+    g_string_append_printf (old, "%s\\n\\\n", lines[i]);
+  g_string_append (old, "\";\n</script></head>\n</html>\n");
+  g_assert_true (g_file_set_contents (legacy, old->str, old->len, NULL));
+
+  plain = load (src);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(CsDocument) doc = load (i == 0 ? modern : legacy);
+      gboolean has_marks = FALSE;
+
+      g_assert_cmpstr (cs_document_get_source_format (doc), ==, "Android systrace HTML");
+      g_assert_cmpuint (cs_document_get_n_bad_lines (doc, NULL), ==, 0);
+      compare (plain, doc, TRUE);
+      for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+        if (g_str_equal (cs_document_get_event_type (doc, t)->system, "atrace"))
+          has_marks = cs_document_get_event_type (doc, t)->n_events > 0;
+      g_assert_true (has_marks);
+    }
+  g_unlink (modern);
+  g_unlink (legacy);
+  g_rmdir (dir);
+}
+
 /* perf.data (through perf script) and the text perf script made of it. */
 static void
 test_perf (void)
@@ -440,6 +494,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TextImport/bad-lines", test_bad_lines);
   g_test_add_func ("/cs/index/TextImport/funcgraph", test_funcgraph);
   g_test_add_func ("/cs/index/TextImport/perf", test_perf);
+  g_test_add_func ("/cs/index/TextImport/systrace", test_systrace);
   for (guint i = 0; i < G_N_ELEMENTS (recordings); i++)
     {
       g_autofree char *path = g_strdup_printf ("/cs/index/TextImport/report-roundtrip/%s", recordings[i]);
