@@ -32,9 +32,15 @@
 typedef struct {
   gint64 ts_ns;
   guint64 seq;
+  guint64 missed;      /* events lost just before this one (G_MAXUINT64: unknown) */
   guint32 offset;      /* of the data in the window */
   guint32 len;
 } Pending;
+
+/* Page header flags (kernel/trace/ring_buffer.c): events were lost before
+ * the page; their count is stored after the page's data. */
+#define RB_MISSED_EVENTS (G_GUINT64_CONSTANT (1) << 31)
+#define RB_MISSED_STORED (G_GUINT64_CONSTANT (1) << 30)
 
 struct _CsTextCpuPages
 {
@@ -51,6 +57,8 @@ struct _CsTextCpuPages
   guint8 page[CS_TEXT_CPU_PAGES_PAGE_BYTES];
   gsize page_used;     /* bytes of events in @page */
   gint64 page_last_ns;
+  guint64 page_missed; /* events lost before @page, its header flags */
+  guint64 next_missed; /* lost before the next event added */
   guint64 size;
   guint64 n_events;
   guint64 n_late;
@@ -119,9 +127,16 @@ flush_page (CsTextCpuPages  *self,
 
   if (self->page_used == 0)
     return TRUE;
-  memcpy (self->page + 8, &commit, 8);
   memset (self->page + PAGE_HEADER_BYTES + self->page_used, 0,
           sizeof self->page - PAGE_HEADER_BYTES - self->page_used);
+  if (self->page_missed == G_MAXUINT64)
+    commit |= RB_MISSED_EVENTS;
+  else if (self->page_missed > 0)
+    {
+      commit |= RB_MISSED_EVENTS | RB_MISSED_STORED;
+      memcpy (self->page + PAGE_HEADER_BYTES + self->page_used, &self->page_missed, 8);
+    }
+  memcpy (self->page + 8, &commit, 8);
   while (left > 0)
     {
       ssize_t n = write (self->fd, p, left);
@@ -139,6 +154,7 @@ flush_page (CsTextCpuPages  *self,
     }
   self->size += sizeof self->page;
   self->page_used = 0;
+  self->page_missed = 0;
   return TRUE;
 }
 
@@ -155,17 +171,20 @@ put_u32 (CsTextCpuPages *self,
 static gboolean
 write_event (CsTextCpuPages  *self,
              gint64           ts_ns,
+             guint64          missed,
              const guint8    *data,
              gsize            len,
              GError         **error)
 {
-  gsize room = sizeof self->page - PAGE_HEADER_BYTES;
+  /* 8 bytes kept for the count of events lost before the page. */
+  gsize room = sizeof self->page - PAGE_HEADER_BYTES - 8;
   gsize need = 4 + (len <= TYPE_LEN_MAX_SMALL * 4 ? len : 4 + len);
   guint64 delta = self->page_used > 0 ? (guint64) (ts_ns - self->page_last_ns) : 0;
 
   if (delta >> TIME_DELTA_BITS)
     need += 8;
-  if (self->page_used + need > room)
+  /* Only a page's first event can follow lost events. */
+  if (self->page_used + need > room || missed > 0)
     {
       if (!flush_page (self, error))
         return FALSE;
@@ -176,6 +195,7 @@ write_event (CsTextCpuPages  *self,
     {
       guint64 ts = (guint64) ts_ns;
       memcpy (self->page, &ts, 8);
+      self->page_missed = missed;
     }
   if (delta >> TIME_DELTA_BITS)
     {
@@ -226,7 +246,7 @@ drain (CsTextCpuPages  *self,
   for (guint i = 0; i < n; i++)
     {
       Pending *p = &g_array_index (self->pending, Pending, i);
-      if (!write_event (self, p->ts_ns, self->window->data + p->offset, p->len, error))
+      if (!write_event (self, p->ts_ns, p->missed, self->window->data + p->offset, p->len, error))
         return FALSE;
       self->last_written_ns = p->ts_ns;
       self->written_any = TRUE;
@@ -281,6 +301,8 @@ cs_text_cpu_pages_add (CsTextCpuPages  *self,
     self->in_order = FALSE;
   p.ts_ns = ts_ns;
   p.seq = self->seq++;
+  p.missed = self->next_missed;
+  self->next_missed = 0;
   p.offset = self->window->len;
   p.len = (guint32) len;
   g_byte_array_append (self->window, data, len);
@@ -289,6 +311,25 @@ cs_text_cpu_pages_add (CsTextCpuPages  *self,
   if (self->window->len >= self->window_bytes)
     return drain (self, self->pending->len / 2, error);
   return TRUE;
+}
+
+/**
+ * cs_text_cpu_pages_add_missed:
+ * @self: a page builder
+ * @n_missed: events the text says were lost here (`CPU:N [LOST M EVENTS]`),
+ *   %G_MAXUINT64 when it does not say how many
+ *
+ * Marks the next event added as following lost events: its page says so
+ * in its header, as the kernel's ring buffer does.
+ */
+void
+cs_text_cpu_pages_add_missed (CsTextCpuPages *self,
+                              guint64         n_missed)
+{
+  if (n_missed == G_MAXUINT64 || self->next_missed == G_MAXUINT64)
+    self->next_missed = G_MAXUINT64;
+  else
+    self->next_missed = MIN (self->next_missed + n_missed, G_MAXUINT64 - 1);
 }
 
 /**

@@ -28,6 +28,8 @@ gboolean        cs_text_cpu_pages_add        (CsTextCpuPages  *self,
                                               const guint8    *data,
                                               gsize            len,
                                               GError         **error);
+void            cs_text_cpu_pages_add_missed (CsTextCpuPages *self,
+                                              guint64          n_missed);
 gboolean        cs_text_cpu_pages_finish     (CsTextCpuPages  *self,
                                               GError         **error);
 int             cs_text_cpu_pages_get_fd     (CsTextCpuPages  *self);

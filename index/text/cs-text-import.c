@@ -359,6 +359,18 @@ take_line (Convert  *c,
         c->n_cpus_declared = MAX (c->n_cpus_declared, parsed.cpus);
       return TRUE;
     case CS_TEXT_LINE_LOST:
+      {
+        CsTextCpuPages *pages;
+
+        if (parsed.cpu >= MAX_CPUS)
+          {
+            bad_line (c, *buf);
+            return TRUE;
+          }
+        if (!flush_pending (c, error) || (pages = cpu_pages (c, parsed.cpu, error)) == NULL)
+          return FALSE;
+        cs_text_cpu_pages_add_missed (pages, parsed.n_lost > 0 ? parsed.n_lost : G_MAXUINT64);
+      }
       return TRUE;
     case CS_TEXT_LINE_CONTINUATION:
       if (!c->has_pending)

@@ -278,8 +278,12 @@ compare (CsDocument *dat,
   g_assert_cmpuint (cs_document_get_n_events (txt), ==, cs_document_get_n_events (dat));
   g_assert_cmpuint (cs_document_get_n_cpus (txt), ==, cs_document_get_n_cpus (dat));
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (dat); cpu++)
-    g_assert_cmpuint (cs_document_get_cpu (txt, cpu)->n_events, ==,
-                      cs_document_get_cpu (dat, cpu)->n_events);
+    {
+      g_assert_cmpuint (cs_document_get_cpu (txt, cpu)->n_events, ==,
+                        cs_document_get_cpu (dat, cpu)->n_events);
+      g_assert_cmpuint (cs_document_get_cpu (txt, cpu)->missed_events, ==,
+                        cs_document_get_cpu (dat, cpu)->missed_events);
+    }
 
   for (guint i = 0; i < cs_document_get_n_event_types (dat); i++)
     {
