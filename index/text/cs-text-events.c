@@ -35,6 +35,7 @@ struct _CsTextEvents
   GString *kallsyms;
   GString *scratch;        /* the text of a generic event */
   GString *symbol_key;     /* a function name being looked up */
+  GString *type_key;       /* an event's "system:name" or "name" being looked up */
 };
 
 #define FIRST_ID 1
@@ -60,7 +61,8 @@ cs_text_events_new (void)
 {
   CsTextEvents *self = g_new0 (CsTextEvents, 1);
 
-  self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->type_key = g_string_new (NULL);
   self->types = g_ptr_array_new_with_free_func ((GDestroyNotify) type_free);
   self->symbols = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->kallsyms = g_string_new (NULL);
@@ -81,6 +83,7 @@ cs_text_events_free (CsTextEvents *self)
   g_string_free (self->kallsyms, TRUE);
   g_string_free (self->scratch, TRUE);
   g_string_free (self->symbol_key, TRUE);
+  g_string_free (self->type_key, TRUE);
   g_free (self);
 }
 
@@ -138,15 +141,19 @@ lookup_type (CsTextEvents *self,
              const char *name,
              gsize name_len)
 {
-  g_autofree char *key = NULL;
   const Spec *spec = &_cs_text_generic_spec;
   Type *t;
   guint offset = 8;
 
-  key = line->system != NULL
-      ? g_strdup_printf ("%.*s:%.*s", (int) line->system_len, line->system, (int) name_len, name)
-      : g_strndup (name, name_len);
-  t = g_hash_table_lookup (self->by_name, key);
+  /* The key in a reused buffer: no allocation per event. */
+  g_string_truncate (self->type_key, 0);
+  if (line->system != NULL)
+    {
+      g_string_append_len (self->type_key, line->system, line->system_len);
+      g_string_append_c (self->type_key, ':');
+    }
+  g_string_append_len (self->type_key, name, name_len);
+  t = g_hash_table_lookup (self->by_name, self->type_key->str);
   if (t != NULL)
     return t;
   if (self->types->len >= G_MAXUINT16 - FIRST_ID)
@@ -180,7 +187,7 @@ lookup_type (CsTextEvents *self,
     }
   t->fixed_bytes = offset;
   g_ptr_array_add (self->types, t);
-  g_hash_table_insert (self->by_name, g_steal_pointer (&key), t);
+  g_hash_table_insert (self->by_name, g_strdup (self->type_key->str), t);
   return t;
 }
 

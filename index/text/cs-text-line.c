@@ -205,8 +205,9 @@ parse_header (const char     *line,
     return TRUE;
   /* tracefs text: "CPU:2 [LOST 12 EVENTS]"; trace-cmd report:
    * "CPU:0 [651 EVENTS DROPPED]". */
-  if (sscanf (p, "CPU:%u [LOST %llu EVENTS]", &a, &b) == 2 ||
-      sscanf (p, "CPU:%u [%llu EVENTS DROPPED]", &a, &b) == 2)
+  if (g_str_has_prefix (p, "CPU:") &&
+      (sscanf (p, "CPU:%u [LOST %llu EVENTS]", &a, &b) == 2 ||
+       sscanf (p, "CPU:%u [%llu EVENTS DROPPED]", &a, &b) == 2))
     {
       out->cpu = a;
       out->n_lost = b;
