@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -436,6 +437,72 @@ test_perf (void)
   }
 }
 
+static gboolean
+write_tracefs (const char *path,
+               const char *value)
+{
+  return g_file_set_contents_full (path, value, -1, G_FILE_SET_CONTENTS_NONE, 0644, NULL);
+}
+
+/* tracefs's own `trace` text of a private instance, read right before
+ * `trace-cmd extract -B` of the same instance: both index alike.  Needs
+ * root and tracefs (this machine has both; elsewhere it is skipped). */
+static void
+test_tracefs_trace (void)
+{
+  const char *events[] = { "sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup" };
+  g_autofree char *name = g_strdup_printf ("cs-text-test-%d", (int) getpid ());
+  g_autofree char *instance = g_build_filename ("/sys/kernel/tracing/instances", name, NULL);
+  g_autofree char *on = g_build_filename (instance, "tracing_on", NULL);
+  g_autofree char *trace = g_build_filename (instance, "trace", NULL);
+  g_autofree char *dir = NULL, *txt_path = NULL, *dat_path = NULL, *text = NULL;
+  g_autoptr(CsDocument) txt = NULL;
+  g_autoptr(CsDocument) dat = NULL;
+  const char *sleep_argv[] = { "sleep", "0.01", NULL };
+  const char *extract_argv[] = { "trace-cmd", "extract", "-B", name, "-o", NULL, NULL };
+  int status = -1;
+
+  if (geteuid () != 0 || g_find_program_in_path ("trace-cmd") == NULL ||
+      g_mkdir (instance, 0755) != 0)
+    {
+      g_test_skip ("needs root, trace-cmd and a writable /sys/kernel/tracing/instances");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      g_autofree char *enable = g_build_filename (instance, "events", events[i], "enable", NULL);
+      g_assert_true (write_tracefs (enable, "1"));
+    }
+  g_assert_true (write_tracefs (on, "1"));
+  for (guint i = 0; i < 5; i++)
+    g_spawn_sync (NULL, (char **) sleep_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  write_tracefs (on, "0");
+
+  dir = g_dir_make_tmp ("cs-text-XXXXXX", NULL);
+  txt_path = g_build_filename (dir, "trace", NULL);
+  dat_path = g_build_filename (dir, "trace.dat", NULL);
+  g_assert_true (g_file_get_contents (trace, &text, NULL, NULL));
+  g_assert_true (g_file_set_contents (txt_path, text, -1, NULL));
+  extract_argv[5] = dat_path;
+  g_spawn_sync (dir, (char **) extract_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+                G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL);
+  /* extract removes the instance; make sure it is gone whatever happened. */
+  g_rmdir (instance);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  txt = load (txt_path);
+  dat = load (dat_path);
+  g_test_message ("%" G_GUINT64_FORMAT " events", cs_document_get_n_events (dat));
+  g_assert_cmpstr (cs_document_get_source_format (txt), ==, "ftrace text (trace)");
+  g_assert_cmpuint (cs_document_get_n_bad_lines (txt, NULL), ==, 0);
+  g_assert_cmpuint (cs_document_get_n_events (dat), >, 0);
+  compare (dat, txt, FALSE);
+
+  g_unlink (txt_path);
+  g_unlink (dat_path);
+  g_rmdir (dir);
+}
+
 static void
 test_report_roundtrip (gconstpointer data)
 {
@@ -499,6 +566,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TextImport/funcgraph", test_funcgraph);
   g_test_add_func ("/cs/index/TextImport/perf", test_perf);
   g_test_add_func ("/cs/index/TextImport/systrace", test_systrace);
+  g_test_add_func ("/cs/index/TextImport/tracefs-trace", test_tracefs_trace);
   for (guint i = 0; i < G_N_ELEMENTS (recordings); i++)
     {
       g_autofree char *path = g_strdup_printf ("/cs/index/TextImport/report-roundtrip/%s", recordings[i]);
