@@ -312,6 +312,17 @@ cli_info_print_json (CsDocument        *document,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "file");
   json_builder_add_string_value (builder, cs_document_get_trace_path (document));
+  json_builder_set_member_name (builder, "format");
+  json_builder_add_string_value (builder, cs_document_get_source_format (document));
+  {
+    guint64 first_bad = 0;
+    guint64 n_bad = cs_document_get_n_bad_lines (document, &first_bad);
+
+    json_builder_set_member_name (builder, "n_bad_lines");
+    json_builder_add_int_value (builder, (gint64) n_bad);
+    json_builder_set_member_name (builder, "first_bad_line");
+    json_builder_add_int_value (builder, (gint64) first_bad);
+  }
   json_builder_set_member_name (builder, "file_version");
   json_builder_add_int_value (builder, cs_document_get_file_version (document));
   json_builder_set_member_name (builder, "compression");
@@ -370,6 +381,28 @@ cli_info_print_json (CsDocument        *document,
   return TRUE;
 }
 
+/* What the file is ("ftrace text (trace_pipe), 4 CPUs") and, for trace
+ * text, the lines that were not understood (issue 14). */
+static void
+cli_info_print_source (CsDocument *document)
+{
+  guint n_cpus = cs_document_get_n_cpus (document);
+  guint64 first_bad = 0;
+  guint64 n_bad = cs_document_get_n_bad_lines (document, &first_bad);
+  g_autofree char *cpus = g_strdup_printf (ngettext ("%u CPU", "%u CPUs", n_cpus), n_cpus);
+
+  /* TRANSLATORS: the kind of file ("ftrace text (trace_pipe)"), then "4 CPUs" */
+  g_print ("%-14s %s, %s\n", _("Format:"), cs_document_get_source_format (document), cpus);
+  if (n_bad > 0)
+    {
+      g_autofree char *lines = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " line not understood",
+                                                          "%" G_GUINT64_FORMAT " lines not understood",
+                                                          n_bad), n_bad);
+      /* TRANSLATORS: "3 lines not understood", then the first line's number */
+      g_print ("%-14s %s, first at line %" G_GUINT64_FORMAT "\n", _("Text:"), lines, first_bad);
+    }
+}
+
 static void
 cli_info_print_text (CsDocument *document)
 {
@@ -383,6 +416,7 @@ cli_info_print_text (CsDocument *document)
   int name_width = 10;
 
   g_print ("%-14s %s\n", _("File:"), cs_document_get_trace_path (document));
+  cli_info_print_source (document);
   g_print ("%-14s %u\n", _("File version:"), cs_document_get_file_version (document));
   g_print ("%-14s %s\n", _("Compression:"), cli_compression (document));
   g_print ("%-14s %s\n", _("Trace clock:"), cs_document_get_clock (document));

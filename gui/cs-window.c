@@ -181,8 +181,14 @@ cs_window_update_titles (CsWindow *self)
                                  cs_document_get_first_ns (self->document));
   cpus = g_strdup_printf (ngettext ("%u CPU", "%u CPUs", n_cpus), n_cpus);
   events = g_strdup_printf (ngettext ("%s event", "%s events", (gulong) n_events), count);
-  /* TRANSLATORS: "4 CPUs · 1,154 events · 1.37 s" */
-  subtitle = g_strdup_printf (_("%s · %s · %s"), cpus, events, duration);
+  /* Trace text says what it was (issue 14); a trace.dat needs no word. */
+  if (g_strcmp0 (cs_document_get_source_format (self->document), "trace.dat") != 0)
+    /* TRANSLATORS: "ftrace text (trace_pipe) · 4 CPUs · 1,154 events · 1.37 s" */
+    subtitle = g_strdup_printf (_("%s · %s · %s · %s"), cs_document_get_source_format (self->document),
+                                cpus, events, duration);
+  else
+    /* TRANSLATORS: "4 CPUs · 1,154 events · 1.37 s" */
+    subtitle = g_strdup_printf (_("%s · %s · %s"), cpus, events, duration);
   /* TRANSLATORS: the window title, "trace.dat — Chronoscope" */
   window_title = g_strdup_printf (_("%s — Chronoscope"), basename);
 
@@ -501,6 +507,34 @@ cs_window_choose_file (CsWindow *self)
   filter = gtk_file_filter_new ();
   gtk_file_filter_set_name (filter, _("Trace recordings (trace.dat)"));
   gtk_file_filter_add_pattern (filter, "*.dat");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  /* Recognised by content, not by name (issue 14): these are the names
+   * such text usually has. */
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Trace text (ftrace trace or trace_pipe, trace-cmd report, "
+                                      "perf script)"));
+  gtk_file_filter_add_pattern (filter, "*.txt");
+  gtk_file_filter_add_pattern (filter, "*.trace");
+  gtk_file_filter_add_pattern (filter, "*.log");
+  gtk_file_filter_add_pattern (filter, "trace");
+  gtk_file_filter_add_pattern (filter, "trace_pipe");
+  gtk_file_filter_add_mime_type (filter, "text/plain");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("perf recordings (perf.data, read with perf script)"));
+  gtk_file_filter_add_pattern (filter, "perf.data*");
+  gtk_file_filter_add_pattern (filter, "*.data");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  g_object_unref (filter);
+
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Android systrace (HTML)"));
+  gtk_file_filter_add_pattern (filter, "*.html");
+  gtk_file_filter_add_pattern (filter, "*.htm");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
   g_object_unref (filter);
 

@@ -33,6 +33,9 @@ struct _CsDocument
 
   char *clock;
   char *compression;            /* NULL when not compressed */
+  char *source_format;          /* "trace.dat" or the kind of trace text */
+  guint64 n_bad_lines;          /* of trace text */
+  guint64 first_bad_line;
   guint file_version;
   guint n_cpus;
   guint64 n_events;

@@ -56,6 +56,7 @@ cs_document_finalize (GObject *object)
   g_free (self->cpus);
   g_free (self->clock);
   g_free (self->compression);
+  g_free (self->source_format);
   g_free (self->trace_path);
   g_free (self->index_path);
   g_free (self->identity);
@@ -111,6 +112,12 @@ load_meta (CsDocument  *self,
         self->clock = g_strdup (text);
       else if (g_str_equal (key, "compression"))
         self->compression = g_strcmp0 (text, "none") != 0 ? g_strdup (text) : NULL;
+      else if (g_str_equal (key, "source_format"))
+        self->source_format = g_strdup (text);
+      else if (g_str_equal (key, "n_bad_lines"))
+        self->n_bad_lines = v;
+      else if (g_str_equal (key, "first_bad_line"))
+        self->first_bad_line = v;
       else if (g_str_equal (key, "file_version"))
         self->file_version = v;
       else if (g_str_equal (key, "n_cpus"))
@@ -132,6 +139,8 @@ load_meta (CsDocument  *self,
     return stale (self, "it was built from another recording or an older version of it", error);
   if (self->clock == NULL)
     self->clock = g_strdup ("local");
+  if (self->source_format == NULL)
+    self->source_format = g_strdup ("trace.dat");
   return TRUE;
 }
 
@@ -587,6 +596,39 @@ const char *
 cs_document_get_compression (CsDocument *self)
 {
   return self->compression;
+}
+
+/**
+ * cs_document_get_source_format:
+ * @self: a document
+ *
+ * Returns: (transfer none): what the opened file is, for people:
+ *   "trace.dat", or the kind of trace text it was converted from
+ *   ("ftrace text (trace_pipe)", "trace-cmd report text", "perf script
+ *   text", ...; see cs_trace_file_get_source_format()); read from the index
+ */
+const char *
+cs_document_get_source_format (CsDocument *self)
+{
+  return self->source_format;
+}
+
+/**
+ * cs_document_get_n_bad_lines:
+ * @self: a document
+ * @first_bad_line: (out) (optional): the 1-based number of the first line
+ *   of trace text that was not understood, 0 when none
+ *
+ * Returns: the lines of trace text that were not understood (counted, not
+ *   indexed); 0 for a trace.dat
+ */
+guint64
+cs_document_get_n_bad_lines (CsDocument *self,
+                             guint64    *first_bad_line)
+{
+  if (first_bad_line != NULL)
+    *first_bad_line = self->first_bad_line;
+  return self->n_bad_lines;
 }
 
 /** cs_document_get_file_version: Returns: 6 or 7 (trace-cmd.dat(5)) */

@@ -180,6 +180,9 @@ const char        *cs_document_get_index_path    (CsDocument  *self);
 const char        *cs_document_get_identity      (CsDocument  *self);
 const char        *cs_document_get_clock         (CsDocument  *self);
 guint              cs_document_get_file_version  (CsDocument  *self);
+const char        *cs_document_get_source_format (CsDocument  *self);
+guint64            cs_document_get_n_bad_lines   (CsDocument  *self,
+                                                  guint64     *first_bad_line);
 const char        *cs_document_get_compression   (CsDocument  *self);
 guint              cs_document_get_n_cpus        (CsDocument  *self);
 guint64            cs_document_get_n_events      (CsDocument  *self);

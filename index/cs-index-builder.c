@@ -621,6 +621,15 @@ build_into (sqlite3             *db,
       !_cs_index_write_meta (db, "summary_shift", NULL, shift, error) ||
       !_cs_index_write_meta (db, "summary_levels", NULL, n_levels, error))
     return FALSE;
+  /* Trace text (cs-text-import.c): what it was and what was not understood. */
+  {
+    guint64 first_bad = 0, n_bad = cs_trace_file_get_n_bad_lines (file, &first_bad);
+
+    if (!_cs_index_write_meta (db, "source_format", cs_trace_file_get_source_format (file), 0, error) ||
+        !_cs_index_write_meta (db, "n_bad_lines", NULL, n_bad, error) ||
+        !_cs_index_write_meta (db, "first_bad_line", NULL, first_bad, error))
+      return FALSE;
+  }
 
   if (progress)
     progress (0.95, user_data);
@@ -770,7 +779,8 @@ cs_index_build (const char          *trace_path,
   gboolean ok;
   Build b = { 0 };
 
-  file = cs_trace_file_open (trace_path, error);
+  /* Trace text is converted here first, with its own progress. */
+  file = cs_trace_file_open_full (trace_path, progress, user_data, cancellable, error);
   if (file == NULL)
     return FALSE;
 

@@ -17,6 +17,7 @@
 
 #include "cs-trace-file.h"
 #include "cs-tracedat-reader.h"
+#include "cs-text-import.h"
 
 /* Exported by libtracecmd 1.3 but declared only in its private header
  * (trace-cmd-private.h); the public header has no way to ask how many
@@ -36,6 +37,10 @@ struct _CsTraceFile
   GObject parent_instance;
 
   char *path;
+  /* For trace text: the trace.dat converted from it (cs-text-import.c),
+   * which is what is read; NULL for a recording. */
+  char *data_path;
+  CsTextImportReport *text_report;
   /* Chronoscope's own reader checks every recording's headers and section
    * bounds first (libtracecmd crashes on a v6 file cut inside its data) and
    * reads compressed data, which libtracecmd 3.1.6 reads super-linearly
@@ -91,6 +96,8 @@ cs_trace_file_finalize (GObject *object)
   g_clear_pointer (&self->handle, tracecmd_close);
   g_clear_object (&self->reader);
   g_free (self->path);
+  g_free (self->data_path);
+  g_clear_pointer (&self->text_report, cs_text_import_report_free);
   g_free (self->clock);
 
   G_OBJECT_CLASS (cs_trace_file_parent_class)->finalize (object);
@@ -195,7 +202,9 @@ check_data_in_file (CsTraceFile  *self,
 {
   GStatBuf st;
 
-  if (cs_trace_file_get_compression (self) != NULL || g_stat (self->path, &st) != 0)
+  const char *data_path = self->data_path != NULL ? self->data_path : self->path;
+
+  if (cs_trace_file_get_compression (self) != NULL || g_stat (data_path, &st) != 0)
     return TRUE;   /* compressed data is bounds-checked chunk by chunk */
 
   for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (self->reader); cpu++)
@@ -208,7 +217,7 @@ check_data_in_file (CsTraceFile  *self,
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
                        "%s is truncated: the data of CPU %u ends at byte %" G_GUINT64_FORMAT
                        " but the file has only %" G_GINT64_FORMAT " bytes",
-                       self->path, cpu, offset + size, (gint64) st.st_size);
+                       data_path, cpu, offset + size, (gint64) st.st_size);
           return FALSE;
         }
     }
@@ -233,9 +242,42 @@ warm_up_tep (struct tep_handle *tep)
   tep_data_pid (tep, &rec);
 }
 
+/* A file that is not a trace.dat may be trace text: then the trace.dat
+ * converted from it is read instead (converted now when the cache does not
+ * have it).  Otherwise the error says which formats Chronoscope reads. */
+static gboolean
+open_text (CsTraceFile          *self,
+           GError               *header_error,
+           CsIndexProgressFunc   progress,
+           gpointer              user_data,
+           GCancellable         *cancellable,
+           GError              **error)
+{
+  g_autoptr(GError) local_error = header_error;
+  g_autofree char *format = NULL;
+
+  if (!g_error_matches (local_error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (!cs_text_import_sniff (self->path, &format, error))
+    {
+      if (error == NULL || *error == NULL)
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
+                     "%s is not a trace-cmd recording nor trace text Chronoscope knows; "
+                     "it reads " CS_TEXT_IMPORT_FORMATS, self->path);
+      return FALSE;
+    }
+  self->data_path = cs_text_import_ensure (self->path, progress, user_data, cancellable,
+                                           &self->text_report, error);
+  return self->data_path != NULL;
+}
+
 /**
  * cs_trace_file_open:
- * @path: a trace.dat file (trace-cmd.dat.v6(5) or .v7(5))
+ * @path: a trace.dat file (trace-cmd.dat.v6(5) or .v7(5)), or trace text
+ *   (see cs_trace_file_open_full())
  * @error: %CS_INDEX_ERROR_NOT_A_TRACE, %CS_INDEX_ERROR_TRUNCATED,
  *   %CS_INDEX_ERROR_UNSUPPORTED or %CS_INDEX_ERROR_CORRUPT for a bad file,
  *   a %G_FILE_ERROR when it cannot be opened (the message names the path
@@ -251,7 +293,37 @@ CsTraceFile *
 cs_trace_file_open (const char  *path,
                     GError     **error)
 {
+  return cs_trace_file_open_full (path, NULL, NULL, NULL, error);
+}
+
+/**
+ * cs_trace_file_open_full:
+ * @path: a trace.dat file, or trace text: tracefs `trace`/`trace_pipe`
+ *   text, `trace-cmd report` output or `perf script` output, recognised by
+ *   content (cs_text_import_sniff())
+ * @progress: (nullable): called on this thread while trace text is
+ *   converted (cs_text_import_convert())
+ * @user_data: for @progress
+ * @cancellable: (nullable): stops a conversion (%G_IO_ERROR_CANCELLED)
+ * @error: as cs_trace_file_open(), and the errors of
+ *   cs_text_import_ensure() for text
+ *
+ * cs_trace_file_open() that also opens trace text: the text is converted
+ * into a trace.dat in the index cache once (see cs_text_import_ensure()),
+ * and that file is read; cs_trace_file_get_path() still gives @path, and
+ * cs_trace_file_get_source_format() says what the text was.
+ *
+ * Returns: (transfer full): the recording, or %NULL with @error set
+ */
+CsTraceFile *
+cs_trace_file_open_full (const char          *path,
+                         CsIndexProgressFunc  progress,
+                         gpointer             user_data,
+                         GCancellable        *cancellable,
+                         GError             **error)
+{
   g_autoptr(CsTraceFile) self = NULL;
+  GError *header_error = NULL;
   const char *compression;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -259,8 +331,11 @@ cs_trace_file_open (const char  *path,
   self = g_object_new (CS_TYPE_TRACE_FILE, NULL);
   self->path = g_strdup (path);
 
-  if (!check_header (self, error))
+  if (!check_header (self, &header_error) &&
+      !open_text (self, header_error, progress, user_data, cancellable, error))
     return NULL;
+  if (self->data_path != NULL)
+    path = self->data_path;
 
   self->reader = cs_tracedat_reader_open (path, error);
   if (self->reader == NULL)
@@ -334,6 +409,42 @@ cs_trace_file_open (const char  *path,
   self->clock = g_strdup (clock != NULL && *clock != '\0' ? clock : "local");
 
   return g_steal_pointer (&self);
+}
+
+/**
+ * cs_trace_file_get_source_format:
+ * @self: a recording
+ *
+ * Returns: (transfer none): what the file is, for people: "trace.dat"
+ *   for a trace-cmd recording, or the kind of trace text it was converted
+ *   from ("ftrace text (trace_pipe)", "trace-cmd report text", ...)
+ */
+const char *
+cs_trace_file_get_source_format (CsTraceFile *self)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
+  if (self->text_report != NULL && self->text_report->format != NULL)
+    return self->text_report->format;
+  return "trace.dat";
+}
+
+/**
+ * cs_trace_file_get_n_bad_lines:
+ * @self: a recording
+ * @first_bad_line: (out) (optional): the line number (1-based) of the first
+ *   line of the text that was not understood, 0 when none
+ *
+ * Returns: how many lines of trace text were not understood (0 for a
+ *   trace.dat)
+ */
+guint64
+cs_trace_file_get_n_bad_lines (CsTraceFile *self,
+                               guint64     *first_bad_line)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), 0);
+  if (first_bad_line != NULL)
+    *first_bad_line = self->text_report ? self->text_report->first_bad_line : 0;
+  return self->text_report ? self->text_report->n_bad_lines : 0;
 }
 
 /**

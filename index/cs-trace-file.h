@@ -69,6 +69,15 @@ G_DECLARE_FINAL_TYPE (CsTraceFile, cs_trace_file, CS, TRACE_FILE, GObject)
 
 CsTraceFile        *cs_trace_file_open              (const char   *path,
                                                      GError      **error);
+CsTraceFile        *cs_trace_file_open_full         (const char   *path,
+                                                     void        (*progress) (double fraction,
+                                                                              gpointer user_data),
+                                                     gpointer      user_data,
+                                                     GCancellable *cancellable,
+                                                     GError      **error);
+const char         *cs_trace_file_get_source_format (CsTraceFile  *self);
+guint64             cs_trace_file_get_n_bad_lines   (CsTraceFile  *self,
+                                                     guint64      *first_bad_line);
 const char         *cs_trace_file_get_path          (CsTraceFile  *self);
 guint               cs_trace_file_get_n_cpus        (CsTraceFile  *self);
 guint               cs_trace_file_get_file_version  (CsTraceFile  *self);

@@ -257,6 +257,32 @@ test_info_missing (void)
   assert_fails_naming (&run, path, "No such file");
 }
 
+/* Trace text (issue 14): info names the format and the lines it did not
+ * understand, in text and in JSON. */
+static void
+test_info_trace_text (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cs-cli-text-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "trace_pipe", NULL);
+  g_auto(Run) run = { 0 };
+  g_auto(Run) json = { 0 };
+
+  g_assert_true (g_file_set_contents (path,
+      "          <idle>-0     [003] d..2.   100.000100: sched_waking: comm=a pid=42 prio=120 target_cpu=003\n"
+      "not a line of trace text\n"
+      "          <idle>-0     [003] d..2.   100.000300: sched_switch: prev_comm=swapper/3 prev_pid=0 "
+      "prev_prio=120 prev_state=R ==> next_comm=a next_pid=42 next_prio=120\n", -1, NULL));
+  run_chronoscope (&run, "info", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "ftrace text (trace_pipe), 4 CPUs"));
+  g_assert_nonnull (strstr (run.out, "1 line not understood, first at line 2"));
+  run_chronoscope (&json, "info", "--json", path, NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_nonnull (strstr (json.out, "\"n_bad_lines\" : 1"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_info_not_a_trace (void)
 {
@@ -622,6 +648,7 @@ main (int   argc,
   g_test_add_func ("/cs/cli/info/text", test_info_text);
   g_test_add_func ("/cs/cli/info/missing-file", test_info_missing);
   g_test_add_func ("/cs/cli/info/not-a-trace", test_info_not_a_trace);
+  g_test_add_func ("/cs/cli/info/trace-text", test_info_trace_text);
   g_test_add_func ("/cs/cli/info/truncated", test_info_truncated);
   g_test_add_func ("/cs/cli/info/directory", test_info_directory);
   g_test_add_func ("/cs/cli/arguments", test_bad_arguments);

@@ -326,6 +326,51 @@ test_window_not_a_trace (void)
   cs_test_destroy_window (window);
 }
 
+/* A label under @widget whose text starts with @prefix. */
+static GtkWidget *
+find_label_with_prefix (GtkWidget  *widget,
+                        const char *prefix)
+{
+  if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), prefix))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label_with_prefix (child, prefix);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Trace text opens like a recording and the window names its format
+ * (issue 14); a trace.dat's subtitle does not. */
+static void
+test_window_trace_text (void)
+{
+  g_autofree char *path = g_build_filename (cs_test_work_dir, "trace_pipe", NULL);
+  CsWindow *window = new_window ();
+  GtkWidget *label;
+
+  g_assert_true (g_file_set_contents (path,
+      "          <idle>-0     [001] d..2.   100.000100: sched_waking: comm=a pid=42 prio=120 target_cpu=001\n"
+      "          <idle>-0     [001] d..2.   100.000300: sched_switch: prev_comm=swapper/1 prev_pid=0 "
+      "prev_prio=120 prev_state=R ==> next_comm=a next_pid=42 next_prio=120\n"
+      "               a-42      [001] d..2.   100.000900: sched_switch: prev_comm=a prev_pid=42 "
+      "prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120\n", -1, NULL));
+  open_and_wait (window, path);
+  g_assert_null (cs_window_get_error_message (window));
+  g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_READY);
+  g_assert_cmpuint (cs_document_get_n_events (cs_timeline_get_document (cs_window_get_timeline (window))),
+                    ==, 3);
+  label = find_label_with_prefix (GTK_WIDGET (window), "ftrace text (trace_pipe) · 2 CPUs · 3 events");
+  g_assert_nonnull (label);
+  g_test_message ("subtitle: %s", gtk_label_get_label (GTK_LABEL (label)));
+  cs_test_spin (200);
+  cs_test_save_screenshot (GTK_WIDGET (window), "gui-trace-text.png");
+  cs_test_destroy_window (window);
+}
+
 static void
 test_window_truncated (void)
 {
@@ -565,6 +610,7 @@ main (int   argc,
   g_test_add_func ("/cs/gui/CsWindow/empty", test_window_empty);
   g_test_add_func ("/cs/gui/CsWindow/open-and-zoom", test_window_open_and_zoom);
   g_test_add_func ("/cs/gui/CsWindow/not-a-trace", test_window_not_a_trace);
+  g_test_add_func ("/cs/gui/CsWindow/trace-text", test_window_trace_text);
   g_test_add_func ("/cs/gui/CsWindow/truncated", test_window_truncated);
   g_test_add_func ("/cs/gui/CsWindow/missing", test_window_missing);
   g_test_add_func ("/cs/gui/CsWindow/worker-crash", test_window_worker_crash);

@@ -39,7 +39,7 @@
 
 #include "cs-tracedat-private.h"
 #include "cs-tracedat-writer.h"
-#include "cs-record-private.h"
+#include "cs-output-file-private.h"
 
 #define COPY_CHUNK_BYTES ((gsize) 64 * 1024 * 1024)
 
@@ -85,7 +85,7 @@ struct _CsTracedatWriter
 G_DEFINE_FINAL_TYPE (CsTracedatWriter, cs_tracedat_writer, G_TYPE_OBJECT)
 
 /* ------------------------------------------------------------------------ */
-/* Shared output helpers (cs-record-private.h)                              */
+/* Shared output helpers (cs-output-file-private.h)                             */
 
 gboolean
 _cs_record_output_error (GError     **error,
