@@ -7,12 +7,13 @@
  * bracket from A to B along the plot's bottom: two ticks and the line
  * between them, at least CS_LATENCY_MIN_WIDTH wide.  Only the
  * CS_LATENCY_LAYER_TOP longest pairs that overlap the visible span are
- * drawn, read longest first through the pass's index latency_by_task
- * (pid, dur_ns DESC, a_ts, b_ts), so whatever the zoom the worst ones are
- * there and stand out (the longest few are drawn thicker, in vermillion,
- * with their duration when it fits).  A frame's query costs at most a
- * walk over that task's entries of the covering index, never a scan of
- * the other tasks' pairs or of the recording's events.
+ * drawn, read longest first from the pass's table latency_task (the
+ * pairs by pid, then longest first; latency_task_span gives each task's
+ * rowids), so whatever the zoom the worst ones are there and stand out
+ * (the longest few are drawn thicker, in vermillion, with their duration
+ * when it fits).  A frame's query costs at most a walk over that task's
+ * rows, never a scan of the other tasks' pairs or of the recording's
+ * events.
  */
 #include <glib/gi18n-lib.h>
 
@@ -43,9 +44,11 @@ query (CsLatency  *self,
   if (db == NULL)
     return TRUE;
   if (self->layer_stmt == NULL &&
-      sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns FROM latency"
-                              " WHERE pid = ?1 AND b_ts >= ?2 AND a_ts < ?3"
-                              " ORDER BY dur_ns DESC LIMIT ?4", -1, &self->layer_stmt, NULL) != SQLITE_OK)
+      sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns FROM latency_task"
+                              " WHERE rowid >= (SELECT lo FROM latency_task_span WHERE pid = ?1)"
+                              " AND rowid < (SELECT hi FROM latency_task_span WHERE pid = ?1)"
+                              " AND b_ts >= ?2 AND a_ts < ?3"
+                              " ORDER BY rowid LIMIT ?4", -1, &self->layer_stmt, NULL) != SQLITE_OK)
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
                    _("Cannot read the latency pairs of %s: %s"),

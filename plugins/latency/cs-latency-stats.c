@@ -2,12 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Queries over the pass's table `latency` (cs-latency-pass.c).  The index
- * latency_by_duration (dur_ns DESC) serves both the worst-first list
- * (read forwards, so a page of it costs its offset plus its length) and
- * the percentiles (one scan in duration order that picks the ranks and
- * fills the histogram).  A range is a span of rowids, since rows follow
- * B's time; its pairs are sorted on their own.
+ * Queries over the pass's tables (cs-latency-pass.c).  The table
+ * latency_worst (the pairs' rowids worst first, by rank) serves both the
+ * worst-first list (a page of it is a span of ranks, found by bisection
+ * when a histogram bar restricts the durations, since durations fall as
+ * ranks grow) and the percentiles (one scan in duration order that picks
+ * the ranks and fills the histogram).  A range is a span of rowids of
+ * `latency`, since rows follow B's time; its pairs are sorted on their
+ * own.
  */
 #include <string.h>
 
@@ -15,7 +17,7 @@
 
 #include "cs-latency-stats.h"
 
-/* Whole recording: no WHERE, so that the planner reads the duration index. */
+/* Whole recording: read latency_worst's order. */
 #define WHOLE(begin, end) ((begin) == G_MININT64 && (end) == G_MAXINT64)
 
 /* A range of time as a range of rows: [lo, hi) holds the pairs whose B
@@ -68,13 +70,16 @@ prepare (sqlite3     *db,
   return s;
 }
 
-/* The first rowid in [1, @n + 1) whose B is at or after @ts_ns: rows
- * are written in B's time order (cs-latency-pass.c), so bisect. */
+/* The first rowid in [1, @n + 1) whose value (the one column of
+ * @value, bound to a rowid) is at or after @x, for values that grow with
+ * the rowid (B's time in `latency`), or is below @x, for values that fall
+ * (@descending: durations in latency_worst). */
 static gboolean
 first_row_from (sqlite3       *db,
-                sqlite3_stmt  *b_ts,
+                sqlite3_stmt  *value,
                 gint64         n,
-                gint64         ts_ns,
+                gint64         x,
+                gboolean       descending,
                 gint64        *row,
                 GError       **error)
 {
@@ -85,18 +90,21 @@ first_row_from (sqlite3       *db,
       gint64 mid = lo + (hi - lo) / 2;
       int rc;
 
-      sqlite3_bind_int64 (b_ts, 1, mid);
-      rc = sqlite3_step (b_ts);
+      gint64 v;
+
+      sqlite3_bind_int64 (value, 1, mid);
+      rc = sqlite3_step (value);
       if (rc != SQLITE_ROW)
         {
-          sqlite3_reset (b_ts);
+          sqlite3_reset (value);
           return fail (db, error);
         }
-      if (sqlite3_column_int64 (b_ts, 0) < ts_ns)
+      v = sqlite3_column_int64 (value, 0);
+      if (descending ? v >= x : v < x)
         lo = mid + 1;
       else
         hi = mid;
-      sqlite3_reset (b_ts);
+      sqlite3_reset (value);
     }
   *row = lo;
   return TRUE;
@@ -122,9 +130,39 @@ find_span (sqlite3  *db,
   s = prepare (db, "SELECT b_ts FROM latency WHERE rowid = ?1", NULL, error);
   if (s == NULL)
     return FALSE;
-  ok = first_row_from (db, s, n, begin_ns, &span->lo, error) &&
-       first_row_from (db, s, n, end_ns, &span->hi, error);
+  ok = first_row_from (db, s, n, begin_ns, FALSE, &span->lo, error) &&
+       first_row_from (db, s, n, end_ns, FALSE, &span->hi, error);
   sqlite3_finalize (s);
+  return ok;
+}
+
+/* The ranks [@from, @to) of latency_worst whose durations lie in
+ * [@min_ns, @max_ns): durations fall as ranks grow, so bisect. */
+static gboolean
+find_ranks (sqlite3  *db,
+            gint64    min_ns,
+            gint64    max_ns,
+            gint64   *from,
+            gint64   *to,
+            GError  **error)
+{
+  sqlite3_stmt *s = prepare (db, "SELECT ifnull(max(rank), 0) FROM latency_worst", NULL, error);
+  gint64 n = 0;
+  gboolean ok;
+
+  *from = *to = 1;
+  if (s == NULL)
+    return FALSE;
+  if (sqlite3_step (s) == SQLITE_ROW)
+    n = sqlite3_column_int64 (s, 0);
+  sqlite3_finalize (s);
+  s = prepare (db, "SELECT dur_ns FROM latency_worst WHERE rank = ?1", NULL, error);
+  if (s == NULL)
+    return FALSE;
+  ok = first_row_from (db, s, n, max_ns, TRUE, from, error) &&
+       first_row_from (db, s, n, min_ns, TRUE, to, error);
+  sqlite3_finalize (s);
+  *to = MAX (*to, *from);
   return ok;
 }
 
@@ -193,7 +231,7 @@ cs_latency_stats_compute (sqlite3         *db,
     return FALSE;
   /* Count first, for the ranks. */
   s = prepare (db, WHOLE (begin_ns, end_ns)
-                   ? "SELECT count(*) FROM latency"
+                   ? "SELECT ifnull(max(rank), 0) FROM latency_worst"
                    : "SELECT count(*) FROM latency WHERE rowid >= :lo AND rowid < :hi"
                      " AND a_ts >= :begin", &span, error);
   if (s == NULL)
@@ -204,7 +242,7 @@ cs_latency_stats_compute (sqlite3         *db,
   /* A range is sorted on its own (+dur_ns: not through the index, which
    * would scan every pair). */
   s = prepare (db, WHOLE (begin_ns, end_ns)
-                   ? "SELECT dur_ns FROM latency ORDER BY dur_ns"
+                   ? "SELECT dur_ns FROM latency_worst ORDER BY rank DESC"
                    : "SELECT dur_ns FROM latency WHERE rowid >= :lo AND rowid < :hi"
                      " AND a_ts >= :begin ORDER BY +dur_ns", &span, error);
   if (s == NULL)
@@ -276,9 +314,9 @@ cs_latency_list_worst (sqlite3   *db,
                        GError   **error)
 {
   const char *sql = WHOLE (begin_ns, end_ns)
-    ? "SELECT dur_ns, a_ts, b_ts, a_cpu, b_cpu, a_row, pid, pair, k0, k1, k2, k3"
-      " FROM latency WHERE dur_ns >= :min AND dur_ns < :max"
-      " ORDER BY dur_ns DESC, a_ts, a_cpu, a_row LIMIT :limit OFFSET :offset"
+    ? "SELECT l.dur_ns, l.a_ts, l.b_ts, l.a_cpu, l.b_cpu, l.a_row, l.pid, l.pair,"
+      " l.k0, l.k1, l.k2, l.k3 FROM latency_worst AS w CROSS JOIN latency AS l"
+      " ON l.rowid = w.id WHERE w.rank >= :from AND w.rank < :to ORDER BY w.rank"
     : "SELECT dur_ns, a_ts, b_ts, a_cpu, b_cpu, a_row, pid, pair, k0, k1, k2, k3"
       " FROM latency WHERE rowid >= :lo AND rowid < :hi AND a_ts >= :begin"
       " AND dur_ns >= :min AND dur_ns < :max"
@@ -287,16 +325,33 @@ cs_latency_list_worst (sqlite3   *db,
   Span span;
   int rc;
 
-  if (!find_span (db, begin_ns, end_ns, &span, error))
-    return FALSE;
-  s = prepare (db, sql, &span, error);
-  if (s == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":min"), min_dur_ns);
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":max"), max_dur_ns);
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":limit"), limit);
-  sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":offset"),
-                      (sqlite3_int64) MIN (offset, (guint64) G_MAXINT64));
+  if (WHOLE (begin_ns, end_ns))
+    {
+      gint64 from, to;
+
+      if (!find_ranks (db, min_dur_ns, max_dur_ns, &from, &to, error))
+        return FALSE;
+      from = (guint64) (to - from) > offset ? from + (gint64) offset : to;
+      to = MIN (to, from + (gint64) limit);
+      s = prepare (db, sql, NULL, error);
+      if (s == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":from"), from);
+      sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":to"), to);
+    }
+  else
+    {
+      if (!find_span (db, begin_ns, end_ns, &span, error))
+        return FALSE;
+      s = prepare (db, sql, &span, error);
+      if (s == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":min"), min_dur_ns);
+      sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":max"), max_dur_ns);
+      sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":limit"), limit);
+      sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":offset"),
+                          (sqlite3_int64) MIN (offset, (guint64) G_MAXINT64));
+    }
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       CsLatencyItem item = { 0 };
