@@ -5,41 +5,23 @@
  * Runs in the indexing worker over the events of the definition's types,
  * in time order (cs-plugin-pass.h), and applies the pairing rule of
  * cs-latency-def.h.  Memory is per key, never per pair: one hash table
- * entry for each key with an open A; each pair is inserted into the pass
- * database as it closes, and handed to two external sorters
- * (cs-latency-sorter.c, bounded memory) for the two other orders the
- * readers need, written once at the end as plain tables in that order.
- * SQLite indexes on `latency` would give the same orders, but building
- * them (CREATE INDEX after the inserts) took twice as long as the rest
- * of the pass; sorting arrays of numbers and appending rows in rowid
- * order costs a fraction of it.
+ * entry for each key with an open A; each pair goes as it closes to the
+ * writer (cs-latency-writer.c, which describes the tables), which inserts
+ * it from a thread of its own and sorts the pairs for the worst-first
+ * and by-task orders, in bounded memory.
  *
- * Rows of `latency` are inserted as each B comes, in time order, so their
- * rowids (1, 2, 3...) follow B's time: a range of time is a range of
- * rowids, found by bisection, and needs no index of its own.
- *
- * Tables (read by cs-latency-stats.c and cs-latency-layer.c):
- *   latency_pair  (pair, definition, a_event, b_event, a_keys, b_keys,
- *                  n_a, n_b, n_pairs, n_unmatched): one row per CsLatencyPair
- *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
- *                  k0, k1, k2, k3): one row per measured pair
- *   latency_worst (rank INTEGER PRIMARY KEY, dur_ns, id): the pairs worst
- *                  first (longest, then A's time, CPU and row; rank 1 is
- *                  the worst), id the pair's rowid in `latency`
- *   latency_task  (pid, dur_ns, a_ts, b_ts): the pairs by task (pid
- *                  ascending), then longest first, then A's time, in
- *                  rowid order
- *   latency_task_span (pid INTEGER PRIMARY KEY, lo, hi): the rowids
- *                  [lo, hi) of each task's rows in latency_task
+ * Tables: latency_pair (pair, definition, a_event, b_event, a_keys,
+ * b_keys, n_a, n_b, n_pairs, n_unmatched), one row per CsLatencyPair,
+ * written here; latency, latency_worst, latency_task, latency_task_span
+ * by the writer.
  */
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
-#include "cs-latency-batch.h"
 #include "cs-latency-def.h"
 #include "cs-latency-pass.h"
-#include "cs-latency-sorter.h"
+#include "cs-latency-writer.h"
 
 /* An open A, and the key it is open under. */
 typedef struct {
@@ -61,22 +43,10 @@ typedef struct {
   guint64 n_a, n_b, n_pairs, n_unmatched;
 } PairCounts;
 
-#define N_COLUMNS 12
-
-/* Records of the sorters, and the run held in memory (the memory
- * bound: about 36 MiB for both, and as much again while a run is
- * sorted). */
-enum { W_DUR, W_A_TS, W_A_CPU, W_A_ROW, W_ID, N_WORST_FIELDS };
-enum { T_PID, T_DUR, T_A_TS, T_B_TS, N_TASK_FIELDS };
-#define RUN_RECORDS (512 * 1024)
-
 typedef struct {
   CsLatencyDef *def;
   sqlite3 *db;
-  CsLatencyBatch *rows;         /* into `latency` */
-  gint64 n_rows;                /* rows inserted: the last rowid */
-  CsLatencySorter *worst;       /* W_ records */
-  CsLatencySorter *by_task;     /* T_ records */
+  CsLatencyWriter *writer;      /* owns the database until latency_end */
   GHashTable *open;             /* OpenA (its pair and key) -> itself */
   GHashTable *roles;            /* "system:name" -> Role */
   GHashTable *roles_by_format;  /* struct tep_event * -> Role, or &no_role */
@@ -157,37 +127,7 @@ read_key (const CsPluginEvent *event,
   return TRUE;
 }
 
-/* Worst first: longest, then A's time, CPU and row, then the row. */
-static int
-compare_worst (const gint64 *a,
-               const gint64 *b)
-{
-  if (a[W_DUR] != b[W_DUR])
-    return a[W_DUR] > b[W_DUR] ? -1 : 1;
-  for (guint f = W_A_TS; f < N_WORST_FIELDS; f++)
-    if (a[f] != b[f])
-      return a[f] < b[f] ? -1 : 1;
-  return 0;
-}
-
-/* By task, then longest first, then A's and B's time. */
-static int
-compare_task (const gint64 *a,
-              const gint64 *b)
-{
-  if (a[T_PID] != b[T_PID])
-    return a[T_PID] < b[T_PID] ? -1 : 1;
-  if (a[T_DUR] != b[T_DUR])
-    return a[T_DUR] > b[T_DUR] ? -1 : 1;
-  if (a[T_A_TS] != b[T_A_TS])
-    return a[T_A_TS] < b[T_A_TS] ? -1 : 1;
-  if (a[T_B_TS] != b[T_B_TS])
-    return a[T_B_TS] < b[T_B_TS] ? -1 : 1;
-  return 0;
-}
-
-/* Writes the pair of @a and @b: a row of `latency`, and a record for
- * each sorter. */
+/* Hands the pair of @a and @b to the writer. */
 static gboolean
 write_pair (LatencyPass          *lp,
             const CsLatencyPair  *pair,
@@ -195,39 +135,19 @@ write_pair (LatencyPass          *lp,
             const CsPluginEvent  *b,
             GError              **error)
 {
-  gint64 v[N_COLUMNS];
-  gint64 worst[N_WORST_FIELDS];
-  gint64 task[N_TASK_FIELDS];
-  guint64 nulls = 0;
+  gint64 v[CS_LATENCY_N_COLUMNS];
 
-  v[0] = b->ts_ns - a->ts_ns;
-  v[1] = a->ts_ns;
-  v[2] = a->cpu;
-  v[3] = (gint64) a->row;
-  v[4] = b->ts_ns;
-  v[5] = b->cpu;
-  v[6] = pair->pid_key >= 0 ? (gint32) a->key[pair->pid_key] : a->pid;
-  v[7] = a->pair;
+  v[CS_LATENCY_COL_DUR] = b->ts_ns - a->ts_ns;
+  v[CS_LATENCY_COL_A_TS] = a->ts_ns;
+  v[CS_LATENCY_COL_A_CPU] = a->cpu;
+  v[CS_LATENCY_COL_A_ROW] = (gint64) a->row;
+  v[CS_LATENCY_COL_B_TS] = b->ts_ns;
+  v[CS_LATENCY_COL_B_CPU] = b->cpu;
+  v[CS_LATENCY_COL_PID] = pair->pid_key >= 0 ? (gint32) a->key[pair->pid_key] : a->pid;
+  v[CS_LATENCY_COL_PAIR] = a->pair;
   for (guint i = 0; i < CS_LATENCY_MAX_KEYS; i++)
-    {
-      v[8 + i] = a->key[i];
-      if (i >= pair->n_keys)
-        nulls |= G_GUINT64_CONSTANT (1) << (8 + i);
-    }
-  if (!cs_latency_batch_append (lp->rows, v, nulls, error))
-    return FALSE;
-  lp->n_rows++;
-  worst[W_DUR] = v[0];
-  worst[W_A_TS] = v[1];
-  worst[W_A_CPU] = v[2];
-  worst[W_A_ROW] = v[3];
-  worst[W_ID] = lp->n_rows;
-  task[T_PID] = v[6];
-  task[T_DUR] = v[0];
-  task[T_A_TS] = v[1];
-  task[T_B_TS] = v[4];
-  return cs_latency_sorter_add (lp->worst, worst, error) &&
-         cs_latency_sorter_add (lp->by_task, task, error);
+    v[CS_LATENCY_COL_K0 + i] = a->key[i];
+  return cs_latency_writer_add (lp->writer, v, pair->n_keys, error);
 }
 
 static gboolean
@@ -286,24 +206,12 @@ latency_begin (CsPluginPass  *pass,
              "CREATE TABLE latency_pair (pair INTEGER PRIMARY KEY, definition TEXT NOT NULL,"
              " a_event TEXT NOT NULL, b_event TEXT NOT NULL, a_keys TEXT NOT NULL,"
              " b_keys TEXT NOT NULL, n_a INTEGER, n_b INTEGER, n_pairs INTEGER,"
-             " n_unmatched INTEGER);"
-             "CREATE TABLE latency (dur_ns INTEGER NOT NULL, a_ts INTEGER NOT NULL,"
-             " a_cpu INTEGER NOT NULL, a_row INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
-             " b_cpu INTEGER NOT NULL, pid INTEGER NOT NULL, pair INTEGER NOT NULL,"
-             " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER);"
-             "CREATE TABLE latency_worst (rank INTEGER PRIMARY KEY, dur_ns INTEGER NOT NULL,"
-             " id INTEGER NOT NULL);"
-             "CREATE TABLE latency_task (pid INTEGER NOT NULL, dur_ns INTEGER NOT NULL,"
-             " a_ts INTEGER NOT NULL, b_ts INTEGER NOT NULL);"
-             "CREATE TABLE latency_task_span (pid INTEGER PRIMARY KEY, lo INTEGER NOT NULL,"
-             " hi INTEGER NOT NULL);", error) ||
-      (lp->rows = cs_latency_batch_new (lp->db, "latency", N_COLUMNS, error)) == NULL)
+             " n_unmatched INTEGER);", error) ||
+      (lp->writer = cs_latency_writer_new (lp->db, error)) == NULL)
     {
       latency_free (lp);
       return NULL;
     }
-  lp->worst = cs_latency_sorter_new (N_WORST_FIELDS, compare_worst, RUN_RECORDS);
-  lp->by_task = cs_latency_sorter_new (N_TASK_FIELDS, compare_task, RUN_RECORDS);
   return lp;
 }
 
@@ -371,90 +279,6 @@ latency_event (gpointer              state,
   return TRUE;
 }
 
-/* Where the sorted orders are being written. */
-typedef struct {
-  CsLatencyBatch *batch;
-  gint64 n;                     /* rows written */
-  CsLatencyBatch *spans;        /* latency_task_span */
-  gint64 pid, lo;               /* the task being written, its first row */
-} Writer;
-
-static gboolean
-write_worst_record (const gint64  *record,
-                    gpointer       user_data,
-                    GError       **error)
-{
-  Writer *w = user_data;
-  gint64 v[3] = { ++w->n, record[W_DUR], record[W_ID] };
-
-  return cs_latency_batch_append (w->batch, v, 0, error);
-}
-
-/* latency_worst, from the sorter. */
-static gboolean
-write_worst (LatencyPass  *lp,
-             GError      **error)
-{
-  Writer w = { 0 };
-  gboolean ok;
-
-  w.batch = cs_latency_batch_new (lp->db, "latency_worst", 3, error);
-  if (w.batch == NULL)
-    return FALSE;
-  ok = cs_latency_sorter_finish (lp->worst, write_worst_record, &w, error) &&
-       cs_latency_batch_flush (w.batch, error);
-  cs_latency_batch_free (w.batch);
-  return ok;
-}
-
-/* Ends the task being written: its span. */
-static gboolean
-write_span (Writer  *w,
-            GError **error)
-{
-  gint64 v[3] = { w->pid, w->lo, w->n + 1 };
-
-  return w->n < w->lo || cs_latency_batch_append (w->spans, v, 0, error);
-}
-
-static gboolean
-write_task_record (const gint64  *record,
-                   gpointer       user_data,
-                   GError       **error)
-{
-  Writer *w = user_data;
-
-  if (w->n >= w->lo && record[T_PID] != w->pid)
-    {
-      if (!write_span (w, error))
-        return FALSE;
-      w->lo = w->n + 1;
-    }
-  w->pid = record[T_PID];
-  w->n++;
-  return cs_latency_batch_append (w->batch, record, 0, error);
-}
-
-/* latency_task and latency_task_span, from the sorter. */
-static gboolean
-write_by_task (LatencyPass  *lp,
-               GError      **error)
-{
-  Writer w = { .lo = 1 };
-  gboolean ok;
-
-  w.batch = cs_latency_batch_new (lp->db, "latency_task", N_TASK_FIELDS, error);
-  w.spans = w.batch != NULL ? cs_latency_batch_new (lp->db, "latency_task_span", 3, error) : NULL;
-  ok = w.spans != NULL &&
-       cs_latency_sorter_finish (lp->by_task, write_task_record, &w, error) &&
-       write_span (&w, error) &&
-       cs_latency_batch_flush (w.batch, error) &&
-       cs_latency_batch_flush (w.spans, error);
-  cs_latency_batch_free (w.batch);
-  cs_latency_batch_free (w.spans);
-  return ok;
-}
-
 static gboolean
 latency_end (gpointer   state,
              GError   **error)
@@ -465,7 +289,7 @@ latency_end (gpointer   state,
   sqlite3_stmt *s = NULL;
   gboolean ok = TRUE;
 
-  if (!cs_latency_batch_flush (lp->rows, error))
+  if (!cs_latency_writer_finish (lp->writer, error))
     return FALSE;
   g_hash_table_iter_init (&iter, lp->open);
   while (g_hash_table_iter_next (&iter, &key, NULL))
@@ -508,7 +332,7 @@ latency_end (gpointer   state,
       sqlite3_reset (s);
     }
   sqlite3_finalize (s);
-  return ok && write_worst (lp, error) && write_by_task (lp, error);
+  return ok;
 }
 
 static void
@@ -518,9 +342,7 @@ latency_free (gpointer state)
 
   if (lp == NULL)
     return;
-  cs_latency_batch_free (lp->rows);
-  cs_latency_sorter_free (lp->worst);
-  cs_latency_sorter_free (lp->by_task);
+  cs_latency_writer_free (lp->writer);
   g_clear_pointer (&lp->open, g_hash_table_unref);
   g_clear_pointer (&lp->roles_by_format, g_hash_table_unref);
   g_clear_pointer (&lp->roles, g_hash_table_unref);

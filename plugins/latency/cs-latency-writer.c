@@ -1,0 +1,418 @@
+/* cs-latency-writer.c: the latency pass's tables, written in a thread.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The pass (cs-latency-pass.c) finds the pairs; this writes them, in a
+ * thread of its own so that reading the events and pairing them overlap
+ * with SQLite's inserts and the sorting: the pass fills chunks of rows
+ * and hands each full one to the thread through a queue, taking back an
+ * empty one (N_CHUNKS in all: the memory is bounded, and a pass that gets
+ * ahead waits).  The thread inserts the rows into `latency` and gives
+ * each pair to two external sorters (cs-latency-sorter.c), whose orders
+ * are written at the end as plain tables appended in rowid order.  SQLite
+ * indexes on `latency` would give the same orders, but building them
+ * (CREATE INDEX after the inserts) took twice as long as the rest of the
+ * pass; sorting arrays of numbers costs a fraction of it.
+ *
+ * The database connection is used by one thread at a time: the thread
+ * from the first chunk until it is joined, in cs_latency_writer_finish()
+ * or cs_latency_writer_free(), the caller's thread before and after.
+ *
+ * Tables (read by cs-latency-stats.c and cs-latency-layer.c):
+ *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
+ *                  k0, k1, k2, k3): one row per pair, in B's time order,
+ *                  so that rowids follow B's time
+ *   latency_worst (rank INTEGER PRIMARY KEY, dur_ns, id): the pairs worst
+ *                  first (longest, then A's time, CPU and row; rank 1 is
+ *                  the worst), id the pair's rowid in `latency`
+ *   latency_task  (pid, dur_ns, a_ts, b_ts): the pairs by task (pid
+ *                  ascending), then longest first, then A's time, in
+ *                  rowid order
+ *   latency_task_span (pid INTEGER PRIMARY KEY, lo, hi): the rowids
+ *                  [lo, hi) of each task's rows in latency_task
+ */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "cs-latency-batch.h"
+#include "cs-latency-sorter.h"
+#include "cs-latency-writer.h"
+
+/* Records of the sorters, and the run each holds in memory (about
+ * 28 MiB for both, and as much again while a run is sorted). */
+enum { W_DUR, W_A_TS, W_A_CPU_ROW, W_ID, N_WORST_FIELDS };
+enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
+#define RUN_RECORDS (512 * 1024)
+#define A_ROW_BITS 48
+
+#define CHUNK_ROWS 4096
+#define N_CHUNKS 4
+
+typedef struct {
+  gint64 v[CHUNK_ROWS][CS_LATENCY_N_COLUMNS];
+  guint8 n_keys[CHUNK_ROWS];
+  guint n;
+} Chunk;
+
+struct _CsLatencyWriter
+{
+  sqlite3 *db;
+  CsLatencyBatch *rows;         /* into `latency` */
+  gint64 n_rows;                /* rows inserted: the last rowid */
+  CsLatencySorter *worst;       /* W_ records */
+  CsLatencySorter *by_task;     /* T_ records */
+
+  GThread *thread;
+  GAsyncQueue *full;            /* Chunk *, or &stop */
+  GAsyncQueue *empty;           /* Chunk * */
+  Chunk *chunk;                 /* being filled */
+  gint failed;                  /* atomic: the thread failed, see @error */
+  gint abandon;                 /* atomic: drop what comes */
+  GError *error;                /* the thread's, read after it failed */
+};
+
+/* What tells the thread to end. */
+static Chunk stop;
+
+/* Worst first: longest, then A's time, CPU and row, then the row. */
+static int
+compare_worst (const gint64 *a,
+               const gint64 *b)
+{
+  if (a[W_DUR] != b[W_DUR])
+    return a[W_DUR] > b[W_DUR] ? -1 : 1;
+  for (guint f = W_A_TS; f < N_WORST_FIELDS; f++)
+    if (a[f] != b[f])
+      return a[f] < b[f] ? -1 : 1;
+  return 0;
+}
+
+/* By task, then longest first, then A's time. */
+static int
+compare_task (const gint64 *a,
+              const gint64 *b)
+{
+  if (a[T_PID] != b[T_PID])
+    return a[T_PID] < b[T_PID] ? -1 : 1;
+  if (a[T_DUR] != b[T_DUR])
+    return a[T_DUR] > b[T_DUR] ? -1 : 1;
+  if (a[T_A_TS] != b[T_A_TS])
+    return a[T_A_TS] < b[T_A_TS] ? -1 : 1;
+  return 0;
+}
+
+static gboolean
+exec (sqlite3     *db,
+      const char  *sql,
+      GError     **error)
+{
+  char *message = NULL;
+
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) == SQLITE_OK)
+    return TRUE;
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+               _("Cannot write the latency pairs: %s"), message);
+  sqlite3_free (message);
+  return FALSE;
+}
+
+/* One row: into `latency`, and to the sorters. */
+static gboolean
+write_row (CsLatencyWriter  *self,
+           const gint64     *v,
+           guint             n_keys,
+           GError          **error)
+{
+  guint64 nulls = 0;
+  gint64 worst[N_WORST_FIELDS];
+  gint64 task[N_TASK_FIELDS];
+
+  for (guint i = n_keys; i < 4; i++)
+    nulls |= G_GUINT64_CONSTANT (1) << (CS_LATENCY_COL_K0 + i);
+  if (!cs_latency_batch_append (self->rows, v, nulls, error))
+    return FALSE;
+  self->n_rows++;
+  worst[W_DUR] = v[CS_LATENCY_COL_DUR];
+  worst[W_A_TS] = v[CS_LATENCY_COL_A_TS];
+  worst[W_A_CPU_ROW] = (v[CS_LATENCY_COL_A_CPU] << A_ROW_BITS) | v[CS_LATENCY_COL_A_ROW];
+  worst[W_ID] = self->n_rows;
+  task[T_PID] = v[CS_LATENCY_COL_PID];
+  task[T_DUR] = v[CS_LATENCY_COL_DUR];
+  task[T_A_TS] = v[CS_LATENCY_COL_A_TS];
+  return cs_latency_sorter_add (self->worst, worst, error) &&
+         cs_latency_sorter_add (self->by_task, task, error);
+}
+
+static gpointer
+writer_thread (gpointer data)
+{
+  CsLatencyWriter *self = data;
+  Chunk *chunk;
+
+  while ((chunk = g_async_queue_pop (self->full)) != &stop)
+    {
+      if (!g_atomic_int_get (&self->failed) && !g_atomic_int_get (&self->abandon))
+        for (guint r = 0; r < chunk->n; r++)
+          if (!write_row (self, chunk->v[r], chunk->n_keys[r], &self->error))
+            {
+              g_atomic_int_set (&self->failed, TRUE);
+              break;
+            }
+      chunk->n = 0;
+      g_async_queue_push (self->empty, chunk);
+    }
+  return NULL;
+}
+
+/* Waits for the thread to have written everything handed to it. */
+static void
+join (CsLatencyWriter *self)
+{
+  if (self->thread == NULL)
+    return;
+  g_async_queue_push (self->full, &stop);
+  g_thread_join (g_steal_pointer (&self->thread));
+}
+
+static gboolean
+thread_failed (CsLatencyWriter  *self,
+               GError          **error)
+{
+  if (!g_atomic_int_get (&self->failed))
+    return FALSE;
+  if (error != NULL && *error == NULL)
+    *error = g_error_copy (self->error);
+  return TRUE;
+}
+
+/**
+ * cs_latency_writer_new:
+ * @db: the pass's database, in the pass's transaction
+ * @error: %CS_PLUGIN_ERROR_FAILED when the tables cannot be created
+ *
+ * Creates the tables `latency`, `latency_worst`, `latency_task` and
+ * `latency_task_span`, and starts the thread that writes them.  From now
+ * until cs_latency_writer_finish() or cs_latency_writer_free(), the
+ * caller does not use @db.
+ *
+ * Returns: (transfer full) (nullable): the writer, or %NULL with @error
+ *   set
+ */
+CsLatencyWriter *
+cs_latency_writer_new (sqlite3  *db,
+                       GError  **error)
+{
+  CsLatencyWriter *self;
+
+  if (!exec (db,
+             "CREATE TABLE latency (dur_ns INTEGER NOT NULL, a_ts INTEGER NOT NULL,"
+             " a_cpu INTEGER NOT NULL, a_row INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
+             " b_cpu INTEGER NOT NULL, pid INTEGER NOT NULL, pair INTEGER NOT NULL,"
+             " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER);"
+             "CREATE TABLE latency_worst (rank INTEGER PRIMARY KEY, dur_ns INTEGER NOT NULL,"
+             " id INTEGER NOT NULL);"
+             "CREATE TABLE latency_task (pid INTEGER NOT NULL, dur_ns INTEGER NOT NULL,"
+             " a_ts INTEGER NOT NULL, b_ts INTEGER NOT NULL);"
+             "CREATE TABLE latency_task_span (pid INTEGER PRIMARY KEY, lo INTEGER NOT NULL,"
+             " hi INTEGER NOT NULL);", error))
+    return NULL;
+  self = g_new0 (CsLatencyWriter, 1);
+  self->db = db;
+  self->rows = cs_latency_batch_new (db, "latency", CS_LATENCY_N_COLUMNS, error);
+  if (self->rows == NULL)
+    {
+      cs_latency_writer_free (self);
+      return NULL;
+    }
+  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, compare_worst, RUN_RECORDS);
+  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, compare_task, RUN_RECORDS);
+  self->full = g_async_queue_new ();
+  self->empty = g_async_queue_new ();
+  for (guint i = 0; i < N_CHUNKS; i++)
+    g_async_queue_push (self->empty, g_new0 (Chunk, 1));
+  self->chunk = g_async_queue_pop (self->empty);
+  self->thread = g_thread_new ("cs-latency-writer", writer_thread, self);
+  return self;
+}
+
+/**
+ * cs_latency_writer_add:
+ * @writer: a writer
+ * @row: the CS_LATENCY_N_COLUMNS values of a row of `latency`, copied
+ * @n_keys: how many of k0..k3 the pair has (the others are NULL)
+ * @error: %CS_PLUGIN_ERROR_FAILED when the thread could not write
+ *   earlier rows
+ *
+ * Queues a pair.  Pairs come in B's time order.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+cs_latency_writer_add (CsLatencyWriter  *self,
+                       const gint64     *row,
+                       guint             n_keys,
+                       GError          **error)
+{
+  Chunk *c = self->chunk;
+
+  memcpy (c->v[c->n], row, sizeof c->v[0]);
+  c->n_keys[c->n++] = (guint8) n_keys;
+  if (c->n < CHUNK_ROWS)
+    return TRUE;
+  if (thread_failed (self, error))
+    return FALSE;
+  g_async_queue_push (self->full, c);
+  self->chunk = g_async_queue_pop (self->empty);
+  return TRUE;
+}
+
+/* Where the sorted orders are being written. */
+typedef struct {
+  CsLatencyBatch *batch;
+  gint64 n;                     /* rows written */
+  CsLatencyBatch *spans;        /* latency_task_span */
+  gint64 pid, lo;               /* the task being written, its first row */
+} Order;
+
+static gboolean
+write_worst_record (const gint64  *record,
+                    gpointer       user_data,
+                    GError       **error)
+{
+  Order *o = user_data;
+  gint64 v[3] = { ++o->n, record[W_DUR], record[W_ID] };
+
+  return cs_latency_batch_append (o->batch, v, 0, error);
+}
+
+/* latency_worst, from the sorter. */
+static gboolean
+write_worst (CsLatencyWriter  *self,
+             GError          **error)
+{
+  Order o = { 0 };
+  gboolean ok;
+
+  o.batch = cs_latency_batch_new (self->db, "latency_worst", 3, error);
+  if (o.batch == NULL)
+    return FALSE;
+  ok = cs_latency_sorter_finish (self->worst, write_worst_record, &o, error) &&
+       cs_latency_batch_flush (o.batch, error);
+  cs_latency_batch_free (o.batch);
+  return ok;
+}
+
+/* Ends the task being written: its span. */
+static gboolean
+write_span (Order   *o,
+            GError **error)
+{
+  gint64 v[3] = { o->pid, o->lo, o->n + 1 };
+
+  return o->n < o->lo || cs_latency_batch_append (o->spans, v, 0, error);
+}
+
+static gboolean
+write_task_record (const gint64  *record,
+                   gpointer       user_data,
+                   GError       **error)
+{
+  Order *o = user_data;
+  gint64 v[4] = { record[T_PID], record[T_DUR], record[T_A_TS], record[T_A_TS] + record[T_DUR] };
+
+  if (o->n >= o->lo && record[T_PID] != o->pid)
+    {
+      if (!write_span (o, error))
+        return FALSE;
+      o->lo = o->n + 1;
+    }
+  o->pid = record[T_PID];
+  o->n++;
+  return cs_latency_batch_append (o->batch, v, 0, error);
+}
+
+/* latency_task and latency_task_span, from the sorter. */
+static gboolean
+write_by_task (CsLatencyWriter  *self,
+               GError          **error)
+{
+  Order o = { .lo = 1 };
+  gboolean ok;
+
+  o.batch = cs_latency_batch_new (self->db, "latency_task", 4, error);
+  o.spans = o.batch != NULL ? cs_latency_batch_new (self->db, "latency_task_span", 3, error)
+                            : NULL;
+  ok = o.spans != NULL &&
+       cs_latency_sorter_finish (self->by_task, write_task_record, &o, error) &&
+       write_span (&o, error) &&
+       cs_latency_batch_flush (o.batch, error) &&
+       cs_latency_batch_flush (o.spans, error);
+  cs_latency_batch_free (o.batch);
+  cs_latency_batch_free (o.spans);
+  return ok;
+}
+
+/**
+ * cs_latency_writer_finish:
+ * @writer: a writer
+ * @error: %CS_PLUGIN_ERROR_FAILED when a table cannot be written, a
+ *   #G_FILE_ERROR when the sorters' temporary file fails
+ *
+ * Writes the queued pairs, then latency_worst, latency_task and
+ * latency_task_span.  The caller may use the database again.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+cs_latency_writer_finish (CsLatencyWriter  *self,
+                          GError          **error)
+{
+  if (self->chunk->n > 0)
+    {
+      g_async_queue_push (self->full, self->chunk);
+      self->chunk = NULL;
+    }
+  join (self);
+  return !thread_failed (self, error) &&
+         cs_latency_batch_flush (self->rows, error) &&
+         write_worst (self, error) &&
+         write_by_task (self, error);
+}
+
+/**
+ * cs_latency_writer_free:
+ * @writer: (nullable): a writer
+ *
+ * Stops the thread (dropping what it was not given yet) and frees the
+ * writer.
+ */
+void
+cs_latency_writer_free (CsLatencyWriter *self)
+{
+  Chunk *c;
+
+  if (self == NULL)
+    return;
+  g_atomic_int_set (&self->abandon, TRUE);
+  join (self);
+  g_free (self->chunk);
+  if (self->empty != NULL)
+    {
+      while ((c = g_async_queue_try_pop (self->empty)) != NULL)
+        g_free (c);
+      g_async_queue_unref (self->empty);
+    }
+  if (self->full != NULL)
+    {
+      while ((c = g_async_queue_try_pop (self->full)) != NULL)
+        if (c != &stop)
+          g_free (c);
+      g_async_queue_unref (self->full);
+    }
+  cs_latency_batch_free (self->rows);
+  cs_latency_sorter_free (self->worst);
+  cs_latency_sorter_free (self->by_task);
+  g_clear_error (&self->error);
+  g_free (self);
+}
