@@ -17,6 +17,7 @@
  */
 #include <string.h>
 
+#include <event-parse.h>
 #include <glib/gi18n-lib.h>
 
 #include "cs-latency-def.h"
@@ -43,18 +44,36 @@ typedef struct {
   guint64 n_a, n_b, n_pairs, n_unmatched;
 } PairCounts;
 
+/* How one side of a pair reads its key from events of one format: its
+ * fields looked up once (by name, that costs more than the reading). */
+typedef enum { KEY_CPU, KEY_PID, KEY_FIELD, KEY_SIGNED_FIELD, KEY_MISSING } KeyKind;
+
+typedef struct {
+  guint n_keys;
+  KeyKind kind[CS_LATENCY_MAX_KEYS];
+  struct tep_format_field *field[CS_LATENCY_MAX_KEYS];
+} KeyReader;
+
+/* A format's role, and its key readers (one for each of role->as_a and
+ * role->as_b). */
+typedef struct {
+  Role *role;
+  KeyReader *as_a;
+  KeyReader *as_b;
+} FormatRole;
+
 typedef struct {
   CsLatencyDef *def;
   sqlite3 *db;
   CsLatencyWriter *writer;      /* owns the database until latency_end */
   GHashTable *open;             /* OpenA (its pair and key) -> itself */
   GHashTable *roles;            /* "system:name" -> Role */
-  GHashTable *roles_by_format;  /* struct tep_event * -> Role, or &no_role */
+  GHashTable *roles_by_format;  /* struct tep_event * -> FormatRole, or &no_role */
   PairCounts *counts;           /* by pair */
 } LatencyPass;
 
 /* What an event type none of the pairs reads maps to. */
-static Role no_role;
+static FormatRole no_role;
 
 static guint
 open_a_hash (gconstpointer data)
@@ -106,25 +125,133 @@ role_for (LatencyPass *lp,
   return role;
 }
 
+/* How @keys are read from events of @format (NULL: an unknown type,
+ * whose fields cannot be read).  A field that cannot hold a number key
+ * reads as missing, as cs_plugin_event_get_int() says. */
+static void
+resolve_keys (struct tep_event *format,
+              char * const     *keys,
+              guint             n_keys,
+              KeyReader        *reader)
+{
+  reader->n_keys = n_keys;
+  for (guint i = 0; i < n_keys; i++)
+    {
+      struct tep_format_field *f;
+
+      reader->field[i] = NULL;
+      if (g_str_equal (keys[i], "@cpu"))
+        reader->kind[i] = KEY_CPU;
+      else if (g_str_equal (keys[i], "@pid"))
+        reader->kind[i] = KEY_PID;
+      else if (format == NULL || (f = tep_find_any_field (format, keys[i])) == NULL ||
+               (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) ||
+               (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) || f->offset < 0)
+        reader->kind[i] = KEY_MISSING;
+      else
+        {
+          reader->kind[i] = (f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 ? KEY_SIGNED_FIELD
+                                                                             : KEY_FIELD;
+          reader->field[i] = f;
+        }
+    }
+}
+
 /* A side's key from @event; FALSE when a field cannot be read (a record
- * too short for its format: it takes part in no pair). */
+ * too short for its format: it takes part in no pair).  Reads numbers as
+ * cs_plugin_event_get_int() does, with the fields found beforehand. */
 static gboolean
 read_key (const CsPluginEvent *event,
-          char * const        *keys,
-          guint                n_keys,
+          const KeyReader     *reader,
           gint64              *key)
 {
   memset (key, 0, sizeof (gint64) * CS_LATENCY_MAX_KEYS);
-  for (guint i = 0; i < n_keys; i++)
+  for (guint i = 0; i < reader->n_keys; i++)
     {
-      if (g_str_equal (keys[i], "@cpu"))
-        key[i] = event->cpu;
-      else if (g_str_equal (keys[i], "@pid"))
-        key[i] = event->pid;
-      else if (!cs_plugin_event_get_int (event, keys[i], &key[i]))
-        return FALSE;
+      struct tep_format_field *f = reader->field[i];
+      unsigned long long raw;
+
+      switch (reader->kind[i])
+        {
+        case KEY_CPU:
+          key[i] = event->cpu;
+          break;
+        case KEY_PID:
+          key[i] = event->pid;
+          break;
+        case KEY_FIELD:
+        case KEY_SIGNED_FIELD:
+          if (f->offset + f->size > event->record->size ||
+              tep_read_number_field (f, event->record->data, &raw) != 0)
+            return FALSE;
+          if (reader->kind[i] == KEY_SIGNED_FIELD)
+            {
+              guint64 sign = G_GUINT64_CONSTANT (1) << (f->size * 8 - 1);
+
+              key[i] = (gint64) ((raw ^ sign) - sign);
+            }
+          else
+            key[i] = (gint64) raw;
+          break;
+        case KEY_MISSING:
+        default:
+          return FALSE;
+        }
     }
   return TRUE;
+}
+
+static void
+format_role_free (gpointer data)
+{
+  FormatRole *fr = data;
+
+  if (fr == &no_role)
+    return;
+  g_free (fr->as_a);
+  g_free (fr->as_b);
+  g_free (fr);
+}
+
+/* The role of @event's format, with its key readers; &no_role for a type
+ * none of the pairs reads. */
+static const FormatRole *
+format_role_of (LatencyPass         *lp,
+                const CsPluginEvent *event)
+{
+  FormatRole *fr = g_hash_table_lookup (lp->roles_by_format, event->format);
+  g_autofree char *name = NULL;
+  Role *role;
+
+  if (fr != NULL)
+    return fr;
+  name = g_strdup_printf ("%s:%s", event->system, event->name);
+  role = g_hash_table_lookup (lp->roles, name);
+  if (role == NULL)
+    fr = &no_role;
+  else
+    {
+      fr = g_new0 (FormatRole, 1);
+      fr->role = role;
+      fr->as_a = g_new0 (KeyReader, MAX (role->as_a->len, 1));
+      fr->as_b = g_new0 (KeyReader, MAX (role->as_b->len, 1));
+      for (guint i = 0; i < role->as_a->len; i++)
+        {
+          const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs,
+                                                         g_array_index (role->as_a, guint, i));
+
+          resolve_keys (event->format, pair->a_keys, pair->n_keys, &fr->as_a[i]);
+        }
+      for (guint i = 0; i < role->as_b->len; i++)
+        {
+          const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs,
+                                                         g_array_index (role->as_b, guint, i));
+
+          resolve_keys (event->format, pair->b_keys, pair->n_keys, &fr->as_b[i]);
+        }
+    }
+  g_hash_table_insert (lp->roles_by_format, event->format, fr);
+  return fr;
 }
 
 /* Hands the pair of @a and @b to the writer. */
@@ -193,7 +320,7 @@ latency_begin (CsPluginPass  *pass,
   lp->db = cs_plugin_pass_get_db (pass);
   lp->open = g_hash_table_new_full (open_a_hash, open_a_equal, g_free, NULL);
   lp->roles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, role_free);
-  lp->roles_by_format = g_hash_table_new (NULL, NULL);
+  lp->roles_by_format = g_hash_table_new_full (NULL, NULL, NULL, format_role_free);
   lp->counts = g_new0 (PairCounts, lp->def->pairs->len);
   for (guint i = 0; i < lp->def->pairs->len; i++)
     {
@@ -221,18 +348,10 @@ latency_event (gpointer              state,
                GError              **error)
 {
   LatencyPass *lp = state;
-  Role *role = g_hash_table_lookup (lp->roles_by_format, event->format);
+  const FormatRole *fr = format_role_of (lp, event);
+  const Role *role = fr->role;
 
-  if (role == NULL)
-    {
-      g_autofree char *name = g_strdup_printf ("%s:%s", event->system, event->name);
-
-      role = g_hash_table_lookup (lp->roles, name);
-      if (role == NULL)
-        role = &no_role;
-      g_hash_table_insert (lp->roles_by_format, event->format, role);
-    }
-  if (role == &no_role)
+  if (fr == &no_role)
     return TRUE;
 
   /* B first: an event on both sides closes before it opens. */
@@ -244,7 +363,7 @@ latency_event (gpointer              state,
       OpenA *a;
 
       lp->counts[p].n_b++;
-      if (!read_key (event, pair->b_keys, pair->n_keys, probe.key))
+      if (!read_key (event, &fr->as_b[i], probe.key))
         continue;
       a = g_hash_table_lookup (lp->open, &probe);
       if (a == NULL)
@@ -257,12 +376,11 @@ latency_event (gpointer              state,
   for (guint i = 0; i < role->as_a->len; i++)
     {
       guint p = g_array_index (role->as_a, guint, i);
-      const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs, p);
       OpenA *a = g_new (OpenA, 1);
 
       lp->counts[p].n_a++;
       a->pair = p;
-      if (!read_key (event, pair->a_keys, pair->n_keys, a->key))
+      if (!read_key (event, &fr->as_a[i], a->key))
         {
           lp->counts[p].n_unmatched++;
           g_free (a);
