@@ -7,16 +7,17 @@
  * bracket from A to B along the plot's bottom: two ticks and the line
  * between them, at least CS_LATENCY_MIN_WIDTH wide.  Only the
  * CS_LATENCY_LAYER_TOP longest pairs that overlap the visible span are
- * drawn, read longest first from the pass's table latency_task (the
+ * drawn, read longest first from the pass's columns latency_task (the
  * pairs by pid, then longest first; latency_task_span gives each task's
- * rowids), so whatever the zoom the worst ones are there and stand out
+ * positions), so whatever the zoom the worst ones are there and stand out
  * (the longest few are drawn thicker, in vermillion, with their duration
  * when it fits).  A frame's query costs at most a walk over that task's
- * rows, never a scan of the other tasks' pairs or of the recording's
+ * pairs, never a scan of the other tasks' pairs or of the recording's
  * events.
  */
 #include <glib/gi18n-lib.h>
 
+#include "cs-latency-column.h"
 #include "cs-latency-ui.h"
 
 #define CS_LATENCY_LAYER "pairs"
@@ -38,43 +39,54 @@ query (CsLatency  *self,
        GError    **error)
 {
   sqlite3 *db = _cs_latency_get_db (self);
+  g_autoptr(CsLatencyColumn) dur = NULL;
+  g_autoptr(CsLatencyColumn) a_ts = NULL;
   sqlite3_stmt *s;
+  gint64 lo = 0, hi = 0;
   int rc;
 
   if (db == NULL)
     return TRUE;
   if (self->layer_stmt == NULL &&
-      sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns FROM latency_task"
-                              " WHERE rowid >= (SELECT lo FROM latency_task_span WHERE pid = ?1)"
-                              " AND rowid < (SELECT hi FROM latency_task_span WHERE pid = ?1)"
-                              " AND b_ts >= ?2 AND a_ts < ?3"
-                              " ORDER BY rowid LIMIT ?4", -1, &self->layer_stmt, NULL) != SQLITE_OK)
-    {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   _("Cannot read the latency pairs of %s: %s"),
-                   cs_plugin_document_get_path (self->document), sqlite3_errmsg (db));
-      return FALSE;
-    }
+      sqlite3_prepare_v2 (db, "SELECT lo, hi FROM latency_task_span WHERE pid = ?1", -1,
+                          &self->layer_stmt, NULL) != SQLITE_OK)
+    goto failed;
   s = self->layer_stmt;
   sqlite3_bind_int (s, 1, pid);
-  sqlite3_bind_int64 (s, 2, begin_ns);
-  sqlite3_bind_int64 (s, 3, end_ns);
-  sqlite3_bind_int (s, 4, CS_LATENCY_LAYER_TOP);
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
     {
-      Bracket b = { sqlite3_column_int64 (s, 0), sqlite3_column_int64 (s, 1), sqlite3_column_int64 (s, 2) };
-
-      g_array_append_val (out, b);
+      lo = sqlite3_column_int64 (s, 0);
+      hi = sqlite3_column_int64 (s, 1);
     }
   sqlite3_reset (s);
-  if (rc != SQLITE_DONE)
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    goto failed;
+  if (lo >= hi)
+    return TRUE;
+  dur = cs_latency_column_new (db, "latency_task", "dur_ns", error);
+  a_ts = dur != NULL ? cs_latency_column_new (db, "latency_task", "a_ts", error) : NULL;
+  if (a_ts == NULL)
+    return FALSE;
+  /* The task's pairs, longest first: keep those over the span. */
+  for (gint64 pos = lo; pos < hi && out->len < CS_LATENCY_LAYER_TOP; pos++)
     {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   _("Cannot read the latency pairs of %s: %s"),
-                   cs_plugin_document_get_path (self->document), sqlite3_errmsg (db));
-      return FALSE;
+      Bracket b;
+
+      if (!cs_latency_column_get (dur, pos, &b.dur, error) ||
+          !cs_latency_column_get (a_ts, pos, &b.a_ts, error))
+        return FALSE;
+      b.b_ts = b.a_ts + b.dur;
+      if (b.b_ts >= begin_ns && b.a_ts < end_ns)
+        g_array_append_val (out, b);
     }
   return TRUE;
+
+failed:
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+               _("Cannot read the latency pairs of %s: %s"),
+               cs_plugin_document_get_path (self->document), sqlite3_errmsg (db));
+  return FALSE;
 }
 
 /* Where a bracket lies horizontally, widened to be seen and hit. */

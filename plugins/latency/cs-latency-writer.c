@@ -9,10 +9,11 @@
  * empty one (N_CHUNKS in all: the memory is bounded, and a pass that gets
  * ahead waits).  The thread inserts the rows into `latency` and gives
  * each pair to two external sorters (cs-latency-sorter.c), whose orders
- * are written at the end as plain tables appended in rowid order.  SQLite
- * indexes on `latency` would give the same orders, but building them
- * (CREATE INDEX after the inserts) took twice as long as the rest of the
- * pass; sorting arrays of numbers costs a fraction of it.
+ * are written at the end as columns of numbers in chunks
+ * (cs-latency-column.c).  SQLite indexes on `latency` would give the same
+ * orders, but building them (CREATE INDEX after the inserts) took twice
+ * as long as the rest of the pass, and rows of plain tables in those
+ * orders still cost as much as the table `latency` itself.
  *
  * The database connection is used by one thread at a time: the thread
  * from the first chunk until it is joined, in cs_latency_writer_finish()
@@ -22,20 +23,23 @@
  *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
  *                  k0, k1, k2, k3): one row per pair, in B's time order,
  *                  so that rowids follow B's time
- *   latency_worst (rank INTEGER PRIMARY KEY, dur_ns, id): the pairs worst
- *                  first (longest, then A's time, CPU and row; rank 1 is
- *                  the worst), id the pair's rowid in `latency`
- *   latency_task  (pid, dur_ns, a_ts, b_ts): the pairs by task (pid
- *                  ascending), then longest first, then A's time, in
- *                  rowid order
- *   latency_task_span (pid INTEGER PRIMARY KEY, lo, hi): the rowids
- *                  [lo, hi) of each task's rows in latency_task
+ *   latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB, id BLOB): the
+ *                  pairs worst first (longest, then A's time, CPU and
+ *                  row; position 0 is the worst): their durations, and
+ *                  their rowids in `latency`
+ *   latency_task  (chunk INTEGER PRIMARY KEY, dur_ns BLOB, a_ts BLOB):
+ *                  the pairs by task (pid ascending), then longest first,
+ *                  then A's time: their durations and A's times (B's is
+ *                  A's plus the duration)
+ *   latency_task_span (pid INTEGER PRIMARY KEY, lo, hi): the positions
+ *                  [lo, hi) of each task's pairs in latency_task
  */
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
 #include "cs-latency-batch.h"
+#include "cs-latency-column.h"
 #include "cs-latency-sorter.h"
 #include "cs-latency-writer.h"
 
@@ -210,10 +214,10 @@ cs_latency_writer_new (sqlite3  *db,
              " a_cpu INTEGER NOT NULL, a_row INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
              " b_cpu INTEGER NOT NULL, pid INTEGER NOT NULL, pair INTEGER NOT NULL,"
              " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER);"
-             "CREATE TABLE latency_worst (rank INTEGER PRIMARY KEY, dur_ns INTEGER NOT NULL,"
-             " id INTEGER NOT NULL);"
-             "CREATE TABLE latency_task (pid INTEGER NOT NULL, dur_ns INTEGER NOT NULL,"
-             " a_ts INTEGER NOT NULL, b_ts INTEGER NOT NULL);"
+             "CREATE TABLE latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
+             " id BLOB NOT NULL);"
+             "CREATE TABLE latency_task (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
+             " a_ts BLOB NOT NULL);"
              "CREATE TABLE latency_task_span (pid INTEGER PRIMARY KEY, lo INTEGER NOT NULL,"
              " hi INTEGER NOT NULL);", error))
     return NULL;
@@ -267,23 +271,90 @@ cs_latency_writer_add (CsLatencyWriter  *self,
   return TRUE;
 }
 
-/* Where the sorted orders are being written. */
+/* Where a sorted order is being written: two columns of chunks. */
 typedef struct {
-  CsLatencyBatch *batch;
-  gint64 n;                     /* rows written */
+  sqlite3 *db;
+  sqlite3_stmt *insert;         /* a chunk */
+  gint64 col[2][CS_LATENCY_CHUNK];
+  gsize n;                      /* in @col */
+  gint64 n_written;             /* positions before @col's */
   CsLatencyBatch *spans;        /* latency_task_span */
-  gint64 pid, lo;               /* the task being written, its first row */
+  gint64 pid, lo;               /* the task being written, its first position */
 } Order;
+
+static gboolean
+order_init (Order       *o,
+            sqlite3     *db,
+            const char  *table,
+            GError     **error)
+{
+  g_autofree char *sql = g_strdup_printf ("INSERT INTO %s VALUES (?1, ?2, ?3)", table);
+
+  memset (o, 0, sizeof *o);
+  o->db = db;
+  if (sqlite3_prepare_v2 (db, sql, -1, &o->insert, NULL) == SQLITE_OK)
+    return TRUE;
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+               _("Cannot write the latency pairs: %s"), sqlite3_errmsg (db));
+  return FALSE;
+}
+
+/* Writes the chunk being filled. */
+static gboolean
+order_flush (Order   *o,
+             GError **error)
+{
+  int rc;
+
+  if (o->n == 0)
+    return TRUE;
+  sqlite3_bind_int64 (o->insert, 1, o->n_written / CS_LATENCY_CHUNK);
+  sqlite3_bind_blob (o->insert, 2, o->col[0], (int) (o->n * sizeof (gint64)), SQLITE_STATIC);
+  sqlite3_bind_blob (o->insert, 3, o->col[1], (int) (o->n * sizeof (gint64)), SQLITE_STATIC);
+  rc = sqlite3_step (o->insert);
+  sqlite3_reset (o->insert);
+  if (rc != SQLITE_DONE)
+    {
+      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                   _("Cannot write the latency pairs: %s"), sqlite3_errmsg (o->db));
+      return FALSE;
+    }
+  o->n_written += o->n;
+  o->n = 0;
+  return TRUE;
+}
+
+static gboolean
+order_append (Order   *o,
+              gint64   a,
+              gint64   b,
+              GError **error)
+{
+  o->col[0][o->n] = a;
+  o->col[1][o->n] = b;
+  return ++o->n < CS_LATENCY_CHUNK || order_flush (o, error);
+}
+
+/* The position the next number goes to. */
+static gint64
+order_position (const Order *o)
+{
+  return o->n_written + (gint64) o->n;
+}
+
+static void
+order_clear (Order *o)
+{
+  sqlite3_finalize (o->insert);
+  cs_latency_batch_free (o->spans);
+}
 
 static gboolean
 write_worst_record (const gint64  *record,
                     gpointer       user_data,
                     GError       **error)
 {
-  Order *o = user_data;
-  gint64 v[3] = { ++o->n, record[W_DUR], record[W_ID] };
-
-  return cs_latency_batch_append (o->batch, v, 0, error);
+  return order_append (user_data, record[W_DUR], record[W_ID], error);
 }
 
 /* latency_worst, from the sorter. */
@@ -291,15 +362,17 @@ static gboolean
 write_worst (CsLatencyWriter  *self,
              GError          **error)
 {
-  Order o = { 0 };
+  g_autofree Order *o = g_new (Order, 1);
   gboolean ok;
 
-  o.batch = cs_latency_batch_new (self->db, "latency_worst", 3, error);
-  if (o.batch == NULL)
-    return FALSE;
-  ok = cs_latency_sorter_finish (self->worst, write_worst_record, &o, error) &&
-       cs_latency_batch_flush (o.batch, error);
-  cs_latency_batch_free (o.batch);
+  if (!order_init (o, self->db, "latency_worst", error))
+    {
+      order_clear (o);
+      return FALSE;
+    }
+  ok = cs_latency_sorter_finish (self->worst, write_worst_record, o, error) &&
+       order_flush (o, error);
+  order_clear (o);
   return ok;
 }
 
@@ -308,9 +381,9 @@ static gboolean
 write_span (Order   *o,
             GError **error)
 {
-  gint64 v[3] = { o->pid, o->lo, o->n + 1 };
+  gint64 v[3] = { o->pid, o->lo, order_position (o) };
 
-  return o->n < o->lo || cs_latency_batch_append (o->spans, v, 0, error);
+  return order_position (o) <= o->lo || cs_latency_batch_append (o->spans, v, 0, error);
 }
 
 static gboolean
@@ -319,17 +392,15 @@ write_task_record (const gint64  *record,
                    GError       **error)
 {
   Order *o = user_data;
-  gint64 v[4] = { record[T_PID], record[T_DUR], record[T_A_TS], record[T_A_TS] + record[T_DUR] };
 
-  if (o->n >= o->lo && record[T_PID] != o->pid)
+  if (order_position (o) > o->lo && record[T_PID] != o->pid)
     {
       if (!write_span (o, error))
         return FALSE;
-      o->lo = o->n + 1;
+      o->lo = order_position (o);
     }
   o->pid = record[T_PID];
-  o->n++;
-  return cs_latency_batch_append (o->batch, v, 0, error);
+  return order_append (o, record[T_DUR], record[T_A_TS], error);
 }
 
 /* latency_task and latency_task_span, from the sorter. */
@@ -337,19 +408,16 @@ static gboolean
 write_by_task (CsLatencyWriter  *self,
                GError          **error)
 {
-  Order o = { .lo = 1 };
+  g_autofree Order *o = g_new (Order, 1);
   gboolean ok;
 
-  o.batch = cs_latency_batch_new (self->db, "latency_task", 4, error);
-  o.spans = o.batch != NULL ? cs_latency_batch_new (self->db, "latency_task_span", 3, error)
-                            : NULL;
-  ok = o.spans != NULL &&
-       cs_latency_sorter_finish (self->by_task, write_task_record, &o, error) &&
-       write_span (&o, error) &&
-       cs_latency_batch_flush (o.batch, error) &&
-       cs_latency_batch_flush (o.spans, error);
-  cs_latency_batch_free (o.batch);
-  cs_latency_batch_free (o.spans);
+  ok = order_init (o, self->db, "latency_task", error) &&
+       (o->spans = cs_latency_batch_new (self->db, "latency_task_span", 3, error)) != NULL &&
+       cs_latency_sorter_finish (self->by_task, write_task_record, o, error) &&
+       write_span (o, error) &&
+       order_flush (o, error) &&
+       cs_latency_batch_flush (o->spans, error);
+  order_clear (o);
   return ok;
 }
 
