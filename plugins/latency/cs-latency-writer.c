@@ -47,7 +47,7 @@
  * 28 MiB for both, and as much again while a run is sorted). */
 enum { W_DUR, W_A_TS, W_A_CPU_ROW, W_ID, N_WORST_FIELDS };
 enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
-#define RUN_RECORDS (512 * 1024)
+#define RUN_RECORDS (512 * 1024)   /* CS_LATENCY_SORT_RUN makes it shorter */
 #define A_ROW_BITS 48
 
 #define CHUNK_ROWS 4096
@@ -208,6 +208,7 @@ cs_latency_writer_new (sqlite3  *db,
                        GError  **error)
 {
   CsLatencyWriter *self;
+  guint64 run;
 
   if (!exec (db,
              "CREATE TABLE latency (dur_ns INTEGER NOT NULL, a_ts INTEGER NOT NULL,"
@@ -229,8 +230,13 @@ cs_latency_writer_new (sqlite3  *db,
       cs_latency_writer_free (self);
       return NULL;
     }
-  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, compare_worst, RUN_RECORDS);
-  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, compare_task, RUN_RECORDS);
+  /* Tests make the runs short, to merge many of them on small recordings. */
+  run = g_getenv ("CS_LATENCY_SORT_RUN") != NULL
+        ? g_ascii_strtoull (g_getenv ("CS_LATENCY_SORT_RUN"), NULL, 10) : 0;
+  if (run == 0 || run > RUN_RECORDS)
+    run = RUN_RECORDS;
+  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, compare_worst, run);
+  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, compare_task, run);
   self->full = g_async_queue_new ();
   self->empty = g_async_queue_new ();
   for (guint i = 0; i < N_CHUNKS; i++)
