@@ -389,7 +389,7 @@ page_range_changed (gpointer   instance,
 
   if (page == NULL || page->latency == NULL)
     return;
-  /* The whole recording reads the duration index, and keeps pairs
+  /* The whole recording reads the worst-first order, and keeps pairs
    * ending on the last event. */
   if (begin_ns <= cs_plugin_document_get_first_ns (latency->document) &&
       end_ns > cs_plugin_document_get_last_ns (latency->document))
