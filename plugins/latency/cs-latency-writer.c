@@ -2,22 +2,24 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The pass (cs-latency-pass.c) finds the pairs; this writes them, in a
- * thread of its own so that reading the events and pairing them overlap
+ * The pass (cs-latency-pass.c) finds the pairs; this writes them, in
+ * threads of its own so that reading the events and pairing them overlap
  * with SQLite's inserts and the sorting: the pass fills chunks of rows
- * and hands each full one to the thread through a queue, taking back an
- * empty one (N_CHUNKS in all: the memory is bounded, and a pass that gets
- * ahead waits).  The thread inserts the rows into `latency` and gives
- * each pair to two external sorters (cs-latency-sorter.c), whose orders
- * are written at the end as columns of numbers in chunks
+ * and hands each full one to a pipeline of three stages, each a thread
+ * and a queue, and takes back an empty chunk from the last (N_CHUNKS in
+ * all: the memory is bounded, and a pass that gets ahead waits).  The
+ * first stage inserts the rows into `latency`; the other two give each
+ * pair to an external sorter (cs-latency-sorter.c), one for each order,
+ * and the orders are written at the end as columns of numbers in chunks
  * (cs-latency-column.c).  SQLite indexes on `latency` would give the same
  * orders, but building them (CREATE INDEX after the inserts) took twice
  * as long as the rest of the pass, and rows of plain tables in those
  * orders still cost as much as the table `latency` itself.
  *
- * The database connection is used by one thread at a time: the thread
- * from the first chunk until it is joined, in cs_latency_writer_finish()
- * or cs_latency_writer_free(), the caller's thread before and after.
+ * The database connection is used by one thread at a time: the first
+ * stage's from the first chunk until it is joined, in
+ * cs_latency_writer_finish() or cs_latency_writer_free(), the caller's
+ * thread before and after.
  *
  * Tables (read by cs-latency-stats.c and cs-latency-layer.c):
  *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
@@ -51,7 +53,7 @@ enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define A_ROW_BITS 48
 
 #define CHUNK_ROWS 4096
-#define N_CHUNKS 4
+#define N_CHUNKS 6
 
 typedef struct {
   gint64 v[CHUNK_ROWS][CS_LATENCY_N_COLUMNS];
@@ -59,21 +61,32 @@ typedef struct {
   guint n;
 } Chunk;
 
+/* A stage of the pipeline: takes chunks from @in, works on them, passes
+ * them on to @out (the last stage's @out is the writer's empty chunks). */
+typedef struct {
+  CsLatencyWriter *writer;
+  gboolean (*work) (CsLatencyWriter *writer, const Chunk *chunk, GError **error);
+  GThread *thread;
+  GAsyncQueue *in;              /* Chunk *, or &stop */
+  GAsyncQueue *out;
+  GError *error;                /* the stage's failure, once writer->failed */
+} Stage;
+
+enum { STAGE_ROWS, STAGE_WORST, STAGE_TASK, N_STAGES };
+
 struct _CsLatencyWriter
 {
   sqlite3 *db;
-  CsLatencyBatch *rows;         /* into `latency` */
-  gint64 n_rows;                /* rows inserted: the last rowid */
-  CsLatencySorter *worst;       /* W_ records */
-  CsLatencySorter *by_task;     /* T_ records */
+  CsLatencyBatch *rows;         /* into `latency` (STAGE_ROWS) */
+  CsLatencySorter *worst;       /* W_ records (STAGE_WORST) */
+  gint64 n_worst;               /* records given to it: the last rowid */
+  CsLatencySorter *by_task;     /* T_ records (STAGE_TASK) */
 
-  GThread *thread;
-  GAsyncQueue *full;            /* Chunk *, or &stop */
+  Stage stages[N_STAGES];
   GAsyncQueue *empty;           /* Chunk * */
   Chunk *chunk;                 /* being filled */
-  gint failed;                  /* atomic: the thread failed, see @error */
+  gint failed;                  /* atomic: a stage failed, see its error */
   gint abandon;                 /* atomic: drop what comes */
-  GError *error;                /* the thread's, read after it failed */
 };
 
 /* What tells the thread to end. */
@@ -121,62 +134,92 @@ exec (sqlite3     *db,
   return FALSE;
 }
 
-/* One row: into `latency`, and to the sorters. */
 static gboolean
-write_row (CsLatencyWriter  *self,
-           const gint64     *v,
-           guint             n_keys,
+work_rows (CsLatencyWriter  *self,
+           const Chunk      *chunk,
            GError          **error)
 {
-  guint64 nulls = 0;
-  gint64 worst[N_WORST_FIELDS];
-  gint64 task[N_TASK_FIELDS];
+  for (guint r = 0; r < chunk->n; r++)
+    {
+      guint64 nulls = 0;
 
-  for (guint i = n_keys; i < 4; i++)
-    nulls |= G_GUINT64_CONSTANT (1) << (CS_LATENCY_COL_K0 + i);
-  if (!cs_latency_batch_append (self->rows, v, nulls, error))
-    return FALSE;
-  self->n_rows++;
-  worst[W_DUR] = v[CS_LATENCY_COL_DUR];
-  worst[W_A_TS] = v[CS_LATENCY_COL_A_TS];
-  worst[W_A_CPU_ROW] = (v[CS_LATENCY_COL_A_CPU] << A_ROW_BITS) | v[CS_LATENCY_COL_A_ROW];
-  worst[W_ID] = self->n_rows;
-  task[T_PID] = v[CS_LATENCY_COL_PID];
-  task[T_DUR] = v[CS_LATENCY_COL_DUR];
-  task[T_A_TS] = v[CS_LATENCY_COL_A_TS];
-  return cs_latency_sorter_add (self->worst, worst, error) &&
-         cs_latency_sorter_add (self->by_task, task, error);
+      for (guint i = chunk->n_keys[r]; i < 4; i++)
+        nulls |= G_GUINT64_CONSTANT (1) << (CS_LATENCY_COL_K0 + i);
+      if (!cs_latency_batch_append (self->rows, chunk->v[r], nulls, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+work_worst (CsLatencyWriter  *self,
+            const Chunk      *chunk,
+            GError          **error)
+{
+  for (guint r = 0; r < chunk->n; r++)
+    {
+      const gint64 *v = chunk->v[r];
+      gint64 worst[N_WORST_FIELDS];
+
+      worst[W_DUR] = v[CS_LATENCY_COL_DUR];
+      worst[W_A_TS] = v[CS_LATENCY_COL_A_TS];
+      worst[W_A_CPU_ROW] = (v[CS_LATENCY_COL_A_CPU] << A_ROW_BITS) | v[CS_LATENCY_COL_A_ROW];
+      worst[W_ID] = ++self->n_worst;    /* rows go into `latency` in this order */
+      if (!cs_latency_sorter_add (self->worst, worst, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+work_task (CsLatencyWriter  *self,
+           const Chunk      *chunk,
+           GError          **error)
+{
+  for (guint r = 0; r < chunk->n; r++)
+    {
+      const gint64 *v = chunk->v[r];
+      gint64 task[N_TASK_FIELDS];
+
+      task[T_PID] = v[CS_LATENCY_COL_PID];
+      task[T_DUR] = v[CS_LATENCY_COL_DUR];
+      task[T_A_TS] = v[CS_LATENCY_COL_A_TS];
+      if (!cs_latency_sorter_add (self->by_task, task, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static gpointer
-writer_thread (gpointer data)
+stage_thread (gpointer data)
 {
-  CsLatencyWriter *self = data;
+  Stage *stage = data;
+  CsLatencyWriter *self = stage->writer;
   Chunk *chunk;
 
-  while ((chunk = g_async_queue_pop (self->full)) != &stop)
+  while ((chunk = g_async_queue_pop (stage->in)) != &stop)
     {
-      if (!g_atomic_int_get (&self->failed) && !g_atomic_int_get (&self->abandon))
-        for (guint r = 0; r < chunk->n; r++)
-          if (!write_row (self, chunk->v[r], chunk->n_keys[r], &self->error))
-            {
-              g_atomic_int_set (&self->failed, TRUE);
-              break;
-            }
-      chunk->n = 0;
-      g_async_queue_push (self->empty, chunk);
+      if (!g_atomic_int_get (&self->failed) && !g_atomic_int_get (&self->abandon) &&
+          !stage->work (self, chunk, &stage->error))
+        g_atomic_int_set (&self->failed, TRUE);
+      if (stage->out == self->empty)
+        chunk->n = 0;
+      g_async_queue_push (stage->out, chunk);
     }
+  if (stage->out != self->empty)
+    g_async_queue_push (stage->out, &stop);
   return NULL;
 }
 
-/* Waits for the thread to have written everything handed to it. */
+/* Waits for the stages to have done everything handed to them. */
 static void
 join (CsLatencyWriter *self)
 {
-  if (self->thread == NULL)
-    return;
-  g_async_queue_push (self->full, &stop);
-  g_thread_join (g_steal_pointer (&self->thread));
+  if (self->stages[0].thread != NULL)
+    g_async_queue_push (self->stages[0].in, &stop);
+  for (guint i = 0; i < N_STAGES; i++)
+    if (self->stages[i].thread != NULL)
+      g_thread_join (g_steal_pointer (&self->stages[i].thread));
 }
 
 static gboolean
@@ -185,8 +228,17 @@ thread_failed (CsLatencyWriter  *self,
 {
   if (!g_atomic_int_get (&self->failed))
     return FALSE;
+  /* Read only once the stages are joined, or by the stage itself. */
+  for (guint i = 0; i < N_STAGES; i++)
+    if (self->stages[i].error != NULL && self->stages[i].thread == NULL)
+      {
+        if (error != NULL && *error == NULL)
+          *error = g_error_copy (self->stages[i].error);
+        return TRUE;
+      }
   if (error != NULL && *error == NULL)
-    *error = g_error_copy (self->error);
+    g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                         _("Cannot write the latency pairs"));
   return TRUE;
 }
 
@@ -237,12 +289,23 @@ cs_latency_writer_new (sqlite3  *db,
     run = RUN_RECORDS;
   self->worst = cs_latency_sorter_new (N_WORST_FIELDS, compare_worst, run);
   self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, compare_task, run);
-  self->full = g_async_queue_new ();
   self->empty = g_async_queue_new ();
   for (guint i = 0; i < N_CHUNKS; i++)
     g_async_queue_push (self->empty, g_new0 (Chunk, 1));
   self->chunk = g_async_queue_pop (self->empty);
-  self->thread = g_thread_new ("cs-latency-writer", writer_thread, self);
+  self->stages[STAGE_ROWS].work = work_rows;
+  self->stages[STAGE_WORST].work = work_worst;
+  self->stages[STAGE_TASK].work = work_task;
+  for (guint i = 0; i < N_STAGES; i++)
+    {
+      self->stages[i].writer = self;
+      self->stages[i].in = g_async_queue_new ();
+    }
+  for (guint i = 0; i < N_STAGES; i++)
+    {
+      self->stages[i].out = i + 1 < N_STAGES ? self->stages[i + 1].in : self->empty;
+      self->stages[i].thread = g_thread_new ("cs-latency-writer", stage_thread, &self->stages[i]);
+    }
   return self;
 }
 
@@ -270,9 +333,14 @@ cs_latency_writer_add (CsLatencyWriter  *self,
   c->n_keys[c->n++] = (guint8) n_keys;
   if (c->n < CHUNK_ROWS)
     return TRUE;
-  if (thread_failed (self, error))
-    return FALSE;
-  g_async_queue_push (self->full, c);
+  if (g_atomic_int_get (&self->failed))
+    {
+      /* The stages' errors are read once they are joined. */
+      join (self);
+      thread_failed (self, error);
+      return FALSE;
+    }
+  g_async_queue_push (self->stages[0].in, c);
   self->chunk = g_async_queue_pop (self->empty);
   return TRUE;
 }
@@ -444,7 +512,7 @@ cs_latency_writer_finish (CsLatencyWriter  *self,
 {
   if (self->chunk->n > 0)
     {
-      g_async_queue_push (self->full, self->chunk);
+      g_async_queue_push (self->stages[0].in, self->chunk);
       self->chunk = NULL;
     }
   join (self);
@@ -471,22 +539,23 @@ cs_latency_writer_free (CsLatencyWriter *self)
   g_atomic_int_set (&self->abandon, TRUE);
   join (self);
   g_free (self->chunk);
+  for (guint i = 0; i < N_STAGES; i++)
+    if (self->stages[i].in != NULL)
+      {
+        while ((c = g_async_queue_try_pop (self->stages[i].in)) != NULL)
+          if (c != &stop)
+            g_free (c);
+        g_async_queue_unref (self->stages[i].in);
+        g_clear_error (&self->stages[i].error);
+      }
   if (self->empty != NULL)
     {
       while ((c = g_async_queue_try_pop (self->empty)) != NULL)
         g_free (c);
       g_async_queue_unref (self->empty);
     }
-  if (self->full != NULL)
-    {
-      while ((c = g_async_queue_try_pop (self->full)) != NULL)
-        if (c != &stop)
-          g_free (c);
-      g_async_queue_unref (self->full);
-    }
   cs_latency_batch_free (self->rows);
   cs_latency_sorter_free (self->worst);
   cs_latency_sorter_free (self->by_task);
-  g_clear_error (&self->error);
   g_free (self);
 }
