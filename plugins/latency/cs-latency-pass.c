@@ -10,10 +10,9 @@
  * it from a thread of its own and sorts the pairs for the worst-first
  * and by-task orders, in bounded memory.
  *
- * Tables: latency_pair (pair, definition, a_event, b_event, a_keys,
- * b_keys, n_a, n_b, n_pairs, n_unmatched), one row per CsLatencyPair,
- * written here; latency, latency_worst, latency_task, latency_task_span
- * by the writer.
+ * Tables: the writer creates them all (cs-latency-writer.c describes
+ * them) and writes the pairs; latency_pair (one row per CsLatencyPair:
+ * its definition and counts) is written here, at the end.
  */
 #include <string.h>
 
@@ -277,21 +276,6 @@ write_pair (LatencyPass          *lp,
   return cs_latency_writer_add (lp->writer, v, pair->n_keys, error);
 }
 
-static gboolean
-exec (sqlite3     *db,
-      const char  *sql,
-      GError     **error)
-{
-  char *message = NULL;
-
-  if (sqlite3_exec (db, sql, NULL, NULL, &message) == SQLITE_OK)
-    return TRUE;
-  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-               _("Cannot write the latency pairs: %s"), message);
-  sqlite3_free (message);
-  return FALSE;
-}
-
 static char **
 latency_list_events (CsPluginDocument  *document,
                      const char        *param,
@@ -329,12 +313,8 @@ latency_begin (CsPluginPass  *pass,
       g_array_append_val (role_for (lp, pair->a_system, pair->a_event)->as_a, i);
       g_array_append_val (role_for (lp, pair->b_system, pair->b_event)->as_b, i);
     }
-  if (!exec (lp->db,
-             "CREATE TABLE latency_pair (pair INTEGER PRIMARY KEY, definition TEXT NOT NULL,"
-             " a_event TEXT NOT NULL, b_event TEXT NOT NULL, a_keys TEXT NOT NULL,"
-             " b_keys TEXT NOT NULL, n_a INTEGER, n_b INTEGER, n_pairs INTEGER,"
-             " n_unmatched INTEGER);", error) ||
-      (lp->writer = cs_latency_writer_new (lp->db, error)) == NULL)
+  lp->writer = cs_latency_writer_new (lp->db, error);
+  if (lp->writer == NULL)
     {
       latency_free (lp);
       return NULL;

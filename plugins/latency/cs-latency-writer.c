@@ -22,6 +22,9 @@
  * thread before and after.
  *
  * Tables (read by cs-latency-stats.c and cs-latency-layer.c):
+ *   latency_pair  (pair, definition, a_event, b_event, a_keys, b_keys,
+ *                  n_a, n_b, n_pairs, n_unmatched): one row per
+ *                  CsLatencyPair, created here, written by the pass
  *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
  *                  k0, k1, k2, k3): one row per pair, in B's time order,
  *                  so that rowids follow B's time
@@ -247,8 +250,9 @@ thread_failed (CsLatencyWriter  *self,
  * @db: the pass's database, in the pass's transaction
  * @error: %CS_PLUGIN_ERROR_FAILED when the tables cannot be created
  *
- * Creates the tables `latency`, `latency_worst`, `latency_task` and
- * `latency_task_span`, and starts the thread that writes them.  From now
+ * Creates the tables `latency_pair` (the pass fills it at the end),
+ * `latency`, `latency_worst`, `latency_task` and `latency_task_span`,
+ * and starts the thread that writes them.  From now
  * until cs_latency_writer_finish() or cs_latency_writer_free(), the
  * caller does not use @db.
  *
@@ -263,6 +267,10 @@ cs_latency_writer_new (sqlite3  *db,
   guint64 run;
 
   if (!exec (db,
+             "CREATE TABLE latency_pair (pair INTEGER PRIMARY KEY, definition TEXT NOT NULL,"
+             " a_event TEXT NOT NULL, b_event TEXT NOT NULL, a_keys TEXT NOT NULL,"
+             " b_keys TEXT NOT NULL, n_a INTEGER, n_b INTEGER, n_pairs INTEGER,"
+             " n_unmatched INTEGER);"
              "CREATE TABLE latency (dur_ns INTEGER NOT NULL, a_ts INTEGER NOT NULL,"
              " a_cpu INTEGER NOT NULL, a_row INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
              " b_cpu INTEGER NOT NULL, pid INTEGER NOT NULL, pair INTEGER NOT NULL,"
