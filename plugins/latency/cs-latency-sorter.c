@@ -72,10 +72,11 @@ cs_latency_sorter_new (guint                  n_fields,
                        CsLatencySorterCompare compare,
                        gsize                  run_records)
 {
-  CsLatencySorter *self = g_new0 (CsLatencySorter, 1);
+  CsLatencySorter *self;
 
   g_return_val_if_fail (n_fields > 0 && compare != NULL && run_records > 0, NULL);
 
+  self = g_new0 (CsLatencySorter, 1);
   self->n_fields = n_fields;
   self->record_bytes = n_fields * sizeof (gint64);
   self->compare = compare;
@@ -295,7 +296,7 @@ cs_latency_sorter_finish (CsLatencySorter      *self,
           run->next_record = i == 0 ? 0 : g_array_index (self->run_ends, guint64, i - 1);
           run->end_record = g_array_index (self->run_ends, guint64, i);
           run->block = g_malloc (BLOCK_RECORDS * self->record_bytes);
-          if (!run_fill (self, run, error))
+          if (ok && !run_fill (self, run, error))
             ok = FALSE;
         }
       if (ok && run->n > 0)
