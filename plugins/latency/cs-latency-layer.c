@@ -7,42 +7,47 @@
  * bracket from A to B along the plot's bottom: two ticks and the line
  * between them, at least CS_LATENCY_MIN_WIDTH wide.  Only the
  * CS_LATENCY_LAYER_TOP longest pairs that overlap the visible span are
- * drawn, read longest first through the pass's index latency_by_task
- * (pid, dur_ns DESC, a_ts, b_ts), so whatever the zoom the worst ones are
- * there and stand out (the longest few are drawn thicker, in vermillion,
- * with their duration when it fits).  A frame's query costs at most a
- * walk over that task's entries of the covering index, never a scan of
- * the other tasks' pairs or of the recording's events.
+ * drawn, read longest first from the pass's columns latency_task (the
+ * pairs by pid, then longest first; latency_task_span gives each task's
+ * positions), so whatever the zoom the worst ones are there and stand out
+ * (the longest few are drawn thicker, in vermillion, with their duration
+ * when it fits).  A frame's query costs at most a walk over that task's
+ * pairs, never a scan of the other tasks' pairs or of the recording's
+ * events.
  *
  * Over the plot of CPU C, the layer `cpu_pairs` draws the same way the
  * pairs whose B happened on C (CsLatencyItem.b_cpu: for wakeups, the CPU
- * the task ran on at last).  The pass has no index by CPU, so a frame
+ * the task ran on at last).  The pass has no order by CPU, so a frame
  * keeps the CS_LATENCY_LAYER_TOP longest of two sets:
  *
  * - the pairs whose B lies in the span or one span-width after it: a
- *   range of rowids, as rows follow B's time.  Up to CS_LATENCY_CPU_SCAN
- *   rows, read in rowid order and sorted; beyond, read longest first
- *   through the duration index, whose entries carry the rowid, so the
- *   walk reads about 64 x pairs / rows index entries and a table row only
- *   for those in the range;
- * - among the CS_LATENCY_CPU_LONGEST longest pairs of the recording (read
- *   once per definition, 32 bytes each, kept in CsLatency.longest), those
- *   that overlap the span, so a long pair that crosses the span's right
- *   edge by more than a span-width is there too.
+ *   range [lo, hi) of rowids, as rows follow B's time.  Up to
+ *   CS_LATENCY_CPU_SCAN rows, read in rowid order and sorted; beyond,
+ *   found by walking the pass's worst-first order (latency_worst, whose
+ *   `id` is the rowid) and reading by rowid only the rows in the range,
+ *   at most CS_LATENCY_CPU_LOOKUPS of them.  The walk reads about
+ *   64 x CPUs x pairs / (hi - lo) positions (a 4096th of them as blobs);
+ *   what it finds is the CPU's longest in that order, so a CPU with
+ *   few pairs in a wide range that uses up the lookups shows fewer
+ *   brackets, never wrong ones;
+ * - among the CS_LATENCY_CPU_LONGEST longest pairs of the recording (the
+ *   first positions of latency_worst, read once per definition, 32 bytes
+ *   each, kept in CsLatency.longest), those that overlap the span, so a
+ *   long pair that crosses the span's right edge by more than a
+ *   span-width is there too.
  *
- * Measured (Python's sqlite3, loaded 2-core machine) on a table of 3
- * million pairs: the 1024 longest 33 ms once; a range of 8000 rows read
- * in rowid order about 5 ms, through the duration index 10-16 ms; 20000
- * rows or more through the index about 1 ms.  An index (b_cpu, dur_ns
- * DESC) in the pass would make every frame cheap.
+ * A column (b_cpu, dur_ns) sorted by the pass, like latency_task, would
+ * make every frame a walk over that CPU's pairs alone.
  */
 #include <glib/gi18n-lib.h>
 
+#include "cs-latency-column.h"
 #include "cs-latency-ui.h"
 
 #define CS_LATENCY_LAYER "pairs"
 #define CS_LATENCY_CPU_LAYER "cpu_pairs"
 #define CS_LATENCY_CPU_SCAN 8000
+#define CS_LATENCY_CPU_LOOKUPS 4096
 #define CS_LATENCY_CPU_LONGEST 1024
 #define CS_LATENCY_LAYER_TOP 64
 #define CS_LATENCY_LAYER_STANDOUT 8
@@ -108,52 +113,163 @@ query (CsLatency  *self,
        GError    **error)
 {
   sqlite3 *db = _cs_latency_get_db (self);
+  g_autoptr(CsLatencyColumn) dur = NULL;
+  g_autoptr(CsLatencyColumn) a_ts = NULL;
   sqlite3_stmt *s;
+  gint64 lo = 0, hi = 0;
+  int rc;
 
   if (db == NULL)
     return TRUE;
   if (self->layer_stmt == NULL &&
-      sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns, pid FROM latency"
-                              " WHERE pid = ?1 AND b_ts >= ?2 AND a_ts < ?3"
-                              " ORDER BY dur_ns DESC LIMIT ?4", -1, &self->layer_stmt, NULL) != SQLITE_OK)
+      sqlite3_prepare_v2 (db, "SELECT lo, hi FROM latency_task_span WHERE pid = ?1", -1,
+                          &self->layer_stmt, NULL) != SQLITE_OK)
     return query_failed (self, db, error);
   s = self->layer_stmt;
   sqlite3_bind_int (s, 1, pid);
-  sqlite3_bind_int64 (s, 2, begin_ns);
-  sqlite3_bind_int64 (s, 3, end_ns);
-  sqlite3_bind_int (s, 4, CS_LATENCY_LAYER_TOP);
-  return read_brackets (self, db, s, out, error);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    {
+      lo = sqlite3_column_int64 (s, 0);
+      hi = sqlite3_column_int64 (s, 1);
+    }
+  sqlite3_reset (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return query_failed (self, db, error);
+  if (lo >= hi)
+    return TRUE;
+  dur = cs_latency_column_new (db, "latency_task", "dur_ns", error);
+  a_ts = dur != NULL ? cs_latency_column_new (db, "latency_task", "a_ts", error) : NULL;
+  if (a_ts == NULL)
+    return FALSE;
+  /* The task's pairs, longest first: keep those over the span. */
+  for (gint64 pos = lo; pos < hi && out->len < CS_LATENCY_LAYER_TOP; pos++)
+    {
+      Bracket b = { .pid = pid, .b_cpu = -1 };
+
+      if (!cs_latency_column_get (dur, pos, &b.dur, error) ||
+          !cs_latency_column_get (a_ts, pos, &b.a_ts, error))
+        return FALSE;
+      b.b_ts = b.a_ts + b.dur;
+      if (b.b_ts >= begin_ns && b.a_ts < end_ns)
+        g_array_append_val (out, b);
+    }
+  return TRUE;
+}
+
+/* How many pairs there are: the last rowid of `latency`, and the length
+ * of latency_worst. */
+static gboolean
+count_pairs (CsLatency  *self,
+             sqlite3    *db,
+             gint64     *n,
+             GError    **error)
+{
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  *n = 0;
+  if (sqlite3_prepare_v2 (db, "SELECT ifnull(max(rowid), 0) FROM latency", -1, &s, NULL) != SQLITE_OK)
+    return query_failed (self, db, error);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    *n = sqlite3_column_int64 (s, 0);
+  sqlite3_finalize (s);
+  return rc == SQLITE_ROW || query_failed (self, db, error);
+}
+
+/* Appends the row @id of `latency` to @out (nothing when there is none),
+ * with its b_cpu. */
+static gboolean
+read_row (CsLatency  *self,
+          sqlite3    *db,
+          gint64      id,
+          GArray     *out,
+          GError    **error)
+{
+  sqlite3_stmt **s = &self->cpu_layer_stmt[1];
+
+  if (*s == NULL &&
+      sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns, pid, b_cpu FROM latency WHERE rowid = ?1",
+                          -1, s, NULL) != SQLITE_OK)
+    return query_failed (self, db, error);
+  sqlite3_bind_int64 (*s, 1, id);
+  return read_brackets (self, db, *s, out, error);
 }
 
 /* The recording's CS_LATENCY_CPU_LONGEST longest pairs, read once per
- * definition (CsLatency.longest, dropped when the definition changes). */
+ * definition (CsLatency.longest, dropped when the definition changes):
+ * the first rowids of the worst-first order, then their rows. */
 static GArray *
 get_longest (CsLatency  *self,
              sqlite3    *db,
              GError    **error)
 {
-  sqlite3_stmt *s = NULL;
-  GArray *longest;
+  g_autoptr(CsLatencyColumn) ids = NULL;
+  g_autoptr(GArray) longest = NULL;
+  gint64 n;
 
   if (self->longest != NULL)
     return self->longest;
-  if (sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns, pid, b_cpu FROM latency"
-                              " ORDER BY dur_ns DESC LIMIT ?1", -1, &s, NULL) != SQLITE_OK)
-    {
-      query_failed (self, db, error);
-      return NULL;
-    }
-  sqlite3_bind_int (s, 1, CS_LATENCY_CPU_LONGEST);
+  if (!count_pairs (self, db, &n, error) ||
+      (ids = cs_latency_column_new (db, "latency_worst", "id", error)) == NULL)
+    return NULL;
   longest = g_array_new (FALSE, FALSE, sizeof (Bracket));
-  if (!read_brackets (self, db, s, longest, error))
+  for (gint64 pos = 0; pos < MIN (n, CS_LATENCY_CPU_LONGEST); pos++)
     {
-      sqlite3_finalize (s);
-      g_array_unref (longest);
-      return NULL;
+      gint64 id;
+
+      if (!cs_latency_column_get (ids, pos, &id, error) ||
+          !read_row (self, db, id, longest, error))
+        return NULL;
     }
-  sqlite3_finalize (s);
-  self->longest = longest;
-  return longest;
+  self->longest = g_steal_pointer (&longest);
+  return self->longest;
+}
+
+/* The longest pairs on @cpu among the rowids [lo, hi), those whose A is
+ * before @end_ns, longest first: a walk over the worst-first order (see
+ * the top of the file). */
+static gboolean
+walk_worst (CsLatency  *self,
+            sqlite3    *db,
+            int         cpu,
+            gint64      lo,
+            gint64      hi,
+            gint64      end_ns,
+            GArray     *out,
+            GError    **error)
+{
+  g_autoptr(CsLatencyColumn) ids = NULL;
+  g_autoptr(GArray) row = g_array_sized_new (FALSE, FALSE, sizeof (Bracket), 1);
+  guint n_lookups = 0;
+  gint64 n;
+
+  if (!count_pairs (self, db, &n, error) ||
+      (ids = cs_latency_column_new (db, "latency_worst", "id", error)) == NULL)
+    return FALSE;
+  for (gint64 pos = 0;
+       pos < n && out->len < CS_LATENCY_LAYER_TOP && n_lookups < CS_LATENCY_CPU_LOOKUPS;
+       pos++)
+    {
+      const Bracket *b;
+      gint64 id;
+
+      if (!cs_latency_column_get (ids, pos, &id, error))
+        return FALSE;
+      if (id < lo || id >= hi)
+        continue;
+      n_lookups++;
+      g_array_set_size (row, 0);
+      if (!read_row (self, db, id, row, error))
+        return FALSE;
+      if (row->len == 0)
+        continue;
+      b = &g_array_index (row, Bracket, 0);
+      if (b->b_cpu == cpu && b->a_ts < end_ns)
+        g_array_append_val (out, *b);
+    }
+  return TRUE;
 }
 
 /* The longest pairs whose B is on @cpu overlapping [begin, end), longest
@@ -177,26 +293,25 @@ query_cpu (CsLatency  *self,
       !cs_latency_find_rows (db, begin_ns, end_ns <= G_MAXINT64 - width ? end_ns + width : G_MAXINT64,
                              &lo, &hi, error))
     return FALSE;
-  {
-    sqlite3_stmt **s = &self->cpu_layer_stmt[hi - lo <= CS_LATENCY_CPU_SCAN ? 0 : 1];
+  if (hi - lo <= CS_LATENCY_CPU_SCAN)
+    {
+      sqlite3_stmt **s = &self->cpu_layer_stmt[0];
 
-    if (*s == NULL &&
-        sqlite3_prepare_v2 (db, hi - lo <= CS_LATENCY_CPU_SCAN
-                                ? "SELECT a_ts, b_ts, dur_ns, pid FROM latency"
-                                  " WHERE rowid >= ?1 AND rowid < ?2 AND b_cpu = ?3 AND a_ts < ?4"
-                                  " ORDER BY dur_ns DESC LIMIT ?5"
-                                : "SELECT a_ts, b_ts, dur_ns, pid FROM latency INDEXED BY latency_by_duration"
+      if (*s == NULL &&
+          sqlite3_prepare_v2 (db, "SELECT a_ts, b_ts, dur_ns, pid FROM latency"
                                   " WHERE rowid >= ?1 AND rowid < ?2 AND b_cpu = ?3 AND a_ts < ?4"
                                   " ORDER BY dur_ns DESC LIMIT ?5", -1, s, NULL) != SQLITE_OK)
-      return query_failed (self, db, error);
-    sqlite3_bind_int64 (*s, 1, lo);
-    sqlite3_bind_int64 (*s, 2, hi);
-    sqlite3_bind_int (*s, 3, cpu);
-    sqlite3_bind_int64 (*s, 4, end_ns);
-    sqlite3_bind_int (*s, 5, CS_LATENCY_LAYER_TOP);
-    if (!read_brackets (self, db, *s, out, error))
-      return FALSE;
-  }
+        return query_failed (self, db, error);
+      sqlite3_bind_int64 (*s, 1, lo);
+      sqlite3_bind_int64 (*s, 2, hi);
+      sqlite3_bind_int (*s, 3, cpu);
+      sqlite3_bind_int64 (*s, 4, end_ns);
+      sqlite3_bind_int (*s, 5, CS_LATENCY_LAYER_TOP);
+      if (!read_brackets (self, db, *s, out, error))
+        return FALSE;
+    }
+  else if (!walk_worst (self, db, cpu, lo, hi, end_ns, out, error))
+    return FALSE;
   /* The recording's longest on this CPU in view, unless read above. */
   from_range = out->len;
   for (guint i = 0; i < longest->len; i++)

@@ -381,7 +381,7 @@ apply_range (Page *page)
 
   if (page->latency == NULL)
     return;
-  /* The whole recording reads the duration index, and keeps pairs
+  /* The whole recording reads the worst-first order, and keeps pairs
    * ending on the last event. */
   if (gtk_check_button_get_active (page->whole) ||
       (begin_ns <= cs_plugin_document_get_first_ns (page->latency->document) &&

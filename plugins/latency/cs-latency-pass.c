@@ -5,26 +5,23 @@
  * Runs in the indexing worker over the events of the definition's types,
  * in time order (cs-plugin-pass.h), and applies the pairing rule of
  * cs-latency-def.h.  Memory is per key, never per pair: one hash table
- * entry for each key with an open A; each pair is inserted into the pass
- * database as it closes, and the index on duration is built once at the
- * end, which is cheaper than keeping it up to date row by row.
+ * entry for each key with an open A; each pair goes as it closes to the
+ * writer (cs-latency-writer.c, which describes the tables), which inserts
+ * it from a thread of its own and sorts the pairs for the worst-first
+ * and by-task orders, in bounded memory.
  *
- * Rows of `latency` are inserted as each B comes, in time order, so their
- * rowids (1, 2, 3...) follow B's time: a range of time is a range of
- * rowids, found by bisection, and needs no index of its own.
- *
- * Tables (read by cs-latency-stats.c):
- *   latency_pair  (pair, definition, a_event, b_event, a_keys, b_keys,
- *                  n_a, n_b, n_pairs, n_unmatched): one row per CsLatencyPair
- *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
- *                  k0, k1, k2, k3): one row per measured pair
+ * Tables: the writer creates them all (cs-latency-writer.c describes
+ * them) and writes the pairs; latency_pair (one row per CsLatencyPair:
+ * its definition and counts) is written here, at the end.
  */
 #include <string.h>
 
+#include <event-parse.h>
 #include <glib/gi18n-lib.h>
 
 #include "cs-latency-def.h"
 #include "cs-latency-pass.h"
+#include "cs-latency-writer.h"
 
 /* An open A, and the key it is open under. */
 typedef struct {
@@ -46,31 +43,36 @@ typedef struct {
   guint64 n_a, n_b, n_pairs, n_unmatched;
 } PairCounts;
 
-/* Rows go to SQLite BATCH at a time: one statement step per row costs
- * more than the row itself. */
-#define BATCH 64
-#define N_COLUMNS 12
+/* How one side of a pair reads its key from events of one format: its
+ * fields looked up once (by name, that costs more than the reading). */
+typedef enum { KEY_CPU, KEY_PID, KEY_FIELD, KEY_SIGNED_FIELD, KEY_MISSING } KeyKind;
 
 typedef struct {
-  gint64 v[N_COLUMNS];
   guint n_keys;
-} PendingRow;
+  KeyKind kind[CS_LATENCY_MAX_KEYS];
+  struct tep_format_field *field[CS_LATENCY_MAX_KEYS];
+} KeyReader;
+
+/* A format's role, and its key readers (one for each of role->as_a and
+ * role->as_b). */
+typedef struct {
+  Role *role;
+  KeyReader *as_a;
+  KeyReader *as_b;
+} FormatRole;
 
 typedef struct {
   CsLatencyDef *def;
   sqlite3 *db;
-  sqlite3_stmt *insert;         /* one row */
-  sqlite3_stmt *insert_batch;   /* BATCH rows */
-  PendingRow pending[BATCH];    /* rows not inserted yet */
-  guint n_pending;
+  CsLatencyWriter *writer;      /* owns the database until latency_end */
   GHashTable *open;             /* OpenA (its pair and key) -> itself */
   GHashTable *roles;            /* "system:name" -> Role */
-  GHashTable *roles_by_format;  /* struct tep_event * -> Role, or &no_role */
+  GHashTable *roles_by_format;  /* struct tep_event * -> FormatRole, or &no_role */
   PairCounts *counts;           /* by pair */
 } LatencyPass;
 
 /* What an event type none of the pairs reads maps to. */
-static Role no_role;
+static FormatRole no_role;
 
 static guint
 open_a_hash (gconstpointer data)
@@ -122,73 +124,136 @@ role_for (LatencyPass *lp,
   return role;
 }
 
+/* How @keys are read from events of @format (NULL: an unknown type,
+ * whose fields cannot be read).  A field that cannot hold a number key
+ * reads as missing, as cs_plugin_event_get_int() says. */
+static void
+resolve_keys (struct tep_event *format,
+              char * const     *keys,
+              guint             n_keys,
+              KeyReader        *reader)
+{
+  reader->n_keys = n_keys;
+  for (guint i = 0; i < n_keys; i++)
+    {
+      struct tep_format_field *f;
+
+      reader->field[i] = NULL;
+      if (g_str_equal (keys[i], "@cpu"))
+        reader->kind[i] = KEY_CPU;
+      else if (g_str_equal (keys[i], "@pid"))
+        reader->kind[i] = KEY_PID;
+      else if (format == NULL || (f = tep_find_any_field (format, keys[i])) == NULL ||
+               (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) ||
+               (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) || f->offset < 0)
+        reader->kind[i] = KEY_MISSING;
+      else
+        {
+          reader->kind[i] = (f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 ? KEY_SIGNED_FIELD
+                                                                             : KEY_FIELD;
+          reader->field[i] = f;
+        }
+    }
+}
+
 /* A side's key from @event; FALSE when a field cannot be read (a record
- * too short for its format: it takes part in no pair). */
+ * too short for its format: it takes part in no pair).  Reads numbers as
+ * cs_plugin_event_get_int() does, with the fields found beforehand. */
 static gboolean
 read_key (const CsPluginEvent *event,
-          char * const        *keys,
-          guint                n_keys,
+          const KeyReader     *reader,
           gint64              *key)
 {
   memset (key, 0, sizeof (gint64) * CS_LATENCY_MAX_KEYS);
-  for (guint i = 0; i < n_keys; i++)
+  for (guint i = 0; i < reader->n_keys; i++)
     {
-      if (g_str_equal (keys[i], "@cpu"))
-        key[i] = event->cpu;
-      else if (g_str_equal (keys[i], "@pid"))
-        key[i] = event->pid;
-      else if (!cs_plugin_event_get_int (event, keys[i], &key[i]))
-        return FALSE;
-    }
-  return TRUE;
-}
+      struct tep_format_field *f = reader->field[i];
+      unsigned long long raw;
 
-static gboolean
-insert_failed (LatencyPass  *lp,
-               GError      **error)
-{
-  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-               _("Cannot write a latency pair: %s"), sqlite3_errmsg (lp->db));
-  return FALSE;
-}
-
-/* Inserts the pending rows: a full batch with one statement, a partial
- * one (at the end) row by row. */
-static gboolean
-flush_pairs (LatencyPass  *lp,
-             GError      **error)
-{
-  guint per_step = lp->n_pending == BATCH ? BATCH : 1;
-  sqlite3_stmt *s = per_step == BATCH ? lp->insert_batch : lp->insert;
-
-  for (guint first = 0; first < lp->n_pending; first += per_step)
-    {
-      int rc;
-
-      for (guint r = 0; r < per_step; r++)
+      switch (reader->kind[i])
         {
-          const PendingRow *row = &lp->pending[first + r];
-
-          for (guint c = 0; c < N_COLUMNS; c++)
+        case KEY_CPU:
+          key[i] = event->cpu;
+          break;
+        case KEY_PID:
+          key[i] = event->pid;
+          break;
+        case KEY_FIELD:
+        case KEY_SIGNED_FIELD:
+          if (f->offset + f->size > event->record->size ||
+              tep_read_number_field (f, event->record->data, &raw) != 0)
+            return FALSE;
+          if (reader->kind[i] == KEY_SIGNED_FIELD)
             {
-              int i = (int) (r * N_COLUMNS + c + 1);
+              guint64 sign = G_GUINT64_CONSTANT (1) << (f->size * 8 - 1);
 
-              if (c >= 8 && c - 8 >= row->n_keys)
-                sqlite3_bind_null (s, i);
-              else
-                sqlite3_bind_int64 (s, i, row->v[c]);
+              key[i] = (gint64) ((raw ^ sign) - sign);
             }
+          else
+            key[i] = (gint64) raw;
+          break;
+        case KEY_MISSING:
+        default:
+          return FALSE;
         }
-      rc = sqlite3_step (s);
-      sqlite3_reset (s);
-      if (rc != SQLITE_DONE)
-        return insert_failed (lp, error);
     }
-  lp->n_pending = 0;
   return TRUE;
 }
 
-/* Queues the pair of @a and @b, in the columns of the table `latency`. */
+static void
+format_role_free (gpointer data)
+{
+  FormatRole *fr = data;
+
+  if (fr == &no_role)
+    return;
+  g_free (fr->as_a);
+  g_free (fr->as_b);
+  g_free (fr);
+}
+
+/* The role of @event's format, with its key readers; &no_role for a type
+ * none of the pairs reads. */
+static const FormatRole *
+format_role_of (LatencyPass         *lp,
+                const CsPluginEvent *event)
+{
+  FormatRole *fr = g_hash_table_lookup (lp->roles_by_format, event->format);
+  g_autofree char *name = NULL;
+  Role *role;
+
+  if (fr != NULL)
+    return fr;
+  name = g_strdup_printf ("%s:%s", event->system, event->name);
+  role = g_hash_table_lookup (lp->roles, name);
+  if (role == NULL)
+    fr = &no_role;
+  else
+    {
+      fr = g_new0 (FormatRole, 1);
+      fr->role = role;
+      fr->as_a = g_new0 (KeyReader, MAX (role->as_a->len, 1));
+      fr->as_b = g_new0 (KeyReader, MAX (role->as_b->len, 1));
+      for (guint i = 0; i < role->as_a->len; i++)
+        {
+          const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs,
+                                                         g_array_index (role->as_a, guint, i));
+
+          resolve_keys (event->format, pair->a_keys, pair->n_keys, &fr->as_a[i]);
+        }
+      for (guint i = 0; i < role->as_b->len; i++)
+        {
+          const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs,
+                                                         g_array_index (role->as_b, guint, i));
+
+          resolve_keys (event->format, pair->b_keys, pair->n_keys, &fr->as_b[i]);
+        }
+    }
+  g_hash_table_insert (lp->roles_by_format, event->format, fr);
+  return fr;
+}
+
+/* Hands the pair of @a and @b to the writer. */
 static gboolean
 write_pair (LatencyPass          *lp,
             const CsLatencyPair  *pair,
@@ -196,35 +261,19 @@ write_pair (LatencyPass          *lp,
             const CsPluginEvent  *b,
             GError              **error)
 {
-  PendingRow *row = &lp->pending[lp->n_pending++];
+  gint64 v[CS_LATENCY_N_COLUMNS];
 
-  row->v[0] = b->ts_ns - a->ts_ns;
-  row->v[1] = a->ts_ns;
-  row->v[2] = a->cpu;
-  row->v[3] = (gint64) a->row;
-  row->v[4] = b->ts_ns;
-  row->v[5] = b->cpu;
-  row->v[6] = pair->pid_key >= 0 ? (gint32) a->key[pair->pid_key] : a->pid;
-  row->v[7] = a->pair;
+  v[CS_LATENCY_COL_DUR] = b->ts_ns - a->ts_ns;
+  v[CS_LATENCY_COL_A_TS] = a->ts_ns;
+  v[CS_LATENCY_COL_A_CPU] = a->cpu;
+  v[CS_LATENCY_COL_A_ROW] = (gint64) a->row;
+  v[CS_LATENCY_COL_B_TS] = b->ts_ns;
+  v[CS_LATENCY_COL_B_CPU] = b->cpu;
+  v[CS_LATENCY_COL_PID] = pair->pid_key >= 0 ? (gint32) a->key[pair->pid_key] : a->pid;
+  v[CS_LATENCY_COL_PAIR] = a->pair;
   for (guint i = 0; i < CS_LATENCY_MAX_KEYS; i++)
-    row->v[8 + i] = a->key[i];
-  row->n_keys = pair->n_keys;
-  return lp->n_pending < BATCH || flush_pairs (lp, error);
-}
-
-static gboolean
-exec (sqlite3     *db,
-      const char  *sql,
-      GError     **error)
-{
-  char *message = NULL;
-
-  if (sqlite3_exec (db, sql, NULL, NULL, &message) == SQLITE_OK)
-    return TRUE;
-  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-               _("Cannot write the latency pairs: %s"), message);
-  sqlite3_free (message);
-  return FALSE;
+    v[CS_LATENCY_COL_K0 + i] = a->key[i];
+  return cs_latency_writer_add (lp->writer, v, pair->n_keys, error);
 }
 
 static char **
@@ -244,7 +293,6 @@ latency_begin (CsPluginPass  *pass,
                GError       **error)
 {
   LatencyPass *lp = g_new0 (LatencyPass, 1);
-  gboolean ok = TRUE;
 
   lp->def = cs_latency_def_new (cs_plugin_pass_get_document (pass),
                                 cs_plugin_pass_get_param (pass), error);
@@ -256,7 +304,7 @@ latency_begin (CsPluginPass  *pass,
   lp->db = cs_plugin_pass_get_db (pass);
   lp->open = g_hash_table_new_full (open_a_hash, open_a_equal, g_free, NULL);
   lp->roles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, role_free);
-  lp->roles_by_format = g_hash_table_new (NULL, NULL);
+  lp->roles_by_format = g_hash_table_new_full (NULL, NULL, NULL, format_role_free);
   lp->counts = g_new0 (PairCounts, lp->def->pairs->len);
   for (guint i = 0; i < lp->def->pairs->len; i++)
     {
@@ -265,33 +313,9 @@ latency_begin (CsPluginPass  *pass,
       g_array_append_val (role_for (lp, pair->a_system, pair->a_event)->as_a, i);
       g_array_append_val (role_for (lp, pair->b_system, pair->b_event)->as_b, i);
     }
-  if (!exec (lp->db,
-             "CREATE TABLE latency_pair (pair INTEGER PRIMARY KEY, definition TEXT NOT NULL,"
-             " a_event TEXT NOT NULL, b_event TEXT NOT NULL, a_keys TEXT NOT NULL,"
-             " b_keys TEXT NOT NULL, n_a INTEGER, n_b INTEGER, n_pairs INTEGER,"
-             " n_unmatched INTEGER);"
-             "CREATE TABLE latency (dur_ns INTEGER NOT NULL, a_ts INTEGER NOT NULL,"
-             " a_cpu INTEGER NOT NULL, a_row INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
-             " b_cpu INTEGER NOT NULL, pid INTEGER NOT NULL, pair INTEGER NOT NULL,"
-             " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER);", error))
+  lp->writer = cs_latency_writer_new (lp->db, error);
+  if (lp->writer == NULL)
     {
-      latency_free (lp);
-      return NULL;
-    }
-  {
-    g_autoptr(GString) batch = g_string_new ("INSERT INTO latency VALUES ");
-
-    for (guint r = 0; r < BATCH; r++)
-      g_string_append (batch, r == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?)");
-    if (sqlite3_prepare_v2 (lp->db, "INSERT INTO latency VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", -1,
-                            &lp->insert, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2 (lp->db, batch->str, -1, &lp->insert_batch, NULL) != SQLITE_OK)
-      ok = FALSE;
-  }
-  if (!ok)
-    {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   _("Cannot write the latency pairs: %s"), sqlite3_errmsg (lp->db));
       latency_free (lp);
       return NULL;
     }
@@ -304,18 +328,10 @@ latency_event (gpointer              state,
                GError              **error)
 {
   LatencyPass *lp = state;
-  Role *role = g_hash_table_lookup (lp->roles_by_format, event->format);
+  const FormatRole *fr = format_role_of (lp, event);
+  const Role *role = fr->role;
 
-  if (role == NULL)
-    {
-      g_autofree char *name = g_strdup_printf ("%s:%s", event->system, event->name);
-
-      role = g_hash_table_lookup (lp->roles, name);
-      if (role == NULL)
-        role = &no_role;
-      g_hash_table_insert (lp->roles_by_format, event->format, role);
-    }
-  if (role == &no_role)
+  if (fr == &no_role)
     return TRUE;
 
   /* B first: an event on both sides closes before it opens. */
@@ -327,7 +343,7 @@ latency_event (gpointer              state,
       OpenA *a;
 
       lp->counts[p].n_b++;
-      if (!read_key (event, pair->b_keys, pair->n_keys, probe.key))
+      if (!read_key (event, &fr->as_b[i], probe.key))
         continue;
       a = g_hash_table_lookup (lp->open, &probe);
       if (a == NULL)
@@ -340,12 +356,11 @@ latency_event (gpointer              state,
   for (guint i = 0; i < role->as_a->len; i++)
     {
       guint p = g_array_index (role->as_a, guint, i);
-      const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs, p);
       OpenA *a = g_new (OpenA, 1);
 
       lp->counts[p].n_a++;
       a->pair = p;
-      if (!read_key (event, pair->a_keys, pair->n_keys, a->key))
+      if (!read_key (event, &fr->as_a[i], a->key))
         {
           lp->counts[p].n_unmatched++;
           g_free (a);
@@ -372,7 +387,7 @@ latency_end (gpointer   state,
   sqlite3_stmt *s = NULL;
   gboolean ok = TRUE;
 
-  if (!flush_pairs (lp, error))
+  if (!cs_latency_writer_finish (lp->writer, error))
     return FALSE;
   g_hash_table_iter_init (&iter, lp->open);
   while (g_hash_table_iter_next (&iter, &key, NULL))
@@ -415,17 +430,7 @@ latency_end (gpointer   state,
       sqlite3_reset (s);
     }
   sqlite3_finalize (s);
-  /* Worst first.  Ranges need no index: rows are written as their B
-   * comes, so b_ts grows with the rowid (cs-latency-stats.c).  The task
-   * plots' brackets (cs-latency-layer.c) read one task's pairs worst
-   * first, from a covering index so that skipping the pairs outside the
-   * visible span never touches the table.  The sorts that build the
-   * indexes get 64 MiB before they spill to temporary files, a bound
-   * whatever the number of pairs. */
-  return ok && exec (lp->db,
-                     "PRAGMA cache_size = -65536;"
-                     "CREATE INDEX latency_by_duration ON latency (dur_ns DESC);"
-                     "CREATE INDEX latency_by_task ON latency (pid, dur_ns DESC, a_ts, b_ts);", error);
+  return ok;
 }
 
 static void
@@ -435,8 +440,7 @@ latency_free (gpointer state)
 
   if (lp == NULL)
     return;
-  sqlite3_finalize (lp->insert);
-  sqlite3_finalize (lp->insert_batch);
+  cs_latency_writer_free (lp->writer);
   g_clear_pointer (&lp->open, g_hash_table_unref);
   g_clear_pointer (&lp->roles_by_format, g_hash_table_unref);
   g_clear_pointer (&lp->roles, g_hash_table_unref);

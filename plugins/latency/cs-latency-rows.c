@@ -4,8 +4,9 @@
  *
  * The list can hold millions of pairs: it keeps none of them.  An item is
  * made when GtkColumnView asks for it, from a page of CS_LATENCY_ROWS_PAGE
- * pairs read with cs_latency_list_worst() (LIMIT/OFFSET on the duration
- * index); a few pages are cached, so scrolling reads each page once.
+ * pairs read with cs_latency_list_worst() (a span of the worst-first
+ * order, or LIMIT/OFFSET over a range); a few pages are cached, so
+ * scrolling reads each page once.
  * Memory is the cache's, whatever the number of pairs.
  */
 #include "cs-latency-ui.h"

@@ -2,20 +2,23 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Queries over the pass's table `latency` (cs-latency-pass.c).  The index
- * latency_by_duration (dur_ns DESC) serves both the worst-first list
- * (read forwards, so a page of it costs its offset plus its length) and
- * the percentiles (one scan in duration order that picks the ranks and
- * fills the histogram).  A range is a span of rowids, since rows follow
- * B's time; its pairs are sorted on their own.
+ * Queries over the pass's tables (cs-latency-writer.c).  The columns of
+ * latency_worst (the pairs' durations and rowids, worst first) serve
+ * both the worst-first list (a page of it is a span of positions, found
+ * by bisection when a histogram bar restricts the durations, since
+ * durations fall along the order) and the percentiles (one walk in
+ * duration order that picks the ranks and fills the histogram).  A range is a span of rowids of
+ * `latency`, since rows follow B's time; its pairs are sorted on their
+ * own.
  */
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
+#include "cs-latency-column.h"
 #include "cs-latency-stats.h"
 
-/* Whole recording: no WHERE, so that the planner reads the duration index. */
+/* Whole recording: read latency_worst's order. */
 #define WHOLE(begin, end) ((begin) == G_MININT64 && (end) == G_MAXINT64)
 
 /* A range of time as a range of rows: [lo, hi) holds the pairs whose B
@@ -69,12 +72,12 @@ prepare (sqlite3     *db,
 }
 
 /* The first rowid in [1, @n + 1) whose B is at or after @ts_ns: rows
- * are written in B's time order (cs-latency-pass.c), so bisect. */
+ * are written in B's time order (cs-latency-writer.c), so bisect. */
 static gboolean
 first_row_from (sqlite3       *db,
-                sqlite3_stmt  *b_ts,
+                sqlite3_stmt  *value,
                 gint64         n,
-                gint64         ts_ns,
+                gint64         x,
                 gint64        *row,
                 GError       **error)
 {
@@ -85,18 +88,21 @@ first_row_from (sqlite3       *db,
       gint64 mid = lo + (hi - lo) / 2;
       int rc;
 
-      sqlite3_bind_int64 (b_ts, 1, mid);
-      rc = sqlite3_step (b_ts);
+      gint64 v;
+
+      sqlite3_bind_int64 (value, 1, mid);
+      rc = sqlite3_step (value);
       if (rc != SQLITE_ROW)
         {
-          sqlite3_reset (b_ts);
+          sqlite3_reset (value);
           return fail (db, error);
         }
-      if (sqlite3_column_int64 (b_ts, 0) < ts_ns)
+      v = sqlite3_column_int64 (value, 0);
+      if (v < x)
         lo = mid + 1;
       else
         hi = mid;
-      sqlite3_reset (b_ts);
+      sqlite3_reset (value);
     }
   *row = lo;
   return TRUE;
@@ -160,6 +166,76 @@ cs_latency_find_rows (sqlite3  *db,
   return TRUE;
 }
 
+/* How many pairs there are. */
+static gboolean
+count_pairs (sqlite3  *db,
+             gint64   *n,
+             GError  **error)
+{
+  sqlite3_stmt *s = prepare (db, "SELECT ifnull(max(rowid), 0) FROM latency", NULL, error);
+  int rc;
+
+  *n = 0;
+  if (s == NULL)
+    return FALSE;
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    *n = sqlite3_column_int64 (s, 0);
+  sqlite3_finalize (s);
+  return rc == SQLITE_ROW || fail (db, error);
+}
+
+/* The first position in [0, @n) of the worst-first durations @dur that
+ * is below @x (@n when none is): they fall along the order. */
+static gboolean
+first_below (CsLatencyColumn  *dur,
+             gint64            n,
+             gint64            x,
+             gint64           *position,
+             GError          **error)
+{
+  gint64 lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gint64 mid = lo + (hi - lo) / 2, v;
+
+      if (!cs_latency_column_get (dur, mid, &v, error))
+        return FALSE;
+      if (v >= x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *position = lo;
+  return TRUE;
+}
+
+/* The positions [@from, @to) of the worst-first order whose durations
+ * lie in [@min_ns, @max_ns). */
+static gboolean
+find_positions (sqlite3  *db,
+                gint64    min_ns,
+                gint64    max_ns,
+                gint64   *from,
+                gint64   *to,
+                GError  **error)
+{
+  g_autoptr(CsLatencyColumn) dur = NULL;
+  gint64 n;
+
+  *from = *to = 0;
+  if (!count_pairs (db, &n, error))
+    return FALSE;
+  dur = cs_latency_column_new (db, "latency_worst", "dur_ns", error);
+  if (dur == NULL ||
+      !first_below (dur, n, max_ns, from, error) ||
+      !first_below (dur, n, min_ns, to, error))
+    return FALSE;
+  *to = MAX (*to, *from);
+  return TRUE;
+}
+
 /* The histogram bar of a duration: 0 for [0, 1), k for [2^(k-1), 2^k). */
 static guint
 bucket_of (gint64 dur_ns)
@@ -189,6 +265,27 @@ rank_of (guint64 n,
   return MAX (r, 1);
 }
 
+/* Takes the @n-th shortest duration (@n counts them, from 0), @d, into
+ * @stats (whose count is known) and the histogram's @bars. */
+static void
+add_duration (CsLatencyStats *stats,
+              guint64        *bars,
+              guint64        *n,
+              gint64          d)
+{
+  static const guint quantiles[] = { 500, 900, 990, 999 };
+  gint64 *targets[] = { &stats->p50_ns, &stats->p90_ns, &stats->p99_ns, &stats->p999_ns };
+
+  ++*n;
+  if (*n == 1)
+    stats->min_ns = d;
+  stats->max_ns = d;
+  for (guint q = 0; q < G_N_ELEMENTS (quantiles); q++)
+    if (rank_of (stats->count, quantiles[q]) == *n)
+      *targets[q] = d;
+  bars[bucket_of (d)]++;
+}
+
 /**
  * cs_latency_stats_compute:
  * @db: a finished latency pass database
@@ -210,52 +307,55 @@ cs_latency_stats_compute (sqlite3         *db,
                           CsLatencyStats  *stats,
                           GError         **error)
 {
-  static const guint quantiles[] = { 500, 900, 990, 999 };
-  gint64 *targets[] = { &stats->p50_ns, &stats->p90_ns, &stats->p99_ns, &stats->p999_ns };
   g_autofree guint64 *bars = g_new0 (guint64, 65);
   sqlite3_stmt *s;
   guint64 n = 0;
-  guint next_q = 0;
   Span span;
   int rc;
 
   memset (stats, 0, sizeof *stats);
   stats->histogram = g_array_new (FALSE, FALSE, sizeof (CsLatencyBucket));
-  if (!find_span (db, begin_ns, end_ns, &span, error))
-    return FALSE;
-  /* Count first, for the ranks. */
-  s = prepare (db, WHOLE (begin_ns, end_ns)
-                   ? "SELECT count(*) FROM latency"
-                   : "SELECT count(*) FROM latency WHERE rowid >= :lo AND rowid < :hi"
-                     " AND a_ts >= :begin", &span, error);
-  if (s == NULL)
-    return FALSE;
-  if (sqlite3_step (s) == SQLITE_ROW)
-    stats->count = sqlite3_column_int64 (s, 0);
-  sqlite3_finalize (s);
-  /* A range is sorted on its own (+dur_ns: not through the index, which
-   * would scan every pair). */
-  s = prepare (db, WHOLE (begin_ns, end_ns)
-                   ? "SELECT dur_ns FROM latency ORDER BY dur_ns"
-                   : "SELECT dur_ns FROM latency WHERE rowid >= :lo AND rowid < :hi"
-                     " AND a_ts >= :begin ORDER BY +dur_ns", &span, error);
-  if (s == NULL)
-    return FALSE;
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+  if (WHOLE (begin_ns, end_ns))
     {
-      gint64 d = sqlite3_column_int64 (s, 0);
+      g_autoptr(CsLatencyColumn) dur = cs_latency_column_new (db, "latency_worst", "dur_ns", error);
+      gint64 count;
 
-      n++;
-      if (n == 1)
-        stats->min_ns = d;
-      stats->max_ns = d;
-      while (next_q < G_N_ELEMENTS (quantiles) && rank_of (stats->count, quantiles[next_q]) == n)
-        *targets[next_q++] = d;
-      bars[bucket_of (d)]++;
+      if (dur == NULL || !count_pairs (db, &count, error))
+        return FALSE;
+      stats->count = count;
+      /* Shortest first: the worst-first order backwards. */
+      for (gint64 pos = count - 1; pos >= 0; pos--)
+        {
+          gint64 d;
+
+          if (!cs_latency_column_get (dur, pos, &d, error))
+            return FALSE;
+          add_duration (stats, bars, &n, d);
+        }
     }
-  sqlite3_finalize (s);
-  if (rc != SQLITE_DONE)
-    return fail (db, error);
+  else
+    {
+      if (!find_span (db, begin_ns, end_ns, &span, error))
+        return FALSE;
+      /* Count first, for the ranks. */
+      s = prepare (db, "SELECT count(*) FROM latency WHERE rowid >= :lo AND rowid < :hi"
+                       " AND a_ts >= :begin", &span, error);
+      if (s == NULL)
+        return FALSE;
+      if (sqlite3_step (s) == SQLITE_ROW)
+        stats->count = sqlite3_column_int64 (s, 0);
+      sqlite3_finalize (s);
+      /* A range is sorted on its own. */
+      s = prepare (db, "SELECT dur_ns FROM latency WHERE rowid >= :lo AND rowid < :hi"
+                       " AND a_ts >= :begin ORDER BY dur_ns", &span, error);
+      if (s == NULL)
+        return FALSE;
+      while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+        add_duration (stats, bars, &n, sqlite3_column_int64 (s, 0));
+      sqlite3_finalize (s);
+      if (rc != SQLITE_DONE)
+        return fail (db, error);
+    }
   stats->count = n;
   if (n > 0)
     for (guint b = bucket_of (stats->min_ns); b <= bucket_of (stats->max_ns); b++)
@@ -277,6 +377,33 @@ void
 cs_latency_stats_clear (CsLatencyStats *stats)
 {
   g_clear_pointer (&stats->histogram, g_array_unref);
+}
+
+/* The columns of `latency` append_item() reads, in its order. */
+#define ITEM_COLUMNS "dur_ns, a_ts, b_ts, a_cpu, b_cpu, a_row, pid, pair, k0, k1, k2, k3"
+
+/* Appends the pair of @s's row (ITEM_COLUMNS) to @items. */
+static void
+append_item (sqlite3_stmt *s,
+             GArray       *items)
+{
+  CsLatencyItem item = { 0 };
+
+  item.dur_ns = sqlite3_column_int64 (s, 0);
+  item.a_ts_ns = sqlite3_column_int64 (s, 1);
+  item.b_ts_ns = sqlite3_column_int64 (s, 2);
+  item.a_cpu = sqlite3_column_int (s, 3);
+  item.b_cpu = sqlite3_column_int (s, 4);
+  item.a_row = sqlite3_column_int64 (s, 5);
+  item.pid = sqlite3_column_int (s, 6);
+  item.pair = sqlite3_column_int (s, 7);
+  for (guint k = 0; k < CS_LATENCY_MAX_KEYS; k++)
+    if (sqlite3_column_type (s, 8 + k) != SQLITE_NULL)
+      {
+        item.key[k] = sqlite3_column_int64 (s, 8 + k);
+        item.n_keys = k + 1;
+      }
+  g_array_append_val (items, item);
 }
 
 /**
@@ -307,21 +434,51 @@ cs_latency_list_worst (sqlite3   *db,
                        GArray    *items,
                        GError   **error)
 {
-  const char *sql = WHOLE (begin_ns, end_ns)
-    ? "SELECT dur_ns, a_ts, b_ts, a_cpu, b_cpu, a_row, pid, pair, k0, k1, k2, k3"
-      " FROM latency WHERE dur_ns >= :min AND dur_ns < :max"
-      " ORDER BY dur_ns DESC, a_ts, a_cpu, a_row LIMIT :limit OFFSET :offset"
-    : "SELECT dur_ns, a_ts, b_ts, a_cpu, b_cpu, a_row, pid, pair, k0, k1, k2, k3"
-      " FROM latency WHERE rowid >= :lo AND rowid < :hi AND a_ts >= :begin"
-      " AND dur_ns >= :min AND dur_ns < :max"
-      " ORDER BY +dur_ns DESC, a_ts, a_cpu, a_row LIMIT :limit OFFSET :offset";
   sqlite3_stmt *s;
   Span span;
   int rc;
 
+  if (WHOLE (begin_ns, end_ns))
+    {
+      g_autoptr(CsLatencyColumn) ids = NULL;
+      gint64 from, to;
+      gboolean ok = TRUE;
+
+      if (!find_positions (db, min_dur_ns, max_dur_ns, &from, &to, error))
+        return FALSE;
+      from = (guint64) (to - from) > offset ? from + (gint64) offset : to;
+      to = MIN (to, from + (gint64) limit);
+      ids = cs_latency_column_new (db, "latency_worst", "id", error);
+      s = ids != NULL ? prepare (db, "SELECT " ITEM_COLUMNS " FROM latency WHERE rowid = ?1",
+                                 NULL, error) : NULL;
+      if (s == NULL)
+        return FALSE;
+      for (gint64 pos = from; ok && pos < to; pos++)
+        {
+          gint64 id;
+
+          ok = cs_latency_column_get (ids, pos, &id, error);
+          if (ok)
+            {
+              sqlite3_bind_int64 (s, 1, id);
+              rc = sqlite3_step (s);
+              if (rc == SQLITE_ROW)
+                append_item (s, items);
+              sqlite3_reset (s);
+              if (rc != SQLITE_ROW)
+                ok = fail (db, error);
+            }
+        }
+      sqlite3_finalize (s);
+      return ok;
+    }
   if (!find_span (db, begin_ns, end_ns, &span, error))
     return FALSE;
-  s = prepare (db, sql, &span, error);
+  s = prepare (db, "SELECT " ITEM_COLUMNS
+                   " FROM latency WHERE rowid >= :lo AND rowid < :hi AND a_ts >= :begin"
+                   " AND dur_ns >= :min AND dur_ns < :max"
+                   " ORDER BY dur_ns DESC, a_ts, a_cpu, a_row LIMIT :limit OFFSET :offset",
+               &span, error);
   if (s == NULL)
     return FALSE;
   sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":min"), min_dur_ns);
@@ -330,25 +487,7 @@ cs_latency_list_worst (sqlite3   *db,
   sqlite3_bind_int64 (s, sqlite3_bind_parameter_index (s, ":offset"),
                       (sqlite3_int64) MIN (offset, (guint64) G_MAXINT64));
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      CsLatencyItem item = { 0 };
-
-      item.dur_ns = sqlite3_column_int64 (s, 0);
-      item.a_ts_ns = sqlite3_column_int64 (s, 1);
-      item.b_ts_ns = sqlite3_column_int64 (s, 2);
-      item.a_cpu = sqlite3_column_int (s, 3);
-      item.b_cpu = sqlite3_column_int (s, 4);
-      item.a_row = sqlite3_column_int64 (s, 5);
-      item.pid = sqlite3_column_int (s, 6);
-      item.pair = sqlite3_column_int (s, 7);
-      for (guint k = 0; k < CS_LATENCY_MAX_KEYS; k++)
-        if (sqlite3_column_type (s, 8 + k) != SQLITE_NULL)
-          {
-            item.key[k] = sqlite3_column_int64 (s, 8 + k);
-            item.n_keys = k + 1;
-          }
-      g_array_append_val (items, item);
-    }
+    append_item (s, items);
   sqlite3_finalize (s);
   return rc == SQLITE_DONE || fail (db, error);
 }

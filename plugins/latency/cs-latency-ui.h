@@ -38,8 +38,8 @@ typedef void (*CsLatencyReadyFunc) (gpointer data);
  * @listeners: pages to tell when @param changes
  * @layer_stmt: (nullable): the task layer's prepared query on @param's
  *   database
- * @cpu_layer_stmt: the CPU layer's two queries (by rowid, by duration),
- *   %NULL until prepared
+ * @cpu_layer_stmt: the CPU layer's two queries (a range of rowids, a row
+ *   by rowid), %NULL until prepared
  * @longest: (nullable): the CPU layer's copy of @param's longest pairs
  *   (cs-latency-layer.c), bounded
  *

@@ -1,0 +1,569 @@
+/* cs-latency-writer.c: the latency pass's tables, written in a thread.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The pass (cs-latency-pass.c) finds the pairs; this writes them, in
+ * threads of its own so that reading the events and pairing them overlap
+ * with SQLite's inserts and the sorting: the pass fills chunks of rows
+ * and hands each full one to a pipeline of three stages, each a thread
+ * and a queue, and takes back an empty chunk from the last (N_CHUNKS in
+ * all: the memory is bounded, and a pass that gets ahead waits).  The
+ * first stage inserts the rows into `latency`; the other two give each
+ * pair to an external sorter (cs-latency-sorter.c), one for each order,
+ * and the orders are written at the end as columns of numbers in chunks
+ * (cs-latency-column.c).  SQLite indexes on `latency` would give the same
+ * orders, but building them (CREATE INDEX after the inserts) took twice
+ * as long as the rest of the pass, and rows of plain tables in those
+ * orders still cost as much as the table `latency` itself.
+ *
+ * The database connection is used by one thread at a time: the first
+ * stage's from the first chunk until it is joined, in
+ * cs_latency_writer_finish() or cs_latency_writer_free(), the caller's
+ * thread before and after.
+ *
+ * Tables (read by cs-latency-stats.c and cs-latency-layer.c):
+ *   latency_pair  (pair, definition, a_event, b_event, a_keys, b_keys,
+ *                  n_a, n_b, n_pairs, n_unmatched): one row per
+ *                  CsLatencyPair, created here, written by the pass
+ *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
+ *                  k0, k1, k2, k3): one row per pair, in B's time order,
+ *                  so that rowids follow B's time
+ *   latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB, id BLOB): the
+ *                  pairs worst first (longest, then A's time, CPU and
+ *                  row; position 0 is the worst): their durations, and
+ *                  their rowids in `latency`
+ *   latency_task  (chunk INTEGER PRIMARY KEY, dur_ns BLOB, a_ts BLOB):
+ *                  the pairs by task (pid ascending), then longest first,
+ *                  then A's time: their durations and A's times (B's is
+ *                  A's plus the duration)
+ *   latency_task_span (pid INTEGER PRIMARY KEY, lo, hi): the positions
+ *                  [lo, hi) of each task's pairs in latency_task
+ */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "cs-latency-batch.h"
+#include "cs-latency-column.h"
+#include "cs-latency-sorter.h"
+#include "cs-latency-writer.h"
+
+/* Records of the sorters, and the run each holds in memory (about
+ * 28 MiB for both, and as much again while a run is sorted). */
+enum { W_DUR, W_A_TS, W_A_CPU_ROW, W_ID, N_WORST_FIELDS };
+enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
+#define RUN_RECORDS (512 * 1024)   /* CS_LATENCY_SORT_RUN makes it shorter */
+#define A_ROW_BITS 48
+
+#define CHUNK_ROWS 4096
+#define N_CHUNKS 6
+
+typedef struct {
+  gint64 v[CHUNK_ROWS][CS_LATENCY_N_COLUMNS];
+  guint8 n_keys[CHUNK_ROWS];
+  guint n;
+} Chunk;
+
+/* A stage of the pipeline: takes chunks from @in, works on them, passes
+ * them on to @out (the last stage's @out is the writer's empty chunks). */
+typedef struct {
+  CsLatencyWriter *writer;
+  gboolean (*work) (CsLatencyWriter *writer, const Chunk *chunk, GError **error);
+  GThread *thread;
+  GAsyncQueue *in;              /* Chunk *, or &stop */
+  GAsyncQueue *out;
+  GError *error;                /* the stage's failure, once writer->failed */
+} Stage;
+
+enum { STAGE_ROWS, STAGE_WORST, STAGE_TASK, N_STAGES };
+
+struct _CsLatencyWriter
+{
+  sqlite3 *db;
+  CsLatencyBatch *rows;         /* into `latency` (STAGE_ROWS) */
+  CsLatencySorter *worst;       /* W_ records (STAGE_WORST) */
+  gint64 n_worst;               /* records given to it: the last rowid */
+  CsLatencySorter *by_task;     /* T_ records (STAGE_TASK) */
+
+  Stage stages[N_STAGES];
+  GAsyncQueue *empty;           /* Chunk * */
+  Chunk *chunk;                 /* being filled */
+  gint failed;                  /* atomic: a stage failed, see its error */
+  gint abandon;                 /* atomic: drop what comes */
+};
+
+/* What tells the thread to end. */
+static Chunk stop;
+
+/* Worst first: longest, then A's time, CPU and row, then the row. */
+static int
+compare_worst (const gint64 *a,
+               const gint64 *b)
+{
+  if (a[W_DUR] != b[W_DUR])
+    return a[W_DUR] > b[W_DUR] ? -1 : 1;
+  for (guint f = W_A_TS; f < N_WORST_FIELDS; f++)
+    if (a[f] != b[f])
+      return a[f] < b[f] ? -1 : 1;
+  return 0;
+}
+
+/* By task, then longest first, then A's time. */
+static int
+compare_task (const gint64 *a,
+              const gint64 *b)
+{
+  if (a[T_PID] != b[T_PID])
+    return a[T_PID] < b[T_PID] ? -1 : 1;
+  if (a[T_DUR] != b[T_DUR])
+    return a[T_DUR] > b[T_DUR] ? -1 : 1;
+  if (a[T_A_TS] != b[T_A_TS])
+    return a[T_A_TS] < b[T_A_TS] ? -1 : 1;
+  return 0;
+}
+
+static gboolean
+exec (sqlite3     *db,
+      const char  *sql,
+      GError     **error)
+{
+  char *message = NULL;
+
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) == SQLITE_OK)
+    return TRUE;
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+               _("Cannot write the latency pairs: %s"), message);
+  sqlite3_free (message);
+  return FALSE;
+}
+
+static gboolean
+work_rows (CsLatencyWriter  *self,
+           const Chunk      *chunk,
+           GError          **error)
+{
+  for (guint r = 0; r < chunk->n; r++)
+    {
+      guint64 nulls = 0;
+
+      for (guint i = chunk->n_keys[r]; i < 4; i++)
+        nulls |= G_GUINT64_CONSTANT (1) << (CS_LATENCY_COL_K0 + i);
+      if (!cs_latency_batch_append (self->rows, chunk->v[r], nulls, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+work_worst (CsLatencyWriter  *self,
+            const Chunk      *chunk,
+            GError          **error)
+{
+  for (guint r = 0; r < chunk->n; r++)
+    {
+      const gint64 *v = chunk->v[r];
+      gint64 worst[N_WORST_FIELDS];
+
+      worst[W_DUR] = v[CS_LATENCY_COL_DUR];
+      worst[W_A_TS] = v[CS_LATENCY_COL_A_TS];
+      worst[W_A_CPU_ROW] = (v[CS_LATENCY_COL_A_CPU] << A_ROW_BITS) | v[CS_LATENCY_COL_A_ROW];
+      worst[W_ID] = ++self->n_worst;    /* rows go into `latency` in this order */
+      if (!cs_latency_sorter_add (self->worst, worst, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+work_task (CsLatencyWriter  *self,
+           const Chunk      *chunk,
+           GError          **error)
+{
+  for (guint r = 0; r < chunk->n; r++)
+    {
+      const gint64 *v = chunk->v[r];
+      gint64 task[N_TASK_FIELDS];
+
+      task[T_PID] = v[CS_LATENCY_COL_PID];
+      task[T_DUR] = v[CS_LATENCY_COL_DUR];
+      task[T_A_TS] = v[CS_LATENCY_COL_A_TS];
+      if (!cs_latency_sorter_add (self->by_task, task, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gpointer
+stage_thread (gpointer data)
+{
+  Stage *stage = data;
+  CsLatencyWriter *self = stage->writer;
+  Chunk *chunk;
+
+  while ((chunk = g_async_queue_pop (stage->in)) != &stop)
+    {
+      if (!g_atomic_int_get (&self->failed) && !g_atomic_int_get (&self->abandon) &&
+          !stage->work (self, chunk, &stage->error))
+        g_atomic_int_set (&self->failed, TRUE);
+      if (stage->out == self->empty)
+        chunk->n = 0;
+      g_async_queue_push (stage->out, chunk);
+    }
+  if (stage->out != self->empty)
+    g_async_queue_push (stage->out, &stop);
+  return NULL;
+}
+
+/* Waits for the stages to have done everything handed to them. */
+static void
+join (CsLatencyWriter *self)
+{
+  if (self->stages[0].thread != NULL)
+    g_async_queue_push (self->stages[0].in, &stop);
+  for (guint i = 0; i < N_STAGES; i++)
+    if (self->stages[i].thread != NULL)
+      g_thread_join (g_steal_pointer (&self->stages[i].thread));
+}
+
+static gboolean
+thread_failed (CsLatencyWriter  *self,
+               GError          **error)
+{
+  if (!g_atomic_int_get (&self->failed))
+    return FALSE;
+  /* Read only once the stages are joined, or by the stage itself. */
+  for (guint i = 0; i < N_STAGES; i++)
+    if (self->stages[i].error != NULL && self->stages[i].thread == NULL)
+      {
+        if (error != NULL && *error == NULL)
+          *error = g_error_copy (self->stages[i].error);
+        return TRUE;
+      }
+  if (error != NULL && *error == NULL)
+    g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                         _("Cannot write the latency pairs"));
+  return TRUE;
+}
+
+/**
+ * cs_latency_writer_new:
+ * @db: the pass's database, in the pass's transaction
+ * @error: %CS_PLUGIN_ERROR_FAILED when the tables cannot be created
+ *
+ * Creates the tables `latency_pair` (the pass fills it at the end),
+ * `latency`, `latency_worst`, `latency_task` and `latency_task_span`,
+ * and starts the thread that writes them.  From now
+ * until cs_latency_writer_finish() or cs_latency_writer_free(), the
+ * caller does not use @db.
+ *
+ * Returns: (transfer full) (nullable): the writer, or %NULL with @error
+ *   set
+ */
+CsLatencyWriter *
+cs_latency_writer_new (sqlite3  *db,
+                       GError  **error)
+{
+  CsLatencyWriter *self;
+  guint64 run;
+
+  if (!exec (db,
+             "CREATE TABLE latency_pair (pair INTEGER PRIMARY KEY, definition TEXT NOT NULL,"
+             " a_event TEXT NOT NULL, b_event TEXT NOT NULL, a_keys TEXT NOT NULL,"
+             " b_keys TEXT NOT NULL, n_a INTEGER, n_b INTEGER, n_pairs INTEGER,"
+             " n_unmatched INTEGER);"
+             "CREATE TABLE latency (dur_ns INTEGER NOT NULL, a_ts INTEGER NOT NULL,"
+             " a_cpu INTEGER NOT NULL, a_row INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
+             " b_cpu INTEGER NOT NULL, pid INTEGER NOT NULL, pair INTEGER NOT NULL,"
+             " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER);"
+             "CREATE TABLE latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
+             " id BLOB NOT NULL);"
+             "CREATE TABLE latency_task (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
+             " a_ts BLOB NOT NULL);"
+             "CREATE TABLE latency_task_span (pid INTEGER PRIMARY KEY, lo INTEGER NOT NULL,"
+             " hi INTEGER NOT NULL);", error))
+    return NULL;
+  self = g_new0 (CsLatencyWriter, 1);
+  self->db = db;
+  self->rows = cs_latency_batch_new (db, "latency", CS_LATENCY_N_COLUMNS, error);
+  if (self->rows == NULL)
+    {
+      cs_latency_writer_free (self);
+      return NULL;
+    }
+  /* Tests make the runs short, to merge many of them on small recordings. */
+  run = g_getenv ("CS_LATENCY_SORT_RUN") != NULL
+        ? g_ascii_strtoull (g_getenv ("CS_LATENCY_SORT_RUN"), NULL, 10) : 0;
+  if (run == 0 || run > RUN_RECORDS)
+    run = RUN_RECORDS;
+  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, compare_worst, run);
+  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, compare_task, run);
+  self->empty = g_async_queue_new ();
+  for (guint i = 0; i < N_CHUNKS; i++)
+    g_async_queue_push (self->empty, g_new0 (Chunk, 1));
+  self->chunk = g_async_queue_pop (self->empty);
+  self->stages[STAGE_ROWS].work = work_rows;
+  self->stages[STAGE_WORST].work = work_worst;
+  self->stages[STAGE_TASK].work = work_task;
+  for (guint i = 0; i < N_STAGES; i++)
+    {
+      self->stages[i].writer = self;
+      self->stages[i].in = g_async_queue_new ();
+    }
+  for (guint i = 0; i < N_STAGES; i++)
+    {
+      self->stages[i].out = i + 1 < N_STAGES ? self->stages[i + 1].in : self->empty;
+      self->stages[i].thread = g_thread_new ("cs-latency-writer", stage_thread, &self->stages[i]);
+    }
+  return self;
+}
+
+/**
+ * cs_latency_writer_add:
+ * @writer: a writer
+ * @row: the CS_LATENCY_N_COLUMNS values of a row of `latency`, copied
+ * @n_keys: how many of k0..k3 the pair has (the others are NULL)
+ * @error: %CS_PLUGIN_ERROR_FAILED when the thread could not write
+ *   earlier rows
+ *
+ * Queues a pair.  Pairs come in B's time order.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+cs_latency_writer_add (CsLatencyWriter  *self,
+                       const gint64     *row,
+                       guint             n_keys,
+                       GError          **error)
+{
+  Chunk *c = self->chunk;
+
+  memcpy (c->v[c->n], row, sizeof c->v[0]);
+  c->n_keys[c->n++] = (guint8) n_keys;
+  if (c->n < CHUNK_ROWS)
+    return TRUE;
+  if (g_atomic_int_get (&self->failed))
+    {
+      /* The stages' errors are read once they are joined. */
+      join (self);
+      thread_failed (self, error);
+      return FALSE;
+    }
+  g_async_queue_push (self->stages[0].in, c);
+  self->chunk = g_async_queue_pop (self->empty);
+  return TRUE;
+}
+
+/* Where a sorted order is being written: two columns of chunks. */
+typedef struct {
+  sqlite3 *db;
+  sqlite3_stmt *insert;         /* a chunk */
+  gint64 col[2][CS_LATENCY_CHUNK];
+  gsize n;                      /* in @col */
+  gint64 n_written;             /* positions before @col's */
+  CsLatencyBatch *spans;        /* latency_task_span */
+  gint64 pid, lo;               /* the task being written, its first position */
+} Order;
+
+static gboolean
+order_init (Order       *o,
+            sqlite3     *db,
+            const char  *table,
+            GError     **error)
+{
+  g_autofree char *sql = g_strdup_printf ("INSERT INTO %s VALUES (?1, ?2, ?3)", table);
+
+  memset (o, 0, sizeof *o);
+  o->db = db;
+  if (sqlite3_prepare_v2 (db, sql, -1, &o->insert, NULL) == SQLITE_OK)
+    return TRUE;
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+               _("Cannot write the latency pairs: %s"), sqlite3_errmsg (db));
+  return FALSE;
+}
+
+/* Writes the chunk being filled. */
+static gboolean
+order_flush (Order   *o,
+             GError **error)
+{
+  int rc;
+
+  if (o->n == 0)
+    return TRUE;
+  sqlite3_bind_int64 (o->insert, 1, o->n_written / CS_LATENCY_CHUNK);
+  sqlite3_bind_blob (o->insert, 2, o->col[0], (int) (o->n * sizeof (gint64)), SQLITE_STATIC);
+  sqlite3_bind_blob (o->insert, 3, o->col[1], (int) (o->n * sizeof (gint64)), SQLITE_STATIC);
+  rc = sqlite3_step (o->insert);
+  sqlite3_reset (o->insert);
+  if (rc != SQLITE_DONE)
+    {
+      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                   _("Cannot write the latency pairs: %s"), sqlite3_errmsg (o->db));
+      return FALSE;
+    }
+  o->n_written += o->n;
+  o->n = 0;
+  return TRUE;
+}
+
+static gboolean
+order_append (Order   *o,
+              gint64   a,
+              gint64   b,
+              GError **error)
+{
+  o->col[0][o->n] = a;
+  o->col[1][o->n] = b;
+  return ++o->n < CS_LATENCY_CHUNK || order_flush (o, error);
+}
+
+/* The position the next number goes to. */
+static gint64
+order_position (const Order *o)
+{
+  return o->n_written + (gint64) o->n;
+}
+
+static void
+order_clear (Order *o)
+{
+  sqlite3_finalize (o->insert);
+  cs_latency_batch_free (o->spans);
+}
+
+static gboolean
+write_worst_record (const gint64  *record,
+                    gpointer       user_data,
+                    GError       **error)
+{
+  return order_append (user_data, record[W_DUR], record[W_ID], error);
+}
+
+/* latency_worst, from the sorter. */
+static gboolean
+write_worst (CsLatencyWriter  *self,
+             GError          **error)
+{
+  g_autofree Order *o = g_new (Order, 1);
+  gboolean ok;
+
+  if (!order_init (o, self->db, "latency_worst", error))
+    {
+      order_clear (o);
+      return FALSE;
+    }
+  ok = cs_latency_sorter_finish (self->worst, write_worst_record, o, error) &&
+       order_flush (o, error);
+  order_clear (o);
+  return ok;
+}
+
+/* Ends the task being written: its span. */
+static gboolean
+write_span (Order   *o,
+            GError **error)
+{
+  gint64 v[3] = { o->pid, o->lo, order_position (o) };
+
+  return order_position (o) <= o->lo || cs_latency_batch_append (o->spans, v, 0, error);
+}
+
+static gboolean
+write_task_record (const gint64  *record,
+                   gpointer       user_data,
+                   GError       **error)
+{
+  Order *o = user_data;
+
+  if (order_position (o) > o->lo && record[T_PID] != o->pid)
+    {
+      if (!write_span (o, error))
+        return FALSE;
+      o->lo = order_position (o);
+    }
+  o->pid = record[T_PID];
+  return order_append (o, record[T_DUR], record[T_A_TS], error);
+}
+
+/* latency_task and latency_task_span, from the sorter. */
+static gboolean
+write_by_task (CsLatencyWriter  *self,
+               GError          **error)
+{
+  g_autofree Order *o = g_new (Order, 1);
+  gboolean ok;
+
+  ok = order_init (o, self->db, "latency_task", error) &&
+       (o->spans = cs_latency_batch_new (self->db, "latency_task_span", 3, error)) != NULL &&
+       cs_latency_sorter_finish (self->by_task, write_task_record, o, error) &&
+       write_span (o, error) &&
+       order_flush (o, error) &&
+       cs_latency_batch_flush (o->spans, error);
+  order_clear (o);
+  return ok;
+}
+
+/**
+ * cs_latency_writer_finish:
+ * @writer: a writer
+ * @error: %CS_PLUGIN_ERROR_FAILED when a table cannot be written, a
+ *   #G_FILE_ERROR when the sorters' temporary file fails
+ *
+ * Writes the queued pairs, then latency_worst, latency_task and
+ * latency_task_span.  The caller may use the database again.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+cs_latency_writer_finish (CsLatencyWriter  *self,
+                          GError          **error)
+{
+  if (self->chunk->n > 0)
+    {
+      g_async_queue_push (self->stages[0].in, self->chunk);
+      self->chunk = NULL;
+    }
+  join (self);
+  return !thread_failed (self, error) &&
+         cs_latency_batch_flush (self->rows, error) &&
+         write_worst (self, error) &&
+         write_by_task (self, error);
+}
+
+/**
+ * cs_latency_writer_free:
+ * @writer: (nullable): a writer
+ *
+ * Stops the thread (dropping what it was not given yet) and frees the
+ * writer.
+ */
+void
+cs_latency_writer_free (CsLatencyWriter *self)
+{
+  Chunk *c;
+
+  if (self == NULL)
+    return;
+  g_atomic_int_set (&self->abandon, TRUE);
+  join (self);
+  g_free (self->chunk);
+  for (guint i = 0; i < N_STAGES; i++)
+    if (self->stages[i].in != NULL)
+      {
+        while ((c = g_async_queue_try_pop (self->stages[i].in)) != NULL)
+          if (c != &stop)
+            g_free (c);
+        g_async_queue_unref (self->stages[i].in);
+        g_clear_error (&self->stages[i].error);
+      }
+  if (self->empty != NULL)
+    {
+      while ((c = g_async_queue_try_pop (self->empty)) != NULL)
+        g_free (c);
+      g_async_queue_unref (self->empty);
+    }
+  cs_latency_batch_free (self->rows);
+  cs_latency_sorter_free (self->worst);
+  cs_latency_sorter_free (self->by_task);
+  g_free (self);
+}
