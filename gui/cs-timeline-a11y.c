@@ -11,7 +11,8 @@
  *                     recording's name and the visible span ("Timeline of
  *                     trace.dat, 1.250 ms to 3.500 ms"), described with
  *                     what lies under the keyboard cursor on the focused
- *                     plot and the event last selected on the timeline,
+ *                     plot, the event last selected on the timeline and
+ *                     where the markers are,
  *                     its ACTIVE_DESCENDANT the focused plot
  *   each plot         a CsTimelinePlotItem child (GTK_ACCESSIBLE_ROLE_IMG)
  *                     labelled as the plot's label column reads ("CPU 0",
@@ -389,6 +390,33 @@ describe_span (CsTimeline *self)
   return g_strdup_printf (_("Timeline of %s, %s to %s"), name, begin, end);
 }
 
+/* Where the markers are, and the span between them ("" with neither). */
+static char *
+describe_markers (CsTimeline *self)
+{
+  CsDocument *document = cs_timeline_get_document (self);
+  gint64 first_ns = cs_document_get_first_ns (document);
+  gint64 a_ns = cs_timeline_get_marker_ns (self, CS_MARKER_A);
+  gint64 b_ns = cs_timeline_get_marker_ns (self, CS_MARKER_B);
+  g_autofree char *a = a_ns != CS_MARKER_UNSET ? cs_format_offset (a_ns - first_ns) : NULL;
+  g_autofree char *b = b_ns != CS_MARKER_UNSET ? cs_format_offset (b_ns - first_ns) : NULL;
+
+  if (a != NULL && b != NULL)
+    {
+      g_autofree char *delta = cs_format_duration (ABS (b_ns - a_ns));
+
+      /* TRANSLATORS: part of the timeline's accessible description */
+      return g_strdup_printf (_(" Marker A at %s, marker B at %s, %s apart."), a, b, delta);
+    }
+  if (a != NULL)
+    /* TRANSLATORS: part of the timeline's accessible description */
+    return g_strdup_printf (_(" Marker A at %s."), a);
+  if (b != NULL)
+    /* TRANSLATORS: part of the timeline's accessible description */
+    return g_strdup_printf (_(" Marker B at %s."), b);
+  return g_strdup ("");
+}
+
 static gboolean
 update_cb (gpointer data)
 {
@@ -409,16 +437,19 @@ update_cb (gpointer data)
     }
   else
     {
+      g_autofree char *markers = describe_markers (self);
+
       label = describe_span (self);
       cursor = describe_cursor (self);
       if (a11y->selected_text != NULL)
         /* TRANSLATORS: the timeline's accessible description: what lies
-         * under the keyboard cursor, then the event selected */
-        description = g_strdup_printf (_("Cursor: %s. Selected: %s"), cursor, a11y->selected_text);
+         * under the keyboard cursor, the event selected, then where the
+         * markers are (a sentence of its own) */
+        description = g_strdup_printf (_("Cursor: %s. Selected: %s.%s"), cursor, a11y->selected_text, markers);
       else
         /* TRANSLATORS: the timeline's accessible description: what lies
-         * under the keyboard cursor */
-        description = g_strdup_printf (_("Cursor: %s"), cursor);
+         * under the keyboard cursor, then where the markers are */
+        description = g_strdup_printf (_("Cursor: %s.%s"), cursor, markers);
     }
 
   if (g_strcmp0 (label, a11y->label) != 0)
@@ -587,6 +618,9 @@ _cs_timeline_a11y_init (CsTimeline *self)
   a11y->plots = g_ptr_array_new ();
   a11y->cursor_ns = CS_MARKER_UNSET;
   g_signal_connect (self, "event-clicked", G_CALLBACK (event_clicked_cb), NULL);
+  /* The event list moves the markers too when it selects an event. */
+  g_signal_connect (self, "notify::marker-a-ns", G_CALLBACK (_cs_timeline_a11y_queue_update), NULL);
+  g_signal_connect (self, "notify::marker-b-ns", G_CALLBACK (_cs_timeline_a11y_queue_update), NULL);
   _cs_timeline_a11y_queue_update (self);
 }
 

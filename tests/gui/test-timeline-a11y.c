@@ -21,6 +21,7 @@
 #include <gtk/gtk.h>
 
 #include "cs-cli.h"
+#include "cs-event-list-view.h"
 #include "cs-format.h"
 #include "cs-timeline-plot-item.h"
 #include "cs-window.h"
@@ -251,6 +252,34 @@ test_tree (void)
   cs_test_destroy_window (window);
 }
 
+/* The event list says what it is, and its icon-only button too. */
+static void
+test_event_list_labels (void)
+{
+  g_autofree char *path = recording_path ();
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
+  CsEventListView *view = cs_window_get_event_list_view (window);
+  GtkColumnView *column_view = cs_event_list_view_get_column_view (view);
+  GtkWidget *search_button = NULL;
+  g_autofree char *label = accessible_string (column_view, GTK_ACCESSIBLE_PROPERTY_LABEL);
+
+  g_assert_cmpstr (label, ==, "Events");
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (column_view),
+                                                   GTK_ACCESSIBLE_RELATION_DESCRIBED_BY));
+
+  /* Every toggle button of the list's toolbar has a name to read. */
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (view)); w != NULL; w = gtk_widget_get_next_sibling (w))
+    for (GtkWidget *child = gtk_widget_get_first_child (w); child != NULL; child = gtk_widget_get_next_sibling (child))
+      if (GTK_IS_TOGGLE_BUTTON (child) && !GTK_IS_CHECK_BUTTON (child))
+        search_button = child;
+  g_assert_nonnull (search_button);
+  g_clear_pointer (&label, g_free);
+  label = accessible_string (search_button, GTK_ACCESSIBLE_PROPERTY_LABEL);
+  g_assert_cmpstr (label, ==, "Search the list");
+
+  cs_test_destroy_window (window);
+}
+
 static void
 test_keys_move_view (void)
 {
@@ -401,6 +430,8 @@ test_keyboard_selection (void)
     g_test_message ("after Shift+Enter at the end: %s", after);
     type = cs_document_get_event_type (document, event.type_id);
     g_assert_nonnull (strstr (after, type->name));
+    /* Both markers are placed now: their distance is read too. */
+    g_assert_nonnull (strstr (after, "Marker A at 0 ns, marker B at"));
   }
 
   cs_test_destroy_window (window);
@@ -446,6 +477,68 @@ test_focus_ring (void)
   cs_test_destroy_window (window);
 }
 
+/* Every key of the timeline (but the keypad's twins) is in the shortcuts
+ * window. */
+static void
+test_keys_documented (void)
+{
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/chronoscope/Chronoscope/gtk/help-overlay.ui");
+  g_autoptr(GSList) objects = gtk_builder_get_objects (builder);
+  g_autoptr(GPtrArray) documented = g_ptr_array_new_with_free_func (g_object_unref);
+  GtkWidget *timeline = g_object_ref_sink (cs_timeline_new ());
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (timeline);
+  guint n_checked = 0;
+
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      g_autofree char *accelerator = NULL;
+      g_auto(GStrv) accels = NULL;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      g_object_get (l->data, "accelerator", &accelerator, NULL);
+      if (accelerator == NULL)
+        continue;
+      accels = g_strsplit (accelerator, " ", -1);
+      for (guint i = 0; accels[i] != NULL; i++)
+        {
+          GtkShortcutTrigger *trigger = gtk_shortcut_trigger_parse_string (accels[i]);
+
+          if (trigger != NULL)
+            g_ptr_array_add (documented, trigger);
+        }
+    }
+  g_assert_cmpuint (documented->len, >, 0);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          g_autofree char *name = gtk_shortcut_trigger_to_string (trigger);
+          gboolean found = FALSE;
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              g_str_has_prefix (gdk_keyval_name (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger))), "KP_"))
+            continue;
+          for (guint k = 0; k < documented->len && !found; k++)
+            found = gtk_shortcut_trigger_equal (trigger, documented->pdata[k]);
+          if (!found)
+            g_error ("The timeline's key %s is not in the shortcuts window", name);
+          n_checked++;
+        }
+    }
+  g_test_message ("%u keys of the timeline are in the shortcuts window", n_checked);
+  g_assert_cmpuint (n_checked, >=, 15);
+
+  g_object_unref (timeline);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -459,9 +552,11 @@ main (int argc, char *argv[])
   cs_test_gui_init (&argc, &argv, "test-timeline-a11y", TRUE);
 
   g_test_add_func ("/cs/gui/TimelineA11y/tree", test_tree);
+  g_test_add_func ("/cs/gui/TimelineA11y/event-list-labels", test_event_list_labels);
   g_test_add_func ("/cs/gui/TimelineA11y/keys-move-view", test_keys_move_view);
   g_test_add_func ("/cs/gui/TimelineA11y/keyboard-selection", test_keyboard_selection);
   g_test_add_func ("/cs/gui/TimelineA11y/focus-ring", test_focus_ring);
+  g_test_add_func ("/cs/gui/TimelineA11y/keys-documented", test_keys_documented);
 
   return cs_test_gui_run ();
 }
