@@ -41,16 +41,6 @@
 
 static GtkWidgetClass *widget_parent_class;
 
-static void
-fill_viewport (CsTimeline *self,
-               CsViewport *viewport)
-{
-  viewport->begin_ns = cs_timeline_get_begin_ns (self);
-  viewport->end_ns = cs_timeline_get_end_ns (self);
-  viewport->width_px = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
-  viewport->height_px = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Plots                                                                     */
 
@@ -360,7 +350,7 @@ describe_cursor (CsTimeline *self)
   CsHit hit = { 0 };
   double y, height;
 
-  fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   if (!_cs_timeline_get_plot_area (self, cs_timeline_get_focused_plot (self), &y, &height))
     return _cs_timeline_describe_time (document, cursor_ns);
 
@@ -557,7 +547,7 @@ _cs_timeline_a11y_snapshot (CsTimeline  *self,
   if (renderer == NULL || !gtk_widget_has_visible_focus (GTK_WIDGET (self)))
     return;
 
-  fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   cs_timeline_renderer_get_time_area (renderer, &viewport, &x0, &width);
 
   if (_cs_timeline_get_plot_area (self, cs_timeline_get_focused_plot (self), &y, &height))

@@ -43,13 +43,9 @@ static double
 cursor_x (CsTimeline *self)
 {
   CsTimelineRenderer *renderer = cs_timeline_get_renderer (self);
-  CsViewport viewport = {
-    .begin_ns = cs_timeline_get_begin_ns (self),
-    .end_ns = cs_timeline_get_end_ns (self),
-    .width_px = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1),
-    .height_px = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1),
-  };
+  CsViewport viewport;
 
+  _cs_timeline_fill_viewport (self, &viewport);
   if (renderer == NULL)
     return viewport.width_px / 2.0;
   return cs_timeline_renderer_ns_to_x (renderer, &viewport, cs_timeline_get_cursor_ns (self));

@@ -53,6 +53,8 @@ typedef struct {
 } CsTimelineA11y;
 
 CsTimelineA11y    *_cs_timeline_get_a11y             (CsTimeline         *self);
+void               _cs_timeline_fill_viewport        (CsTimeline         *self,
+                                                      CsViewport         *viewport);
 
 /* cs-timeline-hover.c */
 char              *_cs_timeline_describe_time        (CsDocument         *document,

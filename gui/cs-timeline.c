@@ -120,8 +120,23 @@ cs_timeline_get_width_px (CsTimeline *self)
   return MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
 }
 
-static void cs_timeline_fill_viewport (CsTimeline *self,
-                                       CsViewport *viewport);
+
+/**
+ * _cs_timeline_fill_viewport:
+ * @self: a #CsTimeline
+ * @viewport: (out caller-allocates): the visible span on the widget's size
+ *
+ * What the renderer draws and hit-tests: the span on the whole widget.
+ */
+void
+_cs_timeline_fill_viewport (CsTimeline *self,
+                            CsViewport *viewport)
+{
+  viewport->begin_ns = self->begin_ns;
+  viewport->end_ns = self->end_ns;
+  viewport->width_px = cs_timeline_get_width_px (self);
+  viewport->height_px = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1);
+}
 
 /* The plots start right of the CPU label column: time maps onto the
  * renderer's time area, not the whole widget. */
@@ -132,7 +147,7 @@ cs_timeline_get_time_area (CsTimeline *self,
 {
   CsViewport viewport;
 
-  cs_timeline_fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   if (self->renderer != NULL)
     cs_timeline_renderer_get_time_area (self->renderer, &viewport, x_px, width_px);
   else
@@ -162,15 +177,6 @@ cs_timeline_x_to_ns (CsTimeline *self,
   return self->begin_ns + (gint64) llround ((x_px - x0) * (self->end_ns - self->begin_ns) / width);
 }
 
-static void
-cs_timeline_fill_viewport (CsTimeline *self,
-                           CsViewport *viewport)
-{
-  viewport->begin_ns = self->begin_ns;
-  viewport->end_ns = self->end_ns;
-  viewport->width_px = cs_timeline_get_width_px (self);
-  viewport->height_px = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1);
-}
 
 /**
  * cs_timeline_set_span:
@@ -347,7 +353,7 @@ cs_timeline_hover_at (CsTimeline *self,
       return;
     }
 
-  cs_timeline_fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   if (!cs_timeline_renderer_hit_test (self->renderer, &viewport, x_px, y_px, &hit, &error))
     {
       cs_timeline_set_hover_text (self, error->message);
@@ -635,7 +641,7 @@ cs_timeline_snapshot (GtkWidget   *widget,
   if (self->renderer == NULL || width <= 0 || height <= 0)
     return;
 
-  cs_timeline_fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (!cs_timeline_renderer_draw (self->renderer, cr, &viewport, &error) &&
       !self->draw_error_reported)
