@@ -35,16 +35,6 @@ static GParamSpec *marker_properties[N_MARKER_PROPS];
 static guint first_marker_prop_id;
 static guint event_clicked_signal;
 
-static void
-fill_viewport (CsTimeline *self,
-               CsViewport *viewport)
-{
-  viewport->begin_ns = cs_timeline_get_begin_ns (self);
-  viewport->end_ns = cs_timeline_get_end_ns (self);
-  viewport->width_px = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
-  viewport->height_px = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Public API                                                                */
 
@@ -231,7 +221,7 @@ cs_timeline_click_at (CsTimeline      *self,
     return;
 
   markers = _cs_timeline_get_markers (self);
-  fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   cs_timeline_renderer_get_time_area (renderer, &viewport, &x0, &width);
   if (x_px < x0 || x_px > x0 + width)
     return;
@@ -343,7 +333,7 @@ cs_timeline_popup_menu (CsTimeline *self,
   if (renderer == NULL)
     return;
 
-  fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px, y_px, &hit, &error))
     return;
 
@@ -434,7 +424,7 @@ _cs_timeline_markers_snapshot (CsTimeline  *self,
   if (renderer == NULL)
     return;
 
-  fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   cs_timeline_renderer_get_time_area (renderer, &viewport, &x0, &width);
 
   for (guint i = 0; i < 2; i++)

@@ -33,6 +33,29 @@ typedef struct {
 
 CsTimelineMarkers *_cs_timeline_get_markers          (CsTimeline         *self);
 
+/**
+ * CsTimelineA11y:
+ *
+ * What the timeline tells assistive technology and the keyboard cursor;
+ * cs-timeline-a11y.c owns it (see there), cs-timeline-keys.c moves the
+ * cursor and the focused plot.
+ */
+typedef struct {
+  GPtrArray *plots;           /* CsTimelinePlotItem, the timeline's children,
+                               * top to bottom: CPU plots, task plots,
+                               * plugin rows */
+  guint focused_plot;         /* index into the plots shown */
+  gint64 cursor_ns;           /* CS_MARKER_UNSET: the middle of the view */
+  char *selected_text;        /* the last event selected on the timeline */
+  char *label;                /* as last set, to skip needless updates */
+  char *description;
+  guint update_id;            /* the idle that brings the above up to date */
+} CsTimelineA11y;
+
+CsTimelineA11y    *_cs_timeline_get_a11y             (CsTimeline         *self);
+void               _cs_timeline_fill_viewport        (CsTimeline         *self,
+                                                      CsViewport         *viewport);
+
 /* cs-timeline-hover.c */
 char              *_cs_timeline_describe_time        (CsDocument         *document,
                                                       gint64              ts_ns);
@@ -61,5 +84,23 @@ void               _cs_timeline_markers_snapshot     (CsTimeline         *self,
 
 void               _cs_timeline_style_init           (CsTimeline         *self);
 void               _cs_timeline_style_apply          (CsTimeline         *self);
+/* cs-timeline-a11y.c */
+void               _cs_timeline_a11y_class_init      (GtkWidgetClass     *widget_class);
+void               _cs_timeline_a11y_init            (CsTimeline         *self);
+void               _cs_timeline_a11y_dispose         (CsTimeline         *self);
+void               _cs_timeline_a11y_reset           (CsTimeline         *self);
+void               _cs_timeline_a11y_queue_update    (CsTimeline         *self);
+void               _cs_timeline_a11y_allocate        (CsTimeline         *self,
+                                                      int                 width_px);
+void               _cs_timeline_a11y_snapshot        (CsTimeline         *self,
+                                                      GtkSnapshot        *snapshot);
+gboolean           _cs_timeline_get_plot_area        (CsTimeline         *self,
+                                                      guint               index,
+                                                      double             *y_px,
+                                                      double             *height_px);
+
+/* cs-timeline-keys.c */
+void               _cs_timeline_keys_class_init      (GtkWidgetClass     *widget_class);
+void               _cs_timeline_keys_update_actions  (CsTimeline         *self);
 
 G_END_DECLS

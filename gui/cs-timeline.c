@@ -6,9 +6,7 @@
  * [begin_ns, end_ns) and turns input into changes of it.
  *
  *   Ctrl+scroll              zoom around the pointer
- *   + = -  (and keypad)      zoom around the centre
- *   0, Home                  zoom to fit
- *   Left, Right              pan by 10 %
+ *   keys (+ - 0 arrows Home End Enter): see cs-timeline-keys.c
  *   scroll                   pan (vertical scrolling goes to the enclosing
  *                            GtkScrolledWindow when the plots do not fit)
  *   primary drag             select a range, zoom to it on release
@@ -19,6 +17,8 @@
  * The widget is meant to sit in a GtkScrolledWindow with a vertical policy
  * of automatic and no horizontal scrolling: it is as tall as its plots and
  * always as wide as the scrolled window, handling horizontal movement itself.
+ * Its plots are exposed to assistive technology as children that are
+ * never drawn, see cs-timeline-a11y.c.
  */
 #include "config.h"
 
@@ -26,9 +26,8 @@
 
 #include "cs-timeline-private.h"
 
-#define ZOOM_STEP          1.5     /* + and - */
 #define WHEEL_ZOOM_STEP    1.25    /* one notch of Ctrl+wheel */
-#define PAN_STEP           0.10    /* arrow keys and one wheel notch */
+#define PAN_STEP           0.10    /* one wheel notch */
 #define MIN_SELECTION_PX   4.0
 #define MIN_NS_PER_PX      0.05    /* deepest zoom: 20 px per ns */
 #define EMPTY_SPAN_NS      G_GINT64_CONSTANT (1000000000)
@@ -63,6 +62,7 @@ struct _CsTimeline
   GdkModifierType drag_modifiers;
 
   CsTimelineMarkers markers;
+  CsTimelineA11y a11y;
 
   gboolean draw_error_reported;
 };
@@ -84,6 +84,12 @@ CsTimelineMarkers *
 _cs_timeline_get_markers (CsTimeline *self)
 {
   return &self->markers;
+}
+
+CsTimelineA11y *
+_cs_timeline_get_a11y (CsTimeline *self)
+{
+  return &self->a11y;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -114,8 +120,23 @@ cs_timeline_get_width_px (CsTimeline *self)
   return MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1);
 }
 
-static void cs_timeline_fill_viewport (CsTimeline *self,
-                                       CsViewport *viewport);
+
+/**
+ * _cs_timeline_fill_viewport:
+ * @self: a #CsTimeline
+ * @viewport: (out caller-allocates): the visible span on the widget's size
+ *
+ * What the renderer draws and hit-tests: the span on the whole widget.
+ */
+void
+_cs_timeline_fill_viewport (CsTimeline *self,
+                            CsViewport *viewport)
+{
+  viewport->begin_ns = self->begin_ns;
+  viewport->end_ns = self->end_ns;
+  viewport->width_px = cs_timeline_get_width_px (self);
+  viewport->height_px = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1);
+}
 
 /* The plots start right of the CPU label column: time maps onto the
  * renderer's time area, not the whole widget. */
@@ -126,7 +147,7 @@ cs_timeline_get_time_area (CsTimeline *self,
 {
   CsViewport viewport;
 
-  cs_timeline_fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   if (self->renderer != NULL)
     cs_timeline_renderer_get_time_area (self->renderer, &viewport, x_px, width_px);
   else
@@ -156,15 +177,6 @@ cs_timeline_x_to_ns (CsTimeline *self,
   return self->begin_ns + (gint64) llround ((x_px - x0) * (self->end_ns - self->begin_ns) / width);
 }
 
-static void
-cs_timeline_fill_viewport (CsTimeline *self,
-                           CsViewport *viewport)
-{
-  viewport->begin_ns = self->begin_ns;
-  viewport->end_ns = self->end_ns;
-  viewport->width_px = cs_timeline_get_width_px (self);
-  viewport->height_px = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 1);
-}
 
 /**
  * cs_timeline_set_span:
@@ -220,6 +232,7 @@ cs_timeline_set_span (CsTimeline *self,
 
   if (self->pointer_inside)
     cs_timeline_hover_at (self, self->pointer_x, self->pointer_y);
+  _cs_timeline_a11y_queue_update (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -340,7 +353,7 @@ cs_timeline_hover_at (CsTimeline *self,
       return;
     }
 
-  cs_timeline_fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   if (!cs_timeline_renderer_hit_test (self->renderer, &viewport, x_px, y_px, &hit, &error))
     {
       cs_timeline_set_hover_text (self, error->message);
@@ -573,61 +586,6 @@ drag_cancel_cb (GtkGesture       *gesture,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Actions                                                                   */
-
-static void
-zoom_in_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  cs_timeline_zoom (CS_TIMELINE (widget), 1.0 / ZOOM_STEP, cs_timeline_get_width_px (CS_TIMELINE (widget)) / 2.0);
-}
-
-static void
-zoom_out_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  cs_timeline_zoom (CS_TIMELINE (widget), ZOOM_STEP, cs_timeline_get_width_px (CS_TIMELINE (widget)) / 2.0);
-}
-
-static void
-zoom_fit_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  cs_timeline_zoom_to_fit (CS_TIMELINE (widget));
-}
-
-static void
-pan_left_action (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
-{
-  cs_timeline_pan (CS_TIMELINE (widget), -PAN_STEP);
-}
-
-static void
-pan_right_action (GtkWidget  *widget,
-                  const char *action_name,
-                  GVariant   *parameter)
-{
-  cs_timeline_pan (CS_TIMELINE (widget), PAN_STEP);
-}
-
-static void
-cs_timeline_update_actions (CsTimeline *self)
-{
-  static const char * const actions[] = {
-    "timeline.zoom-in", "timeline.zoom-out", "timeline.zoom-fit",
-    "timeline.pan-left", "timeline.pan-right",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
-    gtk_widget_action_set_enabled (GTK_WIDGET (self), actions[i], self->document != NULL);
-}
-
-/* ------------------------------------------------------------------------ */
 /* GtkWidget                                                                 */
 
 static void
@@ -666,6 +624,7 @@ cs_timeline_size_allocate (GtkWidget *widget,
   /* A new width changes the deepest zoom allowed: re-clamp. */
   if (self->document != NULL)
     cs_timeline_set_span (self, self->begin_ns, self->end_ns);
+  _cs_timeline_a11y_allocate (self, width);
 }
 
 static void
@@ -682,7 +641,7 @@ cs_timeline_snapshot (GtkWidget   *widget,
   if (self->renderer == NULL || width <= 0 || height <= 0)
     return;
 
-  cs_timeline_fill_viewport (self, &viewport);
+  _cs_timeline_fill_viewport (self, &viewport);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (!cs_timeline_renderer_draw (self->renderer, cr, &viewport, &error) &&
       !self->draw_error_reported)
@@ -694,6 +653,7 @@ cs_timeline_snapshot (GtkWidget   *widget,
   cairo_destroy (cr);
 
   _cs_timeline_markers_snapshot (self, snapshot);
+  _cs_timeline_a11y_snapshot (self, snapshot);
 
   if (self->drag_mode == DRAG_SELECT)
     {
@@ -721,6 +681,7 @@ cs_timeline_dispose (GObject *object)
   CsTimeline *self = CS_TIMELINE (object);
 
   _cs_timeline_markers_dispose (self);
+  _cs_timeline_a11y_dispose (self);
   g_clear_object (&self->renderer);
   g_clear_object (&self->document);
 
@@ -837,27 +798,10 @@ cs_timeline_class_init (CsTimelineClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
   _cs_timeline_markers_class_init (widget_class, N_PROPS);
 
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-in", NULL, zoom_in_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-out", NULL, zoom_out_action);
-  gtk_widget_class_install_action (widget_class, "timeline.zoom-fit", NULL, zoom_fit_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pan-left", NULL, pan_left_action);
-  gtk_widget_class_install_action (widget_class, "timeline.pan-right", NULL, pan_right_action);
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "timeline.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "timeline.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "timeline.zoom-fit", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "timeline.zoom-fit", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "timeline.zoom-fit", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "timeline.pan-left", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Left, 0, "timeline.pan-left", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "timeline.pan-right", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Right, 0, "timeline.pan-right", NULL);
+  _cs_timeline_keys_class_init (widget_class);
+  _cs_timeline_a11y_class_init (widget_class);
 
   gtk_widget_class_set_css_name (widget_class, "timeline");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
@@ -869,6 +813,7 @@ cs_timeline_init (CsTimeline *self)
   self->end_ns = EMPTY_SPAN_NS;
   _cs_timeline_markers_init (self);
   _cs_timeline_style_init (self);
+  _cs_timeline_a11y_init (self);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
@@ -893,7 +838,7 @@ cs_timeline_init (CsTimeline *self)
   g_signal_connect (gesture, "cancel", G_CALLBACK (drag_cancel_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
-  cs_timeline_update_actions (self);
+  _cs_timeline_keys_update_actions (self);
 }
 
 /**
@@ -958,8 +903,9 @@ cs_timeline_set_document (CsTimeline *self,
   self->draw_error_reported = FALSE;
   self->drag_mode = DRAG_NONE;
   _cs_timeline_markers_reset (self);
+  _cs_timeline_a11y_reset (self);
 
-  cs_timeline_update_actions (self);
+  _cs_timeline_keys_update_actions (self);
   cs_timeline_zoom_to_fit (self);
   cs_timeline_set_hover_text (self, "");
   gtk_widget_queue_resize (GTK_WIDGET (self));

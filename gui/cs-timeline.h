@@ -53,4 +53,21 @@ void                cs_timeline_click_at       (CsTimeline *self,
                                                 guint       n_press,
                                                 GdkModifierType modifiers);
 
+
+/* cs-timeline-a11y.c: the plots as assistive technology sees them, the
+ * keyboard cursor */
+guint               cs_timeline_get_n_plots    (CsTimeline *self);
+char               *cs_timeline_dup_plot_name  (CsTimeline *self,
+                                                guint       index);
+guint               cs_timeline_get_focused_plot (CsTimeline *self);
+void                cs_timeline_set_focused_plot (CsTimeline *self,
+                                                guint       index);
+gint64              cs_timeline_get_cursor_ns  (CsTimeline *self);
+void                cs_timeline_set_cursor_ns  (CsTimeline *self,
+                                                gint64      ts_ns);
+
+/* cs-timeline-keys.c */
+gboolean            cs_timeline_select_at_cursor (CsTimeline     *self,
+                                                GdkModifierType modifiers);
+
 G_END_DECLS

@@ -102,14 +102,75 @@ cs_test_gui_run (void)
 char *
 cs_test_find_recording (void)
 {
+  return cs_test_data_path ("sched-irq-v6.dat");
+}
+
+/* tests/data/@name, which must exist. */
+char *
+cs_test_data_path (const char *name)
+{
   const char *dir = g_getenv ("CS_TESTDATA");
   g_autofree char *path = NULL;
 
   if (dir == NULL)
     g_error ("Set CS_TESTDATA to tests/data");
-  path = g_build_filename (dir, "sched-irq-v6.dat", NULL);
+  path = g_build_filename (dir, name, NULL);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
   return g_steal_pointer (&path);
+}
+
+/* The shortcuts of @widget's shortcut controllers (its class's key
+ * bindings among them), each with its controller's scope as the
+ * "cs-test-scope" data. */
+GPtrArray *
+cs_test_list_shortcuts (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  GPtrArray *shortcuts = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          GtkShortcut *shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutScope scope = gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (controller));
+
+          g_object_set_data (G_OBJECT (shortcut), "cs-test-scope", GINT_TO_POINTER (scope));
+          g_ptr_array_add (shortcuts, shortcut);
+        }
+    }
+  return shortcuts;
+}
+
+/* Runs what the shortcut @accel (as gtk_shortcut_trigger_parse_string()
+ * reads it) of one of @widget's shortcut controllers does, as GTK does
+ * on a key press: the key itself cannot be typed into Xvfb from here.
+ * Returns the scope of the controller that had it; fails the test when
+ * none has it. */
+GtkShortcutScope
+cs_test_activate_shortcut (GtkWidget  *widget,
+                           const char *accel)
+{
+  g_autoptr(GPtrArray) shortcuts = cs_test_list_shortcuts (widget);
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accel);
+
+  g_assert_nonnull (wanted);
+  for (guint i = 0; i < shortcuts->len; i++)
+    {
+      GtkShortcut *shortcut = shortcuts->pdata[i];
+
+      if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
+        {
+          g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget, NULL));
+          return GPOINTER_TO_INT (g_object_get_data (G_OBJECT (shortcut), "cs-test-scope"));
+        }
+    }
+
+  g_error ("%s has no shortcut %s", G_OBJECT_TYPE_NAME (widget), accel);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -31,6 +31,10 @@ void cs_test_gui_init (int         *argc,
 int cs_test_gui_run (void);
 
 char *cs_test_find_recording (void);
+char *cs_test_data_path (const char *name);
+GPtrArray *cs_test_list_shortcuts (GtkWidget *widget);
+GtkShortcutScope cs_test_activate_shortcut (GtkWidget  *widget,
+                                            const char *accel);
 
 typedef gboolean (*CsTestCondition) (gpointer data);
 

@@ -651,39 +651,6 @@ test_filtered (Fixture       *fixture,
   cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-filtered.png");
 }
 
-/* Runs what the shortcut @accel of one of @widget's shortcut controllers
- * does: the key itself cannot be typed into Xvfb from here. */
-static void
-activate_shortcut (GtkWidget  *widget,
-                   const char *accel)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-  g_autoptr(GtkShortcutTrigger) wanted = gtk_shortcut_trigger_parse_string (accel);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
-
-          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), wanted))
-            {
-              g_assert_cmpint (gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (controller)), ==,
-                               GTK_SHORTCUT_SCOPE_GLOBAL);
-              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
-                                                           widget, NULL));
-              return;
-            }
-        }
-    }
-
-  g_error ("No shortcut %s", accel);
-}
-
 static void
 test_search (Fixture       *fixture,
              gconstpointer  data)
@@ -707,7 +674,8 @@ test_search (Fixture       *fixture,
   /* Ctrl+F, handled wherever the focus is, opens the bar. */
   g_assert_false (cs_event_search_bar_get_search_mode (bar));
   gtk_widget_grab_focus (GTK_WIDGET (fixture->timeline));
-  activate_shortcut (GTK_WIDGET (fixture->view), "<Control>f");
+  g_assert_cmpint (cs_test_activate_shortcut (GTK_WIDGET (fixture->view), "<Control>f"), ==,
+                   GTK_SHORTCUT_SCOPE_GLOBAL);
   g_assert_true (cs_event_search_bar_get_search_mode (bar));
   cs_test_spin (200);
 
