@@ -30,6 +30,7 @@ struct _CsCliProgress {
   guint64 total_bytes;
   gboolean active;       /* stderr is a terminal and not --quiet */
   gboolean drawn;        /* a line is on the terminal */
+  gboolean activity;     /* no fraction: "LABEL…" only */
   gint64 start_us;
   gint64 last_draw_us;
   int last_permille;
@@ -167,6 +168,36 @@ cs_cli_progress_new_indexing (const char *path)
   return cs_cli_progress_new_for_file (label, path);
 }
 
+/**
+ * cs_cli_progress_new_activity:
+ * @label: what is being done ("Computing the statistics of trace.dat");
+ *   copied
+ *
+ * A line for work that cannot say how far it is: "LABEL…" drawn once (on
+ * the same terms as cs_cli_progress_new()) and erased by
+ * cs_cli_progress_free(); cs_cli_progress_update() does nothing on it.
+ *
+ * Returns: (transfer full): the line
+ */
+CsCliProgress *
+cs_cli_progress_new_activity (const char *label)
+{
+  CsCliProgress *self = g_new0 (CsCliProgress, 1);
+
+  g_return_val_if_fail (label != NULL, self);
+
+  self->label = g_strdup (label);
+  self->activity = TRUE;
+  self->active = !cli_progress_quiet && isatty (STDERR_FILENO);
+  if (self->active)
+    {
+      fprintf (stderr, "\r%s…\033[K", self->label);
+      fflush (stderr);
+      self->drawn = TRUE;
+    }
+  return self;
+}
+
 static void
 cli_progress_draw (CsCliProgress *self,
                    double         fraction,
@@ -213,7 +244,7 @@ cs_cli_progress_update (CsCliProgress *self,
 
   g_return_if_fail (self != NULL);
 
-  if (!self->active)
+  if (!self->active || self->activity)
     return;
 
   fraction = CLAMP (fraction, 0.0, 1.0);

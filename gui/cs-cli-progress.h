@@ -21,6 +21,7 @@ CsCliProgress *cs_cli_progress_new       (const char    *label,
 CsCliProgress *cs_cli_progress_new_for_file (const char *label,
                                           const char    *path);
 CsCliProgress *cs_cli_progress_new_indexing (const char *path);
+CsCliProgress *cs_cli_progress_new_activity (const char *label);
 void           cs_cli_progress_update    (CsCliProgress *self,
                                           double         fraction);
 void           cs_cli_progress_watch_job (CsCliProgress *self,

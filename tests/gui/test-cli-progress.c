@@ -299,6 +299,43 @@ test_plugin_pass_tty (void)
   g_assert_cmpstr (quiet.out, ==, run.out);
 }
 
+/* stats, query and render say what they do after indexing ("LABEL…"),
+ * erase it before they print, and keep stdout as without a terminal. */
+static void
+test_activities_tty (void)
+{
+  g_autofree char *path = recording_path ("CS_TESTDATA", "sched-irq-v7.dat");
+  g_autofree char *dir = g_dir_make_tmp ("cs-progress-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "view.png", NULL);
+  const char *stats_args[] = { "stats", path, NULL };
+  const char *query_args[] = { "query", path, "SELECT COUNT(*) FROM events", NULL };
+  const char *render_args[] = { "render", path, "-o", png, NULL };
+  const char * const *commands[] = { stats_args, query_args, render_args };
+  const char *labels[] = { "\rComputing the statistics of sched-irq-v7.dat…\033[K",
+                           "\rQuerying sched-irq-v7.dat…\033[K",
+                           "\rDrawing view.png…\033[K" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto(Run) tty = { 0 };
+      g_auto(Run) pipe = { 0 };
+
+      run_chronoscope (&tty, TRUE, commands[i]);
+      g_assert_cmpint (tty.status, ==, 0);
+      assert_clean_stdout (&tty);
+      g_assert_nonnull (strstr (tty.err, labels[i]));
+      g_assert_true (g_str_has_suffix (tty.err, "\r\033[K"));
+
+      run_chronoscope (&pipe, FALSE, commands[i]);
+      g_assert_cmpint (pipe.status, ==, 0);
+      g_assert_cmpstr (pipe.err, ==, "");
+      g_assert_cmpstr (pipe.out, ==, tty.out);
+    }
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  g_unlink (png);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -312,5 +349,6 @@ main (int   argc,
   g_test_add_func ("/cs/cli/Progress/quiet-shows-none", test_quiet);
   g_test_add_func ("/cs/cli/Progress/failure-on-clean-line", test_failure_tty);
   g_test_add_func ("/cs/cli/Progress/plugin-pass", test_plugin_pass_tty);
+  g_test_add_func ("/cs/cli/Progress/activities", test_activities_tty);
   return g_test_run ();
 }
