@@ -28,6 +28,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-export-dialog.h"
+#include "cs-test-hook.h"
 #include "cs-timeline.h"
 
 /* The page choices, in the order of the page drop-down; NULL: px size. */
@@ -50,10 +51,14 @@ struct _CsExportDialog
   GtkWidget *export_button;
   GtkWidget *cancel_button;
 
-  /* owned: the export that runs, if any */
+  /* owned: the export that runs, if any; the worker reads the paths,
+   * the span and test_hang, which stay as they are while it runs */
   GCancellable *cancellable;
   char *path;
   CsExportOptions options;
+  char *trace_path;
+  char *index_path;
+  gboolean test_hang;           /* CS_EXPORT_TEST_HANG */
   gboolean disposed;
 
   /* borrowed */
@@ -196,21 +201,6 @@ show_error (CsExportDialog *self, const GError *error)
 /* ------------------------------------------------------------------------ */
 /* Exporting in the background                                              */
 
-typedef struct {
-  char *trace_path;
-  char *index_path;
-  gint64 begin_ns, end_ns;
-  gboolean hang;        /* CS_EXPORT_TEST_HANG */
-} Request;
-
-static void
-request_free (Request *r)
-{
-  g_free (r->trace_path);
-  g_free (r->index_path);
-  g_free (r);
-}
-
 static void
 set_busy (CsExportDialog *self,
           gboolean        busy)
@@ -228,23 +218,21 @@ legend_thread (GTask        *task,
                gpointer      task_data,
                GCancellable *cancellable)
 {
-  Request *r = task_data;
+  CsExportDialog *self = source;
   g_autoptr(CsDocument) document = NULL;
   GError *error = NULL;
   GArray *tasks;
 
-  if (r->hang)
-    {
-      while (!g_cancellable_is_cancelled (cancellable))
-        g_usleep (10 * G_TIME_SPAN_MILLISECOND);
-    }
+  if (self->test_hang)
+    cs_test_hook_hold_until_cancelled (cancellable);
   if (g_cancellable_set_error_if_cancelled (cancellable, &error) ||
-      (document = cs_document_open (r->trace_path, r->index_path, &error)) == NULL)
+      (document = cs_document_open (self->trace_path, self->index_path, &error)) == NULL)
     {
       g_task_return_error (task, error);
       return;
     }
-  tasks = cs_export_compute_legend_tasks (document, r->begin_ns, r->end_ns, cancellable, &error);
+  tasks = cs_export_compute_legend_tasks (document, self->options.begin_ns, self->options.end_ns,
+                                          cancellable, &error);
   if (tasks == NULL)
     g_task_return_error (task, error);
   else
@@ -307,7 +295,6 @@ cs_export_dialog_start (CsExportDialog *self,
 {
   CsDocument *document;
   g_autoptr(GTask) task = NULL;
-  Request *r;
 
   g_return_if_fail (CS_IS_EXPORT_DIALOG (self));
   g_return_if_fail (path != NULL);
@@ -318,15 +305,13 @@ cs_export_dialog_start (CsExportDialog *self,
   document = cs_timeline_get_document (get_timeline (self));
   cs_export_dialog_get_options (self, &self->options);
   self->path = g_strdup (path);
-  r = g_new0 (Request, 1);
-  r->trace_path = g_strdup (cs_document_get_trace_path (document));
-  r->index_path = g_strdup (cs_document_get_index_path (document));
-  r->begin_ns = self->options.begin_ns;
-  r->end_ns = self->options.end_ns;
-  r->hang = g_getenv ("CS_EXPORT_TEST_HANG") != NULL;
+  g_free (self->trace_path);
+  self->trace_path = g_strdup (cs_document_get_trace_path (document));
+  g_free (self->index_path);
+  self->index_path = g_strdup (cs_document_get_index_path (document));
+  self->test_hang = g_getenv ("CS_EXPORT_TEST_HANG") != NULL;
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, legend_done_cb, NULL);
-  g_task_set_task_data (task, r, (GDestroyNotify) request_free);
   set_busy (self, TRUE);
   g_task_run_in_thread (task, legend_thread);
 }
@@ -536,6 +521,8 @@ cs_export_dialog_finalize (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_free (self->path);
+  g_free (self->trace_path);
+  g_free (self->index_path);
   G_OBJECT_CLASS (cs_export_dialog_parent_class)->finalize (object);
 }
 

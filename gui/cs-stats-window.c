@@ -28,6 +28,7 @@
 #include "cs-format.h"
 #include "cs-range-stats-text.h"
 #include "cs-stats-window.h"
+#include "cs-test-hook.h"
 
 #define FOLLOW_DELAY_MS 150
 #define TOP_TASKS 25
@@ -124,10 +125,7 @@ compute_thread (GTask        *task,
         }
     }
   if (r->hang)
-    {
-      while (!g_cancellable_is_cancelled (cancellable))
-        g_usleep (10 * G_TIME_SPAN_MILLISECOND);
-    }
+    cs_test_hook_hold_until_cancelled (cancellable);
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
     {
       g_task_return_error (task, error);

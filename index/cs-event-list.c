@@ -20,6 +20,7 @@
 
 #include "cs-document-private.h"
 #include "cs-event-list-private.h"
+#include "cs-test-hook.h"
 
 struct _CsEventList
 {
@@ -197,8 +198,7 @@ count_thread (GTask        *task,
   if (job->test_hang)
     {
       post_progress (task, 0.25);
-      while (!g_cancellable_is_cancelled (cancellable))
-        g_usleep (10 * G_TIME_SPAN_MILLISECOND);
+      cs_test_hook_hold_until_cancelled (cancellable);
     }
 
   total = MAX (cs_document_get_n_events (doc), 1);

@@ -16,6 +16,7 @@
 
 #include "cs-document-private.h"
 #include "cs-event-list-private.h"
+#include "cs-test-hook.h"
 
 typedef struct {
   char *trace_path;
@@ -108,10 +109,7 @@ search_thread (GTask        *task,
   guint64 n_matches = 0;
 
   if (job->test_hang)
-    {
-      while (!g_cancellable_is_cancelled (cancellable))
-        g_usleep (10 * G_TIME_SPAN_MILLISECOND);
-    }
+    cs_test_hook_hold_until_cancelled (cancellable);
   if (!g_cancellable_set_error_if_cancelled (cancellable, &error))
     doc = cs_document_open (job->trace_path, job->index_path, &error);
   if (doc == NULL)

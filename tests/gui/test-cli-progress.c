@@ -23,20 +23,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-typedef struct {
-  int status;      /* exit status, or -1 when killed by a signal */
-  char *out;
-  char *err;       /* what reached stderr: the terminal's or the pipe's */
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+/* Run.err: what reached stderr, the terminal's or the pipe's. */
+#include "cli-run.h"
 
 /* Reads the terminal's side until every writer has gone (EIO). */
 static gpointer
@@ -125,16 +113,6 @@ run_chronoscope (Run                *run,
       g_autofree char *shown = g_strescape (run->err, NULL);
       g_test_message ("stderr: %s", shown);
     }
-}
-
-static char *
-recording_path (const char *env,
-                const char *name)
-{
-  const char *dir = g_getenv (env);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
 }
 
 /* stdout holds no trace of a terminal line. */
