@@ -379,6 +379,7 @@ cs_application_init (CsApplication *self)
       "  chronoscope stats FILE [--begin NS] [--end NS] [--json] [--compare FILE2]"),
     plugin_commands,
     _("\n\n-p/--plugin FILE.so loads one more plugin, for the window and every command."),
+    _("\n-q/--quiet: no progress line on stderr (drawn only when stderr is a terminal)."),
     NULL);
   g_application_set_option_context_summary (G_APPLICATION (self), summary);
 }

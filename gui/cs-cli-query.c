@@ -25,6 +25,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-cli-private.h"
+#include "cs-cli-progress.h"
 #include "cs-plugin-host.h"
 #include "cs-sql-session.h"
 
@@ -193,10 +194,11 @@ table_flush (Table      *t,
 
 /* Runs @q, printing its rows to stdout in @format. */
 static gboolean
-print_results (CsSqlQuery  *q,
-               Format       format,
-               guint64     *n_rows,
-               GError     **error)
+print_results (CsSqlQuery     *q,
+               Format          format,
+               CsCliProgress **progress,
+               guint64        *n_rows,
+               GError        **error)
 {
   guint n = cs_sql_query_get_n_columns (q);
   g_autoptr(GString) out = g_string_new (NULL);
@@ -221,6 +223,8 @@ print_results (CsSqlQuery  *q,
 
   while ((ok = cs_sql_query_next (q, error)))
     {
+      /* The first row is there: the line goes before anything is printed. */
+      g_clear_pointer (progress, cs_cli_progress_free);
       if (format == FORMAT_TABLE)
         {
           char **cells = g_new0 (char *, n + 1);
@@ -318,6 +322,8 @@ cs_cli_query (int    argc,
   gboolean csv = FALSE, json = FALSE, tables = FALSE;
   Format format = FORMAT_TABLE;
   guint64 n_rows = 0;
+  g_autoptr(CsCliProgress) progress = NULL;
+  gboolean ok;
   GOptionEntry entries[] = {
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, N_("Print the result as CSV (RFC 4180)"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the result as a JSON array of objects"), NULL },
@@ -408,13 +414,23 @@ cs_cli_query (int    argc,
       return 0;
     }
 
+  {
+    g_autofree char *basename = g_path_get_basename (argv[1]);
+    /* TRANSLATORS: the progress line on stderr, %s is the file's name */
+    g_autofree char *label = g_strdup_printf (_("Querying %s"), basename);
+
+    progress = cs_cli_progress_new_activity (label);
+  }
   query = cs_sql_session_prepare (session, argv[2], &error);
   if (query == NULL)
     {
+      g_clear_pointer (&progress, cs_cli_progress_free);
       report_sql_error (argv[2], error);
       return 1;
     }
-  if (!print_results (query, format, &n_rows, &error))
+  ok = print_results (query, format, &progress, &n_rows, &error);
+  g_clear_pointer (&progress, cs_cli_progress_free);
+  if (!ok)
     {
       fprintf (stderr, "chronoscope query: %s\n", error ? error->message : g_strerror (errno));
       return 1;

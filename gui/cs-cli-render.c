@@ -19,6 +19,7 @@
 
 #include "cs-cli-plugins.h"
 #include "cs-cli-private.h"
+#include "cs-cli-progress.h"
 #include "cs-export.h"
 #include "cs-plot-args.h"
 #include "cs-timeline-renderer.h"
@@ -83,6 +84,7 @@ cs_cli_render (int    argc,
   int width_px = DEFAULT_RENDER_WIDTH_PX;
   int height_px = 0;
   gboolean plain = FALSE;
+  gboolean written;
   g_autofree char *cpu_list = NULL;
   g_autofree char *pid_list = NULL;
   g_autofree char *comm_list = NULL;
@@ -167,7 +169,15 @@ cs_cli_render (int    argc,
       return 1;
     }
 
-  if (!cs_export_write (renderer, &options, output, &error))
+  {
+    g_autofree char *basename = g_path_get_basename (output);
+    /* TRANSLATORS: the progress line on stderr, %s is the picture's name */
+    g_autofree char *label = g_strdup_printf (_("Drawing %s"), basename);
+    g_autoptr(CsCliProgress) progress = cs_cli_progress_new_activity (label);
+
+    written = cs_export_write (renderer, &options, output, &error);
+  }
+  if (!written)
     {
       if (error->domain == G_FILE_ERROR ||
           error->domain == CS_EXPORT_ERROR)

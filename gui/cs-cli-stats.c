@@ -22,6 +22,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-cli-private.h"
+#include "cs-cli-progress.h"
 #include "cs-compare-table.h"
 #include "cs-format.h"
 #include "cs-range-stats.h"
@@ -210,7 +211,14 @@ cs_cli_stats (int    argc,
   document = _cs_cli_load_document ("stats", argv[1]);
   if (document == NULL)
     return 1;
-  stats = cs_document_compute_range_stats (document, begin_ns, end_ns, NULL, &error);
+  {
+    g_autofree char *basename = g_path_get_basename (argv[1]);
+    /* TRANSLATORS: the progress line on stderr, %s is the file's name */
+    g_autofree char *label = g_strdup_printf (_("Computing the statistics of %s"), basename);
+    g_autoptr(CsCliProgress) progress = cs_cli_progress_new_activity (label);
+
+    stats = cs_document_compute_range_stats (document, begin_ns, end_ns, NULL, &error);
+  }
   if (stats == NULL)
     {
       _cs_cli_fail_file ("stats", argv[1], error);

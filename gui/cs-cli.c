@@ -46,6 +46,7 @@
 #include "cs-cli-demo.h"
 #include "cs-cli-plugins.h"
 #include "cs-cli-private.h"
+#include "cs-cli-progress.h"
 #include "cs-index-job.h"
 #include "cs-document.h"
 #include "cs-index-cache.h"
@@ -122,42 +123,10 @@ cli_check_file (const char  *path,
 }
 
 typedef struct {
-  const char *basename;
-  int last_percent;
-} CliProgress;
-
-/* Called from the index building thread; stdio locks stderr for us. */
-static void
-cli_progress_cb (double   fraction,
-                 gpointer user_data)
-{
-  CliProgress *progress = user_data;
-  int percent = (int) (CLAMP (fraction, 0.0, 1.0) * 100.0);
-
-  if (percent == progress->last_percent)
-    return;
-
-  progress->last_percent = percent;
-  fprintf (stderr, "\r%s: %s %3d %%", progress->basename, _("indexing…"), percent);
-  fflush (stderr);
-}
-
-typedef struct {
   GMainLoop *loop;
   CsDocument *document;
   GError *error;
-  CliProgress *progress;
-  gboolean show_progress;
 } CliJobWait;
-
-static void
-cli_job_fraction_cb (CsIndexJob *job,
-                     GParamSpec *pspec,
-                     CliJobWait *wait)
-{
-  if (wait->show_progress)
-    cli_progress_cb (cs_index_job_get_fraction (job), wait->progress);
-}
 
 static void
 cli_job_done_cb (GObject      *source,
@@ -178,11 +147,10 @@ cli_load_document (const char  *command,
                    const char  *path)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *basename = g_path_get_basename (path);
   g_autoptr(GFile) file = NULL;
   g_autoptr(CsIndexJob) job = NULL;
   g_autoptr(GMainLoop) loop = NULL;
-  CliProgress progress = { basename, -1 };
+  g_autoptr(CsCliProgress) progress = NULL;
   CliJobWait wait = { 0 };
 
   if (!cli_check_file (path, &error))
@@ -195,14 +163,11 @@ cli_load_document (const char  *command,
   job = cs_index_job_new (file);
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
-  wait.progress = &progress;
-  wait.show_progress = isatty (STDERR_FILENO);
-  g_signal_connect (job, "notify::fraction", G_CALLBACK (cli_job_fraction_cb), &wait);
+  progress = cs_cli_progress_new_indexing (path);
+  cs_cli_progress_watch_job (progress, job);
   cs_index_job_run_async (job, NULL, cli_job_done_cb, &wait);
   g_main_loop_run (loop);
-
-  if (wait.show_progress && progress.last_percent >= 0)
-    fputs ("\r\033[K", stderr);
+  g_clear_pointer (&progress, cs_cli_progress_free);
 
   if (wait.document == NULL)
     cli_fail_file (command, path, wait.error);

@@ -402,6 +402,20 @@ cs_event_search_bar_find (CsEventSearchBar *self,
 }
 
 /**
+ * cs_event_search_bar_get_stop_button:
+ * @self: a #CsEventSearchBar
+ *
+ * Returns: (transfer none): the Stop button, visible with the spinner
+ *   while a search or count runs (for tests)
+ */
+GtkWidget *
+cs_event_search_bar_get_stop_button (CsEventSearchBar *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_SEARCH_BAR (self), NULL);
+  return GTK_WIDGET (self->stop_button);
+}
+
+/**
  * cs_event_search_bar_stop:
  * @self: a #CsEventSearchBar
  *

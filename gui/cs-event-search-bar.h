@@ -27,6 +27,7 @@ void        cs_event_search_bar_find            (CsEventSearchBar   *self,
                                                  gboolean            forward);
 void        cs_event_search_bar_stop            (CsEventSearchBar   *self);
 gboolean    cs_event_search_bar_get_busy        (CsEventSearchBar   *self);
+GtkWidget  *cs_event_search_bar_get_stop_button (CsEventSearchBar   *self);
 const char *cs_event_search_bar_get_match_text  (CsEventSearchBar   *self);
 
 G_END_DECLS

@@ -10,6 +10,16 @@
  * cs_export_write(), the code `chronoscope render` uses, with the window's
  * markers.  The few widgets are built in code: a template would hold less
  * than the code that fills it.
+ *
+ * The legend's tasks (the range statistics of the span: seconds for the
+ * whole of a large recording) are computed in a worker thread (GTask) on
+ * a CsDocument of its own, opened from the same index, while the dialog
+ * shows a spinner and its Cancel button stops the work (the dialog stays,
+ * no file is written); the drawing itself then runs on the main thread
+ * with the window's renderer (a frame's work).
+ *
+ * CS_EXPORT_TEST_HANG (tests only): the worker waits until it is
+ * cancelled, so that a test can see the progress and press Cancel.
  */
 #include "config.h"
 
@@ -18,6 +28,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-export-dialog.h"
+#include "cs-test-hook.h"
 #include "cs-timeline.h"
 
 /* The page choices, in the order of the page drop-down; NULL: px size. */
@@ -34,6 +45,21 @@ struct _CsExportDialog
   GtkSpinButton *width;
   GtkSpinButton *height;
   GtkDropDown *page;
+  GtkWidget *form;
+  GtkWidget *busy_box;
+  GtkSpinner *spinner;
+  GtkWidget *export_button;
+  GtkWidget *cancel_button;
+
+  /* owned: the export that runs, if any; the worker reads the paths,
+   * the span and test_hang, which stay as they are while it runs */
+  GCancellable *cancellable;
+  char *path;
+  CsExportOptions options;
+  char *trace_path;
+  char *index_path;
+  gboolean test_hang;           /* CS_EXPORT_TEST_HANG */
+  gboolean disposed;
 
   /* borrowed */
   CsWindow *window;
@@ -172,6 +198,169 @@ show_error (CsExportDialog *self, const GError *error)
   gtk_window_present (GTK_WINDOW (message));
 }
 
+/* ------------------------------------------------------------------------ */
+/* Exporting in the background                                              */
+
+static void
+set_busy (CsExportDialog *self,
+          gboolean        busy)
+{
+  gtk_widget_set_sensitive (self->form, !busy);
+  gtk_widget_set_sensitive (self->export_button, !busy);
+  gtk_widget_set_visible (self->busy_box, busy);
+  gtk_spinner_set_spinning (self->spinner, busy);
+}
+
+/* Worker thread: the legend's tasks, on a document of its own. */
+static void
+legend_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  CsExportDialog *self = source;
+  g_autoptr(CsDocument) document = NULL;
+  GError *error = NULL;
+  GArray *tasks;
+
+  if (self->test_hang)
+    cs_test_hook_hold_until_cancelled (cancellable);
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error) ||
+      (document = cs_document_open (self->trace_path, self->index_path, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  tasks = cs_export_compute_legend_tasks (document, self->options.begin_ns, self->options.end_ns,
+                                          cancellable, &error);
+  if (tasks == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, tasks, (GDestroyNotify) g_array_unref);
+}
+
+static void
+legend_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  CsExportDialog *self = CS_EXPORT_DIALOG (source);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) tasks = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autofree char *path = g_steal_pointer (&self->path);
+
+  g_clear_object (&self->cancellable);
+  if (self->disposed)
+    return;
+  set_busy (self, FALSE);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;     /* Cancel: the dialog stays for another try */
+
+  /* As the synchronous export: a span the index cannot answer for leaves
+   * only the task plots in the legend. */
+  self->options.legend_tasks = tasks;
+  if (!cs_export_write (cs_timeline_get_renderer (get_timeline (self)), &self->options, path, &error))
+    {
+      self->options.legend_tasks = NULL;
+      show_error (self, error);
+      return;
+    }
+  self->options.legend_tasks = NULL;
+  {
+    g_autofree char *basename = g_path_get_basename (path);
+    /* TRANSLATORS: a toast; %s is the exported file's name */
+    g_autofree char *title = g_strdup_printf (_("Exported to “%s”"), basename);
+
+    cs_window_show_toast (self->window, title);
+  }
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+/**
+ * cs_export_dialog_start:
+ * @self: a #CsExportDialog
+ * @path: the file to write (its extension does not matter: the dialog's
+ *   format does)
+ *
+ * Exports as the Export… button does once a file is chosen: the legend's
+ * tasks are computed in a worker thread while the dialog shows a spinner
+ * and Cancel stops the work; then the file is written on the main thread,
+ * the window shows a toast and the dialog closes.  An error is shown in a
+ * message dialog, and the dialog stays.  Does nothing while an export
+ * runs.  Main thread.
+ */
+void
+cs_export_dialog_start (CsExportDialog *self,
+                        const char     *path)
+{
+  CsDocument *document;
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CS_IS_EXPORT_DIALOG (self));
+  g_return_if_fail (path != NULL);
+
+  if (self->cancellable != NULL)
+    return;
+
+  document = cs_timeline_get_document (get_timeline (self));
+  cs_export_dialog_get_options (self, &self->options);
+  self->path = g_strdup (path);
+  g_free (self->trace_path);
+  self->trace_path = g_strdup (cs_document_get_trace_path (document));
+  g_free (self->index_path);
+  self->index_path = g_strdup (cs_document_get_index_path (document));
+  self->test_hang = g_getenv ("CS_EXPORT_TEST_HANG") != NULL;
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, legend_done_cb, NULL);
+  set_busy (self, TRUE);
+  g_task_run_in_thread (task, legend_thread);
+}
+
+/** cs_export_dialog_is_busy: Returns: whether an export runs (main thread) */
+gboolean
+cs_export_dialog_is_busy (CsExportDialog *self)
+{
+  g_return_val_if_fail (CS_IS_EXPORT_DIALOG (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+/**
+ * cs_export_dialog_get_cancel_button:
+ * @self: a #CsExportDialog
+ *
+ * Returns: (transfer none): the Cancel button: it stops a running export,
+ *   else closes the dialog (for tests)
+ */
+GtkWidget *
+cs_export_dialog_get_cancel_button (CsExportDialog *self)
+{
+  g_return_val_if_fail (CS_IS_EXPORT_DIALOG (self), NULL);
+  return self->cancel_button;
+}
+
+/**
+ * cs_export_dialog_get_progress:
+ * @self: a #CsExportDialog
+ *
+ * Returns: (transfer none): the spinner and its "Exporting…" label,
+ *   visible while an export runs (for tests)
+ */
+GtkWidget *
+cs_export_dialog_get_progress (CsExportDialog *self)
+{
+  g_return_val_if_fail (CS_IS_EXPORT_DIALOG (self), NULL);
+  return self->busy_box;
+}
+
+static void
+cancel_clicked_cb (CsExportDialog *self)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  else
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
 static void
 chooser_response_cb (GtkNativeDialog *chooser, int response, CsExportDialog *self)
 {
@@ -193,19 +382,7 @@ chooser_response_cb (GtkNativeDialog *chooser, int response, CsExportDialog *sel
       show_error (self, error);
       return;
     }
-  if (!cs_export_dialog_write (self, path, &error))
-    {
-      show_error (self, error);
-      return;
-    }
-  {
-    g_autofree char *basename = g_file_get_basename (file);
-    /* TRANSLATORS: a toast; %s is the exported file's name */
-    g_autofree char *title = g_strdup_printf (_("Exported to “%s”"), basename);
-
-    cs_window_show_toast (self->window, title);
-  }
-  gtk_window_destroy (GTK_WINDOW (self));
+  cs_export_dialog_start (self, path);
 }
 
 static void
@@ -304,12 +481,21 @@ build (CsExportDialog *self)
   gtk_widget_add_css_class (export, "suggested-action");
   gtk_box_append (GTK_BOX (buttons), cancel);
   gtk_box_append (GTK_BOX (buttons), export);
+  self->form = grid;
+  self->export_button = export;
+  self->cancel_button = cancel;
+  self->busy_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_box_append (GTK_BOX (self->busy_box), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (self->busy_box), gtk_label_new (_("Exporting…")));
+  gtk_widget_set_visible (self->busy_box, FALSE);
   gtk_box_append (GTK_BOX (box), grid);
+  gtk_box_append (GTK_BOX (box), self->busy_box);
   gtk_box_append (GTK_BOX (box), buttons);
   gtk_window_set_child (GTK_WINDOW (self), box);
   gtk_window_set_default_widget (GTK_WINDOW (self), export);
 
-  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (gtk_window_destroy), self);
+  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_clicked_cb), self);
   g_signal_connect_swapped (export, "clicked", G_CALLBACK (export_clicked_cb), self);
   g_signal_connect_swapped (self->format, "notify::selected", G_CALLBACK (update_sensitivity), self);
   g_signal_connect_swapped (self->page, "notify::selected", G_CALLBACK (update_sensitivity), self);
@@ -317,8 +503,36 @@ build (CsExportDialog *self)
 }
 
 static void
+cs_export_dialog_dispose (GObject *object)
+{
+  CsExportDialog *self = CS_EXPORT_DIALOG (object);
+
+  /* The GTask holds a reference: legend_done_cb() sees this flag. */
+  self->disposed = TRUE;
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  G_OBJECT_CLASS (cs_export_dialog_parent_class)->dispose (object);
+}
+
+static void
+cs_export_dialog_finalize (GObject *object)
+{
+  CsExportDialog *self = CS_EXPORT_DIALOG (object);
+
+  g_clear_object (&self->cancellable);
+  g_free (self->path);
+  g_free (self->trace_path);
+  g_free (self->index_path);
+  G_OBJECT_CLASS (cs_export_dialog_parent_class)->finalize (object);
+}
+
+static void
 cs_export_dialog_class_init (CsExportDialogClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = cs_export_dialog_dispose;
+  object_class->finalize = cs_export_dialog_finalize;
 }
 
 static void

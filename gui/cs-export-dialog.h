@@ -34,5 +34,10 @@ void       cs_export_dialog_get_options (CsExportDialog  *self,
 gboolean   cs_export_dialog_write       (CsExportDialog  *self,
                                          const char      *path,
                                          GError         **error);
+void       cs_export_dialog_start       (CsExportDialog  *self,
+                                         const char      *path);
+gboolean   cs_export_dialog_is_busy     (CsExportDialog  *self);
+GtkWidget *cs_export_dialog_get_cancel_button (CsExportDialog *self);
+GtkWidget *cs_export_dialog_get_progress (CsExportDialog *self);
 
 G_END_DECLS

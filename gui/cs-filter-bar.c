@@ -24,6 +24,7 @@ struct _CsFilterBar
   GtkRevealer *revealer;
   GtkLabel *summary_label;
   GtkProgressBar *progress_bar;
+  GtkWidget *cancel_button;
   GtkLabel *count_label;
   GtkLabel *note_label;
 
@@ -180,6 +181,7 @@ cs_filter_bar_update (CsFilterBar *self)
   targets = cs_analysis_get_filter_targets (self->analysis);
   ready = cs_analysis_get_filter_ready (self->analysis);
   gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), !ready);
+  gtk_widget_set_visible (self->cancel_button, !ready);
   gtk_progress_bar_set_fraction (self->progress_bar, cs_analysis_get_filter_progress (self->analysis));
 
   if (!(targets & CS_FILTER_TARGET_LIST))
@@ -255,6 +257,33 @@ cs_filter_bar_class_init (CsFilterBarClass *klass)
   gtk_widget_class_set_css_name (widget_class, "filterbar");
 }
 
+/**
+ * cs_filter_bar_get_cancel_button:
+ * @self: a #CsFilterBar
+ *
+ * Returns: (transfer none): the Cancel button, visible beside the progress
+ *   bar while the event list counts what the filter passes (for tests)
+ */
+GtkWidget *
+cs_filter_bar_get_cancel_button (CsFilterBar *self)
+{
+  g_return_val_if_fail (CS_IS_FILTER_BAR (self), NULL);
+  return self->cancel_button;
+}
+
+/**
+ * cs_filter_bar_get_progress_bar:
+ * @self: a #CsFilterBar
+ *
+ * Returns: (transfer none): the progress bar of the count (for tests)
+ */
+GtkWidget *
+cs_filter_bar_get_progress_bar (CsFilterBar *self)
+{
+  g_return_val_if_fail (CS_IS_FILTER_BAR (self), NULL);
+  return GTK_WIDGET (self->progress_bar);
+}
+
 static GtkWidget *
 action_button (const char *label, const char *action, const char *tooltip)
 {
@@ -309,6 +338,12 @@ cs_filter_bar_init (CsFilterBar *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "numeric");
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->count_label));
 
+  /* Cancel, while the list counts: the filter is dropped (the Clear
+   * button's action), which stops the count. */
+  self->cancel_button = action_button (_("C_ancel"), "win.filter-clear",
+                                       _("Stop filtering and show every event again"));
+  gtk_widget_set_visible (self->cancel_button, FALSE);
+  gtk_box_append (GTK_BOX (box), self->cancel_button);
   gtk_box_append (GTK_BOX (box), action_button (_("_Edit…"), "win.show-filters", _("Change the filter")));
   gtk_box_append (GTK_BOX (box), action_button (_("_Clear"), "win.filter-clear", _("Show every event again")));
 

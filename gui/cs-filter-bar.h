@@ -17,5 +17,7 @@ GtkWidget  *cs_filter_bar_new            (void);
 void        cs_filter_bar_set_analysis   (CsFilterBar *self,
                                           CsAnalysis  *analysis);
 const char *cs_filter_bar_get_text       (CsFilterBar *self);
+GtkWidget  *cs_filter_bar_get_cancel_button (CsFilterBar *self);
+GtkWidget  *cs_filter_bar_get_progress_bar (CsFilterBar *self);
 
 G_END_DECLS

@@ -28,6 +28,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cs-cli-progress.h"
 #include "cs-index-job.h"
 #include "cs-plugin-host.h"
 
@@ -527,9 +528,11 @@ job_done_cb (GObject      *source,
   g_main_loop_quit (wait->loop);
 }
 
-/* Runs @job and waits, iterating the default main context. */
+/* Runs @job and waits, iterating the default main context, with the
+ * command line's progress line (cs-cli-progress.c), @progress. */
 static gboolean
 run_job_sync (CsIndexJob    *job,
+              CsCliProgress *progress,
               gboolean       pass,
               GCancellable  *cancellable,
               CsDocument   **document,
@@ -537,9 +540,10 @@ run_job_sync (CsIndexJob    *job,
 {
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   JobWait wait = { loop, pass, NULL, FALSE, NULL };
-
+  cs_cli_progress_watch_job (progress, job);
   cs_index_job_run_async (job, cancellable, job_done_cb, &wait);
   g_main_loop_run (loop);
+  cs_cli_progress_free (progress);
   if (!wait.ok)
     g_propagate_error (error, wait.error);
   if (document != NULL)
@@ -567,7 +571,7 @@ cs_plugin_host_load_document (const char    *path,
   g_autoptr(CsIndexJob) job = cs_index_job_new (file);
   CsDocument *document = NULL;
 
-  run_job_sync (job, FALSE, cancellable, &document, error);
+  run_job_sync (job, cs_cli_progress_new_indexing (path), FALSE, cancellable, &document, error);
   return document;
 }
 
@@ -599,9 +603,15 @@ cs_plugin_host_run_pass (CsPluginDocument  *document,
   g_autoptr(GFile) file = g_file_new_for_path (cs_plugin_document_get_path (document));
   g_autoptr(CsIndexJob) job = cs_index_job_new (file);
   g_autoptr(GError) local_error = NULL;
+  g_autofree char *basename = g_path_get_basename (cs_plugin_document_get_path (document));
+  /* TRANSLATORS: the progress line on stderr: the plugin's id, its pass
+   * and the recording's name */
+  g_autofree char *label = g_strdup_printf (_("Running %s %s on %s"), cs_plugin_get_id (plugin),
+                                            pass, basename);
 
   cs_index_job_set_pass (job, cs_plugin_get_path (plugin), pass, param);
-  if (run_job_sync (job, TRUE, cancellable, NULL, &local_error))
+  /* A pass's fraction counts events, not bytes. */
+  if (run_job_sync (job, cs_cli_progress_new (label, 0), TRUE, cancellable, NULL, &local_error))
     return TRUE;
   if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
       g_error_matches (local_error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE))

@@ -13,7 +13,13 @@
  * window's own CsDocument, opened from the same index in that thread: a
  * document is used from one thread at a time, and the timeline's stays on
  * the main thread.  One computation runs at a time; a change meanwhile
- * starts the next one when it ends, and a closed window cancels it.
+ * starts the next one when it ends, and a closed window cancels it.  While
+ * one runs (a whole large recording takes seconds) a spinner and a Stop
+ * button show; Stop cancels it and the window says so until the next
+ * change of span.
+ *
+ * CS_STATS_TEST_HANG (tests only): the computation waits until it is
+ * cancelled, so that a test can see the spinner and press Stop.
  */
 #include "config.h"
 
@@ -22,6 +28,7 @@
 #include "cs-format.h"
 #include "cs-range-stats-text.h"
 #include "cs-stats-window.h"
+#include "cs-test-hook.h"
 
 #define FOLLOW_DELAY_MS 150
 #define TOP_TASKS 25
@@ -34,6 +41,7 @@ struct _CsStatsWindow
   GtkLabel *span_label;
   GtkTextView *text_view;
   GtkSpinner *spinner;
+  GtkButton *stop_button;
 
   /* borrowed */
   CsAnalysis *analysis;
@@ -41,7 +49,8 @@ struct _CsStatsWindow
 
   /* owned */
   CsDocument *worker_doc;       /* used in the worker thread only */
-  GCancellable *cancellable;
+  GCancellable *cancellable;    /* cancelled when the window closes */
+  GCancellable *run_cancellable; /* the running computation's: Stop */
   char *text;
   gint64 begin_ns, end_ns;      /* the span shown (or being computed) */
   guint follow_id;
@@ -55,6 +64,7 @@ typedef struct {
   char *trace_path;
   char *index_path;
   gint64 begin_ns, end_ns;
+  gboolean hang;                /* CS_STATS_TEST_HANG */
 } Request;
 
 static void
@@ -114,6 +124,13 @@ compute_thread (GTask        *task,
           return;
         }
     }
+  if (r->hang)
+    cs_test_hook_hold_until_cancelled (cancellable);
+  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
   stats = cs_document_compute_range_stats (self->worker_doc, r->begin_ns, r->end_ns, cancellable, &error);
   if (stats == NULL)
     g_task_return_error (task, error);
@@ -131,13 +148,20 @@ compute_done (GObject      *source,
   g_autofree char *text = g_task_propagate_pointer (G_TASK (result), &error);
 
   self->running = FALSE;
+  g_clear_object (&self->run_cancellable);
   if (g_cancellable_is_cancelled (self->cancellable))
     return;     /* the window is closing */
   g_free (self->text);
-  self->text = text ? g_steal_pointer (&text)
-                    : g_strdup_printf (_("The statistics could not be computed: %s"), error->message);
+  if (text != NULL)
+    self->text = g_steal_pointer (&text);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    self->text = g_strdup (_("Stopped. Change the span or the markers to compute again."));
+  else
+    self->text = g_strdup_printf (_("The statistics could not be computed: %s"), error->message);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), self->text, -1);
   gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), FALSE);
   if (self->again)
     compute (self);
 }
@@ -172,10 +196,14 @@ compute (CsStatsWindow *self)
   r->index_path = g_strdup (cs_document_get_index_path (doc));
   r->begin_ns = self->begin_ns;
   r->end_ns = self->end_ns;
-  task = g_task_new (self, self->cancellable, compute_done, NULL);
+  r->hang = g_getenv ("CS_STATS_TEST_HANG") != NULL;
+  self->run_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->run_cancellable, compute_done, NULL);
   g_task_set_task_data (task, r, (GDestroyNotify) request_free);
   self->running = TRUE;
   gtk_spinner_start (self->spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), TRUE);
   g_task_run_in_thread (task, compute_thread);
 }
 
@@ -197,11 +225,18 @@ span_changed_cb (CsStatsWindow *self)
 }
 
 static void
+stop_clicked_cb (CsStatsWindow *self)
+{
+  cs_stats_window_stop (self);
+}
+
+static void
 cs_stats_window_dispose (GObject *object)
 {
   CsStatsWindow *self = CS_STATS_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->run_cancellable);
   g_clear_handle_id (&self->follow_id, g_source_remove);
   G_OBJECT_CLASS (cs_stats_window_parent_class)->dispose (object);
 }
@@ -214,6 +249,7 @@ cs_stats_window_finalize (GObject *object)
   /* The GTask holds a reference on the window: no computation is running. */
   g_clear_object (&self->worker_doc);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->run_cancellable);
   g_free (self->text);
   G_OBJECT_CLASS (cs_stats_window_parent_class)->finalize (object);
 }
@@ -274,7 +310,13 @@ cs_stats_window_init (CsStatsWindow *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->span_label), TRUE);
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->span_label));
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  self->stop_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Stop")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button), _("Stop computing the statistics"));
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), FALSE);
+  g_signal_connect_swapped (self->stop_button, "clicked", G_CALLBACK (stop_clicked_cb), self);
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->stop_button));
   self->text_view = _cs_stats_window_fill (GTK_WINDOW (self), header);
 }
 
@@ -316,6 +358,38 @@ const char *
 cs_stats_window_get_text (CsStatsWindow *self)
 {
   return self->text;
+}
+
+/**
+ * cs_stats_window_stop:
+ * @self: a statistics window
+ *
+ * Cancels the computation that runs (the Stop button), and one that waits
+ * to start after it; the window then says it stopped.  Main thread.
+ */
+void
+cs_stats_window_stop (CsStatsWindow *self)
+{
+  g_return_if_fail (CS_IS_STATS_WINDOW (self));
+
+  self->again = FALSE;
+  g_clear_handle_id (&self->follow_id, g_source_remove);
+  if (self->run_cancellable != NULL)
+    g_cancellable_cancel (self->run_cancellable);
+}
+
+/**
+ * cs_stats_window_get_stop_button:
+ * @self: a statistics window
+ *
+ * Returns: (transfer none): the Stop button, visible while a computation
+ *   runs (for tests)
+ */
+GtkWidget *
+cs_stats_window_get_stop_button (CsStatsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_STATS_WINDOW (self), NULL);
+  return GTK_WIDGET (self->stop_button);
 }
 
 /** cs_stats_window_is_busy: Returns: whether a computation runs or waits */

@@ -17,6 +17,8 @@ CsStatsWindow *cs_stats_window_new          (GtkWindow     *parent,
                                              CsAnalysis    *analysis);
 const char    *cs_stats_window_get_text     (CsStatsWindow *self);
 gboolean       cs_stats_window_is_busy      (CsStatsWindow *self);
+void           cs_stats_window_stop         (CsStatsWindow *self);
+GtkWidget     *cs_stats_window_get_stop_button (CsStatsWindow *self);
 void           cs_stats_window_get_span     (CsStatsWindow *self,
                                              gint64        *begin_ns,
                                              gint64        *end_ns);

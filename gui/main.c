@@ -15,6 +15,7 @@
 #include "cs-application.h"
 #include "cs-cli.h"
 #include "cs-cli-plugins.h"
+#include "cs-cli-progress.h"
 #include "cs-cli-record.h"
 #include "cs-plugin-host.h"
 
@@ -33,6 +34,8 @@ main (int   argc,
     return cs_cli_record (argc - 1, argv + 1);
   if (argc >= 2 && g_strcmp0 (argv[1], "record-helper") == 0)
     return cs_cli_record_helper (argc - 1, argv + 1);
+  /* -q/--quiet: no progress line on stderr, for every command. */
+  argc = cs_cli_progress_take_args (argc, argv);
   /* -p/--plugin FILE.so, for the window and every command but record's
    * (whose -p is a tracer). */
   argc = cs_plugin_host_take_args (argc, argv);

@@ -11,11 +11,16 @@
  * With a filter, the passing events of every chunk are counted once, in a
  * worker thread with its own connection to the index (and its own reading
  * of the recording when the filter has an expression).
+ *
+ * CS_FILTER_TEST_HANG (tests only): the count, having posted some progress,
+ * waits until it is cancelled, so that a test can see the filter bar's
+ * progress and its Cancel.
  */
 #include "config.h"
 
 #include "cs-document-private.h"
 #include "cs-event-list-private.h"
+#include "cs-test-hook.h"
 
 struct _CsEventList
 {
@@ -106,6 +111,7 @@ typedef struct {
   char *trace_path;
   char *index_path;
   CsEventFilter *filter;
+  gboolean test_hang;  /* CS_FILTER_TEST_HANG */
 } CountJob;
 
 static void
@@ -187,6 +193,12 @@ count_thread (GTask        *task,
     {
       g_task_return_error (task, error);
       return;
+    }
+
+  if (job->test_hang)
+    {
+      post_progress (task, 0.25);
+      cs_test_hook_hold_until_cancelled (cancellable);
     }
 
   total = MAX (cs_document_get_n_events (doc), 1);
@@ -896,6 +908,7 @@ cs_event_list_set_filter (CsEventList   *self,
   job->trace_path = g_strdup (cs_document_get_trace_path (self->document));
   job->index_path = g_strdup (cs_document_get_index_path (self->document));
   job->filter = cs_event_filter_copy (filter);
+  job->test_hang = g_getenv ("CS_FILTER_TEST_HANG") != NULL;
   task = g_task_new (self, self->cancellable, count_done, NULL);
   g_task_set_source_tag (task, cs_event_list_set_filter);
   g_task_set_task_data (task, job, (GDestroyNotify) count_job_free);

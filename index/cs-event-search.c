@@ -8,11 +8,15 @@
  * very text the list shows).  The first match of each CPU is a candidate;
  * the earliest (or latest, backwards) in list order wins.  Counting walks
  * every passing event.
+ *
+ * CS_SEARCH_TEST_HANG (tests only): the worker waits until it is cancelled,
+ * so that a test can see the search bar's spinner and press Stop.
  */
 #include "config.h"
 
 #include "cs-document-private.h"
 #include "cs-event-list-private.h"
+#include "cs-test-hook.h"
 
 typedef struct {
   char *trace_path;
@@ -26,6 +30,7 @@ typedef struct {
   gboolean have_start;
   CsEvent start;                /* search strictly after (before) it */
   gboolean count_only;
+  gboolean test_hang;           /* CS_SEARCH_TEST_HANG */
 } SearchJob;
 
 static void
@@ -103,7 +108,10 @@ search_thread (GTask        *task,
   CsEvent best = { 0 };
   guint64 n_matches = 0;
 
-  doc = cs_document_open (job->trace_path, job->index_path, &error);
+  if (job->test_hang)
+    cs_test_hook_hold_until_cancelled (cancellable);
+  if (!g_cancellable_set_error_if_cancelled (cancellable, &error))
+    doc = cs_document_open (job->trace_path, job->index_path, &error);
   if (doc == NULL)
     {
       g_task_return_error (task, error);
@@ -202,6 +210,7 @@ new_job (CsEventList   *self,
   job->column = column;
   job->mode = mode;
   job->text = g_strdup (text ? text : "");
+  job->test_hang = g_getenv ("CS_SEARCH_TEST_HANG") != NULL;
   return job;
 }
 

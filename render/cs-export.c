@@ -84,7 +84,7 @@ collect_legend (CsTimelineRenderer    *renderer,
   GArray *entries = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
   g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autoptr(GError) error = NULL;
-  CsRangeStats *stats;
+  GArray *tasks;
   const gint32 *pids;
   guint n_pids;
 
@@ -97,17 +97,62 @@ collect_legend (CsTimelineRenderer    *renderer,
 
   /* A span the index cannot answer for leaves only the task plots: the
    * picture is still worth having, and the renderer reports the error. */
-  stats = cs_document_compute_range_stats (document, options->begin_ns, options->end_ns,
-                                           NULL, &error);
-  if (stats != NULL)
+  if (options->legend_tasks != NULL)
+    tasks = g_array_ref (options->legend_tasks);
+  else
+    tasks = cs_export_compute_legend_tasks (document, options->begin_ns, options->end_ns,
+                                            NULL, &error);
+  if (tasks != NULL)
     {
-      for (guint i = 0; i < stats->tasks->len; i++)
-        add_entry (entries, seen, document,
-                   g_array_index (stats->tasks, CsTaskTime, i).pid);
-      cs_range_stats_free (stats);
+      for (guint i = 0; i < tasks->len; i++)
+        add_entry (entries, seen, document, g_array_index (tasks, gint32, i));
+      g_array_unref (tasks);
     }
 
   return entries;
+}
+
+/**
+ * cs_export_compute_legend_tasks:
+ * @document: the recording; used from the calling thread only (any
+ *   thread: open one per thread)
+ * @begin_ns: start of the span (trace clock, ns), inclusive
+ * @end_ns: its end, exclusive
+ * @cancellable: (nullable): stops the computation
+ * @error: cs_document_compute_range_stats()'s errors, %G_IO_ERROR_CANCELLED
+ *
+ * The tasks an export's legend lists after the task plots: those that ran
+ * in [@begin_ns, @end_ns), longest first.  The slow part of an export of
+ * a large span (the range statistics), split off so that the window can
+ * run it in a worker thread and draw on the main thread
+ * (#CsExportOptions.legend_tasks).
+ *
+ * Returns: (transfer full) (element-type gint32) (nullable): the pids
+ */
+GArray *
+cs_export_compute_legend_tasks (CsDocument    *document,
+                                gint64         begin_ns,
+                                gint64         end_ns,
+                                GCancellable  *cancellable,
+                                GError       **error)
+{
+  CsRangeStats *stats;
+  GArray *tasks;
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (document), NULL);
+
+  stats = cs_document_compute_range_stats (document, begin_ns, end_ns, cancellable, error);
+  if (stats == NULL)
+    return NULL;
+  tasks = g_array_sized_new (FALSE, FALSE, sizeof (gint32), stats->tasks->len);
+  for (guint i = 0; i < stats->tasks->len; i++)
+    {
+      gint32 pid = g_array_index (stats->tasks, CsTaskTime, i).pid;
+
+      g_array_append_val (tasks, pid);
+    }
+  cs_range_stats_free (stats);
+  return tasks;
 }
 
 static PangoLayout *

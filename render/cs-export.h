@@ -90,6 +90,11 @@ typedef enum {
  *   base name of the document's trace file
  * @plain: only the renderer's drawing (with the markers' lines), without
  *   title line, markers' band or legend: the window's timeline as it is
+ * @legend_tasks: (nullable) (element-type gint32): the tasks that ran
+ *   longest in the span, longest first, as cs_export_compute_legend_tasks()
+ *   gives them (computed beforehand, e.g. in a worker thread); NULL: the
+ *   export computes them while it draws (which can take seconds on a large
+ *   recording).  Borrowed.
  *
  * What to export.  Initialise with cs_export_options_init().
  */
@@ -105,6 +110,7 @@ typedef struct {
   gint64 marker_b_ns;
   const char *title;
   gboolean plain;
+  GArray *legend_tasks;
 } CsExportOptions;
 
 void     cs_export_options_init      (CsExportOptions    *options,
@@ -126,6 +132,11 @@ gboolean cs_export_draw              (CsTimelineRenderer *renderer,
                                       const CsExportOptions *options,
                                       int                 width_px,
                                       int                 height_px,
+                                      GError            **error);
+GArray  *cs_export_compute_legend_tasks (CsDocument      *document,
+                                      gint64              begin_ns,
+                                      gint64              end_ns,
+                                      GCancellable       *cancellable,
                                       GError            **error);
 gboolean cs_export_write             (CsTimelineRenderer *renderer,
                                       const CsExportOptions *options,

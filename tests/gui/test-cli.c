@@ -15,20 +15,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
-typedef struct {
-  int status;      /* exit status, or -1 when killed by a signal */
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+#include "cli-run.h"
 
 static void
 run_argv (Run                *run,
@@ -90,16 +77,6 @@ parse_object (const char *text)
   g_assert_no_error (error);
   g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
-}
-
-static char *
-recording_path (const char *env,
-                const char *name)
-{
-  const char *dir = g_getenv (env);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
 }
 
 /* The recording the GUI issue names, or the shared one while it is being

@@ -743,6 +743,20 @@ test_search (Fixture       *fixture,
                      cs_event_item_get_event (item)->ts_ns);
   }
 
+  /* A count that runs shows the spinner and Stop; Stop ends it.
+   * CS_SEARCH_TEST_HANG holds the worker until then. */
+  g_setenv ("CS_SEARCH_TEST_HANG", "1", TRUE);
+  cs_event_search_bar_set_query (bar, CS_COLUMN_INFO, CS_SEARCH_CONTAINS, "prev_comm");
+  g_assert_true (cs_event_search_bar_get_busy (bar));
+  g_assert_true (gtk_widget_get_visible (cs_event_search_bar_get_stop_button (bar)));
+  cs_test_spin (20);
+  g_assert_true (cs_event_search_bar_get_busy (bar));
+  g_unsetenv ("CS_SEARCH_TEST_HANG");
+  gtk_widget_activate (cs_event_search_bar_get_stop_button (bar));
+  cs_test_wait_until (search_is_idle, bar, "the stopped count");
+  g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, "Stopped");
+  g_assert_false (gtk_widget_get_visible (cs_event_search_bar_get_stop_button (bar)));
+
   /* Stop cancels what runs. */
   cs_event_search_bar_set_query (bar, CS_COLUMN_INFO, CS_SEARCH_CONTAINS, "no such text anywhere");
   cs_event_search_bar_stop (bar);

@@ -141,6 +141,65 @@ test_marker_range (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+export_idle (gpointer data)
+{
+  return !cs_export_dialog_is_busy (CS_EXPORT_DIALOG (data));
+}
+
+/* Export… runs the slow part in a worker: the dialog shows it is busy and
+ * Cancel stops it without writing a file, leaving the dialog open; an
+ * export left to run writes the same picture as the synchronous one and
+ * closes the dialog.  CS_EXPORT_TEST_HANG holds the worker until Cancel. */
+static void
+test_cancel_then_finish (void)
+{
+  g_autofree char *path = cs_test_find_recording ();
+  g_autofree char *cancelled = g_build_filename (cs_test_work_dir, "cancelled.png", NULL);
+  g_autofree char *background = g_build_filename (cs_test_work_dir, "background.png", NULL);
+  g_autofree char *direct = g_build_filename (cs_test_work_dir, "direct.png", NULL);
+  g_autofree char *background_bytes = NULL;
+  g_autofree char *direct_bytes = NULL;
+  gsize background_len = 0, direct_len = 0;
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsExportDialog) dialog = NULL;
+  CsExportDialog *second;
+
+  dialog = g_object_ref (open_dialog (window));
+  cs_export_dialog_set_format (dialog, CS_EXPORT_PNG);
+
+  g_setenv ("CS_EXPORT_TEST_HANG", "1", TRUE);
+  cs_export_dialog_start (dialog, cancelled);
+  g_assert_true (cs_export_dialog_is_busy (dialog));
+  cs_test_spin (20);
+  /* Still working: the hook holds it until Cancel; the progress shows. */
+  g_assert_true (cs_export_dialog_is_busy (dialog));
+  g_assert_true (gtk_widget_get_visible (cs_export_dialog_get_progress (dialog)));
+  gtk_widget_activate (cs_export_dialog_get_cancel_button (dialog));
+  cs_test_wait_until (export_idle, dialog, "the cancelled export to stop");
+  g_assert_false (g_file_test (cancelled, G_FILE_TEST_EXISTS));
+  g_assert_false (gtk_widget_get_visible (cs_export_dialog_get_progress (dialog)));
+  /* Cancel stopped the work; it did not close the dialog. */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  g_unsetenv ("CS_EXPORT_TEST_HANG");
+
+  cs_export_dialog_start (dialog, background);
+  cs_test_wait_until (export_idle, dialog, "the export to finish");
+  g_assert_true (g_file_test (background, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+
+  second = open_dialog (window);
+  cs_export_dialog_set_format (second, CS_EXPORT_PNG);
+  g_assert_true (cs_export_dialog_write (second, direct, &error));
+  g_assert_no_error (error);
+  gtk_window_destroy (GTK_WINDOW (second));
+  g_assert_true (g_file_get_contents (background, &background_bytes, &background_len, NULL));
+  g_assert_true (g_file_get_contents (direct, &direct_bytes, &direct_len, NULL));
+  g_assert_cmpmem (background_bytes, background_len, direct_bytes, direct_len);
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -152,6 +211,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/cs/gui/ExportDialog/png-matches-window", test_png_matches_window);
   g_test_add_func ("/cs/gui/ExportDialog/marker-range", test_marker_range);
+  g_test_add_func ("/cs/gui/ExportDialog/cancel-then-finish", test_cancel_then_finish);
 
   return cs_test_gui_run ();
 }

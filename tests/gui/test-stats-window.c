@@ -84,6 +84,58 @@ test_follows_span_and_markers (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+stop_shown (gpointer data)
+{
+  CsStatsWindow *w = data;
+
+  return cs_stats_window_is_busy (w) && gtk_widget_get_visible (cs_stats_window_get_stop_button (w));
+}
+
+static gboolean
+stats_idle (gpointer data)
+{
+  return !cs_stats_window_is_busy (CS_STATS_WINDOW (data));
+}
+
+/* A computation that does not end (CS_STATS_TEST_HANG) shows Stop; Stop
+ * ends it, the window says so, and the next span computes again. */
+static void
+test_stop_cancels (void)
+{
+  g_autofree char *path = cs_test_find_recording ();
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsDocument *doc = cs_timeline_get_document (timeline);
+  gint64 first = cs_document_get_first_ns (doc), last = cs_document_get_last_ns (doc);
+  gint64 a = first + (last - first) / 3, b = first + (last - first) / 2;
+  g_autofree char *want_ab = NULL;
+  CsStatsWindow *stats;
+
+  g_setenv ("CS_STATS_TEST_HANG", "1", TRUE);
+  cs_test_activate (window, "show-stats", NULL);
+  stats = CS_STATS_WINDOW (_cs_window_actions_get_dialog (window, "stats"));
+  g_assert_nonnull (stats);
+  cs_test_wait_until (stop_shown, stats, "the Stop button of a running computation");
+  g_assert_null (cs_stats_window_get_text (stats));
+
+  gtk_widget_activate (cs_stats_window_get_stop_button (stats));
+  cs_test_wait_until (stats_idle, stats, "the computation to stop");
+  g_assert_nonnull (cs_stats_window_get_text (stats));
+  g_assert_true (g_str_has_prefix (cs_stats_window_get_text (stats), "Stopped"));
+  g_assert_false (gtk_widget_get_visible (cs_stats_window_get_stop_button (stats)));
+
+  /* Without the hook, a new span computes to the end. */
+  g_unsetenv ("CS_STATS_TEST_HANG");
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, b);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, a);
+  cs_test_wait_until (stats_ready, stats, "the statistics of A..B after Stop");
+  cs_test_wait_until (stats_idle, stats, "the statistics of A..B after Stop");
+  want_ab = expected_text (doc, a, b);
+  g_assert_cmpstr (cs_stats_window_get_text (stats), ==, want_ab);
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -94,6 +146,7 @@ main (int argc, char *argv[])
   cs_test_gui_init (&argc, &argv, "test-stats-window", TRUE);
 
   g_test_add_func ("/cs/gui/StatsWindow/follows-span-and-markers", test_follows_span_and_markers);
+  g_test_add_func ("/cs/gui/StatsWindow/stop-cancels", test_stop_cancels);
 
   return cs_test_gui_run ();
 }

@@ -400,6 +400,48 @@ test_filter_actions (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+filter_progress_shown (gpointer data)
+{
+  CsFilterBar *bar = data;
+
+  return gtk_widget_get_visible (cs_filter_bar_get_cancel_button (bar)) &&
+         gtk_widget_get_visible (cs_filter_bar_get_progress_bar (bar)) &&
+         gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (cs_filter_bar_get_progress_bar (bar))) > 0.0;
+}
+
+/* While the list counts what a filter passes, the filter bar shows the
+ * progress and Cancel; Cancel stops the count and shows every event.
+ * CS_FILTER_TEST_HANG holds the count (after some progress) until then. */
+static void
+test_filter_cancel (void)
+{
+  g_autofree char *path = cs_test_find_recording ();
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_analysis_get_document (analysis);
+  guint switch_type = find_type (document, "sched", "sched_switch");
+  guint64 n_total = cs_document_get_n_events (document);
+  CsFilterBar *bar;
+
+  bar = CS_FILTER_BAR (gtk_widget_get_first_child (gtk_widget_get_parent (
+          gtk_widget_get_ancestor (GTK_WIDGET (cs_window_get_timeline (window)), GTK_TYPE_PANED))));
+  g_assert_false (gtk_widget_get_visible (cs_filter_bar_get_cancel_button (bar)));
+
+  g_setenv ("CS_FILTER_TEST_HANG", "1", TRUE);
+  cs_test_activate (window, "filter-event-hide", g_variant_new_uint32 (switch_type));
+  cs_test_wait_until (filter_progress_shown, bar, "the filter's progress and Cancel");
+  g_assert_false (cs_analysis_get_filter_ready (analysis));
+  g_unsetenv ("CS_FILTER_TEST_HANG");
+
+  gtk_widget_activate (cs_filter_bar_get_cancel_button (bar));
+  cs_test_wait_until (filter_is_ready, analysis, "the cancelled filter");
+  g_assert_cmpuint (list_rows (window), ==, n_total);
+  g_assert_cmpstr (cs_filter_bar_get_text (bar), ==, "");
+
+  cs_test_destroy_window (window);
+}
+
 static void
 test_filter_dialog (void)
 {
@@ -821,6 +863,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/TaskPlots/wakeup-latency-markers", test_wakeup_latency_markers);
   g_test_add_func ("/cs/gui/Filters/actions", test_filter_actions);
   g_test_add_func ("/cs/gui/Filters/dialog", test_filter_dialog);
+  g_test_add_func ("/cs/gui/Filters/cancel", test_filter_cancel);
   g_test_add_func ("/cs/gui/Session/round-trip", test_session_round_trip);
   g_test_add_func ("/cs/gui/Session/errors", test_session_errors);
   g_test_add_func ("/cs/gui/CpuPlots/cpu-option", test_cpu_option);

@@ -1,0 +1,13 @@
+/* cs-test-hook.h: the test-only knobs that hold background work.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+void cs_test_hook_hold_until_cancelled (GCancellable *cancellable);
+
+G_END_DECLS
