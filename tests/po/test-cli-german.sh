@@ -48,6 +48,8 @@ check_not () {
 
 "$CHRONOSCOPE" --help > "$tmp/help" 2>&1
 check "--help is German" "$tmp/help" 'Befehle, die keine Anzeige brauchen'
+check "--help shows the latency plugin's command summary in German" "$tmp/help" \
+  'chronoscope latency .*A → B-Latenzpaare messen'
 "$CHRONOSCOPE" stats --help > "$tmp/stats-help" 2>&1
 check "stats --help option descriptions are German" "$tmp/stats-help" 'Die Statistik als JSON ausgeben'
 
