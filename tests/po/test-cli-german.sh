@@ -58,6 +58,10 @@ check "info without FILE says so in German" "$tmp/info-missing" 'Argument DATEI 
 "$CHRONOSCOPE" info "$tmp" > "$tmp/info-folder" 2>&1
 check "info on a folder says so in German" "$tmp/info-folder" 'Keine reguläre Datei'
 
+: > "$tmp/empty.dat"
+"$CHRONOSCOPE" info "$tmp/empty.dat" > "$tmp/info-empty" 2>&1
+check "info on an empty file explains in German" "$tmp/info-empty" 'ist leer, keine trace-cmd-Aufzeichnung'
+
 "$CHRONOSCOPE" info "$CS_SAMPLE" > "$tmp/info" 2>&1
 check "info labels are German" "$tmp/info" '^Dateiversion: +7'
 check "info plural: 2 CPUs" "$tmp/info" 'trace\.dat, 2 CPUs'
