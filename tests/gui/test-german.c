@@ -21,39 +21,12 @@
 #include "cs-window.h"
 #include "gui-test-util.h"
 
-/* The first widget of @type under @root (depth first, @root included). */
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
+/* The primary menu: the menu button with the open-menu icon. */
+static gboolean
+is_primary_menu (GtkWidget *widget, gconstpointer unused)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* The primary menu under @root: the menu button with the open-menu icon. */
-static GtkWidget *
-find_primary_menu (GtkWidget *root)
-{
-  if (GTK_IS_MENU_BUTTON (root) &&
-      g_strcmp0 (gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (root)), "open-menu-symbolic") == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_primary_menu (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_MENU_BUTTON (widget) &&
+         g_strcmp0 (gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)), "open-menu-symbolic") == 0;
 }
 
 /* The label of the item of @menu (any section) whose action is @action. */
@@ -83,8 +56,8 @@ static void
 test_status_page (void)
 {
   CsWindow *window = cs_test_new_window (1000, 700);
-  GtkWidget *status = find_widget (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE);
-  GtkWidget *header = find_widget (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR);
+  GtkWidget *status = cs_test_find_widget (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE);
+  GtkWidget *header = cs_test_find_widget (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR);
   GtkWidget *menu = NULL;
   g_autofree char *preferences = NULL;
   g_autofree char *about = NULL;
@@ -95,7 +68,7 @@ test_status_page (void)
                    "Eine Aufzeichnung öffnen");
 
   g_assert_nonnull (header);
-  menu = find_primary_menu (header);
+  menu = cs_test_find_where (header, is_primary_menu, NULL);
   g_assert_nonnull (menu);
   preferences = menu_label (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu)), "app.preferences");
   about = menu_label (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (menu)), "app.about");
@@ -116,7 +89,7 @@ test_event_list_columns (void)
   gboolean time_found = FALSE, event_found = FALSE;
 
   cs_test_wait_until (cs_test_window_is_ready, window, "the recording");
-  view = find_widget (GTK_WIDGET (window), GTK_TYPE_COLUMN_VIEW);
+  view = cs_test_find_widget (GTK_WIDGET (window), GTK_TYPE_COLUMN_VIEW);
   g_assert_nonnull (view);
   columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (view));
   for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
