@@ -400,8 +400,9 @@ cli_info_print_source (CsDocument *document)
       g_autofree char *lines = g_strdup_printf (ngettext ("%" PRIu64 " line not understood",
                                                           "%" PRIu64 " lines not understood",
                                                           n_bad), n_bad);
+      g_print ("%-14s ", _("Text:"));
       /* TRANSLATORS: "3 lines not understood", then the first line's number */
-      g_print ("%-14s %s, first at line %" G_GUINT64_FORMAT "\n", _("Text:"), lines, first_bad);
+      g_print (_("%s, first at line %" PRIu64 "\n"), lines, first_bad);
     }
 }
 
