@@ -4,8 +4,8 @@
  *
  * Runs the real CsWindow in-process with LC_ALL=de_DE.UTF-8 and the build
  * tree's de.mo ($CHRONOSCOPE_LOCALEDIR, bound before gtk_init): the status
- * page, the primary menu and the event list's columns are German, and the
- * duration helpers write a decimal comma.  The de_DE.UTF-8 locale comes
+ * page, the primary menu, the event list's columns and the plugin pages' tab
+ * titles are German, and the duration helpers write a decimal comma.  The de_DE.UTF-8 locale comes
  * from Debian's locales-all; without it the test fails saying so.
  */
 #include "config.h"
@@ -103,6 +103,24 @@ test_event_list_columns (void)
     }
   g_assert_true (time_found);
   g_assert_true (event_found);
+
+  /* The built-in plugins' page titles (N_() in the plugins) are German. */
+  {
+    GtkWidget *notebook = cs_test_find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK);
+    gboolean latency_found = FALSE;
+
+    g_assert_nonnull (notebook);
+    for (int i = 0; i < gtk_notebook_get_n_pages (GTK_NOTEBOOK (notebook)); i++)
+      {
+        GtkWidget *page = gtk_notebook_get_nth_page (GTK_NOTEBOOK (notebook), i);
+        const char *text = gtk_notebook_get_tab_label_text (GTK_NOTEBOOK (notebook), page);
+
+        g_test_message ("tab %d: %s", i, text);
+        g_assert_cmpstr (text, !=, "Latency");
+        latency_found |= g_strcmp0 (text, "Latenz") == 0;
+      }
+    g_assert_true (latency_found);
+  }
   cs_test_save_screenshot (GTK_WIDGET (window), "german-window.png");
   cs_test_destroy_window (window);
 }
