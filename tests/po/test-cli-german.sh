@@ -82,6 +82,9 @@ else
 fi
 check_not "stats --json has no German words" "$tmp/stats.json" 'Ereignis|Spanne'
 
+"$CHRONOSCOPE" query "$CS_SAMPLE" 'DELETE FROM events' > "$tmp/query-refused" 2>&1
+check "query refuses a change in German" "$tmp/query-refused" 'SQL über eine Aufzeichnung ist nur lesend'
+
 "$CHRONOSCOPE" query "$CS_SAMPLE" 'SELECT 1.5 AS x, 1234567 AS y' --csv 2>&1 | tr -d '\r' > "$tmp/query.csv"
 check "query --csv keeps the decimal point and no grouping" "$tmp/query.csv" '^1\.5,1234567$'
 
