@@ -19,6 +19,8 @@
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -113,8 +115,8 @@ print_text (const CsDemoScenario *scenario, const char *path, const CsDemoMarker
   g_autofree char *ab = cs_format_duration (m->b_ns - m->a_ns);
 
   g_print (_("%s: %s on CPU %u\n"), path, scenario->name, m->cpu);
-  g_print (_("Marker A: %s (%" G_GINT64_FORMAT " ns)\n"), a, m->a_ns);
-  g_print (_("Marker B: %s (%" G_GINT64_FORMAT " ns)\n"), b, m->b_ns);
+  g_print (_("Marker A: %s (%" PRId64 " ns)\n"), a, m->a_ns);
+  g_print (_("Marker B: %s (%" PRId64 " ns)\n"), b, m->b_ns);
   g_print (_("B − A:    %s\n"), ab);
   if (m->has_latency)
     {

@@ -239,7 +239,10 @@ append_help (CsPlugin                  *plugin,
   /* TRANSLATORS: a plugin's subcommand in chronoscope --help: the
    * command, its summary, the plugin's id */
   g_string_append_printf (text, _("\n  chronoscope %s …   %s (plugin %s)"), info->name,
-                          info->summary != NULL ? info->summary : "", cs_plugin_get_id (plugin));
+                          /* Built-in plugins mark it N_() in Chronoscope's domain. */
+                          info->summary != NULL && *info->summary != '\0'
+                          ? g_dgettext (GETTEXT_PACKAGE, info->summary) : "",
+                          cs_plugin_get_id (plugin));
   return TRUE;
 }
 

@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <stdio.h>
 
 #include <glib/gi18n.h>
@@ -139,7 +141,7 @@ cs_cli_render (int    argc,
   if (end_ns <= begin_ns)
     {
       g_autofree char *message =
-        g_strdup_printf (_("--end (%" G_GINT64_FORMAT ") must be after --begin (%" G_GINT64_FORMAT ")"),
+        g_strdup_printf (_("--end (%" PRId64 ") must be after --begin (%" PRId64 ")"),
                          end_ns, begin_ns);
       _cs_cli_fail ("render", message);
       return 1;

@@ -30,6 +30,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -360,11 +362,12 @@ cli_info_print_source (CsDocument *document)
   g_print ("%-14s %s, %s\n", _("Format:"), cs_document_get_source_format (document), cpus);
   if (n_bad > 0)
     {
-      g_autofree char *lines = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " line not understood",
-                                                          "%" G_GUINT64_FORMAT " lines not understood",
+      g_autofree char *lines = g_strdup_printf (ngettext ("%" PRIu64 " line not understood",
+                                                          "%" PRIu64 " lines not understood",
                                                           n_bad), n_bad);
+      g_print ("%-14s ", _("Text:"));
       /* TRANSLATORS: "3 lines not understood", then the first line's number */
-      g_print ("%-14s %s, first at line %" G_GUINT64_FORMAT "\n", _("Text:"), lines, first_bad);
+      g_print (_("%s, first at line %" PRIu64 "\n"), lines, first_bad);
     }
 }
 
@@ -400,7 +403,7 @@ cli_info_print_text (CsDocument *document)
         continue;
       g_print ("  CPU %-4u %12" G_GUINT64_FORMAT, info->cpu, info->n_events);
       if (info->missed_events > 0)
-        g_print (_("  (%" G_GUINT64_FORMAT " missed)"), info->missed_events);
+        g_print (_("  (%" PRIu64 " missed)"), info->missed_events);
       g_print ("\n");
     }
 

@@ -17,6 +17,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -412,7 +414,7 @@ append_side (GString             *out,
 {
   g_autofree char *span = cs_format_duration (side->end_ns - side->begin_ns);
 
-  g_string_append_printf (out, _("%s: %s, span [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") ns, %s%s\n"),
+  g_string_append_printf (out, _("%s: %s, span [%" PRId64 ", %" PRId64 ") ns, %s%s\n"),
                           label, side->name, side->begin_ns, side->end_ns, span,
                           side->whole ? _(" (the whole recording)") : "");
 }

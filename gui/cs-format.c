@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "cs-format.h"
@@ -24,7 +26,7 @@ cs_format_timestamp (gint64 ts_ns)
   guint64 abs_ns = ts_ns < 0 ? (guint64) -(ts_ns + 1) + 1 : (guint64) ts_ns;
 
   /* TRANSLATORS: a timestamp in seconds, for example "59.866283412 s" */
-  return g_strdup_printf (_("%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT " s"),
+  return g_strdup_printf (_("%s%" PRIu64 ".%09" PRIu64 " s"),
                           sign, abs_ns / G_GUINT64_CONSTANT (1000000000),
                           abs_ns % G_GUINT64_CONSTANT (1000000000));
 }
@@ -46,7 +48,7 @@ cs_format_duration (gint64 duration_ns)
   int digits;
 
   if (magnitude < 1e3)
-    return g_strdup_printf (_("%" G_GINT64_FORMAT " ns"), duration_ns);
+    return g_strdup_printf (_("%" PRId64 " ns"), duration_ns);
 
   value = duration_ns / (magnitude < 1e6 ? 1e3 : magnitude < 1e9 ? 1e6 : 1e9);
   digits = ABS (value) >= 99.95 ? 0 : ABS (value) >= 9.995 ? 1 : 2;
@@ -73,7 +75,7 @@ cs_format_offset (gint64 offset_ns)
   double magnitude = ABS ((double) offset_ns);
 
   if (magnitude < 1e3)
-    return g_strdup_printf (_("%" G_GINT64_FORMAT " ns"), offset_ns);
+    return g_strdup_printf (_("%" PRId64 " ns"), offset_ns);
   if (magnitude < 1e6)
     return g_strdup_printf (_("%.3f µs"), offset_ns / 1e3);
   if (magnitude < 1e9)

@@ -25,6 +25,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -355,7 +357,7 @@ cs_index_job_complete (CsIndexJob *self)
       if (self->has_position)
         cs_index_job_return_error (self,
                                    g_error_new (CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                                                _("The recording “%s” looks damaged at offset %" G_GUINT64_FORMAT
+                                                _("The recording “%s” looks damaged at offset %" PRIu64
                                                   " (CPU %u): the indexer made no progress for %.0f s"),
                                                 basename, self->position_offset, self->position_cpu,
                                                 seconds));

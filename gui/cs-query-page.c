@@ -25,6 +25,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -449,7 +451,7 @@ activate_cb (GtkColumnView *view,
   cs_timeline_show_time (timeline, link.ts_ns);
   if (!find_event (document, &link, &event))
     {
-      g_autofree char *text = g_strdup_printf (_("No event at %" G_GINT64_FORMAT " ns of this CPU or task"),
+      g_autofree char *text = g_strdup_printf (_("No event at %" PRId64 " ns of this CPU or task"),
                                                link.ts_ns);
       set_status (self, text);
       return;

@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -34,7 +36,7 @@ cs_range_stats_to_text (CsDocument         *doc,
   g_autofree char *n_events = cs_format_count (st->n_events);
   int comm_width = 4;
 
-  g_string_append_printf (out, _("Span: [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") ns, %s%s\n"),
+  g_string_append_printf (out, _("Span: [%" PRId64 ", %" PRId64 ") ns, %s%s\n"),
            st->begin_ns, st->end_ns, span, st->whole ? _(" (the whole recording)") : "");
   g_string_append_printf (out, _("Events: %s\n"), n_events);
 
@@ -87,7 +89,7 @@ cs_range_stats_to_text (CsDocument         *doc,
       g_autofree char *p99 = cs_format_duration (st->wakeups.p99_ns);
       g_autofree char *max = cs_format_duration (st->wakeups.max_ns);
 
-      g_string_append_printf (out, _("  count %" G_GUINT64_FORMAT ", min %s, p50 %s, p90 %s, p99 %s, max %s\n"),
+      g_string_append_printf (out, _("  count %" PRIu64 ", min %s, p50 %s, p90 %s, p99 %s, max %s\n"),
                st->wakeups.count, min, p50, p90, p99, max);
     }
   return g_string_free (out, FALSE);

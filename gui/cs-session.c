@@ -36,6 +36,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 
 #include <json-glib/json-glib.h>
@@ -496,7 +498,7 @@ cs_session_load (const char  *path,
   if (!get_int (object, "version", &version) || version > SESSION_VERSION)
     {
       g_set_error (error, CS_SESSION_ERROR, CS_SESSION_ERROR_INVALID,
-                   _("%s was saved by a newer Chronoscope (session version %" G_GINT64_FORMAT ")"),
+                   _("%s was saved by a newer Chronoscope (session version %" PRId64 ")"),
                    path, version);
       return NULL;
     }

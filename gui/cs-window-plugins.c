@@ -228,7 +228,10 @@ add_pages (CsPluginWindow *self,
       page->info = info;
       page->widget = widget;
       g_ptr_array_add (self->pages, page);
-      gtk_notebook_append_page (self->notebook, widget, gtk_label_new (info->title));
+      /* Built-in plugins mark their titles N_() in Chronoscope's domain. */
+      gtk_notebook_append_page (self->notebook, widget,
+                                gtk_label_new (*info->title != '\0'
+                                               ? g_dgettext (GETTEXT_PACKAGE, info->title) : ""));
       page_range_changed (self, page);
     }
   update_tabs (self);

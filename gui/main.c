@@ -24,9 +24,12 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(CsApplication) application = NULL;
+  const char *localedir = g_getenv ("CHRONOSCOPE_LOCALEDIR");
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* CHRONOSCOPE_LOCALEDIR: the catalogues of a build tree (build/po), so
+   * tests read the translations before they are installed. */
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -12,6 +12,8 @@
 
 #include <event-parse.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "cs-event-filter-private.h"
 #include "cs-tracedat-reader.h"
 
@@ -281,7 +283,7 @@ check_expression (struct tep_handle  *tep,
     {
       g_autofree char *op = g_match_info_fetch (m, 1);
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "Bad filter \"%s\": no value after \"%s\"", expression, op);
+                   _("Bad filter \"%s\": no value after \"%s\""), expression, op);
       return FALSE;
     }
   g_clear_pointer (&m, g_match_info_free);
@@ -303,7 +305,7 @@ check_expression (struct tep_handle  *tep,
       if (!any)
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                       "Bad filter \"%s\": the recording has no event %s%s%s", expression,
+                       _("Bad filter \"%s\": the recording has no event %s%s%s"), expression,
                        system, name && *name ? "/" : "", name ? name : "");
           return FALSE;
         }
@@ -320,7 +322,7 @@ check_expression (struct tep_handle  *tep,
       if (!known)
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                       "Bad filter \"%s\": no event it names has a field \"%s\"", expression, field);
+                       _("Bad filter \"%s\": no event it names has a field \"%s\""), expression, field);
           return FALSE;
         }
     }
@@ -365,7 +367,7 @@ cs_event_filter_set_expression (CsEventFilter *self,
   if (file == NULL)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "The recording %s cannot be read to check the filter",
+                   _("The recording %s cannot be read to check the filter"),
                    cs_document_get_trace_path (document));
       return FALSE;
     }
@@ -388,11 +390,11 @@ cs_event_filter_set_expression (CsEventFilter *self,
        * failure: say what the syntax is instead. */
       if (*buf == '\0' || strstr (buf, "alloc") != NULL)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                     "Bad filter \"%s\": write it as system/event: condition, and separate "
-                     "several with commas, each with its own condition", expression);
+                     _("Bad filter \"%s\": write it as system/event: condition, and separate "
+                     "several with commas, each with its own condition"), expression);
       else
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                     "Bad filter \"%s\": %s", expression, buf);
+                     _("Bad filter \"%s\": %s"), expression, buf);
       return FALSE;
     }
   g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
@@ -591,7 +593,7 @@ cs_event_filter_new_from_string (CsDocument  *document,
   if (dict == NULL)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "Not a saved filter: %s", parse_error->message);
+                   _("Not a saved filter: %s"), parse_error->message);
       return NULL;
     }
 
@@ -615,7 +617,7 @@ cs_event_filter_new_from_string (CsDocument  *document,
                                   : !g_ascii_string_to_signed (value, 10, G_MININT32, G_MAXINT32, &v, NULL))
             {
               g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                           "The saved filter names %s \"%s\", which this recording does not have",
+                           _("The saved filter names %s \"%s\", which this recording does not have"),
                            field_keys[f], value);
               return NULL;
             }

@@ -17,10 +17,14 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <event-parse.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "cs-cpu-scanner.h"
 #include "cs-index-builder.h"
@@ -243,7 +247,7 @@ scanner_thread (gpointer user_data)
   while (b->n_started < b->n_threads)
     g_cond_wait (&b->grid_cond, &b->grid_lock);
   if (g_atomic_int_get (&b->failed) && done->error == NULL)
-    g_set_error_literal (&done->error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Another CPU failed");
+    g_set_error_literal (&done->error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Another CPU failed"));
   g_mutex_unlock (&b->grid_lock);
 
   for (guint i = 0; done->error == NULL; i++)
@@ -585,8 +589,8 @@ build_into (sqlite3             *db,
   if (first_ns != b->grid.origin_ns)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s: the first event read (%" G_GINT64_FORMAT " ns) is not the one the "
-                   "summaries were laid out from (%" G_GINT64_FORMAT " ns)",
+                   _("%s: the first event read (%" PRId64 " ns) is not the one the "
+                   "summaries were laid out from (%" PRId64 " ns)"),
                    b->trace_path, first_ns, b->grid.origin_ns);
       return FALSE;
     }
@@ -673,8 +677,8 @@ explain_no_space (sqlite3     *db,
   g_autofree char *detail = g_strdup ((*error)->message);
   g_clear_error (error);
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC,
-               "No space left in the index cache folder %s while indexing %s; "
-               "nothing was kept (%s)", dir, trace_path, detail);
+               _("No space left in the index cache folder %s while indexing %s; "
+               "nothing was kept (%s)"), dir, trace_path, detail);
 }
 
 /* Returns @ok, or FALSE with a %CS_INDEX_ERROR_CHANGED @error (replacing
@@ -695,7 +699,7 @@ check_unchanged (const char  *trace_path,
     return FALSE;
   g_clear_error (error);
   g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED,
-               "%s changed while it was being indexed (%s); its index was not kept",
+               _("%s changed while it was being indexed (%s); its index was not kept"),
                trace_path, now == NULL ? id_error->message
                                        : "it was truncated, rewritten or replaced");
   return FALSE;
@@ -788,7 +792,7 @@ cs_index_build (const char          *trace_path,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot create the index directory %s: %s", dir, g_strerror (saved));
+                   _("Cannot create the index directory %s: %s"), dir, g_strerror (saved));
       return FALSE;
     }
   cs_index_cache_remove_stale_temporaries ();
@@ -798,7 +802,7 @@ cs_index_build (const char          *trace_path,
                        SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
-                   "Cannot create the index %s: %s", tmp_path,
+                   _("Cannot create the index %s: %s"), tmp_path,
                    db ? sqlite3_errmsg (db) : "out of memory");
       sqlite3_close (db);
       g_unlink (tmp_path);
@@ -837,7 +841,7 @@ cs_index_build (const char          *trace_path,
       !g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_clear_error (error);
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Indexing was cancelled");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Indexing was cancelled"));
     }
 
   g_async_queue_unref (b.queue);
@@ -861,7 +865,7 @@ cs_index_build (const char          *trace_path,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot move the finished index to %s: %s", index_path, g_strerror (saved));
+                   _("Cannot move the finished index to %s: %s"), index_path, g_strerror (saved));
       ok = FALSE;
     }
   if (!ok)

@@ -27,6 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "cs-index-cache.h"
 #include "cs-index-lock.h"
 
@@ -79,8 +81,8 @@ cs_index_cache_compute_identity (const char  *trace_path,
       if (fd >= 0)
         close (fd);
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   saved == EACCES ? "Cannot open %s: %s (read permission is needed)"
-                                   : "Cannot open %s: %s",
+                   saved == EACCES ? _("Cannot open %s: %s (read permission is needed)")
+                                   : _("Cannot open %s: %s"),
                    trace_path, g_strerror (saved));
       return NULL;
     }
@@ -88,7 +90,7 @@ cs_index_cache_compute_identity (const char  *trace_path,
     {
       close (fd);
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s is not a regular file", trace_path);
+                   _("%s is not a regular file"), trace_path);
       return NULL;
     }
 
@@ -104,7 +106,7 @@ cs_index_cache_compute_identity (const char  *trace_path,
           int saved = n < 0 ? errno : EIO;
           close (fd);
           g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                       "Cannot read %s: %s", trace_path, g_strerror (saved));
+                       _("Cannot read %s: %s"), trace_path, g_strerror (saved));
           return NULL;
         }
       got += n;
@@ -249,7 +251,7 @@ probe_dir (const char  *dir,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot create the index cache folder %s: %s", dir, g_strerror (saved));
+                   _("Cannot create the index cache folder %s: %s"), dir, g_strerror (saved));
       return FALSE;
     }
   probe = g_build_filename (dir, ".write-test-XXXXXX", NULL);
@@ -258,7 +260,7 @@ probe_dir (const char  *dir,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot write in the index cache folder %s: %s", dir, g_strerror (saved));
+                   _("Cannot write in the index cache folder %s: %s"), dir, g_strerror (saved));
       return FALSE;
     }
   close (fd);
@@ -351,7 +353,7 @@ cs_index_cache_dup_writable_dir (char   **fallback_reason,
   if (result == NULL)
     {
       g_set_error (error, G_FILE_ERROR, probe_error->code,
-                   "%s; a temporary folder cannot be made either: %s",
+                   _("%s; a temporary folder cannot be made either: %s"),
                    probe_error->message, tmp_error->message);
       return NULL;
     }

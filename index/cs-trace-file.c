@@ -8,12 +8,16 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 #include <trace-cmd/trace-cmd.h>
 #include <unistd.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "cs-trace-file.h"
 #include "cs-tracedat-reader.h"
@@ -130,7 +134,7 @@ check_header (CsTraceFile *self,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot open %s: %s", self->path, g_strerror (saved));
+                   _("Cannot open %s: %s"), self->path, g_strerror (saved));
       return FALSE;
     }
   n = read (fd, head, sizeof head);
@@ -139,7 +143,7 @@ check_header (CsTraceFile *self,
       int saved = errno;
       close (fd);
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot read %s: %s", self->path, g_strerror (saved));
+                   _("Cannot read %s: %s"), self->path, g_strerror (saved));
       return FALSE;
     }
   close (fd);
@@ -147,7 +151,7 @@ check_header (CsTraceFile *self,
   if (n == 0)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                   "%s is empty, not a trace-cmd recording", self->path);
+                   _("%s is empty, not a trace-cmd recording"), self->path);
       return FALSE;
     }
   if ((gsize) n < sizeof tracedat_magic ||
@@ -156,10 +160,10 @@ check_header (CsTraceFile *self,
       if ((gsize) n < sizeof tracedat_magic &&
           memcmp (head, tracedat_magic, n) == 0)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                     "%s is truncated: it ends inside the trace-cmd header", self->path);
+                     _("%s is truncated: it ends inside the trace-cmd header"), self->path);
       else
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
-                     "%s is not a trace-cmd recording (no trace.dat magic bytes)",
+                     _("%s is not a trace-cmd recording (no trace.dat magic bytes)"),
                      self->path);
       return FALSE;
     }
@@ -173,21 +177,21 @@ check_header (CsTraceFile *self,
   if (vlen == vmax)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                   "%s is truncated: it ends inside the trace-cmd header", self->path);
+                   _("%s is truncated: it ends inside the trace-cmd header"), self->path);
       return FALSE;
     }
   if (!g_ascii_string_to_unsigned (version, 10, 0, 1000, &v, NULL))
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s has a damaged trace-cmd header (file version \"%.16s\")",
+                   _("%s has a damaged trace-cmd header (file version \"%.16s\")"),
                    self->path, version);
       return FALSE;
     }
   if (v != 6 && v != 7)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s is a trace-cmd recording of file version %u; "
-                   "Chronoscope reads versions 6 and 7",
+                   _("%s is a trace-cmd recording of file version %u; "
+                   "Chronoscope reads versions 6 and 7"),
                    self->path, (guint) v);
       return FALSE;
     }
@@ -215,8 +219,8 @@ check_data_in_file (CsTraceFile  *self,
       if (size > 0 && (offset > (guint64) st.st_size || size > (guint64) st.st_size - offset))
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                       "%s is truncated: the data of CPU %u ends at byte %" G_GUINT64_FORMAT
-                       " but the file has only %" G_GINT64_FORMAT " bytes",
+                       _("%s is truncated: the data of CPU %u ends at byte %" PRIu64
+                       " but the file has only %" PRId64 " bytes"),
                        data_path, cpu, offset + size, (gint64) st.st_size);
           return FALSE;
         }
@@ -366,12 +370,12 @@ cs_trace_file_open_full (const char          *path,
     {
       if (compression != NULL && g_strcmp0 (compression, "zstd") != 0)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                     "%s keeps events in buffer instances and is compressed with %s: "
+                     _("%s keeps events in buffer instances and is compressed with %s: "
                      "Chronoscope reads instances only through libtracecmd, which reads "
-                     "zstd here", path, compression);
+                     "zstd here"), path, compression);
       else
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                     "%s is damaged: libtracecmd cannot read its headers", path);
+                     _("%s is damaged: libtracecmd cannot read its headers"), path);
       return NULL;
     }
 
@@ -399,7 +403,7 @@ cs_trace_file_open_full (const char          *path,
       if (cpus < 0 || cpus > 8192)
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       "%s declares %d CPUs", path, cpus);
+                       _("%s declares %d CPUs"), path, cpus);
           return NULL;
         }
       self->n_cpus = MAX (self->n_cpus, (guint) cpus);
@@ -629,7 +633,7 @@ cs_trace_file_read_at (CsTraceFile *self,
     {
       g_clear_pointer (&rec, tracecmd_free_record);
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s has no event of CPU %u at offset %" G_GUINT64_FORMAT,
+                   _("%s has no event of CPU %u at offset %" PRIu64),
                    self->path, cpu, offset);
       return FALSE;
     }

@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -630,7 +632,7 @@ cs_export_write (CsTimelineRenderer    *renderer,
   if (options->end_ns <= options->begin_ns)
     {
       g_set_error (error, CS_EXPORT_ERROR, CS_EXPORT_ERROR_SIZE,
-                   _("The span to export is empty (%" G_GINT64_FORMAT " to %" G_GINT64_FORMAT " ns)"),
+                   _("The span to export is empty (%" PRId64 " to %" PRId64 " ns)"),
                    options->begin_ns, options->end_ns);
       return FALSE;
     }

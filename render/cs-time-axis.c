@@ -4,6 +4,7 @@
  */
 #include "cs-time-axis.h"
 
+#include <langinfo.h>
 #include <stdio.h>
 
 #define NS_PER_US G_GINT64_CONSTANT (1000)
@@ -139,8 +140,18 @@ cs_time_unit_name (gint64 unit_ns)
     }
 }
 
-/* Writes @value_ns / @unit_ns with @decimals digits after the point (the
- * digits dropped are zero for values on the tick grid). */
+/* The decimal separator of LC_NUMERIC ("," in German), for text people read:
+ * axis labels and durations. Never used for machine output. */
+static const char *
+decimal_point (void)
+{
+  const char *point = nl_langinfo (RADIXCHAR);
+
+  return point != NULL && *point != '\0' ? point : ".";
+}
+
+/* Writes @value_ns / @unit_ns with @decimals digits after the locale's
+ * decimal point (the digits dropped are zero for values on the tick grid). */
 static gsize
 format_fixed (char *buffer, gsize buffer_size, const char *prefix,
               gint64 value_ns, gint64 unit_ns, guint decimals, const char *suffix)
@@ -154,8 +165,9 @@ format_fixed (char *buffer, gsize buffer_size, const char *prefix,
   if (decimals > 0)
     {
       fraction /= (guint64) (unit_ns / pow10_i64 (decimals));
-      n = g_snprintf (buffer, buffer_size, "%s%s%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT "%s",
-                      prefix, sign, integral, (int) decimals, fraction, suffix);
+      n = g_snprintf (buffer, buffer_size, "%s%s%" G_GUINT64_FORMAT "%s%0*" G_GUINT64_FORMAT "%s",
+                      prefix, sign, integral, decimal_point (), (int) decimals, fraction,
+                      suffix);
     }
   else
     n = g_snprintf (buffer, buffer_size, "%s%s%" G_GUINT64_FORMAT "%s",
@@ -284,7 +296,7 @@ cs_time_axis_init (CsTimeAxis *axis,
  * @buffer_size: bytes at @buffer; %CS_TIME_AXIS_LABEL_SIZE is always enough
  *
  * Formats the label of a tick without allocating (the renderer calls this
- * for every tick of every frame).
+ * for every tick of every frame), with the decimal separator of LC_NUMERIC.
  *
  * Returns: the length of the label in bytes, without the nul
  */
@@ -318,8 +330,9 @@ cs_time_axis_format_label (const CsTimeAxis *axis,
  *
  * Formats a duration for people: whole nanoseconds below 1 µs ("850 ns"),
  * otherwise three decimals in the largest unit that keeps the value at 1 or
- * more ("1.250 µs", "12.346 ms", "3.000 s"), rounded to nearest.  Used for
- * slice lengths, wakeup latencies and marker distances.
+ * more ("1.250 µs", "12.346 ms", "3.000 s"), rounded to nearest, with the
+ * decimal separator of LC_NUMERIC ("1,250 µs" in German).  Used for slice
+ * lengths, wakeup latencies and marker distances; never for machine output.
  *
  * Returns: (transfer full): the UTF-8 text
  */
@@ -346,8 +359,8 @@ cs_time_format_duration (gint64 duration_ns)
         break;
     }
 
-  return g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%03u %s", sign,
-                          thousandths / 1000, (guint) (thousandths % 1000),
+  return g_strdup_printf ("%s%" G_GUINT64_FORMAT "%s%03u %s", sign,
+                          thousandths / 1000, decimal_point (), (guint) (thousandths % 1000),
                           cs_time_unit_name (unit));
 }
 

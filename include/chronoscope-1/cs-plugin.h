@@ -108,8 +108,10 @@ GQuark cs_plugin_error_quark (void);
  * @id: a short stable name, `[a-z0-9-]+`, unique among plugins: it names
  *   the plugin in settings, sessions, the command line (`--row ID:KEY`) and
  *   the files of its results
- * @name: the name users read (the plugin translates it itself)
- * @description: one sentence on what it adds
+ * @name: the name users read (the plugin translates it itself; the host
+ *   also looks it up in Chronoscope's own gettext domain, so built-in
+ *   plugins mark it with N_())
+ * @description: one sentence on what it adds (translated like @name)
  * @version: the plugin's own version, shown in the Plugins dialog
  * @init: (nullable): registers the plugin's hooks; main thread, once.
  *   Return %FALSE with @error set to refuse to load (for example when a

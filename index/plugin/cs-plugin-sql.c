@@ -58,7 +58,8 @@ _cs_plugin_add_sql_tables (GPtrArray     *plugins,
             pdoc = _cs_plugin_document_new (document);
           _cs_plugin_document_list_pass_results (pdoc, plugin, pass, &paths, &params);
           missing = info->how_to_compute != NULL
-            ? g_strdup (info->how_to_compute)
+            ? g_strdup (*info->how_to_compute != '\0'
+                        ? g_dgettext (GETTEXT_PACKAGE, info->how_to_compute) : "")
             : g_strdup_printf (_("enable the plugin “%s” in the window, where its pass “%s” runs"),
                                plugin->id, pass->name);
           table.name = info->name;

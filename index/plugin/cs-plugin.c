@@ -294,8 +294,12 @@ _cs_plugin_load (const char  *path,
   plugin->path = g_strdup (path);
   plugin->module = module;
   plugin->id = g_strdup (entry->id);
-  plugin->name = g_strdup (entry->name);
-  plugin->description = g_strdup (entry->description != NULL ? entry->description : "");
+  /* Built-in plugins mark their name and description with N_() in
+   * Chronoscope's own domain: look them up there (a text the catalogue does
+   * not hold comes back unchanged). */
+  plugin->name = g_strdup (*entry->name != '\0' ? g_dgettext (GETTEXT_PACKAGE, entry->name) : "");
+  plugin->description = g_strdup (entry->description != NULL && *entry->description != '\0'
+                                  ? g_dgettext (GETTEXT_PACKAGE, entry->description) : "");
   plugin->version = g_strdup (entry->version != NULL ? entry->version : "");
   for (guint k = 0; k < CS_PLUGIN_N_HOOK_KINDS; k++)
     plugin->hooks[k] = g_ptr_array_new_with_free_func (g_free);

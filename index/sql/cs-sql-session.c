@@ -15,6 +15,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "cs-sql-private.h"
 #include "cs-sql-query-private.h"
 
@@ -184,7 +186,7 @@ cs_sql_session_new (CsDocument  *document,
   rc = sqlite3_open_v2 (":memory:", &self->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc != SQLITE_OK)
     {
-      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "Cannot open an SQL connection: %s",
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("Cannot open an SQL connection: %s"),
                    self->db ? sqlite3_errmsg (self->db) : "out of memory");
       return NULL;
     }
@@ -259,7 +261,7 @@ cs_sql_session_dup_schema (CsSqlSession  *self,
   if (schema == NULL)
     {
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_NO_TABLE,
-                   "%s has no table %s", cs_document_get_trace_path (self->document), table);
+                   _("%s has no table %s"), cs_document_get_trace_path (self->document), table);
       return NULL;
     }
   return g_strdup (schema);
@@ -302,9 +304,9 @@ cs_sql_session_prepare (CsSqlSession  *self,
   if (rc == SQLITE_AUTH || (rc != SQLITE_OK && self->refused != NULL))
     {
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED,
-                   "Refused: %s. SQL over a recording is read-only: it can read the tables "
+                   _("Refused: %s. SQL over a recording is read-only: it can read the tables "
                    "but never change them, attach databases, change settings or load "
-                   "extensions", self->refused ? self->refused : "changing the database");
+                   "extensions"), self->refused ? self->refused : "changing the database");
       return NULL;
     }
   if (rc != SQLITE_OK)
@@ -312,7 +314,7 @@ cs_sql_session_prepare (CsSqlSession  *self,
       int offset = sqlite3_error_offset (self->db);
 
       if (offset >= 0)
-        g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX, "%s (at character %d)",
+        g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX, _("%s (at character %d)"),
                      sqlite3_errmsg (self->db), offset);
       else
         g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX, "%s", sqlite3_errmsg (self->db));
@@ -320,7 +322,7 @@ cs_sql_session_prepare (CsSqlSession  *self,
     }
   if (stmt == NULL)
     {
-      g_set_error_literal (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX, "The query is empty");
+      g_set_error_literal (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX, _("The query is empty"));
       return NULL;
     }
   while (tail != NULL && (g_ascii_isspace (*tail) || *tail == ';'))
@@ -329,7 +331,7 @@ cs_sql_session_prepare (CsSqlSession  *self,
     {
       sqlite3_finalize (stmt);
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_SYNTAX,
-                   "Only one statement can run at a time; the second one starts at character %d",
+                   _("Only one statement can run at a time; the second one starts at character %d"),
                    (int) (tail - sql));
       return NULL;
     }
@@ -337,8 +339,8 @@ cs_sql_session_prepare (CsSqlSession  *self,
     {
       sqlite3_finalize (stmt);
       g_set_error_literal (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED,
-                           "Refused: the statement would change the database. SQL over a "
-                           "recording is read-only");
+                           _("Refused: the statement would change the database. SQL over a "
+                           "recording is read-only"));
       return NULL;
     }
   return _cs_sql_query_new (self, stmt);
@@ -396,7 +398,7 @@ cs_sql_session_add_file_table (CsSqlSession          *self,
 
   if (g_hash_table_contains (self->schemas, table->name))
     {
-      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "There is a table %s already", table->name);
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("There is a table %s already"), table->name);
       return FALSE;
     }
   if (!_cs_sql_register_file_table (self->db, &self->ctx, table, &schema, error))

@@ -14,12 +14,16 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <glib/gi18n-lib.h>
 
 #include <glib/gstdio.h>
 
@@ -161,7 +165,7 @@ cs_text_import_sniff (const char  *path,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot open %s: %s", path, g_strerror (saved));
+                   _("Cannot open %s: %s"), path, g_strerror (saved));
       return FALSE;
     }
   n = fread (buf, 1, SNIFF_BYTES, f);
@@ -285,7 +289,7 @@ store_event (Convert          *c,
   if (!cs_text_events_encode (c->events, l, more_text, c->record))
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s has more event types than a recording can hold (line %" G_GUINT64_FORMAT ")",
+                   _("%s has more event types than a recording can hold (line %" PRIu64 ")"),
                    c->path, line_no);
       return FALSE;
     }
@@ -504,7 +508,7 @@ finish (Convert     *c,
                      c->path, c->report->first_bad_line, c->report->first_bad_text);
       else if (c->n_cpus_declared == 0)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
-                     "%s holds no events", c->path);
+                     _("%s holds no events"), c->path);
       if (c->report->n_bad_lines > 0 || c->n_cpus_declared == 0)
         return FALSE;
     }
@@ -561,8 +565,8 @@ open_perf_script (const char  *path,
   if (perf == NULL)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s is a perf recording (perf.data): Chronoscope reads it through "
-                   "“perf script”, which is not installed (Debian: apt install linux-perf)", path);
+                   _("%s is a perf recording (perf.data): Chronoscope reads it through "
+                   "“perf script”, which is not installed (Debian: apt install linux-perf)"), path);
       return NULL;
     }
   if (!g_spawn_async_with_pipes (NULL, (char **) argv, NULL,
@@ -571,7 +575,7 @@ open_perf_script (const char  *path,
                                  &local_error))
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "Cannot run “perf script” on %s: %s", path, local_error->message);
+                   _("Cannot run “perf script” on %s: %s"), path, local_error->message);
       *pid = 0;
       return NULL;
     }
@@ -602,7 +606,7 @@ finish_perf_script (const char  *path,
   if (ok && !(WIFEXITED (status) && WEXITSTATUS (status) == 0))
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "“perf script” could not read %s (it exited with status %d)",
+                   _("“perf script” could not read %s (it exited with status %d)"),
                    path, WIFEXITED (status) ? WEXITSTATUS (status) : -1);
       return FALSE;
     }
@@ -666,7 +670,7 @@ cs_text_import_convert (const char          *path,
       int saved = errno;
       if (perf_pid == 0)
         g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                     "Cannot open %s: %s", path, g_strerror (saved));
+                     _("Cannot open %s: %s"), path, g_strerror (saved));
       return FALSE;
     }
   if (perf_pid == 0 && g_stat (path, &st) == 0)
@@ -703,7 +707,7 @@ cs_text_import_convert (const char          *path,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot read %s at line %" G_GUINT64_FORMAT ": %s",
+                   _("Cannot read %s at line %" PRIu64 ": %s"),
                    path, c.line_no + 1, g_strerror (saved));
       ok = FALSE;
     }
@@ -786,7 +790,7 @@ cs_text_import_ensure (const char          *path,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot create the index directory %s: %s", dir, g_strerror (saved));
+                   _("Cannot create the index directory %s: %s"), dir, g_strerror (saved));
       return NULL;
     }
   if (!cs_text_import_convert (path, out_path, progress, user_data, cancellable, report, error))

@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "cs-field-plot-key.h"
 
 static gboolean
@@ -22,8 +24,8 @@ usage (GError     **error,
        const char  *text)
 {
   g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
-               "“%s” is not a field to plot: write SYSTEM:EVENT.FIELD, optionally followed "
-               "by /cpu=N, /pid=N or /FIELD=N (for example power:cpu_frequency.state/cpu_id=0)",
+               _("“%s” is not a field to plot: write SYSTEM:EVENT.FIELD, optionally followed "
+                 "by /cpu=N, /pid=N or /FIELD=N (for example power:cpu_frequency.state/cpu_id=0)"),
                text);
   return FALSE;
 }
@@ -189,14 +191,14 @@ _cs_field_plot_key_check (const CsFieldPlotKey  *key,
   if (event == NULL)
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
-                   "The recording %s has no event %s:%s",
+                   _("The recording %s has no event %s:%s"),
                    cs_plugin_document_get_path (document), key->system, key->event);
       return FALSE;
     }
   if (!_cs_field_plot_field_is_number (tep_find_any_field (event, key->field)))
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
-                   "The event %s:%s of %s has no number field “%s”", key->system, key->event,
+                   _("The event %s:%s of %s has no number field “%s”"), key->system, key->event,
                    cs_plugin_document_get_path (document), key->field);
       return FALSE;
     }
@@ -204,7 +206,7 @@ _cs_field_plot_key_check (const CsFieldPlotKey  *key,
       !_cs_field_plot_field_is_number (tep_find_any_field (event, key->split_field)))
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
-                   "The event %s:%s of %s has no number field “%s” to choose by", key->system,
+                   _("The event %s:%s of %s has no number field “%s” to choose by"), key->system,
                    key->event, cs_plugin_document_get_path (document), key->split_field);
       return FALSE;
     }

@@ -10,7 +10,10 @@
  * bar and the step line goes through its last value.  Everything comes
  * from the series (cs-field-plot-series.c): about one row per column.
  */
+#include <inttypes.h>
 #include <math.h>
+
+#include <glib/gi18n-lib.h>
 
 #include "cs-field-plot-private.h"
 
@@ -156,7 +159,7 @@ values_draw (gpointer             instance,
     }
   if (_cs_field_plot_series_get_n_points (series) == 0)
     {
-      draw_note (cr, view, scale.y0 + scale.height / 2, "no values");
+      draw_note (cr, view, scale.y0 + scale.height / 2, _("no values"));
       return TRUE;
     }
   _cs_field_plot_series_get_range (series, &scale.min, &scale.max);
@@ -281,7 +284,7 @@ values_lookup (gpointer            instance,
               best_dx = dx;
             }
         }
-      item->text = g_strdup_printf ("%s.%s = %" G_GINT64_FORMAT " (CPU %d, pid %d)", k.event,
+      item->text = g_strdup_printf (_("%s.%s = %" PRId64 " (CPU %d, pid %d)"), k.event,
                                     k.field, best->last, best->cpu, best->pid);
       item->begin_ns = item->end_ns = best->ts_ns;
       item->pid = best->pid;
@@ -300,8 +303,8 @@ values_lookup (gpointer            instance,
           all.max = MAX (all.max, v->max);
           all.last = v->last;
         }
-      item->text = g_strdup_printf ("%s.%s: %" G_GINT64_FORMAT " values, min %" G_GINT64_FORMAT
-                                    ", max %" G_GINT64_FORMAT ", last %" G_GINT64_FORMAT,
+      item->text = g_strdup_printf (_("%s.%s: %" PRId64 " values, min %" PRId64
+                                      ", max %" PRId64 ", last %" PRId64),
                                     k.event, k.field, all.n, all.min, all.max, all.last);
       item->begin_ns = begin_ns;
       item->end_ns = end_ns;

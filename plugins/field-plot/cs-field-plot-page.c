@@ -8,6 +8,7 @@
  * the row appears under the task plots and its pass runs in the
  * background.  GTK 4.8 widgets only.
  */
+#include <glib/gi18n-lib.h>
 #include <gtk/gtk.h>
 
 #include "cs-field-plot-private.h"
@@ -79,7 +80,7 @@ split_changed_cb (GObject    *object,
 
   gtk_widget_set_sensitive (GTK_WIDGET (page->split_value), split != SPLIT_ALL);
   gtk_entry_set_placeholder_text (page->split_value,
-                                  split == SPLIT_CPU ? "CPU number"
+                                  split == SPLIT_CPU ? _("CPU number")
                                   : split == SPLIT_PID ? "pid"
                                   : split == SPLIT_FIELD ? "field=value" : "");
 }
@@ -100,7 +101,7 @@ build_key (Page    *page,
   if (event == NULL || field == NULL)
     {
       g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
-                           "Choose an event and a field first");
+                           _("Choose an event and a field first"));
       return NULL;
     }
   switch (gtk_drop_down_get_selected (page->split_choice))
@@ -139,7 +140,7 @@ add_clicked_cb (GtkButton *button,
       return;
     }
   cs_plugin_window_add_row (page->window, page->plot->plugin, CS_FIELD_PLOT_LAYER, key);
-  status = g_strdup_printf ("Added the row %s", key);
+  status = g_strdup_printf (_("Added the row %s"), key);
   gtk_label_set_text (page->status, status);
 }
 
@@ -163,16 +164,20 @@ page_create (gpointer        instance,
              CsPluginWindow *window)
 {
   static const char *const splits[] = {
-    "All its events", "Those of one CPU", "Those of one task", "Those where a field has a value", NULL,
+    N_("All its events"), N_("Those of one CPU"), N_("Those of one task"),
+    N_("Those where a field has a value"),
   };
+  const char *split_texts[G_N_ELEMENTS (splits) + 1] = { NULL };
   CsFieldPlot *plot = instance;
   Page *page = g_new0 (Page, 1);
   struct tep_handle *tep = cs_plugin_document_get_tep (plot->document, NULL);
   /* libtraceevent's own array: not ours to free. */
   struct tep_event **events = tep != NULL ? tep_list_events (tep, TEP_EVENT_SORT_SYSTEM) : NULL;
   GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *add = gtk_button_new_with_label ("Add row");
+  GtkWidget *add = gtk_button_new_with_label (_("Add row"));
 
+  for (guint i = 0; i < G_N_ELEMENTS (splits); i++)
+    split_texts[i] = _(splits[i]);
   page->plot = plot;
   page->window = window;
   page->events = gtk_string_list_new (NULL);
@@ -193,13 +198,13 @@ page_create (gpointer        instance,
   gtk_widget_set_margin_top (grid, 12);
   gtk_widget_set_margin_bottom (grid, 12);
   /* The drop-downs take the lists (transfer full); the page borrows them. */
-  page->event_choice = GTK_DROP_DOWN (labelled (grid, 0, "Event",
+  page->event_choice = GTK_DROP_DOWN (labelled (grid, 0, _("Event"),
       gtk_drop_down_new (G_LIST_MODEL (page->events), NULL)));
-  page->field_choice = GTK_DROP_DOWN (labelled (grid, 1, "Field",
+  page->field_choice = GTK_DROP_DOWN (labelled (grid, 1, _("Field"),
       gtk_drop_down_new (G_LIST_MODEL (page->fields), NULL)));
-  page->split_choice = GTK_DROP_DOWN (labelled (grid, 2, "Plot",
-      gtk_drop_down_new_from_strings (splits)));
-  page->split_value = GTK_ENTRY (labelled (grid, 3, "Which", gtk_entry_new ()));
+  page->split_choice = GTK_DROP_DOWN (labelled (grid, 2, _("Plot"),
+      gtk_drop_down_new_from_strings (split_texts)));
+  page->split_value = GTK_ENTRY (labelled (grid, 3, _("Which"), gtk_entry_new ()));
   gtk_grid_attach (GTK_GRID (grid), add, 1, 4, 1, 1);
   gtk_widget_set_halign (add, GTK_ALIGN_START);
   page->status = GTK_LABEL (gtk_label_new (NULL));
@@ -214,7 +219,7 @@ page_create (gpointer        instance,
   fill_fields (page);
   split_changed_cb (NULL, NULL, page);
   if (g_list_model_get_n_items (G_LIST_MODEL (page->events)) == 0)
-    gtk_label_set_text (page->status, "This recording has no event with a number field.");
+    gtk_label_set_text (page->status, _("This recording has no event with a number field."));
   return grid;
 }
 
@@ -230,7 +235,7 @@ _cs_field_plot_add_page (CsPlugin *plugin)
   static const CsPluginPageInfo info = {
     .struct_size = sizeof (CsPluginPageInfo),
     .name = "field_plot",
-    .title = "Field plot",
+    .title = N_("Field plot"),
     .create = page_create,
   };
 

@@ -21,6 +21,8 @@
  */
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "cs-field-plot-private.h"
 
 typedef struct {
@@ -124,7 +126,7 @@ values_begin (CsPluginPass  *pass,
       sqlite3_prepare_v2 (st->db, "INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
                           &st->insert_bucket, NULL) != SQLITE_OK)
     {
-      sql_failed (st->db, "Cannot create the field plot's tables", error);
+      sql_failed (st->db, _("Cannot create the field plot's tables"), error);
       values_free (st);
       return NULL;
     }
@@ -152,7 +154,7 @@ flush_bucket (PassState  *st,
   rc = sqlite3_step (s);
   sqlite3_reset (s);
   b->open = FALSE;
-  return rc == SQLITE_DONE || sql_failed (st->db, "Cannot write a summary of the field plot", error);
+  return rc == SQLITE_DONE || sql_failed (st->db, _("Cannot write a summary of the field plot"), error);
 }
 
 static gboolean
@@ -176,7 +178,7 @@ values_event (gpointer              data,
   rc = sqlite3_step (st->insert_point);
   sqlite3_reset (st->insert_point);
   if (rc != SQLITE_DONE)
-    return sql_failed (st->db, "Cannot write a value of the field plot", error);
+    return sql_failed (st->db, _("Cannot write a value of the field plot"), error);
   st->n_points++;
   st->min_value = MIN (st->min_value, value);
   st->max_value = MAX (st->max_value, value);
@@ -224,7 +226,7 @@ values_end (gpointer   data,
     if (!flush_bucket (st, level, error))
       return FALSE;
   if (sqlite3_prepare_v2 (st->db, "INSERT INTO series VALUES (?1, ?2)", -1, &s, NULL) != SQLITE_OK)
-    return sql_failed (st->db, "Cannot describe the field plot's series", error);
+    return sql_failed (st->db, _("Cannot describe the field plot's series"), error);
   for (guint i = 0; i < G_N_ELEMENTS (series); i++)
     {
       sqlite3_bind_text (s, 1, series[i].name, -1, SQLITE_STATIC);
@@ -232,7 +234,7 @@ values_end (gpointer   data,
       if (sqlite3_step (s) != SQLITE_DONE)
         {
           sqlite3_finalize (s);
-          return sql_failed (st->db, "Cannot describe the field plot's series", error);
+          return sql_failed (st->db, _("Cannot describe the field plot's series"), error);
         }
       sqlite3_reset (s);
     }

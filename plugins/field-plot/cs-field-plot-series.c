@@ -11,6 +11,8 @@
  */
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "cs-field-plot-private.h"
 
 /* A frame's request and what it read, so that redrawing the same span
@@ -48,7 +50,7 @@ sql_error (sqlite3     *db,
            GError     **error)
 {
   g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-               "Cannot read the field plot's %s: %s", what, sqlite3_errmsg (db));
+               _("Cannot read the field plot's %s: %s"), what, sqlite3_errmsg (db));
   return FALSE;
 }
 

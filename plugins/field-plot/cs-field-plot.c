@@ -16,6 +16,8 @@
  *
  * Built only against the public API (<chronoscope-plugin.h>).
  */
+#include <glib/gi18n-lib.h>
+
 #include "cs-field-plot-private.h"
 
 static gpointer
@@ -128,6 +130,6 @@ field_plot_init (CsPlugin  *plugin,
   return TRUE;
 }
 
-CS_PLUGIN_DEFINE ("field-plot", "Field plot",
-                  "Plots a number field of an event over time, per CPU or per task",
+CS_PLUGIN_DEFINE ("field-plot", N_("Field plot"),
+                  N_("Plots a number field of an event over time, per CPU or per task"),
                   "1.0", field_plot_init)

@@ -27,6 +27,7 @@
  * bar its figures, and a double-click puts markers A and B on its ends
  * (#CsPluginItem).  Main thread.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -87,7 +88,7 @@ kmod_format_duration_exact (gint64 duration_ns)
   gsize len;
 
   if (magnitude < 1e3)
-    return g_strdup_printf (_("%" G_GINT64_FORMAT " ns"), duration_ns);
+    return g_strdup_printf (_("%" PRId64 " ns"), duration_ns);
 
   g_snprintf (number, sizeof number, "%.3f",
               duration_ns / (magnitude < 1e6 ? 1e3 : magnitude < 1e9 ? 1e6 : 1e9));

@@ -8,6 +8,7 @@
  * worst-first list (--top N), as text or JSON (--json), for the whole
  * recording or a range (--begin/--end, ns in the trace clock).
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include <glib/gi18n-lib.h>
@@ -182,9 +183,9 @@ print_text (CsPluginDocument     *doc,
   if (pairs->len > 5)
     g_print (_("  … and %u more pairs of events\n"), pairs->len - 5);
   if (opt->begin_ns != G_MININT64 || opt->end_ns != G_MAXINT64)
-    g_print (_("Range: [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") ns\n"), opt->begin_ns,
+    g_print (_("Range: [%" PRId64 ", %" PRId64 ") ns\n"), opt->begin_ns,
              opt->end_ns);
-  g_print (_("Pairs: %" G_GUINT64_FORMAT " (A without B over the recording: %" G_GUINT64_FORMAT
+  g_print (_("Pairs: %" PRIu64 " (A without B over the recording: %" PRIu64
              ")\n"), stats->count, n_unmatched);
   if (stats->count > 0)
     for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
@@ -246,7 +247,7 @@ explain_no_pair (GPtrArray *pairs)
     return g_strdup_printf (_("no pair: the recording has no %s event"), info->a_event);
   if (n_b == 0)
     return g_strdup_printf (_("no pair: the recording has no %s event"), info->b_event);
-  return g_strdup_printf (_("no pair: none of the %" G_GUINT64_FORMAT " %s events is followed "
+  return g_strdup_printf (_("no pair: none of the %" PRIu64 " %s events is followed "
                             "by a %s event with the same key (%s)"), n_a, info->a_event,
                           info->b_event, info->definition);
 }

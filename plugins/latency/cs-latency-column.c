@@ -12,6 +12,7 @@
  * so walking positions in either direction costs one blob read per
  * chunk.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -127,7 +128,7 @@ cs_latency_column_get (CsLatencyColumn  *self,
     }
 out_of_range:
   g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-               _("Cannot read the latency pairs: no position %" G_GINT64_FORMAT " in the pass's tables"),
+               _("Cannot read the latency pairs: no position %" PRId64 " in the pass's tables"),
                position);
   return FALSE;
 }

@@ -24,6 +24,7 @@
  * latency-custom-button, latency-whole, latency-status, latency-histogram, latency-list and latency-count,
  * latency-min ... latency-max for the figures' values.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -148,11 +149,11 @@ update_list (Page *page)
       g_autofree char *lo = cs_latency_format_ns (b->lo_ns);
       g_autofree char *hi = cs_latency_format_ns (b->hi_ns);
 
-      status = g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " pairs from %s to %s (click the bar again for all)"),
+      status = g_strdup_printf (_("%s: %" PRIu64 " pairs from %s to %s (click the bar again for all)"),
                                 _cs_latency_get_title (page->latency), b->count, lo, hi);
     }
   else if (db != NULL)
-    status = g_strdup_printf (_("%s: %" G_GUINT64_FORMAT " pairs, worst first"),
+    status = g_strdup_printf (_("%s: %" PRIu64 " pairs, worst first"),
                               _cs_latency_get_title (page->latency), page->stats.count);
   if (status != NULL)
     gtk_label_set_text (page->status, status);

@@ -18,6 +18,8 @@
  */
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include <chronoscope-plugin.h>
 
 
@@ -31,21 +33,12 @@ typedef struct {
   CsPluginDocument *document;   /* borrowed: the host keeps it alive */
 } MissedEvents;
 
-/* 1234567 -> "1,234,567": counts read better grouped, whatever the locale. */
+/* 1234567 -> "1,234,567" in English, "1.234.567" in German: the locale's
+ * grouping (LC_NUMERIC), for people only. */
 static char *
 format_count (guint64 n)
 {
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  GString *s = g_string_new (NULL);
-  gsize len = strlen (digits);
-
-  for (gsize i = 0; i < len; i++)
-    {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (s, ',');
-      g_string_append_c (s, digits[i]);
-    }
-  return g_string_free (s, FALSE);
+  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
 }
 
 /* A sentence about a loss: for the info bar ("CPU 1 lost 1,234 events
@@ -58,11 +51,18 @@ format_loss (guint    cpu,
   g_autofree char *count = NULL;
 
   if (n_missed == G_MAXUINT64)
-    return in_list ? g_strdup_printf ("CPU %u lost events before this one", cpu)
-                   : g_strdup_printf ("CPU %u lost events here (the kernel did not count them)", cpu);
+    return in_list ? g_strdup_printf (_("CPU %u lost events before this one"), cpu)
+                   : g_strdup_printf (_("CPU %u lost events here (the kernel did not count them)"), cpu);
   count = format_count (n_missed);
-  return g_strdup_printf ("CPU %u lost %s %s %s", cpu, count, n_missed == 1 ? "event" : "events",
-                          in_list ? "before this one" : "here");
+  if (in_list)
+    /* TRANSLATORS: "CPU 1 lost 1,234 events before this one" */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "CPU %u lost %s event before this one",
+                                         "CPU %u lost %s events before this one", (gulong) n_missed),
+                            cpu, count);
+  /* TRANSLATORS: "CPU 1 lost 1,234 events here" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "CPU %u lost %s event here",
+                                       "CPU %u lost %s events here", (gulong) n_missed),
+                          cpu, count);
 }
 
 /* Next to a mark: "−1,234". */
@@ -72,7 +72,8 @@ format_short (guint64 n_missed)
   g_autofree char *count = NULL;
 
   if (n_missed == G_MAXUINT64)
-    return g_strdup ("lost");
+    /* TRANSLATORS: next to a mark where a CPU lost an unknown number of events */
+    return g_strdup (_("lost"));
   count = format_count (n_missed);
   return g_strdup_printf ("\u2212%s", count);
 }
@@ -312,6 +313,6 @@ missed_init (CsPlugin  *plugin,
   return TRUE;
 }
 
-CS_PLUGIN_DEFINE ("missed-events", "Missed events",
-                  "Marks where a CPU's ring buffer was overrun and lost events, with how many",
+CS_PLUGIN_DEFINE ("missed-events", N_("Missed events"),
+                  N_("Marks where a CPU's ring buffer was overrun and lost events, with how many"),
                   "1.0", missed_init)

@@ -502,3 +502,38 @@ cs_test_find_visible_label (GtkWidget  *widget,
 
   return NULL;
 }
+
+/* The first widget under @root (depth first, @root included) that @match
+ * accepts, or NULL. */
+GtkWidget *
+cs_test_find_where (GtkWidget         *root,
+                    CsTestWidgetMatch  match,
+                    gconstpointer      data)
+{
+  if (match (root, data))
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = cs_test_find_where (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_of_type (GtkWidget *widget, gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
+}
+
+/* The first widget of @type under @root (depth first, @root included), or
+ * NULL. */
+GtkWidget *
+cs_test_find_widget (GtkWidget *root,
+                     GType      type)
+{
+  return cs_test_find_where (root, is_of_type, GSIZE_TO_POINTER (type));
+}

@@ -89,4 +89,12 @@ GtkWidget *cs_test_find_visible_label (GtkWidget  *widget,
                                        const char *text,
                                        GtkWidget  *clip);
 
+typedef gboolean (*CsTestWidgetMatch) (GtkWidget *widget, gconstpointer data);
+
+GtkWidget *cs_test_find_where  (GtkWidget         *root,
+                                CsTestWidgetMatch  match,
+                                gconstpointer      data);
+GtkWidget *cs_test_find_widget (GtkWidget *root,
+                                GType      type);
+
 G_END_DECLS

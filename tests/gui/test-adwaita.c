@@ -27,38 +27,6 @@
 #include "cs-window.h"
 #include "gui-test-util.h"
 
-typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
-
-/* The first widget under @root (depth first, @root included) that @match
- * accepts, or NULL. */
-static GtkWidget *
-find_where (GtkWidget *root, WidgetMatch match, gconstpointer data)
-{
-  if (match (root, data))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_where (child, match, data);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-is_of_type (GtkWidget *widget, gconstpointer type)
-{
-  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (type));
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  return find_where (root, is_of_type, GSIZE_TO_POINTER (type));
-}
-
 /* A button whose action is @action. */
 static gboolean
 is_action_button (GtkWidget *widget, gconstpointer action)
@@ -78,7 +46,7 @@ is_primary_menu (GtkWidget *widget, gconstpointer unused)
 static GtkWidget *
 find_primary_menu (GtkWidget *root)
 {
-  return find_where (root, is_primary_menu, NULL);
+  return cs_test_find_where (root, is_primary_menu, NULL);
 }
 
 /* A mapped label whose text (markup removed) is @text. */
@@ -127,7 +95,7 @@ label_shows (gpointer data)
 {
   LabelWait *wait = data;
 
-  return find_where (wait->root, is_label_with_text, wait->text) != NULL;
+  return cs_test_find_where (wait->root, is_label_with_text, wait->text) != NULL;
 }
 
 /* Without a recording: an AdwApplicationWindow with an AdwHeaderBar showing
@@ -141,17 +109,17 @@ test_status_page (void)
   static const char * const buttons[] = { "app.open", "win.record", "win.demo" };
 
   g_assert_true (ADW_IS_APPLICATION_WINDOW (window));
-  header = find_widget (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR);
+  header = cs_test_find_widget (GTK_WIDGET (window), ADW_TYPE_HEADER_BAR);
   g_assert_nonnull (header);
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_EMPTY);
 
-  status = find_widget (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE);
+  status = cs_test_find_widget (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE);
   g_assert_nonnull (status);
   cs_test_wait_until (cs_test_widget_is_drawable, status, "the status page");
   g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status)), ==, "Open a Recording");
   for (guint i = 0; i < G_N_ELEMENTS (buttons); i++)
     {
-      GtkWidget *button = find_where (status, is_action_button, buttons[i]);
+      GtkWidget *button = cs_test_find_where (status, is_action_button, buttons[i]);
 
       g_assert_nonnull (button);
       g_assert_true (gtk_widget_is_drawable (button));
@@ -218,7 +186,7 @@ test_recent (void)
   gtk_recent_info_unref (info);
 
   second = cs_test_new_window (1000, 700);
-  list = find_widget (GTK_WIDGET (second), CS_TYPE_RECENT_LIST);
+  list = cs_test_find_widget (GTK_WIDGET (second), CS_TYPE_RECENT_LIST);
   g_assert_nonnull (list);
   wait = (RecentWait) { CS_RECENT_LIST (list), uri };
   cs_test_wait_until (recent_lists, &wait, "the recording in the recent list");
@@ -226,7 +194,7 @@ test_recent (void)
   g_assert_nonnull (cs_test_find_visible_label (list, "sched-irq-v6.dat", GTK_WIDGET (second)));
 
   cs_test_save_screenshot (GTK_WIDGET (second), "adwaita-recent.png");
-  row = find_widget (list, GTK_TYPE_LIST_BOX_ROW);
+  row = cs_test_find_widget (list, GTK_TYPE_LIST_BOX_ROW);
   g_assert_nonnull (row);
   g_signal_emit_by_name (gtk_widget_get_parent (row), "row-activated", row);
   cs_test_wait_until (cs_test_window_is_ready, second, "the recent recording");
@@ -378,7 +346,7 @@ test_preferences (void)
   cs_test_wait_until (cs_test_widget_is_drawable, preferences, "the Preferences window");
   cs_test_save_screenshot (GTK_WIDGET (preferences), "adwaita-preferences.png");
 
-  toggle = find_widget (GTK_WIDGET (preferences), GTK_TYPE_SWITCH);
+  toggle = cs_test_find_widget (GTK_WIDGET (preferences), GTK_TYPE_SWITCH);
   g_assert_nonnull (toggle);
   g_assert_cmpstr (gtk_widget_get_name (toggle), ==, "restore-session");
   g_assert_false (g_settings_get_boolean (settings, "restore-session"));
@@ -387,7 +355,7 @@ test_preferences (void)
   g_settings_set_boolean (settings, "restore-session", FALSE);
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (toggle)));
 
-  scheme = find_widget (GTK_WIDGET (preferences), ADW_TYPE_COMBO_ROW);
+  scheme = cs_test_find_widget (GTK_WIDGET (preferences), ADW_TYPE_COMBO_ROW);
   g_assert_nonnull (scheme);
   adw_combo_row_set_selected (ADW_COMBO_ROW (scheme), 2);
   g_assert_cmpstr (g_settings_get_string (settings, "color-scheme"), ==, "dark");
@@ -474,7 +442,7 @@ static void
 test_toast (void)
 {
   CsWindow *window = cs_test_new_window (800, 600);
-  GtkWidget *overlay = find_widget (GTK_WIDGET (window), ADW_TYPE_TOAST_OVERLAY);
+  GtkWidget *overlay = cs_test_find_widget (GTK_WIDGET (window), ADW_TYPE_TOAST_OVERLAY);
   LabelWait wait = { overlay, "Session saved as “a<b>.json”" };
 
   g_assert_nonnull (overlay);
@@ -492,7 +460,7 @@ test_plugin_refused_toast (void)
   g_autofree char *path = cs_test_find_recording ();
   CsWindow *window = cs_test_open_window (path, 1000, 700);
   LabelWait wait = {
-    find_widget (GTK_WIDGET (window), ADW_TYPE_TOAST_OVERLAY),
+    cs_test_find_widget (GTK_WIDGET (window), ADW_TYPE_TOAST_OVERLAY),
     /* The host's message, which names the plugin and gives its reason. */
     "The plugin “Refuser” cannot show this recording: this recording has no refuser:events",
   };
