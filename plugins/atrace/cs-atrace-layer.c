@@ -67,18 +67,6 @@ geometry (sqlite3            *db,
   return TRUE;
 }
 
-static void
-set_source (cairo_t            *cr,
-            const CsPluginView *view,
-            CsPluginColorRole   role,
-            double              alpha)
-{
-  CsPluginColor c;
-
-  cs_plugin_view_get_color (view, role, &c);
-  cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
-}
-
 /* One colour per name, from the palette's accents. */
 static CsPluginColorRole
 name_role (const char *name)
@@ -144,7 +132,7 @@ layer_draw (gpointer            instance,
                 {
                   if (run_x0 >= 0)
                     {
-                      set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 0.5);
+                      cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_TEXT, 0.5);
                       cairo_rectangle (cr, run_x0, y, run_x1 - run_x0, band_px - 1);
                       cairo_fill (cr);
                     }
@@ -152,19 +140,19 @@ layer_draw (gpointer            instance,
                 }
               continue;
             }
-          set_source (cr, view, name_role (name), sqlite3_column_int (stmt, 3) ? 0.85 : 0.5);
+          cs_plugin_view_set_source (view, cr, name_role (name), sqlite3_column_int (stmt, 3) ? 0.85 : 0.5);
           cairo_rectangle (cr, x0, y, x1 - x0, band_px - 1);
           cairo_fill (cr);
           if (band_px >= BAND_PX && x1 - x0 > 12)
             {
-              set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 1.0);
+              cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_TEXT, 1.0);
               cs_plugin_view_draw_text (view, cr, MAX (x0, area_x) + 2, y + (band_px - 1) / 2,
                                         x1 - MAX (x0, area_x) - 4, CS_PLUGIN_TEXT_SMALL, name);
             }
         }
       if (run_x0 >= 0)
         {
-          set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 0.5);
+          cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_TEXT, 0.5);
           cairo_rectangle (cr, run_x0, y, run_x1 - run_x0, band_px - 1);
           cairo_fill (cr);
         }
