@@ -32,6 +32,7 @@ typedef struct {
 #define CS_ATRACE_LAYER "slices"
 
 void     _cs_atrace_add_layer    (CsPlugin         *plugin);
+void     _cs_atrace_add_counter_rows (CsPlugin     *plugin);
 sqlite3 *_cs_atrace_get_db       (CsAtrace         *self);
 void     _cs_atrace_add_pass     (CsPlugin         *plugin);
 void     _cs_atrace_add_command  (CsPlugin         *plugin);

@@ -79,6 +79,7 @@ atrace_init (CsPlugin  *plugin,
   cs_plugin_set_document_hooks (plugin, &hooks);
   _cs_atrace_add_pass (plugin);
   _cs_atrace_add_layer (plugin);
+  _cs_atrace_add_counter_rows (plugin);
   _cs_atrace_add_command (plugin);
   return TRUE;
 }

@@ -66,6 +66,21 @@ def with_counters(src, dst):
     return sum(seen.values())
 
 
+def check_counter_row(path, counter):
+    """`render --row atrace:TGID:NAME` draws the counter's row: the picture
+    differs from the one without it, and an unknown key is dropped."""
+    cmd = os.environ["CS_ATRACE_CLI"].split() + ["render", path, "--width", "800"]
+    key = f"atrace:{counter['tgid']}:{counter['name']}"
+    pictures = {}
+    for what, extra in (("none", []), ("row", ["--row", key]), ("unknown", ["--row", "atrace:1:nothing"])):
+        out = os.path.join(tap.tmp, f"counter-{what}.png")
+        r = run(cmd + extra + ["-o", out])
+        tap.ok(r.returncode == 0, f"render {' '.join(extra) or 'without a row'}", r.stderr)
+        pictures[what] = open(out, "rb").read() if r.returncode == 0 else None
+    tap.ok(pictures["row"] is not None and pictures["row"] != pictures["none"],
+           f"render --row {key} draws a row")
+
+
 def main():
     src = os.path.join(os.environ["CS_SHARED_TESTDATA"], "text", "raw-tgid.txt")
     if not os.path.exists(src):
@@ -83,6 +98,7 @@ def main():
     want = compare(counted, "with counters")
     if want is not None:
         tap.ok(sum(c["samples"] for c in want["counters"]) == n, f"the oracle finds the {n} C markers")
+        check_counter_row(counted, want["counters"][0])
     none = run(os.environ["CS_ATRACE_CLI"].split() +
                ["atrace", os.path.join(os.environ["CS_TESTDATA"], "sched-irq-v7.dat")])
     tap.ok(none.returncode == 1 and "atrace" in none.stderr,
