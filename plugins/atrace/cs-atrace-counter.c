@@ -85,15 +85,10 @@ prepare (sqlite3            *db,
          gint64              tgid,
          const char         *name)
 {
-  gint64 begin, end;
-
-  if (sqlite3_prepare_v2 (db, samples_sql, -1, stmt, NULL) != SQLITE_OK)
+  if (!_cs_atrace_prepare_span (db, stmt, samples_sql, view))
     return FALSE;
-  cs_plugin_view_get_span (view, &begin, &end);
   sqlite3_bind_int64 (*stmt, 1, tgid);
   sqlite3_bind_text (*stmt, 2, name, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (*stmt, 3, begin);
-  sqlite3_bind_int64 (*stmt, 4, end);
   return TRUE;
 }
 

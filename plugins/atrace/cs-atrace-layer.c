@@ -81,16 +81,10 @@ prepare_band (sqlite3            *db,
               gint32              pid,
               guint               depth)
 {
-  gint64 begin, end;
-
-  if (*stmt == NULL && sqlite3_prepare_v2 (db, slices_sql, -1, stmt, NULL) != SQLITE_OK)
+  if (!_cs_atrace_prepare_span (db, stmt, slices_sql, view))
     return FALSE;
-  sqlite3_reset (*stmt);
-  cs_plugin_view_get_span (view, &begin, &end);
   sqlite3_bind_int64 (*stmt, 1, pid);
   sqlite3_bind_int64 (*stmt, 2, depth);
-  sqlite3_bind_int64 (*stmt, 3, begin);
-  sqlite3_bind_int64 (*stmt, 4, end);
   return TRUE;
 }
 

@@ -34,6 +34,10 @@ typedef struct {
 void     _cs_atrace_add_layer    (CsPlugin         *plugin);
 void     _cs_atrace_add_counter_rows (CsPlugin     *plugin);
 sqlite3 *_cs_atrace_get_db       (CsAtrace         *self);
+gboolean _cs_atrace_prepare_span (sqlite3            *db,
+                                  sqlite3_stmt      **stmt,
+                                  const char         *sql,
+                                  const CsPluginView *view);
 void     _cs_atrace_add_pass     (CsPlugin         *plugin);
 void     _cs_atrace_add_command  (CsPlugin         *plugin);
 gboolean _cs_atrace_has_events   (CsPluginDocument *document);

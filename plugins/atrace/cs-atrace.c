@@ -66,6 +66,36 @@ _cs_atrace_get_db (CsAtrace *self)
   return cs_plugin_document_get_pass_db (self->document, self->plugin, CS_ATRACE_PASS, NULL, NULL);
 }
 
+/**
+ * _cs_atrace_prepare_span:
+ * @db: the pass's database
+ * @stmt: (inout): a statement of @sql prepared earlier, or %NULL to
+ *   prepare it now (the caller finalizes it)
+ * @sql: a statement whose parameters ?3 and ?4 are the view's span
+ *   [begin_ns, end_ns)
+ * @view: the view drawn
+ *
+ * Prepares (or resets) @stmt and binds the span; the caller binds ?1, ?2.
+ *
+ * Returns: %FALSE when @sql cannot be prepared (sqlite3_errmsg() says why)
+ */
+gboolean
+_cs_atrace_prepare_span (sqlite3             *db,
+                         sqlite3_stmt       **stmt,
+                         const char          *sql,
+                         const CsPluginView  *view)
+{
+  gint64 begin, end;
+
+  if (*stmt == NULL && sqlite3_prepare_v2 (db, sql, -1, stmt, NULL) != SQLITE_OK)
+    return FALSE;
+  sqlite3_reset (*stmt);
+  cs_plugin_view_get_span (view, &begin, &end);
+  sqlite3_bind_int64 (*stmt, 3, begin);
+  sqlite3_bind_int64 (*stmt, 4, end);
+  return TRUE;
+}
+
 static gboolean
 atrace_init (CsPlugin  *plugin,
              GError   **error)
