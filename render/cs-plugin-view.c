@@ -331,6 +331,19 @@ set_color (CsPluginColor *color,
 }
 
 void
+cs_plugin_view_set_source (const CsPluginView *view,
+                           cairo_t            *cr,
+                           CsPluginColorRole   role,
+                           double              alpha)
+{
+  CsPluginColor c;
+
+  g_return_if_fail (view != NULL && cr != NULL);
+  cs_plugin_view_get_color (view, role, &c);
+  cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
+}
+
+void
 cs_plugin_view_get_color (const CsPluginView *view,
                           CsPluginColorRole   role,
                           CsPluginColor      *color)

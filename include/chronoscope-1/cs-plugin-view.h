@@ -277,6 +277,21 @@ void     cs_plugin_view_get_color      (const CsPluginView *view,
                                         CsPluginColor      *color);
 
 /**
+ * cs_plugin_view_set_source:
+ * @view: a view
+ * @cr: the cairo context the layer draws with
+ * @role: which colour of the palette (cs_plugin_view_get_color())
+ * @alpha: its opacity, 0.0 .. 1.0 (replaces the colour's own)
+ *
+ * Makes @role's colour, with @alpha, the current source of @cr
+ * (cairo_set_source_rgba()).
+ */
+void     cs_plugin_view_set_source     (const CsPluginView *view,
+                                        cairo_t            *cr,
+                                        CsPluginColorRole   role,
+                                        double              alpha);
+
+/**
  * cs_plugin_view_get_task_color:
  * @view: a view
  * @pid: a task; 0 (idle) has no colour of its own and gives the

@@ -53,18 +53,6 @@ scale_y (const Scale *s,
          (1.0 - ((double) value - (double) s->min) / ((double) s->max - (double) s->min));
 }
 
-static void
-set_source (cairo_t             *cr,
-            const CsPluginView  *view,
-            CsPluginColorRole    role,
-            double               alpha)
-{
-  CsPluginColor c;
-
-  cs_plugin_view_get_color (view, role, &c);
-  cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
-}
-
 /* Small text at the row's left edge, over a light patch so that the line
  * under it does not hide it.  The text is first laid out with a
  * transparent source to learn its width (the view caches the layout, so
@@ -82,10 +70,10 @@ draw_note (cairo_t            *cr,
   text_width = cs_plugin_view_draw_text (view, cr, x0 + 4, y, width - 8, CS_PLUGIN_TEXT_SMALL, text);
   if (text_width <= 0)
     return;
-  set_source (cr, view, CS_PLUGIN_COLOR_BACKGROUND, 0.8);
+  cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_BACKGROUND, 0.8);
   cairo_rectangle (cr, x0 + 2, round (y) - 7, text_width + 4, 14);
   cairo_fill (cr);
-  set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 1.0);
+  cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_TEXT, 1.0);
   cs_plugin_view_draw_text (view, cr, x0 + 4, y, width - 8, CS_PLUGIN_TEXT_SMALL, text);
 }
 
@@ -179,7 +167,7 @@ values_draw (gpointer             instance,
   /* Zoomed out: each column's min..max. */
   if (!exact)
     {
-      set_source (cr, view, CS_PLUGIN_COLOR_SKY_BLUE, 0.6);
+      cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_SKY_BLUE, 0.6);
       for (guint i = 0; i < values->len; i++)
         {
           const CsFieldPlotValue *v = &g_array_index (values, CsFieldPlotValue, i);
@@ -197,7 +185,7 @@ values_draw (gpointer             instance,
   /* The step line as 2 px boxes on whole pixels: crisp, the same in every
    * frame, and cairo fills pixel-aligned boxes much faster than it
    * strokes a polyline of thousands of segments. */
-  set_source (cr, view, CS_PLUGIN_COLOR_BLUE, 1.0);
+  cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_BLUE, 1.0);
   y_prev = has_prev ? round (scale_y (&scale, prev.last)) : NAN;
   x_prev = x0;
   for (guint i = 0; i < values->len; i++)

@@ -122,18 +122,6 @@ geometry_init (Geometry           *g,
   return TRUE;
 }
 
-static void
-set_source (cairo_t            *cr,
-            const CsPluginView *view,
-            CsPluginColorRole   role,
-            double              alpha)
-{
-  CsPluginColor c;
-
-  cs_plugin_view_get_color (view, role, &c);
-  cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
-}
-
 /* One colour per function, from the palette's accents. */
 static CsPluginColorRole
 func_role (gint64 func)
@@ -163,7 +151,7 @@ draw_name (CsFuncgraph        *self,
   if (x1 - x0 < 16)
     return;
   name = _cs_funcgraph_get_name (self, func);
-  set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 1.0);
+  cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_TEXT, 1.0);
   if (cs_plugin_view_draw_text (view, cr, x0 + 2, y_mid, x1 - x0 - 4,
                                 CS_PLUGIN_TEXT_LEFT | CS_PLUGIN_TEXT_SMALL, name) > 0)
     return;
@@ -188,7 +176,7 @@ fill_box (cairo_t            *cr,
           double              h,
           CsPluginColorRole   role)
 {
-  set_source (cr, view, role, 0.85);
+  cs_plugin_view_set_source (view, cr, role, 0.85);
   cairo_rectangle (cr, x0, y, MAX (x1 - x0, 1.0), h);
   cairo_fill (cr);
 }
@@ -323,7 +311,7 @@ draw_instants (CsFuncgraph        *self,
                                   "AND ts_ns < ?3 ORDER BY ts_ns LIMIT 1");
   if (stmt == NULL)
     return FALSE;
-  set_source (cr, view, CS_PLUGIN_COLOR_TEXT, 0.7);
+  cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_TEXT, 0.7);
   sqlite3_bind_int64 (stmt, 1, pid);
   sqlite3_bind_int64 (stmt, 3, span_end);
   for (gint64 from = span_begin; from < span_end; )

@@ -191,7 +191,12 @@ toggle_and_compare (CsWindow        *window,
 static void
 test_dialog_toggles_each_plugin (void)
 {
-  const char *names[] = { "sched-irq-v6.dat", "missed-events-v7.dat", "kmod-sections-v7.dat" };
+  /* The recordings, and the task given a task plot there (the atrace
+   * plugin draws on the plot of a task with slices; the systrace text is
+   * read from ../shared/testdata/public). */
+  const char *names[] = { "sched-irq-v6.dat", "missed-events-v7.dat", "kmod-sections-v7.dat",
+                          "raw-tgid.txt" };
+  const gint32 task_pids[] = { 1, 1, 1, 23071 };
   CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
   g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (registry);
   g_autoptr(GHashTable) changed = g_hash_table_new (NULL, NULL);
@@ -201,12 +206,14 @@ test_dialog_toggles_each_plugin (void)
   g_assert_nonnull (example);
   for (guint r = 0; r < G_N_ELEMENTS (names); r++)
     {
-      g_autofree char *path = recording (names[r]);
+      g_autofree char *path = g_str_has_suffix (names[r], ".txt")
+        ? g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", names[r], NULL)
+        : recording (names[r]);
       CsWindow *window = cs_test_open_window (path, 1200, 800);
       CsPluginsDialog *dialog;
 
       /* A task plot, for overlays of task plots. */
-      cs_analysis_add_task_plot (cs_window_get_analysis (window), 1);
+      cs_analysis_add_task_plot (cs_window_get_analysis (window), task_pids[r]);
       cs_test_wait_until (passes_done, window, "the plugin passes");
       cs_test_activate (window, "plugins", NULL);
       cs_test_spin (100);
