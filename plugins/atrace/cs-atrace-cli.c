@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-atrace-private.h"
 
@@ -147,7 +148,7 @@ print_text (JsonObject *root)
                  json_object_get_string_member (r, "name"));
       }
   }
-  g_print (_("E markers without a B: %" G_GINT64_FORMAT "\n"),
+  g_print (_("E markers without a B: %" PRId64 "\n"),
            json_object_get_int_member_with_default (root, "orphan_ends", 0));
 }
 

@@ -12,6 +12,7 @@
  * span, at most MAX_ROWS of them (apps write a few counters per frame).
  */
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-atrace-private.h"
 
@@ -164,7 +165,7 @@ counter_lookup (gpointer            instance,
   sqlite3_bind_int64 (stmt, 3, at);
   if (sqlite3_step (stmt) != SQLITE_ROW)
     return FALSE;
-  item->text = g_strdup_printf (_("Counter %s: %" G_GINT64_FORMAT), name, (gint64) sqlite3_column_int64 (stmt, 1));
+  item->text = g_strdup_printf (_("Counter %s: %" PRId64), name, (gint64) sqlite3_column_int64 (stmt, 1));
   item->begin_ns = item->end_ns = sqlite3_column_int64 (stmt, 0);
   item->pid = (gint32) tgid;
   return TRUE;
