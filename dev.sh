@@ -8,6 +8,9 @@
 #                            (ARGS go to `meson test`, e.g. --suite data); in CI
 #                            (CI=true) or with CS_SANITIZE=1, then again in a
 #                            second build with AddressSanitizer and UBSan
+#   ./dev.sh cli ARGS...     the built chronoscope with ARGS (e.g. latency FILE
+#                            --preset wakeup), with the build tree's built-in
+#                            plugins and settings, as an installed one has them
 #   ./dev.sh build           install what is missing and build
 #   ./dev.sh deps            only install what is missing
 #
@@ -108,6 +111,26 @@ build() {
   meson compile -C "$BUILD_DIR"
 }
 
+# Run uninstalled: settings schema compiled in the build folder, icons from
+# data/, and the built-in plugins of the build tree (plugins/*/) before any
+# CHRONOSCOPE_PLUGIN_PATH of the caller; the example is not a built-in.
+uninstalled_env() {
+  export GSETTINGS_SCHEMA_DIR=$ROOT/$BUILD_DIR/data
+  export XDG_DATA_DIRS=$ROOT/data:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
+  local dir plugin_path=
+  for dir in "$ROOT/$BUILD_DIR"/plugins/*/; do
+    [[ $(basename "$dir") == example ]] && continue
+    compgen -G "$dir*.so" >/dev/null && plugin_path+=${plugin_path:+:}${dir%/}
+  done
+  export CHRONOSCOPE_PLUGIN_PATH=$plugin_path${CHRONOSCOPE_PLUGIN_PATH:+:$CHRONOSCOPE_PLUGIN_PATH}
+}
+
+cmd_cli() {
+  [[ -x $BUILD_DIR/gui/chronoscope ]] || build >&2
+  uninstalled_env
+  exec "$BUILD_DIR/gui/chronoscope" "$@"
+}
+
 cmd_run() {
   build
   local -a files=("$@")
@@ -118,17 +141,7 @@ cmd_run() {
   if [[ -z ${DISPLAY:-} && -z ${WAYLAND_DISPLAY:-} ]]; then
     die "no display (DISPLAY and WAYLAND_DISPLAY are unset): run it from a desktop session, or try the headless commands: $BUILD_DIR/gui/chronoscope info FILE"
   fi
-  # Run uninstalled: settings schema compiled in the build folder, icons from data/.
-  export GSETTINGS_SCHEMA_DIR=$ROOT/$BUILD_DIR/data
-  export XDG_DATA_DIRS=$ROOT/data:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
-  # The built-in plugins of the build tree (plugins/*/), before any
-  # CHRONOSCOPE_PLUGIN_PATH of the caller; the example is not a built-in.
-  local dir plugin_path=
-  for dir in "$ROOT/$BUILD_DIR"/plugins/*/; do
-    [[ $(basename "$dir") == example ]] && continue
-    compgen -G "$dir*.so" >/dev/null && plugin_path+=${plugin_path:+:}${dir%/}
-  done
-  export CHRONOSCOPE_PLUGIN_PATH=$plugin_path${CHRONOSCOPE_PLUGIN_PATH:+:$CHRONOSCOPE_PLUGIN_PATH}
+  uninstalled_env
   exec "$BUILD_DIR/gui/chronoscope" "${files[@]}"
 }
 
@@ -198,6 +211,7 @@ usage() {
 
 case ${1:-} in
   run)  shift; cmd_run "$@" ;;
+  cli)  shift; cmd_cli "$@" ;;
   test) shift; cmd_test "$@" ;;
   build) shift; build ;;
   deps) shift; install_deps ;;
