@@ -21,6 +21,15 @@
 #include "cs-task-timeline.h"
 #include "index-test-util.h"
 
+/* Whether @program is on PATH (g_find_program_in_path()'s answer freed). */
+static gboolean
+have_program (const char *program)
+{
+  g_autofree char *path = g_find_program_in_path (program);
+
+  return path != NULL;
+}
+
 static CsDocument *
 load (const char *path)
 {
@@ -450,7 +459,7 @@ test_perf (void)
   g_assert_cmpuint (cs_document_get_n_events (text), ==, n_lines);
   g_assert_cmpuint (cs_document_get_n_bad_lines (text, NULL), ==, 0);
 
-  if (g_find_program_in_path ("perf") == NULL)
+  if (!have_program ("perf"))
     {
       g_autoptr(GError) error = NULL;
 
@@ -492,7 +501,7 @@ test_tracefs_trace (void)
   const char *extract_argv[] = { "trace-cmd", "extract", "-B", name, "-o", NULL, NULL };
   int status = -1;
 
-  if (geteuid () != 0 || g_find_program_in_path ("trace-cmd") == NULL ||
+  if (geteuid () != 0 || !have_program ("trace-cmd") ||
       g_mkdir (instance, 0755) != 0)
     {
       g_test_skip ("needs root, trace-cmd and a writable /sys/kernel/tracing/instances");
@@ -559,7 +568,7 @@ test_report_roundtrip (gconstpointer data)
     { "-t", TRUE }, { NULL, FALSE }, { "-R", FALSE }, { "-l", FALSE },
   };
 
-  if (g_find_program_in_path ("trace-cmd") == NULL)
+  if (!have_program ("trace-cmd"))
     {
       g_test_skip ("trace-cmd is not installed");
       return;
