@@ -26,6 +26,7 @@
 #include "cs-analysis.h"
 #include "cs-compare.h"
 #include "cs-compare-stats-window.h"
+#include "cs-recording-filters.h"
 #include "cs-format.h"
 #include "cs-index-job.h"
 
@@ -592,18 +593,13 @@ compare_action (GSimpleAction *action,
 {
   CsCompare *self = user_data;
   GtkFileChooserNative *chooser;
-  GtkFileFilter *filter;
 
   if (self->window == NULL)
     return;
   chooser = gtk_file_chooser_native_new (_("Compare with Recording"), GTK_WINDOW (self->window),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Trace recordings (trace.dat)"));
-  gtk_file_filter_add_pattern (filter, "*.dat");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  g_object_unref (filter);
+  cs_recording_filters_add (GTK_FILE_CHOOSER (chooser));
   g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

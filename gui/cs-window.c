@@ -22,6 +22,7 @@
 #include "cs-analysis.h"
 #include "cs-compare.h"
 #include "cs-query-page.h"
+#include "cs-recording-filters.h"
 #include "cs-cpu-chooser.h"
 #include "cs-filter-bar.h"
 #include "cs-format.h"
@@ -489,8 +490,6 @@ chooser_response_cb (CsWindow             *self,
 void
 cs_window_choose_file (CsWindow *self)
 {
-  GtkFileFilter *filter;
-
   g_return_if_fail (CS_IS_WINDOW (self));
 
   if (self->chooser != NULL)
@@ -504,45 +503,7 @@ cs_window_choose_file (CsWindow *self)
                                                _("_Open"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
 
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Trace recordings (trace.dat)"));
-  gtk_file_filter_add_pattern (filter, "*.dat");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
-
-  /* Recognised by content, not by name (issue 14): these are the names
-   * such text usually has. */
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Trace text (ftrace trace or trace_pipe, trace-cmd report, "
-                                      "perf script)"));
-  gtk_file_filter_add_pattern (filter, "*.txt");
-  gtk_file_filter_add_pattern (filter, "*.trace");
-  gtk_file_filter_add_pattern (filter, "*.log");
-  gtk_file_filter_add_pattern (filter, "trace");
-  gtk_file_filter_add_pattern (filter, "trace_pipe");
-  gtk_file_filter_add_mime_type (filter, "text/plain");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
-
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("perf recordings (perf.data, read with perf script)"));
-  gtk_file_filter_add_pattern (filter, "perf.data*");
-  gtk_file_filter_add_pattern (filter, "*.data");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
-
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("Android systrace (HTML)"));
-  gtk_file_filter_add_pattern (filter, "*.html");
-  gtk_file_filter_add_pattern (filter, "*.htm");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
-
-  filter = gtk_file_filter_new ();
-  gtk_file_filter_set_name (filter, _("All files"));
-  gtk_file_filter_add_pattern (filter, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
-  g_object_unref (filter);
+  cs_recording_filters_add (GTK_FILE_CHOOSER (self->chooser));
 
   if (self->settings != NULL)
     {
