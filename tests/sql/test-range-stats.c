@@ -33,6 +33,9 @@ run_oracle (const char *path,
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *members[] = { "begin", "end", "n_events", "top_buffer_only",
+                            "tasks", "cpus", "events", "wakeups" };
+  JsonObject *root;
   int status;
 
   g_assert_nonnull (argv[1]);
@@ -42,8 +45,23 @@ run_oracle (const char *path,
     return NULL;
   if (!g_spawn_check_wait_status (status, &error))
     g_error ("report-stats.py failed on %s: %s\n%s", path, error->message, err);
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+  if (!json_parser_load_from_data (parser, out, -1, &error)
+      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    g_error ("report-stats.py printed no JSON object for %s (%s)\nstdout: %s\nstderr: %s",
+             path, error ? error->message : "not an object", out, err);
+  root = json_node_get_object (json_parser_get_root (parser));
+  /* A member missing would only show as a json-glib critical later on:
+   * say here what the oracle printed, and what trace-cmd told it.  The
+   * span (the first two) is only there when the top buffer has events;
+   * the test skips recordings with instance buffers. */
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    if (!json_object_has_member (root, members[i])
+        && (i >= 2 || !json_object_has_member (root, "top_buffer_only")
+            || json_object_get_boolean_member (root, "top_buffer_only")))
+      g_error ("report-stats.py's output for %s [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+               ") has no \"%s\"\nstdout: %s\nstderr: %s",
+               path, begin, end, members[i], out, err);
+  return json_object_ref (root);
 }
 
 static void
@@ -102,7 +120,12 @@ assert_stats_match (CsDocument         *doc,
   gpointer key, value;
   g_hash_table_iter_init (&iter, by_name);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    g_assert_cmpuint (*(guint64 *) value, ==, json_object_get_int_member (events, key));
+    {
+      if (!json_object_has_member (events, key))
+        g_error ("%s: %" G_GUINT64_FORMAT " %s events, none in the oracle's", what,
+                 *(guint64 *) value, (const char *) key);
+      g_assert_cmpuint (*(guint64 *) value, ==, json_object_get_int_member (events, key));
+    }
 
   g_assert_cmpuint (st->wakeups.count, ==, json_object_get_int_member (w, "count"));
   if (st->wakeups.count > 0)
