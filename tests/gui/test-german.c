@@ -135,7 +135,6 @@ test_damaged_recording (void)
   g_autofree char *source = cs_test_find_recording ();
   g_autofree char *path = g_build_filename (cs_test_work_dir, "abgeschnitten.dat", NULL);
   g_autofree char *contents = NULL;
-  g_autoptr(GFile) file = g_file_new_for_path (path);
   gsize length = 0;
   const char *message;
   CsWindow *window;
@@ -145,11 +144,7 @@ test_damaged_recording (void)
   g_assert_true (g_file_set_contents (path, contents, 3000, NULL));
 
   window = cs_test_new_window (800, 500);
-  cs_window_open_file (window, file);
-  cs_test_wait_until (cs_test_window_is_idle, window, "the worker on a truncated recording");
-  message = cs_window_get_error_message (window);
-  g_assert_nonnull (message);
-  g_test_message ("the window says: %s", message);
+  message = cs_test_open_failing (window, path, "the worker on a truncated recording");
   g_assert_nonnull (strstr (message, "abgeschnitten.dat"));
   g_assert_nonnull (strstr (message, "reichen über das Dateiende hinaus (3000 Bytes)"));
   g_assert_null (strstr (message, "past the end"));
