@@ -119,7 +119,8 @@ _cs_td_decompress (CsTracedatReader  *self,
         if (r != out_len)
           {
             g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                         _("%s: %s at offset %" PRIu64 ": decompressed to %zu bytes, the file announces %zu"),
+                         _("%s: %s at offset %" PRIu64 ": decompressed to %zu bytes, "
+                           "the file announces %zu"),
                          self->display_name, what, offset, (gsize) r, out_len);
             return FALSE;
           }

@@ -187,7 +187,8 @@ _cs_record_rename (const char  *from,
   fs_identity_end (&id);
 
   if (rc != 0)
-    return _cs_record_output_error (error, saved_errno, _("Cannot rename “%s” to “%s”"), from, to);
+    return _cs_record_output_error (error, saved_errno, _("Cannot rename “%s” to “%s”"),
+                                    from, to);
   return TRUE;
 }
 
@@ -401,7 +402,8 @@ copy_fd (CsTracedatWriter  *self,
           if (n < 0 && errno == EINTR)
             continue;
           if (n < 0)
-            return _cs_record_output_error (error, errno, _("Cannot write the data of CPU %u into “%s”"),
+            return _cs_record_output_error (error, errno,
+                                            _("Cannot write the data of CPU %u into “%s”"),
                                             cpu, self->path);
           if (n == 0)
             break;

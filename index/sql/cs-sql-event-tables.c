@@ -270,7 +270,8 @@ load_record (EventCursor      *cur,
   if (ctx->trace_file == NULL ||
       !cs_trace_file_read_at (ctx->trace_file, cur->ev.cpu, cur->ev.offset, &cur->record, &error))
     {
-      sqlite3_result_error (context, error ? error->message : _("The recording can no longer be read"), -1);
+      sqlite3_result_error (context,
+                            error ? error->message : _("The recording can no longer be read"), -1);
       return FALSE;
     }
   cur->read_gen = ++ctx->read_gen;

@@ -157,7 +157,8 @@ step (FileCursor *c)
       if (rc != SQLITE_DONE)
         {
           FileAux *aux = aux_of (&c->base);
-          GError *error = g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("%s: cannot read %s: %s"), aux->name,
+          GError *error = g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("%s: cannot read %s: %s"),
+                                       aux->name,
                                        aux->paths[GPOINTER_TO_UINT (c->files->pdata[c->file])],
                                        sqlite3_errmsg (c->db));
           return _cs_sql_vtab_fail (&c->base, error);
@@ -281,7 +282,8 @@ _cs_sql_register_file_table (sqlite3               *db,
     aux->paths = g_new0 (char *, 1);
   if (aux->keys == NULL || g_strv_length (aux->keys) != g_strv_length (aux->paths))
     {
-      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("The table %s needs one key per file"), table->name);
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
+                   _("The table %s needs one key per file"), table->name);
       file_aux_free (aux);
       return FALSE;
     }
