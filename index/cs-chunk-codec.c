@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <zstd.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-chunk-codec.h"
 
@@ -261,7 +262,9 @@ cs_chunk_decode_columns (const guint8            *data,
 
   if (!ok)
     g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                 "An index chunk of %u rows does not decode (%" G_GSIZE_FORMAT " bytes)",
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "An index chunk of %u row does not decode (%zu bytes)",
+                              "An index chunk of %u rows does not decode (%zu bytes)", n_rows),
                  n_rows, size);
   return ok;
 }

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <event-parse.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-cpu-scanner.h"
 #include "cs-index-private.h"
@@ -649,7 +650,7 @@ scan_records (CsCpuScan *scan,
         {
           if (local_error != NULL)
             {
-              g_propagate_prefixed_error (error, local_error, "CPU %u: ", result->cpu);
+              g_propagate_prefixed_error (error, local_error, _("CPU %u: "), result->cpu);
               return FALSE;
             }
           scan->at_end = TRUE;

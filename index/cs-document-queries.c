@@ -10,6 +10,8 @@
 
 #include <event-parse.h>
 #include <math.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-document-private.h"
 
@@ -38,7 +40,9 @@ decode_event_chunk (CsDocument    *self,
   if (n > 16 * CS_EVENT_CHUNK_ROWS)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "The index %s has a chunk of %u events", self->index_path, n);
+                   g_dngettext (GETTEXT_PACKAGE, "The index %s has a chunk of %u event",
+                                "The index %s has a chunk of %u events", n),
+                   self->index_path, n);
       return NULL;
     }
   for (guint c = 0; c < EV_N_COLUMNS; c++)
@@ -109,7 +113,7 @@ scan_events (CsDocument  *self,
         }
     }
   sqlite3_reset (s);
-  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, "reading events", error);
+  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, _("reading events"), error);
 }
 
 typedef struct {
@@ -242,7 +246,7 @@ scan_slices (CsDocument  *self,
   if (rc != SQLITE_ROW || sqlite3_column_type (s, 0) == SQLITE_NULL)
     {
       sqlite3_reset (s);
-      return _cs_sqlite_check (self->db, rc, "finding slices", error);
+      return _cs_sqlite_check (self->db, rc, _("finding slices"), error);
     }
   start_chunk = sqlite3_column_int64 (s, 0);
   sqlite3_reset (s);
@@ -266,7 +270,9 @@ scan_slices (CsDocument  *self,
         {
           if (error && !*error)
             g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                         "The index %s has a slice chunk of %u rows", self->index_path, n);
+                         g_dngettext (GETTEXT_PACKAGE, "The index %s has a slice chunk of %u row",
+                                      "The index %s has a slice chunk of %u rows", n),
+                         self->index_path, n);
           sqlite3_reset (s);
           return FALSE;
         }
@@ -289,7 +295,7 @@ scan_slices (CsDocument  *self,
         }
     }
   sqlite3_reset (s);
-  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, "reading slices", error);
+  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, _("reading slices"), error);
 }
 
 static gboolean
@@ -521,7 +527,7 @@ columns_from_summaries (CsDocument  *self,
         }
     }
   sqlite3_reset (s);
-  if (!_cs_sqlite_check (self->db, rc, "reading summaries", error))
+  if (!_cs_sqlite_check (self->db, rc, _("reading summaries"), error))
     return FALSE;
 
   /* Long runs of one task are kept out of the buckets (see
@@ -540,7 +546,7 @@ columns_from_summaries (CsDocument  *self,
       add_busy (c, sqlite3_column_int (s, 2), run_begin, sqlite3_column_int64 (s, 1));
     }
   sqlite3_reset (s);
-  return _cs_sqlite_check (self->db, rc, "reading summary runs", error);
+  return _cs_sqlite_check (self->db, rc, _("reading summary runs"), error);
 }
 
 /**
@@ -679,9 +685,9 @@ _cs_document_get_chunk (CsDocument  *self,
   if (rc != SQLITE_ROW)
     {
       sqlite3_reset (s);
-      if (_cs_sqlite_check (self->db, rc, "reading events", error))
+      if (_cs_sqlite_check (self->db, rc, _("reading events"), error))
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                     "The index %s lacks chunk %" G_GINT64_FORMAT " of CPU %u",
+                     _("The index %s lacks chunk %" PRId64 " of CPU %u"),
                      self->index_path, chunk, cpu);
       return NULL;
     }
@@ -705,7 +711,7 @@ _cs_document_find_chunk (CsDocument  *self,
   rc = sqlite3_step (s);
   chunk = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
   sqlite3_reset (s);
-  if (!_cs_sqlite_check (self->db, rc, "finding events", error))
+  if (!_cs_sqlite_check (self->db, rc, _("finding events"), error))
     return -1;
   return chunk;
 }
@@ -765,7 +771,7 @@ cs_document_format_latency (CsDocument     *self,
   if (file == NULL)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "The recording %s can no longer be read", self->trace_path);
+                   _("The recording %s can no longer be read"), self->trace_path);
       return NULL;
     }
   if (!cs_trace_file_read_at (file, event->cpu, event->offset, &rec, error))
@@ -825,7 +831,7 @@ cs_document_dup_event_fields (CsDocument     *self,
   if (file == NULL)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "The recording %s can no longer be read", self->trace_path);
+                   _("The recording %s can no longer be read"), self->trace_path);
       return NULL;
     }
   if (!cs_trace_file_read_at (file, event->cpu, event->offset, &rec, error))
@@ -834,7 +840,7 @@ cs_document_dup_event_fields (CsDocument     *self,
   if (format == NULL)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s has no format for the event at offset %" G_GUINT64_FORMAT " of CPU %u",
+                   _("%s has no format for the event at offset %" PRIu64 " of CPU %u"),
                    self->trace_path, event->offset, event->cpu);
       return NULL;
     }
@@ -873,7 +879,7 @@ cs_document_get_event_at_row (CsDocument  *self,
   if (cpu >= self->n_cpus || row >= self->cpus[cpu].n_events)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "CPU %u of %s has no event %" G_GUINT64_FORMAT, cpu, self->trace_path, row);
+                   _("CPU %u of %s has no event %" PRIu64), cpu, self->trace_path, row);
       return FALSE;
     }
   cache = _cs_document_get_chunk (self, cpu, row / CS_EVENT_CHUNK_ROWS, error);
@@ -883,7 +889,7 @@ cs_document_get_event_at_row (CsDocument  *self,
   if (row < cache->first_row || i >= cache->n)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "The index %s misplaces event %" G_GUINT64_FORMAT " of CPU %u",
+                   _("The index %s misplaces event %" PRIu64 " of CPU %u"),
                    self->index_path, row, cpu);
       return FALSE;
     }
@@ -949,5 +955,5 @@ cs_document_get_missed_events (CsDocument  *self,
       g_array_append_val (missed, m);
     }
   sqlite3_reset (s);
-  return _cs_sqlite_check (self->db, rc, "reading missed events", error);
+  return _cs_sqlite_check (self->db, rc, _("reading missed events"), error);
 }

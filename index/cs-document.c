@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-document.h"
 #include "cs-index-builder.h"
@@ -82,7 +83,7 @@ stale (CsDocument  *self,
        GError     **error)
 {
   g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_STALE,
-               "The index %s cannot be used: %s", self->index_path, why);
+               _("The index %s cannot be used: %s"), self->index_path, why);
   return FALSE;
 }
 
@@ -133,10 +134,10 @@ load_meta (CsDocument  *self,
       else if (g_str_equal (key, "summary_levels"))
         self->summary_levels = CLAMP (v, 1, 32);
     }
-  if (!_cs_sqlite_check (self->db, rc, "reading metadata", error))
+  if (!_cs_sqlite_check (self->db, rc, _("reading metadata"), error))
     return FALSE;
   if (!identity_ok)
-    return stale (self, "it was built from another recording or an older version of it", error);
+    return stale (self, _("it was built from another recording or an older version of it"), error);
   if (self->clock == NULL)
     self->clock = g_strdup ("local");
   if (self->source_format == NULL)
@@ -166,7 +167,7 @@ load_tables (CsDocument  *self,
       CsCpuInfo *c;
 
       if (cpu >= self->n_cpus)
-        return stale (self, "it lists a CPU the recording does not have", error);
+        return stale (self, _("it lists a CPU the recording does not have"), error);
       c = &self->cpus[cpu];
       c->n_events = sqlite3_column_int64 (s, 1);
       c->first_ns = sqlite3_column_int64 (s, 2);
@@ -174,7 +175,7 @@ load_tables (CsDocument  *self,
       c->missed_events = sqlite3_column_int64 (s, 4);
       c->has_sched_switch = sqlite3_column_int (s, 5) != 0;
     }
-  if (!_cs_sqlite_check (self->db, rc, "reading CPUs", error))
+  if (!_cs_sqlite_check (self->db, rc, _("reading CPUs"), error))
     return FALSE;
   g_clear_pointer (&s, sqlite3_finalize);
 
@@ -189,13 +190,13 @@ load_tables (CsDocument  *self,
 
       t.id = sqlite3_column_int (s, 0);
       if (t.id != self->event_types->len)
-        return stale (self, "its event types are not numbered densely", error);
+        return stale (self, _("its event types are not numbered densely"), error);
       t.system = g_string_chunk_insert_const (self->strings, (const char *) sqlite3_column_text (s, 1) ?: "");
       t.name = g_string_chunk_insert_const (self->strings, (const char *) sqlite3_column_text (s, 2) ?: "");
       t.n_events = sqlite3_column_int64 (s, 3);
       g_array_append_val (self->event_types, t);
     }
-  if (!_cs_sqlite_check (self->db, rc, "reading event types", error))
+  if (!_cs_sqlite_check (self->db, rc, _("reading event types"), error))
     return FALSE;
   g_clear_pointer (&s, sqlite3_finalize);
 
@@ -211,7 +212,7 @@ load_tables (CsDocument  *self,
       kv[1] = sqlite3_column_int64 (s, 2);
       g_hash_table_insert (self->cpu_type_counts, kv, kv);
     }
-  if (!_cs_sqlite_check (self->db, rc, "reading event counts", error))
+  if (!_cs_sqlite_check (self->db, rc, _("reading event counts"), error))
     return FALSE;
   g_clear_pointer (&s, sqlite3_finalize);
 
@@ -230,7 +231,7 @@ load_tables (CsDocument  *self,
       t.runtime_ns = sqlite3_column_int64 (s, 3);
       g_array_append_val (self->tasks, t);
     }
-  return _cs_sqlite_check (self->db, rc, "reading tasks", error);
+  return _cs_sqlite_check (self->db, rc, _("reading tasks"), error);
 }
 
 static gboolean
@@ -317,8 +318,8 @@ open_index (const char  *trace_path,
   rc = sqlite3_open_v2 (index_path, &self->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc != SQLITE_OK)
     {
-      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE, "Cannot open the index %s: %s",
-                   index_path, self->db ? sqlite3_errmsg (self->db) : "out of memory");
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE, _("Cannot open the index %s: %s"),
+                   index_path, self->db ? sqlite3_errmsg (self->db) : _("out of memory"));
       return NULL;
     }
 
@@ -326,12 +327,12 @@ open_index (const char  *trace_path,
   if (version == NULL || sqlite3_step (version) != SQLITE_ROW)
     {
       g_clear_error (error);
-      stale (self, "it is not a Chronoscope index", error);
+      stale (self, _("it is not a Chronoscope index"), error);
       return NULL;
     }
   if (sqlite3_column_int (version, 0) != CS_INDEX_SCHEMA_VERSION)
     {
-      stale (self, "it was written by another version of Chronoscope", error);
+      stale (self, _("it was written by another version of Chronoscope"), error);
       return NULL;
     }
 

@@ -17,6 +17,8 @@
  * progress and its Cancel.
  */
 #include "config.h"
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-document-private.h"
 #include "cs-event-list-private.h"
@@ -246,7 +248,7 @@ count_thread (GTask        *task,
                     {
                       if (error == NULL)
                         g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_STALE,
-                                     "%s has fewer events than its index", job->trace_path);
+                                     _("%s has fewer events than its index"), job->trace_path);
                       break;
                     }
                   pass = pass && _cs_event_filter_matches_record (job->filter, rec.tep_record);
@@ -504,7 +506,7 @@ locate_row (CsEventList *self,
   if (!a.found)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "Row %" G_GUINT64_FORMAT " of the event list is missing from %s",
+                   _("Row %" PRIu64 " of the event list is missing from %s"),
                    row, cs_document_get_index_path (self->document));
       return FALSE;
     }
@@ -547,7 +549,7 @@ step_forward (CsEventList   *self,
         }
     }
   if (!found)
-    g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT, "No event after the last one");
+    g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT, _("No event after the last one"));
   return found;
 }
 
@@ -574,7 +576,7 @@ cs_event_list_get_event (CsEventList *self,
   if (!self->ready || row >= self->n_events)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "Row %" G_GUINT64_FORMAT " is past the end of the list", row);
+                   _("Row %" PRIu64 " is past the end of the list"), row);
       return FALSE;
     }
   if (self->have_anchor && row == self->anchor_row)

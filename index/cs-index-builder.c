@@ -321,7 +321,7 @@ insert_chunk (const Inserts *ins,
       sqlite3_bind_int (s, 4, c->pid);
       rc = sqlite3_step (s);
       sqlite3_reset (s);
-      return _cs_sqlite_check (sqlite3_db_handle (s), rc, "storing summary runs", error);
+      return _cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing summary runs"), error);
     }
   if (c->kind == CS_SCAN_SUMMARY_CHUNK)
     {
@@ -333,7 +333,7 @@ insert_chunk (const Inserts *ins,
       sqlite3_bind_blob (s, 4, data, size, SQLITE_STATIC);
       rc = sqlite3_step (s);
       sqlite3_reset (s);
-      return _cs_sqlite_check (sqlite3_db_handle (s), rc, "storing summaries", error);
+      return _cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing summaries"), error);
     }
   if (c->kind == CS_SCAN_TASK_CHUNK)
     sqlite3_bind_int (s, i++, c->pid);
@@ -347,7 +347,7 @@ insert_chunk (const Inserts *ins,
   sqlite3_bind_blob (s, i++, data, size, SQLITE_STATIC);
   int rc = sqlite3_step (s);
   sqlite3_reset (s);
-  return _cs_sqlite_check (sqlite3_db_handle (s), rc, "storing events", error);
+  return _cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing events"), error);
 }
 
 static void
@@ -608,7 +608,7 @@ build_into (sqlite3             *db,
     if (del == NULL)
       return FALSE;
     sqlite3_bind_int (del, 1, n_levels);
-    if (!_cs_sqlite_check (db, sqlite3_step (del), "dropping summary levels", error))
+    if (!_cs_sqlite_check (db, sqlite3_step (del), _("dropping summary levels"), error))
       return FALSE;
   }
 
@@ -701,7 +701,7 @@ check_unchanged (const char  *trace_path,
   g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED,
                _("%s changed while it was being indexed (%s); its index was not kept"),
                trace_path, now == NULL ? id_error->message
-                                       : "it was truncated, rewritten or replaced");
+                                       : _("it was truncated, rewritten or replaced"));
   return FALSE;
 }
 
@@ -803,7 +803,7 @@ cs_index_build (const char          *trace_path,
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
                    _("Cannot create the index %s: %s"), tmp_path,
-                   db ? sqlite3_errmsg (db) : "out of memory");
+                   db ? sqlite3_errmsg (db) : _("out of memory"));
       sqlite3_close (db);
       g_unlink (tmp_path);
       return FALSE;
@@ -854,7 +854,7 @@ cs_index_build (const char          *trace_path,
   if (!ok)
     explain_no_space (db, dir, trace_path, error);
   if (sqlite3_close (db) != SQLITE_OK && ok)
-    ok = _cs_sqlite_check (db, SQLITE_ERROR, "closing the index", error);
+    ok = _cs_sqlite_check (db, SQLITE_ERROR, _("closing the index"), error);
 
   /* What was read must be what is there now: a recording truncated or
    * rewritten meanwhile would leave an index of neither version.  Checked

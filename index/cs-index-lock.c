@@ -28,6 +28,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-index-lock.h"
 
@@ -61,14 +62,20 @@ read_holder_permille (int fd)
   return (int) (fraction * 1000 + 0.5);
 }
 
+/* creating: TRUE when creating the lock file failed, FALSE when taking the
+ * lock on it failed (two whole messages, so translators see sentences). */
 static gboolean
 set_errno_error (GError     **error,
                  int          saved,
-                 const char  *what,
+                 gboolean     creating,
                  const char  *path)
 {
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-               "Cannot %s the index lock %s: %s", what, path, g_strerror (saved));
+  if (creating)
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                 _("Cannot create the index lock %s: %s"), path, g_strerror (saved));
+  else
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                 _("Cannot take the index lock %s: %s"), path, g_strerror (saved));
   return FALSE;
 }
 
@@ -113,7 +120,7 @@ cs_index_lock_acquire (const char          *index_path,
 
       if (fd < 0)
         {
-          set_errno_error (error, errno, "create", path);
+          set_errno_error (error, errno, TRUE, path);
           return NULL;
         }
       while (flock (fd, LOCK_EX | LOCK_NB) != 0)
@@ -123,7 +130,7 @@ cs_index_lock_acquire (const char          *index_path,
           if (saved != EWOULDBLOCK && saved != EINTR)
             {
               close (fd);
-              set_errno_error (error, saved, "take", path);
+              set_errno_error (error, saved, FALSE, path);
               return NULL;
             }
           if (g_cancellable_set_error_if_cancelled (cancellable, error))

@@ -68,6 +68,10 @@ extern const char _cs_index_schema_sql[];
 gboolean _cs_sqlite_exec   (sqlite3       *db,
                             const char    *sql,
                             GError       **error);
+/* _cs_sqlite_check: TRUE when @rc is SQLITE_OK, _DONE or _ROW; otherwise sets
+ * CS_INDEX_ERROR_SQLITE naming @what (translated, a phrase such as
+ * _("reading events") that the message reads after "while"), sqlite3_errmsg()
+ * and the database file. */
 gboolean _cs_sqlite_check  (sqlite3       *db,
                             int            rc,
                             const char    *what,

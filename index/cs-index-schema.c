@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "config.h"
+#include <glib/gi18n-lib.h>
 
 #include "cs-index-private.h"
 
@@ -83,7 +84,7 @@ _cs_sqlite_check (sqlite3     *db,
   if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW)
     return TRUE;
   g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
-               "Index database error while %s: %s (%s)", what,
+               _("Index database error while %s: %s (%s)"), what,
                sqlite3_errmsg (db), sqlite3_db_filename (db, "main"));
   return FALSE;
 }
@@ -94,7 +95,7 @@ _cs_sqlite_exec (sqlite3     *db,
                  GError     **error)
 {
   return _cs_sqlite_check (db, sqlite3_exec (db, sql, NULL, NULL, NULL),
-                           "writing", error);
+                           _("writing"), error);
 }
 
 sqlite3_stmt *
@@ -106,7 +107,7 @@ _cs_sqlite_prepare (sqlite3     *db,
 
   if (!_cs_sqlite_check (db, sqlite3_prepare_v3 (db, sql, -1, SQLITE_PREPARE_PERSISTENT,
                                                  &stmt, NULL),
-                         "preparing a query", error))
+                         _("preparing a query"), error))
     return NULL;
   return stmt;
 }

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <event-parse.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-cpu-scanner.h"
 #include "cs-index-private.h"
@@ -41,7 +42,7 @@ _cs_index_write_event_types (sqlite3           *db,
       sqlite3_bind_int64 (s, 5, totals[id]);
       int rc = sqlite3_step (s);
       sqlite3_reset (s);
-      if (!_cs_sqlite_check (db, rc, "storing event types", error))
+      if (!_cs_sqlite_check (db, rc, _("storing event types"), error))
         return FALSE;
     }
   return TRUE;
@@ -90,7 +91,7 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
       sqlite3_bind_int (cpu_s, 6, r->has_sched_switch);
       rc = sqlite3_step (cpu_s);
       sqlite3_reset (cpu_s);
-      if (!_cs_sqlite_check (db, rc, "storing CPUs", error))
+      if (!_cs_sqlite_check (db, rc, _("storing CPUs"), error))
         return FALSE;
 
       for (guint l = 0; l < r->losses->len; l++)
@@ -102,7 +103,7 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
           sqlite3_bind_int64 (loss_s, 3, loss->n_missed);
           rc = sqlite3_step (loss_s);
           sqlite3_reset (loss_s);
-          if (!_cs_sqlite_check (db, rc, "storing missed events", error))
+          if (!_cs_sqlite_check (db, rc, _("storing missed events"), error))
             return FALSE;
         }
 
@@ -116,7 +117,7 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
           sqlite3_bind_int64 (count_s, 3, r->type_counts[t]);
           rc = sqlite3_step (count_s);
           sqlite3_reset (count_s);
-          if (!_cs_sqlite_check (db, rc, "storing event counts", error))
+          if (!_cs_sqlite_check (db, rc, _("storing event counts"), error))
             return FALSE;
         }
 
@@ -160,7 +161,7 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
       sqlite3_bind_int64 (task_s, 4, tt->runtime_ns);
       rc = sqlite3_step (task_s);
       sqlite3_reset (task_s);
-      if (!_cs_sqlite_check (db, rc, "storing tasks", error))
+      if (!_cs_sqlite_check (db, rc, _("storing tasks"), error))
         return FALSE;
     }
   return TRUE;
@@ -182,5 +183,5 @@ _cs_index_write_meta (sqlite3     *db,
     sqlite3_bind_text (s, 2, text, -1, SQLITE_STATIC);
   else
     sqlite3_bind_int64 (s, 2, number);
-  return _cs_sqlite_check (db, sqlite3_step (s), "storing metadata", error);
+  return _cs_sqlite_check (db, sqlite3_step (s), _("storing metadata"), error);
 }

@@ -13,6 +13,8 @@
 
 #include <event-parse.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-document-private.h"
 #include "cs-kmod-sections.h"
@@ -159,7 +161,7 @@ read_number (CsDocument         *self,
       tep_read_number_field (field, rec->data, &v) != 0)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s: the %s:%s event at offset %" G_GUINT64_FORMAT " has no field %s",
+                   _("%s: the %s:%s event at offset %" PRIu64 " has no field %s"),
                    self->trace_path, KMOD_SYSTEM, format->name, (guint64) rec->offset, name);
       return FALSE;
     }
@@ -304,7 +306,7 @@ read_cpu_events (CsDocument   *self,
       if (format == NULL)
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       "%s has no format for the event at offset %" G_GUINT64_FORMAT " of CPU %u",
+                       _("%s has no format for the event at offset %" PRIu64 " of CPU %u"),
                        self->trace_path, f->event.offset, f->event.cpu);
           return FALSE;
         }
@@ -356,7 +358,7 @@ build_index (CsDocument  *self,
       if (file == NULL && (file = cs_document_get_trace_file (self)) == NULL)
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       "The recording %s can no longer be read", self->trace_path);
+                       _("The recording %s can no longer be read"), self->trace_path);
           goto fail;
         }
       if (!read_cpu_events (self, file, found, index, error))

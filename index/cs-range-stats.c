@@ -23,6 +23,8 @@
 #include "cs-task-timeline.h"
 
 #include <event-parse.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 /**
  * cs_range_stats_free:
@@ -475,7 +477,7 @@ scan_cpu (CsDocument    *doc,
           if (row < cache->first_row || row - cache->first_row >= cache->n)
             {
               g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                           "The index %s misplaces event %" G_GUINT64_FORMAT " of CPU %u",
+                           _("The index %s misplaces event %" PRIu64 " of CPU %u"),
                            cs_document_get_index_path (doc), row, cpu);
               return FALSE;
             }
@@ -523,7 +525,7 @@ span (CsDocument    *doc,
   if (targets.file == NULL)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "The recording %s can no longer be read", cs_document_get_trace_path (doc));
+                   _("The recording %s can no longer be read"), cs_document_get_trace_path (doc));
       return FALSE;
     }
   gpointer key, value;

@@ -22,6 +22,7 @@
  * set when preempted).
  */
 #include "config.h"
+#include <glib/gi18n-lib.h>
 
 #include "cs-document-private.h"
 #include "cs-task-timeline.h"
@@ -131,7 +132,9 @@ read_rows (CsDocument  *self,
         {
           sqlite3_reset (s);
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       "The index %s has a task chunk of %u rows", self->index_path, n);
+                       g_dngettext (GETTEXT_PACKAGE, "The index %s has a task chunk of %u row",
+                                    "The index %s has a task chunk of %u rows", n),
+                       self->index_path, n);
           return FALSE;
         }
       if (last < begin_ns)
@@ -157,7 +160,7 @@ read_rows (CsDocument  *self,
         }
     }
   sqlite3_reset (s);
-  if (!_cs_sqlite_check (self->db, rc, "reading task rows", error))
+  if (!_cs_sqlite_check (self->db, rc, _("reading task rows"), error))
     return FALSE;
 
   GHashTableIter iter;

@@ -269,8 +269,8 @@ open_text (CsTraceFile          *self,
     {
       if (error == NULL || *error == NULL)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
-                     "%s is not a trace-cmd recording nor trace text Chronoscope knows; "
-                     "it reads " CS_TEXT_IMPORT_FORMATS, self->path);
+                     _("%s is not a trace-cmd recording nor trace text Chronoscope knows; "
+                     "it reads %s"), self->path, _(CS_TEXT_IMPORT_FORMATS));
       return FALSE;
     }
   self->data_path = cs_text_import_ensure (self->path, progress, user_data, cancellable,

@@ -23,6 +23,8 @@
  * read outside the buffer or loop forever.
  */
 #include <traceevent/event-parse.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-tracedat-page.h"
 #include "cs-tracedat-private.h"
@@ -105,7 +107,7 @@ cpu_error (CsTracedatCpu *c, GError **error, gint code, const char *fmt, ...)
   va_start (ap, fmt);
   msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  g_set_error (error, CS_INDEX_ERROR, code, "%s: CPU %u: %s",
+  g_set_error (error, CS_INDEX_ERROR, code, _("%s: CPU %u: %s"),
                c->reader->display_name, c->cpu, msg);
   return FALSE;
 }
@@ -155,8 +157,8 @@ _cs_tracedat_cpu_new (CsTracedatReader  *reader,
   if (d->offset > reader->file_size || d->size > reader->file_size - d->offset)
     {
       cpu_error (c, error, CS_INDEX_ERROR_TRUNCATED,
-                 "its data at offset %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " bytes) goes "
-                 "past the end of the file (%" G_GUINT64_FORMAT " bytes)",
+                 _("its data at offset %" PRIu64 " (%" PRIu64 " bytes) goes "
+                 "past the end of the file (%" PRIu64 " bytes)"),
                  d->offset, d->size, reader->file_size);
       return NULL;
     }
@@ -168,11 +170,11 @@ _cs_tracedat_cpu_new (CsTracedatReader  *reader,
       if (d->size < 4)
         {
           cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                     "compressed data at offset %" G_GUINT64_FORMAT " is only %" G_GUINT64_FORMAT
-                     " bytes", d->offset, d->size);
+                     _("compressed data at offset %" PRIu64 " is only %" PRIu64
+                     " bytes"), d->offset, d->size);
           return NULL;
         }
-      if (!_cs_td_pread_exact (reader, b, 4, d->offset, "chunk count", error))
+      if (!_cs_td_pread_exact (reader, b, 4, d->offset, _("chunk count"), error))
         return NULL;
       /* trace-cmd extract (3.1.6) stores in the BUFFER option the size of
        * the chunks without the 4-byte count before them, trace-cmd record
@@ -182,8 +184,11 @@ _cs_tracedat_cpu_new (CsTracedatReader  *reader,
       if (c->n_chunks > (c->data_end - d->offset - 4) / 8)
         {
           cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                     "%u chunks cannot fit in %" G_GUINT64_FORMAT " bytes at offset %"
-                     G_GUINT64_FORMAT, c->n_chunks, c->data_end - d->offset, d->offset);
+                     g_dngettext (GETTEXT_PACKAGE,
+                                  "%u chunk cannot fit in %" PRIu64 " bytes at offset %" PRIu64,
+                                  "%u chunks cannot fit in %" PRIu64 " bytes at offset %" PRIu64,
+                                  c->n_chunks),
+                     c->n_chunks, c->data_end - d->offset, d->offset);
           return NULL;
         }
       if (reader->codec == CS_TD_CODEC_ZSTD)
@@ -330,7 +335,7 @@ load_window (CsTracedatCpu *c, guint64 pos, gsize max_len, GError **error)
   ensure_alloc (&c->block, &c->block_alloc, max_len + CS_TD_PAGE_SLACK);
   c->have_block = FALSE;
   c->page_loaded = FALSE;
-  if (!_cs_td_pread_exact (c->reader, c->block, len, pos, "ring-buffer pages", error))
+  if (!_cs_td_pread_exact (c->reader, c->block, len, pos, _("ring-buffer pages"), error))
     return FALSE;
   set_block (c, pos, len);
   return TRUE;
@@ -345,7 +350,10 @@ read_chunk_header (CsTracedatCpu *c, GError **error)
   guint8 b[8];
 
   if (i >= c->n_chunks)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT, "reading past its %u chunks", c->n_chunks);
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      g_dngettext (GETTEXT_PACKAGE, "reading past its %u chunk",
+                                   "reading past its %u chunks", c->n_chunks),
+                      c->n_chunks);
   if (i == 0)
     {
       ch.file_pos = c->data_offset + 4;
@@ -359,8 +367,8 @@ read_chunk_header (CsTracedatCpu *c, GError **error)
     }
   if (ch.file_pos + 8 > c->data_end)
     return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      "chunk %u of %u would start at offset %" G_GUINT64_FORMAT
-                      ", past the end of the CPU's data (%" G_GUINT64_FORMAT ")",
+                      _("chunk %u of %u would start at offset %" PRIu64
+                      ", past the end of the CPU's data (%" PRIu64 ")"),
                       i, c->n_chunks, ch.file_pos, c->data_end);
   if (c->hdr_buf != NULL)
     {
@@ -369,7 +377,7 @@ read_chunk_header (CsTracedatCpu *c, GError **error)
         {
           c->hdr_pos = ch.file_pos;
           c->hdr_len = (gsize) MIN ((guint64) HEADER_READAHEAD, c->data_end - ch.file_pos);
-          if (!_cs_td_pread_exact (c->reader, c->hdr_buf, c->hdr_len, c->hdr_pos, "chunk header",
+          if (!_cs_td_pread_exact (c->reader, c->hdr_buf, c->hdr_len, c->hdr_pos, _("chunk header"),
                                    error))
             {
               c->hdr_len = 0;
@@ -378,19 +386,19 @@ read_chunk_header (CsTracedatCpu *c, GError **error)
         }
       memcpy (b, c->hdr_buf + (ch.file_pos - c->hdr_pos), 8);
     }
-  else if (!_cs_td_pread_exact (c->reader, b, 8, ch.file_pos, "chunk header", error))
+  else if (!_cs_td_pread_exact (c->reader, b, 8, ch.file_pos, _("chunk header"), error))
     return FALSE;
   ch.csize = _cs_td_u32 (c->be, b);
   ch.usize = _cs_td_u32 (c->be, b + 4);
   if (ch.csize > c->data_end - ch.file_pos - 8)
     return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      "chunk %u at offset %" G_GUINT64_FORMAT " claims %u compressed bytes, "
-                      "past the end of the CPU's data (%" G_GUINT64_FORMAT ")",
+                      _("chunk %u at offset %" PRIu64 " claims %u compressed bytes, "
+                      "past the end of the CPU's data (%" PRIu64 ")"),
                       i, ch.file_pos, ch.csize, c->data_end);
   if (ch.usize > CS_TD_MAX_CHUNK_BYTES || ch.csize > CS_TD_MAX_CHUNK_BYTES)
     return cpu_error (c, error, CS_INDEX_ERROR_UNSUPPORTED,
-                      "chunk %u at offset %" G_GUINT64_FORMAT " is %u bytes (%u compressed), "
-                      "more than this reader accepts",
+                      _("chunk %u at offset %" PRIu64 " is %u bytes (%u compressed), "
+                      "more than this reader accepts"),
                       i, ch.file_pos, ch.usize, ch.csize);
   g_array_append_val (c->chunks, ch);
   return TRUE;
@@ -417,9 +425,9 @@ load_chunk (CsTracedatCpu *c, guint i, GError **error)
   c->page_loaded = FALSE;
   c->bytes_done = ch->file_pos + 8 + ch->csize - c->data_offset;
 
-  if (!_cs_td_pread_exact (c->reader, c->in, ch->csize, ch->file_pos + 8, "chunk", error))
+  if (!_cs_td_pread_exact (c->reader, c->in, ch->csize, ch->file_pos + 8, _("chunk"), error))
     return FALSE;
-  what = g_strdup_printf ("CPU %u: chunk %u", c->cpu, i);
+  what = g_strdup_printf (_("CPU %u: chunk %u"), c->cpu, i);
   if (!_cs_td_decompress (c->reader, c->zstd, c->zs_ready ? &c->zs : NULL, c->in, ch->csize,
                           c->block, ch->usize, what, ch->file_pos, error))
     return FALSE;
@@ -488,15 +496,15 @@ check_page (CsTracedatCpu *c, const guint8 *page, GError **error)
       return TRUE;
     case CS_TD_PAGE_COMMIT_TOO_BIG:
       return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                        "the page at %s %" G_GUINT64_FORMAT " commits %u bytes, more than a "
-                        "page of %u holds", c->compressed ? "stream position" : "offset",
+                        _("the page at %s %" PRIu64 " commits %u bytes, more than a "
+                        "page of %u holds"), c->compressed ? _("stream position") : _("offset"),
                         where, committed, c->page_size);
     case CS_TD_PAGE_BAD_LENGTH:
     default:
       return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                        "the event at byte %u of the page at %s %" G_GUINT64_FORMAT
-                        " has a bad length (type %u)", bad_byte,
-                        c->compressed ? "stream position" : "offset", where, bad_type);
+                        _("the event at byte %u of the page at %s %" PRIu64
+                        " has a bad length (type %u)"), bad_byte,
+                        c->compressed ? _("stream position") : _("offset"), where, bad_type);
     }
 }
 
@@ -651,7 +659,7 @@ find_chunk (CsTracedatCpu *c, guint64 pos, guint *index, GError **error)
         }
       if (c->chunks->len >= c->n_chunks)
         return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                          "stream position %" G_GUINT64_FORMAT " is past the end of its data",
+                          _("stream position %" PRIu64 " is past the end of its data"),
                           pos);
       if (!read_chunk_header (c, error))
         return FALSE;
@@ -674,7 +682,7 @@ find_chunk (CsTracedatCpu *c, guint64 pos, guint *index, GError **error)
         }
     }
   return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                    "no chunk holds stream position %" G_GUINT64_FORMAT, pos);
+                    _("no chunk holds stream position %" PRIu64), pos);
 }
 
 /**
@@ -724,7 +732,7 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
 
   if (c->data_end == c->data_offset)
     return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      "no record at offset %" G_GUINT64_FORMAT ": the CPU has no data", offset);
+                      _("no record at offset %" PRIu64 ": the CPU has no data"), offset);
 
   if (!c->compressed)
     {
@@ -732,8 +740,8 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
 
       if (offset < c->data_offset || offset >= c->data_end)
         return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                          "offset %" G_GUINT64_FORMAT " is outside its data [%" G_GUINT64_FORMAT
-                          ", %" G_GUINT64_FORMAT ")", offset, c->data_offset, c->data_end);
+                          _("offset %" PRIu64 " is outside its data [%" PRIu64
+                          ", %" PRIu64 ")"), offset, c->data_offset, c->data_end);
       rel = offset - c->data_offset;
       win = c->data_offset + rel / window_bytes (c) * window_bytes (c);
       /* (A stream's first window is shorter than the others.) */
@@ -772,7 +780,7 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
       c->page_loaded = FALSE;
       if (error != NULL && *error == NULL)
         cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                   "no page holds offset %" G_GUINT64_FORMAT, offset);
+                   _("no page holds offset %" PRIu64), offset);
       return FALSE;
     }
 
@@ -795,8 +803,8 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
 
   c->page_loaded = FALSE;
   return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                    "no record starts at %s %" G_GUINT64_FORMAT,
-                    c->compressed ? "stream position" : "offset", offset);
+                    _("no record starts at %s %" PRIu64),
+                    c->compressed ? _("stream position") : _("offset"), offset);
 }
 
 /* ------------------------------------------------------------------------ */

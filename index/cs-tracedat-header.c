@@ -14,6 +14,9 @@
  * DONE option; the metadata sections and the flyrecord data found through
  * options (HEADER_INFO ... CMDLINES, BUFFER).
  */
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #include "cs-tracedat-private.h"
 
 /* What the options of the top buffer told us, before it is checked. */
@@ -61,7 +64,7 @@ corrupt (CsTracedatReader *self, GError **error, const char *fmt, ...)
   va_start (ap, fmt);
   msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
-  g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT, "%s: %s", self->display_name, msg);
+  g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT, _("%s: %s"), self->display_name, msg);
   return FALSE;
 }
 
@@ -78,13 +81,13 @@ read_string (CsTracedatReader *self, guint64 *pos, gsize max, const char *what,
     {
       if (error != NULL && *error == NULL)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                     "%s: %s: the file ends at offset %" G_GUINT64_FORMAT,
+                     _("%s: %s: the file ends at offset %" PRIu64),
                      self->display_name, what, *pos);
       return FALSE;
     }
   nul = memchr (buf, 0, n);
   if (nul == NULL)
-    return corrupt (self, error, "%s at offset %" G_GUINT64_FORMAT " has no end",
+    return corrupt (self, error, _("%s at offset %" PRIu64 " has no end"),
                     what, *pos);
   *pos += (guint64) (nul - buf) + 1;
   *out = g_steal_pointer (&buf);
@@ -147,13 +150,13 @@ read_section_header (CsTracedatReader *self, guint64 offset, guint16 want_id,
   *flags = _cs_td_u16 (self->big_endian, hdr + 2);
   *size = _cs_td_u64 (self->big_endian, hdr + 8);
   if (id != want_id)
-    return corrupt (self, error, "the %s section at offset %" G_GUINT64_FORMAT
-                    " has id %u, expected %u", what, offset, id, want_id);
+    return corrupt (self, error, _("the %s section at offset %" PRIu64
+                    " has id %u, expected %u"), what, offset, id, want_id);
   if (offset + 16 > self->file_size || *size > self->file_size - offset - 16)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                   "%s: the %s section at offset %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
-                   " bytes) goes past the end of the file (%" G_GUINT64_FORMAT " bytes)",
+                   _("%s: the %s section at offset %" PRIu64 " (%" PRIu64
+                   " bytes) goes past the end of the file (%" PRIu64 " bytes)"),
                    self->display_name, what, offset, *size, self->file_size);
       return FALSE;
     }
@@ -210,8 +213,11 @@ parse_buffer_option (CsTracedatReader *self, CsTdMem *m, guint64 opt_offset,
   m->pos += 8;
   st->top.page_size = page_size;
   if (n > (m->len - m->pos) / 20)
-    return corrupt (self, error, "the BUFFER option at offset %" G_GUINT64_FORMAT
-                    " lists %u CPUs in %" G_GSIZE_FORMAT " bytes",
+    return corrupt (self, error,
+                    g_dngettext (GETTEXT_PACKAGE,
+                                 "the BUFFER option at offset %" PRIu64 " lists %u CPU in %zu bytes",
+                                 "the BUFFER option at offset %" PRIu64 " lists %u CPUs in %zu bytes",
+                                 n),
                     opt_offset, n, m->len - m->pos);
   for (guint32 i = 0; i < n; i++)
     {
@@ -222,14 +228,14 @@ parse_buffer_option (CsTracedatReader *self, CsTdMem *m, guint64 opt_offset,
       c.size = _cs_td_u64 (m->be, m->data + m->pos + 12);
       m->pos += 20;
       if (c.id >= CS_TD_MAX_CPUS)
-        return corrupt (self, error, "the BUFFER option at offset %" G_GUINT64_FORMAT
-                        " names CPU %u", opt_offset, c.id);
+        return corrupt (self, error, _("the BUFFER option at offset %" PRIu64
+                        " names CPU %u"), opt_offset, c.id);
       g_array_append_val (st->top.cpus, c);
     }
   return TRUE;
 
 short_option:
-  return corrupt (self, error, "the %s option at offset %" G_GUINT64_FORMAT " is too short",
+  return corrupt (self, error, _("the %s option at offset %" PRIu64 " is too short"),
                   latency ? "BUFFER_TEXT" : "BUFFER", opt_offset);
 }
 
@@ -284,8 +290,8 @@ handle_option (CsTracedatReader *self, guint16 id, const guint8 *data, guint32 s
       st->cpucount = _cs_td_u32 (self->big_endian, data);
       st->have_cpucount = TRUE;
       if (st->cpucount > CS_TD_MAX_CPUS)
-        return corrupt (self, error, "the CPUCOUNT option at offset %" G_GUINT64_FORMAT
-                        " says %u CPUs", opt_offset, st->cpucount);
+        return corrupt (self, error, _("the CPUCOUNT option at offset %" PRIu64
+                        " says %u CPUs"), opt_offset, st->cpucount);
       return TRUE;
 
     case CS_TD_OPTION_TSC2NSEC:
@@ -295,8 +301,8 @@ handle_option (CsTracedatReader *self, guint16 id, const guint8 *data, guint32 s
       self->tsc2nsec_shift = _cs_td_u32 (self->big_endian, data + 4);
       self->has_tsc2nsec = self->tsc2nsec_mult != 0;
       if (self->has_tsc2nsec && self->tsc2nsec_shift > 32)
-        return corrupt (self, error, "the TSC2NSEC option at offset %" G_GUINT64_FORMAT
-                        " has a shift of %u", opt_offset, self->tsc2nsec_shift);
+        return corrupt (self, error, _("the TSC2NSEC option at offset %" PRIu64
+                        " has a shift of %u"), opt_offset, self->tsc2nsec_shift);
       return TRUE;
 
     case CS_TD_OPTION_TIME_SHIFT:
@@ -365,15 +371,15 @@ read_v7_options (CsTracedatReader *self, guint64 offset, OptionState *st, GError
 
       for (guint i = 0; i < n_visited; i++)
         if (visited[i] == offset)
-          return corrupt (self, error, "the options sections loop back to offset %"
-                          G_GUINT64_FORMAT, offset);
+          return corrupt (self, error, _("the options sections loop back to offset %"
+                          PRIu64), offset);
       if (n_visited == CS_TD_MAX_OPTION_SECTIONS)
-        return corrupt (self, error, "more than %d options sections", CS_TD_MAX_OPTION_SECTIONS);
+        return corrupt (self, error, _("more than %d options sections"), CS_TD_MAX_OPTION_SECTIONS);
       visited[n_visited++] = offset;
 
       if (!read_section_header (self, offset, CS_TD_OPTION_DONE, "options", &flags, &size, error) ||
           !_cs_td_load_block (self, offset + 16, size, (flags & CS_TD_SECTION_FL_COMPRESS) != 0,
-                              "options section", &buf, &len, error))
+                              _("options section"), &buf, &len, error))
         return FALSE;
 
       while (pos < len)
@@ -382,14 +388,14 @@ read_v7_options (CsTracedatReader *self, guint64 offset, OptionState *st, GError
           guint32 osize;
 
           if (len - pos < 6)
-            return corrupt (self, error, "the options section at offset %" G_GUINT64_FORMAT
-                            " ends inside an option header", offset);
+            return corrupt (self, error, _("the options section at offset %" PRIu64
+                            " ends inside an option header"), offset);
           id = _cs_td_u16 (self->big_endian, buf + pos);
           osize = _cs_td_u32 (self->big_endian, buf + pos + 2);
           pos += 6;
           if (osize > len - pos)
-            return corrupt (self, error, "option %u in the options section at offset %"
-                            G_GUINT64_FORMAT " claims %u bytes, %" G_GSIZE_FORMAT " are left",
+            return corrupt (self, error, _("option %u in the options section at offset %"
+                            PRIu64 " claims %u bytes, %zu are left"),
                             id, offset, osize, len - pos);
           if (!handle_option (self, id, buf + pos, osize, offset + 16 + pos - 6, st, &next, error))
             return FALSE;
@@ -410,7 +416,7 @@ read_v6_rest (CsTracedatReader *self, guint64 pos, guint32 header_cpus, OptionSt
   char tag[10];
   guint32 n_entries;
 
-  if (!_cs_td_pread_exact (self, tag, 10, pos, "options or flyrecord tag", error))
+  if (!_cs_td_pread_exact (self, tag, 10, pos, _("options or flyrecord tag"), error))
     return FALSE;
   pos += 10;
   if (memcmp (tag, "options  ", 10) == 0)
@@ -437,8 +443,8 @@ read_v6_rest (CsTracedatReader *self, guint64 pos, guint32 header_cpus, OptionSt
           if (size > self->file_size - MIN (self->file_size, pos + 6))
             {
               g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                           "%s: option %u at offset %" G_GUINT64_FORMAT " (%u bytes) goes past "
-                           "the end of the file", self->display_name, id, pos, size);
+                           _("%s: option %u at offset %" PRIu64 " (%u bytes) goes past "
+                           "the end of the file"), self->display_name, id, pos, size);
               return FALSE;
             }
           data = g_malloc (MAX (size, 1));
@@ -447,7 +453,7 @@ read_v6_rest (CsTracedatReader *self, guint64 pos, guint32 header_cpus, OptionSt
             return FALSE;
           pos += 6 + (guint64) size;
         }
-      if (!_cs_td_pread_exact (self, tag, 10, pos, "flyrecord tag", error))
+      if (!_cs_td_pread_exact (self, tag, 10, pos, _("flyrecord tag"), error))
         return FALSE;
       pos += 10;
     }
@@ -455,22 +461,22 @@ read_v6_rest (CsTracedatReader *self, guint64 pos, guint32 header_cpus, OptionSt
   if (memcmp (tag, "latency  ", 10) == 0)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s: a latency-tracer recording (text, not ring-buffer pages)",
+                   _("%s: a latency-tracer recording (text, not ring-buffer pages)"),
                    self->display_name);
       return FALSE;
     }
   if (memcmp (tag, "flyrecord", 10) != 0)
-    return corrupt (self, error, "expected \"flyrecord\" at offset %" G_GUINT64_FORMAT, pos - 10);
+    return corrupt (self, error, _("expected \"flyrecord\" at offset %" PRIu64), pos - 10);
 
   /* Like libtracecmd, a CPUCOUNT option overrides the header's count. */
   n_entries = st->have_cpucount ? st->cpucount : header_cpus;
   if (n_entries > CS_TD_MAX_CPUS)
-    return corrupt (self, error, "the header says %u CPUs", n_entries);
+    return corrupt (self, error, _("the header says %u CPUs"), n_entries);
   self->n_cpus = n_entries;
   self->cpu_data = g_new0 (CsTdCpuData, MAX (n_entries, 1));
   for (guint32 i = 0; i < n_entries; i++)
-    if (!read_u64_at (self, &pos, "flyrecord CPU table", &self->cpu_data[i].offset, error) ||
-        !read_u64_at (self, &pos, "flyrecord CPU table", &self->cpu_data[i].size, error))
+    if (!read_u64_at (self, &pos, _("flyrecord CPU table"), &self->cpu_data[i].offset, error) ||
+        !read_u64_at (self, &pos, _("flyrecord CPU table"), &self->cpu_data[i].size, error))
       return FALSE;
 
   if (self->v6_trace_clock_follows)
@@ -480,11 +486,11 @@ read_v6_rest (CsTracedatReader *self, guint64 pos, guint32 header_cpus, OptionSt
 
       /* "There was a bug in the original setting of the trace_clock file":
        * libtracecmd falls back to the local clock when this does not read. */
-      if (read_u64_at (self, &pos, "trace clock", &size, &local) && size <= 64 * 1024)
+      if (read_u64_at (self, &pos, _("trace clock"), &size, &local) && size <= 64 * 1024)
         {
           g_autofree char *text = g_malloc0 (size + 1);
 
-          if (_cs_td_pread_exact (self, text, size, pos, "trace clock", &local))
+          if (_cs_td_pread_exact (self, text, size, pos, _("trace clock"), &local))
             {
               g_free (st->trace_clock_text);
               st->trace_clock_text = g_steal_pointer (&text);
@@ -505,7 +511,7 @@ setup_v7_top_buffer (CsTracedatReader *self, OptionState *st, GError **error)
   if (st->top.seen && st->top.latency)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s: a latency-tracer recording (text, not ring-buffer pages)",
+                   _("%s: a latency-tracer recording (text, not ring-buffer pages)"),
                    self->display_name);
       return FALSE;
     }
@@ -523,7 +529,7 @@ setup_v7_top_buffer (CsTracedatReader *self, OptionState *st, GError **error)
     {
       if (st->top.page_size < 64 || st->top.page_size > CS_TD_MAX_PAGE_SIZE ||
           (st->top.page_size & (st->top.page_size - 1)) != 0)
-        return corrupt (self, error, "the top buffer has a page size of %u bytes",
+        return corrupt (self, error, _("the top buffer has a page size of %u bytes"),
                         st->top.page_size);
       self->page_size = st->top.page_size;
     }
@@ -533,7 +539,7 @@ setup_v7_top_buffer (CsTracedatReader *self, OptionState *st, GError **error)
       const BufferCpu *c = &g_array_index (st->top.cpus, BufferCpu, i);
 
       if (self->cpu_data[c->id].size != 0)
-        return corrupt (self, error, "the BUFFER option lists CPU %u twice", c->id);
+        return corrupt (self, error, _("the BUFFER option lists CPU %u twice"), c->id);
       self->cpu_data[c->id].offset = c->offset;
       self->cpu_data[c->id].size = c->size;
     }
@@ -548,8 +554,8 @@ setup_v7_top_buffer (CsTracedatReader *self, OptionState *st, GError **error)
         return FALSE;
       self->data_compressed = (flags & CS_TD_SECTION_FL_COMPRESS) != 0;
       if (self->data_compressed && self->codec == CS_TD_CODEC_NONE)
-        return corrupt (self, error, "the flyrecord section is marked compressed but the "
-                        "file names no compression algorithm");
+        return corrupt (self, error, _("the flyrecord section is marked compressed but the "
+                        "file names no compression algorithm"));
     }
   return TRUE;
 }
@@ -569,20 +575,20 @@ _cs_td_read_header (CsTracedatReader  *self,
   char *text;
 
   /* trace-cmd.dat.v7(5) "INITIAL FORMAT" */
-  if (self->file_size < 10 || !_cs_td_pread_exact (self, head, 10, 0, "magic", error) ||
+  if (self->file_size < 10 || !_cs_td_pread_exact (self, head, 10, 0, _("magic"), error) ||
       memcmp (head, "\x17\x08\x44tracing", 10) != 0)
     {
       g_clear_error (error);
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
-                   "%s: not a trace-cmd recording (no trace.dat magic bytes)",
+                   _("%s: not a trace-cmd recording (no trace.dat magic bytes)"),
                    self->display_name);
       return FALSE;
     }
   n = (gsize) MIN ((guint64) sizeof verbuf - 1, self->file_size - 10);
-  if (!_cs_td_pread_exact (self, verbuf, n, 10, "version", error))
+  if (!_cs_td_pread_exact (self, verbuf, n, 10, _("version"), error))
     return FALSE;
   if (memchr (verbuf, 0, n) == NULL)
-    return corrupt (self, error, "the file version string has no end");
+    return corrupt (self, error, _("the file version string has no end"));
   if (g_strcmp0 (verbuf, "6") == 0)
     self->file_version = 6;
   else if (g_strcmp0 (verbuf, "7") == 0)
@@ -590,34 +596,34 @@ _cs_td_read_header (CsTracedatReader  *self,
   else
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s: file version \"%.15s\" (this reader knows versions 6 and 7)",
+                   _("%s: file version \"%.15s\" (this reader knows versions 6 and 7)"),
                    self->display_name, verbuf);
       return FALSE;
     }
   pos = 10 + strlen (verbuf) + 1;
 
-  if (!_cs_td_pread_exact (self, b, 2, pos, "endianness and long size", error))
+  if (!_cs_td_pread_exact (self, b, 2, pos, _("endianness and long size"), error))
     return FALSE;
   pos += 2;
   if (b[0] > 1)
-    return corrupt (self, error, "endianness byte %u is neither 0 nor 1", b[0]);
+    return corrupt (self, error, _("endianness byte %u is neither 0 nor 1"), b[0]);
   if (b[1] != 4 && b[1] != 8)
-    return corrupt (self, error, "a long of %u bytes", b[1]);
+    return corrupt (self, error, _("a long of %u bytes"), b[1]);
   self->big_endian = b[0] == 1;
   self->long_size = b[1];
-  if (!read_u32_at (self, &pos, "page size", &page_size, error))
+  if (!read_u32_at (self, &pos, _("page size"), &page_size, error))
     return FALSE;
   if (page_size < 64 || page_size > CS_TD_MAX_PAGE_SIZE || (page_size & (page_size - 1)) != 0)
-    return corrupt (self, error, "a page size of %u bytes", page_size);
+    return corrupt (self, error, _("a page size of %u bytes"), page_size);
   self->page_size = page_size;
 
   if (self->file_version >= 7)
     {
       guint64 options_offset;
 
-      if (!read_string (self, &pos, 64, "compression name", &self->compression, error) ||
-          !read_string (self, &pos, 64, "compression version", &self->compression_version, error) ||
-          !read_u64_at (self, &pos, "options offset", &options_offset, error))
+      if (!read_string (self, &pos, 64, _("compression name"), &self->compression, error) ||
+          !read_string (self, &pos, 64, _("compression version"), &self->compression_version, error) ||
+          !read_u64_at (self, &pos, _("options offset"), &options_offset, error))
         goto out;
       if (g_strcmp0 (self->compression, "none") == 0)
         self->codec = CS_TD_CODEC_NONE;
@@ -628,7 +634,7 @@ _cs_td_read_header (CsTracedatReader  *self,
       else
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                       "%s: compression \"%s\" (this reader knows zstd and zlib)",
+                       _("%s: compression \"%s\" (this reader knows zstd and zlib)"),
                        self->display_name, self->compression);
           goto out;
         }
@@ -643,7 +649,7 @@ _cs_td_read_header (CsTracedatReader  *self,
       self->compression = g_strdup ("none");
       self->codec = CS_TD_CODEC_NONE;
       if (!_cs_td_scan_v6_sections (self, &pos, error) ||
-          !read_u32_at (self, &pos, "CPU count", &header_cpus, error) ||
+          !read_u32_at (self, &pos, _("CPU count"), &header_cpus, error) ||
           !read_v6_rest (self, pos, header_cpus, &st, error))
         goto out;
     }

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-tracedat-private.h"
 
@@ -113,13 +115,13 @@ cs_tracedat_reader_open (const char  *path,
     {
       int saved_errno = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   "%s: cannot open: %s", self->display_name, g_strerror (saved_errno));
+                   _("%s: cannot open: %s"), self->display_name, g_strerror (saved_errno));
       return NULL;
     }
   if (fstat (self->fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s: not a regular file", self->display_name);
+                   _("%s: not a regular file"), self->display_name);
       return NULL;
     }
   self->file_size = (guint64) st.st_size;
@@ -497,7 +499,7 @@ cs_tracedat_reader_read_at (CsTracedatReader  *self,
         g_propagate_error (error, local);
       else
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                     "%s: CPU %u: no record at offset %" G_GUINT64_FORMAT,
+                     _("%s: CPU %u: no record at offset %" PRIu64),
                      self->display_name, cpu, offset);
       return FALSE;
     }

@@ -15,23 +15,25 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-tracedat-private.h"
 
 static const char *section_names[CS_TD_N_SECTIONS] = {
-  "header info",
-  "ftrace event formats",
-  "event formats",
-  "kallsyms",
-  "printk formats",
-  "saved command lines",
+  N_("header info"),
+  N_("ftrace event formats"),
+  N_("event formats"),
+  N_("kallsyms"),
+  N_("printk formats"),
+  N_("saved command lines"),
 };
 
 const char *
 _cs_td_section_name (CsTdSectionKind kind)
 {
   g_return_val_if_fail (kind < CS_TD_N_SECTIONS, "?");
-  return section_names[kind];
+  return _(section_names[kind]);
 }
 
 gboolean
@@ -48,8 +50,8 @@ _cs_td_pread_exact (CsTracedatReader  *self,
   if (offset > self->file_size || len > self->file_size - offset)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                   "%s: %s: %" G_GSIZE_FORMAT " bytes at offset %" G_GUINT64_FORMAT
-                   " go past the end of the file (%" G_GUINT64_FORMAT " bytes)",
+                   _("%s: %s: %zu bytes at offset %" PRIu64
+                   " go past the end of the file (%" PRIu64 " bytes)"),
                    self->display_name, what, len, offset, self->file_size);
       return FALSE;
     }
@@ -64,14 +66,14 @@ _cs_td_pread_exact (CsTracedatReader  *self,
         {
           int saved_errno = errno;
           g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                       "%s: %s: cannot read at offset %" G_GUINT64_FORMAT ": %s",
+                       _("%s: %s: cannot read at offset %" PRIu64 ": %s"),
                        self->display_name, what, offset + done, g_strerror (saved_errno));
           return FALSE;
         }
       if (r == 0)
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                       "%s: %s: the file ends at offset %" G_GUINT64_FORMAT,
+                       _("%s: %s: the file ends at offset %" PRIu64),
                        self->display_name, what, offset + done);
           return FALSE;
         }
@@ -108,9 +110,8 @@ _cs_td_decompress (CsTracedatReader  *self,
         if (ZSTD_isError (r))
           {
             g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                         "%s: %s at offset %" G_GUINT64_FORMAT ": zstd cannot decompress "
-                         "%" G_GSIZE_FORMAT " bytes into the %" G_GSIZE_FORMAT
-                         " bytes the file announces: %s",
+                         _("%s: %s at offset %" PRIu64 ": zstd cannot decompress "
+                         "%zu bytes into the %zu bytes the file announces: %s"),
                          self->display_name, what, offset, in_len, out_len,
                          ZSTD_getErrorName (r));
             return FALSE;
@@ -118,8 +119,8 @@ _cs_td_decompress (CsTracedatReader  *self,
         if (r != out_len)
           {
             g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                         "%s: %s at offset %" G_GUINT64_FORMAT ": decompressed to %"
-                         G_GSIZE_FORMAT " bytes, the file announces %" G_GSIZE_FORMAT,
+                         _("%s: %s at offset %" PRIu64 ": decompressed to %zu bytes, "
+                           "the file announces %zu"),
                          self->display_name, what, offset, (gsize) r, out_len);
             return FALSE;
           }
@@ -136,7 +137,7 @@ _cs_td_decompress (CsTracedatReader  *self,
         if (in_len > G_MAXUINT32 || out_len > G_MAXUINT32)
           {
             g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                         "%s: %s at offset %" G_GUINT64_FORMAT ": block too large for zlib",
+                         _("%s: %s at offset %" PRIu64 ": block too large for zlib"),
                          self->display_name, what, offset);
             return FALSE;
           }
@@ -159,13 +160,13 @@ _cs_td_decompress (CsTracedatReader  *self,
           {
             if (ret == Z_STREAM_END || (s->avail_out == 0 && (ret == Z_BUF_ERROR || ret == Z_OK)))
               g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                           "%s: %s at offset %" G_GUINT64_FORMAT ": the zlib data does not "
-                           "decompress to the %" G_GSIZE_FORMAT " bytes the file announces",
+                           _("%s: %s at offset %" PRIu64 ": the zlib data does not "
+                           "decompress to the %zu bytes the file announces"),
                            self->display_name, what, offset, out_len);
             else
               g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                           "%s: %s at offset %" G_GUINT64_FORMAT ": zlib cannot decompress "
-                           "%" G_GSIZE_FORMAT " bytes: %s",
+                           _("%s: %s at offset %" PRIu64 ": zlib cannot decompress "
+                           "%zu bytes: %s"),
                            self->display_name, what, offset, in_len,
                            s->msg ? s->msg : zError (ret));
           }
@@ -177,8 +178,8 @@ _cs_td_decompress (CsTracedatReader  *self,
     case CS_TD_CODEC_NONE:
     default:
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s: %s at offset %" G_GUINT64_FORMAT " is marked compressed but the "
-                   "file names no compression algorithm",
+                   _("%s: %s at offset %" PRIu64 " is marked compressed but the "
+                   "file names no compression algorithm"),
                    self->display_name, what, offset);
       return FALSE;
     }
@@ -207,16 +208,16 @@ _cs_td_load_block (CsTracedatReader  *self,
       if (size > CS_TD_MAX_SECTION_BYTES)
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                       "%s: %s at offset %" G_GUINT64_FORMAT " is %" G_GUINT64_FORMAT
-                       " bytes, more than this reader accepts",
+                       _("%s: %s at offset %" PRIu64 " is %" PRIu64
+                       " bytes, more than this reader accepts"),
                        self->display_name, what, offset, size);
           return FALSE;
         }
       if (offset > self->file_size || size > self->file_size - offset)
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                       "%s: %s at offset %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
-                       " bytes) goes past the end of the file (%" G_GUINT64_FORMAT " bytes)",
+                       _("%s: %s at offset %" PRIu64 " (%" PRIu64
+                       " bytes) goes past the end of the file (%" PRIu64 " bytes)"),
                        self->display_name, what, offset, size, self->file_size);
           return FALSE;
         }
@@ -232,8 +233,8 @@ _cs_td_load_block (CsTracedatReader  *self,
   if (size < 8)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s: compressed %s at offset %" G_GUINT64_FORMAT " is too short (%"
-                   G_GUINT64_FORMAT " bytes) for its compression header",
+                   _("%s: compressed %s at offset %" PRIu64 " is too short (%"
+                   PRIu64 " bytes) for its compression header"),
                    self->display_name, what, offset, size);
       return FALSE;
     }
@@ -244,16 +245,16 @@ _cs_td_load_block (CsTracedatReader  *self,
   if (csize > size - 8)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s: compressed %s at offset %" G_GUINT64_FORMAT " claims %u compressed "
-                   "bytes in a section of %" G_GUINT64_FORMAT,
+                   _("%s: compressed %s at offset %" PRIu64 " claims %u compressed "
+                   "bytes in a section of %" PRIu64),
                    self->display_name, what, offset, csize, size);
       return FALSE;
     }
   if (usize > CS_TD_MAX_SECTION_BYTES)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s: compressed %s at offset %" G_GUINT64_FORMAT " claims to decompress "
-                   "to %u bytes, more than this reader accepts",
+                   _("%s: compressed %s at offset %" PRIu64 " claims to decompress "
+                   "to %u bytes, more than this reader accepts"),
                    self->display_name, what, offset, usize);
       return FALSE;
     }
@@ -318,8 +319,8 @@ fc_skip (FileCur *fc, guint64 len, GError **error)
   if (fc->pos > self->file_size || len > self->file_size - fc->pos)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
-                   "%s: %s: %" G_GUINT64_FORMAT " bytes at offset %" G_GUINT64_FORMAT
-                   " go past the end of the file (%" G_GUINT64_FORMAT " bytes)",
+                   _("%s: %s: %" PRIu64 " bytes at offset %" PRIu64
+                   " go past the end of the file (%" PRIu64 " bytes)"),
                    self->display_name, fc->what, len, fc->pos, self->file_size);
       return FALSE;
     }
@@ -353,7 +354,7 @@ fc_skip_string (FileCur *fc, GError **error)
     }
 
   g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-               "%s: %s: no end to the string at offset %" G_GUINT64_FORMAT,
+               _("%s: %s: no end to the string at offset %" PRIu64),
                fc->self->display_name, fc->what, start);
   return FALSE;
 }
@@ -369,7 +370,7 @@ fc_expect (FileCur *fc, const char *magic, gsize len, GError **error)
   if (memcmp (buf, magic, len) != 0)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s: %s: expected \"%s\" at offset %" G_GUINT64_FORMAT,
+                   _("%s: %s: expected \"%s\" at offset %" PRIu64),
                    fc->self->display_name, fc->what, magic, fc->pos - len);
       return FALSE;
     }
@@ -379,7 +380,7 @@ fc_expect (FileCur *fc, const char *magic, gsize len, GError **error)
 static void
 fc_begin (FileCur *fc, CsTracedatReader *self, CsTdSectionKind kind)
 {
-  fc->what = section_names[kind];
+  fc->what = _(section_names[kind]);
   self->sections[kind].present = TRUE;
   self->sections[kind].compressed = FALSE;
   self->sections[kind].offset = fc->pos;
@@ -462,8 +463,7 @@ static gboolean
 mc_fail (MemCur *mc, const char *msg, GError **error)
 {
   g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-               "%s: %s at offset %" G_GUINT64_FORMAT ": %s at byte %" G_GSIZE_FORMAT
-               " of %" G_GSIZE_FORMAT,
+               _("%s: %s at offset %" PRIu64 ": %s at byte %zu of %zu"),
                mc->self->display_name, mc->what, mc->offset, msg, mc->m.pos, mc->m.len);
   return FALSE;
 }
@@ -472,7 +472,7 @@ static gboolean
 mc_u32 (MemCur *mc, guint32 *v, GError **error)
 {
   if (!_cs_td_mem_has (&mc->m, 4))
-    return mc_fail (mc, "the section ends inside a 4-byte number", error);
+    return mc_fail (mc, _("the section ends inside a 4-byte number"), error);
   *v = _cs_td_u32 (mc->m.be, mc->m.data + mc->m.pos);
   mc->m.pos += 4;
   return TRUE;
@@ -482,7 +482,7 @@ static gboolean
 mc_u64 (MemCur *mc, guint64 *v, GError **error)
 {
   if (!_cs_td_mem_has (&mc->m, 8))
-    return mc_fail (mc, "the section ends inside an 8-byte number", error);
+    return mc_fail (mc, _("the section ends inside an 8-byte number"), error);
   *v = _cs_td_u64 (mc->m.be, mc->m.data + mc->m.pos);
   mc->m.pos += 8;
   return TRUE;
@@ -492,7 +492,7 @@ static gboolean
 mc_bytes (MemCur *mc, guint64 len, const guint8 **p, GError **error)
 {
   if (len > G_MAXSIZE || !_cs_td_mem_has (&mc->m, (gsize) len))
-    return mc_fail (mc, "a size goes past the end of the section", error);
+    return mc_fail (mc, _("a size goes past the end of the section"), error);
   *p = mc->m.data + mc->m.pos;
   mc->m.pos += (gsize) len;
   return TRUE;
@@ -505,10 +505,10 @@ mc_string (MemCur *mc, const char **s, GError **error)
   const guint8 *nul;
 
   if (mc->m.pos >= mc->m.len)
-    return mc_fail (mc, "the section ends where a string should start", error);
+    return mc_fail (mc, _("the section ends where a string should start"), error);
   nul = memchr (start, 0, mc->m.len - mc->m.pos);
   if (nul == NULL)
-    return mc_fail (mc, "a string has no end", error);
+    return mc_fail (mc, _("a string has no end"), error);
   *s = (const char *) start;
   mc->m.pos += (gsize) (nul - start) + 1;
   return TRUE;
@@ -517,13 +517,13 @@ mc_string (MemCur *mc, const char **s, GError **error)
 static gboolean
 mc_expect (MemCur *mc, const char *magic, gsize len, GError **error)
 {
-  const guint8 *p;
+  const guint8 *p = NULL;
 
   if (!mc_bytes (mc, len, &p, error))
     return FALSE;
   if (memcmp (p, magic, len) != 0)
     {
-      g_autofree char *msg = g_strdup_printf ("expected \"%s\"", magic);
+      g_autofree char *msg = g_strdup_printf (_("expected \"%s\""), magic);
       mc->m.pos -= len;
       return mc_fail (mc, msg, error);
     }
@@ -554,9 +554,9 @@ parse_section (CsTracedatReader   *self,
                guint              *n_failures,
                GError            **error)
 {
-  MemCur mc = { self, { buf, len, 0, self->big_endian }, section_names[kind],
+  MemCur mc = { self, { buf, len, 0, self->big_endian }, _(section_names[kind]),
                 self->sections[kind].offset };
-  const guint8 *p;
+  const guint8 *p = NULL;
   guint64 size64;
   guint32 count, size32;
 
@@ -567,18 +567,18 @@ parse_section (CsTracedatReader   *self,
           !mc_bytes (&mc, size64, &p, error))
         return FALSE;
       if (tep_parse_header_page (tep, (char *) p, (unsigned long) size64, (int) self->long_size) != 0)
-        return mc_fail (&mc, "libtraceevent cannot parse the header_page format", error);
+        return mc_fail (&mc, _("libtraceevent cannot parse the header_page format"), error);
       if (!mc_expect (&mc, "header_event", 13, error) || !mc_u64 (&mc, &size64, error) ||
           !mc_bytes (&mc, size64, &p, error))
         return FALSE;
       if (tep_get_header_page_size (tep) != 4 && tep_get_header_page_size (tep) != 8)
-        return mc_fail (&mc, "the header_page commit field is neither 4 nor 8 bytes", error);
+        return mc_fail (&mc, _("the header_page commit field is neither 4 nor 8 bytes"), error);
       if (tep_get_header_timestamp_size (tep) != 8)
-        return mc_fail (&mc, "the header_page timestamp is not 8 bytes", error);
+        return mc_fail (&mc, _("the header_page timestamp is not 8 bytes"), error);
       if (tep_is_old_format (tep))
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                       "%s: the ring buffer uses the format of Linux 2.6.30 and older",
+                       _("%s: the ring buffer uses the format of Linux 2.6.30 and older"),
                        self->display_name);
           return FALSE;
         }
@@ -604,7 +604,7 @@ parse_section (CsTracedatReader   *self,
           return FALSE;
         for (guint32 i = 0; i < systems; i++)
           {
-            const char *system;
+            const char *system = NULL;
 
             if (!mc_string (&mc, &system, error) || !mc_u32 (&mc, &count, error))
               return FALSE;
@@ -714,7 +714,7 @@ _cs_td_new_tep (CsTracedatReader        *self,
   if (!self->sections[CS_TD_SEC_HEADER_INFO].present)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   "%s: the file has no header info section (header_page format)",
+                   _("%s: the file has no header info section (header_page format)"),
                    self->display_name);
       tep_free_with_plugins (tep, list);
       return NULL;
@@ -732,7 +732,7 @@ _cs_td_new_tep (CsTracedatReader        *self,
       if (!sec->present || k == CS_TD_SEC_KALLSYMS)
         continue;
       if (!_cs_td_load_block (self, sec->offset, sec->size, sec->compressed,
-                              section_names[k], &buf, &len, error) ||
+                              _(section_names[k]), &buf, &len, error) ||
           !parse_section (self, tep, (CsTdSectionKind) k, buf, len, &failures, error))
         {
           tep_free_with_plugins (tep, list);
@@ -762,6 +762,6 @@ _cs_td_load_kallsyms (CsTracedatReader  *self,
   if (!sec->present)
     return TRUE;
   return _cs_td_load_block (self, sec->offset, sec->size, sec->compressed,
-                            section_names[CS_TD_SEC_KALLSYMS], &buf, &len, error) &&
+                            _(section_names[CS_TD_SEC_KALLSYMS]), &buf, &len, error) &&
          parse_section (self, tep, CS_TD_SEC_KALLSYMS, buf, len, &failures, error);
 }

@@ -36,6 +36,8 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-tracedat-private.h"
 #include "cs-tracedat-writer.h"
@@ -102,10 +104,10 @@ _cs_record_output_error (GError     **error,
 
   if (saved_errno == ENOSPC || saved_errno == EDQUOT)
     g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_DISK_FULL,
-                 "%s: %s", what, g_strerror (saved_errno));
+                 _("%s: %s"), what, g_strerror (saved_errno));
   else
     g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_OUTPUT,
-                 "%s: %s", what, g_strerror (saved_errno));
+                 _("%s: %s"), what, g_strerror (saved_errno));
   return FALSE;
 }
 
@@ -161,7 +163,7 @@ _cs_record_create_temp (const char  *final_path,
 
   if (fd < 0)
     {
-      _cs_record_output_error (error, saved_errno, "Cannot create a file in “%s”", dir);
+      _cs_record_output_error (error, saved_errno, _("Cannot create a file in “%s”"), dir);
       return -1;
     }
 
@@ -185,7 +187,8 @@ _cs_record_rename (const char  *from,
   fs_identity_end (&id);
 
   if (rc != 0)
-    return _cs_record_output_error (error, saved_errno, "Cannot rename “%s” to “%s”", from, to);
+    return _cs_record_output_error (error, saved_errno, _("Cannot rename “%s” to “%s”"),
+                                    from, to);
   return TRUE;
 }
 
@@ -205,9 +208,9 @@ _cs_record_write_all (int          fd,
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
-        return _cs_record_output_error (error, errno, "Cannot write “%s”", path);
+        return _cs_record_output_error (error, errno, _("Cannot write “%s”"), path);
       if (n == 0)
-        return _cs_record_output_error (error, ENOSPC, "Cannot write “%s”", path);
+        return _cs_record_output_error (error, ENOSPC, _("Cannot write “%s”"), path);
       p += n;
       len -= (gsize) n;
     }
@@ -265,7 +268,7 @@ check_sizes (CsTracedatWriter *self, GError **error)
     if (small[i] != NULL && g_bytes_get_size (small[i]) > G_MAXUINT32)
       {
         g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                     "%s is too large for a trace.dat v6 (%" G_GSIZE_FORMAT " bytes)",
+                     _("%s is too large for a trace.dat v6 (%zu bytes)"),
                      i == 0 ? "kallsyms" : "printk_formats", g_bytes_get_size (small[i]));
         return FALSE;
       }
@@ -399,7 +402,8 @@ copy_fd (CsTracedatWriter  *self,
           if (n < 0 && errno == EINTR)
             continue;
           if (n < 0)
-            return _cs_record_output_error (error, errno, "Cannot write the data of CPU %u into “%s”",
+            return _cs_record_output_error (error, errno,
+                                            _("Cannot write the data of CPU %u into “%s”"),
                                             cpu, self->path);
           if (n == 0)
             break;
@@ -413,7 +417,7 @@ copy_fd (CsTracedatWriter  *self,
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
-        return _cs_record_output_error (error, errno, "Cannot read the data of CPU %u", cpu);
+        return _cs_record_output_error (error, errno, _("Cannot read the data of CPU %u"), cpu);
       if (n == 0)
         break;
       if (!_cs_record_write_all (self->fd, buf, (gsize) n, self->path, error))
@@ -424,8 +428,8 @@ copy_fd (CsTracedatWriter  *self,
   if ((guint64) in_off != size)
     {
       g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                   "The data of CPU %u is shorter than expected (%" G_GUINT64_FORMAT
-                   " of %" G_GUINT64_FORMAT " bytes)", cpu, (guint64) in_off, size);
+                   _("The data of CPU %u is shorter than expected (%" PRIu64
+                   " of %" PRIu64 " bytes)"), cpu, (guint64) in_off, size);
       return FALSE;
     }
   return TRUE;
@@ -775,8 +779,8 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
   if (self->header_page == NULL || self->header_event == NULL)
     {
       g_set_error_literal (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                           "The ring-buffer headers (events/header_page, "
-                           "events/header_event) are missing");
+                           _("The ring-buffer headers (events/header_page, "
+                           "events/header_event) are missing"));
       return FALSE;
     }
   if (!check_sizes (self, error))
@@ -813,7 +817,7 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
   if (close (self->fd) != 0)
     {
       self->fd = -1;
-      _cs_record_output_error (error, errno, "Cannot write “%s”", self->path);
+      _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
       goto fail;
     }
   self->fd = -1;

@@ -313,7 +313,7 @@ write_meta (sqlite3                *db,
     {
       sqlite3_bind_text (s, 1, meta[i][0], -1, SQLITE_STATIC);
       sqlite3_bind_text (s, 2, meta[i][1], -1, SQLITE_STATIC);
-      if (!_cs_sqlite_check (db, sqlite3_step (s), "writing a pass's metadata", error))
+      if (!_cs_sqlite_check (db, sqlite3_step (s), _("writing a pass's metadata"), error))
         return FALSE;
       sqlite3_reset (s);
     }

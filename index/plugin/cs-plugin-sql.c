@@ -71,7 +71,7 @@ _cs_plugin_add_sql_tables (GPtrArray     *plugins,
           table.missing = missing;
           if (!cs_sql_session_add_file_table (session, &table, error))
             {
-              g_prefix_error (error, "Plugin %s: ", plugin->id);
+              g_prefix_error (error, _("Plugin %s: "), plugin->id);
               return FALSE;
             }
         }

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <kbuffer.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-record-private.h"
 #include "cs-record-stream.h"
@@ -112,7 +113,7 @@ stream_write_pages (CsRecordStream  *self,
   if (!_cs_record_write_all (self->out_fd, data, n_pages * self->page_size,
                              self->out_dir, error))
     {
-      g_prefix_error (error, "CPU %u: ", self->cpu);
+      g_prefix_error (error, _("CPU %u: "), self->cpu);
       return FALSE;
     }
 
@@ -148,7 +149,7 @@ set_read_error (CsRecordStream  *self,
                 GError         **error)
 {
   g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-               "Cannot read the ring buffer of CPU %u (per_cpu/cpu%u/trace_pipe_raw): %s",
+               _("Cannot read the ring buffer of CPU %u (per_cpu/cpu%u/trace_pipe_raw): %s"),
                self->cpu, self->cpu, g_strerror (errsv));
   return FALSE;
 }
@@ -181,7 +182,7 @@ stream_drain_full_pages (CsRecordStream  *self,
       if (!read_exact (self->pipe_fds[0], self->buf, (gsize) n))
         {
           g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                       "Cannot read the pipe of CPU %u: %s", self->cpu, g_strerror (errno));
+                       _("Cannot read the pipe of CPU %u: %s"), self->cpu, g_strerror (errno));
           return FALSE;
         }
       if (!stream_write_pages (self, self->buf, (gsize) n / self->page_size, error))
@@ -234,7 +235,7 @@ stream_thread (gpointer data)
       if (rc < 0 && errno != EINTR)
         {
           g_set_error (&error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                       "Cannot wait for the ring buffer of CPU %u: %s",
+                       _("Cannot wait for the ring buffer of CPU %u: %s"),
                        self->cpu, g_strerror (errno));
           break;
         }
@@ -334,7 +335,7 @@ cs_record_stream_start (CsRecordStream  *self,
   if (self->stop_fd < 0)
     {
       g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                   "Cannot create an eventfd: %s", g_strerror (errno));
+                   _("Cannot create an eventfd: %s"), g_strerror (errno));
       return FALSE;
     }
 
@@ -344,7 +345,7 @@ cs_record_stream_start (CsRecordStream  *self,
   if (self->kbuf == NULL)
     {
       g_set_error_literal (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
-                           "Cannot allocate a kbuffer");
+                           _("Cannot allocate a kbuffer"));
       return FALSE;
     }
 

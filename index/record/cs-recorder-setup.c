@@ -123,7 +123,7 @@ set_option (CsRecorder *self, const char *file, const char *value, int code,
     return TRUE;
   if (err == EACCES || err == EPERM)
     code = CS_RECORD_ERROR_PERMISSION;
-  g_set_error (error, CS_RECORD_ERROR, code, "%s (%s): %s", what, file, g_strerror (err));
+  g_set_error (error, CS_RECORD_ERROR, code, _("%s (%s): %s"), what, file, g_strerror (err));
   return FALSE;
 }
 

@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-sql-private.h"
 #include "cs-range-stats.h"
@@ -564,7 +565,7 @@ _cs_sql_register_derived_tables (sqlite3       *db,
       g_ptr_array_add (tables, g_strdup (aux->base.schema));
       if (sqlite3_create_module_v2 (db, t->name, &derived_module, aux, derived_aux_free) != SQLITE_OK)
         {
-          g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "Cannot make the table %s: %s",
+          g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("Cannot make the table %s: %s"),
                        t->name, sqlite3_errmsg (db));
           return FALSE;
         }

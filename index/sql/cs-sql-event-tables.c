@@ -22,6 +22,8 @@
 
 #include <event-parse.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-sql-private.h"
 
@@ -168,7 +170,7 @@ seek (EventCursor *cur)
       if (cur->row < cache->first_row)
         {
           g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       "The index %s misplaces event %" G_GUINT64_FORMAT " of CPU %u",
+                       _("The index %s misplaces event %" PRIu64 " of CPU %u"),
                        cs_document_get_index_path (doc), cur->row, cur->cpu);
           return _cs_sql_vtab_fail (&cur->base, error);
         }
@@ -176,7 +178,7 @@ seek (EventCursor *cur)
       if (i >= cache->n)
         {
           g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       "The index %s lacks event %" G_GUINT64_FORMAT " of CPU %u",
+                       _("The index %s lacks event %" PRIu64 " of CPU %u"),
                        cs_document_get_index_path (doc), cur->row, cur->cpu);
           return _cs_sql_vtab_fail (&cur->base, error);
         }
@@ -268,7 +270,8 @@ load_record (EventCursor      *cur,
   if (ctx->trace_file == NULL ||
       !cs_trace_file_read_at (ctx->trace_file, cur->ev.cpu, cur->ev.offset, &cur->record, &error))
     {
-      sqlite3_result_error (context, error ? error->message : "The recording can no longer be read", -1);
+      sqlite3_result_error (context,
+                            error ? error->message : _("The recording can no longer be read"), -1);
       return FALSE;
     }
   cur->read_gen = ++ctx->read_gen;
@@ -475,7 +478,7 @@ register_table (sqlite3       *db,
     rc = sqlite3_create_module_v2 (db, alias, &event_module, t, NULL);
   if (rc != SQLITE_OK)
     {
-      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "Cannot make the table %s: %s",
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("Cannot make the table %s: %s"),
                    name, sqlite3_errmsg (db));
       return FALSE;
     }

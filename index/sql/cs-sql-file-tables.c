@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-sql-private.h"
 
@@ -127,8 +128,8 @@ open_next (FileCursor *c)
   if (sqlite3_open_v2 (path, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (c->db, aux->select, -1, &c->stmt, NULL) != SQLITE_OK)
     {
-      GError *error = g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "%s: cannot read %s: %s",
-                                   aux->name, path, c->db ? sqlite3_errmsg (c->db) : "out of memory");
+      GError *error = g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("%s: cannot read %s: %s"),
+                                   aux->name, path, c->db ? sqlite3_errmsg (c->db) : _("out of memory"));
       return _cs_sql_vtab_fail (&c->base, error);
     }
   return SQLITE_OK;
@@ -156,7 +157,8 @@ step (FileCursor *c)
       if (rc != SQLITE_DONE)
         {
           FileAux *aux = aux_of (&c->base);
-          GError *error = g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "%s: cannot read %s: %s", aux->name,
+          GError *error = g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("%s: cannot read %s: %s"),
+                                       aux->name,
                                        aux->paths[GPOINTER_TO_UINT (c->files->pdata[c->file])],
                                        sqlite3_errmsg (c->db));
           return _cs_sql_vtab_fail (&c->base, error);
@@ -197,9 +199,9 @@ file_filter (sqlite3_vtab_cursor  *cursor,
   if (c->files->len == 0)
     {
       GError *error = key != NULL
-        ? g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "%s has nothing for “%s” yet: %s",
+        ? g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("%s has nothing for “%s” yet: %s"),
                        aux->name, key, aux->missing)
-        : g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "%s is empty: nothing is computed yet: %s",
+        : g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("%s is empty: nothing is computed yet: %s"),
                        aux->name, aux->missing);
       return _cs_sql_vtab_fail (cursor, error);
     }
@@ -280,14 +282,15 @@ _cs_sql_register_file_table (sqlite3               *db,
     aux->paths = g_new0 (char *, 1);
   if (aux->keys == NULL || g_strv_length (aux->keys) != g_strv_length (aux->paths))
     {
-      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "The table %s needs one key per file", table->name);
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
+                   _("The table %s needs one key per file"), table->name);
       file_aux_free (aux);
       return FALSE;
     }
   *schema = g_strdup (aux->base.schema);
   if (sqlite3_create_module_v2 (db, table->name, &file_module, aux, file_aux_free) != SQLITE_OK)
     {
-      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, "Cannot make the table %s: %s",
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("Cannot make the table %s: %s"),
                    table->name, sqlite3_errmsg (db));
       g_clear_pointer (schema, g_free);
       return FALSE;

@@ -80,9 +80,9 @@ refused_action (int action)
     case SQLITE_DELETE: return "DELETE";
     case SQLITE_ATTACH: return "ATTACH";
     case SQLITE_DETACH: return "DETACH";
-    case SQLITE_PRAGMA: return "a PRAGMA that changes settings";
-    case SQLITE_TRANSACTION: return "a transaction";
-    case SQLITE_SAVEPOINT: return "a savepoint";
+    case SQLITE_PRAGMA: return _("a PRAGMA that changes settings");
+    case SQLITE_TRANSACTION: return _("a transaction");
+    case SQLITE_SAVEPOINT: return _("a savepoint");
     case SQLITE_ANALYZE: return "ANALYZE";
     case SQLITE_REINDEX: return "REINDEX";
     case SQLITE_ALTER_TABLE: return "ALTER TABLE";
@@ -90,8 +90,8 @@ refused_action (int action)
     case SQLITE_DROP_VTABLE: return "DROP TABLE";
     default:
       if (action >= SQLITE_CREATE_INDEX && action <= SQLITE_DROP_VIEW)
-        return "creating or dropping tables, indexes, triggers or views";
-      return "changing the database";
+        return _("creating or dropping tables, indexes, triggers or views");
+      return _("changing the database");
     }
 }
 
@@ -187,7 +187,7 @@ cs_sql_session_new (CsDocument  *document,
   if (rc != SQLITE_OK)
     {
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("Cannot open an SQL connection: %s"),
-                   self->db ? sqlite3_errmsg (self->db) : "out of memory");
+                   self->db ? sqlite3_errmsg (self->db) : _("out of memory"));
       return NULL;
     }
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
@@ -300,13 +300,13 @@ cs_sql_session_prepare (CsSqlSession  *self,
   if (rc != SQLITE_OK && self->refused == NULL &&
       (strstr (sqlite3_errmsg (self->db), "may not be modified") != NULL ||
        sqlite3_extended_errcode (self->db) == SQLITE_READONLY))
-    self->refused = g_strdup_printf ("changing a table (%s)", sqlite3_errmsg (self->db));
+    self->refused = g_strdup_printf (_("changing a table (%s)"), sqlite3_errmsg (self->db));
   if (rc == SQLITE_AUTH || (rc != SQLITE_OK && self->refused != NULL))
     {
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED,
                    _("Refused: %s. SQL over a recording is read-only: it can read the tables "
                    "but never change them, attach databases, change settings or load "
-                   "extensions"), self->refused ? self->refused : "changing the database");
+                   "extensions"), self->refused ? self->refused : _("changing the database"));
       return NULL;
     }
   if (rc != SQLITE_OK)

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -61,7 +62,7 @@ _cs_sql_vtab_fail (sqlite3_vtab_cursor *cursor,
                    GError              *error)
 {
   sqlite3_free (cursor->pVtab->zErrMsg);
-  cursor->pVtab->zErrMsg = sqlite3_mprintf ("%s", error ? error->message : "unknown error");
+  cursor->pVtab->zErrMsg = sqlite3_mprintf ("%s", error ? error->message : _("unknown error"));
   g_clear_error (&error);
   return SQLITE_ERROR;
 }

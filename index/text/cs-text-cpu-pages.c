@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "cs-index-error.h"
 #include "cs-text-cpu-pages.h"
@@ -88,7 +89,7 @@ cs_text_cpu_pages_new (const char  *dir,
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                   "Cannot create a temporary file in %s: %s", dir, g_strerror (saved));
+                   _("Cannot create a temporary file in %s: %s"), dir, g_strerror (saved));
       return NULL;
     }
   g_unlink (tmpl);
@@ -146,7 +147,7 @@ flush_page (CsTextCpuPages  *self,
         {
           int saved = n < 0 ? errno : ENOSPC;
           g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
-                       "Cannot write the converted events: %s", g_strerror (saved));
+                       _("Cannot write the converted events: %s"), g_strerror (saved));
           return FALSE;
         }
       p += n;

@@ -503,9 +503,10 @@ finish (Convert     *c,
     {
       if (c->report->n_bad_lines > 0)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
-                     "%s holds no event Chronoscope understands: line %" G_GUINT64_FORMAT
-                     " is “%s”; Chronoscope reads " CS_TEXT_IMPORT_FORMATS,
-                     c->path, c->report->first_bad_line, c->report->first_bad_text);
+                     _("%s holds no event Chronoscope understands: line %" PRIu64
+                     " is “%s”; Chronoscope reads %s"),
+                     c->path, c->report->first_bad_line, c->report->first_bad_text,
+                     _(CS_TEXT_IMPORT_FORMATS));
       else if (c->n_cpus_declared == 0)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
                      _("%s holds no events"), c->path);
@@ -658,7 +659,8 @@ cs_text_import_convert (const char          *path,
     {
       if (error == NULL || *error == NULL)
         g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_NOT_A_TRACE,
-                     "%s is not trace text; Chronoscope reads " CS_TEXT_IMPORT_FORMATS, path);
+                     _("%s is not trace text; Chronoscope reads %s"), path,
+                     _(CS_TEXT_IMPORT_FORMATS));
       return FALSE;
     }
   if (g_str_equal (format, PERF_DATA_FORMAT))

@@ -15,11 +15,13 @@ G_BEGIN_DECLS
  * CS_TEXT_IMPORT_FORMATS:
  *
  * What Chronoscope opens, for messages about a file that is none of them.
+ * Marked with N_() for translators: use it as _(CS_TEXT_IMPORT_FORMATS), in a
+ * file that includes <glib/gi18n-lib.h>.
  */
 #define CS_TEXT_IMPORT_FORMATS \
-  "trace-cmd recordings (trace.dat v6 and v7), ftrace text (tracefs trace, trace_pipe, " \
+  N_("trace-cmd recordings (trace.dat v6 and v7), ftrace text (tracefs trace, trace_pipe, " \
   "function_graph), trace-cmd report output, perf.data and perf script output of tracepoints, " \
-  "Android systrace HTML"
+  "Android systrace HTML")
 
 /**
  * CsTextImportReport:

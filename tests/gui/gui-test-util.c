@@ -414,6 +414,25 @@ cs_test_open_window (const char *path,
   return window;
 }
 
+/* Opens @path in @window, waits (polling) until it is no longer loading, and
+ * returns the error message the window shows, borrowed from @window; fails
+ * the test when there is none. @what names the wait in a timeout. */
+const char *
+cs_test_open_failing (CsWindow   *window,
+                      const char *path,
+                      const char *what)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  const char *message;
+
+  cs_window_open_file (window, file);
+  cs_test_wait_until (cs_test_window_is_idle, window, what);
+  message = cs_window_get_error_message (window);
+  g_assert_nonnull (message);
+  g_test_message ("the window says: %s", message);
+  return message;
+}
+
 /* Where @ts_ns is drawn in @timeline, px from its left edge. */
 double
 cs_test_timeline_x (CsTimeline *timeline,

@@ -52,6 +52,9 @@ CsWindow *cs_test_new_window (int width,
 CsWindow *cs_test_open_window (const char *path,
                                int         width,
                                int         height);
+const char *cs_test_open_failing (CsWindow   *window,
+                                  const char *path,
+                                  const char *what);
 double cs_test_timeline_x (CsTimeline *timeline,
                            gint64      ts_ns);
 void cs_test_activate (CsWindow   *window,

@@ -7,6 +7,8 @@
  * page, the primary menu, the event list's columns and the plugin pages' tab
  * titles are German, and the duration helpers write a decimal comma.  The de_DE.UTF-8 locale comes
  * from Debian's locales-all; without it the test fails saying so.
+ * A damaged recording's message, built in index/ by the indexing worker
+ * (this program run as `index-worker`), reaches the window in German too.
  */
 #include "config.h"
 
@@ -125,6 +127,30 @@ test_event_list_columns (void)
   cs_test_destroy_window (window);
 }
 
+/* A truncated recording: the window shows the trace.dat reader's message,
+ * which the worker process built in index/, in German. */
+static void
+test_damaged_recording (void)
+{
+  g_autofree char *source = cs_test_find_recording ();
+  g_autofree char *path = g_build_filename (cs_test_work_dir, "abgeschnitten.dat", NULL);
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  const char *message;
+  CsWindow *window;
+
+  g_assert_true (g_file_get_contents (source, &contents, &length, NULL));
+  g_assert_cmpuint (length, >, 3000);
+  g_assert_true (g_file_set_contents (path, contents, 3000, NULL));
+
+  window = cs_test_new_window (800, 500);
+  message = cs_test_open_failing (window, path, "the worker on a truncated recording");
+  g_assert_nonnull (strstr (message, "abgeschnitten.dat"));
+  g_assert_nonnull (strstr (message, "reichen über das Dateiende hinaus (3000 Bytes)"));
+  g_assert_null (strstr (message, "past the end"));
+  cs_test_destroy_window (window);
+}
+
 /* Durations for people use the locale's decimal comma and counts its
  * grouping, as the window and the export show them. */
 static void
@@ -144,10 +170,6 @@ main (int argc, char *argv[])
 {
   const char *localedir = g_getenv ("CHRONOSCOPE_LOCALEDIR");
 
-  /* The window runs /proc/self/exe index-worker FILE: be that worker. */
-  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
-    return cs_cli_run (argc, argv);
-
   g_setenv ("LC_ALL", "de_DE.UTF-8", TRUE);
   g_setenv ("LANGUAGE", "de", TRUE);
   if (setlocale (LC_ALL, "") == NULL)
@@ -160,10 +182,16 @@ main (int argc, char *argv[])
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  /* The window runs /proc/self/exe index-worker FILE: be that worker, with
+   * the catalogue bound as main.c binds it before any command. */
+  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
+    return cs_cli_run (argc, argv);
+
   cs_test_gui_init (&argc, &argv, "test-german", TRUE);
 
   g_test_add_func ("/cs/gui/Window/german-status-page", test_status_page);
   g_test_add_func ("/cs/gui/Window/german-event-list", test_event_list_columns);
+  g_test_add_func ("/cs/gui/Window/german-damaged-recording", test_damaged_recording);
   g_test_add_func ("/cs/gui/Format/german-numbers", test_numbers);
 
   return cs_test_gui_run ();

@@ -129,11 +129,7 @@ test_disk_full (void)
 
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   window = cs_test_new_window (800, 500);
-  cs_window_open_file (window, file);
-  cs_test_wait_until (cs_test_window_is_idle, window, "the worker on a full disk");
-  message = cs_window_get_error_message (window);
-  g_assert_nonnull (message);
-  g_test_message ("the window says: %s", message);
+  message = cs_test_open_failing (window, path, "the worker on a full disk");
   g_assert_nonnull (strstr (message, "No space left"));
   g_assert_nonnull (strstr (message, folder));
   g_assert_cmpuint (count_in_folder (folder, NULL), ==, 0);

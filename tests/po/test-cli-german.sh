@@ -62,6 +62,19 @@ check "info on a folder says so in German" "$tmp/info-folder" 'Keine reguläre D
 "$CHRONOSCOPE" info "$tmp/empty.dat" > "$tmp/info-empty" 2>&1
 check "info on an empty file explains in German" "$tmp/info-empty" 'ist leer, keine trace-cmd-Aufzeichnung'
 
+# Messages built in index/ (the trace.dat reader, the format sniffer) are
+# translated too, not only the CLI's own.
+head -c 3000 "$CS_SAMPLE" > "$tmp/truncated.dat"
+"$CHRONOSCOPE" info "$tmp/truncated.dat" > "$tmp/info-truncated" 2>&1
+check "info on a truncated recording explains in German" "$tmp/info-truncated" \
+  'truncated\.dat: .*Bytes bei Offset [0-9]+ reichen über das Dateiende hinaus \(3000 Bytes\)'
+printf '\177ELF\002\001\001\000not a recording\000\001\002' > "$tmp/foreign.bin"
+"$CHRONOSCOPE" info "$tmp/foreign.bin" > "$tmp/info-foreign" 2>&1
+check "info on a foreign file explains in German" "$tmp/info-foreign" \
+  'ist weder eine trace-cmd-Aufzeichnung noch Trace-Text.*; es liest trace-cmd-Aufzeichnungen'
+check_not "info on a foreign file has no English left" "$tmp/info-foreign" \
+  'is not a|Chronoscope reads|recordings \('
+
 "$CHRONOSCOPE" info "$CS_SAMPLE" > "$tmp/info" 2>&1
 check "info labels are German" "$tmp/info" '^Dateiversion: +7'
 check "info plural: 2 CPUs" "$tmp/info" 'trace\.dat, 2 CPUs'
