@@ -296,23 +296,6 @@ test_large_zoomed_out (void)
 /* ------------------------------------------------------------------------ */
 /* The Latency page                                                         */
 
-static void
-choose (GtkWidget  *root,
-        const char *name,
-        const char *text)
-{
-  GtkDropDown *dropdown = GTK_DROP_DOWN (cs_test_need_named (root, name));
-  GListModel *model = gtk_drop_down_get_model (dropdown);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), text) == 0)
-      {
-        gtk_drop_down_set_selected (dropdown, i);
-        return;
-      }
-  g_error ("%s offers no “%s”", name, text);
-}
-
 static gboolean
 has_rows (gpointer data)
 {
@@ -327,7 +310,7 @@ run_wakeup_preset (CsWindow *window)
   GtkWidget *page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
 
   cs_test_show_tab (page);
-  choose (page, "latency-preset", "wakeup");
+  cs_test_choose (page, "latency-preset", "wakeup");
   gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), TRUE);
   g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
   cs_test_spin (200);
