@@ -489,6 +489,26 @@ cs_test_need_named (GtkWidget  *root,
   return widget;
 }
 
+/* Selects @text in the GtkDropDown named @name below @root (a
+ * GtkStringList model), as a person picking it; fails the test when it
+ * is not offered. */
+void
+cs_test_choose (GtkWidget  *root,
+                const char *name,
+                const char *text)
+{
+  GtkDropDown *dropdown = GTK_DROP_DOWN (cs_test_need_named (root, name));
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), text) == 0)
+      {
+        gtk_drop_down_set_selected (dropdown, i);
+        return;
+      }
+  g_error ("%s offers no “%s”", name, text);
+}
+
 /* A label showing @text inside @widget that is on screen within @clip
  * (a scrolled window: rows scrolled out of it do not count). */
 GtkWidget *

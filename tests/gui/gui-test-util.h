@@ -88,6 +88,9 @@ GtkWidget *cs_test_find_named (GtkWidget  *widget,
                                const char *name);
 GtkWidget *cs_test_need_named (GtkWidget  *root,
                                const char *name);
+void cs_test_choose (GtkWidget  *root,
+                     const char *name,
+                     const char *text);
 GtkWidget *cs_test_find_visible_label (GtkWidget  *widget,
                                        const char *text,
                                        GtkWidget  *clip);

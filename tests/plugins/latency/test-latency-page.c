@@ -284,24 +284,6 @@ dialog_shown (gpointer data)
   return find_toplevel ("latency-custom") != NULL;
 }
 
-/* Selects the row of @dropdown whose text is @text. */
-static void
-choose (GtkWidget  *root,
-        const char *name,
-        const char *text)
-{
-  GtkDropDown *dropdown = GTK_DROP_DOWN (cs_test_need_named (root, name));
-  GListModel *model = gtk_drop_down_get_model (dropdown);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), text) == 0)
-      {
-        gtk_drop_down_set_selected (dropdown, i);
-        return;
-      }
-  g_error ("%s offers no “%s”", name, text);
-}
-
 static const char *
 selected_text (GtkWidget  *root,
                const char *name)
@@ -333,11 +315,11 @@ test_custom_pair (void)
   dialog = find_toplevel ("latency-custom");
 
   /* Two key parts on A, one on B: the parser's error, in the dialog. */
-  choose (GTK_WIDGET (dialog), "latency-custom-a", "sched:sched_waking");
-  choose (GTK_WIDGET (dialog), "latency-custom-a-key", "pid");
-  choose (GTK_WIDGET (dialog), "latency-custom-a-key2", "CPU");
-  choose (GTK_WIDGET (dialog), "latency-custom-b", "sched:sched_switch");
-  choose (GTK_WIDGET (dialog), "latency-custom-b-key", "next_pid");
+  cs_test_choose (GTK_WIDGET (dialog), "latency-custom-a", "sched:sched_waking");
+  cs_test_choose (GTK_WIDGET (dialog), "latency-custom-a-key", "pid");
+  cs_test_choose (GTK_WIDGET (dialog), "latency-custom-a-key2", "CPU");
+  cs_test_choose (GTK_WIDGET (dialog), "latency-custom-b", "sched:sched_switch");
+  cs_test_choose (GTK_WIDGET (dialog), "latency-custom-b-key", "next_pid");
   /* A string field is not offered as a key. */
   {
     GListModel *keys = gtk_drop_down_get_model (GTK_DROP_DOWN (cs_test_need_named (GTK_WIDGET (dialog),
@@ -354,7 +336,7 @@ test_custom_pair (void)
   g_assert_cmpstr (error_text, !=, "");
 
   /* The same parts on both sides: it runs like a preset. */
-  choose (GTK_WIDGET (dialog), "latency-custom-b-key2", "CPU");
+  cs_test_choose (GTK_WIDGET (dialog), "latency-custom-b-key2", "CPU");
   g_signal_emit_by_name (cs_test_need_named (GTK_WIDGET (dialog), "latency-custom-run"), "clicked");
   cs_test_spin (200);
   g_assert_null (find_toplevel ("latency-custom"));
@@ -419,7 +401,7 @@ test_range (void)
   cs_test_wait_until (passes_done, window, "the plugin passes");
   page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
   cs_test_show_tab (page);
-  choose (page, "latency-preset", "wakeup");
+  cs_test_choose (page, "latency-preset", "wakeup");
   g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
   cs_test_spin (200);
   cs_test_wait_until (passes_done, window, "the wakeup pass");
