@@ -70,6 +70,19 @@ get_row (GtkWidget *widget)
   return GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), row_quark ()));
 }
 
+/* Fills a bound cell's label; it remembers its row for the context menu. */
+static void
+show_cell (GtkListItem *list_item,
+           const char  *text,
+           const char  *tooltip)
+{
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+
+  gtk_label_set_label (GTK_LABEL (label), text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (label, tooltip);
+  set_row (label, list_item);
+}
+
 static void
 setup_cell_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
@@ -115,7 +128,6 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
               gpointer                  user_data)
 {
   const ColumnInfo *info = user_data;
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
   CsEventItem *item = gtk_list_item_get_item (list_item);
   const CsEvent *event = cs_event_item_get_event (item);
   g_autofree char *text = NULL;
@@ -141,10 +153,7 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
       break;
     }
 
-  gtk_label_set_label (label, text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
-  /* For the context menu: which row a picked label belongs to. */
-  set_row (GTK_WIDGET (label), list_item);
+  show_cell (list_item, text, tooltip);
 }
 
 /* The "Plugins" column: @user_data is the view's CsEventListDetails. */
@@ -154,14 +163,11 @@ bind_details_cb (GtkSignalListItemFactory *factory,
                  gpointer                  user_data)
 {
   const CsEventListDetails *details = user_data;
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
   g_autofree char *text = NULL;
 
   if (details->func != NULL)
     text = details->func (gtk_list_item_get_item (list_item), details->user_data);
-  gtk_label_set_label (label, text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
-  set_row (GTK_WIDGET (label), list_item);
+  show_cell (list_item, text, text);
 }
 
 static void
