@@ -14,6 +14,8 @@
  * desktop session (cs_cli_demo_window_environ()).  --from skips
  * the recording and finds the markers in a recording made before, or
  * elsewhere: the kmod guest test checks its recordings on the host so.
+ * On a terminal (and without --quiet) a progress line on stderr names the
+ * step under way: the scenario's phases, indexing, finding the markers.
  * GTK is never initialised here.
  */
 #define _GNU_SOURCE
@@ -35,6 +37,8 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-cli-demo.h"
+#include "cs-cli-private.h"
+#include "cs-cli-progress.h"
 #include "cs-demo.h"
 #include "cs-format.h"
 
@@ -361,12 +365,56 @@ ignore_signal_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+typedef struct {
+  CsCliProgress *progress;
+  const char *output;
+} DemoProgress;
+
+/* The scenario's steps on the progress line. */
+static void
+demo_phase_cb (CsDemoPhase phase,
+               gpointer    user_data)
+{
+  DemoProgress *p = user_data;
+  g_autofree char *name = g_path_get_basename (p->output);
+  g_autofree char *detail = NULL;
+
+  switch (phase)
+    {
+    case CS_DEMO_PHASE_MODULE:
+      /* TRANSLATORS: a step of a demo on its progress line */
+      detail = g_strdup_printf (_("loading %s"), CS_DEMO_MODULE_NAME);
+      break;
+    case CS_DEMO_PHASE_RECORDING:
+      /* TRANSLATORS: a step of a demo on its progress line, %s a file */
+      detail = g_strdup_printf (_("recording into %s"), name);
+      break;
+    case CS_DEMO_PHASE_INJECTING:
+      detail = g_strdup (_("injecting the latency"));
+      break;
+    case CS_DEMO_PHASE_WRITING:
+      /* TRANSLATORS: a step of a demo on its progress line, %s a file */
+      detail = g_strdup_printf (_("writing %s"), name);
+      break;
+    case CS_DEMO_PHASE_RESTORING:
+      detail = g_strdup (_("restoring the module"));
+      break;
+    default:
+      return;
+    }
+  cs_cli_progress_set_detail (p->progress, detail);
+}
+
 static gboolean
 record (const CsDemoScenario *scenario, const char *output, const char *module_path, int cpu)
 {
   g_autoptr(CsRecordOptions) options = cs_demo_dup_record_options (scenario->name, output);
   g_autoptr(GError) error = NULL;
-  CsDemoConfig config = { scenario->name, module_path, cpu };
+  /* TRANSLATORS: the progress line of `demo`, %s the demo's name */
+  g_autofree char *label = g_strdup_printf (_("Running the %s demo"), scenario->name);
+  g_autoptr(CsCliProgress) progress = cs_cli_progress_new_activity (label);
+  DemoProgress phases = { progress, output };
+  CsDemoConfig config = { scenario->name, module_path, cpu, demo_phase_cb, &phases };
   CsDemoRun run;
   uid_t uid;
   gid_t gid;
@@ -374,8 +422,10 @@ record (const CsDemoScenario *scenario, const char *output, const char *module_p
   const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
   gboolean ok;
 
+  cs_cli_progress_set_detail (progress, _("checking the module"));
   if (!cs_demo_check_module (module_path, &error))
     {
+      g_clear_pointer (&progress, cs_cli_progress_free);
       fprintf (stderr, "chronoscope demo: %s\n", error->message);
       return FALSE;
     }
@@ -387,10 +437,13 @@ record (const CsDemoScenario *scenario, const char *output, const char *module_p
 
   for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
     sig_ids[i] = g_unix_signal_add (signals[i], ignore_signal_cb, NULL);
-  fprintf (stderr, _("Running the %s demo, recording into %s…\n"), scenario->name, output);
+  /* The progress line says it on a terminal. */
+  if (!cs_cli_progress_is_active (progress))
+    fprintf (stderr, _("Running the %s demo, recording into %s…\n"), scenario->name, output);
   ok = cs_demo_run (&config, options, &run, &error);
   for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
     g_source_remove (sig_ids[i]);
+  g_clear_pointer (&progress, cs_cli_progress_free);
 
   if (!ok)
     {
@@ -479,12 +532,23 @@ cs_cli_demo (int    argc,
       path = output;
     }
 
-  document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-  if (document == NULL || !cs_demo_find_markers (document, scenario->name, &markers, &error))
-    {
-      fprintf (stderr, "chronoscope demo: %s: %s\n", path, error->message);
-      return 1;
-    }
+  /* "Indexing NAME: N %" on a terminal. */
+  document = _cs_cli_load_document ("demo", path);
+  if (document == NULL)
+    return 1;
+  {
+    g_autofree char *name = g_path_get_basename (path);
+    /* TRANSLATORS: the progress line of `demo`, %s the recording's name */
+    g_autofree char *label = g_strdup_printf (_("Finding markers A and B in %s"), name);
+    g_autoptr(CsCliProgress) progress = cs_cli_progress_new_activity (label);
+
+    if (!cs_demo_find_markers (document, scenario->name, &markers, &error))
+      {
+        g_clear_pointer (&progress, cs_cli_progress_free);
+        fprintf (stderr, "chronoscope demo: %s: %s\n", path, error->message);
+        return 1;
+      }
+  }
   if (json)
     print_json (scenario->name, path, &markers);
   else

@@ -512,3 +512,55 @@ cs_plugin_cli_open (CsPlugin    *plugin,
     }
   return cs_cli_plugins_open (document, NULL, error);
 }
+
+/**
+ * cs_plugin_cli_fail:
+ *
+ * See cs-plugin-cli.h.
+ */
+int
+cs_plugin_cli_fail (const char *command,
+                    const char *path,
+                    const char *message)
+{
+  g_return_val_if_fail (command != NULL && message != NULL, 1);
+
+  if (path != NULL)
+    fprintf (stderr, "chronoscope %s: %s: %s\n", command, path, message);
+  else
+    fprintf (stderr, "chronoscope %s: %s\n", command, message);
+  return 1;
+}
+
+/**
+ * cs_plugin_json_add_int:
+ *
+ * See cs-plugin-cli.h.
+ */
+void
+cs_plugin_json_add_int (JsonBuilder *builder,
+                        const char  *member,
+                        gint64       value)
+{
+  cs_plugin_json_add_int_or_null (builder, member, value, TRUE);
+}
+
+/**
+ * cs_plugin_json_add_int_or_null:
+ *
+ * See cs-plugin-cli.h.
+ */
+void
+cs_plugin_json_add_int_or_null (JsonBuilder *builder,
+                                const char  *member,
+                                gint64       value,
+                                gboolean     present)
+{
+  g_return_if_fail (JSON_IS_BUILDER (builder) && member != NULL);
+
+  json_builder_set_member_name (builder, member);
+  if (present)
+    json_builder_add_int_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}

@@ -71,7 +71,8 @@ cs_cli_progress_get_quiet (void)
  *   `--quiet` are removed (until a `--`)
  *
  * Takes the global --quiet/-q option off a command line, for every command
- * (cs_cli_progress_set_quiet()).  `record` is not given to it.
+ * (cs_cli_progress_set_quiet()).  `record-helper` is not given to it
+ * (it has no progress line: the window reads its JSON lines).
  *
  * Returns: the new argc (@argv stays %NULL-terminated when it was)
  */
@@ -196,6 +197,57 @@ cs_cli_progress_new_activity (const char *label)
       self->drawn = TRUE;
     }
   return self;
+}
+
+/**
+ * cs_cli_progress_set_detail:
+ * @self: a line from cs_cli_progress_new_activity()
+ * @detail: (nullable): what the work is doing now, or has done so far
+ *   ("recording", "12.0 s, 3,456 events, 0 overruns, 1.2 MB written");
+ *   %NULL goes back to "LABEL…"
+ *
+ * Redraws an activity line as "LABEL: DETAIL" (on the same terms as
+ * cs_cli_progress_new(): nothing when stderr is not a terminal or with
+ * --quiet), for work that reports phases or running totals instead of a
+ * fraction.  Every call redraws; callers call it when the detail changes
+ * or on a timer (`record` does once a second).  Does nothing on a line
+ * with a fraction.
+ */
+void
+cs_cli_progress_set_detail (CsCliProgress *self,
+                            const char    *detail)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!self->active || !self->activity)
+    return;
+  if (detail == NULL)
+    fprintf (stderr, "\r%s…\033[K", self->label);
+  else
+    {
+      /* TRANSLATORS: a progress line: "Recording into trace.dat: 3.0 s, …" */
+      g_autofree char *line = g_strdup_printf (_("%s: %s"), self->label, detail);
+
+      fprintf (stderr, "\r%s\033[K", line);
+    }
+  fflush (stderr);
+  self->drawn = TRUE;
+  self->last_draw_us = g_get_monotonic_time ();
+}
+
+/**
+ * cs_cli_progress_is_active:
+ * @self: a progress line
+ *
+ * Returns: whether @self draws at all: stderr is a terminal and --quiet
+ *   was not given
+ */
+gboolean
+cs_cli_progress_is_active (CsCliProgress *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return self->active;
 }
 
 static void

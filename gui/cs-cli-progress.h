@@ -24,6 +24,9 @@ CsCliProgress *cs_cli_progress_new_indexing (const char *path);
 CsCliProgress *cs_cli_progress_new_activity (const char *label);
 void           cs_cli_progress_update    (CsCliProgress *self,
                                           double         fraction);
+void           cs_cli_progress_set_detail (CsCliProgress *self,
+                                          const char    *detail);
+gboolean       cs_cli_progress_is_active (CsCliProgress *self);
 void           cs_cli_progress_watch_job (CsCliProgress *self,
                                           CsIndexJob    *job);
 void           cs_cli_progress_free      (CsCliProgress *self);

@@ -7,7 +7,10 @@
  * off, last pages drained, tracefs restored, trace.dat written.  A second
  * signal while the file is written cancels the write (nothing is left).
  *
- * `chronoscope record` prints one line of statistics per second to stderr.
+ * `chronoscope record` shows its statistics on stderr: on a terminal as
+ * one progress line redrawn in place once a second ("Recording: 3.0 s,
+ * 12345 events (4115/s), 1.2 MB written, 0 overruns", cs-cli-progress.c),
+ * otherwise as one line per second, a log; with --quiet/-q neither.
  *
  * `chronoscope record-helper` is what the window starts, as root through
  * pkexec (or directly when the window runs as root).  It takes the same
@@ -52,6 +55,7 @@
 #include <gio/gunixinputstream.h>
 #include <json-glib/json-glib.h>
 
+#include "cs-cli-progress.h"
 #include "cs-cli-record.h"
 #include "cs-demo.h"
 #include "cs-format.h"
@@ -71,6 +75,7 @@ typedef struct {
   double last_elapsed_s;
   GDataInputStream *input;   /* helper: stdin */
   GCancellable *cancellable;
+  CsCliProgress *progress;   /* record: the line on a terminal, or NULL */
 } RecordRun;
 
 static void
@@ -190,22 +195,56 @@ emit_stats (RecordRun *run, GArray *stats)
 /* ------------------------------------------------------------------------ */
 /* Text statistics                                                           */
 
+/* The rate of events since the previous call. */
+static double
+take_rate (RecordRun *run, guint64 events, double elapsed)
+{
+  double rate = 0.0;
+
+  if (elapsed > run->last_elapsed_s && events >= run->last_events)
+    rate = (double) (events - run->last_events) / (elapsed - run->last_elapsed_s);
+  run->last_events = events;
+  run->last_elapsed_s = elapsed;
+  return rate;
+}
+
+/* The progress line's detail: the totals so far. */
+static void
+show_progress (RecordRun *run, GArray *stats)
+{
+  guint64 events, bytes, overrun, missed;
+  double elapsed = cs_recorder_get_elapsed_s (run->recorder);
+  g_autofree char *size = NULL;
+  g_autofree char *events_text = NULL;
+  g_autofree char *overrun_text = NULL;
+  g_autofree char *detail = NULL;
+  double rate;
+
+  totals (stats, &events, &bytes, &overrun, &missed);
+  rate = take_rate (run, events, elapsed);
+  size = format_bytes (bytes);
+  events_text = g_strdup_printf ("%" G_GUINT64_FORMAT, events);
+  overrun_text = g_strdup_printf ("%" G_GUINT64_FORMAT, overrun);
+  /* TRANSLATORS: the progress line of `record`, after "Recording: "; "3.0 s,
+   * 12345 events (4115/s), 1.2 MB written, 0 overruns" */
+  detail = g_strdup_printf (_("%.1f s, %s events (%.0f/s), %s written, %s overruns"),
+                            elapsed, events_text, rate, size, overrun_text);
+  cs_cli_progress_set_detail (run->progress, detail);
+}
+
 static void
 print_stats (RecordRun *run, GArray *stats)
 {
   guint64 events, bytes, overrun, missed;
   double elapsed = cs_recorder_get_elapsed_s (run->recorder);
-  double rate = 0.0;
+  double rate;
   g_autofree char *size = NULL;
   g_autofree char *events_text = NULL;
   g_autofree char *overrun_text = NULL;
   g_autoptr(GString) line = g_string_new (NULL);
 
   totals (stats, &events, &bytes, &overrun, &missed);
-  if (elapsed > run->last_elapsed_s && events >= run->last_events)
-    rate = (double) (events - run->last_events) / (elapsed - run->last_elapsed_s);
-  run->last_events = events;
-  run->last_elapsed_s = elapsed;
+  rate = take_rate (run, events, elapsed);
 
   size = format_bytes (bytes);
   events_text = g_strdup_printf ("%" G_GUINT64_FORMAT, events);
@@ -231,12 +270,18 @@ stats_cb (gpointer user_data)
   g_autoptr(GArray) stats = NULL;
 
   if (cs_recorder_get_state (run->recorder) != CS_RECORDER_STATE_RECORDING)
-    return G_SOURCE_CONTINUE;
+    {
+      if (run->progress != NULL && cs_recorder_get_state (run->recorder) == CS_RECORDER_STATE_STOPPING)
+        cs_cli_progress_set_detail (run->progress, _("stopped, writing the file"));
+      return G_SOURCE_CONTINUE;
+    }
 
   stats = cs_recorder_dup_stats (run->recorder);
   if (run->protocol != NULL)
     emit_stats (run, stats);
-  else
+  else if (run->progress != NULL)
+    show_progress (run, stats);
+  else if (!cs_cli_progress_get_quiet ())
     print_stats (run, stats);
   return G_SOURCE_CONTINUE;
 }
@@ -366,13 +411,21 @@ run_recorder (RecordRun       *run,
       read_next_line (run);
     }
   else
-    fprintf (stderr, _("Recording into %s (tracefs instance %s); Ctrl+C stops.\n"),
-             options->output, cs_recorder_get_instance_name (run->recorder));
+    {
+      fprintf (stderr, _("Recording into %s (tracefs instance %s); Ctrl+C stops.\n"),
+               options->output, cs_recorder_get_instance_name (run->recorder));
+      /* TRANSLATORS: the progress line of `record` while it records */
+      run->progress = cs_cli_progress_new_activity (_("Recording"));
+      if (!cs_cli_progress_is_active (run->progress))
+        g_clear_pointer (&run->progress, cs_cli_progress_free);
+    }
 
   stats_id = g_timeout_add (STATS_INTERVAL_MS, stats_cb, run);
   cs_recorder_wait_async (run->recorder, NULL, wait_cb, run);
   g_main_loop_run (run->loop);
   g_source_remove (stats_id);
+  /* Erased before the summary or the error. */
+  g_clear_pointer (&run->progress, cs_cli_progress_free);
   g_cancellable_cancel (run->cancellable);
   g_clear_object (&run->input);
 
@@ -411,7 +464,8 @@ run_recorder (RecordRun       *run,
           g_autofree char *missed_text = g_strdup_printf ("%" G_GUINT64_FORMAT, missed);
           int status;
 
-          print_stats (run, stats);
+          if (!cs_cli_progress_get_quiet ())
+            print_stats (run, stats);
           /* TRANSLATORS: "Wrote trace.dat: 1234 events in 3.0 s, 6.3 MB, 0 overruns, 0 missed" */
           fprintf (stderr, _("Wrote %s: %s events in %.1f s, %s, %s overruns, %s missed\n"),
                    options->output, events_text, cs_recorder_get_elapsed_s (run->recorder),
@@ -449,8 +503,8 @@ run_recorder (RecordRun       *run,
  *
  * `chronoscope record [-e EVENT [-f FILTER]]... [-P PID] [-c CPUMASK] [-b KB]
  * [-C CLOCK] [-p TRACER] [-T] [-o FILE] [--duration S] [-- COMMAND ...]`:
- * records into a trace.dat (default ./trace.dat), printing statistics once
- * a second to stderr.
+ * records into a trace.dat (default ./trace.dat), showing statistics once
+ * a second on stderr (see the top of this file).
  *
  * Returns: the exit status: 0 when the file was written, 1 otherwise
  */

@@ -7,7 +7,8 @@
  * The list model makes a CsEventItem only for the rows the view shows, so
  * the list of a recording of 80 M events costs what 40 visible rows cost;
  * nothing here iterates the model.  Each cell is a single GtkLabel, bound
- * and rebound as rows scroll past.
+ * and rebound as rows scroll past (the columns and their cells are in
+ * cs-event-list-columns.c).
  *
  * Selecting a row (by click, keyboard, search or cs_event_list_view_select_row())
  * scrolls the list to it and notifies #CsEventListView:selected-row; the
@@ -33,35 +34,9 @@
 
 #include <glib/gi18n.h>
 
-#include "cs-event-list-view.h"
+#include "cs-event-list-view-private.h"
 #include "cs-event-menu.h"
 #include "cs-format.h"
-#include "cs-time-axis.h"
-
-#define INFO_TOOLTIP_CHARS 100   /* longer info text gets a tooltip too */
-
-typedef struct {
-  CsEventColumn column;
-  const char *title;
-  int width_px;          /* 0: expands */
-  float xalign;
-  const char *css_class;
-} ColumnInfo;
-
-static const ColumnInfo columns[] = {
-  { CS_COLUMN_ROW,     N_("#"),       80, 1.0f, "numeric" },
-  { CS_COLUMN_CPU,     N_("CPU"),     48, 1.0f, "numeric" },
-  { CS_COLUMN_TIME,    N_("Time"),   150, 1.0f, "numeric" },
-  { CS_COLUMN_TASK,    N_("Task"),   150, 0.0f, NULL },
-  { CS_COLUMN_PID,     N_("PID"),     70, 1.0f, "numeric" },
-  { CS_COLUMN_LATENCY, N_("Latency"), 72, 0.0f, "monospace" },
-  { CS_COLUMN_EVENT,   N_("Event"),  200, 0.0f, NULL },
-  { CS_COLUMN_INFO,    N_("Info"),     0, 0.0f, NULL },
-};
-
-/* What plugins say of a row (cs_event_list_view_set_details_func()); its
- * column is shown only with a function. */
-static const ColumnInfo details_column = { CS_COLUMN_INFO, N_("Plugins"), 260, 0.0f, NULL };
 
 typedef enum {
   PENDING_SETTLE,   /* a new model: let the list lay it out first */
@@ -89,8 +64,7 @@ struct _CsEventListView
   GtkWidget *context_menu;
   guint reattach_idle;
   GtkColumnViewColumn *details;         /* the column view's */
-  CsEventDetailsFunc details_func;
-  gpointer details_data;
+  CsEventListDetails details_source;    /* what the "Plugins" column reads */
 
   /* a row scrolled to, focused after the next frame */
   gboolean layout_pending;
@@ -110,151 +84,9 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-static GQuark row_quark;
 
 /* ------------------------------------------------------------------------ */
-/* Cells                                                                     */
-
-static void
-setup_cell_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               gpointer                  user_data)
-{
-  const ColumnInfo *info = user_data;
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), info->xalign);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (label),
-                           info->column == CS_COLUMN_TIME ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
-  if (info->css_class != NULL)
-    gtk_widget_add_css_class (label, info->css_class);
-  gtk_list_item_set_child (list_item, label);
-}
-
-/* Info on one line: kernel_stack and other multi-line events read as
- * "<stack trace > => __schedule => schedule …"; the tooltip keeps the
- * lines. */
-static char *
-join_lines (const char *text)
-{
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-  GString *joined = g_string_new (NULL);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_strstrip (lines[i]);
-      if (lines[i][0] == '\0')
-        continue;
-      if (joined->len > 0)
-        g_string_append (joined, "  ");
-      g_string_append (joined, lines[i]);
-    }
-
-  return g_string_free (joined, FALSE);
-}
-
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              gpointer                  user_data)
-{
-  const ColumnInfo *info = user_data;
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
-  CsEventItem *item = gtk_list_item_get_item (list_item);
-  const CsEvent *event = cs_event_item_get_event (item);
-  g_autofree char *text = NULL;
-  const char *tooltip = NULL;
-
-  switch (info->column)
-    {
-    case CS_COLUMN_TIME:
-      /* Seconds.nanoseconds, as `trace-cmd report -t` prints them. */
-      text = cs_time_format_timestamp (event->ts_ns);
-      break;
-    case CS_COLUMN_INFO:
-      {
-        const char *full = cs_event_item_get_info (item);
-
-        text = join_lines (full != NULL ? full : "");
-        if (full != NULL && (strchr (full, '\n') != NULL || g_utf8_strlen (full, -1) > INFO_TOOLTIP_CHARS))
-          tooltip = full;
-      }
-      break;
-    default:
-      text = cs_event_item_dup_column_text (item, info->column);
-      break;
-    }
-
-  gtk_label_set_label (label, text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), tooltip);
-  /* For the context menu: which row a picked label belongs to (+1, so that
-   * 0 means none). */
-  g_object_set_qdata (G_OBJECT (label), row_quark,
-                      GUINT_TO_POINTER (gtk_list_item_get_position (list_item) + 1));
-}
-
-/* The "Plugins" column: @user_data is the view. */
-static void
-bind_details_cb (GtkSignalListItemFactory *factory,
-                 GtkListItem              *list_item,
-                 gpointer                  user_data)
-{
-  CsEventListView *self = user_data;
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
-  g_autofree char *text = NULL;
-
-  if (self->details_func != NULL)
-    text = self->details_func (gtk_list_item_get_item (list_item), self->details_data);
-  gtk_label_set_label (label, text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
-  g_object_set_qdata (G_OBJECT (label), row_quark,
-                      GUINT_TO_POINTER (gtk_list_item_get_position (list_item) + 1));
-}
-
-static void
-unbind_cell_cb (GtkSignalListItemFactory *factory,
-                GtkListItem              *list_item,
-                gpointer                  user_data)
-{
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-
-  g_object_set_qdata (G_OBJECT (label), row_quark, NULL);
-}
-
-static GtkColumnViewColumn *
-add_column (CsEventListView  *self,
-            const ColumnInfo *info)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *column;
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), (gpointer) info);
-  if (info == &details_column)
-    g_signal_connect (factory, "bind", G_CALLBACK (bind_details_cb), self);
-  else
-    g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), (gpointer) info);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell_cb), (gpointer) info);
-
-  column = gtk_column_view_column_new (_(info->title), factory);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  if (info->width_px > 0)
-    gtk_column_view_column_set_fixed_width (column, info->width_px);
-  else
-    gtk_column_view_column_set_expand (column, TRUE);
-  gtk_column_view_append_column (self->column_view, column);
-  g_object_unref (column);
-  return column;
-}
-
-static void
-cs_event_list_view_add_columns (CsEventListView *self)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    add_column (self, &columns[i]);
-  self->details = add_column (self, &details_column);
-  gtk_column_view_column_set_visible (self->details, FALSE);
-}
+/* Columns (their cells are in cs-event-list-columns.c)                      */
 
 /**
  * cs_event_list_view_set_details_func:
@@ -274,8 +106,8 @@ cs_event_list_view_set_details_func (CsEventListView    *self,
 {
   g_return_if_fail (CS_IS_EVENT_LIST_VIEW (self));
 
-  self->details_func = func;
-  self->details_data = user_data;
+  self->details_source.func = func;
+  self->details_source.user_data = user_data;
   /* Hiding and showing binds the column's cells again. */
   gtk_column_view_column_set_visible (self->details, FALSE);
   gtk_column_view_column_set_visible (self->details, func != NULL);
@@ -586,27 +418,8 @@ context_click_cb (GtkGestureClick *gesture,
                   double           y,
                   CsEventListView *self)
 {
-  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
-  guint row = 0;
+  guint row = _cs_event_list_columns_pick_row (self->column_view, x, y);
   double view_x, view_y;
-
-  /* The label bound to a row carries that row; walk up from whatever lies
-   * under the pointer (the label, or the cell around its padding). */
-  for (GtkWidget *widget = picked; widget != NULL && row == 0; widget = gtk_widget_get_parent (widget))
-    {
-      row = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), row_quark));
-      if (widget == GTK_WIDGET (self->column_view))
-        break;
-    }
-
-  if (row == 0 && picked != NULL)
-    {
-      /* On the cell padding: the label is a child of what was picked. */
-      GtkWidget *child = gtk_widget_get_first_child (picked);
-
-      if (child != NULL)
-        row = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (child), row_quark));
-    }
 
   if (row == 0)
     return;
@@ -765,7 +578,6 @@ cs_event_list_view_class_init (CsEventListViewClass *klass)
 
   gtk_widget_class_set_css_name (widget_class, "eventlist");
 
-  row_quark = g_quark_from_static_string ("cs-event-list-row");
 }
 
 static void
@@ -784,7 +596,7 @@ cs_event_list_view_init (CsEventListView *self)
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   cs_event_search_bar_set_selection (self->search_bar, self->selection);
 
-  cs_event_list_view_add_columns (self);
+  self->details = _cs_event_list_columns_add (self->column_view, &self->details_source);
 
   g_signal_connect_swapped (self->follow_button, "notify::active",
                             G_CALLBACK (follow_toggled_cb), self);

@@ -11,7 +11,8 @@
  *                     recording's name and the visible span ("Timeline of
  *                     trace.dat, 1.250 ms to 3.500 ms"), described with
  *                     what lies under the keyboard cursor on the focused
- *                     plot, the event last selected on the timeline and
+ *                     plot, the event last selected (on the timeline, or
+ *                     by the window: cs_timeline_set_selected_event()) and
  *                     where the markers are,
  *                     its ACTIVE_DESCENDANT the focused plot
  *   each plot         a CsTimelinePlotItem child (GTK_ACCESSIBLE_ROLE_IMG)
@@ -500,25 +501,49 @@ _cs_timeline_a11y_queue_update (CsTimeline *self)
     a11y->update_id = g_idle_add_full (G_PRIORITY_LOW, update_cb, self, NULL);
 }
 
+/**
+ * cs_timeline_set_selected_event:
+ * @self: a #CsTimeline
+ * @event: (nullable): the event selected in the window, of the recording
+ *   shown (copied), or %NULL when none is
+ *
+ * Tells the timeline which event the window has selected, wherever it was
+ * selected (a click or Enter on the timeline, a row of the event list, a
+ * search, the latency page), so that its accessible description announces
+ * it as "Selected: CPU n · time · task · …" (the info bar's words, see
+ * _cs_timeline_describe_hit()).  Main thread only.
+ */
+void
+cs_timeline_set_selected_event (CsTimeline    *self,
+                                const CsEvent *event)
+{
+  CsTimelineA11y *a11y;
+  CsDocument *document;
+  CsHit hit = { .kind = CS_HIT_CPU_PLOT, .has_event = TRUE };
+
+  g_return_if_fail (CS_IS_TIMELINE (self));
+
+  a11y = _cs_timeline_get_a11y (self);
+  document = cs_timeline_get_document (self);
+  g_clear_pointer (&a11y->selected_text, g_free);
+  if (document != NULL && event != NULL)
+    {
+      hit.event = *event;
+      hit.cpu = event->cpu;
+      hit.ts_ns = event->ts_ns;
+      a11y->selected_text = _cs_timeline_describe_hit (document, &hit);
+    }
+  _cs_timeline_a11y_queue_update (self);
+}
+
 /* The timeline's own ::event-clicked: a click or Enter selected an event. */
 static void
 event_clicked_cb (CsTimeline    *self,
                   const CsEvent *event,
                   gpointer       user_data)
 {
-  CsTimelineA11y *a11y = _cs_timeline_get_a11y (self);
-  CsDocument *document = cs_timeline_get_document (self);
-  CsHit hit = { .kind = CS_HIT_CPU_PLOT, .has_event = TRUE };
-
-  if (document == NULL || event == NULL)
-    return;
-
-  hit.event = *event;
-  hit.cpu = event->cpu;
-  hit.ts_ns = event->ts_ns;
-  g_free (a11y->selected_text);
-  a11y->selected_text = _cs_timeline_describe_hit (document, &hit);
-  _cs_timeline_a11y_queue_update (self);
+  if (event != NULL)
+    cs_timeline_set_selected_event (self, event);
 }
 
 /* ------------------------------------------------------------------------ */

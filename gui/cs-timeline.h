@@ -65,6 +65,8 @@ void                cs_timeline_set_focused_plot (CsTimeline *self,
 gint64              cs_timeline_get_cursor_ns  (CsTimeline *self);
 void                cs_timeline_set_cursor_ns  (CsTimeline *self,
                                                 gint64      ts_ns);
+void                cs_timeline_set_selected_event (CsTimeline    *self,
+                                                const CsEvent *event);
 
 /* cs-timeline-keys.c */
 gboolean            cs_timeline_select_at_cursor (CsTimeline     *self,

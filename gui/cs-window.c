@@ -267,6 +267,11 @@ list_selection_changed_cb (CsWindow *self)
   CsEventItem *item = cs_event_list_view_get_selected_item (self->event_list_view);
   const CsEvent *event;
 
+  /* Whoever selected it (the list, a search, the latency page, the
+   * timeline), assistive technology hears of it on the timeline. */
+  if (item != NULL)
+    cs_timeline_set_selected_event (self->timeline, cs_event_item_get_event (item));
+
   /* A row selected by cs_window_select_event(): an event clicked on the
    * timeline, whose click placed the marker already (marker B, for a
    * double-click), or a demo's event at marker A. */

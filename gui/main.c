@@ -33,12 +33,13 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  if (argc >= 2 && g_strcmp0 (argv[1], "record") == 0)
-    return cs_cli_record (argc - 1, argv + 1);
   if (argc >= 2 && g_strcmp0 (argv[1], "record-helper") == 0)
     return cs_cli_record_helper (argc - 1, argv + 1);
-  /* -q/--quiet: no progress line on stderr, for every command. */
+  /* -q/--quiet: no progress line on stderr, for every command (record's
+   * own stop at its "--", before the command it runs). */
   argc = cs_cli_progress_take_args (argc, argv);
+  if (argc >= 2 && g_strcmp0 (argv[1], "record") == 0)
+    return cs_cli_record (argc - 1, argv + 1);
   /* -p/--plugin FILE.so, for the window and every command but record's
    * (whose -p is a tracer). */
   argc = cs_plugin_host_take_args (argc, argv);

@@ -732,13 +732,64 @@ forward_cancel (GCancellable *cancellable,
   g_cancellable_cancel (own);
 }
 
+/* Trace text is converted to a trace.dat before it is indexed: the
+ * conversion's fraction (by bytes read) fills the first half of one
+ * progress, the indexing's the second, so that it runs from 0 to 1 once.
+ * A file that needed no conversion gives the indexing the whole range.
+ * Nothing is ever reported lower than what was reported before. */
+#define CONVERSION_SHARE 0.5
+
+typedef struct {
+  CsIndexProgressFunc progress;
+  CsIndexPositionFunc position;
+  gpointer user_data;
+  gboolean indexing;     /* the conversion (if any) is over */
+  gboolean converted;    /* the conversion reported: it had its half */
+  double last;
+} PhasedProgress;
+
+static void
+phased_progress_cb (double   fraction,
+                    gpointer data)
+{
+  PhasedProgress *p = data;
+  double overall;
+
+  fraction = CLAMP (fraction, 0.0, 1.0);
+  if (!p->indexing)
+    {
+      p->converted = TRUE;
+      overall = CONVERSION_SHARE * fraction;
+    }
+  else if (p->converted)
+    overall = CONVERSION_SHARE + (1.0 - CONVERSION_SHARE) * fraction;
+  else
+    overall = fraction;
+  if (overall < p->last)
+    return;
+  p->last = overall;
+  p->progress (overall, p->user_data);
+}
+
+static void
+phased_position_cb (guint    cpu,
+                    guint64  offset,
+                    gpointer data)
+{
+  PhasedProgress *p = data;
+
+  p->position (cpu, offset, p->user_data);
+}
+
 /**
  * cs_index_build:
  * @trace_path: the recording
  * @identity: its identity (cs_index_cache_compute_identity()), stored in
  *   the index
  * @index_path: where the finished index goes; its directory is created
- * @progress: (nullable): called on this thread with the fraction done
+ * @progress: (nullable): called on this thread with the fraction done,
+ *   0..1, never lower than the call before; for trace text the conversion
+ *   (when the cache does not hold it) is the first half
  * @position: (nullable): called on this thread with where the scan is
  *   (see #CsIndexPositionFunc)
  * @user_data: for @progress and @position
@@ -782,11 +833,14 @@ cs_index_build (const char          *trace_path,
   gulong handler = 0;
   gboolean ok;
   Build b = { 0 };
+  PhasedProgress phased = { progress, position, user_data, FALSE, FALSE, 0.0 };
 
-  /* Trace text is converted here first, with its own progress. */
-  file = cs_trace_file_open_full (trace_path, progress, user_data, cancellable, error);
+  /* Trace text is converted here first: the first half of the progress. */
+  file = cs_trace_file_open_full (trace_path, progress != NULL ? phased_progress_cb : NULL,
+                                  &phased, cancellable, error);
   if (file == NULL)
     return FALSE;
+  phased.indexing = TRUE;
 
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
@@ -833,7 +887,8 @@ cs_index_build (const char          *trace_path,
   b.seen_offsets = seen_offsets;
   b.moved_us = moved_us;
 
-  ok = build_into (db, &b, file, identity, progress, position, user_data, error);
+  ok = build_into (db, &b, file, identity, progress != NULL ? phased_progress_cb : NULL,
+                   position != NULL ? phased_position_cb : NULL, &phased, error);
 
   if (cancellable != NULL)
     g_cancellable_disconnect (cancellable, handler);

@@ -100,4 +100,50 @@ CsPluginDocument *cs_plugin_cli_open         (CsPlugin    *plugin,
                                               const char  *path,
                                               GError     **error);
 
+/**
+ * cs_plugin_cli_fail:
+ * @command: the subcommand that failed (#CsPluginCommandInfo.name)
+ * @path: (nullable): the recording it is about, as the user gave it, or
+ *   %NULL for a message about the arguments
+ * @message: what went wrong, one line (translated)
+ *
+ * Prints "chronoscope COMMAND: PATH: MESSAGE" (or "chronoscope COMMAND:
+ * MESSAGE" without @path) and a newline to stderr, as Chronoscope's own
+ * commands report failures.  Main thread.
+ *
+ * Returns: 1, the exit status of a failed command, for
+ *   `return cs_plugin_cli_fail (...);` in #CsPluginCommandInfo.run
+ */
+int               cs_plugin_cli_fail         (const char  *command,
+                                              const char  *path,
+                                              const char  *message);
+
+/**
+ * cs_plugin_json_add_int:
+ * @builder: a builder inside an object
+ * @member: the member's name
+ * @value: its value (ns, counts, ids)
+ *
+ * Adds the member `"MEMBER": VALUE` to the object being built, as
+ * `--json` outputs print integers.
+ */
+void              cs_plugin_json_add_int     (JsonBuilder *builder,
+                                              const char  *member,
+                                              gint64       value);
+
+/**
+ * cs_plugin_json_add_int_or_null:
+ * @builder: a builder inside an object
+ * @member: the member's name
+ * @value: its value when @present
+ * @present: whether there is a value: %FALSE adds `"MEMBER": null` (a
+ *   range's open end, the minimum of no sample)
+ *
+ * Adds an integer member that may have no value.
+ */
+void              cs_plugin_json_add_int_or_null (JsonBuilder *builder,
+                                              const char  *member,
+                                              gint64       value,
+                                              gboolean     present);
+
 G_END_DECLS

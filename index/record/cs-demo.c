@@ -298,6 +298,13 @@ spin_ms (guint ms)
 }
 
 static void
+enter_phase (const CsDemoConfig *config, CsDemoPhase phase)
+{
+  if (config->phase_func != NULL)
+    config->phase_func (phase, config->phase_data);
+}
+
+static void
 wait_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   *(GAsyncResult **) data = g_object_ref (result);
@@ -339,7 +346,8 @@ restore_module (gboolean loaded_by_us, const char *saved_cpu, const char *saved_
  * Loads chronoscope_tracer when it is not loaded, records @options with a
  * private tracefs instance while the scenario injects its latency, writes
  * the trace.dat, then restores the module's `cpu` and `threshold_us`
- * knobs, or unloads the module when it loaded it.  Takes about half a
+ * knobs, or unloads the module when it loaded it, telling
+ * @config's phase_func when each step begins.  Takes about half a
  * second.  Call it from the thread that owns the default main context
  * (the recorder's sources run there); it iterates that context.
  *
@@ -378,6 +386,7 @@ cs_demo_run (const CsDemoConfig     *config,
       return FALSE;
     }
 
+  enter_phase (config, CS_DEMO_PHASE_MODULE);
   if (!_cs_demo_module_load (config->module_path, &loaded_by_us, error))
     return FALSE;
   run->module_loaded = loaded_by_us;
@@ -394,6 +403,7 @@ cs_demo_run (const CsDemoConfig     *config,
   t.scenario = scenario;
   t.cpu = config->cpu >= 0 ? (guint) config->cpu : default_cpu ();
 
+  enter_phase (config, CS_DEMO_PHASE_RECORDING);
   recorder = cs_recorder_new (options);
   if (!cs_recorder_start (recorder, error))
     {
@@ -402,17 +412,20 @@ cs_demo_run (const CsDemoConfig     *config,
     }
 
   spin_ms (SETTLE_BEFORE_MS);
+  enter_phase (config, CS_DEMO_PHASE_INJECTING);
   thread = g_thread_new ("cs-demo-trigger", trigger_thread, &t);
   while (!g_atomic_int_get (&t.done))
     g_main_context_iteration (NULL, TRUE);
   g_thread_join (thread);
   spin_ms (SETTLE_AFTER_MS);
 
+  enter_phase (config, CS_DEMO_PHASE_WRITING);
   cs_recorder_stop (recorder);
   cs_recorder_wait_async (recorder, NULL, wait_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
 
+  enter_phase (config, CS_DEMO_PHASE_RESTORING);
   restore_module (loaded_by_us, saved_cpu, saved_threshold, &restore_error);
 
   if (!cs_recorder_wait_finish (recorder, result, error))

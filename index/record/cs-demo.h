@@ -81,12 +81,47 @@ typedef struct {
 } CsDemoScenario;
 
 /**
+ * CsDemoPhase:
+ * @CS_DEMO_PHASE_MODULE: loading chronoscope_tracer (or finding it
+ *   loaded) and reading its knobs
+ * @CS_DEMO_PHASE_RECORDING: the recorder starts and records the scheduler
+ *   before the latency
+ * @CS_DEMO_PHASE_INJECTING: the scenario's latency is being injected
+ * @CS_DEMO_PHASE_WRITING: tracing is off; the last pages are drained and
+ *   the trace.dat written
+ * @CS_DEMO_PHASE_RESTORING: the module's knobs are restored, or the
+ *   module unloaded
+ *
+ * The steps of cs_demo_run(), in this order, for a progress display.
+ */
+typedef enum {
+  CS_DEMO_PHASE_MODULE,
+  CS_DEMO_PHASE_RECORDING,
+  CS_DEMO_PHASE_INJECTING,
+  CS_DEMO_PHASE_WRITING,
+  CS_DEMO_PHASE_RESTORING,
+} CsDemoPhase;
+
+/**
+ * CsDemoPhaseFunc:
+ * @phase: the step that begins now
+ * @user_data: #CsDemoConfig.phase_data
+ *
+ * Called by cs_demo_run() on its own thread (the caller's) when a step
+ * begins.
+ */
+typedef void (*CsDemoPhaseFunc) (CsDemoPhase phase,
+                                 gpointer    user_data);
+
+/**
  * CsDemoConfig:
  * @scenario: the scenario's name
  * @module_path: (nullable): a built chronoscope_tracer.ko to load with
  *   finit_module(); %NULL: `modprobe chronoscope_tracer` (the DKMS one)
  * @cpu: the CPU that runs the section and the demo's task; -1: the last
  *   online CPU
+ * @phase_func: (nullable): told when each step begins
+ * @phase_data: for @phase_func
  *
  * How to run a scenario.
  */
@@ -94,6 +129,8 @@ typedef struct {
   const char *scenario;
   const char *module_path;
   int cpu;
+  CsDemoPhaseFunc phase_func;
+  gpointer phase_data;
 } CsDemoConfig;
 
 /**

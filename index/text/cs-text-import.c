@@ -46,7 +46,7 @@
 /* Bytes of events held per CPU to put them in time order. */
 #define WINDOW_BYTES_TOTAL ((gsize) 64 * 1024 * 1024)
 #define WINDOW_BYTES_MAX ((gsize) 4 * 1024 * 1024)
-#define PROGRESS_LINES 65536
+#define PROGRESS_LINES 4096
 
 /* perf.data (tools/perf/Documentation/perf.data-file-format.txt) is read
  * through `perf script`, whose text for tracepoints is like trace_pipe's. */
@@ -620,7 +620,8 @@ finish_perf_script (const char  *path,
  * @out_path: the trace.dat v6 to write (written under a temporary name in
  *   its folder and renamed); its report goes to `<out_path>.txt`
  * @progress: (nullable): called on this thread with the fraction of the
- *   text read, at most every 65,536 lines
+ *   text read, at most every 4,096 lines, and with 1.0 once the
+ *   trace.dat is written
  * @user_data: for @progress
  * @cancellable: (nullable): stops with %G_IO_ERROR_CANCELLED
  * @report: (out) (optional) (transfer full): what the conversion found
@@ -721,6 +722,9 @@ cs_text_import_convert (const char          *path,
     c.forced_format = PERF_DATA_FORMAT;
 
   ok = ok && finish (&c, out_path, cancellable, error);
+  /* Small texts never reach PROGRESS_LINES: the end is said in any case. */
+  if (ok && progress != NULL)
+    progress (1.0, user_data);
   if (ok && report != NULL)
     *report = g_steal_pointer (&c.report);
   convert_clear (&c);

@@ -17,17 +17,6 @@
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
-static int
-fail (const char *path,
-      const char *message)
-{
-  if (path != NULL)
-    g_printerr ("chronoscope atrace: %s: %s\n", path, message);
-  else
-    g_printerr ("chronoscope atrace: %s\n", message);
-  return 1;
-}
-
 /* One section: each row of @sql becomes an object whose members are
  * @columns (the first a string, the rest integers); in text, a line. */
 static gboolean
@@ -165,18 +154,19 @@ run_on (CsPlugin   *plugin,
 
   doc = cs_plugin_cli_open (plugin, path, &error);
   if (doc == NULL)
-    return fail (NULL, error->message);
+    return cs_plugin_cli_fail ("atrace", NULL, error->message);
   if (!_cs_atrace_has_events (doc))
     {
-      fail (path, _("the recording has no atrace markers (atrace:tracing_mark_write); "
-                    "record an Android systrace or open its text"));
+      cs_plugin_cli_fail ("atrace", path,
+                          _("the recording has no atrace markers (atrace:tracing_mark_write); "
+                            "record an Android systrace or open its text"));
       goto out;
     }
   if (!cs_plugin_document_ensure_pass (doc, plugin, CS_ATRACE_PASS, NULL, NULL, &error) ||
       (db = cs_plugin_document_get_pass_db (doc, plugin, CS_ATRACE_PASS, NULL, &error)) == NULL ||
       (root = build (doc, db, &error)) == NULL)
     {
-      fail (path, error->message);
+      cs_plugin_cli_fail ("atrace", path, error->message);
       goto out;
     }
   if (json)
@@ -218,9 +208,9 @@ atrace_run (CsPlugin  *plugin,
     _("A slice is a B marker and the next E of the same task; one without an E ends at "
       "the recording's end and is not in the total or max.  Times are in ns."));
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return fail (NULL, error->message);
+    return cs_plugin_cli_fail ("atrace", NULL, error->message);
   if (files == NULL || files[0] == NULL || files[1] != NULL)
-    return fail (NULL, _("give one recording (chronoscope atrace FILE)"));
+    return cs_plugin_cli_fail ("atrace", NULL, _("give one recording (chronoscope atrace FILE)"));
   return run_on (plugin, files[0], json);
 }
 

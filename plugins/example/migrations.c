@@ -428,13 +428,11 @@ add_json (gpointer      instance,
       if (c.n == 0)
         continue;
       g_snprintf (key, sizeof key, "%u", cpu);
-      json_builder_set_member_name (builder, key);
-      json_builder_add_int_value (builder, c.n);
+      cs_plugin_json_add_int (builder, key, c.n);
       total += c.n;
     }
   json_builder_end_object (builder);
-  json_builder_set_member_name (builder, "n_migrations");
-  json_builder_add_int_value (builder, total);
+  cs_plugin_json_add_int (builder, "n_migrations", total);
   json_builder_end_object (builder);
   return TRUE;
 }
@@ -463,10 +461,7 @@ run_command (CsPlugin  *plugin,
     }
   document = cs_plugin_cli_open (plugin, argv[1], &error);
   if (document == NULL)
-    {
-      fprintf (stderr, "chronoscope migrations: %s\n", error->message);
-      return 1;
-    }
+    return cs_plugin_cli_fail ("migrations", NULL, error->message);
   for_each_migration (cs_plugin_document_get_instance (document, plugin), -1, G_MININT64,
                       G_MAXINT64, print_one, NULL);
   cs_plugin_document_unref (document);

@@ -20,39 +20,6 @@ typedef struct {
   gboolean json;
 } Options;
 
-static int
-fail (const char *path,
-      const char *message)
-{
-  if (path != NULL)
-    g_printerr ("chronoscope funcgraph: %s: %s\n", path, message);
-  else
-    g_printerr ("chronoscope funcgraph: %s\n", message);
-  return 1;
-}
-
-static void
-member_int (JsonBuilder *b,
-            const char  *name,
-            gint64       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-member_int_or_null (JsonBuilder *b,
-                    const char  *name,
-                    gint64       value,
-                    gboolean     present)
-{
-  json_builder_set_member_name (b, name);
-  if (present)
-    json_builder_add_int_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
 /* The "worst" member: the function's longest call in the range. */
 static void
 member_worst (JsonBuilder               *b,
@@ -70,12 +37,12 @@ member_worst (JsonBuilder               *b,
       return;
     }
   json_builder_begin_object (b);
-  member_int (b, "begin_ns", call.begin_ns);
-  member_int (b, "end_ns", call.end_ns);
-  member_int (b, "duration_ns", call.end_ns - call.begin_ns);
-  member_int (b, "pid", call.pid);
-  member_int (b, "cpu", call.cpu);
-  member_int (b, "depth", call.depth);
+  cs_plugin_json_add_int (b, "begin_ns", call.begin_ns);
+  cs_plugin_json_add_int (b, "end_ns", call.end_ns);
+  cs_plugin_json_add_int (b, "duration_ns", call.end_ns - call.begin_ns);
+  cs_plugin_json_add_int (b, "pid", call.pid);
+  cs_plugin_json_add_int (b, "cpu", call.cpu);
+  cs_plugin_json_add_int (b, "depth", call.depth);
   json_builder_end_object (b);
 }
 
@@ -93,8 +60,8 @@ print_json (CsPluginDocument *doc,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "file");
   json_builder_add_string_value (b, cs_plugin_document_get_path (doc));
-  member_int_or_null (b, "begin_ns", opt->begin_ns, opt->begin_ns != G_MININT64);
-  member_int_or_null (b, "end_ns", opt->end_ns, opt->end_ns != G_MAXINT64);
+  cs_plugin_json_add_int_or_null (b, "begin_ns", opt->begin_ns, opt->begin_ns != G_MININT64);
+  cs_plugin_json_add_int_or_null (b, "end_ns", opt->end_ns, opt->end_ns != G_MAXINT64);
   json_builder_set_member_name (b, "functions");
   json_builder_begin_array (b);
   for (guint i = 0; i < lines->len; i++)
@@ -107,11 +74,11 @@ print_json (CsPluginDocument *doc,
       json_builder_add_string_value (b, f->name);
       json_builder_set_member_name (b, "address");
       json_builder_add_string_value (b, addr);
-      member_int (b, "calls", f->n_calls);
-      member_int (b, "function_events", f->n_hits);
-      member_int (b, "total_ns", f->total_ns);
-      member_int (b, "self_ns", f->self_ns);
-      member_int (b, "max_ns", f->max_ns);
+      cs_plugin_json_add_int (b, "calls", f->n_calls);
+      cs_plugin_json_add_int (b, "function_events", f->n_hits);
+      cs_plugin_json_add_int (b, "total_ns", f->total_ns);
+      cs_plugin_json_add_int (b, "self_ns", f->self_ns);
+      cs_plugin_json_add_int (b, "max_ns", f->max_ns);
       member_worst (b, db, opt, f);
       json_builder_end_object (b);
     }
@@ -153,12 +120,13 @@ run_on (CsPlugin      *plugin,
 
   doc = cs_plugin_cli_open (plugin, path, &error);
   if (doc == NULL)
-    return fail (NULL, error->message);
+    return cs_plugin_cli_fail ("funcgraph", NULL, error->message);
   if (!_cs_funcgraph_has_events (doc))
     {
-      fail (path, _("the recording has no function_graph calls (ftrace:funcgraph_exit) "
-                    "and no function tracer events (ftrace:function); record with "
-                    "trace-cmd record -p function_graph or -p function"));
+      cs_plugin_cli_fail ("funcgraph", path,
+                          _("the recording has no function_graph calls (ftrace:funcgraph_exit) "
+                            "and no function tracer events (ftrace:function); record with "
+                            "trace-cmd record -p function_graph or -p function"));
       goto out;
     }
   if (!cs_plugin_document_ensure_pass (doc, plugin, CS_FUNCGRAPH_PASS, NULL, NULL, &error) ||
@@ -166,7 +134,7 @@ run_on (CsPlugin      *plugin,
       (lines = _cs_funcgraph_list_functions (db, opt->begin_ns, opt->end_ns,
                                              (guint) opt->top, &error)) == NULL)
     {
-      fail (path, error->message);
+      cs_plugin_cli_fail ("funcgraph", path, error->message);
       goto out;
     }
   if (opt->json)
@@ -205,13 +173,13 @@ funcgraph_run (CsPlugin  *plugin,
       "that returned inside it).  Events counts the function tracer's events, which "
       "have no duration.  Times are in ns."));
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return fail (NULL, error->message);
+    return cs_plugin_cli_fail ("funcgraph", NULL, error->message);
   if (files == NULL || files[0] == NULL || files[1] != NULL)
-    return fail (NULL, _("give one recording (chronoscope funcgraph FILE)"));
+    return cs_plugin_cli_fail ("funcgraph", NULL, _("give one recording (chronoscope funcgraph FILE)"));
   if (opt.top < 0)
-    return fail (files[0], _("--top must be 0 or more"));
+    return cs_plugin_cli_fail ("funcgraph", files[0], _("--top must be 0 or more"));
   if (opt.end_ns <= opt.begin_ns)
-    return fail (files[0], _("--end must be after --begin"));
+    return cs_plugin_cli_fail ("funcgraph", files[0], _("--end must be after --begin"));
   return run_on (plugin, files[0], &opt);
 }
 

@@ -28,41 +28,6 @@ typedef struct {
   gboolean json;
 } Options;
 
-static int
-fail (const char *path,
-      const char *message)
-{
-  if (path != NULL)
-    g_printerr ("chronoscope latency: %s: %s\n", path, message);
-  else
-    g_printerr ("chronoscope latency: %s\n", message);
-  return 1;
-}
-
-/* One member of the object being built. */
-static void
-member_int (JsonBuilder *b,
-            const char  *name,
-            gint64       value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-/* One member, null when @present is FALSE. */
-static void
-member_int_or_null (JsonBuilder *b,
-                    const char  *name,
-                    gint64       value,
-                    gboolean     present)
-{
-  json_builder_set_member_name (b, name);
-  if (present)
-    json_builder_add_int_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
 /* The figures both outputs print: JSON member, text label, where. */
 static const struct {
   const char *member;
@@ -103,18 +68,18 @@ build_json (JsonBuilder          *b,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "definition");
       json_builder_add_string_value (b, info->definition);
-      member_int (b, "n_a", info->n_a);
-      member_int (b, "n_b", info->n_b);
-      member_int (b, "n_pairs", info->n_pairs);
-      member_int (b, "n_unmatched", info->n_unmatched);
+      cs_plugin_json_add_int (b, "n_a", info->n_a);
+      cs_plugin_json_add_int (b, "n_b", info->n_b);
+      cs_plugin_json_add_int (b, "n_pairs", info->n_pairs);
+      cs_plugin_json_add_int (b, "n_unmatched", info->n_unmatched);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  member_int_or_null (b, "begin_ns", opt->begin_ns, opt->begin_ns != G_MININT64);
-  member_int_or_null (b, "end_ns", opt->end_ns, opt->end_ns != G_MAXINT64);
-  member_int (b, "count", stats->count);
+  cs_plugin_json_add_int_or_null (b, "begin_ns", opt->begin_ns, opt->begin_ns != G_MININT64);
+  cs_plugin_json_add_int_or_null (b, "end_ns", opt->end_ns, opt->end_ns != G_MAXINT64);
+  cs_plugin_json_add_int (b, "count", stats->count);
   for (guint i = 0; i < G_N_ELEMENTS (figures); i++)
-    member_int_or_null (b, figures[i].member, FIGURE (stats, i), stats->count > 0);
+    cs_plugin_json_add_int_or_null (b, figures[i].member, FIGURE (stats, i), stats->count > 0);
   if (opt->histogram)
     {
       json_builder_set_member_name (b, "histogram");
@@ -124,9 +89,9 @@ build_json (JsonBuilder          *b,
           const CsLatencyBucket *bar = &g_array_index (stats->histogram, CsLatencyBucket, i);
 
           json_builder_begin_object (b);
-          member_int (b, "lo_ns", bar->lo_ns);
-          member_int (b, "hi_ns", bar->hi_ns);
-          member_int (b, "count", bar->count);
+          cs_plugin_json_add_int (b, "lo_ns", bar->lo_ns);
+          cs_plugin_json_add_int (b, "hi_ns", bar->hi_ns);
+          cs_plugin_json_add_int (b, "count", bar->count);
           json_builder_end_object (b);
         }
       json_builder_end_array (b);
@@ -141,12 +106,12 @@ build_json (JsonBuilder          *b,
       const char *comm = cs_plugin_document_get_comm (doc, item->pid);
 
       json_builder_begin_object (b);
-      member_int (b, "duration_ns", item->dur_ns);
-      member_int (b, "a_ts_ns", item->a_ts_ns);
-      member_int (b, "b_ts_ns", item->b_ts_ns);
-      member_int (b, "cpu", item->a_cpu);
-      member_int (b, "b_cpu", item->b_cpu);
-      member_int (b, "pid", item->pid);
+      cs_plugin_json_add_int (b, "duration_ns", item->dur_ns);
+      cs_plugin_json_add_int (b, "a_ts_ns", item->a_ts_ns);
+      cs_plugin_json_add_int (b, "b_ts_ns", item->b_ts_ns);
+      cs_plugin_json_add_int (b, "cpu", item->a_cpu);
+      cs_plugin_json_add_int (b, "b_cpu", item->b_cpu);
+      cs_plugin_json_add_int (b, "pid", item->pid);
       json_builder_set_member_name (b, "task");
       if (comm != NULL)
         json_builder_add_string_value (b, comm);
@@ -157,7 +122,7 @@ build_json (JsonBuilder          *b,
       json_builder_set_member_name (b, "key");
       json_builder_begin_object (b);
       for (guint k = 0; k < item->n_keys && names[k] != NULL; k++)
-        member_int (b, names[k], item->key[k]);
+        cs_plugin_json_add_int (b, names[k], item->key[k]);
       json_builder_end_object (b);
       json_builder_end_object (b);
     }
@@ -269,12 +234,12 @@ run_on (CsPlugin      *plugin,
 
   doc = cs_plugin_cli_open (plugin, path, &error);
   if (doc == NULL)
-    return fail (NULL, error->message);
+    return cs_plugin_cli_fail ("latency", NULL, error->message);
   if (!cs_plugin_document_ensure_pass (doc, plugin, CS_LATENCY_PASS, param, NULL, &error) ||
       (db = cs_plugin_document_get_pass_db (doc, plugin, CS_LATENCY_PASS, param, &error)) == NULL ||
       (pairs = cs_latency_list_pairs (db, &error)) == NULL)
     {
-      fail (path, error->message);
+      cs_plugin_cli_fail ("latency", path, error->message);
       goto out;
     }
   for (guint i = 0; i < pairs->len; i++)
@@ -284,14 +249,14 @@ run_on (CsPlugin      *plugin,
       g_autofree char *why = pairs->len > 0 ? explain_no_pair (pairs)
                                             : g_strdup (_("no pair of events to measure"));
 
-      fail (path, why);
+      cs_plugin_cli_fail ("latency", path, why);
       goto out;
     }
   if (!cs_latency_stats_compute (db, opt->begin_ns, opt->end_ns, &stats, &error) ||
       !cs_latency_list_worst (db, opt->begin_ns, opt->end_ns, 0, G_MAXINT64, 0, opt->top,
                               worst, &error))
     {
-      fail (path, error->message);
+      cs_plugin_cli_fail ("latency", path, error->message);
       goto out;
     }
   if (opt->json)
@@ -350,17 +315,17 @@ latency_run (CsPlugin  *plugin,
       "@pid for the task, @cpu for the CPU); a newer A with the same key replaces an "
       "older one.  Durations are B's time − A's time, in ns."));
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return fail (NULL, error->message);
+    return cs_plugin_cli_fail ("latency", NULL, error->message);
   if (files == NULL || files[0] == NULL || files[1] != NULL)
-    return fail (NULL, _("give one recording (chronoscope latency FILE --preset NAME)"));
+    return cs_plugin_cli_fail ("latency", NULL, _("give one recording (chronoscope latency FILE --preset NAME)"));
   if ((preset != NULL) == (from != NULL || to != NULL))
-    return fail (files[0], _("give either --preset NAME or --from A and --to B"));
+    return cs_plugin_cli_fail ("latency", files[0], _("give either --preset NAME or --from A and --to B"));
   if (preset == NULL && (from == NULL || to == NULL))
-    return fail (files[0], _("--from and --to go together"));
+    return cs_plugin_cli_fail ("latency", files[0], _("--from and --to go together"));
   if (opt.top < 0)
-    return fail (files[0], _("--top must be 0 or more"));
+    return cs_plugin_cli_fail ("latency", files[0], _("--top must be 0 or more"));
   if (opt.end_ns <= opt.begin_ns)
-    return fail (files[0], _("--end must be after --begin"));
+    return cs_plugin_cli_fail ("latency", files[0], _("--end must be after --begin"));
   param = preset != NULL ? g_strdup (preset) : g_strdup_printf ("%s>%s", from, to);
   return run_on (plugin, files[0], &opt, param);
 }

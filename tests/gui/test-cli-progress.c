@@ -314,6 +314,156 @@ test_activities_tty (void)
   g_rmdir (dir);
 }
 
+/* Removes @dir and the files in it. */
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* `record` on a terminal: one line redrawn in place with the elapsed time,
+ * the events, the bytes written and the overruns, erased before "Wrote";
+ * on a pipe the per-second log lines and no terminal codes; with -q only
+ * what it says before and after. */
+static void
+test_record_tty (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *output = NULL;
+  g_auto(Run) tty = { 0 };
+  g_auto(Run) pipe = { 0 };
+  g_auto(Run) quiet = { 0 };
+  const char *tail;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("recording needs root (tracefs instances)");
+      return;
+    }
+  if (!g_file_test ("/sys/kernel/tracing/instances", G_FILE_TEST_IS_DIR) &&
+      !g_file_test ("/sys/kernel/debug/tracing/instances", G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("no tracefs instances at /sys/kernel/tracing or /sys/kernel/debug/tracing");
+      return;
+    }
+  dir = g_dir_make_tmp ("cs-progress-XXXXXX", NULL);
+  output = g_build_filename (dir, "rec.dat", NULL);
+
+  {
+    const char *args[] = { "record", "-e", "sched", "--duration", "2.5", "-o", output, NULL };
+
+    run_chronoscope (&tty, TRUE, args);
+    g_assert_cmpint (tty.status, ==, 0);
+    assert_clean_stdout (&tty);
+    g_assert_cmpstr (tty.out, ==, "");
+    /* Drawn at once, then with the totals at least once. */
+    g_assert_nonnull (strstr (tty.err, "\rRecording…\033[K"));
+    g_assert_nonnull (strstr (tty.err, "\rRecording: "));
+    g_assert_nonnull (strstr (tty.err, " events ("));
+    g_assert_nonnull (strstr (tty.err, " written, "));
+    g_assert_nonnull (strstr (tty.err, " overruns\033[K"));
+    /* Erased before the summary, and redrawn in place until then: no
+     * per-second log lines. */
+    tail = g_strrstr (tty.err, "\r\033[K");
+    g_assert_nonnull (tail);
+    if (tail != NULL && strstr (tty.err, "\rRecording…") != NULL)
+      {
+        const char *line = strstr (tty.err, "\rRecording…");
+        g_autofree char *drawn = g_strndup (line, tail - line);
+
+        g_assert_nonnull (strstr (tail, "Wrote "));
+        g_assert_null (strchr (drawn, '\n'));
+      }
+  }
+  {
+    const char *args[] = { "record", "-e", "sched", "--duration", "1.5", "-o", output, NULL };
+
+    run_chronoscope (&pipe, FALSE, args);
+    g_assert_cmpint (pipe.status, ==, 0);
+    g_assert_null (strchr (pipe.err, '\r'));
+    g_assert_null (strchr (pipe.err, '\033'));
+    g_assert_nonnull (strstr (pipe.err, "Wrote "));
+  }
+  {
+    const char *args[] = { "-q", "record", "-e", "sched", "--duration", "1.5", "-o", output, NULL };
+
+    run_chronoscope (&quiet, TRUE, args);
+    g_assert_cmpint (quiet.status, ==, 0);
+    g_assert_null (strstr (quiet.err, "\rRecording"));
+    g_assert_null (strchr (quiet.err, '\033'));
+    g_assert_nonnull (strstr (quiet.err, "Wrote "));
+  }
+  remove_dir (dir);
+}
+
+/* `demo --from`: indexing, then finding the markers, each on the line and
+ * erased; the same stdout and a silent stderr on a pipe. */
+static void
+test_demo_from_tty (void)
+{
+  g_autofree char *path = recording_path ("CS_TESTDATA", "kmod-sections-v7.dat");
+  const char *args[] = { "demo", "irqs-off", "--from", path, "--no-open", NULL };
+  g_auto(Run) tty = { 0 };
+  g_auto(Run) pipe = { 0 };
+
+  run_chronoscope (&tty, TRUE, args);
+  g_assert_cmpint (tty.status, ==, 0);
+  assert_clean_stdout (&tty);
+  assert_progress_drawn (tty.err, "Indexing kmod-sections-v7.dat", TRUE, NULL);
+  g_assert_nonnull (strstr (tty.err, "\rFinding markers A and B in kmod-sections-v7.dat…\033[K"));
+  g_assert_nonnull (strstr (tty.out, "Marker A: "));
+
+  run_chronoscope (&pipe, FALSE, args);
+  g_assert_cmpint (pipe.status, ==, 0);
+  g_assert_cmpstr (pipe.err, ==, "");
+  g_assert_cmpstr (pipe.out, ==, tty.out);
+}
+
+/* `demo` where it cannot run (no chronoscope_tracer for this kernel): the
+ * line names the step, and the failure starts on a clean line. */
+static void
+test_demo_failure_tty (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("cs-progress-XXXXXX", NULL);
+  g_autofree char *output = g_build_filename (dir, "demo.dat", NULL);
+  const char *args[] = { "demo", "irqs-off", "--no-open", "-o", output, NULL };
+  g_auto(Run) tty = { 0 };
+  g_auto(Run) pipe = { 0 };
+
+  if (g_file_test ("/sys/module/chronoscope_tracer", G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("chronoscope_tracer is loaded here: the demo would run");
+      g_rmdir (dir);
+      return;
+    }
+  run_chronoscope (&tty, TRUE, args);
+  if (tty.status == 0)
+    {
+      /* The module is installed here (DKMS): the demo ran. */
+      g_test_skip ("chronoscope_tracer is installed here: the demo ran");
+      remove_dir (dir);
+      return;
+    }
+  g_assert_cmpint (tty.status, ==, 1);
+  g_assert_cmpstr (tty.out, ==, "");
+  g_assert_nonnull (strstr (tty.err, "\rRunning the irqs-off demo: checking the module\033[K"));
+  g_assert_nonnull (strstr (tty.err, "\r\033[Kchronoscope demo: "));
+
+  run_chronoscope (&pipe, FALSE, args);
+  g_assert_cmpint (pipe.status, ==, 1);
+  g_assert_null (strchr (pipe.err, '\r'));
+  g_assert_true (g_str_has_prefix (pipe.err, "chronoscope demo: "));
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -328,5 +478,8 @@ main (int   argc,
   g_test_add_func ("/cs/cli/Progress/failure-on-clean-line", test_failure_tty);
   g_test_add_func ("/cs/cli/Progress/plugin-pass", test_plugin_pass_tty);
   g_test_add_func ("/cs/cli/Progress/activities", test_activities_tty);
+  g_test_add_func ("/cs/cli/Progress/record", test_record_tty);
+  g_test_add_func ("/cs/cli/Progress/demo-from", test_demo_from_tty);
+  g_test_add_func ("/cs/cli/Progress/demo-failure", test_demo_failure_tty);
   return g_test_run ();
 }

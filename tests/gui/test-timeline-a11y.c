@@ -398,6 +398,53 @@ test_keyboard_selection (void)
   cs_test_destroy_window (window);
 }
 
+/* A row selected in the event list (as a click there does, through the
+ * column view's selection model) is announced by the timeline's
+ * description, and a second row replaces it. */
+static void
+test_list_selection (void)
+{
+  g_autofree char *path = cs_test_data_path ("sched-irq-v7.dat");
+  CsWindow *window = cs_test_open_window (path, 1200, 760);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsDocument *document = cs_timeline_get_document (timeline);
+  CsEventListView *list = cs_window_get_event_list_view (window);
+  GtkSelectionModel *selection = gtk_column_view_get_model (cs_event_list_view_get_column_view (list));
+  g_autofree char *before = NULL;
+  g_autofree char *description = NULL;
+  const guint rows[] = { 10, 200 };
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), >, rows[1]);
+  before = wait_for_change (timeline, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, NULL, "Cursor: ");
+  g_assert_null (strstr (before, "Selected: "));
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const CsEvent *event;
+      const CsEventType *type;
+      g_autofree char *expected = NULL;
+      g_autofree char *time = NULL;
+      g_autofree char *after = NULL;
+
+      g_assert_true (gtk_selection_model_select_item (selection, rows[i], TRUE));
+      g_assert_cmpuint (cs_event_list_view_get_selected_row (list), ==, rows[i]);
+      event = cs_event_item_get_event (cs_event_list_view_get_selected_item (list));
+      type = cs_document_get_event_type (document, event->type_id);
+      time = cs_format_offset (event->ts_ns - cs_document_get_first_ns (document));
+      expected = g_strdup_printf ("Selected: CPU %u", event->cpu);
+
+      after = wait_for_change (timeline, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                               description != NULL ? description : before, expected);
+      g_test_message ("row %u selected in the list: %s", rows[i], after);
+      g_assert_nonnull (strstr (after, type->name));
+      g_assert_nonnull (strstr (after, time));
+      g_free (description);
+      description = g_steal_pointer (&after);
+    }
+
+  cs_test_destroy_window (window);
+}
+
 /* Visible focus draws a ring around the focused plot. */
 static void
 test_focus_ring (void)
@@ -508,6 +555,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/TimelineA11y/event-list-labels", test_event_list_labels);
   g_test_add_func ("/cs/gui/TimelineA11y/keys-move-view", test_keys_move_view);
   g_test_add_func ("/cs/gui/TimelineA11y/keyboard-selection", test_keyboard_selection);
+  g_test_add_func ("/cs/gui/TimelineA11y/list-selection", test_list_selection);
   g_test_add_func ("/cs/gui/TimelineA11y/focus-ring", test_focus_ring);
   g_test_add_func ("/cs/gui/TimelineA11y/keys-documented", test_keys_documented);
 

@@ -607,6 +607,55 @@ test_report_roundtrip (gconstpointer data)
   g_rmdir (dir);
 }
 
+static void
+collect_fraction_cb (double   fraction,
+                     gpointer user_data)
+{
+  GArray *fractions = user_data;
+
+  g_array_append_val (fractions, fraction);
+}
+
+/* Opening text reports one progress from 0 to 1 over the conversion and
+ * the indexing: never back, the conversion below the half, the indexing
+ * above it, 1 at the end. */
+static void
+test_progress_monotonic (void)
+{
+  g_autofree char *path = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) doc = NULL;
+  gboolean in_conversion = FALSE, in_indexing = FALSE;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
+      return;
+    }
+  doc = cs_document_load (path, collect_fraction_cb, fractions, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (doc);
+
+  g_assert_cmpuint (fractions->len, >, 2);
+  for (guint i = 0; i < fractions->len; i++)
+    {
+      double f = g_array_index (fractions, double, i);
+
+      g_test_message ("progress %.4f", f);
+      g_assert_cmpfloat (f, >=, 0.0);
+      g_assert_cmpfloat (f, <=, 1.0);
+      if (i > 0)
+        g_assert_cmpfloat (f, >=, g_array_index (fractions, double, i - 1));
+      in_conversion |= f > 0.0 && f < 0.5;
+      in_indexing |= f > 0.5 && f < 1.0;
+    }
+  /* 4,465 lines: the conversion said where it was at least once. */
+  g_assert_true (in_conversion);
+  g_assert_true (in_indexing);
+  g_assert_cmpfloat (g_array_index (fractions, double, fractions->len - 1), ==, 1.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -621,6 +670,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TextImport/perf", test_perf);
   g_test_add_func ("/cs/index/TextImport/systrace", test_systrace);
   g_test_add_func ("/cs/index/TextImport/tracefs-trace", test_tracefs_trace);
+  g_test_add_func ("/cs/index/TextImport/progress-monotonic", test_progress_monotonic);
   for (guint i = 0; i < G_N_ELEMENTS (recordings); i++)
     {
       g_autofree char *path = g_strdup_printf ("/cs/index/TextImport/report-roundtrip/%s", recordings[i]);

@@ -57,6 +57,11 @@ cs_plugin_cli_open (CsPlugin    *plugin,
 
 #define NOT_HERE() g_error ("%s: no window in this test", G_STRFUNC)
 
+/* The command line's helpers: no command runs in these tests. */
+int cs_plugin_cli_fail (const char *command, const char *path, const char *message) { NOT_HERE (); return 1; }
+void cs_plugin_json_add_int (JsonBuilder *builder, const char *member, gint64 value) { NOT_HERE (); }
+void cs_plugin_json_add_int_or_null (JsonBuilder *builder, const char *member, gint64 value, gboolean present) { NOT_HERE (); }
+
 CsPluginDocument *cs_plugin_window_get_document (CsPluginWindow *window) { NOT_HERE (); return NULL; }
 GtkWindow *cs_plugin_window_get_toplevel (CsPluginWindow *window) { NOT_HERE (); return NULL; }
 void cs_plugin_window_get_range (CsPluginWindow *window, gint64 *begin_ns, gint64 *end_ns) { NOT_HERE (); }
