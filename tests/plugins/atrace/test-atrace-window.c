@@ -10,6 +10,13 @@
  * background, the pointer just after the marker, somewhere over the task
  * plot, must give the slice's name (read from the marker's line here) and
  * its duration.
+ *
+ * Counters: a second copy has a C marker "C|tgid|opened|N" after each B
+ * marker (same task and time, N counting the process's Bs so far, as
+ * check-atrace.py makes it).  The task plot of the first B's task then has
+ * the counters band at its bottom: the pointer there, just after that B,
+ * must give "Counter opened: N" with the N in force (counted from the
+ * text here).
  */
 #include "config.h"
 
@@ -23,12 +30,55 @@
 #include "cs-timeline.h"
 #include "gui-test-util.h"
 
-/* The first "tracing_mark_write: B|tgid|name" line of @path: its pid
- * (the TASK-PID column), time and name. */
+/* If @line is a "tracing_mark_write: B|tgid|name" line: its pid (the
+ * TASK-PID column), time, tgid and name. */
+static gboolean
+parse_begin (const char *line,
+             gint32     *pid,
+             gint64     *ts_ns,
+             gint32     *tgid,
+             char      **name)
+{
+  const char *mark = strstr (line, "tracing_mark_write: B|");
+  const char *colon, *dot, *dash;
+  g_autofree char *head = NULL;
+  g_auto(GStrv) parts = NULL;
+
+  if (mark == NULL)
+    return FALSE;
+  /* "TASK-PID ( TGID) [CPU] FLAGS SEC.USEC: tracing_mark_write: B|..." */
+  head = g_strndup (line, mark - line);
+  colon = strrchr (head, ':');
+  g_assert_nonnull (colon);
+  *strrchr (head, ':') = '\0';
+  dot = strrchr (head, ' ');
+  g_assert_nonnull (dot);
+  *ts_ns = (gint64) (g_ascii_strtod (dot + 1, NULL) * 1e6 + 0.5) * 1000;
+  dash = strchr (head, '(');
+  g_assert_nonnull (dash);
+  while (dash > head && dash[-1] == ' ')
+    dash--;
+  {
+    const char *p = dash;
+
+    while (p > head && p[-1] != '-')
+      p--;
+    *pid = (gint32) atoi (p);
+  }
+  parts = g_strsplit (mark + strlen ("tracing_mark_write: "), "|", 4);
+  g_assert_nonnull (parts[1]);
+  g_assert_nonnull (parts[2]);
+  *tgid = (gint32) atoi (parts[1]);
+  *name = g_strdup (parts[2]);
+  return TRUE;
+}
+
+/* The first B marker of @path. */
 static void
 first_begin (const char *path,
              gint32     *pid,
              gint64     *ts_ns,
+             gint32     *tgid,
              char      **name)
 {
   g_autofree char *text = NULL;
@@ -39,40 +89,90 @@ first_begin (const char *path,
   g_assert_no_error (error);
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *mark = strstr (lines[i], "tracing_mark_write: B|");
-      const char *colon, *dot, *dash;
-      g_autofree char *head = NULL;
-      g_auto(GStrv) parts = NULL;
-
-      if (mark == NULL)
-        continue;
-      /* "TASK-PID ( TGID) [CPU] FLAGS SEC.USEC: tracing_mark_write: B|..." */
-      head = g_strndup (lines[i], mark - lines[i]);
-      colon = strrchr (head, ':');
-      g_assert_nonnull (colon);
-      *strrchr (head, ':') = '\0';
-      dot = strrchr (head, ' ');
-      g_assert_nonnull (dot);
-      *ts_ns = (gint64) (g_ascii_strtod (dot + 1, NULL) * 1e6 + 0.5) * 1000;
-      dash = strchr (head, '(');
-      g_assert_nonnull (dash);
-      while (dash > head && dash[-1] == ' ')
-        dash--;
-      {
-        const char *p = dash;
-
-        while (p > head && p[-1] != '-')
-          p--;
-        *pid = (gint32) atoi (p);
-      }
-      parts = g_strsplit (mark + strlen ("tracing_mark_write: "), "|", 4);
-      g_assert_nonnull (parts[1]);
-      g_assert_nonnull (parts[2]);
-      *name = g_strdup (parts[2]);
+    if (parse_begin (lines[i], pid, ts_ns, tgid, name))
       return;
-    }
   g_error ("%s has no B marker", path);
+}
+
+/* Writes to @dst the text of @src with "C|tgid|opened|N" after each B
+ * marker (the same task and time; N counts the tgid's Bs so far).
+ * Returns the value of the counter of @tgid in force at @at_ns: the N of
+ * its last B at or before then. */
+static gint64
+write_with_counters (const char *src,
+                     const char *dst,
+                     gint32      want_tgid,
+                     gint64      at_ns)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  gint64 in_force = -1, in_force_ns = G_MININT64;
+
+  g_assert_true (g_file_get_contents (src, &text, NULL, &error));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autofree char *name = NULL;
+      const char *mark = strstr (lines[i], "tracing_mark_write: B|");
+      gint32 pid, tgid;
+      gint64 ts_ns;
+      guint n;
+
+      g_string_append (out, lines[i]);
+      if (lines[i + 1] != NULL)
+        g_string_append_c (out, '\n');
+      if (!parse_begin (lines[i], &pid, &ts_ns, &tgid, &name))
+        continue;
+      n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, GINT_TO_POINTER (tgid))) + 1;
+      g_hash_table_insert (seen, GINT_TO_POINTER (tgid), GUINT_TO_POINTER (n));
+      g_string_append_len (out, lines[i], mark - lines[i]);
+      g_string_append_printf (out, "tracing_mark_write: C|%d|opened|%u\n", tgid, n);
+      if (tgid == want_tgid && ts_ns <= at_ns && ts_ns >= in_force_ns)
+        in_force = n, in_force_ns = ts_ns;
+    }
+  g_assert_true (g_file_set_contents (dst, out->str, out->len, &error));
+  return in_force;
+}
+
+/* Moves the pointer down the task plot of @pid at @x until the hover text
+ * holds @want, redrawing between tries while the pass's results arrive.
+ * Returns the last hover text (owned by @timeline). */
+static const char *
+hover_task_plot (CsTimeline *timeline,
+                 gint32      pid,
+                 double      x,
+                 double      from_bottom_px,
+                 const char *want)
+{
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  const char *hover = NULL;
+
+  for (guint tries = 0; ; tries++)
+    {
+      const gint32 *pids;
+      guint n_pids, i;
+      double y, height;
+
+      pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
+      for (i = 0; i < n_pids && pids[i] != pid; i++)
+        ;
+      g_assert_cmpuint (i, <, n_pids);
+      cs_timeline_renderer_get_task_plot_area (renderer, i, &y, &height);
+      for (double dy = MAX (0, height - from_bottom_px); dy < height; dy += 1)
+        {
+          cs_timeline_hover_at (timeline, x, y + dy);
+          hover = cs_timeline_get_hover_text (timeline);
+          if (hover != NULL && strstr (hover, want) != NULL)
+            return hover;
+        }
+      if (tries >= 200)
+        return hover;
+      gtk_widget_queue_draw (GTK_WIDGET (timeline));
+      cs_test_spin (100);
+    }
 }
 
 static void
@@ -87,10 +187,9 @@ test_slice_hover (void)
   g_autofree char *want = NULL;
   CsWindow *window;
   CsTimeline *timeline;
-  CsTimelineRenderer *renderer;
   const char *hover = NULL;
   gint64 ts_ns;
-  gint32 pid;
+  gint32 pid, tgid;
   gsize len;
 
   g_assert_no_error (error);
@@ -102,49 +201,108 @@ test_slice_hover (void)
   path = g_build_filename (dir, "raw-tgid.txt", NULL);
   g_assert_true (g_file_get_contents (src, &contents, &len, &error));
   g_assert_true (g_file_set_contents (path, contents, len, &error));
-  first_begin (path, &pid, &ts_ns, &name);
+  first_begin (path, &pid, &ts_ns, &tgid, &name);
   want = g_strdup_printf ("Slice %s: ", name);
   g_test_message ("pid %d, B at %" G_GINT64_FORMAT " ns: %s", pid, ts_ns, name);
 
   window = cs_test_open_window (path, 1200, 900);
   timeline = cs_window_get_timeline (window);
-  renderer = cs_timeline_get_renderer (timeline);
   cs_test_wait_until (cs_test_passes_done, window, "the plugin passes");
   cs_test_activate (window, "add-task-plot", g_variant_new_int32 (pid));
   g_assert_true (cs_analysis_has_task_plot (cs_window_get_analysis (window), pid));
   cs_timeline_set_span (timeline, ts_ns - 100000, ts_ns + 400000);
   cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
 
-  for (guint tries = 0; ; tries++)
-    {
-      const gint32 *pids;
-      guint n_pids, i;
-      double y, height, x;
-
-      pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
-      for (i = 0; i < n_pids && pids[i] != pid; i++)
-        ;
-      g_assert_cmpuint (i, <, n_pids);
-      cs_timeline_renderer_get_task_plot_area (renderer, i, &y, &height);
-      x = cs_test_timeline_x (timeline, ts_ns) + 1;
-      for (double dy = 0; dy < height; dy += 1)
-        {
-          cs_timeline_hover_at (timeline, x, y + dy);
-          hover = cs_timeline_get_hover_text (timeline);
-          if (hover != NULL && strstr (hover, want) != NULL)
-            break;
-        }
-      if (tries >= 200 || (hover != NULL && strstr (hover, want) != NULL))
-        break;
-      gtk_widget_queue_draw (GTK_WIDGET (timeline));
-      cs_test_spin (100);
-    }
+  hover = hover_task_plot (timeline, pid, cs_test_timeline_x (timeline, ts_ns) + 1, G_MAXDOUBLE, want);
   g_test_message ("hover: %s", hover);
   g_assert_nonnull (hover);
   g_assert_nonnull (strstr (hover, want));
   /* A duration follows the name: "… ms" or "… µs". */
   g_assert_nonnull (strstr (strstr (hover, want), "s"));
   cs_test_save_screenshot (GTK_WIDGET (window), "atrace-slice");
+  cs_test_destroy_window (window);
+  cs_test_remove_tree (dir);
+}
+
+static void
+test_counter_hover (void)
+{
+  g_autofree char *src = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", "raw-tgid.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cs-atrace-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *want = NULL;
+  CsWindow *window;
+  CsTimeline *timeline;
+  const char *hover;
+  gint64 ts_ns, value;
+  gint32 pid, tgid;
+
+  g_assert_no_error (error);
+  if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
+      return;
+    }
+  first_begin (src, &pid, &ts_ns, &tgid, &name);
+  path = g_build_filename (dir, "raw-tgid-counters.txt", NULL);
+  value = write_with_counters (src, path, tgid, ts_ns);
+  g_assert_cmpint (value, >=, 1);
+  want = g_strdup_printf ("Counter opened: %" G_GINT64_FORMAT, value);
+  g_test_message ("pid %d of tgid %d, B and C at %" G_GINT64_FORMAT " ns: want %s", pid, tgid, ts_ns, want);
+
+  window = cs_test_open_window (path, 1200, 900);
+  timeline = cs_window_get_timeline (window);
+  cs_test_wait_until (cs_test_passes_done, window, "the plugin passes");
+  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (pid));
+  g_assert_true (cs_analysis_has_task_plot (cs_window_get_analysis (window), pid));
+  /* About 5 ns a pixel: the text's times are whole µs, so 2 px after the
+   * marker no other marker has come. */
+  cs_timeline_set_span (timeline, ts_ns - 1000, ts_ns + 4000);
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+
+  /* The band is the bottom of the plot: look only there. */
+  hover = hover_task_plot (timeline, pid, cs_test_timeline_x (timeline, ts_ns) + 2, 10, want);
+  g_test_message ("hover: %s", hover);
+  g_assert_nonnull (hover);
+  g_assert_nonnull (strstr (hover, want));
+  /* The whole value, not the start of a longer number. */
+  g_assert_false (g_ascii_isdigit (strstr (hover, want)[strlen (want)]));
+  cs_test_save_screenshot (GTK_WIDGET (window), "atrace-counter");
+
+  /* And the band is drawn: the task ran on either side of the marker, so
+   * the bottom of its plot differs across it only by the counter's line,
+   * which starts at the marker's C. */
+  {
+    CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+    const gint32 *pids;
+    guint n_pids, i, n_diff = 0;
+    double y, height;
+    int before = (int) cs_test_timeline_x (timeline, ts_ns) - 20;
+    int after = (int) cs_test_timeline_x (timeline, ts_ns) + 20;
+    CsTestPixels pixels;
+
+    pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
+    for (i = 0; i < n_pids && pids[i] != pid; i++)
+      ;
+    g_assert_cmpuint (i, <, n_pids);
+    cs_timeline_renderer_get_task_plot_area (renderer, i, &y, &height);
+    cs_test_pixels_init (&pixels, GTK_WIDGET (timeline));
+    g_assert_cmpint ((int) (y + height), <=, pixels.height);
+    for (int row = (int) (y + height) - 8; row < (int) (y + height); row++)
+      {
+        const guchar *p = pixels.pixels + (gsize) row * pixels.stride + (gsize) before * 4;
+        const guchar *q = pixels.pixels + (gsize) row * pixels.stride + (gsize) after * 4;
+
+        if (!cs_test_same_color (((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0],
+                                 ((guint32) q[2] << 16) | ((guint32) q[1] << 8) | q[0], 8))
+          n_diff++;
+      }
+    cs_test_pixels_clear (&pixels);
+    g_test_message ("%u rows of the band differ across the first C marker", n_diff);
+    g_assert_cmpuint (n_diff, >=, 1);
+  }
   cs_test_destroy_window (window);
   cs_test_remove_tree (dir);
 }
@@ -159,5 +317,6 @@ main (int   argc,
 
   cs_test_gui_init (&argc, &argv, "test-atrace-window", TRUE);
   g_test_add_func ("/cs/plugins/Atrace/slice-hover", test_slice_hover);
+  g_test_add_func ("/cs/plugins/Atrace/counter-hover", test_counter_hover);
   return cs_test_gui_run ();
 }
