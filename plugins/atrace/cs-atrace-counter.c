@@ -263,7 +263,7 @@ _cs_atrace_add_counter_rows (CsPlugin *plugin)
 {
   static const CsPluginLayerInfo info = {
     .struct_size = sizeof (CsPluginLayerInfo),
-    .name = "counter",
+    .name = CS_ATRACE_COUNTER_ROWS,
     .target = CS_PLUGIN_LAYER_ROW,
     .row_label = counter_row_label,
     .draw = counter_draw,

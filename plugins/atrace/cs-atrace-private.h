@@ -30,6 +30,8 @@ typedef struct {
 
 /* The task-plot layer drawing the slices. */
 #define CS_ATRACE_LAYER "slices"
+/* The rows of counters (key "TGID:NAME"). */
+#define CS_ATRACE_COUNTER_ROWS "counter"
 
 void     _cs_atrace_add_layer    (CsPlugin         *plugin);
 void     _cs_atrace_add_counter_rows (CsPlugin     *plugin);
@@ -40,6 +42,7 @@ gboolean _cs_atrace_prepare_span (sqlite3            *db,
                                   const CsPluginView *view);
 void     _cs_atrace_add_pass     (CsPlugin         *plugin);
 void     _cs_atrace_add_counter_band (CsPlugin     *plugin);
+void     _cs_atrace_add_page     (CsPlugin         *plugin);
 CsPluginColorRole _cs_atrace_name_role (const char *name);
 GStrv    _cs_atrace_dup_task_counters (sqlite3    *db,
                                        gint32      pid,

@@ -9,7 +9,8 @@
  * (cs-atrace-pass.c); task plots draw the task's slices by depth
  * (cs-atrace-layer.c) above its process's counters
  * (cs-atrace-counter-band.c); a counter has a row of its own too
- * (cs-atrace-counter.c); `chronoscope atrace FILE` lists them by name
+ * (cs-atrace-counter.c), which the Atrace page adds (cs-atrace-page.c);
+ * `chronoscope atrace FILE` lists them by name
  * (cs-atrace-cli.c).
  *
  * Built only against the public API (<chronoscope-plugin.h>).
@@ -113,6 +114,7 @@ atrace_init (CsPlugin  *plugin,
   _cs_atrace_add_layer (plugin);
   _cs_atrace_add_counter_band (plugin);
   _cs_atrace_add_counter_rows (plugin);
+  _cs_atrace_add_page (plugin);
   _cs_atrace_add_command (plugin);
   return TRUE;
 }

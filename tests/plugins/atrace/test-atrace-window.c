@@ -16,7 +16,9 @@
  * check-atrace.py makes it).  The task plot of the first B's task then has
  * the counters band at its bottom: the pointer there, just after that B,
  * must give "Counter opened: N" with the N in force (counted from the
- * text here).
+ * text here), and the band's pixels change there.  The Atrace page lists
+ * the counter; Enter on its line adds the counter's own row, which gives
+ * the same text.
  */
 #include "config.h"
 
@@ -224,8 +226,67 @@ test_slice_hover (void)
   cs_test_remove_tree (dir);
 }
 
+static gboolean
+is_line (GtkWidget     *widget,
+         gconstpointer  tooltip)
+{
+  const char *text = GTK_IS_LIST_BOX_ROW (widget) ? gtk_widget_get_tooltip_text (widget) : NULL;
+
+  return g_strcmp0 (text, tooltip) == 0;
+}
+
+/* The Atrace page lists the counter; Enter on its line (the row's
+ * activation, as the keyboard gives it) adds the counter's own row, whose
+ * pointer text is @want at @x. */
 static void
-test_counter_hover (void)
+check_counter_page (CsWindow   *window,
+                    gint32      tgid,
+                    double      x,
+                    const char *want)
+{
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  g_autofree char *key = g_strdup_printf ("%d:opened", tgid);
+  g_autofree char *tooltip = g_strdup_printf ("Show counter opened of process %d", tgid);
+  GtkWidget *row = NULL;
+  CsPluginRowSpec spec;
+  const char *label = NULL, *hover = NULL;
+  double y, height;
+
+  for (guint tries = 0; row == NULL && tries < 100; tries++)
+    {
+      row = cs_test_find_where (GTK_WIDGET (window), is_line, tooltip);
+      if (row == NULL)
+        cs_test_spin (100);
+    }
+  g_assert_nonnull (row);
+  cs_test_show_tab (row);
+  g_assert_true (gtk_widget_get_focusable (row));
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (renderer), ==, 0);
+  gtk_widget_grab_focus (row);
+  gtk_widget_activate (row);
+  cs_test_spin (200);
+  g_assert_cmpuint (cs_timeline_renderer_get_n_plugin_rows (renderer), ==, 1);
+  cs_timeline_renderer_get_plugin_row (renderer, 0, &spec, &label);
+  g_assert_cmpstr (spec.key, ==, key);
+  g_assert_nonnull (strstr (label, "opened"));
+  cs_test_save_screenshot (GTK_WIDGET (window), "atrace-counter-page");
+
+  cs_timeline_renderer_get_plugin_row_area (renderer, 0, &y, &height);
+  for (double dy = 0; dy < height; dy += 2)
+    {
+      cs_timeline_hover_at (timeline, x, y + dy);
+      hover = cs_timeline_get_hover_text (timeline);
+      if (hover != NULL && strstr (hover, want) != NULL)
+        break;
+    }
+  g_test_message ("hover in the row: %s", hover);
+  g_assert_nonnull (hover);
+  g_assert_nonnull (strstr (hover, want));
+}
+
+static void
+test_counters (void)
 {
   g_autofree char *src = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", "raw-tgid.txt", NULL);
   g_autoptr(GError) error = NULL;
@@ -303,6 +364,7 @@ test_counter_hover (void)
     g_test_message ("%u rows of the band differ across the first C marker", n_diff);
     g_assert_cmpuint (n_diff, >=, 1);
   }
+  check_counter_page (window, tgid, cs_test_timeline_x (timeline, ts_ns) + 2, want);
   cs_test_destroy_window (window);
   cs_test_remove_tree (dir);
 }
@@ -317,6 +379,6 @@ main (int   argc,
 
   cs_test_gui_init (&argc, &argv, "test-atrace-window", TRUE);
   g_test_add_func ("/cs/plugins/Atrace/slice-hover", test_slice_hover);
-  g_test_add_func ("/cs/plugins/Atrace/counter-hover", test_counter_hover);
+  g_test_add_func ("/cs/plugins/Atrace/counters", test_counters);
   return cs_test_gui_run ();
 }
