@@ -4,8 +4,9 @@
  *
  * Over the lower half of a task plot, the task's slices (B..E markers of
  * its pid) are drawn as boxes, one band per depth, outermost on top, with
- * their names where they fit; above the band of its process's counters
- * when it has some (cs-atrace-counter-band.c).  The pointer over a box gives its name and
+ * their names where they fit; above the lane of the process's async
+ * slices on the process's own plot (cs-atrace-async-layer.c) and the band
+ * of its process's counters (cs-atrace-counter-band.c) when it has some.  The pointer over a box gives its name and
  * duration ("unfinished" for a slice without its E).
  *
  * A frame reads the slices that overlap the visible span, band by band,
@@ -45,7 +46,7 @@ geometry (sqlite3            *db,
           guint              *n_depths)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  double y, height, counters_px, room;
+  double y, height, below_px, room;
   gint64 n = 0;
 
   if (sqlite3_prepare_v2 (db, "SELECT max(depth) + 1 FROM slice WHERE pid = ?", -1, &stmt, NULL) != SQLITE_OK)
@@ -58,16 +59,16 @@ geometry (sqlite3            *db,
   if (*n_depths == 0)
     return TRUE;
   /* The lower half of the plot, so that the task's states stay visible,
-   * less the counters' band at the bottom. */
-  counters_px = _cs_atrace_counter_band_px (db, pid);
-  room = height / 2 - counters_px;
+   * less the async lane and the counters' band at the bottom. */
+  below_px = _cs_atrace_counter_band_px (db, pid) + _cs_atrace_async_lane_px (db, pid);
+  room = height / 2 - below_px;
   *band_px = MIN (BAND_PX, room / *n_depths);
   if (*band_px < MIN_BAND_PX)
     {
       *band_px = MIN_BAND_PX;
       *n_depths = MAX (1, (guint) floor (room / MIN_BAND_PX));
     }
-  *top = y + height - counters_px - *band_px * *n_depths;
+  *top = y + height - below_px - *band_px * *n_depths;
   return TRUE;
 }
 

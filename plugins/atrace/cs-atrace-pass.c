@@ -421,7 +421,8 @@ atrace_pass_end (gpointer   state,
   if (sqlite3_exec (ap->db,
                     "CREATE INDEX slice_span ON slice (pid, depth, begin_ns);"
                     "CREATE INDEX slice_name ON slice (name);"
-                    "CREATE INDEX counter_span ON counter (tgid, name, ts_ns);",
+                    "CREATE INDEX counter_span ON counter (tgid, name, ts_ns);"
+                    "CREATE INDEX async_span ON async (tgid, begin_ns);",
                     NULL, NULL, NULL) != SQLITE_OK)
     return sql_failed (ap->db, error);
   return TRUE;
@@ -430,7 +431,7 @@ atrace_pass_end (gpointer   state,
 static const CsPluginPassInfo atrace_pass = {
   .struct_size = sizeof (CsPluginPassInfo),
   .name = CS_ATRACE_PASS,
-  .version = 2,   /* 2: the table thread */
+  .version = 2,   /* 2: the table thread, the index async_span */
   .automatic = FALSE,
   .events = atrace_events,
   .begin = atrace_pass_begin,

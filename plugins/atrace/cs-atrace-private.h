@@ -43,6 +43,9 @@ gboolean _cs_atrace_prepare_span (sqlite3            *db,
 void     _cs_atrace_add_pass     (CsPlugin         *plugin);
 void     _cs_atrace_add_counter_band (CsPlugin     *plugin);
 void     _cs_atrace_add_page     (CsPlugin         *plugin);
+void     _cs_atrace_add_async_layer (CsPlugin      *plugin);
+double   _cs_atrace_async_lane_px (sqlite3        *db,
+                                   gint32          pid);
 CsPluginColorRole _cs_atrace_name_role (const char *name);
 GStrv    _cs_atrace_dup_task_counters (sqlite3    *db,
                                        gint32      pid,

@@ -96,15 +96,22 @@ first_begin (const char *path,
   g_error ("%s has no B marker", path);
 }
 
-/* Writes to @dst the text of @src with "C|tgid|opened|N" after each B
- * marker (the same task and time; N counts the tgid's Bs so far).
- * Returns the value of the counter of @tgid in force at @at_ns: the N of
- * its last B at or before then. */
+typedef enum { ADD_COUNTERS, ADD_ASYNC } AddMarks;
+
+/* Writes to @dst the text of @src with markers added after each B marker
+ * (the same task and time; N counts the tgid's Bs so far):
+ * "C|tgid|opened|N" for ADD_COUNTERS; for ADD_ASYNC, "F|tgid|frame|N-1"
+ * (from the second B on) and "S|tgid|frame|N", so that async slices run
+ * from one B of a process to its next.  Returns the value of the counter
+ * of @want_tgid in force at @at_ns (the N of its last B at or before
+ * then); appends the times of @want_tgid's Bs to @begins_ns. */
 static gint64
-write_with_counters (const char *src,
-                     const char *dst,
-                     gint32      want_tgid,
-                     gint64      at_ns)
+write_with (const char *src,
+            const char *dst,
+            AddMarks    add,
+            gint32      want_tgid,
+            gint64      at_ns,
+            GArray     *begins_ns)
 {
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
@@ -130,10 +137,20 @@ write_with_counters (const char *src,
         continue;
       n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, GINT_TO_POINTER (tgid))) + 1;
       g_hash_table_insert (seen, GINT_TO_POINTER (tgid), GUINT_TO_POINTER (n));
+      if (add == ADD_ASYNC && n > 1)
+        {
+          g_string_append_len (out, lines[i], mark - lines[i]);
+          g_string_append_printf (out, "tracing_mark_write: F|%d|frame|%u\n", tgid, n - 1);
+        }
       g_string_append_len (out, lines[i], mark - lines[i]);
-      g_string_append_printf (out, "tracing_mark_write: C|%d|opened|%u\n", tgid, n);
+      if (add == ADD_ASYNC)
+        g_string_append_printf (out, "tracing_mark_write: S|%d|frame|%u\n", tgid, n);
+      else
+        g_string_append_printf (out, "tracing_mark_write: C|%d|opened|%u\n", tgid, n);
       if (tgid == want_tgid && ts_ns <= at_ns && ts_ns >= in_force_ns)
         in_force = n, in_force_ns = ts_ns;
+      if (tgid == want_tgid)
+        g_array_append_val (begins_ns, ts_ns);
     }
   g_assert_true (g_file_set_contents (dst, out->str, out->len, &error));
   return in_force;
@@ -297,6 +314,7 @@ test_counters (void)
   CsWindow *window;
   CsTimeline *timeline;
   const char *hover;
+  g_autoptr(GArray) begins = g_array_new (FALSE, FALSE, sizeof (gint64));
   gint64 ts_ns, value;
   gint32 pid, tgid;
 
@@ -308,7 +326,7 @@ test_counters (void)
     }
   first_begin (src, &pid, &ts_ns, &tgid, &name);
   path = g_build_filename (dir, "raw-tgid-counters.txt", NULL);
-  value = write_with_counters (src, path, tgid, ts_ns);
+  value = write_with (src, path, ADD_COUNTERS, tgid, ts_ns, begins);
   g_assert_cmpint (value, >=, 1);
   want = g_strdup_printf ("Counter opened: %" G_GINT64_FORMAT, value);
   g_test_message ("pid %d of tgid %d, B and C at %" G_GINT64_FORMAT " ns: want %s", pid, tgid, ts_ns, want);
@@ -369,6 +387,65 @@ test_counters (void)
   cs_test_remove_tree (dir);
 }
 
+/* Async slices: a copy with S/F markers from each B of a process to its
+ * next.  The process's own plot (the first B's task is the app's main
+ * thread, pid = tgid) has the async lane just above its bottom: the
+ * pointer there, just after the first B, gives the first async slice's
+ * name and its duration (to the process's second B, read from the text
+ * here). */
+static void
+test_async (void)
+{
+  g_autofree char *src = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", "raw-tgid.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("cs-atrace-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *dur = NULL;
+  g_autofree char *want = NULL;
+  g_autoptr(GArray) begins = g_array_new (FALSE, FALSE, sizeof (gint64));
+  CsWindow *window;
+  CsTimeline *timeline;
+  const char *hover;
+  gint64 ts_ns;
+  gint32 pid, tgid;
+
+  g_assert_no_error (error);
+  if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
+    {
+      g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
+      return;
+    }
+  first_begin (src, &pid, &ts_ns, &tgid, &name);
+  if (pid != tgid)
+    {
+      g_test_skip ("the first B is not written by its app's main thread");
+      return;
+    }
+  path = g_build_filename (dir, "raw-tgid-async.txt", NULL);
+  write_with (src, path, ADD_ASYNC, tgid, ts_ns, begins);
+  g_assert_cmpuint (begins->len, >=, 2);
+  g_assert_cmpint (g_array_index (begins, gint64, 0), ==, ts_ns);
+  dur = cs_plugin_format_duration (g_array_index (begins, gint64, 1) - ts_ns);
+  want = g_strdup_printf ("Async slice frame: %s", dur);
+  g_test_message ("tgid %d, S at %" G_GINT64_FORMAT " ns: want %s", tgid, ts_ns, want);
+
+  window = cs_test_open_window (path, 1200, 900);
+  timeline = cs_window_get_timeline (window);
+  cs_test_wait_until (cs_test_passes_done, window, "the plugin passes");
+  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (tgid));
+  cs_timeline_set_span (timeline, ts_ns - 1000, ts_ns + 4000);
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+
+  hover = hover_task_plot (timeline, tgid, cs_test_timeline_x (timeline, ts_ns) + 2, 8, want);
+  g_test_message ("hover: %s", hover);
+  g_assert_nonnull (hover);
+  g_assert_nonnull (strstr (hover, want));
+  cs_test_save_screenshot (GTK_WIDGET (window), "atrace-async");
+  cs_test_destroy_window (window);
+  cs_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -380,5 +457,6 @@ main (int   argc,
   cs_test_gui_init (&argc, &argv, "test-atrace-window", TRUE);
   g_test_add_func ("/cs/plugins/Atrace/slice-hover", test_slice_hover);
   g_test_add_func ("/cs/plugins/Atrace/counters", test_counters);
+  g_test_add_func ("/cs/plugins/Atrace/async", test_async);
   return cs_test_gui_run ();
 }
