@@ -96,11 +96,11 @@ first_begin (const char *path,
   g_error ("%s has no B marker", path);
 }
 
-typedef enum { ADD_COUNTERS, ADD_ASYNC } AddMarks;
+typedef enum { ADD_NONE, ADD_COUNTERS, ADD_ASYNC } AddMarks;
 
 /* Writes to @dst the text of @src with markers added after each B marker
- * (the same task and time; N counts the tgid's Bs so far):
- * "C|tgid|opened|N" for ADD_COUNTERS; for ADD_ASYNC, "F|tgid|frame|N-1"
+ * (the same task and time; N counts the tgid's Bs so far): none for
+ * ADD_NONE; "C|tgid|opened|N" for ADD_COUNTERS; for ADD_ASYNC, "F|tgid|frame|N-1"
  * (from the second B on) and "S|tgid|frame|N", so that async slices run
  * from one B of a process to its next.  Returns the value of the counter
  * of @want_tgid in force at @at_ns (the N of its last B at or before
@@ -133,7 +133,7 @@ write_with (const char *src,
       g_string_append (out, lines[i]);
       if (lines[i + 1] != NULL)
         g_string_append_c (out, '\n');
-      if (!parse_begin (lines[i], &pid, &ts_ns, &tgid, &name))
+      if (add == ADD_NONE || !parse_begin (lines[i], &pid, &ts_ns, &tgid, &name))
         continue;
       n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, GINT_TO_POINTER (tgid))) + 1;
       g_hash_table_insert (seen, GINT_TO_POINTER (tgid), GUINT_TO_POINTER (n));
@@ -156,6 +156,24 @@ write_with (const char *src,
   return in_force;
 }
 
+/* Where the task plot of @pid is in @timeline. */
+static void
+task_plot_area (CsTimeline *timeline,
+                gint32      pid,
+                double     *y_px,
+                double     *height_px)
+{
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  const gint32 *pids;
+  guint n_pids, i;
+
+  pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
+  for (i = 0; i < n_pids && pids[i] != pid; i++)
+    ;
+  g_assert_cmpuint (i, <, n_pids);
+  cs_timeline_renderer_get_task_plot_area (renderer, i, y_px, height_px);
+}
+
 /* Moves the pointer down the task plot of @pid at @x until the hover text
  * holds @want, redrawing between tries while the pass's results arrive.
  * Returns the last hover text (owned by @timeline). */
@@ -166,20 +184,13 @@ hover_task_plot (CsTimeline *timeline,
                  double      from_bottom_px,
                  const char *want)
 {
-  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
   const char *hover = NULL;
 
   for (guint tries = 0; ; tries++)
     {
-      const gint32 *pids;
-      guint n_pids, i;
       double y, height;
 
-      pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
-      for (i = 0; i < n_pids && pids[i] != pid; i++)
-        ;
-      g_assert_cmpuint (i, <, n_pids);
-      cs_timeline_renderer_get_task_plot_area (renderer, i, &y, &height);
+      task_plot_area (timeline, pid, &y, &height);
       for (double dy = MAX (0, height - from_bottom_px); dy < height; dy += 1)
         {
           cs_timeline_hover_at (timeline, x, y + dy);
@@ -194,53 +205,97 @@ hover_task_plot (CsTimeline *timeline,
     }
 }
 
-static void
-test_slice_hover (void)
+/* A temporary copy of raw-tgid.txt with markers added, and its first B. */
+typedef struct {
+  char *dir;
+  char *path;
+  gint32 pid;          /* the first B's task */
+  gint32 tgid;         /* and its process */
+  gint64 ts_ns;        /* its time */
+  char *name;          /* its slice's name */
+  gint64 value;        /* the counter "opened" of tgid in force at ts_ns */
+  GArray *begins_ns;   /* the times of tgid's Bs */
+  CsWindow *window;
+  CsTimeline *timeline;
+} Copy;
+
+/* Makes the copy; FALSE (the test skipped) without the public data. */
+static gboolean
+copy_make (Copy       *copy,
+           AddMarks    add,
+           const char *file_name)
 {
   g_autofree char *src = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", "raw-tgid.txt", NULL);
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cs-atrace-XXXXXX", &error);
-  g_autofree char *path = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *want = NULL;
-  CsWindow *window;
-  CsTimeline *timeline;
-  const char *hover = NULL;
-  gint64 ts_ns;
-  gint32 pid, tgid;
-  gsize len;
 
-  g_assert_no_error (error);
+  memset (copy, 0, sizeof *copy);
   if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
     {
       g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
-      return;
+      return FALSE;
     }
-  path = g_build_filename (dir, "raw-tgid.txt", NULL);
-  g_assert_true (g_file_get_contents (src, &contents, &len, &error));
-  g_assert_true (g_file_set_contents (path, contents, len, &error));
-  first_begin (path, &pid, &ts_ns, &tgid, &name);
-  want = g_strdup_printf ("Slice %s: ", name);
-  g_test_message ("pid %d, B at %" G_GINT64_FORMAT " ns: %s", pid, ts_ns, name);
+  copy->dir = g_dir_make_tmp ("cs-atrace-XXXXXX", &error);
+  g_assert_no_error (error);
+  copy->path = g_build_filename (copy->dir, file_name, NULL);
+  copy->begins_ns = g_array_new (FALSE, FALSE, sizeof (gint64));
+  first_begin (src, &copy->pid, &copy->ts_ns, &copy->tgid, &copy->name);
+  copy->value = write_with (src, copy->path, add, copy->tgid, copy->ts_ns, copy->begins_ns);
+  return TRUE;
+}
 
-  window = cs_test_open_window (path, 1200, 900);
-  timeline = cs_window_get_timeline (window);
-  cs_test_wait_until (cs_test_passes_done, window, "the plugin passes");
-  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (pid));
-  g_assert_true (cs_analysis_has_task_plot (cs_window_get_analysis (window), pid));
-  cs_timeline_set_span (timeline, ts_ns - 100000, ts_ns + 400000);
-  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+/* Opens the copy in a window once its passes ran, with the task plot of
+ * @pid, showing [@begin_ns, @end_ns). */
+static void
+copy_open (Copy   *copy,
+           gint32  pid,
+           gint64  begin_ns,
+           gint64  end_ns)
+{
+  copy->window = cs_test_open_window (copy->path, 1200, 900);
+  copy->timeline = cs_window_get_timeline (copy->window);
+  cs_test_wait_until (cs_test_passes_done, copy->window, "the plugin passes");
+  cs_test_activate (copy->window, "add-task-plot", g_variant_new_int32 (pid));
+  g_assert_true (cs_analysis_has_task_plot (cs_window_get_analysis (copy->window), pid));
+  cs_timeline_set_span (copy->timeline, begin_ns, end_ns);
+  cs_test_wait_until (cs_test_widget_is_drawable, copy->timeline, "the timeline");
+}
 
-  hover = hover_task_plot (timeline, pid, cs_test_timeline_x (timeline, ts_ns) + 1, G_MAXDOUBLE, want);
+static void
+copy_clear (Copy       *copy,
+            const char *screenshot)
+{
+  if (copy->window != NULL && screenshot != NULL)
+    cs_test_save_screenshot (GTK_WIDGET (copy->window), screenshot);
+  if (copy->window != NULL)
+    cs_test_destroy_window (copy->window);
+  cs_test_remove_tree (copy->dir);
+  g_free (copy->dir);
+  g_free (copy->path);
+  g_free (copy->name);
+  g_array_unref (copy->begins_ns);
+}
+
+static void
+test_slice_hover (void)
+{
+  g_autofree char *want = NULL;
+  const char *hover;
+  Copy copy;
+
+  if (!copy_make (&copy, ADD_NONE, "raw-tgid.txt"))
+    return;
+  want = g_strdup_printf ("Slice %s: ", copy.name);
+  g_test_message ("pid %d, B at %" G_GINT64_FORMAT " ns: %s", copy.pid, copy.ts_ns, copy.name);
+  copy_open (&copy, copy.pid, copy.ts_ns - 100000, copy.ts_ns + 400000);
+
+  hover = hover_task_plot (copy.timeline, copy.pid, cs_test_timeline_x (copy.timeline, copy.ts_ns) + 1,
+                           G_MAXDOUBLE, want);
   g_test_message ("hover: %s", hover);
   g_assert_nonnull (hover);
   g_assert_nonnull (strstr (hover, want));
   /* A duration follows the name: "… ms" or "… µs". */
   g_assert_nonnull (strstr (strstr (hover, want), "s"));
-  cs_test_save_screenshot (GTK_WIDGET (window), "atrace-slice");
-  cs_test_destroy_window (window);
-  cs_test_remove_tree (dir);
+  copy_clear (&copy, "atrace-slice");
 }
 
 static gboolean
@@ -305,86 +360,53 @@ check_counter_page (CsWindow   *window,
 static void
 test_counters (void)
 {
-  g_autofree char *src = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", "raw-tgid.txt", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cs-atrace-XXXXXX", &error);
-  g_autofree char *path = NULL;
-  g_autofree char *name = NULL;
   g_autofree char *want = NULL;
-  CsWindow *window;
-  CsTimeline *timeline;
   const char *hover;
-  g_autoptr(GArray) begins = g_array_new (FALSE, FALSE, sizeof (gint64));
-  gint64 ts_ns, value;
-  gint32 pid, tgid;
+  double y, height, x;
+  guint n_diff = 0;
+  CsTestPixels pixels;
+  Copy copy;
 
-  g_assert_no_error (error);
-  if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
-    {
-      g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
-      return;
-    }
-  first_begin (src, &pid, &ts_ns, &tgid, &name);
-  path = g_build_filename (dir, "raw-tgid-counters.txt", NULL);
-  value = write_with (src, path, ADD_COUNTERS, tgid, ts_ns, begins);
-  g_assert_cmpint (value, >=, 1);
-  want = g_strdup_printf ("Counter opened: %" G_GINT64_FORMAT, value);
-  g_test_message ("pid %d of tgid %d, B and C at %" G_GINT64_FORMAT " ns: want %s", pid, tgid, ts_ns, want);
-
-  window = cs_test_open_window (path, 1200, 900);
-  timeline = cs_window_get_timeline (window);
-  cs_test_wait_until (cs_test_passes_done, window, "the plugin passes");
-  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (pid));
-  g_assert_true (cs_analysis_has_task_plot (cs_window_get_analysis (window), pid));
+  if (!copy_make (&copy, ADD_COUNTERS, "raw-tgid-counters.txt"))
+    return;
+  g_assert_cmpint (copy.value, >=, 1);
+  want = g_strdup_printf ("Counter opened: %" G_GINT64_FORMAT, copy.value);
+  g_test_message ("pid %d of tgid %d, B and C at %" G_GINT64_FORMAT " ns: want %s",
+                  copy.pid, copy.tgid, copy.ts_ns, want);
   /* About 5 ns a pixel: the text's times are whole µs, so 2 px after the
    * marker no other marker has come. */
-  cs_timeline_set_span (timeline, ts_ns - 1000, ts_ns + 4000);
-  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+  copy_open (&copy, copy.pid, copy.ts_ns - 1000, copy.ts_ns + 4000);
+  x = cs_test_timeline_x (copy.timeline, copy.ts_ns);
 
   /* The band is the bottom of the plot: look only there. */
-  hover = hover_task_plot (timeline, pid, cs_test_timeline_x (timeline, ts_ns) + 2, 10, want);
+  hover = hover_task_plot (copy.timeline, copy.pid, x + 2, 10, want);
   g_test_message ("hover: %s", hover);
   g_assert_nonnull (hover);
   g_assert_nonnull (strstr (hover, want));
   /* The whole value, not the start of a longer number. */
   g_assert_false (g_ascii_isdigit (strstr (hover, want)[strlen (want)]));
-  cs_test_save_screenshot (GTK_WIDGET (window), "atrace-counter");
 
   /* And the band is drawn: the task ran on either side of the marker, so
    * the bottom of its plot differs across it only by the counter's line,
    * which starts at the marker's C. */
-  {
-    CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
-    const gint32 *pids;
-    guint n_pids, i, n_diff = 0;
-    double y, height;
-    int before = (int) cs_test_timeline_x (timeline, ts_ns) - 20;
-    int after = (int) cs_test_timeline_x (timeline, ts_ns) + 20;
-    CsTestPixels pixels;
+  task_plot_area (copy.timeline, copy.pid, &y, &height);
+  cs_test_pixels_init (&pixels, GTK_WIDGET (copy.timeline));
+  g_assert_cmpint ((int) (y + height), <=, pixels.height);
+  for (int row = (int) (y + height) - 8; row < (int) (y + height); row++)
+    {
+      const guchar *p = pixels.pixels + (gsize) row * pixels.stride + (gsize) (x - 20) * 4;
+      const guchar *q = pixels.pixels + (gsize) row * pixels.stride + (gsize) (x + 20) * 4;
 
-    pids = cs_timeline_renderer_get_task_plots (renderer, &n_pids);
-    for (i = 0; i < n_pids && pids[i] != pid; i++)
-      ;
-    g_assert_cmpuint (i, <, n_pids);
-    cs_timeline_renderer_get_task_plot_area (renderer, i, &y, &height);
-    cs_test_pixels_init (&pixels, GTK_WIDGET (timeline));
-    g_assert_cmpint ((int) (y + height), <=, pixels.height);
-    for (int row = (int) (y + height) - 8; row < (int) (y + height); row++)
-      {
-        const guchar *p = pixels.pixels + (gsize) row * pixels.stride + (gsize) before * 4;
-        const guchar *q = pixels.pixels + (gsize) row * pixels.stride + (gsize) after * 4;
+      if (!cs_test_same_color (((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0],
+                               ((guint32) q[2] << 16) | ((guint32) q[1] << 8) | q[0], 8))
+        n_diff++;
+    }
+  cs_test_pixels_clear (&pixels);
+  g_test_message ("%u rows of the band differ across the first C marker", n_diff);
+  g_assert_cmpuint (n_diff, >=, 1);
 
-        if (!cs_test_same_color (((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0],
-                                 ((guint32) q[2] << 16) | ((guint32) q[1] << 8) | q[0], 8))
-          n_diff++;
-      }
-    cs_test_pixels_clear (&pixels);
-    g_test_message ("%u rows of the band differ across the first C marker", n_diff);
-    g_assert_cmpuint (n_diff, >=, 1);
-  }
-  check_counter_page (window, tgid, cs_test_timeline_x (timeline, ts_ns) + 2, want);
-  cs_test_destroy_window (window);
-  cs_test_remove_tree (dir);
+  check_counter_page (copy.window, copy.tgid, x + 2, want);
+  copy_clear (&copy, "atrace-counters");
 }
 
 /* Async slices: a copy with S/F markers from each B of a process to its
@@ -396,54 +418,32 @@ test_counters (void)
 static void
 test_async (void)
 {
-  g_autofree char *src = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", "raw-tgid.txt", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("cs-atrace-XXXXXX", &error);
-  g_autofree char *path = NULL;
-  g_autofree char *name = NULL;
   g_autofree char *dur = NULL;
   g_autofree char *want = NULL;
-  g_autoptr(GArray) begins = g_array_new (FALSE, FALSE, sizeof (gint64));
-  CsWindow *window;
-  CsTimeline *timeline;
   const char *hover;
-  gint64 ts_ns;
-  gint32 pid, tgid;
+  Copy copy;
 
-  g_assert_no_error (error);
-  if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
-    {
-      g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
-      return;
-    }
-  first_begin (src, &pid, &ts_ns, &tgid, &name);
-  if (pid != tgid)
+  if (!copy_make (&copy, ADD_ASYNC, "raw-tgid-async.txt"))
+    return;
+  if (copy.pid != copy.tgid)
     {
       g_test_skip ("the first B is not written by its app's main thread");
+      copy_clear (&copy, NULL);
       return;
     }
-  path = g_build_filename (dir, "raw-tgid-async.txt", NULL);
-  write_with (src, path, ADD_ASYNC, tgid, ts_ns, begins);
-  g_assert_cmpuint (begins->len, >=, 2);
-  g_assert_cmpint (g_array_index (begins, gint64, 0), ==, ts_ns);
-  dur = cs_plugin_format_duration (g_array_index (begins, gint64, 1) - ts_ns);
+  g_assert_cmpuint (copy.begins_ns->len, >=, 2);
+  g_assert_cmpint (g_array_index (copy.begins_ns, gint64, 0), ==, copy.ts_ns);
+  dur = cs_plugin_format_duration (g_array_index (copy.begins_ns, gint64, 1) - copy.ts_ns);
   want = g_strdup_printf ("Async slice frame: %s", dur);
-  g_test_message ("tgid %d, S at %" G_GINT64_FORMAT " ns: want %s", tgid, ts_ns, want);
+  g_test_message ("tgid %d, S at %" G_GINT64_FORMAT " ns: want %s", copy.tgid, copy.ts_ns, want);
+  copy_open (&copy, copy.tgid, copy.ts_ns - 1000, copy.ts_ns + 4000);
 
-  window = cs_test_open_window (path, 1200, 900);
-  timeline = cs_window_get_timeline (window);
-  cs_test_wait_until (cs_test_passes_done, window, "the plugin passes");
-  cs_test_activate (window, "add-task-plot", g_variant_new_int32 (tgid));
-  cs_timeline_set_span (timeline, ts_ns - 1000, ts_ns + 4000);
-  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
-
-  hover = hover_task_plot (timeline, tgid, cs_test_timeline_x (timeline, ts_ns) + 2, 8, want);
+  hover = hover_task_plot (copy.timeline, copy.tgid, cs_test_timeline_x (copy.timeline, copy.ts_ns) + 2,
+                           8, want);
   g_test_message ("hover: %s", hover);
   g_assert_nonnull (hover);
   g_assert_nonnull (strstr (hover, want));
-  cs_test_save_screenshot (GTK_WIDGET (window), "atrace-async");
-  cs_test_destroy_window (window);
-  cs_test_remove_tree (dir);
+  copy_clear (&copy, "atrace-async");
 }
 
 int
