@@ -53,7 +53,7 @@ _cs_atrace_dup_task_counters (sqlite3 *db,
   if (sqlite3_step (stmt) == SQLITE_ROW)
     *tgid = sqlite3_column_int64 (stmt, 0);
   g_clear_pointer (&stmt, sqlite3_finalize);
-  if (sqlite3_prepare_v2 (db, "SELECT DISTINCT name FROM counter WHERE tgid = ? ORDER BY name "
+  if (sqlite3_prepare_v2 (db, "SELECT name FROM counter_name WHERE tgid = ? ORDER BY name "
                           "LIMIT " G_STRINGIFY (MAX_COUNTERS), -1, &stmt, NULL) != SQLITE_OK)
     return NULL;
   sqlite3_bind_int64 (stmt, 1, *tgid);

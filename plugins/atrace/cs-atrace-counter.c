@@ -64,12 +64,12 @@ _cs_atrace_counter_range (sqlite3    *db,
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
 
-  if (sqlite3_prepare_v2 (db, "SELECT min(value), max(value), count(*) FROM counter "
-                          "WHERE tgid = ? AND name = ?", -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, "SELECT min, max FROM counter_name WHERE tgid = ? AND name = ?",
+                          -1, &stmt, NULL) != SQLITE_OK)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, tgid);
   sqlite3_bind_text (stmt, 2, name, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) != SQLITE_ROW || sqlite3_column_int64 (stmt, 2) == 0)
+  if (sqlite3_step (stmt) != SQLITE_ROW)
     return FALSE;
   *min = sqlite3_column_int64 (stmt, 0);
   *max = sqlite3_column_int64 (stmt, 1);

@@ -138,8 +138,8 @@ fill (Page *page)
       return FALSE;
     }
   page->filled = TRUE;
-  if (sqlite3_prepare_v2 (db, "SELECT tgid, name, count(*), min(value), max(value) FROM counter "
-                          "GROUP BY tgid, name ORDER BY tgid, name LIMIT " G_STRINGIFY (MAX_LINES),
+  if (sqlite3_prepare_v2 (db, "SELECT tgid, name, samples, min, max FROM counter_name "
+                          "ORDER BY tgid, name LIMIT " G_STRINGIFY (MAX_LINES),
                           -1, &stmt, NULL) != SQLITE_OK)
     {
       gtk_label_set_text (page->status, sqlite3_errmsg (db));

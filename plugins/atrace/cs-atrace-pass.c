@@ -29,6 +29,9 @@
  *   slice   (pid, tgid, depth, begin_ns, end_ns, name, closed)
  *   async   (tgid, name, cookie, begin_ns, end_ns, closed)
  *   counter (tgid, name, ts_ns, value)
+ *   counter_name (tgid, name, samples, min, max): one per counter, made
+ *           at the end, so that drawing a counter never reads all its
+ *           samples for its range
  *   thread  (pid, tgid): the process of each task that wrote a marker
  *   meta    (key, value): orphan_ends, too_deep
  */
@@ -422,7 +425,10 @@ atrace_pass_end (gpointer   state,
                     "CREATE INDEX slice_span ON slice (pid, depth, begin_ns);"
                     "CREATE INDEX slice_name ON slice (name);"
                     "CREATE INDEX counter_span ON counter (tgid, name, ts_ns);"
-                    "CREATE INDEX async_span ON async (tgid, begin_ns);",
+                    "CREATE INDEX async_span ON async (tgid, begin_ns);"
+                    "CREATE TABLE counter_name AS SELECT tgid, name, count(*) AS samples, "
+                    "  min(value) AS min, max(value) AS max FROM counter GROUP BY tgid, name;"
+                    "CREATE INDEX counter_name_key ON counter_name (tgid, name);",
                     NULL, NULL, NULL) != SQLITE_OK)
     return sql_failed (ap->db, error);
   return TRUE;
@@ -431,7 +437,7 @@ atrace_pass_end (gpointer   state,
 static const CsPluginPassInfo atrace_pass = {
   .struct_size = sizeof (CsPluginPassInfo),
   .name = CS_ATRACE_PASS,
-  .version = 2,   /* 2: the table thread, the index async_span */
+  .version = 2,   /* 2: the tables thread and counter_name, the index async_span */
   .automatic = FALSE,
   .events = atrace_events,
   .begin = atrace_pass_begin,
