@@ -29,6 +29,7 @@
 
 #include "cs-analysis.h"
 #include "cs-cli.h"
+#include "cs-export.h"
 #include "cs-timeline.h"
 #include "gui-test-util.h"
 
@@ -172,6 +173,31 @@ task_plot_area (CsTimeline *timeline,
     ;
   g_assert_cmpuint (i, <, n_pids);
   cs_timeline_renderer_get_task_plot_area (renderer, i, y_px, height_px);
+}
+
+/* How many pixel rows of [@y0, @y1) differ (beyond a small tolerance)
+ * between the columns @x0 and @x1 of B G R A pixels (GDK's and cairo's
+ * ARGB32 layout on this machine). */
+static guint
+count_changed_rows (const guchar *pixels,
+                    gsize         stride,
+                    int           x0,
+                    int           x1,
+                    int           y0,
+                    int           y1)
+{
+  guint n = 0;
+
+  for (int row = y0; row < y1; row++)
+    {
+      const guchar *p = pixels + (gsize) row * stride + (gsize) x0 * 4;
+      const guchar *q = pixels + (gsize) row * stride + (gsize) x1 * 4;
+
+      if (!cs_test_same_color (((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0],
+                               ((guint32) q[2] << 16) | ((guint32) q[1] << 8) | q[0], 8))
+        n++;
+    }
+  return n;
 }
 
 /* Moves the pointer down the task plot of @pid at @x until the hover text
@@ -357,6 +383,56 @@ check_counter_page (CsWindow   *window,
   g_assert_nonnull (strstr (hover, want));
 }
 
+/* What the window shows exports too: in a plain PNG-like export of the
+ * timeline's span (cs_export_draw(), as File → Export and `render` draw),
+ * the band at the bottom of @pid's plot and the counter's row (the first
+ * plugin row) change across the first C at @ts_ns. */
+static void
+check_counter_export (CsTimeline *timeline,
+                      gint32      pid,
+                      gint64      ts_ns)
+{
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  g_autoptr(GError) error = NULL;
+  CsExportOptions options;
+  CsViewport viewport;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  double y, height, top, x;
+  int width_px, height_px;
+  guint n_band, n_row;
+
+  cs_export_options_init (&options, cs_timeline_get_document (timeline));
+  options.format = CS_EXPORT_PNG;
+  options.begin_ns = cs_timeline_get_begin_ns (timeline);
+  options.end_ns = cs_timeline_get_end_ns (timeline);
+  options.width_px = 1000;
+  options.plain = TRUE;
+  cs_export_get_size (renderer, &options, &width_px, &height_px);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width_px, height_px);
+  cr = cairo_create (surface);
+  g_assert_true (cs_export_draw (renderer, cr, &options, width_px, height_px, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  viewport = (CsViewport) { options.begin_ns, options.end_ns, width_px, height_px };
+  x = cs_timeline_renderer_ns_to_x (renderer, &viewport, ts_ns);
+  top = cs_export_get_timeline_y (&options);
+  task_plot_area (timeline, pid, &y, &height);
+  n_band = count_changed_rows (cairo_image_surface_get_data (surface), cairo_image_surface_get_stride (surface),
+                               (int) x - 20, (int) x + 20, (int) (top + y + height) - 8, (int) (top + y + height));
+  cs_timeline_renderer_get_plugin_row_area (renderer, 0, &y, &height);
+  g_assert_cmpint ((int) (top + y + height), <=, height_px);
+  n_row = count_changed_rows (cairo_image_surface_get_data (surface), cairo_image_surface_get_stride (surface),
+                              (int) x - 20, (int) x + 20, (int) (top + y), (int) (top + y + height));
+  cairo_surface_destroy (surface);
+  g_test_message ("export: %u rows of the band, %u of the counter's row differ across the first C",
+                  n_band, n_row);
+  g_assert_cmpuint (n_band, >=, 1);
+  g_assert_cmpuint (n_row, >=, 1);
+}
+
 static void
 test_counters (void)
 {
@@ -392,20 +468,14 @@ test_counters (void)
   task_plot_area (copy.timeline, copy.pid, &y, &height);
   cs_test_pixels_init (&pixels, GTK_WIDGET (copy.timeline));
   g_assert_cmpint ((int) (y + height), <=, pixels.height);
-  for (int row = (int) (y + height) - 8; row < (int) (y + height); row++)
-    {
-      const guchar *p = pixels.pixels + (gsize) row * pixels.stride + (gsize) (x - 20) * 4;
-      const guchar *q = pixels.pixels + (gsize) row * pixels.stride + (gsize) (x + 20) * 4;
-
-      if (!cs_test_same_color (((guint32) p[2] << 16) | ((guint32) p[1] << 8) | p[0],
-                               ((guint32) q[2] << 16) | ((guint32) q[1] << 8) | q[0], 8))
-        n_diff++;
-    }
+  n_diff = count_changed_rows (pixels.pixels, pixels.stride, (int) x - 20, (int) x + 20,
+                               (int) (y + height) - 8, (int) (y + height));
   cs_test_pixels_clear (&pixels);
   g_test_message ("%u rows of the band differ across the first C marker", n_diff);
   g_assert_cmpuint (n_diff, >=, 1);
 
   check_counter_page (copy.window, copy.tgid, x + 2, want);
+  check_counter_export (copy.timeline, copy.pid, copy.ts_ns);
   copy_clear (&copy, "atrace-counters");
 }
 
