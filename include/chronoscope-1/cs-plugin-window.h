@@ -35,7 +35,8 @@ typedef struct _CsPluginWindow CsPluginWindow;
  * @name: the page's name, `[a-z0-9_]+`, unique within the plugin
  * @title: the tab's title, as users read it (translated by the plugin)
  * @create: builds the page for the recording @instance belongs to, shown
- *   in @window; returns a new floating widget.  Called when the recording
+ *   in @window; returns a new floating widget, or %NULL when the page has
+ *   nothing to show for this recording (no tab then).  Called when the recording
  *   is shown with the plugin enabled; the widget is destroyed when the
  *   recording closes or the plugin is disabled.
  * @range_changed: (nullable): the window's range changed: the span between

@@ -21,7 +21,7 @@ typedef enum {
   K_COMM,      /* char [16] */
   K_STR,       /* __data_loc char[] */
   K_TAIL,      /* char buf[]: the rest of the record */
-  K_U8,        /* bool */
+  K_U8,        /* char, u8: one byte, stored as is (atrace's kind 'B') */
 } Kind;
 
 typedef struct {

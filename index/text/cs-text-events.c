@@ -287,7 +287,8 @@ cs_text_events_encode (CsTextEvents     *self,
           put (out, off, &v->num, 8);
           break;
         case K_U8:
-          out->data[off] = v->num != 0;
+          /* The byte itself: atrace's kind is the marker's letter. */
+          out->data[off] = (guint8) v->num;
           break;
         case K_SYM:
           {

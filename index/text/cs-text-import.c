@@ -38,8 +38,8 @@
 #include "cs-tracedat-writer.h"
 
 /* Bumped when the conversion changes, so older converted files are not
- * reused. */
-#define CONVERTER_VERSION 1
+ * reused.  2: one-byte fields (atrace's kind) hold their value, not 0/1. */
+#define CONVERTER_VERSION 2
 #define SNIFF_BYTES (64 * 1024)
 #define SNIFF_LINES 400
 #define MAX_CPUS 8192

@@ -5,8 +5,10 @@
  * A row (key "TGID:NAME") draws the samples of one counter (C markers of
  * the process TGID named NAME) as a step line, from the row's bottom (the
  * counter's smallest value in the recording) to its top (its largest).
- * The pointer gives the value in force there.  Add one with
- * `chronoscope render --row atrace:TGID:NAME` or a session.
+ * The pointer gives the value in force there.  Add one from the Atrace
+ * page, with `chronoscope render --row atrace:TGID:NAME` or a
+ * session.  The step line and the value under the pointer are shared with
+ * the counters band of task plots (cs-atrace-counter-band.c).
  *
  * A frame reads the sample in force at the span's start and those in the
  * span, at most MAX_ROWS of them (apps write a few counters per frame).
@@ -43,9 +45,18 @@ parse_key (const char  *key,
   return TRUE;
 }
 
-/* The counter's range over the recording; %FALSE when it has no sample. */
-static gboolean
-counter_range (sqlite3    *db,
+/**
+ * _cs_atrace_counter_range:
+ * @db: the pass's database
+ * @tgid: the counter's process
+ * @name: its name
+ * @min: (out): its smallest value in the recording
+ * @max: (out): its largest
+ *
+ * Returns: %FALSE when the counter has no sample (or @db fails)
+ */
+gboolean
+_cs_atrace_counter_range (sqlite3    *db,
                gint64      tgid,
                const char *name,
                gint64     *min,
@@ -53,12 +64,12 @@ counter_range (sqlite3    *db,
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
 
-  if (sqlite3_prepare_v2 (db, "SELECT min(value), max(value), count(*) FROM counter "
-                          "WHERE tgid = ? AND name = ?", -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, "SELECT min, max FROM counter_name WHERE tgid = ? AND name = ?",
+                          -1, &stmt, NULL) != SQLITE_OK)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, tgid);
   sqlite3_bind_text (stmt, 2, name, -1, SQLITE_STATIC);
-  if (sqlite3_step (stmt) != SQLITE_ROW || sqlite3_column_int64 (stmt, 2) == 0)
+  if (sqlite3_step (stmt) != SQLITE_ROW)
     return FALSE;
   *min = sqlite3_column_int64 (stmt, 0);
   *max = sqlite3_column_int64 (stmt, 1);
@@ -79,52 +90,58 @@ counter_row_label (gpointer    instance,
   return g_strdup_printf ("%s\n%s %" G_GINT64_FORMAT, name, comm != NULL ? comm : "", tgid);
 }
 
-static gboolean
-prepare (sqlite3            *db,
-         sqlite3_stmt      **stmt,
-         const CsPluginView *view,
-         gint64              tgid,
-         const char         *name)
+/**
+ * _cs_atrace_draw_counter:
+ * @db: the pass's database
+ * @cr: where to draw
+ * @view: the plot or row drawn
+ * @tgid: the counter's process
+ * @name: its name
+ * @top_px: top of the band the line spans (the counter's largest value)
+ * @height_px: its height (the smallest value is at the bottom)
+ * @role: the line's colour
+ * @fill_alpha: the opacity of the area under the line, in @role's colour
+ *   (0: no fill)
+ *
+ * Draws the samples of the counter in @view's span as a step line, the
+ * last value held until the recording's end.  A counter without samples
+ * draws nothing.
+ *
+ * Returns: %FALSE when @db fails (sqlite3_errmsg() says why)
+ */
+gboolean
+_cs_atrace_draw_counter (sqlite3            *db,
+                         cairo_t            *cr,
+                         const CsPluginView *view,
+                         gint64              tgid,
+                         const char         *name,
+                         double              top_px,
+                         double              height_px,
+                         CsPluginColorRole   role,
+                         double              fill_alpha)
 {
-  if (!_cs_atrace_prepare_span (db, stmt, samples_sql, view))
-    return FALSE;
-  sqlite3_bind_int64 (*stmt, 1, tgid);
-  sqlite3_bind_text (*stmt, 2, name, -1, SQLITE_TRANSIENT);
-  return TRUE;
-}
-
-static gboolean
-counter_draw (gpointer            instance,
-              cairo_t            *cr,
-              const CsPluginView *view,
-              GError            **error)
-{
-  sqlite3 *db = _cs_atrace_get_db (instance);
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  const char *name;
-  gint64 tgid, min, max;
-  double x, y, width, height, last_x = 0, last_y = 0;
+  gint64 min, max;
+  double x, width, first_x = 0, last_x = 0, last_y = 0;
   gboolean first = TRUE;
 
-  if (db == NULL || !parse_key (cs_plugin_view_get_row_key (view), &tgid, &name) ||
-      !counter_range (db, tgid, name, &min, &max))
+  if (!_cs_atrace_counter_range (db, tgid, name, &min, &max))
     return TRUE;
-  cs_plugin_view_get_area (view, &x, &y, &width, &height);
-  if (!prepare (db, &stmt, view, tgid, name))
-    {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "atrace counter: %s", sqlite3_errmsg (db));
-      return FALSE;
-    }
-  cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_GREEN, 1.0);
+  cs_plugin_view_get_area (view, &x, NULL, &width, NULL);
+  if (!_cs_atrace_prepare_span (db, &stmt, samples_sql, view))
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, tgid);
+  sqlite3_bind_text (stmt, 2, name, -1, SQLITE_TRANSIENT);
+  cs_plugin_view_set_source (view, cr, role, 1.0);
   cairo_set_line_width (cr, 1.0);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
       double sx = MAX (cs_plugin_view_ns_to_x (view, sqlite3_column_int64 (stmt, 0)), x);
       double frac = max > min ? (double) (sqlite3_column_int64 (stmt, 1) - min) / (double) (max - min) : 0.5;
-      double sy = y + height - PAD_PX - frac * (height - 2 * PAD_PX);
+      double sy = top_px + height_px - frac * height_px;
 
       if (first)
-        cairo_move_to (cr, sx, sy);
+        cairo_move_to (cr, first_x = sx, sy);
       else
         {
           cairo_line_to (cr, sx, last_y);
@@ -138,9 +155,80 @@ counter_draw (gpointer            instance,
       /* The last value holds until the recording's end. */
       double end_x = cs_plugin_view_ns_to_x (view, cs_plugin_document_get_last_ns (cs_plugin_view_get_document (view)));
 
-      cairo_line_to (cr, MIN (MAX (end_x, last_x), x + width), last_y);
+      end_x = MIN (MAX (end_x, last_x), x + width);
+      cairo_line_to (cr, end_x, last_y);
+      if (fill_alpha > 0)
+        {
+          cairo_path_t *line = cairo_copy_path (cr);
+
+          cairo_line_to (cr, end_x, top_px + height_px);
+          cairo_line_to (cr, first_x, top_px + height_px);
+          cairo_close_path (cr);
+          cs_plugin_view_set_source (view, cr, role, fill_alpha);
+          cairo_fill (cr);
+          cairo_append_path (cr, line);
+          cairo_path_destroy (line);
+          cs_plugin_view_set_source (view, cr, role, 1.0);
+        }
       cairo_stroke (cr);
     }
+  return TRUE;
+}
+
+static gboolean
+counter_draw (gpointer            instance,
+              cairo_t            *cr,
+              const CsPluginView *view,
+              GError            **error)
+{
+  sqlite3 *db = _cs_atrace_get_db (instance);
+  const char *name;
+  gint64 tgid;
+  double y, height;
+
+  if (db == NULL || !parse_key (cs_plugin_view_get_row_key (view), &tgid, &name))
+    return TRUE;
+  cs_plugin_view_get_area (view, NULL, &y, NULL, &height);
+  if (!_cs_atrace_draw_counter (db, cr, view, tgid, name, y + PAD_PX, height - 2 * PAD_PX,
+                                CS_PLUGIN_COLOR_GREEN, 0))
+    {
+      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "atrace counter: %s", sqlite3_errmsg (db));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * _cs_atrace_counter_value_at:
+ * @db: the pass's database
+ * @tgid: the counter's process
+ * @name: its name
+ * @ts_ns: a time
+ * @sample_ns: (out): when the value in force at @ts_ns was set
+ * @value: (out): that value
+ *
+ * Returns: %FALSE when the counter has no sample at or before @ts_ns
+ */
+gboolean
+_cs_atrace_counter_value_at (sqlite3    *db,
+                             gint64      tgid,
+                             const char *name,
+                             gint64      ts_ns,
+                             gint64     *sample_ns,
+                             gint64     *value)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  if (sqlite3_prepare_v2 (db, "SELECT ts_ns, value FROM counter WHERE tgid = ? AND name = ? "
+                          "AND ts_ns <= ? ORDER BY ts_ns DESC LIMIT 1", -1, &stmt, NULL) != SQLITE_OK)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, tgid);
+  sqlite3_bind_text (stmt, 2, name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64 (stmt, 3, ts_ns);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    return FALSE;
+  *sample_ns = sqlite3_column_int64 (stmt, 0);
+  *value = sqlite3_column_int64 (stmt, 1);
   return TRUE;
 }
 
@@ -152,21 +240,14 @@ counter_lookup (gpointer            instance,
                 CsPluginItem       *item)
 {
   sqlite3 *db = _cs_atrace_get_db (instance);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
   const char *name;
-  gint64 tgid, at = cs_plugin_view_x_to_ns (view, x_px);
+  gint64 tgid, sample_ns, value;
 
   if (db == NULL || !parse_key (cs_plugin_view_get_row_key (view), &tgid, &name) ||
-      sqlite3_prepare_v2 (db, "SELECT ts_ns, value FROM counter WHERE tgid = ? AND name = ? "
-                          "AND ts_ns <= ? ORDER BY ts_ns DESC LIMIT 1", -1, &stmt, NULL) != SQLITE_OK)
+      !_cs_atrace_counter_value_at (db, tgid, name, cs_plugin_view_x_to_ns (view, x_px), &sample_ns, &value))
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, tgid);
-  sqlite3_bind_text (stmt, 2, name, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int64 (stmt, 3, at);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    return FALSE;
-  item->text = g_strdup_printf (_("Counter %s: %" PRId64), name, (gint64) sqlite3_column_int64 (stmt, 1));
-  item->begin_ns = item->end_ns = sqlite3_column_int64 (stmt, 0);
+  item->text = g_strdup_printf (_("Counter %s: %" PRId64), name, value);
+  item->begin_ns = item->end_ns = sample_ns;
   item->pid = (gint32) tgid;
   return TRUE;
 }
@@ -182,7 +263,7 @@ _cs_atrace_add_counter_rows (CsPlugin *plugin)
 {
   static const CsPluginLayerInfo info = {
     .struct_size = sizeof (CsPluginLayerInfo),
-    .name = "counter",
+    .name = CS_ATRACE_COUNTER_ROWS,
     .target = CS_PLUGIN_LAYER_ROW,
     .row_label = counter_row_label,
     .draw = counter_draw,

@@ -4,7 +4,9 @@
  *
  * Over the lower half of a task plot, the task's slices (B..E markers of
  * its pid) are drawn as boxes, one band per depth, outermost on top, with
- * their names where they fit.  The pointer over a box gives its name and
+ * their names where they fit; above the lane of the process's async
+ * slices on the process's own plot (cs-atrace-async-layer.c) and the band
+ * of its process's counters (cs-atrace-counter-band.c) when it has some.  The pointer over a box gives its name and
  * duration ("unfinished" for a slice without its E).
  *
  * A frame reads the slices that overlap the visible span, band by band,
@@ -44,7 +46,7 @@ geometry (sqlite3            *db,
           guint              *n_depths)
 {
   g_autoptr(sqlite3_stmt) stmt = NULL;
-  double y, height;
+  double y, height, below_px, room;
   gint64 n = 0;
 
   if (sqlite3_prepare_v2 (db, "SELECT max(depth) + 1 FROM slice WHERE pid = ?", -1, &stmt, NULL) != SQLITE_OK)
@@ -56,20 +58,28 @@ geometry (sqlite3            *db,
   *n_depths = (guint) CLAMP (n, 0, MAX_DEPTHS);
   if (*n_depths == 0)
     return TRUE;
-  /* The lower half of the plot, so that the task's states stay visible. */
-  *band_px = MIN (BAND_PX, height / 2 / *n_depths);
+  /* The lower half of the plot, so that the task's states stay visible,
+   * less the async lane and the counters' band at the bottom. */
+  below_px = _cs_atrace_counter_band_px (db, pid) + _cs_atrace_async_lane_px (db, pid);
+  room = height / 2 - below_px;
+  *band_px = MIN (BAND_PX, room / *n_depths);
   if (*band_px < MIN_BAND_PX)
     {
       *band_px = MIN_BAND_PX;
-      *n_depths = MAX (1, (guint) floor (height / 2 / MIN_BAND_PX));
+      *n_depths = MAX (1, (guint) floor (room / MIN_BAND_PX));
     }
-  *top = y + height - *band_px * *n_depths;
+  *top = y + height - below_px - *band_px * *n_depths;
   return TRUE;
 }
 
-/* One colour per name, from the palette's accents. */
-static CsPluginColorRole
-name_role (const char *name)
+/**
+ * _cs_atrace_name_role:
+ * @name: a slice's or counter's name
+ *
+ * Returns: its colour, one of the palette's accents, stable for a name
+ */
+CsPluginColorRole
+_cs_atrace_name_role (const char *name)
 {
   return CS_PLUGIN_COLOR_ORANGE + g_str_hash (name) % (CS_PLUGIN_COLOR_PURPLE - CS_PLUGIN_COLOR_ORANGE + 1);
 }
@@ -134,7 +144,7 @@ layer_draw (gpointer            instance,
                 }
               continue;
             }
-          cs_plugin_view_set_source (view, cr, name_role (name), sqlite3_column_int (stmt, 3) ? 0.85 : 0.5);
+          cs_plugin_view_set_source (view, cr, _cs_atrace_name_role (name), sqlite3_column_int (stmt, 3) ? 0.85 : 0.5);
           cairo_rectangle (cr, x0, y, x1 - x0, band_px - 1);
           cairo_fill (cr);
           if (band_px >= BAND_PX && x1 - x0 > 12)

@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Runs in the indexing worker over atrace:tracing_mark_write, in time
- * order.  Fields (index/text/ gives them): buf (its first character is
- * the kind: 'B', 'E', 'C', 'S', 'F';
- * anything else is not a marker and is skipped), tgid, name, value (C's
- * value, S/F's cookie).
+ * order.  Fields (index/text/ gives them): kind (the marker's letter:
+ * 'B', 'E', 'C', 'S', 'F'; anything else is not a marker and is skipped;
+ * the first character of buf where a recording has no kind field), tgid,
+ * name, value (C's value, S/F's cookie), buf (the text as written).
  *
  * - B opens a slice on the event's task (its pid), one level deeper than
  *   the task's open slices; E closes the task's innermost open slice (an E
@@ -16,16 +16,23 @@
  * - S opens an async slice keyed by (tgid, name, cookie); F with the same
  *   key closes it.  One still open at the end closes there too.
  * - C is a counter sample (tgid, name, ts, value).
+ * - Every marker with a tgid records which process its task (pid) belongs
+ *   to, so that a task plot finds its process's counters.
  *
  * Memory is bounded by the tasks and open keys, never by the events: one
  * stack of open slices per pid (at most MAX_DEPTH deep: deeper Bs are
  * counted in meta.too_deep and skipped, with their Es) and one entry per
- * open async key; each slice is inserted as it closes.
+ * open async key, one entry per task that wrote markers; each slice is
+ * inserted as it closes.
  *
  * Tables:
  *   slice   (pid, tgid, depth, begin_ns, end_ns, name, closed)
  *   async   (tgid, name, cookie, begin_ns, end_ns, closed)
  *   counter (tgid, name, ts_ns, value)
+ *   counter_name (tgid, name, samples, min, max): one per counter, made
+ *           at the end, so that drawing a counter never reads all its
+ *           samples for its range
+ *   thread  (pid, tgid): the process of each task that wrote a marker
  *   meta    (key, value): orphan_ends, too_deep
  */
 #include <string.h>
@@ -59,6 +66,7 @@ typedef struct {
   GHashTable *stacks;   /* pid -> GArray of Frame */
   GHashTable *asyncs;   /* "tgid|cookie|name" -> Async */
   GHashTable *skipped;  /* pid -> number of Bs beyond MAX_DEPTH still open */
+  GHashTable *threads;  /* pid -> tgid of its markers */
   gint64 orphan_ends;
   gint64 too_deep;
 } AtracePass;
@@ -114,6 +122,7 @@ atrace_pass_free (gpointer state)
   g_hash_table_unref (ap->stacks);
   g_hash_table_unref (ap->asyncs);
   g_hash_table_unref (ap->skipped);
+  g_hash_table_unref (ap->threads);
   g_free (ap);
 }
 
@@ -130,6 +139,7 @@ atrace_pass_begin (CsPluginPass  *pass,
                                       (GDestroyNotify) g_array_unref);
   ap->asyncs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, async_free);
   ap->skipped = g_hash_table_new (g_direct_hash, g_direct_equal);
+  ap->threads = g_hash_table_new (g_direct_hash, g_direct_equal);
   if (sqlite3_exec (ap->db,
                     "CREATE TABLE slice (pid INTEGER NOT NULL, tgid INTEGER NOT NULL, "
                     "  depth INTEGER NOT NULL, begin_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, "
@@ -139,6 +149,7 @@ atrace_pass_begin (CsPluginPass  *pass,
                     "  closed INTEGER NOT NULL);"
                     "CREATE TABLE counter (tgid INTEGER NOT NULL, name TEXT NOT NULL, "
                     "  ts_ns INTEGER NOT NULL, value INTEGER NOT NULL);"
+                    "CREATE TABLE thread (pid INTEGER PRIMARY KEY, tgid INTEGER NOT NULL);"
                     "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);",
                     NULL, NULL, &message) != SQLITE_OK)
     {
@@ -316,20 +327,21 @@ atrace_pass_event (gpointer             state,
                    GError             **error)
 {
   AtracePass *ap = state;
-  gint64 kind, tgid = 0, value = 0;
+  gint64 kind = 0, tgid = 0, value = 0;
   char *name;
-  g_autofree char *buf = cs_plugin_event_dup_string (event, "buf");
 
-  /* The kind is the text's first character (the `char kind` field does
-   * not read back as that character through libtraceevent). */
-  if (buf == NULL || buf[0] == '\0')
-    return TRUE;
-  kind = buf[0];
+  if (!cs_plugin_event_get_int (event, "kind", &kind))
+    {
+      g_autofree char *buf = cs_plugin_event_dup_string (event, "buf");
+
+      kind = buf != NULL ? buf[0] : 0;
+    }
+  if (cs_plugin_event_get_int (event, "tgid", &tgid) && tgid > 0 && event->pid > 0)
+    g_hash_table_insert (ap->threads, GINT_TO_POINTER (event->pid), GINT_TO_POINTER ((gint32) tgid));
   if (kind == 'E')
     return on_end (ap, event, error);
   if (kind != 'B' && kind != 'C' && kind != 'S' && kind != 'F')
     return TRUE;   /* trace_event_clock_sync: and other writes */
-  cs_plugin_event_get_int (event, "tgid", &tgid);
   cs_plugin_event_get_int (event, "value", &value);
   name = cs_plugin_event_dup_string (event, "name");
   if (name == NULL)
@@ -359,6 +371,28 @@ put_meta (AtracePass  *ap,
   return TRUE;
 }
 
+static gboolean
+put_threads (AtracePass  *ap,
+             GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  GHashTableIter iter;
+  gpointer pid, tgid;
+  gboolean ok = TRUE;
+
+  if (sqlite3_prepare_v2 (ap->db, "INSERT INTO thread VALUES (?, ?)", -1, &stmt, NULL) != SQLITE_OK)
+    return sql_failed (ap->db, error);
+  g_hash_table_iter_init (&iter, ap->threads);
+  while (ok && g_hash_table_iter_next (&iter, &pid, &tgid))
+    {
+      sqlite3_bind_int64 (stmt, 1, GPOINTER_TO_INT (pid));
+      sqlite3_bind_int64 (stmt, 2, GPOINTER_TO_INT (tgid));
+      ok = step (stmt, error);
+    }
+  sqlite3_finalize (stmt);
+  return ok;
+}
+
 /* What is still open ends at the recording's last event; then the
  * figures and the indexes. */
 static gboolean
@@ -383,13 +417,18 @@ atrace_pass_end (gpointer   state,
   while (g_hash_table_iter_next (&iter, NULL, &value))
     if (!insert_async (ap, value, last, FALSE, error))
       return FALSE;
-  if (!put_meta (ap, "orphan_ends", ap->orphan_ends, error) ||
+  if (!put_threads (ap, error) ||
+      !put_meta (ap, "orphan_ends", ap->orphan_ends, error) ||
       !put_meta (ap, "too_deep", ap->too_deep, error))
     return FALSE;
   if (sqlite3_exec (ap->db,
                     "CREATE INDEX slice_span ON slice (pid, depth, begin_ns);"
                     "CREATE INDEX slice_name ON slice (name);"
-                    "CREATE INDEX counter_span ON counter (tgid, name, ts_ns);",
+                    "CREATE INDEX counter_span ON counter (tgid, name, ts_ns);"
+                    "CREATE INDEX async_span ON async (tgid, begin_ns);"
+                    "CREATE TABLE counter_name AS SELECT tgid, name, count(*) AS samples, "
+                    "  min(value) AS min, max(value) AS max FROM counter GROUP BY tgid, name;"
+                    "CREATE INDEX counter_name_key ON counter_name (tgid, name);",
                     NULL, NULL, NULL) != SQLITE_OK)
     return sql_failed (ap->db, error);
   return TRUE;
@@ -398,7 +437,7 @@ atrace_pass_end (gpointer   state,
 static const CsPluginPassInfo atrace_pass = {
   .struct_size = sizeof (CsPluginPassInfo),
   .name = CS_ATRACE_PASS,
-  .version = 1,
+  .version = 2,   /* 2: the tables thread and counter_name, the index async_span */
   .automatic = FALSE,
   .events = atrace_events,
   .begin = atrace_pass_begin,

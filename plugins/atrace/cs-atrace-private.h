@@ -30,6 +30,8 @@ typedef struct {
 
 /* The task-plot layer drawing the slices. */
 #define CS_ATRACE_LAYER "slices"
+/* The rows of counters (key "TGID:NAME"). */
+#define CS_ATRACE_COUNTER_ROWS "counter"
 
 void     _cs_atrace_add_layer    (CsPlugin         *plugin);
 void     _cs_atrace_add_counter_rows (CsPlugin     *plugin);
@@ -39,6 +41,37 @@ gboolean _cs_atrace_prepare_span (sqlite3            *db,
                                   const char         *sql,
                                   const CsPluginView *view);
 void     _cs_atrace_add_pass     (CsPlugin         *plugin);
+void     _cs_atrace_add_counter_band (CsPlugin     *plugin);
+void     _cs_atrace_add_page     (CsPlugin         *plugin);
+void     _cs_atrace_add_async_layer (CsPlugin      *plugin);
+double   _cs_atrace_async_lane_px (sqlite3        *db,
+                                   gint32          pid);
+CsPluginColorRole _cs_atrace_name_role (const char *name);
+GStrv    _cs_atrace_dup_task_counters (sqlite3    *db,
+                                       gint32      pid,
+                                       gint64     *tgid);
+double   _cs_atrace_counter_band_px (sqlite3      *db,
+                                     gint32        pid);
+gboolean _cs_atrace_counter_range (sqlite3        *db,
+                                   gint64          tgid,
+                                   const char     *name,
+                                   gint64         *min,
+                                   gint64         *max);
+gboolean _cs_atrace_counter_value_at (sqlite3     *db,
+                                      gint64       tgid,
+                                      const char  *name,
+                                      gint64       ts_ns,
+                                      gint64      *sample_ns,
+                                      gint64      *value);
+gboolean _cs_atrace_draw_counter (sqlite3            *db,
+                                  cairo_t            *cr,
+                                  const CsPluginView *view,
+                                  gint64              tgid,
+                                  const char         *name,
+                                  double              top_px,
+                                  double              height_px,
+                                  CsPluginColorRole   role,
+                                  double              fill_alpha);
 void     _cs_atrace_add_command  (CsPlugin         *plugin);
 gboolean _cs_atrace_has_events   (CsPluginDocument *document);
 

@@ -7,7 +7,11 @@
  * "F|tgid|name|cookie", imported as atrace:tracing_mark_write): a pass
  * stores each task's slices, async slices and counters
  * (cs-atrace-pass.c); task plots draw the task's slices by depth
- * (cs-atrace-layer.c); `chronoscope atrace FILE` lists them by name
+ * (cs-atrace-layer.c), a process's plot its async slices
+ * (cs-atrace-async-layer.c), above the process's counters
+ * (cs-atrace-counter-band.c); a counter has a row of its own too
+ * (cs-atrace-counter.c), which the Atrace page adds (cs-atrace-page.c);
+ * `chronoscope atrace FILE` lists them by name
  * (cs-atrace-cli.c).
  *
  * Built only against the public API (<chronoscope-plugin.h>).
@@ -109,7 +113,10 @@ atrace_init (CsPlugin  *plugin,
   cs_plugin_set_document_hooks (plugin, &hooks);
   _cs_atrace_add_pass (plugin);
   _cs_atrace_add_layer (plugin);
+  _cs_atrace_add_async_layer (plugin);
+  _cs_atrace_add_counter_band (plugin);
   _cs_atrace_add_counter_rows (plugin);
+  _cs_atrace_add_page (plugin);
   _cs_atrace_add_command (plugin);
   return TRUE;
 }

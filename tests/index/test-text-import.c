@@ -437,6 +437,72 @@ test_systrace (void)
   g_rmdir (dir);
 }
 
+/* The value of the field @name in @fields (alternating names and values). */
+static const char *
+field_value (char       **fields,
+             const char  *name)
+{
+  for (guint i = 0; fields[i] != NULL && fields[i + 1] != NULL; i += 2)
+    if (g_str_equal (fields[i], name))
+      return fields[i + 1];
+  return NULL;
+}
+
+/* atrace's one-byte field "kind" reads back as the marker's letter (the
+ * first character of buf: 'B', 'E', 'C'...), as libtraceevent reads the
+ * format the importer writes; it once held 1 for every marker. */
+static void
+test_atrace_kind (void)
+{
+  g_autofree char *src = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autoptr(CsDocument) doc = NULL;
+  g_autoptr(GHashTable) kinds = g_hash_table_new (NULL, NULL);
+  const CsEventType *marks = NULL;
+  guint64 n_checked = 0;
+
+  if (src == NULL)
+    {
+      g_test_skip ("no raw-tgid.txt");
+      return;
+    }
+  doc = load (src);
+  for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+    if (g_str_equal (cs_document_get_event_type (doc, t)->system, "atrace"))
+      marks = cs_document_get_event_type (doc, t);
+  g_assert_nonnull (marks);
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (cs_document_get_events (doc, cpu, G_MININT64, G_MAXINT64, G_MAXUINT,
+                                             events, &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < events->len; i++)
+        {
+          const CsEvent *ev = &g_array_index (events, CsEvent, i);
+          g_auto(GStrv) fields = NULL;
+          const char *kind, *buf;
+
+          if (ev->type_id != marks->id)
+            continue;
+          fields = cs_document_dup_event_fields (doc, ev, &error);
+          g_assert_no_error (error);
+          kind = field_value (fields, "kind");
+          buf = field_value (fields, "buf");
+          g_assert_nonnull (kind);
+          g_assert_nonnull (buf);
+          g_assert_cmpint (g_ascii_strtoll (kind, NULL, 10), ==, (guchar) buf[0]);
+          g_hash_table_add (kinds, GINT_TO_POINTER ((int) buf[0]));
+          n_checked++;
+        }
+    }
+  g_assert_cmpuint (n_checked, ==, marks->n_events);
+  /* The file has both begins and ends. */
+  g_assert_true (g_hash_table_contains (kinds, GINT_TO_POINTER ('B')));
+  g_assert_true (g_hash_table_contains (kinds, GINT_TO_POINTER ('E')));
+}
+
 /* perf.data (through perf script) and the text perf script made of it. */
 static void
 test_perf (void)
@@ -669,6 +735,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TextImport/funcgraph", test_funcgraph);
   g_test_add_func ("/cs/index/TextImport/perf", test_perf);
   g_test_add_func ("/cs/index/TextImport/systrace", test_systrace);
+  g_test_add_func ("/cs/index/TextImport/atrace-kind", test_atrace_kind);
   g_test_add_func ("/cs/index/TextImport/tracefs-trace", test_tracefs_trace);
   g_test_add_func ("/cs/index/TextImport/progress-monotonic", test_progress_monotonic);
   for (guint i = 0; i < G_N_ELEMENTS (recordings); i++)
