@@ -49,12 +49,21 @@ def main():
     args = parser.parse_args()
 
     system, event = args.event.split(":", 1)
-    proc = subprocess.run([args.trace_cmd, "report", "-t", "-R", "-F", system + "/" + event,
-                           args.file], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    text = proc.stdout.decode("utf-8", "replace")
-    if proc.returncode != 0 or not text.startswith("cpus="):
-        sys.stderr.write("trace-cmd cannot read %s: %s\n"
-                         % (args.file, proc.stderr.decode("utf-8", "replace").strip()))
+    # trace-cmd 3.1.6 was seen, rarely and only on a loaded machine, to
+    # print nothing at all, with nothing on stderr, for a recording it reads
+    # every other time: read twice before saying it cannot be read.
+    for attempt in range(2):
+        proc = subprocess.run([args.trace_cmd, "report", "-t", "-R", "-F", system + "/" + event,
+                               args.file], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        text = proc.stdout.decode("utf-8", "replace")
+        err = proc.stderr.decode("utf-8", "replace").strip()
+        if proc.returncode == 0 and text.startswith("cpus="):
+            break
+        sys.stderr.write("trace-cmd cannot read %s (exit %d, %d bytes out, attempt %d): %s\n"
+                         % (args.file, proc.returncode, len(text), attempt + 1, err))
+        if err:
+            return 1
+    else:
         return 1
     where = args.where.split("=", 1) if args.where else None
 
