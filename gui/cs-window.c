@@ -79,6 +79,9 @@ struct _CsWindow
   char *error_message;
   CsWindowState state;
   gboolean selecting_clicked_event;
+  gboolean live;                 /* @document is a live recording's snapshot */
+  gint64 live_fit_begin_ns;      /* the span it was fitted to */
+  gint64 live_fit_end_ns;
 };
 
 G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
@@ -389,6 +392,7 @@ job_done_cb (GObject      *source_object,
       return;
     }
 
+  self->live = FALSE;
   cs_window_set_document (self, document, cs_index_job_get_file (job));
   cs_recent_list_add_file (cs_index_job_get_file (job));
   g_clear_object (&self->job);
@@ -565,7 +569,60 @@ open_recent_action (GSimpleAction *action,
   cs_window_open_file (CS_WINDOW (user_data), file);
 }
 
-/* win.record: one record panel per window; what it records opens here. */
+/**
+ * cs_window_show_live_document:
+ * @self: a #CsWindow
+ * @document: a snapshot of a recording in progress (#CsRecordLive)
+ *
+ * Shows @document in place of the previous live one (or of what was open).
+ * When the user zoomed into the previous live picture the span stays;
+ * otherwise the view fits the grown recording.  Ignored while the window
+ * opens a file (the finished recording, or one the user chose).
+ */
+void
+cs_window_show_live_document (CsWindow   *self,
+                              CsDocument *document)
+{
+  g_autoptr(GFile) file = NULL;
+  gboolean zoomed;
+  gint64 begin_ns, end_ns;
+
+  g_return_if_fail (CS_IS_WINDOW (self));
+  g_return_if_fail (CS_IS_DOCUMENT (document));
+
+  if (self->state == CS_WINDOW_STATE_LOADING)
+    return;
+
+  begin_ns = cs_timeline_get_begin_ns (self->timeline);
+  end_ns = cs_timeline_get_end_ns (self->timeline);
+  zoomed = self->live && self->document != NULL &&
+           (begin_ns != self->live_fit_begin_ns || end_ns != self->live_fit_end_ns);
+
+  file = g_file_new_for_path (cs_document_get_trace_path (document));
+  self->live = TRUE;
+  cs_window_set_document (self, document, file);
+  self->live_fit_begin_ns = cs_timeline_get_begin_ns (self->timeline);
+  self->live_fit_end_ns = cs_timeline_get_end_ns (self->timeline);
+  if (zoomed)
+    cs_timeline_set_span (self->timeline, begin_ns, end_ns);
+}
+
+/**
+ * cs_window_is_live:
+ * @self: a #CsWindow
+ *
+ * Returns: whether the window shows a recording in progress
+ *   (cs_window_show_live_document())
+ */
+gboolean
+cs_window_is_live (CsWindow *self)
+{
+  g_return_val_if_fail (CS_IS_WINDOW (self), FALSE);
+  return self->live;
+}
+
+/* win.record: one record panel per window; what it records shows here
+ * while it records, and opens here when written. */
 static void
 record_action (GSimpleAction *action,
                GVariant      *parameter,
@@ -579,6 +636,8 @@ record_action (GSimpleAction *action,
       panel = cs_record_panel_new (GTK_WINDOW (self));
       g_signal_connect_object (panel, "recorded", G_CALLBACK (cs_window_open_file), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (panel, "live-document", G_CALLBACK (cs_window_show_live_document),
+                               self, G_CONNECT_SWAPPED);
     }
   gtk_window_present (GTK_WINDOW (panel));
 }

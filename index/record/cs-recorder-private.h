@@ -75,4 +75,12 @@ void      _cs_recorder_release_command    (CsRecorder  *self);
 void      _cs_recorder_kill_command       (CsRecorder  *self,
                                            int          signo);
 
+/* cs-recorder.c */
+CsTracedatWriter *_cs_recorder_new_writer  (CsRecorder        *self,
+                                            const char        *path,
+                                            GError           **error);
+void      _cs_recorder_add_options        (CsRecorder        *self,
+                                           CsTracedatWriter  *writer,
+                                           char             **stats_text);
+
 G_END_DECLS
