@@ -156,6 +156,23 @@ dismiss_error_cb (CsWindow *self)
   cs_window_hide_error (self);
 }
 
+/* While a live snapshot shows: "Recording “NAME”…" after the output's
+ * name (the snapshot's own name is a hidden temporary one). */
+static char *
+live_output_basename (CsWindow *self)
+{
+  CsRecordPanel *panel;
+  CsRecordJob *job;
+  g_autofree char *name = NULL;
+
+  if (!self->live || (panel = cs_record_panel_get_for (GTK_WINDOW (self))) == NULL ||
+      (job = cs_record_panel_get_job (panel)) == NULL || cs_record_job_get_output (job) == NULL)
+    return NULL;
+  name = g_path_get_basename (cs_record_job_get_output (job));
+  /* TRANSLATORS: the title while the recording NAME is shown live */
+  return g_strdup_printf (_("Recording “%s”…"), name);
+}
+
 static void
 cs_window_update_titles (CsWindow *self)
 {
@@ -177,7 +194,9 @@ cs_window_update_titles (CsWindow *self)
       return;
     }
 
-  basename = g_file_get_basename (self->file);
+  basename = live_output_basename (self);
+  if (basename == NULL)
+    basename = g_file_get_basename (self->file);
   n_cpus = cs_document_get_n_cpus (self->document);
   n_events = cs_document_get_n_events (self->document);
   count = cs_format_count (n_events);
