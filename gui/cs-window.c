@@ -82,6 +82,9 @@ struct _CsWindow
   gboolean live;                 /* @document is a live recording's snapshot */
   gint64 live_fit_begin_ns;      /* the span it was fitted to */
   gint64 live_fit_end_ns;
+  gboolean keep_span;            /* the file being opened shows this span: */
+  gint64 keep_begin_ns;          /* the user zoomed into its live picture */
+  gint64 keep_end_ns;
 };
 
 G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
@@ -158,17 +161,27 @@ dismiss_error_cb (CsWindow *self)
 
 /* While a live snapshot shows: "Recording “NAME”…" after the output's
  * name (the snapshot's own name is a hidden temporary one). */
-static char *
-live_output_basename (CsWindow *self)
+/* The file the live picture's recording goes to, or NULL. */
+static const char *
+live_output (CsWindow *self)
 {
   CsRecordPanel *panel;
   CsRecordJob *job;
-  g_autofree char *name = NULL;
 
   if (!self->live || (panel = cs_record_panel_get_for (GTK_WINDOW (self))) == NULL ||
-      (job = cs_record_panel_get_job (panel)) == NULL || cs_record_job_get_output (job) == NULL)
+      (job = cs_record_panel_get_job (panel)) == NULL)
     return NULL;
-  name = g_path_get_basename (cs_record_job_get_output (job));
+  return cs_record_job_get_output (job);
+}
+
+static char *
+live_output_basename (CsWindow *self)
+{
+  g_autofree char *name = NULL;
+
+  if (live_output (self) == NULL)
+    return NULL;
+  name = g_path_get_basename (live_output (self));
   /* TRANSLATORS: the title while the recording NAME is shown live */
   return g_strdup_printf (_("Recording “%s”…"), name);
 }
@@ -376,6 +389,16 @@ cs_window_set_document (CsWindow   *self,
 /* ------------------------------------------------------------------------ */
 /* Opening                                                                   */
 
+/* Whether a live picture shows and the user zoomed or panned away from
+ * the fitted span the window gave it. */
+static gboolean
+live_zoomed (CsWindow *self)
+{
+  return self->live && self->document != NULL &&
+         (cs_timeline_get_begin_ns (self->timeline) != self->live_fit_begin_ns ||
+          cs_timeline_get_end_ns (self->timeline) != self->live_fit_end_ns);
+}
+
 static void
 job_fraction_cb (CsWindow *self)
 {
@@ -406,6 +429,7 @@ job_done_cb (GObject      *source_object,
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         cs_window_show_error (self, cs_index_job_get_file (job), error);
       g_clear_object (&self->job);
+      self->keep_span = FALSE;
       cs_window_set_state (self, self->document != NULL ? CS_WINDOW_STATE_READY
                                                         : CS_WINDOW_STATE_EMPTY);
       return;
@@ -413,6 +437,9 @@ job_done_cb (GObject      *source_object,
 
   self->live = FALSE;
   cs_window_set_document (self, document, cs_index_job_get_file (job));
+  if (self->keep_span)
+    cs_timeline_set_span (self->timeline, self->keep_begin_ns, self->keep_end_ns);
+  self->keep_span = FALSE;
   cs_recent_list_add_file (cs_index_job_get_file (job));
   g_clear_object (&self->job);
 }
@@ -461,6 +488,15 @@ cs_window_open_file (CsWindow *self,
   cs_window_cancel (self);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job);
+
+  /* The recording that was shown live opens where the user zoomed. */
+  {
+    g_autofree char *path = g_file_get_path (file);
+
+    self->keep_span = live_zoomed (self) && g_strcmp0 (path, live_output (self)) == 0;
+  }
+  self->keep_begin_ns = cs_timeline_get_begin_ns (self->timeline);
+  self->keep_end_ns = cs_timeline_get_end_ns (self->timeline);
 
   basename = g_file_get_basename (file);
   /* TRANSLATORS: shown while a recording is indexed */
@@ -614,8 +650,7 @@ cs_window_show_live_document (CsWindow   *self,
 
   begin_ns = cs_timeline_get_begin_ns (self->timeline);
   end_ns = cs_timeline_get_end_ns (self->timeline);
-  zoomed = self->live && self->document != NULL &&
-           (begin_ns != self->live_fit_begin_ns || end_ns != self->live_fit_end_ns);
+  zoomed = live_zoomed (self);
 
   file = g_file_new_for_path (cs_document_get_trace_path (document));
   self->live = TRUE;

@@ -186,12 +186,15 @@ test_record_from_window (void)
   guint n_all;
   LiveWait live;
   guint64 first_live, last_live;
+  CsTimeline *timeline;
+  gint64 zoom_begin_ns, zoom_end_ns;
 
   if (!rt_require_tracefs ())
     return;
   rt_snapshot_take (&snapshot);
 
   window = cs_window_new (NULL);
+  timeline = cs_window_get_timeline (window);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_null (cs_record_panel_get_for (GTK_WINDOW (window)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
@@ -227,9 +230,25 @@ test_record_from_window (void)
   live.more_than = 0;
   wait_until (live_grew, &live, "a live timeline");
   first_live = timeline_n_events (window);
+  /* The user zooms into the live picture: the zoom stays while it grows,
+   * and when the written recording opens. */
+  {
+    CsDocument *doc1 = cs_timeline_get_document (timeline);
+    gint64 first_ns = cs_document_get_first_ns (doc1);
+    gint64 length_ns = cs_document_get_last_ns (doc1) - first_ns;
+
+    g_assert_cmpint (length_ns, >, 0);
+    cs_timeline_set_span (timeline, first_ns + length_ns / 4, first_ns + length_ns / 2);
+    zoom_begin_ns = cs_timeline_get_begin_ns (timeline);
+    zoom_end_ns = cs_timeline_get_end_ns (timeline);
+  }
   live.more_than = first_live;
   wait_until (live_grew, &live, "the live timeline to grow");
   last_live = timeline_n_events (window);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)),
+                                   "Recording “from-window.dat”"));
   g_test_message ("live timeline: %" G_GUINT64_FORMAT " then %" G_GUINT64_FORMAT " events "
                   "(%u live updates)", first_live, last_live,
                   cs_record_live_get_n_updates (cs_record_panel_get_live (panel)));
@@ -254,6 +273,8 @@ test_record_from_window (void)
     g_autoptr(CsDocument) fresh = rt_load_document (output);
 
     g_assert_true (g_file_equal (cs_window_get_file (window), written));
+    g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
+    g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
     g_assert_cmpuint (cs_document_get_n_events (shown), >=, last_live);
     g_assert_cmpuint (cs_document_get_n_cpus (shown), ==, cs_document_get_n_cpus (fresh));
     for (guint cpu = 0; cpu < cs_document_get_n_cpus (fresh); cpu++)
