@@ -127,6 +127,10 @@ index_done_cb (GObject      *source_object,
   self->shown_index = g_strdup (snapshot->index_path);
   g_set_object (&self->document, document);
   self->n_updates++;
+  g_debug ("Live snapshot %u: %" G_GUINT64_FORMAT " events, %.3f s from the request "
+           "to the document (written, indexed, opened)", self->n_updates,
+           cs_document_get_n_events (document),
+           (g_get_monotonic_time () - self->last_request_us) / 1e6);
   g_signal_emit (self, signals[SIGNAL_DOCUMENT], 0, document);
 }
 

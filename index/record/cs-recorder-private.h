@@ -28,6 +28,8 @@ struct _CsRecorder
   guint page_size;
   guint kernel_long_size;
   CsTracedatWriter *writer;
+  GBytes *kallsyms;               /* nullable, for every writer */
+  GBytes *printk_formats;         /* nullable */
   GPtrArray *streams;             /* CsRecordStream, index = CPU */
   char *trace_clock_text;
   gboolean tracer_set;

@@ -87,6 +87,7 @@ prepare_writer (CsRecorder *self, GError **error)
       return FALSE;
     }
 
+  _cs_record_read_symbols (self->tracing_dir, &self->kallsyms, &self->printk_formats);
   self->writer = _cs_recorder_new_writer (self, self->options->output, error);
   return self->writer != NULL;
 }
@@ -98,8 +99,8 @@ prepare_writer (CsRecorder *self, GError **error)
  * @error: return location for a CS_RECORD_ERROR
  *
  * A writer for @path owned by the recording's user, with the headers and
- * event formats read from tracefs; CPU data, task names and options are
- * the caller's.
+ * event formats read from tracefs and the symbols read at the start; CPU
+ * data, task names and options are the caller's.
  *
  * Returns: (transfer full) (nullable): the writer, %NULL with @error set
  */
@@ -126,6 +127,8 @@ _cs_recorder_new_writer (CsRecorder  *self,
   cs_tracedat_writer_set_header_event (writer, header_event);
   if (!_cs_record_add_formats (writer, self->tracing_dir, self->events, error))
     return NULL;
+  cs_tracedat_writer_set_kallsyms (writer, self->kallsyms);
+  cs_tracedat_writer_set_printk_formats (writer, self->printk_formats);
   return g_steal_pointer (&writer);
 }
 
@@ -788,6 +791,8 @@ cs_recorder_finalize (GObject *object)
   g_free (self->instance_name);
   g_clear_pointer (&self->events, g_ptr_array_unref);
   g_free (self->trace_clock_text);
+  g_clear_pointer (&self->kallsyms, g_bytes_unref);
+  g_clear_pointer (&self->printk_formats, g_bytes_unref);
   g_ptr_array_unref (self->warnings);
   g_hash_table_unref (self->comms);
   g_clear_error (&self->error);
