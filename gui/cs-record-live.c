@@ -110,6 +110,8 @@ index_done_cb (GObject      *source_object,
   Snapshot *snapshot = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) document = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autofree char *old_trace = NULL;
+  g_autofree char *old_index = NULL;
 
   self->pending = FALSE;
   if (document == NULL)
@@ -120,9 +122,8 @@ index_done_cb (GObject      *source_object,
       return;
     }
 
-  remove_files (self->shown_trace, self->shown_index);
-  g_free (self->shown_trace);
-  g_free (self->shown_index);
+  old_trace = g_steal_pointer (&self->shown_trace);
+  old_index = g_steal_pointer (&self->shown_index);
   self->shown_trace = g_strdup (snapshot->trace_path);
   self->shown_index = g_strdup (snapshot->index_path);
   g_set_object (&self->document, document);
@@ -132,6 +133,9 @@ index_done_cb (GObject      *source_object,
            cs_document_get_n_events (document),
            (g_get_monotonic_time () - self->last_request_us) / 1e6);
   g_signal_emit (self, signals[SIGNAL_DOCUMENT], 0, document);
+  /* Only now that the window moved on (and cancelled what it ran on the
+   * previous picture's files). */
+  remove_files (old_trace, old_index);
 }
 
 static void
