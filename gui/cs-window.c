@@ -30,6 +30,7 @@
 #include "cs-record-panel.h"
 #include "cs-demo-dialog.h"
 #include "cs-window-demo.h"
+#include "cs-window-live.h"
 #include "cs-session.h"
 #include "cs-window-actions.h"
 #include "cs-window.h"
@@ -79,12 +80,7 @@ struct _CsWindow
   char *error_message;
   CsWindowState state;
   gboolean selecting_clicked_event;
-  gboolean live;                 /* @document is a live recording's snapshot */
-  gint64 live_fit_begin_ns;      /* the span it was fitted to */
-  gint64 live_fit_end_ns;
-  gboolean keep_span;            /* the file being opened shows this span: */
-  gint64 keep_begin_ns;          /* the user zoomed into its live picture */
-  gint64 keep_end_ns;
+  CsWindowLive live;             /* a recording shown while it is made */
 };
 
 G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
@@ -159,33 +155,6 @@ dismiss_error_cb (CsWindow *self)
   cs_window_hide_error (self);
 }
 
-/* While a live snapshot shows: "Recording “NAME”…" after the output's
- * name (the snapshot's own name is a hidden temporary one). */
-/* The file the live picture's recording goes to, or NULL. */
-static const char *
-live_output (CsWindow *self)
-{
-  CsRecordPanel *panel;
-  CsRecordJob *job;
-
-  if (!self->live || (panel = cs_record_panel_get_for (GTK_WINDOW (self))) == NULL ||
-      (job = cs_record_panel_get_job (panel)) == NULL)
-    return NULL;
-  return cs_record_job_get_output (job);
-}
-
-static char *
-live_output_basename (CsWindow *self)
-{
-  g_autofree char *name = NULL;
-
-  if (live_output (self) == NULL)
-    return NULL;
-  name = g_path_get_basename (live_output (self));
-  /* TRANSLATORS: the title while the recording NAME is shown live */
-  return g_strdup_printf (_("Recording “%s”…"), name);
-}
-
 static void
 cs_window_update_titles (CsWindow *self)
 {
@@ -207,7 +176,7 @@ cs_window_update_titles (CsWindow *self)
       return;
     }
 
-  basename = live_output_basename (self);
+  basename = _cs_window_live_dup_title (self);
   if (basename == NULL)
     basename = g_file_get_basename (self->file);
   n_cpus = cs_document_get_n_cpus (self->document);
@@ -386,18 +355,23 @@ cs_window_set_document (CsWindow   *self,
     }
 }
 
+/* For cs-window-live.c. */
+void
+_cs_window_set_document (CsWindow   *self,
+                         CsDocument *document,
+                         GFile      *file)
+{
+  cs_window_set_document (self, document, file);
+}
+
+CsWindowLive *
+_cs_window_get_live (CsWindow *self)
+{
+  return &self->live;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Opening                                                                   */
-
-/* Whether a live picture shows and the user zoomed or panned away from
- * the fitted span the window gave it. */
-static gboolean
-live_zoomed (CsWindow *self)
-{
-  return self->live && self->document != NULL &&
-         (cs_timeline_get_begin_ns (self->timeline) != self->live_fit_begin_ns ||
-          cs_timeline_get_end_ns (self->timeline) != self->live_fit_end_ns);
-}
 
 static void
 job_fraction_cb (CsWindow *self)
@@ -429,17 +403,15 @@ job_done_cb (GObject      *source_object,
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         cs_window_show_error (self, cs_index_job_get_file (job), error);
       g_clear_object (&self->job);
-      self->keep_span = FALSE;
+      _cs_window_live_opened (self, FALSE);
       cs_window_set_state (self, self->document != NULL ? CS_WINDOW_STATE_READY
                                                         : CS_WINDOW_STATE_EMPTY);
       return;
     }
 
-  self->live = FALSE;
+  self->live.live = FALSE;      /* before the titles are made */
   cs_window_set_document (self, document, cs_index_job_get_file (job));
-  if (self->keep_span)
-    cs_timeline_set_span (self->timeline, self->keep_begin_ns, self->keep_end_ns);
-  self->keep_span = FALSE;
+  _cs_window_live_opened (self, TRUE);
   cs_recent_list_add_file (cs_index_job_get_file (job));
   g_clear_object (&self->job);
 }
@@ -490,13 +462,7 @@ cs_window_open_file (CsWindow *self,
   g_clear_object (&self->job);
 
   /* The recording that was shown live opens where the user zoomed. */
-  {
-    g_autofree char *path = g_file_get_path (file);
-
-    self->keep_span = live_zoomed (self) && g_strcmp0 (path, live_output (self)) == 0;
-  }
-  self->keep_begin_ns = cs_timeline_get_begin_ns (self->timeline);
-  self->keep_end_ns = cs_timeline_get_end_ns (self->timeline);
+  _cs_window_live_before_open (self, file);
 
   basename = g_file_get_basename (file);
   /* TRANSLATORS: shown while a recording is indexed */
@@ -622,57 +588,6 @@ open_recent_action (GSimpleAction *action,
   g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
 
   cs_window_open_file (CS_WINDOW (user_data), file);
-}
-
-/**
- * cs_window_show_live_document:
- * @self: a #CsWindow
- * @document: a snapshot of a recording in progress (#CsRecordLive)
- *
- * Shows @document in place of the previous live one (or of what was open).
- * When the user zoomed into the previous live picture the span stays;
- * otherwise the view fits the grown recording.  Ignored while the window
- * opens a file (the finished recording, or one the user chose).
- */
-void
-cs_window_show_live_document (CsWindow   *self,
-                              CsDocument *document)
-{
-  g_autoptr(GFile) file = NULL;
-  gboolean zoomed;
-  gint64 begin_ns, end_ns;
-
-  g_return_if_fail (CS_IS_WINDOW (self));
-  g_return_if_fail (CS_IS_DOCUMENT (document));
-
-  if (self->state == CS_WINDOW_STATE_LOADING)
-    return;
-
-  begin_ns = cs_timeline_get_begin_ns (self->timeline);
-  end_ns = cs_timeline_get_end_ns (self->timeline);
-  zoomed = live_zoomed (self);
-
-  file = g_file_new_for_path (cs_document_get_trace_path (document));
-  self->live = TRUE;
-  cs_window_set_document (self, document, file);
-  self->live_fit_begin_ns = cs_timeline_get_begin_ns (self->timeline);
-  self->live_fit_end_ns = cs_timeline_get_end_ns (self->timeline);
-  if (zoomed)
-    cs_timeline_set_span (self->timeline, begin_ns, end_ns);
-}
-
-/**
- * cs_window_is_live:
- * @self: a #CsWindow
- *
- * Returns: whether the window shows a recording in progress
- *   (cs_window_show_live_document())
- */
-gboolean
-cs_window_is_live (CsWindow *self)
-{
-  g_return_val_if_fail (CS_IS_WINDOW (self), FALSE);
-  return self->live;
 }
 
 /* win.record: one record panel per window; what it records shows here

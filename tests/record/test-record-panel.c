@@ -275,6 +275,7 @@ test_record_from_window (void)
     g_assert_true (g_file_equal (cs_window_get_file (window), written));
     g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
     g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
+    g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)), "from-window.dat"));
     g_assert_cmpuint (cs_document_get_n_events (shown), >=, last_live);
     g_assert_cmpuint (cs_document_get_n_cpus (shown), ==, cs_document_get_n_cpus (fresh));
     for (guint cpu = 0; cpu < cs_document_get_n_cpus (fresh); cpu++)
