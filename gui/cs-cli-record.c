@@ -23,6 +23,16 @@
  *   {"type":"done","output":PATH,"events":N,"bytes":N,"size":FILE_BYTES}   (exit 0)
  *   {"type":"error","code":NICK,"message":TEXT}                             (exit 1)
  *
+ * A line "snapshot" on stdin while recording asks for a trace.dat of what
+ * was recorded so far (cs_recorder_write_snapshot()), written next to the
+ * output as a hidden ".NAME.live-N.dat" owned by the user; the answer is
+ *
+ *   {"type":"snapshot","path":PATH,"seq":N,"events":N}
+ *   {"type":"snapshot","seq":N,"message":TEXT}                   (not written)
+ *
+ * The window indexes it for the live timeline and removes it once it shows
+ * a newer one; the helper removes those left when it exits.
+ *
  * NICK is cs_record_error_to_nick() of the CS_RECORD_ERROR code ("failed"
  * for a demo's CS_DEMO_ERROR).
  *
@@ -76,6 +86,7 @@ typedef struct {
   GDataInputStream *input;   /* helper: stdin */
   GCancellable *cancellable;
   CsCliProgress *progress;   /* record: the line on a terminal, or NULL */
+  GPtrArray *snapshots;      /* helper: char*, the live snapshots written */
 } RecordRun;
 
 static void
@@ -316,6 +327,41 @@ wait_cb (GObject      *source,
 
 static void read_next_line (RecordRun *run);
 
+/* Writes the next live snapshot and says where. */
+static void
+write_snapshot (RecordRun *run)
+{
+  const char *output = cs_recorder_get_options (run->recorder)->output;
+  g_autofree char *dir = g_path_get_dirname (output);
+  g_autofree char *base = g_path_get_basename (output);
+  guint seq = run->snapshots->len + 1;
+  g_autofree char *name = g_strdup_printf (".%s.live-%u.dat", base, seq);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  guint64 events = 0;
+  gboolean ok = cs_recorder_write_snapshot (run->recorder, path, &events, &error);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "snapshot");
+  add_int (b, "seq", seq);
+  if (ok)
+    {
+      json_builder_set_member_name (b, "path");
+      json_builder_add_string_value (b, path);
+      add_int (b, "events", events);
+    }
+  else
+    {
+      json_builder_set_member_name (b, "message");
+      json_builder_add_string_value (b, error->message);
+    }
+  json_builder_end_object (b);
+  g_ptr_array_add (run->snapshots, g_steal_pointer (&path));
+  emit (run, b);
+}
+
 static void
 line_cb (GObject      *source,
          GAsyncResult *result,
@@ -334,8 +380,11 @@ line_cb (GObject      *source,
       cs_recorder_stop (run->recorder);
       return;
     }
-  if (strcmp (g_strstrip (line), "stop") == 0)
+  g_strstrip (line);
+  if (strcmp (line, "stop") == 0)
     cs_recorder_stop (run->recorder);
+  else if (strcmp (line, "snapshot") == 0)
+    write_snapshot (run);
   read_next_line (run);
 }
 
@@ -359,6 +408,7 @@ run_recorder (RecordRun       *run,
 
   run->loop = g_main_loop_new (NULL, FALSE);
   run->recorder = cs_recorder_new (options);
+  run->snapshots = g_ptr_array_new_with_free_func (g_free);
   run->cancellable = g_cancellable_new ();
   /* Signals before the instance exists: a SIGTERM during set-up still
    * leads through the restore path. */
@@ -376,6 +426,7 @@ run_recorder (RecordRun       *run,
         fprintf (stderr, "chronoscope %s: %s\n", command, error->message);
       for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
         g_source_remove (sig_ids[i]);
+      g_clear_pointer (&run->snapshots, g_ptr_array_unref);
       g_clear_object (&run->recorder);
       g_clear_pointer (&run->loop, g_main_loop_unref);
       g_clear_object (&run->cancellable);
@@ -489,6 +540,10 @@ run_recorder (RecordRun       *run,
 
   for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
     g_source_remove (sig_ids[i]);
+  /* Live snapshots the window did not remove (gone, or not yet). */
+  for (guint i = 0; i < run->snapshots->len; i++)
+    g_unlink (g_ptr_array_index (run->snapshots, i));
+  g_clear_pointer (&run->snapshots, g_ptr_array_unref);
   g_clear_object (&run->recorder);
   g_clear_pointer (&run->loop, g_main_loop_unref);
   g_clear_object (&run->cancellable);

@@ -8,7 +8,8 @@
  * when the user is not root, directly when the window already is.  The
  * helper's stdout is read asynchronously on the main context: "started"
  * turns the job to recording, "stats" lines update #CsRecordJob:stats
- * once a second, "done" or "error" end it.
+ * once a second, "snapshot" lines (answers to "snapshot" requests, for the
+ * live timeline) emit #CsRecordJob::snapshot, "done" or "error" end it.
  *
  * Stop writes a "stop" line and closes the helper's stdin: a root helper
  * cannot be signalled by the user, but it stops on either.  The helper also
@@ -63,6 +64,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  SIGNAL_SNAPSHOT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void
 set_state (CsRecordJob *self, CsRecordJobState state)
@@ -185,6 +193,12 @@ handle_line (CsRecordJob *self, const char *line)
       g_clear_pointer (&self->stats, json_object_unref);
       self->stats = json_object_ref (object);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATS]);
+    }
+  else if (strcmp (type, "snapshot") == 0)
+    {
+      g_signal_emit (self, signals[SIGNAL_SNAPSHOT], 0,
+                     json_object_get_string_member_with_default (object, "path", NULL),
+                     json_object_get_string_member_with_default (object, "message", NULL));
     }
   else if (strcmp (type, "warning") == 0)
     {
@@ -391,11 +405,11 @@ cs_record_job_start (CsRecordJob  *self,
   return TRUE;
 }
 
-/* Writes "stop" to the helper without risking SIGPIPE (the helper may have
- * just exited): the signal is blocked in this thread for the write and a
- * pending one is consumed. */
+/* Writes @line ("stop\n", "snapshot\n") to the helper without risking
+ * SIGPIPE (the helper may have just exited): the signal is blocked in this
+ * thread for the write and a pending one is consumed. */
 static void
-write_stop_line (int fd)
+write_line (int fd, const char *line)
 {
   sigset_t pipe_set, old_set;
   struct timespec zero = { 0, 0 };
@@ -405,7 +419,7 @@ write_stop_line (int fd)
   sigaddset (&pipe_set, SIGPIPE);
   pthread_sigmask (SIG_BLOCK, &pipe_set, &old_set);
   do
-    n = write (fd, "stop\n", 5);
+    n = write (fd, line, strlen (line));
   while (n < 0 && errno == EINTR);
   if (n < 0 && errno == EPIPE)
     sigtimedwait (&pipe_set, NULL, &zero);
@@ -434,11 +448,36 @@ cs_record_job_stop (CsRecordJob *self)
   self->stop_requested = TRUE;
   in = g_subprocess_get_stdin_pipe (self->subprocess);
   if (!self->exited)
-    write_stop_line (g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (in)));
+    write_line (g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (in)), "stop\n");
   /* The end of its stdin stops the helper too. */
   g_output_stream_close (in, NULL, NULL);
   if (self->state == CS_RECORD_JOB_STATE_RECORDING)
     set_state (self, CS_RECORD_JOB_STATE_STOPPING);
+}
+
+/**
+ * cs_record_job_request_snapshot:
+ * @self: a #CsRecordJob
+ *
+ * Asks the helper for a trace.dat of what was recorded so far; it answers
+ * with #CsRecordJob::snapshot.  Does nothing unless recording (and not
+ * a demo, which does not answer).
+ *
+ * Returns: whether the request was sent
+ */
+gboolean
+cs_record_job_request_snapshot (CsRecordJob *self)
+{
+  GOutputStream *in;
+
+  g_return_val_if_fail (CS_IS_RECORD_JOB (self), FALSE);
+
+  if (self->subprocess == NULL || self->stop_requested || self->exited || self->demo != NULL ||
+      self->state != CS_RECORD_JOB_STATE_RECORDING)
+    return FALSE;
+  in = g_subprocess_get_stdin_pipe (self->subprocess);
+  write_line (g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (in)), "snapshot\n");
+  return TRUE;
 }
 
 /**
@@ -606,6 +645,19 @@ cs_record_job_class_init (CsRecordJobClass *klass)
     g_param_spec_boxed ("stats", NULL, NULL, JSON_TYPE_OBJECT,
                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * CsRecordJob::snapshot:
+   * @job: the job
+   * @path: (nullable): the trace.dat of what was recorded so far, owned by
+   *   the user; the receiver removes it when done with it
+   * @message: (nullable): why no snapshot was written (@path is %NULL)
+   *
+   * The helper's answer to cs_record_job_request_snapshot().
+   */
+  signals[SIGNAL_SNAPSHOT] =
+    g_signal_new ("snapshot", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void

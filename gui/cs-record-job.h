@@ -41,6 +41,7 @@ void              cs_record_job_set_demo        (CsRecordJob           *self,
 gboolean          cs_record_job_start           (CsRecordJob           *self,
                                                  GError               **error);
 void              cs_record_job_stop            (CsRecordJob           *self);
+gboolean          cs_record_job_request_snapshot (CsRecordJob          *self);
 CsRecordJobState  cs_record_job_get_state       (CsRecordJob           *self);
 JsonObject       *cs_record_job_get_stats       (CsRecordJob           *self);
 JsonObject       *cs_record_job_get_result      (CsRecordJob           *self);

@@ -23,6 +23,7 @@
 
 #include "cs-format.h"
 #include "cs-record-event-tree.h"
+#include "cs-record-live.h"
 #include "cs-record-panel.h"
 
 #define TRACEFS_DIR "/sys/kernel/tracing"
@@ -62,6 +63,7 @@ struct _CsRecordPanel
   /* owned */
   GSettings *settings;
   CsRecordJob *job;
+  CsRecordLive *live;         /* the job's live timeline */
   GCancellable *cancellable;
   GtkFileChooserNative *chooser;
   char *status;
@@ -72,6 +74,7 @@ G_DEFINE_FINAL_TYPE (CsRecordPanel, cs_record_panel, GTK_TYPE_WINDOW)
 
 enum {
   SIGNAL_RECORDED,
+  SIGNAL_LIVE_DOCUMENT,
   N_SIGNALS
 };
 
@@ -571,6 +574,15 @@ job_state_cb (CsRecordPanel *self)
     gtk_window_destroy (GTK_WINDOW (self));
 }
 
+static void
+live_document_cb (CsRecordPanel *self,
+                  CsDocument    *document)
+{
+  /* Only while this recording runs: a late one must not replace the file. */
+  if (self->job != NULL && cs_record_job_get_state (self->job) == CS_RECORD_JOB_STATE_RECORDING)
+    g_signal_emit (self, signals[SIGNAL_LIVE_DOCUMENT], 0, document);
+}
+
 static gboolean
 job_running (CsRecordPanel *self)
 {
@@ -620,19 +632,37 @@ cs_record_panel_start (CsRecordPanel *self)
   if (options == NULL)
     return;
 
+  g_clear_object (&self->live);
   g_clear_object (&self->job);
   self->job = cs_record_job_new (options);
   g_signal_connect_object (self->job, "notify::state", G_CALLBACK (job_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->job, "notify::stats", G_CALLBACK (job_stats_cb), self, G_CONNECT_SWAPPED);
+  self->live = cs_record_live_new (self->job);
+  g_signal_connect_object (self->live, "document", G_CALLBACK (live_document_cb), self, G_CONNECT_SWAPPED);
   if (!cs_record_job_start (self->job, &error))
     {
       show_message (self, error->message, FALSE);
+      g_clear_object (&self->live);
       g_clear_object (&self->job);
       update_sensitivity (self);
       return;
     }
   save_settings (self, options);
   update_sensitivity (self);
+}
+
+/**
+ * cs_record_panel_get_live:
+ * @self: a #CsRecordPanel
+ *
+ * Returns: (transfer none) (nullable): the live timeline's source of the
+ *   current or last recording
+ */
+CsRecordLive *
+cs_record_panel_get_live (CsRecordPanel *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_PANEL (self), NULL);
+  return self->live;
 }
 
 /**
@@ -829,6 +859,7 @@ cs_record_panel_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  g_clear_object (&self->live);
   g_clear_object (&self->job);
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_RECORD_PANEL);
 
@@ -868,6 +899,18 @@ cs_record_panel_class_init (CsRecordPanelClass *klass)
   signals[SIGNAL_RECORDED] =
     g_signal_new ("recorded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
+
+  /**
+   * CsRecordPanel::live-document:
+   * @self: the panel
+   * @document: what the running recording holds so far (a temporary
+   *   snapshot, valid until the next one or the next recording)
+   *
+   * About once a second while recording: time to refresh the timeline.
+   */
+  signals[SIGNAL_LIVE_DOCUMENT] =
+    g_signal_new ("live-document", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, CS_TYPE_DOCUMENT);
 
   g_type_ensure (CS_TYPE_RECORD_EVENT_TREE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-record-panel.ui");

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "cs-record-job.h"
+#include "cs-record-live.h"
 #include "cs-record-options.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,7 @@ CsRecordOptions *cs_record_panel_dup_options    (CsRecordPanel        *self);
 void             cs_record_panel_start          (CsRecordPanel        *self);
 void             cs_record_panel_stop           (CsRecordPanel        *self);
 CsRecordJob     *cs_record_panel_get_job        (CsRecordPanel        *self);
+CsRecordLive    *cs_record_panel_get_live       (CsRecordPanel        *self);
 const char      *cs_record_panel_get_status     (CsRecordPanel        *self);
 
 G_END_DECLS

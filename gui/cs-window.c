@@ -30,6 +30,7 @@
 #include "cs-record-panel.h"
 #include "cs-demo-dialog.h"
 #include "cs-window-demo.h"
+#include "cs-window-live.h"
 #include "cs-session.h"
 #include "cs-window-actions.h"
 #include "cs-window.h"
@@ -79,6 +80,7 @@ struct _CsWindow
   char *error_message;
   CsWindowState state;
   gboolean selecting_clicked_event;
+  CsWindowLive live;             /* a recording shown while it is made */
 };
 
 G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
@@ -174,7 +176,9 @@ cs_window_update_titles (CsWindow *self)
       return;
     }
 
-  basename = g_file_get_basename (self->file);
+  basename = _cs_window_live_dup_title (self);
+  if (basename == NULL)
+    basename = g_file_get_basename (self->file);
   n_cpus = cs_document_get_n_cpus (self->document);
   n_events = cs_document_get_n_events (self->document);
   count = cs_format_count (n_events);
@@ -356,6 +360,21 @@ cs_window_set_document (CsWindow   *self,
     }
 }
 
+/* For cs-window-live.c. */
+void
+_cs_window_set_document (CsWindow   *self,
+                         CsDocument *document,
+                         GFile      *file)
+{
+  cs_window_set_document (self, document, file);
+}
+
+CsWindowLive *
+_cs_window_get_live (CsWindow *self)
+{
+  return &self->live;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Opening                                                                   */
 
@@ -389,12 +408,15 @@ job_done_cb (GObject      *source_object,
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         cs_window_show_error (self, cs_index_job_get_file (job), error);
       g_clear_object (&self->job);
+      _cs_window_live_opened (self, FALSE);
       cs_window_set_state (self, self->document != NULL ? CS_WINDOW_STATE_READY
                                                         : CS_WINDOW_STATE_EMPTY);
       return;
     }
 
+  self->live.live = FALSE;      /* before the titles are made */
   cs_window_set_document (self, document, cs_index_job_get_file (job));
+  _cs_window_live_opened (self, TRUE);
   cs_recent_list_add_file (cs_index_job_get_file (job));
   g_clear_object (&self->job);
 }
@@ -443,6 +465,9 @@ cs_window_open_file (CsWindow *self,
   cs_window_cancel (self);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job);
+
+  /* The recording that was shown live opens where the user zoomed. */
+  _cs_window_live_before_open (self, file);
 
   basename = g_file_get_basename (file);
   /* TRANSLATORS: shown while a recording is indexed */
@@ -570,7 +595,8 @@ open_recent_action (GSimpleAction *action,
   cs_window_open_file (CS_WINDOW (user_data), file);
 }
 
-/* win.record: one record panel per window; what it records opens here. */
+/* win.record: one record panel per window; what it records shows here
+ * while it records, and opens here when written. */
 static void
 record_action (GSimpleAction *action,
                GVariant      *parameter,
@@ -584,6 +610,8 @@ record_action (GSimpleAction *action,
       panel = cs_record_panel_new (GTK_WINDOW (self));
       g_signal_connect_object (panel, "recorded", G_CALLBACK (cs_window_open_file), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (panel, "live-document", G_CALLBACK (cs_window_show_live_document),
+                               self, G_CONNECT_SWAPPED);
     }
   gtk_window_present (GTK_WINDOW (panel));
 }

@@ -41,6 +41,9 @@ const char    *cs_window_get_error_message (CsWindow       *self);
 CsTimeline    *cs_window_get_timeline      (CsWindow       *self);
 CsAnalysis    *cs_window_get_analysis      (CsWindow       *self);
 GFile         *cs_window_get_file          (CsWindow       *self);
+void           cs_window_show_live_document (CsWindow      *self,
+                                            CsDocument     *document);
+gboolean       cs_window_is_live           (CsWindow       *self);
 CsEventListView *cs_window_get_event_list_view (CsWindow     *self);
 gboolean       cs_window_select_event      (CsWindow       *self,
                                             const CsEvent  *event);

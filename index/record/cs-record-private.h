@@ -41,6 +41,9 @@ gboolean    _cs_record_add_formats       (CsTracedatWriter *writer,
                                           const char   *tracing_dir,
                                           GPtrArray    *events,
                                           GError      **error);
+void        _cs_record_read_symbols      (const char        *tracing_dir,
+                                          GBytes           **kallsyms,
+                                          GBytes           **printk_formats);
 void        _cs_record_merge_saved_cmdlines (GHashTable *comms,
                                           const char   *tracing_dir);
 void        _cs_record_merge_proc_comms  (GHashTable   *comms);

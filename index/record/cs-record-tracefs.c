@@ -324,8 +324,8 @@ compare_names (gconstpointer a, gconstpointer b)
 }
 
 /* ftrace's own formats (all of them, as trace-cmd does: function, print,
- * kernel_stack… are cheap), the formats of @events, kallsyms and
- * printk_formats. */
+ * kernel_stack… are cheap) and the formats of @events.  kallsyms and
+ * printk_formats: _cs_record_read_symbols(). */
 gboolean
 _cs_record_add_formats (CsTracedatWriter  *writer,
                         const char        *tracing_dir,
@@ -335,9 +335,6 @@ _cs_record_add_formats (CsTracedatWriter  *writer,
   g_autofree char *ftrace_dir = g_build_filename (tracing_dir, "events", "ftrace", NULL);
   g_autoptr(GDir) dir = g_dir_open (ftrace_dir, 0, NULL);
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GBytes) kallsyms = NULL;
-  g_autoptr(GBytes) printk = NULL;
-  g_autofree char *printk_path = NULL;
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -369,16 +366,23 @@ _cs_record_add_formats (CsTracedatWriter  *writer,
         return FALSE;
       cs_tracedat_writer_add_event_format (writer, event->system, format);
     }
-
-  /* Without kallsyms (kptr_restrict, no /proc) stack traces show addresses:
-   * not a reason to lose the recording. */
-  kallsyms = _cs_record_read_file ("/proc/kallsyms", NULL);
-  cs_tracedat_writer_set_kallsyms (writer, kallsyms);
-
-  printk_path = g_build_filename (tracing_dir, "printk_formats", NULL);
-  printk = _cs_record_read_file (printk_path, NULL);
-  cs_tracedat_writer_set_printk_formats (writer, printk);
   return TRUE;
+}
+
+/* /proc/kallsyms (several MB, a fraction of a second to read) and
+ * tracefs's printk_formats, read once per recording: the final file and
+ * every live snapshot share them.  Either may be NULL: without kallsyms
+ * (kptr_restrict, no /proc) stack traces show addresses, not a reason to
+ * lose the recording. */
+void
+_cs_record_read_symbols (const char  *tracing_dir,
+                         GBytes     **kallsyms,
+                         GBytes     **printk_formats)
+{
+  g_autofree char *printk_path = g_build_filename (tracing_dir, "printk_formats", NULL);
+
+  *kallsyms = _cs_record_read_file ("/proc/kallsyms", NULL);
+  *printk_formats = _cs_record_read_file (printk_path, NULL);
 }
 
 /* ------------------------------------------------------------------------ */

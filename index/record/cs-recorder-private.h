@@ -28,6 +28,8 @@ struct _CsRecorder
   guint page_size;
   guint kernel_long_size;
   CsTracedatWriter *writer;
+  GBytes *kallsyms;               /* nullable, for every writer */
+  GBytes *printk_formats;         /* nullable */
   GPtrArray *streams;             /* CsRecordStream, index = CPU */
   char *trace_clock_text;
   gboolean tracer_set;
@@ -74,5 +76,13 @@ gboolean  _cs_recorder_spawn_command      (CsRecorder  *self,
 void      _cs_recorder_release_command    (CsRecorder  *self);
 void      _cs_recorder_kill_command       (CsRecorder  *self,
                                            int          signo);
+
+/* cs-recorder.c */
+CsTracedatWriter *_cs_recorder_new_writer  (CsRecorder        *self,
+                                            const char        *path,
+                                            GError           **error);
+void      _cs_recorder_add_options        (CsRecorder        *self,
+                                           CsTracedatWriter  *writer,
+                                           char             **stats_text);
 
 G_END_DECLS

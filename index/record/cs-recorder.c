@@ -73,14 +73,9 @@ static gboolean
 prepare_writer (CsRecorder *self, GError **error)
 {
   g_autofree char *header_page_path = g_build_filename (self->tracing_dir, "events", "header_page", NULL);
-  g_autofree char *header_event_path = g_build_filename (self->tracing_dir, "events", "header_event", NULL);
   g_autoptr(GBytes) header_page = _cs_record_read_file (header_page_path, error);
-  g_autoptr(GBytes) header_event = NULL;
 
-  if (header_page == NULL)
-    return FALSE;
-  header_event = _cs_record_read_file (header_event_path, error);
-  if (header_event == NULL ||
+  if (header_page == NULL ||
       !_cs_record_page_layout (header_page, &self->page_size, &self->kernel_long_size, error))
     return FALSE;
 
@@ -92,11 +87,49 @@ prepare_writer (CsRecorder *self, GError **error)
       return FALSE;
     }
 
-  self->writer = cs_tracedat_writer_new (self->options->output, self->page_size, self->n_cpus);
-  cs_tracedat_writer_set_owner (self->writer, self->options->owner_uid, self->options->owner_gid);
-  cs_tracedat_writer_set_header_page (self->writer, header_page);
-  cs_tracedat_writer_set_header_event (self->writer, header_event);
-  return _cs_record_add_formats (self->writer, self->tracing_dir, self->events, error);
+  _cs_record_read_symbols (self->tracing_dir, &self->kallsyms, &self->printk_formats);
+  self->writer = _cs_recorder_new_writer (self, self->options->output, error);
+  return self->writer != NULL;
+}
+
+/**
+ * _cs_recorder_new_writer:
+ * @self: a #CsRecorder whose page size and CPU count are known
+ * @path: the trace.dat to write
+ * @error: return location for a CS_RECORD_ERROR
+ *
+ * A writer for @path owned by the recording's user, with the headers and
+ * event formats read from tracefs and the symbols read at the start; CPU
+ * data, task names and options are the caller's.
+ *
+ * Returns: (transfer full) (nullable): the writer, %NULL with @error set
+ */
+CsTracedatWriter *
+_cs_recorder_new_writer (CsRecorder  *self,
+                         const char  *path,
+                         GError     **error)
+{
+  g_autofree char *header_page_path = g_build_filename (self->tracing_dir, "events", "header_page", NULL);
+  g_autofree char *header_event_path = g_build_filename (self->tracing_dir, "events", "header_event", NULL);
+  g_autoptr(GBytes) header_page = _cs_record_read_file (header_page_path, error);
+  g_autoptr(GBytes) header_event = NULL;
+  g_autoptr(CsTracedatWriter) writer = NULL;
+
+  if (header_page == NULL)
+    return NULL;
+  header_event = _cs_record_read_file (header_event_path, error);
+  if (header_event == NULL)
+    return NULL;
+
+  writer = cs_tracedat_writer_new (path, self->page_size, self->n_cpus);
+  cs_tracedat_writer_set_owner (writer, self->options->owner_uid, self->options->owner_gid);
+  cs_tracedat_writer_set_header_page (writer, header_page);
+  cs_tracedat_writer_set_header_event (writer, header_event);
+  if (!_cs_record_add_formats (writer, self->tracing_dir, self->events, error))
+    return NULL;
+  cs_tracedat_writer_set_kallsyms (writer, self->kallsyms);
+  cs_tracedat_writer_set_printk_formats (writer, self->printk_formats);
+  return g_steal_pointer (&writer);
 }
 
 /* The streams and their temporary files, before the instance exists: an
@@ -264,8 +297,20 @@ text_bytes (const char *text)
   return g_bytes_new (text, strlen (text));
 }
 
-static void
-add_options (CsRecorder *self, char **stats_text)
+/**
+ * _cs_recorder_add_options:
+ * @self: a #CsRecorder
+ * @writer: the writer to give them to
+ * @stats_text: (nullable): per CPU, `per_cpu/cpuN/stats` (entries may be
+ *   %NULL)
+ *
+ * Adds the options every recording carries (uname, version, CPU count,
+ * the CPUs' statistics, the trace clock).
+ */
+void
+_cs_recorder_add_options (CsRecorder        *self,
+                          CsTracedatWriter  *writer,
+                          char             **stats_text)
 {
   struct utsname uts;
   guint32 n_cpus = self->n_cpus;
@@ -278,19 +323,19 @@ add_options (CsRecorder *self, char **stats_text)
                                                uts.release, uts.version);
       g_autoptr(GBytes) bytes = text_bytes (text);
 
-      cs_tracedat_writer_add_option (self->writer, CS_TD_OPTION_UNAME, bytes);
+      cs_tracedat_writer_add_option (writer, CS_TD_OPTION_UNAME, bytes);
     }
-  cs_tracedat_writer_add_option (self->writer, CS_TD_OPTION_VERSION, version);
-  cs_tracedat_writer_add_option (self->writer, CS_TD_OPTION_CPUCOUNT, count);
-  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+  cs_tracedat_writer_add_option (writer, CS_TD_OPTION_VERSION, version);
+  cs_tracedat_writer_add_option (writer, CS_TD_OPTION_CPUCOUNT, count);
+  for (guint cpu = 0; stats_text != NULL && cpu < self->n_cpus; cpu++)
     if (stats_text[cpu] != NULL)
       {
         g_autofree char *text = g_strdup_printf ("CPU: %u\n%s", cpu, stats_text[cpu]);
         g_autoptr(GBytes) bytes = text_bytes (text);
 
-        cs_tracedat_writer_add_option (self->writer, CS_TD_OPTION_CPUSTAT, bytes);
+        cs_tracedat_writer_add_option (writer, CS_TD_OPTION_CPUSTAT, bytes);
       }
-  cs_tracedat_writer_set_trace_clock (self->writer, self->trace_clock_text);
+  cs_tracedat_writer_set_trace_clock (writer, self->trace_clock_text);
 }
 
 static void
@@ -335,7 +380,7 @@ finish_thread (GTask        *task,
   /* 3. The trace.dat. */
   cmdlines = _cs_record_cmdlines_bytes (self->comms);
   cs_tracedat_writer_set_cmdlines (self->writer, cmdlines);
-  add_options (self, stats_text);
+  _cs_recorder_add_options (self, self->writer, stats_text);
   for (guint cpu = 0; cpu < self->n_cpus; cpu++)
     {
       CsRecordStream *stream = g_ptr_array_index (self->streams, cpu);
@@ -746,6 +791,8 @@ cs_recorder_finalize (GObject *object)
   g_free (self->instance_name);
   g_clear_pointer (&self->events, g_ptr_array_unref);
   g_free (self->trace_clock_text);
+  g_clear_pointer (&self->kallsyms, g_bytes_unref);
+  g_clear_pointer (&self->printk_formats, g_bytes_unref);
   g_ptr_array_unref (self->warnings);
   g_hash_table_unref (self->comms);
   g_clear_error (&self->error);

@@ -77,6 +77,10 @@ const char * const    *cs_recorder_get_warnings       (CsRecorder            *se
 GPid                   cs_recorder_get_command_pid    (CsRecorder            *self);
 gboolean               cs_recorder_get_command_status (CsRecorder            *self,
                                                        int                   *wait_status);
+gboolean               cs_recorder_write_snapshot     (CsRecorder            *self,
+                                                       const char            *path,
+                                                       guint64               *events,
+                                                       GError               **error);
 void                   cs_recorder_set_command_stdin_null (CsRecorder        *self,
                                                        gboolean               null_stdin);
 

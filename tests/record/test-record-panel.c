@@ -71,6 +71,49 @@ window_is_ready (gpointer data)
   return cs_window_get_state (data) == CS_WINDOW_STATE_READY;
 }
 
+/* Events of what the window's timeline shows. */
+static guint64
+timeline_n_events (CsWindow *window)
+{
+  CsDocument *doc = cs_timeline_get_document (cs_window_get_timeline (window));
+
+  return doc != NULL ? cs_document_get_n_events (doc) : 0;
+}
+
+typedef struct {
+  CsWindow *window;
+  guint64 more_than;
+} LiveWait;
+
+/* The window shows a live picture with more than @more_than events. */
+static gboolean
+live_grew (gpointer data)
+{
+  LiveWait *wait = data;
+
+  return cs_window_is_live (wait->window) && timeline_n_events (wait->window) > wait->more_than;
+}
+
+/* The helper removes the live snapshots when it ends. */
+static void
+assert_no_live_snapshots (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (work_dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, ".from-window.dat.live-"))
+      g_error ("A live snapshot was left behind: %s", name);
+}
+
+/* The window shows the written recording (no longer a live snapshot). */
+static gboolean
+window_shows_recording (gpointer data)
+{
+  return window_is_ready (data) && !cs_window_is_live (data);
+}
+
 /* Saves what @widget shows to $CS_SCREENSHOT_DIR/@name, for people to look
  * at after a run (nothing when the variable is unset). */
 static void
@@ -141,12 +184,17 @@ test_record_from_window (void)
   g_autoptr(CsDocument) doc = NULL;
   TracefsSnapshot snapshot;
   guint n_all;
+  LiveWait live;
+  guint64 first_live, last_live;
+  CsTimeline *timeline;
+  gint64 zoom_begin_ns, zoom_end_ns;
 
   if (!rt_require_tracefs ())
     return;
   rt_snapshot_take (&snapshot);
 
   window = cs_window_new (NULL);
+  timeline = cs_window_get_timeline (window);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_null (cs_record_panel_get_for (GTK_WINDOW (window)));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record", NULL));
@@ -177,15 +225,63 @@ test_record_from_window (void)
   g_assert_true (g_str_has_prefix (cs_record_panel_get_status (panel), "Recording"));
   save_screenshot (GTK_WIDGET (panel), "record-panel.png");
 
+  /* The timeline shows what was recorded so far, and it grows. */
+  live.window = window;
+  live.more_than = 0;
+  wait_until (live_grew, &live, "a live timeline");
+  first_live = timeline_n_events (window);
+  /* The user zooms into the live picture: the zoom stays while it grows,
+   * and when the written recording opens. */
+  {
+    CsDocument *doc1 = cs_timeline_get_document (timeline);
+    gint64 first_ns = cs_document_get_first_ns (doc1);
+    gint64 length_ns = cs_document_get_last_ns (doc1) - first_ns;
+
+    g_assert_cmpint (length_ns, >, 0);
+    cs_timeline_set_span (timeline, first_ns + length_ns / 4, first_ns + length_ns / 2);
+    zoom_begin_ns = cs_timeline_get_begin_ns (timeline);
+    zoom_end_ns = cs_timeline_get_end_ns (timeline);
+  }
+  live.more_than = first_live;
+  wait_until (live_grew, &live, "the live timeline to grow");
+  last_live = timeline_n_events (window);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)),
+                                   "Recording “from-window.dat”"));
+  g_test_message ("live timeline: %" G_GUINT64_FORMAT " then %" G_GUINT64_FORMAT " events "
+                  "(%u live updates)", first_live, last_live,
+                  cs_record_live_get_n_updates (cs_record_panel_get_live (panel)));
+  g_assert_cmpuint (last_live, >, first_live);
+  g_assert_cmpuint (cs_window_get_state (window), ==, CS_WINDOW_STATE_READY);
+  save_screenshot (GTK_WIDGET (window), "record-window-live.png");
+
   cs_record_panel_stop (panel);
   wait_until (is_finished, panel, "the recording to be written");
   if (cs_record_job_get_error (cs_record_panel_get_job (panel)) != NULL)
     g_error ("%s", cs_record_job_get_error (cs_record_panel_get_job (panel))->message);
   g_test_message ("status: %s", cs_record_panel_get_status (panel));
   g_assert_true (g_str_has_prefix (cs_record_panel_get_status (panel), "Saved"));
+  assert_no_live_snapshots ();
 
-  /* The window opens what was recorded. */
-  wait_until (window_is_ready, window, "the window to open the recording");
+  /* The window opens what was recorded: at least what it showed live, and
+   * the same per CPU as a fresh open of the file. */
+  wait_until (window_shows_recording, window, "the window to open the recording");
+  {
+    g_autoptr(GFile) written = g_file_new_for_path (output);
+    CsDocument *shown = cs_timeline_get_document (cs_window_get_timeline (window));
+    g_autoptr(CsDocument) fresh = rt_load_document (output);
+
+    g_assert_true (g_file_equal (cs_window_get_file (window), written));
+    g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
+    g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
+    g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)), "from-window.dat"));
+    g_assert_cmpuint (cs_document_get_n_events (shown), >=, last_live);
+    g_assert_cmpuint (cs_document_get_n_cpus (shown), ==, cs_document_get_n_cpus (fresh));
+    for (guint cpu = 0; cpu < cs_document_get_n_cpus (fresh); cpu++)
+      g_assert_cmpuint (cs_document_get_cpu (shown, cpu)->n_events, ==,
+                        cs_document_get_cpu (fresh, cpu)->n_events);
+  }
   save_screenshot (GTK_WIDGET (panel), "record-panel-saved.png");
   save_screenshot (GTK_WIDGET (window), "record-window.png");
   oracle = rt_run_oracle (output);

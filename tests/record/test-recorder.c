@@ -311,6 +311,108 @@ test_outgrows_ring_buffer (Fixture *f, gconstpointer data)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Snapshots (the window's live timeline)                                    */
+
+typedef struct {
+  Fixture *f;
+  CsRecorder *recorder;
+  GPtrArray *paths;          /* snapshots written */
+  GArray *events;            /* guint64: what each said it holds */
+} SnapshotRun;
+
+static gboolean
+snapshot_cb (gpointer user_data)
+{
+  SnapshotRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_strdup_printf (".rec.dat.live-%u.dat", run->paths->len + 1);
+  char *path = g_build_filename (run->f->dir, name, NULL);
+  guint64 events = 0;
+
+  /* Stopping or done: the test removes this source. */
+  if (cs_recorder_get_state (run->recorder) != CS_RECORDER_STATE_RECORDING)
+    {
+      g_free (path);
+      return G_SOURCE_CONTINUE;
+    }
+  g_assert_true (cs_recorder_write_snapshot (run->recorder, path, &events, &error));
+  g_assert_no_error (error);
+  g_ptr_array_add (run->paths, path);
+  g_array_append_val (run->events, events);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+test_snapshot (Fixture *f, gconstpointer data)
+{
+  g_autoptr(CsRecordOptions) options = cs_record_options_new ();
+  g_autoptr(GArray) stats = NULL;
+  g_autoptr(CsDocument) final = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *refused = g_build_filename (f->dir, "refused.dat", NULL);
+  const char *command[] = { self_exe, "--child-flood", "1500", NULL };
+  SnapshotRun run = { f, NULL, g_ptr_array_new_with_free_func (g_free),
+                      g_array_new (FALSE, FALSE, sizeof (guint64)) };
+  guint source;
+
+  if (!f->usable)
+    return;
+
+  cs_record_options_add_event (options, "syscalls:sys_enter_write", NULL);
+  cs_record_options_add_event (options, "sched", NULL);
+  options->output = g_strdup (f->output);
+  options->command = g_strdupv ((char **) command);
+  options->buffer_size_kb = 4096;
+
+  run.recorder = cs_recorder_new (options);
+  /* Not before the start. */
+  g_assert_false (cs_recorder_write_snapshot (run.recorder, refused, NULL, &error));
+  g_assert_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED);
+  g_clear_error (&error);
+
+  source = g_timeout_add (400, snapshot_cb, &run);
+  stats = record_to_end (run.recorder);
+  g_source_remove (source);
+  final = rt_load_document (f->output);
+
+  /* Each snapshot is a trace.dat trace-cmd reads like ours, holding
+   * what it said, and more each time; the file written at the end
+   * holds at least as much on every CPU. */
+  g_assert_cmpuint (run.paths->len, >=, 2);
+  for (guint i = 0; i < run.paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (run.paths, i);
+      g_autoptr(JsonObject) oracle = rt_run_oracle (path);
+      g_autoptr(CsDocument) doc = rt_load_document (path);
+      guint64 events = g_array_index (run.events, guint64, i);
+
+      rt_assert_document_matches (doc, oracle);
+      g_assert_cmpuint (cs_document_get_n_events (doc), ==, events);
+      if (i > 0)
+        g_assert_cmpuint (events, >, g_array_index (run.events, guint64, i - 1));
+      g_assert_cmpuint (cs_document_get_n_cpus (doc), ==, cs_document_get_n_cpus (final));
+      for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+        g_assert_cmpuint (cs_document_get_cpu (doc, cpu)->n_events, <=,
+                          cs_document_get_cpu (final, cpu)->n_events);
+      g_test_message ("snapshot %u: %" G_GUINT64_FORMAT " events", i + 1, events);
+      g_unlink (path);
+    }
+  g_test_message ("final: %" G_GUINT64_FORMAT " events", cs_document_get_n_events (final));
+  g_assert_cmpuint (cs_document_get_n_events (final), >=,
+                    g_array_index (run.events, guint64, run.events->len - 1));
+
+  /* Not after the end either. */
+  g_assert_false (cs_recorder_write_snapshot (run.recorder, refused, NULL, &error));
+  g_assert_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED);
+  g_assert_false (g_file_test (refused, G_FILE_TEST_EXISTS));
+  rt_assert_no_temp_files (f->dir);
+
+  g_object_unref (run.recorder);
+  g_ptr_array_unref (run.paths);
+  g_array_unref (run.events);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Refusals                                                                  */
 
 static void
@@ -432,6 +534,8 @@ main (int argc, char **argv)
               fixture_set_up, test_child_work, fixture_tear_down);
   g_test_add ("/cs/record/CsRecorder/outgrows-ring-buffer", Fixture, NULL,
               fixture_set_up, test_outgrows_ring_buffer, fixture_tear_down);
+  g_test_add ("/cs/record/CsRecorder/snapshot", Fixture, NULL,
+              fixture_set_up, test_snapshot, fixture_tear_down);
   g_test_add ("/cs/record/CsRecorder/refusals", Fixture, NULL,
               fixture_set_up, test_refusals, fixture_tear_down);
 

@@ -1,0 +1,314 @@
+/* cs-record-live.c: the live timeline of a recording in progress.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * While a #CsRecordJob records, this asks its helper about once a second
+ * for a snapshot: a complete trace.dat of the pages streamed so far
+ * (cs_recorder_write_snapshot(), written next to the output, owned by the
+ * user).  Each snapshot is indexed in a worker thread into a private
+ * folder (not the index cache: these files are gone after the recording)
+ * and opened as a #CsDocument, announced with #CsRecordLive::document.
+ *
+ * One snapshot is in flight at a time: the next request goes out when the
+ * previous one was shown and at least %LIVE_INTERVAL_MS have passed, so a
+ * long recording refreshes less often instead of queueing work.  Each
+ * snapshot is indexed whole (what was recorded so far, not only what is
+ * new): the cost of a refresh grows with the recording.  The snapshot and
+ * index shown last are kept until a newer one replaces them or this object
+ * goes away; older ones are removed.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "cs-index-builder.h"
+#include "cs-index-cache.h"
+#include "cs-record-live.h"
+
+#define LIVE_INTERVAL_MS 1000
+#define LIVE_TICK_MS     100
+
+struct _CsRecordLive
+{
+  GObject parent_instance;
+
+  CsRecordJob *job;
+  char *index_dir;            /* private folder of the live indexes */
+  guint tick_id;
+  gint64 last_request_us;
+  gboolean pending;           /* a snapshot asked for, or being indexed */
+  GCancellable *cancellable;
+  CsDocument *document;       /* the latest shown */
+  char *shown_trace;          /* its snapshot and index, removed later */
+  char *shown_index;
+  guint n_updates;
+};
+
+G_DEFINE_FINAL_TYPE (CsRecordLive, cs_record_live, G_TYPE_OBJECT)
+
+enum {
+  SIGNAL_DOCUMENT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+typedef struct {
+  char *trace_path;
+  char *index_path;
+} Snapshot;
+
+static void
+snapshot_free (Snapshot *snapshot)
+{
+  g_free (snapshot->trace_path);
+  g_free (snapshot->index_path);
+  g_free (snapshot);
+}
+
+static void
+remove_files (const char *trace_path, const char *index_path)
+{
+  if (trace_path != NULL)
+    g_unlink (trace_path);
+  if (index_path != NULL)
+    g_unlink (index_path);
+}
+
+/* Worker thread: index the snapshot, open it. */
+static void
+index_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Snapshot *snapshot = task_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *identity = cs_index_cache_compute_identity (snapshot->trace_path, &error);
+  CsDocument *document;
+
+  if (identity == NULL ||
+      !cs_index_build (snapshot->trace_path, identity, snapshot->index_path,
+                       NULL, NULL, NULL, cancellable, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  document = cs_document_open (snapshot->trace_path, snapshot->index_path, &error);
+  if (document == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, document, g_object_unref);
+}
+
+static void
+index_done_cb (GObject      *source_object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  CsRecordLive *self = CS_RECORD_LIVE (source_object);
+  Snapshot *snapshot = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) document = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autofree char *old_trace = NULL;
+  g_autofree char *old_index = NULL;
+
+  self->pending = FALSE;
+  if (document == NULL)
+    {
+      /* A refresh missed is not worth a message: the next one follows. */
+      g_debug ("Live snapshot %s not shown: %s", snapshot->trace_path, error->message);
+      remove_files (snapshot->trace_path, snapshot->index_path);
+      return;
+    }
+
+  old_trace = g_steal_pointer (&self->shown_trace);
+  old_index = g_steal_pointer (&self->shown_index);
+  self->shown_trace = g_strdup (snapshot->trace_path);
+  self->shown_index = g_strdup (snapshot->index_path);
+  g_set_object (&self->document, document);
+  self->n_updates++;
+  g_debug ("Live snapshot %u: %" G_GUINT64_FORMAT " events, %.3f s from the request "
+           "to the document (written, indexed, opened)", self->n_updates,
+           cs_document_get_n_events (document),
+           (g_get_monotonic_time () - self->last_request_us) / 1e6);
+  g_signal_emit (self, signals[SIGNAL_DOCUMENT], 0, document);
+  /* Only now that the window moved on (and cancelled what it ran on the
+   * previous picture's files). */
+  remove_files (old_trace, old_index);
+}
+
+static void
+snapshot_cb (CsRecordLive *self,
+             const char   *path,
+             const char   *message)
+{
+  g_autoptr(GTask) task = NULL;
+  Snapshot *snapshot;
+  g_autofree char *name = NULL;
+
+  if (path == NULL)
+    {
+      g_debug ("No live snapshot: %s", message != NULL ? message : "");
+      self->pending = FALSE;
+      return;
+    }
+  if (self->cancellable == NULL || g_cancellable_is_cancelled (self->cancellable))
+    {
+      g_unlink (path);
+      return;
+    }
+
+  snapshot = g_new0 (Snapshot, 1);
+  snapshot->trace_path = g_strdup (path);
+  name = g_strdup_printf ("live-%u.index", self->n_updates + 1);
+  snapshot->index_path = g_build_filename (self->index_dir, name, NULL);
+
+  task = g_task_new (self, self->cancellable, index_done_cb, NULL);
+  g_task_set_source_tag (task, snapshot_cb);
+  g_task_set_task_data (task, snapshot, (GDestroyNotify) snapshot_free);
+  g_task_run_in_thread (task, index_thread);
+}
+
+static gboolean
+tick_cb (gpointer user_data)
+{
+  CsRecordLive *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->pending || self->index_dir == NULL ||
+      now - self->last_request_us < (gint64) LIVE_INTERVAL_MS * 1000)
+    return G_SOURCE_CONTINUE;
+  if (cs_record_job_request_snapshot (self->job))
+    {
+      self->pending = TRUE;
+      self->last_request_us = now;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+job_state_cb (CsRecordLive *self)
+{
+  CsRecordJobState state = cs_record_job_get_state (self->job);
+
+  if (state == CS_RECORD_JOB_STATE_RECORDING && self->tick_id == 0)
+    {
+      self->tick_id = g_timeout_add (LIVE_TICK_MS, tick_cb, self);
+      /* The first picture a second after the start, like the next ones. */
+      self->last_request_us = g_get_monotonic_time ();
+    }
+  else if (state != CS_RECORD_JOB_STATE_RECORDING && self->tick_id != 0)
+    g_clear_handle_id (&self->tick_id, g_source_remove);
+}
+
+/**
+ * cs_record_live_new:
+ * @job: the recording, not yet started or recording
+ *
+ * Follows @job: while it records, #CsRecordLive::document announces a
+ * document of what was recorded so far, about once a second.
+ *
+ * Returns: (transfer full): the live view's source
+ */
+CsRecordLive *
+cs_record_live_new (CsRecordJob *job)
+{
+  CsRecordLive *self;
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (CS_IS_RECORD_JOB (job), NULL);
+
+  self = g_object_new (CS_TYPE_RECORD_LIVE, NULL);
+  self->job = g_object_ref (job);
+  self->index_dir = g_dir_make_tmp ("chronoscope-live-XXXXXX", &error);
+  if (self->index_dir == NULL)
+    g_debug ("No live timeline: %s", error->message);
+  g_signal_connect_object (job, "snapshot", G_CALLBACK (snapshot_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (job, "notify::state", G_CALLBACK (job_state_cb), self, G_CONNECT_SWAPPED);
+  job_state_cb (self);
+  return self;
+}
+
+/**
+ * cs_record_live_get_document:
+ * @self: a #CsRecordLive
+ *
+ * Returns: (transfer none) (nullable): the latest live document
+ */
+CsDocument *
+cs_record_live_get_document (CsRecordLive *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_LIVE (self), NULL);
+  return self->document;
+}
+
+/**
+ * cs_record_live_get_n_updates:
+ * @self: a #CsRecordLive
+ *
+ * Returns: how many live documents were announced so far
+ */
+guint
+cs_record_live_get_n_updates (CsRecordLive *self)
+{
+  g_return_val_if_fail (CS_IS_RECORD_LIVE (self), 0);
+  return self->n_updates;
+}
+
+static void
+cs_record_live_dispose (GObject *object)
+{
+  CsRecordLive *self = CS_RECORD_LIVE (object);
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->job);
+
+  G_OBJECT_CLASS (cs_record_live_parent_class)->dispose (object);
+}
+
+static void
+cs_record_live_finalize (GObject *object)
+{
+  CsRecordLive *self = CS_RECORD_LIVE (object);
+
+  g_clear_object (&self->document);
+  remove_files (self->shown_trace, self->shown_index);
+  if (self->index_dir != NULL)
+    g_rmdir (self->index_dir);   /* fails, harmlessly, while a build runs */
+  g_free (self->shown_trace);
+  g_free (self->shown_index);
+  g_free (self->index_dir);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (cs_record_live_parent_class)->finalize (object);
+}
+
+static void
+cs_record_live_class_init (CsRecordLiveClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = cs_record_live_dispose;
+  object_class->finalize = cs_record_live_finalize;
+
+  /**
+   * CsRecordLive::document:
+   * @live: the live source
+   * @document: what was recorded so far (its file is a temporary snapshot,
+   *   valid until a newer document is announced or @live is finalized)
+   *
+   * A newer picture of the recording.
+   */
+  signals[SIGNAL_DOCUMENT] =
+    g_signal_new ("document", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, CS_TYPE_DOCUMENT);
+}
+
+static void
+cs_record_live_init (CsRecordLive *self)
+{
+  self->cancellable = g_cancellable_new ();
+}
