@@ -5,10 +5,12 @@
  * The pass (cs-latency-pass.c) finds the pairs; this writes them, in
  * threads of its own so that reading the events and pairing them overlap
  * with SQLite's inserts and the sorting: the pass fills chunks of rows
- * and hands each full one to a pipeline of three stages, each a thread
- * and a queue, and takes back an empty chunk from the last (N_CHUNKS in
- * all: the memory is bounded, and a pass that gets ahead waits).  The
- * first stage inserts the rows into `latency`; the other two give each
+ * and hands each full one to three stages at once, each a thread and a
+ * queue, and takes back an empty chunk once all three are done with one
+ * (N_CHUNKS in all: the memory is bounded, and a pass that gets ahead
+ * waits; the stages work side by side, so a slow moment of one holds
+ * the others back only once the chunks run out).  The first stage
+ * inserts the rows into `latency`; the other two give each
  * pair to an external sorter (cs-latency-sorter.c), one for each order,
  * and the orders are written at the end as columns of numbers in chunks
  * (cs-latency-column.c).  SQLite indexes on `latency` would give the same
@@ -56,22 +58,22 @@ enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define A_ROW_BITS 48
 
 #define CHUNK_ROWS 4096
-#define N_CHUNKS 6
+#define N_CHUNKS 12
 
 typedef struct {
   gint64 v[CHUNK_ROWS][CS_LATENCY_N_COLUMNS];
   guint8 n_keys[CHUNK_ROWS];
   guint n;
+  gint n_stages_left;           /* atomic: stages not done with it yet */
 } Chunk;
 
-/* A stage of the pipeline: takes chunks from @in, works on them, passes
- * them on to @out (the last stage's @out is the writer's empty chunks). */
+/* A stage: takes chunks from @in and works on them; the last stage done
+ * with a chunk gives it back to the writer's empty chunks. */
 typedef struct {
   CsLatencyWriter *writer;
   gboolean (*work) (CsLatencyWriter *writer, const Chunk *chunk, GError **error);
   GThread *thread;
   GAsyncQueue *in;              /* Chunk *, or &stop */
-  GAsyncQueue *out;
   GError *error;                /* the stage's failure, once writer->failed */
 } Stage;
 
@@ -205,21 +207,32 @@ stage_thread (gpointer data)
       if (!g_atomic_int_get (&self->failed) && !g_atomic_int_get (&self->abandon) &&
           !stage->work (self, chunk, &stage->error))
         g_atomic_int_set (&self->failed, TRUE);
-      if (stage->out == self->empty)
-        chunk->n = 0;
-      g_async_queue_push (stage->out, chunk);
+      if (g_atomic_int_dec_and_test (&chunk->n_stages_left))
+        {
+          chunk->n = 0;
+          g_async_queue_push (self->empty, chunk);
+        }
     }
-  if (stage->out != self->empty)
-    g_async_queue_push (stage->out, &stop);
   return NULL;
+}
+
+/* Hands a full chunk to every stage. */
+static void
+dispatch (CsLatencyWriter *self,
+          Chunk           *chunk)
+{
+  g_atomic_int_set (&chunk->n_stages_left, N_STAGES);
+  for (guint i = 0; i < N_STAGES; i++)
+    g_async_queue_push (self->stages[i].in, chunk);
 }
 
 /* Waits for the stages to have done everything handed to them. */
 static void
 join (CsLatencyWriter *self)
 {
-  if (self->stages[0].thread != NULL)
-    g_async_queue_push (self->stages[0].in, &stop);
+  for (guint i = 0; i < N_STAGES; i++)
+    if (self->stages[i].thread != NULL)
+      g_async_queue_push (self->stages[i].in, &stop);
   for (guint i = 0; i < N_STAGES; i++)
     if (self->stages[i].thread != NULL)
       g_thread_join (g_steal_pointer (&self->stages[i].thread));
@@ -311,7 +324,6 @@ cs_latency_writer_new (sqlite3  *db,
     }
   for (guint i = 0; i < N_STAGES; i++)
     {
-      self->stages[i].out = i + 1 < N_STAGES ? self->stages[i + 1].in : self->empty;
       self->stages[i].thread = g_thread_new ("cs-latency-writer", stage_thread, &self->stages[i]);
     }
   return self;
@@ -348,7 +360,7 @@ cs_latency_writer_add (CsLatencyWriter  *self,
       thread_failed (self, error);
       return FALSE;
     }
-  g_async_queue_push (self->stages[0].in, c);
+  dispatch (self, c);
   self->chunk = g_async_queue_pop (self->empty);
   return TRUE;
 }
@@ -520,7 +532,7 @@ cs_latency_writer_finish (CsLatencyWriter  *self,
 {
   if (self->chunk->n > 0)
     {
-      g_async_queue_push (self->stages[0].in, self->chunk);
+      dispatch (self, self->chunk);
       self->chunk = NULL;
     }
   join (self);
