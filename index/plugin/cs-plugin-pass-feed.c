@@ -17,7 +17,8 @@
  * pass's cost, then use the other cores while the pass works on the
  * events before them.  Otherwise (libtracecmd reads the recording) the
  * merge fills each stream's batch itself when it runs out, through the
- * document.  Memory is N_BATCHES batches per CPU, whatever the size of
+ * document (as it does when CS_PASS_FEED_THREADS is "0": tests compare
+ * the two ways).  Memory is N_BATCHES batches per CPU, whatever the size of
  * the recording: about 1 MiB each.
  */
 #include "config.h"
@@ -409,7 +410,8 @@ _cs_pass_feed_new (CsDocument      *document,
   feed->file = cs_document_get_trace_file (document);
   feed->wanted = wanted;
   feed->n_types = cs_document_get_n_event_types (document);
-  feed->threaded = feed->file != NULL && cs_trace_file_get_cursors_are_independent (feed->file);
+  feed->threaded = feed->file != NULL && cs_trace_file_get_cursors_are_independent (feed->file) &&
+                   g_strcmp0 (g_getenv ("CS_PASS_FEED_THREADS"), "0") != 0;
   feed->streams = g_new0 (Stream, MAX (n_cpus, 1));
   feed->heap = g_new0 (guint, MAX (n_cpus, 1));
   if (feed->file == NULL)
