@@ -3,7 +3,12 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * An external merge sort for the latency pass's two orders (worst first,
- * and by task then worst first): records are gathered in a buffer of
+ * and by task then worst first).  The order is always ascending by the
+ * records' first number, then their second and so on: a caller wanting
+ * a number descending stores it negated.  Comparing plain numbers in
+ * place, rather than through a compare function (g_qsort_with_data()),
+ * made sorting the runs about twice as fast.  Records are gathered in a
+ * buffer of
  * run_records; a full buffer is sorted and written to an unnamed
  * temporary file as one run; at the end the runs (and the last buffer,
  * sorted in memory) are merged through a small heap, each run read a
@@ -38,11 +43,13 @@ typedef struct {
   gboolean in_memory;
 } Run;
 
+#define MAX_FIELDS 8
+#define INSERTION_RECORDS 8
+
 struct _CsLatencySorter
 {
   guint n_fields;
   gsize record_bytes;
-  CsLatencySorterCompare compare;
   gsize run_records;
   gint64 *buffer;
   gsize n_buffered;
@@ -56,6 +63,7 @@ struct _CsLatencySorter
   gint64 *spilling;
   gsize n_spilling;
   GError *spill_error;
+  gint64 *sort_spare;           /* as large as a buffer: the merge sort's */
 };
 
 static gboolean spill_join (CsLatencySorter *self, GError **error);
@@ -72,8 +80,8 @@ file_failed (GError     **error,
 
 /**
  * cs_latency_sorter_new:
- * @n_fields: numbers per record, 1 or more
- * @compare: the order
+ * @n_fields: numbers per record, 1 to 8; records are sorted ascending
+ *   by their first number, then by their second, and so on
  * @run_records: records held in memory before a run goes to a temporary
  *   file (the memory bound: twice @run_records × @n_fields × 8 bytes, one
  *   buffer being filled while the other is sorted and written)
@@ -82,18 +90,16 @@ file_failed (GError     **error,
  *   cs_latency_sorter_free()
  */
 CsLatencySorter *
-cs_latency_sorter_new (guint                  n_fields,
-                       CsLatencySorterCompare compare,
-                       gsize                  run_records)
+cs_latency_sorter_new (guint n_fields,
+                       gsize run_records)
 {
   CsLatencySorter *self;
 
-  g_return_val_if_fail (n_fields > 0 && compare != NULL && run_records > 0, NULL);
+  g_return_val_if_fail (n_fields > 0 && n_fields <= MAX_FIELDS && run_records > 0, NULL);
 
   self = g_new0 (CsLatencySorter, 1);
   self->n_fields = n_fields;
   self->record_bytes = n_fields * sizeof (gint64);
-  self->compare = compare;
   self->run_records = run_records;
   self->run_ends = g_array_new (FALSE, FALSE, sizeof (guint64));
   return self;
@@ -116,6 +122,7 @@ cs_latency_sorter_free (CsLatencySorter *self)
   g_array_unref (self->run_ends);
   g_free (self->buffer);
   g_free (self->spilling);
+  g_free (self->sort_spare);
   g_free (self);
 }
 
@@ -131,12 +138,95 @@ cs_latency_sorter_get_n_records (CsLatencySorter *self)
   return self->n_records;
 }
 
-static int
-compare_with (gconstpointer a,
-              gconstpointer b,
-              gpointer      compare)
+static inline int
+compare_records (const gint64 *a,
+                 const gint64 *b,
+                 guint         n_fields)
 {
-  return ((CsLatencySorterCompare) compare) (a, b);
+  for (guint f = 0; f < n_fields; f++)
+    if (a[f] != b[f])
+      return a[f] < b[f] ? -1 : 1;
+  return 0;
+}
+
+static inline void
+copy_record (gint64       *to,
+             const gint64 *from,
+             guint         n_fields)
+{
+  for (guint f = 0; f < n_fields; f++)
+    to[f] = from[f];
+}
+
+/* Sorts the @n records of @records (a stable merge sort, insertion sort
+ * on short runs first), with @spare as large; returns which of the two
+ * holds the result. */
+static gint64 *
+sort_records (gint64  *records,
+              gint64  *spare,
+              gsize    n,
+              guint    nf)
+{
+  gint64 *from = records, *to = spare;
+
+  for (gsize lo = 0; lo < n; lo += INSERTION_RECORDS)
+    {
+      gsize hi = MIN (lo + INSERTION_RECORDS, n);
+
+      for (gsize i = lo + 1; i < hi; i++)
+        {
+          gint64 x[MAX_FIELDS];
+          gsize j = i;
+
+          copy_record (x, records + i * nf, nf);
+          for (; j > lo && compare_records (x, records + (j - 1) * nf, nf) < 0; j--)
+            copy_record (records + j * nf, records + (j - 1) * nf, nf);
+          copy_record (records + j * nf, x, nf);
+        }
+    }
+  for (gsize width = INSERTION_RECORDS; width < n; width *= 2)
+    {
+      gint64 *t;
+
+      for (gsize lo = 0; lo < n; lo += 2 * width)
+        {
+          gsize mid = MIN (lo + width, n), hi = MIN (lo + 2 * width, n);
+          gsize i = lo, j = mid, k = lo;
+
+          for (; i < mid && j < hi; k++)
+            if (compare_records (from + j * nf, from + i * nf, nf) < 0)
+              copy_record (to + k * nf, from + nf * j++, nf);
+            else
+              copy_record (to + k * nf, from + nf * i++, nf);
+          if (i < mid)
+            memcpy (to + k * nf, from + i * nf, (mid - i) * nf * sizeof (gint64));
+          else if (j < hi)
+            memcpy (to + k * nf, from + j * nf, (hi - j) * nf * sizeof (gint64));
+        }
+      t = from;
+      from = to;
+      to = t;
+    }
+  return from;
+}
+
+/* Sorts the @n records of *@records, which may end up in *@spare: the
+ * two are swapped then.  *@spare is allocated when %NULL. */
+static void
+sort_buffer (CsLatencySorter  *self,
+             gint64          **records,
+             gint64          **spare,
+             gsize             n)
+{
+  if (*spare == NULL)
+    *spare = g_malloc (MAX (n, 1) * self->record_bytes);
+  if (sort_records (*records, *spare, n, self->n_fields) == *spare)
+    {
+      gint64 *t = *records;
+
+      *records = *spare;
+      *spare = t;
+    }
 }
 
 /* Sorts @spilling and appends it to the file as a run; in the spill
@@ -145,7 +235,7 @@ static gpointer
 spill_thread (gpointer data)
 {
   CsLatencySorter *self = data;
-  const char *bytes = (const char *) self->spilling;
+  const char *bytes;
   gsize left = self->n_spilling * self->record_bytes;
   guint64 end;
 
@@ -158,8 +248,8 @@ spill_thread (gpointer data)
           return NULL;
         }
     }
-  g_qsort_with_data (self->spilling, (gint) self->n_spilling, self->record_bytes, compare_with,
-                     self->compare);
+  sort_buffer (self, &self->spilling, &self->sort_spare, self->n_spilling);
+  bytes = (const char *) self->spilling;
   while (left > 0)
     {
       ssize_t n = write (fileno (self->file), bytes, left);
@@ -291,11 +381,11 @@ sift_down (CsLatencySorter *self,
     {
       guint l = 2 * i + 1, r = l + 1, best = i, t;
 
-      if (l < len && self->compare (run_current (self, &runs[heap[l]]),
-                                    run_current (self, &runs[heap[best]])) < 0)
+      if (l < len && compare_records (run_current (self, &runs[heap[l]]),
+                                      run_current (self, &runs[heap[best]]), self->n_fields) < 0)
         best = l;
-      if (r < len && self->compare (run_current (self, &runs[heap[r]]),
-                                    run_current (self, &runs[heap[best]])) < 0)
+      if (r < len && compare_records (run_current (self, &runs[heap[r]]),
+                                      run_current (self, &runs[heap[best]]), self->n_fields) < 0)
         best = r;
       if (best == i)
         return;
@@ -314,8 +404,8 @@ sift_down (CsLatencySorter *self,
  * @error: a #G_FILE_ERROR when the temporary file cannot be read, or
  *   what @func sets
  *
- * Hands the records to @func in the order of the sorter's compare
- * function (records that tie come in no particular order).  Call it once.
+ * Hands the records to @func in ascending order (cs_latency_sorter_new();
+ * records that tie are equal).  Call it once.
  *
  * Returns: %FALSE with @error set on failure
  */
@@ -339,8 +429,8 @@ cs_latency_sorter_finish (CsLatencySorter      *self,
   heap = g_new0 (guint, MAX (n_runs, 1));
 
   if (self->n_buffered > 0)
-    g_qsort_with_data (self->buffer, (gint) self->n_buffered, self->record_bytes, compare_with,
-                       self->compare);
+    sort_buffer (self, &self->buffer, &self->sort_spare, self->n_buffered);
+  g_clear_pointer (&self->sort_spare, g_free);
   for (guint i = 0; i < n_runs; i++)
     {
       Run *run = &runs[i];

@@ -50,8 +50,12 @@
 #include "cs-latency-sorter.h"
 #include "cs-latency-writer.h"
 
-/* Records of the sorters, and the run each holds in memory (about
- * 28 MiB for both, and as much again while a run is sorted). */
+/* Records of the sorters, which sort them ascending: durations are
+ * stored negated, for the longest first.  Worst first: longest, then
+ * A's time, CPU and row, then the row; by task: pid, then longest, then
+ * A's time.  Each sorter holds a run being filled, one being sorted
+ * and written, and a spare as large for its merge sort: 3 × 28 MiB for
+ * both. */
 enum { W_DUR, W_A_TS, W_A_CPU_ROW, W_ID, N_WORST_FIELDS };
 enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define RUN_RECORDS (512 * 1024)   /* CS_LATENCY_SORT_RUN makes it shorter */
@@ -97,33 +101,6 @@ struct _CsLatencyWriter
 /* What tells the thread to end. */
 static Chunk stop;
 
-/* Worst first: longest, then A's time, CPU and row, then the row. */
-static int
-compare_worst (const gint64 *a,
-               const gint64 *b)
-{
-  if (a[W_DUR] != b[W_DUR])
-    return a[W_DUR] > b[W_DUR] ? -1 : 1;
-  for (guint f = W_A_TS; f < N_WORST_FIELDS; f++)
-    if (a[f] != b[f])
-      return a[f] < b[f] ? -1 : 1;
-  return 0;
-}
-
-/* By task, then longest first, then A's time. */
-static int
-compare_task (const gint64 *a,
-              const gint64 *b)
-{
-  if (a[T_PID] != b[T_PID])
-    return a[T_PID] < b[T_PID] ? -1 : 1;
-  if (a[T_DUR] != b[T_DUR])
-    return a[T_DUR] > b[T_DUR] ? -1 : 1;
-  if (a[T_A_TS] != b[T_A_TS])
-    return a[T_A_TS] < b[T_A_TS] ? -1 : 1;
-  return 0;
-}
-
 static gboolean
 exec (sqlite3     *db,
       const char  *sql,
@@ -166,7 +143,7 @@ work_worst (CsLatencyWriter  *self,
       const gint64 *v = chunk->v[r];
       gint64 worst[N_WORST_FIELDS];
 
-      worst[W_DUR] = v[CS_LATENCY_COL_DUR];
+      worst[W_DUR] = -v[CS_LATENCY_COL_DUR];
       worst[W_A_TS] = v[CS_LATENCY_COL_A_TS];
       worst[W_A_CPU_ROW] = (v[CS_LATENCY_COL_A_CPU] << A_ROW_BITS) | v[CS_LATENCY_COL_A_ROW];
       worst[W_ID] = ++self->n_worst;    /* rows go into `latency` in this order */
@@ -187,7 +164,7 @@ work_task (CsLatencyWriter  *self,
       gint64 task[N_TASK_FIELDS];
 
       task[T_PID] = v[CS_LATENCY_COL_PID];
-      task[T_DUR] = v[CS_LATENCY_COL_DUR];
+      task[T_DUR] = -v[CS_LATENCY_COL_DUR];
       task[T_A_TS] = v[CS_LATENCY_COL_A_TS];
       if (!cs_latency_sorter_add (self->by_task, task, error))
         return FALSE;
@@ -308,8 +285,8 @@ cs_latency_writer_new (sqlite3  *db,
         ? g_ascii_strtoull (g_getenv ("CS_LATENCY_SORT_RUN"), NULL, 10) : 0;
   if (run == 0 || run > RUN_RECORDS)
     run = RUN_RECORDS;
-  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, compare_worst, run);
-  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, compare_task, run);
+  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, run);
+  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, run);
   self->empty = g_async_queue_new ();
   for (guint i = 0; i < N_CHUNKS; i++)
     g_async_queue_push (self->empty, g_new0 (Chunk, 1));
@@ -448,7 +425,7 @@ write_worst_record (const gint64  *record,
                     gpointer       user_data,
                     GError       **error)
 {
-  return order_append (user_data, record[W_DUR], record[W_ID], error);
+  return order_append (user_data, -record[W_DUR], record[W_ID], error);
 }
 
 /* latency_worst, from the sorter. */
@@ -494,7 +471,7 @@ write_task_record (const gint64  *record,
       o->lo = order_position (o);
     }
   o->pid = record[T_PID];
-  return order_append (o, record[T_DUR], record[T_A_TS], error);
+  return order_append (o, -record[T_DUR], record[T_A_TS], error);
 }
 
 /* latency_task and latency_task_span, from the sorter. */
