@@ -24,6 +24,7 @@ typedef gboolean (*CsLatencySorterFunc)    (const gint64  *record,
 typedef struct _CsLatencySorter CsLatencySorter;
 
 CsLatencySorter *cs_latency_sorter_new    (guint                   n_fields,
+                                           guint                   n_radix_fields,
                                            gsize                   run_records);
 gboolean         cs_latency_sorter_add    (CsLatencySorter        *sorter,
                                            const gint64           *record,

@@ -285,8 +285,10 @@ cs_latency_writer_new (sqlite3  *db,
         ? g_ascii_strtoull (g_getenv ("CS_LATENCY_SORT_RUN"), NULL, 10) : 0;
   if (run == 0 || run > RUN_RECORDS)
     run = RUN_RECORDS;
-  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, run);
-  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, run);
+  /* By radix on the durations (and the pids), then by comparisons
+   * between the pairs of one duration (and task). */
+  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, 1, run);
+  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, 2, run);
   self->empty = g_async_queue_new ();
   for (guint i = 0; i < N_CHUNKS; i++)
     g_async_queue_push (self->empty, g_new0 (Chunk, 1));
