@@ -849,6 +849,61 @@ cs_trace_file_get_n_records_read (void)
 }
 
 /**
+ * cs_cpu_cursor_read_at:
+ * @cursor: a cursor of a recording whose cursors are independent
+ *   (cs_trace_file_get_cursors_are_independent())
+ * @offset: a #CsRecord offset seen earlier on the cursor's CPU
+ * @record: (out caller-allocates): the record, valid until the next call
+ *   on @cursor
+ * @error: %CS_INDEX_ERROR_CORRUPT when no record starts at @offset,
+ *   %CS_INDEX_ERROR_UNSUPPORTED when the cursors of the recording are not
+ *   independent (libtracecmd reads them)
+ *
+ * Like cs_trace_file_read_at(), on the cursor's own stream: threads that
+ * each hold a cursor of another CPU read records at once.  The cursor
+ * then goes on from the record after @offset.  Reading offsets in
+ * increasing order reuses the data read for the previous one.
+ *
+ * Thread: the cursor's.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_cpu_cursor_read_at (CsCpuCursor  *cursor,
+                       guint64       offset,
+                       CsRecord     *record,
+                       GError      **error)
+{
+  CsTracedatRecord rec;
+  GError *local = NULL;
+
+  g_return_val_if_fail (cursor != NULL && record != NULL, FALSE);
+
+  if (cursor->own == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                   "%s: CPU %u: records are read at an offset only through the recording",
+                   cursor->file->path, cursor->cpu);
+      return FALSE;
+    }
+  if (!cs_tracedat_cpu_seek (cursor->own, offset, error))
+    return FALSE;
+  if (!cs_tracedat_cpu_next (cursor->own, &rec, &local))
+    {
+      if (local != NULL)
+        g_propagate_error (error, local);
+      else
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                     _("%s has no event of CPU %u at offset %" PRIu64),
+                     cursor->file->path, cursor->cpu, offset);
+      return FALSE;
+    }
+  cursor->n_read++;
+  fill_own_record (record, &rec);
+  return TRUE;
+}
+
+/**
  * cs_trace_file_estimate_cpu:
  * @self: a recording
  * @cpu: 0 .. n_cpus - 1

@@ -101,6 +101,10 @@ struct tep_handle  *cs_cpu_cursor_get_tep           (CsCpuCursor  *cursor);
 gboolean            cs_cpu_cursor_next              (CsCpuCursor  *cursor,
                                                      CsRecord     *record,
                                                      GError      **error);
+gboolean            cs_cpu_cursor_read_at           (CsCpuCursor  *cursor,
+                                                     guint64       offset,
+                                                     CsRecord     *record,
+                                                     GError      **error);
 void                cs_cpu_cursor_free              (CsCpuCursor  *cursor);
 
 gboolean            cs_trace_file_estimate_cpu      (CsTraceFile  *self,

@@ -85,6 +85,12 @@ gboolean          _cs_plugin_document_ensure_automatic_passes (CsPluginDocument 
                                                         GError          **error);
 char             *_cs_plugin_document_describe_event   (CsPluginDocument *self,
                                                         const CsPluginEventRef *ref);
+void              _cs_plugin_document_describe_record  (struct tep_handle *tep,
+                                                        guint              cpu,
+                                                        guint64            row,
+                                                        gint64             ts_ns,
+                                                        struct tep_record *record,
+                                                        CsPluginEvent     *event);
 gboolean          _cs_plugin_document_fill_event       (CsPluginDocument *self,
                                                         guint             cpu,
                                                         guint64           row,

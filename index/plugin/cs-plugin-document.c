@@ -429,17 +429,40 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
       return FALSE;
     }
   tep = cs_trace_file_get_tep (file);
+  _cs_plugin_document_describe_record (tep, cpu, row, self->record.ts_ns,
+                                       self->record.tep_record, event);
+  return TRUE;
+}
+
+/**
+ * _cs_plugin_document_describe_record:
+ * @tep: the recording's formats (cs_trace_file_get_tep())
+ * @cpu: the event's CPU
+ * @row: its row among the CPU's events
+ * @ts_ns: its time, ns
+ * @record: its record, borrowed by @event
+ * @event: (out caller-allocates): the event as plugins see it
+ *
+ * Describes a record read already.  Any thread (one @tep per thread).
+ */
+void
+_cs_plugin_document_describe_record (struct tep_handle  *tep,
+                                     guint               cpu,
+                                     guint64             row,
+                                     gint64              ts_ns,
+                                     struct tep_record  *record,
+                                     CsPluginEvent      *event)
+{
   memset (event, 0, sizeof *event);
-  event->ts_ns = self->record.ts_ns;
+  event->ts_ns = ts_ns;
   event->cpu = cpu;
   event->row = row;
   event->tep = tep;
-  event->record = self->record.tep_record;
+  event->record = record;
   event->pid = tep_data_pid (tep, event->record);
   event->format = tep_find_event (tep, tep_data_type (tep, event->record));
   event->system = event->format != NULL ? event->format->system : "unknown";
   event->name = event->format != NULL ? event->format->name : "unknown";
-  return TRUE;
 }
 
 gboolean

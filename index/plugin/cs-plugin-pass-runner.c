@@ -3,12 +3,11 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * The index already lists every event with its time, type and record
- * offset, so a pass does not re-scan the recording: it walks the event
- * chunks of the CPUs that hold events of the wanted types, keeps the wanted
- * ones of each CPU's current chunk (so memory is one chunk's worth per
- * CPU, whatever the recording's size), merges the CPUs in time order with
- * a small heap, reads each wanted record at its offset for its fields, and
- * hands it to the plugin.  The plugin writes into a fresh database under a
+ * offset, so a pass does not re-scan the recording: the feed
+ * (cs-plugin-pass-feed.c) walks the event chunks of the CPUs that hold
+ * events of the wanted types, reads the wanted records, a thread per CPU
+ * ahead of the pass, and merges the CPUs in time order; each event goes
+ * to the plugin with its fields.  The plugin writes into a fresh database under a
  * temporary name that is renamed into place only when the pass succeeded:
  * a cancelled, failed or crashed pass leaves no results behind.
  *
@@ -25,6 +24,7 @@
 
 #include "cs-document-private.h"
 #include "cs-plugin-document-private.h"
+#include "cs-plugin-pass-feed.h"
 
 #define PROGRESS_EVERY 4096
 #define CANCEL_EVERY   512
@@ -37,26 +37,6 @@ struct _CsPluginPass
   guint64 n_events;
   gboolean plugin_running;      /* the authorizer guards chronoscope_pass */
 };
-
-/* The wanted events of one CPU's current chunk. */
-typedef struct {
-  guint cpu;
-  gint64 n_chunks;
-  gint64 next_chunk;
-  guint n, pos;
-  gint64 *ts;
-  gint64 *offset;
-  guint64 *row;
-} CpuStream;
-
-typedef struct {
-  CsDocument *doc;
-  const gboolean *wanted;       /* by type id */
-  CpuStream *streams;
-  guint n_streams;
-  guint *heap;                  /* stream indexes, a min-heap on (ts, cpu) */
-  guint heap_len;
-} Merge;
 
 sqlite3 *
 cs_plugin_pass_get_db (CsPluginPass *pass)
@@ -105,150 +85,6 @@ authorize (void       *user_data,
        action == SQLITE_DROP_TABLE || action == SQLITE_ALTER_TABLE))
     return SQLITE_DENY;
   return SQLITE_OK;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Events of the wanted types, in time order                                 */
-
-static gboolean
-stream_before (const Merge *m,
-               guint        a,
-               guint        b)
-{
-  const CpuStream *sa = &m->streams[a], *sb = &m->streams[b];
-  gint64 ta = sa->ts[sa->pos], tb = sb->ts[sb->pos];
-
-  return ta < tb || (ta == tb && sa->cpu < sb->cpu);
-}
-
-static void
-heap_sift_down (Merge *m,
-                guint  i)
-{
-  for (;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, best = i;
-
-      if (l < m->heap_len && stream_before (m, m->heap[l], m->heap[best]))
-        best = l;
-      if (r < m->heap_len && stream_before (m, m->heap[r], m->heap[best]))
-        best = r;
-      if (best == i)
-        return;
-      guint t = m->heap[i];
-      m->heap[i] = m->heap[best];
-      m->heap[best] = t;
-      i = best;
-    }
-}
-
-/* Loads the stream's next chunk with wanted events; FALSE at its end or
- * on error (then @error is set). */
-static gboolean
-stream_fill (Merge      *m,
-             CpuStream  *st,
-             GError    **error)
-{
-  st->n = st->pos = 0;
-  while (st->n == 0 && st->next_chunk < st->n_chunks)
-    {
-      CsEventChunkCache *c = _cs_document_get_chunk (m->doc, st->cpu, st->next_chunk++, error);
-
-      if (c == NULL)
-        return FALSE;
-      for (guint i = 0; i < c->n; i++)
-        {
-          gint64 type = c->cols[EV_TYPE][i];
-
-          if (type < 0 || type >= cs_document_get_n_event_types (m->doc) || !m->wanted[type])
-            continue;
-          st->ts[st->n] = c->cols[EV_TS][i];
-          st->offset[st->n] = c->cols[EV_OFFSET][i];
-          st->row[st->n] = c->first_row + i;
-          st->n++;
-        }
-    }
-  return st->n > 0;
-}
-
-static void
-merge_clear (Merge *m)
-{
-  for (guint i = 0; i < m->n_streams; i++)
-    {
-      g_free (m->streams[i].ts);
-      g_free (m->streams[i].offset);
-      g_free (m->streams[i].row);
-    }
-  g_free (m->streams);
-  g_free (m->heap);
-}
-
-/* Streams of the CPUs that hold wanted events, each at its first one. */
-static gboolean
-merge_init (Merge           *m,
-            CsDocument      *doc,
-            const gboolean  *wanted,
-            GError         **error)
-{
-  guint n_cpus = cs_document_get_n_cpus (doc);
-
-  m->doc = doc;
-  m->wanted = wanted;
-  m->streams = g_new0 (CpuStream, n_cpus);
-  m->heap = g_new0 (guint, n_cpus);
-  for (guint cpu = 0; cpu < n_cpus; cpu++)
-    {
-      guint64 n_wanted = 0;
-      CpuStream *st;
-
-      for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
-        if (wanted[t])
-          n_wanted += cs_document_get_cpu_type_count (doc, cpu, t);
-      if (n_wanted == 0)
-        continue;
-      st = &m->streams[m->n_streams];
-      st->cpu = cpu;
-      st->n_chunks = _cs_document_get_n_chunks (doc, cpu);
-      st->ts = g_new (gint64, CS_EVENT_CHUNK_ROWS);
-      st->offset = g_new (gint64, CS_EVENT_CHUNK_ROWS);
-      st->row = g_new (guint64, CS_EVENT_CHUNK_ROWS);
-      m->n_streams++;
-      if (stream_fill (m, st, error))
-        m->heap[m->heap_len++] = m->n_streams - 1;
-      else if (error != NULL && *error != NULL)
-        return FALSE;
-    }
-  for (guint i = m->heap_len / 2; i-- > 0;)
-    heap_sift_down (m, i);
-  return TRUE;
-}
-
-/* The next event in time order: its stream's CPU, row and offset.  FALSE
- * at the end, or on error. */
-static gboolean
-merge_next (Merge    *m,
-            guint    *cpu,
-            guint64  *row,
-            guint64  *offset,
-            GError  **error)
-{
-  CpuStream *st;
-
-  if (m->heap_len == 0)
-    return FALSE;
-  st = &m->streams[m->heap[0]];
-  *cpu = st->cpu;
-  *row = st->row[st->pos];
-  *offset = (guint64) st->offset[st->pos];
-  if (++st->pos == st->n && !stream_fill (m, st, error))
-    {
-      if (error != NULL && *error != NULL)
-        return FALSE;
-      m->heap[0] = m->heap[--m->heap_len];
-    }
-  heap_sift_down (m, 0);
-  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -353,26 +189,27 @@ feed_events (CsPluginPass             *pass,
              GError                  **error)
 {
   CsDocument *doc = _cs_plugin_document_get_document (pass->document);
-  Merge merge = { 0 };
+  g_autoptr(CsPassFeed) feed = NULL;
+  struct tep_handle *tep;
   GError *local_error = NULL;
-  guint64 done = 0, row, offset;
-  guint cpu;
+  CsPassFeedEvent next;
+  guint64 done = 0;
   gboolean ok = TRUE;
 
-  if (!merge_init (&merge, doc, wanted, error))
+  feed = _cs_pass_feed_new (doc, wanted, &local_error);
+  if (feed == NULL)
     {
-      merge_clear (&merge);
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
+      g_error_free (local_error);
       return FALSE;
     }
-  while (ok && merge_next (&merge, &cpu, &row, &offset, &local_error))
+  tep = cs_trace_file_get_tep (cs_document_get_trace_file (doc));
+  while (ok && _cs_pass_feed_next (feed, &next, &local_error))
     {
       CsPluginEvent event;
 
-      if (!_cs_plugin_document_fill_event (pass->document, cpu, row, offset, &event, error))
-        {
-          ok = FALSE;
-          break;
-        }
+      _cs_plugin_document_describe_record (tep, next.cpu, next.row, next.ts_ns, next.record,
+                                           &event);
       pass->plugin_running = TRUE;
       ok = info->event (state, &event, &local_error);
       pass->plugin_running = FALSE;
@@ -389,10 +226,10 @@ feed_events (CsPluginPass             *pass,
     }
   if (ok && local_error != NULL)
     {
-      g_propagate_error (error, local_error);
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
+      g_clear_error (&local_error);
       ok = FALSE;
     }
-  merge_clear (&merge);
   return ok;
 }
 

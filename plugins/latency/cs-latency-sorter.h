@@ -9,16 +9,6 @@
 G_BEGIN_DECLS
 
 /**
- * CsLatencySorterCompare:
- * @a: a record (its n_fields numbers)
- * @b: another
- *
- * Returns: < 0 when @a goes first, > 0 when @b does, 0 when they tie
- */
-typedef int      (*CsLatencySorterCompare) (const gint64 *a,
-                                            const gint64 *b);
-
-/**
  * CsLatencySorterFunc:
  * @record: the next record in order (its n_fields numbers), valid during
  *   the call
@@ -34,7 +24,7 @@ typedef gboolean (*CsLatencySorterFunc)    (const gint64  *record,
 typedef struct _CsLatencySorter CsLatencySorter;
 
 CsLatencySorter *cs_latency_sorter_new    (guint                   n_fields,
-                                           CsLatencySorterCompare  compare,
+                                           guint                   n_radix_fields,
                                            gsize                   run_records);
 gboolean         cs_latency_sorter_add    (CsLatencySorter        *sorter,
                                            const gint64           *record,

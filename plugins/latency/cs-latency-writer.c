@@ -5,10 +5,12 @@
  * The pass (cs-latency-pass.c) finds the pairs; this writes them, in
  * threads of its own so that reading the events and pairing them overlap
  * with SQLite's inserts and the sorting: the pass fills chunks of rows
- * and hands each full one to a pipeline of three stages, each a thread
- * and a queue, and takes back an empty chunk from the last (N_CHUNKS in
- * all: the memory is bounded, and a pass that gets ahead waits).  The
- * first stage inserts the rows into `latency`; the other two give each
+ * and hands each full one to three stages at once, each a thread and a
+ * queue, and takes back an empty chunk once all three are done with one
+ * (N_CHUNKS in all: the memory is bounded, and a pass that gets ahead
+ * waits; the stages work side by side, so a slow moment of one holds
+ * the others back only once the chunks run out).  The first stage
+ * inserts the rows into `latency`; the other two give each
  * pair to an external sorter (cs-latency-sorter.c), one for each order,
  * and the orders are written at the end as columns of numbers in chunks
  * (cs-latency-column.c).  SQLite indexes on `latency` would give the same
@@ -48,30 +50,34 @@
 #include "cs-latency-sorter.h"
 #include "cs-latency-writer.h"
 
-/* Records of the sorters, and the run each holds in memory (about
- * 28 MiB for both, and as much again while a run is sorted). */
+/* Records of the sorters, which sort them ascending: durations are
+ * stored negated, for the longest first.  Worst first: longest, then
+ * A's time, CPU and row, then the row; by task: pid, then longest, then
+ * A's time.  Each sorter holds a run being filled, one being sorted
+ * and written, and a spare as large for its merge sort: 3 × 28 MiB for
+ * both. */
 enum { W_DUR, W_A_TS, W_A_CPU_ROW, W_ID, N_WORST_FIELDS };
 enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define RUN_RECORDS (512 * 1024)   /* CS_LATENCY_SORT_RUN makes it shorter */
 #define A_ROW_BITS 48
 
 #define CHUNK_ROWS 4096
-#define N_CHUNKS 6
+#define N_CHUNKS 12
 
 typedef struct {
   gint64 v[CHUNK_ROWS][CS_LATENCY_N_COLUMNS];
   guint8 n_keys[CHUNK_ROWS];
   guint n;
+  gint n_stages_left;           /* atomic: stages not done with it yet */
 } Chunk;
 
-/* A stage of the pipeline: takes chunks from @in, works on them, passes
- * them on to @out (the last stage's @out is the writer's empty chunks). */
+/* A stage: takes chunks from @in and works on them; the last stage done
+ * with a chunk gives it back to the writer's empty chunks. */
 typedef struct {
   CsLatencyWriter *writer;
   gboolean (*work) (CsLatencyWriter *writer, const Chunk *chunk, GError **error);
   GThread *thread;
   GAsyncQueue *in;              /* Chunk *, or &stop */
-  GAsyncQueue *out;
   GError *error;                /* the stage's failure, once writer->failed */
 } Stage;
 
@@ -94,33 +100,6 @@ struct _CsLatencyWriter
 
 /* What tells the thread to end. */
 static Chunk stop;
-
-/* Worst first: longest, then A's time, CPU and row, then the row. */
-static int
-compare_worst (const gint64 *a,
-               const gint64 *b)
-{
-  if (a[W_DUR] != b[W_DUR])
-    return a[W_DUR] > b[W_DUR] ? -1 : 1;
-  for (guint f = W_A_TS; f < N_WORST_FIELDS; f++)
-    if (a[f] != b[f])
-      return a[f] < b[f] ? -1 : 1;
-  return 0;
-}
-
-/* By task, then longest first, then A's time. */
-static int
-compare_task (const gint64 *a,
-              const gint64 *b)
-{
-  if (a[T_PID] != b[T_PID])
-    return a[T_PID] < b[T_PID] ? -1 : 1;
-  if (a[T_DUR] != b[T_DUR])
-    return a[T_DUR] > b[T_DUR] ? -1 : 1;
-  if (a[T_A_TS] != b[T_A_TS])
-    return a[T_A_TS] < b[T_A_TS] ? -1 : 1;
-  return 0;
-}
 
 static gboolean
 exec (sqlite3     *db,
@@ -164,7 +143,7 @@ work_worst (CsLatencyWriter  *self,
       const gint64 *v = chunk->v[r];
       gint64 worst[N_WORST_FIELDS];
 
-      worst[W_DUR] = v[CS_LATENCY_COL_DUR];
+      worst[W_DUR] = -v[CS_LATENCY_COL_DUR];
       worst[W_A_TS] = v[CS_LATENCY_COL_A_TS];
       worst[W_A_CPU_ROW] = (v[CS_LATENCY_COL_A_CPU] << A_ROW_BITS) | v[CS_LATENCY_COL_A_ROW];
       worst[W_ID] = ++self->n_worst;    /* rows go into `latency` in this order */
@@ -185,7 +164,7 @@ work_task (CsLatencyWriter  *self,
       gint64 task[N_TASK_FIELDS];
 
       task[T_PID] = v[CS_LATENCY_COL_PID];
-      task[T_DUR] = v[CS_LATENCY_COL_DUR];
+      task[T_DUR] = -v[CS_LATENCY_COL_DUR];
       task[T_A_TS] = v[CS_LATENCY_COL_A_TS];
       if (!cs_latency_sorter_add (self->by_task, task, error))
         return FALSE;
@@ -205,21 +184,32 @@ stage_thread (gpointer data)
       if (!g_atomic_int_get (&self->failed) && !g_atomic_int_get (&self->abandon) &&
           !stage->work (self, chunk, &stage->error))
         g_atomic_int_set (&self->failed, TRUE);
-      if (stage->out == self->empty)
-        chunk->n = 0;
-      g_async_queue_push (stage->out, chunk);
+      if (g_atomic_int_dec_and_test (&chunk->n_stages_left))
+        {
+          chunk->n = 0;
+          g_async_queue_push (self->empty, chunk);
+        }
     }
-  if (stage->out != self->empty)
-    g_async_queue_push (stage->out, &stop);
   return NULL;
+}
+
+/* Hands a full chunk to every stage. */
+static void
+dispatch (CsLatencyWriter *self,
+          Chunk           *chunk)
+{
+  g_atomic_int_set (&chunk->n_stages_left, N_STAGES);
+  for (guint i = 0; i < N_STAGES; i++)
+    g_async_queue_push (self->stages[i].in, chunk);
 }
 
 /* Waits for the stages to have done everything handed to them. */
 static void
 join (CsLatencyWriter *self)
 {
-  if (self->stages[0].thread != NULL)
-    g_async_queue_push (self->stages[0].in, &stop);
+  for (guint i = 0; i < N_STAGES; i++)
+    if (self->stages[i].thread != NULL)
+      g_async_queue_push (self->stages[i].in, &stop);
   for (guint i = 0; i < N_STAGES; i++)
     if (self->stages[i].thread != NULL)
       g_thread_join (g_steal_pointer (&self->stages[i].thread));
@@ -295,8 +285,10 @@ cs_latency_writer_new (sqlite3  *db,
         ? g_ascii_strtoull (g_getenv ("CS_LATENCY_SORT_RUN"), NULL, 10) : 0;
   if (run == 0 || run > RUN_RECORDS)
     run = RUN_RECORDS;
-  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, compare_worst, run);
-  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, compare_task, run);
+  /* By radix on the durations (and the pids), then by comparisons
+   * between the pairs of one duration (and task). */
+  self->worst = cs_latency_sorter_new (N_WORST_FIELDS, 1, run);
+  self->by_task = cs_latency_sorter_new (N_TASK_FIELDS, 2, run);
   self->empty = g_async_queue_new ();
   for (guint i = 0; i < N_CHUNKS; i++)
     g_async_queue_push (self->empty, g_new0 (Chunk, 1));
@@ -311,7 +303,6 @@ cs_latency_writer_new (sqlite3  *db,
     }
   for (guint i = 0; i < N_STAGES; i++)
     {
-      self->stages[i].out = i + 1 < N_STAGES ? self->stages[i + 1].in : self->empty;
       self->stages[i].thread = g_thread_new ("cs-latency-writer", stage_thread, &self->stages[i]);
     }
   return self;
@@ -348,7 +339,7 @@ cs_latency_writer_add (CsLatencyWriter  *self,
       thread_failed (self, error);
       return FALSE;
     }
-  g_async_queue_push (self->stages[0].in, c);
+  dispatch (self, c);
   self->chunk = g_async_queue_pop (self->empty);
   return TRUE;
 }
@@ -436,7 +427,7 @@ write_worst_record (const gint64  *record,
                     gpointer       user_data,
                     GError       **error)
 {
-  return order_append (user_data, record[W_DUR], record[W_ID], error);
+  return order_append (user_data, -record[W_DUR], record[W_ID], error);
 }
 
 /* latency_worst, from the sorter. */
@@ -482,7 +473,7 @@ write_task_record (const gint64  *record,
       o->lo = order_position (o);
     }
   o->pid = record[T_PID];
-  return order_append (o, record[T_DUR], record[T_A_TS], error);
+  return order_append (o, -record[T_DUR], record[T_A_TS], error);
 }
 
 /* latency_task and latency_task_span, from the sorter. */
@@ -520,7 +511,7 @@ cs_latency_writer_finish (CsLatencyWriter  *self,
 {
   if (self->chunk->n > 0)
     {
-      g_async_queue_push (self->stages[0].in, self->chunk);
+      dispatch (self, self->chunk);
       self->chunk = NULL;
     }
   join (self);

@@ -7,8 +7,11 @@ For each recording, the census test plugin (census.c) runs its pass in
 the worker over every event type the oracle (tests/oracle/report-counts.py,
 a parse of `trace-cmd report`) reports, given as "system:*" patterns, then
 over two named types only; the counts per type, per CPU and in all must
-equal the oracle's, and the events must arrive in time order.  Recordings
-with instance buffers are skipped: Chronoscope indexes the top buffer.
+equal the oracle's, and the events must arrive in time order.  Then once
+more with CS_PASS_FEED_THREADS=0 (and a cache of its own), which reads the
+events without the feed's threads, as for recordings libtracecmd reads:
+the same census.  Recordings with instance buffers are skipped:
+Chronoscope indexes the top buffer.
 """
 import json
 import os
@@ -24,9 +27,13 @@ tap = Tap('cs-pass-')
 tmp, env, ok = tap.tmp, tap.env, tap.ok
 
 
-def census_of(recording, types):
+serial_env = dict(env, CS_PASS_FEED_THREADS='0',
+                  XDG_CACHE_HOME=os.path.join(tmp, 'cache-serial'))
+
+
+def census_of(recording, types, run_env=env):
     p = subprocess.run([exe, 'census', recording, ','.join(types), '-p', census],
-                       capture_output=True, text=True, env=env, timeout=600)
+                       capture_output=True, text=True, env=run_env, timeout=600)
     if p.returncode != 0:
         return None, p.stderr
     return json.loads(p.stdout), p.stderr
@@ -56,6 +63,9 @@ for recording in recordings:
                    for k in set(got['events']) | set(expected['events'])
                    if got['events'].get(k) != expected['events'].get(k)}))
     ok(got['ordered'], '%s: in time order over all CPUs' % name)
+    serial, err = census_of(recording, [s + ':*' for s in systems], serial_env)
+    ok(serial == got, '%s: the same census read without the feed\'s threads' % name,
+       err if serial is None else '%s\n%s' % (serial, got))
 
     # Two named types only (the most frequent and the rarest).
     ranked = sorted(expected['events'].items(), key=lambda kv: (-kv[1], kv[0]))

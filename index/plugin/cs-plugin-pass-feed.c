@@ -1,0 +1,558 @@
+/* cs-plugin-pass-feed.c: the events a plugin pass reads, in time order.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The index lists every event with its time, type and record offset, so
+ * a pass does not re-scan the recording: each CPU that holds events of
+ * the wanted types is a stream that walks the CPU's event chunks, keeps
+ * the wanted events and reads their records at their offsets, a batch of
+ * events at a time; the streams are merged in time order (ties in CPU
+ * order) with a small heap.
+ *
+ * When the recording's CPUs can be read independently
+ * (cs_trace_file_get_cursors_are_independent(), every recording read by
+ * Chronoscope's own reader), each stream runs in a thread of its own with
+ * its own connection to the index and its own cursor, N_BATCHES batches
+ * ahead of the merge: decoding chunks and reading records, most of a
+ * pass's cost, then use the other cores while the pass works on the
+ * events before them.  Otherwise (libtracecmd reads the recording) the
+ * merge fills each stream's batch itself when it runs out, through the
+ * document (as it does when CS_PASS_FEED_THREADS is "0": tests compare
+ * the two ways).  Memory is N_BATCHES batches per CPU, whatever the size of
+ * the recording: about 1 MiB each.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <event-parse.h>
+#include <glib/gi18n-lib.h>
+
+#include "cs-document-private.h"
+#include "cs-index-private.h"
+#include "cs-plugin-pass-feed.h"
+#include "cs-trace-file.h"
+
+#define BATCH_EVENTS 4096
+#define N_BATCHES 4
+
+/* Wanted events of one CPU, with copies of their records. */
+typedef struct {
+  guint n;
+  gint64 key_ts[BATCH_EVENTS];          /* the index's time: the merge's order */
+  guint64 row[BATCH_EVENTS];
+  gint64 ts_ns[BATCH_EVENTS];
+  struct tep_record record[BATCH_EVENTS];
+  gsize data_at[BATCH_EVENTS];          /* each record's data in @data */
+  guint8 *data;
+  gsize data_len, data_size;
+  gboolean last;                        /* the CPU has no more */
+  GError *error;                        /* then the batch is the last */
+} Batch;
+
+typedef struct {
+  CsPassFeed *feed;
+  guint cpu;
+  gint64 n_chunks;
+
+  /* The producer's (the stream's thread, or the merge without threads):
+   * the chunk being walked and the position in it. */
+  gint64 chunk;
+  guint chunk_pos;
+  sqlite3 *db;                  /* with a thread: its own connection */
+  sqlite3_stmt *select_chunk;
+  CsCpuCursor *cursor;          /* with a thread: its own cursor */
+  gint64 decoded_chunk;         /* in @cols, with a thread */
+  guint64 decoded_first_row;
+  guint decoded_n;
+  gint64 *cols[EV_N_COLUMNS];
+
+  GThread *thread;
+  GAsyncQueue *full;            /* Batch *, in order */
+  GAsyncQueue *empty;           /* Batch *, or STOP_BATCH */
+  gint stop;                    /* atomic */
+
+  /* The merge's. */
+  Batch *batch;                 /* being merged; without a thread, refilled */
+  guint pos;
+} Stream;
+
+struct _CsPassFeed
+{
+  CsDocument *doc;
+  CsTraceFile *file;
+  const gboolean *wanted;
+  guint n_types;
+  gboolean threaded;
+  Stream *streams;
+  guint n_streams;
+  guint *heap;                  /* stream indexes, a min-heap on (key_ts, cpu) */
+  guint heap_len;
+  Stream *advance;              /* the stream of the event handed out last */
+};
+
+/* What tells a stream's thread to end. */
+static char stop_mark;
+#define STOP_BATCH ((Batch *) &stop_mark)
+
+/* ------------------------------------------------------------------------ */
+/* The producer                                                              */
+
+/* The rows of @st's chunk st->chunk: its first row, count and columns. */
+static gboolean
+chunk_get (Stream    *st,
+           guint64   *first_row,
+           guint     *n,
+           gint64   **cols,
+           GError   **error)
+{
+  CsPassFeed *feed = st->feed;
+  const guint8 *data;
+  gsize size;
+  guint rows;
+  int rc;
+
+  if (!feed->threaded)
+    {
+      CsEventChunkCache *c = _cs_document_get_chunk (feed->doc, st->cpu, st->chunk, error);
+
+      if (c == NULL)
+        return FALSE;
+      *first_row = c->first_row;
+      *n = c->n;
+      memcpy (cols, c->cols, sizeof c->cols);
+      return TRUE;
+    }
+  if (st->decoded_chunk != st->chunk)
+    {
+      const char *index_path = cs_document_get_index_path (feed->doc);
+
+      if (st->db == NULL)
+        {
+          if (sqlite3_open_v2 (index_path, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                               NULL) != SQLITE_OK ||
+              sqlite3_prepare_v2 (st->db,
+                                  "SELECT first_row, n_rows, data FROM event_chunks"
+                                  " WHERE cpu = ?1 AND chunk = ?2", -1,
+                                  &st->select_chunk, NULL) != SQLITE_OK)
+            {
+              g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
+                           "Cannot read the index %s: %s", index_path,
+                           st->db != NULL ? sqlite3_errmsg (st->db) : "out of memory");
+              return FALSE;
+            }
+        }
+      sqlite3_bind_int (st->select_chunk, 1, st->cpu);
+      sqlite3_bind_int64 (st->select_chunk, 2, st->chunk);
+      rc = sqlite3_step (st->select_chunk);
+      if (rc != SQLITE_ROW)
+        {
+          if (rc == SQLITE_DONE)
+            g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                         "The index %s lacks chunk %" G_GINT64_FORMAT " of CPU %u",
+                         index_path, st->chunk, st->cpu);
+          else
+            g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
+                         "Cannot read the index %s: %s", index_path, sqlite3_errmsg (st->db));
+          sqlite3_reset (st->select_chunk);
+          return FALSE;
+        }
+      rows = (guint) sqlite3_column_int (st->select_chunk, 1);
+      data = sqlite3_column_blob (st->select_chunk, 2);
+      size = (gsize) sqlite3_column_bytes (st->select_chunk, 2);
+      if (rows > 16 * CS_EVENT_CHUNK_ROWS)
+        {
+          g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                       "The index %s has a chunk of %u events", index_path, rows);
+          sqlite3_reset (st->select_chunk);
+          return FALSE;
+        }
+      for (guint c = 0; c < EV_N_COLUMNS; c++)
+        st->cols[c] = g_renew (gint64, st->cols[c], MAX (rows, 1));
+      st->decoded_chunk = -1;
+      if (!cs_chunk_decode (data, size, rows, EV_N_COLUMNS, _cs_event_chunk_modes, st->cols,
+                            error))
+        {
+          sqlite3_reset (st->select_chunk);
+          return FALSE;
+        }
+      st->decoded_first_row = (guint64) sqlite3_column_int64 (st->select_chunk, 0);
+      st->decoded_n = rows;
+      st->decoded_chunk = st->chunk;
+      sqlite3_reset (st->select_chunk);
+    }
+  *first_row = st->decoded_first_row;
+  *n = st->decoded_n;
+  memcpy (cols, st->cols, sizeof st->cols);
+  return TRUE;
+}
+
+/* Appends the record at @offset of @st's CPU to @b. */
+static gboolean
+batch_add (Stream   *st,
+           Batch    *b,
+           guint64   row,
+           gint64    key_ts,
+           guint64   offset,
+           GError  **error)
+{
+  CsRecord rec;
+  gsize size, at;
+
+  if (st->feed->threaded ? !cs_cpu_cursor_read_at (st->cursor, offset, &rec, error)
+                         : !cs_trace_file_read_at (st->feed->file, st->cpu, offset, &rec, error))
+    return FALSE;
+  size = rec.tep_record->size > 0 ? (gsize) rec.tep_record->size : 0;
+  /* 8-byte aligned copies: libtraceevent reads 8-byte fields in place. */
+  at = (b->data_len + 7) & ~(gsize) 7;
+  if (at + size > b->data_size)
+    {
+      b->data_size = MAX (b->data_size * 2, at + size + 4096);
+      b->data = g_realloc (b->data, b->data_size);
+    }
+  if (size > 0)
+    memcpy (b->data + at, rec.tep_record->data, size);
+  b->data_len = at + size;
+  b->data_at[b->n] = at;
+  b->record[b->n] = *rec.tep_record;
+  b->record[b->n].ref_count = 1;
+  b->record[b->n].locked = 0;
+  b->record[b->n].priv = NULL;
+  b->key_ts[b->n] = key_ts;
+  b->row[b->n] = row;
+  b->ts_ns[b->n] = rec.ts_ns;
+  b->n++;
+  return TRUE;
+}
+
+/* Fills @b with the next wanted events of @st's CPU, up to BATCH_EVENTS;
+ * sets b->last at the CPU's end or on an error (b->error). */
+static void
+produce (Stream *st,
+         Batch  *b)
+{
+  CsPassFeed *feed = st->feed;
+
+  b->n = 0;
+  b->data_len = 0;
+  while (b->n < BATCH_EVENTS && st->chunk < st->n_chunks)
+    {
+      gint64 *cols[EV_N_COLUMNS];
+      guint64 first_row;
+      guint n;
+
+      if (!chunk_get (st, &first_row, &n, cols, &b->error))
+        {
+          b->last = TRUE;
+          return;
+        }
+      for (; st->chunk_pos < n && b->n < BATCH_EVENTS; st->chunk_pos++)
+        {
+          gint64 type = cols[EV_TYPE][st->chunk_pos];
+
+          if (type < 0 || type >= feed->n_types || !feed->wanted[type])
+            continue;
+          if (!batch_add (st, b, first_row + st->chunk_pos, cols[EV_TS][st->chunk_pos],
+                          (guint64) cols[EV_OFFSET][st->chunk_pos], &b->error))
+            {
+              b->last = TRUE;
+              return;
+            }
+        }
+      if (st->chunk_pos == n)
+        {
+          st->chunk++;
+          st->chunk_pos = 0;
+        }
+    }
+  for (guint i = 0; i < b->n; i++)
+    b->record[i].data = b->data + b->data_at[i];
+  b->last = st->chunk >= st->n_chunks;
+}
+
+static gpointer
+stream_thread (gpointer data)
+{
+  Stream *st = data;
+  gboolean last = FALSE;
+  GError *error = NULL;
+
+  st->cursor = cs_trace_file_open_cpu (st->feed->file, st->cpu, &error);
+  while (!last)
+    {
+      Batch *b = g_async_queue_pop (st->empty);
+
+      if (b == STOP_BATCH || g_atomic_int_get (&st->stop))
+        {
+          if (b != STOP_BATCH)
+            g_async_queue_push (st->empty, b);
+          break;
+        }
+      if (error != NULL)
+        {
+          b->n = 0;
+          b->last = TRUE;
+          b->error = g_steal_pointer (&error);
+        }
+      else
+        produce (st, b);
+      last = b->last;
+      g_async_queue_push (st->full, b);
+    }
+  g_clear_error (&error);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The merge                                                                 */
+
+static void
+batch_free (Batch *b)
+{
+  if (b == NULL)
+    return;
+  g_clear_error (&b->error);
+  g_free (b->data);
+  g_free (b);
+}
+
+/* The stream's next batch with events; FALSE at its end or on error. */
+static gboolean
+stream_refill (Stream  *st,
+               GError **error)
+{
+  st->pos = 0;
+  for (;;)
+    {
+      Batch *b;
+
+      if (st->batch != NULL && st->batch->last)
+        return FALSE;
+      if (!st->feed->threaded)
+        {
+          if (st->batch == NULL)
+            st->batch = g_new0 (Batch, 1);
+          produce (st, st->batch);
+        }
+      else
+        {
+          b = g_async_queue_pop (st->full);
+          if (st->batch != NULL)
+            g_async_queue_push (st->empty, st->batch);
+          st->batch = b;
+        }
+      if (st->batch->error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&st->batch->error));
+          return FALSE;
+        }
+      if (st->batch->n > 0)
+        return TRUE;
+    }
+}
+
+static gboolean
+stream_before (const CsPassFeed *feed,
+               guint             a,
+               guint             b)
+{
+  const Stream *sa = &feed->streams[a], *sb = &feed->streams[b];
+  gint64 ta = sa->batch->key_ts[sa->pos], tb = sb->batch->key_ts[sb->pos];
+
+  return ta < tb || (ta == tb && sa->cpu < sb->cpu);
+}
+
+static void
+heap_sift_down (CsPassFeed *feed,
+                guint       i)
+{
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, best = i;
+
+      if (l < feed->heap_len && stream_before (feed, feed->heap[l], feed->heap[best]))
+        best = l;
+      if (r < feed->heap_len && stream_before (feed, feed->heap[r], feed->heap[best]))
+        best = r;
+      if (best == i)
+        return;
+      guint t = feed->heap[i];
+      feed->heap[i] = feed->heap[best];
+      feed->heap[best] = t;
+      i = best;
+    }
+}
+
+/**
+ * _cs_pass_feed_new:
+ * @document: the recording, with its index
+ * @wanted: (array): by event type id (cs_document_get_n_event_types()
+ *   of them): whether the pass reads events of that type; must stay valid
+ *   until the feed is freed
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT when the
+ *   index cannot be read, the recording's errors when a record cannot
+ *   be read
+ *
+ * Starts reading the wanted events: with independent CPUs, one thread per
+ * CPU that holds some starts reading ahead.
+ *
+ * Returns: (transfer full): the feed, or %NULL with @error set
+ */
+CsPassFeed *
+_cs_pass_feed_new (CsDocument      *document,
+                   const gboolean  *wanted,
+                   GError         **error)
+{
+  g_autoptr(CsPassFeed) feed = g_new0 (CsPassFeed, 1);
+  guint n_cpus = cs_document_get_n_cpus (document);
+
+  feed->doc = document;
+  feed->file = cs_document_get_trace_file (document);
+  feed->wanted = wanted;
+  feed->n_types = cs_document_get_n_event_types (document);
+  feed->threaded = feed->file != NULL && cs_trace_file_get_cursors_are_independent (feed->file) &&
+                   g_strcmp0 (g_getenv ("CS_PASS_FEED_THREADS"), "0") != 0;
+  feed->streams = g_new0 (Stream, MAX (n_cpus, 1));
+  feed->heap = g_new0 (guint, MAX (n_cpus, 1));
+  if (feed->file == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   _("The recording “%s” can no longer be read"),
+                   cs_document_get_trace_path (document));
+      return NULL;
+    }
+  for (guint cpu = 0; cpu < n_cpus; cpu++)
+    {
+      guint64 n_wanted = 0;
+      Stream *st;
+
+      for (guint t = 0; t < feed->n_types; t++)
+        if (wanted[t])
+          n_wanted += cs_document_get_cpu_type_count (document, cpu, t);
+      if (n_wanted == 0)
+        continue;
+      st = &feed->streams[feed->n_streams++];
+      st->feed = feed;
+      st->cpu = cpu;
+      st->n_chunks = _cs_document_get_n_chunks (document, cpu);
+      st->decoded_chunk = -1;
+      if (!feed->threaded)
+        continue;
+      st->full = g_async_queue_new ();
+      st->empty = g_async_queue_new ();
+      for (guint i = 0; i < N_BATCHES; i++)
+        g_async_queue_push (st->empty, g_new0 (Batch, 1));
+      st->thread = g_thread_new ("cs-pass-feed", stream_thread, st);
+    }
+  for (guint i = 0; i < feed->n_streams; i++)
+    {
+      GError *local_error = NULL;
+
+      if (stream_refill (&feed->streams[i], &local_error))
+        feed->heap[feed->heap_len++] = i;
+      else if (local_error != NULL)
+        {
+          g_propagate_error (error, local_error);
+          return NULL;
+        }
+    }
+  for (guint i = feed->heap_len / 2; i-- > 0;)
+    heap_sift_down (feed, i);
+  return g_steal_pointer (&feed);
+}
+
+/**
+ * _cs_pass_feed_next:
+ * @feed: a feed
+ * @event: (out caller-allocates): the next wanted event in time order
+ *   (ties in CPU order, then in the CPU's order)
+ * @error: as for _cs_pass_feed_new()
+ *
+ * Returns: %TRUE with @event set; %FALSE at the end, or with @error set
+ */
+gboolean
+_cs_pass_feed_next (CsPassFeed       *feed,
+                    CsPassFeedEvent  *event,
+                    GError          **error)
+{
+  Stream *st;
+
+  /* The last event handed out stays valid until now. */
+  if (feed->advance != NULL)
+    {
+      st = g_steal_pointer (&feed->advance);
+      if (++st->pos == st->batch->n)
+        {
+          GError *local_error = NULL;
+
+          if (!stream_refill (st, &local_error))
+            {
+              if (local_error != NULL)
+                {
+                  g_propagate_error (error, local_error);
+                  feed->heap_len = 0;
+                  return FALSE;
+                }
+              feed->heap[0] = feed->heap[--feed->heap_len];
+            }
+        }
+      heap_sift_down (feed, 0);
+    }
+  if (feed->heap_len == 0)
+    return FALSE;
+  st = &feed->streams[feed->heap[0]];
+  event->cpu = st->cpu;
+  event->row = st->batch->row[st->pos];
+  event->ts_ns = st->batch->ts_ns[st->pos];
+  event->record = &st->batch->record[st->pos];
+  feed->advance = st;
+  return TRUE;
+}
+
+/**
+ * _cs_pass_feed_free:
+ * @feed: (nullable): a feed
+ *
+ * Stops its threads and frees it.
+ */
+void
+_cs_pass_feed_free (CsPassFeed *feed)
+{
+  if (feed == NULL)
+    return;
+  for (guint i = 0; i < feed->n_streams; i++)
+    {
+      Stream *st = &feed->streams[i];
+      Batch *b;
+
+      if (st->thread != NULL)
+        {
+          g_atomic_int_set (&st->stop, TRUE);
+          g_async_queue_push (st->empty, STOP_BATCH);
+          g_thread_join (st->thread);
+        }
+      batch_free (st->batch);
+      if (st->full != NULL)
+        {
+          while ((b = g_async_queue_try_pop (st->full)) != NULL)
+            batch_free (b);
+          g_async_queue_unref (st->full);
+        }
+      if (st->empty != NULL)
+        {
+          while ((b = g_async_queue_try_pop (st->empty)) != NULL)
+            if (b != STOP_BATCH)
+              batch_free (b);
+          g_async_queue_unref (st->empty);
+        }
+      g_clear_pointer (&st->cursor, cs_cpu_cursor_free);
+      sqlite3_finalize (st->select_chunk);
+      if (st->db != NULL)
+        sqlite3_close (st->db);
+      for (guint c = 0; c < EV_N_COLUMNS; c++)
+        g_free (st->cols[c]);
+    }
+  g_free (feed->streams);
+  g_free (feed->heap);
+  g_free (feed);
+}
