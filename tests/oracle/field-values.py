@@ -37,36 +37,8 @@ def field_value(fields, name):
     return int(m.group(1), 0)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("file")
-    parser.add_argument("event", help="SYSTEM:EVENT")
-    parser.add_argument("field")
-    parser.add_argument("--cpu", type=int)
-    parser.add_argument("--pid", type=int)
-    parser.add_argument("--where")
-    parser.add_argument("--trace-cmd", default=os.environ.get("TRACE_CMD", "trace-cmd"))
-    args = parser.parse_args()
-
-    system, event = args.event.split(":", 1)
-    # trace-cmd 3.1.6 was seen, rarely and only on a loaded machine, to
-    # print nothing at all, with nothing on stderr, for a recording it reads
-    # every other time: read twice before saying it cannot be read.
-    for attempt in range(2):
-        proc = subprocess.run([args.trace_cmd, "report", "-t", "-R", "-F", system + "/" + event,
-                               args.file], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        text = proc.stdout.decode("utf-8", "replace")
-        err = proc.stderr.decode("utf-8", "replace").strip()
-        if proc.returncode == 0 and text.startswith("cpus="):
-            break
-        sys.stderr.write("trace-cmd cannot read %s (exit %d, %d bytes out, attempt %d): %s\n"
-                         % (args.file, proc.returncode, len(text), attempt + 1, err))
-        if err:
-            return 1
-    else:
-        return 1
-    where = args.where.split("=", 1) if args.where else None
-
+def field_values(text, event, args, where):
+    """[ts, cpu, pid, value] of each matching event in the report's text."""
     values = []
     for line in text.splitlines()[1:]:
         m = HEADER.match(line)
@@ -85,6 +57,43 @@ def main():
             continue
         ts = int(m.group("s")) * 1000000000 + int(m.group("ns"))
         values.append([ts, cpu, pid, value])
+    return values
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("file")
+    parser.add_argument("event", help="SYSTEM:EVENT")
+    parser.add_argument("field")
+    parser.add_argument("--cpu", type=int)
+    parser.add_argument("--pid", type=int)
+    parser.add_argument("--where")
+    parser.add_argument("--trace-cmd", default=os.environ.get("TRACE_CMD", "trace-cmd"))
+    args = parser.parse_args()
+
+    system, event = args.event.split(":", 1)
+    where = args.where.split("=", 1) if args.where else None
+    # trace-cmd 3.1.6 was seen, rarely and only on a loaded machine, to print
+    # nothing, or its "cpus=" line and no event, with nothing on stderr and
+    # exit 0, for a recording it reads in full every other time (hundreds of
+    # runs made to reproduce it never did).  Read twice before saying it
+    # cannot be read or holds no such value, and say on stderr what came.
+    for attempt in range(2):
+        proc = subprocess.run([args.trace_cmd, "report", "-t", "-R", "-F", system + "/" + event,
+                               args.file], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        text = proc.stdout.decode("utf-8", "replace")
+        err = proc.stderr.decode("utf-8", "replace").strip()
+        if proc.returncode != 0 or not text.startswith("cpus="):
+            sys.stderr.write("trace-cmd cannot read %s (exit %d, %d bytes out, attempt %d): %s\n"
+                             % (args.file, proc.returncode, len(text), attempt + 1, err))
+            if err or attempt == 1:
+                return 1
+            continue
+        values = field_values(text, event, args, where)
+        if values:
+            break
+        sys.stderr.write("%s: no %s value in %d lines of trace-cmd report (attempt %d)\n"
+                         % (args.file, args.field, text.count("\n"), attempt + 1))
     json.dump(values, sys.stdout)
     sys.stdout.write("\n")
     return 0
