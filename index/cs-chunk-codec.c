@@ -180,6 +180,58 @@ cs_chunk_encode (guint                    n_rows,
   return g_bytes_new (buf, raw_size);
 }
 
+/* Reads @n varints from *@pp into @out (a delta column's running sums
+ * when @delta), or only walks over them when @out is %NULL.  Away from
+ * @end a varint cannot run past it, so the bounds are checked only near
+ * it: this loop is most of what decoding a chunk costs. */
+static gboolean
+get_varints (const guint8 **pp,
+             const guint8  *end,
+             guint          n,
+             gboolean       delta,
+             gint64        *out)
+{
+  const guint8 *p = *pp;
+  gint64 prev = 0;
+  guint r = 0;
+
+  if (out == NULL)
+    {
+      /* A varint ends at each byte without its high bit. */
+      for (; r < n && p < end; p++)
+        r += (*p & 0x80) == 0;
+      *pp = p;
+      return r == n;
+    }
+  for (; r < n; r++)
+    {
+      guint64 raw;
+
+      if (end - p >= MAX_VARINT_BYTES)
+        {
+          guint shift = 0;
+
+          raw = 0;
+          while (*p & 0x80)
+            {
+              raw |= (guint64) (*p++ & 0x7f) << shift;
+              shift += 7;
+              if (shift >= 64)
+                return FALSE;
+            }
+          raw |= (guint64) *p++ << shift;
+        }
+      else if (!get_varint (&p, end, &raw))
+        return FALSE;
+      if (delta)
+        prev = out[r] = (gint64) ((guint64) prev + (guint64) unzigzag (raw));
+      else
+        out[r] = unzigzag (raw);
+    }
+  *pp = p;
+  return TRUE;
+}
+
 static gboolean
 decode_varints (const guint8            *p,
                 const guint8            *end,
@@ -190,22 +242,8 @@ decode_varints (const guint8            *p,
                 gint64 * const          *columns)
 {
   for (guint c = 0; c < n_wanted; c++)
-    {
-      gint64 *col = columns[c];
-      gint64 prev = 0;
-
-      for (guint r = 0; r < n_rows; r++)
-        {
-          guint64 raw;
-
-          if (!get_varint (&p, end, &raw))
-            return FALSE;
-          if (modes[c] == CS_CHUNK_DELTA)
-            prev = col[r] = (gint64) ((guint64) prev + (guint64) unzigzag (raw));
-          else
-            col[r] = unzigzag (raw);
-        }
-    }
+    if (!get_varints (&p, end, n_rows, modes[c] == CS_CHUNK_DELTA, columns[c]))
+      return FALSE;
   /* All columns read: the blob must end exactly there. */
   return n_wanted < n_columns ? p <= end : p == end;
 }
@@ -219,10 +257,12 @@ decode_varints (const guint8            *p,
  * @n_wanted: decode only the first @n_wanted columns (1 .. @n_columns):
  *   columns are stored one after the other, so the rest is not read
  * @modes: (array length=n_columns): as encoded
- * @columns: (array length=n_wanted): each receives @n_rows values
+ * @columns: (array length=n_wanted): each receives @n_rows values; a
+ *   %NULL column is walked over without being decoded or stored
  * @error: %CS_INDEX_ERROR_CORRUPT when the blob does not decode
  *
- * Like cs_chunk_decode() for a prefix of the columns.  Any thread.
+ * Like cs_chunk_decode() for a prefix of the columns (or some of them:
+ * %NULL entries of @columns).  Any thread.
  *
  * Returns: %TRUE on success
  */

@@ -110,6 +110,7 @@ chunk_get (Stream    *st,
   const guint8 *data;
   gsize size;
   guint rows;
+  gboolean ok;
   int rc;
 
   if (!feed->threaded)
@@ -170,8 +171,16 @@ chunk_get (Stream    *st,
       for (guint c = 0; c < EV_N_COLUMNS; c++)
         st->cols[c] = g_renew (gint64, st->cols[c], MAX (rows, 1));
       st->decoded_chunk = -1;
-      if (!cs_chunk_decode (data, size, rows, EV_N_COLUMNS, _cs_event_chunk_modes, st->cols,
-                            error))
+      /* produce() reads no pids (the records hold them): walk over them. */
+      {
+        gint64 *wanted_cols[EV_N_COLUMNS];
+
+        memcpy (wanted_cols, st->cols, sizeof wanted_cols);
+        wanted_cols[EV_PID] = NULL;
+        ok = cs_chunk_decode_columns (data, size, rows, EV_N_COLUMNS, EV_N_COLUMNS,
+                                      _cs_event_chunk_modes, wanted_cols, error);
+      }
+      if (!ok)
         {
           sqlite3_reset (st->select_chunk);
           return FALSE;
