@@ -135,54 +135,70 @@ dialog_destroyed_cb (GtkWindow *dialog, CsWindow *window)
     g_object_set_data (G_OBJECT (window), key, NULL);
 }
 
-static void
-present_dialog (CsWindow *window, const char *name, GtkWindow *dialog)
+/**
+ * _cs_window_actions_show_dialog:
+ * @window: a #CsWindow
+ * @name: the dialog's name, for _cs_window_actions_get_dialog()
+ * @create: makes the dialog when @window has none of that name open
+ *
+ * Presents @window's dialog called @name, made by @create the first time
+ * and again after it was closed: one of each per window.
+ *
+ * Returns: (transfer none): the dialog
+ */
+GtkWindow *
+_cs_window_actions_show_dialog (CsWindow              *window,
+                                const char            *name,
+                                CsWindowDialogFactory  create)
 {
   g_autofree char *key = g_strconcat ("cs-dialog-", name, NULL);
+  GtkWindow *dialog = g_object_get_data (G_OBJECT (window), key);
 
-  g_object_set_data_full (G_OBJECT (dialog), "cs-dialog-key", g_strdup (key), g_free);
-  g_object_set_data (G_OBJECT (window), key, dialog);
-  g_signal_connect_object (dialog, "destroy", G_CALLBACK (dialog_destroyed_cb), window, 0);
+  if (dialog == NULL)
+    {
+      dialog = create (window);
+      g_object_set_data_full (G_OBJECT (dialog), "cs-dialog-key", g_strdup (key), g_free);
+      g_object_set_data (G_OBJECT (window), key, dialog);
+      g_signal_connect_object (dialog, "destroy", G_CALLBACK (dialog_destroyed_cb), window, 0);
+    }
   gtk_window_present (dialog);
+  return dialog;
+}
+
+static GtkWindow *
+new_task_list (CsWindow *window)
+{
+  return GTK_WINDOW (cs_task_list_new (GTK_WINDOW (window), get_analysis (window)));
+}
+
+static GtkWindow *
+new_filter_dialog (CsWindow *window)
+{
+  return GTK_WINDOW (cs_filter_dialog_new (GTK_WINDOW (window), get_analysis (window)));
+}
+
+static GtkWindow *
+new_stats_window (CsWindow *window)
+{
+  return GTK_WINDOW (cs_stats_window_new (GTK_WINDOW (window), get_analysis (window)));
 }
 
 static void
 show_tasks_action (GSimpleAction *action, GVariant *parameter, gpointer window)
 {
-  GtkWindow *dialog = _cs_window_actions_get_dialog (window, "tasks");
-
-  if (dialog != NULL)
-    {
-      gtk_window_present (dialog);
-      return;
-    }
-  present_dialog (window, "tasks", GTK_WINDOW (cs_task_list_new (GTK_WINDOW (window), get_analysis (window))));
+  _cs_window_actions_show_dialog (window, "tasks", new_task_list);
 }
 
 static void
 show_filters_action (GSimpleAction *action, GVariant *parameter, gpointer window)
 {
-  GtkWindow *dialog = _cs_window_actions_get_dialog (window, "filters");
-
-  if (dialog != NULL)
-    {
-      gtk_window_present (dialog);
-      return;
-    }
-  present_dialog (window, "filters",
-                  GTK_WINDOW (cs_filter_dialog_new (GTK_WINDOW (window), get_analysis (window))));
+  _cs_window_actions_show_dialog (window, "filters", new_filter_dialog);
 }
 
 static void
 show_stats_action (GSimpleAction *action, GVariant *parameter, gpointer window)
 {
-  GtkWindow *dialog = _cs_window_actions_get_dialog (window, "stats");
-
-  if (dialog == NULL)
-    present_dialog (window, "stats",
-                    GTK_WINDOW (cs_stats_window_new (GTK_WINDOW (window), get_analysis (window))));
-  else
-    gtk_window_present (dialog);
+  _cs_window_actions_show_dialog (window, "stats", new_stats_window);
 }
 
 /* Sessions ------------------------------------------------------------------ */
@@ -308,14 +324,7 @@ open_session_action (GSimpleAction *action, GVariant *parameter, gpointer window
 static void
 export_action (GSimpleAction *action, GVariant *parameter, gpointer window)
 {
-  GtkWindow *dialog = _cs_window_actions_get_dialog (window, "export");
-
-  if (dialog != NULL)
-    {
-      gtk_window_present (dialog);
-      return;
-    }
-  present_dialog (window, "export", cs_export_dialog_new (window));
+  _cs_window_actions_show_dialog (window, "export", cs_export_dialog_new);
 }
 
 static const GActionEntry entries[] = {

@@ -19,6 +19,8 @@
 
 #include "cs-analysis.h"
 #include "cs-demo.h"
+#include "cs-demo-dialog.h"
+#include "cs-window-actions.h"
 #include "cs-window-demo.h"
 #include "cs-window-plugins.h"
 
@@ -289,4 +291,41 @@ cs_window_demo_get_error (CsWindow *window)
 {
   g_return_val_if_fail (CS_IS_WINDOW (window), NULL);
   return g_object_get_data (G_OBJECT (window), DEMO_ERROR_KEY);
+}
+
+static void
+demo_finished_cb (CsWindow     *window,
+                  GFile        *file,
+                  const char   *scenario,
+                  CsDemoDialog *dialog)
+{
+  cs_window_open_demo (window, file, scenario);
+}
+
+static GtkWindow *
+new_demo_dialog (CsWindow *window)
+{
+  GtkWindow *dialog = GTK_WINDOW (cs_demo_dialog_new (GTK_WINDOW (window)));
+
+  g_signal_connect_object (dialog, "finished", G_CALLBACK (demo_finished_cb), window,
+                           G_CONNECT_SWAPPED);
+  return dialog;
+}
+
+/**
+ * _cs_window_demo_action:
+ * @action: win.demo
+ * @parameter: unused
+ * @user_data: the #CsWindow
+ *
+ * win.demo: the Classroom Demos dialog, one per window (like the window's
+ * other dialogs, see _cs_window_actions_show_dialog()); a demo's
+ * recording opens here with markers A and B around its latency.
+ */
+void
+_cs_window_demo_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  _cs_window_actions_show_dialog (CS_WINDOW (user_data), "demo", new_demo_dialog);
 }

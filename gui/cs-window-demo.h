@@ -15,5 +15,8 @@ gboolean    cs_window_demo_apply     (CsWindow    *window,
                                       const char  *scenario,
                                       GError     **error);
 const char *cs_window_demo_get_error (CsWindow    *window);
+void        _cs_window_demo_action   (GSimpleAction *action,
+                                      GVariant      *parameter,
+                                      gpointer       user_data);
 
 G_END_DECLS

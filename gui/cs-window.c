@@ -28,7 +28,6 @@
 #include "cs-format.h"
 #include "cs-index-job.h"
 #include "cs-record-panel.h"
-#include "cs-demo-dialog.h"
 #include "cs-window-demo.h"
 #include "cs-window-live.h"
 #include "cs-session.h"
@@ -73,7 +72,6 @@ struct _CsWindow
   CsDocument *document;
   GFile *file;
   GtkFileChooserNative *chooser;
-  CsDemoDialog *demo_dialog;     /* weak: the Classroom Demos dialog */
   CsPluginWindow *plugins;       /* layers, rows, pages, passes of plugins */
   GtkNotebook *list_notebook;    /* the event list, Query, plugin pages */
   CsQueryPage *query_page;       /* SQL over the recording */
@@ -616,33 +614,6 @@ record_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (panel));
 }
 
-static void
-demo_finished_cb (CsWindow     *self,
-                  GFile        *file,
-                  const char   *scenario,
-                  CsDemoDialog *dialog)
-{
-  cs_window_open_demo (self, file, scenario);
-}
-
-/* win.demo: the Classroom Demos dialog, one per window; a demo's recording
- * opens here with markers A and B around its latency. */
-static void
-demo_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
-{
-  CsWindow *self = user_data;
-
-  if (self->demo_dialog == NULL)
-    {
-      g_set_weak_pointer (&self->demo_dialog, cs_demo_dialog_new (GTK_WINDOW (self)));
-      g_signal_connect_object (self->demo_dialog, "finished", G_CALLBACK (demo_finished_cb), self,
-                               G_CONNECT_SWAPPED);
-    }
-  gtk_window_present (GTK_WINDOW (self->demo_dialog));
-}
-
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 
@@ -669,7 +640,6 @@ cs_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
-  g_clear_weak_pointer (&self->demo_dialog);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job);
   /* A running pass holds a reference: stop it and its widgets now. */
@@ -804,7 +774,7 @@ cs_window_init (CsWindow *self)
 {
   static const GActionEntry record_entries[] = {
     { "record", record_action },
-    { "demo", demo_action },
+    { "demo", _cs_window_demo_action },
     { "plugins", plugins_action },
     { "open-recent", open_recent_action, "s" },
   };
