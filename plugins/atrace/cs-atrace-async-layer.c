@@ -69,18 +69,6 @@ lane_top (sqlite3            *db,
 }
 
 static gboolean
-prepare (sqlite3             *db,
-         sqlite3_stmt       **stmt,
-         const CsPluginView  *view,
-         gint32               pid)
-{
-  if (!_cs_atrace_prepare_span (db, stmt, async_sql, view))
-    return FALSE;
-  sqlite3_bind_int64 (*stmt, 1, pid);
-  return TRUE;
-}
-
-static gboolean
 async_draw (gpointer            instance,
             cairo_t            *cr,
             const CsPluginView *view,
@@ -93,7 +81,7 @@ async_draw (gpointer            instance,
 
   if (db == NULL || pid <= 0 || !lane_top (db, view, pid, &top))
     return TRUE;
-  if (!prepare (db, &stmt, view, pid))
+  if (!_cs_atrace_prepare_span (db, &stmt, async_sql, view, pid))
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "atrace async slices: %s",
                    sqlite3_errmsg (db));
@@ -132,7 +120,8 @@ async_lookup (gpointer            instance,
   double top;
 
   if (db == NULL || pid <= 0 || !lane_top (db, view, pid, &top) ||
-      y_px < top || y_px >= top + LANE_PX || !prepare (db, &stmt, view, pid))
+      y_px < top || y_px >= top + LANE_PX ||
+      !_cs_atrace_prepare_span (db, &stmt, async_sql, view, pid))
     return FALSE;
   /* The latest begun under the pointer wins. */
   while (sqlite3_step (stmt) == SQLITE_ROW)

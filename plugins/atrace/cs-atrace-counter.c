@@ -128,9 +128,8 @@ _cs_atrace_draw_counter (sqlite3            *db,
   if (!_cs_atrace_counter_range (db, tgid, name, &min, &max))
     return TRUE;
   cs_plugin_view_get_area (view, &x, NULL, &width, NULL);
-  if (!_cs_atrace_prepare_span (db, &stmt, samples_sql, view))
+  if (!_cs_atrace_prepare_span (db, &stmt, samples_sql, view, tgid))
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, tgid);
   sqlite3_bind_text (stmt, 2, name, -1, SQLITE_TRANSIENT);
   cs_plugin_view_set_source (view, cr, role, 1.0);
   cairo_set_line_width (cr, 1.0);

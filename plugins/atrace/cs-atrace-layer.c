@@ -91,9 +91,8 @@ prepare_band (sqlite3            *db,
               gint32              pid,
               guint               depth)
 {
-  if (!_cs_atrace_prepare_span (db, stmt, slices_sql, view))
+  if (!_cs_atrace_prepare_span (db, stmt, slices_sql, view, pid))
     return FALSE;
-  sqlite3_bind_int64 (*stmt, 1, pid);
   sqlite3_bind_int64 (*stmt, 2, depth);
   return TRUE;
 }

@@ -39,7 +39,8 @@ sqlite3 *_cs_atrace_get_db       (CsAtrace         *self);
 gboolean _cs_atrace_prepare_span (sqlite3            *db,
                                   sqlite3_stmt      **stmt,
                                   const char         *sql,
-                                  const CsPluginView *view);
+                                  const CsPluginView *view,
+                                  gint64              pid);
 void     _cs_atrace_add_pass     (CsPlugin         *plugin);
 void     _cs_atrace_add_counter_band (CsPlugin     *plugin);
 void     _cs_atrace_add_page     (CsPlugin         *plugin);

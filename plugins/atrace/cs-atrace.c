@@ -75,11 +75,13 @@ _cs_atrace_get_db (CsAtrace *self)
  * @db: the pass's database
  * @stmt: (inout): a statement of @sql prepared earlier, or %NULL to
  *   prepare it now (the caller finalizes it)
- * @sql: a statement whose parameters ?3 and ?4 are the view's span
- *   [begin_ns, end_ns)
+ * @sql: a statement whose parameter ?1 is the pid (or tgid) of the task
+ *   plot drawn and ?3 and ?4 the view's span [begin_ns, end_ns)
  * @view: the view drawn
+ * @pid: the value of ?1
  *
- * Prepares (or resets) @stmt and binds the span; the caller binds ?1, ?2.
+ * Prepares (or resets) @stmt and binds ?1, ?3 and ?4; the caller binds ?2
+ * if @sql has it.
  *
  * Returns: %FALSE when @sql cannot be prepared (sqlite3_errmsg() says why)
  */
@@ -87,7 +89,8 @@ gboolean
 _cs_atrace_prepare_span (sqlite3             *db,
                          sqlite3_stmt       **stmt,
                          const char          *sql,
-                         const CsPluginView  *view)
+                         const CsPluginView  *view,
+                         gint64               pid)
 {
   gint64 begin, end;
 
@@ -95,6 +98,7 @@ _cs_atrace_prepare_span (sqlite3             *db,
     return FALSE;
   sqlite3_reset (*stmt);
   cs_plugin_view_get_span (view, &begin, &end);
+  sqlite3_bind_int64 (*stmt, 1, pid);
   sqlite3_bind_int64 (*stmt, 3, begin);
   sqlite3_bind_int64 (*stmt, 4, end);
   return TRUE;
