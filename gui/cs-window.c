@@ -53,6 +53,9 @@ struct _CsWindow
   GtkStack *stack;
   GtkLabel *loading_label;
   GtkProgressBar *progress_bar;
+  GtkWidget *opening_box;
+  GtkLabel *opening_label;
+  GtkProgressBar *opening_bar;
   CsTimeline *timeline;
   GtkPaned *paned;
   CsEventListView *event_list_view;
@@ -107,12 +110,17 @@ cs_window_set_state (CsWindow      *self,
                      CsWindowState  state)
 {
   static const char * const pages[] = { "empty", "loading", "timeline" };
+  /* While the recording shown live opens, its last picture stays, with
+   * the progress in the info bar. */
+  gboolean live_opening = state == CS_WINDOW_STATE_LOADING && self->live.live && self->document != NULL;
+  gboolean shown = state == CS_WINDOW_STATE_READY || live_opening;
 
-  gtk_stack_set_visible_child_name (self->stack, pages[state]);
-  gtk_widget_set_visible (self->zoom_box, state == CS_WINDOW_STATE_READY);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-in", state == CS_WINDOW_STATE_READY);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-out", state == CS_WINDOW_STATE_READY);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-fit", state == CS_WINDOW_STATE_READY);
+  gtk_stack_set_visible_child_name (self->stack, live_opening ? "timeline" : pages[state]);
+  gtk_widget_set_visible (self->opening_box, live_opening);
+  gtk_widget_set_visible (self->zoom_box, shown);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-in", shown);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-out", shown);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-fit", shown);
 
   if (self->state == state)
     return;
@@ -381,8 +389,10 @@ _cs_window_get_live (CsWindow *self)
 static void
 job_fraction_cb (CsWindow *self)
 {
-  if (self->job != NULL)
-    gtk_progress_bar_set_fraction (self->progress_bar, cs_index_job_get_fraction (self->job));
+  if (self->job == NULL)
+    return;
+  gtk_progress_bar_set_fraction (self->progress_bar, cs_index_job_get_fraction (self->job));
+  gtk_progress_bar_set_fraction (self->opening_bar, cs_index_job_get_fraction (self->job));
 }
 
 static void
@@ -473,7 +483,9 @@ cs_window_open_file (CsWindow *self,
   /* TRANSLATORS: shown while a recording is indexed */
   label = g_strdup_printf (_("Opening “%s”…"), basename);
   gtk_label_set_label (self->loading_label, label);
+  gtk_label_set_label (self->opening_label, label);
   gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+  gtk_progress_bar_set_fraction (self->opening_bar, 0.0);
   cs_window_hide_error (self);
 
   self->job = cs_index_job_new (file);
@@ -666,6 +678,7 @@ cs_window_dispose (GObject *object)
   CsWindow *self = CS_WINDOW (object);
 
   cs_window_cancel (self);
+  _cs_window_live_dispose (self);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -762,6 +775,9 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, opening_box);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, opening_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, opening_bar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, event_list_view);
