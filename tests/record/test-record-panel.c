@@ -220,7 +220,7 @@ typedef struct {
   CsRecordLive *live;
   guint min_updates;             /* wait for this many live pictures */
   CsEvent selected;
-  double scroll;
+  double scroll;                 /* the list's position before the last picture */
   gint32 pid;
 } ListPlace;
 
@@ -238,8 +238,16 @@ list_scrolled (gpointer data)
   return gtk_adjustment_get_value (list_adjustment (data)) > 0;
 }
 
+/* A new picture (or the written recording) comes to the timeline, before
+ * the list has it: where the list is now is where it should stay. */
+static void
+timeline_document_cb (CsTimeline *timeline, GParamSpec *pspec, ListPlace *place)
+{
+  place->scroll = gtk_adjustment_get_value (list_adjustment (place->window));
+}
+
 /* The window shows (enough pictures later) the same selected event, the
- * list where it was, and the task plot. */
+ * list where it was before the last picture, and the task plot. */
 static gboolean
 list_place_kept (gpointer data)
 {
@@ -253,17 +261,8 @@ list_place_kept (gpointer data)
     return FALSE;
   event = cs_event_item_get_event (item);
   return event->ts_ns == place->selected.ts_ns && event->cpu == place->selected.cpu &&
-         ABS (gtk_adjustment_get_value (adjustment) - place->scroll) <=
-           gtk_adjustment_get_page_size (adjustment) / 4 &&
+         place->scroll > 0 && ABS (gtk_adjustment_get_value (adjustment) - place->scroll) <= 1.0 &&
          cs_analysis_has_task_plot (cs_window_get_analysis (place->window), place->pid);
-}
-
-static gboolean
-live_updated (gpointer data)
-{
-  ListPlace *place = data;
-
-  return cs_record_live_get_n_updates (place->live) >= place->min_updates;
 }
 
 /* Selects an event of a task in the middle of the live picture's list,
@@ -399,21 +398,18 @@ test_record_from_window (void)
   save_screenshot (GTK_WIDGET (window), "record-window-live.png");
 
   /* The selected event, the list's position and a task plot the user
-   * added stay through two more live pictures. */
+   * added stay through the next live picture. */
   place.window = window;
   place.live = cs_record_panel_get_live (panel);
   choose_list_place (&place);
   /* With Graph follows, selecting the row showed its time. */
   zoom_begin_ns = cs_timeline_get_begin_ns (timeline);
   zoom_end_ns = cs_timeline_get_end_ns (timeline);
-  /* Once the list has settled on the row (GTK focuses it a frame later),
-   * its position is what the next pictures keep. */
+  place.scroll = 0;
+  g_signal_connect (timeline, "notify::document", G_CALLBACK (timeline_document_cb), &place);
   place.min_updates = cs_record_live_get_n_updates (place.live) + 1;
-  wait_until (live_updated, &place, "another live picture");
-  place.scroll = gtk_adjustment_get_value (list_adjustment (window));
-  place.min_updates = cs_record_live_get_n_updates (place.live) + 2;
   wait_until (list_place_kept, &place, "the list's place to stay through live pictures");
-  g_test_message ("the list stayed at %.0f px through %u live pictures",
+  g_test_message ("the list stayed at %.0f px until live picture %u",
                   gtk_adjustment_get_value (list_adjustment (window)), place.min_updates);
   g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
   g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
@@ -442,6 +438,7 @@ test_record_from_window (void)
   /* And into the written recording. */
   place.live = NULL;
   wait_until (list_place_kept, &place, "the list's place to stay in the written recording");
+  g_signal_handlers_disconnect_by_func (timeline, timeline_document_cb, &place);
   {
     g_autoptr(GFile) written = g_file_new_for_path (output);
     CsDocument *shown = cs_timeline_get_document (cs_window_get_timeline (window));
