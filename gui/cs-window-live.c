@@ -94,9 +94,13 @@ stop_restoring (CsWindowLive *live)
   g_clear_object (&live->restore_clock);
 }
 
+/* Frames the list may take to scroll to a selected row and focus it. */
+#define RESTORE_FRAMES 3
+
 /* The list has laid out the new picture's rows: back to where the user
  * was in the last one.  First the selected event, which the list scrolls
- * to (and focuses a frame later), then, a frame later, the position. */
+ * to and focuses over the next frames (more of them on a loaded machine),
+ * then the position, again after each of those frames. */
 static void
 restore_list_cb (GdkFrameClock *clock,
                  CsWindow      *window)
@@ -108,13 +112,20 @@ restore_list_cb (GdkFrameClock *clock,
   if (live->restore_selected)
     {
       live->restore_selected = FALSE;
+      live->restore_frames = RESTORE_FRAMES;
       cs_window_select_event (window, &live->restore_event);
       gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
       return;
     }
-  stop_restoring (live);
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cs_event_list_view_get_column_view (view)));
   gtk_adjustment_set_value (adjustment, live->restore_scroll);
+  if (live->restore_frames > 0)
+    {
+      live->restore_frames--;
+      gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+      return;
+    }
+  stop_restoring (live);
 }
 
 /* Remembers the selected event and the scroll position of the event list,

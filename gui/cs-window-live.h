@@ -26,6 +26,7 @@ typedef struct {
   double restore_scroll;         /* the event list's scroll position there */
   GdkFrameClock *restore_clock;  /* the list's clock, while restore waits */
   gulong restore_id;             /* its after-paint handler */
+  guint restore_frames;          /* frames to set restore_scroll again */
 } CsWindowLive;
 
 /* cs-window.c */
