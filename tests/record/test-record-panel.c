@@ -261,7 +261,9 @@ list_place_kept (gpointer data)
     return FALSE;
   event = cs_event_item_get_event (item);
   return event->ts_ns == place->selected.ts_ns && event->cpu == place->selected.cpu &&
-         place->scroll > 0 && ABS (gtk_adjustment_get_value (adjustment) - place->scroll) <= 1.0 &&
+         place->scroll > 0 &&
+         ABS (gtk_adjustment_get_value (adjustment) - place->scroll) <=
+           gtk_adjustment_get_page_size (adjustment) / 2 &&
          cs_analysis_has_task_plot (cs_window_get_analysis (place->window), place->pid);
 }
 
