@@ -8,12 +8,20 @@
  * panned; then the span stays, through the refreshes and into the written
  * recording when Stop opens it (the snapshots and the file share the
  * clock).  The title names the recording being made, not the hidden
- * snapshot.
+ * snapshot.  Each picture replaces the event list and the plots: the
+ * selected event (found again by its CPU, row and time), the list's scroll
+ * position and the user's CPU and task plots carry over.  After Stop, the
+ * last picture stays, with the opening's progress in the info bar
+ * (cs-window.c), until the written recording replaces it.
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
+#include "cs-analysis.h"
+#include "cs-plot-args.h"
 #include "cs-record-panel.h"
 #include "cs-window-live.h"
 
@@ -44,6 +52,129 @@ live_zoomed (CsWindow *window)
           cs_timeline_get_end_ns (timeline) != live->fit_end_ns);
 }
 
+/* The next recording shown keeps the CPU plots the user chose (those with
+ * events, grown with the recording, unless the user changed them) and the
+ * task plots. */
+static void
+keep_plots (CsWindow *window)
+{
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  CsDocument *document = cs_analysis_get_document (analysis);
+  g_autoptr(GArray) cpus = NULL;
+  g_autoptr(GArray) pids = NULL;
+  g_autoptr(GArray) fitted = NULL;
+  const guint *cpu_plots;
+  const gint32 *task_plots;
+  guint n_cpus, n_pids;
+
+  if (document == NULL)
+    return;
+  cpu_plots = cs_analysis_get_cpu_plots (analysis, &n_cpus);
+  task_plots = cs_analysis_get_task_plots (analysis, &n_pids);
+  fitted = cs_plot_args_select_cpus (document, NULL);
+  if (fitted->len != n_cpus || memcmp (fitted->data, cpu_plots, n_cpus * sizeof (guint)) != 0)
+    {
+      cpus = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_cpus);
+      g_array_append_vals (cpus, cpu_plots, n_cpus);
+    }
+  if (n_pids > 0)
+    {
+      pids = g_array_sized_new (FALSE, FALSE, sizeof (gint32), n_pids);
+      g_array_append_vals (pids, task_plots, n_pids);
+    }
+  cs_analysis_set_startup_plots (analysis, cpus, pids, NULL);
+}
+
+static void
+stop_restoring (CsWindowLive *live)
+{
+  if (live->restore_clock != NULL)
+    g_signal_handler_disconnect (live->restore_clock, live->restore_id);
+  live->restore_id = 0;
+  g_clear_object (&live->restore_clock);
+}
+
+/* Frames the list may take to scroll to a selected row and focus it. */
+#define RESTORE_FRAMES 3
+
+/* The list has laid out the new picture's rows: back to where the user
+ * was in the last one.  First the selected event, which the list scrolls
+ * to and focuses over the next frames (more of them on a loaded machine),
+ * then the position, again after each of those frames. */
+static void
+restore_list_cb (GdkFrameClock *clock,
+                 CsWindow      *window)
+{
+  CsWindowLive *live = _cs_window_get_live (window);
+  CsEventListView *view = cs_window_get_event_list_view (window);
+  GtkAdjustment *adjustment;
+
+  if (live->restore_selected)
+    {
+      live->restore_selected = FALSE;
+      live->restore_frames = RESTORE_FRAMES;
+      cs_window_select_event (window, &live->restore_event);
+      gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+      return;
+    }
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cs_event_list_view_get_column_view (view)));
+  gtk_adjustment_set_value (adjustment, live->restore_scroll);
+  if (live->restore_frames > 0)
+    {
+      live->restore_frames--;
+      gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+      return;
+    }
+  stop_restoring (live);
+}
+
+/* Remembers the selected event and the scroll position of the event list,
+ * for restore_list_cb() after the next picture. */
+static void
+keep_list (CsWindow *window)
+{
+  CsWindowLive *live = _cs_window_get_live (window);
+  CsEventListView *view = cs_window_get_event_list_view (window);
+  CsEventItem *item = cs_event_list_view_get_selected_item (view);
+  GtkAdjustment *adjustment;
+
+  /* A restore still waiting: the last picture never showed it. */
+  if (live->restore_clock != NULL)
+    return;
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cs_event_list_view_get_column_view (view)));
+  live->restore_scroll = gtk_adjustment_get_value (adjustment);
+  live->restore_selected = item != NULL;
+  if (item != NULL)
+    live->restore_event = *cs_event_item_get_event (item);
+}
+
+static void
+restore_list (CsWindow *window)
+{
+  CsWindowLive *live = _cs_window_get_live (window);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (cs_window_get_event_list_view (window)));
+
+  if (clock == NULL || live->restore_clock != NULL ||
+      (!live->restore_selected && live->restore_scroll == 0.0))
+    return;
+  live->restore_clock = g_object_ref (clock);
+  live->restore_id = g_signal_connect_object (clock, "after-paint", G_CALLBACK (restore_list_cb),
+                                              window, 0);
+  gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+}
+
+/**
+ * _cs_window_live_dispose:
+ * @window: a #CsWindow
+ *
+ * Drops what the live picture holds (a pending restore of the list).
+ */
+void
+_cs_window_live_dispose (CsWindow *window)
+{
+  stop_restoring (_cs_window_get_live (window));
+}
+
 /**
  * _cs_window_live_dup_title:
  * @window: a #CsWindow
@@ -69,7 +200,8 @@ _cs_window_live_dup_title (CsWindow *window)
  * @file: the file it starts opening
  *
  * Remembers the span to show @file at when it is the recording shown live
- * and the user zoomed into it.
+ * and the user zoomed into it, and then its plots, selected event and list
+ * position.
  */
 void
 _cs_window_live_before_open (CsWindow *window,
@@ -80,6 +212,12 @@ _cs_window_live_before_open (CsWindow *window,
   g_autofree char *path = g_file_get_path (file);
 
   live->keep_span = live_zoomed (window) && g_strcmp0 (path, live_output (window)) == 0;
+  live->keep_list = g_strcmp0 (path, live_output (window)) == 0;
+  if (live->keep_list)
+    {
+      keep_plots (window);
+      keep_list (window);
+    }
   live->keep_begin_ns = cs_timeline_get_begin_ns (timeline);
   live->keep_end_ns = cs_timeline_get_end_ns (timeline);
 }
@@ -89,7 +227,8 @@ _cs_window_live_before_open (CsWindow *window,
  * @window: a #CsWindow
  * @ok: whether the file opened (and is shown now)
  *
- * After opening a file: no longer live; the remembered span applies.
+ * After opening a file: no longer live; the remembered span, plots,
+ * selected event and list position apply.
  */
 void
 _cs_window_live_opened (CsWindow *window,
@@ -103,8 +242,11 @@ _cs_window_live_opened (CsWindow *window,
       if (live->keep_span)
         cs_timeline_set_span (cs_window_get_timeline (window), live->keep_begin_ns,
                               live->keep_end_ns);
+      if (live->keep_list)
+        restore_list (window);
     }
   live->keep_span = FALSE;
+  live->keep_list = FALSE;
 }
 
 /**
@@ -124,7 +266,7 @@ cs_window_show_live_document (CsWindow   *self,
   CsWindowLive *live;
   CsTimeline *timeline;
   g_autoptr(GFile) file = NULL;
-  gboolean zoomed;
+  gboolean zoomed, was_live;
   gint64 begin_ns, end_ns;
 
   g_return_if_fail (CS_IS_WINDOW (self));
@@ -140,8 +282,16 @@ cs_window_show_live_document (CsWindow   *self,
   zoomed = live_zoomed (self);
 
   file = g_file_new_for_path (cs_document_get_trace_path (document));
+  was_live = live->live;
+  if (was_live)
+    {
+      keep_plots (self);
+      keep_list (self);
+    }
   live->live = TRUE;
   _cs_window_set_document (self, document, file);
+  if (was_live)
+    restore_list (self);
   live->fit_begin_ns = cs_timeline_get_begin_ns (timeline);
   live->fit_end_ns = cs_timeline_get_end_ns (timeline);
   if (zoomed)

@@ -20,6 +20,13 @@ typedef struct {
   gboolean keep_span;            /* the file being opened shows this span: */
   gint64 keep_begin_ns;          /* the user zoomed into its live picture */
   gint64 keep_end_ns;
+  gboolean keep_list;            /* it keeps the plots, selection, scroll */
+  gboolean restore_selected;     /* the next picture selects restore_event */
+  CsEvent restore_event;         /* the event selected in the last one */
+  double restore_scroll;         /* the event list's scroll position there */
+  GdkFrameClock *restore_clock;  /* the list's clock, while restore waits */
+  gulong restore_id;             /* its after-paint handler */
+  guint restore_frames;          /* frames to set restore_scroll again */
 } CsWindowLive;
 
 /* cs-window.c */
@@ -34,5 +41,6 @@ void          _cs_window_live_before_open (CsWindow   *window,
                                           GFile       *file);
 void          _cs_window_live_opened     (CsWindow    *window,
                                           gboolean     ok);
+void          _cs_window_live_dispose    (CsWindow    *window);
 
 G_END_DECLS

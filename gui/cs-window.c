@@ -10,7 +10,9 @@
  * (a file that is not a recording, a truncated one, a crashed indexer) appear
  * in a banner at the top that names the file, while the window goes back to
  * what it showed before.  The window keeps no recording state of its own
- * beyond the CsDocument; the timeline owns the visible span.
+ * beyond the CsDocument; the timeline owns the visible span.  Opening a
+ * file (the index job, the chooser, drops, recent files) is in
+ * cs-window-open.c; the instance structure in cs-window-private.h.
  */
 #include "config.h"
 
@@ -22,64 +24,21 @@
 #include "cs-analysis.h"
 #include "cs-compare.h"
 #include "cs-query-page.h"
-#include "cs-recording-filters.h"
 #include "cs-cpu-chooser.h"
 #include "cs-filter-bar.h"
 #include "cs-format.h"
-#include "cs-index-job.h"
 #include "cs-record-panel.h"
 #include "cs-window-demo.h"
 #include "cs-window-live.h"
 #include "cs-session.h"
 #include "cs-window-actions.h"
 #include "cs-window.h"
+#include "cs-window-open.h"
+#include "cs-window-private.h"
 #include "cs-window-plugins.h"
 #include "cs-window-settings.h"
 #include "cs-plugins-dialog.h"
 #include "cs-recent-list.h"
-
-struct _CsWindow
-{
-  AdwApplicationWindow parent_instance;
-
-  /* template widgets */
-  GtkLabel *title_label;
-  GtkLabel *subtitle_label;
-  GtkWidget *zoom_box;
-  GtkRevealer *error_revealer;
-  GtkLabel *error_title_label;
-  GtkLabel *error_label;
-  GtkStack *stack;
-  GtkLabel *loading_label;
-  GtkProgressBar *progress_bar;
-  CsTimeline *timeline;
-  GtkPaned *paned;
-  CsEventListView *event_list_view;
-  GtkLabel *hover_label;
-  GtkLabel *marker_label;
-  GtkLabel *span_label;
-  GtkWidget *analysis_box;
-  GtkMenuButton *cpu_button;
-  CsFilterBar *filter_bar;
-  GtkBox *info_bar;
-  AdwToastOverlay *toast_overlay;
-
-  /* owned */
-  GSettings *settings;
-  CsAnalysis *analysis;
-  CsIndexJob *job;
-  GCancellable *cancellable;
-  CsDocument *document;
-  GFile *file;
-  GtkFileChooserNative *chooser;
-  CsPluginWindow *plugins;       /* layers, rows, pages, passes of plugins */
-  GtkNotebook *list_notebook;    /* the event list, Query, plugin pages */
-  CsQueryPage *query_page;       /* SQL over the recording */
-  char *error_message;
-  CsWindowState state;
-  gboolean selecting_clicked_event;
-  CsWindowLive live;             /* a recording shown while it is made */
-};
 
 G_DEFINE_ENUM_TYPE (CsWindowState, cs_window_state,
                     G_DEFINE_ENUM_VALUE (CS_WINDOW_STATE_EMPTY, "empty"),
@@ -100,17 +59,23 @@ static GParamSpec *properties[N_PROPS];
 /* ------------------------------------------------------------------------ */
 /* State                                                                     */
 
-static void
-cs_window_set_state (CsWindow      *self,
-                     CsWindowState  state)
+/* Also for cs-window-open.c. */
+void
+_cs_window_set_state (CsWindow      *self,
+                      CsWindowState  state)
 {
   static const char * const pages[] = { "empty", "loading", "timeline" };
+  /* While the recording shown live opens, its last picture stays, with
+   * the progress in the info bar. */
+  gboolean live_opening = state == CS_WINDOW_STATE_LOADING && self->live.live && self->document != NULL;
+  gboolean shown = state == CS_WINDOW_STATE_READY || live_opening;
 
-  gtk_stack_set_visible_child_name (self->stack, pages[state]);
-  gtk_widget_set_visible (self->zoom_box, state == CS_WINDOW_STATE_READY);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-in", state == CS_WINDOW_STATE_READY);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-out", state == CS_WINDOW_STATE_READY);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-fit", state == CS_WINDOW_STATE_READY);
+  gtk_stack_set_visible_child_name (self->stack, live_opening ? "timeline" : pages[state]);
+  gtk_widget_set_visible (self->opening_box, live_opening);
+  gtk_widget_set_visible (self->zoom_box, shown);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-in", shown);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-out", shown);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.zoom-fit", shown);
 
   if (self->state == state)
     return;
@@ -119,8 +84,8 @@ cs_window_set_state (CsWindow      *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
-static void
-cs_window_hide_error (CsWindow *self)
+void
+_cs_window_hide_error (CsWindow *self)
 {
   gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
   if (self->error_message != NULL)
@@ -130,10 +95,10 @@ cs_window_hide_error (CsWindow *self)
     }
 }
 
-static void
-cs_window_show_error (CsWindow     *self,
-                      GFile        *file,
-                      const GError *error)
+void
+_cs_window_show_error (CsWindow     *self,
+                       GFile        *file,
+                       const GError *error)
 {
   g_autofree char *basename = g_file_get_basename (file);
   g_autofree char *title = g_strdup_printf (_("Could not open “%s”"), basename);
@@ -150,7 +115,7 @@ cs_window_show_error (CsWindow     *self,
 static void
 dismiss_error_cb (CsWindow *self)
 {
-  cs_window_hide_error (self);
+  _cs_window_hide_error (self);
 }
 
 static void
@@ -343,7 +308,7 @@ cs_window_set_document (CsWindow   *self,
   cs_window_update_titles (self);
   span_changed_cb (self);
   hover_text_changed_cb (self);
-  cs_window_set_state (self, document != NULL ? CS_WINDOW_STATE_READY : CS_WINDOW_STATE_EMPTY);
+  _cs_window_set_state (self, document != NULL ? CS_WINDOW_STATE_READY : CS_WINDOW_STATE_EMPTY);
   /* Plots and filter for the new recording (after the timeline and the
    * list have it). */
   cs_analysis_document_changed (self->analysis);
@@ -373,196 +338,11 @@ _cs_window_get_live (CsWindow *self)
   return &self->live;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Opening                                                                   */
-
-static void
-job_fraction_cb (CsWindow *self)
-{
-  if (self->job != NULL)
-    gtk_progress_bar_set_fraction (self->progress_bar, cs_index_job_get_fraction (self->job));
-}
-
-static void
-job_done_cb (GObject      *source_object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(CsWindow) self = user_data;
-  CsIndexJob *job = CS_INDEX_JOB (source_object);
-  g_autoptr(CsDocument) document = NULL;
-  g_autoptr(GError) error = NULL;
-
-  document = cs_index_job_run_finish (job, result, &error);
-
-  /* Superseded by another file, or the window is going away. */
-  if (job != self->job)
-    return;
-
-  g_clear_object (&self->cancellable);
-
-  if (document == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        cs_window_show_error (self, cs_index_job_get_file (job), error);
-      g_clear_object (&self->job);
-      _cs_window_live_opened (self, FALSE);
-      cs_window_set_state (self, self->document != NULL ? CS_WINDOW_STATE_READY
-                                                        : CS_WINDOW_STATE_EMPTY);
-      return;
-    }
-
-  self->live.live = FALSE;      /* before the titles are made */
-  cs_window_set_document (self, document, cs_index_job_get_file (job));
-  _cs_window_live_opened (self, TRUE);
-  cs_recent_list_add_file (cs_index_job_get_file (job));
-  g_clear_object (&self->job);
-}
-
-/**
- * cs_window_cancel:
- * @self: a #CsWindow
- *
- * Stops indexing, if the window is indexing; it goes back to what it showed
- * before.
- */
-void
-cs_window_cancel (CsWindow *self)
-{
-  g_return_if_fail (CS_IS_WINDOW (self));
-
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-}
-
+/* Cancel on the loading page (cs-window-open.c). */
 static void
 cancel_clicked_cb (CsWindow *self)
 {
   cs_window_cancel (self);
-}
-
-/**
- * cs_window_open_file:
- * @self: a #CsWindow
- * @file: a trace.dat recording
- *
- * Indexes @file in a worker process (or reuses its index) and shows it.
- * Whatever was being indexed before is cancelled.  Failures show in the
- * error banner and #CsWindow:error-message.
- */
-void
-cs_window_open_file (CsWindow *self,
-                     GFile    *file)
-{
-  g_autofree char *basename = NULL;
-  g_autofree char *label = NULL;
-
-  g_return_if_fail (CS_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  cs_window_cancel (self);
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->job);
-
-  /* The recording that was shown live opens where the user zoomed. */
-  _cs_window_live_before_open (self, file);
-
-  basename = g_file_get_basename (file);
-  /* TRANSLATORS: shown while a recording is indexed */
-  label = g_strdup_printf (_("Opening “%s”…"), basename);
-  gtk_label_set_label (self->loading_label, label);
-  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
-  cs_window_hide_error (self);
-
-  self->job = cs_index_job_new (file);
-  self->cancellable = g_cancellable_new ();
-  g_signal_connect_object (self->job, "notify::fraction",
-                           G_CALLBACK (job_fraction_cb), self, G_CONNECT_SWAPPED);
-  cs_window_set_state (self, CS_WINDOW_STATE_LOADING);
-  cs_index_job_run_async (self->job, self->cancellable, job_done_cb, g_object_ref (self));
-}
-
-static void
-chooser_response_cb (CsWindow             *self,
-                     int                   response,
-                     GtkFileChooserNative *chooser)
-{
-  g_autoptr(GFile) file = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-
-  g_clear_object (&self->chooser);
-
-  if (file == NULL)
-    return;
-
-  if (self->settings != NULL)
-    {
-      g_autoptr(GFile) parent = g_file_get_parent (file);
-      g_autofree char *directory = parent != NULL ? g_file_get_path (parent) : NULL;
-
-      if (directory != NULL)
-        g_settings_set_string (self->settings, "last-directory", directory);
-    }
-
-  cs_window_open_file (self, file);
-}
-
-/**
- * cs_window_choose_file:
- * @self: a #CsWindow
- *
- * Asks for a recording with the desktop's file chooser, then opens it.
- */
-void
-cs_window_choose_file (CsWindow *self)
-{
-  g_return_if_fail (CS_IS_WINDOW (self));
-
-  if (self->chooser != NULL)
-    {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-      return;
-    }
-
-  self->chooser = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_OPEN,
-                                               _("_Open"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
-
-  cs_recording_filters_add (GTK_FILE_CHOOSER (self->chooser));
-
-  if (self->settings != NULL)
-    {
-      g_autofree char *directory = g_settings_get_string (self->settings, "last-directory");
-
-      if (directory != NULL && *directory != '\0' && g_file_test (directory, G_FILE_TEST_IS_DIR))
-        {
-          g_autoptr(GFile) folder = g_file_new_for_path (directory);
-          gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), folder, NULL);
-        }
-    }
-
-  g_signal_connect_object (self->chooser, "response",
-                           G_CALLBACK (chooser_response_cb), self, G_CONNECT_SWAPPED);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
-}
-
-static gboolean
-drop_cb (GtkDropTarget *target,
-         const GValue  *value,
-         double         x,
-         double         y,
-         CsWindow      *self)
-{
-  GFile *file = g_value_get_object (value);
-
-  if (file == NULL)
-    return FALSE;
-
-  cs_window_open_file (self, file);
-  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -580,17 +360,6 @@ view_action (GtkWidget  *widget,
    * timeline, so its buttons reach the timeline's actions through ours. */
   timeline_action = g_strconcat ("timeline.", action_name + strlen ("view."), NULL);
   gtk_widget_activate_action (GTK_WIDGET (self->timeline), timeline_action, NULL);
-}
-
-/* win.open-recent(uri): a row of the recent recordings. */
-static void
-open_recent_action (GSimpleAction *action,
-                    GVariant      *parameter,
-                    gpointer       user_data)
-{
-  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
-
-  cs_window_open_file (CS_WINDOW (user_data), file);
 }
 
 /* win.record: one record panel per window; what it records shows here
@@ -637,6 +406,7 @@ cs_window_dispose (GObject *object)
   CsWindow *self = CS_WINDOW (object);
 
   cs_window_cancel (self);
+  _cs_window_live_dispose (self);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -732,6 +502,9 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, opening_box);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, opening_label);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, opening_bar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, event_list_view);
@@ -776,10 +549,7 @@ cs_window_init (CsWindow *self)
     { "record", record_action },
     { "demo", _cs_window_demo_action },
     { "plugins", plugins_action },
-    { "open-recent", open_recent_action, "s" },
   };
-  GtkDropTarget *target;
-
   gtk_widget_init_template (GTK_WIDGET (self));
   g_action_map_add_action_entries (G_ACTION_MAP (self), record_entries,
                                    G_N_ELEMENTS (record_entries), self);
@@ -805,9 +575,7 @@ cs_window_init (CsWindow *self)
   _cs_window_actions_init (self);
   cs_compare_install (self);     /* a second recording: cs-compare.c */
 
-  target = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
-  g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
+  _cs_window_open_init (self);   /* drops, recent files: cs-window-open.c */
 
   self->settings = _cs_window_settings_lookup ();
   _cs_window_settings_restore_size (GTK_WINDOW (self), self->settings);
@@ -816,7 +584,7 @@ cs_window_init (CsWindow *self)
                      G_SETTINGS_BIND_DEFAULT);
 
   self->state = CS_WINDOW_STATE_EMPTY;
-  cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
+  _cs_window_set_state (self, CS_WINDOW_STATE_EMPTY);
   hover_text_changed_cb (self);
 }
 

@@ -17,6 +17,7 @@
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 
+#include "cs-analysis.h"
 #include "cs-cli.h"
 #include "cs-cli-record.h"
 #include "cs-record-event-tree.h"
@@ -155,6 +156,146 @@ save_screenshot (GtkWidget *widget, const char *name)
   g_test_message ("screenshot: %s", path);
 }
 
+/* A visible label of @widget's tree whose text begins with @prefix. */
+static GtkLabel *
+find_label (GtkWidget *widget, const char *prefix)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+      g_str_has_prefix (gtk_label_get_label (GTK_LABEL (widget)), prefix))
+    return GTK_LABEL (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkLabel *found = find_label (child, prefix);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* What the window showed when it began opening the written recording. */
+typedef struct {
+  gboolean loading_seen;
+  gboolean timeline_page;        /* the stack kept the timeline's page */
+  guint64 n_events;              /* events of the picture shown then */
+  gboolean live;
+  gboolean progress_shown;       /* "Opening “…”" beside the picture */
+} OpeningSeen;
+
+/* The page the window's stack shows. */
+static GtkWidget *
+shown_page (CsWindow *window)
+{
+  GtkWidget *stack = gtk_widget_get_ancestor (GTK_WIDGET (cs_window_get_timeline (window)), GTK_TYPE_STACK);
+
+  return gtk_stack_get_visible_child (GTK_STACK (stack));
+}
+
+/* The page shown says it opens the written recording. */
+static gboolean
+opening_progress_shown (CsWindow *window)
+{
+  GtkLabel *label = find_label (shown_page (window), "Opening “from-window.dat”");
+
+  return label != NULL && gtk_widget_is_visible (GTK_WIDGET (label));
+}
+
+static void
+window_state_cb (CsWindow *window, GParamSpec *pspec, OpeningSeen *seen)
+{
+  if (seen->loading_seen || cs_window_get_state (window) != CS_WINDOW_STATE_LOADING)
+    return;
+  seen->loading_seen = TRUE;
+  seen->timeline_page = gtk_widget_is_ancestor (GTK_WIDGET (cs_window_get_timeline (window)),
+                                                shown_page (window));
+  seen->n_events = timeline_n_events (window);
+  seen->live = cs_window_is_live (window);
+  seen->progress_shown = opening_progress_shown (window);
+}
+
+/* Where the user was in the event list and which task plot they added. */
+typedef struct {
+  CsWindow *window;
+  CsRecordLive *live;
+  guint min_updates;             /* wait for this many live pictures */
+  CsEvent selected;
+  double scroll;                 /* the list's position before the last picture */
+  gint32 pid;
+} ListPlace;
+
+static GtkAdjustment *
+list_adjustment (CsWindow *window)
+{
+  GtkColumnView *view = cs_event_list_view_get_column_view (cs_window_get_event_list_view (window));
+
+  return gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+}
+
+static gboolean
+list_scrolled (gpointer data)
+{
+  return gtk_adjustment_get_value (list_adjustment (data)) > 0;
+}
+
+/* A new picture (or the written recording) comes to the timeline, before
+ * the list has it: where the list is now is where it should stay. */
+static void
+timeline_document_cb (CsTimeline *timeline, GParamSpec *pspec, ListPlace *place)
+{
+  place->scroll = gtk_adjustment_get_value (list_adjustment (place->window));
+}
+
+/* The window shows (enough pictures later) the same selected event, the
+ * list where it was before the last picture, and the task plot. */
+static gboolean
+list_place_kept (gpointer data)
+{
+  ListPlace *place = data;
+  CsEventItem *item = cs_event_list_view_get_selected_item (cs_window_get_event_list_view (place->window));
+  GtkAdjustment *adjustment = list_adjustment (place->window);
+  const CsEvent *event;
+
+  if ((place->live != NULL && cs_record_live_get_n_updates (place->live) < place->min_updates) ||
+      item == NULL)
+    return FALSE;
+  event = cs_event_item_get_event (item);
+  return event->ts_ns == place->selected.ts_ns && event->cpu == place->selected.cpu &&
+         place->scroll > 0 &&
+         ABS (gtk_adjustment_get_value (adjustment) - place->scroll) <=
+           gtk_adjustment_get_page_size (adjustment) / 2 &&
+         cs_analysis_has_task_plot (cs_window_get_analysis (place->window), place->pid);
+}
+
+/* Selects an event of a task in the middle of the live picture's list,
+ * which scrolls there, and adds the task's plot. */
+static void
+choose_list_place (ListPlace *place)
+{
+  CsEventListView *view = cs_window_get_event_list_view (place->window);
+  GListModel *model = G_LIST_MODEL (cs_event_list_view_get_model (view));
+  guint n = g_list_model_get_n_items (model);
+
+  g_assert_cmpuint (n, >=, 100);
+  for (guint row = n / 2; row < n; row++)
+    {
+      g_autoptr(CsEventItem) item = g_list_model_get_item (model, row);
+
+      if (cs_event_item_get_event (item)->pid > 0)
+        {
+          cs_event_list_view_select_row (view, row);
+          break;
+        }
+    }
+  g_assert_nonnull (cs_event_list_view_get_selected_item (view));
+  place->selected = *cs_event_item_get_event (cs_event_list_view_get_selected_item (view));
+  place->pid = place->selected.pid;
+  cs_analysis_add_task_plot (cs_window_get_analysis (place->window), place->pid);
+  wait_until (list_scrolled, place->window, "the event list to scroll to the selected event");
+  g_test_message ("selected row at %" G_GINT64_FORMAT " ns on CPU %u, task %d",
+                  place->selected.ts_ns, place->selected.cpu, place->pid);
+}
+
 static CsRecordEventTree *
 find_event_tree (GtkWidget *widget)
 {
@@ -188,6 +329,8 @@ test_record_from_window (void)
   guint64 first_live, last_live;
   CsTimeline *timeline;
   gint64 zoom_begin_ns, zoom_end_ns;
+  OpeningSeen opening = { 0 };
+  ListPlace place = { 0 };
 
   if (!rt_require_tracefs ())
     return;
@@ -256,6 +399,26 @@ test_record_from_window (void)
   g_assert_cmpuint (cs_window_get_state (window), ==, CS_WINDOW_STATE_READY);
   save_screenshot (GTK_WIDGET (window), "record-window-live.png");
 
+  /* The selected event, the list's position and a task plot the user
+   * added stay through the next live picture. */
+  place.window = window;
+  place.live = cs_record_panel_get_live (panel);
+  choose_list_place (&place);
+  /* With Graph follows, selecting the row showed its time. */
+  zoom_begin_ns = cs_timeline_get_begin_ns (timeline);
+  zoom_end_ns = cs_timeline_get_end_ns (timeline);
+  place.scroll = 0;
+  g_signal_connect (timeline, "notify::document", G_CALLBACK (timeline_document_cb), &place);
+  place.min_updates = cs_record_live_get_n_updates (place.live) + 1;
+  wait_until (list_place_kept, &place, "the list's place to stay through live pictures");
+  g_test_message ("the list stayed at %.0f px until live picture %u",
+                  gtk_adjustment_get_value (list_adjustment (window)), place.min_updates);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
+
+  /* After Stop the last live picture stays, with the opening's progress
+   * beside it, until the written recording is ready. */
+  g_signal_connect (window, "notify::state", G_CALLBACK (window_state_cb), &opening);
   cs_record_panel_stop (panel);
   wait_until (is_finished, panel, "the recording to be written");
   if (cs_record_job_get_error (cs_record_panel_get_job (panel)) != NULL)
@@ -267,6 +430,17 @@ test_record_from_window (void)
   /* The window opens what was recorded: at least what it showed live, and
    * the same per CPU as a fresh open of the file. */
   wait_until (window_shows_recording, window, "the window to open the recording");
+  g_signal_handlers_disconnect_by_func (window, window_state_cb, &opening);
+  g_assert_true (opening.loading_seen);
+  g_assert_true (opening.timeline_page);
+  g_assert_true (opening.live);
+  g_assert_true (opening.progress_shown);
+  g_assert_cmpuint (opening.n_events, >=, last_live);
+  g_assert_false (opening_progress_shown (window));
+  /* And into the written recording. */
+  place.live = NULL;
+  wait_until (list_place_kept, &place, "the list's place to stay in the written recording");
+  g_signal_handlers_disconnect_by_func (timeline, timeline_document_cb, &place);
   {
     g_autoptr(GFile) written = g_file_new_for_path (output);
     CsDocument *shown = cs_timeline_get_document (cs_window_get_timeline (window));
