@@ -53,13 +53,15 @@ live_zoomed (CsWindow *window)
 }
 
 /* The next recording shown keeps the CPU plots the user chose (those with
- * events, grown with the recording, unless the user changed them) and the
- * task plots. */
+ * events, grown with the recording, unless the user changed them), the
+ * task plots and the event filter. */
 static void
 keep_plots (CsWindow *window)
 {
+  CsWindowLive *live = _cs_window_get_live (window);
   CsAnalysis *analysis = cs_window_get_analysis (window);
   CsDocument *document = cs_analysis_get_document (analysis);
+  CsEventFilter *filter = cs_analysis_get_filter (analysis);
   g_autoptr(GArray) cpus = NULL;
   g_autoptr(GArray) pids = NULL;
   g_autoptr(GArray) fitted = NULL;
@@ -83,19 +85,78 @@ keep_plots (CsWindow *window)
       g_array_append_vals (pids, task_plots, n_pids);
     }
   cs_analysis_set_startup_plots (analysis, cpus, pids, NULL);
+  /* As text, the way sessions keep it: the next picture's event types are
+   * its own (a type first seen in it gets an id of its own). */
+  g_clear_pointer (&live->restore_filter, g_free);
+  if (!cs_event_filter_is_empty (filter))
+    live->restore_filter = cs_event_filter_to_string (filter);
+}
+
+/* The filter keep_plots() remembered, on the recording shown now. */
+static void
+restore_filter (CsWindow *window)
+{
+  CsWindowLive *live = _cs_window_get_live (window);
+  CsAnalysis *analysis = cs_window_get_analysis (window);
+  g_autofree char *text = g_steal_pointer (&live->restore_filter);
+  g_autoptr(CsEventFilter) filter = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (text == NULL || cs_analysis_get_document (analysis) == NULL)
+    return;
+  filter = cs_event_filter_new_from_string (cs_analysis_get_document (analysis), text, &error);
+  if (filter != NULL)
+    cs_analysis_set_filter (analysis, filter);
+  else
+    g_message ("The live recording's filter no longer applies: %s", error->message);
 }
 
 static void
 stop_restoring (CsWindowLive *live)
 {
+  g_clear_handle_id (&live->retry_id, g_source_remove);
   if (live->restore_clock != NULL)
     g_signal_handler_disconnect (live->restore_clock, live->restore_id);
   live->restore_id = 0;
   g_clear_object (&live->restore_clock);
 }
 
+/* restore_list_cb() waited for the list to count: try again. */
+static gboolean
+retry_restore_cb (gpointer data)
+{
+  CsWindowLive *live = _cs_window_get_live (data);
+
+  live->retry_id = 0;
+  if (live->restore_clock != NULL)
+    gdk_frame_clock_request_phase (live->restore_clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+  return G_SOURCE_REMOVE;
+}
+
 /* Frames the list may take to scroll to a selected row and focus it. */
 #define RESTORE_FRAMES 3
+/* How often a restore waiting for the list to count looks again. */
+#define RETRY_MS 50
+
+/* Scrolls @view to its selected row unless @adjustment shows it (the rows
+ * are of one height). */
+static void
+show_selected_row (CsEventListView *view,
+                   GtkAdjustment   *adjustment)
+{
+  GtkSelectionModel *model = gtk_column_view_get_model (cs_event_list_view_get_column_view (view));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (model));
+  guint row = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
+  double height, y, value;
+
+  if (n == 0 || row == GTK_INVALID_LIST_POSITION)
+    return;
+  height = gtk_adjustment_get_upper (adjustment) / n;
+  y = row * height;
+  value = gtk_adjustment_get_value (adjustment);
+  if (y + height <= value || y >= value + gtk_adjustment_get_page_size (adjustment))
+    cs_event_list_view_select_row (view, row);
+}
 
 /* The list has laid out the new picture's rows: back to where the user
  * was in the last one.  First the selected event, which the list scrolls
@@ -109,11 +170,24 @@ restore_list_cb (GdkFrameClock *clock,
   CsEventListView *view = cs_window_get_event_list_view (window);
   GtkAdjustment *adjustment;
 
+  /* A filtered list finds its rows once it has counted what passes: look
+   * again a little later (asking for the next frame at once would starve
+   * the count's idle callbacks). */
+  if (!cs_analysis_get_filter_ready (cs_window_get_analysis (window)))
+    {
+      if (live->retry_id == 0)
+        live->retry_id = g_timeout_add (RETRY_MS, retry_restore_cb, window);
+      return;
+    }
   if (live->restore_selected)
     {
       live->restore_selected = FALSE;
       live->restore_frames = RESTORE_FRAMES;
       cs_window_select_event (window, &live->restore_event);
+      /* The focus went with the old rows (or the rows the filter counted
+       * again): back to the list, at the selected row. */
+      if (gtk_root_get_focus (GTK_ROOT (window)) == NULL)
+        gtk_widget_grab_focus (GTK_WIDGET (cs_event_list_view_get_column_view (view)));
       gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
       return;
     }
@@ -125,6 +199,10 @@ restore_list_cb (GdkFrameClock *clock,
       gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
       return;
     }
+  /* A position from before the list had counted its rows (or before the
+   * user scrolled) may not show the selected row: then the row wins. */
+  if (live->restore_has_event)
+    show_selected_row (view, adjustment);
   stop_restoring (live);
 }
 
@@ -138,12 +216,13 @@ keep_list (CsWindow *window)
   CsEventItem *item = cs_event_list_view_get_selected_item (view);
   GtkAdjustment *adjustment;
 
-  /* A restore still waiting: the last picture never showed it. */
+  /* A restore still going on: the last picture may not show the place
+   * yet, the next one (restore_list()) starts it again from the start. */
   if (live->restore_clock != NULL)
     return;
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cs_event_list_view_get_column_view (view)));
   live->restore_scroll = gtk_adjustment_get_value (adjustment);
-  live->restore_selected = item != NULL;
+  live->restore_selected = live->restore_has_event = item != NULL;
   if (item != NULL)
     live->restore_event = *cs_event_item_get_event (item);
 }
@@ -154,8 +233,16 @@ restore_list (CsWindow *window)
   CsWindowLive *live = _cs_window_get_live (window);
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (cs_window_get_event_list_view (window)));
 
-  if (clock == NULL || live->restore_clock != NULL ||
-      (!live->restore_selected && live->restore_scroll == 0.0))
+  /* A restore still going on starts again on this picture, at the next
+   * frame. */
+  if (live->restore_clock != NULL)
+    {
+      live->restore_selected = live->restore_has_event;
+      live->restore_frames = RESTORE_FRAMES;
+      gdk_frame_clock_request_phase (live->restore_clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
+      return;
+    }
+  if (clock == NULL || (!live->restore_selected && live->restore_scroll == 0.0))
     return;
   live->restore_clock = g_object_ref (clock);
   live->restore_id = g_signal_connect_object (clock, "after-paint", G_CALLBACK (restore_list_cb),
@@ -172,7 +259,10 @@ restore_list (CsWindow *window)
 void
 _cs_window_live_dispose (CsWindow *window)
 {
-  stop_restoring (_cs_window_get_live (window));
+  CsWindowLive *live = _cs_window_get_live (window);
+
+  stop_restoring (live);
+  g_clear_pointer (&live->restore_filter, g_free);
 }
 
 /**
@@ -243,8 +333,13 @@ _cs_window_live_opened (CsWindow *window,
         cs_timeline_set_span (cs_window_get_timeline (window), live->keep_begin_ns,
                               live->keep_end_ns);
       if (live->keep_list)
-        restore_list (window);
+        {
+          restore_filter (window);
+          restore_list (window);
+        }
     }
+  else
+    g_clear_pointer (&live->restore_filter, g_free);
   live->keep_span = FALSE;
   live->keep_list = FALSE;
 }
@@ -291,7 +386,10 @@ cs_window_show_live_document (CsWindow   *self,
   live->live = TRUE;
   _cs_window_set_document (self, document, file);
   if (was_live)
-    restore_list (self);
+    {
+      restore_filter (self);
+      restore_list (self);
+    }
   live->fit_begin_ns = cs_timeline_get_begin_ns (timeline);
   live->fit_end_ns = cs_timeline_get_end_ns (timeline);
   if (zoomed)

@@ -21,12 +21,15 @@ typedef struct {
   gint64 keep_begin_ns;          /* the user zoomed into its live picture */
   gint64 keep_end_ns;
   gboolean keep_list;            /* it keeps the plots, selection, scroll */
+  gboolean restore_has_event;    /* restore_event is set */
   gboolean restore_selected;     /* the next picture selects restore_event */
   CsEvent restore_event;         /* the event selected in the last one */
   double restore_scroll;         /* the event list's scroll position there */
   GdkFrameClock *restore_clock;  /* the list's clock, while restore waits */
   gulong restore_id;             /* its after-paint handler */
   guint restore_frames;          /* frames to set restore_scroll again */
+  guint retry_id;                /* a restore waiting for the list to count */
+  char *restore_filter;          /* the event filter to apply again, or NULL */
 } CsWindowLive;
 
 /* cs-window.c */

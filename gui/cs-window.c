@@ -319,7 +319,16 @@ cs_window_set_document (CsWindow   *self,
   if (document != NULL)
     {
       cs_window_split_paned (self);
-      gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+      GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+      /* A new recording takes the keyboard to its timeline.  A live picture
+       * replacing the last one (or the written recording replacing the
+       * live picture) leaves it where the user put it: in the list when
+       * the row that had it went with the old rows. */
+      if (!(self->live.live || self->live.keep_list))
+        gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+      else if (focus == NULL)
+        gtk_widget_grab_focus (GTK_WIDGET (cs_event_list_view_get_column_view (self->event_list_view)));
     }
 }
 

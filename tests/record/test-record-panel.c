@@ -31,10 +31,19 @@ static char *work_dir;
 
 typedef gboolean (*Condition) (gpointer data);
 
+static gboolean
+tick_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 wait_until (Condition condition, gpointer data, const char *what)
 {
   gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_S * G_USEC_PER_SEC;
+  /* Wakes the loop up when nothing else does, so a wait that will never
+   * end times out instead of blocking. */
+  guint tick = g_timeout_add (100, tick_cb, NULL);
 
   while (!condition (data))
     {
@@ -42,6 +51,7 @@ wait_until (Condition condition, gpointer data, const char *what)
         g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
       g_main_context_iteration (NULL, TRUE);
     }
+  g_source_remove (tick);
 }
 
 static gboolean
@@ -220,8 +230,8 @@ typedef struct {
   CsRecordLive *live;
   guint min_updates;             /* wait for this many live pictures */
   CsEvent selected;
-  double scroll;                 /* the list's position before the last picture */
   gint32 pid;
+  char *filter;                  /* the event filter the user set, as text */
 } ListPlace;
 
 static GtkAdjustment *
@@ -238,32 +248,64 @@ list_scrolled (gpointer data)
   return gtk_adjustment_get_value (list_adjustment (data)) > 0;
 }
 
-/* A new picture (or the written recording) comes to the timeline, before
- * the list has it: where the list is now is where it should stay. */
-static void
-timeline_document_cb (CsTimeline *timeline, GParamSpec *pspec, ListPlace *place)
+/* The list's selected row is where the list is scrolled to (rows are of
+ * one height). */
+static gboolean
+selected_row_shown (CsWindow *window)
 {
-  place->scroll = gtk_adjustment_get_value (list_adjustment (place->window));
+  GtkColumnView *view = cs_event_list_view_get_column_view (cs_window_get_event_list_view (window));
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (view));
+  GtkAdjustment *adjustment = list_adjustment (window);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (selection));
+  guint row = gtk_single_selection_get_selected (selection);
+  double row_height, y, value;
+
+  if (n == 0 || row == GTK_INVALID_LIST_POSITION || gtk_adjustment_get_upper (adjustment) <= 0)
+    return FALSE;
+  row_height = gtk_adjustment_get_upper (adjustment) / n;
+  y = row * row_height;
+  value = gtk_adjustment_get_value (adjustment);
+  return y + row_height > value && y < value + gtk_adjustment_get_page_size (adjustment);
 }
 
-/* The window shows (enough pictures later) the same selected event, the
- * list where it was before the last picture, and the task plot. */
+/* The window shows the event filter the user set (none, or place->filter),
+ * and its list has counted what passes (after enough pictures). */
+static gboolean
+filter_kept (gpointer data)
+{
+  ListPlace *place = data;
+  CsAnalysis *analysis = cs_window_get_analysis (place->window);
+  g_autofree char *filter = NULL;
+
+  if (place->live != NULL && cs_record_live_get_n_updates (place->live) < place->min_updates)
+    return FALSE;
+  if (place->filter == NULL)
+    return cs_event_filter_is_empty (cs_analysis_get_filter (analysis));
+  filter = cs_event_filter_to_string (cs_analysis_get_filter (analysis));
+  return g_strcmp0 (filter, place->filter) == 0 && cs_analysis_get_filter_ready (analysis);
+}
+
+/* The window shows (enough pictures later) the same selected event, in
+ * view in the list, the task plot, the filter, and the keyboard still in
+ * the list. */
 static gboolean
 list_place_kept (gpointer data)
 {
   ListPlace *place = data;
   CsEventItem *item = cs_event_list_view_get_selected_item (cs_window_get_event_list_view (place->window));
-  GtkAdjustment *adjustment = list_adjustment (place->window);
   const CsEvent *event;
+  GtkWidget *focus;
 
   if ((place->live != NULL && cs_record_live_get_n_updates (place->live) < place->min_updates) ||
       item == NULL)
     return FALSE;
   event = cs_event_item_get_event (item);
-  return event->ts_ns == place->selected.ts_ns && event->cpu == place->selected.cpu &&
-         place->scroll > 0 &&
-         ABS (gtk_adjustment_get_value (adjustment) - place->scroll) <=
-           gtk_adjustment_get_page_size (adjustment) / 2 &&
+  focus = gtk_root_get_focus (GTK_ROOT (place->window));
+  return filter_kept (place) &&
+         focus != NULL && focus != GTK_WIDGET (cs_window_get_timeline (place->window)) &&
+         gtk_widget_is_ancestor (focus, GTK_WIDGET (cs_window_get_event_list_view (place->window))) &&
+         event->ts_ns == place->selected.ts_ns && event->cpu == place->selected.cpu &&
+         selected_row_shown (place->window) &&
          cs_analysis_has_task_plot (cs_window_get_analysis (place->window), place->pid);
 }
 
@@ -290,6 +332,8 @@ choose_list_place (ListPlace *place)
   g_assert_nonnull (cs_event_list_view_get_selected_item (view));
   place->selected = *cs_event_item_get_event (cs_event_list_view_get_selected_item (view));
   place->pid = place->selected.pid;
+  /* The keyboard is in the list: it stays there through the pictures. */
+  gtk_widget_grab_focus (GTK_WIDGET (cs_event_list_view_get_column_view (view)));
   cs_analysis_add_task_plot (cs_window_get_analysis (place->window), place->pid);
   wait_until (list_scrolled, place->window, "the event list to scroll to the selected event");
   g_test_message ("selected row at %" G_GINT64_FORMAT " ns on CPU %u, task %d",
@@ -407,14 +451,25 @@ test_record_from_window (void)
   /* With Graph follows, selecting the row showed its time. */
   zoom_begin_ns = cs_timeline_get_begin_ns (timeline);
   zoom_end_ns = cs_timeline_get_end_ns (timeline);
-  place.scroll = 0;
-  g_signal_connect (timeline, "notify::document", G_CALLBACK (timeline_document_cb), &place);
   place.min_updates = cs_record_live_get_n_updates (place.live) + 1;
   wait_until (list_place_kept, &place, "the list's place to stay through live pictures");
   g_test_message ("the list stayed at %.0f px until live picture %u",
                   gtk_adjustment_get_value (list_adjustment (window)), place.min_updates);
   g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
   g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
+
+  /* The user hides the idle task's events (pid 0): the filter stays
+   * through the next live picture, and into the written recording. */
+  {
+    g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
+
+    cs_event_filter_set_mode (filter, CS_FILTER_PID, CS_FILTER_HIDE);
+    cs_event_filter_add (filter, CS_FILTER_PID, 0);
+    cs_analysis_set_filter (cs_window_get_analysis (window), filter);
+    place.filter = cs_event_filter_to_string (cs_analysis_get_filter (cs_window_get_analysis (window)));
+    place.min_updates = cs_record_live_get_n_updates (place.live) + 1;
+    wait_until (filter_kept, &place, "the filter to stay through a live picture");
+  }
 
   /* After Stop the last live picture stays, with the opening's progress
    * beside it, until the written recording is ready. */
@@ -440,7 +495,7 @@ test_record_from_window (void)
   /* And into the written recording. */
   place.live = NULL;
   wait_until (list_place_kept, &place, "the list's place to stay in the written recording");
-  g_signal_handlers_disconnect_by_func (timeline, timeline_document_cb, &place);
+  g_clear_pointer (&place.filter, g_free);
   {
     g_autoptr(GFile) written = g_file_new_for_path (output);
     CsDocument *shown = cs_timeline_get_document (cs_window_get_timeline (window));
