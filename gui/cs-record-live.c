@@ -10,8 +10,9 @@
  * and opened as a #CsDocument, announced with #CsRecordLive::document.
  *
  * One snapshot is in flight at a time: the next request goes out when the
- * previous one was shown and at least %LIVE_INTERVAL_MS have passed, so a
- * long recording refreshes less often instead of queueing work.  Each
+ * previous one was shown, at least %LIVE_INTERVAL_MS after the previous
+ * request and %LIVE_REST_MS after the picture, so a long recording
+ * refreshes less often instead of queueing work.  Each
  * snapshot is indexed whole (what was recorded so far, not only what is
  * new): the cost of a refresh grows with the recording.  The snapshot and
  * index shown last are kept until a newer one replaces them or this object
@@ -26,6 +27,10 @@
 #include "cs-record-live.h"
 
 #define LIVE_INTERVAL_MS 1000
+/* The window gets at least this long with a picture before the next one
+ * is asked for: to put the list back where the user had it (and to
+ * answer the user) when showing took long. */
+#define LIVE_REST_MS     300
 #define LIVE_TICK_MS     100
 
 struct _CsRecordLive
@@ -36,6 +41,7 @@ struct _CsRecordLive
   char *index_dir;            /* private folder of the live indexes */
   guint tick_id;
   gint64 last_request_us;
+  gint64 shown_us;            /* when the last picture was shown */
   gboolean pending;           /* a snapshot asked for, or being indexed */
   GCancellable *cancellable;
   CsDocument *document;       /* the latest shown */
@@ -133,6 +139,7 @@ index_done_cb (GObject      *source_object,
            cs_document_get_n_events (document),
            (g_get_monotonic_time () - self->last_request_us) / 1e6);
   g_signal_emit (self, signals[SIGNAL_DOCUMENT], 0, document);
+  self->shown_us = g_get_monotonic_time ();
   /* Only now that the window moved on (and cancelled what it ran on the
    * previous picture's files). */
   remove_files (old_trace, old_index);
@@ -177,7 +184,8 @@ tick_cb (gpointer user_data)
   gint64 now = g_get_monotonic_time ();
 
   if (self->pending || self->index_dir == NULL ||
-      now - self->last_request_us < (gint64) LIVE_INTERVAL_MS * 1000)
+      now - self->last_request_us < (gint64) LIVE_INTERVAL_MS * 1000 ||
+      now - self->shown_us < (gint64) LIVE_REST_MS * 1000)
     return G_SOURCE_CONTINUE;
   if (cs_record_job_request_snapshot (self->job))
     {

@@ -135,8 +135,10 @@ retry_restore_cb (gpointer data)
 
 /* Frames the list may take to scroll to a selected row and focus it. */
 #define RESTORE_FRAMES 3
-/* How often a restore waiting for the list to count looks again. */
+/* How often a restore waiting for the list to count looks again, and how
+ * many times it tries to select the event (2 s). */
 #define RETRY_MS 50
+#define SELECT_TRIES 40
 
 /* Scrolls @view to its selected row unless @adjustment shows it (the rows
  * are of one height). */
@@ -181,9 +183,22 @@ restore_list_cb (GdkFrameClock *clock,
     }
   if (live->restore_selected)
     {
+      /* The list may not have its rows yet (it reads them in the
+       * background): look again a little later, for a while. */
+      gboolean selected = cs_window_select_event (window, &live->restore_event);
+
+      g_debug ("live picture: selecting the event at %" G_GINT64_FORMAT " ns on CPU %u: %s",
+               live->restore_event.ts_ns, live->restore_event.cpu,
+               selected ? "selected" : "not yet");
+      if (!selected && live->select_tries++ < SELECT_TRIES)
+        {
+          if (live->retry_id == 0)
+            live->retry_id = g_timeout_add (RETRY_MS, retry_restore_cb, window);
+          return;
+        }
       live->restore_selected = FALSE;
+      live->select_tries = 0;
       live->restore_frames = RESTORE_FRAMES;
-      cs_window_select_event (window, &live->restore_event);
       /* The focus went with the old rows (or the rows the filter counted
        * again): back to the list, at the selected row. */
       if (gtk_root_get_focus (GTK_ROOT (window)) == NULL)
@@ -219,10 +234,15 @@ keep_list (CsWindow *window)
   /* A restore still going on: the last picture may not show the place
    * yet, the next one (restore_list()) starts it again from the start. */
   if (live->restore_clock != NULL)
-    return;
+    {
+      g_debug ("live picture: the last restore goes on");
+      return;
+    }
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cs_event_list_view_get_column_view (view)));
   live->restore_scroll = gtk_adjustment_get_value (adjustment);
   live->restore_selected = live->restore_has_event = item != NULL;
+  g_debug ("live picture: keeping the list at %.0f px, %s", live->restore_scroll,
+           item != NULL ? "an event selected" : "no event selected");
   if (item != NULL)
     live->restore_event = *cs_event_item_get_event (item);
 }
@@ -238,6 +258,7 @@ restore_list (CsWindow *window)
   if (live->restore_clock != NULL)
     {
       live->restore_selected = live->restore_has_event;
+      live->select_tries = 0;
       live->restore_frames = RESTORE_FRAMES;
       gdk_frame_clock_request_phase (live->restore_clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
       return;
@@ -384,7 +405,9 @@ cs_window_show_live_document (CsWindow   *self,
       keep_list (self);
     }
   live->live = TRUE;
+  g_debug ("live picture: showing %" G_GUINT64_FORMAT " events", cs_document_get_n_events (document));
   _cs_window_set_document (self, document, file);
+  g_debug ("live picture: shown");
   if (was_live)
     {
       restore_filter (self);

@@ -37,6 +37,17 @@ tick_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* What the condition being waited for lacks last, for the timeout's
+ * message. */
+static const char *waiting_reason;
+
+static gboolean
+waiting_for (const char *what)
+{
+  waiting_reason = what;
+  return FALSE;
+}
+
 static void
 wait_until (Condition condition, gpointer data, const char *what)
 {
@@ -45,10 +56,13 @@ wait_until (Condition condition, gpointer data, const char *what)
    * end times out instead of blocking. */
   guint tick = g_timeout_add (100, tick_cb, NULL);
 
+  waiting_reason = NULL;
   while (!condition (data))
     {
       if (g_get_monotonic_time () > deadline)
-        g_error ("Timed out after %d s waiting for %s", WAIT_TIMEOUT_S, what);
+        g_error ("Timed out after %d s waiting for %s%s%s", WAIT_TIMEOUT_S, what,
+                 waiting_reason != NULL ? ": still waiting for " : "",
+                 waiting_reason != NULL ? waiting_reason : "");
       g_main_context_iteration (NULL, TRUE);
     }
   g_source_remove (tick);
@@ -296,17 +310,24 @@ list_place_kept (gpointer data)
   const CsEvent *event;
   GtkWidget *focus;
 
-  if ((place->live != NULL && cs_record_live_get_n_updates (place->live) < place->min_updates) ||
-      item == NULL)
-    return FALSE;
+  if (place->live != NULL && cs_record_live_get_n_updates (place->live) < place->min_updates)
+    return waiting_for ("the next live picture");
+  if (item == NULL)
+    return waiting_for ("a selected event");
   event = cs_event_item_get_event (item);
   focus = gtk_root_get_focus (GTK_ROOT (place->window));
-  return filter_kept (place) &&
-         focus != NULL && focus != GTK_WIDGET (cs_window_get_timeline (place->window)) &&
-         gtk_widget_is_ancestor (focus, GTK_WIDGET (cs_window_get_event_list_view (place->window))) &&
-         event->ts_ns == place->selected.ts_ns && event->cpu == place->selected.cpu &&
-         selected_row_shown (place->window) &&
-         cs_analysis_has_task_plot (cs_window_get_analysis (place->window), place->pid);
+  if (!filter_kept (place))
+    return waiting_for ("the filter");
+  if (focus == NULL || focus == GTK_WIDGET (cs_window_get_timeline (place->window)) ||
+      !gtk_widget_is_ancestor (focus, GTK_WIDGET (cs_window_get_event_list_view (place->window))))
+    return waiting_for ("the keyboard in the list");
+  if (event->ts_ns != place->selected.ts_ns || event->cpu != place->selected.cpu)
+    return waiting_for ("the same selected event");
+  if (!selected_row_shown (place->window))
+    return waiting_for ("the selected row in view");
+  if (!cs_analysis_has_task_plot (cs_window_get_analysis (place->window), place->pid))
+    return waiting_for ("the task plot");
+  return TRUE;
 }
 
 /* Selects an event of a task in the middle of the live picture's list,
