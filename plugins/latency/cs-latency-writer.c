@@ -10,7 +10,7 @@
  * (N_CHUNKS in all: the memory is bounded, and a pass that gets ahead
  * waits; the stages work side by side, so a slow moment of one holds
  * the others back only once the chunks run out).  The first stage
- * inserts the rows into `latency`; the other two give each
+ * inserts the rows into `latency_rows`; the other two give each
  * pair to an external sorter (cs-latency-sorter.c), one for each order,
  * and the orders are written at the end as columns of numbers in chunks
  * (cs-latency-column.c).  SQLite indexes on `latency` would give the same
@@ -27,9 +27,17 @@
  *   latency_pair  (pair, definition, a_event, b_event, a_keys, b_keys,
  *                  n_a, n_b, n_pairs, n_unmatched): one row per
  *                  CsLatencyPair, created here, written by the pass
- *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
- *                  k0, k1, k2, k3): one row per pair, in B's time order,
- *                  so that rowids follow B's time
+ *   latency_rows  (a_ts, b_ts, ids, pp, k0, k1, k2, k3): one row per
+ *                  pair, in B's time order, so that rowids follow B's
+ *                  time; the numbers of a row are packed into few
+ *                  columns, as SQLite's cost of an insert grows with its
+ *                  columns (12 plain columns took a fifth of the pass's
+ *                  CPU time, 4 of them about half of that): ids is
+ *                  a_row << 26 | a_cpu << 13 | b_cpu, pp is pid << 16 |
+ *                  pair, and keys the pair lacks are NULL
+ *   latency       a view of latency_rows: (rowid, dur_ns, a_ts, a_cpu,
+ *                  a_row, b_ts, b_cpu, pid, pair, k0, k1, k2, k3), what
+ *                  the readers and SQL see (dur_ns is b_ts - a_ts)
  *   latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB, id BLOB): the
  *                  pairs worst first (longest, then A's time, CPU and
  *                  row; position 0 is the worst): their durations, and
@@ -64,6 +72,18 @@ enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define CHUNK_ROWS 4096
 #define N_CHUNKS 12
 
+/* latency_rows' packing (see above): CPUs below 2^13 (the kernel's
+ * NR_CPUS is at most 8192), rows below 2^37, pairs below 2^16. */
+#define CPU_BITS 13
+#define ROW_BITS 37
+#define PAIR_BITS 16
+#define N_ROW_COLUMNS 4         /* a_ts, b_ts, ids, pp; then the keys */
+#define MAX_KEYS (CS_LATENCY_N_COLUMNS - CS_LATENCY_COL_K0)
+#define LATENCY_VIEW \
+  "CREATE VIEW latency AS SELECT rowid AS rowid, b_ts - a_ts AS dur_ns, a_ts," \
+  " (ids >> 13) & 8191 AS a_cpu, ids >> 26 AS a_row, b_ts, ids & 8191 AS b_cpu," \
+  " pp >> 16 AS pid, pp & 65535 AS pair, k0, k1, k2, k3 FROM latency_rows;"
+
 typedef struct {
   gint64 v[CHUNK_ROWS][CS_LATENCY_N_COLUMNS];
   guint8 n_keys[CHUNK_ROWS];
@@ -86,7 +106,10 @@ enum { STAGE_ROWS, STAGE_WORST, STAGE_TASK, N_STAGES };
 struct _CsLatencyWriter
 {
   sqlite3 *db;
-  CsLatencyBatch *rows;         /* into `latency` (STAGE_ROWS) */
+  /* Into `latency_rows` (STAGE_ROWS), one batch for each number of
+   * keys: rows without keys leave their columns out, not bound. */
+  CsLatencyBatch *rows[MAX_KEYS + 1];
+  guint rows_keys;              /* the batch rows went to last */
   CsLatencySorter *worst;       /* W_ records (STAGE_WORST) */
   gint64 n_worst;               /* records given to it: the last rowid */
   CsLatencySorter *by_task;     /* T_ records (STAGE_TASK) */
@@ -116,6 +139,25 @@ exec (sqlite3     *db,
   return FALSE;
 }
 
+/* The batch for rows with @n_keys keys, made at its first row. */
+static CsLatencyBatch *
+rows_batch (CsLatencyWriter  *self,
+            guint             n_keys,
+            GError          **error)
+{
+  if (self->rows[n_keys] == NULL)
+    {
+      g_autoptr(GString) table = g_string_new ("latency_rows (a_ts, b_ts, ids, pp");
+
+      for (guint i = 0; i < n_keys; i++)
+        g_string_append_printf (table, ", k%u", i);
+      g_string_append_c (table, ')');
+      self->rows[n_keys] = cs_latency_batch_new (self->db, table->str, N_ROW_COLUMNS + n_keys,
+                                                 error);
+    }
+  return self->rows[n_keys];
+}
+
 static gboolean
 work_rows (CsLatencyWriter  *self,
            const Chunk      *chunk,
@@ -123,11 +165,38 @@ work_rows (CsLatencyWriter  *self,
 {
   for (guint r = 0; r < chunk->n; r++)
     {
-      guint64 nulls = 0;
+      const gint64 *v = chunk->v[r];
+      guint n_keys = MIN (chunk->n_keys[r], MAX_KEYS);
+      CsLatencyBatch *batch;
+      gint64 row[N_ROW_COLUMNS + MAX_KEYS];
 
-      for (guint i = chunk->n_keys[r]; i < 4; i++)
-        nulls |= G_GUINT64_CONSTANT (1) << (CS_LATENCY_COL_K0 + i);
-      if (!cs_latency_batch_append (self->rows, chunk->v[r], nulls, error))
+      if ((guint64) v[CS_LATENCY_COL_A_CPU] >> CPU_BITS != 0 ||
+          (guint64) v[CS_LATENCY_COL_B_CPU] >> CPU_BITS != 0 ||
+          (guint64) v[CS_LATENCY_COL_A_ROW] >> ROW_BITS != 0 ||
+          (guint64) v[CS_LATENCY_COL_PAIR] >> PAIR_BITS != 0 ||
+          v[CS_LATENCY_COL_PID] != (gint32) v[CS_LATENCY_COL_PID])
+        {
+          g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                       _("Cannot write the latency pairs: the pair of row %" G_GINT64_FORMAT
+                         " of CPU %" G_GINT64_FORMAT " is out of range"),
+                       v[CS_LATENCY_COL_A_ROW], v[CS_LATENCY_COL_A_CPU]);
+          return FALSE;
+        }
+      /* Rowids follow the order of the rows: another batch's first. */
+      if (n_keys != self->rows_keys && self->rows[self->rows_keys] != NULL &&
+          !cs_latency_batch_flush (self->rows[self->rows_keys], error))
+        return FALSE;
+      self->rows_keys = n_keys;
+      batch = rows_batch (self, n_keys, error);
+      if (batch == NULL)
+        return FALSE;
+      row[0] = v[CS_LATENCY_COL_A_TS];
+      row[1] = v[CS_LATENCY_COL_B_TS];
+      row[2] = (v[CS_LATENCY_COL_A_ROW] << (2 * CPU_BITS)) |
+               (v[CS_LATENCY_COL_A_CPU] << CPU_BITS) | v[CS_LATENCY_COL_B_CPU];
+      row[3] = (gint64) ((guint64) v[CS_LATENCY_COL_PID] << PAIR_BITS) | v[CS_LATENCY_COL_PAIR];
+      memcpy (row + N_ROW_COLUMNS, v + CS_LATENCY_COL_K0, n_keys * sizeof (gint64));
+      if (!cs_latency_batch_append (batch, row, 0, error))
         return FALSE;
     }
   return TRUE;
@@ -261,10 +330,10 @@ cs_latency_writer_new (sqlite3  *db,
              " a_event TEXT NOT NULL, b_event TEXT NOT NULL, a_keys TEXT NOT NULL,"
              " b_keys TEXT NOT NULL, n_a INTEGER, n_b INTEGER, n_pairs INTEGER,"
              " n_unmatched INTEGER);"
-             "CREATE TABLE latency (dur_ns INTEGER NOT NULL, a_ts INTEGER NOT NULL,"
-             " a_cpu INTEGER NOT NULL, a_row INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
-             " b_cpu INTEGER NOT NULL, pid INTEGER NOT NULL, pair INTEGER NOT NULL,"
+             "CREATE TABLE latency_rows (a_ts INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
+             " ids INTEGER NOT NULL, pp INTEGER NOT NULL,"
              " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER);"
+             LATENCY_VIEW
              "CREATE TABLE latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
              " id BLOB NOT NULL);"
              "CREATE TABLE latency_task (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
@@ -274,12 +343,6 @@ cs_latency_writer_new (sqlite3  *db,
     return NULL;
   self = g_new0 (CsLatencyWriter, 1);
   self->db = db;
-  self->rows = cs_latency_batch_new (db, "latency", CS_LATENCY_N_COLUMNS, error);
-  if (self->rows == NULL)
-    {
-      cs_latency_writer_free (self);
-      return NULL;
-    }
   /* Tests make the runs short, to merge many of them on small recordings. */
   run = g_getenv ("CS_LATENCY_SORT_RUN") != NULL
         ? g_ascii_strtoull (g_getenv ("CS_LATENCY_SORT_RUN"), NULL, 10) : 0;
@@ -516,7 +579,8 @@ cs_latency_writer_finish (CsLatencyWriter  *self,
     }
   join (self);
   return !thread_failed (self, error) &&
-         cs_latency_batch_flush (self->rows, error) &&
+         (self->rows[self->rows_keys] == NULL ||
+          cs_latency_batch_flush (self->rows[self->rows_keys], error)) &&
          write_worst (self, error) &&
          write_by_task (self, error);
 }
@@ -553,7 +617,8 @@ cs_latency_writer_free (CsLatencyWriter *self)
         g_free (c);
       g_async_queue_unref (self->empty);
     }
-  cs_latency_batch_free (self->rows);
+  for (guint i = 0; i <= MAX_KEYS; i++)
+    cs_latency_batch_free (self->rows[i]);
   cs_latency_sorter_free (self->worst);
   cs_latency_sorter_free (self->by_task);
   g_free (self);
