@@ -68,6 +68,11 @@ typedef struct {
   GHashTable *open;             /* OpenA (its pair and key) -> itself */
   GHashTable *roles;            /* "system:name" -> Role */
   GHashTable *roles_by_format;  /* struct tep_event * -> FormatRole, or &no_role */
+  /* The last two formats looked up and their roles, newest first: a
+   * pair's A and B events come in turn, and a hash lookup per event
+   * showed in the pass's profile. */
+  const struct tep_event *last_format[2];
+  const FormatRole *last_role[2];
   PairCounts *counts;           /* by pair */
 } LatencyPass;
 
@@ -212,18 +217,36 @@ format_role_free (gpointer data)
   g_free (fr);
 }
 
+/* Makes @format's role the newest of the two remembered. */
+static const FormatRole *
+remember_role (LatencyPass             *lp,
+               const struct tep_event  *format,
+               const FormatRole        *role)
+{
+  lp->last_format[1] = lp->last_format[0];
+  lp->last_role[1] = lp->last_role[0];
+  lp->last_format[0] = format;
+  lp->last_role[0] = role;
+  return role;
+}
+
 /* The role of @event's format, with its key readers; &no_role for a type
  * none of the pairs reads. */
 static const FormatRole *
 format_role_of (LatencyPass         *lp,
                 const CsPluginEvent *event)
 {
-  FormatRole *fr = g_hash_table_lookup (lp->roles_by_format, event->format);
+  FormatRole *fr;
   g_autofree char *name = NULL;
   Role *role;
 
+  if (event->format == lp->last_format[0] && lp->last_role[0] != NULL)
+    return lp->last_role[0];
+  if (event->format == lp->last_format[1] && lp->last_role[1] != NULL)
+    return remember_role (lp, event->format, lp->last_role[1]);
+  fr = g_hash_table_lookup (lp->roles_by_format, event->format);
   if (fr != NULL)
-    return fr;
+    return remember_role (lp, event->format, fr);
   name = g_strdup_printf ("%s:%s", event->system, event->name);
   role = g_hash_table_lookup (lp->roles, name);
   if (role == NULL)
@@ -250,7 +273,7 @@ format_role_of (LatencyPass         *lp,
         }
     }
   g_hash_table_insert (lp->roles_by_format, event->format, fr);
-  return fr;
+  return remember_role (lp, event->format, fr);
 }
 
 /* Hands the pair of @a and @b to the writer. */
