@@ -34,10 +34,13 @@
  *                  columns (12 plain columns took a fifth of the pass's
  *                  CPU time, 4 of them about half of that): ids is
  *                  a_row << 26 | a_cpu << 13 | b_cpu, pp is pid << 16 |
- *                  pair, and keys the pair lacks are NULL
+ *                  pair, keys the pair lacks are NULL, and so is the only
+ *                  key k0 when it is the pid (the wakeups' key): a pair
+ *                  has 1 to 4 keys, so k0 is never NULL otherwise
  *   latency       a view of latency_rows: (rowid, dur_ns, a_ts, a_cpu,
  *                  a_row, b_ts, b_cpu, pid, pair, k0, k1, k2, k3), what
- *                  the readers and SQL see (dur_ns is b_ts - a_ts)
+ *                  the readers and SQL see (dur_ns is b_ts - a_ts, a
+ *                  NULL k0 is the pid)
  *   latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB, id BLOB): the
  *                  pairs worst first (longest, then A's time, CPU and
  *                  row; position 0 is the worst): their durations, and
@@ -82,7 +85,8 @@ enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define LATENCY_VIEW \
   "CREATE VIEW latency AS SELECT rowid AS rowid, b_ts - a_ts AS dur_ns, a_ts," \
   " (ids >> 13) & 8191 AS a_cpu, ids >> 26 AS a_row, b_ts, ids & 8191 AS b_cpu," \
-  " pp >> 16 AS pid, pp & 65535 AS pair, k0, k1, k2, k3 FROM latency_rows;"
+  " pp >> 16 AS pid, pp & 65535 AS pair, ifnull(k0, pp >> 16) AS k0, k1, k2, k3" \
+  " FROM latency_rows;"
 
 typedef struct {
   gint64 v[CHUNK_ROWS][CS_LATENCY_N_COLUMNS];
@@ -169,6 +173,13 @@ work_rows (CsLatencyWriter  *self,
       guint n_keys = MIN (chunk->n_keys[r], MAX_KEYS);
       CsLatencyBatch *batch;
       gint64 row[N_ROW_COLUMNS + MAX_KEYS];
+
+      /* k0 NULL: the pid.  Only where it costs no flush of a part of
+       * a batch, when a definition's key is the pid only at times. */
+      if (n_keys == 1 && v[CS_LATENCY_COL_K0] == v[CS_LATENCY_COL_PID] &&
+          (self->rows_keys == 0 || self->rows[self->rows_keys] == NULL ||
+           cs_latency_batch_get_n_pending (self->rows[self->rows_keys]) == 0))
+        n_keys = 0;
 
       if ((guint64) v[CS_LATENCY_COL_A_CPU] >> CPU_BITS != 0 ||
           (guint64) v[CS_LATENCY_COL_B_CPU] >> CPU_BITS != 0 ||
