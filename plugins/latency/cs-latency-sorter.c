@@ -25,9 +25,10 @@
  *
  * A run goes to the file in blocks of BLOCK_RECORDS records, each number
  * the zigzag varint of its difference to the same number of the record
- * before it in the block: sorted records differ little from the one
- * before (the first numbers are sorted, the next ones often among equal
- * first ones), so the large benchmark recording's wakeups write 76 MB
+ * before it in the block (cs-latency-varints.c): sorted records differ
+ * little from the one before (the first numbers are sorted, the next
+ * ones often among equal first ones), so the large benchmark
+ * recording's wakeups write 76 MB
  * instead of 264 MB of plain gint64s (both sorters), and writing the
  * file, mostly the kernel's copy into the page cache, had been a tenth
  * of the pass's CPU time.
@@ -45,10 +46,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "cs-latency-sorter.h"
+#include "cs-latency-varints.h"
 
 #define BLOCK_RECORDS 4096
-/* The largest varint is 10 bytes (64 bits in groups of 7). */
-#define MAX_VARINT_BYTES 10
 
 /* A run being merged: a span of the file, read a block at a time; the
  * in-memory run has no file span and a block that is the whole buffer. */
@@ -346,72 +346,6 @@ sort_buffer (CsLatencySorter  *self,
   *spare = t;
 }
 
-static inline guint64
-zigzag (gint64 v)
-{
-  return ((guint64) v << 1) ^ (guint64) (v >> 63);
-}
-
-/* Encodes @n records (a block) into @out, which holds n × n_fields ×
- * MAX_VARINT_BYTES; returns the bytes written. */
-static gsize
-encode_block (const CsLatencySorter *self,
-              const gint64          *records,
-              gsize                  n,
-              guint8                *out)
-{
-  gint64 prev[MAX_FIELDS] = { 0 };
-  guint8 *p = out;
-
-  for (gsize r = 0; r < n; r++, records += self->n_fields)
-    for (guint f = 0; f < self->n_fields; f++)
-      {
-        guint64 v = zigzag ((gint64) ((guint64) records[f] - (guint64) prev[f]));
-
-        prev[f] = records[f];
-        while (v >= 0x80)
-          {
-            *p++ = (guint8) (v | 0x80);
-            v >>= 7;
-          }
-        *p++ = (guint8) v;
-      }
-  return (gsize) (p - out);
-}
-
-/* Decodes @n records from the @len bytes at @in into @records; FALSE
- * when the bytes do not hold them. */
-static gboolean
-decode_block (const CsLatencySorter *self,
-              const guint8          *in,
-              gsize                  len,
-              gsize                  n,
-              gint64                *records)
-{
-  const guint8 *end = in + len;
-  gint64 prev[MAX_FIELDS] = { 0 };
-
-  for (gsize r = 0; r < n; r++, records += self->n_fields)
-    for (guint f = 0; f < self->n_fields; f++)
-      {
-        guint64 v = 0;
-        guint shift = 0;
-
-        for (;;)
-          {
-            if (in == end || shift >= 64)
-              return FALSE;
-            v |= (guint64) (*in & 0x7f) << shift;
-            shift += 7;
-            if ((*in++ & 0x80) == 0)
-              break;
-          }
-        prev[f] = (gint64) ((guint64) prev[f] + (guint64) ((gint64) (v >> 1) ^ -(gint64) (v & 1)));
-        records[f] = prev[f];
-      }
-  return in == end;
-}
-
 static gboolean
 write_all (FILE          *file,
            const guint8  *bytes,
@@ -455,11 +389,12 @@ spill_thread (gpointer data)
     }
   sort_buffer (self, &self->spilling, &self->sort_spare, self->n_spilling);
   if (self->bytes == NULL)
-    self->bytes = g_malloc (BLOCK_RECORDS * self->n_fields * MAX_VARINT_BYTES);
+    self->bytes = g_malloc (BLOCK_RECORDS * self->n_fields * CS_LATENCY_VARINT_MAX_BYTES);
   for (gsize r = 0; r < self->n_spilling; r += BLOCK_RECORDS)
     {
-      gsize len = encode_block (self, self->spilling + r * self->n_fields,
-                                MIN (BLOCK_RECORDS, self->n_spilling - r), self->bytes);
+      gsize len = cs_latency_varints_encode (self->spilling + r * self->n_fields,
+                                             MIN (BLOCK_RECORDS, self->n_spilling - r),
+                                             self->n_fields, self->bytes);
 
       if (!write_all (self->file, self->bytes, len, &self->spill_error))
         return NULL;
@@ -552,7 +487,7 @@ run_fill (CsLatencySorter  *self,
   to = run->next_block + 1 < self->block_offsets->len
        ? g_array_index (self->block_offsets, guint64, run->next_block + 1) : self->file_bytes;
   bytes = (gsize) (to - from);
-  if (to < from || bytes > BLOCK_RECORDS * self->n_fields * MAX_VARINT_BYTES)
+  if (to < from || bytes > BLOCK_RECORDS * self->n_fields * CS_LATENCY_VARINT_MAX_BYTES)
     {
       file_failed (error, EIO, "read");
       return FALSE;
@@ -571,7 +506,8 @@ run_fill (CsLatencySorter  *self,
         }
       done += (gsize) n;
     }
-  if (!decode_block (self, self->bytes, bytes, want, run->block))
+  if (cs_latency_varints_decode (self->bytes, bytes, want, self->n_fields, run->block) !=
+      (gssize) want)
     {
       file_failed (error, EIO, "read");
       return FALSE;

@@ -59,6 +59,7 @@
 #include "cs-latency-batch.h"
 #include "cs-latency-column.h"
 #include "cs-latency-sorter.h"
+#include "cs-latency-varints.h"
 #include "cs-latency-writer.h"
 
 /* Records of the sorters, which sort them ascending: durations are
@@ -548,19 +549,27 @@ order_thread (gpointer data)
   return NULL;
 }
 
+/* Inserts @p's chunk, its columns encoded by cs_latency_varints_encode()
+ * into @bytes (room for two columns of CS_LATENCY_CHUNK numbers), and
+ * its spans. */
 static gboolean
 insert_piece (sqlite3_stmt    *insert,
               CsLatencyBatch  *spans,
               const Piece     *p,
+              guint8          *bytes,
               GError         **error)
 {
   int rc;
 
   if (p->n > 0)
     {
+      guint8 *second = bytes + CS_LATENCY_CHUNK * CS_LATENCY_VARINT_MAX_BYTES;
+      gsize len0 = cs_latency_varints_encode (p->col[0], p->n, 1, bytes);
+      gsize len1 = cs_latency_varints_encode (p->col[1], p->n, 1, second);
+
       sqlite3_bind_int64 (insert, 1, p->first / CS_LATENCY_CHUNK);
-      sqlite3_bind_blob (insert, 2, p->col[0], (int) (p->n * sizeof (gint64)), SQLITE_STATIC);
-      sqlite3_bind_blob (insert, 3, p->col[1], (int) (p->n * sizeof (gint64)), SQLITE_STATIC);
+      sqlite3_bind_blob (insert, 2, bytes, (int) len0, SQLITE_STATIC);
+      sqlite3_bind_blob (insert, 3, second, (int) len1, SQLITE_STATIC);
       rc = sqlite3_step (insert);
       sqlite3_reset (insert);
       if (rc != SQLITE_DONE)
@@ -587,6 +596,7 @@ write_orders (CsLatencyWriter  *self,
   sqlite3_stmt *insert[N_ORDERS] = { NULL, NULL };
   g_autoptr(CsLatencyBatch) spans = NULL;
   g_autofree Order *orders = g_new0 (Order, N_ORDERS);
+  g_autofree guint8 *bytes = g_malloc (2 * CS_LATENCY_CHUNK * CS_LATENCY_VARINT_MAX_BYTES);
   GAsyncQueue *full = g_async_queue_new ();
   gint abandon = FALSE;
   GError *local_error = NULL;
@@ -639,7 +649,7 @@ write_orders (CsLatencyWriter  *self,
         }
       p = item;
       if (local_error == NULL &&
-          !insert_piece (insert[p->order], spans, p, &local_error))
+          !insert_piece (insert[p->order], spans, p, bytes, &local_error))
         g_atomic_int_set (&abandon, TRUE);
       g_async_queue_push (orders[p->order].empty, p);
     }
