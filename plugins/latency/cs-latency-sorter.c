@@ -28,10 +28,9 @@
  * before it in the block (cs-latency-varints.c): sorted records differ
  * little from the one before (the first numbers are sorted, the next
  * ones often among equal first ones), so the large benchmark
- * recording's wakeups write 76 MB
- * instead of 264 MB of plain gint64s (both sorters), and writing the
- * file, mostly the kernel's copy into the page cache, had been a tenth
- * of the pass's CPU time.
+ * recording's wakeups write 76 MB instead of 264 MB of plain gint64s
+ * (both sorters), and writing the file, mostly the kernel's copy into
+ * the page cache, had been a tenth of the pass's CPU time.
  *
  * Memory is two buffers and a spare as large (the sort's), plus one
  * block per run, whatever the number of records: a run of 2^20 records

@@ -12,8 +12,9 @@
  * the others back only once the chunks run out).  The first stage
  * inserts the rows into `latency_rows`; the other two give each
  * pair to an external sorter (cs-latency-sorter.c), one for each order,
- * and the orders are written at the end as columns of numbers in chunks
- * (cs-latency-column.c).  SQLite indexes on `latency` would give the same
+ * and at the end the two orders are merged side by side, each in a
+ * thread, and written by the caller's thread as columns of numbers in
+ * chunks (cs-latency-column.c).  SQLite indexes on `latency` would give the same
  * orders, but building them (CREATE INDEX after the inserts) took twice
  * as long as the rest of the pass, and rows of plain tables in those
  * orders still cost as much as the table `latency` itself.
