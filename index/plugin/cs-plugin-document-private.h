@@ -90,6 +90,7 @@ void              _cs_plugin_document_describe_record  (struct tep_handle *tep,
                                                         guint64            row,
                                                         gint64             ts_ns,
                                                         struct tep_record *record,
+                                                        struct tep_event  *formats[2],
                                                         CsPluginEvent     *event);
 gboolean          _cs_plugin_document_fill_event       (CsPluginDocument *self,
                                                         guint             cpu,

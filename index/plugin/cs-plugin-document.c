@@ -430,7 +430,7 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
     }
   tep = cs_trace_file_get_tep (file);
   _cs_plugin_document_describe_record (tep, cpu, row, self->record.ts_ns,
-                                       self->record.tep_record, event);
+                                       self->record.tep_record, NULL, event);
   return TRUE;
 }
 
@@ -441,6 +441,10 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
  * @row: its row among the CPU's events
  * @ts_ns: its time, ns
  * @record: its record, borrowed by @event
+ * @formats: (nullable): the caller's cache of the last two formats
+ *   found, newest first, both %NULL at first; for a caller describing
+ *   many records of few types in turn (a pass), which spares
+ *   tep_find_event()'s search (it remembers only one)
  * @event: (out caller-allocates): the event as plugins see it
  *
  * Describes a record read already.  Any thread (one @tep per thread).
@@ -451,8 +455,11 @@ _cs_plugin_document_describe_record (struct tep_handle  *tep,
                                      guint64             row,
                                      gint64              ts_ns,
                                      struct tep_record  *record,
+                                     struct tep_event   *formats[2],
                                      CsPluginEvent      *event)
 {
+  int type;
+
   memset (event, 0, sizeof *event);
   event->ts_ns = ts_ns;
   event->cpu = cpu;
@@ -460,7 +467,21 @@ _cs_plugin_document_describe_record (struct tep_handle  *tep,
   event->tep = tep;
   event->record = record;
   event->pid = tep_data_pid (tep, event->record);
-  event->format = tep_find_event (tep, tep_data_type (tep, event->record));
+  type = tep_data_type (tep, event->record);
+  if (formats == NULL)
+    event->format = tep_find_event (tep, type);
+  else if (formats[0] != NULL && formats[0]->id == type)
+    event->format = formats[0];
+  else
+    {
+      event->format = formats[1] != NULL && formats[1]->id == type
+                      ? formats[1] : tep_find_event (tep, type);
+      if (event->format != NULL)
+        {
+          formats[1] = formats[0];
+          formats[0] = event->format;
+        }
+    }
   event->system = event->format != NULL ? event->format->system : "unknown";
   event->name = event->format != NULL ? event->format->name : "unknown";
 }

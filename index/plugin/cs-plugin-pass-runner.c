@@ -193,6 +193,7 @@ feed_events (CsPluginPass             *pass,
   struct tep_handle *tep;
   GError *local_error = NULL;
   CsPassFeedEvent next;
+  struct tep_event *formats[2] = { NULL, NULL };
   guint64 done = 0;
   gboolean ok = TRUE;
 
@@ -209,7 +210,7 @@ feed_events (CsPluginPass             *pass,
       CsPluginEvent event;
 
       _cs_plugin_document_describe_record (tep, next.cpu, next.row, next.ts_ns, next.record,
-                                           &event);
+                                           formats, &event);
       pass->plugin_running = TRUE;
       ok = info->event (state, &event, &local_error);
       pass->plugin_running = FALSE;

@@ -140,6 +140,18 @@ cs_latency_batch_flush (CsLatencyBatch  *self,
 }
 
 /**
+ * cs_latency_batch_get_n_pending:
+ * @batch: a batch
+ *
+ * Returns: how many rows are queued, not inserted yet
+ */
+guint
+cs_latency_batch_get_n_pending (CsLatencyBatch *self)
+{
+  return self->n_pending;
+}
+
+/**
  * cs_latency_batch_append:
  * @batch: a batch
  * @values: the row's n_columns values, copied

@@ -21,6 +21,7 @@ gboolean        cs_latency_batch_append (CsLatencyBatch *batch,
 gboolean        cs_latency_batch_flush (CsLatencyBatch  *batch,
                                         GError         **error);
 void            cs_latency_batch_free  (CsLatencyBatch  *batch);
+guint           cs_latency_batch_get_n_pending (CsLatencyBatch *batch);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsLatencyBatch, cs_latency_batch_free)
 

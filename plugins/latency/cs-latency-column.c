@@ -6,18 +6,18 @@
  * latency_task: cs-latency-writer.c) as tables of chunks: row `chunk` k
  * holds, in each of its blob columns, the numbers at positions
  * [k × CS_LATENCY_CHUNK, (k + 1) × CS_LATENCY_CHUNK) of the order, as
- * gint64 in the machine's byte order (the database is a cache of this
- * machine).  Millions of pairs are then a few thousand rows, written and
- * read at the speed of memcpy.  A reader keeps the last chunk it read,
- * so walking positions in either direction costs one blob read per
- * chunk.
+ * varints of the differences between them (cs-latency-varints.c; the
+ * orders are sorted, so a chunk is about a third of its plain gint64s).
+ * Millions of pairs are then a few thousand rows.  A reader keeps the
+ * last chunk it read, decoded, so walking positions in either direction
+ * costs one blob read per chunk.
  */
 #include <inttypes.h>
-#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
 #include "cs-latency-column.h"
+#include "cs-latency-varints.h"
 
 struct _CsLatencyColumn
 {
@@ -111,10 +111,22 @@ cs_latency_column_get (CsLatencyColumn  *self,
       rc = sqlite3_step (self->select);
       if (rc == SQLITE_ROW)
         {
+          const guint8 *blob = sqlite3_column_blob (self->select, 0);
+          gssize n;
+
           bytes = sqlite3_column_bytes (self->select, 0);
-          self->n = MIN ((gsize) MAX (bytes, 0), sizeof self->values) / sizeof (gint64);
-          if (self->n > 0)
-            memcpy (self->values, sqlite3_column_blob (self->select, 0), self->n * sizeof (gint64));
+          n = blob != NULL ? cs_latency_varints_decode (blob, (gsize) MAX (bytes, 0),
+                                                        CS_LATENCY_CHUNK, 1, self->values)
+                           : 0;
+          if (n < 0)
+            {
+              sqlite3_reset (self->select);
+              g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           _("Cannot read the latency pairs: chunk %" PRId64
+                             " of a column is damaged"), chunk);
+              return FALSE;
+            }
+          self->n = (gsize) n;
           self->chunk = chunk;
         }
       sqlite3_reset (self->select);

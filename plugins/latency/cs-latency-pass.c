@@ -20,18 +20,9 @@
 #include <glib/gi18n-lib.h>
 
 #include "cs-latency-def.h"
+#include "cs-latency-open.h"
 #include "cs-latency-pass.h"
 #include "cs-latency-writer.h"
-
-/* An open A, and the key it is open under. */
-typedef struct {
-  guint pair;
-  gint64 key[CS_LATENCY_MAX_KEYS];
-  gint64 ts_ns;
-  guint64 row;
-  guint cpu;
-  gint32 pid;
-} OpenA;
 
 /* What one event type is in the definition's pairs. */
 typedef struct {
@@ -65,34 +56,19 @@ typedef struct {
   CsLatencyDef *def;
   sqlite3 *db;
   CsLatencyWriter *writer;      /* owns the database until latency_end */
-  GHashTable *open;             /* OpenA (its pair and key) -> itself */
+  CsLatencyOpen *open;          /* the open A events, by pair and key */
   GHashTable *roles;            /* "system:name" -> Role */
   GHashTable *roles_by_format;  /* struct tep_event * -> FormatRole, or &no_role */
+  /* The last two formats looked up and their roles, newest first: a
+   * pair's A and B events come in turn, and a hash lookup per event
+   * showed in the pass's profile. */
+  const struct tep_event *last_format[2];
+  const FormatRole *last_role[2];
   PairCounts *counts;           /* by pair */
 } LatencyPass;
 
 /* What an event type none of the pairs reads maps to. */
 static FormatRole no_role;
-
-static guint
-open_a_hash (gconstpointer data)
-{
-  const OpenA *o = data;
-  guint64 h = o->pair * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-
-  for (guint i = 0; i < CS_LATENCY_MAX_KEYS; i++)
-    h = (h ^ (guint64) o->key[i]) * G_GUINT64_CONSTANT (0x100000001b3);
-  return (guint) (h ^ (h >> 32));
-}
-
-static gboolean
-open_a_equal (gconstpointer a,
-              gconstpointer b)
-{
-  const OpenA *x = a, *y = b;
-
-  return x->pair == y->pair && memcmp (x->key, y->key, sizeof x->key) == 0;
-}
 
 static void
 role_free (gpointer data)
@@ -212,18 +188,36 @@ format_role_free (gpointer data)
   g_free (fr);
 }
 
+/* Makes @format's role the newest of the two remembered. */
+static const FormatRole *
+remember_role (LatencyPass             *lp,
+               const struct tep_event  *format,
+               const FormatRole        *role)
+{
+  lp->last_format[1] = lp->last_format[0];
+  lp->last_role[1] = lp->last_role[0];
+  lp->last_format[0] = format;
+  lp->last_role[0] = role;
+  return role;
+}
+
 /* The role of @event's format, with its key readers; &no_role for a type
  * none of the pairs reads. */
 static const FormatRole *
 format_role_of (LatencyPass         *lp,
                 const CsPluginEvent *event)
 {
-  FormatRole *fr = g_hash_table_lookup (lp->roles_by_format, event->format);
+  FormatRole *fr;
   g_autofree char *name = NULL;
   Role *role;
 
+  if (event->format == lp->last_format[0] && lp->last_role[0] != NULL)
+    return lp->last_role[0];
+  if (event->format == lp->last_format[1] && lp->last_role[1] != NULL)
+    return remember_role (lp, event->format, lp->last_role[1]);
+  fr = g_hash_table_lookup (lp->roles_by_format, event->format);
   if (fr != NULL)
-    return fr;
+    return remember_role (lp, event->format, fr);
   name = g_strdup_printf ("%s:%s", event->system, event->name);
   role = g_hash_table_lookup (lp->roles, name);
   if (role == NULL)
@@ -250,16 +244,16 @@ format_role_of (LatencyPass         *lp,
         }
     }
   g_hash_table_insert (lp->roles_by_format, event->format, fr);
-  return fr;
+  return remember_role (lp, event->format, fr);
 }
 
 /* Hands the pair of @a and @b to the writer. */
 static gboolean
-write_pair (LatencyPass          *lp,
-            const CsLatencyPair  *pair,
-            const OpenA          *a,
-            const CsPluginEvent  *b,
-            GError              **error)
+write_pair (LatencyPass           *lp,
+            const CsLatencyPair   *pair,
+            const CsLatencyOpenA  *a,
+            const CsPluginEvent   *b,
+            GError               **error)
 {
   gint64 v[CS_LATENCY_N_COLUMNS];
 
@@ -302,7 +296,7 @@ latency_begin (CsPluginPass  *pass,
       return NULL;
     }
   lp->db = cs_plugin_pass_get_db (pass);
-  lp->open = g_hash_table_new_full (open_a_hash, open_a_equal, g_free, NULL);
+  lp->open = cs_latency_open_new ();
   lp->roles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, role_free);
   lp->roles_by_format = g_hash_table_new_full (NULL, NULL, NULL, format_role_free);
   lp->counts = g_new0 (PairCounts, lp->def->pairs->len);
@@ -339,39 +333,38 @@ latency_event (gpointer              state,
     {
       guint p = g_array_index (role->as_b, guint, i);
       const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs, p);
-      OpenA probe = { .pair = p };
-      OpenA *a;
+      gint64 key[CS_LATENCY_MAX_KEYS];
+      CsLatencyOpenA *a;
 
       lp->counts[p].n_b++;
-      if (!read_key (event, &fr->as_b[i], probe.key))
+      if (!read_key (event, &fr->as_b[i], key))
         continue;
-      a = g_hash_table_lookup (lp->open, &probe);
+      a = cs_latency_open_lookup (lp->open, p, key);
       if (a == NULL)
         continue;
       if (!write_pair (lp, pair, a, event, error))
         return FALSE;
       lp->counts[p].n_pairs++;
-      g_hash_table_remove (lp->open, a);
+      cs_latency_open_remove (lp->open, a);
     }
   for (guint i = 0; i < role->as_a->len; i++)
     {
       guint p = g_array_index (role->as_a, guint, i);
-      OpenA *a = g_new (OpenA, 1);
+      CsLatencyOpenA a;
 
       lp->counts[p].n_a++;
-      a->pair = p;
-      if (!read_key (event, &fr->as_a[i], a->key))
+      a.pair = p;
+      if (!read_key (event, &fr->as_a[i], a.key))
         {
           lp->counts[p].n_unmatched++;
-          g_free (a);
           continue;
         }
-      a->ts_ns = event->ts_ns;
-      a->row = event->row;
-      a->cpu = event->cpu;
-      a->pid = event->pid;
+      a.ts_ns = event->ts_ns;
+      a.row = event->row;
+      a.cpu = event->cpu;
+      a.pid = event->pid;
       /* A newer A replaces the open one with its key. */
-      if (!g_hash_table_add (lp->open, a))
+      if (!cs_latency_open_put (lp->open, &a))
         lp->counts[p].n_unmatched++;
     }
   return TRUE;
@@ -382,17 +375,15 @@ latency_end (gpointer   state,
              GError   **error)
 {
   LatencyPass *lp = state;
-  GHashTableIter iter;
-  gpointer key;
+  g_autofree guint64 *n_open = g_new0 (guint64, MAX (lp->def->pairs->len, 1));
   sqlite3_stmt *s = NULL;
   gboolean ok = TRUE;
 
   if (!cs_latency_writer_finish (lp->writer, error))
     return FALSE;
-  g_hash_table_iter_init (&iter, lp->open);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    lp->counts[((OpenA *) key)->pair].n_unmatched++;
-  g_hash_table_remove_all (lp->open);
+  cs_latency_open_drain (lp->open, n_open, lp->def->pairs->len);
+  for (guint i = 0; i < lp->def->pairs->len; i++)
+    lp->counts[i].n_unmatched += n_open[i];
 
   if (sqlite3_prepare_v2 (lp->db,
                           "INSERT INTO latency_pair VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
@@ -441,7 +432,7 @@ latency_free (gpointer state)
   if (lp == NULL)
     return;
   cs_latency_writer_free (lp->writer);
-  g_clear_pointer (&lp->open, g_hash_table_unref);
+  g_clear_pointer (&lp->open, cs_latency_open_free);
   g_clear_pointer (&lp->roles_by_format, g_hash_table_unref);
   g_clear_pointer (&lp->roles, g_hash_table_unref);
   g_free (lp->counts);

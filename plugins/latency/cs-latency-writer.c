@@ -10,10 +10,11 @@
  * (N_CHUNKS in all: the memory is bounded, and a pass that gets ahead
  * waits; the stages work side by side, so a slow moment of one holds
  * the others back only once the chunks run out).  The first stage
- * inserts the rows into `latency`; the other two give each
+ * inserts the rows into `latency_rows`; the other two give each
  * pair to an external sorter (cs-latency-sorter.c), one for each order,
- * and the orders are written at the end as columns of numbers in chunks
- * (cs-latency-column.c).  SQLite indexes on `latency` would give the same
+ * and at the end the two orders are merged side by side, each in a
+ * thread, and written by the caller's thread as columns of numbers in
+ * chunks (cs-latency-column.c).  SQLite indexes on `latency` would give the same
  * orders, but building them (CREATE INDEX after the inserts) took twice
  * as long as the rest of the pass, and rows of plain tables in those
  * orders still cost as much as the table `latency` itself.
@@ -27,9 +28,20 @@
  *   latency_pair  (pair, definition, a_event, b_event, a_keys, b_keys,
  *                  n_a, n_b, n_pairs, n_unmatched): one row per
  *                  CsLatencyPair, created here, written by the pass
- *   latency       (dur_ns, a_ts, a_cpu, a_row, b_ts, b_cpu, pid, pair,
- *                  k0, k1, k2, k3): one row per pair, in B's time order,
- *                  so that rowids follow B's time
+ *   latency_rows  (a_ts, b_ts, ids, pp, k0, k1, k2, k3): one row per
+ *                  pair, in B's time order, so that rowids follow B's
+ *                  time; the numbers of a row are packed into few
+ *                  columns, as SQLite's cost of an insert grows with its
+ *                  columns (12 plain columns took a fifth of the pass's
+ *                  CPU time, 4 of them about half of that): ids is
+ *                  a_row << 26 | a_cpu << 13 | b_cpu, pp is pid << 16 |
+ *                  pair, keys the pair lacks are NULL, and so is the only
+ *                  key k0 when it is the pid (the wakeups' key): a pair
+ *                  has 1 to 4 keys, so k0 is never NULL otherwise
+ *   latency       a view of latency_rows: (rowid, dur_ns, a_ts, a_cpu,
+ *                  a_row, b_ts, b_cpu, pid, pair, k0, k1, k2, k3), what
+ *                  the readers and SQL see (dur_ns is b_ts - a_ts, a
+ *                  NULL k0 is the pid)
  *   latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB, id BLOB): the
  *                  pairs worst first (longest, then A's time, CPU and
  *                  row; position 0 is the worst): their durations, and
@@ -48,6 +60,7 @@
 #include "cs-latency-batch.h"
 #include "cs-latency-column.h"
 #include "cs-latency-sorter.h"
+#include "cs-latency-varints.h"
 #include "cs-latency-writer.h"
 
 /* Records of the sorters, which sort them ascending: durations are
@@ -63,6 +76,19 @@ enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 
 #define CHUNK_ROWS 4096
 #define N_CHUNKS 12
+
+/* latency_rows' packing (see above): CPUs below 2^13 (the kernel's
+ * NR_CPUS is at most 8192), rows below 2^37, pairs below 2^16. */
+#define CPU_BITS 13
+#define ROW_BITS 37
+#define PAIR_BITS 16
+#define N_ROW_COLUMNS 4         /* a_ts, b_ts, ids, pp; then the keys */
+#define MAX_KEYS (CS_LATENCY_N_COLUMNS - CS_LATENCY_COL_K0)
+#define LATENCY_VIEW \
+  "CREATE VIEW latency AS SELECT rowid AS rowid, b_ts - a_ts AS dur_ns, a_ts," \
+  " (ids >> 13) & 8191 AS a_cpu, ids >> 26 AS a_row, b_ts, ids & 8191 AS b_cpu," \
+  " pp >> 16 AS pid, pp & 65535 AS pair, ifnull(k0, pp >> 16) AS k0, k1, k2, k3" \
+  " FROM latency_rows;"
 
 typedef struct {
   gint64 v[CHUNK_ROWS][CS_LATENCY_N_COLUMNS];
@@ -86,7 +112,10 @@ enum { STAGE_ROWS, STAGE_WORST, STAGE_TASK, N_STAGES };
 struct _CsLatencyWriter
 {
   sqlite3 *db;
-  CsLatencyBatch *rows;         /* into `latency` (STAGE_ROWS) */
+  /* Into `latency_rows` (STAGE_ROWS), one batch for each number of
+   * keys: rows without keys leave their columns out, not bound. */
+  CsLatencyBatch *rows[MAX_KEYS + 1];
+  guint rows_keys;              /* the batch rows went to last */
   CsLatencySorter *worst;       /* W_ records (STAGE_WORST) */
   gint64 n_worst;               /* records given to it: the last rowid */
   CsLatencySorter *by_task;     /* T_ records (STAGE_TASK) */
@@ -116,6 +145,25 @@ exec (sqlite3     *db,
   return FALSE;
 }
 
+/* The batch for rows with @n_keys keys, made at its first row. */
+static CsLatencyBatch *
+rows_batch (CsLatencyWriter  *self,
+            guint             n_keys,
+            GError          **error)
+{
+  if (self->rows[n_keys] == NULL)
+    {
+      g_autoptr(GString) table = g_string_new ("latency_rows (a_ts, b_ts, ids, pp");
+
+      for (guint i = 0; i < n_keys; i++)
+        g_string_append_printf (table, ", k%u", i);
+      g_string_append_c (table, ')');
+      self->rows[n_keys] = cs_latency_batch_new (self->db, table->str, N_ROW_COLUMNS + n_keys,
+                                                 error);
+    }
+  return self->rows[n_keys];
+}
+
 static gboolean
 work_rows (CsLatencyWriter  *self,
            const Chunk      *chunk,
@@ -123,11 +171,45 @@ work_rows (CsLatencyWriter  *self,
 {
   for (guint r = 0; r < chunk->n; r++)
     {
-      guint64 nulls = 0;
+      const gint64 *v = chunk->v[r];
+      guint n_keys = MIN (chunk->n_keys[r], MAX_KEYS);
+      CsLatencyBatch *batch;
+      gint64 row[N_ROW_COLUMNS + MAX_KEYS];
 
-      for (guint i = chunk->n_keys[r]; i < 4; i++)
-        nulls |= G_GUINT64_CONSTANT (1) << (CS_LATENCY_COL_K0 + i);
-      if (!cs_latency_batch_append (self->rows, chunk->v[r], nulls, error))
+      /* k0 NULL: the pid.  Only where it costs no flush of a part of
+       * a batch, when a definition's key is the pid only at times. */
+      if (n_keys == 1 && v[CS_LATENCY_COL_K0] == v[CS_LATENCY_COL_PID] &&
+          (self->rows_keys == 0 || self->rows[self->rows_keys] == NULL ||
+           cs_latency_batch_get_n_pending (self->rows[self->rows_keys]) == 0))
+        n_keys = 0;
+
+      if ((guint64) v[CS_LATENCY_COL_A_CPU] >> CPU_BITS != 0 ||
+          (guint64) v[CS_LATENCY_COL_B_CPU] >> CPU_BITS != 0 ||
+          (guint64) v[CS_LATENCY_COL_A_ROW] >> ROW_BITS != 0 ||
+          (guint64) v[CS_LATENCY_COL_PAIR] >> PAIR_BITS != 0 ||
+          v[CS_LATENCY_COL_PID] != (gint32) v[CS_LATENCY_COL_PID])
+        {
+          g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                       _("Cannot write the latency pairs: the pair of row %" G_GINT64_FORMAT
+                         " of CPU %" G_GINT64_FORMAT " is out of range"),
+                       v[CS_LATENCY_COL_A_ROW], v[CS_LATENCY_COL_A_CPU]);
+          return FALSE;
+        }
+      /* Rowids follow the order of the rows: another batch's first. */
+      if (n_keys != self->rows_keys && self->rows[self->rows_keys] != NULL &&
+          !cs_latency_batch_flush (self->rows[self->rows_keys], error))
+        return FALSE;
+      self->rows_keys = n_keys;
+      batch = rows_batch (self, n_keys, error);
+      if (batch == NULL)
+        return FALSE;
+      row[0] = v[CS_LATENCY_COL_A_TS];
+      row[1] = v[CS_LATENCY_COL_B_TS];
+      row[2] = (v[CS_LATENCY_COL_A_ROW] << (2 * CPU_BITS)) |
+               (v[CS_LATENCY_COL_A_CPU] << CPU_BITS) | v[CS_LATENCY_COL_B_CPU];
+      row[3] = (gint64) ((guint64) v[CS_LATENCY_COL_PID] << PAIR_BITS) | v[CS_LATENCY_COL_PAIR];
+      memcpy (row + N_ROW_COLUMNS, v + CS_LATENCY_COL_K0, n_keys * sizeof (gint64));
+      if (!cs_latency_batch_append (batch, row, 0, error))
         return FALSE;
     }
   return TRUE;
@@ -261,10 +343,10 @@ cs_latency_writer_new (sqlite3  *db,
              " a_event TEXT NOT NULL, b_event TEXT NOT NULL, a_keys TEXT NOT NULL,"
              " b_keys TEXT NOT NULL, n_a INTEGER, n_b INTEGER, n_pairs INTEGER,"
              " n_unmatched INTEGER);"
-             "CREATE TABLE latency (dur_ns INTEGER NOT NULL, a_ts INTEGER NOT NULL,"
-             " a_cpu INTEGER NOT NULL, a_row INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
-             " b_cpu INTEGER NOT NULL, pid INTEGER NOT NULL, pair INTEGER NOT NULL,"
+             "CREATE TABLE latency_rows (a_ts INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
+             " ids INTEGER NOT NULL, pp INTEGER NOT NULL,"
              " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER);"
+             LATENCY_VIEW
              "CREATE TABLE latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
              " id BLOB NOT NULL);"
              "CREATE TABLE latency_task (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
@@ -274,12 +356,6 @@ cs_latency_writer_new (sqlite3  *db,
     return NULL;
   self = g_new0 (CsLatencyWriter, 1);
   self->db = db;
-  self->rows = cs_latency_batch_new (db, "latency", CS_LATENCY_N_COLUMNS, error);
-  if (self->rows == NULL)
-    {
-      cs_latency_writer_free (self);
-      return NULL;
-    }
   /* Tests make the runs short, to merge many of them on small recordings. */
   run = g_getenv ("CS_LATENCY_SORT_RUN") != NULL
         ? g_ascii_strtoull (g_getenv ("CS_LATENCY_SORT_RUN"), NULL, 10) : 0;
@@ -344,56 +420,61 @@ cs_latency_writer_add (CsLatencyWriter  *self,
   return TRUE;
 }
 
-/* Where a sorted order is being written: two columns of chunks. */
+/* The two sorted orders are merged from their sorters at the end, each
+ * in a thread of its own (the merges took 0.4 s one after the other, the
+ * other core idle, on the large benchmark recording), and handed as
+ * pieces to the caller's thread, which alone uses the database: a piece
+ * is a chunk of the order's two columns, and for latency_task the spans
+ * of the tasks that ended in it.  N_PIECES pieces per order bound the
+ * memory. */
+#define N_PIECES 4
+
+enum { ORDER_WORST, ORDER_TASK, N_ORDERS };
+
 typedef struct {
-  sqlite3 *db;
-  sqlite3_stmt *insert;         /* a chunk */
-  gint64 col[2][CS_LATENCY_CHUNK];
+  guint order;                  /* ORDER_ */
   gsize n;                      /* in @col */
-  gint64 n_written;             /* positions before @col's */
-  CsLatencyBatch *spans;        /* latency_task_span */
+  gint64 first;                 /* the position of col[..][0] */
+  gint64 col[2][CS_LATENCY_CHUNK];
+  GArray *spans;                /* gint64 triples (pid, lo, hi), or NULL */
+} Piece;
+
+/* An order being merged, in its thread. */
+typedef struct {
+  guint order;
+  CsLatencySorter *sorter;
+  CsLatencySorterFunc record_func;
+  GThread *thread;
+  GAsyncQueue *empty;           /* Piece * */
+  GAsyncQueue *full;            /* the caller's, shared: Piece *, or the Order when done */
+  gint *abandon;                /* atomic: the caller failed, stop */
+  Piece *piece;                 /* being filled */
+  gint64 n_written;             /* positions before @piece's */
   gint64 pid, lo;               /* the task being written, its first position */
+  GError *error;                /* read once joined */
 } Order;
 
-static gboolean
-order_init (Order       *o,
-            sqlite3     *db,
-            const char  *table,
-            GError     **error)
-{
-  g_autofree char *sql = g_strdup_printf ("INSERT INTO %s VALUES (?1, ?2, ?3)", table);
-
-  memset (o, 0, sizeof *o);
-  o->db = db;
-  if (sqlite3_prepare_v2 (db, sql, -1, &o->insert, NULL) == SQLITE_OK)
-    return TRUE;
-  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-               _("Cannot write the latency pairs: %s"), sqlite3_errmsg (db));
-  return FALSE;
-}
-
-/* Writes the chunk being filled. */
 static gboolean
 order_flush (Order   *o,
              GError **error)
 {
-  int rc;
+  Piece *p = o->piece;
 
-  if (o->n == 0)
-    return TRUE;
-  sqlite3_bind_int64 (o->insert, 1, o->n_written / CS_LATENCY_CHUNK);
-  sqlite3_bind_blob (o->insert, 2, o->col[0], (int) (o->n * sizeof (gint64)), SQLITE_STATIC);
-  sqlite3_bind_blob (o->insert, 3, o->col[1], (int) (o->n * sizeof (gint64)), SQLITE_STATIC);
-  rc = sqlite3_step (o->insert);
-  sqlite3_reset (o->insert);
-  if (rc != SQLITE_DONE)
+  if (g_atomic_int_get (o->abandon))
     {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   _("Cannot write the latency pairs: %s"), sqlite3_errmsg (o->db));
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           _("Cannot write the latency pairs"));
       return FALSE;
     }
-  o->n_written += o->n;
-  o->n = 0;
+  if (p->n == 0 && (p->spans == NULL || p->spans->len == 0))
+    return TRUE;
+  p->first = o->n_written;
+  o->n_written += (gint64) p->n;
+  g_async_queue_push (o->full, p);
+  o->piece = g_async_queue_pop (o->empty);
+  o->piece->n = 0;
+  if (o->piece->spans != NULL)
+    g_array_set_size (o->piece->spans, 0);
   return TRUE;
 }
 
@@ -403,23 +484,18 @@ order_append (Order   *o,
               gint64   b,
               GError **error)
 {
-  o->col[0][o->n] = a;
-  o->col[1][o->n] = b;
-  return ++o->n < CS_LATENCY_CHUNK || order_flush (o, error);
+  Piece *p = o->piece;
+
+  p->col[0][p->n] = a;
+  p->col[1][p->n] = b;
+  return ++p->n < CS_LATENCY_CHUNK || order_flush (o, error);
 }
 
 /* The position the next number goes to. */
 static gint64
 order_position (const Order *o)
 {
-  return o->n_written + (gint64) o->n;
-}
-
-static void
-order_clear (Order *o)
-{
-  sqlite3_finalize (o->insert);
-  cs_latency_batch_free (o->spans);
+  return o->n_written + (gint64) o->piece->n;
 }
 
 static gboolean
@@ -430,33 +506,14 @@ write_worst_record (const gint64  *record,
   return order_append (user_data, -record[W_DUR], record[W_ID], error);
 }
 
-/* latency_worst, from the sorter. */
-static gboolean
-write_worst (CsLatencyWriter  *self,
-             GError          **error)
-{
-  g_autofree Order *o = g_new (Order, 1);
-  gboolean ok;
-
-  if (!order_init (o, self->db, "latency_worst", error))
-    {
-      order_clear (o);
-      return FALSE;
-    }
-  ok = cs_latency_sorter_finish (self->worst, write_worst_record, o, error) &&
-       order_flush (o, error);
-  order_clear (o);
-  return ok;
-}
-
 /* Ends the task being written: its span. */
-static gboolean
-write_span (Order   *o,
-            GError **error)
+static void
+write_span (Order *o)
 {
   gint64 v[3] = { o->pid, o->lo, order_position (o) };
 
-  return order_position (o) <= o->lo || cs_latency_batch_append (o->spans, v, 0, error);
+  if (order_position (o) > o->lo)
+    g_array_append_vals (o->piece->spans, v, 3);
 }
 
 static gboolean
@@ -468,30 +525,163 @@ write_task_record (const gint64  *record,
 
   if (order_position (o) > o->lo && record[T_PID] != o->pid)
     {
-      if (!write_span (o, error))
-        return FALSE;
+      write_span (o);
       o->lo = order_position (o);
     }
   o->pid = record[T_PID];
   return order_append (o, -record[T_DUR], record[T_A_TS], error);
 }
 
-/* latency_task and latency_task_span, from the sorter. */
-static gboolean
-write_by_task (CsLatencyWriter  *self,
-               GError          **error)
+static gpointer
+order_thread (gpointer data)
 {
-  g_autofree Order *o = g_new (Order, 1);
-  gboolean ok;
+  Order *o = data;
 
-  ok = order_init (o, self->db, "latency_task", error) &&
-       (o->spans = cs_latency_batch_new (self->db, "latency_task_span", 3, error)) != NULL &&
-       cs_latency_sorter_finish (self->by_task, write_task_record, o, error) &&
-       write_span (o, error) &&
-       order_flush (o, error) &&
-       cs_latency_batch_flush (o->spans, error);
-  order_clear (o);
-  return ok;
+  o->piece = g_async_queue_pop (o->empty);
+  if (cs_latency_sorter_finish (o->sorter, o->record_func, o, &o->error))
+    {
+      if (o->order == ORDER_TASK)
+        write_span (o);
+      order_flush (o, &o->error);
+    }
+  g_async_queue_push (o->empty, o->piece);
+  o->piece = NULL;
+  g_async_queue_push (o->full, o);      /* done */
+  return NULL;
+}
+
+/* Inserts @p's chunk, its columns encoded by cs_latency_varints_encode()
+ * into @bytes (room for two columns of CS_LATENCY_CHUNK numbers), and
+ * its spans. */
+static gboolean
+insert_piece (sqlite3_stmt    *insert,
+              CsLatencyBatch  *spans,
+              const Piece     *p,
+              guint8          *bytes,
+              GError         **error)
+{
+  int rc;
+
+  if (p->n > 0)
+    {
+      guint8 *second = bytes + CS_LATENCY_CHUNK * CS_LATENCY_VARINT_MAX_BYTES;
+      gsize len0 = cs_latency_varints_encode (p->col[0], p->n, 1, bytes);
+      gsize len1 = cs_latency_varints_encode (p->col[1], p->n, 1, second);
+
+      sqlite3_bind_int64 (insert, 1, p->first / CS_LATENCY_CHUNK);
+      sqlite3_bind_blob (insert, 2, bytes, (int) len0, SQLITE_STATIC);
+      sqlite3_bind_blob (insert, 3, second, (int) len1, SQLITE_STATIC);
+      rc = sqlite3_step (insert);
+      sqlite3_reset (insert);
+      if (rc != SQLITE_DONE)
+        {
+          g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                       _("Cannot write the latency pairs: %s"),
+                       sqlite3_errmsg (sqlite3_db_handle (insert)));
+          return FALSE;
+        }
+    }
+  for (guint i = 0; p->spans != NULL && i < p->spans->len; i += 3)
+    if (!cs_latency_batch_append (spans, &g_array_index (p->spans, gint64, i), 0, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* latency_worst, latency_task and latency_task_span, from the sorters:
+ * merged in two threads, inserted here. */
+static gboolean
+write_orders (CsLatencyWriter  *self,
+              GError          **error)
+{
+  const char *tables[N_ORDERS] = { "latency_worst", "latency_task" };
+  sqlite3_stmt *insert[N_ORDERS] = { NULL, NULL };
+  g_autoptr(CsLatencyBatch) spans = NULL;
+  g_autofree Order *orders = g_new0 (Order, N_ORDERS);
+  g_autofree guint8 *bytes = g_malloc (2 * CS_LATENCY_CHUNK * CS_LATENCY_VARINT_MAX_BYTES);
+  GAsyncQueue *full = g_async_queue_new ();
+  gint abandon = FALSE;
+  GError *local_error = NULL;
+  guint n_running = 0;
+
+  for (guint i = 0; i < N_ORDERS; i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("INSERT INTO %s VALUES (?1, ?2, ?3)", tables[i]);
+
+      if (local_error == NULL &&
+          sqlite3_prepare_v2 (self->db, sql, -1, &insert[i], NULL) != SQLITE_OK)
+        g_set_error (&local_error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                     _("Cannot write the latency pairs: %s"), sqlite3_errmsg (self->db));
+    }
+  if (local_error == NULL)
+    spans = cs_latency_batch_new (self->db, "latency_task_span", 3, &local_error);
+  for (guint i = 0; local_error == NULL && i < N_ORDERS; i++)
+    {
+      Order *o = &orders[i];
+
+      o->order = i;
+      o->sorter = i == ORDER_WORST ? self->worst : self->by_task;
+      o->record_func = i == ORDER_WORST ? write_worst_record : write_task_record;
+      o->empty = g_async_queue_new ();
+      o->full = full;
+      o->abandon = &abandon;
+      for (guint k = 0; k < N_PIECES; k++)
+        {
+          Piece *p = g_new0 (Piece, 1);
+
+          p->order = i;
+          if (i == ORDER_TASK)
+            p->spans = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_async_queue_push (o->empty, p);
+        }
+      o->thread = g_thread_new ("cs-latency-order", order_thread, o);
+      n_running++;
+    }
+  /* After a failure, the pieces still come (and go back) until both
+   * threads are done. */
+  while (n_running > 0)
+    {
+      gpointer item = g_async_queue_pop (full);
+      Piece *p;
+
+      if (item == &orders[ORDER_WORST] || item == &orders[ORDER_TASK])
+        {
+          n_running--;
+          continue;
+        }
+      p = item;
+      if (local_error == NULL &&
+          !insert_piece (insert[p->order], spans, p, bytes, &local_error))
+        g_atomic_int_set (&abandon, TRUE);
+      g_async_queue_push (orders[p->order].empty, p);
+    }
+  for (guint i = 0; i < N_ORDERS; i++)
+    {
+      Order *o = &orders[i];
+      Piece *p;
+
+      if (o->thread != NULL)
+        g_thread_join (o->thread);
+      if (local_error == NULL && o->error != NULL)
+        local_error = g_steal_pointer (&o->error);
+      g_clear_error (&o->error);
+      while (o->empty != NULL && (p = g_async_queue_try_pop (o->empty)) != NULL)
+        {
+          if (p->spans != NULL)
+            g_array_unref (p->spans);
+          g_free (p);
+        }
+      g_clear_pointer (&o->empty, g_async_queue_unref);
+      sqlite3_finalize (insert[i]);
+    }
+  g_async_queue_unref (full);
+  if (local_error == NULL && spans != NULL)
+    cs_latency_batch_flush (spans, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /**
@@ -516,9 +706,9 @@ cs_latency_writer_finish (CsLatencyWriter  *self,
     }
   join (self);
   return !thread_failed (self, error) &&
-         cs_latency_batch_flush (self->rows, error) &&
-         write_worst (self, error) &&
-         write_by_task (self, error);
+         (self->rows[self->rows_keys] == NULL ||
+          cs_latency_batch_flush (self->rows[self->rows_keys], error)) &&
+         write_orders (self, error);
 }
 
 /**
@@ -553,7 +743,8 @@ cs_latency_writer_free (CsLatencyWriter *self)
         g_free (c);
       g_async_queue_unref (self->empty);
     }
-  cs_latency_batch_free (self->rows);
+  for (guint i = 0; i <= MAX_KEYS; i++)
+    cs_latency_batch_free (self->rows[i]);
   cs_latency_sorter_free (self->worst);
   cs_latency_sorter_free (self->by_task);
   g_free (self);

@@ -22,7 +22,6 @@ import glob
 import json
 import os
 import sqlite3
-import struct
 import subprocess
 import sys
 import tempfile
@@ -55,11 +54,26 @@ def find(name):
     return None
 
 
+def decode_chunk(blob):
+    """A chunk's numbers: zigzag varints of each one's difference to the one before."""
+    values, prev, v, shift = [], 0, 0, 0
+    for byte in blob:
+        v |= (byte & 0x7F) << shift
+        shift += 7
+        if byte & 0x80:
+            continue
+        prev += (v >> 1) ^ -(v & 1)
+        prev = (prev + 2**63) % 2**64 - 2**63
+        values.append(prev)
+        v, shift = 0, 0
+    return values
+
+
 def column(db, table, name):
     """A column of chunks as one list of numbers, in position order."""
     values = []
     for (blob,) in db.execute(f"SELECT {name} FROM {table} ORDER BY chunk"):
-        values += struct.unpack(f"={len(blob) // 8}q", blob)
+        values += decode_chunk(blob)
     return values
 
 
@@ -84,10 +98,10 @@ def check_db(path, what):
     ok(worst_id == [r for r, _ in truth] and worst_dur == [d for _, d in truth],
        f"{what}: latency_worst is the worst-first order of {len(truth)} pairs",
        f"first ids {worst_id[:8]} against {[r for r, _ in truth][:8]}")
-    ok(all(len(b) == CHUNK * 8 for (b,) in
-           db.execute("SELECT dur_ns FROM latency_worst ORDER BY chunk"))
-       or len(truth) % CHUNK != 0 or not truth,
-       f"{what}: every chunk but the last is full")
+    sizes = [len(decode_chunk(b)) for (b,) in
+             db.execute("SELECT dur_ns FROM latency_worst ORDER BY chunk")]
+    ok(all(n == CHUNK for n in sizes[:-1]) and (not sizes or 0 < sizes[-1] <= CHUNK),
+       f"{what}: every chunk but the last is full", f"chunk sizes {sizes[:8]}")
     task_dur = column(db, "latency_task", "dur_ns")
     task_a = column(db, "latency_task", "a_ts")
     truth = db.execute("SELECT pid, dur_ns, a_ts FROM latency"
