@@ -53,6 +53,7 @@
  *   latency_task_span (pid INTEGER PRIMARY KEY, lo, hi): the positions
  *                  [lo, hi) of each task's pairs in latency_task
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -190,8 +191,8 @@ work_rows (CsLatencyWriter  *self,
           v[CS_LATENCY_COL_PID] != (gint32) v[CS_LATENCY_COL_PID])
         {
           g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                       _("Cannot write the latency pairs: the pair of row %" G_GINT64_FORMAT
-                         " of CPU %" G_GINT64_FORMAT " is out of range"),
+                       _("Cannot write the latency pairs: the pair of row %" PRId64
+                         " of CPU %" PRId64 " is out of range"),
                        v[CS_LATENCY_COL_A_ROW], v[CS_LATENCY_COL_A_CPU]);
           return FALSE;
         }
