@@ -299,9 +299,14 @@ cs_index_job_open_thread (GTask        *task,
 
   document = cs_document_open (trace_path, self->index_path, &error);
   if (document == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, document, g_object_unref);
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* The event list formats its first rows at once: the recording's event
+   * formats and kallsyms are read here rather than on the main thread. */
+  cs_document_get_trace_file (document);
+  g_task_return_pointer (task, document, g_object_unref);
 }
 
 static void
