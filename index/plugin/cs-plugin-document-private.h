@@ -70,6 +70,14 @@ void              _cs_plugin_document_list_pass_results (CsPluginDocument       
                                                         const CsPluginPassInfo  *info,
                                                         char                  ***paths,
                                                         char                  ***params);
+gboolean          _cs_plugin_document_pass_db_matches  (CsPluginDocument *self,
+                                                        sqlite3          *db,
+                                                        CsPlugin         *plugin,
+                                                        const CsPluginPassInfo *info,
+                                                        const char       *param);
+void              _cs_plugin_document_remove_stale_pass_results (CsPluginDocument *self,
+                                                        CsPlugin         *plugin,
+                                                        const CsPluginPassInfo *info);
 gboolean          _cs_plugin_document_pass_is_ready    (CsPluginDocument *self,
                                                         CsPlugin         *plugin,
                                                         const char       *pass,

@@ -570,14 +570,23 @@ _cs_plugin_document_dup_pass_path (CsPluginDocument       *self,
   return g_strdup_printf ("%s.%s.%s.%s.cspass", base, plugin->id, info->name, hash);
 }
 
-/* Whether the database at @db says it holds @info's results for @param
- * of this recording. */
-static gboolean
-pass_db_matches (CsPluginDocument       *self,
-                 sqlite3                *db,
-                 CsPlugin               *plugin,
-                 const CsPluginPassInfo *info,
-                 const char             *param)
+/**
+ * _cs_plugin_document_pass_db_matches:
+ * @self: a document
+ * @db: a pass database open for reading
+ * @plugin: a plugin
+ * @info: one of its passes
+ * @param: (nullable): the pass's parameter
+ *
+ * Returns: whether @db says it holds @info's results (this version) for
+ *   @param of this recording and this index schema
+ */
+gboolean
+_cs_plugin_document_pass_db_matches (CsPluginDocument       *self,
+                                     sqlite3                *db,
+                                     CsPlugin               *plugin,
+                                     const CsPluginPassInfo *info,
+                                     const char             *param)
 {
   sqlite3_stmt *s = NULL;
   g_autofree char *version = g_strdup_printf ("%u", info->version);
@@ -635,90 +644,13 @@ open_pass_db (CsPluginDocument       *self,
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     return NULL;
   if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
-      !pass_db_matches (self, db, plugin, info, param))
+      !_cs_plugin_document_pass_db_matches (self, db, plugin, info, param))
     {
       g_debug ("Pass results %s are not this recording's or this version's: ignored", path);
       sqlite3_close_v2 (db);
       return NULL;
     }
   return db;
-}
-
-/* The "param" a pass database says it holds, or NULL. */
-static char *
-read_pass_param (sqlite3 *db)
-{
-  sqlite3_stmt *s = NULL;
-  char *param = NULL;
-
-  if (sqlite3_prepare_v2 (db, "SELECT value FROM chronoscope_pass WHERE key = 'param'", -1, &s, NULL) == SQLITE_OK &&
-      sqlite3_step (s) == SQLITE_ROW)
-    param = g_strdup ((const char *) sqlite3_column_text (s, 0));
-  sqlite3_finalize (s);
-  return param;
-}
-
-/**
- * _cs_plugin_document_list_pass_results:
- * @self: a document
- * @plugin: a plugin
- * @info: one of its passes
- * @paths: (out) (transfer full): the result files, %NULL-terminated
- * @params: (out) (transfer full): the parameter of each ("" for none)
- *
- * Finds every result of @info stored for this recording, whatever the
- * parameter it was run with: the files next to the index that hold this
- * version's results for this recording (as cs_plugin_document_get_pass_db()
- * would open them).  Any thread that may read the cache.
- */
-void
-_cs_plugin_document_list_pass_results (CsPluginDocument        *self,
-                                       CsPlugin                *plugin,
-                                       const CsPluginPassInfo  *info,
-                                       char                  ***paths,
-                                       char                  ***params)
-{
-  g_autofree char *any = _cs_plugin_document_dup_pass_path (self, plugin, info, NULL);
-  g_autofree char *dir_path = g_path_get_dirname (any);
-  g_autofree char *base = g_path_get_basename (any);
-  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
-  g_autoptr(GStrvBuilder) path_list = g_strv_builder_new ();
-  g_autoptr(GStrvBuilder) param_list = g_strv_builder_new ();
-  const char *name;
-  char *hash;
-
-  /* BASE.PLUGIN.PASS.HASH.cspass: keep what comes before HASH. */
-  hash = strrchr (base, '.');
-  if (hash != NULL)
-    *hash = '\0';
-  hash = strrchr (base, '.');
-  if (hash != NULL)
-    hash[1] = '\0';
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      g_autofree char *param = NULL;
-      g_autofree char *expected = NULL;
-      sqlite3 *db = NULL;
-
-      if (!g_str_has_prefix (name, base) || !g_str_has_suffix (name, ".cspass"))
-        continue;
-      path = g_build_filename (dir_path, name, NULL);
-      if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK &&
-          (param = read_pass_param (db)) != NULL &&
-          pass_db_matches (self, db, plugin, info, param))
-        {
-          expected = _cs_plugin_document_dup_pass_path (self, plugin, info, *param ? param : NULL);
-          if (g_str_equal (expected, path))
-            {
-              g_strv_builder_add (path_list, path);
-              g_strv_builder_add (param_list, param);
-            }
-        }
-      sqlite3_close_v2 (db);
-    }
-  *paths = g_strv_builder_end (path_list);
-  *params = g_strv_builder_end (param_list);
 }
 
 static const CsPluginPassInfo *

@@ -357,6 +357,7 @@ _cs_plugin_pass_run (CsPluginDocument          *document,
                    g_strerror (saved_errno));
       goto out;
     }
+  _cs_plugin_document_remove_stale_pass_results (document, plugin, info);
   if (progress != NULL)
     progress (1.0, user_data);
   if (db_path != NULL)

@@ -15,6 +15,8 @@ Chronoscope indexes the top buffer.
 """
 import json
 import os
+import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -79,5 +81,42 @@ p = subprocess.run([exe, 'census', recordings[0], '', '-p', census],
                    capture_output=True, text=True, env=env, timeout=120)
 ok(p.returncode == 2 and 'census needs a list of event types' in p.stderr,
    'a pass refusing its parameter is a usage error with its message', p.stderr)
+
+# Results an older version of the pass left are removed when the pass
+# stores new ones; a newer version's (another build sharing the cache) and
+# this version's stay.
+def pass_files():
+    found = []
+    for root, _, files in os.walk(os.path.join(tmp, 'cache')):
+        found += [os.path.join(root, f) for f in files if f.endswith('.cspass')]
+    return sorted(found)
+
+
+def forge(source, hash_, version):
+    target = source.rsplit('.', 2)[0] + '.' + hash_ + '.cspass'
+    shutil.copyfile(source, target)
+    db = sqlite3.connect(target)
+    db.execute("UPDATE chronoscope_pass SET value = ? WHERE key = 'version'", (str(version),))
+    db.commit()
+    db.close()
+    return target
+
+
+before = pass_files()
+first = census_of(recordings[0], ['sched:*', 'nosuch:first'])[0]
+current = sorted(set(pass_files()) - set(before))
+ok(first is not None and len(current) == 1, 'a pass stores its results next to the index', current)
+if len(current) == 1:
+    db = sqlite3.connect(current[0])
+    version = int(db.execute("SELECT value FROM chronoscope_pass WHERE key = 'version'").fetchone()[0])
+    db.close()
+    older = forge(current[0], '0' * 16, version - 1)
+    newer = forge(current[0], 'f' * 16, version + 1)
+    again = census_of(recordings[0], ['sched:*', 'nosuch:again'])[0]
+    left = pass_files()
+    ok(again is not None and older not in left,
+       'storing new results removes an older version\'s', left)
+    ok(newer in left and current[0] in left,
+       'a newer version\'s results and this version\'s stay', left)
 
 tap.finish()
