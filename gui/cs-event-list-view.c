@@ -686,7 +686,6 @@ cs_event_list_view_set_model (CsEventListView *self,
    * rows became the other's, GTK 4.8's list looks for the rows it showed
    * among the new ones, reading them one by one (every row of a live
    * picture, seconds of the main thread). */
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   gtk_single_selection_set_model (self->selection, NULL);
   gtk_single_selection_set_model (self->selection, G_LIST_MODEL (model));
   cs_event_list_view_model_changed (self);

@@ -135,30 +135,8 @@ retry_restore_cb (gpointer data)
 
 /* Frames the list may take to scroll to a selected row and focus it. */
 #define RESTORE_FRAMES 3
-/* How often a restore waiting for the list to count looks again, and how
- * many times it tries to select the event (2 s). */
+/* How often a restore waiting for the list to count looks again. */
 #define RETRY_MS 50
-#define SELECT_TRIES 40
-
-/* Scrolls @view to its selected row unless @adjustment shows it (the rows
- * are of one height). */
-static void
-show_selected_row (CsEventListView *view,
-                   GtkAdjustment   *adjustment)
-{
-  GtkSelectionModel *model = gtk_column_view_get_model (cs_event_list_view_get_column_view (view));
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (model));
-  guint row = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (model));
-  double height, y, value;
-
-  if (n == 0 || row == GTK_INVALID_LIST_POSITION)
-    return;
-  height = gtk_adjustment_get_upper (adjustment) / n;
-  y = row * height;
-  value = gtk_adjustment_get_value (adjustment);
-  if (y + height <= value || y >= value + gtk_adjustment_get_page_size (adjustment))
-    cs_event_list_view_select_row (view, row);
-}
 
 /* The list has laid out the new picture's rows: back to where the user
  * was in the last one.  First the selected event, which the list scrolls
@@ -183,21 +161,12 @@ restore_list_cb (GdkFrameClock *clock,
     }
   if (live->restore_selected)
     {
-      /* The list may not have its rows yet (it reads them in the
-       * background): look again a little later, for a while. */
       gboolean selected = cs_window_select_event (window, &live->restore_event);
 
       g_debug ("live picture: selecting the event at %" G_GINT64_FORMAT " ns on CPU %u: %s",
                live->restore_event.ts_ns, live->restore_event.cpu,
-               selected ? "selected" : "not yet");
-      if (!selected && live->select_tries++ < SELECT_TRIES)
-        {
-          if (live->retry_id == 0)
-            live->retry_id = g_timeout_add (RETRY_MS, retry_restore_cb, window);
-          return;
-        }
+               selected ? "selected" : "not found");
       live->restore_selected = FALSE;
-      live->select_tries = 0;
       live->restore_frames = RESTORE_FRAMES;
       /* The focus went with the old rows (or the rows the filter counted
        * again): back to the list, at the selected row. */
@@ -215,9 +184,11 @@ restore_list_cb (GdkFrameClock *clock,
       return;
     }
   /* A position from before the list had counted its rows (or before the
-   * user scrolled) may not show the selected row: then the row wins. */
-  if (live->restore_has_event)
-    show_selected_row (view, adjustment);
+   * user scrolled) may not show the selected row: then the row wins
+   * (selecting the selected row again scrolls to it when out of view). */
+  if (live->restore_has_event &&
+      cs_event_list_view_get_selected_row (view) != GTK_INVALID_LIST_POSITION)
+    cs_event_list_view_select_row (view, cs_event_list_view_get_selected_row (view));
   stop_restoring (live);
 }
 
@@ -258,7 +229,6 @@ restore_list (CsWindow *window)
   if (live->restore_clock != NULL)
     {
       live->restore_selected = live->restore_has_event;
-      live->select_tries = 0;
       live->restore_frames = RESTORE_FRAMES;
       gdk_frame_clock_request_phase (live->restore_clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
       return;

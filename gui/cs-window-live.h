@@ -28,7 +28,6 @@ typedef struct {
   GdkFrameClock *restore_clock;  /* the list's clock, while restore waits */
   gulong restore_id;             /* its after-paint handler */
   guint restore_frames;          /* frames to set restore_scroll again */
-  guint select_tries;            /* attempts to select restore_event */
   guint retry_id;                /* a restore waiting for the list to count */
   char *restore_filter;          /* the event filter to apply again, or NULL */
 } CsWindowLive;
