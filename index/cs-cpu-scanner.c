@@ -16,41 +16,15 @@
 #include <event-parse.h>
 #include <glib/gi18n-lib.h>
 
-#include "cs-cpu-scanner.h"
-#include "cs-index-private.h"
+#include "cs-cpu-scan-private.h"
 #include "cs-tracedat-reader.h"
 
-/* sched_waking, sched_wakeup and sched_wakeup_new: their "pid" field is
- * the task being woken (events/sched/sched_waking/format). */
-typedef struct {
-  int id;
-  int kind;
-  struct tep_format_field *pid;
-} WakeupEvent;
 
-/* common_type and common_pid sit at the same place in every record
- * (events/header_event and the "common" fields of each format); reading
- * them directly saves two libtraceevent calls per event. */
-typedef struct {
-  guint type_offset, type_size;
-  guint pid_offset, pid_size;
-  gboolean swap;           /* the recording's byte order is not ours */
-  gboolean valid;
-} CommonFields;
 
-typedef struct {
-  struct tep_format_field *prev_pid;
-  struct tep_format_field *prev_state;
-  struct tep_format_field *prev_comm;
-  struct tep_format_field *next_pid;
-  struct tep_format_field *next_comm;
-  int id;
-} SchedSwitchFields;
 
 /* Records between two looks at the cancellable (a power of two). */
 #define CANCEL_CHECK_RECORDS 256
 
-#define TASK_CACHE_SLOTS 256
 
 /* Runs and wakeups wait per task until a chunk of CS_TASK_CHUNK_ROWS is
  * full.  A recording can hold any number of tasks (a fork loop makes tens
@@ -65,45 +39,6 @@ typedef struct {
 /* Tests lower it to make every path of the budget run on small files. */
 gsize _cs_scan_task_rows_budget_bytes = TASK_ROWS_BUDGET_BYTES;
 
-typedef struct {
-  CsScanResult *result;
-  const CsTypeMap *types;
-  CsScanEmitFunc emit;
-  gpointer emit_data;
-
-  /* Event rows not yet encoded. */
-  gint64 ev[EV_N_COLUMNS][CS_EVENT_CHUNK_ROWS];
-  guint n_ev;
-  guint64 n_event_chunks;
-
-  /* Slice rows not yet encoded. */
-  gint64 sl[SL_N_COLUMNS][CS_SLICE_CHUNK_ROWS];
-  gint64 sl_last_end;
-  guint n_sl;
-  guint64 n_slice_chunks;
-
-  /* The task running now according to the last sched_switch. */
-  gint32 running_pid;
-  gint64 running_since;
-  gboolean running_known;
-
-  /* Wakeup events recorded, and columns to encode a task chunk. */
-  WakeupEvent wakeups[3];
-  guint n_wakeups;
-  gint64 tk[TK_N_COLUMNS][CS_TASK_CHUNK_ROWS];
-  gsize task_rows_bytes;   /* allocated in the tasks' row buffers */
-
-  /* Level 0 of the summaries, built as the events go by once the grid
-   * is known; until then what it needs is held. */
-  CsSummaryScan *summary;
-  GArray *held;
-
-  /* A direct-mapped cache in front of the task table: every event looks
-   * its task up, and sched_switch and wakeups look up others in between
-   * (a one-entry cache left ~4 % of indexing in g_hash_table_lookup). */
-  gint32 cache_pid[TASK_CACHE_SLOTS];
-  CsScanTask *cache_task[TASK_CACHE_SLOTS];
-} ScanState;
 
 void
 cs_scan_chunk_free (CsScanChunk *chunk)
@@ -114,8 +49,8 @@ cs_scan_chunk_free (CsScanChunk *chunk)
 
 G_STATIC_ASSERT (TK_N_COLUMNS == TK_N_COLUMNS_PUBLIC);
 
-static void
-scan_task_free (gpointer data)
+void
+_cs_scan_task_free (gpointer data)
 {
   CsScanTask *task = data;
 
@@ -264,8 +199,8 @@ flush_all_tasks (ScanState *st)
 }
 
 /* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
-static gboolean
-emit_summary_block (gpointer   user_data,
+gboolean
+_cs_scan_emit_summary_block (gpointer   user_data,
                     guint      cpu,
                     guint      level,
                     gint64     block,
@@ -285,8 +220,8 @@ emit_summary_block (gpointer   user_data,
 }
 
 /* CsSummaryRunFunc: so do runs. */
-static gboolean
-emit_summary_run (gpointer   user_data,
+gboolean
+_cs_scan_emit_summary_run (gpointer   user_data,
                   guint      cpu,
                   gint64     begin_ns,
                   gint64     end_ns,
@@ -381,14 +316,6 @@ field_in_record (struct tep_format_field *field,
   return field != NULL && (gsize) field->offset + field->size <= (gsize) rec->size;
 }
 
-/* Summary input held back until the grid is known (see _cs_cpu_scan_start()):
- * an event (begin_ns == G_MININT64) or a slice. */
-typedef struct {
-  gint64 ts_ns;
-  gint64 begin_ns;
-  gint32 pid;
-  gint32 next_pid;
-} SummaryOp;
 
 static void
 summary_switch (ScanState *st,
@@ -557,25 +484,6 @@ read_common (const CommonFields *cf,
   return TRUE;
 }
 
-struct _CsCpuScan {
-  ScanState *st;
-  CsScanResult *result;
-  CsCpuCursor *cursor;
-  struct tep_handle *tep;
-  SchedSwitchFields sw;
-  CommonFields common;
-  guint64 first_offset;
-  volatile gint64 *progress_bytes;
-  volatile gint64 *offset;
-  GCancellable *cancellable;
-  guint test_delay_ms;      /* CS_INDEX_TEST_DELAY_MS, see test_stall() */
-  gboolean test_hang;       /* CS_INDEX_TEST_HANG */
-  gboolean at_end;
-
-  GArray *held;             /* SummaryOp, before the grid is known */
-  guint64 n_sampled;        /* records read by _cs_cpu_scan_start() */
-  gint64 sample_last_ns;
-};
 
 static inline void
 summary_event (CsCpuScan *scan,
@@ -693,7 +601,7 @@ scan_records (CsCpuScan *scan,
       st->ev[EV_TS][st->n_ev] = rec.ts_ns;
       st->ev[EV_PID][st->n_ev] = pid;
       st->ev[EV_TYPE][st->n_ev] = type;
-      st->ev[EV_OFFSET][st->n_ev] = (gint64) rec.offset;
+      st->ev[EV_OFFSET][st->n_ev] = (gint64) (rec.offset - scan->offset_bias);
       if (++st->n_ev == CS_EVENT_CHUNK_ROWS)
         {
           flush_events (st);
@@ -768,7 +676,7 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   result->cpu = cpu;
   result->type_counts = g_new0 (guint64, types->n_types);
   result->losses = g_array_new (FALSE, FALSE, sizeof (CsScanLoss));
-  result->tasks = g_hash_table_new_full (NULL, NULL, NULL, scan_task_free);
+  result->tasks = g_hash_table_new_full (NULL, NULL, NULL, _cs_scan_task_free);
 
   scan->cursor = cs_trace_file_open_cpu (file, cpu, error);
   if (scan->cursor == NULL)
@@ -788,11 +696,30 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   st->emit_data = emit_data;
   st->held = scan->held;
 
-  if (!scan_records (scan, sample_records, error))
+  if (!_cs_cpu_scan_read_sample (scan, sample_records, error))
     return NULL;
-  scan->n_sampled = result->n_events;
-  scan->sample_last_ns = result->last_ns;
   return g_steal_pointer (&scan);
+}
+
+/*
+ * _cs_cpu_scan_read_sample:
+ * @n_records: how many more records to read
+ *
+ * Reads up to @n_records more records before the grid is chosen (see
+ * _cs_cpu_scan_start()), which _cs_cpu_scan_get_sample() then describes.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+_cs_cpu_scan_read_sample (CsCpuScan *scan,
+                          guint      n_records,
+                          GError   **error)
+{
+  if (!scan_records (scan, n_records, error))
+    return FALSE;
+  scan->n_sampled = scan->result->n_events;
+  scan->sample_last_ns = scan->result->last_ns;
+  return TRUE;
 }
 
 /*
@@ -833,40 +760,58 @@ _cs_cpu_scan_get_sample (CsCpuScan *scan,
 }
 
 /*
- * _cs_cpu_scan_finish:
+ * _cs_cpu_scan_continue:
  * @scan: a scan from _cs_cpu_scan_start(), on the same thread
- * @grid: the summaries' grid, the same for all CPUs
+ * @grid: the summaries' grid, the same for all CPUs (only the first call
+ *   of a scan uses it)
  *
- * Reads the CPU's remaining records, emitting the rest of its chunks and
- * its summary blocks.
+ * Reads the CPU's records up to the end of its data, emitting the chunks
+ * and summary blocks that fill up; what is still open stays open, for
+ * _cs_cpu_scan_resume() to go on in a newer file of the same recording or
+ * _cs_cpu_scan_finish() to close.
  *
- * Returns: (transfer full): what the CPU holds besides its events, or %NULL
- *   with @error set
+ * Returns: %FALSE with @error set on failure
  */
-CsScanResult *
-_cs_cpu_scan_finish (CsCpuScan           *scan,
-                     const CsSummaryGrid *grid,
-                     GError             **error)
+gboolean
+_cs_cpu_scan_continue (CsCpuScan           *scan,
+                       const CsSummaryGrid *grid,
+                       GError             **error)
 {
   ScanState *st = scan->st;
-  CsScanResult *result = scan->result;
 
-  st->summary = _cs_summary_scan_new (result->cpu, grid->origin_ns, grid->shift,
-                                      emit_summary_block, emit_summary_run, st);
-  for (guint i = 0; i < scan->held->len; i++)
+  if (st->summary == NULL)
     {
-      const SummaryOp *op = &g_array_index (scan->held, SummaryOp, i);
+      st->summary = _cs_summary_scan_new (scan->result->cpu, grid->origin_ns, grid->shift,
+                                          _cs_scan_emit_summary_block,
+                                          _cs_scan_emit_summary_run, st);
+      for (guint i = 0; i < scan->held->len; i++)
+        {
+          const SummaryOp *op = &g_array_index (scan->held, SummaryOp, i);
 
-      if (op->begin_ns == G_MININT64)
-        _cs_summary_scan_event (st->summary, op->ts_ns, op->pid);
-      else
-        _cs_summary_scan_switch (st->summary, op->pid, op->begin_ns, op->ts_ns, op->next_pid);
+          if (op->begin_ns == G_MININT64)
+            _cs_summary_scan_event (st->summary, op->ts_ns, op->pid);
+          else
+            _cs_summary_scan_switch (st->summary, op->pid, op->begin_ns, op->ts_ns, op->next_pid);
+        }
+      g_array_set_size (scan->held, 0);
     }
-  g_array_set_size (scan->held, 0);
 
   while (!scan->at_end)
     if (!scan_records (scan, G_MAXUINT64, error))
-      return NULL;
+      return FALSE;
+  return TRUE;
+}
+
+/* Closes what is open (the last chunks, the running task's slice, the
+ * summaries' open blocks, every task's rows) and hands the result over:
+ * the end of _cs_cpu_scan_finish(), and of a copy of a scan
+ * (cs-cpu-scan-fork.c). */
+CsScanResult *
+_cs_cpu_scan_close (CsCpuScan *scan,
+                    GError   **error)
+{
+  ScanState *st = scan->st;
+  CsScanResult *result = scan->result;
 
   flush_events (st);
   if (st->running_known)
@@ -884,4 +829,65 @@ _cs_cpu_scan_finish (CsCpuScan           *scan,
   g_clear_pointer (&st->summary, _cs_summary_scan_free);
   g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
   return g_steal_pointer (&scan->result);
+}
+
+/*
+ * _cs_cpu_scan_resume:
+ * @scan: a scan that read to the end of its CPU's data in an earlier
+ *   file of the same recording (_cs_cpu_scan_continue())
+ * @file: the newer file: the same event formats, and for this CPU the
+ *   same data followed by more pages
+ * @data_pos: where the CPU's data read so far ends (bytes)
+ *
+ * Goes on reading in @file: the next _cs_cpu_scan_continue() reads only
+ * the pages after @data_pos.  The scan's record offsets are relative to
+ * the CPU's data (see _cs_cpu_scan_set_relative()).
+ *
+ * Returns: %FALSE with @error set when @file cannot be read from there
+ */
+gboolean
+_cs_cpu_scan_resume (CsCpuScan    *scan,
+                     CsTraceFile  *file,
+                     guint64       data_pos,
+                     GError      **error)
+{
+  CsCpuCursor *cursor;
+  guint64 data_offset = 0;
+
+  cursor = cs_trace_file_open_cpu_at (file, scan->result->cpu, data_pos, &data_offset, error);
+  if (cursor == NULL)
+    return FALSE;
+  g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
+  scan->cursor = cursor;
+  scan->offset_bias = data_offset;
+  scan->at_end = FALSE;
+  /* The fields are the new handle's (the old one goes with its file). */
+  scan->tep = cs_cpu_cursor_get_tep (cursor);
+  g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
+  find_sched_switch (scan->tep, &scan->sw);
+  find_wakeups (scan->tep, scan->st);
+  find_common_fields (scan->tep, &scan->common);
+  g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
+  return TRUE;
+}
+
+/*
+ * _cs_cpu_scan_finish:
+ * @scan: a scan from _cs_cpu_scan_start(), on the same thread
+ * @grid: the summaries' grid, the same for all CPUs
+ *
+ * Reads the CPU's remaining records, emitting the rest of its chunks and
+ * its summary blocks.
+ *
+ * Returns: (transfer full): what the CPU holds besides its events, or %NULL
+ *   with @error set
+ */
+CsScanResult *
+_cs_cpu_scan_finish (CsCpuScan           *scan,
+                     const CsSummaryGrid *grid,
+                     GError             **error)
+{
+  if (!_cs_cpu_scan_continue (scan, grid, error))
+    return NULL;
+  return _cs_cpu_scan_close (scan, error);
 }

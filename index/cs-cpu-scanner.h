@@ -74,6 +74,10 @@ typedef struct {
   gboolean has_sched_switch;
   guint64 *type_counts;    /* n_types entries */
   GHashTable *tasks;       /* GINT_TO_POINTER (pid) -> CsScanTask */
+  /* What a reader adds to the event chunks' offsets: 0, or for a scan of
+   * a recording in progress (cs-index-live.c), whose offsets are relative
+   * to the CPU's data, where that data starts in the file indexed. */
+  guint64 offset_base;
 } CsScanResult;
 
 void cs_scan_result_free (CsScanResult *result);
@@ -118,6 +122,21 @@ gboolean      _cs_cpu_scan_get_sample (CsCpuScan           *scan,
 CsScanResult *_cs_cpu_scan_finish     (CsCpuScan           *scan,
                                        const CsSummaryGrid *grid,
                                        GError             **error);
+gboolean      _cs_cpu_scan_read_sample (CsCpuScan          *scan,
+                                       guint                n_records,
+                                       GError             **error);
+gboolean      _cs_cpu_scan_continue   (CsCpuScan           *scan,
+                                       const CsSummaryGrid *grid,
+                                       GError             **error);
+gboolean      _cs_cpu_scan_resume     (CsCpuScan           *scan,
+                                       CsTraceFile         *file,
+                                       guint64              data_pos,
+                                       GError             **error);
+CsScanResult *_cs_cpu_scan_close      (CsCpuScan           *scan,
+                                       GError             **error);
+CsCpuScan    *_cs_cpu_scan_fork       (CsCpuScan           *scan,
+                                       CsScanEmitFunc       emit,
+                                       gpointer             emit_data);
 void          _cs_cpu_scan_free       (CsCpuScan           *scan);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsCpuScan, _cs_cpu_scan_free)

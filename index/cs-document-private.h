@@ -43,6 +43,8 @@ struct _CsDocument
   gint64 last_ns;
   guint summary_shift;
   guint summary_levels;
+  gint64 summary_origin_ns;     /* where level 0 of the summaries starts */
+  gint64 *offset_bases;         /* n_cpus: added to the chunks' offsets */
 
   CsCpuInfo *cpus;              /* n_cpus */
   GArray *event_types;          /* CsEventType, strings in @strings */
@@ -72,6 +74,10 @@ struct _CsDocument
  * is row / CS_EVENT_CHUNK_ROWS. */
 gint64             _cs_document_get_n_chunks   (CsDocument  *self,
                                                 guint        cpu);
+/* What to add to the offsets of @cpu's event chunks decoded without
+ * _cs_document_get_chunk() (cpus.offset_base: 0 but for a live index). */
+gint64             _cs_document_get_offset_base (CsDocument *self,
+                                                 guint       cpu);
 CsEventChunkCache *_cs_document_get_chunk      (CsDocument  *self,
                                                 guint        cpu,
                                                 gint64       chunk,

@@ -50,6 +50,9 @@ decode_event_chunk (CsDocument    *self,
   cache->chunk = -1;
   if (!cs_chunk_decode (data, size, n, EV_N_COLUMNS, _cs_event_chunk_modes, cache->cols, error))
     return NULL;
+  if (self->offset_bases[cpu] != 0)
+    for (guint i = 0; i < n; i++)
+      cache->cols[EV_OFFSET][i] += self->offset_bases[cpu];
   cache->chunk = chunk;
   cache->first_row = sqlite3_column_int64 (row, 2);
   cache->n = n;
@@ -479,8 +482,10 @@ columns_from_summaries (CsDocument  *self,
     level++;
   shift = self->summary_shift + CS_SUMMARY_LEVEL_BITS * level;
   width = G_GINT64_CONSTANT (1) << shift;
-  first_idx = c->begin_ns <= self->first_ns ? 0 : _cs_span_ns (self->first_ns, c->begin_ns) >> shift;
-  last_idx = end_ns <= self->first_ns ? -1 : _cs_span_ns (self->first_ns, end_ns - 1) >> shift;
+  first_idx = c->begin_ns <= self->summary_origin_ns
+    ? 0 : _cs_span_ns (self->summary_origin_ns, c->begin_ns) >> shift;
+  last_idx = end_ns <= self->summary_origin_ns
+    ? -1 : _cs_span_ns (self->summary_origin_ns, end_ns - 1) >> shift;
   if (last_idx < first_idx)
     return TRUE;
 
@@ -502,7 +507,7 @@ columns_from_summaries (CsDocument  *self,
       for (guint i = 0; i < CS_SUMMARY_BLOCK_BUCKETS; i++)
         {
           gint64 idx = block * CS_SUMMARY_BLOCK_BUCKETS + i;
-          gint64 t0 = self->first_ns + idx * width;
+          gint64 t0 = self->summary_origin_ns + idx * width;
           gint32 pid = (gint32) cols[SU_DOMINANT][i] - 1;
 
           if (idx < first_idx || idx > last_idx || (cols[SU_EVENTS][i] == 0 && cols[SU_BUSY][i] == 0))
@@ -648,6 +653,13 @@ cs_document_format_event (CsDocument     *self,
 }
 
 /* ---- Chunks by position ---------------------------------------------------- */
+
+gint64
+_cs_document_get_offset_base (CsDocument *self,
+                              guint       cpu)
+{
+  return cpu < self->n_cpus ? self->offset_bases[cpu] : 0;
+}
 
 gint64
 _cs_document_get_n_chunks (CsDocument *self,

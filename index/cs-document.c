@@ -55,6 +55,7 @@ cs_document_finalize (GObject *object)
   g_free (self->chunk_caches);
   g_clear_pointer (&self->kmod_index, _cs_kmod_index_free);
   g_free (self->cpus);
+  g_free (self->offset_bases);
   g_free (self->clock);
   g_free (self->compression);
   g_free (self->source_format);
@@ -93,7 +94,7 @@ load_meta (CsDocument  *self,
            GError     **error)
 {
   g_autoptr(sqlite3_stmt) s = NULL;
-  gboolean identity_ok = FALSE;
+  gboolean identity_ok = FALSE, has_origin = FALSE;
   int rc;
 
   s = _cs_sqlite_prepare (self->db, "SELECT key, value FROM meta", error);
@@ -133,7 +134,14 @@ load_meta (CsDocument  *self,
         self->summary_shift = CLAMP (v, 0, 62);
       else if (g_str_equal (key, "summary_levels"))
         self->summary_levels = CLAMP (v, 1, 32);
+      else if (g_str_equal (key, "summary_origin_ns"))
+        {
+          self->summary_origin_ns = v;
+          has_origin = TRUE;
+        }
     }
+  if (!has_origin)
+    self->summary_origin_ns = self->first_ns;
   if (!_cs_sqlite_check (self->db, rc, _("reading metadata"), error))
     return FALSE;
   if (!identity_ok)
@@ -157,8 +165,9 @@ load_tables (CsDocument  *self,
   for (guint i = 0; i < self->n_cpus; i++)
     self->cpus[i].cpu = i;
 
+  self->offset_bases = g_new0 (gint64, MAX (self->n_cpus, 1));
   s = _cs_sqlite_prepare (self->db, "SELECT cpu, n_events, first_ns, last_ns, missed_events,"
-                                    " has_sched_switch FROM cpus", error);
+                                    " has_sched_switch, offset_base FROM cpus", error);
   if (s == NULL)
     return FALSE;
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
@@ -174,6 +183,7 @@ load_tables (CsDocument  *self,
       c->last_ns = sqlite3_column_int64 (s, 3);
       c->missed_events = sqlite3_column_int64 (s, 4);
       c->has_sched_switch = sqlite3_column_int (s, 5) != 0;
+      self->offset_bases[cpu] = sqlite3_column_int64 (s, 6);
     }
   if (!_cs_sqlite_check (self->db, rc, _("reading CPUs"), error))
     return FALSE;

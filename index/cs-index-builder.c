@@ -290,83 +290,6 @@ scanner_thread (gpointer user_data)
   return NULL;
 }
 
-typedef struct {
-  sqlite3_stmt *events;
-  sqlite3_stmt *slices;
-  sqlite3_stmt *tasks;
-  sqlite3_stmt *summaries;
-  sqlite3_stmt *runs;
-} Inserts;
-
-static gboolean
-insert_chunk (const Inserts *ins,
-              CsScanChunk   *c,
-              GError       **error)
-{
-  sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ins->events
-                    : c->kind == CS_SCAN_SLICE_CHUNK ? ins->slices
-                    : c->kind == CS_SCAN_TASK_CHUNK ? ins->tasks : ins->summaries;
-  gsize size = 0;
-  const void *data = c->data != NULL ? g_bytes_get_data (c->data, &size) : NULL;
-  int i = 1;
-
-  if (c->kind == CS_SCAN_SUMMARY_RUN)
-    {
-      int rc;
-
-      s = ins->runs;
-      sqlite3_bind_int (s, 1, c->cpu);
-      sqlite3_bind_int64 (s, 2, c->last_ns);
-      sqlite3_bind_int64 (s, 3, c->first_ns);
-      sqlite3_bind_int (s, 4, c->pid);
-      rc = sqlite3_step (s);
-      sqlite3_reset (s);
-      return _cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing summary runs"), error);
-    }
-  if (c->kind == CS_SCAN_SUMMARY_CHUNK)
-    {
-      int rc;
-
-      sqlite3_bind_int (s, 1, c->cpu);
-      sqlite3_bind_int (s, 2, c->level);
-      sqlite3_bind_int64 (s, 3, c->chunk);
-      sqlite3_bind_blob (s, 4, data, size, SQLITE_STATIC);
-      rc = sqlite3_step (s);
-      sqlite3_reset (s);
-      return _cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing summaries"), error);
-    }
-  if (c->kind == CS_SCAN_TASK_CHUNK)
-    sqlite3_bind_int (s, i++, c->pid);
-  sqlite3_bind_int (s, i++, c->cpu);
-  sqlite3_bind_int64 (s, i++, c->chunk);
-  sqlite3_bind_int64 (s, i++, c->first_ns);
-  sqlite3_bind_int64 (s, i++, c->last_ns);
-  if (c->kind == CS_SCAN_EVENT_CHUNK)
-    sqlite3_bind_int64 (s, i++, c->first_row);
-  sqlite3_bind_int (s, i++, c->n_rows);
-  sqlite3_bind_blob (s, i++, data, size, SQLITE_STATIC);
-  int rc = sqlite3_step (s);
-  sqlite3_reset (s);
-  return _cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing events"), error);
-}
-
-static void
-build_type_map (struct tep_handle *tep,
-                CsTypeMap         *map)
-{
-  struct tep_event **events = tep_list_events (tep, TEP_EVENT_SORT_ID);
-  guint n = 0;
-
-  map->by_tep_id = g_new (gint32, 65536);
-  for (guint i = 0; i < 65536; i++)
-    map->by_tep_id[i] = -1;
-  for (; events != NULL && events[n] != NULL; n++)
-    if (events[n]->id >= 0 && events[n]->id < 65536)
-      map->by_tep_id[events[n]->id] = n;
-  /* One more id for records whose type has no format in the file. */
-  map->n_types = n + 1;
-}
-
 /* Progress is the share of the file's bytes the scanners have passed:
  * each CPU's data is one region of the file, and the scanners report how
  * far into their region they are.  (For compressed files the positions are
@@ -439,15 +362,9 @@ build_into (sqlite3             *db,
   struct tep_handle *tep = cs_trace_file_get_tep (file);
   g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_result_free);
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  g_autoptr(sqlite3_stmt) ev_stmt = NULL;
-  g_autoptr(sqlite3_stmt) sl_stmt = NULL;
-  g_autoptr(sqlite3_stmt) tk_stmt = NULL;
-  g_autoptr(sqlite3_stmt) su_stmt = NULL;
-  g_autoptr(sqlite3_stmt) ru_stmt = NULL;
-  Inserts ins;
+  g_auto(CsIndexInserts) ins = { 0 };
   GStatBuf st;
   gint64 file_size = g_stat (b->trace_path, &st) == 0 ? st.st_size : 0;
-  g_autofree guint64 *type_totals = NULL;
   g_autofree ScannerArg *args = NULL;
   GError *scan_error = NULL;
   guint n_threads, n_running;
@@ -465,16 +382,10 @@ build_into (sqlite3             *db,
       !_cs_sqlite_exec (db, _cs_index_schema_sql, error))
     return FALSE;
 
-  ev_stmt = _cs_sqlite_prepare (db, "INSERT INTO event_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
-  sl_stmt = _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
-  tk_stmt = _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
-  su_stmt = _cs_sqlite_prepare (db, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)", error);
-  ru_stmt = _cs_sqlite_prepare (db, "INSERT INTO summary_runs VALUES (?1, ?2, ?3, ?4)", error);
-  if (ev_stmt == NULL || sl_stmt == NULL || tk_stmt == NULL || su_stmt == NULL || ru_stmt == NULL)
+  if (!_cs_index_inserts_prepare (db, &ins, error))
     return FALSE;
-  ins = (Inserts) { ev_stmt, sl_stmt, tk_stmt, su_stmt, ru_stmt };
 
-  build_type_map (tep, &b->types);
+  _cs_index_build_type_map (tep, &b->types);
 
   /* Scanning is CPU-bound (page parsing, varints, zstd): one thread per
    * core, each taking the next unscanned CPU, and no more than
@@ -540,7 +451,7 @@ build_into (sqlite3             *db,
               continue;
             }
 
-          if (scan_error == NULL && !insert_chunk (&ins, c, &scan_error))
+          if (scan_error == NULL && !_cs_index_insert_chunk (&ins, c, &scan_error))
             {
               /* Let the scanners finish quickly; their chunks are dropped. */
               g_cancellable_cancel (b->cancellable);
@@ -562,97 +473,14 @@ build_into (sqlite3             *db,
 
   /* Results arrive in thread order; the tables want CPU order. */
   g_ptr_array_sort (results, compare_results_by_cpu);
-  type_totals = g_new0 (guint64, b->types.n_types);
-  if (!_cs_index_write_cpus_and_tasks (db, tep, results, b->types.n_types, type_totals, error) ||
-      !_cs_index_write_event_types (db, tep, &b->types, type_totals, error))
+  if (!_cs_index_write_derived (db, file, identity, b->n_cpus, &b->types, &b->grid,
+                                results, TRUE, error))
     return FALSE;
-
-  guint64 n_events = 0;
-  gint64 first_ns = G_MAXINT64, last_ns = 0;
-  guint n_active = 0;
-  for (guint i = 0; i < results->len; i++)
-    {
-      CsScanResult *r = g_ptr_array_index (results, i);
-      if (r->n_events == 0)
-        continue;
-      n_active++;
-      n_events += r->n_events;
-      first_ns = MIN (first_ns, r->first_ns);
-      last_ns = MAX (last_ns, r->last_ns);
-    }
-  if (n_events == 0)
-    first_ns = last_ns = 0;
-
-  /* The scan's summaries are on the grid chosen before it, whose origin is
-   * the first record each scan sampled: the same records the scan then
-   * counted, so the two agree unless the reader broke that promise. */
-  if (first_ns != b->grid.origin_ns)
-    {
-      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                   _("%s: the first event read (%" PRId64 " ns) is not the one the "
-                   "summaries were laid out from (%" PRId64 " ns)"),
-                   b->trace_path, first_ns, b->grid.origin_ns);
-      return FALSE;
-    }
-  guint shift = b->grid.shift;
-  guint n_levels = _cs_summary_count_levels (shift, _cs_span_ns (first_ns, last_ns));
-
-  g_debug ("%s: summaries at 2^%u ns, %u levels (from the whole recording: 2^%u ns)",
-           b->trace_path, shift, n_levels,
-           _cs_summary_choose_shift (n_events, n_active, _cs_span_ns (first_ns, last_ns)));
-  /* Each scanner built every level up to 2^62 ns: keep those wanted. */
-  {
-    g_autoptr(sqlite3_stmt) del = _cs_sqlite_prepare (db, "DELETE FROM summaries WHERE level >= ?1",
-                                                       error);
-
-    if (del == NULL)
-      return FALSE;
-    sqlite3_bind_int (del, 1, n_levels);
-    if (!_cs_sqlite_check (db, sqlite3_step (del), _("dropping summary levels"), error))
-      return FALSE;
-  }
-
-  if (!_cs_index_write_meta (db, "identity", identity, 0, error) ||
-      !_cs_index_write_meta (db, "trace_path", cs_trace_file_get_path (file), 0, error) ||
-      !_cs_index_write_meta (db, "file_version", NULL, cs_trace_file_get_file_version (file), error) ||
-      !_cs_index_write_meta (db, "compression", cs_trace_file_get_compression (file)
-                                        ? cs_trace_file_get_compression (file) : "none", 0, error) ||
-      !_cs_index_write_meta (db, "clock", cs_trace_file_get_clock (file), 0, error) ||
-      !_cs_index_write_meta (db, "n_cpus", NULL, b->n_cpus, error) ||
-      !_cs_index_write_meta (db, "n_events", NULL, n_events, error) ||
-      !_cs_index_write_meta (db, "first_ns", NULL, first_ns, error) ||
-      !_cs_index_write_meta (db, "last_ns", NULL, last_ns, error) ||
-      !_cs_index_write_meta (db, "summary_shift", NULL, shift, error) ||
-      !_cs_index_write_meta (db, "summary_levels", NULL, n_levels, error))
-    return FALSE;
-  /* Trace text (cs-text-import.c): what it was and what was not understood. */
-  {
-    guint64 first_bad = 0, n_bad = cs_trace_file_get_n_bad_lines (file, &first_bad);
-
-    if (!_cs_index_write_meta (db, "source_format", cs_trace_file_get_source_format (file), 0, error) ||
-        !_cs_index_write_meta (db, "n_bad_lines", NULL, n_bad, error) ||
-        !_cs_index_write_meta (db, "first_bad_line", NULL, first_bad, error))
-      return FALSE;
-  }
 
   if (progress)
     progress (0.95, user_data);
   g_debug ("%s: scanned in %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
-  if (!_cs_sqlite_exec (db, "COMMIT;", error))
-    return FALSE;
-
-  /* Secondary indexes last: building them once is cheaper than keeping
-   * them up to date during the inserts. */
-  if (!_cs_sqlite_exec (db,
-                        "BEGIN;"
-                        "CREATE INDEX event_chunks_by_time ON event_chunks (cpu, first_ns);"
-                        "CREATE INDEX slice_chunks_by_end ON slice_chunks (cpu, last_ns);", error))
-    return FALSE;
-
-  /* The schema version is written last: a file that has it is complete. */
-  g_autofree char *version_sql = g_strdup_printf ("PRAGMA user_version = %d; COMMIT;",
-                                                  CS_INDEX_SCHEMA_VERSION);
-  if (!_cs_sqlite_exec (db, version_sql, error))
+  if (!_cs_index_write_complete (db, error))
     return FALSE;
   g_debug ("%s: complete at %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
   if (progress)

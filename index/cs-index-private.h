@@ -14,8 +14,9 @@ G_BEGIN_DECLS
 
 /* Bump when the schema or a blob layout changes: older indexes are then
  * rebuilt, never trusted (PRAGMA user_version).  4: the missed_events and
- * summary_runs tables, both added at 3 on separate branches. */
-#define CS_INDEX_SCHEMA_VERSION 4
+ * summary_runs tables, both added at 3 on separate branches.  5: the CPUs'
+ * offset_base and meta summary_origin_ns (the live index). */
+#define CS_INDEX_SCHEMA_VERSION 5
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
@@ -119,6 +120,8 @@ void           _cs_summary_scan_switch (CsSummaryScan     *s,
 gboolean       _cs_summary_scan_finish (CsSummaryScan     *s,
                                         GError           **error);
 void           _cs_summary_scan_free   (CsSummaryScan     *s);
+CsSummaryScan *_cs_summary_scan_copy   (const CsSummaryScan *s,
+                                        gpointer           store_data);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSummaryScan, _cs_summary_scan_free)
 

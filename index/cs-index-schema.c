@@ -35,8 +35,12 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
 };
 
 /* meta: identity (see cs-index-cache.c), file_version, compression, clock,
- *   n_cpus, first_ns, last_ns, n_events, summary_shift, summary_levels.
- * cpus, event_types, cpu_type_counts, tasks: small derived tables.
+ *   n_cpus, first_ns, last_ns, n_events, summary_shift, summary_levels,
+ *   summary_origin_ns (where level 0 starts: first_ns, or earlier or later
+ *   for an index built while recording).
+ * cpus, event_types, cpu_type_counts, tasks: small derived tables; a CPU's
+ *   offset_base is added to its event chunks' offsets (0, or where its
+ *   data starts for an index built while recording: cs-index-live.c).
  * missed_events: per CPU, where its ring buffer lost events: the first
  *   event after the loss and the page header's count (-1: not counted).
  * event_chunks: per CPU, CS_EVENT_CHUNK_ROWS events per row in time order;
@@ -54,7 +58,7 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
 const char _cs_index_schema_sql[] =
   "CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
   "CREATE TABLE cpus (cpu INTEGER PRIMARY KEY, n_events INTEGER, first_ns INTEGER,"
-  "  last_ns INTEGER, missed_events INTEGER, has_sched_switch INTEGER);"
+  "  last_ns INTEGER, missed_events INTEGER, has_sched_switch INTEGER, offset_base INTEGER);"
   "CREATE TABLE missed_events (cpu INTEGER, ts_ns INTEGER, n_missed INTEGER);"
   "CREATE INDEX missed_events_by_time ON missed_events (cpu, ts_ns);"
   "CREATE TABLE event_types (id INTEGER PRIMARY KEY, tep_id INTEGER, system TEXT,"

@@ -35,4 +35,52 @@ gboolean _cs_index_write_meta           (sqlite3           *db,
                                          gint64             number,
                                          GError           **error);
 
+
+/* The index's dense event type ids for the formats of @tep (by id), and
+ * one more for records of no known format; free @map->by_tep_id. */
+void     _cs_index_build_type_map       (struct tep_handle    *tep,
+                                         CsTypeMap            *map);
+
+/* The prepared INSERTs of the chunk tables. */
+typedef struct {
+  sqlite3_stmt *events;
+  sqlite3_stmt *slices;
+  sqlite3_stmt *tasks;
+  sqlite3_stmt *summaries;
+  sqlite3_stmt *runs;
+} CsIndexInserts;
+
+gboolean _cs_index_inserts_prepare      (sqlite3              *db,
+                                         CsIndexInserts       *ins,
+                                         GError              **error);
+void     _cs_index_inserts_clear        (CsIndexInserts       *ins);
+/* Stores one chunk of a scan (CsScanChunk, any kind) in its table. */
+gboolean _cs_index_insert_chunk         (const CsIndexInserts *ins,
+                                         CsScanChunk          *c,
+                                         GError              **error);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CsIndexInserts, _cs_index_inserts_clear)
+
+/* Everything but the chunks, once every CPU's scan result is in (@results,
+ * CsScanResult by CPU): the CPUs, tasks and event types tables, the
+ * summary levels beyond the recording's span dropped, and the meta rows
+ * for @file (summary_origin_ns is @grid's origin).  @origin_is_first: the
+ * grid was laid out from the first records, so the first event must be
+ * its origin (a check of the reader); a live index's grid is older than
+ * some CPUs' first events (cs-index-live.c).  Inside the caller's
+ * transaction. */
+gboolean _cs_index_write_derived        (sqlite3              *db,
+                                         CsTraceFile          *file,
+                                         const char           *identity,
+                                         guint                 n_cpus,
+                                         const CsTypeMap      *types,
+                                         const CsSummaryGrid  *grid,
+                                         GPtrArray            *results,
+                                         gboolean              origin_is_first,
+                                         GError              **error);
+/* Commits the caller's transaction, adds the secondary indexes and then
+ * the schema version, which marks the file complete. */
+gboolean _cs_index_write_complete       (sqlite3              *db,
+                                         GError              **error);
+
 G_END_DECLS

@@ -426,6 +426,22 @@ _cs_summary_scan_new (guint              cpu,
   return s;
 }
 
+/* A copy of @s whose blocks and runs go to @store and @store_run with
+ * @store_data: closing it (_cs_summary_scan_finish()) gives what closing
+ * @s now would, and leaves @s open (the live index, cs-index-live.c). */
+CsSummaryScan *
+_cs_summary_scan_copy (const CsSummaryScan *s,
+                       gpointer             store_data)
+{
+  CsSummaryScan *c = g_memdup2 (s, sizeof *s);
+
+  c->pending = g_memdup2 (s->pending, sizeof (Pending) * PENDING_BUCKETS);
+  c->pyramid.levels = g_memdup2 (s->pyramid.levels, sizeof (Level) * s->pyramid.n_levels);
+  c->pyramid.store_data = store_data;
+  c->error = NULL;
+  return c;
+}
+
 void
 _cs_summary_scan_free (CsSummaryScan *s)
 {

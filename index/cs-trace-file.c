@@ -727,6 +727,87 @@ cs_trace_file_open_cpu (CsTraceFile  *self,
 }
 
 /**
+ * cs_trace_file_open_cpu_at:
+ * @self: a recording whose CPU data are uncompressed, in this reader's own
+ *   streams (cs_trace_file_get_cursors_are_independent())
+ * @cpu: 0 .. n_cpus - 1
+ * @data_pos: where to start, in bytes from the start of the CPU's data
+ *   (trace-cmd.dat.v6(5): the flyrecord section's offset of the CPU); on a
+ *   page boundary, at most the data's size
+ * @data_offset: (out) (optional): where the CPU's data starts in the file
+ * @error: %CS_INDEX_ERROR_UNSUPPORTED for compressed data or a file read by
+ *   libtracecmd; %CS_INDEX_ERROR_CORRUPT for a @data_pos off a page boundary
+ *   or past the data
+ *
+ * Like cs_trace_file_open_cpu(), from the page at @data_pos instead of the
+ * first: for a recording in progress whose snapshots each add whole pages
+ * to each CPU's data, this reads only what a snapshot added.
+ *
+ * Returns: (transfer full): a cursor, or %NULL with @error set
+ */
+CsCpuCursor *
+cs_trace_file_open_cpu_at (CsTraceFile  *self,
+                           guint         cpu,
+                           guint64       data_pos,
+                           guint64      *data_offset,
+                           GError      **error)
+{
+  g_autoptr(CsCpuCursor) cursor = NULL;
+
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
+  g_return_val_if_fail (cpu < self->n_cpus, NULL);
+
+  if (!self->own_data)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                   _("%s: a recording with buffer instances cannot be read from a position"),
+                   self->path);
+      return NULL;
+    }
+  cursor = cs_trace_file_open_cpu (self, cpu, error);
+  if (cursor == NULL || !cs_tracedat_cpu_skip_to (cursor->own, data_pos, error))
+    return NULL;
+  if (data_offset != NULL)
+    *data_offset = cs_tracedat_reader_get_cpu_data_offset (self->reader, cpu);
+  return g_steal_pointer (&cursor);
+}
+
+/**
+ * cs_trace_file_get_cpu_data_offset:
+ * @self: a recording read by this reader's own streams
+ * @cpu: 0 .. n_cpus - 1
+ *
+ * Returns: where the CPU's ring-buffer data starts in the file (bytes; the
+ *   flyrecord section's offset, trace-cmd.dat.v6(5)), 0 for a file read by
+ *   libtracecmd
+ */
+guint64
+cs_trace_file_get_cpu_data_offset (CsTraceFile *self,
+                                   guint        cpu)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), 0);
+  g_return_val_if_fail (cpu < self->n_cpus, 0);
+  return self->own_data ? cs_tracedat_reader_get_cpu_data_offset (self->reader, cpu) : 0;
+}
+
+/**
+ * cs_trace_file_get_cpu_data_size:
+ * @self: a recording read by this reader's own streams
+ * @cpu: 0 .. n_cpus - 1
+ *
+ * Returns: the size in bytes of the CPU's ring-buffer data in the file
+ *   (compressed size for compressed data), 0 for a file read by libtracecmd
+ */
+guint64
+cs_trace_file_get_cpu_data_size (CsTraceFile *self,
+                                 guint        cpu)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), 0);
+  g_return_val_if_fail (cpu < self->n_cpus, 0);
+  return self->own_data ? cs_tracedat_reader_get_cpu_data_size (self->reader, cpu) : 0;
+}
+
+/**
  * cs_cpu_cursor_get_tep:
  * @cursor: a cursor
  *

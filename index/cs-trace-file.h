@@ -97,6 +97,15 @@ gboolean            cs_trace_file_get_cursors_are_independent (CsTraceFile *self
 CsCpuCursor        *cs_trace_file_open_cpu          (CsTraceFile  *self,
                                                      guint         cpu,
                                                      GError      **error);
+CsCpuCursor        *cs_trace_file_open_cpu_at       (CsTraceFile  *self,
+                                                     guint         cpu,
+                                                     guint64       data_pos,
+                                                     guint64      *data_offset,
+                                                     GError      **error);
+guint64             cs_trace_file_get_cpu_data_size (CsTraceFile  *self,
+                                                     guint         cpu);
+guint64             cs_trace_file_get_cpu_data_offset (CsTraceFile *self,
+                                                       guint        cpu);
 struct tep_handle  *cs_cpu_cursor_get_tep           (CsCpuCursor  *cursor);
 gboolean            cs_cpu_cursor_next              (CsCpuCursor  *cursor,
                                                      CsRecord     *record,

@@ -686,6 +686,57 @@ find_chunk (CsTracedatCpu *c, guint64 pos, guint *index, GError **error)
 }
 
 /**
+ * cs_tracedat_cpu_skip_to:
+ * @cpu: a stream of uncompressed data
+ * @data_pos: a byte position in the CPU's data, on a page boundary, at
+ *   most the data's size
+ * @error: return location for a #GError
+ *
+ * Positions the stream at the start of the page at @data_pos, so that the
+ * next cs_tracedat_cpu_next() returns that page's first record; at the
+ * end when @data_pos is the data's size.  For a CPU whose data grows by
+ * whole pages from one file to the next (the snapshots of a recording in
+ * progress), this reads only the pages a newer file added.
+ *
+ * Errors: %CS_INDEX_ERROR_UNSUPPORTED for compressed data;
+ * %CS_INDEX_ERROR_CORRUPT when @data_pos is past the data or not on a page
+ * boundary; what reading the file gives.
+ *
+ * Thread: the stream's.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
+gboolean
+cs_tracedat_cpu_skip_to (CsTracedatCpu  *cpu,
+                         guint64         data_pos,
+                         GError        **error)
+{
+  CsTracedatCpu *c = cpu;
+  guint64 size;
+
+  g_return_val_if_fail (cpu != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  size = c->data_end - c->data_offset;
+  c->at_end = TRUE;
+  c->page_loaded = FALSE;
+  if (c->compressed)
+    return cpu_error (c, error, CS_INDEX_ERROR_UNSUPPORTED,
+                      _("cannot go on from a position in compressed data"));
+  if (data_pos > size || data_pos % c->page_size != 0)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      _("cannot go on from byte %" PRIu64 " of data of %" PRIu64
+                      " bytes in pages of %u"), data_pos, size, c->page_size);
+  c->bytes_done = data_pos;
+  if (data_pos == size)
+    return TRUE;
+  if (!load_window (c, c->data_offset + data_pos, window_bytes (c), error))
+    return FALSE;
+  c->at_end = FALSE;
+  return TRUE;
+}
+
+/**
  * cs_tracedat_cpu_seek:
  * @cpu: a stream
  * @offset: the #CsTracedatRecord.offset of a record read earlier from this CPU

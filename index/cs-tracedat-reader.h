@@ -140,6 +140,9 @@ struct tep_handle *cs_tracedat_cpu_get_tep                (CsTracedatCpu     *cp
 gboolean           cs_tracedat_cpu_next                   (CsTracedatCpu     *cpu,
                                                            CsTracedatRecord  *record,
                                                            GError           **error);
+gboolean           cs_tracedat_cpu_skip_to                (CsTracedatCpu     *cpu,
+                                                           guint64            data_pos,
+                                                           GError           **error);
 gboolean           cs_tracedat_cpu_seek                   (CsTracedatCpu     *cpu,
                                                            guint64            offset,
                                                            GError           **error);

@@ -66,6 +66,7 @@ typedef struct {
   guint64 decoded_first_row;
   guint decoded_n;
   gint64 *cols[EV_N_COLUMNS];
+  gint64 offset_base;           /* the CPU's, added to @cols' offsets */
 
   GThread *thread;
   GAsyncQueue *full;            /* Batch *, in order */
@@ -185,6 +186,9 @@ chunk_get (Stream    *st,
           sqlite3_reset (st->select_chunk);
           return FALSE;
         }
+      if (st->offset_base != 0)
+        for (guint i = 0; i < rows; i++)
+          st->cols[EV_OFFSET][i] += st->offset_base;
       st->decoded_first_row = (guint64) sqlite3_column_int64 (st->select_chunk, 0);
       st->decoded_n = rows;
       st->decoded_chunk = st->chunk;
@@ -444,6 +448,7 @@ _cs_pass_feed_new (CsDocument      *document,
       st->feed = feed;
       st->cpu = cpu;
       st->n_chunks = _cs_document_get_n_chunks (document, cpu);
+      st->offset_base = _cs_document_get_offset_base (document, cpu);
       st->decoded_chunk = -1;
       if (!feed->threaded)
         continue;

@@ -28,6 +28,8 @@
 
 #include <glib/gstdio.h>
 
+#include "cs-index-cache.h"
+#include "cs-index-live.h"
 #include "cs-recorder.h"
 #include "record-test-util.h"
 
@@ -354,6 +356,11 @@ test_snapshot (Fixture *f, gconstpointer data)
   SnapshotRun run = { f, NULL, g_ptr_array_new_with_free_func (g_free),
                       g_array_new (FALSE, FALSE, sizeof (guint64)) };
   guint source;
+  g_autofree char *live_base = g_build_filename (f->dir, "live-base.index", NULL);
+  g_autoptr(CsIndexLive) live = NULL;
+  g_autofree char *final_identity = NULL;
+  g_autofree char *final_index = NULL;
+  g_autoptr(CsDocument) final_live = NULL;
 
   if (!f->usable)
     return;
@@ -388,6 +395,29 @@ test_snapshot (Fixture *f, gconstpointer data)
 
       rt_assert_document_matches (doc, oracle);
       g_assert_cmpuint (cs_document_get_n_events (doc), ==, events);
+
+      /* The live index, fed one snapshot after the other, reads only what
+       * each adds, and its index of each is the one built from scratch. */
+      {
+        g_autofree char *identity = cs_index_cache_compute_identity (path, &error);
+        g_autofree char *index = g_strdup_printf ("%s/live-%u.index", f->dir, i);
+        g_autoptr(CsDocument) live_doc = NULL;
+        guint64 read_before;
+
+        if (live == NULL)
+          live = cs_index_live_new (live_base, &error);
+        g_assert_no_error (error);
+        read_before = cs_index_live_get_bytes_read (live);
+        g_assert_true (cs_index_live_add (live, path, &error));
+        g_assert_no_error (error);
+        g_assert_cmpuint (cs_index_live_get_bytes_read (live), >, read_before);
+        g_assert_true (cs_index_live_write (live, identity, index, &error));
+        g_assert_no_error (error);
+        live_doc = cs_document_open (path, index, &error);
+        g_assert_no_error (error);
+        rt_assert_same_index (doc, live_doc);
+        g_unlink (index);
+      }
       if (i > 0)
         g_assert_cmpuint (events, >, g_array_index (run.events, guint64, i - 1));
       g_assert_cmpuint (cs_document_get_n_cpus (doc), ==, cs_document_get_n_cpus (final));
@@ -398,6 +428,20 @@ test_snapshot (Fixture *f, gconstpointer data)
       g_unlink (path);
     }
   g_test_message ("final: %" G_GUINT64_FORMAT " events", cs_document_get_n_events (final));
+  /* At the end the live index becomes the final file's, in the cache. */
+  g_assert_true (cs_index_live_add (live, f->output, &error));
+  g_assert_no_error (error);
+  final_identity = cs_index_cache_compute_identity (f->output, &error);
+  final_index = g_strdup_printf ("%s/live-final.index", f->dir);
+  g_assert_true (cs_index_live_finish (live, final_identity, final_index, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (live_base, G_FILE_TEST_EXISTS));
+  final_live = cs_document_open (f->output, final_index, &error);
+  g_assert_no_error (error);
+  rt_assert_same_index (final, final_live);
+  g_clear_object (&final_live);
+  g_unlink (final_index);
+  g_clear_pointer (&live, cs_index_live_free);
   g_assert_cmpuint (cs_document_get_n_events (final), >=,
                     g_array_index (run.events, guint64, run.events->len - 1));
 

@@ -1,0 +1,550 @@
+/* cs-index-live.c: the index of a recording in progress, built as it grows.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * While the recorder streams each CPU's ring-buffer pages to disk, the
+ * window asks it about once a second for a snapshot: a trace.dat of the
+ * pages so far, whose CPU data each extend the previous snapshot's by
+ * whole pages (cs-recorder-snapshot.c).  The final file at Stop extends
+ * the last snapshot the same way.
+ *
+ * Instead of indexing each snapshot whole, this keeps one scan per CPU
+ * open from one file to the next (cs-cpu-scanner.c): each file's new pages
+ * only are read, and the chunks that fill up go into a base database that
+ * only grows.  An index of a snapshot is a copy of that base plus what a
+ * copy of each open scan closes (cs-cpu-scan-fork.c): the last chunks,
+ * the running slice, the open summary blocks, the derived tables.  At Stop
+ * the scans themselves are closed into the base, which becomes the final
+ * file's index: the same index a single scan of that file builds, except
+ * for the summaries' grid, chosen from the first snapshot.
+ *
+ * Record offsets are stored relative to each CPU's data, which starts
+ * elsewhere in each file; each index says where (cpus.offset_base).
+ *
+ * Memory: per CPU an open scan (~4 MiB with its summaries), the tasks'
+ * rows (bounded as in any scan), and during cs_index_live_write() one
+ * copy of each.  One thread at a time.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <unistd.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "cs-cpu-scanner.h"
+#include "cs-index-cache.h"
+#include "cs-index-live.h"
+#include "cs-index-private.h"
+#include "cs-index-tables-private.h"
+
+struct _CsIndexLive
+{
+  char *base_path;
+  sqlite3 *db;                  /* the base: chunks that filled up */
+  CsIndexInserts ins;
+  GError *insert_error;         /* the first failure of emit_to_base() */
+  GError *broken;               /* set when a scan stopped halfway */
+
+  CsTraceFile *file;            /* the file added last */
+  guint n_cpus;
+  CsTypeMap types;
+  CsCpuScan **scans;            /* n_cpus */
+  guint64 *data_read;           /* n_cpus: bytes of each CPU's data read */
+  gboolean has_grid;
+  CsSummaryGrid grid;
+  guint64 n_events;
+  volatile gint64 progress_bytes;  /* the scans want somewhere to say it */
+  volatile gint64 offset;
+};
+
+/* CsScanEmitFunc: a scan's chunks go to the database being written. */
+typedef struct {
+  CsIndexInserts *ins;
+  GError **error;
+} Sink;
+
+static void
+emit_to_sink (CsScanChunk *chunk,
+              gpointer     user_data)
+{
+  Sink *sink = user_data;
+
+  if (*sink->error == NULL)
+    _cs_index_insert_chunk (sink->ins, chunk, sink->error);
+  cs_scan_chunk_free (chunk);
+}
+
+static gboolean
+open_db (const char  *path,
+         sqlite3    **db,
+         GError     **error)
+{
+  if (sqlite3_open_v2 (path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                       NULL) != SQLITE_OK)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
+                   _("Cannot create the index %s: %s"), path,
+                   *db ? sqlite3_errmsg (*db) : _("out of memory"));
+      return FALSE;
+    }
+  /* As the builder's (cs-index-builder.c): nothing here survives a crash
+   * anyway, and the file is complete only once renamed. */
+  return _cs_sqlite_exec (*db, "PRAGMA page_size = 8192; PRAGMA journal_mode = OFF;"
+                               "PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;", error);
+}
+
+/**
+ * cs_index_live_new:
+ * @base_path: a file for the growing part of the index (replaced), in a
+ *   private folder: it is removed by cs_index_live_free() or moved by
+ *   cs_index_live_finish()
+ * @error: %CS_INDEX_ERROR_SQLITE when it cannot be created
+ *
+ * Starts the index of a recording in progress; give it the recording's
+ * snapshots with cs_index_live_add(), oldest first.
+ *
+ * Returns: (transfer full): the live index, or %NULL with @error set
+ */
+CsIndexLive *
+cs_index_live_new (const char  *base_path,
+                   GError     **error)
+{
+  g_autoptr(CsIndexLive) self = g_new0 (CsIndexLive, 1);
+
+  g_return_val_if_fail (base_path != NULL, NULL);
+
+  self->base_path = g_strdup (base_path);
+  g_unlink (base_path);
+  if (!open_db (base_path, &self->db, error) ||
+      !_cs_sqlite_exec (self->db, _cs_index_schema_sql, error) ||
+      !_cs_index_inserts_prepare (self->db, &self->ins, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+static gboolean
+check_same_recording (CsIndexLive  *self,
+                      CsTraceFile  *file,
+                      GError      **error)
+{
+  const char *path = cs_trace_file_get_path (file);
+  CsTypeMap types = { 0 };
+  gboolean same;
+
+  if (cs_trace_file_get_compression (file) != NULL ||
+      !cs_trace_file_get_cursors_are_independent (file))
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                   _("%s: only an uncompressed recording without buffer instances can be "
+                   "indexed while it grows"), path);
+      return FALSE;
+    }
+  if (self->file == NULL)
+    return TRUE;
+
+  _cs_index_build_type_map (cs_trace_file_get_tep (file), &types);
+  same = cs_trace_file_get_n_cpus (file) == self->n_cpus &&
+         types.n_types == self->types.n_types &&
+         memcmp (types.by_tep_id, self->types.by_tep_id, sizeof (gint32) * 65536) == 0;
+  g_free (types.by_tep_id);
+  if (!same)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED,
+                   _("%s does not continue %s: its CPUs or event formats differ"),
+                   path, cs_trace_file_get_path (self->file));
+      return FALSE;
+    }
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    if (cs_trace_file_get_cpu_data_size (file, cpu) < self->data_read[cpu])
+      {
+        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED,
+                     _("%s does not continue %s: CPU %u has less data (%" PRIu64
+                     " bytes instead of %" PRIu64 " or more)"),
+                     path, cs_trace_file_get_path (self->file), cpu,
+                     cs_trace_file_get_cpu_data_size (file, cpu), self->data_read[cpu]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* The summaries' grid, from the first records of the first file with any
+ * (as cs-index-builder.c does from the first records when it cannot
+ * estimate).  A CPU whose first pages come later may have events before
+ * the origin: the summaries count them in the first bucket. */
+static gboolean
+choose_grid (CsIndexLive *self)
+{
+  gint64 origin = G_MAXINT64;
+  double rate_sum = 0;
+  guint n_rates = 0;
+
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    {
+      gint64 first_ns;
+      double rate;
+
+      if (!_cs_cpu_scan_get_sample (self->scans[cpu], &first_ns, &rate))
+        continue;
+      origin = MIN (origin, first_ns);
+      if (rate > 0)
+        {
+          rate_sum += rate;
+          n_rates++;
+        }
+    }
+  if (origin == G_MAXINT64)
+    return FALSE;
+  self->grid.origin_ns = origin;
+  self->grid.shift = _cs_summary_shift_for_rate (n_rates > 0 ? rate_sum / n_rates : 0);
+  self->has_grid = TRUE;
+  return TRUE;
+}
+
+static gboolean
+scan_file (CsIndexLive  *self,
+           CsTraceFile  *file,
+           GError      **error)
+{
+  Sink sink = { &self->ins, &self->insert_error };
+
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    {
+      if (self->scans[cpu] == NULL)
+        {
+          /* No record read yet: _cs_cpu_scan_resume() below starts it. */
+          self->scans[cpu] = _cs_cpu_scan_start (file, cpu, &self->types, 0, emit_to_sink, &sink,
+                                                 &self->progress_bytes, &self->offset, NULL, error);
+          if (self->scans[cpu] == NULL)
+            return FALSE;
+        }
+      _cs_cpu_scan_set_emit (self->scans[cpu], emit_to_sink, &sink);
+      if (!_cs_cpu_scan_resume (self->scans[cpu], file, self->data_read[cpu], error))
+        return FALSE;
+      if (!self->has_grid &&
+          !_cs_cpu_scan_read_sample (self->scans[cpu], CS_SCAN_SAMPLE_RECORDS, error))
+        return FALSE;
+    }
+  if (!self->has_grid && !choose_grid (self))
+    return TRUE;            /* nothing recorded yet: the next file tells */
+
+  if (!_cs_sqlite_exec (self->db, "BEGIN;", error))
+    return FALSE;
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    if (!_cs_cpu_scan_continue (self->scans[cpu], &self->grid, error))
+      return FALSE;
+  if (self->insert_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&self->insert_error));
+      return FALSE;
+    }
+  return _cs_sqlite_exec (self->db, "COMMIT;", error);
+}
+
+/**
+ * cs_index_live_add:
+ * @self: a live index
+ * @trace_path: the recording's latest snapshot (or its final file): an
+ *   uncompressed trace.dat without buffer instances whose CPUs and event
+ *   formats are those of the snapshots added before, and whose data of
+ *   each CPU is theirs followed by whole pages
+ * @error: %CS_INDEX_ERROR_UNSUPPORTED for a compressed file or one with
+ *   instances, %CS_INDEX_ERROR_CHANGED for a file that does not continue
+ *   the previous one, what reading the file gives (see cs_trace_file_open()),
+ *   %CS_INDEX_ERROR_SQLITE
+ *
+ * Reads the pages @trace_path adds and indexes them.  After a failure the
+ * live index keeps refusing (its scans stopped halfway): index the files
+ * whole instead (cs_index_build()).
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_index_live_add (CsIndexLive  *self,
+                   const char   *trace_path,
+                   GError      **error)
+{
+  g_autoptr(CsTraceFile) file = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->broken != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->broken));
+      return FALSE;
+    }
+  file = cs_trace_file_open (trace_path, error);
+  if (file == NULL || !check_same_recording (self, file, error))
+    return FALSE;
+  if (self->file == NULL)
+    {
+      self->n_cpus = cs_trace_file_get_n_cpus (file);
+      _cs_index_build_type_map (cs_trace_file_get_tep (file), &self->types);
+      self->scans = g_new0 (CsCpuScan *, MAX (self->n_cpus, 1));
+      self->data_read = g_new0 (guint64, MAX (self->n_cpus, 1));
+    }
+
+  if (!scan_file (self, file, &local_error))
+    {
+      self->broken = g_error_copy (local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    self->data_read[cpu] = cs_trace_file_get_cpu_data_size (file, cpu);
+  g_set_object (&self->file, file);
+  return TRUE;
+}
+
+/* Closes the scans (@fork: copies of them) into @db and completes the
+ * tables of the file added last. */
+static gboolean
+close_scans (CsIndexLive  *self,
+             sqlite3      *db,
+             gboolean      fork,
+             const char   *identity,
+             GError      **error)
+{
+  g_auto(CsIndexInserts) ins = { 0 };
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_result_free);
+  GError *insert_error = NULL;
+  Sink sink = { &ins, &insert_error };
+
+  if (!_cs_sqlite_exec (db, "BEGIN;", error) ||
+      !_cs_index_inserts_prepare (db, &ins, error))
+    return FALSE;
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    {
+      g_autoptr(CsCpuScan) copy = NULL;
+      CsScanResult *result;
+
+      if (fork)
+        copy = _cs_cpu_scan_fork (self->scans[cpu], emit_to_sink, &sink);
+      else
+        {
+          _cs_cpu_scan_set_emit (self->scans[cpu], emit_to_sink, &sink);
+          copy = g_steal_pointer (&self->scans[cpu]);
+        }
+      result = _cs_cpu_scan_close (copy, error);
+      if (result == NULL)
+        return FALSE;
+      result->offset_base = cs_trace_file_get_cpu_data_offset (self->file, cpu);
+      g_ptr_array_add (results, result);
+    }
+  if (insert_error != NULL)
+    {
+      g_propagate_error (error, insert_error);
+      return FALSE;
+    }
+  self->n_events = 0;
+  for (guint i = 0; i < results->len; i++)
+    self->n_events += ((CsScanResult *) results->pdata[i])->n_events;
+  return _cs_index_write_derived (db, self->file, identity, self->n_cpus, &self->types,
+                                  &self->grid, results, FALSE, error) &&
+         _cs_index_write_complete (db, error);
+}
+
+static gboolean
+check_ready (CsIndexLive  *self,
+             GError      **error)
+{
+  if (self->broken != NULL)
+    {
+      g_propagate_error (error, g_error_copy (self->broken));
+      return FALSE;
+    }
+  if (self->file == NULL || !self->has_grid)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED,
+                   _("Nothing was recorded yet"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Renames @tmp_path to @index_path, or removes it. */
+static gboolean
+put_in_place (const char  *tmp_path,
+              const char  *index_path,
+              gboolean     ok,
+              GError     **error)
+{
+  if (ok && g_rename (tmp_path, index_path) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Cannot rename the index %s to %s: %s"), tmp_path, index_path,
+                   g_strerror (saved));
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (tmp_path);
+  return ok;
+}
+
+/**
+ * cs_index_live_write:
+ * @self: a live index with at least one snapshot added that holds events
+ * @identity: the identity of the file added last
+ *   (cs_index_cache_compute_identity()), stored in the index
+ * @index_path: where the index goes (replaced; written under a temporary
+ *   name beside it first)
+ * @error: %CS_INDEX_ERROR_TRUNCATED when nothing was recorded yet,
+ *   %CS_INDEX_ERROR_SQLITE, %G_FILE_ERROR
+ *
+ * Writes a complete index of the file added last (cs_document_open()
+ * reads it), leaving the live index to go on with the next.  Costs a copy
+ * of the index so far, not a scan of the recording.
+ *
+ * Returns: %TRUE when @index_path holds the index
+ */
+gboolean
+cs_index_live_write (CsIndexLive  *self,
+                     const char   *identity,
+                     const char   *index_path,
+                     GError      **error)
+{
+  g_autofree char *tmp_path = NULL;
+  g_autoptr(GFile) base = NULL;
+  g_autoptr(GFile) tmp = NULL;
+  sqlite3 *db = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!check_ready (self, error))
+    return FALSE;
+  tmp_path = cs_index_cache_dup_temporary_path (index_path, getpid ());
+  base = g_file_new_for_path (self->base_path);
+  tmp = g_file_new_for_path (tmp_path);
+  /* The base is committed and idle: a copy of the file is a copy of it. */
+  if (!g_file_copy (base, tmp, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error))
+    return FALSE;
+  ok = open_db (tmp_path, &db, error) && close_scans (self, db, TRUE, identity, error);
+  if (sqlite3_close (db) != SQLITE_OK && ok)
+    ok = _cs_sqlite_check (db, SQLITE_ERROR, _("closing the index"), error);
+  return put_in_place (tmp_path, index_path, ok, error);
+}
+
+/**
+ * cs_index_live_finish:
+ * @self: a live index whose last file added is the recording's final file
+ * @identity: that file's identity (cs_index_cache_compute_identity())
+ * @index_path: where its index goes, usually
+ *   cs_index_cache_dup_index_path (@identity)
+ * @error: as for cs_index_live_write()
+ *
+ * Closes the scans and makes the base the final file's index, moved to
+ * @index_path (through a temporary name beside it).  The live index takes
+ * no more files afterwards.
+ *
+ * Returns: %TRUE when @index_path holds the index
+ */
+gboolean
+cs_index_live_finish (CsIndexLive  *self,
+                      const char   *identity,
+                      const char   *index_path,
+                      GError      **error)
+{
+  g_autofree char *tmp_path = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) base = NULL;
+  g_autoptr(GFile) tmp = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!check_ready (self, error))
+    return FALSE;
+  _cs_index_inserts_clear (&self->ins);
+  ok = close_scans (self, self->db, FALSE, identity, error);
+  if (sqlite3_close (self->db) != SQLITE_OK && ok)
+    ok = _cs_sqlite_check (self->db, SQLITE_ERROR, _("closing the index"), error);
+  self->db = NULL;
+  self->broken = g_error_new_literal (CS_INDEX_ERROR, CS_INDEX_ERROR_CHANGED,
+                                      _("The recording's index is finished"));
+  if (!ok)
+    return FALSE;
+
+  dir = g_path_get_dirname (index_path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   _("Cannot create the index directory %s: %s"), dir, g_strerror (saved));
+      return FALSE;
+    }
+  tmp_path = cs_index_cache_dup_temporary_path (index_path, getpid ());
+  base = g_file_new_for_path (self->base_path);
+  tmp = g_file_new_for_path (tmp_path);
+  /* A rename when both are on one file system, else a copy. */
+  if (!g_file_move (base, tmp, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error))
+    {
+      g_unlink (tmp_path);
+      return FALSE;
+    }
+  return put_in_place (tmp_path, index_path, TRUE, error);
+}
+
+/**
+ * cs_index_live_get_n_events:
+ * @self: a live index
+ *
+ * Returns: the events of the index written last
+ */
+guint64
+cs_index_live_get_n_events (CsIndexLive *self)
+{
+  return self->n_events;
+}
+
+/**
+ * cs_index_live_get_bytes_read:
+ * @self: a live index
+ *
+ * Returns: the bytes of CPU data read so far, all CPUs: what the next file
+ *   added will not read again
+ */
+guint64
+cs_index_live_get_bytes_read (CsIndexLive *self)
+{
+  guint64 n = 0;
+
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    n += self->data_read[cpu];
+  return n;
+}
+
+/**
+ * cs_index_live_free:
+ * @self: (transfer full): a live index
+ *
+ * Frees it and removes its base file (unless cs_index_live_finish() moved
+ * it).
+ */
+void
+cs_index_live_free (CsIndexLive *self)
+{
+  if (self == NULL)
+    return;
+  _cs_index_inserts_clear (&self->ins);
+  if (self->db != NULL)
+    sqlite3_close (self->db);
+  if (self->base_path != NULL)
+    g_unlink (self->base_path);
+  for (guint cpu = 0; self->scans != NULL && cpu < self->n_cpus; cpu++)
+    _cs_cpu_scan_free (self->scans[cpu]);
+  g_free (self->scans);
+  g_free (self->data_read);
+  g_free (self->types.by_tep_id);
+  g_clear_object (&self->file);
+  g_clear_error (&self->insert_error);
+  g_clear_error (&self->broken);
+  g_free (self->base_path);
+  g_free (self);
+}
