@@ -12,11 +12,17 @@
  * One snapshot is in flight at a time: the next request goes out when the
  * previous one was shown, at least %LIVE_INTERVAL_MS after the previous
  * request and %LIVE_REST_MS after the picture, so a long recording
- * refreshes less often instead of queueing work.  Each
- * snapshot is indexed whole (what was recorded so far, not only what is
- * new): the cost of a refresh grows with the recording.  The snapshot and
- * index shown last are kept until a newer one replaces them or this object
- * goes away; older ones are removed.
+ * refreshes less often instead of queueing work.
+ *
+ * The snapshots are indexed incrementally (#CsIndexLive): each refresh
+ * reads only the pages recorded since the previous one, and writes an
+ * index of the snapshot from what was indexed so far.  At the end,
+ * cs_record_live_finish_async() adds the final file's last pages and puts
+ * its index in the index cache, so the window opens the recording without
+ * indexing it again.  Should the live index fail (a file it cannot
+ * follow), the snapshots are indexed whole and the final file as any.
+ * The snapshot and index shown last are kept until a newer one replaces
+ * them or this object goes away; older ones are removed.
  */
 #include "config.h"
 
@@ -24,6 +30,7 @@
 
 #include "cs-index-builder.h"
 #include "cs-index-cache.h"
+#include "cs-index-live.h"
 #include "cs-record-live.h"
 
 #define LIVE_INTERVAL_MS 1000
@@ -48,6 +55,13 @@ struct _CsRecordLive
   char *shown_trace;          /* its snapshot and index, removed later */
   char *shown_index;
   guint n_updates;
+
+  /* The incremental index, used by one thread at a time under @live_lock;
+   * NULL before the first snapshot, after a failure or at the end. */
+  GMutex live_lock;
+  CsIndexLive *live_index;
+  gboolean live_failed;       /* index the snapshots whole from now on */
+  gboolean finishing;         /* the final file is being added: no more */
 };
 
 G_DEFINE_FINAL_TYPE (CsRecordLive, cs_record_live, G_TYPE_OBJECT)
@@ -81,6 +95,49 @@ remove_files (const char *trace_path, const char *index_path)
     g_unlink (index_path);
 }
 
+/* Worker thread: indexes what @snapshot adds to the previous ones and
+ * writes its index.  FALSE when the snapshot is to be indexed whole. */
+static gboolean
+index_incrementally (CsRecordLive   *self,
+                     const Snapshot *snapshot,
+                     const char     *identity)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->live_lock);
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  guint64 read_before;
+
+  if (self->live_failed || self->finishing)
+    return FALSE;
+  if (self->live_index == NULL)
+    {
+      g_autofree char *base = g_build_filename (self->index_dir, "live-base.index", NULL);
+
+      self->live_index = cs_index_live_new (base, &error);
+    }
+  read_before = self->live_index != NULL ? cs_index_live_get_bytes_read (self->live_index) : 0;
+  if (self->live_index == NULL ||
+      !cs_index_live_add (self->live_index, snapshot->trace_path, &error) ||
+      !cs_index_live_write (self->live_index, identity, snapshot->index_path, &error))
+    {
+      /* Nothing recorded yet is not a failure: the next snapshot tells. */
+      if (g_error_matches (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED))
+        return FALSE;
+      g_debug ("Live index given up, snapshots are indexed whole from now on: %s",
+               error->message);
+      g_clear_pointer (&self->live_index, cs_index_live_free);
+      self->live_failed = TRUE;
+      return FALSE;
+    }
+  g_debug ("live picture: %" G_GUINT64_FORMAT " new bytes of %" G_GUINT64_FORMAT " read, "
+           "%" G_GUINT64_FORMAT " events indexed in %.3f s",
+           cs_index_live_get_bytes_read (self->live_index) - read_before,
+           cs_index_live_get_bytes_read (self->live_index),
+           cs_index_live_get_n_events (self->live_index),
+           (g_get_monotonic_time () - t0) / 1e6);
+  return TRUE;
+}
+
 /* Worker thread: index the snapshot, open it. */
 static void
 index_thread (GTask        *task,
@@ -90,12 +147,14 @@ index_thread (GTask        *task,
 {
   Snapshot *snapshot = task_data;
   g_autoptr(GError) error = NULL;
+  CsRecordLive *self = source_object;
   g_autofree char *identity = cs_index_cache_compute_identity (snapshot->trace_path, &error);
   CsDocument *document;
 
   if (identity == NULL ||
-      !cs_index_build (snapshot->trace_path, identity, snapshot->index_path,
-                       NULL, NULL, NULL, cancellable, &error))
+      (!index_incrementally (self, snapshot, identity) &&
+       !cs_index_build (snapshot->trace_path, identity, snapshot->index_path,
+                        NULL, NULL, NULL, cancellable, &error)))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -271,6 +330,94 @@ cs_record_live_get_n_updates (CsRecordLive *self)
 }
 
 static void
+finish_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  CsRecordLive *self = source_object;
+  const char *trace_path = task_data;
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->live_lock);
+  g_autoptr(CsIndexLive) live = g_steal_pointer (&self->live_index);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *identity = NULL;
+  g_autofree char *index_path = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (live == NULL)
+    {
+      g_task_return_new_error (task, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                               "No live index to finish");
+      return;
+    }
+  if (!cs_index_live_add (live, trace_path, &error) ||
+      (identity = cs_index_cache_compute_identity (trace_path, &error)) == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  index_path = cs_index_cache_dup_index_path (identity);
+  if (!cs_index_live_finish (live, identity, index_path, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_debug ("Live index of %s finished in %.3f s: %" G_GUINT64_FORMAT " events, %s",
+           trace_path, (g_get_monotonic_time () - t0) / 1e6,
+           cs_index_live_get_n_events (live), index_path);
+  g_task_return_pointer (task, g_steal_pointer (&index_path), g_free);
+}
+
+/**
+ * cs_record_live_finish_async:
+ * @self: a #CsRecordLive whose recording is written (its job is done)
+ * @trace_path: the recording's final file
+ * @callback: called on this thread when done
+ *
+ * Gives the live index the final file's last pages and moves it into the
+ * index cache as that file's index (cs_index_cache_dup_index_path() of
+ * its identity), in a worker thread: opening the recording then finds its
+ * index instead of building it.  Fails when the live index gave up or
+ * never started; the recording is then indexed as any.
+ */
+void
+cs_record_live_finish_async (CsRecordLive        *self,
+                             const char          *trace_path,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (CS_IS_RECORD_LIVE (self));
+  g_return_if_fail (trace_path != NULL);
+
+  self->finishing = TRUE;
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, cs_record_live_finish_async);
+  g_task_set_task_data (task, g_strdup (trace_path), g_free);
+  g_task_run_in_thread (task, finish_thread);
+}
+
+/**
+ * cs_record_live_finish_finish:
+ * @self: a #CsRecordLive
+ * @result: the result given to the callback
+ * @error: %CS_INDEX_ERROR codes, %G_FILE_ERROR (see cs_index_live_finish())
+ *
+ * Returns: (transfer full): the final file's index, or %NULL with @error
+ *   set
+ */
+char *
+cs_record_live_finish_finish (CsRecordLive  *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
 cs_record_live_dispose (GObject *object)
 {
   CsRecordLive *self = CS_RECORD_LIVE (object);
@@ -289,6 +436,8 @@ cs_record_live_finalize (GObject *object)
   CsRecordLive *self = CS_RECORD_LIVE (object);
 
   g_clear_object (&self->document);
+  g_clear_pointer (&self->live_index, cs_index_live_free);
+  g_mutex_clear (&self->live_lock);
   remove_files (self->shown_trace, self->shown_index);
   if (self->index_dir != NULL)
     g_rmdir (self->index_dir);   /* fails, harmlessly, while a build runs */
@@ -325,4 +474,5 @@ static void
 cs_record_live_init (CsRecordLive *self)
 {
   self->cancellable = g_cancellable_new ();
+  g_mutex_init (&self->live_lock);
 }

@@ -515,6 +515,26 @@ job_stats_cb (CsRecordPanel *self)
     show_stats (self, stats, _("Recording…"));
 }
 
+/* Whether the live index made it or not (then the file is indexed as any
+ * other), the recording is ready to open.  @user_data: the panel, then
+ * the file, each with a reference (the panel may be closed meanwhile). */
+static void
+live_finished_cb (GObject      *source_object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GPtrArray) refs = user_data;
+  CsRecordPanel *self = refs->pdata[0];
+  GFile *file = refs->pdata[1];
+  g_autoptr(GError) error = NULL;
+  g_autofree char *index_path = cs_record_live_finish_finish (CS_RECORD_LIVE (source_object),
+                                                              result, &error);
+
+  if (index_path == NULL)
+    g_debug ("The recording %s is indexed again: %s", g_file_peek_path (file), error->message);
+  g_signal_emit (self, signals[SIGNAL_RECORDED], 0, file);
+}
+
 static void
 job_state_cb (CsRecordPanel *self)
 {
@@ -547,7 +567,18 @@ job_state_cb (CsRecordPanel *self)
         show_stats (self, result, prefix);
         next = new_output_path (dir);
         gtk_editable_set_text (GTK_EDITABLE (self->output_entry), next);
-        g_signal_emit (self, signals[SIGNAL_RECORDED], 0, file);
+        /* The live timeline indexed the recording as it grew: its index
+         * becomes the file's, and the file opens without indexing again. */
+        if (self->live != NULL)
+          {
+            GPtrArray *refs = g_ptr_array_new_with_free_func (g_object_unref);
+
+            g_ptr_array_add (refs, g_object_ref (self));
+            g_ptr_array_add (refs, g_object_ref (file));
+            cs_record_live_finish_async (self->live, g_file_peek_path (file), live_finished_cb, refs);
+          }
+        else
+          g_signal_emit (self, signals[SIGNAL_RECORDED], 0, file);
         break;
       }
     case CS_RECORD_JOB_STATE_FAILED:

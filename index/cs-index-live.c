@@ -56,6 +56,7 @@ struct _CsIndexLive
   gboolean has_grid;
   CsSummaryGrid grid;
   guint64 n_events;
+  guint n_files;                /* added so far */
   volatile gint64 progress_bytes;  /* the scans want somewhere to say it */
   volatile gint64 offset;
 };
@@ -296,6 +297,7 @@ cs_index_live_add (CsIndexLive  *self,
   for (guint cpu = 0; cpu < self->n_cpus; cpu++)
     self->data_read[cpu] = cs_trace_file_get_cpu_data_size (file, cpu);
   g_set_object (&self->file, file);
+  self->n_files++;
   return TRUE;
 }
 
@@ -342,8 +344,11 @@ close_scans (CsIndexLive  *self,
   self->n_events = 0;
   for (guint i = 0; i < results->len; i++)
     self->n_events += ((CsScanResult *) results->pdata[i])->n_events;
+  /* live_files: how many files the index was built over, for people and
+   * tests to tell it from one built at once (which has no such row). */
   return _cs_index_write_derived (db, self->file, identity, self->n_cpus, &self->types,
                                   &self->grid, results, FALSE, error) &&
+         _cs_index_write_meta (db, "live_files", NULL, self->n_files, error) &&
          _cs_index_write_complete (db, error);
 }
 

@@ -37,7 +37,9 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
 /* meta: identity (see cs-index-cache.c), file_version, compression, clock,
  *   n_cpus, first_ns, last_ns, n_events, summary_shift, summary_levels,
  *   summary_origin_ns (where level 0 starts: first_ns, or earlier or later
- *   for an index built while recording).
+ *   for an index built while recording), live_files (an index built while
+ *   recording: how many snapshots and final file it read, one after the
+ *   other).
  * cpus, event_types, cpu_type_counts, tasks: small derived tables; a CPU's
  *   offset_base is added to its event chunks' offsets (0, or where its
  *   data starts for an index built while recording: cs-index-live.c).

@@ -16,6 +16,7 @@
 
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 
 #include "cs-analysis.h"
 #include "cs-cli.h"
@@ -26,6 +27,26 @@
 #include "record-test-util.h"
 
 #define WAIT_TIMEOUT_S 60
+
+/* The meta row live_files of an index (cs-index-live.c), -1 when none:
+ * how many files of a recording in progress the index was built over. */
+static gint64
+index_live_files (const char *index_path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  gint64 n = -1;
+
+  g_assert_cmpint (sqlite3_open_v2 (index_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT value FROM meta WHERE key = 'live_files'", -1,
+                                       &s, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (s) == SQLITE_ROW)
+    n = sqlite3_column_int64 (s, 0);
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+  g_test_message ("%s: live_files %" G_GINT64_FORMAT, index_path, n);
+  return n;
+}
 
 static char *work_dir;
 
@@ -523,6 +544,8 @@ test_record_from_window (void)
     g_autoptr(CsDocument) fresh = rt_load_document (output);
 
     g_assert_true (g_file_equal (cs_window_get_file (window), written));
+    /* Its index is the one built while recording: not built again. */
+    g_assert_cmpint (index_live_files (cs_document_get_index_path (shown)), >=, 1);
     g_assert_cmpint (cs_timeline_get_begin_ns (timeline), ==, zoom_begin_ns);
     g_assert_cmpint (cs_timeline_get_end_ns (timeline), ==, zoom_end_ns);
     g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)), "from-window.dat"));
