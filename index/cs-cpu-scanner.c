@@ -201,11 +201,11 @@ flush_all_tasks (ScanState *st)
 /* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
 gboolean
 _cs_scan_emit_summary_block (gpointer   user_data,
-                    guint      cpu,
-                    guint      level,
-                    gint64     block,
-                    GBytes    *blob,
-                    GError   **error)
+                             guint      cpu,
+                             guint      level,
+                             gint64     block,
+                             GBytes    *blob,
+                             GError   **error)
 {
   ScanState *st = user_data;
   CsScanChunk *chunk = g_new0 (CsScanChunk, 1);
@@ -222,11 +222,11 @@ _cs_scan_emit_summary_block (gpointer   user_data,
 /* CsSummaryRunFunc: so do runs. */
 gboolean
 _cs_scan_emit_summary_run (gpointer   user_data,
-                  guint      cpu,
-                  gint64     begin_ns,
-                  gint64     end_ns,
-                  gint32     pid,
-                  GError   **error)
+                           guint      cpu,
+                           gint64     begin_ns,
+                           gint64     end_ns,
+                           gint32     pid,
+                           GError   **error)
 {
   ScanState *st = user_data;
   const CsScanChunk run = {

@@ -57,8 +57,8 @@ struct _CsIndexLive
   CsSummaryGrid grid;
   guint64 n_events;
   guint n_files;                /* added so far */
-  volatile gint64 progress_bytes;  /* the scans want somewhere to say it */
-  volatile gint64 offset;
+  gint64 *positions;            /* 2 n_cpus: where the scans say they are
+                                 * (read by no one here) */
 };
 
 /* CsScanEmitFunc: a scan's chunks go to the database being written. */
@@ -204,6 +204,89 @@ choose_grid (CsIndexLive *self)
   return TRUE;
 }
 
+/* One CPU's share of a file: its scan goes on in a thread of its own and
+ * keeps its chunks here, for the caller to insert (SQLite is written by
+ * one thread). */
+typedef struct {
+  CsCpuScan *scan;
+  const CsSummaryGrid *grid;
+  GPtrArray *chunks;            /* CsScanChunk* */
+  GError *error;
+} CpuJob;
+
+typedef struct {
+  CpuJob *jobs;
+  guint n_jobs;
+  guint next;                   /* atomic: the next job to take */
+} Jobs;
+
+static void
+collect_chunk (CsScanChunk *chunk,
+               gpointer     user_data)
+{
+  CpuJob *job = user_data;
+
+  g_ptr_array_add (job->chunks, chunk);
+}
+
+static gpointer
+continue_thread (gpointer user_data)
+{
+  Jobs *jobs = user_data;
+  guint i;
+
+  while ((i = (guint) g_atomic_int_add (&jobs->next, 1)) < jobs->n_jobs)
+    {
+      CpuJob *job = &jobs->jobs[i];
+
+      _cs_cpu_scan_continue (job->scan, job->grid, &job->error);
+    }
+  return NULL;
+}
+
+/* Reads each CPU's new pages, the CPUs side by side (one thread per core,
+ * as cs-index-builder.c), then stores the chunks that filled up. */
+static gboolean
+continue_scans (CsIndexLive  *self,
+                GError      **error)
+{
+  g_autofree CpuJob *job_array = g_new0 (CpuJob, MAX (self->n_cpus, 1));
+  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
+  Jobs jobs = { job_array, self->n_cpus, 0 };
+  guint n_threads = CLAMP (g_get_num_processors (), 1, MAX (self->n_cpus, 1));
+  gboolean ok = TRUE;
+
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    {
+      job_array[cpu].scan = self->scans[cpu];
+      job_array[cpu].grid = &self->grid;
+      job_array[cpu].chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_chunk_free);
+      _cs_cpu_scan_set_emit (self->scans[cpu], collect_chunk, &job_array[cpu]);
+    }
+  for (guint i = 0; i < n_threads; i++)
+    g_ptr_array_add (threads, g_thread_new ("cs-live-scan", continue_thread, &jobs));
+  for (guint i = 0; i < threads->len; i++)
+    g_thread_join (threads->pdata[i]);
+
+  if (!_cs_sqlite_exec (self->db, "BEGIN;", error))
+    ok = FALSE;
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    {
+      CpuJob *job = &job_array[cpu];
+
+      if (ok && job->error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&job->error));
+          ok = FALSE;
+        }
+      for (guint i = 0; ok && i < job->chunks->len; i++)
+        ok = _cs_index_insert_chunk (&self->ins, job->chunks->pdata[i], error);
+      g_clear_error (&job->error);
+      g_ptr_array_unref (job->chunks);
+    }
+  return ok && _cs_sqlite_exec (self->db, "COMMIT;", error);
+}
+
 static gboolean
 scan_file (CsIndexLive  *self,
            CsTraceFile  *file,
@@ -217,7 +300,8 @@ scan_file (CsIndexLive  *self,
         {
           /* No record read yet: _cs_cpu_scan_resume() below starts it. */
           self->scans[cpu] = _cs_cpu_scan_start (file, cpu, &self->types, 0, emit_to_sink, &sink,
-                                                 &self->progress_bytes, &self->offset, NULL, error);
+                                                 &self->positions[2 * cpu],
+                                                 &self->positions[2 * cpu + 1], NULL, error);
           if (self->scans[cpu] == NULL)
             return FALSE;
         }
@@ -228,20 +312,14 @@ scan_file (CsIndexLive  *self,
           !_cs_cpu_scan_read_sample (self->scans[cpu], CS_SCAN_SAMPLE_RECORDS, error))
         return FALSE;
     }
-  if (!self->has_grid && !choose_grid (self))
-    return TRUE;            /* nothing recorded yet: the next file tells */
-
-  if (!_cs_sqlite_exec (self->db, "BEGIN;", error))
-    return FALSE;
-  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
-    if (!_cs_cpu_scan_continue (self->scans[cpu], &self->grid, error))
-      return FALSE;
   if (self->insert_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&self->insert_error));
       return FALSE;
     }
-  return _cs_sqlite_exec (self->db, "COMMIT;", error);
+  if (!self->has_grid && !choose_grid (self))
+    return TRUE;            /* nothing recorded yet: the next file tells */
+  return continue_scans (self, error);
 }
 
 /**
@@ -269,6 +347,7 @@ cs_index_live_add (CsIndexLive  *self,
 {
   g_autoptr(CsTraceFile) file = NULL;
   g_autoptr(GError) local_error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
 
   g_return_val_if_fail (self != NULL, FALSE);
 
@@ -280,12 +359,14 @@ cs_index_live_add (CsIndexLive  *self,
   file = cs_trace_file_open (trace_path, error);
   if (file == NULL || !check_same_recording (self, file, error))
     return FALSE;
+  g_debug ("live index: %s opened at %.3f s", trace_path, (g_get_monotonic_time () - t0) / 1e6);
   if (self->file == NULL)
     {
       self->n_cpus = cs_trace_file_get_n_cpus (file);
       _cs_index_build_type_map (cs_trace_file_get_tep (file), &self->types);
       self->scans = g_new0 (CsCpuScan *, MAX (self->n_cpus, 1));
       self->data_read = g_new0 (guint64, MAX (self->n_cpus, 1));
+      self->positions = g_new0 (gint64, 2 * MAX (self->n_cpus, 1));
     }
 
   if (!scan_file (self, file, &local_error))
@@ -296,6 +377,7 @@ cs_index_live_add (CsIndexLive  *self,
     }
   for (guint cpu = 0; cpu < self->n_cpus; cpu++)
     self->data_read[cpu] = cs_trace_file_get_cpu_data_size (file, cpu);
+  g_debug ("live index: %s scanned at %.3f s", trace_path, (g_get_monotonic_time () - t0) / 1e6);
   g_set_object (&self->file, file);
   self->n_files++;
   return TRUE;
@@ -418,6 +500,7 @@ cs_index_live_write (CsIndexLive  *self,
   g_autoptr(GFile) tmp = NULL;
   sqlite3 *db = NULL;
   gboolean ok;
+  gint64 t0 = g_get_monotonic_time ();
 
   g_return_val_if_fail (self != NULL, FALSE);
 
@@ -429,7 +512,9 @@ cs_index_live_write (CsIndexLive  *self,
   /* The base is committed and idle: a copy of the file is a copy of it. */
   if (!g_file_copy (base, tmp, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error))
     return FALSE;
+  g_debug ("live index: base copied at %.3f s", (g_get_monotonic_time () - t0) / 1e6);
   ok = open_db (tmp_path, &db, error) && close_scans (self, db, TRUE, identity, error);
+  g_debug ("live index: written at %.3f s", (g_get_monotonic_time () - t0) / 1e6);
   if (sqlite3_close (db) != SQLITE_OK && ok)
     ok = _cs_sqlite_check (db, SQLITE_ERROR, _("closing the index"), error);
   return put_in_place (tmp_path, index_path, ok, error);
@@ -546,6 +631,7 @@ cs_index_live_free (CsIndexLive *self)
     _cs_cpu_scan_free (self->scans[cpu]);
   g_free (self->scans);
   g_free (self->data_read);
+  g_free (self->positions);
   g_free (self->types.by_tep_id);
   g_clear_object (&self->file);
   g_clear_error (&self->insert_error);
