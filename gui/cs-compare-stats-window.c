@@ -47,6 +47,7 @@ G_DEFINE_FINAL_TYPE (CsCompareStatsWindow, cs_compare_stats_window, GTK_TYPE_WIN
 typedef struct {
   char *trace_path;
   char *index_path;
+  char *identity;
   gint64 begin_ns, end_ns;
 } Side;
 
@@ -61,6 +62,7 @@ job_free (Job *job)
     {
       g_free (job->sides[i].trace_path);
       g_free (job->sides[i].index_path);
+      g_free (job->sides[i].identity);
     }
   g_free (job);
 }
@@ -88,7 +90,8 @@ run_thread (GTask        *task,
           g_strcmp0 (cs_document_get_index_path (self->worker_docs[i]), side->index_path) != 0)
         {
           g_clear_object (&self->worker_docs[i]);
-          self->worker_docs[i] = cs_document_open (side->trace_path, side->index_path, &error);
+          self->worker_docs[i] = cs_document_open_as (side->trace_path, side->index_path, side->identity,
+                                                      &error);
         }
       if (self->worker_docs[i] != NULL)
         stats[i] = cs_document_compute_range_stats (self->worker_docs[i], side->begin_ns, side->end_ns,
@@ -155,6 +158,7 @@ start (CsCompareStatsWindow *self)
         }
       job->sides[i].trace_path = g_strdup (cs_document_get_trace_path (doc));
       job->sides[i].index_path = g_strdup (cs_document_get_index_path (doc));
+      job->sides[i].identity = g_strdup (cs_document_get_identity (doc));
       job->sides[i].begin_ns = visible ? cs_timeline_get_begin_ns (self->timelines[i]) : G_MININT64;
       job->sides[i].end_ns = visible ? cs_timeline_get_end_ns (self->timelines[i]) : G_MAXINT64;
     }

@@ -58,6 +58,7 @@ struct _CsExportDialog
   CsExportOptions options;
   char *trace_path;
   char *index_path;
+  char *identity;
   gboolean test_hang;           /* CS_EXPORT_TEST_HANG */
   gboolean disposed;
 
@@ -226,7 +227,8 @@ legend_thread (GTask        *task,
   if (self->test_hang)
     cs_test_hook_hold_until_cancelled (cancellable);
   if (g_cancellable_set_error_if_cancelled (cancellable, &error) ||
-      (document = cs_document_open (self->trace_path, self->index_path, &error)) == NULL)
+      (document = cs_document_open_as (self->trace_path, self->index_path, self->identity,
+                                       &error)) == NULL)
     {
       g_task_return_error (task, error);
       return;
@@ -308,7 +310,9 @@ cs_export_dialog_start (CsExportDialog *self,
   g_free (self->trace_path);
   self->trace_path = g_strdup (cs_document_get_trace_path (document));
   g_free (self->index_path);
+  g_free (self->identity);
   self->index_path = g_strdup (cs_document_get_index_path (document));
+  self->identity = g_strdup (cs_document_get_identity (document));
   self->test_hang = g_getenv ("CS_EXPORT_TEST_HANG") != NULL;
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, legend_done_cb, NULL);
@@ -523,6 +527,7 @@ cs_export_dialog_finalize (GObject *object)
   g_free (self->path);
   g_free (self->trace_path);
   g_free (self->index_path);
+  g_free (self->identity);
   G_OBJECT_CLASS (cs_export_dialog_parent_class)->finalize (object);
 }
 

@@ -781,7 +781,8 @@ cs_query_page_set_document (CsQueryPage *self,
     return;
 
   self->runner = cs_query_runner_new (cs_document_get_trace_path (document),
-                                      cs_document_get_index_path (document));
+                                      cs_document_get_index_path (document),
+                                      cs_document_get_identity (document));
   self->tables_started = FALSE;
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     ensure_tables (self);

@@ -32,6 +32,7 @@ struct _CsQueryRunner
 
   char *trace_path;
   char *index_path;
+  char *identity;
   GPtrArray *plugins;           /* CsPlugin, enabled when made: their SQL tables */
   gboolean busy;                /* main thread: an operation runs */
   gint n_rows_read;             /* atomic: rows of the running query */
@@ -73,6 +74,7 @@ cs_query_runner_finalize (GObject *object)
   g_strfreev (self->columns);
   g_free (self->trace_path);
   g_free (self->index_path);
+  g_free (self->identity);
   g_clear_pointer (&self->plugins, g_ptr_array_unref);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (cs_query_runner_parent_class)->finalize (object);
@@ -95,6 +97,8 @@ cs_query_runner_init (CsQueryRunner *self)
  * @trace_path: the recording (trace.dat)
  * @index_path: its index, as the window's document has it
  *   (cs_document_get_index_path())
+ * @identity: the recording's identity, as the document has it
+ *   (cs_document_get_identity())
  *
  * Nothing is opened until the first operation.  The SQL tables of the
  * plugins enabled now (cs_plugin_host_add_sql_tables()) are part of the
@@ -104,12 +108,14 @@ cs_query_runner_init (CsQueryRunner *self)
  */
 CsQueryRunner *
 cs_query_runner_new (const char *trace_path,
-                     const char *index_path)
+                     const char *index_path,
+                     const char *identity)
 {
   CsQueryRunner *self = g_object_new (CS_TYPE_QUERY_RUNNER, NULL);
 
   self->trace_path = g_strdup (trace_path);
   self->index_path = g_strdup (index_path);
+  self->identity = g_strdup (identity);
   self->plugins = cs_plugin_host_dup_enabled_plugins (cs_plugin_host_get_default ());
   return self;
 }
@@ -125,7 +131,8 @@ ensure_session (CsQueryRunner  *self,
     return self->session;
   if (self->document == NULL)
     {
-      self->document = cs_document_open (self->trace_path, self->index_path, error);
+      self->document = cs_document_open_as (self->trace_path, self->index_path, self->identity,
+                                            error);
       if (self->document == NULL)
         return NULL;
     }

@@ -29,7 +29,8 @@ void cs_query_result_page_free (CsQueryResultPage *page);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsQueryResultPage, cs_query_result_page_free)
 
 CsQueryRunner *cs_query_runner_new            (const char           *trace_path,
-                                               const char           *index_path);
+                                               const char           *index_path,
+                                               const char           *identity);
 void           cs_query_runner_tables_async   (CsQueryRunner        *self,
                                                GCancellable         *cancellable,
                                                GAsyncReadyCallback   callback,

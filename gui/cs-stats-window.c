@@ -63,6 +63,7 @@ G_DEFINE_FINAL_TYPE (CsStatsWindow, cs_stats_window, GTK_TYPE_WINDOW)
 typedef struct {
   char *trace_path;
   char *index_path;
+  char *identity;
   gint64 begin_ns, end_ns;
   gboolean hang;                /* CS_STATS_TEST_HANG */
 } Request;
@@ -72,6 +73,7 @@ request_free (Request *r)
 {
   g_free (r->trace_path);
   g_free (r->index_path);
+  g_free (r->identity);
   g_free (r);
 }
 
@@ -117,7 +119,8 @@ compute_thread (GTask        *task,
       g_strcmp0 (cs_document_get_index_path (self->worker_doc), r->index_path) != 0)
     {
       g_clear_object (&self->worker_doc);
-      self->worker_doc = cs_document_open (r->trace_path, r->index_path, &error);
+      self->worker_doc = cs_document_open_as (r->trace_path, r->index_path, r->identity,
+                                              &error);
       if (self->worker_doc == NULL)
         {
           g_task_return_error (task, error);
@@ -194,6 +197,7 @@ compute (CsStatsWindow *self)
   r = g_new0 (Request, 1);
   r->trace_path = g_strdup (cs_document_get_trace_path (doc));
   r->index_path = g_strdup (cs_document_get_index_path (doc));
+  r->identity = g_strdup (cs_document_get_identity (doc));
   r->begin_ns = self->begin_ns;
   r->end_ns = self->end_ns;
   r->hang = g_getenv ("CS_STATS_TEST_HANG") != NULL;

@@ -308,6 +308,38 @@ cs_document_open (const char  *trace_path,
   return open_index (trace_path, index_path, identity, error);
 }
 
+static CsDocument *open_index (const char  *trace_path,
+                               const char  *index_path,
+                               const char  *identity,
+                               GError     **error);
+
+/**
+ * cs_document_open_as:
+ * @trace_path: the recording of an open document
+ * @index_path: its index (cs_document_get_index_path())
+ * @identity: the identity the document checked when it opened
+ *   (cs_document_get_identity())
+ * @error: as for cs_document_open()
+ *
+ * Opens another #CsDocument on an open document's recording and index,
+ * for a worker thread, without checking the recording's identity again:
+ * it was checked when the document opened, and the snapshots of a
+ * recording in progress grow in place (cs_tracedat_writer_finish_growing())
+ * while a live picture of them is shown.  Reads the index's small tables,
+ * not the recording.
+ *
+ * Returns: (transfer full): the document, or %NULL with @error set
+ */
+CsDocument *
+cs_document_open_as (const char  *trace_path,
+                     const char  *index_path,
+                     const char  *identity,
+                     GError     **error)
+{
+  g_return_val_if_fail (trace_path != NULL && index_path != NULL && identity != NULL, NULL);
+  return open_index (trace_path, index_path, identity, error);
+}
+
 /* Opens @index_path for a recording whose identity is already known, so
  * that cs_document_load() reads the recording's first MiB only once. */
 static CsDocument *

@@ -159,6 +159,10 @@ G_DECLARE_FINAL_TYPE (CsDocument, cs_document, CS, DOCUMENT, GObject)
 CsDocument        *cs_document_open              (const char          *trace_path,
                                                   const char          *index_path,
                                                   GError             **error);
+CsDocument        *cs_document_open_as           (const char          *trace_path,
+                                                  const char          *index_path,
+                                                  const char          *identity,
+                                                  GError             **error);
 CsDocument        *cs_document_load              (const char          *trace_path,
                                                   CsIndexProgressFunc  progress,
                                                   gpointer             user_data,

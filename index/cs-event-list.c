@@ -112,6 +112,7 @@ _cs_event_passes (CsEventFilter  *filter,
 typedef struct {
   char *trace_path;
   char *index_path;
+  char *identity;
   CsEventFilter *filter;
   gboolean test_hang;  /* CS_FILTER_TEST_HANG */
 } CountJob;
@@ -121,6 +122,7 @@ count_job_free (CountJob *job)
 {
   g_free (job->trace_path);
   g_free (job->index_path);
+  g_free (job->identity);
   g_clear_object (&job->filter);
   g_free (job);
 }
@@ -188,7 +190,8 @@ count_thread (GTask        *task,
   guint64 done = 0, total;
   gint64 last_post = 0;
 
-  doc = cs_document_open (job->trace_path, job->index_path, &error);
+  doc = cs_document_open_as (job->trace_path, job->index_path, job->identity,
+                             &error);
   if (doc != NULL && expression)
     file = cs_trace_file_open (job->trace_path, &error);
   if (error != NULL)
@@ -909,6 +912,7 @@ cs_event_list_set_filter (CsEventList   *self,
   job = g_new0 (CountJob, 1);
   job->trace_path = g_strdup (cs_document_get_trace_path (self->document));
   job->index_path = g_strdup (cs_document_get_index_path (self->document));
+  job->identity = g_strdup (cs_document_get_identity (self->document));
   job->filter = cs_event_filter_copy (filter);
   job->test_hang = g_getenv ("CS_FILTER_TEST_HANG") != NULL;
   task = g_task_new (self, self->cancellable, count_done, NULL);

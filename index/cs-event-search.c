@@ -21,6 +21,7 @@
 typedef struct {
   char *trace_path;
   char *index_path;
+  char *identity;
   CsEventFilter *filter;        /* NULL for none */
   CsFilterCounts *counts;       /* NULL for none */
   CsEventColumn column;
@@ -38,6 +39,7 @@ search_job_free (SearchJob *job)
 {
   g_free (job->trace_path);
   g_free (job->index_path);
+  g_free (job->identity);
   g_clear_object (&job->filter);
   g_clear_pointer (&job->counts, _cs_filter_counts_unref);
   g_free (job->text);
@@ -111,7 +113,8 @@ search_thread (GTask        *task,
   if (job->test_hang)
     cs_test_hook_hold_until_cancelled (cancellable);
   if (!g_cancellable_set_error_if_cancelled (cancellable, &error))
-    doc = cs_document_open (job->trace_path, job->index_path, &error);
+    doc = cs_document_open_as (job->trace_path, job->index_path, job->identity,
+                               &error);
   if (doc == NULL)
     {
       g_task_return_error (task, error);
@@ -205,6 +208,7 @@ new_job (CsEventList   *self,
 
   job->trace_path = g_strdup (cs_document_get_trace_path (doc));
   job->index_path = g_strdup (cs_document_get_index_path (doc));
+  job->identity = g_strdup (cs_document_get_identity (doc));
   job->filter = filter ? cs_event_filter_copy (filter) : NULL;
   job->counts = counts ? _cs_filter_counts_ref (counts) : NULL;
   job->column = column;

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  * user's file-system identity (setfsuid), so the user's permissions on the
  * folder apply and the recording belongs to them.  uid/gid -1: keep ours. */
 
-/* cs-tracedat-writer.c */
+/* cs-output-file.c */
 gboolean _cs_record_output_error (GError     **error,
                                   int          saved_errno,
                                   const char  *format,
@@ -30,6 +30,12 @@ int      _cs_record_create_temp  (const char  *final_path,
                                   char       **temp_path,
                                   GError     **error);
 gboolean _cs_record_rename       (const char  *from,
+                                  const char  *to,
+                                  gint64       uid,
+                                  gint64       gid,
+                                  GError     **error);
+/* A hard link @to of @from (same folder), as the user. */
+gboolean _cs_record_link         (const char  *from,
                                   const char  *to,
                                   gint64       uid,
                                   gint64       gid,

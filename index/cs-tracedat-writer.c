@@ -87,137 +87,6 @@ struct _CsTracedatWriter
 G_DEFINE_FINAL_TYPE (CsTracedatWriter, cs_tracedat_writer, G_TYPE_OBJECT)
 
 /* ------------------------------------------------------------------------ */
-/* Shared output helpers (cs-output-file-private.h)                             */
-
-gboolean
-_cs_record_output_error (GError     **error,
-                         int          saved_errno,
-                         const char  *format,
-                         ...)
-{
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  if (saved_errno == ENOSPC || saved_errno == EDQUOT)
-    g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_DISK_FULL,
-                 _("%s: %s"), what, g_strerror (saved_errno));
-  else
-    g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_OUTPUT,
-                 _("%s: %s"), what, g_strerror (saved_errno));
-  return FALSE;
-}
-
-typedef struct {
-  gboolean switched;
-  int uid;
-  int gid;
-} FsIdentity;
-
-/* setfsuid() is per thread: callers switch, act and switch back in the same
- * thread.  Only root can switch; anyone else keeps their identity. */
-static void
-fs_identity_begin (FsIdentity *saved,
-                   gint64      uid,
-                   gint64      gid)
-{
-  saved->switched = FALSE;
-  if (uid < 0 || geteuid () != 0)
-    return;
-  saved->gid = setfsgid (gid >= 0 ? (gid_t) gid : getegid ());
-  saved->uid = setfsuid ((uid_t) uid);
-  saved->switched = TRUE;
-}
-
-static void
-fs_identity_end (FsIdentity *saved)
-{
-  if (!saved->switched)
-    return;
-  setfsuid ((uid_t) saved->uid);
-  setfsgid ((gid_t) saved->gid);
-}
-
-int
-_cs_record_create_temp (const char  *final_path,
-                        const char  *suffix,
-                        gint64       uid,
-                        gint64       gid,
-                        char       **temp_path,
-                        GError     **error)
-{
-  g_autofree char *dir = g_path_get_dirname (final_path);
-  g_autofree char *base = g_path_get_basename (final_path);
-  g_autofree char *name = g_strdup_printf (".%s.XXXXXX%s", base, suffix);
-  g_autofree char *tmpl = g_build_filename (dir, name, NULL);
-  FsIdentity id;
-  int fd, saved_errno;
-
-  fs_identity_begin (&id, uid, gid);
-  fd = g_mkstemp_full (tmpl, O_RDWR | O_CLOEXEC, 0644);
-  saved_errno = errno;
-  fs_identity_end (&id);
-
-  if (fd < 0)
-    {
-      _cs_record_output_error (error, saved_errno, _("Cannot create a file in “%s”"), dir);
-      return -1;
-    }
-
-  *temp_path = g_steal_pointer (&tmpl);
-  return fd;
-}
-
-gboolean
-_cs_record_rename (const char  *from,
-                   const char  *to,
-                   gint64       uid,
-                   gint64       gid,
-                   GError     **error)
-{
-  FsIdentity id;
-  int rc, saved_errno;
-
-  fs_identity_begin (&id, uid, gid);
-  rc = g_rename (from, to);
-  saved_errno = errno;
-  fs_identity_end (&id);
-
-  if (rc != 0)
-    return _cs_record_output_error (error, saved_errno, _("Cannot rename “%s” to “%s”"),
-                                    from, to);
-  return TRUE;
-}
-
-gboolean
-_cs_record_write_all (int          fd,
-                      const void  *data,
-                      gsize        len,
-                      const char  *path,
-                      GError     **error)
-{
-  const guint8 *p = data;
-
-  while (len > 0)
-    {
-      ssize_t n = write (fd, p, len);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        return _cs_record_output_error (error, errno, _("Cannot write “%s”"), path);
-      if (n == 0)
-        return _cs_record_output_error (error, ENOSPC, _("Cannot write “%s”"), path);
-      p += n;
-      len -= (gsize) n;
-    }
-  return TRUE;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Building the header in memory                                             */
 
 static void
@@ -371,20 +240,50 @@ build_header (CsTracedatWriter *self,
 /* Copying the CPU data                                                      */
 
 static gboolean
-copy_fd (CsTracedatWriter  *self,
-         guint              cpu,
-         int                src,
-         guint64            size,
-         GCancellable      *cancellable,
-         GError           **error)
+pwrite_all (CsTracedatWriter  *self,
+            const void        *data,
+            gsize              len,
+            guint64            offset,
+            GError           **error)
 {
-  loff_t in_off = 0;
+  const guint8 *p = data;
+
+  while (len > 0)
+    {
+      ssize_t n = pwrite (self->fd, p, len, (off_t) offset);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return _cs_record_output_error (error, n < 0 ? errno : ENOSPC, _("Cannot write “%s”"),
+                                        self->path);
+      p += n;
+      len -= (gsize) n;
+      offset += (guint64) n;
+    }
+  return TRUE;
+}
+
+/* Copies bytes [@from, @to) of @src to the output at @dst_base + @from
+ * (copy_file_range(), else pread() and pwrite()). */
+static gboolean
+copy_range (CsTracedatWriter  *self,
+            guint              cpu,
+            int                src,
+            guint64            from,
+            guint64            to,
+            guint64            dst_base,
+            GCancellable      *cancellable,
+            GError           **error)
+{
+  loff_t in_off = (loff_t) from;
+  loff_t out_off = (loff_t) (dst_base + from);
   gboolean use_cfr = TRUE;
   g_autofree guint8 *buf = NULL;
 
-  while ((guint64) in_off < size)
+  while ((guint64) in_off < to)
     {
-      gsize want = (gsize) MIN ((guint64) COPY_CHUNK_BYTES, size - (guint64) in_off);
+      gsize want = (gsize) MIN ((guint64) COPY_CHUNK_BYTES, to - (guint64) in_off);
       ssize_t n;
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -392,7 +291,7 @@ copy_fd (CsTracedatWriter  *self,
 
       if (use_cfr)
         {
-          n = copy_file_range (src, &in_off, self->fd, NULL, want, 0);
+          n = copy_file_range (src, &in_off, self->fd, &out_off, want, 0);
           if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
                         errno == EOPNOTSUPP))
             {
@@ -420,19 +319,36 @@ copy_fd (CsTracedatWriter  *self,
         return _cs_record_output_error (error, errno, _("Cannot read the data of CPU %u"), cpu);
       if (n == 0)
         break;
-      if (!_cs_record_write_all (self->fd, buf, (gsize) n, self->path, error))
+      if (!pwrite_all (self, buf, (gsize) n, (guint64) out_off, error))
         return FALSE;
       in_off += n;
+      out_off += n;
     }
 
-  if ((guint64) in_off != size)
+  if ((guint64) in_off != to)
     {
       g_set_error (error, CS_RECORD_ERROR, CS_RECORD_ERROR_FAILED,
                    _("The data of CPU %u is shorter than expected (%" PRIu64
-                   " of %" PRIu64 " bytes)"), cpu, (guint64) in_off, size);
+                   " of %" PRIu64 " bytes)"), cpu, (guint64) in_off, to);
       return FALSE;
     }
   return TRUE;
+}
+
+/* Fills the flyrecord table of @header: each CPU's @offsets and size. */
+static void
+set_cpu_table (CsTracedatWriter *self,
+               GByteArray       *header,
+               gsize             table_pos,
+               const guint64    *offsets)
+{
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    {
+      guint64 size = self->cpus[cpu].size;
+
+      memcpy (header->data + table_pos + cpu * 16, &offsets[cpu], 8);
+      memcpy (header->data + table_pos + cpu * 16 + 8, &size, 8);
+    }
 }
 
 static gboolean
@@ -770,6 +686,7 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
                            GError           **error)
 {
   g_autoptr(GByteArray) header = NULL;
+  g_autofree guint64 *offsets = NULL;
   gsize table_pos = 0;
   guint64 pos;
 
@@ -795,15 +712,14 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
 
   /* The CPU data starts on the page after the header; each CPU's pages
    * follow the previous CPU's, so every CPU starts page-aligned. */
+  offsets = g_new (guint64, MAX (self->n_cpus, 1));
   pos = (header->len + self->page_size - 1) / self->page_size * self->page_size;
   for (guint cpu = 0; cpu < self->n_cpus; cpu++)
     {
-      guint64 offset = pos, size = self->cpus[cpu].size;
-
-      memcpy (header->data + table_pos + cpu * 16, &offset, 8);
-      memcpy (header->data + table_pos + cpu * 16 + 8, &size, 8);
-      pos += size;
+      offsets[cpu] = pos;
+      pos += self->cpus[cpu].size;
     }
+  set_cpu_table (self, header, table_pos, offsets);
 
   if (!_cs_record_write_all (self->fd, header->data, header->len, self->path, error) ||
       !write_padding (self, header->len, &pos, error))
@@ -811,7 +727,8 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
 
   for (guint cpu = 0; cpu < self->n_cpus; cpu++)
     if (self->cpus[cpu].size > 0 &&
-        !copy_fd (self, cpu, self->cpus[cpu].fd, self->cpus[cpu].size, cancellable, error))
+        !copy_range (self, cpu, self->cpus[cpu].fd, 0, self->cpus[cpu].size, offsets[cpu],
+                     cancellable, error))
       goto fail;
 
   if (close (self->fd) != 0)
@@ -830,6 +747,216 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
 
 fail:
   cs_tracedat_writer_abort (self);
+  return FALSE;
+}
+
+/* What cs_tracedat_writer_finish_growing() wrote last. */
+struct _CsTracedatGrowth
+{
+  char *path;
+  guint n_cpus;
+  guint64 header_room;    /* the first CPU's data starts here */
+  gsize header_len;       /* the header written last */
+  guint64 *offset;        /* per CPU: where its data starts */
+  guint64 *room;          /* per CPU: bytes it may grow to */
+  guint64 *size;          /* per CPU: bytes of its data in the file */
+};
+
+/**
+ * cs_tracedat_growth_free:
+ * @growth: (transfer full) (nullable): what cs_tracedat_writer_finish_growing()
+ *   keeps
+ */
+void
+cs_tracedat_growth_free (CsTracedatGrowth *growth)
+{
+  if (growth == NULL)
+    return;
+  g_free (growth->path);
+  g_free (growth->offset);
+  g_free (growth->room);
+  g_free (growth->size);
+  g_free (growth);
+}
+
+/* Whether the file @g describes can take @self's data and @header_len
+ * bytes of header in place. */
+static gboolean
+growth_fits (CsTracedatWriter       *self,
+             const CsTracedatGrowth *g,
+             gsize                   header_len)
+{
+  if (g == NULL || g->n_cpus != self->n_cpus || header_len > g->header_room ||
+      !g_file_test (g->path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    if (self->cpus[cpu].size < g->size[cpu] || self->cpus[cpu].size > g->room[cpu])
+      return FALSE;
+  return TRUE;
+}
+
+/* A layout with room for 8 times what there is (at least 256 MiB a CPU):
+ * the whole file is written again only when a CPU's data outgrows that,
+ * so each byte is copied about 1.15 times, and a long recording pauses
+ * its refreshes for such a copy at 256 MiB, 2 GiB and 16 GiB of a CPU.
+ * The rooms are holes: the file's apparent size is larger than its data,
+ * its disk use is not. */
+static CsTracedatGrowth *
+growth_new (CsTracedatWriter *self,
+            gsize             header_len)
+{
+  CsTracedatGrowth *g = g_new0 (CsTracedatGrowth, 1);
+  guint64 page = self->page_size, pos;
+
+  g->n_cpus = self->n_cpus;
+  g->offset = g_new0 (guint64, MAX (self->n_cpus, 1));
+  g->room = g_new0 (guint64, MAX (self->n_cpus, 1));
+  g->size = g_new0 (guint64, MAX (self->n_cpus, 1));
+  g->header_room = (MAX ((guint64) header_len * 2, 1024 * 1024) + page - 1) / page * page;
+  pos = g->header_room;
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    {
+      g->offset[cpu] = pos;
+      g->room[cpu] = (MAX (self->cpus[cpu].size * 8, (guint64) 256 * 1024 * 1024) + page - 1)
+                     / page * page;
+      pos += g->room[cpu];
+    }
+  return g;
+}
+
+/**
+ * cs_tracedat_writer_finish_growing:
+ * @self: a writer with everything set, as for cs_tracedat_writer_finish()
+ * @growth: (inout) (transfer full): what the previous call kept, or %NULL
+ *   the first time; free it with cs_tracedat_growth_free()
+ * @cancellable: (nullable): stops the copy of the CPU data
+ * @error: as for cs_tracedat_writer_finish()
+ *
+ * Writes the same trace.dat as cs_tracedat_writer_finish(), for a series
+ * of files whose CPU data each extend the previous one's (the snapshots
+ * of a recording in progress), at a cost that follows what was added, not
+ * what the file holds.  Each CPU's data is placed with room to grow (the
+ * rest of its room is a hole: the file takes no more disk than its data).
+ * When @growth describes the file written last and it still exists, and
+ * every CPU's data still fits its room, the new path becomes a hard link
+ * to that file, which is updated in place: the data added since is
+ * copied, then the header (with the new sizes) rewritten.  Otherwise a new
+ * file is written, under a temporary name and renamed.  The data of the
+ * earlier files is never changed: a reader of one of them, which knows
+ * its sizes from its header, reads the same records (only the header
+ * bytes after the kallsyms and printk formats change).
+ *
+ * Returns: %TRUE when the path was written
+ */
+gboolean
+cs_tracedat_writer_finish_growing (CsTracedatWriter  *self,
+                                   CsTracedatGrowth **growth,
+                                   GCancellable      *cancellable,
+                                   GError           **error)
+{
+  g_autoptr(GByteArray) header = NULL;
+  CsTracedatGrowth *g = *growth;
+  gsize table_pos = 0;
+  gboolean in_place;
+  guint64 end = 0;
+  struct stat st;
+
+  g_return_val_if_fail (CS_IS_TRACEDAT_WRITER (self), FALSE);
+  g_return_val_if_fail (self->fd < 0, FALSE);
+
+  if (self->header_page == NULL || self->header_event == NULL)
+    return cs_tracedat_writer_finish (self, cancellable, error);
+  if (!check_sizes (self, error))
+    return FALSE;
+
+  header = build_header (self, &table_pos);
+  in_place = growth_fits (self, g, header->len) &&
+             _cs_record_link (g->path, self->path, self->owner_uid, self->owner_gid, NULL);
+  if (in_place)
+    {
+      self->fd = open (self->path, O_WRONLY | O_CLOEXEC);
+      if (self->fd < 0)
+        {
+          _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
+          g_unlink (self->path);
+          return FALSE;
+        }
+    }
+  else
+    {
+      g = growth_new (self, header->len);
+      self->fd = _cs_record_create_temp (self->path, ".part", self->owner_uid, self->owner_gid,
+                                         &self->temp_path, error);
+      if (self->fd < 0)
+        {
+          cs_tracedat_growth_free (g);
+          return FALSE;
+        }
+    }
+
+  /* The data first, the header last: a reader of this file never finds
+   * sizes its data does not have yet. */
+  set_cpu_table (self, header, table_pos, g->offset);
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    {
+      guint64 from = in_place ? g->size[cpu] : 0;
+
+      if (self->cpus[cpu].size > from &&
+          !copy_range (self, cpu, self->cpus[cpu].fd, from, self->cpus[cpu].size, g->offset[cpu],
+                       cancellable, error))
+        goto fail;
+      end = MAX (end, g->offset[cpu] + self->cpus[cpu].size);
+    }
+  /* The last CPU's data may be empty: the file reaches where it starts. */
+  if (fstat (self->fd, &st) != 0 || ((guint64) st.st_size < end && ftruncate (self->fd, (off_t) end) != 0))
+    {
+      _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
+      goto fail;
+    }
+  if (!pwrite_all (self, header->data, header->len, 0, error))
+    goto fail;
+  if (in_place && header->len < g->header_len)
+    {
+      g_autofree guint8 *zeros = g_malloc0 (g->header_len - header->len);
+
+      if (!pwrite_all (self, zeros, g->header_len - header->len, header->len, error))
+        goto fail;
+    }
+  if (close (self->fd) != 0)
+    {
+      self->fd = -1;
+      _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
+      goto fail;
+    }
+  self->fd = -1;
+  if (!in_place &&
+      !_cs_record_rename (self->temp_path, self->path, self->owner_uid, self->owner_gid, error))
+    goto fail;
+  g_clear_pointer (&self->temp_path, g_free);
+
+  g->header_len = header->len;
+  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
+    g->size[cpu] = self->cpus[cpu].size;
+  g_free (g->path);
+  g->path = g_strdup (self->path);
+  if (g != *growth)
+    {
+      cs_tracedat_growth_free (*growth);
+      *growth = g;
+    }
+  return TRUE;
+
+fail:
+  cs_tracedat_writer_abort (self);
+  if (in_place)
+    {
+      /* The link is the only name of nothing new: the file written last
+       * keeps its own name and header. */
+      g_unlink (self->path);
+      g_clear_pointer (growth, cs_tracedat_growth_free);
+    }
+  else
+    cs_tracedat_growth_free (g);
   return FALSE;
 }
 

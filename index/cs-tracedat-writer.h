@@ -44,9 +44,18 @@ void              cs_tracedat_writer_set_cpu_data     (CsTracedatWriter  *self,
 gboolean          cs_tracedat_writer_finish           (CsTracedatWriter  *self,
                                                        GCancellable      *cancellable,
                                                        GError           **error);
+typedef struct _CsTracedatGrowth CsTracedatGrowth;
+
+gboolean          cs_tracedat_writer_finish_growing   (CsTracedatWriter  *self,
+                                                       CsTracedatGrowth **growth,
+                                                       GCancellable      *cancellable,
+                                                       GError           **error);
+void              cs_tracedat_growth_free             (CsTracedatGrowth  *growth);
 void              cs_tracedat_writer_abort            (CsTracedatWriter  *self);
 void              cs_tracedat_writer_set_owner        (CsTracedatWriter  *self,
                                                        gint64             uid,
                                                        gint64             gid);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsTracedatGrowth, cs_tracedat_growth_free)
 
 G_END_DECLS

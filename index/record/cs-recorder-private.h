@@ -54,6 +54,7 @@ struct _CsRecorder
   GArray *final_stats;            /* CsRecordCpuStats, once stopped */
   char **final_stats_text;        /* per_cpu/cpuN/stats at the end */
   GCancellable *cancellable;
+  CsTracedatGrowth *snapshots;    /* the live snapshots' layout (cs-recorder-snapshot.c) */
 };
 
 /* cs-recorder-setup.c */

@@ -9,7 +9,9 @@
  * the recording goes on (the live timeline).  The pages are copied with
  * copy_file_range() from explicit offsets, so the stream threads keep
  * appending undisturbed; pages counted in a stream's statistics are
- * complete in its file.
+ * complete in its file.  Each snapshot is a hard link to the previous
+ * one's file, grown in place, while that file is there and has room
+ * (cs_tracedat_writer_finish_growing()): only the new pages are copied.
  */
 #include "config.h"
 
@@ -31,8 +33,11 @@
  *
  * Writes what has been recorded so far as a standard trace.dat: for each
  * CPU the pages streamed until now, in the order the final file will have
- * them.  Runs in the main context's thread, synchronously (it copies the
- * pages, so it costs in proportion to what was recorded).
+ * them.  Runs in the main context's thread, synchronously.  It copies the
+ * pages recorded since the previous snapshot, when that snapshot's file
+ * still exists (the new path is then a hard link to it, grown in place:
+ * readers of the previous snapshot read what its header says, which is
+ * unchanged), else all of them.
  *
  * Returns: whether @path was written
  */
@@ -74,7 +79,10 @@ cs_recorder_write_snapshot (CsRecorder  *self,
       total += stats.events;
     }
 
-  if (!cs_tracedat_writer_finish (writer, NULL, error))
+  /* Only what was recorded since the previous snapshot is copied (when
+   * its file is still there): a refresh does not cost in proportion to
+   * the recording. */
+  if (!cs_tracedat_writer_finish_growing (writer, &self->snapshots, NULL, error))
     return FALSE;
   if (events != NULL)
     *events = total;

@@ -785,6 +785,8 @@ cs_recorder_finalize (GObject *object)
 {
   CsRecorder *self = CS_RECORDER (object);
 
+  g_clear_pointer (&self->snapshots, cs_tracedat_growth_free);
+
   _cs_recorder_restore_tracefs (self);
   cs_record_options_free (self->options);
   g_free (self->tracing_dir);

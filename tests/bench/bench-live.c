@@ -5,11 +5,12 @@
  *
  * Records this machine's real tracefs (as root) for a while under a load
  * of context switches, takes a snapshot every second as the window does,
- * and for each one times (a) the live index reading what the snapshot
- * adds and writing its index and (b) cs_index_build() of the snapshot
- * whole, which the window did before; then, at the end, (a) adding the
- * final file and finishing against (b) indexing it whole, which the
- * window did at Stop.  Not a test: it prints figures.
+ * and for each one times writing it (the recorder grows the previous
+ * snapshot's file in place) and the live index reading what it adds and
+ * writing its index, as the window does.  At the end it times what the
+ * window did before: indexing the last snapshot whole (each refresh did),
+ * and the final file whole (Stop did), against the live index taking the
+ * final file.  Not a test: it prints figures.
  *
  *   build/tests/bench/bench-live [SECONDS] [LOAD-PROCESSES]
  */
@@ -32,7 +33,8 @@ typedef struct {
   CsIndexLive *live;
   char *dir;
   guint n;
-  double live_s, whole_s;
+  double live_s, write_s;
+  char *last;                   /* the snapshot written last */
   GMainLoop *loop;
   GError *error;
 } Bench;
@@ -43,17 +45,22 @@ now_s (void)
   return g_get_monotonic_time () / 1e6;
 }
 
-/* Indexes @path whole into a file of @b->dir; the seconds it took. */
+/* Indexes @path whole into a file of @b->dir; the seconds it took, and
+ * its events in @n_events. */
 static double
-index_whole (Bench *b, const char *path, const char *identity)
+index_whole (Bench *b, const char *path, const char *identity, guint64 *n_events)
 {
   g_autofree char *index = g_build_filename (b->dir, "whole.index", NULL);
   g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) doc = NULL;
   double t0 = now_s ();
 
   if (!cs_index_build (path, identity, index, NULL, NULL, NULL, NULL, &error))
     g_error ("indexing %s whole: %s", path, error->message);
   t0 = now_s () - t0;
+  doc = cs_document_open (path, index, &error);
+  g_assert_no_error (error);
+  *n_events = cs_document_get_n_events (doc);
   g_unlink (index);
   return t0;
 }
@@ -67,7 +74,7 @@ snapshot_cb (gpointer user_data)
   g_autofree char *identity = NULL;
   g_autoptr(GError) error = NULL;
   guint64 events = 0, read_before;
-  double t_live, t_whole, t0;
+  double t_live, t0;
 
   if (cs_recorder_get_state (b->recorder) != CS_RECORDER_STATE_RECORDING)
     return G_SOURCE_CONTINUE;
@@ -89,15 +96,18 @@ snapshot_cb (gpointer user_data)
       return G_SOURCE_CONTINUE;
     }
   t_live = now_s () - t_live;
-  t_whole = index_whole (b, path, identity);
   b->n++;
   b->live_s += t_live;
-  b->whole_s += t_whole;
-  g_print ("snapshot %2u: %10" G_GUINT64_FORMAT " events, written in %.3f s; "
-           "indexed: live %.3f s (%" G_GUINT64_FORMAT " new MB), whole %.3f s\n",
+  b->write_s += t0;
+  g_print ("snapshot %2u: %10" G_GUINT64_FORMAT " events, written in %.3f s, "
+           "indexed in %.3f s (%" G_GUINT64_FORMAT " new MB)\n",
            b->n, events, t0, t_live,
-           (cs_index_live_get_bytes_read (b->live) - read_before) >> 20, t_whole);
-  g_unlink (path);
+           (cs_index_live_get_bytes_read (b->live) - read_before) >> 20);
+  /* The window keeps the snapshot shown until the next one is. */
+  if (b->last != NULL)
+    g_unlink (b->last);
+  g_free (b->last);
+  b->last = g_steal_pointer (&path);
   g_unlink (index);
   return G_SOURCE_CONTINUE;
 }
@@ -154,7 +164,8 @@ main (int argc, char **argv)
   g_autofree char *identity = NULL;
   g_autofree char *seconds_arg = NULL;
   g_autoptr(GPtrArray) command = g_ptr_array_new ();
-  double seconds, t_live, t_whole;
+  double seconds, t_live, t_whole, t_last = 0;
+  guint64 last_events = 0, final_events = 0;
   guint n_load;
   Bench b = { 0 };
 
@@ -202,6 +213,14 @@ main (int argc, char **argv)
   if (b.error != NULL)
     g_error ("recording: %s", b.error->message);
 
+  if (b.last != NULL)
+    {
+      g_autofree char *last_identity = cs_index_cache_compute_identity (b.last, &error);
+
+      g_assert_no_error (error);
+      t_last = index_whole (&b, b.last, last_identity, &last_events);
+    }
+
   identity = cs_index_cache_compute_identity (output, &error);
   g_assert_no_error (error);
   final_index = g_build_filename (b.dir, "final.index", NULL);
@@ -210,16 +229,24 @@ main (int argc, char **argv)
       !cs_index_live_finish (b.live, identity, final_index, &error))
     g_error ("live index of the final file: %s", error->message);
   t_live = now_s () - t_live;
-  t_whole = index_whole (&b, output, identity);
+  t_whole = index_whole (&b, output, identity, &final_events);
 
   g_print ("\n%u snapshots in %.0f s of recording (%u load pairs, %u CPUs):\n"
-           "  per refresh, mean: live index %.3f s, indexed whole %.3f s\n"
+           "  per refresh, mean: snapshot written in %.3f s, live index %.3f s\n"
+           "  the last snapshot (%" G_GUINT64_FORMAT " events) indexed whole: %.3f s\n"
            "  at Stop, %" G_GUINT64_FORMAT " events: live index %.3f s, indexed whole %.3f s\n",
            b.n, seconds, n_load, g_get_num_processors (),
-           b.n > 0 ? b.live_s / b.n : 0, b.n > 0 ? b.whole_s / b.n : 0,
-           cs_index_live_get_n_events (b.live), t_live, t_whole);
+           b.n > 0 ? b.write_s / b.n : 0, b.n > 0 ? b.live_s / b.n : 0,
+           last_events, t_last,
+           final_events, t_live, t_whole);
+  if (final_events != cs_index_live_get_n_events (b.live))
+    g_error ("the live index has %" G_GUINT64_FORMAT " events, the file %" G_GUINT64_FORMAT,
+             cs_index_live_get_n_events (b.live), final_events);
 
   cs_index_live_free (b.live);
+  if (b.last != NULL)
+    g_unlink (b.last);
+  g_free (b.last);
   g_unlink (final_index);
   g_unlink (output);
   g_rmdir (b.dir);
