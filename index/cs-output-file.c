@@ -97,6 +97,30 @@ _cs_record_create_temp (const char  *final_path,
   return fd;
 }
 
+/* Runs @op (@from, @to) with the user's file-system identity; FALSE with
+ * @error set, naming @what, on failure. */
+static gboolean
+as_user (int        (*op) (const char *, const char *),
+         const char  *from,
+         const char  *to,
+         gint64       uid,
+         gint64       gid,
+         const char  *what,
+         GError     **error)
+{
+  FsIdentity id;
+  int rc, saved_errno;
+
+  fs_identity_begin (&id, uid, gid);
+  rc = op (from, to);
+  saved_errno = errno;
+  fs_identity_end (&id);
+
+  if (rc != 0)
+    return _cs_record_output_error (error, saved_errno, "%s", what);
+  return TRUE;
+}
+
 gboolean
 _cs_record_rename (const char  *from,
                    const char  *to,
@@ -104,18 +128,9 @@ _cs_record_rename (const char  *from,
                    gint64       gid,
                    GError     **error)
 {
-  FsIdentity id;
-  int rc, saved_errno;
+  g_autofree char *what = g_strdup_printf (_("Cannot rename “%s” to “%s”"), from, to);
 
-  fs_identity_begin (&id, uid, gid);
-  rc = g_rename (from, to);
-  saved_errno = errno;
-  fs_identity_end (&id);
-
-  if (rc != 0)
-    return _cs_record_output_error (error, saved_errno, _("Cannot rename “%s” to “%s”"),
-                                    from, to);
-  return TRUE;
+  return as_user (g_rename, from, to, uid, gid, what, error);
 }
 
 gboolean
@@ -150,16 +165,7 @@ _cs_record_link (const char  *from,
                  gint64       gid,
                  GError     **error)
 {
-  FsIdentity id;
-  int rc, saved_errno;
+  g_autofree char *what = g_strdup_printf (_("Cannot link “%s” to “%s”"), to, from);
 
-  fs_identity_begin (&id, uid, gid);
-  rc = link (from, to);
-  saved_errno = errno;
-  fs_identity_end (&id);
-
-  if (rc != 0)
-    return _cs_record_output_error (error, saved_errno, _("Cannot link “%s” to “%s”"),
-                                    to, from);
-  return TRUE;
+  return as_user (link, from, to, uid, gid, what, error);
 }

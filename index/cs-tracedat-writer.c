@@ -335,6 +335,24 @@ copy_range (CsTracedatWriter  *self,
   return TRUE;
 }
 
+/* Closes the output, and renames it into place when it was written under
+ * a temporary name. */
+static gboolean
+close_output (CsTracedatWriter  *self,
+              GError           **error)
+{
+  int rc = close (self->fd);
+
+  self->fd = -1;
+  if (rc != 0)
+    return _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
+  if (self->temp_path != NULL &&
+      !_cs_record_rename (self->temp_path, self->path, self->owner_uid, self->owner_gid, error))
+    return FALSE;
+  g_clear_pointer (&self->temp_path, g_free);
+  return TRUE;
+}
+
 /* Fills the flyrecord table of @header: each CPU's @offsets and size. */
 static void
 set_cpu_table (CsTracedatWriter *self,
@@ -731,18 +749,8 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
                      cancellable, error))
       goto fail;
 
-  if (close (self->fd) != 0)
-    {
-      self->fd = -1;
-      _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
-      goto fail;
-    }
-  self->fd = -1;
-
-  if (!_cs_record_rename (self->temp_path, self->path, self->owner_uid, self->owner_gid, error))
+  if (!close_output (self, error))
     goto fail;
-
-  g_clear_pointer (&self->temp_path, g_free);
   return TRUE;
 
 fail:
@@ -922,17 +930,8 @@ cs_tracedat_writer_finish_growing (CsTracedatWriter  *self,
       if (!pwrite_all (self, zeros, g->header_len - header->len, header->len, error))
         goto fail;
     }
-  if (close (self->fd) != 0)
-    {
-      self->fd = -1;
-      _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
-      goto fail;
-    }
-  self->fd = -1;
-  if (!in_place &&
-      !_cs_record_rename (self->temp_path, self->path, self->owner_uid, self->owner_gid, error))
+  if (!close_output (self, error))
     goto fail;
-  g_clear_pointer (&self->temp_path, g_free);
 
   g->header_len = header->len;
   for (guint cpu = 0; cpu < self->n_cpus; cpu++)
