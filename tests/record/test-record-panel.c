@@ -28,6 +28,32 @@
 
 #define WAIT_TIMEOUT_S 60
 
+static void
+picture_time_cb (CsRecordLive *live,
+                 CsDocument   *document,
+                 GArray       *times)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_array_append_val (times, now);
+}
+
+/* A figure, not a check (the machine's load decides it): how often the
+ * live timeline grew. */
+static void
+print_picture_times (GArray *times)
+{
+  gint64 longest = 0;
+
+  for (guint i = 1; i < times->len; i++)
+    longest = MAX (longest, g_array_index (times, gint64, i) - g_array_index (times, gint64, i - 1));
+  if (times->len > 1)
+    g_test_message ("%u live pictures, one every %.2f s on average, %.2f s at the longest",
+                    times->len,
+                    (g_array_index (times, gint64, times->len - 1) - g_array_index (times, gint64, 0))
+                    / 1e6 / (times->len - 1), longest / 1e6);
+}
+
 /* The meta row live_files of an index (cs-index-live.c), -1 when none:
  * how many files of a recording in progress the index was built over. */
 static gint64
@@ -406,6 +432,7 @@ test_record_from_window (void)
   CsRecordEventTree *tree;
   g_autofree char *output = g_build_filename (work_dir, "from-window.dat", NULL);
   g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GArray) picture_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_auto(GStrv) saved = NULL;
   g_autoptr(JsonObject) oracle = NULL;
   g_autoptr(CsDocument) doc = NULL;
@@ -449,6 +476,9 @@ test_record_from_window (void)
   cs_record_panel_set_output (panel, output);
 
   cs_record_panel_start (panel);
+  /* When each live picture came, for the figures printed at Stop. */
+  g_signal_connect (cs_record_panel_get_live (panel), "document", G_CALLBACK (picture_time_cb),
+                    picture_times);
   wait_until (is_recording_with_stats, panel, "live statistics");
   g_test_message ("status: %s", cs_record_panel_get_status (panel));
   g_assert_true (g_str_has_prefix (cs_record_panel_get_status (panel), "Recording"));
@@ -517,6 +547,7 @@ test_record_from_window (void)
    * beside it, until the written recording is ready. */
   g_signal_connect (window, "notify::state", G_CALLBACK (window_state_cb), &opening);
   cs_record_panel_stop (panel);
+  print_picture_times (picture_times);
   wait_until (is_finished, panel, "the recording to be written");
   if (cs_record_job_get_error (cs_record_panel_get_job (panel)) != NULL)
     g_error ("%s", cs_record_job_get_error (cs_record_panel_get_job (panel))->message);
