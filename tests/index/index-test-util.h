@@ -25,5 +25,7 @@ JsonObject *cs_test_oracle_event (JsonArray  *events,
                                   guint       nth);
 guint64     cs_test_oracle_field (JsonObject *event,
                                   const char *field);
+void        cs_test_assert_same_index (CsDocument *a,
+                                       CsDocument *b);
 
 G_END_DECLS

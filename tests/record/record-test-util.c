@@ -17,7 +17,6 @@
 
 #include <glib/gstdio.h>
 
-#include "cs-task-timeline.h"
 #include "record-test-util.h"
 
 /* Recording needs root and a tracefs; anything else is a skip that says
@@ -398,99 +397,4 @@ rt_report_counts_for_pid (const char *trace_path,
       (*n_events)++;
     }
   return counts;
-}
-
-/* Every event (time, pid, type, text), slice and task interval of @b is
- * @a's, and so are the counts; summaries may be laid out on another grid
- * (the live index's), so only their totals over the recording must agree. */
-void
-rt_assert_same_index (CsDocument *a,
-                      CsDocument *b)
-{
-  g_autoptr(GError) error = NULL;
-  guint n_cpus = cs_document_get_n_cpus (a);
-  gint64 first = cs_document_get_first_ns (a), last = cs_document_get_last_ns (a);
-
-  g_assert_cmpuint (cs_document_get_n_cpus (b), ==, n_cpus);
-  g_assert_cmpuint (cs_document_get_n_events (b), ==, cs_document_get_n_events (a));
-  g_assert_cmpint (cs_document_get_first_ns (b), ==, first);
-  g_assert_cmpint (cs_document_get_last_ns (b), ==, last);
-  g_assert_cmpuint (cs_document_get_n_event_types (b), ==, cs_document_get_n_event_types (a));
-  for (guint t = 0; t < cs_document_get_n_event_types (a); t++)
-    g_assert_cmpuint (cs_document_get_event_type (b, t)->n_events, ==,
-                      cs_document_get_event_type (a, t)->n_events);
-
-  g_assert_cmpuint (cs_document_get_n_tasks (b), ==, cs_document_get_n_tasks (a));
-  for (guint i = 0; i < cs_document_get_n_tasks (a); i++)
-    {
-      const CsTask *ta = cs_document_get_task (a, i), *tb = cs_document_get_task (b, i);
-      g_autoptr(GArray) ia = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
-      g_autoptr(GArray) ib = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
-
-      g_assert_cmpint (tb->pid, ==, ta->pid);
-      g_assert_cmpstr (tb->comm, ==, ta->comm);
-      g_assert_cmpuint (tb->n_events, ==, ta->n_events);
-      g_assert_cmpint (tb->runtime_ns, ==, ta->runtime_ns);
-      g_assert_true (cs_document_get_task_intervals (a, ta->pid, first, last + 1, ia, &error));
-      g_assert_true (cs_document_get_task_intervals (b, tb->pid, first, last + 1, ib, &error));
-      g_assert_no_error (error);
-      g_assert_cmpuint (ib->len, ==, ia->len);
-      g_assert_cmpmem (ib->data, ib->len * sizeof (CsTaskInterval), ia->data, ia->len * sizeof (CsTaskInterval));
-    }
-
-  for (guint cpu = 0; cpu < n_cpus; cpu++)
-    {
-      const CsCpuInfo *ca = cs_document_get_cpu (a, cpu), *cb = cs_document_get_cpu (b, cpu);
-      g_autoptr(GArray) sa = g_array_new (FALSE, FALSE, sizeof (CsSlice));
-      g_autoptr(GArray) sb = g_array_new (FALSE, FALSE, sizeof (CsSlice));
-      g_autofree CsColumn *cols_a = g_new0 (CsColumn, 64);
-      g_autofree CsColumn *cols_b = g_new0 (CsColumn, 64);
-      guint64 events_a = 0, events_b = 0;
-      gint64 busy_a = 0, busy_b = 0;
-
-      g_assert_cmpmem (cb, sizeof *cb, ca, sizeof *ca);
-      for (guint64 row = 0; row < ca->n_events; row++)
-        {
-          CsEvent ea, eb;
-
-          g_assert_true (cs_document_get_event_at_row (a, cpu, row, &ea, &error));
-          g_assert_true (cs_document_get_event_at_row (b, cpu, row, &eb, &error));
-          g_assert_no_error (error);
-          g_assert_cmpint (eb.ts_ns, ==, ea.ts_ns);
-          g_assert_cmpint (eb.pid, ==, ea.pid);
-          g_assert_cmpuint (eb.type_id, ==, ea.type_id);
-          /* The offsets are each file's; the text says they lead to the
-           * same record. */
-          if (row % 61 == 0 || row + 1 == ca->n_events)
-            {
-              g_autofree char *text_a = cs_document_format_event (a, &ea, &error);
-              g_autofree char *text_b = cs_document_format_event (b, &eb, &error);
-
-              g_assert_no_error (error);
-              g_assert_cmpstr (text_b, ==, text_a);
-            }
-        }
-
-      g_assert_true (cs_document_get_slices (a, cpu, first, last + 1, sa, &error));
-      g_assert_true (cs_document_get_slices (b, cpu, first, last + 1, sb, &error));
-      g_assert_no_error (error);
-      g_assert_cmpuint (sb->len, ==, sa->len);
-      g_assert_cmpmem (sb->data, sb->len * sizeof (CsSlice), sa->data, sa->len * sizeof (CsSlice));
-
-      g_assert_true (cs_document_get_cpu_columns (a, cpu, first, last + 1, 64, cols_a, &error));
-      g_assert_true (cs_document_get_cpu_columns (b, cpu, first, last + 1, 64, cols_b, &error));
-      g_assert_no_error (error);
-      for (guint c = 0; c < 64; c++)
-        {
-          events_a += cols_a[c].n_events;
-          events_b += cols_b[c].n_events;
-          busy_a += cols_a[c].busy_ns;
-          busy_b += cols_b[c].busy_ns;
-        }
-      g_assert_cmpuint (events_b, ==, events_a);
-      /* A bucket's busy time goes to the column of its middle: buckets
-       * across the recording's ends, a column wide at most, may fall out
-       * on one grid and not on the other. */
-      g_assert_cmpint (ABS (busy_b - busy_a), <=, 2 * (last + 1 - first) / 64 + 1);
-    }
 }

@@ -39,8 +39,6 @@ void        rt_assert_oracle_has_events (JsonObject *oracle);
 void        rt_assert_document_matches  (CsDocument *doc,
                                          JsonObject *oracle);
 CsDocument *rt_load_document            (const char *trace_path);
-void        rt_assert_same_index        (CsDocument *a,
-                                         CsDocument *b);
 GHashTable *rt_report_counts_for_pid    (const char *trace_path,
                                          int         pid,
                                          guint64    *n_events);

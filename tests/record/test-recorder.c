@@ -31,6 +31,7 @@
 #include "cs-index-cache.h"
 #include "cs-index-live.h"
 #include "cs-recorder.h"
+#include "index-test-util.h"
 #include "record-test-util.h"
 
 #define N_WRITES 137
@@ -381,7 +382,7 @@ check_snapshot (SnapshotRun *run,
   g_assert_no_error (error);
   live_doc = cs_document_open (path, index, &error);
   g_assert_no_error (error);
-  rt_assert_same_index (doc, live_doc);
+  cs_test_assert_same_index (doc, live_doc);
   g_unlink (index);
 
   g_array_set_size (run->cpu_events, cs_document_get_n_cpus (doc));
@@ -493,7 +494,7 @@ test_snapshot (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (run.live_base, G_FILE_TEST_EXISTS));
   final_live = cs_document_open (f->output, final_index, &error);
   g_assert_no_error (error);
-  rt_assert_same_index (final, final_live);
+  cs_test_assert_same_index (final, final_live);
   g_clear_object (&final_live);
   g_unlink (final_index);
 
