@@ -34,7 +34,8 @@
 #include "cs-record-live.h"
 
 /* From a request to the picture on screen takes a few tenths of a second
- * (cs-index-live.c): asking every 800 ms gives a picture a second or more. */
+ * (writing the snapshot, cs-index-live.c, then the window's event list):
+ * asking every 800 ms gives about a picture a second. */
 #define LIVE_INTERVAL_MS 800
 /* The window gets at least this long with a picture before the next one
  * is asked for: to put the list back where the user had it (and to
@@ -207,6 +208,8 @@ index_done_cb (GObject      *source_object,
            (g_get_monotonic_time () - self->last_request_us) / 1e6);
   g_signal_emit (self, signals[SIGNAL_DOCUMENT], 0, document);
   self->shown_us = g_get_monotonic_time ();
+  g_debug ("Live snapshot %u shown %.3f s after the request", self->n_updates,
+           (self->shown_us - self->last_request_us) / 1e6);
   /* Only now that the window moved on (and cancelled what it ran on the
    * previous picture's files). */
   remove_files (old_trace, old_index);
@@ -233,6 +236,8 @@ snapshot_cb (CsRecordLive *self,
       return;
     }
 
+  g_debug ("Live snapshot written %.3f s after the request",
+           (g_get_monotonic_time () - self->last_request_us) / 1e6);
   snapshot = g_new0 (Snapshot, 1);
   snapshot->trace_path = g_strdup (path);
   name = g_strdup_printf ("live-%u.index", self->n_updates + 1);
@@ -256,6 +261,9 @@ tick_cb (gpointer user_data)
     return G_SOURCE_CONTINUE;
   if (cs_record_job_request_snapshot (self->job))
     {
+      g_debug ("Live snapshot asked for %.3f s after the last request, %.3f s after "
+               "the last picture", (now - self->last_request_us) / 1e6,
+               (now - self->shown_us) / 1e6);
       self->pending = TRUE;
       self->last_request_us = now;
     }
