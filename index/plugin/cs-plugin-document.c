@@ -639,6 +639,7 @@ open_pass_db (CsPluginDocument       *self,
               const char             *param)
 {
   g_autofree char *path = _cs_plugin_document_dup_pass_path (self, plugin, info, param);
+  g_autoptr(GError) error = NULL;
   sqlite3 *db = NULL;
 
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
@@ -647,6 +648,12 @@ open_pass_db (CsPluginDocument       *self,
       !_cs_plugin_document_pass_db_matches (self, db, plugin, info, param))
     {
       g_debug ("Pass results %s are not this recording's or this version's: ignored", path);
+      sqlite3_close_v2 (db);
+      return NULL;
+    }
+  if (info->prepare != NULL && !info->prepare (db, &error))
+    {
+      g_warning ("Plugin %s, pass %s: %s: %s", plugin->id, info->name, path, error->message);
       sqlite3_close_v2 (db);
       return NULL;
     }
