@@ -18,7 +18,7 @@
  * the view `latency` and every reader's SQL stay as they were.  A
  * constraint on the rowid (=, >, >=, <, <=) and ORDER BY rowid (either
  * way: max(rowid) reads only the last chunk) are handled here; a lookup
- * by rowid decodes one chunk, and the table keeps the last two decoded.
+ * by rowid decodes one chunk, and the table keeps the last four decoded.
  *
  * A chunk's blob: one byte, the number K of key columns stored (0 to 4:
  * the most keys a row of the chunk has); four bytes, little-endian, the
@@ -40,7 +40,7 @@
 #define N_MAIN CS_LATENCY_ROWTAB_K0     /* a_ts, b_ts, ids, pp, n_keys */
 #define MAX_KEYS (CS_LATENCY_ROWTAB_FIELDS - CS_LATENCY_ROWTAB_K0)
 #define HEADER 5
-#define N_CACHED 2
+#define N_CACHED 4
 
 /* What the table's columns are (the rowid is the position + 1). */
 #define ROWTAB_SCHEMA \

@@ -11,7 +11,7 @@
  * waits; the stages work side by side, so a slow moment of one holds
  * the others back only once the chunks run out).  The first stage
  * encodes each chunk of rows into one blob of `latency_chunks`
- * (cs-latency-rowtab.c: one INSERT per 4,096 pairs, where rows of a
+ * (cs-latency-rowtab.c: one INSERT per 512 pairs, where rows of a
  * table cost an INSERT each, a tenth of the pass); the other two give each
  * pair to an external sorter (cs-latency-sorter.c), one for each order,
  * and at the end the two orders are merged side by side, each in a
@@ -80,7 +80,9 @@ enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define RUN_RECORDS (512 * 1024)   /* CS_LATENCY_SORT_RUN makes it shorter */
 #define A_ROW_BITS 48
 
-#define CHUNK_ROWS CS_LATENCY_ROWTAB_CHUNK  /* a chunk of rows is a blob of latency_chunks */
+#define CHUNK_ROWS 4096
+/* Every blob of latency_chunks but the last is full. */
+G_STATIC_ASSERT (CHUNK_ROWS % CS_LATENCY_ROWTAB_CHUNK == 0);
 #define N_CHUNKS 12
 
 /* latency_rows' packing (see above): CPUs below 2^13 (the kernel's
@@ -156,9 +158,6 @@ work_rows (CsLatencyWriter  *self,
            const Chunk      *chunk,
            GError          **error)
 {
-  gsize len;
-  int rc;
-
   if (chunk->n == 0)
     return TRUE;
   for (guint r = 0; r < chunk->n; r++)
@@ -191,18 +190,25 @@ work_rows (CsLatencyWriter  *self,
       row[CS_LATENCY_ROWTAB_N_KEYS] = n_keys;
       memcpy (row + CS_LATENCY_ROWTAB_K0, v + CS_LATENCY_COL_K0, n_keys * sizeof (gint64));
     }
-  len = cs_latency_rowtab_encode (self->rows, chunk->n, self->row_bytes);
-  sqlite3_bind_int64 (self->insert_rows, 1, self->n_row_chunks);
-  sqlite3_bind_blob (self->insert_rows, 2, self->row_bytes, (int) len, SQLITE_STATIC);
-  rc = sqlite3_step (self->insert_rows);
-  sqlite3_reset (self->insert_rows);
-  if (rc != SQLITE_DONE)
+  for (guint first = 0; first < chunk->n; first += CS_LATENCY_ROWTAB_CHUNK)
     {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   _("Cannot write the latency pairs: %s"), sqlite3_errmsg (self->db));
-      return FALSE;
+      gsize len = cs_latency_rowtab_encode (self->rows + (gsize) first * CS_LATENCY_ROWTAB_FIELDS,
+                                            MIN (chunk->n - first, CS_LATENCY_ROWTAB_CHUNK),
+                                            self->row_bytes);
+      int rc;
+
+      sqlite3_bind_int64 (self->insert_rows, 1, self->n_row_chunks);
+      sqlite3_bind_blob (self->insert_rows, 2, self->row_bytes, (int) len, SQLITE_STATIC);
+      rc = sqlite3_step (self->insert_rows);
+      sqlite3_reset (self->insert_rows);
+      if (rc != SQLITE_DONE)
+        {
+          g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                       _("Cannot write the latency pairs: %s"), sqlite3_errmsg (self->db));
+          return FALSE;
+        }
+      self->n_row_chunks++;
     }
-  self->n_row_chunks++;
   return TRUE;
 }
 

@@ -15,7 +15,7 @@ first, then A's time), with latency_task_span.  For a few presets on
 recordings of tests/data and ../shared/testdata/public, run once with
 the sorters' usual runs and once with CS_LATENCY_SORT_RUN=7 (so that
 many runs are spilled to a file and merged), this checks:
-  - latency_chunks holds chunks 0..n-1 of 4,096 rows, the last one
+  - latency_chunks holds chunks 0..n-1 of 512 rows, the last one
     shorter;
   - both orders hold each pair exactly once and equal the order SQLite
     gives with ORDER BY over `latency`;
@@ -32,6 +32,7 @@ import sys
 import tempfile
 
 CHUNK = 4096
+ROW_CHUNK = 512
 CASES = [("sched-x86-v7-zstd.dat", "wakeup"), ("buildroot-fifo-i686-v6.dat", "wakeup"),
          ("no-sched-v6.dat", "syscall"), ("sched-irq-v6.dat", "softirq")]
 SHORT_RUN = 7
@@ -134,9 +135,9 @@ def check_db(path, what):
     db = sqlite3.connect(path)
     chunks = row_chunks(db)
     ok([c for c, _, _ in chunks] == list(range(len(chunks))) and all(k for _, _, k in chunks)
-       and all(len(r) == CHUNK for _, r, _ in chunks[:-1])
-       and (not chunks or 0 < len(chunks[-1][1]) <= CHUNK),
-       f"{what}: latency_chunks holds chunks 0..n-1 of {CHUNK} rows, the last shorter",
+       and all(len(r) == ROW_CHUNK for _, r, _ in chunks[:-1])
+       and (not chunks or 0 < len(chunks[-1][1]) <= ROW_CHUNK),
+       f"{what}: latency_chunks holds chunks 0..n-1 of {ROW_CHUNK} rows, the last shorter",
        f"chunk sizes {[len(r) for _, r, _ in chunks][:8]}")
     mem = rows_db(db)
     chunks = [c for (c,) in db.execute("SELECT chunk FROM latency_worst ORDER BY chunk")]

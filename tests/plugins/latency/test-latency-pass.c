@@ -9,7 +9,7 @@
  * pairs the command line reports (tests/plugins/latency/check-latency.py
  * checks those against the oracle).
  *
- * The pass stores its rows in chunks of 4,096, read through the virtual
+ * The pass stores its rows in chunks of 512, read through the virtual
  * table `latency_rows` (plugins/latency/cs-latency-rowtab.c): lookups by
  * rowid, rowid ranges and max(rowid) must give the rows of a full scan
  * and decode only the chunks they need and read only the rows they give
@@ -25,10 +25,10 @@
  * for Cancel every 512); the second has 8 CPUs, 8 feed threads. */
 static const CsTestRecording sched_v6 = { "sched-irq-v6.dat", "sched-x86-v7-zstd.dat" };
 static const CsTestRecording sched_8cpus = { "sched-x86-v7-zstd.dat", "sched-x86-v7-zstd.dat" };
-/* 6,554 function_graph pairs: two chunks of rows. */
+/* 6,554 function_graph pairs: 13 chunks of rows. */
 static const CsTestRecording funcgraph = { "funcgraph-v7.dat", "function-graph-i686-v6.dat" };
 
-#define CHUNK_ROWS 4096
+#define CHUNK_ROWS 512
 
 static void
 fixture_set_up (CsBuiltinFixture *fixture,
@@ -169,14 +169,14 @@ test_rows_by_rowid (CsBuiltinFixture *fixture,
    * 0-based of the scan, inclusive; -1: the last). */
   static const struct { const char *where; gint64 first, last; gint64 max_decodes; } cases[] = {
     { "rowid = 1", 0, 0, 1 },
-    { "rowid = 4096", 4095, 4095, 1 },
-    { "rowid = 4097", 4096, 4096, 1 },
+    { "rowid = 512", 511, 511, 1 },
+    { "rowid = 513", 512, 512, 1 },
     { "rowid >= 4000 AND rowid < 4200", 3999, 4198, 2 },
-    { "rowid > 4095.5 AND rowid <= 4097", 4095, 4096, 2 },
+    { "rowid > 511.5 AND rowid <= 513", 511, 512, 2 },
     { "rowid < 2.5", 0, 1, 1 },
     { "rowid = 3.5", 1, 0, 0 },
     { "rowid = NULL", 1, 0, 0 },
-    { "rowid > 4096 AND a_ts > 0", 4096, -1, 1 },
+    { "rowid > 4096 AND a_ts > 0", 4096, -1, 5 },
     { "rowid >= 999999999", 1, 0, 1 },
   };
   g_autoptr(GError) error = NULL;
@@ -202,7 +202,7 @@ test_rows_by_rowid (CsBuiltinFixture *fixture,
     }
   sqlite3_finalize (s);
   n = scan->len;
-  g_assert_cmpint (n, >, CHUNK_ROWS);
+  g_assert_cmpint (n, >, 12 * CHUNK_ROWS);
 
   before = decodes (db);
   read_before = rows_read (db);
