@@ -655,7 +655,8 @@ open_pass_db (CsPluginDocument        *self,
     }
   if (info->prepare != NULL && !info->prepare (db, error))
     {
-      g_prefix_error (error, _("Cannot read the results of the pass “%s” of the plugin “%s” in %s: "),
+      g_prefix_error (error,
+                      _("Cannot read the results of the pass “%s” of the plugin “%s” in %s: "),
                       info->name, plugin->id, path);
       if (error != NULL && *error != NULL)
         {

@@ -127,7 +127,8 @@ open_next (FileCursor *c)
       return SQLITE_OK;
     }
   path = aux->paths[GPOINTER_TO_UINT (c->files->pdata[c->file])];
-  opened = sqlite3_open_v2 (path, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) == SQLITE_OK;
+  opened = sqlite3_open_v2 (path, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                            NULL) == SQLITE_OK;
   if (opened && aux->prepare != NULL)
     {
       g_autoptr(GError) prepare_error = NULL;

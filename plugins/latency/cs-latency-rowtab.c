@@ -29,6 +29,7 @@
  * lacks, NULL in the table).  A row without keys has k0 NULL (the view
  * reads it as the pid).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -221,8 +222,9 @@ fetch (RowTab         *tab,
   d->chunk = -1;
   if (!decode (sqlite3_column_blob (tab->get, 0), (gsize) sqlite3_column_bytes (tab->get, 0), d))
     {
-      g_autofree char *message = g_strdup_printf (_("The latency pairs' chunk %" G_GINT64_FORMAT
-                                                    " is damaged"), chunk);
+      g_autofree char *message = NULL;
+
+      message = g_strdup_printf (_("The latency pairs' chunk %" PRId64 " is damaged"), chunk);
 
       sqlite3_reset (tab->get);
       return fail (tab, SQLITE_CORRUPT, message);

@@ -21,7 +21,9 @@ many runs are spilled to a file and merged), this checks:
     gives with ORDER BY over `latency`;
   - each task's span holds exactly that task's pairs;
   - `chronoscope latency --json --top 100000 --histogram` prints the same
-    with short runs as with long ones.
+    with short runs as with long ones;
+  - damaged blobs of latency_chunks make it fail with a message, not
+    crash.
 """
 import glob
 import json
@@ -171,12 +173,26 @@ def check_db(path, what):
     mem.close()
 
 
+def check_damaged(rec, preset):
+    with tempfile.TemporaryDirectory(prefix="cs-latency-orders-") as cache:
+        run(rec, preset, cache, 0)
+        for path in glob.glob(os.path.join(cache, "chronoscope", "*.latency.*.cspass")):
+            db = sqlite3.connect(path)
+            db.execute("UPDATE latency_chunks SET data = x'00ffffffff'")
+            db.commit()
+            db.close()
+        result = run(rec, preset, cache, 0)
+        ok(result.returncode > 0, f"{os.path.basename(rec)} {preset}: damaged chunks fail the"
+           f" command (exit {result.returncode})", result.stderr)
+        ok("damaged" in result.stderr, "the message names the damaged chunk", result.stderr)
+
+
 def main():
     if not os.environ.get("CS_LATENCY_CLI"):
         print("1..0 # SKIP CS_LATENCY_CLI is not set")
         return 0
     cases = [(find(name), preset) for name, preset in CASES if find(name)]
-    print(f"1..{len(cases) * 17}")
+    print(f"1..{len(cases) * 17 + (2 if cases else 0)}")
     for rec, preset in cases:
         outputs = []
         for run_records in (0, SHORT_RUN):
@@ -195,6 +211,8 @@ def main():
         same = outputs[0] == outputs[1] and bool(outputs[0])
         ok(same and json.loads(outputs[0]) is not None,
            f"{os.path.basename(rec)} {preset}: the same figures and list with short runs")
+    if cases:
+        check_damaged(*cases[0])
     return 1 if n_failed else 0
 
 
