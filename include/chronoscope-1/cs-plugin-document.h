@@ -310,7 +310,9 @@ gpointer           cs_plugin_document_get_instance   (CsPluginDocument *document
  *   %CS_PLUGIN_ERROR_FAILED when its database cannot be opened
  *
  * The results of a finished pass: a read-only SQLite connection to the
- * database its callbacks wrote (cs_plugin_pass_get_db()).  Query it with
+ * database its callbacks wrote (cs_plugin_pass_get_db()), on which
+ * #CsPluginPassInfo.prepare was called (its error is %CS_PLUGIN_ERROR_FAILED
+ * here).  Query it with
  * prepared statements; they must be finalized before the document closes.
  * Main thread only.
  *

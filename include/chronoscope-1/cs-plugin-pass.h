@@ -63,6 +63,17 @@ typedef struct _CsPluginPass CsPluginPass;
  *   worker.
  * @free: (nullable): frees the state, whether the pass succeeded, failed or
  *   was cancelled (the database is then discarded).  Runs in the worker.
+ * @prepare: (nullable): called on each connection the host opens on the
+ *   pass's database (@db): the one the pass writes, before @begin; the
+ *   read-only one cs_plugin_document_get_pass_db() returns; and each one
+ *   the host opens to run a #CsPluginSqlTableInfo.select over the pass,
+ *   before that SELECT is compiled: to register the SQL functions or
+ *   virtual table modules the pass's tables and views use
+ *   (sqlite3_create_module_v2(), sqlite3_create_function_v2()).  Called
+ *   once per connection, in the thread that then uses it; return %FALSE
+ *   with @error set to refuse the connection (the pass fails, or its
+ *   results are not read).  Added after @free: a plugin built before it
+ *   (a smaller struct_size) has none.
  *
  * How a plugin's pass runs.
  */
@@ -83,6 +94,8 @@ typedef struct {
   gboolean (*end)         (gpointer           state,
                            GError           **error);
   void     (*free)        (gpointer           state);
+  gboolean (*prepare)     (sqlite3           *db,
+                           GError           **error);
 } CsPluginPassInfo;
 
 /**

@@ -631,12 +631,15 @@ _cs_plugin_document_pass_db_matches (CsPluginDocument       *self,
   return n_matched == G_N_ELEMENTS (expected);
 }
 
-/* Opens the pass's database read-only if it holds the right results. */
+/* Opens the pass's database read-only if it holds the right results
+ * (%NULL, @error unset, if not), and calls the pass's prepare on it
+ * (%NULL with @error set when it fails). */
 static sqlite3 *
-open_pass_db (CsPluginDocument       *self,
-              CsPlugin               *plugin,
-              const CsPluginPassInfo *info,
-              const char             *param)
+open_pass_db (CsPluginDocument        *self,
+              CsPlugin                *plugin,
+              const CsPluginPassInfo  *info,
+              const char              *param,
+              GError                 **error)
 {
   g_autofree char *path = _cs_plugin_document_dup_pass_path (self, plugin, info, param);
   sqlite3 *db = NULL;
@@ -647,6 +650,19 @@ open_pass_db (CsPluginDocument       *self,
       !_cs_plugin_document_pass_db_matches (self, db, plugin, info, param))
     {
       g_debug ("Pass results %s are not this recording's or this version's: ignored", path);
+      sqlite3_close_v2 (db);
+      return NULL;
+    }
+  if (info->prepare != NULL && !info->prepare (db, error))
+    {
+      g_prefix_error (error,
+                      _("Cannot read the results of the pass “%s” of the plugin “%s” in %s: "),
+                      info->name, plugin->id, path);
+      if (error != NULL && *error != NULL)
+        {
+          (*error)->domain = CS_PLUGIN_ERROR;
+          (*error)->code = CS_PLUGIN_ERROR_FAILED;
+        }
       sqlite3_close_v2 (db);
       return NULL;
     }
@@ -676,6 +692,7 @@ cs_plugin_document_get_pass_db (CsPluginDocument  *document,
 {
   g_autofree char *key = NULL;
   const CsPluginPassInfo *info;
+  GError *local_error = NULL;
   sqlite3 *db;
 
   g_return_val_if_fail (document != NULL && plugin != NULL && pass != NULL, NULL);
@@ -687,7 +704,12 @@ cs_plugin_document_get_pass_db (CsPluginDocument  *document,
   info = lookup_pass (document, plugin, pass, error);
   if (info == NULL)
     return NULL;
-  db = open_pass_db (document, plugin, info, param);
+  db = open_pass_db (document, plugin, info, param, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
   if (db == NULL)
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_NOT_READY,

@@ -307,6 +307,19 @@ _cs_plugin_pass_run (CsPluginDocument          *document,
       goto out;
     }
   sqlite3_set_authorizer (pass.db, authorize, &pass);
+  if (info->prepare != NULL)
+    {
+      gboolean prepared;
+
+      pass.plugin_running = TRUE;
+      prepared = info->prepare (pass.db, &plugin_error);
+      pass.plugin_running = FALSE;
+      if (!prepared)
+        {
+          plugin_failed (error, plugin_error, plugin, info->name, _("to start"));
+          goto out;
+        }
+    }
   if (!write_meta (pass.db, doc, plugin, info, param, error) ||
       !_cs_sqlite_exec (pass.db, "BEGIN", error))
     goto out;

@@ -69,6 +69,7 @@ _cs_plugin_add_sql_tables (GPtrArray     *plugins,
           table.paths = (const char * const *) paths;
           table.keys = (const char * const *) params;
           table.missing = missing;
+          table.prepare = pass->prepare;
           if (!cs_sql_session_add_file_table (session, &table, error))
             {
               g_prefix_error (error, _("Plugin %s: "), plugin->id);

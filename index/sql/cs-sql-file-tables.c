@@ -30,6 +30,7 @@ typedef struct {
   char *missing;
   char **paths;
   char **keys;
+  gboolean (*prepare) (sqlite3 *db, GError **error);
   int n_columns;                /* of the SELECT */
 } FileAux;
 
@@ -117,6 +118,7 @@ open_next (FileCursor *c)
 {
   FileAux *aux = aux_of (&c->base);
   const char *path;
+  gboolean opened;
 
   close_file (c);
   if (c->file >= c->files->len)
@@ -125,7 +127,19 @@ open_next (FileCursor *c)
       return SQLITE_OK;
     }
   path = aux->paths[GPOINTER_TO_UINT (c->files->pdata[c->file])];
-  if (sqlite3_open_v2 (path, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+  opened = sqlite3_open_v2 (path, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                            NULL) == SQLITE_OK;
+  if (opened && aux->prepare != NULL)
+    {
+      g_autoptr(GError) prepare_error = NULL;
+
+      if (!aux->prepare (c->db, &prepare_error))
+        return _cs_sql_vtab_fail (&c->base,
+                                  g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
+                                               _("%s: cannot read %s: %s"), aux->name, path,
+                                               prepare_error->message));
+    }
+  if (!opened ||
       sqlite3_prepare_v2 (c->db, aux->select, -1, &c->stmt, NULL) != SQLITE_OK)
     {
       GError *error = g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("%s: cannot read %s: %s"),
@@ -276,6 +290,7 @@ _cs_sql_register_file_table (sqlite3               *db,
   aux->name = g_strdup (table->name);
   aux->select = g_strdup (table->select);
   aux->missing = g_strdup (table->missing);
+  aux->prepare = table->prepare;
   aux->paths = g_strdupv ((char **) table->paths);
   aux->keys = g_strdupv ((char **) table->keys);
   if (aux->paths == NULL)

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <sqlite3.h>
 
 #include "cs-document.h"
 #include "cs-sql-query.h"
@@ -70,6 +71,10 @@ GQuark cs_sql_error_quark (void);
  *   as @paths
  * @missing: how to compute what is missing, said when a query asks for a
  *   key no file has, or the table has no file at all
+ * @prepare: (nullable): called on each connection opened on a file, before
+ *   @select is compiled there (to register the SQL functions or virtual
+ *   tables @select uses); %FALSE with @error set fails the query with
+ *   that message.  The thread that reads the table.
  *
  * A table over other SQLite files (a plugin's pass results): see
  * cs_sql_session_add_file_table().
@@ -82,6 +87,7 @@ typedef struct {
   const char * const *paths;
   const char * const *keys;
   const char *missing;
+  gboolean (*prepare) (sqlite3 *db, GError **error);
 } CsSqlFileTable;
 
 #define CS_TYPE_SQL_SESSION (cs_sql_session_get_type ())

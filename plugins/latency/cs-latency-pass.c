@@ -22,6 +22,7 @@
 #include "cs-latency-def.h"
 #include "cs-latency-open.h"
 #include "cs-latency-pass.h"
+#include "cs-latency-rowtab.h"
 #include "cs-latency-writer.h"
 
 /* What one event type is in the definition's pairs. */
@@ -451,6 +452,7 @@ static const CsPluginPassInfo latency_pass_info = {
   .event = latency_event,
   .end = latency_end,
   .free = latency_free,
+  .prepare = cs_latency_rowtab_register,    /* latency_rows, over latency_chunks */
 };
 
 /**

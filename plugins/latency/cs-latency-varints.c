@@ -43,12 +43,39 @@ cs_latency_varints_encode (const gint64 *values,
                            guint         n_fields,
                            guint8       *out)
 {
+  return cs_latency_varints_encode_strided (values, n_records, n_fields, n_fields, out);
+}
+
+/**
+ * cs_latency_varints_encode_strided:
+ * @values: (array): the first number of the first record
+ * @n_records: how many records
+ * @n_fields: numbers per record encoded, 1 to 8: the first @n_fields of
+ *   each record
+ * @stride: numbers from one record to the next in @values, at least
+ *   @n_fields
+ * @out: where the bytes go: room for @n_records × @n_fields ×
+ *   %CS_LATENCY_VARINT_MAX_BYTES
+ *
+ * Like cs_latency_varints_encode(), for records that hold more numbers
+ * than are encoded (a few columns of a wider row); the bytes decode with
+ * cs_latency_varints_decode() into records of @n_fields numbers.
+ *
+ * Returns: the bytes written to @out
+ */
+gsize
+cs_latency_varints_encode_strided (const gint64 *values,
+                                   gsize         n_records,
+                                   guint         n_fields,
+                                   guint         stride,
+                                   guint8       *out)
+{
   gint64 prev[MAX_FIELDS] = { 0 };
   guint8 *p = out;
 
-  g_return_val_if_fail (n_fields >= 1 && n_fields <= MAX_FIELDS, 0);
+  g_return_val_if_fail (n_fields >= 1 && n_fields <= MAX_FIELDS && stride >= n_fields, 0);
 
-  for (gsize r = 0; r < n_records; r++, values += n_fields)
+  for (gsize r = 0; r < n_records; r++, values += stride)
     for (guint f = 0; f < n_fields; f++)
       {
         guint64 v = zigzag ((gint64) ((guint64) values[f] - (guint64) prev[f]));

@@ -15,6 +15,11 @@ gsize  cs_latency_varints_encode (const gint64 *values,
                                   gsize         n_records,
                                   guint         n_fields,
                                   guint8       *out);
+gsize  cs_latency_varints_encode_strided (const gint64 *values,
+                                          gsize         n_records,
+                                          guint         n_fields,
+                                          guint         stride,
+                                          guint8       *out);
 gssize cs_latency_varints_decode (const guint8 *in,
                                   gsize         len,
                                   gsize         max_records,

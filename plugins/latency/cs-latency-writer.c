@@ -10,7 +10,9 @@
  * (N_CHUNKS in all: the memory is bounded, and a pass that gets ahead
  * waits; the stages work side by side, so a slow moment of one holds
  * the others back only once the chunks run out).  The first stage
- * inserts the rows into `latency_rows`; the other two give each
+ * encodes each chunk of rows into one blob of `latency_chunks`
+ * (cs-latency-rowtab.c: one INSERT per 512 pairs, where rows of a
+ * table cost an INSERT each, a tenth of the pass); the other two give each
  * pair to an external sorter (cs-latency-sorter.c), one for each order,
  * and at the end the two orders are merged side by side, each in a
  * thread, and written by the caller's thread as columns of numbers in
@@ -28,12 +30,14 @@
  *   latency_pair  (pair, definition, a_event, b_event, a_keys, b_keys,
  *                  n_a, n_b, n_pairs, n_unmatched): one row per
  *                  CsLatencyPair, created here, written by the pass
- *   latency_rows  (a_ts, b_ts, ids, pp, k0, k1, k2, k3): one row per
+ *   latency_chunks (chunk INTEGER PRIMARY KEY, data BLOB): the rows of
+ *                  latency_rows, CS_LATENCY_ROWTAB_CHUNK per blob
+ *   latency_rows  (a_ts, b_ts, ids, pp, k0, k1, k2, k3): a virtual table
+ *                  over latency_chunks (cs-latency-rowtab.c): one row per
  *                  pair, in B's time order, so that rowids follow B's
  *                  time; the numbers of a row are packed into few
- *                  columns, as SQLite's cost of an insert grows with its
- *                  columns (12 plain columns took a fifth of the pass's
- *                  CPU time, 4 of them about half of that): ids is
+ *                  columns (as they were when it was a table of rows,
+ *                  whose cost of an insert grew with its columns): ids is
  *                  a_row << 26 | a_cpu << 13 | b_cpu, pp is pid << 16 |
  *                  pair, keys the pair lacks are NULL, and so is the only
  *                  key k0 when it is the pid (the wakeups' key): a pair
@@ -60,6 +64,7 @@
 
 #include "cs-latency-batch.h"
 #include "cs-latency-column.h"
+#include "cs-latency-rowtab.h"
 #include "cs-latency-sorter.h"
 #include "cs-latency-varints.h"
 #include "cs-latency-writer.h"
@@ -76,6 +81,8 @@ enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define A_ROW_BITS 48
 
 #define CHUNK_ROWS 4096
+/* Every blob of latency_chunks but the last is full. */
+G_STATIC_ASSERT (CHUNK_ROWS % CS_LATENCY_ROWTAB_CHUNK == 0);
 #define N_CHUNKS 12
 
 /* latency_rows' packing (see above): CPUs below 2^13 (the kernel's
@@ -83,7 +90,6 @@ enum { T_PID, T_DUR, T_A_TS, N_TASK_FIELDS };
 #define CPU_BITS 13
 #define ROW_BITS 37
 #define PAIR_BITS 16
-#define N_ROW_COLUMNS 4         /* a_ts, b_ts, ids, pp; then the keys */
 #define MAX_KEYS (CS_LATENCY_N_COLUMNS - CS_LATENCY_COL_K0)
 #define LATENCY_VIEW \
   "CREATE VIEW latency AS SELECT rowid AS rowid, b_ts - a_ts AS dur_ns, a_ts," \
@@ -113,10 +119,11 @@ enum { STAGE_ROWS, STAGE_WORST, STAGE_TASK, N_STAGES };
 struct _CsLatencyWriter
 {
   sqlite3 *db;
-  /* Into `latency_rows` (STAGE_ROWS), one batch for each number of
-   * keys: rows without keys leave their columns out, not bound. */
-  CsLatencyBatch *rows[MAX_KEYS + 1];
-  guint rows_keys;              /* the batch rows went to last */
+  /* Into `latency_chunks` (STAGE_ROWS): a chunk's rows, encoded. */
+  sqlite3_stmt *insert_rows;
+  gint64 n_row_chunks;          /* inserted */
+  gint64 *rows;                 /* CHUNK_ROWS × CS_LATENCY_ROWTAB_FIELDS */
+  guint8 *row_bytes;            /* CS_LATENCY_ROWTAB_MAX_BYTES */
   CsLatencySorter *worst;       /* W_ records (STAGE_WORST) */
   gint64 n_worst;               /* records given to it: the last rowid */
   CsLatencySorter *by_task;     /* T_ records (STAGE_TASK) */
@@ -146,44 +153,22 @@ exec (sqlite3     *db,
   return FALSE;
 }
 
-/* The batch for rows with @n_keys keys, made at its first row. */
-static CsLatencyBatch *
-rows_batch (CsLatencyWriter  *self,
-            guint             n_keys,
-            GError          **error)
-{
-  if (self->rows[n_keys] == NULL)
-    {
-      g_autoptr(GString) table = g_string_new ("latency_rows (a_ts, b_ts, ids, pp");
-
-      for (guint i = 0; i < n_keys; i++)
-        g_string_append_printf (table, ", k%u", i);
-      g_string_append_c (table, ')');
-      self->rows[n_keys] = cs_latency_batch_new (self->db, table->str, N_ROW_COLUMNS + n_keys,
-                                                 error);
-    }
-  return self->rows[n_keys];
-}
-
 static gboolean
 work_rows (CsLatencyWriter  *self,
            const Chunk      *chunk,
            GError          **error)
 {
+  if (chunk->n == 0)
+    return TRUE;
   for (guint r = 0; r < chunk->n; r++)
     {
       const gint64 *v = chunk->v[r];
+      gint64 *row = self->rows + (gsize) r * CS_LATENCY_ROWTAB_FIELDS;
       guint n_keys = MIN (chunk->n_keys[r], MAX_KEYS);
-      CsLatencyBatch *batch;
-      gint64 row[N_ROW_COLUMNS + MAX_KEYS];
 
-      /* k0 NULL: the pid.  Only where it costs no flush of a part of
-       * a batch, when a definition's key is the pid only at times. */
-      if (n_keys == 1 && v[CS_LATENCY_COL_K0] == v[CS_LATENCY_COL_PID] &&
-          (self->rows_keys == 0 || self->rows[self->rows_keys] == NULL ||
-           cs_latency_batch_get_n_pending (self->rows[self->rows_keys]) == 0))
+      /* k0 NULL: the pid. */
+      if (n_keys == 1 && v[CS_LATENCY_COL_K0] == v[CS_LATENCY_COL_PID])
         n_keys = 0;
-
       if ((guint64) v[CS_LATENCY_COL_A_CPU] >> CPU_BITS != 0 ||
           (guint64) v[CS_LATENCY_COL_B_CPU] >> CPU_BITS != 0 ||
           (guint64) v[CS_LATENCY_COL_A_ROW] >> ROW_BITS != 0 ||
@@ -196,22 +181,33 @@ work_rows (CsLatencyWriter  *self,
                        v[CS_LATENCY_COL_A_ROW], v[CS_LATENCY_COL_A_CPU]);
           return FALSE;
         }
-      /* Rowids follow the order of the rows: another batch's first. */
-      if (n_keys != self->rows_keys && self->rows[self->rows_keys] != NULL &&
-          !cs_latency_batch_flush (self->rows[self->rows_keys], error))
-        return FALSE;
-      self->rows_keys = n_keys;
-      batch = rows_batch (self, n_keys, error);
-      if (batch == NULL)
-        return FALSE;
-      row[0] = v[CS_LATENCY_COL_A_TS];
-      row[1] = v[CS_LATENCY_COL_B_TS];
-      row[2] = (v[CS_LATENCY_COL_A_ROW] << (2 * CPU_BITS)) |
-               (v[CS_LATENCY_COL_A_CPU] << CPU_BITS) | v[CS_LATENCY_COL_B_CPU];
-      row[3] = (gint64) ((guint64) v[CS_LATENCY_COL_PID] << PAIR_BITS) | v[CS_LATENCY_COL_PAIR];
-      memcpy (row + N_ROW_COLUMNS, v + CS_LATENCY_COL_K0, n_keys * sizeof (gint64));
-      if (!cs_latency_batch_append (batch, row, 0, error))
-        return FALSE;
+      row[CS_LATENCY_ROWTAB_A_TS] = v[CS_LATENCY_COL_A_TS];
+      row[CS_LATENCY_ROWTAB_B_TS] = v[CS_LATENCY_COL_B_TS];
+      row[CS_LATENCY_ROWTAB_IDS] = (v[CS_LATENCY_COL_A_ROW] << (2 * CPU_BITS)) |
+                                   (v[CS_LATENCY_COL_A_CPU] << CPU_BITS) | v[CS_LATENCY_COL_B_CPU];
+      row[CS_LATENCY_ROWTAB_PP] = (gint64) ((guint64) v[CS_LATENCY_COL_PID] << PAIR_BITS) |
+                                  v[CS_LATENCY_COL_PAIR];
+      row[CS_LATENCY_ROWTAB_N_KEYS] = n_keys;
+      memcpy (row + CS_LATENCY_ROWTAB_K0, v + CS_LATENCY_COL_K0, n_keys * sizeof (gint64));
+    }
+  for (guint first = 0; first < chunk->n; first += CS_LATENCY_ROWTAB_CHUNK)
+    {
+      gsize len = cs_latency_rowtab_encode (self->rows + (gsize) first * CS_LATENCY_ROWTAB_FIELDS,
+                                            MIN (chunk->n - first, CS_LATENCY_ROWTAB_CHUNK),
+                                            self->row_bytes);
+      int rc;
+
+      sqlite3_bind_int64 (self->insert_rows, 1, self->n_row_chunks);
+      sqlite3_bind_blob (self->insert_rows, 2, self->row_bytes, (int) len, SQLITE_STATIC);
+      rc = sqlite3_step (self->insert_rows);
+      sqlite3_reset (self->insert_rows);
+      if (rc != SQLITE_DONE)
+        {
+          g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                       _("Cannot write the latency pairs: %s"), sqlite3_errmsg (self->db));
+          return FALSE;
+        }
+      self->n_row_chunks++;
     }
   return TRUE;
 }
@@ -324,7 +320,9 @@ thread_failed (CsLatencyWriter  *self,
  * @error: %CS_PLUGIN_ERROR_FAILED when the tables cannot be created
  *
  * Creates the tables `latency_pair` (the pass fills it at the end),
- * `latency`, `latency_worst`, `latency_task` and `latency_task_span`,
+ * `latency_chunks`, `latency_rows` (its module must be registered on
+ * @db: cs_latency_rowtab_register()), the view `latency`,
+ * `latency_worst`, `latency_task` and `latency_task_span`,
  * and starts the thread that writes them.  From now
  * until cs_latency_writer_finish() or cs_latency_writer_free(), the
  * caller does not use @db.
@@ -344,9 +342,8 @@ cs_latency_writer_new (sqlite3  *db,
              " a_event TEXT NOT NULL, b_event TEXT NOT NULL, a_keys TEXT NOT NULL,"
              " b_keys TEXT NOT NULL, n_a INTEGER, n_b INTEGER, n_pairs INTEGER,"
              " n_unmatched INTEGER);"
-             "CREATE TABLE latency_rows (a_ts INTEGER NOT NULL, b_ts INTEGER NOT NULL,"
-             " ids INTEGER NOT NULL, pp INTEGER NOT NULL,"
-             " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER);"
+             "CREATE TABLE latency_chunks (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);"
+             "CREATE VIRTUAL TABLE latency_rows USING cs_latency_rows;"
              LATENCY_VIEW
              "CREATE TABLE latency_worst (chunk INTEGER PRIMARY KEY, dur_ns BLOB NOT NULL,"
              " id BLOB NOT NULL);"
@@ -357,6 +354,16 @@ cs_latency_writer_new (sqlite3  *db,
     return NULL;
   self = g_new0 (CsLatencyWriter, 1);
   self->db = db;
+  if (sqlite3_prepare_v2 (db, "INSERT INTO latency_chunks VALUES (?1, ?2)", -1,
+                          &self->insert_rows, NULL) != SQLITE_OK)
+    {
+      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                   _("Cannot write the latency pairs: %s"), sqlite3_errmsg (db));
+      g_free (self);
+      return NULL;
+    }
+  self->rows = g_new (gint64, (gsize) CHUNK_ROWS * CS_LATENCY_ROWTAB_FIELDS);
+  self->row_bytes = g_malloc (CS_LATENCY_ROWTAB_MAX_BYTES);
   /* Tests make the runs short, to merge many of them on small recordings. */
   run = g_getenv ("CS_LATENCY_SORT_RUN") != NULL
         ? g_ascii_strtoull (g_getenv ("CS_LATENCY_SORT_RUN"), NULL, 10) : 0;
@@ -706,10 +713,7 @@ cs_latency_writer_finish (CsLatencyWriter  *self,
       self->chunk = NULL;
     }
   join (self);
-  return !thread_failed (self, error) &&
-         (self->rows[self->rows_keys] == NULL ||
-          cs_latency_batch_flush (self->rows[self->rows_keys], error)) &&
-         write_orders (self, error);
+  return !thread_failed (self, error) && write_orders (self, error);
 }
 
 /**
@@ -744,8 +748,9 @@ cs_latency_writer_free (CsLatencyWriter *self)
         g_free (c);
       g_async_queue_unref (self->empty);
     }
-  for (guint i = 0; i <= MAX_KEYS; i++)
-    cs_latency_batch_free (self->rows[i]);
+  sqlite3_finalize (self->insert_rows);
+  g_free (self->rows);
+  g_free (self->row_bytes);
   cs_latency_sorter_free (self->worst);
   cs_latency_sorter_free (self->by_task);
   g_free (self);

@@ -13,6 +13,11 @@
  * order), as cs-plugin-pass.h promises.  tests/plugins/check-pass.py
  * compares it with `trace-cmd report`.  An empty TYPES is a usage error
  * (CS_PLUGIN_ERROR_USAGE from list_events): the command then exits 2.
+ *
+ * The pass's prepare registers the SQL function census_zero() on each
+ * connection the host opens on its database; the pass writes its summary
+ * and the command reads it through that function, so a connection the
+ * host did not prepare fails the command.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +112,7 @@ census_end (gpointer   state,
       sqlite3_reset (s);
     }
   sqlite3_finalize (s);
-  sqlite3_prepare_v2 (c->db, "INSERT INTO summary VALUES (?1, ?2, ?3)", -1, &s, NULL);
+  sqlite3_prepare_v2 (c->db, "INSERT INTO summary VALUES (?1 + census_zero (), ?2, ?3)", -1, &s, NULL);
   sqlite3_bind_int (s, 1, c->ordered);
   sqlite3_bind_int64 (s, 2, c->first_ns);
   sqlite3_bind_int64 (s, 3, c->last_ts);
@@ -119,6 +124,25 @@ census_end (gpointer   state,
     }
   sqlite3_finalize (s);
   return TRUE;
+}
+
+static void
+census_zero (sqlite3_context  *ctx,
+             int               argc,
+             sqlite3_value   **argv)
+{
+  sqlite3_result_int (ctx, 0);
+}
+
+static gboolean
+census_prepare (sqlite3  *db,
+                GError  **error)
+{
+  if (sqlite3_create_function_v2 (db, "census_zero", 0, SQLITE_UTF8, NULL, census_zero, NULL,
+                                  NULL, NULL) == SQLITE_OK)
+    return TRUE;
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "%s", sqlite3_errmsg (db));
+  return FALSE;
 }
 
 static void
@@ -178,8 +202,8 @@ census_run (CsPlugin  *plugin,
       /* 2: the API's usage error reached the command. */
       return g_error_matches (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE) ? 2 : 1;
     }
-  sqlite3_prepare_v2 (db, "SELECT (SELECT coalesce(sum(n), 0) FROM census), ordered, first_ns,"
-                          " last_ns FROM summary", -1, &s, NULL);
+  sqlite3_prepare_v2 (db, "SELECT (SELECT coalesce(sum(n), 0) FROM census) + census_zero (),"
+                          " ordered, first_ns, last_ns FROM summary", -1, &s, NULL);
   if (sqlite3_step (s) == SQLITE_ROW)
     printf ("{\"n_events\": %lld, \"ordered\": %s, \"first_ns\": %lld, \"last_ns\": %lld",
             (long long) sqlite3_column_int64 (s, 0), sqlite3_column_int (s, 1) ? "true" : "false",
@@ -198,7 +222,7 @@ census_init (CsPlugin  *plugin,
 {
   static const CsPluginPassInfo pass = {
     sizeof pass, "census", 1, FALSE, NULL, census_list_events, census_begin, census_event,
-    census_end, census_free,
+    census_end, census_free, census_prepare,
   };
   static const CsPluginCommandInfo command = {
     sizeof command, "census", "Count what a plugin pass receives (tests)", census_run,
