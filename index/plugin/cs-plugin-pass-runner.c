@@ -343,6 +343,10 @@ _cs_plugin_pass_run (CsPluginDocument          *document,
       goto out;
     }
   ok = FALSE;
+  /* The feed looks every CANCEL_EVERY events: a pass over fewer events,
+   * cancelled while it ran, must not store its results either. */
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    goto out;
   if (info->free != NULL)
     info->free (g_steal_pointer (&state));
   if (!_cs_sqlite_exec (pass.db, "COMMIT", error))
