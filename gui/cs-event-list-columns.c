@@ -70,7 +70,38 @@ get_row (GtkWidget *widget)
   return GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (widget), row_quark ()));
 }
 
-/* Fills a bound cell's label; it remembers its row for the context menu. */
+/* A cell's tooltip text, asked for when the pointer rests on it. */
+static GQuark
+tooltip_quark (void)
+{
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("cs-event-list-tooltip");
+  return quark;
+}
+
+static gboolean
+query_tooltip_cb (GtkWidget  *label,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard_mode,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  const char *text = g_object_get_qdata (G_OBJECT (label), tooltip_quark ());
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+/* Fills a bound cell's label; it remembers its row for the context menu.
+ * The tooltip is kept aside for query_tooltip_cb(): on X11,
+ * gtk_widget_set_tooltip_text() asks the server where the pointer is, and
+ * at every cell of every row bound that was half a second of the main
+ * thread at each live picture. */
 static void
 show_cell (GtkListItem *list_item,
            const char  *text,
@@ -79,7 +110,7 @@ show_cell (GtkListItem *list_item,
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
   gtk_label_set_label (GTK_LABEL (label), text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (label, tooltip);
+  g_object_set_qdata_full (G_OBJECT (label), tooltip_quark (), g_strdup (tooltip), g_free);
   set_row (label, list_item);
 }
 
@@ -93,6 +124,8 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_xalign (GTK_LABEL (label), info->xalign);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
   gtk_label_set_ellipsize (GTK_LABEL (label),
                            info->column == CS_COLUMN_TIME ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
   if (info->css_class != NULL)
