@@ -63,6 +63,8 @@ struct _CsEventListView
   CsEventList *model;
   GtkWidget *context_menu;
   guint reattach_idle;
+  gboolean refilter_selected;           /* refilter_event to select again */
+  CsEvent refilter_event;
   GtkColumnViewColumn *details;         /* the column view's */
   CsEventListDetails details_source;    /* what the "Plugins" column reads */
 
@@ -303,6 +305,14 @@ reattach_model_cb (gpointer user_data)
   cs_event_list_view_model_changed (self);
   gtk_single_selection_set_selected (self->selection, selected);
   g_signal_handlers_unblock_by_func (self->selection, selected_changed_cb, self);
+  /* The event selected before the filter changed stays selected (or the
+   * row at its time, when the filter hides it). */
+  if (self->refilter_selected)
+    {
+      self->refilter_selected = FALSE;
+      if (cs_event_list_view_select_event (self, &self->refilter_event))
+        return G_SOURCE_REMOVE;
+    }
   if (gtk_single_selection_get_selected (self->selection) != selected)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ROW]);
   else if (selected != GTK_INVALID_LIST_POSITION)
@@ -314,6 +324,15 @@ reattach_model_cb (gpointer user_data)
 static void
 ready_changed_cb (CsEventListView *self)
 {
+  CsEventItem *item = gtk_single_selection_get_selected_item (self->selection);
+
+  /* A new filter: "ready" changes before the old rows go, taking the
+   * selection with them. */
+  if (item != NULL && !self->refilter_selected)
+    {
+      self->refilter_event = *cs_event_item_get_event (item);
+      self->refilter_selected = TRUE;
+    }
   /* In an idle: after the list's own items-changed, which follows this
    * notification. */
   if (cs_event_list_get_ready (self->model) && self->reattach_idle == 0)
@@ -669,6 +688,7 @@ cs_event_list_view_set_model (CsEventListView *self,
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   g_set_object (&self->model, model);
+  self->refilter_selected = FALSE;
 
   if (model != NULL)
     {
