@@ -649,6 +649,35 @@ test_filtered (Fixture       *fixture,
   g_test_message ("text lines in the list: %u", count_text_lines (fixture));
   g_assert_cmpuint (count_text_lines (fixture), >, 150);
   cs_test_save_screenshot (GTK_WIDGET (fixture->window), "event-list-filtered.png");
+
+  /* Without the filter the same event stays selected, in its row of the
+   * whole list; with a filter that hides it, the row at its time is. */
+  {
+    CsEvent selected = *cs_event_item_get_event (item);
+    const CsEvent *now;
+
+    cs_event_list_set_filter (fixture->list, NULL);
+    cs_test_wait_until (list_is_ready, fixture->view, "no filter");
+    cs_test_spin (100);
+    g_assert_nonnull (cs_event_list_view_get_selected_item (fixture->view));
+    now = cs_event_item_get_event (cs_event_list_view_get_selected_item (fixture->view));
+    g_assert_cmpint (now->ts_ns, ==, selected.ts_ns);
+    g_assert_cmpuint (now->cpu, ==, selected.cpu);
+    g_assert_cmpuint (now->offset, ==, selected.offset);
+
+    cs_event_filter_set_mode (filter, CS_FILTER_CPU, CS_FILTER_SHOW_ONLY);
+    cs_event_filter_remove (filter, CS_FILTER_CPU, 0);
+    cs_event_filter_add (filter, CS_FILTER_CPU, 1);
+    cs_event_list_set_filter (fixture->list, filter);
+    cs_test_wait_until (list_is_ready, fixture->view, "the CPU 1 filter");
+    cs_test_spin (100);
+    g_assert_nonnull (cs_event_list_view_get_selected_item (fixture->view));
+    now = cs_event_item_get_event (cs_event_list_view_get_selected_item (fixture->view));
+    g_assert_cmpuint (now->cpu, ==, 1);
+    g_assert_cmpint (now->ts_ns, >=, selected.ts_ns);
+    g_test_message ("after the CPU 1 filter: row %u at %" G_GINT64_FORMAT " ns",
+                    cs_event_list_view_get_selected_row (fixture->view), now->ts_ns);
+  }
 }
 
 static void
