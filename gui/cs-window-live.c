@@ -224,11 +224,14 @@ restore_list (CsWindow *window)
   CsWindowLive *live = _cs_window_get_live (window);
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (cs_window_get_event_list_view (window)));
 
+  /* The new document lost the selection: select the event again, also
+   * when keep_list() found a restore going on (it may have ended since,
+   * while the written recording opened). */
+  live->restore_selected = live->restore_has_event;
   /* A restore still going on starts again on this picture, at the next
    * frame. */
   if (live->restore_clock != NULL)
     {
-      live->restore_selected = live->restore_has_event;
       live->restore_frames = RESTORE_FRAMES;
       gdk_frame_clock_request_phase (live->restore_clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
       return;
