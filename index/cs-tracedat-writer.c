@@ -41,48 +41,10 @@
 
 #include "cs-tracedat-private.h"
 #include "cs-tracedat-writer.h"
+#include "cs-tracedat-writer-private.h"
 #include "cs-output-file-private.h"
 
 #define COPY_CHUNK_BYTES ((gsize) 64 * 1024 * 1024)
-
-typedef struct {
-  char *name;
-  GPtrArray *formats;   /* GBytes */
-} SystemFormats;
-
-typedef struct {
-  guint16 id;
-  GBytes *data;
-} Option;
-
-typedef struct {
-  int fd;               /* borrowed */
-  guint64 size;
-} CpuData;
-
-struct _CsTracedatWriter
-{
-  GObject parent_instance;
-
-  /* owned */
-  char *path;
-  char *temp_path;
-  int fd;
-  guint page_size;
-  guint n_cpus;
-  gint64 owner_uid;
-  gint64 owner_gid;
-  GBytes *header_page;
-  GBytes *header_event;
-  GPtrArray *ftrace_formats;   /* GBytes */
-  GPtrArray *systems;          /* SystemFormats */
-  GBytes *kallsyms;
-  GBytes *printk_formats;
-  GBytes *cmdlines;
-  char *trace_clock;
-  GArray *options;             /* Option */
-  CpuData *cpus;
-};
 
 G_DEFINE_FINAL_TYPE (CsTracedatWriter, cs_tracedat_writer, G_TYPE_OBJECT)
 
@@ -127,8 +89,8 @@ put_sized (GByteArray *out, GBytes *bytes, gboolean size64)
     put_bytes (out, data, len);
 }
 
-static gboolean
-check_sizes (CsTracedatWriter *self, GError **error)
+gboolean
+_cs_tracedat_writer_check_sizes (CsTracedatWriter *self, GError **error)
 {
   GBytes *small[] = { self->kallsyms, self->printk_formats };
 
@@ -146,8 +108,8 @@ check_sizes (CsTracedatWriter *self, GError **error)
 
 /* Everything before the CPU data; *@table_pos is where the flyrecord table
  * of (offset, size) pairs starts, filled in by the caller. */
-static GByteArray *
-build_header (CsTracedatWriter *self,
+GByteArray *
+_cs_tracedat_writer_build_header (CsTracedatWriter *self,
               gsize            *table_pos)
 {
   GByteArray *out = g_byte_array_sized_new (8 * 1024 * 1024);
@@ -239,8 +201,8 @@ build_header (CsTracedatWriter *self,
 /* ------------------------------------------------------------------------ */
 /* Copying the CPU data                                                      */
 
-static gboolean
-pwrite_all (CsTracedatWriter  *self,
+gboolean
+_cs_tracedat_writer_pwrite_all (CsTracedatWriter  *self,
             const void        *data,
             gsize              len,
             guint64            offset,
@@ -266,8 +228,8 @@ pwrite_all (CsTracedatWriter  *self,
 
 /* Copies bytes [@from, @to) of @src to the output at @dst_base + @from
  * (copy_file_range(), else pread() and pwrite()). */
-static gboolean
-copy_range (CsTracedatWriter  *self,
+gboolean
+_cs_tracedat_writer_copy_range (CsTracedatWriter  *self,
             guint              cpu,
             int                src,
             guint64            from,
@@ -319,7 +281,7 @@ copy_range (CsTracedatWriter  *self,
         return _cs_record_output_error (error, errno, _("Cannot read the data of CPU %u"), cpu);
       if (n == 0)
         break;
-      if (!pwrite_all (self, buf, (gsize) n, (guint64) out_off, error))
+      if (!_cs_tracedat_writer_pwrite_all (self, buf, (gsize) n, (guint64) out_off, error))
         return FALSE;
       in_off += n;
       out_off += n;
@@ -337,8 +299,8 @@ copy_range (CsTracedatWriter  *self,
 
 /* Closes the output, and renames it into place when it was written under
  * a temporary name. */
-static gboolean
-close_output (CsTracedatWriter  *self,
+gboolean
+_cs_tracedat_writer_close_output (CsTracedatWriter  *self,
               GError           **error)
 {
   int rc = close (self->fd);
@@ -354,8 +316,8 @@ close_output (CsTracedatWriter  *self,
 }
 
 /* Fills the flyrecord table of @header: each CPU's @offsets and size. */
-static void
-set_cpu_table (CsTracedatWriter *self,
+void
+_cs_tracedat_writer_set_cpu_table (CsTracedatWriter *self,
                GByteArray       *header,
                gsize             table_pos,
                const guint64    *offsets)
@@ -718,7 +680,7 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
                            "events/header_event) are missing"));
       return FALSE;
     }
-  if (!check_sizes (self, error))
+  if (!_cs_tracedat_writer_check_sizes (self, error))
     return FALSE;
 
   self->fd = _cs_record_create_temp (self->path, ".part", self->owner_uid, self->owner_gid,
@@ -726,7 +688,7 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
   if (self->fd < 0)
     return FALSE;
 
-  header = build_header (self, &table_pos);
+  header = _cs_tracedat_writer_build_header (self, &table_pos);
 
   /* The CPU data starts on the page after the header; each CPU's pages
    * follow the previous CPU's, so every CPU starts page-aligned. */
@@ -737,7 +699,7 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
       offsets[cpu] = pos;
       pos += self->cpus[cpu].size;
     }
-  set_cpu_table (self, header, table_pos, offsets);
+  _cs_tracedat_writer_set_cpu_table (self, header, table_pos, offsets);
 
   if (!_cs_record_write_all (self->fd, header->data, header->len, self->path, error) ||
       !write_padding (self, header->len, &pos, error))
@@ -745,217 +707,16 @@ cs_tracedat_writer_finish (CsTracedatWriter  *self,
 
   for (guint cpu = 0; cpu < self->n_cpus; cpu++)
     if (self->cpus[cpu].size > 0 &&
-        !copy_range (self, cpu, self->cpus[cpu].fd, 0, self->cpus[cpu].size, offsets[cpu],
+        !_cs_tracedat_writer_copy_range (self, cpu, self->cpus[cpu].fd, 0, self->cpus[cpu].size, offsets[cpu],
                      cancellable, error))
       goto fail;
 
-  if (!close_output (self, error))
+  if (!_cs_tracedat_writer_close_output (self, error))
     goto fail;
   return TRUE;
 
 fail:
   cs_tracedat_writer_abort (self);
-  return FALSE;
-}
-
-/* What cs_tracedat_writer_finish_growing() wrote last. */
-struct _CsTracedatGrowth
-{
-  char *path;
-  guint n_cpus;
-  guint64 header_room;    /* the first CPU's data starts here */
-  gsize header_len;       /* the header written last */
-  guint64 *offset;        /* per CPU: where its data starts */
-  guint64 *room;          /* per CPU: bytes it may grow to */
-  guint64 *size;          /* per CPU: bytes of its data in the file */
-};
-
-/**
- * cs_tracedat_growth_free:
- * @growth: (transfer full) (nullable): what cs_tracedat_writer_finish_growing()
- *   keeps
- */
-void
-cs_tracedat_growth_free (CsTracedatGrowth *growth)
-{
-  if (growth == NULL)
-    return;
-  g_free (growth->path);
-  g_free (growth->offset);
-  g_free (growth->room);
-  g_free (growth->size);
-  g_free (growth);
-}
-
-/* Whether the file @g describes can take @self's data and @header_len
- * bytes of header in place. */
-static gboolean
-growth_fits (CsTracedatWriter       *self,
-             const CsTracedatGrowth *g,
-             gsize                   header_len)
-{
-  if (g == NULL || g->n_cpus != self->n_cpus || header_len > g->header_room ||
-      !g_file_test (g->path, G_FILE_TEST_IS_REGULAR))
-    return FALSE;
-  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
-    if (self->cpus[cpu].size < g->size[cpu] || self->cpus[cpu].size > g->room[cpu])
-      return FALSE;
-  return TRUE;
-}
-
-/* A layout with room for 8 times what there is (at least 256 MiB a CPU):
- * the whole file is written again only when a CPU's data outgrows that,
- * so each byte is copied about 1.15 times, and a long recording pauses
- * its refreshes for such a copy at 256 MiB, 2 GiB and 16 GiB of a CPU.
- * The rooms are holes: the file's apparent size is larger than its data,
- * its disk use is not. */
-static CsTracedatGrowth *
-growth_new (CsTracedatWriter *self,
-            gsize             header_len)
-{
-  CsTracedatGrowth *g = g_new0 (CsTracedatGrowth, 1);
-  guint64 page = self->page_size, pos;
-
-  g->n_cpus = self->n_cpus;
-  g->offset = g_new0 (guint64, MAX (self->n_cpus, 1));
-  g->room = g_new0 (guint64, MAX (self->n_cpus, 1));
-  g->size = g_new0 (guint64, MAX (self->n_cpus, 1));
-  g->header_room = (MAX ((guint64) header_len * 2, 1024 * 1024) + page - 1) / page * page;
-  pos = g->header_room;
-  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
-    {
-      g->offset[cpu] = pos;
-      g->room[cpu] = (MAX (self->cpus[cpu].size * 8, (guint64) 256 * 1024 * 1024) + page - 1)
-                     / page * page;
-      pos += g->room[cpu];
-    }
-  return g;
-}
-
-/**
- * cs_tracedat_writer_finish_growing:
- * @self: a writer with everything set, as for cs_tracedat_writer_finish()
- * @growth: (inout) (transfer full): what the previous call kept, or %NULL
- *   the first time; free it with cs_tracedat_growth_free()
- * @cancellable: (nullable): stops the copy of the CPU data
- * @error: as for cs_tracedat_writer_finish()
- *
- * Writes the same trace.dat as cs_tracedat_writer_finish(), for a series
- * of files whose CPU data each extend the previous one's (the snapshots
- * of a recording in progress), at a cost that follows what was added, not
- * what the file holds.  Each CPU's data is placed with room to grow (the
- * rest of its room is a hole: the file takes no more disk than its data).
- * When @growth describes the file written last and it still exists, and
- * every CPU's data still fits its room, the new path becomes a hard link
- * to that file, which is updated in place: the data added since is
- * copied, then the header (with the new sizes) rewritten.  Otherwise a new
- * file is written, under a temporary name and renamed.  The data of the
- * earlier files is never changed: a reader of one of them, which knows
- * its sizes from its header, reads the same records (only the header
- * bytes after the kallsyms and printk formats change).
- *
- * Returns: %TRUE when the path was written
- */
-gboolean
-cs_tracedat_writer_finish_growing (CsTracedatWriter  *self,
-                                   CsTracedatGrowth **growth,
-                                   GCancellable      *cancellable,
-                                   GError           **error)
-{
-  g_autoptr(GByteArray) header = NULL;
-  CsTracedatGrowth *g = *growth;
-  gsize table_pos = 0;
-  gboolean in_place;
-  guint64 end = 0;
-  struct stat st;
-
-  g_return_val_if_fail (CS_IS_TRACEDAT_WRITER (self), FALSE);
-  g_return_val_if_fail (self->fd < 0, FALSE);
-
-  if (self->header_page == NULL || self->header_event == NULL)
-    return cs_tracedat_writer_finish (self, cancellable, error);
-  if (!check_sizes (self, error))
-    return FALSE;
-
-  header = build_header (self, &table_pos);
-  in_place = growth_fits (self, g, header->len) &&
-             _cs_record_link (g->path, self->path, self->owner_uid, self->owner_gid, NULL);
-  if (in_place)
-    {
-      self->fd = open (self->path, O_WRONLY | O_CLOEXEC);
-      if (self->fd < 0)
-        {
-          _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
-          g_unlink (self->path);
-          return FALSE;
-        }
-    }
-  else
-    {
-      g = growth_new (self, header->len);
-      self->fd = _cs_record_create_temp (self->path, ".part", self->owner_uid, self->owner_gid,
-                                         &self->temp_path, error);
-      if (self->fd < 0)
-        {
-          cs_tracedat_growth_free (g);
-          return FALSE;
-        }
-    }
-
-  /* The data first, the header last: a reader of this file never finds
-   * sizes its data does not have yet. */
-  set_cpu_table (self, header, table_pos, g->offset);
-  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
-    {
-      guint64 from = in_place ? g->size[cpu] : 0;
-
-      if (self->cpus[cpu].size > from &&
-          !copy_range (self, cpu, self->cpus[cpu].fd, from, self->cpus[cpu].size, g->offset[cpu],
-                       cancellable, error))
-        goto fail;
-      end = MAX (end, g->offset[cpu] + self->cpus[cpu].size);
-    }
-  /* The last CPU's data may be empty: the file reaches where it starts. */
-  if (fstat (self->fd, &st) != 0 || ((guint64) st.st_size < end && ftruncate (self->fd, (off_t) end) != 0))
-    {
-      _cs_record_output_error (error, errno, _("Cannot write “%s”"), self->path);
-      goto fail;
-    }
-  if (!pwrite_all (self, header->data, header->len, 0, error))
-    goto fail;
-  if (in_place && header->len < g->header_len)
-    {
-      g_autofree guint8 *zeros = g_malloc0 (g->header_len - header->len);
-
-      if (!pwrite_all (self, zeros, g->header_len - header->len, header->len, error))
-        goto fail;
-    }
-  if (!close_output (self, error))
-    goto fail;
-
-  g->header_len = header->len;
-  for (guint cpu = 0; cpu < self->n_cpus; cpu++)
-    g->size[cpu] = self->cpus[cpu].size;
-  g_free (g->path);
-  g->path = g_strdup (self->path);
-  if (g != *growth)
-    {
-      cs_tracedat_growth_free (*growth);
-      *growth = g;
-    }
-  return TRUE;
-
-fail:
-  cs_tracedat_writer_abort (self);
-  if (in_place)
-    {
-      /* The link is the only name of nothing new: the file written last
-       * keeps its own name and header. */
-      g_unlink (self->path);
-      g_clear_pointer (growth, cs_tracedat_growth_free);
-    }
-  else
-    cs_tracedat_growth_free (g);
   return FALSE;
 }
 
