@@ -19,70 +19,10 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cs-trace-file.h"
-#include "cs-tracedat-reader.h"
-#include "cs-text-import.h"
-
-/* Exported by libtracecmd 1.3 but declared only in its private header
- * (trace-cmd-private.h); the public header has no way to ask how many
- * CPUs a recording has. */
-int tracecmd_cpus (struct tracecmd_input *handle);
+#include "cs-trace-file-private.h"
 
 /* "\027\010\104tracing": the magic of trace-cmd.dat(5). */
 static const guint8 tracedat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-/* Records read by cursors that have been freed; see
- * cs_trace_file_get_n_records_read(). */
-G_LOCK_DEFINE_STATIC (n_records_read);
-static guint64 n_records_read;
-
-struct _CsTraceFile
-{
-  GObject parent_instance;
-
-  char *path;
-  /* For trace text: the trace.dat converted from it (cs-text-import.c),
-   * which is what is read; NULL for a recording. */
-  char *data_path;
-  CsTextImportReport *text_report;
-  /* Chronoscope's own reader checks every recording's headers and section
-   * bounds first (libtracecmd crashes on a v6 file cut inside its data) and
-   * reads compressed data, which libtracecmd 3.1.6 reads super-linearly
-   * and cannot read at all when compressed with zlib. */
-  CsTracedatReader *reader;
-  gboolean own_data;     /* records come from @reader, not libtracecmd */
-  CsTracedatRecord read_at_own;
-
-  struct tracecmd_input *handle;
-  /* The top buffer (handle) and the instance buffers (recordings made with
-   * `trace-cmd extract -B` or `record -B` keep their events there); their
-   * events are merged per CPU. */
-  GPtrArray *buffers;
-  char *clock;
-  guint n_cpus;
-
-  /* read_at() keeps its record until the next call. */
-  struct tep_record *read_at_record;
-};
-
-/* A record's offset carries its buffer in the top bits; file offsets and
- * libtracecmd's positions in decompressed data stay far below 2^56. */
-#define BUFFER_SHIFT 56
-#define OFFSET_MASK ((G_GUINT64_CONSTANT (1) << BUFFER_SHIFT) - 1)
-#define MAX_BUFFERS 255
-
-struct _CsCpuCursor
-{
-  CsTraceFile *file;     /* owned */
-  guint cpu;
-  CsTracedatCpu *own;    /* when the file's own_data */
-  /* Per buffer: its next record (NULL when not read yet or exhausted). */
-  struct tep_record **pending;
-  gboolean *started;
-  gboolean *done;
-  struct tep_record *record;   /* the one handed out last */
-  guint64 n_read;
-};
 
 G_DEFINE_FINAL_TYPE (CsTraceFile, cs_trace_file, G_TYPE_OBJECT)
 
@@ -565,8 +505,8 @@ clamp_ts (guint64 ts)
   return (gint64) MIN (ts, (guint64) CS_TRACE_FILE_MAX_TS_NS);
 }
 
-static void
-fill_record (CsRecord          *out,
+void
+_cs_trace_file_fill_record (CsRecord          *out,
              guint              cpu,
              guint              buffer,
              struct tep_record *rec)
@@ -578,8 +518,8 @@ fill_record (CsRecord          *out,
   out->tep_record = rec;
 }
 
-static void
-fill_own_record (CsRecord               *out,
+void
+_cs_trace_file_fill_own_record (CsRecord               *out,
                  const CsTracedatRecord *rec)
 {
   out->ts_ns = clamp_ts ((guint64) rec->ts_ns);
@@ -621,7 +561,7 @@ cs_trace_file_read_at (CsTraceFile *self,
     {
       if (!cs_tracedat_reader_read_at (self->reader, cpu, offset, &self->read_at_own, error))
         return FALSE;
-      fill_own_record (record, &self->read_at_own);
+      _cs_trace_file_fill_own_record (record, &self->read_at_own);
       return TRUE;
     }
 
@@ -638,7 +578,7 @@ cs_trace_file_read_at (CsTraceFile *self,
       return FALSE;
     }
   self->read_at_record = rec;
-  fill_record (record, cpu, buffer, rec);
+  _cs_trace_file_fill_record (record, cpu, buffer, rec);
   return TRUE;
 }
 
@@ -689,90 +629,6 @@ cs_trace_file_get_cursors_are_independent (CsTraceFile *self)
 }
 
 /**
- * cs_trace_file_open_cpu:
- * @self: a recording
- * @cpu: 0 .. n_cpus - 1
- * @error: unused for now; reserved for readers that fail on open
- *
- * Starts reading one CPU's ring-buffer data from its first record.
- *
- * Returns: (transfer full): a cursor holding a reference on @self
- */
-CsCpuCursor *
-cs_trace_file_open_cpu (CsTraceFile  *self,
-                        guint         cpu,
-                        GError      **error)
-{
-  CsCpuCursor *cursor;
-
-  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
-  g_return_val_if_fail (cpu < self->n_cpus, NULL);
-
-  cursor = g_new0 (CsCpuCursor, 1);
-  cursor->file = g_object_ref (self);
-  cursor->cpu = cpu;
-  if (self->own_data)
-    {
-      cursor->own = cs_tracedat_reader_open_cpu (self->reader, cpu, error);
-      if (cursor->own == NULL)
-        {
-          cs_cpu_cursor_free (cursor);
-          return NULL;
-        }
-    }
-  cursor->pending = g_new0 (struct tep_record *, self->buffers->len);
-  cursor->started = g_new0 (gboolean, self->buffers->len);
-  cursor->done = g_new0 (gboolean, self->buffers->len);
-  return cursor;
-}
-
-/**
- * cs_trace_file_open_cpu_at:
- * @self: a recording whose CPU data are uncompressed, in this reader's own
- *   streams (cs_trace_file_get_cursors_are_independent())
- * @cpu: 0 .. n_cpus - 1
- * @data_pos: where to start, in bytes from the start of the CPU's data
- *   (trace-cmd.dat.v6(5): the flyrecord section's offset of the CPU); on a
- *   page boundary, at most the data's size
- * @data_offset: (out) (optional): where the CPU's data starts in the file
- * @error: %CS_INDEX_ERROR_UNSUPPORTED for compressed data or a file read by
- *   libtracecmd; %CS_INDEX_ERROR_CORRUPT for a @data_pos off a page boundary
- *   or past the data
- *
- * Like cs_trace_file_open_cpu(), from the page at @data_pos instead of the
- * first: for a recording in progress whose snapshots each add whole pages
- * to each CPU's data, this reads only what a snapshot added.
- *
- * Returns: (transfer full): a cursor, or %NULL with @error set
- */
-CsCpuCursor *
-cs_trace_file_open_cpu_at (CsTraceFile  *self,
-                           guint         cpu,
-                           guint64       data_pos,
-                           guint64      *data_offset,
-                           GError      **error)
-{
-  g_autoptr(CsCpuCursor) cursor = NULL;
-
-  g_return_val_if_fail (CS_IS_TRACE_FILE (self), NULL);
-  g_return_val_if_fail (cpu < self->n_cpus, NULL);
-
-  if (!self->own_data)
-    {
-      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   _("%s: a recording with buffer instances cannot be read from a position"),
-                   self->path);
-      return NULL;
-    }
-  cursor = cs_trace_file_open_cpu (self, cpu, error);
-  if (cursor == NULL || !cs_tracedat_cpu_skip_to (cursor->own, data_pos, error))
-    return NULL;
-  if (data_offset != NULL)
-    *data_offset = cs_tracedat_reader_get_cpu_data_offset (self->reader, cpu);
-  return g_steal_pointer (&cursor);
-}
-
-/**
  * cs_trace_file_get_cpu_data_offset:
  * @self: a recording read by this reader's own streams
  * @cpu: 0 .. n_cpus - 1
@@ -805,183 +661,6 @@ cs_trace_file_get_cpu_data_size (CsTraceFile *self,
   g_return_val_if_fail (CS_IS_TRACE_FILE (self), 0);
   g_return_val_if_fail (cpu < self->n_cpus, 0);
   return self->own_data ? cs_tracedat_reader_get_cpu_data_size (self->reader, cpu) : 0;
-}
-
-/**
- * cs_cpu_cursor_get_tep:
- * @cursor: a cursor
- *
- * Returns: (transfer none): the libtraceevent handle to use with the
- *   cursor's records
- */
-struct tep_handle *
-cs_cpu_cursor_get_tep (CsCpuCursor *cursor)
-{
-  /* With independent cursors this is the file's handle, shared by the
-   * threads: see warm_up_tep(). */
-  return cs_trace_file_get_tep (cursor->file);
-}
-
-/**
- * cs_cpu_cursor_next:
- * @cursor: a cursor
- * @record: (out caller-allocates): the next record, valid until the next
- *   call
- * @error: set when the data is damaged
- *
- * Advances to the next record of the CPU, in time order.
- *
- * Returns: %TRUE with @record filled; %FALSE at the end (@error unset) or on
- *   error (@error set)
- */
-gboolean
-cs_cpu_cursor_next (CsCpuCursor *cursor,
-                    CsRecord    *record,
-                    GError     **error)
-{
-  GPtrArray *buffers = cursor->file->buffers;
-  int best = -1;
-
-  if (cursor->own != NULL)
-    {
-      CsTracedatRecord rec;
-
-      if (!cs_tracedat_cpu_next (cursor->own, &rec, error))
-        return FALSE;
-      cursor->n_read++;
-      fill_own_record (record, &rec);
-      return TRUE;
-    }
-
-  g_clear_pointer (&cursor->record, tracecmd_free_record);
-
-  /* Merge the buffers' records of this CPU by timestamp (almost always
-   * only the top buffer or one instance has any). */
-  for (guint b = 0; b < buffers->len; b++)
-    {
-      struct tracecmd_input *handle = g_ptr_array_index (buffers, b);
-
-      if (cursor->pending[b] == NULL && !cursor->done[b])
-        {
-          if ((int) cursor->cpu >= tracecmd_cpus (handle))
-            cursor->pending[b] = NULL;
-          else if (!cursor->started[b])
-            cursor->pending[b] = tracecmd_read_cpu_first (handle, cursor->cpu);
-          else
-            cursor->pending[b] = tracecmd_read_data (handle, cursor->cpu);
-          cursor->started[b] = TRUE;
-          cursor->done[b] = cursor->pending[b] == NULL;
-        }
-      if (cursor->pending[b] != NULL &&
-          (best < 0 || cursor->pending[b]->ts < cursor->pending[best]->ts))
-        best = b;
-    }
-  if (best < 0)
-    return FALSE;
-
-  cursor->record = cursor->pending[best];
-  cursor->pending[best] = NULL;
-  cursor->n_read++;
-  fill_record (record, cursor->cpu, best, cursor->record);
-  return TRUE;
-}
-
-/**
- * cs_cpu_cursor_free:
- * @cursor: (transfer full): a cursor
- */
-void
-cs_cpu_cursor_free (CsCpuCursor *cursor)
-{
-  if (cursor == NULL)
-    return;
-  g_clear_pointer (&cursor->record, tracecmd_free_record);
-  g_clear_pointer (&cursor->own, cs_tracedat_cpu_free);
-  for (guint b = 0; cursor->pending != NULL && b < cursor->file->buffers->len; b++)
-    g_clear_pointer (&cursor->pending[b], tracecmd_free_record);
-  g_free (cursor->pending);
-  g_free (cursor->started);
-  g_free (cursor->done);
-  g_object_unref (cursor->file);
-  G_LOCK (n_records_read);
-  n_records_read += cursor->n_read;
-  G_UNLOCK (n_records_read);
-  g_free (cursor);
-}
-
-/**
- * cs_trace_file_get_n_records_read:
- *
- * Counts the records read by the cursors of the process that have been
- * freed; tests use it to prove that reopening a recording reuses its index.
- * Any thread.
- *
- * Returns: the count
- */
-guint64
-cs_trace_file_get_n_records_read (void)
-{
-  guint64 n;
-
-  G_LOCK (n_records_read);
-  n = n_records_read;
-  G_UNLOCK (n_records_read);
-  return n;
-}
-
-/**
- * cs_cpu_cursor_read_at:
- * @cursor: a cursor of a recording whose cursors are independent
- *   (cs_trace_file_get_cursors_are_independent())
- * @offset: a #CsRecord offset seen earlier on the cursor's CPU
- * @record: (out caller-allocates): the record, valid until the next call
- *   on @cursor
- * @error: %CS_INDEX_ERROR_CORRUPT when no record starts at @offset,
- *   %CS_INDEX_ERROR_UNSUPPORTED when the cursors of the recording are not
- *   independent (libtracecmd reads them)
- *
- * Like cs_trace_file_read_at(), on the cursor's own stream: threads that
- * each hold a cursor of another CPU read records at once.  The cursor
- * then goes on from the record after @offset.  Reading offsets in
- * increasing order reuses the data read for the previous one.
- *
- * Thread: the cursor's.
- *
- * Returns: %TRUE on success
- */
-gboolean
-cs_cpu_cursor_read_at (CsCpuCursor  *cursor,
-                       guint64       offset,
-                       CsRecord     *record,
-                       GError      **error)
-{
-  CsTracedatRecord rec;
-  GError *local = NULL;
-
-  g_return_val_if_fail (cursor != NULL && record != NULL, FALSE);
-
-  if (cursor->own == NULL)
-    {
-      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
-                   "%s: CPU %u: records are read at an offset only through the recording",
-                   cursor->file->path, cursor->cpu);
-      return FALSE;
-    }
-  if (!cs_tracedat_cpu_seek (cursor->own, offset, error))
-    return FALSE;
-  if (!cs_tracedat_cpu_next (cursor->own, &rec, &local))
-    {
-      if (local != NULL)
-        g_propagate_error (error, local);
-      else
-        g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                     _("%s has no event of CPU %u at offset %" PRIu64),
-                     cursor->file->path, cursor->cpu, offset);
-      return FALSE;
-    }
-  cursor->n_read++;
-  fill_own_record (record, &rec);
-  return TRUE;
 }
 
 /**
