@@ -99,6 +99,13 @@ list_is_ready (gpointer data)
   return list != NULL && cs_event_list_get_ready (list);
 }
 
+/* The list counted its rows and selected a row again (after a filter). */
+static gboolean
+list_has_selection (gpointer data)
+{
+  return list_is_ready (data) && cs_event_list_view_get_selected_item (data) != NULL;
+}
+
 static gboolean
 search_is_idle (gpointer data)
 {
@@ -657,9 +664,7 @@ test_filtered (Fixture       *fixture,
     const CsEvent *now;
 
     cs_event_list_set_filter (fixture->list, NULL);
-    cs_test_wait_until (list_is_ready, fixture->view, "no filter");
-    cs_test_spin (100);
-    g_assert_nonnull (cs_event_list_view_get_selected_item (fixture->view));
+    cs_test_wait_until (list_has_selection, fixture->view, "the selection without the filter");
     now = cs_event_item_get_event (cs_event_list_view_get_selected_item (fixture->view));
     g_assert_cmpint (now->ts_ns, ==, selected.ts_ns);
     g_assert_cmpuint (now->cpu, ==, selected.cpu);
@@ -669,9 +674,7 @@ test_filtered (Fixture       *fixture,
     cs_event_filter_remove (filter, CS_FILTER_CPU, 0);
     cs_event_filter_add (filter, CS_FILTER_CPU, 1);
     cs_event_list_set_filter (fixture->list, filter);
-    cs_test_wait_until (list_is_ready, fixture->view, "the CPU 1 filter");
-    cs_test_spin (100);
-    g_assert_nonnull (cs_event_list_view_get_selected_item (fixture->view));
+    cs_test_wait_until (list_has_selection, fixture->view, "the selection with the CPU 1 filter");
     now = cs_event_item_get_event (cs_event_list_view_get_selected_item (fixture->view));
     g_assert_cmpuint (now->cpu, ==, 1);
     g_assert_cmpint (now->ts_ns, >=, selected.ts_ns);
