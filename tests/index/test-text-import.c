@@ -365,16 +365,23 @@ compare (CsDocument *dat,
       if (!exact_ns)
         {
           /* Ties across CPUs can pair a wakeup differently: the count, to
-           * a few percent; the latencies' sum, to 2 µs each. */
-          gint64 sa = 0, sb = 0;
+           * a few percent; each latency to 2 µs (the text's rounding of
+           * its two ends), but for a tenth of them (+1) paired with
+           * another switch. */
+          guint n_off = 0;
 
           g_assert_cmpint (ABS ((gint64) wa->len - (gint64) wb->len) / 3, <=, 1 + wa->len / 3 / 20);
-          for (guint k = 0; k < wa->len; k += 3)
-            sa += g_array_index (wa, gint64, k + 1) - g_array_index (wa, gint64, k);
-          for (guint k = 0; k < wb->len; k += 3)
-            sb += g_array_index (wb, gint64, k + 1) - g_array_index (wb, gint64, k);
           if (wa->len == wb->len)
-            g_assert_cmpint (ABS (sa - sb), <=, (gint64) (wa->len / 3 + 1) * 2 * tolerance);
+            {
+              for (guint k = 0; k < wa->len; k += 3)
+                {
+                  gint64 la = g_array_index (wa, gint64, k + 1) - g_array_index (wa, gint64, k);
+                  gint64 lb = g_array_index (wb, gint64, k + 1) - g_array_index (wb, gint64, k);
+
+                  n_off += ABS (la - lb) > 2 * tolerance;
+                }
+              g_assert_cmpuint (n_off, <=, 1 + wa->len / 3 / 10);
+            }
           continue;
         }
       g_assert_cmpuint (wa->len, ==, wb->len);
