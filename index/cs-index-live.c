@@ -81,7 +81,6 @@ struct _CsIndexLive
 typedef struct {
   CsIndexInserts *ins;
   GError **error;
-  gboolean emitted;
 } Sink;
 
 static void
@@ -92,7 +91,6 @@ emit_to_sink (CsScanChunk *chunk,
 
   if (*sink->error == NULL)
     _cs_index_insert_chunk (sink->ins, chunk, sink->error);
-  sink->emitted = TRUE;
   cs_scan_chunk_free (chunk);
 }
 
@@ -362,13 +360,11 @@ scan_file (CsIndexLive  *self,
            CsTraceFile  *file,
            GError      **error)
 {
-  Sink sink = { &self->ins, &self->insert_error, FALSE };
+  /* The sample reads below store chunks in the base directly, not in
+   * since_spare: they run only until the grid is chosen, before any index
+   * is written and so before any spare exists. */
+  Sink sink = { &self->ins, &self->insert_error };
 
-  /* Only the sample reads below store chunks in the base before
-   * continue_scans(), and only until the grid is chosen, before any index
-   * was written and so before any spare. */
-  if (!self->has_grid)
-    join_spare (self);
   for (guint cpu = 0; cpu < self->n_cpus; cpu++)
     {
       if (self->scans[cpu] == NULL)
@@ -387,9 +383,6 @@ scan_file (CsIndexLive  *self,
           !_cs_cpu_scan_read_sample (self->scans[cpu], CS_SCAN_SAMPLE_RECORDS, error))
         return FALSE;
     }
-  /* Chunks the spare was not told of. */
-  if (sink.emitted)
-    drop_spare (self);
   if (self->insert_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&self->insert_error));
@@ -473,7 +466,7 @@ close_scans (CsIndexLive  *self,
   g_auto(CsIndexInserts) ins = { 0 };
   g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_result_free);
   GError *insert_error = NULL;
-  Sink sink = { &ins, &insert_error, FALSE };
+  Sink sink = { &ins, &insert_error };
 
   if (!_cs_sqlite_exec (db, "BEGIN;", error) ||
       !_cs_index_inserts_prepare (db, &ins, error))
