@@ -100,6 +100,11 @@ CsRangeStats *cs_document_compute_range_stats (CsDocument    *self,
                                                GCancellable  *cancellable,
                                                GError       **error);
 void          cs_range_stats_free             (CsRangeStats  *stats);
+GArray       *cs_document_compute_task_times  (CsDocument    *self,
+                                               gint64         begin_ns,
+                                               gint64         end_ns,
+                                               GCancellable  *cancellable,
+                                               GError       **error);
 
 
 /**

@@ -12,7 +12,9 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <sys/wait.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "cs-document.h"
@@ -151,6 +153,16 @@ compute (CsDocument *doc,
   return st;
 }
 
+/* The recording at @path, or NULL when it cannot be read or has no events
+ * (the damaged ones of the recordings listed). */
+static CsDocument *
+load_with_events (const char *path)
+{
+  g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, NULL);
+
+  return doc != NULL && cs_document_get_n_events (doc) > 0 ? g_steal_pointer (&doc) : NULL;
+}
+
 static void
 test_match_oracle (void)
 {
@@ -160,12 +172,11 @@ test_match_oracle (void)
   for (guint p = 0; p < paths->len; p++)
     {
       const char *path = paths->pdata[p];
-      g_autoptr(GError) error = NULL;
-      g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+      g_autoptr(CsDocument) doc = load_with_events (path);
       gint64 first, last;
       GRand *rand;
 
-      if (doc == NULL || cs_document_get_n_events (doc) == 0)
+      if (doc == NULL)
         continue;
       first = cs_document_get_first_ns (doc);
       last = cs_document_get_last_ns (doc);
@@ -261,6 +272,76 @@ test_wakeups_kept (void)
     }
 }
 
+/* Compares cs_document_compute_task_times() with the range's statistics on
+ * six spans of @doc; returns how many, and counts in *@n_outside those
+ * long enough to be read outside. */
+static guint
+compare_task_times (CsDocument *doc,
+                    const char *path,
+                    guint      *n_outside)
+{
+  g_autofree char *kept = g_strconcat (cs_document_get_index_path (doc), ".wakeups", NULL);
+  gint64 first = cs_document_get_first_ns (doc);
+  gint64 len = cs_document_get_last_ns (doc) - first + 1;
+  /* The whole recording; spans of 9/10, 3/5 (read outside), 2/5, 1/10
+   * (read inside) of it; one past its end. */
+  const gint64 tenths[][2] = { { -1, -1 }, { 1, 10 }, { 2, 8 }, { 3, 7 }, { 6, 7 }, { 11, 12 } };
+
+  g_unlink (kept);
+  for (guint r = 0; r < G_N_ELEMENTS (tenths); r++)
+    {
+      gint64 begin = r == 0 ? G_MININT64 : first + len / 10 * tenths[r][0];
+      gint64 end = r == 0 ? G_MAXINT64 : first + len / 10 * tenths[r][1];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GArray) times = cs_document_compute_task_times (doc, begin, end, NULL, &error);
+      g_autoptr(CsRangeStats) st = NULL;
+
+      g_assert_no_error (error);
+      g_assert_false (g_file_test (kept, G_FILE_TEST_EXISTS));
+      st = compute (doc, begin, end);
+      if (times->len != st->tasks->len)
+        g_error ("%s [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "): %u tasks, the range's "
+                 "statistics have %u", path, st->begin_ns, st->end_ns, times->len, st->tasks->len);
+      for (guint i = 0; i < times->len; i++)
+        {
+          const CsTaskTime *a = &g_array_index (times, CsTaskTime, i);
+          const CsTaskTime *b = &g_array_index (st->tasks, CsTaskTime, i);
+
+          if (a->pid != b->pid || a->runtime_ns != b->runtime_ns)
+            g_error ("%s [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), task %u: pid %d ran %"
+                     G_GINT64_FORMAT " ns, the range's statistics say pid %d ran %"
+                     G_GINT64_FORMAT " ns", path, st->begin_ns, st->end_ns, i, a->pid,
+                     a->runtime_ns, b->pid, b->runtime_ns);
+          g_assert_cmpfloat (fabs (a->share - b->share), <, 1e-12);
+        }
+      *n_outside += !st->whole && (st->end_ns - st->begin_ns) * 2 > len && times->len > 0;
+      g_unlink (kept);
+    }
+  return G_N_ELEMENTS (tenths);
+}
+
+/* cs_document_compute_task_times() gives the tasks of the range's
+ * statistics (checked against the oracle above), the same figures in the
+ * same order, whether it reads the span's slices, those outside a long
+ * span, or the tasks table; and it never computes the wakeup summary. */
+static void
+test_task_times (void)
+{
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
+  guint n_spans = 0, n_outside = 0;
+
+  for (guint p = 0; p < paths->len; p++)
+    {
+      g_autoptr(CsDocument) doc = load_with_events (paths->pdata[p]);
+
+      if (doc != NULL)
+        n_spans += compare_task_times (doc, paths->pdata[p], &n_outside);
+    }
+  g_test_message ("%u spans compared, %u read outside the span", n_spans, n_outside);
+  g_assert_cmpuint (n_spans, >=, 30);
+  g_assert_cmpuint (n_outside, >=, 5);
+}
+
 static void
 test_cancel (void)
 {
@@ -285,6 +366,7 @@ main (int    argc,
   g_test_add_func ("/cs/index/RangeStats/match-report", test_match_oracle);
   g_test_add_func ("/cs/index/RangeStats/halves-add-up", test_halves_add_up);
   g_test_add_func ("/cs/index/RangeStats/whole-wakeups-kept", test_wakeups_kept);
+  g_test_add_func ("/cs/index/RangeStats/task-times", test_task_times);
   g_test_add_func ("/cs/index/RangeStats/cancel", test_cancel);
   return g_test_run ();
 }
