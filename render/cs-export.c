@@ -121,13 +121,16 @@ collect_legend (CsTimelineRenderer    *renderer,
  * @begin_ns: start of the span (trace clock, ns), inclusive
  * @end_ns: its end, exclusive
  * @cancellable: (nullable): stops the computation
- * @error: cs_document_compute_range_stats()'s errors, %G_IO_ERROR_CANCELLED
+ * @error: cs_document_compute_task_times()'s errors, %G_IO_ERROR_CANCELLED
  *
  * The tasks an export's legend lists after the task plots: those that ran
- * in [@begin_ns, @end_ns), longest first.  The slow part of an export of
- * a large span (the range statistics), split off so that the window can
- * run it in a worker thread and draw on the main thread
- * (#CsExportOptions.legend_tasks).
+ * in [@begin_ns, @end_ns), longest first (ties by increasing pid), as
+ * cs_document_compute_task_times() gives them.  Nothing else of the
+ * range's statistics is computed (no event counts, no wakeup latencies):
+ * for the whole recording this reads only the index's tasks table, for a
+ * span at most half the recording's sched_switch slices.  Split off so
+ * that the window can run it in a worker thread and draw on the main
+ * thread (#CsExportOptions.legend_tasks).
  *
  * Returns: (transfer full) (element-type gint32) (nullable): the pids
  */
@@ -138,22 +141,21 @@ cs_export_compute_legend_tasks (CsDocument    *document,
                                 GCancellable  *cancellable,
                                 GError       **error)
 {
-  CsRangeStats *stats;
+  g_autoptr(GArray) times = NULL;
   GArray *tasks;
 
   g_return_val_if_fail (CS_IS_DOCUMENT (document), NULL);
 
-  stats = cs_document_compute_range_stats (document, begin_ns, end_ns, cancellable, error);
-  if (stats == NULL)
+  times = cs_document_compute_task_times (document, begin_ns, end_ns, cancellable, error);
+  if (times == NULL)
     return NULL;
-  tasks = g_array_sized_new (FALSE, FALSE, sizeof (gint32), stats->tasks->len);
-  for (guint i = 0; i < stats->tasks->len; i++)
+  tasks = g_array_sized_new (FALSE, FALSE, sizeof (gint32), times->len);
+  for (guint i = 0; i < times->len; i++)
     {
-      gint32 pid = g_array_index (stats->tasks, CsTaskTime, i).pid;
+      gint32 pid = g_array_index (times, CsTaskTime, i).pid;
 
       g_array_append_val (tasks, pid);
     }
-  cs_range_stats_free (stats);
   return tasks;
 }
 

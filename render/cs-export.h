@@ -93,8 +93,8 @@ typedef enum {
  * @legend_tasks: (nullable) (element-type gint32): the tasks that ran
  *   longest in the span, longest first, as cs_export_compute_legend_tasks()
  *   gives them (computed beforehand, e.g. in a worker thread); NULL: the
- *   export computes them while it draws (which can take seconds on a large
- *   recording).  Borrowed.
+ *   export computes them while it draws (instant for the whole recording,
+ *   at most half its sched_switch slices for a span).  Borrowed.
  *
  * What to export.  Initialise with cs_export_options_init().
  */

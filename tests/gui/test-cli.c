@@ -408,6 +408,48 @@ test_render_default_size (void)
   g_assert_cmpint (stats.height, >, 40);
 }
 
+/* The files of the index cache (the test's own XDG_CACHE_HOME) whose names
+ * end with @suffix. */
+static guint
+count_cached (const char *suffix)
+{
+  g_autofree char *dir_path = g_build_filename (g_get_user_cache_dir (), "chronoscope", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    n += g_str_has_suffix (name, suffix);
+  return n;
+}
+
+/* `render` right after the index is built draws the view and nothing more:
+ * it computes no statistics the picture does not show (the wakeup summary
+ * the whole recording's statistics keep beside the index stays absent),
+ * with the legend or without; `stats` does compute it. */
+static void
+test_render_no_statistics (void)
+{
+  g_autofree char *path = main_recording ();
+  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fresh.png", NULL);
+  g_autofree char *pdf = g_build_filename (g_get_tmp_dir (), "fresh.pdf", NULL);
+  g_auto(Run) png_run = { 0 };
+  g_auto(Run) pdf_run = { 0 };
+  g_auto(Run) stats_run = { 0 };
+
+  g_assert_cmpuint (count_cached (".csindex"), ==, 0);
+  run_chronoscope (&png_run, "render", path, "-o", out, "--width", "1920", "--height", "1080", NULL);
+  g_assert_cmpint (png_run.status, ==, 0);
+  run_chronoscope (&pdf_run, "render", path, "-o", pdf, NULL);
+  g_assert_cmpint (pdf_run.status, ==, 0);
+  g_assert_cmpuint (count_cached (".csindex"), ==, 1);
+  g_assert_cmpuint (count_cached (".wakeups"), ==, 0);
+
+  run_chronoscope (&stats_run, "stats", path, "--json", NULL);
+  g_assert_cmpint (stats_run.status, ==, 0);
+  g_assert_cmpuint (count_cached (".wakeups"), ==, 1);
+}
+
 /* KernelShark's plot options: --cpu chooses the CPU plots, --pid and --task
  * add task plots below them; each plot is 40 px high, 4 px apart, under a
  * 28 px axis. */
@@ -631,6 +673,7 @@ main (int   argc,
   g_test_add_func ("/cs/cli/arguments", test_bad_arguments);
   g_test_add_func ("/cs/cli/render/png", test_render_png);
   g_test_add_func ("/cs/cli/render/default-size", test_render_default_size);
+  g_test_add_func ("/cs/cli/render/no-statistics", test_render_no_statistics);
   g_test_add_func ("/cs/cli/render/errors", test_render_errors);
   g_test_add_func ("/cs/cli/render/plots", test_render_plots);
   g_test_add_func ("/cs/cli/render/formats", test_render_formats);

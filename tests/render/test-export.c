@@ -248,6 +248,86 @@ test_pdf_page (CsTestFixture *fixture, gconstpointer data)
   g_unlink (pdf);
 }
 
+/* Exports @options as a PDF and returns its text (pdftotext). */
+static char *
+export_pdf_text (CsTestFixture   *fixture,
+                 CsExportOptions *options)
+{
+  g_autofree char *pdf = out_path ("legend.pdf");
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { "pdftotext", pdf, "-", NULL };
+  char *text;
+
+  options->format = CS_EXPORT_PDF;
+  g_assert_true (cs_export_write (fixture->renderer, options, pdf, &error));
+  g_assert_no_error (error);
+  text = run_tool (argv);
+  g_unlink (pdf);
+  return text;
+}
+
+/* An export draws the view without the range's statistics it does not
+ * show: no wakeup summary is computed (none is kept beside the index
+ * afterwards), yet its legend still lists the tasks that ran longest in
+ * the span drawn, as cs_document_compute_range_stats() ranks them, for
+ * the whole recording and for a span of it. */
+static void
+test_legend_without_statistics (CsTestFixture *fixture, gconstpointer data)
+{
+  CsDocument *doc = fixture->document;
+  g_autofree char *kept = g_strconcat (cs_document_get_index_path (doc), ".wakeups", NULL);
+  gint64 first = cs_document_get_first_ns (doc), last = cs_document_get_last_ns (doc);
+  const gint64 spans[][2] = {
+    { first, last + 1 },
+    { first + (last - first) / 3, first + (last - first) / 2 },
+  };
+  g_autofree char *texts[G_N_ELEMENTS (spans)] = { NULL };
+
+  g_assert_false (g_file_test (kept, G_FILE_TEST_EXISTS));
+  for (guint i = 0; i < G_N_ELEMENTS (spans); i++)
+    {
+      CsExportOptions options;
+
+      cs_export_options_init (&options, doc);
+      options.begin_ns = spans[i][0];
+      options.end_ns = spans[i][1];
+      texts[i] = export_pdf_text (fixture, &options);
+      g_assert_false (g_file_test (kept, G_FILE_TEST_EXISTS));
+    }
+
+  /* Now the statistics, which compute (and keep) the wakeup summary. */
+  for (guint i = 0; i < G_N_ELEMENTS (spans); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CsRangeStats) stats = cs_document_compute_range_stats (doc, spans[i][0], spans[i][1],
+                                                                       NULL, &error);
+      g_autoptr(GArray) legend = cs_export_compute_legend_tasks (doc, spans[i][0], spans[i][1],
+                                                                 NULL, &error);
+      guint n_shown = 0;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (stats->tasks->len, >, 0);
+      g_assert_cmpuint (legend->len, ==, stats->tasks->len);
+      for (guint t = 0; t < stats->tasks->len; t++)
+        {
+          gint32 pid = g_array_index (stats->tasks, CsTaskTime, t).pid;
+          g_autofree char *entry = g_strdup_printf ("%s %d", cs_document_get_comm (doc, pid), pid);
+
+          g_assert_cmpint (g_array_index (legend, gint32, t), ==, pid);
+          /* The legend has room for the first sixteen. */
+          if (t < 16)
+            {
+              if (strstr (texts[i], entry) == NULL)
+                g_error ("span %u: the legend lacks “%s”, the task that ran longest but %u:\n%s",
+                         i, entry, t, texts[i]);
+              n_shown++;
+            }
+        }
+      g_test_message ("span %u: the legend's %u tasks are the range's busiest", i, n_shown);
+    }
+  g_assert_true (g_file_test (kept, G_FILE_TEST_EXISTS));
+}
+
 /* Marker lines cross the plots at their times, in their colours. */
 static void
 test_markers (CsTestFixture *fixture, gconstpointer data)
@@ -350,6 +430,7 @@ main (int argc, char *argv[])
   ADD ("svg-parses", test_svg_parses);
   ADD ("pdf-page", test_pdf_page);
   ADD ("markers", test_markers);
+  ADD ("legend-without-statistics", test_legend_without_statistics);
   ADD ("unwritable", test_unwritable);
   g_test_add_func ("/cs/render/Export/options", test_options);
 
