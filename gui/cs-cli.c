@@ -163,6 +163,8 @@ cli_load_document (const char  *command,
 
   file = g_file_new_for_path (path);
   job = cs_index_job_new (file);
+  /* No command shows event text at once: the formats are read if needed. */
+  cs_index_job_set_read_formats (job, FALSE);
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
   progress = cs_cli_progress_new_indexing (path);

@@ -68,6 +68,7 @@ struct _CsIndexJob
   char *pass_plugin;        /* pass mode (cs_index_job_set_pass()) */
   char *pass_name;
   char *pass_param;
+  gboolean skip_formats;    /* cs_index_job_set_read_formats() */
 
   /* The watchdog's view of the worker. */
   gint64 last_line_us;
@@ -304,8 +305,10 @@ cs_index_job_open_thread (GTask        *task,
       return;
     }
   /* The event list formats its first rows at once: the recording's event
-   * formats and kallsyms are read here rather than on the main thread. */
-  cs_document_get_trace_file (document);
+   * formats and kallsyms are read here rather than on the main thread
+   * (unless the caller shows no event text, cs_index_job_set_read_formats()). */
+  if (!self->skip_formats)
+    cs_document_get_trace_file (document);
   g_task_return_pointer (task, document, g_object_unref);
 }
 
@@ -709,6 +712,29 @@ cs_index_job_run_finish (CsIndexJob    *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * cs_index_job_set_read_formats:
+ * @self: a job not started yet
+ * @read_formats: whether the document the job returns has already read
+ *   the recording's event formats and kallsyms (the default, %TRUE)
+ *
+ * By default the job reads the recording's event formats in its thread,
+ * so that the window's event list can format its first rows without
+ * blocking the main loop; that parse takes about 0.1 s on a large
+ * recording.  A caller that draws without event text (`chronoscope
+ * render`, `info`) passes %FALSE: the document then reads them on first
+ * use (cs_document_get_trace_file()).  Main thread.
+ */
+void
+cs_index_job_set_read_formats (CsIndexJob *self,
+                               gboolean    read_formats)
+{
+  g_return_if_fail (CS_IS_INDEX_JOB (self));
+  g_return_if_fail (self->task == NULL);
+
+  self->skip_formats = !read_formats;
 }
 
 /**

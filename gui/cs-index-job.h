@@ -23,6 +23,8 @@ void        cs_index_job_run_async    (CsIndexJob           *self,
 CsDocument *cs_index_job_run_finish   (CsIndexJob           *self,
                                        GAsyncResult         *result,
                                        GError              **error);
+void        cs_index_job_set_read_formats (CsIndexJob       *self,
+                                       gboolean              read_formats);
 void        cs_index_job_set_pass     (CsIndexJob           *self,
                                        const char           *plugin_path,
                                        const char           *pass,
