@@ -627,6 +627,8 @@ cs_export_write (CsTimelineRenderer    *renderer,
   double page_width_pt = 0, page_height_pt = 0;
   int saved_errno = 0;
   gboolean drawn;
+  g_autoptr(GArray) legend_tasks = NULL;
+  CsExportOptions with_legend;
 
   g_return_val_if_fail (CS_IS_TIMELINE_RENDERER (renderer), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -637,6 +639,17 @@ cs_export_write (CsTimelineRenderer    *renderer,
                    _("The span to export is empty (%" PRId64 " to %" PRId64 " ns)"),
                    options->begin_ns, options->end_ns);
       return FALSE;
+    }
+  /* The legend's tasks once, for the size and the drawing (a span's cost
+   * is a read of its slices); an error leaves only the task plots. */
+  if (options->legend_tasks == NULL && !options->plain)
+    {
+      with_legend = *options;
+      with_legend.legend_tasks = legend_tasks =
+        cs_export_compute_legend_tasks (cs_timeline_renderer_get_document (renderer),
+                                        options->begin_ns, options->end_ns, NULL, NULL);
+      if (legend_tasks != NULL)
+        options = &with_legend;
     }
   cs_export_get_size (renderer, options, &width_px, &height_px);
   if (width_px < 1 || width_px > CS_EXPORT_MAX_SIZE_PX ||
