@@ -286,6 +286,66 @@ test_window_open_and_zoom (void)
   cs_test_destroy_window (window);
 }
 
+/* The Chronoscope domain's debug messages while a handler is set. */
+static void
+keep_debug_message (const char     *log_domain,
+                    GLogLevelFlags  log_level,
+                    const char     *message,
+                    gpointer        user_data)
+{
+  g_ptr_array_add (user_data, g_strdup (message));
+}
+
+static gboolean
+first_frame_logged (gpointer data)
+{
+  GPtrArray *messages = data;
+
+  for (guint i = 0; i < messages->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (messages, i), "First timeline frame painted: "))
+      return TRUE;
+  return FALSE;
+}
+
+/* The timeline says when it first painted a recording's plots, once per
+ * recording, on the monotonic clock: what the benchmark reads for the
+ * window's reopen to first frame (tests/bench/bench_window.py). */
+static void
+test_window_first_frame_logged (void)
+{
+  g_autofree char *path = find_recording ();
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *expected = NULL;
+  CsWindow *window = new_window ();
+  gint64 opened_us = g_get_monotonic_time (), painted_us = 0;
+  guint handler, n_first = 0;
+
+  handler = g_log_set_handler ("Chronoscope", G_LOG_LEVEL_DEBUG, keep_debug_message, messages);
+  open_and_wait (window, path);
+  cs_test_wait_until (first_frame_logged, messages, "the first frame's message");
+  /* More frames (a zoom) add no message. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "view.zoom-in", NULL));
+  cs_test_spin (300);
+  g_log_remove_handler ("Chronoscope", handler);
+
+  expected = g_strdup_printf ("First timeline frame painted: %s, ", path);
+  for (guint i = 0; i < messages->len; i++)
+    {
+      const char *message = g_ptr_array_index (messages, i);
+      char *end = NULL;
+
+      if (!g_str_has_prefix (message, expected))
+        continue;
+      painted_us = g_ascii_strtoll (message + strlen (expected), &end, 10);
+      g_assert_cmpstr (end, ==, " us monotonic");
+      n_first++;
+    }
+  g_assert_cmpuint (n_first, ==, 1);
+  g_assert_cmpint (painted_us, >, opened_us);
+  g_assert_cmpint (painted_us, <=, g_get_monotonic_time ());
+  cs_test_destroy_window (window);
+}
+
 static void
 check_bad_file (const char *path)
 {
@@ -609,6 +669,7 @@ main (int   argc,
   g_test_add_func ("/cs/gui/CsApplication/actions", test_application_actions);
   g_test_add_func ("/cs/gui/CsWindow/empty", test_window_empty);
   g_test_add_func ("/cs/gui/CsWindow/open-and-zoom", test_window_open_and_zoom);
+  g_test_add_func ("/cs/gui/CsWindow/first-frame-logged", test_window_first_frame_logged);
   g_test_add_func ("/cs/gui/CsWindow/not-a-trace", test_window_not_a_trace);
   g_test_add_func ("/cs/gui/CsWindow/trace-text", test_window_trace_text);
   g_test_add_func ("/cs/gui/CsWindow/truncated", test_window_truncated);
