@@ -1,4 +1,5 @@
-/* cs-range-stats.c: cs_document_compute_range_stats().
+/* cs-range-stats.c: cs_document_compute_range_stats() and
+ * cs_document_compute_task_times(), its task list alone.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -12,6 +13,10 @@
  * task rows (cs_document_get_task_intervals()) of the tasks the span's
  * sched_waking / sched_wakeup events name; for the whole recording that is every task's rows, read once
  * and then kept beside the index (see load_wakeup_cache()).
+ *
+ * The task list alone (an export's legend) needs none of the event chunks
+ * nor the wakeups: cs_document_compute_task_times() reads the slices of
+ * the span, or of the rest of the recording when that is shorter.
  */
 #include "config.h"
 
@@ -705,9 +710,9 @@ cs_document_compute_range_stats (CsDocument    *self,
  * chunks of the span, or, when the span is longer than half the
  * recording, those outside it, subtracted from the tasks table's totals.
  * So its cost is at most that of half the recording's sched_switch
- * events (about 0.1 s per million here), and its memory a window of
- * about 64 Ki slices per CPU plus one entry per task.  Any thread, on a
- * document used by that thread only.
+ * events (about 0.04 s per million on the benchmark machine), and its
+ * memory a window of about 64 Ki slices per CPU plus one entry per task.
+ * Any thread, on a document used by that thread only.
  *
  * Returns: (transfer full) (element-type CsTaskTime): the tasks (never
  *   pid 0), longest first, ties by increasing pid; %NULL with @error set
