@@ -738,8 +738,10 @@ cs_document_compute_task_times (CsDocument    *self,
       return g_steal_pointer (&tasks);
     }
 
-  /* The part of the recording to read: the span, or what lies outside. */
-  outside = (guint64) end_ns - (guint64) begin_ns > ((guint64) last + 1 - (guint64) first) / 2;
+  /* The part of the recording to read: the span, or what lies outside
+   * (not for a damaged recording whose last event has no end). */
+  outside = last < G_MAXINT64 &&
+            (guint64) end_ns - (guint64) begin_ns > ((guint64) last + 1 - (guint64) first) / 2;
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (self); cpu++)
     {
       gint64 busy_ns = 0;
