@@ -2,15 +2,15 @@
 # Chronoscope developer helper for a Debian 12 machine.
 #
 #   ./dev.sh run [FILE...]   install what is missing, build, open FILE
-#                            (default data/sample/sample.dat) in the window,
-#                            with the build tree's built-in plugins
+#                            (default data/sample/sample.dat) in the window
 #   ./dev.sh test [ARGS...]  install what is missing, build, run every test suite
 #                            (ARGS go to `meson test`, e.g. --suite data); in CI
 #                            (CI=true) or with CS_SANITIZE=1, then again in a
 #                            second build with AddressSanitizer and UBSan
 #   ./dev.sh cli ARGS...     the built chronoscope with ARGS (e.g. latency FILE
-#                            --preset wakeup), with the build tree's built-in
-#                            plugins and settings, as an installed one has them
+#                            --preset wakeup), with the build tree's settings,
+#                            as an installed one has them (build/gui/chronoscope
+#                            alone finds the build tree's built-in plugins too)
 #   ./dev.sh build           install what is missing and build
 #   ./dev.sh deps            only install what is missing
 #
@@ -111,18 +111,12 @@ build() {
   meson compile -C "$BUILD_DIR"
 }
 
-# Run uninstalled: settings schema compiled in the build folder, icons from
-# data/, and the built-in plugins of the build tree (plugins/*/) before any
-# CHRONOSCOPE_PLUGIN_PATH of the caller; the example is not a built-in.
+# Run uninstalled: settings schema compiled in the build folder and icons
+# from data/.  The built-in plugins need nothing: the executable of a build
+# tree loads that build tree's own (cs_plugin_registry_dup_builtin_path()).
 uninstalled_env() {
   export GSETTINGS_SCHEMA_DIR=$ROOT/$BUILD_DIR/data
   export XDG_DATA_DIRS=$ROOT/data:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
-  local dir plugin_path=
-  for dir in "$ROOT/$BUILD_DIR"/plugins/*/; do
-    [[ $(basename "$dir") == example ]] && continue
-    compgen -G "$dir*.so" >/dev/null && plugin_path+=${plugin_path:+:}${dir%/}
-  done
-  export CHRONOSCOPE_PLUGIN_PATH=$plugin_path${CHRONOSCOPE_PLUGIN_PATH:+:$CHRONOSCOPE_PLUGIN_PATH}
 }
 
 cmd_cli() {

@@ -14,7 +14,8 @@ class Tap:
         self.tmp = tempfile.mkdtemp(prefix=prefix)
         # Private cache and data folders; only the plugins given with -p.
         self.env = dict(os.environ, XDG_CACHE_HOME=os.path.join(self.tmp, 'cache'),
-                        XDG_DATA_HOME=os.path.join(self.tmp, 'data'), CHRONOSCOPE_PLUGIN_PATH='')
+                        XDG_DATA_HOME=os.path.join(self.tmp, 'data'), CHRONOSCOPE_PLUGIN_PATH='',
+                        CHRONOSCOPE_PLUGIN_SYSTEM_PATH='')
 
     def ok(self, cond, what, detail=''):
         self.n += 1
