@@ -185,12 +185,13 @@ typedef gboolean (*CommandFunc) (CsPlugin                  *plugin,
                                  const CsPluginCommandInfo *info,
                                  gpointer                   data);
 
-/* Calls @func for each command of the enabled plugins, until it returns
- * FALSE; returns that command. */
+/* Calls @func for each command of the enabled plugins (of every loaded
+ * plugin with @switched_off), until it returns FALSE; returns that command. */
 static const CsPluginCommandInfo *
-walk_commands (CommandFunc   func,
-               gpointer      data,
-               CsPlugin    **owner)
+walk_plugin_commands (CommandFunc   func,
+                      gpointer      data,
+                      gboolean      switched_off,
+                      CsPlugin    **owner)
 {
   CsPluginHost *host = cs_plugin_host_get_default ();
   g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (cs_plugin_host_get_registry (host));
@@ -199,7 +200,7 @@ walk_commands (CommandFunc   func,
     {
       CsPlugin *plugin = g_ptr_array_index (plugins, i);
 
-      if (!cs_plugin_host_is_enabled (host, plugin))
+      if (!switched_off && !cs_plugin_host_is_enabled (host, plugin))
         continue;
       for (guint k = 0; k < _cs_plugin_get_n_hooks (plugin, CS_PLUGIN_HOOK_COMMAND); k++)
         {
@@ -214,6 +215,14 @@ walk_commands (CommandFunc   func,
         }
     }
   return NULL;
+}
+
+static const CsPluginCommandInfo *
+walk_commands (CommandFunc   func,
+               gpointer      data,
+               CsPlugin    **owner)
+{
+  return walk_plugin_commands (func, data, FALSE, owner);
 }
 
 static gboolean
@@ -264,28 +273,6 @@ cs_cli_plugins_is_command (const char *name)
   return find_command (name, NULL) != NULL;
 }
 
-/* Like walk_commands(), over every loaded plugin, switched off or not. */
-static CsPlugin *
-find_owner_among_all (const char *name)
-{
-  CsPluginHost *host = cs_plugin_host_get_default ();
-  g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (cs_plugin_host_get_registry (host));
-
-  for (guint i = 0; i < plugins->len; i++)
-    {
-      CsPlugin *plugin = g_ptr_array_index (plugins, i);
-
-      for (guint k = 0; k < _cs_plugin_get_n_hooks (plugin, CS_PLUGIN_HOOK_COMMAND); k++)
-        {
-          const CsPluginCommandInfo *info = _cs_plugin_get_hook (plugin, CS_PLUGIN_HOOK_COMMAND, k);
-
-          if (g_strcmp0 (info->name, name) == 0)
-            return plugin;
-        }
-    }
-  return NULL;
-}
-
 /**
  * cs_cli_plugins_is_unknown_command:
  * @name: the first command-line argument
@@ -324,10 +311,11 @@ cs_cli_plugins_is_unknown_command (const char *name)
 int
 cs_cli_plugins_fail_unknown_command (const char *name)
 {
-  CsPlugin *owner = find_owner_among_all (name);
+  CsPlugin *owner = NULL;
   g_autofree char *builtin = cs_plugin_registry_dup_builtin_path ();
   g_autofree char *plugin_help = cs_cli_plugins_dup_help ();
 
+  walk_plugin_commands (is_not_named, (gpointer) name, TRUE, &owner);
   if (owner != NULL)
     g_printerr (_("chronoscope: “%s” is a command of the plugin “%s”, which is switched off "
                   "(turn it on in the window’s Plugins dialog).\n"),
