@@ -14,7 +14,8 @@
 #           The files appear only when complete (written under temporary names
 #           and renamed), so a half-made recording is never reused.
 #
-# Needs root, tracefs at /sys/kernel/tracing and trace-cmd (3.1.6).
+# Needs root, tracefs (mounted if need be, as libtracefs does: see
+# tests/tracefs/tracefs-dir.sh) and trace-cmd (3.1.6).
 # `trace-cmd record` cannot run on our VMs (it writes the read-only
 # /proc/sys/kernel/ftrace_enabled), so, as ENVIRONMENT.md describes, this
 # configures the top tracefs buffer by hand: raises buffer_size_kb, enables
@@ -44,7 +45,8 @@
 # shellcheck disable=SC2016
 set -euo pipefail
 
-T=/sys/kernel/tracing
+T=              # the tracefs folder, as libtracefs finds or mounts it
+HERE=$(cd -- "$(dirname -- "$0")" && pwd)
 SIZE=${1:-}
 OUTDIR=${2:-/var/tmp/chronoscope-bench}
 
@@ -113,6 +115,9 @@ case $SIZE in
 esac
 
 [ "$(id -u)" = 0 ] || die "needs root (tracefs)"
+# Where `chronoscope record` would record: libtracefs mounts tracefs when it
+# is not mounted yet (tests/tracefs/tracefs-dir.sh says why it cannot).
+T=$("$HERE/../tracefs/tracefs-dir.sh") || die "no tracefs to record with (see above)"
 [ -w "$T/tracing_on" ] || die "no writable tracefs at $T"
 command -v trace-cmd > /dev/null || die "trace-cmd is not installed"
 command -v python3 > /dev/null || die "python3 is not installed"

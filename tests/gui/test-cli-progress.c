@@ -25,6 +25,7 @@
 
 /* Run.err: what reached stderr, the terminal's or the pipe's. */
 #include "cli-run.h"
+#include "tracefs-test-util.h"
 
 /* Reads the terminal's side until every writer has gone (EIO). */
 static gpointer
@@ -343,17 +344,8 @@ test_record_tty (void)
   g_auto(Run) quiet = { 0 };
   const char *tail;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("recording needs root (tracefs instances)");
-      return;
-    }
-  if (!g_file_test ("/sys/kernel/tracing/instances", G_FILE_TEST_IS_DIR) &&
-      !g_file_test ("/sys/kernel/debug/tracing/instances", G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("no tracefs instances at /sys/kernel/tracing or /sys/kernel/debug/tracing");
-      return;
-    }
+  if (!cs_test_require_tracefs ())
+    return;
   dir = g_dir_make_tmp ("cs-progress-XXXXXX", NULL);
   output = g_build_filename (dir, "rec.dat", NULL);
 

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "cs-range-stats.h"
 #include "cs-task-timeline.h"
 #include "index-test-util.h"
+#include "tracefs-test-util.h"
 
 /* Whether @program is on PATH (g_find_program_in_path()'s answer freed). */
 static gboolean
@@ -558,15 +560,14 @@ write_tracefs (const char *path,
 
 /* tracefs's own `trace` text of a private instance, read right before
  * `trace-cmd extract -B` of the same instance: both index alike.  Needs
- * root and tracefs (this machine has both; elsewhere it is skipped). */
+ * root and trace-cmd; tracefs is found, or mounted, as the recorder does
+ * (tracefs-test-util.c), or the skip says why. */
 static void
 test_tracefs_trace (void)
 {
   const char *events[] = { "sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup" };
   g_autofree char *name = g_strdup_printf ("cs-text-test-%d", (int) getpid ());
-  g_autofree char *instance = g_build_filename ("/sys/kernel/tracing/instances", name, NULL);
-  g_autofree char *on = g_build_filename (instance, "tracing_on", NULL);
-  g_autofree char *trace = g_build_filename (instance, "trace", NULL);
+  g_autofree char *instance = NULL, *on = NULL, *trace = NULL;
   g_autofree char *dir = NULL, *txt_path = NULL, *dat_path = NULL, *text = NULL;
   g_autoptr(CsDocument) txt = NULL;
   g_autoptr(CsDocument) dat = NULL;
@@ -574,10 +575,22 @@ test_tracefs_trace (void)
   const char *extract_argv[] = { "trace-cmd", "extract", "-B", name, "-o", NULL, NULL };
   int status = -1;
 
-  if (geteuid () != 0 || !have_program ("trace-cmd") ||
-      g_mkdir (instance, 0755) != 0)
+  if (!have_program ("trace-cmd"))
     {
-      g_test_skip ("needs root, trace-cmd and a writable /sys/kernel/tracing/instances");
+      g_test_skip ("trace-cmd is not installed");
+      return;
+    }
+  if (!cs_test_require_tracefs ())
+    return;
+  instance = g_build_filename (cs_test_tracing_dir (NULL), "instances", name, NULL);
+  on = g_build_filename (instance, "tracing_on", NULL);
+  trace = g_build_filename (instance, "trace", NULL);
+  if (g_mkdir (instance, 0755) != 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *message = g_strdup_printf ("cannot create the tracefs instance %s: %s",
+                                                  instance, g_strerror (saved_errno));
+      g_test_skip (message);
       return;
     }
   {
