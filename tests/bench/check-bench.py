@@ -77,9 +77,9 @@ SKIP = 77
 # name, numerator, denominator (each (tool, key) of a run's results), target,
 # band, why.  A ratio of medians; fails above target x (1 + band).  CPU is
 # user + sys of the process and its children.  The targets hold for the
-# medium recording (9 M events) and larger: on the small one (1.3 M) a
-# command's start-up (~0.1 s of CPU for render, ~0.06 s for latency,
-# measured on a 3,000-event recording) is half the first open's 0.24 s.
+# medium recording (9 M events) and larger: on the small one (1.3 M) the
+# commands' fixed costs (render's 0.2 s of CPU, see below) are as much as
+# the first open's 0.24 s.
 WALL_BAND_WHY = ("wall times of two processes taken seconds apart on a shared 2-core machine: "
                  "per-run ratios moved by up to ~45 % around their median, medians of 3 by up to "
                  "~40 % between runs")
@@ -96,11 +96,13 @@ CHECKS = [
      "DESIGN.md: <= 1.3x (1.03x measured on the large recording; issue 22 saw 1.24x); "
      + CPU_BAND_WHY + ": a 25 % band"),
     ("reopen to first frame ÷ first open, CPU", ("render", "cpu_s"), ("first_open", "cpu_s"),
-     0.2, 0.25,
-     "issue 22.4: the first frame computes nothing over the whole recording, 0.3 s on the large "
-     "one (80 M events, first open 6.5-9.4 s of CPU).  Scaled to the medium recording that is render's "
-     "start-up and PNG (~0.1 s of CPU) plus 0.3 s x 9/80, about 0.15x of the first open: target "
-     "0.2x.  The regression of issue 22 (the whole recording's wakeup summary) makes it 0.6x.  "
+     0.35, 0.25,
+     "issue 22.4: the first frame computes nothing over the whole recording.  What is left does "
+     "not grow with the events: start-up, the header's event formats and kallsyms parsed by "
+     "libtraceevent, the 1920x1080 PNG encoded (render with the wakeup summary already kept: "
+     "0.23 s of CPU on the medium recording, 0.25-0.3x of its first open; perf puts 21 % of it in "
+     "libtraceevent, 24 % in libpng and zlib, 8 % in the dynamic loader).  Target 0.35x; the "
+     "regression of issue 22 (the whole recording's wakeup summary first) makes it 0.6-0.66x.  "
      "Short processes' CPU times: a 25 % band"),
     ("latency --preset wakeup ÷ first open, CPU", ("latency", "cpu_s"), ("first_open", "cpu_s"),
      1.0, 0.25,
