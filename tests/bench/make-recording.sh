@@ -10,7 +10,8 @@
 #           large   ~84 M events  (~4 GB as v6; 3 GiB of ring buffer per CPU)
 #   OUTDIR  where the files go (default /var/tmp/chronoscope-bench); never
 #           the repository.  Writes SIZE-v7.dat, SIZE-v6.dat and SIZE.meta
-#           (key=value lines: events, per-CPU ring buffer stats, kernel...).
+#           (key=value lines: events, per-CPU ring buffer stats, kernel,
+#           this script's sha256...).
 #           The files appear only when complete (written under temporary names
 #           and renamed), so a half-made recording is never reused.
 #
@@ -294,6 +295,9 @@ for d in "${ENABLED[@]}"; do echo 0 > "$d/enable"; done
 {
   echo "size=$SIZE"
   echo "made=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  # Which version of this script made it: tests/bench/check-bench.py (the
+  # 'bench' test) reuses a recording only when this matches.
+  echo "script_sha256=$(sha256sum < "${BASH_SOURCE[0]}" | cut -d ' ' -f 1)"
   echo "kernel=$(uname -r)"
   echo "ncpus=$(nproc)"
   echo "event_types_enabled=$n_enabled"
