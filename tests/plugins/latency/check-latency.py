@@ -23,6 +23,9 @@ import sys
 import tempfile
 import traceback
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from tap import public_recording  # noqa: E402
+
 PRESETS = ["wakeup", "irq", "softirq", "softirq-raise", "syscall", "block", "funcgraph",
            "kmod-irqs-off", "kmod-preempt-off", "kmod-wakeup"]
 LOCAL = ["sched-irq-v6.dat", "sched-irq-v7.dat", "no-sched-v6.dat", "kmod-sections-v7.dat",
@@ -121,9 +124,13 @@ def compare_unguarded(path, name, defn, extra):
 
 def recordings():
     testdata = os.environ["CS_TESTDATA"]
-    shared = os.environ.get("CS_SHARED_TESTDATA", "")
     found = [os.path.join(testdata, f) for f in LOCAL]
-    found += [os.path.join(shared, f) for f in PUBLIC if os.path.exists(os.path.join(shared, f))]
+    for f in PUBLIC:
+        path, why = public_recording(f)
+        if path is None:
+            print(f"# {f} skipped: {why}")
+        else:
+            found.append(path)
     return found
 
 
