@@ -597,7 +597,7 @@ main (int   argc,
       char *argv[])
 {
   static const char * const recordings[] = {
-    "sched-irq-v6.dat", "sched-irq-v7.dat", "funcgraph-v7.dat",
+    "sched-irq-v6.dat", "sched-irq-v7.dat", "funcgraph-v7.dat", "sched-i686-v6.dat",
     "public/buildroot-fifo-i686-v6.dat", "public/sched-x86-v7-zstd.dat",
   };
 

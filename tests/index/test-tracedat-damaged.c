@@ -6,7 +6,9 @@
  * corrupt pages, random byte flips), made from the project's recordings in
  * tests/data and from the public ones in $CS_SHARED_TESTDATA, must give a
  * CS_INDEX_ERROR, never a crash, a hang or a huge allocation.  The tests
- * on public recordings skip, saying why, when those are missing.
+ * on public recordings skip, saying why, when those are missing.  The page
+ * tests need a 32-bit kernel's layout: sched-i686-v6.dat, made in an i386
+ * guest, and the public arm32 recording.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -332,7 +334,7 @@ test_damaged_chunks (gconstpointer pair_data)
 
 /* Page-level damage in a v6 file: commit sizes and event lengths. */
 static void
-test_damaged_pages (void)
+test_damaged_pages (gconstpointer name)
 {
   g_autofree char *v6 = NULL;
   g_autofree guint8 *data = NULL;
@@ -344,7 +346,7 @@ test_damaged_pages (void)
   gsize len, page;
   guint32 first;
 
-  v6 = cs_test_public_path ("rpi-sched-arm32-v6.dat");
+  v6 = cs_test_path (name);
   if (v6 == NULL)
     return;
   path = tmp_copy (v6, "pages.dat", G_MAXSIZE, &data, &len);
@@ -444,7 +446,10 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cs/index/TracedatReader/damaged/public/chunks", &public_pair,
                         test_damaged_chunks);
   /* A 32-bit kernel's pages (the page header's commit is 4 bytes there). */
-  g_test_add_func ("/cs/index/TracedatReader/damaged/public/pages", test_damaged_pages);
+  g_test_add_data_func ("/cs/index/TracedatReader/damaged/pages", "sched-i686-v6.dat",
+                        test_damaged_pages);
+  g_test_add_data_func ("/cs/index/TracedatReader/damaged/public/pages",
+                        "public/rpi-sched-arm32-v6.dat", test_damaged_pages);
   g_test_add_data_func ("/cs/index/TracedatReader/damaged/public/fuzz", &public_pair, test_fuzz);
 
   return g_test_run ();

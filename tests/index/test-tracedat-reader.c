@@ -51,7 +51,8 @@ const char *tracecmd_get_trace_clock (struct tracecmd_input *handle);
 
 typedef struct {
   const char *name;
-  guint64 n_events;     /* trace-cmd report 3.1.6, see MANIFEST.md or tests/data/README.md */
+  guint64 n_events;     /* trace-cmd report 3.1.6, see MANIFEST.md; ANY_N_EVENTS: as
+                         * libtracecmd reads it (the comparison checks that) */
   guint n_cpus;         /* the "cpus=" line of trace-cmd report */
   guint version;
   const char *compression;
@@ -71,11 +72,15 @@ static const PublicFile public_files[] = {
   { "trappy-thermal-arm32-v6.dat", 525, 8, 6, "none", 4 },
 };
 
-/* The project's recordings of the same edge cases (tests/data), read by
- * the same checks whether or not the public ones are there. */
+#define ANY_N_EVENTS G_MAXUINT64
+
+/* The project's recordings of the same cases (tests/data), read by the
+ * same checks whether or not the public ones are there: empty, cut, and a
+ * 32-bit kernel's (4-byte long; made in an i386 guest). */
 static const PublicFile own_files[] = {
   { "empty-cut-v6.dat", 0, 2, 6, "none", 8 },
   { "empty-v7.dat", 0, 2, 7, "zstd", 8 },
+  { "sched-i686-v6.dat", ANY_N_EVENTS, 2, 6, "none", 4 },
 };
 
 /* ------------------------------------------------------------------------ */
@@ -318,7 +323,10 @@ check_known_file (const PublicFile *pf,
   g_assert_cmpuint (cs_tracedat_reader_get_n_parse_failures (reader), ==, 0);
 
   compare_with_oracle (path, path, 0, TRUE, &res);
-  g_assert_cmpuint (res.n_records, ==, pf->n_events);
+  if (pf->n_events != ANY_N_EVENTS)
+    g_assert_cmpuint (res.n_records, ==, pf->n_events);
+  else
+    g_assert_cmpuint (res.n_records, >, 0);
 }
 
 static void
