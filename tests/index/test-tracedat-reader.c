@@ -589,9 +589,9 @@ add_option (GByteArray *opts, guint16 id, const void *data, guint32 size)
 
 /* DATE, OFFSET and TSC2NSEC change timestamps the way libtracecmd does. */
 static void
-test_time_options (void)
+test_time_options (gconstpointer name)
 {
-  g_autofree char *v7 = NULL;
+  g_autofree char *v7 = cs_test_path (name);
   g_autofree char *path = g_build_filename (g_get_user_runtime_dir (), "time-options.dat", NULL);
   g_autoptr(GByteArray) opts = g_byte_array_new ();
   g_autoptr(GBytes) extra = NULL;
@@ -599,9 +599,8 @@ test_time_options (void)
   g_autoptr(GError) error = NULL;
   guint32 tsc[4] = { GUINT32_TO_LE (3), GUINT32_TO_LE (1), 0, 0 };  /* ts * 3 >> 1 */
   guint32 mult, shift;
-  CompareResult res;
+  CompareResult res, orig;
 
-  v7 = cs_test_public_path ("sched-x86-v7-zstd.dat");
   if (v7 == NULL)
     return;
   add_option (opts, 1, "0x10", 5);            /* DATE: 16 us */
@@ -617,7 +616,9 @@ test_time_options (void)
   g_assert_cmpuint (mult, ==, 3);
   g_assert_cmpuint (shift, ==, 1);
   compare_with_oracle (path, path, 0, FALSE, &res);
-  g_assert_cmpuint (res.n_records, ==, 3562);
+  compare_with_oracle (v7, v7, 0, FALSE, &orig);
+  g_assert_cmpuint (res.n_records, ==, orig.n_records);
+  g_assert_cmpuint (res.n_records, >, 0);
 }
 
 static void
@@ -671,7 +672,9 @@ main (int argc, char **argv)
                         "public/sched-x86-v7-zstd.dat", test_threads);
   g_test_add_data_func ("/cs/index/TracedatReader/threads/public/lisa-rtapp-arm64-v6",
                         "public/lisa-rtapp-arm64-v6.dat", test_threads);
-  g_test_add_func ("/cs/index/TracedatReader/time-options", test_time_options);
+  g_test_add_data_func ("/cs/index/TracedatReader/time-options", "sched-irq-v7.dat", test_time_options);
+  g_test_add_data_func ("/cs/index/TracedatReader/time-options/public", "public/sched-x86-v7-zstd.dat",
+                        test_time_options);
   g_test_add_func ("/cs/index/TracedatReader/big", test_big);
 
   return g_test_run ();
