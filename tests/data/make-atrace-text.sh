@@ -16,6 +16,8 @@
 # slice.  cs-app nests slices and ends with an E too many (an orphan E),
 # cs-ui leaves one slice open, cs-loader runs two async slices that
 # overlap; a trace_event_clock_sync line is there as atrace writes it.
+# The pid of cs-app is written in tests/plugins/test-plugins-gui.c (the
+# task whose plot it opens): update it there after remaking the file.
 # The instance's non-consuming `trace` text is the file.
 set -euo pipefail
 
@@ -52,36 +54,39 @@ for e in sched_switch sched_waking sched_wakeup; do echo 1 >"$I/events/sched/$e/
 echo 1 >"$I/tracing_on"
 
 M=$I/trace_marker
+# What each process's script can use, as libcutils' ATRACE_* macros write
+# them: mark TEXT writes TEXT; slice NAME SECONDS is a B, a sleep and its E;
+# count NAME VALUE is a C.
 # shellcheck disable=SC2016
-"$WORK/cs-app" -c '
-  m=$1
-  echo "trace_event_clock_sync: parent_ts=0.000000" >"$m"
+ATRACE='m=$1
+mark() { echo "$1" >"$m"; }
+slice() { mark "B|$$|$1"; sleep "$2"; mark "E|$$"; }
+count() { mark "C|$$|$1|$2"; }
+'
+# Runs the script $2 with the helpers above, as a process named $1.
+run() { "$WORK/$1" -c "$ATRACE$2" "$1" "$M" & }
+
+# shellcheck disable=SC2016
+run cs-app '
+  mark "trace_event_clock_sync: parent_ts=0.000000"
   for f in 1 2 3 4 5 6; do
-    echo "B|$$|Choreographer#doFrame $f" >"$m"
-    echo "B|$$|traversal" >"$m"; sleep 0.01; echo "E|$$" >"$m"
-    echo "C|$$|frames|$f" >"$m"
-    echo "B|$$|draw" >"$m"; sleep 0.005; echo "E|$$" >"$m"
-    echo "E|$$" >"$m"
+    mark "B|$$|Choreographer#doFrame $f"
+    slice traversal 0.01; count frames "$f"; slice draw 0.005
+    mark "E|$$"
     sleep 0.02
   done
-  echo "E|$$" >"$m"' cs-app "$M" &
+  mark "E|$$"'
 # shellcheck disable=SC2016
-"$WORK/cs-ui" -c '
-  m=$1
-  for i in 1 2 3 4; do
-    echo "B|$$|inflate" >"$m"; sleep 0.015; echo "E|$$" >"$m"
-    echo "C|$$|queue|$((i * 3))" >"$m"
-    sleep 0.01
-  done
-  echo "B|$$|still open" >"$m"' cs-ui "$M" &
+run cs-ui '
+  for i in 1 2 3 4; do slice inflate 0.015; count queue $((i * 3)); sleep 0.01; done
+  mark "B|$$|still open"'
 # shellcheck disable=SC2016
-"$WORK/cs-loader" -c '
-  m=$1
-  echo "S|$$|load images|1" >"$m"; sleep 0.03
-  echo "S|$$|load fonts|2" >"$m"; sleep 0.05
-  echo "F|$$|load images|1" >"$m"; sleep 0.02
-  echo "F|$$|load fonts|2" >"$m"
-  echo "C|$$|bytes|65536" >"$m"' cs-loader "$M" &
+run cs-loader '
+  mark "S|$$|load images|1"; sleep 0.03
+  mark "S|$$|load fonts|2"; sleep 0.05
+  mark "F|$$|load images|1"; sleep 0.02
+  mark "F|$$|load fonts|2"
+  count bytes 65536'
 wait
 echo 0 >"$I/tracing_on"
 

@@ -190,7 +190,7 @@ test_dialog_toggles_each_plugin (void)
    * systrace text). */
   const char *names[] = { "sched-irq-v6.dat", "missed-events-v7.dat", "kmod-sections-v7.dat",
                           "atrace-tgid.txt" };
-  const gint32 task_pids[] = { 1, 1, 1, 15054 };
+  const gint32 task_pids[] = { 1, 1, 1, 9184 };
   CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
   g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (registry);
   g_autoptr(GHashTable) changed = g_hash_table_new (NULL, NULL);
