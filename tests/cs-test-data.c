@@ -61,10 +61,10 @@ public_missing (const char *name,
   g_autofree char *path = NULL;
 
   if (dir == NULL)
-    return g_strdup_printf ("no public recordings: %s is absent (only a clone with "
-                            "../shared/testdata/public beside it has %s)",
+    return g_strdup_printf ("no public recordings: %s is absent (it sits beside CI's "
+                            "clone, not a fresh one)",
                             g_getenv ("CS_SHARED_TESTDATA") ? g_getenv ("CS_SHARED_TESTDATA")
-                                                            : "$CS_SHARED_TESTDATA", name);
+                                                            : "$CS_SHARED_TESTDATA");
   path = g_build_filename (dir, name, NULL);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return g_strdup_printf ("public recording %s is absent", path);
