@@ -77,16 +77,13 @@ count_event_lines (const char  *path,
 static void
 test_public_text (void)
 {
-  g_autofree char *dir_path = cs_test_data_path ("CS_SHARED_TESTDATA", "text");
+  g_autofree char *dir_path = cs_test_public_path ("text");
   g_autoptr(GDir) dir = NULL;
   const char *name;
   guint n_files = 0;
 
-  if (dir_path == NULL || !g_file_test (dir_path, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("no ../shared/testdata/public/text");
-      return;
-    }
+  if (dir_path == NULL)
+    return;
   dir = g_dir_open (dir_path, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
@@ -121,16 +118,13 @@ test_public_text (void)
 static void
 test_unsorted (void)
 {
-  g_autofree char *path = cs_test_data_path ("CS_SHARED_TESTDATA", "text/report-unsorted.txt");
+  g_autofree char *path = cs_test_public_path ("text/report-unsorted.txt");
   g_autoptr(CsDocument) doc = NULL;
   CsTraceFile *file;
   guint n_checked = 0;
 
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("no report-unsorted.txt");
-      return;
-    }
+  if (path == NULL)
+    return;
   doc = load (path);
   file = cs_document_get_trace_file (doc);
   g_assert_nonnull (file);
@@ -396,9 +390,9 @@ compare (CsDocument *dat,
  * tracefs text with atrace markers (raw-tgid.txt); the page around the
  * data is the shape systrace writes, the data is real. */
 static void
-test_systrace (void)
+test_systrace (gconstpointer data)
 {
-  g_autofree char *src = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autofree char *src = cs_test_path (data);
   g_autofree char *dir = g_dir_make_tmp ("cs-text-XXXXXX", NULL);
   g_autofree char *modern = g_build_filename (dir, "trace.html", NULL);
   g_autofree char *legacy = g_build_filename (dir, "legacy.html", NULL);
@@ -408,11 +402,9 @@ test_systrace (void)
   g_autoptr(CsDocument) plain = NULL;
   g_auto(GStrv) lines = NULL;
 
-  if (src == NULL || !g_file_get_contents (src, &text, NULL, NULL))
-    {
-      g_test_skip ("no raw-tgid.txt");
-      return;
-    }
+  if (src == NULL)
+    return;
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
   g_string_append (page, "<!DOCTYPE html>\n<html>\n<head><title>systrace</title></head>\n<body>\n"
                    "<script class=\"trace-data\" type=\"application/text\">{\"systemTraceEvents\": 1}"
                    "</script>\n<script class=\"trace-data\" type=\"application/text\">\n");
@@ -461,19 +453,16 @@ field_value (char       **fields,
  * first character of buf: 'B', 'E', 'C'...), as libtraceevent reads the
  * format the importer writes; it once held 1 for every marker. */
 static void
-test_atrace_kind (void)
+test_atrace_kind (gconstpointer data)
 {
-  g_autofree char *src = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autofree char *src = cs_test_path (data);
   g_autoptr(CsDocument) doc = NULL;
   g_autoptr(GHashTable) kinds = g_hash_table_new (NULL, NULL);
   const CsEventType *marks = NULL;
   guint64 n_checked = 0;
 
   if (src == NULL)
-    {
-      g_test_skip ("no raw-tgid.txt");
-      return;
-    }
+    return;
   doc = load (src);
   for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
     if (g_str_equal (cs_document_get_event_type (doc, t)->system, "atrace"))
@@ -516,8 +505,8 @@ test_atrace_kind (void)
 static void
 test_perf (void)
 {
-  g_autofree char *data_path = cs_test_testdata ("perf-sched.data");
-  g_autofree char *text_path = cs_test_testdata ("perf-sched.txt");
+  g_autofree char *data_path = cs_test_own_path ("perf-sched.data");
+  g_autofree char *text_path = cs_test_own_path ("perf-sched.txt");
   g_autoptr(CsDocument) text = load (text_path);
   g_autoptr(GHashTable) per_cpu = NULL;
   g_autoptr(GRegex) re = g_regex_new ("^ *\\S.* +\\d+ +\\[\\d+\\] +\\d+\\.\\d+: sched:", 0, 0, NULL);
@@ -647,7 +636,7 @@ static void
 test_report_roundtrip (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *dat_path = cs_test_testdata (name);
+  g_autofree char *dat_path = cs_test_own_path (name);
   g_autofree char *dir = g_dir_make_tmp ("cs-text-XXXXXX", NULL);
   g_autoptr(CsDocument) dat = NULL;
   const struct { const char *flag; gboolean exact; } runs[] = {
@@ -706,19 +695,16 @@ collect_fraction_cb (double   fraction,
  * the indexing: never back, the conversion below the half, the indexing
  * above it, 1 at the end. */
 static void
-test_progress_monotonic (void)
+test_progress_monotonic (gconstpointer data)
 {
-  g_autofree char *path = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autofree char *path = cs_test_path (data);
   g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) doc = NULL;
   gboolean in_conversion = FALSE, in_indexing = FALSE;
 
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
-      return;
-    }
+  if (path == NULL)
+    return;
   doc = cs_document_load (path, collect_fraction_cb, fractions, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (doc);
@@ -754,10 +740,12 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TextImport/bad-lines", test_bad_lines);
   g_test_add_func ("/cs/index/TextImport/funcgraph", test_funcgraph);
   g_test_add_func ("/cs/index/TextImport/perf", test_perf);
-  g_test_add_func ("/cs/index/TextImport/systrace", test_systrace);
-  g_test_add_func ("/cs/index/TextImport/atrace-kind", test_atrace_kind);
+  g_test_add_data_func ("/cs/index/TextImport/systrace/atrace-tgid", "atrace-tgid.txt", test_systrace);
+  g_test_add_data_func ("/cs/index/TextImport/systrace/public/raw-tgid", "public/text/raw-tgid.txt", test_systrace);
+  g_test_add_data_func ("/cs/index/TextImport/atrace-kind/atrace-tgid", "atrace-tgid.txt", test_atrace_kind);
+  g_test_add_data_func ("/cs/index/TextImport/atrace-kind/public/raw-tgid", "public/text/raw-tgid.txt", test_atrace_kind);
   g_test_add_func ("/cs/index/TextImport/tracefs-trace", test_tracefs_trace);
-  g_test_add_func ("/cs/index/TextImport/progress-monotonic", test_progress_monotonic);
+  g_test_add_data_func ("/cs/index/TextImport/progress-monotonic/public/raw-tgid", "public/text/raw-tgid.txt", test_progress_monotonic);
   for (guint i = 0; i < G_N_ELEMENTS (recordings); i++)
     {
       g_autofree char *path = g_strdup_printf ("/cs/index/TextImport/report-roundtrip/%s", recordings[i]);
