@@ -185,12 +185,13 @@ typedef gboolean (*CommandFunc) (CsPlugin                  *plugin,
                                  const CsPluginCommandInfo *info,
                                  gpointer                   data);
 
-/* Calls @func for each command of the enabled plugins, until it returns
- * FALSE; returns that command. */
+/* Calls @func for each command of the enabled plugins (of every loaded
+ * plugin with @switched_off), until it returns FALSE; returns that command. */
 static const CsPluginCommandInfo *
-walk_commands (CommandFunc   func,
-               gpointer      data,
-               CsPlugin    **owner)
+walk_plugin_commands (CommandFunc   func,
+                      gpointer      data,
+                      gboolean      switched_off,
+                      CsPlugin    **owner)
 {
   CsPluginHost *host = cs_plugin_host_get_default ();
   g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (cs_plugin_host_get_registry (host));
@@ -199,7 +200,7 @@ walk_commands (CommandFunc   func,
     {
       CsPlugin *plugin = g_ptr_array_index (plugins, i);
 
-      if (!cs_plugin_host_is_enabled (host, plugin))
+      if (!switched_off && !cs_plugin_host_is_enabled (host, plugin))
         continue;
       for (guint k = 0; k < _cs_plugin_get_n_hooks (plugin, CS_PLUGIN_HOOK_COMMAND); k++)
         {
@@ -214,6 +215,14 @@ walk_commands (CommandFunc   func,
         }
     }
   return NULL;
+}
+
+static const CsPluginCommandInfo *
+walk_commands (CommandFunc   func,
+               gpointer      data,
+               CsPlugin    **owner)
+{
+  return walk_plugin_commands (func, data, FALSE, owner);
 }
 
 static gboolean
@@ -262,6 +271,64 @@ cs_cli_plugins_is_command (const char *name)
       strchr (name, '/') != NULL || strchr (name, '.') != NULL)
     return FALSE;
   return find_command (name, NULL) != NULL;
+}
+
+/**
+ * cs_cli_plugins_is_unknown_command:
+ * @name: the first command-line argument
+ *
+ * A word that names no command, no plugin's command and no file
+ * (`chronoscope latency FILE` where the latency plugin is not loaded)
+ * would otherwise reach the window's option parser, which says only
+ * "Unknown option".
+ *
+ * Returns: whether @name reads as a command's name (lower-case letters,
+ *   digits and '-', starting with a letter) but is none and is no file
+ */
+gboolean
+cs_cli_plugins_is_unknown_command (const char *name)
+{
+  if (name == NULL || !g_ascii_islower (name[0]))
+    return FALSE;
+  for (const char *c = name; *c != '\0'; c++)
+    if (!g_ascii_islower (*c) && !g_ascii_isdigit (*c) && *c != '-')
+      return FALSE;
+  return !g_strv_contains (own_commands, name) && find_command (name, NULL) == NULL &&
+         !g_file_test (name, G_FILE_TEST_EXISTS);
+}
+
+/**
+ * cs_cli_plugins_fail_unknown_command:
+ * @name: a word for which cs_cli_plugins_is_unknown_command() holds
+ *
+ * Says on stderr why @name is not a command: the plugin that has it is
+ * switched off, or no plugin loaded has it, with where plugins are looked
+ * for (the built-in folders of cs_plugin_registry_dup_builtin_path(),
+ * `-p FILE.so`, CHRONOSCOPE_PLUGIN_PATH) and the commands there are.
+ *
+ * Returns: the exit status, 1
+ */
+int
+cs_cli_plugins_fail_unknown_command (const char *name)
+{
+  CsPlugin *owner = NULL;
+  g_autofree char *builtin = cs_plugin_registry_dup_builtin_path ();
+  g_autofree char *plugin_help = cs_cli_plugins_dup_help ();
+
+  walk_plugin_commands (is_not_named, (gpointer) name, TRUE, &owner);
+  if (owner != NULL)
+    g_printerr (_("chronoscope: “%s” is a command of the plugin “%s”, which is switched off "
+                  "(turn it on in the window’s Plugins dialog).\n"),
+                name, cs_plugin_get_id (owner));
+  else
+    g_printerr (_("chronoscope: “%s” is neither a command nor a file, and no plugin loaded "
+                  "has a command of that name.  Built-in plugins are looked for in “%s”; "
+                  "-p FILE.so or CHRONOSCOPE_PLUGIN_PATH load others.\n"),
+                name, *builtin != '\0' ? builtin : _("(nowhere: CHRONOSCOPE_PLUGIN_SYSTEM_PATH is empty)"));
+  g_printerr (_("Commands: info, render, query, stats, record, demo.\n"));
+  if (*plugin_help != '\0')
+    g_printerr (_("Commands of the plugins loaded:\n%s"), plugin_help);
+  return 1;
 }
 
 /**

@@ -48,6 +48,8 @@ gboolean          cs_cli_plugins_is_command (const char         *name);
 int               cs_cli_plugins_run        (int                 argc,
                                              char              **argv);
 char             *cs_cli_plugins_dup_help   (void);
+gboolean          cs_cli_plugins_is_unknown_command   (const char *name);
+int               cs_cli_plugins_fail_unknown_command (const char *name);
 CsPluginDocument *cs_cli_plugins_open       (CsDocument         *document,
                                              GCancellable       *cancellable,
                                              GError            **error);

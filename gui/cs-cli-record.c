@@ -595,11 +595,12 @@ list_capabilities (RecordRun *run)
   g_autoptr(JsonBuilder) b = json_builder_new ();
   static const char * const files[] = { "available_events", "available_tracers", "trace_clock" };
   static const char * const keys[] = { "events", "tracers", "clocks" };
-  const char *dir = "/sys/kernel/tracing";
+  /* Mounted first when it is not yet, as the recorder will find it. */
+  const char *dir = cs_recorder_find_tracing_dir ();
   g_autoptr(GError) error = NULL;
 
-  if (!g_file_test ("/sys/kernel/tracing/available_events", G_FILE_TEST_EXISTS))
-    dir = "/sys/kernel/debug/tracing";
+  if (dir == NULL)
+    dir = "/sys/kernel/tracing";   /* so that the message names the usual place */
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "type");

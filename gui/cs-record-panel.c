@@ -25,8 +25,8 @@
 #include "cs-record-event-tree.h"
 #include "cs-record-live.h"
 #include "cs-record-panel.h"
+#include "cs-recorder.h"
 
-#define TRACEFS_DIR "/sys/kernel/tracing"
 #define PANEL_KEY   "cs-record-panel"
 
 static const char * const default_clocks[] = {
@@ -301,10 +301,20 @@ load_events_directly (CsRecordPanel *self)
   g_auto(GStrv) tracer_list = NULL;
   g_auto(GStrv) clock_list = NULL;
 
-  if (!g_file_get_contents (TRACEFS_DIR "/available_events", &events, NULL, NULL))
+  const char *dir = cs_recorder_find_tracing_dir ();
+  g_autofree char *events_path = NULL;
+  g_autofree char *tracers_path = NULL;
+  g_autofree char *clocks_path = NULL;
+
+  if (dir == NULL)
     return FALSE;
-  g_file_get_contents (TRACEFS_DIR "/available_tracers", &tracers, NULL, NULL);
-  g_file_get_contents (TRACEFS_DIR "/trace_clock", &clocks, NULL, NULL);
+  events_path = g_build_filename (dir, "available_events", NULL);
+  tracers_path = g_build_filename (dir, "available_tracers", NULL);
+  clocks_path = g_build_filename (dir, "trace_clock", NULL);
+  if (!g_file_get_contents (events_path, &events, NULL, NULL))
+    return FALSE;
+  g_file_get_contents (tracers_path, &tracers, NULL, NULL);
+  g_file_get_contents (clocks_path, &clocks, NULL, NULL);
 
   event_list = g_strsplit (g_strstrip (events), "\n", -1);
   tracer_list = tracers != NULL ? g_strsplit (g_strstrip (tracers), " ", -1) : NULL;

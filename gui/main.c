@@ -47,6 +47,8 @@ main (int   argc,
     return cs_cli_run (argc, argv);
   if (argc >= 2 && cs_cli_plugins_is_command (argv[1]))
     return cs_cli_plugins_run (argc, argv);
+  if (argc >= 2 && cs_cli_plugins_is_unknown_command (argv[1]))
+    return cs_cli_plugins_fail_unknown_command (argv[1]);
 
   g_set_application_name (_("Chronoscope"));
   application = cs_application_new ();

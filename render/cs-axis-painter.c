@@ -12,6 +12,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "cs-text-runs-private.h"
 #include "cs-theme-private.h"
 
 #define MINOR_TICK_PX        4
@@ -97,7 +98,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
       pango_layout_get_pixel_size (layout, NULL, &height);
       _cs_theme_set_source (cr, &frame->theme->dim_text);
       cairo_move_to (cr, 6, floor ((CS_AXIS_HEIGHT_PX - height) / 2.0));
-      pango_cairo_show_layout (cr, layout);
+      _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
     }
 
   if (frame->time_width <= 0.0)
@@ -157,7 +158,7 @@ _cs_axis_painter_draw (CsAxisPainter     *self,
       if (x + width > right)
         break;
       cairo_move_to (cr, x, floor ((CS_AXIS_HEIGHT_PX - MAJOR_TICK_PX - height) / 2.0) + 1);
-      pango_cairo_show_layout (cr, layout);
+      _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
       last_label_end = x + width;
     }
 }

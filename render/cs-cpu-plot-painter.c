@@ -29,6 +29,7 @@
 #include <pango/pangocairo.h>
 
 #include "cs-palette.h"
+#include "cs-text-runs-private.h"
 
 #define EVENT_TICK_PX        5     /* events under slices */
 #define DENSITY_TICK_PX      4     /* event marks under a density bar */
@@ -477,7 +478,7 @@ draw_slice_label (CsCpuPlotPainter *self, cairo_t *cr, gint32 pid, double x, dou
   set_source (cr, &style->text);
   cairo_move_to (cr, x + LABEL_PAD_PX,
                  floor (y + (CS_PLOT_HEIGHT_PX - EVENT_TICK_PX - text_height) / 2.0));
-  pango_cairo_show_layout (cr, layout);
+  _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
 }
 
 /* Adds @ns of @pid's running time to a pixel column shared by slices

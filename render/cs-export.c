@@ -27,6 +27,7 @@
 #include "cs-export.h"
 #include "cs-palette.h"
 #include "cs-range-stats.h"
+#include "cs-text-runs-private.h"
 #include "cs-theme-private.h"
 #include "cs-time-axis.h"
 
@@ -402,7 +403,7 @@ draw_title (cairo_t               *cr,
   pango_layout_get_pixel_size (layout, NULL, &height);
   _cs_theme_set_source (cr, &cs_theme_get (CS_COLOR_SCHEME_LIGHT)->text);
   cairo_move_to (cr, MARGIN_PX, floor ((TITLE_HEIGHT_PX - height) / 2.0));
-  pango_cairo_show_layout (cr, layout);
+  _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
 }
 
 static gboolean
@@ -471,7 +472,7 @@ draw_markers (cairo_t               *cr,
       cairo_fill (cr);
       _cs_theme_set_source (cr, &cs_theme_get (CS_COLOR_SCHEME_LIGHT)->page);
       cairo_move_to (cr, x + 4, top + floor ((MARKER_BAND_PX - h) / 2.0));
-      pango_cairo_show_layout (cr, layout);
+      _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
     }
 }
 
@@ -503,7 +504,7 @@ draw_legend (cairo_t      *cr,
       pango_layout_get_pixel_size (layout, NULL, &h);
       _cs_theme_set_source (cr, &cs_theme_get (CS_COLOR_SCHEME_LIGHT)->text);
       cairo_move_to (cr, x + LEGEND_SWATCH_PX + 6, row_y + floor ((LEGEND_ROW_PX - h) / 2.0));
-      pango_cairo_show_layout (cr, layout);
+      _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
     }
 }
 
@@ -586,6 +587,27 @@ write_cb (void                *closure,
                                                      : CAIRO_STATUS_WRITE_ERROR;
 }
 
+static cairo_status_t
+append_cb (void                *closure,
+           const unsigned char *data,
+           unsigned int         length)
+{
+  g_string_append_len (closure, (const char *) data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+/* cairo's SVG with the texts it did not draw (see cs-text-runs-private.h). */
+static cairo_status_t
+write_svg (GString *svg, CsTextRuns *text_runs, FILE *file)
+{
+  if (!_cs_text_runs_insert_svg (text_runs, svg))
+    {
+      errno = EIO;  /* cairo wrote no </svg>: not an SVG to give */
+      return CAIRO_STATUS_WRITE_ERROR;
+    }
+  return write_cb (file, (const unsigned char *) svg->str, (unsigned int) svg->len);
+}
+
 static void
 set_write_error (GError **error, const char *path, int saved_errno, cairo_status_t status)
 {
@@ -608,8 +630,10 @@ set_write_error (GError **error, const char *path, int saved_errno, cairo_status
  *
  * Draws the picture (see cs_export_draw()) into a new file: a PNG of
  * cs_export_get_size() pixels, an SVG of as many px, or a one-page PDF of
- * @options' page size (or of the px size at 96 dpi).  Main thread of
- * @renderer's document.
+ * @options' page size (or of the px size at 96 dpi).  The SVG's labels,
+ * title and legend are `<text>` elements (font family, size, weight,
+ * fill, anchor), in a group of their own above cairo's drawing.  Main
+ * thread of @renderer's document.
  *
  * Returns: whether the file was written
  */
@@ -619,6 +643,8 @@ cs_export_write (CsTimelineRenderer    *renderer,
                  const char            *path,
                  GError               **error)
 {
+  g_autoptr(GString) svg = NULL;
+  g_autoptr(CsTextRuns) text_runs = NULL;
   cairo_surface_t *surface;
   cairo_status_t status;
   cairo_t *cr;
@@ -671,8 +697,12 @@ cs_export_write (CsTimelineRenderer    *renderer,
   switch (options->format)
     {
     case CS_EXPORT_SVG:
-      surface = cairo_svg_surface_create_for_stream (write_cb, file, width_px, height_px);
+      /* Kept in memory: the texts go in after cairo's last word. */
+      svg = g_string_new (NULL);
+      surface = cairo_svg_surface_create_for_stream (append_cb, svg, width_px, height_px);
       cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PX);
+      text_runs = _cs_text_runs_new ();
+      _cs_text_runs_attach (text_runs, surface, width_px, height_px);
       break;
     case CS_EXPORT_PDF:
       /* The page's own size in pt, not the rounded px size's. */
@@ -701,6 +731,8 @@ cs_export_write (CsTimelineRenderer    *renderer,
     {
       cairo_surface_finish (surface);
       status = cairo_surface_status (surface);
+      if (svg != NULL && drawn && status == CAIRO_STATUS_SUCCESS)
+        status = write_svg (svg, text_runs, file);
     }
   if (status == CAIRO_STATUS_WRITE_ERROR)
     saved_errno = errno;

@@ -8,7 +8,9 @@
  * over the plots, and a legend of the tasks shown below (colour swatch,
  * comm and pid).  Always the light scheme, whatever the desktop's theme.
  * SVG and PDF go through cairo's vector surfaces with Pango, so their text
- * stays text (PDF) or glyph outlines (cairo 1.16's SVG), never pixels.
+ * stays text, never pixels: Pango's in the PDF, `<text>` elements in the
+ * SVG (cairo 1.16 would write glyph outlines there; see
+ * cs-text-runs-private.h).
  *
  * Sizes are in device-independent pixels; a PDF page is in millimetres and
  * drawn at 96 px per inch (1 px = 0.75 pt), so a page of W × H mm holds a

@@ -17,6 +17,7 @@
 #include <pango/pangocairo.h>
 
 #include "cs-plugin-view-private.h"
+#include "cs-text-runs-private.h"
 #include "cs-theme-private.h"
 #include "cs-time-axis.h"
 
@@ -412,6 +413,7 @@ cs_plugin_view_draw_text (const CsPluginView *view,
 {
   CsTextCache *cache;
   PangoLayout *layout;
+  CsTextAnchor anchor = CS_TEXT_ANCHOR_START;
   int width, height;
 
   g_return_val_if_fail (view != NULL && cr != NULL, 0.0);
@@ -424,11 +426,17 @@ cs_plugin_view_draw_text (const CsPluginView *view,
   if (width > max_width_px)
     return 0.0;
   if (flags & CS_PLUGIN_TEXT_CENTER)
-    x_px -= width / 2.0;
+    {
+      x_px -= width / 2.0;
+      anchor = CS_TEXT_ANCHOR_MIDDLE;
+    }
   else if (flags & CS_PLUGIN_TEXT_RIGHT)
-    x_px -= width;
+    {
+      x_px -= width;
+      anchor = CS_TEXT_ANCHOR_END;
+    }
   cairo_move_to (cr, x_px, y_px - height / 2.0);
-  pango_cairo_show_layout (cr, layout);
+  _cs_text_show (cr, layout, anchor);
   return width;
 }
 

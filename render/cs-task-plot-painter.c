@@ -39,6 +39,7 @@
 #include <pango/pangocairo.h>
 
 #include "cs-palette.h"
+#include "cs-text-runs-private.h"
 #include "cs-time-axis.h"
 
 #define N_STATES            (CS_TASK_OTHER + 1)
@@ -404,7 +405,7 @@ draw_run_label (CsTaskPlotPainter *self, cairo_t *cr, const Box *box, double x0,
   cs_palette_get_text_color (&fill, &text);
   set_source (cr, &text);
   cairo_move_to (cr, x0 + box->left + LABEL_PAD_PX, floor (plot_middle (y) - text_height / 2.0));
-  pango_cairo_show_layout (cr, layout);
+  _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
 }
 
 static void
@@ -444,7 +445,7 @@ draw_latency (CsTaskPlotPainter *self, cairo_t *cr, const LatencyBox *box, doubl
     cairo_fill (cr);
     set_source (cr, &latency_text_color);
     cairo_move_to (cr, text_x, text_y);
-    pango_cairo_show_layout (cr, self->latency_layout);
+    _cs_text_show (cr, self->latency_layout, CS_TEXT_ANCHOR_MIDDLE);
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "cs-text-runs-private.h"
 #include "cs-theme-private.h"
 #include "cs-timeline-renderer-private.h"
 
@@ -66,7 +67,7 @@ _cs_timeline_renderer_draw_plugin_row (CsTimelineRenderer *self, cairo_t *cr, co
     {
       _cs_theme_set_source (cr, i == 0 ? &frame->theme->text : &frame->theme->dim_text);
       cairo_move_to (cr, 6, top);
-      pango_cairo_show_layout (cr, layouts[i]);
+      _cs_text_show (cr, layouts[i], CS_TEXT_ANCHOR_START);
       top += heights[i];
     }
   _cs_timeline_renderer_init_plugin_view (self, &view, frame, y);

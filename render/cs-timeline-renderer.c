@@ -26,6 +26,7 @@
 #include "cs-cpu-plot-painter-private.h"
 #include "cs-task-plot-painter-private.h"
 #include "cs-text-cache-private.h"
+#include "cs-text-runs-private.h"
 #include "cs-theme-private.h"
 
 #define LABEL_PAD_PX         3
@@ -105,7 +106,7 @@ draw_cpu_label (CsTimelineRenderer *self, cairo_t *cr, guint cpu, double y)
   pango_layout_get_pixel_size (layout, NULL, &height);
   _cs_theme_set_source (cr, &cs_theme_get (self->scheme)->text);
   cairo_move_to (cr, 6, floor (y + (CS_PLOT_HEIGHT_PX - height) / 2.0));
-  pango_cairo_show_layout (cr, layout);
+  _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
 }
 
 /* A small note at the top right of a plot, over a light patch. */
@@ -127,7 +128,7 @@ draw_plot_note (CsTimelineRenderer *self, cairo_t *cr, const CsPlotFrame *frame,
   cairo_fill (cr);
   _cs_theme_set_source (cr, &frame->theme->dim_text);
   cairo_move_to (cr, x, y + 1);
-  pango_cairo_show_layout (cr, layout);
+  _cs_text_show (cr, layout, CS_TEXT_ANCHOR_END);
 }
 
 static gboolean
@@ -183,10 +184,10 @@ draw_task_label (CsTimelineRenderer *self, cairo_t *cr, gint32 pid, double y)
   top = floor (y + (CS_PLOT_HEIGHT_PX - comm_height - pid_height) / 2.0);
   _cs_theme_set_source (cr, &cs_theme_get (self->scheme)->text);
   cairo_move_to (cr, 6, top);
-  pango_cairo_show_layout (cr, comm_layout);
+  _cs_text_show (cr, comm_layout, CS_TEXT_ANCHOR_START);
   _cs_theme_set_source (cr, &cs_theme_get (self->scheme)->dim_text);
   cairo_move_to (cr, 6, top + comm_height);
-  pango_cairo_show_layout (cr, pid_layout);
+  _cs_text_show (cr, pid_layout, CS_TEXT_ANCHOR_START);
 }
 
 static gboolean

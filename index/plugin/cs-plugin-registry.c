@@ -5,7 +5,9 @@
  * Plugins are looked for, in this order: files given on the command line
  * (`-p FILE.so`), the folders (or files) of CHRONOSCOPE_PLUGIN_PATH
  * (colon-separated, as PATH), the user's $XDG_DATA_HOME/chronoscope/plugins/
- * and the built-ins in $libdir/chronoscope/plugins/.  In a folder every
+ * and the built-ins (cs_plugin_registry_dup_builtin_path()): those in
+ * $libdir/chronoscope/plugins/, or for the executable of a build tree that
+ * was not installed, its own build tree's.  In a folder every
  * `*.so` is a candidate, in name order.  The first plugin with an id wins;
  * another file with the same id is recorded as refused, so the Plugins
  * dialog can say why it is not used.  A file that fails to load is
@@ -201,12 +203,63 @@ load_folder (CsPluginRegistry *self,
     cs_plugin_registry_load_file (self, g_ptr_array_index (names, i), source);
 }
 
+/* Whether this process runs the chronoscope executable of the build tree
+ * it was built in (BUILD_EXE), not an installed copy. */
+static gboolean
+running_uninstalled (void)
+{
+  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *build_exe = realpath (BUILD_EXE, NULL);
+
+  return self_exe != NULL && build_exe != NULL && g_str_equal (self_exe, build_exe);
+}
+
+/**
+ * cs_plugin_registry_dup_builtin_path:
+ *
+ * Where the built-in plugins are looked for, in this order:
+ * - `CHRONOSCOPE_PLUGIN_SYSTEM_PATH` when it is set (folders separated by
+ *   `:`; empty for none), as GStreamer's `GST_PLUGIN_SYSTEM_PATH`: tests
+ *   and benchmarks use it to run without the built-ins;
+ * - for the chronoscope executable of a build tree that was not installed,
+ *   the build tree's built-in plugin folders (BUILD_PLUGIN_PATH, from
+ *   plugins/meson.build), so that `build/gui/chronoscope latency …` finds
+ *   the plugin of its own build, never an older installed one;
+ * - else PLUGINDIR, `$libdir/chronoscope/plugins`.
+ *
+ * Returns: (transfer full): a search path (`:`-separated folders, maybe empty)
+ */
+char *
+cs_plugin_registry_dup_builtin_path (void)
+{
+  const char *env = g_getenv ("CHRONOSCOPE_PLUGIN_SYSTEM_PATH");
+
+  if (env != NULL)
+    return g_strdup (env);
+  if (running_uninstalled ())
+    return g_strdup (BUILD_PLUGIN_PATH);
+  return g_strdup (PLUGINDIR);
+}
+
+/* Every folder (or file) of the search path @path, as @source. */
+static void
+load_path (CsPluginRegistry *self,
+           const char       *path,
+           CsPluginSource    source)
+{
+  g_auto(GStrv) dirs = g_strsplit (path, G_SEARCHPATH_SEPARATOR_S, -1);
+
+  for (guint i = 0; dirs[i] != NULL; i++)
+    if (*dirs[i] != '\0')
+      load_folder (self, dirs[i], source);
+}
+
 /**
  * cs_plugin_registry_scan:
  * @self: a registry
  *
  * Loads the plugins of CHRONOSCOPE_PLUGIN_PATH, the user's folder and the
- * built-in folder, once; files given with cs_plugin_registry_load_file()
+ * built-in folders (cs_plugin_registry_dup_builtin_path()), once; files given with cs_plugin_registry_load_file()
  * before come first.  Main thread.
  */
 void
@@ -214,6 +267,7 @@ cs_plugin_registry_scan (CsPluginRegistry *self)
 {
   const char *env;
   g_autofree char *user_dir = NULL;
+  g_autofree char *builtin_path = NULL;
 
   g_return_if_fail (CS_IS_PLUGIN_REGISTRY (self));
 
@@ -223,16 +277,11 @@ cs_plugin_registry_scan (CsPluginRegistry *self)
 
   env = g_getenv ("CHRONOSCOPE_PLUGIN_PATH");
   if (env != NULL)
-    {
-      g_auto(GStrv) dirs = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
-
-      for (guint i = 0; dirs[i] != NULL; i++)
-        if (*dirs[i] != '\0')
-          load_folder (self, dirs[i], CS_PLUGIN_SOURCE_ENVIRONMENT);
-    }
+    load_path (self, env, CS_PLUGIN_SOURCE_ENVIRONMENT);
   user_dir = g_build_filename (g_get_user_data_dir (), "chronoscope", "plugins", NULL);
   load_folder (self, user_dir, CS_PLUGIN_SOURCE_USER);
-  load_folder (self, PLUGINDIR, CS_PLUGIN_SOURCE_BUILT_IN);
+  builtin_path = cs_plugin_registry_dup_builtin_path ();
+  load_path (self, builtin_path, CS_PLUGIN_SOURCE_BUILT_IN);
 }
 
 guint

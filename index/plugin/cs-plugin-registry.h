@@ -53,6 +53,7 @@ const CsPluginRecord *cs_plugin_registry_load_file    (CsPluginRegistry *self,
                                                        const char       *path,
                                                        CsPluginSource    source);
 void                  cs_plugin_registry_scan         (CsPluginRegistry *self);
+char                 *cs_plugin_registry_dup_builtin_path (void);
 guint                 cs_plugin_registry_get_n_records (CsPluginRegistry *self);
 const CsPluginRecord *cs_plugin_registry_get_record   (CsPluginRegistry *self,
                                                        guint             index);

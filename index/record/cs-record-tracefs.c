@@ -24,6 +24,7 @@
 #include <tracefs.h>
 
 #include "cs-record-private.h"
+#include "cs-recorder.h"
 
 #define INSTANCE_PREFIX "chronoscope-"
 
@@ -34,6 +35,24 @@ _cs_record_event_free (CsRecordEvent *event)
   g_free (event->name);
   g_free (event->filter);
   g_free (event);
+}
+
+/**
+ * cs_recorder_find_tracing_dir:
+ *
+ * Where tracefs is, found as libtracefs finds it (tracefs_tracing_dir():
+ * /sys/kernel/tracing, or debugfs's tracing folder; mounted there first
+ * when the process is root and it is not mounted yet), so that what lists
+ * the events and what records them read the same tracefs.  Any thread.
+ *
+ * Returns: (transfer none) (nullable): the folder, or %NULL when there is
+ *   no tracefs this process can reach (not mounted and not root, or a
+ *   kernel without it)
+ */
+const char *
+cs_recorder_find_tracing_dir (void)
+{
+  return tracefs_tracing_dir ();
 }
 
 /* The tracefs mount, checked for what recording needs: writing instances/. */

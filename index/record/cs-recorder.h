@@ -84,4 +84,6 @@ gboolean               cs_recorder_write_snapshot     (CsRecorder            *se
 void                   cs_recorder_set_command_stdin_null (CsRecorder        *self,
                                                        gboolean               null_stdin);
 
+const char *cs_recorder_find_tracing_dir (void);
+
 G_END_DECLS

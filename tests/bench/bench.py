@@ -229,6 +229,71 @@ def key_values(text):
     return {}
 
 
+def numeric_key_values(text):
+    """The numeric key=value pairs of key_values(TEXT), as ints and floats."""
+    return {k: float(v) if "." in v else int(v) for k, v in key_values(text).items()
+            if re.fullmatch(r"[\d.]+", v)}
+
+
+def timed(cmd, env=None, timeout_s=None, stdout_path=None):
+    """run_measured, with "not_finished" set when CMD timed out and "error"
+    (its last line on stderr) when it exited with another status than 0."""
+    r = run_measured(cmd, env=env, timeout_s=timeout_s, stdout_path=stdout_path)
+    if r["timed_out"]:
+        r["not_finished"] = f"> {timeout_s:g} s, not finished"
+    elif r["rc"] != 0:
+        r["error"] = (r["stderr"].strip().splitlines() or [f"exit status {r['rc']}"])[-1]
+    return r
+
+
+def failed(r):
+    """Whether the result R of timed() holds no figure (skipped, not
+    finished or failed)."""
+    return any(k in r for k in ("skipped", "not_finished", "error"))
+
+
+# --------------------------------------------------------------------------
+# One measurement each.  RUN is timed() or a wrapper of it with the same
+# arguments (Bench's, which stops running a tool that did not finish once);
+# ENV carries the XDG_CACHE_HOME the index goes to.
+
+
+def measure_first_open(chronoscope, path, env, run=timed):
+    """Chronoscope's first open: `chronoscope index-worker PATH`, the index
+    build in the worker process (ENV's cache should be empty).  Adds
+    index_path, index_bytes and cache_bytes when the worker said "done"."""
+    r = run([chronoscope, "index-worker", path], env)
+    done = [l for l in r.get("stdout", "").splitlines() if l.startswith(("done ", "error "))]
+    r["protocol"] = done[-1] if done else ""
+    if done and done[-1].startswith("done "):
+        index_path = done[-1][5:]
+        r["index_path"] = index_path
+        r["index_bytes"] = os.path.getsize(index_path)
+        cache = env["XDG_CACHE_HOME"]
+        r["cache_bytes"] = sum(os.path.getsize(os.path.join(d, f))
+                               for d, _, fs in os.walk(cache) for f in fs)
+    elif not failed(r):
+        r["error"] = r["protocol"] or "no 'done' line from index-worker"
+    return r
+
+
+def measure_render(chronoscope, path, png, env, run=timed):
+    """Reopen to the first complete frame: `chronoscope render PATH -o PNG
+    --width 1920 --height 1080` on the index ENV's cache holds (launch to
+    PNG written)."""
+    return run([chronoscope, "render", path, "-o", png, "--width", "1920", "--height", "1080"], env)
+
+
+def measure_iterate(iterate, path, run=timed):
+    """libtracecmd's raw iteration, the anchor of the first open:
+    tracecmd-iterate PATH, from a warm page cache.  Adds its key=value
+    figures (events, seconds: open + iterate inside the process, ...)."""
+    warm_file(path)
+    r = run([iterate, path])
+    r.update(numeric_key_values(r.get("stdout", "")))
+    return r
+
+
 # --------------------------------------------------------------------------
 # The measurements
 
@@ -259,13 +324,14 @@ class Bench:
         """run_measured, unless TOOL already failed to finish on FMT."""
         if (tool, fmt) in self.gave_up:
             return {"skipped": self.gave_up[(tool, fmt)]}
-        r = run_measured(cmd, env=env, timeout_s=self.args.timeout, stdout_path=stdout_path)
-        if r["timed_out"]:
-            self.gave_up[(tool, fmt)] = f"> {self.args.timeout:g} s, not finished"
-            r["not_finished"] = self.gave_up[(tool, fmt)]
-        elif r["rc"] != 0:
-            r["error"] = (r["stderr"].strip().splitlines() or [f"exit status {r['rc']}"])[-1]
+        r = timed(cmd, env=env, timeout_s=self.args.timeout, stdout_path=stdout_path)
+        if "not_finished" in r:
+            self.gave_up[(tool, fmt)] = r["not_finished"]
         return r
+
+    def runner(self, tool, fmt):
+        """timed() for the measure_*() functions, through self.timed."""
+        return lambda cmd, env=None, stdout_path=None: self.timed(tool, fmt, cmd, env, stdout_path)
 
     def measure_file(self, fmt, path):
         res = {}
@@ -283,17 +349,7 @@ class Bench:
         env = self.env_with_cache(cache)
         try:
             # First open: the index build in the worker process, fresh cache.
-            r = self.timed("chronoscope", fmt, [self.chronoscope, "index-worker", path], env)
-            done = [l for l in r.get("stdout", "").splitlines() if l.startswith(("done ", "error "))]
-            r["protocol"] = done[-1] if done else ""
-            if done and done[-1].startswith("done "):
-                index_path = done[-1][5:]
-                r["index_path"] = index_path
-                r["index_bytes"] = os.path.getsize(index_path)
-                r["cache_bytes"] = sum(os.path.getsize(os.path.join(d, f))
-                                       for d, _, fs in os.walk(cache) for f in fs)
-            elif "error" not in r and "not_finished" not in r and "skipped" not in r:
-                r["error"] = r["protocol"] or "no 'done' line from index-worker"
+            r = measure_first_open(self.chronoscope, path, env, self.runner("chronoscope", fmt))
             res["first_open"] = r
             log(f"  {fmt} first open: {describe(r, 'wall_s', 's')}"
                 + (f", peak RssAnon {r['peak_rss_anon_mib']:.0f} MiB, index {r['index_bytes'] / MIB:.1f} MiB"
@@ -309,9 +365,8 @@ class Bench:
                 ri["stdout"] = ""
                 res["reopen_info"] = ri
                 png = os.path.join(cache, "frame.png")
-                res["reopen_render"] = self.timed(
-                    "render", fmt, [self.chronoscope, "render", path, "-o", png,
-                                    "--width", "1920", "--height", "1080"], env)
+                res["reopen_render"] = measure_render(self.chronoscope, path, png, env,
+                                                      self.runner("render", fmt))
                 res["reopen_window"] = bench_window.measure(self.chronoscope, path, env, self.args.timeout)
                 rf = self.timed("frame", fmt, [self.bench_frame, path, str(self.args.frames)], env)
                 for line in rf.get("stdout", "").splitlines():
@@ -338,8 +393,7 @@ class Bench:
         else:
             warm_file(path)
             r = self.timed("kshark", fmt, [self.kshark, path])
-            r.update({k: float(v) if "." in v else int(v) for k, v in key_values(r.get("stdout", "")).items()
-                      if re.fullmatch(r"[\d.]+", v)})
+            r.update(numeric_key_values(r.get("stdout", "")))
             res["kshark"] = r
             log(f"  {fmt} KernelShark loader: {describe(r, 'seconds', 's')}"
                 + (f", max RSS {r['max_rss_mib']:.0f} MiB" if "seconds" in r else ""))
@@ -352,10 +406,7 @@ class Bench:
 
     def measure_iterate(self, fmt, path, res):
         """libtracecmd's raw iteration, the anchor of the first open."""
-        warm_file(path)
-        r = self.timed("tracecmd", fmt, [self.iterate, path])
-        r.update({k: float(v) if "." in v else int(v) for k, v in key_values(r.get("stdout", "")).items()
-                  if re.fullmatch(r"[\d.]+", v)})
+        r = measure_iterate(self.iterate, path, self.runner("tracecmd", fmt))
         res["tracecmd_iterate"] = r
         log(f"  {fmt} libtracecmd iterate: {describe(r, 'seconds', 's')}")
 

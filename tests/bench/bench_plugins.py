@@ -100,6 +100,8 @@ class PluginBench:
         env["XDG_DATA_HOME"] = self.data_home
         env["GSETTINGS_BACKEND"] = "memory"
         env["CHRONOSCOPE_PLUGIN_PATH"] = ":".join(self.dirs) if mode == "all" else ""
+        # Not the uninstalled executable's own built-ins either: only self.dirs.
+        env["CHRONOSCOPE_PLUGIN_SYSTEM_PATH"] = ""
         return env
 
     def measure(self, fmt, path, run_index, warm_file, log, describe):

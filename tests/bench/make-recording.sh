@@ -10,11 +10,13 @@
 #           large   ~84 M events  (~4 GB as v6; 3 GiB of ring buffer per CPU)
 #   OUTDIR  where the files go (default /var/tmp/chronoscope-bench); never
 #           the repository.  Writes SIZE-v7.dat, SIZE-v6.dat and SIZE.meta
-#           (key=value lines: events, per-CPU ring buffer stats, kernel...).
+#           (key=value lines: events, per-CPU ring buffer stats, kernel,
+#           this script's sha256...).
 #           The files appear only when complete (written under temporary names
 #           and renamed), so a half-made recording is never reused.
 #
-# Needs root, tracefs at /sys/kernel/tracing and trace-cmd (3.1.6).
+# Needs root, tracefs (mounted if need be, as libtracefs does: see
+# tests/tracefs/tracefs-dir.sh) and trace-cmd (3.1.6).
 # `trace-cmd record` cannot run on our VMs (it writes the read-only
 # /proc/sys/kernel/ftrace_enabled), so, as ENVIRONMENT.md describes, this
 # configures the top tracefs buffer by hand: raises buffer_size_kb, enables
@@ -44,7 +46,8 @@
 # shellcheck disable=SC2016
 set -euo pipefail
 
-T=/sys/kernel/tracing
+T=              # the tracefs folder, as libtracefs finds or mounts it
+HERE=$(cd -- "$(dirname -- "$0")" && pwd)
 SIZE=${1:-}
 OUTDIR=${2:-/var/tmp/chronoscope-bench}
 
@@ -113,6 +116,9 @@ case $SIZE in
 esac
 
 [ "$(id -u)" = 0 ] || die "needs root (tracefs)"
+# Where `chronoscope record` would record: libtracefs mounts tracefs when it
+# is not mounted yet (tests/tracefs/tracefs-dir.sh says why it cannot).
+T=$("$HERE/../tracefs/tracefs-dir.sh") || die "no tracefs to record with (see above)"
 [ -w "$T/tracing_on" ] || die "no writable tracefs at $T"
 command -v trace-cmd > /dev/null || die "trace-cmd is not installed"
 command -v python3 > /dev/null || die "python3 is not installed"
@@ -289,6 +295,9 @@ for d in "${ENABLED[@]}"; do echo 0 > "$d/enable"; done
 {
   echo "size=$SIZE"
   echo "made=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  # Which version of this script made it: tests/bench/check-bench.py (the
+  # 'bench' test) reuses a recording only when this matches.
+  echo "script_sha256=$(sha256sum < "${BASH_SOURCE[0]}" | cut -d ' ' -f 1)"
   echo "kernel=$(uname -r)"
   echo "ncpus=$(nproc)"
   echo "event_types_enabled=$n_enabled"

@@ -6,7 +6,8 @@
 # Usage: sudo tests/data/make-recordings.sh [tests|sample|block|all]   (default all)
 #        (block: only block-v7.dat, which `tests` and `all` make too)
 #
-# Needs root, tracefs at /sys/kernel/tracing, trace-cmd (3.1.6), unshare and
+# Needs root, tracefs (mounted if need be, as libtracefs does: see
+# tests/tracefs/tracefs-dir.sh), trace-cmd (3.1.6), unshare and
 # mount (util-linux).  `trace-cmd record` cannot run on our VMs, so each
 # recording configures tracefs by hand, runs a short known workload, stops
 # tracing and writes the ring buffers out with `trace-cmd extract`.
@@ -38,7 +39,7 @@
 # shellcheck disable=SC2016
 set -euo pipefail
 
-T=/sys/kernel/tracing
+T=              # the tracefs folder, as libtracefs finds or mounts it
 HERE=$(cd -- "$(dirname -- "$0")" && pwd)
 ROOT=$(cd -- "$HERE/../.." && pwd)
 OUT_TESTS=$HERE
@@ -91,6 +92,9 @@ cleanup() {
 }
 
 [ "$(id -u)" = 0 ] || die "needs root (tracefs)"
+# Where `chronoscope record` would record: libtracefs mounts tracefs when it
+# is not mounted yet (tests/tracefs/tracefs-dir.sh says why it cannot).
+T=$("$HERE/../tracefs/tracefs-dir.sh") || die "no tracefs to record with (see above)"
 [ -w "$T/tracing_on" ] || die "no writable tracefs at $T"
 command -v trace-cmd > /dev/null || die "trace-cmd is not installed"
 case $WHAT in tests|sample|block|all) ;; *) die "usage: $0 [tests|sample|block|all]" ;; esac

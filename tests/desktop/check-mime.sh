@@ -55,7 +55,10 @@ expect "$tmp/notes.txt" "!$expected"
 
 # Real recordings, when the caller passes some.
 for f in "$@"; do
-  [[ -f $f ]] || continue
+  if [[ ! -f $f ]]; then
+    echo "skipped: $f is absent"
+    continue
+  fi
   cp "$f" "$tmp/$(basename "$f").renamed"
   expect "$tmp/$(basename "$f").renamed" "$expected"
 done

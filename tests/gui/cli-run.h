@@ -8,6 +8,8 @@
 
 #include <glib.h>
 
+#include "cs-test-data.h"
+
 typedef struct {
   int status;      /* exit status, or -1 when killed by a signal */
   char *out;
@@ -22,14 +24,3 @@ run_clear (Run *run)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* $@env/@name: a recording in CS_TESTDATA or CS_SHARED_TESTDATA. */
-static inline char *
-recording_path (const char *env,
-                const char *name)
-{
-  const char *dir = g_getenv (env);
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
-}

@@ -102,21 +102,7 @@ cs_test_gui_run (void)
 char *
 cs_test_find_recording (void)
 {
-  return cs_test_data_path ("sched-irq-v6.dat");
-}
-
-/* tests/data/@name, which must exist. */
-char *
-cs_test_data_path (const char *name)
-{
-  const char *dir = g_getenv ("CS_TESTDATA");
-  g_autofree char *path = NULL;
-
-  if (dir == NULL)
-    g_error ("Set CS_TESTDATA to tests/data");
-  path = g_build_filename (dir, name, NULL);
-  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  return g_steal_pointer (&path);
+  return cs_test_own_path ("sched-irq-v6.dat");
 }
 
 /* The shortcuts of @widget's shortcut controllers (its class's key

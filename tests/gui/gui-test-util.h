@@ -14,6 +14,7 @@
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
 
+#include "cs-test-data.h"
 #include "cs-window.h"
 
 G_BEGIN_DECLS
@@ -31,7 +32,6 @@ void cs_test_gui_init (int         *argc,
 int cs_test_gui_run (void);
 
 char *cs_test_find_recording (void);
-char *cs_test_data_path (const char *name);
 GPtrArray *cs_test_list_shortcuts (GtkWidget *widget);
 GtkShortcutScope cs_test_activate_shortcut (GtkWidget  *widget,
                                             const char *accel);

@@ -343,7 +343,7 @@ click_worst (CsWindow  *window,
 static void
 test_wakeup_latency (void)
 {
-  g_autofree char *path = cs_test_data_path ("kmod-sections-v7.dat");
+  g_autofree char *path = cs_test_own_path ("kmod-sections-v7.dat");
   CsWindow *window = open_recording (path, CS_TEST_WAIT_TIMEOUT_S);
   GtkWidget *page = run_wakeup_preset (window);
 

@@ -25,6 +25,7 @@
 
 /* Run.err: what reached stderr, the terminal's or the pipe's. */
 #include "cli-run.h"
+#include "tracefs-test-util.h"
 
 /* Reads the terminal's side until every writer has gone (EIO). */
 static gpointer
@@ -165,7 +166,7 @@ assert_progress_drawn (const char *err,
 static void
 test_info_tty (void)
 {
-  g_autofree char *path = recording_path ("CS_SHARED_TESTDATA", "sched-x86-v7-zstd.dat");
+  g_autofree char *path = cs_test_own_path ("funcgraph-v7.dat");
   const char *args[] = { "info", path, NULL };
   g_auto(Run) tty = { 0 };
   g_auto(Run) pipe = { 0 };
@@ -173,7 +174,7 @@ test_info_tty (void)
   run_chronoscope (&tty, TRUE, args);
   g_assert_cmpint (tty.status, ==, 0);
   assert_clean_stdout (&tty);
-  assert_progress_drawn (tty.err, "Indexing sched-x86-v7-zstd.dat", TRUE, NULL);
+  assert_progress_drawn (tty.err, "Indexing funcgraph-v7.dat", TRUE, NULL);
   g_assert_cmpstr (tty.out, !=, "");
 
   /* The same stdout as without a terminal (the index is reused now). */
@@ -185,7 +186,7 @@ test_info_tty (void)
 static void
 test_json_tty (void)
 {
-  g_autofree char *path = recording_path ("CS_TESTDATA", "sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   const char *args[] = { "info", "--json", path, NULL };
   g_auto(Run) run = { 0 };
   g_autoptr(JsonParser) parser = json_parser_new ();
@@ -202,7 +203,7 @@ test_json_tty (void)
 static void
 test_no_tty (void)
 {
-  g_autofree char *path = recording_path ("CS_TESTDATA", "sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   const char *args[] = { "info", path, NULL };
   g_auto(Run) run = { 0 };
 
@@ -215,8 +216,8 @@ test_no_tty (void)
 static void
 test_quiet (void)
 {
-  g_autofree char *path = recording_path ("CS_TESTDATA", "sched-irq-v6.dat");
-  g_autofree char *path_b = recording_path ("CS_TESTDATA", "sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
+  g_autofree char *path_b = cs_test_own_path ("sched-irq-v7.dat");
   /* Before the command and among its own options. */
   const char *before[] = { "-q", "info", path, NULL };
   const char *among[] = { "stats", "--quiet", "--json", path_b, NULL };
@@ -259,7 +260,7 @@ test_failure_tty (void)
 static void
 test_plugin_pass_tty (void)
 {
-  g_autofree char *path = recording_path ("CS_TESTDATA", "funcgraph-v7.dat");
+  g_autofree char *path = cs_test_own_path ("funcgraph-v7.dat");
   const char *args[] = { "funcgraph", path, NULL };
   const char *quiet_args[] = { "funcgraph", "-q", path, NULL };
   g_auto(Run) run = { 0 };
@@ -282,7 +283,7 @@ test_plugin_pass_tty (void)
 static void
 test_activities_tty (void)
 {
-  g_autofree char *path = recording_path ("CS_TESTDATA", "sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   g_autofree char *dir = g_dir_make_tmp ("cs-progress-XXXXXX", NULL);
   g_autofree char *png = g_build_filename (dir, "view.png", NULL);
   const char *stats_args[] = { "stats", path, NULL };
@@ -343,17 +344,8 @@ test_record_tty (void)
   g_auto(Run) quiet = { 0 };
   const char *tail;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("recording needs root (tracefs instances)");
-      return;
-    }
-  if (!g_file_test ("/sys/kernel/tracing/instances", G_FILE_TEST_IS_DIR) &&
-      !g_file_test ("/sys/kernel/debug/tracing/instances", G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("no tracefs instances at /sys/kernel/tracing or /sys/kernel/debug/tracing");
-      return;
-    }
+  if (!cs_test_require_tracefs ())
+    return;
   dir = g_dir_make_tmp ("cs-progress-XXXXXX", NULL);
   output = g_build_filename (dir, "rec.dat", NULL);
 
@@ -409,7 +401,7 @@ test_record_tty (void)
 static void
 test_demo_from_tty (void)
 {
-  g_autofree char *path = recording_path ("CS_TESTDATA", "kmod-sections-v7.dat");
+  g_autofree char *path = cs_test_own_path ("kmod-sections-v7.dat");
   const char *args[] = { "demo", "irqs-off", "--from", path, "--no-open", NULL };
   g_auto(Run) tty = { 0 };
   g_auto(Run) pipe = { 0 };

@@ -28,23 +28,7 @@
 static char *
 find_recording (void)
 {
-  const char *dirs[] = { g_getenv ("CS_TESTDATA"), g_getenv ("CS_SHARED_TESTDATA") };
-  const char *names[] = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      g_autofree char *path = NULL;
-
-      if (dirs[i] == NULL)
-        continue;
-      path = g_build_filename (dirs[i], names[i], NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        return g_steal_pointer (&path);
-    }
-
-  g_error ("No recording: set CS_TESTDATA (sched-irq-v6.dat) or CS_SHARED_TESTDATA "
-           "(buildroot-fifo-i686-v6.dat)");
-  return NULL;
+  return cs_test_own_path ("sched-irq-v6.dat");
 }
 
 static CsWindow *

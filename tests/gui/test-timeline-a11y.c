@@ -168,7 +168,7 @@ some_task (CsDocument *document)
 static void
 test_tree (void)
 {
-  g_autofree char *path = cs_test_data_path ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsDocument *document = cs_timeline_get_document (timeline);
@@ -217,7 +217,7 @@ test_tree (void)
 static void
 test_event_list_labels (void)
 {
-  g_autofree char *path = cs_test_data_path ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsEventListView *view = cs_window_get_event_list_view (window);
   GtkColumnView *column_view = cs_event_list_view_get_column_view (view);
@@ -244,7 +244,7 @@ test_event_list_labels (void)
 static void
 test_keys_move_view (void)
 {
-  g_autofree char *path = cs_test_data_path ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsDocument *document = cs_timeline_get_document (timeline);
@@ -346,7 +346,7 @@ first_event_of_a_plot (CsTimeline *timeline,
 static void
 test_keyboard_selection (void)
 {
-  g_autofree char *path = cs_test_data_path ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsDocument *document = cs_timeline_get_document (timeline);
@@ -404,7 +404,7 @@ test_keyboard_selection (void)
 static void
 test_list_selection (void)
 {
-  g_autofree char *path = cs_test_data_path ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsDocument *document = cs_timeline_get_document (timeline);
@@ -449,7 +449,7 @@ test_list_selection (void)
 static void
 test_focus_ring (void)
 {
-  g_autofree char *path = cs_test_data_path ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   CsWindow *window = cs_test_open_window (path, 1200, 760);
   CsTimeline *timeline = cs_window_get_timeline (window);
   CsTestPixels before, after;

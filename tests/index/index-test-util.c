@@ -9,45 +9,6 @@
 #include "cs-task-timeline.h"
 #include "index-test-util.h"
 
-/* The path of @name in $CS_TESTDATA (tests/data, set by meson). */
-char *
-cs_test_testdata (const char *name)
-{
-  const char *dir = g_getenv ("CS_TESTDATA");
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
-}
-
-/* The path of @name in the directory $@env names (CS_TESTDATA,
- * CS_SHARED_TESTDATA), or NULL when it is not a directory. */
-char *
-cs_test_data_path (const char *env,
-                   const char *name)
-{
-  const char *dir = g_getenv (env);
-
-  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
-    return NULL;
-  return g_build_filename (dir, name, NULL);
-}
-
-/* Skips the test, saying why, when $@env is not a directory of recordings
- * (../shared/testdata is not everywhere); returns whether it did. */
-gboolean
-cs_test_skip_without (const char *env)
-{
-  const char *dir = g_getenv (env);
-
-  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
-    {
-      g_autofree char *msg = g_strdup_printf ("$%s is not set to a directory of recordings", env);
-      g_test_skip (msg);
-      return TRUE;
-    }
-  return FALSE;
-}
-
 static int
 compare_paths (gconstpointer a,
                gconstpointer b)
@@ -55,13 +16,13 @@ compare_paths (gconstpointer a,
   return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
 }
 
-/* Every recording (*.dat) of $CS_TESTDATA and $CS_SHARED_TESTDATA, sorted
- * by path (transfer full). */
+/* Every recording (*.dat) of $CS_TESTDATA and, when they are there, of
+ * the public recordings' folder, sorted by path (transfer full). */
 GPtrArray *
 cs_test_list_recordings (void)
 {
   GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
-  const char *dirs[] = { g_getenv ("CS_TESTDATA"), g_getenv ("CS_SHARED_TESTDATA") };
+  const char *dirs[] = { g_getenv ("CS_TESTDATA"), cs_test_public_dir () };
 
   for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
     {
@@ -82,7 +43,7 @@ cs_test_list_recordings (void)
 CsDocument *
 cs_test_load (const char *name)
 {
-  g_autofree char *path = cs_test_testdata (name);
+  g_autofree char *path = cs_test_own_path (name);
   g_autoptr(GError) error = NULL;
   CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
 

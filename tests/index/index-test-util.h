@@ -8,13 +8,10 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-document.h"
+#include "cs-test-data.h"
 
 G_BEGIN_DECLS
 
-char       *cs_test_testdata   (const char *name);
-char       *cs_test_data_path  (const char *env,
-                                const char *name);
-gboolean    cs_test_skip_without (const char *env);
 CsDocument *cs_test_load       (const char *name);
 GPtrArray  *cs_test_list_recordings (void);
 JsonNode   *cs_test_run_oracle (const char *env_var,

@@ -66,8 +66,7 @@ test_counts_match_report (void)
   g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
   guint n_checked = 0;
 
-  if (g_getenv ("CS_SHARED_TESTDATA") == NULL ||
-      !g_file_test (g_getenv ("CS_SHARED_TESTDATA"), G_FILE_TEST_IS_DIR))
+  if (cs_test_public_dir () == NULL)
     g_test_message ("../shared/testdata/public is absent: only tests/data is checked");
 
   for (guint i = 0; i < paths->len; i++)
@@ -96,7 +95,7 @@ test_counts_match_report (void)
 static void
 test_reopen_reuses_index (void)
 {
-  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autoptr(CsDocument) first = NULL;
   g_autoptr(CsDocument) second = NULL;
   g_autoptr(GError) error = NULL;
@@ -124,7 +123,7 @@ test_reopen_reuses_index (void)
 static void
 test_changed_recording_is_reindexed (void)
 {
-  g_autofree char *src = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *src = cs_test_own_path ("sched-irq-v6.dat");
   g_autofree char *dir = g_dir_make_tmp ("cs-test-XXXXXX", NULL);
   g_autofree char *copy = g_build_filename (dir, "copy.dat", NULL);
   g_autofree char *contents = NULL;
@@ -142,7 +141,7 @@ test_changed_recording_is_reindexed (void)
   }
 
   /* Another recording at the same path: the old index must not be used. */
-  g_autofree char *other = cs_test_testdata ("no-sched-v6.dat");
+  g_autofree char *other = cs_test_own_path ("no-sched-v6.dat");
   g_autofree char *other_contents = NULL;
   gsize other_len;
   g_assert_true (g_file_get_contents (other, &other_contents, &other_len, NULL));
@@ -205,7 +204,7 @@ static void
 test_bad_files (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("cs-bad-XXXXXX", NULL);
-  g_autofree char *good = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *good = cs_test_own_path ("sched-irq-v6.dat");
   g_autofree char *contents = NULL;
   gsize len;
   struct { const char *name; const char *expect; } cases[] = {
@@ -253,7 +252,7 @@ static void
 test_truncated_recordings (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *src = cs_test_testdata (name);
+  g_autofree char *src = cs_test_own_path (name);
   g_autofree char *contents = NULL;
   gsize len;
   static const double fractions[] = { 0.02, 0.1, 0.3, 0.5, 0.7, 0.85, 0.9, 0.95, 0.99 };
@@ -289,7 +288,7 @@ test_load_bad_file_subprocess (void)
 static void
 test_columns_agree_with_events (void)
 {
-  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
   gint64 first, last;
@@ -361,7 +360,7 @@ test_columns_agree_with_events (void)
 static void
 test_cancel_leaves_nothing (void)
 {
-  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) doc = NULL;

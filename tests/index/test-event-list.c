@@ -79,7 +79,7 @@ test_order_matches_report (void)
 {
   g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
   g_autoptr(CsEventList) list = cs_event_list_new (doc, NULL);
-  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autoptr(GArray) report = run_report (path, NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
@@ -148,7 +148,7 @@ static void
 test_filters_match_report (void)
 {
   g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
-  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autoptr(CsEventFilter) filter = cs_event_filter_new ();
   g_autoptr(CsEventList) list = NULL;
   g_autoptr(GArray) switches = run_report (path, "sched/sched_switch");
@@ -246,7 +246,7 @@ test_search (void)
 {
   g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
   g_autoptr(CsEventList) list = cs_event_list_new (doc, NULL);
-  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autoptr(GArray) report = run_report (path, NULL);
   guint expected = 0, first = G_MAXUINT, second = G_MAXUINT, last = G_MAXUINT;
   Wait w = { 0 };
@@ -319,7 +319,7 @@ static void
 test_task_states_match_report (void)
 {
   g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
-  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autoptr(GArray) switches = run_report (path, "sched/sched_switch");
   g_autoptr(GRegex) re = g_regex_new (":(\\d+) \\[\\d+\\] (\\S+) ==>", 0, 0, NULL);
   g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);

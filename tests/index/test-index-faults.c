@@ -30,7 +30,7 @@ static char *
 copy_recording (const char *name,
                 const char *as)
 {
-  g_autofree char *source = cs_test_testdata (name);
+  g_autofree char *source = cs_test_own_path (name);
   g_autofree char *contents = NULL;
   g_autofree char *dir = g_build_filename (g_get_home_dir (), "recordings", NULL);
   char *path = g_build_filename (dir, as, NULL);
@@ -331,7 +331,7 @@ change_cb (double   fraction,
     }
   /* Rewritten in place (same inode), alternating two recordings so that
    * every rewrite changes the bytes. */
-  other = cs_test_testdata (c->n_changes % 2 ? OTHER_RECORDING : RECORDING);
+  other = cs_test_own_path (c->n_changes % 2 ? OTHER_RECORDING : RECORDING);
   g_assert_true (g_file_get_contents (other, &contents, &length, NULL));
   int fd = g_open (c->path, O_WRONLY | O_TRUNC, 0);
   g_assert_cmpint (fd, >=, 0);

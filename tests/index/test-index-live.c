@@ -48,7 +48,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
 static void
 test_one_file (Fixture *f, gconstpointer data)
 {
-  g_autofree char *path = cs_test_testdata ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autofree char *live_index = g_build_filename (f->dir, "live.index", NULL);
   g_autofree char *whole_index = g_build_filename (f->dir, "whole.index", NULL);
   g_autoptr(GError) error = NULL;
@@ -113,10 +113,10 @@ test_one_file (Fixture *f, gconstpointer data)
 static void
 test_refusals (Fixture *f, gconstpointer data)
 {
-  g_autofree char *first = cs_test_testdata ("sched-irq-v6.dat");
-  g_autofree char *other = cs_test_testdata ("no-sched-v6.dat");
-  g_autofree char *compressed = cs_test_testdata ("sched-irq-v7.dat");
-  g_autofree char *text = cs_test_testdata ("README.md");
+  g_autofree char *first = cs_test_own_path ("sched-irq-v6.dat");
+  g_autofree char *other = cs_test_own_path ("no-sched-v6.dat");
+  g_autofree char *compressed = cs_test_own_path ("sched-irq-v7.dat");
+  g_autofree char *text = cs_test_own_path ("README.md");
   g_autoptr(GError) error = NULL;
   g_autoptr(CsIndexLive) live = cs_index_live_new (f->base, &error);
 

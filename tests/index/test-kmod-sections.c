@@ -59,7 +59,7 @@ assert_section_matches_report (const CsKmodSection *s,
 static void
 test_sections_match_report (void)
 {
-  g_autofree char *path = cs_test_testdata ("kmod-sections-v7.dat");
+  g_autofree char *path = cs_test_own_path ("kmod-sections-v7.dat");
   g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   g_autoptr(CsDocument) doc = cs_test_load ("kmod-sections-v7.dat");
   g_autoptr(GError) error = NULL;
@@ -121,7 +121,7 @@ test_sections_in_span (void)
 static void
 test_wakeup_latency_names_sleeper (void)
 {
-  g_autofree char *path = cs_test_testdata ("kmod-sections-v7.dat");
+  g_autofree char *path = cs_test_own_path ("kmod-sections-v7.dat");
   g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   g_autoptr(CsDocument) doc = cs_test_load ("kmod-sections-v7.dat");
   g_autoptr(GError) error = NULL;
@@ -174,7 +174,7 @@ test_wakeup_latency_names_sleeper (void)
 static void
 test_without_module_costs_nothing (void)
 {
-  g_autofree char *path = cs_test_testdata ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v7.dat");
   g_autoptr(GError) error = NULL;

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "cs-range-stats.h"
 #include "cs-task-timeline.h"
 #include "index-test-util.h"
+#include "tracefs-test-util.h"
 
 /* Whether @program is on PATH (g_find_program_in_path()'s answer freed). */
 static gboolean
@@ -75,16 +77,13 @@ count_event_lines (const char  *path,
 static void
 test_public_text (void)
 {
-  g_autofree char *dir_path = cs_test_data_path ("CS_SHARED_TESTDATA", "text");
+  g_autofree char *dir_path = cs_test_public_path ("text");
   g_autoptr(GDir) dir = NULL;
   const char *name;
   guint n_files = 0;
 
-  if (dir_path == NULL || !g_file_test (dir_path, G_FILE_TEST_IS_DIR))
-    {
-      g_test_skip ("no ../shared/testdata/public/text");
-      return;
-    }
+  if (dir_path == NULL)
+    return;
   dir = g_dir_open (dir_path, 0, NULL);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
@@ -119,16 +118,13 @@ test_public_text (void)
 static void
 test_unsorted (void)
 {
-  g_autofree char *path = cs_test_data_path ("CS_SHARED_TESTDATA", "text/report-unsorted.txt");
+  g_autofree char *path = cs_test_public_path ("text/report-unsorted.txt");
   g_autoptr(CsDocument) doc = NULL;
   CsTraceFile *file;
   guint n_checked = 0;
 
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("no report-unsorted.txt");
-      return;
-    }
+  if (path == NULL)
+    return;
   doc = load (path);
   file = cs_document_get_trace_file (doc);
   g_assert_nonnull (file);
@@ -394,9 +390,9 @@ compare (CsDocument *dat,
  * tracefs text with atrace markers (raw-tgid.txt); the page around the
  * data is the shape systrace writes, the data is real. */
 static void
-test_systrace (void)
+test_systrace (gconstpointer data)
 {
-  g_autofree char *src = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autofree char *src = cs_test_path (data);
   g_autofree char *dir = g_dir_make_tmp ("cs-text-XXXXXX", NULL);
   g_autofree char *modern = g_build_filename (dir, "trace.html", NULL);
   g_autofree char *legacy = g_build_filename (dir, "legacy.html", NULL);
@@ -406,11 +402,9 @@ test_systrace (void)
   g_autoptr(CsDocument) plain = NULL;
   g_auto(GStrv) lines = NULL;
 
-  if (src == NULL || !g_file_get_contents (src, &text, NULL, NULL))
-    {
-      g_test_skip ("no raw-tgid.txt");
-      return;
-    }
+  if (src == NULL)
+    return;
+  g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
   g_string_append (page, "<!DOCTYPE html>\n<html>\n<head><title>systrace</title></head>\n<body>\n"
                    "<script class=\"trace-data\" type=\"application/text\">{\"systemTraceEvents\": 1}"
                    "</script>\n<script class=\"trace-data\" type=\"application/text\">\n");
@@ -459,19 +453,16 @@ field_value (char       **fields,
  * first character of buf: 'B', 'E', 'C'...), as libtraceevent reads the
  * format the importer writes; it once held 1 for every marker. */
 static void
-test_atrace_kind (void)
+test_atrace_kind (gconstpointer data)
 {
-  g_autofree char *src = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autofree char *src = cs_test_path (data);
   g_autoptr(CsDocument) doc = NULL;
   g_autoptr(GHashTable) kinds = g_hash_table_new (NULL, NULL);
   const CsEventType *marks = NULL;
   guint64 n_checked = 0;
 
   if (src == NULL)
-    {
-      g_test_skip ("no raw-tgid.txt");
-      return;
-    }
+    return;
   doc = load (src);
   for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
     if (g_str_equal (cs_document_get_event_type (doc, t)->system, "atrace"))
@@ -514,8 +505,8 @@ test_atrace_kind (void)
 static void
 test_perf (void)
 {
-  g_autofree char *data_path = cs_test_testdata ("perf-sched.data");
-  g_autofree char *text_path = cs_test_testdata ("perf-sched.txt");
+  g_autofree char *data_path = cs_test_own_path ("perf-sched.data");
+  g_autofree char *text_path = cs_test_own_path ("perf-sched.txt");
   g_autoptr(CsDocument) text = load (text_path);
   g_autoptr(GHashTable) per_cpu = NULL;
   g_autoptr(GRegex) re = g_regex_new ("^ *\\S.* +\\d+ +\\[\\d+\\] +\\d+\\.\\d+: sched:", 0, 0, NULL);
@@ -558,15 +549,14 @@ write_tracefs (const char *path,
 
 /* tracefs's own `trace` text of a private instance, read right before
  * `trace-cmd extract -B` of the same instance: both index alike.  Needs
- * root and tracefs (this machine has both; elsewhere it is skipped). */
+ * root and trace-cmd; tracefs is found, or mounted, as the recorder does
+ * (tracefs-test-util.c), or the skip says why. */
 static void
 test_tracefs_trace (void)
 {
   const char *events[] = { "sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup" };
   g_autofree char *name = g_strdup_printf ("cs-text-test-%d", (int) getpid ());
-  g_autofree char *instance = g_build_filename ("/sys/kernel/tracing/instances", name, NULL);
-  g_autofree char *on = g_build_filename (instance, "tracing_on", NULL);
-  g_autofree char *trace = g_build_filename (instance, "trace", NULL);
+  g_autofree char *instance = NULL, *on = NULL, *trace = NULL;
   g_autofree char *dir = NULL, *txt_path = NULL, *dat_path = NULL, *text = NULL;
   g_autoptr(CsDocument) txt = NULL;
   g_autoptr(CsDocument) dat = NULL;
@@ -574,10 +564,22 @@ test_tracefs_trace (void)
   const char *extract_argv[] = { "trace-cmd", "extract", "-B", name, "-o", NULL, NULL };
   int status = -1;
 
-  if (geteuid () != 0 || !have_program ("trace-cmd") ||
-      g_mkdir (instance, 0755) != 0)
+  if (!have_program ("trace-cmd"))
     {
-      g_test_skip ("needs root, trace-cmd and a writable /sys/kernel/tracing/instances");
+      g_test_skip ("trace-cmd is not installed");
+      return;
+    }
+  if (!cs_test_require_tracefs ())
+    return;
+  instance = g_build_filename (cs_test_tracing_dir (NULL), "instances", name, NULL);
+  on = g_build_filename (instance, "tracing_on", NULL);
+  trace = g_build_filename (instance, "trace", NULL);
+  if (g_mkdir (instance, 0755) != 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *message = g_strdup_printf ("cannot create the tracefs instance %s: %s",
+                                                  instance, g_strerror (saved_errno));
+      g_test_skip (message);
       return;
     }
   {
@@ -634,7 +636,7 @@ static void
 test_report_roundtrip (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *dat_path = cs_test_testdata (name);
+  g_autofree char *dat_path = cs_test_own_path (name);
   g_autofree char *dir = g_dir_make_tmp ("cs-text-XXXXXX", NULL);
   g_autoptr(CsDocument) dat = NULL;
   const struct { const char *flag; gboolean exact; } runs[] = {
@@ -693,19 +695,16 @@ collect_fraction_cb (double   fraction,
  * the indexing: never back, the conversion below the half, the indexing
  * above it, 1 at the end. */
 static void
-test_progress_monotonic (void)
+test_progress_monotonic (gconstpointer data)
 {
-  g_autofree char *path = cs_test_data_path ("CS_SHARED_TESTDATA", "text/raw-tgid.txt");
+  g_autofree char *path = cs_test_path (data);
   g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) doc = NULL;
   gboolean in_conversion = FALSE, in_indexing = FALSE;
 
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    {
-      g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
-      return;
-    }
+  if (path == NULL)
+    return;
   doc = cs_document_load (path, collect_fraction_cb, fractions, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (doc);
@@ -741,10 +740,12 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TextImport/bad-lines", test_bad_lines);
   g_test_add_func ("/cs/index/TextImport/funcgraph", test_funcgraph);
   g_test_add_func ("/cs/index/TextImport/perf", test_perf);
-  g_test_add_func ("/cs/index/TextImport/systrace", test_systrace);
-  g_test_add_func ("/cs/index/TextImport/atrace-kind", test_atrace_kind);
+  g_test_add_data_func ("/cs/index/TextImport/systrace/atrace-tgid", "atrace-tgid.txt", test_systrace);
+  g_test_add_data_func ("/cs/index/TextImport/systrace/public/raw-tgid", "public/text/raw-tgid.txt", test_systrace);
+  g_test_add_data_func ("/cs/index/TextImport/atrace-kind/atrace-tgid", "atrace-tgid.txt", test_atrace_kind);
+  g_test_add_data_func ("/cs/index/TextImport/atrace-kind/public/raw-tgid", "public/text/raw-tgid.txt", test_atrace_kind);
   g_test_add_func ("/cs/index/TextImport/tracefs-trace", test_tracefs_trace);
-  g_test_add_func ("/cs/index/TextImport/progress-monotonic", test_progress_monotonic);
+  g_test_add_data_func ("/cs/index/TextImport/progress-monotonic/public/raw-tgid", "public/text/raw-tgid.txt", test_progress_monotonic);
   for (guint i = 0; i < G_N_ELEMENTS (recordings); i++)
     {
       g_autofree char *path = g_strdup_printf ("/cs/index/TextImport/report-roundtrip/%s", recordings[i]);

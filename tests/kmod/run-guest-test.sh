@@ -53,27 +53,19 @@ die() {
 	exit 1
 }
 
+# shellcheck source=tests/kmod/qemu-guest.sh
+. "$here/qemu-guest.sh"
+
 # A guest that does not finish: show where its CPUs are, through the QEMU
 # monitor, with kernel addresses named from the guest's own kallsyms, which
 # it wrote to its second disk at boot (Debian's System.map is a stub).
 show_guest_cpus() {
 	say "the guest did not finish in ${CS_KMOD_QEMU_TIMEOUT:-300} s; its CPUs:"
-	python3 - "$work/monitor.sock" "$work/kallsyms.img" <<-'PY' || true
-		import bisect, socket, sys, time
-		s = socket.socket(socket.AF_UNIX)
-		s.connect(sys.argv[1])
-		s.settimeout(2)
-		s.sendall(b"info registers -a\n")
-		time.sleep(1)
-		out = b""
-		try:
-		    while True:
-		        chunk = s.recv(65536)
-		        if not chunk:
-		            break
-		        out += chunk
-		except socket.timeout:
-		    pass
+	cs_qemu_monitor "info registers -a" >"$work/registers.log" || true
+	python3 - "$work/registers.log" "$work/kallsyms.img" <<-'PY' || true
+		import bisect, sys
+		with open(sys.argv[1], "rb") as f:
+		    out = f.read()
 		syms = []
 		with open(sys.argv[2], "rb") as f:
 		    for line in f.read().replace(b"\0", b"").decode().splitlines():
@@ -146,16 +138,28 @@ if [ -n "${CS_KMOD_WORKDIR:-}" ]; then
 	mkdir -p "$work"
 	# Only what an earlier run left there.
 	(cd "$work" && rm -rf kbuild initramfs out ./*.img initramfs.cpio.gz \
-		chronoscope_tracer.ko tsc-khz ./*.log monitor.sock host-check)
+		chronoscope_tracer.ko tsc-khz ./*.log host-check)
 else
 	work=$(mktemp -d "${TMPDIR:-/tmp}/cs-kmod.XXXXXX")
 fi
 work=$(cd "$work" && pwd)
+remove_work=
 if [ -z "${CS_KMOD_KEEP:-}" ] && [ -z "${CS_KMOD_WORKDIR:-}" ]; then
-	trap 'rm -rf "$work"' EXIT
+	remove_work=1
 else
 	say "work dir $work"
 fi
+# QEMU's monitor socket: in a folder with a short path (qemu-guest.sh),
+# whatever the depth of $work; removed with the guest's QEMU.
+cs_qemu_rundir_make
+cleanup() {
+	[ -z "$cs_qemu_pid" ] || kill "$cs_qemu_pid" 2>/dev/null || true
+	cs_qemu_rundir_remove
+	[ -z "$remove_work" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 start=$(date +%s)
 
@@ -234,18 +238,15 @@ kernel_debug="loglevel=5 softlockup_panic=1 softlockup_all_cpu_backtrace=1 hung_
 # off, about once in 50 runs.  Single-threaded TCG is as fast here.
 say "booting the guest (TCG, 2 CPUs on one host thread)"
 boot_start=$(date +%s)
-rm -f "$work/monitor.sock"
-qemu-system-x86_64 \
+cs_qemu_start "$work/qemu.log" \
 	-accel "tcg,thread=${CS_KMOD_TCG_THREAD:-single}" -m 1024 -smp 2 \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.cpio.gz" \
 	-display none -serial "file:$work/console.log" \
-	-monitor "unix:$work/monitor.sock,server=on,wait=off" \
 	-no-reboot -nic none \
 	-drive "file=$work/out.img,format=raw,if=virtio" \
 	-drive "file=$work/kallsyms.img,format=raw,if=virtio" \
-	-append "console=ttyS0 quiet panic=-1 tsc=reliable $guest_clock $kernel_debug cs_guest_timeout=${CS_KMOD_GUEST_TIMEOUT:-120}" \
-	</dev/null >"$work/qemu.log" 2>&1 &
-qemu=$!
+	-append "console=ttyS0 quiet panic=-1 tsc=reliable $guest_clock $kernel_debug cs_guest_timeout=${CS_KMOD_GUEST_TIMEOUT:-120}"
+qemu=$cs_qemu_pid
 deadline=$(($(date +%s) + ${CS_KMOD_QEMU_TIMEOUT:-300}))
 qemu_rc=
 while kill -0 "$qemu" 2>/dev/null; do
@@ -258,6 +259,7 @@ while kill -0 "$qemu" 2>/dev/null; do
 	sleep 1
 done
 wait "$qemu" || qemu_rc=${qemu_rc:-$?}
+cs_qemu_pid=
 say "guest ran for $(($(date +%s) - boot_start)) s"
 if [ -n "$qemu_rc" ]; then
 	cat "$work/qemu.log" "$work/console.log"

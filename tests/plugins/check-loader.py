@@ -103,4 +103,19 @@ lines = [l for l in p.stdout.splitlines() if ' -> CPU ' in l]
 ok(p.returncode == 0 and len(lines) == n_migrations, 'the plugin command lists %d migrations' % n_migrations,
    p.stdout + p.stderr)
 
+# The executable of the build tree, as a person runs it (issue 22): with no
+# CHRONOSCOPE_* variable it loads its own build tree's built-in plugins, so
+# a built-in's command works; without built-ins an unknown command says so,
+# instead of reaching the window's "Unknown option".
+plain_env = {k: v for k, v in env.items() if not k.startswith('CHRONOSCOPE_')}
+p = subprocess.run([exe, 'latency', recording, '--preset', 'wakeup', '--top', '1'],
+                   capture_output=True, text=True, env=plain_env, timeout=120)
+ok(p.returncode == 0 and 'Pairs:' in p.stdout,
+   'the uninstalled executable runs its build tree\'s latency plugin', p.stdout + p.stderr)
+p = subprocess.run([exe, 'latency', recording, '--preset', 'wakeup'], capture_output=True, text=True,
+                   env=dict(plain_env, CHRONOSCOPE_PLUGIN_SYSTEM_PATH=''), timeout=60)
+ok(p.returncode == 1 and '“latency”' in p.stderr and 'Unknown option' not in p.stderr and
+   'CHRONOSCOPE_PLUGIN_SYSTEM_PATH' in p.stderr,
+   'without built-ins, `latency` says it is no command of a plugin loaded', p.stderr)
+
 tap.finish()

@@ -1,4 +1,4 @@
-"""TAP output and a private environment for the plugin tests' scripts."""
+"""TAP output, a private environment and the recordings for the plugin tests' scripts."""
 import os
 import shutil
 import sys
@@ -14,7 +14,8 @@ class Tap:
         self.tmp = tempfile.mkdtemp(prefix=prefix)
         # Private cache and data folders; only the plugins given with -p.
         self.env = dict(os.environ, XDG_CACHE_HOME=os.path.join(self.tmp, 'cache'),
-                        XDG_DATA_HOME=os.path.join(self.tmp, 'data'), CHRONOSCOPE_PLUGIN_PATH='')
+                        XDG_DATA_HOME=os.path.join(self.tmp, 'data'), CHRONOSCOPE_PLUGIN_PATH='',
+                        CHRONOSCOPE_PLUGIN_SYSTEM_PATH='')
 
     def ok(self, cond, what, detail=''):
         self.n += 1
@@ -24,7 +25,25 @@ class Tap:
             for line in str(detail).splitlines()[:40]:
                 print('# ' + line)
 
+    def skip(self, what, why):
+        """A check that could not run, as TAP's SKIP (meson counts it as passed)."""
+        self.n += 1
+        print('ok %d - %s # SKIP %s' % (self.n, what, why))
+
     def finish(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
         print('1..%d' % self.n)
         sys.exit(1 if self.failed else 0)
+
+
+def public_recording(name):
+    """(path, None) for the public recording NAME of ../shared/testdata/public
+    ($CS_SHARED_TESTDATA, which only a clone with that folder beside it has),
+    or (None, why) naming the missing folder or file."""
+    folder = os.environ.get('CS_SHARED_TESTDATA', '')
+    if not folder or not os.path.isdir(folder):
+        return None, 'no public recordings: %s is absent' % (folder or '$CS_SHARED_TESTDATA')
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        return None, 'public recording %s is absent' % path
+    return path, None

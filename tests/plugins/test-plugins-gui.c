@@ -32,12 +32,6 @@
 
 static const char *example_path;
 
-static char *
-recording (const char *name)
-{
-  return g_build_filename (g_getenv ("CS_TESTDATA"), name, NULL);
-}
-
 static gboolean
 passes_done (gpointer data)
 {
@@ -192,11 +186,11 @@ static void
 test_dialog_toggles_each_plugin (void)
 {
   /* The recordings, and the task given a task plot there (the atrace
-   * plugin draws on the plot of a task with slices; the systrace text is
-   * read from ../shared/testdata/public). */
+   * plugin draws on the plot of a task with slices: cs-app's, in the
+   * systrace text). */
   const char *names[] = { "sched-irq-v6.dat", "missed-events-v7.dat", "kmod-sections-v7.dat",
-                          "raw-tgid.txt" };
-  const gint32 task_pids[] = { 1, 1, 1, 23071 };
+                          "atrace-tgid.txt" };
+  const gint32 task_pids[] = { 1, 1, 1, 9184 };
   CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
   g_autoptr(GPtrArray) plugins = cs_plugin_registry_dup_plugins (registry);
   g_autoptr(GHashTable) changed = g_hash_table_new (NULL, NULL);
@@ -206,9 +200,7 @@ test_dialog_toggles_each_plugin (void)
   g_assert_nonnull (example);
   for (guint r = 0; r < G_N_ELEMENTS (names); r++)
     {
-      g_autofree char *path = g_str_has_suffix (names[r], ".txt")
-        ? g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", names[r], NULL)
-        : recording (names[r]);
+      g_autofree char *path = cs_test_own_path (names[r]);
       CsWindow *window = cs_test_open_window (path, 1200, 800);
       CsPluginsDialog *dialog;
 
@@ -253,7 +245,7 @@ test_dialog_toggles_each_plugin (void)
 static void
 test_dialog_toggles_field_plot_row (void)
 {
-  g_autofree char *path = recording ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
   CsPlugin *field_plot = cs_plugin_registry_lookup (registry, "field-plot");
   CsWindow *window;
@@ -282,7 +274,7 @@ test_dialog_toggles_field_plot_row (void)
 static void
 test_example_in_window (void)
 {
-  g_autofree char *path = recording ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   gint64 expected = oracle_count (path, "sched:sched_migrate_task");
   CsWindow *window = cs_test_open_window (path, 1200, 800);
   CsTimeline *timeline = cs_window_get_timeline (window);
@@ -388,7 +380,7 @@ window_ready (gpointer data)
 static void
 test_session (void)
 {
-  g_autofree char *path = recording ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   g_autofree char *session_path = g_build_filename (cs_test_work_dir, "plugins.session", NULL);
   g_autofree char *text = NULL;
   CsPluginHost *host = cs_plugin_host_get_default ();
@@ -454,7 +446,7 @@ window_ready_now (gpointer data)
 static void
 test_results_reused (void)
 {
-  g_autofree char *path = recording ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   CsWindow *window = cs_test_open_window (path, 1000, 700);
   CsTimelineRenderer *renderer;
@@ -500,7 +492,7 @@ item_selected (gpointer window)
 static void
 test_window_api (void)
 {
-  g_autofree char *path = recording ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   CsWindow *window = cs_test_open_window (path, 1000, 700);
   CsPluginWindow *plugins = cs_window_get_plugins (window);
   CsTimeline *timeline = cs_window_get_timeline (window);
@@ -570,7 +562,7 @@ file_exists (gpointer path)
 static void
 test_requested_pass_and_cancel (void)
 {
-  g_autofree char *path = recording ("sched-irq-v6.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v6.dat");
   CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
   CsPlugin *census = cs_plugin_registry_lookup (registry, "census");
   CsWindow *window = cs_test_open_window (path, 1000, 700);

@@ -18,33 +18,21 @@
 #include <glib/gstdio.h>
 
 #include "record-test-util.h"
+#include "tracefs-test-util.h"
 
-/* Recording needs root and a tracefs; anything else is a skip that says
- * which. */
+/* Recording needs root and a tracefs, found or mounted as the recorder
+ * does (tracefs-test-util.c); anything else is a skip that says which. */
 gboolean
 rt_require_tracefs (void)
 {
-  if (geteuid () != 0)
-    {
-      g_test_skip ("recording needs root (tracefs instances)");
-      return FALSE;
-    }
-  if (rt_tracing_dir () == NULL)
-    {
-      g_test_skip ("no tracefs mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing");
-      return FALSE;
-    }
-  return TRUE;
+  return cs_test_require_tracefs ();
 }
 
+/* The tracefs folder, once rt_require_tracefs() said yes. */
 const char *
 rt_tracing_dir (void)
 {
-  if (g_file_test ("/sys/kernel/tracing/instances", G_FILE_TEST_IS_DIR))
-    return "/sys/kernel/tracing";
-  if (g_file_test ("/sys/kernel/debug/tracing/instances", G_FILE_TEST_IS_DIR))
-    return "/sys/kernel/debug/tracing";
-  return NULL;
+  return cs_test_tracing_dir (NULL);
 }
 
 char *

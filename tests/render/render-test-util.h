@@ -8,14 +8,16 @@
 #include <cairo.h>
 #include <glib.h>
 
+#include "cs-test-data.h"
 #include "cs-timeline-renderer.h"
 
 G_BEGIN_DECLS
 
-/* A recording by name: the project's own, or a public one standing in. */
+/* A recording by name: a name in tests/data, or "public/NAME" for one of
+ * the public recordings (cs_test_path()); register a test case on a public
+ * one with cs_test_public_or_add_skip() first. */
 typedef struct {
-  const char *own;       /* in $CS_TESTDATA */
-  const char *fallback;  /* in $CS_SHARED_TESTDATA */
+  const char *name;
 } CsTestRecording;
 
 typedef struct {

@@ -3,14 +3,16 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * The files are read back by other programs than the one that wrote them:
- * python3's xml.etree for the SVG, poppler's pdfinfo and pdftotext for the
- * PDF (poppler-utils, in .ci/packages.txt), cairo's PNG reader for the
- * PNG, whose plots are compared with the renderer's own drawing of the
- * same span and width (what the window's timeline shows).  cairo 1.16
- * writes SVG text as glyph <symbol>s, so the task names are checked as
- * text in the PDF.  Recordings as in test-timeline-renderer.c.
+ * python3's xml.etree and GLib's GMarkup for the SVG, poppler's pdfinfo
+ * and pdftotext for the PDF (poppler-utils, in .ci/packages.txt), cairo's
+ * PNG reader for the PNG, whose plots are compared with the renderer's own
+ * drawing of the same span and width (what the window's timeline shows).
+ * The SVG's labels, title and legend are <text> elements (cairo 1.16 alone
+ * would write glyph <symbol>s), placed where the PNG draws them.
+ * Recordings as in test-timeline-renderer.c.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -21,7 +23,7 @@
 #include "cs-timeline-renderer.h"
 #include "render-test-util.h"
 
-static const CsTestRecording sched_v6 = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
+static const CsTestRecording sched_v6 = { "sched-irq-v6.dat" };
 
 static char *
 out_path (const char *name)
@@ -157,8 +159,8 @@ test_png_matches_renderer (CsTestFixture *fixture, gconstpointer data)
   g_unlink (png);
 }
 
-/* The SVG parses, has the size asked for in px and draws its text as
- * glyphs (cairo 1.16: <symbol>s used by <use>). */
+/* The SVG parses, has the size asked for in px, and writes its text as
+ * <text>, not as glyphs (cairo 1.16's <symbol id="glyph…">s). */
 static void
 test_svg_parses (CsTestFixture *fixture, gconstpointer data)
 {
@@ -173,9 +175,9 @@ test_svg_parses (CsTestFixture *fixture, gconstpointer data)
     "root = ET.parse(sys.argv[1]).getroot()\n"
     "ns = '{http://www.w3.org/2000/svg}'\n"
     "assert root.tag == ns + 'svg', root.tag\n"
-    "glyphs = len(root.findall('.//' + ns + 'symbol'))\n"
-    "uses = len(root.findall('.//' + ns + 'use'))\n"
-    "print(root.get('width'), root.get('height'), glyphs > 10 and uses > 50)\n";
+    "glyphs = [s for s in root.iter(ns + 'symbol') if s.get('id', '').startswith('glyph')]\n"
+    "texts = len(list(root.iter(ns + 'text')))\n"
+    "print(root.get('width'), root.get('height'), len(glyphs), texts > 20)\n";
 
   cs_export_options_init (&options, fixture->document);
   options.format = CS_EXPORT_SVG;
@@ -189,10 +191,309 @@ test_svg_parses (CsTestFixture *fixture, gconstpointer data)
 
     out = run_tool (argv);
   }
-  expected = g_strdup_printf ("%dpx %dpx True\n", width_px, height_px);
+  expected = g_strdup_printf ("%dpx %dpx 0 True\n", width_px, height_px);
   g_assert_cmpstr (out, ==, expected);
   g_assert_cmpint (width_px, ==, 1200);
   g_unlink (svg);
+}
+
+/* A <text> of an exported SVG, as GMarkup read it. */
+typedef struct {
+  char *content;
+  double x, y, size_px;
+  char *family;
+  char *anchor;          /* NULL: start */
+  int weight;
+  guint32 fill;          /* 0xrrggbb */
+  gboolean clipped;
+} SvgText;
+
+typedef struct {
+  GArray *texts;         /* SvgText, in document order */
+  guint n_glyphs;        /* <symbol id="glyph…">: cairo's glyph outlines */
+  gboolean in_text;
+} SvgDocument;
+
+static void
+svg_text_clear (gpointer data)
+{
+  SvgText *text = data;
+
+  g_free (text->content);
+  g_free (text->family);
+  g_free (text->anchor);
+}
+
+static void
+svg_start_element (GMarkupParseContext *context, const char *name, const char **names,
+                   const char **values, gpointer user_data, GError **error)
+{
+  SvgDocument *document = user_data;
+
+  if (strcmp (name, "symbol") == 0)
+    {
+      for (guint i = 0; names[i] != NULL; i++)
+        document->n_glyphs += strcmp (names[i], "id") == 0 && g_str_has_prefix (values[i], "glyph");
+    }
+  else if (strcmp (name, "text") == 0)
+    {
+      SvgText text = { .content = g_strdup (""), .weight = 400 };
+
+      g_assert_false (document->in_text);
+      for (guint i = 0; names[i] != NULL; i++)
+        if (strcmp (names[i], "x") == 0)
+          text.x = g_ascii_strtod (values[i], NULL);
+        else if (strcmp (names[i], "y") == 0)
+          text.y = g_ascii_strtod (values[i], NULL);
+        else if (strcmp (names[i], "font-size") == 0)
+          text.size_px = g_ascii_strtod (values[i], NULL);
+        else if (strcmp (names[i], "font-family") == 0)
+          text.family = g_strdup (values[i]);
+        else if (strcmp (names[i], "font-weight") == 0)
+          text.weight = atoi (values[i]);
+        else if (strcmp (names[i], "text-anchor") == 0)
+          text.anchor = g_strdup (values[i]);
+        else if (strcmp (names[i], "fill") == 0)
+          {
+            g_assert_cmpint (strlen (values[i]), ==, 7);
+            g_assert_cmpint (values[i][0], ==, '#');
+            text.fill = (guint32) g_ascii_strtoull (values[i] + 1, NULL, 16);
+          }
+        else if (strcmp (names[i], "clip-path") == 0)
+          text.clipped = TRUE;
+      g_array_append_val (document->texts, text);
+      document->in_text = TRUE;
+    }
+}
+
+static void
+svg_end_element (GMarkupParseContext *context, const char *name, gpointer user_data,
+                 GError **error)
+{
+  ((SvgDocument *) user_data)->in_text = FALSE;
+}
+
+static void
+svg_text (GMarkupParseContext *context, const char *text, gsize length, gpointer user_data,
+          GError **error)
+{
+  SvgDocument *document = user_data;
+  SvgText *open;
+  char *joined;
+
+  if (!document->in_text)
+    return;
+  open = &g_array_index (document->texts, SvgText, document->texts->len - 1);
+  joined = g_strdup_printf ("%s%.*s", open->content, (int) length, text);
+  g_free (open->content);
+  open->content = joined;
+}
+
+/* Reads @path with GMarkup, failing the test when it is not well-formed. */
+static void
+svg_document_load (SvgDocument *document, const char *path)
+{
+  static const GMarkupParser parser = { svg_start_element, svg_end_element, svg_text, NULL, NULL };
+  g_autoptr(GMarkupParseContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  *document = (SvgDocument) { g_array_new (FALSE, FALSE, sizeof (SvgText)) };
+  g_array_set_clear_func (document->texts, svg_text_clear);
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  g_assert_no_error (error);
+  context = g_markup_parse_context_new (&parser, 0, document, NULL);
+  g_markup_parse_context_parse (context, contents, (gssize) length, &error);
+  g_assert_no_error (error);
+  g_markup_parse_context_end_parse (context, &error);
+  g_assert_no_error (error);
+}
+
+/* The <text> whose content is @content (or holds it, with @part), NULL
+ * when there is none. */
+static const SvgText *
+svg_find_text (const SvgDocument *document, const char *content, gboolean part)
+{
+  for (guint i = 0; i < document->texts->len; i++)
+    {
+      const SvgText *text = &g_array_index (document->texts, SvgText, i);
+
+      if (part ? strstr (text->content, content) != NULL : strcmp (text->content, content) == 0)
+        return text;
+    }
+  return NULL;
+}
+
+/* The <text> that shows @content, whole or ellipsized at its end as
+ * Pango shortens a label to its room ("qemu-…"), NULL when there is none. */
+static const SvgText *
+svg_find_label (const SvgDocument *document, const char *content)
+{
+  const SvgText *whole = svg_find_text (document, content, FALSE);
+
+  for (guint i = 0; i < document->texts->len && whole == NULL; i++)
+    {
+      const SvgText *text = &g_array_index (document->texts, SvgText, i);
+      gsize length = strlen (text->content);
+
+      if (g_str_has_suffix (text->content, "…") && length > strlen ("…") &&
+          strncmp (text->content, content, length - strlen ("…")) == 0)
+        return text;
+    }
+  return whole;
+}
+
+/* Whether @png has pixels of @color in [@x0, @x1] × [@y0, @y1], px; their
+ * leftmost column and lowest row. */
+static gboolean
+png_find_color (cairo_surface_t *png, guint32 color, double x0, double x1, double y0,
+                double y1, int *left, int *bottom)
+{
+  const guint8 *data = cairo_image_surface_get_data (png);
+  int stride = cairo_image_surface_get_stride (png);
+
+  *left = G_MAXINT;
+  *bottom = -1;
+  for (int y = MAX (0, (int) ceil (y0)); y <= (int) y1 && y < cairo_image_surface_get_height (png); y++)
+    for (int x = MAX (0, (int) ceil (x0)); x <= (int) x1 && x < cairo_image_surface_get_width (png); x++)
+      if (cs_test_same_color (*(const guint32 *) (data + y * stride + 4 * x) & 0xffffff, color, 24))
+        {
+          *left = MIN (*left, x);
+          *bottom = MAX (*bottom, y);
+        }
+  return *bottom >= 0;
+}
+
+/* Whether @text's glyphs are where @png draws them: its colour lies
+ * between the baseline and half the font size above it (where every
+ * letter and digit has ink), from the anchor on.  A figure ("31124",
+ * "50 ms": no descender) is held closer: its ink starts within the
+ * glyphs' left bearing of the anchor and ends on the baseline. */
+static gboolean
+png_has_text (cairo_surface_t *png, const SvgText *text)
+{
+  double x = text->x, y = text->y, em = text->size_px;
+  int left, bottom;
+
+  if (g_strcmp0 (text->anchor, "middle") == 0)
+    return png_find_color (png, text->fill, x - em, x + em, y - 0.45 * em, y, &left, &bottom);
+  if (g_strcmp0 (text->anchor, "end") == 0)
+    return png_find_color (png, text->fill, x - em, x + 1, y - 0.45 * em, y, &left, &bottom);
+  if (text->content[strspn (text->content, "0123456789 .ms")] != '\0')
+    return png_find_color (png, text->fill, x - 1, x + 0.6 * em, y - 0.45 * em, y, &left, &bottom);
+  return png_find_color (png, text->fill, x - 0.6 * em, x + 1.5 * em, y - em, y + 0.4 * em,
+                         &left, &bottom) &&
+         left >= x - 0.5 && left <= x + 3.5 && bottom >= y - 1.5 && bottom <= y + 1.1;
+}
+
+/* The SVG writes the title, the plots' labels and the legend as <text>
+ * elements with a font family, size and colour, and no glyph outlines;
+ * each lies where the PNG of the same export draws that text. */
+static void
+test_svg_text (CsTestFixture *fixture, gconstpointer data)
+{
+  g_autofree char *svg = out_path ("export-text.svg");
+  g_autofree char *png = out_path ("export-text.png");
+  g_autofree char *base = g_path_get_basename (cs_document_get_trace_path (fixture->document));
+  g_autofree char *title_name = g_strdup_printf ("<%s> & \"“%s”\"", base, base);
+  g_autofree char *longest = NULL;
+  g_autofree char *plotted = NULL;
+  g_autofree char *plotted_pid = NULL;
+  g_autoptr(GError) error = NULL;
+  CsExportOptions options;
+  SvgDocument document;
+  const SvgText *title, *text;
+  cairo_surface_t *exported;
+  gint32 longest_pid = longest_running (fixture);
+  gint32 pid = pick_task_plot (fixture, longest_pid);
+  double timeline_bottom, time_x;
+  guint n_placed = 0;
+  CsViewport viewport;
+
+  cs_timeline_renderer_set_task_plots (fixture->renderer, &pid, 1);
+  cs_export_options_init (&options, fixture->document);
+  options.format = CS_EXPORT_SVG;
+  options.width_px = 1200;
+  options.marker_a_ns = options.begin_ns + (options.end_ns - options.begin_ns) / 4;
+  options.marker_b_ns = options.begin_ns + (options.end_ns - options.begin_ns) / 2;
+  /* Markup characters a title may hold come back as they were. */
+  options.title = title_name;
+  g_assert_true (cs_export_write (fixture->renderer, &options, svg, &error));
+  g_assert_no_error (error);
+  options.format = CS_EXPORT_PNG;
+  g_assert_true (cs_export_write (fixture->renderer, &options, png, &error));
+  g_assert_no_error (error);
+
+  svg_document_load (&document, svg);
+  g_assert_cmpuint (document.n_glyphs, ==, 0);
+
+  /* The title line, bold, above the timeline. */
+  title = svg_find_text (&document, title_name, TRUE);
+  g_assert_nonnull (title);
+  g_assert_nonnull (strstr (title->content, cs_document_get_clock (fixture->document)));
+  g_assert_cmpint (title->weight, >=, 700);
+  g_assert_cmpfloat (title->y, <, cs_export_get_timeline_y (&options));
+  g_assert_nonnull (svg_find_text (&document, "B − A", TRUE));
+
+  /* Every CPU plot's label, in the label column. */
+  viewport = (CsViewport) { options.begin_ns, options.end_ns, 1200,
+                            cs_timeline_renderer_get_natural_height (fixture->renderer) };
+  cs_timeline_renderer_get_time_area (fixture->renderer, &viewport, &time_x, NULL);
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (fixture->document); cpu++)
+    {
+      g_autofree char *label = g_strdup_printf ("CPU %u", cpu);
+
+      text = svg_find_text (&document, label, FALSE);
+      g_assert_nonnull (text);
+      g_assert_cmpfloat (text->x, <, time_x);
+    }
+
+  /* The task plot's command name and pid, in its label. */
+  text = svg_find_label (&document, cs_document_get_comm (fixture->document, pid));
+  g_assert_nonnull (text);
+  g_assert_cmpfloat (text->x, <, time_x);
+  plotted_pid = g_strdup_printf ("%d", pid);
+  g_assert_nonnull (svg_find_text (&document, plotted_pid, FALSE));
+
+  /* The legend: the task plot first, then the task that ran longest, below
+   * the timeline. */
+  timeline_bottom = cs_export_get_timeline_y (&options) + viewport.height_px;
+  plotted = g_strdup_printf ("%s %d", cs_document_get_comm (fixture->document, pid), pid);
+  longest = g_strdup_printf ("%s %d", cs_document_get_comm (fixture->document, longest_pid),
+                             longest_pid);
+  text = svg_find_text (&document, plotted, FALSE);
+  g_assert_nonnull (text);
+  g_assert_cmpfloat (text->y, >, timeline_bottom);
+  text = svg_find_text (&document, longest, FALSE);
+  g_assert_nonnull (text);
+  g_assert_cmpfloat (text->y, >, timeline_bottom);
+
+  /* Each text has a font and a colour, and sits on the PNG's glyphs. */
+  exported = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (exported), ==, CAIRO_STATUS_SUCCESS);
+  for (guint i = 0; i < document.texts->len; i++)
+    {
+      text = &g_array_index (document.texts, SvgText, i);
+      g_assert_cmpstr (text->content, !=, "");
+      g_assert_nonnull (text->family);
+      g_assert_nonnull (strstr (text->family, "sans-serif"));
+      g_assert_cmpfloat (text->size_px, >=, 8);
+      g_assert_cmpfloat (text->size_px, <=, 20);
+      if (!text->clipped)
+        {
+          if (!png_has_text (exported, text))
+            g_error ("“%s” at (%g, %g) in %s: no ink of #%06x there in %s", text->content,
+                     text->x, text->y, svg, text->fill, png);
+          n_placed++;
+        }
+    }
+  g_assert_cmpuint (n_placed, >, 20);
+
+  cairo_surface_destroy (exported);
+  g_array_unref (document.texts);
+  g_unlink (svg);
+  g_unlink (png);
 }
 
 /* One page of the asked size, whose text holds the file name, the clock,
@@ -428,6 +729,7 @@ main (int argc, char *argv[])
 
   ADD ("png-matches-renderer", test_png_matches_renderer);
   ADD ("svg-parses", test_svg_parses);
+  ADD ("svg-text", test_svg_text);
   ADD ("pdf-page", test_pdf_page);
   ADD ("markers", test_markers);
   ADD ("legend-without-statistics", test_legend_without_statistics);

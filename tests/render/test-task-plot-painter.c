@@ -21,7 +21,7 @@
 #include "cs-timeline-renderer.h"
 #include "render-test-util.h"
 
-static const CsTestRecording sched_v6 = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
+static const CsTestRecording sched_v6 = { "sched-irq-v6.dat" };
 
 #define WIDTH_PX 1000
 

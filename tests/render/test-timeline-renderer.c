@@ -20,9 +20,9 @@
 #include "cs-timeline-renderer.h"
 #include "render-test-util.h"
 
-static const CsTestRecording sched_v6 = { "sched-irq-v6.dat", "buildroot-fifo-i686-v6.dat" };
-static const CsTestRecording sched_v7 = { "sched-irq-v7.dat", "sched-x86-v7-zstd.dat" };
-static const CsTestRecording no_sched = { "no-sched-v6.dat", "trappy-thermal-arm32-v6.dat" };
+static const CsTestRecording sched_v6 = { "sched-irq-v6.dat" };
+static const CsTestRecording sched_v7 = { "sched-irq-v7.dat" };
+static const CsTestRecording no_sched = { "no-sched-v6.dat" };
 
 static void
 fixture_set_up (CsTestFixture *fixture, gconstpointer data)

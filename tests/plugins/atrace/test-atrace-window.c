@@ -3,8 +3,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * A person opens a copy of the Android systrace text
- * ../shared/testdata/public/text/raw-tgid.txt (made in a fresh temporary
+ * A person opens a copy of the Android-style systrace text
+ * tests/data/atrace-tgid.txt, recorded here (made in a fresh temporary
  * folder), adds the task plot of the task that wrote the text's first B
  * marker, and zooms on that marker: once the plugin's pass ran in the
  * background, the pointer just after the marker, somewhere over the task
@@ -231,7 +231,7 @@ hover_task_plot (CsTimeline *timeline,
     }
 }
 
-/* A temporary copy of raw-tgid.txt with markers added, and its first B. */
+/* A temporary copy of atrace-tgid.txt with markers added, and its first B. */
 typedef struct {
   char *dir;
   char *path;
@@ -245,21 +245,16 @@ typedef struct {
   CsTimeline *timeline;
 } Copy;
 
-/* Makes the copy; FALSE (the test skipped) without the public data. */
+/* Makes the copy of tests/data/atrace-tgid.txt; TRUE. */
 static gboolean
 copy_make (Copy       *copy,
            AddMarks    add,
            const char *file_name)
 {
-  g_autofree char *src = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "text", "raw-tgid.txt", NULL);
+  g_autofree char *src = cs_test_own_path ("atrace-tgid.txt");
   g_autoptr(GError) error = NULL;
 
   memset (copy, 0, sizeof *copy);
-  if (!g_file_test (src, G_FILE_TEST_IS_REGULAR))
-    {
-      g_test_skip ("no ../shared/testdata/public/text/raw-tgid.txt");
-      return FALSE;
-    }
   copy->dir = g_dir_make_tmp ("cs-atrace-XXXXXX", &error);
   g_assert_no_error (error);
   copy->path = g_build_filename (copy->dir, file_name, NULL);
@@ -308,7 +303,7 @@ test_slice_hover (void)
   const char *hover;
   Copy copy;
 
-  if (!copy_make (&copy, ADD_NONE, "raw-tgid.txt"))
+  if (!copy_make (&copy, ADD_NONE, "atrace-tgid.txt"))
     return;
   want = g_strdup_printf ("Slice %s: ", copy.name);
   g_test_message ("pid %d, B at %" G_GINT64_FORMAT " ns: %s", copy.pid, copy.ts_ns, copy.name);
@@ -443,7 +438,7 @@ test_counters (void)
   CsTestPixels pixels;
   Copy copy;
 
-  if (!copy_make (&copy, ADD_COUNTERS, "raw-tgid-counters.txt"))
+  if (!copy_make (&copy, ADD_COUNTERS, "atrace-counters.txt"))
     return;
   g_assert_cmpint (copy.value, >=, 1);
   want = g_strdup_printf ("Counter opened: %" G_GINT64_FORMAT, copy.value);
@@ -493,7 +488,7 @@ test_async (void)
   const char *hover;
   Copy copy;
 
-  if (!copy_make (&copy, ADD_ASYNC, "raw-tgid-async.txt"))
+  if (!copy_make (&copy, ADD_ASYNC, "atrace-async.txt"))
     return;
   if (copy.pid != copy.tgid)
     {
@@ -508,8 +503,10 @@ test_async (void)
   g_test_message ("tgid %d, S at %" G_GINT64_FORMAT " ns: want %s", copy.tgid, copy.ts_ns, want);
   copy_open (&copy, copy.tgid, copy.ts_ns - 1000, copy.ts_ns + 4000);
 
+  /* The lane is the plot's last 6 px, above the counters' band (8 px) when
+   * the process has counters too, as cs-ui has. */
   hover = hover_task_plot (copy.timeline, copy.tgid, cs_test_timeline_x (copy.timeline, copy.ts_ns) + 2,
-                           8, want);
+                           16, want);
   g_test_message ("hover: %s", hover);
   g_assert_nonnull (hover);
   g_assert_nonnull (strstr (hover, want));

@@ -1,4 +1,6 @@
-/* test-field-plot.c: the field-plot built-in on public recordings.
+/* test-field-plot.c: the field-plot built-in on the project's recordings
+ * (sched-irq-v7.dat: hrtimer expiry times, write sizes) and, where they
+ * are there, on public ones (cpu_frequency, sched_stat_runtime).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -17,8 +19,9 @@
 
 #include "builtin-test-host.h"
 
-static const CsTestRecording lisa = { "lisa-rtapp-arm64-v6.dat", "lisa-rtapp-arm64-v6.dat" };
-static const CsTestRecording sched = { "sched-x86-v7-zstd.dat", "sched-x86-v7-zstd.dat" };
+static const CsTestRecording sched_irq = { "sched-irq-v7.dat" };
+static const CsTestRecording lisa = { "public/lisa-rtapp-arm64-v6.dat" };
+static const CsTestRecording sched = { "public/sched-x86-v7-zstd.dat" };
 
 /* The row's colours (Okabe-Ito blue and sky blue) and its layout. */
 #define LINE_RGB 0x0072b2
@@ -30,6 +33,16 @@ typedef struct {
   const char *oracle_args[4];   /* after FILE: SYSTEM:EVENT FIELD [--opt value] */
 } Series;
 
+static const Series expires = {
+  &sched_irq, "timer:hrtimer_start.expires", { "timer:hrtimer_start", "expires" } };
+static const Series expires_cpu1 = {
+  &sched_irq, "timer:hrtimer_start.expires/cpu=1", { "timer:hrtimer_start", "expires", "--cpu", "1" } };
+static const Series expires_mode0 = {
+  &sched_irq, "timer:hrtimer_start.expires/mode=0",
+  { "timer:hrtimer_start", "expires", "--where", "mode=0" } };
+static const Series write_count_pid = {
+  &sched_irq, "syscalls:sys_enter_write.count/pid=31127",
+  { "syscalls:sys_enter_write", "count", "--pid", "31127" } };
 static const Series lisa_state = {
   &lisa, "power:cpu_frequency.state", { "power:cpu_frequency", "state" } };
 static const Series lisa_state_cpu0 = {
@@ -309,7 +322,8 @@ test_row_points (CsBuiltinFixture *fixture,
   add_row (fixture, series->key);
   cs_timeline_renderer_get_plugin_row (fixture->base.renderer, 0, &spec, &label);
   g_assert_cmpstr (spec.key, ==, series->key);
-  g_assert_true (g_str_has_prefix (label, "state\n") || g_str_has_prefix (label, "runtime\n"));
+  g_assert_true (g_str_has_prefix (label, "state\n") || g_str_has_prefix (label, "runtime\n") ||
+                 g_str_has_prefix (label, "expires\n") || g_str_has_prefix (label, "count\n"));
   g_assert_true (g_str_has_suffix (label, strchr (series->key, '/') != NULL
                                           ? strchr (series->key, '/') + 1 : "\nall"));
   cs_timeline_renderer_get_plugin_row_area (fixture->base.renderer, 0, &y0, &height);
@@ -436,7 +450,13 @@ test_row_columns (CsBuiltinFixture *fixture,
     g_assert_cmpint (hit.kind, ==, CS_HIT_PLUGIN_ROW);
     g_assert_true (hit.has_item);
     g_test_message ("info bar: %s", hit.item.text);
-    g_assert_true (g_str_has_prefix (hit.item.text, "sched_stat_runtime.runtime: "));
+    {
+      /* "EVENT.FIELD: ", the key's event name without its system. */
+      const char *name = strchr (series->key, ':') + 1;
+      g_autofree char *prefix = g_strdup_printf ("%.*s: ", (int) strcspn (name, "/"), name);
+
+      g_assert_true (g_str_has_prefix (hit.item.text, prefix));
+    }
     g_assert_nonnull (strstr (hit.item.text, max_text));
   }
 
@@ -520,12 +540,12 @@ test_bad_keys (CsBuiltinFixture *fixture,
                gconstpointer     data)
 {
   const char *bad[] = {
-    "power:cpu_frequency.nope",         /* no such field */
-    "nosuch:event.value",               /* no such event */
-    "sched:sched_switch.prev_comm",     /* a string */
-    "power:cpu_frequency",              /* no field */
-    "power:cpu_frequency.state/nope=1", /* no such field to choose by */
-    "power:cpu_frequency.state/cpu=x",  /* not a number */
+    "timer:hrtimer_start.nope",           /* no such field */
+    "nosuch:event.value",                 /* no such event */
+    "sched:sched_switch.prev_comm",       /* a string */
+    "timer:hrtimer_start",                /* no field */
+    "timer:hrtimer_start.expires/nope=1", /* no such field to choose by */
+    "timer:hrtimer_start.expires/cpu=x",  /* not a number */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -542,35 +562,54 @@ test_bad_keys (CsBuiltinFixture *fixture,
     }
 }
 
+typedef void (*CaseFunc) (CsBuiltinFixture *fixture, gconstpointer data);
+
+/* A test case: what it checks, on which series. */
+typedef struct {
+  const char *path;
+  const Series *series;
+  CaseFunc func;
+} Case;
+
+static const Case cases[] = {
+  { "values-equal-report/hrtimer-expires", &expires, test_values_equal_report },
+  { "values-equal-report/hrtimer-expires-cpu", &expires_cpu1, test_values_equal_report },
+  { "values-equal-report/hrtimer-expires-mode", &expires_mode0, test_values_equal_report },
+  { "values-equal-report/write-count-pid", &write_count_pid, test_values_equal_report },
+  { "buckets-match-values/hrtimer-expires", &expires, test_buckets_match_values },
+  { "row-points/hrtimer-expires", &expires_cpu1, test_row_points },
+  { "row-columns/hrtimer-expires", &expires, test_row_columns },
+  { "cli-render/hrtimer-expires", &expires_cpu1, test_cli_render },
+  { "bad-keys", &expires, test_bad_keys },
+  /* The same on public recordings, where they are there. */
+  { "values-equal-report/cpu-frequency", &lisa_state, test_values_equal_report },
+  { "values-equal-report/cpu-frequency-cpu-id", &lisa_state_cpu0, test_values_equal_report },
+  { "values-equal-report/stat-runtime", &sched_runtime, test_values_equal_report },
+  { "values-equal-report/stat-runtime-cpu", &sched_runtime_cpu5, test_values_equal_report },
+  { "values-equal-report/stat-runtime-pid", &sched_runtime_pid, test_values_equal_report },
+  { "buckets-match-values/cpu-frequency", &lisa_state, test_buckets_match_values },
+  { "buckets-match-values/stat-runtime", &sched_runtime, test_buckets_match_values },
+  { "row-points/cpu-frequency", &lisa_state_cpu0, test_row_points },
+  { "row-points/stat-runtime", &sched_runtime_pid, test_row_points },
+  { "row-columns/stat-runtime", &sched_runtime, test_row_columns },
+  { "cli-render/cpu-frequency", &lisa_state_cpu0, test_cli_render },
+};
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add ("/cs/plugins/FieldPlot/values-equal-report/cpu-frequency", CsBuiltinFixture,
-              &lisa_state, set_up, test_values_equal_report, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/values-equal-report/cpu-frequency-cpu-id", CsBuiltinFixture,
-              &lisa_state_cpu0, set_up, test_values_equal_report, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/values-equal-report/stat-runtime", CsBuiltinFixture,
-              &sched_runtime, set_up, test_values_equal_report, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/values-equal-report/stat-runtime-cpu", CsBuiltinFixture,
-              &sched_runtime_cpu5, set_up, test_values_equal_report, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/values-equal-report/stat-runtime-pid", CsBuiltinFixture,
-              &sched_runtime_pid, set_up, test_values_equal_report, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/buckets-match-values/cpu-frequency", CsBuiltinFixture,
-              &lisa_state, set_up, test_buckets_match_values, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/buckets-match-values/stat-runtime", CsBuiltinFixture,
-              &sched_runtime, set_up, test_buckets_match_values, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/row-points/cpu-frequency", CsBuiltinFixture,
-              &lisa_state_cpu0, set_up, test_row_points, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/row-points/stat-runtime", CsBuiltinFixture,
-              &sched_runtime_pid, set_up, test_row_points, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/row-columns/stat-runtime", CsBuiltinFixture,
-              &sched_runtime, set_up, test_row_columns, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/cli-render/cpu-frequency", CsBuiltinFixture,
-              &lisa_state_cpu0, set_up, test_cli_render, tear_down);
-  g_test_add ("/cs/plugins/FieldPlot/bad-keys", CsBuiltinFixture,
-              &lisa_state, set_up, test_bad_keys, tear_down);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *name = cases[i].series->recording->name;
+      g_autofree char *path = g_strconcat ("/cs/plugins/FieldPlot/", cases[i].path, NULL);
+
+      /* A public recording's case only skips, naming the folder, without it. */
+      if (!g_str_has_prefix (name, "public/") ||
+          cs_test_public_or_add_skip (path, name + strlen ("public/")))
+        g_test_add (path, CsBuiltinFixture, cases[i].series, set_up, cases[i].func, tear_down);
+    }
   return cs_test_render_run ();
 }

@@ -74,7 +74,7 @@ check_page_lines (CsWindow  *window,
 static void
 test_function_events (void)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("CS_SHARED_TESTDATA"), "function-i686-v6.dat", NULL);
+  g_autofree char *path = cs_test_own_path ("function-v7.dat");
   g_autoptr(JsonObject) cli = run_cli (path);
   CsWindow *window = cs_test_open_window (path, 1200, 900);
   CsTimeline *timeline = cs_window_get_timeline (window);

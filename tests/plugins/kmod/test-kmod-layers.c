@@ -36,8 +36,8 @@
 
 typedef CsBuiltinFixture Fixture;
 
-static const CsTestRecording kmod = { "kmod-sections-v7.dat", "kmod-sections-v7.dat" };
-static const CsTestRecording sched_v7 = { "sched-irq-v7.dat", "sched-x86-v7-zstd.dat" };
+static const CsTestRecording kmod = { "kmod-sections-v7.dat" };
+static const CsTestRecording sched_v7 = { "sched-irq-v7.dat" };
 
 static void
 fixture_set_up (Fixture       *fixture,

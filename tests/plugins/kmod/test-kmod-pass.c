@@ -20,8 +20,8 @@
 #include "builtin-test-host.h"
 #include "kmod-test-util.h"
 
-static const CsTestRecording kmod = { "kmod-sections-v7.dat", "kmod-sections-v7.dat" };
-static const CsTestRecording sched_v7 = { "sched-irq-v7.dat", "sched-x86-v7-zstd.dat" };
+static const CsTestRecording kmod = { "kmod-sections-v7.dat" };
+static const CsTestRecording sched_v7 = { "sched-irq-v7.dat" };
 
 /* The plugin enabled on the recording; each test runs its pass. */
 static void
@@ -63,7 +63,7 @@ static void
 test_sections_match_report (CsBuiltinFixture *fixture,
                            gconstpointer     data)
 {
-  g_autofree char *path = cs_test_testdata ("kmod-sections-v7.dat");
+  g_autofree char *path = cs_test_own_path ("kmod-sections-v7.dat");
   g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   g_autoptr(GArray) all = NULL;
   const KmodTestSection *irqs, *preempt;
@@ -90,7 +90,7 @@ static void
 test_wakeup_latency_names_sleeper (CsBuiltinFixture *fixture,
                                   gconstpointer     data)
 {
-  g_autofree char *path = cs_test_testdata ("kmod-sections-v7.dat");
+  g_autofree char *path = cs_test_own_path ("kmod-sections-v7.dat");
   g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   g_autoptr(GArray) all = NULL;
   JsonObject *want = cs_test_oracle_event (events, "wakeup_latency", 0);
@@ -213,7 +213,7 @@ static void
 test_without_module_costs_nothing (CsBuiltinFixture *fixture,
                                    gconstpointer     data)
 {
-  g_autofree char *path = cs_test_testdata ("sched-irq-v7.dat");
+  g_autofree char *path = cs_test_own_path ("sched-irq-v7.dat");
   g_autoptr(JsonArray) events = cs_test_kmod_oracle_events (path);
   CsDocument *doc = fixture->base.document;
   guint64 records_before = cs_trace_file_get_n_records_read ();

@@ -23,10 +23,13 @@ import sys
 import tempfile
 import traceback
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from tap import public_recording  # noqa: E402
+
 PRESETS = ["wakeup", "irq", "softirq", "softirq-raise", "syscall", "block", "funcgraph",
            "kmod-irqs-off", "kmod-preempt-off", "kmod-wakeup"]
 LOCAL = ["sched-irq-v6.dat", "sched-irq-v7.dat", "no-sched-v6.dat", "kmod-sections-v7.dat",
-         "block-v7.dat", "missed-events-v7.dat", "dup-name-v7.dat"]
+         "block-v7.dat", "missed-events-v7.dat", "dup-name-v7.dat", "sched-i686-v6.dat"]
 PUBLIC = ["sched-x86-v7-zstd.dat", "buildroot-fifo-i686-v6.dat", "rpi-sched-arm32-v6.dat",
           "function-graph-i686-v6.dat", "lisa-rtapp-arm64-v6.dat", "kstack-x86-v7-zstd.dat"]
 FIGURES = ["count", "min_ns", "p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "max_ns"]
@@ -121,9 +124,13 @@ def compare_unguarded(path, name, defn, extra):
 
 def recordings():
     testdata = os.environ["CS_TESTDATA"]
-    shared = os.environ.get("CS_SHARED_TESTDATA", "")
     found = [os.path.join(testdata, f) for f in LOCAL]
-    found += [os.path.join(shared, f) for f in PUBLIC if os.path.exists(os.path.join(shared, f))]
+    for f in PUBLIC:
+        path, why = public_recording(f)
+        if path is None:
+            print(f"# {f} skipped: {why}")
+        else:
+            found.append(path)
     return found
 
 

@@ -23,10 +23,11 @@
 
 /* Both with more than 512 wakeup and switch events (the pass checks
  * for Cancel every 512); the second has 8 CPUs, 8 feed threads. */
-static const CsTestRecording sched_v6 = { "sched-irq-v6.dat", "sched-x86-v7-zstd.dat" };
-static const CsTestRecording sched_8cpus = { "sched-x86-v7-zstd.dat", "sched-x86-v7-zstd.dat" };
+static const CsTestRecording sched_v6 = { "sched-irq-v6.dat" };
+static const CsTestRecording sched_v7 = { "sched-irq-v7.dat" };
+static const CsTestRecording sched_8cpus = { "public/sched-x86-v7-zstd.dat" };
 /* 6,554 function_graph pairs: 13 chunks of rows. */
-static const CsTestRecording funcgraph = { "funcgraph-v7.dat", "function-graph-i686-v6.dat" };
+static const CsTestRecording funcgraph = { "funcgraph-v7.dat" };
 
 #define CHUNK_ROWS 512
 
@@ -241,8 +242,12 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add ("/cs/plugins/LatencyPass/cancel-then-run", CsBuiltinFixture, &sched_v6,
               fixture_set_up, test_cancel_then_run, fixture_tear_down);
-  g_test_add ("/cs/plugins/LatencyPass/cancel-then-run-8-cpus", CsBuiltinFixture, &sched_8cpus,
+  g_test_add ("/cs/plugins/LatencyPass/cancel-then-run-v7", CsBuiltinFixture, &sched_v7,
               fixture_set_up, test_cancel_then_run, fixture_tear_down);
+  if (cs_test_public_or_add_skip ("/cs/plugins/LatencyPass/cancel-then-run-8-cpus",
+                                  sched_8cpus.name + strlen ("public/")))
+    g_test_add ("/cs/plugins/LatencyPass/cancel-then-run-8-cpus", CsBuiltinFixture, &sched_8cpus,
+                fixture_set_up, test_cancel_then_run, fixture_tear_down);
   g_test_add ("/cs/plugins/LatencyPass/rows-by-rowid", CsBuiltinFixture, &funcgraph,
               fixture_set_up, test_rows_by_rowid, fixture_tear_down);
   return g_test_run ();

@@ -12,8 +12,8 @@
 
 #include "builtin-test-host.h"
 
-static const CsTestRecording lossy = { "missed-events-v7.dat", "missed-events-v7.dat" };
-static const CsTestRecording lossless = { "sched-irq-v6.dat", "sched-x86-v7-zstd.dat" };
+static const CsTestRecording lossy = { "missed-events-v7.dat" };
+static const CsTestRecording lossless = { "sched-irq-v6.dat" };
 
 /* Vermillion (213, 94, 0), the marks' colour. */
 #define MARK_RGB 0xd55e00
