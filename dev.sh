@@ -183,7 +183,7 @@ timed() {
 # Timeouts are four times the normal ones: ASan code runs 2-3x slower.
 cmd_test_sanitized() {
   local dir=$BUILD_DIR-asan rc=0
-  timed "the sanitizer build" configure "$dir" -Db_sanitize=address,undefined
+  timed "configuring the sanitizer build" configure "$dir" -Db_sanitize=address,undefined
   timed "the sanitizer build" meson compile -C "$dir"
   say "running the suites again in $dir (AddressSanitizer, UBSan)"
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
