@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Part of the public plugin API (chronoscope-plugin-1.pc).  Include
+ * Part of the public plugin API's core (chronoscope-plugin-1.pc).  Include
+ * <chronoscope-plugin-core.h> (no GTK), <chronoscope-plugin-ui.h> or
  * <chronoscope-plugin.h>, not this file.
  *
  * A plugin can add a subcommand (`chronoscope NAME ...`, listed by

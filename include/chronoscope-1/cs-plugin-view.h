@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Part of the public plugin API (chronoscope-plugin-1.pc).  Include
- * <chronoscope-plugin.h>, not this file.
+ * Part of the public plugin API's UI (chronoscope-plugin-ui-1.pc).  Include
+ * <chronoscope-plugin-ui.h> or <chronoscope-plugin.h>, not this file.
  *
  * A layer draws with cairo over every CPU plot, over every task plot, or
  * into rows of the plugin's own below them.  The same code draws the

@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Part of the public plugin API (chronoscope-plugin-1.pc).  Include
- * <chronoscope-plugin.h>, not this file.
+ * Part of the public plugin API's UI (chronoscope-plugin-ui-1.pc).  Include
+ * <chronoscope-plugin-ui.h> or <chronoscope-plugin.h>, not this file.
  *
  * A plugin's page sits beside the event list, under the timeline, in a
  * tab of its own (the user switches with the tabs above the list).  It is

@@ -20,7 +20,7 @@
  * Build it with only the installed header:
  *
  *   cc -shared -fPIC -o migrations.so migrations.c \
- *      $(pkg-config --cflags --libs chronoscope-plugin-1)
+ *      $(pkg-config --cflags --libs chronoscope-plugin-ui-1)
  */
 #include <math.h>
 #include <stdio.h>

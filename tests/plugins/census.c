@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <chronoscope-plugin.h>
+#include <chronoscope-plugin-core.h>
 
 typedef struct {
   sqlite3 *db;
