@@ -51,8 +51,8 @@ if [[ -n $pass_source ]]; then
   (cd "$tmp/src" && cc -shared -fPIC -Wall -Werror -o census.so census.c $core_flags) >"$tmp/cc-core.log" 2>&1
   ok $? "cc -shared -fPIC census.c \$(pkg-config --cflags --libs chronoscope-plugin-1)" ||
     sed 's/^/# /' "$tmp/cc-core.log"
-  (cd "$tmp/src" && cc -M census.c $core_flags) >"$tmp/deps" 2>&1
-  ! grep -Eq '/(gtk-4\.0|gdk|cairo|graphene|pango)[^ ]*/' "$tmp/deps" && ! grep -Eq 'gtk|cairo' <<<"$core_flags"
+  (cd "$tmp/src" && cc -M census.c $core_flags) >"$tmp/deps" 2>&1 &&
+    ! grep -Eq '/(gtk-4\.0|gdk|cairo|graphene|pango)[^ ]*/' "$tmp/deps" && ! grep -Eq 'gtk|cairo' <<<"$core_flags"
   ok $? "the core API's flags and headers reach no GTK, GDK or cairo header" ||
     { echo "# flags: $core_flags"; grep -Eo '[^ ]*(gtk|gdk|cairo)[^ ]*' "$tmp/deps" | head -5 | sed 's/^/# /'; }
 fi
