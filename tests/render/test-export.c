@@ -582,7 +582,8 @@ test_legend_without_statistics (CsTestFixture *fixture, gconstpointer data)
     { first, last + 1 },
     { first + (last - first) / 3, first + (last - first) / 2 },
   };
-  g_autofree char *texts[G_N_ELEMENTS (spans)] = { NULL };
+  /* g_autofree on an array would free only its first element. */
+  g_auto(GStrv) texts = g_new0 (char *, G_N_ELEMENTS (spans) + 1);
 
   g_assert_false (g_file_test (kept, G_FILE_TEST_EXISTS));
   for (guint i = 0; i < G_N_ELEMENTS (spans); i++)
