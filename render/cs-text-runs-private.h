@@ -52,7 +52,6 @@ void        _cs_text_runs_attach     (CsTextRuns      *runs,
                                       cairo_surface_t *surface,
                                       double           width_px,
                                       double           height_px);
-guint       _cs_text_runs_get_n_runs (CsTextRuns      *runs);
 gboolean    _cs_text_runs_insert_svg (CsTextRuns      *runs,
                                       GString         *svg);
 

@@ -93,18 +93,6 @@ _cs_text_runs_attach (CsTextRuns      *runs,
   cairo_surface_set_user_data (surface, &runs_key, runs, NULL);
 }
 
-/**
- * _cs_text_runs_get_n_runs:
- * @runs: a record
- *
- * Returns: how many texts (lines) were recorded
- */
-guint
-_cs_text_runs_get_n_runs (CsTextRuns *runs)
-{
-  return runs->runs->len;
-}
-
 /* The bounding box in device space of a user-space rectangle. */
 static Box
 box_to_device (cairo_t *cr, double x1, double y1, double x2, double y2)
