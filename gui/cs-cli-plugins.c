@@ -304,7 +304,7 @@ cs_cli_plugins_is_unknown_command (const char *name)
  * Says on stderr why @name is not a command: the plugin that has it is
  * switched off, or no plugin loaded has it, with where plugins are looked
  * for (the built-in folders of cs_plugin_registry_dup_builtin_path(),
- * `-p FILE.so`, CHRONOSCOPE_PLUGIN_PATH) and the commands there are.
+ * `-p FILE.so`, CHRONOSCOPE_PLUGIN_PATH) and that --help lists the commands.
  *
  * Returns: the exit status, 1
  */
@@ -313,7 +313,6 @@ cs_cli_plugins_fail_unknown_command (const char *name)
 {
   CsPlugin *owner = NULL;
   g_autofree char *builtin = cs_plugin_registry_dup_builtin_path ();
-  g_autofree char *plugin_help = cs_cli_plugins_dup_help ();
 
   walk_plugin_commands (is_not_named, (gpointer) name, TRUE, &owner);
   if (owner != NULL)
@@ -325,9 +324,7 @@ cs_cli_plugins_fail_unknown_command (const char *name)
                   "has a command of that name.  Built-in plugins are looked for in “%s”; "
                   "-p FILE.so or CHRONOSCOPE_PLUGIN_PATH load others.\n"),
                 name, *builtin != '\0' ? builtin : _("(nowhere: CHRONOSCOPE_PLUGIN_SYSTEM_PATH is empty)"));
-  g_printerr (_("Commands: info, render, query, stats, record, demo.\n"));
-  if (*plugin_help != '\0')
-    g_printerr (_("Commands of the plugins loaded:\n%s"), plugin_help);
+  g_printerr (_("chronoscope --help lists the commands, those of the plugins loaded too.\n"));
   return 1;
 }
 
