@@ -11,7 +11,7 @@
  * Needs root; skipped (with the reason) without it or without tracefs.
  *
  * clock-option reads the file with trace-cmd while malloc(0) returns
- * garbage (malloc0-garbage.c, $CS_MALLOC0_SHIM): libtracecmd parses the
+ * garbage (tests/oracle/malloc0.c with CS_MALLOC0_TEXT=[garbage]): libtracecmd parses the
  * TRACECLOCK option's payload, so an empty one made report print raw counts
  * now and then (test-record-signals failed once in about seven full runs).
  * text-options needs neither root nor tracefs: it writes a crafted page
@@ -255,7 +255,8 @@ test_report_reads_it (Fixture *f, gconstpointer data)
   rt_assert_no_leftovers (f->dir, "written.dat");
 }
 
-/* The same under malloc0-garbage.c: nothing may depend on what malloc(0)
+/* The same with malloc(0) returning "[garbage]" (tests/oracle/malloc0.c
+ * and CS_MALLOC0_TEXT): nothing may depend on what malloc(0)
  * returns.  Before the TRACECLOCK option carried its text, libtracecmd took
  * "[garbage]" for the clock and report printed no "SECONDS.MICROS:" time,
  * so the oracle counted no event at all. */
@@ -273,7 +274,7 @@ test_clock_option (Fixture *f, gconstpointer data)
     return;
   if (shim == NULL || !g_file_test (shim, G_FILE_TEST_EXISTS))
     {
-      g_test_skip ("$CS_MALLOC0_SHIM (tests/record/malloc0-garbage.c, built) is not set");
+      g_test_skip ("$CS_MALLOC0_SHIM (tests/oracle/malloc0.c, built) is not set");
       return;
     }
 
@@ -283,6 +284,7 @@ test_clock_option (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
 
   envp = g_environ_setenv (g_get_environ (), "LD_PRELOAD", shim, TRUE);
+  envp = g_environ_setenv (envp, "CS_MALLOC0_TEXT", "[garbage]", TRUE);
   oracle = rt_run_oracle_env (path, envp);
   if ((guint64) json_object_get_int_member (oracle, "n_events") != f->n_events)
     rt_describe_recording (path, oracle);
