@@ -2,18 +2,19 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * `chronoscope info|render|index-worker …` run headless (cs-cli.c) and never
- * initialise GTK, so they work without a display; anything else starts the
- * GUI, with an optional recording to open.
+ * `chronoscope info|render|record|index-worker …` run headless (render/cli/,
+ * a library that links no GTK) and never initialise GTK, so they work
+ * without a display; anything else starts the GUI, with an optional
+ * recording to open.  The window records through a program of its own,
+ * chronoscope-record-helper (render/cli/cs-record-helper-main.c).
  */
 #include "config.h"
-
-#include <locale.h>
 
 #include <glib/gi18n.h>
 
 #include "cs-application.h"
 #include "cs-cli.h"
+#include "cs-cli-locale.h"
 #include "cs-cli-plugins.h"
 #include "cs-cli-progress.h"
 #include "cs-cli-record.h"
@@ -24,17 +25,9 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(CsApplication) application = NULL;
-  const char *localedir = g_getenv ("CHRONOSCOPE_LOCALEDIR");
 
-  setlocale (LC_ALL, "");
-  /* CHRONOSCOPE_LOCALEDIR: the catalogues of a build tree (build/po), so
-   * tests read the translations before they are installed. */
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  cs_cli_bind_locale ();
 
-  if (argc >= 2 && g_strcmp0 (argv[1], "record-helper") == 0)
-    return cs_cli_record_helper (argc - 1, argv + 1);
   /* -q/--quiet: no progress line on stderr, for every command (record's
    * own stop at its "--", before the command it runs). */
   argc = cs_cli_progress_take_args (argc, argv);

@@ -14,7 +14,7 @@ The child (this file again, inside the display and the bus, so their
 start-up is not timed) reads the monotonic clock, starts the application
 with G_MESSAGES_DEBUG=Chronoscope and reads its output for the timeline's
 debug message "First timeline frame painted: FILE, N us monotonic"
-(gui/cs-timeline.c: after the paint of the first frame that drew the
+(gui/timeline/cs-timeline.c: after the paint of the first frame that drew the
 document's plots, on CLOCK_MONOTONIC, the clock of time.monotonic()), then
 ends the application and prints `window_first_frame_s=S` and, sampled
 every 20 ms until that frame, `peak_rss_anon_mib=M`.  The index cache is

@@ -27,8 +27,8 @@
  * Debian's kernel, not this host's), the dialog is given that file: it
  * says which kernel the file is for, remembers it, and the helper refuses
  * it naming the file and both kernels, before the kernel is handed it.  The
- * window runs /proc/self/exe record-helper and index-worker: this program
- * answers both itself.
+ * window runs /proc/self/exe index-worker, which this program answers
+ * itself, and the build tree's chronoscope-record-helper.
  */
 #include "config.h"
 
@@ -40,7 +40,6 @@
 
 #include "cs-analysis.h"
 #include "cs-cli.h"
-#include "cs-cli-record.h"
 #include "cs-demo.h"
 #include "cs-demo-dialog.h"
 #include "cs-task-timeline.h"
@@ -573,8 +572,6 @@ main (int argc, char *argv[])
 {
   if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
     return cs_cli_run (argc, argv);
-  if (argc >= 2 && g_str_equal (argv[1], "record-helper"))
-    return cs_cli_record_helper (argc - 1, argv + 1);
 
   cs_test_gui_init (&argc, &argv, "test-demo-window", TRUE);
 

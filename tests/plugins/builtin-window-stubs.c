@@ -4,14 +4,14 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * The built-ins register pages, commands and `info --json` members,
- * which gui/ implements for the chronoscope executable
- * (gui/cs-window-plugins.c, gui/cs-cli-plugins.c).  These tests load the
- * built-ins into a host made of index/ and render/ only, which must still
- * provide every symbol a plugin resolves when it loads (plugins are
- * loaded with every symbol bound).  Registrations are kept as the host
- * keeps them (cs-plugin-private.h), so a test can call a JSON member; the
- * window functions are never reached (no page is created without a
- * window).  The window itself is tested with the real ones
+ * which gui/ and render/cli/ implement for the chronoscope executable
+ * (gui/plugins/cs-window-plugins.c, render/cli/cs-cli-plugins.c).  These
+ * tests load the built-ins into a host made of index/ and render/ only,
+ * which must still provide every symbol a plugin resolves when it loads
+ * (plugins are loaded with every symbol bound).  Registrations are kept
+ * as the host keeps them (cs-plugin-private.h), so a test can call a JSON
+ * member; the window functions are never reached (no page is created
+ * without a window).  The window itself is tested with the real ones
  * (tests/plugins/field-plot/test-field-plot-page.c).
  */
 #include <gtk/gtk.h>

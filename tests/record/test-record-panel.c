@@ -4,8 +4,9 @@
  *
  * The real CsWindow opens its record panel through win.record; the panel
  * lists tracefs's events (readable as root), searches them, records sched
- * and irq through the helper (this program answers `record-helper` and
- * `index-worker` like chronoscope, since the window runs /proc/self/exe),
+ * and irq through the build tree's chronoscope-record-helper (this program
+ * answers `index-worker` like chronoscope, since the window runs
+ * /proc/self/exe for it),
  * shows live statistics, stops, and the window opens the recording.
  * Settings go to a memory GSettings backend.  Needs root; skipped (with the
  * reason) without it or without tracefs.
@@ -20,7 +21,6 @@
 
 #include "cs-analysis.h"
 #include "cs-cli.h"
-#include "cs-cli-record.h"
 #include "cs-record-event-tree.h"
 #include "cs-record-panel.h"
 #include "cs-window.h"
@@ -615,9 +615,7 @@ main (int argc, char **argv)
   g_autofree char *cache_dir = NULL;
   int status;
 
-  /* The window runs /proc/self/exe record-helper / index-worker. */
-  if (argc >= 2 && g_str_equal (argv[1], "record-helper"))
-    return cs_cli_record_helper (argc - 1, argv + 1);
+  /* The window runs /proc/self/exe index-worker. */
   if (argc >= 2 && cs_cli_is_command (argv[1]))
     return cs_cli_run (argc, argv);
 

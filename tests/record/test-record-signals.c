@@ -1,20 +1,20 @@
-/* test-record-signals.c: `chronoscope record` and `record-helper` stopped
+/* test-record-signals.c: `chronoscope record` and its helper stopped
  * every way a recording can end, and tracefs left as found.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * - SIGTERM and SIGINT to `chronoscope record` mid-recording: exit 0, a
  *   trace.dat that trace-cmd report and our index read alike, no instance.
- * - SIGKILL of the process that started `record-helper` (as the window
- *   would die): the helper notices (PR_SET_PDEATHSIG), writes the file and
- *   removes its instance.
+ * - SIGKILL of the process that started chronoscope-record-helper (as the
+ *   window would die): the helper notices (PR_SET_PDEATHSIG), writes the
+ *   file and removes its instance.
  * - a "stop" line on the helper's stdin, after live statistics.
  * - not root (setpriv to nobody): a message that says recording needs root.
  * - disk full (a 2 MiB tmpfs): a message that says so, nothing left behind.
  *
- * $CHRONOSCOPE is the executable.  Needs root; skipped with the reason
- * without it, without tracefs, without setpriv or when tmpfs cannot be
- * mounted.
+ * $CHRONOSCOPE is the executable, $CHRONOSCOPE_RECORD_HELPER the helper.
+ * Needs root; skipped with the reason without it, without tracefs, without
+ * setpriv or when tmpfs cannot be mounted.
  */
 #include "config.h"
 
@@ -70,10 +70,12 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   g_free (f->dir);
 }
 
+/* The program that @variable names: CHRONOSCOPE or
+ * CHRONOSCOPE_RECORD_HELPER. */
 static const char *
-chronoscope (void)
+program (const char *variable)
 {
-  const char *path = g_getenv ("CHRONOSCOPE");
+  const char *path = g_getenv (variable);
 
   g_assert_nonnull (path);
   return path;
@@ -119,7 +121,7 @@ stop_cli_with (Fixture *f, int signo)
     return;
 
   process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                              chronoscope (), "record", "-e", "sched", "-e", "timer",
+                              program ("CHRONOSCOPE"), "record", "-e", "sched", "-e", "timer",
                               "-o", f->output, NULL);
   g_assert_no_error (error);
   pid = atoi (g_subprocess_get_identifier (process));
@@ -199,8 +201,8 @@ test_helper_parent_killed (Fixture *f, gconstpointer data)
 
   /* A shell stands for the window: "; true" keeps it from exec'ing. */
   parent = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
-                             "/bin/sh", "-c", "\"$0\" record-helper -e sched -o \"$1\"; true",
-                             chronoscope (), f->output, NULL);
+                             "/bin/sh", "-c", "\"$0\" -e sched -o \"$1\"; true",
+                             program ("CHRONOSCOPE_RECORD_HELPER"), f->output, NULL);
   g_assert_no_error (error);
   in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (parent));
   started = read_until (in, "started");
@@ -238,7 +240,7 @@ test_helper_stop_line (Fixture *f, gconstpointer data)
     return;
 
   helper = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
-                             chronoscope (), "record-helper", "-e", "sched", "-e", "irq",
+                             program ("CHRONOSCOPE_RECORD_HELPER"), "-e", "sched", "-e", "irq",
                              "-o", f->output, NULL);
   g_assert_no_error (error);
   in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (helper));
@@ -280,7 +282,7 @@ test_not_root (Fixture *f, gconstpointer data)
   g_assert_cmpint (g_chmod (f->dir, 0777), ==, 0);
   process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
                               setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
-                              chronoscope (), "record", "-e", "sched", "-o", f->output,
+                              program ("CHRONOSCOPE"), "record", "-e", "sched", "-o", f->output,
                               "--duration", "1", NULL);
   g_assert_no_error (error);
   g_assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, &err, &error));
@@ -314,7 +316,7 @@ test_disk_full (Fixture *f, gconstpointer data)
 
   output = g_build_filename (mnt, "rec.dat", NULL);
   process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                              chronoscope (), "record", "-e", "sched", "-e", "timer",
+                              program ("CHRONOSCOPE"), "record", "-e", "sched", "-e", "timer",
                               "-e", "irq", "-o", output, "--duration", "2", NULL);
   g_assert_no_error (error);
   pid = atoi (g_subprocess_get_identifier (process));

@@ -71,8 +71,8 @@ cs_cli_progress_get_quiet (void)
  *   `--quiet` are removed (until a `--`)
  *
  * Takes the global --quiet/-q option off a command line, for every command
- * (cs_cli_progress_set_quiet()).  `record-helper` is not given to it
- * (it has no progress line: the window reads its JSON lines).
+ * (cs_cli_progress_set_quiet()).  chronoscope-record-helper does not
+ * call it (it has no progress line: the window reads its JSON lines).
  *
  * Returns: the new argc (@argv stays %NULL-terminated when it was)
  */

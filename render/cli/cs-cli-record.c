@@ -1,4 +1,4 @@
-/* cs-cli-record.c: `chronoscope record` and the window's `record-helper`.
+/* cs-cli-record.c: `chronoscope record` and the window's record helper.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -12,8 +12,9 @@
  * 12345 events (4115/s), 1.2 MB written, 0 overruns", cs-cli-progress.c),
  * otherwise as one line per second, a log; with --quiet/-q neither.
  *
- * `chronoscope record-helper` is what the window starts, as root through
- * pkexec (or directly when the window runs as root).  It takes the same
+ * chronoscope-record-helper (cs-record-helper-main.c, a program of its own
+ * that links no GTK) is what the window starts, as root through pkexec (or
+ * directly when the window runs as root).  It takes the same
  * options and speaks JSON lines on stdout, one object each:
  *
  *   {"type":"started","instance":"chronoscope-PID","output":PATH,"n_cpus":N,"command_pid":P}
@@ -395,7 +396,8 @@ read_next_line (RecordRun *run)
                                        line_cb, run);
 }
 
-/* Runs the recorder to its end.  Returns the exit status. */
+/* Runs the recorder to its end; @command prefixes its messages on stderr
+ * ("chronoscope record").  Returns the exit status. */
 static int
 run_recorder (RecordRun       *run,
               CsRecordOptions *options,
@@ -423,7 +425,7 @@ run_recorder (RecordRun       *run,
       if (run->protocol != NULL)
         emit_error (run, error);
       else
-        fprintf (stderr, "chronoscope %s: %s\n", command, error->message);
+        fprintf (stderr, "%s: %s\n", command, error->message);
       for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
         g_source_remove (sig_ids[i]);
       g_clear_pointer (&run->snapshots, g_ptr_array_unref);
@@ -439,7 +441,7 @@ run_recorder (RecordRun       *run,
       if (run->protocol != NULL)
         emit_simple (run, "warning", "message", warnings[i], NULL, NULL);
       else
-        fprintf (stderr, "chronoscope %s: %s\n", command, warnings[i]);
+        fprintf (stderr, "%s: %s\n", command, warnings[i]);
     }
 
   if (run->protocol != NULL)
@@ -535,7 +537,7 @@ run_recorder (RecordRun       *run,
       if (run->protocol != NULL)
         emit_error (run, run->error);
       else
-        fprintf (stderr, "chronoscope %s: %s\n", command, run->error->message);
+        fprintf (stderr, "%s: %s\n", command, run->error->message);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
@@ -583,11 +585,11 @@ cs_cli_record (int    argc,
   if (options->output == NULL)
     options->output = g_strdup ("trace.dat");
 
-  return run_recorder (&run, options, "record");
+  return run_recorder (&run, options, "chronoscope record");
 }
 
 /* ------------------------------------------------------------------------ */
-/* record-helper                                                             */
+/* chronoscope-record-helper                                                 */
 
 static void
 list_capabilities (RecordRun *run)
@@ -641,7 +643,7 @@ list_capabilities (RecordRun *run)
   emit (run, b);
 }
 
-/* record-helper --demo: runs a classroom scenario for the window. */
+/* chronoscope-record-helper --demo: runs a classroom scenario for the window. */
 static int
 run_demo (RecordRun       *run,
           CsRecordOptions *options,
@@ -697,7 +699,7 @@ run_demo (RecordRun       *run,
 /**
  * cs_cli_record_helper:
  * @argc: number of arguments
- * @argv: the arguments, argv[0] being "record-helper"
+ * @argv: the arguments, argv[0] being the program
  *
  * The window's recorder (see the protocol at the top of this file).  When
  * started by pkexec, the output file is created with the permissions of the
@@ -748,7 +750,7 @@ cs_cli_record_helper (int    argc,
       return 1;
     }
 
-  if (!cs_record_options_parse_args (options, &argc, &argv, "chronoscope record-helper",
+  if (!cs_record_options_parse_args (options, &argc, &argv, "chronoscope-record-helper",
                                      _("Records for the window (internal)."), extra, &error))
     {
       emit_simple (&run, "error", "code", "bad-option", "message", error->message);
@@ -785,7 +787,7 @@ cs_cli_record_helper (int    argc,
 
   {
     int status = demo != NULL ? run_demo (&run, options, demo, module_path, demo_cpu)
-                              : run_recorder (&run, options, "record-helper");
+                              : run_recorder (&run, options, "chronoscope-record-helper");
 
     fclose (run.protocol);
     return status;

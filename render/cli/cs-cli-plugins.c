@@ -30,7 +30,7 @@
 
 /* Chronoscope's own commands, which a plugin's cannot replace. */
 static const char * const own_commands[] = {
-  "info", "render", "record", "record-helper", "index-worker", "demo", "query", "stats",
+  "info", "render", "record", "index-worker", "demo", "query", "stats",
   "help", "version", NULL
 };
 

@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The window never runs as root.  A job starts `chronoscope record-helper`
- * (see cs-cli-record.c for its JSON-lines protocol): through pkexec and the
- * installed launcher (polkit action org.chronoscope.Chronoscope.record)
+ * The window never runs as root.  A job starts chronoscope-record-helper
+ * (cs-record-helper-main.c; see cs-cli-record.c for its JSON-lines
+ * protocol): through pkexec (polkit action
+ * org.chronoscope.Chronoscope.record, which names the installed helper)
  * when the user is not root, directly when the window already is.  The
  * helper's stdout is read asynchronously on the main context: "started"
  * turns the job to recording, "stats" lines update #CsRecordJob:stats
@@ -20,6 +21,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,8 +31,6 @@
 
 #include "cs-record-error.h"
 #include "cs-record-job.h"
-
-#define LAUNCHER_NAME "chronoscope-record-helper"
 
 struct _CsRecordJob
 {
@@ -94,20 +94,21 @@ fail (CsRecordJob *self, GError *error)
 /* ------------------------------------------------------------------------ */
 /* Which program to run                                                      */
 
-/* The installed launcher next to the executable (PREFIX/bin/chronoscope →
- * PREFIX/libexec/chronoscope-record-helper), which the polkit policy
- * names; NULL when running from the build tree. */
-static char *
-find_launcher (const char *exe)
+/* The helper to run: for a program of a build tree that was not installed
+ * (build/gui/chronoscope, and the tests that open a window), the helper
+ * of that build tree (BUILD_RECORD_HELPER), never an installed one of
+ * another version; else the installed one, which the polkit policy names
+ * (LIBEXECDIR).  This process's executable is /proc/self/exe, resolved. */
+static const char *
+find_helper (void)
 {
-  g_autofree char *bindir = g_path_get_dirname (exe);
-  g_autofree char *prefix = g_path_get_dirname (bindir);
-  char *launcher = g_build_filename (prefix, "libexec", LAUNCHER_NAME, NULL);
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *build_root = realpath (BUILD_ROOT, NULL);
 
-  if (g_file_test (launcher, G_FILE_TEST_IS_EXECUTABLE))
-    return launcher;
-  g_free (launcher);
-  return NULL;
+  if (exe != NULL && build_root != NULL && g_str_has_prefix (exe, build_root) &&
+      exe[strlen (build_root)] == '/')
+    return BUILD_RECORD_HELPER;
+  return LIBEXECDIR G_DIR_SEPARATOR_S "chronoscope-record-helper";
 }
 
 /**
@@ -117,10 +118,11 @@ find_launcher (const char *exe)
  * @error: return location for %CS_RECORD_ERROR_PERMISSION when the user is
  *   not root and pkexec is not installed
  *
- * The command line that runs `chronoscope record-helper`: through
- * `pkexec` (and the installed launcher, when there is one) for a user, or
- * directly for root.  The executable is this process's own
- * (`/proc/self/exe`, resolved: pkexec would otherwise see its own).
+ * The command line that runs chronoscope-record-helper: through `pkexec`
+ * for a user, directly for root.  The helper is the installed one
+ * (`$libexecdir/chronoscope-record-helper`, the path the polkit policy
+ * names), or for a program run from a build tree that build tree's
+ * (`build/render/cli/chronoscope-record-helper`).
  *
  * Returns: (transfer full) (array zero-terminated=1): the argv, or %NULL
  */
@@ -129,15 +131,10 @@ cs_record_job_build_argv (const char * const  *helper_args,
                           GError             **error)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  if (exe == NULL)
-    exe = g_strdup ("chronoscope");
 
   if (geteuid () != 0)
     {
       g_autofree char *pkexec = g_find_program_in_path ("pkexec");
-      g_autofree char *launcher = NULL;
 
       if (pkexec == NULL)
         {
@@ -148,14 +145,8 @@ cs_record_job_build_argv (const char * const  *helper_args,
           return NULL;
         }
       g_strv_builder_add (builder, pkexec);
-      launcher = find_launcher (exe);
-      if (launcher != NULL)
-        g_strv_builder_add (builder, launcher);
-      else
-        g_strv_builder_add_many (builder, exe, "record-helper", NULL);
     }
-  else
-    g_strv_builder_add_many (builder, exe, "record-helper", NULL);
+  g_strv_builder_add (builder, find_helper ());
 
   g_strv_builder_addv (builder, (const char **) helper_args);
   return g_strv_builder_end (builder);
@@ -327,7 +318,7 @@ cs_record_job_new (const CsRecordOptions *options)
  * @module_path: (nullable): a built chronoscope_tracer.ko for the helper to
  *   load, or %NULL for the installed one
  *
- * Makes the job a classroom demo: the helper (`record-helper --demo`) loads
+ * Makes the job a classroom demo: the helper (`chronoscope-record-helper --demo`) loads
  * the module when needed, records the job's options while the scenario
  * injects its latency, restores everything and says "done" with a "demo"
  * member (see cs-cli-record.c).  Stop has no effect once it runs.

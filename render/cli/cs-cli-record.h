@@ -1,4 +1,4 @@
-/* cs-cli-record.h: `chronoscope record` and the window's `record-helper`.
+/* cs-cli-record.h: `chronoscope record` and the window's record helper.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

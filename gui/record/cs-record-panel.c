@@ -10,8 +10,8 @@
  * (the "record-*" keys) when a recording starts.
  *
  * The panel stays unprivileged: it reads `available_events` itself when it
- * can, and otherwise asks the helper (`record-helper --list`, through
- * pkexec).  Start runs a CsRecordJob; its statistics show once a second;
+ * can, and otherwise asks the helper (`chronoscope-record-helper --list`,
+ * through pkexec).  Start runs a CsRecordJob; its statistics show once a second;
  * Stop asks the helper to finish.  When the file is written the panel
  * emits #CsRecordPanel::recorded, and the window opens it.
  */
