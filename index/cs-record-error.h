@@ -1,4 +1,4 @@
-/* cs-record-error.h: the GError domain of the recorder.
+/* cs-record-error.h: the GError domain of making a recording.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -11,8 +11,9 @@ G_BEGIN_DECLS
 /**
  * CS_RECORD_ERROR:
  *
- * Error domain for everything under `index/record/`: configuring a private
- * tracefs instance, streaming its ring buffers and writing the trace.dat.
+ * Error domain for making a recording: everything under `index/capture/`
+ * (configuring a private tracefs instance, streaming its ring buffers) and
+ * the trace.dat writer of `index/tracedat/`.
  * Every message names what was refused (the event, the filter with
  * tracefs's own `error_log` text, the tracer, the file) and why.  A Stop
  * request is not an error; cancellation of the final write is reported as

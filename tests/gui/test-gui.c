@@ -545,7 +545,7 @@ test_window_cancel_slow_worker (void)
 
 /* Opens the recording with a cache of its own (so the worker builds) and
  * the environment variable @name set to @value for the worker (the
- * scanner's test hooks, see index/cs-cpu-scanner.c); returns the worker
+ * scanner's test hooks, see index/store/cs-cpu-scanner.c); returns the worker
  * once it has created its temporary index. */
 static pid_t
 open_slowed (CsWindow   *window,

@@ -10,7 +10,7 @@
  * and no temporary index in the cache, promptly.
  *
  * To act while the index is being built, whatever the machine's speed, the
- * worker is slowed by the scanner's test hooks (index/cs-cpu-scanner.c):
+ * worker is slowed by the scanner's test hooks (index/store/cs-cpu-scanner.c):
  * CS_INDEX_TEST_DELAY_MS sleeps between groups of records (waking up for
  * Cancel), CS_INDEX_TEST_HANG=1 stops the scan for good, deaf to Cancel, as
  * a reader loop on a damaged file would.  Each test starts when the worker

@@ -4,7 +4,7 @@
  * symbol. */
 #include <chronoscope-plugin.h>
 
-/* Internal to Chronoscope (index/cs-document.h), not in the API. */
+/* Internal to Chronoscope (index/model/cs-document.h), not in the API. */
 extern guint cs_document_get_n_cpus (gpointer document);
 
 static gboolean

@@ -14,7 +14,7 @@
  *
  * The timeline, the info bar and `info --json` show these events through
  * the kmod plugin (plugins/kmod/), whose pass does the same pairing in the
- * worker.  Only the classroom demos (index/record/cs-demo-markers.c) still
+ * worker.  Only the classroom demos (index/demo/cs-demo-markers.c) still
  * ask here, for one reason: they place markers A and B the moment the
  * window shows the recording, and must do so whether or not the user has
  * the kmod plugin enabled, while the plugin's results come later, from a

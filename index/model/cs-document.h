@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 
 #include "cs-index-error.h"
+#include "cs-index-progress.h"
 #include "cs-trace-file.h"
 
 G_BEGIN_DECLS
@@ -127,30 +128,6 @@ typedef struct {
   guint cpu;
   guint64 n_missed;
 } CsMissedEvents;
-
-/**
- * CsIndexProgressFunc:
- * @fraction: 0.0 .. 1.0
- * @user_data: closure
- *
- * Called from the building thread, at most about 20 times per second.
- */
-typedef void (*CsIndexProgressFunc) (double fraction, gpointer user_data);
-
-/**
- * CsIndexPositionFunc:
- * @cpu: the CPU whose data the position is in
- * @offset: the offset of a record the build read last on @cpu: a byte
- *   offset in the file for an uncompressed recording, a position in the
- *   CPU's decompressed data for a compressed v7 one (see #CsRecord)
- * @user_data: closure
- *
- * Called from the building thread, at most about 20 times per second, when
- * the scan has moved on since the last call.  Of the CPUs being read, it
- * names the one that moved on least recently: when a damaged recording
- * stops the build, the last call names where.
- */
-typedef void (*CsIndexPositionFunc) (guint cpu, guint64 offset, gpointer user_data);
 
 #define CS_TYPE_DOCUMENT (cs_document_get_type ())
 G_DECLARE_FINAL_TYPE (CsDocument, cs_document, CS, DOCUMENT, GObject)

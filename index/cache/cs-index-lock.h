@@ -6,7 +6,7 @@
 
 #include <gio/gio.h>
 
-#include "cs-document.h"
+#include "cs-index-progress.h"
 
 G_BEGIN_DECLS
 

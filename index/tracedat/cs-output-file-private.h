@@ -1,6 +1,6 @@
 /* cs-output-file-private.h: writing output files safely (temporary name,
  * rename, errno kept), shared by the trace.dat writer, the recorder
- * (index/record/) and the text importer (index/text/).
+ * (index/capture/) and the text importer (index/import/).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

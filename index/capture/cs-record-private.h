@@ -1,4 +1,4 @@
-/* cs-record-private.h: helpers shared by the files of index/record/.
+/* cs-record-private.h: helpers shared by the files of index/capture/.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -5,10 +5,10 @@
  */
 #pragma once
 
+#include <gio/gio.h>
 #include <sqlite3.h>
 
 #include "cs-chunk-codec.h"
-#include "cs-document.h"
 
 G_BEGIN_DECLS
 
