@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Recordings are recognised by their content, not their names (see
- * index/cs-trace-file.c and index/text/); the patterns are only the names
+ * index/import/cs-trace-file.c and index/import/); the patterns are only the names
  * such files usually have, so "All files" is always offered too.
  */
 #include "config.h"

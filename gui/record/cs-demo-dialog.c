@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Lists the scenarios of index/record/cs-demo.c with what each shows, and
+ * Lists the scenarios of index/demo/cs-demo.c with what each shows, and
  * runs the chosen one through the privileged helper (CsRecordJob in demo
  * mode: pkexec, or directly as root), since the window itself never runs
  * as root.  The recording goes to $XDG_CACHE_HOME/chronoscope/demos/; when

@@ -11,7 +11,7 @@
  * temporary name that is renamed into place only when the pass succeeded:
  * a cancelled, failed or crashed pass leaves no results behind.
  *
- * Runs in the indexing worker process (gui/cs-cli.c, `index-worker
+ * Runs in the indexing worker process (render/cli/cs-cli.c, `index-worker
  * --pass`), or in-process for tests.
  */
 #include "config.h"

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Runs in the indexing worker over atrace:tracing_mark_write, in time
- * order.  Fields (index/text/ gives them): kind (the marker's letter:
+ * order.  Fields (index/import/ gives them): kind (the marker's letter:
  * 'B', 'E', 'C', 'S', 'F'; anything else is not a marker and is skipped;
  * the first character of buf where a recording has no kind field), tgid,
  * name, value (C's value, S/F's cookie), buf (the text as written).

@@ -6,7 +6,7 @@
  *   chronoscope demo NAME [-o FILE] [--module PATH.ko] [--cpu N] [--no-open] [--json]
  *   chronoscope demo NAME --from FILE [--no-open] [--json]
  *
- * Runs a scenario of index/record/cs-demo.c as root (it loads the module
+ * Runs a scenario of index/demo/cs-demo.c as root (it loads the module
  * when needed, records, injects the latency, restores everything), finds
  * markers A and B in the recording's index and prints them; without
  * --no-open it then opens the window on the recording with the markers set

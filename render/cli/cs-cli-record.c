@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Both run a CsRecorder (index/record/) in a GLib main loop.  SIGINT,
+ * Both run a CsRecorder (index/capture/) in a GLib main loop.  SIGINT,
  * SIGTERM and SIGHUP stop the recording like the Stop button: tracing
  * off, last pages drained, tracefs restored, trace.dat written.  A second
  * signal while the file is written cancels the write (nothing is left).
@@ -38,7 +38,7 @@
  * for a demo's CS_DEMO_ERROR).
  *
  * With --demo NAME [--module PATH.ko] [--demo-cpu N] it runs a classroom
- * scenario (index/record/cs-demo.c) with the given options instead, as
+ * scenario (index/demo/cs-demo.c) with the given options instead, as
  * `chronoscope demo` does, and says "started" when it begins and "done"
  * with a "demo" member {"scenario":NAME,"cpu":N,"pid":P,"comm":C} when the
  * file is written; the window then finds the markers in the recording.  A

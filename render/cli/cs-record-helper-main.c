@@ -7,7 +7,7 @@
  * path, $libexecdir/chronoscope-record-helper), or directly when the
  * window already runs as root.  It speaks the JSON-lines protocol of
  * cs-cli-record.c on stdout.  It is a program of its own so that what runs
- * as root links capture (index/record/) and GLib, never GTK or libadwaita;
+ * as root links capture (index/capture/) and GLib, never GTK or libadwaita;
  * the window finds it with cs_record_job_build_argv().
  */
 #include "config.h"
