@@ -12,8 +12,8 @@ Without it, it checks (TAP) the rules of README.md's "Source tree":
 - no source file over 1,000 lines (files are cut by job, and a job that
   long is two jobs);
 - no include circle of more than two modules unless its modules are one
-  object split across files: they all include (or are) the same
-  *-private.h;
+  object split across files (they all include, or are, the same
+  *-private.h) or it is one of KNOWN_CIRCLES, which may not grow;
 - index/, render/ and the plugin API's core header include no GTK,
   libadwaita or GtkSourceView header (only the application links GTK).
 
@@ -33,6 +33,14 @@ FREE_OF_GTK = ["index", "render", "include/chronoscope-1/chronoscope-plugin-core
 GTK_INCLUDE = re.compile(r'#\s*include\s*<(gtk/|adwaita\.h|gtksourceview/|gdk/)')
 INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')
 MAX_LINES = 1000
+# Circles known and not yet undone, by module names: none may grow, and a new
+# one fails.  The window's: pages and sessions call the window's getters
+# and the window builds them; issue 23's view-model (item 3) undoes it.
+KNOWN_CIRCLES = [
+    {"cs-window", "cs-window-actions", "cs-window-open", "cs-window-plugins",
+     "cs-window-demo", "cs-window-live", "cs-session", "cs-query-page",
+     "cs-compare", "cs-export-dialog"},
+]
 
 
 def sources(root):
@@ -215,9 +223,16 @@ def main():
                 print(f"# {line}")
     ok(not long_files, f"no source file over {MAX_LINES} lines",
        "\n".join(f"{f}: {k} lines" for k, f in long_files))
-    wrong = [c for c in comps if len(c) > 2 and not split_object(c, privates)]
-    ok(not wrong, "no include circle of more than two modules but split objects",
+    def known(c):
+        names = {os.path.basename(m) for m in c}
+        return any(names <= k for k in KNOWN_CIRCLES)
+    wrong = [c for c in comps if len(c) > 2 and not split_object(c, privates) and not known(c)]
+    ok(not wrong, "no include circle of more than two modules but split objects "
+       f"and the {len(KNOWN_CIRCLES)} known one(s), which may not grow",
        "\n".join(" ".join(c) for c in wrong))
+    for k in KNOWN_CIRCLES:
+        if not any({os.path.basename(m) for m in c} == k for c in comps):
+            print(f"# a known circle is smaller or gone: shrink KNOWN_CIRCLES ({' '.join(sorted(k))})")
     ok(not gtk_in_free, "no GTK header in index/, render/ or the plugin API's core header",
        "\n".join(gtk_in_free))
     print(f"1..{n}")
