@@ -100,30 +100,20 @@ def read_events(trace_cmd, path, types):
     cmd = [trace_cmd, "report", "-t", "-R"]
     for t in sorted(types):
         cmd += ["-F", t.replace(":", "/")]
-    # trace-cmd 3.1.6 was seen, about once in thirty runs on a loaded
-    # machine, to print the header and no event at all for a recording it
-    # reads every other time (report-stats.py says the same): read it
-    # again before saying there is no such event.
-    for attempt in range(3):
-        out = run(cmd + [path])
-        if not re.search(r"^cpus=\d+", out, re.M):
-            sys.stderr.write(f"trace-cmd report cannot read {path}\n")
-            sys.exit(1)
-        events = []
-        for line in out.splitlines():
-            m = HEADER.match(line)
-            if m is None or m["name"] not in by_name:
-                continue
-            frac = (m["frac"] + "000000000")[:9]
-            events.append({"type": by_name[m["name"]] + ":" + m["name"],
-                           "ts": int(m["sec"]) * 1000000000 + int(frac),
-                           "cpu": int(m["cpu"]), "pid": int(m["pid"]),
-                           "text": " " + m["text"], "seq": len(events)})
-        if events:
-            break
-        sys.stderr.write(f"latency-pairs: {path}: trace-cmd report printed "
-                         f"{len(out.splitlines())} lines and no event of {sorted(types)} "
-                         f"(attempt {attempt + 1})\n")
+    out = run(cmd + [path])
+    if not re.search(r"^cpus=\d+", out, re.M):
+        sys.stderr.write(f"trace-cmd report cannot read {path}\n")
+        sys.exit(1)
+    events = []
+    for line in out.splitlines():
+        m = HEADER.match(line)
+        if m is None or m["name"] not in by_name:
+            continue
+        frac = (m["frac"] + "000000000")[:9]
+        events.append({"type": by_name[m["name"]] + ":" + m["name"],
+                       "ts": int(m["sec"]) * 1000000000 + int(frac),
+                       "cpu": int(m["cpu"]), "pid": int(m["pid"]),
+                       "text": " " + m["text"], "seq": len(events)})
     events.sort(key=lambda e: (e["ts"], e["cpu"], e["seq"]))
     return events
 
