@@ -551,17 +551,44 @@ plugins_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (cs_plugins_dialog_new (GTK_WINDOW (user_data))));
 }
 
+/* win.show-time (x, ns): the timeline scrolls to show that time. */
+static void
+show_time_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  CsWindow *self = window;
+
+  cs_timeline_show_time (self->timeline, g_variant_get_int64 (parameter));
+}
+
+/* win.select-event (CS_EVENT_VARIANT_TYPE): the event list comes to the
+ * front with that event selected, as a click on the timeline selects it.
+ * How a page (Query, a plugin's) goes to an event it lists. */
+static void
+select_event_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  CsWindow *self = window;
+  CsEvent event;
+  int num = gtk_notebook_page_num (self->list_notebook, GTK_WIDGET (self->event_list_view));
+
+  cs_event_from_variant (parameter, &event);
+  if (num >= 0)
+    gtk_notebook_set_current_page (self->list_notebook, num);
+  cs_window_select_event (self, &event);
+}
+
 static void
 cs_window_init (CsWindow *self)
 {
-  static const GActionEntry record_entries[] = {
+  static const GActionEntry window_entries[] = {
     { "record", record_action },
     { "demo", _cs_window_demo_action },
     { "plugins", plugins_action },
+    { "show-time", show_time_action, "x" },
+    { "select-event", select_event_action, CS_EVENT_VARIANT_TYPE },
   };
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_action_map_add_action_entries (G_ACTION_MAP (self), record_entries,
-                                   G_N_ELEMENTS (record_entries), self);
+  g_action_map_add_action_entries (G_ACTION_MAP (self), window_entries,
+                                   G_N_ELEMENTS (window_entries), self);
 
   /* The event list shares its place with the Query page and plugin
    * pages, as tabs. */
@@ -572,7 +599,7 @@ cs_window_init (CsWindow *self)
   gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->event_list_view),
                             gtk_label_new (_("Events")));
   g_object_unref (self->event_list_view);
-  self->query_page = cs_query_page_new (self);
+  self->query_page = cs_query_page_new ();
   gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->query_page), gtk_label_new (_("Query")));
   self->plugins = cs_plugin_window_new (self, self->list_notebook, self->info_bar);
 

@@ -37,7 +37,7 @@
 #include "cs-query-row.h"
 #include "cs-query-runner.h"
 #include "cs-query-tables.h"
-#include "cs-window.h"
+#include "cs-event-list.h"
 
 #define FIRST_PAGE_ROWS 500
 #define PAGE_ROWS 500
@@ -62,10 +62,8 @@ struct _CsQueryPage
   GtkLabel *error_label;
   GtkColumnView *column_view;
 
-  /* borrowed */
-  CsWindow *window;
-
   /* owned */
+  CsDocument *document;         /* the window's recording; NULL without */
   CsQueryRunner *runner;        /* NULL without a document */
   GCancellable *cancellable;    /* of the running operation */
   GListStore *rows;             /* CsQueryRow */
@@ -439,31 +437,23 @@ activate_cb (GtkColumnView *view,
              CsQueryPage   *self)
 {
   g_autoptr(CsQueryRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), position);
-  CsTimeline *timeline = cs_window_get_timeline (self->window);
-  CsDocument *document = cs_timeline_get_document (timeline);
-  CsEventListView *list = cs_window_get_event_list_view (self->window);
-  GtkWidget *notebook = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_NOTEBOOK);
   CsQueryLink link;
   CsEvent event;
 
-  if (row == NULL || document == NULL || !cs_query_row_get_link (row, &link))
+  if (row == NULL || self->document == NULL || !cs_query_row_get_link (row, &link))
     return;
-  cs_timeline_show_time (timeline, link.ts_ns);
-  if (!find_event (document, &link, &event))
+  /* The window's actions move its timeline and list: the page knows
+   * neither. */
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.show-time", "x", link.ts_ns);
+  if (!find_event (self->document, &link, &event))
     {
       g_autofree char *text = g_strdup_printf (_("No event at %" PRId64 " ns of this CPU or task"),
                                                link.ts_ns);
       set_status (self, text);
       return;
     }
-  if (notebook != NULL)
-    {
-      int num = gtk_notebook_page_num (GTK_NOTEBOOK (notebook), GTK_WIDGET (list));
-
-      if (num >= 0)
-        gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), num);
-    }
-  cs_window_select_event (self->window, &event);
+  gtk_widget_activate_action_variant (GTK_WIDGET (self), "win.select-event",
+                                      cs_event_to_variant (&event));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -561,6 +551,7 @@ cs_query_page_dispose (GObject *object)
   g_clear_object (&self->runner);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->rows);
+  g_clear_object (&self->document);
   G_OBJECT_CLASS (cs_query_page_parent_class)->dispose (object);
 }
 
@@ -730,20 +721,19 @@ cs_query_page_init (CsQueryPage *self)
 
 /**
  * cs_query_page_new:
- * @window: the window the page belongs to (borrowed: the page lives
- *   inside it); activated result rows select events in its event list
- *   and move its timeline
+ *
+ * An activated result row that names a CPU or task and a time goes to
+ * that event through the window's actions "win.show-time" and
+ * "win.select-event" (cs-window-actions.c), so the page works in any
+ * window that has them.
  *
  * Returns: (transfer full): a page without a recording; see
  *   cs_query_page_set_document()
  */
 CsQueryPage *
-cs_query_page_new (CsWindow *window)
+cs_query_page_new (void)
 {
-  CsQueryPage *self = g_object_new (CS_TYPE_QUERY_PAGE, NULL);
-
-  self->window = window;
-  return self;
+  return g_object_new (CS_TYPE_QUERY_PAGE, NULL);
 }
 
 /**
@@ -769,6 +759,7 @@ cs_query_page_set_document (CsQueryPage *self,
     cs_query_runner_interrupt (self->runner);
   g_clear_object (&self->runner);
   g_clear_object (&self->cancellable);
+  g_set_object (&self->document, document);
   g_list_store_remove_all (self->rows);
   set_columns (self, (char *[]) { NULL });
   cs_query_tables_set (self->tables, NULL);

@@ -10,12 +10,10 @@
 
 G_BEGIN_DECLS
 
-typedef struct _CsWindow CsWindow;
-
 #define CS_TYPE_QUERY_PAGE (cs_query_page_get_type ())
 G_DECLARE_FINAL_TYPE (CsQueryPage, cs_query_page, CS, QUERY_PAGE, GtkWidget)
 
-CsQueryPage  *cs_query_page_new            (CsWindow           *window);
+CsQueryPage  *cs_query_page_new            (void);
 void          cs_query_page_set_document   (CsQueryPage        *self,
                                             CsDocument         *document);
 char         *cs_query_page_dup_text       (CsQueryPage        *self);

@@ -70,6 +70,37 @@ cs_event_item_get_event (CsEventItem *self)
   return &self->event;
 }
 
+/**
+ * cs_event_to_variant:
+ * @event: an event of a document
+ *
+ * @event as a GVariant of type %CS_EVENT_VARIANT_TYPE, "(xtiuut)": the
+ * fields of #CsEvent in order (ts_ns in ns, offset, pid, type_id, cpu,
+ * row).  The parameter of the window's "win.select-event" action, so that
+ * a page names an event to the window without knowing the window.
+ *
+ * Returns: (transfer floating): the variant
+ */
+GVariant *
+cs_event_to_variant (const CsEvent *event)
+{
+  return g_variant_new (CS_EVENT_VARIANT_TYPE, event->ts_ns, event->offset, event->pid,
+                        event->type_id, event->cpu, event->row);
+}
+
+/**
+ * cs_event_from_variant:
+ * @variant: a variant of type %CS_EVENT_VARIANT_TYPE (cs_event_to_variant())
+ * @event: (out caller-allocates): the event it holds
+ */
+void
+cs_event_from_variant (GVariant *variant,
+                       CsEvent  *event)
+{
+  g_variant_get (variant, CS_EVENT_VARIANT_TYPE, &event->ts_ns, &event->offset, &event->pid,
+                 &event->type_id, &event->cpu, &event->row);
+}
+
 /** cs_event_item_get_comm: Returns: (transfer none): the task's command name */
 const char *
 cs_event_item_get_comm (CsEventItem *self)

@@ -53,6 +53,11 @@ G_DECLARE_FINAL_TYPE (CsEventItem, cs_event_item, CS, EVENT_ITEM, GObject)
 
 guint64        cs_event_item_get_row       (CsEventItem *self);
 const CsEvent *cs_event_item_get_event     (CsEventItem *self);
+
+#define CS_EVENT_VARIANT_TYPE "(xtiuut)"
+GVariant      *cs_event_to_variant         (const CsEvent *event);
+void           cs_event_from_variant       (GVariant      *variant,
+                                            CsEvent       *event);
 const char    *cs_event_item_get_comm      (CsEventItem *self);
 const char    *cs_event_item_get_name      (CsEventItem *self);   /* "system:name" */
 const char    *cs_event_item_get_info      (CsEventItem *self);   /* formatted on first call */
