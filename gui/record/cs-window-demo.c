@@ -20,6 +20,7 @@
 #include "cs-analysis.h"
 #include "cs-demo.h"
 #include "cs-demo-dialog.h"
+#include "cs-plugin-host.h"
 #include "cs-window-actions.h"
 #include "cs-window-demo.h"
 #include "cs-window-plugins.h"
@@ -204,6 +205,8 @@ cs_window_demo_apply (CsWindow    *window,
   CsDocument *document = cs_analysis_get_document (analysis);
   CsTimeline *timeline = cs_window_get_timeline (window);
   const CsDemoScenario *scenario_info;
+  g_autoptr(CsPluginDocument) plugins = NULL;
+  CsPlugin *kmod;
   CsDemoMarkers markers;
   gint64 pad_ns;
 
@@ -215,7 +218,15 @@ cs_window_demo_apply (CsWindow    *window,
                            _("The window shows no recording"));
       return FALSE;
     }
-  if (!cs_demo_find_markers (document, scenario, &markers, error))
+  /* The kmod plugin's pass, even when the user switched the plugin off:
+   * its results only feed the markers.  It runs here, in this thread, when
+   * the cache lacks it: it reads only the module's few events (as the
+   * pairing the window did before it moved into the plugin), while a
+   * worker would need a nested main loop in this handler. */
+  plugins = cs_plugin_host_open_results (document, FALSE);
+  kmod = cs_plugin_registry_lookup (cs_plugin_host_get_registry (cs_plugin_host_get_default ()),
+                                    CS_DEMO_KMOD_PLUGIN);
+  if (!cs_demo_find_markers (plugins, kmod, scenario, &markers, error))
     return FALSE;
 
   if (markers.pid > 0 && !cs_analysis_has_task_plot (analysis, markers.pid))

@@ -2,9 +2,10 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Everything is found in the recording itself, through the index: the
- * module's sections and wakeup_latency events (cs-kmod-sections.h) and the
- * demo task's states (cs-task-timeline.h), which it finds by its fixed name.
+ * Everything is found in the recording itself: the module's sections and
+ * wakeup_latency events as the kmod plugin's pass paired them
+ * (cs-demo-kmod.c) and, through the index, the demo task's states
+ * (cs-task-timeline.h), which it finds by its fixed name.
  * So the window can place the markers after the privileged helper ran the
  * demo, and `chronoscope demo NAME --from FILE` on a recording made
  * elsewhere (the test guest) places them the same way.
@@ -86,15 +87,12 @@ find_interval (CsDocument *document, gint32 pid, CsTaskState state, gboolean aft
 }
 
 static gboolean
-find_wakeup_latency (CsDocument *document, GArray *sections, CsDemoMarkers *m, GError **error)
+find_wakeup_latency (CsDocument *document, GArray *sections, GArray *latencies, CsDemoMarkers *m,
+                     GError **error)
 {
-  g_autoptr(GArray) latencies = NULL;
   CsTaskInterval iv;
   g_autoptr(GError) local = NULL;
 
-  latencies = cs_document_get_kmod_wakeup_latencies (document, -1, G_MININT64, G_MAXINT64, error);
-  if (latencies == NULL)
-    return FALSE;
   for (guint i = 0; i < latencies->len; i++)
     {
       const CsKmodWakeupLatency *l = &g_array_index (latencies, CsKmodWakeupLatency, i);
@@ -145,12 +143,16 @@ find_wakeup_latency (CsDocument *document, GArray *sections, CsDemoMarkers *m, G
 
 /**
  * cs_demo_find_markers:
- * @document: the index of a recording made by cs_demo_run()
+ * @plugins: the plugin side of a recording made by cs_demo_run() (see
+ *   cs_demo_read_kmod_results() for how it runs the kmod pass)
+ * @kmod: (nullable): the kmod plugin, enabled or not; %NULL when it is not
+ *   installed
  * @scenario: the scenario that made it
  * @markers: (out caller-allocates): where markers A and B go, and why
  * @error: return location for %CS_DEMO_ERROR_UNKNOWN_SCENARIO,
  *   %CS_DEMO_ERROR_NOT_FOUND (the recording lacks what the scenario
- *   injects), or a %CS_INDEX_ERROR
+ *   injects, or the kmod plugin is missing), the kmod pass's
+ *   %CS_PLUGIN_ERROR, or a %CS_INDEX_ERROR
  *
  * irqs-off: A and B are the irqs_off_begin and irqs_off_end of the section.
  * wakeup-latency: A is the sched_waking of cs-demo-sleeper and B the
@@ -159,21 +161,25 @@ find_wakeup_latency (CsDocument *document, GArray *sections, CsDemoMarkers *m, G
  * preemption: A and B bound the time cs-demo-spinner was runnable but off
  * its CPU (preempted, prev_state R) during the preempt-off section, or the
  * section itself when the recording does not show that.  Times are ns in
- * the recording's trace clock.  Call from the document's thread.
+ * the recording's trace clock.  Call from the thread of @plugins.
  *
  * Returns: whether @markers was filled
  */
 gboolean
-cs_demo_find_markers (CsDocument     *document,
-                      const char     *scenario,
-                      CsDemoMarkers  *markers,
-                      GError        **error)
+cs_demo_find_markers (CsPluginDocument  *plugins,
+                      CsPlugin          *kmod,
+                      const char        *scenario,
+                      CsDemoMarkers     *markers,
+                      GError           **error)
 {
   const CsDemoScenario *s = cs_demo_lookup (scenario);
-  g_autoptr(GArray) sections = NULL;
+  g_autoptr(GArray) sections = g_array_new (FALSE, FALSE, sizeof (CsKmodSection));
+  g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (CsKmodWakeupLatency));
+  CsDocument *document;
   CsKmodSectionKind kind;
 
-  g_return_val_if_fail (CS_IS_DOCUMENT (document), FALSE);
+  g_return_val_if_fail (plugins != NULL, FALSE);
+  document = _cs_plugin_document_get_document (plugins);
 
   memset (markers, 0, sizeof *markers);
   markers->pid = -1;
@@ -183,12 +189,11 @@ cs_demo_find_markers (CsDocument     *document,
                    _("No demo is called “%s” (see chronoscope demo --list)"), scenario);
       return FALSE;
     }
-  sections = cs_document_get_kmod_sections (document, G_MININT64, G_MAXINT64, error);
-  if (sections == NULL)
+  if (!cs_demo_read_kmod_results (plugins, kmod, sections, latencies, error))
     return FALSE;
 
   if (strcmp (s->name, "wakeup-latency") == 0)
-    return find_wakeup_latency (document, sections, markers, error);
+    return find_wakeup_latency (document, sections, latencies, markers, error);
 
   kind = strcmp (s->name, "irqs-off") == 0 ? CS_KMOD_SECTION_IRQS_OFF : CS_KMOD_SECTION_PREEMPT_OFF;
   if (!find_section (sections, kind, (guint64) s->section_us * 1000, &markers->section))

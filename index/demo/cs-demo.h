@@ -7,8 +7,9 @@
  * instance), injects a known latency through the module's debugfs knobs
  * (/sys/kernel/debug/chronoscope/: irqs_off_us, preempt_off_us, cpu,
  * threshold_us, mark), stops, and restores the knobs and the module.  Then
- * cs_demo_find_markers() finds, in the recording's index, where markers A
- * and B go around the latency.  No GTK here: `chronoscope demo`, the
+ * cs_demo_find_markers() finds, in the recording's index and the kmod
+ * plugin's pass results (cs-demo-kmod.h), where markers A and B go around
+ * the latency.  No GTK here: `chronoscope demo`, the
  * window's record-helper and the tests share it.
  */
 #pragma once
@@ -16,7 +17,7 @@
 #include <gio/gio.h>
 
 #include "cs-document.h"
-#include "cs-kmod-sections.h"
+#include "cs-demo-kmod.h"
 #include "cs-record-options.h"
 
 G_BEGIN_DECLS
@@ -191,7 +192,8 @@ gboolean              cs_demo_run                  (const CsDemoConfig  *config,
                                                     const CsRecordOptions *options,
                                                     CsDemoRun           *run,
                                                     GError             **error);
-gboolean              cs_demo_find_markers         (CsDocument          *document,
+gboolean              cs_demo_find_markers         (CsPluginDocument    *plugins,
+                                                    CsPlugin            *kmod,
                                                     const char          *scenario,
                                                     CsDemoMarkers       *markers,
                                                     GError             **error);

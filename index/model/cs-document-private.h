@@ -10,10 +10,6 @@
 
 G_BEGIN_DECLS
 
-/* The kernel module's events, found on first use (cs-kmod-sections.c). */
-typedef struct _CsKmodIndex CsKmodIndex;
-void _cs_kmod_index_free (CsKmodIndex *index);
-
 typedef struct {
   gint64 chunk;           /* -1 when empty */
   guint64 first_row;
@@ -65,8 +61,6 @@ struct _CsDocument
   /* Per CPU, the last decoded event chunk (allocated on first use): every
    * frame of a zoomed-in view and every hover hits it. */
   CsEventChunkCache **chunk_caches;  /* n_cpus */
-
-  CsKmodIndex *kmod_index;      /* NULL until the first kmod query */
 };
 
 /* Event chunks by position, for CsEventList.  Every chunk but a CPU's last

@@ -53,7 +53,6 @@ cs_document_finalize (GObject *object)
       g_free (cache);
     }
   g_free (self->chunk_caches);
-  g_clear_pointer (&self->kmod_index, _cs_kmod_index_free);
   g_free (self->cpus);
   g_free (self->offset_bases);
   g_free (self->clock);

@@ -8,7 +8,9 @@
  *
  * Runs a scenario of index/demo/cs-demo.c as root (it loads the module
  * when needed, records, injects the latency, restores everything), finds
- * markers A and B in the recording's index and prints them; without
+ * markers A and B in the recording's index and the kmod plugin's pass
+ * results (its sections and latencies, run in the worker) and prints
+ * them, --json with the plugin's own objects of `info --json`; without
  * --no-open it then opens the window on the recording with the markers set
  * (`chronoscope --demo NAME FILE`), as the user who ran sudo, in their
  * desktop session (cs_cli_demo_window_environ()).  --from skips
@@ -37,10 +39,12 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-cli-demo.h"
+#include "cs-cli-plugins.h"
 #include "cs-cli-private.h"
 #include "cs-cli-progress.h"
 #include "cs-demo.h"
 #include "cs-format.h"
+#include "cs-plugin-host.h"
 
 static void
 add_int (JsonBuilder *b, const char *name, gint64 value)
@@ -49,40 +53,62 @@ add_int (JsonBuilder *b, const char *name, gint64 value)
   json_builder_add_int_value (b, value);
 }
 
-static void
-add_section (JsonBuilder *b, const CsKmodSection *s)
-{
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "kind");
-  json_builder_add_string_value (b, cs_kmod_section_kind_to_string (s->kind));
-  add_int (b, "cpu", s->cpu);
-  add_int (b, "begin_ns", s->begin_ns);
-  add_int (b, "end_ns", s->end_ns);
-  add_int (b, "requested_ns", (gint64) s->requested_ns);
-  add_int (b, "measured_ns", (gint64) s->measured_ns);
-  json_builder_end_object (b);
-}
-
-static void
-add_latency (JsonBuilder *b, const CsKmodWakeupLatency *l)
-{
-  json_builder_begin_object (b);
-  add_int (b, "time_ns", l->time_ns);
-  add_int (b, "cpu", l->cpu);
-  add_int (b, "pid", l->pid);
-  json_builder_set_member_name (b, "comm");
-  json_builder_add_string_value (b, l->comm);
-  add_int (b, "target_cpu", l->target_cpu);
-  add_int (b, "latency_ns", (gint64) l->latency_ns);
-  add_int (b, "threshold_ns", (gint64) l->threshold_ns);
-  json_builder_end_object (b);
-}
-
-static void
-print_json (const char *scenario, const char *path, const CsDemoMarkers *m)
+/* The kmod plugin's own description of its results, the "kmod" member of
+ * `info --json` ({"sections": [...], "wakeup_latencies": [...]}): the demo
+ * prints its objects as they are, so the two outputs never differ.  The
+ * plugin is enabled on @plugins for that, whatever the user chose. */
+static JsonObject *
+dup_kmod_json (CsPluginDocument *plugins, CsPlugin *kmod, GError **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  CsPluginHost *host = cs_plugin_host_get_default ();
+
+  if (!cs_plugin_host_enable_on (host, plugins, kmod))
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           cs_plugin_host_get_open_error (host, kmod));
+      return NULL;
+    }
+  json_builder_begin_object (b);
+  if (!cs_cli_plugins_add_json (plugins, b, error))
+    return NULL;
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  return json_object_ref (json_object_get_object_member (json_node_get_object (root),
+                                                         CS_DEMO_KMOD_PLUGIN));
+}
+
+/* A copy of the row of the plugin's @member array at @time_ns on @cpu. */
+static JsonNode *
+dup_kmod_row (JsonObject *kmod, const char *member, const char *time_member, gint64 time_ns,
+              guint cpu)
+{
+  JsonArray *rows = json_object_get_array_member (kmod, member);
+
+  for (guint i = 0; rows != NULL && i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+
+      if (json_object_get_int_member (row, time_member) == time_ns &&
+          json_object_get_int_member (row, "cpu") == cpu)
+        return json_node_copy (json_array_get_element (rows, i));
+    }
+  return json_node_new (JSON_NODE_NULL);
+}
+
+static gboolean
+print_json (const char *scenario, const char *path, const CsDemoMarkers *m,
+            CsPluginDocument *plugins, CsPlugin *kmod, GError **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonObject) results = NULL;
   g_autofree char *text = NULL;
+
+  /* A section or latency was found: the plugin is there. */
+  if ((m->section.end_ns > 0 || m->has_latency) &&
+      (results = dup_kmod_json (plugins, kmod, error)) == NULL)
+    return FALSE;
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "scenario");
@@ -98,17 +124,20 @@ print_json (const char *scenario, const char *path, const CsDemoMarkers *m)
   if (m->section.end_ns > 0)
     {
       json_builder_set_member_name (b, "section");
-      add_section (b, &m->section);
+      json_builder_add_value (b, dup_kmod_row (results, "sections", "begin_ns",
+                                               m->section.begin_ns, m->section.cpu));
     }
   if (m->has_latency)
     {
       json_builder_set_member_name (b, "wakeup_latency");
-      add_latency (b, &m->latency);
+      json_builder_add_value (b, dup_kmod_row (results, "wakeup_latencies", "time_ns",
+                                               m->latency.time_ns, m->latency.cpu));
     }
   json_builder_end_object (b);
 
   text = cs_format_json (b);
   g_print ("%s\n", text);
+  return TRUE;
 }
 
 static void
@@ -473,6 +502,8 @@ cs_cli_demo (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("NAME"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) document = NULL;
+  g_autoptr(CsPluginDocument) plugins = NULL;
+  CsPlugin *kmod;
   g_autofree char *output = NULL;
   g_autofree char *module_path = NULL;
   g_autofree char *from = NULL;
@@ -536,22 +567,31 @@ cs_cli_demo (int    argc,
   document = _cs_cli_load_document ("demo", path);
   if (document == NULL)
     return 1;
+  /* The module's sections come from the kmod plugin's pass, run in the
+   * worker (or reused from the cache) even when the user disabled the
+   * plugin: the demo needs them, and nothing is shown but its markers. */
+  plugins = cs_plugin_host_open_results (document, TRUE);
+  kmod = cs_plugin_registry_lookup (cs_plugin_host_get_registry (cs_plugin_host_get_default ()),
+                                    CS_DEMO_KMOD_PLUGIN);
   {
     g_autofree char *name = g_path_get_basename (path);
     /* TRANSLATORS: the progress line of `demo`, %s the recording's name */
     g_autofree char *label = g_strdup_printf (_("Finding markers A and B in %s"), name);
     g_autoptr(CsCliProgress) progress = cs_cli_progress_new_activity (label);
 
-    if (!cs_demo_find_markers (document, scenario->name, &markers, &error))
+    if (!cs_demo_find_markers (plugins, kmod, scenario->name, &markers, &error))
       {
         g_clear_pointer (&progress, cs_cli_progress_free);
         fprintf (stderr, "chronoscope demo: %s: %s\n", path, error->message);
         return 1;
       }
   }
-  if (json)
-    print_json (scenario->name, path, &markers);
-  else
+  if (json && !print_json (scenario->name, path, &markers, plugins, kmod, &error))
+    {
+      fprintf (stderr, "chronoscope demo: %s: %s\n", path, error->message);
+      return 1;
+    }
+  if (!json)
     print_text (scenario, path, &markers);
 
   if (!no_open)

@@ -505,6 +505,32 @@ cs_plugin_host_open_document (CsPluginHost *self,
   return plugin_document;
 }
 
+/**
+ * cs_plugin_host_open_results:
+ * @document: an open recording
+ * @in_worker: %TRUE to run the passes asked for with
+ *   cs_plugin_document_ensure_pass() in a worker process and wait,
+ *   iterating the default main context (the command line's way); %FALSE
+ *   to run them in the calling thread
+ *
+ * Wraps @document to read passes' results only, whichever plugins the
+ * user enabled: no plugin is enabled on it, so no layer, page or open
+ * hook runs; results are reused from the index cache when they are there.
+ * The classroom demos read the kmod plugin's pass so (cs_demo_find_markers()).
+ *
+ * Returns: (transfer full): the plugin side of @document
+ */
+CsPluginDocument *
+cs_plugin_host_open_results (CsDocument *document,
+                             gboolean    in_worker)
+{
+  CsPluginDocument *plugin_document = _cs_plugin_document_new (document);
+
+  if (in_worker)
+    _cs_plugin_document_set_scheduler (plugin_document, &sync_scheduler, NULL);
+  return plugin_document;
+}
+
 typedef struct {
   GMainLoop *loop;
   gboolean pass;

@@ -39,6 +39,8 @@ const char       *cs_plugin_host_get_open_error   (CsPluginHost     *self,
                                                    CsPlugin         *plugin);
 CsPluginDocument *cs_plugin_host_open_document    (CsPluginHost     *self,
                                                    CsDocument       *document);
+CsPluginDocument *cs_plugin_host_open_results     (CsDocument       *document,
+                                                   gboolean          in_worker);
 gboolean          cs_plugin_host_enable_on        (CsPluginHost     *self,
                                                    CsPluginDocument *document,
                                                    CsPlugin         *plugin);

@@ -5,8 +5,9 @@
  * With $CS_DEMO_RECORDINGS (the folder where run-guest-test.sh unpacked
  * the recordings the demos made in the QEMU guest: NAME.dat), opens each
  * as the window does after a demo (cs_window_open_demo()) and checks
- * markers A and B against the module's events read directly from the
- * index (cs-kmod-sections.h, cs-task-timeline.h): on the irqs-off
+ * markers A and B against the module's sections as the kmod plugin's
+ * pass pairs them (cs-demo-kmod.h) and the task timeline
+ * (cs-task-timeline.h): on the irqs-off
  * section's begin and end, around the sleeper's wakeup latency, around
  * the spinner's time off its CPU.  Saves demo-NAME.png screenshots to
  * $CS_SCREENSHOT_DIR.  Always, the same on tests/data/kmod-sections-v7.dat
@@ -42,6 +43,7 @@
 #include "cs-cli.h"
 #include "cs-demo.h"
 #include "cs-demo-dialog.h"
+#include "cs-plugin-host.h"
 #include "cs-task-timeline.h"
 #include "cs-window-demo.h"
 #include "cs-window-plugins.h"
@@ -270,14 +272,27 @@ close_demo (Opened *o)
   cs_test_destroy_window (o->window);
 }
 
+/* The kmod plugin's results for @document, read as the demos read them. */
+static void
+read_kmod (CsDocument *document, GArray *sections, GArray *latencies)
+{
+  g_autoptr(CsPluginDocument) plugins = cs_plugin_host_open_results (document, FALSE);
+  CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (cs_demo_read_kmod_results (plugins, cs_plugin_registry_lookup (registry, CS_DEMO_KMOD_PLUGIN),
+                                            sections, latencies, &error));
+  g_assert_no_error (error);
+}
+
 static GArray *
 sections_of (CsDocument *document, CsKmodSectionKind kind)
 {
-  g_autoptr(GError) error = NULL;
-  GArray *all = cs_document_get_kmod_sections (document, G_MININT64, G_MAXINT64, &error);
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (CsKmodSection));
+  g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (CsKmodWakeupLatency));
   GArray *out = g_array_new (FALSE, FALSE, sizeof (CsKmodSection));
 
-  g_assert_no_error (error);
+  read_kmod (document, all, latencies);
   for (guint i = 0; i < all->len; i++)
     if (g_array_index (all, CsKmodSection, i).kind == kind)
       g_array_append_val (out, g_array_index (all, CsKmodSection, i));
@@ -314,8 +329,10 @@ test_wakeup_latency (void)
   gboolean in_section = FALSE;
 
   open_demo (&o, "wakeup-latency");
-  latencies = cs_document_get_kmod_wakeup_latencies (o.document, -1, G_MININT64, G_MAXINT64, &error);
-  g_assert_no_error (error);
+  latencies = g_array_new (FALSE, FALSE, sizeof (CsKmodWakeupLatency));
+  sections = g_array_new (FALSE, FALSE, sizeof (CsKmodSection));
+  read_kmod (o.document, sections, latencies);
+  g_clear_pointer (&sections, g_array_unref);
   for (guint i = 0; i < latencies->len; i++)
     {
       const CsKmodWakeupLatency *l = &g_array_index (latencies, CsKmodWakeupLatency, i);

@@ -26,79 +26,48 @@ kmod_test_run_pass (CsPluginDocument *plugins,
   g_assert_no_error (error);
 }
 
-static sqlite3 *
-get_db (CsPluginDocument *plugins,
-        CsPlugin         *plugin)
+/* The pass's `sections` and `wakeup_latencies` tables, as the demos read
+ * them (cs_demo_read_kmod_results()). */
+static void
+read_results (CsPluginDocument *plugins,
+              CsPlugin         *plugin,
+              GArray           *sections,
+              GArray           *latencies)
 {
   g_autoptr(GError) error = NULL;
-  sqlite3 *db = cs_plugin_document_get_pass_db (plugins, plugin, "events",
-                                                NULL, &error);
 
+  g_assert_true (cs_demo_read_kmod_results (plugins, plugin, sections, latencies, &error));
   g_assert_no_error (error);
-  g_assert_nonnull (db);
-  return db;
 }
 
-/* Every row of the pass's `sections` table, in its own order. */
+/* Every row of the pass's `sections` table, by begin_ns then CPU. */
 GArray *
 kmod_test_get_sections (CsPluginDocument *plugins,
                         CsPlugin         *plugin)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (KmodTestSection));
-  sqlite3_stmt *s = NULL;
+  g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (KmodTestLatency));
 
-  g_assert_cmpint (sqlite3_prepare_v2 (get_db (plugins, plugin),
-                                       "SELECT kind, cpu, begin_ns, end_ns, requested_ns,"
-                                       " measured_ns FROM sections ORDER BY begin_ns, cpu",
-                                       -1, &s, NULL), ==, SQLITE_OK);
-  while (sqlite3_step (s) == SQLITE_ROW)
-    {
-      KmodTestSection section = {
-        sqlite3_column_int (s, 0), (guint) sqlite3_column_int (s, 1),
-        sqlite3_column_int64 (s, 2), sqlite3_column_int64 (s, 3),
-        (guint64) sqlite3_column_int64 (s, 4), (guint64) sqlite3_column_int64 (s, 5),
-      };
-
-      g_array_append_val (out, section);
-    }
-  sqlite3_finalize (s);
+  read_results (plugins, plugin, out, latencies);
   return out;
 }
 
-/* Every row of the pass's `wakeup_latencies` table. */
+/* Every row of the pass's `wakeup_latencies` table, by time_ns then CPU. */
 GArray *
 kmod_test_get_latencies (CsPluginDocument *plugins,
                          CsPlugin         *plugin)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (KmodTestLatency));
-  sqlite3_stmt *s = NULL;
+  g_autoptr(GArray) sections = g_array_new (FALSE, FALSE, sizeof (KmodTestSection));
 
-  g_assert_cmpint (sqlite3_prepare_v2 (get_db (plugins, plugin),
-                                       "SELECT time_ns, cpu, pid, comm, target_cpu, latency_ns,"
-                                       " threshold_ns FROM wakeup_latencies ORDER BY time_ns, cpu",
-                                       -1, &s, NULL), ==, SQLITE_OK);
-  while (sqlite3_step (s) == SQLITE_ROW)
-    {
-      KmodTestLatency l = {
-        .time_ns = sqlite3_column_int64 (s, 0),
-        .cpu = (guint) sqlite3_column_int (s, 1),
-        .pid = sqlite3_column_int (s, 2),
-        .target_cpu = sqlite3_column_int (s, 4),
-        .latency_ns = (guint64) sqlite3_column_int64 (s, 5),
-        .threshold_ns = (guint64) sqlite3_column_int64 (s, 6),
-      };
-
-      g_strlcpy (l.comm, (const char *) sqlite3_column_text (s, 3), sizeof l.comm);
-      g_array_append_val (out, l);
-    }
-  sqlite3_finalize (s);
+  read_results (plugins, plugin, sections, out);
   return out;
 }
 
 /* The one section of @kind; fails unless there is exactly one. */
 const KmodTestSection *
-kmod_test_only_section (GArray *sections,
-                        int     kind)
+kmod_test_only_section (GArray            *sections,
+                        CsKmodSectionKind  kind)
 {
   const KmodTestSection *found = NULL;
 
