@@ -411,6 +411,47 @@ test_testdata_list_at_a (gconstpointer data)
   close_demo (&o);
 }
 
+/* The kmod plugin switched off in the window: the demo still places A/B
+ * as the recording opens, from the plugin's pass run for it alone (the
+ * first test on this recording: the cache has no results yet), on the
+ * irqs-off section. */
+static void
+test_testdata_plugin_off (void)
+{
+  CsPluginHost *host = cs_plugin_host_get_default ();
+  CsPlugin *kmod = cs_plugin_registry_lookup (cs_plugin_host_get_registry (host), CS_DEMO_KMOD_PLUGIN);
+  g_autofree char *path = testdata_recording ();
+  g_autoptr(GArray) sections = NULL;
+  const CsKmodSection *s;
+  Opened o;
+
+  g_assert_nonnull (kmod);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(CsDocument) document = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+    g_autoptr(CsPluginDocument) plugins = NULL;
+
+    g_assert_no_error (error);
+    plugins = cs_plugin_host_open_results (document, FALSE);
+    g_assert_false (_cs_plugin_document_pass_is_ready (plugins, kmod, CS_DEMO_KMOD_PASS, NULL));
+  }
+  cs_plugin_host_set_enabled (host, kmod, FALSE);
+  open_demo_file (&o, "irqs-off", path);
+  g_assert_false (cs_plugin_host_is_enabled (host, kmod));
+  {
+    g_autoptr(CsPluginDocument) plugins = cs_plugin_host_open_results (o.document, FALSE);
+
+    g_assert_true (_cs_plugin_document_pass_is_ready (plugins, kmod, CS_DEMO_KMOD_PASS, NULL));
+  }
+  sections = sections_of (o.document, CS_KMOD_SECTION_IRQS_OFF);
+  g_assert_cmpuint (sections->len, ==, 1);
+  s = &g_array_index (sections, CsKmodSection, 0);
+  g_assert_cmpint (o.a_ns, ==, s->begin_ns);
+  g_assert_cmpint (o.b_ns, ==, s->end_ns);
+  close_demo (&o);
+  cs_plugin_host_set_enabled (host, kmod, TRUE);
+}
+
 static gboolean
 dialog_settled (gpointer data)
 {
@@ -594,6 +635,8 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/cs/gui/Demo/dialog-without-module", test_dialog_without_module);
   g_test_add_func ("/cs/gui/Demo/dialog-built-module", test_dialog_built_module);
+  /* First on tests/data's recording: no pass results in the cache yet. */
+  g_test_add_func ("/cs/gui/Demo/plugin-off/irqs-off", test_testdata_plugin_off);
   g_test_add_data_func ("/cs/gui/Demo/list-at-marker-a/irqs-off", "irqs-off", test_testdata_list_at_a);
   g_test_add_data_func ("/cs/gui/Demo/list-at-marker-a/preemption", "preemption", test_testdata_list_at_a);
   if (g_getenv ("CS_DEMO_RECORDINGS") != NULL)
