@@ -9,6 +9,8 @@
 /bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp /out
 /bin/busybox --install -s
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+# The kmod plugin, whose pass the demos read (run-guest-test.sh).
+export CHRONOSCOPE_PLUGIN_PATH=/plugins
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys

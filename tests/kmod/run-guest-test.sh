@@ -25,6 +25,9 @@
 #                           its blocked tasks are shown (default 120)
 #   CS_CHRONOSCOPE          the chronoscope executable (default: the build's,
 #                           build/gui/chronoscope, found from $MESON_BUILD_ROOT)
+#   CS_KMOD_PLUGIN          the built kmod plugin (cs-kmod.so): the demos read
+#                           the module's sections from its pass; the guest
+#                           finds it in /plugins (CHRONOSCOPE_PLUGIN_PATH)
 #   CS_KMOD_WINDOW_TEST     test-demo-window, run on the recordings under Xvfb
 #                           (set by meson when gui_tests is on)
 #   CS_KMOD_TCG_THREAD      single (default) or multi: QEMU's TCG threading
@@ -116,6 +119,10 @@ chronoscope=${CS_CHRONOSCOPE:-}
 [ -n "$chronoscope" ] && [ -x "$chronoscope" ] ||
 	die "no chronoscope executable (set CS_CHRONOSCOPE to build/gui/chronoscope)"
 chronoscope=$(cd "$(dirname "$chronoscope")" && pwd)/$(basename "$chronoscope")
+kmod_plugin=${CS_KMOD_PLUGIN:-}
+[ -n "$kmod_plugin" ] && [ -r "$kmod_plugin" ] ||
+	die "no kmod plugin (set CS_KMOD_PLUGIN to build/plugins/kmod/cs-kmod.so)"
+kmod_plugin=$(cd "$(dirname "$kmod_plugin")" && pwd)/$(basename "$kmod_plugin")
 
 # --- The guest kernel -------------------------------------------------------
 
@@ -202,12 +209,18 @@ done
 # paths: the demos record with its recorder.  It links GTK, but its
 # commands never initialise it.
 # CS_KMOD_EXTRA_BINS go to /bin the same way.
-for exe in "$chronoscope" ${CS_KMOD_EXTRA_BINS:-}; do
+# The kmod plugin goes to /plugins the same way.
+for exe in "$chronoscope" ${CS_KMOD_EXTRA_BINS:-} "$kmod_plugin"; do
 	for f in "$exe" $(ldd "$exe" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
 		mkdir -p "$root$(dirname "$f")"
 		cp -L "$f" "$root$f"
 	done
-	mv "$root$exe" "$root/bin/$(basename "$exe")"
+	if [ "$exe" = "$kmod_plugin" ]; then
+		mkdir -p "$root/plugins"
+		mv "$root$exe" "$root/plugins/$(basename "$exe")"
+	else
+		mv "$root$exe" "$root/bin/$(basename "$exe")"
+	fi
 done
 
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 \
