@@ -277,39 +277,6 @@ cs_stats_window_class_init (CsStatsWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, stop_clicked_cb);
 }
 
-/**
- * _cs_stats_window_fill:
- * @window: a statistics window being built
- * @header: (transfer floating): the row above the text
- *
- * Fills @window, as the statistics windows look: @header over a
- * read-only, monospaced text view that scrolls, with the usual margins.
- *
- * Returns: (transfer none): the text view
- */
-GtkTextView *
-_cs_stats_window_fill (GtkWindow *window,
-                       GtkWidget *header)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkTextView *text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
-  gtk_text_view_set_editable (text_view, FALSE);
-  gtk_text_view_set_monospace (text_view, TRUE);
-  gtk_text_view_set_cursor_visible (text_view, FALSE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (text_view));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  gtk_window_set_child (window, box);
-  return text_view;
-}
-
 static void
 cs_stats_window_init (CsStatsWindow *self)
 {
