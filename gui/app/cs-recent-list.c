@@ -7,6 +7,8 @@
  * still exists), latest first.  Activating a row activates the window
  * action win.open-recent with the recording's URI.  The list follows the
  * recent manager's "changed" signal and hides itself when empty.
+ *
+ * The layout is the template cs-recent-list.ui; the rows are made here.
  */
 #include "config.h"
 
@@ -18,7 +20,7 @@ struct _CsRecentList
 {
   GtkWidget parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkWidget *box;
   GtkListBox *list_box;
 
@@ -122,7 +124,7 @@ cs_recent_list_dispose (GObject *object)
   if (self->manager != NULL)
     g_signal_handlers_disconnect_by_data (self->manager, self);
   self->manager = NULL;
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_RECENT_LIST);
 
   G_OBJECT_CLASS (cs_recent_list_parent_class)->dispose (object);
 }
@@ -147,32 +149,19 @@ cs_recent_list_class_init (CsRecentListClass *klass)
   object_class->finalize = cs_recent_list_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "recentlist");
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-recent-list.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsRecentList, box);
+  gtk_widget_class_bind_template_child (widget_class, CsRecentList, list_box);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 }
 
 static void
 cs_recent_list_init (CsRecentList *self)
 {
-  GtkWidget *heading;
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   self->uris = g_ptr_array_new_with_free_func (g_free);
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-  gtk_widget_set_size_request (self->box, 360, -1);
-
-  heading = gtk_label_new (_("Recent Recordings"));
-  gtk_label_set_xalign (GTK_LABEL (heading), 0.0);
-  gtk_widget_add_css_class (heading, "heading");
-  gtk_box_append (GTK_BOX (self->box), heading);
-
-  self->list_box = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->list_box, GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->list_box), "boxed-list");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->list_box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Recent Recordings"), -1);
-  g_signal_connect_object (self->list_box, "row-activated", G_CALLBACK (row_activated_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->list_box));
-
   self->manager = gtk_recent_manager_get_default ();
   g_signal_connect_object (self->manager, "changed", G_CALLBACK (cs_recent_list_reload), self,
                            G_CONNECT_SWAPPED);

@@ -10,6 +10,8 @@
  * that thread, as the statistics window does for one: a document is used
  * from one thread at a time.  One computation runs at a time; a change
  * meanwhile runs the next when it ends.
+ *
+ * The layout is the template cs-compare-stats-window.ui.
  */
 #include "config.h"
 
@@ -17,7 +19,6 @@
 
 #include "cs-compare-stats-window.h"
 #include "cs-compare-table.h"
-#include "cs-stats-window.h"
 
 #define FOLLOW_DELAY_MS 150
 #define TOP_ROWS 40
@@ -26,6 +27,7 @@ struct _CsCompareStatsWindow
 {
   GtkWindow parent_instance;
 
+  /* template widgets */
   GtkDropDown *mode;
   GtkTextView *text_view;
   GtkSpinner *spinner;
@@ -225,33 +227,23 @@ static void
 cs_compare_stats_window_class_init (CsCompareStatsWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_compare_stats_window_dispose;
   object_class->finalize = cs_compare_stats_window_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-compare-stats-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsCompareStatsWindow, mode);
+  gtk_widget_class_bind_template_child (widget_class, CsCompareStatsWindow, text_view);
+  gtk_widget_class_bind_template_child (widget_class, CsCompareStatsWindow, spinner);
 }
 
 static void
 cs_compare_stats_window_init (CsCompareStatsWindow *self)
 {
-  const char *modes[] = { N_("Whole recordings"), N_("Visible span of each timeline (aligned)"), NULL };
-  const char *labels[3] = { _(modes[0]), _(modes[1]), NULL };
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new_with_mnemonic (_("_Figures of"));
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
-  gtk_window_set_title (GTK_WINDOW (self), _("Compare Statistics"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 860, 600);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
-
-  self->mode = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (labels));
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (self->mode));
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_widget_set_hexpand (GTK_WIDGET (self->spinner), TRUE);
-  gtk_widget_set_halign (GTK_WIDGET (self->spinner), GTK_ALIGN_END);
-  gtk_box_append (GTK_BOX (header), label);
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->mode));
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->spinner));
-  self->text_view = _cs_stats_window_fill (GTK_WINDOW (self), header);
 }
 
 /**

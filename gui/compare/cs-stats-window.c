@@ -18,6 +18,8 @@
  * button show; Stop cancels it and the window says so until the next
  * change of span.
  *
+ * The layout is the template cs-stats-window.ui.
+ *
  * CS_STATS_TEST_HANG (tests only): the computation waits until it is
  * cancelled, so that a test can see the spinner and press Stop.
  */
@@ -37,7 +39,7 @@ struct _CsStatsWindow
 {
   GtkWindow parent_instance;
 
-  /* owned widgets */
+  /* template widgets */
   GtkLabel *span_label;
   GtkTextView *text_view;
   GtkSpinner *spinner;
@@ -262,66 +264,25 @@ static void
 cs_stats_window_class_init (CsStatsWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = cs_stats_window_dispose;
   object_class->finalize = cs_stats_window_finalize;
-}
 
-/**
- * _cs_stats_window_fill:
- * @window: a statistics window being built
- * @header: (transfer floating): the row above the text
- *
- * Fills @window, as the statistics windows look: @header over a
- * read-only, monospaced text view that scrolls, with the usual margins.
- *
- * Returns: (transfer none): the text view
- */
-GtkTextView *
-_cs_stats_window_fill (GtkWindow *window,
-                       GtkWidget *header)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkTextView *text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
-  gtk_text_view_set_editable (text_view, FALSE);
-  gtk_text_view_set_monospace (text_view, TRUE);
-  gtk_text_view_set_cursor_visible (text_view, FALSE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (text_view));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (box), header);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  gtk_window_set_child (window, box);
-  return text_view;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-stats-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsStatsWindow, span_label);
+  gtk_widget_class_bind_template_child (widget_class, CsStatsWindow, text_view);
+  gtk_widget_class_bind_template_child (widget_class, CsStatsWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CsStatsWindow, stop_button);
+  gtk_widget_class_bind_template_callback (widget_class, stop_clicked_cb);
 }
 
 static void
 cs_stats_window_init (CsStatsWindow *self)
 {
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
-  gtk_window_set_title (GTK_WINDOW (self), _("Statistics"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 560);
-
-  self->span_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->span_label, 0);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->span_label), TRUE);
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->span_label));
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
-  self->stop_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Stop")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stop_button), _("Stop computing the statistics"));
-  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), FALSE);
-  g_signal_connect_swapped (self->stop_button, "clicked", G_CALLBACK (stop_clicked_cb), self);
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->spinner));
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->stop_button));
-  self->text_view = _cs_stats_window_fill (GTK_WINDOW (self), header);
 }
 
 /**

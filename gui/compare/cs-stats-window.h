@@ -22,7 +22,5 @@ GtkWidget     *cs_stats_window_get_stop_button (CsStatsWindow *self);
 void           cs_stats_window_get_span     (CsStatsWindow *self,
                                              gint64        *begin_ns,
                                              gint64        *end_ns);
-GtkTextView   *_cs_stats_window_fill        (GtkWindow     *window,
-                                             GtkWidget     *header);
 
 G_END_DECLS

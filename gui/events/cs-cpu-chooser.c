@@ -8,6 +8,8 @@
  * columns inside a scrolled area, so 256 CPUs stay one screen.  The boxes
  * are rebuilt each time the popover opens, from CsAnalysis; a toggle
  * changes the plots at once.
+ *
+ * The layout is the template cs-cpu-chooser.ui; the boxes are made here.
  */
 #include "config.h"
 
@@ -22,7 +24,7 @@ struct _CsCpuChooser
 {
   GtkPopover parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkFlowBox *flow_box;
   GtkScrolledWindow *scrolled;
 
@@ -168,60 +170,21 @@ cs_cpu_chooser_class_init (CsCpuChooserClass *klass)
 
   object_class->dispose = cs_cpu_chooser_dispose;
   widget_class->show = cs_cpu_chooser_show;
-}
 
-static GtkWidget *
-shortcut_button (const char *label, const char *tooltip, GCallback callback, CsCpuChooser *self)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_widget_set_tooltip_text (button, tooltip);
-  g_signal_connect_swapped (button, "clicked", callback, self);
-  return button;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-cpu-chooser.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsCpuChooser, flow_box);
+  gtk_widget_class_bind_template_child (widget_class, CsCpuChooser, scrolled);
+  gtk_widget_class_bind_template_callback (widget_class, all_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, busy_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, none_clicked_cb);
 }
 
 static void
 cs_cpu_chooser_init (CsCpuChooser *self)
 {
-  GtkWidget *box, *title, *buttons;
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   self->checks = g_ptr_array_new ();
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_widget_set_margin_start (box, 6);
-  gtk_widget_set_margin_end (box, 6);
-  gtk_widget_set_margin_top (box, 6);
-  gtk_widget_set_margin_bottom (box, 6);
-
-  title = gtk_label_new (_("CPU Plots"));
-  gtk_label_set_xalign (GTK_LABEL (title), 0.0f);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_box_append (GTK_BOX (box), title);
-
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class (buttons, "linked");
-  gtk_box_append (GTK_BOX (buttons),
-                  shortcut_button (_("_All"), _("Show every CPU"), G_CALLBACK (all_clicked_cb), self));
-  gtk_box_append (GTK_BOX (buttons),
-                  shortcut_button (_("With _Events"), _("Show the CPUs that recorded events; hide idle ones"),
-                                   G_CALLBACK (busy_clicked_cb), self));
-  gtk_box_append (GTK_BOX (buttons),
-                  shortcut_button (_("_None"), _("Hide every CPU plot"), G_CALLBACK (none_clicked_cb), self));
-  gtk_box_append (GTK_BOX (box), buttons);
-
-  self->flow_box = GTK_FLOW_BOX (gtk_flow_box_new ());
-  gtk_flow_box_set_selection_mode (self->flow_box, GTK_SELECTION_NONE);
-  gtk_flow_box_set_homogeneous (self->flow_box, TRUE);
-  gtk_flow_box_set_column_spacing (self->flow_box, 12);
-
-  self->scrolled = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
-  gtk_scrolled_window_set_policy (self->scrolled, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (self->scrolled, TRUE);
-  gtk_scrolled_window_set_propagate_natural_width (self->scrolled, TRUE);
-  gtk_scrolled_window_set_child (self->scrolled, GTK_WIDGET (self->flow_box));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->scrolled));
-
-  gtk_popover_set_child (GTK_POPOVER (self), box);
 }
 
 /**

@@ -22,6 +22,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cs-event-fields.h"
 #include "cs-event-menu.h"
 #include "cs-time-axis.h"
 
@@ -257,41 +258,6 @@ cs_event_menu_popup (GtkWidget              **popover,
 /* ------------------------------------------------------------------------ */
 /* The field dialog                                                          */
 
-static void
-add_row (GtkGrid    *grid,
-         int         row,
-         const char *name,
-         const char *value,
-         gboolean    monospace)
-{
-  GtkWidget *name_label = gtk_label_new (name);
-  GtkWidget *value_label = gtk_label_new (value);
-
-  gtk_label_set_xalign (GTK_LABEL (name_label), 1.0);
-  gtk_widget_set_valign (name_label, GTK_ALIGN_START);
-  gtk_widget_add_css_class (name_label, "dim-label");
-
-  gtk_label_set_xalign (GTK_LABEL (value_label), 0.0);
-  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_max_width_chars (GTK_LABEL (value_label), 80);
-  gtk_widget_set_hexpand (value_label, TRUE);
-  if (monospace)
-    gtk_widget_add_css_class (value_label, "monospace");
-
-  gtk_grid_attach (grid, name_label, 0, row, 1, 1);
-  gtk_grid_attach (grid, value_label, 1, row, 1, 1);
-}
-
-static void
-copy_clicked_cb (GtkButton *button)
-{
-  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (button));
-
-  gdk_clipboard_set_text (clipboard, g_object_get_data (G_OBJECT (button), "cs-text"));
-}
-
 /**
  * cs_event_fields_show:
  * @parent: a widget of the window the dialog belongs to
@@ -319,64 +285,28 @@ cs_event_fields_show (GtkWidget     *parent,
   g_autofree char *info = cs_document_format_event (document, event, &error);
   g_autofree char *fields = info != NULL ? g_strdup (g_strstrip (info)) : g_strdup (error->message);
   GtkRoot *root = gtk_widget_get_root (parent);
-  GtkWidget *window, *scrolled, *grid, *header, *copy;
-  GtkEventController *shortcuts;
-  int row = 0;
-
-  window = gtk_window_new ();
-  gtk_window_set_title (GTK_WINDOW (window), name);
-  gtk_window_set_default_size (GTK_WINDOW (window), 560, 320);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (window), TRUE);
-  if (GTK_IS_WINDOW (root))
-    gtk_window_set_transient_for (GTK_WINDOW (window), GTK_WINDOW (root));
+  g_autofree char *copy_text = NULL;
+  CsEventFields *window;
 
   /* Copy puts the whole event on the clipboard, in report's order. */
-  header = gtk_header_bar_new ();
-  copy = gtk_button_new_with_mnemonic (_("_Copy"));
-  gtk_widget_set_tooltip_text (copy, _("Copy the event as text"));
-  g_object_set_data_full (G_OBJECT (copy), "cs-text",
-                          g_strdup_printf ("%s [%03u] %s: %s: %s", task, event->cpu, time, name, fields),
-                          g_free);
-  g_signal_connect (copy, "clicked", G_CALLBACK (copy_clicked_cb), NULL);
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), copy);
-  gtk_window_set_titlebar (GTK_WINDOW (window), header);
+  copy_text = g_strdup_printf ("%s [%03u] %s: %s: %s", task, event->cpu, time, name, fields);
+  window = cs_event_fields_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, name, copy_text);
 
-  grid = gtk_grid_new ();
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_widget_set_margin_start (grid, 18);
-  gtk_widget_set_margin_end (grid, 18);
-  gtk_widget_set_margin_top (grid, 18);
-  gtk_widget_set_margin_bottom (grid, 18);
-
-  add_row (GTK_GRID (grid), row++, _("Event"), name, FALSE);
-  add_row (GTK_GRID (grid), row++, _("Time"), time, TRUE);
-  add_row (GTK_GRID (grid), row++, _("CPU"), cpu, TRUE);
-  add_row (GTK_GRID (grid), row++, _("Task"), task, FALSE);
-  add_row (GTK_GRID (grid), row++, _("PID"), pid, TRUE);
-  add_row (GTK_GRID (grid), row++, _("Info"), fields, info != NULL);
+  cs_event_fields_add_row (window, _("Event"), name, FALSE);
+  cs_event_fields_add_row (window, _("Time"), time, TRUE);
+  cs_event_fields_add_row (window, _("CPU"), cpu, TRUE);
+  cs_event_fields_add_row (window, _("Task"), task, FALSE);
+  cs_event_fields_add_row (window, _("PID"), pid, TRUE);
+  cs_event_fields_add_row (window, _("Info"), fields, info != NULL);
 
   /* The raw fields, as the event's format file declares them. */
   {
     g_auto(GStrv) raw = cs_document_dup_event_fields (document, event, NULL);
 
     for (guint i = 0; raw != NULL && raw[i] != NULL && raw[i + 1] != NULL; i += 2)
-      add_row (GTK_GRID (grid), row++, raw[i], raw[i + 1], TRUE);
+      cs_event_fields_add_row (window, raw[i], raw[i + 1], TRUE);
   }
 
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), grid);
-  gtk_window_set_child (GTK_WINDOW (window), scrolled);
-
-  shortcuts = gtk_shortcut_controller_new ();
-  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
-                                                          gtk_named_action_new ("window.close")));
-  gtk_widget_add_controller (window, shortcuts);
-
-  /* Focus on Copy, not on the first label: focusing a label selects it. */
-  gtk_window_set_focus (GTK_WINDOW (window), copy);
   gtk_window_present (GTK_WINDOW (window));
   return GTK_WINDOW (window);
 }

@@ -8,6 +8,8 @@
  * recording takes a moment), then how many passed, whether the timeline's
  * plots are drawn from summaries the filter does not reach (zoomed out),
  * and Edit / Clear buttons (win.show-filters, win.filter-clear).
+ *
+ * The layout is the template cs-filter-bar.ui.
  */
 #include "config.h"
 
@@ -20,7 +22,7 @@ struct _CsFilterBar
 {
   GtkWidget parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkRevealer *revealer;
   GtkLabel *summary_label;
   GtkProgressBar *progress_bar;
@@ -232,13 +234,11 @@ static void
 cs_filter_bar_dispose (GObject *object)
 {
   CsFilterBar *self = CS_FILTER_BAR (object);
-  GtkWidget *child;
 
   if (self->analysis != NULL)
     g_signal_handlers_disconnect_by_data (self->analysis, self);
   g_clear_object (&self->analysis);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_widget_unparent (child);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_FILTER_BAR);
 
   G_OBJECT_CLASS (cs_filter_bar_parent_class)->dispose (object);
 }
@@ -255,6 +255,14 @@ cs_filter_bar_class_init (CsFilterBarClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "filterbar");
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-filter-bar.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsFilterBar, revealer);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterBar, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterBar, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterBar, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterBar, count_label);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterBar, note_label);
 }
 
 /**
@@ -284,70 +292,10 @@ cs_filter_bar_get_progress_bar (CsFilterBar *self)
   return GTK_WIDGET (self->progress_bar);
 }
 
-static GtkWidget *
-action_button (const char *label, const char *action, const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (button, "flat");
-  return button;
-}
-
 static void
 cs_filter_bar_init (CsFilterBar *self)
 {
-  GtkWidget *box, *icon;
-
-  self->revealer = GTK_REVEALER (gtk_revealer_new ());
-  gtk_revealer_set_transition_type (self->revealer, GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN);
-  gtk_widget_set_parent (GTK_WIDGET (self->revealer), GTK_WIDGET (self));
-
-  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_add_css_class (box, "filter-bar");
-  gtk_revealer_set_child (self->revealer, box);
-
-  icon = gtk_image_new_from_icon_name ("edit-find-symbolic");
-  gtk_box_append (GTK_BOX (box), icon);
-
-  self->summary_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->summary_label, 0.0f);
-  gtk_label_set_ellipsize (self->summary_label, PANGO_ELLIPSIZE_END);
-  gtk_label_set_single_line_mode (self->summary_label, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->summary_label), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->summary_label), "heading");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->summary_label));
-
-  self->note_label = GTK_LABEL (gtk_label_new (_("Timeline: zoom in to see filtered events")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->note_label),
-                               _("Zoomed out, plots are drawn from per-pixel summaries of all events; "
-                                 "the filter applies to event ticks once they are drawn one by one."));
-  gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "dim-label");
-  gtk_widget_set_visible (GTK_WIDGET (self->note_label), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->note_label));
-
-  self->progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-  gtk_widget_set_valign (GTK_WIDGET (self->progress_bar), GTK_ALIGN_CENTER);
-  gtk_widget_set_size_request (GTK_WIDGET (self->progress_bar), 120, -1);
-  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->progress_bar));
-
-  self->count_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "numeric");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->count_label));
-
-  /* Cancel, while the list counts: the filter is dropped (the Clear
-   * button's action), which stops the count. */
-  self->cancel_button = action_button (_("C_ancel"), "win.filter-clear",
-                                       _("Stop filtering and show every event again"));
-  gtk_widget_set_visible (self->cancel_button, FALSE);
-  gtk_box_append (GTK_BOX (box), self->cancel_button);
-  gtk_box_append (GTK_BOX (box), action_button (_("_Edit…"), "win.show-filters", _("Change the filter")));
-  gtk_box_append (GTK_BOX (box), action_button (_("_Clear"), "win.filter-clear", _("Show every event again")));
-
-  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 /**

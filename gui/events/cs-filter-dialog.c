@@ -14,6 +14,9 @@
  * to CsAnalysis; the event list then counts the passing events in the
  * background and the window's filter bar shows the progress.  "Clear All"
  * applies an empty filter at once.
+ *
+ * The layout is the template cs-filter-dialog.ui; this file fills the
+ * lists (their models and rows) and keeps the behaviour.
  */
 #include "config.h"
 
@@ -32,6 +35,7 @@
 
 typedef struct {
   CsFilterField field;
+  GtkWidget *page;            /* template widgets */
   GtkDropDown *mode;
   GtkWidget *list;
   GListStore *items;          /* root items */
@@ -43,7 +47,7 @@ struct _CsFilterDialog
 {
   GtkWindow parent_instance;
 
-  /* widgets */
+  /* template widgets (and each section's page, mode and list) */
   GtkStack *stack;
   GtkEntry *expression_entry;
   GtkLabel *expression_status;
@@ -62,10 +66,32 @@ G_DEFINE_FINAL_TYPE (CsFilterDialog, cs_filter_dialog, GTK_TYPE_WINDOW)
 
 static const char * const page_names[] = { "tasks", "events", "cpus", "advanced" };
 
+/* The template's pages of each set, in cs-filter-dialog.ui: "tasks_page",
+ * "tasks_mode", "tasks_list" and so on. */
+static const struct {
+  CsFilterField field;
+  CsFilterPage page;
+  gboolean tree;
+} section_pages[] = {
+  { CS_FILTER_PID, CS_FILTER_PAGE_TASKS, FALSE },
+  { CS_FILTER_TYPE, CS_FILTER_PAGE_EVENTS, TRUE },
+  { CS_FILTER_CPU, CS_FILTER_PAGE_CPUS, FALSE },
+};
+
 static Section *
 section_for_field (CsFilterDialog *self, CsFilterField field)
 {
   return &self->sections[field];
+}
+
+/* The section whose page holds @widget (a template callback's sender). */
+static Section *
+section_for_widget (CsFilterDialog *self, GtkWidget *widget)
+{
+  for (guint i = 0; i < CS_FILTER_N_FIELDS; i++)
+    if (gtk_widget_is_ancestor (widget, self->sections[i].page))
+      return &self->sections[i];
+  g_return_val_if_reached (NULL);
 }
 
 static void
@@ -256,8 +282,10 @@ create_children (gpointer item, gpointer user_data)
 }
 
 static void
-search_changed_cb (GtkSearchEntry *entry, Section *section)
+search_changed_cb (GtkSearchEntry *entry, CsFilterDialog *self)
 {
+  Section *section = section_for_widget (self, GTK_WIDGET (entry));
+
   g_free (section->search);
   section->search = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (entry)), -1);
   g_strstrip (section->search);
@@ -265,15 +293,17 @@ search_changed_cb (GtkSearchEntry *entry, Section *section)
 }
 
 static void
-mode_changed_cb (GtkDropDown *drop_down, GParamSpec *pspec, Section *section)
+mode_changed_cb (CsFilterDialog *self)
 {
-  section_update_sensitive (section);
+  for (guint i = 0; i < CS_FILTER_N_FIELDS; i++)
+    section_update_sensitive (&self->sections[i]);
 }
 
+/* Checks or unchecks what the search of @button's page shows. */
 static void
-set_all_cb (GtkButton *button, Section *section)
+set_shown_checked (CsFilterDialog *self, GtkButton *button, gboolean checked)
 {
-  gboolean checked = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "cs-checked"));
+  Section *section = section_for_widget (self, GTK_WIDGET (button));
   guint n = g_list_model_get_n_items (G_LIST_MODEL (section->items));
 
   for (guint i = 0; i < n; i++)
@@ -285,42 +315,31 @@ set_all_cb (GtkButton *button, Section *section)
     }
 }
 
-/* A page: the mode, a search, the check boxes, and buttons that check or
- * uncheck what the search shows. */
-static GtkWidget *
-build_section_page (CsFilterDialog *self, CsFilterField field, const char *search_hint,
-                    gboolean tree)
+static void
+check_shown_clicked_cb (GtkButton *button, CsFilterDialog *self)
 {
-  static const char *modes[] = { N_("Show all"), N_("Show only checked"), N_("Hide checked"), NULL };
-  const char *translated[G_N_ELEMENTS (modes)];
+  set_shown_checked (self, button, TRUE);
+}
+
+static void
+uncheck_shown_clicked_cb (GtkButton *button, CsFilterDialog *self)
+{
+  set_shown_checked (self, button, FALSE);
+}
+
+/* A set's page comes from the template; its list's model and rows from
+ * here: the items, filtered by the search, as a tree of systems for the
+ * event types. */
+static void
+init_section (CsFilterDialog *self, CsFilterField field, gboolean tree)
+{
   Section *section = section_for_field (self, field);
-  GtkWidget *page, *row, *search, *scrolled, *buttons, *button;
   GtkListItemFactory *factory;
   GListModel *model;
-  GtkNoSelection *selection;
-
-  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
-    translated[i] = modes[i] != NULL ? _(modes[i]) : NULL;
 
   section->field = field;
   section->items = g_list_store_new (CS_TYPE_FILTER_ITEM);
   section->filter = gtk_custom_filter_new (match_item, section, NULL);
-
-  page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_widget_set_margin_start (page, 12);
-  gtk_widget_set_margin_end (page, 12);
-  gtk_widget_set_margin_top (page, 12);
-
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  section->mode = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (translated));
-  g_signal_connect (section->mode, "notify::selected", G_CALLBACK (mode_changed_cb), section);
-  gtk_box_append (GTK_BOX (row), GTK_WIDGET (section->mode));
-  search = gtk_search_entry_new ();
-  g_object_set (search, "placeholder-text", search_hint, NULL);
-  gtk_widget_set_hexpand (search, TRUE);
-  g_signal_connect (search, "search-changed", G_CALLBACK (search_changed_cb), section);
-  gtk_box_append (GTK_BOX (row), search);
-  gtk_box_append (GTK_BOX (page), row);
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), GINT_TO_POINTER (tree));
@@ -331,32 +350,11 @@ build_section_page (CsFilterDialog *self, CsFilterField field, const char *searc
                                                    GTK_FILTER (g_object_ref (section->filter))));
   if (tree)
     model = G_LIST_MODEL (gtk_tree_list_model_new (model, FALSE, FALSE, create_children, section, NULL));
-  selection = gtk_no_selection_new (model);
-  section->list = gtk_list_view_new (GTK_SELECTION_MODEL (selection), factory);
-  gtk_widget_add_css_class (section->list, "filter-list");
-
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_widget_add_css_class (scrolled, "frame");
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), section->list);
-  gtk_box_append (GTK_BOX (page), scrolled);
-
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  button = gtk_button_new_with_mnemonic (_("Check _Shown"));
-  gtk_widget_set_tooltip_text (button, _("Check every item the search shows"));
-  g_object_set_data (G_OBJECT (button), "cs-checked", GINT_TO_POINTER (TRUE));
-  g_signal_connect (button, "clicked", G_CALLBACK (set_all_cb), section);
-  gtk_box_append (GTK_BOX (buttons), button);
-  button = gtk_button_new_with_mnemonic (_("_Uncheck Shown"));
-  gtk_widget_set_tooltip_text (button, _("Uncheck every item the search shows"));
-  g_object_set_data (G_OBJECT (button), "cs-checked", GINT_TO_POINTER (FALSE));
-  g_signal_connect (button, "clicked", G_CALLBACK (set_all_cb), section);
-  gtk_box_append (GTK_BOX (buttons), button);
-  gtk_box_append (GTK_BOX (page), buttons);
+  gtk_list_view_set_model (GTK_LIST_VIEW (section->list), GTK_SELECTION_MODEL (gtk_no_selection_new (model)));
+  gtk_list_view_set_factory (GTK_LIST_VIEW (section->list), factory);
+  g_object_unref (factory);
 
   section_update_sensitive (section);
-  return page;
 }
 
 /* Filling from the recording and the current filter ---------------------- */
@@ -551,55 +549,6 @@ expression_changed_cb (CsFilterDialog *self)
   self->validate_id = g_timeout_add (VALIDATE_DELAY_MS, validate_timeout_cb, self);
 }
 
-static GtkWidget *
-build_advanced_page (CsFilterDialog *self)
-{
-  GtkWidget *page, *label, *examples;
-
-  page = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_widget_set_margin_start (page, 12);
-  gtk_widget_set_margin_end (page, 12);
-  gtk_widget_set_margin_top (page, 12);
-
-  label = gtk_label_new (_("Only events matching this expression pass, in libtraceevent’s filter syntax "
-                           "(as tracefs filter files and trace-cmd report -F take it). Events of types "
-                           "the expression does not name do not pass."));
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
-  gtk_box_append (GTK_BOX (page), label);
-
-  self->expression_entry = GTK_ENTRY (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (self->expression_entry,
-                                  "sched/sched_switch: prev_prio < 100 && next_pid != 0");
-  gtk_widget_add_css_class (GTK_WIDGET (self->expression_entry), "monospace");
-  g_signal_connect_swapped (self->expression_entry, "changed", G_CALLBACK (expression_changed_cb), self);
-  gtk_box_append (GTK_BOX (page), GTK_WIDGET (self->expression_entry));
-
-  self->expression_status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_wrap (GTK_LABEL (self->expression_status), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->expression_status), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (self->expression_status, 0.0f);
-  gtk_label_set_selectable (self->expression_status, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->expression_status), "filter-status");
-  gtk_box_append (GTK_BOX (page), GTK_WIDGET (self->expression_status));
-
-  examples = gtk_label_new (NULL);
-  gtk_label_set_markup (GTK_LABEL (examples),
-                        _("<b>Examples</b>\n"
-                          "<tt>sched/sched_switch: prev_prio &lt; 100 &amp;&amp; next_pid != 0</tt>\n"
-                          "<tt>sched/sched_wakeup: pid == 1234</tt>\n"
-                          "<tt>irq/irq_handler_entry, irq/irq_handler_exit</tt>\n"
-                          "<tt>syscalls/sys_enter_write: count &gt;= 4096</tt>"));
-  gtk_label_set_xalign (GTK_LABEL (examples), 0.0f);
-  gtk_label_set_selectable (GTK_LABEL (examples), TRUE);
-  gtk_widget_add_css_class (examples, "dim-label");
-  gtk_widget_set_margin_top (examples, 12);
-  gtk_box_append (GTK_BOX (page), examples);
-
-  return page;
-}
-
 /* Applying ----------------------------------------------------------------- */
 
 /**
@@ -681,6 +630,19 @@ cs_filter_dialog_finalize (GObject *object)
   G_OBJECT_CLASS (cs_filter_dialog_parent_class)->finalize (object);
 }
 
+/* Binds the template's "tasks_mode" (and so on) to the member at
+ * @member_offset of the Section of section_pages[@i]. */
+static void
+bind_section_child (GtkWidgetClass *widget_class, guint i, const char *what, gssize member_offset)
+{
+  g_autofree char *name = g_strdup_printf ("%s_%s", page_names[section_pages[i].page], what);
+
+  gtk_widget_class_bind_template_child_full (widget_class, name, FALSE,
+                                             G_STRUCT_OFFSET (CsFilterDialog, sections)
+                                             + section_pages[i].field * (gssize) sizeof (Section)
+                                             + member_offset);
+}
+
 static void
 cs_filter_dialog_class_init (CsFilterDialogClass *klass)
 {
@@ -691,80 +653,37 @@ cs_filter_dialog_class_init (CsFilterDialogClass *klass)
   object_class->finalize = cs_filter_dialog_finalize;
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-filter-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsFilterDialog, stack);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterDialog, expression_entry);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterDialog, expression_status);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterDialog, list_check);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterDialog, timeline_check);
+  gtk_widget_class_bind_template_child (widget_class, CsFilterDialog, timeline_style);
+  for (guint i = 0; i < G_N_ELEMENTS (section_pages); i++)
+    {
+      bind_section_child (widget_class, i, "page", G_STRUCT_OFFSET (Section, page));
+      bind_section_child (widget_class, i, "mode", G_STRUCT_OFFSET (Section, mode));
+      bind_section_child (widget_class, i, "list", G_STRUCT_OFFSET (Section, list));
+    }
+  gtk_widget_class_bind_template_callback_full (widget_class, "gtk_window_close", G_CALLBACK (gtk_window_close));
+  gtk_widget_class_bind_template_callback (widget_class, apply_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, clear_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, expression_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, mode_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, check_shown_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, uncheck_shown_clicked_cb);
 }
 
 static void
 cs_filter_dialog_init (CsFilterDialog *self)
 {
-  static const char *styles[] = { N_("Dim filtered events"), N_("Hide filtered events"), NULL };
-  const char *translated[G_N_ELEMENTS (styles)];
-  GtkWidget *header, *switcher, *button, *box, *targets, *label;
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  for (guint i = 0; i < G_N_ELEMENTS (styles); i++)
-    translated[i] = styles[i] != NULL ? _(styles[i]) : NULL;
-
-  gtk_window_set_title (GTK_WINDOW (self), _("Filter Events"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 600);
-  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
-
-  self->stack = GTK_STACK (gtk_stack_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
-
-  header = gtk_header_bar_new ();
-  gtk_header_bar_set_show_title_buttons (GTK_HEADER_BAR (header), FALSE);
-  switcher = gtk_stack_switcher_new ();
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->stack);
-  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), switcher);
-  button = gtk_button_new_with_mnemonic (_("_Cancel"));
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (gtk_window_close), self);
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), button);
-  button = gtk_button_new_with_mnemonic (_("_Apply"));
-  gtk_widget_add_css_class (button, "suggested-action");
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (apply_clicked_cb), self);
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), button);
-  gtk_window_set_default_widget (GTK_WINDOW (self), button);
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
-
-  gtk_stack_add_titled (self->stack,
-                        build_section_page (self, CS_FILTER_PID, _("Search by name or pid"), FALSE),
-                        page_names[CS_FILTER_PAGE_TASKS], _("Tasks"));
-  gtk_stack_add_titled (self->stack,
-                        build_section_page (self, CS_FILTER_TYPE, _("Search by system or name"), TRUE),
-                        page_names[CS_FILTER_PAGE_EVENTS], _("Events"));
-  gtk_stack_add_titled (self->stack,
-                        build_section_page (self, CS_FILTER_CPU, _("Search by number"), FALSE),
-                        page_names[CS_FILTER_PAGE_CPUS], _("CPUs"));
-  gtk_stack_add_titled (self->stack, build_advanced_page (self),
-                        page_names[CS_FILTER_PAGE_ADVANCED], _("Advanced"));
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->stack));
-
-  targets = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_add_css_class (targets, "info-bar");
-  label = gtk_label_new (_("Apply to:"));
-  gtk_box_append (GTK_BOX (targets), label);
-  self->list_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("Event _list")));
-  gtk_box_append (GTK_BOX (targets), GTK_WIDGET (self->list_check));
-  self->timeline_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Timeline")));
-  gtk_box_append (GTK_BOX (targets), GTK_WIDGET (self->timeline_check));
-  self->timeline_style = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (translated));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->timeline_style),
-                               _("How the timeline draws the events the filter rejects. "
-                                 "Zoomed out, plots come from summaries and are not filtered."));
-  g_object_bind_property (self->timeline_check, "active", self->timeline_style, "sensitive",
-                          G_BINDING_SYNC_CREATE);
-  gtk_box_append (GTK_BOX (targets), GTK_WIDGET (self->timeline_style));
-  button = gtk_button_new_with_mnemonic (_("C_lear All"));
-  gtk_widget_set_tooltip_text (button, _("Remove every filter now"));
-  gtk_widget_set_hexpand (button, TRUE);
-  gtk_widget_set_halign (button, GTK_ALIGN_END);
-  gtk_widget_add_css_class (button, "destructive-action");
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (clear_clicked_cb), self);
-  gtk_box_append (GTK_BOX (targets), button);
-  gtk_box_append (GTK_BOX (box), targets);
-
-  gtk_window_set_child (GTK_WINDOW (self), box);
+  for (guint i = 0; i < G_N_ELEMENTS (section_pages); i++)
+    init_section (self, section_pages[i].field, section_pages[i].tree);
 }
 
 /**

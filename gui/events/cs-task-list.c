@@ -9,6 +9,8 @@
  * activating a row (double-click, Enter) toggles it.  The check boxes
  * follow the plots whatever changes them (the context menu, a session).
  *
+ * The layout is the template cs-task-list.ui; the cells are made here.
+ *
  * Tasks come from cs_document_get_task(): a few thousand rows at most, so
  * each is a small object; the list never touches events.
  */
@@ -121,13 +123,29 @@ cs_task_row_set_plotted (CsTaskRow *self, gboolean plotted)
 /* ------------------------------------------------------------------------ */
 /* The window                                                                */
 
+/* The columns, in the order of cs-task-list.ui; all but the plot's show
+ * text. */
+typedef enum {
+  COLUMN_PLOT,
+  TEXT_COMM,
+  TEXT_PID,
+  TEXT_RUNTIME,
+  TEXT_EVENTS,
+  N_COLUMNS
+} TextColumn;
+
+static const char * const column_names[N_COLUMNS] = {
+  "plot_column", "comm_column", "pid_column", "runtime_column", "events_column",
+};
+
 struct _CsTaskList
 {
   GtkWindow parent_instance;
 
-  /* widgets */
+  /* template widgets */
   GtkSearchEntry *search_entry;
   GtkColumnView *column_view;
+  GtkColumnViewColumn *columns[N_COLUMNS];
   GtkLabel *count_label;
 
   /* owned */
@@ -294,13 +312,6 @@ unbind_check_cb (GtkSignalListItemFactory *factory, GtkListItem *item, CsTaskLis
     g_signal_handlers_disconnect_by_func (row, row_plotted_cb, gtk_list_item_get_child (item));
 }
 
-typedef enum {
-  TEXT_COMM,
-  TEXT_PID,
-  TEXT_RUNTIME,
-  TEXT_EVENTS,
-} TextColumn;
-
 static void
 setup_label_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
@@ -338,34 +349,6 @@ bind_label_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer da
       break;
     }
   gtk_label_set_label (label, text);
-}
-
-static GtkColumnViewColumn *
-add_text_column (CsTaskList *self, const char *title, TextColumn column, const char *property,
-                 gboolean numeric, gboolean expand)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *view_column;
-  GtkExpression *expression;
-  GtkSorter *sorter;
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_label_cb), GINT_TO_POINTER (column));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_label_cb), GINT_TO_POINTER (column));
-  view_column = gtk_column_view_column_new (title, factory);
-  gtk_column_view_column_set_expand (view_column, expand);
-  gtk_column_view_column_set_resizable (view_column, TRUE);
-
-  expression = gtk_property_expression_new (CS_TYPE_TASK_ROW, NULL, property);
-  if (numeric)
-    sorter = GTK_SORTER (gtk_numeric_sorter_new (expression));
-  else
-    sorter = GTK_SORTER (gtk_string_sorter_new (expression));
-  gtk_column_view_column_set_sorter (view_column, sorter);
-  g_object_unref (sorter);
-
-  gtk_column_view_append_column (self->column_view, view_column);
-  g_object_unref (view_column);
-  return view_column;
 }
 
 static void
@@ -411,61 +394,47 @@ cs_task_list_class_init (CsTaskListClass *klass)
   object_class->finalize = cs_task_list_finalize;
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  g_type_ensure (CS_TYPE_TASK_ROW);  /* the sorters' expressions name it */
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-task-list.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsTaskList, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, CsTaskList, column_view);
+  gtk_widget_class_bind_template_child (widget_class, CsTaskList, count_label);
+  for (guint i = 0; i < N_COLUMNS; i++)
+    gtk_widget_class_bind_template_child_full (widget_class, column_names[i], FALSE,
+                                               G_STRUCT_OFFSET (CsTaskList, columns)
+                                               + i * (gssize) sizeof (GtkColumnViewColumn *));
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, activate_cb);
 }
 
 static void
 cs_task_list_init (CsTaskList *self)
 {
-  GtkWidget *box, *scrolled, *hint, *header;
   GtkListItemFactory *factory;
-  GtkColumnViewColumn *plot_column, *runtime_column;
   GtkSingleSelection *selection;
 
-  gtk_window_set_title (GTK_WINDOW (self), _("Tasks"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 620, 560);
-  header = gtk_header_bar_new ();
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_window_set_child (GTK_WINDOW (self), box);
-
-  self->search_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
-  g_object_set (self->search_entry, "placeholder-text", _("Search by name or pid"), NULL);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->search_entry), 12);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->search_entry), 12);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->search_entry), 12);
-  gtk_widget_set_margin_bottom (GTK_WIDGET (self->search_entry), 6);
-  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->search_entry));
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   self->rows = g_list_store_new (CS_TYPE_TASK_ROW);
   self->filter = gtk_custom_filter_new (match_row, self, NULL);
   self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)),
                                               GTK_FILTER (g_object_ref (self->filter)));
-  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  gtk_column_view_set_show_column_separators (self->column_view, FALSE);
-  gtk_column_view_set_show_row_separators (self->column_view, FALSE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_check_cb), self);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_check_cb), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_check_cb), self);
-  /* TRANSLATORS: the column of check boxes that add task plots */
-  plot_column = gtk_column_view_column_new (_("Plot"), factory);
-  {
-    GtkSorter *sorter = GTK_SORTER (gtk_numeric_sorter_new (gtk_property_expression_new (CS_TYPE_TASK_ROW, NULL, "plotted")));
-
-    gtk_column_view_column_set_sorter (plot_column, sorter);
-    g_object_unref (sorter);
-  }
-  gtk_column_view_append_column (self->column_view, plot_column);
-  g_object_unref (plot_column);
-
-  add_text_column (self, _("Task"), TEXT_COMM, "comm", FALSE, TRUE);
-  add_text_column (self, _("PID"), TEXT_PID, "pid", TRUE, FALSE);
-  runtime_column = add_text_column (self, _("CPU Time"), TEXT_RUNTIME, "runtime-ns", TRUE, FALSE);
-  add_text_column (self, _("Events"), TEXT_EVENTS, "n-events", TRUE, FALSE);
+  gtk_column_view_column_set_factory (self->columns[COLUMN_PLOT], factory);
+  g_object_unref (factory);
+  for (TextColumn column = TEXT_COMM; column < N_COLUMNS; column++)
+    {
+      factory = gtk_signal_list_item_factory_new ();
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_label_cb), GINT_TO_POINTER (column));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_label_cb), GINT_TO_POINTER (column));
+      gtk_column_view_column_set_factory (self->columns[column], factory);
+      g_object_unref (factory);
+    }
 
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->filtered)),
                                           g_object_ref (gtk_column_view_get_sorter (self->column_view)));
@@ -473,28 +442,7 @@ cs_task_list_init (CsTaskList *self)
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
-  gtk_column_view_sort_by_column (self->column_view, runtime_column, GTK_SORT_DESCENDING);
-  g_signal_connect (self->column_view, "activate", G_CALLBACK (activate_cb), self);
-
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
-  gtk_box_append (GTK_BOX (box), scrolled);
-
-  hint = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_add_css_class (hint, "info-bar");
-  self->count_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->count_label, 0.0f);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->count_label), TRUE);
-  gtk_box_append (GTK_BOX (hint), GTK_WIDGET (self->count_label));
-  {
-    GtkWidget *help = gtk_label_new (_("Check a task to plot it under the CPU plots"));
-
-    gtk_widget_add_css_class (help, "dim-label");
-    gtk_box_append (GTK_BOX (hint), help);
-  }
-  gtk_box_append (GTK_BOX (box), hint);
+  gtk_column_view_sort_by_column (self->column_view, self->columns[TEXT_RUNTIME], GTK_SORT_DESCENDING);
 }
 
 /**

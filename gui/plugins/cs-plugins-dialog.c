@@ -8,6 +8,9 @@
  * GSettings, applied at once to every open window), and, in red, why it
  * was refused or why it could not show the open recording.  Refused files
  * have no switch.
+ *
+ * The layout is the template cs-plugins-dialog.ui; the rows are made
+ * here.
  */
 #include "config.h"
 
@@ -20,6 +23,9 @@
 struct _CsPluginsDialog
 {
   GtkWindow parent_instance;
+
+  /* template widgets */
+  GtkListBox *list;
 
   /* owned */
   GHashTable *switches;     /* id -> GtkSwitch (borrowed from the list) */
@@ -40,7 +46,12 @@ cs_plugins_dialog_finalize (GObject *object)
 static void
 cs_plugins_dialog_class_init (CsPluginsDialogClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->finalize = cs_plugins_dialog_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-plugins-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsPluginsDialog, list);
 }
 
 static void
@@ -122,28 +133,13 @@ static void
 cs_plugins_dialog_init (CsPluginsDialog *self)
 {
   CsPluginRegistry *registry = cs_plugin_host_get_registry (cs_plugin_host_get_default ());
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkWidget *list = gtk_list_box_new ();
   guint n = cs_plugin_registry_get_n_records (registry);
 
-  self->switches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  gtk_window_set_title (GTK_WINDOW (self), _("Plugins"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 420);
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (list, "boxed-list");
-  for (guint i = 0; i < n; i++)
-    gtk_list_box_append (GTK_LIST_BOX (list), make_row (self, cs_plugin_registry_get_record (registry, i)));
-  if (n == 0)
-    {
-      GtkWidget *empty = gtk_label_new (_("No plugin was found. Plugins are looked for in "
-                                          "CHRONOSCOPE_PLUGIN_PATH, in your plugins folder "
-                                          "and among the built-in plugins."));
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-      gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
-      gtk_list_box_set_placeholder (GTK_LIST_BOX (list), empty);
-    }
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), list);
-  gtk_window_set_child (GTK_WINDOW (self), scrolled);
+  self->switches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < n; i++)
+    gtk_list_box_append (self->list, make_row (self, cs_plugin_registry_get_record (registry, i)));
 }
 
 /**

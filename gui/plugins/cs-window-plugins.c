@@ -22,6 +22,7 @@
 #include "cs-analysis.h"
 #include "cs-index-job.h"
 #include "cs-plugin-host.h"
+#include "cs-plugin-pass-bar.h"
 #include "cs-plugin-private.h"
 #include "cs-window-plugins.h"
 
@@ -52,10 +53,7 @@ struct _CsPluginWindow
   GtkNotebook *notebook;        /* the event list's, where pages go */
 
   /* owned */
-  GtkWidget *pass_box;          /* in the info bar: label, progress, Cancel */
-  GtkLabel *pass_label;
-  GtkProgressBar *pass_bar;
-  GtkWidget *pass_button;
+  CsPluginPassBar *pass_bar;    /* in the info bar: label, progress, Cancel */
   CsPluginHost *host;
   gulong enabled_changed_id;
   CsPluginDocument *document;
@@ -264,18 +262,7 @@ pass_fraction_cb (CsIndexJob     *job,
                   GParamSpec     *pspec,
                   CsPluginWindow *self)
 {
-  gtk_progress_bar_set_fraction (self->pass_bar, cs_index_job_get_fraction (job));
-}
-
-static void
-show_pass_error (CsPluginWindow *self,
-                 const char     *message)
-{
-  gtk_label_set_label (self->pass_label, message);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pass_label), message);
-  gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), FALSE);
-  gtk_button_set_label (GTK_BUTTON (self->pass_button), _("Dismiss"));
-  gtk_widget_set_visible (self->pass_box, TRUE);
+  cs_plugin_pass_bar_set_fraction (self->pass_bar, cs_index_job_get_fraction (job));
 }
 
 static void
@@ -296,7 +283,7 @@ pass_done_cb (GObject      *source,
       g_clear_pointer (&request, pass_request_free);
       return;
     }
-  gtk_widget_set_visible (self->pass_box, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), FALSE);
   if (ok && self->document != NULL)
     {
       _cs_plugin_document_pass_finished (self->document, request->plugin, request->pass,
@@ -308,7 +295,7 @@ pass_done_cb (GObject      *source,
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       g_message ("%s", error->message);
-      show_pass_error (self, error->message);
+      cs_plugin_pass_bar_show_error (self->pass_bar, error->message);
     }
   pass_request_free (request);
   if (!g_queue_is_empty (&self->passes))
@@ -334,12 +321,7 @@ start_next_pass (CsPluginWindow *self)
   /* TRANSLATORS: in the info bar while a plugin reads the recording; the
    * plugin's name */
   text = g_strdup_printf (_("%s: reading the recording…"), cs_plugin_get_name (request->plugin));
-  gtk_label_set_label (self->pass_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pass_label), NULL);
-  gtk_progress_bar_set_fraction (self->pass_bar, 0.0);
-  gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), TRUE);
-  gtk_button_set_label (GTK_BUTTON (self->pass_button), _("Cancel"));
-  gtk_widget_set_visible (self->pass_box, TRUE);
+  cs_plugin_pass_bar_show_running (self->pass_bar, text);
   cs_index_job_run_async (self->job, self->cancellable, pass_done_cb, g_object_ref (self));
 }
 
@@ -419,7 +401,7 @@ pass_button_clicked_cb (CsPluginWindow *self)
   if (self->job != NULL)
     g_cancellable_cancel (self->cancellable);
   else
-    gtk_widget_set_visible (self->pass_box, FALSE);
+    gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), FALSE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -478,7 +460,7 @@ cs_plugin_window_dispose (GObject *object)
   /* The window goes: a running pass stops, and its end (pass_done_cb,
    * which holds a reference) touches no widget. */
   self->window = NULL;
-  self->pass_box = NULL;
+  self->pass_bar = NULL;
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   /* The running request stays at the head until pass_done_cb pops it. */
@@ -569,22 +551,9 @@ cs_plugin_window_new (CsWindow    *window,
   g_signal_connect_object (cs_window_get_timeline (window), "notify::end-ns",
                            G_CALLBACK (span_changed_cb), self, G_CONNECT_SWAPPED);
 
-  self->pass_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_add_css_class (self->pass_box, "plugin-pass");
-  self->pass_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->pass_label, PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (self->pass_label, 60);
-  self->pass_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-  gtk_widget_set_valign (GTK_WIDGET (self->pass_bar), GTK_ALIGN_CENTER);
-  gtk_widget_set_size_request (GTK_WIDGET (self->pass_bar), 80, -1);
-  self->pass_button = gtk_button_new_with_label (_("Cancel"));
-  gtk_widget_add_css_class (self->pass_button, "flat");
-  g_signal_connect_swapped (self->pass_button, "clicked", G_CALLBACK (pass_button_clicked_cb), self);
-  gtk_box_append (GTK_BOX (self->pass_box), GTK_WIDGET (self->pass_label));
-  gtk_box_append (GTK_BOX (self->pass_box), GTK_WIDGET (self->pass_bar));
-  gtk_box_append (GTK_BOX (self->pass_box), self->pass_button);
-  gtk_widget_set_visible (self->pass_box, FALSE);
-  gtk_box_append (info_bar, self->pass_box);
+  self->pass_bar = CS_PLUGIN_PASS_BAR (cs_plugin_pass_bar_new ());
+  g_signal_connect_swapped (self->pass_bar, "button-clicked", G_CALLBACK (pass_button_clicked_cb), self);
+  gtk_box_append (info_bar, GTK_WIDGET (self->pass_bar));
   return self;
 }
 
@@ -611,7 +580,7 @@ cs_plugin_window_set_document (CsPluginWindow *self,
 
   drop_passes (self, NULL);
   remove_pages (self, NULL);
-  gtk_widget_set_visible (self->pass_box, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), FALSE);
   if (self->document != NULL)
     {
       _cs_plugin_document_set_scheduler (self->document, NULL, NULL);

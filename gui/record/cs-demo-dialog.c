@@ -17,6 +17,9 @@
  * or for the window's life when the app runs without its schema.  The
  * dialog says which one the demo will load, and for a file which kernel
  * it was built for.
+ *
+ * The layout is the template cs-demo-dialog.ui; the scenarios' rows are
+ * made here.
  */
 #include "config.h"
 
@@ -32,7 +35,7 @@ struct _CsDemoDialog
 {
   GtkWindow parent_instance;
 
-  /* borrowed: children */
+  /* template widgets */
   GtkListBox *list;
   GtkButton *run_button;
   GtkSpinner *spinner;
@@ -421,6 +424,7 @@ static void
 cs_demo_dialog_class_init (CsDemoDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->constructed = cs_demo_dialog_constructed;
   object_class->dispose = cs_demo_dialog_dispose;
@@ -437,82 +441,31 @@ cs_demo_dialog_class_init (CsDemoDialogClass *klass)
   signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                     0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_FILE,
                                     G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-demo-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsDemoDialog, list);
+  gtk_widget_class_bind_template_child (widget_class, CsDemoDialog, run_button);
+  gtk_widget_class_bind_template_child (widget_class, CsDemoDialog, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CsDemoDialog, status_label);
+  gtk_widget_class_bind_template_child (widget_class, CsDemoDialog, module_label);
+  gtk_widget_class_bind_template_child (widget_class, CsDemoDialog, installed_button);
+  gtk_widget_class_bind_template_callback (widget_class, choose_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, installed_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, run_clicked_cb);
 }
 
 static void
 cs_demo_dialog_init (CsDemoDialog *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *intro = gtk_label_new (_("Each demo loads Chronoscope’s kernel module "
-                                      "(chronoscope_tracer) if needed, records while it "
-                                      "injects a known latency, and opens the recording "
-                                      "with markers A and B around it."));
-  GtkWidget *bottom = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *module_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *choose_button = gtk_button_new_with_mnemonic (_("_Choose…"));
   guint n;
   const CsDemoScenario *scenarios = cs_demo_get_scenarios (&n);
 
-  gtk_window_set_title (GTK_WINDOW (self), _("Classroom Demos"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 480, -1);
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (intro), 0.0);
-  gtk_label_set_max_width_chars (GTK_LABEL (intro), 50);
-  gtk_box_append (GTK_BOX (box), intro);
-
-  self->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_widget_add_css_class (GTK_WIDGET (self->list), "boxed-list");
-  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_SINGLE);
   for (guint i = 0; i < n; i++)
     gtk_list_box_append (self->list, scenario_row (&scenarios[i]));
   gtk_list_box_select_row (self->list, gtk_list_box_get_row_at_index (self->list, 0));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->list));
-
-  /* Filled in constructed(), once the parent is known. */
-  self->module_label = GTK_LABEL (gtk_label_new (""));
-  gtk_label_set_wrap (self->module_label, TRUE);
-  gtk_label_set_wrap_mode (self->module_label, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (self->module_label, 0.0);
-  gtk_label_set_max_width_chars (self->module_label, 50);
-  gtk_label_set_selectable (self->module_label, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->module_label), TRUE);
-  gtk_widget_set_tooltip_text (choose_button, _("Load a chronoscope_tracer.ko built from kmod/ "
-                                                "instead of the installed module"));
-  gtk_widget_set_valign (choose_button, GTK_ALIGN_CENTER);
-  g_signal_connect_swapped (choose_button, "clicked", G_CALLBACK (choose_clicked_cb), self);
-  self->installed_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("Use _Installed")));
-  gtk_widget_set_valign (GTK_WIDGET (self->installed_button), GTK_ALIGN_CENTER);
-  g_signal_connect_swapped (self->installed_button, "clicked", G_CALLBACK (installed_clicked_cb), self);
-  gtk_box_append (GTK_BOX (module_box), GTK_WIDGET (self->module_label));
-  gtk_box_append (GTK_BOX (module_box), choose_button);
-  gtk_box_append (GTK_BOX (module_box), GTK_WIDGET (self->installed_button));
-  gtk_box_append (GTK_BOX (box), module_box);
-
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
-  self->status_label = GTK_LABEL (gtk_label_new (""));
-  gtk_label_set_wrap (GTK_LABEL (self->status_label), TRUE);
-  gtk_label_set_max_width_chars (self->status_label, 50);
   reserve_status_lines (self->status_label);
-  gtk_label_set_xalign (self->status_label, 0.0);
-  gtk_label_set_selectable (self->status_label, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->status_label), TRUE);
-  self->run_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Run Demo")));
-  gtk_widget_add_css_class (GTK_WIDGET (self->run_button), "suggested-action");
-  gtk_widget_set_valign (GTK_WIDGET (self->run_button), GTK_ALIGN_END);
-  g_signal_connect_swapped (self->run_button, "clicked", G_CALLBACK (run_clicked_cb), self);
-  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->spinner));
-  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->status_label));
-  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->run_button));
-  gtk_box_append (GTK_BOX (box), bottom);
-
-  gtk_window_set_child (GTK_WINDOW (self), box);
-  gtk_window_set_default_widget (GTK_WINDOW (self), GTK_WIDGET (self->run_button));
 }
 
 /**
