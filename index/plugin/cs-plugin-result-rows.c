@@ -1,52 +1,52 @@
-/* cs-latency-rowtab.c: the pairs' rows stored in chunks, read as a table.
+/* cs-plugin-result-rows.c: a result table's rows, read as an SQL table.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The pass writes one row per pair, millions on a large recording; as
- * rows of an SQLite table they cost about a tenth of the pass's time.
- * Instead the writer (cs-latency-writer.c) stores them in chunks of
- * CS_LATENCY_ROWTAB_CHUNK consecutive rows, one blob each, in
+ * A pass writes one row per result, millions on a large recording; as
+ * rows of an SQLite table they cost about a tenth of the latency pass's
+ * time.  Instead the table's writer (cs-plugin-result-table.c) stores
+ * them in chunks of CS_PLUGIN_RESULT_ROWS_PER_CHUNK consecutive rows, one
+ * blob each, in
  *
- *   latency_chunks (chunk INTEGER PRIMARY KEY, data BLOB): chunk c holds
+ *   NAME_chunks (chunk INTEGER PRIMARY KEY, data BLOB): chunk c holds
  *                  the rows at positions [c × CHUNK, (c + 1) × CHUNK),
  *                  every chunk but the last full
  *
- * and the virtual table `latency_rows` (module "cs_latency_rows",
- * registered by cs_latency_rowtab_register() on every connection that
- * reads the pass database) shows them as the rows they were:
- * (a_ts, b_ts, ids, pp, k0, k1, k2, k3), rowid = position + 1, so that
- * the view `latency` and every reader's SQL stay as they were.  A
- * constraint on the rowid (=, >, >=, <, <=) and ORDER BY rowid (either
- * way: max(rowid) reads only the last chunk) are handled here; a lookup
- * by rowid decodes one chunk, and the table keeps the last four decoded.
+ * and the virtual table NAME_rows, created as
  *
- * A chunk's blob: one byte, the number K of key columns stored (0 to 4:
- * the most keys a row of the chunk has); four bytes, little-endian, the
- * length L of the first part; the first part, L bytes: for each row a_ts,
- * b_ts, ids, pp and the number of keys the row has, as varints of
- * differences (cs_latency_varints_encode()); then, when K > 0, the
- * second part: k0..k(K-1) of each row the same way (0 for the keys a row
- * lacks, NULL in the table).  A row without keys has k0 NULL (the view
- * reads it as the pid).
+ *   CREATE VIRTUAL TABLE NAME_rows USING MODULE(NAME_chunks, N_FIXED,
+ *                                               COLUMN, ...)
+ *
+ * (the module registered by cs_plugin_result_register() on every
+ * connection that reads the pass database) shows them as the rows they
+ * were, rowid = position + 1.  A constraint on the rowid (=, >, >=, <,
+ * <=) and ORDER BY rowid (either way: max(rowid) reads only the last
+ * chunk) are handled here; a lookup by rowid decodes one chunk, and the
+ * table keeps the last four decoded.
+ *
+ * A chunk's blob: one byte, the number K of optional columns stored (0
+ * to CS_PLUGIN_RESULT_MAX_OPTIONAL: the most a row of the chunk has);
+ * four bytes, little-endian, the length L of the first part; the first
+ * part, L bytes: for each row its fixed values and its count of optional
+ * values, as varints of differences (cs_chunk_encode_records()); then,
+ * when K > 0, the second part: the first K optional values of each row
+ * the same way (0 for those a row lacks, NULL in the table).
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
-#include "cs-latency-rowtab.h"
+#include "cs-plugin-result-private.h"
 
-#define CHUNK CS_LATENCY_ROWTAB_CHUNK
-#define N_MAIN CS_LATENCY_ROWTAB_K0     /* a_ts, b_ts, ids, pp, n_keys */
-#define MAX_KEYS (CS_LATENCY_ROWTAB_FIELDS - CS_LATENCY_ROWTAB_K0)
+#define CHUNK _CS_RESULT_CHUNK
+#define MAX_MAIN (CS_PLUGIN_RESULT_MAX_FIXED + 1)       /* the fixed values, the count */
+#define MAX_KEYS CS_PLUGIN_RESULT_MAX_OPTIONAL
 #define HEADER 5
 #define N_CACHED 4
-
-/* What the table's columns are (the rowid is the position + 1). */
-#define ROWTAB_SCHEMA \
-  "CREATE TABLE x(a_ts INTEGER, b_ts INTEGER, ids INTEGER, pp INTEGER," \
-  " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER)"
 
 /* idxNum of xBestIndex: which constraints the arguments are, in this
  * order, and the order of the scan. */
@@ -56,7 +56,7 @@ enum {
 };
 
 /* Per connection: shared by its tables and the functions
- * cs_latency_rows_decodes() and cs_latency_rows_read(), which tests use
+ * MODULE_decodes() and MODULE_read(), which tests use
  * to see that a lookup decodes one chunk and reads one row, not all. */
 typedef struct {
   gint64 n_decodes;             /* chunks decoded */
@@ -67,7 +67,7 @@ typedef struct {
   gint64 chunk;                 /* -1: none */
   guint n;                      /* rows */
   guint n_keys;                 /* key columns in @keys */
-  gint64 main[CHUNK * N_MAIN];
+  gint64 main[CHUNK * MAX_MAIN];
   gint64 keys[CHUNK * MAX_KEYS];
 } Decoded;
 
@@ -76,6 +76,9 @@ typedef struct {
   sqlite3 *db;
   Conn *conn;
   char *schema;
+  char *chunks;                 /* the table of blobs */
+  guint n_fixed;
+  guint n_columns;              /* fixed and optional */
   sqlite3_stmt *get;            /* the data of chunk ?1 */
   sqlite3_stmt *last;           /* the last chunk's number */
   Decoded *cache[N_CACHED];
@@ -92,32 +95,35 @@ typedef struct {
 } RowCursor;
 
 /**
- * cs_latency_rowtab_encode:
- * @rows: (array): @n_rows × %CS_LATENCY_ROWTAB_FIELDS numbers, row after
- *   row: a_ts, b_ts, ids, pp, the row's number of keys (0 to 4), then
- *   k0..k3 (those past the row's number of keys are ignored)
- * @n_rows: 1 to %CS_LATENCY_ROWTAB_CHUNK
- * @out: room for %CS_LATENCY_ROWTAB_MAX_BYTES
+ * _cs_result_rows_encode:
+ * @rows: (array): @n_rows rows of @n_fixed + 1 + @n_optional numbers:
+ *   the fixed values, the row's count of optional values (0 to
+ *   @n_optional), the optional values (those past the count are ignored)
+ * @n_rows: 1 to %CS_PLUGIN_RESULT_ROWS_PER_CHUNK
+ * @n_fixed: 1 to %CS_PLUGIN_RESULT_MAX_FIXED
+ * @n_optional: 0 to %CS_PLUGIN_RESULT_MAX_OPTIONAL
+ * @out: room for %_CS_RESULT_ROWS_MAX_BYTES
  *
- * Encodes a chunk of `latency_chunks` (see above).  Any thread.
+ * Encodes a chunk of NAME_chunks (see above).  Any thread.
  *
  * Returns: the bytes written to @out
  */
 gsize
-cs_latency_rowtab_encode (const gint64 *rows,
-                          gsize         n_rows,
-                          guint8       *out)
+_cs_result_rows_encode (const gint64 *rows,
+                        gsize         n_rows,
+                        guint         n_fixed,
+                        guint         n_optional,
+                        guint8       *out)
 {
+  guint stride = n_fixed + 1 + n_optional;
   guint n_keys = 0;
   gsize len;
 
   g_return_val_if_fail (n_rows >= 1 && n_rows <= CHUNK, 0);
 
   for (gsize r = 0; r < n_rows; r++)
-    n_keys = MAX (n_keys, (guint) CLAMP (rows[r * CS_LATENCY_ROWTAB_FIELDS +
-                                             CS_LATENCY_ROWTAB_N_KEYS], 0, MAX_KEYS));
-  len = cs_latency_varints_encode_strided (rows, n_rows, N_MAIN, CS_LATENCY_ROWTAB_FIELDS,
-                                           out + HEADER);
+    n_keys = MAX (n_keys, (guint) CLAMP (rows[r * stride + n_fixed], 0, (gint64) n_optional));
+  len = cs_chunk_encode_records_strided (rows, n_rows, n_fixed + 1, stride, out + HEADER);
   out[0] = (guint8) n_keys;
   out[1] = (guint8) len;
   out[2] = (guint8) (len >> 8);
@@ -126,8 +132,8 @@ cs_latency_rowtab_encode (const gint64 *rows,
   if (n_keys == 0)
     return HEADER + len;
   return HEADER + len +
-         cs_latency_varints_encode_strided (rows + CS_LATENCY_ROWTAB_K0, n_rows, n_keys,
-                                            CS_LATENCY_ROWTAB_FIELDS, out + HEADER + len);
+         cs_chunk_encode_records_strided (rows + n_fixed + 1, n_rows, n_keys, stride,
+                                          out + HEADER + len);
 }
 
 static int
@@ -143,6 +149,7 @@ fail (RowTab     *tab,
 static gboolean
 decode (const guint8 *blob,
         gsize         len,
+        guint         n_main,
         Decoded      *d)
 {
   gsize main_len;
@@ -153,18 +160,18 @@ decode (const guint8 *blob,
   main_len = blob[1] | (gsize) blob[2] << 8 | (gsize) blob[3] << 16 | (gsize) blob[4] << 24;
   if (main_len > len - HEADER)
     return FALSE;
-  n = cs_latency_varints_decode (blob + HEADER, main_len, CHUNK, N_MAIN, d->main);
+  n = cs_chunk_decode_records (blob + HEADER, main_len, CHUNK, n_main, d->main);
   if (n <= 0)
     return FALSE;
   d->n = (guint) n;
   d->n_keys = blob[0];
   if (d->n_keys == 0)
     return main_len == len - HEADER;
-  return cs_latency_varints_decode (blob + HEADER + main_len, len - HEADER - main_len, CHUNK,
+  return cs_chunk_decode_records (blob + HEADER + main_len, len - HEADER - main_len, CHUNK,
                                     d->n_keys, d->keys) == n;
 }
 
-/* SELECT @what FROM latency_chunks @where, in the table's schema. */
+/* SELECT @what FROM the chunks @where, in the table's schema. */
 static int
 prepare (RowTab        *tab,
          sqlite3_stmt **s,
@@ -175,7 +182,8 @@ prepare (RowTab        *tab,
 
   if (*s != NULL)
     return SQLITE_OK;
-  full = g_strdup_printf ("SELECT %s FROM \"%s\".latency_chunks %s", what, tab->schema, where);
+  full = g_strdup_printf ("SELECT %s FROM \"%s\".\"%s\" %s", what, tab->schema, tab->chunks,
+                          where);
   if (sqlite3_prepare_v2 (tab->db, full, -1, s, NULL) != SQLITE_OK)
     return fail (tab, SQLITE_ERROR, sqlite3_errmsg (tab->db));
   return SQLITE_OK;
@@ -220,11 +228,13 @@ fetch (RowTab         *tab,
   d = tab->cache[tab->evict];
   tab->evict = (tab->evict + 1) % N_CACHED;
   d->chunk = -1;
-  if (!decode (sqlite3_column_blob (tab->get, 0), (gsize) sqlite3_column_bytes (tab->get, 0), d))
+  if (!decode (sqlite3_column_blob (tab->get, 0), (gsize) sqlite3_column_bytes (tab->get, 0),
+               tab->n_fixed + 1, d))
     {
       g_autofree char *message = NULL;
 
-      message = g_strdup_printf (_("The latency pairs' chunk %" PRId64 " is damaged"), chunk);
+      message = g_strdup_printf (_("Chunk %" PRId64 " of the result table %s is damaged"),
+                                 chunk, tab->chunks);
 
       sqlite3_reset (tab->get);
       return fail (tab, SQLITE_CORRUPT, message);
@@ -260,6 +270,28 @@ count_rows (RowTab *tab,
   return SQLITE_OK;
 }
 
+/**
+ * _cs_result_is_identifier:
+ * @s: (nullable): a name
+ *
+ * Whether @s is an SQL identifier of ours (letters, digits and '_', not
+ * first a digit), safe to write into SQL text unquoted.
+ *
+ * Returns: %TRUE when it is
+ */
+gboolean
+_cs_result_is_identifier (const char *s)
+{
+  if (s == NULL || *s == '\0' || g_ascii_isdigit (*s))
+    return FALSE;
+  for (; *s != '\0'; s++)
+    if (!g_ascii_isalnum (*s) && *s != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* argv: the module, the schema, the table, then the arguments: the
+ * table of chunks, the number of fixed columns, the columns' names. */
 static int
 rowtab_connect (sqlite3             *db,
                 void                *aux,
@@ -268,16 +300,39 @@ rowtab_connect (sqlite3             *db,
                 sqlite3_vtab       **out,
                 char               **error)
 {
+  g_autoptr(GString) schema = g_string_new ("CREATE TABLE x(");
   RowTab *tab;
-  int rc = sqlite3_declare_vtab (db, ROWTAB_SCHEMA);
+  guint64 n_fixed = 0;
+  int n_columns = argc - 5;
+  int rc;
 
-  if (rc != SQLITE_OK)
+  if (argc < 6 || !_cs_result_is_identifier (argv[3]) ||
+      !g_ascii_string_to_unsigned (argv[4], 10, 1, CS_PLUGIN_RESULT_MAX_FIXED, &n_fixed, NULL) ||
+      n_columns < (int) n_fixed || n_columns > (int) n_fixed + MAX_KEYS)
+    {
+      *error = sqlite3_mprintf ("%s: expected (CHUNKS_TABLE, N_FIXED, COLUMN, ...)", argv[0]);
+      return SQLITE_ERROR;
+    }
+  for (int i = 0; i < n_columns; i++)
+    {
+      if (!_cs_result_is_identifier (argv[5 + i]))
+        {
+          *error = sqlite3_mprintf ("%s: %s is not a column name", argv[0], argv[5 + i]);
+          return SQLITE_ERROR;
+        }
+      g_string_append_printf (schema, "%s%s INTEGER", i > 0 ? ", " : "", argv[5 + i]);
+    }
+  g_string_append_c (schema, ')');
+  if ((rc = sqlite3_declare_vtab (db, schema->str)) != SQLITE_OK)
     return rc;
   sqlite3_vtab_config (db, SQLITE_VTAB_INNOCUOUS);
   tab = g_new0 (RowTab, 1);
   tab->db = db;
   tab->conn = aux;
-  tab->schema = g_strdup (argc > 1 ? argv[1] : "main");
+  tab->schema = g_strdup (argv[1]);
+  tab->chunks = g_strdup (argv[3]);
+  tab->n_fixed = (guint) n_fixed;
+  tab->n_columns = (guint) n_columns;
   *out = &tab->base;
   return SQLITE_OK;
 }
@@ -292,6 +347,7 @@ rowtab_disconnect (sqlite3_vtab *vtab)
   for (guint i = 0; i < N_CACHED; i++)
     g_free (tab->cache[i]);
   g_free (tab->schema);
+  g_free (tab->chunks);
   g_free (tab);
   return SQLITE_OK;
 }
@@ -535,13 +591,15 @@ rowtab_column (sqlite3_vtab_cursor *cursor,
         return SQLITE_CORRUPT;
     }
   d = c->d;
-  if (column < CS_LATENCY_ROWTAB_N_KEYS)
-    sqlite3_result_int64 (ctx, d->main[r * N_MAIN + column]);
+  guint n_main = tab_of (c)->n_fixed + 1;
+
+  if ((guint) column < n_main - 1)
+    sqlite3_result_int64 (ctx, d->main[r * n_main + (guint) column]);
   else
     {
-      guint key = (guint) (column - CS_LATENCY_ROWTAB_N_KEYS);
+      guint key = (guint) column - (n_main - 1);
 
-      if (key < MIN (d->n_keys, (guint) d->main[r * N_MAIN + CS_LATENCY_ROWTAB_N_KEYS]))
+      if (key < MIN (d->n_keys, (guint) d->main[r * n_main + n_main - 1]))
         sqlite3_result_int64 (ctx, d->keys[r * d->n_keys + key]);
       else
         sqlite3_result_null (ctx);
@@ -590,34 +648,42 @@ read_func (sqlite3_context  *ctx,
 }
 
 /**
- * cs_latency_rowtab_register:
- * @db: a connection to a latency pass database (or to one being written)
- * @error: %CS_PLUGIN_ERROR_FAILED when SQLite refuses
+ * cs_plugin_result_register:
+ * @db: a connection to a pass's database (or to one being written)
+ * @module: the module's name, an SQL identifier of the plugin's own
+ *   (several plugins' prepare functions may run on one connection)
+ * @error: %CS_PLUGIN_ERROR_FAILED when SQLite refuses (the name is taken)
  *
- * Registers the module "cs_latency_rows" of the virtual table
- * `latency_rows` on @db, and the functions cs_latency_rows_decodes() and
- * cs_latency_rows_read(): how many chunks the connection's tables decoded
- * so far, and on how many rows their cursors stood.  Call it once per
- * connection, before reading `latency_rows` or the view `latency`, or
- * creating them (#CsPluginPassInfo.prepare).  The connection's thread.
+ * Registers the virtual-table module @module, which reads the rows of
+ * the result tables created with it (cs_plugin_result_table_new():
+ * NAME_rows), and two functions for tests: @module_decodes() and
+ * @module_read(), how many chunks the connection's tables of @module
+ * decoded so far and on how many rows their cursors stood.  Call it once
+ * per connection, from the pass's #CsPluginPassInfo.prepare, before
+ * creating or reading the tables.  The connection's thread.
  *
  * Returns: %FALSE with @error set on failure
  */
 gboolean
-cs_latency_rowtab_register (sqlite3  *db,
-                            GError  **error)
+cs_plugin_result_register (sqlite3     *db,
+                           const char  *module,
+                           GError     **error)
 {
+  g_autofree char *decodes = g_strdup_printf ("%s_decodes", module);
+  g_autofree char *read = g_strdup_printf ("%s_read", module);
   Conn *conn = g_new0 (Conn, 1);
 
+  g_return_val_if_fail (_cs_result_is_identifier (module), FALSE);
+
   /* The module owns @conn, and frees it when it fails. */
-  if (sqlite3_create_module_v2 (db, "cs_latency_rows", &rowtab_module, conn, g_free) != SQLITE_OK ||
-      sqlite3_create_function_v2 (db, "cs_latency_rows_decodes", 0, SQLITE_UTF8, conn,
+  if (sqlite3_create_module_v2 (db, module, &rowtab_module, conn, g_free) != SQLITE_OK ||
+      sqlite3_create_function_v2 (db, decodes, 0, SQLITE_UTF8, conn,
                                   decodes_func, NULL, NULL, NULL) != SQLITE_OK ||
-      sqlite3_create_function_v2 (db, "cs_latency_rows_read", 0, SQLITE_UTF8, conn,
+      sqlite3_create_function_v2 (db, read, 0, SQLITE_UTF8, conn,
                                   read_func, NULL, NULL, NULL) != SQLITE_OK)
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   _("Cannot read the latency pairs: %s"), sqlite3_errmsg (db));
+                   _("Cannot register the result tables %s: %s"), module, sqlite3_errmsg (db));
       return FALSE;
     }
   return TRUE;
