@@ -14,7 +14,8 @@
  *     as varints of differences (rows that come sorted by time cost a few
  *     bytes each), read through the virtual table NAME_rows (the fixed
  *     columns, then the optional ones): lookups by rowid, rowid ranges and
- *     ORDER BY rowid decode only the chunks they need.
+ *     ORDER BY rowid decode only the chunks they need, and so do
+ *     constraints on a column declared sorted.
  *   - Sorted orders of the rows (#CsPluginResultOrder): each row gives a
  *     record of a few numbers, sorted in bounded memory (runs of sorted
  *     records spill to a temporary file and are merged at the end), and
@@ -31,7 +32,8 @@
  * of 4096 rows, plus per order three runs of run_records records).  From
  * cs_plugin_result_table_new() to cs_plugin_result_table_finish() or
  * cs_plugin_result_table_free() the table's threads own the database
- * connection: the pass does not use it meanwhile.
+ * connection: the pass does not use it meanwhile (unless the table is
+ * written in the pass's thread: #CsPluginResultTableInfo.same_thread).
  *
  * Failures are #CS_PLUGIN_ERROR_FAILED (SQLite refused, a chunk is
  * damaged, a position is out of range), and #GFileError for the sorter's
@@ -139,6 +141,16 @@ typedef struct {
  * @run_records: records of an order sorted in memory before they spill to
  *   the temporary file (0: 524288); each order holds three such runs of
  *   n_fields × 8 bytes a record
+ * @sorted_column: (nullable): a fixed column whose values never fall from
+ *   a row to the next (a time, when rows come in time order):
+ *   cs_plugin_result_table_append() refuses a row that would, and
+ *   NAME_rows answers =, <, <=, >, >= on it by bisection (about log2 of the
+ *   chunks decoded) and takes ORDER BY it (with or without the rowid) as
+ *   its own order
+ * @same_thread: %TRUE: the table encodes, inserts and sorts in the caller's
+ *   thread, a chunk of rows at a time, so the caller may use the database
+ *   between appends (a pass that also writes tables of its own as it
+ *   goes); %FALSE: threads of the table do, while the pass goes on
  *
  * What cs_plugin_result_table_new() creates.  Only for the call: it is
  * copied (the strings too), except the orders' user data.
@@ -151,6 +163,8 @@ typedef struct {
   const CsPluginResultOrder *orders;
   guint n_orders;
   gsize run_records;
+  const char *sorted_column;
+  gboolean same_thread;
 } CsPluginResultTableInfo;
 
 gboolean             cs_plugin_result_register     (sqlite3                        *db,

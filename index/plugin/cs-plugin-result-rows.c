@@ -15,13 +15,15 @@
  * and the virtual table NAME_rows, created as
  *
  *   CREATE VIRTUAL TABLE NAME_rows USING MODULE(NAME_chunks, N_FIXED,
- *                                               COLUMN, ...)
+ *                                               SORTED, COLUMN, ...)
  *
  * (the module registered by cs_plugin_result_register() on every
  * connection that reads the pass database) shows them as the rows they
  * were, rowid = position + 1.  A constraint on the rowid (=, >, >=, <,
  * <=) and ORDER BY rowid (either way: max(rowid) reads only the last
- * chunk) are handled here; a lookup by rowid decodes one chunk, and the
+ * chunk) are handled here, and so are constraints on the sorted column
+ * (SORTED, its index among the fixed ones, or -1: a column whose values
+ * never fall from a row to the next), found by bisection; a lookup by rowid decodes one chunk, and the
  * table keeps the last four decoded.
  *
  * A chunk's blob: one byte, the number K of optional columns stored (0
@@ -52,7 +54,9 @@
  * order, and the order of the scan. */
 enum {
   IDX_EQ = 1 << 0, IDX_GT = 1 << 1, IDX_GE = 1 << 2, IDX_LT = 1 << 3, IDX_LE = 1 << 4,
+  IDX_MASK = (1 << 5) - 1,
   IDX_DESC = 1 << 5,
+  IDX_SORTED_SHIFT = 6,         /* the same five, on the sorted column */
 };
 
 /* Per connection: shared by its tables and the functions
@@ -79,6 +83,7 @@ typedef struct {
   char *chunks;                 /* the table of blobs */
   guint n_fixed;
   guint n_columns;              /* fixed and optional */
+  int sorted;                   /* the fixed column whose values never fall, or -1 */
   sqlite3_stmt *get;            /* the data of chunk ?1 */
   sqlite3_stmt *last;           /* the last chunk's number */
   Decoded *cache[N_CACHED];
@@ -291,7 +296,8 @@ _cs_result_is_identifier (const char *s)
 }
 
 /* argv: the module, the schema, the table, then the arguments: the
- * table of chunks, the number of fixed columns, the columns' names. */
+ * table of chunks, the number of fixed columns, the sorted column's
+ * index (-1: none), the columns' names. */
 static int
 rowtab_connect (sqlite3             *db,
                 void                *aux,
@@ -303,24 +309,27 @@ rowtab_connect (sqlite3             *db,
   g_autoptr(GString) schema = g_string_new ("CREATE TABLE x(");
   RowTab *tab;
   guint64 n_fixed = 0;
-  int n_columns = argc - 5;
+  gint64 sorted = -1;
+  int n_columns = argc - 6;
   int rc;
 
-  if (argc < 6 || !_cs_result_is_identifier (argv[3]) ||
+  if (argc < 7 || !_cs_result_is_identifier (argv[3]) ||
       !g_ascii_string_to_unsigned (argv[4], 10, 1, CS_PLUGIN_RESULT_MAX_FIXED, &n_fixed, NULL) ||
+      !g_ascii_string_to_signed (argv[5], 10, -1, (gint64) n_fixed - 1, &sorted, NULL) ||
       n_columns < (int) n_fixed || n_columns > (int) n_fixed + MAX_KEYS)
     {
-      *error = sqlite3_mprintf ("%s: expected (CHUNKS_TABLE, N_FIXED, COLUMN, ...)", argv[0]);
+      *error = sqlite3_mprintf ("%s: expected (CHUNKS_TABLE, N_FIXED, SORTED, COLUMN, ...)",
+                                argv[0]);
       return SQLITE_ERROR;
     }
   for (int i = 0; i < n_columns; i++)
     {
-      if (!_cs_result_is_identifier (argv[5 + i]))
+      if (!_cs_result_is_identifier (argv[6 + i]))
         {
-          *error = sqlite3_mprintf ("%s: %s is not a column name", argv[0], argv[5 + i]);
+          *error = sqlite3_mprintf ("%s: %s is not a column name", argv[0], argv[6 + i]);
           return SQLITE_ERROR;
         }
-      g_string_append_printf (schema, "%s%s INTEGER", i > 0 ? ", " : "", argv[5 + i]);
+      g_string_append_printf (schema, "%s%s INTEGER", i > 0 ? ", " : "", argv[6 + i]);
     }
   g_string_append_c (schema, ')');
   if ((rc = sqlite3_declare_vtab (db, schema->str)) != SQLITE_OK)
@@ -333,6 +342,7 @@ rowtab_connect (sqlite3             *db,
   tab->chunks = g_strdup (argv[3]);
   tab->n_fixed = (guint) n_fixed;
   tab->n_columns = (guint) n_columns;
+  tab->sorted = (int) sorted;
   *out = &tab->base;
   return SQLITE_OK;
 }
@@ -352,9 +362,15 @@ rowtab_disconnect (sqlite3_vtab *vtab)
   return SQLITE_OK;
 }
 
-static int
-rowtab_best_index (sqlite3_vtab       *vtab,
-                   sqlite3_index_info *info)
+/* Picks the usable constraints on column @column (-1: the rowid), at most
+ * one lower and one upper bound (SQLite checks every constraint again:
+ * omit stays 0, so any of them will do), sets their flags, shifted by
+ * @shift, in idxNum and their arguments after *@argv_index. */
+static void
+pick_constraints (sqlite3_index_info *info,
+                  int                 column,
+                  guint               shift,
+                  int                *argv_index)
 {
   static const struct { guchar op; int flag; } ops[] = {
     { SQLITE_INDEX_CONSTRAINT_EQ, IDX_EQ }, { SQLITE_INDEX_CONSTRAINT_GT, IDX_GT },
@@ -362,19 +378,15 @@ rowtab_best_index (sqlite3_vtab       *vtab,
     { SQLITE_INDEX_CONSTRAINT_LE, IDX_LE },
   };
   int which[G_N_ELEMENTS (ops)];
-  int argv_index = 0;
 
-  info->idxNum = 0;
   for (guint k = 0; k < G_N_ELEMENTS (ops); k++)
     {
       which[k] = -1;
       for (int i = 0; i < info->nConstraint; i++)
-        if (info->aConstraint[i].usable && info->aConstraint[i].iColumn == -1 &&
+        if (info->aConstraint[i].usable && info->aConstraint[i].iColumn == column &&
             info->aConstraint[i].op == ops[k].op)
           which[k] = i;
     }
-  /* At most one lower and one upper bound: SQLite checks every
-   * constraint again (omit stays 0), so any of them will do. */
   if (which[1] >= 0 && which[2] >= 0)
     which[2] = -1;
   if (which[3] >= 0 && which[4] >= 0)
@@ -382,21 +394,38 @@ rowtab_best_index (sqlite3_vtab       *vtab,
   for (guint k = 0; k < G_N_ELEMENTS (ops); k++)
     if (which[k] >= 0)
       {
-        info->aConstraintUsage[which[k]].argvIndex = ++argv_index;
-        info->idxNum |= ops[k].flag;
+        info->aConstraintUsage[which[k]].argvIndex = ++*argv_index;
+        info->idxNum |= ops[k].flag << shift;
       }
+}
+
+static int
+rowtab_best_index (sqlite3_vtab       *vtab,
+                   sqlite3_index_info *info)
+{
+  RowTab *tab = (RowTab *) vtab;
+  int argv_index = 0;
+  int bounds;
+  gboolean ordered = info->nOrderBy > 0;
+
+  info->idxNum = 0;
+  pick_constraints (info, -1, 0, &argv_index);
+  if (tab->sorted >= 0)
+    pick_constraints (info, tab->sorted, IDX_SORTED_SHIFT, &argv_index);
+  /* The sorted column's bounds are rowid bounds once bisected. */
+  bounds = (info->idxNum | info->idxNum >> IDX_SORTED_SHIFT) & IDX_MASK;
   if (info->idxNum & IDX_EQ)
     {
       info->estimatedCost = 1;
       info->estimatedRows = 1;
       info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
     }
-  else if ((info->idxNum & (IDX_GT | IDX_GE)) && (info->idxNum & (IDX_LT | IDX_LE)))
+  else if ((bounds & (IDX_EQ | IDX_GT | IDX_GE)) && (bounds & (IDX_EQ | IDX_LT | IDX_LE)))
     {
       info->estimatedCost = 1e3;
       info->estimatedRows = 1000;
     }
-  else if (info->idxNum != 0)
+  else if (bounds != 0)
     {
       info->estimatedCost = 1e5;
       info->estimatedRows = 100000;
@@ -406,7 +435,14 @@ rowtab_best_index (sqlite3_vtab       *vtab,
       info->estimatedCost = 1e7;
       info->estimatedRows = 1000000;
     }
-  if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == -1)
+  /* Rows come by rowid, so also by the sorted column: an ORDER BY of
+   * those, all one way, is the scan's order. */
+  for (int i = 0; i < info->nOrderBy; i++)
+    if ((info->aOrderBy[i].iColumn != -1 &&
+         (tab->sorted < 0 || info->aOrderBy[i].iColumn != tab->sorted)) ||
+        info->aOrderBy[i].desc != info->aOrderBy[0].desc)
+      ordered = FALSE;
+  if (ordered)
     {
       info->orderByConsumed = 1;
       if (info->aOrderBy[0].desc)
@@ -517,6 +553,39 @@ settle (RowCursor *c)
   return SQLITE_OK;
 }
 
+/* The first position whose sorted value is above @x (@strict) or at or
+ * above it, in [0, @n], by bisection: about log2(n / CHUNK) + 1 chunks
+ * decoded. */
+static int
+sorted_bound (RowTab *tab,
+              gint64  n,
+              gint64  x,
+              gboolean strict,
+              gint64 *position)
+{
+  guint n_main = tab->n_fixed + 1;
+  gint64 lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gint64 mid = lo + (hi - lo) / 2, v;
+      const Decoded *d = NULL;
+      int rc = fetch (tab, mid / CHUNK, &d);
+
+      if (rc != SQLITE_OK)
+        return rc;
+      if (d == NULL || (guint) (mid % CHUNK) >= d->n)
+        return SQLITE_CORRUPT;
+      v = d->main[(mid % CHUNK) * n_main + (guint) tab->sorted];
+      if (strict ? v <= x : v < x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *position = lo;
+  return SQLITE_OK;
+}
+
 static int
 rowtab_filter (sqlite3_vtab_cursor  *cursor,
                int                   idx_num,
@@ -526,24 +595,47 @@ rowtab_filter (sqlite3_vtab_cursor  *cursor,
 {
   static const int flags[] = { IDX_EQ, IDX_GT, IDX_GE, IDX_LT, IDX_LE };
   RowCursor *c = (RowCursor *) cursor;
+  RowTab *tab = tab_of (c);
   gint64 lo = 1, hi = G_MAXINT64;       /* rowids, inclusive */
+  gint64 v_lo = G_MININT64, v_hi = G_MAXINT64;  /* sorted values, inclusive */
+  gint64 n = -1;
   int arg = 0;
+  int rc;
 
   for (guint k = 0; k < G_N_ELEMENTS (flags); k++)
     if ((idx_num & flags[k]) && arg < argc)
       narrow (argv[arg++], flags[k], &lo, &hi);
+  for (guint k = 0; k < G_N_ELEMENTS (flags); k++)
+    if ((idx_num & (flags[k] << IDX_SORTED_SHIFT)) && arg < argc)
+      narrow (argv[arg++], flags[k], &v_lo, &v_hi);
   lo = MAX (lo, 1);
   c->d = NULL;
   c->eof = TRUE;
+  if (v_lo > v_hi)
+    return SQLITE_OK;
+  if ((v_lo != G_MININT64 || v_hi != G_MAXINT64 || (idx_num & IDX_DESC)) &&
+      (rc = count_rows (tab, &n)) != SQLITE_OK)
+    return rc;
+  if (v_lo != G_MININT64)
+    {
+      gint64 first;
+
+      if ((rc = sorted_bound (tab, n, v_lo, FALSE, &first)) != SQLITE_OK)
+        return rc;
+      lo = MAX (lo, first + 1);
+    }
+  if (v_hi != G_MAXINT64)
+    {
+      gint64 past;
+
+      if ((rc = sorted_bound (tab, n, v_hi, TRUE, &past)) != SQLITE_OK)
+        return rc;
+      hi = MIN (hi, past);
+    }
   if (lo > hi)
     return SQLITE_OK;
   if (idx_num & IDX_DESC)
     {
-      gint64 n;
-      int rc = count_rows (tab_of (c), &n);
-
-      if (rc != SQLITE_OK)
-        return rc;
       c->dir = -1;
       c->pos = MIN (hi, n) - 1;
       c->stop = lo - 1;

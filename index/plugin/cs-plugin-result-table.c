@@ -89,6 +89,10 @@ struct _CsPluginResultTable
   sqlite3 *db;
   char *name;
   guint n_fixed, n_optional, stride;
+  gboolean same_thread;         /* no stage threads: the caller's works */
+  int sorted;                   /* the fixed column that never falls, or -1 */
+  char *sorted_name;
+  gint64 last_sorted;           /* its value in the last row */
   guint n_orders;
   Order_ orders[CS_PLUGIN_RESULT_MAX_ORDERS];
   /* Into NAME_chunks (STAGE_ROWS): a chunk's rows, encoded. */
@@ -200,6 +204,20 @@ stage_thread (gpointer data)
   return NULL;
 }
 
+/* Works a full chunk with every stage in the caller's thread (a table
+ * written in the same thread), then empties it for the next rows. */
+static gboolean
+work_here (CsPluginResultTable  *self,
+           Chunk                *chunk,
+           GError              **error)
+{
+  for (guint i = 0; i < self->n_stages; i++)
+    if (!self->stages[i].work (self, &self->stages[i], chunk, error))
+      return FALSE;
+  chunk->n = 0;
+  return TRUE;
+}
+
 /* Hands a full chunk to every stage. */
 static void
 dispatch (CsPluginResultTable *self,
@@ -286,8 +304,9 @@ schema_sql (CsPluginResultTable           *self,
 
   g_string_append_printf (sql,
                           "CREATE TABLE %s_chunks (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);"
-                          "CREATE VIRTUAL TABLE %s_rows USING %s(%s_chunks, %u",
-                          self->name, self->name, info->module, self->name, self->n_fixed);
+                          "CREATE VIRTUAL TABLE %s_rows USING %s(%s_chunks, %u, %d",
+                          self->name, self->name, info->module, self->name, self->n_fixed,
+                          self->sorted);
   for (guint c = 0; info->columns[c] != NULL; c++)
     g_string_append_printf (sql, ", %s", info->columns[c]);
   g_string_append (sql, ");");
@@ -342,6 +361,13 @@ cs_plugin_result_table_new (sqlite3                        *db,
   self->n_optional = info->n_optional;
   self->n_fixed = g_strv_length ((char **) info->columns) - info->n_optional;
   self->stride = self->n_fixed + 1 + self->n_optional;
+  self->sorted = -1;
+  self->last_sorted = G_MININT64;
+  for (guint c = 0; info->sorted_column != NULL && c < self->n_fixed; c++)
+    if (g_strcmp0 (info->columns[c], info->sorted_column) == 0)
+      self->sorted = (int) c;
+  g_return_val_if_fail (info->sorted_column == NULL || self->sorted >= 0, NULL);
+  self->sorted_name = g_strdup (info->sorted_column);
   self->n_orders = info->n_orders;
   for (guint i = 0; i < info->n_orders; i++)
     {
@@ -398,7 +424,8 @@ cs_plugin_result_table_new (sqlite3                        *db,
       self->stages[i].writer = self;
       self->stages[i].in = g_async_queue_new ();
     }
-  for (guint i = 0; i < self->n_stages; i++)
+  self->same_thread = info->same_thread;
+  for (guint i = 0; !self->same_thread && i < self->n_stages; i++)
     self->stages[i].thread = g_thread_new ("cs-result-table", stage_thread, &self->stages[i]);
   return g_steal_pointer (&self);
 }
@@ -411,7 +438,7 @@ cs_plugin_result_table_new (sqlite3                        *db,
  * @n_values: from the number of fixed columns to that of all columns: the
  *   optional columns past @n_values are NULL in NAME_rows
  * @error: %CS_PLUGIN_ERROR_FAILED (or a #GFileError of the sorters) when a
- *   thread could not write earlier rows
+ *   thread could not write earlier rows, or the sorted column would fall
  *
  * Queues a row at the next position (its rowid in NAME_rows is the
  * position + 1).  Usually returns at once; waits when the table's threads
@@ -431,6 +458,19 @@ cs_plugin_result_table_append (CsPluginResultTable  *self,
   g_return_val_if_fail (n_values >= self->n_fixed && n_values <= self->n_fixed + self->n_optional,
                         FALSE);
 
+  if (self->sorted >= 0)
+    {
+      if (values[self->sorted] < self->last_sorted)
+        {
+          g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                       _("Cannot write the result table %s: %s falls from %" G_GINT64_FORMAT
+                         " to %" G_GINT64_FORMAT " at row %" G_GINT64_FORMAT),
+                       self->name, self->sorted_name, self->last_sorted, values[self->sorted],
+                       self->n_rows + 1);
+          return FALSE;
+        }
+      self->last_sorted = values[self->sorted];
+    }
   row = c->v + (gsize) c->n * self->stride;
   if (c->n == 0)
     c->first = self->n_rows;
@@ -444,6 +484,8 @@ cs_plugin_result_table_append (CsPluginResultTable  *self,
   self->n_rows++;
   if (c->n < CHUNK_ROWS)
     return TRUE;
+  if (self->same_thread)
+    return work_here (self, c, error);
   if (g_atomic_int_get (&self->failed))
     {
       /* The stages' errors are read once they are joined. */
@@ -734,6 +776,9 @@ gboolean
 cs_plugin_result_table_finish (CsPluginResultTable  *self,
                                GError              **error)
 {
+  if (self->same_thread)
+    return (self->chunk->n == 0 || work_here (self, self->chunk, error)) &&
+           write_orders (self, error);
   if (self->chunk->n > 0)
     {
       dispatch (self, self->chunk);
@@ -799,5 +844,6 @@ cs_plugin_result_table_free (CsPluginResultTable *self)
       g_free (o->group_column);
     }
   g_free (self->name);
+  g_free (self->sorted_name);
   g_free (self);
 }

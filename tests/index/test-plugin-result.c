@@ -9,8 +9,10 @@
  * The table must read back the rows through SQL (rowid lookups decoding
  * one chunk), the orders must equal the same records sorted in memory,
  * the spans must cover each group once, the bisection must find the
- * first position of a value, and damage must fail with
- * CS_PLUGIN_ERROR_FAILED, not crash.
+ * first position of a value (in an order, and in the rows on their sorted
+ * column ts), and damage must fail with CS_PLUGIN_ERROR_FAILED, not crash.
+ * The rows and orders are checked written by the table's threads and in
+ * the caller's thread.
  */
 #include "config.h"
 
@@ -113,6 +115,8 @@ fixture_set_up (Fixture       *f,
     .module = "cs_test_rows", .name = "ev", .columns = columns, .n_optional = 1,
     .orders = orders, .n_orders = G_N_ELEMENTS (orders),
     .run_records = 1000,        /* many runs to merge */
+    .sorted_column = "ts",      /* the event list is in time order */
+    .same_thread = data != NULL,
   };
   g_autoptr(CsDocument) doc = cs_test_load ("funcgraph-v7.dat");
   g_autoptr(CsEventList) list = cs_event_list_new (doc, NULL);
@@ -306,6 +310,71 @@ test_orders (Fixture       *f,
   }
 }
 
+/* Time ranges of ev_rows on its sorted column ts: the rows of the range,
+ * found by bisection (few chunks decoded), and the last row before it. */
+static void
+test_sorted (Fixture       *f,
+             gconstpointer  data)
+{
+  const gint64 *rows = (const gint64 *) f->rows->data;
+  gint64 first_ts = rows[R_TS], last_ts = rows[(f->rows->len - 1) * R_N + R_TS];
+
+  for (guint k = 0; k <= 16; k++)
+    {
+      gint64 begin = first_ts + (last_ts - first_ts) / 16 * k;
+      gint64 end = begin + (last_ts - first_ts) / 40;
+      gint64 want_first = 0, want_n = 0, want_before = 0, before;
+      g_autofree char *range = g_strdup_printf ("SELECT ifnull(min(rowid), 0) * 1000000 + count(*)"
+                                                " FROM ev_rows WHERE ts >= %" G_GINT64_FORMAT
+                                                " AND ts < %" G_GINT64_FORMAT, begin, end);
+      g_autofree char *last = g_strdup_printf ("SELECT ifnull((SELECT rowid FROM ev_rows"
+                                               " WHERE ts < %" G_GINT64_FORMAT
+                                               " ORDER BY rowid DESC LIMIT 1), 0)", begin);
+
+      for (guint r = 0; r < f->rows->len; r++)
+        {
+          gint64 ts = rows[r * R_N + R_TS];
+
+          if (ts >= begin && ts < end && want_n++ == 0)
+            want_first = r + 1;
+          if (ts < begin)
+            want_before = r + 1;
+        }
+      before = query_int (f->db, "SELECT cs_test_rows_decodes()");
+      g_assert_cmpint (query_int (f->db, range), ==, want_first * 1000000 + want_n);
+      g_assert_cmpint (query_int (f->db, last), ==, want_before);
+      /* Two bisections and the rows read, not a scan of every chunk. */
+      g_assert_cmpint (query_int (f->db, "SELECT cs_test_rows_decodes()") - before, <,
+                       2 * (g_bit_storage (f->rows->len / CS_PLUGIN_RESULT_ROWS_PER_CHUNK) + 2) + 2 +
+                       want_n / CS_PLUGIN_RESULT_ROWS_PER_CHUNK + 4);
+    }
+}
+
+/* A row whose sorted column falls is refused. */
+static void
+test_sorted_falls (void)
+{
+  static const char * const columns[] = { "ts", "v", NULL };
+  const CsPluginResultTableInfo info = {
+    .module = "cs_test_rows", .name = "t", .columns = columns, .sorted_column = "ts",
+  };
+  g_autoptr(CsPluginResultTable) table = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 rows[3][2] = { { 10, 1 }, { 10, 2 }, { 9, 3 } };
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (":memory:", &db), ==, SQLITE_OK);
+  g_assert_true (cs_plugin_result_register (db, "cs_test_rows", &error));
+  table = cs_plugin_result_table_new (db, &info, &error);
+  g_assert_no_error (error);
+  g_assert_true (cs_plugin_result_table_append (table, rows[0], 2, &error));
+  g_assert_true (cs_plugin_result_table_append (table, rows[1], 2, &error));
+  g_assert_false (cs_plugin_result_table_append (table, rows[2], 2, &error));
+  g_assert_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED);
+  g_clear_pointer (&table, cs_plugin_result_table_free);
+  sqlite3_close (db);
+}
+
 static void
 test_damaged (Fixture       *f,
               gconstpointer  data)
@@ -342,6 +411,13 @@ main (int argc, char **argv)
               fixture_set_up, test_rows, fixture_tear_down);
   g_test_add ("/cs/plugin/CsPluginResultTable/orders", Fixture, NULL,
               fixture_set_up, test_orders, fixture_tear_down);
+  g_test_add ("/cs/plugin/CsPluginResultTable/rows-same-thread", Fixture, "same thread",
+              fixture_set_up, test_rows, fixture_tear_down);
+  g_test_add ("/cs/plugin/CsPluginResultTable/orders-same-thread", Fixture, "same thread",
+              fixture_set_up, test_orders, fixture_tear_down);
+  g_test_add ("/cs/plugin/CsPluginResultTable/sorted", Fixture, NULL,
+              fixture_set_up, test_sorted, fixture_tear_down);
+  g_test_add_func ("/cs/plugin/CsPluginResultTable/sorted-falls", test_sorted_falls);
   g_test_add ("/cs/plugin/CsPluginResultTable/damaged", Fixture, NULL,
               fixture_set_up, test_damaged, fixture_tear_down);
   return g_test_run ();
