@@ -335,10 +335,11 @@ schema_sql (CsPluginResultTable           *self,
  *   name is taken)
  *
  * Creates the tables @info names (NAME_chunks, NAME_rows and each order's,
- * see #CsPluginResultTableInfo) and starts the threads that write them.
- * From now until cs_plugin_result_table_finish() or
- * cs_plugin_result_table_free(), the caller does not use @db.  The pass's
- * thread; the table is then used from that thread only.
+ * see #CsPluginResultTableInfo) and starts the threads that write them
+ * (none when #CsPluginResultTableInfo.same_thread is set).  From now until
+ * cs_plugin_result_table_finish() or cs_plugin_result_table_free(), the
+ * caller does not use @db, unless the table is written in its thread.
+ * The pass's thread; the table is then used from that thread only.
  *
  * Returns: (transfer full) (nullable): the table, or %NULL with @error
  *   set; free with cs_plugin_result_table_free()
