@@ -76,6 +76,10 @@ typedef struct {
   char *name;
   guint n_fields;
   guint descending;
+  guint n_desc;                 /* the descending numbers, for the stages */
+  guint desc_fields[CS_PLUGIN_RESULT_MAX_FIELDS];
+  gint64 stored_sign[CS_PLUGIN_RESULT_MAX_STORED];      /* -1: stored negated in the sorter */
+  gint64 group_sign;
   guint n_stored;
   char *stored[CS_PLUGIN_RESULT_MAX_STORED];
   guint stored_fields[CS_PLUGIN_RESULT_MAX_STORED];
@@ -174,9 +178,8 @@ work_order (CsPluginResultTable  *self,
       gint64 record[CS_PLUGIN_RESULT_MAX_FIELDS];
 
       o->record_func (chunk->v + (gsize) r * self->stride, chunk->first + r, record, o->user_data);
-      for (guint f = 0; f < o->n_fields; f++)
-        if (o->descending & (1u << f))
-          record[f] = -record[f];
+      for (guint k = 0; k < o->n_desc; k++)
+        record[o->desc_fields[k]] = -record[o->desc_fields[k]];
       if (!_cs_result_sorter_add (stage->sorter, record, error))
         return FALSE;
     }
@@ -378,11 +381,16 @@ cs_plugin_result_table_new (sqlite3                        *db,
       o->name = g_strdup (from->name);
       o->n_fields = from->n_fields;
       o->descending = from->descending;
+      for (guint f = 0; f < from->n_fields; f++)
+        if (from->descending & (1u << f))
+          o->desc_fields[o->n_desc++] = f;
+      o->group_sign = from->descending & 1 ? -1 : 1;
       o->n_stored = g_strv_length ((char **) from->stored);
       for (guint c = 0; c < o->n_stored; c++)
         {
           o->stored[c] = g_strdup (from->stored[c]);
           o->stored_fields[c] = from->stored_fields[c];
+          o->stored_sign[c] = from->descending & (1u << from->stored_fields[c]) ? -1 : 1;
         }
       o->group_column = g_strdup (from->group_column);
       o->record_func = from->record_func;
@@ -475,12 +483,15 @@ cs_plugin_result_table_append (CsPluginResultTable  *self,
   row = c->v + (gsize) c->n * self->stride;
   if (c->n == 0)
     c->first = self->n_rows;
-  memcpy (row, values, self->n_fixed * sizeof (gint64));
+  /* A few numbers: loops cost less than calls to memcpy(). */
+  for (guint i = 0; i < self->n_fixed; i++)
+    row[i] = values[i];
   row[self->n_fixed] = n_values - self->n_fixed;
-  memcpy (row + self->n_fixed + 1, values + self->n_fixed,
-          (n_values - self->n_fixed) * sizeof (gint64));
+  for (guint i = self->n_fixed; i < n_values; i++)
+    row[i + 1] = values[i];
   /* The values a row lacks encode as 0 (cs-plugin-result-rows.c). */
-  memset (row + 1 + n_values, 0, (self->stride - 1 - n_values) * sizeof (gint64));
+  for (guint i = n_values + 1; i < self->stride; i++)
+    row[i] = 0;
   c->n++;
   self->n_rows++;
   if (c->n < CHUNK_ROWS)
@@ -583,7 +594,7 @@ write_record (const gint64  *record,
 
   if (o->group_column != NULL)
     {
-      gint64 group = o->descending & 1 ? -record[0] : record[0];
+      gint64 group = record[0] * o->group_sign;
 
       if (merge_position (m) > m->lo && group != m->group)
         {
@@ -594,11 +605,7 @@ write_record (const gint64  *record,
     }
   p = m->piece;
   for (guint c = 0; c < o->n_stored; c++)
-    {
-      guint f = o->stored_fields[c];
-
-      p->col[c][p->n] = o->descending & (1u << f) ? -record[f] : record[f];
-    }
+    p->col[c][p->n] = record[o->stored_fields[c]] * o->stored_sign[c];
   return ++p->n < CS_PLUGIN_RESULT_ORDER_CHUNK || merge_flush (m, error);
 }
 
