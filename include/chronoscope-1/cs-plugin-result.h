@@ -82,8 +82,9 @@ typedef struct _CsPluginResultColumn CsPluginResultColumn;
  * @user_data: #CsPluginResultOrder.user_data
  *
  * Makes a row's record of an order.  Called once per row, in the row's
- * order, from a thread of the table (one per order): it must not touch
- * the pass's state unless that is read-only.
+ * order, from a thread of the table (one per order; the pass's own when
+ * the table is written in the same thread): it must not touch the pass's
+ * state unless that is read-only.
  */
 typedef void (*CsPluginResultRecordFunc) (const gint64 *row,
                                           gint64        position,
