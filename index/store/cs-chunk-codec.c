@@ -335,3 +335,108 @@ cs_chunk_decode (const guint8            *data,
 {
   return cs_chunk_decode_columns (data, size, n_rows, n_columns, n_columns, modes, columns, error);
 }
+
+/**
+ * cs_chunk_encode_records:
+ * @values: (array): @n_records × @n_fields numbers, record after record
+ * @n_records: how many records
+ * @n_fields: numbers per record, 1 to %CS_CHUNK_MAX_RECORD_FIELDS
+ * @out: where the bytes go: room for @n_records × @n_fields ×
+ *   %CS_CHUNK_VARINT_MAX_BYTES
+ *
+ * Encodes records as varints of differences (see the header).  Any
+ * thread.
+ *
+ * Returns: the bytes written to @out
+ */
+gsize
+cs_chunk_encode_records (const gint64 *values,
+                         gsize         n_records,
+                         guint         n_fields,
+                         guint8       *out)
+{
+  return cs_chunk_encode_records_strided (values, n_records, n_fields, n_fields, out);
+}
+
+/**
+ * cs_chunk_encode_records_strided:
+ * @values: (array): the first number of the first record
+ * @n_records: how many records
+ * @n_fields: numbers per record encoded, 1 to %CS_CHUNK_MAX_RECORD_FIELDS:
+ *   the first @n_fields of each record
+ * @stride: numbers from one record to the next in @values, at least
+ *   @n_fields
+ * @out: where the bytes go: room for @n_records × @n_fields ×
+ *   %CS_CHUNK_VARINT_MAX_BYTES
+ *
+ * Like cs_chunk_encode_records(), for records that hold more numbers
+ * than are encoded (a few columns of a wider row); the bytes decode with
+ * cs_chunk_decode_records() into records of @n_fields numbers.
+ *
+ * Returns: the bytes written to @out
+ */
+gsize
+cs_chunk_encode_records_strided (const gint64 *values,
+                                 gsize         n_records,
+                                 guint         n_fields,
+                                 guint         stride,
+                                 guint8       *out)
+{
+  gint64 prev[CS_CHUNK_MAX_RECORD_FIELDS] = { 0 };
+  guint8 *p = out;
+
+  g_return_val_if_fail (n_fields >= 1 && n_fields <= CS_CHUNK_MAX_RECORD_FIELDS &&
+                        stride >= n_fields, 0);
+
+  for (gsize r = 0; r < n_records; r++, values += stride)
+    for (guint f = 0; f < n_fields; f++)
+      {
+        p = put_varint (p, zigzag ((gint64) ((guint64) values[f] - (guint64) prev[f])));
+        prev[f] = values[f];
+      }
+  return (gsize) (p - out);
+}
+
+/**
+ * cs_chunk_decode_records:
+ * @in: (array length=len): bytes cs_chunk_encode_records() wrote
+ * @len: their count
+ * @max_records: room in @values, in records
+ * @n_fields: numbers per record, as encoded (1 to
+ *   %CS_CHUNK_MAX_RECORD_FIELDS)
+ * @values: (out) (array): where the records go
+ *
+ * Decodes every record of @in.  Any thread.
+ *
+ * Returns: the records decoded, or -1 when @in is not whole records of
+ *   varints or holds more than @max_records
+ */
+gssize
+cs_chunk_decode_records (const guint8 *in,
+                         gsize         len,
+                         gsize         max_records,
+                         guint         n_fields,
+                         gint64       *values)
+{
+  const guint8 *end = in + len;
+  gint64 prev[CS_CHUNK_MAX_RECORD_FIELDS] = { 0 };
+  gsize r;
+
+  g_return_val_if_fail (n_fields >= 1 && n_fields <= CS_CHUNK_MAX_RECORD_FIELDS, -1);
+
+  for (r = 0; in < end; r++, values += n_fields)
+    {
+      if (r == max_records || r > G_MAXSSIZE - 1)
+        return -1;
+      for (guint f = 0; f < n_fields; f++)
+        {
+          guint64 v;
+
+          if (!get_varint (&in, end, &v))
+            return -1;
+          prev[f] = (gint64) ((guint64) prev[f] + (guint64) unzigzag (v));
+          values[f] = prev[f];
+        }
+    }
+  return (gssize) r;
+}

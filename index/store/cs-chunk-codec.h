@@ -11,6 +11,13 @@
  * column is written as zigzag varints, either of the values themselves or of
  * their differences to the previous row (the caller chooses per column).
  * The encoded bytes may then be compressed with zstd when that pays.
+ *
+ * Records (cs_chunk_encode_records()) are the row-major twin, for numbers
+ * that come sorted: each number of a record is the zigzag varint of its
+ * difference to the same number of the record before (the first record's
+ * from 0), record after record, with no header.  The plugins' result
+ * tables (index/plugin/cs-plugin-result-*.c) store their rows, sorted
+ * orders and the runs of their external sorts this way.
  */
 #pragma once
 
@@ -54,5 +61,25 @@ gboolean  cs_chunk_decode_columns (const guint8            *data,
                                    const CsChunkColumnMode *modes,
                                    gint64 * const          *columns,
                                    GError                 **error);
+
+/* The largest varint is 10 bytes (64 bits in groups of 7). */
+#define CS_CHUNK_VARINT_MAX_BYTES 10
+/* Numbers per record of cs_chunk_encode_records(). */
+#define CS_CHUNK_MAX_RECORD_FIELDS 8
+
+gsize  cs_chunk_encode_records         (const gint64 *values,
+                                        gsize         n_records,
+                                        guint         n_fields,
+                                        guint8       *out);
+gsize  cs_chunk_encode_records_strided (const gint64 *values,
+                                        gsize         n_records,
+                                        guint         n_fields,
+                                        guint         stride,
+                                        guint8       *out);
+gssize cs_chunk_decode_records         (const guint8 *in,
+                                        gsize         len,
+                                        gsize         max_records,
+                                        guint         n_fields,
+                                        gint64       *values);
 
 G_END_DECLS

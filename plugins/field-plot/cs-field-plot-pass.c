@@ -5,8 +5,12 @@
  *
  * For one key (cs-field-plot-key.h) the pass "values" writes, into its own
  * database:
- *   points (ts, seq, cpu, pid, value): every value, in time order (seq
- *     breaks ties in the order the events came);
+ *   points_rows (ts, cpu, pid, value): every value, in time order (the
+ *     rowid breaks ties in the order the events came), a result table of
+ *     the plugin API (cs-plugin-result.h) sorted by ts: one blob per 512
+ *     values instead of a row each, a time range found by bisection;
+ *     points_chunks holds its blobs, and the view points (ts, seq, cpu,
+ *     pid, value) shows it as the table it was (seq = rowid - 1);
  *   buckets (level, idx, n, min_value, max_value, last_ts, last_value):
  *     a pyramid of time buckets, bucket idx of level L covering
  *     [origin + idx * 2^L, origin + (idx + 1) * 2^L) ns, empty buckets
@@ -38,7 +42,7 @@ typedef struct {
 typedef struct {
   sqlite3 *db;
   CsFieldPlotKey key;
-  sqlite3_stmt *insert_point;
+  CsPluginResultTable *points;
   sqlite3_stmt *insert_bucket;
   gint64 origin_ns;
   guint min_level;
@@ -81,16 +85,34 @@ values_free (gpointer data)
 
   if (st == NULL)
     return;
-  sqlite3_finalize (st->insert_point);
+  cs_plugin_result_table_free (st->points);
   sqlite3_finalize (st->insert_bucket);
   _cs_field_plot_key_clear (&st->key);
   g_free (st);
+}
+
+/* The module of points_rows, on every connection to the pass's database. */
+static gboolean
+values_prepare (sqlite3  *db,
+                GError  **error)
+{
+  return cs_plugin_result_register (db, CS_FIELD_PLOT_POINTS_MODULE, error);
 }
 
 static gpointer
 values_begin (CsPluginPass  *pass,
               GError       **error)
 {
+  static const char * const columns[] = { "ts", "cpu", "pid", "value", NULL };
+  /* Written in the pass's thread: the buckets go into the database as
+   * the values come. */
+  const CsPluginResultTableInfo points = {
+    .module = CS_FIELD_PLOT_POINTS_MODULE,
+    .name = "points",
+    .columns = columns,
+    .sorted_column = "ts",
+    .same_thread = TRUE,
+  };
   CsPluginDocument *document = cs_plugin_pass_get_document (pass);
   PassState *st = g_new0 (PassState, 1);
   gint64 first = cs_plugin_document_get_first_ns (document);
@@ -113,20 +135,26 @@ values_begin (CsPluginPass  *pass,
   st->max_value = G_MININT64;
 
   if (sqlite3_exec (st->db,
-                    "CREATE TABLE points (ts INTEGER NOT NULL, seq INTEGER NOT NULL,"
-                    "  cpu INTEGER, pid INTEGER, value INTEGER, PRIMARY KEY (ts, seq))"
-                    "  WITHOUT ROWID;"
                     "CREATE TABLE buckets (level INTEGER, idx INTEGER, n INTEGER,"
                     "  min_value INTEGER, max_value INTEGER, last_ts INTEGER, last_value INTEGER,"
                     "  PRIMARY KEY (level, idx)) WITHOUT ROWID;"
                     "CREATE TABLE series (name TEXT PRIMARY KEY, value INTEGER) WITHOUT ROWID;",
                     NULL, NULL, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (st->db, "INSERT INTO points VALUES (?1, ?2, ?3, ?4, ?5)", -1,
-                          &st->insert_point, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (st->db, "INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
                           &st->insert_bucket, NULL) != SQLITE_OK)
     {
       sql_failed (st->db, _("Cannot create the field plot's tables"), error);
+      values_free (st);
+      return NULL;
+    }
+  st->points = cs_plugin_result_table_new (st->db, &points, error);
+  if (st->points == NULL ||
+      sqlite3_exec (st->db,
+                    "CREATE VIEW points AS SELECT ts, rowid - 1 AS seq, cpu, pid, value"
+                    " FROM points_rows;", NULL, NULL, NULL) != SQLITE_OK)
+    {
+      if (st->points != NULL)
+        sql_failed (st->db, _("Cannot create the field plot's tables"), error);
       values_free (st);
       return NULL;
     }
@@ -164,21 +192,17 @@ values_event (gpointer              data,
 {
   PassState *st = data;
   gint64 value, rel;
-  int rc;
 
   if (!_cs_field_plot_key_matches (&st->key, event) ||
       !cs_plugin_event_get_int (event, st->key.field, &value))
     return TRUE;
 
-  sqlite3_bind_int64 (st->insert_point, 1, event->ts_ns);
-  sqlite3_bind_int64 (st->insert_point, 2, st->n_points);
-  sqlite3_bind_int (st->insert_point, 3, event->cpu);
-  sqlite3_bind_int (st->insert_point, 4, event->pid);
-  sqlite3_bind_int64 (st->insert_point, 5, value);
-  rc = sqlite3_step (st->insert_point);
-  sqlite3_reset (st->insert_point);
-  if (rc != SQLITE_DONE)
-    return sql_failed (st->db, _("Cannot write a value of the field plot"), error);
+  {
+    gint64 point[] = { event->ts_ns, event->cpu, event->pid, value };
+
+    if (!cs_plugin_result_table_append (st->points, point, G_N_ELEMENTS (point), error))
+      return FALSE;
+  }
   st->n_points++;
   st->min_value = MIN (st->min_value, value);
   st->max_value = MAX (st->max_value, value);
@@ -222,6 +246,8 @@ values_end (gpointer   data,
     { "max_level", st->max_level },
   };
 
+  if (!cs_plugin_result_table_finish (st->points, error))
+    return FALSE;
   for (guint level = st->min_level; level <= st->max_level; level++)
     if (!flush_bucket (st, level, error))
       return FALSE;
@@ -254,7 +280,7 @@ _cs_field_plot_add_pass (CsPlugin *plugin)
   static const CsPluginPassInfo info = {
     .struct_size = sizeof (CsPluginPassInfo),
     .name = CS_FIELD_PLOT_PASS,
-    .version = 2,
+    .version = 3,
     .automatic = FALSE,
     .events = NULL,
     .list_events = values_list_events,
@@ -262,6 +288,7 @@ _cs_field_plot_add_pass (CsPlugin *plugin)
     .event = values_event,
     .end = values_end,
     .free = values_free,
+    .prepare = values_prepare,
   };
 
   cs_plugin_add_pass (plugin, &info);

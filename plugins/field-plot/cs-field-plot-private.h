@@ -18,6 +18,8 @@
 G_BEGIN_DECLS
 
 #define CS_FIELD_PLOT_PASS  "values"
+/* The module of the pass's table points_rows (cs-plugin-result.h). */
+#define CS_FIELD_PLOT_POINTS_MODULE "cs_field_plot_points"
 #define CS_FIELD_PLOT_LAYER "values"
 
 typedef struct _CsFieldPlotSeries CsFieldPlotSeries;

@@ -110,14 +110,15 @@ _cs_field_plot_series_open (sqlite3  *db,
     }
   sqlite3_finalize (g_steal_pointer (&s));
   if (n_found != 6 ||
-      sqlite3_prepare_v2 (db, "SELECT count(*) FROM (SELECT 1 FROM points"
+      /* points_rows bisects on ts, and its rowids follow ts. */
+      sqlite3_prepare_v2 (db, "SELECT count(*) FROM (SELECT 1 FROM points_rows"
                               " WHERE ts >= ?1 AND ts < ?2 LIMIT ?3)", -1,
                           &series->count, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (db, "SELECT ts, value, cpu, pid FROM points"
-                              " WHERE ts >= ?1 AND ts < ?2 ORDER BY ts, seq", -1,
+      sqlite3_prepare_v2 (db, "SELECT ts, value, cpu, pid FROM points_rows"
+                              " WHERE ts >= ?1 AND ts < ?2 ORDER BY rowid", -1,
                           &series->points, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (db, "SELECT ts, value, cpu, pid FROM points"
-                              " WHERE ts < ?1 ORDER BY ts DESC, seq DESC LIMIT 1", -1,
+      sqlite3_prepare_v2 (db, "SELECT ts, value, cpu, pid FROM points_rows"
+                              " WHERE ts < ?1 ORDER BY rowid DESC LIMIT 1", -1,
                           &series->before, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (db, "SELECT idx, n, min_value, max_value, last_ts, last_value"
                               " FROM buckets WHERE level = ?1 AND idx >= ?2 AND idx <= ?3"

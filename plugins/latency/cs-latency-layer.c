@@ -41,7 +41,6 @@
  */
 #include <glib/gi18n-lib.h>
 
-#include "cs-latency-column.h"
 #include "cs-latency-ui.h"
 
 #define CS_LATENCY_LAYER "pairs"
@@ -113,8 +112,8 @@ query (CsLatency  *self,
        GError    **error)
 {
   sqlite3 *db = _cs_latency_get_db (self);
-  g_autoptr(CsLatencyColumn) dur = NULL;
-  g_autoptr(CsLatencyColumn) a_ts = NULL;
+  g_autoptr(CsPluginResultColumn) dur = NULL;
+  g_autoptr(CsPluginResultColumn) a_ts = NULL;
   sqlite3_stmt *s;
   gint64 lo = 0, hi = 0;
   int rc;
@@ -138,8 +137,8 @@ query (CsLatency  *self,
     return query_failed (self, db, error);
   if (lo >= hi)
     return TRUE;
-  dur = cs_latency_column_new (db, "latency_task", "dur_ns", error);
-  a_ts = dur != NULL ? cs_latency_column_new (db, "latency_task", "a_ts", error) : NULL;
+  dur = cs_plugin_result_column_new (db, "latency_task", "dur_ns", error);
+  a_ts = dur != NULL ? cs_plugin_result_column_new (db, "latency_task", "a_ts", error) : NULL;
   if (a_ts == NULL)
     return FALSE;
   /* The task's pairs, longest first: keep those over the span. */
@@ -147,8 +146,8 @@ query (CsLatency  *self,
     {
       Bracket b = { .pid = pid, .b_cpu = -1 };
 
-      if (!cs_latency_column_get (dur, pos, &b.dur, error) ||
-          !cs_latency_column_get (a_ts, pos, &b.a_ts, error))
+      if (!cs_plugin_result_column_get (dur, pos, &b.dur, error) ||
+          !cs_plugin_result_column_get (a_ts, pos, &b.a_ts, error))
         return FALSE;
       b.b_ts = b.a_ts + b.dur;
       if (b.b_ts >= begin_ns && b.a_ts < end_ns)
@@ -205,21 +204,21 @@ get_longest (CsLatency  *self,
              sqlite3    *db,
              GError    **error)
 {
-  g_autoptr(CsLatencyColumn) ids = NULL;
+  g_autoptr(CsPluginResultColumn) ids = NULL;
   g_autoptr(GArray) longest = NULL;
   gint64 n;
 
   if (self->longest != NULL)
     return self->longest;
   if (!count_pairs (self, db, &n, error) ||
-      (ids = cs_latency_column_new (db, "latency_worst", "id", error)) == NULL)
+      (ids = cs_plugin_result_column_new (db, "latency_worst", "id", error)) == NULL)
     return NULL;
   longest = g_array_new (FALSE, FALSE, sizeof (Bracket));
   for (gint64 pos = 0; pos < MIN (n, CS_LATENCY_CPU_LONGEST); pos++)
     {
       gint64 id;
 
-      if (!cs_latency_column_get (ids, pos, &id, error) ||
+      if (!cs_plugin_result_column_get (ids, pos, &id, error) ||
           !read_row (self, db, id, longest, error))
         return NULL;
     }
@@ -240,13 +239,13 @@ walk_worst (CsLatency  *self,
             GArray     *out,
             GError    **error)
 {
-  g_autoptr(CsLatencyColumn) ids = NULL;
+  g_autoptr(CsPluginResultColumn) ids = NULL;
   g_autoptr(GArray) row = g_array_sized_new (FALSE, FALSE, sizeof (Bracket), 1);
   guint n_lookups = 0;
   gint64 n;
 
   if (!count_pairs (self, db, &n, error) ||
-      (ids = cs_latency_column_new (db, "latency_worst", "id", error)) == NULL)
+      (ids = cs_plugin_result_column_new (db, "latency_worst", "id", error)) == NULL)
     return FALSE;
   for (gint64 pos = 0;
        pos < n && out->len < CS_LATENCY_LAYER_TOP && n_lookups < CS_LATENCY_CPU_LOOKUPS;
@@ -255,7 +254,7 @@ walk_worst (CsLatency  *self,
       const Bracket *b;
       gint64 id;
 
-      if (!cs_latency_column_get (ids, pos, &id, error))
+      if (!cs_plugin_result_column_get (ids, pos, &id, error))
         return FALSE;
       if (id < lo || id >= hi)
         continue;

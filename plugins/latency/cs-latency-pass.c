@@ -6,13 +6,13 @@
  * in time order (cs-plugin-pass.h), and applies the pairing rule of
  * cs-latency-def.h.  Memory is per key, never per pair: one hash table
  * entry for each key with an open A; each pair goes as it closes to the
- * writer (cs-latency-writer.c, which describes the tables), which inserts
- * it from a thread of its own and sorts the pairs for the worst-first
- * and by-task orders, in bounded memory.
+ * pass's result table (cs-latency-table.c, which describes the tables),
+ * which inserts it from a thread of its own and sorts the pairs for the
+ * worst-first and by-task orders, in bounded memory.
  *
- * Tables: the writer creates them all (cs-latency-writer.c describes
- * them) and writes the pairs; latency_pair (one row per CsLatencyPair:
- * its definition and counts) is written here, at the end.
+ * Tables: cs-latency-table.c creates them all and the result table writes
+ * the pairs; latency_pair (one row per CsLatencyPair: its definition and
+ * counts) is written here, at the end.
  */
 #include <string.h>
 
@@ -22,8 +22,7 @@
 #include "cs-latency-def.h"
 #include "cs-latency-open.h"
 #include "cs-latency-pass.h"
-#include "cs-latency-rowtab.h"
-#include "cs-latency-writer.h"
+#include "cs-latency-table.h"
 
 /* What one event type is in the definition's pairs. */
 typedef struct {
@@ -56,7 +55,7 @@ typedef struct {
 typedef struct {
   CsLatencyDef *def;
   sqlite3 *db;
-  CsLatencyWriter *writer;      /* owns the database until latency_end */
+  CsPluginResultTable *table;   /* owns the database until latency_end */
   CsLatencyOpen *open;          /* the open A events, by pair and key */
   GHashTable *roles;            /* "system:name" -> Role */
   GHashTable *roles_by_format;  /* struct tep_event * -> FormatRole, or &no_role */
@@ -248,7 +247,7 @@ format_role_of (LatencyPass         *lp,
   return remember_role (lp, event->format, fr);
 }
 
-/* Hands the pair of @a and @b to the writer. */
+/* Hands the pair of @a and @b to the result table. */
 static gboolean
 write_pair (LatencyPass           *lp,
             const CsLatencyPair   *pair,
@@ -256,19 +255,19 @@ write_pair (LatencyPass           *lp,
             const CsPluginEvent   *b,
             GError               **error)
 {
-  gint64 v[CS_LATENCY_N_COLUMNS];
+  CsLatencyRow row = {
+    .a_ts = a->ts_ns,
+    .b_ts = b->ts_ns,
+    .a_cpu = a->cpu,
+    .a_row = (gint64) a->row,
+    .b_cpu = b->cpu,
+    .pid = pair->pid_key >= 0 ? (gint32) a->key[pair->pid_key] : a->pid,
+    .pair = a->pair,
+    .n_keys = pair->n_keys,
+    .keys = a->key,
+  };
 
-  v[CS_LATENCY_COL_DUR] = b->ts_ns - a->ts_ns;
-  v[CS_LATENCY_COL_A_TS] = a->ts_ns;
-  v[CS_LATENCY_COL_A_CPU] = a->cpu;
-  v[CS_LATENCY_COL_A_ROW] = (gint64) a->row;
-  v[CS_LATENCY_COL_B_TS] = b->ts_ns;
-  v[CS_LATENCY_COL_B_CPU] = b->cpu;
-  v[CS_LATENCY_COL_PID] = pair->pid_key >= 0 ? (gint32) a->key[pair->pid_key] : a->pid;
-  v[CS_LATENCY_COL_PAIR] = a->pair;
-  for (guint i = 0; i < CS_LATENCY_MAX_KEYS; i++)
-    v[CS_LATENCY_COL_K0 + i] = a->key[i];
-  return cs_latency_writer_add (lp->writer, v, pair->n_keys, error);
+  return cs_latency_table_add (lp->table, &row, error);
 }
 
 static char **
@@ -308,8 +307,8 @@ latency_begin (CsPluginPass  *pass,
       g_array_append_val (role_for (lp, pair->a_system, pair->a_event)->as_a, i);
       g_array_append_val (role_for (lp, pair->b_system, pair->b_event)->as_b, i);
     }
-  lp->writer = cs_latency_writer_new (lp->db, error);
-  if (lp->writer == NULL)
+  lp->table = cs_latency_table_new (lp->db, error);
+  if (lp->table == NULL)
     {
       latency_free (lp);
       return NULL;
@@ -380,7 +379,7 @@ latency_end (gpointer   state,
   sqlite3_stmt *s = NULL;
   gboolean ok = TRUE;
 
-  if (!cs_latency_writer_finish (lp->writer, error))
+  if (!cs_plugin_result_table_finish (lp->table, error))
     return FALSE;
   cs_latency_open_drain (lp->open, n_open, lp->def->pairs->len);
   for (guint i = 0; i < lp->def->pairs->len; i++)
@@ -432,7 +431,7 @@ latency_free (gpointer state)
 
   if (lp == NULL)
     return;
-  cs_latency_writer_free (lp->writer);
+  cs_plugin_result_table_free (lp->table);
   g_clear_pointer (&lp->open, cs_latency_open_free);
   g_clear_pointer (&lp->roles_by_format, g_hash_table_unref);
   g_clear_pointer (&lp->roles, g_hash_table_unref);
@@ -452,7 +451,7 @@ static const CsPluginPassInfo latency_pass_info = {
   .event = latency_event,
   .end = latency_end,
   .free = latency_free,
-  .prepare = cs_latency_rowtab_register,    /* latency_rows, over latency_chunks */
+  .prepare = cs_latency_table_prepare,      /* latency_rows, over latency_chunks */
 };
 
 /**

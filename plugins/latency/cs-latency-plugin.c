@@ -245,7 +245,7 @@ latency_init (CsPlugin  *plugin,
   /* `chronoscope query FILE "SELECT ... FROM latency_pairs WHERE
    * definition = 'wakeup'"`: every pair of every definition computed for
    * the recording.  The SELECT reads the pass's tables (latency,
-   * latency_pair: cs-latency-writer.c); ts is the A event's, so a row
+   * latency_pair: cs-latency-table.c); ts is the A event's, so a row
    * links to it in the window. */
   static const CsPluginSqlTableInfo pairs_table = {
     .struct_size = sizeof (CsPluginSqlTableInfo),

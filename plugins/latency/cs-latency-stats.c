@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Queries over the pass's tables (cs-latency-writer.c).  The columns of
+ * Queries over the pass's tables (cs-latency-table.c).  The columns of
  * latency_worst (the pairs' durations and rowids, worst first) serve
  * both the worst-first list (a page of it is a span of positions, found
  * by bisection when a histogram bar restricts the durations, since
@@ -15,7 +15,6 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cs-latency-column.h"
 #include "cs-latency-stats.h"
 
 /* Whole recording: read latency_worst's order. */
@@ -72,7 +71,7 @@ prepare (sqlite3     *db,
 }
 
 /* The first rowid in [1, @n + 1) whose B is at or after @ts_ns: rows
- * are written in B's time order (cs-latency-writer.c), so bisect. */
+ * are written in B's time order (cs-latency-table.c), so bisect. */
 static gboolean
 first_row_from (sqlite3       *db,
                 sqlite3_stmt  *value,
@@ -185,30 +184,17 @@ count_pairs (sqlite3  *db,
   return rc == SQLITE_ROW || fail (db, error);
 }
 
-/* The first position in [0, @n) of the worst-first durations @dur that
- * is below @x (@n when none is): they fall along the order. */
+/* The first position of the worst-first durations @dur that is below @x
+ * (the number of pairs when none is): they fall along the order. */
 static gboolean
-first_below (CsLatencyColumn  *dur,
-             gint64            n,
-             gint64            x,
-             gint64           *position,
-             GError          **error)
+first_below (CsPluginResultColumn  *dur,
+             gint64                 x,
+             gint64                *position,
+             GError               **error)
 {
-  gint64 lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      gint64 mid = lo + (hi - lo) / 2, v;
-
-      if (!cs_latency_column_get (dur, mid, &v, error))
-        return FALSE;
-      if (v >= x)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  *position = lo;
-  return TRUE;
+  if (x == G_MININT64)
+    return cs_plugin_result_column_get_n_positions (dur, position, error);
+  return cs_plugin_result_column_find (dur, x - 1, TRUE, position, error);
 }
 
 /* The positions [@from, @to) of the worst-first order whose durations
@@ -221,16 +207,13 @@ find_positions (sqlite3  *db,
                 gint64   *to,
                 GError  **error)
 {
-  g_autoptr(CsLatencyColumn) dur = NULL;
-  gint64 n;
+  g_autoptr(CsPluginResultColumn) dur = NULL;
 
   *from = *to = 0;
-  if (!count_pairs (db, &n, error))
-    return FALSE;
-  dur = cs_latency_column_new (db, "latency_worst", "dur_ns", error);
+  dur = cs_plugin_result_column_new (db, "latency_worst", "dur_ns", error);
   if (dur == NULL ||
-      !first_below (dur, n, max_ns, from, error) ||
-      !first_below (dur, n, min_ns, to, error))
+      !first_below (dur, max_ns, from, error) ||
+      !first_below (dur, min_ns, to, error))
     return FALSE;
   *to = MAX (*to, *from);
   return TRUE;
@@ -317,7 +300,7 @@ cs_latency_stats_compute (sqlite3         *db,
   stats->histogram = g_array_new (FALSE, FALSE, sizeof (CsLatencyBucket));
   if (WHOLE (begin_ns, end_ns))
     {
-      g_autoptr(CsLatencyColumn) dur = cs_latency_column_new (db, "latency_worst", "dur_ns", error);
+      g_autoptr(CsPluginResultColumn) dur = cs_plugin_result_column_new (db, "latency_worst", "dur_ns", error);
       gint64 count;
 
       if (dur == NULL || !count_pairs (db, &count, error))
@@ -328,7 +311,7 @@ cs_latency_stats_compute (sqlite3         *db,
         {
           gint64 d;
 
-          if (!cs_latency_column_get (dur, pos, &d, error))
+          if (!cs_plugin_result_column_get (dur, pos, &d, error))
             return FALSE;
           add_duration (stats, bars, &n, d);
         }
@@ -440,7 +423,7 @@ cs_latency_list_worst (sqlite3   *db,
 
   if (WHOLE (begin_ns, end_ns))
     {
-      g_autoptr(CsLatencyColumn) ids = NULL;
+      g_autoptr(CsPluginResultColumn) ids = NULL;
       gint64 from, to;
       gboolean ok = TRUE;
 
@@ -448,7 +431,7 @@ cs_latency_list_worst (sqlite3   *db,
         return FALSE;
       from = (guint64) (to - from) > offset ? from + (gint64) offset : to;
       to = MIN (to, from + (gint64) limit);
-      ids = cs_latency_column_new (db, "latency_worst", "id", error);
+      ids = cs_plugin_result_column_new (db, "latency_worst", "id", error);
       s = ids != NULL ? prepare (db, "SELECT " ITEM_COLUMNS " FROM latency WHERE rowid = ?1",
                                  NULL, error) : NULL;
       if (s == NULL)
@@ -457,7 +440,7 @@ cs_latency_list_worst (sqlite3   *db,
         {
           gint64 id;
 
-          ok = cs_latency_column_get (ids, pos, &id, error);
+          ok = cs_plugin_result_column_get (ids, pos, &id, error);
           if (ok)
             {
               sqlite3_bind_int64 (s, 1, id);

@@ -4,9 +4,9 @@
 Usage: check-orders.py  (environment: CS_LATENCY_CLI, CS_TESTDATA,
 CS_SHARED_TESTDATA)
 
-The pass (plugins/latency/cs-latency-writer.c) writes every pair as a row
+The pass (plugins/latency/cs-latency-table.c, a result table of the plugin API) writes every pair as a row
 of `latency` (a view of the virtual table `latency_rows` over the blobs of
-`latency_chunks`, plugins/latency/cs-latency-rowtab.c: decoded here by a
+`latency_chunks`, index/plugin/cs-plugin-result-rows.c: decoded here by a
 reading of its own, into a table of rows under the pass's own view), and
 sorts the pairs in C, in bounded memory, for two more
 orders stored as columns in chunks: latency_worst (worst first: longest,

@@ -10,7 +10,7 @@
  * checks those against the oracle).
  *
  * The pass stores its rows in chunks of 512, read through the virtual
- * table `latency_rows` (plugins/latency/cs-latency-rowtab.c): lookups by
+ * table `latency_rows` (index/plugin/cs-plugin-result-rows.c): lookups by
  * rowid, rowid ranges and max(rowid) must give the rows of a full scan
  * and decode only the chunks they need and read only the rows they give
  * (cs_latency_rows_decodes(), cs_latency_rows_read()).

@@ -1,62 +1,66 @@
-/* cs-latency-rowtab.c: the pairs' rows stored in chunks, read as a table.
+/* cs-plugin-result-rows.c: a result table's rows, read as an SQL table.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The pass writes one row per pair, millions on a large recording; as
- * rows of an SQLite table they cost about a tenth of the pass's time.
- * Instead the writer (cs-latency-writer.c) stores them in chunks of
- * CS_LATENCY_ROWTAB_CHUNK consecutive rows, one blob each, in
+ * A pass writes one row per result, millions on a large recording; as
+ * rows of an SQLite table they cost about a tenth of the latency pass's
+ * time.  Instead the table's writer (cs-plugin-result-table.c) stores
+ * them in chunks of CS_PLUGIN_RESULT_ROWS_PER_CHUNK consecutive rows, one
+ * blob each, in
  *
- *   latency_chunks (chunk INTEGER PRIMARY KEY, data BLOB): chunk c holds
+ *   NAME_chunks (chunk INTEGER PRIMARY KEY, data BLOB): chunk c holds
  *                  the rows at positions [c × CHUNK, (c + 1) × CHUNK),
  *                  every chunk but the last full
  *
- * and the virtual table `latency_rows` (module "cs_latency_rows",
- * registered by cs_latency_rowtab_register() on every connection that
- * reads the pass database) shows them as the rows they were:
- * (a_ts, b_ts, ids, pp, k0, k1, k2, k3), rowid = position + 1, so that
- * the view `latency` and every reader's SQL stay as they were.  A
- * constraint on the rowid (=, >, >=, <, <=) and ORDER BY rowid (either
- * way: max(rowid) reads only the last chunk) are handled here; a lookup
- * by rowid decodes one chunk, and the table keeps the last four decoded.
+ * and the virtual table NAME_rows, created as
  *
- * A chunk's blob: one byte, the number K of key columns stored (0 to 4:
- * the most keys a row of the chunk has); four bytes, little-endian, the
- * length L of the first part; the first part, L bytes: for each row a_ts,
- * b_ts, ids, pp and the number of keys the row has, as varints of
- * differences (cs_latency_varints_encode()); then, when K > 0, the
- * second part: k0..k(K-1) of each row the same way (0 for the keys a row
- * lacks, NULL in the table).  A row without keys has k0 NULL (the view
- * reads it as the pid).
+ *   CREATE VIRTUAL TABLE NAME_rows USING MODULE(NAME_chunks, N_FIXED,
+ *                                               SORTED, COLUMN, ...)
+ *
+ * (the module registered by cs_plugin_result_register() on every
+ * connection that reads the pass database) shows them as the rows they
+ * were, rowid = position + 1.  A constraint on the rowid (=, >, >=, <,
+ * <=) and ORDER BY rowid (either way: max(rowid) reads only the last
+ * chunk) are handled here, and so are constraints on the sorted column
+ * (SORTED, its index among the fixed ones, or -1: a column whose values
+ * never fall from a row to the next), found by bisection; a lookup by rowid decodes one chunk, and the
+ * table keeps the last four decoded.
+ *
+ * A chunk's blob: one byte, the number K of optional columns stored (0
+ * to CS_PLUGIN_RESULT_MAX_OPTIONAL: the most a row of the chunk has);
+ * four bytes, little-endian, the length L of the first part; the first
+ * part, L bytes: for each row its fixed values and its count of optional
+ * values, as varints of differences (cs_chunk_encode_records()); then,
+ * when K > 0, the second part: the first K optional values of each row
+ * the same way (0 for those a row lacks, NULL in the table).
  */
+#include "config.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
-#include "cs-latency-rowtab.h"
+#include "cs-plugin-result-private.h"
 
-#define CHUNK CS_LATENCY_ROWTAB_CHUNK
-#define N_MAIN CS_LATENCY_ROWTAB_K0     /* a_ts, b_ts, ids, pp, n_keys */
-#define MAX_KEYS (CS_LATENCY_ROWTAB_FIELDS - CS_LATENCY_ROWTAB_K0)
+#define CHUNK _CS_RESULT_CHUNK
+#define MAX_MAIN (CS_PLUGIN_RESULT_MAX_FIXED + 1)       /* the fixed values, the count */
+#define MAX_KEYS CS_PLUGIN_RESULT_MAX_OPTIONAL
 #define HEADER 5
 #define N_CACHED 4
-
-/* What the table's columns are (the rowid is the position + 1). */
-#define ROWTAB_SCHEMA \
-  "CREATE TABLE x(a_ts INTEGER, b_ts INTEGER, ids INTEGER, pp INTEGER," \
-  " k0 INTEGER, k1 INTEGER, k2 INTEGER, k3 INTEGER)"
 
 /* idxNum of xBestIndex: which constraints the arguments are, in this
  * order, and the order of the scan. */
 enum {
   IDX_EQ = 1 << 0, IDX_GT = 1 << 1, IDX_GE = 1 << 2, IDX_LT = 1 << 3, IDX_LE = 1 << 4,
+  IDX_MASK = (1 << 5) - 1,
   IDX_DESC = 1 << 5,
+  IDX_SORTED_SHIFT = 6,         /* the same five, on the sorted column */
 };
 
 /* Per connection: shared by its tables and the functions
- * cs_latency_rows_decodes() and cs_latency_rows_read(), which tests use
+ * MODULE_decodes() and MODULE_read(), which tests use
  * to see that a lookup decodes one chunk and reads one row, not all. */
 typedef struct {
   gint64 n_decodes;             /* chunks decoded */
@@ -67,7 +71,7 @@ typedef struct {
   gint64 chunk;                 /* -1: none */
   guint n;                      /* rows */
   guint n_keys;                 /* key columns in @keys */
-  gint64 main[CHUNK * N_MAIN];
+  gint64 main[CHUNK * MAX_MAIN];
   gint64 keys[CHUNK * MAX_KEYS];
 } Decoded;
 
@@ -76,6 +80,10 @@ typedef struct {
   sqlite3 *db;
   Conn *conn;
   char *schema;
+  char *chunks;                 /* the table of blobs */
+  guint n_fixed;
+  guint n_columns;              /* fixed and optional */
+  int sorted;                   /* the fixed column whose values never fall, or -1 */
   sqlite3_stmt *get;            /* the data of chunk ?1 */
   sqlite3_stmt *last;           /* the last chunk's number */
   Decoded *cache[N_CACHED];
@@ -92,32 +100,35 @@ typedef struct {
 } RowCursor;
 
 /**
- * cs_latency_rowtab_encode:
- * @rows: (array): @n_rows × %CS_LATENCY_ROWTAB_FIELDS numbers, row after
- *   row: a_ts, b_ts, ids, pp, the row's number of keys (0 to 4), then
- *   k0..k3 (those past the row's number of keys are ignored)
- * @n_rows: 1 to %CS_LATENCY_ROWTAB_CHUNK
- * @out: room for %CS_LATENCY_ROWTAB_MAX_BYTES
+ * _cs_result_rows_encode:
+ * @rows: (array): @n_rows rows of @n_fixed + 1 + @n_optional numbers:
+ *   the fixed values, the row's count of optional values (0 to
+ *   @n_optional), the optional values (those past the count are ignored)
+ * @n_rows: 1 to %CS_PLUGIN_RESULT_ROWS_PER_CHUNK
+ * @n_fixed: 1 to %CS_PLUGIN_RESULT_MAX_FIXED
+ * @n_optional: 0 to %CS_PLUGIN_RESULT_MAX_OPTIONAL
+ * @out: room for %_CS_RESULT_ROWS_MAX_BYTES
  *
- * Encodes a chunk of `latency_chunks` (see above).  Any thread.
+ * Encodes a chunk of NAME_chunks (see above).  Any thread.
  *
  * Returns: the bytes written to @out
  */
 gsize
-cs_latency_rowtab_encode (const gint64 *rows,
-                          gsize         n_rows,
-                          guint8       *out)
+_cs_result_rows_encode (const gint64 *rows,
+                        gsize         n_rows,
+                        guint         n_fixed,
+                        guint         n_optional,
+                        guint8       *out)
 {
+  guint stride = n_fixed + 1 + n_optional;
   guint n_keys = 0;
   gsize len;
 
   g_return_val_if_fail (n_rows >= 1 && n_rows <= CHUNK, 0);
 
   for (gsize r = 0; r < n_rows; r++)
-    n_keys = MAX (n_keys, (guint) CLAMP (rows[r * CS_LATENCY_ROWTAB_FIELDS +
-                                             CS_LATENCY_ROWTAB_N_KEYS], 0, MAX_KEYS));
-  len = cs_latency_varints_encode_strided (rows, n_rows, N_MAIN, CS_LATENCY_ROWTAB_FIELDS,
-                                           out + HEADER);
+    n_keys = MAX (n_keys, (guint) CLAMP (rows[r * stride + n_fixed], 0, (gint64) n_optional));
+  len = cs_chunk_encode_records_strided (rows, n_rows, n_fixed + 1, stride, out + HEADER);
   out[0] = (guint8) n_keys;
   out[1] = (guint8) len;
   out[2] = (guint8) (len >> 8);
@@ -126,8 +137,8 @@ cs_latency_rowtab_encode (const gint64 *rows,
   if (n_keys == 0)
     return HEADER + len;
   return HEADER + len +
-         cs_latency_varints_encode_strided (rows + CS_LATENCY_ROWTAB_K0, n_rows, n_keys,
-                                            CS_LATENCY_ROWTAB_FIELDS, out + HEADER + len);
+         cs_chunk_encode_records_strided (rows + n_fixed + 1, n_rows, n_keys, stride,
+                                          out + HEADER + len);
 }
 
 static int
@@ -143,6 +154,7 @@ fail (RowTab     *tab,
 static gboolean
 decode (const guint8 *blob,
         gsize         len,
+        guint         n_main,
         Decoded      *d)
 {
   gsize main_len;
@@ -153,18 +165,18 @@ decode (const guint8 *blob,
   main_len = blob[1] | (gsize) blob[2] << 8 | (gsize) blob[3] << 16 | (gsize) blob[4] << 24;
   if (main_len > len - HEADER)
     return FALSE;
-  n = cs_latency_varints_decode (blob + HEADER, main_len, CHUNK, N_MAIN, d->main);
+  n = cs_chunk_decode_records (blob + HEADER, main_len, CHUNK, n_main, d->main);
   if (n <= 0)
     return FALSE;
   d->n = (guint) n;
   d->n_keys = blob[0];
   if (d->n_keys == 0)
     return main_len == len - HEADER;
-  return cs_latency_varints_decode (blob + HEADER + main_len, len - HEADER - main_len, CHUNK,
+  return cs_chunk_decode_records (blob + HEADER + main_len, len - HEADER - main_len, CHUNK,
                                     d->n_keys, d->keys) == n;
 }
 
-/* SELECT @what FROM latency_chunks @where, in the table's schema. */
+/* SELECT @what FROM the chunks @where, in the table's schema. */
 static int
 prepare (RowTab        *tab,
          sqlite3_stmt **s,
@@ -175,7 +187,8 @@ prepare (RowTab        *tab,
 
   if (*s != NULL)
     return SQLITE_OK;
-  full = g_strdup_printf ("SELECT %s FROM \"%s\".latency_chunks %s", what, tab->schema, where);
+  full = g_strdup_printf ("SELECT %s FROM \"%s\".\"%s\" %s", what, tab->schema, tab->chunks,
+                          where);
   if (sqlite3_prepare_v2 (tab->db, full, -1, s, NULL) != SQLITE_OK)
     return fail (tab, SQLITE_ERROR, sqlite3_errmsg (tab->db));
   return SQLITE_OK;
@@ -220,11 +233,13 @@ fetch (RowTab         *tab,
   d = tab->cache[tab->evict];
   tab->evict = (tab->evict + 1) % N_CACHED;
   d->chunk = -1;
-  if (!decode (sqlite3_column_blob (tab->get, 0), (gsize) sqlite3_column_bytes (tab->get, 0), d))
+  if (!decode (sqlite3_column_blob (tab->get, 0), (gsize) sqlite3_column_bytes (tab->get, 0),
+               tab->n_fixed + 1, d))
     {
       g_autofree char *message = NULL;
 
-      message = g_strdup_printf (_("The latency pairs' chunk %" PRId64 " is damaged"), chunk);
+      message = g_strdup_printf (_("Chunk %" PRId64 " of the result table %s is damaged"),
+                                 chunk, tab->chunks);
 
       sqlite3_reset (tab->get);
       return fail (tab, SQLITE_CORRUPT, message);
@@ -260,6 +275,29 @@ count_rows (RowTab *tab,
   return SQLITE_OK;
 }
 
+/**
+ * _cs_result_is_identifier:
+ * @s: (nullable): a name
+ *
+ * Whether @s is an SQL identifier of ours (letters, digits and '_', not
+ * first a digit), safe to write into SQL text unquoted.
+ *
+ * Returns: %TRUE when it is
+ */
+gboolean
+_cs_result_is_identifier (const char *s)
+{
+  if (s == NULL || *s == '\0' || g_ascii_isdigit (*s))
+    return FALSE;
+  for (; *s != '\0'; s++)
+    if (!g_ascii_isalnum (*s) && *s != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* argv: the module, the schema, the table, then the arguments: the
+ * table of chunks, the number of fixed columns, the sorted column's
+ * index (-1: none), the columns' names. */
 static int
 rowtab_connect (sqlite3             *db,
                 void                *aux,
@@ -268,16 +306,43 @@ rowtab_connect (sqlite3             *db,
                 sqlite3_vtab       **out,
                 char               **error)
 {
+  g_autoptr(GString) schema = g_string_new ("CREATE TABLE x(");
   RowTab *tab;
-  int rc = sqlite3_declare_vtab (db, ROWTAB_SCHEMA);
+  guint64 n_fixed = 0;
+  gint64 sorted = -1;
+  int n_columns = argc - 6;
+  int rc;
 
-  if (rc != SQLITE_OK)
+  if (argc < 7 || !_cs_result_is_identifier (argv[3]) ||
+      !g_ascii_string_to_unsigned (argv[4], 10, 1, CS_PLUGIN_RESULT_MAX_FIXED, &n_fixed, NULL) ||
+      !g_ascii_string_to_signed (argv[5], 10, -1, (gint64) n_fixed - 1, &sorted, NULL) ||
+      n_columns < (int) n_fixed || n_columns > (int) n_fixed + MAX_KEYS)
+    {
+      *error = sqlite3_mprintf ("%s: expected (CHUNKS_TABLE, N_FIXED, SORTED, COLUMN, ...)",
+                                argv[0]);
+      return SQLITE_ERROR;
+    }
+  for (int i = 0; i < n_columns; i++)
+    {
+      if (!_cs_result_is_identifier (argv[6 + i]))
+        {
+          *error = sqlite3_mprintf ("%s: %s is not a column name", argv[0], argv[6 + i]);
+          return SQLITE_ERROR;
+        }
+      g_string_append_printf (schema, "%s%s INTEGER", i > 0 ? ", " : "", argv[6 + i]);
+    }
+  g_string_append_c (schema, ')');
+  if ((rc = sqlite3_declare_vtab (db, schema->str)) != SQLITE_OK)
     return rc;
   sqlite3_vtab_config (db, SQLITE_VTAB_INNOCUOUS);
   tab = g_new0 (RowTab, 1);
   tab->db = db;
   tab->conn = aux;
-  tab->schema = g_strdup (argc > 1 ? argv[1] : "main");
+  tab->schema = g_strdup (argv[1]);
+  tab->chunks = g_strdup (argv[3]);
+  tab->n_fixed = (guint) n_fixed;
+  tab->n_columns = (guint) n_columns;
+  tab->sorted = (int) sorted;
   *out = &tab->base;
   return SQLITE_OK;
 }
@@ -292,13 +357,20 @@ rowtab_disconnect (sqlite3_vtab *vtab)
   for (guint i = 0; i < N_CACHED; i++)
     g_free (tab->cache[i]);
   g_free (tab->schema);
+  g_free (tab->chunks);
   g_free (tab);
   return SQLITE_OK;
 }
 
-static int
-rowtab_best_index (sqlite3_vtab       *vtab,
-                   sqlite3_index_info *info)
+/* Picks the usable constraints on column @column (-1: the rowid), at most
+ * one lower and one upper bound (SQLite checks every constraint again:
+ * omit stays 0, so any of them will do), sets their flags, shifted by
+ * @shift, in idxNum and their arguments after *@argv_index. */
+static void
+pick_constraints (sqlite3_index_info *info,
+                  int                 column,
+                  guint               shift,
+                  int                *argv_index)
 {
   static const struct { guchar op; int flag; } ops[] = {
     { SQLITE_INDEX_CONSTRAINT_EQ, IDX_EQ }, { SQLITE_INDEX_CONSTRAINT_GT, IDX_GT },
@@ -306,19 +378,15 @@ rowtab_best_index (sqlite3_vtab       *vtab,
     { SQLITE_INDEX_CONSTRAINT_LE, IDX_LE },
   };
   int which[G_N_ELEMENTS (ops)];
-  int argv_index = 0;
 
-  info->idxNum = 0;
   for (guint k = 0; k < G_N_ELEMENTS (ops); k++)
     {
       which[k] = -1;
       for (int i = 0; i < info->nConstraint; i++)
-        if (info->aConstraint[i].usable && info->aConstraint[i].iColumn == -1 &&
+        if (info->aConstraint[i].usable && info->aConstraint[i].iColumn == column &&
             info->aConstraint[i].op == ops[k].op)
           which[k] = i;
     }
-  /* At most one lower and one upper bound: SQLite checks every
-   * constraint again (omit stays 0), so any of them will do. */
   if (which[1] >= 0 && which[2] >= 0)
     which[2] = -1;
   if (which[3] >= 0 && which[4] >= 0)
@@ -326,21 +394,38 @@ rowtab_best_index (sqlite3_vtab       *vtab,
   for (guint k = 0; k < G_N_ELEMENTS (ops); k++)
     if (which[k] >= 0)
       {
-        info->aConstraintUsage[which[k]].argvIndex = ++argv_index;
-        info->idxNum |= ops[k].flag;
+        info->aConstraintUsage[which[k]].argvIndex = ++*argv_index;
+        info->idxNum |= ops[k].flag << shift;
       }
+}
+
+static int
+rowtab_best_index (sqlite3_vtab       *vtab,
+                   sqlite3_index_info *info)
+{
+  RowTab *tab = (RowTab *) vtab;
+  int argv_index = 0;
+  int bounds;
+  gboolean ordered = info->nOrderBy > 0;
+
+  info->idxNum = 0;
+  pick_constraints (info, -1, 0, &argv_index);
+  if (tab->sorted >= 0)
+    pick_constraints (info, tab->sorted, IDX_SORTED_SHIFT, &argv_index);
+  /* The sorted column's bounds are rowid bounds once bisected. */
+  bounds = (info->idxNum | info->idxNum >> IDX_SORTED_SHIFT) & IDX_MASK;
   if (info->idxNum & IDX_EQ)
     {
       info->estimatedCost = 1;
       info->estimatedRows = 1;
       info->idxFlags = SQLITE_INDEX_SCAN_UNIQUE;
     }
-  else if ((info->idxNum & (IDX_GT | IDX_GE)) && (info->idxNum & (IDX_LT | IDX_LE)))
+  else if ((bounds & (IDX_EQ | IDX_GT | IDX_GE)) && (bounds & (IDX_EQ | IDX_LT | IDX_LE)))
     {
       info->estimatedCost = 1e3;
       info->estimatedRows = 1000;
     }
-  else if (info->idxNum != 0)
+  else if (bounds != 0)
     {
       info->estimatedCost = 1e5;
       info->estimatedRows = 100000;
@@ -350,7 +435,14 @@ rowtab_best_index (sqlite3_vtab       *vtab,
       info->estimatedCost = 1e7;
       info->estimatedRows = 1000000;
     }
-  if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == -1)
+  /* Rows come by rowid, so also by the sorted column: an ORDER BY of
+   * those, all one way, is the scan's order. */
+  for (int i = 0; i < info->nOrderBy; i++)
+    if ((info->aOrderBy[i].iColumn != -1 &&
+         (tab->sorted < 0 || info->aOrderBy[i].iColumn != tab->sorted)) ||
+        info->aOrderBy[i].desc != info->aOrderBy[0].desc)
+      ordered = FALSE;
+  if (ordered)
     {
       info->orderByConsumed = 1;
       if (info->aOrderBy[0].desc)
@@ -461,6 +553,39 @@ settle (RowCursor *c)
   return SQLITE_OK;
 }
 
+/* The first position whose sorted value is above @x (@strict) or at or
+ * above it, in [0, @n], by bisection: about log2(n / CHUNK) + 1 chunks
+ * decoded. */
+static int
+sorted_bound (RowTab *tab,
+              gint64  n,
+              gint64  x,
+              gboolean strict,
+              gint64 *position)
+{
+  guint n_main = tab->n_fixed + 1;
+  gint64 lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gint64 mid = lo + (hi - lo) / 2, v;
+      const Decoded *d = NULL;
+      int rc = fetch (tab, mid / CHUNK, &d);
+
+      if (rc != SQLITE_OK)
+        return rc;
+      if (d == NULL || (guint) (mid % CHUNK) >= d->n)
+        return SQLITE_CORRUPT;
+      v = d->main[(mid % CHUNK) * n_main + (guint) tab->sorted];
+      if (strict ? v <= x : v < x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *position = lo;
+  return SQLITE_OK;
+}
+
 static int
 rowtab_filter (sqlite3_vtab_cursor  *cursor,
                int                   idx_num,
@@ -470,24 +595,47 @@ rowtab_filter (sqlite3_vtab_cursor  *cursor,
 {
   static const int flags[] = { IDX_EQ, IDX_GT, IDX_GE, IDX_LT, IDX_LE };
   RowCursor *c = (RowCursor *) cursor;
+  RowTab *tab = tab_of (c);
   gint64 lo = 1, hi = G_MAXINT64;       /* rowids, inclusive */
+  gint64 v_lo = G_MININT64, v_hi = G_MAXINT64;  /* sorted values, inclusive */
+  gint64 n = -1;
   int arg = 0;
+  int rc;
 
   for (guint k = 0; k < G_N_ELEMENTS (flags); k++)
     if ((idx_num & flags[k]) && arg < argc)
       narrow (argv[arg++], flags[k], &lo, &hi);
+  for (guint k = 0; k < G_N_ELEMENTS (flags); k++)
+    if ((idx_num & (flags[k] << IDX_SORTED_SHIFT)) && arg < argc)
+      narrow (argv[arg++], flags[k], &v_lo, &v_hi);
   lo = MAX (lo, 1);
   c->d = NULL;
   c->eof = TRUE;
+  if (v_lo > v_hi)
+    return SQLITE_OK;
+  if ((v_lo != G_MININT64 || v_hi != G_MAXINT64 || (idx_num & IDX_DESC)) &&
+      (rc = count_rows (tab, &n)) != SQLITE_OK)
+    return rc;
+  if (v_lo != G_MININT64)
+    {
+      gint64 first;
+
+      if ((rc = sorted_bound (tab, n, v_lo, FALSE, &first)) != SQLITE_OK)
+        return rc;
+      lo = MAX (lo, first + 1);
+    }
+  if (v_hi != G_MAXINT64)
+    {
+      gint64 past;
+
+      if ((rc = sorted_bound (tab, n, v_hi, TRUE, &past)) != SQLITE_OK)
+        return rc;
+      hi = MIN (hi, past);
+    }
   if (lo > hi)
     return SQLITE_OK;
   if (idx_num & IDX_DESC)
     {
-      gint64 n;
-      int rc = count_rows (tab_of (c), &n);
-
-      if (rc != SQLITE_OK)
-        return rc;
       c->dir = -1;
       c->pos = MIN (hi, n) - 1;
       c->stop = lo - 1;
@@ -535,13 +683,15 @@ rowtab_column (sqlite3_vtab_cursor *cursor,
         return SQLITE_CORRUPT;
     }
   d = c->d;
-  if (column < CS_LATENCY_ROWTAB_N_KEYS)
-    sqlite3_result_int64 (ctx, d->main[r * N_MAIN + column]);
+  guint n_main = tab_of (c)->n_fixed + 1;
+
+  if ((guint) column < n_main - 1)
+    sqlite3_result_int64 (ctx, d->main[r * n_main + (guint) column]);
   else
     {
-      guint key = (guint) (column - CS_LATENCY_ROWTAB_N_KEYS);
+      guint key = (guint) column - (n_main - 1);
 
-      if (key < MIN (d->n_keys, (guint) d->main[r * N_MAIN + CS_LATENCY_ROWTAB_N_KEYS]))
+      if (key < MIN (d->n_keys, (guint) d->main[r * n_main + n_main - 1]))
         sqlite3_result_int64 (ctx, d->keys[r * d->n_keys + key]);
       else
         sqlite3_result_null (ctx);
@@ -590,34 +740,42 @@ read_func (sqlite3_context  *ctx,
 }
 
 /**
- * cs_latency_rowtab_register:
- * @db: a connection to a latency pass database (or to one being written)
- * @error: %CS_PLUGIN_ERROR_FAILED when SQLite refuses
+ * cs_plugin_result_register:
+ * @db: a connection to a pass's database (or to one being written)
+ * @module: the module's name, an SQL identifier of the plugin's own
+ *   (several plugins' prepare functions may run on one connection)
+ * @error: %CS_PLUGIN_ERROR_FAILED when SQLite refuses (the name is taken)
  *
- * Registers the module "cs_latency_rows" of the virtual table
- * `latency_rows` on @db, and the functions cs_latency_rows_decodes() and
- * cs_latency_rows_read(): how many chunks the connection's tables decoded
- * so far, and on how many rows their cursors stood.  Call it once per
- * connection, before reading `latency_rows` or the view `latency`, or
- * creating them (#CsPluginPassInfo.prepare).  The connection's thread.
+ * Registers the virtual-table module @module, which reads the rows of
+ * the result tables created with it (cs_plugin_result_table_new():
+ * NAME_rows), and two functions for tests: @module_decodes() and
+ * @module_read(), how many chunks the connection's tables of @module
+ * decoded so far and on how many rows their cursors stood.  Call it once
+ * per connection, from the pass's #CsPluginPassInfo.prepare, before
+ * creating or reading the tables.  The connection's thread.
  *
  * Returns: %FALSE with @error set on failure
  */
 gboolean
-cs_latency_rowtab_register (sqlite3  *db,
-                            GError  **error)
+cs_plugin_result_register (sqlite3     *db,
+                           const char  *module,
+                           GError     **error)
 {
+  g_autofree char *decodes = g_strdup_printf ("%s_decodes", module);
+  g_autofree char *read = g_strdup_printf ("%s_read", module);
   Conn *conn = g_new0 (Conn, 1);
 
+  g_return_val_if_fail (_cs_result_is_identifier (module), FALSE);
+
   /* The module owns @conn, and frees it when it fails. */
-  if (sqlite3_create_module_v2 (db, "cs_latency_rows", &rowtab_module, conn, g_free) != SQLITE_OK ||
-      sqlite3_create_function_v2 (db, "cs_latency_rows_decodes", 0, SQLITE_UTF8, conn,
+  if (sqlite3_create_module_v2 (db, module, &rowtab_module, conn, g_free) != SQLITE_OK ||
+      sqlite3_create_function_v2 (db, decodes, 0, SQLITE_UTF8, conn,
                                   decodes_func, NULL, NULL, NULL) != SQLITE_OK ||
-      sqlite3_create_function_v2 (db, "cs_latency_rows_read", 0, SQLITE_UTF8, conn,
+      sqlite3_create_function_v2 (db, read, 0, SQLITE_UTF8, conn,
                                   read_func, NULL, NULL, NULL) != SQLITE_OK)
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   _("Cannot read the latency pairs: %s"), sqlite3_errmsg (db));
+                   _("Cannot register the result tables %s: %s"), module, sqlite3_errmsg (db));
       return FALSE;
     }
   return TRUE;

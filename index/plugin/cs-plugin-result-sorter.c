@@ -1,9 +1,10 @@
-/* cs-latency-sorter.c: sorts fixed-size records in bounded memory.
+/* cs-plugin-result-sorter.c: sorts fixed-size records in bounded memory.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * An external sort for the latency pass's two orders (worst first, and
- * by task then worst first).  The order is always ascending by the
+ * An external sort for the sorted orders of result tables
+ * (cs-plugin-result-table.c; the latency pass's worst first, and by task
+ * then worst first).  The order is always ascending by the
  * records' first number, then their second and so on: a caller wanting
  * a number descending stores it negated.  Records are gathered in a
  * buffer of run_records; a full buffer is sorted and written to an
@@ -25,7 +26,7 @@
  *
  * A run goes to the file in blocks of BLOCK_RECORDS records, each number
  * the zigzag varint of its difference to the same number of the record
- * before it in the block (cs-latency-varints.c): sorted records differ
+ * before it in the block (cs_chunk_encode_records()): sorted records differ
  * little from the one before (the first numbers are sorted, the next
  * ones often among equal first ones), so the large benchmark
  * recording's wakeups write 76 MB instead of 264 MB of plain gint64s
@@ -37,6 +38,8 @@
  * of 5 numbers is 40 MiB, and 80 M records make 80 runs of 256 KiB
  * blocks.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,8 +47,8 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "cs-latency-sorter.h"
-#include "cs-latency-varints.h"
+#include "cs-plugin-result-sorter.h"
+#include "cs-chunk-codec.h"
 
 #define BLOCK_RECORDS 4096
 
@@ -64,7 +67,7 @@ typedef struct {
 #define INSERTION_RECORDS 8
 #define DIGIT_BITS 11
 
-struct _CsLatencySorter
+struct _CsResultSorter
 {
   guint n_fields;
   guint n_radix_fields;
@@ -89,7 +92,7 @@ struct _CsLatencySorter
   gint64 *sort_spare;           /* as large as a buffer: the merge sort's */
 };
 
-static gboolean spill_join (CsLatencySorter *self, GError **error);
+static gboolean spill_join (CsResultSorter *self, GError **error);
 
 static void
 file_failed (GError     **error,
@@ -97,12 +100,12 @@ file_failed (GError     **error,
              const char  *what)
 {
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-               _("Cannot sort the latency pairs in a temporary file (%s): %s"), what,
+               _("Cannot sort a result table in a temporary file (%s): %s"), what,
                g_strerror (saved_errno));
 }
 
 /**
- * cs_latency_sorter_new:
+ * _cs_result_sorter_new:
  * @n_fields: numbers per record, 1 to 8; records are sorted ascending
  *   by their first number, then by their second, and so on
  * @n_radix_fields: how many of the first numbers to sort by radix (0 ..
@@ -114,19 +117,19 @@ file_failed (GError     **error,
  *   buffer being filled while the other is sorted and written)
  *
  * Returns: (transfer full): an empty sorter; free it with
- *   cs_latency_sorter_free()
+ *   _cs_result_sorter_free()
  */
-CsLatencySorter *
-cs_latency_sorter_new (guint n_fields,
+CsResultSorter *
+_cs_result_sorter_new (guint n_fields,
                        guint n_radix_fields,
                        gsize run_records)
 {
-  CsLatencySorter *self;
+  CsResultSorter *self;
 
   g_return_val_if_fail (n_fields > 0 && n_fields <= MAX_FIELDS && n_radix_fields <= n_fields &&
                         run_records > 0, NULL);
 
-  self = g_new0 (CsLatencySorter, 1);
+  self = g_new0 (CsResultSorter, 1);
   self->n_fields = n_fields;
   self->n_radix_fields = n_radix_fields;
   self->record_bytes = n_fields * sizeof (gint64);
@@ -138,13 +141,13 @@ cs_latency_sorter_new (guint n_fields,
 }
 
 /**
- * cs_latency_sorter_free:
+ * _cs_result_sorter_free:
  * @sorter: (nullable): a sorter
  *
  * Frees it and its temporary file.
  */
 void
-cs_latency_sorter_free (CsLatencySorter *self)
+_cs_result_sorter_free (CsResultSorter *self)
 {
   if (self == NULL)
     return;
@@ -162,13 +165,13 @@ cs_latency_sorter_free (CsLatencySorter *self)
 }
 
 /**
- * cs_latency_sorter_get_n_records:
+ * _cs_result_sorter_get_n_records:
  * @sorter: a sorter
  *
  * Returns: how many records were added
  */
 guint64
-cs_latency_sorter_get_n_records (CsLatencySorter *self)
+_cs_result_sorter_get_n_records (CsResultSorter *self)
 {
   return self->n_records;
 }
@@ -307,7 +310,7 @@ radix_sort (gint64  *records,
  * fields, sorts by those first, then each group of records equal in
  * them by all the numbers. */
 static void
-sort_buffer (CsLatencySorter  *self,
+sort_buffer (CsResultSorter  *self,
              gint64          **records,
              gint64          **spare,
              gsize             n)
@@ -373,7 +376,7 @@ write_all (FILE          *file,
 static gpointer
 spill_thread (gpointer data)
 {
-  CsLatencySorter *self = data;
+  CsResultSorter *self = data;
   guint first_block = self->block_offsets->len;
   guint64 end;
 
@@ -388,10 +391,10 @@ spill_thread (gpointer data)
     }
   sort_buffer (self, &self->spilling, &self->sort_spare, self->n_spilling);
   if (self->bytes == NULL)
-    self->bytes = g_malloc (BLOCK_RECORDS * self->n_fields * CS_LATENCY_VARINT_MAX_BYTES);
+    self->bytes = g_malloc (BLOCK_RECORDS * self->n_fields * CS_CHUNK_VARINT_MAX_BYTES);
   for (gsize r = 0; r < self->n_spilling; r += BLOCK_RECORDS)
     {
-      gsize len = cs_latency_varints_encode (self->spilling + r * self->n_fields,
+      gsize len = cs_chunk_encode_records (self->spilling + r * self->n_fields,
                                              MIN (BLOCK_RECORDS, self->n_spilling - r),
                                              self->n_fields, self->bytes);
 
@@ -410,7 +413,7 @@ spill_thread (gpointer data)
 /* Waits for the run being spilled, if any; FALSE with @error set (or
  * the failure dropped when @error is NULL) when spilling it failed. */
 static gboolean
-spill_join (CsLatencySorter  *self,
+spill_join (CsResultSorter  *self,
             GError          **error)
 {
   if (self->spill_thread != NULL)
@@ -428,7 +431,7 @@ spill_join (CsLatencySorter  *self,
 /* Hands the full buffer to the spill thread, once the previous run is
  * written, and takes the other buffer. */
 static gboolean
-spill (CsLatencySorter  *self,
+spill (CsResultSorter  *self,
        GError          **error)
 {
   gint64 *full = self->buffer;
@@ -440,12 +443,12 @@ spill (CsLatencySorter  *self,
   self->spilling = full;
   self->n_spilling = self->n_buffered;
   self->n_buffered = 0;
-  self->spill_thread = g_thread_new ("cs-latency-sort", spill_thread, self);
+  self->spill_thread = g_thread_new ("cs-result-sort", spill_thread, self);
   return TRUE;
 }
 
 /**
- * cs_latency_sorter_add:
+ * _cs_result_sorter_add:
  * @sorter: a sorter, not finished
  * @record: n_fields numbers, copied
  * @error: a #G_FILE_ERROR when the temporary file cannot be written
@@ -455,7 +458,7 @@ spill (CsLatencySorter  *self,
  * Returns: %FALSE with @error set on failure
  */
 gboolean
-cs_latency_sorter_add (CsLatencySorter  *self,
+_cs_result_sorter_add (CsResultSorter  *self,
                        const gint64     *record,
                        GError          **error)
 {
@@ -471,7 +474,7 @@ cs_latency_sorter_add (CsLatencySorter  *self,
 
 /* Reads the run's next block; FALSE at its end or on error. */
 static gboolean
-run_fill (CsLatencySorter  *self,
+run_fill (CsResultSorter  *self,
           Run              *run,
           GError          **error)
 {
@@ -486,7 +489,7 @@ run_fill (CsLatencySorter  *self,
   to = run->next_block + 1 < self->block_offsets->len
        ? g_array_index (self->block_offsets, guint64, run->next_block + 1) : self->file_bytes;
   bytes = (gsize) (to - from);
-  if (to < from || bytes > BLOCK_RECORDS * self->n_fields * CS_LATENCY_VARINT_MAX_BYTES)
+  if (to < from || bytes > BLOCK_RECORDS * self->n_fields * CS_CHUNK_VARINT_MAX_BYTES)
     {
       file_failed (error, EIO, "read");
       return FALSE;
@@ -505,7 +508,7 @@ run_fill (CsLatencySorter  *self,
         }
       done += (gsize) n;
     }
-  if (cs_latency_varints_decode (self->bytes, bytes, want, self->n_fields, run->block) !=
+  if (cs_chunk_decode_records (self->bytes, bytes, want, self->n_fields, run->block) !=
       (gssize) want)
     {
       file_failed (error, EIO, "read");
@@ -518,14 +521,14 @@ run_fill (CsLatencySorter  *self,
 }
 
 static const gint64 *
-run_current (CsLatencySorter *self,
+run_current (CsResultSorter *self,
              const Run       *run)
 {
   return run->block + run->pos * self->n_fields;
 }
 
 static void
-sift_down (CsLatencySorter *self,
+sift_down (CsResultSorter *self,
            Run             *runs,
            guint           *heap,
            guint            len,
@@ -551,21 +554,21 @@ sift_down (CsLatencySorter *self,
 }
 
 /**
- * cs_latency_sorter_finish:
+ * _cs_result_sorter_finish:
  * @sorter: a sorter
  * @func: called with each record in order
  * @user_data: its closure
  * @error: a #G_FILE_ERROR when the temporary file cannot be read, or
  *   what @func sets
  *
- * Hands the records to @func in ascending order (cs_latency_sorter_new();
+ * Hands the records to @func in ascending order (_cs_result_sorter_new();
  * records that tie are equal).  Call it once.
  *
  * Returns: %FALSE with @error set on failure
  */
 gboolean
-cs_latency_sorter_finish (CsLatencySorter      *self,
-                          CsLatencySorterFunc   func,
+_cs_result_sorter_finish (CsResultSorter      *self,
+                          CsResultSorterFunc   func,
                           gpointer              user_data,
                           GError              **error)
 {

@@ -1,4 +1,4 @@
-/* cs-latency-sorter.h: sorts fixed-size records in bounded memory.
+/* cs-plugin-result-sorter.h: sorts fixed-size records in bounded memory.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /**
- * CsLatencySorterFunc:
+ * CsResultSorterFunc:
  * @record: the next record in order (its n_fields numbers), valid during
  *   the call
  * @user_data: the closure
@@ -17,25 +17,25 @@ G_BEGIN_DECLS
  *
  * Returns: %FALSE with @error set to stop
  */
-typedef gboolean (*CsLatencySorterFunc)    (const gint64  *record,
+typedef gboolean (*CsResultSorterFunc)    (const gint64  *record,
                                             gpointer       user_data,
                                             GError       **error);
 
-typedef struct _CsLatencySorter CsLatencySorter;
+typedef struct _CsResultSorter CsResultSorter;
 
-CsLatencySorter *cs_latency_sorter_new    (guint                   n_fields,
+CsResultSorter *_cs_result_sorter_new    (guint                   n_fields,
                                            guint                   n_radix_fields,
                                            gsize                   run_records);
-gboolean         cs_latency_sorter_add    (CsLatencySorter        *sorter,
+gboolean         _cs_result_sorter_add    (CsResultSorter        *sorter,
                                            const gint64           *record,
                                            GError                **error);
-guint64          cs_latency_sorter_get_n_records (CsLatencySorter *sorter);
-gboolean         cs_latency_sorter_finish (CsLatencySorter        *sorter,
-                                           CsLatencySorterFunc     func,
+guint64          _cs_result_sorter_get_n_records (CsResultSorter *sorter);
+gboolean         _cs_result_sorter_finish (CsResultSorter        *sorter,
+                                           CsResultSorterFunc     func,
                                            gpointer                user_data,
                                            GError                **error);
-void             cs_latency_sorter_free   (CsLatencySorter        *sorter);
+void             _cs_result_sorter_free   (CsResultSorter        *sorter);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsLatencySorter, cs_latency_sorter_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsResultSorter, _cs_result_sorter_free)
 
 G_END_DECLS

@@ -1,21 +1,24 @@
-/* cs-latency-batch.c: rows inserted into a table many at a time.
+/* cs-plugin-result-batch.c: rows inserted into a table many at a time.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The latency pass writes millions of rows of a few integers: one
+ * Result tables write many rows of a few integers (the spans of an
+ * order's groups, cs-plugin-result-table.c): one
  * statement step per row costs more than the row itself, so rows are
  * queued and inserted BATCH_ROWS at a time by one prepared multi-row
  * INSERT (a partial batch at the end goes row by row).
  */
+#include "config.h"
+
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
-#include "cs-latency-batch.h"
+#include "cs-plugin-result-batch.h"
 
 #define BATCH_ROWS 64
 
-struct _CsLatencyBatch
+struct _CsResultBatch
 {
   sqlite3 *db;
   guint n_columns;
@@ -27,32 +30,32 @@ struct _CsLatencyBatch
 };
 
 static gboolean
-failed (CsLatencyBatch  *self,
+failed (CsResultBatch  *self,
         GError         **error)
 {
   g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-               _("Cannot write the latency pairs: %s"), sqlite3_errmsg (self->db));
+               _("Cannot write the result table: %s"), sqlite3_errmsg (self->db));
   return FALSE;
 }
 
 /**
- * cs_latency_batch_new:
+ * _cs_result_batch_new:
  * @db: a database open for writing
  * @table: a table of @db with @n_columns integer columns
  * @n_columns: 1 to 64
  * @error: %CS_PLUGIN_ERROR_FAILED when the statements cannot be prepared
  *
  * Returns: (transfer full) (nullable): the batch, or %NULL with @error
- *   set; free with cs_latency_batch_free() (rows still queued are lost:
+ *   set; free with _cs_result_batch_free() (rows still queued are lost:
  *   flush first)
  */
-CsLatencyBatch *
-cs_latency_batch_new (sqlite3     *db,
+CsResultBatch *
+_cs_result_batch_new (sqlite3     *db,
                       const char  *table,
                       guint        n_columns,
                       GError     **error)
 {
-  g_autoptr(CsLatencyBatch) self = g_new0 (CsLatencyBatch, 1);
+  g_autoptr(CsResultBatch) self = g_new0 (CsResultBatch, 1);
   g_autoptr(GString) row = g_string_new ("(");
   g_autoptr(GString) sql = g_string_new (NULL);
 
@@ -81,11 +84,11 @@ cs_latency_batch_new (sqlite3     *db,
 }
 
 /**
- * cs_latency_batch_free:
+ * _cs_result_batch_free:
  * @batch: (nullable): a batch
  */
 void
-cs_latency_batch_free (CsLatencyBatch *self)
+_cs_result_batch_free (CsResultBatch *self)
 {
   if (self == NULL)
     return;
@@ -96,7 +99,7 @@ cs_latency_batch_free (CsLatencyBatch *self)
 }
 
 /**
- * cs_latency_batch_flush:
+ * _cs_result_batch_flush:
  * @batch: a batch
  * @error: %CS_PLUGIN_ERROR_FAILED when a row cannot be inserted
  *
@@ -105,7 +108,7 @@ cs_latency_batch_free (CsLatencyBatch *self)
  * Returns: %FALSE with @error set on failure
  */
 gboolean
-cs_latency_batch_flush (CsLatencyBatch  *self,
+_cs_result_batch_flush (CsResultBatch  *self,
                         GError         **error)
 {
   guint per_step = self->n_pending == BATCH_ROWS ? BATCH_ROWS : 1;
@@ -140,19 +143,19 @@ cs_latency_batch_flush (CsLatencyBatch  *self,
 }
 
 /**
- * cs_latency_batch_get_n_pending:
+ * _cs_result_batch_get_n_pending:
  * @batch: a batch
  *
  * Returns: how many rows are queued, not inserted yet
  */
 guint
-cs_latency_batch_get_n_pending (CsLatencyBatch *self)
+_cs_result_batch_get_n_pending (CsResultBatch *self)
 {
   return self->n_pending;
 }
 
 /**
- * cs_latency_batch_append:
+ * _cs_result_batch_append:
  * @batch: a batch
  * @values: the row's n_columns values, copied
  * @null_mask: bit c set: column c is NULL (its value is ignored)
@@ -163,7 +166,7 @@ cs_latency_batch_get_n_pending (CsLatencyBatch *self)
  * Returns: %FALSE with @error set on failure
  */
 gboolean
-cs_latency_batch_append (CsLatencyBatch  *self,
+_cs_result_batch_append (CsResultBatch  *self,
                          const gint64    *values,
                          guint64          null_mask,
                          GError         **error)
@@ -171,5 +174,5 @@ cs_latency_batch_append (CsLatencyBatch  *self,
   memcpy (self->values + self->n_pending * self->n_columns, values,
           self->n_columns * sizeof (gint64));
   self->nulls[self->n_pending++] = null_mask;
-  return self->n_pending < BATCH_ROWS || cs_latency_batch_flush (self, error);
+  return self->n_pending < BATCH_ROWS || _cs_result_batch_flush (self, error);
 }
