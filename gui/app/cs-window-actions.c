@@ -240,7 +240,7 @@ save_response_cb (GtkNativeDialog *chooser, int response, CsWindow *window)
 
   if (file == NULL || (path = g_file_get_path (file)) == NULL)
     return;
-  session = cs_session_capture (window);
+  session = cs_session_capture (cs_window_get_model (window));
   if (session != NULL && !cs_session_save (session, path, &error))
     show_message (window, _("Could not save the session"), error->message);
   else if (session != NULL)
@@ -302,7 +302,7 @@ open_response_cb (GtkNativeDialog *chooser, int response, CsWindow *window)
 
   if (file == NULL || (path = g_file_get_path (file)) == NULL)
     return;
-  if (!cs_session_open (window, path, &error))
+  if (!cs_window_open_session (window, path, &error))
     show_message (window, _("Could not open the session"), error->message);
 }
 

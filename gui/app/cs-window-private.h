@@ -13,6 +13,7 @@
 #include "cs-filter-bar.h"
 #include "cs-index-job.h"
 #include "cs-query-page.h"
+#include "cs-view-model.h"
 #include "cs-window-live.h"
 #include "cs-window-plugins.h"
 #include "cs-window.h"
@@ -63,6 +64,8 @@ struct _CsWindow
   CsWindowState state;
   gboolean selecting_clicked_event;
   CsWindowLive live;             /* a recording shown while it is made */
+  CsViewModel *model;            /* what it shows: cs-window-session.c */
+  gboolean model_syncing;        /* a widget or the model is being set */
 };
 
 void _cs_window_set_state  (CsWindow      *self,
@@ -71,5 +74,6 @@ void _cs_window_show_error (CsWindow      *self,
                             GFile         *file,
                             const GError  *error);
 void _cs_window_hide_error (CsWindow      *self);
+void _cs_window_bind_model (CsWindow      *self);
 
 G_END_DECLS

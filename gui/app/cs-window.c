@@ -299,6 +299,7 @@ cs_window_set_document (CsWindow   *self,
 
   g_set_object (&self->document, document);
   g_set_object (&self->file, file);
+  g_object_set (self->model, "file", file, "document", document, NULL);
 
   cs_timeline_set_document (self->timeline, document);
   if (document != NULL)
@@ -403,7 +404,7 @@ cs_window_close_request (GtkWindow *window)
 
   _cs_window_settings_save_size (GTK_WINDOW (self), self->settings);
   cs_window_cancel (self);
-  if (!cs_session_save_last (self, &error))
+  if (!cs_window_save_last_session (self, &error))
     g_message ("Could not save the last session: %s", error->message);
 
   return GTK_WINDOW_CLASS (cs_window_parent_class)->close_request (window);
@@ -428,6 +429,7 @@ cs_window_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
+  g_clear_object (&self->model);
   g_clear_object (&self->analysis);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
@@ -587,6 +589,7 @@ cs_window_init (CsWindow *self)
     { "select-event", select_event_action, CS_EVENT_VARIANT_TYPE },
   };
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->model = cs_view_model_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), window_entries,
                                    G_N_ELEMENTS (window_entries), self);
 
@@ -608,6 +611,7 @@ cs_window_init (CsWindow *self)
   cs_filter_bar_set_analysis (self->filter_bar, self->analysis);
   gtk_menu_button_set_popover (self->cpu_button, cs_cpu_chooser_new (self->analysis));
   g_object_bind_property (self->zoom_box, "visible", self->analysis_box, "visible", G_BINDING_SYNC_CREATE);
+  _cs_window_bind_model (self);  /* what it shows: cs-window-session.c */
   _cs_window_actions_init (self);
   cs_compare_install (self);     /* a second recording: cs-compare.c */
 

@@ -394,14 +394,14 @@ test_session (void)
   run_query (page, first);
   cs_query_page_set_text (page, edited);
 
-  session = cs_session_capture (window);
+  session = cs_session_capture (cs_window_get_model (window));
   g_assert_nonnull (session);
   g_assert_true (cs_session_save (session, session_path, &error));
   g_assert_no_error (error);
   cs_test_destroy_window (window);
 
   restored = cs_test_new_window (1000, 700);
-  g_assert_true (cs_session_open (restored, session_path, &error));
+  g_assert_true (cs_window_open_session (restored, session_path, &error));
   g_assert_no_error (error);
   cs_test_wait_until (cs_test_window_is_ready, restored, "the session's recording");
   cs_test_spin (200);
