@@ -321,10 +321,16 @@ open_session_action (GSimpleAction *action, GVariant *parameter, gpointer window
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static GtkWindow *
+new_export_dialog (CsWindow *window)
+{
+  return cs_export_dialog_new (GTK_WINDOW (window), cs_window_get_timeline (window));
+}
+
 static void
 export_action (GSimpleAction *action, GVariant *parameter, gpointer window)
 {
-  _cs_window_actions_show_dialog (window, "export", cs_export_dialog_new);
+  _cs_window_actions_show_dialog (window, "export", new_export_dialog);
 }
 
 static const GActionEntry entries[] = {

@@ -578,6 +578,14 @@ select_event_action (GSimpleAction *action, GVariant *parameter, gpointer window
   cs_window_select_event (self, &event);
 }
 
+/* win.show-toast (s): a toast with that (translated) text; how a dialog
+ * or page tells what it did (cs_window_show_toast()). */
+static void
+show_toast_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  cs_window_show_toast (window, g_variant_get_string (parameter, NULL));
+}
+
 static void
 cs_window_init (CsWindow *self)
 {
@@ -587,6 +595,7 @@ cs_window_init (CsWindow *self)
     { "plugins", plugins_action },
     { "show-time", show_time_action, "x" },
     { "select-event", select_event_action, CS_EVENT_VARIANT_TYPE },
+    { "show-toast", show_toast_action, "s" },
   };
   gtk_widget_init_template (GTK_WIDGET (self));
   self->model = cs_view_model_new ();

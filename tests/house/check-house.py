@@ -39,7 +39,7 @@ MAX_LINES = 1000
 KNOWN_CIRCLES = [
     {"cs-window", "cs-window-actions", "cs-window-open", "cs-window-plugins",
      "cs-window-demo", "cs-window-live",
-     "cs-compare", "cs-export-dialog"},
+     "cs-compare"},
 ]
 
 
