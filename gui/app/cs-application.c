@@ -184,7 +184,7 @@ cs_application_command_line (GApplication            *application,
       else
         cs_window_open_file (window, g_ptr_array_index (files, i));
       if (compare_file != NULL)
-        cs_compare_open (cs_compare_get_for (window), compare_file);
+        cs_compare_open (cs_compare_get_for (GTK_APPLICATION_WINDOW (window)), compare_file);
       gtk_window_present (GTK_WINDOW (window));
     }
 

@@ -622,7 +622,8 @@ cs_window_init (CsWindow *self)
   g_object_bind_property (self->zoom_box, "visible", self->analysis_box, "visible", G_BINDING_SYNC_CREATE);
   _cs_window_bind_model (self);  /* what it shows: cs-window-session.c */
   _cs_window_actions_init (self);
-  cs_compare_install (self);     /* a second recording: cs-compare.c */
+  /* A second recording: cs-compare.c. */
+  cs_compare_install (GTK_APPLICATION_WINDOW (self), self->timeline, self->model);
 
   _cs_window_open_init (self);   /* drops, recent files: cs-window-open.c */
 
