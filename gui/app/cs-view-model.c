@@ -354,3 +354,36 @@ cs_view_model_get_task_plots (CsViewModel *self)
   g_return_val_if_fail (CS_IS_VIEW_MODEL (self), NULL);
   return g_value_get_variant (&self->values[PROP_TASK_PLOTS]);
 }
+
+/**
+ * cs_view_model_add_task_plot:
+ * @self: a view model
+ * @pid: a task of the recording; 0 (the idle task) and below are ignored
+ *
+ * Adds a task plot for @pid below the others, unless it has one.
+ */
+void
+cs_view_model_add_task_plot (CsViewModel *self,
+                             gint32       pid)
+{
+  GVariant *plots;
+  const gint32 *pids = NULL;
+  gsize n = 0;
+  g_autoptr(GArray) added = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  g_return_if_fail (CS_IS_VIEW_MODEL (self));
+
+  plots = cs_view_model_get_task_plots (self);
+  if (plots != NULL)
+    pids = g_variant_get_fixed_array (plots, &n, sizeof (gint32));
+  if (pid <= 0)
+    return;
+  for (gsize i = 0; i < n; i++)
+    if (pids[i] == pid)
+      return;
+  g_array_append_vals (added, pids, n);
+  g_array_append_val (added, pid);
+  g_object_set (self, "task-plots",
+                g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, added->data, added->len, sizeof (gint32)),
+                NULL);
+}

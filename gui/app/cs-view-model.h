@@ -38,5 +38,7 @@ const char * const *cs_view_model_get_query_history (CsViewModel *self);
 const char * const *cs_view_model_get_plugin_rows   (CsViewModel *self);
 GVariant     *cs_view_model_get_cpu_plots    (CsViewModel  *self);
 GVariant     *cs_view_model_get_task_plots   (CsViewModel  *self);
+void          cs_view_model_add_task_plot    (CsViewModel  *self,
+                                              gint32        pid);
 
 G_END_DECLS

@@ -578,6 +578,14 @@ select_event_action (GSimpleAction *action, GVariant *parameter, gpointer window
   cs_window_select_event (self, &event);
 }
 
+/* A plugin selects an event in the list (CsPluginWindow::select-event). */
+static gboolean
+plugin_select_event_cb (CsWindow      *self,
+                        const CsEvent *event)
+{
+  return cs_window_select_event (self, event);
+}
+
 /* win.show-toast (s): a toast with that (translated) text; how a dialog
  * or page tells what it did (cs_window_show_toast()). */
 static void
@@ -613,7 +621,10 @@ cs_window_init (CsWindow *self)
   g_object_unref (self->event_list_view);
   self->query_page = cs_query_page_new ();
   gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->query_page), gtk_label_new (_("Query")));
-  self->plugins = cs_plugin_window_new (self, self->list_notebook, self->info_bar);
+  self->plugins = cs_plugin_window_new (GTK_WINDOW (self), self->timeline, self->event_list_view,
+                                       self->model, self->list_notebook, self->info_bar);
+  g_signal_connect_object (self->plugins, "select-event", G_CALLBACK (plugin_select_event_cb), self,
+                           G_CONNECT_SWAPPED);
 
   /* Plots, filters and sessions: cs-analysis.c, cs-window-actions.c. */
   self->analysis = cs_analysis_new (self->timeline, self->event_list_view);
