@@ -36,6 +36,7 @@
 #include "cs-session.h"
 #include "cs-task-list.h"
 #include "cs-window-actions.h"
+#include "cs-window-private.h"
 
 static CsAnalysis *
 get_analysis (gpointer window)

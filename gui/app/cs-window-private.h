@@ -2,9 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Private to gui/cs-window*.c: the instance structure, for the files that
- * implement a part of the window (cs-window-open.c), and the state and
- * error banner helpers of cs-window.c.
+ * Private to the files of CsWindow, one object split across files:
+ * gui/app/cs-window.c and its -actions.c, -open.c and -session.c (the view
+ * model's bindings and sessions), gui/record/cs-window-demo.c and
+ * cs-window-live.c.  The instance structure, and the state and error
+ * banner helpers of cs-window.c.
  */
 #pragma once
 
