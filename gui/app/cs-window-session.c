@@ -6,9 +6,10 @@
  * Part of CsWindow (cs-window-private.h).  The window's CsViewModel says
  * what it shows; here the timeline (span, markers), the plots and filter
  * (CsAnalysis), the split and the window's size follow the model and the
- * model follows them, both ways, as each notifies.  The Query page's text
- * and history and the plugin rows have no notification yet: they are read
- * into the model when it is asked for (cs_window_get_model()).
+ * model follows them, both ways, as each notifies; the Query page's text
+ * follows its editor's buffer.  The Query page's history and the plugin
+ * rows have no notification yet: they are read into the model when it is
+ * asked for (cs_window_get_model()).
  *
  * A session is captured from the model and restored into it
  * (cs-session.c); opening the session's recording first is the window's
@@ -85,31 +86,24 @@ plots_changed_cb (CsWindow *self)
   self->model_syncing = FALSE;
 }
 
+/* "cpu-plots" or "task-plots" changed: that one goes to the analysis. */
 static void
-model_cpu_plots_cb (CsWindow *self)
+model_plots_cb (CsWindow   *self,
+                GParamSpec *pspec)
 {
-  GVariant *plots = cs_view_model_get_cpu_plots (self->model);
-  const guint32 *cpus;
+  gboolean cpus = g_str_equal (pspec->name, "cpu-plots");
+  GVariant *plots = cpus ? cs_view_model_get_cpu_plots (self->model) : cs_view_model_get_task_plots (self->model);
+  gconstpointer values;
   gsize n;
 
   if (self->model_syncing || plots == NULL)
     return;
-  cpus = g_variant_get_fixed_array (plots, &n, sizeof (guint32));
-  cs_analysis_set_cpu_plots (self->analysis, cpus, n);
-  plots_changed_cb (self);
-}
-
-static void
-model_task_plots_cb (CsWindow *self)
-{
-  GVariant *plots = cs_view_model_get_task_plots (self->model);
-  const gint32 *pids;
-  gsize n;
-
-  if (self->model_syncing || plots == NULL)
-    return;
-  pids = g_variant_get_fixed_array (plots, &n, sizeof (gint32));
-  cs_analysis_set_task_plots (self->analysis, pids, n);
+  /* "au" and "ai" alike: 4-byte elements. */
+  values = g_variant_get_fixed_array (plots, &n, sizeof (gint32));
+  if (cpus)
+    cs_analysis_set_cpu_plots (self->analysis, values, n);
+  else
+    cs_analysis_set_task_plots (self->analysis, values, n);
   plots_changed_cb (self);
 }
 
@@ -152,14 +146,26 @@ model_filter_text_cb (CsWindow *self)
 /* Pages → model ------------------------------------------------------------ */
 
 static void
+query_text_changed_cb (CsWindow *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->model == NULL || self->model_syncing)  /* disposing, or setting the page */
+    return;
+  text = cs_query_page_dup_text (self->query_page);
+  self->model_syncing = TRUE;
+  g_object_set (self->model, "query-text", text, NULL);
+  self->model_syncing = FALSE;
+}
+
+/* The Query page's history and the plugin rows do not notify (yet). */
+static void
 pull_pages (CsWindow *self)
 {
-  g_autofree char *text = cs_query_page_dup_text (self->query_page);
   g_auto(GStrv) rows = cs_plugin_window_dup_rows (self->plugins);
 
   self->model_syncing = TRUE;
   g_object_set (self->model,
-                "query-text", text,
                 "query-history", cs_query_page_get_history (self->query_page),
                 "plugin-rows", rows,
                 NULL);
@@ -171,11 +177,12 @@ model_query_text_cb (CsWindow *self)
 {
   const char *text = cs_view_model_get_query_text (self->model);
 
-  if (self->model_syncing)
+  if (self->model_syncing || text == NULL)
     return;
-
-  if (text != NULL)
-    cs_query_page_set_text (self->query_page, text);
+  /* The editor's "changed" would set the model, freeing @text. */
+  self->model_syncing = TRUE;
+  cs_query_page_set_text (self->query_page, text);
+  self->model_syncing = FALSE;
 }
 
 static void
@@ -183,11 +190,9 @@ model_query_history_cb (CsWindow *self)
 {
   const char * const *history = cs_view_model_get_query_history (self->model);
 
-  if (self->model_syncing)
+  if (self->model_syncing || history == NULL)
     return;
-
-  if (history != NULL)
-    cs_query_page_set_history (self->query_page, history);
+  cs_query_page_set_history (self->query_page, history);
 }
 
 static void
@@ -197,7 +202,6 @@ model_plugin_rows_cb (CsWindow *self)
 
   if (self->model_syncing)
     return;
-
   cs_plugin_window_set_rows (self->plugins, rows);
 }
 
@@ -223,11 +227,13 @@ _cs_window_bind_model (CsWindow *self)
     { self->timeline, "notify::active-marker", G_CALLBACK (timeline_active_marker_cb) },
     { self->analysis, "plots-changed", G_CALLBACK (plots_changed_cb) },
     { self->analysis, "notify::filter", G_CALLBACK (filter_changed_cb) },
+    { gtk_text_view_get_buffer (GTK_TEXT_VIEW (cs_query_page_get_editor (self->query_page))), "changed",
+      G_CALLBACK (query_text_changed_cb) },
     { self->model, "notify::begin-ns", G_CALLBACK (model_span_cb) },
     { self->model, "notify::end-ns", G_CALLBACK (model_span_cb) },
     { self->model, "notify::active-marker", G_CALLBACK (model_active_marker_cb) },
-    { self->model, "notify::cpu-plots", G_CALLBACK (model_cpu_plots_cb) },
-    { self->model, "notify::task-plots", G_CALLBACK (model_task_plots_cb) },
+    { self->model, "notify::cpu-plots", G_CALLBACK (model_plots_cb) },
+    { self->model, "notify::task-plots", G_CALLBACK (model_plots_cb) },
     { self->model, "notify::filter-text", G_CALLBACK (model_filter_text_cb) },
     { self->model, "notify::query-text", G_CALLBACK (model_query_text_cb) },
     { self->model, "notify::query-history", G_CALLBACK (model_query_history_cb) },
@@ -247,14 +253,15 @@ _cs_window_bind_model (CsWindow *self)
   g_object_bind_property (self, "default-height", self->model, "height", both);
   g_object_bind_property (self, "maximized", self->model, "maximized", both);
   timeline_active_marker_cb (self);
+  query_text_changed_cb (self);
 }
 
 /**
  * cs_window_get_model:
  * @self: a window
  *
- * The state of what @self shows.  The Query page's text and history and
- * the plugin rows are read into it now (they do not notify yet).
+ * The state of what @self shows.  The Query page's history and the plugin
+ * rows are read into it now (they do not notify yet).
  *
  * Returns: (transfer none): @self's view model
  */

@@ -393,6 +393,10 @@ test_session (void)
   run_query (page, second);
   run_query (page, first);
   cs_query_page_set_text (page, edited);
+  /* The window's view model follows the editor as it changes. */
+  g_object_get (cs_window_get_model (window), "query-text", &text, NULL);
+  g_assert_cmpstr (text, ==, edited);
+  g_clear_pointer (&text, g_free);
 
   session = cs_session_capture (cs_window_get_model (window));
   g_assert_nonnull (session);
