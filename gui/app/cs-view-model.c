@@ -33,12 +33,16 @@
  * - "width", "height" (int, logical px, -1 or 0 unknown: the
  *   window's default size), "maximized"
  *   (boolean), "paned-position" (int, px from the top of the split, -1
- *   unknown).
+ *   unknown);
+ * - "selected-event" (GVariant CS_EVENT_VARIANT_TYPE, nullable: none): the
+ *   event selected in the event list, as cs_event_to_variant() (not saved
+ *   in sessions).
  *
  * Main thread only, as the widgets it mirrors.
  */
 #include "config.h"
 
+#include "cs-event-list.h"
 #include "cs-view-model.h"
 
 struct _CsViewModel
@@ -70,6 +74,7 @@ enum {
   PROP_HEIGHT,
   PROP_MAXIMIZED,
   PROP_PANED_POSITION,
+  PROP_SELECTED_EVENT,
   N_PROPS
 };
 
@@ -198,6 +203,8 @@ cs_view_model_class_init (CsViewModelClass *klass)
   properties[PROP_HEIGHT] = g_param_spec_int ("height", NULL, NULL, -1, G_MAXINT, -1, flags);
   properties[PROP_MAXIMIZED] = g_param_spec_boolean ("maximized", NULL, NULL, FALSE, flags);
   properties[PROP_PANED_POSITION] = g_param_spec_int ("paned-position", NULL, NULL, -1, G_MAXINT, -1, flags);
+  properties[PROP_SELECTED_EVENT] =
+    g_param_spec_variant ("selected-event", NULL, NULL, G_VARIANT_TYPE (CS_EVENT_VARIANT_TYPE), NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -5,7 +5,8 @@
  *
  * Part of CsWindow (cs-window-private.h).  The window's CsViewModel says
  * what it shows; here the timeline (span, markers), the plots and filter
- * (CsAnalysis), the split and the window's size follow the model and the
+ * (CsAnalysis), the event list's selection, the split and the window's
+ * size follow the model and the
  * model follows them, both ways, as each notifies; the Query page's text
  * follows its editor's buffer.  The Query page's history and the plugin
  * rows have no notification yet: they are read into the model when it is
@@ -143,6 +144,45 @@ model_filter_text_cb (CsWindow *self)
   filter_changed_cb (self);
 }
 
+/* Event list ↔ model ------------------------------------------------------- */
+
+static void
+list_selection_cb (CsWindow *self)
+{
+  CsEventItem *item;
+
+  if (self->model == NULL || self->model_syncing)  /* disposing, or setting the list */
+    return;
+  item = cs_event_list_view_get_selected_item (self->event_list_view);
+  self->model_syncing = TRUE;
+  g_object_set (self->model, "selected-event",
+                item != NULL ? cs_event_to_variant (cs_event_item_get_event (item)) : NULL, NULL);
+  self->model_syncing = FALSE;
+}
+
+/* Selected as an event clicked on the timeline (no marker moves), then the
+ * model takes what the list could select (a filtered-out event: none). */
+static void
+model_selected_event_cb (CsWindow *self)
+{
+  g_autoptr(GVariant) variant = NULL;
+  CsEvent event;
+
+  if (self->model_syncing)
+    return;
+  g_object_get (self->model, "selected-event", &variant, NULL);
+  self->model_syncing = TRUE;
+  if (variant != NULL)
+    {
+      cs_event_from_variant (variant, &event);
+      cs_window_select_event (self, &event);
+    }
+  else
+    cs_event_list_view_select_row (self->event_list_view, GTK_INVALID_LIST_POSITION);
+  self->model_syncing = FALSE;
+  list_selection_cb (self);
+}
+
 /* Pages → model ------------------------------------------------------------ */
 
 static void
@@ -227,6 +267,8 @@ _cs_window_bind_model (CsWindow *self)
     { self->timeline, "notify::active-marker", G_CALLBACK (timeline_active_marker_cb) },
     { self->analysis, "plots-changed", G_CALLBACK (plots_changed_cb) },
     { self->analysis, "notify::filter", G_CALLBACK (filter_changed_cb) },
+    { self->event_list_view, "notify::selected-row", G_CALLBACK (list_selection_cb) },
+    { self->event_list_view, "notify::model", G_CALLBACK (list_selection_cb) },
     { gtk_text_view_get_buffer (GTK_TEXT_VIEW (cs_query_page_get_editor (self->query_page))), "changed",
       G_CALLBACK (query_text_changed_cb) },
     { self->model, "notify::begin-ns", G_CALLBACK (model_span_cb) },
@@ -238,6 +280,7 @@ _cs_window_bind_model (CsWindow *self)
     { self->model, "notify::query-text", G_CALLBACK (model_query_text_cb) },
     { self->model, "notify::query-history", G_CALLBACK (model_query_history_cb) },
     { self->model, "notify::plugin-rows", G_CALLBACK (model_plugin_rows_cb) },
+    { self->model, "notify::selected-event", G_CALLBACK (model_selected_event_cb) },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (handlers); i++)

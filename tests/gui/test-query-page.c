@@ -223,6 +223,25 @@ test_link (CsWindow    *window,
   g_assert_cmpint (event->ts_ns, ==, link.ts_ns);
   g_assert_cmpint (event->cpu, ==, link.cpu);
   g_assert_cmpint (event->pid, ==, link.pid);
+  /* The window's view model holds the selection. */
+  {
+    g_autoptr(GVariant) selected = NULL;
+    CsEvent held;
+
+    g_object_get (cs_window_get_model (window), "selected-event", &selected, NULL);
+    g_assert_nonnull (selected);
+    cs_event_from_variant (selected, &held);
+    g_assert_cmpint (held.ts_ns, ==, event->ts_ns);
+    g_assert_cmpuint (held.cpu, ==, event->cpu);
+    /* And the list follows the model: nothing, then that event again. */
+    g_object_set (cs_window_get_model (window), "selected-event", NULL, NULL);
+    g_assert_null (cs_event_list_view_get_selected_item (list));
+    g_object_set (cs_window_get_model (window), "selected-event", selected, NULL);
+    item = cs_event_list_view_get_selected_item (list);
+    g_assert_nonnull (item);
+    event = cs_event_item_get_event (item);
+    g_assert_cmpint (event->ts_ns, ==, held.ts_ns);
+  }
   g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, link.ts_ns);
   g_assert_cmpint (cs_timeline_get_end_ns (timeline), >, link.ts_ns);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (list)));
