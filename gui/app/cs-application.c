@@ -83,7 +83,7 @@ cs_application_activate (GApplication *application)
           g_autoptr(GError) error = NULL;
 
           if (g_file_test (path, G_FILE_TEST_IS_REGULAR) &&
-              !cs_session_open (CS_WINDOW (window), path, &error))
+              !cs_window_open_session (CS_WINDOW (window), path, &error))
             g_message ("Could not restore the last session: %s", error->message);
         }
     }
@@ -162,7 +162,7 @@ cs_application_command_line (GApplication            *application,
     {
       CsWindow *window = cs_application_get_empty_window (self);
 
-      if (!cs_session_open (window, session, &error))
+      if (!cs_window_open_session (window, session, &error))
         {
           g_application_command_line_printerr (command_line, "chronoscope: %s\n", error->message);
           if (files->len == 0)
@@ -184,7 +184,7 @@ cs_application_command_line (GApplication            *application,
       else
         cs_window_open_file (window, g_ptr_array_index (files, i));
       if (compare_file != NULL)
-        cs_compare_open (cs_compare_get_for (window), compare_file);
+        cs_compare_open (cs_compare_get_for (GTK_APPLICATION_WINDOW (window)), compare_file);
       gtk_window_present (GTK_WINDOW (window));
     }
 

@@ -63,7 +63,7 @@ struct _CsExportDialog
   gboolean disposed;
 
   /* borrowed */
-  CsWindow *window;
+  CsTimeline *timeline;         /* the view exported: its window outlives us */
 };
 
 G_DEFINE_FINAL_TYPE (CsExportDialog, cs_export_dialog, GTK_TYPE_WINDOW)
@@ -71,7 +71,7 @@ G_DEFINE_FINAL_TYPE (CsExportDialog, cs_export_dialog, GTK_TYPE_WINDOW)
 static CsTimeline *
 get_timeline (CsExportDialog *self)
 {
-  return cs_window_get_timeline (self->window);
+  return self->timeline;
 }
 
 static gboolean
@@ -273,7 +273,10 @@ legend_done_cb (GObject      *source,
     /* TRANSLATORS: a toast; %s is the exported file's name */
     g_autofree char *title = g_strdup_printf (_("Exported to “%s”"), basename);
 
-    cs_window_show_toast (self->window, title);
+    GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+
+    if (parent != NULL)
+      gtk_widget_activate_action (GTK_WIDGET (parent), "win.show-toast", "s", title);
   }
   gtk_window_destroy (GTK_WINDOW (self));
 }
@@ -550,24 +553,28 @@ cs_export_dialog_init (CsExportDialog *self)
 
 /**
  * cs_export_dialog_new:
- * @window: the window whose view is exported; the dialog is transient for
- *   it and destroyed with it
+ * @parent: the window that shows @timeline; the dialog is transient for
+ *   it and destroyed with it, and tells it what it wrote through its
+ *   win.show-toast action
+ * @timeline: the view to export (its span, markers and renderer)
  *
  * Returns: (transfer none): a new dialog, not yet shown (a toplevel:
  *   GTK keeps it until it is destroyed)
  */
 GtkWindow *
-cs_export_dialog_new (CsWindow *window)
+cs_export_dialog_new (GtkWindow  *parent,
+                      CsTimeline *timeline)
 {
   CsExportDialog *self;
 
-  g_return_val_if_fail (CS_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (CS_IS_TIMELINE (timeline), NULL);
 
   self = g_object_new (CS_TYPE_EXPORT_DIALOG,
-                       "transient-for", window,
+                       "transient-for", parent,
                        "destroy-with-parent", TRUE,
                        NULL);
-  self->window = window;
+  self->timeline = timeline;
   build (self);
   return GTK_WINDOW (self);
 }

@@ -7,7 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "cs-export.h"
-#include "cs-window.h"
+#include "cs-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -24,7 +24,8 @@ typedef enum {
 #define CS_TYPE_EXPORT_DIALOG (cs_export_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (CsExportDialog, cs_export_dialog, CS, EXPORT_DIALOG, GtkWindow)
 
-GtkWindow *cs_export_dialog_new         (CsWindow        *window);
+GtkWindow *cs_export_dialog_new         (GtkWindow       *parent,
+                                         CsTimeline      *timeline);
 void       cs_export_dialog_set_format  (CsExportDialog  *self,
                                          CsExportFormat   format);
 void       cs_export_dialog_set_range   (CsExportDialog  *self,

@@ -23,10 +23,12 @@
  *
  * Times are the trace clock's nanoseconds; the filter is
  * cs_event_filter_to_string(), which names event types "system:name" so it
- * survives a rebuilt index.  Restoring opens the recording through the
- * window (its index is reused from the cache, so this is immediate after
- * the first time) and applies the rest when the recording is shown.  A
- * recording that moved is looked for next to the session file.  The last
+ * survives a rebuilt index.  A session is captured from a window's view
+ * model (CsViewModel) and restored into one, never from or into a widget;
+ * the window opens the recording (cs-window-session.c: its index is reused
+ * from the cache, so this is immediate after the first time) and restores
+ * the rest into its model when the recording is shown.  A recording that
+ * moved is looked for next to the session file.  The last
  * "plugins" lists the plugins turned off (the others are on: restoring
  * applies it to the process, as the Plugins dialog does) and the plugin
  * rows below the task plots ("PLUGIN:LAYER:KEY").  "query" is the Query
@@ -43,14 +45,16 @@
 #include <json-glib/json-glib.h>
 #include <glib/gi18n.h>
 
-#include "cs-analysis.h"
 #include "cs-plugin-host.h"
-#include "cs-query-page.h"
 #include "cs-session.h"
-#include "cs-window-plugins.h"
 
 #define SESSION_FORMAT  "chronoscope-session"
 #define SESSION_VERSION 1
+
+/* The values of CsMarker and the bits of CsFilterTarget, which the view
+ * model keeps as numbers so that it needs no widget header. */
+enum { MARKER_A = 0, MARKER_B = 1 };
+enum { FILTER_LIST = 1 << 0, FILTER_TIMELINE = 1 << 1 };
 
 struct _CsSession
 {
@@ -60,10 +64,10 @@ struct _CsSession
   gint64 end_ns;
   GArray *cpus;               /* guint, or NULL: the default */
   GArray *pids;               /* gint32 */
-  gint64 marker_ns[2];        /* CS_MARKER_UNSET when not placed */
-  CsMarker active_marker;
+  gint64 marker_ns[2];        /* CS_VIEW_MODEL_MARKER_UNSET when not placed */
+  guint active_marker;         /* MARKER_A or MARKER_B */
   char *filter_text;          /* NULL: no filter */
-  CsFilterTarget filter_targets;
+  guint filter_targets;        /* FILTER_LIST | FILTER_TIMELINE */
   gboolean hide_filtered;
   int width;                  /* 0: unknown */
   int height;
@@ -83,9 +87,9 @@ cs_session_new (void)
   CsSession *self = g_new0 (CsSession, 1);
 
   self->pids = g_array_new (FALSE, FALSE, sizeof (gint32));
-  self->marker_ns[CS_MARKER_A] = self->marker_ns[CS_MARKER_B] = CS_MARKER_UNSET;
-  self->active_marker = CS_MARKER_A;
-  self->filter_targets = CS_FILTER_TARGET_BOTH;
+  self->marker_ns[MARKER_A] = self->marker_ns[MARKER_B] = CS_VIEW_MODEL_MARKER_UNSET;
+  self->active_marker = MARKER_A;
+  self->filter_targets = (FILTER_LIST | FILTER_TIMELINE);
   self->paned_position = -1;
   return self;
 }
@@ -125,72 +129,72 @@ cs_session_get_recording (CsSession *session)
   return session->recording;
 }
 
-static GtkPaned *
-window_get_paned (CsWindow *window)
-{
-  return GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (cs_window_get_timeline (window)),
-                                             GTK_TYPE_PANED));
-}
-
 /**
  * cs_session_capture:
- * @window: a window showing a recording
+ * @model: the view model of a window (cs_window_get_model())
  *
- * Returns: (transfer full) (nullable): what @window shows, %NULL when it
- *   shows no recording
+ * Takes what @model says the window shows, and which plugins the process
+ * has turned off.
+ *
+ * Returns: (transfer full) (nullable): the session, %NULL when @model shows
+ *   no recording
  */
 CsSession *
-cs_session_capture (CsWindow *window)
+cs_session_capture (CsViewModel *model)
 {
-  CsTimeline *timeline;
-  CsAnalysis *analysis;
-  CsEventFilter *filter;
   GFile *file;
-  GtkPaned *paned;
+  GVariant *plots;
   CsSession *self;
-  const guint *cpus;
-  const gint32 *pids;
-  guint n_cpus, n_pids;
 
-  g_return_val_if_fail (CS_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (CS_IS_VIEW_MODEL (model), NULL);
 
-  file = cs_window_get_file (window);
-  timeline = cs_window_get_timeline (window);
-  analysis = cs_window_get_analysis (window);
-  if (file == NULL || cs_timeline_get_document (timeline) == NULL)
+  file = cs_view_model_get_file (model);
+  if (file == NULL || cs_view_model_get_document (model) == NULL)
     return NULL;
 
   self = cs_session_new ();
   self->recording = g_file_get_path (file);
   self->has_view = TRUE;
-  self->begin_ns = cs_timeline_get_begin_ns (timeline);
-  self->end_ns = cs_timeline_get_end_ns (timeline);
+  self->begin_ns = cs_view_model_get_begin_ns (model);
+  self->end_ns = cs_view_model_get_end_ns (model);
 
-  cpus = cs_analysis_get_cpu_plots (analysis, &n_cpus);
   self->cpus = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_array_append_vals (self->cpus, cpus, n_cpus);
-  pids = cs_analysis_get_task_plots (analysis, &n_pids);
-  g_array_append_vals (self->pids, pids, n_pids);
+  plots = cs_view_model_get_cpu_plots (model);
+  if (plots != NULL)
+    {
+      gsize n;
+      const guint32 *cpus = g_variant_get_fixed_array (plots, &n, sizeof (guint32));
 
-  self->marker_ns[CS_MARKER_A] = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
-  self->marker_ns[CS_MARKER_B] = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
-  self->active_marker = cs_timeline_get_active_marker (timeline);
+      g_array_append_vals (self->cpus, cpus, n);
+    }
+  plots = cs_view_model_get_task_plots (model);
+  if (plots != NULL)
+    {
+      gsize n;
+      const gint32 *pids = g_variant_get_fixed_array (plots, &n, sizeof (gint32));
 
-  filter = cs_analysis_get_filter (analysis);
-  if (!cs_event_filter_is_empty (filter))
-    self->filter_text = cs_event_filter_to_string (filter);
-  self->filter_targets = cs_analysis_get_filter_targets (analysis);
-  self->hide_filtered = cs_analysis_get_hide_filtered (analysis);
+      g_array_append_vals (self->pids, pids, n);
+    }
+
+  self->marker_ns[MARKER_A] = cs_view_model_get_marker_ns (model, MARKER_A);
+  self->marker_ns[MARKER_B] = cs_view_model_get_marker_ns (model, MARKER_B);
+  self->active_marker = cs_view_model_get_active_marker (model) == MARKER_B ? MARKER_B : MARKER_A;
+
+  self->filter_text = g_strdup (cs_view_model_get_filter_text (model));
+  g_object_get (model,
+                "filter-targets", &self->filter_targets,
+                "hide-filtered", &self->hide_filtered,
+                "width", &self->width,
+                "height", &self->height,
+                "maximized", &self->maximized,
+                "paned-position", &self->paned_position,
+                NULL);
   self->disabled_plugins = cs_plugin_host_dup_disabled_ids (cs_plugin_host_get_default ());
-  self->plugin_rows = cs_plugin_window_dup_rows (cs_window_get_plugins (window));
-  self->query_text = cs_query_page_dup_text (cs_window_get_query_page (window));
-  self->query_history = g_strdupv ((char **) cs_query_page_get_history (cs_window_get_query_page (window)));
-
-  gtk_window_get_default_size (GTK_WINDOW (window), &self->width, &self->height);
-  self->maximized = gtk_window_is_maximized (GTK_WINDOW (window));
-  paned = window_get_paned (window);
-  if (paned != NULL)
-    self->paned_position = gtk_paned_get_position (paned);
+  self->plugin_rows = g_strdupv ((char **) cs_view_model_get_plugin_rows (model));
+  self->query_text = g_strdup (cs_view_model_get_query_text (model));
+  if (self->query_text == NULL)
+    self->query_text = g_strdup ("");
+  self->query_history = g_strdupv ((char **) cs_view_model_get_query_history (model));
   return self;
 }
 
@@ -200,7 +204,7 @@ static void
 add_marker (JsonBuilder *builder, const char *name, gint64 ts_ns)
 {
   json_builder_set_member_name (builder, name);
-  if (ts_ns == CS_MARKER_UNSET)
+  if (ts_ns == CS_VIEW_MODEL_MARKER_UNSET)
     json_builder_add_null_value (builder);
   else
     json_builder_add_int_value (builder, ts_ns);
@@ -276,10 +280,10 @@ cs_session_save (CsSession   *session,
 
   json_builder_set_member_name (builder, "markers");
   json_builder_begin_object (builder);
-  add_marker (builder, "a_ns", session->marker_ns[CS_MARKER_A]);
-  add_marker (builder, "b_ns", session->marker_ns[CS_MARKER_B]);
+  add_marker (builder, "a_ns", session->marker_ns[MARKER_A]);
+  add_marker (builder, "b_ns", session->marker_ns[MARKER_B]);
   json_builder_set_member_name (builder, "active");
-  json_builder_add_string_value (builder, session->active_marker == CS_MARKER_B ? "b" : "a");
+  json_builder_add_string_value (builder, session->active_marker == MARKER_B ? "b" : "a");
   json_builder_end_object (builder);
 
   json_builder_set_member_name (builder, "filter");
@@ -290,9 +294,9 @@ cs_session_save (CsSession   *session,
   else
     json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "list");
-  json_builder_add_boolean_value (builder, (session->filter_targets & CS_FILTER_TARGET_LIST) != 0);
+  json_builder_add_boolean_value (builder, (session->filter_targets & FILTER_LIST) != 0);
   json_builder_set_member_name (builder, "timeline");
-  json_builder_add_boolean_value (builder, (session->filter_targets & CS_FILTER_TARGET_TIMELINE) != 0);
+  json_builder_add_boolean_value (builder, (session->filter_targets & FILTER_TIMELINE) != 0);
   json_builder_set_member_name (builder, "hide_in_timeline");
   json_builder_add_boolean_value (builder, session->hide_filtered);
   json_builder_end_object (builder);
@@ -528,11 +532,11 @@ cs_session_load (const char  *path,
 
   member = get_object (object, "markers");
   if (get_int (member, "a_ns", &value))
-    self->marker_ns[CS_MARKER_A] = value;
+    self->marker_ns[MARKER_A] = value;
   if (get_int (member, "b_ns", &value))
-    self->marker_ns[CS_MARKER_B] = value;
+    self->marker_ns[MARKER_B] = value;
   active = member != NULL ? json_object_get_string_member_with_default (member, "active", "a") : "a";
-  self->active_marker = g_strcmp0 (active, "b") == 0 ? CS_MARKER_B : CS_MARKER_A;
+  self->active_marker = g_strcmp0 (active, "b") == 0 ? MARKER_B : MARKER_A;
 
   member = get_object (object, "filter");
   if (member != NULL)
@@ -540,8 +544,8 @@ cs_session_load (const char  *path,
       const char *text = json_object_get_string_member_with_default (member, "text", NULL);
 
       self->filter_text = text != NULL && *text != '\0' ? g_strdup (text) : NULL;
-      self->filter_targets = (get_bool (member, "list", TRUE) ? CS_FILTER_TARGET_LIST : 0) |
-                             (get_bool (member, "timeline", TRUE) ? CS_FILTER_TARGET_TIMELINE : 0);
+      self->filter_targets = (get_bool (member, "list", TRUE) ? FILTER_LIST : 0) |
+                             (get_bool (member, "timeline", TRUE) ? FILTER_TIMELINE : 0);
       self->hide_filtered = get_bool (member, "hide_in_timeline", FALSE);
     }
 
@@ -570,28 +574,116 @@ cs_session_load (const char  *path,
 
 /* Restoring ---------------------------------------------------------------- */
 
-typedef struct {
-  CsSession *session;
-  CsWindow *window;           /* weak */
-  gulong handler_id;
-} Pending;
-
-static void
-pending_free (gpointer data,
-              GClosure *closure)
+/**
+ * cs_session_get_disabled_plugins:
+ * @session: a session
+ *
+ * Returns: (transfer none) (nullable): the ids of the plugins the session
+ *   had turned off, %NULL when it does not say (leave the choice as it is)
+ */
+const char * const *
+cs_session_get_disabled_plugins (CsSession *session)
 {
-  Pending *pending = data;
+  g_return_val_if_fail (session != NULL, NULL);
 
-  cs_session_free (pending->session);
-  g_clear_weak_pointer (&pending->window);
-  g_free (pending);
+  return (const char * const *) session->disabled_plugins;
 }
 
-static CsSession *
+/**
+ * cs_session_restore_geometry:
+ * @session: a session
+ * @model: a view model
+ *
+ * Gives @model the session's window size (logical px, when saved), its
+ * maximized state and the split's position: what can be restored before
+ * the recording is open.
+ */
+void
+cs_session_restore_geometry (CsSession   *session,
+                             CsViewModel *model)
+{
+  g_return_if_fail (session != NULL);
+  g_return_if_fail (CS_IS_VIEW_MODEL (model));
+
+  if (session->width > 0 && session->height > 0)
+    g_object_set (model, "width", session->width, "height", session->height, NULL);
+  if (session->maximized)
+    g_object_set (model, "maximized", TRUE, NULL);
+  if (session->paned_position >= 0)
+    g_object_set (model, "paned-position", session->paned_position, NULL);
+}
+
+/**
+ * cs_session_restore_view:
+ * @session: a session
+ * @model: the view model of a window that shows the session's recording,
+ *   or of no window at all
+ *
+ * Gives @model the session's plots, filter (as text: a window's binding
+ * reads it against its document), split position, plugin rows, Query text
+ * and history, visible span and markers, in that order.  What the session
+ * does not say is left as it is.  The process's plugins are not touched
+ * (see cs_session_get_disabled_plugins()).
+ */
+void
+cs_session_restore_view (CsSession   *session,
+                         CsViewModel *model)
+{
+  g_return_if_fail (session != NULL);
+  g_return_if_fail (CS_IS_VIEW_MODEL (model));
+
+  if (session->cpus != NULL)
+    g_object_set (model, "cpu-plots",
+                  g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, session->cpus->data,
+                                             session->cpus->len, sizeof (guint32)),
+                  NULL);
+  g_object_set (model, "task-plots",
+                g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, session->pids->data,
+                                           session->pids->len, sizeof (gint32)),
+                NULL);
+
+  g_object_set (model,
+                "filter-targets", (guint) session->filter_targets,
+                "hide-filtered", session->hide_filtered,
+                NULL);
+  if (session->filter_text != NULL)
+    g_object_set (model, "filter-text", session->filter_text, NULL);
+
+  /* The split as saved, whatever adding the plots did to it. */
+  if (session->paned_position >= 0)
+    g_object_set (model, "paned-position", session->paned_position, NULL);
+
+  if (session->disabled_plugins != NULL)
+    g_object_set (model, "plugin-rows", session->plugin_rows, NULL);
+
+  if (session->query_text != NULL)
+    g_object_set (model, "query-text", session->query_text, NULL);
+  if (session->query_history != NULL)
+    g_object_set (model, "query-history", session->query_history, NULL);
+
+  if (session->has_view)
+    cs_view_model_set_span (model, session->begin_ns, session->end_ns);
+  g_object_set (model,
+                "marker-a-ns", session->marker_ns[MARKER_A],
+                "marker-b-ns", session->marker_ns[MARKER_B],
+                "active-marker", (guint) session->active_marker,
+                NULL);
+}
+
+/**
+ * cs_session_copy:
+ * @session: a session
+ *
+ * Returns: (transfer full): a copy of @session
+ */
+CsSession *
 cs_session_copy (CsSession *session)
 {
-  CsSession *copy = g_memdup2 (session, sizeof *session);
+  CsSession *copy;
 
+  g_return_val_if_fail (session != NULL, NULL);
+
+  copy = g_memdup2 (session, sizeof *session);
   copy->recording = g_strdup (session->recording);
   copy->cpus = session->cpus != NULL ? g_array_copy (session->cpus) : NULL;
   copy->pids = g_array_copy (session->pids);
@@ -601,153 +693,6 @@ cs_session_copy (CsSession *session)
   copy->query_text = g_strdup (session->query_text);
   copy->query_history = g_strdupv (session->query_history);
   return copy;
-}
-
-/* The recording is shown: plots, filter, span and markers. */
-static void
-cs_session_apply (CsSession *self, CsWindow *window)
-{
-  CsTimeline *timeline = cs_window_get_timeline (window);
-  CsAnalysis *analysis = cs_window_get_analysis (window);
-  CsDocument *document = cs_analysis_get_document (analysis);
-
-  if (self->cpus != NULL)
-    cs_analysis_set_cpu_plots (analysis, (const guint *) self->cpus->data, self->cpus->len);
-  cs_analysis_set_task_plots (analysis, (const gint32 *) self->pids->data, self->pids->len);
-
-  cs_analysis_set_filter_targets (analysis, self->filter_targets);
-  cs_analysis_set_hide_filtered (analysis, self->hide_filtered);
-  if (self->filter_text != NULL)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(CsEventFilter) filter = cs_event_filter_new_from_string (document, self->filter_text, &error);
-
-      if (filter != NULL)
-        cs_analysis_set_filter (analysis, filter);
-      else
-        g_message ("The session's filter cannot be used with %s: %s", self->recording, error->message);
-    }
-
-  /* The split as saved, whatever adding the plots did to it. */
-  if (self->paned_position >= 0 && window_get_paned (window) != NULL)
-    gtk_paned_set_position (window_get_paned (window), self->paned_position);
-
-  if (self->disabled_plugins != NULL)
-    {
-      cs_plugin_host_set_disabled_ids (cs_plugin_host_get_default (),
-                                       (const char * const *) self->disabled_plugins);
-      cs_plugin_window_set_rows (cs_window_get_plugins (window),
-                                 (const char * const *) self->plugin_rows);
-    }
-
-  if (self->query_text != NULL)
-    cs_query_page_set_text (cs_window_get_query_page (window), self->query_text);
-  if (self->query_history != NULL)
-    cs_query_page_set_history (cs_window_get_query_page (window),
-                               (const char * const *) self->query_history);
-
-  if (self->has_view)
-    cs_timeline_set_span (timeline, self->begin_ns, self->end_ns);
-  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, self->marker_ns[CS_MARKER_A]);
-  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, self->marker_ns[CS_MARKER_B]);
-  cs_timeline_set_active_marker (timeline, self->active_marker);
-}
-
-static gboolean
-window_shows (CsWindow *window, const char *recording)
-{
-  GFile *file = cs_window_get_file (window);
-  g_autoptr(GFile) wanted = g_file_new_for_path (recording);
-
-  return file != NULL && cs_timeline_get_document (cs_window_get_timeline (window)) != NULL &&
-         g_file_equal (file, wanted);
-}
-
-static void
-document_changed_cb (CsAnalysis *analysis, Pending *pending)
-{
-  CsWindow *window = pending->window;
-
-  if (window != NULL && window_shows (window, pending->session->recording))
-    cs_session_apply (pending->session, window);
-  /* Once: whatever the window opened, the session is done. */
-  g_signal_handler_disconnect (analysis, pending->handler_id);
-}
-
-/**
- * cs_session_restore:
- * @session: (transfer none): a session
- * @window: the window to show it in
- *
- * Sizes @window and its split as the session says, then opens the
- * session's recording in @window (unless it shows it already) and, once it
- * is shown, restores the plots, filter, visible span and markers.  Opening
- * errors show in the window's error banner as for any recording.
- */
-void
-cs_session_restore (CsSession *session,
-                    CsWindow  *window)
-{
-  CsAnalysis *analysis;
-  GtkPaned *paned;
-  Pending *pending;
-  g_autoptr(GFile) file = NULL;
-
-  g_return_if_fail (session != NULL);
-  g_return_if_fail (CS_IS_WINDOW (window));
-
-  if (session->width > 0 && session->height > 0)
-    gtk_window_set_default_size (GTK_WINDOW (window), session->width, session->height);
-  if (session->maximized)
-    gtk_window_maximize (GTK_WINDOW (window));
-  paned = window_get_paned (window);
-  if (paned != NULL && session->paned_position >= 0)
-    gtk_paned_set_position (paned, session->paned_position);
-
-  if (window_shows (window, session->recording))
-    {
-      cs_session_apply (session, window);
-      return;
-    }
-
-  analysis = cs_window_get_analysis (window);
-  pending = g_new0 (Pending, 1);
-  pending->session = cs_session_copy (session);
-  g_set_weak_pointer (&pending->window, window);
-  pending->handler_id = g_signal_connect_data (analysis, "document-changed",
-                                               G_CALLBACK (document_changed_cb), pending,
-                                               pending_free, 0);
-
-  file = g_file_new_for_path (session->recording);
-  cs_window_open_file (window, file);
-}
-
-/**
- * cs_session_open:
- * @window: the window to show the session in
- * @path: a session file
- * @error: return location for an error of cs_session_load()
- *
- * Reads the session at @path and restores it in @window
- * (cs_session_restore()).
- *
- * Returns: whether the file was a session
- */
-gboolean
-cs_session_open (CsWindow    *window,
-                 const char  *path,
-                 GError     **error)
-{
-  g_autoptr(CsSession) session = NULL;
-
-  g_return_val_if_fail (CS_IS_WINDOW (window), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-
-  session = cs_session_load (path, error);
-  if (session == NULL)
-    return FALSE;
-  cs_session_restore (session, window);
-  return TRUE;
 }
 
 /**
@@ -760,29 +705,4 @@ char *
 cs_session_get_last_path (void)
 {
   return g_build_filename (g_get_user_config_dir (), "chronoscope", "last-session.json", NULL);
-}
-
-/**
- * cs_session_save_last:
- * @window: a window
- * @error: return location for a %G_FILE_ERROR
- *
- * Saves what @window shows as the last session, if it shows a recording.
- *
- * Returns: %FALSE with @error set when writing failed; %TRUE otherwise
- */
-gboolean
-cs_session_save_last (CsWindow  *window,
-                      GError   **error)
-{
-  g_autoptr(CsSession) session = NULL;
-  g_autofree char *path = NULL;
-
-  g_return_val_if_fail (CS_IS_WINDOW (window), FALSE);
-
-  session = cs_session_capture (window);
-  if (session == NULL)
-    return TRUE;
-  path = cs_session_get_last_path ();
-  return cs_session_save (session, path, error);
 }

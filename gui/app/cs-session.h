@@ -4,9 +4,9 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <gio/gio.h>
 
-#include "cs-window.h"
+#include "cs-view-model.h"
 
 G_BEGIN_DECLS
 
@@ -26,22 +26,21 @@ typedef enum {
 typedef struct _CsSession CsSession;
 
 GQuark      cs_session_error_quark     (void);
-CsSession  *cs_session_capture         (CsWindow    *window);
+CsSession  *cs_session_capture         (CsViewModel *model);
 CsSession  *cs_session_load            (const char  *path,
                                         GError     **error);
 gboolean    cs_session_save            (CsSession   *session,
                                         const char  *path,
                                         GError     **error);
+CsSession  *cs_session_copy            (CsSession   *session);
 void        cs_session_free            (CsSession   *session);
 const char *cs_session_get_recording   (CsSession   *session);
-void        cs_session_restore         (CsSession   *session,
-                                        CsWindow    *window);
-gboolean    cs_session_open            (CsWindow    *window,
-                                        const char  *path,
-                                        GError     **error);
+const char * const *cs_session_get_disabled_plugins (CsSession *session);
+void        cs_session_restore_geometry (CsSession  *session,
+                                        CsViewModel *model);
+void        cs_session_restore_view    (CsSession   *session,
+                                        CsViewModel *model);
 char       *cs_session_get_last_path   (void);
-gboolean    cs_session_save_last       (CsWindow    *window,
-                                        GError     **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsSession, cs_session_free)
 

@@ -36,6 +36,7 @@
 #include "cs-session.h"
 #include "cs-task-list.h"
 #include "cs-window-actions.h"
+#include "cs-window-private.h"
 
 static CsAnalysis *
 get_analysis (gpointer window)
@@ -240,7 +241,7 @@ save_response_cb (GtkNativeDialog *chooser, int response, CsWindow *window)
 
   if (file == NULL || (path = g_file_get_path (file)) == NULL)
     return;
-  session = cs_session_capture (window);
+  session = cs_session_capture (cs_window_get_model (window));
   if (session != NULL && !cs_session_save (session, path, &error))
     show_message (window, _("Could not save the session"), error->message);
   else if (session != NULL)
@@ -302,7 +303,7 @@ open_response_cb (GtkNativeDialog *chooser, int response, CsWindow *window)
 
   if (file == NULL || (path = g_file_get_path (file)) == NULL)
     return;
-  if (!cs_session_open (window, path, &error))
+  if (!cs_window_open_session (window, path, &error))
     show_message (window, _("Could not open the session"), error->message);
 }
 
@@ -321,10 +322,16 @@ open_session_action (GSimpleAction *action, GVariant *parameter, gpointer window
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+static GtkWindow *
+new_export_dialog (CsWindow *window)
+{
+  return cs_export_dialog_new (GTK_WINDOW (window), cs_window_get_timeline (window));
+}
+
 static void
 export_action (GSimpleAction *action, GVariant *parameter, gpointer window)
 {
-  _cs_window_actions_show_dialog (window, "export", cs_export_dialog_new);
+  _cs_window_actions_show_dialog (window, "export", new_export_dialog);
 }
 
 static const GActionEntry entries[] = {

@@ -2,9 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Private to gui/cs-window*.c: the instance structure, for the files that
- * implement a part of the window (cs-window-open.c), and the state and
- * error banner helpers of cs-window.c.
+ * Private to the files of CsWindow, one object split across files:
+ * gui/app/cs-window.c and its -actions.c, -open.c and -session.c (the view
+ * model's bindings and sessions), gui/record/cs-window-demo.c and
+ * cs-window-live.c.  The instance structure, and the state and error
+ * banner helpers of cs-window.c.
  */
 #pragma once
 
@@ -13,6 +15,7 @@
 #include "cs-filter-bar.h"
 #include "cs-index-job.h"
 #include "cs-query-page.h"
+#include "cs-view-model.h"
 #include "cs-window-live.h"
 #include "cs-window-plugins.h"
 #include "cs-window.h"
@@ -63,6 +66,8 @@ struct _CsWindow
   CsWindowState state;
   gboolean selecting_clicked_event;
   CsWindowLive live;             /* a recording shown while it is made */
+  CsViewModel *model;            /* what it shows: cs-window-session.c */
+  gboolean model_syncing;        /* a widget or the model is being set */
 };
 
 void _cs_window_set_state  (CsWindow      *self,
@@ -71,5 +76,6 @@ void _cs_window_show_error (CsWindow      *self,
                             GFile         *file,
                             const GError  *error);
 void _cs_window_hide_error (CsWindow      *self);
+void _cs_window_bind_model (CsWindow      *self);
 
 G_END_DECLS

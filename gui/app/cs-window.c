@@ -299,6 +299,7 @@ cs_window_set_document (CsWindow   *self,
 
   g_set_object (&self->document, document);
   g_set_object (&self->file, file);
+  g_object_set (self->model, "file", file, "document", document, NULL);
 
   cs_timeline_set_document (self->timeline, document);
   if (document != NULL)
@@ -403,7 +404,7 @@ cs_window_close_request (GtkWindow *window)
 
   _cs_window_settings_save_size (GTK_WINDOW (self), self->settings);
   cs_window_cancel (self);
-  if (!cs_session_save_last (self, &error))
+  if (!cs_window_save_last_session (self, &error))
     g_message ("Could not save the last session: %s", error->message);
 
   return GTK_WINDOW_CLASS (cs_window_parent_class)->close_request (window);
@@ -428,6 +429,7 @@ cs_window_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
+  g_clear_object (&self->model);
   g_clear_object (&self->analysis);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
@@ -576,6 +578,22 @@ select_event_action (GSimpleAction *action, GVariant *parameter, gpointer window
   cs_window_select_event (self, &event);
 }
 
+/* A plugin selects an event in the list (CsPluginWindow::select-event). */
+static gboolean
+plugin_select_event_cb (CsWindow      *self,
+                        const CsEvent *event)
+{
+  return cs_window_select_event (self, event);
+}
+
+/* win.show-toast (s): a toast with that (translated) text; how a dialog
+ * or page tells what it did (cs_window_show_toast()). */
+static void
+show_toast_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  cs_window_show_toast (window, g_variant_get_string (parameter, NULL));
+}
+
 static void
 cs_window_init (CsWindow *self)
 {
@@ -585,8 +603,10 @@ cs_window_init (CsWindow *self)
     { "plugins", plugins_action },
     { "show-time", show_time_action, "x" },
     { "select-event", select_event_action, CS_EVENT_VARIANT_TYPE },
+    { "show-toast", show_toast_action, "s" },
   };
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->model = cs_view_model_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self), window_entries,
                                    G_N_ELEMENTS (window_entries), self);
 
@@ -601,15 +621,20 @@ cs_window_init (CsWindow *self)
   g_object_unref (self->event_list_view);
   self->query_page = cs_query_page_new ();
   gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->query_page), gtk_label_new (_("Query")));
-  self->plugins = cs_plugin_window_new (self, self->list_notebook, self->info_bar);
+  self->plugins = cs_plugin_window_new (GTK_WINDOW (self), self->timeline, self->event_list_view,
+                                       self->model, self->list_notebook, self->info_bar);
+  g_signal_connect_object (self->plugins, "select-event", G_CALLBACK (plugin_select_event_cb), self,
+                           G_CONNECT_SWAPPED);
 
   /* Plots, filters and sessions: cs-analysis.c, cs-window-actions.c. */
   self->analysis = cs_analysis_new (self->timeline, self->event_list_view);
   cs_filter_bar_set_analysis (self->filter_bar, self->analysis);
   gtk_menu_button_set_popover (self->cpu_button, cs_cpu_chooser_new (self->analysis));
   g_object_bind_property (self->zoom_box, "visible", self->analysis_box, "visible", G_BINDING_SYNC_CREATE);
+  _cs_window_bind_model (self);  /* what it shows: cs-window-session.c */
   _cs_window_actions_init (self);
-  cs_compare_install (self);     /* a second recording: cs-compare.c */
+  /* A second recording: cs-compare.c. */
+  cs_compare_install (GTK_APPLICATION_WINDOW (self), self->timeline, self->model);
 
   _cs_window_open_init (self);   /* drops, recent files: cs-window-open.c */
 

@@ -7,7 +7,9 @@
 #include <adwaita.h>
 
 #include "cs-event-list-view.h"
+#include "cs-session.h"
 #include "cs-timeline.h"
+#include "cs-view-model.h"
 
 G_BEGIN_DECLS
 
@@ -51,5 +53,13 @@ struct _CsPluginWindow *cs_window_get_plugins (CsWindow    *self);
 struct _CsQueryPage *cs_window_get_query_page (CsWindow    *self);
 void           cs_window_show_toast        (CsWindow       *self,
                                             const char     *title);
+CsViewModel   *cs_window_get_model         (CsWindow       *self);
+void           cs_window_restore_session   (CsWindow       *self,
+                                            CsSession      *session);
+gboolean       cs_window_open_session      (CsWindow       *self,
+                                            const char     *path,
+                                            GError        **error);
+gboolean       cs_window_save_last_session (CsWindow       *self,
+                                            GError        **error);
 
 G_END_DECLS

@@ -37,7 +37,8 @@ struct _CsCompare
   GObject parent_instance;
 
   /* weak / borrowed */
-  CsWindow *window;
+  GtkApplicationWindow *window;
+  CsViewModel *model;           /* the window's: recording A's file */
   CsTimeline *timeline_a;
   GtkWindow *stats_window;
 
@@ -103,10 +104,10 @@ set_label (GtkLabel    *label,
 static void
 update_label_a (CsCompare *self)
 {
-  if (self->window == NULL)
+  if (self->window == NULL || self->model == NULL)
     return;
   set_label (self->label_a, &self->text_a,
-             describe ("A", cs_window_get_file (self->window), cs_timeline_get_document (self->timeline_a)));
+             describe ("A", cs_view_model_get_file (self->model), cs_timeline_get_document (self->timeline_a)));
 }
 
 /* Alignment -------------------------------------------------------------- */
@@ -631,13 +632,17 @@ align_action (GSimpleAction *action,
 /**
  * cs_compare_install:
  * @window: a main window, once its template is built
+ * @timeline_a: its timeline, which shows recording A
+ * @model: its view model, which names recording A's file
  *
  * Gives @window its comparison: the actions win.compare (choose B),
  * win.compare-close, win.compare-stats and the boolean state
  * win.compare-align-markers.
  */
 void
-cs_compare_install (CsWindow *window)
+cs_compare_install (GtkApplicationWindow *window,
+                    CsTimeline           *timeline_a,
+                    CsViewModel          *model)
 {
   const GActionEntry entries[] = {
     { "compare", compare_action },
@@ -648,7 +653,8 @@ cs_compare_install (CsWindow *window)
   CsCompare *self = g_object_new (CS_TYPE_COMPARE, NULL);
 
   g_set_weak_pointer (&self->window, window);
-  self->timeline_a = cs_window_get_timeline (window);
+  g_set_weak_pointer (&self->model, model);
+  self->timeline_a = timeline_a;
   g_object_set_data_full (G_OBJECT (window), COMPARE_KEY, self, g_object_unref);
   g_action_map_add_action_entries (G_ACTION_MAP (window), entries, G_N_ELEMENTS (entries), self);
   for (guint i = 0; i < 3; i++)
@@ -671,9 +677,9 @@ cs_compare_install (CsWindow *window)
  * Returns: (transfer none): the comparison of @window
  */
 CsCompare *
-cs_compare_get_for (CsWindow *window)
+cs_compare_get_for (GtkApplicationWindow *window)
 {
-  g_return_val_if_fail (CS_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (GTK_IS_APPLICATION_WINDOW (window), NULL);
   return g_object_get_data (G_OBJECT (window), COMPARE_KEY);
 }
 
@@ -845,6 +851,7 @@ cs_compare_dispose (GObject *object)
   g_clear_object (&self->analysis_b);
   g_clear_object (&self->document);
   g_clear_weak_pointer (&self->window);
+  g_clear_weak_pointer (&self->model);
   G_OBJECT_CLASS (cs_compare_parent_class)->dispose (object);
 }
 

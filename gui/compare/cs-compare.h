@@ -7,15 +7,18 @@
 #include <gtk/gtk.h>
 
 #include "cs-analysis.h"
-#include "cs-window.h"
+#include "cs-timeline.h"
+#include "cs-view-model.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_COMPARE (cs_compare_get_type ())
 G_DECLARE_FINAL_TYPE (CsCompare, cs_compare, CS, COMPARE, GObject)
 
-void        cs_compare_install             (CsWindow   *window);
-CsCompare  *cs_compare_get_for             (CsWindow   *window);
+void        cs_compare_install             (GtkApplicationWindow *window,
+                                            CsTimeline *timeline_a,
+                                            CsViewModel *model);
+CsCompare  *cs_compare_get_for             (GtkApplicationWindow *window);
 void        cs_compare_open                (CsCompare  *self,
                                             GFile      *file);
 void        cs_compare_close               (CsCompare  *self);

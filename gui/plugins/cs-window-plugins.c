@@ -19,7 +19,6 @@
 
 #include <glib/gi18n.h>
 
-#include "cs-analysis.h"
 #include "cs-index-job.h"
 #include "cs-plugin-host.h"
 #include "cs-plugin-pass-bar.h"
@@ -48,8 +47,11 @@ struct _CsPluginWindow
 {
   GObject parent_instance;
 
-  /* borrowed */
-  CsWindow *window;             /* owns us */
+  /* borrowed, from the window that owns us; window is NULL once disposed */
+  GtkWindow *window;
+  CsTimeline *timeline;         /* its layers and rows go there */
+  CsEventListView *list_view;   /* plugins' details column */
+  CsViewModel *model;           /* the view: task plots */
   GtkNotebook *notebook;        /* the event list's, where pages go */
 
   /* owned */
@@ -68,6 +70,8 @@ struct _CsPluginWindow
 /* How long the span must rest before the pages follow it: a drag or a
  * scroll wheel would otherwise recompute their figures at every frame. */
 #define FOLLOW_DELAY_MS 150
+
+static guint select_event_signal;
 
 G_DEFINE_FINAL_TYPE (CsPluginWindow, cs_plugin_window, G_TYPE_OBJECT)
 
@@ -102,7 +106,7 @@ pass_request_free (PassRequest *request)
 static CsTimelineRenderer *
 get_renderer (CsPluginWindow *self)
 {
-  return cs_timeline_get_renderer (cs_window_get_timeline (self->window));
+  return cs_timeline_get_renderer (self->timeline);
 }
 
 static void
@@ -121,8 +125,8 @@ apply_rows (CsPluginWindow *self)
       g_array_append_val (specs, spec);
     }
   cs_timeline_renderer_set_plugin_rows (renderer, (const CsPluginRowSpec *) specs->data, specs->len);
-  gtk_widget_queue_resize (GTK_WIDGET (cs_window_get_timeline (self->window)));
-  gtk_widget_queue_draw (GTK_WIDGET (cs_window_get_timeline (self->window)));
+  gtk_widget_queue_resize (GTK_WIDGET (self->timeline));
+  gtk_widget_queue_draw (GTK_WIDGET (self->timeline));
 }
 
 static int
@@ -172,7 +176,7 @@ describe_item (CsEventItem *item,
 static void
 update_details (CsPluginWindow *self)
 {
-  CsEventListView *view = cs_window_get_event_list_view (self->window);
+  CsEventListView *view = self->list_view;
   g_autoptr(GPtrArray) plugins = NULL;
   gboolean any = FALSE;
 
@@ -422,7 +426,7 @@ enable_plugin (CsPluginWindow *self,
                                                               cs_plugin_get_name (plugin));
 
       if (self->window != NULL)
-        cs_window_show_toast (self->window, title);
+        gtk_widget_activate_action (GTK_WIDGET (self->window), "win.show-toast", "s", title);
       return;
     }
   add_pages (self, plugin);
@@ -495,6 +499,13 @@ cs_plugin_window_class_init (CsPluginWindowClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = cs_plugin_window_dispose;
   G_OBJECT_CLASS (klass)->finalize = cs_plugin_window_finalize;
+
+  /* ::select-event (const CsEvent *) → gboolean: the window, which connects
+   * to it, selects the event in its list as a clicked one (no marker moves). */
+  select_event_signal =
+    g_signal_new ("select-event", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  g_signal_accumulator_true_handled, NULL, NULL,
+                  G_TYPE_BOOLEAN, 1, G_TYPE_POINTER);
 }
 
 static void
@@ -528,27 +539,37 @@ span_changed_cb (CsPluginWindow *self)
 
 /**
  * cs_plugin_window_new:
- * @window: the window, which owns the result
+ * @window: the window, which owns the result; its win.show-toast (s) tells
+ *   of a plugin that cannot show the recording
+ * @timeline: its timeline, where layers and rows go
+ * @list_view: its event list, where the plugins' details column goes
+ * @model: its view model, whose task plots plugins add to
  * @notebook: the notebook holding the event list, where pages go as tabs
  * @info_bar: the info bar, where a pass's progress and Cancel go
  *
  * Returns: (transfer full): the plugins of @window, with no recording yet
  */
 CsPluginWindow *
-cs_plugin_window_new (CsWindow    *window,
-                      GtkNotebook *notebook,
-                      GtkBox      *info_bar)
+cs_plugin_window_new (GtkWindow       *window,
+                      CsTimeline      *timeline,
+                      CsEventListView *list_view,
+                      CsViewModel     *model,
+                      GtkNotebook     *notebook,
+                      GtkBox          *info_bar)
 {
   CsPluginWindow *self = g_object_new (CS_TYPE_PLUGIN_WINDOW, NULL);
 
   self->window = window;
+  self->timeline = timeline;
+  self->list_view = list_view;
+  self->model = model;
   self->notebook = notebook;
   self->host = cs_plugin_host_get_default ();
   self->enabled_changed_id = g_signal_connect (self->host, "enabled-changed",
                                                G_CALLBACK (enabled_changed_cb), self);
-  g_signal_connect_object (cs_window_get_timeline (window), "notify::begin-ns",
+  g_signal_connect_object (timeline, "notify::begin-ns",
                            G_CALLBACK (span_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (cs_window_get_timeline (window), "notify::end-ns",
+  g_signal_connect_object (timeline, "notify::end-ns",
                            G_CALLBACK (span_changed_cb), self, G_CONNECT_SWAPPED);
 
   self->pass_bar = CS_PLUGIN_PASS_BAR (cs_plugin_pass_bar_new ());
@@ -798,7 +819,7 @@ GtkWindow *
 cs_plugin_window_get_toplevel (CsPluginWindow *window)
 {
   g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), NULL);
-  return GTK_WINDOW (window->window);
+  return window->window;
 }
 
 void
@@ -811,7 +832,7 @@ cs_plugin_window_get_range (CsPluginWindow *window,
 
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (window) && begin_ns != NULL && end_ns != NULL);
 
-  timeline = cs_window_get_timeline (window->window);
+  timeline = window->timeline;
   a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
   b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
   if (a_ns != CS_MARKER_UNSET && b_ns != CS_MARKER_UNSET && a_ns != b_ns)
@@ -851,11 +872,11 @@ cs_plugin_window_show_span (CsPluginWindow *window,
 
   if (end_ns <= begin_ns)
     {
-      cs_timeline_show_time (cs_window_get_timeline (window->window), begin_ns);
+      cs_timeline_show_time (window->timeline, begin_ns);
       return;
     }
   margin = MAX ((end_ns - begin_ns) / 10, 1);
-  cs_timeline_set_span (cs_window_get_timeline (window->window), begin_ns - margin, end_ns + margin);
+  cs_timeline_set_span (window->timeline, begin_ns - margin, end_ns + margin);
 }
 
 void
@@ -863,14 +884,11 @@ cs_plugin_window_set_markers (CsPluginWindow *window,
                               gint64          a_ns,
                               gint64          b_ns)
 {
-  CsTimeline *timeline;
-
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
 
-  timeline = cs_window_get_timeline (window->window);
-  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, a_ns);
+  cs_timeline_set_marker_ns (window->timeline, CS_MARKER_A, a_ns);
   if (b_ns >= 0)
-    cs_timeline_set_marker_ns (timeline, CS_MARKER_B, b_ns);
+    cs_timeline_set_marker_ns (window->timeline, CS_MARKER_B, b_ns);
 }
 
 gboolean
@@ -880,6 +898,7 @@ cs_plugin_window_select_event (CsPluginWindow *window,
 {
   CsDocument *document;
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  gboolean selected = FALSE;
 
   g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), FALSE);
 
@@ -891,20 +910,17 @@ cs_plugin_window_select_event (CsPluginWindow *window,
                                events, NULL) ||
       events->len == 0)
     return FALSE;
-  return cs_window_select_event (window->window, &g_array_index (events, CsEvent, 0));
+  g_signal_emit (window, select_event_signal, 0, &g_array_index (events, CsEvent, 0), &selected);
+  return selected;
 }
 
 void
 cs_plugin_window_add_task_plot (CsPluginWindow *window,
                                 gint32          pid)
 {
-  CsAnalysis *analysis;
-
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
 
-  analysis = cs_window_get_analysis (window->window);
-  if (!cs_analysis_has_task_plot (analysis, pid))
-    cs_analysis_add_task_plot (analysis, pid);
+  cs_view_model_add_task_plot (window->model, pid);
 }
 
 void
@@ -948,5 +964,5 @@ void
 cs_plugin_window_queue_draw (CsPluginWindow *window)
 {
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
-  gtk_widget_queue_draw (GTK_WIDGET (cs_window_get_timeline (window->window)));
+  gtk_widget_queue_draw (GTK_WIDGET (window->timeline));
 }

@@ -9,14 +9,19 @@
 
 #include "cs-plugin-window.h"      /* the public half, include/chronoscope-1/ */
 #include "cs-plugin-document-private.h"
-#include "cs-window.h"
+#include "cs-event-list-view.h"
+#include "cs-timeline.h"
+#include "cs-view-model.h"
 
 G_BEGIN_DECLS
 
 #define CS_TYPE_PLUGIN_WINDOW (cs_plugin_window_get_type ())
 G_DECLARE_FINAL_TYPE (CsPluginWindow, cs_plugin_window, CS, PLUGIN_WINDOW, GObject)
 
-CsPluginWindow   *cs_plugin_window_new            (CsWindow         *window,
+CsPluginWindow   *cs_plugin_window_new            (GtkWindow        *window,
+                                                   CsTimeline       *timeline,
+                                                   CsEventListView  *list_view,
+                                                   CsViewModel      *model,
                                                    GtkNotebook      *notebook,
                                                    GtkBox           *info_bar);
 void              cs_plugin_window_set_document   (CsPluginWindow   *self,

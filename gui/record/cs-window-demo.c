@@ -24,6 +24,7 @@
 #include "cs-window-actions.h"
 #include "cs-window-demo.h"
 #include "cs-window-plugins.h"
+#include "cs-window-private.h"
 
 #define DEMO_ERROR_KEY "cs-demo-error"
 

@@ -24,6 +24,7 @@
 #include "cs-plot-args.h"
 #include "cs-record-panel.h"
 #include "cs-window-live.h"
+#include "cs-window-private.h"
 
 /* The file the live picture's recording goes to, or NULL. */
 static const char *

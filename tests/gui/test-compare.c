@@ -96,7 +96,7 @@ static void
 check_window (CsWindow *window,
               Run      *run)
 {
-  CsCompare *compare = cs_compare_get_for (window);
+  CsCompare *compare = cs_compare_get_for (GTK_APPLICATION_WINDOW (window));
   CsTimeline *a = cs_window_get_timeline (window);
   CsTimeline *b;
   CsDocument *doc_a, *doc_b;
@@ -276,7 +276,7 @@ test_not_a_recording (void)
   g_autofree char *bad_path = g_build_filename (g_getenv ("CS_TESTDATA"), "README.md", NULL);
   g_autoptr(GFile) bad = g_file_new_for_path (bad_path);
   CsWindow *window = cs_test_open_window (path, 1200, 760);
-  CsCompare *compare = cs_compare_get_for (window);
+  CsCompare *compare = cs_compare_get_for (GTK_APPLICATION_WINDOW (window));
 
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "compare-close"));

@@ -34,6 +34,19 @@ open_dialog (CsWindow *window)
   return CS_EXPORT_DIALOG (dialog);
 }
 
+static gboolean
+is_toast_label (GtkWidget *widget, gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0 &&
+         gtk_widget_get_ancestor (widget, ADW_TYPE_TOAST_OVERLAY) != NULL;
+}
+
+static gboolean
+window_shows_exported_toast (gpointer window)
+{
+  return cs_test_find_where (window, is_toast_label, "Exported to “background.png”") != NULL;
+}
+
 /* The PNG of the visible span at the timeline's width holds the window's
  * timeline pixels below its title line. */
 static void
@@ -150,7 +163,7 @@ export_idle (gpointer data)
 /* Export… runs the slow part in a worker: the dialog shows it is busy and
  * Cancel stops it without writing a file, leaving the dialog open; an
  * export left to run writes the same picture as the synchronous one and
- * closes the dialog.  CS_EXPORT_TEST_HANG holds the worker until Cancel. */
+ * closes the dialog, and the window's toast names the file.  CS_EXPORT_TEST_HANG holds the worker until Cancel. */
 static void
 test_cancel_then_finish (void)
 {
@@ -188,6 +201,8 @@ test_cancel_then_finish (void)
   cs_test_wait_until (export_idle, dialog, "the export to finish");
   g_assert_true (g_file_test (background, G_FILE_TEST_IS_REGULAR));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  /* The window tells what was written (win.show-toast). */
+  cs_test_wait_until (window_shows_exported_toast, window, "the window's toast about the export");
 
   second = open_dialog (window);
   cs_export_dialog_set_format (second, CS_EXPORT_PNG);

@@ -223,6 +223,25 @@ test_link (CsWindow    *window,
   g_assert_cmpint (event->ts_ns, ==, link.ts_ns);
   g_assert_cmpint (event->cpu, ==, link.cpu);
   g_assert_cmpint (event->pid, ==, link.pid);
+  /* The window's view model holds the selection. */
+  {
+    g_autoptr(GVariant) selected = NULL;
+    CsEvent held;
+
+    g_object_get (cs_window_get_model (window), "selected-event", &selected, NULL);
+    g_assert_nonnull (selected);
+    cs_event_from_variant (selected, &held);
+    g_assert_cmpint (held.ts_ns, ==, event->ts_ns);
+    g_assert_cmpuint (held.cpu, ==, event->cpu);
+    /* And the list follows the model: nothing, then that event again. */
+    g_object_set (cs_window_get_model (window), "selected-event", NULL, NULL);
+    g_assert_null (cs_event_list_view_get_selected_item (list));
+    g_object_set (cs_window_get_model (window), "selected-event", selected, NULL);
+    item = cs_event_list_view_get_selected_item (list);
+    g_assert_nonnull (item);
+    event = cs_event_item_get_event (item);
+    g_assert_cmpint (event->ts_ns, ==, held.ts_ns);
+  }
   g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, link.ts_ns);
   g_assert_cmpint (cs_timeline_get_end_ns (timeline), >, link.ts_ns);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (list)));
@@ -393,15 +412,19 @@ test_session (void)
   run_query (page, second);
   run_query (page, first);
   cs_query_page_set_text (page, edited);
+  /* The window's view model follows the editor as it changes. */
+  g_object_get (cs_window_get_model (window), "query-text", &text, NULL);
+  g_assert_cmpstr (text, ==, edited);
+  g_clear_pointer (&text, g_free);
 
-  session = cs_session_capture (window);
+  session = cs_session_capture (cs_window_get_model (window));
   g_assert_nonnull (session);
   g_assert_true (cs_session_save (session, session_path, &error));
   g_assert_no_error (error);
   cs_test_destroy_window (window);
 
   restored = cs_test_new_window (1000, 700);
-  g_assert_true (cs_session_open (restored, session_path, &error));
+  g_assert_true (cs_window_open_session (restored, session_path, &error));
   g_assert_no_error (error);
   cs_test_wait_until (cs_test_window_is_ready, restored, "the session's recording");
   cs_test_spin (200);

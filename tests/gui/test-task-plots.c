@@ -548,7 +548,7 @@ test_session_round_trip (void)
   cs_test_spin (200);
   cs_test_save_screenshot (GTK_WIDGET (window), "session-saved.png");
 
-  session = cs_session_capture (window);
+  session = cs_session_capture (cs_window_get_model (window));
   g_assert_nonnull (session);
   g_assert_true (cs_session_save (session, session_path, &error));
   g_assert_no_error (error);
@@ -562,7 +562,7 @@ test_session_round_trip (void)
   /* A new window opens it: same range, plots, markers and filter, at once
    * (the index is reused). */
   restored = cs_test_new_window (1200, 760);
-  g_assert_true (cs_session_open (restored, session_path, &error));
+  g_assert_true (cs_window_open_session (restored, session_path, &error));
   g_assert_no_error (error);
   cs_test_wait_until (cs_test_window_is_ready, restored, "the session's recording");
   cs_test_spin (300);

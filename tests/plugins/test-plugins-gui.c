@@ -394,7 +394,7 @@ test_session (void)
   rows = cs_plugin_window_dup_rows (cs_window_get_plugins (window));
   g_assert_cmpstr (rows[0], ==, "migrations:migrations_row:all");
   cs_plugin_host_set_enabled (host, example, FALSE);
-  session = cs_session_capture (window);
+  session = cs_session_capture (cs_window_get_model (window));
   g_assert_true (cs_session_save (session, session_path, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (session_path, &text, NULL, NULL));
@@ -405,7 +405,7 @@ test_session (void)
   /* Turned back on here, off again by the session. */
   cs_plugin_host_set_enabled (host, example, TRUE);
   window = cs_test_new_window (1000, 700);
-  g_assert_true (cs_session_open (window, session_path, &error));
+  g_assert_true (cs_window_open_session (window, session_path, &error));
   g_assert_no_error (error);
   cs_test_wait_until (window_ready, window, "the session's recording");
   cs_test_spin (300);
