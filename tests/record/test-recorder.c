@@ -377,7 +377,11 @@ check_snapshot (SnapshotRun *run,
   read_before = cs_index_live_get_bytes_read (run->live);
   g_assert_true (cs_index_live_add (run->live, path, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (cs_index_live_get_bytes_read (run->live), >, read_before);
+  /* A snapshot that adds events adds pages to read.  The first one may
+   * hold none yet (CI saw it under ASan: the flood had not filled a page
+   * 400 ms in), and then there is nothing to read. */
+  if (events > run->events)
+    g_assert_cmpuint (cs_index_live_get_bytes_read (run->live), >, read_before);
   g_assert_true (cs_index_live_write (run->live, identity, index, &error));
   g_assert_no_error (error);
   live_doc = cs_document_open (path, index, &error);
