@@ -353,15 +353,15 @@ describe_cursor (CsTimeline *self)
 
   _cs_timeline_fill_viewport (self, &viewport);
   if (!_cs_timeline_get_plot_area (self, cs_timeline_get_focused_plot (self), &y, &height))
-    return _cs_timeline_describe_time (document, cursor_ns);
+    return cs_hover_text_for_time (document, cursor_ns);
 
   if (!cs_timeline_renderer_hit_test (renderer, &viewport,
                                       cs_timeline_renderer_ns_to_x (renderer, &viewport, cursor_ns),
                                       y + height / 2, &hit, &error))
     return g_strdup (error->message);
   if (hit.kind == CS_HIT_NONE)
-    return _cs_timeline_describe_time (document, cursor_ns);
-  return _cs_timeline_describe_hit (document, &hit);
+    return cs_hover_text_for_time (document, cursor_ns);
+  return cs_hover_text_for_hit (document, &hit);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -511,7 +511,7 @@ _cs_timeline_a11y_queue_update (CsTimeline *self)
  * selected (a click or Enter on the timeline, a row of the event list, a
  * search, the latency page), so that its accessible description announces
  * it as "Selected: CPU n · time · task · …" (the info bar's words, see
- * _cs_timeline_describe_hit()).  Main thread only.
+ * cs_hover_text_for_hit()).  Main thread only.
  */
 void
 cs_timeline_set_selected_event (CsTimeline    *self,
@@ -531,7 +531,7 @@ cs_timeline_set_selected_event (CsTimeline    *self,
       hit.event = *event;
       hit.cpu = event->cpu;
       hit.ts_ns = event->ts_ns;
-      a11y->selected_text = _cs_timeline_describe_hit (document, &hit);
+      a11y->selected_text = cs_hover_text_for_hit (document, &hit);
     }
   _cs_timeline_a11y_queue_update (self);
 }

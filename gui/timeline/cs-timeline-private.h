@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "cs-hover-text.h"
 #include "cs-timeline.h"
 
 G_BEGIN_DECLS
@@ -55,12 +56,6 @@ typedef struct {
 CsTimelineA11y    *_cs_timeline_get_a11y             (CsTimeline         *self);
 void               _cs_timeline_fill_viewport        (CsTimeline         *self,
                                                       CsViewport         *viewport);
-
-/* cs-timeline-hover.c */
-char              *_cs_timeline_describe_time        (CsDocument         *document,
-                                                      gint64              ts_ns);
-char              *_cs_timeline_describe_hit         (CsDocument         *document,
-                                                      const CsHit        *hit);
 
 /* cs-timeline-markers.c */
 void               _cs_timeline_markers_class_init   (GtkWidgetClass     *widget_class,

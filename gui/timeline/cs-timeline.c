@@ -362,9 +362,9 @@ cs_timeline_hover_at (CsTimeline *self,
     }
 
   if (hit.kind == CS_HIT_NONE)
-    text = _cs_timeline_describe_time (self->document, cs_timeline_x_to_ns (self, x_px));
+    text = cs_hover_text_for_time (self->document, cs_timeline_x_to_ns (self, x_px));
   else
-    text = _cs_timeline_describe_hit (self->document, &hit);
+    text = cs_hover_text_for_hit (self->document, &hit);
 
   cs_timeline_set_hover_text (self, text);
 }

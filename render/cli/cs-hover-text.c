@@ -1,4 +1,4 @@
-/* cs-timeline-hover.c: what the info bar says about the point under the
+/* cs-hover-text.c: what the info bar says about the point under the
  * pointer.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -14,7 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-format.h"
-#include "cs-timeline-private.h"
+#include "cs-hover-text.h"
 
 static char *
 describe_task (CsDocument *document,
@@ -28,7 +28,7 @@ describe_task (CsDocument *document,
 }
 
 /**
- * _cs_timeline_describe_time:
+ * cs_hover_text_for_time:
  * @document: the recording
  * @ts_ns: a time in its trace clock, ns
  *
@@ -38,7 +38,7 @@ describe_task (CsDocument *document,
  * Returns: (transfer full): for example "123.457 ms (427.930691399 s)"
  */
 char *
-_cs_timeline_describe_time (CsDocument *document,
+cs_hover_text_for_time (CsDocument *document,
                             gint64      ts_ns)
 {
   gint64 first_ns = cs_document_get_first_ns (document);
@@ -55,7 +55,7 @@ describe_task_hit (CsDocument  *document,
                    const CsHit *hit)
 {
   g_autofree char *task = describe_task (document, hit->pid);
-  g_autofree char *time = _cs_timeline_describe_time (document, hit->ts_ns);
+  g_autofree char *time = cs_hover_text_for_time (document, hit->ts_ns);
   g_autofree char *duration = NULL;
   g_autofree char *state = NULL;
   const CsTaskInterval *interval = &hit->interval;
@@ -101,7 +101,7 @@ describe_task_hit (CsDocument  *document,
 }
 
 /**
- * _cs_timeline_describe_hit:
+ * cs_hover_text_for_hit:
  * @document: the recording
  * @hit: what the renderer found under the pointer (not %CS_HIT_NONE)
  *
@@ -112,7 +112,7 @@ describe_task_hit (CsDocument  *document,
  * Returns: (transfer full): the text
  */
 char *
-_cs_timeline_describe_hit (CsDocument  *document,
+cs_hover_text_for_hit (CsDocument  *document,
                            const CsHit *hit)
 {
   g_autoptr(GString) text = g_string_new (NULL);
@@ -126,20 +126,20 @@ _cs_timeline_describe_hit (CsDocument  *document,
       CsHit under = *hit;
 
       under.has_item = FALSE;
-      rest = _cs_timeline_describe_hit (document, &under);
+      rest = cs_hover_text_for_hit (document, &under);
       return g_strdup_printf ("%s%s%s", hit->item.text, separator, rest);
     }
   if (hit->kind == CS_HIT_TASK_PLOT || hit->kind == CS_HIT_TASK_LABEL)
     return describe_task_hit (document, hit);
   if (hit->kind != CS_HIT_CPU_PLOT)
-    return _cs_timeline_describe_time (document, hit->ts_ns);
+    return cs_hover_text_for_time (document, hit->ts_ns);
 
   g_string_append_printf (text, _("CPU %u"), hit->cpu);
   g_string_append (text, separator);
 
   if (hit->has_event)
     {
-      g_autofree char *time = _cs_timeline_describe_time (document, hit->event.ts_ns);
+      g_autofree char *time = cs_hover_text_for_time (document, hit->event.ts_ns);
       g_autofree char *task = describe_task (document, hit->event.pid);
       const CsEventType *type = cs_document_get_event_type (document, hit->event.type_id);
       g_autoptr(GError) error = NULL;
@@ -163,7 +163,7 @@ _cs_timeline_describe_hit (CsDocument  *document,
     }
   else
     {
-      g_autofree char *time = _cs_timeline_describe_time (document, hit->ts_ns);
+      g_autofree char *time = cs_hover_text_for_time (document, hit->ts_ns);
 
       g_string_append (text, time);
       g_string_append (text, separator);
