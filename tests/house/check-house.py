@@ -15,7 +15,9 @@ Without it, it checks (TAP) the rules of README.md's "Source tree":
   object split across files (they all include, or are, the same
   *-private.h) or it is one of KNOWN_CIRCLES, which may not grow;
 - index/, render/ and the plugin API's core header include no GTK,
-  libadwaita or GtkSourceView header (only the application links GTK).
+  libadwaita or GtkSourceView header (only the application links GTK);
+- every .c file of gui/ but main.c uses GTK: headless code has its room
+  below (render/cli/ for what the window and the command line share).
 
 A module is a .c file and the headers of the same stem (cs-foo.c,
 cs-foo.h, cs-foo-private.h); module A uses module B when a file of A
@@ -30,6 +32,7 @@ from collections import defaultdict
 
 SOURCE_DIRS = ["gui", "render", "index", "plugins", "include", "kmod"]
 FREE_OF_GTK = ["index", "render", "include/chronoscope-1/chronoscope-plugin-core.h"]
+GTK_USE = re.compile(r"\b(gtk_|Gtk|GTK_|adw_|Adw|ADW_|gdk_|Gdk|GDK_)")
 GTK_INCLUDE = re.compile(r'#\s*include\s*<(gtk/|adwaita\.h|gtksourceview/|gdk/)')
 INCLUDE = re.compile(r'#\s*include\s*"([^"]+)"')
 MAX_LINES = 1000
@@ -184,6 +187,13 @@ def main():
                 if GTK_INCLUDE.search(fh.read()):
                     gtk_in_free.append(f)
 
+    headless_in_gui = []
+    for f in files:
+        if f.startswith("gui/") and f.endswith(".c") and f != "gui/main.c":
+            with open(os.path.join(root, f), errors="replace") as fh:
+                if not GTK_USE.search(fh.read()):
+                    headless_in_gui.append(f)
+
     if report:
         folders = defaultdict(lambda: [0, 0])
         for f in files:
@@ -202,6 +212,7 @@ def main():
         for n, f in sorted(long_files, reverse=True):
             print(f"  {n:5} {f}")
         print(f"\nGTK headers in GTK-free rooms: {len(gtk_in_free)} {' '.join(gtk_in_free)}")
+        print(f"files of gui/ that use no GTK: {len(headless_in_gui)} {' '.join(headless_in_gui)}")
         if build:
             print_ldd(build)
         return 0
@@ -231,6 +242,8 @@ def main():
             print(f"# a known circle is smaller or gone: shrink KNOWN_CIRCLES ({' '.join(sorted(k))})")
     ok(not gtk_in_free, "no GTK header in index/, render/ or the plugin API's core header",
        "\n".join(gtk_in_free))
+    ok(not headless_in_gui, "every .c file of gui/ but main.c uses GTK",
+       "\n".join(headless_in_gui))
     print(f"1..{n}")
     return 1 if bad else 0
 
