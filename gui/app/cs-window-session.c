@@ -198,20 +198,6 @@ query_text_changed_cb (CsWindow *self)
   self->model_syncing = FALSE;
 }
 
-/* The Query page's history and the plugin rows do not notify (yet). */
-static void
-pull_pages (CsWindow *self)
-{
-  g_auto(GStrv) rows = cs_plugin_window_dup_rows (self->plugins);
-
-  self->model_syncing = TRUE;
-  g_object_set (self->model,
-                "query-history", cs_query_page_get_history (self->query_page),
-                "plugin-rows", rows,
-                NULL);
-  self->model_syncing = FALSE;
-}
-
 static void
 model_query_text_cb (CsWindow *self)
 {
@@ -223,26 +209,6 @@ model_query_text_cb (CsWindow *self)
   self->model_syncing = TRUE;
   cs_query_page_set_text (self->query_page, text);
   self->model_syncing = FALSE;
-}
-
-static void
-model_query_history_cb (CsWindow *self)
-{
-  const char * const *history = cs_view_model_get_query_history (self->model);
-
-  if (self->model_syncing || history == NULL)
-    return;
-  cs_query_page_set_history (self->query_page, history);
-}
-
-static void
-model_plugin_rows_cb (CsWindow *self)
-{
-  const char * const *rows = cs_view_model_get_plugin_rows (self->model);
-
-  if (self->model_syncing)
-    return;
-  cs_plugin_window_set_rows (self->plugins, rows);
 }
 
 /**
@@ -278,8 +244,6 @@ _cs_window_bind_model (CsWindow *self)
     { self->model, "notify::task-plots", G_CALLBACK (model_plots_cb) },
     { self->model, "notify::filter-text", G_CALLBACK (model_filter_text_cb) },
     { self->model, "notify::query-text", G_CALLBACK (model_query_text_cb) },
-    { self->model, "notify::query-history", G_CALLBACK (model_query_history_cb) },
-    { self->model, "notify::plugin-rows", G_CALLBACK (model_plugin_rows_cb) },
     { self->model, "notify::selected-event", G_CALLBACK (model_selected_event_cb) },
   };
 
@@ -291,6 +255,8 @@ _cs_window_bind_model (CsWindow *self)
   g_object_bind_property (self->timeline, "marker-b-ns", self->model, "marker-b-ns", both);
   g_object_bind_property (self->analysis, "filter-targets", self->model, "filter-targets", both);
   g_object_bind_property (self->analysis, "hide-filtered", self->model, "hide-filtered", both);
+  g_object_bind_property (self->query_page, "history", self->model, "query-history", both);
+  g_object_bind_property (self->plugins, "rows", self->model, "plugin-rows", both);
   g_object_bind_property (self->paned, "position", self->model, "paned-position", both);
   g_object_bind_property (self, "default-width", self->model, "width", both);
   g_object_bind_property (self, "default-height", self->model, "height", both);
@@ -303,8 +269,8 @@ _cs_window_bind_model (CsWindow *self)
  * cs_window_get_model:
  * @self: a window
  *
- * The state of what @self shows.  The Query page's history and the plugin
- * rows are read into it now (they do not notify yet).
+ * The state of what @self shows, kept up to date by the widgets bound to
+ * it (_cs_window_bind_model()).
  *
  * Returns: (transfer none): @self's view model
  */
@@ -312,8 +278,6 @@ CsViewModel *
 cs_window_get_model (CsWindow *self)
 {
   g_return_val_if_fail (CS_IS_WINDOW (self), NULL);
-
-  pull_pages (self);
   return self->model;
 }
 

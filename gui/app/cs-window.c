@@ -10,8 +10,18 @@
  * (a file that is not a recording, a truncated one, a crashed indexer) appear
  * in a banner at the top that names the file, while the window goes back to
  * what it showed before.  The window keeps no recording state of its own
- * beyond the CsDocument; the timeline owns the visible span.  Opening a
- * file (the index job, the chooser, drops, recent files) is in
+ * beyond the CsDocument; what it shows (span, markers, selection, plots,
+ * filter, query text and history, plugin rows) is its CsViewModel's,
+ * bound to the widgets in cs-window-session.c.  Pages act on one another
+ * through the window's actions, never through its getters:
+ *
+ *   win.show-time (x ns)        scroll the timeline to a time
+ *   win.show-span ((xx) ns)     zoom to a span, with room around it
+ *   win.select-event (CS_EVENT_VARIANT_TYPE)  select an event in the list
+ *   win.show-toast (s)          tell what was done
+ *
+ * (the context menu's and the menus' actions: cs-window-actions.c).
+ * Opening a file (the index job, the chooser, drops, recent files) is in
  * cs-window-open.c; the instance structure in cs-window-private.h.
  */
 #include "config.h"
@@ -562,6 +572,26 @@ show_time_action (GSimpleAction *action, GVariant *parameter, gpointer window)
   cs_timeline_show_time (self->timeline, g_variant_get_int64 (parameter));
 }
 
+/* win.show-span ((xx) begin, end in ns): the timeline shows [begin, end)
+ * with a tenth of its length of room on each side, through the view
+ * model; an empty span (end <= begin) is shown as win.show-time shows a
+ * time.  How a page (Latency, Function graph) goes to what it lists. */
+static void
+show_span_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  CsWindow *self = window;
+  gint64 begin_ns, end_ns, margin;
+
+  g_variant_get (parameter, "(xx)", &begin_ns, &end_ns);
+  if (end_ns <= begin_ns)
+    {
+      cs_timeline_show_time (self->timeline, begin_ns);
+      return;
+    }
+  margin = MAX ((end_ns - begin_ns) / 10, 1);
+  cs_view_model_set_span (self->model, begin_ns - margin, end_ns + margin);
+}
+
 /* win.select-event (CS_EVENT_VARIANT_TYPE): the event list comes to the
  * front with that event selected, as a click on the timeline selects it.
  * How a page (Query, a plugin's) goes to an event it lists. */
@@ -602,6 +632,7 @@ cs_window_init (CsWindow *self)
     { "demo", _cs_window_demo_action },
     { "plugins", plugins_action },
     { "show-time", show_time_action, "x" },
+    { "show-span", show_span_action, "(xx)" },
     { "select-event", select_event_action, CS_EVENT_VARIANT_TYPE },
     { "show-toast", show_toast_action, "s" },
   };

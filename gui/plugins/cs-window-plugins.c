@@ -73,6 +73,14 @@ struct _CsPluginWindow
 
 static guint select_event_signal;
 
+enum {
+  PROP_0,
+  PROP_ROWS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 G_DEFINE_FINAL_TYPE (CsPluginWindow, cs_plugin_window, G_TYPE_OBJECT)
 
 static void start_next_pass (CsPluginWindow *self);
@@ -127,6 +135,14 @@ apply_rows (CsPluginWindow *self)
   cs_timeline_renderer_set_plugin_rows (renderer, (const CsPluginRowSpec *) specs->data, specs->len);
   gtk_widget_queue_resize (GTK_WIDGET (self->timeline));
   gtk_widget_queue_draw (GTK_WIDGET (self->timeline));
+}
+
+/* The rows were added to, removed from or replaced. */
+static void
+rows_changed (CsPluginWindow *self)
+{
+  apply_rows (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ROWS]);
 }
 
 static int
@@ -495,10 +511,58 @@ cs_plugin_window_finalize (GObject *object)
 }
 
 static void
+cs_plugin_window_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  CsPluginWindow *self = CS_PLUGIN_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ROWS:
+      g_value_take_boxed (value, cs_plugin_window_dup_rows (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_plugin_window_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  CsPluginWindow *self = CS_PLUGIN_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_ROWS:
+      cs_plugin_window_set_rows (self, g_value_get_boxed (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 cs_plugin_window_class_init (CsPluginWindowClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = cs_plugin_window_dispose;
-  G_OBJECT_CLASS (klass)->finalize = cs_plugin_window_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = cs_plugin_window_dispose;
+  object_class->finalize = cs_plugin_window_finalize;
+  object_class->get_property = cs_plugin_window_get_property;
+  object_class->set_property = cs_plugin_window_set_property;
+
+  /* "rows" (strv of "PLUGIN:LAYER:KEY", top to bottom): the plugin rows
+   * shown, as cs_plugin_window_dup_rows() gives them; notified when one
+   * is added or removed, so that the window's view model binds to it. */
+  properties[PROP_ROWS] =
+    g_param_spec_boxed ("rows", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* ::select-event (const CsEvent *) → gboolean: the window, which connects
    * to it, selects the event in its list as a clicked one (no marker moves). */
@@ -712,7 +776,7 @@ cs_plugin_window_set_rows (CsPluginWindow     *self,
       row.key = g_strdup (parts[2]);
       g_array_append_val (self->rows, row);
     }
-  apply_rows (self);
+  rows_changed (self);
 }
 
 /**
@@ -866,17 +930,11 @@ cs_plugin_window_show_span (CsPluginWindow *window,
                             gint64          begin_ns,
                             gint64          end_ns)
 {
-  gint64 margin;
-
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
 
-  if (end_ns <= begin_ns)
-    {
-      cs_timeline_show_time (window->timeline, begin_ns);
-      return;
-    }
-  margin = MAX ((end_ns - begin_ns) / 10, 1);
-  cs_timeline_set_span (window->timeline, begin_ns - margin, end_ns + margin);
+  /* The window's rule for the room around a span: win.show-span. */
+  if (window->window != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (window->window), "win.show-span", "(xx)", begin_ns, end_ns);
 }
 
 void
@@ -886,9 +944,10 @@ cs_plugin_window_set_markers (CsPluginWindow *window,
 {
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
 
-  cs_timeline_set_marker_ns (window->timeline, CS_MARKER_A, a_ns);
+  /* Through the view model, which the timeline's markers are bound to. */
+  g_object_set (window->model, "marker-a-ns", MAX (a_ns, CS_VIEW_MODEL_MARKER_UNSET), NULL);
   if (b_ns >= 0)
-    cs_timeline_set_marker_ns (window->timeline, CS_MARKER_B, b_ns);
+    g_object_set (window->model, "marker-b-ns", b_ns, NULL);
 }
 
 gboolean
@@ -940,7 +999,7 @@ cs_plugin_window_add_row (CsPluginWindow *window,
   row.layer = g_strdup (layer);
   row.key = g_strdup (key);
   g_array_append_val (window->rows, row);
-  apply_rows (window);
+  rows_changed (window);
 }
 
 void
@@ -957,7 +1016,7 @@ cs_plugin_window_remove_row (CsPluginWindow *window,
   if (index < 0)
     return;
   g_array_remove_index (window->rows, index);
-  apply_rows (window);
+  rows_changed (window);
 }
 
 void

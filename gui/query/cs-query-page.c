@@ -81,6 +81,14 @@ struct _CsQueryPage
 
 G_DEFINE_FINAL_TYPE (CsQueryPage, cs_query_page, GTK_TYPE_WIDGET)
 
+enum {
+  PROP_0,
+  PROP_HISTORY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
 static void fetch_more (CsQueryPage *self);
 
 /* ------------------------------------------------------------------------ */
@@ -513,6 +521,7 @@ remember (CsQueryPage *self,
   while (self->history->len > HISTORY_MAX + 1)
     g_ptr_array_remove_index (self->history, self->history->len - 2);
   update_history_box (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -575,6 +584,42 @@ cs_query_page_map (GtkWidget *widget)
 }
 
 static void
+cs_query_page_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  CsQueryPage *self = CS_QUERY_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_HISTORY:
+      g_value_set_boxed (value, cs_query_page_get_history (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+cs_query_page_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  CsQueryPage *self = CS_QUERY_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_HISTORY:
+      cs_query_page_set_history (self, g_value_get_boxed (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 cs_query_page_class_init (CsQueryPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -583,6 +628,16 @@ cs_query_page_class_init (CsQueryPageClass *klass)
   widget_class->map = cs_query_page_map;
   object_class->dispose = cs_query_page_dispose;
   object_class->finalize = cs_query_page_finalize;
+  object_class->get_property = cs_query_page_get_property;
+  object_class->set_property = cs_query_page_set_property;
+
+  /* "history" (strv, newest first): the queries run; notified when one
+   * runs or a session sets them, so that the window's view model binds
+   * to it. */
+  properties[PROP_HISTORY] =
+    g_param_spec_boxed ("history", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_install_action (widget_class, "query.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "query.cancel", NULL, cancel_action);
@@ -985,4 +1040,5 @@ cs_query_page_set_history (CsQueryPage        *self,
     g_ptr_array_add (self->history, g_strdup (history[i]));
   g_ptr_array_add (self->history, NULL);
   update_history_box (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HISTORY]);
 }

@@ -337,6 +337,9 @@ test_query_and_link (void)
   history = cs_query_page_get_history (page);
   g_assert_cmpstr (history[1], ==, "DELETE FROM tasks");
   g_assert_true (g_strv_contains (history, sql));
+  /* The view model follows the page as queries run (it is bound, not
+   * read when a session is saved). */
+  g_assert_true (g_strv_equal (cs_view_model_get_query_history (cs_window_get_model (window)), history));
   cs_test_destroy_window (window);
 }
 

@@ -393,6 +393,10 @@ test_session (void)
   cs_test_wait_until (passes_done, window, "the plugin passes");
   rows = cs_plugin_window_dup_rows (cs_window_get_plugins (window));
   g_assert_cmpstr (rows[0], ==, "migrations:migrations_row:all");
+  /* The view model holds the rows the plugins added (bound, not copied
+   * when a session is saved). */
+  g_assert_true (g_strv_equal (cs_view_model_get_plugin_rows (cs_window_get_model (window)),
+                               (const char * const *) rows));
   cs_plugin_host_set_enabled (host, example, FALSE);
   session = cs_session_capture (cs_window_get_model (window));
   g_assert_true (cs_session_save (session, session_path, &error));

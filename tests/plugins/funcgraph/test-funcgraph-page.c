@@ -132,6 +132,11 @@ test_functions_worst (void)
   cs_test_spin (500);
   g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, begin);
   g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, end);
+  /* The timeline shows the call with room around it (win.show-span). */
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <, begin);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), >, end);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline), <=,
+                   2 * (end - begin) + 2);
   /* Its entry event is selected in the list. */
   {
     CsEventItem *selected = cs_event_list_view_get_selected_item (cs_window_get_event_list_view (window));
