@@ -471,11 +471,14 @@ cs_plugin_result_table_append (CsPluginResultTable  *self,
     {
       if (values[self->sorted] < self->last_sorted)
         {
+          /* Numbers as text: xgettext cannot read G_GINT64_FORMAT. */
+          g_autofree char *from = g_strdup_printf ("%" G_GINT64_FORMAT, self->last_sorted);
+          g_autofree char *to = g_strdup_printf ("%" G_GINT64_FORMAT, values[self->sorted]);
+          g_autofree char *row_text = g_strdup_printf ("%" G_GINT64_FORMAT, self->n_rows + 1);
+
           g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                       _("Cannot write the result table %s: %s falls from %" G_GINT64_FORMAT
-                         " to %" G_GINT64_FORMAT " at row %" G_GINT64_FORMAT),
-                       self->name, self->sorted_name, self->last_sorted, values[self->sorted],
-                       self->n_rows + 1);
+                       _("Cannot write the result table %s: %s falls from %s to %s at row %s"),
+                       self->name, self->sorted_name, from, to, row_text);
           return FALSE;
         }
       self->last_sorted = values[self->sorted];
