@@ -2,8 +2,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * A tab beside the event list: an SQL editor (GtkSourceView, SQL
- * highlighting), the tables and their columns beside it (the same list as
+ * A tab beside the event list (layout: cs-query-page.ui): an SQL editor
+ * (GtkSourceView, SQL highlighting), the tables and their columns beside it (the same list as
  * `chronoscope query --tables` and `--schema`), and the result in a
  * GtkColumnView.  Run (Ctrl+Enter) hands the statement to a
  * CsQueryRunner, which steps it in a worker thread on its own document and
@@ -49,7 +49,7 @@ struct _CsQueryPage
 {
   GtkWidget parent_instance;
 
-  /* owned widgets */
+  /* template widgets (cs-query-page.ui) */
   GtkWidget *paned;
   CsQueryTables *tables;
   GtkSourceView *editor;
@@ -556,7 +556,7 @@ cs_query_page_dispose (GObject *object)
   if (self->runner != NULL)
     cs_query_runner_interrupt (self->runner);
   g_clear_handle_id (&self->progress_id, g_source_remove);
-  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_QUERY_PAGE);
   g_clear_object (&self->runner);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->rows);
@@ -641,135 +641,53 @@ cs_query_page_class_init (CsQueryPageClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_install_action (widget_class, "query.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "query.cancel", NULL, cancel_action);
+
+  /* The template names GtkSourceView and CsQueryTables. */
   gtk_source_init ();
-}
-
-static GtkWidget *
-build_editor (CsQueryPage *self)
-{
-  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
-  GtkSourceLanguage *sql = gtk_source_language_manager_get_language (languages, "sql");
-  g_autoptr(GtkSourceBuffer) buffer = sql != NULL ? gtk_source_buffer_new_with_language (sql)
-                                                  : gtk_source_buffer_new (NULL);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkEventController *shortcuts = gtk_shortcut_controller_new ();
-
-  self->editor = GTK_SOURCE_VIEW (gtk_source_view_new_with_buffer (buffer));
-  gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (buffer), "cs-error",
-                              "underline", PANGO_UNDERLINE_ERROR, NULL);
-  gtk_source_view_set_show_line_numbers (self->editor, TRUE);
-  gtk_source_view_set_highlight_current_line (self->editor, TRUE);
-  gtk_source_view_set_auto_indent (self->editor, TRUE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->editor), TRUE);
-  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer),
-                            "SELECT comm, count(*) AS events FROM events GROUP BY comm ORDER BY events DESC", -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->editor), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("SQL query"), -1);
-  /* Ctrl+Enter runs, before the editor takes Enter as a new line. */
-  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
-  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
-    gtk_shortcut_new (gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
-                                                   gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK)),
-                      gtk_named_action_new ("query.run")));
-  gtk_widget_add_controller (GTK_WIDGET (self->editor), shortcuts);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->editor));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  return scrolled;
-}
-
-static GtkWidget *
-build_toolbar (CsQueryPage *self)
-{
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-
-  self->run_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Run")));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), "query.run");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->run_button), _("Run the query (Ctrl+Enter)"));
-  gtk_widget_add_css_class (GTK_WIDGET (self->run_button), "suggested-action");
-  self->cancel_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("_Cancel")));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->cancel_button), "query.cancel");
-  self->history_button = GTK_MENU_BUTTON (gtk_menu_button_new ());
-  gtk_menu_button_set_label (self->history_button, _("History"));
-  self->history_box = GTK_LIST_BOX (gtk_list_box_new ());
-  g_signal_connect (self->history_box, "row-activated", G_CALLBACK (history_row_activated_cb), self);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scrolled), 400);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->history_box));
-  gtk_popover_set_child (GTK_POPOVER (popover), scrolled);
-  gtk_menu_button_set_popover (self->history_button, popover);
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  self->status_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status_label, 0);
-  gtk_label_set_ellipsize (self->status_label, PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->status_label), TRUE);
-
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->run_button));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->cancel_button));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->history_button));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->spinner));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->status_label));
-  return bar;
-}
-
-static GtkWidget *
-build_results (CsQueryPage *self)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  g_autoptr(GtkSingleSelection) selection = NULL;
-
-  self->error_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->error_label, 0);
-  gtk_label_set_wrap (self->error_label, TRUE);
-  gtk_label_set_selectable (self->error_label, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
-
-  self->rows = g_list_store_new (CS_TYPE_QUERY_ROW);
-  selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  self->column_view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_steal_pointer (&selection))));
-  gtk_column_view_set_show_column_separators (self->column_view, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->column_view), "data-table");
-  g_signal_connect (self->column_view, "activate", G_CALLBACK (activate_cb), self);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->column_view));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_label));
-  gtk_box_append (GTK_BOX (box), scrolled);
-  return box;
+  g_type_ensure (CS_TYPE_QUERY_TABLES);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-query-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, paned);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, tables);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, editor);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, run_button);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, history_button);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, history_box);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, error_label);
+  gtk_widget_class_bind_template_child (widget_class, CsQueryPage, column_view);
+  gtk_widget_class_bind_template_callback (widget_class, insert_name_cb);
+  gtk_widget_class_bind_template_callback (widget_class, history_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, activate_cb);
 }
 
 static void
 cs_query_page_init (CsQueryPage *self)
 {
-  GtkWidget *main_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *split = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkSourceLanguage *sql = gtk_source_language_manager_get_language (
+      gtk_source_language_manager_get_default (), "sql");
+  GtkTextBuffer *buffer;
+  g_autoptr(GtkSingleSelection) selection = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
 
   self->history = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->history, NULL);
 
-  self->tables = cs_query_tables_new ();
-  g_signal_connect (self->tables, "insert", G_CALLBACK (insert_name_cb), self);
+  /* GtkSourceView made its own GtkSourceBuffer. */
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->editor));
+  if (sql != NULL)
+    gtk_source_buffer_set_language (GTK_SOURCE_BUFFER (buffer), sql);
+  gtk_text_buffer_create_tag (buffer, "cs-error", "underline", PANGO_UNDERLINE_ERROR, NULL);
+  gtk_text_buffer_set_text (buffer,
+                            "SELECT comm, count(*) AS events FROM events GROUP BY comm ORDER BY events DESC", -1);
 
-  gtk_box_append (GTK_BOX (top), build_toolbar (self));
-  gtk_box_append (GTK_BOX (top), build_editor (self));
-  gtk_paned_set_start_child (GTK_PANED (split), top);
-  gtk_paned_set_end_child (GTK_PANED (split), build_results (self));
-  gtk_paned_set_position (GTK_PANED (split), 110);
-  gtk_box_append (GTK_BOX (main_box), split);
-  gtk_widget_set_vexpand (split, TRUE);
+  self->rows = g_list_store_new (CS_TYPE_QUERY_ROW);
+  selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (selection));
 
-  self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_paned_set_start_child (GTK_PANED (self->paned), GTK_WIDGET (self->tables));
-  gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
-  gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
-  gtk_paned_set_end_child (GTK_PANED (self->paned), main_box);
-  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
   update_history_box (self);
   update_busy (self);
 }
