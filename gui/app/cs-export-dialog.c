@@ -38,7 +38,7 @@ struct _CsExportDialog
 {
   GtkWindow parent_instance;
 
-  /* owned */
+  /* template widgets (cs-export-dialog.ui) */
   GtkDropDown *format;
   GtkCheckButton *range_visible;
   GtkCheckButton *range_markers;
@@ -422,93 +422,6 @@ export_clicked_cb (CsExportDialog *self)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-static GtkWidget *
-add_row (GtkGrid *grid, int row, const char *label, GtkWidget *widget)
-{
-  GtkWidget *title = gtk_label_new_with_mnemonic (label);
-
-  gtk_label_set_xalign (GTK_LABEL (title), 1.0);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (title), widget);
-  gtk_widget_add_css_class (title, "dim-label");
-  gtk_grid_attach (grid, title, 0, row, 1, 1);
-  gtk_grid_attach (grid, widget, 1, row, 1, 1);
-  return widget;
-}
-
-static void
-build (CsExportDialog *self)
-{
-  static const char * const formats[] = { N_("PNG image"), N_("SVG drawing"), N_("PDF document"), NULL };
-  static const char * const pages[] = { N_("Pixel size at 96 dpi"), N_("A4 landscape"),
-                                        N_("A4 portrait"), N_("16:9 slide"), NULL };
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *range = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
-  GtkWidget *export = gtk_button_new_with_mnemonic (_("_Export…"));
-  g_autoptr(GtkStringList) format_list = gtk_string_list_new (NULL);
-  g_autoptr(GtkStringList) page_list = gtk_string_list_new (NULL);
-
-  for (guint i = 0; formats[i] != NULL; i++)
-    gtk_string_list_append (format_list, _(formats[i]));
-  for (guint i = 0; pages[i] != NULL; i++)
-    gtk_string_list_append (page_list, _(pages[i]));
-
-  gtk_widget_set_margin_top (box, 18);
-  gtk_widget_set_margin_bottom (box, 18);
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-
-  self->format = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (format_list)), NULL));
-  add_row (GTK_GRID (grid), 0, _("_Format"), GTK_WIDGET (self->format));
-
-  self->range_visible = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Visible span")));
-  self->range_markers = GTK_CHECK_BUTTON (gtk_check_button_new_with_mnemonic (_("_Markers A to B")));
-  gtk_check_button_set_group (self->range_markers, self->range_visible);
-  gtk_check_button_set_active (self->range_visible, TRUE);
-  gtk_box_append (GTK_BOX (range), GTK_WIDGET (self->range_visible));
-  gtk_box_append (GTK_BOX (range), GTK_WIDGET (self->range_markers));
-  add_row (GTK_GRID (grid), 1, _("Range"), range);
-
-  self->width = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, CS_EXPORT_MAX_SIZE_PX, 10));
-  gtk_spin_button_set_value (self->width, MAX (gtk_widget_get_width (GTK_WIDGET (get_timeline (self))), 800));
-  add_row (GTK_GRID (grid), 2, _("_Width (px)"), GTK_WIDGET (self->width));
-  self->height = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, CS_EXPORT_MAX_SIZE_PX, 10));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->height), _("0: room for every plot and the legend"));
-  add_row (GTK_GRID (grid), 3, _("_Height (px)"), GTK_WIDGET (self->height));
-
-  self->page = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (page_list)), NULL));
-  gtk_drop_down_set_selected (self->page, 1);
-  add_row (GTK_GRID (grid), 4, _("PDF _page"), GTK_WIDGET (self->page));
-
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  gtk_widget_add_css_class (export, "suggested-action");
-  gtk_box_append (GTK_BOX (buttons), cancel);
-  gtk_box_append (GTK_BOX (buttons), export);
-  self->form = grid;
-  self->export_button = export;
-  self->cancel_button = cancel;
-  self->busy_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_box_append (GTK_BOX (self->busy_box), GTK_WIDGET (self->spinner));
-  gtk_box_append (GTK_BOX (self->busy_box), gtk_label_new (_("Exporting…")));
-  gtk_widget_set_visible (self->busy_box, FALSE);
-  gtk_box_append (GTK_BOX (box), grid);
-  gtk_box_append (GTK_BOX (box), self->busy_box);
-  gtk_box_append (GTK_BOX (box), buttons);
-  gtk_window_set_child (GTK_WINDOW (self), box);
-  gtk_window_set_default_widget (GTK_WINDOW (self), export);
-
-  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_clicked_cb), self);
-  g_signal_connect_swapped (export, "clicked", G_CALLBACK (export_clicked_cb), self);
-  g_signal_connect_swapped (self->format, "notify::selected", G_CALLBACK (update_sensitivity), self);
-  g_signal_connect_swapped (self->page, "notify::selected", G_CALLBACK (update_sensitivity), self);
-  update_sensitivity (self);
-}
-
 static void
 cs_export_dialog_dispose (GObject *object)
 {
@@ -539,16 +452,35 @@ cs_export_dialog_class_init (CsExportDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   object_class->dispose = cs_export_dialog_dispose;
   object_class->finalize = cs_export_dialog_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-export-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, format);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, range_visible);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, range_markers);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, width);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, height);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, page);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, form);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, busy_box);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, spinner);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, export_button);
+  gtk_widget_class_bind_template_child (widget_class, CsExportDialog, cancel_button);
+  gtk_widget_class_bind_template_callback (widget_class, update_sensitivity);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, export_clicked_cb);
 }
 
 static void
 cs_export_dialog_init (CsExportDialog *self)
 {
-  gtk_window_set_title (GTK_WINDOW (self), _("Export the View"));
-  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
-  gtk_window_set_resizable (GTK_WINDOW (self), FALSE);
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* The largest picture is the renderer's rule (render/cs-export.h). */
+  gtk_adjustment_set_upper (gtk_spin_button_get_adjustment (self->width), CS_EXPORT_MAX_SIZE_PX);
+  gtk_adjustment_set_upper (gtk_spin_button_get_adjustment (self->height), CS_EXPORT_MAX_SIZE_PX);
 }
 
 /**
@@ -575,6 +507,7 @@ cs_export_dialog_new (GtkWindow  *parent,
                        "destroy-with-parent", TRUE,
                        NULL);
   self->timeline = timeline;
-  build (self);
+  gtk_spin_button_set_value (self->width, MAX (gtk_widget_get_width (GTK_WIDGET (timeline)), 800));
+  update_sensitivity (self);
   return GTK_WINDOW (self);
 }
