@@ -2,10 +2,19 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Layout of a blob: one byte of format (0 = varints, 1 = zstd-compressed
- * varints), then, for format 1, the decoded size as a varint and the zstd
- * frame; the varints are column after column, so that similar values sit
- * together (which is also what makes zstd effective on them).
+ * Layout of a blob: one byte of format, then
+ *
+ *   2  columns: the row count (varint), then each column in the cheapest
+ *      of varints, patched bit packing or a dictionary, with its size
+ *      (cs-chunk-column.c);
+ *   3  the same, zstd-compressed: the decoded size as a varint, then the
+ *      zstd frame;
+ *   0  varints, column after column (indexes of schema 5 and before);
+ *   1  the same, zstd-compressed.
+ *
+ * Each column holds the zigzag of its values, or of their differences to
+ * the row before (CS_CHUNK_DELTA), so that similar numbers sit together
+ * and small ones take few bits.
  */
 #include "config.h"
 
@@ -13,59 +22,20 @@
 #include <glib/gi18n-lib.h>
 
 #include "cs-chunk-codec.h"
+#include "cs-chunk-column.h"
 
 enum {
   FORMAT_VARINTS = 0,
   FORMAT_ZSTD = 1,
+  FORMAT_COLUMNS = 2,
+  FORMAT_ZSTD_COLUMNS = 3,
 };
 
-/* The largest varint is 10 bytes (64 bits in groups of 7). */
-#define MAX_VARINT_BYTES 10
-
-static inline guint64
-zigzag (gint64 v)
-{
-  return ((guint64) v << 1) ^ (guint64) (v >> 63);
-}
-
-static inline gint64
-unzigzag (guint64 v)
-{
-  return (gint64) (v >> 1) ^ -(gint64) (v & 1);
-}
-
-static inline guint8 *
-put_varint (guint8 *p, guint64 v)
-{
-  while (v >= 0x80)
-    {
-      *p++ = (guint8) (v | 0x80);
-      v >>= 7;
-    }
-  *p++ = (guint8) v;
-  return p;
-}
-
-static inline gboolean
-get_varint (const guint8 **pp, const guint8 *end, guint64 *out)
-{
-  const guint8 *p = *pp;
-  guint64 v = 0;
-
-  for (guint shift = 0; shift < 64; shift += 7)
-    {
-      if (p >= end)
-        return FALSE;
-      v |= (guint64) (*p & 0x7f) << shift;
-      if ((*p++ & 0x80) == 0)
-        {
-          *pp = p;
-          *out = v;
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
+#define MAX_VARINT_BYTES CS_CHUNK_MAX_VARINT_BYTES
+#define zigzag _cs_chunk_zigzag
+#define unzigzag _cs_chunk_unzigzag
+#define put_varint _cs_chunk_put_varint
+#define get_varint _cs_chunk_get_varint
 
 static void
 free_cctx (gpointer cctx)
@@ -103,6 +73,74 @@ thread_cctx (void)
  *
  * Returns: (transfer full): the blob
  */
+/* What an encoding thread keeps between chunks: the blob, one column's
+ * numbers, the dictionary's scratch. */
+typedef struct {
+  guint8 *buf;
+  gsize buf_size;
+  guint64 *values;
+  guint64 *scratch;
+  guint n_values;
+  CsChunkDict dict;
+} Scratch;
+
+static void
+scratch_free (gpointer data)
+{
+  Scratch *s = data;
+
+  g_free (s->buf);
+  g_free (s->values);
+  g_free (s->scratch);
+  g_free (s);
+}
+
+/* The worst case is many times the usual size: encode into buffers of this
+ * thread and copy out what it took, rather than allocating the worst case
+ * and shrinking it for every chunk (a profile showed malloc's bookkeeping
+ * for that as a few per cent of indexing). */
+static Scratch *
+thread_scratch (gsize buf_size,
+                guint n_values)
+{
+  static GPrivate key = G_PRIVATE_INIT (scratch_free);
+  Scratch *s = g_private_get (&key);
+
+  if (s == NULL)
+    {
+      s = g_new0 (Scratch, 1);
+      g_private_set (&key, s);
+    }
+  if (s->buf_size < buf_size)
+    {
+      g_free (s->buf);
+      s->buf = g_malloc (buf_size);
+      s->buf_size = buf_size;
+    }
+  if (s->n_values < n_values)
+    {
+      g_free (s->values);
+      g_free (s->scratch);
+      s->values = g_new (guint64, n_values);
+      s->scratch = g_new (guint64, n_values);
+      s->n_values = n_values;
+    }
+  return s;
+}
+
+/**
+ * cs_chunk_encode:
+ * @n_rows: rows in the chunk, >= 1
+ * @n_columns: 1 .. %CS_CHUNK_MAX_COLUMNS
+ * @modes: (array length=n_columns): how each column is stored
+ * @columns: (array length=n_columns): @n_rows values per column
+ * @compress: also compress with zstd when that makes the blob smaller
+ *
+ * Encodes rows into a blob for the index.  Pure computation, callable from
+ * any thread.
+ *
+ * Returns: (transfer full): the blob
+ */
 GBytes *
 cs_chunk_encode (guint                    n_rows,
                  guint                    n_columns,
@@ -110,27 +148,18 @@ cs_chunk_encode (guint                    n_rows,
                  const gint64 * const    *columns,
                  gboolean                 compress)
 {
-  gsize bound = 1 + (gsize) n_rows * n_columns * MAX_VARINT_BYTES;
-  /* The worst case is ~8 times the usual size: encode into a scratch
-   * buffer of this thread and copy out what it took, rather than
-   * allocating the worst case and shrinking it for every chunk (a profile
-   * showed malloc's bookkeeping for that as a few per cent of indexing). */
-  static GPrivate scratch_key = G_PRIVATE_INIT (g_free);
-  static GPrivate scratch_size_key;
-  guint8 *buf = g_private_get (&scratch_key);
-  guint8 *p;
+  Scratch *s;
+  guint8 *buf, *p;
 
+  g_return_val_if_fail (n_rows >= 1, NULL);
   g_return_val_if_fail (n_columns >= 1 && n_columns <= CS_CHUNK_MAX_COLUMNS, NULL);
 
-  if (buf == NULL || GPOINTER_TO_SIZE (g_private_get (&scratch_size_key)) < bound)
-    {
-      buf = g_malloc (bound);
-      g_private_replace (&scratch_key, buf);
-      g_private_set (&scratch_size_key, GSIZE_TO_POINTER (bound));
-    }
-  p = buf;
-
-  *p++ = FORMAT_VARINTS;
+  s = thread_scratch (1 + MAX_VARINT_BYTES + n_columns * _cs_chunk_column_bound (n_rows), n_rows);
+  buf = p = s->buf;
+  *p++ = FORMAT_COLUMNS;
+  /* The row count, which the columns' sizes alone may not pin down (a
+   * column of one repeated number takes no bits a row). */
+  p = put_varint (p, n_rows);
   for (guint c = 0; c < n_columns; c++)
     {
       const gint64 *col = columns[c];
@@ -139,18 +168,19 @@ cs_chunk_encode (guint                    n_rows,
         {
           gint64 prev = 0;
 
+          /* Modulo 2^64: a damaged recording's timestamps can be further
+           * apart than a gint64 holds; decoding adds back the same way,
+           * so the values come back exactly. */
           for (guint r = 0; r < n_rows; r++)
             {
-              /* Modulo 2^64: a damaged recording's timestamps can be
-               * further apart than a gint64 holds; decoding adds back
-               * the same way, so the values come back exactly. */
-              p = put_varint (p, zigzag ((gint64) ((guint64) col[r] - (guint64) prev)));
+              s->values[r] = zigzag ((gint64) ((guint64) col[r] - (guint64) prev));
               prev = col[r];
             }
         }
       else
         for (guint r = 0; r < n_rows; r++)
-          p = put_varint (p, zigzag (col[r]));
+          s->values[r] = zigzag (col[r]);
+      p = _cs_chunk_column_encode (p, s->values, n_rows, &s->dict, s->scratch);
     }
 
   gsize raw_size = p - buf;
@@ -161,9 +191,9 @@ cs_chunk_encode (guint                    n_rows,
       guint8 *z = zbuf;
       gsize zsize;
 
-      *z++ = FORMAT_ZSTD;
+      *z++ = FORMAT_ZSTD_COLUMNS;
       z = put_varint (z, raw_size - 1);
-      /* Level 1: the varints are already dense; higher levels cost build
+      /* Level 1: the columns are already dense; higher levels cost build
        * time for a few percent. */
       zsize = ZSTD_compressCCtx (thread_cctx (), z, zbound, buf + 1, raw_size - 1, 1);
       if (!ZSTD_isError (zsize))
@@ -248,6 +278,46 @@ decode_varints (const guint8            *p,
   return n_wanted < n_columns ? p <= end : p == end;
 }
 
+/* Format 2: the row count, then each wanted column's numbers, then its
+ * values in place. */
+static gboolean
+decode_columns (const guint8            *p,
+                const guint8            *end,
+                guint                    n_rows,
+                guint                    n_columns,
+                guint                    n_wanted,
+                const CsChunkColumnMode *modes,
+                gint64 * const          *columns)
+{
+  guint64 stored_rows;
+
+  if (!get_varint (&p, end, &stored_rows) || stored_rows != n_rows)
+    return FALSE;
+  for (guint c = 0; c < n_wanted; c++)
+    {
+      gint64 *col = columns[c];
+
+      /* gint64 and guint64 have one size: the numbers land where their
+       * values go. */
+      if (!_cs_chunk_column_decode (&p, end, n_rows, (guint64 *) col))
+        return FALSE;
+      if (col == NULL)
+        continue;
+      if (modes[c] == CS_CHUNK_DELTA)
+        {
+          guint64 prev = 0;
+
+          for (guint r = 0; r < n_rows; r++)
+            col[r] = (gint64) (prev += (guint64) unzigzag ((guint64) col[r]));
+        }
+      else
+        for (guint r = 0; r < n_rows; r++)
+          col[r] = unzigzag ((guint64) col[r]);
+    }
+  /* All columns read: the blob must end exactly there. */
+  return n_wanted < n_columns ? p <= end : p == end;
+}
+
 /**
  * cs_chunk_decode_columns:
  * @data: (array length=size): a blob made by cs_chunk_encode()
@@ -281,22 +351,28 @@ cs_chunk_decode_columns (const guint8            *data,
 
   if (size >= 1 && data[0] == FORMAT_VARINTS)
     ok = decode_varints (data + 1, end, n_rows, n_columns, n_wanted, modes, columns);
-  else if (size >= 2 && data[0] == FORMAT_ZSTD)
+  else if (size >= 1 && data[0] == FORMAT_COLUMNS)
+    ok = decode_columns (data + 1, end, n_rows, n_columns, n_wanted, modes, columns);
+  else if (size >= 2 && (data[0] == FORMAT_ZSTD || data[0] == FORMAT_ZSTD_COLUMNS))
     {
+      gboolean varints = data[0] == FORMAT_ZSTD;
       const guint8 *p = data + 1;
       guint64 raw_size;
 
-      /* A row is at least one byte per column: refuse sizes that could
-       * not come from n_rows rows before allocating. */
+      /* Refuse sizes that could not come from n_rows rows before
+       * allocating: varints are at least a byte a number, columns at
+       * least two bytes of tag and size. */
       if (get_varint (&p, end, &raw_size) &&
-          raw_size >= (guint64) n_rows * n_columns &&
-          raw_size <= (guint64) n_rows * n_columns * MAX_VARINT_BYTES)
+          raw_size >= (varints ? (guint64) n_rows * n_columns : 2 * (guint64) n_columns) &&
+          raw_size <= (varints ? (guint64) n_rows * n_columns * MAX_VARINT_BYTES
+                               : MAX_VARINT_BYTES + n_columns * (guint64) _cs_chunk_column_bound (n_rows)))
         {
           g_autofree guint8 *raw = g_malloc (raw_size ? raw_size : 1);
           gsize got = ZSTD_decompress (raw, raw_size, p, end - p);
 
           if (!ZSTD_isError (got) && got == raw_size)
-            ok = decode_varints (raw, raw + raw_size, n_rows, n_columns, n_wanted, modes, columns);
+            ok = varints ? decode_varints (raw, raw + raw_size, n_rows, n_columns, n_wanted, modes, columns)
+                         : decode_columns (raw, raw + raw_size, n_rows, n_columns, n_wanted, modes, columns);
         }
     }
 

@@ -15,8 +15,10 @@ G_BEGIN_DECLS
 /* Bump when the schema or a blob layout changes: older indexes are then
  * rebuilt, never trusted (PRAGMA user_version).  4: the missed_events and
  * summary_runs tables, both added at 3 on separate branches.  5: the CPUs'
- * offset_base and meta summary_origin_ns (the live index). */
-#define CS_INDEX_SCHEMA_VERSION 5
+ * offset_base and meta summary_origin_ns (the live index).  6: chunks of
+ * columns in bit-packed forms (cs-chunk-column.c); a version-5 reader
+ * would call them damaged. */
+#define CS_INDEX_SCHEMA_VERSION 6
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */

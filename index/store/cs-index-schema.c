@@ -56,7 +56,14 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  * summaries: per CPU and level, blocks of CS_SUMMARY_BLOCK_BUCKETS buckets
  *   of 2^(summary_shift + 2 level) ns counted from first_ns.
  * summary_runs: per CPU, long runs of one task kept out of the summaries,
- *   which a reader of summaries adds back. */
+ *   which a reader of summaries adds back.
+ *
+ * The three chunk tables have rowids (their keys are an index beside
+ * them): a row's blob of ~10 KiB then fills its overflow pages, where a
+ * WITHOUT ROWID table keeps at most ~2 KiB of it in the leaf and leaves
+ * the last overflow page part empty, a third of the bytes of the event
+ * chunks of a large recording (SQLite's file format, "B-tree Cell
+ * Payload Overflow Pages"). */
 const char _cs_index_schema_sql[] =
   "CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
   "CREATE TABLE cpus (cpu INTEGER PRIMARY KEY, n_events INTEGER, first_ns INTEGER,"
@@ -71,13 +78,13 @@ const char _cs_index_schema_sql[] =
   "  runtime_ns INTEGER);"
   "CREATE TABLE event_chunks (cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, first_row INTEGER, n_rows INTEGER, data BLOB,"
-  "  PRIMARY KEY (cpu, chunk)) WITHOUT ROWID;"
+  "  PRIMARY KEY (cpu, chunk));"
   "CREATE TABLE slice_chunks (cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
-  "  PRIMARY KEY (cpu, chunk)) WITHOUT ROWID;"
+  "  PRIMARY KEY (cpu, chunk));"
   "CREATE TABLE task_chunks (pid INTEGER, cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
-  "  PRIMARY KEY (pid, cpu, chunk)) WITHOUT ROWID;"
+  "  PRIMARY KEY (pid, cpu, chunk));"
   CS_SUMMARIES_TABLE_SQL
   CS_SUMMARY_RUNS_TABLE_SQL;
 

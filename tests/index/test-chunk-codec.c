@@ -69,6 +69,65 @@ roundtrip (gboolean compress)
   }
 }
 
+/* Columns that take each of the forms of cs-chunk-column.c: a few
+ * distinct numbers (a dictionary), small numbers with rare outliers
+ * (patched bit packing), one number repeated (no bits a row), one row. */
+static void
+test_column_forms (void)
+{
+  static const CsChunkColumnMode modes[4] = { CS_CHUNK_PLAIN, CS_CHUNK_DELTA, CS_CHUNK_PLAIN, CS_CHUNK_DELTA };
+  static const gint64 types[] = { 3, 17, 250, G_GINT64_CONSTANT (1) << 40, -9 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (guint n = 1; n <= N_ROWS; n = n < 8 ? n + 1 : n * 3)
+    for (guint compress = 0; compress <= 1; compress++)
+      {
+        g_autofree gint64 *in = g_new (gint64, 4 * n);
+        g_autofree gint64 *out = g_new0 (gint64, 4 * n);
+        const gint64 *cols_in[4] = { in, in + n, in + 2 * n, in + 3 * n };
+        gint64 *cols_out[4] = { out, out + n, out + 2 * n, out + 3 * n };
+        g_autoptr(GBytes) blob = NULL;
+        g_autoptr(GError) error = NULL;
+        gint64 ts = 0;
+        const guint8 *data;
+        gsize size, varints = 0;
+
+        for (guint i = 0; i < n; i++)
+          {
+            in[i] = types[g_rand_int_range (rand, 0, G_N_ELEMENTS (types))];
+            /* An idle gap of seconds every hundred events or so. */
+            ts += g_rand_int_range (rand, 0, 100) == 0 ? G_GINT64_CONSTANT (3000000000)
+                                                        : g_rand_int_range (rand, 200, 4000);
+            in[n + i] = ts;
+            in[2 * n + i] = 42;
+            in[3 * n + i] = (gint64) i * g_rand_int_range (rand, 16, 64);
+          }
+        blob = cs_chunk_encode (n, 4, modes, cols_in, compress);
+        data = g_bytes_get_data (blob, &size);
+        g_assert_true (cs_chunk_decode (data, size, n, 4, modes, cols_out, &error));
+        g_assert_no_error (error);
+        g_assert_cmpmem (in, 4 * n * sizeof (gint64), out, 4 * n * sizeof (gint64));
+        /* The row count is checked even where no column's size shows it. */
+        g_assert_false (cs_chunk_decode (data, size, n + 1, 4, modes, cols_out, NULL));
+        if (n > 1)
+          g_assert_false (cs_chunk_decode (data, size, n - 1, 4, modes, cols_out, NULL));
+        /* Smaller than the varints of schema 5 (a zigzag varint a
+         * number), once there are rows enough to pay for the headers. */
+        for (guint c = 0; c < 4; c++)
+          for (guint i = 0; i < n; i++)
+            {
+              gint64 v = modes[c] == CS_CHUNK_DELTA && i > 0 ? in[c * n + i] - in[c * n + i - 1] : in[c * n + i];
+              guint64 z = ((guint64) v << 1) ^ (guint64) (v >> 63);
+
+              do
+                varints++;
+              while ((z >>= 7) != 0);
+            }
+        if (n >= 1000)
+          g_assert_cmpuint (size, <, varints * 3 / 4);
+      }
+}
+
 static void
 test_roundtrip_plain (void)
 {
@@ -87,5 +146,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cs/index/ChunkCodec/roundtrip-plain", test_roundtrip_plain);
   g_test_add_func ("/cs/index/ChunkCodec/roundtrip-zstd", test_roundtrip_zstd);
+  g_test_add_func ("/cs/index/ChunkCodec/column-forms", test_column_forms);
   return g_test_run ();
 }

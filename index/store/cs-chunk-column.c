@@ -1,0 +1,418 @@
+/* cs-chunk-column.c: one column of a chunk, in the cheapest of three forms.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A column arrives as unsigned numbers (the zigzag of a value or of its
+ * difference to the row before: cs-chunk-codec.c) and is stored as
+ *
+ *   tag (1 byte), body size in bytes (varint), body
+ *
+ * where the body is one of
+ *
+ *   COLUMN_VARINTS  n varints, 7 bits a byte.
+ *   COLUMN_PACKED   b (1 byte, 0..MAX_PACKED_BITS), the count of
+ *                   exceptions (varint), the low b bits of every number
+ *                   packed little-endian, ceil (n b / 8) bytes, then per
+ *                   exception the distance to the one before (varint;
+ *                   the first: its row) and the bits above b (varint).
+ *                   "Patched frame of reference": b is chosen so that a
+ *                   few outliers (an idle CPU's gap between two events)
+ *                   do not widen every row.
+ *   COLUMN_DICT     k (varint, 1..MAX_DICT), the k distinct numbers
+ *                   (varints), then each row's index among them packed in
+ *                   bit_length (k - 1) bits: an event type or a record
+ *                   size, of which a chunk holds a handful.
+ *
+ * The encoder estimates each form's size from a histogram of bit lengths
+ * (and the distinct numbers, while there are few) and writes the
+ * smallest.  On the events of a large recording this halves the event
+ * chunks against varints alone (README, "Where the index's bytes go").
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "cs-chunk-column.h"
+
+enum {
+  COLUMN_VARINTS = 0,
+  COLUMN_PACKED = 1,
+  COLUMN_DICT = 2,
+};
+
+/* Packed numbers are read with one unaligned 64-bit load: b bits at any
+ * bit offset 0..7 of a byte must fit in 64. */
+#define MAX_PACKED_BITS 56
+/* Distinct numbers worth a dictionary; more cost more to look up than
+ * they save. */
+#define MAX_DICT CS_CHUNK_DICT_MAX
+#define DICT_SLOTS CS_CHUNK_DICT_SLOTS
+
+static inline guint
+bit_length (guint64 v)
+{
+  return v == 0 ? 0 : 64 - __builtin_clzll (v);
+}
+
+static inline guint
+varint_size (guint64 v)
+{
+  return 1 + (bit_length (v) > 7 ? (bit_length (v) - 1) / 7 : 0);
+}
+
+/* Packing ------------------------------------------------------------------ */
+
+/* Writes the low @bits bits of each of @n numbers, little-endian, into
+ * ceil (n bits / 8) bytes. */
+static guint8 *
+pack (guint8        *p,
+      const guint64 *values,
+      guint          n,
+      guint          bits)
+{
+  guint64 acc = 0;
+  guint filled = 0;
+  guint64 mask = bits >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << bits) - 1;
+
+  if (bits == 0)
+    return p;
+  for (guint r = 0; r < n; r++)
+    {
+      guint64 v = values[r] & mask;
+
+      acc |= v << filled;
+      filled += bits;
+      if (filled >= 64)
+        {
+          /* Flush the 64 bits; what did not fit is the top of v. */
+          for (guint i = 0; i < 8; i++)
+            *p++ = (guint8) (acc >> (8 * i));
+          filled -= 64;
+          acc = filled > 0 ? v >> (bits - filled) : 0;
+        }
+    }
+  while (filled > 0)
+    {
+      *p++ = (guint8) acc;
+      acc >>= 8;
+      filled = filled > 8 ? filled - 8 : 0;
+    }
+  return p;
+}
+
+/* Reads @n numbers of @bits bits packed at @in (ceil (n bits / 8) bytes,
+ * all of them readable). */
+static void
+unpack (const guint8 *in,
+        gsize         in_size,
+        guint         n,
+        guint         bits,
+        guint64      *out)
+{
+  guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
+  guint r = 0;
+
+  if (bits == 0)
+    {
+      memset (out, 0, n * sizeof (guint64));
+      return;
+    }
+  /* Rows whose 8 bytes lie inside the region: one load each. */
+  for (; r < n; r++)
+    {
+      gsize bit = (gsize) r * bits;
+      guint64 word;
+
+      if ((bit >> 3) + 8 > in_size)
+        break;
+      memcpy (&word, in + (bit >> 3), 8);
+      out[r] = (GUINT64_FROM_LE (word) >> (bit & 7)) & mask;
+    }
+  /* The last few: byte by byte. */
+  for (; r < n; r++)
+    {
+      gsize bit = (gsize) r * bits;
+      guint64 word = 0;
+
+      for (gsize i = bit >> 3, k = 0; i < in_size && k < 8; i++, k++)
+        word |= (guint64) in[i] << (8 * k);
+      out[r] = (word >> (bit & 7)) & mask;
+    }
+}
+
+/* Choosing ----------------------------------------------------------------- */
+
+static inline guint
+dict_slot (const CsChunkDict *d, guint64 v)
+{
+  guint s = (guint) ((v * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 55) & (DICT_SLOTS - 1);
+
+  while (d->index[s] != 0 && d->keys[s] != v)
+    s = (s + 1) & (DICT_SLOTS - 1);
+  return s;
+}
+
+/* The distinct numbers of @values, or FALSE when there are more than
+ * MAX_DICT. */
+static gboolean
+dict_build (CsChunkDict   *d,
+            const guint64 *values,
+            guint          n)
+{
+  memset (d->index, 0, sizeof d->index);
+  d->n = 0;
+  for (guint r = 0; r < n; r++)
+    {
+      guint s = dict_slot (d, values[r]);
+
+      if (d->index[s] != 0)
+        continue;
+      if (d->n == MAX_DICT)
+        return FALSE;
+      d->keys[s] = values[r];
+      d->values[d->n++] = values[r];
+      d->index[s] = (guint16) d->n;
+    }
+  return TRUE;
+}
+
+/* Estimated body sizes, in bytes. */
+static gsize
+packed_size (const guint *hist, guint n, guint bits)
+{
+  gsize size = 1 + ((gsize) n * bits + 7) / 8;
+  guint n_exc = 0;
+
+  for (guint l = bits + 1; l <= 64; l++)
+    if (hist[l] != 0)
+      {
+        n_exc += hist[l];
+        /* The bits above b, and a distance of about one byte (two when
+         * exceptions are rare). */
+        size += (gsize) hist[l] * (1 + (l - bits + 6) / 7);
+      }
+  if (n_exc != 0 && n_exc < n / 128)
+    size += n_exc;
+  return size + varint_size (n_exc);
+}
+
+/**
+ * _cs_chunk_column_encode:
+ * @p: where the column goes: room for _cs_chunk_column_bound (@n) bytes
+ * @values: (array length=n): the numbers
+ * @n: how many, >= 1
+ * @d: (out caller-allocates): scratch for the dictionary
+ * @scratch: (array length=n): scratch for the dictionary's indexes
+ *
+ * Writes the column in its smallest form (see the file comment).
+ *
+ * Returns: the byte after it
+ */
+guint8 *
+_cs_chunk_column_encode (guint8        *p,
+                         const guint64 *values,
+                         guint          n,
+                         CsChunkDict   *d,
+                         guint64       *scratch)
+{
+  guint hist[65] = { 0 };
+  gsize varints = 0, best_packed = G_MAXSIZE, dict_size = G_MAXSIZE;
+  guint best_bits = 0, dict_bits = 0, tag;
+  guint8 *body;
+
+  for (guint r = 0; r < n; r++)
+    hist[bit_length (values[r])]++;
+  for (guint l = 0; l <= 64; l++)
+    varints += (gsize) hist[l] * (l > 7 ? 1 + (l - 1) / 7 : 1);
+  for (guint bits = 0; bits <= MAX_PACKED_BITS; bits++)
+    {
+      gsize size = packed_size (hist, n, bits);
+
+      if (size < best_packed)
+        {
+          best_packed = size;
+          best_bits = bits;
+        }
+    }
+  if (dict_build (d, values, n))
+    {
+      dict_bits = bit_length (d->n - 1);
+      dict_size = varint_size (d->n) + ((gsize) n * dict_bits + 7) / 8;
+      for (guint i = 0; i < d->n; i++)
+        dict_size += varint_size (d->values[i]);
+    }
+
+  if (varints <= best_packed && varints <= dict_size)
+    tag = COLUMN_VARINTS;
+  else if (dict_size < best_packed)
+    tag = COLUMN_DICT;
+  else
+    tag = COLUMN_PACKED;
+
+  /* The body goes after room for its size, then moves up to it. */
+  *p++ = (guint8) tag;
+  body = p + 5;
+  {
+    guint8 *q = body;
+
+    switch (tag)
+      {
+      case COLUMN_VARINTS:
+        for (guint r = 0; r < n; r++)
+          q = _cs_chunk_put_varint (q, values[r]);
+        break;
+      case COLUMN_DICT:
+        q = _cs_chunk_put_varint (q, d->n);
+        for (guint i = 0; i < d->n; i++)
+          q = _cs_chunk_put_varint (q, d->values[i]);
+        for (guint r = 0; r < n; r++)
+          scratch[r] = d->index[dict_slot (d, values[r])] - 1;
+        q = pack (q, scratch, n, dict_bits);
+        break;
+      default:
+        {
+          guint n_exc = 0, last = 0;
+
+          for (guint l = best_bits + 1; l <= 64; l++)
+            n_exc += hist[l];
+          *q++ = (guint8) best_bits;
+          q = _cs_chunk_put_varint (q, n_exc);
+          q = pack (q, values, n, best_bits);
+          for (guint r = 0; r < n && n_exc > 0; r++)
+            if (bit_length (values[r]) > best_bits)
+              {
+                q = _cs_chunk_put_varint (q, r - last);
+                q = _cs_chunk_put_varint (q, values[r] >> best_bits);
+                last = r;
+                n_exc--;
+              }
+        }
+        break;
+      }
+    {
+      gsize body_size = q - body;
+      guint8 *after = _cs_chunk_put_varint (p, body_size);
+
+      memmove (after, body, body_size);
+      return after + body_size;
+    }
+  }
+}
+
+/**
+ * _cs_chunk_column_bound:
+ * @n: numbers in the column
+ *
+ * Returns: the most bytes _cs_chunk_column_encode() writes for @n numbers
+ *   (with the room it takes for the body's size before moving it)
+ */
+gsize
+_cs_chunk_column_bound (guint n)
+{
+  /* Tag, size, b, exception count; at worst every number is an
+   * exception of 10 + 10 bytes beside its packed bits. */
+  return 1 + 5 + 1 + 10 + (gsize) n * (2 * CS_CHUNK_MAX_VARINT_BYTES + 8);
+}
+
+/* Decoding ----------------------------------------------------------------- */
+
+/**
+ * _cs_chunk_column_decode:
+ * @pp: (inout): the column's tag; moved past the column
+ * @end: the end of the blob
+ * @n: rows in the chunk
+ * @out: (array length=n) (nullable): the numbers, or %NULL to walk over
+ *   the column (its size says where it ends)
+ *
+ * Returns: %FALSE when the column does not decode to @n numbers within
+ *   @end (a damaged or hostile blob)
+ */
+gboolean
+_cs_chunk_column_decode (const guint8 **pp,
+                         const guint8  *end,
+                         guint          n,
+                         guint64       *out)
+{
+  const guint8 *p = *pp;
+  const guint8 *body_end;
+  guint64 body_size;
+  guint tag;
+
+  if (p >= end)
+    return FALSE;
+  tag = *p++;
+  if (!_cs_chunk_get_varint (&p, end, &body_size) || body_size > (guint64) (end - p))
+    return FALSE;
+  body_end = p + body_size;
+  *pp = body_end;
+  if (out == NULL)
+    return tag <= COLUMN_DICT;
+
+  switch (tag)
+    {
+    case COLUMN_VARINTS:
+      for (guint r = 0; r < n; r++)
+        if (!_cs_chunk_get_varint (&p, body_end, &out[r]))
+          return FALSE;
+      return p == body_end;
+
+    case COLUMN_PACKED:
+      {
+        guint bits;
+        guint64 n_exc;
+        gsize packed;
+        guint64 row = 0;
+
+        if (p >= body_end || (bits = *p++) > MAX_PACKED_BITS ||
+            !_cs_chunk_get_varint (&p, body_end, &n_exc) || n_exc > n)
+          return FALSE;
+        packed = ((gsize) n * bits + 7) / 8;
+        if (packed > (gsize) (body_end - p))
+          return FALSE;
+        unpack (p, packed, n, bits, out);
+        p += packed;
+        for (guint64 i = 0; i < n_exc; i++)
+          {
+            guint64 distance, high;
+
+            if (!_cs_chunk_get_varint (&p, body_end, &distance) ||
+                !_cs_chunk_get_varint (&p, body_end, &high))
+              return FALSE;
+            row += distance;
+            if (row >= n)
+              return FALSE;
+            out[row] |= high << bits;
+          }
+        return p == body_end;
+      }
+
+    case COLUMN_DICT:
+      {
+        guint64 k;
+        guint64 values[MAX_DICT];
+        guint bits;
+        gsize packed;
+
+        if (!_cs_chunk_get_varint (&p, body_end, &k) || k == 0 || k > MAX_DICT)
+          return FALSE;
+        for (guint i = 0; i < k; i++)
+          if (!_cs_chunk_get_varint (&p, body_end, &values[i]))
+            return FALSE;
+        bits = bit_length (k - 1);
+        packed = ((gsize) n * bits + 7) / 8;
+        if (packed != (gsize) (body_end - p))
+          return FALSE;
+        unpack (p, packed, n, bits, out);
+        for (guint r = 0; r < n; r++)
+          {
+            if (out[r] >= k)
+              return FALSE;
+            out[r] = values[out[r]];
+          }
+        return TRUE;
+      }
+
+    default:
+      return FALSE;
+    }
+}

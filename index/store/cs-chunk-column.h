@@ -1,0 +1,85 @@
+/* cs-chunk-column.h: one column of a chunk (cs-chunk-column.c), for
+ * cs-chunk-codec.c only.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* A dictionary holds at most this many distinct numbers, in a hash table
+ * of twice as many slots. */
+#define CS_CHUNK_DICT_MAX 256
+#define CS_CHUNK_DICT_SLOTS 512
+
+/* The encoder's scratch for a dictionary (~13 KiB: keep one per thread). */
+typedef struct {
+  guint64 keys[CS_CHUNK_DICT_SLOTS];
+  guint16 index[CS_CHUNK_DICT_SLOTS];   /* position in values + 1; 0: free */
+  guint64 values[CS_CHUNK_DICT_MAX];
+  guint n;
+} CsChunkDict;
+
+/* The largest varint is 10 bytes (64 bits in groups of 7). */
+#define CS_CHUNK_MAX_VARINT_BYTES 10
+
+static inline guint64
+_cs_chunk_zigzag (gint64 v)
+{
+  return ((guint64) v << 1) ^ (guint64) (v >> 63);
+}
+
+static inline gint64
+_cs_chunk_unzigzag (guint64 v)
+{
+  return (gint64) (v >> 1) ^ -(gint64) (v & 1);
+}
+
+static inline guint8 *
+_cs_chunk_put_varint (guint8 *p, guint64 v)
+{
+  while (v >= 0x80)
+    {
+      *p++ = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  *p++ = (guint8) v;
+  return p;
+}
+
+/* FALSE when the varint runs past @end or past 64 bits. */
+static inline gboolean
+_cs_chunk_get_varint (const guint8 **pp, const guint8 *end, guint64 *out)
+{
+  const guint8 *p = *pp;
+  guint64 v = 0;
+
+  for (guint shift = 0; shift < 64; shift += 7)
+    {
+      if (p >= end)
+        return FALSE;
+      v |= (guint64) (*p & 0x7f) << shift;
+      if ((*p++ & 0x80) == 0)
+        {
+          *pp = p;
+          *out = v;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+gsize     _cs_chunk_column_bound  (guint           n);
+guint8   *_cs_chunk_column_encode (guint8         *p,
+                                   const guint64  *values,
+                                   guint           n,
+                                   CsChunkDict    *d,
+                                   guint64        *scratch);
+gboolean  _cs_chunk_column_decode (const guint8  **pp,
+                                   const guint8   *end,
+                                   guint           n,
+                                   guint64        *out);
+
+G_END_DECLS
