@@ -40,6 +40,7 @@ typedef struct {
   double band_px;
   gint64 *max_ns;        /* by depth: the longest call there */
   gboolean has_instants;
+  gint64 instants_lo, instants_hi;      /* the task's in instant_task */
 } Geometry;
 
 static gboolean
@@ -89,15 +90,15 @@ geometry_init (Geometry           *g,
                gint32              pid)
 {
   g_autoptr(CsFuncgraphStatement) stmt = NULL;
-  g_autoptr(CsFuncgraphStatement) instants = NULL;
   double usable;
   guint n = 0;
 
   memset (g, 0, sizeof *g);
   cs_plugin_view_get_area (view, &g->x, &g->y, &g->width, &g->height);
   stmt = _cs_funcgraph_statement (self, db, "SELECT depth, max_ns FROM band WHERE pid = ? ORDER BY depth");
-  instants = _cs_funcgraph_statement (self, db, "SELECT 1 FROM instant WHERE pid = ? LIMIT 1");
-  if (stmt == NULL || instants == NULL)
+  if (stmt == NULL ||
+      !_cs_funcgraph_reader_get_span (_cs_funcgraph_get_reader (self, db), CS_FUNCGRAPH_ORDER_TASK,
+                                      pid, &g->instants_lo, &g->instants_hi, NULL))
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, pid);
   while (sqlite3_step (stmt) == SQLITE_ROW)
@@ -112,8 +113,7 @@ geometry_init (Geometry           *g,
       g->max_ns[depth] = sqlite3_column_int64 (stmt, 1);
       n = depth + 1;
     }
-  sqlite3_bind_int64 (instants, 1, pid);
-  g->has_instants = sqlite3_step (instants) == SQLITE_ROW;
+  g->has_instants = g->instants_hi > g->instants_lo;
   usable = g->height - 2 * PAD_PX - (g->has_instants && n > 0 ? TICKS_PX : 0);
   if (n > 0)
     {
@@ -307,38 +307,34 @@ draw_band (CsFuncgraph        *self,
   return TRUE;
 }
 
-/* Function tracer events: a tick per pixel column that has any. */
+/* Function tracer events: a tick per pixel column that has any, each
+ * found by a look-up in the task's stretch of instant_task. */
 static gboolean
-draw_instants (CsFuncgraph        *self,
-               sqlite3            *db,
+draw_instants (CsFuncgraphReader  *reader,
                cairo_t            *cr,
                const CsPluginView *view,
                const Geometry     *g,
-               gint32              pid)
+               GError            **error)
 {
-  g_autoptr(CsFuncgraphStatement) stmt = NULL;
-  gint64 span_begin, span_end, ts = 0;
+  gint64 span_begin, span_end, ts, pos = g->instants_lo;
   double y0 = g->n_depths > 0 ? g->y + g->height - PAD_PX - TICKS_PX : g->y + PAD_PX;
   double y1 = g->y + g->height - PAD_PX;
 
   cs_plugin_view_get_span (view, &span_begin, &span_end);
-  stmt = _cs_funcgraph_statement (self, db,
-                                  "SELECT ts_ns FROM instant WHERE pid = ?1 AND ts_ns >= ?2 "
-                                  "AND ts_ns < ?3 ORDER BY ts_ns LIMIT 1");
-  if (stmt == NULL)
-    return FALSE;
   cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_TEXT, 0.7);
-  sqlite3_bind_int64 (stmt, 1, pid);
-  sqlite3_bind_int64 (stmt, 3, span_end);
   for (gint64 from = span_begin; from < span_end; )
     {
       double x;
 
-      sqlite3_reset (stmt);
-      sqlite3_bind_int64 (stmt, 2, from);
-      if (sqlite3_step (stmt) != SQLITE_ROW)
+      if (!_cs_funcgraph_reader_find (reader, CS_FUNCGRAPH_TASK_TS, pos, g->instants_hi, from,
+                                      &pos, error))
+        return FALSE;
+      if (pos >= g->instants_hi)
         break;
-      ts = sqlite3_column_int64 (stmt, 0);
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_TASK_TS, pos, &ts, error))
+        return FALSE;
+      if (ts >= span_end)
+        break;
       x = floor (cs_plugin_view_ns_to_x (view, ts));
       cairo_rectangle (cr, x, y0, 1.0, y1 - y0);
       from = MAX (ts + 1, cs_plugin_view_x_to_ns (view, x + 1.0));
@@ -372,7 +368,7 @@ flame_draw (gpointer            instance,
   for (guint d = 0; ok && d < g.n_depths; d++)
     ok = draw_band (self, reader, cr, view, &g, pid, d, &local_error);
   if (ok && g.has_instants)
-    ok = draw_instants (self, db, cr, view, &g, pid);
+    ok = draw_instants (reader, cr, view, &g, &local_error);
   geometry_clear (&g);
   sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
   if (!ok)
@@ -415,34 +411,41 @@ find_call (CsFuncgraphReader *reader,
          _cs_funcgraph_reader_read_call (reader, row, call, NULL);
 }
 
-/* The function event nearest to [t0, t1) in @pid's ticks, as an item. */
+/* The function event nearest to the middle of [t0, t1) in @pid's ticks,
+ * as an item: the last before the middle or the first at or after it
+ * (one look-up in the task's stretch of instant_task). */
 static gboolean
-find_instant (CsFuncgraph  *self,
-              sqlite3      *db,
-              gint32        pid,
-              gint64        t0,
-              gint64        t1,
-              CsPluginItem *item)
+find_instant (CsFuncgraph       *self,
+              CsFuncgraphReader *reader,
+              const Geometry    *g,
+              gint32             pid,
+              gint64             t0,
+              gint64             t1,
+              CsPluginItem      *item)
 {
-  g_autoptr(CsFuncgraphStatement) stmt = NULL;
-  gint64 ts;
+  gint64 mid = t0 + (t1 - t0) / 2, pos, best = -1, best_ns = 0, ts, row, func, parent;
+  guint cpu;
 
-  stmt = _cs_funcgraph_statement (self, db,
-                                  "SELECT ts_ns, func, parent, cpu FROM instant "
-                                  "WHERE pid = ?1 AND ts_ns >= ?2 AND ts_ns < ?3 "
-                                  "ORDER BY abs(ts_ns - (?2 + ?3) / 2) LIMIT 1");
-  if (stmt == NULL)
+  if (!_cs_funcgraph_reader_find (reader, CS_FUNCGRAPH_TASK_TS, g->instants_lo, g->instants_hi,
+                                  mid, &pos, NULL))
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, pid);
-  sqlite3_bind_int64 (stmt, 2, t0);
-  sqlite3_bind_int64 (stmt, 3, t1);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  for (gint64 p = MAX (pos - 1, g->instants_lo); p <= pos && p < g->instants_hi; p++)
+    {
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_TASK_TS, p, &ts, NULL))
+        return FALSE;
+      if (ts >= t0 && ts < t1 && (best < 0 || ABS (ts - mid) < best_ns))
+        {
+          best = p;
+          best_ns = ABS (ts - mid);
+        }
+    }
+  if (best < 0 ||
+      !_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_TASK_ROW, best, &row, NULL) ||
+      !_cs_funcgraph_reader_read_instant (reader, row, &ts, &func, &parent, &cpu, NULL))
     return FALSE;
-  ts = sqlite3_column_int64 (stmt, 0);
   item->text = g_strdup_printf (_("%s, called from %s (function event), pid %d on CPU %u"),
-                                _cs_funcgraph_get_name (self, sqlite3_column_int64 (stmt, 1)),
-                                _cs_funcgraph_get_name (self, sqlite3_column_int64 (stmt, 2)),
-                                pid, (guint) sqlite3_column_int64 (stmt, 3));
+                                _cs_funcgraph_get_name (self, func),
+                                _cs_funcgraph_get_name (self, parent), pid, cpu);
   item->begin_ns = ts;
   item->end_ns = ts;
   item->pid = pid;
@@ -486,7 +489,8 @@ flame_lookup (gpointer            instance,
     }
   else if (g.has_instants &&
            (g.n_depths == 0 || y_px >= g.y + g.height - PAD_PX - TICKS_PX - 1))
-    found = find_instant (self, db, pid, cs_plugin_view_x_to_ns (view, x_px - LOOKUP_PX),
+    found = find_instant (self, _cs_funcgraph_get_reader (self, db), &g, pid,
+                          cs_plugin_view_x_to_ns (view, x_px - LOOKUP_PX),
                           cs_plugin_view_x_to_ns (view, x_px + LOOKUP_PX) + 1, item);
   geometry_clear (&g);
   return found;

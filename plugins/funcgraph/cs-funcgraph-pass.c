@@ -18,7 +18,7 @@
  * Functions are told apart by their start address in the recording's
  * kallsyms (two static functions may share a name).  ftrace:function
  * events (the function tracer) have no duration: they are stored as
- * instants.
+ * instants, in a second result table.
  *
  * Tables (read by cs-funcgraph-reader.c and cs-funcgraph-query.c):
  *   func    (id, addr: its start, name, n_calls, n_hits, total_ns,
@@ -34,7 +34,11 @@
  *           calls by function, longest first (then earliest)
  *   call_time (begin_ns, end_ns, self_ns, func): every call by its
  *           beginning, for the table of a range
- *   instant (pid, ts_ns, func, parent, cpu)
+ *   instant_rows (ts_ns, pid, func, parent, cpu): one per function
+ *           event, in time order (ts_ns is its sorted column), and the
+ *           view instant (pid, ts_ns, func, parent, cpu)
+ *   instant_task (ts_ns, row), instant_task_span (pid, lo, hi): the
+ *           function events by task, then time: a flame row's ticks
  *   band    (pid, depth, n_calls, max_ns): per task and depth, for the
  *           flame row's time-range queries
  */
@@ -69,12 +73,13 @@ typedef struct {
   CsPluginDocument *document;
   sqlite3 *db;
   CsPluginResultTable *calls;
-  sqlite3_stmt *insert_instant;
+  CsPluginResultTable *instants;
   GHashTable *stacks;     /* pid -> GArray of Frame, by depth */
   GHashTable *by_addr;    /* gint64 address -> Func (borrowed) */
   GHashTable *by_start;   /* gint64 function start -> Func (owned) */
   GHashTable *bands;      /* (pid << 16 | depth) -> Band */
   gint64 next_id;
+  gint64 n_function_events;     /* in the recording, from the index */
 } FuncgraphPass;
 
 static const char *const funcgraph_events[] = {
@@ -122,7 +127,7 @@ funcgraph_pass_free (gpointer state)
   if (fp == NULL)
     return;
   g_clear_pointer (&fp->calls, cs_plugin_result_table_free);
-  g_clear_pointer (&fp->insert_instant, sqlite3_finalize);
+  g_clear_pointer (&fp->instants, cs_plugin_result_table_free);
   g_hash_table_unref (fp->stacks);
   g_hash_table_unref (fp->by_addr);
   g_hash_table_unref (fp->by_start);
@@ -134,6 +139,7 @@ funcgraph_pass_free (gpointer state)
 enum { FLAME_KEY, FLAME_BEGIN, FLAME_END, FLAME_FUNC, FLAME_ROW, N_FLAME };
 enum { WORST_FUNC, WORST_DUR, WORST_BEGIN, WORST_ROW, N_WORST };
 enum { TIME_BEGIN, TIME_END, TIME_SELF, TIME_FUNC, N_TIME };
+enum { TASK_PID, TASK_TS, TASK_ROW, N_TASK };
 
 static void
 flame_record (const gint64 *row,
@@ -170,6 +176,17 @@ time_record (const gint64 *row,
   record[TIME_END] = row[CS_FUNCGRAPH_CALL_END];
   record[TIME_SELF] = row[CS_FUNCGRAPH_CALL_SELF];
   record[TIME_FUNC] = row[CS_FUNCGRAPH_CALL_FUNC];
+}
+
+static void
+task_record (const gint64 *row,
+             gint64        position,
+             gint64       *record,
+             gpointer      user_data)
+{
+  record[TASK_PID] = row[CS_FUNCGRAPH_INSTANT_PID];
+  record[TASK_TS] = row[CS_FUNCGRAPH_INSTANT_TS];
+  record[TASK_ROW] = position + 1;
 }
 
 /* Records of an order sorted in memory before a run spills, for
@@ -214,8 +231,9 @@ calls_table_new (FuncgraphPass  *fp,
     { .name = CS_FUNCGRAPH_ORDER_TIME, .n_fields = N_TIME, .stored = time_stored,
       .stored_fields = time_fields, .record_func = time_record },
   };
-  /* Function events are SQLite rows inserted as they come: a recording
-   * that has them writes the calls in the pass's thread. */
+  /* Both tables write through the pass's connection: when the recording
+   * has function events, the instants' table is written as they come,
+   * and the calls' table in the pass's thread too. */
   const CsPluginResultTableInfo info = {
     .module = CS_FUNCGRAPH_ROWS_MODULE,
     .name = "call",
@@ -224,13 +242,46 @@ calls_table_new (FuncgraphPass  *fp,
     .n_orders = G_N_ELEMENTS (orders),
     .run_records = run_records (cs_plugin_document_count_events (fp->document, "ftrace",
                                                                  "funcgraph_exit")),
-    .same_thread = cs_plugin_document_count_events (fp->document, "ftrace", "function") > 0,
+    .same_thread = fp->n_function_events > 0,
   };
 
   /* The view first: once the table is made, its threads may own @db. */
   if (!exec_sql (fp->db,
                  "CREATE VIEW call AS SELECT pid, depth, begin_ns, end_ns, self_ns, func, cpu "
                  "FROM call_rows;", error))
+    return NULL;
+  return cs_plugin_result_table_new (fp->db, &info, error);
+}
+
+/* The result table of the function events, and its view `instant` (the
+ * columns and name of their SQLite table before).  Written in the pass's
+ * thread (a recording with function events and calls writes both). */
+static CsPluginResultTable *
+instants_table_new (FuncgraphPass  *fp,
+                    GError        **error)
+{
+  static const char * const columns[] = { "ts_ns", "pid", "func", "parent", "cpu", NULL };
+  static const char * const task_stored[] = { "ts_ns", "row", NULL };
+  static const guint task_fields[] = { TASK_TS, TASK_ROW };
+  const CsPluginResultOrder orders[] = {
+    { .name = CS_FUNCGRAPH_ORDER_TASK, .n_fields = N_TASK, .n_radix_fields = 1,
+      .stored = task_stored, .stored_fields = task_fields, .group_column = "pid",
+      .record_func = task_record },
+  };
+  const CsPluginResultTableInfo info = {
+    .module = CS_FUNCGRAPH_ROWS_MODULE,
+    .name = "instant",
+    .columns = columns,
+    .orders = orders,
+    .n_orders = G_N_ELEMENTS (orders),
+    .run_records = run_records (fp->n_function_events),
+    .sorted_column = "ts_ns",
+    .same_thread = TRUE,
+  };
+
+  if (!exec_sql (fp->db,
+                 "CREATE VIEW instant AS SELECT pid, ts_ns, func, parent, cpu "
+                 "FROM instant_rows;", error))
     return NULL;
   return cs_plugin_result_table_new (fp->db, &info, error);
 }
@@ -258,23 +309,20 @@ funcgraph_pass_begin (CsPluginPass  *pass,
   fp->by_start = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, func_free);
   fp->bands = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   fp->next_id = 1;
+  fp->n_function_events = cs_plugin_document_count_events (fp->document, "ftrace", "function");
   if (!exec_sql (fp->db,
                  "CREATE TABLE func (id INTEGER PRIMARY KEY, addr INTEGER NOT NULL, "
                  "  name TEXT NOT NULL, n_calls INTEGER, n_hits INTEGER, total_ns INTEGER, "
                  "  self_ns INTEGER, max_ns INTEGER);"
-                 "CREATE TABLE instant (pid INTEGER NOT NULL, ts_ns INTEGER NOT NULL, "
-                 "  func INTEGER NOT NULL, parent INTEGER NOT NULL, cpu INTEGER NOT NULL);"
                  "CREATE TABLE band (pid INTEGER NOT NULL, depth INTEGER NOT NULL, "
                  "  n_calls INTEGER NOT NULL, max_ns INTEGER NOT NULL, PRIMARY KEY (pid, depth));",
                  error))
     goto fail;
-  if (sqlite3_prepare_v2 (fp->db, "INSERT INTO instant VALUES (?, ?, ?, ?, ?)", -1,
-                          &fp->insert_instant, NULL) != SQLITE_OK)
-    {
-      sql_failed (fp->db, error);
-      goto fail;
-    }
-  /* Last: from here on the table's threads may own the connection. */
+  /* The calls' table last: from then on its threads may own the
+   * connection (when the recording has no function events). */
+  fp->instants = instants_table_new (fp, error);
+  if (fp->instants == NULL)
+    goto fail;
   fp->calls = calls_table_new (fp, error);
   if (fp->calls == NULL)
     goto fail;
@@ -444,15 +492,17 @@ on_function (FuncgraphPass       *fp,
   f = func_for (fp, event, ip);
   f->n_hits++;
   parent = func_for (fp, event, parent_ip);
-  sqlite3_bind_int64 (fp->insert_instant, 1, event->pid);
-  sqlite3_bind_int64 (fp->insert_instant, 2, event->ts_ns);
-  sqlite3_bind_int64 (fp->insert_instant, 3, f->id);
-  sqlite3_bind_int64 (fp->insert_instant, 4, parent->id);
-  sqlite3_bind_int64 (fp->insert_instant, 5, event->cpu);
-  if (sqlite3_step (fp->insert_instant) != SQLITE_DONE)
-    return sql_failed (fp->db, error);
-  sqlite3_reset (fp->insert_instant);
-  return TRUE;
+  {
+    gint64 row[CS_FUNCGRAPH_INSTANT_N] = {
+      [CS_FUNCGRAPH_INSTANT_TS] = event->ts_ns,
+      [CS_FUNCGRAPH_INSTANT_PID] = event->pid,
+      [CS_FUNCGRAPH_INSTANT_FUNC] = f->id,
+      [CS_FUNCGRAPH_INSTANT_PARENT] = parent->id,
+      [CS_FUNCGRAPH_INSTANT_CPU] = event->cpu,
+    };
+
+    return cs_plugin_result_table_append (fp->instants, row, G_N_ELEMENTS (row), error);
+  }
 }
 
 static gboolean
@@ -471,9 +521,9 @@ funcgraph_pass_event (gpointer             state,
   return TRUE;
 }
 
-/* The calls' last chunks and sorted orders, the per-function figures
- * and the bands, then the instants' indexes (cheaper built once than
- * kept up to date row by row). */
+/* The calls' last chunks and sorted orders (the calls' table first:
+ * its threads may own the connection until then), the function events',
+ * then the per-function figures and the bands. */
 static gboolean
 funcgraph_pass_end (gpointer   state,
                     GError   **error)
@@ -484,7 +534,8 @@ funcgraph_pass_end (gpointer   state,
   GHashTableIter iter;
   gpointer key, value;
 
-  if (!cs_plugin_result_table_finish (fp->calls, error))
+  if (!cs_plugin_result_table_finish (fp->calls, error) ||
+      !cs_plugin_result_table_finish (fp->instants, error))
     return FALSE;
   if (sqlite3_prepare_v2 (fp->db, "INSERT INTO func VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1,
                           &insert_func, NULL) != SQLITE_OK ||
@@ -522,10 +573,7 @@ funcgraph_pass_end (gpointer   state,
         return sql_failed (fp->db, error);
       sqlite3_reset (insert_band);
     }
-  return exec_sql (fp->db,
-                   "CREATE INDEX instant_span ON instant (pid, ts_ns);"
-                   "CREATE INDEX instant_time ON instant (ts_ns);",
-                   error);
+  return TRUE;
 }
 
 static const CsPluginPassInfo funcgraph_pass = {

@@ -25,6 +25,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 #define CS_FUNCGRAPH_ORDER_FLAME "call_flame"
 #define CS_FUNCGRAPH_ORDER_WORST "call_worst"
 #define CS_FUNCGRAPH_ORDER_TIME  "call_time"
+/* The function events' order, by task then time. */
+#define CS_FUNCGRAPH_ORDER_TASK  "instant_task"
 
 /* A band's group in call_flame: the task, then the depth (< 1024). */
 #define CS_FUNCGRAPH_BAND_KEY(pid, depth) (((gint64) (pid) << 16) | (gint64) (depth))
@@ -41,6 +43,16 @@ enum {
   CS_FUNCGRAPH_CALL_N,
 };
 
+/* The columns of a row of instant_rows (function events, in time order). */
+enum {
+  CS_FUNCGRAPH_INSTANT_TS,
+  CS_FUNCGRAPH_INSTANT_PID,
+  CS_FUNCGRAPH_INSTANT_FUNC,
+  CS_FUNCGRAPH_INSTANT_PARENT,
+  CS_FUNCGRAPH_INSTANT_CPU,
+  CS_FUNCGRAPH_INSTANT_N,
+};
+
 /* The columns of the orders the readers use (cs-funcgraph-reader.c). */
 typedef enum {
   CS_FUNCGRAPH_FLAME_BEGIN,
@@ -53,6 +65,8 @@ typedef enum {
   CS_FUNCGRAPH_TIME_END,
   CS_FUNCGRAPH_TIME_SELF,
   CS_FUNCGRAPH_TIME_FUNC,
+  CS_FUNCGRAPH_TASK_TS,
+  CS_FUNCGRAPH_TASK_ROW,
   CS_FUNCGRAPH_N_COLUMNS,
 } CsFuncgraphColumn;
 
@@ -218,6 +232,13 @@ gboolean _cs_funcgraph_reader_read_call (CsFuncgraphReader *reader,
                                          gint64             row,
                                          CsFuncgraphCall   *call,
                                          GError           **error);
+gboolean _cs_funcgraph_reader_read_instant (CsFuncgraphReader *reader,
+                                            gint64             row,
+                                            gint64            *ts_ns,
+                                            gint64            *func,
+                                            gint64            *parent,
+                                            guint             *cpu,
+                                            GError           **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsFuncgraphReader, _cs_funcgraph_reader_free)
 

@@ -338,7 +338,7 @@ _cs_funcgraph_list_tasks (sqlite3  *db,
 
   if (sqlite3_prepare_v2 (db,
                           "SELECT pid, SUM(n) FROM (SELECT pid, n_calls AS n FROM band "
-                          "UNION ALL SELECT pid, COUNT(*) FROM instant GROUP BY pid) "
+                          "UNION ALL SELECT pid, hi - lo FROM " CS_FUNCGRAPH_ORDER_TASK "_span) "
                           "GROUP BY pid ORDER BY 2 DESC, pid",
                           -1, &stmt, NULL) != SQLITE_OK)
     {

@@ -7,7 +7,9 @@
  * sorted orders whose columns are read by position: call_flame (by task
  * and depth, then time; a span per band in call_flame_span), call_worst
  * (by function, longest first; a span per function in call_worst_span)
- * and call_time (by beginning).  A reader holds, for one connection, a
+ * and call_time (by beginning); the function events likewise in
+ * instant_rows, and their order instant_task (by task, then time; a span
+ * per task in instant_task_span).  A reader holds, for one connection, a
  * #CsPluginResultColumn per column it was asked for (each keeps the
  * chunk it read last, CS_PLUGIN_RESULT_ORDER_CHUNK numbers) and the
  * statements of the spans and of a row by rowid, prepared once.  One
@@ -17,13 +19,29 @@
 
 #include "cs-funcgraph-private.h"
 
+/* The orders with a span per group: their name, and their span table's
+ * statement. */
+enum { SPAN_FLAME, SPAN_WORST, SPAN_TASK, N_SPANS };
+
+static const struct {
+  const char *order;
+  const char *sql;
+} span_specs[N_SPANS] = {
+  [SPAN_FLAME] = { CS_FUNCGRAPH_ORDER_FLAME,
+                   "SELECT lo, hi FROM " CS_FUNCGRAPH_ORDER_FLAME "_span WHERE key = ?" },
+  [SPAN_WORST] = { CS_FUNCGRAPH_ORDER_WORST,
+                   "SELECT lo, hi FROM " CS_FUNCGRAPH_ORDER_WORST "_span WHERE func = ?" },
+  [SPAN_TASK] = { CS_FUNCGRAPH_ORDER_TASK,
+                  "SELECT lo, hi FROM " CS_FUNCGRAPH_ORDER_TASK "_span WHERE pid = ?" },
+};
+
 struct _CsFuncgraphReader
 {
   sqlite3 *db;
   CsPluginResultColumn *columns[CS_FUNCGRAPH_N_COLUMNS];
-  sqlite3_stmt *flame_span;
-  sqlite3_stmt *worst_span;
+  sqlite3_stmt *spans[N_SPANS];
   sqlite3_stmt *row;
+  sqlite3_stmt *instant;
 };
 
 /* Each column: its order and its name there. */
@@ -41,6 +59,8 @@ static const struct {
   [CS_FUNCGRAPH_TIME_END] = { CS_FUNCGRAPH_ORDER_TIME, "end_ns" },
   [CS_FUNCGRAPH_TIME_SELF] = { CS_FUNCGRAPH_ORDER_TIME, "self_ns" },
   [CS_FUNCGRAPH_TIME_FUNC] = { CS_FUNCGRAPH_ORDER_TIME, "func" },
+  [CS_FUNCGRAPH_TASK_TS] = { CS_FUNCGRAPH_ORDER_TASK, "ts_ns" },
+  [CS_FUNCGRAPH_TASK_ROW] = { CS_FUNCGRAPH_ORDER_TASK, "row" },
 };
 
 /* A statement prepared on first use into *@stmt. */
@@ -98,9 +118,10 @@ _cs_funcgraph_reader_free (CsFuncgraphReader *self)
     return;
   for (guint i = 0; i < CS_FUNCGRAPH_N_COLUMNS; i++)
     cs_plugin_result_column_free (self->columns[i]);
-  sqlite3_finalize (self->flame_span);
-  sqlite3_finalize (self->worst_span);
+  for (guint i = 0; i < N_SPANS; i++)
+    sqlite3_finalize (self->spans[i]);
   sqlite3_finalize (self->row);
+  sqlite3_finalize (self->instant);
   g_free (self);
 }
 
@@ -120,14 +141,15 @@ _cs_funcgraph_reader_get_db (CsFuncgraphReader *self)
  * _cs_funcgraph_reader_get_span:
  * @reader: a reader
  * @order: %CS_FUNCGRAPH_ORDER_FLAME (@key: CS_FUNCGRAPH_BAND_KEY() of a
- *   task and depth) or %CS_FUNCGRAPH_ORDER_WORST (@key: a function's id)
+ *   task and depth), %CS_FUNCGRAPH_ORDER_WORST (@key: a function's id)
+ *   or %CS_FUNCGRAPH_ORDER_TASK (@key: a pid)
  * @key: the group
  * @lo: (out): its first position in @order
- * @hi: (out): the position past its last; @lo when it has no calls
+ * @hi: (out): the position past its last; @lo when it has none
  * @error: %CS_PLUGIN_ERROR_FAILED when the database cannot be read
  *
- * The positions [@lo, @hi) of a group of calls: a band's, by time; a
- * function's, longest first.
+ * The positions [@lo, @hi) of a group: a band's calls, by time; a
+ * function's calls, longest first; a task's function events, by time.
  *
  * Returns: %FALSE with @error set on failure
  */
@@ -139,18 +161,15 @@ _cs_funcgraph_reader_get_span (CsFuncgraphReader  *self,
                                gint64             *hi,
                                GError            **error)
 {
-  gboolean flame = g_str_equal (order, CS_FUNCGRAPH_ORDER_FLAME);
+  guint i = 0;
   sqlite3_stmt *stmt;
   int rc;
 
-  g_return_val_if_fail (flame || g_str_equal (order, CS_FUNCGRAPH_ORDER_WORST), FALSE);
+  while (i < N_SPANS && !g_str_equal (order, span_specs[i].order))
+    i++;
+  g_return_val_if_fail (i < N_SPANS, FALSE);
 
-  stmt = flame ? statement (self, &self->flame_span,
-                            "SELECT lo, hi FROM " CS_FUNCGRAPH_ORDER_FLAME "_span WHERE key = ?",
-                            error)
-               : statement (self, &self->worst_span,
-                            "SELECT lo, hi FROM " CS_FUNCGRAPH_ORDER_WORST "_span WHERE func = ?",
-                            error);
+  stmt = statement (self, &self->spans[i], span_specs[i].sql, error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, key);
@@ -238,6 +257,37 @@ _cs_funcgraph_reader_find (CsFuncgraphReader  *self,
          cs_plugin_result_column_find_in (col, lo, hi, value, FALSE, position, error);
 }
 
+/* Reads the @n columns of @sql (a SELECT by rowid, prepared once into
+ * *@stmt) for @row into @values. */
+static gboolean
+read_row (CsFuncgraphReader  *self,
+          sqlite3_stmt      **stmt,
+          const char         *sql,
+          gint64              row,
+          gint64             *values,
+          guint               n,
+          GError            **error)
+{
+  int rc;
+
+  if (statement (self, stmt, sql, error) == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (*stmt, 1, row);
+  rc = sqlite3_step (*stmt);
+  for (guint i = 0; rc == SQLITE_ROW && i < n; i++)
+    values[i] = sqlite3_column_int64 (*stmt, (int) i);
+  sqlite3_reset (*stmt);
+  if (rc == SQLITE_ROW)
+    return TRUE;
+  if (rc == SQLITE_DONE)
+    {
+      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                   "function_graph results: no row %" G_GINT64_FORMAT " (%s)", row, sql);
+      return FALSE;
+    }
+  return _cs_funcgraph_sql_failed (self->db, error);
+}
+
 /**
  * _cs_funcgraph_reader_read_call:
  * @reader: a reader
@@ -257,33 +307,51 @@ _cs_funcgraph_reader_read_call (CsFuncgraphReader  *self,
                                 CsFuncgraphCall    *call,
                                 GError            **error)
 {
-  sqlite3_stmt *stmt = statement (self, &self->row,
-                                  "SELECT begin_ns, end_ns, self_ns, pid, cpu, depth, func "
-                                  "FROM call_rows WHERE rowid = ?", error);
-  int rc;
+  gint64 v[7];
 
-  if (stmt == NULL)
+  if (!read_row (self, &self->row, "SELECT begin_ns, end_ns, self_ns, pid, cpu, depth, func "
+                 "FROM call_rows WHERE rowid = ?", row, v, G_N_ELEMENTS (v), error))
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, row);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    {
-      call->begin_ns = sqlite3_column_int64 (stmt, 0);
-      call->end_ns = sqlite3_column_int64 (stmt, 1);
-      call->self_ns = sqlite3_column_int64 (stmt, 2);
-      call->pid = (gint32) sqlite3_column_int64 (stmt, 3);
-      call->cpu = (guint) sqlite3_column_int64 (stmt, 4);
-      call->depth = (guint) sqlite3_column_int64 (stmt, 5);
-      call->func = sqlite3_column_int64 (stmt, 6);
-    }
-  sqlite3_reset (stmt);
-  if (rc == SQLITE_ROW)
-    return TRUE;
-  if (rc == SQLITE_DONE)
-    {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                   "function_graph calls: no call %" G_GINT64_FORMAT, row);
-      return FALSE;
-    }
-  return _cs_funcgraph_sql_failed (self->db, error);
+  call->begin_ns = v[0];
+  call->end_ns = v[1];
+  call->self_ns = v[2];
+  call->pid = (gint32) v[3];
+  call->cpu = (guint) v[4];
+  call->depth = (guint) v[5];
+  call->func = v[6];
+  return TRUE;
+}
+
+/**
+ * _cs_funcgraph_reader_read_instant:
+ * @reader: a reader
+ * @row: a function event's rowid in instant_rows (instant_task's `row`)
+ * @ts_ns: (out): its time
+ * @func: (out): its function's id (`ip`)
+ * @parent: (out): its caller's (`parent_ip`)
+ * @cpu: (out): its CPU
+ * @error: %CS_PLUGIN_ERROR_FAILED when there is no such row or the
+ *   database cannot be read
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+_cs_funcgraph_reader_read_instant (CsFuncgraphReader  *self,
+                                   gint64              row,
+                                   gint64             *ts_ns,
+                                   gint64             *func,
+                                   gint64             *parent,
+                                   guint              *cpu,
+                                   GError            **error)
+{
+  gint64 v[4];
+
+  if (!read_row (self, &self->instant, "SELECT ts_ns, func, parent, cpu FROM instant_rows "
+                 "WHERE rowid = ?", row, v, G_N_ELEMENTS (v), error))
+    return FALSE;
+  *ts_ns = v[0];
+  *func = v[1];
+  *parent = v[2];
+  *cpu = (guint) v[3];
+  return TRUE;
 }
