@@ -24,7 +24,9 @@
  *     #CsPluginResultColumn (row i of the order; the first position at or
  *     past a value).  An order grouped by its first number also gets
  *     ORDER_span (KEY INTEGER PRIMARY KEY, lo, hi): the positions [lo, hi)
- *     of each group.
+ *     of each group, within which the next numbers are sorted (the first
+ *     position at or past a value within a group, such as a task's calls
+ *     by time: cs_plugin_result_column_find_in()).
  *
  * Writing overlaps with the pass: the pass thread appends rows into
  * chunks that threads of the table encode, insert and sort while the pass
@@ -195,6 +197,13 @@ gboolean             cs_plugin_result_column_get_n_positions (CsPluginResultColu
                                                     gint64                         *n_positions,
                                                     GError                        **error);
 gboolean             cs_plugin_result_column_find  (CsPluginResultColumn           *column,
+                                                    gint64                          value,
+                                                    gboolean                        descending,
+                                                    gint64                         *position,
+                                                    GError                        **error);
+gboolean             cs_plugin_result_column_find_in (CsPluginResultColumn       *column,
+                                                    gint64                          lo,
+                                                    gint64                          hi,
                                                     gint64                          value,
                                                     gboolean                        descending,
                                                     gint64                         *position,

@@ -203,33 +203,16 @@ cs_plugin_result_column_get_n_positions (CsPluginResultColumn  *self,
   return TRUE;
 }
 
-/**
- * cs_plugin_result_column_find:
- * @column: a reader of a column sorted along its order (the order's first
- *   number, or a number sorted within equal first ones over a span)
- * @value: the value looked for
- * @descending: whether the column's values fall along the order
- * @position: (out): the first position whose value is at or past @value:
- *   for an ascending column the first ≥ @value, for a descending one the
- *   first ≤ @value; the number of positions when there is none
- * @error: %CS_PLUGIN_ERROR_FAILED when a chunk cannot be read
- *
- * Finds where @value is or would go by bisection: about log2(n) reads,
- * most within few chunks.
- *
- * Returns: %FALSE with @error set on failure
- */
-gboolean
-cs_plugin_result_column_find (CsPluginResultColumn  *self,
-                              gint64                 value,
-                              gboolean               descending,
-                              gint64                *position,
-                              GError               **error)
+/* The first position of [@lo, @hi) at or past @value, by bisection. */
+static gboolean
+bisect (CsPluginResultColumn  *self,
+        gint64                 lo,
+        gint64                 hi,
+        gint64                 value,
+        gboolean               descending,
+        gint64                *position,
+        GError               **error)
 {
-  gint64 lo = 0, hi;
-
-  if (!cs_plugin_result_column_get_n_positions (self, &hi, error))
-    return FALSE;
   while (lo < hi)
     {
       gint64 mid = lo + (hi - lo) / 2, v;
@@ -243,4 +226,97 @@ cs_plugin_result_column_find (CsPluginResultColumn  *self,
     }
   *position = lo;
   return TRUE;
+}
+
+/**
+ * cs_plugin_result_column_find:
+ * @column: a reader of a column sorted along its order (the order's first
+ *   number, or a number sorted within equal first ones over a span)
+ * @value: the value looked for
+ * @descending: whether the column's values fall along the order
+ * @position: (out): the first position whose value is at or past @value:
+ *   for an ascending column the first ≥ @value, for a descending one the
+ *   first ≤ @value; the number of positions when there is none
+ * @error: %CS_PLUGIN_ERROR_FAILED when a chunk cannot be read
+ *
+ * Finds where @value is or would go by bisection over the whole order:
+ * about log2(n) reads, most within few chunks.  For a column sorted only
+ * within the groups of an order, use cs_plugin_result_column_find_in().
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+cs_plugin_result_column_find (CsPluginResultColumn  *self,
+                              gint64                 value,
+                              gboolean               descending,
+                              gint64                *position,
+                              GError               **error)
+{
+  gint64 n;
+
+  if (!cs_plugin_result_column_get_n_positions (self, &n, error))
+    return FALSE;
+  return bisect (self, 0, n, value, descending, position, error);
+}
+
+/**
+ * cs_plugin_result_column_find_in:
+ * @column: a reader of a column sorted along its order over [@lo, @hi):
+ *   typically one group's positions (a row of the order's ORDER_span
+ *   table, #CsPluginResultOrder.group_column), over which the records'
+ *   second number (or a later one, after numbers equal within the group)
+ *   is sorted, such as the calls of one task by time
+ * @lo: the first position of the span (0 ≤ @lo ≤ @hi)
+ * @hi: the position past its last (at most the order's number of
+ *   positions)
+ * @value: the value looked for
+ * @descending: whether the column's values fall along the span
+ * @position: (out): the first position in [@lo, @hi) whose value is at
+ *   or past @value (for an ascending column the first ≥ @value, for a
+ *   descending one the first ≤ @value); @hi when there is none
+ * @error: %CS_PLUGIN_ERROR_FAILED when a chunk cannot be read or the span
+ *   reaches past the order's last position
+ *
+ * Finds where @value is or would go within one span of the order by
+ * galloping from @lo (positions @lo, @lo + 1, @lo + 3, @lo + 7, … until
+ * one is at or past @value), then bisection between the last two: about
+ * 2 × log2(d) reads for an answer d positions past @lo, the last ones
+ * within one chunk (%CS_PLUGIN_RESULT_ORDER_CHUNK numbers).  So a
+ * look-up by time among a group's rows costs a few blob reads whatever
+ * the order's size, and walking forward by look-ups (a drawing that
+ * skips to the next pixel column) reads mostly the chunks it is in.  The
+ * position before the returned one (when it is above @lo) holds the last
+ * value before @value.  One thread at a time, that of the column's
+ * connection.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+cs_plugin_result_column_find_in (CsPluginResultColumn  *self,
+                                 gint64                 lo,
+                                 gint64                 hi,
+                                 gint64                 value,
+                                 gboolean               descending,
+                                 gint64                *position,
+                                 GError               **error)
+{
+  g_return_val_if_fail (lo >= 0 && lo <= hi, FALSE);
+
+  /* Positions before @lo are before @value; find one at or past it. */
+  for (gint64 step = 1; lo < hi; step *= 2)
+    {
+      gint64 probe = lo + step - 1, v;
+
+      if (probe >= hi)
+        break;
+      if (!cs_plugin_result_column_get (self, probe, &v, error))
+        return FALSE;
+      if (descending ? v <= value : v >= value)
+        {
+          hi = probe;
+          break;
+        }
+      lo = probe + 1;
+    }
+  return bisect (self, lo, hi, value, descending, position, error);
 }

@@ -23,7 +23,7 @@ typedef struct {
 /* The "worst" member: the function's longest call in the range. */
 static void
 member_worst (JsonBuilder               *b,
-              sqlite3                   *db,
+              CsFuncgraphReader         *reader,
               const Options             *opt,
               const CsFuncgraphFunction *f)
 {
@@ -31,7 +31,7 @@ member_worst (JsonBuilder               *b,
 
   json_builder_set_member_name (b, "worst");
   if (f->n_calls == 0 ||
-      !_cs_funcgraph_worst_call (db, f->id, opt->begin_ns, opt->end_ns, &call, NULL))
+      !_cs_funcgraph_worst_call (reader, f->id, opt->begin_ns, opt->end_ns, &call, NULL))
     {
       json_builder_add_null_value (b);
       return;
@@ -55,6 +55,7 @@ print_json (CsPluginDocument *doc,
   g_autoptr(JsonBuilder) b = json_builder_new ();
   g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(CsFuncgraphReader) reader = _cs_funcgraph_reader_new (db);
   g_autofree char *text = NULL;
 
   json_builder_begin_object (b);
@@ -79,7 +80,7 @@ print_json (CsPluginDocument *doc,
       cs_plugin_json_add_int (b, "total_ns", f->total_ns);
       cs_plugin_json_add_int (b, "self_ns", f->self_ns);
       cs_plugin_json_add_int (b, "max_ns", f->max_ns);
-      member_worst (b, db, opt, f);
+      member_worst (b, reader, opt, f);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -9,9 +9,10 @@
  * have no duration, are ticks along the row's bottom.
  *
  * Each band reads only the calls of the visible span, in time order from
- * the index (pid, depth, begin_ns), starting with the last call begun
+ * the band's stretch of the order call_flame (by task, depth, then
+ * beginning: cs-funcgraph-reader.c), starting with the last call begun
  * before the span (calls of one band never overlap), which may reach
- * into it.  Calls narrower
+ * into it, found by bisection.  Calls narrower
  * than a pixel are merged into one box per run of touching pixels, and
  * where many begin in the same pixel column the query jumps to the next
  * column (calls of one band never overlap), so a frame reads about one
@@ -39,6 +40,7 @@ typedef struct {
   double band_px;
   gint64 *max_ns;        /* by depth: the longest call there */
   gboolean has_instants;
+  gint64 instants_lo, instants_hi;      /* the task's in instant_task */
 } Geometry;
 
 static gboolean
@@ -88,15 +90,15 @@ geometry_init (Geometry           *g,
                gint32              pid)
 {
   g_autoptr(CsFuncgraphStatement) stmt = NULL;
-  g_autoptr(CsFuncgraphStatement) instants = NULL;
   double usable;
   guint n = 0;
 
   memset (g, 0, sizeof *g);
   cs_plugin_view_get_area (view, &g->x, &g->y, &g->width, &g->height);
   stmt = _cs_funcgraph_statement (self, db, "SELECT depth, max_ns FROM band WHERE pid = ? ORDER BY depth");
-  instants = _cs_funcgraph_statement (self, db, "SELECT 1 FROM instant WHERE pid = ? LIMIT 1");
-  if (stmt == NULL || instants == NULL)
+  if (stmt == NULL ||
+      !_cs_funcgraph_reader_get_span (_cs_funcgraph_get_reader (self, db), CS_FUNCGRAPH_ORDER_TASK,
+                                      pid, &g->instants_lo, &g->instants_hi, NULL))
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, pid);
   while (sqlite3_step (stmt) == SQLITE_ROW)
@@ -111,8 +113,7 @@ geometry_init (Geometry           *g,
       g->max_ns[depth] = sqlite3_column_int64 (stmt, 1);
       n = depth + 1;
     }
-  sqlite3_bind_int64 (instants, 1, pid);
-  g->has_instants = sqlite3_step (instants) == SQLITE_ROW;
+  g->has_instants = g->instants_hi > g->instants_lo;
   usable = g->height - 2 * PAD_PX - (g->has_instants && n > 0 ? TICKS_PX : 0);
   if (n > 0)
     {
@@ -182,76 +183,90 @@ fill_box (cairo_t            *cr,
 }
 
 /* Where to start reading the band @depth of @pid to find every call that
- * reaches past @t: the last call beginning before @t, as the calls of one
- * band of one task never overlap (one indexed look-up).  The idle task,
- * pid 0, runs on every CPU at once: its calls may overlap, so its band
- * starts its longest call before @t. */
-static gint64
-band_from (CsFuncgraph    *self,
-           sqlite3        *db,
-           const Geometry *g,
-           gint32          pid,
-           guint           depth,
-           gint64          t)
+ * reaches past @t: its positions [*@lo, *@hi) in call_flame, and *@from,
+ * the last call beginning before @t, as the calls of one band of one
+ * task never overlap (one bisection).  The idle task, pid 0, runs on
+ * every CPU at once: its calls may overlap, so its band starts its
+ * longest call before @t. */
+static gboolean
+band_from (CsFuncgraphReader  *reader,
+           const Geometry     *g,
+           gint32              pid,
+           guint               depth,
+           gint64              t,
+           gint64             *lo,
+           gint64             *hi,
+           gint64             *from,
+           GError            **error)
 {
-  g_autoptr(CsFuncgraphStatement) stmt = NULL;
+  gint64 b, prev;
 
+  if (!_cs_funcgraph_reader_get_span (reader, CS_FUNCGRAPH_ORDER_FLAME,
+                                      CS_FUNCGRAPH_BAND_KEY (pid, depth), lo, hi, error))
+    return FALSE;
   if (pid == 0)
-    return t - g->max_ns[depth];
-  stmt = _cs_funcgraph_statement (self, db, "SELECT MAX(begin_ns) FROM call WHERE pid = ?1 "
-                                  "AND depth = ?2 AND begin_ns < ?3");
-  if (stmt == NULL)
-    return t - g->max_ns[depth];
-  sqlite3_bind_int64 (stmt, 1, pid);
-  sqlite3_bind_int64 (stmt, 2, depth);
-  sqlite3_bind_int64 (stmt, 3, t);
-  if (sqlite3_step (stmt) != SQLITE_ROW || sqlite3_column_type (stmt, 0) == SQLITE_NULL)
-    return t;
-  return sqlite3_column_int64 (stmt, 0);
+    return _cs_funcgraph_reader_find (reader, CS_FUNCGRAPH_FLAME_BEGIN, *lo, *hi,
+                                      t - g->max_ns[depth], from, error);
+  if (!_cs_funcgraph_reader_find (reader, CS_FUNCGRAPH_FLAME_BEGIN, *lo, *hi, t, from, error))
+    return FALSE;
+  if (*from == *lo)
+    return TRUE;
+  /* The last call begun before @t (and any begun at the same time). */
+  if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_FLAME_BEGIN, --*from, &b, error))
+    return FALSE;
+  while (*from > *lo)
+    {
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_FLAME_BEGIN, *from - 1, &prev, error))
+        return FALSE;
+      if (prev != b)
+        break;
+      --*from;
+    }
+  return TRUE;
 }
 
 /* One band: the calls at @depth in the span. */
 static gboolean
 draw_band (CsFuncgraph        *self,
-           sqlite3            *db,
+           CsFuncgraphReader  *reader,
            cairo_t            *cr,
            const CsPluginView *view,
            const Geometry     *g,
            gint32              pid,
-           guint               depth)
+           guint               depth,
+           GError            **error)
 {
-  g_autoptr(CsFuncgraphStatement) stmt = NULL;
-  gint64 span_begin, span_end, from;
+  gint64 span_begin, span_end, lo, hi, pos;
   double y = g->y + PAD_PX + depth * g->band_px, h = g->band_px - 1;
   double merged_x0 = -1, merged_x1 = -1;
   double column = -1;
   guint in_column = 0;
-  int rc;
 
   cs_plugin_view_get_span (view, &span_begin, &span_end);
-  from = band_from (self, db, g, pid, depth, span_begin);
-  stmt = _cs_funcgraph_statement (self, db,
-                                  "SELECT begin_ns, end_ns, func FROM call WHERE pid = ?1 "
-                                  "AND depth = ?2 AND begin_ns >= ?3 AND begin_ns < ?4 "
-                                  "ORDER BY begin_ns");
-  if (stmt == NULL)
+  if (!band_from (reader, g, pid, depth, span_begin, &lo, &hi, &pos, error))
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, pid);
-  sqlite3_bind_int64 (stmt, 2, depth);
-  sqlite3_bind_int64 (stmt, 3, from);
-  sqlite3_bind_int64 (stmt, 4, span_end);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  while (pos < hi)
     {
-      gint64 b = sqlite3_column_int64 (stmt, 0), e = sqlite3_column_int64 (stmt, 1);
-      double x0 = MAX (cs_plugin_view_ns_to_x (view, b), g->x - 1);
-      double x1 = MIN (cs_plugin_view_ns_to_x (view, e), g->x + g->width + 1);
+      gint64 b, e;
+      double x0, x1;
 
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_FLAME_BEGIN, pos, &b, error))
+        return FALSE;
+      if (b >= span_end)
+        break;
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_FLAME_END, pos, &e, error))
+        return FALSE;
+      x0 = MAX (cs_plugin_view_ns_to_x (view, b), g->x - 1);
+      x1 = MIN (cs_plugin_view_ns_to_x (view, e), g->x + g->width + 1);
+      pos++;
       if (x1 < g->x)
         continue;
       if (x1 - x0 >= 2.0)
         {
-          gint64 func = sqlite3_column_int64 (stmt, 2);
+          gint64 func;
 
+          if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_FLAME_FUNC, pos - 1, &func, error))
+            return FALSE;
           if (merged_x0 >= 0)
             fill_box (cr, view, merged_x0, merged_x1, y, h, CS_PLUGIN_COLOR_GRID);
           merged_x0 = -1;
@@ -275,8 +290,9 @@ draw_band (CsFuncgraph        *self,
           if (next > b)
             {
               merged_x1 = MAX (merged_x1, column + 1.0);
-              sqlite3_reset (stmt);
-              sqlite3_bind_int64 (stmt, 3, next);
+              if (!_cs_funcgraph_reader_find (reader, CS_FUNCGRAPH_FLAME_BEGIN, pos, hi, next,
+                                              &pos, error))
+                return FALSE;
             }
           in_column = 0;
         }
@@ -288,41 +304,37 @@ draw_band (CsFuncgraph        *self,
     }
   if (merged_x0 >= 0)
     fill_box (cr, view, merged_x0, merged_x1, y, h, CS_PLUGIN_COLOR_GRID);
-  return rc == SQLITE_DONE;
+  return TRUE;
 }
 
-/* Function tracer events: a tick per pixel column that has any. */
+/* Function tracer events: a tick per pixel column that has any, each
+ * found by a look-up in the task's stretch of instant_task. */
 static gboolean
-draw_instants (CsFuncgraph        *self,
-               sqlite3            *db,
+draw_instants (CsFuncgraphReader  *reader,
                cairo_t            *cr,
                const CsPluginView *view,
                const Geometry     *g,
-               gint32              pid)
+               GError            **error)
 {
-  g_autoptr(CsFuncgraphStatement) stmt = NULL;
-  gint64 span_begin, span_end, ts = 0;
+  gint64 span_begin, span_end, ts, pos = g->instants_lo;
   double y0 = g->n_depths > 0 ? g->y + g->height - PAD_PX - TICKS_PX : g->y + PAD_PX;
   double y1 = g->y + g->height - PAD_PX;
 
   cs_plugin_view_get_span (view, &span_begin, &span_end);
-  stmt = _cs_funcgraph_statement (self, db,
-                                  "SELECT ts_ns FROM instant WHERE pid = ?1 AND ts_ns >= ?2 "
-                                  "AND ts_ns < ?3 ORDER BY ts_ns LIMIT 1");
-  if (stmt == NULL)
-    return FALSE;
   cs_plugin_view_set_source (view, cr, CS_PLUGIN_COLOR_TEXT, 0.7);
-  sqlite3_bind_int64 (stmt, 1, pid);
-  sqlite3_bind_int64 (stmt, 3, span_end);
   for (gint64 from = span_begin; from < span_end; )
     {
       double x;
 
-      sqlite3_reset (stmt);
-      sqlite3_bind_int64 (stmt, 2, from);
-      if (sqlite3_step (stmt) != SQLITE_ROW)
+      if (!_cs_funcgraph_reader_find (reader, CS_FUNCGRAPH_TASK_TS, pos, g->instants_hi, from,
+                                      &pos, error))
+        return FALSE;
+      if (pos >= g->instants_hi)
         break;
-      ts = sqlite3_column_int64 (stmt, 0);
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_TASK_TS, pos, &ts, error))
+        return FALSE;
+      if (ts >= span_end)
+        break;
       x = floor (cs_plugin_view_ns_to_x (view, ts));
       cairo_rectangle (cr, x, y0, 1.0, y1 - y0);
       from = MAX (ts + 1, cs_plugin_view_x_to_ns (view, x + 1.0));
@@ -339,95 +351,101 @@ flame_draw (gpointer            instance,
 {
   CsFuncgraph *self = instance;
   sqlite3 *db = _cs_funcgraph_get_db (self);
+  CsFuncgraphReader *reader;
+  g_autoptr(GError) local_error = NULL;
   Geometry g;
   gint32 pid;
   gboolean ok = TRUE;
 
   if (db == NULL || !parse_pid (cs_plugin_view_get_row_key (view), &pid))
     return TRUE;   /* not computed yet: pass_ready redraws */
+  reader = _cs_funcgraph_get_reader (self, db);
   /* One read transaction for the frame's queries: otherwise each look-up
    * takes and drops the database's file lock. */
   sqlite3_exec (db, "BEGIN", NULL, NULL, NULL);
   if (!geometry_init (&g, self, db, view, pid))
     ok = FALSE;
   for (guint d = 0; ok && d < g.n_depths; d++)
-    ok = draw_band (self, db, cr, view, &g, pid, d);
+    ok = draw_band (self, reader, cr, view, &g, pid, d, &local_error);
   if (ok && g.has_instants)
-    ok = draw_instants (self, db, cr, view, &g, pid);
+    ok = draw_instants (reader, cr, view, &g, &local_error);
   geometry_clear (&g);
   sqlite3_exec (db, "COMMIT", NULL, NULL, NULL);
   if (!ok)
     g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                 "function_graph row of pid %d: %s", pid, sqlite3_errmsg (db));
+                 "function_graph row of pid %d: %s", pid,
+                 local_error != NULL ? local_error->message : sqlite3_errmsg (db));
   return ok;
 }
 
-/* The call at @depth nearest to [t0, t1), if one overlaps it. */
+/* The longest call at @depth that overlaps [t0, t1), if one does. */
 static gboolean
-find_call (CsFuncgraph     *self,
-           sqlite3         *db,
-           const Geometry  *g,
-           gint32           pid,
-           guint            depth,
-           gint64           t0,
-           gint64           t1,
-           CsFuncgraphCall *call)
+find_call (CsFuncgraphReader *reader,
+           const Geometry    *g,
+           gint32             pid,
+           guint              depth,
+           gint64             t0,
+           gint64             t1,
+           CsFuncgraphCall   *call)
 {
-  g_autoptr(CsFuncgraphStatement) stmt = NULL;
-  gint64 from = band_from (self, db, g, pid, depth, t0);
+  gint64 lo, hi, pos, b, e, row, best = -1, best_ns = 0;
 
-  stmt = _cs_funcgraph_statement (self, db,
-                                  "SELECT begin_ns, end_ns, self_ns, func, cpu FROM call "
-                                  "WHERE pid = ?1 AND depth = ?2 AND begin_ns >= ?3 "
-                                  "AND begin_ns < ?4 AND end_ns > ?5 "
-                                  "ORDER BY end_ns - begin_ns DESC LIMIT 1");
-  if (stmt == NULL)
+  if (!band_from (reader, g, pid, depth, t0, &lo, &hi, &pos, NULL))
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, pid);
-  sqlite3_bind_int64 (stmt, 2, depth);
-  sqlite3_bind_int64 (stmt, 3, from);
-  sqlite3_bind_int64 (stmt, 4, t1);
-  sqlite3_bind_int64 (stmt, 5, t0);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
-    return FALSE;
-  call->begin_ns = sqlite3_column_int64 (stmt, 0);
-  call->end_ns = sqlite3_column_int64 (stmt, 1);
-  call->self_ns = sqlite3_column_int64 (stmt, 2);
-  call->func = sqlite3_column_int64 (stmt, 3);
-  call->cpu = (guint) sqlite3_column_int64 (stmt, 4);
-  call->pid = pid;
-  call->depth = depth;
-  return TRUE;
+  for (; pos < hi; pos++)
+    {
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_FLAME_BEGIN, pos, &b, NULL))
+        return FALSE;
+      if (b >= t1)
+        break;
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_FLAME_END, pos, &e, NULL))
+        return FALSE;
+      if (e > t0 && (best < 0 || e - b > best_ns))
+        {
+          best = pos;
+          best_ns = e - b;
+        }
+    }
+  return best >= 0 &&
+         _cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_FLAME_ROW, best, &row, NULL) &&
+         _cs_funcgraph_reader_read_call (reader, row, call, NULL);
 }
 
-/* The function event nearest to [t0, t1) in @pid's ticks, as an item. */
+/* The function event nearest to the middle of [t0, t1) in @pid's ticks,
+ * as an item: the last before the middle or the first at or after it
+ * (one look-up in the task's stretch of instant_task). */
 static gboolean
-find_instant (CsFuncgraph  *self,
-              sqlite3      *db,
-              gint32        pid,
-              gint64        t0,
-              gint64        t1,
-              CsPluginItem *item)
+find_instant (CsFuncgraph       *self,
+              CsFuncgraphReader *reader,
+              const Geometry    *g,
+              gint32             pid,
+              gint64             t0,
+              gint64             t1,
+              CsPluginItem      *item)
 {
-  g_autoptr(CsFuncgraphStatement) stmt = NULL;
-  gint64 ts;
+  gint64 mid = t0 + (t1 - t0) / 2, pos, best = -1, best_ns = 0, ts, row, func, parent;
+  guint cpu;
 
-  stmt = _cs_funcgraph_statement (self, db,
-                                  "SELECT ts_ns, func, parent, cpu FROM instant "
-                                  "WHERE pid = ?1 AND ts_ns >= ?2 AND ts_ns < ?3 "
-                                  "ORDER BY abs(ts_ns - (?2 + ?3) / 2) LIMIT 1");
-  if (stmt == NULL)
+  if (!_cs_funcgraph_reader_find (reader, CS_FUNCGRAPH_TASK_TS, g->instants_lo, g->instants_hi,
+                                  mid, &pos, NULL))
     return FALSE;
-  sqlite3_bind_int64 (stmt, 1, pid);
-  sqlite3_bind_int64 (stmt, 2, t0);
-  sqlite3_bind_int64 (stmt, 3, t1);
-  if (sqlite3_step (stmt) != SQLITE_ROW)
+  for (gint64 p = MAX (pos - 1, g->instants_lo); p <= pos && p < g->instants_hi; p++)
+    {
+      if (!_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_TASK_TS, p, &ts, NULL))
+        return FALSE;
+      if (ts >= t0 && ts < t1 && (best < 0 || ABS (ts - mid) < best_ns))
+        {
+          best = p;
+          best_ns = ABS (ts - mid);
+        }
+    }
+  if (best < 0 ||
+      !_cs_funcgraph_reader_get (reader, CS_FUNCGRAPH_TASK_ROW, best, &row, NULL) ||
+      !_cs_funcgraph_reader_read_instant (reader, row, &ts, &func, &parent, &cpu, NULL))
     return FALSE;
-  ts = sqlite3_column_int64 (stmt, 0);
   item->text = g_strdup_printf (_("%s, called from %s (function event), pid %d on CPU %u"),
-                                _cs_funcgraph_get_name (self, sqlite3_column_int64 (stmt, 1)),
-                                _cs_funcgraph_get_name (self, sqlite3_column_int64 (stmt, 2)),
-                                pid, (guint) sqlite3_column_int64 (stmt, 3));
+                                _cs_funcgraph_get_name (self, func),
+                                _cs_funcgraph_get_name (self, parent), pid, cpu);
   item->begin_ns = ts;
   item->end_ns = ts;
   item->pid = pid;
@@ -454,7 +472,7 @@ flame_lookup (gpointer            instance,
     return FALSE;
   band = floor ((y_px - g.y - PAD_PX) / MAX (g.band_px, 1.0));
   if (band >= 0 && band < g.n_depths &&
-      find_call (self, db, &g, pid, (guint) band,
+      find_call (_cs_funcgraph_get_reader (self, db), &g, pid, (guint) band,
                  cs_plugin_view_x_to_ns (view, x_px - LOOKUP_PX),
                  cs_plugin_view_x_to_ns (view, x_px + LOOKUP_PX) + 1, &call))
     {
@@ -471,7 +489,8 @@ flame_lookup (gpointer            instance,
     }
   else if (g.has_instants &&
            (g.n_depths == 0 || y_px >= g.y + g.height - PAD_PX - TICKS_PX - 1))
-    found = find_instant (self, db, pid, cs_plugin_view_x_to_ns (view, x_px - LOOKUP_PX),
+    found = find_instant (self, _cs_funcgraph_get_reader (self, db), &g, pid,
+                          cs_plugin_view_x_to_ns (view, x_px - LOOKUP_PX),
                           cs_plugin_view_x_to_ns (view, x_px + LOOKUP_PX) + 1, item);
   geometry_clear (&g);
   return found;

@@ -149,7 +149,8 @@ activate_cb (GtkColumnView *view,
 
   if (db == NULL || page->lines == NULL || position >= page->lines->len)
     return;
-  if (!_cs_funcgraph_worst_call (db, g_array_index (page->lines, CsFuncgraphFunction, position).id,
+  if (!_cs_funcgraph_worst_call (_cs_funcgraph_get_reader (page->funcgraph, db),
+                                 g_array_index (page->lines, CsFuncgraphFunction, position).id,
                                  page->begin_ns, page->end_ns, &call, &error))
     {
       if (error != NULL)

@@ -18,6 +18,66 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 /* The layer drawing the flame rows; a row's key is the pid in decimal. */
 #define CS_FUNCGRAPH_LAYER "flame"
 
+/* The virtual-table module of call_rows (cs_plugin_result_register()). */
+#define CS_FUNCGRAPH_ROWS_MODULE "cs_funcgraph_rows"
+
+/* The calls' sorted orders (cs-funcgraph-pass.c has their columns). */
+#define CS_FUNCGRAPH_ORDER_FLAME "call_flame"
+#define CS_FUNCGRAPH_ORDER_WORST "call_worst"
+#define CS_FUNCGRAPH_ORDER_TIME  "call_time"
+/* The function events' order, by task then time. */
+#define CS_FUNCGRAPH_ORDER_TASK  "instant_task"
+
+/* A band's group in call_flame: the task, then the depth (< 1024). */
+#define CS_FUNCGRAPH_BAND_KEY(pid, depth) (((gint64) (pid) << 16) | (gint64) (depth))
+
+/* The columns of a row of call_rows, as the pass appends them. */
+enum {
+  CS_FUNCGRAPH_CALL_PID,
+  CS_FUNCGRAPH_CALL_DEPTH,
+  CS_FUNCGRAPH_CALL_BEGIN,
+  CS_FUNCGRAPH_CALL_END,
+  CS_FUNCGRAPH_CALL_SELF,
+  CS_FUNCGRAPH_CALL_FUNC,
+  CS_FUNCGRAPH_CALL_CPU,
+  CS_FUNCGRAPH_CALL_N,
+};
+
+/* The columns of a row of instant_rows (function events, in time order). */
+enum {
+  CS_FUNCGRAPH_INSTANT_TS,
+  CS_FUNCGRAPH_INSTANT_PID,
+  CS_FUNCGRAPH_INSTANT_FUNC,
+  CS_FUNCGRAPH_INSTANT_PARENT,
+  CS_FUNCGRAPH_INSTANT_CPU,
+  CS_FUNCGRAPH_INSTANT_N,
+};
+
+/* The columns of the orders the readers use (cs-funcgraph-reader.c). */
+typedef enum {
+  CS_FUNCGRAPH_FLAME_BEGIN,
+  CS_FUNCGRAPH_FLAME_END,
+  CS_FUNCGRAPH_FLAME_FUNC,
+  CS_FUNCGRAPH_FLAME_ROW,
+  CS_FUNCGRAPH_WORST_BEGIN,
+  CS_FUNCGRAPH_WORST_ROW,
+  CS_FUNCGRAPH_TIME_BEGIN,
+  CS_FUNCGRAPH_TIME_END,
+  CS_FUNCGRAPH_TIME_SELF,
+  CS_FUNCGRAPH_TIME_FUNC,
+  CS_FUNCGRAPH_TASK_TS,
+  CS_FUNCGRAPH_TASK_ROW,
+  CS_FUNCGRAPH_N_COLUMNS,
+} CsFuncgraphColumn;
+
+/**
+ * CsFuncgraphReader:
+ *
+ * The readers of the calls' result table on one connection (opaque;
+ * cs-funcgraph-reader.c).
+ */
+typedef struct _CsFuncgraphReader CsFuncgraphReader;
+
 /**
  * CsFuncgraph:
  * @plugin: the plugin
@@ -31,6 +91,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
  * @statements: the rows' prepared statements by SQL text (static
  *   strings), finalized when the pass runs again and before the
  *   recording's databases close
+ * @reader: (nullable): the rows' readers of the calls, freed then too
  *
  * The plugin's instance for one recording.
  */
@@ -41,6 +102,7 @@ typedef struct {
   GPtrArray *pages;
   GHashTable *names;
   GHashTable *statements;
+  CsFuncgraphReader *reader;
 } CsFuncgraph;
 
 /* A statement of CsFuncgraph.statements: borrowed, reset (not finalized)
@@ -118,16 +180,20 @@ CsFuncgraphStatement *_cs_funcgraph_statement (CsFuncgraph *self,
                                                const char  *sql);
 const char *_cs_funcgraph_get_name   (CsFuncgraph *self,
                                        gint64       func);
+CsFuncgraphReader *_cs_funcgraph_get_reader (CsFuncgraph *self,
+                                             sqlite3     *db);
 void     _cs_funcgraph_page_refresh  (gpointer page);
 void     _cs_funcgraph_page_forget   (gpointer page);
 
+gboolean _cs_funcgraph_sql_failed     (sqlite3  *db,
+                                       GError  **error);
 void     _cs_funcgraph_function_clear (CsFuncgraphFunction *function);
 GArray  *_cs_funcgraph_list_functions (sqlite3  *db,
                                        gint64    begin_ns,
                                        gint64    end_ns,
                                        guint     limit,
                                        GError  **error);
-gboolean _cs_funcgraph_worst_call     (sqlite3         *db,
+gboolean _cs_funcgraph_worst_call     (CsFuncgraphReader *reader,
                                        gint64           func,
                                        gint64           begin_ns,
                                        gint64           end_ns,
@@ -137,5 +203,43 @@ char    *_cs_funcgraph_function_name  (sqlite3 *db,
                                        gint64   func);
 GArray  *_cs_funcgraph_list_tasks     (sqlite3  *db,
                                        GError  **error);
+
+CsFuncgraphReader *_cs_funcgraph_reader_new      (sqlite3            *db);
+void     _cs_funcgraph_reader_free    (CsFuncgraphReader  *reader);
+sqlite3 *_cs_funcgraph_reader_get_db  (CsFuncgraphReader  *reader);
+gboolean _cs_funcgraph_reader_get_span (CsFuncgraphReader *reader,
+                                        const char        *order,
+                                        gint64             key,
+                                        gint64            *lo,
+                                        gint64            *hi,
+                                        GError           **error);
+gboolean _cs_funcgraph_reader_get_n   (CsFuncgraphReader  *reader,
+                                       gint64             *n_calls,
+                                       GError            **error);
+gboolean _cs_funcgraph_reader_get     (CsFuncgraphReader  *reader,
+                                       CsFuncgraphColumn   column,
+                                       gint64              position,
+                                       gint64             *value,
+                                       GError            **error);
+gboolean _cs_funcgraph_reader_find    (CsFuncgraphReader  *reader,
+                                       CsFuncgraphColumn   column,
+                                       gint64              lo,
+                                       gint64              hi,
+                                       gint64              value,
+                                       gint64             *position,
+                                       GError            **error);
+gboolean _cs_funcgraph_reader_read_call (CsFuncgraphReader *reader,
+                                         gint64             row,
+                                         CsFuncgraphCall   *call,
+                                         GError           **error);
+gboolean _cs_funcgraph_reader_read_instant (CsFuncgraphReader *reader,
+                                            gint64             row,
+                                            gint64            *ts_ns,
+                                            gint64            *func,
+                                            gint64            *parent,
+                                            guint             *cpu,
+                                            GError           **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsFuncgraphReader, _cs_funcgraph_reader_free)
 
 G_END_DECLS

@@ -53,6 +53,7 @@ funcgraph_close (gpointer instance)
   g_ptr_array_unref (self->pages);
   g_hash_table_unref (self->names);
   g_hash_table_unref (self->statements);
+  _cs_funcgraph_reader_free (self->reader);
   g_free (self);
 }
 
@@ -68,6 +69,7 @@ funcgraph_pass_ready (gpointer    instance,
     return;
   g_hash_table_remove_all (self->names);
   g_hash_table_remove_all (self->statements);
+  g_clear_pointer (&self->reader, _cs_funcgraph_reader_free);
   pages = g_ptr_array_copy (self->pages, NULL, NULL);
   for (guint i = 0; i < pages->len; i++)
     _cs_funcgraph_page_refresh (g_ptr_array_index (pages, i));
@@ -152,6 +154,26 @@ _cs_funcgraph_statement (CsFuncgraph *self,
   sqlite3_reset (stmt);
   sqlite3_clear_bindings (stmt);
   return stmt;
+}
+
+/**
+ * _cs_funcgraph_get_reader:
+ * @self: an instance
+ * @db: its pass database (_cs_funcgraph_get_db())
+ *
+ * Returns: (transfer none): the instance's reader of the calls on @db,
+ *   kept (with the chunks its columns read last) until the pass runs
+ *   again or the recording closes
+ */
+CsFuncgraphReader *
+_cs_funcgraph_get_reader (CsFuncgraph *self,
+                          sqlite3     *db)
+{
+  if (self->reader != NULL && _cs_funcgraph_reader_get_db (self->reader) != db)
+    g_clear_pointer (&self->reader, _cs_funcgraph_reader_free);
+  if (self->reader == NULL)
+    self->reader = _cs_funcgraph_reader_new (db);
+  return self->reader;
 }
 
 /**

@@ -252,6 +252,7 @@ test_orders (Fixture       *f,
   g_autoptr(GArray) by_cpu = g_array_new (FALSE, FALSE, sizeof (gint64) * C_N);
   g_autoptr(GArray) by_pid = g_array_new (FALSE, FALSE, sizeof (gint64) * P_N);
   g_autoptr(CsPluginResultColumn) pids = NULL;
+  g_autoptr(CsPluginResultColumn) ts_col = NULL;
   g_autoptr(GError) error = NULL;
   sqlite3_stmt *s = NULL;
   gint64 covered = 0, prev_hi = 0;
@@ -271,18 +272,37 @@ test_orders (Fixture       *f,
   check_order (f->db, "ev_by_cpu", by_cpu, C_N, cpu_stored, cpu_fields);
   check_order (f->db, "ev_by_pid", by_pid, P_N, pid_stored, pid_fields);
 
-  /* Each CPU's span: its positions in ev_by_cpu, one after the other. */
+  /* Each CPU's span: its positions in ev_by_cpu, one after the other;
+   * within it the times fall, and a time is found by bisection there. */
+  ts_col = cs_plugin_result_column_new (f->db, "ev_by_cpu", "ts", &error);
+  g_assert_no_error (error);
   g_assert_cmpint (sqlite3_prepare_v2 (f->db, "SELECT cpu, lo, hi FROM ev_by_cpu_span ORDER BY lo",
                                        -1, &s, NULL), ==, SQLITE_OK);
   while (sqlite3_step (s) == SQLITE_ROW)
     {
       gint64 cpu = sqlite3_column_int64 (s, 0), lo = sqlite3_column_int64 (s, 1);
       gint64 hi = sqlite3_column_int64 (s, 2);
+      const gint64 *rec = (const gint64 *) by_cpu->data;
 
       g_assert_cmpint (lo, ==, prev_hi);
       g_assert_cmpint (hi, >, lo);
       for (gint64 pos = lo; pos < hi; pos++)
-        g_assert_cmpint (((const gint64 *) by_cpu->data)[pos * C_N + C_CPU], ==, cpu);
+        g_assert_cmpint (rec[pos * C_N + C_CPU], ==, cpu);
+      for (gint64 k = 0; k <= 4; k++)
+        {
+          /* A time of the span, one just past it, and one before all. */
+          gint64 value = k < 4 ? rec[(lo + (hi - lo - 1) * k / 3) * C_N + C_TS] - (k == 1)
+                               : G_MININT64 + 1;
+          gint64 want = lo, got = -1;
+
+          if (k == 3)
+            value = rec[lo * C_N + C_TS] + 1;
+          while (want < hi && rec[want * C_N + C_TS] > value)
+            want++;
+          g_assert_true (cs_plugin_result_column_find_in (ts_col, lo, hi, value, TRUE, &got, &error));
+          g_assert_no_error (error);
+          g_assert_cmpint (got, ==, want);
+        }
       covered += hi - lo;
       prev_hi = hi;
     }
