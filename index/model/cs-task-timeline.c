@@ -244,6 +244,18 @@ rows_to_events (GArray *rows,
   g_array_sort (events, compare_events);
 }
 
+/* Gives @func the wait open in @rule, if any, with no run. */
+static void
+report_open (const CsPluginWakeupState *rule,
+             CsTaskWaitFunc             func,
+             gpointer                   user_data)
+{
+  CsPluginWakeupWait open = { rule->wakeup_ns, -1, -1 };
+
+  if (func != NULL && rule->phase == CS_PLUGIN_WAKEUP_WOKEN)
+    func (&open, user_data);
+}
+
 gboolean
 _cs_document_walk_task (CsDocument     *self,
                         gint32          pid,
@@ -279,11 +291,7 @@ _cs_document_walk_task (CsDocument     *self,
       if (!cut && e->ts >= end_ns)
         {
           cut = TRUE;
-          if (func != NULL && rule.phase == CS_PLUGIN_WAKEUP_WOKEN)
-            {
-              CsPluginWakeupWait open = { rule.wakeup_ns, -1, -1 };
-              func (&open, user_data);
-            }
+          report_open (&rule, func, user_data);
         }
       switch (e->kind)
         {
@@ -321,11 +329,8 @@ _cs_document_walk_task (CsDocument     *self,
           break;
         }
     }
-  if (!cut && func != NULL && rule.phase == CS_PLUGIN_WAKEUP_WOKEN)
-    {
-      CsPluginWakeupWait open = { rule.wakeup_ns, -1, -1 };
-      func (&open, user_data);
-    }
+  if (!cut)
+    report_open (&rule, func, user_data);
   /* The last state lasts until the end of the recording. */
   if (intervals != NULL && known && state != CS_TASK_RUNNING && state != CS_TASK_OTHER)
     emit (intervals, since, MAX (self->last_ns, since), begin_ns, end_ns, state, cpu,
