@@ -5,8 +5,9 @@
  *
  * Passes at index time (cs-plugin-pass.h), SQL tables over their results,
  * commands and `info --json` sections of the command line (cs-plugin-cli.h),
- * the recording's document (cs-plugin-document.h) and result tables that
- * store a pass's rows in bounded memory (cs-plugin-result.h): what runs in the
+ * the recording's document (cs-plugin-document.h), result tables that
+ * store a pass's rows in bounded memory (cs-plugin-result.h) and the wakeup
+ * latency rule Chronoscope itself measures by (cs-plugin-wakeup.h): what runs in the
  * headless worker and the command line, which never initialise GTK.  It
  * needs GLib, GIO, SQLite, json-glib and libtraceevent's declarations, and
  * no GTK or cairo: a plugin that only adds passes, tables or commands
@@ -27,3 +28,4 @@
 #include "cs-plugin-pass.h"
 #include "cs-plugin-cli.h"
 #include "cs-plugin-result.h"
+#include "cs-plugin-wakeup.h"

@@ -10,9 +10,11 @@
  * sched_switch slices overlapping it (in windows of about 64 Ki events, so
  * memory stays bounded) clipped to it, and the event chunks between the
  * span's first and last rows, for the type counts.  Wakeups come from the
- * task rows (cs_document_get_task_intervals()) of the tasks the span's
- * sched_waking / sched_wakeup events name; for the whole recording that is every task's rows, read once
- * and then kept beside the index (see load_wakeup_cache()).
+ * task rows (the task timeline's walk, by the wakeup rule of
+ * cs-plugin-wakeup.h that the latency plugin uses too) of the tasks the
+ * span's sched_waking / sched_wakeup events name; for the whole recording
+ * that is every task's rows, read once and then kept beside the index
+ * (see load_wakeup_cache()).
  *
  * The task list alone (an export's legend) needs none of the event chunks
  * nor the wakeups: cs_document_compute_task_times() reads the slices of
@@ -25,7 +27,7 @@
 
 #include "cs-document-private.h"
 #include "cs-range-stats.h"
-#include "cs-task-timeline.h"
+#include "cs-task-timeline-private.h"
 
 #include <event-parse.h>
 #include <glib/gi18n-lib.h>
@@ -46,11 +48,47 @@ cs_range_stats_free (CsRangeStats *stats)
   g_free (stats);
 }
 
-/* The run that ended the wait of @pid woken at @wakeup_ns, when the
- * intervals of a span ending at @end_ns could not say: they are exact only
- * before @end_ns (rows of other CPUs after it are not read), so ask again
- * from the wakeup on, over longer and longer spans.  FALSE when the
- * recording ends first (no wakeup then) or on error. */
+/* What a walk of the task timeline found (cs-task-timeline-private.h). */
+typedef struct {
+  gint64 begin_ns, end_ns;      /* the wakeups wanted */
+  CsWakeupFunc func;            /* NULL: looking for @wakeup_ns's run */
+  gpointer user_data;
+  gint64 open_ns;               /* a wakeup in the span whose run lies past it, or -1 */
+  gint64 wakeup_ns;             /* the wait looked for */
+  gint64 run_ns;                /* its run when found, else -1 */
+  gint32 cpu;
+} WaitWalk;
+
+static void
+on_wait (const CsPluginWakeupWait *wait,
+         gpointer                  user_data)
+{
+  WaitWalk *w = user_data;
+
+  if (w->func == NULL)
+    {
+      if (wait->wakeup_ns == w->wakeup_ns && wait->run_ns >= 0)
+        {
+          w->run_ns = wait->run_ns;
+          w->cpu = wait->cpu;
+        }
+      else if (wait->wakeup_ns == w->wakeup_ns)
+        w->open_ns = wait->wakeup_ns;
+      return;
+    }
+  if (wait->wakeup_ns < w->begin_ns || wait->wakeup_ns >= w->end_ns)
+    return;
+  if (wait->run_ns >= 0)
+    w->func (wait->wakeup_ns, wait->run_ns, wait->cpu, w->user_data);
+  else
+    w->open_ns = wait->wakeup_ns;
+}
+
+/* The run that ended the wait of @pid woken at @wakeup_ns, when a walk of
+ * a span ending at @end_ns could not say: it is exact only before @end_ns
+ * (rows of other CPUs after it are not read), so walk again from the
+ * wakeup on, over longer and longer spans.  FALSE when the recording ends
+ * first, or the task leaves a CPU first (no wakeup then), or on error. */
 static gboolean
 find_run_after (CsDocument  *doc,
                 gint32       pid,
@@ -60,32 +98,23 @@ find_run_after (CsDocument  *doc,
                 gint32      *cpu,
                 GError     **error)
 {
-  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
   gint64 last_ns = cs_document_get_last_ns (doc);
   gint64 step = MAX (end_ns - wakeup_ns, 1000000);
 
   for (gint64 e = end_ns; ; e = e > last_ns - step ? last_ns + 1 : e + step, step *= 2)
     {
-      g_array_set_size (iv, 0);
-      if (!cs_document_get_task_intervals (doc, pid, wakeup_ns, MAX (e, wakeup_ns + 1), iv, error))
-        return FALSE;
-      for (guint i = 0; i < iv->len; i++)
-        {
-          const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, i);
-          const CsTaskInterval *next = i + 1 < iv->len ? &g_array_index (iv, CsTaskInterval, i + 1) : NULL;
+      WaitWalk w = { .open_ns = -1, .wakeup_ns = wakeup_ns, .run_ns = -1 };
 
-          if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns != wakeup_ns)
-            continue;
-          if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns &&
-              next->begin_ns < e)
-            {
-              *run_ns = next->begin_ns;
-              *cpu = next->cpu;
-              return TRUE;
-            }
-          break;
+      if (!_cs_document_walk_task (doc, pid, wakeup_ns, MAX (e, wakeup_ns + 1), NULL,
+                                   on_wait, &w, error))
+        return FALSE;
+      if (w.run_ns >= 0)
+        {
+          *run_ns = w.run_ns;
+          *cpu = w.cpu;
+          return TRUE;
         }
-      if (e > last_ns)
+      if (w.open_ns < 0 || e > last_ns)
         return FALSE;
     }
 }
@@ -100,12 +129,12 @@ find_run_after (CsDocument  *doc,
  * @user_data: for @func
  * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
  *
- * The wakeups of @pid whose sched_waking (or sched_wakeup, when waking was
- * not recorded) lies in the span: runnable intervals of
- * cs_document_get_task_intervals() that began with a wakeup and ended
- * when the task was switched in (a wait the end of the recording cuts is
- * not one; a switch-in at the very time of the wakeup is not seen).  The
- * run that ends a wait may lie past @end_ns; it is then looked for there.
+ * The wakeup latencies of @pid whose wakeup (the sched_waking, sched_wakeup
+ * or sched_wakeup_new that opened the wait) lies in the span, by the one
+ * rule of cs-plugin-wakeup.h, the latency plugin's too: from the first
+ * wakeup of a sleeping task to its switch-in (a wait the end of the
+ * recording cuts is not one).  The run that ends a wait may lie past
+ * @end_ns; it is then looked for there.
  *
  * Returns: %TRUE on success
  */
@@ -118,36 +147,25 @@ cs_document_foreach_wakeup (CsDocument     *self,
                             gpointer        user_data,
                             GError        **error)
 {
-  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  WaitWalk w = { begin_ns, end_ns, func, user_data, -1 };
+  GError *local = NULL;
+  gint64 run_ns;
+  gint32 cpu;
+
+  g_return_val_if_fail (func != NULL, FALSE);
 
   if (pid <= 0 || begin_ns >= end_ns)
     return TRUE;
-  if (!cs_document_get_task_intervals (self, pid, begin_ns, end_ns, iv, error))
+  if (!_cs_document_walk_task (self, pid, begin_ns, end_ns, NULL, on_wait, &w, error))
     return FALSE;
-  for (guint i = 0; i < iv->len; i++)
+  if (w.open_ns < 0)
+    return TRUE;
+  if (find_run_after (self, pid, w.open_ns, end_ns, &run_ns, &cpu, &local))
+    func (w.open_ns, run_ns, cpu, user_data);
+  else if (local != NULL)
     {
-      const CsTaskInterval *t = &g_array_index (iv, CsTaskInterval, i);
-      const CsTaskInterval *next = i + 1 < iv->len ? &g_array_index (iv, CsTaskInterval, i + 1) : NULL;
-      gint64 run_ns;
-      gint32 cpu;
-
-      if (t->state != CS_TASK_RUNNABLE || t->wakeup_ns < begin_ns || t->wakeup_ns >= end_ns)
-        continue;
-      if (next != NULL && next->state == CS_TASK_RUNNING && next->begin_ns == t->end_ns &&
-          next->begin_ns < end_ns)
-        func (t->wakeup_ns, next->begin_ns, next->cpu, user_data);
-      else if (t->end_ns >= end_ns)
-        {
-          GError *local = NULL;
-
-          if (find_run_after (self, pid, t->wakeup_ns, end_ns, &run_ns, &cpu, &local))
-            func (t->wakeup_ns, run_ns, cpu, user_data);
-          else if (local != NULL)
-            {
-              g_propagate_error (error, local);
-              return FALSE;
-            }
-        }
+      g_propagate_error (error, local);
+      return FALSE;
     }
   return TRUE;
 }
@@ -310,7 +328,9 @@ add_wakeups (CsDocument    *doc,
  * computed, in INDEX.wakeups, checked against the recording's identity and
  * the index's schema version like the index itself.  Failing to write it
  * (a read-only cache) only costs computing it again. */
-#define WAKEUP_CACHE_VERSION 1
+/* 2: the rule of cs-plugin-wakeup.h (a wakeup inside a run opens no wait,
+ * a switch-in at the very time of its wakeup counts). */
+#define WAKEUP_CACHE_VERSION 2
 
 static char *
 wakeup_cache_path (CsDocument *doc)

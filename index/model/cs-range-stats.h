@@ -5,7 +5,8 @@
  * The answers every user asks of a range without writing a query: which
  * tasks used the CPUs and how much, how busy each CPU was, how many events
  * of each type, and the wakeup latencies (sched_waking / sched_wakeup to
- * the sched_switch that ran the task).  For the whole recording the
+ * the sched_switch that ran the task, by the one rule of
+ * cs-plugin-wakeup.h that the latency plugin's wakeup preset follows too).  For the whole recording the
  * figures come from the index's summaries; for a span, from the chunks of
  * that span only.
  */
@@ -55,7 +56,8 @@ typedef struct {
 
 /**
  * CsLatencySummary:
- * @count: wakeups whose sched_waking (or sched_wakeup) lies in the span
+ * @count: wakeups whose sched_waking (or sched_wakeup, sched_wakeup_new)
+ *   that opened the wait lies in the span (cs-plugin-wakeup.h)
  * @min_ns: shortest wakeup latency (0 when @count is 0)
  * @p50_ns: median, nearest-rank
  * @p90_ns: 90th percentile, nearest-rank
@@ -109,7 +111,7 @@ GArray       *cs_document_compute_task_times  (CsDocument    *self,
 
 /**
  * CsWakeupFunc:
- * @wakeup_ns: time of the sched_waking (or sched_wakeup)
+ * @wakeup_ns: time of the wakeup that opened the wait (cs-plugin-wakeup.h)
  * @run_ns: time of the sched_switch that ran the task; the wakeup latency
  *   is @run_ns - @wakeup_ns
  * @cpu: the CPU it then ran on, -1 when unknown

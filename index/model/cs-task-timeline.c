@@ -1,4 +1,5 @@
-/* cs-task-timeline.c: cs_document_get_task_intervals().
+/* cs-task-timeline.c: cs_document_get_task_intervals() and
+ * _cs_document_walk_task(), the wakeup latencies of a task.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -6,14 +7,30 @@
  * in time order (task_chunks, see cs-index-schema.c).  A query reads the
  * chunks of that task overlapping the span, plus, per CPU, the chunk
  * before it (to know the state the task was in when the span begins),
- * merges them by time and walks the states:
+ * and turns them into the task's events, merged by time (ties in CPU
+ * order, then switch-out, wakeup, switch-in):
  *
- *   run [begin, end) on cpu  -> RUNNING; then, from prev_state of the
- *                               sched_switch that ended it: R / R+ ->
- *                               RUNNABLE (preempted), S -> SLEEPING,
- *                               D -> UNINTERRUPTIBLE, others -> OTHER
- *   sched_waking / sched_wakeup while not running -> RUNNABLE from then,
- *                               with the wakeup time kept (wakeup latency)
+ *   run [begin, end) on cpu  -> a switch-in at begin (not one the rule
+ *                               sees when its sched_switch was not
+ *                               recorded: TK_KIND_RUN_UNSEEN) and a
+ *                               switch-out at end with the run's
+ *                               prev_state (unless end is only where the
+ *                               CPU's recording stops: prev_state -1)
+ *   a switch-in alone        -> a switch-in (TK_KIND_SWITCH_IN: the run's
+ *                               end was not recorded)
+ *   sched_waking / sched_wakeup / sched_wakeup_new -> a wakeup
+ *
+ * So the rule sees exactly the sched_switch events of the recording, as
+ * a latency pass does.
+ *
+ * Wakeup latencies follow the one rule of cs-plugin-wakeup.h (the latency
+ * plugin's wakeup preset uses it too): the first wakeup of a sleeping task
+ * opens a wait, the switch-in ends it; a wakeup while the task runs (a
+ * wakeup row inside one of its runs), is already woken or preempted
+ * changes nothing.  The states shown are, after a switch-out, from its
+ * prev_state: R / R+ -> RUNNABLE (preempted), S -> SLEEPING, D ->
+ * UNINTERRUPTIBLE, I (an idle kernel thread) -> SLEEPING, others -> OTHER;
+ * after a wakeup that opened a wait, RUNNABLE with the wakeup time kept.
  *
  * prev_state bits are those of include/trace/events/sched.h: 0x01
  * TASK_INTERRUPTIBLE (S), 0x02 TASK_UNINTERRUPTIBLE (D), 0x80
@@ -24,8 +41,11 @@
 #include "config.h"
 #include <glib/gi18n-lib.h>
 
+#include <cs-plugin-wakeup.h>
+
 #include "cs-document-private.h"
 #include "cs-task-timeline.h"
+#include "cs-task-timeline-private.h"
 
 typedef struct {
   gint64 ts;
@@ -35,16 +55,30 @@ typedef struct {
   gint32 cpu;
 } TaskRow;
 
-static int
-compare_rows (gconstpointer a,
-              gconstpointer b)
-{
-  const TaskRow *ra = a, *rb = b;
+/* What happened to the task, in the order of one time on one CPU. */
+enum { EVENT_SWITCH_OUT, EVENT_WAKEUP, EVENT_SWITCH_IN };
 
-  if (ra->ts != rb->ts)
-    return ra->ts < rb->ts ? -1 : 1;
-  /* A wakeup at the very time of a switch-in comes first. */
-  return rb->kind - ra->kind;
+typedef struct {
+  gint64 ts;
+  gint64 duration;      /* switch-in: the run's length */
+  gint32 cpu;
+  gint32 kind;
+  gint32 state;         /* switch-in and -out: prev_state at the switch-out */
+  gboolean seen;        /* switch-in: its sched_switch was recorded */
+} TaskEvent;
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const TaskEvent *ea = a, *eb = b;
+
+  if (ea->ts != eb->ts)
+    return ea->ts < eb->ts ? -1 : 1;
+  /* Ties in CPU order, as passes receive events (cs-plugin-pass.h). */
+  if (ea->cpu != eb->cpu)
+    return ea->cpu < eb->cpu ? -1 : 1;
+  return ea->kind - eb->kind;
 }
 
 static CsTaskState
@@ -181,7 +215,126 @@ read_rows (CsDocument  *self,
           g_array_append_val (rows, r);
         }
     }
-  g_array_sort (rows, compare_rows);
+  return TRUE;
+}
+
+/* The task's events from its rows (see the file comment), sorted. */
+static void
+rows_to_events (GArray *rows,
+                GArray *events)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const TaskRow *r = &g_array_index (rows, TaskRow, i);
+      TaskEvent e = { r->ts, r->duration, r->cpu, EVENT_WAKEUP, r->state, FALSE };
+
+      if (r->kind == TK_KIND_RUN || r->kind == TK_KIND_RUN_UNSEEN || r->kind == TK_KIND_SWITCH_IN)
+        {
+          e.kind = EVENT_SWITCH_IN;
+          e.seen = r->kind != TK_KIND_RUN_UNSEEN;
+          g_array_append_val (events, e);
+          if (r->state < 0)
+            continue;   /* no recorded end (see TK_KIND_SWITCH_IN) */
+          e.kind = EVENT_SWITCH_OUT;
+          e.ts = r->ts + r->duration;
+          e.duration = 0;
+        }
+      g_array_append_val (events, e);
+    }
+  g_array_sort (events, compare_events);
+}
+
+/* Gives @func the wait open in @rule, if any, with no run. */
+static void
+report_open (const CsPluginWakeupState *rule,
+             CsTaskWaitFunc             func,
+             gpointer                   user_data)
+{
+  CsPluginWakeupWait open = { rule->wakeup_ns, -1, -1 };
+
+  if (func != NULL && rule->phase == CS_PLUGIN_WAKEUP_WOKEN)
+    func (&open, user_data);
+}
+
+gboolean
+_cs_document_walk_task (CsDocument     *self,
+                        gint32          pid,
+                        gint64          begin_ns,
+                        gint64          end_ns,
+                        GArray         *intervals,
+                        CsTaskWaitFunc  func,
+                        gpointer        user_data,
+                        GError        **error)
+{
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (TaskRow));
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (TaskEvent));
+  CsPluginWakeupState rule = { 0 };
+  CsPluginWakeupWait wait;
+  CsTaskState state = CS_TASK_OTHER;
+  gboolean known = FALSE, cut = FALSE;
+  gint64 since = 0, wakeup = -1;
+  gint32 cpu = -1;
+
+  if (pid <= 0 || begin_ns >= end_ns)
+    return TRUE;
+  if (!read_rows (self, pid, begin_ns, end_ns, rows, error))
+    return FALSE;
+  rows_to_events (rows, events);
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      const TaskEvent *e = &g_array_index (events, TaskEvent, i);
+      gboolean ended = FALSE;
+
+      /* Past the span other CPUs' rows may be missing: say which wait
+       * was open there, and report no later one. */
+      if (!cut && e->ts >= end_ns)
+        {
+          cut = TRUE;
+          report_open (&rule, func, user_data);
+        }
+      switch (e->kind)
+        {
+        case EVENT_SWITCH_IN:
+          if (e->seen)
+            ended = cs_plugin_wakeup_switch_in (&rule, e->ts, e->cpu, &wait);
+          if (ended && !cut && func != NULL)
+            func (&wait, user_data);
+          if (intervals != NULL && known && state != CS_TASK_RUNNING)
+            emit (intervals, since, e->ts, begin_ns, end_ns, state, cpu,
+                  ended ? wait.wakeup_ns : -1);
+          if (intervals != NULL)
+            emit (intervals, e->ts, e->ts + e->duration, begin_ns, end_ns, CS_TASK_RUNNING, e->cpu, -1);
+          state = CS_TASK_RUNNING;
+          known = TRUE;
+          cpu = e->cpu;
+          break;
+        case EVENT_SWITCH_OUT:
+          cs_plugin_wakeup_switch_out (&rule, e->state);
+          state = state_after_switch_out (e->state);
+          since = e->ts;
+          wakeup = -1;
+          cpu = e->cpu;
+          break;
+        case EVENT_WAKEUP:
+        default:
+          if (!cs_plugin_wakeup_wake (&rule, e->ts))
+            break;
+          if (intervals != NULL && known)
+            emit (intervals, since, e->ts, begin_ns, end_ns, state, cpu, -1);
+          since = e->ts;
+          wakeup = e->ts;
+          state = CS_TASK_RUNNABLE;
+          known = TRUE;
+          break;
+        }
+    }
+  if (!cut)
+    report_open (&rule, func, user_data);
+  /* The last state lasts until the end of the recording. */
+  if (intervals != NULL && known && state != CS_TASK_RUNNING && state != CS_TASK_OTHER)
+    emit (intervals, since, MAX (self->last_ns, since), begin_ns, end_ns, state, cpu,
+          state == CS_TASK_RUNNABLE ? wakeup : -1);
   return TRUE;
 }
 
@@ -196,9 +349,10 @@ read_rows (CsDocument  *self,
  * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
  *
  * What @pid did during the span, from sched_switch and sched_waking /
- * sched_wakeup (see the file comment for the rules).  Reads only that
- * task's rows of the index.  Before the first event that says what the
- * task did, nothing is reported.
+ * sched_wakeup (see the file comment for the rules; wakeups follow the
+ * rule of cs-plugin-wakeup.h).  Reads only that task's rows of the index.
+ * Before the first event that says what the task did, nothing is
+ * reported.
  *
  * Returns: %TRUE on success
  */
@@ -210,53 +364,8 @@ cs_document_get_task_intervals (CsDocument *self,
                                 GArray     *intervals,
                                 GError    **error)
 {
-  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (TaskRow));
-  CsTaskState state = CS_TASK_OTHER;
-  gboolean known = FALSE;
-  gint64 since = 0, wakeup = -1;
-  gint32 cpu = -1;
-
   g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
-  if (pid <= 0 || begin_ns >= end_ns)
-    return TRUE;
-  if (!read_rows (self, pid, begin_ns, end_ns, rows, error))
-    return FALSE;
+  g_return_val_if_fail (intervals != NULL, FALSE);
 
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const TaskRow *r = &g_array_index (rows, TaskRow, i);
-
-      if (r->kind == TK_KIND_RUN)
-        {
-          if (known && state != CS_TASK_RUNNING)
-            emit (intervals, since, r->ts, begin_ns, end_ns, state, cpu,
-                  state == CS_TASK_RUNNABLE ? wakeup : -1);
-          emit (intervals, r->ts, r->ts + r->duration, begin_ns, end_ns,
-                CS_TASK_RUNNING, r->cpu, -1);
-          cpu = r->cpu;
-          since = r->ts + r->duration;
-          wakeup = -1;
-          known = r->state >= 0;
-          state = state_after_switch_out (r->state);
-        }
-      else if (!known || state != CS_TASK_RUNNABLE || wakeup < 0)
-        {
-          /* A wakeup while sleeping (or before anything is known) starts a
-           * runnable wait; a sched_wakeup after its sched_waking does not
-           * restart it.  A wakeup of a preempted task changes nothing. */
-          if (known && state == CS_TASK_RUNNABLE)
-            continue;
-          if (known)
-            emit (intervals, since, r->ts, begin_ns, end_ns, state, cpu, -1);
-          since = r->ts;
-          wakeup = r->ts;
-          state = CS_TASK_RUNNABLE;
-          known = TRUE;
-        }
-    }
-  /* The last state lasts until the end of the recording. */
-  if (known && state != CS_TASK_RUNNING && state != CS_TASK_OTHER)
-    emit (intervals, since, MAX (self->last_ns, since), begin_ns, end_ns, state, cpu,
-          state == CS_TASK_RUNNABLE ? wakeup : -1);
-  return TRUE;
+  return _cs_document_walk_task (self, pid, begin_ns, end_ns, intervals, NULL, NULL, error);
 }

@@ -41,8 +41,10 @@ typedef enum {
  * @cpu: the CPU it ran on (running) or was switched out of (others); -1
  *   when unknown
  * @wakeup_ns: for a runnable interval that followed a wakeup, the time of
- *   the sched_waking (or sched_wakeup when waking was not recorded); -1 for
- *   a preemption.  The wakeup latency is then @end_ns - @wakeup_ns.
+ *   the wakeup that opened the wait (the first sched_waking, sched_wakeup
+ *   or sched_wakeup_new of the sleeping task, cs-plugin-wakeup.h); -1 for
+ *   a preemption, or a wait whose switch-in was not recorded.  The wakeup
+ *   latency is then @end_ns - @wakeup_ns.
  */
 typedef struct {
   gint64 begin_ns;

@@ -268,12 +268,15 @@ add_task_row (ScanState *st,
     flush_all_tasks (st);
 }
 
+/* A run of @pid on the CPU; @kind is TK_KIND_RUN or TK_KIND_RUN_UNSEEN
+ * for its task row. */
 static void
 add_slice (ScanState *st,
            gint32     pid,
            gint64     begin_ns,
            gint64     end_ns,
-           gint32     prev_state)
+           gint32     prev_state,
+           int        kind)
 {
   guint i = st->n_sl;
   CsScanTask *task;
@@ -288,7 +291,7 @@ add_slice (ScanState *st,
   task = lookup_task (st, pid);
   task->runtime_ns = (gint64) MIN ((guint64) task->runtime_ns + (guint64) st->sl[SL_DURATION][i],
                                    (guint64) G_MAXINT64);
-  add_task_row (st, pid, begin_ns, st->sl[SL_DURATION][i], TK_KIND_RUN, prev_state);
+  add_task_row (st, pid, begin_ns, st->sl[SL_DURATION][i], kind, prev_state);
   if (++st->n_sl == CS_SLICE_CHUNK_ROWS)
     flush_slices (st);
 }
@@ -353,7 +356,13 @@ handle_sched_switch (ScanState               *st,
   /* Before the first sched_switch the running task is known only now:
    * it ran since the CPU's first event. */
   gint64 begin = st->running_known ? st->running_since : st->result->first_ns;
-  add_slice (st, (gint32) prev_pid, begin, ts_ns, (gint32) prev_state);
+  gboolean seen = st->running_known && st->running_pid == (gint32) prev_pid;
+  /* Events were lost since the last sched_switch, which switched in
+   * another task: keep that switch-in (its run's end is lost). */
+  if (st->running_known && !seen && st->running_pid != 0)
+    add_task_row (st, st->running_pid, st->running_since, 0, TK_KIND_SWITCH_IN, -1);
+  add_slice (st, (gint32) prev_pid, begin, ts_ns, (gint32) prev_state,
+             seen ? TK_KIND_RUN : TK_KIND_RUN_UNSEEN);
   summary_switch (st, (gint32) prev_pid, begin, ts_ns, (gint32) next_pid);
 
   if (field_in_record (f->prev_comm, rec))
@@ -816,7 +825,10 @@ _cs_cpu_scan_close (CsCpuScan *scan,
   flush_events (st);
   if (st->running_known)
     {
-      add_slice (st, st->running_pid, st->running_since, result->last_ns, -1);
+      /* A switch-in at the CPU's last event makes no run: keep it. */
+      if (st->running_pid != 0 && result->last_ns <= st->running_since)
+        add_task_row (st, st->running_pid, st->running_since, 0, TK_KIND_SWITCH_IN, -1);
+      add_slice (st, st->running_pid, st->running_since, result->last_ns, -1, TK_KIND_RUN);
       summary_switch (st, st->running_pid, st->running_since, result->last_ns, -1);
     }
   flush_slices (st);

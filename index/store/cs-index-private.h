@@ -15,9 +15,10 @@ G_BEGIN_DECLS
 /* Bump when the schema or a blob layout changes: older indexes are then
  * rebuilt, never trusted (PRAGMA user_version).  4: the missed_events and
  * summary_runs tables, both added at 3 on separate branches.  5: the CPUs'
- * offset_base and meta summary_origin_ns (the live index).  6: chunks of
- * columns in bit-packed forms (cs-chunk-column.c); a version-5 reader
- * would call them damaged. */
+ * offset_base and meta summary_origin_ns (the live index).  6: the task
+ * rows' kinds TK_KIND_RUN_UNSEEN and TK_KIND_SWITCH_IN, and chunks of
+ * columns in bit-packed forms (cs-chunk-column.c), which a version-5
+ * reader would call damaged. */
 #define CS_INDEX_SCHEMA_VERSION 6
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
@@ -42,10 +43,22 @@ extern const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS];
 
 /* Per task and CPU, what the task tables hold (time order per CPU): its
  * runs (sched_switch in and out) and the wakeups aimed at it.  Columns: ts
- * (delta), duration (runs; 0 for wakeups), kind, prev_state. */
+ * (delta), duration (runs; 0 for wakeups), kind, prev_state (-1: the run
+ * lasts until the CPU's recording stops).  Kinds: TK_KIND_RUN, a run that
+ * began with a sched_switch to the task; TK_KIND_RUN_UNSEEN, a run whose
+ * switch-in was not recorded (it began before the CPU's recording, or the
+ * events between were lost); TK_KIND_SWITCH_IN, a switch-in whose run has
+ * no recorded end (the CPU's recording stops at it, or the events after
+ * it were lost): duration 0, prev_state -1. */
 #define CS_TASK_CHUNK_ROWS 256
 enum { TK_TS, TK_DURATION, TK_KIND, TK_STATE, TK_N_COLUMNS };
-enum { TK_KIND_RUN = 0, TK_KIND_WAKING = 1, TK_KIND_WAKEUP = 2 };
+enum {
+  TK_KIND_RUN = 0,
+  TK_KIND_WAKING = 1,
+  TK_KIND_WAKEUP = 2,
+  TK_KIND_RUN_UNSEEN = 3,
+  TK_KIND_SWITCH_IN = 4,
+};
 extern const CsChunkColumnMode _cs_task_chunk_modes[TK_N_COLUMNS];
 
 /* Columns of a summary block: events, busy ns, dominant pid + 1 (0 = none). */

@@ -52,7 +52,9 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  *   not overlap, so it grows with the chunk number).
  * task_chunks: per task and CPU, CS_TASK_CHUNK_ROWS runs and wakeups per
  *   row in time order (a task's rows of one CPU are ordered; CPUs merge at
- *   query time), so a task plot reads only that task's rows.
+ *   query time), so a task plot reads only that task's rows.  The row
+ *   kinds (cs-index-private.h) keep every sched_switch of the task, so
+ *   that the wakeup rule sees them all (cs-task-timeline.c).
  * summaries: per CPU and level, blocks of CS_SUMMARY_BLOCK_BUCKETS buckets
  *   of 2^(summary_shift + 2 level) ns counted from first_ns.
  * summary_runs: per CPU, long runs of one task kept out of the summaries,

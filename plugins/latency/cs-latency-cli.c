@@ -313,7 +313,9 @@ latency_run (CsPlugin  *plugin,
   g_option_context_set_description (context,
     _("A pair is an event A and the next event B with the same key (fields of A and B, "
       "@pid for the task, @cpu for the CPU); a newer A with the same key replaces an "
-      "older one.  Durations are B's time − A's time, in ns."));
+      "older one, except for the wakeup preset, which measures from the first wakeup of a "
+      "sleeping task to its switch-in, as chronoscope stats does.  Durations are B's "
+      "time − A's time, in ns."));
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cs_plugin_cli_fail ("latency", NULL, error->message);
   if (files == NULL || files[0] == NULL || files[1] != NULL)

@@ -59,6 +59,8 @@ pair_free (gpointer data)
   g_free (pair->a_event);
   g_free (pair->b_system);
   g_free (pair->b_event);
+  for (guint i = 0; i < G_N_ELEMENTS (pair->a_more); i++)
+    g_free (pair->a_more[i]);
   for (guint i = 0; i < CS_LATENCY_MAX_KEYS; i++)
     {
       g_free (pair->a_keys[i]);
@@ -317,6 +319,26 @@ add_syscall_family (CsLatencyDef      *def,
   return TRUE;
 }
 
+/* The wakeup preset's pair follows the wakeup rule (cs-latency-def.h):
+ * every wakeup event the recording has a format of is an A. */
+static void
+use_wakeup_rule (CsLatencyPair     *pair,
+                 struct tep_handle *tep)
+{
+  static const char *const wakeups[] = { "sched_waking", "sched_wakeup", "sched_wakeup_new" };
+  guint n = 0;
+
+  pair->wakeup_rule = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (wakeups); i++)
+    {
+      struct tep_event *event = tep_find_event_by_name (tep, "sched", wakeups[i]);
+
+      if (!g_str_equal (wakeups[i], pair->a_event) && event != NULL &&
+          tep_find_field (event, "pid") != NULL && n < G_N_ELEMENTS (pair->a_more) - 1)
+        pair->a_more[n++] = g_strdup (wakeups[i]);
+    }
+}
+
 static gboolean
 add_preset (CsLatencyDef      *def,
             const Preset      *preset,
@@ -349,6 +371,8 @@ add_preset (CsLatencyDef      *def,
                       preset->name);
       return FALSE;
     }
+  if (g_str_equal (preset->name, "wakeup"))
+    use_wakeup_rule (pair, tep);
   g_ptr_array_add (def->pairs, pair);
   return TRUE;
 }
@@ -417,6 +441,20 @@ cs_latency_def_new (CsPluginDocument  *document,
   return g_steal_pointer (&def);
 }
 
+/* Adds "system:name" to @events unless it is there. */
+static void
+add_event (GPtrArray  *events,
+           const char *system,
+           const char *name)
+{
+  char *event = g_strdup_printf ("%s:%s", system, name);
+
+  if (!g_ptr_array_find_with_equal_func (events, event, g_str_equal, NULL))
+    g_ptr_array_add (events, event);
+  else
+    g_free (event);
+}
+
 char **
 cs_latency_def_dup_events (const CsLatencyDef *def)
 {
@@ -425,17 +463,11 @@ cs_latency_def_dup_events (const CsLatencyDef *def)
   for (guint i = 0; i < def->pairs->len; i++)
     {
       const CsLatencyPair *pair = g_ptr_array_index (def->pairs, i);
-      char *a = g_strdup_printf ("%s:%s", pair->a_system, pair->a_event);
-      char *b = g_strdup_printf ("%s:%s", pair->b_system, pair->b_event);
 
-      if (!g_ptr_array_find_with_equal_func (events, a, g_str_equal, NULL))
-        g_ptr_array_add (events, a);
-      else
-        g_free (a);
-      if (!g_ptr_array_find_with_equal_func (events, b, g_str_equal, NULL))
-        g_ptr_array_add (events, b);
-      else
-        g_free (b);
+      add_event (events, pair->a_system, pair->a_event);
+      add_event (events, pair->b_system, pair->b_event);
+      for (guint j = 0; pair->a_more[j] != NULL; j++)
+        add_event (events, pair->a_system, pair->a_more[j]);
     }
   g_ptr_array_add (events, NULL);
   return (char **) g_ptr_array_free (events, FALSE);

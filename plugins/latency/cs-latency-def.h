@@ -31,6 +31,14 @@
  *
  * An event that is both A and B of one pair (the same event on both
  * sides) first closes, then opens.
+ *
+ * The wakeup preset is the exception: its pair follows Chronoscope's
+ * wakeup latency rule (<cs-plugin-wakeup.h>, the rule of statistics for a
+ * range and task plots; cs-latency-wakeup.c): every wakeup event the
+ * recording has (sched_waking, sched_wakeup, sched_wakeup_new) is an A,
+ * but only the first wakeup of a sleeping task opens a wait (the others
+ * count unmatched), and each sched_switch switches prev_pid out (an open
+ * wait is then dropped, unmatched) before it ends next_pid's wait as B.
  */
 #pragma once
 
@@ -53,6 +61,10 @@ G_BEGIN_DECLS
  * @pid_key: index of the key part that names the pair's task (a `pid`,
  *   `*_pid`, `common_pid` or `@pid` part of A), or -1 to take A's
  *   common_pid
+ * @wakeup_rule: the pair follows the wakeup latency rule (the wakeup
+ *   preset; see above) instead of the latest A before its B
+ * @a_more: other events of @a_system that are A's too, with the same keys
+ *   (the wakeup rule's other wakeup events), %NULL-terminated
  *
  * One A → B pair of event types, resolved against a recording.
  */
@@ -65,6 +77,8 @@ typedef struct {
   char *a_keys[CS_LATENCY_MAX_KEYS + 1];
   char *b_keys[CS_LATENCY_MAX_KEYS + 1];
   int pid_key;
+  gboolean wakeup_rule;
+  char *a_more[3];
 } CsLatencyPair;
 
 /**

@@ -4,7 +4,8 @@
  *
  * Runs in the indexing worker over the events of the definition's types,
  * in time order (cs-plugin-pass.h), and applies the pairing rule of
- * cs-latency-def.h.  Memory is per key, never per pair: one hash table
+ * cs-latency-def.h (the wakeup preset: Chronoscope's wakeup rule, through
+ * cs-latency-wakeup.c).  Memory is per key, never per pair: one hash table
  * entry for each key with an open A; each pair goes as it closes to the
  * pass's result table (cs-latency-table.c, which describes the tables),
  * which inserts it from a thread of its own and sorts the pairs for the
@@ -23,6 +24,7 @@
 #include "cs-latency-open.h"
 #include "cs-latency-pass.h"
 #include "cs-latency-table.h"
+#include "cs-latency-wakeup.h"
 
 /* What one event type is in the definition's pairs. */
 typedef struct {
@@ -65,6 +67,7 @@ typedef struct {
   const struct tep_event *last_format[2];
   const FormatRole *last_role[2];
   PairCounts *counts;           /* by pair */
+  CsLatencyWakeups *wakeups;    /* the tasks of a pair with the wakeup rule */
 } LatencyPass;
 
 /* What an event type none of the pairs reads maps to. */
@@ -306,6 +309,10 @@ latency_begin (CsPluginPass  *pass,
 
       g_array_append_val (role_for (lp, pair->a_system, pair->a_event)->as_a, i);
       g_array_append_val (role_for (lp, pair->b_system, pair->b_event)->as_b, i);
+      for (guint j = 0; pair->a_more[j] != NULL; j++)
+        g_array_append_val (role_for (lp, pair->a_system, pair->a_more[j])->as_a, i);
+      if (pair->wakeup_rule && lp->wakeups == NULL)
+        lp->wakeups = cs_latency_wakeups_new ();
     }
   lp->table = cs_latency_table_new (lp->db, error);
   if (lp->table == NULL)
@@ -314,6 +321,35 @@ latency_begin (CsPluginPass  *pass,
       return NULL;
     }
   return lp;
+}
+
+/* A sched_switch of pair @p with the wakeup rule: drops prev_pid's open A
+ * when the rule drops its wait (unmatched), and gives in @key next_pid
+ * when its wait ended: its open A is then the pair's A. */
+static gboolean
+wakeup_switch (LatencyPass         *lp,
+               guint                p,
+               const CsPluginEvent *event,
+               gint64              *key)
+{
+  gint32 dropped, next;
+  gboolean ended = cs_latency_wakeups_switch (lp->wakeups, event, &dropped, &next);
+
+  memset (key, 0, sizeof (gint64) * CS_LATENCY_MAX_KEYS);
+  if (dropped > 0)
+    {
+      CsLatencyOpenA *a;
+
+      key[0] = dropped;
+      a = cs_latency_open_lookup (lp->open, p, key);
+      if (a != NULL)
+        {
+          cs_latency_open_remove (lp->open, a);
+          lp->counts[p].n_unmatched++;
+        }
+    }
+  key[0] = next;
+  return ended;
 }
 
 static gboolean
@@ -337,7 +373,8 @@ latency_event (gpointer              state,
       CsLatencyOpenA *a;
 
       lp->counts[p].n_b++;
-      if (!read_key (event, &fr->as_b[i], key))
+      if (pair->wakeup_rule ? !wakeup_switch (lp, p, event, key)
+                            : !read_key (event, &fr->as_b[i], key))
         continue;
       a = cs_latency_open_lookup (lp->open, p, key);
       if (a == NULL)
@@ -350,11 +387,13 @@ latency_event (gpointer              state,
   for (guint i = 0; i < role->as_a->len; i++)
     {
       guint p = g_array_index (role->as_a, guint, i);
+      const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs, p);
       CsLatencyOpenA a;
 
       lp->counts[p].n_a++;
       a.pair = p;
-      if (!read_key (event, &fr->as_a[i], a.key))
+      if (!read_key (event, &fr->as_a[i], a.key) ||
+          (pair->wakeup_rule && !cs_latency_wakeups_wake (lp->wakeups, a.key[0], event->ts_ns)))
         {
           lp->counts[p].n_unmatched++;
           continue;
@@ -436,6 +475,7 @@ latency_free (gpointer state)
   g_clear_pointer (&lp->roles_by_format, g_hash_table_unref);
   g_clear_pointer (&lp->roles, g_hash_table_unref);
   g_free (lp->counts);
+  cs_latency_wakeups_free (lp->wakeups);
   cs_latency_def_free (lp->def);
   g_free (lp);
 }

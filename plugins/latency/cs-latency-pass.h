@@ -11,7 +11,7 @@ G_BEGIN_DECLS
 /* The pass's name and the version of the tables it writes
  * (cs-latency-pass.c describes them). */
 #define CS_LATENCY_PASS "pairs"
-#define CS_LATENCY_PASS_VERSION 7
+#define CS_LATENCY_PASS_VERSION 8
 
 void cs_latency_pass_register (CsPlugin *plugin);
 

@@ -400,6 +400,49 @@ test_task_states_match_report (void)
     }
 }
 
+/* Every task's intervals over the whole recording follow one another:
+ * a wakeup while the task still runs (a wakeup inside one of its runs,
+ * as sched-x86-v7-zstd.dat has 14 of) opens no wait that would begin
+ * before the run ended (cs-plugin-wakeup.h), and every wait that follows
+ * a wakeup begins at it and ends where the task runs. */
+static void
+test_task_intervals_follow (gconstpointer data)
+{
+  const char *path = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(GArray) intervals = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  guint n_waits = 0;
+
+  g_assert_no_error (error);
+  for (guint t = 0; t < cs_document_get_n_tasks (doc); t++)
+    {
+      gint32 pid = cs_document_get_task (doc, t)->pid;
+
+      g_array_set_size (intervals, 0);
+      g_assert_true (cs_document_get_task_intervals (doc, pid, cs_document_get_first_ns (doc),
+                                                     cs_document_get_last_ns (doc) + 1, intervals,
+                                                     &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < intervals->len; i++)
+        {
+          const CsTaskInterval *iv = &g_array_index (intervals, CsTaskInterval, i);
+
+          if (i > 0 && iv->begin_ns < g_array_index (intervals, CsTaskInterval, i - 1).end_ns)
+            g_error ("%s: pid %d: interval %u (state %d) begins at %" G_GINT64_FORMAT
+                     " before the one before it ends", path, pid, i, iv->state, iv->begin_ns);
+          if (iv->state == CS_TASK_RUNNABLE && iv->wakeup_ns >= 0 && i + 1 < intervals->len)
+            {
+              g_assert_cmpint (iv->wakeup_ns, ==, iv->begin_ns);
+              g_assert_cmpint (g_array_index (intervals, CsTaskInterval, i + 1).state, ==,
+                               CS_TASK_RUNNING);
+              n_waits++;
+            }
+        }
+    }
+  g_assert_cmpuint (n_waits, >, 0);
+}
+
 /* Raw fields: a sched_switch's prev_pid is its common_pid, as the format
  * file declares both. */
 static void
@@ -441,5 +484,12 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/EventList/search", test_search);
   g_test_add_func ("/cs/index/TaskTimeline/states-match-report", test_task_states_match_report);
   g_test_add_func ("/cs/index/EventList/raw-fields", test_raw_fields);
+  g_test_add_data_func_full ("/cs/index/TaskTimeline/intervals-follow/sched-irq-v6",
+                             cs_test_own_path ("sched-irq-v6.dat"), test_task_intervals_follow, g_free);
+  if (cs_test_public_or_add_skip ("/cs/index/TaskTimeline/intervals-follow/sched-x86-v7-zstd",
+                                  "sched-x86-v7-zstd.dat"))
+    g_test_add_data_func_full ("/cs/index/TaskTimeline/intervals-follow/sched-x86-v7-zstd",
+                               cs_test_public_path ("sched-x86-v7-zstd.dat"),
+                               test_task_intervals_follow, g_free);
   return g_test_run ();
 }

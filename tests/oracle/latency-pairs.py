@@ -29,7 +29,8 @@ Chronoscope's code:
 - a pair's pid is the value of A's first key that is a pid (@pid,
   common_pid, pid, *_pid), else A's common_pid;
 - presets: wakeup is sched_waking.pid (sched_wakeup.pid when the recording
-  has no sched_waking event) → sched_switch.next_pid; irq, softirq: same
+  has no sched_waking event) → sched_switch.next_pid, paired by the wakeup
+  rule below, not by the latest A; irq, softirq: same
   irq/vec and CPU, entry → exit; softirq-raise: raise → entry; syscall:
   raw_syscalls sys_enter → sys_exit by @pid and id, or, when the recording
   has no raw_syscalls:sys_enter event, every syscalls:sys_enter_X that has
@@ -37,6 +38,19 @@ Chronoscope's code:
   sector; funcgraph: entry → exit by @pid and depth; kmod-irqs-off and
   kmod-preempt-off: the module's begin → end on the same CPU; kmod-wakeup:
   the wakeup event (as for wakeup) .pid → chronoscope:wakeup_latency.pid;
+- the wakeup rule (Chronoscope's one rule, from the text of
+  include/chronoscope-1/cs-plugin-wakeup.h and the kernel's
+  try_to_wake_up() and sched_switch, not from its code): every
+  sched_waking, sched_wakeup and sched_wakeup_new the recording has is a
+  wakeup of its "pid"; each task is unknown until its first event, then
+  running, sleeping, preempted or woken.  A wakeup of an unknown or
+  sleeping task opens a wait (its A); of a running, woken or preempted
+  task it changes nothing.  A sched_switch first switches prev_pid out:
+  preempted when prev_state prints as R or R+ (no bit of the low byte set),
+  else sleeping, and an open wait is dropped; then switches next_pid in:
+  running, and an open wait ends there, one pair (B is the sched_switch).
+  Pid 0 is left out.  n_a counts every wakeup, n_unmatched those that made
+  no pair;
 - a pair lies in [--begin, --end) when A's time >= begin and B's < end;
 - percentiles are nearest-rank: the ceil(q * count)-th shortest;
 - the worst list is ordered by duration (longest first), then A's time,
@@ -53,6 +67,8 @@ import sys
 
 HEADER = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+"
                     r"(?P<sec>\d+)\.(?P<frac>\d+):\s+(?P<name>[\w]+):\s*(?P<text>.*)$")
+
+WAKEUPS = ["sched:sched_waking", "sched:sched_wakeup", "sched:sched_wakeup_new"]
 
 PRESETS = {
     "wakeup": (["sched:sched_waking", "sched:sched_wakeup"], "pid", "sched:sched_switch", "next_pid"),
@@ -180,9 +196,59 @@ def count_types(trace_cmd, path, types):
     return counts
 
 
-def pair_up(events, pairs):
+def prints_runnable(prev_state):
+    """sched_switch's print fmt: no S D T t X Z P I letter (low byte) is R, R+."""
+    return prev_state >= 0 and not prev_state & 0xff
+
+
+def wakeup_waits(events):
+    """The wakeup rule over events (dicts as read_events makes them), in
+    pairing order.  Yields ("wait", wakeup, switch, pid) for each wait that a
+    switch-in ends, and ("ignored", wakeup) / ("dropped", wakeup) /
+    ("open", wakeup) for wakeups that make no pair."""
+    task = {}       # pid -> "running" | "sleeping" | "preempted" | the waking event
+    for e in events:
+        if e["type"] == "sched:sched_switch":
+            prev, nxt = field(e, "prev_pid"), field(e, "next_pid")
+            if prev > 0:
+                if isinstance(task.get(prev), dict):
+                    yield ("dropped", task[prev])
+                task[prev] = "preempted" if prints_runnable(field(e, "prev_state")) else "sleeping"
+            if nxt > 0:
+                if isinstance(task.get(nxt), dict):
+                    yield ("wait", task[nxt], e, nxt)
+                task[nxt] = "running"
+        elif e["type"] in WAKEUPS:
+            pid = field(e, "pid")
+            if pid > 0 and task.get(pid, "sleeping") == "sleeping":
+                task[pid] = e
+            else:
+                yield ("ignored", e)
+    for state in task.values():
+        if isinstance(state, dict):
+            yield ("open", state)
+
+
+def pair_wakeups(events, info):
+    measured = []
+    for what in wakeup_waits(events):
+        if what[0] == "wait":
+            _, start, e, pid = what
+            measured.append({"duration_ns": e["ts"] - start["ts"], "a_ts_ns": start["ts"],
+                             "b_ts_ns": e["ts"], "cpu": start["cpu"], "pid": pid,
+                             "key": [pid], "seq": start["seq"]})
+    info["n_a"] = sum(1 for e in events if e["type"] in WAKEUPS)
+    info["n_b"] = sum(1 for e in events if e["type"] == "sched:sched_switch")
+    info["n_pairs"] = len(measured)
+    info["n_unmatched"] = info["n_a"] - len(measured)
+    return [info], measured
+
+
+def pair_up(events, pairs, wakeup_rule=False):
     infos = [{"a": a, "b": b, "a_keys": ak, "n_a": 0, "n_b": 0, "n_pairs": 0, "n_unmatched": 0}
              for a, ak, b, bk in pairs]
+    if wakeup_rule:
+        return pair_wakeups(events, infos[0])
     open_as = {}
     measured = []
     for e in events:
@@ -225,8 +291,12 @@ def main():
     formats = set(run([args.trace_cmd, "report", "-E", args.file]).split())
     try:
         pairs = resolve(args.trace_cmd, args.file, args, formats)
-        types = sorted({p[0] for p in pairs} | {p[2] for p in pairs})
-        infos, measured = pair_up(read_events(args.trace_cmd, args.file, types), pairs)
+        types = {p[0] for p in pairs} | {p[2] for p in pairs}
+        wakeup_rule = args.preset == "wakeup"
+        if wakeup_rule:
+            types |= {t for t in WAKEUPS if t in formats}
+        infos, measured = pair_up(read_events(args.trace_cmd, args.file, sorted(types)), pairs,
+                                  wakeup_rule)
     except Unfit as e:
         sys.stderr.write(f"{args.file}: {e}\n")
         return 2

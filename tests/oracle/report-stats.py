@@ -20,16 +20,14 @@ The rules, from the kernel's sched events (include/trace/events/sched.h):
    until the CPU's last event.  Runs of pid 0 (idle) are not CPU time; runs
    are clipped to the span.  A CPU's busy time is the sum of its runs.
 2. Events: those whose timestamp is in [begin, end).
-3. Wakeup latency: per task, in time order (at equal times sched_wakeup /
-   sched_wakeup_new, then sched_waking, then a run starting), a
-   sched_waking, sched_wakeup or sched_wakeup_new naming the task ("pid")
-   starts a wait unless the task is already waiting to run (woken, or
-   switched out with prev_state R / R+: preempted); the wait ends when a
-   run of the task starts, and its length is the wakeup latency.  After a
-   switch-out the task sleeps (prev_state S, D, I, ...) or waits (R, R+).
-   A wait that ends at the very time it began is not counted, nor one the
-   end of the recording cuts.  A wakeup counts in the span its sched_waking
-   (or first sched_wakeup) lies in.  Percentiles are nearest-rank.
+3. Wakeup latency: Chronoscope's one wakeup rule, as latency-pairs.py
+   writes it (wakeup_waits(): the first sched_waking, sched_wakeup or
+   sched_wakeup_new of a sleeping task opens a wait, its next switch-in
+   ends it; a wakeup of a running, woken or preempted task changes
+   nothing; a switch-out drops an open wait), over the events of every
+   CPU in time order, ties in CPU order.  A wakeup counts in the span the
+   wakeup that opened its wait lies in; a wait the end of the recording
+   cuts is none.  Percentiles are nearest-rank.
 
 Only the top buffer is read (instance buffers are prefixed "NAME: " and
 skipped; top_buffer_only says whether there were none).  Exit 1 when
@@ -51,20 +49,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("report_counts", os.path.join(HERE, "report-counts.py"))
 rc = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rc)
+_spec = importlib.util.spec_from_file_location("latency_pairs", os.path.join(HERE, "latency-pairs.py"))
+lp = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lp)
 
 FIELD = re.compile(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=(\S*)")
-WAKEUP_KIND = {"sched_wakeup": 2, "sched_wakeup_new": 2, "sched_waking": 1}
-RUN = 0
+WAKEUPS = ("sched_waking", "sched_wakeup", "sched_wakeup_new")
 
 
 def ts_ns(text):
     sec, _, frac = text.partition(".")
     return int(sec) * 1000000000 + int((frac + "000000000")[:9])
-
-
-def waits_after(prev_state):
-    """Rule 3: True when the task switched out still runnable (R, R+)."""
-    return prev_state >= 0 and (prev_state & 0xff) == 0
 
 
 def percentile(values, p):
@@ -91,7 +86,7 @@ def read_report(args, oracle):
                 continue
             name = m.group("name")
             fields = None
-            if name == "sched_switch" or name in WAKEUP_KIND:
+            if name == "sched_switch" or name in WAKEUPS:
                 fields = {k: v for k, v in FIELD.findall(line[m.end():])}
             events.append((int(m.group("cpu")), ts_ns(m.group("ts")), name, fields))
     return events, other_buffers, n_lines, unmatched
@@ -132,10 +127,9 @@ def main():
         cpu_first.setdefault(cpu, ts)
         cpu_last[cpu] = ts
 
-    # Rule 1: runs per CPU; rows per task for rule 3.
+    # Rule 1: runs per CPU.
     runs = []           # (cpu, pid, begin, end, prev_state)
     running = {}        # cpu -> (pid, since)
-    rows = collections.defaultdict(list)    # pid -> [(ts, kind, duration, prev_state)]
     for cpu, ts, name, f in events:
         if name == "sched_switch":
             prev_pid, next_pid = int(f["prev_pid"]), int(f["next_pid"])
@@ -143,8 +137,6 @@ def main():
             since = running[cpu][1] if cpu in running else cpu_first[cpu]
             runs.append((cpu, prev_pid, since, ts, prev_state))
             running[cpu] = (next_pid, ts)
-        elif name in WAKEUP_KIND and "pid" in f:
-            rows[int(f["pid"])].append((ts, WAKEUP_KIND[name], 0, 0))
     for cpu, (pid, since) in running.items():
         runs.append((cpu, pid, since, cpu_last[cpu], -1))
 
@@ -153,7 +145,6 @@ def main():
     for cpu, pid, b, e, prev_state in runs:
         if pid == 0 or e <= b:
             continue
-        rows[pid].append((b, RUN, e - b, prev_state))
         part = min(e, end) - max(b, begin)
         if part > 0:
             busy[cpu] += part
@@ -168,24 +159,14 @@ def main():
             cpu_events[cpu] += 1
 
     # Rule 3.
-    latencies = []
-    for pid, task_rows in rows.items():
-        if pid <= 0:
-            continue
-        task_rows.sort(key=lambda r: (r[0], -r[1]))
-        known, waiting, woken_at = False, False, None
-        for ts, kind, duration, prev_state in task_rows:
-            if kind == RUN:
-                if known and waiting and woken_at is not None and ts > woken_at \
-                        and begin <= woken_at < end:
-                    latencies.append(ts - woken_at)
-                known = prev_state >= 0
-                waiting = waits_after(prev_state)
-                woken_at = None
-            else:
-                if known and waiting:
-                    continue
-                known, waiting, woken_at = True, True, ts
+    stream = [{"type": "sched:" + name, "ts": ts, "cpu": cpu, "seq": seq,
+               "text": "".join(" %s=%s" % kv for kv in f.items())}
+              for seq, (cpu, ts, name, f) in enumerate(events)
+              if name == "sched_switch" or (name in WAKEUPS and "pid" in f)]
+    stream.sort(key=lambda e: (e["ts"], e["cpu"], e["seq"]))
+    latencies = [switch["ts"] - wakeup["ts"]
+                 for what, *rest in lp.wakeup_waits(stream) if what == "wait"
+                 for wakeup, switch, _pid in [rest] if begin <= wakeup["ts"] < end]
 
     out["n_events"] = sum(cpu_events.values())
     out["tasks"] = {str(p): v for p, v in runtime.items() if v > 0}

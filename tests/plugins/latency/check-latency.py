@@ -10,7 +10,9 @@ tests/data and ../shared/testdata/public, and for a few pairs given with
 --from/--to and ranges, the command's --json figures must equal the
 oracle's exactly: count, min, p50, p90, p99, p99.9, max, the counts of
 A's, B's, pairs and unmatched A's, and the worst ten pairs (duration, A's
-and B's times, CPU, pid, key).  A definition the recording does not fit,
+and B's times, CPU, pid, key).  On every recording the wakeup preset and
+`chronoscope stats` (statistics for a range, over the whole recording)
+must give the same wakeup latencies: one rule (cs-plugin-wakeup.h).  A definition the recording does not fit,
 or one that never pairs, must fail with a message that says why.  A
 second run must reuse the stored pairs.  Exit 77 (skip) without trace-cmd.
 """
@@ -145,6 +147,30 @@ def check_reuse(path, cache):
        f"exit {got.returncode} {got.stderr}\nbefore {before}\nafter {after}")
 
 
+def check_same_as_stats(path):
+    """The latency page's wakeups are those of statistics for a range."""
+    name = os.path.basename(path)
+    stats = subprocess.run(os.environ["CS_LATENCY_CLI"].split() + ["-q", "stats", path, "--json"],
+                           capture_output=True, text=True, errors="replace", timeout=300)
+    got = cli([path, "--preset", "wakeup", "--json"])
+    if stats.returncode != 0:
+        ok(False, f"{name}: chronoscope stats runs", stats.stderr)
+        return
+    want = json.loads(stats.stdout)["wakeup_latency"]
+    if got.returncode != 0:
+        # The preset does not fit (no wakeup or no sched_switch event).
+        ok(want["count"] == 0, f"{name}: no wakeup preset, no wakeup in the statistics",
+           f"{want}\n{got.stderr}")
+        return
+    figures = json.loads(got.stdout)
+    keys = ["count", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"]
+    mine = {k: figures[k] if figures["count"] else 0 for k in keys}
+    ok(mine == {k: want[k] for k in keys},
+       f"{name}: wakeup preset and statistics agree ({want['count']} wakeups, "
+       f"p50 {want['p50_ns']} ns, max {want['max_ns']} ns)",
+       f"latency {mine}\nstats   {want}")
+
+
 def check_errors(path):
     cases = [
         (["--from", "sched:no_such_event", "--to", "sched:sched_switch"], "no event sched:no_such_event"),
@@ -175,6 +201,7 @@ def main():
             base = os.path.basename(path)
             for preset in PRESETS:
                 compare(path, f"{base} --preset {preset}", definition_args(preset))
+            check_same_as_stats(path)
         local = os.path.join(os.environ["CS_TESTDATA"], "sched-irq-v6.dat")
         # Both sides the same event: off-CPU time, each switch closes then opens.
         for path in [local] + [f for f in files if f.endswith("rpi-sched-arm32-v6.dat")]:
