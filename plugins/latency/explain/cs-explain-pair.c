@@ -282,8 +282,10 @@ _cs_explain_find_waking (CsPluginDocument *document,
   return f.found;
 }
 
-/* The wakeup of @pid whose switch-in came last at or before @ts_ns:
- * [*wake_ns, *run_ns) on *run_cpu. */
+/* The wakeup pair of @pid whose switch-in came last at or before @ts_ns:
+ * [*wake_ns, *run_ns), run on *run_cpu, woken as *waking says.  Runnable
+ * intervals of the index whose start is no wake event of the pairing
+ * (sched_wakeup_new after a fork) are passed over. */
 static gboolean
 latest_wakeup_before (CsPluginDocument *document,
                       gint32            pid,
@@ -291,30 +293,39 @@ latest_wakeup_before (CsPluginDocument *document,
                       gint64           *wake_ns,
                       gint64           *run_ns,
                       gint32           *run_cpu,
+                      CsExplainWaking  *waking,
                       GError          **error)
 {
   gint64 first_ns = cs_plugin_document_get_first_ns (document);
   gint64 back = 1000000000;
+  gint64 before = ts_ns + 1;
 
   for (;;)
     {
       g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsPluginTaskInterval));
       gint64 from = MAX (first_ns, ts_ns - back);
 
-      if (!cs_plugin_document_get_task_intervals (document, pid, from, ts_ns + 1, iv, error))
+      if (!cs_plugin_document_get_task_intervals (document, pid, from, before, iv, error))
         return FALSE;
       for (guint i = iv->len; i-- > 0;)
         {
           const CsPluginTaskInterval *x = &g_array_index (iv, CsPluginTaskInterval, i);
 
-          if (x->state == CS_PLUGIN_TASK_RUNNABLE && x->wakeup_ns >= 0 && x->end_ns <= ts_ns)
+          if (x->state != CS_PLUGIN_TASK_RUNNABLE || x->wakeup_ns < 0 || x->end_ns > ts_ns ||
+              x->end_ns >= before)
+            continue;
+          before = x->end_ns;
+          if (!_cs_explain_find_waking (document, pid, x->wakeup_ns, waking, error))
             {
-              *wake_ns = x->wakeup_ns;
-              *run_ns = x->end_ns;
-              *run_cpu = i + 1 < iv->len ? g_array_index (iv, CsPluginTaskInterval, i + 1).cpu
-                                         : x->cpu;
-              return TRUE;
+              if (error != NULL && *error != NULL)
+                return FALSE;
+              continue;
             }
+          *wake_ns = x->wakeup_ns;
+          *run_ns = x->end_ns;
+          *run_cpu = i + 1 < iv->len ? g_array_index (iv, CsPluginTaskInterval, i + 1).cpu
+                                     : x->cpu;
+          return TRUE;
         }
       if (from == first_ns)
         return FALSE;
@@ -392,7 +403,7 @@ cs_explain_wakeup_chain (CsPluginDocument *document,
           break;
         }
       if (!latest_wakeup_before (document, b->waker_pid, b->a_ns, &wake_ns, &run_ns, &run_cpu,
-                                 &local_error))
+                                 &waking, &local_error))
         {
           if (local_error != NULL)
             {
@@ -401,17 +412,6 @@ cs_explain_wakeup_chain (CsPluginDocument *document,
               return NULL;
             }
           why = CS_EXPLAIN_STOP_NOT_WAITING;
-          break;
-        }
-      if (!_cs_explain_find_waking (document, b->waker_pid, wake_ns, &waking, &local_error))
-        {
-          if (local_error != NULL)
-            {
-              g_propagate_error (error, g_steal_pointer (&local_error));
-              cs_explain_links_free (links);
-              return NULL;
-            }
-          why = CS_EXPLAIN_STOP_UNKNOWN;
           break;
         }
       pid = b->waker_pid;

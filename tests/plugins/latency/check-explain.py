@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""`chronoscope latency --explain/--blockers` against
+tests/oracle/latency-explain.py (TAP).
+
+Usage: check-explain.py  (environment: CS_LATENCY_CLI, CS_EXPLAIN_ORACLE,
+CS_TESTDATA, CS_SHARED_TESTDATA, TRACE_CMD)
+
+On every recording of tests/data with wakeups and those of
+../shared/testdata/public (skipped with a message when absent): the five
+worst wakeup pairs must be the oracle's, each cut into the same
+contributors (kind, id, name) whose times agree to 1 µs and add up
+exactly to the pair's duration; the first three links of each pair's
+wakeup chain (the pair, its waker's wakeup, and that waker's) must be
+the oracle's, with their breakdowns, and end for the same reason; the
+five top blockers over the p99 pairs must be the oracle's (time to 1 µs,
+pair counts exactly).  Prints, without asserting, the time to explain
+one pair and the blockers pass against the first open.  Exit 77 (skip)
+without trace-cmd.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from tap import Tap, public_recording  # noqa: E402
+
+# kmod-sections-v7.dat is the classroom demos' recording (the module's
+# preempt-off section holding a sleeper); ../../data/sample/sample.dat the
+# bundled demo recording.
+LOCAL = ["sched-irq-v6.dat", "sched-irq-v7.dat", "kmod-sections-v7.dat", "missed-events-v7.dat",
+         "sched-i686-v6.dat", "sched-prio-migrate-v7.dat", "../../data/sample/sample.dat"]
+PUBLIC = ["sched-x86-v7-zstd.dat", "buildroot-fifo-i686-v6.dat", "rpi-sched-arm32-v6.dat",
+          "lisa-rtapp-arm64-v6.dat", "kstack-x86-v7-zstd.dat"]
+TOLERANCE_NS = 1000
+CHAIN_ENDS = {"irq": "woken from an interrupt", "idle": "woken by the idle task",
+              "not waiting": "the waker was not waiting", "depth": "the depth asked for"}
+
+tap = Tap("cs-explain-")
+# The built-in plugins of the build (meson's environment), in a private cache.
+ENV = dict(os.environ, XDG_CACHE_HOME=os.path.join(tap.tmp, "cache"),
+           XDG_DATA_HOME=os.path.join(tap.tmp, "data"))
+
+
+def cli(args, env=None):
+    cmd = os.environ["CS_LATENCY_CLI"].split() + args
+    return subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=600,
+                          env=env or ENV)
+
+
+def parts(breakdown):
+    return {(c["kind"], c["id"], c["name"]): c["ns"] for c in breakdown}
+
+
+def diff_parts(got, want):
+    g, w = parts(got), parts(want)
+    out = []
+    for k in sorted(set(g) | set(w), key=str):
+        if k not in g or k not in w or abs(g[k] - w[k]) > TOLERANCE_NS:
+            out.append(f"{k}: chronoscope {g.get(k)} oracle {w.get(k)}")
+    return out
+
+
+def same_link(got, want):
+    return (got["pid"], got["a_ts_ns"], got["b_ts_ns"], got["waker_pid"]) == \
+           (want["pid"], want["a_ts_ns"], want["b_ts_ns"], want["waker_pid"])
+
+
+def check_explain(path, name, expected):
+    got = cli(["latency", path, "--preset", "wakeup", "--explain", "5", "--depth", "3", "--json"])
+    if got.returncode != 0:
+        tap.ok(False, f"{name}: --explain succeeds", got.stderr)
+        return
+    actual = json.loads(got.stdout)["pairs"]
+    want = expected["worst"]
+    tap.ok([(p["pid"], p["a_ts_ns"], p["b_ts_ns"]) for p in actual] ==
+           [(p["pid"], p["a_ts_ns"], p["b_ts_ns"]) for p in want],
+           f"{name}: the {len(want)} worst wakeups are the oracle's",
+           f"chronoscope {[(p['pid'], p['a_ts_ns']) for p in actual]}\n"
+           f"oracle      {[(p['pid'], p['a_ts_ns']) for p in want]}")
+    sums = [p for p in actual if sum(c["ns"] for c in p["breakdown"]) != p["duration_ns"]]
+    tap.ok(not sums, f"{name}: every breakdown adds up exactly to its latency",
+           "\n".join(f"pid {p['pid']} at {p['a_ts_ns']}: parts "
+                     f"{sum(c['ns'] for c in p['breakdown'])} != {p['duration_ns']}" for p in sums))
+    bad, chains = [], []
+    for g, w in zip(actual, want):
+        d = diff_parts(g["breakdown"], w["breakdown"])
+        if d:
+            bad.append(f"pid {w['pid']} at {w['a_ts_ns']} ({w['duration_ns']} ns):")
+            bad += ["  " + x for x in d]
+        links_g, links_w = g.get("chain", []), w["chain"]
+        if len(links_g) != len(links_w) or not all(same_link(a, b) for a, b in zip(links_g, links_w)):
+            chains.append(f"pid {w['pid']} at {w['a_ts_ns']}: chronoscope "
+                          f"{[(x['pid'], x['a_ts_ns'], x['b_ts_ns'], x['waker_pid']) for x in links_g]}"
+                          f" oracle {[(x['pid'], x['a_ts_ns'], x['b_ts_ns'], x['waker_pid']) for x in links_w]}")
+            continue
+        for a, b in zip(links_g, links_w):
+            d = diff_parts(a["breakdown"], b["breakdown"])
+            if d:
+                chains.append(f"link pid {b['pid']} at {b['a_ts_ns']}: " + "; ".join(d))
+        if g.get("chain_end") != CHAIN_ENDS[w["chain_end"]]:
+            chains.append(f"pid {w['pid']}: chain ends '{g.get('chain_end')}', oracle "
+                          f"'{w['chain_end']}'")
+    tap.ok(not bad, f"{name}: the breakdowns agree to 1 µs per contributor", "\n".join(bad))
+    tap.ok(not chains, f"{name}: the first three links of each chain agree", "\n".join(chains))
+    if actual:
+        print(f"# {name}: explaining the worst pair (breakdown and chain of 3) took "
+              f"{actual[0]['explain_us'] / 1000:.1f} ms")
+
+
+def check_blockers(path, name, expected):
+    env = dict(ENV, XDG_CACHE_HOME=os.path.join(tap.tmp, "cache-" + name))
+    start = time.monotonic()
+    opened = cli(["info", path, "--json"], env=env)
+    first_open = time.monotonic() - start
+    if opened.returncode != 0:
+        tap.ok(False, f"{name}: opens", opened.stderr)
+        return
+    got = cli(["latency", path, "--preset", "wakeup", "--blockers", "--top", "5", "--json"],
+              env=env)
+    if got.returncode != 0:
+        tap.ok(False, f"{name}: --blockers succeeds", got.stderr)
+        return
+    actual = json.loads(got.stdout)
+    tap.ok((actual["threshold_ns"], actual["n_pairs"]) ==
+           (expected["threshold_ns"], expected["n_selected"]),
+           f"{name}: the p99 threshold and the pairs at or above it are the oracle's "
+           f"({expected['n_selected']} pairs >= {expected['threshold_ns']} ns)",
+           f"chronoscope {actual['threshold_ns']} ns, {actual['n_pairs']} pairs")
+    g = [(b["kind"], b["id"], b["name"], b["n_pairs"]) for b in actual["blockers"]]
+    w = [(b["kind"], b["id"], b["name"], b["n_pairs"]) for b in expected["blockers"]]
+    times = [f"{x}: chronoscope {a['ns']} oracle {b['ns']}"
+             for x, a, b in zip(w, actual["blockers"], expected["blockers"])
+             if abs(a["ns"] - b["ns"]) > TOLERANCE_NS]
+    tap.ok(g == w and not times, f"{name}: the five top blockers agree",
+           "\n".join([f"chronoscope {g}", f"oracle      {w}"] + times))
+    print(f"# {name}: first open {first_open * 1000:.0f} ms (whole command); blockers pass "
+          f"{actual['pass_us'] / 1000:.0f} ms = {actual['pass_us'] / 1e6 / first_open:.2f}x")
+
+
+def check(path, name):
+    want = subprocess.run([sys.executable, os.environ["CS_EXPLAIN_ORACLE"], "--top", "5",
+                           "--depth", "3", "--blockers", "5", path],
+                          capture_output=True, text=True, errors="replace", timeout=1200)
+    if want.returncode == 2:
+        tap.skip(f"{name}: explained", "no wakeup pair in it")
+        return
+    if want.returncode != 0:
+        tap.ok(False, f"{name}: the oracle reads it", want.stderr)
+        return
+    expected = json.loads(want.stdout)
+    try:
+        check_explain(path, name, expected)
+        check_blockers(path, name, expected)
+    except Exception:
+        tap.ok(False, f"{name}: runs without an exception", traceback.format_exc())
+
+
+def main():
+    if shutil.which(os.environ.get("TRACE_CMD", "trace-cmd")) is None:
+        print("1..0 # SKIP no trace-cmd")
+        sys.exit(77)
+    data = os.environ.get("CS_TESTDATA", os.path.join(os.path.dirname(__file__), "..", "..",
+                                                      "data"))
+    for f in LOCAL:
+        check(os.path.normpath(os.path.join(data, f)), os.path.basename(f))
+    for f in PUBLIC:
+        path, why = public_recording(f)
+        if path is None:
+            tap.skip(f"{f}: explained", why)
+            continue
+        check(path, f)
+    tap.finish()
+
+
+if __name__ == "__main__":
+    main()
