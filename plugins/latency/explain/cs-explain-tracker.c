@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include <event-parse.h>
+
 #include "cs-explain-tracker.h"
 
 /* The event types that change a CPU's state, for
@@ -64,6 +66,29 @@ static const struct {
 
 #define MAX_IRQ_NESTING 4
 
+/* The fields each kind reads, in the order of Format.fields. */
+static const char *const kind_fields[][6] = {
+  [EV_SWITCH] = { "prev_pid", "prev_prio", "prev_comm", "next_pid", "next_prio", "next_comm" },
+  [EV_WAKE] = { "pid", "prio", "target_cpu", "common_flags" },
+  [EV_MIGRATE] = { "pid", "dest_cpu" },
+  [EV_IRQ_ENTRY] = { "irq", "name" },
+  [EV_SOFTIRQ_ENTRY] = { "vec" },
+};
+
+enum { F_PREV_PID, F_PREV_PRIO, F_PREV_COMM, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM };
+enum { F_PID, F_PRIO, F_TARGET_CPU, F_FLAGS };
+enum { F_DEST_CPU = 1 };
+enum { F_IRQ, F_IRQ_NAME };
+enum { F_VEC };
+
+/* What the tracker knows of an event format: its kind and the fields it
+ * reads, looked up once (libtraceevent's tep_find_any_field() walks the
+ * format's list). */
+typedef struct {
+  EventKind kind;
+  struct tep_format_field *fields[6];
+} Format;
+
 /* A task woken and not run yet, or a window on one CPU. */
 typedef struct {
   gint32 pid;
@@ -99,7 +124,7 @@ struct _CsExplainTracker
   Cpu *cpus;
   char *wake_system;
   char *wake_name;
-  GHashTable *kinds;            /* struct tep_event * -> EventKind + 1 */
+  GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
   GHashTable *waiting;          /* pid -> Waiting * (owned) */
   Waiting *window;
   gint32 only_pid;
@@ -167,7 +192,7 @@ cs_explain_tracker_new (guint              n_cpus,
     }
   self->wake_system = colon != NULL ? g_strndup (wake_event, colon - wake_event) : g_strdup ("sched");
   self->wake_name = g_strdup (colon != NULL ? colon + 1 : wake_event);
-  self->kinds = g_hash_table_new (NULL, NULL);
+  self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
   self->only_pid = -1;
   self->open_pairs = TRUE;
@@ -186,7 +211,7 @@ cs_explain_tracker_free (CsExplainTracker *self)
   for (guint c = 0; c < self->n_cpus; c++)
     g_ptr_array_unref (self->cpus[c].waiting);
   g_free (self->cpus);
-  g_hash_table_unref (self->kinds);
+  g_hash_table_unref (self->formats);
   g_hash_table_unref (self->waiting);
   if (self->window != NULL)
     waiting_free (self->window);
@@ -235,24 +260,88 @@ cs_explain_tracker_saw_switch (CsExplainTracker *self,
   return cpu < self->n_cpus && self->cpus[cpu].saw_switch;
 }
 
-static EventKind
+static const Format *
 classify (CsExplainTracker    *self,
           const CsPluginEvent *event)
 {
-  gpointer found = g_hash_table_lookup (self->kinds, event->format);
-  EventKind kind = EV_OTHER;
+  Format *format = g_hash_table_lookup (self->formats, event->format);
 
-  if (found != NULL)
-    return GPOINTER_TO_INT (found) - 1;
+  if (format != NULL)
+    return format;
+  format = g_new0 (Format, 1);
+  format->kind = EV_OTHER;
   if (strcmp (event->system, self->wake_system) == 0 && strcmp (event->name, self->wake_name) == 0)
-    kind = EV_WAKE;
+    format->kind = EV_WAKE;
   else
     for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
       if (strcmp (event->system, event_kinds[i].system) == 0 &&
           strcmp (event->name, event_kinds[i].name) == 0)
-        kind = event_kinds[i].kind;
-  g_hash_table_insert (self->kinds, event->format, GINT_TO_POINTER (kind + 1));
-  return kind;
+        format->kind = event_kinds[i].kind;
+  if (event->format != NULL && (guint) format->kind < G_N_ELEMENTS (kind_fields))
+    for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
+      if (kind_fields[format->kind][i] != NULL)
+        format->fields[i] = tep_find_any_field (event->format, kind_fields[format->kind][i]);
+  g_hash_table_insert (self->formats, event->format, format);
+  return format;
+}
+
+/* A number field, sign-extended when the format says it is signed. */
+static gint64
+get_int (const CsPluginEvent     *event,
+         struct tep_format_field *field,
+         gint64                   fallback)
+{
+  unsigned long long v;
+
+  if (field == NULL || (field->flags & TEP_FIELD_IS_ARRAY) || event->record == NULL ||
+      field->offset + field->size > event->record->size ||
+      tep_read_number_field (field, event->record->data, &v) != 0)
+    return fallback;
+  if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size > 0 && field->size < 8)
+    {
+      guint bits = field->size * 8;
+
+      if (v & (1ULL << (bits - 1)))
+        v |= ~0ULL << bits;
+    }
+  return (gint64) v;
+}
+
+/* A string field (char[N], or __data_loc char[]) into @out, without an
+ * allocation. */
+static void
+copy_string (const CsPluginEvent     *event,
+             struct tep_format_field *field,
+             char                    *out,
+             gsize                    size)
+{
+  const char *data = event->record != NULL ? event->record->data : NULL;
+  int rec_size = event->record != NULL ? event->record->size : 0;
+  int offset, len;
+
+  out[0] = '\0';
+  if (field == NULL || data == NULL)
+    return;
+  offset = field->offset;
+  len = field->size;
+  if (field->flags & TEP_FIELD_IS_DYNAMIC)
+    {
+      guint32 loc;
+
+      if (offset + 4 > rec_size)
+        return;
+      memcpy (&loc, data + offset, 4);
+      offset = loc & 0xffff;
+      len = loc >> 16;
+      if (field->flags & TEP_FIELD_IS_RELATIVE)
+        offset += field->offset + field->size;
+    }
+  if (offset < 0 || len <= 0 || offset + len > rec_size)
+    return;
+  len = MIN ((gsize) len, size - 1);
+  memcpy (out, data + offset, len);
+  out[len] = '\0';
+  out[strnlen (out, len)] = '\0';
 }
 
 /* What holds @cpu now. */
@@ -459,47 +548,28 @@ breakdown_from (const Waiting *w,
   return b;
 }
 
-static gint64
-get_int (const CsPluginEvent *event,
-         const char          *field,
-         gint64               fallback)
-{
-  gint64 v;
-
-  return cs_plugin_event_get_int (event, field, &v) ? v : fallback;
-}
-
-static void
-copy_string (const CsPluginEvent *event,
-             const char          *field,
-             char                *out,
-             gsize                size)
-{
-  g_autofree char *s = cs_plugin_event_dup_string (event, field);
-
-  g_strlcpy (out, s != NULL ? s : "", size);
-}
-
 static void
 on_switch (CsExplainTracker    *self,
-           const CsPluginEvent *event)
+           const CsPluginEvent *event,
+           const Format        *format)
 {
   Cpu *cpu = &self->cpus[event->cpu];
-  gint32 prev_pid = get_int (event, "prev_pid", -1);
-  gint32 next_pid = get_int (event, "next_pid", -1);
+  gint32 prev_pid = get_int (event, format->fields[F_PREV_PID], -1);
+  gint32 next_pid = get_int (event, format->fields[F_NEXT_PID], -1);
   Waiting *w;
 
   if (cpu->pid < 0)
     {
       char prev_comm[CS_EXPLAIN_NAME_LEN];
 
-      copy_string (event, "prev_comm", prev_comm, sizeof prev_comm);
-      resolve_unknown (cpu, prev_pid, get_int (event, "prev_prio", -1), prev_comm);
+      copy_string (event, format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
+      resolve_unknown (cpu, prev_pid, get_int (event, format->fields[F_PREV_PRIO], -1),
+                       prev_comm);
     }
   cpu->saw_switch = TRUE;
   cpu->pid = next_pid;
-  cpu->prio = get_int (event, "next_prio", -1);
-  copy_string (event, "next_comm", cpu->comm, sizeof cpu->comm);
+  cpu->prio = get_int (event, format->fields[F_NEXT_PRIO], -1);
+  copy_string (event, format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
   /* No task is switched inside an interrupt or a section: an exit lost
    * must not hold the CPU forever. */
   cpu->irq_depth = 0;
@@ -525,10 +595,11 @@ on_switch (CsExplainTracker    *self,
 
 static void
 on_wake (CsExplainTracker    *self,
-         const CsPluginEvent *event)
+         const CsPluginEvent *event,
+         const Format        *format)
 {
-  gint32 pid = get_int (event, "pid", -1);
-  gint64 target = get_int (event, "target_cpu", event->cpu);
+  gint32 pid = get_int (event, format->fields[F_PID], -1);
+  gint64 target = get_int (event, format->fields[F_TARGET_CPU], event->cpu);
   Waiting *w, *old;
 
   if (!self->open_pairs || pid <= 0 || (self->only_pid >= 0 && pid != self->only_pid))
@@ -541,12 +612,12 @@ on_wake (CsExplainTracker    *self,
     }
   w = g_new0 (Waiting, 1);
   w->pid = pid;
-  w->prio = get_int (event, "prio", -1);
+  w->prio = get_int (event, format->fields[F_PRIO], -1);
   w->a_ns = event->ts_ns;
   w->a_cpu = event->cpu;
   w->n_queued = 1;
   w->waker_pid = event->pid;
-  w->waker_flags = get_int (event, "common_flags", 0);
+  w->waker_flags = get_int (event, format->fields[F_FLAGS], 0);
   w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
   g_hash_table_insert (self->waiting, GINT_TO_POINTER (pid), w);
   enqueue (self, w, target, event->ts_ns);
@@ -554,10 +625,11 @@ on_wake (CsExplainTracker    *self,
 
 static void
 on_migrate (CsExplainTracker    *self,
-            const CsPluginEvent *event)
+            const CsPluginEvent *event,
+            const Format        *format)
 {
-  gint32 pid = get_int (event, "pid", -1);
-  gint64 dest = get_int (event, "dest_cpu", -1);
+  gint32 pid = get_int (event, format->fields[F_PID], -1);
+  gint64 dest = get_int (event, format->fields[F_DEST_CPU], -1);
   Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
 
   if (w == NULL || dest < 0 || (guint) dest == w->cpu)
@@ -585,7 +657,8 @@ gboolean
 cs_explain_tracker_event (CsExplainTracker    *self,
                           const CsPluginEvent *event)
 {
-  EventKind kind = classify (self, event);
+  const Format *format = classify (self, event);
+  EventKind kind = format->kind;
   Cpu *cpu;
 
   if (kind == EV_OTHER || event->cpu >= self->n_cpus)
@@ -595,19 +668,20 @@ cs_explain_tracker_event (CsExplainTracker    *self,
   switch (kind)
     {
     case EV_SWITCH:
-      on_switch (self, event);
+      on_switch (self, event, format);
       break;
     case EV_WAKE:
-      on_wake (self, event);
+      on_wake (self, event, format);
       break;
     case EV_MIGRATE:
-      on_migrate (self, event);
+      on_migrate (self, event, format);
       break;
     case EV_IRQ_ENTRY:
       if (cpu->irq_depth < MAX_IRQ_NESTING)
         {
-          cpu->irq[cpu->irq_depth] = get_int (event, "irq", -1);
-          copy_string (event, "name", cpu->irq_name[cpu->irq_depth], CS_EXPLAIN_NAME_LEN);
+          cpu->irq[cpu->irq_depth] = get_int (event, format->fields[F_IRQ], -1);
+          copy_string (event, format->fields[F_IRQ_NAME], cpu->irq_name[cpu->irq_depth],
+                       CS_EXPLAIN_NAME_LEN);
         }
       cpu->irq_depth++;
       break;
@@ -616,7 +690,7 @@ cs_explain_tracker_event (CsExplainTracker    *self,
         cpu->irq_depth--;
       break;
     case EV_SOFTIRQ_ENTRY:
-      cpu->softirq = get_int (event, "vec", -1);
+      cpu->softirq = get_int (event, format->fields[F_VEC], -1);
       break;
     case EV_SOFTIRQ_EXIT:
       cpu->softirq = -1;
