@@ -48,7 +48,10 @@ report order, read from the first event of the recording:
   order; top blockers: the parts of the pairs lasting at least the
   --percentile's duration (nearest rank, the ceil(q * count)-th shortest)
   summed per contributor with the count of pairs, largest first, then
-  kind, id, name.
+  kind, id, name;
+- --runs PID adds "runs": [[in_ns, out_ns, cpu], ...], each sched_switch
+  with next_pid PID up to the next sched_switch with prev_pid PID on that
+  CPU (the task's runs that the recording shows whole).
 
 Exit 1 when trace-cmd cannot read the file, 2 when it has no wakeup pair.
 Standard library only.
@@ -282,6 +285,7 @@ def main():
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--blockers", type=int, default=5)
     ap.add_argument("--percentile", type=float, default=99.0)
+    ap.add_argument("--runs", type=int)
     ap.add_argument("file")
     args = ap.parse_args()
 
@@ -320,9 +324,20 @@ def main():
                      "waker_flags": p["flags"]})
         item["chain"], item["chain_end"] = chain(p, by_task, args.depth)
         out_worst.append(item)
-    json.dump({"file": args.file, "wake_event": "sched:" + wake_name, "n_pairs": len(pairs),
-               "threshold_ns": threshold, "n_selected": n_selected, "worst": out_worst,
-               "blockers": blockers[:args.blockers]}, sys.stdout, indent=1)
+    result = {"file": args.file, "wake_event": "sched:" + wake_name, "n_pairs": len(pairs),
+              "threshold_ns": threshold, "n_selected": n_selected, "worst": out_worst,
+              "blockers": blockers[:args.blockers]}
+    if args.runs is not None:
+        runs, since = [], {}
+        for ts, c, _, name, _, _, text in events:
+            if name != "sched_switch":
+                continue
+            if num(text, "prev_pid") == args.runs and c in since:
+                runs.append([since.pop(c), ts, c])
+            if num(text, "next_pid") == args.runs:
+                since[c] = ts
+        result["runs"] = runs
+    json.dump(result, sys.stdout, indent=1)
     print()
 
 

@@ -13,7 +13,11 @@ exactly to the pair's duration; the first three links of each pair's
 wakeup chain (the pair, its waker's wakeup, and that waker's) must be
 the oracle's, with their breakdowns, and end for the same reason; the
 five top blockers over the p99 pairs must be the oracle's (time to 1 µs,
-pair counts exactly).  Prints, without asserting, the time to explain
+pair counts exactly).  On the recordings made for it, the SQL tables
+latency_breakdown, wakeup_chain and critical_path hold what the command
+line printed, and the critical path of the worst pair's task tiles the
+recording, its own running segments being exactly the task's runs that
+`trace-cmd report` shows whole.  Prints, without asserting, the time to explain
 one pair and the blockers pass against the first open.  Exit 77 (skip)
 without trace-cmd.
 """
@@ -142,6 +146,65 @@ def check_blockers(path, name, expected):
           f"{actual['pass_us'] / 1000:.0f} ms = {actual['pass_us'] / 1e6 / first_open:.2f}x")
 
 
+# Recordings whose SQL tables and critical path are checked too.
+DEEP = ["sched-irq-v6.dat", "sched-prio-migrate-v7.dat"]
+
+
+def query(path, sql, env):
+    got = cli(["query", path, sql, "--json"], env=env)
+    if got.returncode != 0:
+        raise AssertionError(f"query {sql!r} failed: {got.stderr}")
+    return json.loads(got.stdout)
+
+
+def rows_of(result):
+    """Rows of `chronoscope query --json` as lists."""
+    rows = result["rows"] if isinstance(result, dict) else result
+    return [list(r.values()) if isinstance(r, dict) else r for r in rows]
+
+
+def check_sql_and_path(path, name, expected):
+    env = dict(ENV, XDG_CACHE_HOME=os.path.join(tap.tmp, "cache-" + name))
+    sums = rows_of(query(path, "SELECT ts, pid, duration_ns, sum(ns) FROM latency_breakdown "
+                               "GROUP BY selection, ts, pid", env))
+    tap.ok(len(sums) == expected["n_selected"] and all(r[2] == r[3] for r in sums),
+           f"{name}: latency_breakdown holds the {expected['n_selected']} pairs at or above "
+           f"p99, each adding up to its latency", str(sums[:10]))
+    chain0 = rows_of(query(path, "SELECT pair_pid, pair_ts, pid, ts FROM wakeup_chain "
+                                 "WHERE depth = 0", env))
+    tap.ok(len(chain0) == min(expected["n_selected"], 16) and
+           all(r[0] == r[2] and r[1] == r[3] for r in chain0),
+           f"{name}: wakeup_chain starts each stored chain with its pair", str(chain0[:10]))
+    pid = expected["worst"][0]["pid"]
+    want = subprocess.run([sys.executable, os.environ["CS_EXPLAIN_ORACLE"], "--top", "0",
+                           "--runs", str(pid), path], capture_output=True, text=True,
+                          errors="replace", timeout=600)
+    runs = json.loads(want.stdout)["runs"]
+    got = cli(["critical-path", path, "--pid", str(pid), "--json"], env=env)
+    if got.returncode != 0:
+        tap.ok(False, f"{name}: critical-path succeeds", got.stderr)
+        return
+    segs = json.loads(got.stdout)["path"]
+    gaps = [(a["end_ns"], b["begin_ns"]) for a, b in zip(segs, segs[1:])
+            if a["end_ns"] != b["begin_ns"]]
+    tap.ok(segs and not gaps and all(s["end_ns"] > s["begin_ns"] for s in segs),
+           f"{name}: the critical path of pid {pid} tiles the recording "
+           f"({len(segs)} segments)", f"gaps {gaps[:5]}")
+    own = [(s["begin_ns"], s["end_ns"], s["cpu"]) for s in segs
+           if s["depth"] == 0 and s["state"] == "running"]
+    whole = [tuple(r) for r in runs]
+    missing = [r for r in whole if r not in own]
+    extra = [r for r in own if not any(w[0] <= r[0] and r[1] <= w[1] for w in whole)
+             and r[0] != segs[0]["begin_ns"] and r[1] != segs[-1]["end_ns"]]
+    tap.ok(not missing and not extra,
+           f"{name}: its own running segments are its {len(whole)} whole runs",
+           f"missing {missing[:5]}\nnot a run {extra[:5]}")
+    rows = rows_of(query(path, "SELECT count(*), sum(duration_ns) FROM critical_path", env))
+    tap.ok(rows and rows[0][0] == len(segs) and
+           rows[0][1] == segs[-1]["end_ns"] - segs[0]["begin_ns"],
+           f"{name}: critical_path holds the same segments", f"{rows} vs {len(segs)}")
+
+
 def check(path, name):
     want = subprocess.run([sys.executable, os.environ["CS_EXPLAIN_ORACLE"], "--top", "5",
                            "--depth", "3", "--blockers", "5", path],
@@ -156,6 +219,8 @@ def check(path, name):
     try:
         check_explain(path, name, expected)
         check_blockers(path, name, expected)
+        if name in DEEP:
+            check_sql_and_path(path, name, expected)
     except Exception:
         tap.ok(False, f"{name}: runs without an exception", traceback.format_exc())
 
