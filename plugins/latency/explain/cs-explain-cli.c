@@ -89,16 +89,22 @@ add_breakdown (JsonBuilder              *b,
 static void
 print_breakdown (CsPluginDocument         *doc,
                  const CsExplainBreakdown *x,
+                 gboolean                  wakeup,
                  const char               *indent)
 {
   g_autofree char *verdict = cs_explain_verdict (x);
   g_autofree char *dur = cs_latency_format_ns (x->b_ns - x->a_ns);
   const char *comm = cs_plugin_document_get_comm (doc, x->pid);
 
-  g_print (_("%s%s (pid %d, prio %d): %s from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
-             " ns, woken on CPU %u, ran on CPU %u\n"),
-           indent, comm != NULL ? comm : "?", x->pid, x->prio, dur, x->a_ns, x->b_ns, x->a_cpu,
-           x->b_cpu);
+  if (wakeup)
+    g_print (_("%s%s (pid %d, prio %d): %s from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+               " ns, woken on CPU %u, ran on CPU %u\n"),
+             indent, comm != NULL ? comm : "?", x->pid, x->prio, dur, x->a_ns, x->b_ns, x->a_cpu,
+             x->b_cpu);
+  else
+    g_print (_("%s%s (pid %d): %s from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+               " ns, CPU %u broken down\n"),
+             indent, comm != NULL ? comm : "?", x->pid, dur, x->a_ns, x->b_ns, x->b_cpu);
   g_print (_("%s  verdict: %s\n"), indent, verdict);
   for (guint i = 0; i < x->contributors->len; i++)
     {
@@ -187,14 +193,14 @@ cs_explain_cli_explain (CsPluginDocument *doc,
       else
         {
           g_print (_("Pair %u of %u:\n"), i + 1, items->len);
-          print_breakdown (doc, x, "  ");
+          print_breakdown (doc, x, wakeup, "  ");
           for (guint k = 1; links != NULL && k < links->len; k++)
             {
               const CsExplainLink *l = &g_array_index (links, CsExplainLink, k);
               g_autofree char *indent = g_strnfill (2 + 2 * l->depth, ' ');
 
               g_print (_("%swoken by the wakeup of:\n"), indent);
-              print_breakdown (doc, l->breakdown, indent);
+              print_breakdown (doc, l->breakdown, TRUE, indent);
             }
           if (links != NULL)
             g_print (_("  chain ends: %s\n"), cs_explain_stop_describe (stop));
