@@ -38,6 +38,17 @@ print_json (JsonBuilder *b)
   g_print ("%s\n", text);
 }
 
+/* The scheduling class a kernel priority implies (include/linux/sched/prio.h:
+ * 0..99 real-time, SCHED_FIFO or SCHED_RR; 100..139 normal, SCHED_OTHER or
+ * SCHED_BATCH); sched_switch does not say which policy of the class. */
+static const char *
+prio_class (gint32 prio)
+{
+  if (prio < 0)
+    return NULL;
+  return prio < 100 ? "realtime" : "normal";
+}
+
 static void
 add_contributor (JsonBuilder                *b,
                  const CsExplainContributor *c,
@@ -48,6 +59,8 @@ add_contributor (JsonBuilder                *b,
   cs_plugin_json_add_int (b, "id", c->id);
   add_string_or_null (b, "name", c->name);
   cs_plugin_json_add_int (b, "prio", c->prio);
+  add_string_or_null (b, "class", c->kind == CS_EXPLAIN_TASK || c->kind == CS_EXPLAIN_IRQS_OFF ||
+                                  c->kind == CS_EXPLAIN_PREEMPT_OFF ? prio_class (c->prio) : NULL);
   json_builder_set_member_name (b, "outranks");
   json_builder_add_boolean_value (b, c->outranks);
   cs_plugin_json_add_int (b, "ns", c->ns);
@@ -68,6 +81,7 @@ add_breakdown (JsonBuilder              *b,
   cs_plugin_json_add_int (b, "pid", x->pid);
   add_string_or_null (b, "task", cs_plugin_document_get_comm (doc, x->pid));
   cs_plugin_json_add_int (b, "prio", x->prio);
+  add_string_or_null (b, "class", prio_class (x->prio));
   cs_plugin_json_add_int (b, "duration_ns", x->b_ns - x->a_ns);
   cs_plugin_json_add_int (b, "a_ts_ns", x->a_ns);
   cs_plugin_json_add_int (b, "b_ts_ns", x->b_ns);

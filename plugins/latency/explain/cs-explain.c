@@ -85,7 +85,8 @@ cs_explain_sort_contributors (GArray *contributors)
  * @contributor: a part of a breakdown
  *
  * Returns: (transfer full): the part in a few words, without its time:
- *   "migration/1 (pid 14, prio 0)", "IRQ 24 (virtio0-input)", "softirq
+ *   "migration/1 (pid 14, real-time prio 0)", "kworker/0:1 (pid 9, prio
+ *   120)", "IRQ 24 (virtio0-input)", "softirq
  *   TIMER", "idle", "no event"
  */
 char *
@@ -94,6 +95,8 @@ cs_explain_contributor_describe (const CsExplainContributor *c)
   switch (c->kind)
     {
     case CS_EXPLAIN_TASK:
+      if (c->prio >= 0 && c->prio < 100)
+        return g_strdup_printf (_("%s (pid %d, real-time prio %d)"), c->name, c->id, c->prio);
       return g_strdup_printf (_("%s (pid %d, prio %d)"), c->name, c->id, c->prio);
     case CS_EXPLAIN_IRQ:
       return g_strdup_printf (_("IRQ %d (%s)"), c->id, c->name);
