@@ -118,6 +118,7 @@ take_pair (const CsExplainBreakdown *b,
   feed->found = g_new0 (CsExplainBreakdown, 1);
   *feed->found = *b;
   feed->found->contributors = g_array_copy (b->contributors);
+  feed->found->slices = b->slices != NULL ? g_array_copy (b->slices) : NULL;
 }
 
 static gboolean
@@ -167,6 +168,7 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
 
   feed.tracker = tracker;
   cs_explain_tracker_set_only_pid (tracker, pid);
+  cs_explain_tracker_set_record_slices (tracker, TRUE);
   if (!prime (document, tracker, a_cpu, b_cpu, a_ns, error))
     return NULL;
   for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
@@ -222,6 +224,7 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
     }
   if (!prime_cpu (document, tracker, cpu, a_ns, error))
     return NULL;
+  cs_explain_tracker_set_record_slices (tracker, TRUE);
   cs_explain_tracker_open_window (tracker, pid, a_ns, cpu);
   if (!cs_plugin_document_foreach_event (document, cpu, a_ns, b_ns, cs_explain_state_events,
                                          feed_state,

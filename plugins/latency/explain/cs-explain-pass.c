@@ -204,6 +204,7 @@ keep_pair (const CsExplainBreakdown *b,
     CsExplainBreakdown shallow = *b;
 
     shallow.contributors = NULL;
+    shallow.slices = NULL;
     g_array_append_val (self->worst, shallow);
     if (self->worst->len > 4 * CHAINED)
       {

@@ -89,6 +89,16 @@ typedef struct {
   struct tep_format_field *fields[6];
 } Format;
 
+/* A slice while its pair waits: its contributor by key, since parts move. */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  guint cpu;
+  CsExplainKind kind;
+  gint32 id;
+  char name[CS_EXPLAIN_NAME_LEN];
+} Slice;
+
 /* A task woken and not run yet, or a window on one CPU. */
 typedef struct {
   gint32 pid;
@@ -101,6 +111,7 @@ typedef struct {
   gint32 waker_flags;
   GArray *parts;                /* CsExplainContributor */
   gint last_part;               /* of the last slice added, -1 */
+  GArray *slices;               /* Slice, when the tracker records them */
 } Waiting;
 
 typedef struct {
@@ -129,6 +140,7 @@ struct _CsExplainTracker
   Waiting *window;
   gint32 only_pid;
   gboolean open_pairs;
+  gboolean record_slices;
   CsExplainPairFunc func;
   gpointer user_data;
 };
@@ -156,6 +168,8 @@ waiting_free (gpointer data)
   Waiting *w = data;
 
   g_array_unref (w->parts);
+  if (w->slices != NULL)
+    g_array_unref (w->slices);
   g_free (w);
 }
 
@@ -230,6 +244,20 @@ cs_explain_tracker_set_only_pid (CsExplainTracker *self,
                                  gint32            pid)
 {
   self->only_pid = pid;
+}
+
+/**
+ * cs_explain_tracker_set_record_slices:
+ * @self: a tracker
+ * @record: whether the pairs opened from now on keep their slices
+ *   (#CsExplainBreakdown.slices): for a pair explained alone, not for a
+ *   sweep over a whole recording
+ */
+void
+cs_explain_tracker_set_record_slices (CsExplainTracker *self,
+                                      gboolean          record)
+{
+  self->record_slices = record;
 }
 
 /**
@@ -407,12 +435,38 @@ find_part (GArray                     *parts,
 }
 
 static void
+add_slice (Waiting                    *w,
+           const CsExplainContributor *c,
+           gint64                      begin_ns,
+           gint64                      end_ns,
+           guint                       cpu)
+{
+  Slice *last = w->slices->len > 0 ? &g_array_index (w->slices, Slice, w->slices->len - 1) : NULL;
+  Slice slice = { begin_ns, end_ns, cpu, c->kind, c->id };
+
+  if (last != NULL && last->end_ns == begin_ns && last->cpu == cpu && last->kind == c->kind &&
+      last->id == c->id && strcmp (last->name, c->name) == 0)
+    {
+      last->end_ns = end_ns;
+      return;
+    }
+  g_strlcpy (slice.name, c->name, sizeof slice.name);
+  g_array_append_val (w->slices, slice);
+}
+
+static void
 add_part (Waiting                    *w,
           const CsExplainContributor *c,
-          gint64                      ns)
+          gint64                      begin_ns,
+          gint64                      end_ns,
+          guint                       cpu)
 {
   gint i = find_part (w->parts, c);
+  gint64 ns = end_ns - begin_ns;
   CsExplainContributor *p;
+
+  if (w->slices != NULL)
+    add_slice (w, c, begin_ns, end_ns, cpu);
 
   if (i < 0)
     {
@@ -445,7 +499,7 @@ flush (CsExplainTracker *self,
     {
       current (cpu, &now);
       for (guint i = 0; i < cpu->waiting->len; i++)
-        add_part (g_ptr_array_index (cpu->waiting, i), &now, ts_ns - cpu->last_ns);
+        add_part (g_ptr_array_index (cpu->waiting, i), &now, cpu->last_ns, ts_ns, c);
     }
   if (cpu->last_ns == G_MININT64 || ts_ns > cpu->last_ns)
     cpu->last_ns = ts_ns;
@@ -474,6 +528,17 @@ resolve_unknown (Cpu        *cpu,
 
       if (u < 0)
         continue;
+      for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
+        {
+          Slice *slice = &g_array_index (w->slices, Slice, k2);
+
+          if (slice->kind == CS_EXPLAIN_UNKNOWN)
+            {
+              slice->kind = known.kind;
+              slice->id = known.id;
+              g_strlcpy (slice->name, known.name, sizeof slice->name);
+            }
+        }
       moved = g_array_index (w->parts, CsExplainContributor, u);
       g_array_remove_index (w->parts, u);
       w->last_part = -1;
@@ -545,6 +610,20 @@ breakdown_from (const Waiting *w,
                     p->prio >= 0 && w->prio >= 0 && p->prio < w->prio;
     }
   cs_explain_sort_contributors (b->contributors);
+  if (w->slices != NULL)
+    {
+      b->slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice), w->slices->len);
+      for (guint i = 0; i < w->slices->len; i++)
+        {
+          const Slice *in = &g_array_index (w->slices, Slice, i);
+          CsExplainContributor key = { .kind = in->kind, .id = in->id };
+          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu, 0 };
+
+          g_strlcpy (key.name, in->name, sizeof key.name);
+          out.contributor = MAX (find_part (b->contributors, &key), 0);
+          g_array_append_val (b->slices, out);
+        }
+    }
   return b;
 }
 
@@ -619,6 +698,8 @@ on_wake (CsExplainTracker    *self,
   w->waker_pid = event->pid;
   w->waker_flags = get_int (event, format->fields[F_FLAGS], 0);
   w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
+  if (self->record_slices)
+    w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
   g_hash_table_insert (self->waiting, GINT_TO_POINTER (pid), w);
   enqueue (self, w, target, event->ts_ns);
 }
@@ -740,6 +821,8 @@ cs_explain_tracker_open_window (CsExplainTracker *self,
   w->n_queued = 1;
   w->waker_pid = -1;
   w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
+  if (self->record_slices)
+    w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
   self->window = w;
   enqueue (self, w, cpu, a_ns);
 }

@@ -42,6 +42,8 @@ CsExplainTracker   *cs_explain_tracker_new          (guint               n_cpus,
 void                cs_explain_tracker_free         (CsExplainTracker   *self);
 void                cs_explain_tracker_set_only_pid (CsExplainTracker   *self,
                                                      gint32              pid);
+void                cs_explain_tracker_set_record_slices (CsExplainTracker *self,
+                                                     gboolean            record);
 void                cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
                                                      gboolean            open_pairs);
 gboolean            cs_explain_tracker_event        (CsExplainTracker   *self,

@@ -17,6 +17,7 @@ cs_explain_breakdown_free (CsExplainBreakdown *breakdown)
   if (breakdown == NULL)
     return;
   g_clear_pointer (&breakdown->contributors, g_array_unref);
+  g_clear_pointer (&breakdown->slices, g_array_unref);
   g_free (breakdown);
 }
 

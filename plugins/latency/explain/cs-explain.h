@@ -82,6 +82,23 @@ typedef struct {
 } CsExplainContributor;
 
 /**
+ * CsExplainSlice:
+ * @begin_ns: start (inclusive)
+ * @end_ns: end (exclusive)
+ * @cpu: the CPU the task waited on then
+ * @contributor: what held it: an index into the breakdown's @contributors
+ *
+ * One stretch of a latency held by one contributor on one CPU, for a
+ * timeline that highlights a contributor's slices.
+ */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  guint cpu;
+  guint contributor;
+} CsExplainSlice;
+
+/**
  * CsExplainBreakdown:
  * @pid: the task that waited (for a wakeup pair), or the pair's task
  * @prio: its priority (sched_waking's prio), -1 when unknown
@@ -96,6 +113,10 @@ typedef struct {
  *   NMI 0x40: A was logged in an interrupt)
  * @contributors: (element-type CsExplainContributor): the parts, largest
  *   first; their @ns add up to @b_ns - @a_ns
+ * @slices: (element-type CsExplainSlice) (nullable): the stretches of
+ *   [@a_ns, @b_ns) in time order, tiling it, each naming its contributor;
+ *   given for a pair explained alone (cs_explain_wakeup_pair(),
+ *   cs_explain_span_on_cpu()), %NULL in the blockers pass
  *
  * What held one latency pair.  Free with cs_explain_breakdown_free().
  */
@@ -110,6 +131,7 @@ typedef struct {
   gint32 waker_pid;
   gint32 waker_flags;
   GArray *contributors;
+  GArray *slices;
 } CsExplainBreakdown;
 
 void     cs_explain_breakdown_free   (CsExplainBreakdown *breakdown);

@@ -10,7 +10,8 @@
  * latency pairs (tests/oracle/latency-pairs.py) puts it.  The explain API
  * (plugins/latency/explain/cs-explain.h, built into this test) must break
  * that wakeup down into parts adding up to it, start its chain with it,
- * and give a critical path that tiles the span asked for.
+ * in slices that tile it, start its chain with it, and give a critical
+ * path that tiles the span asked for.
  * (check-explain.py compares the values with an oracle.)
  */
 #include "config.h"
@@ -232,6 +233,25 @@ test_explain (CsBuiltinFixture *fixture,
         g_assert_cmpint (c->ns, <=, g_array_index (b->contributors, CsExplainContributor, i - 1).ns);
     }
   g_assert_cmpint (sum, ==, w[2] - w[1]);
+  /* The slices tile [A, B) and add up, per contributor, to its time. */
+  g_assert_nonnull (b->slices);
+  g_assert_cmpuint (b->slices->len, >=, b->contributors->len);
+  {
+    g_autofree gint64 *per = g_new0 (gint64, b->contributors->len);
+
+    for (guint i = 0; i < b->slices->len; i++)
+      {
+        const CsExplainSlice *x = &g_array_index (b->slices, CsExplainSlice, i);
+
+        g_assert_cmpint (x->begin_ns, ==, i == 0 ? w[1]
+                                          : g_array_index (b->slices, CsExplainSlice, i - 1).end_ns);
+        g_assert_cmpuint (x->contributor, <, b->contributors->len);
+        per[x->contributor] += x->end_ns - x->begin_ns;
+      }
+    g_assert_cmpint (g_array_index (b->slices, CsExplainSlice, b->slices->len - 1).end_ns, ==, w[2]);
+    for (guint i = 0; i < b->contributors->len; i++)
+      g_assert_cmpint (per[i], ==, g_array_index (b->contributors, CsExplainContributor, i).ns);
+  }
   verdict = cs_explain_verdict (b);
   g_assert_cmpstr (verdict, !=, "");
 
