@@ -373,6 +373,9 @@ latency_run (CsPlugin  *plugin,
     return cs_plugin_cli_fail ("latency", files[0], _("--top must be 0 or more"));
   if (opt.end_ns <= opt.begin_ns)
     return cs_plugin_cli_fail ("latency", files[0], _("--end must be after --begin"));
+  if (opt.blockers && (opt.explain > 0 || opt.begin_ns != G_MININT64 || opt.end_ns != G_MAXINT64))
+    return cs_plugin_cli_fail ("latency", files[0], _("--blockers covers the whole recording: "
+                                                      "give it without --explain, --begin or --end"));
   if (opt.depth < 1 || opt.percentile < 0 || opt.percentile > 100)
     return cs_plugin_cli_fail ("latency", files[0], _("--depth must be 1 or more and --percentile 0 to 100"));
   param = preset != NULL ? g_strdup (preset) : g_strdup_printf ("%s>%s", from, to);

@@ -225,12 +225,27 @@ def check(path, name):
         tap.ok(False, f"{name}: runs without an exception", traceback.format_exc())
 
 
+def check_refusals():
+    """Arguments that make no sense are refused with a message, exit 1."""
+    path = os.path.join(os.environ.get("CS_TESTDATA", ""), "sched-irq-v6.dat")
+    for args, words in [(["--preset", "wakeup", "--blockers", "--begin", "5"], "whole recording"),
+                        (["--preset", "irq", "--blockers"], "--preset wakeup"),
+                        (["--preset", "wakeup", "--explain=0"], "1 or more"),
+                        (["--preset", "wakeup", "--blockers", "--percentile", "101"], "0 to 100")]:
+        got = cli(["latency", path] + args)
+        tap.ok(got.returncode == 1 and words in got.stderr and
+               got.stderr.startswith("chronoscope latency:"),
+               f"latency {' '.join(args)} is refused ({words})",
+               f"exit {got.returncode}: {got.stderr}")
+
+
 def main():
     if shutil.which(os.environ.get("TRACE_CMD", "trace-cmd")) is None:
         print("1..0 # SKIP no trace-cmd")
         sys.exit(77)
     data = os.environ.get("CS_TESTDATA", os.path.join(os.path.dirname(__file__), "..", "..",
                                                       "data"))
+    check_refusals()
     for f in LOCAL:
         check(os.path.normpath(os.path.join(data, f)), os.path.basename(f))
     for f in PUBLIC:
