@@ -289,7 +289,7 @@ cs_explain_cli_blockers (CsPlugin         *plugin,
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
   sqlite3_stmt *s = NULL;
   sqlite3 *db;
-  gint64 n_pairs = 0, t0, elapsed_us;
+  gint64 n_pairs = 0, t0, elapsed_us, sweep_us = -1, chains_us = -1;
 
   if (g_strcmp0 (definition, "wakeup") != 0)
     return cs_plugin_cli_fail ("latency", path, _("--blockers is for --preset wakeup"));
@@ -307,6 +307,13 @@ cs_explain_cli_blockers (CsPlugin         *plugin,
   if (sqlite3_prepare_v2 (db, "SELECT count(*) FROM explain_pair", -1, &s, NULL) == SQLITE_OK &&
       sqlite3_step (s) == SQLITE_ROW)
     n_pairs = sqlite3_column_int64 (s, 0);
+  sqlite3_finalize (s);
+  if (sqlite3_prepare_v2 (db, "SELECT sweep_us, chains_us FROM explain_timing", -1, &s,
+                          NULL) == SQLITE_OK && sqlite3_step (s) == SQLITE_ROW)
+    {
+      sweep_us = sqlite3_column_int64 (s, 0);
+      chains_us = sqlite3_column_int64 (s, 1);
+    }
   sqlite3_finalize (s);
   if (sqlite3_prepare_v2 (db, "SELECT kind, id, name, prio, total_ns, n_pairs FROM explain_blocker"
                           " ORDER BY total_ns DESC, kind, id, name LIMIT ?1", -1, &s, NULL) != SQLITE_OK)
@@ -339,6 +346,8 @@ cs_explain_cli_blockers (CsPlugin         *plugin,
       cs_plugin_json_add_int (b, "threshold_ns", threshold_ns);
       cs_plugin_json_add_int (b, "n_pairs", n_pairs);
       cs_plugin_json_add_int (b, "pass_us", elapsed_us);
+      cs_plugin_json_add_int_or_null (b, "sweep_us", sweep_us, sweep_us >= 0);
+      cs_plugin_json_add_int_or_null (b, "chains_us", chains_us, chains_us >= 0);
       json_builder_set_member_name (b, "blockers");
       json_builder_begin_array (b);
       for (guint i = 0; i < rows->len; i++)

@@ -23,8 +23,10 @@
 
 #define BLOCKERS_VERSION 1
 #define PATH_VERSION 1
-/* Chains stored by the pass: those of the worst pairs kept. */
-#define CHAINED 16
+/* Chains stored by the pass: those of the worst pairs kept.  Each link
+ * reads its span from the index (milliseconds on a large recording), so
+ * they are few. */
+#define CHAINED 8
 #define CHAIN_DEPTH 8
 
 static const char blockers_schema[] =
@@ -37,7 +39,8 @@ static const char blockers_schema[] =
   " total_ns INTEGER, n_pairs INTEGER);"
   "CREATE TABLE explain_chain (pair INTEGER, depth INTEGER, pid INTEGER, a_ts INTEGER,"
   " b_ts INTEGER, a_cpu INTEGER, b_cpu INTEGER, waker_pid INTEGER, verdict TEXT,"
-  " stop TEXT);";
+  " stop TEXT);"
+  "CREATE TABLE explain_timing (sweep_us INTEGER, chains_us INTEGER);";
 
 typedef struct {
   sqlite3 *db;
@@ -49,6 +52,7 @@ typedef struct {
   GHashTable *blockers;         /* "kind\x1fid\x1fname" -> CsExplainContributor * */
   GArray *worst;                /* CsExplainBreakdown (shallow, no parts), worst CHAINED */
   gint64 n_pairs;
+  gint64 begin_us;              /* monotonic, when the pass began */
   gboolean failed;
   char *error;
 } Blockers;
@@ -259,6 +263,7 @@ blockers_begin (CsPluginPass  *pass,
       blockers_free (self);
       return NULL;
     }
+  self->begin_us = g_get_monotonic_time ();
   self->tracker = cs_explain_tracker_new (cs_plugin_document_get_n_cpus (self->document),
                                           _cs_explain_wake_event (self->document),
                                           keep_pair, self);
@@ -338,6 +343,7 @@ blockers_end (gpointer   state,
   sqlite3_stmt *s;
   GHashTableIter iter;
   gpointer value;
+  gint64 sweep_us = g_get_monotonic_time () - self->begin_us, chains_us;
 
   s = prepare (self->db, "INSERT INTO explain_blocker VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
   if (s == NULL)
@@ -360,7 +366,23 @@ blockers_end (gpointer   state,
         }
     }
   sqlite3_finalize (s);
-  return store_chains (self, error);
+  chains_us = g_get_monotonic_time ();
+  if (!store_chains (self, error))
+    return FALSE;
+  chains_us = g_get_monotonic_time () - chains_us;
+  /* How long the sweep and the chains took, for the command line. */
+  s = prepare (self->db, "INSERT INTO explain_timing VALUES (?1, ?2)", error);
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, sweep_us);
+  sqlite3_bind_int64 (s, 2, chains_us);
+  if (!step (self->db, s, error))
+    {
+      sqlite3_finalize (s);
+      return FALSE;
+    }
+  sqlite3_finalize (s);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -574,7 +596,7 @@ cs_explain_pass_register (CsPlugin *plugin)
               " c.b_cpu, c.waker_pid, c.verdict, c.stop"
               " FROM explain_chain AS c JOIN explain_pair AS p ON p.id = c.pair",
     .how_to_compute = N_("compute them first with `chronoscope latency FILE --preset wakeup "
-                         "--blockers` (chains of the 16 worst pairs)"),
+                         "--blockers` (chains of the 8 worst pairs)"),
   };
   static const CsPluginSqlTableInfo path_table = {
     .struct_size = sizeof (CsPluginSqlTableInfo),

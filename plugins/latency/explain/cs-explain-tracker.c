@@ -137,6 +137,7 @@ struct _CsExplainTracker
   char *wake_name;
   GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
   GHashTable *waiting;          /* pid -> Waiting * (owned) */
+  GPtrArray *spare;             /* Waiting * closed, for reuse: no malloc per wakeup */
   Waiting *window;
   gint32 only_pid;
   gboolean open_pairs;
@@ -171,6 +172,45 @@ waiting_free (gpointer data)
   if (w->slices != NULL)
     g_array_unref (w->slices);
   g_free (w);
+}
+
+/* A cleared Waiting, reused from a closed pair when there is one. */
+static Waiting *
+waiting_take (CsExplainTracker *self)
+{
+  Waiting *w;
+
+  if (self->spare->len == 0)
+    {
+      w = g_new0 (Waiting, 1);
+      w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
+    }
+  else
+    {
+      GArray *parts;
+
+      w = g_ptr_array_steal_index_fast (self->spare, self->spare->len - 1);
+      parts = w->parts;
+      g_array_set_size (parts, 0);
+      g_clear_pointer (&w->slices, g_array_unref);
+      memset (w, 0, sizeof *w);
+      w->parts = parts;
+    }
+  w->last_part = -1;
+  if (self->record_slices)
+    w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
+  return w;
+}
+
+/* Keeps a closed pair's Waiting for the next wakeup (a few at most). */
+static void
+waiting_recycle (CsExplainTracker *self,
+                 Waiting          *w)
+{
+  if (self->spare->len < 64)
+    g_ptr_array_add (self->spare, w);
+  else
+    waiting_free (w);
 }
 
 /**
@@ -208,6 +248,7 @@ cs_explain_tracker_new (guint              n_cpus,
   self->wake_name = g_strdup (colon != NULL ? colon + 1 : wake_event);
   self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
+  self->spare = g_ptr_array_new_with_free_func (waiting_free);
   self->only_pid = -1;
   self->open_pairs = TRUE;
   self->func = func;
@@ -227,6 +268,7 @@ cs_explain_tracker_free (CsExplainTracker *self)
   g_free (self->cpus);
   g_hash_table_unref (self->formats);
   g_hash_table_unref (self->waiting);
+  g_ptr_array_unref (self->spare);
   if (self->window != NULL)
     waiting_free (self->window);
   g_free (self->wake_system);
@@ -669,7 +711,7 @@ on_switch (CsExplainTracker    *self,
 
       self->func (b, self->user_data);
     }
-  waiting_free (w);
+  waiting_recycle (self, w);
 }
 
 static void
@@ -687,9 +729,10 @@ on_wake (CsExplainTracker    *self,
   if (old != NULL)
     {
       dequeue (self, old);
-      g_hash_table_remove (self->waiting, GINT_TO_POINTER (pid));
+      g_hash_table_steal (self->waiting, GINT_TO_POINTER (pid));
+      waiting_recycle (self, old);
     }
-  w = g_new0 (Waiting, 1);
+  w = waiting_take (self);
   w->pid = pid;
   w->prio = get_int (event, format->fields[F_PRIO], -1);
   w->a_ns = event->ts_ns;
@@ -697,9 +740,6 @@ on_wake (CsExplainTracker    *self,
   w->n_queued = 1;
   w->waker_pid = event->pid;
   w->waker_flags = get_int (event, format->fields[F_FLAGS], 0);
-  w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
-  if (self->record_slices)
-    w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
   g_hash_table_insert (self->waiting, GINT_TO_POINTER (pid), w);
   enqueue (self, w, target, event->ts_ns);
 }
