@@ -10,7 +10,7 @@ Prints one JSON object on stdout:
    "threshold_ns": .., "n_selected": ..,
    "worst": [{"pid", "prio", "a_ts_ns", "b_ts_ns", "duration_ns", "a_cpu", "b_cpu",
               "waker_pid", "waker_flags",
-              "breakdown": [{"kind", "id", "name", "prio", "ns"}, ...],
+              "n_cpus_queued", "breakdown": [{"kind", "id", "name", "prio", "ns"}, ...],
               "chain": [{"pid", "a_ts_ns", "b_ts_ns", "waker_pid", "breakdown": [..]}, ...],
               "chain_end": "irq" | "idle" | "not waiting" | "depth"}, ...],
    "blockers": [{"kind", "id", "name", "ns", "n_pairs"}, ...]}
@@ -36,7 +36,10 @@ report order, read from the first event of the recording:
 - what holds a CPU: the innermost IRQ ("irq", its number, its name), else
   the softirq ("softirq", vector, HI..RCU), else "irqs_off" or
   "preempt_off" (the running task's pid and comm), else "idle" (pid 0; id
-  -1) or the "task" (pid, comm);
+  -1) or the "task" (pid, comm); a task's or section's prio is the first
+  one known while it held the CPU (next_prio; prev_prio for the time
+  before a CPU's first sched_switch);
+- n_cpus_queued is 1 plus the task's migrations while it waited;
 - between two events the time goes to what held the CPU each waiting
   task was queued on; a pair's parts are summed by (kind, id, name);
 - chain: a link's waker is A's common_pid; the chain ends when A's
@@ -167,8 +170,11 @@ def sweep(n_cpus, events, wake_name):
         cpu = cpus[c]
         if cpu.last is not None and ts > cpu.last and cpu.waiting:
             who = cpu.holder()
+            prio = cpu.prio if who[0] in ("task", "irqs_off", "preempt_off") else -1
             for p in cpu.waiting:
                 p["parts"][who] = p["parts"].get(who, 0) + ts - cpu.last
+                if p["prio_of"].get(who, -1) < 0:
+                    p["prio_of"][who] = prio
         if cpu.last is None or ts > cpu.last:
             cpu.last = ts
 
@@ -188,6 +194,8 @@ def sweep(n_cpus, events, wake_name):
                     t = p["parts"].pop(("unknown", -1, ""), None)
                     if t is not None:
                         p["parts"][known] = p["parts"].get(known, 0) + t
+                        if p["prio_of"].get(known, -1) < 0:
+                            p["prio_of"][known] = num(text, "prev_prio", -1) if prev_pid else -1
             cpu.pid = next_pid
             cpu.comm = comm(text, "next_comm", "next_pid")
             cpu.prio = num(text, "next_prio", -1)
@@ -209,7 +217,7 @@ def sweep(n_cpus, events, wake_name):
                 cpus[old["cpu"]].waiting.remove(old)
             target = num(text, "target_cpu", c)
             p = {"pid": t, "prio": num(text, "prio", -1), "a": ts, "a_cpu": c, "seq": seq,
-                 "waker": pid, "flags": flags, "parts": {},
+                 "waker": pid, "flags": flags, "parts": {}, "prio_of": {}, "n_queued": 1,
                  "cpu": target if 0 <= target < n_cpus else None}
             open_pairs[t] = p
             if p["cpu"] is not None:
@@ -225,6 +233,7 @@ def sweep(n_cpus, events, wake_name):
                 cpus[p["cpu"]].waiting.remove(p)
             flush(dest, ts)
             p["cpu"] = dest
+            p["n_queued"] += 1
             cpus[dest].waiting.append(p)
         elif name == "irq_handler_entry":
             m = re.search(r"\sname=(.*)$", text)
@@ -248,14 +257,16 @@ def sweep(n_cpus, events, wake_name):
 
 
 def parts_list(p):
-    out = [{"kind": k, "id": i, "name": n, "ns": ns} for (k, i, n), ns in p["parts"].items()]
+    out = [{"kind": k, "id": i, "name": n, "ns": ns, "prio": p["prio_of"].get((k, i, n), -1)}
+           for (k, i, n), ns in p["parts"].items()]
     out.sort(key=lambda x: (-x["ns"], x["kind"], x["id"], x["name"]))
     return out
 
 
 def link(p):
     return {"pid": p["pid"], "a_ts_ns": p["a"], "b_ts_ns": p["b"], "a_cpu": p["a_cpu"],
-            "b_cpu": p["b_cpu"], "waker_pid": p["waker"], "breakdown": parts_list(p)}
+            "b_cpu": p["b_cpu"], "waker_pid": p["waker"], "n_cpus_queued": p["n_queued"],
+            "breakdown": parts_list(p)}
 
 
 def chain(p, by_task, depth):

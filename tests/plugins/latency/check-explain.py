@@ -7,7 +7,7 @@ CS_TESTDATA, CS_SHARED_TESTDATA, TRACE_CMD)
 
 On every recording of tests/data with wakeups and those of
 ../shared/testdata/public (skipped with a message when absent): the five
-worst wakeup pairs must be the oracle's, each cut into the same
+worst wakeup pairs (30 on the recordings made for it) must be the oracle's, each cut into the same
 contributors (kind, id, name) whose times agree to 1 µs and add up
 exactly to the pair's duration; the first three links of each pair's
 wakeup chain (the pair, its waker's wakeup, and that waker's) must be
@@ -36,6 +36,10 @@ from tap import Tap, public_recording  # noqa: E402
 # kmod-sections-v7.dat is the classroom demos' recording (the module's
 # preempt-off section holding a sleeper); ../../data/sample/sample.dat the
 # bundled demo recording.
+# Recordings whose SQL tables and critical path are checked too, and whose
+# 30 worst pairs are compared (the prio recording's include migrations and
+# real-time preemption).
+DEEP = ["sched-irq-v6.dat", "sched-prio-migrate-v7.dat"]
 LOCAL = ["sched-irq-v6.dat", "sched-irq-v7.dat", "kmod-sections-v7.dat", "missed-events-v7.dat",
          "sched-i686-v6.dat", "sched-prio-migrate-v7.dat", "../../data/sample/sample.dat"]
 PUBLIC = ["sched-x86-v7-zstd.dat", "buildroot-fifo-i686-v6.dat", "rpi-sched-arm32-v6.dat",
@@ -74,8 +78,14 @@ def same_link(got, want):
            (want["pid"], want["a_ts_ns"], want["b_ts_ns"], want["waker_pid"])
 
 
-def check_explain(path, name, expected):
-    got = cli(["latency", path, "--preset", "wakeup", "--explain", "5", "--depth", "3", "--json"])
+def outranks(c, waiting_prio):
+    return c["kind"] in ("task", "irqs_off", "preempt_off") and c["prio"] >= 0 and \
+        waiting_prio >= 0 and c["prio"] < waiting_prio
+
+
+def check_explain(path, name, expected, top):
+    got = cli(["latency", path, "--preset", "wakeup", "--explain", str(top), "--depth", "3",
+               "--json"])
     if got.returncode != 0:
         tap.ok(False, f"{name}: --explain succeeds", got.stderr)
         return
@@ -90,8 +100,18 @@ def check_explain(path, name, expected):
     tap.ok(not sums, f"{name}: every breakdown adds up exactly to its latency",
            "\n".join(f"pid {p['pid']} at {p['a_ts_ns']}: parts "
                      f"{sum(c['ns'] for c in p['breakdown'])} != {p['duration_ns']}" for p in sums))
-    bad, chains = [], []
+    bad, chains, ranks = [], [], []
     for g, w in zip(actual, want):
+        prio_of = {(c["kind"], c["id"], c["name"]): c["prio"] for c in w["breakdown"]}
+        for c in g["breakdown"]:
+            k = (c["kind"], c["id"], c["name"])
+            want_c = dict(c, prio=prio_of.get(k, -2))
+            if c["prio"] != want_c["prio"] or c["outranks"] != outranks(want_c, w["prio"]):
+                ranks.append(f"pid {w['pid']} at {w['a_ts_ns']} (prio {w['prio']}): {k} prio "
+                             f"{c['prio']} outranks {c['outranks']}, oracle prio {want_c['prio']}")
+        if (g["prio"], g["n_cpus_queued"]) != (w["prio"], w["n_cpus_queued"]):
+            ranks.append(f"pid {w['pid']} at {w['a_ts_ns']}: prio, queues {g['prio']}, "
+                         f"{g['n_cpus_queued']}, oracle {w['prio']}, {w['n_cpus_queued']}")
         d = diff_parts(g["breakdown"], w["breakdown"])
         if d:
             bad.append(f"pid {w['pid']} at {w['a_ts_ns']} ({w['duration_ns']} ns):")
@@ -111,6 +131,13 @@ def check_explain(path, name, expected):
                           f"'{w['chain_end']}'")
     tap.ok(not bad, f"{name}: the breakdowns agree to 1 µs per contributor", "\n".join(bad))
     tap.ok(not chains, f"{name}: the first three links of each chain agree", "\n".join(chains))
+    n_migrated = sum(1 for p in want if p["n_cpus_queued"] > 1)
+    n_outranked = sum(1 for p in want if any(outranks(c, p["prio"]) for c in p["breakdown"]))
+    tap.ok(not ranks, f"{name}: priorities, who outranked the woken task and its migrations "
+           f"agree ({n_outranked} pairs outranked, {n_migrated} migrated)", "\n".join(ranks))
+    if name == "sched-prio-migrate-v7.dat":
+        tap.ok(n_migrated > 0 and n_outranked > 0,
+               f"{name}: the pairs compared include migrated and outranked wakeups")
     if actual:
         print(f"# {name}: explaining the worst pair (breakdown and chain of 3) took "
               f"{actual[0]['explain_us'] / 1000:.1f} ms")
@@ -148,8 +175,6 @@ def check_blockers(path, name, expected):
           f"{actual['chains_us'] / 1000:.1f} ms)")
 
 
-# Recordings whose SQL tables and critical path are checked too.
-DEEP = ["sched-irq-v6.dat", "sched-prio-migrate-v7.dat"]
 
 
 def query(path, sql, env):
@@ -208,7 +233,8 @@ def check_sql_and_path(path, name, expected):
 
 
 def check(path, name):
-    want = subprocess.run([sys.executable, os.environ["CS_EXPLAIN_ORACLE"], "--top", "5",
+    top = 30 if name in DEEP else 5
+    want = subprocess.run([sys.executable, os.environ["CS_EXPLAIN_ORACLE"], "--top", str(top),
                            "--depth", "3", "--blockers", "5", path],
                           capture_output=True, text=True, errors="replace", timeout=1200)
     if want.returncode == 2:
@@ -219,7 +245,7 @@ def check(path, name):
         return
     expected = json.loads(want.stdout)
     try:
-        check_explain(path, name, expected)
+        check_explain(path, name, expected, top)
         check_blockers(path, name, expected)
         if name in DEEP:
             check_sql_and_path(path, name, expected)
