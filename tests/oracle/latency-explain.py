@@ -52,6 +52,10 @@ report order, read from the first event of the recording:
   --percentile's duration (nearest rank, the ceil(q * count)-th shortest)
   summed per contributor with the count of pairs, largest first, then
   kind, id, name;
+- --window CPU:A:B (repeatable) prints instead {"windows": [{"cpu",
+  "a_ts_ns", "b_ts_ns", "breakdown"}]}: what held CPU from A to B, for
+  pairs of the other presets (the window opens before the events at A and
+  closes before those at B);
 - --runs PID adds "runs": [[in_ns, out_ns, cpu], ...], each sched_switch
   with next_pid PID up to the next sched_switch with prev_pid PID on that
   CPU (the task's runs that the recording shows whole).
@@ -160,7 +164,7 @@ class Cpu:
         return ("task", self.pid, self.comm)
 
 
-def sweep(n_cpus, events, wake_name):
+def sweep(n_cpus, events, wake_name, windows=()):
     cpus = [Cpu() for _ in range(n_cpus)]
     open_pairs = {}
     pairs = []
@@ -178,9 +182,29 @@ def sweep(n_cpus, events, wake_name):
         if cpu.last is None or ts > cpu.last:
             cpu.last = ts
 
+    # Windows (other presets): CPU c from a to b, opened before the events
+    # at a, closed before the events at b.
+    pending = sorted(windows, key=lambda w: w["a"])
+    open_windows = []
+
+    def windows_until(ts):
+        for w in [w for w in open_windows if w["b"] <= ts]:
+            flush(w["cpu"], w["b"])
+            cpus[w["cpu"]].waiting.remove(w)
+            open_windows.remove(w)
+        while pending and pending[0]["a"] <= ts:
+            w = pending.pop(0)
+            if w["b"] <= ts:
+                w["parts"][cpus[w["cpu"]].holder()] = w["b"] - w["a"]
+                continue
+            flush(w["cpu"], w["a"])
+            cpus[w["cpu"]].waiting.append(w)
+            open_windows.append(w)
+
     for ts, c, seq, name, pid, flags, text in events:
         if c >= n_cpus:
             continue
+        windows_until(ts)
         cpu = cpus[c]
         flush(c, ts)
         if name == "sched_switch":
@@ -253,6 +277,7 @@ def sweep(n_cpus, events, wake_name):
             cpu.preempt_off = True
         elif name in ("preempt_enable", "preempt_off_end"):
             cpu.preempt_off = False
+    windows_until(float("inf"))
     return pairs, prios
 
 
@@ -297,12 +322,24 @@ def main():
     ap.add_argument("--blockers", type=int, default=5)
     ap.add_argument("--percentile", type=float, default=99.0)
     ap.add_argument("--runs", type=int)
+    ap.add_argument("--window", action="append", default=[],
+                    help="CPU:A:B, a pair of another preset: its CPU's time from A to B")
     ap.add_argument("file")
     args = ap.parse_args()
 
     n_cpus, events = read_events(args.trace_cmd, args.file)
     wake_name = "sched_waking" if any(e[3] == "sched_waking" for e in events) else "sched_wakeup"
-    pairs, _ = sweep(n_cpus, events, wake_name)
+    windows = []
+    for text in args.window:
+        c, a, b = (int(x) for x in text.split(":"))
+        windows.append({"cpu": c, "a": a, "b": b, "parts": {}, "prio_of": {}, "n_queued": 1})
+    pairs, _ = sweep(n_cpus, events, wake_name, windows)
+    if windows:
+        json.dump({"file": args.file, "windows": [
+            {"cpu": w["cpu"], "a_ts_ns": w["a"], "b_ts_ns": w["b"], "breakdown": parts_list(w)}
+            for w in windows]}, sys.stdout, indent=1)
+        print()
+        return
     if not pairs:
         sys.stderr.write(f"{args.file}: no wakeup pair\n")
         sys.exit(2)

@@ -249,8 +249,33 @@ def check(path, name):
         check_blockers(path, name, expected)
         if name in DEEP:
             check_sql_and_path(path, name, expected)
+        if name == "sched-irq-v6.dat":
+            for preset in ("softirq", "irq", "syscall"):
+                check_windows(path, name, preset)
     except Exception:
         tap.ok(False, f"{name}: runs without an exception", traceback.format_exc())
+
+
+def check_windows(path, name, preset):
+    """Pairs of another preset: B's CPU broken down from A to B."""
+    got = cli(["latency", path, "--preset", preset, "--explain", "5", "--json"])
+    if got.returncode != 0:
+        tap.ok(False, f"{name}: --preset {preset} --explain succeeds", got.stderr)
+        return
+    pairs = json.loads(got.stdout)["pairs"]
+    args = []
+    for p in pairs:
+        args += ["--window", f"{p['b_cpu']}:{p['a_ts_ns']}:{p['b_ts_ns']}"]
+    want = subprocess.run([sys.executable, os.environ["CS_EXPLAIN_ORACLE"]] + args + [path],
+                          capture_output=True, text=True, errors="replace", timeout=600)
+    windows = json.loads(want.stdout)["windows"]
+    bad = []
+    for p, w in zip(pairs, windows):
+        if sum(c["ns"] for c in p["breakdown"]) != p["duration_ns"]:
+            bad.append(f"{p['a_ts_ns']}: parts do not add up to {p['duration_ns']}")
+        bad += [f"{p['a_ts_ns']}: {d}" for d in diff_parts(p["breakdown"], w["breakdown"])]
+    tap.ok(pairs and not bad, f"{name}: the {len(pairs)} worst {preset} pairs are broken down "
+           f"on B's CPU as the oracle does", "\n".join(bad))
 
 
 def check_refusals():
