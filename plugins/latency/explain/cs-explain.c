@@ -140,7 +140,7 @@ cs_explain_verdict (const CsExplainBreakdown *breakdown)
     {
     case CS_EXPLAIN_TASK:
       if (c->id == breakdown->pid)
-        return g_strdup_printf (_("the task itself was still on the CPU for %s"), dur);
+        return g_strdup_printf (_("the task itself ran for %s"), dur);
       if (c->outranks)
         return g_strdup_printf (_("preempted by higher-priority %s (pid %d) for %s"),
                                 c->name, c->id, dur);
