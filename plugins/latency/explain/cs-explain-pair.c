@@ -131,6 +131,64 @@ feed_until_found (const CsPluginEvent *event,
   return feed->found == NULL;
 }
 
+typedef struct {
+  gint32 pid;
+  gboolean migrated;
+  gint64 target_cpu;
+} Staying;
+
+static gboolean
+note_migration (const CsPluginEvent *event,
+                gpointer             user_data)
+{
+  Staying *st = user_data;
+  gint64 pid;
+
+  if (cs_plugin_event_get_int (event, "pid", &pid) && pid == st->pid)
+    st->migrated = TRUE;
+  return !st->migrated;
+}
+
+static gboolean
+note_target (const CsPluginEvent *event,
+             gpointer             user_data)
+{
+  Staying *st = user_data;
+  gint64 pid;
+
+  if (!cs_plugin_event_get_int (event, "pid", &pid) || pid != st->pid)
+    return TRUE;
+  if (!cs_plugin_event_get_int (event, "target_cpu", &st->target_cpu))
+    st->target_cpu = event->cpu;
+  return FALSE;
+}
+
+/* Whether @pid waited on @b_cpu alone from @a_ns to @b_ns: woken for
+ * it, and not migrated. */
+static gboolean
+waited_on_one_cpu (CsPluginDocument *document,
+                   const char       *wake,
+                   gint32            pid,
+                   gint64            a_ns,
+                   guint             a_cpu,
+                   gint64            b_ns,
+                   guint             b_cpu,
+                   gboolean         *one,
+                   GError          **error)
+{
+  const char *migrate[] = { "sched:sched_migrate_task", NULL };
+  const char *wakes[] = { wake, NULL };
+  Staying st = { .pid = pid, .target_cpu = -1 };
+
+  if (!cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1, migrate, note_migration,
+                                         &st, error) ||
+      !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, wakes, note_target,
+                                         &st, error))
+    return FALSE;
+  *one = !st.migrated && st.target_cpu == b_cpu;
+  return TRUE;
+}
+
 /**
  * cs_explain_wakeup_pair:
  * @document: a recording
@@ -145,8 +203,10 @@ feed_until_found (const CsPluginEvent *event,
  *
  * Breaks down a wakeup latency (a pair of the latency preset `wakeup`):
  * what ran on the CPU @pid was queued on from @a_ns to @b_ns (the
- * wakeup's target_cpu, then each sched_migrate_task's dest_cpu).  Reads
- * the events of the span and, per CPU, back to its last sched_switch.
+ * wakeup's target_cpu, then each sched_migrate_task's dest_cpu).  When the
+ * task stayed on @b_cpu (most wakeups) it reads that CPU's events of the
+ * span alone, from its last sched_switch before @a_ns; otherwise every
+ * CPU's.  Milliseconds; main thread or a pass's callbacks.
  *
  * Returns: (transfer full) (nullable): the breakdown; its contributors'
  *   @ns add up to @b_ns - @a_ns
@@ -165,20 +225,39 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
   g_autoptr(CsExplainTracker) tracker =
     cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), wake, take_pair, &feed);
   g_autoptr(GPtrArray) types = g_ptr_array_new ();
+  const char *wakes[] = { wake, NULL };
+  gboolean one = FALSE;
 
   feed.tracker = tracker;
   cs_explain_tracker_set_only_pid (tracker, pid);
   cs_explain_tracker_set_record_slices (tracker, TRUE);
-  if (!prime (document, tracker, a_cpu, b_cpu, a_ns, error))
-    return NULL;
   for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
     g_ptr_array_add (types, (gpointer) cs_explain_state_events[i]);
   g_ptr_array_add (types, (gpointer) wake);
   g_ptr_array_add (types, (gpointer) "sched:sched_migrate_task");
   g_ptr_array_add (types, NULL);
-  if (!cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1,
-                                         (const char *const *) types->pdata,
-                                         feed_until_found, &feed, error))
+  if (!waited_on_one_cpu (document, wake, pid, a_ns, a_cpu, b_ns, b_cpu, &one, error))
+    return NULL;
+  if (one)
+    {
+      /* B's CPU alone: its state at A, the wakeup (logged on A's CPU,
+       * which may be another), then its events up to B. */
+      cs_explain_tracker_set_open_pairs (tracker, FALSE);
+      if (!prime_cpu (document, tracker, b_cpu, a_ns, error))
+        return NULL;
+      cs_explain_tracker_set_open_pairs (tracker, TRUE);
+      if ((a_cpu != b_cpu &&
+           !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, wakes,
+                                              feed_until_found, &feed, error)) ||
+          !cs_plugin_document_foreach_event (document, b_cpu, a_ns, b_ns + 1,
+                                             (const char *const *) types->pdata,
+                                             feed_until_found, &feed, error))
+        return NULL;
+    }
+  else if (!prime (document, tracker, a_cpu, b_cpu, a_ns, error) ||
+           !cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1,
+                                              (const char *const *) types->pdata,
+                                              feed_until_found, &feed, error))
     return NULL;
   if (feed.found == NULL)
     g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
