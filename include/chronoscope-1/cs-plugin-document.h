@@ -289,6 +289,121 @@ gboolean           cs_plugin_document_read_event     (CsPluginDocument *document
                                                       GError          **error);
 
 /**
+ * CsPluginEventFunc:
+ * @event: an event with its fields, borrowed for the call
+ * @user_data: the caller's data
+ *
+ * Receives one event of cs_plugin_document_foreach_event().
+ *
+ * Returns: %TRUE to go on, %FALSE to stop (not an error)
+ */
+typedef gboolean (*CsPluginEventFunc) (const CsPluginEvent *event,
+                                       gpointer             user_data);
+
+/**
+ * cs_plugin_document_foreach_event:
+ * @document: a document
+ * @cpu: a CPU (0 .. n_cpus - 1), or -1 for every CPU
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @types: (array zero-terminated=1) (nullable): the event types wanted,
+ *   as "system:name" or "system:*" (the form of #CsPluginPassInfo.events);
+ *   %NULL for every type.  Types the recording lacks are skipped.
+ * @func: called for each event, in time order; over several CPUs, ties
+ *   in time go in CPU order, then in each CPU's row order (the order a
+ *   pass receives them)
+ * @user_data: for @func
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index or the recording cannot
+ *   be read
+ *
+ * Reads the events of one CPU (or all) whose timestamp lies in
+ * [@begin_ns, @end_ns), of the given types, with their fields: the
+ * index finds them, and only the records of the wanted types are read
+ * from the recording (about a microsecond each).  Over every CPU, the
+ * references of the wanted events of the span are held in memory (40
+ * bytes each) to merge them in time order: meant for spans around a
+ * latency or a task's activity, not for the whole of a large recording
+ * (use a pass, cs-plugin-pass.h).  Main thread or a pass's callbacks,
+ * like the other functions here; not from inside @func.
+ *
+ * Returns: %FALSE with @error set on failure (a stop asked by @func is
+ *   a success)
+ */
+gboolean           cs_plugin_document_foreach_event  (CsPluginDocument *document,
+                                                      gint              cpu,
+                                                      gint64            begin_ns,
+                                                      gint64            end_ns,
+                                                      const char *const *types,
+                                                      CsPluginEventFunc func,
+                                                      gpointer          user_data,
+                                                      GError          **error);
+
+/**
+ * CsPluginTaskState:
+ * @CS_PLUGIN_TASK_RUNNING: on a CPU (#CsPluginTaskInterval.cpu)
+ * @CS_PLUGIN_TASK_RUNNABLE: ready to run, waiting for a CPU: after a
+ *   wakeup, or preempted while runnable (sched_switch prev_state R / R+)
+ * @CS_PLUGIN_TASK_SLEEPING: interruptible sleep (prev_state S)
+ * @CS_PLUGIN_TASK_UNINTERRUPTIBLE: uninterruptible sleep (prev_state D)
+ * @CS_PLUGIN_TASK_OTHER: stopped, traced, dead or an unknown prev_state
+ *
+ * What a task did during a #CsPluginTaskInterval (the task plot's states).
+ */
+typedef enum {
+  CS_PLUGIN_TASK_RUNNING,
+  CS_PLUGIN_TASK_RUNNABLE,
+  CS_PLUGIN_TASK_SLEEPING,
+  CS_PLUGIN_TASK_UNINTERRUPTIBLE,
+  CS_PLUGIN_TASK_OTHER,
+} CsPluginTaskState;
+
+/**
+ * CsPluginTaskInterval:
+ * @begin_ns: start (inclusive)
+ * @end_ns: end (exclusive)
+ * @state: what the task did
+ * @cpu: the CPU it ran on (running) or was switched out of (the other
+ *   states); -1 when unknown
+ * @wakeup_ns: for a runnable interval that followed a wakeup, the time of
+ *   its sched_waking (sched_wakeup when the recording has no
+ *   sched_waking); -1 for a task preempted while runnable.  The wakeup
+ *   latency is then @end_ns - @wakeup_ns.
+ *
+ * One stretch of a task's life, as the task plots draw it.
+ */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  CsPluginTaskState state;
+  gint32 cpu;
+  gint64 wakeup_ns;
+} CsPluginTaskInterval;
+
+/**
+ * cs_plugin_document_get_task_intervals:
+ * @document: a document
+ * @pid: a thread id (not 0: the idle tasks are not tasks here)
+ * @begin_ns: start of the span
+ * @end_ns: end of the span (exclusive)
+ * @intervals: (element-type CsPluginTaskInterval): where the intervals
+ *   overlapping the span are appended, in time order, not clipped to it
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ *
+ * What @pid did over a span, from sched_switch (prev_state, next_pid) and
+ * sched_waking / sched_wakeup (pid), read from the per-task tables of the
+ * index (only that task's rows).  Before the first event that says what
+ * the task did, nothing is reported; consecutive intervals touch.
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean           cs_plugin_document_get_task_intervals (CsPluginDocument *document,
+                                                      gint32            pid,
+                                                      gint64            begin_ns,
+                                                      gint64            end_ns,
+                                                      GArray           *intervals,
+                                                      GError          **error);
+
+/**
  * cs_plugin_document_get_instance:
  * @document: a document
  * @plugin: an enabled plugin

@@ -16,6 +16,7 @@
 #include "cs-latency-cli.h"
 #include "cs-latency-pass.h"
 #include "cs-latency-stats.h"
+#include "explain/cs-explain-cli.h"
 
 typedef struct {
   char *preset;
@@ -26,6 +27,11 @@ typedef struct {
   gint64 begin_ns;
   gint64 end_ns;
   gboolean json;
+  int explain;                  /* --explain [N]: 0 when not asked */
+  int depth;
+  gboolean blockers;
+  double percentile;
+  gint64 threshold_ns;
 } Options;
 
 /* The figures both outputs print: JSON member, text label, where. */
@@ -252,11 +258,22 @@ run_on (CsPlugin      *plugin,
       cs_plugin_cli_fail ("latency", path, why);
       goto out;
     }
+  if (opt->blockers)
+    {
+      status = cs_explain_cli_blockers (plugin, doc, db, param, opt->percentile,
+                                        opt->threshold_ns, opt->top, opt->json);
+      goto out;
+    }
   if (!cs_latency_stats_compute (db, opt->begin_ns, opt->end_ns, &stats, &error) ||
-      !cs_latency_list_worst (db, opt->begin_ns, opt->end_ns, 0, G_MAXINT64, 0, opt->top,
-                              worst, &error))
+      !cs_latency_list_worst (db, opt->begin_ns, opt->end_ns, 0, G_MAXINT64, 0,
+                              opt->explain > 0 ? opt->explain : opt->top, worst, &error))
     {
       cs_plugin_cli_fail ("latency", path, error->message);
+      goto out;
+    }
+  if (opt->explain > 0)
+    {
+      status = cs_explain_cli_explain (doc, param, worst, opt->depth, opt->json);
       goto out;
     }
   if (opt->json)
@@ -283,12 +300,33 @@ out:
   return status;
 }
 
+/* --explain takes an optional N (default 1). */
+static gboolean
+parse_explain (const char  *name,
+               const char  *value,
+               gpointer     data,
+               GError     **error)
+{
+  Options *opt = data;
+  char *end = NULL;
+
+  opt->explain = value != NULL ? (int) g_ascii_strtoll (value, &end, 10) : 1;
+  if (value != NULL && (end == value || *end != '\0' || opt->explain < 1))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--explain takes a number of pairs, 1 or more"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static int
 latency_run (CsPlugin  *plugin,
              int        argc,
              char     **argv)
 {
-  Options opt = { .top = 10, .begin_ns = G_MININT64, .end_ns = G_MAXINT64 };
+  Options opt = { .top = 10, .begin_ns = G_MININT64, .end_ns = G_MAXINT64, .depth = 8,
+                  .percentile = 99.0, .threshold_ns = -1 };
   g_autofree char *preset = NULL, *from = NULL, *to = NULL;
   g_auto(GStrv) files = NULL;
   g_autofree char *presets = g_strjoinv ("|", (char **) cs_latency_preset_names ());
@@ -302,6 +340,11 @@ latency_run (CsPlugin  *plugin,
     { "begin", 0, 0, G_OPTION_ARG_INT64, &opt.begin_ns, N_("Only pairs whose A is at or after NS (trace clock)"), N_("NS") },
     { "end", 0, 0, G_OPTION_ARG_INT64, &opt.end_ns, N_("Only pairs whose B is before NS"), N_("NS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt.json, N_("Print the figures as JSON"), NULL },
+    { "explain", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_explain, N_("Explain the N worst pairs (default 1): what held each, and its wakeup chain"), N_("N") },
+    { "depth", 0, 0, G_OPTION_ARG_INT, &opt.depth, N_("Links of a wakeup chain at most (default: 8)"), N_("N") },
+    { "blockers", 0, 0, G_OPTION_ARG_NONE, &opt.blockers, N_("Rank what held the pairs at or above the percentile (--top of them)"), NULL },
+    { "percentile", 0, 0, G_OPTION_ARG_DOUBLE, &opt.percentile, N_("For --blockers: the pairs at or above this percentile (default: 99)"), N_("P") },
+    { "threshold", 0, 0, G_OPTION_ARG_INT64, &opt.threshold_ns, N_("For --blockers: the pairs lasting NS or more, instead of a percentile"), N_("NS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL },
   };
@@ -309,7 +352,11 @@ latency_run (CsPlugin  *plugin,
   g_autoptr(GError) error = NULL;
   g_autofree char *param = NULL;
 
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_autoptr(GOptionGroup) group = g_option_group_new ("latency", "", "", &opt, NULL);
+
+  g_option_group_add_entries (group, entries);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
+  g_option_context_set_main_group (context, g_steal_pointer (&group));
   g_option_context_set_description (context,
     _("A pair is an event A and the next event B with the same key (fields of A and B, "
       "@pid for the task, @cpu for the CPU); a newer A with the same key replaces an "
@@ -328,6 +375,11 @@ latency_run (CsPlugin  *plugin,
     return cs_plugin_cli_fail ("latency", files[0], _("--top must be 0 or more"));
   if (opt.end_ns <= opt.begin_ns)
     return cs_plugin_cli_fail ("latency", files[0], _("--end must be after --begin"));
+  if (opt.blockers && (opt.explain > 0 || opt.begin_ns != G_MININT64 || opt.end_ns != G_MAXINT64))
+    return cs_plugin_cli_fail ("latency", files[0], _("--blockers covers the whole recording: "
+                                                      "give it without --explain, --begin or --end"));
+  if (opt.depth < 1 || opt.percentile < 0 || opt.percentile > 100)
+    return cs_plugin_cli_fail ("latency", files[0], _("--depth must be 1 or more and --percentile 0 to 100"));
   param = preset != NULL ? g_strdup (preset) : g_strdup_printf ("%s>%s", from, to);
   return run_on (plugin, files[0], &opt, param);
 }

@@ -14,6 +14,7 @@
  */
 #include <glib/gi18n-lib.h>
 
+#include "explain/cs-explain-cli.h"
 #include "cs-latency-cli.h"
 #include "cs-latency-pass.h"
 #include "cs-latency-ui.h"
@@ -265,6 +266,7 @@ latency_init (CsPlugin  *plugin,
   cs_latency_pass_register (plugin);
   cs_plugin_add_sql_table (plugin, &pairs_table);
   cs_latency_cli_register (plugin);
+  cs_explain_cli_register (plugin);
   _cs_latency_add_page (plugin);
   _cs_latency_add_layer (plugin);
   return TRUE;

@@ -3,8 +3,9 @@
 # and the bundled demo recording (data/sample/sample.dat) from real kernel
 # activity on this machine.  See tests/data/README.md for what each file is.
 #
-# Usage: sudo tests/data/make-recordings.sh [tests|sample|block|all]   (default all)
-#        (block: only block-v7.dat, which `tests` and `all` make too)
+# Usage: sudo tests/data/make-recordings.sh [tests|sample|block|prio|all]   (default all)
+#        (block: only block-v7.dat, prio: only sched-prio-migrate-v7.dat, which
+#        `tests` and `all` make too)
 #
 # Needs root, tracefs (mounted if need be, as libtracefs does: see
 # tests/tracefs/tracefs-dir.sh), trace-cmd (3.1.6), unshare and
@@ -97,7 +98,7 @@ cleanup() {
 T=$("$HERE/../tracefs/tracefs-dir.sh") || die "no tracefs to record with (see above)"
 [ -w "$T/tracing_on" ] || die "no writable tracefs at $T"
 command -v trace-cmd > /dev/null || die "trace-cmd is not installed"
-case $WHAT in tests|sample|block|all) ;; *) die "usage: $0 [tests|sample|block|all]" ;; esac
+case $WHAT in tests|sample|block|prio|all) ;; *) die "usage: $0 [tests|sample|block|prio|all]" ;; esac
 
 # Refuse to take over a top buffer someone else is using.
 ! grep -q '^[^#]' "$T/set_event" || die "events are enabled in $T (set_event); is someone tracing?"
@@ -143,6 +144,32 @@ RAW_SYSCALL_EVENTS="raw_syscalls/sys_enter raw_syscalls/sys_exit"
 marker() { echo "$2" > "$1/trace_marker"; }
 
 # ---- workloads: each takes the tracefs directory (for trace_marker) ----
+
+# About 0.5 s: on CPU 1, tasks of three priorities compete (a SCHED_FIFO 10
+# loop that runs about a millisecond then sleeps 3 ms, a nice -10 `yes` and
+# a nice 0 busy shell); a pipe chain (ticker -> reader -> reader) whose
+# wakeups lead one to another; and a sleeper whose CPU affinity flips every
+# 10 ms, so that its wakeups migrate it (sched_migrate_task between waking
+# and running).  For the latency explanation (issue 24).
+workload_prio() {
+  local d=$1 s i
+  marker "$d" "chronoscope-test: prio start"
+  taskset -c 1 nice -n 0 timeout 0.5 "$BIN/cs-spin" -c 'while :; do :; done' &
+  taskset -c 1 nice -n -10 timeout 0.5 "$BIN/cs-yes" > /dev/null &
+  taskset -c 1 chrt -f 10 timeout 0.5 "$BIN/cs-ticker" -c \
+    'while :; do i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done; sleep 0.003; done' &
+  timeout 0.5 "$BIN/cs-ticker" -c 'while :; do sleep 0.01; echo t; done' |
+    "$BIN/cs-reader" -c 'while read -r l; do echo "$l"; done' |
+    "$BIN/cs-reader" -c 'while read -r l; do :; done' &
+  "$BIN/cs-sleeper" -c 'i=0; while [ $i -lt 150 ]; do sleep 0.002; i=$((i+1)); done' &
+  s=$!
+  for i in $(seq 1 40); do
+    taskset -p -c $((i % 2)) "$s" > /dev/null 2>&1 || break
+    sleep 0.01
+  done
+  wait
+  marker "$d" "chronoscope-test: prio end"
+}
 
 # About 0.4 s: two CPU-bound shells (preemption on both CPUs), a shell that
 # forks ten `sleep 0.02` (fork/exec/exit, wakeups, hrtimers, writes) and dd
@@ -353,14 +380,20 @@ v6_twin() {
   echo "  wrote $2 ($(stat -c %s "$2") bytes)"
 }
 
-if [ "$WHAT" != sample ]; then
+if [ "$WHAT" != sample ] && [ "$WHAT" != prio ]; then
   # Block requests (issue, insert, complete) of a known dd, for the latency
   # plugin's block preset (dev and sector pair them).
   record top trim 1024 workload_block "$OUT_TESTS/block-v7.dat" \
     block/block_rq_insert block/block_rq_issue block/block_rq_complete sched/sched_switch
 fi
 
-if [ "$WHAT" != sample ] && [ "$WHAT" != block ]; then
+if [ "$WHAT" = tests ] || [ "$WHAT" = prio ] || [ "$WHAT" = all ]; then
+  # shellcheck disable=SC2086
+  record top trim 8192 workload_prio "$OUT_TESTS/sched-prio-migrate-v7.dat" \
+    $SCHED_EVENTS $IRQ_EVENTS
+fi
+
+if [ "$WHAT" != sample ] && [ "$WHAT" != block ] && [ "$WHAT" != prio ]; then
   # shellcheck disable=SC2086
   record top trim 4096 workload_small "$OUT_TESTS/sched-irq-v7.dat" \
     $SCHED_EVENTS $IRQ_EVENTS $TIMER_EVENTS $WRITE_EVENTS
@@ -407,7 +440,7 @@ if [ "$WHAT" != sample ] && [ "$WHAT" != block ]; then
   UPROBE=
 fi
 
-if [ "$WHAT" != tests ] && [ "$WHAT" != block ]; then
+if [ "$WHAT" != tests ] && [ "$WHAT" != block ] && [ "$WHAT" != prio ]; then
   mkdir -p "$OUT_SAMPLE"
   # shellcheck disable=SC2086
   record top full 16384 workload_sample "$OUT_SAMPLE/sample.dat" \

@@ -1,0 +1,203 @@
+/* cs-plugin-document-events.c: the events of a span and a task's
+ * intervals, as plugins read them (cs-plugin-document.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Both answer from the index (cs-document-queries.c, cs-task-timeline.c);
+ * only the records of the wanted event types are read from the recording.
+ */
+#include "config.h"
+
+#include <string.h>
+
+
+#include "cs-document.h"
+#include "cs-task-timeline.h"
+#include "cs-plugin-document-private.h"
+
+/* Events listed from the index per call of cs_document_get_events(). */
+#define BATCH_EVENTS 4096
+
+/* Which type ids of the document @types names ("system:name",
+ * "system:*"); NULL types: all of them. */
+static gboolean *
+wanted_types (CsDocument        *document,
+              const char *const *types)
+{
+  guint n = cs_document_get_n_event_types (document);
+  gboolean *wanted = g_new0 (gboolean, MAX (n, 1));
+
+  for (guint id = 0; id < n; id++)
+    {
+      const CsEventType *type = cs_document_get_event_type (document, id);
+
+      if (types == NULL)
+        {
+          wanted[id] = TRUE;
+          continue;
+        }
+      for (guint i = 0; types[i] != NULL && !wanted[id]; i++)
+        {
+          const char *colon = strchr (types[i], ':');
+          gsize system_len;
+
+          if (colon == NULL)
+            continue;
+          system_len = colon - types[i];
+          if (strlen (type->system) != system_len
+              || strncmp (type->system, types[i], system_len) != 0)
+            continue;
+          wanted[id] = strcmp (colon + 1, "*") == 0 || strcmp (colon + 1, type->name) == 0;
+        }
+    }
+  return wanted;
+}
+
+/* Appends the wanted events of @cpu in [begin_ns, end_ns) to @out. */
+static gboolean
+list_cpu_events (CsDocument     *document,
+                 guint           cpu,
+                 gint64          begin_ns,
+                 gint64          end_ns,
+                 const gboolean *wanted,
+                 GArray         *out,
+                 GError        **error)
+{
+  g_autoptr(GArray) batch = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  guint n_types = cs_document_get_n_event_types (document);
+  gint64 from_ns = begin_ns;
+  guint64 last_row = G_MAXUINT64;
+
+  for (;;)
+    {
+      gboolean more;
+
+      g_array_set_size (batch, 0);
+      if (!cs_document_get_events (document, cpu, from_ns, end_ns, BATCH_EVENTS, batch, error))
+        return FALSE;
+      more = batch->len == BATCH_EVENTS;
+      for (guint i = 0; i < batch->len; i++)
+        {
+          const CsEvent *ev = &g_array_index (batch, CsEvent, i);
+
+          /* A batch restarts at the last time seen: skip the rows
+           * given already. */
+          if (last_row != G_MAXUINT64 && ev->row <= last_row)
+            continue;
+          last_row = ev->row;
+          if (ev->type_id < n_types && wanted[ev->type_id])
+            g_array_append_val (out, *ev);
+        }
+      if (!more)
+        return TRUE;
+      from_ns = g_array_index (batch, CsEvent, batch->len - 1).ts_ns;
+      if (g_array_index (batch, CsEvent, 0).ts_ns == from_ns)
+        {
+          /* A whole batch at one timestamp: go past it, or loop forever
+           * (never seen in a real recording). */
+          from_ns++;
+        }
+    }
+}
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const CsEvent *x = a, *y = b;
+
+  if (x->ts_ns != y->ts_ns)
+    return x->ts_ns < y->ts_ns ? -1 : 1;
+  if (x->cpu != y->cpu)
+    return x->cpu < y->cpu ? -1 : 1;
+  return x->row < y->row ? -1 : x->row > y->row;
+}
+
+gboolean
+cs_plugin_document_foreach_event (CsPluginDocument  *self,
+                                  gint               cpu,
+                                  gint64             begin_ns,
+                                  gint64             end_ns,
+                                  const char *const *types,
+                                  CsPluginEventFunc  func,
+                                  gpointer           user_data,
+                                  GError           **error)
+{
+  CsDocument *document;
+  g_autofree gboolean *wanted = NULL;
+  g_autoptr(GArray) events = NULL;
+  g_autoptr(GError) local_error = NULL;
+  guint n_cpus;
+
+  g_return_val_if_fail (self != NULL && func != NULL, FALSE);
+
+  document = _cs_plugin_document_get_document (self);
+  n_cpus = cs_document_get_n_cpus (document);
+  if (end_ns <= begin_ns || (cpu >= 0 && (guint) cpu >= n_cpus))
+    return TRUE;
+  wanted = wanted_types (document, types);
+  events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      if (cpu >= 0 && c != (guint) cpu)
+        continue;
+      if (!list_cpu_events (document, c, begin_ns, end_ns, wanted, events, &local_error))
+        {
+          g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                               local_error->message);
+          return FALSE;
+        }
+    }
+  if (cpu < 0)
+    g_array_sort (events, compare_events);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const CsEvent *ev = &g_array_index (events, CsEvent, i);
+      CsPluginEvent event;
+
+      if (!_cs_plugin_document_fill_event (self, ev->cpu, ev->row, ev->offset, &event, error))
+        return FALSE;
+      if (!func (&event, user_data))
+        break;
+    }
+  return TRUE;
+}
+
+G_STATIC_ASSERT (sizeof (CsPluginTaskInterval) == sizeof (CsTaskInterval));
+G_STATIC_ASSERT ((int) CS_PLUGIN_TASK_OTHER == (int) CS_TASK_OTHER);
+
+gboolean
+cs_plugin_document_get_task_intervals (CsPluginDocument *self,
+                                       gint32            pid,
+                                       gint64            begin_ns,
+                                       gint64            end_ns,
+                                       GArray           *intervals,
+                                       GError          **error)
+{
+  g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (self != NULL && intervals != NULL, FALSE);
+
+  if (!cs_document_get_task_intervals (_cs_plugin_document_get_document (self), pid,
+                                       begin_ns, end_ns, got, &local_error))
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           local_error->message);
+      return FALSE;
+    }
+  for (guint i = 0; i < got->len; i++)
+    {
+      const CsTaskInterval *in = &g_array_index (got, CsTaskInterval, i);
+      CsPluginTaskInterval out = {
+        .begin_ns = in->begin_ns,
+        .end_ns = in->end_ns,
+        .state = (CsPluginTaskState) in->state,
+        .cpu = in->cpu,
+        .wakeup_ns = in->wakeup_ns,
+      };
+
+      g_array_append_val (intervals, out);
+    }
+  return TRUE;
+}

@@ -1,0 +1,508 @@
+/* cs-explain-pair.c: the breakdown of one pair and its wakeup chain, read
+ * from the index around the pair (cs-explain.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A pair's breakdown needs each CPU's state at A: the running task, an
+ * interrupt or a section in progress.  A sched_switch is a clean point
+ * (no task is switched inside an interrupt or a section), so each CPU is
+ * read back from A until its last sched_switch before A (1 ms, doubled
+ * up to 4 s), then every CPU from A to B, in time order.
+ */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "cs-explain-private.h"
+#include "cs-explain-tracker.h"
+
+#define FIRST_LOOKBACK_NS 1000000
+#define MAX_LOOKBACK_NS 4000000000
+/* Above this many CPUs, only A's and B's are read back. */
+#define MAX_PRIMED_CPUS 16
+
+static const char *const switch_only[] = { "sched:sched_switch", NULL };
+
+/**
+ * _cs_explain_wake_event:
+ * @document: a recording
+ *
+ * Returns: (transfer none): the event that opens a wakeup pair, as the
+ *   latency preset `wakeup` chooses: sched:sched_waking, or
+ *   sched:sched_wakeup when the recording has no sched_waking
+ */
+const char *
+_cs_explain_wake_event (CsPluginDocument *document)
+{
+  return cs_plugin_document_count_events (document, "sched", "sched_waking") > 0
+         ? "sched:sched_waking" : "sched:sched_wakeup";
+}
+
+static gboolean
+stop_at_first (const CsPluginEvent *event,
+               gpointer             user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return FALSE;
+}
+
+static gboolean
+feed_state (const CsPluginEvent *event,
+            gpointer             tracker)
+{
+  return cs_explain_tracker_event (tracker, event);
+}
+
+/* Feeds @cpu's state events from its last sched_switch before @a_ns. */
+static gboolean
+prime_cpu (CsPluginDocument *document,
+           CsExplainTracker *tracker,
+           guint             cpu,
+           gint64            a_ns,
+           GError          **error)
+{
+  gint64 first_ns = cs_plugin_document_get_first_ns (document);
+  gint64 back = FIRST_LOOKBACK_NS;
+
+  for (;;)
+    {
+      gboolean found = FALSE;
+      gint64 from = MAX (first_ns, a_ns - back);
+
+      if (!cs_plugin_document_foreach_event (document, cpu, from, a_ns, switch_only,
+                                             stop_at_first, &found, error))
+        return FALSE;
+      if (found || from == first_ns || back >= MAX_LOOKBACK_NS)
+        return cs_plugin_document_foreach_event (document, cpu, from, a_ns,
+                                                 cs_explain_state_events,
+                                                 feed_state,
+                                                 tracker, error);
+      back *= 4;
+    }
+}
+
+static gboolean
+prime (CsPluginDocument *document,
+       CsExplainTracker *tracker,
+       guint             a_cpu,
+       guint             b_cpu,
+       gint64            a_ns,
+       GError          **error)
+{
+  guint n_cpus = cs_plugin_document_get_n_cpus (document);
+
+  cs_explain_tracker_set_open_pairs (tracker, FALSE);
+  for (guint c = 0; c < n_cpus; c++)
+    if ((n_cpus <= MAX_PRIMED_CPUS || c == a_cpu || c == b_cpu) &&
+        !prime_cpu (document, tracker, c, a_ns, error))
+      return FALSE;
+  cs_explain_tracker_set_open_pairs (tracker, TRUE);
+  return TRUE;
+}
+
+typedef struct {
+  CsExplainTracker *tracker;
+  gint64 b_ns;
+  guint b_cpu;
+  CsExplainBreakdown *found;
+} PairFeed;
+
+static void
+take_pair (const CsExplainBreakdown *b,
+           gpointer                  user_data)
+{
+  PairFeed *feed = user_data;
+
+  if (feed->found != NULL || b->b_ns != feed->b_ns || b->b_cpu != feed->b_cpu)
+    return;
+  feed->found = g_new0 (CsExplainBreakdown, 1);
+  *feed->found = *b;
+  feed->found->contributors = g_array_copy (b->contributors);
+  feed->found->slices = b->slices != NULL ? g_array_copy (b->slices) : NULL;
+}
+
+static gboolean
+feed_until_found (const CsPluginEvent *event,
+                  gpointer             user_data)
+{
+  PairFeed *feed = user_data;
+
+  cs_explain_tracker_event (feed->tracker, event);
+  return feed->found == NULL;
+}
+
+typedef struct {
+  gint32 pid;
+  gboolean migrated;
+  gint64 target_cpu;
+} Staying;
+
+static gboolean
+note_migration (const CsPluginEvent *event,
+                gpointer             user_data)
+{
+  Staying *st = user_data;
+  gint64 pid;
+
+  if (cs_plugin_event_get_int (event, "pid", &pid) && pid == st->pid)
+    st->migrated = TRUE;
+  return !st->migrated;
+}
+
+static gboolean
+note_target (const CsPluginEvent *event,
+             gpointer             user_data)
+{
+  Staying *st = user_data;
+  gint64 pid;
+
+  if (!cs_plugin_event_get_int (event, "pid", &pid) || pid != st->pid)
+    return TRUE;
+  if (!cs_plugin_event_get_int (event, "target_cpu", &st->target_cpu))
+    st->target_cpu = event->cpu;
+  return FALSE;
+}
+
+/* Whether @pid waited on @b_cpu alone from @a_ns to @b_ns: woken for
+ * it, and not migrated. */
+static gboolean
+waited_on_one_cpu (CsPluginDocument *document,
+                   const char       *wake,
+                   gint32            pid,
+                   gint64            a_ns,
+                   guint             a_cpu,
+                   gint64            b_ns,
+                   guint             b_cpu,
+                   gboolean         *one,
+                   GError          **error)
+{
+  const char *migrate[] = { "sched:sched_migrate_task", NULL };
+  const char *wakes[] = { wake, NULL };
+  Staying st = { .pid = pid, .target_cpu = -1 };
+
+  if (!cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1, migrate, note_migration,
+                                         &st, error) ||
+      !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, wakes, note_target,
+                                         &st, error))
+    return FALSE;
+  *one = !st.migrated && st.target_cpu == b_cpu;
+  return TRUE;
+}
+
+/**
+ * cs_explain_wakeup_pair:
+ * @document: a recording
+ * @pid: the woken task
+ * @a_ns: the wakeup's time (its sched_waking, or sched_wakeup)
+ * @a_cpu: the CPU that logged the wakeup
+ * @b_ns: the time of the sched_switch that ran @pid
+ * @b_cpu: its CPU
+ * @error: %CS_PLUGIN_ERROR_FAILED when the recording cannot be read,
+ *   %CS_PLUGIN_ERROR_USAGE when no wakeup of @pid at @a_ns is followed by
+ *   a switch to it at @b_ns
+ *
+ * Breaks down a wakeup latency (a pair of the latency preset `wakeup`):
+ * what ran on the CPU @pid was queued on from @a_ns to @b_ns (the
+ * wakeup's target_cpu, then each sched_migrate_task's dest_cpu).  When the
+ * task stayed on @b_cpu (most wakeups) it reads that CPU's events of the
+ * span alone, from its last sched_switch before @a_ns; otherwise every
+ * CPU's.  Milliseconds; main thread or a pass's callbacks.
+ *
+ * Returns: (transfer full) (nullable): the breakdown; its contributors'
+ *   @ns add up to @b_ns - @a_ns
+ */
+CsExplainBreakdown *
+cs_explain_wakeup_pair (CsPluginDocument *document,
+                        gint32            pid,
+                        gint64            a_ns,
+                        guint             a_cpu,
+                        gint64            b_ns,
+                        guint             b_cpu,
+                        GError          **error)
+{
+  const char *wake = _cs_explain_wake_event (document);
+  PairFeed feed = { .b_ns = b_ns, .b_cpu = b_cpu };
+  g_autoptr(CsExplainTracker) tracker =
+    cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), wake, take_pair, &feed);
+  g_autoptr(GPtrArray) types = g_ptr_array_new ();
+  const char *wakes[] = { wake, NULL };
+  gboolean one = FALSE;
+
+  feed.tracker = tracker;
+  cs_explain_tracker_set_only_pid (tracker, pid);
+  cs_explain_tracker_set_record_slices (tracker, TRUE);
+  for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
+    g_ptr_array_add (types, (gpointer) cs_explain_state_events[i]);
+  g_ptr_array_add (types, (gpointer) wake);
+  g_ptr_array_add (types, (gpointer) "sched:sched_migrate_task");
+  g_ptr_array_add (types, NULL);
+  if (!waited_on_one_cpu (document, wake, pid, a_ns, a_cpu, b_ns, b_cpu, &one, error))
+    return NULL;
+  if (one)
+    {
+      /* B's CPU alone: its state at A, the wakeup (logged on A's CPU,
+       * which may be another), then its events up to B. */
+      cs_explain_tracker_set_open_pairs (tracker, FALSE);
+      if (!prime_cpu (document, tracker, b_cpu, a_ns, error))
+        return NULL;
+      cs_explain_tracker_set_open_pairs (tracker, TRUE);
+      if ((a_cpu != b_cpu &&
+           !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, wakes,
+                                              feed_until_found, &feed, error)) ||
+          !cs_plugin_document_foreach_event (document, b_cpu, a_ns, b_ns + 1,
+                                             (const char *const *) types->pdata,
+                                             feed_until_found, &feed, error))
+        return NULL;
+    }
+  else if (!prime (document, tracker, a_cpu, b_cpu, a_ns, error) ||
+           !cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1,
+                                              (const char *const *) types->pdata,
+                                              feed_until_found, &feed, error))
+    return NULL;
+  if (feed.found == NULL)
+    g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
+                 _("no wakeup of pid %d at %" G_GINT64_FORMAT " ns is followed by a "
+                   "switch to it at %" G_GINT64_FORMAT " ns on CPU %u"),
+                 pid, a_ns, b_ns, b_cpu);
+  return feed.found;
+}
+
+/**
+ * cs_explain_span_on_cpu:
+ * @document: a recording
+ * @pid: the pair's task, for the breakdown's @pid (-1 when none)
+ * @a_ns: the pair's A
+ * @b_ns: the pair's B, >= @a_ns
+ * @cpu: the CPU whose time is broken down (B's CPU)
+ * @error: %CS_PLUGIN_ERROR_FAILED when the recording cannot be read
+ *
+ * Breaks down what @cpu did over [@a_ns, @b_ns), for pairs that are not
+ * wakeups (IRQ, softirq, system call, block, custom A → B): who ran,
+ * interrupts, softirqs, sections, idle.
+ *
+ * Returns: (transfer full) (nullable): the breakdown; its contributors'
+ *   @ns add up to @b_ns - @a_ns
+ */
+CsExplainBreakdown *
+cs_explain_span_on_cpu (CsPluginDocument *document,
+                        gint32            pid,
+                        gint64            a_ns,
+                        gint64            b_ns,
+                        guint             cpu,
+                        GError          **error)
+{
+  g_autoptr(CsExplainTracker) tracker =
+    cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), "sched:sched_waking",
+                            NULL, NULL);
+
+  if (cpu >= cs_plugin_document_get_n_cpus (document))
+    {
+      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
+                   _("the recording has no CPU %u"), cpu);
+      return NULL;
+    }
+  if (!prime_cpu (document, tracker, cpu, a_ns, error))
+    return NULL;
+  cs_explain_tracker_set_record_slices (tracker, TRUE);
+  cs_explain_tracker_open_window (tracker, pid, a_ns, cpu);
+  if (!cs_plugin_document_foreach_event (document, cpu, a_ns, b_ns, cs_explain_state_events,
+                                         feed_state,
+                                         tracker, error))
+    return NULL;
+  return cs_explain_tracker_close_window (tracker, b_ns);
+}
+
+typedef struct {
+  gint32 pid;
+  gboolean found;
+  CsExplainWaking waking;
+} FindWaking;
+
+static gboolean
+match_waking (const CsPluginEvent *event,
+              gpointer             user_data)
+{
+  FindWaking *f = user_data;
+  gint64 pid, flags = 0;
+
+  if (!cs_plugin_event_get_int (event, "pid", &pid) || pid != f->pid)
+    return TRUE;
+  cs_plugin_event_get_int (event, "common_flags", &flags);
+  f->found = TRUE;
+  f->waking.ts_ns = event->ts_ns;
+  f->waking.cpu = event->cpu;
+  f->waking.waker_pid = event->pid;
+  f->waking.flags = flags;
+  return FALSE;
+}
+
+/**
+ * _cs_explain_find_waking:
+ * @document: a recording
+ * @pid: a woken task
+ * @ts_ns: the time of its wakeup (a #CsPluginTaskInterval's wakeup_ns)
+ * @waking: (out): the wakeup event's CPU, waker and flags
+ * @error: %CS_PLUGIN_ERROR_FAILED when the recording cannot be read
+ *
+ * Returns: %TRUE when found; %FALSE with @error unset when no wake event
+ *   of @pid lies at @ts_ns, or with @error set on failure
+ */
+gboolean
+_cs_explain_find_waking (CsPluginDocument *document,
+                         gint32            pid,
+                         gint64            ts_ns,
+                         CsExplainWaking  *waking,
+                         GError          **error)
+{
+  const char *types[] = { _cs_explain_wake_event (document), NULL };
+  FindWaking f = { .pid = pid };
+
+  if (!cs_plugin_document_foreach_event (document, -1, ts_ns, ts_ns + 1, types, match_waking,
+                                         &f, error))
+    return FALSE;
+  *waking = f.waking;
+  return f.found;
+}
+
+/* The wakeup pair of @pid whose switch-in came last at or before @ts_ns:
+ * [*wake_ns, *run_ns), run on *run_cpu, woken as *waking says.  Runnable
+ * intervals of the index whose start is no wake event of the pairing
+ * (sched_wakeup_new after a fork) are passed over. */
+static gboolean
+latest_wakeup_before (CsPluginDocument *document,
+                      gint32            pid,
+                      gint64            ts_ns,
+                      gint64           *wake_ns,
+                      gint64           *run_ns,
+                      gint32           *run_cpu,
+                      CsExplainWaking  *waking,
+                      GError          **error)
+{
+  gint64 first_ns = cs_plugin_document_get_first_ns (document);
+  gint64 back = 1000000000;
+  gint64 before = ts_ns + 1;
+
+  for (;;)
+    {
+      g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsPluginTaskInterval));
+      gint64 from = MAX (first_ns, ts_ns - back);
+
+      if (!cs_plugin_document_get_task_intervals (document, pid, from, before, iv, error))
+        return FALSE;
+      for (guint i = iv->len; i-- > 0;)
+        {
+          const CsPluginTaskInterval *x = &g_array_index (iv, CsPluginTaskInterval, i);
+
+          if (x->state != CS_PLUGIN_TASK_RUNNABLE || x->wakeup_ns < 0 || x->end_ns > ts_ns ||
+              x->end_ns >= before)
+            continue;
+          before = x->end_ns;
+          if (!_cs_explain_find_waking (document, pid, x->wakeup_ns, waking, error))
+            {
+              if (error != NULL && *error != NULL)
+                return FALSE;
+              continue;
+            }
+          *wake_ns = x->wakeup_ns;
+          *run_ns = x->end_ns;
+          *run_cpu = i + 1 < iv->len ? g_array_index (iv, CsPluginTaskInterval, i + 1).cpu
+                                     : x->cpu;
+          return TRUE;
+        }
+      if (from == first_ns)
+        return FALSE;
+      back *= 16;
+    }
+}
+
+#define IRQ_FLAGS 0x58          /* TRACE_FLAG_HARDIRQ | SOFTIRQ | NMI */
+
+/**
+ * cs_explain_wakeup_chain:
+ * @document: a recording
+ * @pid: the woken task of the first link
+ * @a_ns: its wakeup's time
+ * @a_cpu: the CPU that logged its wakeup
+ * @b_ns: the time it was switched in
+ * @b_cpu: that switch's CPU
+ * @max_depth: how many links at most (the first one included), >= 1
+ *   (the issue's default is 8)
+ * @stop: (out) (optional): why the chain ended
+ * @error: as cs_explain_wakeup_pair()
+ *
+ * Follows a wakeup back: link 0 is the pair asked about; its waker is
+ * the task that was running where the wakeup was logged (its
+ * common_pid); link 1 is that waker's latest wakeup whose switch-in came
+ * before it woke the task of link 0, and so on, until the wakeup was
+ * logged in an interrupt (common_flags hardirq, softirq or NMI), by the
+ * idle task, by a task with no wakeup recorded before, or @max_depth
+ * links.
+ *
+ * Returns: (transfer full) (element-type CsExplainLink) (nullable): the
+ *   links, free with cs_explain_links_free()
+ */
+GArray *
+cs_explain_wakeup_chain (CsPluginDocument *document,
+                         gint32            pid,
+                         gint64            a_ns,
+                         guint             a_cpu,
+                         gint64            b_ns,
+                         guint             b_cpu,
+                         guint             max_depth,
+                         CsExplainStop    *stop,
+                         GError          **error)
+{
+  GArray *links = g_array_new (FALSE, FALSE, sizeof (CsExplainLink));
+  CsExplainStop why = CS_EXPLAIN_STOP_DEPTH;
+
+  for (guint depth = 0; depth < MAX (max_depth, 1); depth++)
+    {
+      CsExplainLink link = { .depth = depth };
+      const CsExplainBreakdown *b;
+      CsExplainWaking waking;
+      gint64 wake_ns, run_ns;
+      gint32 run_cpu;
+      g_autoptr(GError) local_error = NULL;
+
+      link.breakdown = cs_explain_wakeup_pair (document, pid, a_ns, a_cpu, b_ns, b_cpu, error);
+      if (link.breakdown == NULL)
+        {
+          cs_explain_links_free (links);
+          return NULL;
+        }
+      g_array_append_val (links, link);
+      b = link.breakdown;
+      if (depth + 1 >= max_depth)
+        break;
+      if (b->waker_flags & IRQ_FLAGS)
+        {
+          why = CS_EXPLAIN_STOP_IRQ;
+          break;
+        }
+      if (b->waker_pid <= 0)
+        {
+          why = CS_EXPLAIN_STOP_IDLE;
+          break;
+        }
+      if (!latest_wakeup_before (document, b->waker_pid, b->a_ns, &wake_ns, &run_ns, &run_cpu,
+                                 &waking, &local_error))
+        {
+          if (local_error != NULL)
+            {
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              cs_explain_links_free (links);
+              return NULL;
+            }
+          why = CS_EXPLAIN_STOP_NOT_WAITING;
+          break;
+        }
+      pid = b->waker_pid;
+      a_ns = wake_ns;
+      a_cpu = waking.cpu;
+      b_ns = run_ns;
+      b_cpu = run_cpu >= 0 ? (guint) run_cpu : waking.cpu;
+    }
+  if (stop != NULL)
+    *stop = why;
+  return links;
+}

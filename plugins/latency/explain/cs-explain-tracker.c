@@ -1,0 +1,892 @@
+/* cs-explain-tracker.c: per-CPU state and the breakdown of wakeup pairs
+ * (cs-explain-tracker.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "cs-explain-tracker.h"
+
+/* The event types that change a CPU's state, for
+ * cs_plugin_document_foreach_event() and the pass. */
+const char *const cs_explain_state_events[] = {
+  "sched:sched_switch",
+  "irq:irq_handler_entry",
+  "irq:irq_handler_exit",
+  "irq:softirq_entry",
+  "irq:softirq_exit",
+  "preemptirq:irq_disable",
+  "preemptirq:irq_enable",
+  "preemptirq:preempt_disable",
+  "preemptirq:preempt_enable",
+  "chronoscope:irqs_off_begin",
+  "chronoscope:irqs_off_end",
+  "chronoscope:preempt_off_begin",
+  "chronoscope:preempt_off_end",
+  NULL
+};
+
+typedef enum {
+  EV_OTHER,
+  EV_SWITCH,
+  EV_WAKE,
+  EV_MIGRATE,
+  EV_IRQ_ENTRY,
+  EV_IRQ_EXIT,
+  EV_SOFTIRQ_ENTRY,
+  EV_SOFTIRQ_EXIT,
+  EV_IRQS_OFF,
+  EV_IRQS_ON,
+  EV_PREEMPT_OFF,
+  EV_PREEMPT_ON,
+} EventKind;
+
+static const struct {
+  const char *system;
+  const char *name;
+  EventKind kind;
+} event_kinds[] = {
+  { "sched", "sched_switch", EV_SWITCH },
+  { "sched", "sched_migrate_task", EV_MIGRATE },
+  { "irq", "irq_handler_entry", EV_IRQ_ENTRY },
+  { "irq", "irq_handler_exit", EV_IRQ_EXIT },
+  { "irq", "softirq_entry", EV_SOFTIRQ_ENTRY },
+  { "irq", "softirq_exit", EV_SOFTIRQ_EXIT },
+  { "preemptirq", "irq_disable", EV_IRQS_OFF },
+  { "preemptirq", "irq_enable", EV_IRQS_ON },
+  { "preemptirq", "preempt_disable", EV_PREEMPT_OFF },
+  { "preemptirq", "preempt_enable", EV_PREEMPT_ON },
+  { "chronoscope", "irqs_off_begin", EV_IRQS_OFF },
+  { "chronoscope", "irqs_off_end", EV_IRQS_ON },
+  { "chronoscope", "preempt_off_begin", EV_PREEMPT_OFF },
+  { "chronoscope", "preempt_off_end", EV_PREEMPT_ON },
+};
+
+#define MAX_IRQ_NESTING 4
+
+/* The fields each kind reads, in the order of Format.fields. */
+static const char *const kind_fields[][6] = {
+  [EV_SWITCH] = { "prev_pid", "prev_prio", "prev_comm", "next_pid", "next_prio", "next_comm" },
+  [EV_WAKE] = { "pid", "prio", "target_cpu", "common_flags" },
+  [EV_MIGRATE] = { "pid", "dest_cpu" },
+  [EV_IRQ_ENTRY] = { "irq", "name" },
+  [EV_SOFTIRQ_ENTRY] = { "vec" },
+};
+
+enum { F_PREV_PID, F_PREV_PRIO, F_PREV_COMM, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM };
+enum { F_PID, F_PRIO, F_TARGET_CPU, F_FLAGS };
+enum { F_DEST_CPU = 1 };
+enum { F_IRQ, F_IRQ_NAME };
+enum { F_VEC };
+
+/* What the tracker knows of an event format: its kind and the fields it
+ * reads, looked up once (libtraceevent's tep_find_any_field() walks the
+ * format's list). */
+typedef struct {
+  EventKind kind;
+  struct tep_format_field *fields[6];
+} Format;
+
+/* A slice while its pair waits: its contributor by key, since parts move. */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  guint cpu;
+  CsExplainKind kind;
+  gint32 id;
+  char name[CS_EXPLAIN_NAME_LEN];
+} Slice;
+
+/* A task woken and not run yet, or a window on one CPU. */
+typedef struct {
+  gint32 pid;
+  gint32 prio;
+  gint64 a_ns;
+  guint a_cpu;
+  guint cpu;                    /* where it waits now */
+  guint n_queued;
+  gint32 waker_pid;
+  gint32 waker_flags;
+  GArray *parts;                /* CsExplainContributor */
+  gint last_part;               /* of the last slice added, -1 */
+  GArray *slices;               /* Slice, when the tracker records them */
+} Waiting;
+
+typedef struct {
+  gint64 last_ns;               /* start of the slice not yet added; G_MININT64 */
+  gint32 pid;                   /* -1 before the first sched_switch */
+  gint32 prio;
+  char comm[CS_EXPLAIN_NAME_LEN];
+  guint irq_depth;
+  gint32 irq[MAX_IRQ_NESTING];
+  char irq_name[MAX_IRQ_NESTING][CS_EXPLAIN_NAME_LEN];
+  gint32 softirq;               /* -1: none */
+  gboolean irqs_off;
+  gboolean preempt_off;
+  gboolean saw_switch;
+  GPtrArray *waiting;           /* Waiting *, borrowed */
+} Cpu;
+
+struct _CsExplainTracker
+{
+  guint n_cpus;
+  Cpu *cpus;
+  char *wake_system;
+  char *wake_name;
+  GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
+  GHashTable *waiting;          /* pid -> Waiting * (owned) */
+  GPtrArray *spare;             /* Waiting * closed, for reuse: no malloc per wakeup */
+  Waiting *window;
+  gint32 only_pid;
+  gboolean open_pairs;
+  gboolean record_slices;
+  CsExplainPairFunc func;
+  gpointer user_data;
+};
+
+static const char *const softirq_names[] = {
+  "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+/**
+ * cs_explain_softirq_name:
+ * @vec: a softirq vector (softirq_entry's vec)
+ *
+ * Returns: (transfer none): its name as the kernel prints it
+ *   (include/linux/interrupt.h), or "?" for a vector out of range
+ */
+const char *
+cs_explain_softirq_name (gint32 vec)
+{
+  return vec >= 0 && (guint) vec < G_N_ELEMENTS (softirq_names) ? softirq_names[vec] : "?";
+}
+
+static void
+waiting_free (gpointer data)
+{
+  Waiting *w = data;
+
+  g_array_unref (w->parts);
+  if (w->slices != NULL)
+    g_array_unref (w->slices);
+  g_free (w);
+}
+
+/* A cleared Waiting, reused from a closed pair when there is one. */
+static Waiting *
+waiting_take (CsExplainTracker *self)
+{
+  Waiting *w;
+
+  if (self->spare->len == 0)
+    {
+      w = g_new0 (Waiting, 1);
+      w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
+    }
+  else
+    {
+      GArray *parts;
+
+      w = g_ptr_array_steal_index_fast (self->spare, self->spare->len - 1);
+      parts = w->parts;
+      g_array_set_size (parts, 0);
+      g_clear_pointer (&w->slices, g_array_unref);
+      memset (w, 0, sizeof *w);
+      w->parts = parts;
+    }
+  w->last_part = -1;
+  if (self->record_slices)
+    w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
+  return w;
+}
+
+/* Keeps a closed pair's Waiting for the next wakeup (a few at most). */
+static void
+waiting_recycle (CsExplainTracker *self,
+                 Waiting          *w)
+{
+  if (self->spare->len < 64)
+    g_ptr_array_add (self->spare, w);
+  else
+    waiting_free (w);
+}
+
+/**
+ * cs_explain_tracker_new:
+ * @n_cpus: the recording's CPUs
+ * @wake_event: the event that opens a wakeup pair, "sched:sched_waking"
+ *   (or "sched:sched_wakeup" when the recording has no sched_waking), as
+ *   the latency preset `wakeup` chooses
+ * @func: (nullable): receives each closed pair
+ * @user_data: for @func
+ *
+ * Returns: (transfer full): a tracker that knows nothing yet: every CPU
+ *   is unknown until its first sched_switch
+ */
+CsExplainTracker *
+cs_explain_tracker_new (guint              n_cpus,
+                        const char        *wake_event,
+                        CsExplainPairFunc  func,
+                        gpointer           user_data)
+{
+  CsExplainTracker *self = g_new0 (CsExplainTracker, 1);
+  const char *colon = strchr (wake_event, ':');
+
+  self->n_cpus = n_cpus;
+  self->cpus = g_new0 (Cpu, MAX (n_cpus, 1));
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      self->cpus[c].last_ns = G_MININT64;
+      self->cpus[c].pid = -1;
+      self->cpus[c].prio = -1;
+      self->cpus[c].softirq = -1;
+      self->cpus[c].waiting = g_ptr_array_new ();
+    }
+  self->wake_system = colon != NULL ? g_strndup (wake_event, colon - wake_event) : g_strdup ("sched");
+  self->wake_name = g_strdup (colon != NULL ? colon + 1 : wake_event);
+  self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
+  self->spare = g_ptr_array_new_with_free_func (waiting_free);
+  self->only_pid = -1;
+  self->open_pairs = TRUE;
+  self->func = func;
+  self->user_data = user_data;
+  return self;
+}
+
+/**
+ * cs_explain_tracker_free:
+ * @self: (transfer full): a tracker
+ */
+void
+cs_explain_tracker_free (CsExplainTracker *self)
+{
+  for (guint c = 0; c < self->n_cpus; c++)
+    g_ptr_array_unref (self->cpus[c].waiting);
+  g_free (self->cpus);
+  g_hash_table_unref (self->formats);
+  g_hash_table_unref (self->waiting);
+  g_ptr_array_unref (self->spare);
+  if (self->window != NULL)
+    waiting_free (self->window);
+  g_free (self->wake_system);
+  g_free (self->wake_name);
+  g_free (self);
+}
+
+/**
+ * cs_explain_tracker_set_only_pid:
+ * @self: a tracker
+ * @pid: the only task whose wakeups open pairs, or -1 for every task
+ */
+void
+cs_explain_tracker_set_only_pid (CsExplainTracker *self,
+                                 gint32            pid)
+{
+  self->only_pid = pid;
+}
+
+/**
+ * cs_explain_tracker_set_record_slices:
+ * @self: a tracker
+ * @record: whether the pairs opened from now on keep their slices
+ *   (#CsExplainBreakdown.slices): for a pair explained alone, not for a
+ *   sweep over a whole recording
+ */
+void
+cs_explain_tracker_set_record_slices (CsExplainTracker *self,
+                                      gboolean          record)
+{
+  self->record_slices = record;
+}
+
+/**
+ * cs_explain_tracker_set_open_pairs:
+ * @self: a tracker
+ * @open_pairs: whether wakeups open pairs; %FALSE while reading what
+ *   comes before a pair only to learn the CPUs' state
+ */
+void
+cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
+                                   gboolean          open_pairs)
+{
+  self->open_pairs = open_pairs;
+}
+
+/**
+ * cs_explain_tracker_saw_switch:
+ * @self: a tracker
+ * @cpu: a CPU
+ *
+ * Returns: whether a sched_switch of @cpu was fed, so that its running
+ *   task is known
+ */
+gboolean
+cs_explain_tracker_saw_switch (CsExplainTracker *self,
+                               guint             cpu)
+{
+  return cpu < self->n_cpus && self->cpus[cpu].saw_switch;
+}
+
+static const Format *
+classify (CsExplainTracker    *self,
+          const CsPluginEvent *event)
+{
+  Format *format = g_hash_table_lookup (self->formats, event->format);
+
+  if (format != NULL)
+    return format;
+  format = g_new0 (Format, 1);
+  format->kind = EV_OTHER;
+  if (strcmp (event->system, self->wake_system) == 0 && strcmp (event->name, self->wake_name) == 0)
+    format->kind = EV_WAKE;
+  else
+    for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
+      if (strcmp (event->system, event_kinds[i].system) == 0 &&
+          strcmp (event->name, event_kinds[i].name) == 0)
+        format->kind = event_kinds[i].kind;
+  if (event->format != NULL && (guint) format->kind < G_N_ELEMENTS (kind_fields))
+    for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
+      if (kind_fields[format->kind][i] != NULL)
+        format->fields[i] = tep_find_any_field (event->format, kind_fields[format->kind][i]);
+  g_hash_table_insert (self->formats, event->format, format);
+  return format;
+}
+
+/* A number field, sign-extended when the format says it is signed. */
+static gint64
+get_int (const CsPluginEvent     *event,
+         struct tep_format_field *field,
+         gint64                   fallback)
+{
+  unsigned long long v;
+
+  if (field == NULL || (field->flags & TEP_FIELD_IS_ARRAY) || event->record == NULL ||
+      field->offset + field->size > event->record->size ||
+      tep_read_number_field (field, event->record->data, &v) != 0)
+    return fallback;
+  if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size > 0 && field->size < 8)
+    {
+      guint bits = field->size * 8;
+
+      if (v & (1ULL << (bits - 1)))
+        v |= ~0ULL << bits;
+    }
+  return (gint64) v;
+}
+
+/* A string field (char[N], or __data_loc char[]) into @out, without an
+ * allocation. */
+static void
+copy_string (const CsPluginEvent     *event,
+             struct tep_format_field *field,
+             char                    *out,
+             gsize                    size)
+{
+  const char *data = event->record != NULL ? event->record->data : NULL;
+  int rec_size = event->record != NULL ? event->record->size : 0;
+  int offset, len;
+
+  out[0] = '\0';
+  if (field == NULL || data == NULL)
+    return;
+  offset = field->offset;
+  len = field->size;
+  if (field->flags & TEP_FIELD_IS_DYNAMIC)
+    {
+      guint32 loc;
+
+      if (offset + 4 > rec_size)
+        return;
+      memcpy (&loc, data + offset, 4);
+      offset = loc & 0xffff;
+      len = loc >> 16;
+      if (field->flags & TEP_FIELD_IS_RELATIVE)
+        offset += field->offset + field->size;
+    }
+  if (offset < 0 || len <= 0 || offset + len > rec_size)
+    return;
+  len = MIN ((gsize) len, size - 1);
+  memcpy (out, data + offset, len);
+  out[len] = '\0';
+  out[strnlen (out, len)] = '\0';
+}
+
+/* What holds @cpu now. */
+static void
+current (const Cpu            *cpu,
+         CsExplainContributor *out)
+{
+  memset (out, 0, sizeof *out);
+  out->id = cpu->pid;
+  out->prio = cpu->prio;
+  if (cpu->irq_depth > 0)
+    {
+      guint top = MIN (cpu->irq_depth, MAX_IRQ_NESTING) - 1;
+
+      out->kind = CS_EXPLAIN_IRQ;
+      out->id = cpu->irq[top];
+      out->prio = -1;
+      g_strlcpy (out->name, cpu->irq_name[top], sizeof out->name);
+      return;
+    }
+  if (cpu->softirq >= 0)
+    {
+      out->kind = CS_EXPLAIN_SOFTIRQ;
+      out->id = cpu->softirq;
+      out->prio = -1;
+      g_strlcpy (out->name, cs_explain_softirq_name (cpu->softirq), sizeof out->name);
+      return;
+    }
+  if (cpu->pid < 0)
+    {
+      out->kind = CS_EXPLAIN_UNKNOWN;
+      out->id = -1;
+      return;
+    }
+  g_strlcpy (out->name, cpu->comm, sizeof out->name);
+  if (cpu->irqs_off)
+    out->kind = CS_EXPLAIN_IRQS_OFF;
+  else if (cpu->preempt_off)
+    out->kind = CS_EXPLAIN_PREEMPT_OFF;
+  else if (cpu->pid == 0)
+    {
+      out->kind = CS_EXPLAIN_IDLE;
+      out->id = -1;
+      out->prio = -1;
+      out->name[0] = '\0';
+    }
+  else
+    out->kind = CS_EXPLAIN_TASK;
+}
+
+static gint
+find_part (GArray                     *parts,
+           const CsExplainContributor *c)
+{
+  for (guint i = 0; i < parts->len; i++)
+    {
+      const CsExplainContributor *p = &g_array_index (parts, CsExplainContributor, i);
+
+      if (p->kind == c->kind && p->id == c->id && strcmp (p->name, c->name) == 0)
+        return i;
+    }
+  return -1;
+}
+
+static void
+add_slice (Waiting                    *w,
+           const CsExplainContributor *c,
+           gint64                      begin_ns,
+           gint64                      end_ns,
+           guint                       cpu)
+{
+  Slice *last = w->slices->len > 0 ? &g_array_index (w->slices, Slice, w->slices->len - 1) : NULL;
+  Slice slice = { begin_ns, end_ns, cpu, c->kind, c->id };
+
+  if (last != NULL && last->end_ns == begin_ns && last->cpu == cpu && last->kind == c->kind &&
+      last->id == c->id && strcmp (last->name, c->name) == 0)
+    {
+      last->end_ns = end_ns;
+      return;
+    }
+  g_strlcpy (slice.name, c->name, sizeof slice.name);
+  g_array_append_val (w->slices, slice);
+}
+
+static void
+add_part (Waiting                    *w,
+          const CsExplainContributor *c,
+          gint64                      begin_ns,
+          gint64                      end_ns,
+          guint                       cpu)
+{
+  gint i = find_part (w->parts, c);
+  gint64 ns = end_ns - begin_ns;
+  CsExplainContributor *p;
+
+  if (w->slices != NULL)
+    add_slice (w, c, begin_ns, end_ns, cpu);
+
+  if (i < 0)
+    {
+      g_array_append_val (w->parts, *c);
+      i = w->parts->len - 1;
+      p = &g_array_index (w->parts, CsExplainContributor, i);
+      p->ns = 0;
+      p->n_slices = 0;
+      p->n_pairs = 1;
+    }
+  p = &g_array_index (w->parts, CsExplainContributor, i);
+  p->ns += ns;
+  if (p->prio < 0)
+    p->prio = c->prio;
+  if (w->last_part != i)
+    p->n_slices++;
+  w->last_part = i;
+}
+
+/* Adds the time since @cpu's last change to the pairs waiting there. */
+static void
+flush (CsExplainTracker *self,
+       guint             c,
+       gint64            ts_ns)
+{
+  Cpu *cpu = &self->cpus[c];
+  CsExplainContributor now;
+
+  if (cpu->last_ns != G_MININT64 && ts_ns > cpu->last_ns && cpu->waiting->len > 0)
+    {
+      current (cpu, &now);
+      for (guint i = 0; i < cpu->waiting->len; i++)
+        add_part (g_ptr_array_index (cpu->waiting, i), &now, cpu->last_ns, ts_ns, c);
+    }
+  if (cpu->last_ns == G_MININT64 || ts_ns > cpu->last_ns)
+    cpu->last_ns = ts_ns;
+}
+
+/* The first sched_switch of a CPU says who ran before it: the time
+ * counted as unknown on that CPU goes to that task. */
+static void
+resolve_unknown (Cpu        *cpu,
+                 gint32      pid,
+                 gint32      prio,
+                 const char *comm)
+{
+  CsExplainContributor known = { .kind = pid == 0 ? CS_EXPLAIN_IDLE : CS_EXPLAIN_TASK,
+                                 .id = pid == 0 ? -1 : pid, .prio = pid == 0 ? -1 : prio };
+
+  if (pid != 0)
+    g_strlcpy (known.name, comm, sizeof known.name);
+  for (guint i = 0; i < cpu->waiting->len; i++)
+    {
+      Waiting *w = g_ptr_array_index (cpu->waiting, i);
+      CsExplainContributor unknown = { .kind = CS_EXPLAIN_UNKNOWN, .id = -1 };
+      gint u = find_part (w->parts, &unknown);
+      gint k;
+      CsExplainContributor moved;
+
+      if (u < 0)
+        continue;
+      for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
+        {
+          Slice *slice = &g_array_index (w->slices, Slice, k2);
+
+          if (slice->kind == CS_EXPLAIN_UNKNOWN)
+            {
+              slice->kind = known.kind;
+              slice->id = known.id;
+              g_strlcpy (slice->name, known.name, sizeof slice->name);
+            }
+        }
+      moved = g_array_index (w->parts, CsExplainContributor, u);
+      g_array_remove_index (w->parts, u);
+      w->last_part = -1;
+      k = find_part (w->parts, &known);
+      if (k < 0)
+        {
+          CsExplainContributor c = known;
+
+          c.ns = moved.ns;
+          c.n_slices = moved.n_slices;
+          c.n_pairs = 1;
+          g_array_append_val (w->parts, c);
+          k = w->parts->len - 1;
+        }
+      else
+        {
+          g_array_index (w->parts, CsExplainContributor, k).ns += moved.ns;
+          g_array_index (w->parts, CsExplainContributor, k).n_slices += moved.n_slices;
+        }
+      w->last_part = k;
+    }
+}
+
+static void
+dequeue (CsExplainTracker *self,
+         Waiting          *w)
+{
+  if (w->cpu < self->n_cpus)
+    g_ptr_array_remove_fast (self->cpus[w->cpu].waiting, w);
+}
+
+static void
+enqueue (CsExplainTracker *self,
+         Waiting          *w,
+         guint             cpu,
+         gint64            ts_ns)
+{
+  w->cpu = cpu < self->n_cpus ? cpu : G_MAXUINT;
+  w->last_part = -1;
+  if (w->cpu == G_MAXUINT)
+    return;
+  flush (self, cpu, ts_ns);
+  g_ptr_array_add (self->cpus[cpu].waiting, w);
+}
+
+static CsExplainBreakdown *
+breakdown_from (const Waiting *w,
+                gint64         b_ns,
+                guint          b_cpu)
+{
+  CsExplainBreakdown *b = g_new0 (CsExplainBreakdown, 1);
+
+  b->pid = w->pid;
+  b->prio = w->prio;
+  b->a_ns = w->a_ns;
+  b->b_ns = b_ns;
+  b->a_cpu = w->a_cpu;
+  b->b_cpu = b_cpu;
+  b->n_cpus_queued = w->n_queued;
+  b->waker_pid = w->waker_pid;
+  b->waker_flags = w->waker_flags;
+  b->contributors = g_array_copy (w->parts);
+  for (guint i = 0; i < b->contributors->len; i++)
+    {
+      CsExplainContributor *p = &g_array_index (b->contributors, CsExplainContributor, i);
+
+      p->outranks = (p->kind == CS_EXPLAIN_TASK || p->kind == CS_EXPLAIN_IRQS_OFF ||
+                     p->kind == CS_EXPLAIN_PREEMPT_OFF) &&
+                    p->prio >= 0 && w->prio >= 0 && p->prio < w->prio;
+    }
+  cs_explain_sort_contributors (b->contributors);
+  if (w->slices != NULL)
+    {
+      b->slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice), w->slices->len);
+      for (guint i = 0; i < w->slices->len; i++)
+        {
+          const Slice *in = &g_array_index (w->slices, Slice, i);
+          CsExplainContributor key = { .kind = in->kind, .id = in->id };
+          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu, 0 };
+
+          g_strlcpy (key.name, in->name, sizeof key.name);
+          out.contributor = MAX (find_part (b->contributors, &key), 0);
+          g_array_append_val (b->slices, out);
+        }
+    }
+  return b;
+}
+
+static void
+on_switch (CsExplainTracker    *self,
+           const CsPluginEvent *event,
+           const Format        *format)
+{
+  Cpu *cpu = &self->cpus[event->cpu];
+  gint32 prev_pid = get_int (event, format->fields[F_PREV_PID], -1);
+  gint32 next_pid = get_int (event, format->fields[F_NEXT_PID], -1);
+  Waiting *w;
+
+  if (cpu->pid < 0)
+    {
+      char prev_comm[CS_EXPLAIN_NAME_LEN];
+
+      copy_string (event, format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
+      resolve_unknown (cpu, prev_pid, get_int (event, format->fields[F_PREV_PRIO], -1),
+                       prev_comm);
+    }
+  cpu->saw_switch = TRUE;
+  cpu->pid = next_pid;
+  cpu->prio = get_int (event, format->fields[F_NEXT_PRIO], -1);
+  copy_string (event, format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
+  /* No task is switched inside an interrupt or a section: an exit lost
+   * must not hold the CPU forever. */
+  cpu->irq_depth = 0;
+  cpu->softirq = -1;
+  cpu->irqs_off = FALSE;
+  cpu->preempt_off = FALSE;
+
+  w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (next_pid));
+  if (w == NULL)
+    return;
+  if (w->cpu != event->cpu && w->cpu < self->n_cpus)
+    flush (self, w->cpu, event->ts_ns);
+  dequeue (self, w);
+  g_hash_table_steal (self->waiting, GINT_TO_POINTER (next_pid));
+  if (self->func != NULL)
+    {
+      g_autoptr(CsExplainBreakdown) b = breakdown_from (w, event->ts_ns, event->cpu);
+
+      self->func (b, self->user_data);
+    }
+  waiting_recycle (self, w);
+}
+
+static void
+on_wake (CsExplainTracker    *self,
+         const CsPluginEvent *event,
+         const Format        *format)
+{
+  gint32 pid = get_int (event, format->fields[F_PID], -1);
+  gint64 target = get_int (event, format->fields[F_TARGET_CPU], event->cpu);
+  Waiting *w, *old;
+
+  if (!self->open_pairs || pid <= 0 || (self->only_pid >= 0 && pid != self->only_pid))
+    return;
+  old = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
+  if (old != NULL)
+    {
+      dequeue (self, old);
+      g_hash_table_steal (self->waiting, GINT_TO_POINTER (pid));
+      waiting_recycle (self, old);
+    }
+  w = waiting_take (self);
+  w->pid = pid;
+  w->prio = get_int (event, format->fields[F_PRIO], -1);
+  w->a_ns = event->ts_ns;
+  w->a_cpu = event->cpu;
+  w->n_queued = 1;
+  w->waker_pid = event->pid;
+  w->waker_flags = get_int (event, format->fields[F_FLAGS], 0);
+  g_hash_table_insert (self->waiting, GINT_TO_POINTER (pid), w);
+  enqueue (self, w, target, event->ts_ns);
+}
+
+static void
+on_migrate (CsExplainTracker    *self,
+            const CsPluginEvent *event,
+            const Format        *format)
+{
+  gint32 pid = get_int (event, format->fields[F_PID], -1);
+  gint64 dest = get_int (event, format->fields[F_DEST_CPU], -1);
+  Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
+
+  if (w == NULL || dest < 0 || (guint) dest == w->cpu)
+    return;
+  if (w->cpu < self->n_cpus)
+    flush (self, w->cpu, event->ts_ns);
+  dequeue (self, w);
+  enqueue (self, w, dest, event->ts_ns);
+  w->n_queued++;
+}
+
+/**
+ * cs_explain_tracker_event:
+ * @self: a tracker
+ * @event: the next event, in time order over all CPUs (or over one CPU
+ *   while only learning its state)
+ *
+ * Takes one event: sched_switch, the wake event, sched_migrate_task and
+ * the types of cs_explain_state_events; others are ignored.  A pair
+ * closed by a sched_switch reaches the tracker's #CsExplainPairFunc.
+ *
+ * Returns: %TRUE (a %gboolean for use as a feed's callback)
+ */
+gboolean
+cs_explain_tracker_event (CsExplainTracker    *self,
+                          const CsPluginEvent *event)
+{
+  const Format *format = classify (self, event);
+  EventKind kind = format->kind;
+  Cpu *cpu;
+
+  if (kind == EV_OTHER || event->cpu >= self->n_cpus)
+    return TRUE;
+  cpu = &self->cpus[event->cpu];
+  flush (self, event->cpu, event->ts_ns);
+  switch (kind)
+    {
+    case EV_SWITCH:
+      on_switch (self, event, format);
+      break;
+    case EV_WAKE:
+      on_wake (self, event, format);
+      break;
+    case EV_MIGRATE:
+      on_migrate (self, event, format);
+      break;
+    case EV_IRQ_ENTRY:
+      if (cpu->irq_depth < MAX_IRQ_NESTING)
+        {
+          cpu->irq[cpu->irq_depth] = get_int (event, format->fields[F_IRQ], -1);
+          copy_string (event, format->fields[F_IRQ_NAME], cpu->irq_name[cpu->irq_depth],
+                       CS_EXPLAIN_NAME_LEN);
+        }
+      cpu->irq_depth++;
+      break;
+    case EV_IRQ_EXIT:
+      if (cpu->irq_depth > 0)
+        cpu->irq_depth--;
+      break;
+    case EV_SOFTIRQ_ENTRY:
+      cpu->softirq = get_int (event, format->fields[F_VEC], -1);
+      break;
+    case EV_SOFTIRQ_EXIT:
+      cpu->softirq = -1;
+      break;
+    case EV_IRQS_OFF:
+      cpu->irqs_off = TRUE;
+      break;
+    case EV_IRQS_ON:
+      cpu->irqs_off = FALSE;
+      break;
+    case EV_PREEMPT_OFF:
+      cpu->preempt_off = TRUE;
+      break;
+    case EV_PREEMPT_ON:
+      cpu->preempt_off = FALSE;
+      break;
+    case EV_OTHER:
+      break;
+    }
+  return TRUE;
+}
+
+/**
+ * cs_explain_tracker_open_window:
+ * @self: a tracker with no window open
+ * @pid: the pair's task (for the breakdown's @pid)
+ * @a_ns: the pair's A
+ * @cpu: the CPU whose time is broken down (B's CPU)
+ *
+ * Starts breaking down what @cpu does from @a_ns, for a pair that is not
+ * a wakeup (IRQ, softirq, system call, block, custom).  Feed the events
+ * of @cpu from @a_ns on, then call cs_explain_tracker_close_window().
+ */
+void
+cs_explain_tracker_open_window (CsExplainTracker *self,
+                                gint32            pid,
+                                gint64            a_ns,
+                                guint             cpu)
+{
+  Waiting *w = g_new0 (Waiting, 1);
+
+  g_return_if_fail (self->window == NULL);
+  w->pid = pid;
+  w->prio = -1;
+  w->a_ns = a_ns;
+  w->a_cpu = cpu;
+  w->n_queued = 1;
+  w->waker_pid = -1;
+  w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
+  if (self->record_slices)
+    w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
+  self->window = w;
+  enqueue (self, w, cpu, a_ns);
+}
+
+/**
+ * cs_explain_tracker_close_window:
+ * @self: a tracker with a window open
+ * @b_ns: the pair's B, at or after the last event fed
+ *
+ * Returns: (transfer full): the window's breakdown
+ */
+CsExplainBreakdown *
+cs_explain_tracker_close_window (CsExplainTracker *self,
+                                 gint64            b_ns)
+{
+  Waiting *w = self->window;
+  CsExplainBreakdown *b;
+
+  g_return_val_if_fail (w != NULL, NULL);
+  if (w->cpu < self->n_cpus)
+    flush (self, w->cpu, b_ns);
+  dequeue (self, w);
+  b = breakdown_from (w, b_ns, w->cpu < self->n_cpus ? w->cpu : w->a_cpu);
+  self->window = NULL;
+  waiting_free (w);
+  return b;
+}

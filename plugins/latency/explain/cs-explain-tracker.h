@@ -1,0 +1,63 @@
+/* cs-explain-tracker.h: what held each CPU, slice by slice, and the
+ * breakdown of every wakeup pair, from events in time order.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Fed the events of a span (cs_plugin_document_foreach_event()) or of a
+ * whole recording (a pass), it keeps per CPU the running task and its
+ * priority (sched_switch), the hard interrupt and softirq in progress
+ * (irq:irq_handler_entry/exit, irq:softirq_entry/exit) and the sections
+ * with interrupts or preemption disabled (preemptirq:*, the kernel
+ * module's chronoscope:*_off_begin/end); per task woken and not yet run,
+ * the CPU it waits on (the wakeup's target_cpu, then sched_migrate_task).
+ * Each time a CPU's state may change, the time since the last change is
+ * added to every pair waiting on that CPU, so each pair's parts add up
+ * exactly to its B − A.
+ */
+#pragma once
+
+#include "cs-explain.h"
+
+G_BEGIN_DECLS
+
+typedef struct _CsExplainTracker CsExplainTracker;
+
+/**
+ * CsExplainPairFunc:
+ * @breakdown: (transfer none): a closed pair, its contributors sorted
+ *   largest first; valid during the call
+ * @user_data: the caller's data
+ *
+ * Receives each wakeup pair when its task is switched in.
+ */
+typedef void (*CsExplainPairFunc) (const CsExplainBreakdown *breakdown,
+                                   gpointer                  user_data);
+
+extern const char *const cs_explain_state_events[];
+
+CsExplainTracker   *cs_explain_tracker_new          (guint               n_cpus,
+                                                     const char         *wake_event,
+                                                     CsExplainPairFunc   func,
+                                                     gpointer            user_data);
+void                cs_explain_tracker_free         (CsExplainTracker   *self);
+void                cs_explain_tracker_set_only_pid (CsExplainTracker   *self,
+                                                     gint32              pid);
+void                cs_explain_tracker_set_record_slices (CsExplainTracker *self,
+                                                     gboolean            record);
+void                cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
+                                                     gboolean            open_pairs);
+gboolean            cs_explain_tracker_event        (CsExplainTracker   *self,
+                                                     const CsPluginEvent *event);
+gboolean            cs_explain_tracker_saw_switch   (CsExplainTracker   *self,
+                                                     guint               cpu);
+void                cs_explain_tracker_open_window  (CsExplainTracker   *self,
+                                                     gint32              pid,
+                                                     gint64              a_ns,
+                                                     guint               cpu);
+CsExplainBreakdown *cs_explain_tracker_close_window (CsExplainTracker   *self,
+                                                     gint64              b_ns);
+const char         *cs_explain_softirq_name         (gint32              vec);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsExplainTracker, cs_explain_tracker_free)
+
+G_END_DECLS

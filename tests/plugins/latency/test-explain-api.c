@@ -1,0 +1,296 @@
+/* test-explain-api.c: the plugin core API the explanation reads, and the
+ * explanation's own API, in-process.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * cs_plugin_document_foreach_event() must give exactly the events
+ * `trace-cmd report` shows (tests/oracle/report-fields.py), of the types
+ * asked, over all CPUs or one, in a span; cs_plugin_document_get_task_intervals()
+ * must tile a task's life and put the worst wakeup where the oracle of the
+ * latency pairs (tests/oracle/latency-pairs.py) puts it.  The explain API
+ * (plugins/latency/explain/cs-explain.h, built into this test) must break
+ * that wakeup down into parts adding up to it, start its chain with it,
+ * in slices that tile it, start its chain with it, and give a critical
+ * path that tiles the span asked for.
+ * (check-explain.py compares the values with an oracle.)
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "builtin-test-host.h"
+#include "cs-explain.h"
+
+static const CsTestRecording sched_v6 = { "sched-irq-v6.dat" };
+static const CsTestRecording prio_v7 = { "sched-prio-migrate-v7.dat" };
+
+static void
+fixture_set_up (CsBuiltinFixture *fixture,
+                gconstpointer     data)
+{
+  cs_builtin_fixture_set_up (fixture, "latency", data);
+}
+
+static void
+fixture_tear_down (CsBuiltinFixture *fixture,
+                   gconstpointer     data)
+{
+  cs_builtin_fixture_tear_down (fixture);
+}
+
+static gboolean
+collect (const CsPluginEvent *event,
+         gpointer             user_data)
+{
+  GPtrArray *out = user_data;
+
+  g_ptr_array_add (out, g_strdup_printf ("%u %" G_GINT64_FORMAT " %s", event->cpu,
+                                         event->ts_ns, event->name));
+  return TRUE;
+}
+
+static gboolean
+is_wanted (const char *name)
+{
+  return strcmp (name, "sched_switch") == 0 || g_str_has_prefix (name, "irq_handler_") ||
+         g_str_has_prefix (name, "softirq_");
+}
+
+/* The oracle's events of the wanted types, of @cpu (-1: all) in the span,
+ * in time order, ties in CPU order then report order. */
+static GPtrArray *
+oracle_events (JsonArray *events,
+               gint       cpu,
+               gint64     begin_ns,
+               gint64     end_ns)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonArray *e = json_array_get_array_element (events, i);
+      gint64 c = json_array_get_int_element (e, 0), ts = json_array_get_int_element (e, 1);
+
+      if (is_wanted (json_array_get_string_element (e, 2)) && (cpu < 0 || c == cpu) &&
+          ts >= begin_ns && ts < end_ns)
+        g_array_append_val (order, i);
+    }
+  /* Stable insertion by (ts, cpu): report order already is per-CPU order. */
+  for (guint i = 1; i < order->len; i++)
+    for (guint j = i; j > 0; j--)
+      {
+        JsonArray *a = json_array_get_array_element (events, g_array_index (order, guint, j - 1));
+        JsonArray *b = json_array_get_array_element (events, g_array_index (order, guint, j));
+        gint64 ta = json_array_get_int_element (a, 1), tb = json_array_get_int_element (b, 1);
+
+        if (ta < tb || (ta == tb && json_array_get_int_element (a, 0) <= json_array_get_int_element (b, 0)))
+          break;
+        {
+          guint tmp = g_array_index (order, guint, j - 1);
+
+          g_array_index (order, guint, j - 1) = g_array_index (order, guint, j);
+          g_array_index (order, guint, j) = tmp;
+        }
+      }
+  for (guint i = 0; i < order->len; i++)
+    {
+      JsonArray *e = json_array_get_array_element (events, g_array_index (order, guint, i));
+
+      g_ptr_array_add (out, g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %s",
+                                             json_array_get_int_element (e, 0),
+                                             json_array_get_int_element (e, 1),
+                                             json_array_get_string_element (e, 2)));
+    }
+  return out;
+}
+
+static void
+assert_same (GPtrArray  *got,
+             GPtrArray  *want,
+             const char *what)
+{
+  for (guint i = 0; i < MIN (got->len, want->len); i++)
+    if (strcmp (g_ptr_array_index (got, i), g_ptr_array_index (want, i)) != 0)
+      g_error ("%s: event %u is “%s”, trace-cmd report says “%s”", what, i,
+               (char *) g_ptr_array_index (got, i), (char *) g_ptr_array_index (want, i));
+  g_assert_cmpuint (got->len, ==, want->len);
+  g_assert_cmpuint (got->len, >, 0);
+}
+
+static void
+test_foreach_event (CsBuiltinFixture *fixture,
+                    gconstpointer     data)
+{
+  g_autofree char *recording = cs_test_find_recording (data);
+  const char *args[] = { recording, NULL };
+  const char *types[] = { "sched:sched_switch", "irq:*", NULL };
+  g_autoptr(JsonNode) oracle = cs_builtin_run_oracle ("report-fields.py", args);
+  JsonArray *events = json_object_get_array_member (json_node_get_object (oracle), "events");
+  gint64 first = cs_plugin_document_get_first_ns (fixture->plugins);
+  gint64 last = cs_plugin_document_get_last_ns (fixture->plugins);
+  gint64 mid_begin = first + (last - first) / 3, mid_end = first + 2 * (last - first) / 3;
+  g_autoptr(GError) error = NULL;
+
+  for (gint cpu = -1; cpu < (gint) cs_plugin_document_get_n_cpus (fixture->plugins); cpu++)
+    {
+      g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) want = oracle_events (events, cpu, first, last + 1);
+      g_autoptr(GPtrArray) got_mid = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) want_mid = oracle_events (events, cpu, mid_begin, mid_end);
+
+      g_assert_true (cs_plugin_document_foreach_event (fixture->plugins, cpu, first, last + 1,
+                                                       types, collect, got, &error));
+      g_assert_no_error (error);
+      assert_same (got, want, cpu < 0 ? "every CPU" : "one CPU");
+      g_assert_true (cs_plugin_document_foreach_event (fixture->plugins, cpu, mid_begin,
+                                                       mid_end, types, collect, got_mid, &error));
+      g_assert_no_error (error);
+      assert_same (got_mid, want_mid, "the middle third");
+    }
+}
+
+/* The oracle's worst wakeup: pid, A, B, A's CPU, B's CPU. */
+static void
+worst_wakeup (const char *recording,
+              gint64      out[5])
+{
+  const char *args[] = { "--preset", "wakeup", "--top", "1", recording, NULL };
+  g_autoptr(JsonNode) oracle = cs_builtin_run_oracle ("latency-pairs.py", args);
+  JsonArray *worst = json_object_get_array_member (json_node_get_object (oracle), "worst");
+  JsonObject *w = json_array_get_object_element (worst, 0);
+
+  out[0] = json_object_get_int_member (w, "pid");
+  out[1] = json_object_get_int_member (w, "a_ts_ns");
+  out[2] = json_object_get_int_member (w, "b_ts_ns");
+  out[3] = json_object_get_int_member (w, "cpu");
+  out[4] = -1;
+}
+
+static void
+test_task_intervals (CsBuiltinFixture *fixture,
+                     gconstpointer     data)
+{
+  g_autofree char *recording = cs_test_find_recording (data);
+  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsPluginTaskInterval));
+  g_autoptr(GError) error = NULL;
+  gboolean found = FALSE;
+  gint64 w[5];
+
+  worst_wakeup (recording, w);
+  g_assert_true (cs_plugin_document_get_task_intervals (fixture->plugins, w[0], G_MININT64,
+                                                        G_MAXINT64, iv, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (iv->len, >, 0);
+  for (guint i = 0; i < iv->len; i++)
+    {
+      const CsPluginTaskInterval *x = &g_array_index (iv, CsPluginTaskInterval, i);
+
+      g_assert_cmpint (x->end_ns, >=, x->begin_ns);
+      if (i > 0)
+        g_assert_cmpint (x->begin_ns, ==, g_array_index (iv, CsPluginTaskInterval, i - 1).end_ns);
+      if (x->state == CS_PLUGIN_TASK_RUNNABLE && x->wakeup_ns == w[1] && x->end_ns == w[2])
+        found = TRUE;
+    }
+  g_assert_true (found);
+}
+
+static void
+test_explain (CsBuiltinFixture *fixture,
+              gconstpointer     data)
+{
+  g_autofree char *recording = cs_test_find_recording (data);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsExplainBreakdown) b = NULL;
+  g_autofree char *verdict = NULL;
+  g_autoptr(GArray) path = NULL;
+  GArray *links;
+  CsExplainStop stop;
+  gint64 w[5], sum = 0, span_begin, span_end;
+  guint b_cpu = G_MAXUINT;
+  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsPluginTaskInterval));
+
+  worst_wakeup (recording, w);
+  /* B's CPU: where the task ran after the runnable interval. */
+  g_assert_true (cs_plugin_document_get_task_intervals (fixture->plugins, w[0], w[2], w[2] + 1,
+                                                        iv, &error));
+  for (guint i = 0; i < iv->len; i++)
+    if (g_array_index (iv, CsPluginTaskInterval, i).state == CS_PLUGIN_TASK_RUNNING)
+      b_cpu = g_array_index (iv, CsPluginTaskInterval, i).cpu;
+  g_assert_cmpuint (b_cpu, !=, G_MAXUINT);
+
+  b = cs_explain_wakeup_pair (fixture->plugins, w[0], w[1], w[3], w[2], b_cpu, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (b);
+  g_assert_cmpint (b->pid, ==, w[0]);
+  g_assert_cmpuint (b->contributors->len, >, 0);
+  for (guint i = 0; i < b->contributors->len; i++)
+    {
+      const CsExplainContributor *c = &g_array_index (b->contributors, CsExplainContributor, i);
+
+      sum += c->ns;
+      if (i > 0)
+        g_assert_cmpint (c->ns, <=, g_array_index (b->contributors, CsExplainContributor, i - 1).ns);
+    }
+  g_assert_cmpint (sum, ==, w[2] - w[1]);
+  /* The slices tile [A, B) and add up, per contributor, to its time. */
+  g_assert_nonnull (b->slices);
+  g_assert_cmpuint (b->slices->len, >=, b->contributors->len);
+  {
+    g_autofree gint64 *per = g_new0 (gint64, b->contributors->len);
+
+    for (guint i = 0; i < b->slices->len; i++)
+      {
+        const CsExplainSlice *x = &g_array_index (b->slices, CsExplainSlice, i);
+
+        g_assert_cmpint (x->begin_ns, ==, i == 0 ? w[1]
+                                          : g_array_index (b->slices, CsExplainSlice, i - 1).end_ns);
+        g_assert_cmpuint (x->contributor, <, b->contributors->len);
+        per[x->contributor] += x->end_ns - x->begin_ns;
+      }
+    g_assert_cmpint (g_array_index (b->slices, CsExplainSlice, b->slices->len - 1).end_ns, ==, w[2]);
+    for (guint i = 0; i < b->contributors->len; i++)
+      g_assert_cmpint (per[i], ==, g_array_index (b->contributors, CsExplainContributor, i).ns);
+  }
+  verdict = cs_explain_verdict (b);
+  g_assert_cmpstr (verdict, !=, "");
+
+  links = cs_explain_wakeup_chain (fixture->plugins, w[0], w[1], w[3], w[2], b_cpu, 8, &stop,
+                                   &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (links->len, >=, 1);
+  g_assert_cmpint (g_array_index (links, CsExplainLink, 0).breakdown->a_ns, ==, w[1]);
+  for (guint i = 1; i < links->len; i++)
+    g_assert_cmpint (g_array_index (links, CsExplainLink, i).breakdown->b_ns, <=,
+                     g_array_index (links, CsExplainLink, i - 1).breakdown->a_ns);
+  cs_explain_links_free (links);
+
+  span_begin = w[1] - (w[2] - w[1]);
+  span_end = w[2] + 1000000;
+  path = cs_explain_critical_path (fixture->plugins, w[0], span_begin, span_end, 8, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (path->len, >, 0);
+  g_assert_cmpint (g_array_index (path, CsExplainPathSegment, 0).begin_ns, ==, span_begin);
+  g_assert_cmpint (g_array_index (path, CsExplainPathSegment, path->len - 1).end_ns, ==, span_end);
+  for (guint i = 1; i < path->len; i++)
+    g_assert_cmpint (g_array_index (path, CsExplainPathSegment, i).begin_ns, ==,
+                     g_array_index (path, CsExplainPathSegment, i - 1).end_ns);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add ("/cs/plugin/document/foreach-event/sched-v6", CsBuiltinFixture, &sched_v6,
+              fixture_set_up, test_foreach_event, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-event/prio-v7", CsBuiltinFixture, &prio_v7,
+              fixture_set_up, test_foreach_event, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/task-intervals/worst-wakeup", CsBuiltinFixture, &prio_v7,
+              fixture_set_up, test_task_intervals, fixture_tear_down);
+  g_test_add ("/cs/explain/api/worst-wakeup/sched-v6", CsBuiltinFixture, &sched_v6,
+              fixture_set_up, test_explain, fixture_tear_down);
+  g_test_add ("/cs/explain/api/worst-wakeup/prio-v7", CsBuiltinFixture, &prio_v7,
+              fixture_set_up, test_explain, fixture_tear_down);
+  return g_test_run ();
+}
