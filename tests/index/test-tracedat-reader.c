@@ -576,17 +576,6 @@ test_threads (gconstpointer data)
 
 /* ------------------------------------------------------------------------ */
 
-static void
-add_option (GByteArray *opts, guint16 id, const void *data, guint32 size)
-{
-  guint16 id_le = GUINT16_TO_LE (id);
-  guint32 size_le = GUINT32_TO_LE (size);
-
-  g_byte_array_append (opts, (guint8 *) &id_le, 2);
-  g_byte_array_append (opts, (guint8 *) &size_le, 4);
-  g_byte_array_append (opts, data, size);
-}
-
 /* DATE, OFFSET and TSC2NSEC change timestamps the way libtracecmd does. */
 static void
 test_time_options (gconstpointer name)
@@ -603,9 +592,9 @@ test_time_options (gconstpointer name)
 
   if (v7 == NULL)
     return;
-  add_option (opts, 1, "0x10", 5);            /* DATE: 16 us */
-  add_option (opts, 7, "-123456789", 11);     /* OFFSET: ns */
-  add_option (opts, 14, tsc, sizeof tsc);     /* TSC2NSEC: mult, shift, offset */
+  cs_test_add_option (opts, 1, "0x10", 5);            /* DATE: 16 us */
+  cs_test_add_option (opts, 7, "-123456789", 11);     /* OFFSET: ns */
+  cs_test_add_option (opts, 14, tsc, sizeof tsc);     /* TSC2NSEC: mult, shift, offset */
   extra = g_byte_array_free_to_bytes (g_steal_pointer (&opts));
   cs_test_rewrite_v7 (v7, path, "zstd", NULL, extra);
 
