@@ -18,6 +18,7 @@
 #include <event-parse.h>
 
 #include "cs-test-data.h"
+#include "cs-kvm-activity.h"
 #include "cs-tracedat-clock.h"
 #include "tracedat-rewrite.h"
 
@@ -178,7 +179,8 @@ compare_i64 (gconstpointer a, gconstpointer b)
 
 /* The host thread's kvm_entry → kvm_exit intervals, in time order. */
 static GArray *
-host_intervals (CsTracedatReader *host, int tid, gint64 *kvm_first, gint64 *kvm_last)
+host_intervals (CsTracedatReader *host, int tid, gint64 *kvm_first, gint64 *kvm_last,
+                guint64 *n_exits, gint64 *longest_exit)
 {
   struct tep_handle *tep = cs_tracedat_reader_get_tep (host);
   struct tep_event *entry = tep_find_event_by_name (tep, "kvm", "kvm_entry");
@@ -214,11 +216,18 @@ host_intervals (CsTracedatReader *host, int tid, gint64 *kvm_first, gint64 *kvm_
   g_assert_cmpuint (marks->len, >, 0);
   *kvm_first = g_array_index (marks, gint64, 0);
   *kvm_last = g_array_index (marks, gint64, 2 * (marks->len - 1));
+  *n_exits = 0;
+  *longest_exit = 0;
   for (guint i = 0; i < marks->len; i++)
     {
       gint64 ts = g_array_index (marks, gint64, 2 * i);
       gboolean is_entry = g_array_index (marks, gint64, 2 * i + 1) != 0;
 
+      if (!is_entry)
+        ++*n_exits;
+      /* out of the guest: an exit, then the next mark an entry */
+      if (is_entry && i > 0 && g_array_index (marks, gint64, 2 * i - 1) == 0)
+        *longest_exit = MAX (*longest_exit, ts - g_array_index (marks, gint64, 2 * i - 2));
       if (is_entry)
         open_ns = ts;
       else if (open_ns >= 0)
@@ -269,8 +278,11 @@ test_pair_alignment (void)
   g_autoptr(GArray) intervals = NULL;
   g_autoptr(GError) error = NULL;
   guint64 n = 0, n_inside = 0, n_before = 0, n_after = 0, n_near = 0, n_inside_moved = 0;
-  gint64 max_err = 0, kvm_first, kvm_last, in_guest_ns = 0;
-  int tid;
+  gint64 max_err = 0, kvm_first, kvm_last, in_guest_ns = 0, longest_exit = 0;
+  g_autoptr(GPtrArray) activities = NULL;
+  const CsKvmVcpuActivity *act;
+  guint64 n_exits = 0, sum_exits = 0;
+  gint32 tid;
 
   if (!open_pair (&host, &guest))
     return;
@@ -281,12 +293,38 @@ test_pair_alignment (void)
   g_assert_cmpint (tid, ==, VCPU0_TID);
   g_assert_cmpint (cs_time_relation_get_vcpu_tid (rel, 1), ==, -1);
 
-  intervals = host_intervals (host, tid, &kvm_first, &kvm_last);
+  intervals = host_intervals (host, tid, &kvm_first, &kvm_last, &n_exits, &longest_exit);
   for (guint i = 0; i < intervals->len; i++)
     {
       const Interval *iv = &g_array_index (intervals, Interval, i);
       in_guest_ns += iv->end_ns - iv->begin_ns;
     }
+
+  /* cs_kvm_activity_measure() agrees with the intervals found here. */
+  activities = cs_kvm_activity_measure (host, &tid, 1, &error);
+  g_assert_no_error (error);
+  act = g_ptr_array_index (activities, 0);
+  g_assert_cmpint (act->tid, ==, tid);
+  g_assert_cmpint (act->in_guest_ns, ==, in_guest_ns);
+  g_assert_cmpuint (act->n_exits, ==, n_exits);
+  g_assert_cmpint (act->longest_exit_ns, ==, longest_exit);
+  g_assert_cmpint (act->first_ns, ==, kvm_first);
+  g_assert_cmpint (act->last_ns, ==, kvm_last);
+  for (guint i = 0; i < act->reasons->len; i++)
+    {
+      const CsKvmExitReason *r = g_ptr_array_index (act->reasons, i);
+
+      g_assert_nonnull (r->reason);
+      g_assert_cmpuint (r->n_exits, >, 0);
+      sum_exits += r->n_exits;
+      g_test_message ("exit reason %s: %" G_GUINT64_FORMAT " exits, %" G_GINT64_FORMAT
+                      " ns out of the guest, longest %" G_GINT64_FORMAT " ns",
+                      r->reason, r->n_exits, r->out_ns, r->longest_ns);
+    }
+  g_assert_cmpuint (sum_exits, ==, n_exits);
+  g_assert_nonnull (act->longest_exit_reason);
+  g_test_message ("longest exit: %" G_GINT64_FORMAT " ns (%s) at %" G_GINT64_FORMAT " ns",
+                  act->longest_exit_ns, act->longest_exit_reason, act->longest_exit_at_ns);
   g_test_message ("host thread %d: %u kvm_entry -> kvm_exit intervals, %.6f s in the guest, "
                   "kvm events %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT " ns",
                   tid, intervals->len, in_guest_ns / 1e9, kvm_first, kvm_last);
