@@ -15,6 +15,7 @@
 
 #include "cs-cli-clock.h"
 #include "cs-format.h"
+#include "cs-kvm-activity.h"
 #include "cs-tracedat-clock.h"
 
 struct _CsCliClock {
@@ -34,6 +35,7 @@ struct _CsCliClock {
   guint64 n_unconverted;        /* guest records the relation could not convert */
   gint64 host_first_ns;
   gint64 host_last_ns;
+  GPtrArray *activities;        /* CsKvmVcpuActivity or NULL, by vCPU */
 };
 
 void
@@ -48,6 +50,7 @@ cs_cli_clock_free (CsCliClock *self)
   g_clear_pointer (&self->guests, g_ptr_array_unref);
   cs_time_relation_free (self->relation);
   g_clear_error (&self->relation_error);
+  g_clear_pointer (&self->activities, g_ptr_array_unref);
   g_free (self);
 }
 
@@ -107,6 +110,32 @@ scan_guest (CsCliClock *self, CsTracedatReader *guest, GError **error)
         }
     }
   self->have_span = any;
+  return TRUE;
+}
+
+/* The host's view of each vCPU whose thread the GUEST option names. */
+static gboolean
+measure_vcpus (CsCliClock *self, GError **error)
+{
+  const CsTimeShift *shift = cs_time_relation_get_time_shift (self->relation);
+  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  g_autoptr(GPtrArray) measured = NULL;
+
+  for (guint v = 0; v < shift->n_vcpus; v++)
+    {
+      gint32 tid = cs_time_relation_get_vcpu_tid (self->relation, v);
+
+      if (tid > 0)
+        g_array_append_val (tids, tid);
+    }
+  measured = cs_kvm_activity_measure (self->is_guest ? self->peer : self->reader,
+                                      (const gint32 *) tids->data, tids->len, error);
+  if (measured == NULL)
+    return FALSE;
+  self->activities = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_kvm_vcpu_activity_free);
+  for (guint v = 0, i = 0; v < shift->n_vcpus; v++)
+    g_ptr_array_add (self->activities, cs_time_relation_get_vcpu_tid (self->relation, v) > 0
+                                       ? g_steal_pointer (&measured->pdata[i++]) : NULL);
   return TRUE;
 }
 
@@ -183,6 +212,8 @@ cs_cli_clock_new (const char  *path,
     }
   self->host_first_ns = host_first_ns;
   self->host_last_ns = host_last_ns;
+  if (!measure_vcpus (self, error))
+    return NULL;
   return g_steal_pointer (&self);
 }
 
@@ -307,6 +338,58 @@ add_guests_json (CsCliClock *self, JsonBuilder *b)
   json_builder_add_int_value (b, self->n_damaged_guests);
 }
 
+/* The host's kvm view of one vCPU: null members when its thread is
+ * unknown. */
+static void
+add_activity_json (const CsKvmVcpuActivity *a, JsonBuilder *b)
+{
+  json_builder_set_member_name (b, "host");
+  if (a == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "n_entries");
+  json_builder_add_int_value (b, (gint64) a->n_entries);
+  json_builder_set_member_name (b, "n_exits");
+  json_builder_add_int_value (b, (gint64) a->n_exits);
+  json_builder_set_member_name (b, "time_in_guest_ns");
+  json_builder_add_int_value (b, a->in_guest_ns);
+  json_builder_set_member_name (b, "first_ns");
+  json_builder_add_int_value (b, a->first_ns);
+  json_builder_set_member_name (b, "last_ns");
+  json_builder_add_int_value (b, a->last_ns);
+  json_builder_set_member_name (b, "longest_exit_ns");
+  json_builder_add_int_value (b, a->longest_exit_ns);
+  json_builder_set_member_name (b, "longest_exit_at_ns");
+  json_builder_add_int_value (b, a->longest_exit_at_ns);
+  json_builder_set_member_name (b, "longest_exit_reason");
+  if (a->longest_exit_reason != NULL)
+    json_builder_add_string_value (b, a->longest_exit_reason);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "exits_by_reason");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < a->reasons->len; i++)
+    {
+      const CsKvmExitReason *r = g_ptr_array_index (a->reasons, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "reason");
+      json_builder_add_string_value (b, r->reason);
+      json_builder_set_member_name (b, "n_exits");
+      json_builder_add_int_value (b, (gint64) r->n_exits);
+      json_builder_set_member_name (b, "out_of_guest_ns");
+      json_builder_add_int_value (b, r->out_ns);
+      json_builder_set_member_name (b, "longest_ns");
+      json_builder_add_int_value (b, r->longest_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
 static void
 add_peer_json (CsCliClock *self, const char *peer_path, JsonBuilder *b)
 {
@@ -362,6 +445,7 @@ add_peer_json (CsCliClock *self, const char *peer_path, JsonBuilder *b)
       json_builder_add_int_value (b, scaling);
       json_builder_set_member_name (b, "fraction_bits");
       json_builder_add_int_value (b, fraction);
+      add_activity_json (g_ptr_array_index (self->activities, v), b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -433,6 +517,38 @@ cs_cli_clock_add_json (CsCliClock  *self,
   add_time_shift_json (self, builder);
   if (self->peer != NULL)
     add_peer_json (self, peer_path, builder);
+}
+
+static void
+print_activity (guint vcpu, const CsKvmVcpuActivity *a)
+{
+  g_autofree char *in_guest = NULL;
+  g_autofree char *longest = NULL;
+
+  if (a == NULL)
+    return;
+  in_guest = cs_format_duration (a->in_guest_ns);
+  longest = cs_format_duration (a->longest_exit_ns);
+  /* TRANSLATORS: vCPU, host thread, a duration, entries, exits */
+  g_print (_("%-14s vCPU %u (host thread %d): %s in the guest, %" G_GUINT64_FORMAT
+             " entries, %" G_GUINT64_FORMAT " exits\n"),
+           _("Host view:"), vcpu, a->tid, in_guest, a->n_entries, a->n_exits);
+  for (guint i = 0; i < a->reasons->len; i++)
+    {
+      const CsKvmExitReason *r = g_ptr_array_index (a->reasons, i);
+      g_autofree char *out = cs_format_duration (r->out_ns);
+
+      /* TRANSLATORS: an exit reason, a count, a duration */
+      g_print (_("%-14s   %-22s %8" G_GUINT64_FORMAT " exits, %s out of the guest\n"),
+               "", r->reason, r->n_exits, out);
+    }
+  if (a->longest_exit_reason != NULL)
+    {
+      g_autofree char *at = cs_format_timestamp (a->longest_exit_at_ns);
+
+      /* TRANSLATORS: a duration, an exit reason, a time */
+      g_print (_("%-14s   longest exit %s (%s) at %s\n"), "", longest, a->longest_exit_reason, at);
+    }
 }
 
 /**
@@ -520,4 +636,6 @@ cs_cli_clock_print_text (CsCliClock *self,
         g_print (_("%-14s the two do not overlap: %s apart\n"), "", gap);
       }
   }
+  for (guint v = 0; v < self->activities->len; v++)
+    print_activity (v, g_ptr_array_index (self->activities, v));
 }

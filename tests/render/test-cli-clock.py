@@ -10,7 +10,9 @@ makes of the TRACEID, GUEST, TSC2NSEC and TIME_SHIFT options, then checks
 that `info --json` and `info` report the same: the clock as converted by
 TSC2NSEC, the trace IDs, role, vCPU -> host thread, the offsets and
 scaling applied (offset_ns = mul_u64_u32_shr(offset, mult, shift)), and
-with --peer where the guest's first event lands on the host's clock.
+with --peer where the guest's first event lands on the host's clock and
+the host's view of the vCPU thread (exits by reason, time in the guest,
+longest exit) as SQL over the index counts and pairs its kvm events.
 Bad pairs (the guest with itself, the host with itself) say why they are
 not aligned.  Without ../shared it checks that a recording of tests/data
 reports its local clock as recorded and no peer.
@@ -174,7 +176,7 @@ def check_pair(kvm):
     check("peer: related, offsets and thread as the options give",
           peer.get("related") is True and peer.get("role") == "host"
           and peer.get("guest_name") == entry[0]["name"]
-          and peer.get("vcpus") == [{"vcpu": 0, "host_thread": entry[0]["tids"][0],
+          and [{k: v for k, v in x.items() if k != "host"} for x in peer.get("vcpus", [])] == [{"vcpu": 0, "host_thread": entry[0]["tids"][0],
                                      "offset_ticks": s0[1], "offset_ns": mul_shr(s0[1], mult, shift),
                                      "scaling": s0[2], "fraction_bits": s0[3]}],
           peer)
@@ -189,6 +191,8 @@ def check_pair(kvm):
           peer.get("overlap_ns", -1) > 0
           and peer.get("host_first_ns") == hj.get("first_ns")
           and peer.get("host_last_ns") == hj.get("last_ns"), peer)
+
+    check_host_view(host, peer.get("vcpus", [{}])[0])
 
     rc, out, err = run("info", guest, "--peer", host)
     check("guest text: clock, host and alignment",
@@ -208,6 +212,50 @@ def check_pair(kvm):
     rc, out, err = run("info", host, "--peer", host)
     check("host with itself: no TIME_SHIFT said",
           rc == 0 and "Not aligned:" in out and "no TIME_SHIFT" in out, out + err)
+
+
+# VMX exit reasons by number, as arch/x86/include/uapi/asm/vmx.h names them
+# (those this host's guest took).
+VMX_EXIT_REASONS = {1: "EXTERNAL_INTERRUPT", 10: "CPUID", 12: "HLT", 31: "MSR_READ",
+                    32: "MSR_WRITE", 40: "PAUSE_INSTRUCTION", 45: "EOI_INDUCED",
+                    48: "EPT_VIOLATION", 49: "EPT_MISCONFIG", 52: "PREEMPTION_TIMER",
+                    56: "APIC_WRITE"}
+
+
+def query(path, sql):
+    rc, out, err = run("query", path, sql, "--json")
+    assert rc == 0, err
+    return json.loads(out)
+
+
+def check_host_view(host, vcpu):
+    """The host view of the vCPU in `info --peer` against SQL over the index."""
+    tid = vcpu.get("host_thread")
+    view = vcpu.get("host") or {}
+    rows = query(host, "SELECT exit_reason AS r, count(*) AS n FROM kvm_kvm_exit "
+                       "WHERE pid = %d GROUP BY exit_reason" % tid)
+    rows = rows.get("rows", rows) if isinstance(rows, dict) else rows
+    want = {}
+    for row in rows:
+        r, n = (row["r"], row["n"]) if isinstance(row, dict) else row
+        want[VMX_EXIT_REASONS.get(r, str(r))] = n
+    got = {x["reason"]: x["n_exits"] for x in view.get("exits_by_reason", [])}
+    check("host view: exits by reason as SQL counts them", got == want and
+          view.get("n_exits") == sum(want.values()), (got, want))
+    pairs = ("SELECT {agg} AS v FROM (SELECT ts, name, LAG(ts) OVER (ORDER BY ts) AS pts, "
+             "LAG(name) OVER (ORDER BY ts) AS pname FROM events WHERE pid = %d AND name IN "
+             "('kvm_entry', 'kvm_exit')) WHERE name = '{cur}' AND pname = '{prev}'" % tid)
+
+    def value(agg, cur, prev):
+        r = query(host, pairs.format(agg=agg, cur=cur, prev=prev))
+        r = r.get("rows", r) if isinstance(r, dict) else r
+        return r[0]["v"] if isinstance(r[0], dict) else r[0][0]
+
+    in_guest = value("sum(ts - pts)", "kvm_exit", "kvm_entry")
+    longest = value("max(ts - pts)", "kvm_entry", "kvm_exit")
+    check("host view: time in the guest and longest exit as SQL pairs them",
+          view.get("time_in_guest_ns") == in_guest and view.get("longest_exit_ns") == longest,
+          (view.get("time_in_guest_ns"), in_guest, view.get("longest_exit_ns"), longest))
 
 
 def check_local():
