@@ -39,6 +39,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "cs-tracedat-clock.h"
 #include "cs-tracedat-reader.h"
 #include "index-test-util.h"
 #include "tracedat-rewrite.h"
@@ -586,7 +587,10 @@ test_time_options (gconstpointer name)
   g_autoptr(GBytes) extra = NULL;
   g_autoptr(CsTracedatReader) reader = NULL;
   g_autoptr(GError) error = NULL;
-  guint32 tsc[4] = { GUINT32_TO_LE (3), GUINT32_TO_LE (1), 0, 0 };  /* ts * 3 >> 1 */
+  /* ts * 3 >> 1, and an offset of 10^6 ticks that libtracecmd keeps for
+   * tracecmd_get_tsc2nsec() but does not subtract (compare_with_oracle()
+   * proves the reader does not either) */
+  guint32 tsc[4] = { GUINT32_TO_LE (3), GUINT32_TO_LE (1), GUINT32_TO_LE (1000000), 0 };
   guint32 mult, shift;
   CompareResult res, orig;
 
@@ -604,6 +608,7 @@ test_time_options (gconstpointer name)
   g_assert_true (cs_tracedat_reader_get_tsc2nsec (reader, &mult, &shift));
   g_assert_cmpuint (mult, ==, 3);
   g_assert_cmpuint (shift, ==, 1);
+  g_assert_cmpuint (cs_tracedat_reader_get_tsc2nsec_offset (reader), ==, 1000000);
   compare_with_oracle (path, path, 0, FALSE, &res);
   compare_with_oracle (v7, v7, 0, FALSE, &orig);
   g_assert_cmpuint (res.n_records, ==, orig.n_records);
