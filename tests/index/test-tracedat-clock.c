@@ -576,6 +576,85 @@ test_made_pairs (void)
   }
 }
 
+/* Damaged TIME_SHIFT and GUEST payloads (random bytes changed, cut or
+ * grown, seeded): each parses or fails with a GError, and a relation
+ * either holds or says why; never a crash (run it under valgrind or ASan
+ * to see reads out of bounds). */
+static void
+test_damaged_options (void)
+{
+  gint64 first_raw = 0;
+  guint n_cpus = n_cpus_of_sample (&first_raw);
+  gint64 times[3] = { first_raw, first_raw + 1000, first_raw + 2000000000 };
+  gint64 offsets[3] = { 5, -7, 11 };
+  g_autoptr(GBytes) shift = time_shift (0x1111, CS_TIME_SHIFT_FLAG_INTERPOLATE, n_cpus, 3,
+                                        times, offsets, 1);
+  /* "vm", trace ID 0x3333, 2 vCPUs: 1 -> 0x909, 0 -> 0x808 */
+  static const guint8 guest[] = { 'v', 'm', 0, 0x33, 0x33, 0, 0, 0, 0, 0, 0,
+                                  2, 0, 0, 0, 1, 0, 0, 0, 9, 9, 0, 0, 0, 0, 0, 0, 8, 8, 0, 0 };
+  g_autoptr(GBytes) to_2222 = time_shift (0x2222, 0, n_cpus, 3, times, offsets, 1);
+  g_autoptr(CsTracedatReader) host = made ("damaged-host.dat", 0x1111, NULL, FALSE);
+  g_autoptr(CsTracedatReader) good_guest = made ("damaged-guest.dat", 0x3333, to_2222, FALSE);
+  GRand *rand = g_rand_new_with_seed (25);
+  guint n_ok = 0, n_failed = 0;
+
+  for (guint round = 0; round < 60; round++)
+    {
+      gboolean on_guest = round % 2 == 1;
+      gsize len = on_guest ? sizeof guest : g_bytes_get_size (shift);
+      g_autofree guint8 *buf = g_malloc0 (len + 16);
+      g_autoptr(GByteArray) opts = g_byte_array_new ();
+      g_autoptr(GBytes) extra = NULL;
+      g_autofree char *src = cs_test_own_path ("sched-irq-v7.dat");
+      g_autofree char *path = g_build_filename (g_get_user_runtime_dir (), "damaged.dat", NULL);
+      g_autoptr(CsTracedatReader) reader = NULL;
+      g_autoptr(CsTimeShift) parsed = NULL;
+      g_autoptr(GPtrArray) guests = NULL;
+      g_autoptr(CsTimeRelation) rel = NULL;
+      g_autoptr(GError) error = NULL;
+      guint64 id_le = GUINT64_TO_LE (0x2222);
+
+      memcpy (buf, on_guest ? guest : g_bytes_get_data (shift, NULL), len);
+      for (guint k = g_rand_int_range (rand, 1, 4); k > 0; k--)
+        buf[g_rand_int_range (rand, 0, (gint32) len)] = (guint8) g_rand_int (rand);
+      if (round % 3 == 0)
+        len = (gsize) g_rand_int_range (rand, (gint32) (len / 2), (gint32) len + 16);
+      cs_test_add_option (opts, 11, &id_le, 8);
+      cs_test_add_option (opts, on_guest ? 13 : 12, buf, (guint32) len);
+      extra = g_byte_array_free_to_bytes (g_steal_pointer (&opts));
+      cs_test_rewrite_v7 (src, path, "zstd", NULL, extra);
+      reader = cs_tracedat_reader_open (path, &error);
+      g_assert_no_error (error);
+
+      guests = cs_tracedat_reader_dup_guests (reader, NULL);
+      for (guint i = 0; i < guests->len; i++)
+        {
+          const CsTracedatGuest *g = g_ptr_array_index (guests, i);
+          g_assert_true (g_utf8_validate (g->name, -1, NULL));
+        }
+      parsed = cs_tracedat_reader_dup_time_shift (reader, &error);
+      g_assert_true ((parsed == NULL) == (error != NULL));
+      g_clear_error (&error);
+      /* the damaged option on the guest's side, or on the host's */
+      rel = on_guest ? cs_time_relation_new (reader, good_guest, &error)
+                     : cs_time_relation_new (host, reader, &error);
+      g_assert_true ((rel == NULL) == (error != NULL));
+      if (rel != NULL)
+        {
+          gint64 ns;
+
+          n_ok++;
+          (void) cs_time_relation_get_vcpu_tid (rel, 1);
+          for (guint i = 0; i < 3; i++)
+            (void) cs_time_relation_guest_to_host (rel, 0, (guint64) times[i], &ns);
+        }
+      else
+        n_failed++;
+    }
+  g_rand_free (rand);
+  g_test_message ("damaged options: %u relations held, %u failed with an error", n_ok, n_failed);
+}
+
 /* The real guest with the wrong host: itself, or a recording of tests/data
  * (no TRACEID); the real host as a guest (no TIME_SHIFT). */
 static void
@@ -622,5 +701,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/TracedatClock/pair/bad", test_pair_bad);
   g_test_add_func ("/cs/index/TracedatClock/made-pairs", test_made_pairs);
   g_test_add_func ("/cs/index/TracedatClock/local-clock", test_local_clock);
+  g_test_add_func ("/cs/index/TracedatClock/damaged-options", test_damaged_options);
   return g_test_run ();
 }
