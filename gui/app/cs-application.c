@@ -370,7 +370,7 @@ cs_application_init (CsApplication *self)
     _("Shows Linux ftrace recordings (trace-cmd trace.dat files).\n"
       "\n"
       "Commands that need no display:\n"
-      "  chronoscope info FILE [--json]\n"
+      "  chronoscope info FILE [--json] [--peer HOST-OR-GUEST.dat]\n"
       "  chronoscope render FILE -o OUT.png [--begin NS] [--end NS] [--width PX] [--height PX]\n"
       "                     [--cpu LIST] [--pid PID[,PID]] [--task COMM[,COMM]] [--row PLUGIN:KEY]\n"
       "  chronoscope record [OPTION…] [-- COMMAND …]   (root)\n"

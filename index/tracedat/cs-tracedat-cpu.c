@@ -550,16 +550,7 @@ static inline guint64
 ts_calc (CsTracedatCpu *c, guint64 ts)
 {
   if (c->tsc2nsec)
-    {
-      /* the kernel's mul_u64_u32_shr(), as libtracecmd computes it */
-      guint64 al = ts & 0xffffffffu;
-      guint64 ah = ts >> 32;
-      guint64 r = (al * c->mult) >> c->shift;
-
-      if (ah != 0)
-        r += (ah * c->mult) << (32 - c->shift);
-      ts = r;
-    }
+    ts = _cs_td_mul_u64_u32_shr (ts, c->mult, c->shift);
   return ts + c->ts_offset;
 }
 
@@ -610,6 +601,7 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
               struct tep_record *r = &c->record;
               void *data = (void *) (w->data + w->index);
 
+              record->raw_ts = w->timestamp;
               r->ts = ts_calc (c, w->timestamp);
               r->offset = c->block_pos + c->page_off + 8 + c->klong + w->curr;
               /* Only a page's first event can follow missed events; kbuffer

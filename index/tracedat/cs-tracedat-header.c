@@ -299,6 +299,7 @@ handle_option (CsTracedatReader *self, guint16 id, const guint8 *data, guint32 s
         return TRUE;
       self->tsc2nsec_mult = _cs_td_u32 (self->big_endian, data);
       self->tsc2nsec_shift = _cs_td_u32 (self->big_endian, data + 4);
+      self->tsc2nsec_offset = _cs_td_u64 (self->big_endian, data + 8);
       self->has_tsc2nsec = self->tsc2nsec_mult != 0;
       if (self->has_tsc2nsec && self->tsc2nsec_shift > 32)
         return corrupt (self, error, _("the TSC2NSEC option at offset %" PRIu64
@@ -306,7 +307,28 @@ handle_option (CsTracedatReader *self, guint16 id, const guint8 *data, guint32 s
       return TRUE;
 
     case CS_TD_OPTION_TIME_SHIFT:
+      /* Parsed on demand (cs-tracedat-clock.c); libtracecmd also ignores
+       * one shorter than its 16-byte head. */
       self->has_time_shift = TRUE;
+      g_clear_pointer (&self->time_shift_option, g_bytes_unref);
+      self->time_shift_option = g_bytes_new (data, size);
+      return TRUE;
+
+    case CS_TD_OPTION_TRACEID:
+      /* trace-cmd.dat.v7(5): the recording's 8-byte trace ID; libtracecmd's
+       * handle_options() ignores a shorter one. */
+      if (size >= 8)
+        {
+          self->trace_id = _cs_td_u64 (self->big_endian, data);
+          self->has_trace_id = TRUE;
+        }
+      return TRUE;
+
+    case CS_TD_OPTION_GUEST:
+      if (self->guest_options == NULL)
+        self->guest_options = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+      if (self->guest_options->len < CS_TD_MAX_CPUS)
+        g_ptr_array_add (self->guest_options, g_bytes_new (data, size));
       return TRUE;
 
     case CS_TD_OPTION_BUFFER:

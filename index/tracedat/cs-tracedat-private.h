@@ -110,7 +110,15 @@ struct _CsTracedatReader {
   gboolean has_tsc2nsec;
   guint32 tsc2nsec_mult;
   guint32 tsc2nsec_shift;
+  guint64 tsc2nsec_offset;     /* TSC2NSEC's third field, in ticks */
   gboolean has_time_shift;
+  /* Peer options kept as raw payloads (file byte order) and parsed on
+   * demand by cs-tracedat-clock.c, so that a damaged one never stops the
+   * recording from opening (libtracecmd ignores a bad GUEST option too). */
+  gboolean has_trace_id;
+  guint64 trace_id;            /* TRACEID option */
+  GBytes *time_shift_option;   /* TIME_SHIFT payload, the last one */
+  GPtrArray *guest_options;    /* GBytes: each GUEST option's payload */
   gboolean v6_trace_clock_follows;
   guint v6_cpucount;
   CsTdSection sections[CS_TD_N_SECTIONS];
@@ -148,6 +156,20 @@ _cs_td_u64 (gboolean be, const void *p)
   guint64 v;
   memcpy (&v, p, 8);
   return be ? GUINT64_FROM_BE (v) : GUINT64_FROM_LE (v);
+}
+
+/* The kernel's mul_u64_u32_shr() (include/linux/math64.h), which
+ * libtracecmd's timestamp_calc() uses to turn TSC2NSEC ticks into ns. */
+static inline guint64
+_cs_td_mul_u64_u32_shr (guint64 ticks, guint32 mult, guint32 shift)
+{
+  guint64 al = ticks & 0xffffffffu;
+  guint64 ah = ticks >> 32;
+  guint64 r = (al * mult) >> shift;
+
+  if (ah != 0)
+    r += (ah * mult) << (32 - shift);
+  return r;
 }
 
 /* A bounded cursor over bytes in memory (a decompressed section, an option). */

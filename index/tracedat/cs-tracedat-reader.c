@@ -37,6 +37,8 @@ cs_tracedat_reader_finalize (GObject *object)
     close (self->fd);
   g_free (self->cpu_data);
   g_free (self->clock);
+  g_clear_pointer (&self->time_shift_option, g_bytes_unref);
+  g_clear_pointer (&self->guest_options, g_ptr_array_unref);
   g_free (self->compression);
   g_free (self->compression_version);
   g_free (self->display_name);
@@ -353,8 +355,9 @@ cs_tracedat_reader_get_tsc2nsec (CsTracedatReader *self,
  *
  * A guest recording made with `trace-cmd record --host ...` carries a
  * TIME_SHIFT option that maps guest timestamps to the host's clock.  This
- * reader does not apply it (libtracecmd does): timestamps stay in the guest's
- * clock.
+ * reader does not apply it to #CsTracedatRecord.ts_ns (libtracecmd does):
+ * timestamps stay in the guest's clock.  cs_tracedat_reader_dup_time_shift()
+ * parses the option and #CsTimeRelation applies it, checked against the host.
  *
  * Returns: whether the file has a TIME_SHIFT option
  */

@@ -21,9 +21,12 @@
  * their handles under cs_tracedat_reader_get_parse_lock(), which other code
  * that makes libtraceevent parse formats (tracecmd_open()) should take too.
  *
+ * The peer options of a host/guest pair (TRACEID, TIME_SHIFT, GUEST) are read
+ * by cs-tracedat-clock.h; the TIME_SHIFT option is not applied to @ts_ns
+ * (libtracecmd applies it): see #CsTimeRelation.
+ *
  * Not handled: instance buffers (only the top buffer is read), latency-tracer
- * text recordings, the TIME_SHIFT option (see
- * cs_tracedat_reader_has_time_shift()), the ring-buffer format of Linux
+ * text recordings, the ring-buffer format of Linux
  * 2.6.30 and older.  32-bit recordings (4-byte longs) are read and tested;
  * big-endian ones follow the file's byte order throughout but no big-endian
  * recording was at hand to test them.
@@ -46,6 +49,9 @@ struct tep_record;
  *   computed the way `trace-cmd report` does: the ring-buffer time, converted
  *   with the TSC2NSEC multiplier and shift when the file has that option, plus
  *   the DATE and OFFSET options (see cs_tracedat_reader_get_ts_offset()).
+ * @raw_ts: the ring-buffer time itself, before TSC2NSEC and the DATE and
+ *   OFFSET options (for x86-tsc: counter ticks of the recording machine);
+ *   what a TIME_SHIFT option applies to (see cs_time_relation_guest_to_host())
  * @offset: where the record lives, a value that increases strictly with each
  *   record of a CPU and that cs_tracedat_cpu_seek() and
  *   cs_tracedat_reader_read_at() accept again.  For uncompressed data (v6,
@@ -76,6 +82,7 @@ struct tep_record;
  */
 typedef struct {
   gint64 ts_ns;
+  guint64 raw_ts;
   guint64 offset;
   const guint8 *data;
   guint size;

@@ -45,6 +45,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-cli.h"
+#include "cs-cli-clock.h"
 #include "cs-cli-demo.h"
 #include "cs-cli-plugins.h"
 #include "cs-cli-private.h"
@@ -271,6 +272,8 @@ cli_dup_used_types (CsDocument *document)
 static gboolean
 cli_info_print_json (CsDocument        *document,
                      CsPluginDocument  *plugins,
+                     CsCliClock        *clock,
+                     const char        *peer_path,
                      GError           **error)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
@@ -298,6 +301,9 @@ cli_info_print_json (CsDocument        *document,
   json_builder_add_string_value (builder, cli_compression (document));
   json_builder_set_member_name (builder, "clock");
   json_builder_add_string_value (builder, cs_document_get_clock (document));
+  /* What the clock truly is and how it relates to a peer (issue 25). */
+  if (clock != NULL)
+    cs_cli_clock_add_json (clock, peer_path, builder);
   json_builder_set_member_name (builder, "n_cpus");
   json_builder_add_int_value (builder, n_cpus);
   json_builder_set_member_name (builder, "n_events");
@@ -374,7 +380,9 @@ cli_info_print_source (CsDocument *document)
 }
 
 static void
-cli_info_print_text (CsDocument *document)
+cli_info_print_text (CsDocument *document,
+                     CsCliClock *clock,
+                     const char *peer_path)
 {
   g_autoptr(GPtrArray) types = cli_dup_used_types (document);
   gint64 first_ns = cs_document_get_first_ns (document);
@@ -389,7 +397,10 @@ cli_info_print_text (CsDocument *document)
   cli_info_print_source (document);
   g_print ("%-14s %u\n", _("File version:"), cs_document_get_file_version (document));
   g_print ("%-14s %s\n", _("Compression:"), cli_compression (document));
-  g_print ("%-14s %s\n", _("Trace clock:"), cs_document_get_clock (document));
+  if (clock != NULL)
+    cs_cli_clock_print_text (clock, peer_path);
+  else
+    g_print ("%-14s %s\n", _("Trace clock:"), cs_document_get_clock (document));
   g_print ("%-14s %u\n", _("CPUs:"), n_cpus);
   g_print ("%-14s %" G_GUINT64_FORMAT "\n", _("Events:"), cs_document_get_n_events (document));
   g_print ("%-14s %s (%" G_GINT64_FORMAT " ns)\n", _("First event:"), first, first_ns);
@@ -432,17 +443,23 @@ cli_info (int    argc,
           char **argv)
 {
   g_autoptr(CsDocument) document = NULL;
+  g_autoptr(CsCliClock) clock = NULL;
+  g_autoptr(GError) error = NULL;
   gboolean json = FALSE;
+  g_autofree char *peer_path = NULL;
   const char *path = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the description as JSON"), NULL },
+    { "peer", 0, 0, G_OPTION_ARG_FILENAME, &peer_path,
+      N_("The other recording of a KVM host/guest pair: check that they relate and "
+         "where the guest's events fall on the host's clock"), N_("FILE") },
     { NULL }
   };
 
   if (!_cs_cli_parse ("info", _("FILE"),
                       _("Describes a trace-cmd recording (trace.dat): its file version, "
-                        "compression, trace clock, CPUs, events per CPU and per event "
-                        "type, and time span."),
+                        "compression, trace clock (and its conversion to ns), its host or "
+                        "guests, CPUs, events per CPU and per event type, and time span."),
                       entries, argc, argv, &path))
     return 1;
 
@@ -450,19 +467,33 @@ cli_info (int    argc,
   if (document == NULL)
     return 1;
 
+  /* The clock options come from the file itself, not the index. */
+  if (g_str_equal (cs_document_get_source_format (document), "trace.dat"))
+    {
+      clock = cs_cli_clock_new (path, peer_path, cs_document_get_first_ns (document),
+                                cs_document_get_last_ns (document), &error);
+      /* Alone, info still describes what the index read; a peer that
+       * cannot be read fails the command. */
+      if (clock == NULL && peer_path != NULL)
+        {
+          cli_fail_file ("info", path, error);
+          return 1;
+        }
+      g_clear_error (&error);
+    }
+
   if (json)
     {
-      g_autoptr(GError) error = NULL;
       g_autoptr(CsPluginDocument) plugins = cs_cli_plugins_open (document, NULL, &error);
 
-      if (plugins == NULL || !cli_info_print_json (document, plugins, &error))
+      if (plugins == NULL || !cli_info_print_json (document, plugins, clock, peer_path, &error))
         {
           cli_fail_file ("info", path, error);
           return 1;
         }
     }
   else
-    cli_info_print_text (document);
+    cli_info_print_text (document, clock, peer_path);
 
   return 0;
 }

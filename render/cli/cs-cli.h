@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * `chronoscope info FILE [--json]`, `chronoscope render FILE -o OUT.png ...`
+ * `chronoscope info FILE [--json] [--peer FILE]`, `chronoscope render FILE -o OUT.png ...`
  * and the internal `chronoscope index-worker FILE` run without GTK: they
  * need no display and never initialise GDK.
  */

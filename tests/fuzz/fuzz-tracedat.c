@@ -32,6 +32,7 @@
 #include <glib/gstdio.h>
 
 #include "cs-document.h"
+#include "cs-tracedat-clock.h"
 #include "cs-tracedat-reader.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
@@ -157,6 +158,31 @@ query_document (CsDocument *document)
     }
 }
 
+/* The clock and peer options, parsed on demand (cs-tracedat-clock.c), as
+ * `chronoscope info` reads them; with itself as the host a relation
+ * exercises its checks. */
+static void
+query_clock (CsTracedatReader *reader)
+{
+  g_autoptr(CsTimeShift) shift = cs_tracedat_reader_dup_time_shift (reader, NULL);
+  g_autoptr(GPtrArray) guests = cs_tracedat_reader_dup_guests (reader, NULL);
+  g_autoptr(CsTimeRelation) relation = cs_time_relation_new (reader, reader, NULL);
+  guint64 host_ts;
+  gint64 ns;
+
+  g_free (cs_tracedat_reader_dup_clock_description (reader));
+  (void) cs_tracedat_reader_get_trace_id (reader, NULL);
+  for (guint v = 0; shift != NULL && v < shift->n_vcpus && v < 4; v++)
+    {
+      (void) cs_time_shift_apply (shift, v, 0, &host_ts);
+      (void) cs_time_shift_apply (shift, v, G_MAXUINT64, &host_ts);
+      if (shift->n_samples[v] > 0)
+        (void) cs_time_shift_apply (shift, v, (guint64) shift->samples[v][0].time, &host_ts);
+    }
+  if (relation != NULL)
+    (void) cs_time_relation_guest_to_host (relation, 0, 1000, &ns);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -169,6 +195,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     g_error ("fuzz-tracedat: %s", error->message);
 
   reader = cs_tracedat_reader_open (trace_path, NULL);
+  if (reader != NULL)
+    query_clock (reader);
   if (reader != NULL && cs_tracedat_reader_get_n_instance_buffers (reader) > 0)
     {
       g_clear_object (&reader);

@@ -39,6 +39,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "cs-tracedat-clock.h"
 #include "cs-tracedat-reader.h"
 #include "index-test-util.h"
 #include "tracedat-rewrite.h"
@@ -576,17 +577,6 @@ test_threads (gconstpointer data)
 
 /* ------------------------------------------------------------------------ */
 
-static void
-add_option (GByteArray *opts, guint16 id, const void *data, guint32 size)
-{
-  guint16 id_le = GUINT16_TO_LE (id);
-  guint32 size_le = GUINT32_TO_LE (size);
-
-  g_byte_array_append (opts, (guint8 *) &id_le, 2);
-  g_byte_array_append (opts, (guint8 *) &size_le, 4);
-  g_byte_array_append (opts, data, size);
-}
-
 /* DATE, OFFSET and TSC2NSEC change timestamps the way libtracecmd does. */
 static void
 test_time_options (gconstpointer name)
@@ -597,15 +587,18 @@ test_time_options (gconstpointer name)
   g_autoptr(GBytes) extra = NULL;
   g_autoptr(CsTracedatReader) reader = NULL;
   g_autoptr(GError) error = NULL;
-  guint32 tsc[4] = { GUINT32_TO_LE (3), GUINT32_TO_LE (1), 0, 0 };  /* ts * 3 >> 1 */
+  /* ts * 3 >> 1, and an offset of 10^6 ticks that libtracecmd keeps for
+   * tracecmd_get_tsc2nsec() but does not subtract (compare_with_oracle()
+   * proves the reader does not either) */
+  guint32 tsc[4] = { GUINT32_TO_LE (3), GUINT32_TO_LE (1), GUINT32_TO_LE (1000000), 0 };
   guint32 mult, shift;
   CompareResult res, orig;
 
   if (v7 == NULL)
     return;
-  add_option (opts, 1, "0x10", 5);            /* DATE: 16 us */
-  add_option (opts, 7, "-123456789", 11);     /* OFFSET: ns */
-  add_option (opts, 14, tsc, sizeof tsc);     /* TSC2NSEC: mult, shift, offset */
+  cs_test_add_option (opts, 1, "0x10", 5);            /* DATE: 16 us */
+  cs_test_add_option (opts, 7, "-123456789", 11);     /* OFFSET: ns */
+  cs_test_add_option (opts, 14, tsc, sizeof tsc);     /* TSC2NSEC: mult, shift, offset */
   extra = g_byte_array_free_to_bytes (g_steal_pointer (&opts));
   cs_test_rewrite_v7 (v7, path, "zstd", NULL, extra);
 
@@ -615,6 +608,7 @@ test_time_options (gconstpointer name)
   g_assert_true (cs_tracedat_reader_get_tsc2nsec (reader, &mult, &shift));
   g_assert_cmpuint (mult, ==, 3);
   g_assert_cmpuint (shift, ==, 1);
+  g_assert_cmpuint (cs_tracedat_reader_get_tsc2nsec_offset (reader), ==, 1000000);
   compare_with_oracle (path, path, 0, FALSE, &res);
   compare_with_oracle (v7, v7, 0, FALSE, &orig);
   g_assert_cmpuint (res.n_records, ==, orig.n_records);

@@ -357,3 +357,16 @@ cs_test_rewrite_v7 (const char *in, const char *out_path, const char *codec, con
   g_array_unref (rw.chain);
   g_hash_table_unref (rw.moves);
 }
+
+/* Appends one option (trace-cmd.dat.v7(5): u16 id, u32 size, payload, little
+ * endian) to @opts, for the @extra_options of cs_test_rewrite_v7(). */
+void
+cs_test_add_option (GByteArray *opts, guint16 id, const void *data, guint32 size)
+{
+  guint16 id_le = GUINT16_TO_LE (id);
+  guint32 size_le = GUINT32_TO_LE (size);
+
+  g_byte_array_append (opts, (guint8 *) &id_le, 2);
+  g_byte_array_append (opts, (guint8 *) &size_le, 4);
+  g_byte_array_append (opts, data, size);
+}

@@ -18,4 +18,10 @@ void cs_test_rewrite_v7 (const char *in,
                          const char *promote,
                          GBytes     *extra_options);
 
+/* Appends option @id with @size bytes of @data to @opts (little endian). */
+void cs_test_add_option (GByteArray *opts,
+                         guint16     id,
+                         const void *data,
+                         guint32     size);
+
 G_END_DECLS
