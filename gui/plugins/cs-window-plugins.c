@@ -24,48 +24,7 @@
 #include "cs-plugin-pass-bar.h"
 #include "cs-plugin-private.h"
 #include "cs-window-plugins.h"
-
-typedef struct {
-  CsPlugin *plugin;
-  char *layer;
-  char *key;
-} Row;
-
-typedef struct {
-  CsPlugin *plugin;
-  const CsPluginPageInfo *info;
-  GtkWidget *widget;
-} Page;
-
-typedef struct {
-  CsPlugin *plugin;
-  char *pass;
-  char *param;
-} PassRequest;
-
-struct _CsPluginWindow
-{
-  GObject parent_instance;
-
-  /* borrowed, from the window that owns us; window is NULL once disposed */
-  GtkWindow *window;
-  CsTimeline *timeline;         /* its layers and rows go there */
-  CsEventListView *list_view;   /* plugins' details column */
-  CsViewModel *model;           /* the view: task plots */
-  GtkNotebook *notebook;        /* the event list's, where pages go */
-
-  /* owned */
-  CsPluginPassBar *pass_bar;    /* in the info bar: label, progress, Cancel */
-  CsPluginHost *host;
-  gulong enabled_changed_id;
-  CsPluginDocument *document;
-  GArray *rows;                 /* Row, top to bottom */
-  GPtrArray *pages;             /* Page */
-  GQueue passes;                /* PassRequest; the head runs */
-  CsIndexJob *job;
-  GCancellable *cancellable;
-  guint follow_id;              /* pending range change after a zoom */
-};
+#include "cs-window-plugins-private.h"
 
 /* How long the span must rest before the pages follow it: a drag or a
  * scroll wheel would otherwise recompute their figures at every frame. */
@@ -111,8 +70,8 @@ pass_request_free (PassRequest *request)
 /* ------------------------------------------------------------------------ */
 /* Rows and the renderer                                                     */
 
-static CsTimelineRenderer *
-get_renderer (CsPluginWindow *self)
+CsTimelineRenderer *
+_cs_plugin_window_get_renderer (CsPluginWindow *self)
 {
   return cs_timeline_get_renderer (self->timeline);
 }
@@ -120,7 +79,7 @@ get_renderer (CsPluginWindow *self)
 static void
 apply_rows (CsPluginWindow *self)
 {
-  CsTimelineRenderer *renderer = get_renderer (self);
+  CsTimelineRenderer *renderer = _cs_plugin_window_get_renderer (self);
   g_autoptr(GArray) specs = g_array_new (FALSE, TRUE, sizeof (CsPluginRowSpec));
 
   if (renderer == NULL || self->document == NULL)
@@ -138,15 +97,15 @@ apply_rows (CsPluginWindow *self)
 }
 
 /* The rows were added to, removed from or replaced. */
-static void
-rows_changed (CsPluginWindow *self)
+void
+_cs_plugin_window_rows_changed (CsPluginWindow *self)
 {
   apply_rows (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ROWS]);
 }
 
-static int
-find_row (CsPluginWindow *self,
+int
+_cs_plugin_window_find_row (CsPluginWindow *self,
           CsPlugin       *plugin,
           const char     *layer,
           const char     *key)
@@ -680,7 +639,7 @@ cs_plugin_window_set_document (CsPluginWindow *self,
 
   self->document = _cs_plugin_document_new (document);
   _cs_plugin_document_set_scheduler (self->document, &window_scheduler, self);
-  renderer = get_renderer (self);
+  renderer = _cs_plugin_window_get_renderer (self);
   if (renderer != NULL)
     cs_timeline_renderer_set_plugins (renderer, self->document);
 
@@ -776,7 +735,7 @@ cs_plugin_window_set_rows (CsPluginWindow     *self,
       row.key = g_strdup (parts[2]);
       g_array_append_val (self->rows, row);
     }
-  rows_changed (self);
+  _cs_plugin_window_rows_changed (self);
 }
 
 /**
@@ -844,184 +803,4 @@ cs_plugin_window_cancel_passes (CsPluginWindow *self)
 {
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (self));
   drop_passes (self, NULL);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The public API (cs-plugin-window.h)                                       */
-
-void
-cs_plugin_add_page (CsPlugin               *plugin,
-                    const CsPluginPageInfo *info)
-{
-  g_autoptr(GError) error = NULL;
-  CsPluginPageInfo *copy;
-
-  g_return_if_fail (plugin != NULL && info != NULL);
-
-  copy = _cs_plugin_add_hook (plugin, CS_PLUGIN_HOOK_PAGE, info, sizeof (CsPluginPageInfo),
-                              "cs_plugin_add_page");
-  if (copy == NULL)
-    return;
-  if (!_cs_plugin_check_name ("page name", copy->name, "_", &error) || copy->create == NULL ||
-      copy->title == NULL || !g_utf8_validate (copy->title, -1, NULL))
-    {
-      g_warning ("Plugin %s: page %s is invalid (%s); ignored", plugin->path,
-                 copy->name != NULL ? copy->name : "(unnamed)",
-                 error != NULL ? error->message : "create or title is missing");
-      g_ptr_array_remove (plugin->hooks[CS_PLUGIN_HOOK_PAGE], copy);
-    }
-}
-
-CsPluginDocument *
-cs_plugin_window_get_document (CsPluginWindow *window)
-{
-  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), NULL);
-  return window->document;
-}
-
-GtkWindow *
-cs_plugin_window_get_toplevel (CsPluginWindow *window)
-{
-  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), NULL);
-  return window->window;
-}
-
-void
-cs_plugin_window_get_range (CsPluginWindow *window,
-                            gint64         *begin_ns,
-                            gint64         *end_ns)
-{
-  CsTimeline *timeline;
-  gint64 a_ns, b_ns;
-
-  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window) && begin_ns != NULL && end_ns != NULL);
-
-  timeline = window->timeline;
-  a_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
-  b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
-  if (a_ns != CS_MARKER_UNSET && b_ns != CS_MARKER_UNSET && a_ns != b_ns)
-    {
-      *begin_ns = MIN (a_ns, b_ns);
-      *end_ns = MAX (a_ns, b_ns) + 1;
-    }
-  else if (window->document != NULL)
-    {
-      /* The visible span, as the statistics window takes it: a dragged
-       * selection zooms to itself; zoomed out, the whole recording. */
-      *begin_ns = MAX (cs_timeline_get_begin_ns (timeline),
-                       cs_plugin_document_get_first_ns (window->document));
-      *end_ns = MIN (cs_timeline_get_end_ns (timeline),
-                     cs_plugin_document_get_last_ns (window->document) + 1);
-      /* Zoomed to fit (the span may stop at the last event): all of it. */
-      if (*end_ns <= *begin_ns ||
-          (*begin_ns <= cs_plugin_document_get_first_ns (window->document) &&
-           *end_ns >= cs_plugin_document_get_last_ns (window->document)))
-        {
-          *begin_ns = cs_plugin_document_get_first_ns (window->document);
-          *end_ns = cs_plugin_document_get_last_ns (window->document) + 1;
-        }
-    }
-  else
-    *begin_ns = *end_ns = 0;
-}
-
-void
-cs_plugin_window_show_span (CsPluginWindow *window,
-                            gint64          begin_ns,
-                            gint64          end_ns)
-{
-  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
-
-  /* The window's rule for the room around a span: win.show-span. */
-  if (window->window != NULL)
-    gtk_widget_activate_action (GTK_WIDGET (window->window), "win.show-span", "(xx)", begin_ns, end_ns);
-}
-
-void
-cs_plugin_window_set_markers (CsPluginWindow *window,
-                              gint64          a_ns,
-                              gint64          b_ns)
-{
-  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
-
-  /* Through the view model, which the timeline's markers are bound to. */
-  g_object_set (window->model, "marker-a-ns", MAX (a_ns, CS_VIEW_MODEL_MARKER_UNSET), NULL);
-  if (b_ns >= 0)
-    g_object_set (window->model, "marker-b-ns", b_ns, NULL);
-}
-
-gboolean
-cs_plugin_window_select_event (CsPluginWindow *window,
-                               guint           cpu,
-                               gint64          ts_ns)
-{
-  CsDocument *document;
-  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
-  gboolean selected = FALSE;
-
-  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), FALSE);
-
-  if (window->document == NULL)
-    return FALSE;
-  document = _cs_plugin_document_get_document (window->document);
-  if (cpu >= cs_document_get_n_cpus (document) ||
-      !cs_document_get_events (document, cpu, ts_ns, cs_document_get_last_ns (document) + 1, 1,
-                               events, NULL) ||
-      events->len == 0)
-    return FALSE;
-  g_signal_emit (window, select_event_signal, 0, &g_array_index (events, CsEvent, 0), &selected);
-  return selected;
-}
-
-void
-cs_plugin_window_add_task_plot (CsPluginWindow *window,
-                                gint32          pid)
-{
-  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
-
-  cs_view_model_add_task_plot (window->model, pid);
-}
-
-void
-cs_plugin_window_add_row (CsPluginWindow *window,
-                          CsPlugin       *plugin,
-                          const char     *layer,
-                          const char     *key)
-{
-  Row row;
-
-  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
-  g_return_if_fail (plugin != NULL && layer != NULL && key != NULL);
-
-  if (find_row (window, plugin, layer, key) >= 0)
-    return;
-  row.plugin = plugin;
-  row.layer = g_strdup (layer);
-  row.key = g_strdup (key);
-  g_array_append_val (window->rows, row);
-  rows_changed (window);
-}
-
-void
-cs_plugin_window_remove_row (CsPluginWindow *window,
-                             CsPlugin       *plugin,
-                             const char     *layer,
-                             const char     *key)
-{
-  int index;
-
-  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
-
-  index = find_row (window, plugin, layer, key);
-  if (index < 0)
-    return;
-  g_array_remove_index (window->rows, index);
-  rows_changed (window);
-}
-
-void
-cs_plugin_window_queue_draw (CsPluginWindow *window)
-{
-  g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
-  gtk_widget_queue_draw (GTK_WIDGET (window->timeline));
 }
