@@ -365,8 +365,9 @@ typedef enum {
  * @cpu: the CPU it ran on (running) or was switched out of (the other
  *   states); -1 when unknown
  * @wakeup_ns: for a runnable interval that followed a wakeup, the time of
- *   its sched_waking (sched_wakeup when the recording has no
- *   sched_waking); -1 for a task preempted while runnable.  The wakeup
+ *   the wakeup that opened the wait by the wakeup rule (cs-plugin-wakeup.h:
+ *   the first sched_waking, sched_wakeup or sched_wakeup_new of the
+ *   sleeping task); -1 for a task preempted while runnable.  The wakeup
  *   latency is then @end_ns - @wakeup_ns.
  *
  * One stretch of a task's life, as the task plots draw it.

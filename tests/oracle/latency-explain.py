@@ -6,7 +6,7 @@ Usage: latency-explain.py [--trace-cmd PATH] [--top N] [--depth N]
 
 Prints one JSON object on stdout:
 
-  {"file": .., "wake_event": "sched:sched_waking", "n_pairs": ..,
+  {"file": .., "wake_events": ["sched:sched_waking", ...], "n_pairs": ..,
    "threshold_ns": .., "n_selected": ..,
    "worst": [{"pid", "prio", "a_ts_ns", "b_ts_ns", "duration_ns", "a_cpu", "b_cpu",
               "waker_pid", "waker_flags",
@@ -21,10 +21,12 @@ not from Chronoscope's code.  Events come from one `trace-cmd report -t
 CPU-0xFLAGS), in time order over all CPUs, ties in CPU order, then in
 report order, read from the first event of the recording:
 
-- wakeup pairs: A is the latest sched_waking (sched_wakeup when the
-  recording has no sched_waking) of pid T, B the next sched_switch with
-  next_pid T; T waits on A's target_cpu, then on each sched_migrate_task's
-  dest_cpu for T;
+- wakeup pairs: those of Chronoscope's one wakeup rule, taken from the
+  latency oracle (latency-pairs.py's wakeup_waits(), imported, not written
+  again): over every sched_waking, sched_wakeup and sched_wakeup_new and
+  sched_switch, A is the wakeup that opened the wait of a sleeping task
+  T, B the sched_switch that ran T next; T waits on A's target_cpu, then
+  on each sched_migrate_task's dest_cpu for T;
 - per CPU: the running task (next_pid/next_comm/next_prio; before the
   CPU's first sched_switch its prev_pid, prev_comm and prev_prio), the
   hard interrupts in progress (irq_handler_entry .. exit, a stack), the
@@ -65,6 +67,7 @@ Standard library only.
 """
 import argparse
 import bisect
+import importlib.util
 import json
 import math
 import os
@@ -72,12 +75,23 @@ import re
 import subprocess
 import sys
 
+def load_pairs_oracle():
+    """tests/oracle/latency-pairs.py, whose wakeup_waits() is the wakeup rule."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency-pairs.py")
+    spec = importlib.util.spec_from_file_location("latency_pairs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pairs_oracle = load_pairs_oracle()
+
 HEADER = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+(?P<cpu>\d+)-0x(?P<flags>[0-9a-fA-F]+)\s+"
                     r"(?P<sec>\d+)\.(?P<frac>\d+):\s+(?P<name>\w+):\s*(?P<text>.*)$")
 
 TYPES = {
     "sched_switch": "sched", "sched_waking": "sched", "sched_wakeup": "sched",
-    "sched_migrate_task": "sched",
+    "sched_wakeup_new": "sched", "sched_migrate_task": "sched",
     "irq_handler_entry": "irq", "irq_handler_exit": "irq",
     "softirq_entry": "irq", "softirq_exit": "irq",
     "irq_disable": "preemptirq", "irq_enable": "preemptirq",
@@ -164,8 +178,21 @@ class Cpu:
         return ("task", self.pid, self.comm)
 
 
-def sweep(n_cpus, events, wake_name, windows=()):
+def rule_waits(events):
+    """{seq of the wakeup that opened a wait: seq of the sched_switch that
+    ended it}, by the latency oracle's wakeup rule over the same events in
+    the same order."""
+    as_dicts = [{"type": TYPES[name] + ":" + name, "ts": ts, "cpu": c, "pid": pid, "text": text,
+                 "seq": seq}
+                for ts, c, seq, name, pid, flags, text in events
+                if "sched:" + name in pairs_oracle.WAKEUPS or name == "sched_switch"]
+    return {what[1]["seq"]: what[2]["seq"] for what in pairs_oracle.wakeup_waits(as_dicts)
+            if what[0] == "wait"}
+
+
+def sweep(n_cpus, events, windows=()):
     cpus = [Cpu() for _ in range(n_cpus)]
+    waits = rule_waits(events)
     open_pairs = {}
     pairs = []
     prios = {}
@@ -224,23 +251,22 @@ def sweep(n_cpus, events, wake_name, windows=()):
             cpu.comm = comm(text, "next_comm", "next_pid")
             cpu.prio = num(text, "next_prio", -1)
             cpu.irqs, cpu.softirq, cpu.irqs_off, cpu.preempt_off = [], None, False, False
-            p = open_pairs.pop(next_pid, None)
-            if p is not None:
+            p = open_pairs.get(next_pid)
+            if p is not None and p["end_seq"] == seq:
+                del open_pairs[next_pid]
                 if p["cpu"] != c and p["cpu"] is not None:
                     flush(p["cpu"], ts)
                 if p["cpu"] is not None:
                     cpus[p["cpu"]].waiting.remove(p)
                 p["b"], p["b_cpu"], p["seq_b"] = ts, c, seq
                 pairs.append(p)
-        elif name == wake_name:
+        elif seq in waits:
+            # A wakeup that opened a wait the rule ends with a switch-in
+            # (the other wakeups make no pair).
             t = num(text, "pid")
-            if t is None or t <= 0:
-                continue
-            old = open_pairs.pop(t, None)
-            if old is not None and old["cpu"] is not None:
-                cpus[old["cpu"]].waiting.remove(old)
             target = num(text, "target_cpu", c)
             p = {"pid": t, "prio": num(text, "prio", -1), "a": ts, "a_cpu": c, "seq": seq,
+                 "end_seq": waits[seq],
                  "waker": pid, "flags": flags, "parts": {}, "prio_of": {}, "n_queued": 1,
                  "cpu": target if 0 <= target < n_cpus else None}
             open_pairs[t] = p
@@ -328,12 +354,13 @@ def main():
     args = ap.parse_args()
 
     n_cpus, events = read_events(args.trace_cmd, args.file)
-    wake_name = "sched_waking" if any(e[3] == "sched_waking" for e in events) else "sched_wakeup"
+    wake_events = sorted({"sched:" + e[3] for e in events
+                          if "sched:" + e[3] in pairs_oracle.WAKEUPS})
     windows = []
     for text in args.window:
         c, a, b = (int(x) for x in text.split(":"))
         windows.append({"cpu": c, "a": a, "b": b, "parts": {}, "prio_of": {}, "n_queued": 1})
-    pairs, _ = sweep(n_cpus, events, wake_name, windows)
+    pairs, _ = sweep(n_cpus, events, windows)
     if windows:
         json.dump({"file": args.file, "windows": [
             {"cpu": w["cpu"], "a_ts_ns": w["a"], "b_ts_ns": w["b"], "breakdown": parts_list(w)}
@@ -372,7 +399,7 @@ def main():
                      "waker_flags": p["flags"]})
         item["chain"], item["chain_end"] = chain(p, by_task, args.depth)
         out_worst.append(item)
-    result = {"file": args.file, "wake_event": "sched:" + wake_name, "n_pairs": len(pairs),
+    result = {"file": args.file, "wake_events": wake_events, "n_pairs": len(pairs),
               "threshold_ns": threshold, "n_selected": n_selected, "worst": out_worst,
               "blockers": blockers[:args.blockers]}
     if args.runs is not None:

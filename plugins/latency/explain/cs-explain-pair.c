@@ -23,21 +23,6 @@
 
 static const char *const switch_only[] = { "sched:sched_switch", NULL };
 
-/**
- * _cs_explain_wake_event:
- * @document: a recording
- *
- * Returns: (transfer none): the event that opens a wakeup pair, as the
- *   latency preset `wakeup` chooses: sched:sched_waking, or
- *   sched:sched_wakeup when the recording has no sched_waking
- */
-const char *
-_cs_explain_wake_event (CsPluginDocument *document)
-{
-  return cs_plugin_document_count_events (document, "sched", "sched_waking") > 0
-         ? "sched:sched_waking" : "sched:sched_wakeup";
-}
-
 static gboolean
 stop_at_first (const CsPluginEvent *event,
                gpointer             user_data)
@@ -167,7 +152,6 @@ note_target (const CsPluginEvent *event,
  * it, and not migrated. */
 static gboolean
 waited_on_one_cpu (CsPluginDocument *document,
-                   const char       *wake,
                    gint32            pid,
                    gint64            a_ns,
                    guint             a_cpu,
@@ -177,13 +161,12 @@ waited_on_one_cpu (CsPluginDocument *document,
                    GError          **error)
 {
   const char *migrate[] = { "sched:sched_migrate_task", NULL };
-  const char *wakes[] = { wake, NULL };
   Staying st = { .pid = pid, .target_cpu = -1 };
 
   if (!cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1, migrate, note_migration,
                                          &st, error) ||
-      !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, wakes, note_target,
-                                         &st, error))
+      !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1,
+                                         cs_explain_wake_events, note_target, &st, error))
     return FALSE;
   *one = !st.migrated && st.target_cpu == b_cpu;
   return TRUE;
@@ -193,7 +176,9 @@ waited_on_one_cpu (CsPluginDocument *document,
  * cs_explain_wakeup_pair:
  * @document: a recording
  * @pid: the woken task
- * @a_ns: the wakeup's time (its sched_waking, or sched_wakeup)
+ * @a_ns: the time of the wakeup that opened the wait (the pair's A by
+ *   Chronoscope's wakeup rule, cs-plugin-wakeup.h: the first wakeup of
+ *   the sleeping task, a sched_waking, sched_wakeup or sched_wakeup_new)
  * @a_cpu: the CPU that logged the wakeup
  * @b_ns: the time of the sched_switch that ran @pid
  * @b_cpu: its CPU
@@ -220,12 +205,10 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
                         guint             b_cpu,
                         GError          **error)
 {
-  const char *wake = _cs_explain_wake_event (document);
   PairFeed feed = { .b_ns = b_ns, .b_cpu = b_cpu };
   g_autoptr(CsExplainTracker) tracker =
-    cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), wake, take_pair, &feed);
+    cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), take_pair, &feed);
   g_autoptr(GPtrArray) types = g_ptr_array_new ();
-  const char *wakes[] = { wake, NULL };
   gboolean one = FALSE;
 
   feed.tracker = tracker;
@@ -233,21 +216,25 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
   cs_explain_tracker_set_record_slices (tracker, TRUE);
   for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
     g_ptr_array_add (types, (gpointer) cs_explain_state_events[i]);
-  g_ptr_array_add (types, (gpointer) wake);
+  for (guint i = 0; cs_explain_wake_events[i] != NULL; i++)
+    g_ptr_array_add (types, (gpointer) cs_explain_wake_events[i]);
   g_ptr_array_add (types, (gpointer) "sched:sched_migrate_task");
   g_ptr_array_add (types, NULL);
-  if (!waited_on_one_cpu (document, wake, pid, a_ns, a_cpu, b_ns, b_cpu, &one, error))
+  if (!waited_on_one_cpu (document, pid, a_ns, a_cpu, b_ns, b_cpu, &one, error))
     return NULL;
   if (one)
     {
       /* B's CPU alone: its state at A, the wakeup (logged on A's CPU,
-       * which may be another), then its events up to B. */
+       * which may be another), then its events up to B.  The wakeup rule
+       * starts at A with the task unknown, so A's wakeup opens the wait
+       * and the later ones of the same wait change nothing. */
       cs_explain_tracker_set_open_pairs (tracker, FALSE);
       if (!prime_cpu (document, tracker, b_cpu, a_ns, error))
         return NULL;
       cs_explain_tracker_set_open_pairs (tracker, TRUE);
       if ((a_cpu != b_cpu &&
-           !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, wakes,
+           !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1,
+                                              cs_explain_wake_events,
                                               feed_until_found, &feed, error)) ||
           !cs_plugin_document_foreach_event (document, b_cpu, a_ns, b_ns + 1,
                                              (const char *const *) types->pdata,
@@ -292,8 +279,7 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
                         GError          **error)
 {
   g_autoptr(CsExplainTracker) tracker =
-    cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), "sched:sched_waking",
-                            NULL, NULL);
+    cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), NULL, NULL);
 
   if (cpu >= cs_plugin_document_get_n_cpus (document))
     {
@@ -340,11 +326,15 @@ match_waking (const CsPluginEvent *event,
  * _cs_explain_find_waking:
  * @document: a recording
  * @pid: a woken task
- * @ts_ns: the time of its wakeup (a #CsPluginTaskInterval's wakeup_ns)
+ * @ts_ns: the time of its wakeup (a #CsPluginTaskInterval's wakeup_ns:
+ *   the wakeup that opened the wait by the wakeup rule, cs-plugin-wakeup.h)
  * @waking: (out): the wakeup event's CPU, waker and flags
  * @error: %CS_PLUGIN_ERROR_FAILED when the recording cannot be read
  *
- * Returns: %TRUE when found; %FALSE with @error unset when no wake event
+ * Looks among every wakeup event (cs_explain_wake_events): the first
+ * one of @pid at @ts_ns, in the order a pass reads them.
+ *
+ * Returns: %TRUE when found; %FALSE with @error unset when no wakeup
  *   of @pid lies at @ts_ns, or with @error set on failure
  */
 gboolean
@@ -354,20 +344,19 @@ _cs_explain_find_waking (CsPluginDocument *document,
                          CsExplainWaking  *waking,
                          GError          **error)
 {
-  const char *types[] = { _cs_explain_wake_event (document), NULL };
   FindWaking f = { .pid = pid };
 
-  if (!cs_plugin_document_foreach_event (document, -1, ts_ns, ts_ns + 1, types, match_waking,
-                                         &f, error))
+  if (!cs_plugin_document_foreach_event (document, -1, ts_ns, ts_ns + 1, cs_explain_wake_events,
+                                         match_waking, &f, error))
     return FALSE;
   *waking = f.waking;
   return f.found;
 }
 
 /* The wakeup pair of @pid whose switch-in came last at or before @ts_ns:
- * [*wake_ns, *run_ns), run on *run_cpu, woken as *waking says.  Runnable
- * intervals of the index whose start is no wake event of the pairing
- * (sched_wakeup_new after a fork) are passed over. */
+ * [*wake_ns, *run_ns), run on *run_cpu, woken as *waking says.  The pairs
+ * are the task timeline's runnable intervals with a wakeup_ns, which
+ * follow the wakeup rule (cs-plugin-wakeup.h): no pairing here. */
 static gboolean
 latest_wakeup_before (CsPluginDocument *document,
                       gint32            pid,

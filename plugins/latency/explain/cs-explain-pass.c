@@ -93,7 +93,8 @@ blockers_list_events (CsPluginDocument  *document,
     }
   for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
     g_strv_builder_add (b, cs_explain_state_events[i]);
-  g_strv_builder_add (b, _cs_explain_wake_event (document));
+  for (guint i = 0; cs_explain_wake_events[i] != NULL; i++)
+    g_strv_builder_add (b, cs_explain_wake_events[i]);
   g_strv_builder_add (b, "sched:sched_migrate_task");
   return g_strv_builder_end (b);
 }
@@ -265,7 +266,6 @@ blockers_begin (CsPluginPass  *pass,
     }
   self->begin_us = g_get_monotonic_time ();
   self->tracker = cs_explain_tracker_new (cs_plugin_document_get_n_cpus (self->document),
-                                          _cs_explain_wake_event (self->document),
                                           keep_pair, self);
   return self;
 }

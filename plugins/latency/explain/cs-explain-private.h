@@ -16,7 +16,6 @@ typedef struct {
   gint32 flags;                 /* its common_flags */
 } CsExplainWaking;
 
-const char *_cs_explain_wake_event  (CsPluginDocument *document);
 gboolean    _cs_explain_find_waking (CsPluginDocument *document,
                                      gint32            pid,
                                      gint64            ts_ns,

@@ -9,6 +9,15 @@
 
 #include "cs-explain-tracker.h"
 
+/* The wakeups of Chronoscope's wakeup rule (cs-plugin-wakeup.h): every
+ * one the recording has is fed, and the rule says which opens a wait. */
+const char *const cs_explain_wake_events[] = {
+  "sched:sched_waking",
+  "sched:sched_wakeup",
+  "sched:sched_wakeup_new",
+  NULL
+};
+
 /* The event types that change a CPU's state, for
  * cs_plugin_document_foreach_event() and the pass. */
 const char *const cs_explain_state_events[] = {
@@ -49,6 +58,9 @@ static const struct {
   EventKind kind;
 } event_kinds[] = {
   { "sched", "sched_switch", EV_SWITCH },
+  { "sched", "sched_waking", EV_WAKE },
+  { "sched", "sched_wakeup", EV_WAKE },
+  { "sched", "sched_wakeup_new", EV_WAKE },
   { "sched", "sched_migrate_task", EV_MIGRATE },
   { "irq", "irq_handler_entry", EV_IRQ_ENTRY },
   { "irq", "irq_handler_exit", EV_IRQ_EXIT },
@@ -67,15 +79,16 @@ static const struct {
 #define MAX_IRQ_NESTING 4
 
 /* The fields each kind reads, in the order of Format.fields. */
-static const char *const kind_fields[][6] = {
-  [EV_SWITCH] = { "prev_pid", "prev_prio", "prev_comm", "next_pid", "next_prio", "next_comm" },
+static const char *const kind_fields[][7] = {
+  [EV_SWITCH] = { "prev_pid", "prev_prio", "prev_comm", "next_pid", "next_prio", "next_comm",
+                  "prev_state" },
   [EV_WAKE] = { "pid", "prio", "target_cpu", "common_flags" },
   [EV_MIGRATE] = { "pid", "dest_cpu" },
   [EV_IRQ_ENTRY] = { "irq", "name" },
   [EV_SOFTIRQ_ENTRY] = { "vec" },
 };
 
-enum { F_PREV_PID, F_PREV_PRIO, F_PREV_COMM, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM };
+enum { F_PREV_PID, F_PREV_PRIO, F_PREV_COMM, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM, F_PREV_STATE };
 enum { F_PID, F_PRIO, F_TARGET_CPU, F_FLAGS };
 enum { F_DEST_CPU = 1 };
 enum { F_IRQ, F_IRQ_NAME };
@@ -86,7 +99,7 @@ enum { F_VEC };
  * format's list). */
 typedef struct {
   EventKind kind;
-  struct tep_format_field *fields[6];
+  struct tep_format_field *fields[7];
 } Format;
 
 /* A slice while its pair waits: its contributor by key, since parts move. */
@@ -133,10 +146,9 @@ struct _CsExplainTracker
 {
   guint n_cpus;
   Cpu *cpus;
-  char *wake_system;
-  char *wake_name;
   GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
-  GHashTable *waiting;          /* pid -> Waiting * (owned) */
+  GHashTable *tasks;            /* pid -> CsPluginWakeupState (owned): the wakeup rule */
+  GHashTable *waiting;          /* pid -> Waiting * (owned): the tasks the rule has woken */
   GPtrArray *spare;             /* Waiting * closed, for reuse: no malloc per wakeup */
   Waiting *window;
   gint32 only_pid;
@@ -216,23 +228,25 @@ waiting_recycle (CsExplainTracker *self,
 /**
  * cs_explain_tracker_new:
  * @n_cpus: the recording's CPUs
- * @wake_event: the event that opens a wakeup pair, "sched:sched_waking"
- *   (or "sched:sched_wakeup" when the recording has no sched_waking), as
- *   the latency preset `wakeup` chooses
  * @func: (nullable): receives each closed pair
  * @user_data: for @func
  *
+ * Wakeup pairs are those of Chronoscope's wakeup rule
+ * (cs-plugin-wakeup.h), as the latency preset `wakeup` measures them: the
+ * tracker keeps each task's state in the rule, fed with every
+ * sched_waking, sched_wakeup and sched_wakeup_new (cs_explain_wake_events)
+ * and sched_switch.
+ *
  * Returns: (transfer full): a tracker that knows nothing yet: every CPU
- *   is unknown until its first sched_switch
+ *   is unknown until its first sched_switch, every task until its first
+ *   event
  */
 CsExplainTracker *
 cs_explain_tracker_new (guint              n_cpus,
-                        const char        *wake_event,
                         CsExplainPairFunc  func,
                         gpointer           user_data)
 {
   CsExplainTracker *self = g_new0 (CsExplainTracker, 1);
-  const char *colon = strchr (wake_event, ':');
 
   self->n_cpus = n_cpus;
   self->cpus = g_new0 (Cpu, MAX (n_cpus, 1));
@@ -244,9 +258,8 @@ cs_explain_tracker_new (guint              n_cpus,
       self->cpus[c].softirq = -1;
       self->cpus[c].waiting = g_ptr_array_new ();
     }
-  self->wake_system = colon != NULL ? g_strndup (wake_event, colon - wake_event) : g_strdup ("sched");
-  self->wake_name = g_strdup (colon != NULL ? colon + 1 : wake_event);
   self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
   self->spare = g_ptr_array_new_with_free_func (waiting_free);
   self->only_pid = -1;
@@ -267,12 +280,11 @@ cs_explain_tracker_free (CsExplainTracker *self)
     g_ptr_array_unref (self->cpus[c].waiting);
   g_free (self->cpus);
   g_hash_table_unref (self->formats);
+  g_hash_table_unref (self->tasks);
   g_hash_table_unref (self->waiting);
   g_ptr_array_unref (self->spare);
   if (self->window != NULL)
     waiting_free (self->window);
-  g_free (self->wake_system);
-  g_free (self->wake_name);
   g_free (self);
 }
 
@@ -305,13 +317,20 @@ cs_explain_tracker_set_record_slices (CsExplainTracker *self,
 /**
  * cs_explain_tracker_set_open_pairs:
  * @self: a tracker
- * @open_pairs: whether wakeups open pairs; %FALSE while reading what
- *   comes before a pair only to learn the CPUs' state
+ * @open_pairs: whether the wakeup rule runs; %FALSE while reading what
+ *   comes before a pair only to learn the CPUs' state (that reading skips
+ *   other CPUs, so it must not move a task in the rule)
+ *
+ * Turning it back on starts the rule afresh, every task unknown: the
+ * first wakeup of a task fed then opens its wait, as the first wakeup a
+ * pair's A is.
  */
 void
 cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
                                    gboolean          open_pairs)
 {
+  if (open_pairs && !self->open_pairs)
+    g_hash_table_remove_all (self->tasks);
   self->open_pairs = open_pairs;
 }
 
@@ -340,13 +359,10 @@ classify (CsExplainTracker    *self,
     return format;
   format = g_new0 (Format, 1);
   format->kind = EV_OTHER;
-  if (strcmp (event->system, self->wake_system) == 0 && strcmp (event->name, self->wake_name) == 0)
-    format->kind = EV_WAKE;
-  else
-    for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
-      if (strcmp (event->system, event_kinds[i].system) == 0 &&
-          strcmp (event->name, event_kinds[i].name) == 0)
-        format->kind = event_kinds[i].kind;
+  for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
+    if (strcmp (event->system, event_kinds[i].system) == 0 &&
+        strcmp (event->name, event_kinds[i].name) == 0)
+      format->kind = event_kinds[i].kind;
   if (event->format != NULL && (guint) format->kind < G_N_ELEMENTS (kind_fields))
     for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
       if (kind_fields[format->kind][i] != NULL)
@@ -669,6 +685,39 @@ breakdown_from (const Waiting *w,
   return b;
 }
 
+/* @pid's state in the wakeup rule, when the rule follows @pid (a task,
+ * the tracker's only one if it has one, while pairs open); else NULL. */
+static CsPluginWakeupState *
+rule_state (CsExplainTracker *self,
+            gint32            pid)
+{
+  CsPluginWakeupState *state;
+
+  if (!self->open_pairs || pid <= 0 || (self->only_pid >= 0 && pid != self->only_pid))
+    return NULL;
+  state = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (pid));
+  if (state == NULL)
+    {
+      state = g_new0 (CsPluginWakeupState, 1);
+      g_hash_table_insert (self->tasks, GINT_TO_POINTER (pid), state);
+    }
+  return state;
+}
+
+/* Forgets @pid's open pair, if any (its wait dropped by the rule). */
+static void
+drop_waiting (CsExplainTracker *self,
+              gint32            pid)
+{
+  Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
+
+  if (w == NULL)
+    return;
+  dequeue (self, w);
+  g_hash_table_steal (self->waiting, GINT_TO_POINTER (pid));
+  waiting_recycle (self, w);
+}
+
 static void
 on_switch (CsExplainTracker    *self,
            const CsPluginEvent *event,
@@ -677,6 +726,8 @@ on_switch (CsExplainTracker    *self,
   Cpu *cpu = &self->cpus[event->cpu];
   gint32 prev_pid = get_int (event, format->fields[F_PREV_PID], -1);
   gint32 next_pid = get_int (event, format->fields[F_NEXT_PID], -1);
+  CsPluginWakeupState *prev_rule = rule_state (self, prev_pid);
+  CsPluginWakeupState *next_rule;
   Waiting *w;
 
   if (cpu->pid < 0)
@@ -698,6 +749,20 @@ on_switch (CsExplainTracker    *self,
   cpu->irqs_off = FALSE;
   cpu->preempt_off = FALSE;
 
+  /* The rule: prev_pid leaves (a wait still open is dropped: its
+   * switch-in was not seen), then next_pid runs (its wait ends here).
+   * A sched_switch without prev_state (very old kernels) is runnable. */
+  if (prev_rule != NULL &&
+      cs_plugin_wakeup_switch_out (prev_rule, get_int (event, format->fields[F_PREV_STATE], 0)))
+    drop_waiting (self, prev_pid);
+  next_rule = rule_state (self, next_pid);
+  if (next_rule == NULL)
+    return;
+  if (!cs_plugin_wakeup_switch_in (next_rule, event->ts_ns, (gint32) event->cpu, NULL))
+    {
+      drop_waiting (self, next_pid);
+      return;
+    }
   w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (next_pid));
   if (w == NULL)
     return;
@@ -721,17 +786,15 @@ on_wake (CsExplainTracker    *self,
 {
   gint32 pid = get_int (event, format->fields[F_PID], -1);
   gint64 target = get_int (event, format->fields[F_TARGET_CPU], event->cpu);
-  Waiting *w, *old;
+  CsPluginWakeupState *rule = rule_state (self, pid);
+  Waiting *w;
 
-  if (!self->open_pairs || pid <= 0 || (self->only_pid >= 0 && pid != self->only_pid))
+  /* The rule: only the wakeup of a sleeping (or unknown) task opens a
+   * wait; one of a task running, already woken or preempted changes
+   * nothing. */
+  if (rule == NULL || !cs_plugin_wakeup_wake (rule, event->ts_ns))
     return;
-  old = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
-  if (old != NULL)
-    {
-      dequeue (self, old);
-      g_hash_table_steal (self->waiting, GINT_TO_POINTER (pid));
-      waiting_recycle (self, old);
-    }
+  drop_waiting (self, pid);
   w = waiting_take (self);
   w->pid = pid;
   w->prio = get_int (event, format->fields[F_PRIO], -1);
@@ -768,8 +831,9 @@ on_migrate (CsExplainTracker    *self,
  * @event: the next event, in time order over all CPUs (or over one CPU
  *   while only learning its state)
  *
- * Takes one event: sched_switch, the wake event, sched_migrate_task and
- * the types of cs_explain_state_events; others are ignored.  A pair
+ * Takes one event: sched_switch, the wakeups (cs_explain_wake_events),
+ * sched_migrate_task and the types of cs_explain_state_events; others
+ * are ignored.  A pair
  * closed by a sched_switch reaches the tracker's #CsExplainPairFunc.
  *
  * Returns: %TRUE (a %gboolean for use as a feed's callback)

@@ -8,8 +8,11 @@
  * priority (sched_switch), the hard interrupt and softirq in progress
  * (irq:irq_handler_entry/exit, irq:softirq_entry/exit) and the sections
  * with interrupts or preemption disabled (preemptirq:*, the kernel
- * module's chronoscope:*_off_begin/end); per task woken and not yet run,
- * the CPU it waits on (the wakeup's target_cpu, then sched_migrate_task).
+ * module's chronoscope:*_off_begin/end); per task, its state in
+ * Chronoscope's wakeup rule (cs-plugin-wakeup.h, the latency preset
+ * `wakeup`'s pairs), and for a task the rule has woken and that has not
+ * run yet, the CPU it waits on (the wakeup's target_cpu, then
+ * sched_migrate_task).
  * Each time a CPU's state may change, the time since the last change is
  * added to every pair waiting on that CPU, so each pair's parts add up
  * exactly to its B − A.
@@ -33,10 +36,10 @@ typedef struct _CsExplainTracker CsExplainTracker;
 typedef void (*CsExplainPairFunc) (const CsExplainBreakdown *breakdown,
                                    gpointer                  user_data);
 
+extern const char *const cs_explain_wake_events[];
 extern const char *const cs_explain_state_events[];
 
 CsExplainTracker   *cs_explain_tracker_new          (guint               n_cpus,
-                                                     const char         *wake_event,
                                                      CsExplainPairFunc   func,
                                                      gpointer            user_data);
 void                cs_explain_tracker_free         (CsExplainTracker   *self);
