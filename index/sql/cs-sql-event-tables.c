@@ -24,6 +24,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
+#include <stdlib.h>
 
 #include "cs-sql-private.h"
 
@@ -48,7 +49,32 @@ typedef struct {
   CsSqlTable base;
   gint type_id;                 /* -1: every event */
   GPtrArray *fields;            /* struct tep_format_field *, borrowed */
+  /* Whether the document's counts add up (_cs_sql_counts_usable()), per
+   * task [1] and per CPU [0]: -1 until asked. */
+  int counts_usable[2];
 } EventTable;
+
+/* Constraints on integer fields that a scan checks before handing a row
+ * to SQLite (which checks them again). */
+#define MAX_FIELD_ARGS 4
+#define MAX_ORDER_TERMS 4
+
+typedef struct {
+  struct tep_format_field *field;
+  int op;                       /* SQLITE_INDEX_CONSTRAINT_EQ, _GT, _GE, _LT, _LE */
+  gint64 value;
+} FieldFilter;
+
+/* What xBestIndex chose, as it travels to xFilter in idxStr. */
+typedef struct {
+  CsSqlCountBy count_by;
+  int n_generic;                /* arguments of _cs_sql_best_index() */
+  int n_fields;                 /* then arguments for field constraints */
+  int field[MAX_FIELD_ARGS];
+  int field_op[MAX_FIELD_ARGS];
+  int n_order;                  /* the order counted rows come in */
+  CsSqlOrderTerm order[MAX_ORDER_TERMS];
+} EventPlan;
 
 typedef struct {
   sqlite3_vtab_cursor base;
@@ -61,9 +87,25 @@ typedef struct {
   gboolean have_record;
   guint64 read_gen;
   CsRecord record;
+  guint n_filters;
+  FieldFilter filters[MAX_FIELD_ARGS];
+  /* Counted rows: the groups, the current one, rows left in it, and the
+   * rows handed out so far (the rowid of counted rows). */
+  CsSqlCountBy count_by;
+  GArray *groups;
+  guint group;
+  guint64 left;
+  guint64 n_counted;
+  const char *comm;             /* of the group's pid, and its length */
+  int comm_len;
 } EventCursor;
 
 static const CsSqlPushdown event_pushdown = { COL_TS, COL_CPU, COL_PID };
+
+static const char *field_sql_type (const struct tep_format_field *f);
+static gboolean passes_filters (EventCursor  *cur,
+                                gboolean     *passes,
+                                GError      **error);
 
 static void
 event_table_free (gpointer data)
@@ -75,6 +117,47 @@ event_table_free (gpointer data)
   g_free (t);
 }
 
+/* colUsed bits of the columns a counted plan can answer. */
+#define BIT(c) (G_GUINT64_CONSTANT (1) << (c))
+
+static gboolean
+counts_usable (EventTable *t,
+               gboolean    by_pid)
+{
+  if (t->counts_usable[by_pid] < 0)
+    t->counts_usable[by_pid] = _cs_sql_counts_usable (t->base.ctx->document, by_pid);
+  return t->counts_usable[by_pid];
+}
+
+/* The key an ORDER BY column has among counted rows, or -1. */
+static int
+order_key (EventTable   *t,
+           int           column,
+           CsSqlCountBy  by)
+{
+  if (by == CS_SQL_COUNT_BY_PID)
+    return column == COL_PID ? CS_SQL_KEY_PID : column == COL_COMM ? CS_SQL_KEY_COMM : -1;
+  if (column == COL_CPU)
+    return CS_SQL_KEY_CPU;
+  if (by == CS_SQL_COUNT_BY_CPU_TYPE && t->type_id < 0)
+    return column == COL_SYSTEM ? CS_SQL_KEY_SYSTEM : column == COL_NAME ? CS_SQL_KEY_NAME : -1;
+  return -1;
+}
+
+/* Whether the field behind column @column of @t is a plain integer. */
+static struct tep_format_field *
+integer_field (EventTable *t,
+               int         column)
+{
+  struct tep_format_field *f;
+
+  if (t->type_id < 0 || t->fields == NULL || column < N_COMMON ||
+      (guint) (column - N_COMMON) >= t->fields->len)
+    return NULL;
+  f = g_ptr_array_index (t->fields, column - N_COMMON);
+  return g_str_equal (field_sql_type (f), "INTEGER") ? f : NULL;
+}
+
 static int
 event_best_index (sqlite3_vtab       *vtab,
                   sqlite3_index_info *info)
@@ -83,8 +166,127 @@ event_best_index (sqlite3_vtab       *vtab,
   CsDocument *doc = t->base.ctx->document;
   double rows = t->type_id < 0 ? (double) cs_document_get_n_events (doc)
                                : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
+  guint64 used = info->colUsed;
+  EventPlan plan = { CS_SQL_COUNT_NONE, 0, };
+  GString *idx_str;
+  int rc;
 
-  return _cs_sql_best_index (&event_pushdown, info, rows);
+  rc = _cs_sql_best_index (&event_pushdown, info, rows);
+  if (rc != SQLITE_OK)
+    return rc;
+  for (int i = 0; i < info->nConstraint; i++)
+    plan.n_generic = MAX (plan.n_generic, info->aConstraintUsage[i].argvIndex);
+
+  /* Constraints on integer fields, checked on the record before SQLite
+   * sees the row (not omitted: SQLite checks them again). */
+  for (int i = 0; i < info->nConstraint && plan.n_fields < MAX_FIELD_ARGS; i++)
+    {
+      const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+
+      if (!c->usable || info->aConstraintUsage[i].argvIndex > 0 || integer_field (t, c->iColumn) == NULL)
+        continue;
+      if (c->op != SQLITE_INDEX_CONSTRAINT_EQ && c->op != SQLITE_INDEX_CONSTRAINT_GT &&
+          c->op != SQLITE_INDEX_CONSTRAINT_GE && c->op != SQLITE_INDEX_CONSTRAINT_LT &&
+          c->op != SQLITE_INDEX_CONSTRAINT_LE)
+        continue;
+      info->aConstraintUsage[i].argvIndex = plan.n_generic + plan.n_fields + 1;
+      plan.field[plan.n_fields] = c->iColumn;
+      plan.field_op[plan.n_fields] = c->op;
+      plan.n_fields++;
+      /* Fewer rows reach SQLite; reading the records costs more than the
+       * chunks, so the plan stays a scan in the estimate. */
+      info->estimatedRows = MAX (info->estimatedRows / 4, 1);
+    }
+
+  /* Counted rows when every column read is one the counts give. */
+  if (plan.n_fields == 0)
+    {
+      if (t->type_id < 0 && (used & ~(BIT (COL_PID) | BIT (COL_COMM))) == 0 &&
+          (used & (BIT (COL_PID) | BIT (COL_COMM))) != 0 && counts_usable (t, TRUE))
+        plan.count_by = CS_SQL_COUNT_BY_PID;
+      else if ((used & ~BIT (COL_CPU)) == 0 && counts_usable (t, FALSE))
+        plan.count_by = CS_SQL_COUNT_BY_CPU;
+      else if (t->type_id < 0 && (used & ~(BIT (COL_CPU) | BIT (COL_SYSTEM) | BIT (COL_NAME))) == 0 &&
+               counts_usable (t, FALSE))
+        plan.count_by = CS_SQL_COUNT_BY_CPU_TYPE;
+    }
+
+  /* Counted rows come in any order asked of their columns; scanned rows
+   * come CPU by CPU. */
+  if (info->nOrderBy > 0 && info->nOrderBy <= MAX_ORDER_TERMS)
+    {
+      gboolean ok = TRUE;
+
+      for (int i = 0; i < info->nOrderBy && ok; i++)
+        {
+          const struct sqlite3_index_orderby *o = &info->aOrderBy[i];
+          int key = o->iColumn < 0 ? -1 : order_key (t, o->iColumn, plan.count_by);
+
+          if (plan.count_by == CS_SQL_COUNT_NONE)
+            ok = info->nOrderBy == 1 && o->iColumn == COL_CPU && !o->desc;
+          else if ((ok = key >= 0))
+            {
+              plan.order[i].key = key;
+              plan.order[i].desc = o->desc;
+            }
+        }
+      if (ok)
+        {
+          info->orderByConsumed = 1;
+          plan.n_order = plan.count_by == CS_SQL_COUNT_NONE ? 0 : info->nOrderBy;
+        }
+    }
+  if (plan.count_by != CS_SQL_COUNT_NONE)
+    info->estimatedCost = MAX (info->estimatedCost / 10.0, 1.0);
+
+  idx_str = g_string_new (NULL);
+  g_string_append_printf (idx_str, "%d %d %d %d", plan.count_by, plan.n_generic, plan.n_fields,
+                          plan.n_order);
+  for (int i = 0; i < plan.n_fields; i++)
+    g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
+  for (int i = 0; i < plan.n_order; i++)
+    g_string_append_printf (idx_str, " %d %d", plan.order[i].key, plan.order[i].desc);
+  info->idxStr = sqlite3_mprintf ("%s", idx_str->str);
+  info->needToFreeIdxStr = 1;
+  g_string_free (idx_str, TRUE);
+  return info->idxStr != NULL ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/* Reads back what event_best_index() wrote; FALSE when @s is not that. */
+static gboolean
+plan_parse (EventPlan  *plan,
+            const char *s)
+{
+  char *end;
+  long v[4 + 2 * (MAX_FIELD_ARGS + MAX_ORDER_TERMS)];
+  guint n = 0;
+
+  memset (plan, 0, sizeof *plan);
+  while (s != NULL && *s != '\0' && n < G_N_ELEMENTS (v))
+    {
+      v[n++] = strtol (s, &end, 10);
+      if (end == s)
+        return FALSE;
+      s = end;
+    }
+  if (n < 4 || v[2] < 0 || v[2] > MAX_FIELD_ARGS || v[3] < 0 || v[3] > MAX_ORDER_TERMS ||
+      n != 4 + 2 * (guint) (v[2] + v[3]))
+    return FALSE;
+  plan->count_by = (CsSqlCountBy) v[0];
+  plan->n_generic = (int) v[1];
+  plan->n_fields = (int) v[2];
+  plan->n_order = (int) v[3];
+  for (int i = 0; i < plan->n_fields; i++)
+    {
+      plan->field[i] = (int) v[4 + 2 * i];
+      plan->field_op[i] = (int) v[5 + 2 * i];
+    }
+  for (int i = 0; i < plan->n_order; i++)
+    {
+      plan->order[i].key = (CsSqlCountKey) v[4 + 2 * plan->n_fields + 2 * i];
+      plan->order[i].desc = v[5 + 2 * plan->n_fields + 2 * i] != 0;
+    }
+  return TRUE;
 }
 
 static int
@@ -102,7 +304,10 @@ event_open (sqlite3_vtab         *vtab,
 static int
 event_close (sqlite3_vtab_cursor *cursor)
 {
-  g_free (cursor);
+  EventCursor *cur = (EventCursor *) cursor;
+
+  g_clear_pointer (&cur->groups, g_array_unref);
+  g_free (cur);
   return SQLITE_OK;
 }
 
@@ -195,11 +400,46 @@ seek (EventCursor *cur)
           cur->ev.offset = (guint64) cache->cols[EV_OFFSET][i];
           cur->ev.cpu = cur->cpu;
           cur->ev.row = cur->row;
+          if (cur->n_filters > 0)
+            {
+              gboolean passes;
+
+              cur->have_record = FALSE;
+              if (!passes_filters (cur, &passes, &error))
+                return _cs_sql_vtab_fail (&cur->base, error);
+              if (!passes)
+                continue;
+            }
           return SQLITE_OK;
         }
       /* Past this chunk or past the range: go on with the next one. */
     }
   return SQLITE_OK;
+}
+
+/* Moves to the next counted row; eof after the last group. */
+static void
+next_counted (EventCursor *cur)
+{
+  const CsSqlCountGroup *g;
+
+  while (cur->left == 0)
+    {
+      if (cur->group >= cur->groups->len)
+        {
+          cur->eof = TRUE;
+          return;
+        }
+      g = &g_array_index (cur->groups, CsSqlCountGroup, cur->group++);
+      cur->left = g->n;
+      cur->ev.pid = g->pid;
+      cur->ev.cpu = g->cpu < 0 ? 0 : (guint) g->cpu;
+      cur->ev.type_id = g->type_id < 0 ? G_MAXUINT32 : (guint32) g->type_id;
+      cur->ev.row = 0;
+      cur->comm = cs_document_get_comm (cur->table->base.ctx->document, g->pid);
+      cur->comm_len = (int) strlen (cur->comm);
+    }
+  cur->left--;
 }
 
 static int
@@ -210,11 +450,47 @@ event_filter (sqlite3_vtab_cursor  *cursor,
               sqlite3_value       **argv)
 {
   EventCursor *cur = (EventCursor *) cursor;
-  guint n_cpus = cs_document_get_n_cpus (cur->table->base.ctx->document);
+  EventTable *t = cur->table;
+  guint n_cpus = cs_document_get_n_cpus (t->base.ctx->document);
+  EventPlan plan;
   int rc;
 
-  _cs_sql_bounds_decode (&cur->bounds, idx_num, argc, argv);
+  if (!plan_parse (&plan, idx_str) || plan.n_generic + plan.n_fields > argc)
+    return _cs_sql_vtab_fail (cursor, g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
+                                                   "bad plan %s", idx_str ? idx_str : "(null)"));
+  _cs_sql_bounds_decode (&cur->bounds, idx_num, plan.n_generic, argv);
   cur->eof = FALSE;
+  cur->have_record = FALSE;
+  cur->n_filters = 0;
+  for (int i = 0; i < plan.n_fields; i++)
+    {
+      sqlite3_value *v = argv[plan.n_generic + i];
+      struct tep_format_field *f = integer_field (t, plan.field[i]);
+
+      if (sqlite3_value_numeric_type (v) == SQLITE_NULL)
+        cur->bounds.empty = TRUE;     /* comparisons with NULL are never true */
+      /* Only integers filter: SQLite's own check covers the rest. */
+      if (f == NULL || sqlite3_value_numeric_type (v) != SQLITE_INTEGER)
+        continue;
+      cur->filters[cur->n_filters].field = f;
+      cur->filters[cur->n_filters].op = plan.field_op[i];
+      cur->filters[cur->n_filters].value = sqlite3_value_int64 (v);
+      cur->n_filters++;
+    }
+
+  cur->count_by = plan.count_by;
+  g_clear_pointer (&cur->groups, g_array_unref);
+  if (cur->count_by != CS_SQL_COUNT_NONE)
+    {
+      cur->groups = _cs_sql_count_groups (t->base.ctx->document, t->type_id, cur->count_by,
+                                          &cur->bounds, plan.order, plan.n_order);
+      cur->group = 0;
+      cur->left = 0;
+      cur->n_counted = 0;
+      next_counted (cur);
+      return SQLITE_OK;
+    }
+
   cur->cpu = 0;
   cur->cpu_end = n_cpus;
   if (cur->bounds.cpu >= 0)
@@ -236,6 +512,13 @@ event_next (sqlite3_vtab_cursor *cursor)
 {
   EventCursor *cur = (EventCursor *) cursor;
 
+  if (cur->count_by != CS_SQL_COUNT_NONE)
+    {
+      cur->n_counted++;
+      cur->ev.row++;
+      next_counted (cur);
+      return SQLITE_OK;
+    }
   cur->row++;
   return seek (cur);
 }
@@ -252,38 +535,59 @@ event_rowid (sqlite3_vtab_cursor *cursor,
 {
   EventCursor *cur = (EventCursor *) cursor;
 
-  /* Unique within the recording: the CPU in the top bits. */
-  *rowid = ((sqlite3_int64) cur->ev.cpu << 40) | (sqlite3_int64) cur->ev.row;
+  /* Unique within the recording: the CPU in the top bits.  Rows counted
+   * per CPU of `events` are all the CPU's rows, in order; other counted
+   * rows are numbered as they come. */
+  if (cur->count_by == CS_SQL_COUNT_NONE ||
+      (cur->count_by == CS_SQL_COUNT_BY_CPU && cur->table->type_id < 0))
+    *rowid = ((sqlite3_int64) cur->ev.cpu << 40) | (sqlite3_int64) cur->ev.row;
+  else
+    *rowid = (sqlite3_int64) cur->n_counted;
   return SQLITE_OK;
 }
 
 /* Reads the current event's record, unless it is still the last one read. */
 static gboolean
-load_record (EventCursor      *cur,
-             sqlite3_context  *context)
+read_record (EventCursor  *cur,
+             GError      **error)
 {
   CsSqlContext *ctx = cur->table->base.ctx;
-  g_autoptr(GError) error = NULL;
 
   if (cur->have_record && cur->read_gen == ctx->read_gen)
     return TRUE;
-  if (ctx->trace_file == NULL ||
-      !cs_trace_file_read_at (ctx->trace_file, cur->ev.cpu, cur->ev.offset, &cur->record, &error))
+  if (ctx->trace_file == NULL)
     {
-      sqlite3_result_error (context,
-                            error ? error->message : _("The recording can no longer be read"), -1);
+      g_set_error_literal (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                           _("The recording can no longer be read"));
       return FALSE;
     }
+  if (!cs_trace_file_read_at (ctx->trace_file, cur->ev.cpu, cur->ev.offset, &cur->record, error))
+    return FALSE;
   cur->read_gen = ++ctx->read_gen;
   cur->have_record = TRUE;
   return TRUE;
 }
 
-static void
-result_field (sqlite3_context         *context,
-              struct tep_handle       *tep,
-              struct tep_format_field *f,
-              struct tep_record       *rec)
+static gboolean
+load_record (EventCursor      *cur,
+             sqlite3_context  *context)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (read_record (cur, &error))
+    return TRUE;
+  sqlite3_result_error (context, error->message, -1);
+  return FALSE;
+}
+
+/* Where field @f's value lies in @rec: FALSE when the record is too short
+ * for it (a damaged record: never read past it). */
+static gboolean
+field_span (struct tep_handle       *tep,
+            struct tep_format_field *f,
+            struct tep_record       *rec,
+            gsize                   *off_out,
+            gsize                   *len_out)
 {
   const guint8 *data = rec->data;
   gsize size = rec->size > 0 ? (gsize) rec->size : 0;
@@ -294,10 +598,7 @@ result_field (sqlite3_context         *context,
       guint32 loc;
 
       if (off + 4 > size)
-        {
-          sqlite3_result_null (context);
-          return;
-        }
+        return FALSE;
       loc = (guint32) tep_read_number (tep, data + off, 4);
       len = loc >> 16;
       off = (f->flags & TEP_FIELD_IS_RELATIVE) ? off + f->size + (loc & 0xffff) : (loc & 0xffff);
@@ -305,24 +606,81 @@ result_field (sqlite3_context         *context,
   else if ((f->flags & TEP_FIELD_IS_ARRAY) && len == 0 && off <= size)
     len = size - off;   /* a flexible array (ftrace's print: char buf[]) runs to the end */
   if (off > size || len > size - off)
+    return FALSE;
+  *off_out = off;
+  *len_out = len;
+  return TRUE;
+}
+
+/* The value of an integer field of @len bytes at @data, as SQLite gets it:
+ * signed or not as the format says, unsigned 64-bit values wrapping. */
+static gint64
+field_integer (struct tep_handle             *tep,
+               const struct tep_format_field *f,
+               const guint8                  *data,
+               gsize                          len)
+{
+  guint64 v = tep_read_number (tep, data, (int) len);
+
+  if ((f->flags & TEP_FIELD_IS_SIGNED) && len < 8 && (v & (G_GUINT64_CONSTANT (1) << (len * 8 - 1))))
+    v |= ~((G_GUINT64_CONSTANT (1) << (len * 8)) - 1);
+  return (gint64) v;
+}
+
+/* Whether the current row may pass the field filters: FALSE only when a
+ * filter surely fails (SQLite checks the rest). */
+static gboolean
+passes_filters (EventCursor  *cur,
+                gboolean     *passes,
+                GError      **error)
+{
+  struct tep_handle *tep;
+
+  *passes = TRUE;
+  if (!read_record (cur, error))
+    return FALSE;
+  tep = cs_trace_file_get_tep (cur->table->base.ctx->trace_file);
+  for (guint i = 0; i < cur->n_filters && *passes; i++)
     {
-      sqlite3_result_null (context);   /* a damaged record: never read past it */
-      return;
+      const FieldFilter *ff = &cur->filters[i];
+      gsize off, len;
+      gint64 v;
+
+      if (!field_span (tep, ff->field, cur->record.tep_record, &off, &len))
+        continue;       /* NULL: SQLite rejects the row itself */
+      v = field_integer (tep, ff->field, (const guint8 *) cur->record.tep_record->data + off, len);
+      switch (ff->op)
+        {
+        case SQLITE_INDEX_CONSTRAINT_EQ: *passes = v == ff->value; break;
+        case SQLITE_INDEX_CONSTRAINT_GT: *passes = v > ff->value; break;
+        case SQLITE_INDEX_CONSTRAINT_GE: *passes = v >= ff->value; break;
+        case SQLITE_INDEX_CONSTRAINT_LT: *passes = v < ff->value; break;
+        case SQLITE_INDEX_CONSTRAINT_LE: *passes = v <= ff->value; break;
+        default: break;
+        }
     }
-  if (f->flags & TEP_FIELD_IS_STRING)
+  return TRUE;
+}
+
+static void
+result_field (sqlite3_context         *context,
+              struct tep_handle       *tep,
+              struct tep_format_field *f,
+              struct tep_record       *rec)
+{
+  const guint8 *data = rec->data;
+  gsize off, len;
+
+  if (!field_span (tep, f, rec, &off, &len))
+    sqlite3_result_null (context);
+  else if (f->flags & TEP_FIELD_IS_STRING)
     sqlite3_result_text (context, (const char *) data + off,
                          (int) strnlen ((const char *) data + off, len), SQLITE_TRANSIENT);
   else if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
            (len != 1 && len != 2 && len != 4 && len != 8))
     sqlite3_result_blob (context, data + off, (int) len, SQLITE_TRANSIENT);
   else
-    {
-      guint64 v = tep_read_number (tep, data + off, (int) len);
-
-      if ((f->flags & TEP_FIELD_IS_SIGNED) && len < 8 && (v & (G_GUINT64_CONSTANT (1) << (len * 8 - 1))))
-        v |= ~((G_GUINT64_CONSTANT (1) << (len * 8)) - 1);
-      sqlite3_result_int64 (context, (sqlite3_int64) v);
-    }
+    sqlite3_result_int64 (context, field_integer (tep, f, data + off, len));
 }
 
 static int
@@ -348,20 +706,31 @@ event_column (sqlite3_vtab_cursor *cursor,
       sqlite3_result_int (context, cur->ev.pid);
       return SQLITE_OK;
     case COL_COMM:
-      sqlite3_result_text (context, cs_document_get_comm (doc, cur->ev.pid), -1, SQLITE_TRANSIENT);
+      /* The document's strings live as long as the session. */
+      if (cur->count_by != CS_SQL_COUNT_NONE)
+        sqlite3_result_text (context, cur->comm, cur->comm_len, SQLITE_STATIC);
+      else
+        sqlite3_result_text (context, cs_document_get_comm (doc, cur->ev.pid), -1, SQLITE_STATIC);
       return SQLITE_OK;
     default:
       break;
     }
   if (t->type_id < 0 && (column == COL_SYSTEM || column == COL_NAME))
     {
-      const CsEventType *type = cs_document_get_event_type (doc, cur->ev.type_id);
+      const CsEventType *type = cur->ev.type_id == G_MAXUINT32 ? NULL
+                                : cs_document_get_event_type (doc, cur->ev.type_id);
 
       if (type == NULL)
         sqlite3_result_null (context);
       else
         sqlite3_result_text (context, column == COL_SYSTEM ? type->system : type->name, -1,
-                             SQLITE_TRANSIENT);
+                             SQLITE_STATIC);
+      return SQLITE_OK;
+    }
+  if (cur->count_by != CS_SQL_COUNT_NONE)
+    {
+      /* Never asked: the plan reads no other column. */
+      sqlite3_result_null (context);
       return SQLITE_OK;
     }
 
@@ -513,6 +882,7 @@ _cs_sql_register_event_tables (sqlite3       *db,
   t = g_new0 (EventTable, 1);
   t->base.ctx = ctx;
   t->type_id = -1;
+  t->counts_usable[0] = t->counts_usable[1] = -1;
   t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
   if (!register_table (db, t, "events", NULL, tables, error))
     return FALSE;
@@ -539,6 +909,7 @@ _cs_sql_register_event_tables (sqlite3       *db,
       t = g_new0 (EventTable, 1);
       t->base.ctx = ctx;
       t->type_id = id;
+      t->counts_usable[0] = t->counts_usable[1] = -1;
       t->fields = g_ptr_array_new ();
       t->base.schema = typed_schema (format, t->fields);
       if (!register_table (db, t, name, alias, tables, error))
