@@ -5,12 +5,16 @@
  *
  * Usage: bench-sql FILE [RUNS]
  *
- * Opens FILE's index (building it when the cache has none), then runs,
- * RUNS times each (default 3), and prints one line per measurement:
+ * Opens FILE's index (building it when the cache has none: with an empty
+ * cache, open is the first open), then runs, RUNS times each (default 3),
+ * and prints one line per measurement:
  *
  *   open <seconds>                          document + SQL session
  *   d_switches <median s> <count>           SELECT count(*) FROM
  *                                           sched_sched_switch WHERE prev_state = 2
+ *   comm_events <median s> <n comms> <file> SELECT comm, count(*) FROM
+ *                                           events GROUP BY comm (the rows go
+ *                                           to <file>, "comm\tcount")
  *   comm_cpu <median s> <n comms> <file>    SELECT comm, sum(dur) FROM
  *                                           sched_slices GROUP BY comm
  *                                           (the rows go to <file>, "comm\tns")
@@ -115,6 +119,20 @@ main (int    argc,
       t[r] = (g_get_monotonic_time () - t0) / 1e6;
     }
   printf ("d_switches %.3f %" G_GINT64_FORMAT "\n", median (t, runs), value);
+
+  comm_path = g_strdup_printf ("%s.comm-events.tsv", g_getenv ("CS_BENCH_OUT") ?: "/tmp/bench-sql");
+  for (guint r = 0; r < runs; r++)
+    {
+      FILE *out = r == 0 ? fopen (comm_path, "w") : NULL;
+
+      t0 = g_get_monotonic_time ();
+      rows = run (session, "SELECT comm, count(*) FROM events GROUP BY comm", out, &value);
+      t[r] = (g_get_monotonic_time () - t0) / 1e6;
+      if (out != NULL)
+        fclose (out);
+    }
+  printf ("comm_events %.3f %" G_GUINT64_FORMAT " %s\n", median (t, runs), rows, comm_path);
+  g_free (comm_path);
 
   comm_path = g_strdup_printf ("%s.comm-cpu.tsv", g_getenv ("CS_BENCH_OUT") ?: "/tmp/bench-sql");
   for (guint r = 0; r < runs; r++)
