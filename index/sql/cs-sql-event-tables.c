@@ -68,6 +68,7 @@ typedef struct {
 /* What xBestIndex chose, as it travels to xFilter in idxStr. */
 typedef struct {
   CsSqlCountBy count_by;
+  gboolean distinct;            /* counted rows: one per group is enough */
   int n_generic;                /* arguments of _cs_sql_best_index() */
   int n_fields;                 /* then arguments for field constraints */
   int field[MAX_FIELD_ARGS];
@@ -167,7 +168,7 @@ event_best_index (sqlite3_vtab       *vtab,
   double rows = t->type_id < 0 ? (double) cs_document_get_n_events (doc)
                                : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
   guint64 used = info->colUsed;
-  EventPlan plan = { CS_SQL_COUNT_NONE, 0, };
+  EventPlan plan = { CS_SQL_COUNT_NONE, FALSE, 0, };
   GString *idx_str;
   int rc;
 
@@ -232,16 +233,25 @@ event_best_index (sqlite3_vtab       *vtab,
         }
       if (ok)
         {
+          guint64 ordered = 0;
+
           info->orderByConsumed = 1;
           plan.n_order = plan.count_by == CS_SQL_COUNT_NONE ? 0 : info->nOrderBy;
+          /* SELECT DISTINCT: rows the same in every ORDER BY column may
+           * go, as long as SQLite reads no other column (a WHERE on one
+           * could reject the row kept and not its twins). */
+          for (int i = 0; i < info->nOrderBy; i++)
+            ordered |= BIT (info->aOrderBy[i].iColumn);
+          plan.distinct = plan.count_by != CS_SQL_COUNT_NONE && sqlite3_vtab_distinct (info) >= 2 &&
+                          (used & ~ordered) == 0;
         }
     }
   if (plan.count_by != CS_SQL_COUNT_NONE)
     info->estimatedCost = MAX (info->estimatedCost / 10.0, 1.0);
 
   idx_str = g_string_new (NULL);
-  g_string_append_printf (idx_str, "%d %d %d %d", plan.count_by, plan.n_generic, plan.n_fields,
-                          plan.n_order);
+  g_string_append_printf (idx_str, "%d %d %d %d %d", plan.count_by, plan.distinct, plan.n_generic,
+                          plan.n_fields, plan.n_order);
   for (int i = 0; i < plan.n_fields; i++)
     g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
   for (int i = 0; i < plan.n_order; i++)
@@ -258,7 +268,7 @@ plan_parse (EventPlan  *plan,
             const char *s)
 {
   char *end;
-  long v[4 + 2 * (MAX_FIELD_ARGS + MAX_ORDER_TERMS)];
+  long v[5 + 2 * (MAX_FIELD_ARGS + MAX_ORDER_TERMS)];
   guint n = 0;
 
   memset (plan, 0, sizeof *plan);
@@ -269,22 +279,23 @@ plan_parse (EventPlan  *plan,
         return FALSE;
       s = end;
     }
-  if (n < 4 || v[2] < 0 || v[2] > MAX_FIELD_ARGS || v[3] < 0 || v[3] > MAX_ORDER_TERMS ||
-      n != 4 + 2 * (guint) (v[2] + v[3]))
+  if (n < 5 || v[3] < 0 || v[3] > MAX_FIELD_ARGS || v[4] < 0 || v[4] > MAX_ORDER_TERMS ||
+      n != 5 + 2 * (guint) (v[3] + v[4]))
     return FALSE;
   plan->count_by = (CsSqlCountBy) v[0];
-  plan->n_generic = (int) v[1];
-  plan->n_fields = (int) v[2];
-  plan->n_order = (int) v[3];
+  plan->distinct = v[1] != 0;
+  plan->n_generic = (int) v[2];
+  plan->n_fields = (int) v[3];
+  plan->n_order = (int) v[4];
   for (int i = 0; i < plan->n_fields; i++)
     {
-      plan->field[i] = (int) v[4 + 2 * i];
-      plan->field_op[i] = (int) v[5 + 2 * i];
+      plan->field[i] = (int) v[5 + 2 * i];
+      plan->field_op[i] = (int) v[6 + 2 * i];
     }
   for (int i = 0; i < plan->n_order; i++)
     {
-      plan->order[i].key = (CsSqlCountKey) v[4 + 2 * plan->n_fields + 2 * i];
-      plan->order[i].desc = v[5 + 2 * plan->n_fields + 2 * i] != 0;
+      plan->order[i].key = (CsSqlCountKey) v[5 + 2 * plan->n_fields + 2 * i];
+      plan->order[i].desc = v[6 + 2 * plan->n_fields + 2 * i] != 0;
     }
   return TRUE;
 }
@@ -484,6 +495,8 @@ event_filter (sqlite3_vtab_cursor  *cursor,
     {
       cur->groups = _cs_sql_count_groups (t->base.ctx->document, t->type_id, cur->count_by,
                                           &cur->bounds, plan.order, plan.n_order);
+      for (guint i = 0; plan.distinct && i < cur->groups->len; i++)
+        g_array_index (cur->groups, CsSqlCountGroup, i).n = 1;
       cur->group = 0;
       cur->left = 0;
       cur->n_counted = 0;

@@ -424,6 +424,10 @@ static const struct {
     "SELECT pid, comm, count(*) FROM events WHERE ts IS NOT NULL GROUP BY pid ORDER BY pid DESC" },
   { "SELECT DISTINCT comm FROM events ORDER BY comm DESC",
     "SELECT DISTINCT comm FROM events WHERE ts IS NOT NULL ORDER BY comm DESC" },
+  { "SELECT DISTINCT comm FROM events WHERE pid > 0 OR pid < 0 ORDER BY comm",
+    "SELECT DISTINCT comm FROM events WHERE (pid > 0 OR pid < 0) AND ts IS NOT NULL ORDER BY comm" },
+  { "SELECT DISTINCT cpu, name FROM events ORDER BY name, cpu DESC",
+    "SELECT DISTINCT cpu, name FROM events WHERE ts IS NOT NULL ORDER BY name, cpu DESC" },
   { "SELECT comm, pid FROM events ORDER BY comm, pid LIMIT 7 OFFSET 3",
     "SELECT comm, pid FROM events WHERE ts IS NOT NULL ORDER BY comm, pid LIMIT 7 OFFSET 3" },
   { "SELECT comm, count(*) FROM events WHERE pid = 0 GROUP BY comm",
@@ -513,11 +517,13 @@ check_plans (void)
     const char *sql;
     const char *plan;
   } plans[] = {
-    { "SELECT count(*) FROM events", "INDEX 0:2 0 0 0" },
-    { "SELECT comm, count(*) FROM events GROUP BY comm", "INDEX 0:1 0 0 1 2 0" },
-    { "SELECT cpu, count(*) FROM events GROUP BY cpu", "INDEX 0:2 0 0 1 0 0" },
-    { "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2", "INDEX 0:0 0 1 0 12 2" },
-    { "SELECT count(*) FROM sched_sched_switch WHERE cpu = 1 AND prev_state > 0", "INDEX 16:0 1 1 0 12 4" },
+    { "SELECT count(*) FROM events", "INDEX 0:2 0 0 0 0" },
+    { "SELECT comm, count(*) FROM events GROUP BY comm", "INDEX 0:1 0 0 0 1 2 0" },
+    { "SELECT cpu, count(*) FROM events GROUP BY cpu", "INDEX 0:2 0 0 0 1 0 0" },
+    { "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2", "INDEX 0:0 0 0 1 0 12 2" },
+    { "SELECT count(*) FROM sched_sched_switch WHERE cpu = 1 AND prev_state > 0", "INDEX 16:0 0 1 1 0 12 4" },
+    { "SELECT DISTINCT comm FROM events ORDER BY comm", "INDEX 0:1 1 0 0 1 2 0" },
+    { "SELECT DISTINCT comm FROM events WHERE pid > 0 ORDER BY comm", "INDEX 0:1 0 0 0 1 2 0" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
