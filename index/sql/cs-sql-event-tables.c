@@ -6,7 +6,14 @@
  * order within a CPU (ORDER BY ts merges them).  A ts range becomes a range
  * of CPU-local rows (two chunk lookups per CPU), a cpu constraint selects
  * one CPU, and a typed table skips CPUs that never saw its type; the rows
- * between are read chunk by chunk, never all at once.
+ * between are read chunk by chunk, never all at once.  Constraints on a
+ * typed table's integer fields are checked on the record in the scan, so
+ * that only rows that may pass reach SQLite.  A query that reads no column
+ * but those the index counts by gets counted rows instead of a scan
+ * (cs-sql-event-counts.c).  What xBestIndex chose reaches xFilter in
+ * idxStr (EventPlan, readable in EXPLAIN QUERY PLAN): "count_by distinct
+ * n_generic n_fields n_order", then a column and an operator per field
+ * argument and a key and a direction per order term.
  *
  * The common columns ts, cpu, pid and comm come from the index.  The
  * latency flags (common_flags, common_preempt_count; ftrace's latency
