@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Rows come from the index's per-CPU event chunks, CPU by CPU and in time
- * order within a CPU (ORDER BY ts merges them).  A ts range becomes a range
+ * order within a CPU, or merged in time order for ORDER BY ts.  A ts range becomes a range
  * of CPU-local rows (two chunk lookups per CPU), a cpu constraint selects
  * one CPU, and a typed table skips CPUs that never saw its type; the rows
  * between are read chunk by chunk, never all at once.  Constraints on a
@@ -12,8 +12,11 @@
  * but those the index counts by gets counted rows instead of a scan
  * (cs-sql-event-counts.c).  What xBestIndex chose reaches xFilter in
  * idxStr (EventPlan, readable in EXPLAIN QUERY PLAN): "count_by distinct
- * n_generic n_fields n_order", then a column and an operator per field
- * argument and a key and a direction per order term.
+ * merge n_generic n_fields n_order", then a column and an operator per
+ * field argument and a key and a direction per order term.  ORDER BY ts
+ * (and ORDER BY ts, cpu) is a merge of the CPUs' rows by time, which
+ * assumes what the index's time lookups assume: each CPU's events are in
+ * time order (a row out of order makes the query fail, never lie).
  *
  * The common columns ts, cpu, pid and comm come from the index.  The
  * latency flags (common_flags, common_preempt_count; ftrace's latency
@@ -82,14 +85,21 @@ typedef struct {
   int field_op[MAX_FIELD_ARGS];
   int n_order;                  /* the order counted rows come in */
   CsSqlOrderTerm order[MAX_ORDER_TERMS];
+  gboolean merge;               /* a scan in time order (ORDER BY ts) */
 } EventPlan;
+
+typedef struct {
+  CsEvent ev;                   /* the CPU's next row */
+  guint64 row, row_end;         /* where its search goes on, and stops */
+} MergeHead;
 
 typedef struct {
   sqlite3_vtab_cursor base;
   EventTable *table;
   CsSqlBounds bounds;
   guint cpu, cpu_end;
-  guint64 row, row_end;
+  guint64 row, row_end;         /* of cpu, when in_cpu */
+  gboolean in_cpu;
   gboolean eof;
   CsEvent ev;
   gboolean have_record;
@@ -106,6 +116,10 @@ typedef struct {
   guint64 n_counted;
   const char *comm;             /* of the group's pid, and its length */
   int comm_len;
+  /* ORDER BY ts: the CPUs' next rows, merged (a heap of n_heads). */
+  gboolean merge;
+  MergeHead *heads;
+  guint n_heads;
 } EventCursor;
 
 static const CsSqlPushdown event_pushdown = { COL_TS, COL_CPU, COL_PID };
@@ -176,6 +190,8 @@ event_best_index (sqlite3_vtab       *vtab,
                                : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
   guint64 used = info->colUsed;
   EventPlan plan = { CS_SQL_COUNT_NONE, FALSE, 0, };
+
+  plan.merge = FALSE;
   GString *idx_str;
   int rc;
 
@@ -231,13 +247,20 @@ event_best_index (sqlite3_vtab       *vtab,
           int key = o->iColumn < 0 ? -1 : order_key (t, o->iColumn, plan.count_by);
 
           if (plan.count_by == CS_SQL_COUNT_NONE)
-            ok = info->nOrderBy == 1 && o->iColumn == COL_CPU && !o->desc;
+            {
+              /* CPU by CPU: ORDER BY cpu; merged: ORDER BY ts (, cpu). */
+              if (i == 0)
+                plan.merge = o->iColumn == COL_TS;
+              ok = !o->desc && (i == 0 ? o->iColumn == COL_CPU || o->iColumn == COL_TS
+                                       : i == 1 && plan.merge && o->iColumn == COL_CPU);
+            }
           else if ((ok = key >= 0))
             {
               plan.order[i].key = key;
               plan.order[i].desc = o->desc;
             }
         }
+      plan.merge = plan.merge && ok;
       if (ok)
         {
           guint64 ordered = 0;
@@ -257,8 +280,8 @@ event_best_index (sqlite3_vtab       *vtab,
     info->estimatedCost = MAX (info->estimatedCost / 10.0, 1.0);
 
   idx_str = g_string_new (NULL);
-  g_string_append_printf (idx_str, "%d %d %d %d %d", plan.count_by, plan.distinct, plan.n_generic,
-                          plan.n_fields, plan.n_order);
+  g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by, plan.distinct, plan.merge,
+                          plan.n_generic, plan.n_fields, plan.n_order);
   for (int i = 0; i < plan.n_fields; i++)
     g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
   for (int i = 0; i < plan.n_order; i++)
@@ -275,7 +298,7 @@ plan_parse (EventPlan  *plan,
             const char *s)
 {
   char *end;
-  long v[5 + 2 * (MAX_FIELD_ARGS + MAX_ORDER_TERMS)];
+  long v[6 + 2 * (MAX_FIELD_ARGS + MAX_ORDER_TERMS)];
   guint n = 0;
 
   memset (plan, 0, sizeof *plan);
@@ -286,23 +309,24 @@ plan_parse (EventPlan  *plan,
         return FALSE;
       s = end;
     }
-  if (n < 5 || v[3] < 0 || v[3] > MAX_FIELD_ARGS || v[4] < 0 || v[4] > MAX_ORDER_TERMS ||
-      n != 5 + 2 * (guint) (v[3] + v[4]))
+  if (n < 6 || v[4] < 0 || v[4] > MAX_FIELD_ARGS || v[5] < 0 || v[5] > MAX_ORDER_TERMS ||
+      n != 6 + 2 * (guint) (v[4] + v[5]))
     return FALSE;
   plan->count_by = (CsSqlCountBy) v[0];
   plan->distinct = v[1] != 0;
-  plan->n_generic = (int) v[2];
-  plan->n_fields = (int) v[3];
-  plan->n_order = (int) v[4];
+  plan->merge = v[2] != 0;
+  plan->n_generic = (int) v[3];
+  plan->n_fields = (int) v[4];
+  plan->n_order = (int) v[5];
   for (int i = 0; i < plan->n_fields; i++)
     {
-      plan->field[i] = (int) v[5 + 2 * i];
-      plan->field_op[i] = (int) v[6 + 2 * i];
+      plan->field[i] = (int) v[6 + 2 * i];
+      plan->field_op[i] = (int) v[7 + 2 * i];
     }
   for (int i = 0; i < plan->n_order; i++)
     {
-      plan->order[i].key = (CsSqlCountKey) v[5 + 2 * plan->n_fields + 2 * i];
-      plan->order[i].desc = v[6 + 2 * plan->n_fields + 2 * i] != 0;
+      plan->order[i].key = (CsSqlCountKey) v[6 + 2 * plan->n_fields + 2 * i];
+      plan->order[i].desc = v[7 + 2 * plan->n_fields + 2 * i] != 0;
     }
   return TRUE;
 }
@@ -325,88 +349,79 @@ event_close (sqlite3_vtab_cursor *cursor)
   EventCursor *cur = (EventCursor *) cursor;
 
   g_clear_pointer (&cur->groups, g_array_unref);
+  g_free (cur->heads);
   g_free (cur);
   return SQLITE_OK;
 }
 
-/* Moves to the first CPU at or after cur->cpu with rows in the bounds and
- * sets its row range; eof when none. */
-static int
-start_cpu (EventCursor *cur)
+/* The rows of @cpu within the bounds: [*row, *row_end); FALSE when none
+ * (or on error, with @error set). */
+static gboolean
+cpu_rows (EventCursor  *cur,
+          guint         cpu,
+          guint64      *row,
+          guint64      *row_end,
+          GError      **error)
 {
   CsDocument *doc = cur->table->base.ctx->document;
-  GError *error = NULL;
+  const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
 
-  for (; cur->cpu < cur->cpu_end; cur->cpu++)
-    {
-      const CsCpuInfo *info = cs_document_get_cpu (doc, cur->cpu);
-
-      if (info == NULL || info->n_events == 0)
-        continue;
-      if (cur->table->type_id >= 0 &&
-          cs_document_get_cpu_type_count (doc, cur->cpu, cur->table->type_id) == 0)
-        continue;
-      if (cur->bounds.begin_ns > info->last_ns || cur->bounds.end_ns <= info->first_ns)
-        continue;
-      cur->row = cur->bounds.begin_ns > info->first_ns
-                 ? _cs_document_count_before (doc, cur->cpu, cur->bounds.begin_ns, &error) : 0;
-      cur->row_end = cur->bounds.end_ns <= info->last_ns
-                     ? _cs_document_count_before (doc, cur->cpu, cur->bounds.end_ns, &error)
-                     : info->n_events;
-      if (error != NULL)
-        return _cs_sql_vtab_fail (&cur->base, error);
-      if (cur->row < cur->row_end)
-        return SQLITE_OK;
-    }
-  cur->eof = TRUE;
-  return SQLITE_OK;
+  if (info == NULL || info->n_events == 0)
+    return FALSE;
+  if (cur->table->type_id >= 0 &&
+      cs_document_get_cpu_type_count (doc, cpu, cur->table->type_id) == 0)
+    return FALSE;
+  if (cur->bounds.begin_ns > info->last_ns || cur->bounds.end_ns <= info->first_ns)
+    return FALSE;
+  *row = cur->bounds.begin_ns > info->first_ns
+         ? _cs_document_count_before (doc, cpu, cur->bounds.begin_ns, error) : 0;
+  *row_end = cur->bounds.end_ns <= info->last_ns
+             ? _cs_document_count_before (doc, cpu, cur->bounds.end_ns, error)
+             : info->n_events;
+  return *row < *row_end;
 }
 
-/* From cur->row on, finds the next row of the table's type and pid. */
+/* From *@row on (up to @row_end), finds @cpu's next row of the table's
+ * type and pid that may pass the field filters, into cur->ev; *@found
+ * says whether there was one.  Returns an SQLite code. */
 static int
-seek (EventCursor *cur)
+find_in_cpu (EventCursor *cur,
+             guint        cpu,
+             guint64     *row,
+             guint64      row_end,
+             gboolean    *found)
 {
   CsDocument *doc = cur->table->base.ctx->document;
   gint type_id = cur->table->type_id;
   gint64 pid = cur->bounds.pid;
 
-  cur->have_record = FALSE;
-  while (!cur->eof)
+  *found = FALSE;
+  while (*row < row_end)
     {
       CsEventChunkCache *cache;
       GError *error = NULL;
       guint i, n;
 
-      if (cur->row >= cur->row_end)
-        {
-          int rc;
-
-          cur->cpu++;
-          rc = start_cpu (cur);
-          if (rc != SQLITE_OK)
-            return rc;
-          continue;
-        }
-      cache = _cs_document_get_chunk (doc, cur->cpu, cur->row / CS_EVENT_CHUNK_ROWS, &error);
+      cache = _cs_document_get_chunk (doc, cpu, *row / CS_EVENT_CHUNK_ROWS, &error);
       if (cache == NULL)
         return _cs_sql_vtab_fail (&cur->base, error);
-      if (cur->row < cache->first_row)
+      if (*row < cache->first_row)
         {
           g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
                        _("The index %s misplaces event %" PRIu64 " of CPU %u"),
-                       cs_document_get_index_path (doc), cur->row, cur->cpu);
+                       cs_document_get_index_path (doc), *row, cpu);
           return _cs_sql_vtab_fail (&cur->base, error);
         }
-      i = cur->row - cache->first_row;
+      i = *row - cache->first_row;
       if (i >= cache->n)
         {
           g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
                        _("The index %s lacks event %" PRIu64 " of CPU %u"),
-                       cs_document_get_index_path (doc), cur->row, cur->cpu);
+                       cs_document_get_index_path (doc), *row, cpu);
           return _cs_sql_vtab_fail (&cur->base, error);
         }
-      n = (guint) MIN ((guint64) cache->n, cur->row_end - cache->first_row);
-      for (; i < n; i++, cur->row++)
+      n = (guint) MIN ((guint64) cache->n, row_end - cache->first_row);
+      for (; i < n; i++, (*row)++)
         {
           if (type_id >= 0 && cache->cols[EV_TYPE][i] != type_id)
             continue;
@@ -416,22 +431,170 @@ seek (EventCursor *cur)
           cur->ev.pid = (gint32) cache->cols[EV_PID][i];
           cur->ev.type_id = (guint32) cache->cols[EV_TYPE][i];
           cur->ev.offset = (guint64) cache->cols[EV_OFFSET][i];
-          cur->ev.cpu = cur->cpu;
-          cur->ev.row = cur->row;
+          cur->ev.cpu = cpu;
+          cur->ev.row = *row;
+          cur->have_record = FALSE;
           if (cur->n_filters > 0)
             {
               gboolean passes;
 
-              cur->have_record = FALSE;
               if (!passes_filters (cur, &passes, &error))
                 return _cs_sql_vtab_fail (&cur->base, error);
               if (!passes)
                 continue;
             }
+          *found = TRUE;
           return SQLITE_OK;
         }
       /* Past this chunk or past the range: go on with the next one. */
     }
+  return SQLITE_OK;
+}
+
+/* From cur->cpu and cur->row on, finds the next row CPU by CPU; eof
+ * after the last CPU. */
+static int
+seek (EventCursor *cur)
+{
+  while (!cur->eof)
+    {
+      GError *error = NULL;
+      gboolean found;
+      int rc;
+
+      if (cur->row >= cur->row_end)
+        {
+          /* The first CPU after the one read out (from cur->cpu on, at
+           * the start) with rows in the bounds. */
+          if (cur->in_cpu)
+            cur->cpu++;
+          cur->in_cpu = FALSE;
+          for (; cur->cpu < cur->cpu_end; cur->cpu++)
+            if (cpu_rows (cur, cur->cpu, &cur->row, &cur->row_end, &error) || error != NULL)
+              break;
+          if (error != NULL)
+            return _cs_sql_vtab_fail (&cur->base, error);
+          if (cur->cpu >= cur->cpu_end)
+            {
+              cur->eof = TRUE;
+              return SQLITE_OK;
+            }
+          cur->in_cpu = TRUE;
+        }
+      rc = find_in_cpu (cur, cur->cpu, &cur->row, cur->row_end, &found);
+      if (rc != SQLITE_OK || found)
+        return rc;
+    }
+  return SQLITE_OK;
+}
+
+/* ORDER BY ts: each CPU's next row, in a heap by (ts, cpu). */
+static gboolean
+head_before (const MergeHead *a,
+             const MergeHead *b)
+{
+  return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->ev.cpu < b->ev.cpu);
+}
+
+static void
+heap_sift_down (EventCursor *cur,
+                guint        i)
+{
+  MergeHead *h = cur->heads;
+
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      MergeHead tmp;
+
+      if (l < cur->n_heads && head_before (&h[l], &h[m]))
+        m = l;
+      if (r < cur->n_heads && head_before (&h[r], &h[m]))
+        m = r;
+      if (m == i)
+        return;
+      tmp = h[i];
+      h[i] = h[m];
+      h[m] = tmp;
+      i = m;
+    }
+}
+
+/* Makes the heap's first head the cursor's row; eof when none is left. */
+static void
+merge_current (EventCursor *cur)
+{
+  if (cur->n_heads == 0)
+    {
+      cur->eof = TRUE;
+      return;
+    }
+  cur->ev = cur->heads[0].ev;
+  cur->have_record = FALSE;     /* the record read last may be another CPU's */
+}
+
+static int
+merge_start (EventCursor *cur)
+{
+  g_clear_pointer (&cur->heads, g_free);
+  cur->heads = g_new0 (MergeHead, MAX (cur->cpu_end - cur->cpu, 1));
+  cur->n_heads = 0;
+  for (guint cpu = cur->cpu; cpu < cur->cpu_end; cpu++)
+    {
+      MergeHead *h = &cur->heads[cur->n_heads];
+      GError *error = NULL;
+      gboolean found;
+      int rc;
+
+      if (!cpu_rows (cur, cpu, &h->row, &h->row_end, &error))
+        {
+          if (error != NULL)
+            return _cs_sql_vtab_fail (&cur->base, error);
+          continue;
+        }
+      rc = find_in_cpu (cur, cpu, &h->row, h->row_end, &found);
+      if (rc != SQLITE_OK)
+        return rc;
+      if (found)
+        {
+          h->ev = cur->ev;
+          cur->n_heads++;
+        }
+    }
+  for (guint i = cur->n_heads / 2; i-- > 0;)
+    heap_sift_down (cur, i);
+  merge_current (cur);
+  return SQLITE_OK;
+}
+
+static int
+merge_next (EventCursor *cur)
+{
+  MergeHead *h = &cur->heads[0];
+  gint64 was_ns = h->ev.ts_ns;
+  gboolean found;
+  int rc;
+
+  h->row++;
+  rc = find_in_cpu (cur, h->ev.cpu, &h->row, h->row_end, &found);
+  if (rc != SQLITE_OK)
+    return rc;
+  if (found && cur->ev.ts_ns < was_ns)
+    {
+      /* Rows already handed out would be out of order: say so rather
+       * than answer wrongly (the index is built in each CPU's order). */
+      return _cs_sql_vtab_fail (&cur->base,
+          g_error_new (CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                       _("The index %s holds events of CPU %u out of time order;"
+                         " sort by ts + 0 instead of ts"),
+                       cs_document_get_index_path (cur->table->base.ctx->document), h->ev.cpu));
+    }
+  if (found)
+    h->ev = cur->ev;
+  else
+    cur->heads[0] = cur->heads[--cur->n_heads];
+  heap_sift_down (cur, 0);
+  merge_current (cur);
   return SQLITE_OK;
 }
 
@@ -471,7 +634,6 @@ event_filter (sqlite3_vtab_cursor  *cursor,
   EventTable *t = cur->table;
   guint n_cpus = cs_document_get_n_cpus (t->base.ctx->document);
   EventPlan plan;
-  int rc;
 
   if (!plan_parse (&plan, idx_str) || plan.n_generic + plan.n_fields > argc)
     return _cs_sql_vtab_fail (cursor, g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
@@ -523,8 +685,12 @@ event_filter (sqlite3_vtab_cursor  *cursor,
       cur->eof = TRUE;
       return SQLITE_OK;
     }
-  rc = start_cpu (cur);
-  return rc == SQLITE_OK ? seek (cur) : rc;
+  cur->merge = plan.merge;
+  if (cur->merge)
+    return merge_start (cur);
+  cur->row = cur->row_end = 0;
+  cur->in_cpu = FALSE;
+  return seek (cur);
 }
 
 static int
@@ -539,6 +705,8 @@ event_next (sqlite3_vtab_cursor *cursor)
       next_counted (cur);
       return SQLITE_OK;
     }
+  if (cur->merge)
+    return merge_next (cur);
   cur->row++;
   return seek (cur);
 }

@@ -442,6 +442,12 @@ static const struct {
     "SELECT cpu, system, name, count(*) FROM events WHERE ts IS NOT NULL GROUP BY cpu, system, name" },
   { "SELECT name, system, count(*) FROM events GROUP BY name, system ORDER BY name DESC, system",
     "SELECT name, system, count(*) FROM events WHERE ts IS NOT NULL GROUP BY name, system ORDER BY name DESC, system" },
+  { "SELECT ts, cpu, pid, name FROM events ORDER BY ts, cpu LIMIT 300",
+    "SELECT ts, cpu, pid, name FROM events ORDER BY ts + 0, cpu, rowid LIMIT 300" },
+  { "SELECT ts, cpu, comm FROM events WHERE ts >= (SELECT avg(ts) FROM events) ORDER BY ts, cpu LIMIT 200 OFFSET 10",
+    "SELECT ts, cpu, comm FROM events WHERE ts >= (SELECT avg(ts) FROM events) ORDER BY ts + 0, cpu, rowid LIMIT 200 OFFSET 10" },
+  { "SELECT count(*), sum(ts % 1000), min(ts), max(ts) FROM (SELECT ts FROM events WHERE pid > 0 ORDER BY ts)",
+    "SELECT count(*), sum(ts % 1000), min(ts), max(ts) FROM (SELECT ts FROM events WHERE pid > 0 AND ts IS NOT NULL)" },
   { "SELECT rowid, cpu FROM events ORDER BY rowid DESC LIMIT 5",
     "SELECT rowid, cpu FROM events WHERE ts IS NOT NULL ORDER BY rowid DESC LIMIT 5" },
   { "SELECT cpu, count(*) FROM %s GROUP BY cpu",
@@ -450,8 +456,8 @@ static const struct {
     "SELECT count(*) FROM %s WHERE CAST(%F AS INTEGER) = @V" },
   { "SELECT count(*), min(ts), max(%F) FROM %s WHERE %F >= @V AND %F < @V + 2 AND cpu = 0",
     "SELECT count(*), min(ts), max(%F) FROM %s WHERE CAST(%F AS INTEGER) >= @V AND CAST(%F AS INTEGER) < @V + 2 AND cpu = 0" },
-  { "SELECT ts, %F FROM %s WHERE %F <= @V AND ts > (SELECT min(ts) FROM %s) + 1000 ORDER BY ts LIMIT 5",
-    "SELECT ts, %F FROM %s WHERE CAST(%F AS INTEGER) <= @V AND ts > (SELECT min(ts) FROM %s) + 1000 ORDER BY ts LIMIT 5" },
+  { "SELECT ts, cpu, %F FROM %s WHERE %F <= @V AND ts > (SELECT min(ts) FROM %s) + 1000 ORDER BY ts, cpu LIMIT 50",
+    "SELECT ts, cpu, %F FROM %s WHERE CAST(%F AS INTEGER) <= @V AND ts > (SELECT min(ts) FROM %s) + 1000 ORDER BY ts + 0, cpu, rowid LIMIT 50" },
   { "SELECT count(*) FROM %s WHERE %F = NULL OR %F > '@V' OR %F = @V.5",
     "SELECT count(*) FROM %s WHERE CAST(%F AS INTEGER) = NULL OR CAST(%F AS INTEGER) > '@V' OR CAST(%F AS INTEGER) = @V.5" },
   { "SELECT count(*) FROM %s WHERE %F != @V AND %F IS NOT NULL",
@@ -517,13 +523,15 @@ check_plans (void)
     const char *sql;
     const char *plan;
   } plans[] = {
-    { "SELECT count(*) FROM events", "INDEX 0:2 0 0 0 0" },
-    { "SELECT comm, count(*) FROM events GROUP BY comm", "INDEX 0:1 0 0 0 1 2 0" },
-    { "SELECT cpu, count(*) FROM events GROUP BY cpu", "INDEX 0:2 0 0 0 1 0 0" },
-    { "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2", "INDEX 0:0 0 0 1 0 12 2" },
-    { "SELECT count(*) FROM sched_sched_switch WHERE cpu = 1 AND prev_state > 0", "INDEX 16:0 0 1 1 0 12 4" },
-    { "SELECT DISTINCT comm FROM events ORDER BY comm", "INDEX 0:1 1 0 0 1 2 0" },
-    { "SELECT DISTINCT comm FROM events WHERE pid > 0 ORDER BY comm", "INDEX 0:1 0 0 0 1 2 0" },
+    { "SELECT count(*) FROM events", "INDEX 0:2 0 0 0 0 0" },
+    { "SELECT comm, count(*) FROM events GROUP BY comm", "INDEX 0:1 0 0 0 0 1 2 0" },
+    { "SELECT cpu, count(*) FROM events GROUP BY cpu", "INDEX 0:2 0 0 0 0 1 0 0" },
+    { "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2", "INDEX 0:0 0 0 0 1 0 12 2" },
+    { "SELECT count(*) FROM sched_sched_switch WHERE cpu = 1 AND prev_state > 0", "INDEX 16:0 0 0 1 1 0 12 4" },
+    { "SELECT DISTINCT comm FROM events ORDER BY comm", "INDEX 0:1 1 0 0 0 1 2 0" },
+    { "SELECT * FROM events ORDER BY ts LIMIT 10", "INDEX 0:0 0 1 0 0 0" },
+    { "SELECT ts, prev_state FROM sched_sched_switch WHERE prev_state = 1 ORDER BY ts, cpu", "INDEX 0:0 0 1 0 1 0 12 2" },
+    { "SELECT DISTINCT comm FROM events WHERE pid > 0 ORDER BY comm", "INDEX 0:1 0 0 0 0 1 2 0" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
