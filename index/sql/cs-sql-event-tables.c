@@ -3,20 +3,17 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Rows come from the index's per-CPU event chunks, CPU by CPU and in time
- * order within a CPU, or merged in time order for ORDER BY ts.  A ts range becomes a range
- * of CPU-local rows (two chunk lookups per CPU), a cpu constraint selects
- * one CPU, and a typed table skips CPUs that never saw its type; the rows
- * between are read chunk by chunk, never all at once.  Constraints on a
- * typed table's integer fields are checked on the record in the scan, so
- * that only rows that may pass reach SQLite.  A query that reads no column
- * but those the index counts by gets counted rows instead of a scan
- * (cs-sql-event-counts.c).  What xBestIndex chose reaches xFilter in
- * idxStr (EventPlan, readable in EXPLAIN QUERY PLAN): "count_by distinct
- * merge n_generic n_fields n_order", then a column and an operator per
- * field argument and a key and a direction per order term.  ORDER BY ts
- * (and ORDER BY ts, cpu) is a merge of the CPUs' rows by time, which
- * assumes what the index's time lookups assume: each CPU's events are in
- * time order (a row out of order makes the query fail, never lie).
+ * order within a CPU, or merged in time order for ORDER BY ts (and ORDER
+ * BY ts, cpu), which assumes what the index's time lookups assume: each
+ * CPU's events are in time order (a row out of order makes the query
+ * fail, never lie).  A ts range becomes a range of CPU-local rows (two
+ * chunk lookups per CPU), a cpu constraint selects one CPU, and a typed
+ * table skips CPUs that never saw its type; the rows between are read
+ * chunk by chunk, never all at once.  Constraints on a typed table's
+ * integer fields are checked on the record in the scan, so that only rows
+ * that may pass reach SQLite.  A query that reads no column but those the
+ * index counts by gets counted rows instead of a scan
+ * (cs-sql-event-counts.c).  cs-sql-event-plan.c chooses among these.
  *
  * The common columns ts, cpu, pid and comm come from the index.  The
  * latency flags (common_flags, common_preempt_count; ftrace's latency
@@ -36,15 +33,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "cs-sql-private.h"
-
-enum {
-  COL_TS, COL_CPU, COL_PID, COL_COMM,
-  COL_IRQS_OFF, COL_NEED_RESCHED, COL_HARDIRQ, COL_SOFTIRQ, COL_PREEMPT_DEPTH,
-  N_COMMON,
-  /* events only */
-  COL_SYSTEM = N_COMMON, COL_NAME,
-};
+#include "cs-sql-event-private.h"
 
 static const char * const common_names[N_COMMON] = {
   "ts", "cpu", "pid", "comm", "irqs_off", "need_resched", "hardirq", "softirq",
@@ -55,289 +44,27 @@ static const char common_sql[] =
   "ts INTEGER, cpu INTEGER, pid INTEGER, comm TEXT, irqs_off INTEGER,"
   " need_resched INTEGER, hardirq INTEGER, softirq INTEGER, preempt_depth INTEGER";
 
-typedef struct {
-  CsSqlTable base;
-  gint type_id;                 /* -1: every event */
-  GPtrArray *fields;            /* struct tep_format_field *, borrowed */
-  /* Whether the document's counts add up (_cs_sql_counts_usable()), per
-   * task [1] and per CPU [0]: -1 until asked. */
-  int counts_usable[2];
-} EventTable;
-
-/* Constraints on integer fields that a scan checks before handing a row
- * to SQLite (which checks them again). */
-#define MAX_FIELD_ARGS 4
-#define MAX_ORDER_TERMS 4
-
-typedef struct {
-  struct tep_format_field *field;
-  int op;                       /* SQLITE_INDEX_CONSTRAINT_EQ, _GT, _GE, _LT, _LE */
-  gint64 value;
-} FieldFilter;
-
-/* What xBestIndex chose, as it travels to xFilter in idxStr. */
-typedef struct {
-  CsSqlCountBy count_by;
-  gboolean distinct;            /* counted rows: one per group is enough */
-  int n_generic;                /* arguments of _cs_sql_best_index() */
-  int n_fields;                 /* then arguments for field constraints */
-  int field[MAX_FIELD_ARGS];
-  int field_op[MAX_FIELD_ARGS];
-  int n_order;                  /* the order counted rows come in */
-  CsSqlOrderTerm order[MAX_ORDER_TERMS];
-  gboolean merge;               /* a scan in time order (ORDER BY ts) */
-} EventPlan;
-
-typedef struct {
-  CsEvent ev;                   /* the CPU's next row */
-  guint64 row, row_end;         /* where its search goes on, and stops */
-} MergeHead;
-
-typedef struct {
-  sqlite3_vtab_cursor base;
-  EventTable *table;
-  CsSqlBounds bounds;
-  guint cpu, cpu_end;
-  guint64 row, row_end;         /* of cpu, when in_cpu */
-  gboolean in_cpu;
-  gboolean eof;
-  CsEvent ev;
-  gboolean have_record;
-  guint64 read_gen;
-  CsRecord record;
-  guint n_filters;
-  FieldFilter filters[MAX_FIELD_ARGS];
-  /* Counted rows: the groups, the current one, rows left in it, and the
-   * rows handed out so far (the rowid of counted rows). */
-  CsSqlCountBy count_by;
-  GArray *groups;
-  guint group;
-  guint64 left;
-  guint64 n_counted;
-  const char *comm;             /* of the group's pid, and its length */
-  int comm_len;
-  /* ORDER BY ts: the CPUs' next rows, merged (a heap of n_heads). */
-  gboolean merge;
-  MergeHead *heads;
-  guint n_heads;
-} EventCursor;
-
-static const CsSqlPushdown event_pushdown = { COL_TS, COL_CPU, COL_PID };
-
-static const char *field_sql_type (const struct tep_format_field *f);
-static gboolean passes_filters (EventCursor  *cur,
-                                gboolean     *passes,
-                                GError      **error);
+static gboolean passes_filters (CsSqlEventCursor  *cur,
+                                gboolean          *passes,
+                                GError           **error);
 
 static void
 event_table_free (gpointer data)
 {
-  EventTable *t = data;
+  CsSqlEventTable *t = data;
 
   g_clear_pointer (&t->fields, g_ptr_array_unref);
   g_free (t->base.schema);
   g_free (t);
 }
 
-/* colUsed bits of the columns a counted plan can answer. */
-#define BIT(c) (G_GUINT64_CONSTANT (1) << (c))
-
-static gboolean
-counts_usable (EventTable *t,
-               gboolean    by_pid)
-{
-  if (t->counts_usable[by_pid] < 0)
-    t->counts_usable[by_pid] = _cs_sql_counts_usable (t->base.ctx->document, by_pid);
-  return t->counts_usable[by_pid];
-}
-
-/* The key an ORDER BY column has among counted rows, or -1. */
-static int
-order_key (EventTable   *t,
-           int           column,
-           CsSqlCountBy  by)
-{
-  if (by == CS_SQL_COUNT_BY_PID)
-    return column == COL_PID ? CS_SQL_KEY_PID : column == COL_COMM ? CS_SQL_KEY_COMM : -1;
-  if (column == COL_CPU)
-    return CS_SQL_KEY_CPU;
-  if (by == CS_SQL_COUNT_BY_CPU_TYPE && t->type_id < 0)
-    return column == COL_SYSTEM ? CS_SQL_KEY_SYSTEM : column == COL_NAME ? CS_SQL_KEY_NAME : -1;
-  return -1;
-}
-
-/* Whether the field behind column @column of @t is a plain integer. */
-static struct tep_format_field *
-integer_field (EventTable *t,
-               int         column)
-{
-  struct tep_format_field *f;
-
-  if (t->type_id < 0 || t->fields == NULL || column < N_COMMON ||
-      (guint) (column - N_COMMON) >= t->fields->len)
-    return NULL;
-  f = g_ptr_array_index (t->fields, column - N_COMMON);
-  return g_str_equal (field_sql_type (f), "INTEGER") ? f : NULL;
-}
-
-static int
-event_best_index (sqlite3_vtab       *vtab,
-                  sqlite3_index_info *info)
-{
-  EventTable *t = (EventTable *) ((CsSqlVtab *) vtab)->table;
-  CsDocument *doc = t->base.ctx->document;
-  double rows = t->type_id < 0 ? (double) cs_document_get_n_events (doc)
-                               : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
-  guint64 used = info->colUsed;
-  EventPlan plan = { CS_SQL_COUNT_NONE, FALSE, 0, };
-
-  plan.merge = FALSE;
-  GString *idx_str;
-  int rc;
-
-  rc = _cs_sql_best_index (&event_pushdown, info, rows);
-  if (rc != SQLITE_OK)
-    return rc;
-  for (int i = 0; i < info->nConstraint; i++)
-    plan.n_generic = MAX (plan.n_generic, info->aConstraintUsage[i].argvIndex);
-
-  /* Constraints on integer fields, checked on the record before SQLite
-   * sees the row (not omitted: SQLite checks them again). */
-  for (int i = 0; i < info->nConstraint && plan.n_fields < MAX_FIELD_ARGS; i++)
-    {
-      const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-
-      if (!c->usable || info->aConstraintUsage[i].argvIndex > 0 || integer_field (t, c->iColumn) == NULL)
-        continue;
-      if (c->op != SQLITE_INDEX_CONSTRAINT_EQ && c->op != SQLITE_INDEX_CONSTRAINT_GT &&
-          c->op != SQLITE_INDEX_CONSTRAINT_GE && c->op != SQLITE_INDEX_CONSTRAINT_LT &&
-          c->op != SQLITE_INDEX_CONSTRAINT_LE)
-        continue;
-      info->aConstraintUsage[i].argvIndex = plan.n_generic + plan.n_fields + 1;
-      plan.field[plan.n_fields] = c->iColumn;
-      plan.field_op[plan.n_fields] = c->op;
-      plan.n_fields++;
-      /* Fewer rows reach SQLite; reading the records costs more than the
-       * chunks, so the plan stays a scan in the estimate. */
-      info->estimatedRows = MAX (info->estimatedRows / 4, 1);
-    }
-
-  /* Counted rows when every column read is one the counts give. */
-  if (plan.n_fields == 0)
-    {
-      if (t->type_id < 0 && (used & ~(BIT (COL_PID) | BIT (COL_COMM))) == 0 &&
-          (used & (BIT (COL_PID) | BIT (COL_COMM))) != 0 && counts_usable (t, TRUE))
-        plan.count_by = CS_SQL_COUNT_BY_PID;
-      else if ((used & ~BIT (COL_CPU)) == 0 && counts_usable (t, FALSE))
-        plan.count_by = CS_SQL_COUNT_BY_CPU;
-      else if (t->type_id < 0 && (used & ~(BIT (COL_CPU) | BIT (COL_SYSTEM) | BIT (COL_NAME))) == 0 &&
-               counts_usable (t, FALSE))
-        plan.count_by = CS_SQL_COUNT_BY_CPU_TYPE;
-    }
-
-  /* Counted rows come in any order asked of their columns; scanned rows
-   * come CPU by CPU. */
-  if (info->nOrderBy > 0 && info->nOrderBy <= MAX_ORDER_TERMS)
-    {
-      gboolean ok = TRUE;
-
-      for (int i = 0; i < info->nOrderBy && ok; i++)
-        {
-          const struct sqlite3_index_orderby *o = &info->aOrderBy[i];
-          int key = o->iColumn < 0 ? -1 : order_key (t, o->iColumn, plan.count_by);
-
-          if (plan.count_by == CS_SQL_COUNT_NONE)
-            {
-              /* CPU by CPU: ORDER BY cpu; merged: ORDER BY ts (, cpu). */
-              if (i == 0)
-                plan.merge = o->iColumn == COL_TS;
-              ok = !o->desc && (i == 0 ? o->iColumn == COL_CPU || o->iColumn == COL_TS
-                                       : i == 1 && plan.merge && o->iColumn == COL_CPU);
-            }
-          else if ((ok = key >= 0))
-            {
-              plan.order[i].key = key;
-              plan.order[i].desc = o->desc;
-            }
-        }
-      plan.merge = plan.merge && ok;
-      if (ok)
-        {
-          guint64 ordered = 0;
-
-          info->orderByConsumed = 1;
-          plan.n_order = plan.count_by == CS_SQL_COUNT_NONE ? 0 : info->nOrderBy;
-          /* SELECT DISTINCT: rows the same in every ORDER BY column may
-           * go, as long as SQLite reads no other column (a WHERE on one
-           * could reject the row kept and not its twins). */
-          for (int i = 0; i < info->nOrderBy; i++)
-            ordered |= BIT (info->aOrderBy[i].iColumn);
-          plan.distinct = plan.count_by != CS_SQL_COUNT_NONE && sqlite3_vtab_distinct (info) >= 2 &&
-                          (used & ~ordered) == 0;
-        }
-    }
-  if (plan.count_by != CS_SQL_COUNT_NONE)
-    info->estimatedCost = MAX (info->estimatedCost / 10.0, 1.0);
-
-  idx_str = g_string_new (NULL);
-  g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by, plan.distinct, plan.merge,
-                          plan.n_generic, plan.n_fields, plan.n_order);
-  for (int i = 0; i < plan.n_fields; i++)
-    g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
-  for (int i = 0; i < plan.n_order; i++)
-    g_string_append_printf (idx_str, " %d %d", plan.order[i].key, plan.order[i].desc);
-  info->idxStr = sqlite3_mprintf ("%s", idx_str->str);
-  info->needToFreeIdxStr = 1;
-  g_string_free (idx_str, TRUE);
-  return info->idxStr != NULL ? SQLITE_OK : SQLITE_NOMEM;
-}
-
-/* Reads back what event_best_index() wrote; FALSE when @s is not that. */
-static gboolean
-plan_parse (EventPlan  *plan,
-            const char *s)
-{
-  char *end;
-  long v[6 + 2 * (MAX_FIELD_ARGS + MAX_ORDER_TERMS)];
-  guint n = 0;
-
-  memset (plan, 0, sizeof *plan);
-  while (s != NULL && *s != '\0' && n < G_N_ELEMENTS (v))
-    {
-      v[n++] = strtol (s, &end, 10);
-      if (end == s)
-        return FALSE;
-      s = end;
-    }
-  if (n < 6 || v[4] < 0 || v[4] > MAX_FIELD_ARGS || v[5] < 0 || v[5] > MAX_ORDER_TERMS ||
-      n != 6 + 2 * (guint) (v[4] + v[5]))
-    return FALSE;
-  plan->count_by = (CsSqlCountBy) v[0];
-  plan->distinct = v[1] != 0;
-  plan->merge = v[2] != 0;
-  plan->n_generic = (int) v[3];
-  plan->n_fields = (int) v[4];
-  plan->n_order = (int) v[5];
-  for (int i = 0; i < plan->n_fields; i++)
-    {
-      plan->field[i] = (int) v[6 + 2 * i];
-      plan->field_op[i] = (int) v[7 + 2 * i];
-    }
-  for (int i = 0; i < plan->n_order; i++)
-    {
-      plan->order[i].key = (CsSqlCountKey) v[6 + 2 * plan->n_fields + 2 * i];
-      plan->order[i].desc = v[7 + 2 * plan->n_fields + 2 * i] != 0;
-    }
-  return TRUE;
-}
-
 static int
 event_open (sqlite3_vtab         *vtab,
             sqlite3_vtab_cursor **out)
 {
-  EventCursor *cur = g_new0 (EventCursor, 1);
+  CsSqlEventCursor *cur = g_new0 (CsSqlEventCursor, 1);
 
-  cur->table = (EventTable *) ((CsSqlVtab *) vtab)->table;
+  cur->table = (CsSqlEventTable *) ((CsSqlVtab *) vtab)->table;
   cur->eof = TRUE;
   *out = &cur->base;
   return SQLITE_OK;
@@ -346,7 +73,7 @@ event_open (sqlite3_vtab         *vtab,
 static int
 event_close (sqlite3_vtab_cursor *cursor)
 {
-  EventCursor *cur = (EventCursor *) cursor;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
 
   g_clear_pointer (&cur->groups, g_array_unref);
   g_free (cur->heads);
@@ -357,7 +84,7 @@ event_close (sqlite3_vtab_cursor *cursor)
 /* The rows of @cpu within the bounds: [*row, *row_end); FALSE when none
  * (or on error, with @error set). */
 static gboolean
-cpu_rows (EventCursor  *cur,
+cpu_rows (CsSqlEventCursor  *cur,
           guint         cpu,
           guint64      *row,
           guint64      *row_end,
@@ -385,7 +112,7 @@ cpu_rows (EventCursor  *cur,
  * type and pid that may pass the field filters, into cur->ev; *@found
  * says whether there was one.  Returns an SQLite code. */
 static int
-find_in_cpu (EventCursor *cur,
+find_in_cpu (CsSqlEventCursor *cur,
              guint        cpu,
              guint64     *row,
              guint64      row_end,
@@ -454,7 +181,7 @@ find_in_cpu (EventCursor *cur,
 /* From cur->cpu and cur->row on, finds the next row CPU by CPU; eof
  * after the last CPU. */
 static int
-seek (EventCursor *cur)
+seek (CsSqlEventCursor *cur)
 {
   while (!cur->eof)
     {
@@ -490,22 +217,22 @@ seek (EventCursor *cur)
 
 /* ORDER BY ts: each CPU's next row, in a heap by (ts, cpu). */
 static gboolean
-head_before (const MergeHead *a,
-             const MergeHead *b)
+head_before (const CsSqlMergeHead *a,
+             const CsSqlMergeHead *b)
 {
   return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->ev.cpu < b->ev.cpu);
 }
 
 static void
-heap_sift_down (EventCursor *cur,
+heap_sift_down (CsSqlEventCursor *cur,
                 guint        i)
 {
-  MergeHead *h = cur->heads;
+  CsSqlMergeHead *h = cur->heads;
 
   for (;;)
     {
       guint l = 2 * i + 1, r = l + 1, m = i;
-      MergeHead tmp;
+      CsSqlMergeHead tmp;
 
       if (l < cur->n_heads && head_before (&h[l], &h[m]))
         m = l;
@@ -522,7 +249,7 @@ heap_sift_down (EventCursor *cur,
 
 /* Makes the heap's first head the cursor's row; eof when none is left. */
 static void
-merge_current (EventCursor *cur)
+merge_current (CsSqlEventCursor *cur)
 {
   if (cur->n_heads == 0)
     {
@@ -534,14 +261,14 @@ merge_current (EventCursor *cur)
 }
 
 static int
-merge_start (EventCursor *cur)
+merge_start (CsSqlEventCursor *cur)
 {
   g_clear_pointer (&cur->heads, g_free);
-  cur->heads = g_new0 (MergeHead, MAX (cur->cpu_end - cur->cpu, 1));
+  cur->heads = g_new0 (CsSqlMergeHead, MAX (cur->cpu_end - cur->cpu, 1));
   cur->n_heads = 0;
   for (guint cpu = cur->cpu; cpu < cur->cpu_end; cpu++)
     {
-      MergeHead *h = &cur->heads[cur->n_heads];
+      CsSqlMergeHead *h = &cur->heads[cur->n_heads];
       GError *error = NULL;
       gboolean found;
       int rc;
@@ -568,9 +295,9 @@ merge_start (EventCursor *cur)
 }
 
 static int
-merge_next (EventCursor *cur)
+merge_next (CsSqlEventCursor *cur)
 {
-  MergeHead *h = &cur->heads[0];
+  CsSqlMergeHead *h = &cur->heads[0];
   gint64 was_ns = h->ev.ts_ns;
   gboolean found;
   int rc;
@@ -600,7 +327,7 @@ merge_next (EventCursor *cur)
 
 /* Moves to the next counted row; eof after the last group. */
 static void
-next_counted (EventCursor *cur)
+next_counted (CsSqlEventCursor *cur)
 {
   const CsSqlCountGroup *g;
 
@@ -630,12 +357,12 @@ event_filter (sqlite3_vtab_cursor  *cursor,
               int                   argc,
               sqlite3_value       **argv)
 {
-  EventCursor *cur = (EventCursor *) cursor;
-  EventTable *t = cur->table;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
+  CsSqlEventTable *t = cur->table;
   guint n_cpus = cs_document_get_n_cpus (t->base.ctx->document);
-  EventPlan plan;
+  CsSqlEventPlan plan;
 
-  if (!plan_parse (&plan, idx_str) || plan.n_generic + plan.n_fields > argc)
+  if (!_cs_sql_event_plan_parse (&plan, idx_str) || plan.n_generic + plan.n_fields > argc)
     return _cs_sql_vtab_fail (cursor, g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
                                                    "bad plan %s", idx_str ? idx_str : "(null)"));
   _cs_sql_bounds_decode (&cur->bounds, idx_num, plan.n_generic, argv);
@@ -645,7 +372,7 @@ event_filter (sqlite3_vtab_cursor  *cursor,
   for (int i = 0; i < plan.n_fields; i++)
     {
       sqlite3_value *v = argv[plan.n_generic + i];
-      struct tep_format_field *f = integer_field (t, plan.field[i]);
+      struct tep_format_field *f = _cs_sql_event_integer_field (t, plan.field[i]);
 
       if (sqlite3_value_numeric_type (v) == SQLITE_NULL)
         cur->bounds.empty = TRUE;     /* comparisons with NULL are never true */
@@ -696,7 +423,7 @@ event_filter (sqlite3_vtab_cursor  *cursor,
 static int
 event_next (sqlite3_vtab_cursor *cursor)
 {
-  EventCursor *cur = (EventCursor *) cursor;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
 
   if (cur->count_by != CS_SQL_COUNT_NONE)
     {
@@ -714,14 +441,14 @@ event_next (sqlite3_vtab_cursor *cursor)
 static int
 event_eof (sqlite3_vtab_cursor *cursor)
 {
-  return ((EventCursor *) cursor)->eof;
+  return ((CsSqlEventCursor *) cursor)->eof;
 }
 
 static int
 event_rowid (sqlite3_vtab_cursor *cursor,
              sqlite3_int64       *rowid)
 {
-  EventCursor *cur = (EventCursor *) cursor;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
 
   /* Unique within the recording: the CPU in the top bits.  Rows counted
    * per CPU of `events` are all the CPU's rows, in order; other counted
@@ -736,7 +463,7 @@ event_rowid (sqlite3_vtab_cursor *cursor,
 
 /* Reads the current event's record, unless it is still the last one read. */
 static gboolean
-read_record (EventCursor  *cur,
+read_record (CsSqlEventCursor  *cur,
              GError      **error)
 {
   CsSqlContext *ctx = cur->table->base.ctx;
@@ -757,7 +484,7 @@ read_record (EventCursor  *cur,
 }
 
 static gboolean
-load_record (EventCursor      *cur,
+load_record (CsSqlEventCursor      *cur,
              sqlite3_context  *context)
 {
   g_autoptr(GError) error = NULL;
@@ -818,7 +545,7 @@ field_integer (struct tep_handle             *tep,
 /* Whether the current row may pass the field filters: FALSE only when a
  * filter surely fails (SQLite checks the rest). */
 static gboolean
-passes_filters (EventCursor  *cur,
+passes_filters (CsSqlEventCursor  *cur,
                 gboolean     *passes,
                 GError      **error)
 {
@@ -830,7 +557,7 @@ passes_filters (EventCursor  *cur,
   tep = cs_trace_file_get_tep (cur->table->base.ctx->trace_file);
   for (guint i = 0; i < cur->n_filters && *passes; i++)
     {
-      const FieldFilter *ff = &cur->filters[i];
+      const CsSqlFieldFilter *ff = &cur->filters[i];
       gsize off, len;
       gint64 v;
 
@@ -876,8 +603,8 @@ event_column (sqlite3_vtab_cursor *cursor,
               sqlite3_context     *context,
               int                  column)
 {
-  EventCursor *cur = (EventCursor *) cursor;
-  EventTable *t = cur->table;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
+  CsSqlEventTable *t = cur->table;
   CsDocument *doc = t->base.ctx->document;
   struct tep_handle *tep;
   int flags, pc;
@@ -966,7 +693,7 @@ static const sqlite3_module event_module = {
   .iVersion = 1,
   .xCreate = NULL,              /* eponymous only */
   .xConnect = _cs_sql_vtab_connect,
-  .xBestIndex = event_best_index,
+  .xBestIndex = _cs_sql_event_best_index,
   .xDisconnect = _cs_sql_vtab_disconnect,
   .xDestroy = _cs_sql_vtab_disconnect,
   .xOpen = event_open,
@@ -987,16 +714,6 @@ is_common_name (const char *name)
   return FALSE;
 }
 
-static const char *
-field_sql_type (const struct tep_format_field *f)
-{
-  if (f->flags & TEP_FIELD_IS_STRING)
-    return "TEXT";
-  if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
-      (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
-    return "BLOB";
-  return "INTEGER";
-}
 
 /* CREATE TABLE text of a typed table: the common columns, then one per
  * field; a field named like a common column (sched_wakeup's pid and comm,
@@ -1014,7 +731,7 @@ typed_schema (struct tep_event *format,
                                                       : g_strdup (f->name);
       g_autofree char *quoted = _cs_sql_quote_identifier (name);
 
-      g_string_append_printf (s, ", %s %s", quoted, field_sql_type (f));
+      g_string_append_printf (s, ", %s %s", quoted, _cs_sql_field_sql_type (f));
       g_ptr_array_add (fields, f);
     }
   g_string_append (s, ")");
@@ -1023,7 +740,7 @@ typed_schema (struct tep_event *format,
 
 static gboolean
 register_table (sqlite3       *db,
-                EventTable    *t,
+                CsSqlEventTable    *t,
                 const char    *name,
                 const char    *alias,
                 GPtrArray     *tables,
@@ -1062,12 +779,12 @@ _cs_sql_register_event_tables (sqlite3       *db,
   CsDocument *doc = ctx->document;
   struct tep_handle *tep = ctx->trace_file ? cs_trace_file_get_tep (ctx->trace_file) : NULL;
   g_autoptr(GHashTable) taken = g_hash_table_new (g_str_hash, g_str_equal);
-  EventTable *t;
+  CsSqlEventTable *t;
 
   for (guint i = 0; i < tables->len; i += 2)
     g_hash_table_add (taken, tables->pdata[i]);
 
-  t = g_new0 (EventTable, 1);
+  t = g_new0 (CsSqlEventTable, 1);
   t->base.ctx = ctx;
   t->type_id = -1;
   t->counts_usable[0] = t->counts_usable[1] = -1;
@@ -1094,7 +811,7 @@ _cs_sql_register_event_tables (sqlite3       *db,
           continue;
         }
       format = tep ? tep_find_event_by_name (tep, type->system, type->name) : NULL;
-      t = g_new0 (EventTable, 1);
+      t = g_new0 (CsSqlEventTable, 1);
       t->base.ctx = ctx;
       t->type_id = id;
       t->counts_usable[0] = t->counts_usable[1] = -1;
