@@ -109,7 +109,7 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
   guint64 used = info->colUsed;
   CsSqlEventPlan plan = { CS_SQL_COUNT_NONE, FALSE, 0, };
 
-  plan.merge = FALSE;
+  plan.merge = CS_SQL_MERGE_NONE;
   GString *idx_str;
   int rc;
 
@@ -167,10 +167,13 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
           if (plan.count_by == CS_SQL_COUNT_NONE)
             {
               /* CPU by CPU: ORDER BY cpu; merged: ORDER BY ts (, cpu). */
+              if (i == 0 && o->iColumn == COL_TS)
+                plan.merge = o->desc ? CS_SQL_MERGE_DESC : CS_SQL_MERGE_ASC;
               if (i == 0)
-                plan.merge = o->iColumn == COL_TS;
-              ok = !o->desc && (i == 0 ? o->iColumn == COL_CPU || o->iColumn == COL_TS
-                                       : i == 1 && plan.merge && o->iColumn == COL_CPU);
+                ok = o->iColumn == COL_TS || (o->iColumn == COL_CPU && !o->desc);
+              else
+                ok = i == 1 && plan.merge != CS_SQL_MERGE_NONE && o->iColumn == COL_CPU &&
+                     o->desc == (plan.merge == CS_SQL_MERGE_DESC);
             }
           else if ((ok = key >= 0))
             {
@@ -178,7 +181,8 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
               plan.order[i].desc = o->desc;
             }
         }
-      plan.merge = plan.merge && ok;
+      if (!ok)
+        plan.merge = CS_SQL_MERGE_NONE;
       if (ok)
         {
           guint64 ordered = 0;
@@ -238,7 +242,8 @@ _cs_sql_event_plan_parse (CsSqlEventPlan *plan,
     return FALSE;
   plan->count_by = (CsSqlCountBy) v[0];
   plan->distinct = v[1] != 0;
-  plan->merge = v[2] != 0;
+  plan->merge = v[2] == CS_SQL_MERGE_DESC ? CS_SQL_MERGE_DESC
+                : v[2] != 0 ? CS_SQL_MERGE_ASC : CS_SQL_MERGE_NONE;
   plan->n_generic = (int) v[3];
   plan->n_fields = (int) v[4];
   plan->n_order = (int) v[5];

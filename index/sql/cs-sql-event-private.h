@@ -39,6 +39,12 @@ typedef struct {
   gint64 value;
 } CsSqlFieldFilter;
 
+typedef enum {
+  CS_SQL_MERGE_NONE,            /* CPU by CPU */
+  CS_SQL_MERGE_ASC,             /* ORDER BY ts (, cpu) */
+  CS_SQL_MERGE_DESC,            /* ORDER BY ts DESC (, cpu DESC) */
+} CsSqlMerge;
+
 /* What xBestIndex chose, as it travels to xFilter in idxStr. */
 typedef struct {
   CsSqlCountBy count_by;
@@ -49,12 +55,13 @@ typedef struct {
   int field_op[CS_SQL_EVENT_MAX_FIELD_ARGS];
   int n_order;                  /* the order counted rows come in */
   CsSqlOrderTerm order[CS_SQL_EVENT_MAX_ORDER_TERMS];
-  gboolean merge;               /* a scan in time order (ORDER BY ts) */
+  CsSqlMerge merge;             /* a scan in time order (ORDER BY ts) */
 } CsSqlEventPlan;
 
 typedef struct {
   CsEvent ev;                   /* the CPU's next row */
-  guint64 row, row_end;         /* where its search goes on, and stops */
+  guint64 row;                  /* where its search goes on */
+  guint64 row_begin, row_end;   /* the CPU's rows in the bounds */
 } CsSqlMergeHead;
 
 typedef struct {
@@ -81,7 +88,7 @@ typedef struct {
   const char *comm;             /* of the group's pid, and its length */
   int comm_len;
   /* ORDER BY ts: the CPUs' next rows, merged (a heap of n_heads). */
-  gboolean merge;
+  CsSqlMerge merge;
   CsSqlMergeHead *heads;
   guint n_heads;
 } CsSqlEventCursor;

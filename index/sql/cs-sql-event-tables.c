@@ -108,70 +108,109 @@ cpu_rows (CsSqlEventCursor  *cur,
   return *row < *row_end;
 }
 
-/* From *@row on (up to @row_end), finds @cpu's next row of the table's
- * type and pid that may pass the field filters, into cur->ev; *@found
- * says whether there was one.  Returns an SQLite code. */
+/* Makes row @i of @cache (CPU-local row @row of @cpu) the cursor's event
+ * when it is of the table's type and pid and may pass the field filters;
+ * *@taken says whether it was.  Returns an SQLite code. */
 static int
-find_in_cpu (CsSqlEventCursor *cur,
-             guint        cpu,
-             guint64     *row,
-             guint64      row_end,
-             gboolean    *found)
+take_row (CsSqlEventCursor   *cur,
+          CsEventChunkCache  *cache,
+          guint               i,
+          guint               cpu,
+          guint64             row,
+          gboolean           *taken)
+{
+  gint type_id = cur->table->type_id;
+  GError *error = NULL;
+
+  *taken = FALSE;
+  if (type_id >= 0 && cache->cols[EV_TYPE][i] != type_id)
+    return SQLITE_OK;
+  if (cur->bounds.pid >= 0 && cache->cols[EV_PID][i] != cur->bounds.pid)
+    return SQLITE_OK;
+  cur->ev.ts_ns = cache->cols[EV_TS][i];
+  cur->ev.pid = (gint32) cache->cols[EV_PID][i];
+  cur->ev.type_id = (guint32) cache->cols[EV_TYPE][i];
+  cur->ev.offset = (guint64) cache->cols[EV_OFFSET][i];
+  cur->ev.cpu = cpu;
+  cur->ev.row = row;
+  cur->have_record = FALSE;
+  if (cur->n_filters > 0 && !passes_filters (cur, taken, &error))
+    return _cs_sql_vtab_fail (&cur->base, error);
+  if (cur->n_filters == 0)
+    *taken = TRUE;
+  return SQLITE_OK;
+}
+
+/* The chunk that holds CPU-local row @row of @cpu, or NULL after failing
+ * the cursor's query. */
+static CsEventChunkCache *
+chunk_of (CsSqlEventCursor *cur,
+          guint             cpu,
+          guint64           row)
 {
   CsDocument *doc = cur->table->base.ctx->document;
-  gint type_id = cur->table->type_id;
-  gint64 pid = cur->bounds.pid;
+  CsEventChunkCache *cache;
+  GError *error = NULL;
 
-  *found = FALSE;
-  while (*row < row_end)
+  cache = _cs_document_get_chunk (doc, cpu, row / CS_EVENT_CHUNK_ROWS, &error);
+  if (cache == NULL)
     {
-      CsEventChunkCache *cache;
-      GError *error = NULL;
-      guint i, n;
+      _cs_sql_vtab_fail (&cur->base, error);
+      return NULL;
+    }
+  if (row < cache->first_row || row - cache->first_row >= cache->n)
+    {
+      g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   row < cache->first_row ? _("The index %s misplaces event %" PRIu64 " of CPU %u")
+                                          : _("The index %s lacks event %" PRIu64 " of CPU %u"),
+                   cs_document_get_index_path (doc), row, cpu);
+      _cs_sql_vtab_fail (&cur->base, error);
+      return NULL;
+    }
+  return cache;
+}
 
-      cache = _cs_document_get_chunk (doc, cpu, *row / CS_EVENT_CHUNK_ROWS, &error);
+/* Finds @cpu's next row of the table's type and pid that may pass the
+ * field filters, into cur->ev: forwards, the first in [*@row, @row_end);
+ * @backwards, the last in [@row_begin, *@row).  *@row becomes the row
+ * found (or where the search stopped); *@found says whether there was
+ * one.  Returns an SQLite code. */
+static int
+find_in_cpu (CsSqlEventCursor *cur,
+             guint             cpu,
+             guint64          *row,
+             guint64           row_begin,
+             guint64           row_end,
+             gboolean          backwards,
+             gboolean         *found)
+{
+  *found = FALSE;
+  while (backwards ? *row > row_begin : *row < row_end)
+    {
+      CsEventChunkCache *cache = chunk_of (cur, cpu, backwards ? *row - 1 : *row);
+      int rc;
+
       if (cache == NULL)
-        return _cs_sql_vtab_fail (&cur->base, error);
-      if (*row < cache->first_row)
+        return SQLITE_ERROR;
+      if (!backwards)
         {
-          g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       _("The index %s misplaces event %" PRIu64 " of CPU %u"),
-                       cs_document_get_index_path (doc), *row, cpu);
-          return _cs_sql_vtab_fail (&cur->base, error);
-        }
-      i = *row - cache->first_row;
-      if (i >= cache->n)
-        {
-          g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       _("The index %s lacks event %" PRIu64 " of CPU %u"),
-                       cs_document_get_index_path (doc), *row, cpu);
-          return _cs_sql_vtab_fail (&cur->base, error);
-        }
-      n = (guint) MIN ((guint64) cache->n, row_end - cache->first_row);
-      for (; i < n; i++, (*row)++)
-        {
-          if (type_id >= 0 && cache->cols[EV_TYPE][i] != type_id)
-            continue;
-          if (pid >= 0 && cache->cols[EV_PID][i] != pid)
-            continue;
-          cur->ev.ts_ns = cache->cols[EV_TS][i];
-          cur->ev.pid = (gint32) cache->cols[EV_PID][i];
-          cur->ev.type_id = (guint32) cache->cols[EV_TYPE][i];
-          cur->ev.offset = (guint64) cache->cols[EV_OFFSET][i];
-          cur->ev.cpu = cpu;
-          cur->ev.row = *row;
-          cur->have_record = FALSE;
-          if (cur->n_filters > 0)
-            {
-              gboolean passes;
+          guint n = (guint) MIN ((guint64) cache->n, row_end - cache->first_row);
 
-              if (!passes_filters (cur, &passes, &error))
-                return _cs_sql_vtab_fail (&cur->base, error);
-              if (!passes)
-                continue;
+          for (guint i = *row - cache->first_row; i < n; i++, (*row)++)
+            if ((rc = take_row (cur, cache, i, cpu, *row, found)) != SQLITE_OK || *found)
+              return rc;
+        }
+      else
+        {
+          guint lo = row_begin > cache->first_row ? (guint) (row_begin - cache->first_row) : 0;
+
+          for (guint i = *row - cache->first_row; i-- > lo;)
+            {
+              *row = cache->first_row + i;
+              if ((rc = take_row (cur, cache, i, cpu, *row, found)) != SQLITE_OK || *found)
+                return rc;
             }
-          *found = TRUE;
-          return SQLITE_OK;
+          *row = cache->first_row + lo;
         }
       /* Past this chunk or past the range: go on with the next one. */
     }
@@ -208,18 +247,22 @@ seek (CsSqlEventCursor *cur)
             }
           cur->in_cpu = TRUE;
         }
-      rc = find_in_cpu (cur, cur->cpu, &cur->row, cur->row_end, &found);
+      rc = find_in_cpu (cur, cur->cpu, &cur->row, 0, cur->row_end, FALSE, &found);
       if (rc != SQLITE_OK || found)
         return rc;
     }
   return SQLITE_OK;
 }
 
-/* ORDER BY ts: each CPU's next row, in a heap by (ts, cpu). */
+/* ORDER BY ts: each CPU's next row, in a heap by (ts, cpu), or by
+ * (ts, cpu) descending for ORDER BY ts DESC. */
 static gboolean
-head_before (const CsSqlMergeHead *a,
-             const CsSqlMergeHead *b)
+head_before (const CsSqlEventCursor *cur,
+             const CsSqlMergeHead   *a,
+             const CsSqlMergeHead   *b)
 {
+  if (cur->merge == CS_SQL_MERGE_DESC)
+    return a->ev.ts_ns > b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->ev.cpu > b->ev.cpu);
   return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->ev.cpu < b->ev.cpu);
 }
 
@@ -234,9 +277,9 @@ heap_sift_down (CsSqlEventCursor *cur,
       guint l = 2 * i + 1, r = l + 1, m = i;
       CsSqlMergeHead tmp;
 
-      if (l < cur->n_heads && head_before (&h[l], &h[m]))
+      if (l < cur->n_heads && head_before (cur, &h[l], &h[m]))
         m = l;
-      if (r < cur->n_heads && head_before (&h[r], &h[m]))
+      if (r < cur->n_heads && head_before (cur, &h[r], &h[m]))
         m = r;
       if (m == i)
         return;
@@ -273,13 +316,15 @@ merge_start (CsSqlEventCursor *cur)
       gboolean found;
       int rc;
 
-      if (!cpu_rows (cur, cpu, &h->row, &h->row_end, &error))
+      if (!cpu_rows (cur, cpu, &h->row_begin, &h->row_end, &error))
         {
           if (error != NULL)
             return _cs_sql_vtab_fail (&cur->base, error);
           continue;
         }
-      rc = find_in_cpu (cur, cpu, &h->row, h->row_end, &found);
+      h->row = cur->merge == CS_SQL_MERGE_DESC ? h->row_end : h->row_begin;
+      rc = find_in_cpu (cur, cpu, &h->row, h->row_begin, h->row_end,
+                        cur->merge == CS_SQL_MERGE_DESC, &found);
       if (rc != SQLITE_OK)
         return rc;
       if (found)
@@ -302,11 +347,13 @@ merge_next (CsSqlEventCursor *cur)
   gboolean found;
   int rc;
 
-  h->row++;
-  rc = find_in_cpu (cur, h->ev.cpu, &h->row, h->row_end, &found);
+  if (cur->merge == CS_SQL_MERGE_ASC)
+    h->row++;
+  rc = find_in_cpu (cur, h->ev.cpu, &h->row, h->row_begin, h->row_end,
+                    cur->merge == CS_SQL_MERGE_DESC, &found);
   if (rc != SQLITE_OK)
     return rc;
-  if (found && cur->ev.ts_ns < was_ns)
+  if (found && (cur->merge == CS_SQL_MERGE_DESC ? cur->ev.ts_ns > was_ns : cur->ev.ts_ns < was_ns))
     {
       /* Rows already handed out would be out of order: say so rather
        * than answer wrongly (the index is built in each CPU's order). */
