@@ -3,10 +3,17 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Rows come from the index's per-CPU event chunks, CPU by CPU and in time
- * order within a CPU (ORDER BY ts merges them).  A ts range becomes a range
- * of CPU-local rows (two chunk lookups per CPU), a cpu constraint selects
- * one CPU, and a typed table skips CPUs that never saw its type; the rows
- * between are read chunk by chunk, never all at once.
+ * order within a CPU, or merged in time order for ORDER BY ts (and ORDER
+ * BY ts, cpu), which assumes what the index's time lookups assume: each
+ * CPU's events are in time order (a row out of order makes the query
+ * fail, never lie).  A ts range becomes a range of CPU-local rows (two
+ * chunk lookups per CPU), a cpu constraint selects one CPU, and a typed
+ * table skips CPUs that never saw its type; the rows between are read
+ * chunk by chunk, never all at once.  Constraints on a typed table's
+ * integer fields are checked on the record in the scan, so that only rows
+ * that may pass reach SQLite.  A query that reads no column but those the
+ * index counts by gets counted rows instead of a scan
+ * (cs-sql-event-counts.c).  cs-sql-event-plan.c chooses among these.
  *
  * The common columns ts, cpu, pid and comm come from the index.  The
  * latency flags (common_flags, common_preempt_count; ftrace's latency
@@ -24,16 +31,9 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
+#include <stdlib.h>
 
-#include "cs-sql-private.h"
-
-enum {
-  COL_TS, COL_CPU, COL_PID, COL_COMM,
-  COL_IRQS_OFF, COL_NEED_RESCHED, COL_HARDIRQ, COL_SOFTIRQ, COL_PREEMPT_DEPTH,
-  N_COMMON,
-  /* events only */
-  COL_SYSTEM = N_COMMON, COL_NAME,
-};
+#include "cs-sql-event-private.h"
 
 static const char * const common_names[N_COMMON] = {
   "ts", "cpu", "pid", "comm", "irqs_off", "need_resched", "hardirq", "softirq",
@@ -44,31 +44,14 @@ static const char common_sql[] =
   "ts INTEGER, cpu INTEGER, pid INTEGER, comm TEXT, irqs_off INTEGER,"
   " need_resched INTEGER, hardirq INTEGER, softirq INTEGER, preempt_depth INTEGER";
 
-typedef struct {
-  CsSqlTable base;
-  gint type_id;                 /* -1: every event */
-  GPtrArray *fields;            /* struct tep_format_field *, borrowed */
-} EventTable;
-
-typedef struct {
-  sqlite3_vtab_cursor base;
-  EventTable *table;
-  CsSqlBounds bounds;
-  guint cpu, cpu_end;
-  guint64 row, row_end;
-  gboolean eof;
-  CsEvent ev;
-  gboolean have_record;
-  guint64 read_gen;
-  CsRecord record;
-} EventCursor;
-
-static const CsSqlPushdown event_pushdown = { COL_TS, COL_CPU, COL_PID };
+static gboolean passes_filters (CsSqlEventCursor  *cur,
+                                gboolean          *passes,
+                                GError           **error);
 
 static void
 event_table_free (gpointer data)
 {
-  EventTable *t = data;
+  CsSqlEventTable *t = data;
 
   g_clear_pointer (&t->fields, g_ptr_array_unref);
   g_free (t->base.schema);
@@ -76,24 +59,12 @@ event_table_free (gpointer data)
 }
 
 static int
-event_best_index (sqlite3_vtab       *vtab,
-                  sqlite3_index_info *info)
-{
-  EventTable *t = (EventTable *) ((CsSqlVtab *) vtab)->table;
-  CsDocument *doc = t->base.ctx->document;
-  double rows = t->type_id < 0 ? (double) cs_document_get_n_events (doc)
-                               : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
-
-  return _cs_sql_best_index (&event_pushdown, info, rows);
-}
-
-static int
 event_open (sqlite3_vtab         *vtab,
             sqlite3_vtab_cursor **out)
 {
-  EventCursor *cur = g_new0 (EventCursor, 1);
+  CsSqlEventCursor *cur = g_new0 (CsSqlEventCursor, 1);
 
-  cur->table = (EventTable *) ((CsSqlVtab *) vtab)->table;
+  cur->table = (CsSqlEventTable *) ((CsSqlVtab *) vtab)->table;
   cur->eof = TRUE;
   *out = &cur->base;
   return SQLITE_OK;
@@ -102,104 +73,328 @@ event_open (sqlite3_vtab         *vtab,
 static int
 event_close (sqlite3_vtab_cursor *cursor)
 {
-  g_free (cursor);
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
+
+  g_clear_pointer (&cur->groups, g_array_unref);
+  g_free (cur->heads);
+  g_free (cur);
   return SQLITE_OK;
 }
 
-/* Moves to the first CPU at or after cur->cpu with rows in the bounds and
- * sets its row range; eof when none. */
-static int
-start_cpu (EventCursor *cur)
+/* The rows of @cpu within the bounds: [*row, *row_end); FALSE when none
+ * (or on error, with @error set). */
+static gboolean
+cpu_rows (CsSqlEventCursor  *cur,
+          guint         cpu,
+          guint64      *row,
+          guint64      *row_end,
+          GError      **error)
 {
   CsDocument *doc = cur->table->base.ctx->document;
+  const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
+
+  if (info == NULL || info->n_events == 0)
+    return FALSE;
+  if (cur->table->type_id >= 0 &&
+      cs_document_get_cpu_type_count (doc, cpu, cur->table->type_id) == 0)
+    return FALSE;
+  if (cur->bounds.begin_ns > info->last_ns || cur->bounds.end_ns <= info->first_ns)
+    return FALSE;
+  *row = cur->bounds.begin_ns > info->first_ns
+         ? _cs_document_count_before (doc, cpu, cur->bounds.begin_ns, error) : 0;
+  *row_end = cur->bounds.end_ns <= info->last_ns
+             ? _cs_document_count_before (doc, cpu, cur->bounds.end_ns, error)
+             : info->n_events;
+  return *row < *row_end;
+}
+
+/* Makes row @i of @cache (CPU-local row @row of @cpu) the cursor's event
+ * when it is of the table's type and pid and may pass the field filters;
+ * *@taken says whether it was.  Returns an SQLite code. */
+static int
+take_row (CsSqlEventCursor   *cur,
+          CsEventChunkCache  *cache,
+          guint               i,
+          guint               cpu,
+          guint64             row,
+          gboolean           *taken)
+{
+  gint type_id = cur->table->type_id;
   GError *error = NULL;
 
-  for (; cur->cpu < cur->cpu_end; cur->cpu++)
-    {
-      const CsCpuInfo *info = cs_document_get_cpu (doc, cur->cpu);
-
-      if (info == NULL || info->n_events == 0)
-        continue;
-      if (cur->table->type_id >= 0 &&
-          cs_document_get_cpu_type_count (doc, cur->cpu, cur->table->type_id) == 0)
-        continue;
-      if (cur->bounds.begin_ns > info->last_ns || cur->bounds.end_ns <= info->first_ns)
-        continue;
-      cur->row = cur->bounds.begin_ns > info->first_ns
-                 ? _cs_document_count_before (doc, cur->cpu, cur->bounds.begin_ns, &error) : 0;
-      cur->row_end = cur->bounds.end_ns <= info->last_ns
-                     ? _cs_document_count_before (doc, cur->cpu, cur->bounds.end_ns, &error)
-                     : info->n_events;
-      if (error != NULL)
-        return _cs_sql_vtab_fail (&cur->base, error);
-      if (cur->row < cur->row_end)
-        return SQLITE_OK;
-    }
-  cur->eof = TRUE;
+  *taken = FALSE;
+  if (type_id >= 0 && cache->cols[EV_TYPE][i] != type_id)
+    return SQLITE_OK;
+  if (cur->bounds.pid >= 0 && cache->cols[EV_PID][i] != cur->bounds.pid)
+    return SQLITE_OK;
+  cur->ev.ts_ns = cache->cols[EV_TS][i];
+  cur->ev.pid = (gint32) cache->cols[EV_PID][i];
+  cur->ev.type_id = (guint32) cache->cols[EV_TYPE][i];
+  cur->ev.offset = (guint64) cache->cols[EV_OFFSET][i];
+  cur->ev.cpu = cpu;
+  cur->ev.row = row;
+  cur->have_record = FALSE;
+  if (cur->n_filters > 0 && !passes_filters (cur, taken, &error))
+    return _cs_sql_vtab_fail (&cur->base, error);
+  if (cur->n_filters == 0)
+    *taken = TRUE;
   return SQLITE_OK;
 }
 
-/* From cur->row on, finds the next row of the table's type and pid. */
-static int
-seek (EventCursor *cur)
+/* The chunk that holds CPU-local row @row of @cpu, or NULL after failing
+ * the cursor's query. */
+static CsEventChunkCache *
+chunk_of (CsSqlEventCursor *cur,
+          guint             cpu,
+          guint64           row)
 {
   CsDocument *doc = cur->table->base.ctx->document;
-  gint type_id = cur->table->type_id;
-  gint64 pid = cur->bounds.pid;
+  CsEventChunkCache *cache;
+  GError *error = NULL;
 
-  cur->have_record = FALSE;
-  while (!cur->eof)
+  cache = _cs_document_get_chunk (doc, cpu, row / CS_EVENT_CHUNK_ROWS, &error);
+  if (cache == NULL)
     {
-      CsEventChunkCache *cache;
-      GError *error = NULL;
-      guint i, n;
+      _cs_sql_vtab_fail (&cur->base, error);
+      return NULL;
+    }
+  if (row < cache->first_row || row - cache->first_row >= cache->n)
+    {
+      g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   row < cache->first_row ? _("The index %s misplaces event %" PRIu64 " of CPU %u")
+                                          : _("The index %s lacks event %" PRIu64 " of CPU %u"),
+                   cs_document_get_index_path (doc), row, cpu);
+      _cs_sql_vtab_fail (&cur->base, error);
+      return NULL;
+    }
+  return cache;
+}
 
-      if (cur->row >= cur->row_end)
-        {
-          int rc;
+/* Finds @cpu's next row of the table's type and pid that may pass the
+ * field filters, into cur->ev: forwards, the first in [*@row, @row_end);
+ * @backwards, the last in [@row_begin, *@row).  *@row becomes the row
+ * found (or where the search stopped); *@found says whether there was
+ * one.  Returns an SQLite code. */
+static int
+find_in_cpu (CsSqlEventCursor *cur,
+             guint             cpu,
+             guint64          *row,
+             guint64           row_begin,
+             guint64           row_end,
+             gboolean          backwards,
+             gboolean         *found)
+{
+  *found = FALSE;
+  while (backwards ? *row > row_begin : *row < row_end)
+    {
+      CsEventChunkCache *cache = chunk_of (cur, cpu, backwards ? *row - 1 : *row);
+      int rc;
 
-          cur->cpu++;
-          rc = start_cpu (cur);
-          if (rc != SQLITE_OK)
-            return rc;
-          continue;
-        }
-      cache = _cs_document_get_chunk (doc, cur->cpu, cur->row / CS_EVENT_CHUNK_ROWS, &error);
       if (cache == NULL)
-        return _cs_sql_vtab_fail (&cur->base, error);
-      if (cur->row < cache->first_row)
+        return SQLITE_ERROR;
+      if (!backwards)
         {
-          g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       _("The index %s misplaces event %" PRIu64 " of CPU %u"),
-                       cs_document_get_index_path (doc), cur->row, cur->cpu);
-          return _cs_sql_vtab_fail (&cur->base, error);
+          guint n = (guint) MIN ((guint64) cache->n, row_end - cache->first_row);
+
+          for (guint i = *row - cache->first_row; i < n; i++, (*row)++)
+            if ((rc = take_row (cur, cache, i, cpu, *row, found)) != SQLITE_OK || *found)
+              return rc;
         }
-      i = cur->row - cache->first_row;
-      if (i >= cache->n)
+      else
         {
-          g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       _("The index %s lacks event %" PRIu64 " of CPU %u"),
-                       cs_document_get_index_path (doc), cur->row, cur->cpu);
-          return _cs_sql_vtab_fail (&cur->base, error);
-        }
-      n = (guint) MIN ((guint64) cache->n, cur->row_end - cache->first_row);
-      for (; i < n; i++, cur->row++)
-        {
-          if (type_id >= 0 && cache->cols[EV_TYPE][i] != type_id)
-            continue;
-          if (pid >= 0 && cache->cols[EV_PID][i] != pid)
-            continue;
-          cur->ev.ts_ns = cache->cols[EV_TS][i];
-          cur->ev.pid = (gint32) cache->cols[EV_PID][i];
-          cur->ev.type_id = (guint32) cache->cols[EV_TYPE][i];
-          cur->ev.offset = (guint64) cache->cols[EV_OFFSET][i];
-          cur->ev.cpu = cur->cpu;
-          cur->ev.row = cur->row;
-          return SQLITE_OK;
+          guint lo = row_begin > cache->first_row ? (guint) (row_begin - cache->first_row) : 0;
+
+          for (guint i = *row - cache->first_row; i-- > lo;)
+            {
+              *row = cache->first_row + i;
+              if ((rc = take_row (cur, cache, i, cpu, *row, found)) != SQLITE_OK || *found)
+                return rc;
+            }
+          *row = cache->first_row + lo;
         }
       /* Past this chunk or past the range: go on with the next one. */
     }
   return SQLITE_OK;
+}
+
+/* From cur->cpu and cur->row on, finds the next row CPU by CPU; eof
+ * after the last CPU. */
+static int
+seek (CsSqlEventCursor *cur)
+{
+  while (!cur->eof)
+    {
+      GError *error = NULL;
+      gboolean found;
+      int rc;
+
+      if (cur->row >= cur->row_end)
+        {
+          /* The first CPU after the one read out (from cur->cpu on, at
+           * the start) with rows in the bounds. */
+          if (cur->in_cpu)
+            cur->cpu++;
+          cur->in_cpu = FALSE;
+          for (; cur->cpu < cur->cpu_end; cur->cpu++)
+            if (cpu_rows (cur, cur->cpu, &cur->row, &cur->row_end, &error) || error != NULL)
+              break;
+          if (error != NULL)
+            return _cs_sql_vtab_fail (&cur->base, error);
+          if (cur->cpu >= cur->cpu_end)
+            {
+              cur->eof = TRUE;
+              return SQLITE_OK;
+            }
+          cur->in_cpu = TRUE;
+        }
+      rc = find_in_cpu (cur, cur->cpu, &cur->row, 0, cur->row_end, FALSE, &found);
+      if (rc != SQLITE_OK || found)
+        return rc;
+    }
+  return SQLITE_OK;
+}
+
+/* ORDER BY ts: each CPU's next row, in a heap by (ts, cpu), or by
+ * (ts, cpu) descending for ORDER BY ts DESC. */
+static gboolean
+head_before (const CsSqlEventCursor *cur,
+             const CsSqlMergeHead   *a,
+             const CsSqlMergeHead   *b)
+{
+  if (cur->merge == CS_SQL_MERGE_DESC)
+    return a->ev.ts_ns > b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->ev.cpu > b->ev.cpu);
+  return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->ev.cpu < b->ev.cpu);
+}
+
+static void
+heap_sift_down (CsSqlEventCursor *cur,
+                guint        i)
+{
+  CsSqlMergeHead *h = cur->heads;
+
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      CsSqlMergeHead tmp;
+
+      if (l < cur->n_heads && head_before (cur, &h[l], &h[m]))
+        m = l;
+      if (r < cur->n_heads && head_before (cur, &h[r], &h[m]))
+        m = r;
+      if (m == i)
+        return;
+      tmp = h[i];
+      h[i] = h[m];
+      h[m] = tmp;
+      i = m;
+    }
+}
+
+/* Makes the heap's first head the cursor's row; eof when none is left. */
+static void
+merge_current (CsSqlEventCursor *cur)
+{
+  if (cur->n_heads == 0)
+    {
+      cur->eof = TRUE;
+      return;
+    }
+  cur->ev = cur->heads[0].ev;
+  cur->have_record = FALSE;     /* the record read last may be another CPU's */
+}
+
+static int
+merge_start (CsSqlEventCursor *cur)
+{
+  g_clear_pointer (&cur->heads, g_free);
+  cur->heads = g_new0 (CsSqlMergeHead, MAX (cur->cpu_end - cur->cpu, 1));
+  cur->n_heads = 0;
+  for (guint cpu = cur->cpu; cpu < cur->cpu_end; cpu++)
+    {
+      CsSqlMergeHead *h = &cur->heads[cur->n_heads];
+      GError *error = NULL;
+      gboolean found;
+      int rc;
+
+      if (!cpu_rows (cur, cpu, &h->row_begin, &h->row_end, &error))
+        {
+          if (error != NULL)
+            return _cs_sql_vtab_fail (&cur->base, error);
+          continue;
+        }
+      h->row = cur->merge == CS_SQL_MERGE_DESC ? h->row_end : h->row_begin;
+      rc = find_in_cpu (cur, cpu, &h->row, h->row_begin, h->row_end,
+                        cur->merge == CS_SQL_MERGE_DESC, &found);
+      if (rc != SQLITE_OK)
+        return rc;
+      if (found)
+        {
+          h->ev = cur->ev;
+          cur->n_heads++;
+        }
+    }
+  for (guint i = cur->n_heads / 2; i-- > 0;)
+    heap_sift_down (cur, i);
+  merge_current (cur);
+  return SQLITE_OK;
+}
+
+static int
+merge_next (CsSqlEventCursor *cur)
+{
+  CsSqlMergeHead *h = &cur->heads[0];
+  gint64 was_ns = h->ev.ts_ns;
+  gboolean found;
+  int rc;
+
+  if (cur->merge == CS_SQL_MERGE_ASC)
+    h->row++;
+  rc = find_in_cpu (cur, h->ev.cpu, &h->row, h->row_begin, h->row_end,
+                    cur->merge == CS_SQL_MERGE_DESC, &found);
+  if (rc != SQLITE_OK)
+    return rc;
+  if (found && (cur->merge == CS_SQL_MERGE_DESC ? cur->ev.ts_ns > was_ns : cur->ev.ts_ns < was_ns))
+    {
+      /* Rows already handed out would be out of order: say so rather
+       * than answer wrongly (the index is built in each CPU's order). */
+      return _cs_sql_vtab_fail (&cur->base,
+          g_error_new (CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                       _("The index %s holds events of CPU %u out of time order;"
+                         " sort by ts + 0 instead of ts"),
+                       cs_document_get_index_path (cur->table->base.ctx->document), h->ev.cpu));
+    }
+  if (found)
+    h->ev = cur->ev;
+  else
+    cur->heads[0] = cur->heads[--cur->n_heads];
+  heap_sift_down (cur, 0);
+  merge_current (cur);
+  return SQLITE_OK;
+}
+
+/* Moves to the next counted row; eof after the last group. */
+static void
+next_counted (CsSqlEventCursor *cur)
+{
+  const CsSqlCountGroup *g;
+
+  while (cur->left == 0)
+    {
+      if (cur->group >= cur->groups->len)
+        {
+          cur->eof = TRUE;
+          return;
+        }
+      g = &g_array_index (cur->groups, CsSqlCountGroup, cur->group++);
+      cur->left = g->n;
+      cur->ev.pid = g->pid;
+      cur->ev.cpu = g->cpu < 0 ? 0 : (guint) g->cpu;
+      cur->ev.type_id = g->type_id < 0 ? G_MAXUINT32 : (guint32) g->type_id;
+      cur->ev.row = 0;
+      cur->comm = cs_document_get_comm (cur->table->base.ctx->document, g->pid);
+      cur->comm_len = (int) strlen (cur->comm);
+    }
+  cur->left--;
 }
 
 static int
@@ -209,12 +404,49 @@ event_filter (sqlite3_vtab_cursor  *cursor,
               int                   argc,
               sqlite3_value       **argv)
 {
-  EventCursor *cur = (EventCursor *) cursor;
-  guint n_cpus = cs_document_get_n_cpus (cur->table->base.ctx->document);
-  int rc;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
+  CsSqlEventTable *t = cur->table;
+  guint n_cpus = cs_document_get_n_cpus (t->base.ctx->document);
+  CsSqlEventPlan plan;
 
-  _cs_sql_bounds_decode (&cur->bounds, idx_num, argc, argv);
+  if (!_cs_sql_event_plan_parse (&plan, idx_str) || plan.n_generic + plan.n_fields > argc)
+    return _cs_sql_vtab_fail (cursor, g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
+                                                   "bad plan %s", idx_str ? idx_str : "(null)"));
+  _cs_sql_bounds_decode (&cur->bounds, idx_num, plan.n_generic, argv);
   cur->eof = FALSE;
+  cur->have_record = FALSE;
+  cur->n_filters = 0;
+  for (int i = 0; i < plan.n_fields; i++)
+    {
+      sqlite3_value *v = argv[plan.n_generic + i];
+      struct tep_format_field *f = _cs_sql_event_integer_field (t, plan.field[i]);
+
+      if (sqlite3_value_numeric_type (v) == SQLITE_NULL)
+        cur->bounds.empty = TRUE;     /* comparisons with NULL are never true */
+      /* Only integers filter: SQLite's own check covers the rest. */
+      if (f == NULL || sqlite3_value_numeric_type (v) != SQLITE_INTEGER)
+        continue;
+      cur->filters[cur->n_filters].field = f;
+      cur->filters[cur->n_filters].op = plan.field_op[i];
+      cur->filters[cur->n_filters].value = sqlite3_value_int64 (v);
+      cur->n_filters++;
+    }
+
+  cur->count_by = plan.count_by;
+  g_clear_pointer (&cur->groups, g_array_unref);
+  if (cur->count_by != CS_SQL_COUNT_NONE)
+    {
+      cur->groups = _cs_sql_count_groups (t->base.ctx->document, t->type_id, cur->count_by,
+                                          &cur->bounds, plan.order, plan.n_order);
+      for (guint i = 0; plan.distinct && i < cur->groups->len; i++)
+        g_array_index (cur->groups, CsSqlCountGroup, i).n = 1;
+      cur->group = 0;
+      cur->left = 0;
+      cur->n_counted = 0;
+      next_counted (cur);
+      return SQLITE_OK;
+    }
+
   cur->cpu = 0;
   cur->cpu_end = n_cpus;
   if (cur->bounds.cpu >= 0)
@@ -227,15 +459,28 @@ event_filter (sqlite3_vtab_cursor  *cursor,
       cur->eof = TRUE;
       return SQLITE_OK;
     }
-  rc = start_cpu (cur);
-  return rc == SQLITE_OK ? seek (cur) : rc;
+  cur->merge = plan.merge;
+  if (cur->merge)
+    return merge_start (cur);
+  cur->row = cur->row_end = 0;
+  cur->in_cpu = FALSE;
+  return seek (cur);
 }
 
 static int
 event_next (sqlite3_vtab_cursor *cursor)
 {
-  EventCursor *cur = (EventCursor *) cursor;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
 
+  if (cur->count_by != CS_SQL_COUNT_NONE)
+    {
+      cur->n_counted++;
+      cur->ev.row++;
+      next_counted (cur);
+      return SQLITE_OK;
+    }
+  if (cur->merge)
+    return merge_next (cur);
   cur->row++;
   return seek (cur);
 }
@@ -243,47 +488,68 @@ event_next (sqlite3_vtab_cursor *cursor)
 static int
 event_eof (sqlite3_vtab_cursor *cursor)
 {
-  return ((EventCursor *) cursor)->eof;
+  return ((CsSqlEventCursor *) cursor)->eof;
 }
 
 static int
 event_rowid (sqlite3_vtab_cursor *cursor,
              sqlite3_int64       *rowid)
 {
-  EventCursor *cur = (EventCursor *) cursor;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
 
-  /* Unique within the recording: the CPU in the top bits. */
-  *rowid = ((sqlite3_int64) cur->ev.cpu << 40) | (sqlite3_int64) cur->ev.row;
+  /* Unique within the recording: the CPU in the top bits.  Rows counted
+   * per CPU of `events` are all the CPU's rows, in order; other counted
+   * rows are numbered as they come. */
+  if (cur->count_by == CS_SQL_COUNT_NONE ||
+      (cur->count_by == CS_SQL_COUNT_BY_CPU && cur->table->type_id < 0))
+    *rowid = ((sqlite3_int64) cur->ev.cpu << 40) | (sqlite3_int64) cur->ev.row;
+  else
+    *rowid = (sqlite3_int64) cur->n_counted;
   return SQLITE_OK;
 }
 
 /* Reads the current event's record, unless it is still the last one read. */
 static gboolean
-load_record (EventCursor      *cur,
-             sqlite3_context  *context)
+read_record (CsSqlEventCursor  *cur,
+             GError      **error)
 {
   CsSqlContext *ctx = cur->table->base.ctx;
-  g_autoptr(GError) error = NULL;
 
   if (cur->have_record && cur->read_gen == ctx->read_gen)
     return TRUE;
-  if (ctx->trace_file == NULL ||
-      !cs_trace_file_read_at (ctx->trace_file, cur->ev.cpu, cur->ev.offset, &cur->record, &error))
+  if (ctx->trace_file == NULL)
     {
-      sqlite3_result_error (context,
-                            error ? error->message : _("The recording can no longer be read"), -1);
+      g_set_error_literal (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                           _("The recording can no longer be read"));
       return FALSE;
     }
+  if (!cs_trace_file_read_at (ctx->trace_file, cur->ev.cpu, cur->ev.offset, &cur->record, error))
+    return FALSE;
   cur->read_gen = ++ctx->read_gen;
   cur->have_record = TRUE;
   return TRUE;
 }
 
-static void
-result_field (sqlite3_context         *context,
-              struct tep_handle       *tep,
-              struct tep_format_field *f,
-              struct tep_record       *rec)
+static gboolean
+load_record (CsSqlEventCursor      *cur,
+             sqlite3_context  *context)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (read_record (cur, &error))
+    return TRUE;
+  sqlite3_result_error (context, error->message, -1);
+  return FALSE;
+}
+
+/* Where field @f's value lies in @rec: FALSE when the record is too short
+ * for it (a damaged record: never read past it). */
+static gboolean
+field_span (struct tep_handle       *tep,
+            struct tep_format_field *f,
+            struct tep_record       *rec,
+            gsize                   *off_out,
+            gsize                   *len_out)
 {
   const guint8 *data = rec->data;
   gsize size = rec->size > 0 ? (gsize) rec->size : 0;
@@ -294,10 +560,7 @@ result_field (sqlite3_context         *context,
       guint32 loc;
 
       if (off + 4 > size)
-        {
-          sqlite3_result_null (context);
-          return;
-        }
+        return FALSE;
       loc = (guint32) tep_read_number (tep, data + off, 4);
       len = loc >> 16;
       off = (f->flags & TEP_FIELD_IS_RELATIVE) ? off + f->size + (loc & 0xffff) : (loc & 0xffff);
@@ -305,24 +568,81 @@ result_field (sqlite3_context         *context,
   else if ((f->flags & TEP_FIELD_IS_ARRAY) && len == 0 && off <= size)
     len = size - off;   /* a flexible array (ftrace's print: char buf[]) runs to the end */
   if (off > size || len > size - off)
+    return FALSE;
+  *off_out = off;
+  *len_out = len;
+  return TRUE;
+}
+
+/* The value of an integer field of @len bytes at @data, as SQLite gets it:
+ * signed or not as the format says, unsigned 64-bit values wrapping. */
+static gint64
+field_integer (struct tep_handle             *tep,
+               const struct tep_format_field *f,
+               const guint8                  *data,
+               gsize                          len)
+{
+  guint64 v = tep_read_number (tep, data, (int) len);
+
+  if ((f->flags & TEP_FIELD_IS_SIGNED) && len < 8 && (v & (G_GUINT64_CONSTANT (1) << (len * 8 - 1))))
+    v |= ~((G_GUINT64_CONSTANT (1) << (len * 8)) - 1);
+  return (gint64) v;
+}
+
+/* Whether the current row may pass the field filters: FALSE only when a
+ * filter surely fails (SQLite checks the rest). */
+static gboolean
+passes_filters (CsSqlEventCursor  *cur,
+                gboolean     *passes,
+                GError      **error)
+{
+  struct tep_handle *tep;
+
+  *passes = TRUE;
+  if (!read_record (cur, error))
+    return FALSE;
+  tep = cs_trace_file_get_tep (cur->table->base.ctx->trace_file);
+  for (guint i = 0; i < cur->n_filters && *passes; i++)
     {
-      sqlite3_result_null (context);   /* a damaged record: never read past it */
-      return;
+      const CsSqlFieldFilter *ff = &cur->filters[i];
+      gsize off, len;
+      gint64 v;
+
+      if (!field_span (tep, ff->field, cur->record.tep_record, &off, &len))
+        continue;       /* NULL: SQLite rejects the row itself */
+      v = field_integer (tep, ff->field, (const guint8 *) cur->record.tep_record->data + off, len);
+      switch (ff->op)
+        {
+        case SQLITE_INDEX_CONSTRAINT_EQ: *passes = v == ff->value; break;
+        case SQLITE_INDEX_CONSTRAINT_GT: *passes = v > ff->value; break;
+        case SQLITE_INDEX_CONSTRAINT_GE: *passes = v >= ff->value; break;
+        case SQLITE_INDEX_CONSTRAINT_LT: *passes = v < ff->value; break;
+        case SQLITE_INDEX_CONSTRAINT_LE: *passes = v <= ff->value; break;
+        default: break;
+        }
     }
-  if (f->flags & TEP_FIELD_IS_STRING)
+  return TRUE;
+}
+
+static void
+result_field (sqlite3_context         *context,
+              struct tep_handle       *tep,
+              struct tep_format_field *f,
+              struct tep_record       *rec)
+{
+  const guint8 *data = rec->data;
+  gsize off, len;
+
+  if (!field_span (tep, f, rec, &off, &len))
+    sqlite3_result_null (context);
+  else if (f->flags & TEP_FIELD_IS_STRING)
     sqlite3_result_text (context, (const char *) data + off,
                          (int) strnlen ((const char *) data + off, len), SQLITE_TRANSIENT);
   else if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
            (len != 1 && len != 2 && len != 4 && len != 8))
     sqlite3_result_blob (context, data + off, (int) len, SQLITE_TRANSIENT);
   else
-    {
-      guint64 v = tep_read_number (tep, data + off, (int) len);
-
-      if ((f->flags & TEP_FIELD_IS_SIGNED) && len < 8 && (v & (G_GUINT64_CONSTANT (1) << (len * 8 - 1))))
-        v |= ~((G_GUINT64_CONSTANT (1) << (len * 8)) - 1);
-      sqlite3_result_int64 (context, (sqlite3_int64) v);
-    }
+    sqlite3_result_int64 (context, field_integer (tep, f, data + off, len));
 }
 
 static int
@@ -330,8 +650,8 @@ event_column (sqlite3_vtab_cursor *cursor,
               sqlite3_context     *context,
               int                  column)
 {
-  EventCursor *cur = (EventCursor *) cursor;
-  EventTable *t = cur->table;
+  CsSqlEventCursor *cur = (CsSqlEventCursor *) cursor;
+  CsSqlEventTable *t = cur->table;
   CsDocument *doc = t->base.ctx->document;
   struct tep_handle *tep;
   int flags, pc;
@@ -348,20 +668,31 @@ event_column (sqlite3_vtab_cursor *cursor,
       sqlite3_result_int (context, cur->ev.pid);
       return SQLITE_OK;
     case COL_COMM:
-      sqlite3_result_text (context, cs_document_get_comm (doc, cur->ev.pid), -1, SQLITE_TRANSIENT);
+      /* The document's strings live as long as the session. */
+      if (cur->count_by != CS_SQL_COUNT_NONE)
+        sqlite3_result_text (context, cur->comm, cur->comm_len, SQLITE_STATIC);
+      else
+        sqlite3_result_text (context, cs_document_get_comm (doc, cur->ev.pid), -1, SQLITE_STATIC);
       return SQLITE_OK;
     default:
       break;
     }
   if (t->type_id < 0 && (column == COL_SYSTEM || column == COL_NAME))
     {
-      const CsEventType *type = cs_document_get_event_type (doc, cur->ev.type_id);
+      const CsEventType *type = cur->ev.type_id == G_MAXUINT32 ? NULL
+                                : cs_document_get_event_type (doc, cur->ev.type_id);
 
       if (type == NULL)
         sqlite3_result_null (context);
       else
         sqlite3_result_text (context, column == COL_SYSTEM ? type->system : type->name, -1,
-                             SQLITE_TRANSIENT);
+                             SQLITE_STATIC);
+      return SQLITE_OK;
+    }
+  if (cur->count_by != CS_SQL_COUNT_NONE)
+    {
+      /* Never asked: the plan reads no other column. */
+      sqlite3_result_null (context);
       return SQLITE_OK;
     }
 
@@ -409,7 +740,7 @@ static const sqlite3_module event_module = {
   .iVersion = 1,
   .xCreate = NULL,              /* eponymous only */
   .xConnect = _cs_sql_vtab_connect,
-  .xBestIndex = event_best_index,
+  .xBestIndex = _cs_sql_event_best_index,
   .xDisconnect = _cs_sql_vtab_disconnect,
   .xDestroy = _cs_sql_vtab_disconnect,
   .xOpen = event_open,
@@ -430,16 +761,6 @@ is_common_name (const char *name)
   return FALSE;
 }
 
-static const char *
-field_sql_type (const struct tep_format_field *f)
-{
-  if (f->flags & TEP_FIELD_IS_STRING)
-    return "TEXT";
-  if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
-      (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
-    return "BLOB";
-  return "INTEGER";
-}
 
 /* CREATE TABLE text of a typed table: the common columns, then one per
  * field; a field named like a common column (sched_wakeup's pid and comm,
@@ -457,7 +778,7 @@ typed_schema (struct tep_event *format,
                                                       : g_strdup (f->name);
       g_autofree char *quoted = _cs_sql_quote_identifier (name);
 
-      g_string_append_printf (s, ", %s %s", quoted, field_sql_type (f));
+      g_string_append_printf (s, ", %s %s", quoted, _cs_sql_field_sql_type (f));
       g_ptr_array_add (fields, f);
     }
   g_string_append (s, ")");
@@ -466,7 +787,7 @@ typed_schema (struct tep_event *format,
 
 static gboolean
 register_table (sqlite3       *db,
-                EventTable    *t,
+                CsSqlEventTable    *t,
                 const char    *name,
                 const char    *alias,
                 GPtrArray     *tables,
@@ -505,14 +826,15 @@ _cs_sql_register_event_tables (sqlite3       *db,
   CsDocument *doc = ctx->document;
   struct tep_handle *tep = ctx->trace_file ? cs_trace_file_get_tep (ctx->trace_file) : NULL;
   g_autoptr(GHashTable) taken = g_hash_table_new (g_str_hash, g_str_equal);
-  EventTable *t;
+  CsSqlEventTable *t;
 
   for (guint i = 0; i < tables->len; i += 2)
     g_hash_table_add (taken, tables->pdata[i]);
 
-  t = g_new0 (EventTable, 1);
+  t = g_new0 (CsSqlEventTable, 1);
   t->base.ctx = ctx;
   t->type_id = -1;
+  t->counts_usable[0] = t->counts_usable[1] = -1;
   t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
   if (!register_table (db, t, "events", NULL, tables, error))
     return FALSE;
@@ -536,9 +858,10 @@ _cs_sql_register_event_tables (sqlite3       *db,
           continue;
         }
       format = tep ? tep_find_event_by_name (tep, type->system, type->name) : NULL;
-      t = g_new0 (EventTable, 1);
+      t = g_new0 (CsSqlEventTable, 1);
       t->base.ctx = ctx;
       t->type_id = id;
+      t->counts_usable[0] = t->counts_usable[1] = -1;
       t->fields = g_ptr_array_new ();
       t->base.schema = typed_schema (format, t->fields);
       if (!register_table (db, t, name, alias, tables, error))

@@ -78,6 +78,45 @@ void _cs_sql_bounds_decode (CsSqlBounds         *bounds,
                             int                  argc,
                             sqlite3_value      **argv);
 
+/* Rows of an event table made from counts (cs-sql-event-counts.c). */
+typedef enum {
+  CS_SQL_COUNT_NONE,            /* a scan of the chunks */
+  CS_SQL_COUNT_BY_PID,          /* tasks.n_events: columns pid, comm */
+  CS_SQL_COUNT_BY_CPU,          /* per CPU: column cpu */
+  CS_SQL_COUNT_BY_CPU_TYPE,     /* per CPU and type: cpu, system, name */
+} CsSqlCountBy;
+
+typedef enum {
+  CS_SQL_KEY_CPU,
+  CS_SQL_KEY_PID,
+  CS_SQL_KEY_COMM,
+  CS_SQL_KEY_SYSTEM,
+  CS_SQL_KEY_NAME,
+} CsSqlCountKey;
+
+typedef struct {
+  CsSqlCountKey key;
+  gboolean desc;
+} CsSqlOrderTerm;
+
+/* A run of identical rows: n events of pid (-1: any), cpu (-1: any) and
+ * type (-1: any). */
+typedef struct {
+  gint32 pid;
+  gint cpu;
+  gint type_id;
+  guint64 n;
+} CsSqlCountGroup;
+
+gboolean _cs_sql_counts_usable (CsDocument           *doc,
+                                gboolean              by_pid);
+GArray  *_cs_sql_count_groups  (CsDocument           *doc,
+                                gint                  type_id,
+                                CsSqlCountBy          by,
+                                const CsSqlBounds    *bounds,
+                                const CsSqlOrderTerm *terms,
+                                guint                 n_terms);
+
 /* Registration of the tables; @tables receives the names it registered. */
 gboolean _cs_sql_register_event_tables   (sqlite3       *db,
                                           CsSqlContext  *ctx,

@@ -5,12 +5,22 @@
  *
  * Usage: bench-sql FILE [RUNS]
  *
- * Opens FILE's index (building it when the cache has none), then runs,
- * RUNS times each (default 3), and prints one line per measurement:
+ * Opens FILE's index (building it when the cache has none: with an empty
+ * cache, open is the first open), then runs, RUNS times each (default 3),
+ * and prints one line per measurement:
  *
- *   open <seconds>                          document + SQL session
+ *   open <seconds> <cpu s>                  document + SQL session (wall,
+ *                                           and user + sys of the process
+ *                                           and its children)
  *   d_switches <median s> <count>           SELECT count(*) FROM
  *                                           sched_sched_switch WHERE prev_state = 2
+ *   comm_events <median s> <n comms> <file> SELECT comm, count(*) FROM
+ *                                           events GROUP BY comm (the rows go
+ *                                           to <file>, "comm\tcount")
+ *   cpu <key> <median cpu s>                after d_switches and comm_events:
+ *                                           the query's user + sys time, which
+ *                                           other jobs on the machine disturb
+ *                                           less than its wall time
  *   comm_cpu <median s> <n comms> <file>    SELECT comm, sum(dur) FROM
  *                                           sched_slices GROUP BY comm
  *                                           (the rows go to <file>, "comm\tns")
@@ -29,10 +39,26 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "cs-document.h"
 #include "cs-range-stats.h"
 #include "cs-sql-session.h"
+
+/* User + sys seconds of the process (and of its children, when asked:
+ * the indexer may fork scanners). */
+static double
+cpu_seconds (gboolean children)
+{
+  struct rusage self, kids;
+
+  getrusage (RUSAGE_SELF, &self);
+  getrusage (RUSAGE_CHILDREN, &kids);
+  return self.ru_utime.tv_sec + self.ru_stime.tv_sec +
+         (self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6 +
+         (children ? kids.ru_utime.tv_sec + kids.ru_stime.tv_sec +
+                     (kids.ru_utime.tv_usec + kids.ru_stime.tv_usec) / 1e6 : 0.0);
+}
 
 static int
 compare_double (const void *a,
@@ -87,6 +113,8 @@ main (int    argc,
   g_autofree char *comm_path = NULL;
   guint runs = argc > 2 ? (guint) atoi (argv[2]) : 3;
   g_autofree double *t = NULL;
+  g_autofree double *c = NULL;
+  double c0;
   gint64 first, last, value = 0;
   guint64 rows = 0;
   gint64 t0;
@@ -98,23 +126,45 @@ main (int    argc,
     }
   runs = MAX (runs, 1);
   t = g_new0 (double, runs);
+  c = g_new0 (double, runs);
 
+  c0 = cpu_seconds (TRUE);
   t0 = g_get_monotonic_time ();
   doc = cs_document_load (argv[1], NULL, NULL, NULL, NULL, &error);
   session = doc ? cs_sql_session_new (doc, &error) : NULL;
   if (session == NULL)
     g_error ("%s: %s", argv[1], error->message);
-  printf ("open %.3f\n", (g_get_monotonic_time () - t0) / 1e6);
+  printf ("open %.3f %.3f\n", (g_get_monotonic_time () - t0) / 1e6, cpu_seconds (TRUE) - c0);
   first = cs_document_get_first_ns (doc);
   last = cs_document_get_last_ns (doc);
 
   for (guint r = 0; r < runs; r++)
     {
+      c0 = cpu_seconds (FALSE);
       t0 = g_get_monotonic_time ();
       run (session, "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2", NULL, &value);
       t[r] = (g_get_monotonic_time () - t0) / 1e6;
+      c[r] = cpu_seconds (FALSE) - c0;
     }
   printf ("d_switches %.3f %" G_GINT64_FORMAT "\n", median (t, runs), value);
+  printf ("cpu d_switches %.3f\n", median (c, runs));
+
+  comm_path = g_strdup_printf ("%s.comm-events.tsv", g_getenv ("CS_BENCH_OUT") ?: "/tmp/bench-sql");
+  for (guint r = 0; r < runs; r++)
+    {
+      FILE *out = r == 0 ? fopen (comm_path, "w") : NULL;
+
+      c0 = cpu_seconds (FALSE);
+      t0 = g_get_monotonic_time ();
+      rows = run (session, "SELECT comm, count(*) FROM events GROUP BY comm", out, &value);
+      t[r] = (g_get_monotonic_time () - t0) / 1e6;
+      c[r] = cpu_seconds (FALSE) - c0;
+      if (out != NULL)
+        fclose (out);
+    }
+  printf ("comm_events %.3f %" G_GUINT64_FORMAT " %s\n", median (t, runs), rows, comm_path);
+  printf ("cpu comm_events %.3f\n", median (c, runs));
+  g_free (comm_path);
 
   comm_path = g_strdup_printf ("%s.comm-cpu.tsv", g_getenv ("CS_BENCH_OUT") ?: "/tmp/bench-sql");
   for (guint r = 0; r < runs; r++)

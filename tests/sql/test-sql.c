@@ -60,6 +60,67 @@ query_int (CsSqlSession *session,
   return v;
 }
 
+/* Every row of @sql as text, one line per row ("NULL" for NULL). */
+static char *
+query_rows (CsSqlSession *session,
+            const char   *sql)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsSqlQuery) q = cs_sql_session_prepare (session, sql, &error);
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  while (cs_sql_query_next (q, &error))
+    {
+      for (guint c = 0; c < cs_sql_query_get_n_columns (q); c++)
+        {
+          g_autofree char *v = cs_sql_query_get_value_type (q, c) == CS_SQL_NULL
+                               ? g_strdup ("NULL") : cs_sql_query_dup_text (q, c);
+
+          g_string_append_printf (out, "%s%s", c > 0 ? "|" : "", v);
+        }
+      g_string_append_c (out, '\n');
+    }
+  g_assert_no_error (error);
+  return g_string_free (out, FALSE);
+}
+
+static int
+compare_uint (gconstpointer a,
+              gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  return (x > y) - (x < y);
+}
+
+/* Events per CPU, counted from the index (GROUP BY cpu is answered from
+ * its per-CPU counts) against report's. */
+static void
+check_cpu_counts (CsSqlSession *session,
+                  const char   *path,
+                  JsonObject   *cpus)
+{
+  g_autoptr(GString) want = g_string_new (NULL);
+  g_autofree char *have = query_rows (session, "SELECT cpu, count(*) FROM events GROUP BY cpu");
+  g_autoptr(GList) members = json_object_get_members (cpus);
+  g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      guint cpu = (guint) g_ascii_strtoull (l->data, NULL, 10);
+      g_array_append_val (order, cpu);
+    }
+  g_array_sort (order, compare_uint);
+  for (guint i = 0; i < order->len; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("%u", g_array_index (order, guint, i));
+
+      g_string_append_printf (want, "%s|%" G_GINT64_FORMAT "\n", key, json_object_get_int_member (cpus, key));
+    }
+  if (g_strcmp0 (have, want->str) != 0)
+    g_error ("%s: events per CPU\n%s\nagainst trace-cmd report\n%s", path, have, want->str);
+}
+
 static void
 test_counts (void)
 {
@@ -83,6 +144,7 @@ test_counts (void)
 
       g_assert_cmpint (query_int (session, "SELECT count(*) FROM events"), ==,
                        json_object_get_int_member (json_node_get_object (root), "n_events"));
+      check_cpu_counts (session, path, json_object_get_object_member (json_node_get_object (root), "cpus"));
       for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
         {
           const CsEventType *type = cs_document_get_event_type (doc, t);
@@ -345,6 +407,106 @@ test_fields_and_ranges (void)
   g_assert_cmpuint (n_ranges, >=, 60);
 }
 
+/* Pairs of queries that must give the same rows: the first is answered
+ * from the index's counts or with its constraints pushed into the scan,
+ * the second defeats that (it reads ts, or hides a field in a CAST that
+ * keeps its affinity), so SQLite reads and checks every row itself.  %s is a table with
+ * an integer field %F, @V a value of it. */
+static const struct {
+  const char *fast;
+  const char *slow;
+} pushdown_pairs[] = {
+  { "SELECT count(*) FROM events",
+    "SELECT count(*) FROM events WHERE ts IS NOT NULL" },
+  { "SELECT comm, count(*) FROM events GROUP BY comm",
+    "SELECT comm, count(*) FROM events WHERE ts IS NOT NULL GROUP BY comm" },
+  { "SELECT pid, comm, count(*) FROM events GROUP BY pid ORDER BY pid DESC",
+    "SELECT pid, comm, count(*) FROM events WHERE ts IS NOT NULL GROUP BY pid ORDER BY pid DESC" },
+  { "SELECT DISTINCT comm FROM events ORDER BY comm DESC",
+    "SELECT DISTINCT comm FROM events WHERE ts IS NOT NULL ORDER BY comm DESC" },
+  { "SELECT DISTINCT comm FROM events WHERE pid > 0 OR pid < 0 ORDER BY comm",
+    "SELECT DISTINCT comm FROM events WHERE (pid > 0 OR pid < 0) AND ts IS NOT NULL ORDER BY comm" },
+  { "SELECT DISTINCT cpu, name FROM events ORDER BY name, cpu DESC",
+    "SELECT DISTINCT cpu, name FROM events WHERE ts IS NOT NULL ORDER BY name, cpu DESC" },
+  { "SELECT comm, pid FROM events ORDER BY comm, pid LIMIT 7 OFFSET 3",
+    "SELECT comm, pid FROM events WHERE ts IS NOT NULL ORDER BY comm, pid LIMIT 7 OFFSET 3" },
+  { "SELECT comm, count(*) FROM events WHERE pid = 0 GROUP BY comm",
+    "SELECT comm, count(*) FROM events WHERE pid = 0 AND ts IS NOT NULL GROUP BY comm" },
+  { "SELECT count(*), min(comm), max(comm) FROM events WHERE pid = -1 OR pid = NULL",
+    "SELECT count(*), min(comm), max(comm) FROM events WHERE (pid = -1 OR pid = NULL) AND ts IS NOT NULL" },
+  { "SELECT cpu, count(*) FROM events GROUP BY cpu ORDER BY cpu DESC",
+    "SELECT cpu, count(*) FROM events WHERE ts IS NOT NULL GROUP BY cpu ORDER BY cpu DESC" },
+  { "SELECT count(*) FROM events WHERE cpu = 1",
+    "SELECT count(*) FROM events WHERE cpu = 1 AND ts IS NOT NULL" },
+  { "SELECT cpu, system, name, count(*) FROM events GROUP BY cpu, system, name",
+    "SELECT cpu, system, name, count(*) FROM events WHERE ts IS NOT NULL GROUP BY cpu, system, name" },
+  { "SELECT name, system, count(*) FROM events GROUP BY name, system ORDER BY name DESC, system",
+    "SELECT name, system, count(*) FROM events WHERE ts IS NOT NULL GROUP BY name, system ORDER BY name DESC, system" },
+  { "SELECT ts, cpu, pid, name FROM events ORDER BY ts, cpu LIMIT 300",
+    "SELECT ts, cpu, pid, name FROM events ORDER BY ts + 0, cpu, rowid LIMIT 300" },
+  { "SELECT ts, cpu, comm FROM events WHERE ts >= (SELECT avg(ts) FROM events) ORDER BY ts, cpu LIMIT 200 OFFSET 10",
+    "SELECT ts, cpu, comm FROM events WHERE ts >= (SELECT avg(ts) FROM events) ORDER BY ts + 0, cpu, rowid LIMIT 200 OFFSET 10" },
+  { "SELECT count(*), sum(ts % 1000), min(ts), max(ts) FROM (SELECT ts FROM events WHERE pid > 0 ORDER BY ts)",
+    "SELECT count(*), sum(ts % 1000), min(ts), max(ts) FROM (SELECT ts FROM events WHERE pid > 0 AND ts IS NOT NULL)" },
+  { "SELECT ts, cpu, pid, name FROM events ORDER BY ts DESC, cpu DESC LIMIT 300",
+    "SELECT ts, cpu, pid, name FROM events ORDER BY ts + 0 DESC, cpu DESC, rowid DESC LIMIT 300" },
+  { "SELECT ts, cpu FROM events WHERE ts < (SELECT avg(ts) FROM events) AND pid > 0 ORDER BY ts DESC LIMIT 9000",
+    "SELECT ts, cpu FROM events WHERE ts < (SELECT avg(ts) FROM events) AND pid > 0 ORDER BY ts + 0 DESC, cpu DESC, rowid DESC LIMIT 9000" },
+  { "SELECT rowid, cpu FROM events ORDER BY rowid DESC LIMIT 5",
+    "SELECT rowid, cpu FROM events WHERE ts IS NOT NULL ORDER BY rowid DESC LIMIT 5" },
+  { "SELECT cpu, count(*) FROM %s GROUP BY cpu",
+    "SELECT cpu, count(*) FROM %s WHERE ts IS NOT NULL GROUP BY cpu" },
+  { "SELECT count(*) FROM %s WHERE %F = @V",
+    "SELECT count(*) FROM %s WHERE CAST(%F AS INTEGER) = @V" },
+  { "SELECT count(*), min(ts), max(%F) FROM %s WHERE %F >= @V AND %F < @V + 2 AND cpu = 0",
+    "SELECT count(*), min(ts), max(%F) FROM %s WHERE CAST(%F AS INTEGER) >= @V AND CAST(%F AS INTEGER) < @V + 2 AND cpu = 0" },
+  { "SELECT ts, cpu, %F FROM %s WHERE %F <= @V AND ts > (SELECT min(ts) FROM %s) + 1000 ORDER BY ts, cpu LIMIT 50",
+    "SELECT ts, cpu, %F FROM %s WHERE CAST(%F AS INTEGER) <= @V AND ts > (SELECT min(ts) FROM %s) + 1000 ORDER BY ts + 0, cpu, rowid LIMIT 50" },
+  { "SELECT ts, cpu, %F FROM %s WHERE %F >= @V ORDER BY ts DESC, cpu DESC LIMIT 70",
+    "SELECT ts, cpu, %F FROM %s WHERE CAST(%F AS INTEGER) >= @V ORDER BY ts + 0 DESC, cpu DESC, rowid DESC LIMIT 70" },
+  { "SELECT count(*) FROM %s WHERE %F = NULL OR %F > '@V' OR %F = @V.5",
+    "SELECT count(*) FROM %s WHERE CAST(%F AS INTEGER) = NULL OR CAST(%F AS INTEGER) > '@V' OR CAST(%F AS INTEGER) = @V.5" },
+  { "SELECT count(*) FROM %s WHERE %F != @V AND %F IS NOT NULL",
+    "SELECT count(*) FROM %s WHERE CAST(%F AS INTEGER) != @V AND CAST(%F AS INTEGER) IS NOT NULL" },
+};
+
+/* @pattern with %s, %F and @V replaced. */
+static char *
+expand_pair (const char *pattern,
+             const char *table,
+             const char *field,
+             const char *value)
+{
+  g_autoptr(GString) s = g_string_new (pattern);
+
+  g_string_replace (s, "%s", table, 0);
+  g_string_replace (s, "%F", field ? field : "", 0);
+  g_string_replace (s, "@V", value ? value : "", 0);
+  return g_strdup (s->str);
+}
+
+/* An integer field of @table (quoted) and a value it takes, or FALSE. */
+static gboolean
+pick_integer_field (CsSqlSession  *session,
+                    const char    *table,
+                    char         **field,
+                    char         **value)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT name FROM pragma_table_info('%s')"
+                                          " WHERE type = 'INTEGER' AND cid >= 9 LIMIT 1", table);
+  g_autofree char *name = g_strstrip (query_rows (session, sql));
+  g_autofree char *pick = NULL;
+
+  if (*name == '\0')
+    return FALSE;
+  /* The most common value of the field: a filter that keeps some rows. */
+  pick = g_strdup_printf ("SELECT \"%s\" FROM \"%s\" GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1",
+                          name, table);
+  *value = g_strstrip (query_rows (session, pick));
+  *field = g_strdup_printf ("\"%s\"", name);
+  return **value != '\0' && g_strcmp0 (*value, "NULL") != 0;
+}
+
 static CsSqlSession *
 sample_session (void)
 {
@@ -354,6 +516,97 @@ sample_session (void)
 
   g_assert_no_error (error);
   return session;
+}
+
+/* The fast queries of the pairs do take the fast ways: the plan of the
+ * table (its idxStr: counted by, arguments, field arguments, order
+ * terms) and no sort by SQLite. */
+static void
+check_plans (void)
+{
+  g_autoptr(CsSqlSession) session = sample_session ();
+  static const struct {
+    const char *sql;
+    const char *plan;
+  } plans[] = {
+    { "SELECT count(*) FROM events", "INDEX 0:2 0 0 0 0 0" },
+    { "SELECT comm, count(*) FROM events GROUP BY comm", "INDEX 0:1 0 0 0 0 1 2 0" },
+    { "SELECT cpu, count(*) FROM events GROUP BY cpu", "INDEX 0:2 0 0 0 0 1 0 0" },
+    { "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2", "INDEX 0:0 0 0 0 1 0 12 2" },
+    { "SELECT count(*) FROM sched_sched_switch WHERE cpu = 1 AND prev_state > 0", "INDEX 16:0 0 0 1 1 0 12 4" },
+    { "SELECT DISTINCT comm FROM events ORDER BY comm", "INDEX 0:1 1 0 0 0 1 2 0" },
+    { "SELECT * FROM events ORDER BY ts LIMIT 10", "INDEX 0:0 0 1 0 0 0" },
+    { "SELECT * FROM events ORDER BY ts DESC, cpu DESC LIMIT 10", "INDEX 0:0 0 2 0 0 0" },
+    { "SELECT ts, prev_state FROM sched_sched_switch WHERE prev_state = 1 ORDER BY ts, cpu", "INDEX 0:0 0 1 0 1 0 12 2" },
+    { "SELECT DISTINCT comm FROM events WHERE pid > 0 ORDER BY comm", "INDEX 0:1 0 0 0 0 1 2 0" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("EXPLAIN QUERY PLAN %s", plans[i].sql);
+      g_autofree char *plan = query_rows (session, sql);
+
+      if (strstr (plan, plans[i].plan) == NULL || strstr (plan, "TEMP B-TREE") != NULL)
+        g_error ("%s: plan\n%s\nwants %s", plans[i].sql, plan, plans[i].plan);
+    }
+}
+
+static void
+test_pushdown (void)
+{
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
+  guint n_pairs = 0, n_tables = 0;
+
+  for (guint p = 0; p < paths->len; p++)
+    {
+      const char *path = paths->pdata[p];
+      g_autoptr(CsDocument) doc = load_or_null (path);
+      g_autoptr(CsSqlSession) session = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (doc == NULL)
+        continue;
+      session = cs_sql_session_new (doc, &error);
+      g_assert_no_error (error);
+      for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+        {
+          const CsEventType *type = cs_document_get_event_type (doc, t);
+          g_autofree char *table = g_strdup_printf ("%s:%s", type->system, type->name);
+          g_autofree char *quoted = g_strdup_printf ("\"%s\"", table);
+          g_autofree char *field = NULL;
+          g_autofree char *value = NULL;
+          /* The `events` pairs once per recording, the typed ones on the
+           * first types and on sched_switch (prev_state is a long). */
+          gboolean typed = (t < 6 || g_str_equal (table, "sched:sched_switch")) && type->n_events > 0 &&
+                           pick_integer_field (session, table, &field, &value);
+
+          if (!typed && t > 0)
+            continue;
+          for (guint i = 0; i < G_N_ELEMENTS (pushdown_pairs); i++)
+            {
+              gboolean is_typed = strstr (pushdown_pairs[i].fast, "%s") != NULL;
+              g_autofree char *fast = NULL;
+              g_autofree char *slow = NULL;
+              g_autofree char *want = NULL;
+              g_autofree char *have = NULL;
+
+              if (is_typed != typed || (!is_typed && t > 0))
+                continue;
+              fast = expand_pair (pushdown_pairs[i].fast, quoted, field, value);
+              slow = expand_pair (pushdown_pairs[i].slow, quoted, field, value);
+              have = query_rows (session, fast);
+              want = query_rows (session, slow);
+              if (g_strcmp0 (have, want) != 0)
+                g_error ("%s: %s\n%s\nagainst %s\n%s", path, fast, have, slow, want);
+              n_pairs++;
+            }
+          n_tables += typed;
+        }
+    }
+  g_test_message ("%u query pairs on %u typed tables compared", n_pairs, n_tables);
+  check_plans ();
+  g_assert_cmpuint (n_tables, >, 20);
+  g_assert_cmpuint (n_pairs, >, 200);
 }
 
 static void
@@ -469,6 +722,7 @@ main (int    argc,
 
   g_test_add_func ("/cs/sql/SqlSession/event-counts-match-report", test_counts);
   g_test_add_func ("/cs/sql/SqlSession/fields-and-ranges-match-report", test_fields_and_ranges);
+  g_test_add_func ("/cs/sql/SqlSession/pushdown-matches-scan", test_pushdown);
   g_test_add_func ("/cs/sql/SqlSession/refuses-writes", test_refuses_writes);
   g_test_add_func ("/cs/sql/SqlSession/errors", test_errors);
   g_test_add_func ("/cs/sql/SqlSession/derived-tables", test_derived);

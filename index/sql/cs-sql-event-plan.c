@@ -1,0 +1,261 @@
+/* cs-sql-event-plan.c: how the event tables answer a query (xBestIndex):
+ * which constraints they take, whether counts answer it, and the order
+ * their rows come in.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The plan travels to xFilter in idxStr, as text that EXPLAIN QUERY PLAN
+ * shows: "count_by distinct merge n_generic n_fields n_order", then a
+ * column and an operator per field argument and a key and a direction
+ * per order term.
+ */
+#include "config.h"
+
+#include <event-parse.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cs-sql-event-private.h"
+
+static const CsSqlPushdown event_pushdown = { COL_TS, COL_CPU, COL_PID };
+
+/**
+ * _cs_sql_field_sql_type:
+ * @f: a field of an event's format
+ *
+ * Returns: the SQL type of its column: "TEXT" for strings, "BLOB" for
+ *   other arrays and odd sizes, "INTEGER" for numbers of 1, 2, 4 or 8
+ *   bytes
+ */
+const char *
+_cs_sql_field_sql_type (const struct tep_format_field *f)
+{
+  if (f->flags & TEP_FIELD_IS_STRING)
+    return "TEXT";
+  if ((f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+      (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+    return "BLOB";
+  return "INTEGER";
+}
+
+/* colUsed bits of the columns a counted plan can answer. */
+#define BIT(c) (G_GUINT64_CONSTANT (1) << (c))
+
+static gboolean
+counts_usable (CsSqlEventTable *t,
+               gboolean    by_pid)
+{
+  if (t->counts_usable[by_pid] < 0)
+    t->counts_usable[by_pid] = _cs_sql_counts_usable (t->base.ctx->document, by_pid);
+  return t->counts_usable[by_pid];
+}
+
+/* The key an ORDER BY column has among counted rows, or -1. */
+static int
+order_key (CsSqlEventTable   *t,
+           int           column,
+           CsSqlCountBy  by)
+{
+  if (by == CS_SQL_COUNT_BY_PID)
+    return column == COL_PID ? CS_SQL_KEY_PID : column == COL_COMM ? CS_SQL_KEY_COMM : -1;
+  if (column == COL_CPU)
+    return CS_SQL_KEY_CPU;
+  if (by == CS_SQL_COUNT_BY_CPU_TYPE && t->type_id < 0)
+    return column == COL_SYSTEM ? CS_SQL_KEY_SYSTEM : column == COL_NAME ? CS_SQL_KEY_NAME : -1;
+  return -1;
+}
+
+/**
+ * _cs_sql_event_integer_field:
+ * @t: an event table
+ * @column: one of its columns
+ *
+ * Returns: (nullable) (transfer none): the field behind @column when it is
+ *   a typed table's plain integer (whose constraints the scan checks)
+ */
+struct tep_format_field *
+_cs_sql_event_integer_field (CsSqlEventTable *t,
+                             int              column)
+{
+  struct tep_format_field *f;
+
+  if (t->type_id < 0 || t->fields == NULL || column < N_COMMON ||
+      (guint) (column - N_COMMON) >= t->fields->len)
+    return NULL;
+  f = g_ptr_array_index (t->fields, column - N_COMMON);
+  return g_str_equal (_cs_sql_field_sql_type (f), "INTEGER") ? f : NULL;
+}
+
+/**
+ * _cs_sql_event_best_index:
+ * @vtab: an event table
+ * @info: SQLite's question
+ *
+ * xBestIndex of the event tables: pushes down ts, cpu and pid
+ * (_cs_sql_best_index()) and constraints on integer fields, chooses
+ * counted rows when the columns read allow, and consumes the ORDER BY it
+ * can give.
+ *
+ * Returns: an SQLite code
+ */
+int
+_cs_sql_event_best_index (sqlite3_vtab       *vtab,
+                          sqlite3_index_info *info)
+{
+  CsSqlEventTable *t = (CsSqlEventTable *) ((CsSqlVtab *) vtab)->table;
+  CsDocument *doc = t->base.ctx->document;
+  double rows = t->type_id < 0 ? (double) cs_document_get_n_events (doc)
+                               : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
+  guint64 used = info->colUsed;
+  CsSqlEventPlan plan = { CS_SQL_COUNT_NONE, FALSE, 0, };
+
+  plan.merge = CS_SQL_MERGE_NONE;
+  GString *idx_str;
+  int rc;
+
+  rc = _cs_sql_best_index (&event_pushdown, info, rows);
+  if (rc != SQLITE_OK)
+    return rc;
+  for (int i = 0; i < info->nConstraint; i++)
+    plan.n_generic = MAX (plan.n_generic, info->aConstraintUsage[i].argvIndex);
+
+  /* Constraints on integer fields, checked on the record before SQLite
+   * sees the row (not omitted: SQLite checks them again). */
+  for (int i = 0; i < info->nConstraint && plan.n_fields < CS_SQL_EVENT_MAX_FIELD_ARGS; i++)
+    {
+      const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+
+      if (!c->usable || info->aConstraintUsage[i].argvIndex > 0 || _cs_sql_event_integer_field (t, c->iColumn) == NULL)
+        continue;
+      if (c->op != SQLITE_INDEX_CONSTRAINT_EQ && c->op != SQLITE_INDEX_CONSTRAINT_GT &&
+          c->op != SQLITE_INDEX_CONSTRAINT_GE && c->op != SQLITE_INDEX_CONSTRAINT_LT &&
+          c->op != SQLITE_INDEX_CONSTRAINT_LE)
+        continue;
+      info->aConstraintUsage[i].argvIndex = plan.n_generic + plan.n_fields + 1;
+      plan.field[plan.n_fields] = c->iColumn;
+      plan.field_op[plan.n_fields] = c->op;
+      plan.n_fields++;
+      /* Fewer rows reach SQLite; reading the records costs more than the
+       * chunks, so the plan stays a scan in the estimate. */
+      info->estimatedRows = MAX (info->estimatedRows / 4, 1);
+    }
+
+  /* Counted rows when every column read is one the counts give. */
+  if (plan.n_fields == 0)
+    {
+      if (t->type_id < 0 && (used & ~(BIT (COL_PID) | BIT (COL_COMM))) == 0 &&
+          (used & (BIT (COL_PID) | BIT (COL_COMM))) != 0 && counts_usable (t, TRUE))
+        plan.count_by = CS_SQL_COUNT_BY_PID;
+      else if ((used & ~BIT (COL_CPU)) == 0 && counts_usable (t, FALSE))
+        plan.count_by = CS_SQL_COUNT_BY_CPU;
+      else if (t->type_id < 0 && (used & ~(BIT (COL_CPU) | BIT (COL_SYSTEM) | BIT (COL_NAME))) == 0 &&
+               counts_usable (t, FALSE))
+        plan.count_by = CS_SQL_COUNT_BY_CPU_TYPE;
+    }
+
+  /* Counted rows come in any order asked of their columns; scanned rows
+   * come CPU by CPU. */
+  if (info->nOrderBy > 0 && info->nOrderBy <= CS_SQL_EVENT_MAX_ORDER_TERMS)
+    {
+      gboolean ok = TRUE;
+
+      for (int i = 0; i < info->nOrderBy && ok; i++)
+        {
+          const struct sqlite3_index_orderby *o = &info->aOrderBy[i];
+          int key = o->iColumn < 0 ? -1 : order_key (t, o->iColumn, plan.count_by);
+
+          if (plan.count_by == CS_SQL_COUNT_NONE)
+            {
+              /* CPU by CPU: ORDER BY cpu; merged: ORDER BY ts (, cpu). */
+              if (i == 0 && o->iColumn == COL_TS)
+                plan.merge = o->desc ? CS_SQL_MERGE_DESC : CS_SQL_MERGE_ASC;
+              if (i == 0)
+                ok = o->iColumn == COL_TS || (o->iColumn == COL_CPU && !o->desc);
+              else
+                ok = i == 1 && plan.merge != CS_SQL_MERGE_NONE && o->iColumn == COL_CPU &&
+                     o->desc == (plan.merge == CS_SQL_MERGE_DESC);
+            }
+          else if ((ok = key >= 0))
+            {
+              plan.order[i].key = key;
+              plan.order[i].desc = o->desc;
+            }
+        }
+      if (!ok)
+        plan.merge = CS_SQL_MERGE_NONE;
+      if (ok)
+        {
+          guint64 ordered = 0;
+
+          info->orderByConsumed = 1;
+          plan.n_order = plan.count_by == CS_SQL_COUNT_NONE ? 0 : info->nOrderBy;
+          /* SELECT DISTINCT: rows the same in every ORDER BY column may
+           * go, as long as SQLite reads no other column (a WHERE on one
+           * could reject the row kept and not its twins). */
+          for (int i = 0; i < info->nOrderBy; i++)
+            ordered |= BIT (info->aOrderBy[i].iColumn);
+          plan.distinct = plan.count_by != CS_SQL_COUNT_NONE && sqlite3_vtab_distinct (info) >= 2 &&
+                          (used & ~ordered) == 0;
+        }
+    }
+  if (plan.count_by != CS_SQL_COUNT_NONE)
+    info->estimatedCost = MAX (info->estimatedCost / 10.0, 1.0);
+
+  idx_str = g_string_new (NULL);
+  g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by, plan.distinct, plan.merge,
+                          plan.n_generic, plan.n_fields, plan.n_order);
+  for (int i = 0; i < plan.n_fields; i++)
+    g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
+  for (int i = 0; i < plan.n_order; i++)
+    g_string_append_printf (idx_str, " %d %d", plan.order[i].key, plan.order[i].desc);
+  info->idxStr = sqlite3_mprintf ("%s", idx_str->str);
+  info->needToFreeIdxStr = 1;
+  g_string_free (idx_str, TRUE);
+  return info->idxStr != NULL ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/**
+ * _cs_sql_event_plan_parse:
+ * @plan: (out): the plan
+ * @s: the idxStr _cs_sql_event_best_index() wrote
+ *
+ * Returns: %FALSE when @s is not such a plan
+ */
+gboolean
+_cs_sql_event_plan_parse (CsSqlEventPlan *plan,
+                          const char     *s)
+{
+  char *end;
+  long v[6 + 2 * (CS_SQL_EVENT_MAX_FIELD_ARGS + CS_SQL_EVENT_MAX_ORDER_TERMS)];
+  guint n = 0;
+
+  memset (plan, 0, sizeof *plan);
+  while (s != NULL && *s != '\0' && n < G_N_ELEMENTS (v))
+    {
+      v[n++] = strtol (s, &end, 10);
+      if (end == s)
+        return FALSE;
+      s = end;
+    }
+  if (n < 6 || v[4] < 0 || v[4] > CS_SQL_EVENT_MAX_FIELD_ARGS || v[5] < 0 || v[5] > CS_SQL_EVENT_MAX_ORDER_TERMS ||
+      n != 6 + 2 * (guint) (v[4] + v[5]))
+    return FALSE;
+  plan->count_by = (CsSqlCountBy) v[0];
+  plan->distinct = v[1] != 0;
+  plan->merge = v[2] == CS_SQL_MERGE_DESC ? CS_SQL_MERGE_DESC
+                : v[2] != 0 ? CS_SQL_MERGE_ASC : CS_SQL_MERGE_NONE;
+  plan->n_generic = (int) v[3];
+  plan->n_fields = (int) v[4];
+  plan->n_order = (int) v[5];
+  for (int i = 0; i < plan->n_fields; i++)
+    {
+      plan->field[i] = (int) v[6 + 2 * i];
+      plan->field_op[i] = (int) v[7 + 2 * i];
+    }
+  for (int i = 0; i < plan->n_order; i++)
+    {
+      plan->order[i].key = (CsSqlCountKey) v[6 + 2 * plan->n_fields + 2 * i];
+      plan->order[i].desc = v[7 + 2 * plan->n_fields + 2 * i] != 0;
+    }
+  return TRUE;
+}
