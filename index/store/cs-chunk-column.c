@@ -47,6 +47,9 @@ enum {
  * they save. */
 #define MAX_DICT CS_CHUNK_DICT_MAX
 #define DICT_SLOTS CS_CHUNK_DICT_SLOTS
+/* Columns of fewer rows are written as varints without weighing the
+ * other forms: their headers would eat what packing saves. */
+#define SMALL_COLUMN 32
 
 static inline guint
 bit_length (guint64 v)
@@ -147,49 +150,64 @@ dict_slot (const CsChunkDict *d, guint64 v)
 {
   guint s = (guint) ((v * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 55) & (DICT_SLOTS - 1);
 
-  while (d->index[s] != 0 && d->keys[s] != v)
+  while (d->stamp[s] == d->generation && d->keys[s] != v)
     s = (s + 1) & (DICT_SLOTS - 1);
   return s;
 }
 
-/* The distinct numbers of @values, or FALSE when there are more than
- * MAX_DICT. */
+/* The distinct numbers of @values, and each row's position among them in
+ * @indexes, or FALSE when there are more than MAX_DICT.  A slot is in use
+ * when its stamp is this call's generation: no table to clear a call. */
 static gboolean
 dict_build (CsChunkDict   *d,
             const guint64 *values,
-            guint          n)
+            guint          n,
+            guint64       *indexes)
 {
-  memset (d->index, 0, sizeof d->index);
+  if (++d->generation == 0)
+    {
+      memset (d->stamp, 0, sizeof d->stamp);
+      d->generation = 1;
+    }
   d->n = 0;
   for (guint r = 0; r < n; r++)
     {
       guint s = dict_slot (d, values[r]);
 
-      if (d->index[s] != 0)
-        continue;
-      if (d->n == MAX_DICT)
-        return FALSE;
-      d->keys[s] = values[r];
-      d->values[d->n++] = values[r];
-      d->index[s] = (guint16) d->n;
+      if (d->stamp[s] != d->generation)
+        {
+          if (d->n == MAX_DICT)
+            return FALSE;
+          d->stamp[s] = d->generation;
+          d->keys[s] = values[r];
+          d->index[s] = (guint16) d->n;
+          d->values[d->n++] = values[r];
+        }
+      indexes[r] = d->index[s];
     }
   return TRUE;
 }
 
-/* Estimated body sizes, in bytes. */
+/* The estimated size of a packed body of @n numbers with @bits bits a
+ * row, given the bit lengths that occur (@lengths, @counts: @n_lengths
+ * of them). */
 static gsize
-packed_size (const guint *hist, guint n, guint bits)
+packed_size (const guint *lengths,
+             const guint *counts,
+             guint        n_lengths,
+             guint        n,
+             guint        bits)
 {
   gsize size = 1 + ((gsize) n * bits + 7) / 8;
   guint n_exc = 0;
 
-  for (guint l = bits + 1; l <= 64; l++)
-    if (hist[l] != 0)
+  for (guint i = 0; i < n_lengths; i++)
+    if (lengths[i] > bits)
       {
-        n_exc += hist[l];
+        n_exc += counts[i];
         /* The bits above b, and a distance of about one byte (two when
          * exceptions are rare). */
-        size += (gsize) hist[l] * (1 + (l - bits + 6) / 7);
+        size += (gsize) counts[i] * (1 + (lengths[i] - bits + 6) / 7);
       }
   if (n_exc != 0 && n_exc < n / 128)
     size += n_exc;
@@ -202,7 +220,7 @@ packed_size (const guint *hist, guint n, guint bits)
  * @values: (array length=n): the numbers
  * @n: how many, >= 1
  * @d: (out caller-allocates): scratch for the dictionary
- * @scratch: (array length=n): scratch for the dictionary's indexes
+ * @scratch: (array length=n): scratch for the rows' dictionary indexes
  *
  * Writes the column in its smallest form (see the file comment).
  *
@@ -215,26 +233,53 @@ _cs_chunk_column_encode (guint8        *p,
                          CsChunkDict   *d,
                          guint64       *scratch)
 {
-  guint hist[65] = { 0 };
+  guint hist[4][65] = { { 0 } };
+  guint lengths[65], counts[65], n_lengths = 0, max_length = 0;
   gsize varints = 0, best_packed = G_MAXSIZE, dict_size = G_MAXSIZE;
   guint best_bits = 0, dict_bits = 0, tag;
+  guint row = 0;
   guint8 *body;
 
-  for (guint r = 0; r < n; r++)
-    hist[bit_length (values[r])]++;
-  for (guint l = 0; l <= 64; l++)
-    varints += (gsize) hist[l] * (l > 7 ? 1 + (l - 1) / 7 : 1);
-  for (guint bits = 0; bits <= MAX_PACKED_BITS; bits++)
+  /* Four histograms: rows of one length would otherwise wait on each
+   * other's increment of the same counter. */
+  for (; row + 4 <= n; row += 4)
     {
-      gsize size = packed_size (hist, n, bits);
-
-      if (size < best_packed)
+      hist[0][bit_length (values[row])]++;
+      hist[1][bit_length (values[row + 1])]++;
+      hist[2][bit_length (values[row + 2])]++;
+      hist[3][bit_length (values[row + 3])]++;
+    }
+  for (; row < n; row++)
+    hist[0][bit_length (values[row])]++;
+  for (guint l = 0; l <= 64; l++)
+    hist[0][l] += hist[1][l] + hist[2][l] + hist[3][l];
+  for (guint l = 0; l <= 64; l++)
+    if (hist[0][l] != 0)
+      {
+        varints += (gsize) hist[0][l] * (l > 7 ? 1 + (l - 1) / 7 : 1);
+        lengths[n_lengths] = l;
+        counts[n_lengths++] = hist[0][l];
+        max_length = l;
+      }
+  /* A few rows (a task's chunk, say) are not worth the choosing. */
+  if (n < SMALL_COLUMN)
+    best_packed = dict_size = G_MAXSIZE;
+  else
+    {
+      for (guint bits = 0; bits <= MIN (max_length, MAX_PACKED_BITS); bits++)
         {
-          best_packed = size;
-          best_bits = bits;
+          gsize size = packed_size (lengths, counts, n_lengths, n, bits);
+
+          if (size < best_packed)
+            {
+              best_packed = size;
+              best_bits = bits;
+            }
         }
     }
-  if (dict_build (d, values, n))
+  /* A dictionary takes at least a bit a row plus its numbers: only worth
+   * trying where packing needs a few bits a row. */
+  if (n >= SMALL_COLUMN && best_bits >= 3 && dict_build (d, values, n, scratch))
     {
       dict_bits = bit_length (d->n - 1);
       dict_size = varint_size (d->n) + ((gsize) n * dict_bits + 7) / 8;
@@ -265,8 +310,7 @@ _cs_chunk_column_encode (guint8        *p,
         q = _cs_chunk_put_varint (q, d->n);
         for (guint i = 0; i < d->n; i++)
           q = _cs_chunk_put_varint (q, d->values[i]);
-        for (guint r = 0; r < n; r++)
-          scratch[r] = d->index[dict_slot (d, values[r])] - 1;
+        /* dict_build() left each row's index in @scratch. */
         q = pack (q, scratch, n, dict_bits);
         break;
       default:
@@ -274,7 +318,7 @@ _cs_chunk_column_encode (guint8        *p,
           guint n_exc = 0, last = 0;
 
           for (guint l = best_bits + 1; l <= 64; l++)
-            n_exc += hist[l];
+            n_exc += hist[0][l];
           *q++ = (guint8) best_bits;
           q = _cs_chunk_put_varint (q, n_exc);
           q = pack (q, values, n, best_bits);

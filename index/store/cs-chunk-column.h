@@ -14,11 +14,14 @@ G_BEGIN_DECLS
 #define CS_CHUNK_DICT_MAX 256
 #define CS_CHUNK_DICT_SLOTS 512
 
-/* The encoder's scratch for a dictionary (~13 KiB: keep one per thread). */
+/* The encoder's scratch for a dictionary (~15 KiB: keep one per thread,
+ * zeroed at first). */
 typedef struct {
   guint64 keys[CS_CHUNK_DICT_SLOTS];
-  guint16 index[CS_CHUNK_DICT_SLOTS];   /* position in values + 1; 0: free */
+  guint32 stamp[CS_CHUNK_DICT_SLOTS];   /* == generation: the slot is used */
+  guint16 index[CS_CHUNK_DICT_SLOTS];   /* its key's position in values */
   guint64 values[CS_CHUNK_DICT_MAX];
+  guint32 generation;
   guint n;
 } CsChunkDict;
 
