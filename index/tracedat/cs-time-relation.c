@@ -91,8 +91,8 @@ check_clocks (CsTracedatReader *host, CsTracedatReader *guest, GError **error)
   if (cs_tracedat_reader_get_ts_offset (host) != cs_tracedat_reader_get_ts_offset (guest))
     {
       g_set_error (error, CS_TRACEDAT_CLOCK_ERROR, CS_TRACEDAT_CLOCK_ERROR_CLOCK_MISMATCH,
-                   _("%s and %s have different DATE/OFFSET options (%" G_GINT64_FORMAT
-                     " and %" G_GINT64_FORMAT " ns added to their times)"),
+                   _("%s and %s have different DATE/OFFSET options (%" PRId64
+                     " and %" PRId64 " ns added to their times)"),
                    host->display_name, guest->display_name,
                    cs_tracedat_reader_get_ts_offset (host),
                    cs_tracedat_reader_get_ts_offset (guest));
@@ -134,16 +134,16 @@ check_samples (CsTimeRelation *self, GError **error)
           if (s->scaling <= 0 || s->fraction < 0 || s->fraction > 62)
             {
               g_set_error (error, CS_TRACEDAT_CLOCK_ERROR, CS_TRACEDAT_CLOCK_ERROR_ABSURD_OFFSET,
-                           _("%s: TIME_SHIFT sample %u of vCPU %u has scaling %" G_GINT64_FORMAT
-                             " with %" G_GINT64_FORMAT " fraction bits"),
+                           _("%s: TIME_SHIFT sample %u of vCPU %u has scaling %" PRId64
+                             " with %" PRId64 " fraction bits"),
                            gname, i, v, s->scaling, s->fraction);
               return FALSE;
             }
           if (s->time < 0 || !cs_time_relation_guest_to_host (self, v, (guint64) s->time, &ns))
             {
               g_set_error (error, CS_TRACEDAT_CLOCK_ERROR, CS_TRACEDAT_CLOCK_ERROR_ABSURD_OFFSET,
-                           _("%s: TIME_SHIFT sample %u of vCPU %u (time %" G_GINT64_FORMAT
-                             ", offset %" G_GINT64_FORMAT ") maps outside the 64-bit clock"),
+                           _("%s: TIME_SHIFT sample %u of vCPU %u (time %" PRId64
+                             ", offset %" PRId64 ") maps outside the 64-bit clock"),
                            gname, i, v, s->time, s->offset);
               return FALSE;
             }
@@ -157,8 +157,8 @@ check_samples (CsTimeRelation *self, GError **error)
     {
       g_set_error (error, CS_TRACEDAT_CLOCK_ERROR, CS_TRACEDAT_CLOCK_ERROR_ABSURD_OFFSET,
                    _("%s: the TIME_SHIFT offsets put the guest's clock samples at %"
-                     G_GINT64_FORMAT "..%" G_GINT64_FORMAT " ns of the host's clock, but %s "
-                     "recorded %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT " ns"),
+                     PRId64 "..%" PRId64 " ns of the host's clock, but %s "
+                     "recorded %" PRId64 "..%" PRId64 " ns"),
                    gname, sf, sl, self->host->display_name, hf, hl);
       return FALSE;
     }

@@ -530,8 +530,8 @@ print_activity (guint vcpu, const CsKvmVcpuActivity *a)
   in_guest = cs_format_duration (a->in_guest_ns);
   longest = cs_format_duration (a->longest_exit_ns);
   /* TRANSLATORS: vCPU, host thread, a duration, entries, exits */
-  g_print (_("%-14s vCPU %u (host thread %d): %s in the guest, %" G_GUINT64_FORMAT
-             " entries, %" G_GUINT64_FORMAT " exits\n"),
+  g_print (_("%-14s vCPU %u (host thread %d): %s in the guest, %" PRIu64
+             " entries, %" PRIu64 " exits\n"),
            _("Host view:"), vcpu, a->tid, in_guest, a->n_entries, a->n_exits);
   for (guint i = 0; i < a->reasons->len; i++)
     {
@@ -539,7 +539,7 @@ print_activity (guint vcpu, const CsKvmVcpuActivity *a)
       g_autofree char *out = cs_format_duration (r->out_ns);
 
       /* TRANSLATORS: an exit reason, a count, a duration */
-      g_print (_("%-14s   %-22s %8" G_GUINT64_FORMAT " exits, %s out of the guest\n"),
+      g_print (_("%-14s   %-22s %8" PRIu64 " exits, %s out of the guest\n"),
                "", r->reason, r->n_exits, out);
     }
   if (a->longest_exit_reason != NULL)
@@ -597,8 +597,8 @@ cs_cli_clock_print_text (CsCliClock *self,
             continue;
           off_text = cs_format_duration (offset_ns (self->reader, off));
           /* TRANSLATORS: vCPU, samples, offset in ticks, in s, scaling, fraction bits */
-          g_print (_("%-14s vCPU %u: %u samples, offset %" G_GINT64_FORMAT " ticks (%s), "
-                     "scaling %" G_GINT64_FORMAT " >> %" G_GINT64_FORMAT "\n"),
+          g_print (_("%-14s vCPU %u: %u samples, offset %" PRId64 " ticks (%s), "
+                     "scaling %" PRId64 " >> %" PRId64 "\n"),
                    "", v, self->shift->n_samples[v], off, off_text, scaling, fraction);
         }
     }

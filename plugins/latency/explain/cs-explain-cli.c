@@ -111,12 +111,12 @@ print_breakdown (CsPluginDocument         *doc,
   const char *comm = cs_plugin_document_get_comm (doc, x->pid);
 
   if (wakeup)
-    g_print (_("%s%s (pid %d, prio %d): %s from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+    g_print (_("%s%s (pid %d, prio %d): %s from %" PRId64 " to %" PRId64
                " ns, woken on CPU %u, ran on CPU %u\n"),
              indent, comm != NULL ? comm : "?", x->pid, x->prio, dur, x->a_ns, x->b_ns, x->a_cpu,
              x->b_cpu);
   else
-    g_print (_("%s%s (pid %d): %s from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+    g_print (_("%s%s (pid %d): %s from %" PRId64 " to %" PRId64
                " ns, CPU %u broken down\n"),
              indent, comm != NULL ? comm : "?", x->pid, dur, x->a_ns, x->b_ns, x->b_cpu);
   g_print (_("%s  verdict: %s\n"), indent, verdict);
@@ -126,7 +126,7 @@ print_breakdown (CsPluginDocument         *doc,
       g_autofree char *what = cs_explain_contributor_describe (c);
       g_autofree char *ns = cs_latency_format_ns (c->ns);
 
-      g_print ("%s  %14" G_GINT64_FORMAT " ns %12s  %-11s %s%s\n", indent, c->ns, ns,
+      g_print ("%s  %14" PRId64 " ns %12s  %-11s %s%s\n", indent, c->ns, ns,
                cs_explain_kind_name (c->kind), what, c->outranks ? _(" (outranks it)") : "");
     }
 }
@@ -297,7 +297,7 @@ cs_explain_cli_blockers (CsPlugin         *plugin,
     threshold_ns = percentile_threshold (latency_db, percentile, &error);
   if (threshold_ns < 0)
     return cs_plugin_cli_fail ("latency", path, error->message);
-  param = g_strdup_printf ("wakeup>=%" G_GINT64_FORMAT, threshold_ns);
+  param = g_strdup_printf ("wakeup>=%" PRId64, threshold_ns);
   t0 = g_get_monotonic_time ();
   if (!cs_plugin_document_ensure_pass (doc, plugin, CS_EXPLAIN_BLOCKERS_PASS, param, NULL, &error) ||
       (db = cs_plugin_document_get_pass_db (doc, plugin, CS_EXPLAIN_BLOCKERS_PASS, param,
@@ -360,8 +360,8 @@ cs_explain_cli_blockers (CsPlugin         *plugin,
   {
     g_autofree char *thr = cs_latency_format_ns (threshold_ns);
 
-    g_print (_("Top blockers of the %" G_GINT64_FORMAT " wakeups of %s at or above %s (%"
-               G_GINT64_FORMAT " ns):\n"), n_pairs, path, thr, threshold_ns);
+    g_print (_("Top blockers of the %" PRId64 " wakeups of %s at or above %s (%"
+               PRId64 " ns):\n"), n_pairs, path, thr, threshold_ns);
   }
   for (guint i = 0; i < rows->len; i++)
     {
@@ -369,7 +369,7 @@ cs_explain_cli_blockers (CsPlugin         *plugin,
       g_autofree char *what = cs_explain_contributor_describe (c);
       g_autofree char *ns = cs_latency_format_ns (c->ns);
 
-      g_print ("  %14" G_GINT64_FORMAT " ns %12s %8" G_GUINT64_FORMAT " pairs  %-11s %s\n",
+      g_print ("  %14" PRId64 " ns %12s %8" PRIu64 " pairs  %-11s %s\n",
                c->ns, ns, c->n_pairs, cs_explain_kind_name (c->kind), what);
     }
   return 0;
@@ -417,9 +417,9 @@ critical_path_run (CsPlugin  *plugin,
     return cs_plugin_cli_fail ("critical-path", files[0], _("--end must be after --begin"));
   if (depth < 1 || depth > 1000)
     return cs_plugin_cli_fail ("critical-path", files[0], _("--depth must be 1 to 1000"));
-  b_text = begin_ns != G_MININT64 ? g_strdup_printf ("%" G_GINT64_FORMAT, begin_ns) : g_strdup ("");
-  e_text = end_ns != G_MAXINT64 ? g_strdup_printf ("%" G_GINT64_FORMAT, end_ns) : g_strdup ("");
-  param = g_strdup_printf ("%" G_GINT64_FORMAT ":%s:%s:%" G_GINT64_FORMAT, pid, b_text, e_text,
+  b_text = begin_ns != G_MININT64 ? g_strdup_printf ("%" PRId64, begin_ns) : g_strdup ("");
+  e_text = end_ns != G_MAXINT64 ? g_strdup_printf ("%" PRId64, end_ns) : g_strdup ("");
+  param = g_strdup_printf ("%" PRId64 ":%s:%s:%" PRId64, pid, b_text, e_text,
                            depth);
   doc = cs_plugin_cli_open (plugin, files[0], &error);
   if (doc == NULL)
@@ -437,7 +437,7 @@ critical_path_run (CsPlugin  *plugin,
       goto out;
     }
   if (!json)
-    g_print (_("Critical path of pid %" G_GINT64_FORMAT " in %s:\n"), pid, files[0]);
+    g_print (_("Critical path of pid %" PRId64 " in %s:\n"), pid, files[0]);
   json_builder_begin_object (b);
   add_string_or_null (b, "file", cs_plugin_document_get_path (doc));
   cs_plugin_json_add_int (b, "pid", pid);
@@ -463,8 +463,8 @@ critical_path_run (CsPlugin  *plugin,
         {
           g_autofree char *dur = cs_latency_format_ns (seg_end - seg_begin);
 
-          g_print ("  %16" G_GINT64_FORMAT " %12s  %-9s %s (pid %d) cpu %" G_GINT64_FORMAT
-                   " depth %" G_GINT64_FORMAT "\n", seg_begin, dur, state,
+          g_print ("  %16" PRId64 " %12s  %-9s %s (pid %d) cpu %" PRId64
+                   " depth %" PRId64 "\n", seg_begin, dur, state,
                    comm != NULL ? comm : "?", seg_pid, (gint64) sqlite3_column_int64 (s, 4),
                    (gint64) sqlite3_column_int64 (s, 5));
         }

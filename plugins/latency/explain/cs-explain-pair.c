@@ -9,6 +9,7 @@
  * read back from A until its last sched_switch before A (1 ms, doubled
  * up to 4 s), then every CPU from A to B, in time order.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -248,8 +249,8 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
     return NULL;
   if (feed.found == NULL)
     g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
-                 _("no wakeup of pid %d at %" G_GINT64_FORMAT " ns is followed by a "
-                   "switch to it at %" G_GINT64_FORMAT " ns on CPU %u"),
+                 _("no wakeup of pid %d at %" PRId64 " ns is followed by a "
+                   "switch to it at %" PRId64 " ns on CPU %u"),
                  pid, a_ns, b_ns, b_cpu);
   return feed.found;
 }
