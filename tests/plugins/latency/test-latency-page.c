@@ -15,9 +15,11 @@
  * Then a custom pair made in the dialog "Custom pair…": a bad one shows
  * the parser's error in the dialog, a good one runs and gives the
  * figures `chronoscope latency --from A --to B` prints, and a reopened
- * recording shows it again.  Last, markers A..B and a dragged selection
+ * recording shows it again.  Then markers A..B and a dragged selection
  * (which zooms the timeline to it) restrict the figures to the pairs
- * `--begin/--end` keeps.
+ * `--begin/--end` keeps.  Last, the worst wakeup of the demo recording
+ * explained beside the list (verdict, breakdown, chain) as `chronoscope
+ * latency --explain` explains it, and its top blockers.
  */
 #include "config.h"
 
@@ -106,6 +108,23 @@ hover_until (CsTimeline *timeline,
     }
   g_test_message ("hover: %s", hover);
   return hover;
+}
+
+/* Where the CPU plot of @cpu is (it must have one). */
+static void
+cpu_plot_area (CsTimelineRenderer *renderer,
+               gint64              cpu,
+               double             *y,
+               double             *height)
+{
+  const guint *cpus;
+  guint n_cpus = 0, k;
+
+  cpus = cs_timeline_renderer_get_cpus (renderer, &n_cpus);
+  for (k = 0; k < n_cpus && cpus[k] != cpu; k++)
+    ;
+  g_assert_cmpuint (k, <, n_cpus);
+  cs_timeline_renderer_get_cpu_plot_area (renderer, k, y, height);
 }
 
 /* A figure's exact value, from its label's tooltip ("1234 ns"). */
@@ -241,16 +260,10 @@ test_wakeup_worst (void)
     gint64 b_cpu = json_object_get_int_member (worst, "b_cpu");
     g_autofree char *want = g_strdup_printf (": pid %" G_GINT64_FORMAT, pid);
     g_autofree char *on_cpu = g_strdup_printf ("ending on CPU %" G_GINT64_FORMAT, b_cpu);
-    const guint *cpus;
-    guint n_cpus = 0, k;
     double y, height;
     const char *hover;
 
-    cpus = cs_timeline_renderer_get_cpus (renderer, &n_cpus);
-    for (k = 0; k < n_cpus && cpus[k] != b_cpu; k++)
-      ;
-    g_assert_cmpuint (k, <, n_cpus);
-    cs_timeline_renderer_get_cpu_plot_area (renderer, k, &y, &height);
+    cpu_plot_area (renderer, b_cpu, &y, &height);
     hover = hover_until (timeline, cs_test_timeline_x (timeline, a_ts + (b_ts - a_ts) / 2),
                          y + height - 2, "ending on CPU");
     g_assert_nonnull (hover);
@@ -259,6 +272,156 @@ test_wakeup_worst (void)
     g_assert_nonnull (strstr (hover, on_cpu));
   }
   cs_test_save_screenshot (GTK_WIDGET (window), "latency-worst");
+  cs_test_destroy_window (window);
+}
+
+/* The rows of a list box, in order. */
+static GPtrArray *
+list_rows (GtkWidget *list)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_BOX_ROW (child))
+      g_ptr_array_add (rows, child);
+  return rows;
+}
+
+/* The worst wakeup of the demo recording (kmod-sections-v7.dat: a
+ * 300 ms preempt-off section of kworker/1:1H keeps a woken `sleep`
+ * waiting) explained beside the list: the verdict names the section,
+ * the contributors' exact times add up to the pair's latency, a
+ * contributor's slices are highlighted on the CPU plot, and each step of
+ * the chain moves the timeline to its link with markers A and B on it,
+ * as `chronoscope latency --explain 1 --json` gives the links. */
+static void
+test_explain (void)
+{
+  static const char *const args[] = { "--preset", "wakeup", "--explain", "1", NULL };
+  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "kmod-sections-v7.dat", NULL);
+  g_autoptr(JsonObject) cli = run_cli_args (path, args);
+  JsonObject *pair = json_array_get_object_element (json_object_get_array_member (cli, "pairs"), 0);
+  JsonArray *chain = json_object_get_array_member (pair, "chain");
+  CsWindow *window = cs_test_open_window (path, 1280, 800);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  GtkWidget *page, *explain;
+  g_autoptr(GPtrArray) contributors = NULL;
+  g_autoptr(GPtrArray) steps = NULL;
+  const char *verdict;
+  gint64 a_ts, b_ts, sum_ns = 0;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  cs_test_show_tab (page);
+  cs_test_choose (page, "latency-preset", "wakeup");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), TRUE);
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (passes_done, window, "the wakeup pass");
+  cs_test_spin (300);
+  g_assert_cmpint (page_count (page), >, 0);
+  a_ts = json_object_get_int_member (pair, "a_ts_ns");
+  b_ts = json_object_get_int_member (pair, "b_ts_ns");
+
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-list"), "activate", 0);
+  cs_test_spin (300);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ts);
+  explain = cs_test_need_named (page, "latency-explain");
+  verdict = gtk_label_get_text (GTK_LABEL (cs_test_need_named (explain, "latency-verdict")));
+  g_test_message ("verdict: %s", verdict);
+  g_assert_nonnull (strstr (verdict, json_object_get_string_member (pair, "verdict")));
+  g_assert_nonnull (strstr (verdict, "preemption disabled by kworker/1:1H"));
+
+  /* The contributors add up to the latency, to the ns. */
+  contributors = list_rows (cs_test_need_named (explain, "latency-contributors"));
+  g_assert_cmpuint (contributors->len, >, 0);
+  for (guint i = 0; i < contributors->len; i++)
+    {
+      GtkWidget *time = cs_test_need_named (g_ptr_array_index (contributors, i), "latency-contributor-ns");
+
+      sum_ns += g_ascii_strtoll (gtk_widget_get_tooltip_text (time), NULL, 10);
+    }
+  g_assert_cmpint (sum_ns, ==, b_ts - a_ts);
+  {
+    GtkWidget *bar = cs_test_need_named (explain, "latency-breakdown-bar");
+    const char *tip = gtk_widget_get_tooltip_text (bar);
+
+    g_assert_true (gtk_widget_get_focusable (bar));
+    g_assert_nonnull (tip);
+    g_assert_nonnull (strstr (tip, "kworker/1:1H"));
+  }
+
+  /* The largest contributor, activated, is highlighted over the CPU plot
+   * where the task waited. */
+  g_signal_emit_by_name (g_ptr_array_index (contributors, 0), "activate");
+  cs_test_spin (300);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, a_ts + (b_ts - a_ts) / 2);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, a_ts + (b_ts - a_ts) / 2);
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+  {
+    double y, height;
+    const char *hover;
+
+    cpu_plot_area (renderer, json_object_get_int_member (pair, "b_cpu"), &y, &height);
+    hover = hover_until (timeline, cs_test_timeline_x (timeline, a_ts + (b_ts - a_ts) / 2),
+                         y + height / 2, "held the waiting task");
+    g_assert_nonnull (hover);
+    g_assert_nonnull (strstr (hover, "kworker/1:1H"));
+  }
+
+  /* Each step of the chain: the timeline shows its link, markers A and B
+   * on its ends. */
+  steps = list_rows (cs_test_need_named (explain, "latency-chain"));
+  g_assert_cmpuint (steps->len, ==, json_array_get_length (chain) + 2);   /* the pair, the end */
+  for (guint i = 0; i + 1 < steps->len; i++)
+    {
+      JsonObject *link = i == 0 ? pair : json_array_get_object_element (chain, i - 1);
+      gint64 la = json_object_get_int_member (link, "a_ts_ns");
+      gint64 lb = json_object_get_int_member (link, "b_ts_ns");
+
+      g_signal_emit_by_name (g_ptr_array_index (steps, i), "activate");
+      cs_test_spin (300);
+      g_test_message ("step %u: %" G_GINT64_FORMAT " .. %" G_GINT64_FORMAT ", view %" G_GINT64_FORMAT
+                      " .. %" G_GINT64_FORMAT, i, la, lb, cs_timeline_get_begin_ns (timeline),
+                      cs_timeline_get_end_ns (timeline));
+      g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, la);
+      g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, lb);
+      g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, la);
+      g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, lb);
+    }
+  /* Top blockers over the p99 wakeups: rows, and the first one's pairs
+   * listed (its count of pairs), then all again. */
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-blockers-find"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (passes_done, window, "the blockers pass");
+  cs_test_spin (300);
+  {
+    g_autoptr(GPtrArray) blockers = list_rows (cs_test_need_named (page, "latency-blockers"));
+    GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (
+      GTK_COLUMN_VIEW (cs_test_need_named (page, "latency-list"))));
+    GtkWidget *last;
+    guint64 n_pairs;
+
+    g_test_message ("blockers: %u, %s", blockers->len,
+                    gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-blockers-status"))));
+    g_assert_cmpuint (blockers->len, >, 0);
+    /* The row's last label: "N pairs". */
+    last = gtk_widget_get_last_child (gtk_list_box_row_get_child (g_ptr_array_index (blockers, 0)));
+    n_pairs = g_ascii_strtoull (gtk_label_get_text (GTK_LABEL (last)), NULL, 10);
+    g_assert_cmpuint (n_pairs, >, 0);
+    g_signal_emit_by_name (g_ptr_array_index (blockers, 0), "activate");
+    cs_test_spin (200);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_pairs);
+    g_signal_emit_by_name (g_ptr_array_index (blockers, 0), "activate");
+    cs_test_spin (200);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, page_count (page));
+  }
+
+  g_signal_emit_by_name (g_ptr_array_index (steps, 0), "activate");
+  cs_test_spin (300);
+  cs_test_save_screenshot (GTK_WIDGET (window), "latency-explain");
   cs_test_destroy_window (window);
 }
 
@@ -462,5 +625,6 @@ main (int   argc,
   g_test_add_func ("/cs/gui/LatencyPage/wakeup-worst", test_wakeup_worst);
   g_test_add_func ("/cs/gui/LatencyPage/custom-pair", test_custom_pair);
   g_test_add_func ("/cs/gui/LatencyPage/range", test_range);
+  g_test_add_func ("/cs/gui/LatencyPage/explain", test_explain);
   return cs_test_gui_run ();
 }
