@@ -19,16 +19,20 @@
  * (which zooms the timeline to it) restrict the figures to the pairs
  * `--begin/--end` keeps.  Last, the worst wakeup of the demo recording
  * explained beside the list (verdict, breakdown, chain) as `chronoscope
- * latency --explain` explains it, and its top blockers.
+ * latency --explain` explains it, its highlight drawn in an export too,
+ * its top blockers, and Tab reaching every list and the bar.
  */
 #include "config.h"
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <json-glib/json-glib.h>
 
 #include "cs-analysis.h"
 #include "cs-cli.h"
+#include "cs-export.h"
 #include "cs-timeline.h"
 #include "cs-window-plugins.h"
 #include "gui-test-util.h"
@@ -288,6 +292,80 @@ list_rows (GtkWidget *list)
   return rows;
 }
 
+/* Whether @widget is @name or inside a widget named so. */
+static gboolean
+inside_named (GtkWidget  *widget,
+              const char *name)
+{
+  for (; widget != NULL; widget = gtk_widget_get_parent (widget))
+    if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Tab from the window's start, as a keyboard user does, until focus has
+ * been in each of @names (a row of a list, the bar), at most 400 steps.
+ * Returns how many were reached. */
+static guint
+tab_through (CsWindow           *window,
+             const char * const *names)
+{
+  guint n = g_strv_length ((char **) names);
+  g_autofree gboolean *reached = g_new0 (gboolean, n);
+  guint n_reached = 0;
+
+  for (guint step = 0; step < 400 && n_reached < n; step++)
+    {
+      GtkWidget *focus;
+
+      if (!gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD))
+        continue;        /* the end: the next Tab starts over */
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      for (guint i = 0; i < n; i++)
+        if (!reached[i] && inside_named (focus, names[i]))
+          {
+            g_test_message ("Tab %u: %s (%s)", step, names[i], G_OBJECT_TYPE_NAME (focus));
+            reached[i] = TRUE;
+            n_reached++;
+          }
+    }
+  return n_reached;
+}
+
+/* Exports [@begin_ns, @end_ns) of the window's timeline as File → Export
+ * does (its renderer, plugin layers included) and returns the pixels. */
+static guchar *
+export_pixels (CsWindow *window,
+               gint64    begin_ns,
+               gint64    end_ns,
+               gsize    *size)
+{
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  g_autofree char *dir = g_dir_make_tmp ("cs-latency-export-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "export.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  CsExportOptions options;
+  guchar *pixels;
+
+  g_assert_nonnull (dir);
+  cs_export_options_init (&options, cs_timeline_get_document (timeline));
+  options.begin_ns = begin_ns;
+  options.end_ns = end_ns;
+  options.width_px = 800;
+  options.plain = TRUE;
+  g_assert_true (cs_export_write (cs_timeline_get_renderer (timeline), &options, png, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  *size = (gsize) gdk_texture_get_width (texture) * gdk_texture_get_height (texture) * 4;
+  pixels = g_malloc (*size);
+  gdk_texture_download (texture, pixels, (gsize) gdk_texture_get_width (texture) * 4);
+  g_unlink (png);
+  g_rmdir (dir);
+  return pixels;
+}
+
 /* The worst wakeup of the demo recording (kmod-sections-v7.dat: a
  * 300 ms preempt-off section of kworker/1:1H keeps a woken `sleep`
  * waiting) explained beside the list: the verdict names the section,
@@ -354,9 +432,22 @@ test_explain (void)
   }
 
   /* The largest contributor, activated, is highlighted over the CPU plot
-   * where the task waited. */
-  g_signal_emit_by_name (g_ptr_array_index (contributors, 0), "activate");
-  cs_test_spin (300);
+   * where the task waited, in the window and in an export. */
+  {
+    gint64 margin = (b_ts - a_ts) / 10;
+    gsize size = 0, size2 = 0, n_changed = 0;
+    g_autofree guchar *before = export_pixels (window, a_ts - margin, b_ts + margin, &size);
+    g_autofree guchar *after = NULL;
+
+    g_signal_emit_by_name (g_ptr_array_index (contributors, 0), "activate");
+    cs_test_spin (300);
+    after = export_pixels (window, a_ts - margin, b_ts + margin, &size2);
+    g_assert_cmpuint (size, ==, size2);
+    for (gsize i = 0; i < size; i += 4)
+      n_changed += memcmp (before + i, after + i, 4) != 0;
+    g_test_message ("export: %" G_GSIZE_FORMAT " pixels highlighted", n_changed);
+    g_assert_cmpuint (n_changed, >, 1000);
+  }
   g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, a_ts + (b_ts - a_ts) / 2);
   g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, a_ts + (b_ts - a_ts) / 2);
   cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
@@ -417,6 +508,16 @@ test_explain (void)
     g_signal_emit_by_name (g_ptr_array_index (blockers, 0), "activate");
     cs_test_spin (200);
     g_assert_cmpuint (g_list_model_get_n_items (rows), ==, page_count (page));
+  }
+
+  /* The keyboard reaches all of it with Tab. */
+  {
+    static const char *const names[] = {
+      "latency-blockers", "latency-list", "latency-breakdown-bar", "latency-contributors",
+      "latency-chain", NULL,
+    };
+
+    g_assert_cmpuint (tab_through (window, names), ==, G_N_ELEMENTS (names) - 1);
   }
 
   g_signal_emit_by_name (g_ptr_array_index (steps, 0), "activate");
