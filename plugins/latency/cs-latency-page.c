@@ -471,7 +471,11 @@ page_free (gpointer data)
   Page *page = data;
 
   if (page->latency != NULL)
-    _cs_latency_remove_listener (page->latency, page);
+    {
+      _cs_latency_remove_listener (page->latency, page);
+      /* Nothing explains the highlight any more: the layer stops drawing it. */
+      g_clear_pointer (&page->latency->explained, _cs_latency_explained_free);
+    }
   cs_latency_stats_clear (&page->stats);
   g_object_unref (page->rows);
   g_free (page);
