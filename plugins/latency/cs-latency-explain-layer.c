@@ -67,7 +67,7 @@ draw_slices (const CsLatencyExplained *x,
              const CsPluginView       *view,
              int                       cpu)
 {
-  const CsExplainBreakdown *b = _cs_latency_explained_get_pair (x);
+  const CsExplainBreakdown *b = _cs_latency_explained_get_shown (x);
   double y, h;
 
   if (x->contributor < 0 || b->slices == NULL)
@@ -203,7 +203,7 @@ layer_lookup (gpointer            instance,
 
   if (x == NULL || x->contributor < 0 || cpu < 0)
     return FALSE;
-  b = _cs_latency_explained_get_pair (x);
+  b = _cs_latency_explained_get_shown (x);
   for (guint i = 0; b->slices != NULL && i < b->slices->len; i++)
     {
       const CsExplainSlice *s = &g_array_index (b->slices, CsExplainSlice, i);

@@ -37,6 +37,7 @@ typedef struct {
   CsPluginWindow *window;
   GtkLabel *verdict;
   GtkDrawingArea *bar;
+  GtkLabel *breakdown_title;
   GtkListBox *contributors;
   GtkListBox *chain;
 } View;
@@ -62,15 +63,18 @@ _cs_latency_explained_free (CsLatencyExplained *explained)
 }
 
 /**
- * _cs_latency_explained_get_pair:
+ * _cs_latency_explained_get_shown:
  * @explained: an explanation
  *
- * Returns: (transfer none): the breakdown of the pair explained (the
+ * Returns: (transfer none): the breakdown the page shows: the chain link
+ *   activated last (CsLatencyExplained.link), else the pair's own (the
  *   chain's link 0, or the breakdown of B's CPU)
  */
 const CsExplainBreakdown *
-_cs_latency_explained_get_pair (const CsLatencyExplained *explained)
+_cs_latency_explained_get_shown (const CsLatencyExplained *explained)
 {
+  if (explained->links != NULL && explained->link >= 0 && (guint) explained->link < explained->links->len)
+    return g_array_index (explained->links, CsExplainLink, explained->link).breakdown;
   if (explained->links != NULL && explained->links->len > 0)
     return g_array_index (explained->links, CsExplainLink, 0).breakdown;
   return explained->alone;
@@ -81,7 +85,7 @@ shown_pair (View *view)
 {
   if (view->latency == NULL || view->latency->explained == NULL)
     return NULL;
-  return _cs_latency_explained_get_pair (view->latency->explained);
+  return _cs_latency_explained_get_shown (view->latency->explained);
 }
 
 /* A contributor's colour in the bar and the list: a task (and its
@@ -343,23 +347,30 @@ remove_rows (GtkListBox *list)
     gtk_list_box_remove (list, child);
 }
 
-/* The widgets for CsLatency.explained (empty without one). */
+/* The bar and the contributors for the breakdown shown (the pair's, or
+ * the chain link's activated last). */
 static void
-fill (View *view)
+fill_breakdown (View *view)
 {
   const CsExplainBreakdown *b = shown_pair (view);
-  const CsLatencyExplained *x = view->latency != NULL ? view->latency->explained : NULL;
   g_autofree char *summary = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *dur = NULL;
 
   remove_rows (view->contributors);
-  remove_rows (view->chain);
   gtk_widget_queue_draw (GTK_WIDGET (view->bar));
   if (b == NULL)
     {
+      gtk_label_set_text (view->breakdown_title, _("What held it"));
       gtk_accessible_update_property (GTK_ACCESSIBLE (view->bar),
                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("No pair explained"), -1);
       return;
     }
+  dur = cs_latency_format_ns (b->b_ns - b->a_ns);
+  /* TRANSLATORS: the heading of a breakdown: a latency, its task */
+  title = g_strdup_printf (_("What held it: %s of %s (pid %d)"), dur,
+                           cs_plugin_document_get_comm (view->latency->document, b->pid), b->pid);
+  gtk_label_set_text (view->breakdown_title, title);
   summary = describe_breakdown (b);
   gtk_accessible_update_property (GTK_ACCESSIBLE (view->bar),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary, -1);
@@ -368,7 +379,17 @@ fill (View *view)
     gtk_list_box_append (view->contributors,
                          new_contributor_row (&g_array_index (b->contributors, CsExplainContributor, i),
                                               b->b_ns - b->a_ns, i));
-  if (x->links != NULL)
+}
+
+/* The widgets for CsLatency.explained (empty without one). */
+static void
+fill (View *view)
+{
+  const CsLatencyExplained *x = view->latency != NULL ? view->latency->explained : NULL;
+
+  fill_breakdown (view);
+  remove_rows (view->chain);
+  if (x != NULL && x->links != NULL)
     {
       g_autofree char *end = g_strdup_printf (_("The chain ends: %s."), cs_explain_stop_describe (x->stop));
       GtkWidget *last = gtk_list_box_row_new ();
@@ -424,6 +445,8 @@ link_activated_cb (GtkListBox    *list,
     return;
   b = g_array_index (x->links, CsExplainLink, index).breakdown;
   x->link = index;
+  x->contributor = -1;
+  fill_breakdown (view);
   cs_plugin_window_show_span (view->window, b->a_ns, b->b_ns);
   cs_plugin_window_set_markers (view->window, b->a_ns, b->b_ns);
   cs_plugin_window_add_task_plot (view->window, b->pid);
@@ -500,8 +523,11 @@ _cs_latency_explain_view_new (CsLatency      *latency,
 
   contributors = new_list ("latency-contributors", G_CALLBACK (contributor_activated_cb), view);
   view->contributors = GTK_LIST_BOX (contributors);
-  gtk_box_append (GTK_BOX (box), new_heading (_("What held it (activate one to see it on the CPU plots)"),
-                                              contributors));
+  view->breakdown_title = GTK_LABEL (new_heading (_("What held it"), contributors));
+  gtk_widget_set_name (GTK_WIDGET (view->breakdown_title), "latency-breakdown-title");
+  gtk_label_set_ellipsize (view->breakdown_title, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_tooltip_text (contributors, _("Activate one to see its slices on the CPU plots"));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view->breakdown_title));
   /* A few rows in sight, the chain below them. */
   {
     GtkWidget *rows = gtk_scrolled_window_new ();
@@ -573,7 +599,7 @@ _cs_latency_explain_view_show (GtkWidget           *widget,
       return FALSE;
     }
   view->latency->explained = x;
-  verdict = cs_explain_verdict (_cs_latency_explained_get_pair (x));
+  verdict = cs_explain_verdict (_cs_latency_explained_get_shown (x));
   dur = cs_latency_format_ns (item->dur_ns);
   /* TRANSLATORS: the latency of a pair, then the verdict on it */
   line = g_strdup_printf (_("%s of %s (pid %d): %s"), dur,

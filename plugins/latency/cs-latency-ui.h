@@ -33,9 +33,11 @@ typedef void (*CsLatencyReadyFunc) (gpointer data);
  *   its wakeup chain, link 0 the pair itself
  * @alone: (nullable): for another pair, the breakdown of B's CPU
  * @stop: why @links ends where it does
- * @contributor: the contributor of the pair's breakdown whose slices the
- *   timeline highlights (an index into its contributors), -1 for none
- * @link: the chain link the timeline highlights, -1 for none
+ * @contributor: the contributor of the breakdown shown
+ *   (_cs_latency_explained_get_shown()) whose slices the timeline
+ *   highlights (an index into its contributors), -1 for none
+ * @link: the chain link the timeline highlights and whose breakdown the
+ *   page shows, -1 for none (the pair's own)
  *
  * The pair the page explains, as the layer `explain`
  * (cs-latency-explain-layer.c) draws it over the CPU plots.
@@ -49,7 +51,7 @@ typedef struct {
 } CsLatencyExplained;
 
 void _cs_latency_explained_free (CsLatencyExplained *explained);
-const CsExplainBreakdown *_cs_latency_explained_get_pair (const CsLatencyExplained *explained);
+const CsExplainBreakdown *_cs_latency_explained_get_shown (const CsLatencyExplained *explained);
 
 /**
  * CsLatency:

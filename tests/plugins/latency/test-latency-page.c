@@ -292,6 +292,42 @@ list_rows (GtkWidget *list)
   return rows;
 }
 
+/* The Latency page in front, the wakeup preset run over the whole
+ * recording.  Returns the page. */
+static GtkWidget *
+run_wakeup_whole (CsWindow *window)
+{
+  GtkWidget *page;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  cs_test_show_tab (page);
+  cs_test_choose (page, "latency-preset", "wakeup");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), TRUE);
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (passes_done, window, "the wakeup pass");
+  cs_test_spin (300);
+  return page;
+}
+
+/* The exact times of the contributors the explain view lists, summed. */
+static gint64
+contributors_sum_ns (GtkWidget *explain)
+{
+  g_autoptr(GPtrArray) rows = list_rows (cs_test_need_named (explain, "latency-contributors"));
+  gint64 sum_ns = 0;
+
+  g_assert_cmpuint (rows->len, >, 0);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *time = cs_test_need_named (g_ptr_array_index (rows, i), "latency-contributor-ns");
+
+      sum_ns += g_ascii_strtoll (gtk_widget_get_tooltip_text (time), NULL, 10);
+    }
+  return sum_ns;
+}
+
 /* Whether @widget is @name or inside a widget named so. */
 static gboolean
 inside_named (GtkWidget  *widget,
@@ -372,7 +408,8 @@ export_pixels (CsWindow *window,
  * the contributors' exact times add up to the pair's latency, a
  * contributor's slices are highlighted on the CPU plot, and each step of
  * the chain moves the timeline to its link with markers A and B on it,
- * as `chronoscope latency --explain 1 --json` gives the links. */
+ * as `chronoscope latency --explain 1 --json` gives the links, and shows
+ * that link's breakdown. */
 static void
 test_explain (void)
 {
@@ -388,17 +425,9 @@ test_explain (void)
   g_autoptr(GPtrArray) contributors = NULL;
   g_autoptr(GPtrArray) steps = NULL;
   const char *verdict;
-  gint64 a_ts, b_ts, sum_ns = 0;
+  gint64 a_ts, b_ts;
 
-  cs_test_wait_until (passes_done, window, "the plugin passes");
-  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
-  cs_test_show_tab (page);
-  cs_test_choose (page, "latency-preset", "wakeup");
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), TRUE);
-  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
-  cs_test_spin (200);
-  cs_test_wait_until (passes_done, window, "the wakeup pass");
-  cs_test_spin (300);
+  page = run_wakeup_whole (window);
   g_assert_cmpint (page_count (page), >, 0);
   a_ts = json_object_get_int_member (pair, "a_ts_ns");
   b_ts = json_object_get_int_member (pair, "b_ts_ns");
@@ -414,14 +443,7 @@ test_explain (void)
 
   /* The contributors add up to the latency, to the ns. */
   contributors = list_rows (cs_test_need_named (explain, "latency-contributors"));
-  g_assert_cmpuint (contributors->len, >, 0);
-  for (guint i = 0; i < contributors->len; i++)
-    {
-      GtkWidget *time = cs_test_need_named (g_ptr_array_index (contributors, i), "latency-contributor-ns");
-
-      sum_ns += g_ascii_strtoll (gtk_widget_get_tooltip_text (time), NULL, 10);
-    }
-  g_assert_cmpint (sum_ns, ==, b_ts - a_ts);
+  g_assert_cmpint (contributors_sum_ns (explain), ==, b_ts - a_ts);
   {
     GtkWidget *bar = cs_test_need_named (explain, "latency-breakdown-bar");
     const char *tip = gtk_widget_get_tooltip_text (bar);
@@ -481,6 +503,8 @@ test_explain (void)
       g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, lb);
       g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, la);
       g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, lb);
+      /* And the breakdown shown is the link's. */
+      g_assert_cmpint (contributors_sum_ns (explain), ==, lb - la);
     }
   /* Top blockers over the p99 wakeups: rows, and the first one's pairs
    * listed (its count of pairs), then all again. */
@@ -523,6 +547,72 @@ test_explain (void)
   g_signal_emit_by_name (g_ptr_array_index (steps, 0), "activate");
   cs_test_spin (300);
   cs_test_save_screenshot (GTK_WIDGET (window), "latency-explain");
+  cs_test_destroy_window (window);
+}
+
+/* On the demo recording, of the 8 worst wakeups the one with the
+ * longest chain, as `latency --explain 8 --json` gives it: activating it
+ * in the list gives the command's verdict, and each step of its chain
+ * shows that link's breakdown, whose times add up to its latency, with
+ * markers A and B on it. */
+static void
+test_explain_chain (void)
+{
+  static const char *const args[] = { "--preset", "wakeup", "--explain", "8", NULL };
+  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "..", "..", "data", "sample",
+                                            "sample.dat", NULL);
+  g_autoptr(JsonObject) cli = run_cli_args (path, args);
+  JsonArray *pairs = json_object_get_array_member (cli, "pairs");
+  JsonObject *pair = NULL;
+  JsonArray *chain;
+  CsWindow *window;
+  CsTimeline *timeline;
+  GtkWidget *page, *explain;
+  g_autoptr(GPtrArray) steps = NULL;
+  guint best = 0, best_len = 0;
+
+  for (guint i = 0; i < json_array_get_length (pairs); i++)
+    {
+      JsonObject *p = json_array_get_object_element (pairs, i);
+      guint len = json_array_get_length (json_object_get_array_member (p, "chain"));
+
+      if (len > best_len)
+        {
+          best = i;
+          best_len = len;
+          pair = p;
+        }
+    }
+  g_assert_nonnull (pair);
+  g_test_message ("pair %u: chain of %u links behind it", best, best_len);
+  chain = json_object_get_array_member (pair, "chain");
+  window = cs_test_open_window (path, 1280, 800);
+  timeline = cs_window_get_timeline (window);
+  page = run_wakeup_whole (window);
+
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-list"), "activate", best);
+  cs_test_spin (300);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==,
+                   json_object_get_int_member (pair, "a_ts_ns"));
+  explain = cs_test_need_named (page, "latency-explain");
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (cs_test_need_named (explain, "latency-verdict"))),
+                            json_object_get_string_member (pair, "verdict")));
+  steps = list_rows (cs_test_need_named (explain, "latency-chain"));
+  g_assert_cmpuint (steps->len, ==, best_len + 2);
+  for (guint i = steps->len - 1; i-- > 0;)
+    {
+      JsonObject *link = i == 0 ? pair : json_array_get_object_element (chain, i - 1);
+      gint64 la = json_object_get_int_member (link, "a_ts_ns");
+      gint64 lb = json_object_get_int_member (link, "b_ts_ns");
+
+      g_signal_emit_by_name (g_ptr_array_index (steps, i), "activate");
+      cs_test_spin (200);
+      g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, la);
+      g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, lb);
+      g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, la);
+      g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, lb);
+      g_assert_cmpint (contributors_sum_ns (explain), ==, lb - la);
+    }
   cs_test_destroy_window (window);
 }
 
@@ -727,5 +817,6 @@ main (int   argc,
   g_test_add_func ("/cs/gui/LatencyPage/custom-pair", test_custom_pair);
   g_test_add_func ("/cs/gui/LatencyPage/range", test_range);
   g_test_add_func ("/cs/gui/LatencyPage/explain", test_explain);
+  g_test_add_func ("/cs/gui/LatencyPage/explain-chain", test_explain_chain);
   return cs_test_gui_run ();
 }
