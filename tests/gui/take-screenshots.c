@@ -28,10 +28,11 @@
  * - latency-explain.png: $CS_SAMPLE, the Latency page's wakeup preset
  *   run, of its 8 worst pairs the one with the longest wakeup chain
  *   clicked and so explained beside the list (the verdict, the
- *   breakdown's bar and contributors, the chain), its largest
- *   contributor activated (its slices highlighted on the CPU plot) and
- *   then the chain's first step (the timeline on that wakeup, markers A
- *   and B on it, the chain's arrows).
+ *   breakdown's bar and contributors, the chain), the chain's first step
+ *   activated (markers A and B on the wakeup), then its largest
+ *   contributor (its slices highlighted on the CPU plot), the view from
+ *   the chain's deepest link to the wakeup (the chain's arrows), the top
+ *   blockers found.
  *
  * The program checks what each picture claims (the plots, the markers, the
  * task plot, the rows) before it saves it.  It answers `index-worker FILE`
@@ -423,12 +424,10 @@ test_latency_explain (void)
   explain_row (page, best);
   g_test_message ("pair %u, %u chain rows, verdict: %s", best, best_links,
                   gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-verdict"))));
-  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (cs_test_need_named (page, "latency-contributors")), 0);
-  g_assert_nonnull (row);
-  g_signal_emit_by_name (row, "activate");
-  cs_test_spin (300);
-  /* The chain's deepest link, then the pair: the view from the one to
-   * the other shows the chain's arrows, markers A and B on the pair. */
+  /* The chain's deepest link, then the pair (its breakdown shown again)
+   * and its largest contributor: the view from the one to the other shows
+   * the chain's arrows and the highlighted slices, markers A and B on the
+   * pair. */
   {
     GtkListBox *chain = GTK_LIST_BOX (cs_test_need_named (page, "latency-chain"));
     CsTimeline *timeline = cs_window_get_timeline (window);
@@ -441,6 +440,10 @@ test_latency_explain (void)
     g_signal_emit_by_name (gtk_list_box_get_row_at_index (chain, 0), "activate");
     cs_test_spin (300);
     b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
+    row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (cs_test_need_named (page, "latency-contributors")), 0);
+    g_assert_nonnull (row);
+    g_signal_emit_by_name (row, "activate");
+    cs_test_spin (300);
     cs_timeline_set_span (timeline, first_ns - (b_ns - first_ns) / 20, b_ns + (b_ns - first_ns) / 20);
     cs_test_spin (300);
   }
