@@ -278,6 +278,9 @@ run_clicked_cb (GtkButton *button,
   const char *preset = gtk_string_list_get_string (page->presets,
                                                    gtk_drop_down_get_selected (page->preset));
 
+  /* The user's run: a demo's explanation still due (its pass failed) is
+   * not. */
+  page->explain_worst = FALSE;
   run_param (page, preset);
 }
 
@@ -291,6 +294,7 @@ custom_done_cb (const char *param,
     return;
   _cs_latency_saved_add_custom (page->latency->document, param);
   select_param (page, param);
+  page->explain_worst = FALSE;
   run_param (page, param);
 }
 
