@@ -402,6 +402,20 @@ cs_plugin_view_get_task_color (const CsPluginView *view,
   set_color (color, c.red, c.green, c.blue);
 }
 
+gboolean
+cs_plugin_get_task_color (gint32         pid,
+                          CsPluginColor *color)
+{
+  CsColor c;
+
+  g_return_val_if_fail (color != NULL, FALSE);
+
+  if (!cs_palette_get_task_color (pid, &c))
+    return FALSE;
+  set_color (color, c.red, c.green, c.blue);
+  return TRUE;
+}
+
 double
 cs_plugin_view_draw_text (const CsPluginView *view,
                           cairo_t            *cr,

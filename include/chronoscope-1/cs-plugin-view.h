@@ -306,6 +306,23 @@ void     cs_plugin_view_get_task_color (const CsPluginView *view,
                                         CsPluginColor      *color);
 
 /**
+ * cs_plugin_get_task_color:
+ * @pid: a task
+ * @color: (out caller-allocates): the colour, opaque
+ *
+ * The colour the CPU and task plots give @pid (as
+ * cs_plugin_view_get_task_color()), for a page that draws outside the
+ * timeline, for example a legend or a bar whose parts are tasks.  Any
+ * thread.
+ *
+ * Returns: %TRUE and sets @color for a real task, %FALSE (leaving @color
+ *   untouched) for the idle task (pid 0) and pids below 0, which have no
+ *   colour of their own
+ */
+gboolean cs_plugin_get_task_color      (gint32              pid,
+                                        CsPluginColor      *color);
+
+/**
  * CsPluginTextFlags:
  * @CS_PLUGIN_TEXT_LEFT: @x is the text's left edge
  * @CS_PLUGIN_TEXT_CENTER: @x is the text's centre

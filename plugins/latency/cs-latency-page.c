@@ -20,6 +20,11 @@
  * reopened recording offers its custom pairs and shows that definition
  * again.
  *
+ * Beside the list, the explain view (cs-latency-explain-view.c) says why
+ * the pair activated last was late: its verdict, breakdown and wakeup
+ * chain.  A classroom demo's preset (the window's show) opens with its
+ * worst pair explained, the markers the demo placed left as they are.
+ *
  * Widgets a test reaches have names: latency-preset, latency-run,
  * latency-custom-button, latency-whole, latency-status, latency-histogram, latency-list and latency-count,
  * latency-min ... latency-max for the figures' values.
@@ -46,6 +51,9 @@ typedef struct {
   GtkColumnView *list;
   CsLatencyRows *rows;
   GtkCheckButton *whole;
+  GtkWidget *explain;
+  GtkWidget *blockers;
+  gboolean explain_worst;       /* explain the worst pair once shown */
   CsLatencyStats stats;
   gint64 begin_ns, end_ns;      /* the range shown */
   gint64 window_begin_ns, window_end_ns;   /* the window's */
@@ -190,10 +198,59 @@ refresh (Page *page)
     gtk_label_set_text (page->status, error->message);
 }
 
+/* Explains the list's first pair, the worst (the demo's latency). */
+static void
+explain_worst (Page *page)
+{
+  g_autoptr(CsLatencyRow) row = NULL;
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (page->rows)) == 0)
+    return;
+  row = g_list_model_get_item (G_LIST_MODEL (page->rows), 0);
+  if (row != NULL)
+    _cs_latency_explain_view_show (page->explain, cs_latency_row_get_item (row));
+  page->explain_worst = FALSE;
+}
+
+/* A top blocker was selected (its pairs listed) or unselected (all). */
+static void
+blocker_selected_cb (gpointer data)
+{
+  Page *page = data;
+  g_autofree char *what = NULL;
+  g_autofree char *status = NULL;
+  GArray *items = _cs_latency_blockers_view_dup_pairs (page->blockers, &what);
+
+  if (items == NULL)
+    {
+      update_list (page);
+      return;
+    }
+  status = g_strdup_printf (ngettext ("%u pair delayed by %s (activate it again for all)",
+                                      "%u pairs delayed by %s (activate it again for all)", items->len),
+                            items->len, what);
+  cs_latency_rows_set_items (page->rows, items);
+  gtk_label_set_text (page->status, status);
+}
+
+static void
+blockers_ready_cb (gpointer data)
+{
+  Page *page = data;
+
+  _cs_latency_blockers_view_ready (page->blockers);
+}
+
 static void
 ready_cb (gpointer data)
 {
-  refresh (data);
+  Page *page = data;
+
+  _cs_latency_explain_view_clear (page->explain, FALSE);
+  _cs_latency_blockers_view_reset (page->blockers, FALSE);
+  refresh (page);
+  if (page->explain_worst)
+    explain_worst (page);
 }
 
 static void
@@ -202,6 +259,8 @@ gone_cb (gpointer data)
   Page *page = data;
 
   page->latency = NULL;
+  _cs_latency_explain_view_clear (page->explain, TRUE);
+  _cs_latency_blockers_view_reset (page->blockers, TRUE);
   cs_latency_rows_set_query (page->rows, NULL, G_MININT64, G_MAXINT64, 0, G_MAXINT64, 0);
 }
 
@@ -219,6 +278,9 @@ run_clicked_cb (GtkButton *button,
   const char *preset = gtk_string_list_get_string (page->presets,
                                                    gtk_drop_down_get_selected (page->preset));
 
+  /* The user's run: a demo's explanation still due (its pass failed) is
+   * not. */
+  page->explain_worst = FALSE;
   run_param (page, preset);
 }
 
@@ -232,6 +294,7 @@ custom_done_cb (const char *param,
     return;
   _cs_latency_saved_add_custom (page->latency->document, param);
   select_param (page, param);
+  page->explain_worst = FALSE;
   run_param (page, param);
 }
 
@@ -265,6 +328,7 @@ activate_cb (GtkColumnView *view,
   cs_plugin_window_set_markers (page->window, item->a_ts_ns, item->b_ts_ns);
   cs_plugin_window_add_task_plot (page->window, item->pid);
   cs_plugin_window_select_event (page->window, item->a_cpu, item->a_ts_ns);
+  _cs_latency_explain_view_show (page->explain, item);
 }
 
 static void
@@ -411,7 +475,11 @@ page_free (gpointer data)
   Page *page = data;
 
   if (page->latency != NULL)
-    _cs_latency_remove_listener (page->latency, page);
+    {
+      _cs_latency_remove_listener (page->latency, page);
+      /* Nothing explains the highlight any more: the layer stops drawing it. */
+      g_clear_pointer (&page->latency->explained, _cs_latency_explained_free);
+    }
   cs_latency_stats_clear (&page->stats);
   g_object_unref (page->rows);
   g_free (page);
@@ -429,6 +497,7 @@ page_create (gpointer        instance,
   GtkWidget *run = gtk_button_new_with_label (_("Run"));
   GtkWidget *custom = gtk_button_new_with_label (_("Custom pair…"));
   GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *grid = gtk_grid_new ();
   const char *const *names = cs_latency_preset_names ();
   g_auto(GStrv) customs = _cs_latency_saved_get_custom (latency->document);
   g_autofree char *shown = NULL;
@@ -488,18 +557,29 @@ page_create (gpointer        instance,
   gtk_widget_set_hexpand (GTK_WIDGET (page->histogram), TRUE);
   _cs_latency_histogram_init (page->histogram, bar_selected_cb, page);
   gtk_box_append (GTK_BOX (middle), GTK_WIDGET (page->histogram));
-  gtk_box_append (GTK_BOX (box), middle);
 
+  /* Figures and histogram over the list on the left; top blockers beside
+   * the histogram and the explained pair beside the list on the right. */
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  gtk_grid_attach (GTK_GRID (grid), middle, 0, 0, 1, 1);
+  page->blockers = _cs_latency_blockers_view_new (latency, blocker_selected_cb, page);
+  gtk_grid_attach (GTK_GRID (grid), page->blockers, 1, 0, 1, 1);
   page->list = GTK_COLUMN_VIEW (new_list (page));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (page->list));
   gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_widget_set_hexpand (scrolled, TRUE);
+  gtk_grid_attach (GTK_GRID (grid), scrolled, 0, 1, 1, 1);
+  page->explain = _cs_latency_explain_view_new (latency, window);
+  gtk_grid_attach (GTK_GRID (grid), page->explain, 1, 1, 1, 1);
+  gtk_box_append (GTK_BOX (box), grid);
 
   g_signal_connect (run, "clicked", G_CALLBACK (run_clicked_cb), page);
   g_signal_connect (custom, "clicked", G_CALLBACK (custom_clicked_cb), page);
   g_signal_connect (page->whole, "toggled", G_CALLBACK (whole_toggled_cb), page);
   g_object_set_data_full (G_OBJECT (box), "cs-latency-page", page, page_free);
   _cs_latency_add_listener (latency, ready_cb, gone_cb, page);
+  _cs_latency_set_blockers_listener (latency, page, blockers_ready_cb);
   if (latency->param != NULL)
     {
       select_param (page, latency->param);
@@ -543,6 +623,7 @@ page_show (gpointer    instance,
   if (page == NULL || page->latency == NULL || !def_holds (page->latency->document, arg))
     return;
   select_param (page, arg);
+  page->explain_worst = TRUE;
   run_param (page, arg);
 }
 

@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "explain/cs-explain-cli.h"
+#include "explain/cs-explain-pass.h"
 #include "cs-latency-cli.h"
 #include "cs-latency-pass.h"
 #include "cs-latency-ui.h"
@@ -22,6 +23,7 @@
 typedef struct {
   CsLatencyReadyFunc ready;
   CsLatencyReadyFunc gone;
+  CsLatencyReadyFunc blockers;
   gpointer data;
 } Listener;
 
@@ -63,9 +65,11 @@ _cs_latency_free (CsLatency *self)
   g_clear_pointer (&self->cpu_layer_stmt[1], sqlite3_finalize);
   g_clear_pointer (&self->longest, g_array_unref);
   g_clear_pointer (&self->pairs, g_ptr_array_unref);
+  g_clear_pointer (&self->explained, _cs_latency_explained_free);
   g_array_unref (self->listeners);
   g_free (self->param);
   g_free (self->requested);
+  g_free (self->blockers_param);
   g_free (self);
 }
 
@@ -191,7 +195,7 @@ _cs_latency_add_listener (CsLatency          *self,
                           CsLatencyReadyFunc  gone,
                           gpointer            data)
 {
-  Listener l = { ready, gone, data };
+  Listener l = { ready, gone, NULL, data };
 
   g_array_append_val (self->listeners, l);
 }
@@ -224,6 +228,37 @@ latency_close (gpointer instance)
   _cs_latency_free (instance);
 }
 
+/**
+ * _cs_latency_set_blockers_listener:
+ * @self: an instance
+ * @data: a listener's data (_cs_latency_add_listener())
+ * @blockers: called each time the pass `blockers` is ready, with
+ *   CsLatency.blockers_param its parameter
+ */
+void
+_cs_latency_set_blockers_listener (CsLatency          *self,
+                                   gpointer            data,
+                                   CsLatencyReadyFunc  blockers)
+{
+  for (guint i = 0; i < self->listeners->len; i++)
+    if (g_array_index (self->listeners, Listener, i).data == data)
+      g_array_index (self->listeners, Listener, i).blockers = blockers;
+}
+
+/* The pass `blockers` for @param is ready: tell the pages. */
+static void
+blockers_ready (CsLatency  *self,
+                const char *param)
+{
+  g_autoptr(GArray) listeners = g_array_copy (self->listeners);
+
+  g_free (self->blockers_param);
+  self->blockers_param = g_strdup (param);
+  for (guint i = 0; i < listeners->len; i++)
+    if (g_array_index (listeners, Listener, i).blockers != NULL)
+      g_array_index (listeners, Listener, i).blockers (g_array_index (listeners, Listener, i).data);
+}
+
 static void
 latency_pass_ready (gpointer    instance,
                     const char *pass,
@@ -231,6 +266,8 @@ latency_pass_ready (gpointer    instance,
 {
   if (g_strcmp0 (pass, CS_LATENCY_PASS) == 0)
     _cs_latency_pass_ready (instance, param);
+  else if (g_strcmp0 (pass, CS_EXPLAIN_BLOCKERS_PASS) == 0)
+    blockers_ready (instance, param);
 }
 
 static gboolean
@@ -269,6 +306,7 @@ latency_init (CsPlugin  *plugin,
   cs_explain_cli_register (plugin);
   _cs_latency_add_page (plugin);
   _cs_latency_add_layer (plugin);
+  _cs_latency_add_explain_layer (plugin);
   return TRUE;
 }
 

@@ -7,7 +7,8 @@
  * pairs read with cs_latency_list_worst() (a span of the worst-first
  * order, or LIMIT/OFFSET over a range); a few pages are cached, so
  * scrolling reads each page once.
- * Memory is the cache's, whatever the number of pairs.
+ * Memory is the cache's, whatever the number of pairs.  A list can also
+ * hold a few pairs given as they are (the pairs a top blocker delayed).
  */
 #include "cs-latency-ui.h"
 
@@ -22,6 +23,7 @@ struct _CsLatencyRows {
   guint n_items;
   /* page number → GArray of CsLatencyItem */
   GHashTable *pages;
+  GArray *items;                /* the pairs given, or NULL */
 };
 
 static void cs_latency_rows_list_init (GListModelInterface *iface);
@@ -69,6 +71,9 @@ rows_get_item (GListModel *list,
   GArray *items;
   guint i = position % CS_LATENCY_ROWS_PAGE;
 
+  if (self->items != NULL)
+    return position < self->items->len
+      ? cs_latency_row_new (&g_array_index (self->items, CsLatencyItem, position)) : NULL;
   if (position >= self->n_items || self->db == NULL)
     return NULL;
   items = get_page (self, position / CS_LATENCY_ROWS_PAGE);
@@ -91,6 +96,7 @@ cs_latency_rows_finalize (GObject *object)
   CsLatencyRows *self = CS_LATENCY_ROWS (object);
 
   g_hash_table_unref (self->pages);
+  g_clear_pointer (&self->items, g_array_unref);
   G_OBJECT_CLASS (cs_latency_rows_parent_class)->finalize (object);
 }
 
@@ -148,6 +154,28 @@ cs_latency_rows_set_query (CsLatencyRows *self,
   self->min_dur_ns = min_dur_ns;
   self->max_dur_ns = max_dur_ns;
   self->n_items = db != NULL ? (guint) MIN (n_pairs, (guint64) G_MAXUINT) : 0;
+  g_clear_pointer (&self->items, g_array_unref);
   g_hash_table_remove_all (self->pages);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, old, self->n_items);
+}
+
+/**
+ * cs_latency_rows_set_items:
+ * @self: a list
+ * @items: (transfer full) (element-type CsLatencyItem): the pairs to
+ *   list, in their order
+ *
+ * Lists @items rather than a query's pairs, until the next
+ * cs_latency_rows_set_query(); emits items-changed for the whole list.
+ */
+void
+cs_latency_rows_set_items (CsLatencyRows *self,
+                           GArray        *items)
+{
+  guint old = self->n_items;
+
+  g_clear_pointer (&self->items, g_array_unref);
+  self->items = items;
+  self->n_items = items->len;
   g_list_model_items_changed (G_LIST_MODEL (self), 0, old, self->n_items);
 }

@@ -15,6 +15,7 @@
 #include <gtk/gtk.h>
 
 #include "cs-latency-stats.h"
+#include "explain/cs-explain.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,32 @@ G_BEGIN_DECLS
  * The definition shown changed: its results can be read.
  */
 typedef void (*CsLatencyReadyFunc) (gpointer data);
+
+/**
+ * CsLatencyExplained:
+ * @links: (element-type CsExplainLink) (nullable): for a wakeup pair,
+ *   its wakeup chain, link 0 the pair itself
+ * @alone: (nullable): for another pair, the breakdown of B's CPU
+ * @stop: why @links ends where it does
+ * @contributor: the contributor of the breakdown shown
+ *   (_cs_latency_explained_get_shown()) whose slices the timeline
+ *   highlights (an index into its contributors), -1 for none
+ * @link: the chain link the timeline highlights and whose breakdown the
+ *   page shows, -1 for none (the pair's own)
+ *
+ * The pair the page explains, as the layer `explain`
+ * (cs-latency-explain-layer.c) draws it over the CPU plots.
+ */
+typedef struct {
+  GArray *links;
+  CsExplainBreakdown *alone;
+  CsExplainStop stop;
+  int contributor;
+  int link;
+} CsLatencyExplained;
+
+void _cs_latency_explained_free (CsLatencyExplained *explained);
+const CsExplainBreakdown *_cs_latency_explained_get_shown (const CsLatencyExplained *explained);
 
 /**
  * CsLatency:
@@ -42,6 +69,10 @@ typedef void (*CsLatencyReadyFunc) (gpointer data);
  *   by rowid), %NULL until prepared
  * @longest: (nullable): the CPU layer's copy of @param's longest pairs
  *   (cs-latency-layer.c), bounded
+ * @explained: (nullable): the pair the page explains, drawn by the layer
+ *   `explain`
+ * @blockers_param: (nullable): the parameter of the pass `blockers` whose
+ *   results came last ("wakeup>=NS")
  *
  * The plugin's instance for one recording.
  */
@@ -55,6 +86,8 @@ typedef struct {
   sqlite3_stmt *layer_stmt;
   sqlite3_stmt *cpu_layer_stmt[2];
   GArray *longest;
+  CsLatencyExplained *explained;
+  char *blockers_param;
 } CsLatency;
 
 CsLatency *_cs_latency_new             (CsPlugin           *plugin,
@@ -72,6 +105,9 @@ void       _cs_latency_add_listener    (CsLatency          *self,
                                         gpointer            data);
 void       _cs_latency_remove_listener (CsLatency          *self,
                                         gpointer            data);
+void       _cs_latency_set_blockers_listener (CsLatency    *self,
+                                              gpointer      data,
+                                              CsLatencyReadyFunc blockers);
 
 /**
  * CsLatencyCustomFunc:
@@ -97,6 +133,23 @@ void       _cs_latency_saved_set_shown  (CsPluginDocument *document,
 
 void       _cs_latency_add_page        (CsPlugin           *plugin);
 void       _cs_latency_add_layer       (CsPlugin           *plugin);
+void       _cs_latency_add_explain_layer (CsPlugin         *plugin);
+
+GtkWidget *_cs_latency_explain_view_new  (CsLatency          *latency,
+                                          CsPluginWindow     *window);
+gboolean   _cs_latency_explain_view_show (GtkWidget          *view,
+                                          const CsLatencyItem *item);
+void       _cs_latency_explain_view_clear (GtkWidget         *view,
+                                           gboolean           gone);
+
+GtkWidget *_cs_latency_blockers_view_new   (CsLatency          *latency,
+                                            CsLatencyReadyFunc  selected,
+                                            gpointer            data);
+void       _cs_latency_blockers_view_reset (GtkWidget          *view,
+                                            gboolean            gone);
+void       _cs_latency_blockers_view_ready (GtkWidget          *view);
+GArray    *_cs_latency_blockers_view_dup_pairs (GtkWidget      *view,
+                                                char          **what);
 
 void       _cs_latency_histogram_init  (GtkDrawingArea     *area,
                                         CsLatencyReadyFunc  selected,
@@ -124,5 +177,7 @@ void           cs_latency_rows_set_query (CsLatencyRows *self,
                                           gint64         min_dur_ns,
                                           gint64         max_dur_ns,
                                           guint64        n_pairs);
+void           cs_latency_rows_set_items (CsLatencyRows *self,
+                                          GArray        *items);
 
 G_END_DECLS

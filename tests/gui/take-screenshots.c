@@ -25,6 +25,14 @@
  * - latency-page.png: $CS_SAMPLE (data/sample/sample.dat, the demo
  *   recording), the Latency page's wakeup preset over the whole recording:
  *   its figures, histogram and worst-first list, its worst pair clicked.
+ * - latency-explain.png: $CS_SAMPLE, the Latency page's wakeup preset
+ *   run, of its 8 worst pairs the one with the longest wakeup chain
+ *   clicked and so explained beside the list (the verdict, the
+ *   breakdown's bar and contributors, the chain), the chain's first step
+ *   activated (markers A and B on the wakeup), then its largest
+ *   contributor (its slices highlighted on the CPU plot), the view from
+ *   the chain's deepest link to the wakeup (the chain's arrows), the top
+ *   blockers found.
  *
  * The program checks what each picture claims (the plots, the markers, the
  * task plot, the rows) before it saves it.  It answers `index-worker FILE`
@@ -372,6 +380,94 @@ test_latency_page (void)
   cs_test_destroy_window (window);
 }
 
+/* How many rows the chain list has once row @position of the pairs is
+ * activated (and so explained). */
+static guint
+explain_row (GtkWidget *page,
+             guint      position)
+{
+  GtkWidget *chain = cs_test_need_named (page, "latency-chain");
+  guint n = 0;
+
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-list"), "activate", position);
+  cs_test_spin (200);
+  while (gtk_list_box_get_row_at_index (GTK_LIST_BOX (chain), n) != NULL)
+    n++;
+  return n;
+}
+
+static void
+test_latency_explain (void)
+{
+  const char *path = g_getenv ("CS_SAMPLE");
+  CsWindow *window;
+  GtkWidget *page;
+  GtkListBoxRow *row;
+  guint best = 0, best_links = 0;
+
+  g_assert_nonnull (path);
+  window = open_recording (path, CS_TEST_WAIT_TIMEOUT_S);
+  page = run_wakeup_preset (window);
+  /* Of the 8 worst pairs, the one with the longest wakeup chain. */
+  for (guint i = 0; i < 8; i++)
+    {
+      guint n = explain_row (page, i);
+
+      if (n > best_links)
+        {
+          best = i;
+          best_links = n;
+        }
+    }
+  /* Only the plots the picture needs: the pair's task, its waker's. */
+  cs_analysis_set_task_plots (cs_window_get_analysis (window), NULL, 0);
+  explain_row (page, best);
+  g_test_message ("pair %u, %u chain rows, verdict: %s", best, best_links,
+                  gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-verdict"))));
+  /* The chain's deepest link, then the pair (its breakdown shown again)
+   * and its largest contributor: the view from the one to the other shows
+   * the chain's arrows and the highlighted slices, markers A and B on the
+   * pair. */
+  {
+    GtkListBox *chain = GTK_LIST_BOX (cs_test_need_named (page, "latency-chain"));
+    CsTimeline *timeline = cs_window_get_timeline (window);
+    gint64 first_ns, b_ns;
+
+    g_assert_cmpuint (best_links, >=, 2);
+    g_signal_emit_by_name (gtk_list_box_get_row_at_index (chain, best_links - 2), "activate");
+    cs_test_spin (200);
+    first_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_A);
+    g_signal_emit_by_name (gtk_list_box_get_row_at_index (chain, 0), "activate");
+    cs_test_spin (300);
+    b_ns = cs_timeline_get_marker_ns (timeline, CS_MARKER_B);
+    row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (cs_test_need_named (page, "latency-contributors")), 0);
+    g_assert_nonnull (row);
+    g_signal_emit_by_name (row, "activate");
+    cs_test_spin (300);
+    cs_timeline_set_span (timeline, first_ns - (b_ns - first_ns) / 20, b_ns + (b_ns - first_ns) / 20);
+    cs_test_spin (300);
+  }
+  /* The top blockers beside the histogram; the timeline only as high as
+   * its plots, the page below it as high as it can be. */
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-blockers-find"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (cs_test_passes_done, window, "the blockers pass");
+  {
+    GtkPaned *paned = GTK_PANED (cs_test_find_widget (GTK_WIDGET (window), GTK_TYPE_PANED));
+    int natural = 0;
+
+    gtk_widget_measure (GTK_WIDGET (cs_window_get_timeline (window)), GTK_ORIENTATION_VERTICAL, -1,
+                        NULL, &natural, NULL, NULL);
+    gtk_paned_set_position (paned, natural + 2);
+  }
+  /* The explained pair from its verdict down. */
+  gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (
+    GTK_SCROLLED_WINDOW (cs_test_need_named (page, "latency-explain"))), 0);
+  cs_test_spin (500);
+  save_window (window, "latency-explain.png");
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -388,6 +484,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/Screenshots/large-zoomed-out", test_large_zoomed_out);
   g_test_add_func ("/cs/gui/Screenshots/wakeup-latency", test_wakeup_latency);
   g_test_add_func ("/cs/gui/Screenshots/latency-page", test_latency_page);
+  g_test_add_func ("/cs/gui/Screenshots/latency-explain", test_latency_explain);
 
   return cs_test_gui_run ();
 }

@@ -162,8 +162,19 @@ latency_page_in_front (gpointer data)
          gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page);
 }
 
+/* The explain view has a verdict (its label shows no longer the hint). */
+static gboolean
+verdict_shown (gpointer data)
+{
+  const char *text = gtk_label_get_text (data);
+
+  return strstr (text, " disabled by ") != NULL || strstr (text, ": ") != NULL;
+}
+
 /* The teacher's view: the Latency page in front, the demo's preset run,
- * its worst-first list filled.  Saves the screenshot. */
+ * its worst-first list filled, the injected latency explained beside it
+ * (the verdict names the section that held the CPU).  Saves the
+ * screenshot. */
 static void
 assert_latency_page (Opened *o, const char *scenario)
 {
@@ -182,6 +193,16 @@ assert_latency_page (Opened *o, const char *scenario)
   cs_test_wait_until (has_rows, cs_test_need_named (page, "latency-list"), "the worst-first list");
   g_test_message ("%s: %s: %s", scenario, info->latency_preset,
                   gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-status"))));
+  {
+    GtkWidget *verdict = cs_test_need_named (page, "latency-verdict");
+    const char *text;
+
+    cs_test_wait_until (verdict_shown, verdict, "the demo's verdict");
+    text = gtk_label_get_text (GTK_LABEL (verdict));
+    g_test_message ("%s: verdict: %s", scenario, text);
+    g_assert_nonnull (strstr (text, g_str_equal (scenario, "irqs-off") ? "interrupts disabled by"
+                                                                       : "preemption disabled by"));
+  }
   {
     g_autofree char *shot = g_strdup_printf ("demo-%s.png", scenario);
     cs_test_save_screenshot (GTK_WIDGET (o->window), shot);

@@ -15,18 +15,24 @@
  * Then a custom pair made in the dialog "Custom pair…": a bad one shows
  * the parser's error in the dialog, a good one runs and gives the
  * figures `chronoscope latency --from A --to B` prints, and a reopened
- * recording shows it again.  Last, markers A..B and a dragged selection
+ * recording shows it again.  Then markers A..B and a dragged selection
  * (which zooms the timeline to it) restrict the figures to the pairs
- * `--begin/--end` keeps.
+ * `--begin/--end` keeps.  Last, the worst wakeup of the demo recording
+ * explained beside the list (verdict, breakdown, chain) as `chronoscope
+ * latency --explain` explains it, its highlight drawn in an export too,
+ * its top blockers, and Tab reaching every list and the bar.
  */
 #include "config.h"
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include <json-glib/json-glib.h>
 
 #include "cs-analysis.h"
 #include "cs-cli.h"
+#include "cs-export.h"
 #include "cs-timeline.h"
 #include "cs-window-plugins.h"
 #include "gui-test-util.h"
@@ -106,6 +112,23 @@ hover_until (CsTimeline *timeline,
     }
   g_test_message ("hover: %s", hover);
   return hover;
+}
+
+/* Where the CPU plot of @cpu is (it must have one). */
+static void
+cpu_plot_area (CsTimelineRenderer *renderer,
+               gint64              cpu,
+               double             *y,
+               double             *height)
+{
+  const guint *cpus;
+  guint n_cpus = 0, k;
+
+  cpus = cs_timeline_renderer_get_cpus (renderer, &n_cpus);
+  for (k = 0; k < n_cpus && cpus[k] != cpu; k++)
+    ;
+  g_assert_cmpuint (k, <, n_cpus);
+  cs_timeline_renderer_get_cpu_plot_area (renderer, k, y, height);
 }
 
 /* A figure's exact value, from its label's tooltip ("1234 ns"). */
@@ -241,16 +264,10 @@ test_wakeup_worst (void)
     gint64 b_cpu = json_object_get_int_member (worst, "b_cpu");
     g_autofree char *want = g_strdup_printf (": pid %" G_GINT64_FORMAT, pid);
     g_autofree char *on_cpu = g_strdup_printf ("ending on CPU %" G_GINT64_FORMAT, b_cpu);
-    const guint *cpus;
-    guint n_cpus = 0, k;
     double y, height;
     const char *hover;
 
-    cpus = cs_timeline_renderer_get_cpus (renderer, &n_cpus);
-    for (k = 0; k < n_cpus && cpus[k] != b_cpu; k++)
-      ;
-    g_assert_cmpuint (k, <, n_cpus);
-    cs_timeline_renderer_get_cpu_plot_area (renderer, k, &y, &height);
+    cpu_plot_area (renderer, b_cpu, &y, &height);
     hover = hover_until (timeline, cs_test_timeline_x (timeline, a_ts + (b_ts - a_ts) / 2),
                          y + height - 2, "ending on CPU");
     g_assert_nonnull (hover);
@@ -259,6 +276,343 @@ test_wakeup_worst (void)
     g_assert_nonnull (strstr (hover, on_cpu));
   }
   cs_test_save_screenshot (GTK_WIDGET (window), "latency-worst");
+  cs_test_destroy_window (window);
+}
+
+/* The rows of a list box, in order. */
+static GPtrArray *
+list_rows (GtkWidget *list)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (GtkWidget *child = gtk_widget_get_first_child (list); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_BOX_ROW (child))
+      g_ptr_array_add (rows, child);
+  return rows;
+}
+
+/* The Latency page in front, the wakeup preset run over the whole
+ * recording.  Returns the page. */
+static GtkWidget *
+run_wakeup_whole (CsWindow *window)
+{
+  GtkWidget *page;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  cs_test_show_tab (page);
+  cs_test_choose (page, "latency-preset", "wakeup");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), TRUE);
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (passes_done, window, "the wakeup pass");
+  cs_test_spin (300);
+  return page;
+}
+
+/* The exact times of the contributors the explain view lists, summed. */
+static gint64
+contributors_sum_ns (GtkWidget *explain)
+{
+  g_autoptr(GPtrArray) rows = list_rows (cs_test_need_named (explain, "latency-contributors"));
+  gint64 sum_ns = 0;
+
+  g_assert_cmpuint (rows->len, >, 0);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *time = cs_test_need_named (g_ptr_array_index (rows, i), "latency-contributor-ns");
+
+      sum_ns += g_ascii_strtoll (gtk_widget_get_tooltip_text (time), NULL, 10);
+    }
+  return sum_ns;
+}
+
+/* Whether @widget is @name or inside a widget named so. */
+static gboolean
+inside_named (GtkWidget  *widget,
+              const char *name)
+{
+  for (; widget != NULL; widget = gtk_widget_get_parent (widget))
+    if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Tab from the window's start, as a keyboard user does, until focus has
+ * been in each of @names (a row of a list, the bar), at most 400 steps.
+ * Returns how many were reached. */
+static guint
+tab_through (CsWindow           *window,
+             const char * const *names)
+{
+  guint n = g_strv_length ((char **) names);
+  g_autofree gboolean *reached = g_new0 (gboolean, n);
+  guint n_reached = 0;
+
+  for (guint step = 0; step < 400 && n_reached < n; step++)
+    {
+      GtkWidget *focus;
+
+      if (!gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD))
+        continue;        /* the end: the next Tab starts over */
+      focus = gtk_root_get_focus (GTK_ROOT (window));
+      for (guint i = 0; i < n; i++)
+        if (!reached[i] && inside_named (focus, names[i]))
+          {
+            g_test_message ("Tab %u: %s (%s)", step, names[i], G_OBJECT_TYPE_NAME (focus));
+            reached[i] = TRUE;
+            n_reached++;
+          }
+    }
+  return n_reached;
+}
+
+/* Exports [@begin_ns, @end_ns) of the window's timeline as File → Export
+ * does (its renderer, plugin layers included) and returns the pixels. */
+static guchar *
+export_pixels (CsWindow *window,
+               gint64    begin_ns,
+               gint64    end_ns,
+               gsize    *size)
+{
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  g_autofree char *dir = g_dir_make_tmp ("cs-latency-export-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "export.png", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  CsExportOptions options;
+  guchar *pixels;
+
+  g_assert_nonnull (dir);
+  cs_export_options_init (&options, cs_timeline_get_document (timeline));
+  options.begin_ns = begin_ns;
+  options.end_ns = end_ns;
+  options.width_px = 800;
+  options.plain = TRUE;
+  g_assert_true (cs_export_write (cs_timeline_get_renderer (timeline), &options, png, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_filename (png, &error);
+  g_assert_no_error (error);
+  *size = (gsize) gdk_texture_get_width (texture) * gdk_texture_get_height (texture) * 4;
+  pixels = g_malloc (*size);
+  gdk_texture_download (texture, pixels, (gsize) gdk_texture_get_width (texture) * 4);
+  g_unlink (png);
+  g_rmdir (dir);
+  return pixels;
+}
+
+/* The worst wakeup of the demo recording (kmod-sections-v7.dat: a
+ * 300 ms preempt-off section of kworker/1:1H keeps a woken `sleep`
+ * waiting) explained beside the list: the verdict names the section,
+ * the contributors' exact times add up to the pair's latency, a
+ * contributor's slices are highlighted on the CPU plot, and each step of
+ * the chain moves the timeline to its link with markers A and B on it,
+ * as `chronoscope latency --explain 1 --json` gives the links, and shows
+ * that link's breakdown. */
+static void
+test_explain (void)
+{
+  static const char *const args[] = { "--preset", "wakeup", "--explain", "1", NULL };
+  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "kmod-sections-v7.dat", NULL);
+  g_autoptr(JsonObject) cli = run_cli_args (path, args);
+  JsonObject *pair = json_array_get_object_element (json_object_get_array_member (cli, "pairs"), 0);
+  JsonArray *chain = json_object_get_array_member (pair, "chain");
+  CsWindow *window = cs_test_open_window (path, 1280, 800);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsTimelineRenderer *renderer = cs_timeline_get_renderer (timeline);
+  GtkWidget *page, *explain;
+  g_autoptr(GPtrArray) contributors = NULL;
+  g_autoptr(GPtrArray) steps = NULL;
+  const char *verdict;
+  gint64 a_ts, b_ts;
+
+  page = run_wakeup_whole (window);
+  g_assert_cmpint (page_count (page), >, 0);
+  a_ts = json_object_get_int_member (pair, "a_ts_ns");
+  b_ts = json_object_get_int_member (pair, "b_ts_ns");
+
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-list"), "activate", 0);
+  cs_test_spin (300);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ts);
+  explain = cs_test_need_named (page, "latency-explain");
+  verdict = gtk_label_get_text (GTK_LABEL (cs_test_need_named (explain, "latency-verdict")));
+  g_test_message ("verdict: %s", verdict);
+  g_assert_nonnull (strstr (verdict, json_object_get_string_member (pair, "verdict")));
+  g_assert_nonnull (strstr (verdict, "preemption disabled by kworker/1:1H"));
+
+  /* The contributors add up to the latency, to the ns. */
+  contributors = list_rows (cs_test_need_named (explain, "latency-contributors"));
+  g_assert_cmpint (contributors_sum_ns (explain), ==, b_ts - a_ts);
+  {
+    GtkWidget *bar = cs_test_need_named (explain, "latency-breakdown-bar");
+    const char *tip = gtk_widget_get_tooltip_text (bar);
+
+    g_assert_true (gtk_widget_get_focusable (bar));
+    g_assert_nonnull (tip);
+    g_assert_nonnull (strstr (tip, "kworker/1:1H"));
+  }
+
+  /* The largest contributor, activated, is highlighted over the CPU plot
+   * where the task waited, in the window and in an export. */
+  {
+    gint64 margin = (b_ts - a_ts) / 10;
+    gsize size = 0, size2 = 0, n_changed = 0;
+    g_autofree guchar *before = export_pixels (window, a_ts - margin, b_ts + margin, &size);
+    g_autofree guchar *after = NULL;
+
+    g_signal_emit_by_name (g_ptr_array_index (contributors, 0), "activate");
+    cs_test_spin (300);
+    after = export_pixels (window, a_ts - margin, b_ts + margin, &size2);
+    g_assert_cmpuint (size, ==, size2);
+    for (gsize i = 0; i < size; i += 4)
+      n_changed += memcmp (before + i, after + i, 4) != 0;
+    g_test_message ("export: %" G_GSIZE_FORMAT " pixels highlighted", n_changed);
+    g_assert_cmpuint (n_changed, >, 1000);
+  }
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, a_ts + (b_ts - a_ts) / 2);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, a_ts + (b_ts - a_ts) / 2);
+  cs_test_wait_until (cs_test_widget_is_drawable, timeline, "the timeline");
+  {
+    double y, height;
+    const char *hover;
+
+    cpu_plot_area (renderer, json_object_get_int_member (pair, "b_cpu"), &y, &height);
+    hover = hover_until (timeline, cs_test_timeline_x (timeline, a_ts + (b_ts - a_ts) / 2),
+                         y + height / 2, "held the waiting task");
+    g_assert_nonnull (hover);
+    g_assert_nonnull (strstr (hover, "kworker/1:1H"));
+  }
+
+  /* Each step of the chain: the timeline shows its link, markers A and B
+   * on its ends. */
+  steps = list_rows (cs_test_need_named (explain, "latency-chain"));
+  g_assert_cmpuint (steps->len, ==, json_array_get_length (chain) + 2);   /* the pair, the end */
+  for (guint i = 0; i + 1 < steps->len; i++)
+    {
+      JsonObject *link = i == 0 ? pair : json_array_get_object_element (chain, i - 1);
+      gint64 la = json_object_get_int_member (link, "a_ts_ns");
+      gint64 lb = json_object_get_int_member (link, "b_ts_ns");
+
+      g_signal_emit_by_name (g_ptr_array_index (steps, i), "activate");
+      cs_test_spin (300);
+      g_test_message ("step %u: %" G_GINT64_FORMAT " .. %" G_GINT64_FORMAT ", view %" G_GINT64_FORMAT
+                      " .. %" G_GINT64_FORMAT, i, la, lb, cs_timeline_get_begin_ns (timeline),
+                      cs_timeline_get_end_ns (timeline));
+      g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, la);
+      g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, lb);
+      g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, la);
+      g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, lb);
+      /* And the breakdown shown is the link's. */
+      g_assert_cmpint (contributors_sum_ns (explain), ==, lb - la);
+    }
+  /* Top blockers over the p99 wakeups: rows, and the first one's pairs
+   * listed (its count of pairs), then all again. */
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-blockers-find"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (passes_done, window, "the blockers pass");
+  cs_test_spin (300);
+  {
+    g_autoptr(GPtrArray) blockers = list_rows (cs_test_need_named (page, "latency-blockers"));
+    GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (
+      GTK_COLUMN_VIEW (cs_test_need_named (page, "latency-list"))));
+    GtkWidget *last;
+    guint64 n_pairs;
+
+    g_test_message ("blockers: %u, %s", blockers->len,
+                    gtk_label_get_text (GTK_LABEL (cs_test_need_named (page, "latency-blockers-status"))));
+    g_assert_cmpuint (blockers->len, >, 0);
+    /* The row's last label: "N pairs". */
+    last = gtk_widget_get_last_child (gtk_list_box_row_get_child (g_ptr_array_index (blockers, 0)));
+    n_pairs = g_ascii_strtoull (gtk_label_get_text (GTK_LABEL (last)), NULL, 10);
+    g_assert_cmpuint (n_pairs, >, 0);
+    g_signal_emit_by_name (g_ptr_array_index (blockers, 0), "activate");
+    cs_test_spin (200);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_pairs);
+    g_signal_emit_by_name (g_ptr_array_index (blockers, 0), "activate");
+    cs_test_spin (200);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, page_count (page));
+  }
+
+  /* The keyboard reaches all of it with Tab. */
+  {
+    static const char *const names[] = {
+      "latency-blockers", "latency-list", "latency-breakdown-bar", "latency-contributors",
+      "latency-chain", NULL,
+    };
+
+    g_assert_cmpuint (tab_through (window, names), ==, G_N_ELEMENTS (names) - 1);
+  }
+
+  g_signal_emit_by_name (g_ptr_array_index (steps, 0), "activate");
+  cs_test_spin (300);
+  cs_test_save_screenshot (GTK_WIDGET (window), "latency-explain");
+  cs_test_destroy_window (window);
+}
+
+/* On the demo recording, of the 8 worst wakeups the one with the
+ * longest chain, as `latency --explain 8 --json` gives it: activating it
+ * in the list gives the command's verdict, and each step of its chain
+ * shows that link's breakdown, whose times add up to its latency, with
+ * markers A and B on it. */
+static void
+test_explain_chain (void)
+{
+  static const char *const args[] = { "--preset", "wakeup", "--explain", "8", NULL };
+  g_autofree char *path = g_build_filename (g_getenv ("CS_TESTDATA"), "..", "..", "data", "sample",
+                                            "sample.dat", NULL);
+  g_autoptr(JsonObject) cli = run_cli_args (path, args);
+  JsonArray *pairs = json_object_get_array_member (cli, "pairs");
+  JsonObject *pair = NULL;
+  JsonArray *chain;
+  CsWindow *window;
+  CsTimeline *timeline;
+  GtkWidget *page, *explain;
+  g_autoptr(GPtrArray) steps = NULL;
+  guint best = 0, best_len = 0;
+
+  for (guint i = 0; i < json_array_get_length (pairs); i++)
+    {
+      JsonObject *p = json_array_get_object_element (pairs, i);
+      guint len = json_array_get_length (json_object_get_array_member (p, "chain"));
+
+      if (len > best_len)
+        {
+          best = i;
+          best_len = len;
+          pair = p;
+        }
+    }
+  g_assert_nonnull (pair);
+  g_test_message ("pair %u: chain of %u links behind it", best, best_len);
+  chain = json_object_get_array_member (pair, "chain");
+  window = cs_test_open_window (path, 1280, 800);
+  timeline = cs_window_get_timeline (window);
+  page = run_wakeup_whole (window);
+
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-list"), "activate", best);
+  cs_test_spin (300);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==,
+                   json_object_get_int_member (pair, "a_ts_ns"));
+  explain = cs_test_need_named (page, "latency-explain");
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (cs_test_need_named (explain, "latency-verdict"))),
+                            json_object_get_string_member (pair, "verdict")));
+  steps = list_rows (cs_test_need_named (explain, "latency-chain"));
+  g_assert_cmpuint (steps->len, ==, best_len + 2);
+  for (guint i = steps->len - 1; i-- > 0;)
+    {
+      JsonObject *link = i == 0 ? pair : json_array_get_object_element (chain, i - 1);
+      gint64 la = json_object_get_int_member (link, "a_ts_ns");
+      gint64 lb = json_object_get_int_member (link, "b_ts_ns");
+
+      g_signal_emit_by_name (g_ptr_array_index (steps, i), "activate");
+      cs_test_spin (200);
+      g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, la);
+      g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, lb);
+      g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, la);
+      g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, lb);
+      g_assert_cmpint (contributors_sum_ns (explain), ==, lb - la);
+    }
   cs_test_destroy_window (window);
 }
 
@@ -462,5 +816,7 @@ main (int   argc,
   g_test_add_func ("/cs/gui/LatencyPage/wakeup-worst", test_wakeup_worst);
   g_test_add_func ("/cs/gui/LatencyPage/custom-pair", test_custom_pair);
   g_test_add_func ("/cs/gui/LatencyPage/range", test_range);
+  g_test_add_func ("/cs/gui/LatencyPage/explain", test_explain);
+  g_test_add_func ("/cs/gui/LatencyPage/explain-chain", test_explain_chain);
   return cs_test_gui_run ();
 }
