@@ -15,7 +15,11 @@ falls on every tool alike:
                (read, decode, summarise, encode, write: the worker's
                CHRONOSCOPE_INDEX_STEPS=1 line, see index/cs-index-steps.c)
                with what no step holds ("other": start-up, formats, the
-               queue between threads, opening the finished index)
+               queue between threads, opening the finished index).
+               Measuring the steps reads each thread's CPU clock ~35 k
+               times for the medium recording, ~3 % of the first open's
+               CPU time on the project's VMs; CS_BENCH_STEPS=0 in the
+               environment leaves them out
   reopen       the same command again with the index present; `chronoscope
                info`; `chronoscope render FILE -o x.png --width 1920 --height
                1080` (launch to the first complete frame, PNG written; its
@@ -296,7 +300,8 @@ def measure_first_open(chronoscope, path, env, run=timed):
     build in the worker process (ENV's cache should be empty), with the CPU
     time of each of its steps (index_steps()).  Adds index_path,
     index_bytes and cache_bytes when the worker said "done"."""
-    env = dict(env, CHRONOSCOPE_INDEX_STEPS="1")
+    if os.environ.get("CS_BENCH_STEPS", "1") != "0":
+        env = dict(env, CHRONOSCOPE_INDEX_STEPS="1")
     r = run([chronoscope, "index-worker", path], env)
     index_steps(r)
     done = [l for l in r.get("stdout", "").splitlines() if l.startswith(("done ", "error "))]
