@@ -23,6 +23,7 @@
 
 #include "cs-chunk-codec.h"
 #include "cs-chunk-column.h"
+#include "cs-index-steps.h"
 
 enum {
   FORMAT_VARINTS = 0,
@@ -137,7 +138,7 @@ thread_scratch (gsize buf_size,
  * @compress: also compress with zstd when that makes the blob smaller
  *
  * Encodes rows into a blob for the index.  Pure computation, callable from
- * any thread.
+ * any thread; its CPU time is the ENCODE step's (cs-index-steps.c).
  *
  * Returns: (transfer full): the blob
  */
@@ -150,10 +151,12 @@ cs_chunk_encode (guint                    n_rows,
 {
   Scratch *s;
   guint8 *buf, *p;
+  GBytes *blob = NULL;
 
   g_return_val_if_fail (n_rows >= 1, NULL);
   g_return_val_if_fail (n_columns >= 1 && n_columns <= CS_CHUNK_MAX_COLUMNS, NULL);
 
+  cs_index_step_enter (CS_INDEX_STEP_ENCODE);
   s = thread_scratch (1 + MAX_VARINT_BYTES + n_columns * _cs_chunk_column_bound (n_rows), n_rows);
   buf = p = s->buf;
   *p++ = FORMAT_COLUMNS;
@@ -203,11 +206,14 @@ cs_chunk_encode (guint                    n_rows,
           gsize blob_size = (gsize) (z - zbuf) + zsize;
 
           if (blob_size < raw_size)
-            return g_bytes_new_take (g_steal_pointer (&zbuf), blob_size);
+            blob = g_bytes_new_take (g_steal_pointer (&zbuf), blob_size);
         }
     }
 
-  return g_bytes_new (buf, raw_size);
+  if (blob == NULL)
+    blob = g_bytes_new (buf, raw_size);
+  cs_index_step_leave ();
+  return blob;
 }
 
 /* Reads @n varints from *@pp into @out (a delta column's running sums

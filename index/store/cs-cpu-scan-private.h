@@ -1,5 +1,6 @@
 /* cs-cpu-scan-private.h: the state of one CPU's scan (cs-cpu-scanner.c),
- * shared with what copies it (cs-cpu-scan-fork.c).
+ * shared with what copies it (cs-cpu-scan-fork.c) and what takes the
+ * fields of its records (cs-cpu-scan-fields.c).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -12,6 +13,7 @@ G_BEGIN_DECLS
 
 struct tep_format_field;
 struct tep_handle;
+struct tep_record;
 
 #define TASK_CACHE_SLOTS 256
 
@@ -42,6 +44,26 @@ typedef struct {
   int id;
 } SchedSwitchFields;
 
+/* A sched_switch or wakeup event read and not yet summarised: what the
+ * summaries need of its record, copied out of it (the next read may free
+ * or overwrite the record). */
+typedef struct {
+  guint32 row;             /* the event's row in ScanState.ev */
+  gint8 wakeup_kind;       /* TK_KIND_WAKING or _WAKEUP; -1: a sched_switch */
+  gint8 prev_comm_len;     /* sched_switch: -1 when the record has no prev_comm */
+  gint8 next_comm_len;
+  gint32 pid;              /* the task woken, or prev_pid */
+  gint32 next_pid;
+  gint32 prev_state;
+  char prev_comm[16];
+  char next_comm[16];
+} ScanOp;
+
+/* Events read before they are summarised, at most: reading a batch and
+ * then summarising it lets each step's CPU time be measured per batch
+ * (cs-index-steps.c), and keeps each loop's code and data in the caches. */
+#define SCAN_BATCH_OPS 512
+
 typedef struct {
   CsScanResult *result;
   const CsTypeMap *types;
@@ -51,7 +73,10 @@ typedef struct {
   /* Event rows not yet encoded. */
   gint64 ev[EV_N_COLUMNS][CS_EVENT_CHUNK_ROWS];
   guint n_ev;
+  guint n_summarised;      /* rows before it are summarised */
   guint64 n_event_chunks;
+  ScanOp ops[SCAN_BATCH_OPS];   /* of the rows not yet summarised */
+  guint n_ops;
 
   /* Slice rows not yet encoded. */
   gint64 sl[SL_N_COLUMNS][CS_SLICE_CHUNK_ROWS];
@@ -114,6 +139,14 @@ struct _CsCpuScan {
   guint64 n_sampled;        /* records read by _cs_cpu_scan_start() */
   gint64 sample_last_ns;
 };
+
+void     _cs_cpu_scan_find_fields    (CsCpuScan               *scan);
+gboolean _cs_cpu_scan_decode_switch  (const SchedSwitchFields *f,
+                                      struct tep_record       *rec,
+                                      ScanOp                  *op);
+gboolean _cs_cpu_scan_decode_wakeup  (const WakeupEvent       *w,
+                                      struct tep_record       *rec,
+                                      ScanOp                  *op);
 
 void     _cs_scan_task_free (gpointer data);
 gboolean _cs_scan_emit_summary_block (gpointer   user_data,

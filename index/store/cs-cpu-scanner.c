@@ -7,9 +7,11 @@
  * end of one slice and the start of the next.  No allocation per event:
  * rows go into fixed column arrays that are encoded when full.
  *
- * Field meanings come from the sched_switch format
- * (events/sched/sched_switch/format): prev_comm, prev_pid, prev_prio,
- * prev_state, next_comm, next_pid, next_prio.
+ * Records are read in batches: decoded into the event columns (with what
+ * the summaries need of sched_switch and wakeup records, copied out by
+ * cs-cpu-scan-fields.c), then summarised, then encoded when a chunk is
+ * full, so that each step's CPU time can be measured per batch
+ * (cs-index-steps.c, CHRONOSCOPE_INDEX_STEPS=1).
  */
 #include "config.h"
 
@@ -17,7 +19,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cs-cpu-scan-private.h"
-#include "cs-tracedat-reader.h"
+#include "cs-index-steps.h"
 
 
 
@@ -69,7 +71,7 @@ cs_scan_result_free (CsScanResult *result)
   g_free (result);
 }
 
-static CsScanTask *
+static inline CsScanTask *
 lookup_task (ScanState *st,
              gint32     pid)
 {
@@ -115,7 +117,7 @@ flush_events (ScanState *st)
    * profile) for ~1 byte per event; the varints stay within the 10 bytes
    * per event DESIGN.md allows. */
   chunk->data = cs_chunk_encode (st->n_ev, EV_N_COLUMNS, _cs_event_chunk_modes, cols, FALSE);
-  st->n_ev = 0;
+  st->n_ev = st->n_summarised = 0;
   st->emit (chunk, st->emit_data);
 }
 
@@ -186,6 +188,9 @@ flush_all_tasks (ScanState *st)
   GHashTableIter iter;
   gpointer key, value;
 
+  /* Mostly short chunks: one step around them all, not one each (see
+   * cs_index_step_enter()). */
+  cs_index_step_enter (CS_INDEX_STEP_ENCODE);
   g_hash_table_iter_init (&iter, st->result->tasks);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -196,6 +201,7 @@ flush_all_tasks (ScanState *st)
       task->n_alloc = 0;
     }
   st->task_rows_bytes = 0;
+  cs_index_step_leave ();
 }
 
 /* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
@@ -296,11 +302,12 @@ add_slice (ScanState *st,
     flush_slices (st);
 }
 
+/* @comm: @len bytes, at most 16 */
 static void
 set_comm (ScanState  *st,
           gint32      pid,
           const char *comm,
-          gsize       max_len,
+          gsize       len,
           gint64      ts)
 {
   CsScanTask *task = lookup_task (st, pid);
@@ -309,14 +316,7 @@ set_comm (ScanState  *st,
     return;
   task->comm_ts = ts;
   memset (task->comm, 0, sizeof task->comm);
-  memcpy (task->comm, comm, strnlen (comm, MIN (max_len, sizeof task->comm - 1)));
-}
-
-static gboolean
-field_in_record (struct tep_format_field *field,
-                 struct tep_record       *rec)
-{
-  return field != NULL && (gsize) field->offset + field->size <= (gsize) rec->size;
+  memcpy (task->comm, comm, MIN (len, sizeof task->comm - 1));
 }
 
 
@@ -337,124 +337,31 @@ summary_switch (ScanState *st,
 }
 
 static void
-handle_sched_switch (ScanState               *st,
-                     const SchedSwitchFields *f,
-                     struct tep_record       *rec,
-                     gint64                   ts_ns)
+summarise_sched_switch (ScanState    *st,
+                        const ScanOp *op,
+                        gint64        ts_ns)
 {
-  unsigned long long prev_pid, next_pid, prev_state = 0;
-
-  if (!field_in_record (f->prev_pid, rec) || !field_in_record (f->next_pid, rec) ||
-      tep_read_number_field (f->prev_pid, rec->data, &prev_pid) != 0 ||
-      tep_read_number_field (f->next_pid, rec->data, &next_pid) != 0)
-    return;
-  if (field_in_record (f->prev_state, rec))
-    tep_read_number_field (f->prev_state, rec->data, &prev_state);
-
   st->result->has_sched_switch = TRUE;
 
   /* Before the first sched_switch the running task is known only now:
    * it ran since the CPU's first event. */
   gint64 begin = st->running_known ? st->running_since : st->result->first_ns;
-  gboolean seen = st->running_known && st->running_pid == (gint32) prev_pid;
+  gboolean seen = st->running_known && st->running_pid == op->pid;
   /* Events were lost since the last sched_switch, which switched in
    * another task: keep that switch-in (its run's end is lost). */
   if (st->running_known && !seen && st->running_pid != 0)
     add_task_row (st, st->running_pid, st->running_since, 0, TK_KIND_SWITCH_IN, -1);
-  add_slice (st, (gint32) prev_pid, begin, ts_ns, (gint32) prev_state,
-             seen ? TK_KIND_RUN : TK_KIND_RUN_UNSEEN);
-  summary_switch (st, (gint32) prev_pid, begin, ts_ns, (gint32) next_pid);
+  add_slice (st, op->pid, begin, ts_ns, op->prev_state, seen ? TK_KIND_RUN : TK_KIND_RUN_UNSEEN);
+  summary_switch (st, op->pid, begin, ts_ns, op->next_pid);
 
-  if (field_in_record (f->prev_comm, rec))
-    set_comm (st, (gint32) prev_pid, (const char *) rec->data + f->prev_comm->offset,
-              f->prev_comm->size, ts_ns);
-  if (field_in_record (f->next_comm, rec))
-    set_comm (st, (gint32) next_pid, (const char *) rec->data + f->next_comm->offset,
-              f->next_comm->size, ts_ns);
+  if (op->prev_comm_len >= 0)
+    set_comm (st, op->pid, op->prev_comm, op->prev_comm_len, ts_ns);
+  if (op->next_comm_len >= 0)
+    set_comm (st, op->next_pid, op->next_comm, op->next_comm_len, ts_ns);
 
-  st->running_pid = (gint32) next_pid;
+  st->running_pid = op->next_pid;
   st->running_since = ts_ns;
   st->running_known = TRUE;
-}
-
-static void
-find_sched_switch (struct tep_handle *tep,
-                   SchedSwitchFields *f)
-{
-  struct tep_event *ev = tep_find_event_by_name (tep, "sched", "sched_switch");
-
-  memset (f, 0, sizeof *f);
-  f->id = -1;
-  if (ev == NULL)
-    return;
-  f->id = ev->id;
-  f->prev_pid = tep_find_field (ev, "prev_pid");
-  f->prev_state = tep_find_field (ev, "prev_state");
-  f->prev_comm = tep_find_field (ev, "prev_comm");
-  f->next_pid = tep_find_field (ev, "next_pid");
-  f->next_comm = tep_find_field (ev, "next_comm");
-  if (f->prev_pid == NULL || f->next_pid == NULL)
-    f->id = -1;
-}
-
-static void
-find_wakeups (struct tep_handle *tep,
-              ScanState         *st)
-{
-  static const struct { const char *name; int kind; } names[] = {
-    { "sched_waking", TK_KIND_WAKING },
-    { "sched_wakeup", TK_KIND_WAKEUP },
-    { "sched_wakeup_new", TK_KIND_WAKEUP },
-  };
-
-  st->n_wakeups = 0;
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      struct tep_event *ev = tep_find_event_by_name (tep, "sched", names[i].name);
-      struct tep_format_field *pid = ev ? tep_find_field (ev, "pid") : NULL;
-
-      if (pid == NULL)
-        continue;
-      st->wakeups[st->n_wakeups].id = ev->id;
-      st->wakeups[st->n_wakeups].kind = names[i].kind;
-      st->wakeups[st->n_wakeups].pid = pid;
-      st->n_wakeups++;
-    }
-}
-
-static void
-handle_wakeup (ScanState         *st,
-               const WakeupEvent *w,
-               struct tep_record *rec,
-               gint64             ts_ns)
-{
-  unsigned long long pid;
-
-  if (field_in_record (w->pid, rec) && tep_read_number_field (w->pid, rec->data, &pid) == 0)
-    add_task_row (st, (gint32) pid, ts_ns, 0, w->kind, 0);
-}
-
-static void
-find_common_fields (struct tep_handle *tep,
-                    CommonFields      *cf)
-{
-  struct tep_event **events = tep_list_events (tep, TEP_EVENT_SORT_ID);
-  struct tep_format_field *type = NULL, *pid = NULL;
-
-  memset (cf, 0, sizeof *cf);
-  if (events == NULL || events[0] == NULL)
-    return;
-  type = tep_find_common_field (events[0], "common_type");
-  pid = tep_find_common_field (events[0], "common_pid");
-  if (type == NULL || pid == NULL ||
-      (type->size != 1 && type->size != 2 && type->size != 4) || pid->size != 4)
-    return;
-  cf->type_offset = type->offset;
-  cf->type_size = type->size;
-  cf->pid_offset = pid->offset;
-  cf->pid_size = pid->size;
-  cf->swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
-  cf->valid = TRUE;
 }
 
 static inline gboolean
@@ -547,12 +454,14 @@ test_env_uint (const char *name)
   return value != NULL ? (guint) MIN (g_ascii_strtoull (value, NULL, 10), 3600000) : 0;
 }
 
-/* Reads and indexes up to @limit more records; FALSE with @error set on
- * failure.  Sets scan->at_end after the last record. */
+/* Reads up to *@limit_inout more records into the event columns, taking what
+ * the summaries need of sched_switch and wakeup records into st->ops;
+ * stops early when the event chunk or the ops are full.  FALSE with
+ * @error set on failure.  Sets scan->at_end after the last record. */
 static gboolean
-scan_records (CsCpuScan *scan,
-              guint64    limit,
-              GError   **error)
+decode_records (CsCpuScan *scan,
+                guint64   *limit_inout,
+                GError   **error)
 {
   ScanState *st = scan->st;
   CsScanResult *result = scan->result;
@@ -560,19 +469,24 @@ scan_records (CsCpuScan *scan,
   struct tep_handle *tep = scan->tep;
   CsRecord rec;
   GError *local_error = NULL;
+  /* A local: *@limit_inout may alias the columns' stores (both 64-bit). */
+  guint64 limit = *limit_inout;
+  gboolean ok = TRUE;
 
-  while (limit-- > 0)
+  while (limit > 0 && st->n_ev < CS_EVENT_CHUNK_ROWS && st->n_ops < SCAN_BATCH_OPS)
     {
+      limit--;
       if (!cs_cpu_cursor_next (scan->cursor, &rec, &local_error))
         {
           if (local_error != NULL)
             {
               g_propagate_prefixed_error (error, local_error, _("CPU %u: "), result->cpu);
-              return FALSE;
+              ok = FALSE;
+              break;
             }
           scan->at_end = TRUE;
           *scan->offset = -1;
-          return TRUE;
+          break;
         }
 
       struct tep_record *tr = rec.tep_record;
@@ -596,7 +510,6 @@ scan_records (CsCpuScan *scan,
         }
       result->last_ns = rec.ts_ns;
       result->n_events++;
-      result->type_counts[type]++;
       if (rec.missed_events != 0)
         {
           CsScanLoss loss = { rec.ts_ns, rec.missed_events == G_MAXUINT32 ? -1 : (gint64) rec.missed_events };
@@ -604,18 +517,29 @@ scan_records (CsCpuScan *scan,
           result->missed_events += rec.missed_events == G_MAXUINT32 ? 1 : rec.missed_events;
           g_array_append_val (result->losses, loss);
         }
-      lookup_task (st, pid)->n_events++;
-      summary_event (scan, rec.ts_ns, pid);
 
-      st->ev[EV_TS][st->n_ev] = rec.ts_ns;
-      st->ev[EV_PID][st->n_ev] = pid;
-      st->ev[EV_TYPE][st->n_ev] = type;
-      st->ev[EV_OFFSET][st->n_ev] = (gint64) (rec.offset - scan->offset_bias);
-      if (++st->n_ev == CS_EVENT_CHUNK_ROWS)
+      guint row = st->n_ev++;
+      ScanOp *op = &st->ops[st->n_ops];
+
+      st->ev[EV_TS][row] = rec.ts_ns;
+      st->ev[EV_PID][row] = pid;
+      st->ev[EV_TYPE][row] = type;
+      st->ev[EV_OFFSET][row] = (gint64) (rec.offset - scan->offset_bias);
+      if (tep_type == scan->sw.id)
         {
-          flush_events (st);
-          *scan->progress_bytes = (gint64) (rec.offset - scan->first_offset);
+          if (_cs_cpu_scan_decode_switch (&scan->sw, tr, op))
+            st->ops[st->n_ops++].row = row;
         }
+      else
+        for (guint w = 0; w < st->n_wakeups; w++)
+          if (tep_type == st->wakeups[w].id)
+            {
+              if (_cs_cpu_scan_decode_wakeup (&st->wakeups[w], tr, op))
+                st->ops[st->n_ops++].row = row;
+              break;
+            }
+      if (st->n_ev == CS_EVENT_CHUNK_ROWS)
+        *scan->progress_bytes = (gint64) (rec.offset - scan->first_offset);
       /* Often enough that Cancel stops a scan within milliseconds, and a
        * watchdog can name where a stuck one is. */
       if ((result->n_events & (CANCEL_CHECK_RECORDS - 1)) == 0)
@@ -624,17 +548,76 @@ scan_records (CsCpuScan *scan,
           if (G_UNLIKELY (scan->test_delay_ms != 0 || scan->test_hang))
             test_stall (scan);
           if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
-            return FALSE;
+            {
+              ok = FALSE;
+              break;
+            }
         }
-
-      if (tep_type == scan->sw.id)
-        handle_sched_switch (st, &scan->sw, tr, rec.ts_ns);
-      else
-        for (guint w = 0; w < st->n_wakeups; w++)
-          if (tep_type == st->wakeups[w].id)
-            handle_wakeup (st, &st->wakeups[w], tr, rec.ts_ns);
     }
-  return TRUE;
+  *limit_inout = limit;
+  return ok;
+}
+
+/* Counts, slices, task rows and summaries of the rows decode_records()
+ * added, in their order. */
+static void
+summarise_records (CsCpuScan *scan)
+{
+  ScanState *st = scan->st;
+  guint64 *type_counts = scan->result->type_counts;
+  guint next_op = 0;
+
+  for (guint i = st->n_summarised; i < st->n_ev; i++)
+    {
+      gint64 ts_ns = st->ev[EV_TS][i];
+      gint32 pid = (gint32) st->ev[EV_PID][i];
+
+      type_counts[st->ev[EV_TYPE][i]]++;
+      lookup_task (st, pid)->n_events++;
+      summary_event (scan, ts_ns, pid);
+      if (next_op < st->n_ops && st->ops[next_op].row == i)
+        {
+          const ScanOp *op = &st->ops[next_op++];
+
+          if (op->wakeup_kind < 0)
+            summarise_sched_switch (st, op, ts_ns);
+          else
+            add_task_row (st, op->pid, ts_ns, 0, op->wakeup_kind, 0);
+        }
+    }
+  st->n_summarised = st->n_ev;
+  st->n_ops = 0;
+}
+
+/* Reads and indexes up to @limit more records, a batch at a time: decoded,
+ * then summarised (each batch's CPU time goes to its step, see
+ * cs-index-steps.c), then encoded when a chunk is full.  FALSE with
+ * @error set on failure.  Sets scan->at_end after the last record. */
+static gboolean
+scan_records (CsCpuScan *scan,
+              guint64    limit,
+              GError   **error)
+{
+  ScanState *st = scan->st;
+  gboolean ok = TRUE;
+
+  /* One read of the clock per step change: handing a full chunk on (not
+   * its encoding) counts as decoding. */
+  cs_index_step_enter (CS_INDEX_STEP_DECODE);
+  while (ok && limit > 0 && !scan->at_end)
+    {
+      ok = decode_records (scan, &limit, error);
+
+      /* Even after a failure: what was read is counted, as it was read. */
+      cs_index_step_switch (CS_INDEX_STEP_SUMMARISE);
+      summarise_records (scan);
+      cs_index_step_switch (CS_INDEX_STEP_DECODE);
+
+      if (st->n_ev == CS_EVENT_CHUNK_ROWS)
+        flush_events (st);
+    }
+  cs_index_step_leave ();
+  return ok;
 }
 
 /*
@@ -691,13 +674,7 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   if (scan->cursor == NULL)
     return NULL;
   scan->tep = cs_cpu_cursor_get_tep (scan->cursor);
-  /* The handle may be shared with other scanners: lookups that update its
-   * caches happen under the lock that guards libtraceevent's parser. */
-  g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
-  find_sched_switch (scan->tep, &scan->sw);
-  find_wakeups (scan->tep, st);
-  find_common_fields (scan->tep, &scan->common);
-  g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
+  _cs_cpu_scan_find_fields (scan);
 
   st->result = result;
   st->types = types;
@@ -790,6 +767,7 @@ _cs_cpu_scan_continue (CsCpuScan           *scan,
 
   if (st->summary == NULL)
     {
+      cs_index_step_enter (CS_INDEX_STEP_SUMMARISE);
       st->summary = _cs_summary_scan_new (scan->result->cpu, grid->origin_ns, grid->shift,
                                           _cs_scan_emit_summary_block,
                                           _cs_scan_emit_summary_run, st);
@@ -803,6 +781,7 @@ _cs_cpu_scan_continue (CsCpuScan           *scan,
             _cs_summary_scan_switch (st->summary, op->pid, op->begin_ns, op->ts_ns, op->next_pid);
         }
       g_array_set_size (scan->held, 0);
+      cs_index_step_leave ();
     }
 
   while (!scan->at_end)
@@ -821,8 +800,10 @@ _cs_cpu_scan_close (CsCpuScan *scan,
 {
   ScanState *st = scan->st;
   CsScanResult *result = scan->result;
+  gboolean ok;
 
   flush_events (st);
+  cs_index_step_enter (CS_INDEX_STEP_SUMMARISE);
   if (st->running_known)
     {
       /* A switch-in at the CPU's last event makes no run: keep it. */
@@ -832,10 +813,12 @@ _cs_cpu_scan_close (CsCpuScan *scan,
       summary_switch (st, st->running_pid, st->running_since, result->last_ns, -1);
     }
   flush_slices (st);
-  if (!_cs_summary_scan_finish (st->summary, error))
+  ok = _cs_summary_scan_finish (st->summary, error);
+  if (ok)
+    flush_all_tasks (st);
+  cs_index_step_leave ();
+  if (!ok)
     return NULL;
-
-  flush_all_tasks (st);
 
   /* The thread may have more CPUs to finish: keep only the result. */
   g_clear_pointer (&st->summary, _cs_summary_scan_free);
@@ -875,11 +858,7 @@ _cs_cpu_scan_resume (CsCpuScan    *scan,
   scan->at_end = FALSE;
   /* The fields are the new handle's (the old one goes with its file). */
   scan->tep = cs_cpu_cursor_get_tep (cursor);
-  g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
-  find_sched_switch (scan->tep, &scan->sw);
-  find_wakeups (scan->tep, scan->st);
-  find_common_fields (scan->tep, &scan->common);
-  g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
+  _cs_cpu_scan_find_fields (scan);
   return TRUE;
 }
 

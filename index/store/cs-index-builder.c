@@ -12,6 +12,9 @@
  *  3. this thread, the only one touching SQLite, inserts them, then the
  *     derived tables (CPUs, event types, tasks);
  *  4. the file, written under a temporary name, is renamed into place.
+ * With CHRONOSCOPE_INDEX_STEPS=1 each thread counts its CPU time per step
+ * (cs-index-steps.c): the scanners read, decode, summarise and encode
+ * (cs-cpu-scanner.c), this thread writes.
  * Memory is bounded by the chunks in flight (the queue is capped) plus the
  * per-task table, never by the number of events.
  */
@@ -30,6 +33,7 @@
 #include "cs-index-builder.h"
 #include "cs-index-cache.h"
 #include "cs-index-private.h"
+#include "cs-index-steps.h"
 #include "cs-index-tables-private.h"
 
 /* Chunks waiting for SQLite; past this the scanners wait (~20 KiB each). */
@@ -368,6 +372,7 @@ build_into (sqlite3             *db,
   g_autofree ScannerArg *args = NULL;
   GError *scan_error = NULL;
   guint n_threads, n_running;
+  gboolean ok;
   gint64 last_report = 0;
   gint64 t0 = g_get_monotonic_time ();
 
@@ -377,12 +382,13 @@ build_into (sqlite3             *db,
    * the writer read back ~150 MB of its own pages for the medium
    * recording.  8 MiB was enough for the large one; 16 MiB leaves room for
    * recordings of more CPUs and tasks. */
-  if (!_cs_sqlite_exec (db, "PRAGMA page_size = 8192; PRAGMA journal_mode = OFF;"
-                            "PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; BEGIN;", error) ||
-      !_cs_sqlite_exec (db, _cs_index_schema_sql, error))
-    return FALSE;
-
-  if (!_cs_index_inserts_prepare (db, &ins, error))
+  cs_index_step_enter (CS_INDEX_STEP_WRITE);
+  ok = _cs_sqlite_exec (db, "PRAGMA page_size = 8192; PRAGMA journal_mode = OFF;"
+                            "PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; BEGIN;", error) &&
+       _cs_sqlite_exec (db, _cs_index_schema_sql, error) &&
+       _cs_index_inserts_prepare (db, &ins, error);
+  cs_index_step_leave ();
+  if (!ok)
     return FALSE;
 
   _cs_index_build_type_map (tep, &b->types);
@@ -396,10 +402,12 @@ build_into (sqlite3             *db,
   if (cs_trace_file_get_cursors_are_independent (file))
     {
       b->estimates = g_new0 (CpuEstimate, MAX (b->n_cpus, 1));
+      cs_index_step_enter (CS_INDEX_STEP_READ);
       for (guint cpu = 0; cpu < b->n_cpus; cpu++)
         if (!cs_trace_file_estimate_cpu (file, cpu, ESTIMATE_SAMPLES, &b->estimates[cpu].n_records,
                                          &b->estimates[cpu].first_ns, &b->estimates[cpu].last_ns))
           b->estimates[cpu].n_records = 0;
+      cs_index_step_leave ();
       g_debug ("%s: estimated the CPUs' records in %.3f s", b->trace_path,
                (g_get_monotonic_time () - t0) / 1e6);
     }
@@ -424,6 +432,7 @@ build_into (sqlite3             *db,
           report_position (b, now, position, user_data);
           last_report = now;
         }
+      cs_index_step_enter (CS_INDEX_STEP_WRITE);
       for (guint i = 0; batch != NULL && i < batch->len; i++)
         {
           CsScanChunk *c = g_ptr_array_index (batch, i);
@@ -458,6 +467,7 @@ build_into (sqlite3             *db,
             }
           cs_scan_chunk_free (c);
         }
+      cs_index_step_leave ();
     }
   for (guint i = 0; i < threads->len; i++)
     g_thread_join (g_ptr_array_index (threads, i));
@@ -473,14 +483,20 @@ build_into (sqlite3             *db,
 
   /* Results arrive in thread order; the tables want CPU order. */
   g_ptr_array_sort (results, compare_results_by_cpu);
-  if (!_cs_index_write_derived (db, file, identity, b->n_cpus, &b->types, &b->grid,
-                                results, TRUE, error))
+  cs_index_step_enter (CS_INDEX_STEP_WRITE);
+  ok = _cs_index_write_derived (db, file, identity, b->n_cpus, &b->types, &b->grid,
+                                results, TRUE, error);
+  cs_index_step_leave ();
+  if (!ok)
     return FALSE;
 
   if (progress)
     progress (0.95, user_data);
   g_debug ("%s: scanned in %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
-  if (!_cs_index_write_complete (db, error))
+  cs_index_step_enter (CS_INDEX_STEP_WRITE);
+  ok = _cs_index_write_complete (db, error);
+  cs_index_step_leave ();
+  if (!ok)
     return FALSE;
   g_debug ("%s: complete at %.3f s", b->trace_path, (g_get_monotonic_time () - t0) / 1e6);
   if (progress)
@@ -736,8 +752,10 @@ cs_index_build (const char          *trace_path,
   g_cond_clear (&b.grid_cond);
   if (!ok)
     explain_no_space (db, dir, trace_path, error);
+  cs_index_step_enter (CS_INDEX_STEP_WRITE);
   if (sqlite3_close (db) != SQLITE_OK && ok)
     ok = _cs_sqlite_check (db, SQLITE_ERROR, _("closing the index"), error);
+  cs_index_step_leave ();
 
   /* What was read must be what is there now: a recording truncated or
    * rewritten meanwhile would leave an index of neither version.  Checked

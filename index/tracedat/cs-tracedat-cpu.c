@@ -26,6 +26,7 @@
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 
+#include "cs-index-steps.h"
 #include "cs-tracedat-page.h"
 #include "cs-tracedat-private.h"
 
@@ -438,7 +439,7 @@ load_chunk (CsTracedatCpu *c, guint i, GError **error)
 
 /* Loads the block after the current one; FALSE at the end (error unset). */
 static gboolean
-next_block (CsTracedatCpu *c, GError **error)
+next_block_unmeasured (CsTracedatCpu *c, GError **error)
 {
   if (!c->compressed)
     {
@@ -477,6 +478,19 @@ next_block (CsTracedatCpu *c, GError **error)
         }
       return load_chunk (c, i, error);
     }
+}
+
+/* next_block_unmeasured(), its CPU time the READ step's
+ * (cs-index-steps.c): once per window or chunk, not per record. */
+static gboolean
+next_block (CsTracedatCpu *c, GError **error)
+{
+  gboolean ok;
+
+  cs_index_step_enter (CS_INDEX_STEP_READ);
+  ok = next_block_unmeasured (c, error);
+  cs_index_step_leave ();
+  return ok;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -21,6 +21,10 @@
  *                              a pass whose parameter names what the
  *                              recording lacks, CS_PLUGIN_ERROR_USAGE)
  *
+ * With CHRONOSCOPE_INDEX_STEPS=1 in its environment, the worker also
+ * prints on stderr, as its last line, the CPU time of each step of the
+ * build and its own CPU time, one JSON object (see cs-index-steps.c).
+ *
  * SIGTERM and SIGINT cancel the build through a GCancellable; the index layer
  * then removes its temporary file, so no half index is left behind.  Should
  * the build not stop within WORKER_CANCEL_GRACE_MS, the worker removes the
@@ -37,6 +41,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -53,6 +58,7 @@
 #include "cs-index-job.h"
 #include "cs-document.h"
 #include "cs-index-cache.h"
+#include "cs-index-steps.h"
 #include "cs-format.h"
 #include "cs-plot-args.h"
 
@@ -617,6 +623,24 @@ cli_worker_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The CHRONOSCOPE_INDEX_STEPS line on stderr (see the top of this file). */
+static void
+cli_worker_print_steps (void)
+{
+  struct rusage usage;
+  double cpu_s = -1;
+  g_autofree char *line = NULL;
+
+  if (!cs_index_steps_enabled ())
+    return;
+  if (getrusage (RUSAGE_SELF, &usage) == 0)
+    cpu_s = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+            (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  line = cs_index_steps_dup_json (cpu_s);
+  fprintf (stderr, "%s\n", line);
+  fflush (stderr);
+}
+
 /* Whether the process that started us is gone already (it may die before
  * PR_SET_PDEATHSIG is set): CS_INDEX_WORKER_PARENT names it. */
 static gboolean
@@ -738,6 +762,7 @@ cli_index_worker (int    argc,
 
   if (fclose (worker.protocol) != 0)
     status = 1;
+  cli_worker_print_steps ();
   /* An index in a temporary folder is the parent's to remove now. */
   if (worker.document != NULL)
     cs_index_cache_keep_temporaries ();

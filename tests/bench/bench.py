@@ -11,7 +11,15 @@ falls on every tool alike:
   first open   `chronoscope index-worker FILE` with a fresh XDG_CACHE_HOME:
                wall time of the process, peak RssAnon (sampled from
                /proc/PID/status every 20 ms), max RSS (/usr/bin/time -v), the
-               index's size
+               index's size, and the CPU time of each step of the build
+               (read, decode, summarise, encode, write: the worker's
+               CHRONOSCOPE_INDEX_STEPS=1 line, see index/cs-index-steps.c)
+               with what no step holds ("other": start-up, formats, the
+               queue between threads, opening the finished index).
+               Measuring the steps reads each thread's CPU clock ~35 k
+               times for the medium recording, ~3 % of the first open's
+               CPU time on the project's VMs; CS_BENCH_STEPS=0 in the
+               environment leaves them out
   reopen       the same command again with the index present; `chronoscope
                info`; `chronoscope render FILE -o x.png --width 1920 --height
                1080` (launch to the first complete frame, PNG written; its
@@ -258,11 +266,44 @@ def failed(r):
 # ENV carries the XDG_CACHE_HOME the index goes to.
 
 
+# The steps of the index build whose CPU time the worker prints with
+# CHRONOSCOPE_INDEX_STEPS=1 (index/cs-index-steps.c), in its order, and what
+# the tables call them.
+INDEX_STEPS = (("read", "pread, decompress"), ("decode", "page walk, fields"),
+               ("summarise", "counts, slices, tasks, pyramid"), ("encode", "cs_chunk_encode"),
+               ("write", "SQLite, writer thread"))
+
+
+def index_steps(r):
+    """Adds to R (a first open's result) step_<name>_s for each of
+    INDEX_STEPS and step_other_s (its CPU time no step holds), from the
+    worker's last line on stderr, when it printed one."""
+    for line in reversed(r.get("stderr", "").strip().splitlines()):
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            continue
+        steps = doc.get("index_steps") if isinstance(doc, dict) else None
+        if not isinstance(steps, dict):
+            continue
+        values = {name: steps.get(f"{name}_s") for name, _ in INDEX_STEPS}
+        if all(isinstance(v, (int, float)) for v in values.values()):
+            for name, v in values.items():
+                r[f"step_{name}_s"] = v
+            if isinstance(r.get("cpu_s"), (int, float)):
+                r["step_other_s"] = max(0.0, r["cpu_s"] - sum(values.values()))
+        return
+
+
 def measure_first_open(chronoscope, path, env, run=timed):
     """Chronoscope's first open: `chronoscope index-worker PATH`, the index
-    build in the worker process (ENV's cache should be empty).  Adds
-    index_path, index_bytes and cache_bytes when the worker said "done"."""
+    build in the worker process (ENV's cache should be empty), with the CPU
+    time of each of its steps (index_steps()).  Adds index_path,
+    index_bytes and cache_bytes when the worker said "done"."""
+    if os.environ.get("CS_BENCH_STEPS", "1") != "0":
+        env = dict(env, CHRONOSCOPE_INDEX_STEPS="1")
     r = run([chronoscope, "index-worker", path], env)
+    index_steps(r)
     done = [l for l in r.get("stdout", "").splitlines() if l.startswith(("done ", "error "))]
     r["protocol"] = done[-1] if done else ""
     if done and done[-1].startswith("done "):
@@ -353,7 +394,10 @@ class Bench:
             res["first_open"] = r
             log(f"  {fmt} first open: {describe(r, 'wall_s', 's')}"
                 + (f", peak RssAnon {r['peak_rss_anon_mib']:.0f} MiB, index {r['index_bytes'] / MIB:.1f} MiB"
-                   if "index_bytes" in r else ""))
+                   if "index_bytes" in r else "")
+                + ("; CPU " + ", ".join(f"{name} {r[f'step_{name}_s']:.2f}"
+                                        for name in [n for n, _ in INDEX_STEPS] + ["other"]) + " s"
+                   if "step_other_s" in r else ""))
 
             if "index_bytes" in r:
                 res["reopen_worker"] = self.timed("reopen", fmt, [self.chronoscope, "index-worker", path], env)
@@ -501,6 +545,8 @@ def summarise(runs, report):
         s = {}
         s["first_open_s"] = Stat(*collect(runs, fmt, "first_open", "wall_s"))
         s["first_open_cpu_s"] = Stat(*collect(runs, fmt, "first_open", "cpu_s"))
+        for name in [n for n, _ in INDEX_STEPS] + ["other"]:
+            s[f"first_open_{name}_cpu_s"] = Stat(*collect(runs, fmt, "first_open", f"step_{name}_s"))
         s["indexer_rss_anon_mib"] = Stat(*collect(runs, fmt, "first_open", "peak_rss_anon_mib"), agg="max")
         s["indexer_max_rss_mib"] = Stat(*collect(runs, fmt, "first_open", "max_rss_mib"), agg="max")
         s["index_bytes"] = Stat(*collect(runs, fmt, "first_open", "index_bytes"))
@@ -604,6 +650,10 @@ def table_rows(S, report):
     rows = [
         ("Chronoscope first open (index-worker, wall)", both("first_open_s", ".2f", " s")),
         ("  CPU time (user + sys, whole process)", both("first_open_cpu_s", ".2f", " s")),
+    ] + [
+        (f"    {name} ({what})", [step_cell(S[f], name) for f in ("v6", "v7")])
+        for name, what in INDEX_STEPS + (("other", "start-up, formats, queue, reopen"),)
+    ] + [
         ("  indexer peak RssAnon (sampled every 20 ms)", both("indexer_rss_anon_mib", ".0f", " MiB")),
         ("  indexer max RSS (/usr/bin/time -v)", both("indexer_max_rss_mib", ".0f", " MiB")),
         ("  index size", [fmt_size(S[f]["index_bytes"].value, S[f].get("bytes_per_event")) for f in ("v6", "v7")]),
@@ -624,6 +674,20 @@ def table_rows(S, report):
     if report:
         rows.append(("trace-cmd report > /dev/null", both("report_s", ".1f", " s")))
     return rows
+
+
+def step_cell(s, name):
+    """A step's CPU time in the first open and its share of the process's,
+    from the medians: "0.19 s, 18 % (0.18–0.20)"."""
+    st, cpu = s[f"first_open_{name}_cpu_s"], s["first_open_cpu_s"].value
+    if st.value is None:
+        return st.why or "–"
+    cell = f"{st.value:.2f} s"
+    if cpu:
+        cell += f", {100 * st.value / cpu:.0f} %"
+    if len(st.values) > 1:
+        cell += f" ({min(st.values):.2f}–{max(st.values):.2f})"
+    return cell
 
 
 def fmt_size(n, per_event):

@@ -327,6 +327,11 @@ def report(args, path, runs, rows, made_s, elapsed_s):
         why = next((bench.describe(run[tool], "wall_s", "s") for run in runs
                     if tool in run and bench.failed(run[tool])), "")
         out.append(f"{name:<{w}}{wall:<24}{cpu:<24}{rss}" + (f"   ({why})" if why else ""))
+        steps = [(step, bench.Stat(values(runs, tool, f"step_{step}_s")))
+                 for step in [n for n, _ in bench.INDEX_STEPS] + ["other"]]
+        if tool == "first_open" and all(st.value is not None for _, st in steps):
+            out.append(f"{'  of which CPU by step':<{w}}"
+                       + ", ".join(f"{step} {st.value:.3f}" for step, st in steps) + " s")
     inproc = bench.Stat(values(runs, "iterate", "seconds")).fmt(".3f", " s")
     out.append(f"{'  of which open + iterate in-process':<{w}}{inproc}")
     out.append("")

@@ -30,7 +30,9 @@
 #     reuses OUTDIR/SIZE-v6.dat and SIZE-v7.dat;
 #  3. runs bench.py, which measures, in one run on those two files, N runs
 #     each: Chronoscope's first open (index build in the worker process,
-#     fresh cache), its peak RssAnon and max RSS, the index's size, reopen,
+#     fresh cache), the CPU time of each of its steps (read, decode,
+#     summarise, encode, write: CHRONOSCOPE_INDEX_STEPS=1, see
+#     index/cs-index-steps.c), its peak RssAnon and max RSS, the index's size, reopen,
 #     frame times, libtracecmd's raw iteration, KernelShark 2.2.1's loader and
 #     trace-cmd report, and the first open again with every built-in plugin
 #     and with none (bench_plugins.py); prints the table and the TARGETS

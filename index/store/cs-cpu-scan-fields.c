@@ -1,0 +1,180 @@
+/* cs-cpu-scan-fields.c: what one CPU's scan (cs-cpu-scanner.c) takes
+ * from a record besides its time: where the fields are, and the fields of
+ * sched_switch and wakeup records the summaries need.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Field meanings come from the formats (events/sched/sched_switch/format:
+ * prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid,
+ * next_prio; events/sched/sched_waking/format: pid, the task woken) and
+ * the "common" fields every format starts with.
+ */
+#include "config.h"
+
+#include <event-parse.h>
+
+#include "cs-cpu-scan-private.h"
+#include "cs-tracedat-reader.h"
+
+static gboolean
+field_in_record (struct tep_format_field *field,
+                 struct tep_record       *rec)
+{
+  return field != NULL && (gsize) field->offset + field->size <= (gsize) rec->size;
+}
+
+/* A comm field of @rec into @comm; its length, or -1 when @rec lacks it. */
+static gint8
+copy_comm (struct tep_format_field *field,
+           struct tep_record       *rec,
+           char                     comm[16])
+{
+  const char *text;
+  gsize len;
+
+  if (!field_in_record (field, rec))
+    return -1;
+  text = (const char *) rec->data + field->offset;
+  len = strnlen (text, MIN ((gsize) field->size, 16));
+  memcpy (comm, text, len);
+  return (gint8) len;
+}
+
+/*
+ * _cs_cpu_scan_decode_switch:
+ * @f: the recording's sched_switch fields
+ * @rec: a sched_switch record
+ * @op: (out caller-allocates): what the summaries need of it, copied
+ *
+ * Returns: %FALSE when @rec lacks its pids (@op is then undefined)
+ */
+gboolean
+_cs_cpu_scan_decode_switch (const SchedSwitchFields *f,
+                            struct tep_record       *rec,
+                            ScanOp                  *op)
+{
+  unsigned long long prev_pid, next_pid, prev_state = 0;
+
+  if (!field_in_record (f->prev_pid, rec) || !field_in_record (f->next_pid, rec) ||
+      tep_read_number_field (f->prev_pid, rec->data, &prev_pid) != 0 ||
+      tep_read_number_field (f->next_pid, rec->data, &next_pid) != 0)
+    return FALSE;
+  if (field_in_record (f->prev_state, rec))
+    tep_read_number_field (f->prev_state, rec->data, &prev_state);
+  op->wakeup_kind = -1;
+  op->pid = (gint32) prev_pid;
+  op->next_pid = (gint32) next_pid;
+  op->prev_state = (gint32) prev_state;
+  op->prev_comm_len = copy_comm (f->prev_comm, rec, op->prev_comm);
+  op->next_comm_len = copy_comm (f->next_comm, rec, op->next_comm);
+  return TRUE;
+}
+
+static void
+find_sched_switch (struct tep_handle *tep,
+                   SchedSwitchFields *f)
+{
+  struct tep_event *ev = tep_find_event_by_name (tep, "sched", "sched_switch");
+
+  memset (f, 0, sizeof *f);
+  f->id = -1;
+  if (ev == NULL)
+    return;
+  f->id = ev->id;
+  f->prev_pid = tep_find_field (ev, "prev_pid");
+  f->prev_state = tep_find_field (ev, "prev_state");
+  f->prev_comm = tep_find_field (ev, "prev_comm");
+  f->next_pid = tep_find_field (ev, "next_pid");
+  f->next_comm = tep_find_field (ev, "next_comm");
+  if (f->prev_pid == NULL || f->next_pid == NULL)
+    f->id = -1;
+}
+
+static void
+find_wakeups (struct tep_handle *tep,
+              ScanState         *st)
+{
+  static const struct { const char *name; int kind; } names[] = {
+    { "sched_waking", TK_KIND_WAKING },
+    { "sched_wakeup", TK_KIND_WAKEUP },
+    { "sched_wakeup_new", TK_KIND_WAKEUP },
+  };
+
+  st->n_wakeups = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      struct tep_event *ev = tep_find_event_by_name (tep, "sched", names[i].name);
+      struct tep_format_field *pid = ev ? tep_find_field (ev, "pid") : NULL;
+
+      if (pid == NULL)
+        continue;
+      st->wakeups[st->n_wakeups].id = ev->id;
+      st->wakeups[st->n_wakeups].kind = names[i].kind;
+      st->wakeups[st->n_wakeups].pid = pid;
+      st->n_wakeups++;
+    }
+}
+
+/*
+ * _cs_cpu_scan_decode_wakeup:
+ * @w: the wakeup event @rec is of
+ * @rec: a sched_waking, sched_wakeup or sched_wakeup_new record
+ * @op: (out caller-allocates): the task it wakes and the kind of its task row
+ *
+ * Returns: %FALSE when @rec lacks its pid
+ */
+gboolean
+_cs_cpu_scan_decode_wakeup (const WakeupEvent *w,
+                            struct tep_record *rec,
+                            ScanOp            *op)
+{
+  unsigned long long pid;
+
+  if (!field_in_record (w->pid, rec) || tep_read_number_field (w->pid, rec->data, &pid) != 0)
+    return FALSE;
+  op->wakeup_kind = (gint8) w->kind;
+  op->pid = (gint32) pid;
+  return TRUE;
+}
+
+static void
+find_common_fields (struct tep_handle *tep,
+                    CommonFields      *cf)
+{
+  struct tep_event **events = tep_list_events (tep, TEP_EVENT_SORT_ID);
+  struct tep_format_field *type = NULL, *pid = NULL;
+
+  memset (cf, 0, sizeof *cf);
+  if (events == NULL || events[0] == NULL)
+    return;
+  type = tep_find_common_field (events[0], "common_type");
+  pid = tep_find_common_field (events[0], "common_pid");
+  if (type == NULL || pid == NULL ||
+      (type->size != 1 && type->size != 2 && type->size != 4) || pid->size != 4)
+    return;
+  cf->type_offset = type->offset;
+  cf->type_size = type->size;
+  cf->pid_offset = pid->offset;
+  cf->pid_size = pid->size;
+  cf->swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
+  cf->valid = TRUE;
+}
+
+/*
+ * _cs_cpu_scan_find_fields:
+ * @scan: a scan whose handle (scan->tep) is set
+ *
+ * Looks up, in the handle's formats, the sched_switch fields, the wakeup
+ * events and where common_type and common_pid sit.  The handle may be
+ * shared with other scanners: lookups that update its caches happen under
+ * the lock that guards libtraceevent's parser.
+ */
+void
+_cs_cpu_scan_find_fields (CsCpuScan *scan)
+{
+  g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
+  find_sched_switch (scan->tep, &scan->sw);
+  find_wakeups (scan->tep, scan->st);
+  find_common_fields (scan->tep, &scan->common);
+  g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
+}
