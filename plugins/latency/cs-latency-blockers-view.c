@@ -19,6 +19,7 @@
  * latency-blockers-find, latency-blockers-status.
  */
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-latency-ui.h"
 #include "explain/cs-explain-pass.h"
@@ -92,8 +93,8 @@ new_row (const CsExplainContributor *c,
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   g_autofree char *what = cs_explain_contributor_describe (c);
   g_autofree char *total = cs_latency_format_ns (c->ns);
-  g_autofree char *pairs = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " pair",
-                                                      "%" G_GUINT64_FORMAT " pairs", c->n_pairs),
+  g_autofree char *pairs = g_strdup_printf (ngettext ("%" PRIu64 " pair",
+                                                      "%" PRIu64 " pairs", c->n_pairs),
                                             c->n_pairs);
   GtkWidget *name = gtk_label_new (what);
   GtkWidget *time = gtk_label_new (total);

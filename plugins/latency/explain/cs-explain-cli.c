@@ -369,7 +369,11 @@ cs_explain_cli_blockers (CsPlugin         *plugin,
       g_autofree char *what = cs_explain_contributor_describe (c);
       g_autofree char *ns = cs_latency_format_ns (c->ns);
 
-      g_print ("  %14" PRId64 " ns %12s %8" PRIu64 " pairs  %-11s %s\n",
+      /* TRANSLATORS: a blocker's time in ns and in words, how many pairs it
+       * delayed, its kind (a name, not translated), what it is; keep the
+       * columns: "pair   " is as wide as "pairs  " */
+      g_print (ngettext ("  %14" PRId64 " ns %12s %8" PRIu64 " pair   %-11s %s\n",
+                         "  %14" PRId64 " ns %12s %8" PRIu64 " pairs  %-11s %s\n", c->n_pairs),
                c->ns, ns, c->n_pairs, cs_explain_kind_name (c->kind), what);
     }
   return 0;
