@@ -7,7 +7,11 @@
  * the wanted types is a stream that walks the CPU's event chunks, keeps
  * the wanted events and reads their records at their offsets, a batch of
  * events at a time; the streams are merged in time order (ties in CPU
- * order) with a small heap.
+ * order) with a small heap.  A CPU without events of the wanted types
+ * (cpu_type_counts) has no stream; a chunk whose type column is a
+ * dictionary (a chunk holds a handful of types) without a wanted type is
+ * skipped from that dictionary alone, its rows not decoded
+ * (cs_chunk_peek_values()).
  *
  * When the recording's CPUs can be read independently
  * (cs_trace_file_get_cursors_are_independent(), every recording read by
@@ -67,6 +71,7 @@ typedef struct {
   guint decoded_n;
   gint64 *cols[EV_N_COLUMNS];
   gint64 offset_base;           /* the CPU's, added to @cols' offsets */
+  guint64 n_skipped;            /* chunks without wanted types, not decoded */
 
   GThread *thread;
   GAsyncQueue *full;            /* Batch *, in order */
@@ -99,7 +104,28 @@ static char stop_mark;
 /* ------------------------------------------------------------------------ */
 /* The producer                                                              */
 
-/* The rows of @st's chunk st->chunk: its first row, count and columns. */
+/* Whether the chunk's blob may hold events of wanted types: its type
+ * column's dictionary says which types it holds without decoding a row
+ * (TRUE when the blob does not say: the decoding tells). */
+static gboolean
+chunk_has_wanted (const CsPassFeed *feed,
+                  const guint8     *data,
+                  gsize             size,
+                  guint             rows)
+{
+  gint64 types[CS_CHUNK_PEEK_MAX];
+  guint n_types;
+
+  if (!cs_chunk_peek_values (data, size, rows, EV_TYPE, types, &n_types))
+    return TRUE;
+  for (guint i = 0; i < n_types; i++)
+    if (types[i] >= 0 && types[i] < feed->n_types && feed->wanted[types[i]])
+      return TRUE;
+  return FALSE;
+}
+
+/* The rows of @st's chunk st->chunk: its first row, count and columns
+ * (with a thread, none when it holds no wanted type). */
 static gboolean
 chunk_get (Stream    *st,
            guint64   *first_row,
@@ -168,6 +194,18 @@ chunk_get (Stream    *st,
                        "The index %s has a chunk of %u events", index_path, rows);
           sqlite3_reset (st->select_chunk);
           return FALSE;
+        }
+      if (!chunk_has_wanted (feed, data, size, rows))
+        {
+          /* Nothing to read in it: an empty chunk for produce(). */
+          st->n_skipped++;
+          st->decoded_first_row = 0;
+          st->decoded_n = 0;
+          st->decoded_chunk = st->chunk;
+          sqlite3_reset (st->select_chunk);
+          *first_row = 0;
+          *n = 0;
+          return TRUE;
         }
       for (guint c = 0; c < EV_N_COLUMNS; c++)
         st->cols[c] = g_renew (gint64, st->cols[c], MAX (rows, 1));
@@ -544,6 +582,8 @@ _cs_pass_feed_free (CsPassFeed *feed)
           g_atomic_int_set (&st->stop, TRUE);
           g_async_queue_push (st->empty, STOP_BATCH);
           g_thread_join (st->thread);
+          g_debug ("Pass feed, CPU %u: %" G_GUINT64_FORMAT " of %" G_GINT64_FORMAT
+                   " chunks without wanted types skipped", st->cpu, st->n_skipped, st->n_chunks);
         }
       batch_free (st->batch);
       if (st->full != NULL)

@@ -392,6 +392,51 @@ cs_chunk_decode_columns (const guint8            *data,
 }
 
 /**
+ * cs_chunk_peek_values:
+ * @data: (array length=size): a blob made by cs_chunk_encode()
+ * @size: its size in bytes
+ * @n_rows: the row count stored beside the blob
+ * @column: which column, 0 .. @n_columns - 1, encoded %CS_CHUNK_PLAIN
+ * @values: (out caller-allocates) (array fixed-size=CS_CHUNK_PEEK_MAX):
+ *   the distinct values the column's rows take, in no order
+ * @n_values: (out): how many (1 .. %CS_CHUNK_PEEK_MAX)
+ *
+ * Tells which values a column holds without decoding its rows, when the
+ * blob says so cheaply: an uncompressed blob whose column was stored as a
+ * dictionary (an event chunk's types, a handful of the recording's).
+ * Walks over the columns before it by their sizes.  Any thread.
+ *
+ * Returns: %TRUE with @values set; %FALSE when only decoding the column
+ *   would tell (another form, a compressed or damaged blob: the decoder
+ *   then reports the damage)
+ */
+gboolean
+cs_chunk_peek_values (const guint8 *data,
+                      gsize         size,
+                      guint         n_rows,
+                      guint         column,
+                      gint64       *values,
+                      guint        *n_values)
+{
+  const guint8 *p = data + 1, *end = data + size;
+  guint64 stored_rows;
+
+  G_STATIC_ASSERT (CS_CHUNK_PEEK_MAX == CS_CHUNK_DICT_MAX);
+  *n_values = 0;
+  if (size < 1 || data[0] != FORMAT_COLUMNS ||
+      !get_varint (&p, end, &stored_rows) || stored_rows != n_rows)
+    return FALSE;
+  for (guint c = 0; c < column; c++)
+    if (!_cs_chunk_column_decode (&p, end, n_rows, NULL))
+      return FALSE;
+  if (!_cs_chunk_column_get_dict (&p, end, (guint64 *) values, n_values) || *n_values == 0)
+    return FALSE;
+  for (guint i = 0; i < *n_values; i++)
+    values[i] = unzigzag ((guint64) values[i]);
+  return TRUE;
+}
+
+/**
  * cs_chunk_decode:
  * @data: (array length=size): a blob made by cs_chunk_encode()
  * @size: its size in bytes

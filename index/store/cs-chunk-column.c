@@ -361,6 +361,51 @@ _cs_chunk_column_bound (guint n)
 /* Decoding ----------------------------------------------------------------- */
 
 /**
+ * _cs_chunk_column_get_dict:
+ * @pp: (inout): the column's tag; moved past the column
+ * @end: the end of the blob
+ * @values: (out caller-allocates) (array fixed-size=CS_CHUNK_DICT_MAX):
+ *   the column's distinct numbers, when it is a dictionary
+ * @n_values: (out): how many, 0 when the column is not a dictionary
+ *
+ * Reads a dictionary column's header only: what numbers its rows take,
+ * without unpacking the rows.  Other forms are walked over (@n_values 0:
+ * the caller must decode them to know).
+ *
+ * Returns: %FALSE when the column is damaged
+ */
+gboolean
+_cs_chunk_column_get_dict (const guint8 **pp,
+                           const guint8  *end,
+                           guint64       *values,
+                           guint         *n_values)
+{
+  const guint8 *p = *pp;
+  const guint8 *body_end;
+  guint64 body_size, k;
+  guint tag;
+
+  *n_values = 0;
+  if (p >= end)
+    return FALSE;
+  tag = *p++;
+  if (!_cs_chunk_get_varint (&p, end, &body_size) || body_size > (guint64) (end - p))
+    return FALSE;
+  body_end = p + body_size;
+  *pp = body_end;
+  if (tag != COLUMN_DICT)
+    return tag < COLUMN_DICT;
+  if (!_cs_chunk_get_varint (&p, body_end, &k) || k == 0 || k > MAX_DICT)
+    return FALSE;
+  for (guint i = 0; i < k; i++)
+    if (!_cs_chunk_get_varint (&p, body_end, &values[i]))
+      return FALSE;
+  *n_values = (guint) k;
+  return TRUE;
+}
+
+
+/**
  * _cs_chunk_column_decode:
  * @pp: (inout): the column's tag; moved past the column
  * @end: the end of the blob

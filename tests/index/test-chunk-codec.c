@@ -78,6 +78,7 @@ test_column_forms (void)
   static const CsChunkColumnMode modes[4] = { CS_CHUNK_PLAIN, CS_CHUNK_DELTA, CS_CHUNK_PLAIN, CS_CHUNK_DELTA };
   static const gint64 types[] = { 3, 17, 250, G_GINT64_CONSTANT (1) << 40, -9 };
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  guint n_peeked = 0;
 
   for (guint n = 1; n <= N_ROWS; n = n < 8 ? n + 1 : n * 3)
     for (guint compress = 0; compress <= 1; compress++)
@@ -107,6 +108,37 @@ test_column_forms (void)
         g_assert_true (cs_chunk_decode (data, size, n, 4, modes, cols_out, &error));
         g_assert_no_error (error);
         g_assert_cmpmem (in, 4 * n * sizeof (gint64), out, 4 * n * sizeof (gint64));
+        /* The types' dictionary tells which types the chunk holds
+         * without decoding it (uncompressed blobs only), and no column
+         * that is not a dictionary claims to. */
+        {
+          gint64 seen[CS_CHUNK_PEEK_MAX];
+          guint n_seen;
+
+          if (cs_chunk_peek_values (data, size, n, 0, seen, &n_seen))
+            {
+              n_peeked++;
+              for (guint i = 0; i < n; i++)
+                {
+                  guint j = 0;
+
+                  while (j < n_seen && seen[j] != in[i])
+                    j++;
+                  g_assert_cmpuint (j, <, n_seen);
+                }
+              for (guint j = 0; j < n_seen; j++)
+                {
+                  guint i = 0;
+
+                  while (i < n && in[i] != seen[j])
+                    i++;
+                  g_assert_cmpuint (i, <, n);
+                }
+            }
+          else
+            g_assert_true (compress || n < 32);
+          g_assert_false (cs_chunk_peek_values (data, size, n + 1, 0, seen, &n_seen));
+        }
         /* The row count is checked even where no column's size shows it. */
         g_assert_false (cs_chunk_decode (data, size, n + 1, 4, modes, cols_out, NULL));
         if (n > 1)
@@ -126,6 +158,7 @@ test_column_forms (void)
         if (n >= 1000)
           g_assert_cmpuint (size, <, varints * 3 / 4);
       }
+  g_assert_cmpuint (n_peeked, >, 0);
 }
 
 static void
