@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Both answer from the index (cs-document-queries.c, cs-task-timeline.c);
- * only the records of the wanted event types are read from the recording.
+ * only the records of the wanted event types are read from the recording,
+ * and the index's chunks that hold none of them are not decoded.
  */
 #include "config.h"
 
@@ -14,9 +15,6 @@
 #include "cs-document.h"
 #include "cs-task-timeline.h"
 #include "cs-plugin-document-private.h"
-
-/* Events listed from the index per call of cs_document_get_events(). */
-#define BATCH_EVENTS 4096
 
 /* Which type ids of the document @types names ("system:name",
  * "system:*"); NULL types: all of them. */
@@ -51,53 +49,6 @@ wanted_types (CsDocument        *document,
         }
     }
   return wanted;
-}
-
-/* Appends the wanted events of @cpu in [begin_ns, end_ns) to @out. */
-static gboolean
-list_cpu_events (CsDocument     *document,
-                 guint           cpu,
-                 gint64          begin_ns,
-                 gint64          end_ns,
-                 const gboolean *wanted,
-                 GArray         *out,
-                 GError        **error)
-{
-  g_autoptr(GArray) batch = g_array_new (FALSE, FALSE, sizeof (CsEvent));
-  guint n_types = cs_document_get_n_event_types (document);
-  gint64 from_ns = begin_ns;
-  guint64 last_row = G_MAXUINT64;
-
-  for (;;)
-    {
-      gboolean more;
-
-      g_array_set_size (batch, 0);
-      if (!cs_document_get_events (document, cpu, from_ns, end_ns, BATCH_EVENTS, batch, error))
-        return FALSE;
-      more = batch->len == BATCH_EVENTS;
-      for (guint i = 0; i < batch->len; i++)
-        {
-          const CsEvent *ev = &g_array_index (batch, CsEvent, i);
-
-          /* A batch restarts at the last time seen: skip the rows
-           * given already. */
-          if (last_row != G_MAXUINT64 && ev->row <= last_row)
-            continue;
-          last_row = ev->row;
-          if (ev->type_id < n_types && wanted[ev->type_id])
-            g_array_append_val (out, *ev);
-        }
-      if (!more)
-        return TRUE;
-      from_ns = g_array_index (batch, CsEvent, batch->len - 1).ts_ns;
-      if (g_array_index (batch, CsEvent, 0).ts_ns == from_ns)
-        {
-          /* A whole batch at one timestamp: go past it, or loop forever
-           * (never seen in a real recording). */
-          from_ns++;
-        }
-    }
 }
 
 static int
@@ -141,7 +92,9 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
     {
       if (cpu >= 0 && c != (guint) cpu)
         continue;
-      if (!list_cpu_events (document, c, begin_ns, end_ns, wanted, events, &local_error))
+      if (!cs_document_get_events_of_types (document, c, begin_ns, end_ns, wanted,
+                                            cs_document_get_n_event_types (document), events,
+                                            &local_error))
         {
           g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
                                local_error->message);

@@ -386,6 +386,62 @@ cs_chunk_decode_columns (const guint8            *data,
 }
 
 /**
+ * cs_chunk_get_column_values:
+ * @data: (array length=size): a blob made by cs_chunk_encode()
+ * @size: its size in bytes
+ * @n_rows: the row count stored beside the blob
+ * @column: a column stored with %CS_CHUNK_PLAIN (0 .. columns - 1)
+ * @values: (out caller-allocates) (array fixed-size=256): the distinct
+ *   values of @column (%CS_CHUNK_MAX_COLUMN_VALUES at most), in no order
+ * @n_values: (out): how many
+ *
+ * Lists the distinct values of one column without decoding the chunk,
+ * when the column was stored as a dictionary (cs-chunk-column.c: an event
+ * chunk's type ids, of which it holds a handful), so that a reader
+ * looking for a few values skips the chunks that lack them.  Reads only
+ * the columns' headers before @column.  Any thread.
+ *
+ * Returns: %TRUE when @values lists them; %FALSE when the column is in
+ *   another form, the blob is compressed or damaged (decode it then)
+ */
+G_STATIC_ASSERT (CS_CHUNK_MAX_COLUMN_VALUES == CS_CHUNK_DICT_MAX);
+
+gboolean
+cs_chunk_get_column_values (const guint8 *data,
+                            gsize         size,
+                            guint         n_rows,
+                            guint         column,
+                            gint64       *values,
+                            guint        *n_values)
+{
+  const guint8 *p = data + 1;
+  const guint8 *end = data + size;
+  guint64 stored_rows, body_size, k;
+
+  if (size < 1 || data[0] != FORMAT_COLUMNS ||
+      !get_varint (&p, end, &stored_rows) || stored_rows != n_rows)
+    return FALSE;
+  for (guint c = 0; c < column; c++)
+    if (!_cs_chunk_column_decode (&p, end, n_rows, NULL))
+      return FALSE;
+  /* The column: tag, body size, then a dictionary's count and values. */
+  if (p >= end || *p++ != CS_CHUNK_COLUMN_DICT ||
+      !get_varint (&p, end, &body_size) || body_size > (guint64) (end - p) ||
+      !get_varint (&p, end, &k) || k == 0 || k > CS_CHUNK_DICT_MAX)
+    return FALSE;
+  for (guint i = 0; i < k; i++)
+    {
+      guint64 raw;
+
+      if (!get_varint (&p, end, &raw))
+        return FALSE;
+      values[i] = unzigzag (raw);
+    }
+  *n_values = (guint) k;
+  return TRUE;
+}
+
+/**
  * cs_chunk_decode:
  * @data: (array length=size): a blob made by cs_chunk_encode()
  * @size: its size in bytes

@@ -62,6 +62,16 @@ gboolean  cs_chunk_decode_columns (const guint8            *data,
                                    gint64 * const          *columns,
                                    GError                 **error);
 
+/* The most distinct values cs_chunk_get_column_values() lists. */
+#define CS_CHUNK_MAX_COLUMN_VALUES 256
+
+gboolean  cs_chunk_get_column_values (const guint8 *data,
+                                      gsize         size,
+                                      guint         n_rows,
+                                      guint         column,
+                                      gint64       *values,
+                                      guint        *n_values);
+
 /* The largest varint is 10 bytes (64 bits in groups of 7). */
 #define CS_CHUNK_VARINT_MAX_BYTES 10
 /* Numbers per record of cs_chunk_encode_records(). */

@@ -37,7 +37,7 @@
 enum {
   COLUMN_VARINTS = 0,
   COLUMN_PACKED = 1,
-  COLUMN_DICT = 2,
+  COLUMN_DICT = CS_CHUNK_COLUMN_DICT,
 };
 
 /* Packed numbers are read with one unaligned 64-bit load: b bits at any

@@ -14,6 +14,10 @@ G_BEGIN_DECLS
 #define CS_CHUNK_DICT_MAX 256
 #define CS_CHUNK_DICT_SLOTS 512
 
+/* The tag of a column stored as a dictionary (cs-chunk-column.c), whose
+ * values cs_chunk_get_column_values() lists. */
+#define CS_CHUNK_COLUMN_DICT 2
+
 /* The encoder's scratch for a dictionary (~13 KiB: keep one per thread). */
 typedef struct {
   guint64 keys[CS_CHUNK_DICT_SLOTS];
