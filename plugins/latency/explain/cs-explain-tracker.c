@@ -153,6 +153,7 @@ struct _CsExplainTracker
   Waiting *window;
   gint32 only_pid;
   gboolean open_pairs;
+  gboolean learning;
   gboolean record_slices;
   CsExplainPairFunc func;
   gpointer user_data;
@@ -332,6 +333,22 @@ cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
   if (open_pairs && !self->open_pairs)
     g_hash_table_remove_all (self->tasks);
   self->open_pairs = open_pairs;
+}
+
+/**
+ * cs_explain_tracker_set_learning:
+ * @self: a tracker
+ * @learning: %TRUE while feeding what came before a time on one CPU only
+ *   to learn its state (the CPU a waiting task moves to), %FALSE after
+ *
+ * Like cs_explain_tracker_set_open_pairs() with %FALSE, but the rule's
+ * tasks are kept when it is turned off: the pairs open go on waiting.
+ */
+void
+cs_explain_tracker_set_learning (CsExplainTracker *self,
+                                 gboolean          learning)
+{
+  self->learning = learning;
 }
 
 /**
@@ -693,7 +710,8 @@ rule_state (CsExplainTracker *self,
 {
   CsPluginWakeupState *state;
 
-  if (!self->open_pairs || pid <= 0 || (self->only_pid >= 0 && pid != self->only_pid))
+  if (!self->open_pairs || self->learning || pid <= 0 ||
+      (self->only_pid >= 0 && pid != self->only_pid))
     return NULL;
   state = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (pid));
   if (state == NULL)
