@@ -51,6 +51,33 @@ wanted_types (CsDocument        *document,
   return wanted;
 }
 
+/* wanted_types(), kept per list of names: a pair explained reads the
+ * index many times with a few lists, and each costs a pass over the
+ * recording's types (about a thousand formats). */
+static const gboolean *
+cached_wanted_types (CsPluginDocument  *self,
+                     CsDocument        *document,
+                     const char *const *types)
+{
+  GHashTable *cache = _cs_plugin_document_get_wanted_types (self);
+  g_autoptr(GString) key = g_string_new (NULL);
+  gboolean *wanted;
+
+  /* The count of types: a recording in progress may learn new ones. */
+  g_string_append_printf (key, "%u", cs_document_get_n_event_types (document));
+  for (guint i = 0; types != NULL && types[i] != NULL; i++)
+    g_string_append_printf (key, "\x1f%s", types[i]);
+  if (types == NULL)
+    g_string_append (key, "\x1f*all*");
+  wanted = g_hash_table_lookup (cache, key->str);
+  if (wanted == NULL)
+    {
+      wanted = wanted_types (document, types);
+      g_hash_table_insert (cache, g_string_free (g_steal_pointer (&key), FALSE), wanted);
+    }
+  return wanted;
+}
+
 static int
 compare_events (gconstpointer a,
                 gconstpointer b)
@@ -75,7 +102,7 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
                                   GError           **error)
 {
   CsDocument *document;
-  g_autofree gboolean *wanted = NULL;
+  const gboolean *wanted;
   g_autoptr(GArray) events = NULL;
   g_autoptr(GError) local_error = NULL;
   guint n_cpus;
@@ -86,7 +113,7 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
   n_cpus = cs_document_get_n_cpus (document);
   if (end_ns <= begin_ns || (cpu >= 0 && (guint) cpu >= n_cpus))
     return TRUE;
-  wanted = wanted_types (document, types);
+  wanted = cached_wanted_types (self, document, types);
   events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
   for (guint c = 0; c < n_cpus; c++)
     {
