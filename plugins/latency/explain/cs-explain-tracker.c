@@ -123,6 +123,7 @@ typedef struct {
   gint32 waker_pid;
   gint32 waker_flags;
   GArray *parts;                /* CsExplainContributor */
+  GHashTable *part_index;       /* contributor key -> index in parts + 1, once many */
   gint last_part;               /* of the last slice added, -1 */
   GArray *slices;               /* Slice, when the tracker records them */
 } Waiting;
@@ -182,6 +183,7 @@ waiting_free (gpointer data)
   Waiting *w = data;
 
   g_array_unref (w->parts);
+  g_clear_pointer (&w->part_index, g_hash_table_unref);
   if (w->slices != NULL)
     g_array_unref (w->slices);
   g_free (w);
@@ -205,6 +207,7 @@ waiting_take (CsExplainTracker *self)
       w = g_ptr_array_steal_index_fast (self->spare, self->spare->len - 1);
       parts = w->parts;
       g_array_set_size (parts, 0);
+      g_clear_pointer (&w->part_index, g_hash_table_unref);
       g_clear_pointer (&w->slices, g_array_unref);
       memset (w, 0, sizeof *w);
       w->parts = parts;
@@ -495,18 +498,69 @@ current (const Cpu            *cpu,
     out->kind = CS_EXPLAIN_TASK;
 }
 
+/* Parts are keyed by kind, id and name; the name (a task's comm, an
+ * IRQ's name) rarely differs for one kind and id, so it is left out of
+ * the hash. */
+static guint
+part_hash (gconstpointer key)
+{
+  const CsExplainContributor *c = key;
+
+  return ((guint) c->id * 2654435761u) ^ (guint) c->kind;
+}
+
+static gboolean
+part_equal (gconstpointer a,
+            gconstpointer b)
+{
+  const CsExplainContributor *x = a, *y = b;
+
+  return x->kind == y->kind && x->id == y->id && strcmp (x->name, y->name) == 0;
+}
+
+/* Above this many parts, they are found through a hash table: a long
+ * wait crossed by thousands of tasks would otherwise cost the parts
+ * times the slices. */
+#define PARTS_INDEXED 16
+
+static void
+index_part (GHashTable                 *index,
+            const CsExplainContributor *c,
+            guint                       i)
+{
+  g_hash_table_insert (index, g_memdup2 (c, sizeof *c), GUINT_TO_POINTER (i + 1));
+}
+
+/* The index of @c's part in @parts, or -1; @index (nullable) caches the
+ * lookup for long lists and is kept up to date by the caller on append. */
+static gint
+find_part_indexed (GArray                      *parts,
+                   GHashTable                 **index,
+                   const CsExplainContributor  *c)
+{
+  if (index == NULL || (*index == NULL && parts->len <= PARTS_INDEXED))
+    {
+      for (guint i = 0; i < parts->len; i++)
+        if (part_equal (&g_array_index (parts, CsExplainContributor, i), c))
+          return i;
+      return -1;
+    }
+  if (*index == NULL)
+    {
+      *index = g_hash_table_new_full (part_hash, part_equal, g_free, NULL);
+      /* Backwards, so that the first of equal keys (none in practice)
+       * wins, as in the linear search. */
+      for (guint i = parts->len; i-- > 0;)
+        index_part (*index, &g_array_index (parts, CsExplainContributor, i), i);
+    }
+  return GPOINTER_TO_INT (g_hash_table_lookup (*index, c)) - 1;
+}
+
 static gint
 find_part (GArray                     *parts,
            const CsExplainContributor *c)
 {
-  for (guint i = 0; i < parts->len; i++)
-    {
-      const CsExplainContributor *p = &g_array_index (parts, CsExplainContributor, i);
-
-      if (p->kind == c->kind && p->id == c->id && strcmp (p->name, c->name) == 0)
-        return i;
-    }
-  return -1;
+  return find_part_indexed (parts, NULL, c);
 }
 
 static void
@@ -536,7 +590,9 @@ add_part (Waiting                    *w,
           gint64                      end_ns,
           guint                       cpu)
 {
-  gint i = find_part (w->parts, c);
+  gint i = w->last_part >= 0 &&
+           part_equal (&g_array_index (w->parts, CsExplainContributor, w->last_part), c)
+           ? w->last_part : find_part_indexed (w->parts, &w->part_index, c);
   gint64 ns = end_ns - begin_ns;
   CsExplainContributor *p;
 
@@ -547,6 +603,8 @@ add_part (Waiting                    *w,
     {
       g_array_append_val (w->parts, *c);
       i = w->parts->len - 1;
+      if (w->part_index != NULL)
+        index_part (w->part_index, c, i);
       p = &g_array_index (w->parts, CsExplainContributor, i);
       p->ns = 0;
       p->n_slices = 0;
@@ -616,6 +674,7 @@ resolve_unknown (Cpu        *cpu,
         }
       moved = g_array_index (w->parts, CsExplainContributor, u);
       g_array_remove_index (w->parts, u);
+      g_clear_pointer (&w->part_index, g_hash_table_unref);
       w->last_part = -1;
       k = find_part (w->parts, &known);
       if (k < 0)
@@ -687,6 +746,8 @@ breakdown_from (const Waiting *w,
   cs_explain_sort_contributors (b->contributors);
   if (w->slices != NULL)
     {
+      g_autoptr(GHashTable) index = NULL;
+
       b->slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice), w->slices->len);
       for (guint i = 0; i < w->slices->len; i++)
         {
@@ -695,7 +756,7 @@ breakdown_from (const Waiting *w,
           CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu, 0 };
 
           g_strlcpy (key.name, in->name, sizeof key.name);
-          out.contributor = MAX (find_part (b->contributors, &key), 0);
+          out.contributor = MAX (find_part_indexed (b->contributors, &index, &key), 0);
           g_array_append_val (b->slices, out);
         }
     }
