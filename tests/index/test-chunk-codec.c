@@ -107,6 +107,36 @@ test_column_forms (void)
         g_assert_true (cs_chunk_decode (data, size, n, 4, modes, cols_out, &error));
         g_assert_no_error (error);
         g_assert_cmpmem (in, 4 * n * sizeof (gint64), out, 4 * n * sizeof (gint64));
+        /* The type column's distinct values are listed without decoding
+         * when it is a dictionary (not compressed, rows enough to pay
+         * for one): those of the rows, no other. */
+        {
+          gint64 values[CS_CHUNK_MAX_COLUMN_VALUES];
+          guint n_values = 0;
+
+          if (cs_chunk_get_column_values (data, size, n, 0, values, &n_values))
+            {
+              for (guint i = 0; i < n; i++)
+                {
+                  gboolean listed = FALSE;
+
+                  for (guint k = 0; k < n_values; k++)
+                    listed |= values[k] == in[i];
+                  g_assert_true (listed);
+                }
+              for (guint k = 0; k < n_values; k++)
+                {
+                  gboolean used = FALSE;
+
+                  for (guint i = 0; i < n; i++)
+                    used |= values[k] == in[i];
+                  g_assert_true (used);
+                }
+            }
+          else
+            g_assert_true (compress || n < 100);
+          g_assert_false (cs_chunk_get_column_values (data, size, n + 1, 0, values, &n_values));
+        }
         /* The row count is checked even where no column's size shows it. */
         g_assert_false (cs_chunk_decode (data, size, n + 1, 4, modes, cols_out, NULL));
         if (n > 1)
