@@ -102,14 +102,13 @@ typedef struct {
   struct tep_format_field *fields[7];
 } Format;
 
-/* A slice while its pair waits: its contributor by key, since parts move. */
+/* A slice while its pair waits: its contributor by its index in the
+ * pair's parts (renumbered when resolve_unknown() moves parts). */
 typedef struct {
   gint64 begin_ns;
   gint64 end_ns;
   guint cpu;
-  CsExplainKind kind;
-  gint32 id;
-  char name[CS_EXPLAIN_NAME_LEN];
+  guint part;
 } Slice;
 
 /* A task woken and not run yet, or a window on one CPU. */
@@ -564,22 +563,20 @@ find_part (GArray                     *parts,
 }
 
 static void
-add_slice (Waiting                    *w,
-           const CsExplainContributor *c,
-           gint64                      begin_ns,
-           gint64                      end_ns,
-           guint                       cpu)
+add_slice (Waiting *w,
+           guint    part,
+           gint64   begin_ns,
+           gint64   end_ns,
+           guint    cpu)
 {
   Slice *last = w->slices->len > 0 ? &g_array_index (w->slices, Slice, w->slices->len - 1) : NULL;
-  Slice slice = { begin_ns, end_ns, cpu, c->kind, c->id };
+  Slice slice = { begin_ns, end_ns, cpu, part };
 
-  if (last != NULL && last->end_ns == begin_ns && last->cpu == cpu && last->kind == c->kind &&
-      last->id == c->id && strcmp (last->name, c->name) == 0)
+  if (last != NULL && last->end_ns == begin_ns && last->cpu == cpu && last->part == part)
     {
       last->end_ns = end_ns;
       return;
     }
-  g_strlcpy (slice.name, c->name, sizeof slice.name);
   g_array_append_val (w->slices, slice);
 }
 
@@ -596,9 +593,6 @@ add_part (Waiting                    *w,
   gint64 ns = end_ns - begin_ns;
   CsExplainContributor *p;
 
-  if (w->slices != NULL)
-    add_slice (w, c, begin_ns, end_ns, cpu);
-
   if (i < 0)
     {
       g_array_append_val (w->parts, *c);
@@ -610,6 +604,8 @@ add_part (Waiting                    *w,
       p->n_slices = 0;
       p->n_pairs = 1;
     }
+  if (w->slices != NULL)
+    add_slice (w, i, begin_ns, end_ns, cpu);
   p = &g_array_index (w->parts, CsExplainContributor, i);
   p->ns += ns;
   if (p->prio < 0)
@@ -661,17 +657,6 @@ resolve_unknown (Cpu        *cpu,
 
       if (u < 0)
         continue;
-      for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
-        {
-          Slice *slice = &g_array_index (w->slices, Slice, k2);
-
-          if (slice->kind == CS_EXPLAIN_UNKNOWN)
-            {
-              slice->kind = known.kind;
-              slice->id = known.id;
-              g_strlcpy (slice->name, known.name, sizeof slice->name);
-            }
-        }
       moved = g_array_index (w->parts, CsExplainContributor, u);
       g_array_remove_index (w->parts, u);
       g_clear_pointer (&w->part_index, g_hash_table_unref);
@@ -691,6 +676,17 @@ resolve_unknown (Cpu        *cpu,
         {
           g_array_index (w->parts, CsExplainContributor, k).ns += moved.ns;
           g_array_index (w->parts, CsExplainContributor, k).n_slices += moved.n_slices;
+        }
+      /* The unknown slices are now @known's; the parts after the
+       * unknown one moved down by one. */
+      for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
+        {
+          Slice *slice = &g_array_index (w->slices, Slice, k2);
+
+          if (slice->part == (guint) u)
+            slice->part = k;
+          else if (slice->part > (guint) u)
+            slice->part--;
         }
       w->last_part = k;
     }
@@ -747,16 +743,20 @@ breakdown_from (const Waiting *w,
   if (w->slices != NULL)
     {
       g_autoptr(GHashTable) index = NULL;
+      g_autofree guint *sorted = g_new (guint, MAX (w->parts->len, 1));
 
+      /* Where each part went in the sorted contributors. */
+      for (guint i = 0; i < w->parts->len; i++)
+        sorted[i] = MAX (find_part_indexed (b->contributors, &index,
+                                            &g_array_index (w->parts, CsExplainContributor, i)),
+                         0);
       b->slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice), w->slices->len);
       for (guint i = 0; i < w->slices->len; i++)
         {
           const Slice *in = &g_array_index (w->slices, Slice, i);
-          CsExplainContributor key = { .kind = in->kind, .id = in->id };
-          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu, 0 };
+          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu,
+                                 in->part < w->parts->len ? sorted[in->part] : 0 };
 
-          g_strlcpy (key.name, in->name, sizeof key.name);
-          out.contributor = MAX (find_part_indexed (b->contributors, &index, &key), 0);
           g_array_append_val (b->slices, out);
         }
     }
