@@ -319,7 +319,10 @@ typedef gboolean (*CsPluginEventFunc) (const CsPluginEvent *event,
  * Reads the events of one CPU (or all) whose timestamp lies in
  * [@begin_ns, @end_ns), of the given types, with their fields: the
  * index finds them, and only the records of the wanted types are read
- * from the recording (about a microsecond each).  Over every CPU, the
+ * from the recording (about a microsecond each), and the index's chunks
+ * (4096 events of a CPU) that hold none of them are skipped undecoded, so
+ * a type rare in the span (sched_migrate_task, irq_handler_entry) costs
+ * little more than finding the span's chunks.  Over every CPU, the
  * references of the wanted events of the span are held in memory (40
  * bytes each) to merge them in time order: meant for spans around a
  * latency or a task's activity, not for the whole of a large recording

@@ -59,14 +59,19 @@ decode_event_chunk (CsDocument    *self,
   return cache;
 }
 
+/* @wanted (nullable): the types to call @func for, by type id (@n_types
+ * of them); chunks whose type column says they hold none are skipped
+ * undecoded. */
 static gboolean
-scan_events (CsDocument  *self,
-             guint        cpu,
-             gint64       begin_ns,
-             gint64       end_ns,
-             EventFunc    func,
-             gpointer     user_data,
-             GError     **error)
+scan_events (CsDocument     *self,
+             guint           cpu,
+             gint64          begin_ns,
+             gint64          end_ns,
+             const gboolean *wanted,
+             guint           n_types,
+             EventFunc       func,
+             gpointer        user_data,
+             GError        **error)
 {
   sqlite3_stmt *s;
   gint64 start_chunk;
@@ -87,6 +92,10 @@ scan_events (CsDocument  *self,
     {
       if (sqlite3_column_int64 (s, 1) >= end_ns)
         break;
+      if (wanted != NULL &&
+          !_cs_event_chunk_may_hold (sqlite3_column_blob (s, 4), sqlite3_column_bytes (s, 4),
+                                     sqlite3_column_int (s, 3), wanted, n_types))
+        continue;
       CsEventChunkCache *cache = decode_event_chunk (self, cpu, s, error);
 
       if (cache == NULL)
@@ -106,6 +115,9 @@ scan_events (CsDocument  *self,
               go_on = FALSE;
               break;
             }
+          if (wanted != NULL && ((guint64) cache->cols[EV_TYPE][i] >= n_types ||
+                                 !wanted[cache->cols[EV_TYPE][i]]))
+            continue;
           ev.ts_ns = ts;
           ev.offset = (guint64) cache->cols[EV_OFFSET][i];
           ev.pid = (gint32) cache->cols[EV_PID][i];
@@ -164,7 +176,52 @@ cs_document_get_events (CsDocument  *self,
   g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
   if (max_events == 0)
     return TRUE;
-  return scan_events (self, cpu, begin_ns, end_ns, collect_event, &c, error);
+  return scan_events (self, cpu, begin_ns, end_ns, NULL, 0, collect_event, &c, error);
+}
+
+static gboolean
+append_event (const CsEvent *ev,
+              gpointer       user_data)
+{
+  g_array_append_val ((GArray *) user_data, *ev);
+  return TRUE;
+}
+
+/**
+ * cs_document_get_events_of_types:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @wanted: (array length=n_types): by #CsEventType id, whether to list
+ *   events of that type
+ * @n_types: the length of @wanted (cs_document_get_n_event_types())
+ * @events: (element-type CsEvent): receives the events in time order
+ *   (appended)
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Lists the events of the wanted types of one CPU whose timestamp is in
+ * [@begin_ns, @end_ns).  A chunk of the index whose type column lists
+ * none of them is skipped without being decoded, so types that are rare
+ * in the span cost little more than finding its chunks.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_get_events_of_types (CsDocument     *self,
+                                 guint           cpu,
+                                 gint64          begin_ns,
+                                 gint64          end_ns,
+                                 const gboolean *wanted,
+                                 guint           n_types,
+                                 GArray         *events,
+                                 GError        **error)
+{
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (wanted != NULL || n_types == 0, FALSE);
+  if (n_types == 0)
+    return TRUE;
+  return scan_events (self, cpu, begin_ns, end_ns, wanted, n_types, append_event, events, error);
 }
 
 typedef struct {
@@ -213,7 +270,8 @@ cs_document_find_event_near (CsDocument  *self,
 {
   NearestEvent n = { .target = ts_ns };
 
-  if (!scan_events (self, cpu, ts_ns - radius_ns, ts_ns + radius_ns + 1, nearest_event, &n, error))
+  if (!scan_events (self, cpu, ts_ns - radius_ns, ts_ns + radius_ns + 1, NULL, 0, nearest_event,
+                    &n, error))
     return FALSE;
   if (n.found)
     *event = n.best;
@@ -608,7 +666,7 @@ cs_document_get_cpu_columns (CsDocument  *self,
     ok = columns_from_summaries (self, cpu, &c, error);
   else
     ok = scan_slices (self, cpu, begin_ns, end_ns, column_slice, &c, error) &&
-         scan_events (self, cpu, begin_ns, end_ns, column_event, &c, error);
+         scan_events (self, cpu, begin_ns, end_ns, NULL, 0, column_event, &c, error);
   if (!ok)
     return FALSE;
 

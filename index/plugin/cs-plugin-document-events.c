@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Both answer from the index (cs-document-queries.c, cs-task-timeline.c);
- * only the records of the wanted event types are read from the recording.
+ * only the records of the wanted event types are read from the recording,
+ * and the index's chunks that hold none of them are not decoded.
  */
 #include "config.h"
 
@@ -14,9 +15,6 @@
 #include "cs-document.h"
 #include "cs-task-timeline.h"
 #include "cs-plugin-document-private.h"
-
-/* Events listed from the index per call of cs_document_get_events(). */
-#define BATCH_EVENTS 4096
 
 /* Which type ids of the document @types names ("system:name",
  * "system:*"); NULL types: all of them. */
@@ -53,51 +51,31 @@ wanted_types (CsDocument        *document,
   return wanted;
 }
 
-/* Appends the wanted events of @cpu in [begin_ns, end_ns) to @out. */
-static gboolean
-list_cpu_events (CsDocument     *document,
-                 guint           cpu,
-                 gint64          begin_ns,
-                 gint64          end_ns,
-                 const gboolean *wanted,
-                 GArray         *out,
-                 GError        **error)
+/* wanted_types(), kept per list of names: a pair explained reads the
+ * index many times with a few lists, and each costs a pass over the
+ * recording's types (about a thousand formats). */
+static const gboolean *
+cached_wanted_types (CsPluginDocument  *self,
+                     CsDocument        *document,
+                     const char *const *types)
 {
-  g_autoptr(GArray) batch = g_array_new (FALSE, FALSE, sizeof (CsEvent));
-  guint n_types = cs_document_get_n_event_types (document);
-  gint64 from_ns = begin_ns;
-  guint64 last_row = G_MAXUINT64;
+  GHashTable *cache = _cs_plugin_document_get_wanted_types (self);
+  g_autoptr(GString) key = g_string_new (NULL);
+  gboolean *wanted;
 
-  for (;;)
+  /* The count of types: a recording in progress may learn new ones. */
+  g_string_append_printf (key, "%u", cs_document_get_n_event_types (document));
+  for (guint i = 0; types != NULL && types[i] != NULL; i++)
+    g_string_append_printf (key, "\x1f%s", types[i]);
+  if (types == NULL)
+    g_string_append (key, "\x1f*all*");
+  wanted = g_hash_table_lookup (cache, key->str);
+  if (wanted == NULL)
     {
-      gboolean more;
-
-      g_array_set_size (batch, 0);
-      if (!cs_document_get_events (document, cpu, from_ns, end_ns, BATCH_EVENTS, batch, error))
-        return FALSE;
-      more = batch->len == BATCH_EVENTS;
-      for (guint i = 0; i < batch->len; i++)
-        {
-          const CsEvent *ev = &g_array_index (batch, CsEvent, i);
-
-          /* A batch restarts at the last time seen: skip the rows
-           * given already. */
-          if (last_row != G_MAXUINT64 && ev->row <= last_row)
-            continue;
-          last_row = ev->row;
-          if (ev->type_id < n_types && wanted[ev->type_id])
-            g_array_append_val (out, *ev);
-        }
-      if (!more)
-        return TRUE;
-      from_ns = g_array_index (batch, CsEvent, batch->len - 1).ts_ns;
-      if (g_array_index (batch, CsEvent, 0).ts_ns == from_ns)
-        {
-          /* A whole batch at one timestamp: go past it, or loop forever
-           * (never seen in a real recording). */
-          from_ns++;
-        }
+      wanted = wanted_types (document, types);
+      g_hash_table_insert (cache, g_string_free (g_steal_pointer (&key), FALSE), wanted);
     }
+  return wanted;
 }
 
 static int
@@ -124,7 +102,7 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
                                   GError           **error)
 {
   CsDocument *document;
-  g_autofree gboolean *wanted = NULL;
+  const gboolean *wanted;
   g_autoptr(GArray) events = NULL;
   g_autoptr(GError) local_error = NULL;
   guint n_cpus;
@@ -135,13 +113,15 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
   n_cpus = cs_document_get_n_cpus (document);
   if (end_ns <= begin_ns || (cpu >= 0 && (guint) cpu >= n_cpus))
     return TRUE;
-  wanted = wanted_types (document, types);
+  wanted = cached_wanted_types (self, document, types);
   events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
   for (guint c = 0; c < n_cpus; c++)
     {
       if (cpu >= 0 && c != (guint) cpu)
         continue;
-      if (!list_cpu_events (document, c, begin_ns, end_ns, wanted, events, &local_error))
+      if (!cs_document_get_events_of_types (document, c, begin_ns, end_ns, wanted,
+                                            cs_document_get_n_event_types (document), events,
+                                            &local_error))
         {
           g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
                                local_error->message);

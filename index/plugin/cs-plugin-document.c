@@ -39,6 +39,7 @@ struct _CsPluginDocument
   const CsPluginPassScheduler *scheduler;
   gpointer scheduler_data;
   CsRecord record;                /* of the last cs_plugin_document_read_event() */
+  GHashTable *wanted_types;       /* type names joined -> gboolean[] by type id */
 };
 
 static char *
@@ -72,6 +73,7 @@ _cs_plugin_document_new (CsDocument *document)
   self->document = g_object_ref (document);
   self->slots = g_array_new (FALSE, TRUE, sizeof (Slot));
   self->pass_dbs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, close_db);
+  self->wanted_types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return self;
 }
 
@@ -91,6 +93,7 @@ cs_plugin_document_unref (CsPluginDocument *document)
   _cs_plugin_document_close (document);
   g_array_unref (document->slots);
   g_hash_table_unref (document->pass_dbs);
+  g_hash_table_unref (document->wanted_types);
   g_object_unref (document->document);
   g_free (document);
 }
@@ -404,6 +407,19 @@ cs_plugin_document_get_missed_events (CsPluginDocument  *document,
  *
  * Reads a record and describes it as plugins see events.
  */
+/**
+ * _cs_plugin_document_get_wanted_types:
+ * @self: a document
+ *
+ * Returns: (transfer none): the cache of cs-plugin-document-events.c:
+ *   the event types a list of type names selects, by the names joined
+ */
+GHashTable *
+_cs_plugin_document_get_wanted_types (CsPluginDocument *self)
+{
+  return self->wanted_types;
+}
+
 gboolean
 _cs_plugin_document_fill_event (CsPluginDocument  *self,
                                 guint              cpu,

@@ -104,26 +104,6 @@ static char stop_mark;
 /* ------------------------------------------------------------------------ */
 /* The producer                                                              */
 
-/* Whether the chunk's blob may hold events of wanted types: its type
- * column's dictionary says which types it holds without decoding a row
- * (TRUE when the blob does not say: the decoding tells). */
-static gboolean
-chunk_has_wanted (const CsPassFeed *feed,
-                  const guint8     *data,
-                  gsize             size,
-                  guint             rows)
-{
-  gint64 types[CS_CHUNK_PEEK_MAX];
-  guint n_types;
-
-  if (!cs_chunk_peek_values (data, size, rows, EV_TYPE, types, &n_types))
-    return TRUE;
-  for (guint i = 0; i < n_types; i++)
-    if (types[i] >= 0 && types[i] < feed->n_types && feed->wanted[types[i]])
-      return TRUE;
-  return FALSE;
-}
-
 /* The rows of @st's chunk st->chunk: its first row, count and columns
  * (with a thread, none when it holds no wanted type). */
 static gboolean
@@ -195,7 +175,7 @@ chunk_get (Stream    *st,
           sqlite3_reset (st->select_chunk);
           return FALSE;
         }
-      if (!chunk_has_wanted (feed, data, size, rows))
+      if (!_cs_event_chunk_may_hold (data, size, rows, feed->wanted, feed->n_types))
         {
           /* Nothing to read in it: an empty chunk for produce(). */
           st->n_skipped++;

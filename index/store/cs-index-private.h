@@ -36,6 +36,11 @@ G_BEGIN_DECLS
  * cost a byte), type id (plain), offset (delta: the record's size). */
 enum { EV_TS, EV_PID, EV_TYPE, EV_OFFSET, EV_N_COLUMNS };
 extern const CsChunkColumnMode _cs_event_chunk_modes[EV_N_COLUMNS];
+gboolean _cs_event_chunk_may_hold (const guint8   *data,
+                                   gsize           size,
+                                   guint           n_rows,
+                                   const gboolean *wanted,
+                                   guint           n_types);
 
 /* Columns of a slice chunk: begin (delta), duration, pid, prev_state. */
 enum { SL_BEGIN, SL_DURATION, SL_PID, SL_STATE, SL_N_COLUMNS };

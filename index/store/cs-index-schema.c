@@ -66,6 +66,42 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  * the last overflow page part empty, a third of the bytes of the event
  * chunks of a large recording (SQLite's file format, "B-tree Cell
  * Payload Overflow Pages"). */
+/**
+ * _cs_event_chunk_may_hold:
+ * @data: (array length=size): an event chunk's blob (event_chunks.data)
+ * @size: its size in bytes
+ * @n_rows: its row count (event_chunks.n_rows)
+ * @wanted: (array length=n_types): by type id, the types looked for
+ * @n_types: the recording's event types
+ *
+ * Whether the chunk may hold an event of a wanted type, told from its type
+ * column's dictionary without decoding a row (cs_chunk_peek_values(): a
+ * chunk holds a handful of the recording's types).  Readers looking for
+ * a few types (a plugin pass, an explained pair) skip the chunks it rules
+ * out.
+ *
+ * Returns: %FALSE when the chunk holds none; %TRUE when it may, or when
+ *   the blob does not say (another form, compressed, damaged, an id out
+ *   of range): decoding it then tells
+ */
+gboolean
+_cs_event_chunk_may_hold (const guint8   *data,
+                          gsize           size,
+                          guint           n_rows,
+                          const gboolean *wanted,
+                          guint           n_types)
+{
+  gint64 types[CS_CHUNK_PEEK_MAX];
+  guint n = 0;
+
+  if (!cs_chunk_peek_values (data, size, n_rows, EV_TYPE, types, &n))
+    return TRUE;
+  for (guint i = 0; i < n; i++)
+    if (types[i] < 0 || (guint64) types[i] >= n_types || wanted[types[i]])
+      return TRUE;
+  return FALSE;
+}
+
 const char _cs_index_schema_sql[] =
   "CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;"
   "CREATE TABLE cpus (cpu INTEGER PRIMARY KEY, n_events INTEGER, first_ns INTEGER,"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Latency pairs benchmark (issue 12 part 2): a preset's pass against the first open.
 
-Usage: bench-latency.py [--runs N] [--preset NAME] --chronoscope EXE
-                        [--latency-cli CMD] RECORDING...
+Usage: bench-latency.py [--runs N] [--preset NAME] [--no-explain]
+                        --chronoscope EXE [--latency-cli CMD] RECORDING...
 
 For each recording, N times: with a fresh index cache, `chronoscope info`
 (the first open: the index built in the worker process), then
@@ -21,10 +21,20 @@ CPU ratio (user+sys) is printed too, as it suffers less from other load.
 The issue's figure (issue 12, part 2) is taken on the large benchmark
 recording:
 
+With the preset `wakeup` it measures the explain room too (issue 24,
+part 6), in the same index cache after the pass: `latency RECORDING
+--preset wakeup --explain 1 --json` (the worst pair's breakdown and its
+chain of 8 links: the CLI's explain_us, target <= 50 ms) and `latency
+RECORDING --preset wakeup --blockers --json` (top blockers over the p99
+pairs: wall, CPU and peak RssAnon of the whole command against the first
+open, target <= 1x and <= 256 MiB, with the pass's own pass_us, sweep_us
+and chains_us).
+
     tests/bench/bench-latency.py --chronoscope build/gui/chronoscope \
         /var/tmp/chronoscope-bench/large-v6.dat
 """
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -53,10 +63,12 @@ def tree_rss_anon_kib(pid):
     return total
 
 
-def measure(cmd, env):
+def measure(cmd, env, out=None):
+    """Wall s, user+sys CPU s, peak RssAnon MiB; stdout to the file @out."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, env=env, stdout=out or subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
     peak = 0
     while proc.poll() is None:
         peak = max(peak, tree_rss_anon_kib(proc.pid))
@@ -69,12 +81,54 @@ def measure(cmd, env):
     return wall, cpu, peak / 1024
 
 
+def run_json(cmd, env):
+    """measure() of @cmd, with its JSON output parsed."""
+    with tempfile.TemporaryFile() as out:
+        figures = measure(cmd, env, out)
+        out.seek(0)
+        return figures, json.load(out)
+
+
+def explain_one_pair(latency_cli, rec, env):
+    """The worst wakeup pair's breakdown and chain: (explain ms, links)."""
+    _, doc = run_json(latency_cli + ["latency", rec, "--preset", "wakeup", "--explain", "1",
+                                     "--json"], env)
+    pair = doc["pairs"][0]
+    return pair["explain_us"] / 1000, 1 + len(pair.get("chain", [])), pair["duration_ns"]
+
+
+def top_blockers(latency_cli, rec, env):
+    """(wall s, cpu s, peak MiB) of `--blockers`, and its pass's timings in s."""
+    figures, doc = run_json(latency_cli + ["latency", rec, "--preset", "wakeup", "--blockers",
+                                           "--json"], env)
+    timings = [(doc.get(k) or 0) / 1e6 for k in ("pass_us", "sweep_us", "chains_us")]
+    return figures, timings
+
+
+def print_explain(explains, blockers, first_open):
+    ms = statistics.median(e[0] for e in explains)
+    _, links, duration_ns = explains[0]
+    print(f"  explain one pair    {ms:7.1f} ms (the worst, {duration_ns / 1e6:.1f} ms long, "
+          f"chain of {links} link{'' if links == 1 else 's'}) {'ok' if ms <= 50 else 'OVER'} (target <= 50 ms)")
+    b = [statistics.median(x) for x in zip(*(f for f, _ in blockers))]
+    t = [statistics.median(x) for x in zip(*(t for _, t in blockers))]
+    print(f"  top blockers        wall {b[0]:7.2f} s  cpu {b[1]:7.2f} s  peak RssAnon {b[2]:6.0f} MiB"
+          f"  (pass {t[0]:.2f} s: sweep {t[1]:.2f} s, chains {t[2]:.2f} s)")
+    ratio = b[0] / first_open[0]
+    print(f"  top blockers ÷ first open: wall {ratio:.2f}x "
+          f"{'ok' if ratio <= 1 else 'OVER'} (target <= 1x), "
+          f"cpu (user+sys) {b[1] / first_open[1]:.2f}x, pass alone {t[0] / first_open[0]:.2f}x; "
+          f"peak RssAnon {b[2]:.0f} MiB {'ok' if b[2] <= 256 else 'OVER'} (target <= 256 MiB)")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--preset", default="wakeup")
     parser.add_argument("--chronoscope", required=True)
     parser.add_argument("--latency-cli")
+    parser.add_argument("--no-explain", action="store_true",
+                        help="skip --explain 1 and --blockers (preset wakeup only)")
     parser.add_argument("recordings", nargs="+")
     args = parser.parse_args()
     latency_cli = (args.latency_cli or args.chronoscope).split()
@@ -84,13 +138,17 @@ def main():
         os.environ["CHRONOSCOPE_PLUGIN_PATH"] = os.path.normpath(plugins)
 
     for rec in args.recordings:
-        opens, passes = [], []
+        opens, passes, explains, blockers = [], [], [], []
+        explain = args.preset == "wakeup" and not args.no_explain
         for _ in range(args.runs):
             cache = tempfile.mkdtemp(prefix="cs-bench-latency-", dir="/var/tmp")
             env = dict(os.environ, XDG_CACHE_HOME=cache)
             try:
                 opens.append(measure([args.chronoscope, "info", rec], env))
                 passes.append(measure(latency_cli + ["latency", rec, "--preset", args.preset], env))
+                if explain:
+                    explains.append(explain_one_pair(latency_cli, rec, env))
+                    blockers.append(top_blockers(latency_cli, rec, env))
             finally:
                 shutil.rmtree(cache, ignore_errors=True)
         o = [statistics.median(x) for x in zip(*opens)]
@@ -104,6 +162,8 @@ def main():
               f"cpu (user+sys) {p[1] / o[1]:.2f}x")
         print(f"  latency {args.preset} pass peak RssAnon: {p[2]:.0f} MiB "
               f"{'ok' if p[2] <= 256 else 'OVER'} (target <= 256 MiB)")
+        if explains:
+            print_explain(explains, blockers, o)
         print(f"  runs (wall ratio): "
               + " ".join(f"{b[0] / a[0]:.2f}x" for a, b in zip(opens, passes))
               + f"; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

@@ -117,59 +117,183 @@ feed_until_found (const CsPluginEvent *event,
   return feed->found == NULL;
 }
 
+/* A tracker that opens @pid's pairs and hands them to @feed. */
+static CsExplainTracker *
+new_pair_tracker (CsPluginDocument *document,
+                  gint32            pid,
+                  PairFeed         *feed)
+{
+  CsExplainTracker *tracker =
+    cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), take_pair, feed);
+
+  feed->tracker = tracker;
+  cs_explain_tracker_set_only_pid (tracker, pid);
+  cs_explain_tracker_set_record_slices (tracker, TRUE);
+  return tracker;
+}
+
+/* A sched_migrate_task of the pair's task: where it was logged (its
+ * place in the order a pass reads events) and where it sent the task. */
+typedef struct {
+  gint64 ts_ns;
+  guint cpu;
+  guint64 row;
+  gint64 dest_cpu;
+} Move;
+
 typedef struct {
   gint32 pid;
-  gboolean migrated;
+  GArray *moves;                /* Move */
   gint64 target_cpu;
-} Staying;
+  guint64 a_row;
+} Plan;
 
 static gboolean
-note_migration (const CsPluginEvent *event,
-                gpointer             user_data)
+note_move (const CsPluginEvent *event,
+           gpointer             user_data)
 {
-  Staying *st = user_data;
+  Plan *plan = user_data;
   gint64 pid;
+  Move move = { event->ts_ns, event->cpu, event->row, -1 };
 
-  if (cs_plugin_event_get_int (event, "pid", &pid) && pid == st->pid)
-    st->migrated = TRUE;
-  return !st->migrated;
+  if (!cs_plugin_event_get_int (event, "pid", &pid) || pid != plan->pid)
+    return TRUE;
+  if (!cs_plugin_event_get_int (event, "dest_cpu", &move.dest_cpu))
+    move.dest_cpu = -1;
+  g_array_append_val (plan->moves, move);
+  return TRUE;
 }
 
 static gboolean
-note_target (const CsPluginEvent *event,
-             gpointer             user_data)
+note_a (const CsPluginEvent *event,
+        gpointer             user_data)
 {
-  Staying *st = user_data;
+  Plan *plan = user_data;
   gint64 pid;
 
-  if (!cs_plugin_event_get_int (event, "pid", &pid) || pid != st->pid)
+  if (!cs_plugin_event_get_int (event, "pid", &pid) || pid != plan->pid)
     return TRUE;
-  if (!cs_plugin_event_get_int (event, "target_cpu", &st->target_cpu))
-    st->target_cpu = event->cpu;
+  if (!cs_plugin_event_get_int (event, "target_cpu", &plan->target_cpu))
+    plan->target_cpu = event->cpu;
+  plan->a_row = event->row;
   return FALSE;
 }
 
-/* Whether @pid waited on @b_cpu alone from @a_ns to @b_ns: woken for
- * it, and not migrated. */
+/* Where @pid waited from @a_ns to @b_ns, as the tracker follows it (A's
+ * target_cpu, then each sched_migrate_task's dest_cpu that moves it):
+ * @stays receives the Moves that start a stay on another CPU, in time
+ * order.  FALSE (@error unset) when the stays cannot be told apart from
+ * the index alone (A not found, a move at B's time or to a CPU the
+ * recording lacks, the last CPU not B's): read every CPU then. */
 static gboolean
-waited_on_one_cpu (CsPluginDocument *document,
-                   gint32            pid,
-                   gint64            a_ns,
-                   guint             a_cpu,
-                   gint64            b_ns,
-                   guint             b_cpu,
-                   gboolean         *one,
-                   GError          **error)
+plan_stays (CsPluginDocument *document,
+            gint32            pid,
+            gint64            a_ns,
+            guint             a_cpu,
+            gint64            b_ns,
+            guint             b_cpu,
+            gint64           *first_cpu,
+            GArray           *stays,
+            GError          **error)
 {
   const char *migrate[] = { "sched:sched_migrate_task", NULL };
-  Staying st = { .pid = pid, .target_cpu = -1 };
+  guint n_cpus = cs_plugin_document_get_n_cpus (document);
+  g_autoptr(GArray) moves = g_array_new (FALSE, FALSE, sizeof (Move));
+  Plan plan = { .pid = pid, .moves = moves, .target_cpu = -1 };
+  gint64 cpu;
 
-  if (!cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1, migrate, note_migration,
-                                         &st, error) ||
-      !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1,
-                                         cs_explain_wake_events, note_target, &st, error))
+  if (!cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, cs_explain_wake_events,
+                                         note_a, &plan, error) ||
+      !cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1, migrate, note_move,
+                                         &plan, error))
     return FALSE;
-  *one = !st.migrated && st.target_cpu == b_cpu;
+  if (plan.target_cpu < 0 || plan.target_cpu >= n_cpus)
+    return FALSE;
+  cpu = *first_cpu = plan.target_cpu;
+  for (guint i = 0; i < moves->len; i++)
+    {
+      const Move *m = &g_array_index (moves, Move, i);
+
+      /* Before A in the order events are read: no wait to move yet. */
+      if (m->ts_ns == a_ns &&
+          (m->cpu < a_cpu || (m->cpu == a_cpu && m->row < plan.a_row)))
+        continue;
+      if (m->ts_ns == b_ns || m->dest_cpu >= n_cpus)
+        return FALSE;
+      if (m->dest_cpu < 0 || m->dest_cpu == cpu)
+        continue;
+      cpu = m->dest_cpu;
+      g_array_append_val (stays, *m);
+    }
+  return cpu == b_cpu;
+}
+
+typedef struct {
+  PairFeed *feed;
+  const Move *move;
+} MoveFeed;
+
+static gboolean
+feed_move (const CsPluginEvent *event,
+           gpointer             user_data)
+{
+  MoveFeed *mf = user_data;
+
+  if (event->row != mf->move->row)
+    return TRUE;
+  cs_explain_tracker_event (mf->feed->tracker, event);
+  return FALSE;
+}
+
+/* Feeds the tracker (open on @pid) the events that decide @pid's
+ * breakdown, CPU by CPU as it waited: each stay's CPU is read back to its
+ * last sched_switch (only to learn its state), then its state events up
+ * to the next move, which is fed alone.  Events of other CPUs, and the
+ * wakeups after A (the task is woken already: the rule passes them
+ * over), change nothing of the pair, so they are not read. */
+static gboolean
+feed_stays (CsPluginDocument *document,
+            PairFeed         *feed,
+            gint64            a_ns,
+            guint             a_cpu,
+            gint64            b_ns,
+            guint             first_cpu,
+            GArray           *stays,
+            GError          **error)
+{
+  const char *migrate[] = { "sched:sched_migrate_task", NULL };
+  CsExplainTracker *tracker = feed->tracker;
+  gint64 from = a_ns;
+  guint cpu = first_cpu;
+
+  cs_explain_tracker_set_open_pairs (tracker, FALSE);
+  if (!prime_cpu (document, tracker, cpu, a_ns, error))
+    return FALSE;
+  cs_explain_tracker_set_open_pairs (tracker, TRUE);
+  if (!cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, cs_explain_wake_events,
+                                         feed_until_found, feed, error))
+    return FALSE;
+  for (guint i = 0; i <= stays->len && feed->found == NULL; i++)
+    {
+      const Move *next = i < stays->len ? &g_array_index (stays, Move, i) : NULL;
+      gint64 to = next != NULL ? next->ts_ns : b_ns + 1;
+      MoveFeed mf = { feed, next };
+
+      if (!cs_plugin_document_foreach_event (document, cpu, from, to, cs_explain_state_events,
+                                             feed_until_found, feed, error))
+        return FALSE;
+      if (next == NULL || feed->found != NULL)
+        break;
+      cpu = next->dest_cpu;
+      from = next->ts_ns;
+      cs_explain_tracker_set_learning (tracker, TRUE);
+      if (!prime_cpu (document, tracker, cpu, from, error))
+        return FALSE;
+      cs_explain_tracker_set_learning (tracker, FALSE);
+      if (!cs_plugin_document_foreach_event (document, next->cpu, next->ts_ns, next->ts_ns + 1,
+                                             migrate, feed_move, &mf, error))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -189,10 +313,13 @@ waited_on_one_cpu (CsPluginDocument *document,
  *
  * Breaks down a wakeup latency (a pair of the latency preset `wakeup`):
  * what ran on the CPU @pid was queued on from @a_ns to @b_ns (the
- * wakeup's target_cpu, then each sched_migrate_task's dest_cpu).  When the
- * task stayed on @b_cpu (most wakeups) it reads that CPU's events of the
- * span alone, from its last sched_switch before @a_ns; otherwise every
- * CPU's.  Milliseconds; main thread or a pass's callbacks.
+ * wakeup's target_cpu, then each sched_migrate_task's dest_cpu).  It reads
+ * the task's moves (sched_migrate_task, rare: the index skips the chunks
+ * without any), then for each stay only that CPU's state events (from its
+ * last sched_switch before the stay, to learn its state); every CPU's
+ * events of the span only when the moves do not say where the task
+ * waited (see README.md, "Speed").  Milliseconds; main thread or a pass's
+ * callbacks.
  *
  * Returns: (transfer full) (nullable): the breakdown; its contributors'
  *   @ns add up to @b_ns - @a_ns
@@ -207,45 +334,39 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
                         GError          **error)
 {
   PairFeed feed = { .b_ns = b_ns, .b_cpu = b_cpu };
-  g_autoptr(CsExplainTracker) tracker =
-    cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), take_pair, &feed);
+  g_autoptr(CsExplainTracker) tracker = NULL;
   g_autoptr(GPtrArray) types = g_ptr_array_new ();
-  gboolean one = FALSE;
+  g_autoptr(GArray) stays = g_array_new (FALSE, FALSE, sizeof (Move));
+  gint64 first_cpu = -1;
 
-  feed.tracker = tracker;
-  cs_explain_tracker_set_only_pid (tracker, pid);
-  cs_explain_tracker_set_record_slices (tracker, TRUE);
+  if (!plan_stays (document, pid, a_ns, a_cpu, b_ns, b_cpu, &first_cpu, stays, error))
+    {
+      if (error != NULL && *error != NULL)
+        return NULL;
+      first_cpu = -1;
+    }
+  if (first_cpu >= 0)
+    {
+      tracker = new_pair_tracker (document, pid, &feed);
+      if (!feed_stays (document, &feed, a_ns, a_cpu, b_ns, first_cpu, stays, error))
+        return NULL;
+      if (feed.found != NULL)
+        return feed.found;
+      g_clear_pointer (&tracker, cs_explain_tracker_free);
+    }
+
+  /* Every CPU over A..B, as a pass reads them. */
+  tracker = new_pair_tracker (document, pid, &feed);
   for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
     g_ptr_array_add (types, (gpointer) cs_explain_state_events[i]);
   for (guint i = 0; cs_explain_wake_events[i] != NULL; i++)
     g_ptr_array_add (types, (gpointer) cs_explain_wake_events[i]);
   g_ptr_array_add (types, (gpointer) "sched:sched_migrate_task");
   g_ptr_array_add (types, NULL);
-  if (!waited_on_one_cpu (document, pid, a_ns, a_cpu, b_ns, b_cpu, &one, error))
-    return NULL;
-  if (one)
-    {
-      /* B's CPU alone: its state at A, the wakeup (logged on A's CPU,
-       * which may be another), then its events up to B.  The wakeup rule
-       * starts at A with the task unknown, so A's wakeup opens the wait
-       * and the later ones of the same wait change nothing. */
-      cs_explain_tracker_set_open_pairs (tracker, FALSE);
-      if (!prime_cpu (document, tracker, b_cpu, a_ns, error))
-        return NULL;
-      cs_explain_tracker_set_open_pairs (tracker, TRUE);
-      if ((a_cpu != b_cpu &&
-           !cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1,
-                                              cs_explain_wake_events,
-                                              feed_until_found, &feed, error)) ||
-          !cs_plugin_document_foreach_event (document, b_cpu, a_ns, b_ns + 1,
-                                             (const char *const *) types->pdata,
-                                             feed_until_found, &feed, error))
-        return NULL;
-    }
-  else if (!prime (document, tracker, a_cpu, b_cpu, a_ns, error) ||
-           !cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1,
-                                              (const char *const *) types->pdata,
-                                              feed_until_found, &feed, error))
+  if (!prime (document, tracker, a_cpu, b_cpu, a_ns, error) ||
+      !cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1,
+                                         (const char *const *) types->pdata,
+                                         feed_until_found, &feed, error))
     return NULL;
   if (feed.found == NULL)
     g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,

@@ -102,14 +102,13 @@ typedef struct {
   struct tep_format_field *fields[7];
 } Format;
 
-/* A slice while its pair waits: its contributor by key, since parts move. */
+/* A slice while its pair waits: its contributor by its index in the
+ * pair's parts (renumbered when resolve_unknown() moves parts). */
 typedef struct {
   gint64 begin_ns;
   gint64 end_ns;
   guint cpu;
-  CsExplainKind kind;
-  gint32 id;
-  char name[CS_EXPLAIN_NAME_LEN];
+  guint part;
 } Slice;
 
 /* A task woken and not run yet, or a window on one CPU. */
@@ -123,6 +122,7 @@ typedef struct {
   gint32 waker_pid;
   gint32 waker_flags;
   GArray *parts;                /* CsExplainContributor */
+  GHashTable *part_index;       /* contributor key -> index in parts + 1, once many */
   gint last_part;               /* of the last slice added, -1 */
   GArray *slices;               /* Slice, when the tracker records them */
 } Waiting;
@@ -153,6 +153,7 @@ struct _CsExplainTracker
   Waiting *window;
   gint32 only_pid;
   gboolean open_pairs;
+  gboolean learning;
   gboolean record_slices;
   CsExplainPairFunc func;
   gpointer user_data;
@@ -181,6 +182,7 @@ waiting_free (gpointer data)
   Waiting *w = data;
 
   g_array_unref (w->parts);
+  g_clear_pointer (&w->part_index, g_hash_table_unref);
   if (w->slices != NULL)
     g_array_unref (w->slices);
   g_free (w);
@@ -204,6 +206,7 @@ waiting_take (CsExplainTracker *self)
       w = g_ptr_array_steal_index_fast (self->spare, self->spare->len - 1);
       parts = w->parts;
       g_array_set_size (parts, 0);
+      g_clear_pointer (&w->part_index, g_hash_table_unref);
       g_clear_pointer (&w->slices, g_array_unref);
       memset (w, 0, sizeof *w);
       w->parts = parts;
@@ -332,6 +335,22 @@ cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
   if (open_pairs && !self->open_pairs)
     g_hash_table_remove_all (self->tasks);
   self->open_pairs = open_pairs;
+}
+
+/**
+ * cs_explain_tracker_set_learning:
+ * @self: a tracker
+ * @learning: %TRUE while feeding what came before a time on one CPU only
+ *   to learn its state (the CPU a waiting task moves to), %FALSE after
+ *
+ * Like cs_explain_tracker_set_open_pairs() with %FALSE, but the rule's
+ * tasks are kept when it is turned off: the pairs open go on waiting.
+ */
+void
+cs_explain_tracker_set_learning (CsExplainTracker *self,
+                                 gboolean          learning)
+{
+  self->learning = learning;
 }
 
 /**
@@ -478,37 +497,86 @@ current (const Cpu            *cpu,
     out->kind = CS_EXPLAIN_TASK;
 }
 
+/* Parts are keyed by kind, id and name; the name (a task's comm, an
+ * IRQ's name) rarely differs for one kind and id, so it is left out of
+ * the hash. */
+static guint
+part_hash (gconstpointer key)
+{
+  const CsExplainContributor *c = key;
+
+  return ((guint) c->id * 2654435761u) ^ (guint) c->kind;
+}
+
+static gboolean
+part_equal (gconstpointer a,
+            gconstpointer b)
+{
+  const CsExplainContributor *x = a, *y = b;
+
+  return x->kind == y->kind && x->id == y->id && strcmp (x->name, y->name) == 0;
+}
+
+/* Above this many parts, they are found through a hash table: a long
+ * wait crossed by thousands of tasks would otherwise cost the parts
+ * times the slices. */
+#define PARTS_INDEXED 16
+
+static void
+index_part (GHashTable                 *index,
+            const CsExplainContributor *c,
+            guint                       i)
+{
+  g_hash_table_insert (index, g_memdup2 (c, sizeof *c), GUINT_TO_POINTER (i + 1));
+}
+
+/* The index of @c's part in @parts, or -1; @index (nullable) caches the
+ * lookup for long lists and is kept up to date by the caller on append. */
+static gint
+find_part_indexed (GArray                      *parts,
+                   GHashTable                 **index,
+                   const CsExplainContributor  *c)
+{
+  if (index == NULL || (*index == NULL && parts->len <= PARTS_INDEXED))
+    {
+      for (guint i = 0; i < parts->len; i++)
+        if (part_equal (&g_array_index (parts, CsExplainContributor, i), c))
+          return i;
+      return -1;
+    }
+  if (*index == NULL)
+    {
+      *index = g_hash_table_new_full (part_hash, part_equal, g_free, NULL);
+      /* Backwards, so that the first of equal keys (none in practice)
+       * wins, as in the linear search. */
+      for (guint i = parts->len; i-- > 0;)
+        index_part (*index, &g_array_index (parts, CsExplainContributor, i), i);
+    }
+  return GPOINTER_TO_INT (g_hash_table_lookup (*index, c)) - 1;
+}
+
 static gint
 find_part (GArray                     *parts,
            const CsExplainContributor *c)
 {
-  for (guint i = 0; i < parts->len; i++)
-    {
-      const CsExplainContributor *p = &g_array_index (parts, CsExplainContributor, i);
-
-      if (p->kind == c->kind && p->id == c->id && strcmp (p->name, c->name) == 0)
-        return i;
-    }
-  return -1;
+  return find_part_indexed (parts, NULL, c);
 }
 
 static void
-add_slice (Waiting                    *w,
-           const CsExplainContributor *c,
-           gint64                      begin_ns,
-           gint64                      end_ns,
-           guint                       cpu)
+add_slice (Waiting *w,
+           guint    part,
+           gint64   begin_ns,
+           gint64   end_ns,
+           guint    cpu)
 {
   Slice *last = w->slices->len > 0 ? &g_array_index (w->slices, Slice, w->slices->len - 1) : NULL;
-  Slice slice = { begin_ns, end_ns, cpu, c->kind, c->id };
+  Slice slice = { begin_ns, end_ns, cpu, part };
 
-  if (last != NULL && last->end_ns == begin_ns && last->cpu == cpu && last->kind == c->kind &&
-      last->id == c->id && strcmp (last->name, c->name) == 0)
+  if (last != NULL && last->end_ns == begin_ns && last->cpu == cpu && last->part == part)
     {
       last->end_ns = end_ns;
       return;
     }
-  g_strlcpy (slice.name, c->name, sizeof slice.name);
   g_array_append_val (w->slices, slice);
 }
 
@@ -519,22 +587,25 @@ add_part (Waiting                    *w,
           gint64                      end_ns,
           guint                       cpu)
 {
-  gint i = find_part (w->parts, c);
+  gint i = w->last_part >= 0 &&
+           part_equal (&g_array_index (w->parts, CsExplainContributor, w->last_part), c)
+           ? w->last_part : find_part_indexed (w->parts, &w->part_index, c);
   gint64 ns = end_ns - begin_ns;
   CsExplainContributor *p;
-
-  if (w->slices != NULL)
-    add_slice (w, c, begin_ns, end_ns, cpu);
 
   if (i < 0)
     {
       g_array_append_val (w->parts, *c);
       i = w->parts->len - 1;
+      if (w->part_index != NULL)
+        index_part (w->part_index, c, i);
       p = &g_array_index (w->parts, CsExplainContributor, i);
       p->ns = 0;
       p->n_slices = 0;
       p->n_pairs = 1;
     }
+  if (w->slices != NULL)
+    add_slice (w, i, begin_ns, end_ns, cpu);
   p = &g_array_index (w->parts, CsExplainContributor, i);
   p->ns += ns;
   if (p->prio < 0)
@@ -586,19 +657,9 @@ resolve_unknown (Cpu        *cpu,
 
       if (u < 0)
         continue;
-      for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
-        {
-          Slice *slice = &g_array_index (w->slices, Slice, k2);
-
-          if (slice->kind == CS_EXPLAIN_UNKNOWN)
-            {
-              slice->kind = known.kind;
-              slice->id = known.id;
-              g_strlcpy (slice->name, known.name, sizeof slice->name);
-            }
-        }
       moved = g_array_index (w->parts, CsExplainContributor, u);
       g_array_remove_index (w->parts, u);
+      g_clear_pointer (&w->part_index, g_hash_table_unref);
       w->last_part = -1;
       k = find_part (w->parts, &known);
       if (k < 0)
@@ -615,6 +676,17 @@ resolve_unknown (Cpu        *cpu,
         {
           g_array_index (w->parts, CsExplainContributor, k).ns += moved.ns;
           g_array_index (w->parts, CsExplainContributor, k).n_slices += moved.n_slices;
+        }
+      /* The unknown slices are now @known's; the parts after the
+       * unknown one moved down by one. */
+      for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
+        {
+          Slice *slice = &g_array_index (w->slices, Slice, k2);
+
+          if (slice->part == (guint) u)
+            slice->part = k;
+          else if (slice->part > (guint) u)
+            slice->part--;
         }
       w->last_part = k;
     }
@@ -670,15 +742,21 @@ breakdown_from (const Waiting *w,
   cs_explain_sort_contributors (b->contributors);
   if (w->slices != NULL)
     {
+      g_autoptr(GHashTable) index = NULL;
+      g_autofree guint *sorted = g_new (guint, MAX (w->parts->len, 1));
+
+      /* Where each part went in the sorted contributors. */
+      for (guint i = 0; i < w->parts->len; i++)
+        sorted[i] = MAX (find_part_indexed (b->contributors, &index,
+                                            &g_array_index (w->parts, CsExplainContributor, i)),
+                         0);
       b->slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice), w->slices->len);
       for (guint i = 0; i < w->slices->len; i++)
         {
           const Slice *in = &g_array_index (w->slices, Slice, i);
-          CsExplainContributor key = { .kind = in->kind, .id = in->id };
-          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu, 0 };
+          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu,
+                                 in->part < w->parts->len ? sorted[in->part] : 0 };
 
-          g_strlcpy (key.name, in->name, sizeof key.name);
-          out.contributor = MAX (find_part (b->contributors, &key), 0);
           g_array_append_val (b->slices, out);
         }
     }
@@ -693,7 +771,8 @@ rule_state (CsExplainTracker *self,
 {
   CsPluginWakeupState *state;
 
-  if (!self->open_pairs || pid <= 0 || (self->only_pid >= 0 && pid != self->only_pid))
+  if (!self->open_pairs || self->learning || pid <= 0 ||
+      (self->only_pid >= 0 && pid != self->only_pid))
     return NULL;
   state = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (pid));
   if (state == NULL)

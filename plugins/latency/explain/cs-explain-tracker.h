@@ -49,6 +49,8 @@ void                cs_explain_tracker_set_record_slices (CsExplainTracker *self
                                                      gboolean            record);
 void                cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
                                                      gboolean            open_pairs);
+void                cs_explain_tracker_set_learning (CsExplainTracker *self,
+                                                   gboolean          learning);
 gboolean            cs_explain_tracker_event        (CsExplainTracker   *self,
                                                      const CsPluginEvent *event);
 gboolean            cs_explain_tracker_saw_switch   (CsExplainTracker   *self,
