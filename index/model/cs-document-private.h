@@ -85,5 +85,31 @@ guint64            _cs_document_count_before   (CsDocument  *self,
                                                 gint64       ts_ns,
                                                 GError     **error);
 
+/* Called for each event or slice of a span, in time order; return FALSE
+ * to stop (cs-document-queries.c). */
+typedef gboolean (*EventFunc) (const CsEvent *event, gpointer user_data);
+typedef gboolean (*SliceFunc) (const CsSlice *slice, gpointer user_data);
+
+/* The events of @cpu in [@begin_ns, @end_ns); @wanted (nullable, by type
+ * id, @n_types of them): only those types, and chunks holding none are
+ * skipped undecoded. */
+gboolean           _cs_document_scan_events    (CsDocument     *self,
+                                                guint           cpu,
+                                                gint64          begin_ns,
+                                                gint64          end_ns,
+                                                const gboolean *wanted,
+                                                guint           n_types,
+                                                EventFunc       func,
+                                                gpointer        user_data,
+                                                GError        **error);
+/* The slices of @cpu overlapping [@begin_ns, @end_ns), by begin. */
+gboolean           _cs_document_scan_slices    (CsDocument  *self,
+                                                guint        cpu,
+                                                gint64       begin_ns,
+                                                gint64       end_ns,
+                                                SliceFunc    func,
+                                                gpointer     user_data,
+                                                GError     **error);
+
 G_END_DECLS
 

@@ -29,6 +29,7 @@
 #include "cs-index-steps.h"
 #include "cs-tracedat-page.h"
 #include "cs-tracedat-private.h"
+#include "cs-tracedat-cpu-private.h"
 
 /* 1 MiB windows cost ~6 % more CPU time indexing the large bench
  * recording (user + sys, 4 runs each): less of a window is still in the
@@ -42,66 +43,6 @@
  * an eighth of the size, a few µs per MiB. */
 #define READ_AT_WINDOW_BYTES (32 * 1024)
 #define FIRST_WINDOW_PAGES 4
-#define HEADER_READAHEAD (256 * 1024)
-typedef struct {
-  guint64 file_pos;     /* file offset of the chunk's 8-byte header */
-  guint64 stream_pos;   /* position of its first byte in the decompressed stream */
-  guint32 csize;
-  guint32 usize;
-} Chunk;
-
-struct _CsTracedatCpu {
-  CsTracedatReader *reader;
-  gboolean owns_reader_ref;
-  guint cpu;
-  gsize window_bytes;    /* of uncompressed data: WINDOW_BYTES or READ_AT_WINDOW_BYTES */
-
-  /* copied from the reader */
-  guint page_size;
-  gboolean be;
-  guint klong;
-  gboolean compressed;
-  guint64 data_offset;
-  guint64 data_end;
-  gboolean tsc2nsec;
-  guint32 mult;
-  guint32 shift;
-  guint64 ts_offset;
-
-  /* the block in memory: positions [block_pos, block_next), padded with
-   * zeroes to block_len (a whole number of pages) plus CS_TD_PAGE_SLACK */
-  guint8 *block;
-  gsize block_alloc;
-  gsize block_len;
-  guint64 block_pos;
-  guint64 block_next;
-  gboolean have_block;
-  guint32 block_chunk;
-
-  /* compressed data */
-  guint32 n_chunks;
-  GArray *chunks;       /* Chunk: the first chunks->len chunk headers */
-  guint8 *hdr_buf;      /* when set, chunk headers are read through it */
-  guint64 hdr_pos;
-  gsize hdr_len;
-  guint8 *in;
-  gsize in_alloc;
-  ZSTD_DCtx *zstd;
-  z_stream zs;
-  gboolean zs_ready;
-
-  /* the current page */
-  gsize page_off;
-  gboolean page_started;  /* page_off names a page of this block already used */
-  gboolean page_loaded;   /* walk is in the page at page_off */
-  gboolean at_end;
-  guint64 bytes_done;
-
-  CsTdPageFormat page_format;  /* page_size, be and klong again, for the walk */
-  CsTdPageWalk walk;
-  struct tep_record record;
-  struct tep_handle *tep;
-};
 
 static gboolean
 cpu_error (CsTracedatCpu *c, GError **error, gint code, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
@@ -352,8 +293,8 @@ load_window (CsTracedatCpu *c, guint64 pos, gsize max_len, GError **error)
 }
 
 /* Reads the header of chunk chunks->len, which follows the last known one. */
-static gboolean
-read_chunk_header (CsTracedatCpu *c, GError **error)
+gboolean
+_cs_tracedat_cpu_read_chunk_header (CsTracedatCpu *c, GError **error)
 {
   guint i = c->chunks->len;
   Chunk ch;
@@ -480,7 +421,7 @@ next_block_unmeasured (CsTracedatCpu *c, GError **error)
           c->at_end = TRUE;
           return FALSE;
         }
-      if (i == c->chunks->len && !read_chunk_header (c, error))
+      if (i == c->chunks->len && !_cs_tracedat_cpu_read_chunk_header (c, error))
         {
           c->at_end = TRUE;
           return FALSE;
@@ -569,14 +510,6 @@ advance_page (CsTracedatCpu *c, GError **error)
     }
 }
 
-static inline guint64
-ts_calc (CsTracedatCpu *c, guint64 ts)
-{
-  if (c->tsc2nsec)
-    ts = _cs_td_mul_u64_u32_shr (ts, c->mult, c->shift);
-  return ts + c->ts_offset;
-}
-
 /**
  * cs_tracedat_cpu_next:
  * @cpu: a stream
@@ -625,7 +558,7 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
               void *data = (void *) (w->data + w->index);
 
               record->raw_ts = w->timestamp;
-              r->ts = ts_calc (c, w->timestamp);
+              r->ts = _cs_tracedat_cpu_ts_calc (c, w->timestamp);
               r->offset = c->block_pos + c->page_off + 8 + c->klong + w->curr;
               /* Only a page's first event can follow missed events; kbuffer
                * reports them only when no time extend comes before it, and
@@ -676,7 +609,7 @@ find_chunk (CsTracedatCpu *c, guint64 pos, guint *index, GError **error)
         return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                           _("stream position %" PRIu64 " is past the end of its data"),
                           pos);
-      if (!read_chunk_header (c, error))
+      if (!_cs_tracedat_cpu_read_chunk_header (c, error))
         return FALSE;
     }
 
@@ -871,134 +804,4 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
   return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                     _("no record starts at %s %" PRIu64),
                     c->compressed ? _("stream position") : _("offset"), offset);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Estimates                                                                 */
-
-/* The pages of one block of @len bytes at @buf: records counted into
- * *@n_records / *@n_pages, and the header times of its first and last
- * pages that hold data. */
-static void
-survey_block (CsTracedatCpu *c, const guint8 *buf, gsize len, guint64 *n_records,
-              guint64 *n_pages, gint64 *first_ts, gint64 *last_ts)
-{
-  for (gsize off = 0; off + c->page_size <= len; off += c->page_size)
-    {
-      guint n, committed;
-
-      if (cs_td_page_check (&c->page_format, buf + off, &n, &committed, NULL, NULL) != CS_TD_PAGE_OK)
-        continue;
-      *n_records += n;
-      (*n_pages)++;
-      if (committed > 0)
-        {
-          gint64 ts = (gint64) ts_calc (c, _cs_td_u64 (c->be, buf + off));
-
-          if (*first_ts == G_MAXINT64)
-            *first_ts = ts;
-          *last_ts = ts;
-        }
-    }
-}
-
-/**
- * cs_tracedat_cpu_estimate:
- * @cpu: a stream, not yet read from
- * @n_samples: how many places of the CPU's data to look at (pages of
- *   uncompressed data, chunks of compressed data), >= 2; the first and the
- *   last are always among them
- * @n_records: (out): about how many records the CPU holds
- * @first_ns: (out): the time of its first page (ring-buffer page header;
- *   its records are at or after it)
- * @last_ns: (out): the time of its last page that holds data (its last
- *   records are a page's worth of time after it, at most)
- *
- * Guesses the size and time span of one CPU's data without reading it all:
- * it counts the records of @n_samples pages or chunks spread evenly over
- * the data and extrapolates to all its pages.  Compressed data also needs
- * every chunk's 8-byte header.  Leaves the stream where it was.
- *
- * Thread: the stream's.
- *
- * Returns: %FALSE when it cannot tell (no data, unreadable samples)
- */
-gboolean
-cs_tracedat_cpu_estimate (CsTracedatCpu *cpu,
-                          guint          n_samples,
-                          guint64       *n_records,
-                          gint64        *first_ns,
-                          gint64        *last_ns)
-{
-  CsTracedatCpu *c = cpu;
-  guint64 seen_records = 0, seen_pages = 0, total_pages = 0, n_places;
-  gint64 first = G_MAXINT64, last = G_MININT64;
-  g_autofree guint8 *buf = NULL;
-  g_autofree guint8 *in = NULL;
-
-  g_return_val_if_fail (cpu != NULL, FALSE);
-
-  n_samples = MAX (n_samples, 2);
-  if (c->data_end <= c->data_offset || c->page_size < 16)
-    return FALSE;
-
-  if (!c->compressed)
-    {
-      n_places = total_pages = (c->data_end - c->data_offset) / c->page_size;
-      buf = g_malloc (c->page_size);
-    }
-  else
-    {
-      /* Every chunk header, as a full read would (they are kept), read
-       * ahead: one pread() each cost ~0.2 s for the large bench recording. */
-      gboolean ok = TRUE;
-
-      c->hdr_buf = g_malloc (HEADER_READAHEAD);
-      c->hdr_len = 0;
-      while (ok && c->chunks->len < c->n_chunks)
-        ok = read_chunk_header (c, NULL);
-      g_clear_pointer (&c->hdr_buf, g_free);
-      if (!ok)
-        return FALSE;
-      n_places = c->n_chunks;
-      for (guint i = 0; i < c->n_chunks; i++)
-        total_pages += g_array_index (c->chunks, Chunk, i).usize / c->page_size;
-    }
-  if (n_places == 0 || total_pages == 0)
-    return FALSE;
-
-  for (guint k = 0; k < n_samples; k++)
-    {
-      guint64 place = n_places == 1 ? 0 : (guint64) k * (n_places - 1) / (n_samples - 1);
-
-      if (k > 0 && place == (guint64) (k - 1) * (n_places - 1) / (n_samples - 1))
-        continue;
-      if (!c->compressed)
-        {
-          if (!_cs_td_pread_exact (c->reader, buf, c->page_size,
-                                   c->data_offset + place * c->page_size, "a page", NULL))
-            continue;
-          survey_block (c, buf, c->page_size, &seen_records, &seen_pages, &first, &last);
-        }
-      else
-        {
-          const Chunk *ch = &g_array_index (c->chunks, Chunk, place);
-
-          if (ch->usize < c->page_size)
-            continue;
-          in = g_realloc (in, MAX (ch->csize, 1));
-          buf = g_realloc (buf, ch->usize);
-          if (!_cs_td_pread_exact (c->reader, in, ch->csize, ch->file_pos + 8, "chunk", NULL) ||
-              !_cs_td_decompress (c->reader, c->zstd, c->zs_ready ? &c->zs : NULL, in, ch->csize,
-                                  buf, ch->usize, "chunk", ch->file_pos, NULL))
-            continue;
-          survey_block (c, buf, ch->usize, &seen_records, &seen_pages, &first, &last);
-        }
-    }
-  if (seen_pages == 0 || first == G_MAXINT64)
-    return FALSE;
-  *n_records = (guint64) ((double) seen_records / seen_pages * total_pages + 0.5);
-  *first_ns = first;
-  *last_ns = last;
-  return TRUE;
 }

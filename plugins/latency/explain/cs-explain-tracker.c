@@ -8,6 +8,7 @@
 #include <event-parse.h>
 
 #include "cs-explain-tracker.h"
+#include "cs-explain-waiting.h"
 
 /* The wakeups of Chronoscope's wakeup rule (cs-plugin-wakeup.h): every
  * one the recording has is fed, and the rule says which opens a wait. */
@@ -102,30 +103,6 @@ typedef struct {
   struct tep_format_field *fields[7];
 } Format;
 
-/* A slice while its pair waits: its contributor by its index in the
- * pair's parts (renumbered when resolve_unknown() moves parts). */
-typedef struct {
-  gint64 begin_ns;
-  gint64 end_ns;
-  guint cpu;
-  guint part;
-} Slice;
-
-/* A task woken and not run yet, or a window on one CPU. */
-typedef struct {
-  gint32 pid;
-  gint32 prio;
-  gint64 a_ns;
-  guint a_cpu;
-  guint cpu;                    /* where it waits now */
-  guint n_queued;
-  gint32 waker_pid;
-  gint32 waker_flags;
-  GArray *parts;                /* CsExplainContributor */
-  GHashTable *part_index;       /* contributor key -> index in parts + 1, once many */
-  gint last_part;               /* of the last slice added, -1 */
-  GArray *slices;               /* Slice, when the tracker records them */
-} Waiting;
 
 typedef struct {
   gint64 last_ns;               /* start of the slice not yet added; G_MININT64 */
@@ -497,124 +474,6 @@ current (const Cpu            *cpu,
     out->kind = CS_EXPLAIN_TASK;
 }
 
-/* Parts are keyed by kind, id and name; the name (a task's comm, an
- * IRQ's name) rarely differs for one kind and id, so it is left out of
- * the hash. */
-static guint
-part_hash (gconstpointer key)
-{
-  const CsExplainContributor *c = key;
-
-  return ((guint) c->id * 2654435761u) ^ (guint) c->kind;
-}
-
-static gboolean
-part_equal (gconstpointer a,
-            gconstpointer b)
-{
-  const CsExplainContributor *x = a, *y = b;
-
-  return x->kind == y->kind && x->id == y->id && strcmp (x->name, y->name) == 0;
-}
-
-/* Above this many parts, they are found through a hash table: a long
- * wait crossed by thousands of tasks would otherwise cost the parts
- * times the slices. */
-#define PARTS_INDEXED 16
-
-static void
-index_part (GHashTable                 *index,
-            const CsExplainContributor *c,
-            guint                       i)
-{
-  g_hash_table_insert (index, g_memdup2 (c, sizeof *c), GUINT_TO_POINTER (i + 1));
-}
-
-/* The index of @c's part in @parts, or -1; @index (nullable) caches the
- * lookup for long lists and is kept up to date by the caller on append. */
-static gint
-find_part_indexed (GArray                      *parts,
-                   GHashTable                 **index,
-                   const CsExplainContributor  *c)
-{
-  if (index == NULL || (*index == NULL && parts->len <= PARTS_INDEXED))
-    {
-      for (guint i = 0; i < parts->len; i++)
-        if (part_equal (&g_array_index (parts, CsExplainContributor, i), c))
-          return i;
-      return -1;
-    }
-  if (*index == NULL)
-    {
-      *index = g_hash_table_new_full (part_hash, part_equal, g_free, NULL);
-      /* Backwards, so that the first of equal keys (none in practice)
-       * wins, as in the linear search. */
-      for (guint i = parts->len; i-- > 0;)
-        index_part (*index, &g_array_index (parts, CsExplainContributor, i), i);
-    }
-  return GPOINTER_TO_INT (g_hash_table_lookup (*index, c)) - 1;
-}
-
-static gint
-find_part (GArray                     *parts,
-           const CsExplainContributor *c)
-{
-  return find_part_indexed (parts, NULL, c);
-}
-
-static void
-add_slice (Waiting *w,
-           guint    part,
-           gint64   begin_ns,
-           gint64   end_ns,
-           guint    cpu)
-{
-  Slice *last = w->slices->len > 0 ? &g_array_index (w->slices, Slice, w->slices->len - 1) : NULL;
-  Slice slice = { begin_ns, end_ns, cpu, part };
-
-  if (last != NULL && last->end_ns == begin_ns && last->cpu == cpu && last->part == part)
-    {
-      last->end_ns = end_ns;
-      return;
-    }
-  g_array_append_val (w->slices, slice);
-}
-
-static void
-add_part (Waiting                    *w,
-          const CsExplainContributor *c,
-          gint64                      begin_ns,
-          gint64                      end_ns,
-          guint                       cpu)
-{
-  gint i = w->last_part >= 0 &&
-           part_equal (&g_array_index (w->parts, CsExplainContributor, w->last_part), c)
-           ? w->last_part : find_part_indexed (w->parts, &w->part_index, c);
-  gint64 ns = end_ns - begin_ns;
-  CsExplainContributor *p;
-
-  if (i < 0)
-    {
-      g_array_append_val (w->parts, *c);
-      i = w->parts->len - 1;
-      if (w->part_index != NULL)
-        index_part (w->part_index, c, i);
-      p = &g_array_index (w->parts, CsExplainContributor, i);
-      p->ns = 0;
-      p->n_slices = 0;
-      p->n_pairs = 1;
-    }
-  if (w->slices != NULL)
-    add_slice (w, i, begin_ns, end_ns, cpu);
-  p = &g_array_index (w->parts, CsExplainContributor, i);
-  p->ns += ns;
-  if (p->prio < 0)
-    p->prio = c->prio;
-  if (w->last_part != i)
-    p->n_slices++;
-  w->last_part = i;
-}
-
 /* Adds the time since @cpu's last change to the pairs waiting there. */
 static void
 flush (CsExplainTracker *self,
@@ -628,7 +487,7 @@ flush (CsExplainTracker *self,
     {
       current (cpu, &now);
       for (guint i = 0; i < cpu->waiting->len; i++)
-        add_part (g_ptr_array_index (cpu->waiting, i), &now, cpu->last_ns, ts_ns, c);
+        _cs_explain_waiting_add_part (g_ptr_array_index (cpu->waiting, i), &now, cpu->last_ns, ts_ns, c);
     }
   if (cpu->last_ns == G_MININT64 || ts_ns > cpu->last_ns)
     cpu->last_ns = ts_ns;
@@ -651,7 +510,7 @@ resolve_unknown (Cpu        *cpu,
     {
       Waiting *w = g_ptr_array_index (cpu->waiting, i);
       CsExplainContributor unknown = { .kind = CS_EXPLAIN_UNKNOWN, .id = -1 };
-      gint u = find_part (w->parts, &unknown);
+      gint u = _cs_explain_find_part_plain (w->parts, &unknown);
       gint k;
       CsExplainContributor moved;
 
@@ -661,7 +520,7 @@ resolve_unknown (Cpu        *cpu,
       g_array_remove_index (w->parts, u);
       g_clear_pointer (&w->part_index, g_hash_table_unref);
       w->last_part = -1;
-      k = find_part (w->parts, &known);
+      k = _cs_explain_find_part_plain (w->parts, &known);
       if (k < 0)
         {
           CsExplainContributor c = known;
@@ -712,55 +571,6 @@ enqueue (CsExplainTracker *self,
     return;
   flush (self, cpu, ts_ns);
   g_ptr_array_add (self->cpus[cpu].waiting, w);
-}
-
-static CsExplainBreakdown *
-breakdown_from (const Waiting *w,
-                gint64         b_ns,
-                guint          b_cpu)
-{
-  CsExplainBreakdown *b = g_new0 (CsExplainBreakdown, 1);
-
-  b->pid = w->pid;
-  b->prio = w->prio;
-  b->a_ns = w->a_ns;
-  b->b_ns = b_ns;
-  b->a_cpu = w->a_cpu;
-  b->b_cpu = b_cpu;
-  b->n_cpus_queued = w->n_queued;
-  b->waker_pid = w->waker_pid;
-  b->waker_flags = w->waker_flags;
-  b->contributors = g_array_copy (w->parts);
-  for (guint i = 0; i < b->contributors->len; i++)
-    {
-      CsExplainContributor *p = &g_array_index (b->contributors, CsExplainContributor, i);
-
-      p->outranks = (p->kind == CS_EXPLAIN_TASK || p->kind == CS_EXPLAIN_IRQS_OFF ||
-                     p->kind == CS_EXPLAIN_PREEMPT_OFF) &&
-                    p->prio >= 0 && w->prio >= 0 && p->prio < w->prio;
-    }
-  cs_explain_sort_contributors (b->contributors);
-  if (w->slices != NULL)
-    {
-      g_autoptr(GHashTable) index = NULL;
-      g_autofree guint *sorted = g_new (guint, MAX (w->parts->len, 1));
-
-      /* Where each part went in the sorted contributors. */
-      for (guint i = 0; i < w->parts->len; i++)
-        sorted[i] = MAX (find_part_indexed (b->contributors, &index,
-                                            &g_array_index (w->parts, CsExplainContributor, i)),
-                         0);
-      b->slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice), w->slices->len);
-      for (guint i = 0; i < w->slices->len; i++)
-        {
-          const Slice *in = &g_array_index (w->slices, Slice, i);
-          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu,
-                                 in->part < w->parts->len ? sorted[in->part] : 0 };
-
-          g_array_append_val (b->slices, out);
-        }
-    }
-  return b;
 }
 
 /* @pid's state in the wakeup rule, when the rule follows @pid (a task,
@@ -851,7 +661,7 @@ on_switch (CsExplainTracker    *self,
   g_hash_table_steal (self->waiting, GINT_TO_POINTER (next_pid));
   if (self->func != NULL)
     {
-      g_autoptr(CsExplainBreakdown) b = breakdown_from (w, event->ts_ns, event->cpu);
+      g_autoptr(CsExplainBreakdown) b = _cs_explain_waiting_breakdown (w, event->ts_ns, event->cpu);
 
       self->func (b, self->user_data);
     }
@@ -1028,7 +838,7 @@ cs_explain_tracker_close_window (CsExplainTracker *self,
   if (w->cpu < self->n_cpus)
     flush (self, w->cpu, b_ns);
   dequeue (self, w);
-  b = breakdown_from (w, b_ns, w->cpu < self->n_cpus ? w->cpu : w->a_cpu);
+  b = _cs_explain_waiting_breakdown (w, b_ns, w->cpu < self->n_cpus ? w->cpu : w->a_cpu);
   self->window = NULL;
   waiting_free (w);
   return b;

@@ -1,0 +1,181 @@
+/* cs-explain-waiting.c: a waiting pair's contributors and slices.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The tracker (cs-explain-tracker.c) charges each stretch of a CPU's time
+ * to the pairs waiting there; here a stretch finds or makes its
+ * contributor (a task, an IRQ, a section...), adds to its time and, when
+ * asked, keeps the slice, and a pair that ends becomes a breakdown with
+ * its contributors sorted and its slices pointing at them.
+ */
+#include <string.h>
+
+#include "cs-explain-waiting.h"
+
+/* Parts are keyed by kind, id and name; the name (a task's comm, an
+ * IRQ's name) rarely differs for one kind and id, so it is left out of
+ * the hash. */
+guint
+_cs_explain_part_hash (gconstpointer key)
+{
+  const CsExplainContributor *c = key;
+
+  return ((guint) c->id * 2654435761u) ^ (guint) c->kind;
+}
+
+gboolean
+_cs_explain_part_equal (gconstpointer a,
+                        gconstpointer b)
+{
+  const CsExplainContributor *x = a, *y = b;
+
+  return x->kind == y->kind && x->id == y->id && strcmp (x->name, y->name) == 0;
+}
+
+/* Above this many parts, they are found through a hash table: a long
+ * wait crossed by thousands of tasks would otherwise cost the parts
+ * times the slices. */
+#define PARTS_INDEXED 16
+
+void
+_cs_explain_index_part (GHashTable                 *index,
+                        const CsExplainContributor *c,
+                        guint                       i)
+{
+  g_hash_table_insert (index, g_memdup2 (c, sizeof *c), GUINT_TO_POINTER (i + 1));
+}
+
+/* The index of @c's part in @parts, or -1; @index (nullable) caches the
+ * lookup for long lists and is kept up to date by the caller on append. */
+gint
+_cs_explain_find_part (GArray                      *parts,
+                       GHashTable                 **index,
+                       const CsExplainContributor  *c)
+{
+  if (index == NULL || (*index == NULL && parts->len <= PARTS_INDEXED))
+    {
+      for (guint i = 0; i < parts->len; i++)
+        if (_cs_explain_part_equal (&g_array_index (parts, CsExplainContributor, i), c))
+          return i;
+      return -1;
+    }
+  if (*index == NULL)
+    {
+      *index = g_hash_table_new_full (_cs_explain_part_hash, _cs_explain_part_equal, g_free, NULL);
+      /* Backwards, so that the first of equal keys (none in practice)
+       * wins, as in the linear search. */
+      for (guint i = parts->len; i-- > 0;)
+        _cs_explain_index_part (*index, &g_array_index (parts, CsExplainContributor, i), i);
+    }
+  return GPOINTER_TO_INT (g_hash_table_lookup (*index, c)) - 1;
+}
+
+gint
+_cs_explain_find_part_plain (GArray                     *parts,
+                             const CsExplainContributor *c)
+{
+  return _cs_explain_find_part (parts, NULL, c);
+}
+
+void
+_cs_explain_waiting_add_slice (Waiting *w,
+                               guint    part,
+                               gint64   begin_ns,
+                               gint64   end_ns,
+                               guint    cpu)
+{
+  Slice *last = w->slices->len > 0 ? &g_array_index (w->slices, Slice, w->slices->len - 1) : NULL;
+  Slice slice = { begin_ns, end_ns, cpu, part };
+
+  if (last != NULL && last->end_ns == begin_ns && last->cpu == cpu && last->part == part)
+    {
+      last->end_ns = end_ns;
+      return;
+    }
+  g_array_append_val (w->slices, slice);
+}
+
+void
+_cs_explain_waiting_add_part (Waiting                    *w,
+                              const CsExplainContributor *c,
+                              gint64                      begin_ns,
+                              gint64                      end_ns,
+                              guint                       cpu)
+{
+  gint i = w->last_part >= 0 &&
+           _cs_explain_part_equal (&g_array_index (w->parts, CsExplainContributor, w->last_part), c)
+           ? w->last_part : _cs_explain_find_part (w->parts, &w->part_index, c);
+  gint64 ns = end_ns - begin_ns;
+  CsExplainContributor *p;
+
+  if (i < 0)
+    {
+      g_array_append_val (w->parts, *c);
+      i = w->parts->len - 1;
+      if (w->part_index != NULL)
+        _cs_explain_index_part (w->part_index, c, i);
+      p = &g_array_index (w->parts, CsExplainContributor, i);
+      p->ns = 0;
+      p->n_slices = 0;
+      p->n_pairs = 1;
+    }
+  if (w->slices != NULL)
+    _cs_explain_waiting_add_slice (w, i, begin_ns, end_ns, cpu);
+  p = &g_array_index (w->parts, CsExplainContributor, i);
+  p->ns += ns;
+  if (p->prio < 0)
+    p->prio = c->prio;
+  if (w->last_part != i)
+    p->n_slices++;
+  w->last_part = i;
+}
+
+CsExplainBreakdown *
+_cs_explain_waiting_breakdown (const Waiting *w,
+                               gint64         b_ns,
+                               guint          b_cpu)
+{
+  CsExplainBreakdown *b = g_new0 (CsExplainBreakdown, 1);
+
+  b->pid = w->pid;
+  b->prio = w->prio;
+  b->a_ns = w->a_ns;
+  b->b_ns = b_ns;
+  b->a_cpu = w->a_cpu;
+  b->b_cpu = b_cpu;
+  b->n_cpus_queued = w->n_queued;
+  b->waker_pid = w->waker_pid;
+  b->waker_flags = w->waker_flags;
+  b->contributors = g_array_copy (w->parts);
+  for (guint i = 0; i < b->contributors->len; i++)
+    {
+      CsExplainContributor *p = &g_array_index (b->contributors, CsExplainContributor, i);
+
+      p->outranks = (p->kind == CS_EXPLAIN_TASK || p->kind == CS_EXPLAIN_IRQS_OFF ||
+                     p->kind == CS_EXPLAIN_PREEMPT_OFF) &&
+                    p->prio >= 0 && w->prio >= 0 && p->prio < w->prio;
+    }
+  cs_explain_sort_contributors (b->contributors);
+  if (w->slices != NULL)
+    {
+      g_autoptr(GHashTable) index = NULL;
+      g_autofree guint *sorted = g_new (guint, MAX (w->parts->len, 1));
+
+      /* Where each part went in the sorted contributors. */
+      for (guint i = 0; i < w->parts->len; i++)
+        sorted[i] = MAX (_cs_explain_find_part (b->contributors, &index,
+                                            &g_array_index (w->parts, CsExplainContributor, i)),
+                         0);
+      b->slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice), w->slices->len);
+      for (guint i = 0; i < w->slices->len; i++)
+        {
+          const Slice *in = &g_array_index (w->slices, Slice, i);
+          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu,
+                                 in->part < w->parts->len ? sorted[in->part] : 0 };
+
+          g_array_append_val (b->slices, out);
+        }
+    }
+  return b;
+}
+

@@ -1,0 +1,63 @@
+/* cs-explain-waiting.h: what a waiting pair has been delayed by so far:
+ * its contributors (parts) and their slices (cs-explain-waiting.c), for
+ * the tracker (cs-explain-tracker.c).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#pragma once
+
+#include "cs-explain.h"
+
+G_BEGIN_DECLS
+
+/* A slice while its pair waits: its contributor by its index in the
+ * pair's parts (renumbered when resolve_unknown() moves parts). */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  guint cpu;
+  guint part;
+} Slice;
+
+/* A task woken and not run yet, or a window on one CPU. */
+typedef struct {
+  gint32 pid;
+  gint32 prio;
+  gint64 a_ns;
+  guint a_cpu;
+  guint cpu;                    /* where it waits now */
+  guint n_queued;
+  gint32 waker_pid;
+  gint32 waker_flags;
+  GArray *parts;                /* CsExplainContributor */
+  GHashTable *part_index;       /* contributor key -> index in parts + 1, once many */
+  gint last_part;               /* of the last slice added, -1 */
+  GArray *slices;               /* Slice, when the tracker records them */
+} Waiting;
+
+guint _cs_explain_part_hash (gconstpointer key);
+gboolean _cs_explain_part_equal (gconstpointer a,
+                                 gconstpointer b);
+void _cs_explain_index_part (GHashTable                 *index,
+                             const CsExplainContributor *c,
+                             guint                       i);
+gint _cs_explain_find_part (GArray                      *parts,
+                            GHashTable                 **index,
+                            const CsExplainContributor  *c);
+gint _cs_explain_find_part_plain (GArray                     *parts,
+                                  const CsExplainContributor *c);
+void _cs_explain_waiting_add_slice (Waiting *w,
+                                    guint    part,
+                                    gint64   begin_ns,
+                                    gint64   end_ns,
+                                    guint    cpu);
+void _cs_explain_waiting_add_part (Waiting                    *w,
+                                   const CsExplainContributor *c,
+                                   gint64                      begin_ns,
+                                   gint64                      end_ns,
+                                   guint                       cpu);
+CsExplainBreakdown * _cs_explain_waiting_breakdown (const Waiting *w,
+                                                    gint64         b_ns,
+                                                    guint          b_cpu);
+
+G_END_DECLS
