@@ -360,6 +360,43 @@ _cs_chunk_column_bound (guint n)
 
 /* Decoding ----------------------------------------------------------------- */
 
+/* Reads a column's tag and body size at *@pp, and moves *@pp past the
+ * column: FALSE when they do not fit before @end. */
+static gboolean
+column_open (const guint8 **pp,
+             const guint8  *end,
+             guint         *tag,
+             const guint8 **body,
+             const guint8 **body_end)
+{
+  const guint8 *p = *pp;
+  guint64 body_size;
+
+  if (p >= end)
+    return FALSE;
+  *tag = *p++;
+  if (!_cs_chunk_get_varint (&p, end, &body_size) || body_size > (guint64) (end - p))
+    return FALSE;
+  *body = p;
+  *body_end = *pp = p + body_size;
+  return TRUE;
+}
+
+/* Reads a dictionary's count and numbers at *@pp (a COLUMN_DICT body). */
+static gboolean
+dict_read (const guint8 **pp,
+           const guint8  *body_end,
+           guint64       *values,
+           guint64       *k)
+{
+  if (!_cs_chunk_get_varint (pp, body_end, k) || *k == 0 || *k > MAX_DICT)
+    return FALSE;
+  for (guint i = 0; i < *k; i++)
+    if (!_cs_chunk_get_varint (pp, body_end, &values[i]))
+      return FALSE;
+  return TRUE;
+}
+
 /**
  * _cs_chunk_column_get_dict:
  * @pp: (inout): the column's tag; moved past the column
@@ -380,30 +417,20 @@ _cs_chunk_column_get_dict (const guint8 **pp,
                            guint64       *values,
                            guint         *n_values)
 {
-  const guint8 *p = *pp;
-  const guint8 *body_end;
-  guint64 body_size, k;
+  const guint8 *p, *body_end;
+  guint64 k;
   guint tag;
 
   *n_values = 0;
-  if (p >= end)
+  if (!column_open (pp, end, &tag, &p, &body_end))
     return FALSE;
-  tag = *p++;
-  if (!_cs_chunk_get_varint (&p, end, &body_size) || body_size > (guint64) (end - p))
-    return FALSE;
-  body_end = p + body_size;
-  *pp = body_end;
   if (tag != COLUMN_DICT)
     return tag < COLUMN_DICT;
-  if (!_cs_chunk_get_varint (&p, body_end, &k) || k == 0 || k > MAX_DICT)
+  if (!dict_read (&p, body_end, values, &k))
     return FALSE;
-  for (guint i = 0; i < k; i++)
-    if (!_cs_chunk_get_varint (&p, body_end, &values[i]))
-      return FALSE;
   *n_values = (guint) k;
   return TRUE;
 }
-
 
 /**
  * _cs_chunk_column_decode:
@@ -422,18 +449,11 @@ _cs_chunk_column_decode (const guint8 **pp,
                          guint          n,
                          guint64       *out)
 {
-  const guint8 *p = *pp;
-  const guint8 *body_end;
-  guint64 body_size;
+  const guint8 *p, *body_end;
   guint tag;
 
-  if (p >= end)
+  if (!column_open (pp, end, &tag, &p, &body_end))
     return FALSE;
-  tag = *p++;
-  if (!_cs_chunk_get_varint (&p, end, &body_size) || body_size > (guint64) (end - p))
-    return FALSE;
-  body_end = p + body_size;
-  *pp = body_end;
   if (out == NULL)
     return tag <= COLUMN_DICT;
 
@@ -482,11 +502,8 @@ _cs_chunk_column_decode (const guint8 **pp,
         guint bits;
         gsize packed;
 
-        if (!_cs_chunk_get_varint (&p, body_end, &k) || k == 0 || k > MAX_DICT)
+        if (!dict_read (&p, body_end, values, &k))
           return FALSE;
-        for (guint i = 0; i < k; i++)
-          if (!_cs_chunk_get_varint (&p, body_end, &values[i]))
-            return FALSE;
         bits = bit_length (k - 1);
         packed = ((gsize) n * bits + 7) / 8;
         if (packed != (gsize) (body_end - p))
