@@ -108,6 +108,8 @@ G_DECLARE_FINAL_TYPE (CsTracedatReader, cs_tracedat_reader, CS, TRACEDAT_READER,
 GMutex            *cs_tracedat_reader_get_parse_lock      (void);
 CsTracedatReader  *cs_tracedat_reader_open                (const char        *path,
                                                            GError           **error);
+CsTracedatReader  *cs_tracedat_reader_open_options        (const char        *path,
+                                                           GError           **error);
 const char        *cs_tracedat_reader_get_path            (CsTracedatReader  *self);
 guint              cs_tracedat_reader_get_file_version    (CsTracedatReader  *self);
 gboolean           cs_tracedat_reader_is_big_endian       (CsTracedatReader  *self);

@@ -165,7 +165,10 @@ cs_cli_clock_new (const char  *path,
 {
   g_autoptr(CsCliClock) self = g_new0 (CsCliClock, 1);
 
-  self->reader = cs_tracedat_reader_open (path, error);
+  /* Alone, only the file's options are read: parsing its event formats
+   * would double what `info` costs on an indexed recording. */
+  self->reader = peer_path == NULL ? cs_tracedat_reader_open_options (path, error)
+                                   : cs_tracedat_reader_open (path, error);
   if (self->reader == NULL)
     return NULL;
   self->shift = cs_tracedat_reader_dup_time_shift (self->reader, &self->shift_error);
