@@ -7,7 +7,10 @@
  * an environment variable, read on the main thread when the work starts
  * (CS_FILTER_TEST_HANG, CS_SEARCH_TEST_HANG, CS_STATS_TEST_HANG,
  * CS_EXPORT_TEST_HANG), that makes the worker hold here, so that a GUI
- * test sees the progress and its Cancel however fast the machine is.
+ * test sees the progress and its Cancel however fast the machine is.  A
+ * plugin pass (run in the index worker process, which a Cancel stops with
+ * SIGTERM) holds before it stores its results when CS_PASS_TEST_HANG is
+ * in the environment it was started with.
  */
 #include "config.h"
 

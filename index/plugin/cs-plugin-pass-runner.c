@@ -22,6 +22,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "cs-test-hook.h"
 #include "cs-document-private.h"
 #include "cs-plugin-document-private.h"
 #include "cs-plugin-pass-feed.h"
@@ -343,6 +344,11 @@ _cs_plugin_pass_run (CsPluginDocument          *document,
       goto out;
     }
   ok = FALSE;
+  /* CS_PASS_TEST_HANG (tests only): hold until cancelled, so that a
+   * test's Cancel finds the pass running however fast it is
+   * (cs-test-hook.c). */
+  if (cancellable != NULL && g_getenv ("CS_PASS_TEST_HANG") != NULL)
+    cs_test_hook_hold_until_cancelled (cancellable);
   /* The feed looks every CANCEL_EVERY events: a pass over fewer events,
    * cancelled while it ran, must not store its results either. */
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
