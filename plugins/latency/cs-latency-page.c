@@ -384,6 +384,33 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text != NULL ? text : "");
 }
 
+/* GTK 4.8's column view makes every row a tab stop (GtkListView's
+ * tab-behavior came in 4.12), so Tab would walk all the pairs before it
+ * reached the explanation beside them.  Tab and Shift+Tab leave the list
+ * instead: for one move the list refuses focus, and the window moves it to
+ * the widget after (or before) the list in its focus order.  Arrows still
+ * move between rows. */
+static gboolean
+list_key_cb (GtkEventControllerKey *key,
+             guint                  keyval,
+             guint                  keycode,
+             GdkModifierType        state,
+             gpointer               user_data)
+{
+  GtkWidget *list = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (key));
+  GtkDirectionType direction;
+  gboolean moved;
+
+  if (keyval != GDK_KEY_Tab && keyval != GDK_KEY_KP_Tab && keyval != GDK_KEY_ISO_Left_Tab)
+    return FALSE;
+  direction = keyval == GDK_KEY_ISO_Left_Tab || (state & GDK_SHIFT_MASK) != 0
+              ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD;
+  gtk_widget_set_can_focus (list, FALSE);
+  moved = gtk_widget_child_focus (GTK_WIDGET (gtk_widget_get_root (list)), direction);
+  gtk_widget_set_can_focus (list, TRUE);
+  return moved;
+}
+
 static GtkWidget *
 new_list (Page *page)
 {
@@ -391,6 +418,7 @@ new_list (Page *page)
     N_("Duration"), N_("A's time (s)"), N_("CPU"), N_("Task"), N_("PID"), N_("Key"),
   };
   GtkNoSelection *selection;
+  GtkEventController *key;
   GtkWidget *view;
 
   page->rows = cs_latency_rows_new ();
@@ -412,6 +440,11 @@ new_list (Page *page)
   gtk_column_view_set_single_click_activate (GTK_COLUMN_VIEW (view), TRUE);
   gtk_widget_set_name (view, "latency-list");
   g_signal_connect (view, "activate", G_CALLBACK (activate_cb), page);
+  key = gtk_event_controller_key_new ();
+  gtk_event_controller_set_name (key, "latency-list-tab");
+  gtk_event_controller_set_propagation_phase (key, GTK_PHASE_CAPTURE);
+  g_signal_connect (key, "key-pressed", G_CALLBACK (list_key_cb), NULL);
+  gtk_widget_add_controller (view, key);
   return view;
 }
 

@@ -339,6 +339,23 @@ inside_named (GtkWidget  *widget,
   return FALSE;
 }
 
+/* The event controller of @widget named @name. */
+static GtkEventController *
+list_controller (GtkWidget  *widget,
+                 const char *name)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (g_strcmp0 (gtk_event_controller_get_name (controller), name) == 0)
+        return controller;        /* the widget keeps its reference */
+    }
+  g_error ("no event controller %s", name);
+}
+
 /* Tab from the window's start, as a keyboard user does, until focus has
  * been in each of @names (a row of a list, the bar), at most 400 steps.
  * Returns how many were reached. */
@@ -542,6 +559,29 @@ test_explain (void)
     };
 
     g_assert_cmpuint (tab_through (window, names), ==, G_N_ELEMENTS (names) - 1);
+  }
+
+  /* Tab pressed on a pair leaves the list for the explanation at once
+   * (GTK 4.8 alone walks every row first), and Shift+Tab leaves it for
+   * what comes before it; the key goes through the list's own handler. */
+  {
+    GtkWidget *list = cs_test_need_named (page, "latency-list");
+    GtkEventController *tab = list_controller (list, "latency-list-tab");
+    gboolean handled = FALSE;
+
+    g_assert_true (gtk_widget_child_focus (list, GTK_DIR_TAB_FORWARD));
+    g_assert_true (inside_named (gtk_root_get_focus (GTK_ROOT (window)), "latency-list"));
+    g_signal_emit_by_name (tab, "key-pressed", GDK_KEY_Tab, 0, 0, &handled);
+    g_assert_true (handled);
+    g_assert_true (inside_named (gtk_root_get_focus (GTK_ROOT (window)), "latency-explain"));
+
+    handled = FALSE;
+    g_assert_true (gtk_widget_child_focus (list, GTK_DIR_TAB_FORWARD));
+    g_signal_emit_by_name (tab, "key-pressed", GDK_KEY_ISO_Left_Tab, 0, GDK_SHIFT_MASK, &handled);
+    g_assert_true (handled);
+    g_assert_nonnull (gtk_root_get_focus (GTK_ROOT (window)));
+    g_assert_false (inside_named (gtk_root_get_focus (GTK_ROOT (window)), "latency-list"));
+    g_assert_true (gtk_widget_get_can_focus (list));
   }
 
   g_signal_emit_by_name (g_ptr_array_index (steps, 0), "activate");
