@@ -1,0 +1,405 @@
+/* test-tracedat-pair.c: the project's own host/guest pair and pairs gone
+ * wrong (issue 25, items 4 and 5), without ../shared.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * tests/data/pair/pair-host-v6.dat and pair-guest-v6.dat were recorded
+ * together on this kind of machine, the guest under QEMU TCG, by
+ * tests/data/make-host-guest-pair.sh: both hold the markers of the same
+ * clock exchanges ("cs-pair: send N" and "recv N" on the host, "cs-pair:
+ * guest N" in the guest), and the guest's TIME_SHIFT option was measured
+ * from them.  Checked here: the pair relates (CsTimeRelation); once
+ * shifted, every guest marker falls between the host markers of its
+ * exchange, and unshifted it does not (the shift matters); the GUEST
+ * option's vCPU threads ran on the host during the recording;
+ * `chronoscope info --peer --json` names the peer and the offsets.  Then
+ * pairs made wrong by Chronoscope's writer (cs_test_rewrite_v6_peer(): a
+ * guest without TIME_SHIFT, one naming another host, absurd offsets) must
+ * fail to relate with the right error, and `info --peer` must say so.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "cs-test-data.h"
+#include "tracedat-pair.h"
+
+typedef struct {
+  char *host_path;
+  char *guest_path;
+  CsTracedatReader *host;
+  CsTracedatReader *guest;
+  char *dir;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->host_path = cs_test_own_path ("pair/pair-host-v6.dat");
+  f->guest_path = cs_test_own_path ("pair/pair-guest-v6.dat");
+  f->host = cs_tracedat_reader_open (f->host_path, &error);
+  g_assert_no_error (error);
+  f->guest = cs_tracedat_reader_open (f->guest_path, &error);
+  g_assert_no_error (error);
+  f->dir = g_dir_make_tmp ("cs-pair-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  /* The one file a test writes there (make_bad_guest()). */
+  g_autofree char *bad = g_build_filename (f->dir, "bad-guest.dat", NULL);
+
+  g_unlink (bad);
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  g_clear_object (&f->host);
+  g_clear_object (&f->guest);
+  g_free (f->host_path);
+  g_free (f->guest_path);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+test_relates (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTimeRelation) relation = cs_time_relation_new (f->host, f->guest, &error);
+  const CsTimeShift *shift;
+  const CsTracedatGuest *entry;
+  guint32 hm = 0, hs = 0, gm = 0, gs = 0;
+  guint64 host_id = 0, guest_id = 0;
+  guint n_vcpus = cs_tracedat_reader_get_n_cpus (f->guest);
+  g_autoptr(GHashTable) tids_seen = g_hash_table_new (NULL, NULL);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (relation);
+  g_assert_true (cs_tracedat_reader_get_trace_id (f->host, &host_id));
+  g_assert_true (cs_tracedat_reader_get_trace_id (f->guest, &guest_id));
+  g_assert_cmpuint (host_id, !=, guest_id);
+  g_assert_cmpstr (cs_tracedat_reader_get_clock (f->host), ==, "x86-tsc");
+  g_assert_cmpstr (cs_tracedat_reader_get_clock (f->guest), ==, "x86-tsc");
+  g_assert_true (cs_tracedat_reader_get_tsc2nsec (f->host, &hm, &hs));
+  g_assert_true (cs_tracedat_reader_get_tsc2nsec (f->guest, &gm, &gs));
+  g_assert_cmpuint (hm, ==, gm);
+  g_assert_cmpuint (hs, ==, gs);
+
+  shift = cs_time_relation_get_time_shift (relation);
+  g_assert_cmpuint (shift->peer_trace_id, ==, host_id);
+  g_assert_cmpuint (shift->flags & CS_TIME_SHIFT_FLAG_INTERPOLATE, !=, 0);
+  g_assert_cmpuint (n_vcpus, ==, 2);
+  g_assert_cmpuint (shift->n_vcpus, ==, n_vcpus);
+  for (guint v = 0; v < n_vcpus; v++)
+    {
+      /* Samples over time, as trace-cmd's time sync takes them. */
+      g_assert_cmpuint (shift->n_samples[v], >=, 2);
+      g_assert_cmpint (shift->samples[v][0].time, <, shift->samples[v][shift->n_samples[v] - 1].time);
+    }
+
+  /* GUEST: each vCPU has its own host thread (multi-threaded TCG), and
+   * that thread ran on the host's CPUs while it recorded. */
+  entry = cs_time_relation_get_guest (relation);
+  g_assert_nonnull (entry);
+  g_assert_cmpuint (entry->trace_id, ==, guest_id);
+  g_assert_cmpuint (entry->n_vcpus, ==, n_vcpus);
+  g_assert_cmpint (entry->vcpu_tids[0], >, 0);
+  g_assert_cmpint (entry->vcpu_tids[1], >, 0);
+  g_assert_cmpint (entry->vcpu_tids[0], !=, entry->vcpu_tids[1]);
+  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (f->host); cpu++)
+    {
+      g_autoptr(CsTracedatCpu) stream = cs_tracedat_reader_open_cpu (f->host, cpu, &error);
+      struct tep_handle *tep;
+      CsTracedatRecord rec;
+
+      g_assert_no_error (error);
+      tep = cs_tracedat_cpu_get_tep (stream, &error);
+      g_assert_no_error (error);
+      while (cs_tracedat_cpu_next (stream, &rec, &error))
+        g_hash_table_add (tids_seen, GINT_TO_POINTER (tep_data_pid (tep, rec.tep_record)));
+      g_assert_no_error (error);
+    }
+  for (guint v = 0; v < n_vcpus; v++)
+    g_assert_true (g_hash_table_contains (tids_seen, GINT_TO_POINTER (entry->vcpu_tids[v])));
+}
+
+static void
+test_markers_line_up (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTimeRelation) relation = cs_time_relation_new (f->host, f->guest, &error);
+  g_autoptr(GArray) send = cs_test_pair_read_marks (f->host, "send", &error);
+  g_autoptr(GArray) recv = cs_test_pair_read_marks (f->host, "recv", &error);
+  g_autoptr(GArray) got = cs_test_pair_read_marks (f->guest, "guest", &error);
+  guint n = 0, per_vcpu[2] = { 0, 0 }, n_unshifted_inside = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (relation);
+  for (guint i = 0; i < MIN (send->len, MIN (recv->len, got->len)); i++)
+    {
+      const CsTestPairMark *s, *r, *g;
+      gint64 host_ns;
+
+      if (!cs_test_pair_get_exchange (send, recv, got, i, &s, &r, &g))
+        continue;
+      g_assert_true (cs_time_relation_guest_to_host (relation, g->cpu, g->raw_ts, &host_ns));
+      if (host_ns < s->ts_ns || host_ns > r->ts_ns)
+        g_error ("exchange %u: the guest's marker on vCPU %u maps to %" G_GINT64_FORMAT
+                 " ns, outside the host's send %" G_GINT64_FORMAT " and recv %" G_GINT64_FORMAT,
+                 i, g->cpu, host_ns, s->ts_ns, r->ts_ns);
+      if (g->ts_ns >= s->ts_ns && g->ts_ns <= r->ts_ns)
+        n_unshifted_inside++;
+      g_assert_cmpuint (g->cpu, <, 2);
+      per_vcpu[g->cpu]++;
+      n++;
+    }
+  g_test_message ("%u exchanges (vCPU 0: %u, vCPU 1: %u) line up", n, per_vcpu[0], per_vcpu[1]);
+  g_assert_cmpuint (n, >=, 100);
+  g_assert_cmpuint (per_vcpu[0], >=, 16);
+  g_assert_cmpuint (per_vcpu[1], >=, 16);
+  /* The guest's clock started at its boot: unshifted, nothing lines up. */
+  g_assert_cmpuint (n_unshifted_inside, ==, 0);
+}
+
+/* The writer's peer options read back as they were: each file of the pair
+ * rewritten with the options the reader found in it is the same file,
+ * byte for byte. */
+static void
+test_rewrite_same (Fixture *f, gconstpointer data)
+{
+  CsTracedatReader *readers[] = { f->host, f->guest };
+  const char *paths[] = { f->host_path, f->guest_path };
+
+  for (guint i = 0; i < G_N_ELEMENTS (readers); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CsTimeShift) shift = cs_tracedat_reader_dup_time_shift (readers[i], NULL);
+      g_autoptr(GPtrArray) guests = cs_tracedat_reader_dup_guests (readers[i], NULL);
+      g_autofree char *out = g_build_filename (f->dir, "bad-guest.dat", NULL);
+      g_autofree char *a = NULL, *b = NULL;
+      gsize na = 0, nb = 0;
+      CsTestPeerOptions peer = { 0 };
+
+      peer.has_trace_id = cs_tracedat_reader_get_trace_id (readers[i], &peer.trace_id);
+      peer.time_shift = shift;
+      peer.guest = guests->len > 0 ? g_ptr_array_index (guests, 0) : NULL;
+      cs_tracedat_reader_get_tsc2nsec (readers[i], &peer.tsc2nsec_mult, &peer.tsc2nsec_shift);
+      g_assert_true ((shift != NULL) == (i == 1) && (peer.guest != NULL) == (i == 0));
+      g_assert_true (cs_test_rewrite_v6_peer (paths[i], out, &peer, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (paths[i], &a, &na, NULL));
+      g_assert_true (g_file_get_contents (out, &b, &nb, NULL));
+      g_assert_cmpmem (a, na, b, nb);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* `chronoscope info --peer` */
+
+static char *
+run_info (const char *path, const char *peer, gboolean json)
+{
+  const char *exe = g_getenv ("CHRONOSCOPE");
+  const char *argv[] = { exe, "-q", "info", path, "--peer", peer, json ? "--json" : NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status = 0;
+
+  g_assert_nonnull (exe);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("chronoscope info %s --peer %s failed: %s%s", path, peer, out, err);
+  return out;
+}
+
+static void
+test_info_peer_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = run_info (f->guest_path, f->host_path, TRUE);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTimeShift) shift = cs_tracedat_reader_dup_time_shift (f->guest, &error);
+  JsonObject *root, *peer, *ts;
+  JsonArray *vcpus;
+  guint64 host_id = 0;
+  g_autofree char *host_id_text = NULL;
+
+  g_assert_no_error (error);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (cs_tracedat_reader_get_trace_id (f->host, &host_id));
+  host_id_text = g_strdup_printf ("0x%016" PRIX64, host_id);
+
+  peer = json_object_get_object_member (root, "peer");
+  g_assert_nonnull (peer);
+  g_assert_cmpstr (json_object_get_string_member (peer, "file"), ==, f->host_path);
+  g_assert_cmpstr (json_object_get_string_member (peer, "role"), ==, "host");
+  g_assert_true (json_object_get_boolean_member (peer, "related"));
+  g_assert_true (json_object_get_null_member (peer, "error"));
+
+  /* The offsets are the option's, sample by sample. */
+  ts = json_object_get_object_member (root, "time_shift");
+  g_assert_nonnull (ts);
+  g_assert_cmpstr (json_object_get_string_member (ts, "peer_trace_id"), ==, host_id_text);
+  vcpus = json_object_get_array_member (ts, "vcpus");
+  g_assert_cmpuint (json_array_get_length (vcpus), ==, shift->n_vcpus);
+  for (guint v = 0; v < shift->n_vcpus; v++)
+    {
+      JsonArray *samples = json_object_get_array_member (json_array_get_object_element (vcpus, v),
+                                                         "samples");
+
+      g_assert_cmpuint (json_array_get_length (samples), ==, shift->n_samples[v]);
+      for (guint i = 0; i < shift->n_samples[v]; i++)
+        {
+          JsonObject *s = json_array_get_object_element (samples, i);
+          guint32 mult = 0, sh = 0;
+
+          g_assert_true (cs_tracedat_reader_get_tsc2nsec (f->guest, &mult, &sh));
+          g_assert_cmpint (json_object_get_int_member (s, "time"), ==, shift->samples[v][i].time);
+          g_assert_cmpint (json_object_get_int_member (s, "offset"), ==, shift->samples[v][i].offset);
+          g_assert_cmpint (json_object_get_int_member (s, "offset_ns"), ==,
+                           (gint64) (((unsigned __int128) shift->samples[v][i].offset * mult) >> sh));
+          g_assert_cmpint (json_object_get_int_member (s, "scaling"), ==, 1);
+          g_assert_cmpint (json_object_get_int_member (s, "fraction_bits"), ==, 0);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pairs gone wrong, made by the writer */
+
+typedef enum {
+  BAD_NO_PEER,
+  BAD_OTHER_HOST,
+  BAD_ABSURD_OFFSET,
+} Bad;
+
+/* Rewrites the guest as @bad asks; returns the new file's path. */
+static char *
+make_bad_guest (Fixture *f, Bad bad, guint64 *named_host)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTimeShift) shift = cs_tracedat_reader_dup_time_shift (f->guest, &error);
+  char *path = g_build_filename (f->dir, "bad-guest.dat", NULL);
+  CsTestPeerOptions peer = { 0 };
+
+  g_assert_no_error (error);
+  peer.has_trace_id = cs_tracedat_reader_get_trace_id (f->guest, &peer.trace_id);
+  cs_tracedat_reader_get_tsc2nsec (f->guest, &peer.tsc2nsec_mult, &peer.tsc2nsec_shift);
+  peer.time_shift = shift;
+  if (bad == BAD_NO_PEER)
+    peer.time_shift = NULL;
+  else if (bad == BAD_OTHER_HOST)
+    shift->peer_trace_id ^= G_GUINT64_CONSTANT (0x0123456789ABCDEF);
+  else
+    /* Ten days of ticks added: the guest's samples land far past the
+     * host's recording. */
+    for (guint v = 0; v < shift->n_vcpus; v++)
+      for (guint i = 0; i < shift->n_samples[v]; i++)
+        shift->samples[v][i].offset += G_GINT64_CONSTANT (2600000000) * 86400 * 10;
+  if (named_host != NULL)
+    *named_host = shift->peer_trace_id;
+  g_assert_true (cs_test_rewrite_v6_peer (f->guest_path, path, &peer, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+test_bad (Fixture *f, gconstpointer data)
+{
+  Bad bad = GPOINTER_TO_INT (data);
+  static const int codes[] = {
+    [BAD_NO_PEER] = CS_TRACEDAT_CLOCK_ERROR_NO_PEER,
+    [BAD_OTHER_HOST] = CS_TRACEDAT_CLOCK_ERROR_WRONG_PEER,
+    [BAD_ABSURD_OFFSET] = CS_TRACEDAT_CLOCK_ERROR_ABSURD_OFFSET,
+  };
+  guint64 named = 0, host_id = 0;
+  g_autofree char *path = make_bad_guest (f, bad, &named);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatReader) guest = cs_tracedat_reader_open (path, &error);
+  g_autoptr(CsTimeRelation) relation = NULL;
+  g_autofree char *text = NULL, *json = NULL;
+  g_autofree char *named_text = g_strdup_printf ("0x%016" PRIX64, named);
+  g_autofree char *host_text = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) json_error = NULL;
+  JsonObject *peer;
+
+  g_assert_no_error (error);
+  g_assert_true (cs_tracedat_reader_get_trace_id (f->host, &host_id));
+  host_text = g_strdup_printf ("0x%016" PRIX64, host_id);
+
+  /* The rest of the file is the guest's, as it was. */
+  g_assert_cmpuint (cs_tracedat_reader_get_n_cpus (guest), ==, cs_tracedat_reader_get_n_cpus (f->guest));
+  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (guest); cpu++)
+    g_assert_cmpuint (cs_tracedat_reader_get_cpu_data_size (guest, cpu), ==,
+                      cs_tracedat_reader_get_cpu_data_size (f->guest, cpu));
+
+  relation = cs_time_relation_new (f->host, guest, &error);
+  g_assert_null (relation);
+  g_assert_error (error, CS_TRACEDAT_CLOCK_ERROR, codes[bad]);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, base));
+
+  /* `info --peer` says why it is not aligned. */
+  text = run_info (path, f->host_path, FALSE);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Not aligned:"));
+  g_assert_nonnull (strstr (text, error->message));
+  g_assert_null (strstr (text, "Aligned with:"));
+  json = run_info (path, f->host_path, TRUE);
+  json_parser_load_from_data (parser, json, -1, &json_error);
+  g_assert_no_error (json_error);
+  peer = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "peer");
+  g_assert_false (json_object_get_boolean_member (peer, "related"));
+  g_assert_cmpstr (json_object_get_string_member (peer, "error"), ==, error->message);
+
+  switch (bad)
+    {
+    case BAD_NO_PEER:
+      g_assert_nonnull (strstr (error->message, "no TIME_SHIFT"));
+      break;
+    case BAD_OTHER_HOST:
+      /* Both trace IDs, the named one and the host's. */
+      g_assert_nonnull (strstr (error->message, named_text));
+      g_assert_nonnull (strstr (error->message, host_text));
+      break;
+    case BAD_ABSURD_OFFSET:
+      g_assert_nonnull (strstr (error->message, "TIME_SHIFT offsets"));
+      break;
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add ("/cs/index/TimeRelation/own-pair/relates", Fixture, NULL,
+              fixture_setup, test_relates, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/markers-line-up", Fixture, NULL,
+              fixture_setup, test_markers_line_up, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/rewrite-same", Fixture, NULL,
+              fixture_setup, test_rewrite_same, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/info-peer-json", Fixture, NULL,
+              fixture_setup, test_info_peer_json, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/no-peer", Fixture, GINT_TO_POINTER (BAD_NO_PEER),
+              fixture_setup, test_bad, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/other-host", Fixture, GINT_TO_POINTER (BAD_OTHER_HOST),
+              fixture_setup, test_bad, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/absurd-offset", Fixture,
+              GINT_TO_POINTER (BAD_ABSURD_OFFSET), fixture_setup, test_bad, fixture_teardown);
+  return g_test_run ();
+}
