@@ -136,7 +136,8 @@ tids=$(cs_qemu_monitor "info cpus" | sed -n 's/.*CPU #\([0-9]*\):.*thread_id=\([
 say "guest ready after $waited s; vCPU threads $tids"
 # The host's sched events of the vCPU threads only: the machine's others
 # would make the file ten times larger.
-switch_filter= wakeup_filter=
+switch_filter=''
+wakeup_filter=''
 for t in $(echo "$tids" | tr ',' ' '); do
 	t=${t#*:}
 	switch_filter="${switch_filter:+$switch_filter || }prev_pid == $t || next_pid == $t"
@@ -147,6 +148,7 @@ done
 # --- The host, during the exchanges -----------------------------------------
 
 : >"$work/kallsyms"
+# shellcheck disable=SC2016
 flock /var/tmp/chronoscope-tracefs.lock unshare -m sh -c '
 	mount --bind "$1/kallsyms" /proc/kallsyms &&
 	"$2" record -q -C x86-tsc -e sched:sched_switch -f "$5" -e sched:sched_wakeup -f "$6" \

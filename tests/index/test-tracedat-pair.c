@@ -14,8 +14,9 @@
  * option's vCPU threads ran on the host during the recording;
  * `chronoscope info --peer --json` names the peer and the offsets.  Then
  * pairs made wrong by Chronoscope's writer (cs_test_rewrite_v6_peer(): a
- * guest without TIME_SHIFT, one naming another host, absurd offsets) must
- * fail to relate with the right error, and `info --peer` must say so.
+ * guest without TIME_SHIFT, one naming another host, absurd offsets, a
+ * host without the TRACEID its guest names) must fail to relate with the
+ * right error, and `info --peer` must say so.
  */
 #include "config.h"
 
@@ -55,10 +56,12 @@ fixture_setup (Fixture *f, gconstpointer data)
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  /* The one file a test writes there (make_bad_guest()). */
-  g_autofree char *bad = g_build_filename (f->dir, "bad-guest.dat", NULL);
+  /* The files the tests write there (make_bad()). */
+  g_autofree char *bad_guest = g_build_filename (f->dir, "bad-guest.dat", NULL);
+  g_autofree char *bad_host = g_build_filename (f->dir, "bad-host.dat", NULL);
 
-  g_unlink (bad);
+  g_unlink (bad_guest);
+  g_unlink (bad_host);
   g_rmdir (f->dir);
   g_free (f->dir);
   g_clear_object (&f->host);
@@ -183,7 +186,7 @@ test_rewrite_same (Fixture *f, gconstpointer data)
       g_autoptr(GError) error = NULL;
       g_autoptr(CsTimeShift) shift = cs_tracedat_reader_dup_time_shift (readers[i], NULL);
       g_autoptr(GPtrArray) guests = cs_tracedat_reader_dup_guests (readers[i], NULL);
-      g_autofree char *out = g_build_filename (f->dir, "bad-guest.dat", NULL);
+      g_autofree char *out = g_build_filename (f->dir, i == 0 ? "bad-host.dat" : "bad-guest.dat", NULL);
       g_autofree char *a = NULL, *b = NULL;
       gsize na = 0, nb = 0;
       CsTestPeerOptions peer = { 0 };
@@ -283,18 +286,29 @@ typedef enum {
   BAD_NO_PEER,
   BAD_OTHER_HOST,
   BAD_ABSURD_OFFSET,
+  BAD_HOST_WITHOUT_ID,
 } Bad;
 
-/* Rewrites the guest as @bad asks; returns the new file's path. */
+/* Rewrites the guest (or for BAD_HOST_WITHOUT_ID the host, without its
+ * TRACEID and GUEST options) as @bad asks; returns the new file's path. */
 static char *
-make_bad_guest (Fixture *f, Bad bad, guint64 *named_host)
+make_bad (Fixture *f, Bad bad, guint64 *named_host)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(CsTimeShift) shift = cs_tracedat_reader_dup_time_shift (f->guest, &error);
-  char *path = g_build_filename (f->dir, "bad-guest.dat", NULL);
+  char *path = g_build_filename (f->dir, bad == BAD_HOST_WITHOUT_ID ? "bad-host.dat"
+                                                                     : "bad-guest.dat", NULL);
   CsTestPeerOptions peer = { 0 };
 
   g_assert_no_error (error);
+  *named_host = shift->peer_trace_id;
+  if (bad == BAD_HOST_WITHOUT_ID)
+    {
+      cs_tracedat_reader_get_tsc2nsec (f->host, &peer.tsc2nsec_mult, &peer.tsc2nsec_shift);
+      g_assert_true (cs_test_rewrite_v6_peer (f->host_path, path, &peer, &error));
+      g_assert_no_error (error);
+      return path;
+    }
   peer.has_trace_id = cs_tracedat_reader_get_trace_id (f->guest, &peer.trace_id);
   cs_tracedat_reader_get_tsc2nsec (f->guest, &peer.tsc2nsec_mult, &peer.tsc2nsec_shift);
   peer.time_shift = shift;
@@ -308,8 +322,7 @@ make_bad_guest (Fixture *f, Bad bad, guint64 *named_host)
     for (guint v = 0; v < shift->n_vcpus; v++)
       for (guint i = 0; i < shift->n_samples[v]; i++)
         shift->samples[v][i].offset += G_GINT64_CONSTANT (2600000000) * 86400 * 10;
-  if (named_host != NULL)
-    *named_host = shift->peer_trace_id;
+  *named_host = shift->peer_trace_id;
   g_assert_true (cs_test_rewrite_v6_peer (f->guest_path, path, &peer, &error));
   g_assert_no_error (error);
   return path;
@@ -323,11 +336,16 @@ test_bad (Fixture *f, gconstpointer data)
     [BAD_NO_PEER] = CS_TRACEDAT_CLOCK_ERROR_NO_PEER,
     [BAD_OTHER_HOST] = CS_TRACEDAT_CLOCK_ERROR_WRONG_PEER,
     [BAD_ABSURD_OFFSET] = CS_TRACEDAT_CLOCK_ERROR_ABSURD_OFFSET,
+    [BAD_HOST_WITHOUT_ID] = CS_TRACEDAT_CLOCK_ERROR_WRONG_PEER,
   };
+  gboolean bad_host = bad == BAD_HOST_WITHOUT_ID;
   guint64 named = 0, host_id = 0;
-  g_autofree char *path = make_bad_guest (f, bad, &named);
+  g_autofree char *path = make_bad (f, bad, &named);
+  const char *guest_path = bad_host ? f->guest_path : path;
+  const char *host_path = bad_host ? path : f->host_path;
   g_autoptr(GError) error = NULL;
-  g_autoptr(CsTracedatReader) guest = cs_tracedat_reader_open (path, &error);
+  g_autoptr(CsTracedatReader) bad_reader = cs_tracedat_reader_open (path, &error);
+  CsTracedatReader *original = bad_host ? f->host : f->guest;
   g_autoptr(CsTimeRelation) relation = NULL;
   g_autofree char *text = NULL, *json = NULL;
   g_autofree char *named_text = g_strdup_printf ("0x%016" PRIX64, named);
@@ -341,25 +359,26 @@ test_bad (Fixture *f, gconstpointer data)
   g_assert_true (cs_tracedat_reader_get_trace_id (f->host, &host_id));
   host_text = g_strdup_printf ("0x%016" PRIX64, host_id);
 
-  /* The rest of the file is the guest's, as it was. */
-  g_assert_cmpuint (cs_tracedat_reader_get_n_cpus (guest), ==, cs_tracedat_reader_get_n_cpus (f->guest));
-  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (guest); cpu++)
-    g_assert_cmpuint (cs_tracedat_reader_get_cpu_data_size (guest, cpu), ==,
-                      cs_tracedat_reader_get_cpu_data_size (f->guest, cpu));
+  /* The rest of the file is as it was. */
+  g_assert_cmpuint (cs_tracedat_reader_get_n_cpus (bad_reader), ==, cs_tracedat_reader_get_n_cpus (original));
+  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (bad_reader); cpu++)
+    g_assert_cmpuint (cs_tracedat_reader_get_cpu_data_size (bad_reader, cpu), ==,
+                      cs_tracedat_reader_get_cpu_data_size (original, cpu));
 
-  relation = cs_time_relation_new (f->host, guest, &error);
+  relation = bad_host ? cs_time_relation_new (bad_reader, f->guest, &error)
+                      : cs_time_relation_new (f->host, bad_reader, &error);
   g_assert_null (relation);
   g_assert_error (error, CS_TRACEDAT_CLOCK_ERROR, codes[bad]);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, base));
 
   /* `info --peer` says why it is not aligned. */
-  text = run_info (path, f->host_path, FALSE);
+  text = run_info (guest_path, host_path, FALSE);
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "Not aligned:"));
   g_assert_nonnull (strstr (text, error->message));
   g_assert_null (strstr (text, "Aligned with:"));
-  json = run_info (path, f->host_path, TRUE);
+  json = run_info (guest_path, host_path, TRUE);
   json_parser_load_from_data (parser, json, -1, &json_error);
   g_assert_no_error (json_error);
   peer = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)), "peer");
@@ -378,6 +397,11 @@ test_bad (Fixture *f, gconstpointer data)
       break;
     case BAD_ABSURD_OFFSET:
       g_assert_nonnull (strstr (error->message, "TIME_SHIFT offsets"));
+      break;
+    case BAD_HOST_WITHOUT_ID:
+      /* The host the guest names is not that file. */
+      g_assert_nonnull (strstr (error->message, "no TRACEID"));
+      g_assert_nonnull (strstr (error->message, named_text));
       break;
     }
 }
@@ -401,5 +425,7 @@ main (int argc, char **argv)
               fixture_setup, test_bad, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/absurd-offset", Fixture,
               GINT_TO_POINTER (BAD_ABSURD_OFFSET), fixture_setup, test_bad, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/host-without-trace-id", Fixture,
+              GINT_TO_POINTER (BAD_HOST_WITHOUT_ID), fixture_setup, test_bad, fixture_teardown);
   return g_test_run ();
 }
