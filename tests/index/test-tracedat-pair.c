@@ -10,7 +10,8 @@
  * guest N" in the guest), and the guest's TIME_SHIFT option was measured
  * from them.  Checked here: the pair relates (CsTimeRelation); once
  * shifted, every guest marker falls between the host markers of its
- * exchange, and unshifted it does not (the shift matters); the GUEST
+ * exchange, and unshifted it does not (the shift matters); trace-cmd
+ * report puts each at the same nanosecond; the GUEST
  * option's vCPU threads ran on the host during the recording;
  * `chronoscope info --peer --json` names the peer and the offsets.  Then
  * pairs made wrong by Chronoscope's writer (cs_test_rewrite_v6_peer(): a
@@ -21,6 +22,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <event-parse.h>
@@ -170,6 +172,51 @@ test_markers_line_up (Fixture *f, gconstpointer data)
   g_assert_cmpuint (per_vcpu[1], >=, 16);
   /* The guest's clock started at its boot: unshifted, nothing lines up. */
   g_assert_cmpuint (n_unshifted_inside, ==, 0);
+}
+
+/* libtracecmd (trace-cmd report, which applies a guest file's TIME_SHIFT
+ * and TSC2NSEC) puts every guest marker at the nanosecond where
+ * CsTimeRelation puts it. */
+static void
+test_trace_cmd_agrees (Fixture *f, gconstpointer data)
+{
+  const char *trace_cmd = g_getenv ("TRACE_CMD");
+  const char *argv[] = { trace_cmd != NULL ? trace_cmd : "trace-cmd", "report", "-t",
+                         f->guest_path, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTimeRelation) relation = cs_time_relation_new (f->host, f->guest, &error);
+  g_autoptr(GArray) got = cs_test_pair_read_marks (f->guest, "guest", &error);
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+  int status = -1;
+  guint n = 0;
+
+  g_assert_no_error (error);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      /* "  pair-probe-116   [000] 34542.736470460: print: …: cs-pair: guest 0" */
+      const char *mark = strstr (lines[i], "cs-pair: guest ");
+      const char *bracket = strstr (lines[i], "] ");
+      guint64 secs = 0, nsecs = 0, seq = 0;
+      const CsTestPairMark *g;
+      gint64 ns;
+
+      if (mark == NULL || bracket == NULL ||
+          sscanf (bracket + 2, "%" G_GUINT64_FORMAT ".%9" G_GUINT64_FORMAT ":", &secs, &nsecs) != 2 ||
+          !g_ascii_string_to_unsigned (mark + strlen ("cs-pair: guest "), 10, 0, got->len - 1, &seq, NULL))
+        continue;
+      g = &g_array_index (got, CsTestPairMark, seq);
+      g_assert_true (g->seen);
+      g_assert_true (cs_time_relation_guest_to_host (relation, g->cpu, g->raw_ts, &ns));
+      g_assert_cmpint (ns, ==, (gint64) (secs * G_GUINT64_CONSTANT (1000000000) + nsecs));
+      n++;
+    }
+  g_assert_cmpuint (n, ==, got->len);
 }
 
 /* The writer's peer options read back as they were: each file of the pair
@@ -415,6 +462,8 @@ main (int argc, char **argv)
               fixture_setup, test_relates, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/markers-line-up", Fixture, NULL,
               fixture_setup, test_markers_line_up, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/trace-cmd-agrees", Fixture, NULL,
+              fixture_setup, test_trace_cmd_agrees, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/rewrite-same", Fixture, NULL,
               fixture_setup, test_rewrite_same, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/info-peer-json", Fixture, NULL,
