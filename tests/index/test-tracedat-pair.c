@@ -74,6 +74,14 @@ fixture_teardown (Fixture *f, gconstpointer data)
 
 /* ------------------------------------------------------------------------ */
 
+static gint
+compare_first (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
 static void
 test_relates (Fixture *f, gconstpointer data)
 {
@@ -172,6 +180,136 @@ test_markers_line_up (Fixture *f, gconstpointer data)
   g_assert_cmpuint (per_vcpu[1], >=, 16);
   /* The guest's clock started at its boot: unshifted, nothing lines up. */
   g_assert_cmpuint (n_unshifted_inside, ==, 0);
+}
+
+/* When, on the host, the thread of @tid ran: sorted [begin, end) pairs of
+ * host ns from the host's sched_switch events (the recording keeps only
+ * those of the vCPU threads), open at the recording's ends. */
+static GArray *
+thread_runs (CsTracedatReader *host, gint32 tid, gint64 first_ns, gint64 last_ns)
+{
+  g_autoptr(GArray) edges = g_array_new (FALSE, FALSE, sizeof (gint64) * 2);
+  GArray *runs = g_array_new (FALSE, FALSE, sizeof (gint64) * 2);
+  g_autoptr(GError) error = NULL;
+  gint64 begin = G_MININT64;
+
+  for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (host); cpu++)
+    {
+      g_autoptr(CsTracedatCpu) stream = cs_tracedat_reader_open_cpu (host, cpu, &error);
+      struct tep_handle *tep = cs_tracedat_cpu_get_tep (stream, &error);
+      struct tep_event *sw;
+      CsTracedatRecord rec;
+
+      g_assert_no_error (error);
+      sw = tep_find_event_by_name (tep, "sched", "sched_switch");
+      g_assert_nonnull (sw);
+      while (cs_tracedat_cpu_next (stream, &rec, &error))
+        {
+          unsigned long long prev = 0, next = 0;
+
+          if (tep_data_type (tep, rec.tep_record) != sw->id)
+            continue;
+          tep_get_field_val (NULL, sw, "prev_pid", rec.tep_record, &prev, 0);
+          tep_get_field_val (NULL, sw, "next_pid", rec.tep_record, &next, 0);
+          /* (time, +1 in / -1 out) */
+          if ((gint32) next == tid)
+            g_array_append_vals (edges, (gint64[2]) { rec.ts_ns, 1 }, 1);
+          if ((gint32) prev == tid)
+            g_array_append_vals (edges, (gint64[2]) { rec.ts_ns, -1 }, 1);
+        }
+      g_assert_no_error (error);
+    }
+  g_array_sort (edges, compare_first);
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const gint64 *e = &g_array_index (edges, gint64, 2 * i);
+
+      if (e[1] > 0)
+        begin = e[0];
+      else
+        {
+          g_array_append_vals (runs, (gint64[2]) { begin == G_MININT64 ? first_ns : begin, e[0] }, 1);
+          begin = G_MAXINT64;
+        }
+    }
+  if (begin != G_MAXINT64)
+    g_array_append_vals (runs, (gint64[2]) { begin == G_MININT64 ? first_ns : begin, last_ns }, 1);
+  return runs;
+}
+
+/* Under TCG a guest vCPU runs only while its host thread runs: every guest
+ * event within the host's recording, shifted, falls in a run of its vCPU's
+ * thread, give or take how wide the exchanges leave the offset. */
+static void
+test_events_in_vcpu_runs (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTimeRelation) relation = cs_time_relation_new (f->host, f->guest, &error);
+  g_autoptr(GArray) send = cs_test_pair_read_marks (f->host, "send", &error);
+  g_autoptr(GArray) recv = cs_test_pair_read_marks (f->host, "recv", &error);
+  g_autoptr(GArray) got = cs_test_pair_read_marks (f->guest, "guest", &error);
+  gint64 host_first = G_MAXINT64, host_last = G_MININT64;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < send->len; i++)
+    if (g_array_index (send, CsTestPairMark, i).seen)
+      host_first = MIN (host_first, g_array_index (send, CsTestPairMark, i).ts_ns);
+  for (guint i = 0; i < recv->len; i++)
+    if (g_array_index (recv, CsTestPairMark, i).seen)
+      host_last = MAX (host_last, g_array_index (recv, CsTestPairMark, i).ts_ns);
+
+  for (guint v = 0; v < cs_tracedat_reader_get_n_cpus (f->guest); v++)
+    {
+      g_autoptr(GArray) runs = thread_runs (f->host, cs_time_relation_get_vcpu_tid (relation, v),
+                                            host_first, host_last);
+      g_autoptr(CsTracedatCpu) stream = cs_tracedat_reader_open_cpu (f->guest, v, &error);
+      gint64 lo = G_MININT64, hi = G_MAXINT64, slack_ns, worst = 0;
+      guint n = 0, n_inside = 0, r = 0;
+      CsTracedatRecord rec;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (runs->len, >, 0);
+      /* The offsets the exchanges on this vCPU allow (ticks). */
+      for (guint i = 0; i < got->len; i++)
+        {
+          const CsTestPairMark *s, *rv, *g;
+
+          if (cs_test_pair_get_exchange (send, recv, got, i, &s, &rv, &g) && g->cpu == v)
+            {
+              lo = MAX (lo, (gint64) (s->raw_ts - g->raw_ts));
+              hi = MIN (hi, (gint64) (rv->raw_ts - g->raw_ts));
+            }
+        }
+      g_assert_cmpint (lo, <=, hi);
+      slack_ns = (gint64) cs_tracedat_reader_ticks_to_ns (f->host, (guint64) (hi - lo));
+
+      while (cs_tracedat_cpu_next (stream, &rec, &error))
+        {
+          gint64 t, gap = 0;
+
+          g_assert_true (cs_time_relation_guest_to_host (relation, v, rec.raw_ts, &t));
+          if (t < host_first || t > host_last)
+            continue;
+          while (r + 1 < runs->len && g_array_index (runs, gint64, 2 * r + 1) < t)
+            r++;
+          if (t < g_array_index (runs, gint64, 2 * r))
+            gap = g_array_index (runs, gint64, 2 * r) - t;
+          else if (t > g_array_index (runs, gint64, 2 * r + 1))
+            gap = t - g_array_index (runs, gint64, 2 * r + 1);
+          if (r > 0 && gap > 0)
+            gap = MIN (gap, t - g_array_index (runs, gint64, 2 * r - 1));
+          worst = MAX (worst, gap);
+          n_inside += gap == 0;
+          n++;
+        }
+      g_assert_no_error (error);
+      g_test_message ("vCPU %u: %u of %u guest events inside a run of host thread %d, "
+                      "the others at most %" G_GINT64_FORMAT " ns off (offset known to %"
+                      G_GINT64_FORMAT " ns)", v, n_inside, n,
+                      cs_time_relation_get_vcpu_tid (relation, v), worst, slack_ns);
+      g_assert_cmpuint (n, >=, 50);
+      g_assert_cmpint (worst, <=, slack_ns);
+    }
 }
 
 /* libtracecmd (trace-cmd report, which applies a guest file's TIME_SHIFT
@@ -462,6 +600,8 @@ main (int argc, char **argv)
               fixture_setup, test_relates, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/markers-line-up", Fixture, NULL,
               fixture_setup, test_markers_line_up, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/events-in-vcpu-runs", Fixture, NULL,
+              fixture_setup, test_events_in_vcpu_runs, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/trace-cmd-agrees", Fixture, NULL,
               fixture_setup, test_trace_cmd_agrees, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/rewrite-same", Fixture, NULL,
