@@ -113,9 +113,10 @@ static int guest(const char *device)
 		fprintf(stderr, "pair-probe: %s: %s\n", device, strerror(errno));
 		return 1;
 	}
-	/* Raw bytes at 115200 baud: the emulated 16550's FIFO raises the
-	 * receive interrupt for a lone byte after four character times, 4 ms
-	 * at the default 9600 baud, 0.35 ms at this speed. */
+	/* Raw bytes at 115200 baud: unless its trigger level is 1 byte
+	 * (rx_trig_bytes, set by the scenario), the emulated 16550's FIFO
+	 * raises the receive interrupt for a lone byte after four character
+	 * times, 4 ms at the default 9600 baud, 0.35 ms at this speed. */
 	cfmakeraw(&tio);
 	cfsetspeed(&tio, B115200);
 	tcsetattr(fd, TCSANOW, &tio);

@@ -239,7 +239,8 @@ thread_runs (CsTracedatReader *host, gint32 tid, gint64 first_ns, gint64 last_ns
 
 /* Under TCG a guest vCPU runs only while its host thread runs: every guest
  * event within the host's recording, shifted, falls in a run of its vCPU's
- * thread, give or take how wide the exchanges leave the offset. */
+ * thread, give or take half the range of offsets the exchanges allow (the
+ * option's offset is its middle; the true one is inside it). */
 static void
 test_events_in_vcpu_runs (Fixture *f, gconstpointer data)
 {
@@ -308,7 +309,8 @@ test_events_in_vcpu_runs (Fixture *f, gconstpointer data)
                       G_GINT64_FORMAT " ns)", v, n_inside, n,
                       cs_time_relation_get_vcpu_tid (relation, v), worst, slack_ns);
       g_assert_cmpuint (n, >=, 50);
-      g_assert_cmpint (worst, <=, slack_ns);
+      /* The true offset is within the range, the option's in its middle. */
+      g_assert_cmpint (worst, <=, slack_ns / 2 + 2);
     }
 }
 
