@@ -398,18 +398,45 @@ static char *
 run_info (const char *path, const char *peer, gboolean json)
 {
   const char *exe = g_getenv ("CHRONOSCOPE");
-  const char *argv[] = { exe, "-q", "info", path, "--peer", peer, json ? "--json" : NULL, NULL };
+  const char *argv[8] = { exe, "-q", "info", path, NULL };
+  guint argc = 4;
+  g_auto(GStrv) envp = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *err = NULL;
   char *out = NULL;
   int status = 0;
 
   g_assert_nonnull (exe);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
+  if (peer != NULL)
+    {
+      argv[argc++] = "--peer";
+      argv[argc++] = peer;
+    }
+  if (json)
+    argv[argc++] = "--json";
+  /* The messages in English, as the assertions read them. */
+  envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
+  g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error);
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
-    g_error ("chronoscope info %s --peer %s failed: %s%s", path, peer, out, err);
+    g_error ("chronoscope info %s --peer %s failed: %s%s", path, peer ? peer : "(none)", out, err);
   return out;
+}
+
+/* Alone, the guest says that its times are its own: its TIME_SHIFT names a
+ * host it does not apply. */
+static void
+test_info_alone (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = run_info (f->guest_path, NULL, FALSE);
+  guint64 host_id = 0;
+  g_autofree char *line = NULL;
+
+  g_assert_true (cs_tracedat_reader_get_trace_id (f->host, &host_id));
+  line = g_strdup_printf ("Host:          trace ID 0x%016" PRIX64 " (this recording is its guest; "
+                          "its TIME_SHIFT is not applied to the times below)", host_id);
+  g_assert_nonnull (strstr (out, line));
+  g_assert_null (strstr (out, "Aligned with:"));
 }
 
 static void
@@ -608,6 +635,8 @@ main (int argc, char **argv)
               fixture_setup, test_trace_cmd_agrees, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/rewrite-same", Fixture, NULL,
               fixture_setup, test_rewrite_same, fixture_teardown);
+  g_test_add ("/cs/index/TimeRelation/own-pair/info-alone", Fixture, NULL,
+              fixture_setup, test_info_alone, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/info-peer-json", Fixture, NULL,
               fixture_setup, test_info_peer_json, fixture_teardown);
   g_test_add ("/cs/index/TimeRelation/own-pair/no-peer", Fixture, GINT_TO_POINTER (BAD_NO_PEER),
