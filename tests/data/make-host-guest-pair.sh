@@ -29,9 +29,10 @@
 # and rewrites both files with Chronoscope's writer: the guest's with a
 # TIME_SHIFT option (the host's trace ID, interpolated samples per vCPU),
 # the host's with a GUEST option (the vCPU threads that QEMU's monitor
-# names in `info cpus`), each with a random TRACEID and the same TSC2NSEC
-# (the host's TSC frequency measured by tests/kmod/tsc-khz.c: this VM's
-# kernel offers no perf time_mult, cap_user_time is 0).
+# names in `info cpus`), each with a random TRACEID and the same TSC2NSEC:
+# the kernel's perf time_mult and time_shift (pair-probe tsc2nsec) where it
+# offers them, else from the host's TSC frequency measured by
+# tests/kmod/tsc-khz.c (this VM's kernel has cap_user_time 0).
 #
 # /proc/kallsyms is bind-mounted over by an empty file on both sides (no
 # recorded event prints a kernel address), which keeps the files small.
@@ -107,11 +108,19 @@ mv "$root$chronoscope" "$root/bin/chronoscope"
 
 # --- The clock's conversion -------------------------------------------------
 
+# The kernel's own conversion (perf's time_mult and time_shift, which
+# trace-cmd writes) when it offers one, else from the measured frequency.
 ${CC:-cc} -O2 -o "$work/tsc-khz" "$srcroot/tests/kmod/tsc-khz.c"
 khz=$("$work/tsc-khz")
-tsc_shift=31
-tsc_mult=$(( (1000000 << tsc_shift) / khz ))
-say "host TSC at $khz kHz: TSC2NSEC multiplier $tsc_mult, shift $tsc_shift"
+if conversion=$("$work/pair-probe" tsc2nsec 2>/dev/null); then
+	tsc_mult=${conversion% *}
+	tsc_shift=${conversion#* }
+	say "host TSC at $khz kHz; the kernel's TSC2NSEC: multiplier $tsc_mult, shift $tsc_shift"
+else
+	tsc_shift=31
+	tsc_mult=$(( (1000000 << tsc_shift) / khz ))
+	say "host TSC at $khz kHz: TSC2NSEC multiplier $tsc_mult, shift $tsc_shift (measured)"
+fi
 
 # --- The guest --------------------------------------------------------------
 
