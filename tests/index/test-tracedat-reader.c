@@ -487,6 +487,13 @@ test_project_recordings (void)
 
       reader = cs_tracedat_reader_open (path, &error);
       g_assert_no_error (error);
+      /* libtracecmd shifts a guest's times by its TIME_SHIFT option; the
+       * reader does not (test-tracedat-pair compares the shifted times). */
+      if (cs_tracedat_reader_has_time_shift (reader))
+        {
+          g_test_message ("%s: a guest recording, shifted by libtracecmd", path);
+          continue;
+        }
       if (!g_file_test (oracle, G_FILE_TEST_EXISTS) || (lib = tracecmd_open (oracle, 0)) == NULL)
         {
           g_test_message ("%s: libtracecmd cannot read it and it has no twin", path);
