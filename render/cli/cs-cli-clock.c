@@ -359,6 +359,12 @@ add_activity_json (const CsKvmVcpuActivity *a, JsonBuilder *b)
   json_builder_add_int_value (b, (gint64) a->n_exits);
   json_builder_set_member_name (b, "time_in_guest_ns");
   json_builder_add_int_value (b, a->in_guest_ns);
+  /* null: the host recorded no sched_switch, so it cannot tell */
+  json_builder_set_member_name (b, "time_not_running_ns");
+  if (a->not_running_ns >= 0)
+    json_builder_add_int_value (b, a->not_running_ns);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "first_ns");
   json_builder_add_int_value (b, a->first_ns);
   json_builder_set_member_name (b, "last_ns");
