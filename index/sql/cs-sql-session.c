@@ -288,7 +288,14 @@ cs_sql_session_new (CsDocument  *document,
  * yet), clock, role ("host", "guest"), trace_id, peer (the stream a guest
  * is aligned to), peer_trace_id, offset_ns, scaling and fraction_bits (the
  * correction applied; NULL when not aligned), aligned (0 or 1) and note
- * (why not).  With one document this is cs_sql_session_new().
+ * (why not).  Two functions split a guest's time by its host's view of
+ * the vCPU: vcpu_out_ns(stream, cpu, begin_ts, end_ts), how long of the
+ * guest span [begin_ts, end_ts) (the stream's own ns) the host had vCPU
+ * @cpu out of the guest (exits and not running), and
+ * vcpu_not_running_ns(), only the time its thread was not running (NULL
+ * when the host recorded no sched_switch); both NULL where the host's view
+ * does not cover the span.  The first call reads the host recording once.
+ * With one document this is cs_sql_session_new().
  *
  * Returns: (transfer full): the session, or %NULL with @error set
  */

@@ -18,6 +18,14 @@
  * and the streams table says why.  Other streams are aligned as recorded
  * when their clock is the axis's clock, else not.
  *
+ * For a guest wakeup latency split into the guest's own wait and the time
+ * its vCPU was not running, vcpu_out_ns(stream, cpu, begin_ts, end_ts)
+ * gives how long of a guest span the host had the vCPU out of the guest
+ * (exits, and not running on any host CPU), from the host's view of the
+ * vCPU thread (cs-vcpu-timeline.h, made on first use);
+ * vcpu_not_running_ns() only the time it was not running, where the host
+ * recorded sched_switch.
+ *
  * The views live in the connection's TEMP schema, made before the
  * authorizer is set; nothing else is in any schema, so the schema is
  * trusted (the views may use the virtual tables and the align function).
@@ -31,6 +39,7 @@
 
 #include "cs-sql-private.h"
 #include "cs-tracedat-clock.h"
+#include "cs-vcpu-timeline.h"
 
 typedef struct {
   guint n;
@@ -39,6 +48,10 @@ typedef struct {
   gint *host_of;                /* the host stream of a related guest, else -1 */
   gboolean *aligned;
   char **notes;                 /* why a stream is not aligned, or NULL */
+  /* Per related guest, its host's view of its vCPUs: made on first use
+   * (it reads the whole host recording), thread v for vCPU v. */
+  CsVcpuTimeline **timelines;
+  gboolean *timeline_failed;
 } Streams;
 
 static void
@@ -50,8 +63,11 @@ streams_free (gpointer data)
     {
       g_clear_object (&s->readers[k]);
       cs_time_relation_free (s->relations[k]);
+      cs_vcpu_timeline_free (s->timelines[k]);
       g_free (s->notes[k]);
     }
+  g_free (s->timelines);
+  g_free (s->timeline_failed);
   g_free (s->readers);
   g_free (s->relations);
   g_free (s->host_of);
@@ -107,6 +123,91 @@ align_func (sqlite3_context *context, int argc, sqlite3_value **argv)
       return;
     }
   sqlite3_result_int64 (context, host_ns);
+}
+
+/* The host's view of guest stream @k's vCPUs, made on first use; NULL
+ * when @k is not a related guest or the host cannot be read. */
+static CsVcpuTimeline *
+vcpu_timeline (Streams *s, guint k)
+{
+  const CsTimeShift *shift;
+  g_autofree gint32 *tids = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (s->timelines[k] != NULL || s->timeline_failed[k] || s->relations[k] == NULL)
+    return s->timelines[k];
+  shift = cs_time_relation_get_time_shift (s->relations[k]);
+  tids = g_new0 (gint32, MAX (shift->n_vcpus, 1));
+  for (guint v = 0; v < shift->n_vcpus; v++)
+    tids[v] = cs_time_relation_get_vcpu_tid (s->relations[k], v);
+  s->timelines[k] = cs_vcpu_timeline_new (s->readers[s->host_of[k]], tids, shift->n_vcpus, NULL, &error);
+  if (s->timelines[k] == NULL)
+    {
+      g_debug ("No host view of stream %u's vCPUs: %s", k, error->message);
+      s->timeline_failed[k] = TRUE;
+    }
+  return s->timelines[k];
+}
+
+/* vcpu_out_ns(stream, cpu, begin_ts, end_ts) and
+ * vcpu_not_running_ns(...): of [begin_ts, end_ts) in the guest stream's
+ * ns, the time its vCPU @cpu was out of the guest (handling an exit or
+ * not running on the host), or only not running; NULL where the host's
+ * view does not cover the span (no relation, no thread for the vCPU,
+ * before the thread's first kvm event, or, for not running, a host
+ * without sched_switch). */
+static void
+vcpu_time (sqlite3_context *context, sqlite3_value **argv, gboolean not_running_only)
+{
+  Streams *s = sqlite3_user_data (context);
+  sqlite3_int64 k = sqlite3_value_int64 (argv[0]);
+  sqlite3_int64 cpu = sqlite3_value_int64 (argv[1]);
+  gint64 begin = sqlite3_value_int64 (argv[2]), end = sqlite3_value_int64 (argv[3]);
+  CsVcpuTimeline *tl = NULL;
+  CsVcpuBin bin;
+  gint64 hb = 0, he = 0;
+  gboolean known = TRUE;
+
+  for (int i = 0; i < 4; i++)
+    known = known && sqlite3_value_type (argv[i]) != SQLITE_NULL;
+  known = known && k >= 0 && (guint64) k < s->n && cpu >= 0 && cpu < G_MAXINT && end >= begin &&
+          (tl = vcpu_timeline (s, (guint) k)) != NULL &&
+          (guint64) cpu < cs_vcpu_timeline_get_n_threads (tl) &&
+          cs_vcpu_timeline_get_tid (tl, (guint) cpu) > 0 &&
+          (!not_running_only || cs_vcpu_timeline_has_sched (tl)) &&
+          cs_time_relation_guest_to_host (s->relations[k], (guint) cpu,
+                                          raw_from_ns (s->readers[k], begin), &hb) &&
+          cs_time_relation_guest_to_host (s->relations[k], (guint) cpu,
+                                          raw_from_ns (s->readers[k], end), &he);
+  if (known && he <= hb)
+    {
+      sqlite3_result_int64 (context, 0);
+      return;
+    }
+  if (known)
+    {
+      cs_vcpu_timeline_summarize (tl, (guint) cpu, hb, he, 1, &bin);
+      known = bin.state_ns[CS_VCPU_STATE_UNKNOWN] == 0 &&
+              bin.state_ns[CS_VCPU_STATE_IN_GUEST] + bin.state_ns[CS_VCPU_STATE_EXIT] +
+              bin.state_ns[CS_VCPU_STATE_NOT_RUNNING] == he - hb;
+    }
+  if (!known)
+    sqlite3_result_null (context);
+  else
+    sqlite3_result_int64 (context, bin.state_ns[CS_VCPU_STATE_NOT_RUNNING] +
+                                   (not_running_only ? 0 : bin.state_ns[CS_VCPU_STATE_EXIT]));
+}
+
+static void
+vcpu_out_func (sqlite3_context *context, int argc, sqlite3_value **argv)
+{
+  vcpu_time (context, argv, FALSE);
+}
+
+static void
+vcpu_not_running_func (sqlite3_context *context, int argc, sqlite3_value **argv)
+{
+  vcpu_time (context, argv, TRUE);
 }
 
 /* Relates every guest to its host among the streams, then decides which
@@ -434,6 +535,8 @@ _cs_sql_streams_setup (sqlite3       *db,
   s->host_of = g_new (gint, n_streams);
   s->aligned = g_new0 (gboolean, n_streams);
   s->notes = g_new0 (char *, n_streams);
+  s->timelines = g_new0 (CsVcpuTimeline *, n_streams);
+  s->timeline_failed = g_new0 (gboolean, n_streams);
   for (guint k = 0; k < n_streams; k++)
     {
       s->host_of[k] = -1;
@@ -445,7 +548,11 @@ _cs_sql_streams_setup (sqlite3       *db,
   /* The function outlives this call: the connection frees @s. */
   if (sqlite3_create_function_v2 (db, "cs_stream_align", 3,
                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                  s, align_func, NULL, NULL, streams_free) != SQLITE_OK)
+                                  s, align_func, NULL, NULL, streams_free) != SQLITE_OK ||
+      sqlite3_create_function_v2 (db, "vcpu_out_ns", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                  s, vcpu_out_func, NULL, NULL, NULL) != SQLITE_OK ||
+      sqlite3_create_function_v2 (db, "vcpu_not_running_ns", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                  s, vcpu_not_running_func, NULL, NULL, NULL) != SQLITE_OK)
     return fail (db, error);
   sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 1, NULL);
 

@@ -349,7 +349,11 @@ cs_cli_query (int    argc,
         "--schema. Times are nanoseconds in the trace clock. With several recordings "
         "(-i FILE -i FILE 'SQL'), every table has a stream column, events and the event "
         "tables a ts_aligned column (the time on the first recording's clock, a KVM "
-        "guest's mapped onto its host's), and a streams table lists the recordings."));
+        "guest's mapped onto its host's), and a streams table lists the recordings. For a "
+        "KVM guest and its host, vcpu_out_ns(stream, cpu, begin, end) is how long of a guest "
+        "span the host had that vCPU out of the guest, so that SELECT latency_ns, "
+        "vcpu_out_ns(stream, cpu, ts, run_ts) FROM wakeups splits a guest's wakeup latency "
+        "into its own wait and the time its vCPU did not run it."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))

@@ -96,6 +96,27 @@ def check_streams(env):
     rc, out, err = run("query", "-i", a, "-i", b, env=env)
     check("query -i without SQL is an error", rc == 1 and "Missing SQL" in err, err)
 
+    # A guest's wakeup latency split by its host's view of the vCPU: the
+    # real KVM pair of ../shared/testdata/kvm, when it is there.
+    pub = os.environ.get("CS_SHARED_TESTDATA", "")
+    kvm = os.path.normpath(os.path.join(pub, "..", "kvm")) if pub else ""
+    guest = os.path.join(kvm, "kvm-guest-x86-v7-zlib.dat")
+    if not kvm or not os.path.exists(guest):
+        print("# skipped: the real KVM pair (../shared/testdata/kvm is absent)")
+        return
+    host = os.path.join(kvm, "kvm-host-x86-v7-zlib.dat")
+    rc, out, err = run("query", "-i", guest, "-i", host,
+                       "SELECT latency_ns, vcpu_out_ns(stream, cpu, ts, run_ts) AS vcpu_out_ns,"
+                       " latency_ns - vcpu_out_ns(stream, cpu, ts, run_ts) AS guest_wait_ns"
+                       " FROM wakeups WHERE stream = 0", "--json", env=env)
+    rows = json.loads(out) if rc == 0 else []
+    known = [r for r in rows if r["vcpu_out_ns"] is not None]
+    check("a guest wakeup latency splits into its own wait and the vCPU's time out",
+          len(rows) > 1000 and len(known) >= len(rows) - len(rows) // 100
+          and all(r["guest_wait_ns"] + r["vcpu_out_ns"] == r["latency_ns"]
+                  and -2 <= r["vcpu_out_ns"] <= r["latency_ns"] + 2 for r in known)
+          and any(r["vcpu_out_ns"] > 0 for r in known), (rc, err, rows[:5]))
+
 
 def main():
     data = os.path.join(os.environ["CS_TESTDATA"], "sched-irq-v6.dat")

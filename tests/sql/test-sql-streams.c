@@ -271,6 +271,115 @@ test_guest_alone (void)
   }
 }
 
+typedef struct {
+  gint64 begin_ns, end_ns;
+} Span;
+
+/* Of [@a, @b), the time inside the sorted, disjoint @spans. */
+static gint64
+overlap (GArray *spans, gint64 a, gint64 b)
+{
+  gint64 sum = 0;
+
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *sp = &g_array_index (spans, Span, i);
+      gint64 lo = MAX (sp->begin_ns, a), hi = MIN (sp->end_ns, b);
+
+      if (hi > lo)
+        sum += hi - lo;
+    }
+  return sum;
+}
+
+/* A guest wakeup latency split: the time its vCPU was out of the guest,
+ * against the host's kvm_entry -> kvm_exit spans of the vCPU's thread as
+ * the host stream's own events table gives them. */
+static void
+test_wakeup_split (void)
+{
+  g_autofree char *hpath = kvm_path ("kvm-host-x86-v7-zlib.dat");
+  g_autofree char *gpath = hpath != NULL ? kvm_path ("kvm-guest-x86-v7-zlib.dat") : NULL;
+  g_autoptr(CsDocument) host = NULL;
+  g_autoptr(CsDocument) guest = NULL;
+  g_autoptr(CsSqlSession) s = NULL;
+  g_autoptr(CsSqlQuery) q = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  gint64 open = -1, first_kvm = -1, latency = 0, out = 0;
+  guint n = 0, n_null = 0, n_out = 0;
+
+  if (gpath == NULL)
+    return;
+  guest = load (gpath);
+  host = load (hpath);
+  s = streams (guest, host);
+
+  /* vCPU 0's thread: the GUEST option's (483882 in MANIFEST.md). */
+  q = cs_sql_session_prepare (s, "SELECT ts, name FROM events WHERE stream = 1 AND pid = 483882 "
+                                 "AND name IN ('kvm_entry', 'kvm_exit') ORDER BY ts", &error);
+  g_assert_no_error (error);
+  while (cs_sql_query_next (q, &error))
+    {
+      gint64 ts = cs_sql_query_get_int64 (q, 0);
+      g_autofree char *name = cs_sql_query_dup_text (q, 1);
+
+      if (first_kvm < 0)
+        first_kvm = ts;
+      if (g_str_equal (name, "kvm_entry"))
+        open = ts;
+      else if (open >= 0)
+        {
+          Span sp = { open, ts };
+          g_array_append_val (spans, sp);
+          open = -1;
+        }
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (spans->len, >, 5000);
+  g_clear_pointer (&q, cs_sql_query_free);
+
+  q = cs_sql_session_prepare (s, "SELECT ts_aligned, run_ts - ts, latency_ns, "
+                                 "vcpu_out_ns(stream, cpu, ts, run_ts), "
+                                 "vcpu_not_running_ns(stream, cpu, ts, run_ts) "
+                                 "FROM wakeups WHERE stream = 0", &error);
+  g_assert_no_error (error);
+  while (cs_sql_query_next (q, &error))
+    {
+      gint64 a = cs_sql_query_get_int64 (q, 0), dur = cs_sql_query_get_int64 (q, 1);
+      gint64 want = dur - overlap (spans, a, a + dur);
+
+      n++;
+      g_assert_cmpint (cs_sql_query_get_int64 (q, 2), ==, dur);
+      /* The pair's host recorded no sched_switch: not running is unknown. */
+      g_assert_cmpint (cs_sql_query_get_value_type (q, 4), ==, CS_SQL_NULL);
+      if (cs_sql_query_get_value_type (q, 3) == CS_SQL_NULL)
+        {
+          /* only before the thread's first kvm event */
+          g_assert_cmpint (a, <, first_kvm);
+          n_null++;
+          continue;
+        }
+      /* Each end is placed within 1 ns, and an interval's edge may fall
+       * on either side. */
+      g_assert_cmpint (ABS (cs_sql_query_get_int64 (q, 3) - want), <=, 2);
+      g_assert_cmpint (cs_sql_query_get_int64 (q, 3), <=, dur + 2);
+      latency += dur;
+      out += cs_sql_query_get_int64 (q, 3);
+      n_out += cs_sql_query_get_int64 (q, 3) > 0;
+    }
+  g_assert_no_error (error);
+  g_test_message ("%u guest wakeups (%u before the host's view): %" G_GINT64_FORMAT " ns of latency, "
+                  "%" G_GINT64_FORMAT " ns of it with the vCPU out of the guest, in %u wakeups",
+                  n, n_null, latency, out, n_out);
+  g_assert_cmpuint (n, >, 1000);
+  g_assert_cmpuint (n_null, <, n / 100);
+  g_assert_cmpuint (n_out, >, 0);
+  g_assert_cmpint (out, <, latency);
+  /* The host stream is no guest: unknown. */
+  g_assert_cmpint (cs_test_query_int (s, "SELECT vcpu_out_ns(1, 0, 0, 1) IS NULL"), ==, 1);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -278,5 +387,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/sql/SqlStreams/local-pair", test_local_pair);
   g_test_add_func ("/cs/sql/SqlStreams/kvm-pair", test_kvm_pair);
   g_test_add_func ("/cs/sql/SqlStreams/guest-alone", test_guest_alone);
+  g_test_add_func ("/cs/sql/SqlStreams/wakeup-split", test_wakeup_split);
   return g_test_run ();
 }
