@@ -115,7 +115,8 @@ align_func (sqlite3_context *context, int argc, sqlite3_value **argv)
       sqlite3_result_int64 (context, ts);
       return;
     }
-  if (cpu < 0 || cpu > G_MAXUINT ||
+  /* A guest's vCPUs each have their own offsets. */
+  if (sqlite3_value_type (argv[1]) == SQLITE_NULL || cpu < 0 || cpu > G_MAXUINT ||
       !cs_time_relation_guest_to_host (s->relations[k], (guint) cpu,
                                        raw_from_ns (s->readers[k], ts), &host_ns))
     {
@@ -258,7 +259,11 @@ relate (Streams *s, CsSqlContext **contexts)
         if (pass == 0 && s->host_of[k] < 0 && s->notes[k] == NULL)
           {
             s->aligned[k] = (gint) k == axis || g_strcmp0 (clock, axis_clock) == 0;
-            if (!s->aligned[k])
+            if (s->aligned[k] && (gint) k != axis)
+              s->notes[k] = g_strdup_printf (_("lined up as recorded: its clock is the %s clock "
+                                               "of stream %d, taken to be the same machine's"),
+                                             clock, axis);
+            else if (!s->aligned[k])
               s->notes[k] = g_strdup_printf (_("its clock %s is not the %s clock of stream %d, "
                                                "and nothing relates them"),
                                              clock, axis_clock, axis);

@@ -113,6 +113,12 @@ test_local_pair (void)
                           same_clock ? "0" : "NULL", same_clock);
   g_assert_cmpstr (rows, ==, want);
 
+  /* Said, since nothing checks that the two come from one machine. */
+  g_clear_pointer (&rows, g_free);
+  rows = cs_test_query_rows (two, "SELECT note FROM streams WHERE id = 1");
+  g_test_message ("%s", rows);
+  g_assert_true (!same_clock || strstr (rows, "as recorded") != NULL);
+
   /* Still read-only. */
   g_assert_null (cs_sql_session_prepare (two, "DELETE FROM streams", &error));
   g_assert_error (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED);
