@@ -131,17 +131,12 @@ align_func (sqlite3_context *context, int argc, sqlite3_value **argv)
 static CsVcpuTimeline *
 vcpu_timeline (Streams *s, guint k)
 {
-  const CsTimeShift *shift;
-  g_autofree gint32 *tids = NULL;
   g_autoptr(GError) error = NULL;
 
   if (s->timelines[k] != NULL || s->timeline_failed[k] || s->relations[k] == NULL)
     return s->timelines[k];
-  shift = cs_time_relation_get_time_shift (s->relations[k]);
-  tids = g_new0 (gint32, MAX (shift->n_vcpus, 1));
-  for (guint v = 0; v < shift->n_vcpus; v++)
-    tids[v] = cs_time_relation_get_vcpu_tid (s->relations[k], v);
-  s->timelines[k] = cs_vcpu_timeline_new (s->readers[s->host_of[k]], tids, shift->n_vcpus, NULL, &error);
+  s->timelines[k] = cs_vcpu_timeline_new_for_guest (s->readers[s->host_of[k]], s->relations[k],
+                                                    NULL, &error);
   if (s->timelines[k] == NULL)
     {
       g_debug ("No host view of stream %u's vCPUs: %s", k, error->message);

@@ -440,6 +440,42 @@ cs_vcpu_timeline_new (CsTracedatReader  *host,
 }
 
 /**
+ * cs_vcpu_timeline_new_for_guest:
+ * @host: the host recording of @relation
+ * @relation: a guest related to @host (cs_time_relation_new())
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for a #GError
+ *
+ * cs_vcpu_timeline_new() for every vCPU of the guest, in vCPU order:
+ * thread v is vCPU v (its TIME_SHIFT option's vCPU count), with the host
+ * thread the host's GUEST option names for it, or -1 (no events, state
+ * unknown throughout) when it names none.  What a guest vCPU plot draws
+ * (cs_vcpu_plot_paint() with thread = the vCPU); a guest time converts
+ * to the timeline's with cs_time_relation_guest_to_host().
+ *
+ * Errors: those of cs_vcpu_timeline_new().
+ *
+ * Returns: (transfer full) (nullable): the timeline, %NULL on error
+ */
+CsVcpuTimeline *
+cs_vcpu_timeline_new_for_guest (CsTracedatReader  *host,
+                                CsTimeRelation    *relation,
+                                GCancellable      *cancellable,
+                                GError           **error)
+{
+  const CsTimeShift *shift;
+  g_autofree gint32 *tids = NULL;
+
+  g_return_val_if_fail (CS_IS_TRACEDAT_READER (host), NULL);
+  g_return_val_if_fail (relation != NULL, NULL);
+  shift = cs_time_relation_get_time_shift (relation);
+  tids = g_new0 (gint32, MAX (shift->n_vcpus, 1));
+  for (guint v = 0; v < shift->n_vcpus; v++)
+    tids[v] = cs_time_relation_get_vcpu_tid (relation, v);
+  return cs_vcpu_timeline_new (host, tids, shift->n_vcpus, cancellable, error);
+}
+
+/**
  * cs_vcpu_timeline_get_n_threads:
  * @self: a timeline
  *

@@ -24,7 +24,7 @@
 
 #include <gio/gio.h>
 
-#include "cs-tracedat-reader.h"
+#include "cs-tracedat-clock.h"
 
 G_BEGIN_DECLS
 
@@ -133,6 +133,10 @@ typedef struct _CsVcpuTimeline CsVcpuTimeline;
 CsVcpuTimeline    *cs_vcpu_timeline_new             (CsTracedatReader  *host,
                                                      const gint32      *tids,
                                                      guint              n_tids,
+                                                     GCancellable      *cancellable,
+                                                     GError           **error);
+CsVcpuTimeline    *cs_vcpu_timeline_new_for_guest   (CsTracedatReader  *host,
+                                                     CsTimeRelation    *relation,
                                                      GCancellable      *cancellable,
                                                      GError           **error);
 void               cs_vcpu_timeline_free            (CsVcpuTimeline    *self);

@@ -114,8 +114,11 @@ open_pair (CsTracedatReader **host, CsTracedatReader **guest, CsTimeRelation **r
   g_assert_no_error (error);
   tid = cs_time_relation_get_vcpu_tid (*rel, 0);
   g_assert_cmpint (tid, >, 0);
-  tl = cs_vcpu_timeline_new (*host, &tid, 1, NULL, &error);
+  /* thread v is vCPU v */
+  tl = cs_vcpu_timeline_new_for_guest (*host, *rel, NULL, &error);
   g_assert_no_error (error);
+  g_assert_cmpuint (cs_vcpu_timeline_get_n_threads (tl), ==,
+                    cs_time_relation_get_time_shift (*rel)->n_vcpus);
   g_assert_cmpint (cs_vcpu_timeline_get_tid (tl, 0), ==, tid);
   return tl;
 }
