@@ -273,3 +273,34 @@ cs_palette_get_state_color (CsTaskState  state,
       return FALSE;
     }
 }
+
+/* Exit reasons: CPU-plot lightness and chroma, a hue from the name, kept
+ * away from the green of a vCPU in the guest (OKLab hue near 150°). */
+#define REASON_GUEST_HUE_DEG 150.0
+#define REASON_GUEST_GAP_DEG 60.0
+
+/**
+ * cs_palette_get_reason_color:
+ * @reason: a name, for instance a KVM exit reason as the host's kvm_exit
+ *   event prints it ("HLT", "EPT_VIOLATION")
+ * @color: (out caller-allocates): its colour
+ *
+ * The colour of a vCPU's time out of the guest after an exit with this
+ * reason (cs-vcpu-plot-painter.h).  It depends only on the name, so a
+ * reason has the same colour in every view and session; hues come from
+ * the name's hash, never within 60° of the in-guest green.  Any thread.
+ */
+void
+cs_palette_get_reason_color (const char *reason,
+                             CsColor    *color)
+{
+  double deg;
+
+  g_return_if_fail (reason != NULL);
+  g_return_if_fail (color != NULL);
+  deg = fmod ((double) g_str_hash (reason) * GOLDEN_RATIO_CONJUGATE, 1.0) * 360.0;
+  if (fabs (deg - REASON_GUEST_HUE_DEG) < REASON_GUEST_GAP_DEG)
+    deg += deg < REASON_GUEST_HUE_DEG ? -REASON_GUEST_GAP_DEG : REASON_GUEST_GAP_DEG;
+  oklch_to_color (cpu_band_lightness[g_str_hash (reason) % G_N_ELEMENTS (cpu_band_lightness)],
+                  CPU_CHROMA, deg / 180.0 * G_PI, color);
+}

@@ -45,6 +45,8 @@ gboolean cs_palette_get_state_color (CsTaskState   state,
                                     CsColor       *color);
 void     cs_palette_get_text_color (const CsColor *background,
                                     CsColor       *text);
+void     cs_palette_get_reason_color (const char  *reason,
+                                    CsColor       *color);
 guint32  cs_color_to_rgb24         (const CsColor *color);
 
 G_END_DECLS

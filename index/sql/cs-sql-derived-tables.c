@@ -545,6 +545,7 @@ static const sqlite3_module derived_module = {
 gboolean
 _cs_sql_register_derived_tables (sqlite3       *db,
                                  CsSqlContext  *ctx,
+                                 const char    *prefix,
                                  GPtrArray     *tables,
                                  GError       **error)
 {
@@ -553,6 +554,7 @@ _cs_sql_register_derived_tables (sqlite3       *db,
       const DerivedTable *t = &derived_tables[i];
       DerivedAux *aux = g_new0 (DerivedAux, 1);
       GString *schema = g_string_new ("CREATE TABLE x(");
+      g_autofree char *module = NULL;
 
       for (guint c = 0; c < t->n_columns; c++)
         g_string_append_printf (schema, "%s%s %s", c ? ", " : "", t->columns[c].name,
@@ -563,7 +565,8 @@ _cs_sql_register_derived_tables (sqlite3       *db,
       aux->base.schema = g_string_free (schema, FALSE);
       g_ptr_array_add (tables, g_strdup (t->name));
       g_ptr_array_add (tables, g_strdup (aux->base.schema));
-      if (sqlite3_create_module_v2 (db, t->name, &derived_module, aux, derived_aux_free) != SQLITE_OK)
+      module = g_strconcat (prefix != NULL ? prefix : "", t->name, NULL);
+      if (sqlite3_create_module_v2 (db, module, &derived_module, aux, derived_aux_free) != SQLITE_OK)
         {
           g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("Cannot make the table %s: %s"),
                        t->name, sqlite3_errmsg (db));

@@ -788,15 +788,19 @@ typed_schema (struct tep_event *format,
 static gboolean
 register_table (sqlite3       *db,
                 CsSqlEventTable    *t,
+                const char    *prefix,
                 const char    *name,
                 const char    *alias,
                 GPtrArray     *tables,
                 GError       **error)
 {
-  int rc = sqlite3_create_module_v2 (db, name, &event_module, t, event_table_free);
+  g_autofree char *module = g_strconcat (prefix != NULL ? prefix : "", name, NULL);
+  g_autofree char *alias_module = alias != NULL ? g_strconcat (prefix != NULL ? prefix : "", alias, NULL)
+                                                : NULL;
+  int rc = sqlite3_create_module_v2 (db, module, &event_module, t, event_table_free);
 
   if (rc == SQLITE_OK && alias != NULL)
-    rc = sqlite3_create_module_v2 (db, alias, &event_module, t, NULL);
+    rc = sqlite3_create_module_v2 (db, alias_module, &event_module, t, NULL);
   if (rc != SQLITE_OK)
     {
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED, _("Cannot make the table %s: %s"),
@@ -820,6 +824,7 @@ register_table (sqlite3       *db,
 gboolean
 _cs_sql_register_event_tables (sqlite3       *db,
                                CsSqlContext  *ctx,
+                               const char    *prefix,
                                GPtrArray     *tables,
                                GError       **error)
 {
@@ -836,7 +841,7 @@ _cs_sql_register_event_tables (sqlite3       *db,
   t->type_id = -1;
   t->counts_usable[0] = t->counts_usable[1] = -1;
   t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
-  if (!register_table (db, t, "events", NULL, tables, error))
+  if (!register_table (db, t, prefix, "events", NULL, tables, error))
     return FALSE;
 
   for (guint id = 0; id < cs_document_get_n_event_types (doc); id++)
@@ -864,7 +869,7 @@ _cs_sql_register_event_tables (sqlite3       *db,
       t->counts_usable[0] = t->counts_usable[1] = -1;
       t->fields = g_ptr_array_new ();
       t->base.schema = typed_schema (format, t->fields);
-      if (!register_table (db, t, name, alias, tables, error))
+      if (!register_table (db, t, prefix, name, alias, tables, error))
         return FALSE;
       g_hash_table_add (taken, tables->pdata[tables->len - 4]);
       g_hash_table_add (taken, tables->pdata[tables->len - 2]);

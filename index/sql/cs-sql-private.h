@@ -117,13 +117,28 @@ GArray  *_cs_sql_count_groups  (CsDocument           *doc,
                                 const CsSqlOrderTerm *terms,
                                 guint                 n_terms);
 
-/* Registration of the tables; @tables receives the names it registered. */
+/* Registration of the tables; @tables receives the names it registered
+ * and their schemas, name then schema.  The tables are made under
+ * @prefix + name (@prefix %NULL or "" for a one-document session; the
+ * names in @tables never carry it). */
 gboolean _cs_sql_register_event_tables   (sqlite3       *db,
                                           CsSqlContext  *ctx,
+                                          const char    *prefix,
                                           GPtrArray     *tables,
                                           GError       **error);
 gboolean _cs_sql_register_derived_tables (sqlite3       *db,
                                           CsSqlContext  *ctx,
+                                          const char    *prefix,
+                                          GPtrArray     *tables,
+                                          GError       **error);
+
+/* Several documents in one session (cs-sql-streams.c): each one's tables
+ * under "streamN_", the views over them, the streams table and the
+ * alignment function.  @tables receives the views' names and schemas as
+ * the register functions do. */
+gboolean _cs_sql_streams_setup           (sqlite3       *db,
+                                          CsSqlContext **contexts,
+                                          guint          n_streams,
                                           GPtrArray     *tables,
                                           GError       **error);
 

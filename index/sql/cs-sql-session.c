@@ -26,9 +26,11 @@ struct _CsSqlSession
 {
   GObject parent_instance;
 
-  CsDocument *document;         /* owned */
+  CsDocument *document;         /* owned; the first stream's */
   sqlite3 *db;                  /* owned */
-  CsSqlContext ctx;
+  CsSqlContext ctx;             /* the first stream's */
+  GPtrArray *documents;         /* owned: every stream's, in order */
+  GPtrArray *more_contexts;     /* CsSqlContext *, owned: streams 1.. */
   GPtrArray *table_names;       /* NULL-terminated */
   GHashTable *schemas;          /* name -> CREATE TABLE text */
   char *refused;                /* what the authorizer refused last */
@@ -45,6 +47,8 @@ cs_sql_session_finalize (GObject *object)
   g_clear_pointer (&self->db, sqlite3_close_v2);
   g_clear_pointer (&self->table_names, g_ptr_array_unref);
   g_clear_pointer (&self->schemas, g_hash_table_unref);
+  g_clear_pointer (&self->more_contexts, g_ptr_array_unref);
+  g_clear_pointer (&self->documents, g_ptr_array_unref);
   g_clear_object (&self->document);
   g_free (self->refused);
 
@@ -61,6 +65,8 @@ static void
 cs_sql_session_init (CsSqlSession *self)
 {
   self->table_names = g_ptr_array_new_with_free_func (g_free);
+  self->documents = g_ptr_array_new_with_free_func (g_object_unref);
+  self->more_contexts = g_ptr_array_new_with_free_func (g_free);
   self->schemas = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -109,6 +115,9 @@ authorize (void       *user_data,
    * through the authorizer: that is the table being made, not user SQL. */
   if (self->ctx.declaring > 0)
     return SQLITE_OK;
+  for (guint i = 0; i < self->more_contexts->len; i++)
+    if (((CsSqlContext *) self->more_contexts->pdata[i])->declaring > 0)
+      return SQLITE_OK;
   switch (action)
     {
     case SQLITE_SELECT:
@@ -146,41 +155,44 @@ authorize (void       *user_data,
   return SQLITE_DENY;
 }
 
-/**
- * cs_sql_session_new:
- * @document: the recording's document; the session keeps a reference and
- *   reads it from the calling thread only
- * @error: %CS_INDEX_ERROR / %G_FILE_ERROR when the recording can no longer
- *   be read (event fields come from it), %CS_SQL_ERROR_FAILED when SQLite
- *   cannot set up the connection
- *
- * Makes a read-only SQL connection whose tables are the document's events,
- * one table per event type present, and the index's derived tables (see
- * the header).  Costs no reading of events: tables read on demand.
- *
- * Returns: (transfer full): the session, or %NULL with @error set
- */
-CsSqlSession *
-cs_sql_session_new (CsDocument  *document,
-                    GError     **error)
+/* A table context over @document: its recording, opened again for the
+ * reason when the document cannot give it. */
+static gboolean
+context_init (CsSqlContext *ctx, CsDocument *document, GError **error)
+{
+  ctx->document = document;
+  ctx->trace_file = cs_document_get_trace_file (document);
+  if (ctx->trace_file == NULL)
+    {
+      /* Ask again, for the reason. */
+      g_autoptr(CsTraceFile) file = cs_trace_file_open (cs_document_get_trace_path (document), error);
+      if (file == NULL)
+        return FALSE;
+      ctx->trace_file = cs_document_get_trace_file (document);
+    }
+  return TRUE;
+}
+
+static CsSqlSession *
+session_new (CsDocument * const *documents,
+             guint               n_documents,
+             GError            **error)
 {
   g_autoptr(CsSqlSession) self = NULL;
   g_autoptr(GPtrArray) tables = g_ptr_array_new ();
   int rc;
 
-  g_return_val_if_fail (CS_IS_DOCUMENT (document), NULL);
-
   self = g_object_new (CS_TYPE_SQL_SESSION, NULL);
-  self->document = g_object_ref (document);
-  self->ctx.document = document;
-  self->ctx.trace_file = cs_document_get_trace_file (document);
-  if (self->ctx.trace_file == NULL)
+  self->document = g_object_ref (documents[0]);
+  for (guint k = 0; k < n_documents; k++)
     {
-      /* Ask again, for the reason. */
-      g_autoptr(CsTraceFile) file = cs_trace_file_open (cs_document_get_trace_path (document), error);
-      if (file == NULL)
+      CsSqlContext *ctx = k == 0 ? &self->ctx : g_new0 (CsSqlContext, 1);
+
+      g_ptr_array_add (self->documents, g_object_ref (documents[k]));
+      if (k > 0)
+        g_ptr_array_add (self->more_contexts, ctx);
+      if (!context_init (ctx, documents[k], error))
         return NULL;
-      self->ctx.trace_file = cs_document_get_trace_file (document);
     }
 
   rc = sqlite3_open_v2 (":memory:", &self->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
@@ -195,9 +207,26 @@ cs_sql_session_new (CsDocument  *document,
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
   sqlite3_limit (self->db, SQLITE_LIMIT_ATTACHED, 0);
 
-  if (!_cs_sql_register_derived_tables (self->db, &self->ctx, tables, error) ||
-      !_cs_sql_register_event_tables (self->db, &self->ctx, tables, error))
-    return NULL;
+  if (n_documents == 1)
+    {
+      if (!_cs_sql_register_derived_tables (self->db, &self->ctx, NULL, tables, error) ||
+          !_cs_sql_register_event_tables (self->db, &self->ctx, NULL, tables, error))
+        return NULL;
+    }
+  else
+    {
+      g_autofree CsSqlContext **contexts = g_new (CsSqlContext *, n_documents);
+
+      contexts[0] = &self->ctx;
+      for (guint k = 1; k < n_documents; k++)
+        contexts[k] = self->more_contexts->pdata[k - 1];
+      if (!_cs_sql_streams_setup (self->db, contexts, n_documents, tables, error))
+        {
+          for (guint i = 0; i < tables->len; i++)
+            g_free (tables->pdata[i]);
+          return NULL;
+        }
+    }
   for (guint i = 0; i + 1 < tables->len; i += 2)
     {
       g_ptr_array_add (self->table_names, g_strdup (tables->pdata[i]));
@@ -217,7 +246,84 @@ cs_sql_session_new (CsDocument  *document,
   return g_steal_pointer (&self);
 }
 
-/** cs_sql_session_get_document: Returns: (transfer none): the document */
+/**
+ * cs_sql_session_new:
+ * @document: the recording's document; the session keeps a reference and
+ *   reads it from the calling thread only
+ * @error: %CS_INDEX_ERROR / %G_FILE_ERROR when the recording can no longer
+ *   be read (event fields come from it), %CS_SQL_ERROR_FAILED when SQLite
+ *   cannot set up the connection
+ *
+ * Makes a read-only SQL connection whose tables are the document's events,
+ * one table per event type present, and the index's derived tables (see
+ * the header).  Costs no reading of events: tables read on demand.
+ *
+ * Returns: (transfer full): the session, or %NULL with @error set
+ */
+CsSqlSession *
+cs_sql_session_new (CsDocument  *document,
+                    GError     **error)
+{
+  g_return_val_if_fail (CS_IS_DOCUMENT (document), NULL);
+  return session_new (&document, 1, error);
+}
+
+/**
+ * cs_sql_session_new_streams:
+ * @documents: (array length=n_documents): the recordings, stream 0 first;
+ *   the session keeps a reference on each and reads them from the calling
+ *   thread only
+ * @n_documents: how many, >= 1
+ * @error: as cs_sql_session_new(), for any of them
+ *
+ * A session over several recordings (streams): the tables of
+ * cs_sql_session_new() join every stream's rows, with a first column
+ * `stream` (the index in @documents) and, on `events` and the event type
+ * tables, a last column `ts_aligned`: the time on the common axis (the
+ * clock of the first stream that is not a guest of another), as a KVM
+ * guest's TIME_SHIFT option maps it onto its host's clock (within 1 ns of
+ * trace-cmd's), as recorded for streams with the axis's clock, NULL where
+ * nothing relates a stream to the axis.  `ts` stays each stream's own.
+ * A `streams` table lists them: id, file, host and kernel (NULL: not read
+ * yet), clock, role ("host", "guest"), trace_id, peer (the stream a guest
+ * is aligned to), peer_trace_id, offset_ns, scaling and fraction_bits (the
+ * correction applied; NULL when not aligned), aligned (0 or 1) and note
+ * (why not).  Two functions split a guest's time by its host's view of
+ * the vCPU: vcpu_out_ns(stream, cpu, begin_ts, end_ts), how long of the
+ * guest span [begin_ts, end_ts) (the stream's own ns) the host had vCPU
+ * @cpu out of the guest (exits and not running), and
+ * vcpu_not_running_ns(), only the time its thread was not running (NULL
+ * when the host recorded no sched_switch); both NULL where the host's view
+ * does not cover the span.  The first call reads the host recording once.
+ * With one document this is cs_sql_session_new().
+ *
+ * Returns: (transfer full): the session, or %NULL with @error set
+ */
+CsSqlSession *
+cs_sql_session_new_streams (CsDocument * const *documents,
+                            guint               n_documents,
+                            GError            **error)
+{
+  g_return_val_if_fail (documents != NULL && n_documents >= 1, NULL);
+  for (guint k = 0; k < n_documents; k++)
+    g_return_val_if_fail (CS_IS_DOCUMENT (documents[k]), NULL);
+  return session_new (documents, n_documents, error);
+}
+
+/**
+ * cs_sql_session_get_n_streams:
+ * @self: a session
+ *
+ * Returns: how many recordings it reads (1 from cs_sql_session_new())
+ */
+guint
+cs_sql_session_get_n_streams (CsSqlSession *self)
+{
+  g_return_val_if_fail (CS_IS_SQL_SESSION (self), 0);
+  return self->documents->len;
+}
+
+/** cs_sql_session_get_document: Returns: (transfer none): the document (stream 0's) */
 CsDocument *
 cs_sql_session_get_document (CsSqlSession *self)
 {

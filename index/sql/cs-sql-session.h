@@ -18,6 +18,9 @@
  *   wakeups              sched_waking/sched_wakeup to sched_switch, with the
  *                        wakeup latency
  *
+ * With several recordings (cs_sql_session_new_streams()) the same tables
+ * join them with a `stream` column, and a `streams` table lists them.
+ *
  * Constraints on ts, cpu and pid are pushed down, so a query on a short
  * span reads only the index chunks of that span.  User SQL can never
  * change anything: the connection is read-only and an authorizer refuses
@@ -95,6 +98,10 @@ G_DECLARE_FINAL_TYPE (CsSqlSession, cs_sql_session, CS, SQL_SESSION, GObject)
 
 CsSqlSession *cs_sql_session_new          (CsDocument    *document,
                                            GError       **error);
+CsSqlSession *cs_sql_session_new_streams  (CsDocument * const *documents,
+                                           guint          n_documents,
+                                           GError       **error);
+guint         cs_sql_session_get_n_streams (CsSqlSession *self);
 CsDocument   *cs_sql_session_get_document (CsSqlSession  *self);
 const char * const *cs_sql_session_get_tables (CsSqlSession *self);
 char         *cs_sql_session_dup_schema   (CsSqlSession  *self,

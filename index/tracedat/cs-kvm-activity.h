@@ -11,7 +11,7 @@
  */
 #pragma once
 
-#include "cs-tracedat-reader.h"
+#include "cs-vcpu-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +46,9 @@ typedef struct {
  * @longest_exit_reason: (nullable): its reason
  * @reasons: (element-type CsKvmExitReason): exit reasons, most exits first
  *   (ties by name)
+ * @not_running_ns: time the thread was not running on any host CPU over
+ *   the host's recording (its sched_switch events), ns; -1 when the host
+ *   recorded no sched_switch
  *
  * The kvm activity of one vCPU thread.  Free with
  * cs_kvm_vcpu_activity_free().
@@ -61,9 +64,12 @@ typedef struct {
   gint64 longest_exit_at_ns;
   char *longest_exit_reason;
   GPtrArray *reasons;
+  gint64 not_running_ns;
 } CsKvmVcpuActivity;
 
 void       cs_kvm_vcpu_activity_free (CsKvmVcpuActivity *activity);
+CsKvmVcpuActivity *cs_kvm_activity_from_timeline (CsVcpuTimeline *timeline,
+                                                  guint           thread);
 GPtrArray *cs_kvm_activity_measure   (CsTracedatReader  *host,
                                       const gint32      *tids,
                                       guint              n_tids,

@@ -117,25 +117,16 @@ scan_guest (CsCliClock *self, CsTracedatReader *guest, GError **error)
 static gboolean
 measure_vcpus (CsCliClock *self, GError **error)
 {
-  const CsTimeShift *shift = cs_time_relation_get_time_shift (self->relation);
-  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (gint32));
-  g_autoptr(GPtrArray) measured = NULL;
+  g_autoptr(CsVcpuTimeline) timeline =
+    cs_vcpu_timeline_new_for_guest (self->is_guest ? self->peer : self->reader, self->relation,
+                                    NULL, error);
 
-  for (guint v = 0; v < shift->n_vcpus; v++)
-    {
-      gint32 tid = cs_time_relation_get_vcpu_tid (self->relation, v);
-
-      if (tid > 0)
-        g_array_append_val (tids, tid);
-    }
-  measured = cs_kvm_activity_measure (self->is_guest ? self->peer : self->reader,
-                                      (const gint32 *) tids->data, tids->len, error);
-  if (measured == NULL)
+  if (timeline == NULL)
     return FALSE;
   self->activities = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_kvm_vcpu_activity_free);
-  for (guint v = 0, i = 0; v < shift->n_vcpus; v++)
-    g_ptr_array_add (self->activities, cs_time_relation_get_vcpu_tid (self->relation, v) > 0
-                                       ? g_steal_pointer (&measured->pdata[i++]) : NULL);
+  for (guint v = 0; v < cs_vcpu_timeline_get_n_threads (timeline); v++)
+    g_ptr_array_add (self->activities, cs_vcpu_timeline_get_tid (timeline, v) > 0
+                                       ? cs_kvm_activity_from_timeline (timeline, v) : NULL);
   return TRUE;
 }
 
@@ -359,6 +350,12 @@ add_activity_json (const CsKvmVcpuActivity *a, JsonBuilder *b)
   json_builder_add_int_value (b, (gint64) a->n_exits);
   json_builder_set_member_name (b, "time_in_guest_ns");
   json_builder_add_int_value (b, a->in_guest_ns);
+  /* null: the host recorded no sched_switch, so it cannot tell */
+  json_builder_set_member_name (b, "time_not_running_ns");
+  if (a->not_running_ns >= 0)
+    json_builder_add_int_value (b, a->not_running_ns);
+  else
+    json_builder_add_null_value (b);
   json_builder_set_member_name (b, "first_ns");
   json_builder_add_int_value (b, a->first_ns);
   json_builder_set_member_name (b, "last_ns");

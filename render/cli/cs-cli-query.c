@@ -5,6 +5,7 @@
  *   chronoscope query FILE 'SQL' [--csv | --json]
  *   chronoscope query FILE --tables [--json]
  *   chronoscope query FILE --schema TABLE
+ *   chronoscope query -i FILE -i FILE... 'SQL'   (several recordings: streams)
  *
  * The SQL runs on a CsSqlSession (index/sql/): read-only virtual tables
  * over the recording.  Results stream: the default table format measures
@@ -316,6 +317,11 @@ cs_cli_query (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new (_("FILE [SQL]"));
   g_autoptr(GError) error = NULL;
   g_autoptr(CsDocument) document = NULL;
+  g_autoptr(GPtrArray) documents = g_ptr_array_new_with_free_func (g_object_unref);
+  g_auto(GStrv) inputs = NULL;
+  guint n_inputs;
+  const char *first_path;
+  const char *sql;
   g_autoptr(CsSqlSession) session = NULL;
   g_autoptr(CsSqlQuery) query = NULL;
   g_autofree char *schema_table = NULL;
@@ -329,6 +335,9 @@ cs_cli_query (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the result as a JSON array of objects"), NULL },
     { "tables", 0, 0, G_OPTION_ARG_NONE, &tables, N_("List the tables"), NULL },
     { "schema", 0, 0, G_OPTION_ARG_STRING, &schema_table, N_("Print the columns of TABLE"), N_("TABLE") },
+    { "input", 'i', 0, G_OPTION_ARG_FILENAME_ARRAY, &inputs,
+      N_("A recording to query; given more than once, the tables join them with a stream "
+         "column, and a streams table lists them"), N_("FILE") },
     { NULL }
   };
 
@@ -337,7 +346,14 @@ cs_cli_query (int    argc,
       _("Runs one read-only SQL statement over a recording. Tables: events, one per "
         "event type (sched_sched_switch, also \"sched:sched_switch\") with a column per "
         "field, tasks, cpus, sched_slices, task_states and wakeups; see --tables and "
-        "--schema. Times are nanoseconds in the trace clock."));
+        "--schema. Times are nanoseconds in the trace clock. With several recordings "
+        "(-i FILE -i FILE 'SQL'), every table has a stream column, events and the event "
+        "tables a ts_aligned column (the time on the first recording's clock, a KVM "
+        "guest's mapped onto its host's), and a streams table lists the recordings. For a "
+        "KVM guest and its host, vcpu_out_ns(stream, cpu, begin, end) is how long of a guest "
+        "span the host had that vCPU out of the guest, so that SELECT latency_ns, "
+        "vcpu_out_ns(stream, cpu, ts, run_ts) FROM wakeups splits a guest's wakeup latency "
+        "into its own wait and the time its vCPU did not run it."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -351,24 +367,58 @@ cs_cli_query (int    argc,
       return 1;
     }
   format = csv ? FORMAT_CSV : json ? FORMAT_JSON : FORMAT_TABLE;
-  if (argc < 2 || (argc < 3 && !tables && schema_table == NULL))
+  /* With -i, the files are the options' and the SQL the only argument. */
+  n_inputs = inputs != NULL ? g_strv_length (inputs) : 0;
+  if (n_inputs > 0)
     {
-      fprintf (stderr, "chronoscope query: %s\n",
-               argc < 2 ? _("Missing FILE argument (see --help)")
-                        : _("Missing SQL argument (see --help)"));
-      return 1;
+      /* argv[0], then SQL when not listing tables or a schema */
+      gboolean wants_sql = !tables && schema_table == NULL;
+
+      if (argc > (wants_sql ? 2 : 1))
+        {
+          fprintf (stderr, "chronoscope query: %s\n", _("Too many arguments (see --help)"));
+          return 1;
+        }
+      if (wants_sql && argc < 2)
+        {
+          fprintf (stderr, "chronoscope query: %s\n", _("Missing SQL argument (see --help)"));
+          return 1;
+        }
+      first_path = inputs[0];
+      sql = wants_sql ? argv[1] : NULL;
     }
-  if (argc > 3 || (argc == 3 && (tables || schema_table != NULL)))
+  else
     {
-      fprintf (stderr, "chronoscope query: %s\n", _("Too many arguments (see --help)"));
-      return 1;
+      if (argc < 2 || (argc < 3 && !tables && schema_table == NULL))
+        {
+          fprintf (stderr, "chronoscope query: %s\n",
+                   argc < 2 ? _("Missing FILE argument (see --help)")
+                            : _("Missing SQL argument (see --help)"));
+          return 1;
+        }
+      if (argc > 3 || (argc == 3 && (tables || schema_table != NULL)))
+        {
+          fprintf (stderr, "chronoscope query: %s\n", _("Too many arguments (see --help)"));
+          return 1;
+        }
+      first_path = argv[1];
+      sql = argc == 3 ? argv[2] : NULL;
     }
 
-  document = _cs_cli_load_document ("query", argv[1]);
-  if (document == NULL)
-    return 1;
-  session = cs_sql_session_new (document, &error);
-  if (session != NULL)
+  for (guint k = 0; k < MAX (n_inputs, 1); k++)
+    {
+      CsDocument *doc = _cs_cli_load_document ("query", n_inputs > 0 ? inputs[k] : first_path);
+
+      if (doc == NULL)
+        return 1;
+      g_ptr_array_add (documents, doc);
+    }
+  document = g_object_ref (documents->pdata[0]);
+  session = documents->len == 1
+            ? cs_sql_session_new (document, &error)
+            : cs_sql_session_new_streams ((CsDocument * const *) documents->pdata, documents->len, &error);
+  /* A plugin's pass results are per recording: only for one. */
+  if (session != NULL && documents->len == 1)
     {
       g_autoptr(GPtrArray) plugins = cs_plugin_host_dup_enabled_plugins (cs_plugin_host_get_default ());
 
@@ -377,7 +427,7 @@ cs_cli_query (int    argc,
     }
   if (session == NULL)
     {
-      _cs_cli_fail_file ("query", argv[1], error);
+      _cs_cli_fail_file ("query", first_path, error);
       return 1;
     }
 
@@ -415,17 +465,17 @@ cs_cli_query (int    argc,
     }
 
   {
-    g_autofree char *basename = g_path_get_basename (argv[1]);
+    g_autofree char *basename = g_path_get_basename (first_path);
     /* TRANSLATORS: the progress line on stderr, %s is the file's name */
     g_autofree char *label = g_strdup_printf (_("Querying %s"), basename);
 
     progress = cs_cli_progress_new_activity (label);
   }
-  query = cs_sql_session_prepare (session, argv[2], &error);
+  query = cs_sql_session_prepare (session, sql, &error);
   if (query == NULL)
     {
       g_clear_pointer (&progress, cs_cli_progress_free);
-      report_sql_error (argv[2], error);
+      report_sql_error (sql, error);
       return 1;
     }
   ok = print_results (query, format, &progress, &n_rows, &error);

@@ -256,6 +256,13 @@ def check_host_view(host, vcpu):
     check("host view: time in the guest and longest exit as SQL pairs them",
           view.get("time_in_guest_ns") == in_guest and view.get("longest_exit_ns") == longest,
           (view.get("time_in_guest_ns"), in_guest, view.get("longest_exit_ns"), longest))
+    # The pair's host recorded only kvm events: whether the thread ran is unknown.
+    n_switch = query(host, "SELECT count(*) AS n FROM events WHERE name = 'sched_switch'")
+    n_switch = n_switch.get("rows", n_switch) if isinstance(n_switch, dict) else n_switch
+    n_switch = n_switch[0]["n"] if isinstance(n_switch[0], dict) else n_switch[0][0]
+    check("host view: time not running only where the host recorded sched_switch",
+          "time_not_running_ns" in view and
+          (view["time_not_running_ns"] is None) == (n_switch == 0), (view, n_switch))
 
 
 def check_local():

@@ -21,6 +21,7 @@
 #include "cs-document.h"
 #include "cs-sql-session.h"
 #include "index-test-util.h"
+#include "sql-test-util.h"
 
 static int
 compare_lines (gconstpointer a,
@@ -42,49 +43,6 @@ load_or_null (const char *path)
   return doc;
 }
 
-/* Runs @sql, which must return one integer. */
-static gint64
-query_int (CsSqlSession *session,
-           const char   *sql)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CsSqlQuery) q = cs_sql_session_prepare (session, sql, &error);
-  gint64 v;
-
-  g_assert_no_error (error);
-  g_assert_true (cs_sql_query_next (q, &error));
-  g_assert_no_error (error);
-  v = cs_sql_query_get_int64 (q, 0);
-  g_assert_false (cs_sql_query_next (q, &error));
-  g_assert_no_error (error);
-  return v;
-}
-
-/* Every row of @sql as text, one line per row ("NULL" for NULL). */
-static char *
-query_rows (CsSqlSession *session,
-            const char   *sql)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CsSqlQuery) q = cs_sql_session_prepare (session, sql, &error);
-  GString *out = g_string_new (NULL);
-
-  g_assert_no_error (error);
-  while (cs_sql_query_next (q, &error))
-    {
-      for (guint c = 0; c < cs_sql_query_get_n_columns (q); c++)
-        {
-          g_autofree char *v = cs_sql_query_get_value_type (q, c) == CS_SQL_NULL
-                               ? g_strdup ("NULL") : cs_sql_query_dup_text (q, c);
-
-          g_string_append_printf (out, "%s%s", c > 0 ? "|" : "", v);
-        }
-      g_string_append_c (out, '\n');
-    }
-  g_assert_no_error (error);
-  return g_string_free (out, FALSE);
-}
-
 static int
 compare_uint (gconstpointer a,
               gconstpointer b)
@@ -101,7 +59,7 @@ check_cpu_counts (CsSqlSession *session,
                   JsonObject   *cpus)
 {
   g_autoptr(GString) want = g_string_new (NULL);
-  g_autofree char *have = query_rows (session, "SELECT cpu, count(*) FROM events GROUP BY cpu");
+  g_autofree char *have = cs_test_query_rows (session, "SELECT cpu, count(*) FROM events GROUP BY cpu");
   g_autoptr(GList) members = json_object_get_members (cpus);
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint));
 
@@ -142,7 +100,7 @@ test_counts (void)
       session = cs_sql_session_new (doc, &error);
       g_assert_no_error (error);
 
-      g_assert_cmpint (query_int (session, "SELECT count(*) FROM events"), ==,
+      g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM events"), ==,
                        json_object_get_int_member (json_node_get_object (root), "n_events"));
       check_cpu_counts (session, path, json_object_get_object_member (json_node_get_object (root), "cpus"));
       for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
@@ -156,10 +114,10 @@ test_counts (void)
 
           if (want == 0)
             continue;
-          if (query_int (session, by_type) != want || query_int (session, in_events) != want)
+          if (cs_test_query_int (session, by_type) != want || cs_test_query_int (session, in_events) != want)
             g_error ("%s: %s: table has %" G_GINT64_FORMAT ", events %" G_GINT64_FORMAT
                      ", trace-cmd report %" G_GINT64_FORMAT, path, key,
-                     query_int (session, by_type), query_int (session, in_events), want);
+                     cs_test_query_int (session, by_type), cs_test_query_int (session, in_events), want);
           n_checked++;
         }
     }
@@ -494,7 +452,7 @@ pick_integer_field (CsSqlSession  *session,
 {
   g_autofree char *sql = g_strdup_printf ("SELECT name FROM pragma_table_info('%s')"
                                           " WHERE type = 'INTEGER' AND cid >= 9 LIMIT 1", table);
-  g_autofree char *name = g_strstrip (query_rows (session, sql));
+  g_autofree char *name = g_strstrip (cs_test_query_rows (session, sql));
   g_autofree char *pick = NULL;
 
   if (*name == '\0')
@@ -502,7 +460,7 @@ pick_integer_field (CsSqlSession  *session,
   /* The most common value of the field: a filter that keeps some rows. */
   pick = g_strdup_printf ("SELECT \"%s\" FROM \"%s\" GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1",
                           name, table);
-  *value = g_strstrip (query_rows (session, pick));
+  *value = g_strstrip (cs_test_query_rows (session, pick));
   *field = g_strdup_printf ("\"%s\"", name);
   return **value != '\0' && g_strcmp0 (*value, "NULL") != 0;
 }
@@ -544,7 +502,7 @@ check_plans (void)
   for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
     {
       g_autofree char *sql = g_strdup_printf ("EXPLAIN QUERY PLAN %s", plans[i].sql);
-      g_autofree char *plan = query_rows (session, sql);
+      g_autofree char *plan = cs_test_query_rows (session, sql);
 
       if (strstr (plan, plans[i].plan) == NULL || strstr (plan, "TEMP B-TREE") != NULL)
         g_error ("%s: plan\n%s\nwants %s", plans[i].sql, plan, plans[i].plan);
@@ -594,8 +552,8 @@ test_pushdown (void)
                 continue;
               fast = expand_pair (pushdown_pairs[i].fast, quoted, field, value);
               slow = expand_pair (pushdown_pairs[i].slow, quoted, field, value);
-              have = query_rows (session, fast);
-              want = query_rows (session, slow);
+              have = cs_test_query_rows (session, fast);
+              want = cs_test_query_rows (session, slow);
               if (g_strcmp0 (have, want) != 0)
                 g_error ("%s: %s\n%s\nagainst %s\n%s", path, fast, have, slow, want);
               n_pairs++;
@@ -644,8 +602,8 @@ test_refuses_writes (void)
   g_assert_false (g_file_test ("/tmp/cs-sql-test.db", G_FILE_TEST_EXISTS));
 
   /* Reading is allowed, including the pragmas that only report. */
-  g_assert_cmpint (query_int (session, "SELECT count(*) FROM pragma_table_info('events')"), ==, 11);
-  g_assert_cmpint (query_int (session, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5) SELECT sum(i) FROM n"), ==, 15);
+  g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM pragma_table_info('events')"), ==, 11);
+  g_assert_cmpint (cs_test_query_int (session, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5) SELECT sum(i) FROM n"), ==, 15);
 }
 
 static void
@@ -691,27 +649,27 @@ test_derived (void)
   CsDocument *doc = cs_sql_session_get_document (session);
 
   /* Every task's runtime is the sum of its slices. */
-  g_assert_cmpint (query_int (session,
+  g_assert_cmpint (cs_test_query_int (session,
       "SELECT count(*) FROM tasks t WHERE runtime_ns != (SELECT coalesce(sum(dur), 0)"
       " FROM sched_slices s WHERE s.pid = t.pid)"), ==, 0);
   /* The same with the pid pushed down and without. */
-  g_assert_cmpint (query_int (session, "SELECT count(*) FROM sched_slices"), ==,
-                   query_int (session, "SELECT sum((SELECT count(*) FROM sched_slices s WHERE s.pid = t.pid)) FROM tasks t"));
-  g_assert_cmpint (query_int (session, "SELECT count(*) FROM cpus"), ==, cs_document_get_n_cpus (doc));
-  g_assert_cmpint (query_int (session, "SELECT count(*) FROM tasks"), ==, cs_document_get_n_tasks (doc));
+  g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM sched_slices"), ==,
+                   cs_test_query_int (session, "SELECT sum((SELECT count(*) FROM sched_slices s WHERE s.pid = t.pid)) FROM tasks t"));
+  g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM cpus"), ==, cs_document_get_n_cpus (doc));
+  g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM tasks"), ==, cs_document_get_n_tasks (doc));
   /* Each wakeup ends at the sched_switch that puts its task on a CPU,
    * where its task starts running (but for a run whose end was lost: the
    * recording's next sched_switch of that CPU does not name it). */
-  g_assert_cmpint (query_int (session, "SELECT count(*) FROM wakeups"), >, 0);
-  g_assert_cmpint (query_int (session,
+  g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM wakeups"), >, 0);
+  g_assert_cmpint (cs_test_query_int (session,
       "SELECT count(*) FROM wakeups w WHERE NOT EXISTS (SELECT 1 FROM sched_sched_switch x"
       " WHERE x.ts = w.run_ts AND x.cpu = w.cpu AND x.next_pid = w.pid)"), ==, 0);
-  g_assert_cmpint (query_int (session,
+  g_assert_cmpint (cs_test_query_int (session,
       "SELECT count(*) FROM wakeups w WHERE NOT EXISTS (SELECT 1 FROM task_states s"
       " WHERE s.pid = w.pid AND s.ts = w.run_ts AND s.state = 'running')"
       " AND (SELECT x.prev_pid FROM sched_sched_switch x WHERE x.cpu = w.cpu AND x.ts > w.run_ts"
       " ORDER BY x.ts LIMIT 1) = w.pid"), ==, 0);
-  g_assert_cmpint (query_int (session, "SELECT count(*) FROM wakeups WHERE latency_ns < 0"), ==, 0);
+  g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM wakeups WHERE latency_ns < 0"), ==, 0);
 }
 
 int
