@@ -166,6 +166,26 @@ cs_streams_renderer_get_stream_renderer (CsStreamsRenderer *self,
   return r;
 }
 
+/**
+ * cs_streams_renderer_set_stream_renderer:
+ * @self: a renderer
+ * @stream: a stream of its set
+ * @renderer: the renderer of @stream's document to use, for instance the
+ *   one a window already configured for its first recording
+ *
+ * Replaces the renderer cs_streams_renderer_get_stream_renderer() made.
+ */
+void
+cs_streams_renderer_set_stream_renderer (CsStreamsRenderer  *self,
+                                         CsStream           *stream,
+                                         CsTimelineRenderer *renderer)
+{
+  g_return_if_fail (CS_IS_STREAMS_RENDERER (self));
+  g_return_if_fail (CS_IS_STREAM (stream));
+  g_return_if_fail (cs_timeline_renderer_get_document (renderer) == cs_stream_get_document (stream));
+  g_hash_table_replace (self->renderers, g_object_ref (stream), g_object_ref (renderer));
+}
+
 /* vCPU strips of a related guest: one per guest CPU. */
 static guint
 n_vcpu_strips (CsStream *stream)

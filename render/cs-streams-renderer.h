@@ -82,6 +82,9 @@ CsStreamsRenderer  *cs_streams_renderer_new          (CsStreamSet        *set);
 CsStreamSet        *cs_streams_renderer_get_stream_set (CsStreamsRenderer *self);
 CsTimelineRenderer *cs_streams_renderer_get_stream_renderer (CsStreamsRenderer *self,
                                                       CsStream           *stream);
+void                cs_streams_renderer_set_stream_renderer (CsStreamsRenderer *self,
+                                                      CsStream           *stream,
+                                                      CsTimelineRenderer *renderer);
 int                 cs_streams_renderer_get_natural_height (CsStreamsRenderer *self);
 gboolean            cs_streams_renderer_get_stream_area (CsStreamsRenderer *self,
                                                       CsStream           *stream,

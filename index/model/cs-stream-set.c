@@ -319,7 +319,8 @@ on_stream_changed (CsStream *stream, GParamSpec *pspec, CsStreamSet *self)
  * @name: (nullable): its display name, %NULL for the file's base name
  *
  * Adds @document as the last stream and relates every stream again (see
- * the header).  Emits #GListModel::items-changed.  Costs the stream's
+ * the header).  Emits #GListModel::items-changed, and again for a stream
+ * whenever its offset, collapsed or hidden state changes.  Costs the stream's
  * header read and, for a guest or the host of an open guest, one
  * cs_time_relation_new().
  *
@@ -339,6 +340,10 @@ cs_stream_set_add (CsStreamSet *self,
   g_ptr_array_add (self->streams, stream);
   relate (self);
   g_signal_connect_object (stream, "notify::offset-ns", G_CALLBACK (on_stream_changed),
+                           self, 0);
+  g_signal_connect_object (stream, "notify::collapsed", G_CALLBACK (on_stream_changed),
+                           self, 0);
+  g_signal_connect_object (stream, "notify::hidden", G_CALLBACK (on_stream_changed),
                            self, 0);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, self->streams->len - 1,
                               self->streams->len);
