@@ -406,16 +406,12 @@ static void
 draw_vcpu_strip (CsStreamsRenderer *self, cairo_t *cr, const CsTheme *theme,
                  CsStream *guest, guint vcpu, const CsViewport *viewport, double y)
 {
-  gint32 tid = cs_stream_get_vcpu_tid (guest, vcpu);
   g_autofree char *label = NULL;
   PangoLayout *layout;
 
-  if (tid > 0)
-    /* TRANSLATORS: label of the strip showing how the host ran a guest's
-     * virtual CPU: vCPU number and host thread id; keep it short */
-    label = g_strdup_printf (_("vCPU %u · %d"), vcpu, tid);
-  else
-    label = g_strdup_printf (_("vCPU %u"), vcpu);
+  /* TRANSLATORS: label of the strip showing how the host ran a guest's
+   * virtual CPU; keep it short (64 px): the host thread is in the hover */
+  label = g_strdup_printf (_("vCPU %u"), vcpu);
   layout = _cs_text_cache_get (&self->strip_texts, self->pango_context, label);
   _cs_theme_set_source (cr, &theme->dim_text);
   cairo_move_to (cr, 4, y + 1);

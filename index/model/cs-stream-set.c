@@ -295,10 +295,16 @@ relate (CsStreamSet *self)
         }
       base = cs_document_get_first_ns (cs_stream_get_document (ref)) -
              cs_document_get_first_ns (cs_stream_get_document (s));
-      /* TRANSLATORS: the first %s is why two recordings are not aligned */
-      placed = g_strdup_printf (_("%s — its start is placed at %s's start; shift it by "
-                                  "hand to align it."), why != NULL ? why : diff,
-                                cs_stream_get_name (ref));
+      {
+        const char *reason = why != NULL ? why : diff;
+        g_autofree char *sentence = g_str_has_suffix (reason, ".") ? g_strdup (reason)
+                                                                   : g_strconcat (reason, ".", NULL);
+
+        /* TRANSLATORS: the first %s is why two recordings are not aligned,
+         * one sentence or more */
+        placed = g_strdup_printf (_("%s Its start is placed at %s's start; shift it by hand "
+                                    "to align it."), sentence, cs_stream_get_name (ref));
+      }
       _cs_stream_set_alignment (s, CS_STREAM_ALIGNMENT_UNRELATED, base, NULL, NULL, placed);
     }
 }
