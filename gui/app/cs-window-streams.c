@@ -304,6 +304,8 @@ _cs_window_streams_reset (CsWindow *self)
 
   ws->set = cs_stream_set_new ();
   own = cs_stream_set_add (ws->set, self->document, NULL);
+  /* the window's axis stays its own recording's clock, whatever the order */
+  cs_stream_set_set_reference (ws->set, own);
   ws->renderer = cs_streams_renderer_new (ws->set);
   cs_streams_renderer_set_stream_renderer (ws->renderer, own, cs_timeline_get_renderer (self->timeline));
   cs_streams_renderer_set_color_scheme (ws->renderer,

@@ -20,6 +20,9 @@ struct _CsStreamSet
 
   /* owned */
   GPtrArray *streams;   /* CsStream, display order */
+
+  /* borrowed (weak) */
+  CsStream *pinned;     /* the reference whatever the order, or NULL */
 };
 
 static void cs_stream_set_list_model_init (GListModelInterface *iface);
@@ -63,6 +66,7 @@ cs_stream_set_dispose (GObject *object)
 {
   CsStreamSet *self = CS_STREAM_SET (object);
 
+  g_clear_weak_pointer (&self->pinned);
   g_clear_pointer (&self->streams, g_ptr_array_unref);
   G_OBJECT_CLASS (cs_stream_set_parent_class)->dispose (object);
 }
@@ -239,6 +243,28 @@ clock_difference (CsStream *s, CsStream *ref)
   return NULL;
 }
 
+/* The reference keeps a related guest's relation (its host maps through
+ * it) and says so; @why: why it is not related, or NULL. */
+static void
+relate_reference (CsStream *ref, const char *why)
+{
+  CsTimeRelation *rel = _cs_stream_get_relation (ref);
+  CsStream *host = cs_stream_get_host (ref);
+  g_autofree char *note = NULL;
+
+  if (why == NULL && rel != NULL && host != NULL &&
+      cs_stream_get_alignment (ref) == CS_STREAM_ALIGNMENT_GUEST)
+    {
+      note = g_strdup_printf (_("Guest of %s, whose times are converted to this recording's "
+                                "clock by its TIME_SHIFT option, inverted, per timestamp."),
+                              cs_stream_get_name (host));
+      _cs_stream_set_alignment (ref, CS_STREAM_ALIGNMENT_REFERENCE, 0, host, rel, note);
+      return;
+    }
+  _cs_stream_set_alignment (ref, CS_STREAM_ALIGNMENT_REFERENCE, 0, NULL, NULL,
+                            why != NULL ? why : "");
+}
+
 static void
 relate (CsStreamSet *self)
 {
@@ -255,7 +281,10 @@ relate (CsStreamSet *self)
         g_hash_table_insert (notes, s, why);
     }
 
-  /* 2. the reference: the first stream that is not a related guest */
+  /* 2. the reference: the pinned stream, else the first one that is not a
+   * related guest */
+  if (self->pinned != NULL && g_ptr_array_find (self->streams, self->pinned, NULL))
+    ref = self->pinned;
   for (guint i = 0; ref == NULL && i < self->streams->len; i++)
     {
       CsStream *s = g_ptr_array_index (self->streams, i);
@@ -276,8 +305,19 @@ relate (CsStreamSet *self)
 
       if (s == ref)
         {
-          _cs_stream_set_alignment (s, CS_STREAM_ALIGNMENT_REFERENCE, 0, NULL, NULL,
-                                    why != NULL ? why : "");
+          relate_reference (s, why);
+          continue;
+        }
+      if (why == NULL && cs_stream_get_alignment (ref) == CS_STREAM_ALIGNMENT_REFERENCE &&
+          _cs_stream_get_relation (ref) != NULL && cs_stream_get_host (ref) == s)
+        {
+          g_autofree char *note = g_strdup_printf (_("Host of %s: times converted to the "
+                                                     "guest's clock by the inverse of its "
+                                                     "TIME_SHIFT option, per timestamp."),
+                                                   cs_stream_get_name (ref));
+
+          _cs_stream_set_alignment (s, CS_STREAM_ALIGNMENT_HOST, 0, NULL, NULL, note);
+          _cs_stream_set_reference_guest (s, ref);
           continue;
         }
       if (why == NULL && cs_stream_get_alignment (s) == CS_STREAM_ALIGNMENT_GUEST &&
@@ -442,6 +482,26 @@ cs_stream_set_move (CsStreamSet *self,
   relate (self);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, self->streams->len,
                               self->streams->len);
+}
+
+/**
+ * cs_stream_set_set_reference:
+ * @self: a set
+ * @stream: (nullable): one of its streams, or %NULL for the default
+ *
+ * Makes @stream the reference whatever the order (a window keeps its own
+ * recording's clock as its axis): a related KVM guest as reference puts
+ * its host on the guest's clock (%CS_STREAM_ALIGNMENT_HOST).  Relates the
+ * streams again.
+ */
+void
+cs_stream_set_set_reference (CsStreamSet *self,
+                             CsStream    *stream)
+{
+  g_return_if_fail (CS_IS_STREAM_SET (self));
+  g_set_weak_pointer (&self->pinned, stream);
+  relate (self);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, self->streams->len, self->streams->len);
 }
 
 /**

@@ -13,8 +13,10 @@
  *    option names another host than the one open, or when the offsets are
  *    absurd, the guest is unrelated and its note says which and why; it is
  *    never shifted by numbers that do not belong to it.
- * 2. The reference is the first stream that is not a related guest; its
- *    clock is the axis.
+ * 2. The reference is the stream cs_stream_set_set_reference() named or,
+ *    by default, the first stream that is not a related guest; its clock
+ *    is the axis.  A related guest as reference puts its host on its
+ *    clock through the inverse conversion (%CS_STREAM_ALIGNMENT_HOST).
  * 3. Every other stream is "as recorded" when its UNAME host name and its
  *    trace clock equal the reference's, otherwise unrelated: its first event
  *    is put at the reference's first event, and the note says so and invites
@@ -49,6 +51,8 @@ void         cs_stream_set_remove           (CsStreamSet *self,
 void         cs_stream_set_move             (CsStreamSet *self,
                                              CsStream    *stream,
                                              guint        position);
+void         cs_stream_set_set_reference    (CsStreamSet *self,
+                                             CsStream    *stream);
 gboolean     cs_stream_set_get_span         (CsStreamSet *self,
                                              gint64      *begin_ns,
                                              gint64      *end_ns);

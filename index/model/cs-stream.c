@@ -34,8 +34,10 @@ struct _CsStream
   gboolean collapsed;
   gboolean hidden;
 
-  /* borrowed (weak): the host stream of a guest */
+  /* borrowed (weak): the host stream of a guest; the guest of a host
+   * whose guest is the reference */
   CsStream *host;
+  CsStream *reference_guest;
 };
 
 enum {
@@ -59,6 +61,7 @@ cs_stream_dispose (GObject *object)
   CsStream *self = CS_STREAM (object);
 
   g_clear_weak_pointer (&self->host);
+  g_clear_weak_pointer (&self->reference_guest);
   g_clear_pointer (&self->relation, cs_time_relation_free);
   g_clear_object (&self->full_reader);
   g_clear_object (&self->reader);
@@ -404,14 +407,29 @@ cs_stream_get_note (CsStream *self)
  * cs_stream_get_host:
  * @self: a stream
  *
- * Returns: (transfer none) (nullable): the host stream of a
- *   %CS_STREAM_ALIGNMENT_GUEST stream, else %NULL
+ * Returns: (transfer none) (nullable): the host stream of a related KVM
+ *   guest (%CS_STREAM_ALIGNMENT_GUEST, or the reference when the host is
+ *   %CS_STREAM_ALIGNMENT_HOST), else %NULL
  */
 CsStream *
 cs_stream_get_host (CsStream *self)
 {
   g_return_val_if_fail (CS_IS_STREAM (self), NULL);
   return self->host;
+}
+
+/**
+ * cs_stream_get_reference_guest:
+ * @self: a stream
+ *
+ * Returns: (transfer none) (nullable): for a %CS_STREAM_ALIGNMENT_HOST
+ *   stream, the guest (the reference) whose conversion it goes through
+ */
+CsStream *
+cs_stream_get_reference_guest (CsStream *self)
+{
+  g_return_val_if_fail (CS_IS_STREAM (self), NULL);
+  return self->alignment == CS_STREAM_ALIGNMENT_HOST ? self->reference_guest : NULL;
 }
 
 /**
@@ -568,8 +586,9 @@ guest_to_host (CsStream *self, guint cpu, gint64 ts_ns)
  * @ts_ns: a time of the stream's recording (ns of its trace clock)
  *
  * Maps a time of the recording onto the common axis: per timestamp
- * through the guest's TIME_SHIFT option for a guest (its host's manual
- * offset added), as recorded for the reference and same-clock streams, by
+ * through the guest's TIME_SHIFT option for a guest (then its host's
+ * mapping), through the inverse of the reference guest's conversion for
+ * its host, as recorded for the reference and same-clock streams, by
  * the start-to-start base offset for unrelated ones; then the manual
  * offset.  Saturates at the int64 limits.
  *
@@ -585,9 +604,28 @@ cs_stream_to_axis_ns (CsStream *self,
   g_return_val_if_fail (CS_IS_STREAM (self), ts_ns);
   if (self->alignment == CS_STREAM_ALIGNMENT_GUEST && self->relation != NULL)
     {
+      /* the host's own mapping after the conversion: never a guest, and a
+       * host of a reference guest maps through that guest (not this one) */
       t = guest_to_host (self, cpu, ts_ns);
-      if (self->host != NULL)
-        t = add_sat (add_sat (t, self->host->base_offset_ns), self->host->offset_ns);
+      if (self->host != NULL && self->host->alignment != CS_STREAM_ALIGNMENT_GUEST)
+        t = cs_stream_to_axis_ns (self->host, 0, t);
+    }
+  else if (self->alignment == CS_STREAM_ALIGNMENT_HOST && self->reference_guest != NULL &&
+           self->reference_guest->relation != NULL)
+    {
+      /* the guest time that its conversion puts at @ts_ns, by fixed-point
+       * steps (the TIME_SHIFT offset changes slowly with time) */
+      CsStream *g = self->reference_guest;
+
+      for (guint i = 0; i < 4; i++)
+        {
+          gint64 diff = ts_ns - guest_to_host (g, 0, t);
+
+          if (diff == 0)
+            break;
+          t = add_sat (t, diff);
+        }
+      t = add_sat (t, g->offset_ns);
     }
   else
     t = add_sat (t, self->base_offset_ns);
@@ -600,8 +638,8 @@ cs_stream_to_axis_ns (CsStream *self,
  * @cpu: as for cs_stream_to_axis_ns()
  * @axis_ns: a time of the common axis
  *
- * The inverse of cs_stream_to_axis_ns(): exact for all but guests, for
- * which it solves to_axis(t) = @axis_ns by a few fixed-point steps (the
+ * The inverse of cs_stream_to_axis_ns(): exact for all but guests and
+ * hosts of a reference guest, for which it solves to_axis(t) = @axis_ns by a few fixed-point steps (the
  * TIME_SHIFT offset changes slowly with time), to within a nanosecond or
  * two of rounding.
  *
@@ -615,7 +653,8 @@ cs_stream_from_axis_ns (CsStream *self,
   gint64 t;
 
   g_return_val_if_fail (CS_IS_STREAM (self), axis_ns);
-  if (self->alignment != CS_STREAM_ALIGNMENT_GUEST || self->relation == NULL)
+  if ((self->alignment != CS_STREAM_ALIGNMENT_GUEST || self->relation == NULL) &&
+      self->alignment != CS_STREAM_ALIGNMENT_HOST)
     return add_sat (add_sat (axis_ns, -self->offset_ns), -self->base_offset_ns);
 
   t = axis_ns;
@@ -675,7 +714,22 @@ _cs_stream_get_full_reader (CsStream *self, GError **error)
   return self->full_reader;
 }
 
-/* Set by CsStreamSet; @relation is taken (transfer full). */
+/* A related guest's relation (owned by @self), or NULL. */
+CsTimeRelation *
+_cs_stream_get_relation (CsStream *self)
+{
+  return self->relation;
+}
+
+/* Set by CsStreamSet after _cs_stream_set_alignment (@self, HOST...). */
+void
+_cs_stream_set_reference_guest (CsStream *self, CsStream *guest)
+{
+  g_set_weak_pointer (&self->reference_guest, guest);
+}
+
+/* Set by CsStreamSet; @relation is taken (transfer full), unless it is
+ * @self's own already. */
 void
 _cs_stream_set_alignment (CsStream          *self,
                           CsStreamAlignment  alignment,
@@ -688,8 +742,11 @@ _cs_stream_set_alignment (CsStream          *self,
   gboolean changed_note = g_strcmp0 (self->note, note) != 0;
 
   self->base_offset_ns = base_offset_ns;
-  g_clear_pointer (&self->relation, cs_time_relation_free);
-  self->relation = relation;
+  if (relation != self->relation)
+    {
+      g_clear_pointer (&self->relation, cs_time_relation_free);
+      self->relation = relation;
+    }
   g_set_weak_pointer (&self->host, host);
   self->alignment = alignment;
   if (changed_note)

@@ -12,14 +12,18 @@
  *   as recorded   same machine and same trace clock as the reference
  *   guest         a KVM guest whose TIME_SHIFT option names a host stream
  *                 of the set: each timestamp goes through CsTimeRelation
- *                 (cs-tracedat-clock.h), as libtracecmd converts it
+ *                 (cs-tracedat-clock.h), as libtracecmd converts it, then
+ *                 through its host's own mapping
+ *   host          the host of a guest that is the reference: the guest's
+ *                 conversion, inverted per timestamp
  *   unrelated     nothing relates the clocks: the stream's first event is
  *                 put at the reference's first event, and a note says so
  *
  * plus a manual offset in ns that the user sets (or that
  * cs_stream_align_times() computes from one moment of each stream).  Axis
- * time = mapped time + the stream's base offset + its manual offset (+ its
- * host's manual offset for a guest, so that a pair moves together).
+ * time = mapped time + the stream's base offset + its manual offset; a
+ * guest is mapped through its host's mapping (so that a pair moves
+ * together), a host of the reference guest through that guest's.
  *
  * GTK-free; used from the thread that owns its document.
  */
@@ -38,6 +42,9 @@ G_BEGIN_DECLS
  *   reference: times are used as recorded
  * @CS_STREAM_ALIGNMENT_GUEST: a KVM guest of a host stream of the set:
  *   times are converted by the guest's TIME_SHIFT option, per timestamp
+ * @CS_STREAM_ALIGNMENT_HOST: the KVM host of the reference, a guest: times
+ *   are converted by the inverse of the guest's TIME_SHIFT conversion, per
+ *   timestamp
  * @CS_STREAM_ALIGNMENT_UNRELATED: no known relation to the reference (other
  *   clock, other machine, or a guest whose host is missing or does not
  *   match): the stream's start is put at the reference's start, and
@@ -49,6 +56,7 @@ typedef enum {
   CS_STREAM_ALIGNMENT_REFERENCE,
   CS_STREAM_ALIGNMENT_AS_RECORDED,
   CS_STREAM_ALIGNMENT_GUEST,
+  CS_STREAM_ALIGNMENT_HOST,
   CS_STREAM_ALIGNMENT_UNRELATED,
 } CsStreamAlignment;
 
@@ -73,6 +81,7 @@ gboolean           cs_stream_get_peer_trace_id  (CsStream    *self,
 CsStreamAlignment  cs_stream_get_alignment      (CsStream    *self);
 const char        *cs_stream_get_note           (CsStream    *self);
 CsStream          *cs_stream_get_host           (CsStream    *self);
+CsStream          *cs_stream_get_reference_guest (CsStream   *self);
 gint32             cs_stream_get_vcpu_tid       (CsStream    *self,
                                                  guint        vcpu);
 gint64             cs_stream_get_offset_ns      (CsStream    *self);

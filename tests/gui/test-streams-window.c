@@ -9,7 +9,8 @@
  * header's click and menu actions, and that a session saves and restores
  * both with the manual shift.  On the real KVM pair of ../shared/testdata/kvm
  * (skipped with a message when absent) the guest group must be the host's
- * guest, and a point of its drawing must map to the axis time under it.
+ * guest, and a point of its drawing must map to the axis time under it;
+ * opened guest first, the host must join on the guest's clock.
  */
 #include "config.h"
 
@@ -210,6 +211,21 @@ test_kvm_pair (void)
   g_assert_cmpint (hit.hit.kind, ==, CS_HIT_CPU_PLOT);
   g_assert_cmpint (ABS (cs_stream_to_axis_ns (g, 0, hit.hit.ts_ns) - hit.axis_ns), <=,
                    2 * (viewport.end_ns - viewport.begin_ns) / viewport.width_px + 2);
+  cs_test_destroy_window (window);
+
+  /* the guest opened first keeps its clock as the axis; its host joins
+   * through the inverse conversion */
+  window = open_two (guest, host);
+  set = cs_window_get_streams (window);
+  g_assert_true (cs_stream_set_get_reference (set) == cs_stream_set_get_stream (set, 0));
+  g_assert_cmpint (cs_stream_get_alignment (cs_stream_set_get_stream (set, 1)), ==,
+                   CS_STREAM_ALIGNMENT_HOST);
+  check_groups_drawn (window);
+  first = cs_stream_to_axis_ns (cs_stream_set_get_stream (set, 1), 0,
+                                cs_document_get_first_ns (cs_stream_get_document (cs_stream_set_get_stream (set, 1))));
+  g_assert_cmpint (first, >=, cs_timeline_get_begin_ns (cs_window_get_timeline (window)));
+  g_assert_cmpint (first, <, cs_timeline_get_end_ns (cs_window_get_timeline (window)));
+  cs_test_save_screenshot (GTK_WIDGET (window), "streams-kvm-guest-first.png");
   cs_test_destroy_window (window);
 }
 

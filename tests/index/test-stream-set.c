@@ -46,16 +46,20 @@ assert_note (CsStream *s, const char *part)
   g_assert_nonnull (strstr (cs_stream_get_note (s), part));
 }
 
-/* Every record of @guest's file, through the stream, lands where
- * CsTimeRelation puts it (the stream starts from the document's ns, not the
- * ring-buffer ticks: a nanosecond of rounding at most), and back. */
-static guint64
-check_guest_times (CsStream *guest, CsTimeRelation *rel, const char *path, gint64 host_offset)
+/* Each record of the guest at @path with its host time by @rel:
+ * (own ns, host ns) pairs, CPU by CPU. */
+typedef struct {
+  guint cpu;
+  gint64 ts_ns;
+  gint64 host_ns;
+} GuestTime;
+
+static GArray *
+guest_times (CsTimeRelation *rel, const char *path)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(CsTracedatReader) reader = cs_tracedat_reader_open (path, &error);
-  guint64 n = 0;
-  gint64 max_err = 0, max_back = 0;
+  GArray *times = g_array_new (FALSE, FALSE, sizeof (GuestTime));
 
   g_assert_no_error (error);
   for (guint cpu = 0; cpu < cs_tracedat_reader_get_n_cpus (reader); cpu++)
@@ -69,22 +73,57 @@ check_guest_times (CsStream *guest, CsTimeRelation *rel, const char *path, gint6
       g_assert_no_error (error);
       while (cs_tracedat_cpu_next (stream, &rec, &error))
         {
-          gint64 want = 0, got, back;
+          GuestTime t = { cpu, rec.ts_ns, 0 };
 
-          g_assert_true (cs_time_relation_guest_to_host (rel, cpu, rec.raw_ts, &want));
-          got = cs_stream_to_axis_ns (guest, cpu, rec.ts_ns);
-          max_err = MAX (max_err, ABS (got - (want + host_offset)));
-          back = cs_stream_from_axis_ns (guest, cpu, got);
-          max_back = MAX (max_back, ABS (back - rec.ts_ns));
-          n++;
+          g_assert_true (cs_time_relation_guest_to_host (rel, cpu, rec.raw_ts, &t.host_ns));
+          g_array_append_val (times, t);
         }
       g_assert_no_error (error);
     }
-  g_test_message ("%" G_GUINT64_FORMAT " guest records: axis error at most %" G_GINT64_FORMAT
-                  " ns, round trip at most %" G_GINT64_FORMAT " ns", n, max_err, max_back);
+  return times;
+}
+
+/* Every record of @guest's file, through the stream, lands where
+ * CsTimeRelation puts it (the stream starts from the document's ns, not the
+ * ring-buffer ticks: a nanosecond of rounding at most), and back. */
+static guint64
+check_guest_times (CsStream *guest, CsTimeRelation *rel, const char *path, gint64 host_offset)
+{
+  g_autoptr(GArray) times = guest_times (rel, path);
+  gint64 max_err = 0, max_back = 0;
+
+  for (guint i = 0; i < times->len; i++)
+    {
+      const GuestTime *t = &g_array_index (times, GuestTime, i);
+      gint64 got = cs_stream_to_axis_ns (guest, t->cpu, t->ts_ns);
+
+      max_err = MAX (max_err, ABS (got - (t->host_ns + host_offset)));
+      max_back = MAX (max_back, ABS (cs_stream_from_axis_ns (guest, t->cpu, got) - t->ts_ns));
+    }
+  g_test_message ("%u guest records: axis error at most %" G_GINT64_FORMAT
+                  " ns, round trip at most %" G_GINT64_FORMAT " ns", times->len, max_err, max_back);
   g_assert_cmpint (max_err, <=, 1);
   g_assert_cmpint (max_back, <=, 2);
-  return n;
+  return times->len;
+}
+
+/* With the guest as reference, every guest record's host time lands back
+ * on the guest's own time through the host stream. */
+static void
+check_host_on_guest_clock (CsStream *host, CsTimeRelation *rel, const char *path)
+{
+  g_autoptr(GArray) times = guest_times (rel, path);
+  gint64 max_err = 0;
+
+  for (guint i = 0; i < times->len; i++)
+    {
+      const GuestTime *t = &g_array_index (times, GuestTime, i);
+
+      max_err = MAX (max_err, ABS (cs_stream_to_axis_ns (host, 0, t->host_ns) - t->ts_ns));
+    }
+  g_test_message ("host on the guest's clock: %u records, error at most %" G_GINT64_FORMAT
+                  " ns", times->len, max_err);
+  g_assert_cmpint (max_err, <=, 2);
 }
 
 static void
@@ -146,6 +185,21 @@ test_kvm_pair (void)
   /* A manual shift of the host moves its guest with it. */
   cs_stream_set_offset_ns (host, 12345);
   check_guest_times (guest, rel, guest_path, 12345);
+
+  /* The guest as the reference (a window that opened it first): the host
+   * goes onto its clock through the inverse conversion. */
+  cs_stream_set_offset_ns (host, 0);
+  cs_stream_set_set_reference (set, guest);
+  g_assert_true (cs_stream_set_get_reference (set) == guest);
+  g_assert_cmpint (cs_stream_get_alignment (host), ==, CS_STREAM_ALIGNMENT_HOST);
+  g_assert_true (cs_stream_get_reference_guest (host) == guest);
+  assert_note (host, "inverse");
+  assert_note (guest, "inverted");
+  g_assert_cmpint (cs_stream_get_vcpu_tid (guest, 0), ==, 483882);
+  check_host_on_guest_clock (host, rel, guest_path);
+  cs_stream_set_set_reference (set, NULL);
+  g_assert_true (cs_stream_set_get_reference (set) == host);
+  g_assert_cmpint (cs_stream_get_alignment (guest), ==, CS_STREAM_ALIGNMENT_GUEST);
 
   /* Closing the host leaves the guest alone again, and saying so. */
   cs_stream_set_remove (set, host);
