@@ -219,7 +219,7 @@ cs_timeline_click_at (CsTimeline      *self,
 
   renderer = cs_timeline_get_renderer (self);
   /* a stream header's click (collapse, close) places no marker */
-  if (renderer == NULL || _cs_timeline_streams_click (self, x_px, y_px))
+  if (renderer == NULL || _cs_timeline_streams_click (self, x_px, y_px, n_press))
     return;
 
   markers = _cs_timeline_get_markers (self);

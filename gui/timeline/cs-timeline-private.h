@@ -102,7 +102,10 @@ char              *_cs_timeline_streams_hover        (CsTimeline         *self,
                                                       double              y_px);
 gboolean           _cs_timeline_streams_click        (CsTimeline         *self,
                                                       double              x_px,
-                                                      double              y_px);
+                                                      double              y_px,
+                                                      guint               n_press);
+void               _cs_timeline_streams_set_color_scheme (CsTimeline   *self,
+                                                      CsColorScheme       scheme);
 gboolean           _cs_timeline_streams_popup        (CsTimeline         *self,
                                                       double              x_px,
                                                       double              y_px);

@@ -66,6 +66,18 @@ _cs_timeline_get_streams (CsTimeline *self)
   return streams;
 }
 
+/* The other recordings' groups follow the timeline's colours (dark or
+ * light), with one recording or several. */
+void
+_cs_timeline_streams_set_color_scheme (CsTimeline    *self,
+                                       CsColorScheme  scheme)
+{
+  CsStreamsRenderer *streams = g_object_get_data (G_OBJECT (self), "cs-timeline-streams");
+
+  if (streams != NULL)
+    cs_streams_renderer_set_color_scheme (streams, scheme);
+}
+
 /* The stream of the timeline's own document. */
 static CsStream *
 own_stream (CsTimeline *self, CsStreamSet *set)
@@ -181,6 +193,8 @@ stream_position (CsTimeline *self, CsStream *stream)
  * @self: a #CsTimeline
  * @x_px: where the primary button was clicked
  * @y_px: likewise
+ * @n_press: 1, or 2 for a double-click's second click (which does nothing
+ *   more: the first toggled already)
  *
  * Returns: whether the click was a stream header's (collapse, close, or
  *   nothing), so that it places no marker
@@ -188,7 +202,8 @@ stream_position (CsTimeline *self, CsStream *stream)
 gboolean
 _cs_timeline_streams_click (CsTimeline *self,
                             double      x_px,
-                            double      y_px)
+                            double      y_px,
+                            guint       n_press)
 {
   CsStreamsHit hit;
 
@@ -197,11 +212,15 @@ _cs_timeline_streams_click (CsTimeline *self,
   switch (hit.part)
     {
     case CS_STREAMS_HIT_COLLAPSE:
+      if (n_press != 1)
+        return TRUE;
       cs_stream_set_collapsed (hit.stream, !cs_stream_get_collapsed (hit.stream));
       gtk_widget_queue_resize (GTK_WIDGET (self));
       _cs_timeline_a11y_queue_update (self);
       return TRUE;
     case CS_STREAMS_HIT_CLOSE:
+      if (n_press != 1)
+        return TRUE;
       gtk_widget_activate_action (GTK_WIDGET (self), "win.stream-close", "u",
                                   stream_position (self, hit.stream));
       return TRUE;
