@@ -19,6 +19,7 @@
  *   win.stream-align-markers(u)     shift it by B − A: marker A placed on a
  *                                   moment of this stream, B on the same
  *                                   moment of another
+ *   win.stream-shift(u)             the Shift Recording window: a shift in ns
  *   win.stream-clear-offset(u)      drop its manual shift
  *
  * The set is mirrored into the window's CsViewModel "streams" (path, manual
@@ -31,6 +32,7 @@
 #include <glib/gi18n.h>
 
 #include "cs-recording-filters.h"
+#include "cs-stream-shift-dialog.h"
 #include "cs-window-private.h"
 #include "cs-window-streams.h"
 
@@ -424,6 +426,16 @@ stream_align_markers_action (GSimpleAction *action, GVariant *parameter, gpointe
 }
 
 static void
+stream_shift_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  CsWindow *self = user_data;
+  CsStream *stream = stream_at (self, parameter);
+
+  if (stream != NULL)
+    gtk_window_present (GTK_WINDOW (cs_stream_shift_dialog_new (GTK_WINDOW (self), stream)));
+}
+
+static void
 stream_clear_offset_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
   CsWindow *self = user_data;
@@ -490,6 +502,7 @@ _cs_window_streams_init (CsWindow *self)
     { "streams-show-all", streams_show_all_action },
     { "stream-close", stream_close_action, "u" },
     { "stream-align-markers", stream_align_markers_action, "u" },
+    { "stream-shift", stream_shift_action, "u" },
     { "stream-clear-offset", stream_clear_offset_action, "u" },
   };
 

@@ -291,6 +291,7 @@ _cs_timeline_streams_popup (CsTimeline *self,
   append (menu, _("Move _Up"), "win.stream-up", pos);
   append (menu, _("Move _Down"), "win.stream-down", pos);
   append (menu, _("_Hide"), "win.stream-hide", pos);
+  append (menu, _("_Shift…"), "win.stream-shift", pos);
   append (menu, _("_Align Marker A Here with Marker B"), "win.stream-align-markers", pos);
   append (menu, _("_Clear Manual Shift"), "win.stream-clear-offset", pos);
   append (menu, _("_Close"), "win.stream-close", pos);

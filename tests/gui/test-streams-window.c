@@ -20,6 +20,7 @@
 
 #include "cs-cli.h"
 #include "cs-session.h"
+#include "cs-stream-shift-dialog.h"
 #include "cs-timeline.h"
 #include "cs-window-streams.h"
 #include "gui-test-util.h"
@@ -43,6 +44,18 @@ streams_renderer_of (CsWindow *window)
 
   g_assert_true (cs_stream_get_document (own) == cs_timeline_get_document (timeline));
   return g_object_get_data (G_OBJECT (timeline), "cs-timeline-streams");
+}
+
+/* The Shift Recording window, if one is open. */
+static CsStreamShiftDialog *
+find_shift_dialog (void)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (CS_IS_STREAM_SHIFT_DIALOG (l->data))
+      return l->data;
+  return NULL;
 }
 
 /* Opens @first, adds @second, waits for both on the axis. */
@@ -127,8 +140,18 @@ test_two_recordings (void)
   cs_test_spin (100);
   g_assert_cmpint (cs_streams_renderer_get_natural_height (r), <, height);
 
-  /* the header menu's actions: shift by hand, move up, hide, show all */
-  cs_stream_set_offset_ns (added, 12345);
+  /* the header menu's actions: shift by hand (the Shift window), move up,
+   * hide, show all */
+  cs_test_activate (window, "stream-shift", g_variant_new_uint32 (1));
+  {
+    CsStreamShiftDialog *dialog = find_shift_dialog ();
+
+    g_assert_nonnull (dialog);
+    cs_stream_shift_dialog_apply (dialog, 12345);
+    cs_test_spin (50);
+    g_assert_null (find_shift_dialog ());
+  }
+  g_assert_cmpint (cs_stream_get_offset_ns (added), ==, 12345);
   cs_test_activate (window, "stream-up", g_variant_new_uint32 (1));
   g_assert_true (cs_stream_set_get_stream (set, 0) == added);
   cs_test_activate (window, "stream-down", g_variant_new_uint32 (0));
