@@ -210,8 +210,16 @@ span_changed_cb (CsWindow *self)
     }
 
   span = cs_format_duration (span_ns);
-  total = cs_format_duration (cs_document_get_last_ns (self->document) -
-                              cs_document_get_first_ns (self->document) + 1);
+  {
+    gint64 first_ns = cs_document_get_first_ns (self->document);
+    gint64 last_ns = cs_document_get_last_ns (self->document);
+    CsStreamSet *streams = cs_window_get_streams (self);
+
+    /* with several recordings: all of them on the axis */
+    if (streams != NULL && cs_stream_set_get_n_streams (streams) > 1)
+      cs_stream_set_get_span (streams, &first_ns, &last_ns);
+    total = cs_format_duration (last_ns - first_ns + 1);
+  }
   /* TRANSLATORS: "Showing 12.3 ms of 1.37 s" */
   text = g_strdup_printf (_("Showing %s of %s"), span, total);
   gtk_label_set_label (self->span_label, text);
