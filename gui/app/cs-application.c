@@ -33,6 +33,7 @@
 #include "cs-preferences-window.h"
 #include "cs-session.h"
 #include "cs-window.h"
+#include "cs-window-streams.h"
 #include "cs-window-demo.h"
 #include "cs-compare.h"
 #include "cs-window-settings.h"
@@ -103,13 +104,15 @@ cs_application_command_line (GApplication            *application,
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
   g_auto(GStrv) comms = NULL;
   g_autofree const char **remaining = NULL;
+  g_autofree const char **inputs = NULL;
+  CsWindow *input_window = NULL;
   g_autofree char *session = NULL;
-  const char *input = NULL, *session_arg = NULL, *cpu_list = NULL, *pid_list = NULL;
+  const char *session_arg = NULL, *cpu_list = NULL, *pid_list = NULL;
   const char *comm_list = NULL, *demo = NULL, *compare = NULL;
   g_autoptr(GFile) compare_file = NULL;
   gboolean last_session = FALSE;
 
-  g_variant_dict_lookup (options, "input", "^&ay", &input);
+  g_variant_dict_lookup (options, "input", "^a&ay", &inputs);
   g_variant_dict_lookup (options, "session", "^&ay", &session_arg);
   g_variant_dict_lookup (options, "last-session", "b", &last_session);
   g_variant_dict_lookup (options, "cpu", "&s", &cpu_list);
@@ -136,8 +139,9 @@ cs_application_command_line (GApplication            *application,
     }
   comms = comm_list != NULL ? cs_plot_args_split_comms (comm_list) : NULL;
 
-  if (input != NULL)
-    g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, input));
+  /* -i FILE: the first opens a window, the others join it as streams */
+  if (inputs != NULL && inputs[0] != NULL)
+    g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, inputs[0]));
   for (guint i = 0; remaining != NULL && remaining[i] != NULL; i++)
     g_ptr_array_add (files, g_application_command_line_create_file_for_arg (command_line, remaining[i]));
 
@@ -183,9 +187,18 @@ cs_application_command_line (GApplication            *application,
         cs_window_open_demo (window, g_ptr_array_index (files, i), demo);
       else
         cs_window_open_file (window, g_ptr_array_index (files, i));
+      if (i == 0 && inputs != NULL && inputs[0] != NULL)
+        input_window = window;
       if (compare_file != NULL)
         cs_compare_open (cs_compare_get_for (GTK_APPLICATION_WINDOW (window)), compare_file);
       gtk_window_present (GTK_WINDOW (window));
+    }
+
+  for (guint i = 1; input_window != NULL && inputs[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_application_command_line_create_file_for_arg (command_line, inputs[i]);
+
+      cs_window_add_file (input_window, file);
     }
 
   if (session == NULL && files->len == 0)
@@ -349,7 +362,7 @@ static void
 cs_application_init (CsApplication *self)
 {
   static const GOptionEntry options[] = {
-    { "input", 'i', 0, G_OPTION_ARG_FILENAME, NULL, N_("Open the recording FILE"), N_("FILE") },
+    { "input", 'i', 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, N_("Open the recording FILE; more -i FILE show more recordings on the same time axis"), N_("FILE") },
     { "session", 's', 0, G_OPTION_ARG_FILENAME, NULL, N_("Restore the session saved in FILE"), N_("FILE") },
     { "last-session", 'l', 0, G_OPTION_ARG_NONE, NULL, N_("Restore the last session"), NULL },
     { "cpu", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Show these CPU plots, as 1,4-7 (default: CPUs with events)"), N_("LIST") },

@@ -16,6 +16,7 @@
 #include "cs-recording-filters.h"
 #include "cs-window-open.h"
 #include "cs-window-private.h"
+#include "cs-window-streams.h"
 
 static void
 job_fraction_cb (CsWindow *self)
@@ -200,7 +201,11 @@ drop_cb (GtkDropTarget *target,
   if (file == NULL)
     return FALSE;
 
-  cs_window_open_file (self, file);
+  /* A second recording joins the first on its axis. */
+  if (self->document != NULL)
+    cs_window_add_file (self, file);
+  else
+    cs_window_open_file (self, file);
   return TRUE;
 }
 

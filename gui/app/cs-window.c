@@ -45,6 +45,7 @@
 #include "cs-window.h"
 #include "cs-window-open.h"
 #include "cs-window-private.h"
+#include "cs-window-streams.h"
 #include "cs-window-plugins.h"
 #include "cs-window-settings.h"
 #include "cs-plugins-dialog.h"
@@ -209,8 +210,16 @@ span_changed_cb (CsWindow *self)
     }
 
   span = cs_format_duration (span_ns);
-  total = cs_format_duration (cs_document_get_last_ns (self->document) -
-                              cs_document_get_first_ns (self->document) + 1);
+  {
+    gint64 first_ns = cs_document_get_first_ns (self->document);
+    gint64 last_ns = cs_document_get_last_ns (self->document);
+    CsStreamSet *streams = cs_window_get_streams (self);
+
+    /* with several recordings: all of them on the axis */
+    if (streams != NULL && cs_stream_set_get_n_streams (streams) > 1)
+      cs_stream_set_get_span (streams, &first_ns, &last_ns);
+    total = cs_format_duration (last_ns - first_ns + 1);
+  }
   /* TRANSLATORS: "Showing 12.3 ms of 1.37 s" */
   text = g_strdup_printf (_("Showing %s of %s"), span, total);
   gtk_label_set_label (self->span_label, text);
@@ -312,6 +321,7 @@ cs_window_set_document (CsWindow   *self,
   g_object_set (self->model, "file", file, "document", document, NULL);
 
   cs_timeline_set_document (self->timeline, document);
+  _cs_window_streams_reset (self);   /* its recording alone on the axis */
   if (document != NULL)
     events = cs_event_list_new (document, NULL);
   cs_event_list_view_set_model (self->event_list_view, events);
@@ -667,7 +677,8 @@ cs_window_init (CsWindow *self)
   /* A second recording: cs-compare.c. */
   cs_compare_install (GTK_APPLICATION_WINDOW (self), self->timeline, self->model);
 
-  _cs_window_open_init (self);   /* drops, recent files: cs-window-open.c */
+  _cs_window_open_init (self);
+  _cs_window_streams_init (self);   /* added recordings: cs-window-streams.c */   /* drops, recent files: cs-window-open.c */
 
   self->settings = _cs_window_settings_lookup ();
   _cs_window_settings_restore_size (GTK_WINDOW (self), self->settings);

@@ -156,6 +156,8 @@ _cs_timeline_get_plot_area (CsTimeline *self,
     cs_timeline_renderer_get_plugin_row_area (renderer, index - n_cpus - n_tasks, y_px, height_px);
   else
     return FALSE;
+  if (y_px != NULL)
+    *y_px += _cs_timeline_get_plots_y (self);
   return TRUE;
 }
 
@@ -357,7 +359,8 @@ describe_cursor (CsTimeline *self)
 
   if (!cs_timeline_renderer_hit_test (renderer, &viewport,
                                       cs_timeline_renderer_ns_to_x (renderer, &viewport, cursor_ns),
-                                      y + height / 2, &hit, &error))
+                                      y - _cs_timeline_get_plots_y (self) + height / 2,
+                                      &hit, &error))
     return g_strdup (error->message);
   if (hit.kind == CS_HIT_NONE)
     return cs_hover_text_for_time (document, cursor_ns);

@@ -196,7 +196,8 @@ put_markers_on (CsTimeline *self,
  * click).  A double-click on a wakeup latency (a task plot's box or the
  * kernel module's bracket) or on a module section's band puts A on its
  * start and B on its end.  Clicks left of the plots, on the CPU labels, do
- * nothing.
+ * nothing; with several recordings, clicks on a header row collapse or
+ * close its recording instead (cs-timeline-streams.c).
  */
 void
 cs_timeline_click_at (CsTimeline      *self,
@@ -217,7 +218,8 @@ cs_timeline_click_at (CsTimeline      *self,
   g_return_if_fail (CS_IS_TIMELINE (self));
 
   renderer = cs_timeline_get_renderer (self);
-  if (renderer == NULL)
+  /* a stream header's click (collapse, close) places no marker */
+  if (renderer == NULL || _cs_timeline_streams_click (self, x_px, y_px, n_press))
     return;
 
   markers = _cs_timeline_get_markers (self);
@@ -226,7 +228,8 @@ cs_timeline_click_at (CsTimeline      *self,
   if (x_px < x0 || x_px > x0 + width)
     return;
 
-  if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px, y_px, &hit, &error))
+  if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px,
+                                      y_px - _cs_timeline_get_plots_y (self), &hit, &error))
     {
       g_message ("Cannot tell what lies under the pointer: %s", error->message);
       hit.has_event = FALSE;
@@ -330,11 +333,12 @@ cs_timeline_popup_menu (CsTimeline *self,
   CsViewport viewport;
   CsHit hit = { 0 };
 
-  if (renderer == NULL)
+  if (renderer == NULL || _cs_timeline_streams_popup (self, x_px, y_px))
     return;
 
   _cs_timeline_fill_viewport (self, &viewport);
-  if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px, y_px, &hit, &error))
+  if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px,
+                                      y_px - _cs_timeline_get_plots_y (self), &hit, &error))
     return;
 
   if (hit.kind == CS_HIT_CPU_PLOT || hit.kind == CS_HIT_CPU_LABEL)

@@ -94,6 +94,22 @@ gboolean           _cs_timeline_get_plot_area        (CsTimeline         *self,
                                                       double             *y_px,
                                                       double             *height_px);
 
+/* cs-timeline.c and cs-timeline-streams.c: other recordings on the axis */
+CsStreamsRenderer *_cs_timeline_get_streams          (CsTimeline         *self);
+double             _cs_timeline_get_plots_y          (CsTimeline         *self);
+char              *_cs_timeline_streams_hover        (CsTimeline         *self,
+                                                      double              x_px,
+                                                      double              y_px);
+gboolean           _cs_timeline_streams_click        (CsTimeline         *self,
+                                                      double              x_px,
+                                                      double              y_px,
+                                                      guint               n_press);
+void               _cs_timeline_streams_set_color_scheme (CsTimeline   *self,
+                                                      CsColorScheme       scheme);
+gboolean           _cs_timeline_streams_popup        (CsTimeline         *self,
+                                                      double              x_px,
+                                                      double              y_px);
+
 /* cs-timeline-keys.c */
 void               _cs_timeline_keys_class_init      (GtkWidgetClass     *widget_class);
 void               _cs_timeline_keys_update_actions  (CsTimeline         *self);

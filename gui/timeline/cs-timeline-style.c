@@ -29,6 +29,7 @@ _cs_timeline_style_apply (CsTimeline *self)
   if (renderer == NULL)
     return;
   cs_timeline_renderer_set_color_scheme (renderer, dark ? CS_COLOR_SCHEME_DARK : CS_COLOR_SCHEME_LIGHT);
+  _cs_timeline_streams_set_color_scheme (self, dark ? CS_COLOR_SCHEME_DARK : CS_COLOR_SCHEME_LIGHT);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -109,6 +109,15 @@ cs_timeline_get_extent (CsTimeline *self,
       last_ns = cs_document_get_last_ns (self->document);
     }
 
+  if (_cs_timeline_get_streams (self) != NULL &&
+      cs_stream_set_get_span (cs_streams_renderer_get_stream_set (_cs_timeline_get_streams (self)),
+                              &first_ns, &last_ns))
+    {
+      *begin_ns = first_ns;
+      *end_ns = last_ns + 1;
+      return;
+    }
+
   *begin_ns = first_ns;
   /* Half-open: the last event must be inside; an empty or single-instant
    * recording still gets a span to draw. */
@@ -351,6 +360,13 @@ cs_timeline_hover_at (CsTimeline *self,
   if (self->renderer == NULL)
     {
       cs_timeline_set_hover_text (self, "");
+      return;
+    }
+
+  text = _cs_timeline_streams_hover (self, x_px, y_px);
+  if (text != NULL)
+    {
+      cs_timeline_set_hover_text (self, text);
       return;
     }
 
@@ -607,7 +623,9 @@ cs_timeline_measure (GtkWidget      *widget,
     }
   else
     {
-      int height = self->renderer != NULL ? cs_timeline_renderer_get_natural_height (self->renderer) : 0;
+      int height = _cs_timeline_get_streams (self) != NULL
+                   ? cs_streams_renderer_get_natural_height (_cs_timeline_get_streams (self))
+                   : self->renderer != NULL ? cs_timeline_renderer_get_natural_height (self->renderer) : 0;
 
       /* As tall as the plots: the scrolled window scrolls when they don't fit. */
       *minimum = *natural = MAX (height, 1);
@@ -659,7 +677,9 @@ cs_timeline_snapshot (GtkWidget   *widget,
 
   _cs_timeline_fill_viewport (self, &viewport);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (!cs_timeline_renderer_draw (self->renderer, cr, &viewport, &error) &&
+  if (!(_cs_timeline_get_streams (self) != NULL
+         ? cs_streams_renderer_draw (_cs_timeline_get_streams (self), cr, &viewport, &error)
+         : cs_timeline_renderer_draw (self->renderer, cr, &viewport, &error)) &&
       !self->draw_error_reported)
     {
       /* Once: a broken index would otherwise flood the log every frame. */
@@ -704,6 +724,7 @@ cs_timeline_dispose (GObject *object)
 
   _cs_timeline_markers_dispose (self);
   _cs_timeline_a11y_dispose (self);
+  cs_timeline_set_streams (self, NULL);
   g_clear_object (&self->renderer);
   g_clear_object (&self->document);
 
@@ -918,6 +939,7 @@ cs_timeline_set_document (CsTimeline *self,
   if (!g_set_object (&self->document, document))
     return;
 
+  cs_timeline_set_streams (self, NULL);
   g_clear_object (&self->renderer);
   if (document != NULL)
     self->renderer = cs_timeline_renderer_new (document);
@@ -963,3 +985,4 @@ cs_timeline_get_end_ns (CsTimeline *self)
 
   return self->end_ns;
 }
+

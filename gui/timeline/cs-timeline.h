@@ -8,6 +8,7 @@
 
 #include "cs-document.h"
 #include "cs-markers.h"
+#include "cs-streams-renderer.h"
 #include "cs-timeline-renderer.h"
 
 G_BEGIN_DECLS
@@ -20,6 +21,8 @@ CsDocument         *cs_timeline_get_document   (CsTimeline *self);
 void                cs_timeline_set_document   (CsTimeline *self,
                                                 CsDocument *document);
 CsTimelineRenderer *cs_timeline_get_renderer   (CsTimeline *self);
+void                cs_timeline_set_streams    (CsTimeline        *self,
+                                                CsStreamsRenderer *streams);
 gint64              cs_timeline_get_begin_ns   (CsTimeline *self);
 gint64              cs_timeline_get_end_ns     (CsTimeline *self);
 void                cs_timeline_set_span       (CsTimeline *self,

@@ -314,6 +314,12 @@ handle_option (CsTracedatReader *self, guint16 id, const guint8 *data, guint32 s
       self->time_shift_option = g_bytes_new (data, size);
       return TRUE;
 
+    case CS_TD_OPTION_UNAME:
+      /* trace-cmd's "sysname nodename release version machine" */
+      g_free (self->uname);
+      self->uname = g_utf8_make_valid ((const char *) data, strnlen ((const char *) data, size));
+      return TRUE;
+
     case CS_TD_OPTION_TRACEID:
       /* trace-cmd.dat.v7(5): the recording's 8-byte trace ID; libtracecmd's
        * handle_options() ignores a shorter one. */

@@ -119,6 +119,7 @@ struct _CsTracedatReader {
   guint64 trace_id;            /* TRACEID option */
   GBytes *time_shift_option;   /* TIME_SHIFT payload, the last one */
   GPtrArray *guest_options;    /* GBytes: each GUEST option's payload */
+  char *uname;                 /* UNAME option's text, or NULL */
   gboolean v6_trace_clock_follows;
   guint v6_cpucount;
   CsTdSection sections[CS_TD_N_SECTIONS];

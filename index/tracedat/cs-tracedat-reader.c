@@ -37,6 +37,7 @@ cs_tracedat_reader_finalize (GObject *object)
     close (self->fd);
   g_free (self->cpu_data);
   g_free (self->clock);
+  g_free (self->uname);
   g_clear_pointer (&self->time_shift_option, g_bytes_unref);
   g_clear_pointer (&self->guest_options, g_ptr_array_unref);
   g_free (self->compression);
@@ -344,6 +345,25 @@ cs_tracedat_reader_get_clock (CsTracedatReader *self)
 {
   g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), NULL);
   return self->clock;
+}
+
+/**
+ * cs_tracedat_reader_get_uname:
+ * @self: a #CsTracedatReader
+ *
+ * The UNAME option (trace-cmd.dat.v7(5), id 5): the recording machine's
+ * `uname -a` as trace-cmd writes it, "sysname nodename release version
+ * machine" (the version holds spaces), e.g. "Linux box 6.1.0-9-amd64 #1 SMP
+ * PREEMPT_DYNAMIC Debian 6.1.27-1 (2023-05-08) x86_64".
+ *
+ * Returns: (transfer none) (nullable): the text (valid UTF-8), %NULL when
+ *   the file has no UNAME option
+ */
+const char *
+cs_tracedat_reader_get_uname (CsTracedatReader *self)
+{
+  g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), NULL);
+  return self->uname;
 }
 
 /**

@@ -123,6 +123,7 @@ guint64            cs_tracedat_reader_get_cpu_data_size   (CsTracedatReader  *se
 guint64            cs_tracedat_reader_get_cpu_data_offset (CsTracedatReader  *self,
                                                            guint              cpu);
 const char        *cs_tracedat_reader_get_clock           (CsTracedatReader  *self);
+const char        *cs_tracedat_reader_get_uname           (CsTracedatReader  *self);
 gint64             cs_tracedat_reader_get_ts_offset       (CsTracedatReader  *self);
 gboolean           cs_tracedat_reader_get_tsc2nsec        (CsTracedatReader  *self,
                                                            guint32           *mult,

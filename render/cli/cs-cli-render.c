@@ -9,7 +9,8 @@
  * the legend); a PDF is one page of --page (a4, a4-landscape, 16:9 or
  * WxHmm), or without --page the px size at 96 dpi.  --plain leaves out the
  * title line, the markers' letters and the legend: the window's timeline
- * pixels, as the tests of the plots' layout read them.
+ * pixels, as the tests of the plots' layout read them.  --add FILE draws
+ * more recordings on the same axis (cs-cli-render-streams.c).
  */
 #include "config.h"
 
@@ -22,6 +23,7 @@
 #include "cs-cli-plugins.h"
 #include "cs-cli-private.h"
 #include "cs-cli-progress.h"
+#include "cs-cli-render-streams.h"
 #include "cs-export.h"
 #include "cs-plot-args.h"
 #include "cs-timeline-renderer.h"
@@ -95,6 +97,8 @@ cs_cli_render (int    argc,
   g_autoptr(GArray) pids = NULL;
   g_auto(GStrv) comms = NULL;
   g_auto(GStrv) plugin_rows = NULL;
+  g_auto(GStrv) added = NULL;
+  gboolean span_given;
   g_autoptr(CsPluginDocument) plugins = NULL;
   CsExportOptions options = { 0 };
   GOptionEntry entries[] = {
@@ -111,6 +115,7 @@ cs_cli_render (int    argc,
     { "pid", 0, 0, G_OPTION_ARG_STRING, &pid_list, N_("Add task plots for these pids"), N_("PID[,PID]") },
     { "task", 0, 0, G_OPTION_ARG_STRING, &comm_list, N_("Add task plots for the tasks with these command names"), N_("COMM[,COMM]") },
     { "row", 0, 0, G_OPTION_ARG_STRING_ARRAY, &plugin_rows, N_("Add the row KEY of the plugin PLUGIN below the plots (repeatable)"), N_("PLUGIN:KEY") },
+    { "add", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &added, N_("Draw the recording FILE too, on the same time axis, as the window shows several (repeatable)"), N_("FILE") },
     { NULL }
   };
 
@@ -134,6 +139,7 @@ cs_cli_render (int    argc,
   if (document == NULL)
     return 1;
 
+  span_given = begin_ns != G_MININT64 || end_ns != G_MININT64;
   if (begin_ns == G_MININT64)
     begin_ns = cs_document_get_first_ns (document);
   if (end_ns == G_MININT64)
@@ -169,6 +175,14 @@ cs_cli_render (int    argc,
     {
       _cs_cli_fail ("render", error->message);
       return 1;
+    }
+
+  if (added != NULL)
+    {
+      /* every recording's events on the axis unless told */
+      if (!span_given)
+        options.begin_ns = options.end_ns = 0;
+      return cs_cli_render_streams (renderer, (const char * const *) added, &options, output);
     }
 
   {

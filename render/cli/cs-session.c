@@ -77,6 +77,7 @@ struct _CsSession
   char **plugin_rows;         /* "PLUGIN:LAYER:KEY" */
   char *query_text;           /* NULL: not saved */
   char **query_history;       /* newest first; NULL: not saved */
+  GVariant *streams;          /* a(sxbb), the "streams" of CsViewModel; NULL: none */
 };
 
 G_DEFINE_QUARK (cs-session-error-quark, cs_session_error)
@@ -112,6 +113,7 @@ cs_session_free (CsSession *session)
   g_strfreev (session->plugin_rows);
   g_free (session->query_text);
   g_strfreev (session->query_history);
+  g_clear_pointer (&session->streams, g_variant_unref);
   g_free (session);
 }
 
@@ -195,6 +197,7 @@ cs_session_capture (CsViewModel *model)
   if (self->query_text == NULL)
     self->query_text = g_strdup ("");
   self->query_history = g_strdupv ((char **) cs_view_model_get_query_history (model));
+  g_object_get (model, "streams", &self->streams, NULL);
   return self;
 }
 
@@ -219,6 +222,34 @@ add_strings (JsonBuilder        *builder,
   json_builder_begin_array (builder);
   for (guint i = 0; strings != NULL && strings[i] != NULL; i++)
     json_builder_add_string_value (builder, strings[i]);
+  json_builder_end_array (builder);
+}
+
+/* "streams": the other recordings on the axis, as CsViewModel's "streams". */
+static void
+add_streams (JsonBuilder *builder, GVariant *streams)
+{
+  GVariantIter iter;
+  const char *path;
+  gint64 offset_ns;
+  gboolean collapsed, hidden;
+
+  json_builder_set_member_name (builder, "streams");
+  json_builder_begin_array (builder);
+  g_variant_iter_init (&iter, streams);
+  while (g_variant_iter_next (&iter, "(&sxbb)", &path, &offset_ns, &collapsed, &hidden))
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "recording");
+      json_builder_add_string_value (builder, path);
+      json_builder_set_member_name (builder, "offset_ns");
+      json_builder_add_int_value (builder, offset_ns);
+      json_builder_set_member_name (builder, "collapsed");
+      json_builder_add_boolean_value (builder, collapsed);
+      json_builder_set_member_name (builder, "hidden");
+      json_builder_add_boolean_value (builder, hidden);
+      json_builder_end_object (builder);
+    }
   json_builder_end_array (builder);
 }
 
@@ -331,6 +362,9 @@ cs_session_save (CsSession   *session,
       add_strings (builder, "history", session->query_history);
       json_builder_end_object (builder);
     }
+
+  if (session->streams != NULL && g_variant_n_children (session->streams) > 0)
+    add_streams (builder, session->streams);
 
   json_builder_end_object (builder);
 
@@ -463,6 +497,38 @@ resolve_recording (const char *recording, const char *session_path)
   return g_strdup (recording);
 }
 
+/* "streams" back into CsViewModel's "a(sxbb)"; entries without a
+ * recording are dropped, recordings that moved with the session found. */
+static GVariant *
+get_streams (JsonObject *object, const char *session_path)
+{
+  JsonNode *node = json_object_get_member (object, "streams");
+  JsonArray *array = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  GVariantBuilder builder;
+
+  if (array == NULL)
+    return NULL;
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sxbb)"));
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      JsonObject *stream = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+      const char *recording = stream != NULL
+                              ? json_object_get_string_member_with_default (stream, "recording", NULL)
+                              : NULL;
+      g_autofree char *path = NULL;
+      gint64 offset_ns = 0;
+
+      if (recording == NULL || *recording == '\0')
+        continue;
+      path = resolve_recording (recording, session_path);
+      get_int (stream, "offset_ns", &offset_ns);
+      g_variant_builder_add (&builder, "(sxbb)", path, offset_ns,
+                             get_bool (stream, "collapsed", FALSE), get_bool (stream, "hidden", FALSE));
+    }
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
 /**
  * cs_session_load:
  * @path: a session file
@@ -569,6 +635,7 @@ cs_session_load (const char  *path,
       self->query_history = get_strings (member, "history");
     }
 
+  self->streams = get_streams (object, path);
   return g_steal_pointer (&self);
 }
 
@@ -660,6 +727,8 @@ cs_session_restore_view (CsSession   *session,
     g_object_set (model, "query-text", session->query_text, NULL);
   if (session->query_history != NULL)
     g_object_set (model, "query-history", session->query_history, NULL);
+  /* the other recordings on the axis: the window adds them */
+  g_object_set (model, "streams", session->streams, NULL);
 
   if (session->has_view)
     cs_view_model_set_span (model, session->begin_ns, session->end_ns);
@@ -692,6 +761,7 @@ cs_session_copy (CsSession *session)
   copy->plugin_rows = g_strdupv (session->plugin_rows);
   copy->query_text = g_strdup (session->query_text);
   copy->query_history = g_strdupv (session->query_history);
+  copy->streams = session->streams != NULL ? g_variant_ref (session->streams) : NULL;
   return copy;
 }
 

@@ -30,6 +30,9 @@
  *   CsFilterTarget: 1 list, 2 timeline); "hide-filtered" (boolean);
  * - "query-text" (string, nullable), "query-history" (strv, newest first);
  * - "plugin-rows" (strv of "PLUGIN:LAYER:KEY");
+ * - "streams" (GVariant "a(sxbb)", nullable: none): the recordings shown
+ *   on the same axis after the window's own, top to bottom: path, manual
+ *   offset in ns, collapsed, hidden (CsStream);
  * - "width", "height" (int, logical px, -1 or 0 unknown: the
  *   window's default size), "maximized"
  *   (boolean), "paned-position" (int, px from the top of the split, -1
@@ -70,6 +73,7 @@ enum {
   PROP_QUERY_TEXT,
   PROP_QUERY_HISTORY,
   PROP_PLUGIN_ROWS,
+  PROP_STREAMS,
   PROP_WIDTH,
   PROP_HEIGHT,
   PROP_MAXIMIZED,
@@ -199,6 +203,8 @@ cs_view_model_class_init (CsViewModelClass *klass)
   properties[PROP_QUERY_TEXT] = g_param_spec_string ("query-text", NULL, NULL, NULL, flags);
   properties[PROP_QUERY_HISTORY] = g_param_spec_boxed ("query-history", NULL, NULL, G_TYPE_STRV, flags);
   properties[PROP_PLUGIN_ROWS] = g_param_spec_boxed ("plugin-rows", NULL, NULL, G_TYPE_STRV, flags);
+  properties[PROP_STREAMS] =
+    g_param_spec_variant ("streams", NULL, NULL, G_VARIANT_TYPE ("a(sxbb)"), NULL, flags);
   properties[PROP_WIDTH] = g_param_spec_int ("width", NULL, NULL, -1, G_MAXINT, -1, flags);
   properties[PROP_HEIGHT] = g_param_spec_int ("height", NULL, NULL, -1, G_MAXINT, -1, flags);
   properties[PROP_MAXIMIZED] = g_param_spec_boolean ("maximized", NULL, NULL, FALSE, flags);

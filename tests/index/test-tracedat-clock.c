@@ -48,26 +48,10 @@
 #define SHIFT      31u
 #define OFFSET     G_GINT64_CONSTANT (63430235715905)
 
-static char *
-kvm_path (const char *name)
-{
-  const char *pub = cs_test_public_dir ();
-  g_autofree char *dir = pub != NULL ? g_build_filename (pub, "..", "kvm", NULL) : NULL;
-  char *path = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
-
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("../shared/testdata/kvm is absent: the real KVM pair is not here");
-      g_free (path);
-      return NULL;
-    }
-  return path;
-}
-
 static CsTracedatReader *
 open_kvm (const char *name)
 {
-  g_autofree char *path = kvm_path (name);
+  g_autofree char *path = cs_test_kvm_path (name);
   g_autoptr(GError) error = NULL;
   CsTracedatReader *reader;
 
@@ -397,93 +381,19 @@ test_pair_alignment (void)
 /* ------------------------------------------------------------------------ */
 /* Bad inputs, made from a recording of tests/data                            */
 
-/* A TIME_SHIFT payload: every vCPU gets the same @n samples. */
-static GBytes *
-time_shift (guint64 peer, guint32 flags, guint32 n_vcpus, guint n, const gint64 *times,
-            const gint64 *offsets, gint64 scaling)
-{
-  g_autoptr(GByteArray) b = g_byte_array_new ();
-  guint64 p = GUINT64_TO_LE (peer);
-  guint32 f = GUINT32_TO_LE (flags), c = GUINT32_TO_LE (n_vcpus), cnt = GUINT32_TO_LE (n);
-
-  g_byte_array_append (b, (guint8 *) &p, 8);
-  g_byte_array_append (b, (guint8 *) &f, 4);
-  g_byte_array_append (b, (guint8 *) &c, 4);
-  for (guint v = 0; v < n_vcpus; v++)
-    {
-      g_byte_array_append (b, (guint8 *) &cnt, 4);
-      for (guint i = 0; i < n; i++)
-        {
-          guint64 x = GUINT64_TO_LE ((guint64) times[i]);
-          g_byte_array_append (b, (guint8 *) &x, 8);
-        }
-      for (guint i = 0; i < n; i++)
-        {
-          guint64 x = GUINT64_TO_LE ((guint64) offsets[i]);
-          g_byte_array_append (b, (guint8 *) &x, 8);
-        }
-      for (guint i = 0; i < n; i++)
-        {
-          guint64 x = GUINT64_TO_LE ((guint64) scaling);
-          g_byte_array_append (b, (guint8 *) &x, 8);
-        }
-    }
-  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
-}
-
 /* tests/data/sched-irq-v7.dat rewritten with a TRACEID of @id (0: its own,
  * 0x18F0951CFE227E41),
  * @shift as its TIME_SHIFT (nullable) and a TSC2NSEC when @tsc. */
 static CsTracedatReader *
 made (const char *name, guint64 id, GBytes *shift, gboolean tsc)
 {
-  g_autofree char *src = cs_test_own_path ("sched-irq-v7.dat");
-  g_autofree char *path = g_build_filename (g_get_user_runtime_dir (), name, NULL);
-  g_autoptr(GByteArray) opts = g_byte_array_new ();
-  g_autoptr(GBytes) extra = NULL;
+  g_autofree char *path = cs_test_make_peer_recording (name, id, shift, tsc);
   g_autoptr(GError) error = NULL;
-  guint64 id_le = GUINT64_TO_LE (id);
-  guint32 tsc_opt[4] = { GUINT32_TO_LE (3), GUINT32_TO_LE (1), 0, 0 };
   CsTracedatReader *reader;
 
-  g_assert_nonnull (src);
-  if (id != 0)
-    cs_test_add_option (opts, 11, &id_le, 8);
-  if (shift != NULL)
-    cs_test_add_option (opts, 12, g_bytes_get_data (shift, NULL), (guint32) g_bytes_get_size (shift));
-  if (tsc)
-    cs_test_add_option (opts, 14, tsc_opt, sizeof tsc_opt);
-  extra = g_byte_array_free_to_bytes (g_steal_pointer (&opts));
-  cs_test_rewrite_v7 (src, path, "zstd", NULL, extra);
   reader = cs_tracedat_reader_open (path, &error);
   g_assert_no_error (error);
   return reader;
-}
-
-/* The CPU count of sched-irq-v7.dat and the ring-buffer time of its first
- * record (of its first CPU with data). */
-static guint
-n_cpus_of_sample (gint64 *first_raw)
-{
-  g_autofree char *src = cs_test_own_path ("sched-irq-v7.dat");
-  g_autoptr(CsTracedatReader) r = cs_tracedat_reader_open (src, NULL);
-  gboolean found = FALSE;
-
-  g_assert_nonnull (r);
-  for (guint cpu = 0; !found && cpu < cs_tracedat_reader_get_n_cpus (r); cpu++)
-    {
-      g_autoptr(CsTracedatCpu) stream = NULL;
-      CsTracedatRecord rec;
-
-      if (cs_tracedat_reader_get_cpu_data_size (r, cpu) == 0)
-        continue;
-      stream = cs_tracedat_reader_open_cpu (r, cpu, NULL);
-      found = stream != NULL && cs_tracedat_cpu_next (stream, &rec, NULL);
-      if (found)
-        *first_raw = (gint64) rec.raw_ts;
-    }
-  g_assert_true (found);
-  return cs_tracedat_reader_get_n_cpus (r);
 }
 
 static void
@@ -505,21 +415,21 @@ static void
 test_made_pairs (void)
 {
   gint64 first_raw = 0;
-  guint n_cpus = n_cpus_of_sample (&first_raw);
+  guint n_cpus = cs_test_sample_cpus (&first_raw);
   /* samples at the recording's start and one second later */
   gint64 times[2] = { first_raw, first_raw + 1000000000 };
   gint64 ramp_times[2] = { 0, G_GINT64_CONSTANT (1) << 40 };
   gint64 small[2] = { 1000, 1000 };
   gint64 ramp[2] = { 0, 1000000 };
   gint64 absurd[2] = { G_GINT64_CONSTANT (1) << 60, G_GINT64_CONSTANT (1) << 60 };
-  g_autoptr(GBytes) good = time_shift (0x1111, 0, n_cpus, 2, times, small, 1);
-  g_autoptr(GBytes) interp = time_shift (0x1111, CS_TIME_SHIFT_FLAG_INTERPOLATE, n_cpus, 2,
-                                         ramp_times, ramp, 1);
-  g_autoptr(GBytes) other = time_shift (0x3333, 0, n_cpus, 2, times, small, 1);
-  g_autoptr(GBytes) far = time_shift (0x1111, 0, n_cpus, 2, times, absurd, 1);
-  g_autoptr(GBytes) zero_scale = time_shift (0x1111, 0, n_cpus, 2, times, small, 0);
-  g_autoptr(GBytes) few = time_shift (0x1111, 0, 0, 2, times, small, 1);
-  g_autoptr(GBytes) full = time_shift (0x1111, 0, n_cpus, 2, times, small, 1);
+  g_autoptr(GBytes) good = cs_test_time_shift (0x1111, 0, n_cpus, 2, times, small, 1);
+  g_autoptr(GBytes) interp = cs_test_time_shift (0x1111, CS_TIME_SHIFT_FLAG_INTERPOLATE, n_cpus, 2,
+                                                 ramp_times, ramp, 1);
+  g_autoptr(GBytes) other = cs_test_time_shift (0x3333, 0, n_cpus, 2, times, small, 1);
+  g_autoptr(GBytes) far = cs_test_time_shift (0x1111, 0, n_cpus, 2, times, absurd, 1);
+  g_autoptr(GBytes) zero_scale = cs_test_time_shift (0x1111, 0, n_cpus, 2, times, small, 0);
+  g_autoptr(GBytes) few = cs_test_time_shift (0x1111, 0, 0, 2, times, small, 1);
+  g_autoptr(GBytes) full = cs_test_time_shift (0x1111, 0, n_cpus, 2, times, small, 1);
   g_autoptr(GBytes) cut = g_bytes_new_from_bytes (full, 0, g_bytes_get_size (full) - 9);
   g_autoptr(CsTracedatReader) host = made ("clock-host.dat", 0x1111, NULL, FALSE);
   g_autoptr(CsTracedatReader) host_tsc = made ("clock-host-tsc.dat", 0x1111, NULL, TRUE);
@@ -590,15 +500,15 @@ static void
 test_damaged_options (void)
 {
   gint64 first_raw = 0;
-  guint n_cpus = n_cpus_of_sample (&first_raw);
+  guint n_cpus = cs_test_sample_cpus (&first_raw);
   gint64 times[3] = { first_raw, first_raw + 1000, first_raw + 2000000000 };
   gint64 offsets[3] = { 5, -7, 11 };
-  g_autoptr(GBytes) shift = time_shift (0x1111, CS_TIME_SHIFT_FLAG_INTERPOLATE, n_cpus, 3,
+  g_autoptr(GBytes) shift = cs_test_time_shift (0x1111, CS_TIME_SHIFT_FLAG_INTERPOLATE, n_cpus, 3,
                                         times, offsets, 1);
   /* "vm", trace ID 0x3333, 2 vCPUs: 1 -> 0x909, 0 -> 0x808 */
   static const guint8 guest[] = { 'v', 'm', 0, 0x33, 0x33, 0, 0, 0, 0, 0, 0,
                                   2, 0, 0, 0, 1, 0, 0, 0, 9, 9, 0, 0, 0, 0, 0, 0, 8, 8, 0, 0 };
-  g_autoptr(GBytes) to_2222 = time_shift (0x2222, 0, n_cpus, 3, times, offsets, 1);
+  g_autoptr(GBytes) to_2222 = cs_test_time_shift (0x2222, 0, n_cpus, 3, times, offsets, 1);
   g_autoptr(CsTracedatReader) host = made ("damaged-host.dat", 0x1111, NULL, FALSE);
   g_autoptr(CsTracedatReader) good_guest = made ("damaged-guest.dat", 0x3333, to_2222, FALSE);
   GRand *rand = g_rand_new_with_seed (25);

@@ -13,6 +13,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "cs-test-data.h"
+#include "cs-tracedat-reader.h"
 #include "tracedat-rewrite.h"
 
 /* ------------------------------------------------------------------------ */
@@ -369,4 +371,109 @@ cs_test_add_option (GByteArray *opts, guint16 id, const void *data, guint32 size
   g_byte_array_append (opts, (guint8 *) &id_le, 2);
   g_byte_array_append (opts, (guint8 *) &size_le, 4);
   g_byte_array_append (opts, data, size);
+}
+
+/* A TIME_SHIFT payload (trace-cmd.dat.v7(5) option 12): every vCPU gets
+ * the same @n samples. */
+GBytes *
+cs_test_time_shift (guint64 peer, guint32 flags, guint32 n_vcpus, guint n, const gint64 *times,
+                    const gint64 *offsets, gint64 scaling)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  guint64 p = GUINT64_TO_LE (peer);
+  guint32 f = GUINT32_TO_LE (flags), c = GUINT32_TO_LE (n_vcpus), cnt = GUINT32_TO_LE (n);
+
+  g_byte_array_append (b, (guint8 *) &p, 8);
+  g_byte_array_append (b, (guint8 *) &f, 4);
+  g_byte_array_append (b, (guint8 *) &c, 4);
+  for (guint v = 0; v < n_vcpus; v++)
+    {
+      g_byte_array_append (b, (guint8 *) &cnt, 4);
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 x = GUINT64_TO_LE ((guint64) times[i]);
+          g_byte_array_append (b, (guint8 *) &x, 8);
+        }
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 x = GUINT64_TO_LE ((guint64) offsets[i]);
+          g_byte_array_append (b, (guint8 *) &x, 8);
+        }
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 x = GUINT64_TO_LE ((guint64) scaling);
+          g_byte_array_append (b, (guint8 *) &x, 8);
+        }
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
+}
+
+/* tests/data/sched-irq-v7.dat rewritten (zstd) into the user runtime dir as
+ * @name, with a TRACEID of @id (0: its own, 0x18F0951CFE227E41), @shift as
+ * its TIME_SHIFT (nullable) and a TSC2NSEC (multiplier 3, shift 1) when
+ * @tsc.  Returns the new file's path. */
+char *
+cs_test_make_peer_recording (const char *name, guint64 id, GBytes *shift, gboolean tsc)
+{
+  g_autofree char *src = cs_test_own_path ("sched-irq-v7.dat");
+  char *path = g_build_filename (g_get_user_runtime_dir (), name, NULL);
+  g_autoptr(GByteArray) opts = g_byte_array_new ();
+  g_autoptr(GBytes) extra = NULL;
+  guint64 id_le = GUINT64_TO_LE (id);
+  guint32 tsc_opt[4] = { GUINT32_TO_LE (3), GUINT32_TO_LE (1), 0, 0 };
+
+  g_assert_nonnull (src);
+  if (id != 0)
+    cs_test_add_option (opts, 11, &id_le, 8);
+  if (shift != NULL)
+    cs_test_add_option (opts, 12, g_bytes_get_data (shift, NULL), (guint32) g_bytes_get_size (shift));
+  if (tsc)
+    cs_test_add_option (opts, 14, tsc_opt, sizeof tsc_opt);
+  extra = g_byte_array_free_to_bytes (g_steal_pointer (&opts));
+  cs_test_rewrite_v7 (src, path, "zstd", NULL, extra);
+  return path;
+}
+
+/* ../shared/testdata/kvm/@name, or NULL with the test skipped (and a
+ * message) when that folder is absent. */
+char *
+cs_test_kvm_path (const char *name)
+{
+  const char *pub = cs_test_public_dir ();
+  g_autofree char *dir = pub != NULL ? g_build_filename (pub, "..", "kvm", NULL) : NULL;
+  char *path = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("../shared/testdata/kvm is absent: the real KVM pair is not here");
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}
+
+/* The CPU count of sched-irq-v7.dat and the ring-buffer time of its first
+ * record (of its first CPU with data). */
+guint
+cs_test_sample_cpus (gint64 *first_raw)
+{
+  g_autofree char *src = cs_test_own_path ("sched-irq-v7.dat");
+  g_autoptr(CsTracedatReader) r = cs_tracedat_reader_open (src, NULL);
+  gboolean found = FALSE;
+
+  g_assert_nonnull (r);
+  for (guint cpu = 0; !found && cpu < cs_tracedat_reader_get_n_cpus (r); cpu++)
+    {
+      g_autoptr(CsTracedatCpu) stream = NULL;
+      CsTracedatRecord rec;
+
+      if (cs_tracedat_reader_get_cpu_data_size (r, cpu) == 0)
+        continue;
+      stream = cs_tracedat_reader_open_cpu (r, cpu, NULL);
+      found = stream != NULL && cs_tracedat_cpu_next (stream, &rec, NULL);
+      if (found)
+        *first_raw = (gint64) rec.raw_ts;
+    }
+  g_assert_true (found);
+  return cs_tracedat_reader_get_n_cpus (r);
 }

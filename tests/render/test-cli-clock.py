@@ -21,27 +21,9 @@ reports its local clock as recorded and no peer.
 import json
 import os
 import struct
-import subprocess
-import sys
-import tempfile
 import zlib
 
-RESULTS = []
-SKIPS = []
-
-
-def check(name, ok, detail=""):
-    RESULTS.append((name, bool(ok), detail))
-
-
-def run(*args):
-    env = dict(os.environ)
-    env["XDG_CACHE_HOME"] = CACHE
-    env["LC_ALL"] = "C.UTF-8"
-    proc = subprocess.run([os.environ["CHRONOSCOPE"], "-q"] + list(args), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, env=env, timeout=300)
-    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
-
+from cli_tap import check, kvm_dir, main_in_private_cache, report, run
 
 def cstr(b, p):
     e = b.index(b"\0", p)
@@ -281,30 +263,12 @@ def check_local():
 
 def main():
     check_local()
-    pub = os.environ.get("CS_SHARED_TESTDATA", "")
-    kvm = os.path.normpath(os.path.join(pub, "..", "kvm")) if pub else ""
-    if kvm and os.path.exists(os.path.join(kvm, "kvm-guest-x86-v7-zlib.dat")):
+    kvm = kvm_dir()
+    if kvm is not None:
         check_pair(kvm)
-    else:
-        SKIPS.append("the real KVM pair: ../shared/testdata/kvm is absent")
 
-    print("1..%d" % (len(RESULTS) + len(SKIPS)))
-    n = 0
-    failed = False
-    for name, ok, detail in RESULTS:
-        n += 1
-        print("%s %d %s" % ("ok" if ok else "not ok", n, name))
-        if not ok:
-            failed = True
-            for line in str(detail).splitlines() or [""]:
-                print("# " + line)
-    for s in SKIPS:
-        n += 1
-        print("ok %d # SKIP %s" % (n, s))
-    return 1 if failed else 0
+    return report()
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory() as d:
-        CACHE = d
-        sys.exit(main())
+    main_in_private_cache(main)

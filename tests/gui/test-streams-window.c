@@ -1,0 +1,266 @@
+/* test-streams-window.c: a window with several recordings on one axis
+ * (issue 25 item 1), under Xvfb.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Opens a recording, adds a second (cs_window_add_file(), what File → Add
+ * Recording… and a drop do), and checks that the timeline draws both
+ * groups, header rows included, that the added stream's state follows the
+ * header's click and menu actions, and that a session saves and restores
+ * both with the manual shift.  On the real KVM pair of ../shared/testdata/kvm
+ * (skipped with a message when absent) the guest group must be the host's
+ * guest, and a point of its drawing must map to the axis time under it;
+ * opened guest first, the host must join on the guest's clock.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <gtk/gtk.h>
+
+#include "cs-cli.h"
+#include "cs-session.h"
+#include "cs-stream-shift-dialog.h"
+#include "cs-timeline.h"
+#include "cs-window-streams.h"
+#include "gui-test-util.h"
+
+static gboolean
+two_streams (gpointer data)
+{
+  CsStreamSet *set = cs_window_get_streams (data);
+
+  return set != NULL && cs_stream_set_get_n_streams (set) == 2 &&
+         cs_window_get_n_adding (data) == 0;
+}
+
+static CsStreamsRenderer *
+streams_renderer_of (CsWindow *window)
+{
+  /* the timeline draws through it once there are two streams */
+  CsStreamSet *set = cs_window_get_streams (window);
+  CsStream *own = cs_stream_set_get_stream (set, 0);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+
+  g_assert_true (cs_stream_get_document (own) == cs_timeline_get_document (timeline));
+  return g_object_get_data (G_OBJECT (timeline), "cs-timeline-streams");
+}
+
+/* The Shift Recording window, if one is open. */
+static CsStreamShiftDialog *
+find_shift_dialog (void)
+{
+  g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (CS_IS_STREAM_SHIFT_DIALOG (l->data))
+      return l->data;
+  return NULL;
+}
+
+/* Opens @first, adds @second, waits for both on the axis. */
+static CsWindow *
+open_two (const char *first, const char *second)
+{
+  CsWindow *window = cs_test_open_window (first, 1100, 800);
+  g_autoptr(GFile) file = g_file_new_for_path (second);
+
+  cs_window_add_file (window, file);
+  cs_test_wait_until (two_streams, window, "the second recording");
+  cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (window), "the timeline");
+  cs_test_spin (100);
+  return window;
+}
+
+/* Both groups are drawn: their header rows are not the page's colour. */
+static void
+check_groups_drawn (CsWindow *window)
+{
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsStreamsRenderer *r = streams_renderer_of (window);
+  CsStreamSet *set = cs_window_get_streams (window);
+  CsTestPixels pixels;
+
+  g_assert_nonnull (r);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (timeline)), >=,
+                   cs_streams_renderer_get_natural_height (r) - 1);
+  cs_test_pixels_init (&pixels, GTK_WIDGET (timeline));
+  for (guint i = 0; i < 2; i++)
+    {
+      CsStream *s = cs_stream_set_get_stream (set, i);
+      double y = 0;
+      guint n_dark = 0;
+
+      g_assert_true (cs_streams_renderer_get_stream_area (r, s, &y, NULL));
+      /* the header's text: dark pixels along its first line */
+      for (int x = 30; x < 400 && (int) y + 9 < pixels.height; x++)
+        {
+          const guchar *p = pixels.pixels + (gsize) ((int) y + 9) * pixels.stride + (gsize) x * 4;
+
+          if (p[0] < 110 && p[1] < 110 && p[2] < 110)
+            n_dark++;
+        }
+      g_test_message ("%s: header at y %.0f, %u dark pixels on its title line",
+                      cs_stream_get_name (s), y, n_dark);
+      g_assert_cmpuint (n_dark, >, 10);
+    }
+  g_free (pixels.pixels);
+}
+
+static void
+test_two_recordings (void)
+{
+  g_autofree char *a = cs_test_own_path ("sched-irq-v7.dat");
+  g_autofree char *b = cs_test_own_path ("sched-prio-migrate-v7.dat");
+  g_autofree char *session_path = g_build_filename (cs_test_work_dir, "streams.session", NULL);
+  g_autoptr(CsSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  CsWindow *window = open_two (a, b);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsStreamSet *set = cs_window_get_streams (window);
+  CsStream *added = cs_stream_set_get_stream (set, 1);
+  CsStreamsRenderer *r = streams_renderer_of (window);
+  int height;
+  double y = 0;
+
+  g_assert_cmpint (cs_stream_get_alignment (added), ==, CS_STREAM_ALIGNMENT_AS_RECORDED);
+  check_groups_drawn (window);
+  cs_test_save_screenshot (GTK_WIDGET (window), "streams-window.png");
+
+  /* hover on the added header tells its file and its alignment */
+  g_assert_true (cs_streams_renderer_get_stream_area (r, added, &y, NULL));
+  cs_timeline_hover_at (timeline, 400, y + 8);
+  g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), b));
+  g_assert_nonnull (strstr (cs_timeline_get_hover_text (timeline), cs_stream_get_note (added)));
+
+  /* a click on its triangle collapses it, and the timeline shrinks */
+  height = cs_streams_renderer_get_natural_height (r);
+  cs_timeline_click_at (timeline, 6, y + 8, 1, 0);
+  g_assert_true (cs_stream_get_collapsed (added));
+  cs_test_spin (100);
+  g_assert_cmpint (cs_streams_renderer_get_natural_height (r), <, height);
+
+  /* the header menu's actions: shift by hand (the Shift window), move up,
+   * hide, show all */
+  cs_test_activate (window, "stream-shift", g_variant_new_uint32 (1));
+  {
+    CsStreamShiftDialog *dialog = find_shift_dialog ();
+
+    g_assert_nonnull (dialog);
+    cs_stream_shift_dialog_apply (dialog, 12345);
+    cs_test_spin (50);
+    g_assert_null (find_shift_dialog ());
+  }
+  g_assert_cmpint (cs_stream_get_offset_ns (added), ==, 12345);
+  cs_test_activate (window, "stream-up", g_variant_new_uint32 (1));
+  g_assert_true (cs_stream_set_get_stream (set, 0) == added);
+  cs_test_activate (window, "stream-down", g_variant_new_uint32 (0));
+  g_assert_true (cs_stream_set_get_stream (set, 1) == added);
+  cs_test_activate (window, "stream-hide", g_variant_new_uint32 (1));
+  g_assert_true (cs_stream_get_hidden (added));
+  cs_test_activate (window, "streams-show-all", NULL);
+  g_assert_false (cs_stream_get_hidden (added));
+
+  /* a session keeps both, with the added one's shift and state */
+  session = cs_session_capture (cs_window_get_model (window));
+  g_assert_true (cs_session_save (session, session_path, &error));
+  g_assert_no_error (error);
+  cs_test_destroy_window (window);
+
+  window = cs_test_new_window (1100, 800);
+  g_assert_true (cs_window_open_session (window, session_path, &error));
+  g_assert_no_error (error);
+  cs_test_wait_until (cs_test_window_is_ready, window, "the session's recording");
+  cs_test_wait_until (two_streams, window, "the session's second recording");
+  set = cs_window_get_streams (window);
+  added = cs_stream_set_get_stream (set, 1);
+  g_assert_cmpstr (cs_stream_get_path (added), ==, b);
+  g_assert_cmpint (cs_stream_get_offset_ns (added), ==, 12345);
+  g_assert_true (cs_stream_get_collapsed (added));
+
+  /* closing it leaves the window's recording alone */
+  cs_test_activate (window, "stream-close", g_variant_new_uint32 (1));
+  g_assert_cmpuint (cs_stream_set_get_n_streams (set), ==, 1);
+  cs_test_activate (window, "stream-close", g_variant_new_uint32 (0));
+  g_assert_cmpuint (cs_stream_set_get_n_streams (set), ==, 1);
+  cs_test_destroy_window (window);
+}
+
+static void
+test_kvm_pair (void)
+{
+  const char *pub = cs_test_public_dir ();
+  g_autofree char *host = pub != NULL ? g_build_filename (pub, "..", "kvm", "kvm-host-x86-v7-zlib.dat", NULL) : NULL;
+  g_autofree char *guest = pub != NULL ? g_build_filename (pub, "..", "kvm", "kvm-guest-x86-v7-zlib.dat", NULL) : NULL;
+  CsWindow *window;
+  CsStreamSet *set;
+  CsStream *g;
+  CsStreamsRenderer *r;
+  CsStreamsHit hit;
+  CsViewport viewport;
+  double gy = 0, plot_y = 0;
+  gint64 first;
+
+  if (host == NULL || !g_file_test (host, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("../shared/testdata/kvm is absent: the real KVM pair is not here");
+      return;
+    }
+  window = open_two (host, guest);
+  set = cs_window_get_streams (window);
+  g = cs_stream_set_get_stream (set, 1);
+  r = streams_renderer_of (window);
+  g_assert_cmpint (cs_stream_get_alignment (g), ==, CS_STREAM_ALIGNMENT_GUEST);
+  g_assert_true (cs_stream_get_host (g) == cs_stream_set_get_stream (set, 0));
+  check_groups_drawn (window);
+  cs_test_save_screenshot (GTK_WIDGET (window), "streams-kvm-pair.png");
+
+  /* the timeline shows both on the host's axis: the guest's first event,
+   * converted, lies within the visible span */
+  first = cs_stream_to_axis_ns (g, 0, cs_document_get_first_ns (cs_stream_get_document (g)));
+  g_assert_cmpint (first, >=, cs_timeline_get_begin_ns (cs_window_get_timeline (window)));
+  g_assert_cmpint (first, <, cs_timeline_get_end_ns (cs_window_get_timeline (window)));
+
+  /* a point on the guest's CPU plot: the guest time under it maps back */
+  viewport.begin_ns = cs_timeline_get_begin_ns (cs_window_get_timeline (window));
+  viewport.end_ns = cs_timeline_get_end_ns (cs_window_get_timeline (window));
+  viewport.width_px = gtk_widget_get_width (GTK_WIDGET (cs_window_get_timeline (window)));
+  viewport.height_px = gtk_widget_get_height (GTK_WIDGET (cs_window_get_timeline (window)));
+  g_assert_true (cs_streams_renderer_get_stream_area (r, g, &gy, NULL));
+  cs_timeline_renderer_get_cpu_plot_area (cs_streams_renderer_get_stream_renderer (r, g), 0, &plot_y, NULL);
+  g_assert_true (cs_streams_renderer_hit_test (r, &viewport, viewport.width_px * 0.5,
+                                               gy + CS_STREAM_HEADER_HEIGHT_PX + plot_y + 5, &hit, NULL));
+  g_assert_true (hit.stream == g);
+  g_assert_cmpint (hit.hit.kind, ==, CS_HIT_CPU_PLOT);
+  g_assert_cmpint (ABS (cs_stream_to_axis_ns (g, 0, hit.hit.ts_ns) - hit.axis_ns), <=,
+                   2 * (viewport.end_ns - viewport.begin_ns) / viewport.width_px + 2);
+  cs_test_destroy_window (window);
+
+  /* the guest opened first keeps its clock as the axis; its host joins
+   * through the inverse conversion */
+  window = open_two (guest, host);
+  set = cs_window_get_streams (window);
+  g_assert_true (cs_stream_set_get_reference (set) == cs_stream_set_get_stream (set, 0));
+  g_assert_cmpint (cs_stream_get_alignment (cs_stream_set_get_stream (set, 1)), ==,
+                   CS_STREAM_ALIGNMENT_HOST);
+  check_groups_drawn (window);
+  first = cs_stream_to_axis_ns (cs_stream_set_get_stream (set, 1), 0,
+                                cs_document_get_first_ns (cs_stream_get_document (cs_stream_set_get_stream (set, 1))));
+  g_assert_cmpint (first, >=, cs_timeline_get_begin_ns (cs_window_get_timeline (window)));
+  g_assert_cmpint (first, <, cs_timeline_get_end_ns (cs_window_get_timeline (window)));
+  cs_test_save_screenshot (GTK_WIDGET (window), "streams-kvm-guest-first.png");
+  cs_test_destroy_window (window);
+}
+
+int
+main (int argc, char *argv[])
+{
+  /* The window runs /proc/self/exe index-worker FILE: be that worker. */
+  if (argc >= 2 && g_str_equal (argv[1], "index-worker"))
+    return cs_cli_run (argc, argv);
+
+  cs_test_gui_init (&argc, &argv, "test-streams-window", TRUE);
+  g_test_add_func ("/cs/gui/StreamsWindow/two-recordings", test_two_recordings);
+  g_test_add_func ("/cs/gui/StreamsWindow/kvm-pair", test_kvm_pair);
+  return cs_test_gui_run ();
+}
