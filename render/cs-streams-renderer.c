@@ -24,6 +24,7 @@
 #include "cs-streams-renderer.h"
 #include "cs-text-cache-private.h"
 #include "cs-text-runs-private.h"
+#include "cs-vcpu-plot-painter.h"
 #include "cs-theme-private.h"
 
 #define GROUP_GAP_PX   6
@@ -394,20 +395,20 @@ draw_header (CsStreamsRenderer *self, cairo_t *cr, const CsTheme *theme, CsStrea
   cairo_restore (cr);
 }
 
-/* The host's view of one guest vCPU goes here: when its host thread was in
- * the guest (kvm_entry → kvm_exit), exited and why, or not running at all.
- * The painter of that strip (render/cs-vcpu-plot-painter.*, over
- * index/tracedat/cs-kvm-activity.*) is being written on another branch;
- * until it lands the strip shows its label and an empty plot, so the
- * layout (and the hit tests, %CS_STREAMS_HIT_VCPU_STRIP) are already in
- * place.  The strip spans [@viewport's begin, end) of the axis; the host
- * thread is cs_stream_get_vcpu_tid() in cs_stream_get_host(). */
+/* The host's view of one guest vCPU: when its host thread was in the guest
+ * (kvm_entry → kvm_exit), exited and why, or not running at all, painted
+ * by cs-vcpu-plot-painter from the guest stream's #CsVcpuTimeline.  The
+ * strip spans [@viewport's begin, end) of the axis, which the host
+ * stream's clock maps to the host's own ns (the painter's range). */
 static void
 draw_vcpu_strip (CsStreamsRenderer *self, cairo_t *cr, const CsTheme *theme,
                  CsStream *guest, guint vcpu, const CsViewport *viewport, double y)
 {
   g_autofree char *label = NULL;
   PangoLayout *layout;
+  CsVcpuTimeline *timeline = cs_stream_get_vcpu_timeline (guest);
+  CsStream *host = cs_stream_get_host (guest);
+  double plot_w = MAX (viewport->width_px - CS_LABEL_WIDTH_PX, 0);
 
   /* TRANSLATORS: label of the strip showing how the host ran a guest's
    * virtual CPU; keep it short (64 px): the host thread is in the hover */
@@ -417,9 +418,17 @@ draw_vcpu_strip (CsStreamsRenderer *self, cairo_t *cr, const CsTheme *theme,
   cairo_move_to (cr, 4, y + 1);
   _cs_text_show (cr, layout, CS_TEXT_ANCHOR_START);
   _cs_theme_set_source (cr, &theme->plot);
-  cairo_rectangle (cr, CS_LABEL_WIDTH_PX, y + 2, MAX (viewport->width_px - CS_LABEL_WIDTH_PX, 0),
-                   CS_VCPU_STRIP_HEIGHT_PX - 4);
+  cairo_rectangle (cr, CS_LABEL_WIDTH_PX, y + 2, plot_w, CS_VCPU_STRIP_HEIGHT_PX - 4);
   cairo_fill (cr);
+  if (timeline != NULL && host != NULL && vcpu < cs_vcpu_timeline_get_n_threads (timeline))
+    {
+      gint64 begin = cs_stream_from_axis_ns (host, 0, viewport->begin_ns);
+      gint64 end = cs_stream_from_axis_ns (host, 0, viewport->end_ns);
+
+      if (end > begin)
+        cs_vcpu_plot_paint (cr, timeline, vcpu, begin, end, CS_LABEL_WIDTH_PX, y + 2,
+                            plot_w, CS_VCPU_STRIP_HEIGHT_PX - 4);
+    }
 }
 
 typedef struct {

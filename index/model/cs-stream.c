@@ -23,6 +23,8 @@ struct _CsStream
   CsTracedatReader *reader;       /* options only; NULL for non-trace.dat */
   CsTracedatReader *full_reader;  /* with event formats, made on demand */
   CsTimeRelation *relation;       /* GUEST only */
+  CsVcpuTimeline *vcpu_timeline;  /* GUEST only, read on first use */
+  gboolean vcpu_timeline_tried;
   char *name;
   char *host_name;                /* NULL when unknown */
   char *kernel;
@@ -62,6 +64,7 @@ cs_stream_dispose (GObject *object)
 
   g_clear_weak_pointer (&self->host);
   g_clear_weak_pointer (&self->reference_guest);
+  g_clear_pointer (&self->vcpu_timeline, cs_vcpu_timeline_free);
   g_clear_pointer (&self->relation, cs_time_relation_free);
   g_clear_object (&self->full_reader);
   g_clear_object (&self->reader);
@@ -449,6 +452,42 @@ cs_stream_get_vcpu_tid (CsStream *self,
 }
 
 /**
+ * cs_stream_get_vcpu_timeline:
+ * @self: a stream
+ *
+ * The host's view of a related guest's vCPUs (thread v is vCPU v: in the
+ * guest, out after an exit and why, not running on any host CPU), read
+ * from the host stream's recording on the first call: one pass over the
+ * host's records, about as long as reading them (cs-vcpu-timeline.h).
+ * Later calls give the same timeline until the stream is related anew.
+ *
+ * Returns: (transfer none) (nullable): the timeline, in ns of the host's
+ *   clock; %NULL when @self is not a related guest or its host's
+ *   recording could not be read (a warning says why)
+ */
+CsVcpuTimeline *
+cs_stream_get_vcpu_timeline (CsStream *self)
+{
+  g_autoptr(GError) error = NULL;
+  CsTracedatReader *host_reader;
+
+  g_return_val_if_fail (CS_IS_STREAM (self), NULL);
+  if (self->vcpu_timeline != NULL || self->vcpu_timeline_tried ||
+      self->alignment != CS_STREAM_ALIGNMENT_GUEST || self->relation == NULL ||
+      self->host == NULL)
+    return self->vcpu_timeline;
+  self->vcpu_timeline_tried = TRUE;
+  host_reader = _cs_stream_get_full_reader (self->host, &error);
+  if (host_reader != NULL)
+    self->vcpu_timeline = cs_vcpu_timeline_new_for_guest (host_reader, self->relation,
+                                                          NULL, &error);
+  if (self->vcpu_timeline == NULL)
+    g_warning ("The host's view of %s's vCPUs could not be read: %s", self->name,
+               error->message);
+  return self->vcpu_timeline;
+}
+
+/**
  * cs_stream_get_offset_ns:
  * @self: a stream
  *
@@ -744,6 +783,8 @@ _cs_stream_set_alignment (CsStream          *self,
   self->base_offset_ns = base_offset_ns;
   if (relation != self->relation)
     {
+      g_clear_pointer (&self->vcpu_timeline, cs_vcpu_timeline_free);
+      self->vcpu_timeline_tried = FALSE;
       g_clear_pointer (&self->relation, cs_time_relation_free);
       self->relation = relation;
     }

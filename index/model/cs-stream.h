@@ -32,6 +32,7 @@
 #include <gio/gio.h>
 
 #include "cs-document.h"
+#include "cs-vcpu-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -84,6 +85,7 @@ CsStream          *cs_stream_get_host           (CsStream    *self);
 CsStream          *cs_stream_get_reference_guest (CsStream   *self);
 gint32             cs_stream_get_vcpu_tid       (CsStream    *self,
                                                  guint        vcpu);
+CsVcpuTimeline    *cs_stream_get_vcpu_timeline  (CsStream    *self);
 gint64             cs_stream_get_offset_ns      (CsStream    *self);
 void               cs_stream_set_offset_ns      (CsStream    *self,
                                                  gint64       offset_ns);

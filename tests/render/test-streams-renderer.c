@@ -10,9 +10,12 @@
  * the viewport mapped into its clock (so a guest is drawn where its
  * TIME_SHIFT puts it); hit tests find headers, buttons and plots.
  */
+#include <math.h>
 #include <string.h>
 
+#include "cs-cpu-plot-painter-private.h"
 #include "cs-streams-renderer.h"
+#include "cs-vcpu-plot-painter.h"
 #include "cs-test-data.h"
 
 #define WIDTH_PX 900
@@ -116,6 +119,46 @@ check_groups_drawn (CsStreamsRenderer *r, const CsViewport *vp)
   cairo_surface_destroy (all);
 }
 
+/* The guest's vCPU strip (at @strip_y) shows the host's view: columns in
+ * the in-guest colour, each over a span of the host's clock where the
+ * host recorded the vCPU's thread in the guest. */
+static void
+check_vcpu_strip (CsStreamsRenderer *r, CsStream *guest, const CsViewport *vp, double strip_y)
+{
+  CsVcpuTimeline *timeline = cs_stream_get_vcpu_timeline (guest);
+  CsStream *host = cs_stream_get_host (guest);
+  cairo_surface_t *all = draw_streams (r, vp);
+  int stride = cairo_image_surface_get_stride (all);
+  const guint8 *row = cairo_image_surface_get_data (all) +
+                      (gsize) (strip_y + CS_VCPU_STRIP_HEIGHT_PX / 2) * stride;
+  guint n = WIDTH_PX - CS_LABEL_WIDTH_PX, n_green = 0;
+  g_autofree CsVcpuBin *bins = g_new (CsVcpuBin, n);
+  CsColor green;
+  guint8 want[3];
+
+  g_assert_nonnull (timeline);
+  g_assert_nonnull (host);
+  cs_vcpu_plot_get_color (timeline, CS_VCPU_STATE_IN_GUEST, -1, &green);
+  want[0] = (guint8) lround (green.blue * 255);  /* ARGB32 is BGRA in memory */
+  want[1] = (guint8) lround (green.green * 255);
+  want[2] = (guint8) lround (green.red * 255);
+  cs_vcpu_timeline_summarize (timeline, 0, cs_stream_from_axis_ns (host, 0, vp->begin_ns),
+                              cs_stream_from_axis_ns (host, 0, vp->end_ns), n, bins);
+  for (guint c = 0; c < n; c++)
+    {
+      const guint8 *px = row + (gsize) (CS_LABEL_WIDTH_PX + c) * 4;
+
+      if (ABS (px[0] - want[0]) <= 1 && ABS (px[1] - want[1]) <= 1 && ABS (px[2] - want[2]) <= 1)
+        {
+          n_green++;
+          g_assert_cmpint (bins[c].state_ns[CS_VCPU_STATE_IN_GUEST], >, 0);
+        }
+    }
+  g_test_message ("vCPU 0 strip: %u of %u columns in the guest", n_green, n);
+  g_assert_cmpuint (n_green, >, 0);
+  cairo_surface_destroy (all);
+}
+
 static void
 test_kvm_pair (void)
 {
@@ -155,6 +198,8 @@ test_kvm_pair (void)
   vp.begin_ns = mid - 1000000;
   vp.end_ns = mid + 1000000;
   check_groups_drawn (r, &vp);
+
+  check_vcpu_strip (r, guest, &vp, gy + gh - CS_VCPU_STRIP_HEIGHT_PX);
 
   /* a point on the guest's first CPU plot: its time maps back to the axis */
   {
