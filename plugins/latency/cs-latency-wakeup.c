@@ -14,9 +14,9 @@ struct _CsLatencyWakeups
   GHashTable *tasks;                    /* pid -> CsPluginWakeupState */
   /* sched_switch's fields, looked up once per format. */
   const struct tep_event *format;
-  struct tep_format_field *prev_pid;
-  struct tep_format_field *prev_state;
-  struct tep_format_field *next_pid;
+  CsPluginField prev_pid;
+  CsPluginField prev_state;
+  CsPluginField next_pid;
 };
 
 CsLatencyWakeups *
@@ -61,27 +61,6 @@ cs_latency_wakeups_wake (CsLatencyWakeups *wakeups,
   return cs_plugin_wakeup_wake (task (wakeups, (gint32) pid), ts_ns);
 }
 
-/* A number field of @event; FALSE when the record is too short. */
-static gboolean
-read_field (const CsPluginEvent     *event,
-            struct tep_format_field *field,
-            gint64                  *value)
-{
-  unsigned long long raw;
-
-  if (field == NULL || field->offset + field->size > event->record->size ||
-      tep_read_number_field (field, event->record->data, &raw) != 0)
-    return FALSE;
-  if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size < 8)
-    {
-      guint64 sign = G_GUINT64_CONSTANT (1) << (field->size * 8 - 1);
-
-      raw = (raw ^ sign) - sign;
-    }
-  *value = (gint64) raw;
-  return TRUE;
-}
-
 gboolean
 cs_latency_wakeups_switch (CsLatencyWakeups    *wakeups,
                            const CsPluginEvent *event,
@@ -95,16 +74,17 @@ cs_latency_wakeups_switch (CsLatencyWakeups    *wakeups,
   if (event->format != wakeups->format)
     {
       wakeups->format = event->format;
-      wakeups->prev_pid = tep_find_field (event->format, "prev_pid");
-      wakeups->prev_state = tep_find_field (event->format, "prev_state");
-      wakeups->next_pid = tep_find_field (event->format, "next_pid");
+      cs_plugin_field_lookup (&wakeups->prev_pid, event, "prev_pid");
+      cs_plugin_field_lookup (&wakeups->prev_state, event, "prev_state");
+      cs_plugin_field_lookup (&wakeups->next_pid, event, "next_pid");
     }
-  if (!read_field (event, wakeups->prev_pid, &prev) || !read_field (event, wakeups->next_pid, &next))
+  if (!cs_plugin_event_read_int (event, &wakeups->prev_pid, &prev) ||
+      !cs_plugin_event_read_int (event, &wakeups->next_pid, &next))
     return FALSE;
   /* A sched_switch without prev_state (very old kernels): runnable, as
    * the index reads it. */
-  if (wakeups->prev_state != NULL)
-    read_field (event, wakeups->prev_state, &prev_state);
+  if (!cs_plugin_event_read_int (event, &wakeups->prev_state, &prev_state))
+    prev_state = 0;
   if (prev > 0 && prev <= G_MAXINT32 &&
       cs_plugin_wakeup_switch_out (task (wakeups, (gint32) prev), prev_state))
     *dropped_pid = (gint32) prev;

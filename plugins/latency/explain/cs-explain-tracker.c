@@ -96,11 +96,10 @@ enum { F_IRQ, F_IRQ_NAME };
 enum { F_VEC };
 
 /* What the tracker knows of an event format: its kind and the fields it
- * reads, looked up once (libtraceevent's tep_find_any_field() walks the
- * format's list). */
+ * reads, looked up once (a search by name walks the format's list). */
 typedef struct {
   EventKind kind;
-  struct tep_format_field *fields[7];
+  CsPluginField fields[7];
 } Format;
 
 
@@ -359,71 +358,40 @@ classify (CsExplainTracker    *self,
     if (strcmp (event->system, event_kinds[i].system) == 0 &&
         strcmp (event->name, event_kinds[i].name) == 0)
       format->kind = event_kinds[i].kind;
-  if (event->format != NULL && (guint) format->kind < G_N_ELEMENTS (kind_fields))
-    for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
-      if (kind_fields[format->kind][i] != NULL)
-        format->fields[i] = tep_find_any_field (event->format, kind_fields[format->kind][i]);
+  for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
+    cs_plugin_field_lookup (&format->fields[i], event,
+                            (guint) format->kind < G_N_ELEMENTS (kind_fields)
+                            ? kind_fields[format->kind][i] : NULL);
   g_hash_table_insert (self->formats, event->format, format);
   return format;
 }
 
 /* A number field, sign-extended when the format says it is signed. */
-static gint64
-get_int (const CsPluginEvent     *event,
-         struct tep_format_field *field,
-         gint64                   fallback)
+static inline gint64
+get_int (const CsPluginEvent *event,
+         const CsPluginField *field,
+         gint64               fallback)
 {
-  unsigned long long v;
+  gint64 v;
 
-  if (field == NULL || (field->flags & TEP_FIELD_IS_ARRAY) || event->record == NULL ||
-      field->offset + field->size > event->record->size ||
-      tep_read_number_field (field, event->record->data, &v) != 0)
-    return fallback;
-  if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size > 0 && field->size < 8)
-    {
-      guint bits = field->size * 8;
-
-      if (v & (1ULL << (bits - 1)))
-        v |= ~0ULL << bits;
-    }
-  return (gint64) v;
+  return cs_plugin_event_read_int (event, field, &v) ? v : fallback;
 }
 
 /* A string field (char[N], or __data_loc char[]) into @out, without an
  * allocation. */
 static void
-copy_string (const CsPluginEvent     *event,
-             struct tep_format_field *field,
-             char                    *out,
-             gsize                    size)
+copy_string (const CsPluginEvent *event,
+             const CsPluginField *field,
+             char                *out,
+             gsize                size)
 {
-  const char *data = event->record != NULL ? event->record->data : NULL;
-  int rec_size = event->record != NULL ? event->record->size : 0;
-  int offset, len;
+  gsize len;
+  const char *data = cs_plugin_event_peek_string (event, field, &len);
 
-  out[0] = '\0';
-  if (field == NULL || data == NULL)
-    return;
-  offset = field->offset;
-  len = field->size;
-  if (field->flags & TEP_FIELD_IS_DYNAMIC)
-    {
-      guint32 loc;
-
-      if (offset + 4 > rec_size)
-        return;
-      memcpy (&loc, data + offset, 4);
-      offset = loc & 0xffff;
-      len = loc >> 16;
-      if (field->flags & TEP_FIELD_IS_RELATIVE)
-        offset += field->offset + field->size;
-    }
-  if (offset < 0 || len <= 0 || offset + len > rec_size)
-    return;
-  len = MIN ((gsize) len, size - 1);
-  memcpy (out, data + offset, len);
+  len = data != NULL ? MIN (len, size - 1) : 0;
+  if (len > 0)
+    memcpy (out, data, len);
   out[len] = '\0';
-  out[strnlen (out, len)] = '\0';
 }
 
 /* What holds @cpu now. */
@@ -613,8 +581,8 @@ on_switch (CsExplainTracker    *self,
            const Format        *format)
 {
   Cpu *cpu = &self->cpus[event->cpu];
-  gint32 prev_pid = get_int (event, format->fields[F_PREV_PID], -1);
-  gint32 next_pid = get_int (event, format->fields[F_NEXT_PID], -1);
+  gint32 prev_pid = get_int (event, &format->fields[F_PREV_PID], -1);
+  gint32 next_pid = get_int (event, &format->fields[F_NEXT_PID], -1);
   CsPluginWakeupState *prev_rule = rule_state (self, prev_pid);
   CsPluginWakeupState *next_rule;
   Waiting *w;
@@ -623,14 +591,14 @@ on_switch (CsExplainTracker    *self,
     {
       char prev_comm[CS_EXPLAIN_NAME_LEN];
 
-      copy_string (event, format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
-      resolve_unknown (cpu, prev_pid, get_int (event, format->fields[F_PREV_PRIO], -1),
+      copy_string (event, &format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
+      resolve_unknown (cpu, prev_pid, get_int (event, &format->fields[F_PREV_PRIO], -1),
                        prev_comm);
     }
   cpu->saw_switch = TRUE;
   cpu->pid = next_pid;
-  cpu->prio = get_int (event, format->fields[F_NEXT_PRIO], -1);
-  copy_string (event, format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
+  cpu->prio = get_int (event, &format->fields[F_NEXT_PRIO], -1);
+  copy_string (event, &format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
   /* No task is switched inside an interrupt or a section: an exit lost
    * must not hold the CPU forever. */
   cpu->irq_depth = 0;
@@ -642,7 +610,7 @@ on_switch (CsExplainTracker    *self,
    * switch-in was not seen), then next_pid runs (its wait ends here).
    * A sched_switch without prev_state (very old kernels) is runnable. */
   if (prev_rule != NULL &&
-      cs_plugin_wakeup_switch_out (prev_rule, get_int (event, format->fields[F_PREV_STATE], 0)))
+      cs_plugin_wakeup_switch_out (prev_rule, get_int (event, &format->fields[F_PREV_STATE], 0)))
     drop_waiting (self, prev_pid);
   next_rule = rule_state (self, next_pid);
   if (next_rule == NULL)
@@ -673,8 +641,8 @@ on_wake (CsExplainTracker    *self,
          const CsPluginEvent *event,
          const Format        *format)
 {
-  gint32 pid = get_int (event, format->fields[F_PID], -1);
-  gint64 target = get_int (event, format->fields[F_TARGET_CPU], event->cpu);
+  gint32 pid = get_int (event, &format->fields[F_PID], -1);
+  gint64 target = get_int (event, &format->fields[F_TARGET_CPU], event->cpu);
   CsPluginWakeupState *rule = rule_state (self, pid);
   Waiting *w;
 
@@ -686,12 +654,12 @@ on_wake (CsExplainTracker    *self,
   drop_waiting (self, pid);
   w = waiting_take (self);
   w->pid = pid;
-  w->prio = get_int (event, format->fields[F_PRIO], -1);
+  w->prio = get_int (event, &format->fields[F_PRIO], -1);
   w->a_ns = event->ts_ns;
   w->a_cpu = event->cpu;
   w->n_queued = 1;
   w->waker_pid = event->pid;
-  w->waker_flags = get_int (event, format->fields[F_FLAGS], 0);
+  w->waker_flags = get_int (event, &format->fields[F_FLAGS], 0);
   g_hash_table_insert (self->waiting, GINT_TO_POINTER (pid), w);
   enqueue (self, w, target, event->ts_ns);
 }
@@ -701,8 +669,8 @@ on_migrate (CsExplainTracker    *self,
             const CsPluginEvent *event,
             const Format        *format)
 {
-  gint32 pid = get_int (event, format->fields[F_PID], -1);
-  gint64 dest = get_int (event, format->fields[F_DEST_CPU], -1);
+  gint32 pid = get_int (event, &format->fields[F_PID], -1);
+  gint64 dest = get_int (event, &format->fields[F_DEST_CPU], -1);
   Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
 
   if (w == NULL || dest < 0 || (guint) dest == w->cpu)
@@ -753,8 +721,8 @@ cs_explain_tracker_event (CsExplainTracker    *self,
     case EV_IRQ_ENTRY:
       if (cpu->irq_depth < MAX_IRQ_NESTING)
         {
-          cpu->irq[cpu->irq_depth] = get_int (event, format->fields[F_IRQ], -1);
-          copy_string (event, format->fields[F_IRQ_NAME], cpu->irq_name[cpu->irq_depth],
+          cpu->irq[cpu->irq_depth] = get_int (event, &format->fields[F_IRQ], -1);
+          copy_string (event, &format->fields[F_IRQ_NAME], cpu->irq_name[cpu->irq_depth],
                        CS_EXPLAIN_NAME_LEN);
         }
       cpu->irq_depth++;
@@ -764,7 +732,7 @@ cs_explain_tracker_event (CsExplainTracker    *self,
         cpu->irq_depth--;
       break;
     case EV_SOFTIRQ_ENTRY:
-      cpu->softirq = get_int (event, format->fields[F_VEC], -1);
+      cpu->softirq = get_int (event, &format->fields[F_VEC], -1);
       break;
     case EV_SOFTIRQ_EXIT:
       cpu->softirq = -1;
