@@ -128,6 +128,11 @@ struct _CsExplainTracker
   GPtrArray *spare;             /* Waiting * closed, for reuse: no malloc per wakeup */
   Waiting *window;
   gint32 only_pid;
+  gint64 min_ns;                /* shorter pairs do not reach func */
+  /* The last two formats classified, newest first: a hash lookup per
+   * event showed in the sweep's profile. */
+  const struct tep_event *last_format[2];
+  const Format *last_kind[2];
   gboolean open_pairs;
   gboolean learning;
   gboolean record_slices;
@@ -280,6 +285,20 @@ cs_explain_tracker_set_only_pid (CsExplainTracker *self,
 }
 
 /**
+ * cs_explain_tracker_set_min_ns:
+ * @self: a tracker
+ * @min_ns: the shortest pair handed to the tracker's #CsExplainPairFunc,
+ *   ns (0: all of them); shorter ones close without a breakdown being
+ *   built, which a sweep over millions of pairs keeping the longest needs
+ */
+void
+cs_explain_tracker_set_min_ns (CsExplainTracker *self,
+                               gint64            min_ns)
+{
+  self->min_ns = min_ns;
+}
+
+/**
  * cs_explain_tracker_set_record_slices:
  * @self: a tracker
  * @record: whether the pairs opened from now on keep their slices
@@ -345,13 +364,30 @@ cs_explain_tracker_saw_switch (CsExplainTracker *self,
 }
 
 static const Format *
+remember_format (CsExplainTracker       *self,
+                 const struct tep_event *key,
+                 const Format           *format)
+{
+  self->last_format[1] = self->last_format[0];
+  self->last_kind[1] = self->last_kind[0];
+  self->last_format[0] = key;
+  self->last_kind[0] = format;
+  return format;
+}
+
+static const Format *
 classify (CsExplainTracker    *self,
           const CsPluginEvent *event)
 {
-  Format *format = g_hash_table_lookup (self->formats, event->format);
+  Format *format;
 
+  if (self->last_kind[0] != NULL && event->format == self->last_format[0])
+    return self->last_kind[0];
+  if (self->last_kind[1] != NULL && event->format == self->last_format[1])
+    return remember_format (self, event->format, self->last_kind[1]);
+  format = g_hash_table_lookup (self->formats, event->format);
   if (format != NULL)
-    return format;
+    return remember_format (self, event->format, format);
   format = g_new0 (Format, 1);
   format->kind = EV_OTHER;
   for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
@@ -363,7 +399,7 @@ classify (CsExplainTracker    *self,
                             (guint) format->kind < G_N_ELEMENTS (kind_fields)
                             ? kind_fields[format->kind][i] : NULL);
   g_hash_table_insert (self->formats, event->format, format);
-  return format;
+  return remember_format (self, event->format, format);
 }
 
 /* A number field, sign-extended when the format says it is signed. */
@@ -627,7 +663,7 @@ on_switch (CsExplainTracker    *self,
     flush (self, w->cpu, event->ts_ns);
   dequeue (self, w);
   g_hash_table_steal (self->waiting, GINT_TO_POINTER (next_pid));
-  if (self->func != NULL)
+  if (self->func != NULL && event->ts_ns - w->a_ns >= self->min_ns)
     {
       g_autoptr(CsExplainBreakdown) b = _cs_explain_waiting_breakdown (w, event->ts_ns, event->cpu);
 
