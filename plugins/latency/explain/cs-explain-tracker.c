@@ -742,7 +742,14 @@ cs_explain_tracker_event (CsExplainTracker    *self,
   if (kind == EV_OTHER || event->cpu >= self->n_cpus)
     return TRUE;
   cpu = &self->cpus[event->cpu];
-  flush (self, event->cpu, event->ts_ns);
+  /* A wakeup or a migration changes nothing of what holds its CPU: the
+   * time before it and after it go to the same part, as one slice, so it
+   * need not cut that CPU's time (on_wake() and on_migrate() flush the
+   * CPUs they queue a task on or take it from).  Wakeups are more than
+   * half of a sweep's events, and each cut costs every pair waiting on
+   * the CPU. */
+  if (kind != EV_WAKE && kind != EV_MIGRATE)
+    flush (self, event->cpu, event->ts_ns);
   switch (kind)
     {
     case EV_SWITCH:
