@@ -98,6 +98,7 @@ enum { F_VEC };
 /* What the tracker knows of an event format: its kind and the fields it
  * reads, looked up once (a search by name walks the format's list). */
 typedef struct {
+  const struct tep_event *format;       /* whose this is */
   EventKind kind;
   CsPluginField fields[7];
 } Format;
@@ -129,10 +130,8 @@ struct _CsExplainTracker
   Waiting *window;
   gint32 only_pid;
   gint64 min_ns;                /* shorter pairs do not reach func */
-  /* The last two formats classified, newest first: a hash lookup per
-   * event showed in the sweep's profile. */
-  const struct tep_event *last_format[2];
-  const Format *last_kind[2];
+  GPtrArray *by_id;             /* Format * (borrowed from formats) by tep_event id: a
+                                 * hash lookup per event showed in the sweep's profile */
   gboolean open_pairs;
   gboolean learning;
   gboolean record_slices;
@@ -243,6 +242,7 @@ cs_explain_tracker_new (guint              n_cpus,
       self->cpus[c].waiting = g_ptr_array_new ();
     }
   self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->by_id = g_ptr_array_new ();
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
   self->spare = g_ptr_array_new_with_free_func (waiting_free);
@@ -264,6 +264,7 @@ cs_explain_tracker_free (CsExplainTracker *self)
     g_ptr_array_unref (self->cpus[c].waiting);
   g_free (self->cpus);
   g_hash_table_unref (self->formats);
+  g_ptr_array_unref (self->by_id);
   g_hash_table_unref (self->tasks);
   g_hash_table_unref (self->waiting);
   g_ptr_array_unref (self->spare);
@@ -363,32 +364,13 @@ cs_explain_tracker_saw_switch (CsExplainTracker *self,
   return cpu < self->n_cpus && self->cpus[cpu].saw_switch;
 }
 
-static const Format *
-remember_format (CsExplainTracker       *self,
-                 const struct tep_event *key,
-                 const Format           *format)
+/* What the tracker reads of events of @event's format. */
+static Format *
+new_format (CsExplainTracker    *self,
+            const CsPluginEvent *event)
 {
-  self->last_format[1] = self->last_format[0];
-  self->last_kind[1] = self->last_kind[0];
-  self->last_format[0] = key;
-  self->last_kind[0] = format;
-  return format;
-}
+  Format *format = g_new0 (Format, 1);
 
-static const Format *
-classify (CsExplainTracker    *self,
-          const CsPluginEvent *event)
-{
-  Format *format;
-
-  if (self->last_kind[0] != NULL && event->format == self->last_format[0])
-    return self->last_kind[0];
-  if (self->last_kind[1] != NULL && event->format == self->last_format[1])
-    return remember_format (self, event->format, self->last_kind[1]);
-  format = g_hash_table_lookup (self->formats, event->format);
-  if (format != NULL)
-    return remember_format (self, event->format, format);
-  format = g_new0 (Format, 1);
   format->kind = EV_OTHER;
   for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
     if (strcmp (event->system, event_kinds[i].system) == 0 &&
@@ -398,8 +380,34 @@ classify (CsExplainTracker    *self,
     cs_plugin_field_lookup (&format->fields[i], event,
                             (guint) format->kind < G_N_ELEMENTS (kind_fields)
                             ? kind_fields[format->kind][i] : NULL);
+  format->format = event->format;
   g_hash_table_insert (self->formats, event->format, format);
-  return remember_format (self, event->format, format);
+  return format;
+}
+
+static const Format *
+classify (CsExplainTracker    *self,
+          const CsPluginEvent *event)
+{
+  gint id = event->format != NULL ? event->format->id : -1;
+  Format *format;
+
+  if (id >= 0 && (guint) id < self->by_id->len)
+    {
+      format = g_ptr_array_index (self->by_id, id);
+      if (format != NULL && format->format == event->format)
+        return format;
+    }
+  format = g_hash_table_lookup (self->formats, event->format);
+  if (format == NULL)
+    format = new_format (self, event);
+  if (id >= 0 && id < G_MAXUINT16)
+    {
+      if ((guint) id >= self->by_id->len)
+        g_ptr_array_set_size (self->by_id, id + 1);
+      g_ptr_array_index (self->by_id, id) = format;
+    }
+  return format;
 }
 
 /* A number field, sign-extended when the format says it is signed. */
