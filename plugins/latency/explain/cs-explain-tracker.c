@@ -117,6 +117,11 @@ typedef struct {
   gboolean preempt_off;
   gboolean saw_switch;
   GPtrArray *waiting;           /* Waiting *, borrowed */
+  /* What holds the CPU, and its number (CsExplainTracker.numbers), made
+   * once per change of the CPU's state rather than per pair waiting. */
+  gboolean now_known;
+  guint now_key;
+  CsExplainContributor now;
 } Cpu;
 
 struct _CsExplainTracker
@@ -126,6 +131,7 @@ struct _CsExplainTracker
   GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
   GHashTable *tasks;            /* pid -> CsPluginWakeupState (owned): the wakeup rule */
   GHashTable *waiting;          /* pid -> Waiting * (owned): the tasks the rule has woken */
+  GHashTable *numbers;          /* CsExplainContributor (kind, id, name; owned) -> number + 1 */
   GPtrArray *spare;             /* Waiting * closed, for reuse: no malloc per wakeup */
   Waiting *window;
   gint32 only_pid;
@@ -163,6 +169,7 @@ waiting_free (gpointer data)
 
   g_array_unref (w->parts);
   g_clear_pointer (&w->part_index, g_hash_table_unref);
+  g_clear_pointer (&w->key_parts, g_array_unref);
   if (w->slices != NULL)
     g_array_unref (w->slices);
   g_free (w);
@@ -181,15 +188,19 @@ waiting_take (CsExplainTracker *self)
     }
   else
     {
-      GArray *parts;
+      GArray *parts, *key_parts;
+      guint32 key_gen;
 
       w = g_ptr_array_steal_index_fast (self->spare, self->spare->len - 1);
       parts = w->parts;
+      key_parts = w->key_parts;
+      key_gen = w->key_gen;
       g_array_set_size (parts, 0);
       g_clear_pointer (&w->part_index, g_hash_table_unref);
       g_clear_pointer (&w->slices, g_array_unref);
       memset (w, 0, sizeof *w);
       w->parts = parts;
+      _cs_explain_waiting_reuse_keys (w, key_parts, key_gen);
     }
   w->last_part = -1;
   if (self->record_slices)
@@ -245,6 +256,7 @@ cs_explain_tracker_new (guint              n_cpus,
   self->by_id = g_ptr_array_new ();
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
+  self->numbers = g_hash_table_new_full (_cs_explain_part_hash, _cs_explain_part_equal, g_free, NULL);
   self->spare = g_ptr_array_new_with_free_func (waiting_free);
   self->only_pid = -1;
   self->open_pairs = TRUE;
@@ -267,6 +279,7 @@ cs_explain_tracker_free (CsExplainTracker *self)
   g_ptr_array_unref (self->by_id);
   g_hash_table_unref (self->tasks);
   g_hash_table_unref (self->waiting);
+  g_hash_table_unref (self->numbers);
   g_ptr_array_unref (self->spare);
   if (self->window != NULL)
     waiting_free (self->window);
@@ -486,6 +499,21 @@ current (const Cpu            *cpu,
     out->kind = CS_EXPLAIN_TASK;
 }
 
+/* The number of contributor @c, the same for the same kind, id and name. */
+static guint
+number_of (CsExplainTracker           *self,
+           const CsExplainContributor *c)
+{
+  gpointer n = g_hash_table_lookup (self->numbers, c);
+
+  if (n == NULL)
+    {
+      n = GUINT_TO_POINTER (g_hash_table_size (self->numbers) + 1);
+      g_hash_table_insert (self->numbers, g_memdup2 (c, sizeof *c), n);
+    }
+  return GPOINTER_TO_UINT (n) - 1;
+}
+
 /* Adds the time since @cpu's last change to the pairs waiting there. */
 static void
 flush (CsExplainTracker *self,
@@ -493,13 +521,18 @@ flush (CsExplainTracker *self,
        gint64            ts_ns)
 {
   Cpu *cpu = &self->cpus[c];
-  CsExplainContributor now;
 
   if (cpu->last_ns != G_MININT64 && ts_ns > cpu->last_ns && cpu->waiting->len > 0)
     {
-      current (cpu, &now);
+      if (!cpu->now_known)
+        {
+          current (cpu, &cpu->now);
+          cpu->now_key = number_of (self, &cpu->now);
+          cpu->now_known = TRUE;
+        }
       for (guint i = 0; i < cpu->waiting->len; i++)
-        _cs_explain_waiting_add_part (g_ptr_array_index (cpu->waiting, i), &now, cpu->last_ns, ts_ns, c);
+        _cs_explain_waiting_add_key_part (g_ptr_array_index (cpu->waiting, i), cpu->now_key,
+                                          &cpu->now, cpu->last_ns, ts_ns, c);
     }
   if (cpu->last_ns == G_MININT64 || ts_ns > cpu->last_ns)
     cpu->last_ns = ts_ns;
@@ -531,6 +564,7 @@ resolve_unknown (Cpu        *cpu,
       moved = g_array_index (w->parts, CsExplainContributor, u);
       g_array_remove_index (w->parts, u);
       g_clear_pointer (&w->part_index, g_hash_table_unref);
+      _cs_explain_waiting_forget_keys (w);
       w->last_part = -1;
       k = _cs_explain_find_part_plain (w->parts, &known);
       if (k < 0)
@@ -757,7 +791,11 @@ cs_explain_tracker_event (CsExplainTracker    *self,
    * half of a sweep's events, and each cut costs every pair waiting on
    * the CPU. */
   if (kind != EV_WAKE && kind != EV_MIGRATE)
-    flush (self, event->cpu, event->ts_ns);
+    {
+      flush (self, event->cpu, event->ts_ns);
+      /* What holds it may change now. */
+      cpu->now_known = FALSE;
+    }
   switch (kind)
     {
     case EV_SWITCH:
