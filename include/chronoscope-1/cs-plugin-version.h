@@ -20,6 +20,18 @@
 #define CS_PLUGIN_API_VERSION 1
 
 /**
+ * CS_PLUGIN_API_MINOR_VERSION:
+ *
+ * Compatible additions to #CS_PLUGIN_API_VERSION: a plugin built against
+ * an older minor version loads, and one that calls a function added later
+ * can test this at build time.  1.1 added #CsPluginField
+ * (cs_plugin_field_lookup(), cs_plugin_event_read_int(),
+ * cs_plugin_event_peek_string()): fields found once per format, read per
+ * record without a search or an allocation.
+ */
+#define CS_PLUGIN_API_MINOR_VERSION 1
+
+/**
  * CS_PLUGIN_ENTRY_SYMBOL:
  *
  * The one symbol every plugin exports: a function

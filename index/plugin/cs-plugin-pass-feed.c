@@ -34,6 +34,7 @@
 
 #include "cs-document-private.h"
 #include "cs-index-private.h"
+#include "cs-plugin-document.h"
 #include "cs-plugin-pass-feed.h"
 #include "cs-trace-file.h"
 
@@ -47,6 +48,8 @@ typedef struct {
   guint64 row[BATCH_EVENTS];
   gint64 ts_ns[BATCH_EVENTS];
   struct tep_record record[BATCH_EVENTS];
+  struct tep_event *format[BATCH_EVENTS];       /* NULL: look it up (describe_record) */
+  gint32 pid[BATCH_EVENTS];
   gsize data_at[BATCH_EVENTS];          /* each record's data in @data */
   guint8 *data;
   gsize data_len, data_size;
@@ -83,12 +86,21 @@ typedef struct {
   guint pos;
 } Stream;
 
+/* A wanted type's format and common fields, found once (read-only in
+ * the streams' threads). */
+typedef struct {
+  struct tep_event *format;
+  CsPluginField common_type;
+  CsPluginField common_pid;
+} TypeInfo;
+
 struct _CsPassFeed
 {
   CsDocument *doc;
   CsTraceFile *file;
   const gboolean *wanted;
   guint n_types;
+  TypeInfo *types;              /* by the index's type id */
   gboolean threaded;
   Stream *streams;
   guint n_streams;
@@ -218,10 +230,38 @@ chunk_get (Stream    *st,
   return TRUE;
 }
 
-/* Appends the record at @offset of @st's CPU to @b. */
+/* The format and pid of @b's record @i, of the index's type @type, from
+ * the record's common fields: what the pass would otherwise ask
+ * libtraceevent for (tep_data_type(), a search for the format,
+ * tep_data_pid()) in its own thread.  A record whose common_type is not
+ * its format's id (a recording with two formats of one name) is left to
+ * the pass's lookup. */
+static void
+describe (const CsPassFeed *feed,
+          gint64            type,
+          Batch            *b,
+          guint             i)
+{
+  const TypeInfo *t = &feed->types[type];
+  CsPluginEvent ev = { .record = &b->record[i] };
+  gint64 id = -1, pid = 0;
+
+  b->format[i] = NULL;
+  b->pid[i] = 0;
+  if (t->format == NULL || !cs_plugin_event_read_int (&ev, &t->common_type, &id) ||
+      id != t->format->id)
+    return;
+  cs_plugin_event_read_int (&ev, &t->common_pid, &pid);
+  b->format[i] = t->format;
+  b->pid[i] = (gint32) pid;
+}
+
+/* Appends the record at @offset of @st's CPU, of the index's type @type,
+ * to @b. */
 static gboolean
 batch_add (Stream   *st,
            Batch    *b,
+           gint64    type,
            guint64   row,
            gint64    key_ts,
            guint64   offset,
@@ -249,6 +289,7 @@ batch_add (Stream   *st,
   b->record[b->n].ref_count = 1;
   b->record[b->n].locked = 0;
   b->record[b->n].priv = NULL;
+  describe (st->feed, type, b, b->n);
   b->key_ts[b->n] = key_ts;
   b->row[b->n] = row;
   b->ts_ns[b->n] = rec.ts_ns;
@@ -283,7 +324,7 @@ produce (Stream *st,
 
           if (type < 0 || type >= feed->n_types || !feed->wanted[type])
             continue;
-          if (!batch_add (st, b, first_row + st->chunk_pos, cols[EV_TS][st->chunk_pos],
+          if (!batch_add (st, b, type, first_row + st->chunk_pos, cols[EV_TS][st->chunk_pos],
                           (guint64) cols[EV_OFFSET][st->chunk_pos], &b->error))
             {
               b->last = TRUE;
@@ -435,6 +476,7 @@ _cs_pass_feed_new (CsDocument      *document,
                    GError         **error)
 {
   g_autoptr(CsPassFeed) feed = g_new0 (CsPassFeed, 1);
+  struct tep_handle *tep;
   guint n_cpus = cs_document_get_n_cpus (document);
 
   feed->doc = document;
@@ -451,6 +493,20 @@ _cs_pass_feed_new (CsDocument      *document,
                    _("The recording “%s” can no longer be read"),
                    cs_document_get_trace_path (document));
       return NULL;
+    }
+  feed->types = g_new0 (TypeInfo, MAX (feed->n_types, 1));
+  tep = cs_trace_file_get_tep (feed->file);
+  for (guint t = 0; tep != NULL && t < feed->n_types; t++)
+    {
+      const CsEventType *type = cs_document_get_event_type (document, t);
+      CsPluginEvent ev = { .tep = tep };
+
+      if (!wanted[t] || type == NULL)
+        continue;
+      ev.format = tep_find_event_by_name (tep, type->system, type->name);
+      if (ev.format != NULL && cs_plugin_field_lookup (&feed->types[t].common_type, &ev, "common_type") &&
+          cs_plugin_field_lookup (&feed->types[t].common_pid, &ev, "common_pid"))
+        feed->types[t].format = ev.format;
     }
   for (guint cpu = 0; cpu < n_cpus; cpu++)
     {
@@ -537,6 +593,8 @@ _cs_pass_feed_next (CsPassFeed       *feed,
   event->row = st->batch->row[st->pos];
   event->ts_ns = st->batch->ts_ns[st->pos];
   event->record = &st->batch->record[st->pos];
+  event->format = st->batch->format[st->pos];
+  event->pid = st->batch->pid[st->pos];
   feed->advance = st;
   return TRUE;
 }
@@ -588,5 +646,6 @@ _cs_pass_feed_free (CsPassFeed *feed)
     }
   g_free (feed->streams);
   g_free (feed->heap);
+  g_free (feed->types);
   g_free (feed);
 }

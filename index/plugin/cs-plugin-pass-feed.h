@@ -9,6 +9,7 @@
 G_BEGIN_DECLS
 
 struct tep_record;
+struct tep_event;
 
 /**
  * CsPassFeedEvent:
@@ -17,6 +18,9 @@ struct tep_record;
  * @ts_ns: its time, ns (the record's, as cs_trace_file_read_at() gives it)
  * @record: the record, for libtraceevent; valid until the next
  *   _cs_pass_feed_next() call
+ * @format: its format, or %NULL when the feed could not tell it (then
+ *   look it up from the record)
+ * @pid: its common_pid, when @format is set
  *
  * One event of a pass.
  */
@@ -25,6 +29,8 @@ typedef struct {
   guint64 row;
   gint64 ts_ns;
   struct tep_record *record;
+  struct tep_event *format;
+  gint32 pid;
 } CsPassFeedEvent;
 
 typedef struct _CsPassFeed CsPassFeed;

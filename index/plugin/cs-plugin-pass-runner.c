@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include <event-parse.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
@@ -210,8 +211,22 @@ feed_events (CsPluginPass             *pass,
     {
       CsPluginEvent event;
 
-      _cs_plugin_document_describe_record (tep, next.cpu, next.row, next.ts_ns, next.record,
-                                           formats, &event);
+      if (next.format != NULL)
+        {
+          /* The feed's threads told the format and pid already. */
+          event.ts_ns = next.ts_ns;
+          event.cpu = next.cpu;
+          event.pid = next.pid;
+          event.system = next.format->system;
+          event.name = next.format->name;
+          event.row = next.row;
+          event.tep = tep;
+          event.format = next.format;
+          event.record = next.record;
+        }
+      else
+        _cs_plugin_document_describe_record (tep, next.cpu, next.row, next.ts_ns, next.record,
+                                             formats, &event);
       pass->plugin_running = TRUE;
       ok = info->event (state, &event, &local_error);
       pass->plugin_running = FALSE;

@@ -38,12 +38,12 @@ typedef struct {
 
 /* How one side of a pair reads its key from events of one format: its
  * fields looked up once (by name, that costs more than the reading). */
-typedef enum { KEY_CPU, KEY_PID, KEY_FIELD, KEY_SIGNED_FIELD, KEY_MISSING } KeyKind;
+typedef enum { KEY_CPU, KEY_PID, KEY_FIELD, KEY_MISSING } KeyKind;
 
 typedef struct {
   guint n_keys;
   KeyKind kind[CS_LATENCY_MAX_KEYS];
-  struct tep_format_field *field[CS_LATENCY_MAX_KEYS];
+  CsPluginField field[CS_LATENCY_MAX_KEYS];
 } KeyReader;
 
 /* A format's role, and its key readers (one for each of role->as_a and
@@ -103,41 +103,32 @@ role_for (LatencyPass *lp,
   return role;
 }
 
-/* How @keys are read from events of @format (NULL: an unknown type,
- * whose fields cannot be read).  A field that cannot hold a number key
- * reads as missing, as cs_plugin_event_get_int() says. */
+/* How @keys are read from events of @event's format (none: an unknown
+ * type, whose fields cannot be read).  A field that cannot hold a number
+ * key reads as missing, as cs_plugin_event_get_int() says. */
 static void
-resolve_keys (struct tep_event *format,
-              char * const     *keys,
-              guint             n_keys,
-              KeyReader        *reader)
+resolve_keys (const CsPluginEvent *event,
+              char * const        *keys,
+              guint                n_keys,
+              KeyReader           *reader)
 {
   reader->n_keys = n_keys;
   for (guint i = 0; i < n_keys; i++)
     {
-      struct tep_format_field *f;
-
-      reader->field[i] = NULL;
       if (g_str_equal (keys[i], "@cpu"))
         reader->kind[i] = KEY_CPU;
       else if (g_str_equal (keys[i], "@pid"))
         reader->kind[i] = KEY_PID;
-      else if (format == NULL || (f = tep_find_any_field (format, keys[i])) == NULL ||
-               (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) ||
-               (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) || f->offset < 0)
-        reader->kind[i] = KEY_MISSING;
       else
-        {
-          reader->kind[i] = (f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 ? KEY_SIGNED_FIELD
-                                                                             : KEY_FIELD;
-          reader->field[i] = f;
-        }
+        reader->kind[i] = cs_plugin_field_lookup (&reader->field[i], event, keys[i]) ? KEY_FIELD
+                                                                                   : KEY_MISSING;
     }
 }
 
-/* A side's key from @event; FALSE when a field cannot be read (a record
- * too short for its format: it takes part in no pair).  Reads numbers as
- * cs_plugin_event_get_int() does, with the fields found beforehand. */
+/* A side's key from @event; FALSE when a field cannot be read (not a
+ * number, or a record too short for its format: it takes part in no
+ * pair).  Reads numbers as cs_plugin_event_get_int() does, with the
+ * fields found beforehand. */
 static gboolean
 read_key (const CsPluginEvent *event,
           const KeyReader     *reader,
@@ -145,37 +136,22 @@ read_key (const CsPluginEvent *event,
 {
   memset (key, 0, sizeof (gint64) * CS_LATENCY_MAX_KEYS);
   for (guint i = 0; i < reader->n_keys; i++)
-    {
-      struct tep_format_field *f = reader->field[i];
-      unsigned long long raw;
-
-      switch (reader->kind[i])
-        {
-        case KEY_CPU:
-          key[i] = event->cpu;
-          break;
-        case KEY_PID:
-          key[i] = event->pid;
-          break;
-        case KEY_FIELD:
-        case KEY_SIGNED_FIELD:
-          if (f->offset + f->size > event->record->size ||
-              tep_read_number_field (f, event->record->data, &raw) != 0)
-            return FALSE;
-          if (reader->kind[i] == KEY_SIGNED_FIELD)
-            {
-              guint64 sign = G_GUINT64_CONSTANT (1) << (f->size * 8 - 1);
-
-              key[i] = (gint64) ((raw ^ sign) - sign);
-            }
-          else
-            key[i] = (gint64) raw;
-          break;
-        case KEY_MISSING:
-        default:
+    switch (reader->kind[i])
+      {
+      case KEY_CPU:
+        key[i] = event->cpu;
+        break;
+      case KEY_PID:
+        key[i] = event->pid;
+        break;
+      case KEY_FIELD:
+        if (!cs_plugin_event_read_int (event, &reader->field[i], &key[i]))
           return FALSE;
-        }
-    }
+        break;
+      case KEY_MISSING:
+      default:
+        return FALSE;
+      }
   return TRUE;
 }
 
@@ -236,14 +212,14 @@ format_role_of (LatencyPass         *lp,
           const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs,
                                                          g_array_index (role->as_a, guint, i));
 
-          resolve_keys (event->format, pair->a_keys, pair->n_keys, &fr->as_a[i]);
+          resolve_keys (event, pair->a_keys, pair->n_keys, &fr->as_a[i]);
         }
       for (guint i = 0; i < role->as_b->len; i++)
         {
           const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs,
                                                          g_array_index (role->as_b, guint, i));
 
-          resolve_keys (event->format, pair->b_keys, pair->n_keys, &fr->as_b[i]);
+          resolve_keys (event, pair->b_keys, pair->n_keys, &fr->as_b[i]);
         }
     }
   g_hash_table_insert (lp->roles_by_format, event->format, fr);

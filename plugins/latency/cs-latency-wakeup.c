@@ -5,18 +5,30 @@
  * See cs-latency-wakeup.h; the rule itself is Chronoscope's
  * (cs-plugin-wakeup.h), called here once per event.
  */
+#include <string.h>
+
 #include <event-parse.h>
 
 #include "cs-latency-wakeup.h"
 
+/* Tasks by pid in pages of PAGE_TASKS states, made as pids are seen: a
+ * pass looks up two tasks per sched_switch and one per wakeup (15 M on
+ * the large benchmark recording), which a hash table made a tenth of the
+ * pass thread's time.  Pids are at most PID_MAX_LIMIT (4 M, 64 MiB of
+ * states at most) on Linux; a larger one (a damaged record) is given a
+ * page too, the page table growing to it (16 MiB for the largest). */
+#define PAGE_BITS 10
+#define PAGE_TASKS (1u << PAGE_BITS)
+
 struct _CsLatencyWakeups
 {
-  GHashTable *tasks;                    /* pid -> CsPluginWakeupState */
+  CsPluginWakeupState **pages;          /* by pid >> PAGE_BITS; NULL: none seen */
+  guint n_pages;
   /* sched_switch's fields, looked up once per format. */
   const struct tep_event *format;
-  struct tep_format_field *prev_pid;
-  struct tep_format_field *prev_state;
-  struct tep_format_field *next_pid;
+  CsPluginField prev_pid;
+  CsPluginField prev_state;
+  CsPluginField next_pid;
 };
 
 CsLatencyWakeups *
@@ -24,7 +36,6 @@ cs_latency_wakeups_new (void)
 {
   CsLatencyWakeups *w = g_new0 (CsLatencyWakeups, 1);
 
-  w->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   return w;
 }
 
@@ -33,22 +44,30 @@ cs_latency_wakeups_free (CsLatencyWakeups *wakeups)
 {
   if (wakeups == NULL)
     return;
-  g_hash_table_unref (wakeups->tasks);
+  for (guint i = 0; i < wakeups->n_pages; i++)
+    g_free (wakeups->pages[i]);
+  g_free (wakeups->pages);
   g_free (wakeups);
 }
 
+/* @pid's state (@pid > 0), unknown (zero-filled) when first asked. */
 static CsPluginWakeupState *
 task (CsLatencyWakeups *w,
       gint32            pid)
 {
-  CsPluginWakeupState *state = g_hash_table_lookup (w->tasks, GINT_TO_POINTER (pid));
+  guint page = (guint) pid >> PAGE_BITS;
 
-  if (state == NULL)
+  if (page >= w->n_pages)
     {
-      state = g_new0 (CsPluginWakeupState, 1);
-      g_hash_table_insert (w->tasks, GINT_TO_POINTER (pid), state);
+      guint n = MAX (page + 1, w->n_pages * 2);
+
+      w->pages = g_renew (CsPluginWakeupState *, w->pages, n);
+      memset (w->pages + w->n_pages, 0, (n - w->n_pages) * sizeof *w->pages);
+      w->n_pages = n;
     }
-  return state;
+  if (w->pages[page] == NULL)
+    w->pages[page] = g_new0 (CsPluginWakeupState, PAGE_TASKS);
+  return &w->pages[page][(guint) pid & (PAGE_TASKS - 1)];
 }
 
 gboolean
@@ -59,27 +78,6 @@ cs_latency_wakeups_wake (CsLatencyWakeups *wakeups,
   if (pid <= 0 || pid > G_MAXINT32)
     return FALSE;
   return cs_plugin_wakeup_wake (task (wakeups, (gint32) pid), ts_ns);
-}
-
-/* A number field of @event; FALSE when the record is too short. */
-static gboolean
-read_field (const CsPluginEvent     *event,
-            struct tep_format_field *field,
-            gint64                  *value)
-{
-  unsigned long long raw;
-
-  if (field == NULL || field->offset + field->size > event->record->size ||
-      tep_read_number_field (field, event->record->data, &raw) != 0)
-    return FALSE;
-  if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size < 8)
-    {
-      guint64 sign = G_GUINT64_CONSTANT (1) << (field->size * 8 - 1);
-
-      raw = (raw ^ sign) - sign;
-    }
-  *value = (gint64) raw;
-  return TRUE;
 }
 
 gboolean
@@ -95,16 +93,17 @@ cs_latency_wakeups_switch (CsLatencyWakeups    *wakeups,
   if (event->format != wakeups->format)
     {
       wakeups->format = event->format;
-      wakeups->prev_pid = tep_find_field (event->format, "prev_pid");
-      wakeups->prev_state = tep_find_field (event->format, "prev_state");
-      wakeups->next_pid = tep_find_field (event->format, "next_pid");
+      cs_plugin_field_lookup (&wakeups->prev_pid, event, "prev_pid");
+      cs_plugin_field_lookup (&wakeups->prev_state, event, "prev_state");
+      cs_plugin_field_lookup (&wakeups->next_pid, event, "next_pid");
     }
-  if (!read_field (event, wakeups->prev_pid, &prev) || !read_field (event, wakeups->next_pid, &next))
+  if (!cs_plugin_event_read_int (event, &wakeups->prev_pid, &prev) ||
+      !cs_plugin_event_read_int (event, &wakeups->next_pid, &next))
     return FALSE;
   /* A sched_switch without prev_state (very old kernels): runnable, as
    * the index reads it. */
-  if (wakeups->prev_state != NULL)
-    read_field (event, wakeups->prev_state, &prev_state);
+  if (!cs_plugin_event_read_int (event, &wakeups->prev_state, &prev_state))
+    prev_state = 0;
   if (prev > 0 && prev <= G_MAXINT32 &&
       cs_plugin_wakeup_switch_out (task (wakeups, (gint32) prev), prev_state))
     *dropped_pid = (gint32) prev;

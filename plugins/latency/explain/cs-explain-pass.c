@@ -267,6 +267,7 @@ blockers_begin (CsPluginPass  *pass,
   self->begin_us = g_get_monotonic_time ();
   self->tracker = cs_explain_tracker_new (cs_plugin_document_get_n_cpus (self->document),
                                           keep_pair, self);
+  cs_explain_tracker_set_min_ns (self->tracker, self->threshold_ns);
   return self;
 }
 

@@ -96,11 +96,11 @@ enum { F_IRQ, F_IRQ_NAME };
 enum { F_VEC };
 
 /* What the tracker knows of an event format: its kind and the fields it
- * reads, looked up once (libtraceevent's tep_find_any_field() walks the
- * format's list). */
+ * reads, looked up once (a search by name walks the format's list). */
 typedef struct {
+  const struct tep_event *format;       /* whose this is */
   EventKind kind;
-  struct tep_format_field *fields[7];
+  CsPluginField fields[7];
 } Format;
 
 
@@ -117,6 +117,11 @@ typedef struct {
   gboolean preempt_off;
   gboolean saw_switch;
   GPtrArray *waiting;           /* Waiting *, borrowed */
+  /* What holds the CPU, and its number (CsExplainTracker.numbers), made
+   * once per change of the CPU's state rather than per pair waiting. */
+  gboolean now_known;
+  guint now_key;
+  CsExplainContributor now;
 } Cpu;
 
 struct _CsExplainTracker
@@ -126,9 +131,13 @@ struct _CsExplainTracker
   GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
   GHashTable *tasks;            /* pid -> CsPluginWakeupState (owned): the wakeup rule */
   GHashTable *waiting;          /* pid -> Waiting * (owned): the tasks the rule has woken */
+  GHashTable *numbers;          /* CsExplainContributor (kind, id, name; owned) -> number + 1 */
   GPtrArray *spare;             /* Waiting * closed, for reuse: no malloc per wakeup */
   Waiting *window;
   gint32 only_pid;
+  gint64 min_ns;                /* shorter pairs do not reach func */
+  GPtrArray *by_id;             /* Format * (borrowed from formats) by tep_event id: a
+                                 * hash lookup per event showed in the sweep's profile */
   gboolean open_pairs;
   gboolean learning;
   gboolean record_slices;
@@ -160,6 +169,7 @@ waiting_free (gpointer data)
 
   g_array_unref (w->parts);
   g_clear_pointer (&w->part_index, g_hash_table_unref);
+  g_clear_pointer (&w->key_parts, g_array_unref);
   if (w->slices != NULL)
     g_array_unref (w->slices);
   g_free (w);
@@ -178,15 +188,19 @@ waiting_take (CsExplainTracker *self)
     }
   else
     {
-      GArray *parts;
+      GArray *parts, *key_parts;
+      guint32 key_gen;
 
       w = g_ptr_array_steal_index_fast (self->spare, self->spare->len - 1);
       parts = w->parts;
+      key_parts = w->key_parts;
+      key_gen = w->key_gen;
       g_array_set_size (parts, 0);
       g_clear_pointer (&w->part_index, g_hash_table_unref);
       g_clear_pointer (&w->slices, g_array_unref);
       memset (w, 0, sizeof *w);
       w->parts = parts;
+      _cs_explain_waiting_reuse_keys (w, key_parts, key_gen);
     }
   w->last_part = -1;
   if (self->record_slices)
@@ -239,8 +253,10 @@ cs_explain_tracker_new (guint              n_cpus,
       self->cpus[c].waiting = g_ptr_array_new ();
     }
   self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->by_id = g_ptr_array_new ();
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
+  self->numbers = g_hash_table_new_full (_cs_explain_part_hash, _cs_explain_part_equal, g_free, NULL);
   self->spare = g_ptr_array_new_with_free_func (waiting_free);
   self->only_pid = -1;
   self->open_pairs = TRUE;
@@ -260,8 +276,10 @@ cs_explain_tracker_free (CsExplainTracker *self)
     g_ptr_array_unref (self->cpus[c].waiting);
   g_free (self->cpus);
   g_hash_table_unref (self->formats);
+  g_ptr_array_unref (self->by_id);
   g_hash_table_unref (self->tasks);
   g_hash_table_unref (self->waiting);
+  g_hash_table_unref (self->numbers);
   g_ptr_array_unref (self->spare);
   if (self->window != NULL)
     waiting_free (self->window);
@@ -278,6 +296,20 @@ cs_explain_tracker_set_only_pid (CsExplainTracker *self,
                                  gint32            pid)
 {
   self->only_pid = pid;
+}
+
+/**
+ * cs_explain_tracker_set_min_ns:
+ * @self: a tracker
+ * @min_ns: the shortest pair handed to the tracker's #CsExplainPairFunc,
+ *   ns (0: all of them); shorter ones close without a breakdown being
+ *   built, which a sweep over millions of pairs keeping the longest needs
+ */
+void
+cs_explain_tracker_set_min_ns (CsExplainTracker *self,
+                               gint64            min_ns)
+{
+  self->min_ns = min_ns;
 }
 
 /**
@@ -345,85 +377,78 @@ cs_explain_tracker_saw_switch (CsExplainTracker *self,
   return cpu < self->n_cpus && self->cpus[cpu].saw_switch;
 }
 
-static const Format *
-classify (CsExplainTracker    *self,
-          const CsPluginEvent *event)
+/* What the tracker reads of events of @event's format. */
+static Format *
+new_format (CsExplainTracker    *self,
+            const CsPluginEvent *event)
 {
-  Format *format = g_hash_table_lookup (self->formats, event->format);
+  Format *format = g_new0 (Format, 1);
 
-  if (format != NULL)
-    return format;
-  format = g_new0 (Format, 1);
   format->kind = EV_OTHER;
   for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
     if (strcmp (event->system, event_kinds[i].system) == 0 &&
         strcmp (event->name, event_kinds[i].name) == 0)
       format->kind = event_kinds[i].kind;
-  if (event->format != NULL && (guint) format->kind < G_N_ELEMENTS (kind_fields))
-    for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
-      if (kind_fields[format->kind][i] != NULL)
-        format->fields[i] = tep_find_any_field (event->format, kind_fields[format->kind][i]);
+  for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
+    cs_plugin_field_lookup (&format->fields[i], event,
+                            (guint) format->kind < G_N_ELEMENTS (kind_fields)
+                            ? kind_fields[format->kind][i] : NULL);
+  format->format = event->format;
   g_hash_table_insert (self->formats, event->format, format);
   return format;
 }
 
-/* A number field, sign-extended when the format says it is signed. */
-static gint64
-get_int (const CsPluginEvent     *event,
-         struct tep_format_field *field,
-         gint64                   fallback)
+static const Format *
+classify (CsExplainTracker    *self,
+          const CsPluginEvent *event)
 {
-  unsigned long long v;
+  gint id = event->format != NULL ? event->format->id : -1;
+  Format *format;
 
-  if (field == NULL || (field->flags & TEP_FIELD_IS_ARRAY) || event->record == NULL ||
-      field->offset + field->size > event->record->size ||
-      tep_read_number_field (field, event->record->data, &v) != 0)
-    return fallback;
-  if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size > 0 && field->size < 8)
+  if (id >= 0 && (guint) id < self->by_id->len)
     {
-      guint bits = field->size * 8;
-
-      if (v & (1ULL << (bits - 1)))
-        v |= ~0ULL << bits;
+      format = g_ptr_array_index (self->by_id, id);
+      if (format != NULL && format->format == event->format)
+        return format;
     }
-  return (gint64) v;
+  format = g_hash_table_lookup (self->formats, event->format);
+  if (format == NULL)
+    format = new_format (self, event);
+  if (id >= 0 && id < G_MAXUINT16)
+    {
+      if ((guint) id >= self->by_id->len)
+        g_ptr_array_set_size (self->by_id, id + 1);
+      g_ptr_array_index (self->by_id, id) = format;
+    }
+  return format;
+}
+
+/* A number field, sign-extended when the format says it is signed. */
+static inline gint64
+get_int (const CsPluginEvent *event,
+         const CsPluginField *field,
+         gint64               fallback)
+{
+  gint64 v;
+
+  return cs_plugin_event_read_int (event, field, &v) ? v : fallback;
 }
 
 /* A string field (char[N], or __data_loc char[]) into @out, without an
  * allocation. */
 static void
-copy_string (const CsPluginEvent     *event,
-             struct tep_format_field *field,
-             char                    *out,
-             gsize                    size)
+copy_string (const CsPluginEvent *event,
+             const CsPluginField *field,
+             char                *out,
+             gsize                size)
 {
-  const char *data = event->record != NULL ? event->record->data : NULL;
-  int rec_size = event->record != NULL ? event->record->size : 0;
-  int offset, len;
+  gsize len;
+  const char *data = cs_plugin_event_peek_string (event, field, &len);
 
-  out[0] = '\0';
-  if (field == NULL || data == NULL)
-    return;
-  offset = field->offset;
-  len = field->size;
-  if (field->flags & TEP_FIELD_IS_DYNAMIC)
-    {
-      guint32 loc;
-
-      if (offset + 4 > rec_size)
-        return;
-      memcpy (&loc, data + offset, 4);
-      offset = loc & 0xffff;
-      len = loc >> 16;
-      if (field->flags & TEP_FIELD_IS_RELATIVE)
-        offset += field->offset + field->size;
-    }
-  if (offset < 0 || len <= 0 || offset + len > rec_size)
-    return;
-  len = MIN ((gsize) len, size - 1);
-  memcpy (out, data + offset, len);
+  len = data != NULL ? MIN (len, size - 1) : 0;
+  if (len > 0)
+    memcpy (out, data, len);
   out[len] = '\0';
-  out[strnlen (out, len)] = '\0';
 }
 
 /* What holds @cpu now. */
@@ -474,6 +499,21 @@ current (const Cpu            *cpu,
     out->kind = CS_EXPLAIN_TASK;
 }
 
+/* The number of contributor @c, the same for the same kind, id and name. */
+static guint
+number_of (CsExplainTracker           *self,
+           const CsExplainContributor *c)
+{
+  gpointer n = g_hash_table_lookup (self->numbers, c);
+
+  if (n == NULL)
+    {
+      n = GUINT_TO_POINTER (g_hash_table_size (self->numbers) + 1);
+      g_hash_table_insert (self->numbers, g_memdup2 (c, sizeof *c), n);
+    }
+  return GPOINTER_TO_UINT (n) - 1;
+}
+
 /* Adds the time since @cpu's last change to the pairs waiting there. */
 static void
 flush (CsExplainTracker *self,
@@ -481,13 +521,18 @@ flush (CsExplainTracker *self,
        gint64            ts_ns)
 {
   Cpu *cpu = &self->cpus[c];
-  CsExplainContributor now;
 
   if (cpu->last_ns != G_MININT64 && ts_ns > cpu->last_ns && cpu->waiting->len > 0)
     {
-      current (cpu, &now);
+      if (!cpu->now_known)
+        {
+          current (cpu, &cpu->now);
+          cpu->now_key = number_of (self, &cpu->now);
+          cpu->now_known = TRUE;
+        }
       for (guint i = 0; i < cpu->waiting->len; i++)
-        _cs_explain_waiting_add_part (g_ptr_array_index (cpu->waiting, i), &now, cpu->last_ns, ts_ns, c);
+        _cs_explain_waiting_add_key_part (g_ptr_array_index (cpu->waiting, i), cpu->now_key,
+                                          &cpu->now, cpu->last_ns, ts_ns, c);
     }
   if (cpu->last_ns == G_MININT64 || ts_ns > cpu->last_ns)
     cpu->last_ns = ts_ns;
@@ -519,6 +564,7 @@ resolve_unknown (Cpu        *cpu,
       moved = g_array_index (w->parts, CsExplainContributor, u);
       g_array_remove_index (w->parts, u);
       g_clear_pointer (&w->part_index, g_hash_table_unref);
+      _cs_explain_waiting_forget_keys (w);
       w->last_part = -1;
       k = _cs_explain_find_part_plain (w->parts, &known);
       if (k < 0)
@@ -613,8 +659,8 @@ on_switch (CsExplainTracker    *self,
            const Format        *format)
 {
   Cpu *cpu = &self->cpus[event->cpu];
-  gint32 prev_pid = get_int (event, format->fields[F_PREV_PID], -1);
-  gint32 next_pid = get_int (event, format->fields[F_NEXT_PID], -1);
+  gint32 prev_pid = get_int (event, &format->fields[F_PREV_PID], -1);
+  gint32 next_pid = get_int (event, &format->fields[F_NEXT_PID], -1);
   CsPluginWakeupState *prev_rule = rule_state (self, prev_pid);
   CsPluginWakeupState *next_rule;
   Waiting *w;
@@ -623,14 +669,14 @@ on_switch (CsExplainTracker    *self,
     {
       char prev_comm[CS_EXPLAIN_NAME_LEN];
 
-      copy_string (event, format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
-      resolve_unknown (cpu, prev_pid, get_int (event, format->fields[F_PREV_PRIO], -1),
+      copy_string (event, &format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
+      resolve_unknown (cpu, prev_pid, get_int (event, &format->fields[F_PREV_PRIO], -1),
                        prev_comm);
     }
   cpu->saw_switch = TRUE;
   cpu->pid = next_pid;
-  cpu->prio = get_int (event, format->fields[F_NEXT_PRIO], -1);
-  copy_string (event, format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
+  cpu->prio = get_int (event, &format->fields[F_NEXT_PRIO], -1);
+  copy_string (event, &format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
   /* No task is switched inside an interrupt or a section: an exit lost
    * must not hold the CPU forever. */
   cpu->irq_depth = 0;
@@ -642,7 +688,7 @@ on_switch (CsExplainTracker    *self,
    * switch-in was not seen), then next_pid runs (its wait ends here).
    * A sched_switch without prev_state (very old kernels) is runnable. */
   if (prev_rule != NULL &&
-      cs_plugin_wakeup_switch_out (prev_rule, get_int (event, format->fields[F_PREV_STATE], 0)))
+      cs_plugin_wakeup_switch_out (prev_rule, get_int (event, &format->fields[F_PREV_STATE], 0)))
     drop_waiting (self, prev_pid);
   next_rule = rule_state (self, next_pid);
   if (next_rule == NULL)
@@ -659,7 +705,7 @@ on_switch (CsExplainTracker    *self,
     flush (self, w->cpu, event->ts_ns);
   dequeue (self, w);
   g_hash_table_steal (self->waiting, GINT_TO_POINTER (next_pid));
-  if (self->func != NULL)
+  if (self->func != NULL && event->ts_ns - w->a_ns >= self->min_ns)
     {
       g_autoptr(CsExplainBreakdown) b = _cs_explain_waiting_breakdown (w, event->ts_ns, event->cpu);
 
@@ -673,8 +719,8 @@ on_wake (CsExplainTracker    *self,
          const CsPluginEvent *event,
          const Format        *format)
 {
-  gint32 pid = get_int (event, format->fields[F_PID], -1);
-  gint64 target = get_int (event, format->fields[F_TARGET_CPU], event->cpu);
+  gint32 pid = get_int (event, &format->fields[F_PID], -1);
+  gint64 target = get_int (event, &format->fields[F_TARGET_CPU], event->cpu);
   CsPluginWakeupState *rule = rule_state (self, pid);
   Waiting *w;
 
@@ -686,12 +732,12 @@ on_wake (CsExplainTracker    *self,
   drop_waiting (self, pid);
   w = waiting_take (self);
   w->pid = pid;
-  w->prio = get_int (event, format->fields[F_PRIO], -1);
+  w->prio = get_int (event, &format->fields[F_PRIO], -1);
   w->a_ns = event->ts_ns;
   w->a_cpu = event->cpu;
   w->n_queued = 1;
   w->waker_pid = event->pid;
-  w->waker_flags = get_int (event, format->fields[F_FLAGS], 0);
+  w->waker_flags = get_int (event, &format->fields[F_FLAGS], 0);
   g_hash_table_insert (self->waiting, GINT_TO_POINTER (pid), w);
   enqueue (self, w, target, event->ts_ns);
 }
@@ -701,8 +747,8 @@ on_migrate (CsExplainTracker    *self,
             const CsPluginEvent *event,
             const Format        *format)
 {
-  gint32 pid = get_int (event, format->fields[F_PID], -1);
-  gint64 dest = get_int (event, format->fields[F_DEST_CPU], -1);
+  gint32 pid = get_int (event, &format->fields[F_PID], -1);
+  gint64 dest = get_int (event, &format->fields[F_DEST_CPU], -1);
   Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
 
   if (w == NULL || dest < 0 || (guint) dest == w->cpu)
@@ -738,7 +784,18 @@ cs_explain_tracker_event (CsExplainTracker    *self,
   if (kind == EV_OTHER || event->cpu >= self->n_cpus)
     return TRUE;
   cpu = &self->cpus[event->cpu];
-  flush (self, event->cpu, event->ts_ns);
+  /* A wakeup or a migration changes nothing of what holds its CPU: the
+   * time before it and after it go to the same part, as one slice, so it
+   * need not cut that CPU's time (on_wake() and on_migrate() flush the
+   * CPUs they queue a task on or take it from).  Wakeups are more than
+   * half of a sweep's events, and each cut costs every pair waiting on
+   * the CPU. */
+  if (kind != EV_WAKE && kind != EV_MIGRATE)
+    {
+      flush (self, event->cpu, event->ts_ns);
+      /* What holds it may change now. */
+      cpu->now_known = FALSE;
+    }
   switch (kind)
     {
     case EV_SWITCH:
@@ -753,8 +810,8 @@ cs_explain_tracker_event (CsExplainTracker    *self,
     case EV_IRQ_ENTRY:
       if (cpu->irq_depth < MAX_IRQ_NESTING)
         {
-          cpu->irq[cpu->irq_depth] = get_int (event, format->fields[F_IRQ], -1);
-          copy_string (event, format->fields[F_IRQ_NAME], cpu->irq_name[cpu->irq_depth],
+          cpu->irq[cpu->irq_depth] = get_int (event, &format->fields[F_IRQ], -1);
+          copy_string (event, &format->fields[F_IRQ_NAME], cpu->irq_name[cpu->irq_depth],
                        CS_EXPLAIN_NAME_LEN);
         }
       cpu->irq_depth++;
@@ -764,7 +821,7 @@ cs_explain_tracker_event (CsExplainTracker    *self,
         cpu->irq_depth--;
       break;
     case EV_SOFTIRQ_ENTRY:
-      cpu->softirq = get_int (event, format->fields[F_VEC], -1);
+      cpu->softirq = get_int (event, &format->fields[F_VEC], -1);
       break;
     case EV_SOFTIRQ_EXIT:
       cpu->softirq = -1;

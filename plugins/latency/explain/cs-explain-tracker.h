@@ -43,6 +43,8 @@ CsExplainTracker   *cs_explain_tracker_new          (guint               n_cpus,
                                                      CsExplainPairFunc   func,
                                                      gpointer            user_data);
 void                cs_explain_tracker_free         (CsExplainTracker   *self);
+void                cs_explain_tracker_set_min_ns   (CsExplainTracker   *self,
+                                                     gint64              min_ns);
 void                cs_explain_tracker_set_only_pid (CsExplainTracker   *self,
                                                      gint32              pid);
 void                cs_explain_tracker_set_record_slices (CsExplainTracker *self,

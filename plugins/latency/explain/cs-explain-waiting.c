@@ -95,16 +95,16 @@ _cs_explain_waiting_add_slice (Waiting *w,
   g_array_append_val (w->slices, slice);
 }
 
-void
-_cs_explain_waiting_add_part (Waiting                    *w,
-                              const CsExplainContributor *c,
-                              gint64                      begin_ns,
-                              gint64                      end_ns,
-                              guint                       cpu)
+/* Adds [begin_ns, end_ns) to part @i of @w, or to a new part for @c when
+ * @i is -1. */
+static void
+add_to_part (Waiting                    *w,
+             gint                        i,
+             const CsExplainContributor *c,
+             gint64                      begin_ns,
+             gint64                      end_ns,
+             guint                       cpu)
 {
-  gint i = w->last_part >= 0 &&
-           _cs_explain_part_equal (&g_array_index (w->parts, CsExplainContributor, w->last_part), c)
-           ? w->last_part : _cs_explain_find_part (w->parts, &w->part_index, c);
   gint64 ns = end_ns - begin_ns;
   CsExplainContributor *p;
 
@@ -128,6 +128,110 @@ _cs_explain_waiting_add_part (Waiting                    *w,
   if (w->last_part != i)
     p->n_slices++;
   w->last_part = i;
+  w->last_key = 0;
+}
+
+void
+_cs_explain_waiting_add_part (Waiting                    *w,
+                              const CsExplainContributor *c,
+                              gint64                      begin_ns,
+                              gint64                      end_ns,
+                              guint                       cpu)
+{
+  gint i = w->last_part >= 0 &&
+           _cs_explain_part_equal (&g_array_index (w->parts, CsExplainContributor, w->last_part), c)
+           ? w->last_part : _cs_explain_find_part (w->parts, &w->part_index, c);
+
+  add_to_part (w, i, c, begin_ns, end_ns, cpu);
+}
+
+/**
+ * _cs_explain_waiting_add_key_part:
+ * @w: a waiting pair
+ * @key: the tracker's number for @c (the same contributor, the same
+ *   number: cs-explain-tracker.c numbers them once per change of a CPU)
+ * @c: the contributor
+ * @begin_ns: start of the stretch
+ * @end_ns: its end
+ * @cpu: its CPU
+ *
+ * _cs_explain_waiting_add_part() with the part found by its number: an
+ * array read rather than a hash of the contributor and a comparison of
+ * its name, for a sweep that adds every stretch of a CPU to each pair
+ * waiting there.
+ */
+void
+_cs_explain_waiting_add_key_part (Waiting                    *w,
+                                  guint                       key,
+                                  const CsExplainContributor *c,
+                                  gint64                      begin_ns,
+                                  gint64                      end_ns,
+                                  guint                       cpu)
+{
+  gint i;
+
+  if (w->last_part >= 0 && w->last_key == key + 1)
+    i = w->last_part;
+  else
+    {
+      guint64 e;
+
+      if (w->key_parts == NULL)
+        w->key_parts = g_array_new (FALSE, TRUE, sizeof (guint64));
+      if (w->key_gen == 0)
+        w->key_gen = 1;
+      e = key < w->key_parts->len ? g_array_index (w->key_parts, guint64, key) : 0;
+      i = (e >> 32) == w->key_gen ? (gint) (e & G_MAXUINT32) - 1 : -1;
+      if (i < 0)
+        {
+          i = _cs_explain_find_part (w->parts, &w->part_index, c);
+          if (key >= w->key_parts->len)
+            g_array_set_size (w->key_parts, MAX (key + 1, 2 * w->key_parts->len));
+          /* A new part: add_to_part() appends it at parts->len. */
+          g_array_index (w->key_parts, guint64, key) =
+            ((guint64) w->key_gen << 32) | ((i < 0 ? w->parts->len : (guint) i) + 1);
+        }
+    }
+  add_to_part (w, i, c, begin_ns, end_ns, cpu);
+  w->last_key = key + 1;
+}
+
+/**
+ * _cs_explain_waiting_forget_keys:
+ * @w: a waiting pair whose parts moved (resolve_unknown())
+ *
+ * Drops what _cs_explain_waiting_add_key_part() remembered of them.
+ */
+void
+_cs_explain_waiting_forget_keys (Waiting *w)
+{
+  w->last_key = 0;
+  if (++w->key_gen == 0 && w->key_parts != NULL)
+    {
+      /* Generations wrapped: clear what they told apart. */
+      memset (w->key_parts->data, 0, w->key_parts->len * sizeof (guint64));
+      w->key_gen = 1;
+    }
+}
+
+/**
+ * _cs_explain_waiting_reuse_keys:
+ * @w: a waiting pair just cleared
+ * @key_parts: (transfer full) (nullable): the key_parts of the pair @w
+ *   was before
+ * @key_gen: its key_gen
+ *
+ * Gives a cleared pair the number-to-part table it had, in a generation
+ * of its own: no clearing, no allocation per wakeup.
+ */
+void
+_cs_explain_waiting_reuse_keys (Waiting *w,
+                                GArray  *key_parts,
+                                guint32  key_gen)
+{
+  w->key_parts = key_parts;
+  w->key_gen = key_gen;
+  _cs_explain_waiting_forget_keys (w);
 }
 
 CsExplainBreakdown *

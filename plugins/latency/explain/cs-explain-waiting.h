@@ -31,7 +31,12 @@ typedef struct {
   gint32 waker_flags;
   GArray *parts;                /* CsExplainContributor */
   GHashTable *part_index;       /* contributor key -> index in parts + 1, once many */
+  GArray *key_parts;            /* guint64 by the tracker's contributor number: key_gen << 32
+                                 * | index in parts + 1; another generation: not known */
+  guint32 key_gen;              /* bumped when the parts are emptied or moved, so that
+                                 * key_parts is kept without clearing it */
   gint last_part;               /* of the last slice added, -1 */
+  guint last_key;               /* its contributor number + 1; 0: not known */
   GArray *slices;               /* Slice, when the tracker records them */
 } Waiting;
 
@@ -56,6 +61,16 @@ void _cs_explain_waiting_add_part (Waiting                    *w,
                                    gint64                      begin_ns,
                                    gint64                      end_ns,
                                    guint                       cpu);
+void _cs_explain_waiting_add_key_part (Waiting                    *w,
+                                       guint                       key,
+                                       const CsExplainContributor *c,
+                                       gint64                      begin_ns,
+                                       gint64                      end_ns,
+                                       guint                       cpu);
+void _cs_explain_waiting_forget_keys (Waiting *w);
+void _cs_explain_waiting_reuse_keys (Waiting *w,
+                                     GArray  *key_parts,
+                                     guint32  key_gen);
 CsExplainBreakdown * _cs_explain_waiting_breakdown (const Waiting *w,
                                                     gint64         b_ns,
                                                     guint          b_cpu);

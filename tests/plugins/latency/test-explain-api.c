@@ -12,7 +12,8 @@
  * that wakeup down into parts adding up to it, start its chain with it,
  * in slices that tile it, start its chain with it, and give a critical
  * path that tiles the span asked for.
- * (check-explain.py compares the values with an oracle.)
+ * (check-explain.py compares the values with an oracle.)  Fields read
+ * through a CsPluginField must read as `trace-cmd report -R` prints them.
  */
 #include "config.h"
 
@@ -148,6 +149,125 @@ test_foreach_event (CsBuiltinFixture *fixture,
       g_assert_no_error (error);
       assert_same (got_mid, want_mid, "the middle third");
     }
+}
+
+typedef struct {
+  JsonObject *fields;           /* the oracle's NAME=VALUE of the event */
+  const char *name;
+  guint n_events;
+  guint n_matched;
+} FieldCheck;
+
+/* Whether every decimal number and every comm of @check's oracle fields
+ * reads the same through a CsPluginField as trace-cmd report prints it
+ * (and as cs_plugin_event_get_int() and cs_plugin_event_dup_string()
+ * read it). */
+static gboolean
+fields_match (const CsPluginEvent *event,
+              FieldCheck          *check)
+{
+  g_autoptr(GList) names = json_object_get_members (check->fields);
+  guint n_compared = 0;
+
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      const char *want = json_object_get_string_member (check->fields, name);
+      CsPluginField field;
+      char *end = NULL;
+      gint64 value, by_name;
+      gint64 want_int = g_ascii_strtoll (want, &end, 10);
+
+      if (g_str_has_suffix (name, "comm"))
+        {
+          g_autofree char *dup = cs_plugin_event_dup_string (event, name);
+          const char *bytes;
+          gsize len;
+
+          g_assert_true (cs_plugin_field_lookup (&field, event, name));
+          bytes = cs_plugin_event_peek_string (event, &field, &len);
+          g_assert_nonnull (bytes);
+          g_assert_cmpstr (dup, ==, want);
+          if (len != strlen (want) || memcmp (bytes, want, len) != 0)
+            return FALSE;
+          g_assert_false (cs_plugin_event_read_int (event, &field, &value));
+          n_compared++;
+          continue;
+        }
+      /* Pointers and longs print in hex, some fields as symbols: the
+       * decimal ones are enough. */
+      if (*want == '\0' || *end != '\0' || g_str_has_prefix (want, "0x"))
+        continue;
+      g_assert_true (cs_plugin_field_lookup (&field, event, name));
+      g_assert_true (cs_plugin_event_read_int (event, &field, &value));
+      g_assert_true (cs_plugin_event_get_int (event, name, &by_name));
+      g_assert_cmpint (value, ==, by_name);
+      g_assert_null (cs_plugin_event_peek_string (event, &field, &(gsize) { 0 }));
+      /* report prints unsigned 8-byte fields above G_MAXINT64 as such. */
+      if (value != want_int && (guint64) value != g_ascii_strtoull (want, NULL, 10))
+        return FALSE;
+      n_compared++;
+    }
+  return n_compared > 0;
+}
+
+static gboolean
+check_fields (const CsPluginEvent *event,
+              gpointer             user_data)
+{
+  FieldCheck *check = user_data;
+  CsPluginField missing;
+
+  if (strcmp (event->name, check->name) != 0)
+    return TRUE;
+  check->n_events++;
+  g_assert_false (cs_plugin_field_lookup (&missing, event, "no_such_field"));
+  g_assert_false (cs_plugin_event_read_int (event, &missing, &(gint64) { 0 }));
+  if (fields_match (event, check))
+    {
+      check->n_matched++;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* cs_plugin_field_lookup() and the reads through it against the raw
+ * fields trace-cmd report prints, for the scheduler's events the latency
+ * passes read. */
+static void
+test_fields (CsBuiltinFixture *fixture,
+             gconstpointer     data)
+{
+  g_autofree char *recording = cs_test_find_recording (data);
+  const char *args[] = { "--every", "5", recording, NULL };
+  g_autoptr(JsonNode) oracle = cs_builtin_run_oracle ("report-fields.py", args);
+  JsonArray *samples = json_object_get_array_member (json_node_get_object (oracle), "samples");
+  guint n_checked = 0;
+
+  for (guint i = 0; i < json_array_get_length (samples); i++)
+    {
+      JsonObject *sample = json_array_get_object_element (samples, i);
+      const char *name = json_object_get_string_member (sample, "name");
+      g_autofree char *type = g_strdup_printf ("sched:%s", name);
+      const char *types[] = { type, NULL };
+      FieldCheck check = { json_object_get_object_member (sample, "fields"), name };
+      gint64 ts = json_object_get_int_member (sample, "ts");
+      g_autoptr(GError) error = NULL;
+
+      if (strcmp (name, "sched_switch") != 0 && strcmp (name, "sched_waking") != 0 &&
+          strcmp (name, "sched_wakeup") != 0 && strcmp (name, "sched_migrate_task") != 0)
+        continue;
+      g_assert_true (cs_plugin_document_foreach_event (fixture->plugins,
+                                                       json_object_get_int_member (sample, "cpu"),
+                                                       ts, ts + 1, types, check_fields, &check,
+                                                       &error));
+      g_assert_no_error (error);
+      if (check.n_matched != 1)
+        g_error ("%s at %" G_GINT64_FORMAT " ns: none of its %u events reads as trace-cmd "
+                 "report prints it", name, ts, check.n_events);
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, >, 10);
 }
 
 /* The oracle's worst wakeup: pid, A, B, A's CPU, B's CPU. */
@@ -286,6 +406,10 @@ main (int    argc,
               fixture_set_up, test_foreach_event, fixture_tear_down);
   g_test_add ("/cs/plugin/document/foreach-event/prio-v7", CsBuiltinFixture, &prio_v7,
               fixture_set_up, test_foreach_event, fixture_tear_down);
+  g_test_add ("/cs/plugin/event/fields/sched-v6", CsBuiltinFixture, &sched_v6,
+              fixture_set_up, test_fields, fixture_tear_down);
+  g_test_add ("/cs/plugin/event/fields/prio-v7", CsBuiltinFixture, &prio_v7,
+              fixture_set_up, test_fields, fixture_tear_down);
   g_test_add ("/cs/plugin/document/task-intervals/worst-wakeup", CsBuiltinFixture, &prio_v7,
               fixture_set_up, test_task_intervals, fixture_tear_down);
   g_test_add ("/cs/explain/api/worst-wakeup/sched-v6", CsBuiltinFixture, &sched_v6,
