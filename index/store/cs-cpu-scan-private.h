@@ -70,16 +70,18 @@ typedef struct {
   CsScanEmitFunc emit;
   gpointer emit_data;
 
-  /* Event rows not yet encoded. */
-  gint64 ev[EV_N_COLUMNS][CS_EVENT_CHUNK_ROWS];
+  /* Event rows not yet handed on: EV_N_COLUMNS columns, on the heap
+   * (ev_columns_new()) because a full chunk hands them on as they are
+   * (CsScanChunk.raw) and the scan goes on in new ones. */
+  gint64 (*ev)[CS_EVENT_CHUNK_ROWS];
   guint n_ev;
   guint n_summarised;      /* rows before it are summarised */
   guint64 n_event_chunks;
   ScanOp ops[SCAN_BATCH_OPS];   /* of the rows not yet summarised */
   guint n_ops;
 
-  /* Slice rows not yet encoded. */
-  gint64 sl[SL_N_COLUMNS][CS_SLICE_CHUNK_ROWS];
+  /* Slice rows not yet handed on: SL_N_COLUMNS columns, the same way. */
+  gint64 (*sl)[CS_SLICE_CHUNK_ROWS];
   gint64 sl_last_end;
   guint n_sl;
   guint64 n_slice_chunks;
@@ -89,10 +91,9 @@ typedef struct {
   gint64 running_since;
   gboolean running_known;
 
-  /* Wakeup events recorded, and columns to encode a task chunk. */
+  /* Wakeup events recorded. */
   WakeupEvent wakeups[3];
   guint n_wakeups;
-  gint64 tk[TK_N_COLUMNS][CS_TASK_CHUNK_ROWS];
   gsize task_rows_bytes;   /* allocated in the tasks' row buffers */
 
   /* Level 0 of the summaries, built as the events go by once the grid

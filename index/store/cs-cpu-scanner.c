@@ -42,11 +42,111 @@
 gsize _cs_scan_task_rows_budget_bytes = TASK_ROWS_BUDGET_BYTES;
 
 
+/* Event and slice chunks' columns go back and forth between a scanner
+ * and the encoder: freed on one thread and allocated on the other, glibc
+ * gave their pages back to the kernel and took them again, zeroed (~5 %
+ * of indexing in page faults).  Up to SPARE_COLUMNS of each size wait
+ * here for the next chunk instead. */
+#define SPARE_COLUMNS 32
+
+static GMutex spare_lock;
+static gint64 *spare_events[SPARE_COLUMNS];
+static gint64 *spare_slices[SPARE_COLUMNS];
+static guint n_spare_events, n_spare_slices;
+
+/* The spare blocks for chunks of @n_columns x @stride values, if kept. */
+static gint64 **
+spare_list (guint   n_columns,
+            guint   stride,
+            guint **n_spare)
+{
+  if (n_columns == EV_N_COLUMNS && stride == CS_EVENT_CHUNK_ROWS)
+    {
+      *n_spare = &n_spare_events;
+      return spare_events;
+    }
+  if (n_columns == SL_N_COLUMNS && stride == CS_SLICE_CHUNK_ROWS)
+    {
+      *n_spare = &n_spare_slices;
+      return spare_slices;
+    }
+  return NULL;
+}
+
+/* Room for one chunk's columns of @n_columns x @stride values; the scan
+ * fills them, a full chunk takes them (CsScanChunk.raw). */
+static gint64 *
+columns_new (guint n_columns,
+             guint stride)
+{
+  guint *n_spare;
+  gint64 **list = spare_list (n_columns, stride, &n_spare);
+  gint64 *block = NULL;
+
+  if (list != NULL)
+    {
+      g_mutex_lock (&spare_lock);
+      if (*n_spare > 0)
+        block = list[--*n_spare];
+      g_mutex_unlock (&spare_lock);
+    }
+  return block != NULL ? block : g_new (gint64, (gsize) n_columns * stride);
+}
+
+/* Frees what columns_new() returned, or keeps it for the next chunk. */
+static void
+columns_free (gint64 *block,
+              guint   n_columns,
+              guint   stride)
+{
+  guint *n_spare;
+  gint64 **list = spare_list (n_columns, stride, &n_spare);
+
+  if (block == NULL)
+    return;
+  if (list != NULL)
+    {
+      g_mutex_lock (&spare_lock);
+      if (*n_spare < SPARE_COLUMNS)
+        {
+          list[(*n_spare)++] = block;
+          block = NULL;
+        }
+      g_mutex_unlock (&spare_lock);
+    }
+  g_free (block);
+}
+
 void
 cs_scan_chunk_free (CsScanChunk *chunk)
 {
   g_clear_pointer (&chunk->data, g_bytes_unref);
+  columns_free (chunk->raw, chunk->n_columns, chunk->raw_stride);
   g_free (chunk);
+}
+
+/**
+ * cs_scan_chunk_encode:
+ * @chunk: a chunk from a scanner
+ *
+ * Encodes @chunk's rows (CsScanChunk.raw) into its data and frees them;
+ * does nothing to a chunk encoded already or without rows.  Callable from
+ * any thread; its CPU time is the ENCODE step's.
+ */
+void
+cs_scan_chunk_encode (CsScanChunk *chunk)
+{
+  const gint64 *cols[CS_CHUNK_MAX_COLUMNS];
+
+  if (chunk->raw == NULL)
+    return;
+  g_assert (chunk->n_columns <= CS_CHUNK_MAX_COLUMNS);
+  for (guint c = 0; c < chunk->n_columns; c++)
+    cols[c] = chunk->raw + (gsize) c * chunk->raw_stride;
+  g_clear_pointer (&chunk->data, g_bytes_unref);
+  chunk->data = cs_chunk_encode (chunk->n_rows, chunk->n_columns, chunk->modes, cols,
+                                 chunk->compress);
+  columns_free (g_steal_pointer (&chunk->raw), chunk->n_columns, chunk->raw_stride);
 }
 
 G_STATIC_ASSERT (TK_N_COLUMNS == TK_N_COLUMNS_PUBLIC);
@@ -97,13 +197,10 @@ lookup_task (ScanState *st,
 static void
 flush_events (ScanState *st)
 {
-  const gint64 *cols[EV_N_COLUMNS];
   CsScanChunk *chunk;
 
   if (st->n_ev == 0)
     return;
-  for (guint c = 0; c < EV_N_COLUMNS; c++)
-    cols[c] = st->ev[c];
 
   chunk = g_new0 (CsScanChunk, 1);
   chunk->kind = CS_SCAN_EVENT_CHUNK;
@@ -115,8 +212,13 @@ flush_events (ScanState *st)
   chunk->n_rows = st->n_ev;
   /* Not zstd: on event chunks it cost ~15 % of indexing time (a callgrind
    * profile) for ~1 byte per event; the varints stay within the 10 bytes
-   * per event DESIGN.md allows. */
-  chunk->data = cs_chunk_encode (st->n_ev, EV_N_COLUMNS, _cs_event_chunk_modes, cols, FALSE);
+   * per event DESIGN.md allows.  Encoded where the chunk goes (see
+   * CsScanChunk.raw). */
+  chunk->raw = (gint64 *) g_steal_pointer (&st->ev);
+  chunk->raw_stride = CS_EVENT_CHUNK_ROWS;
+  chunk->n_columns = EV_N_COLUMNS;
+  chunk->modes = _cs_event_chunk_modes;
+  st->ev = (gpointer) columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
   st->n_ev = st->n_summarised = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -124,13 +226,10 @@ flush_events (ScanState *st)
 static void
 flush_slices (ScanState *st)
 {
-  const gint64 *cols[SL_N_COLUMNS];
   CsScanChunk *chunk;
 
   if (st->n_sl == 0)
     return;
-  for (guint c = 0; c < SL_N_COLUMNS; c++)
-    cols[c] = st->sl[c];
 
   chunk = g_new0 (CsScanChunk, 1);
   chunk->kind = CS_SCAN_SLICE_CHUNK;
@@ -139,7 +238,11 @@ flush_slices (ScanState *st)
   chunk->first_ns = st->sl[SL_BEGIN][0];
   chunk->last_ns = st->sl_last_end;
   chunk->n_rows = st->n_sl;
-  chunk->data = cs_chunk_encode (st->n_sl, SL_N_COLUMNS, _cs_slice_chunk_modes, cols, FALSE);
+  chunk->raw = (gint64 *) g_steal_pointer (&st->sl);
+  chunk->raw_stride = CS_SLICE_CHUNK_ROWS;
+  chunk->n_columns = SL_N_COLUMNS;
+  chunk->modes = _cs_slice_chunk_modes;
+  st->sl = (gpointer) columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   st->n_sl = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -149,21 +252,20 @@ flush_task (ScanState  *st,
             gint32      pid,
             CsScanTask *task)
 {
-  const gint64 *cols[TK_N_COLUMNS];
   CsScanChunk *chunk;
+  gint64 *raw;
   gint64 first = G_MAXINT64, last = G_MININT64;
 
   if (task->n_rows == 0)
     return;
+  raw = columns_new (TK_N_COLUMNS, task->n_rows);
   for (guint i = 0; i < task->n_rows; i++)
     {
       for (guint c = 0; c < TK_N_COLUMNS; c++)
-        st->tk[c][i] = task->rows[i][c];
+        raw[c * task->n_rows + i] = task->rows[i][c];
       first = MIN (first, task->rows[i][TK_TS]);
       last = MAX (last, task->rows[i][TK_TS] + task->rows[i][TK_DURATION]);
     }
-  for (guint c = 0; c < TK_N_COLUMNS; c++)
-    cols[c] = st->tk[c];
 
   chunk = g_new0 (CsScanChunk, 1);
   chunk->kind = CS_SCAN_TASK_CHUNK;
@@ -173,9 +275,12 @@ flush_task (ScanState  *st,
   chunk->first_ns = first;
   chunk->last_ns = last;
   chunk->n_rows = task->n_rows;
-  /* Plain varints, as for events: zstd here cost more time than the
-   * bytes it saved. */
-  chunk->data = cs_chunk_encode (task->n_rows, TK_N_COLUMNS, _cs_task_chunk_modes, cols, FALSE);
+  /* Not zstd, as for events: zstd here cost more time than the bytes it
+   * saved. */
+  chunk->raw = raw;
+  chunk->raw_stride = task->n_rows;
+  chunk->n_columns = TK_N_COLUMNS;
+  chunk->modes = _cs_task_chunk_modes;
   task->n_rows = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -188,9 +293,6 @@ flush_all_tasks (ScanState *st)
   GHashTableIter iter;
   gpointer key, value;
 
-  /* Mostly short chunks: one step around them all, not one each (see
-   * cs_index_step_enter()). */
-  cs_index_step_enter (CS_INDEX_STEP_ENCODE);
   g_hash_table_iter_init (&iter, st->result->tasks);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -201,7 +303,6 @@ flush_all_tasks (ScanState *st)
       task->n_alloc = 0;
     }
   st->task_rows_bytes = 0;
-  cs_index_step_leave ();
 }
 
 /* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
@@ -422,6 +523,8 @@ _cs_cpu_scan_free (CsCpuScan *scan)
   if (scan == NULL)
     return;
   g_clear_pointer (&scan->st->summary, _cs_summary_scan_free);
+  columns_free ((gint64 *) scan->st->ev, EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
+  columns_free ((gint64 *) scan->st->sl, SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   g_free (scan->st);
   g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
   g_clear_pointer (&scan->result, cs_scan_result_free);
@@ -658,6 +761,8 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   ScanState *st;
 
   scan->st = st = g_new0 (ScanState, 1);
+  st->ev = (gpointer) columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
+  st->sl = (gpointer) columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   scan->result = result = g_new0 (CsScanResult, 1);
   scan->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   scan->progress_bytes = progress_bytes;
