@@ -88,8 +88,10 @@ pack (guint8        *p,
       if (filled >= 64)
         {
           /* Flush the 64 bits; what did not fit is the top of v. */
-          for (guint i = 0; i < 8; i++)
-            *p++ = (guint8) (acc >> (8 * i));
+          guint64 le = GUINT64_TO_LE (acc);
+
+          memcpy (p, &le, 8);
+          p += 8;
           filled -= 64;
           acc = filled > 0 ? v >> (bits - filled) : 0;
         }
@@ -155,21 +157,54 @@ dict_slot (const CsChunkDict *d, guint64 v)
   return s;
 }
 
-/* The distinct numbers of @values, and each row's position among them in
- * @indexes, or FALSE when there are more than MAX_DICT.  A slot is in use
+/* dict_build() for numbers below 2^CS_CHUNK_DICT_DIRECT_BITS: each number
+ * is its own slot, without hashing or probing (event types, record
+ * sizes: most dictionaries). */
+static gboolean
+dict_build_direct (CsChunkDict   *d,
+                   const guint64 *values,
+                   guint          n,
+                   guint64       *indexes)
+{
+  const guint32 generation = d->generation;
+
+  for (guint r = 0; r < n; r++)
+    {
+      guint64 v = values[r];
+
+      if (G_UNLIKELY (d->direct_stamp[v] != generation))
+        {
+          if (d->n == MAX_DICT)
+            return FALSE;
+          d->direct_stamp[v] = generation;
+          d->direct_index[v] = (guint16) d->n;
+          d->values[d->n++] = v;
+        }
+      indexes[r] = d->direct_index[v];
+    }
+  return TRUE;
+}
+
+/* The distinct numbers of @values (all of at most @max_length bits), and
+ * each row's position among them in @indexes, in the order they first
+ * occur, or FALSE when there are more than MAX_DICT.  A slot is in use
  * when its stamp is this call's generation: no table to clear a call. */
 static gboolean
 dict_build (CsChunkDict   *d,
             const guint64 *values,
             guint          n,
+            guint          max_length,
             guint64       *indexes)
 {
   if (++d->generation == 0)
     {
       memset (d->stamp, 0, sizeof d->stamp);
+      memset (d->direct_stamp, 0, sizeof d->direct_stamp);
       d->generation = 1;
     }
   d->n = 0;
+  if (max_length <= CS_CHUNK_DICT_DIRECT_BITS)
+    return dict_build_direct (d, values, n, indexes);
   for (guint r = 0; r < n; r++)
     {
       guint s = dict_slot (d, values[r]);
@@ -279,7 +314,7 @@ _cs_chunk_column_encode (guint8        *p,
     }
   /* A dictionary takes at least a bit a row plus its numbers: only worth
    * trying where packing needs a few bits a row. */
-  if (n >= SMALL_COLUMN && best_bits >= 3 && dict_build (d, values, n, scratch))
+  if (n >= SMALL_COLUMN && best_bits >= 3 && dict_build (d, values, n, max_length, scratch))
     {
       dict_bits = bit_length (d->n - 1);
       dict_size = varint_size (d->n) + ((gsize) n * dict_bits + 7) / 8;
@@ -323,7 +358,7 @@ _cs_chunk_column_encode (guint8        *p,
           q = _cs_chunk_put_varint (q, n_exc);
           q = pack (q, values, n, best_bits);
           for (guint r = 0; r < n && n_exc > 0; r++)
-            if (bit_length (values[r]) > best_bits)
+            if ((values[r] >> best_bits) != 0)
               {
                 q = _cs_chunk_put_varint (q, r - last);
                 q = _cs_chunk_put_varint (q, values[r] >> best_bits);
