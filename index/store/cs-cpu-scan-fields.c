@@ -100,7 +100,10 @@ find_wakeups (struct tep_handle *tep,
     { "sched_wakeup_new", TK_KIND_WAKEUP },
   };
 
+  int max_id = -1;
+
   st->n_wakeups = 0;
+  st->wakeup_min_id = G_MAXINT;
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       struct tep_event *ev = tep_find_event_by_name (tep, "sched", names[i].name);
@@ -112,7 +115,11 @@ find_wakeups (struct tep_handle *tep,
       st->wakeups[st->n_wakeups].kind = names[i].kind;
       st->wakeups[st->n_wakeups].pid = pid;
       st->n_wakeups++;
+      st->wakeup_min_id = MIN (st->wakeup_min_id, ev->id);
+      max_id = MAX (max_id, ev->id);
     }
+  /* Unsigned: with no wakeup event, no id is within G_MAXINT of it. */
+  st->wakeup_id_span = st->n_wakeups > 0 ? (guint) (max_id - st->wakeup_min_id) : 0;
 }
 
 /*
@@ -145,6 +152,7 @@ find_common_fields (struct tep_handle *tep,
   struct tep_format_field *type = NULL, *pid = NULL;
 
   memset (cf, 0, sizeof *cf);
+  cf->min_size = G_MAXUINT;
   if (events == NULL || events[0] == NULL)
     return;
   type = tep_find_common_field (events[0], "common_type");
@@ -157,6 +165,7 @@ find_common_fields (struct tep_handle *tep,
   cf->pid_offset = pid->offset;
   cf->pid_size = pid->size;
   cf->swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
+  cf->min_size = MAX (cf->type_offset + cf->type_size, cf->pid_offset + 4);
   cf->valid = TRUE;
 }
 

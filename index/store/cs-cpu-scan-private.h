@@ -31,6 +31,8 @@ typedef struct {
 typedef struct {
   guint type_offset, type_size;
   guint pid_offset, pid_size;
+  guint min_size;          /* bytes a record needs for both; G_MAXUINT
+                            * when they are not known (!valid) */
   gboolean swap;           /* the recording's byte order is not ours */
   gboolean valid;
 } CommonFields;
@@ -91,9 +93,13 @@ typedef struct {
   gint64 running_since;
   gboolean running_known;
 
-  /* Wakeup events recorded. */
+  /* Wakeup events recorded; their event ids are within
+   * [wakeup_min_id, wakeup_min_id + wakeup_id_span] (an empty range
+   * without any), which most records are not. */
   WakeupEvent wakeups[3];
   guint n_wakeups;
+  int wakeup_min_id;
+  guint wakeup_id_span;
   gsize task_rows_bytes;   /* allocated in the tasks' row buffers */
 
   /* Level 0 of the summaries, built as the events go by once the grid

@@ -474,7 +474,8 @@ read_common (const CommonFields *cf,
   const guint8 *d = rec->data;
   guint32 p;
 
-  if (!cf->valid || (guint) rec->size < MAX (cf->type_offset + cf->type_size, cf->pid_offset + 4))
+  /* min_size is G_MAXUINT when !valid: one comparison for both. */
+  if ((guint) rec->size < cf->min_size)
     return FALSE;
   switch (cf->type_size)
     {
@@ -633,7 +634,7 @@ decode_records (CsCpuScan *scan,
           if (_cs_cpu_scan_decode_switch (&scan->sw, tr, op))
             st->ops[st->n_ops++].row = row;
         }
-      else
+      else if ((guint) tep_type - (guint) st->wakeup_min_id <= st->wakeup_id_span)
         for (guint w = 0; w < st->n_wakeups; w++)
           if (tep_type == st->wakeups[w].id)
             {
