@@ -157,68 +157,56 @@ dict_slot (const CsChunkDict *d, guint64 v)
   return s;
 }
 
-/* dict_build() for numbers below 2^CS_CHUNK_DICT_DIRECT_BITS: each number
- * is its own slot, without hashing or probing (event types, record
- * sizes: most dictionaries). */
-static gboolean
-dict_build_direct (CsChunkDict   *d,
-                   const guint64 *values,
-                   guint          n,
-                   guint64       *indexes)
-{
-  const guint32 generation = d->generation;
-
-  for (guint r = 0; r < n; r++)
-    {
-      guint64 v = values[r];
-
-      if (G_UNLIKELY (d->direct_stamp[v] != generation))
-        {
-          if (d->n == MAX_DICT)
-            return FALSE;
-          d->direct_stamp[v] = generation;
-          d->direct_index[v] = (guint16) d->n;
-          d->values[d->n++] = v;
-        }
-      indexes[r] = d->direct_index[v];
-    }
-  return TRUE;
-}
-
-/* The distinct numbers of @values (all of at most @max_length bits), and
- * each row's position among them in @indexes, in the order they first
- * occur, or FALSE when there are more than MAX_DICT.  A slot is in use
- * when its stamp is this call's generation: no table to clear a call. */
+/* The distinct numbers of @values, and each row's position among them in
+ * @indexes, in the order they first occur, or FALSE when there are more
+ * than MAX_DICT.  Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS (event types,
+ * record sizes, a pid column's zero differences: most rows) are their own
+ * slot in a direct table; larger ones are hashed.  A slot is in use when
+ * its stamp is this call's generation: no table to clear a call. */
 static gboolean
 dict_build (CsChunkDict   *d,
             const guint64 *values,
             guint          n,
-            guint          max_length,
             guint64       *indexes)
 {
+  guint32 generation;
+
   if (++d->generation == 0)
     {
       memset (d->stamp, 0, sizeof d->stamp);
       memset (d->direct_stamp, 0, sizeof d->direct_stamp);
       d->generation = 1;
     }
+  generation = d->generation;
   d->n = 0;
-  if (max_length <= CS_CHUNK_DICT_DIRECT_BITS)
-    return dict_build_direct (d, values, n, indexes);
   for (guint r = 0; r < n; r++)
     {
-      guint s = dict_slot (d, values[r]);
+      guint64 v = values[r];
+      guint32 *stamp;
+      guint16 *index;
 
-      if (d->stamp[s] != d->generation)
+      if (v < (1u << CS_CHUNK_DICT_DIRECT_BITS))
+        {
+          stamp = &d->direct_stamp[v];
+          index = &d->direct_index[v];
+        }
+      else
+        {
+          guint s = dict_slot (d, v);
+
+          stamp = &d->stamp[s];
+          index = &d->index[s];
+          d->keys[s] = v;
+        }
+      if (G_UNLIKELY (*stamp != generation))
         {
           if (d->n == MAX_DICT)
             return FALSE;
-          d->stamp[s] = d->generation;
-          d->keys[s] = values[r];
-          d->index[s] = (guint16) d->n;
-          d->values[d->n++] = values[r];
+          *stamp = generation;
+          *index = (guint16) d->n;
+          d->values[d->n++] = v;
         }
-      indexes[r] = d->index[s];
+      indexes[r] = *index;
     }
   return TRUE;
 }
@@ -314,7 +302,7 @@ _cs_chunk_column_encode (guint8        *p,
     }
   /* A dictionary takes at least a bit a row plus its numbers: only worth
    * trying where packing needs a few bits a row. */
-  if (n >= SMALL_COLUMN && best_bits >= 3 && dict_build (d, values, n, max_length, scratch))
+  if (n >= SMALL_COLUMN && best_bits >= 3 && dict_build (d, values, n, scratch))
     {
       dict_bits = bit_length (d->n - 1);
       dict_size = varint_size (d->n) + ((gsize) n * dict_bits + 7) / 8;
