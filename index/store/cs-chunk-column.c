@@ -145,6 +145,25 @@ unpack (const guint8 *in,
     }
 }
 
+/* The first row from @r on whose number has more than @bits bits (an
+ * exception of a packed column), or @n.  Exceptions are few: eight rows
+ * are tested at once. */
+static inline guint
+next_exception (const guint64 *values,
+                guint          r,
+                guint          n,
+                guint          bits)
+{
+  for (; r + 8 <= n; r += 8)
+    if (((values[r] | values[r + 1] | values[r + 2] | values[r + 3] |
+          values[r + 4] | values[r + 5] | values[r + 6] | values[r + 7]) >> bits) != 0)
+      break;
+  for (; r < n; r++)
+    if ((values[r] >> bits) != 0)
+      return r;
+  return n;
+}
+
 /* Choosing ----------------------------------------------------------------- */
 
 static inline guint
@@ -345,14 +364,14 @@ _cs_chunk_column_encode (guint8        *p,
           *q++ = (guint8) best_bits;
           q = _cs_chunk_put_varint (q, n_exc);
           q = pack (q, values, n, best_bits);
-          for (guint r = 0; r < n && n_exc > 0; r++)
-            if ((values[r] >> best_bits) != 0)
-              {
-                q = _cs_chunk_put_varint (q, r - last);
-                q = _cs_chunk_put_varint (q, values[r] >> best_bits);
-                last = r;
-                n_exc--;
-              }
+          for (guint r = next_exception (values, 0, n, best_bits); r < n && n_exc > 0;
+               r = next_exception (values, r + 1, n, best_bits))
+            {
+              q = _cs_chunk_put_varint (q, r - last);
+              q = _cs_chunk_put_varint (q, values[r] >> best_bits);
+              last = r;
+              n_exc--;
+            }
         }
         break;
       }
