@@ -23,6 +23,7 @@ typedef struct {
   int id;
   int kind;
   struct tep_format_field *pid;
+  gboolean swap;           /* the recording's byte order is not ours */
 } WakeupEvent;
 
 /* common_type and common_pid sit at the same place in every record
@@ -44,6 +45,7 @@ typedef struct {
   struct tep_format_field *next_pid;
   struct tep_format_field *next_comm;
   int id;
+  gboolean swap;           /* the recording's byte order is not ours */
 } SchedSwitchFields;
 
 /* A sched_switch or wakeup event read and not yet summarised: what the
