@@ -48,7 +48,7 @@
  *   per scanner thread: task rows (4 MiB, cs-cpu-scanner.c), event and
  *     slice columns (~200 KiB), the reader's block (a 256 KiB window or
  *     one decompressed chunk), chunks waiting for its encoder
- *     (MAX_ENCODE_CHUNKS, 1 MiB)                ~6 MiB x MAX_SCAN_THREADS
+ *     (MAX_ENCODE_BYTES, 1 MiB)                 ~6 MiB x MAX_SCAN_THREADS
  * plus ~150 bytes per task per CPU in the task table.  Measured on the
  * large benchmark recording (80 M events, 2 threads): 57 MiB. */
 #define MAX_SCAN_THREADS 8
@@ -112,9 +112,10 @@ typedef struct {
  * per chunk (a profile showed the wake-ups costing several per cent). */
 #define BATCH_CHUNKS 32
 
-/* Chunks with rows to encode (CsScanChunk.raw) that a scanner may have
- * waiting for its encoder: 8 event chunks are 1 MiB. */
-#define MAX_ENCODE_CHUNKS 8
+/* Bytes of rows to encode (CsScanChunk.raw) that a scanner may have
+ * waiting for its encoder: 8 event chunks, or many small task chunks
+ * (every task's rows go out at once when their budget is spent). */
+#define MAX_ENCODE_BYTES (1024 * 1024)
 
 /* A scanner thread and its encoder.  The scanner reads, decodes and
  * summarises; a core left idle (a recording with one busy CPU, or the
@@ -131,7 +132,7 @@ typedef struct {
   GCond chunk_added;        /* the encoder waits on it */
   GCond chunk_encoded;      /* the scanner waits on it */
   GQueue pending;           /* CsScanChunk*, for the encoder, in order */
-  guint n_raw;              /* of them, with rows to encode */
+  gsize raw_bytes;          /* of their rows to encode */
   gboolean encoder_busy;    /* with a chunk it took from @pending */
   gboolean encoder_waits;   /* on chunk_added */
   gboolean scanner_waits;   /* on chunk_encoded */
@@ -153,6 +154,13 @@ flush_batch (Scanner *sc)
   sc->batch = g_ptr_array_new ();
 }
 
+/* The bytes of @chunk's rows to encode. */
+static gsize
+raw_bytes (const CsScanChunk *chunk)
+{
+  return chunk->raw != NULL ? sizeof (gint64) * chunk->n_columns * chunk->raw_stride : 0;
+}
+
 /* An encoded chunk goes into the batch for the writer. */
 static void
 send_chunk (Scanner     *sc,
@@ -165,7 +173,7 @@ send_chunk (Scanner     *sc,
 
 /* CsScanEmitFunc, on the scanner's thread: the chunk is encoded here, or
  * when a core is idle or the encoder still has chunks (which go first),
- * goes to the encoder, after at most MAX_ENCODE_CHUNKS others with rows.
+ * goes to the encoder, after at most MAX_ENCODE_BYTES of others' rows.
  * The ScanDone marker (kind -1) always goes to the encoder, which ends
  * with it. */
 static void
@@ -188,12 +196,12 @@ enqueue_chunk (CsScanChunk *chunk,
     }
   if (chunk->raw != NULL)
     {
-      while (sc->n_raw >= MAX_ENCODE_CHUNKS)
+      while (sc->raw_bytes >= MAX_ENCODE_BYTES)
         {
           sc->scanner_waits = TRUE;
           g_cond_wait (&sc->chunk_encoded, &sc->lock);
         }
-      sc->n_raw++;
+      sc->raw_bytes += raw_bytes (chunk);
     }
   g_queue_push_tail (&sc->pending, chunk);
   /* A wake-up only when the encoder sleeps: most chunks (summary blocks
@@ -216,7 +224,7 @@ encoder_thread (gpointer user_data)
   for (;;)
     {
       CsScanChunk *chunk;
-      gboolean had_rows;
+      gsize rows_bytes;
 
       g_mutex_lock (&sc->lock);
       while (g_queue_is_empty (&sc->pending))
@@ -234,14 +242,13 @@ encoder_thread (gpointer user_data)
           g_async_queue_push (sc->build->queue, g_steal_pointer (&sc->batch));
           return NULL;
         }
-      had_rows = chunk->raw != NULL;
+      rows_bytes = raw_bytes (chunk);
       cs_scan_chunk_encode (chunk);
       send_chunk (sc, chunk);
 
       g_mutex_lock (&sc->lock);
       sc->encoder_busy = FALSE;
-      if (had_rows)
-        sc->n_raw--;
+      sc->raw_bytes -= rows_bytes;
       if (sc->scanner_waits)
         {
           sc->scanner_waits = FALSE;
