@@ -116,6 +116,11 @@ typedef struct {
  * waiting for its encoder: 8 event chunks, or many small task chunks
  * (every task's rows go out at once when their budget is spent). */
 #define MAX_ENCODE_BYTES (1024 * 1024)
+/* The encoder, asleep, is woken for this many bytes of rows (an event
+ * chunk) or this many chunks: a wake-up is a system call on each side,
+ * and a scan hands on tens of thousands of small task chunks. */
+#define WAKE_ENCODER_BYTES (128 * 1024)
+#define WAKE_ENCODER_CHUNKS 64
 
 /* A scanner thread and its encoder.  The scanner reads, decodes and
  * summarises; a core left idle (a recording with one busy CPU, or the
@@ -171,6 +176,17 @@ send_chunk (Scanner     *sc,
     flush_batch (sc);
 }
 
+/* With sc->lock held: wakes the encoder if it sleeps. */
+static void
+wake_encoder (Scanner *sc)
+{
+  if (sc->encoder_waits)
+    {
+      sc->encoder_waits = FALSE;
+      g_cond_signal (&sc->chunk_added);
+    }
+}
+
 /* CsScanEmitFunc, on the scanner's thread: the chunk is encoded here, or
  * when a core is idle or the encoder still has chunks (which go first),
  * goes to the encoder, after at most MAX_ENCODE_BYTES of others' rows.
@@ -198,19 +214,18 @@ enqueue_chunk (CsScanChunk *chunk,
     {
       while (sc->raw_bytes >= MAX_ENCODE_BYTES)
         {
+          wake_encoder (sc);
           sc->scanner_waits = TRUE;
           g_cond_wait (&sc->chunk_encoded, &sc->lock);
         }
       sc->raw_bytes += raw_bytes (chunk);
     }
   g_queue_push_tail (&sc->pending, chunk);
-  /* A wake-up only when the encoder sleeps: most chunks (summary blocks
-   * and runs) are small, and a futex call each cost several per cent. */
-  if (sc->encoder_waits)
-    {
-      sc->encoder_waits = FALSE;
-      g_cond_signal (&sc->chunk_added);
-    }
+  /* A wake-up only when the encoder sleeps, and has work enough (see
+   * WAKE_ENCODER_BYTES); always for the marker, its last chunk. */
+  if (sc->raw_bytes >= WAKE_ENCODER_BYTES || g_queue_get_length (&sc->pending) >= WAKE_ENCODER_CHUNKS ||
+      chunk->kind == (CsScanChunkKind) -1)
+    wake_encoder (sc);
   g_mutex_unlock (&sc->lock);
 }
 
