@@ -139,6 +139,7 @@ typedef struct {
   GQueue pending;           /* CsScanChunk*, for the encoder, in order */
   gsize raw_bytes;          /* of their rows to encode */
   gboolean encoder_busy;    /* with a chunk it took from @pending */
+  gboolean scanner_encoding;  /* the scanner took chunks from @pending */
   gboolean encoder_waits;   /* on chunk_added */
   gboolean scanner_waits;   /* on chunk_encoded */
   GThread *encoder;
@@ -189,9 +190,10 @@ wake_encoder (Scanner *sc)
 
 /* CsScanEmitFunc, on the scanner's thread: the chunk is encoded here, or
  * when a core is idle or the encoder still has chunks (which go first),
- * goes to the encoder, after at most MAX_ENCODE_BYTES of others' rows.
- * The ScanDone marker (kind -1) always goes to the encoder, which ends
- * with it. */
+ * goes to the encoder, after at most MAX_ENCODE_BYTES of others' rows;
+ * chunks the encoder has not taken by then are encoded here.  The
+ * ScanDone marker (kind -1) always goes to the encoder, which ends with
+ * it. */
 static void
 enqueue_chunk (CsScanChunk *chunk,
                gpointer     user_data)
@@ -209,6 +211,22 @@ enqueue_chunk (CsScanChunk *chunk,
       cs_scan_chunk_encode (chunk);
       send_chunk (sc, chunk);
       return;
+    }
+  /* The encoder lags: no core is idle after all (other programs run).
+   * Chunks it has not taken are encoded here, in order, while their rows
+   * are still in this core's caches, rather than waiting for it. */
+  while (!sc->encoder_busy && g_queue_get_length (&sc->pending) >= 2)
+    {
+      CsScanChunk *old = g_queue_pop_head (&sc->pending);
+      gsize old_bytes = raw_bytes (old);
+
+      sc->scanner_encoding = TRUE;
+      g_mutex_unlock (&sc->lock);
+      cs_scan_chunk_encode (old);
+      send_chunk (sc, old);
+      g_mutex_lock (&sc->lock);
+      sc->scanner_encoding = FALSE;
+      sc->raw_bytes -= old_bytes;
     }
   if (chunk->raw != NULL)
     {
@@ -242,7 +260,7 @@ encoder_thread (gpointer user_data)
       gsize rows_bytes;
 
       g_mutex_lock (&sc->lock);
-      while (g_queue_is_empty (&sc->pending))
+      while (g_queue_is_empty (&sc->pending) || sc->scanner_encoding)
         {
           sc->encoder_waits = TRUE;
           g_cond_wait (&sc->chunk_added, &sc->lock);
