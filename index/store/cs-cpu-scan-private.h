@@ -158,6 +158,11 @@ gboolean _cs_cpu_scan_decode_wakeup  (const WakeupEvent       *w,
                                       ScanOp                  *op);
 
 void     _cs_scan_task_free (gpointer data);
+gint64  *_cs_scan_columns_new  (guint    n_columns,
+                                guint    stride);
+void     _cs_scan_columns_free (gint64  *block,
+                                guint    n_columns,
+                                guint    stride);
 gboolean _cs_scan_emit_summary_block (gpointer   user_data,
                                       guint      cpu,
                                       guint      level,

@@ -42,113 +42,6 @@
 gsize _cs_scan_task_rows_budget_bytes = TASK_ROWS_BUDGET_BYTES;
 
 
-/* Event and slice chunks' columns go back and forth between a scanner
- * and the encoder: freed on one thread and allocated on the other, glibc
- * gave their pages back to the kernel and took them again, zeroed (~5 %
- * of indexing in page faults).  Up to SPARE_COLUMNS of each size wait
- * here for the next chunk instead. */
-#define SPARE_COLUMNS 32
-
-static GMutex spare_lock;
-static gint64 *spare_events[SPARE_COLUMNS];
-static gint64 *spare_slices[SPARE_COLUMNS];
-static guint n_spare_events, n_spare_slices;
-
-/* The spare blocks for chunks of @n_columns x @stride values, if kept. */
-static gint64 **
-spare_list (guint   n_columns,
-            guint   stride,
-            guint **n_spare)
-{
-  if (n_columns == EV_N_COLUMNS && stride == CS_EVENT_CHUNK_ROWS)
-    {
-      *n_spare = &n_spare_events;
-      return spare_events;
-    }
-  if (n_columns == SL_N_COLUMNS && stride == CS_SLICE_CHUNK_ROWS)
-    {
-      *n_spare = &n_spare_slices;
-      return spare_slices;
-    }
-  return NULL;
-}
-
-/* Room for one chunk's columns of @n_columns x @stride values; the scan
- * fills them, a full chunk takes them (CsScanChunk.raw). */
-static gint64 *
-columns_new (guint n_columns,
-             guint stride)
-{
-  guint *n_spare;
-  gint64 **list = spare_list (n_columns, stride, &n_spare);
-  gint64 *block = NULL;
-
-  if (list != NULL)
-    {
-      g_mutex_lock (&spare_lock);
-      if (*n_spare > 0)
-        block = list[--*n_spare];
-      g_mutex_unlock (&spare_lock);
-    }
-  return block != NULL ? block : g_new (gint64, (gsize) n_columns * stride);
-}
-
-/* Frees what columns_new() returned, or keeps it for the next chunk. */
-static void
-columns_free (gint64 *block,
-              guint   n_columns,
-              guint   stride)
-{
-  guint *n_spare;
-  gint64 **list = spare_list (n_columns, stride, &n_spare);
-
-  if (block == NULL)
-    return;
-  if (list != NULL)
-    {
-      g_mutex_lock (&spare_lock);
-      if (*n_spare < SPARE_COLUMNS)
-        {
-          list[(*n_spare)++] = block;
-          block = NULL;
-        }
-      g_mutex_unlock (&spare_lock);
-    }
-  g_free (block);
-}
-
-void
-cs_scan_chunk_free (CsScanChunk *chunk)
-{
-  g_clear_pointer (&chunk->data, g_bytes_unref);
-  columns_free (chunk->raw, chunk->n_columns, chunk->raw_stride);
-  g_free (chunk);
-}
-
-/**
- * cs_scan_chunk_encode:
- * @chunk: a chunk from a scanner
- *
- * Encodes @chunk's rows (CsScanChunk.raw) into its data and frees them;
- * does nothing to a chunk encoded already or without rows.  Callable from
- * any thread; its CPU time is the ENCODE step's.
- */
-void
-cs_scan_chunk_encode (CsScanChunk *chunk)
-{
-  const gint64 *cols[CS_CHUNK_MAX_COLUMNS];
-
-  if (chunk->raw == NULL)
-    return;
-  g_assert (chunk->n_columns <= CS_CHUNK_MAX_COLUMNS);
-  for (guint c = 0; c < chunk->n_columns; c++)
-    cols[c] = chunk->raw + (gsize) c * chunk->raw_stride;
-  g_clear_pointer (&chunk->data, g_bytes_unref);
-  chunk->data = cs_chunk_encode (chunk->n_rows, chunk->n_columns, chunk->modes, cols,
-                                 chunk->compress);
-  columns_free (g_steal_pointer (&chunk->raw), chunk->n_columns, chunk->raw_stride);
-}
-
 G_STATIC_ASSERT (TK_N_COLUMNS == TK_N_COLUMNS_PUBLIC);
 
 void
@@ -218,7 +111,7 @@ flush_events (ScanState *st)
   chunk->raw_stride = CS_EVENT_CHUNK_ROWS;
   chunk->n_columns = EV_N_COLUMNS;
   chunk->modes = _cs_event_chunk_modes;
-  st->ev = (gpointer) columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
+  st->ev = (gpointer) _cs_scan_columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
   st->n_ev = st->n_summarised = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -242,7 +135,7 @@ flush_slices (ScanState *st)
   chunk->raw_stride = CS_SLICE_CHUNK_ROWS;
   chunk->n_columns = SL_N_COLUMNS;
   chunk->modes = _cs_slice_chunk_modes;
-  st->sl = (gpointer) columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
+  st->sl = (gpointer) _cs_scan_columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   st->n_sl = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -258,7 +151,7 @@ flush_task (ScanState  *st,
 
   if (task->n_rows == 0)
     return;
-  raw = columns_new (TK_N_COLUMNS, task->n_rows);
+  raw = _cs_scan_columns_new (TK_N_COLUMNS, task->n_rows);
   for (guint i = 0; i < task->n_rows; i++)
     {
       for (guint c = 0; c < TK_N_COLUMNS; c++)
@@ -524,8 +417,8 @@ _cs_cpu_scan_free (CsCpuScan *scan)
   if (scan == NULL)
     return;
   g_clear_pointer (&scan->st->summary, _cs_summary_scan_free);
-  columns_free ((gint64 *) scan->st->ev, EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
-  columns_free ((gint64 *) scan->st->sl, SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
+  _cs_scan_columns_free ((gint64 *) scan->st->ev, EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
+  _cs_scan_columns_free ((gint64 *) scan->st->sl, SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   g_free (scan->st);
   g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
   g_clear_pointer (&scan->result, cs_scan_result_free);
@@ -762,8 +655,8 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   ScanState *st;
 
   scan->st = st = g_new0 (ScanState, 1);
-  st->ev = (gpointer) columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
-  st->sl = (gpointer) columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
+  st->ev = (gpointer) _cs_scan_columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
+  st->sl = (gpointer) _cs_scan_columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   scan->result = result = g_new0 (CsScanResult, 1);
   scan->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   scan->progress_bytes = progress_bytes;
