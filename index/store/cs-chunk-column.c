@@ -88,8 +88,10 @@ pack (guint8        *p,
       if (filled >= 64)
         {
           /* Flush the 64 bits; what did not fit is the top of v. */
-          for (guint i = 0; i < 8; i++)
-            *p++ = (guint8) (acc >> (8 * i));
+          guint64 le = GUINT64_TO_LE (acc);
+
+          memcpy (p, &le, 8);
+          p += 8;
           filled -= 64;
           acc = filled > 0 ? v >> (bits - filled) : 0;
         }
@@ -143,6 +145,25 @@ unpack (const guint8 *in,
     }
 }
 
+/* The first row from @r on whose number has more than @bits bits (an
+ * exception of a packed column), or @n.  Exceptions are few: eight rows
+ * are tested at once. */
+static inline guint
+next_exception (const guint64 *values,
+                guint          r,
+                guint          n,
+                guint          bits)
+{
+  for (; r + 8 <= n; r += 8)
+    if (((values[r] | values[r + 1] | values[r + 2] | values[r + 3] |
+          values[r + 4] | values[r + 5] | values[r + 6] | values[r + 7]) >> bits) != 0)
+      break;
+  for (; r < n; r++)
+    if ((values[r] >> bits) != 0)
+      return r;
+  return n;
+}
+
 /* Choosing ----------------------------------------------------------------- */
 
 static inline guint
@@ -156,34 +177,55 @@ dict_slot (const CsChunkDict *d, guint64 v)
 }
 
 /* The distinct numbers of @values, and each row's position among them in
- * @indexes, or FALSE when there are more than MAX_DICT.  A slot is in use
- * when its stamp is this call's generation: no table to clear a call. */
+ * @indexes, in the order they first occur, or FALSE when there are more
+ * than MAX_DICT.  Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS (event types,
+ * record sizes, a pid column's zero differences: most rows) are their own
+ * slot in a direct table; larger ones are hashed.  A slot is in use when
+ * its stamp is this call's generation: no table to clear a call. */
 static gboolean
 dict_build (CsChunkDict   *d,
             const guint64 *values,
             guint          n,
             guint64       *indexes)
 {
+  guint32 generation;
+
   if (++d->generation == 0)
     {
       memset (d->stamp, 0, sizeof d->stamp);
+      memset (d->direct_stamp, 0, sizeof d->direct_stamp);
       d->generation = 1;
     }
+  generation = d->generation;
   d->n = 0;
   for (guint r = 0; r < n; r++)
     {
-      guint s = dict_slot (d, values[r]);
+      guint64 v = values[r];
+      guint32 *stamp;
+      guint16 *index;
 
-      if (d->stamp[s] != d->generation)
+      if (v < (1u << CS_CHUNK_DICT_DIRECT_BITS))
+        {
+          stamp = &d->direct_stamp[v];
+          index = &d->direct_index[v];
+        }
+      else
+        {
+          guint s = dict_slot (d, v);
+
+          stamp = &d->stamp[s];
+          index = &d->index[s];
+          d->keys[s] = v;
+        }
+      if (G_UNLIKELY (*stamp != generation))
         {
           if (d->n == MAX_DICT)
             return FALSE;
-          d->stamp[s] = d->generation;
-          d->keys[s] = values[r];
-          d->index[s] = (guint16) d->n;
-          d->values[d->n++] = values[r];
+          *stamp = generation;
+          *index = (guint16) d->n;
+          d->values[d->n++] = v;
         }
-      indexes[r] = d->index[s];
+      indexes[r] = *index;
     }
   return TRUE;
 }
@@ -322,14 +364,14 @@ _cs_chunk_column_encode (guint8        *p,
           *q++ = (guint8) best_bits;
           q = _cs_chunk_put_varint (q, n_exc);
           q = pack (q, values, n, best_bits);
-          for (guint r = 0; r < n && n_exc > 0; r++)
-            if (bit_length (values[r]) > best_bits)
-              {
-                q = _cs_chunk_put_varint (q, r - last);
-                q = _cs_chunk_put_varint (q, values[r] >> best_bits);
-                last = r;
-                n_exc--;
-              }
+          for (guint r = next_exception (values, 0, n, best_bits); r < n && n_exc > 0;
+               r = next_exception (values, r + 1, n, best_bits))
+            {
+              q = _cs_chunk_put_varint (q, r - last);
+              q = _cs_chunk_put_varint (q, values[r] >> best_bits);
+              last = r;
+              n_exc--;
+            }
         }
         break;
       }

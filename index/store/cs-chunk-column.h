@@ -14,12 +14,18 @@ G_BEGIN_DECLS
 #define CS_CHUNK_DICT_MAX 256
 #define CS_CHUNK_DICT_SLOTS 512
 
-/* The encoder's scratch for a dictionary (~15 KiB: keep one per thread,
+/* Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS are their own slot. */
+#define CS_CHUNK_DICT_DIRECT_BITS 12
+
+/* The encoder's scratch for a dictionary (~40 KiB: keep one per thread,
  * zeroed at first). */
 typedef struct {
   guint64 keys[CS_CHUNK_DICT_SLOTS];
   guint32 stamp[CS_CHUNK_DICT_SLOTS];   /* == generation: the slot is used */
   guint16 index[CS_CHUNK_DICT_SLOTS];   /* its key's position in values */
+  /* The same, for small numbers, without hashing. */
+  guint32 direct_stamp[1 << CS_CHUNK_DICT_DIRECT_BITS];
+  guint16 direct_index[1 << CS_CHUNK_DICT_DIRECT_BITS];
   guint64 values[CS_CHUNK_DICT_MAX];
   guint32 generation;
   guint n;

@@ -23,6 +23,52 @@ field_in_record (struct tep_format_field *field,
   return field != NULL && (gsize) field->offset + field->size <= (gsize) rec->size;
 }
 
+/* tep_read_number_field() without the calls (two per field, and the
+ * field's size looked at twice): the number in @field of @rec, unsigned,
+ * in our byte order.  FALSE when the field is not 1, 2, 4 or 8 bytes, as
+ * there.  The caller checked that the field is in the record. */
+static inline gboolean
+read_number (const struct tep_format_field *field,
+             const struct tep_record       *rec,
+             gboolean                       swap,
+             unsigned long long            *out)
+{
+  const guint8 *p = (const guint8 *) rec->data + field->offset;
+
+  switch (field->size)
+    {
+    case 1:
+      *out = *p;
+      return TRUE;
+    case 2:
+      {
+        guint16 v;
+
+        memcpy (&v, p, 2);
+        *out = swap ? GUINT16_SWAP_LE_BE (v) : v;
+        return TRUE;
+      }
+    case 4:
+      {
+        guint32 v;
+
+        memcpy (&v, p, 4);
+        *out = swap ? GUINT32_SWAP_LE_BE (v) : v;
+        return TRUE;
+      }
+    case 8:
+      {
+        guint64 v;
+
+        memcpy (&v, p, 8);
+        *out = swap ? GUINT64_SWAP_LE_BE (v) : v;
+        return TRUE;
+      }
+    default:
+      return FALSE;
+    }
+}
+
 /* A comm field of @rec into @comm; its length, or -1 when @rec lacks it. */
 static gint8
 copy_comm (struct tep_format_field *field,
@@ -56,11 +102,11 @@ _cs_cpu_scan_decode_switch (const SchedSwitchFields *f,
   unsigned long long prev_pid, next_pid, prev_state = 0;
 
   if (!field_in_record (f->prev_pid, rec) || !field_in_record (f->next_pid, rec) ||
-      tep_read_number_field (f->prev_pid, rec->data, &prev_pid) != 0 ||
-      tep_read_number_field (f->next_pid, rec->data, &next_pid) != 0)
+      !read_number (f->prev_pid, rec, f->swap, &prev_pid) ||
+      !read_number (f->next_pid, rec, f->swap, &next_pid))
     return FALSE;
-  if (field_in_record (f->prev_state, rec))
-    tep_read_number_field (f->prev_state, rec->data, &prev_state);
+  if (field_in_record (f->prev_state, rec) && !read_number (f->prev_state, rec, f->swap, &prev_state))
+    prev_state = 0;
   op->wakeup_kind = -1;
   op->pid = (gint32) prev_pid;
   op->next_pid = (gint32) next_pid;
@@ -81,6 +127,7 @@ find_sched_switch (struct tep_handle *tep,
   if (ev == NULL)
     return;
   f->id = ev->id;
+  f->swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
   f->prev_pid = tep_find_field (ev, "prev_pid");
   f->prev_state = tep_find_field (ev, "prev_state");
   f->prev_comm = tep_find_field (ev, "prev_comm");
@@ -100,7 +147,10 @@ find_wakeups (struct tep_handle *tep,
     { "sched_wakeup_new", TK_KIND_WAKEUP },
   };
 
+  int max_id = -1;
+
   st->n_wakeups = 0;
+  st->wakeup_min_id = G_MAXINT;
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       struct tep_event *ev = tep_find_event_by_name (tep, "sched", names[i].name);
@@ -111,8 +161,13 @@ find_wakeups (struct tep_handle *tep,
       st->wakeups[st->n_wakeups].id = ev->id;
       st->wakeups[st->n_wakeups].kind = names[i].kind;
       st->wakeups[st->n_wakeups].pid = pid;
+      st->wakeups[st->n_wakeups].swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
       st->n_wakeups++;
+      st->wakeup_min_id = MIN (st->wakeup_min_id, ev->id);
+      max_id = MAX (max_id, ev->id);
     }
+  /* Unsigned: with no wakeup event, no id is within G_MAXINT of it. */
+  st->wakeup_id_span = st->n_wakeups > 0 ? (guint) (max_id - st->wakeup_min_id) : 0;
 }
 
 /*
@@ -130,7 +185,7 @@ _cs_cpu_scan_decode_wakeup (const WakeupEvent *w,
 {
   unsigned long long pid;
 
-  if (!field_in_record (w->pid, rec) || tep_read_number_field (w->pid, rec->data, &pid) != 0)
+  if (!field_in_record (w->pid, rec) || !read_number (w->pid, rec, w->swap, &pid))
     return FALSE;
   op->wakeup_kind = (gint8) w->kind;
   op->pid = (gint32) pid;
@@ -145,6 +200,7 @@ find_common_fields (struct tep_handle *tep,
   struct tep_format_field *type = NULL, *pid = NULL;
 
   memset (cf, 0, sizeof *cf);
+  cf->min_size = G_MAXUINT;
   if (events == NULL || events[0] == NULL)
     return;
   type = tep_find_common_field (events[0], "common_type");
@@ -157,6 +213,7 @@ find_common_fields (struct tep_handle *tep,
   cf->pid_offset = pid->offset;
   cf->pid_size = pid->size;
   cf->swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
+  cf->min_size = MAX (cf->type_offset + cf->type_size, cf->pid_offset + 4);
   cf->valid = TRUE;
 }
 

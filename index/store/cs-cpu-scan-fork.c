@@ -60,6 +60,8 @@ _cs_cpu_scan_fork (CsCpuScan      *scan,
   g_return_val_if_fail (scan->st->summary != NULL, NULL);
 
   copy->st = st;
+  st->ev = g_memdup2 (scan->st->ev, sizeof (gint64[EV_N_COLUMNS][CS_EVENT_CHUNK_ROWS]));
+  st->sl = g_memdup2 (scan->st->sl, sizeof (gint64[SL_N_COLUMNS][CS_SLICE_CHUNK_ROWS]));
   copy->result = st->result = copy_result (scan->result, st->types->n_types);
   copy->held = st->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   st->emit = emit;

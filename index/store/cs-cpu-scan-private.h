@@ -23,6 +23,7 @@ typedef struct {
   int id;
   int kind;
   struct tep_format_field *pid;
+  gboolean swap;           /* the recording's byte order is not ours */
 } WakeupEvent;
 
 /* common_type and common_pid sit at the same place in every record
@@ -31,6 +32,8 @@ typedef struct {
 typedef struct {
   guint type_offset, type_size;
   guint pid_offset, pid_size;
+  guint min_size;          /* bytes a record needs for both; G_MAXUINT
+                            * when they are not known (!valid) */
   gboolean swap;           /* the recording's byte order is not ours */
   gboolean valid;
 } CommonFields;
@@ -42,6 +45,7 @@ typedef struct {
   struct tep_format_field *next_pid;
   struct tep_format_field *next_comm;
   int id;
+  gboolean swap;           /* the recording's byte order is not ours */
 } SchedSwitchFields;
 
 /* A sched_switch or wakeup event read and not yet summarised: what the
@@ -70,16 +74,18 @@ typedef struct {
   CsScanEmitFunc emit;
   gpointer emit_data;
 
-  /* Event rows not yet encoded. */
-  gint64 ev[EV_N_COLUMNS][CS_EVENT_CHUNK_ROWS];
+  /* Event rows not yet handed on: EV_N_COLUMNS columns, on the heap
+   * (ev_columns_new()) because a full chunk hands them on as they are
+   * (CsScanChunk.raw) and the scan goes on in new ones. */
+  gint64 (*ev)[CS_EVENT_CHUNK_ROWS];
   guint n_ev;
   guint n_summarised;      /* rows before it are summarised */
   guint64 n_event_chunks;
   ScanOp ops[SCAN_BATCH_OPS];   /* of the rows not yet summarised */
   guint n_ops;
 
-  /* Slice rows not yet encoded. */
-  gint64 sl[SL_N_COLUMNS][CS_SLICE_CHUNK_ROWS];
+  /* Slice rows not yet handed on: SL_N_COLUMNS columns, the same way. */
+  gint64 (*sl)[CS_SLICE_CHUNK_ROWS];
   gint64 sl_last_end;
   guint n_sl;
   guint64 n_slice_chunks;
@@ -89,10 +95,13 @@ typedef struct {
   gint64 running_since;
   gboolean running_known;
 
-  /* Wakeup events recorded, and columns to encode a task chunk. */
+  /* Wakeup events recorded; their event ids are within
+   * [wakeup_min_id, wakeup_min_id + wakeup_id_span] (an empty range
+   * without any), which most records are not. */
   WakeupEvent wakeups[3];
   guint n_wakeups;
-  gint64 tk[TK_N_COLUMNS][CS_TASK_CHUNK_ROWS];
+  int wakeup_min_id;
+  guint wakeup_id_span;
   gsize task_rows_bytes;   /* allocated in the tasks' row buffers */
 
   /* Level 0 of the summaries, built as the events go by once the grid
@@ -149,6 +158,11 @@ gboolean _cs_cpu_scan_decode_wakeup  (const WakeupEvent       *w,
                                       ScanOp                  *op);
 
 void     _cs_scan_task_free (gpointer data);
+gint64  *_cs_scan_columns_new  (guint    n_columns,
+                                guint    stride);
+void     _cs_scan_columns_free (gint64  *block,
+                                guint    n_columns,
+                                guint    stride);
 gboolean _cs_scan_emit_summary_block (gpointer   user_data,
                                       guint      cpu,
                                       guint      level,

@@ -42,13 +42,6 @@
 gsize _cs_scan_task_rows_budget_bytes = TASK_ROWS_BUDGET_BYTES;
 
 
-void
-cs_scan_chunk_free (CsScanChunk *chunk)
-{
-  g_clear_pointer (&chunk->data, g_bytes_unref);
-  g_free (chunk);
-}
-
 G_STATIC_ASSERT (TK_N_COLUMNS == TK_N_COLUMNS_PUBLIC);
 
 void
@@ -97,13 +90,10 @@ lookup_task (ScanState *st,
 static void
 flush_events (ScanState *st)
 {
-  const gint64 *cols[EV_N_COLUMNS];
   CsScanChunk *chunk;
 
   if (st->n_ev == 0)
     return;
-  for (guint c = 0; c < EV_N_COLUMNS; c++)
-    cols[c] = st->ev[c];
 
   chunk = g_new0 (CsScanChunk, 1);
   chunk->kind = CS_SCAN_EVENT_CHUNK;
@@ -115,8 +105,13 @@ flush_events (ScanState *st)
   chunk->n_rows = st->n_ev;
   /* Not zstd: on event chunks it cost ~15 % of indexing time (a callgrind
    * profile) for ~1 byte per event; the varints stay within the 10 bytes
-   * per event DESIGN.md allows. */
-  chunk->data = cs_chunk_encode (st->n_ev, EV_N_COLUMNS, _cs_event_chunk_modes, cols, FALSE);
+   * per event DESIGN.md allows.  Encoded where the chunk goes (see
+   * CsScanChunk.raw). */
+  chunk->raw = (gint64 *) g_steal_pointer (&st->ev);
+  chunk->raw_stride = CS_EVENT_CHUNK_ROWS;
+  chunk->n_columns = EV_N_COLUMNS;
+  chunk->modes = _cs_event_chunk_modes;
+  st->ev = (gpointer) _cs_scan_columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
   st->n_ev = st->n_summarised = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -124,13 +119,10 @@ flush_events (ScanState *st)
 static void
 flush_slices (ScanState *st)
 {
-  const gint64 *cols[SL_N_COLUMNS];
   CsScanChunk *chunk;
 
   if (st->n_sl == 0)
     return;
-  for (guint c = 0; c < SL_N_COLUMNS; c++)
-    cols[c] = st->sl[c];
 
   chunk = g_new0 (CsScanChunk, 1);
   chunk->kind = CS_SCAN_SLICE_CHUNK;
@@ -139,7 +131,11 @@ flush_slices (ScanState *st)
   chunk->first_ns = st->sl[SL_BEGIN][0];
   chunk->last_ns = st->sl_last_end;
   chunk->n_rows = st->n_sl;
-  chunk->data = cs_chunk_encode (st->n_sl, SL_N_COLUMNS, _cs_slice_chunk_modes, cols, FALSE);
+  chunk->raw = (gint64 *) g_steal_pointer (&st->sl);
+  chunk->raw_stride = CS_SLICE_CHUNK_ROWS;
+  chunk->n_columns = SL_N_COLUMNS;
+  chunk->modes = _cs_slice_chunk_modes;
+  st->sl = (gpointer) _cs_scan_columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   st->n_sl = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -149,21 +145,20 @@ flush_task (ScanState  *st,
             gint32      pid,
             CsScanTask *task)
 {
-  const gint64 *cols[TK_N_COLUMNS];
   CsScanChunk *chunk;
+  gint64 *raw;
   gint64 first = G_MAXINT64, last = G_MININT64;
 
   if (task->n_rows == 0)
     return;
+  raw = _cs_scan_columns_new (TK_N_COLUMNS, task->n_rows);
   for (guint i = 0; i < task->n_rows; i++)
     {
       for (guint c = 0; c < TK_N_COLUMNS; c++)
-        st->tk[c][i] = task->rows[i][c];
+        raw[c * task->n_rows + i] = task->rows[i][c];
       first = MIN (first, task->rows[i][TK_TS]);
       last = MAX (last, task->rows[i][TK_TS] + task->rows[i][TK_DURATION]);
     }
-  for (guint c = 0; c < TK_N_COLUMNS; c++)
-    cols[c] = st->tk[c];
 
   chunk = g_new0 (CsScanChunk, 1);
   chunk->kind = CS_SCAN_TASK_CHUNK;
@@ -173,9 +168,12 @@ flush_task (ScanState  *st,
   chunk->first_ns = first;
   chunk->last_ns = last;
   chunk->n_rows = task->n_rows;
-  /* Plain varints, as for events: zstd here cost more time than the
-   * bytes it saved. */
-  chunk->data = cs_chunk_encode (task->n_rows, TK_N_COLUMNS, _cs_task_chunk_modes, cols, FALSE);
+  /* Not zstd, as for events: zstd here cost more time than the bytes it
+   * saved. */
+  chunk->raw = raw;
+  chunk->raw_stride = task->n_rows;
+  chunk->n_columns = TK_N_COLUMNS;
+  chunk->modes = _cs_task_chunk_modes;
   task->n_rows = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -188,9 +186,6 @@ flush_all_tasks (ScanState *st)
   GHashTableIter iter;
   gpointer key, value;
 
-  /* Mostly short chunks: one step around them all, not one each (see
-   * cs_index_step_enter()). */
-  cs_index_step_enter (CS_INDEX_STEP_ENCODE);
   g_hash_table_iter_init (&iter, st->result->tasks);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -201,7 +196,6 @@ flush_all_tasks (ScanState *st)
       task->n_alloc = 0;
     }
   st->task_rows_bytes = 0;
-  cs_index_step_leave ();
 }
 
 /* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
@@ -373,7 +367,8 @@ read_common (const CommonFields *cf,
   const guint8 *d = rec->data;
   guint32 p;
 
-  if (!cf->valid || (guint) rec->size < MAX (cf->type_offset + cf->type_size, cf->pid_offset + 4))
+  /* min_size is G_MAXUINT when !valid: one comparison for both. */
+  if ((guint) rec->size < cf->min_size)
     return FALSE;
   switch (cf->type_size)
     {
@@ -422,6 +417,8 @@ _cs_cpu_scan_free (CsCpuScan *scan)
   if (scan == NULL)
     return;
   g_clear_pointer (&scan->st->summary, _cs_summary_scan_free);
+  _cs_scan_columns_free ((gint64 *) scan->st->ev, EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
+  _cs_scan_columns_free ((gint64 *) scan->st->sl, SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   g_free (scan->st);
   g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
   g_clear_pointer (&scan->result, cs_scan_result_free);
@@ -530,7 +527,7 @@ decode_records (CsCpuScan *scan,
           if (_cs_cpu_scan_decode_switch (&scan->sw, tr, op))
             st->ops[st->n_ops++].row = row;
         }
-      else
+      else if ((guint) tep_type - (guint) st->wakeup_min_id <= st->wakeup_id_span)
         for (guint w = 0; w < st->n_wakeups; w++)
           if (tep_type == st->wakeups[w].id)
             {
@@ -658,6 +655,8 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   ScanState *st;
 
   scan->st = st = g_new0 (ScanState, 1);
+  st->ev = (gpointer) _cs_scan_columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
+  st->sl = (gpointer) _cs_scan_columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   scan->result = result = g_new0 (CsScanResult, 1);
   scan->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   scan->progress_bytes = progress_bytes;

@@ -7,6 +7,7 @@
 
 #include <gio/gio.h>
 
+#include "cs-chunk-codec.h"
 #include "cs-trace-file.h"
 
 G_BEGIN_DECLS
@@ -35,9 +36,20 @@ typedef struct {
   guint64 first_row;
   guint n_rows;
   GBytes *data;
+  /* Rows not encoded yet, or %NULL: @n_columns columns of @n_rows values,
+   * column c from raw[c * raw_stride], to encode with @modes (and zstd
+   * when @compress) by cs_scan_chunk_encode() into @data.  Scanners hand
+   * event, slice and task chunks on this way, so that encoding them can
+   * run on another thread than the scan (cs-index-builder.c). */
+  gint64 *raw;
+  guint raw_stride;
+  guint n_columns;
+  const CsChunkColumnMode *modes;
+  gboolean compress;
 } CsScanChunk;
 
-void cs_scan_chunk_free (CsScanChunk *chunk);
+void cs_scan_chunk_free   (CsScanChunk *chunk);
+void cs_scan_chunk_encode (CsScanChunk *chunk);
 
 /* Bytes of task rows one scan buffers before writing every task's rows out
  * (4 MiB); lowered only by tests.  Set it before a build starts. */

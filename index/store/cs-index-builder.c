@@ -8,7 +8,9 @@
  *     (origin and finest bucket width), so that the scan builds them as it
  *     goes and no record is read twice;
  *  2. the scanners read the rest and hand encoded chunks (events, slices,
- *     tasks, summary blocks) to this thread through a queue;
+ *     tasks, summary blocks) to this thread through a queue; a scanner
+ *     alone on its core (the last CPU, or a recording with one busy CPU)
+ *     leaves encoding its chunks to an encoder thread on the idle core;
  *  3. this thread, the only one touching SQLite, inserts them, then the
  *     derived tables (CPUs, event types, tasks);
  *  4. the file, written under a temporary name, is renamed into place.
@@ -45,7 +47,8 @@
  *   chunks in flight, MAX_QUEUED_CHUNKS         ~10 MiB
  *   per scanner thread: task rows (4 MiB, cs-cpu-scanner.c), event and
  *     slice columns (~200 KiB), the reader's block (a 256 KiB window or
- *     one decompressed chunk)                   ~5 MiB x MAX_SCAN_THREADS
+ *     one decompressed chunk), chunks waiting for its encoder
+ *     (MAX_ENCODE_BYTES, 1 MiB)                 ~6 MiB x MAX_SCAN_THREADS
  * plus ~150 bytes per task per CPU in the task table.  Measured on the
  * large benchmark recording (80 M events, 2 threads): 57 MiB. */
 #define MAX_SCAN_THREADS 8
@@ -74,10 +77,12 @@ typedef struct {
   CsTypeMap types;
   guint n_cpus;
   guint n_threads;
+  guint n_cores;
   GCancellable *cancellable;
 
   GAsyncQueue *queue;       /* CsScanChunk*, or a ScanDone* marker */
   guint next_cpu;           /* atomic: the next CPU to scan */
+  gint n_scanning;          /* atomic: scanner threads not done yet */
   volatile gint64 *progress_bytes;
   volatile gint64 *offsets;  /* per CPU, see _cs_cpu_scan_start(); -1 when
                               * not being read */
@@ -107,9 +112,37 @@ typedef struct {
  * per chunk (a profile showed the wake-ups costing several per cent). */
 #define BATCH_CHUNKS 32
 
+/* Bytes of rows to encode (CsScanChunk.raw) that a scanner may have
+ * waiting for its encoder: 8 event chunks, or many small task chunks
+ * (every task's rows go out at once when their budget is spent). */
+#define MAX_ENCODE_BYTES (1024 * 1024)
+/* The encoder, asleep, is woken for this many bytes of rows (an event
+ * chunk) or this many chunks: a wake-up is a system call on each side,
+ * and a scan hands on tens of thousands of small task chunks. */
+#define WAKE_ENCODER_BYTES (128 * 1024)
+#define WAKE_ENCODER_CHUNKS 64
+
+/* A scanner thread and its encoder.  The scanner reads, decodes and
+ * summarises; a core left idle (a recording with one busy CPU, or the
+ * last CPU still being scanned) encodes its chunks meanwhile, on the
+ * encoder's thread, which hands them to the writer in their order.  While
+ * every core scans, the scanner encodes its chunks itself: handing them
+ * over then cost ~20 % more CPU time (caches, context switches) for
+ * nothing. */
 typedef struct {
   Build *build;
-  GPtrArray *batch;         /* CsScanChunk*, this scanner's */
+  GPtrArray *batch;         /* CsScanChunk*, encoded, for the writer */
+
+  GMutex lock;
+  GCond chunk_added;        /* the encoder waits on it */
+  GCond chunk_encoded;      /* the scanner waits on it */
+  GQueue pending;           /* CsScanChunk*, for the encoder, in order */
+  gsize raw_bytes;          /* of their rows to encode */
+  gboolean encoder_busy;    /* with a chunk it took from @pending */
+  gboolean scanner_encoding;  /* the scanner took chunks from @pending */
+  gboolean encoder_waits;   /* on chunk_added */
+  gboolean scanner_waits;   /* on chunk_encoded */
+  GThread *encoder;
 } Scanner;
 
 static void
@@ -127,15 +160,135 @@ flush_batch (Scanner *sc)
   sc->batch = g_ptr_array_new ();
 }
 
+/* The bytes of @chunk's rows to encode. */
+static gsize
+raw_bytes (const CsScanChunk *chunk)
+{
+  return chunk->raw != NULL ? sizeof (gint64) * chunk->n_columns * chunk->raw_stride : 0;
+}
+
+/* An encoded chunk goes into the batch for the writer. */
+static void
+send_chunk (Scanner     *sc,
+            CsScanChunk *chunk)
+{
+  g_ptr_array_add (sc->batch, chunk);
+  if (sc->batch->len >= BATCH_CHUNKS)
+    flush_batch (sc);
+}
+
+/* With sc->lock held: wakes the encoder if it sleeps. */
+static void
+wake_encoder (Scanner *sc)
+{
+  if (sc->encoder_waits)
+    {
+      sc->encoder_waits = FALSE;
+      g_cond_signal (&sc->chunk_added);
+    }
+}
+
+/* CsScanEmitFunc, on the scanner's thread: the chunk is encoded here, or
+ * when a core is idle or the encoder still has chunks (which go first),
+ * goes to the encoder, after at most MAX_ENCODE_BYTES of others' rows;
+ * chunks the encoder has not taken by then are encoded here.  The
+ * ScanDone marker (kind -1) always goes to the encoder, which ends with
+ * it. */
 static void
 enqueue_chunk (CsScanChunk *chunk,
                gpointer     user_data)
 {
   Scanner *sc = user_data;
+  Build *b = sc->build;
 
-  g_ptr_array_add (sc->batch, chunk);
-  if (sc->batch->len >= BATCH_CHUNKS)
-    flush_batch (sc);
+  g_mutex_lock (&sc->lock);
+  if (chunk->kind != (CsScanChunkKind) -1 && g_queue_is_empty (&sc->pending) &&
+      !sc->encoder_busy && g_atomic_int_get (&b->n_scanning) >= (gint) b->n_cores)
+    {
+      /* The encoder cannot take a chunk before the next one is queued:
+       * the batch is this thread's until then. */
+      g_mutex_unlock (&sc->lock);
+      cs_scan_chunk_encode (chunk);
+      send_chunk (sc, chunk);
+      return;
+    }
+  /* The encoder lags: no core is idle after all (other programs run).
+   * Chunks it has not taken are encoded here, in order, while their rows
+   * are still in this core's caches, rather than waiting for it. */
+  while (!sc->encoder_busy && g_queue_get_length (&sc->pending) >= 2)
+    {
+      CsScanChunk *old = g_queue_pop_head (&sc->pending);
+      gsize old_bytes = raw_bytes (old);
+
+      sc->scanner_encoding = TRUE;
+      g_mutex_unlock (&sc->lock);
+      cs_scan_chunk_encode (old);
+      send_chunk (sc, old);
+      g_mutex_lock (&sc->lock);
+      sc->scanner_encoding = FALSE;
+      sc->raw_bytes -= old_bytes;
+    }
+  if (chunk->raw != NULL)
+    {
+      while (sc->raw_bytes >= MAX_ENCODE_BYTES)
+        {
+          wake_encoder (sc);
+          sc->scanner_waits = TRUE;
+          g_cond_wait (&sc->chunk_encoded, &sc->lock);
+        }
+      sc->raw_bytes += raw_bytes (chunk);
+    }
+  g_queue_push_tail (&sc->pending, chunk);
+  /* A wake-up only when the encoder sleeps, and has work enough (see
+   * WAKE_ENCODER_BYTES); always for the marker, its last chunk. */
+  if (sc->raw_bytes >= WAKE_ENCODER_BYTES || g_queue_get_length (&sc->pending) >= WAKE_ENCODER_CHUNKS ||
+      chunk->kind == (CsScanChunkKind) -1)
+    wake_encoder (sc);
+  g_mutex_unlock (&sc->lock);
+}
+
+/* The encoder of a scanner: encodes the chunks enqueue_chunk() gives it
+ * and sends them to the writer, up to the ScanDone marker. */
+static gpointer
+encoder_thread (gpointer user_data)
+{
+  Scanner *sc = user_data;
+
+  for (;;)
+    {
+      CsScanChunk *chunk;
+      gsize rows_bytes;
+
+      g_mutex_lock (&sc->lock);
+      while (g_queue_is_empty (&sc->pending) || sc->scanner_encoding)
+        {
+          sc->encoder_waits = TRUE;
+          g_cond_wait (&sc->chunk_added, &sc->lock);
+        }
+      chunk = g_queue_pop_head (&sc->pending);
+      sc->encoder_busy = TRUE;
+      g_mutex_unlock (&sc->lock);
+
+      if (chunk->kind == (CsScanChunkKind) -1)
+        {
+          g_ptr_array_add (sc->batch, chunk);
+          g_async_queue_push (sc->build->queue, g_steal_pointer (&sc->batch));
+          return NULL;
+        }
+      rows_bytes = raw_bytes (chunk);
+      cs_scan_chunk_encode (chunk);
+      send_chunk (sc, chunk);
+
+      g_mutex_lock (&sc->lock);
+      sc->encoder_busy = FALSE;
+      sc->raw_bytes -= rows_bytes;
+      if (sc->scanner_waits)
+        {
+          sc->scanner_waits = FALSE;
+          g_cond_signal (&sc->chunk_encoded);
+        }
+      g_mutex_unlock (&sc->lock);
+    }
 }
 
 /* Step 1, once every scanner has started its CPUs: the summaries' origin
@@ -199,6 +352,11 @@ scanner_thread (gpointer user_data)
   guint cpu, next_own = arg->index;
 
   done->results = g_ptr_array_new_with_free_func ((GDestroyNotify) cs_scan_result_free);
+  g_mutex_init (&sc.lock);
+  g_cond_init (&sc.chunk_added);
+  g_cond_init (&sc.chunk_encoded);
+  g_queue_init (&sc.pending);
+  sc.encoder = g_thread_new ("cs-encode", encoder_thread, &sc);
   if (shared)
     file = g_object_ref (b->file);
   else
@@ -287,10 +445,14 @@ scanner_thread (gpointer user_data)
   /* A ScanDone is told apart from a chunk by this marker kind; it goes in
    * the last batch, after this scanner's chunks. */
   CsScanChunk *marker = g_new0 (CsScanChunk, 1);
+  g_atomic_int_add (&b->n_scanning, -1);   /* its core is free for encoders */
   marker->kind = (CsScanChunkKind) -1;
   marker->data = (GBytes *) done;
-  g_ptr_array_add (sc.batch, marker);
-  g_async_queue_push (b->queue, sc.batch);
+  enqueue_chunk (marker, &sc);
+  g_thread_join (sc.encoder);
+  g_mutex_clear (&sc.lock);
+  g_cond_clear (&sc.chunk_added);
+  g_cond_clear (&sc.chunk_encoded);
   return NULL;
 }
 
@@ -398,6 +560,8 @@ build_into (sqlite3             *db,
    * MAX_SCAN_THREADS, whose buffers the memory budget counts. */
   n_threads = CLAMP (g_get_num_processors (), 1, MIN (MAX (b->n_cpus, 1), MAX_SCAN_THREADS));
   b->n_threads = n_threads;
+  b->n_scanning = (gint) n_threads;
+  b->n_cores = MAX (g_get_num_processors (), 1);
   b->samples = g_new0 (CpuSample, MAX (b->n_cpus, 1));
   if (cs_trace_file_get_cursors_are_independent (file))
     {

@@ -289,6 +289,9 @@ collect_chunk (CsScanChunk *chunk,
 {
   CpuJob *job = user_data;
 
+  /* Here, on the CPU's thread: the chunks wait, and their rows are
+   * larger than their blobs. */
+  cs_scan_chunk_encode (chunk);
   g_ptr_array_add (job->chunks, chunk);
 }
 

@@ -54,7 +54,8 @@ gboolean _cs_index_inserts_prepare      (sqlite3              *db,
                                          CsIndexInserts       *ins,
                                          GError              **error);
 void     _cs_index_inserts_clear        (CsIndexInserts       *ins);
-/* Stores one chunk of a scan (CsScanChunk, any kind) in its table. */
+/* Stores one chunk of a scan (CsScanChunk, any kind) in its table,
+ * encoding its rows first when it has them (cs_scan_chunk_encode()). */
 gboolean _cs_index_insert_chunk         (const CsIndexInserts *ins,
                                          CsScanChunk          *c,
                                          GError              **error);

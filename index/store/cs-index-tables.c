@@ -221,8 +221,11 @@ _cs_index_insert_chunk (const CsIndexInserts *ins,
                     : c->kind == CS_SCAN_SLICE_CHUNK ? ins->slices
                     : c->kind == CS_SCAN_TASK_CHUNK ? ins->tasks : ins->summaries;
   gsize size = 0;
-  const void *data = c->data != NULL ? g_bytes_get_data (c->data, &size) : NULL;
+  const void *data;
   int i = 1;
+
+  cs_scan_chunk_encode (c);
+  data = c->data != NULL ? g_bytes_get_data (c->data, &size) : NULL;
 
   if (c->kind == CS_SCAN_SUMMARY_RUN)
     {

@@ -1,0 +1,136 @@
+/* cs-scan-chunk.c: CsScanChunk, what a CPU's scan (cs-cpu-scanner.c)
+ * hands on, and the columns of its rows until they are encoded.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "config.h"
+
+#include "cs-cpu-scan-private.h"
+
+/* Event and slice chunks' columns go back and forth between a scanner
+ * and the encoder: freed on one thread and allocated on the other, glibc
+ * gave their pages back to the kernel and took them again, zeroed (~5 %
+ * of indexing in page faults).  Up to SPARE_COLUMNS of each size wait
+ * here for the next chunk instead. */
+#define SPARE_COLUMNS 32
+
+static GMutex spare_lock;
+static gint64 *spare_events[SPARE_COLUMNS];
+static gint64 *spare_slices[SPARE_COLUMNS];
+static guint n_spare_events, n_spare_slices;
+
+/* The spare blocks for chunks of @n_columns x @stride values, if kept. */
+static gint64 **
+spare_list (guint   n_columns,
+            guint   stride,
+            guint **n_spare)
+{
+  if (n_columns == EV_N_COLUMNS && stride == CS_EVENT_CHUNK_ROWS)
+    {
+      *n_spare = &n_spare_events;
+      return spare_events;
+    }
+  if (n_columns == SL_N_COLUMNS && stride == CS_SLICE_CHUNK_ROWS)
+    {
+      *n_spare = &n_spare_slices;
+      return spare_slices;
+    }
+  return NULL;
+}
+
+/*
+ * _cs_scan_columns_new:
+ * @n_columns: columns of a chunk
+ * @stride: values a column has room for
+ *
+ * Room for one chunk's columns (n_columns x stride gint64, column c
+ * from c x stride): the scan fills them, a full chunk takes them
+ * (CsScanChunk.raw).  Any thread.
+ *
+ * Returns: (transfer full): the block, for _cs_scan_columns_free()
+ */
+gint64 *
+_cs_scan_columns_new (guint n_columns,
+                      guint stride)
+{
+  guint *n_spare;
+  gint64 **list = spare_list (n_columns, stride, &n_spare);
+  gint64 *block = NULL;
+
+  if (list != NULL)
+    {
+      g_mutex_lock (&spare_lock);
+      if (*n_spare > 0)
+        block = list[--*n_spare];
+      g_mutex_unlock (&spare_lock);
+    }
+  return block != NULL ? block : g_new (gint64, (gsize) n_columns * stride);
+}
+
+/*
+ * _cs_scan_columns_free:
+ * @block: (transfer full) (nullable): from _cs_scan_columns_new() with
+ *   the same @n_columns and @stride
+ *
+ * Frees @block, or keeps it for the next chunk.  Any thread.
+ */
+void
+_cs_scan_columns_free (gint64 *block,
+                       guint   n_columns,
+                       guint   stride)
+{
+  guint *n_spare;
+  gint64 **list = spare_list (n_columns, stride, &n_spare);
+
+  if (block == NULL)
+    return;
+  if (list != NULL)
+    {
+      g_mutex_lock (&spare_lock);
+      if (*n_spare < SPARE_COLUMNS)
+        {
+          list[(*n_spare)++] = block;
+          block = NULL;
+        }
+      g_mutex_unlock (&spare_lock);
+    }
+  g_free (block);
+}
+
+/**
+ * cs_scan_chunk_free:
+ * @chunk: (transfer full): a chunk from a scanner
+ *
+ * Frees @chunk, its data and its rows not yet encoded.
+ */
+void
+cs_scan_chunk_free (CsScanChunk *chunk)
+{
+  g_clear_pointer (&chunk->data, g_bytes_unref);
+  _cs_scan_columns_free (chunk->raw, chunk->n_columns, chunk->raw_stride);
+  g_free (chunk);
+}
+
+/**
+ * cs_scan_chunk_encode:
+ * @chunk: a chunk from a scanner
+ *
+ * Encodes @chunk's rows (CsScanChunk.raw) into its data and frees them;
+ * does nothing to a chunk encoded already or without rows.  Callable from
+ * any thread; its CPU time is the ENCODE step's.
+ */
+void
+cs_scan_chunk_encode (CsScanChunk *chunk)
+{
+  const gint64 *cols[CS_CHUNK_MAX_COLUMNS];
+
+  if (chunk->raw == NULL)
+    return;
+  g_assert (chunk->n_columns <= CS_CHUNK_MAX_COLUMNS);
+  for (guint c = 0; c < chunk->n_columns; c++)
+    cols[c] = chunk->raw + (gsize) c * chunk->raw_stride;
+  g_clear_pointer (&chunk->data, g_bytes_unref);
+  chunk->data = cs_chunk_encode (chunk->n_rows, chunk->n_columns, chunk->modes, cols,
+                                 chunk->compress);
+  _cs_scan_columns_free (g_steal_pointer (&chunk->raw), chunk->n_columns, chunk->raw_stride);
+}
