@@ -64,7 +64,7 @@ struct _CsQueryRunner
   CsStreamSet *set;             /* over @specs' documents, @document first */
   CsSqlQuery *query;
   char **columns;               /* of @query */
-  int ts_column, cpu_column, pid_column;
+  int ts_column, cpu_column, pid_column, stream_column;
 
   GMutex lock;                  /* guards @session against interrupt() */
   CsSqlSession *session;
@@ -154,7 +154,10 @@ cs_query_runner_new (const char *trace_path,
  * in the worker, it opens a document of its own on each recording and a
  * #CsStreamSet of them in the same order, with the same manual offsets and
  * the same reference, so that the SQL `ts_aligned` is the window's axis
- * as it was when this was called.  With one stream, this is
+ * as it was when this was called.  A row whose `stream` column names
+ * another stream than the reference (the window's own recording) links to
+ * no event: its ts and cpu are not the window's document's.  With one
+ * stream, this is
  * cs_query_runner_new() of its document, plugin tables included; with
  * more, plugins' tables (per recording) are left out.  Main thread.
  *
@@ -402,6 +405,7 @@ prepare (CsQueryRunner  *self,
   self->ts_column = find_column (self->columns, "ts");
   self->cpu_column = find_column (self->columns, "cpu");
   self->pid_column = find_column (self->columns, "pid");
+  self->stream_column = self->specs != NULL ? find_column (self->columns, "stream") : -1;
   g_atomic_int_set (&self->n_rows_read, 0);
   return TRUE;
 }
@@ -425,10 +429,14 @@ current_row (CsQueryRunner *self)
   char **cells = g_new0 (char *, MAX (n, 1));
   CsQueryLink link = { 0, -1, -1 };
   gboolean has_ts, has_cpu, has_pid;
+  gint64 stream = self->reference;
 
   for (guint i = 0; i < n; i++)
     cells[i] = cs_sql_query_dup_text (self->query, i);
-  has_ts = int_cell (self->query, self->ts_column, &link.ts_ns);
+  /* over streams, ts and cpu are the window's own recording's (the
+   * reference) only in its rows */
+  int_cell (self->query, self->stream_column, &stream);
+  has_ts = stream == self->reference && int_cell (self->query, self->ts_column, &link.ts_ns);
   has_cpu = int_cell (self->query, self->cpu_column, &link.cpu);
   has_pid = int_cell (self->query, self->pid_column, &link.pid);
   return cs_query_row_new (cells, n, has_ts && (has_cpu || has_pid) ? &link : NULL);
