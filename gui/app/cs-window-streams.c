@@ -22,6 +22,10 @@
  *   win.stream-shift(u)             the Shift Recording window: a shift in ns
  *   win.stream-clear-offset(u)      drop its manual shift
  *
+ * The Query page runs over every stream when there are several
+ * (cs_query_page_set_streams()), made anew when the streams, their order
+ * or their shifts change.
+ *
  * The set is mirrored into the window's CsViewModel "streams" (path, manual
  * shift, collapsed, hidden of each added recording), both ways, so that
  * sessions save and restore them.  The state lives in a WindowStreams
@@ -52,6 +56,7 @@ typedef struct {
   GCancellable *cancellable;   /* the add jobs of this recording */
   guint n_running;
   GtkFileChooserNative *chooser;
+  char *query_key;             /* what the Query page's streams were made of */
 } WindowStreams;
 
 static void
@@ -66,6 +71,7 @@ window_streams_free (WindowStreams *ws)
   if (ws->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (ws->chooser));
   g_clear_object (&ws->chooser);
+  g_free (ws->query_key);
   g_free (ws);
 }
 
@@ -254,6 +260,30 @@ model_streams_cb (CsWindow *self)
   g_variant_unref (streams);
 }
 
+/* The Query page over the streams when there are several: made again
+ * when what its SQL sees changes (files, order, reference, shifts), not
+ * when a stream is collapsed or hidden. */
+static void
+update_query_page (CsWindow *self, WindowStreams *ws)
+{
+  guint n = ws->set != NULL ? cs_stream_set_get_n_streams (ws->set) : 0;
+  g_autoptr(GString) key = g_string_new (NULL);
+
+  for (guint i = 0; n > 1 && i < n; i++)
+    {
+      CsStream *s = cs_stream_set_get_stream (ws->set, i);
+
+      g_string_append_printf (key, "%s\n%" G_GINT64_FORMAT "\n%d\n", cs_stream_get_path (s),
+                              cs_stream_get_offset_ns (s),
+                              s == cs_stream_set_get_reference (ws->set));
+    }
+  if (g_strcmp0 (key->str, ws->query_key != NULL ? ws->query_key : "") == 0)
+    return;
+  g_free (ws->query_key);
+  ws->query_key = g_strdup (key->str);
+  cs_query_page_set_streams (self->query_page, n > 1 ? ws->set : NULL);
+}
+
 /* The set into the model's "streams", after the window's own recording. */
 static void
 set_changed_cb (CsWindow *self)
@@ -261,6 +291,8 @@ set_changed_cb (CsWindow *self)
   WindowStreams *ws = get_streams (self);
   GVariantBuilder builder;
 
+  if (ws->set != NULL)
+    update_query_page (self, ws);
   if (ws->syncing || ws->set == NULL)
     return;
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sxbb)"));
@@ -298,6 +330,8 @@ _cs_window_streams_reset (CsWindow *self)
   ws->cancellable = g_cancellable_new ();
   ws->n_running = 0;
   ws->pending = g_ptr_array_new_with_free_func (g_object_unref);
+  /* the window gives the Query page its new recording alone next */
+  g_clear_pointer (&ws->query_key, g_free);
   cs_timeline_set_streams (self->timeline, NULL);
   g_clear_object (&ws->renderer);
   g_clear_object (&ws->set);

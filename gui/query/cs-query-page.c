@@ -1,4 +1,4 @@
-/* cs-query-page.c: CsQueryPage, SQL over the recording in the window.
+/* cs-query-page.c: CsQueryPage, SQL over the recordings in the window.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -64,6 +64,7 @@ struct _CsQueryPage
 
   /* owned */
   CsDocument *document;         /* the window's recording; NULL without */
+  CsStreamSet *streams;         /* the window's recordings, when several */
   CsQueryRunner *runner;        /* NULL without a document */
   GCancellable *cancellable;    /* of the running operation */
   GListStore *rows;             /* CsQueryRow */
@@ -560,6 +561,7 @@ cs_query_page_dispose (GObject *object)
   g_clear_object (&self->runner);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->rows);
+  g_clear_object (&self->streams);
   g_clear_object (&self->document);
   G_OBJECT_CLASS (cs_query_page_parent_class)->dispose (object);
 }
@@ -709,30 +711,16 @@ cs_query_page_new (void)
   return g_object_new (CS_TYPE_QUERY_PAGE, NULL);
 }
 
-/**
- * cs_query_page_set_document:
- * @self: a page
- * @document: (nullable): the recording the window shows
- *
- * Forgets the result and the tables of the previous recording (stopping
- * its query).  The tables of @document are listed when the page is shown
- * (or a query runs), read in a worker thread on a document of its own
- * opened from @document's index.  The editor's text and the history
- * stay.  Main thread.
- */
-void
-cs_query_page_set_document (CsQueryPage *self,
-                            CsDocument  *document)
+/* A new runner for the document (and its streams), the result forgotten. */
+static void
+reset (CsQueryPage *self)
 {
-  g_return_if_fail (CS_IS_QUERY_PAGE (self));
-
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   if (self->runner != NULL)
     cs_query_runner_interrupt (self->runner);
   g_clear_object (&self->runner);
   g_clear_object (&self->cancellable);
-  g_set_object (&self->document, document);
   g_list_store_remove_all (self->rows);
   set_columns (self, (char *[]) { NULL });
   cs_query_tables_set (self->tables, NULL);
@@ -741,16 +729,64 @@ cs_query_page_set_document (CsQueryPage *self,
   self->done = TRUE;
   self->run_pending = FALSE;
   stop_progress (self);
-  if (document == NULL)
+  if (self->document == NULL)
     return;
 
-  self->runner = cs_query_runner_new (cs_document_get_trace_path (document),
-                                      cs_document_get_index_path (document),
-                                      cs_document_get_identity (document));
+  self->runner = self->streams != NULL
+                 ? cs_query_runner_new_for_streams (self->streams)
+                 : cs_query_runner_new (cs_document_get_trace_path (self->document),
+                                        cs_document_get_index_path (self->document),
+                                        cs_document_get_identity (self->document));
   self->tables_started = FALSE;
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     ensure_tables (self);
   update_busy (self);
+}
+
+/**
+ * cs_query_page_set_document:
+ * @self: a page
+ * @document: (nullable): the recording the window shows
+ *
+ * Forgets the result and the tables of the previous recording (stopping
+ * its query) and the streams of cs_query_page_set_streams().  The tables of
+ * @document are listed when the page is shown (or a query runs), read in a
+ * worker thread on a document of its own opened from @document's index.
+ * The editor's text and the history stay.  Main thread.
+ */
+void
+cs_query_page_set_document (CsQueryPage *self,
+                            CsDocument  *document)
+{
+  g_return_if_fail (CS_IS_QUERY_PAGE (self));
+
+  g_set_object (&self->document, document);
+  g_clear_object (&self->streams);
+  reset (self);
+}
+
+/**
+ * cs_query_page_set_streams:
+ * @self: a page with a document
+ * @streams: (nullable): the recordings the window shows on its axis, the
+ *   page's document among them, when there are several; %NULL for the
+ *   document alone
+ *
+ * Makes the page's SQL run over every stream of @streams, as they are now
+ * (cs_query_runner_new_for_streams(): a `stream` column, a `streams`
+ * table, `ts_aligned` on the window's axis), forgetting the result as
+ * cs_query_page_set_document() does.  Call it again when the streams,
+ * their order or their manual offsets change.  Main thread.
+ */
+void
+cs_query_page_set_streams (CsQueryPage *self,
+                           CsStreamSet *streams)
+{
+  g_return_if_fail (CS_IS_QUERY_PAGE (self));
+  g_return_if_fail (streams == NULL || CS_IS_STREAM_SET (streams));
+
+  g_set_object (&self->streams, streams);
+  reset (self);
 }
 
 /**

@@ -7,6 +7,7 @@
 #include <gtk/gtk.h>
 
 #include "cs-document.h"
+#include "cs-stream-set.h"
 
 G_BEGIN_DECLS
 
@@ -16,6 +17,8 @@ G_DECLARE_FINAL_TYPE (CsQueryPage, cs_query_page, CS, QUERY_PAGE, GtkWidget)
 CsQueryPage  *cs_query_page_new            (void);
 void          cs_query_page_set_document   (CsQueryPage        *self,
                                             CsDocument         *document);
+void          cs_query_page_set_streams    (CsQueryPage        *self,
+                                            CsStreamSet        *streams);
 char         *cs_query_page_dup_text       (CsQueryPage        *self);
 void          cs_query_page_set_text       (CsQueryPage        *self,
                                             const char         *sql);

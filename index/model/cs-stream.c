@@ -461,6 +461,10 @@ cs_stream_get_vcpu_tid (CsStream *self,
  * host's records, about as long as reading them (cs-vcpu-timeline.h).
  * Later calls give the same timeline until the stream is related anew.
  *
+ * A related guest is a %CS_STREAM_ALIGNMENT_GUEST stream, or the
+ * reference when it is a guest whose host is in the set (its host is then
+ * %CS_STREAM_ALIGNMENT_HOST).
+ *
  * Returns: (transfer none) (nullable): the timeline, in ns of the host's
  *   clock; %NULL when @self is not a related guest or its host's
  *   recording could not be read (a warning says why)
@@ -472,8 +476,7 @@ cs_stream_get_vcpu_timeline (CsStream *self)
   CsTracedatReader *host_reader;
 
   g_return_val_if_fail (CS_IS_STREAM (self), NULL);
-  if (self->vcpu_timeline != NULL || self->vcpu_timeline_tried ||
-      self->alignment != CS_STREAM_ALIGNMENT_GUEST || self->relation == NULL ||
+  if (self->vcpu_timeline != NULL || self->vcpu_timeline_tried || self->relation == NULL ||
       self->host == NULL)
     return self->vcpu_timeline;
   self->vcpu_timeline_tried = TRUE;
@@ -604,17 +607,152 @@ ns_to_ticks (CsTracedatReader *reader, gint64 ts_ns)
   return t > G_MAXUINT64 ? G_MAXUINT64 : (guint64) t;
 }
 
-/* A guest time (ns of its own clock) in ns of its host's clock. */
+/**
+ * cs_stream_guest_to_host_ns:
+ * @self: a stream
+ * @vcpu: the guest CPU whose clock @ts_ns was read from (TIME_SHIFT
+ *   samples are per vCPU)
+ * @ts_ns: a time of the guest's recording, ns of its own clock
+ * @host_ns: (out): the same moment in ns of its host's clock (the clock
+ *   of cs_stream_get_vcpu_timeline()), before any mapping onto the axis
+ *
+ * Converts a related guest's time as libtracecmd converts its events: the
+ * ring-buffer ticks that TSC2NSEC (and DATE/OFFSET) turn into @ts_ns (the
+ * smallest such, so up to 1 ns earlier than the event's own ticks give),
+ * then the TIME_SHIFT option's offset and scaling of @vcpu at that time
+ * (cs_time_relation_guest_to_host()).  A related guest is as for
+ * cs_stream_get_vcpu_timeline().
+ *
+ * Returns: %FALSE when @self is not a related guest or @vcpu has no
+ *   samples (@host_ns untouched)
+ */
+gboolean
+cs_stream_guest_to_host_ns (CsStream *self,
+                            guint     vcpu,
+                            gint64    ts_ns,
+                            gint64   *host_ns)
+{
+  g_return_val_if_fail (CS_IS_STREAM (self), FALSE);
+  g_return_val_if_fail (host_ns != NULL, FALSE);
+  return self->relation != NULL && self->reader != NULL &&
+         cs_time_relation_guest_to_host (self->relation, vcpu, ns_to_ticks (self->reader, ts_ns),
+                                         host_ns);
+}
+
+/* A guest time (ns of its own clock) in ns of its host's clock; a vCPU
+ * without samples takes vCPU 0's. */
 static gint64
 guest_to_host (CsStream *self, guint cpu, gint64 ts_ns)
 {
-  guint64 raw = ns_to_ticks (self->reader, ts_ns);
   gint64 host_ns;
 
-  if (cs_time_relation_guest_to_host (self->relation, cpu, raw, &host_ns) ||
-      cs_time_relation_guest_to_host (self->relation, 0, raw, &host_ns))
+  if (cs_stream_guest_to_host_ns (self, cpu, ts_ns, &host_ns) ||
+      cs_stream_guest_to_host_ns (self, 0, ts_ns, &host_ns))
     return host_ns;
   return ts_ns;
+}
+
+/**
+ * cs_stream_get_start_shift:
+ * @self: a stream
+ * @offset_ns: (out) (optional): the TIME_SHIFT offset at the first sample
+ *   of vCPU 0, in ns (its ticks' magnitude through TSC2NSEC, as trace-cmd's
+ *   mul_u64_u32_shr() converts it, then the sign)
+ * @scaling: (out) (optional): that sample's scaling ratio (1: none)
+ * @fraction_bits: (out) (optional): that sample's fraction bits
+ *
+ * The correction a %CS_STREAM_ALIGNMENT_GUEST stream's TIME_SHIFT option
+ * applies at its start (trace-cmd.dat.v7(5), option 12; the offset
+ * changes over time, see cs_stream_guest_to_host_ns()).
+ *
+ * Returns: %FALSE when @self is not a guest aligned to its host, or its
+ *   option has no sample (the outs untouched)
+ */
+gboolean
+cs_stream_get_start_shift (CsStream *self,
+                           gint64   *offset_ns,
+                           gint64   *scaling,
+                           gint64   *fraction_bits)
+{
+  const CsTimeShift *shift;
+  const CsTimeShiftSample *sample = NULL;
+  gint64 off = 0;
+  guint64 mag;
+  gint64 ns;
+
+  g_return_val_if_fail (CS_IS_STREAM (self), FALSE);
+  if (self->alignment != CS_STREAM_ALIGNMENT_GUEST || self->relation == NULL ||
+      self->reader == NULL)
+    return FALSE;
+  shift = cs_time_relation_get_time_shift (self->relation);
+  if (shift->n_vcpus == 0 || shift->n_samples[0] == 0 ||
+      !cs_time_shift_get_offset_at (shift, 0, (guint64) MAX (shift->samples[0][0].time, 0),
+                                    &off, &sample))
+    return FALSE;
+  mag = off < 0 ? (guint64) 0 - (guint64) off : (guint64) off;
+  ns = (gint64) (cs_tracedat_reader_ticks_to_ns (self->reader, mag) -
+                 (guint64) cs_tracedat_reader_get_ts_offset (self->reader));
+  if (offset_ns != NULL)
+    *offset_ns = off < 0 ? -ns : ns;
+  if (scaling != NULL)
+    *scaling = sample != NULL ? sample->scaling : 1;
+  if (fraction_bits != NULL)
+    *fraction_bits = sample != NULL ? sample->fraction : 0;
+  return TRUE;
+}
+
+/**
+ * cs_stream_is_kvm_host:
+ * @self: a stream
+ *
+ * Returns: whether the recording is a KVM host's: its GUEST option
+ *   (trace-cmd.dat.v7(5), option 11) names at least one guest
+ */
+gboolean
+cs_stream_is_kvm_host (CsStream *self)
+{
+  g_autoptr(GPtrArray) guests = NULL;
+
+  g_return_val_if_fail (CS_IS_STREAM (self), FALSE);
+  if (self->reader == NULL)
+    return FALSE;
+  guests = cs_tracedat_reader_dup_guests (self->reader, NULL);
+  return guests != NULL && guests->len > 0;
+}
+
+/**
+ * cs_stream_is_aligned:
+ * @self: a stream
+ *
+ * Whether its place on the axis rests on something: the reference, a
+ * stream "as recorded", a host of the reference guest, a guest of an
+ * aligned host, or an unrelated stream that the user shifted by hand
+ * (a manual offset other than 0).  An unrelated stream left where its
+ * start was put (at the reference's start), and the guests of such a
+ * host, are not: cs_stream_to_axis_ns() still places them, but their times
+ * say nothing about the reference's.
+ *
+ * Returns: %FALSE when its axis times are only a placement
+ */
+gboolean
+cs_stream_is_aligned (CsStream *self)
+{
+  g_return_val_if_fail (CS_IS_STREAM (self), FALSE);
+  switch (self->alignment)
+    {
+    case CS_STREAM_ALIGNMENT_GUEST:
+      /* as cs_stream_to_axis_ns(): through its host's mapping, unless the
+       * host is itself a guest */
+      return self->host == NULL || self->host->alignment == CS_STREAM_ALIGNMENT_GUEST ||
+             cs_stream_is_aligned (self->host);
+    case CS_STREAM_ALIGNMENT_UNRELATED:
+      return self->offset_ns != 0;
+    case CS_STREAM_ALIGNMENT_REFERENCE:
+    case CS_STREAM_ALIGNMENT_AS_RECORDED:
+    case CS_STREAM_ALIGNMENT_HOST:
+    default:
+      return TRUE;
+    }
 }
 
 /**

@@ -86,6 +86,16 @@ CsStream          *cs_stream_get_reference_guest (CsStream   *self);
 gint32             cs_stream_get_vcpu_tid       (CsStream    *self,
                                                  guint        vcpu);
 CsVcpuTimeline    *cs_stream_get_vcpu_timeline  (CsStream    *self);
+gboolean           cs_stream_guest_to_host_ns   (CsStream    *self,
+                                                 guint        vcpu,
+                                                 gint64       ts_ns,
+                                                 gint64      *host_ns);
+gboolean           cs_stream_get_start_shift    (CsStream    *self,
+                                                 gint64      *offset_ns,
+                                                 gint64      *scaling,
+                                                 gint64      *fraction_bits);
+gboolean           cs_stream_is_kvm_host        (CsStream    *self);
+gboolean           cs_stream_is_aligned         (CsStream    *self);
 gint64             cs_stream_get_offset_ns      (CsStream    *self);
 void               cs_stream_set_offset_ns      (CsStream    *self,
                                                  gint64       offset_ns);

@@ -134,11 +134,13 @@ gboolean _cs_sql_register_derived_tables (sqlite3       *db,
 
 /* Several documents in one session (cs-sql-streams.c): each one's tables
  * under "streamN_", the views over them, the streams table and the
- * alignment function.  @tables receives the views' names and schemas as
- * the register functions do. */
+ * alignment function, as @set relates its streams (@contexts[k] is over
+ * the document of its stream k; the connection keeps a reference on
+ * @set).  @tables receives the views' names and schemas as the register
+ * functions do. */
 gboolean _cs_sql_streams_setup           (sqlite3       *db,
                                           CsSqlContext **contexts,
-                                          guint          n_streams,
+                                          CsStreamSet   *set,
                                           GPtrArray     *tables,
                                           GError       **error);
 

@@ -176,6 +176,7 @@ context_init (CsSqlContext *ctx, CsDocument *document, GError **error)
 static CsSqlSession *
 session_new (CsDocument * const *documents,
              guint               n_documents,
+             CsStreamSet        *set,
              GError            **error)
 {
   g_autoptr(CsSqlSession) self = NULL;
@@ -207,7 +208,7 @@ session_new (CsDocument * const *documents,
   sqlite3_db_config (self->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
   sqlite3_limit (self->db, SQLITE_LIMIT_ATTACHED, 0);
 
-  if (n_documents == 1)
+  if (set == NULL)
     {
       if (!_cs_sql_register_derived_tables (self->db, &self->ctx, NULL, tables, error) ||
           !_cs_sql_register_event_tables (self->db, &self->ctx, NULL, tables, error))
@@ -220,7 +221,7 @@ session_new (CsDocument * const *documents,
       contexts[0] = &self->ctx;
       for (guint k = 1; k < n_documents; k++)
         contexts[k] = self->more_contexts->pdata[k - 1];
-      if (!_cs_sql_streams_setup (self->db, contexts, n_documents, tables, error))
+      if (!_cs_sql_streams_setup (self->db, contexts, set, tables, error))
         {
           for (guint i = 0; i < tables->len; i++)
             g_free (tables->pdata[i]);
@@ -265,7 +266,7 @@ cs_sql_session_new (CsDocument  *document,
                     GError     **error)
 {
   g_return_val_if_fail (CS_IS_DOCUMENT (document), NULL);
-  return session_new (&document, 1, error);
+  return session_new (&document, 1, NULL, error);
 }
 
 /**
@@ -276,26 +277,10 @@ cs_sql_session_new (CsDocument  *document,
  * @n_documents: how many, >= 1
  * @error: as cs_sql_session_new(), for any of them
  *
- * A session over several recordings (streams): the tables of
- * cs_sql_session_new() join every stream's rows, with a first column
- * `stream` (the index in @documents) and, on `events` and the event type
- * tables, a last column `ts_aligned`: the time on the common axis (the
- * clock of the first stream that is not a guest of another), as a KVM
- * guest's TIME_SHIFT option maps it onto its host's clock (within 1 ns of
- * trace-cmd's), as recorded for streams with the axis's clock, NULL where
- * nothing relates a stream to the axis.  `ts` stays each stream's own.
- * A `streams` table lists them: id, file, host and kernel (NULL: not read
- * yet), clock, role ("host", "guest"), trace_id, peer (the stream a guest
- * is aligned to), peer_trace_id, offset_ns, scaling and fraction_bits (the
- * correction applied; NULL when not aligned), aligned (0 or 1) and note
- * (why not).  Two functions split a guest's time by its host's view of
- * the vCPU: vcpu_out_ns(stream, cpu, begin_ts, end_ts), how long of the
- * guest span [begin_ts, end_ts) (the stream's own ns) the host had vCPU
- * @cpu out of the guest (exits and not running), and
- * vcpu_not_running_ns(), only the time its thread was not running (NULL
- * when the host recorded no sched_switch); both NULL where the host's view
- * does not cover the span.  The first call reads the host recording once.
- * With one document this is cs_sql_session_new().
+ * cs_sql_session_new_for_streams() over a #CsStreamSet of @documents in
+ * this order, whose reference (the axis) is the first recording that is
+ * not a KVM guest's (no TIME_SHIFT option), or the set's default when all
+ * are.  With one document this is cs_sql_session_new().
  *
  * Returns: (transfer full): the session, or %NULL with @error set
  */
@@ -304,10 +289,79 @@ cs_sql_session_new_streams (CsDocument * const *documents,
                             guint               n_documents,
                             GError            **error)
 {
+  g_autoptr(CsStreamSet) set = NULL;
+  CsStream *reference = NULL;
+
   g_return_val_if_fail (documents != NULL && n_documents >= 1, NULL);
   for (guint k = 0; k < n_documents; k++)
     g_return_val_if_fail (CS_IS_DOCUMENT (documents[k]), NULL);
-  return session_new (documents, n_documents, error);
+  if (n_documents == 1)
+    return session_new (documents, 1, NULL, error);
+  set = cs_stream_set_new ();
+  for (guint k = 0; k < n_documents; k++)
+    {
+      CsStream *stream = cs_stream_set_add (set, documents[k], NULL);
+
+      if (reference == NULL && !cs_stream_get_peer_trace_id (stream, NULL))
+        reference = stream;
+    }
+  if (reference != NULL)
+    cs_stream_set_set_reference (set, reference);
+  return cs_sql_session_new_for_streams (set, error);
+}
+
+/**
+ * cs_sql_session_new_for_streams:
+ * @streams: the recordings, as a window shows them on one axis (at least
+ *   one); the session keeps a reference on it and reads its documents
+ *   from the calling thread only
+ * @error: as cs_sql_session_new(), for any of them
+ *
+ * A session over several recordings (streams): the tables of
+ * cs_sql_session_new() join every stream's rows, with a first column
+ * `stream` (its position in @streams now) and, on `events` and the event
+ * type tables, a last column `ts_aligned`: the time on the set's common
+ * axis, cs_stream_to_axis_ns() of the row's cpu and ts (a KVM guest's
+ * TIME_SHIFT conversion, within 1 ns of trace-cmd's, the user's manual
+ * offsets included), NULL where cs_stream_is_aligned() says the place
+ * rests on nothing.  `ts` stays each stream's own.  A `streams` table
+ * lists them: id, file, host and kernel (the UNAME option's), clock (as
+ * `chronoscope info` says it), role ("host", "guest", "host and guest"),
+ * trace_id, peer (the stream it is related to: a guest's host, the guest
+ * whose clock a host is converted to), peer_trace_id, offset_ns, scaling
+ * and fraction_bits (the correction at its start: a guest's TIME_SHIFT
+ * option's first sample, else the ns added to its times; NULL when not
+ * aligned, or for a host converted by the inverse), manual_offset_ns (the
+ * user's shift), aligned (0 or 1) and note (the set's cs_stream_get_note(),
+ * NULL when empty).  Two functions split a guest's time by its host's
+ * view of the vCPU: vcpu_out_ns(stream, cpu, begin_ts, end_ts), how long
+ * of the guest span [begin_ts, end_ts) (the stream's own ns) the host had
+ * vCPU @cpu out of the guest (exits and not running), and
+ * vcpu_not_running_ns(), only the time its thread was not running (NULL
+ * when the host recorded no sched_switch); both NULL where the host's view
+ * does not cover the span.  The first call reads the host recording once
+ * (cs_stream_get_vcpu_timeline()).
+ *
+ * The streams and their order are taken now; changing @streams later
+ * (adding, moving, shifting) is not seen consistently: make a new session.
+ * With one stream this is cs_sql_session_new() of its document.
+ *
+ * Returns: (transfer full): the session, or %NULL with @error set
+ */
+CsSqlSession *
+cs_sql_session_new_for_streams (CsStreamSet  *streams,
+                                GError      **error)
+{
+  guint n;
+  g_autofree CsDocument **documents = NULL;
+
+  g_return_val_if_fail (CS_IS_STREAM_SET (streams), NULL);
+  n = cs_stream_set_get_n_streams (streams);
+  g_return_val_if_fail (n >= 1, NULL);
+  documents = g_new (CsDocument *, n);
+  for (guint k = 0; k < n; k++)
+    documents[k] = cs_stream_get_document (cs_stream_set_get_stream (streams, k));
+  return session_new (documents, n, n > 1 ? streams : NULL, error);
 }
 
 /**

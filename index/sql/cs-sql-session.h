@@ -18,8 +18,10 @@
  *   wakeups              sched_waking/sched_wakeup to sched_switch, with the
  *                        wakeup latency
  *
- * With several recordings (cs_sql_session_new_streams()) the same tables
- * join them with a `stream` column, and a `streams` table lists them.
+ * With several recordings (cs_sql_session_new_streams(),
+ * cs_sql_session_new_for_streams()) the same tables join them with a
+ * `stream` column, and a `streams` table lists them, aligned on one axis
+ * as a #CsStreamSet relates them.
  *
  * Constraints on ts, cpu and pid are pushed down, so a query on a short
  * span reads only the index chunks of that span.  User SQL can never
@@ -37,6 +39,7 @@
 
 #include "cs-document.h"
 #include "cs-sql-query.h"
+#include "cs-stream-set.h"
 
 G_BEGIN_DECLS
 
@@ -100,6 +103,8 @@ CsSqlSession *cs_sql_session_new          (CsDocument    *document,
                                            GError       **error);
 CsSqlSession *cs_sql_session_new_streams  (CsDocument * const *documents,
                                            guint          n_documents,
+                                           GError       **error);
+CsSqlSession *cs_sql_session_new_for_streams (CsStreamSet *streams,
                                            GError       **error);
 guint         cs_sql_session_get_n_streams (CsSqlSession *self);
 CsDocument   *cs_sql_session_get_document (CsSqlSession  *self);

@@ -3,26 +3,23 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Each stream's tables are the one-document tables, made under the name
- * "streamN_TABLE" (N its index, from 0).  Over them, a TEMP view per table
- * name joins the streams that have it (UNION ALL), with a first column
- * `stream` and, for tables with ts and cpu, a last column `ts_aligned`:
- * the event's time on the session's common axis, or NULL where nothing
- * relates the stream's clock to it.  Columns that some streams' formats
- * lack are NULL for those streams.
+ * "streamN_TABLE" (N its position in the session's CsStreamSet, from 0).
+ * Over them, a TEMP view per table name joins the streams that have it
+ * (UNION ALL), with a first column `stream` and, for tables with ts and
+ * cpu, a last column `ts_aligned`: the event's time on the set's common
+ * axis (cs_stream_to_axis_ns()), or NULL where nothing rests that place
+ * (cs_stream_is_aligned()).  Columns that some streams' formats lack are
+ * NULL for those streams.
  *
- * The common axis is the clock of the first stream that is not a related
- * guest.  A guest recording (TIME_SHIFT option) whose host is one of the
- * streams is aligned as trace-cmd aligns it (cs_time_relation_new(), per
- * event cs_time_relation_guest_to_host() of its vCPU); a guest whose host
- * is missing, names another host or has absurd offsets is not aligned,
- * and the streams table says why.  Other streams are aligned as recorded
- * when their clock is the axis's clock, else not.
+ * Which streams line up and how is the set's rule (cs-stream-set.h), the
+ * same as the window's: this file only shows it (the streams table, with
+ * the set's notes) and uses it.
  *
  * For a guest wakeup latency split into the guest's own wait and the time
  * its vCPU was not running, vcpu_out_ns(stream, cpu, begin_ts, end_ts)
  * gives how long of a guest span the host had the vCPU out of the guest
  * (exits, and not running on any host CPU), from the host's view of the
- * vCPU thread (cs-vcpu-timeline.h, made on first use);
+ * vCPU thread (cs_stream_get_vcpu_timeline(), made on first use);
  * vcpu_not_running_ns() only the time it was not running, where the host
  * recorded sched_switch.
  *
@@ -38,20 +35,13 @@
 #include <glib/gi18n-lib.h>
 
 #include "cs-sql-private.h"
-#include "cs-tracedat-clock.h"
+#include "cs-stream-set.h"
 #include "cs-vcpu-timeline.h"
 
 typedef struct {
+  CsStreamSet *set;
   guint n;
-  CsTracedatReader **readers;   /* NULL: not a trace.dat, or unreadable */
-  CsTimeRelation **relations;   /* the relation to its host stream, or NULL */
-  gint *host_of;                /* the host stream of a related guest, else -1 */
-  gboolean *aligned;
-  char **notes;                 /* why a stream is not aligned, or NULL */
-  /* Per related guest, its host's view of its vCPUs: made on first use
-   * (it reads the whole host recording), thread v for vCPU v. */
-  CsVcpuTimeline **timelines;
-  gboolean *timeline_failed;
+  CsStream **streams;           /* stream k: the set's position k when made */
 } Streams;
 
 static void
@@ -60,39 +50,21 @@ streams_free (gpointer data)
   Streams *s = data;
 
   for (guint k = 0; k < s->n; k++)
-    {
-      g_clear_object (&s->readers[k]);
-      cs_time_relation_free (s->relations[k]);
-      cs_vcpu_timeline_free (s->timelines[k]);
-      g_free (s->notes[k]);
-    }
-  g_free (s->timelines);
-  g_free (s->timeline_failed);
-  g_free (s->readers);
-  g_free (s->relations);
-  g_free (s->host_of);
-  g_free (s->aligned);
-  g_free (s->notes);
+    g_object_unref (s->streams[k]);
+  g_free (s->streams);
+  g_object_unref (s->set);
   g_free (s);
 }
 
-/* The ring-buffer time of a guest event from its ns: the smallest tick
- * count that TSC2NSEC (and DATE/OFFSET) turn into @ns.  Several ticks make
- * one ns (x86-tsc), so the event's own tick may be up to one ns later:
- * the aligned time can be 1 ns earlier than trace-cmd's. */
-static guint64
-raw_from_ns (CsTracedatReader *reader, gint64 ns)
+/* Stream @k of the function's arguments, or NULL. */
+static CsStream *
+stream_arg (Streams *s, sqlite3_value *value)
 {
-  guint32 mult = 0, shift = 0;
-  gint64 rel = ns - cs_tracedat_reader_get_ts_offset (reader);
-  unsigned __int128 scaled;
+  sqlite3_int64 k = sqlite3_value_int64 (value);
 
-  if (rel < 0)
-    return 0;
-  if (!cs_tracedat_reader_get_tsc2nsec (reader, &mult, &shift) || mult == 0)
-    return (guint64) rel;
-  scaled = ((unsigned __int128) rel << shift) + mult - 1;
-  return (guint64) (scaled / mult);
+  if (sqlite3_value_type (value) == SQLITE_NULL || k < 0 || (guint64) k >= s->n)
+    return NULL;
+  return s->streams[k];
 }
 
 /* cs_stream_align(stream, cpu, ts): ts on the common axis, or NULL. */
@@ -100,49 +72,20 @@ static void
 align_func (sqlite3_context *context, int argc, sqlite3_value **argv)
 {
   Streams *s = sqlite3_user_data (context);
-  sqlite3_int64 k = sqlite3_value_int64 (argv[0]);
+  CsStream *stream = stream_arg (s, argv[0]);
   sqlite3_int64 cpu = sqlite3_value_int64 (argv[1]);
-  gint64 ts = sqlite3_value_int64 (argv[2]), host_ns;
+  gboolean guest = stream != NULL && cs_stream_get_alignment (stream) == CS_STREAM_ALIGNMENT_GUEST;
 
-  if (k < 0 || (guint64) k >= s->n || !s->aligned[k] ||
-      sqlite3_value_type (argv[2]) == SQLITE_NULL)
-    {
-      sqlite3_result_null (context);
-      return;
-    }
-  if (s->host_of[k] < 0)
-    {
-      sqlite3_result_int64 (context, ts);
-      return;
-    }
   /* A guest's vCPUs each have their own offsets. */
-  if (sqlite3_value_type (argv[1]) == SQLITE_NULL || cpu < 0 || cpu > G_MAXUINT ||
-      !cs_time_relation_guest_to_host (s->relations[k], (guint) cpu,
-                                       raw_from_ns (s->readers[k], ts), &host_ns))
+  if (stream == NULL || !cs_stream_is_aligned (stream) ||
+      sqlite3_value_type (argv[2]) == SQLITE_NULL ||
+      (guest && (sqlite3_value_type (argv[1]) == SQLITE_NULL || cpu < 0 || cpu > G_MAXUINT)))
     {
       sqlite3_result_null (context);
       return;
     }
-  sqlite3_result_int64 (context, host_ns);
-}
-
-/* The host's view of guest stream @k's vCPUs, made on first use; NULL
- * when @k is not a related guest or the host cannot be read. */
-static CsVcpuTimeline *
-vcpu_timeline (Streams *s, guint k)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (s->timelines[k] != NULL || s->timeline_failed[k] || s->relations[k] == NULL)
-    return s->timelines[k];
-  s->timelines[k] = cs_vcpu_timeline_new_for_guest (s->readers[s->host_of[k]], s->relations[k],
-                                                    NULL, &error);
-  if (s->timelines[k] == NULL)
-    {
-      g_debug ("No host view of stream %u's vCPUs: %s", k, error->message);
-      s->timeline_failed[k] = TRUE;
-    }
-  return s->timelines[k];
+  sqlite3_result_int64 (context, cs_stream_to_axis_ns (stream, guest ? (guint) cpu : 0,
+                                                       sqlite3_value_int64 (argv[2])));
 }
 
 /* vcpu_out_ns(stream, cpu, begin_ts, end_ts) and
@@ -156,25 +99,23 @@ static void
 vcpu_time (sqlite3_context *context, sqlite3_value **argv, gboolean not_running_only)
 {
   Streams *s = sqlite3_user_data (context);
-  sqlite3_int64 k = sqlite3_value_int64 (argv[0]);
+  CsStream *stream = stream_arg (s, argv[0]);
   sqlite3_int64 cpu = sqlite3_value_int64 (argv[1]);
   gint64 begin = sqlite3_value_int64 (argv[2]), end = sqlite3_value_int64 (argv[3]);
   CsVcpuTimeline *tl = NULL;
   CsVcpuBin bin;
   gint64 hb = 0, he = 0;
-  gboolean known = TRUE;
+  gboolean known = stream != NULL;
 
-  for (int i = 0; i < 4; i++)
+  for (int i = 1; i < 4; i++)
     known = known && sqlite3_value_type (argv[i]) != SQLITE_NULL;
-  known = known && k >= 0 && (guint64) k < s->n && cpu >= 0 && cpu < G_MAXINT && end >= begin &&
-          (tl = vcpu_timeline (s, (guint) k)) != NULL &&
+  known = known && cpu >= 0 && cpu < G_MAXINT && end >= begin &&
+          (tl = cs_stream_get_vcpu_timeline (stream)) != NULL &&
           (guint64) cpu < cs_vcpu_timeline_get_n_threads (tl) &&
           cs_vcpu_timeline_get_tid (tl, (guint) cpu) > 0 &&
           (!not_running_only || cs_vcpu_timeline_has_sched (tl)) &&
-          cs_time_relation_guest_to_host (s->relations[k], (guint) cpu,
-                                          raw_from_ns (s->readers[k], begin), &hb) &&
-          cs_time_relation_guest_to_host (s->relations[k], (guint) cpu,
-                                          raw_from_ns (s->readers[k], end), &he);
+          cs_stream_guest_to_host_ns (stream, (guint) cpu, begin, &hb) &&
+          cs_stream_guest_to_host_ns (stream, (guint) cpu, end, &he);
   if (known && he <= hb)
     {
       sqlite3_result_int64 (context, 0);
@@ -206,68 +147,6 @@ vcpu_not_running_func (sqlite3_context *context, int argc, sqlite3_value **argv)
   vcpu_time (context, argv, TRUE);
 }
 
-/* Relates every guest to its host among the streams, then decides which
- * streams line up with the axis. */
-static void
-relate (Streams *s, CsSqlContext **contexts)
-{
-  gint axis = -1;
-
-  for (guint k = 0; k < s->n; k++)
-    {
-      g_autoptr(CsTimeShift) shift = NULL;
-      g_autoptr(GError) error = NULL;
-
-      if (s->readers[k] == NULL || !cs_tracedat_reader_has_time_shift (s->readers[k]))
-        continue;
-      shift = cs_tracedat_reader_dup_time_shift (s->readers[k], &error);
-      for (guint h = 0; shift != NULL && h < s->n && s->host_of[k] < 0; h++)
-        {
-          guint64 id;
-
-          if (h == k || s->readers[h] == NULL ||
-              !cs_tracedat_reader_get_trace_id (s->readers[h], &id) || id != shift->peer_trace_id)
-            continue;
-          g_clear_error (&error);
-          s->relations[k] = cs_time_relation_new (s->readers[h], s->readers[k], &error);
-          if (s->relations[k] != NULL)
-            s->host_of[k] = (gint) h;
-        }
-      if (s->host_of[k] < 0)
-        s->notes[k] = error != NULL
-          ? g_strdup (error->message)
-          : g_strdup_printf (_("its TIME_SHIFT option names host trace ID 0x%016" PRIX64
-                               ", which no stream of the session has"), shift->peer_trace_id);
-    }
-
-  /* The axis: the first stream that is neither a related guest nor a
-   * guest left alone. */
-  for (guint k = 0; k < s->n && axis < 0; k++)
-    if (s->host_of[k] < 0 && s->notes[k] == NULL)
-      axis = (gint) k;
-  for (guint pass = 0; pass < 2; pass++)
-    for (guint k = 0; k < s->n; k++)
-      {
-        const char *clock = cs_document_get_clock (contexts[k]->document);
-        const char *axis_clock = axis >= 0 ? cs_document_get_clock (contexts[axis]->document) : NULL;
-
-        if (pass == 0 && s->host_of[k] < 0 && s->notes[k] == NULL)
-          {
-            s->aligned[k] = (gint) k == axis || g_strcmp0 (clock, axis_clock) == 0;
-            if (s->aligned[k] && (gint) k != axis)
-              s->notes[k] = g_strdup_printf (_("lined up as recorded: its clock is the %s clock "
-                                               "of stream %d, taken to be the same machine's"),
-                                             clock, axis);
-            else if (!s->aligned[k])
-              s->notes[k] = g_strdup_printf (_("its clock %s is not the %s clock of stream %d, "
-                                               "and nothing relates them"),
-                                             clock, axis_clock, axis);
-          }
-        else if (pass == 1 && s->host_of[k] >= 0)
-          s->aligned[k] = s->aligned[s->host_of[k]];
-      }
-}
-
 static gboolean
 fail (sqlite3 *db, GError **error)
 {
@@ -292,102 +171,106 @@ exec (sqlite3 *db, const char *sql, GError **error)
 #define STREAMS_COLUMNS                                                        \
   "id INTEGER, file TEXT, host TEXT, kernel TEXT, clock TEXT, role TEXT, "    \
   "trace_id TEXT, peer INTEGER, peer_trace_id TEXT, offset_ns INTEGER, "      \
-  "scaling INTEGER, fraction_bits INTEGER, aligned INTEGER, note TEXT"
+  "scaling INTEGER, fraction_bits INTEGER, manual_offset_ns INTEGER, "        \
+  "aligned INTEGER, note TEXT"
 
 static void
 bind_text_or_null (sqlite3_stmt *stmt, const char *name, const char *text)
 {
   int i = sqlite3_bind_parameter_index (stmt, name);
 
-  if (text != NULL)
+  if (text != NULL && text[0] != '\0')
     sqlite3_bind_text (stmt, i, text, -1, SQLITE_TRANSIENT);
   else
     sqlite3_bind_null (stmt, i);
 }
 
-/* The correction applied to stream @k, a related guest, at its first
- * sample: offset in ns, scaling and fraction bits. */
 static void
-bind_shift (sqlite3_stmt *stmt, Streams *s, guint k)
+bind_int (sqlite3_stmt *stmt, const char *name, gint64 value)
 {
-  const CsTimeShift *shift;
-  const CsTimeShiftSample *sample = NULL;
-  gint64 off = 0;
+  sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, name), value);
+}
 
-  if (!s->aligned[k])
-    return;
-  if (s->host_of[k] < 0)
-    {
-      sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":offset"), 0);
-      sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":scaling"), 1);
-      sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":fraction"), 0);
-      return;
-    }
-  shift = cs_time_relation_get_time_shift (s->relations[k]);
-  if (shift->n_vcpus == 0 ||
-      !cs_time_shift_get_offset_at (shift, 0, (guint64) MAX (shift->samples[0][0].time, 0),
-                                    &off, &sample))
-    return;
-  {
-    guint64 mag = off < 0 ? (guint64) 0 - (guint64) off : (guint64) off;
-    gint64 ns = (gint64) (cs_tracedat_reader_ticks_to_ns (s->readers[k], mag) -
-                          (guint64) cs_tracedat_reader_get_ts_offset (s->readers[k]));
+/* The correction that puts @stream on the axis at its start: a guest's
+ * TIME_SHIFT offset, scaling and fraction bits at its first sample; for
+ * the others what is added to their times (nothing for the reference);
+ * NULL for a host converted to its guest's clock (no constant says it)
+ * and for a stream whose place rests on nothing. */
+static void
+bind_shift (sqlite3_stmt *stmt, CsStream *stream)
+{
+  gint64 offset = 0, scaling = 1, fraction = 0;
 
-    sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":offset"), off < 0 ? -ns : ns);
-  }
-  sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":scaling"),
-                      sample != NULL ? sample->scaling : 1);
-  sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":fraction"),
-                      sample != NULL ? sample->fraction : 0);
+  if (!cs_stream_is_aligned (stream) ||
+      cs_stream_get_alignment (stream) == CS_STREAM_ALIGNMENT_HOST)
+    return;
+  if (cs_stream_get_alignment (stream) == CS_STREAM_ALIGNMENT_GUEST &&
+      !cs_stream_get_start_shift (stream, &offset, &scaling, &fraction))
+    return;
+  if (cs_stream_get_alignment (stream) != CS_STREAM_ALIGNMENT_GUEST)
+    offset = cs_stream_to_axis_ns (stream, 0, 0);
+  bind_int (stmt, ":offset", offset);
+  bind_int (stmt, ":scaling", scaling);
+  bind_int (stmt, ":fraction", fraction);
+}
+
+/* The stream @stream is related to: a guest's host, a host's reference
+ * guest; -1 for none. */
+static gint64
+peer_of (Streams *s, CsStream *stream)
+{
+  CsStream *peer = cs_stream_get_alignment (stream) == CS_STREAM_ALIGNMENT_GUEST
+                   ? cs_stream_get_host (stream) : cs_stream_get_reference_guest (stream);
+
+  for (guint k = 0; peer != NULL && k < s->n; k++)
+    if (s->streams[k] == peer)
+      return k;
+  return -1;
 }
 
 static gboolean
-fill_streams_table (sqlite3 *db, Streams *s, CsSqlContext **contexts, GError **error)
+fill_streams_table (sqlite3 *db, Streams *s, GError **error)
 {
   sqlite3_stmt *stmt = NULL;
   gboolean ok = TRUE;
 
   if (!exec (db, "CREATE TEMP TABLE streams(" STREAMS_COLUMNS ")", error))
     return FALSE;
-  if (sqlite3_prepare_v2 (db, "INSERT INTO temp.streams VALUES (:id, :file, NULL, NULL, :clock, "
-                          ":role, :trace_id, :peer, :peer_trace_id, :offset, :scaling, :fraction, "
-                          ":aligned, :note)", -1, &stmt, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, "INSERT INTO temp.streams VALUES (:id, :file, :host, :kernel, "
+                          ":clock, :role, :trace_id, :peer, :peer_trace_id, :offset, :scaling, "
+                          ":fraction, :manual, :aligned, :note)", -1, &stmt, NULL) != SQLITE_OK)
     return fail (db, error);
   for (guint k = 0; ok && k < s->n; k++)
     {
-      CsTracedatReader *r = s->readers[k];
-      g_autofree char *clock = r != NULL ? cs_tracedat_reader_dup_clock_description (r)
-                                         : g_strdup (cs_document_get_clock (contexts[k]->document));
+      CsStream *stream = s->streams[k];
       g_autofree char *id = NULL;
       g_autofree char *peer_id = NULL;
-      g_autoptr(GPtrArray) guests = r != NULL ? cs_tracedat_reader_dup_guests (r, NULL) : NULL;
-      g_autoptr(CsTimeShift) shift = r != NULL ? cs_tracedat_reader_dup_time_shift (r, NULL) : NULL;
       guint64 trace_id;
-      const char *role = NULL;
+      gboolean guest = cs_stream_get_peer_trace_id (stream, &trace_id);
+      gboolean host = cs_stream_is_kvm_host (stream);
+      gint64 peer = peer_of (s, stream);
 
-      if (r != NULL && cs_tracedat_reader_get_trace_id (r, &trace_id))
+      if (guest)
+        peer_id = g_strdup_printf ("0x%016" PRIX64, trace_id);
+      if (cs_stream_get_trace_id (stream, &trace_id))
         id = g_strdup_printf ("0x%016" PRIX64, trace_id);
-      if (shift != NULL)
-        peer_id = g_strdup_printf ("0x%016" PRIX64, shift->peer_trace_id);
-      if (shift != NULL && guests != NULL && guests->len > 0)
-        role = "host and guest";
-      else if (shift != NULL)
-        role = "guest";
-      else if (guests != NULL && guests->len > 0)
-        role = "host";
       sqlite3_reset (stmt);
       sqlite3_clear_bindings (stmt);
-      sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":id"), k);
-      bind_text_or_null (stmt, ":file", cs_document_get_trace_path (contexts[k]->document));
-      bind_text_or_null (stmt, ":clock", clock);
-      bind_text_or_null (stmt, ":role", role);
+      bind_int (stmt, ":id", k);
+      bind_text_or_null (stmt, ":file", cs_stream_get_path (stream));
+      bind_text_or_null (stmt, ":host", cs_stream_get_host_name (stream));
+      bind_text_or_null (stmt, ":kernel", cs_stream_get_kernel (stream));
+      bind_text_or_null (stmt, ":clock", cs_stream_get_clock_description (stream));
+      bind_text_or_null (stmt, ":role", host && guest ? "host and guest"
+                                        : host ? "host" : guest ? "guest" : NULL);
       bind_text_or_null (stmt, ":trace_id", id);
       bind_text_or_null (stmt, ":peer_trace_id", peer_id);
-      bind_text_or_null (stmt, ":note", s->notes[k]);
-      if (s->host_of[k] >= 0)
-        sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":peer"), s->host_of[k]);
-      sqlite3_bind_int64 (stmt, sqlite3_bind_parameter_index (stmt, ":aligned"), s->aligned[k]);
-      bind_shift (stmt, s, k);
+      bind_text_or_null (stmt, ":note", cs_stream_get_note (stream));
+      if (peer >= 0)
+        bind_int (stmt, ":peer", peer);
+      bind_int (stmt, ":manual", cs_stream_get_offset_ns (stream));
+      bind_int (stmt, ":aligned", cs_stream_is_aligned (stream));
+      bind_shift (stmt, stream);
       ok = sqlite3_step (stmt) == SQLITE_DONE;
     }
   if (!ok)
@@ -520,7 +403,7 @@ make_view (sqlite3 *db, ViewDef *v, GPtrArray *tables, GError **error)
 gboolean
 _cs_sql_streams_setup (sqlite3       *db,
                        CsSqlContext **contexts,
-                       guint          n_streams,
+                       CsStreamSet   *set,
                        GPtrArray     *tables,
                        GError       **error)
 {
@@ -529,22 +412,11 @@ _cs_sql_streams_setup (sqlite3       *db,
                                                        (GDestroyNotify) view_def_free);
   g_autoptr(GPtrArray) order = g_ptr_array_new ();
 
-  s->n = n_streams;
-  s->readers = g_new0 (CsTracedatReader *, n_streams);
-  s->relations = g_new0 (CsTimeRelation *, n_streams);
-  s->host_of = g_new (gint, n_streams);
-  s->aligned = g_new0 (gboolean, n_streams);
-  s->notes = g_new0 (char *, n_streams);
-  s->timelines = g_new0 (CsVcpuTimeline *, n_streams);
-  s->timeline_failed = g_new0 (gboolean, n_streams);
-  for (guint k = 0; k < n_streams; k++)
-    {
-      s->host_of[k] = -1;
-      /* Only the options matter here; a recording that is not a
-       * trace.dat (perf, text) has none. */
-      s->readers[k] = cs_tracedat_reader_open (cs_document_get_trace_path (contexts[k]->document), NULL);
-    }
-  relate (s, contexts);
+  s->set = g_object_ref (set);
+  s->n = cs_stream_set_get_n_streams (set);
+  s->streams = g_new0 (CsStream *, s->n);
+  for (guint k = 0; k < s->n; k++)
+    s->streams[k] = g_object_ref (cs_stream_set_get_stream (set, k));
   /* The function outlives this call: the connection frees @s. */
   if (sqlite3_create_function_v2 (db, "cs_stream_align", 3,
                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
@@ -556,7 +428,7 @@ _cs_sql_streams_setup (sqlite3       *db,
     return fail (db, error);
   sqlite3_db_config (db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 1, NULL);
 
-  for (guint k = 0; k < n_streams; k++)
+  for (guint k = 0; k < s->n; k++)
     {
       g_autoptr(GPtrArray) mine = g_ptr_array_new_with_free_func (g_free);
       g_autofree char *prefix = g_strdup_printf ("stream%u_", k);
@@ -568,7 +440,7 @@ _cs_sql_streams_setup (sqlite3       *db,
         if (!add_to_view (db, views, order, k, mine->pdata[i], error))
           return FALSE;
     }
-  if (!fill_streams_table (db, s, contexts, error))
+  if (!fill_streams_table (db, s, error))
     return FALSE;
   g_ptr_array_add (tables, g_strdup ("streams"));
   g_ptr_array_add (tables, g_strdup ("CREATE TABLE x(" STREAMS_COLUMNS ")"));

@@ -25,6 +25,26 @@
 #include "cs-query-row.h"
 #include "cs-query-runner.h"
 #include "cs-sql-session.h"
+#include "cs-stream-set.h"
+
+/* One recording of a runner over several, as the window's set had it. */
+typedef struct {
+  char *trace_path;
+  char *index_path;
+  char *identity;
+  char *name;
+  gint64 offset_ns;
+} StreamSpec;
+
+static void
+stream_spec_free (StreamSpec *spec)
+{
+  g_free (spec->trace_path);
+  g_free (spec->index_path);
+  g_free (spec->identity);
+  g_free (spec->name);
+  g_free (spec);
+}
 
 struct _CsQueryRunner
 {
@@ -34,14 +54,17 @@ struct _CsQueryRunner
   char *index_path;
   char *identity;
   GPtrArray *plugins;           /* CsPlugin, enabled when made: their SQL tables */
+  GPtrArray *specs;             /* StreamSpec; NULL: one recording */
+  guint reference;              /* of @specs: the axis */
   gboolean busy;                /* main thread: an operation runs */
   gint n_rows_read;             /* atomic: rows of the running query */
 
   /* Worker state: used by one operation at a time. */
   CsDocument *document;
+  CsStreamSet *set;             /* over @specs' documents, @document first */
   CsSqlQuery *query;
   char **columns;               /* of @query */
-  int ts_column, cpu_column, pid_column;
+  int ts_column, cpu_column, pid_column, stream_column;
 
   GMutex lock;                  /* guards @session against interrupt() */
   CsSqlSession *session;
@@ -70,7 +93,9 @@ cs_query_runner_finalize (GObject *object)
 
   g_clear_pointer (&self->query, cs_sql_query_free);
   g_clear_object (&self->session);
+  g_clear_object (&self->set);
   g_clear_object (&self->document);
+  g_clear_pointer (&self->specs, g_ptr_array_unref);
   g_strfreev (self->columns);
   g_free (self->trace_path);
   g_free (self->index_path);
@@ -120,6 +145,89 @@ cs_query_runner_new (const char *trace_path,
   return self;
 }
 
+/**
+ * cs_query_runner_new_for_streams:
+ * @streams: the recordings a window shows on its axis, its own first
+ *   (each opened from its index, cs_document_get_index_path())
+ *
+ * A runner over every stream of @streams (cs_sql_session_new_for_streams()):
+ * in the worker, it opens a document of its own on each recording and a
+ * #CsStreamSet of them in the same order, with the same manual offsets and
+ * the same reference, so that the SQL `ts_aligned` is the window's axis
+ * as it was when this was called.  A row whose `stream` column names
+ * another stream than the reference (the window's own recording) links to
+ * no event: its ts and cpu are not the window's document's.  With one
+ * stream, this is
+ * cs_query_runner_new() of its document, plugin tables included; with
+ * more, plugins' tables (per recording) are left out.  Main thread.
+ *
+ * Returns: (transfer full): a runner
+ */
+CsQueryRunner *
+cs_query_runner_new_for_streams (CsStreamSet *streams)
+{
+  CsDocument *first;
+  CsQueryRunner *self;
+  CsStream *reference;
+  guint n;
+
+  g_return_val_if_fail (CS_IS_STREAM_SET (streams), NULL);
+  n = cs_stream_set_get_n_streams (streams);
+  g_return_val_if_fail (n >= 1, NULL);
+  first = cs_stream_get_document (cs_stream_set_get_stream (streams, 0));
+  self = cs_query_runner_new (cs_document_get_trace_path (first),
+                              cs_document_get_index_path (first),
+                              cs_document_get_identity (first));
+  if (n == 1)
+    return self;
+  self->specs = g_ptr_array_new_with_free_func ((GDestroyNotify) stream_spec_free);
+  reference = cs_stream_set_get_reference (streams);
+  for (guint k = 0; k < n; k++)
+    {
+      CsStream *stream = cs_stream_set_get_stream (streams, k);
+      CsDocument *doc = cs_stream_get_document (stream);
+      StreamSpec *spec = g_new0 (StreamSpec, 1);
+
+      spec->trace_path = g_strdup (cs_document_get_trace_path (doc));
+      spec->index_path = g_strdup (cs_document_get_index_path (doc));
+      spec->identity = g_strdup (cs_document_get_identity (doc));
+      spec->name = g_strdup (cs_stream_get_name (stream));
+      spec->offset_ns = cs_stream_get_offset_ns (stream);
+      g_ptr_array_add (self->specs, spec);
+      if (stream == reference)
+        self->reference = k;
+    }
+  return self;
+}
+
+/* Worker: the set of the runner's streams, on documents of its own. */
+static gboolean
+ensure_set (CsQueryRunner  *self,
+            GError        **error)
+{
+  g_autoptr(CsStreamSet) set = cs_stream_set_new ();
+  g_autoptr(GPtrArray) streams = g_ptr_array_new ();
+
+  for (guint k = 0; k < self->specs->len; k++)
+    {
+      StreamSpec *spec = g_ptr_array_index (self->specs, k);
+      g_autoptr(CsDocument) doc = k == 0 ? g_object_ref (self->document)
+                                         : cs_document_open_as (spec->trace_path, spec->index_path,
+                                                                spec->identity, error);
+
+      if (doc == NULL)
+        return FALSE;
+      g_ptr_array_add (streams, cs_stream_set_add (set, doc, spec->name));
+    }
+  /* the reference first, so that the others' offsets land as in the window */
+  cs_stream_set_set_reference (set, g_ptr_array_index (streams, self->reference));
+  for (guint k = 0; k < self->specs->len; k++)
+    cs_stream_set_offset_ns (g_ptr_array_index (streams, k),
+                             ((StreamSpec *) g_ptr_array_index (self->specs, k))->offset_ns);
+  self->set = g_steal_pointer (&set);
+  return TRUE;
+}
+
 /* Worker: the session, opened the first time. */
 static CsSqlSession *
 ensure_session (CsQueryRunner  *self,
@@ -136,10 +244,14 @@ ensure_session (CsQueryRunner  *self,
       if (self->document == NULL)
         return NULL;
     }
-  session = cs_sql_session_new (self->document, error);
+  if (self->specs != NULL && self->set == NULL && !ensure_set (self, error))
+    return NULL;
+  session = self->set != NULL ? cs_sql_session_new_for_streams (self->set, error)
+                              : cs_sql_session_new (self->document, error);
   if (session == NULL)
     return NULL;
-  if (!cs_plugin_host_add_sql_tables (self->plugins, self->document, session, error))
+  if (self->set == NULL &&
+      !cs_plugin_host_add_sql_tables (self->plugins, self->document, session, error))
     {
       g_object_unref (session);
       return NULL;
@@ -216,7 +328,8 @@ start (CsQueryRunner       *self,
  * @callback: called in the main thread when done
  * @user_data: for @callback
  *
- * Opens the recording's SQL session (cs_sql_session_new()) and lists its
+ * Opens the SQL session (cs_sql_session_new(), or
+ * cs_sql_session_new_for_streams() for a runner over streams) and lists its
  * tables, each with its `CREATE TABLE` statement, as `chronoscope query
  * --tables` and `--schema` give them.  Main thread.
  */
@@ -292,6 +405,7 @@ prepare (CsQueryRunner  *self,
   self->ts_column = find_column (self->columns, "ts");
   self->cpu_column = find_column (self->columns, "cpu");
   self->pid_column = find_column (self->columns, "pid");
+  self->stream_column = self->specs != NULL ? find_column (self->columns, "stream") : -1;
   g_atomic_int_set (&self->n_rows_read, 0);
   return TRUE;
 }
@@ -315,10 +429,14 @@ current_row (CsQueryRunner *self)
   char **cells = g_new0 (char *, MAX (n, 1));
   CsQueryLink link = { 0, -1, -1 };
   gboolean has_ts, has_cpu, has_pid;
+  gint64 stream = self->reference;
 
   for (guint i = 0; i < n; i++)
     cells[i] = cs_sql_query_dup_text (self->query, i);
-  has_ts = int_cell (self->query, self->ts_column, &link.ts_ns);
+  /* over streams, ts and cpu are the window's own recording's (the
+   * reference) only in its rows */
+  int_cell (self->query, self->stream_column, &stream);
+  has_ts = stream == self->reference && int_cell (self->query, self->ts_column, &link.ts_ns);
   has_cpu = int_cell (self->query, self->cpu_column, &link.cpu);
   has_pid = int_cell (self->query, self->pid_column, &link.pid);
   return cs_query_row_new (cells, n, has_ts && (has_cpu || has_pid) ? &link : NULL);

@@ -6,6 +6,8 @@
 
 #include <gio/gio.h>
 
+#include "cs-stream-set.h"
+
 G_BEGIN_DECLS
 
 #define CS_TYPE_QUERY_RUNNER (cs_query_runner_get_type ())
@@ -31,6 +33,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsQueryResultPage, cs_query_result_page_free)
 CsQueryRunner *cs_query_runner_new            (const char           *trace_path,
                                                const char           *index_path,
                                                const char           *identity);
+CsQueryRunner *cs_query_runner_new_for_streams (CsStreamSet        *streams);
 void           cs_query_runner_tables_async   (CsQueryRunner        *self,
                                                GCancellable         *cancellable,
                                                GAsyncReadyCallback   callback,

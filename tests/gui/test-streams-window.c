@@ -10,7 +10,8 @@
  * both with the manual shift.  On the real KVM pair of ../shared/testdata/kvm
  * (skipped with a message when absent) the guest group must be the host's
  * guest, and a point of its drawing must map to the axis time under it;
- * opened guest first, the host must join on the guest's clock.
+ * opened guest first, the host must join on the guest's clock.  The
+ * Query page runs over both recordings, on the window's axis.
  */
 #include "config.h"
 
@@ -19,6 +20,8 @@
 #include <gtk/gtk.h>
 
 #include "cs-cli.h"
+#include "cs-query-page.h"
+#include "cs-query-row.h"
 #include "cs-session.h"
 #include "cs-stream-shift-dialog.h"
 #include "cs-timeline.h"
@@ -186,6 +189,97 @@ test_two_recordings (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+page_idle (gpointer data)
+{
+  return !cs_query_page_is_busy (data);
+}
+
+/* Runs @sql on the window's Query page; its rows as "a|b\n" lines. */
+static char *
+page_rows (CsWindow *window, const char *sql)
+{
+  CsQueryPage *page = cs_window_get_query_page (window);
+  GListModel *rows = cs_query_page_get_rows (page);
+  GString *out = g_string_new (NULL);
+
+  cs_query_page_set_text (page, sql);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "query.run", NULL));
+  cs_test_wait_until (page_idle, page, sql);
+  g_assert_null (cs_query_page_get_error_message (page));
+  g_assert_true (cs_query_page_get_done (page));
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(CsQueryRow) row = g_list_model_get_item (rows, i);
+
+      for (guint c = 0; c < cs_query_row_get_n_cells (row); c++)
+        g_string_append_printf (out, "%s%s", c ? "|" : "", cs_query_row_get_cell (row, c));
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The Query page of a window with two recordings runs over both, on the
+ * window's axis (its manual shift included), and over one again once the
+ * other is closed. */
+static void
+test_query_streams (void)
+{
+  g_autofree char *a = cs_test_own_path ("sched-irq-v7.dat");
+  g_autofree char *b = cs_test_own_path ("sched-prio-migrate-v7.dat");
+  CsWindow *window = open_two (a, b);
+  CsStreamSet *set = cs_window_get_streams (window);
+  CsStream *own = cs_stream_set_get_stream (set, 0);
+  CsStream *added = cs_stream_set_get_stream (set, 1);
+  CsQueryPage *page = cs_window_get_query_page (window);
+  g_autofree char *rows = NULL;
+  g_autofree char *want = NULL;
+
+  g_assert_cmpint (cs_stream_get_alignment (added), ==, CS_STREAM_ALIGNMENT_AS_RECORDED);
+  cs_stream_set_offset_ns (added, 12345);
+  rows = page_rows (window, "SELECT stream, count(*) FROM events GROUP BY stream ORDER BY stream");
+  want = g_strdup_printf ("0|%" G_GUINT64_FORMAT "\n1|%" G_GUINT64_FORMAT "\n",
+                          cs_document_get_n_events (cs_stream_get_document (own)),
+                          cs_document_get_n_events (cs_stream_get_document (added)));
+  g_test_message ("%s", rows);
+  g_assert_cmpstr (rows, ==, want);
+  g_assert_true (g_strv_contains (cs_query_page_get_tables (page), "streams"));
+  g_clear_pointer (&rows, g_free);
+  rows = page_rows (window, "SELECT stream, min(ts_aligned) - min(ts), count(*) FILTER "
+                            "(WHERE ts_aligned IS NOT ts + 12345 * stream) FROM events "
+                            "GROUP BY stream ORDER BY stream");
+  g_assert_cmpstr (rows, ==, "0|0|0\n1|12345|0\n");
+  g_clear_pointer (&rows, g_free);
+  rows = page_rows (window, "SELECT file, aligned, note IS NOT NULL FROM streams ORDER BY id");
+  g_clear_pointer (&want, g_free);
+  want = g_strdup_printf ("%s|1|0\n%s|1|1\n", a, b);
+  g_assert_cmpstr (rows, ==, want);
+
+  /* a row links to an event of the window's own recording only */
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree char *sql = g_strdup_printf ("SELECT stream, ts, cpu FROM events WHERE stream = %u "
+                                              "LIMIT 1", k);
+      g_autofree char *one = page_rows (window, sql);
+      g_autoptr(CsQueryRow) row = g_list_model_get_item (cs_query_page_get_rows (page), 0);
+      CsQueryLink link;
+
+      g_assert_nonnull (row);
+      g_assert_cmpint (cs_query_row_get_link (row, &link), ==, k == 0);
+    }
+
+  /* one recording again: exactly the one-document session */
+  cs_test_activate (window, "stream-close", g_variant_new_uint32 (1));
+  g_clear_pointer (&rows, g_free);
+  rows = page_rows (window, "SELECT count(*) FROM events");
+  g_clear_pointer (&want, g_free);
+  want = g_strdup_printf ("%" G_GUINT64_FORMAT "\n",
+                          cs_document_get_n_events (cs_stream_get_document (own)));
+  g_assert_cmpstr (rows, ==, want);
+  g_assert_false (g_strv_contains (cs_query_page_get_tables (page), "streams"));
+  cs_test_destroy_window (window);
+}
+
 static void
 test_kvm_pair (void)
 {
@@ -261,6 +355,7 @@ main (int argc, char *argv[])
 
   cs_test_gui_init (&argc, &argv, "test-streams-window", TRUE);
   g_test_add_func ("/cs/gui/StreamsWindow/two-recordings", test_two_recordings);
+  g_test_add_func ("/cs/gui/StreamsWindow/query", test_query_streams);
   g_test_add_func ("/cs/gui/StreamsWindow/kvm-pair", test_kvm_pair);
   return cs_test_gui_run ();
 }

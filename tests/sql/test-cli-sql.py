@@ -93,6 +93,24 @@ def check_streams(env):
     rc, out, err = run("query", "-i", a, "-i", b, "SELECT id, file FROM streams", "--json", env=env)
     check("the streams table names the files in order",
           rc == 0 and json.loads(out) == [{"id": 0, "file": a}, {"id": 1, "file": b}], out + err)
+    # Host and kernel are the UNAME option's (trace-cmd dump --options);
+    # the same machine and clock line up as recorded, as in a window.
+    rc, out, err = run("query", "-i", a, "-i", b, "SELECT host, kernel, aligned, note FROM streams"
+                       " ORDER BY id", "--json", env=env)
+    unames = []
+    for path in (a, b):
+        dump = subprocess.run([os.environ.get("TRACE_CMD", "trace-cmd"), "dump", "--options", path],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              universal_newlines=True).stdout.splitlines()
+        at = [i for i, line in enumerate(dump) if "Option UNAME" in line]
+        unames.append(dump[at[0] + 1].split(" ") if at else [])
+    got = json.loads(out) if rc == 0 else []
+    check("the streams table says each recording's host and kernel from its UNAME option",
+          len(got) == 2 and all(len(u) >= 3 and (r["host"], r["kernel"]) == (u[1], u[2])
+                                for r, u in zip(got, unames)), (out, err, unames))
+    check("a recording of the same machine and clock is aligned as recorded",
+          len(got) == 2 and got[0]["aligned"] == 1 and got[1]["aligned"] == 1
+          and "as recorded" in (got[1]["note"] or ""), out)
     rc, out, err = run("query", "-i", a, "-i", b, env=env)
     check("query -i without SQL is an error", rc == 1 and "Missing SQL" in err, err)
 

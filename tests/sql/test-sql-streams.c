@@ -16,6 +16,7 @@
 
 #include "cs-document.h"
 #include "cs-sql-session.h"
+#include "cs-stream-set.h"
 #include "cs-test-data.h"
 #include "cs-tracedat-clock.h"
 #include "sql-test-util.h"
@@ -124,6 +125,46 @@ test_local_pair (void)
   g_assert_error (error, CS_SQL_ERROR, CS_SQL_ERROR_REFUSED);
 }
 
+/* A window's set: its reference and manual offsets are the session's. */
+static void
+test_window_set (void)
+{
+  g_autofree char *pa = cs_test_own_path ("sched-irq-v7.dat");
+  g_autofree char *pb = cs_test_own_path ("sched-prio-migrate-v7.dat");
+  g_autoptr(CsDocument) a = load (pa);
+  g_autoptr(CsDocument) b = load (pb);
+  g_autoptr(CsStreamSet) set = cs_stream_set_new ();
+  g_autoptr(CsSqlSession) s = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rows = NULL;
+  CsStream *sa = cs_stream_set_add (set, a, NULL);
+  CsStream *sb = cs_stream_set_add (set, b, NULL);
+  gint64 first_b = cs_document_get_first_ns (b);
+
+  /* the second recording is the axis, the first shifted by hand */
+  cs_stream_set_set_reference (set, sb);
+  cs_stream_set_offset_ns (sa, -12345);
+  s = cs_sql_session_new_for_streams (set, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_sql_session_get_n_streams (s), ==, 2);
+  g_test_message ("%s: %s", cs_stream_get_name (sa), cs_stream_get_note (sa));
+  rows = cs_test_query_rows (s, "SELECT id, aligned, manual_offset_ns, host IS NOT NULL FROM streams");
+  g_assert_cmpstr (rows, ==, "0|1|-12345|1\n1|1|0|1\n");
+  /* Every row's ts_aligned is the set's axis time of its stream. */
+  g_assert_cmpint (cs_test_query_int (s, "SELECT count(*) FROM events WHERE stream = 1 AND "
+                                         "ts_aligned IS NOT ts"), ==, 0);
+  if (cs_stream_get_alignment (sa) == CS_STREAM_ALIGNMENT_AS_RECORDED)
+    g_assert_cmpint (cs_test_query_int (s, "SELECT count(*) FROM events WHERE stream = 0 AND "
+                                           "ts_aligned IS NOT ts - 12345"), ==, 0);
+  g_assert_cmpint (cs_test_query_int (s, "SELECT min(ts_aligned) FROM events WHERE stream = 0"),
+                   ==, cs_stream_to_axis_ns (sa, 0, cs_document_get_first_ns (a)));
+  g_assert_cmpint (cs_test_query_int (s, "SELECT min(ts_aligned) FROM events WHERE stream = 1"),
+                   ==, first_b);
+  /* Both rest on something: no NULL. */
+  g_assert_cmpint (cs_test_query_int (s, "SELECT count(*) FROM events WHERE ts_aligned IS NULL"),
+                   ==, 0);
+}
+
 static char *
 kvm_path (const char *name)
 {
@@ -166,6 +207,7 @@ test_kvm_pair (void)
   g_autoptr(CsTracedatReader) gr = NULL;
   g_autoptr(CsTimeRelation) rel = NULL;
   g_autoptr(CsTimeShift) shift = NULL;
+  g_autoptr(CsStreamSet) set = NULL;
   g_autoptr(CsSqlQuery) q = NULL;
   g_autoptr(CsTracedatCpu) cpu0 = NULL;
   g_autoptr(GError) error = NULL;
@@ -188,14 +230,35 @@ test_kvm_pair (void)
 
   s = streams (host, guest);
   /* The option's first sample: offset and scaling as trace-cmd applies
-   * them (no interpolation flag: the earlier sample's). */
+   * them (no interpolation flag: the earlier sample's); the note is the
+   * window's, from a CsStreamSet of the same two. */
+  set = cs_stream_set_new ();
+  cs_stream_set_add (set, host, NULL);
+  cs_stream_set_add (set, guest, NULL);
+  g_assert_cmpint (cs_stream_get_alignment (cs_stream_set_get_stream (set, 1)), ==,
+                   CS_STREAM_ALIGNMENT_GUEST);
   rows = cs_test_query_rows (s, "SELECT id, role, peer, offset_ns, scaling, fraction_bits, aligned, "
                                 "note FROM streams");
   want = g_strdup_printf ("0|host|NULL|0|1|0|1|NULL\n1|guest|0|%" G_GINT64_FORMAT "|%" G_GINT64_FORMAT
-                          "|%" G_GINT64_FORMAT "|1|NULL\n",
+                          "|%" G_GINT64_FORMAT "|1|%s\n",
                           offset_ns (gr, shift->samples[0][0].offset), shift->samples[0][0].scaling,
-                          shift->samples[0][0].fraction);
+                          shift->samples[0][0].fraction,
+                          cs_stream_get_note (cs_stream_set_get_stream (set, 1)));
   g_assert_cmpstr (rows, ==, want);
+  g_assert_nonnull (strstr (rows, "TIME_SHIFT"));
+  g_clear_pointer (&rows, g_free);
+
+  /* Host and kernel: the UNAME options' node name and release. */
+  rows = cs_test_query_rows (s, "SELECT host || ' ' || kernel FROM streams ORDER BY id");
+  g_test_message ("%s", rows);
+  {
+    g_auto(GStrv) hw = g_strsplit (cs_tracedat_reader_get_uname (hr), " ", 4);
+    g_auto(GStrv) gw = g_strsplit (cs_tracedat_reader_get_uname (gr), " ", 4);
+
+    g_free (want);
+    want = g_strdup_printf ("%s %s\n%s %s\n", hw[1], hw[2], gw[1], gw[2]);
+    g_assert_cmpstr (rows, ==, want);
+  }
   g_clear_pointer (&rows, g_free);
 
   /* The host's kvm events are the host's, the guest's sched_switch the
@@ -274,6 +337,24 @@ test_guest_alone (void)
 
     g_test_message ("note: %s", note);
     g_assert_nonnull (strstr (note, "0x2C75FF89FDAF813C"));
+  }
+
+  /* Shifted by hand in a window, it is where the user put it. */
+  {
+    g_autoptr(CsStreamSet) set = cs_stream_set_new ();
+    g_autoptr(CsSqlSession) shifted = NULL;
+    CsStream *sg = cs_stream_set_add (set, guest, NULL);
+
+    cs_stream_set_set_reference (set, cs_stream_set_add (set, local, NULL));
+    g_assert_cmpint (cs_stream_get_alignment (sg), ==, CS_STREAM_ALIGNMENT_UNRELATED);
+    cs_stream_set_offset_ns (sg, 1000);
+    shifted = cs_sql_session_new_for_streams (set, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (cs_test_query_int (shifted, "SELECT aligned FROM streams WHERE id = 0"), ==, 1);
+    g_assert_cmpint (cs_test_query_int (shifted, "SELECT min(ts_aligned) FROM events WHERE stream = 0"),
+                     ==, cs_stream_to_axis_ns (sg, 0, cs_document_get_first_ns (guest)));
+    g_assert_cmpint (cs_test_query_int (shifted, "SELECT min(ts_aligned) FROM events WHERE stream = 0"),
+                     ==, cs_document_get_first_ns (local) + 1000);
   }
 }
 
@@ -391,6 +472,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/cs/sql/SqlStreams/local-pair", test_local_pair);
+  g_test_add_func ("/cs/sql/SqlStreams/window-set", test_window_set);
   g_test_add_func ("/cs/sql/SqlStreams/kvm-pair", test_kvm_pair);
   g_test_add_func ("/cs/sql/SqlStreams/guest-alone", test_guest_alone);
   g_test_add_func ("/cs/sql/SqlStreams/wakeup-split", test_wakeup_split);
