@@ -297,6 +297,8 @@ static const struct {
   const char *accels[3];
 } accels[] = {
   { "app.open", { "<Control>o", NULL } },
+  { "win.add-recording", { "<Control><Shift>a", NULL } },
+  { "win.streams-show-all", { "<Control><Shift>h", NULL } },
   { "app.quit", { "<Control>q", NULL } },
   { "app.preferences", { "<Control>comma", NULL } },
   { "win.record", { "<Control>r", NULL } },
