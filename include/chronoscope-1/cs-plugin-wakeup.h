@@ -62,6 +62,22 @@
 
 #include <glib.h>
 
+/**
+ * CS_PLUGIN_WAKEUP_EVENTS:
+ * @prefix: a string literal put before each name: "" for the names alone,
+ *   "sched:" for "system:name"
+ *
+ * The trace events that wake a task in this rule, as string literals for
+ * an array's initialiser: sched_waking, sched_wakeup and sched_wakeup_new
+ * of the system "sched" (include/trace/events/sched.h; each has the field
+ * "pid", the task woken).  Every part of Chronoscope that feeds the rule
+ * (the index's task rows, statistics for a range, the latency plugin's
+ * wakeup preset and its explanations) takes the list from here, e.g.
+ * `static const char *const names[] = { CS_PLUGIN_WAKEUP_EVENTS (""), NULL };`
+ */
+#define CS_PLUGIN_WAKEUP_EVENTS(prefix) \
+  prefix "sched_waking", prefix "sched_wakeup", prefix "sched_wakeup_new"
+
 G_BEGIN_DECLS
 
 /**

@@ -211,8 +211,8 @@ percentile (GArray *v,
   return g_array_index (v, gint64, MAX (rank, 1) - 1);
 }
 
-/* sched_waking, sched_wakeup and sched_wakeup_new: the events that start
- * a wakeup; their "pid" field names the task woken
+/* sched_waking, sched_wakeup and sched_wakeup_new (the rule's
+ * CS_PLUGIN_WAKEUP_EVENTS): the events that start a wakeup; their "pid" field names the task woken
  * (events/sched/sched_waking/format).  Only the tasks they name in a span
  * can have a wakeup there, so a span's statistics ask only those. */
 typedef struct {
@@ -234,12 +234,12 @@ wakeup_targets_init (WakeupTargets *w,
   tep = w->file ? cs_trace_file_get_tep (w->file) : NULL;
   for (guint id = 0; tep != NULL && id < n; id++)
     {
+      static const char *const wakeups[] = { CS_PLUGIN_WAKEUP_EVENTS ("sched:"), NULL };
       const CsEventType *type = cs_document_get_event_type (doc, id);
+      g_autofree char *system_name = g_strdup_printf ("%s:%s", type->system, type->name);
       struct tep_event *event;
 
-      if (!g_str_equal (type->system, "sched") ||
-          (!g_str_equal (type->name, "sched_waking") && !g_str_equal (type->name, "sched_wakeup") &&
-           !g_str_equal (type->name, "sched_wakeup_new")))
+      if (!g_strv_contains (wakeups, system_name))
         continue;
       event = tep_find_event_by_name (tep, type->system, type->name);
       w->pid_fields[id] = event ? tep_find_field (event, "pid") : NULL;

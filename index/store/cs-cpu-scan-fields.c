@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <cs-plugin-wakeup.h>
 #include <event-parse.h>
 
 #include "cs-cpu-scan-private.h"
@@ -141,11 +142,7 @@ static void
 find_wakeups (struct tep_handle *tep,
               ScanState         *st)
 {
-  static const struct { const char *name; int kind; } names[] = {
-    { "sched_waking", TK_KIND_WAKING },
-    { "sched_wakeup", TK_KIND_WAKEUP },
-    { "sched_wakeup_new", TK_KIND_WAKEUP },
-  };
+  static const char *const names[] = { CS_PLUGIN_WAKEUP_EVENTS ("") };
 
   int max_id = -1;
 
@@ -153,13 +150,15 @@ find_wakeups (struct tep_handle *tep,
   st->wakeup_min_id = G_MAXINT;
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      struct tep_event *ev = tep_find_event_by_name (tep, "sched", names[i].name);
+      struct tep_event *ev = tep_find_event_by_name (tep, "sched", names[i]);
       struct tep_format_field *pid = ev ? tep_find_field (ev, "pid") : NULL;
 
       if (pid == NULL)
         continue;
       st->wakeups[st->n_wakeups].id = ev->id;
-      st->wakeups[st->n_wakeups].kind = names[i].kind;
+      /* sched_waking is the wakeup's first event; the others follow it */
+      st->wakeups[st->n_wakeups].kind = g_str_equal (names[i], "sched_waking")
+                                        ? TK_KIND_WAKING : TK_KIND_WAKEUP;
       st->wakeups[st->n_wakeups].pid = pid;
       st->wakeups[st->n_wakeups].swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
       st->n_wakeups++;

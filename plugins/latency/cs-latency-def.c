@@ -325,7 +325,7 @@ static void
 use_wakeup_rule (CsLatencyPair     *pair,
                  struct tep_handle *tep)
 {
-  static const char *const wakeups[] = { "sched_waking", "sched_wakeup", "sched_wakeup_new" };
+  static const char *const wakeups[] = { CS_PLUGIN_WAKEUP_EVENTS ("") };
   guint n = 0;
 
   pair->wakeup_rule = TRUE;

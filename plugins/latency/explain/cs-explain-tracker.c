@@ -12,12 +12,7 @@
 
 /* The wakeups of Chronoscope's wakeup rule (cs-plugin-wakeup.h): every
  * one the recording has is fed, and the rule says which opens a wait. */
-const char *const cs_explain_wake_events[] = {
-  "sched:sched_waking",
-  "sched:sched_wakeup",
-  "sched:sched_wakeup_new",
-  NULL
-};
+const char *const cs_explain_wake_events[] = { CS_PLUGIN_WAKEUP_EVENTS ("sched:"), NULL };
 
 /* The event types that change a CPU's state, for
  * cs_plugin_document_foreach_event() and the pass. */
@@ -59,9 +54,6 @@ static const struct {
   EventKind kind;
 } event_kinds[] = {
   { "sched", "sched_switch", EV_SWITCH },
-  { "sched", "sched_waking", EV_WAKE },
-  { "sched", "sched_wakeup", EV_WAKE },
-  { "sched", "sched_wakeup_new", EV_WAKE },
   { "sched", "sched_migrate_task", EV_MIGRATE },
   { "irq", "irq_handler_entry", EV_IRQ_ENTRY },
   { "irq", "irq_handler_exit", EV_IRQ_EXIT },
@@ -384,7 +376,10 @@ new_format (CsExplainTracker    *self,
 {
   Format *format = g_new0 (Format, 1);
 
-  format->kind = EV_OTHER;
+  static const char *const wakeups[] = { CS_PLUGIN_WAKEUP_EVENTS (""), NULL };
+
+  format->kind = strcmp (event->system, "sched") == 0 && g_strv_contains (wakeups, event->name)
+                 ? EV_WAKE : EV_OTHER;
   for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
     if (strcmp (event->system, event_kinds[i].system) == 0 &&
         strcmp (event->name, event_kinds[i].name) == 0)
