@@ -143,3 +143,21 @@ cs_test_public_or_add_skip (const char *test_path,
   g_test_add_data_func_full (test_path, why, skip_test, g_free);
   return FALSE;
 }
+
+/* ../shared/testdata/kvm/@name, or NULL with the test skipped (and a
+ * message) when that folder is absent. */
+char *
+cs_test_kvm_path (const char *name)
+{
+  const char *pub = cs_test_public_dir ();
+  g_autofree char *dir = pub != NULL ? g_build_filename (pub, "..", "kvm", NULL) : NULL;
+  char *path = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("../shared/testdata/kvm is absent: the real KVM pair is not here");
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}

@@ -434,24 +434,6 @@ cs_test_make_peer_recording (const char *name, guint64 id, GBytes *shift, gboole
   return path;
 }
 
-/* ../shared/testdata/kvm/@name, or NULL with the test skipped (and a
- * message) when that folder is absent. */
-char *
-cs_test_kvm_path (const char *name)
-{
-  const char *pub = cs_test_public_dir ();
-  g_autofree char *dir = pub != NULL ? g_build_filename (pub, "..", "kvm", NULL) : NULL;
-  char *path = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
-
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("../shared/testdata/kvm is absent: the real KVM pair is not here");
-      g_free (path);
-      return NULL;
-    }
-  return path;
-}
-
 /* The CPU count of sched-irq-v7.dat and the ring-buffer time of its first
  * record (of its first CPU with data). */
 guint

@@ -44,7 +44,6 @@ char *cs_test_make_peer_recording (const char *name,
 
 /* ../shared/testdata/kvm/@name (the real KVM pair), or NULL with the test
  * skipped when the folder is absent (free the path). */
-char *cs_test_kvm_path (const char *name);
 
 /* The CPU count of tests/data/sched-irq-v7.dat; *@first_raw gets the
  * ring-buffer time of its first record. */

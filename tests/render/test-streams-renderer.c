@@ -34,16 +34,9 @@ load (const char *path)
 static gboolean
 kvm_paths (char **host, char **guest)
 {
-  const char *pub = cs_test_public_dir ();
-
-  *host = pub != NULL ? g_build_filename (pub, "..", "kvm", "kvm-host-x86-v7-zlib.dat", NULL) : NULL;
-  *guest = pub != NULL ? g_build_filename (pub, "..", "kvm", "kvm-guest-x86-v7-zlib.dat", NULL) : NULL;
-  if (*host == NULL || !g_file_test (*host, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("../shared/testdata/kvm is absent: the real KVM pair is not here");
-      return FALSE;
-    }
-  return TRUE;
+  *host = cs_test_kvm_path ("kvm-host-x86-v7-zlib.dat");
+  *guest = *host != NULL ? cs_test_kvm_path ("kvm-guest-x86-v7-zlib.dat") : NULL;
+  return *guest != NULL;
 }
 
 static cairo_surface_t *

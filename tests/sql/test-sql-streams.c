@@ -165,21 +165,6 @@ test_window_set (void)
                    ==, 0);
 }
 
-static char *
-kvm_path (const char *name)
-{
-  const char *pub = cs_test_public_dir ();
-  char *path = pub != NULL ? g_build_filename (pub, "..", "kvm", name, NULL) : NULL;
-
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_test_skip ("../shared/testdata/kvm is absent: the real KVM pair is not here");
-      g_free (path);
-      return NULL;
-    }
-  return path;
-}
-
 /* trace-cmd's conversion of an offset in ticks to ns: TSC2NSEC's
  * mul_u64_u32_shr() of its magnitude. */
 static gint64
@@ -197,8 +182,8 @@ offset_ns (CsTracedatReader *r, gint64 ticks)
 static void
 test_kvm_pair (void)
 {
-  g_autofree char *hpath = kvm_path ("kvm-host-x86-v7-zlib.dat");
-  g_autofree char *gpath = hpath != NULL ? kvm_path ("kvm-guest-x86-v7-zlib.dat") : NULL;
+  g_autofree char *hpath = cs_test_kvm_path ("kvm-host-x86-v7-zlib.dat");
+  g_autofree char *gpath = hpath != NULL ? cs_test_kvm_path ("kvm-guest-x86-v7-zlib.dat") : NULL;
   g_autoptr(CsDocument) host = NULL;
   g_autoptr(CsDocument) guest = NULL;
   g_autoptr(CsSqlSession) s = NULL;
@@ -310,7 +295,7 @@ test_kvm_pair (void)
 static void
 test_guest_alone (void)
 {
-  g_autofree char *gpath = kvm_path ("kvm-guest-x86-v7-zlib.dat");
+  g_autofree char *gpath = cs_test_kvm_path ("kvm-guest-x86-v7-zlib.dat");
   g_autofree char *lpath = cs_test_own_path ("sched-irq-v7.dat");
   g_autoptr(CsDocument) guest = NULL;
   g_autoptr(CsDocument) local = NULL;
@@ -385,8 +370,8 @@ overlap (GArray *spans, gint64 a, gint64 b)
 static void
 test_wakeup_split (void)
 {
-  g_autofree char *hpath = kvm_path ("kvm-host-x86-v7-zlib.dat");
-  g_autofree char *gpath = hpath != NULL ? kvm_path ("kvm-guest-x86-v7-zlib.dat") : NULL;
+  g_autofree char *hpath = cs_test_kvm_path ("kvm-host-x86-v7-zlib.dat");
+  g_autofree char *gpath = hpath != NULL ? cs_test_kvm_path ("kvm-guest-x86-v7-zlib.dat") : NULL;
   g_autoptr(CsDocument) host = NULL;
   g_autoptr(CsDocument) guest = NULL;
   g_autoptr(CsSqlSession) s = NULL;
