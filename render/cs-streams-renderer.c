@@ -406,7 +406,8 @@ draw_vcpu_strip (CsStreamsRenderer *self, cairo_t *cr, const CsTheme *theme,
 {
   g_autofree char *label = NULL;
   PangoLayout *layout;
-  CsVcpuTimeline *timeline = cs_stream_get_vcpu_timeline (guest);
+  /* built in the background: the set's "stream-updated" asks for a redraw */
+  CsVcpuTimeline *timeline = cs_stream_peek_vcpu_timeline (guest);
   CsStream *host = cs_stream_get_host (guest);
   double plot_w = MAX (viewport->width_px - CS_LABEL_WIDTH_PX, 0);
 

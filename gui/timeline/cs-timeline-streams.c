@@ -47,8 +47,12 @@ cs_timeline_set_streams (CsTimeline        *self,
   if (old != NULL)
     g_signal_handlers_disconnect_by_data (cs_streams_renderer_get_stream_set (old), self);
   if (streams != NULL)
-    g_signal_connect_object (cs_streams_renderer_get_stream_set (streams), "items-changed",
-                             G_CALLBACK (gtk_widget_queue_resize), self, G_CONNECT_SWAPPED);
+    {
+      g_signal_connect_object (cs_streams_renderer_get_stream_set (streams), "items-changed",
+                               G_CALLBACK (gtk_widget_queue_resize), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (cs_streams_renderer_get_stream_set (streams), "stream-updated",
+                               G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+    }
   g_object_set_data_full (G_OBJECT (self), "cs-timeline-streams",
                           streams != NULL ? g_object_ref (streams) : NULL, g_object_unref);
   gtk_widget_queue_resize (GTK_WIDGET (self));

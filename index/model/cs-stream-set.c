@@ -4,7 +4,9 @@
  *
  * The rules are in cs-stream-set.h.  Relating is cheap but for a guest's
  * first relation, which opens its host's event formats and samples a few
- * pages per host CPU (cs_time_relation_new(), about 0.1 s).
+ * pages per host CPU (cs_time_relation_new(), about 0.1 s); the set relates
+ * every stream again on each change, so a guest keeps its relation while
+ * its host stays the same stream.
  */
 #include "config.h"
 
@@ -24,6 +26,13 @@ struct _CsStreamSet
   /* borrowed (weak) */
   CsStream *pinned;     /* the reference whatever the order, or NULL */
 };
+
+enum {
+  SIGNAL_STREAM_UPDATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static void cs_stream_set_list_model_init (GListModelInterface *iface);
 
@@ -75,6 +84,20 @@ static void
 cs_stream_set_class_init (CsStreamSetClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = cs_stream_set_dispose;
+
+  /**
+   * CsStreamSet::stream-updated:
+   * @self: the set
+   * @stream: the stream
+   *
+   * What views draw of @stream changed while the list did not: the host's
+   * view of a guest's vCPUs, built in the background
+   * (cs_stream_peek_vcpu_timeline()), is ready.  Views redraw; nothing
+   * else need be read again.
+   */
+  signals[SIGNAL_STREAM_UPDATED] =
+    g_signal_new ("stream-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                  NULL, NULL, G_TYPE_NONE, 1, CS_TYPE_STREAM);
 }
 
 static void
@@ -194,10 +217,12 @@ relate_guest (CsStreamSet *self, CsStream *guest, char **why)
                               cs_stream_get_name (guest), peer);
       return FALSE;
     }
-  host_reader = _cs_stream_get_full_reader (host, &error);
-  rel = host_reader != NULL
-        ? cs_time_relation_new (host_reader, _cs_stream_get_reader (guest), &error)
-        : NULL;
+  /* a guest already related to this host keeps its relation, and with it
+   * the host's view of its vCPUs: both depend on the two files only */
+  rel = cs_stream_get_host (guest) == host ? _cs_stream_get_relation (guest) : NULL;
+  host_reader = rel == NULL ? _cs_stream_get_full_reader (host, &error) : NULL;
+  if (rel == NULL && host_reader != NULL)
+    rel = cs_time_relation_new (host_reader, _cs_stream_get_reader (guest), &error);
   if (rel == NULL)
     {
       *why = g_strdup_printf (_("Not aligned with %s: %s"), cs_stream_get_name (host),
@@ -350,6 +375,12 @@ relate (CsStreamSet *self)
 }
 
 static void
+on_stream_updated (CsStream *stream, GParamSpec *pspec, CsStreamSet *self)
+{
+  g_signal_emit (self, signals[SIGNAL_STREAM_UPDATED], 0, stream);
+}
+
+static void
 on_stream_changed (CsStream *stream, GParamSpec *pspec, CsStreamSet *self)
 {
   guint pos;
@@ -391,6 +422,8 @@ cs_stream_set_add (CsStreamSet *self,
                            self, 0);
   g_signal_connect_object (stream, "notify::hidden", G_CALLBACK (on_stream_changed),
                            self, 0);
+  g_signal_connect_object (stream, "notify::vcpu-timeline-ready",
+                           G_CALLBACK (on_stream_updated), self, 0);
   g_list_model_items_changed (G_LIST_MODEL (self), 0, self->streams->len - 1,
                               self->streams->len);
   return stream;

@@ -86,6 +86,7 @@ CsStream          *cs_stream_get_reference_guest (CsStream   *self);
 gint32             cs_stream_get_vcpu_tid       (CsStream    *self,
                                                  guint        vcpu);
 CsVcpuTimeline    *cs_stream_get_vcpu_timeline  (CsStream    *self);
+CsVcpuTimeline    *cs_stream_peek_vcpu_timeline (CsStream    *self);
 gboolean           cs_stream_guest_to_host_ns   (CsStream    *self,
                                                  guint        vcpu,
                                                  gint64       ts_ns,

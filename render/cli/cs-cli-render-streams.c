@@ -84,6 +84,10 @@ cs_cli_render_streams (CsTimelineRenderer    *renderer,
       s = cs_stream_set_add (set, document, NULL);
       g_printerr ("%s: %s\n", cs_stream_get_name (s), cs_stream_get_note (s));
     }
+  /* the drawing only peeks at a guest's host view, which a window builds
+   * in the background; one picture has no main loop to wait in: read it now */
+  for (guint i = 0; i < cs_stream_set_get_n_streams (set); i++)
+    cs_stream_get_vcpu_timeline (cs_stream_set_get_stream (set, i));
 
   viewport.begin_ns = options->begin_ns;
   viewport.end_ns = options->end_ns;

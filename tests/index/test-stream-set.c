@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "cs-test-data.h"
+#include "cs-stream-private.h"
 #include "cs-stream-set.h"
+#include "cs-vcpu-timeline.h"
 #include "cs-tracedat-clock.h"
 #include "tracedat-rewrite.h"
 
@@ -357,6 +359,79 @@ test_made_pairs (void)
   assert_note (absurd_guest, "shift it by hand");
 }
 
+static void
+count_update (CsStreamSet *set, CsStream *stream, gpointer data)
+{
+  guint *n = data;
+
+  (*n)++;
+}
+
+/* The window draws a guest's vCPU strips from the host's view, built in a
+ * worker thread: a first peek starts it and gives NULL, the set says
+ * "stream-updated" when it is there, and it is the view a blocking read
+ * gives.  Relating again (a stream added, the reference changed) keeps the
+ * guest's relation and that view while its host stays: nothing is read
+ * twice.  The project's own pair (tests/data/pair). */
+static void
+test_vcpu_timeline_background (void)
+{
+  g_autoptr(CsDocument) host_doc = load_own ("pair/pair-host-v6.dat");
+  g_autoptr(CsDocument) guest_doc = load_own ("pair/pair-guest-v6.dat");
+  g_autoptr(CsDocument) other_doc = load_own ("sched-i686-v6.dat");
+  g_autoptr(CsStreamSet) set = cs_stream_set_new ();
+  CsStream *host = cs_stream_set_add (set, host_doc, NULL);
+  CsStream *guest = cs_stream_set_add (set, guest_doc, NULL);
+  CsVcpuTimeline *peeked;
+  CsTimeRelation *relation;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint n_updates = 0;
+  gint64 first = 0, last = 0, sync_first = 0, sync_last = 0;
+
+  g_assert_cmpint (cs_stream_get_alignment (guest), ==, CS_STREAM_ALIGNMENT_GUEST);
+  g_assert_null (cs_stream_peek_vcpu_timeline (host));  /* not a guest: nothing to build */
+  g_signal_connect (set, "stream-updated", G_CALLBACK (count_update), &n_updates);
+  g_assert_null (cs_stream_peek_vcpu_timeline (guest));
+  while (n_updates == 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n_updates, ==, 1);
+  peeked = cs_stream_peek_vcpu_timeline (guest);
+  g_assert_nonnull (peeked);
+  g_assert_true (cs_stream_get_vcpu_timeline (guest) == peeked);
+  g_assert_cmpuint (cs_vcpu_timeline_get_n_threads (peeked), >, 0);
+
+  /* the view a blocking read of a fresh set gives */
+  {
+    g_autoptr(CsStreamSet) fresh = cs_stream_set_new ();
+    CsStream *g;
+    CsVcpuTimeline *sync;
+
+    cs_stream_set_add (fresh, host_doc, NULL);
+    g = cs_stream_set_add (fresh, guest_doc, NULL);
+    sync = cs_stream_get_vcpu_timeline (g);
+    g_assert_nonnull (sync);
+    g_assert_cmpuint (cs_vcpu_timeline_get_n_threads (sync), ==,
+                      cs_vcpu_timeline_get_n_threads (peeked));
+    cs_vcpu_timeline_get_span (sync, &sync_first, &sync_last);
+    cs_vcpu_timeline_get_span (peeked, &first, &last);
+    g_assert_cmpint (first, ==, sync_first);
+    g_assert_cmpint (last, ==, sync_last);
+  }
+
+  relation = _cs_stream_get_relation (guest);
+  cs_stream_set_add (set, other_doc, NULL);
+  cs_stream_set_move (set, guest, 0);
+  g_assert_cmpint (cs_stream_get_alignment (guest), ==, CS_STREAM_ALIGNMENT_GUEST);
+  g_assert_true (_cs_stream_get_relation (guest) == relation);
+  g_assert_true (cs_stream_peek_vcpu_timeline (guest) == peeked);
+
+  /* without its host the guest is unrelated: no view to draw */
+  cs_stream_set_remove (set, host);
+  g_assert_cmpint (cs_stream_get_alignment (guest), !=, CS_STREAM_ALIGNMENT_GUEST);
+  g_assert_null (cs_stream_peek_vcpu_timeline (guest));
+  g_assert_cmpuint (n_updates, ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -366,5 +441,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/StreamSet/same-clock", test_same_clock);
   g_test_add_func ("/cs/index/StreamSet/unrelated", test_unrelated);
   g_test_add_func ("/cs/index/StreamSet/made-pairs", test_made_pairs);
+  g_test_add_func ("/cs/index/StreamSet/vcpu-timeline-background",
+                   test_vcpu_timeline_background);
   return g_test_run ();
 }
