@@ -34,6 +34,10 @@ typedef struct {
 
 CsTimelineMarkers *_cs_timeline_get_markers          (CsTimeline         *self);
 
+/* The other recordings' drawing, which cs-timeline-streams.c sets, holds
+ * a reference on and drops (cs_timeline_set_streams()). */
+CsStreamsRenderer **_cs_timeline_get_streams_slot    (CsTimeline         *self);
+
 /**
  * CsTimelineA11y:
  *

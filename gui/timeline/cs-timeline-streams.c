@@ -41,7 +41,7 @@ cs_timeline_set_streams (CsTimeline        *self,
   g_return_if_fail (CS_IS_TIMELINE (self));
   g_return_if_fail (streams == NULL || CS_IS_STREAMS_RENDERER (streams));
 
-  old = g_object_get_data (G_OBJECT (self), "cs-timeline-streams");
+  old = *_cs_timeline_get_streams_slot (self);
   if (old == streams)
     return;
   if (old != NULL)
@@ -53,16 +53,29 @@ cs_timeline_set_streams (CsTimeline        *self,
       g_signal_connect_object (cs_streams_renderer_get_stream_set (streams), "stream-updated",
                                G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
     }
-  g_object_set_data_full (G_OBJECT (self), "cs-timeline-streams",
-                          streams != NULL ? g_object_ref (streams) : NULL, g_object_unref);
+  g_set_object (_cs_timeline_get_streams_slot (self), streams);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/**
+ * cs_timeline_get_streams:
+ * @self: a timeline
+ *
+ * Returns: (transfer none) (nullable): what cs_timeline_set_streams() set,
+ *   drawn once its set holds two streams or more
+ */
+CsStreamsRenderer *
+cs_timeline_get_streams (CsTimeline *self)
+{
+  g_return_val_if_fail (CS_IS_TIMELINE (self), NULL);
+  return *_cs_timeline_get_streams_slot (self);
 }
 
 /* The streams renderer while there are two streams or more, else NULL. */
 CsStreamsRenderer *
 _cs_timeline_get_streams (CsTimeline *self)
 {
-  CsStreamsRenderer *streams = g_object_get_data (G_OBJECT (self), "cs-timeline-streams");
+  CsStreamsRenderer *streams = *_cs_timeline_get_streams_slot (self);
 
   if (streams == NULL ||
       cs_stream_set_get_n_streams (cs_streams_renderer_get_stream_set (streams)) < 2)
@@ -76,7 +89,7 @@ void
 _cs_timeline_streams_set_color_scheme (CsTimeline    *self,
                                        CsColorScheme  scheme)
 {
-  CsStreamsRenderer *streams = g_object_get_data (G_OBJECT (self), "cs-timeline-streams");
+  CsStreamsRenderer *streams = *_cs_timeline_get_streams_slot (self);
 
   if (streams != NULL)
     cs_streams_renderer_set_color_scheme (streams, scheme);

@@ -63,6 +63,7 @@ struct _CsTimeline
 
   CsTimelineMarkers markers;
   CsTimelineA11y a11y;
+  CsStreamsRenderer *streams;   /* owned by cs-timeline-streams.c, or NULL */
 
   gboolean draw_error_reported;
   gboolean first_frame_drawn;   /* of this document: see first_paint_cb() */
@@ -85,6 +86,12 @@ CsTimelineMarkers *
 _cs_timeline_get_markers (CsTimeline *self)
 {
   return &self->markers;
+}
+
+CsStreamsRenderer **
+_cs_timeline_get_streams_slot (CsTimeline *self)
+{
+  return &self->streams;
 }
 
 CsTimelineA11y *

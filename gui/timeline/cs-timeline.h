@@ -23,6 +23,7 @@ void                cs_timeline_set_document   (CsTimeline *self,
 CsTimelineRenderer *cs_timeline_get_renderer   (CsTimeline *self);
 void                cs_timeline_set_streams    (CsTimeline        *self,
                                                 CsStreamsRenderer *streams);
+CsStreamsRenderer  *cs_timeline_get_streams    (CsTimeline        *self);
 gint64              cs_timeline_get_begin_ns   (CsTimeline *self);
 gint64              cs_timeline_get_end_ns     (CsTimeline *self);
 void                cs_timeline_set_span       (CsTimeline *self,

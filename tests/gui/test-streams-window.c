@@ -46,7 +46,7 @@ streams_renderer_of (CsWindow *window)
   CsTimeline *timeline = cs_window_get_timeline (window);
 
   g_assert_true (cs_stream_get_document (own) == cs_timeline_get_document (timeline));
-  return g_object_get_data (G_OBJECT (timeline), "cs-timeline-streams");
+  return cs_timeline_get_streams (timeline);
 }
 
 /* The Shift Recording window, if one is open. */
