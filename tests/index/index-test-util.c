@@ -39,17 +39,54 @@ cs_test_list_recordings (void)
   return paths;
 }
 
-/* @name from tests/data, indexed in the test's own cache. */
+/* The recording at @path, indexed in the test's own cache; any error
+ * fails the test. */
 CsDocument *
-cs_test_load (const char *name)
+cs_test_load_path (const char *path)
 {
-  g_autofree char *path = cs_test_own_path (name);
   g_autoptr(GError) error = NULL;
   CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (doc);
   return doc;
+}
+
+/* @name from tests/data, indexed in the test's own cache. */
+CsDocument *
+cs_test_load (const char *name)
+{
+  g_autofree char *path = cs_test_own_path (name);
+
+  return cs_test_load_path (path);
+}
+
+static CsTracedatReader *
+open_kvm (const char *name)
+{
+  g_autofree char *path = cs_test_kvm_path (name);
+  g_autoptr(GError) error = NULL;
+  CsTracedatReader *reader;
+
+  if (path == NULL)
+    return NULL;
+  reader = cs_tracedat_reader_open (path, &error);
+  g_assert_no_error (error);
+  return reader;
+}
+
+/* The readers of ../shared/testdata/kvm's real pair (full, with event
+ * formats), or FALSE with the test skipped and both NULL when that folder
+ * is absent (cs_test_kvm_path()). */
+gboolean
+cs_test_open_kvm_pair (CsTracedatReader **host,
+                       CsTracedatReader **guest)
+{
+  *host = open_kvm ("kvm-host-x86-v7-zlib.dat");
+  *guest = *host != NULL ? open_kvm ("kvm-guest-x86-v7-zlib.dat") : NULL;
+  if (*guest == NULL)
+    g_clear_object (host);
+  return *guest != NULL;
 }
 
 /* Runs the Python oracle named by $@env_var (tests/oracle/, set by meson)

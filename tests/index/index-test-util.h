@@ -8,11 +8,15 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-document.h"
+#include "cs-tracedat-reader.h"
 #include "cs-test-data.h"
 
 G_BEGIN_DECLS
 
 CsDocument *cs_test_load       (const char *name);
+CsDocument *cs_test_load_path  (const char *path);
+gboolean    cs_test_open_kvm_pair (CsTracedatReader **host,
+                                   CsTracedatReader **guest);
 GPtrArray  *cs_test_list_recordings (void);
 JsonNode   *cs_test_run_oracle (const char *env_var,
                                 const char *trace_path);

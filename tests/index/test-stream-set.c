@@ -15,31 +15,12 @@
 #include <string.h>
 
 #include "cs-test-data.h"
+#include "index-test-util.h"
 #include "cs-stream-private.h"
 #include "cs-stream-set.h"
 #include "cs-vcpu-timeline.h"
 #include "cs-tracedat-clock.h"
 #include "tracedat-rewrite.h"
-
-static CsDocument *
-load (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (doc);
-  return doc;
-}
-
-static CsDocument *
-load_own (const char *name)
-{
-  g_autofree char *path = cs_test_own_path (name);
-
-  g_assert_nonnull (path);
-  return load (path);
-}
 
 static void
 assert_note (CsStream *s, const char *part)
@@ -145,8 +126,8 @@ test_kvm_pair (void)
 
   if (guest_path == NULL)
     return;
-  host_doc = load (host_path);
-  guest_doc = load (guest_path);
+  host_doc = cs_test_load_path (host_path);
+  guest_doc = cs_test_load_path (guest_path);
   set = cs_stream_set_new ();
 
   /* The guest alone: its own reference, and it says its host is missing. */
@@ -223,8 +204,8 @@ test_kvm_guest_wrong_host (void)
 
   if (guest_path == NULL)
     return;
-  guest_doc = load (guest_path);
-  other_doc = load_own ("sched-irq-v7.dat");
+  guest_doc = cs_test_load_path (guest_path);
+  other_doc = cs_test_load ("sched-irq-v7.dat");
   other = cs_stream_set_add (set, other_doc, NULL);
   guest = cs_stream_set_add (set, guest_doc, NULL);
   g_assert_true (cs_stream_set_get_reference (set) == other);
@@ -241,8 +222,8 @@ test_kvm_guest_wrong_host (void)
 static void
 test_same_clock (void)
 {
-  g_autoptr(CsDocument) a_doc = load_own ("sched-irq-v7.dat");
-  g_autoptr(CsDocument) b_doc = load_own ("sched-prio-migrate-v7.dat");
+  g_autoptr(CsDocument) a_doc = cs_test_load ("sched-irq-v7.dat");
+  g_autoptr(CsDocument) b_doc = cs_test_load ("sched-prio-migrate-v7.dat");
   g_autoptr(CsStreamSet) set = cs_stream_set_new ();
   CsStream *a = cs_stream_set_add (set, a_doc, NULL);
   CsStream *b = cs_stream_set_add (set, b_doc, "second");
@@ -280,8 +261,8 @@ test_same_clock (void)
 static void
 test_unrelated (void)
 {
-  g_autoptr(CsDocument) a_doc = load_own ("sched-irq-v7.dat");
-  g_autoptr(CsDocument) b_doc = load_own ("sched-i686-v6.dat");
+  g_autoptr(CsDocument) a_doc = cs_test_load ("sched-irq-v7.dat");
+  g_autoptr(CsDocument) b_doc = cs_test_load ("sched-i686-v6.dat");
   g_autoptr(CsStreamSet) set = cs_stream_set_new ();
   CsStream *a = cs_stream_set_add (set, a_doc, NULL);
   CsStream *b = cs_stream_set_add (set, b_doc, NULL);
@@ -303,7 +284,7 @@ load_made (const char *name, guint64 id, GBytes *shift)
 {
   g_autofree char *path = cs_test_make_peer_recording (name, id, shift, FALSE);
 
-  return load (path);
+  return cs_test_load_path (path);
 }
 
 /* A pair made here relates and converts by its option; a guest whose
@@ -376,9 +357,9 @@ count_update (CsStreamSet *set, CsStream *stream, gpointer data)
 static void
 test_vcpu_timeline_background (void)
 {
-  g_autoptr(CsDocument) host_doc = load_own ("pair/pair-host-v6.dat");
-  g_autoptr(CsDocument) guest_doc = load_own ("pair/pair-guest-v6.dat");
-  g_autoptr(CsDocument) other_doc = load_own ("sched-i686-v6.dat");
+  g_autoptr(CsDocument) host_doc = cs_test_load ("pair/pair-host-v6.dat");
+  g_autoptr(CsDocument) guest_doc = cs_test_load ("pair/pair-guest-v6.dat");
+  g_autoptr(CsDocument) other_doc = cs_test_load ("sched-i686-v6.dat");
   g_autoptr(CsStreamSet) set = cs_stream_set_new ();
   CsStream *host = cs_stream_set_add (set, host_doc, NULL);
   CsStream *guest = cs_stream_set_add (set, guest_doc, NULL);

@@ -32,16 +32,6 @@ have_program (const char *program)
   return path != NULL;
 }
 
-static CsDocument *
-load (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (doc);
-  return doc;
-}
 
 /* Event lines of ftrace / trace-cmd text: "<task> [<cpu>] ... <secs>.<frac>: ". */
 static guint64
@@ -93,7 +83,7 @@ test_public_text (void)
       guint64 expected = count_event_lines (path, &per_cpu);
       guint64 first_bad = 0, n_bad;
 
-      doc = load (path);
+      doc = cs_test_load_path (path);
       n_bad = cs_document_get_n_bad_lines (doc, &first_bad);
       g_test_message ("%s: %s, %u CPUs, %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
                       " lines not understood (first %" G_GUINT64_FORMAT ")", name,
@@ -125,7 +115,7 @@ test_unsorted (void)
 
   if (path == NULL)
     return;
-  doc = load (path);
+  doc = cs_test_load_path (path);
   file = cs_document_get_trace_file (doc);
   g_assert_nonnull (file);
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
@@ -168,7 +158,7 @@ test_bad_lines (void)
     "            cs-a-42    [001] ....1   100.000400: my_event: anything at all\n";
 
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
-  doc = load (path);
+  doc = cs_test_load_path (path);
   g_assert_cmpstr (cs_document_get_source_format (doc), ==, "ftrace text (trace)");
   g_assert_cmpuint (cs_document_get_n_events (doc), ==, 3);
   g_assert_cmpuint (cs_document_get_n_bad_lines (doc, &first_bad), ==, 1);
@@ -230,7 +220,7 @@ test_funcgraph (void)
     " 2000.000200 |   1)   cs-b-78    |   1.000 us    |  schedule_tail();\n";
 
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
-  doc = load (path);
+  doc = cs_test_load_path (path);
   g_assert_cmpstr (cs_document_get_source_format (doc), ==, "ftrace text (function_graph)");
   g_assert_cmpuint (cs_document_get_n_bad_lines (doc, NULL), ==, 0);
   /* do_sys_open entry and exit, getname's and schedule_tail's pairs. */
@@ -419,10 +409,10 @@ test_systrace (gconstpointer data)
   g_string_append (old, "\";\n</script></head>\n</html>\n");
   g_assert_true (g_file_set_contents (legacy, old->str, old->len, NULL));
 
-  plain = load (src);
+  plain = cs_test_load_path (src);
   for (guint i = 0; i < 2; i++)
     {
-      g_autoptr(CsDocument) doc = load (i == 0 ? modern : legacy);
+      g_autoptr(CsDocument) doc = cs_test_load_path (i == 0 ? modern : legacy);
       gboolean has_marks = FALSE;
 
       g_assert_cmpstr (cs_document_get_source_format (doc), ==, "Android systrace HTML");
@@ -463,7 +453,7 @@ test_atrace_kind (gconstpointer data)
 
   if (src == NULL)
     return;
-  doc = load (src);
+  doc = cs_test_load_path (src);
   for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
     if (g_str_equal (cs_document_get_event_type (doc, t)->system, "atrace"))
       marks = cs_document_get_event_type (doc, t);
@@ -507,7 +497,7 @@ test_perf (void)
 {
   g_autofree char *data_path = cs_test_own_path ("perf-sched.data");
   g_autofree char *text_path = cs_test_own_path ("perf-sched.txt");
-  g_autoptr(CsDocument) text = load (text_path);
+  g_autoptr(CsDocument) text = cs_test_load_path (text_path);
   g_autoptr(GHashTable) per_cpu = NULL;
   g_autoptr(GRegex) re = g_regex_new ("^ *\\S.* +\\d+ +\\[\\d+\\] +\\d+\\.\\d+: sched:", 0, 0, NULL);
   g_autofree char *contents = NULL;
@@ -533,7 +523,7 @@ test_perf (void)
       return;
     }
   {
-    g_autoptr(CsDocument) data = load (data_path);
+    g_autoptr(CsDocument) data = cs_test_load_path (data_path);
 
     g_assert_cmpstr (cs_document_get_source_format (data), ==, "perf.data (through perf script)");
     compare (data, text, TRUE);
@@ -610,8 +600,8 @@ test_tracefs_trace (void)
   g_rmdir (instance);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 
-  txt = load (txt_path);
-  dat = load (dat_path);
+  txt = cs_test_load_path (txt_path);
+  dat = cs_test_load_path (dat_path);
   g_test_message ("%" G_GUINT64_FORMAT " events", cs_document_get_n_events (dat));
   g_assert_cmpstr (cs_document_get_source_format (txt), ==, "ftrace text (trace)");
   g_assert_cmpuint (cs_document_get_n_bad_lines (txt, NULL), ==, 0);
@@ -648,7 +638,7 @@ test_report_roundtrip (gconstpointer data)
       g_test_skip ("trace-cmd is not installed");
       return;
     }
-  dat = load (dat_path);
+  dat = cs_test_load_path (dat_path);
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {
       g_autofree char *base = g_strdup_printf ("%s%s.txt", name, runs[i].flag ? runs[i].flag : "");
@@ -656,7 +646,7 @@ test_report_roundtrip (gconstpointer data)
       g_autoptr(CsDocument) txt = NULL;
 
       g_assert_true (make_report (dat_path, runs[i].flag, txt_path));
-      txt = load (txt_path);
+      txt = cs_test_load_path (txt_path);
       g_test_message ("%s: %s, %" G_GUINT64_FORMAT " events", base,
                       cs_document_get_source_format (txt), cs_document_get_n_events (txt));
       g_assert_cmpstr (cs_document_get_source_format (txt), ==, "trace-cmd report text");

@@ -17,7 +17,7 @@
 
 #include <event-parse.h>
 
-#include "cs-test-data.h"
+#include "index-test-util.h"
 #include "cs-kvm-activity.h"
 #include "cs-tracedat-clock.h"
 #include "tracedat-rewrite.h"
@@ -48,29 +48,6 @@
 #define SHIFT      31u
 #define OFFSET     G_GINT64_CONSTANT (63430235715905)
 
-static CsTracedatReader *
-open_kvm (const char *name)
-{
-  g_autofree char *path = cs_test_kvm_path (name);
-  g_autoptr(GError) error = NULL;
-  CsTracedatReader *reader;
-
-  if (path == NULL)
-    return NULL;
-  reader = cs_tracedat_reader_open (path, &error);
-  g_assert_no_error (error);
-  return reader;
-}
-
-/* Both recordings of the pair, or FALSE (the test skipped) without them. */
-static gboolean
-open_pair (CsTracedatReader **host, CsTracedatReader **guest)
-{
-  *host = open_kvm ("kvm-host-x86-v7-zlib.dat");
-  *guest = *host != NULL ? open_kvm ("kvm-guest-x86-v7-zlib.dat") : NULL;
-  return *guest != NULL;
-}
-
 /* The project's reader reads the zlib pair (libtracecmd 3.1.6 cannot) and
  * its options hold the values above. */
 static void
@@ -87,7 +64,7 @@ test_pair_options (void)
   guint n_damaged = 99;
   g_autofree char *desc = NULL;
 
-  if (!open_pair (&host, &guest))
+  if (!cs_test_open_kvm_pair (&host, &guest))
     return;
   g_assert_cmpstr (cs_tracedat_reader_get_compression (host), ==, "zlib");
   g_assert_true (cs_tracedat_reader_get_trace_id (host, &id));
@@ -270,7 +247,7 @@ test_pair_alignment (void)
   guint64 n_exits = 0, sum_exits = 0, n_host = 0;
   gint32 tid;
 
-  if (!open_pair (&host, &guest))
+  if (!cs_test_open_kvm_pair (&host, &guest))
     return;
   rel = cs_time_relation_new (host, guest, &error);
   g_assert_no_error (error);
@@ -581,7 +558,7 @@ test_pair_bad (void)
   g_autofree char *local_path = cs_test_own_path ("sched-irq-v7.dat");
   g_autoptr(CsTracedatReader) local = NULL;
 
-  if (!open_pair (&host, &guest))
+  if (!cs_test_open_kvm_pair (&host, &guest))
     return;
   local = cs_tracedat_reader_open (local_path, NULL);
   g_assert_nonnull (local);

@@ -18,24 +18,10 @@
 
 #include <event-parse.h>
 
-#include "cs-test-data.h"
+#include "index-test-util.h"
 #include "cs-kvm-activity.h"
 #include "cs-tracedat-clock.h"
 #include "cs-vcpu-timeline.h"
-
-static CsTracedatReader *
-open_kvm (const char *name)
-{
-  g_autofree char *path = cs_test_kvm_path (name);
-  g_autoptr(GError) error = NULL;
-  CsTracedatReader *reader;
-
-  if (path == NULL)
-    return NULL;
-  reader = cs_tracedat_reader_open (path, &error);
-  g_assert_no_error (error);
-  return reader;
-}
 
 /* The error, in ns of the host's clock, that the TIME_SHIFT option of
  * @shift implies for @vcpu, as trace-cmd computes a guest time: between
@@ -102,9 +88,7 @@ open_pair (CsTracedatReader **host, CsTracedatReader **guest, CsTimeRelation **r
   CsVcpuTimeline *tl;
   gint32 tid;
 
-  *host = open_kvm ("kvm-host-x86-v7-zlib.dat");
-  *guest = *host != NULL ? open_kvm ("kvm-guest-x86-v7-zlib.dat") : NULL;
-  if (*guest == NULL)
+  if (!cs_test_open_kvm_pair (host, guest))
     return NULL;
   *rel = cs_time_relation_new (*host, *guest, &error);
   g_assert_no_error (error);

@@ -17,18 +17,10 @@
 #include "cs-streams-renderer.h"
 #include "cs-vcpu-plot-painter.h"
 #include "cs-test-data.h"
+#include "index-test-util.h"
 
 #define WIDTH_PX 900
 
-static CsDocument *
-load (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return doc;
-}
 
 /* The KVM pair's two paths, or FALSE with the test skipped. */
 static gboolean
@@ -169,8 +161,8 @@ test_kvm_pair (void)
 
   if (!kvm_paths (&host_path, &guest_path))
     return;
-  host_doc = load (host_path);
-  guest_doc = load (guest_path);
+  host_doc = cs_test_load_path (host_path);
+  guest_doc = cs_test_load_path (guest_path);
   host = cs_stream_set_add (set, host_doc, NULL);
   guest = cs_stream_set_add (set, guest_doc, NULL);
   g_assert_cmpint (cs_stream_get_alignment (guest), ==, CS_STREAM_ALIGNMENT_GUEST);
@@ -224,8 +216,8 @@ test_layout (void)
 {
   g_autofree char *a_path = cs_test_own_path ("sched-irq-v7.dat");
   g_autofree char *b_path = cs_test_own_path ("sched-prio-migrate-v7.dat");
-  g_autoptr(CsDocument) a_doc = load (a_path);
-  g_autoptr(CsDocument) b_doc = load (b_path);
+  g_autoptr(CsDocument) a_doc = cs_test_load_path (a_path);
+  g_autoptr(CsDocument) b_doc = cs_test_load_path (b_path);
   g_autoptr(CsStreamSet) set = cs_stream_set_new ();
   g_autoptr(CsStreamsRenderer) r = cs_streams_renderer_new (set);
   CsStream *a = cs_stream_set_add (set, a_doc, NULL);

@@ -18,18 +18,10 @@
 #include "cs-sql-session.h"
 #include "cs-stream-set.h"
 #include "cs-test-data.h"
+#include "index-test-util.h"
 #include "cs-tracedat-clock.h"
 #include "sql-test-util.h"
 
-static CsDocument *
-load (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  CsDocument *doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return doc;
-}
 
 static CsSqlSession *
 streams (CsDocument *a, CsDocument *b)
@@ -55,8 +47,8 @@ test_local_pair (void)
 {
   g_autofree char *pa = cs_test_own_path ("sched-irq-v7.dat");
   g_autofree char *pb = cs_test_own_path ("sched-prio-migrate-v7.dat");
-  g_autoptr(CsDocument) a = load (pa);
-  g_autoptr(CsDocument) b = load (pb);
+  g_autoptr(CsDocument) a = cs_test_load_path (pa);
+  g_autoptr(CsDocument) b = cs_test_load_path (pb);
   g_autoptr(CsSqlSession) one = NULL;
   g_autoptr(CsSqlSession) two = NULL;
   g_autoptr(GError) error = NULL;
@@ -131,8 +123,8 @@ test_window_set (void)
 {
   g_autofree char *pa = cs_test_own_path ("sched-irq-v7.dat");
   g_autofree char *pb = cs_test_own_path ("sched-prio-migrate-v7.dat");
-  g_autoptr(CsDocument) a = load (pa);
-  g_autoptr(CsDocument) b = load (pb);
+  g_autoptr(CsDocument) a = cs_test_load_path (pa);
+  g_autoptr(CsDocument) b = cs_test_load_path (pb);
   g_autoptr(CsStreamSet) set = cs_stream_set_new ();
   g_autoptr(CsSqlSession) s = NULL;
   g_autoptr(GError) error = NULL;
@@ -203,8 +195,8 @@ test_kvm_pair (void)
 
   if (gpath == NULL)
     return;
-  host = load (hpath);
-  guest = load (gpath);
+  host = cs_test_load_path (hpath);
+  guest = cs_test_load_path (gpath);
   hr = cs_tracedat_reader_open (hpath, &error);
   g_assert_no_error (error);
   gr = cs_tracedat_reader_open (gpath, &error);
@@ -305,8 +297,8 @@ test_guest_alone (void)
 
   if (gpath == NULL)
     return;
-  guest = load (gpath);
-  local = load (lpath);
+  guest = cs_test_load_path (gpath);
+  local = cs_test_load_path (lpath);
   s = streams (guest, local);
   g_assert_cmpint (cs_test_query_int (s, "SELECT count(*) FROM events WHERE stream = 0 AND "
                                          "ts_aligned IS NOT NULL"), ==, 0);
@@ -383,8 +375,8 @@ test_wakeup_split (void)
 
   if (gpath == NULL)
     return;
-  guest = load (gpath);
-  host = load (hpath);
+  guest = cs_test_load_path (gpath);
+  host = cs_test_load_path (hpath);
   s = streams (guest, host);
 
   /* vCPU 0's thread: the GUEST option's (483882 in MANIFEST.md). */
