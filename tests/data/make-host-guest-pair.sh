@@ -90,19 +90,8 @@ cat >"$root/scenario.sh" <<-'EOF'
 		-o /out/guest-raw.dat -- /bin/pair-probe guest /dev/ttyS1
 EOF
 chmod 755 "$root/init" "$root/scenario.sh"
-for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
-	 virtio_pci virtio_blk; do
-	ko=$(find "/lib/modules/$kver/kernel" -name "$m.ko*" | head -n 1)
-	case $ko in
-	*.ko) cp "$ko" "$root/modules/$m.ko" ;;
-	*.ko.xz) xz -dc "$ko" >"$root/modules/$m.ko" ;;
-	*) die "cannot unpack $m for $kver" ;;
-	esac
-done
-for f in "$chronoscope" $(ldd "$chronoscope" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-	mkdir -p "$root$(dirname "$f")"
-	cp -L "$f" "$root$f"
-done
+cs_guest_copy_modules "$kver" "$root" || die "cannot give the guest its virtio modules"
+cs_guest_copy_exe "$chronoscope" "$root"
 mv "$root$chronoscope" "$root/bin/chronoscope"
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$work/initramfs.cpio.gz"
 

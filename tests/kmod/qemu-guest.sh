@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# qemu-guest.sh: how the tests start QEMU and talk to its monitor, sourced
-# by run-guest-test.sh (the kmod guest) and test-deep-paths.sh (the same
-# set-up from a build folder deeper than a UNIX socket path may be).
+# qemu-guest.sh: how the tests start QEMU, talk to its monitor and fill
+# the guest's initramfs, sourced by run-guest-test.sh (the kmod guest),
+# test-deep-paths.sh (the same set-up from a build folder deeper than a
+# UNIX socket path may be) and tests/data/make-host-guest-pair.sh.
 #
 # A UNIX socket's path must fit in sun_path (108 bytes with its NUL), so
 # QEMU refuses a monitor socket under a deep build folder.  The socket goes
@@ -81,4 +82,33 @@ cs_qemu_monitor() {
 		    pass
 		sys.stdout.write(out.decode(errors="replace"))
 	PY
+}
+
+# cs_guest_copy_modules KVER ROOT: puts the virtio modules the guest's init
+# loads (tests/kmod/guest-init.sh: the PCI transport and the block driver,
+# for its disks) into ROOT/modules, unpacked, from /lib/modules/KVER of
+# Debian's kernel package.  Prints what is missing and fails without it.
+cs_guest_copy_modules() {
+	for _m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
+		 virtio_pci virtio_blk; do
+		_ko=$(find "/lib/modules/$1/kernel" -name "$_m.ko*" | head -n 1)
+		case $_ko in
+		*.ko) cp "$_ko" "$2/modules/$_m.ko" ;;
+		*.ko.xz) xz -dc "$_ko" >"$2/modules/$_m.ko" ;;
+		*.ko.zst) zstd -qdc "$_ko" >"$2/modules/$_m.ko" ;;
+		*.ko.gz) gzip -dc "$_ko" >"$2/modules/$_m.ko" ;;
+		'') echo "no $_m module for $1" >&2; return 1 ;;
+		*) echo "cannot unpack $_ko" >&2; return 1 ;;
+		esac || return 1
+	done
+}
+
+# cs_guest_copy_exe EXE ROOT: copies EXE and the shared libraries ldd names
+# for it (the loader too) into ROOT at their own paths, so that it runs in
+# the guest as here; the caller moves EXE where the guest looks for it.
+cs_guest_copy_exe() {
+	for _f in "$1" $(ldd "$1" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
+		mkdir -p "$2$(dirname "$_f")"
+		cp -L "$_f" "$2$_f"
+	done
 }

@@ -192,18 +192,7 @@ cp "${CS_KMOD_SCENARIO:-$here/guest-scenario.sh}" "$root/scenario.sh"
 chmod 755 "$root/init" "$root/scenario.sh"
 cp "$work/chronoscope_tracer.ko" "$root/modules/"
 
-for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
-	 virtio_pci virtio_blk; do
-	ko=$(find "/lib/modules/$kver/kernel" -name "$m.ko*" | head -n 1)
-	[ -n "$ko" ] || die "no $m module for $kver"
-	case $ko in
-	*.ko) cp "$ko" "$root/modules/$m.ko" ;;
-	*.ko.xz) xz -dc "$ko" >"$root/modules/$m.ko" ;;
-	*.ko.zst) zstd -qdc "$ko" >"$root/modules/$m.ko" ;;
-	*.ko.gz) gzip -dc "$ko" >"$root/modules/$m.ko" ;;
-	*) die "cannot unpack $ko" ;;
-	esac
-done
+cs_guest_copy_modules "$kver" "$root" || die "cannot give the guest its virtio modules"
 
 # Chronoscope itself, with its shared libraries and the loader at their own
 # paths: the demos record with its recorder.  It links GTK, but its
@@ -211,10 +200,7 @@ done
 # CS_KMOD_EXTRA_BINS go to /bin the same way.
 # The kmod plugin goes to /plugins the same way.
 for exe in "$chronoscope" ${CS_KMOD_EXTRA_BINS:-} "$kmod_plugin"; do
-	for f in "$exe" $(ldd "$exe" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p'); do
-		mkdir -p "$root$(dirname "$f")"
-		cp -L "$f" "$root$f"
-	done
+	cs_guest_copy_exe "$exe" "$root"
 	if [ "$exe" = "$kmod_plugin" ]; then
 		mkdir -p "$root/plugins"
 		mv "$root$exe" "$root/plugins/$(basename "$exe")"
