@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * The plan travels to xFilter in idxStr, as text that EXPLAIN QUERY PLAN
- * shows: "count_by distinct merge n_generic n_fields n_order", then a
+ * shows: "count_by flags merge n_generic n_fields n_order" (flags: 1
+ * distinct, 2 weighted), then a
  * column and an operator per field argument and a key and a direction
  * per order term.
  */
@@ -106,7 +107,10 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
   CsDocument *doc = t->base.ctx->document;
   double rows = t->type_id < 0 ? (double) cs_document_get_n_events (doc)
                                : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
-  guint64 used = info->colUsed;
+  /* _cs_n is no column the counts must tell apart (the 64th bit stands
+   * for every column from the 64th on: a weight there is never counted). */
+  guint64 weight_bit = t->weight_column < 63 ? BIT (t->weight_column) : 0;
+  guint64 used = info->colUsed & ~weight_bit;
   CsSqlEventPlan plan = { CS_SQL_COUNT_NONE, FALSE, 0, };
 
   plan.merge = CS_SQL_MERGE_NONE;
@@ -198,11 +202,17 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
                           (used & ~ordered) == 0;
         }
     }
+  /* One row per group when the query reads the groups' weights (and
+   * then no DISTINCT: the weights tell the groups' rows apart). */
+  plan.weighted = plan.count_by != CS_SQL_COUNT_NONE && (info->colUsed & weight_bit) != 0;
+  if (plan.weighted)
+    plan.distinct = FALSE;
   if (plan.count_by != CS_SQL_COUNT_NONE)
     info->estimatedCost = MAX (info->estimatedCost / 10.0, 1.0);
 
   idx_str = g_string_new (NULL);
-  g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by, plan.distinct, plan.merge,
+  g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by,
+                          plan.distinct | (plan.weighted << 1), plan.merge,
                           plan.n_generic, plan.n_fields, plan.n_order);
   for (int i = 0; i < plan.n_fields; i++)
     g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
@@ -241,7 +251,8 @@ _cs_sql_event_plan_parse (CsSqlEventPlan *plan,
       n != 6 + 2 * (guint) (v[4] + v[5]))
     return FALSE;
   plan->count_by = (CsSqlCountBy) v[0];
-  plan->distinct = v[1] != 0;
+  plan->distinct = (v[1] & 1) != 0;
+  plan->weighted = (v[1] & 2) != 0;
   plan->merge = v[2] == CS_SQL_MERGE_DESC ? CS_SQL_MERGE_DESC
                 : v[2] != 0 ? CS_SQL_MERGE_ASC : CS_SQL_MERGE_NONE;
   plan->n_generic = (int) v[3];

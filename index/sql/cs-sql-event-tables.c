@@ -55,6 +55,7 @@ event_table_free (gpointer data)
 
   g_clear_pointer (&t->fields, g_ptr_array_unref);
   g_free (t->base.schema);
+  g_free (t->base.declared);
   g_free (t);
 }
 
@@ -386,7 +387,8 @@ next_counted (CsSqlEventCursor *cur)
           return;
         }
       g = &g_array_index (cur->groups, CsSqlCountGroup, cur->group++);
-      cur->left = g->n;
+      cur->left = cur->weighted ? 1 : g->n;
+      cur->weight = cur->weighted ? g->n : 1;
       cur->ev.pid = g->pid;
       cur->ev.cpu = g->cpu < 0 ? 0 : (guint) g->cpu;
       cur->ev.type_id = g->type_id < 0 ? G_MAXUINT32 : (guint32) g->type_id;
@@ -433,6 +435,8 @@ event_filter (sqlite3_vtab_cursor  *cursor,
     }
 
   cur->count_by = plan.count_by;
+  cur->weighted = plan.weighted;
+  cur->weight = 1;
   g_clear_pointer (&cur->groups, g_array_unref);
   if (cur->count_by != CS_SQL_COUNT_NONE)
     {
@@ -656,6 +660,11 @@ event_column (sqlite3_vtab_cursor *cursor,
   struct tep_handle *tep;
   int flags, pc;
 
+  if (column == t->weight_column)
+    {
+      sqlite3_result_int64 (context, (sqlite3_int64) cur->weight);
+      return SQLITE_OK;
+    }
   switch (column)
     {
     case COL_TS:
@@ -785,6 +794,16 @@ typed_schema (struct tep_event *format,
   return g_string_free (s, FALSE);
 }
 
+/* @schema with the hidden column _cs_n last. */
+static char *
+declared_schema (const char *schema)
+{
+  gsize len = strlen (schema);
+
+  g_assert (len > 0 && schema[len - 1] == ')');
+  return g_strdup_printf ("%.*s, _cs_n INTEGER HIDDEN)", (int) len - 1, schema);
+}
+
 static gboolean
 register_table (sqlite3       *db,
                 CsSqlEventTable    *t,
@@ -841,6 +860,8 @@ _cs_sql_register_event_tables (sqlite3       *db,
   t->type_id = -1;
   t->counts_usable[0] = t->counts_usable[1] = -1;
   t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
+  t->weight_column = COL_NAME + 1;
+  t->base.declared = declared_schema (t->base.schema);
   if (!register_table (db, t, prefix, "events", NULL, tables, error))
     return FALSE;
 
@@ -869,6 +890,8 @@ _cs_sql_register_event_tables (sqlite3       *db,
       t->counts_usable[0] = t->counts_usable[1] = -1;
       t->fields = g_ptr_array_new ();
       t->base.schema = typed_schema (format, t->fields);
+      t->weight_column = N_COMMON + (int) t->fields->len;
+      t->base.declared = declared_schema (t->base.schema);
       if (!register_table (db, t, prefix, name, alias, tables, error))
         return FALSE;
       g_hash_table_add (taken, tables->pdata[tables->len - 4]);

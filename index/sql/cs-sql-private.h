@@ -34,7 +34,9 @@ typedef struct {
 /* The first member of every table's client data (the module's aux). */
 typedef struct {
   CsSqlContext *ctx;
-  char *schema;                 /* CREATE TABLE x(...) */
+  char *schema;                 /* CREATE TABLE x(...), as users see it */
+  char *declared;               /* what SQLite is given, when not @schema
+                                 * (hidden columns); owned */
 } CsSqlTable;
 
 typedef struct {
@@ -116,6 +118,11 @@ GArray  *_cs_sql_count_groups  (CsDocument           *doc,
                                 const CsSqlBounds    *bounds,
                                 const CsSqlOrderTerm *terms,
                                 guint                 n_terms);
+
+char *_cs_sql_rewrite_counts (const char  *sql,
+                              gboolean   (*is_event_table) (const char *name,
+                                                            gpointer    user_data),
+                              gpointer     user_data);
 
 /* Registration of the tables; @tables receives the names it registered
  * and their schemas, name then schema.  The tables are made under
