@@ -26,6 +26,12 @@ typedef struct {
   /* The hidden column _cs_n, the events a row stands for: 1, or a
    * group's count when the plan is weighted (cs-sql-count-rewrite.c). */
   int weight_column;
+  /* prev_state's column, when the table has one (-1: none); the index's
+   * counts by it (_cs_document_dup_switch_states()), loaded when first
+   * asked, and whether they add up to the table's rows (-1: not asked). */
+  int state_column;
+  GArray *states;
+  int states_usable;
   /* Whether the document's counts add up (_cs_sql_counts_usable()), per
    * task [1] and per CPU [0]: -1 until asked. */
   int counts_usable[2];
@@ -87,6 +93,8 @@ typedef struct {
   CsSqlCountBy count_by;
   gboolean weighted;
   guint64 weight;               /* _cs_n of the current row */
+  gboolean state_null;          /* prev_state of the current counted row */
+  gint64 state;
   GArray *groups;
   guint group;
   guint64 left;

@@ -54,6 +54,7 @@ event_table_free (gpointer data)
   CsSqlEventTable *t = data;
 
   g_clear_pointer (&t->fields, g_ptr_array_unref);
+  g_clear_pointer (&t->states, g_array_unref);
   g_free (t->base.schema);
   g_free (t->base.declared);
   g_free (t);
@@ -389,6 +390,8 @@ next_counted (CsSqlEventCursor *cur)
       g = &g_array_index (cur->groups, CsSqlCountGroup, cur->group++);
       cur->left = cur->weighted ? 1 : g->n;
       cur->weight = cur->weighted ? g->n : 1;
+      cur->state_null = g->state_null;
+      cur->state = g->state;
       cur->ev.pid = g->pid;
       cur->ev.cpu = g->cpu < 0 ? 0 : (guint) g->cpu;
       cur->ev.type_id = g->type_id < 0 ? G_MAXUINT32 : (guint32) g->type_id;
@@ -441,7 +444,7 @@ event_filter (sqlite3_vtab_cursor  *cursor,
   if (cur->count_by != CS_SQL_COUNT_NONE)
     {
       cur->groups = _cs_sql_count_groups (t->base.ctx->document, t->type_id, cur->count_by,
-                                          &cur->bounds, plan.order, plan.n_order);
+                                          &cur->bounds, t->states, plan.order, plan.n_order);
       for (guint i = 0; plan.distinct && i < cur->groups->len; i++)
         g_array_index (cur->groups, CsSqlCountGroup, i).n = 1;
       cur->group = 0;
@@ -698,6 +701,14 @@ event_column (sqlite3_vtab_cursor *cursor,
                              SQLITE_STATIC);
       return SQLITE_OK;
     }
+  if (cur->count_by == CS_SQL_COUNT_BY_CPU_STATE && column == t->state_column)
+    {
+      if (cur->state_null)
+        sqlite3_result_null (context);
+      else
+        sqlite3_result_int64 (context, cur->state);
+      return SQLITE_OK;
+    }
   if (cur->count_by != CS_SQL_COUNT_NONE)
     {
       /* Never asked: the plan reads no other column. */
@@ -861,6 +872,7 @@ _cs_sql_register_event_tables (sqlite3       *db,
   t->counts_usable[0] = t->counts_usable[1] = -1;
   t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
   t->weight_column = COL_NAME + 1;
+  t->state_column = -1;
   t->base.declared = declared_schema (t->base.schema);
   if (!register_table (db, t, prefix, "events", NULL, tables, error))
     return FALSE;
@@ -891,6 +903,11 @@ _cs_sql_register_event_tables (sqlite3       *db,
       t->fields = g_ptr_array_new ();
       t->base.schema = typed_schema (format, t->fields);
       t->weight_column = N_COMMON + (int) t->fields->len;
+      t->state_column = -1;
+      t->states_usable = -1;
+      for (guint f = 0; f < t->fields->len; f++)
+        if (g_str_equal (((struct tep_format_field *) t->fields->pdata[f])->name, "prev_state"))
+          t->state_column = N_COMMON + (int) f;
       t->base.declared = declared_schema (t->base.schema);
       if (!register_table (db, t, prefix, name, alias, tables, error))
         return FALSE;

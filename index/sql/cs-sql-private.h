@@ -86,6 +86,7 @@ typedef enum {
   CS_SQL_COUNT_BY_PID,          /* tasks.n_events: columns pid, comm */
   CS_SQL_COUNT_BY_CPU,          /* per CPU: column cpu */
   CS_SQL_COUNT_BY_CPU_TYPE,     /* per CPU and type: cpu, system, name */
+  CS_SQL_COUNT_BY_CPU_STATE,    /* sched_switch per CPU and prev_state */
 } CsSqlCountBy;
 
 typedef enum {
@@ -94,6 +95,7 @@ typedef enum {
   CS_SQL_KEY_COMM,
   CS_SQL_KEY_SYSTEM,
   CS_SQL_KEY_NAME,
+  CS_SQL_KEY_STATE,             /* prev_state, NULL first */
 } CsSqlCountKey;
 
 typedef struct {
@@ -102,12 +104,14 @@ typedef struct {
 } CsSqlOrderTerm;
 
 /* A run of identical rows: n events of pid (-1: any), cpu (-1: any) and
- * type (-1: any). */
+ * type (-1: any); of CS_SQL_COUNT_BY_CPU_STATE, their prev_state. */
 typedef struct {
   gint32 pid;
   gint cpu;
   gint type_id;
   guint64 n;
+  gboolean state_null;
+  gint64 state;
 } CsSqlCountGroup;
 
 gboolean _cs_sql_counts_usable (CsDocument           *doc,
@@ -116,6 +120,7 @@ GArray  *_cs_sql_count_groups  (CsDocument           *doc,
                                 gint                  type_id,
                                 CsSqlCountBy          by,
                                 const CsSqlBounds    *bounds,
+                                const GArray         *states,
                                 const CsSqlOrderTerm *terms,
                                 guint                 n_terms);
 
