@@ -68,6 +68,17 @@ struct _CsDocument
  * is row / CS_EVENT_CHUNK_ROWS. */
 gint64             _cs_document_get_n_chunks   (CsDocument  *self,
                                                 guint        cpu);
+/* A row of switch_state_counts (cs-index-schema.c). */
+typedef struct {
+  guint cpu;
+  gint type_id;
+  gboolean is_null;
+  gint64 prev_state;
+  guint64 n_events;
+} CsSwitchStateCount;
+
+GArray            *_cs_document_dup_switch_states (CsDocument *self,
+                                                   GError    **error);
 /* What to add to the offsets of @cpu's event chunks decoded without
  * _cs_document_get_chunk() (cpus.offset_base: 0 but for a live index). */
 gint64             _cs_document_get_offset_base (CsDocument *self,

@@ -471,6 +471,46 @@ _cs_document_get_offset_base (CsDocument *self,
   return cpu < self->n_cpus ? self->offset_bases[cpu] : 0;
 }
 
+/*
+ * _cs_document_dup_switch_states:
+ * @self: a document
+ * @error: %CS_INDEX_ERROR_SQLITE
+ *
+ * The index's sched_switch counts per CPU by prev_state, as SQL reads the
+ * field (switch_state_counts; cs-cpu-scan-fields.c counts them).  A CPU
+ * whose counts do not add up to its sched_switch count has none that can
+ * be used: the caller checks.
+ *
+ * Returns: (transfer full) (element-type CsSwitchStateCount): the rows,
+ *   or %NULL with @error set
+ */
+GArray *
+_cs_document_dup_switch_states (CsDocument  *self,
+                                GError     **error)
+{
+  g_autoptr(sqlite3_stmt) s = _cs_sqlite_prepare (self->db,
+      "SELECT cpu, type_id, prev_state, n_events FROM switch_state_counts ORDER BY cpu, prev_state",
+      error);
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (CsSwitchStateCount));
+  int rc;
+
+  if (s == NULL)
+    return NULL;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      CsSwitchStateCount c = {
+        (guint) sqlite3_column_int (s, 0), sqlite3_column_int (s, 1),
+        sqlite3_column_type (s, 2) == SQLITE_NULL, sqlite3_column_int64 (s, 2),
+        (guint64) sqlite3_column_int64 (s, 3),
+      };
+
+      g_array_append_val (rows, c);
+    }
+  if (!_cs_sqlite_check (self->db, rc, _("reading events"), error))
+    return NULL;
+  return g_steal_pointer (&rows);
+}
+
 gint64
 _cs_document_get_n_chunks (CsDocument *self,
                            guint       cpu)

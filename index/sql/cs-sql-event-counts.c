@@ -9,8 +9,13 @@
  * tasks table's events per task; cpu, system and name, from the per-CPU
  * counts per event type), every row of one (pid) or (cpu, type) group
  * looks the same, so the table hands out the group's count of identical
- * rows without reading a chunk.  Sorted by the ORDER BY or GROUP BY terms
- * it is given, the groups also spare SQLite the sort of every row.
+ * rows without reading a chunk.  sched_switch read only by cpu and
+ * prev_state has the index's counts per CPU and prev_state value
+ * (switch_state_counts), so its prev_state predicates need no record
+ * either: SQLite checks them on one row per group.  Sorted by the ORDER
+ * BY or GROUP BY terms it is given, the groups also spare SQLite the
+ * sort of every row.  A query that reads the hidden column _cs_n gets one
+ * row per group, _cs_n its count (cs-sql-count-rewrite.c).
  */
 #include "config.h"
 
@@ -91,6 +96,9 @@ compare_groups (gconstpointer a,
 
       if (key == CS_SQL_KEY_CPU)
         c = (x->cpu > y->cpu) - (x->cpu < y->cpu);
+      else if (key == CS_SQL_KEY_STATE)
+        c = x->state_null || y->state_null ? (int) !x->state_null - (int) !y->state_null
+                                           : (x->state > y->state) - (x->state < y->state);
       else if (key == CS_SQL_KEY_PID)
         c = (x->pid > y->pid) - (x->pid < y->pid);
       else
@@ -110,10 +118,14 @@ compare_groups (gconstpointer a,
  * _cs_sql_count_groups:
  * @doc: the document
  * @type_id: the table's event type, or -1 for every event
- * @by: %CS_SQL_COUNT_BY_PID (only with @type_id -1), %CS_SQL_COUNT_BY_CPU
- *   or %CS_SQL_COUNT_BY_CPU_TYPE (only with @type_id -1)
+ * @by: %CS_SQL_COUNT_BY_PID (only with @type_id -1), %CS_SQL_COUNT_BY_CPU,
+ *   %CS_SQL_COUNT_BY_CPU_TYPE (only with @type_id -1) or
+ *   %CS_SQL_COUNT_BY_CPU_STATE (only with sched_switch's @type_id)
  * @bounds: the pushed-down constraints; only cpu and pid may narrow (a
  *   plan with a ts bound reads ts and is never counted)
+ * @states: (element-type CsSwitchStateCount) (nullable): for
+ *   %CS_SQL_COUNT_BY_CPU_STATE, the index's sched_switch counts by
+ *   prev_state (_cs_document_dup_switch_states())
  * @terms: (array length=n_terms): the order the groups come in
  * @n_terms: how many
  *
@@ -127,6 +139,7 @@ _cs_sql_count_groups (CsDocument           *doc,
                       gint                  type_id,
                       CsSqlCountBy          by,
                       const CsSqlBounds    *bounds,
+                      const GArray         *states,
                       const CsSqlOrderTerm *terms,
                       guint                 n_terms)
 {
@@ -135,12 +148,23 @@ _cs_sql_count_groups (CsDocument           *doc,
 
   if (bounds->empty)
     return groups;
-  if (by == CS_SQL_COUNT_BY_PID)
+  if (by == CS_SQL_COUNT_BY_CPU_STATE)
+    {
+      for (guint i = 0; states != NULL && i < states->len; i++)
+        {
+          const CsSwitchStateCount *c = &g_array_index (states, CsSwitchStateCount, i);
+          CsSqlCountGroup g = { -1, (gint) c->cpu, type_id, c->n_events, c->is_null, c->prev_state };
+
+          if (c->type_id == type_id && g.n > 0 && (bounds->cpu < 0 || bounds->cpu == c->cpu))
+            g_array_append_val (groups, g);
+        }
+    }
+  else if (by == CS_SQL_COUNT_BY_PID)
     {
       for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
         {
           const CsTask *task = cs_document_get_task (doc, i);
-          CsSqlCountGroup g = { task->pid, -1, -1, task->n_events };
+          CsSqlCountGroup g = { task->pid, -1, -1, task->n_events, FALSE, 0 };
 
           if (g.n > 0 && (bounds->pid < 0 || bounds->pid == task->pid))
             g_array_append_val (groups, g);
@@ -154,7 +178,7 @@ _cs_sql_count_groups (CsDocument           *doc,
             continue;
           if (by == CS_SQL_COUNT_BY_CPU)
             {
-              CsSqlCountGroup g = { -1, (gint) cpu, type_id, 0 };
+              CsSqlCountGroup g = { -1, (gint) cpu, type_id, 0, FALSE, 0 };
 
               g.n = type_id >= 0 ? cs_document_get_cpu_type_count (doc, cpu, (guint) type_id)
                                  : cs_document_get_cpu (doc, cpu)->n_events;
@@ -165,7 +189,7 @@ _cs_sql_count_groups (CsDocument           *doc,
           for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
             {
               CsSqlCountGroup g = { -1, (gint) cpu, (gint) t,
-                                    cs_document_get_cpu_type_count (doc, cpu, t) };
+                                    cs_document_get_cpu_type_count (doc, cpu, t), FALSE, 0 };
 
               if (g.n > 0)
                 g_array_append_val (groups, g);

@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * The plan travels to xFilter in idxStr, as text that EXPLAIN QUERY PLAN
- * shows: "count_by distinct merge n_generic n_fields n_order", then a
+ * shows: "count_by flags merge n_generic n_fields n_order" (flags: 1
+ * distinct, 2 weighted), then a
  * column and an operator per field argument and a key and a direction
  * per order term.
  */
@@ -50,6 +51,39 @@ counts_usable (CsSqlEventTable *t,
   return t->counts_usable[by_pid];
 }
 
+/* Whether the index's sched_switch counts by prev_state add up, on every
+ * CPU, to the table's rows: then they are its rows when only cpu and
+ * prev_state are read.  A damaged or older count leaves the scan. */
+static gboolean
+states_usable (CsSqlEventTable *t)
+{
+  CsDocument *doc = t->base.ctx->document;
+  g_autoptr(GError) error = NULL;
+
+  if (t->states_usable >= 0)
+    return t->states_usable;
+  t->states_usable = FALSE;
+  if (t->state_column < 0 || _cs_sql_event_integer_field (t, t->state_column) == NULL ||
+      (t->states = _cs_document_dup_switch_states (doc, &error)) == NULL)
+    return FALSE;
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      guint64 n = 0;
+
+      for (guint i = 0; i < t->states->len; i++)
+        {
+          const CsSwitchStateCount *c = &g_array_index (t->states, CsSwitchStateCount, i);
+
+          if (c->cpu == cpu && c->type_id == t->type_id)
+            n += c->n_events;
+        }
+      if (n != cs_document_get_cpu_type_count (doc, cpu, (guint) t->type_id))
+        return FALSE;
+    }
+  t->states_usable = TRUE;
+  return TRUE;
+}
+
 /* The key an ORDER BY column has among counted rows, or -1. */
 static int
 order_key (CsSqlEventTable   *t,
@@ -58,6 +92,8 @@ order_key (CsSqlEventTable   *t,
 {
   if (by == CS_SQL_COUNT_BY_PID)
     return column == COL_PID ? CS_SQL_KEY_PID : column == COL_COMM ? CS_SQL_KEY_COMM : -1;
+  if (by == CS_SQL_COUNT_BY_CPU_STATE && column == t->state_column)
+    return CS_SQL_KEY_STATE;
   if (column == COL_CPU)
     return CS_SQL_KEY_CPU;
   if (by == CS_SQL_COUNT_BY_CPU_TYPE && t->type_id < 0)
@@ -106,7 +142,10 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
   CsDocument *doc = t->base.ctx->document;
   double rows = t->type_id < 0 ? (double) cs_document_get_n_events (doc)
                                : (double) cs_document_get_event_type (doc, t->type_id)->n_events;
-  guint64 used = info->colUsed;
+  /* _cs_n is no column the counts must tell apart (the 64th bit stands
+   * for every column from the 64th on: a weight there is never counted). */
+  guint64 weight_bit = t->weight_column < 63 ? BIT (t->weight_column) : 0;
+  guint64 used = info->colUsed & ~weight_bit;
   CsSqlEventPlan plan = { CS_SQL_COUNT_NONE, FALSE, 0, };
 
   plan.merge = CS_SQL_MERGE_NONE;
@@ -119,9 +158,17 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
   for (int i = 0; i < info->nConstraint; i++)
     plan.n_generic = MAX (plan.n_generic, info->aConstraintUsage[i].argvIndex);
 
+  /* sched_switch read only by cpu and prev_state: counted rows, one per
+   * CPU and value, which SQLite checks the prev_state constraints on. */
+  if (t->state_column >= 0 && t->state_column < 63 &&
+      (used & ~(BIT (COL_CPU) | BIT (t->state_column))) == 0 &&
+      (used & BIT (t->state_column)) != 0 && states_usable (t))
+    plan.count_by = CS_SQL_COUNT_BY_CPU_STATE;
+
   /* Constraints on integer fields, checked on the record before SQLite
    * sees the row (not omitted: SQLite checks them again). */
-  for (int i = 0; i < info->nConstraint && plan.n_fields < CS_SQL_EVENT_MAX_FIELD_ARGS; i++)
+  for (int i = 0; plan.count_by == CS_SQL_COUNT_NONE && i < info->nConstraint &&
+                  plan.n_fields < CS_SQL_EVENT_MAX_FIELD_ARGS; i++)
     {
       const struct sqlite3_index_constraint *c = &info->aConstraint[i];
 
@@ -141,7 +188,7 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
     }
 
   /* Counted rows when every column read is one the counts give. */
-  if (plan.n_fields == 0)
+  if (plan.n_fields == 0 && plan.count_by == CS_SQL_COUNT_NONE)
     {
       if (t->type_id < 0 && (used & ~(BIT (COL_PID) | BIT (COL_COMM))) == 0 &&
           (used & (BIT (COL_PID) | BIT (COL_COMM))) != 0 && counts_usable (t, TRUE))
@@ -198,11 +245,17 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
                           (used & ~ordered) == 0;
         }
     }
+  /* One row per group when the query reads the groups' weights (and
+   * then no DISTINCT: the weights tell the groups' rows apart). */
+  plan.weighted = plan.count_by != CS_SQL_COUNT_NONE && (info->colUsed & weight_bit) != 0;
+  if (plan.weighted)
+    plan.distinct = FALSE;
   if (plan.count_by != CS_SQL_COUNT_NONE)
     info->estimatedCost = MAX (info->estimatedCost / 10.0, 1.0);
 
   idx_str = g_string_new (NULL);
-  g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by, plan.distinct, plan.merge,
+  g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by,
+                          plan.distinct | (plan.weighted << 1), plan.merge,
                           plan.n_generic, plan.n_fields, plan.n_order);
   for (int i = 0; i < plan.n_fields; i++)
     g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
@@ -241,7 +294,8 @@ _cs_sql_event_plan_parse (CsSqlEventPlan *plan,
       n != 6 + 2 * (guint) (v[4] + v[5]))
     return FALSE;
   plan->count_by = (CsSqlCountBy) v[0];
-  plan->distinct = v[1] != 0;
+  plan->distinct = (v[1] & 1) != 0;
+  plan->weighted = (v[1] & 2) != 0;
   plan->merge = v[2] == CS_SQL_MERGE_DESC ? CS_SQL_MERGE_DESC
                 : v[2] != 0 ? CS_SQL_MERGE_ASC : CS_SQL_MERGE_NONE;
   plan->n_generic = (int) v[3];

@@ -23,6 +23,15 @@ typedef struct {
   CsSqlTable base;
   gint type_id;                 /* -1: every event */
   GPtrArray *fields;            /* struct tep_format_field *, borrowed */
+  /* The hidden column _cs_n, the events a row stands for: 1, or a
+   * group's count when the plan is weighted (cs-sql-count-rewrite.c). */
+  int weight_column;
+  /* prev_state's column, when the table has one (-1: none); the index's
+   * counts by it (_cs_document_dup_switch_states()), loaded when first
+   * asked, and whether they add up to the table's rows (-1: not asked). */
+  int state_column;
+  GArray *states;
+  int states_usable;
   /* Whether the document's counts add up (_cs_sql_counts_usable()), per
    * task [1] and per CPU [0]: -1 until asked. */
   int counts_usable[2];
@@ -49,6 +58,7 @@ typedef enum {
 typedef struct {
   CsSqlCountBy count_by;
   gboolean distinct;            /* counted rows: one per group is enough */
+  gboolean weighted;            /* counted rows: one per group, _cs_n its count */
   int n_generic;                /* arguments of _cs_sql_best_index() */
   int n_fields;                 /* then arguments for field constraints */
   int field[CS_SQL_EVENT_MAX_FIELD_ARGS];
@@ -81,6 +91,10 @@ typedef struct {
   /* Counted rows: the groups, the current one, rows left in it, and the
    * rows handed out so far (the rowid of counted rows). */
   CsSqlCountBy count_by;
+  gboolean weighted;
+  guint64 weight;               /* _cs_n of the current row */
+  gboolean state_null;          /* prev_state of the current counted row */
+  gint64 state;
   GArray *groups;
   guint group;
   guint64 left;

@@ -54,7 +54,9 @@ event_table_free (gpointer data)
   CsSqlEventTable *t = data;
 
   g_clear_pointer (&t->fields, g_ptr_array_unref);
+  g_clear_pointer (&t->states, g_array_unref);
   g_free (t->base.schema);
+  g_free (t->base.declared);
   g_free (t);
 }
 
@@ -386,7 +388,10 @@ next_counted (CsSqlEventCursor *cur)
           return;
         }
       g = &g_array_index (cur->groups, CsSqlCountGroup, cur->group++);
-      cur->left = g->n;
+      cur->left = cur->weighted ? 1 : g->n;
+      cur->weight = cur->weighted ? g->n : 1;
+      cur->state_null = g->state_null;
+      cur->state = g->state;
       cur->ev.pid = g->pid;
       cur->ev.cpu = g->cpu < 0 ? 0 : (guint) g->cpu;
       cur->ev.type_id = g->type_id < 0 ? G_MAXUINT32 : (guint32) g->type_id;
@@ -433,11 +438,13 @@ event_filter (sqlite3_vtab_cursor  *cursor,
     }
 
   cur->count_by = plan.count_by;
+  cur->weighted = plan.weighted;
+  cur->weight = 1;
   g_clear_pointer (&cur->groups, g_array_unref);
   if (cur->count_by != CS_SQL_COUNT_NONE)
     {
       cur->groups = _cs_sql_count_groups (t->base.ctx->document, t->type_id, cur->count_by,
-                                          &cur->bounds, plan.order, plan.n_order);
+                                          &cur->bounds, t->states, plan.order, plan.n_order);
       for (guint i = 0; plan.distinct && i < cur->groups->len; i++)
         g_array_index (cur->groups, CsSqlCountGroup, i).n = 1;
       cur->group = 0;
@@ -656,6 +663,11 @@ event_column (sqlite3_vtab_cursor *cursor,
   struct tep_handle *tep;
   int flags, pc;
 
+  if (column == t->weight_column)
+    {
+      sqlite3_result_int64 (context, (sqlite3_int64) cur->weight);
+      return SQLITE_OK;
+    }
   switch (column)
     {
     case COL_TS:
@@ -687,6 +699,14 @@ event_column (sqlite3_vtab_cursor *cursor,
       else
         sqlite3_result_text (context, column == COL_SYSTEM ? type->system : type->name, -1,
                              SQLITE_STATIC);
+      return SQLITE_OK;
+    }
+  if (cur->count_by == CS_SQL_COUNT_BY_CPU_STATE && column == t->state_column)
+    {
+      if (cur->state_null)
+        sqlite3_result_null (context);
+      else
+        sqlite3_result_int64 (context, cur->state);
       return SQLITE_OK;
     }
   if (cur->count_by != CS_SQL_COUNT_NONE)
@@ -785,6 +805,16 @@ typed_schema (struct tep_event *format,
   return g_string_free (s, FALSE);
 }
 
+/* @schema with the hidden column _cs_n last. */
+static char *
+declared_schema (const char *schema)
+{
+  gsize len = strlen (schema);
+
+  g_assert (len > 0 && schema[len - 1] == ')');
+  return g_strdup_printf ("%.*s, _cs_n INTEGER HIDDEN)", (int) len - 1, schema);
+}
+
 static gboolean
 register_table (sqlite3       *db,
                 CsSqlEventTable    *t,
@@ -841,6 +871,9 @@ _cs_sql_register_event_tables (sqlite3       *db,
   t->type_id = -1;
   t->counts_usable[0] = t->counts_usable[1] = -1;
   t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
+  t->weight_column = COL_NAME + 1;
+  t->state_column = -1;
+  t->base.declared = declared_schema (t->base.schema);
   if (!register_table (db, t, prefix, "events", NULL, tables, error))
     return FALSE;
 
@@ -869,6 +902,13 @@ _cs_sql_register_event_tables (sqlite3       *db,
       t->counts_usable[0] = t->counts_usable[1] = -1;
       t->fields = g_ptr_array_new ();
       t->base.schema = typed_schema (format, t->fields);
+      t->weight_column = N_COMMON + (int) t->fields->len;
+      t->state_column = -1;
+      t->states_usable = -1;
+      for (guint f = 0; f < t->fields->len; f++)
+        if (g_str_equal (((struct tep_format_field *) t->fields->pdata[f])->name, "prev_state"))
+          t->state_column = N_COMMON + (int) f;
+      t->base.declared = declared_schema (t->base.schema);
       if (!register_table (db, t, prefix, name, alias, tables, error))
         return FALSE;
       g_hash_table_add (taken, tables->pdata[tables->len - 4]);

@@ -34,7 +34,9 @@ typedef struct {
 /* The first member of every table's client data (the module's aux). */
 typedef struct {
   CsSqlContext *ctx;
-  char *schema;                 /* CREATE TABLE x(...) */
+  char *schema;                 /* CREATE TABLE x(...), as users see it */
+  char *declared;               /* what SQLite is given, when not @schema
+                                 * (hidden columns); owned */
 } CsSqlTable;
 
 typedef struct {
@@ -84,6 +86,7 @@ typedef enum {
   CS_SQL_COUNT_BY_PID,          /* tasks.n_events: columns pid, comm */
   CS_SQL_COUNT_BY_CPU,          /* per CPU: column cpu */
   CS_SQL_COUNT_BY_CPU_TYPE,     /* per CPU and type: cpu, system, name */
+  CS_SQL_COUNT_BY_CPU_STATE,    /* sched_switch per CPU and prev_state */
 } CsSqlCountBy;
 
 typedef enum {
@@ -92,6 +95,7 @@ typedef enum {
   CS_SQL_KEY_COMM,
   CS_SQL_KEY_SYSTEM,
   CS_SQL_KEY_NAME,
+  CS_SQL_KEY_STATE,             /* prev_state, NULL first */
 } CsSqlCountKey;
 
 typedef struct {
@@ -100,12 +104,14 @@ typedef struct {
 } CsSqlOrderTerm;
 
 /* A run of identical rows: n events of pid (-1: any), cpu (-1: any) and
- * type (-1: any). */
+ * type (-1: any); of CS_SQL_COUNT_BY_CPU_STATE, their prev_state. */
 typedef struct {
   gint32 pid;
   gint cpu;
   gint type_id;
   guint64 n;
+  gboolean state_null;
+  gint64 state;
 } CsSqlCountGroup;
 
 gboolean _cs_sql_counts_usable (CsDocument           *doc,
@@ -114,8 +120,14 @@ GArray  *_cs_sql_count_groups  (CsDocument           *doc,
                                 gint                  type_id,
                                 CsSqlCountBy          by,
                                 const CsSqlBounds    *bounds,
+                                const GArray         *states,
                                 const CsSqlOrderTerm *terms,
                                 guint                 n_terms);
+
+char *_cs_sql_rewrite_counts (const char  *sql,
+                              gboolean   (*is_event_table) (const char *name,
+                                                            gpointer    user_data),
+                              gpointer     user_data);
 
 /* Registration of the tables; @tables receives the names it registered
  * and their schemas, name then schema.  The tables are made under

@@ -35,7 +35,7 @@ _cs_sql_vtab_connect (sqlite3             *db,
   /* The authorizer lets sqlite3_declare_vtab() through (it parses the
    * table's CREATE TABLE as if it were user SQL). */
   table->ctx->declaring++;
-  rc = sqlite3_declare_vtab (db, table->schema);
+  rc = sqlite3_declare_vtab (db, table->declared != NULL ? table->declared : table->schema);
   table->ctx->declaring--;
   if (rc != SQLITE_OK)
     return rc;

@@ -117,6 +117,65 @@ _cs_cpu_scan_decode_switch (const SchedSwitchFields *f,
   return TRUE;
 }
 
+/*
+ * _cs_cpu_scan_count_switch_state:
+ * @f: the recording's sched_switch fields
+ * @rec: a sched_switch record, of dense type @type
+ * @result: its CPU's result
+ *
+ * Counts @rec by its prev_state as SQL reads it (cs-sql-event-tables.c:
+ * the number sign-extended when the format says signed, NULL when the
+ * record ends before the field), so that SQL can count sched_switch rows
+ * by prev_state without reading them (switch_state_counts).
+ */
+void
+_cs_cpu_scan_count_switch_state (const SchedSwitchFields *f,
+                                 struct tep_record       *rec,
+                                 gint32                   type,
+                                 CsScanResult            *result)
+{
+  const struct tep_format_field *field = f->prev_state;
+  unsigned long long v = 0;
+  gboolean is_null;
+  guint i;
+
+  if (result->n_switch_states == G_MAXUINT)
+    return;
+  if (field == NULL || (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) ||
+      (result->switch_type >= 0 && result->switch_type != type))
+    {
+      result->n_switch_states = G_MAXUINT;
+      return;
+    }
+  result->switch_type = type;
+  is_null = !field_in_record (f->prev_state, rec);
+  if (!is_null && !read_number (field, rec, f->swap, &v))
+    {
+      result->n_switch_states = G_MAXUINT;        /* no INTEGER column */
+      return;
+    }
+  if (!is_null && (field->flags & TEP_FIELD_IS_SIGNED) && field->size < 8 &&
+      (v & (1ULL << (field->size * 8 - 1))))
+    v |= ~((1ULL << (field->size * 8)) - 1);
+  for (i = 0; i < result->n_switch_states; i++)
+    if (result->switch_states[i].is_null == is_null &&
+        (is_null || result->switch_states[i].prev_state == (gint64) v))
+      break;
+  if (i == result->n_switch_states)
+    {
+      if (i == CS_SCAN_SWITCH_STATES)
+        {
+          result->n_switch_states = G_MAXUINT;
+          return;
+        }
+      result->switch_states[i].prev_state = is_null ? 0 : (gint64) v;
+      result->switch_states[i].is_null = is_null;
+      result->switch_states[i].n_events = 0;
+      result->n_switch_states++;
+    }
+  result->switch_states[i].n_events++;
+}
+
 static void
 find_sched_switch (struct tep_handle *tep,
                    SchedSwitchFields *f)

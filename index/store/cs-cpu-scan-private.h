@@ -48,6 +48,11 @@ typedef struct {
   gboolean swap;           /* the recording's byte order is not ours */
 } SchedSwitchFields;
 
+void _cs_cpu_scan_count_switch_state (const SchedSwitchFields *f,
+                                      struct tep_record       *rec,
+                                      gint32                   type,
+                                      CsScanResult            *result);
+
 /* A sched_switch or wakeup event read and not yet summarised: what the
  * summaries need of its record, copied out of it (the next read may free
  * or overwrite the record). */

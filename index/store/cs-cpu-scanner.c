@@ -524,6 +524,7 @@ decode_records (CsCpuScan *scan,
       st->ev[EV_OFFSET][row] = (gint64) (rec.offset - scan->offset_bias);
       if (tep_type == scan->sw.id)
         {
+          _cs_cpu_scan_count_switch_state (&scan->sw, tr, type, result);
           if (_cs_cpu_scan_decode_switch (&scan->sw, tr, op))
             st->ops[st->n_ops++].row = row;
         }
@@ -666,6 +667,7 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   scan->cancellable = cancellable;
   result->cpu = cpu;
   result->type_counts = g_new0 (guint64, types->n_types);
+  result->switch_type = -1;
   result->losses = g_array_new (FALSE, FALSE, sizeof (CsScanLoss));
   result->tasks = g_hash_table_new_full (NULL, NULL, NULL, _cs_scan_task_free);
 

@@ -75,6 +75,18 @@ typedef struct {
   gint64 n_missed;
 } CsScanLoss;
 
+/* sched_switch events of one prev_state value (switch_state_counts). */
+typedef struct {
+  gint64 prev_state;       /* as SQL reads the field: sign-extended as the
+                            * format says */
+  gboolean is_null;        /* the record is too short for the field */
+  guint64 n_events;
+} CsScanStateCount;
+
+/* prev_state values counted per CPU, at most: more (never seen in real
+ * recordings: a handful of task states) leave the CPU's counts out. */
+#define CS_SCAN_SWITCH_STATES 24
+
 /* Everything about one CPU that is not per event. */
 typedef struct {
   guint cpu;
@@ -85,6 +97,12 @@ typedef struct {
   GArray *losses;          /* CsScanLoss, in time order: where events were lost */
   gboolean has_sched_switch;
   guint64 *type_counts;    /* n_types entries */
+  /* The CPU's sched_switch events (dense type switch_type, -1 until one
+   * came) by prev_state; n_switch_states is G_MAXUINT when they are not
+   * counted (too many values, or a prev_state that is no integer). */
+  gint32 switch_type;
+  guint n_switch_states;
+  CsScanStateCount switch_states[CS_SCAN_SWITCH_STATES];
   GHashTable *tasks;       /* GINT_TO_POINTER (pid) -> CsScanTask */
   /* What a reader adds to the event chunks' offsets: 0, or for a scan of
    * a recording in progress (cs-index-live.c), whose offsets are relative

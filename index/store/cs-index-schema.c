@@ -43,6 +43,10 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  * cpus, event_types, cpu_type_counts, tasks: small derived tables; a CPU's
  *   offset_base is added to its event chunks' offsets (0, or where its
  *   data starts for an index built while recording: cs-index-live.c).
+ * switch_state_counts: per CPU, its sched_switch events (of dense type
+ *   type_id) by prev_state as SQL reads the field (NULL: the record ends
+ *   before it); a CPU with too many values has no rows (then they do not
+ *   add up to cpu_type_counts, and SQL reads the records).
  * missed_events: per CPU, where its ring buffer lost events: the first
  *   event after the loss and the page header's count (-1: not counted).
  * event_chunks: per CPU, CS_EVENT_CHUNK_ROWS events per row in time order;
@@ -112,6 +116,8 @@ const char _cs_index_schema_sql[] =
   "  name TEXT, n_events INTEGER);"
   "CREATE TABLE cpu_type_counts (cpu INTEGER, type_id INTEGER, n_events INTEGER,"
   "  PRIMARY KEY (cpu, type_id)) WITHOUT ROWID;"
+  "CREATE TABLE switch_state_counts (cpu INTEGER, type_id INTEGER, prev_state INTEGER,"
+  "  n_events INTEGER);"
   "CREATE TABLE tasks (pid INTEGER PRIMARY KEY, comm TEXT, n_events INTEGER,"
   "  runtime_ns INTEGER);"
   "CREATE TABLE event_chunks (cpu INTEGER, chunk INTEGER, first_ns INTEGER,"

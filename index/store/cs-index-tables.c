@@ -74,11 +74,13 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
       "INSERT INTO tasks VALUES (?1, ?2, ?3, ?4)", error);
   g_autoptr(sqlite3_stmt) loss_s = _cs_sqlite_prepare (db,
       "INSERT INTO missed_events VALUES (?1, ?2, ?3)", error);
+  g_autoptr(sqlite3_stmt) state_s = _cs_sqlite_prepare (db,
+      "INSERT INTO switch_state_counts VALUES (?1, ?2, ?3, ?4)", error);
   GHashTableIter iter;
   gpointer key, value;
   int rc;
 
-  if (cpu_s == NULL || count_s == NULL || task_s == NULL || loss_s == NULL)
+  if (cpu_s == NULL || count_s == NULL || task_s == NULL || loss_s == NULL || state_s == NULL)
     return FALSE;
 
   for (guint i = 0; i < results->len; i++)
@@ -120,6 +122,23 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
           sqlite3_bind_int64 (count_s, 3, r->type_counts[t]);
           rc = sqlite3_step (count_s);
           sqlite3_reset (count_s);
+          if (!_cs_sqlite_check (db, rc, _("storing event counts"), error))
+            return FALSE;
+        }
+
+      for (guint s = 0; r->n_switch_states != G_MAXUINT && s < r->n_switch_states; s++)
+        {
+          const CsScanStateCount *c = &r->switch_states[s];
+
+          sqlite3_bind_int (state_s, 1, r->cpu);
+          sqlite3_bind_int (state_s, 2, r->switch_type);
+          if (c->is_null)
+            sqlite3_bind_null (state_s, 3);
+          else
+            sqlite3_bind_int64 (state_s, 3, c->prev_state);
+          sqlite3_bind_int64 (state_s, 4, (gint64) c->n_events);
+          rc = sqlite3_step (state_s);
+          sqlite3_reset (state_s);
           if (!_cs_sqlite_check (db, rc, _("storing event counts"), error))
             return FALSE;
         }

@@ -19,6 +19,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cs-document.h"
+#include "cs-sql-private.h"
 #include "cs-sql-session.h"
 #include "index-test-util.h"
 #include "sql-test-util.h"
@@ -490,8 +491,11 @@ check_plans (void)
     { "SELECT count(*) FROM events", "INDEX 0:2 0 0 0 0 0" },
     { "SELECT comm, count(*) FROM events GROUP BY comm", "INDEX 0:1 0 0 0 0 1 2 0" },
     { "SELECT cpu, count(*) FROM events GROUP BY cpu", "INDEX 0:2 0 0 0 0 1 0 0" },
-    { "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2", "INDEX 0:0 0 0 0 1 0 12 2" },
-    { "SELECT count(*) FROM sched_sched_switch WHERE cpu = 1 AND prev_state > 0", "INDEX 16:0 0 0 1 1 0 12 4" },
+    /* The index's sched_switch counts by prev_state (switch_state_counts). */
+    { "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2", "INDEX 0:4 0 0 0 0 0" },
+    { "SELECT count(*) FROM sched_sched_switch WHERE cpu = 1 AND prev_state > 0", "INDEX 16:4 0 0 1 0 0" },
+    { "SELECT prev_state, count(*) FROM sched_sched_switch GROUP BY prev_state", "INDEX 0:4 0 0 0 0 1 5 0" },
+    { "SELECT count(*) FROM sched_sched_switch WHERE prev_state = 2 AND prev_pid > 0", "INDEX 0:0 0 0 0 2 0 12 2 10 4" },
     { "SELECT DISTINCT comm FROM events ORDER BY comm", "INDEX 0:1 1 0 0 0 1 2 0" },
     { "SELECT * FROM events ORDER BY ts LIMIT 10", "INDEX 0:0 0 1 0 0 0" },
     { "SELECT * FROM events ORDER BY ts DESC, cpu DESC LIMIT 10", "INDEX 0:0 0 2 0 0 0" },
@@ -565,6 +569,194 @@ test_pushdown (void)
   check_plans ();
   g_assert_cmpuint (n_tables, >, 20);
   g_assert_cmpuint (n_pairs, >, 200);
+}
+
+/* count(*) read from the rows' weights (cs-sql-count-rewrite.c) against
+ * the same query in a form the rewrite leaves alone (a subquery), which
+ * SQLite answers by stepping through every row.  %s is an event table. */
+static const struct {
+  const char *fast;
+  const char *plain;
+} weight_pairs[] = {
+  { "SELECT count(*) FROM %s",
+    "SELECT count(*) FROM (SELECT cpu FROM %s)" },
+  { "SELECT comm, count(*) FROM %s GROUP BY comm",
+    "SELECT comm, count(*) FROM (SELECT comm FROM %s) GROUP BY comm" },
+  { "SELECT cpu, count(*) AS n FROM %s GROUP BY cpu ORDER BY n DESC, cpu",
+    "SELECT cpu, count(*) AS n FROM (SELECT cpu FROM %s) GROUP BY cpu ORDER BY n DESC, cpu" },
+  { "SELECT pid, comm, COUNT( * ) FROM %s WHERE comm LIKE '%%o%%' OR pid IN (0, 1) GROUP BY pid, comm ORDER BY count(*) DESC, 1 LIMIT 9 OFFSET 1",
+    "SELECT pid, comm, COUNT( * ) FROM (SELECT pid, comm FROM %s WHERE comm LIKE '%%o%%' OR pid IN (0, 1)) GROUP BY pid, comm ORDER BY count(*) DESC, 1 LIMIT 9 OFFSET 1" },
+  { "SELECT count(*) FROM %s WHERE cpu = 0 AND pid > 0",
+    "SELECT count(*) FROM (SELECT pid FROM %s WHERE cpu = 0 AND pid > 0)" },
+  { "SELECT count(*) FROM %s WHERE pid = -5",
+    "SELECT count(*) FROM (SELECT pid FROM %s WHERE pid = -5)" },
+  { "SELECT comm, count(*) FROM %s WHERE ts % 3 = 1 GROUP BY comm",
+    "SELECT comm, count(*) FROM (SELECT comm FROM %s WHERE ts % 3 = 1) GROUP BY comm" },
+  { "SELECT irqs_off, count(*) FROM %s GROUP BY irqs_off",
+    "SELECT irqs_off, count(*) FROM (SELECT irqs_off FROM %s) GROUP BY irqs_off" },
+};
+
+/* The same for sched_switch by prev_state (the index's counts by it). */
+static const struct {
+  const char *fast;
+  const char *plain;
+} state_pairs[] = {
+  { "SELECT count(*) FROM %s WHERE prev_state = 2",
+    "SELECT count(*) FROM (SELECT ts FROM %s WHERE prev_state = 2 AND ts IS NOT NULL)" },
+  { "SELECT prev_state, count(*) FROM %s GROUP BY prev_state",
+    "SELECT prev_state, count(*) FROM (SELECT prev_state, ts FROM %s WHERE ts IS NOT NULL) GROUP BY prev_state" },
+  { "SELECT cpu, prev_state, count(*) FROM %s WHERE prev_state > 0 AND cpu < 2 GROUP BY cpu, prev_state ORDER BY prev_state DESC, cpu",
+    "SELECT cpu, prev_state, count(*) FROM (SELECT cpu, prev_state, ts FROM %s WHERE prev_state > 0 AND cpu < 2 AND ts IS NOT NULL) GROUP BY cpu, prev_state ORDER BY prev_state DESC, cpu" },
+  { "SELECT DISTINCT prev_state FROM %s ORDER BY prev_state",
+    "SELECT DISTINCT prev_state FROM %s WHERE ts IS NOT NULL ORDER BY prev_state" },
+  { "SELECT count(*) FROM %s WHERE prev_state IS NULL OR prev_state & 1",
+    "SELECT count(*) FROM (SELECT ts FROM %s WHERE (prev_state IS NULL OR prev_state & 1) AND ts IS NOT NULL)" },
+  { "SELECT min(prev_state), max(prev_state), count(*), sum(prev_state) FROM %s WHERE cpu = 0",
+    "SELECT min(prev_state), max(prev_state), count(*), sum(prev_state) FROM %s WHERE cpu = 0 AND ts IS NOT NULL" },
+};
+
+static gboolean
+is_events (const char *name,
+           gpointer    user_data)
+{
+  return g_str_equal (name, "events");
+}
+
+/* The shapes the rewrite takes, and those it must leave alone. */
+static void
+check_rewrite_shapes (void)
+{
+  static const char * const taken[] = {
+    "SELECT count(*) FROM events",
+    "select Comm, COUNT(*) as n from \"events\" group by comm order by n desc limit 3;",
+    "SELECT count(*) FROM events WHERE cpu = 1 AND comm IN ('a', 'b')",
+  };
+  static const char * const left[] = {
+    "SELECT comm, count(*) FROM events",                       /* comm is no group */
+    "SELECT count(*) FROM events WHERE random() > 0",          /* a function per row */
+    "SELECT count(*) FROM events WHERE rowid > 5",
+    "SELECT count(*) FROM events -- a comment",
+    "SELECT count(*) FROM tasks",                              /* no event table */
+    "SELECT DISTINCT count(*) FROM events",
+    "SELECT count(*), sum(pid) FROM events",
+    "SELECT count(*) FROM events e",
+    "SELECT count(*) FROM events, tasks",
+    "SELECT count(*) FROM events GROUP BY comm HAVING count(*) > 1",
+    "SELECT count(*) FROM events WHERE pid IN (SELECT pid FROM tasks)",
+    "SELECT count(pid) FROM events",
+    "EXPLAIN SELECT count(*) FROM events",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (taken); i++)
+    {
+      g_autofree char *sql = _cs_sql_rewrite_counts (taken[i], is_events, NULL);
+
+      if (sql == NULL || strstr (sql, "sum(_cs_n)") == NULL)
+        g_error ("not rewritten: %s", taken[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (left); i++)
+    {
+      g_autofree char *sql = _cs_sql_rewrite_counts (left[i], is_events, NULL);
+
+      if (sql != NULL)
+        g_error ("rewritten: %s\nas %s", left[i], sql);
+    }
+}
+
+static void
+test_count_by_weights (void)
+{
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
+  guint n_pairs = 0;
+
+  check_rewrite_shapes ();
+  for (guint p = 0; p < paths->len; p++)
+    {
+      const char *path = paths->pdata[p];
+      g_autoptr(CsDocument) doc = load_or_null (path);
+      g_autoptr(CsSqlSession) session = NULL;
+      g_autoptr(GError) error = NULL;
+      const char *tables[] = { "events", "sched_sched_switch", "\"sched:sched_wakeup\"" };
+
+      if (doc == NULL)
+        continue;
+      session = cs_sql_session_new (doc, &error);
+      g_assert_no_error (error);
+      for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+        {
+          g_autofree char *probe = g_strdup_printf ("SELECT 1 FROM %s LIMIT 1", tables[t]);
+          g_autoptr(CsSqlQuery) q = cs_sql_session_prepare (session, probe, NULL);
+
+          if (q == NULL)
+            continue;
+          for (guint i = 0; i < G_N_ELEMENTS (weight_pairs) + G_N_ELEMENTS (state_pairs); i++)
+            {
+              gboolean state = i >= G_N_ELEMENTS (weight_pairs);
+              guint k = state ? i - G_N_ELEMENTS (weight_pairs) : i;
+              g_autoptr(GString) fast = g_string_new (state ? state_pairs[k].fast : weight_pairs[k].fast);
+              g_autoptr(GString) plain = g_string_new (state ? state_pairs[k].plain : weight_pairs[k].plain);
+              g_autofree char *have = NULL;
+              g_autofree char *want = NULL;
+
+              if (state && t != 1)
+                continue;
+              g_string_replace (fast, "%s", tables[t], 0);
+              g_string_replace (plain, "%s", tables[t], 0);
+              g_string_replace (fast, "%%", "%", 0);
+              g_string_replace (plain, "%%", "%", 0);
+              have = cs_test_query_rows (session, fast->str);
+              want = cs_test_query_rows (session, plain->str);
+              if (g_strcmp0 (have, want) != 0)
+                g_error ("%s: %s\n%s\nagainst %s\n%s", path, fast->str, have, plain->str, want);
+              n_pairs++;
+            }
+        }
+    }
+
+  /* Named and typed as SQLite names and types count(*). */
+  {
+    g_autoptr(CsSqlSession) session = sample_session ();
+    g_autoptr(GError) error = NULL;
+    g_autoptr(CsSqlQuery) one = cs_sql_session_prepare (session,
+        "SELECT comm, COUNT( * ), count(*) AS n FROM events GROUP BY comm", &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (cs_sql_query_get_column_name (one, 1), ==, "COUNT( * )");
+    g_assert_cmpstr (cs_sql_query_get_column_name (one, 2), ==, "n");
+    g_assert_true (cs_sql_query_next (one, &error));
+    g_assert_cmpint (cs_sql_query_get_value_type (one, 1), ==, CS_SQL_INTEGER);
+    g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM events WHERE pid = -5"), ==, 0);
+  }
+  /* prev_state counts that do not add up (a damaged index) are not used:
+   * the table reads the records and answers the same. */
+  {
+    const char *sql = "SELECT prev_state, count(*) FROM sched_sched_switch GROUP BY prev_state";
+    g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+    g_autoptr(CsSqlSession) session = cs_sql_session_new (doc, NULL);
+    g_autofree char *index_path = g_strdup (cs_document_get_index_path (doc));
+    g_autofree char *want = cs_test_query_rows (session, sql);
+    g_autofree char *have = NULL;
+    g_autofree char *plan = NULL;
+    g_autofree char *explain = g_strdup_printf ("EXPLAIN QUERY PLAN %s", sql);
+    sqlite3 *db = NULL;
+
+    g_clear_object (&session);
+    g_clear_object (&doc);
+    g_assert_cmpint (sqlite3_open (index_path, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "UPDATE switch_state_counts SET n_events = n_events + 1"
+                                       " WHERE rowid = (SELECT max(rowid) FROM switch_state_counts)",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_changes (db), ==, 1);
+    sqlite3_close (db);
+    doc = cs_test_load ("sched-irq-v6.dat");
+    session = cs_sql_session_new (doc, NULL);
+    plan = cs_test_query_rows (session, explain);
+    have = cs_test_query_rows (session, sql);
+    g_assert_nonnull (strstr (plan, "INDEX 0:0 "));
+    g_assert_cmpstr (have, ==, want);
+  }
+  g_test_message ("%u count pairs compared", n_pairs);
+  g_assert_cmpuint (n_pairs, >, 100);
 }
 
 static void
@@ -681,6 +873,7 @@ main (int    argc,
   g_test_add_func ("/cs/sql/SqlSession/event-counts-match-report", test_counts);
   g_test_add_func ("/cs/sql/SqlSession/fields-and-ranges-match-report", test_fields_and_ranges);
   g_test_add_func ("/cs/sql/SqlSession/pushdown-matches-scan", test_pushdown);
+  g_test_add_func ("/cs/sql/SqlSession/count-by-weights-matches-plain", test_count_by_weights);
   g_test_add_func ("/cs/sql/SqlSession/refuses-writes", test_refuses_writes);
   g_test_add_func ("/cs/sql/SqlSession/errors", test_errors);
   g_test_add_func ("/cs/sql/SqlSession/derived-tables", test_derived);
