@@ -27,9 +27,11 @@
  * can test this at build time.  1.1 added #CsPluginField
  * (cs_plugin_field_lookup(), cs_plugin_event_read_int(),
  * cs_plugin_event_peek_string()): fields found once per format, read per
- * record without a search or an allocation.
+ * record without a search or an allocation.  1.2 added recordings seen
+ * together: cs_plugin_document_get_vcpu_out() (a KVM guest's vCPU out of
+ * the guest, from its host's recording) and cs_plugin_cli_add_recording().
  */
-#define CS_PLUGIN_API_MINOR_VERSION 1
+#define CS_PLUGIN_API_MINOR_VERSION 2
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

@@ -55,6 +55,15 @@ cs_plugin_cli_open (CsPlugin    *plugin,
   return NULL;
 }
 
+gboolean
+cs_plugin_cli_add_recording (CsPluginDocument *document,
+                             const char       *path,
+                             GError          **error)
+{
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "no command line in this test");
+  return FALSE;
+}
+
 #define NOT_HERE() g_error ("%s: no window in this test", G_STRFUNC)
 
 /* The command line's helpers: no command runs in these tests. */
