@@ -113,6 +113,11 @@ contributor_color (const CsExplainContributor *c,
     case CS_EXPLAIN_UNKNOWN:
       *color = unknown;
       return FALSE;
+    case CS_EXPLAIN_VCPU_EXIT:
+    case CS_EXPLAIN_VCPU_NOT_RUNNING:
+      /* the host's colour for a vCPU out of the guest: hatched grey */
+      *color = unknown;
+      return TRUE;
     case CS_EXPLAIN_TASK:
     case CS_EXPLAIN_IRQS_OFF:
     case CS_EXPLAIN_PREEMPT_OFF:
@@ -216,6 +221,10 @@ kind_label (CsExplainKind kind)
       return _("preemption off");
     case CS_EXPLAIN_IDLE:
       return _("idle");
+    case CS_EXPLAIN_VCPU_EXIT:
+      return _("vCPU exit");
+    case CS_EXPLAIN_VCPU_NOT_RUNNING:
+      return _("vCPU not running");
     case CS_EXPLAIN_UNKNOWN:
     default:
       return _("no event");
