@@ -12,7 +12,9 @@
  *     its slices tile [A, B), and its vCPU parts are the host's view of
  *     the slices' CPUs: for a pair that waited on B's CPU alone, within
  *     2 ns per slice edge of SQL's figure;
- *   - the guest alone gets no vCPU part.
+ *   - the guest alone gets no vCPU part;
+ *   - `chronoscope latency GUEST --add HOST --explain N --json` prints
+ *     the same kinds of parts, adding up to each pair's duration.
  * On the project's own pair (tests/data/pair, the guest under QEMU TCG:
  * its host recorded sched_switch but no kvm event) only the time not
  * running is known; on the real KVM pair (../shared/testdata/kvm, no
@@ -238,6 +240,56 @@ check_pair (const char *guest_path,
   cs_builtin_fixture_tear_down (&fixture);
 }
 
+/* The command line: GUEST --add HOST splits its worst pairs too; without
+ * --add, no vCPU part. */
+static void
+check_cli (const char *guest_path,
+           const char *host_path,
+           gboolean    exits)
+{
+  for (guint with_host = 0; with_host < 2; with_host++)
+    {
+      const char *args[] = { "latency", guest_path, "--preset", "wakeup", "--explain", "60",
+                             "--depth", "1", "--json", with_host ? "--add" : NULL, host_path, NULL };
+      g_autofree char *out = cs_builtin_run_chronoscope (args);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(GError) error = NULL;
+      JsonArray *pairs;
+      guint n_vcpu = 0;
+
+      json_parser_load_from_data (parser, out, -1, &error);
+      g_assert_no_error (error);
+      pairs = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                            "pairs");
+      g_assert_cmpuint (json_array_get_length (pairs), >, 10);
+      for (guint i = 0; i < json_array_get_length (pairs); i++)
+        {
+          JsonObject *pair = json_array_get_object_element (pairs, i);
+          JsonArray *parts = json_object_get_array_member (pair, "breakdown");
+          gint64 sum = 0;
+
+          for (guint k = 0; k < json_array_get_length (parts); k++)
+            {
+              JsonObject *c = json_array_get_object_element (parts, k);
+              const char *kind = json_object_get_string_member (c, "kind");
+
+              sum += json_object_get_int_member (c, "ns");
+              if (g_str_has_prefix (kind, "vcpu_"))
+                {
+                  g_assert_true (with_host);
+                  g_assert_true (exits || g_str_equal (kind, "vcpu_not_running"));
+                  n_vcpu++;
+                }
+            }
+          g_assert_cmpint (sum, ==, json_object_get_int_member (pair, "duration_ns"));
+        }
+      g_test_message ("latency --explain 60%s: %u vCPU parts", with_host ? " --add HOST" : "",
+                      n_vcpu);
+      if (with_host)
+        g_assert_cmpuint (n_vcpu, >, 0);
+    }
+}
+
 static void
 test_own_pair (void)
 {
@@ -245,6 +297,7 @@ test_own_pair (void)
   g_autofree char *guest = cs_test_own_path ("pair/pair-guest-v6.dat");
 
   check_pair (guest, host, FALSE);
+  check_cli (guest, host, FALSE);
 }
 
 static void
@@ -256,6 +309,7 @@ test_kvm_pair (void)
   if (guest == NULL)
     return;        /* skipped: cs_test_kvm_path() says why */
   check_pair (guest, host, TRUE);
+  check_cli (guest, host, TRUE);
 }
 
 int
