@@ -137,15 +137,6 @@ test_stop_cancels (void)
   cs_test_destroy_window (window);
 }
 
-static gboolean
-two_streams (gpointer data)
-{
-  CsStreamSet *set = cs_window_get_streams (data);
-
-  return set != NULL && cs_stream_set_get_n_streams (set) == 2 &&
-         cs_window_get_n_adding (data) == 0;
-}
-
 /* A host with its guest added: the statistics of markers A..B per
  * recording, each under its heading, each the figures of its own clock's
  * span (cs_stream_span_from_axis()) as the recording alone gives them. */
@@ -164,7 +155,7 @@ test_per_stream (void)
   gint64 first, last, a, b;
 
   cs_window_add_file (window, guest_file);
-  cs_test_wait_until (two_streams, window, "the guest's recording");
+  cs_test_wait_until (cs_test_window_has_two_streams, window, "the guest's recording");
   set = cs_window_get_streams (window);
   guest = cs_stream_set_get_stream (set, 1);
   g_assert_true (cs_stream_is_aligned (guest));
