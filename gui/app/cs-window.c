@@ -336,12 +336,8 @@ cs_window_set_document (CsWindow   *self,
   /* Plugin layers, rows and pages, after the plots they draw on. */
   cs_plugin_window_set_document (self->plugins, document);
   /* Plugins see the recording among the window's others (a KVM guest's
-   * vCPUs as its host, once added, saw them): its stream, first of the
-   * set just made. */
-  if (document != NULL && cs_window_get_streams (self) != NULL)
-    _cs_plugin_document_set_stream (cs_plugin_window_get_plugins (self->plugins),
-                                    cs_stream_set_get_stream (cs_window_get_streams (self), 0),
-                                    NULL);
+   * vCPUs as its host, once added, saw them). */
+  cs_plugin_window_set_streams (self->plugins, cs_window_get_streams (self));
   cs_query_page_set_document (self->query_page, document);
 
   if (document != NULL)
