@@ -721,12 +721,19 @@ cs_plugin_window_set_streams (CsPluginWindow *self,
 
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (self));
 
-  /* A set made for a recording the plugins do not have yet: the window
-   * calls again once they do. */
-  if (self->document == NULL ||
-      (streams != NULL &&
-       !cs_stream_set_find_path (streams, cs_plugin_document_get_path (self->document))))
+  /* A set made for a recording the plugins do not have yet (a file
+   * reopened is another document): the window calls again once they do. */
+  if (self->document == NULL)
     return;
+  {
+    gboolean own = streams == NULL;
+
+    for (guint i = 0; !own && i < n; i++)
+      own = cs_stream_get_document (cs_stream_set_get_stream (streams, i)) ==
+            _cs_plugin_document_get_document (self->document);
+    if (!own)
+      return;
+  }
   plugins = cs_plugin_registry_dup_plugins (cs_plugin_host_get_registry (self->host));
   for (guint i = 0; i < n; i++)
     {
