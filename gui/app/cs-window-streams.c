@@ -24,7 +24,8 @@
  *
  * The Query page runs over every stream when there are several
  * (cs_query_page_set_streams()), made anew when the streams, their order
- * or their shifts change.
+ * or their shifts change; the plugins open on each stream too
+ * (cs_plugin_window_set_streams()).
  *
  * The set is mirrored into the window's CsViewModel "streams" (path, manual
  * shift, collapsed, hidden of each added recording), both ways, so that
@@ -293,6 +294,9 @@ set_changed_cb (CsWindow *self)
 
   if (ws->set != NULL)
     update_query_page (self, ws);
+  /* The plugins' side of each recording, for a page that analyses one
+   * of them (the Latency page's Recording). */
+  cs_plugin_window_set_streams (self->plugins, ws->set);
   if (ws->syncing || ws->set == NULL)
     return;
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(sxbb)"));

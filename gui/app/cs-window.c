@@ -335,6 +335,9 @@ cs_window_set_document (CsWindow   *self,
   cs_analysis_document_changed (self->analysis);
   /* Plugin layers, rows and pages, after the plots they draw on. */
   cs_plugin_window_set_document (self->plugins, document);
+  /* Plugins see the recording among the window's others (a KVM guest's
+   * vCPUs as its host, once added, saw them). */
+  cs_plugin_window_set_streams (self->plugins, cs_window_get_streams (self));
   cs_query_page_set_document (self->query_page, document);
 
   if (document != NULL)

@@ -18,6 +18,12 @@
  * button show; Stop cancels it and the window says so until the next
  * change of span.
  *
+ * With several recordings on the window's axis (File → Add Recording…),
+ * the span is converted into each recording's own clock through the
+ * window's CsStreamSet (cs_stream_span_from_axis(), on the main thread)
+ * and each gets the same figures under a heading with its name; the
+ * worker opens each recording's document from its index, once.
+ *
  * The layout is the template cs-stats-window.ui.
  *
  * CS_STATS_TEST_HANG (tests only): the computation waits until it is
@@ -31,6 +37,7 @@
 #include "cs-range-stats-text.h"
 #include "cs-stats-window.h"
 #include "cs-test-hook.h"
+#include "cs-window-streams.h"
 
 #define FOLLOW_DELAY_MS 150
 #define TOP_TASKS 25
@@ -50,7 +57,7 @@ struct _CsStatsWindow
   CsTimeline *timeline;
 
   /* owned */
-  CsDocument *worker_doc;       /* used in the worker thread only */
+  GHashTable *worker_docs;      /* index path → CsDocument, used in the worker thread only */
   GCancellable *cancellable;    /* cancelled when the window closes */
   GCancellable *run_cancellable; /* the running computation's: Stop */
   char *text;
@@ -62,21 +69,49 @@ struct _CsStatsWindow
 
 G_DEFINE_FINAL_TYPE (CsStatsWindow, cs_stats_window, GTK_TYPE_WINDOW)
 
+/* One recording to describe, and its span in its own clock. */
 typedef struct {
+  char *name;                   /* NULL for the window's recording alone */
   char *trace_path;
   char *index_path;
   char *identity;
   gint64 begin_ns, end_ns;
+} Source;
+
+typedef struct {
+  GPtrArray *sources;           /* Source */
   gboolean hang;                /* CS_STATS_TEST_HANG */
 } Request;
 
 static void
+source_free (Source *src)
+{
+  g_free (src->name);
+  g_free (src->trace_path);
+  g_free (src->index_path);
+  g_free (src->identity);
+  g_free (src);
+}
+
+static void
 request_free (Request *r)
 {
-  g_free (r->trace_path);
-  g_free (r->index_path);
-  g_free (r->identity);
+  g_ptr_array_unref (r->sources);
   g_free (r);
+}
+
+static Source *
+source_new (CsDocument *doc, const char *name, gint64 begin_ns, gint64 end_ns)
+{
+  Source *src = g_new0 (Source, 1);
+
+  src->name = g_strdup (name);
+  src->trace_path = g_strdup (cs_document_get_trace_path (doc));
+  src->index_path = g_strdup (cs_document_get_index_path (doc));
+  src->identity = g_strdup (cs_document_get_identity (doc));
+  src->begin_ns = begin_ns;
+  src->end_ns = end_ns;
+  return src;
 }
 
 static void compute (CsStatsWindow *self);
@@ -104,7 +139,40 @@ current_span (CsStatsWindow *self,
     }
 }
 
-/* Worker thread: the statistics as text. */
+/* Worker thread: one recording's statistics as text, under its heading
+ * when there are several. */
+static gboolean
+append_source (CsStatsWindow *self, const Source *src, GString *out, GCancellable *cancellable,
+               GError **error)
+{
+  /* self->worker_docs is only touched here, and one task runs at a time. */
+  CsDocument *doc = g_hash_table_lookup (self->worker_docs, src->index_path);
+  g_autoptr(CsRangeStats) stats = NULL;
+  g_autofree char *text = NULL;
+
+  if (doc == NULL)
+    {
+      doc = cs_document_open_as (src->trace_path, src->index_path, src->identity, error);
+      if (doc == NULL)
+        return FALSE;
+      g_hash_table_insert (self->worker_docs, g_strdup (src->index_path), doc);
+    }
+  stats = cs_document_compute_range_stats (doc, src->begin_ns, src->end_ns, cancellable, error);
+  if (stats == NULL)
+    return FALSE;
+  text = cs_range_stats_to_text (doc, stats, TOP_TASKS);
+  if (src->name != NULL)
+    {
+      /* TRANSLATORS: the heading of one recording's statistics when the
+       * window shows several; %s is its name, then its file */
+      if (out->len > 0)
+        g_string_append_c (out, '\n');
+      g_string_append_printf (out, _("── Recording %s (%s) ──\n"), src->name, src->trace_path);
+    }
+  g_string_append (out, text);
+  return TRUE;
+}
+
 static void
 compute_thread (GTask        *task,
                 gpointer      source,
@@ -113,22 +181,9 @@ compute_thread (GTask        *task,
 {
   CsStatsWindow *self = source;
   Request *r = task_data;
-  g_autoptr(CsRangeStats) stats = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
   GError *error = NULL;
 
-  /* self->worker_doc is only touched here, and one task runs at a time. */
-  if (self->worker_doc == NULL ||
-      g_strcmp0 (cs_document_get_index_path (self->worker_doc), r->index_path) != 0)
-    {
-      g_clear_object (&self->worker_doc);
-      self->worker_doc = cs_document_open_as (r->trace_path, r->index_path, r->identity,
-                                              &error);
-      if (self->worker_doc == NULL)
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-    }
   if (r->hang)
     cs_test_hook_hold_until_cancelled (cancellable);
   if (g_cancellable_set_error_if_cancelled (cancellable, &error))
@@ -136,11 +191,23 @@ compute_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  stats = cs_document_compute_range_stats (self->worker_doc, r->begin_ns, r->end_ns, cancellable, &error);
-  if (stats == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, cs_range_stats_to_text (self->worker_doc, stats, TOP_TASKS), g_free);
+  for (guint i = 0; i < r->sources->len; i++)
+    if (!append_source (self, r->sources->pdata[i], out, cancellable, &error))
+      {
+        g_task_return_error (task, error);
+        return;
+      }
+  g_task_return_pointer (task, g_string_free (g_steal_pointer (&out), FALSE), g_free);
+}
+
+/* The recordings the parent window shows on its axis, when several. */
+static CsStreamSet *
+several_streams (CsStatsWindow *self)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  CsStreamSet *set = CS_IS_WINDOW (parent) ? cs_window_get_streams (CS_WINDOW (parent)) : NULL;
+
+  return set != NULL && cs_stream_set_get_n_streams (set) > 1 ? set : NULL;
 }
 
 static void
@@ -179,6 +246,7 @@ compute (CsStatsWindow *self)
   g_autofree char *span = NULL;
   g_autofree char *label = NULL;
   Request *r;
+  CsStreamSet *set;
   gboolean markers;
 
   if (self->running)
@@ -197,11 +265,20 @@ compute (CsStatsWindow *self)
   gtk_label_set_text (self->span_label, label);
 
   r = g_new0 (Request, 1);
-  r->trace_path = g_strdup (cs_document_get_trace_path (doc));
-  r->index_path = g_strdup (cs_document_get_index_path (doc));
-  r->identity = g_strdup (cs_document_get_identity (doc));
-  r->begin_ns = self->begin_ns;
-  r->end_ns = self->end_ns;
+  r->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  if ((set = several_streams (self)) == NULL)
+    g_ptr_array_add (r->sources, source_new (doc, NULL, self->begin_ns, self->end_ns));
+  for (guint i = 0; set != NULL && i < cs_stream_set_get_n_streams (set); i++)
+    {
+      CsStream *stream = cs_stream_set_get_stream (set, i);
+      gint64 begin_ns, end_ns;
+
+      /* The span in the recording's own clock, on the main thread that
+       * owns the streams. */
+      cs_stream_span_from_axis (stream, self->begin_ns, self->end_ns, &begin_ns, &end_ns);
+      g_ptr_array_add (r->sources, source_new (cs_stream_get_document (stream),
+                                                cs_stream_get_name (stream), begin_ns, end_ns));
+    }
   r->hang = g_getenv ("CS_STATS_TEST_HANG") != NULL;
   self->run_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->run_cancellable, compute_done, NULL);
@@ -253,7 +330,7 @@ cs_stats_window_finalize (GObject *object)
   CsStatsWindow *self = CS_STATS_WINDOW (object);
 
   /* The GTask holds a reference on the window: no computation is running. */
-  g_clear_object (&self->worker_doc);
+  g_clear_pointer (&self->worker_docs, g_hash_table_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->run_cancellable);
   g_free (self->text);
@@ -283,6 +360,7 @@ cs_stats_window_init (CsStatsWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
+  self->worker_docs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
 
 /**

@@ -191,3 +191,55 @@ cs_plugin_window_queue_draw (CsPluginWindow *window)
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (window));
   gtk_widget_queue_draw (GTK_WIDGET (window->timeline));
 }
+
+guint
+cs_plugin_window_get_n_documents (CsPluginWindow *window)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), 0);
+  return window->document != NULL ? 1 + window->others->len : 0;
+}
+
+CsPluginDocument *
+cs_plugin_window_get_nth_document (CsPluginWindow *window,
+                                   guint           n)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window), NULL);
+
+  if (window->document == NULL || n > window->others->len)
+    return NULL;
+  return n == 0 ? window->document : g_ptr_array_index (window->others, n - 1);
+}
+
+/* @ns of @document's clock onto the axis (@to_axis) or back: the
+ * window's own recording's clock is the axis (cs-window-streams.c). */
+static gint64
+convert (CsPluginWindow *window, CsPluginDocument *document, guint cpu, gint64 ns,
+         gboolean to_axis)
+{
+  CsStream *stream = document != window->document ? _cs_plugin_document_get_stream (document)
+                                                  : NULL;
+
+  if (stream == NULL)
+    return ns;
+  return to_axis ? cs_stream_to_axis_ns (stream, cpu, ns) : cs_stream_from_axis_ns (stream, cpu, ns);
+}
+
+gint64
+cs_plugin_window_to_axis_ns (CsPluginWindow   *window,
+                             CsPluginDocument *document,
+                             guint             cpu,
+                             gint64            ts_ns)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window) && document != NULL, ts_ns);
+  return convert (window, document, cpu, ts_ns, TRUE);
+}
+
+gint64
+cs_plugin_window_from_axis_ns (CsPluginWindow   *window,
+                               CsPluginDocument *document,
+                               guint             cpu,
+                               gint64            axis_ns)
+{
+  g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (window) && document != NULL, axis_ns);
+  return convert (window, document, cpu, axis_ns, FALSE);
+}

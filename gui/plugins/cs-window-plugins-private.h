@@ -26,6 +26,7 @@ typedef struct {
 } Page;
 
 typedef struct {
+  CsPluginDocument *document;   /* the recording it reads (a reference) */
   CsPlugin *plugin;
   char *pass;
   char *param;
@@ -47,6 +48,7 @@ struct _CsPluginWindow
   CsPluginHost *host;
   gulong enabled_changed_id;
   CsPluginDocument *document;
+  GPtrArray *others;            /* CsPluginDocument: the window's added recordings, in order */
   GArray *rows;                 /* Row, top to bottom */
   GPtrArray *pages;             /* Page */
   GQueue passes;                /* PassRequest; the head runs */

@@ -59,9 +59,21 @@ page_free (gpointer data)
   g_free (data);
 }
 
+/* An added recording's plugin side, no longer shown. */
+static void
+close_other (gpointer data)
+{
+  CsPluginDocument *document = data;
+
+  _cs_plugin_document_set_scheduler (document, NULL, NULL);
+  _cs_plugin_document_close (document);
+  cs_plugin_document_unref (document);
+}
+
 static void
 pass_request_free (PassRequest *request)
 {
+  g_clear_pointer (&request->document, cs_plugin_document_unref);
   g_free (request->pass);
   g_free (request->param);
   g_free (request);
@@ -265,7 +277,7 @@ pass_done_cb (GObject      *source,
   gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), FALSE);
   if (ok && self->document != NULL)
     {
-      _cs_plugin_document_pass_finished (self->document, request->plugin, request->pass,
+      _cs_plugin_document_pass_finished (request->document, request->plugin, request->pass,
                                          request->param);
       apply_rows (self);
       update_details (self);
@@ -290,7 +302,7 @@ start_next_pass (CsPluginWindow *self)
 
   if (request == NULL || self->job != NULL || self->document == NULL || self->window == NULL)
     return;
-  file = g_file_new_for_path (cs_plugin_document_get_path (self->document));
+  file = g_file_new_for_path (cs_plugin_document_get_path (request->document));
   self->job = cs_index_job_new (file);
   self->cancellable = g_cancellable_new ();
   cs_index_job_set_pass (self->job, cs_plugin_get_path (request->plugin), request->pass,
@@ -318,10 +330,12 @@ request_pass (gpointer          data,
     {
       PassRequest *r = l->data;
 
-      if (r->plugin == plugin && g_strcmp0 (r->pass, pass) == 0 && g_strcmp0 (r->param, param) == 0)
+      if (r->document == document && r->plugin == plugin && g_strcmp0 (r->pass, pass) == 0 &&
+          g_strcmp0 (r->param, param) == 0)
         return;   /* asked already */
     }
   request = g_new0 (PassRequest, 1);
+  request->document = cs_plugin_document_ref (document);
   request->plugin = plugin;
   request->pass = g_strdup (pass);
   request->param = g_strdup (param);
@@ -347,17 +361,24 @@ static const CsPluginPassScheduler window_scheduler = {
   request_pass, cs_plugin_host_ensure_pass, pass_ready,
 };
 
-/* Drops the waiting passes of @plugin (all when %NULL); a running one is
- * cancelled. */
+static gboolean
+request_matches (const PassRequest *r, CsPlugin *plugin, CsPluginDocument *document)
+{
+  return (plugin == NULL || r->plugin == plugin) && (document == NULL || r->document == document);
+}
+
+/* Drops the waiting passes of @plugin on @document (%NULL: any); a
+ * running one is cancelled. */
 static void
-drop_passes (CsPluginWindow *self,
-             CsPlugin       *plugin)
+drop_passes (CsPluginWindow   *self,
+             CsPlugin         *plugin,
+             CsPluginDocument *document)
 {
   GList *l = self->passes.head;
 
   if (l != NULL && self->job != NULL)
     {
-      if (plugin == NULL || ((PassRequest *) l->data)->plugin == plugin)
+      if (request_matches (l->data, plugin, document))
         g_cancellable_cancel (self->cancellable);
       l = l->next;   /* the running one leaves in pass_done_cb */
     }
@@ -365,7 +386,7 @@ drop_passes (CsPluginWindow *self,
     {
       GList *next = l->next;
 
-      if (plugin == NULL || ((PassRequest *) l->data)->plugin == plugin)
+      if (request_matches (l->data, plugin, document))
         {
           pass_request_free (l->data);
           g_queue_delete_link (&self->passes, l);
@@ -416,12 +437,18 @@ enabled_changed_cb (CsPluginHost   *host,
   if (self->document == NULL)
     return;
   if (cs_plugin_host_is_enabled (host, plugin))
-    enable_plugin (self, plugin);
+    {
+      for (guint i = 0; i < self->others->len; i++)
+        cs_plugin_host_enable_on (host, g_ptr_array_index (self->others, i), plugin);
+      enable_plugin (self, plugin);
+    }
   else
     {
-      drop_passes (self, plugin);
+      drop_passes (self, plugin, NULL);
       remove_pages (self, plugin);
       _cs_plugin_document_disable (self->document, plugin);
+      for (guint i = 0; i < self->others->len; i++)
+        _cs_plugin_document_disable (g_ptr_array_index (self->others, i), plugin);
     }
   apply_rows (self);
   update_details (self);
@@ -451,6 +478,7 @@ cs_plugin_window_dispose (GObject *object)
       _cs_plugin_document_close (self->document);
     }
   g_clear_pointer (&self->document, cs_plugin_document_unref);
+  g_ptr_array_set_size (self->others, 0);
   g_clear_object (&self->job);
   g_clear_object (&self->cancellable);
 
@@ -465,6 +493,7 @@ cs_plugin_window_finalize (GObject *object)
   g_queue_clear_full (&self->passes, (GDestroyNotify) pass_request_free);
   g_array_unref (self->rows);
   g_ptr_array_unref (self->pages);
+  g_ptr_array_unref (self->others);
 
   G_OBJECT_CLASS (cs_plugin_window_parent_class)->finalize (object);
 }
@@ -537,6 +566,7 @@ cs_plugin_window_init (CsPluginWindow *self)
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
   g_array_set_clear_func (self->rows, row_clear);
   self->pages = g_ptr_array_new_with_free_func (page_free);
+  self->others = g_ptr_array_new_with_free_func (close_other);
   g_queue_init (&self->passes);
 }
 
@@ -622,8 +652,9 @@ cs_plugin_window_set_document (CsPluginWindow *self,
 
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (self));
 
-  drop_passes (self, NULL);
+  drop_passes (self, NULL, NULL);
   remove_pages (self, NULL);
+  g_ptr_array_set_size (self->others, 0);
   gtk_widget_set_visible (GTK_WIDGET (self->pass_bar), FALSE);
   if (self->document != NULL)
     {
@@ -663,6 +694,80 @@ cs_plugin_window_get_plugins (CsPluginWindow *self)
 {
   g_return_val_if_fail (CS_IS_PLUGIN_WINDOW (self), NULL);
   return self->document;
+}
+
+/**
+ * cs_plugin_window_set_streams:
+ * @self: a window's plugins
+ * @streams: (nullable): the recordings the window shows on its axis, its
+ *   own among them
+ *
+ * Opens the enabled plugins on each recording the window added (their
+ * instances, for a page that analyses another recording,
+ * cs_plugin_window_get_nth_document()), and closes them on those it no
+ * longer shows; their passes run in the background like the window's
+ * own recording's.  No layer, row or page is made for them.  Each
+ * recording's plugin side knows its stream (a KVM guest's vCPUs as its
+ * host saw them).  The pages hear of it as a range change.  Call it
+ * whenever the set changes.
+ */
+void
+cs_plugin_window_set_streams (CsPluginWindow *self,
+                              CsStreamSet    *streams)
+{
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func (close_other);
+  g_autoptr(GPtrArray) plugins = NULL;
+  guint n = streams != NULL ? cs_stream_set_get_n_streams (streams) : 0;
+
+  g_return_if_fail (CS_IS_PLUGIN_WINDOW (self));
+
+  /* A set made for a recording the plugins do not have yet (a file
+   * reopened is another document): the window calls again once they do. */
+  if (self->document == NULL)
+    return;
+  {
+    gboolean own = streams == NULL;
+
+    for (guint i = 0; !own && i < n; i++)
+      own = cs_stream_get_document (cs_stream_set_get_stream (streams, i)) ==
+            _cs_plugin_document_get_document (self->document);
+    if (!own)
+      return;
+  }
+  plugins = cs_plugin_registry_dup_plugins (cs_plugin_host_get_registry (self->host));
+  for (guint i = 0; i < n; i++)
+    {
+      CsStream *stream = cs_stream_set_get_stream (streams, i);
+      CsDocument *doc = cs_stream_get_document (stream);
+      CsPluginDocument *pd = NULL;
+      guint k;
+
+      if (doc == _cs_plugin_document_get_document (self->document))
+        {
+          _cs_plugin_document_set_stream (self->document, stream, NULL);
+          continue;
+        }
+      for (k = 0; k < self->others->len; k++)
+        if (_cs_plugin_document_get_document (g_ptr_array_index (self->others, k)) == doc)
+          break;
+      if (k < self->others->len)
+        pd = g_ptr_array_steal_index (self->others, k);
+      else
+        {
+          pd = _cs_plugin_document_new (doc);
+          _cs_plugin_document_set_scheduler (pd, &window_scheduler, self);
+          for (guint p = 0; p < plugins->len; p++)
+            if (cs_plugin_host_is_enabled (self->host, g_ptr_array_index (plugins, p)))
+              cs_plugin_host_enable_on (self->host, pd, g_ptr_array_index (plugins, p));
+        }
+      _cs_plugin_document_set_stream (pd, stream, NULL);
+      g_ptr_array_add (keep, pd);
+    }
+  for (guint k = 0; k < self->others->len; k++)
+    drop_passes (self, NULL, g_ptr_array_index (self->others, k));
+  g_ptr_array_unref (self->others);
+  self->others = g_steal_pointer (&keep);
+  cs_plugin_window_range_changed (self);
 }
 
 /**
@@ -802,5 +907,5 @@ void
 cs_plugin_window_cancel_passes (CsPluginWindow *self)
 {
   g_return_if_fail (CS_IS_PLUGIN_WINDOW (self));
-  drop_passes (self, NULL);
+  drop_passes (self, NULL, NULL);
 }

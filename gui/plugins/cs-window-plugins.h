@@ -9,6 +9,7 @@
 
 #include "cs-plugin-window.h"      /* the public half, include/chronoscope-1/ */
 #include "cs-plugin-document-private.h"
+#include "cs-stream-set.h"
 #include "cs-event-list-view.h"
 #include "cs-timeline.h"
 #include "cs-view-model.h"
@@ -27,6 +28,8 @@ CsPluginWindow   *cs_plugin_window_new            (GtkWindow        *window,
 void              cs_plugin_window_set_document   (CsPluginWindow   *self,
                                                    CsDocument       *document);
 CsPluginDocument *cs_plugin_window_get_plugins    (CsPluginWindow   *self);
+void              cs_plugin_window_set_streams    (CsPluginWindow   *self,
+                                                   CsStreamSet      *streams);
 void              cs_plugin_window_range_changed  (CsPluginWindow   *self);
 char            **cs_plugin_window_dup_rows       (CsPluginWindow   *self);
 void              cs_plugin_window_set_rows       (CsPluginWindow   *self,

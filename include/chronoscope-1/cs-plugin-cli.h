@@ -147,4 +147,30 @@ void              cs_plugin_json_add_int_or_null (JsonBuilder *builder,
                                               gint64       value,
                                               gboolean     present);
 
+/**
+ * cs_plugin_cli_add_recording:
+ * @document: a recording a command opened (cs_plugin_cli_open())
+ * @path: another recording, as the user gave it (`--add FILE`, as
+ *   `chronoscope render FILE --add FILE2` takes it)
+ * @error: %CS_PLUGIN_ERROR_FAILED with a message naming the file when it
+ *   cannot be opened or indexed, %G_IO_ERROR_CANCELLED when the user
+ *   interrupted it
+ *
+ * Opens @path (its index built in a worker process, or reused) and puts
+ * it on @document's time axis, as the window's File → Add Recording does:
+ * @document stays the reference, and a KVM guest and its host relate by
+ * their TIME_SHIFT and GUEST options.  What plugins ask across recordings
+ * then answers for @document: cs_plugin_document_get_vcpu_out() for a
+ * guest whose host was added.  No plugin is enabled on @path.  When the
+ * two do not relate, a warning with the reason is printed and the command
+ * goes on.
+ *
+ * Since: plugin API 1.2
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean          cs_plugin_cli_add_recording (CsPluginDocument *document,
+                                              const char       *path,
+                                              GError          **error);
+
 G_END_DECLS

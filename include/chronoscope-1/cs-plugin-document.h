@@ -580,4 +580,93 @@ gboolean           cs_plugin_document_ensure_pass    (CsPluginDocument *document
                                                       GCancellable     *cancellable,
                                                       GError          **error);
 
+/**
+ * CsPluginVcpuState:
+ * @CS_PLUGIN_VCPU_EXIT: the vCPU's host thread was out of the guest,
+ *   handling an exit (kvm:kvm_exit .. the next kvm:kvm_entry of the
+ *   thread, arch/x86/kvm/trace.h), and running on a host CPU (or the host
+ *   recorded no sched_switch to say whether it ran)
+ * @CS_PLUGIN_VCPU_NOT_RUNNING: the vCPU's host thread was not running on
+ *   any host CPU (switched out by sched:sched_switch)
+ *
+ * Why a guest's vCPU was out of the guest, as its host recorded it.
+ *
+ * Since: plugin API 1.2
+ */
+typedef enum {
+  CS_PLUGIN_VCPU_EXIT,
+  CS_PLUGIN_VCPU_NOT_RUNNING,
+} CsPluginVcpuState;
+
+/**
+ * CsPluginVcpuInterval:
+ * @begin_ns: start (inclusive), ns of the guest recording's clock
+ * @end_ns: end (exclusive), > @begin_ns
+ * @state: what the host did with the vCPU
+ * @reason: (nullable): the exit being handled, as the host's kvm_exit
+ *   event prints its reason ("HLT", "EPT_VIOLATION", ...); for
+ *   %CS_PLUGIN_VCPU_NOT_RUNNING the exit the thread was handling when it
+ *   was switched out; %NULL when none is known.  Owned by the document,
+ *   valid while it is open.
+ *
+ * A stretch of time a guest's vCPU spent out of the guest.
+ *
+ * Since: plugin API 1.2
+ */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  CsPluginVcpuState state;
+  const char *reason;
+} CsPluginVcpuInterval;
+
+/**
+ * cs_plugin_document_get_vcpu_out:
+ * @document: a KVM guest's recording, shown with its host's (the window's
+ *   other recordings, or cs_plugin_cli_add_recording() on the command line)
+ * @vcpu: a guest CPU (vCPU N is the guest's CPU N)
+ * @begin_ns: start of the span, ns of @document's clock
+ * @end_ns: its end (exclusive), >= @begin_ns
+ * @intervals: (element-type CsPluginVcpuInterval): where the parts of
+ *   [@begin_ns, @end_ns) that @vcpu spent out of the guest are appended,
+ *   in time order, not overlapping, clipped to the span
+ * @exits_known: (out) (optional): whether the host's kvm_entry and
+ *   kvm_exit events say for the whole span when @vcpu was in the guest;
+ *   %FALSE when only the time it was not running is known (a host that
+ *   recorded no kvm events for its thread, as under QEMU TCG, or a span
+ *   before its first one): the intervals then hold every
+ *   %CS_PLUGIN_VCPU_NOT_RUNNING part, and the exits only where known
+ * @error: %CS_PLUGIN_ERROR_NOT_READY when the host's view does not tell:
+ *   @document is not a guest whose host recording is open with it (the
+ *   guest's TIME_SHIFT option naming that host), the host's GUEST option
+ *   names no thread for @vcpu, the span reaches outside the host's
+ *   recording, or nothing the host recorded (kvm events or sched_switch)
+ *   says what the thread did over all of it
+ *
+ * The host's view of a guest's vCPU over a span of the guest's time: the
+ * span goes to the host's clock as trace-cmd converts guest events (the
+ * TIME_SHIFT option's per-vCPU offset and scaling), the host's kvm_entry,
+ * kvm_exit and sched_switch of the vCPU's thread say when it was out of
+ * the guest, and those edges come back to the guest's clock.  What is not
+ * appended the vCPU spent in the guest (or, without @exits_known, in the
+ * guest or handling exits).  The same figures as SQL's vcpu_out_ns() (the
+ * sum of the intervals, when @exits_known) and vcpu_not_running_ns() (of
+ * the %CS_PLUGIN_VCPU_NOT_RUNNING ones).  The first call reads the host's
+ * kvm and sched_switch events once (about as long as reading its
+ * records); later calls cost O(log n) plus the intervals appended.  Main
+ * thread.
+ *
+ * Since: plugin API 1.2
+ *
+ * Returns: %FALSE with @error set when the host's view does not cover the
+ *   span (nothing appended)
+ */
+gboolean           cs_plugin_document_get_vcpu_out   (CsPluginDocument *document,
+                                                      guint             vcpu,
+                                                      gint64            begin_ns,
+                                                      gint64            end_ns,
+                                                      GArray           *intervals,
+                                                      gboolean         *exits_known,
+                                                      GError          **error);
+
 G_END_DECLS

@@ -27,9 +27,14 @@
  * can test this at build time.  1.1 added #CsPluginField
  * (cs_plugin_field_lookup(), cs_plugin_event_read_int(),
  * cs_plugin_event_peek_string()): fields found once per format, read per
- * record without a search or an allocation.
+ * record without a search or an allocation.  1.2 added recordings seen
+ * together: cs_plugin_document_get_vcpu_out() (a KVM guest's vCPU out of
+ * the guest, from its host's recording), cs_plugin_cli_add_recording(),
+ * and a window's several recordings for its pages
+ * (cs_plugin_window_get_n_documents(), cs_plugin_window_get_nth_document(),
+ * cs_plugin_window_to_axis_ns(), cs_plugin_window_from_axis_ns()).
  */
-#define CS_PLUGIN_API_MINOR_VERSION 1
+#define CS_PLUGIN_API_MINOR_VERSION 2
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

@@ -197,4 +197,82 @@ void              cs_plugin_window_remove_row       (CsPluginWindow *window,
  */
 void              cs_plugin_window_queue_draw       (CsPluginWindow *window);
 
+/**
+ * cs_plugin_window_get_n_documents:
+ * @window: a window
+ *
+ * How many recordings the window shows on its time axis: its own
+ * (cs_plugin_window_get_document()) and those the user added (File → Add
+ * Recording…, `chronoscope -i A -i B`).  Pages hear of a change as a
+ * range change (#CsPluginPageInfo.range_changed).
+ *
+ * Since: plugin API 1.2
+ *
+ * Returns: 1 or more while the window shows a recording
+ */
+guint             cs_plugin_window_get_n_documents  (CsPluginWindow *window);
+
+/**
+ * cs_plugin_window_get_nth_document:
+ * @window: a window
+ * @n: 0 for the window's own recording, 1 .. n - 1 for the added ones in
+ *   the order the window shows them
+ *
+ * A recording the window shows, as plugins see it: the enabled plugins
+ * are open on it (cs_plugin_document_get_instance()), and its passes run
+ * in the background as the window's own recording's do
+ * (cs_plugin_document_request_pass(), pass_ready).  Only the window's own
+ * recording has the plugins' layers, rows and pages; a page may analyse
+ * another one, converting its times with cs_plugin_window_to_axis_ns()
+ * before it moves the timeline.
+ *
+ * Since: plugin API 1.2
+ *
+ * Returns: (transfer none) (nullable): the recording, %NULL for @n out of
+ *   range
+ */
+CsPluginDocument *cs_plugin_window_get_nth_document (CsPluginWindow *window,
+                                                     guint           n);
+
+/**
+ * cs_plugin_window_to_axis_ns:
+ * @window: a window
+ * @document: one of its recordings (cs_plugin_window_get_nth_document())
+ * @cpu: the CPU whose clock @ts_ns was read from (it matters for a KVM
+ *   guest, whose vCPUs each have their own clock offsets)
+ * @ts_ns: a time of @document's clock
+ *
+ * Where @ts_ns of @document lies on the window's time axis (the times
+ * cs_plugin_window_show_span() and cs_plugin_window_set_markers() take):
+ * the window's own recording's clock, the others aligned to it as the
+ * timeline draws them.
+ *
+ * Since: plugin API 1.2
+ *
+ * Returns: the axis time, ns; @ts_ns for the window's own recording
+ */
+gint64            cs_plugin_window_to_axis_ns       (CsPluginWindow   *window,
+                                                     CsPluginDocument *document,
+                                                     guint             cpu,
+                                                     gint64            ts_ns);
+
+/**
+ * cs_plugin_window_from_axis_ns:
+ * @window: a window
+ * @document: one of its recordings
+ * @cpu: as for cs_plugin_window_to_axis_ns()
+ * @axis_ns: a time of the window's axis (cs_plugin_window_get_range()'s)
+ *
+ * The inverse of cs_plugin_window_to_axis_ns(), within a nanosecond or two
+ * for a KVM guest and its host.
+ *
+ * Since: plugin API 1.2
+ *
+ * Returns: the time of @document's clock, ns
+ */
+gint64            cs_plugin_window_from_axis_ns     (CsPluginWindow   *window,
+                                                     CsPluginDocument *document,
+                                                     guint             cpu,
+                                                     gint64            axis_ns);
+
 G_END_DECLS

@@ -34,6 +34,46 @@
 #include <inttypes.h>
 
 /**
+ * cs_stream_span_from_axis:
+ * @stream: a stream of a set
+ * @begin_ns: start of a span of the set's common axis (inclusive)
+ * @end_ns: its end (exclusive), >= @begin_ns
+ * @own_begin_ns: (out): the span's start in @stream's own clock
+ * @own_end_ns: (out): its end (exclusive), >= @own_begin_ns
+ *
+ * The span of @stream's recording that lands in [@begin_ns, @end_ns) of
+ * the axis, for the statistics of one range over several recordings
+ * (cs_document_compute_range_stats() on each, with its own span).  Each
+ * end goes through cs_stream_from_axis_ns(); for a KVM guest, whose vCPUs
+ * each have their own TIME_SHIFT offsets, the span is the smallest that
+ * holds the range on every vCPU (the earliest start, the latest end).
+ * The thread that owns @stream's document.
+ */
+void
+cs_stream_span_from_axis (CsStream *stream,
+                          gint64    begin_ns,
+                          gint64    end_ns,
+                          gint64   *own_begin_ns,
+                          gint64   *own_end_ns)
+{
+  guint n_cpus = 1;
+
+  g_return_if_fail (CS_IS_STREAM (stream));
+  g_return_if_fail (own_begin_ns != NULL && own_end_ns != NULL);
+
+  if (cs_stream_get_alignment (stream) == CS_STREAM_ALIGNMENT_GUEST)
+    n_cpus = MAX (cs_document_get_n_cpus (cs_stream_get_document (stream)), 1);
+  *own_begin_ns = G_MAXINT64;
+  *own_end_ns = G_MININT64;
+  for (guint cpu = 0; cpu < n_cpus; cpu++)
+    {
+      *own_begin_ns = MIN (*own_begin_ns, cs_stream_from_axis_ns (stream, cpu, begin_ns));
+      *own_end_ns = MAX (*own_end_ns, cs_stream_from_axis_ns (stream, cpu, end_ns));
+    }
+  *own_end_ns = MAX (*own_end_ns, *own_begin_ns);
+}
+
+/**
  * cs_range_stats_free:
  * @stats: (transfer full) (nullable): statistics
  */

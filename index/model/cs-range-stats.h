@@ -15,6 +15,7 @@
 #include <gio/gio.h>
 
 #include "cs-document.h"
+#include "cs-stream.h"
 
 G_BEGIN_DECLS
 
@@ -102,6 +103,11 @@ CsRangeStats *cs_document_compute_range_stats (CsDocument    *self,
                                                GCancellable  *cancellable,
                                                GError       **error);
 void          cs_range_stats_free             (CsRangeStats  *stats);
+void          cs_stream_span_from_axis        (CsStream      *stream,
+                                               gint64         begin_ns,
+                                               gint64         end_ns,
+                                               gint64        *own_begin_ns,
+                                               gint64        *own_end_ns);
 GArray       *cs_document_compute_task_times  (CsDocument    *self,
                                                gint64         begin_ns,
                                                gint64         end_ns,

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "cs-document.h"
+#include "cs-stream-set.h"
 #include "cs-plugin-private.h"
 
 G_BEGIN_DECLS
@@ -62,6 +63,11 @@ gboolean          _cs_plugin_document_is_enabled       (CsPluginDocument *self,
                                                         CsPlugin         *plugin);
 GPtrArray        *_cs_plugin_document_get_plugins      (CsPluginDocument *self);
 void              _cs_plugin_document_close            (CsPluginDocument *self);
+void              _cs_plugin_document_set_stream       (CsPluginDocument *self,
+                                                        CsStream         *stream,
+                                                        CsStreamSet      *set);
+CsStream         *_cs_plugin_document_get_stream       (CsPluginDocument *self);
+CsStreamSet      *_cs_plugin_document_get_stream_set   (CsPluginDocument *self);
 char             *_cs_plugin_document_dup_pass_path    (CsPluginDocument *self,
                                                         CsPlugin         *plugin,
                                                         const CsPluginPassInfo *info,

@@ -40,6 +40,8 @@ struct _CsPluginDocument
   gpointer scheduler_data;
   CsRecord record;                /* of the last cs_plugin_document_read_event() */
   GHashTable *wanted_types;       /* type names joined -> gboolean[] by type id */
+  CsStream *stream;               /* (nullable) among other recordings: cs-plugin-document-streams.c */
+  CsStreamSet *own_set;           /* (nullable) the set the command line made for it */
 };
 
 static char *
@@ -94,8 +96,60 @@ cs_plugin_document_unref (CsPluginDocument *document)
   g_array_unref (document->slots);
   g_hash_table_unref (document->pass_dbs);
   g_hash_table_unref (document->wanted_types);
+  g_clear_object (&document->stream);
+  g_clear_object (&document->own_set);
   g_object_unref (document->document);
   g_free (document);
+}
+
+/**
+ * _cs_plugin_document_set_stream:
+ * @self: a document
+ * @stream: (nullable): @self's recording as a stream of a set (its
+ *   document is @self's), or %NULL for a recording alone
+ * @set: (nullable): a set to keep alive with @self (the command line's,
+ *   which nothing else holds), or %NULL when the window keeps it
+ *
+ * Puts the recording among others, for what plugins ask across
+ * recordings (cs_plugin_document_get_vcpu_out()).  Main thread.
+ */
+void
+_cs_plugin_document_set_stream (CsPluginDocument *self,
+                                CsStream         *stream,
+                                CsStreamSet      *set)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (stream == NULL || cs_stream_get_document (stream) == self->document);
+
+  g_set_object (&self->stream, stream);
+  g_set_object (&self->own_set, set);
+}
+
+/**
+ * _cs_plugin_document_get_stream:
+ * @self: a document
+ *
+ * Returns: (transfer none) (nullable): what _cs_plugin_document_set_stream() set
+ */
+CsStream *
+_cs_plugin_document_get_stream (CsPluginDocument *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->stream;
+}
+
+/**
+ * _cs_plugin_document_get_stream_set:
+ * @self: a document
+ *
+ * Returns: (transfer none) (nullable): the set given to
+ *   _cs_plugin_document_set_stream() to keep
+ */
+CsStreamSet *
+_cs_plugin_document_get_stream_set (CsPluginDocument *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->own_set;
 }
 
 /**

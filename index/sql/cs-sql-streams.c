@@ -36,6 +36,7 @@
 
 #include "cs-sql-private.h"
 #include "cs-stream-set.h"
+#include "cs-stream-vcpu.h"
 #include "cs-vcpu-timeline.h"
 
 typedef struct {
@@ -91,48 +92,45 @@ align_func (sqlite3_context *context, int argc, sqlite3_value **argv)
 /* vcpu_out_ns(stream, cpu, begin_ts, end_ts) and
  * vcpu_not_running_ns(...): of [begin_ts, end_ts) in the guest stream's
  * ns, the time its vCPU @cpu was out of the guest (handling an exit or
- * not running on the host), or only not running; NULL where the host's
- * view does not cover the span (no relation, no thread for the vCPU,
- * before the thread's first kvm event, or, for not running, a host
- * without sched_switch). */
+ * not running on the host), or only not running, in the guest's ns
+ * (cs_stream_get_vcpu_out(), as the latency plugin's breakdown counts
+ * it); NULL where the host's view does not tell (no relation, no thread
+ * for the vCPU, a span outside the host's recording; for vcpu_out_ns,
+ * no kvm event that says whether the vCPU was in the guest; for not
+ * running, a host without sched_switch). */
 static void
 vcpu_time (sqlite3_context *context, sqlite3_value **argv, gboolean not_running_only)
 {
   Streams *s = sqlite3_user_data (context);
   CsStream *stream = stream_arg (s, argv[0]);
   sqlite3_int64 cpu = sqlite3_value_int64 (argv[1]);
-  gint64 begin = sqlite3_value_int64 (argv[2]), end = sqlite3_value_int64 (argv[3]);
-  CsVcpuTimeline *tl = NULL;
-  CsVcpuBin bin;
-  gint64 hb = 0, he = 0;
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (CsVcpuInterval));
+  CsVcpuTimeline *tl;
+  gboolean exits_known = FALSE;
+  gint64 ns = 0;
   gboolean known = stream != NULL;
 
   for (int i = 1; i < 4; i++)
     known = known && sqlite3_value_type (argv[i]) != SQLITE_NULL;
-  known = known && cpu >= 0 && cpu < G_MAXINT && end >= begin &&
-          (tl = cs_stream_get_vcpu_timeline (stream)) != NULL &&
-          (guint64) cpu < cs_vcpu_timeline_get_n_threads (tl) &&
-          cs_vcpu_timeline_get_tid (tl, (guint) cpu) > 0 &&
-          (!not_running_only || cs_vcpu_timeline_has_sched (tl)) &&
-          cs_stream_guest_to_host_ns (stream, (guint) cpu, begin, &hb) &&
-          cs_stream_guest_to_host_ns (stream, (guint) cpu, end, &he);
-  if (known && he <= hb)
+  known = known && cpu >= 0 && cpu < G_MAXINT &&
+          cs_stream_get_vcpu_out (stream, (guint) cpu, sqlite3_value_int64 (argv[2]),
+                                  sqlite3_value_int64 (argv[3]), out, &exits_known) &&
+          (not_running_only
+           ? (tl = cs_stream_get_vcpu_timeline (stream)) != NULL && cs_vcpu_timeline_has_sched (tl)
+           : exits_known);
+  if (!known)
     {
-      sqlite3_result_int64 (context, 0);
+      sqlite3_result_null (context);
       return;
     }
-  if (known)
+  for (guint i = 0; i < out->len; i++)
     {
-      cs_vcpu_timeline_summarize (tl, (guint) cpu, hb, he, 1, &bin);
-      known = bin.state_ns[CS_VCPU_STATE_UNKNOWN] == 0 &&
-              bin.state_ns[CS_VCPU_STATE_IN_GUEST] + bin.state_ns[CS_VCPU_STATE_EXIT] +
-              bin.state_ns[CS_VCPU_STATE_NOT_RUNNING] == he - hb;
+      const CsVcpuInterval *iv = &g_array_index (out, CsVcpuInterval, i);
+
+      if (!not_running_only || iv->state == CS_VCPU_STATE_NOT_RUNNING)
+        ns += iv->end_ns - iv->begin_ns;
     }
-  if (!known)
-    sqlite3_result_null (context);
-  else
-    sqlite3_result_int64 (context, bin.state_ns[CS_VCPU_STATE_NOT_RUNNING] +
-                                   (not_running_only ? 0 : bin.state_ns[CS_VCPU_STATE_EXIT]));
+  sqlite3_result_int64 (context, ns);
 }
 
 static void

@@ -79,7 +79,7 @@ remove_rows (Blockers *self)
 static CsExplainKind
 kind_from_name (const char *name)
 {
-  for (CsExplainKind k = CS_EXPLAIN_TASK; k <= CS_EXPLAIN_UNKNOWN; k++)
+  for (CsExplainKind k = CS_EXPLAIN_TASK; k <= CS_EXPLAIN_VCPU_NOT_RUNNING; k++)
     if (g_strcmp0 (name, cs_explain_kind_name (k)) == 0)
       return k;
   return CS_EXPLAIN_UNKNOWN;

@@ -6,7 +6,9 @@
  * --from/--to, then prints the figures the window's page shows: count,
  * min, p50, p90, p99, p99.9, max, the histogram (--histogram) and the
  * worst-first list (--top N), as text or JSON (--json), for the whole
- * recording or a range (--begin/--end, ns in the trace clock).
+ * recording or a range (--begin/--end, ns in the trace clock).  --add FILE
+ * opens more recordings on the same axis, as `render --add` does: a KVM
+ * guest's host, so that --explain splits out its vCPUs' time out of the guest.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@ typedef struct {
   gboolean blockers;
   double percentile;
   gint64 threshold_ns;
+  char **added;                 /* --add FILE: more recordings on the axis */
 } Options;
 
 /* The figures both outputs print: JSON member, text label, where. */
@@ -241,6 +244,14 @@ run_on (CsPlugin      *plugin,
   doc = cs_plugin_cli_open (plugin, path, &error);
   if (doc == NULL)
     return cs_plugin_cli_fail ("latency", NULL, error->message);
+  /* A guest's host: its breakdowns then split out the vCPU's time out of
+   * the guest (explain/cs-explain-vcpu.c). */
+  for (guint i = 0; opt->added != NULL && opt->added[i] != NULL; i++)
+    if (!cs_plugin_cli_add_recording (doc, opt->added[i], &error))
+      {
+        cs_plugin_cli_fail ("latency", NULL, error->message);
+        goto out;
+      }
   if (!cs_plugin_document_ensure_pass (doc, plugin, CS_LATENCY_PASS, param, NULL, &error) ||
       (db = cs_plugin_document_get_pass_db (doc, plugin, CS_LATENCY_PASS, param, &error)) == NULL ||
       (pairs = cs_latency_list_pairs (db, &error)) == NULL)
@@ -345,6 +356,7 @@ latency_run (CsPlugin  *plugin,
     { "blockers", 0, 0, G_OPTION_ARG_NONE, &opt.blockers, N_("Rank what held the pairs at or above the percentile (--top of them)"), NULL },
     { "percentile", 0, 0, G_OPTION_ARG_DOUBLE, &opt.percentile, N_("For --blockers: the pairs at or above this percentile (default: 99)"), N_("P") },
     { "threshold", 0, 0, G_OPTION_ARG_INT64, &opt.threshold_ns, N_("For --blockers: the pairs lasting NS or more, instead of a percentile"), N_("NS") },
+    { "add", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt.added, N_("Open the recording FILE too, on the same time axis (a KVM guest's host: --explain then splits out the time its vCPU was out of the guest)"), N_("FILE") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL },
   };
@@ -381,7 +393,12 @@ latency_run (CsPlugin  *plugin,
   if (opt.depth < 1 || opt.percentile < 0 || opt.percentile > 100)
     return cs_plugin_cli_fail ("latency", files[0], _("--depth must be 1 or more and --percentile 0 to 100"));
   param = preset != NULL ? g_strdup (preset) : g_strdup_printf ("%s>%s", from, to);
-  return run_on (plugin, files[0], &opt, param);
+  {
+    int status = run_on (plugin, files[0], &opt, param);
+
+    g_strfreev (opt.added);
+    return status;
+  }
 }
 
 static const CsPluginCommandInfo latency_command = {

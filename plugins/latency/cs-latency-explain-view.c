@@ -42,6 +42,14 @@ typedef struct {
   GtkListBox *chain;
 } View;
 
+/* A time of the explained recording on the window's axis (the page may
+ * analyse one of the window's added recordings). */
+static gint64
+axis_ns (View *view, guint cpu, gint64 ts_ns)
+{
+  return cs_plugin_window_to_axis_ns (view->window, view->latency->document, cpu, ts_ns);
+}
+
 static View *
 get_view (GtkWidget *widget)
 {
@@ -113,6 +121,11 @@ contributor_color (const CsExplainContributor *c,
     case CS_EXPLAIN_UNKNOWN:
       *color = unknown;
       return FALSE;
+    case CS_EXPLAIN_VCPU_EXIT:
+    case CS_EXPLAIN_VCPU_NOT_RUNNING:
+      /* the host's colour for a vCPU out of the guest: hatched grey */
+      *color = unknown;
+      return TRUE;
     case CS_EXPLAIN_TASK:
     case CS_EXPLAIN_IRQS_OFF:
     case CS_EXPLAIN_PREEMPT_OFF:
@@ -216,6 +229,10 @@ kind_label (CsExplainKind kind)
       return _("preemption off");
     case CS_EXPLAIN_IDLE:
       return _("idle");
+    case CS_EXPLAIN_VCPU_EXIT:
+      return _("vCPU exit");
+    case CS_EXPLAIN_VCPU_NOT_RUNNING:
+      return _("vCPU not running");
     case CS_EXPLAIN_UNKNOWN:
     default:
       return _("no event");
@@ -426,7 +443,8 @@ contributor_activated_cb (GtkListBox    *list,
       end_ns = MAX (end_ns, s->end_ns);
     }
   if (begin_ns < end_ns)
-    cs_plugin_window_show_span (view->window, begin_ns, end_ns);
+    cs_plugin_window_show_span (view->window, axis_ns (view, b->b_cpu, begin_ns),
+                                axis_ns (view, b->b_cpu, end_ns));
   gtk_widget_queue_draw (GTK_WIDGET (view->bar));
   cs_plugin_window_queue_draw (view->window);
 }
@@ -447,9 +465,12 @@ link_activated_cb (GtkListBox    *list,
   x->link = index;
   x->contributor = -1;
   fill_breakdown (view);
-  cs_plugin_window_show_span (view->window, b->a_ns, b->b_ns);
-  cs_plugin_window_set_markers (view->window, b->a_ns, b->b_ns);
-  cs_plugin_window_add_task_plot (view->window, b->pid);
+  cs_plugin_window_show_span (view->window, axis_ns (view, b->a_cpu, b->a_ns),
+                              axis_ns (view, b->b_cpu, b->b_ns));
+  cs_plugin_window_set_markers (view->window, axis_ns (view, b->a_cpu, b->a_ns),
+                                axis_ns (view, b->b_cpu, b->b_ns));
+  if (view->latency->document == cs_plugin_window_get_document (view->window))
+    cs_plugin_window_add_task_plot (view->window, b->pid);
   cs_plugin_window_queue_draw (view->window);
 }
 

@@ -25,7 +25,15 @@
  * chain.  A classroom demo's preset (the window's show) opens with its
  * worst pair explained, the markers the demo placed left as they are.
  *
- * Widgets a test reaches have names: latency-preset, latency-run,
+ * With several recordings in the window (plugin API 1.2), a "Recording"
+ * drop-down above picks the one the page analyses (the window's own
+ * first): the page is built anew on that recording's instance, its pairs'
+ * times are shown on the window's axis and activating one moves the
+ * timeline there, in that recording's group (cs_plugin_window_to_axis_ns());
+ * the window's range reaches it in its own clock.
+ *
+ * Widgets a test reaches have names: latency-page (the tab's), latency-recording,
+ * latency-content (what is built per recording), latency-preset, latency-run,
  * latency-custom-button, latency-whole, latency-status, latency-histogram, latency-list and latency-count,
  * latency-min ... latency-max for the figures' values.
  */
@@ -320,14 +328,23 @@ activate_cb (GtkColumnView *view,
   Page *page = user_data;
   g_autoptr(CsLatencyRow) row = g_list_model_get_item (G_LIST_MODEL (page->rows), position);
   const CsLatencyItem *item;
+  gint64 a_ns, b_ns;
 
   if (row == NULL || page->latency == NULL)
     return;
   item = cs_latency_row_get_item (row);
-  cs_plugin_window_show_span (page->window, item->a_ts_ns, item->b_ts_ns);
-  cs_plugin_window_set_markers (page->window, item->a_ts_ns, item->b_ts_ns);
-  cs_plugin_window_add_task_plot (page->window, item->pid);
-  cs_plugin_window_select_event (page->window, item->a_cpu, item->a_ts_ns);
+  a_ns = cs_plugin_window_to_axis_ns (page->window, page->latency->document, item->a_cpu,
+                                      item->a_ts_ns);
+  b_ns = cs_plugin_window_to_axis_ns (page->window, page->latency->document, item->b_cpu,
+                                      item->b_ts_ns);
+  cs_plugin_window_show_span (page->window, a_ns, b_ns);
+  cs_plugin_window_set_markers (page->window, a_ns, b_ns);
+  /* Task plots and the event list are the window's own recording's. */
+  if (page->latency->document == cs_plugin_window_get_document (page->window))
+    {
+      cs_plugin_window_add_task_plot (page->window, item->pid);
+      cs_plugin_window_select_event (page->window, item->a_cpu, item->a_ts_ns);
+    }
   _cs_latency_explain_view_show (page->explain, item);
 }
 
@@ -364,8 +381,14 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
       text = cs_latency_format_ns (item->dur_ns);
       break;
     case COL_A_TIME:
-      text = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
-                              item->a_ts_ns / 1000000000, item->a_ts_ns % 1000000000);
+      {
+        /* On the window's axis, where the timeline shows it. */
+        gint64 a_ns = cs_plugin_window_to_axis_ns (page->window, page->latency->document,
+                                                   item->a_cpu, item->a_ts_ns);
+
+        text = g_strdup_printf ("%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT,
+                                a_ns / 1000000000, a_ns % 1000000000);
+      }
       break;
     case COL_CPU:
       text = g_strdup_printf ("%u", item->a_cpu);
@@ -518,11 +541,11 @@ page_free (gpointer data)
   g_free (page);
 }
 
+/* The page's content for @latency's recording. */
 static GtkWidget *
-page_create (gpointer        instance,
-             CsPluginWindow *window)
+build_page (CsLatency      *latency,
+            CsPluginWindow *window)
 {
-  CsLatency *latency = instance;
   Page *page = g_new0 (Page, 1);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -550,7 +573,7 @@ page_create (gpointer        instance,
         gtk_string_list_append (page->presets, customs[i]);
     }
 
-  gtk_widget_set_name (box, "latency-page");
+  gtk_widget_set_name (box, "latency-content");
   gtk_widget_set_margin_start (box, 12);
   gtk_widget_set_margin_end (box, 12);
   gtk_widget_set_margin_top (box, 6);
@@ -630,19 +653,160 @@ page_create (gpointer        instance,
   return box;
 }
 
+/* Above the page: which of the window's recordings it analyses. */
+typedef struct {
+  CsPluginWindow *window;
+  CsPlugin *plugin;
+  GtkWidget *box;               /* the page's widget: the row, then the content */
+  GtkWidget *row;
+  GtkDropDown *recording;
+  GtkStringList *names;         /* borrowed from the drop-down */
+  GtkWidget *content;
+  CsPluginDocument *document;   /* the one analysed (borrowed from the window) */
+  gboolean syncing;
+  gint64 begin_ns, end_ns;      /* the window's range, on its axis */
+} Picker;
+
+static Picker *
+get_picker (GtkWidget *widget)
+{
+  return g_object_get_data (G_OBJECT (widget), "cs-latency-picker");
+}
+
+/* The window's range, in the analysed recording's clock. */
+static void
+apply_window_range (Picker *picker)
+{
+  Page *page = get_page (picker->box);
+
+  if (page == NULL || page->latency == NULL)
+    return;
+  page->window_begin_ns = picker->begin_ns;
+  page->window_end_ns = picker->end_ns;
+  if (picker->document != cs_plugin_window_get_document (picker->window))
+    {
+      page->window_begin_ns = cs_plugin_window_from_axis_ns (picker->window, picker->document, 0,
+                                                             picker->begin_ns);
+      page->window_end_ns = cs_plugin_window_from_axis_ns (picker->window, picker->document, 0,
+                                                           picker->end_ns);
+    }
+  apply_range (page);
+}
+
+/* Builds the content anew for @document. */
+static void
+show_document (Picker           *picker,
+               CsPluginDocument *document)
+{
+  CsLatency *latency = cs_plugin_document_get_instance (document, picker->plugin);
+
+  if (latency == NULL)
+    return;
+  if (picker->content != NULL)
+    gtk_box_remove (GTK_BOX (picker->box), picker->content);
+  picker->document = document;
+  picker->content = build_page (latency, picker->window);
+  gtk_widget_set_vexpand (picker->content, TRUE);
+  gtk_box_append (GTK_BOX (picker->box), picker->content);
+  /* get_page() of the page's widget: the content's */
+  g_object_set_data (G_OBJECT (picker->box), "cs-latency-page",
+                     g_object_get_data (G_OBJECT (picker->content), "cs-latency-page"));
+  apply_window_range (picker);
+}
+
+static void
+recording_selected_cb (GObject    *dropdown,
+                       GParamSpec *pspec,
+                       gpointer    user_data)
+{
+  Picker *picker = user_data;
+  CsPluginDocument *document;
+
+  if (picker->syncing)
+    return;
+  document = cs_plugin_window_get_nth_document (picker->window,
+                                                gtk_drop_down_get_selected (picker->recording));
+  if (document != NULL && document != picker->document)
+    show_document (picker, document);
+}
+
+/* The drop-down follows the window's recordings; one that went leaves the
+ * page on the window's own. */
+static void
+sync_recordings (Picker *picker)
+{
+  guint n = cs_plugin_window_get_n_documents (picker->window);
+  guint selected = 0;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < n; i++)
+    {
+      CsPluginDocument *document = cs_plugin_window_get_nth_document (picker->window, i);
+
+      g_ptr_array_add (names, g_path_get_basename (cs_plugin_document_get_path (document)));
+      if (document == picker->document)
+        selected = i;
+    }
+  g_ptr_array_add (names, NULL);
+  picker->syncing = TRUE;
+  gtk_string_list_splice (picker->names, 0, g_list_model_get_n_items (G_LIST_MODEL (picker->names)),
+                          (const char *const *) names->pdata);
+  gtk_drop_down_set_selected (picker->recording, selected);
+  picker->syncing = FALSE;
+  gtk_widget_set_visible (picker->row, n > 1);
+  if (n > 0 && cs_plugin_window_get_nth_document (picker->window, selected) != picker->document)
+    show_document (picker, cs_plugin_window_get_nth_document (picker->window, selected));
+}
+
+static GtkWidget *
+page_create (gpointer        instance,
+             CsPluginWindow *window)
+{
+  CsLatency *latency = instance;
+  Picker *picker = g_new0 (Picker, 1);
+  GtkWidget *label = gtk_label_new (_("Recording"));
+
+  picker->window = window;
+  picker->plugin = latency->plugin;
+  picker->begin_ns = G_MININT64;
+  picker->end_ns = G_MAXINT64;
+  picker->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_name (picker->box, "latency-page");
+  picker->row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_start (picker->row, 12);
+  gtk_widget_set_margin_top (picker->row, 6);
+  picker->names = gtk_string_list_new (NULL);
+  /* The drop-down takes the list (transfer full); the picker borrows it. */
+  picker->recording = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (picker->names), NULL));
+  gtk_widget_set_name (GTK_WIDGET (picker->recording), "latency-recording");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (picker->recording),
+                               _("The recording whose pairs the page measures"));
+  gtk_box_append (GTK_BOX (picker->row), label);
+  gtk_box_append (GTK_BOX (picker->row), GTK_WIDGET (picker->recording));
+  gtk_box_append (GTK_BOX (picker->box), picker->row);
+  g_object_set_data_full (G_OBJECT (picker->box), "cs-latency-picker", picker, g_free);
+  show_document (picker, cs_plugin_window_get_document (window));
+  sync_recordings (picker);
+  g_signal_connect (picker->recording, "notify::selected", G_CALLBACK (recording_selected_cb),
+                    picker);
+  return picker->box;
+}
+
 static void
 page_range_changed (gpointer   instance,
                     GtkWidget *widget,
                     gint64     begin_ns,
                     gint64     end_ns)
 {
-  Page *page = get_page (widget);
+  Picker *picker = get_picker (widget);
 
-  if (page == NULL)
+  if (picker == NULL)
     return;
-  page->window_begin_ns = begin_ns;
-  page->window_end_ns = end_ns;
-  apply_range (page);
+  picker->begin_ns = begin_ns;
+  picker->end_ns = end_ns;
+  /* Recordings added or closed reach the page as a range change. */
+  sync_recordings (picker);
+  apply_window_range (picker);
 }
 
 /* The window asks to show @arg, a definition (a classroom demo's preset). */
@@ -651,8 +815,16 @@ page_show (gpointer    instance,
            GtkWidget  *widget,
            const char *arg)
 {
-  Page *page = get_page (widget);
+  Picker *picker = get_picker (widget);
+  Page *page;
 
+  /* The window's demo is about its own recording. */
+  if (picker != NULL && picker->document != cs_plugin_window_get_document (picker->window))
+    {
+      show_document (picker, cs_plugin_window_get_document (picker->window));
+      sync_recordings (picker);
+    }
+  page = get_page (widget);
   if (page == NULL || page->latency == NULL || !def_holds (page->latency->document, arg))
     return;
   select_param (page, arg);

@@ -546,6 +546,23 @@ cs_cli_plugins_set_rows (CsTimelineRenderer  *renderer,
   return TRUE;
 }
 
+/* cs_plugin_host_load_document()'s failure as the API reports it. */
+static void
+load_failed (const char *path, GError *local_error, GError **error)
+{
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_propagate_error (error, local_error);
+  else
+    {
+      if (strstr (local_error->message, path) != NULL)
+        g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
+      else
+        g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "%s: %s", path,
+                     local_error->message);
+      g_error_free (local_error);
+    }
+}
+
 /**
  * cs_plugin_cli_open:
  *
@@ -565,16 +582,50 @@ cs_plugin_cli_open (CsPlugin    *plugin,
   document = cs_plugin_host_load_document (path, NULL, &local_error);
   if (document == NULL)
     {
-      if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_propagate_error (error, g_steal_pointer (&local_error));
-      else if (strstr (local_error->message, path) != NULL)
-        g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
-      else
-        g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "%s: %s", path,
-                     local_error->message);
+      load_failed (path, g_steal_pointer (&local_error), error);
       return NULL;
     }
   return cs_cli_plugins_open (document, NULL, error);
+}
+
+/**
+ * cs_plugin_cli_add_recording:
+ *
+ * See cs-plugin-cli.h.  The document's stream set is made on the first
+ * call, with the document as its reference, and kept with it.
+ */
+gboolean
+cs_plugin_cli_add_recording (CsPluginDocument *document,
+                             const char       *path,
+                             GError          **error)
+{
+  g_autoptr(CsDocument) added = NULL;
+  CsStreamSet *set;
+  GError *local_error = NULL;
+  CsStream *own = _cs_plugin_document_get_stream (document);
+  CsStream *stream;
+
+  g_return_val_if_fail (document != NULL && path != NULL, FALSE);
+
+  added = cs_plugin_host_load_document (path, NULL, &local_error);
+  if (added == NULL)
+    {
+      load_failed (path, local_error, error);
+      return FALSE;
+    }
+  set = _cs_plugin_document_get_stream_set (document);
+  if (own == NULL || set == NULL)
+    {
+      set = cs_stream_set_new ();
+      own = cs_stream_set_add (set, _cs_plugin_document_get_document (document), NULL);
+      cs_stream_set_set_reference (set, own);
+      _cs_plugin_document_set_stream (document, own, set);
+      g_object_unref (set);
+    }
+  stream = cs_stream_set_add (set, added, NULL);
+  if (!cs_stream_is_aligned (stream))
+    g_printerr ("chronoscope: %s: %s\n", path, cs_stream_get_note (stream));
+  return TRUE;
 }
 
 /**

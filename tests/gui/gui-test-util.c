@@ -10,6 +10,7 @@
 
 #include "cs-application.h"
 #include "cs-window-plugins.h"
+#include "cs-window-streams.h"
 #include "gui-test-util.h"
 
 char *cs_test_work_dir;
@@ -213,6 +214,15 @@ gboolean
 cs_test_window_is_idle (gpointer data)
 {
   return cs_window_get_state (data) != CS_WINDOW_STATE_LOADING;
+}
+
+gboolean
+cs_test_window_has_two_streams (gpointer data)
+{
+  CsStreamSet *set = cs_window_get_streams (data);
+
+  return set != NULL && cs_stream_set_get_n_streams (set) == 2 &&
+         cs_window_get_n_adding (data) == 0;
 }
 
 gboolean

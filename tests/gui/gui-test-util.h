@@ -45,6 +45,9 @@ void cs_test_spin (guint ms);
 
 gboolean cs_test_window_is_idle (gpointer data);
 gboolean cs_test_window_is_ready (gpointer data);
+/* For cs_test_wait_until(): @data, a CsWindow, shows two recordings,
+ * none still being added. */
+gboolean cs_test_window_has_two_streams (gpointer data);
 gboolean cs_test_widget_is_drawable (gpointer data);
 
 CsWindow *cs_test_new_window (int width,

@@ -17,6 +17,7 @@
 #include "cs-range-stats-text.h"
 #include "cs-stats-window.h"
 #include "cs-window-actions.h"
+#include "cs-window-streams.h"
 #include "gui-test-util.h"
 
 static gboolean
@@ -136,6 +137,62 @@ test_stop_cancels (void)
   cs_test_destroy_window (window);
 }
 
+/* A host with its guest added: the statistics of markers A..B per
+ * recording, each under its heading, each the figures of its own clock's
+ * span (cs_stream_span_from_axis()) as the recording alone gives them. */
+static void
+test_per_stream (void)
+{
+  g_autofree char *host_path = cs_test_own_path ("pair/pair-host-v6.dat");
+  g_autofree char *guest_path = cs_test_own_path ("pair/pair-guest-v6.dat");
+  g_autoptr(GFile) guest_file = g_file_new_for_path (guest_path);
+  CsWindow *window = cs_test_open_window (host_path, 1200, 760);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  g_autoptr(GString) want = g_string_new (NULL);
+  CsStreamSet *set;
+  CsStatsWindow *stats;
+  CsStream *guest;
+  gint64 first, last, a, b;
+
+  cs_window_add_file (window, guest_file);
+  cs_test_wait_until (cs_test_window_has_two_streams, window, "the guest's recording");
+  set = cs_window_get_streams (window);
+  guest = cs_stream_set_get_stream (set, 1);
+  g_assert_true (cs_stream_is_aligned (guest));
+  /* Markers around the middle of the guest's recording, on the axis. */
+  first = cs_stream_to_axis_ns (guest, 0, cs_document_get_first_ns (cs_stream_get_document (guest)));
+  last = cs_stream_to_axis_ns (guest, 0, cs_document_get_last_ns (cs_stream_get_document (guest)));
+  a = first + (last - first) / 4;
+  b = first + (last - first) * 3 / 4;
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_B, b);
+  cs_timeline_set_marker_ns (timeline, CS_MARKER_A, a);
+
+  cs_test_activate (window, "show-stats", NULL);
+  stats = CS_STATS_WINDOW (_cs_window_actions_get_dialog (window, "stats"));
+  cs_test_spin (50);
+  cs_test_wait_until (stats_ready, stats, "the statistics of each recording");
+  for (guint i = 0; i < 2; i++)
+    {
+      CsStream *stream = cs_stream_set_get_stream (set, i);
+      g_autoptr(CsDocument) alone = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+      gint64 begin_ns, end_ns;
+
+      cs_stream_span_from_axis (stream, a, b, &begin_ns, &end_ns);
+      alone = cs_document_load (cs_stream_get_path (stream), NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      text = expected_text (alone, begin_ns, end_ns);
+      if (i > 0)
+        g_string_append_c (want, '\n');
+      g_string_append_printf (want, "── Recording %s (%s) ──\n%s", cs_stream_get_name (stream),
+                              cs_document_get_trace_path (cs_stream_get_document (stream)), text);
+    }
+  g_assert_cmpstr (cs_stats_window_get_text (stats), ==, want->str);
+  cs_test_save_screenshot (GTK_WIDGET (stats), "stats-window-streams.png");
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -147,6 +204,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/cs/gui/StatsWindow/follows-span-and-markers", test_follows_span_and_markers);
   g_test_add_func ("/cs/gui/StatsWindow/stop-cancels", test_stop_cancels);
+  g_test_add_func ("/cs/gui/StatsWindow/per-stream", test_per_stream);
 
   return cs_test_gui_run ();
 }

@@ -28,15 +28,6 @@
 #include "cs-window-streams.h"
 #include "gui-test-util.h"
 
-static gboolean
-two_streams (gpointer data)
-{
-  CsStreamSet *set = cs_window_get_streams (data);
-
-  return set != NULL && cs_stream_set_get_n_streams (set) == 2 &&
-         cs_window_get_n_adding (data) == 0;
-}
-
 static CsStreamsRenderer *
 streams_renderer_of (CsWindow *window)
 {
@@ -69,7 +60,7 @@ open_two (const char *first, const char *second)
   g_autoptr(GFile) file = g_file_new_for_path (second);
 
   cs_window_add_file (window, file);
-  cs_test_wait_until (two_streams, window, "the second recording");
+  cs_test_wait_until (cs_test_window_has_two_streams, window, "the second recording");
   cs_test_wait_until (cs_test_widget_is_drawable, cs_window_get_timeline (window), "the timeline");
   cs_test_spin (100);
   return window;
@@ -174,7 +165,7 @@ test_two_recordings (void)
   g_assert_true (cs_window_open_session (window, session_path, &error));
   g_assert_no_error (error);
   cs_test_wait_until (cs_test_window_is_ready, window, "the session's recording");
-  cs_test_wait_until (two_streams, window, "the session's second recording");
+  cs_test_wait_until (cs_test_window_has_two_streams, window, "the session's second recording");
   set = cs_window_get_streams (window);
   added = cs_stream_set_get_stream (set, 1);
   g_assert_cmpstr (cs_stream_get_path (added), ==, b);

@@ -55,6 +55,15 @@ cs_plugin_cli_open (CsPlugin    *plugin,
   return NULL;
 }
 
+gboolean
+cs_plugin_cli_add_recording (CsPluginDocument *document,
+                             const char       *path,
+                             GError          **error)
+{
+  g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "no command line in this test");
+  return FALSE;
+}
+
 #define NOT_HERE() g_error ("%s: no window in this test", G_STRFUNC)
 
 /* The command line's helpers: no command runs in these tests. */
@@ -72,3 +81,7 @@ void cs_plugin_window_add_task_plot (CsPluginWindow *window, gint32 pid) { NOT_H
 void cs_plugin_window_add_row (CsPluginWindow *window, CsPlugin *plugin, const char *layer, const char *key) { NOT_HERE (); }
 void cs_plugin_window_remove_row (CsPluginWindow *window, CsPlugin *plugin, const char *layer, const char *key) { NOT_HERE (); }
 void cs_plugin_window_queue_draw (CsPluginWindow *window) { NOT_HERE (); }
+guint cs_plugin_window_get_n_documents (CsPluginWindow *window) { NOT_HERE (); return 0; }
+CsPluginDocument *cs_plugin_window_get_nth_document (CsPluginWindow *window, guint n) { NOT_HERE (); return NULL; }
+gint64 cs_plugin_window_to_axis_ns (CsPluginWindow *window, CsPluginDocument *document, guint cpu, gint64 ts_ns) { NOT_HERE (); return ts_ns; }
+gint64 cs_plugin_window_from_axis_ns (CsPluginWindow *window, CsPluginDocument *document, guint cpu, gint64 axis_ns) { NOT_HERE (); return axis_ns; }

@@ -8,7 +8,11 @@
  * the index's summaries) and for spans (answered from the chunks of the
  * span): per task CPU time, per CPU busy time and events, events per type
  * and the wakeup latency summary must equal the oracle's; and the figures
- * of two halves must add up to those of the whole.
+ * of two halves must add up to those of the whole.  With several
+ * recordings on one axis (a KVM host and its guest), a span of the axis
+ * converted into each recording's clock (cs_stream_span_from_axis())
+ * must hold the span on every vCPU and give, through the set's document,
+ * the figures of the recording opened alone.
  */
 #include "config.h"
 
@@ -19,6 +23,7 @@
 
 #include "cs-document.h"
 #include "cs-range-stats.h"
+#include "cs-stream-set.h"
 #include "index-test-util.h"
 
 /* The oracle's JSON for [begin, end) of @path, or NULL when trace-cmd
@@ -357,6 +362,126 @@ test_cancel (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* The figures of two computations, field by field. */
+static void
+assert_same_stats (const CsRangeStats *a, const CsRangeStats *b)
+{
+  g_assert_cmpint (a->begin_ns, ==, b->begin_ns);
+  g_assert_cmpint (a->end_ns, ==, b->end_ns);
+  g_assert_cmpuint (a->n_events, ==, b->n_events);
+  g_assert_cmpuint (a->tasks->len, ==, b->tasks->len);
+  for (guint i = 0; i < a->tasks->len; i++)
+    {
+      const CsTaskTime *x = &g_array_index (a->tasks, CsTaskTime, i);
+      const CsTaskTime *y = &g_array_index (b->tasks, CsTaskTime, i);
+
+      g_assert_cmpint (x->pid, ==, y->pid);
+      g_assert_cmpint (x->runtime_ns, ==, y->runtime_ns);
+      g_assert_cmpfloat (x->share, ==, y->share);
+    }
+  g_assert_cmpuint (a->cpus->len, ==, b->cpus->len);
+  for (guint i = 0; i < a->cpus->len; i++)
+    {
+      const CsCpuBusy *x = &g_array_index (a->cpus, CsCpuBusy, i);
+      const CsCpuBusy *y = &g_array_index (b->cpus, CsCpuBusy, i);
+
+      g_assert_cmpuint (x->cpu, ==, y->cpu);
+      g_assert_cmpint (x->busy_ns, ==, y->busy_ns);
+      g_assert_cmpuint (x->n_events, ==, y->n_events);
+    }
+  g_assert_cmpuint (a->event_types->len, ==, b->event_types->len);
+  for (guint i = 0; i < a->event_types->len; i++)
+    {
+      g_assert_cmpuint (g_array_index (a->event_types, CsTypeCount, i).type_id, ==,
+                        g_array_index (b->event_types, CsTypeCount, i).type_id);
+      g_assert_cmpuint (g_array_index (a->event_types, CsTypeCount, i).n_events, ==,
+                        g_array_index (b->event_types, CsTypeCount, i).n_events);
+    }
+  g_assert_cmpuint (a->wakeups.count, ==, b->wakeups.count);
+  g_assert_cmpint (a->wakeups.min_ns, ==, b->wakeups.min_ns);
+  g_assert_cmpint (a->wakeups.p50_ns, ==, b->wakeups.p50_ns);
+  g_assert_cmpint (a->wakeups.p99_ns, ==, b->wakeups.p99_ns);
+  g_assert_cmpint (a->wakeups.max_ns, ==, b->wakeups.max_ns);
+}
+
+/* One span of a host/guest pair's axis, per stream. */
+static void
+check_stream_pair (const char *host_path, const char *guest_path)
+{
+  g_autoptr(CsStreamSet) set = cs_stream_set_new ();
+  g_autoptr(CsDocument) host = cs_document_load (host_path, NULL, NULL, NULL, NULL, NULL);
+  g_autoptr(CsDocument) guest = cs_document_load (guest_path, NULL, NULL, NULL, NULL, NULL);
+  const char *paths[2] = { host_path, guest_path };
+  CsStream *gs;
+  gint64 first, last, axis_begin, axis_end;
+
+  g_assert_nonnull (host);
+  g_assert_nonnull (guest);
+  cs_stream_set_add (set, host, NULL);
+  gs = cs_stream_set_add (set, guest, NULL);
+  g_assert_cmpint (cs_stream_get_alignment (gs), ==, CS_STREAM_ALIGNMENT_GUEST);
+  /* The middle half of the guest's recording, on the axis (the host's clock). */
+  first = cs_stream_to_axis_ns (gs, 0, cs_document_get_first_ns (guest));
+  last = cs_stream_to_axis_ns (gs, 0, cs_document_get_last_ns (guest));
+  axis_begin = first + (last - first) / 4;
+  axis_end = first + (last - first) * 3 / 4;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      CsStream *stream = cs_stream_set_get_stream (set, k);
+      CsDocument *doc = cs_stream_get_document (stream);
+      g_autoptr(CsDocument) alone = cs_document_load (paths[k], NULL, NULL, NULL, NULL, NULL);
+      g_autoptr(CsRangeStats) in_set = NULL;
+      g_autoptr(CsRangeStats) by_itself = NULL;
+      gint64 begin, end;
+      gboolean exact = FALSE;
+
+      cs_stream_span_from_axis (stream, axis_begin, axis_end, &begin, &end);
+      g_test_message ("%s: axis [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") is [%" G_GINT64_FORMAT
+                      ", %" G_GINT64_FORMAT ") of its clock", cs_stream_get_name (stream),
+                      axis_begin, axis_end, begin, end);
+      /* The span lands on the axis span, on every CPU (each vCPU its own
+       * offsets), within the fixed-point's nanosecond or two. */
+      for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+        {
+          gint64 b = cs_stream_to_axis_ns (stream, cpu, begin);
+          gint64 e = cs_stream_to_axis_ns (stream, cpu, end);
+
+          g_assert_cmpint (b, <=, axis_begin + 2);
+          g_assert_cmpint (e, >=, axis_end - 2);
+          exact = exact || ABS (b - axis_begin) <= 2;
+        }
+      g_assert_true (exact);
+      if (k == 0)
+        {
+          g_assert_cmpint (begin, ==, axis_begin);
+          g_assert_cmpint (end, ==, axis_end);
+        }
+      else
+        g_assert_cmpint (ABS ((begin - axis_begin) - (cs_document_get_first_ns (guest) - first)), <,
+                         (axis_end - axis_begin) / 100);
+
+      in_set = compute (doc, begin, end);
+      g_assert_nonnull (alone);
+      by_itself = compute (alone, begin, end);
+      g_assert_cmpuint (in_set->n_events, >, 0);
+      assert_same_stats (in_set, by_itself);
+    }
+}
+
+static void
+test_streams (void)
+{
+  g_autofree char *host = cs_test_own_path ("pair/pair-host-v6.dat");
+  g_autofree char *guest = cs_test_own_path ("pair/pair-guest-v6.dat");
+  g_autofree char *kvm_host = cs_test_kvm_path ("kvm-host-x86-v7-zlib.dat");
+  g_autofree char *kvm_guest = kvm_host != NULL ? cs_test_kvm_path ("kvm-guest-x86-v7-zlib.dat") : NULL;
+
+  check_stream_pair (host, guest);
+  if (kvm_guest != NULL)     /* else cs_test_kvm_path() said why */
+    check_stream_pair (kvm_host, kvm_guest);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -368,5 +493,6 @@ main (int    argc,
   g_test_add_func ("/cs/index/RangeStats/whole-wakeups-kept", test_wakeups_kept);
   g_test_add_func ("/cs/index/RangeStats/task-times", test_task_times);
   g_test_add_func ("/cs/index/RangeStats/cancel", test_cancel);
+  g_test_add_func ("/cs/index/RangeStats/streams", test_streams);
   return g_test_run ();
 }

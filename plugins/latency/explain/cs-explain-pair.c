@@ -351,7 +351,7 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
       if (!feed_stays (document, &feed, a_ns, a_cpu, b_ns, first_cpu, stays, error))
         return NULL;
       if (feed.found != NULL)
-        return feed.found;
+        return cs_explain_add_vcpu_out (document, feed.found);
       g_clear_pointer (&tracker, cs_explain_tracker_free);
     }
 
@@ -373,7 +373,7 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
                  _("no wakeup of pid %d at %" PRId64 " ns is followed by a "
                    "switch to it at %" PRId64 " ns on CPU %u"),
                  pid, a_ns, b_ns, b_cpu);
-  return feed.found;
+  return cs_explain_add_vcpu_out (document, feed.found);
 }
 
 /**
@@ -417,7 +417,7 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
                                          feed_state,
                                          tracker, error))
     return NULL;
-  return cs_explain_tracker_close_window (tracker, b_ns);
+  return cs_explain_add_vcpu_out (document, cs_explain_tracker_close_window (tracker, b_ns));
 }
 
 typedef struct {

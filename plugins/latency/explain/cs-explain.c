@@ -41,13 +41,15 @@ cs_explain_links_free (GArray *links)
  * @kind: a contributor's kind
  *
  * Returns: (transfer none): its name in JSON and SQL: "task", "irq",
- *   "softirq", "irqs_off", "preempt_off", "idle", "unknown"
+ *   "softirq", "irqs_off", "preempt_off", "idle", "unknown", "vcpu_exit",
+ *   "vcpu_not_running"
  */
 const char *
 cs_explain_kind_name (CsExplainKind kind)
 {
   static const char *const names[] = {
     "task", "irq", "softirq", "irqs_off", "preempt_off", "idle", "unknown",
+    "vcpu_exit", "vcpu_not_running",
   };
 
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
@@ -109,6 +111,11 @@ cs_explain_contributor_describe (const CsExplainContributor *c)
       return g_strdup_printf (_("preemption disabled by %s (pid %d)"), c->name, c->id);
     case CS_EXPLAIN_IDLE:
       return g_strdup (_("idle"));
+    case CS_EXPLAIN_VCPU_EXIT:
+      /* TRANSLATORS: %s is a KVM exit reason as the host printed it, "HLT" */
+      return g_strdup_printf (_("vCPU exited to host: %s"), c->name[0] != '\0' ? c->name : "?");
+    case CS_EXPLAIN_VCPU_NOT_RUNNING:
+      return g_strdup (_("vCPU not running on the host"));
     case CS_EXPLAIN_UNKNOWN:
     default:
       return g_strdup (_("no event"));
@@ -156,6 +163,11 @@ cs_explain_verdict (const CsExplainBreakdown *breakdown)
       return g_strdup_printf (_("preemption disabled by %s (pid %d) for %s"), c->name, c->id, dur);
     case CS_EXPLAIN_IDLE:
       return g_strdup_printf (_("the CPU was idle for %s"), dur);
+    case CS_EXPLAIN_VCPU_EXIT:
+      return g_strdup_printf (_("the vCPU was out of the guest, the host handling exit %s, for %s"),
+                              c->name[0] != '\0' ? c->name : "?", dur);
+    case CS_EXPLAIN_VCPU_NOT_RUNNING:
+      return g_strdup_printf (_("the vCPU was not running on the host for %s"), dur);
     case CS_EXPLAIN_UNKNOWN:
     default:
       return g_strdup_printf (_("no recorded event explains %s"), dur);

@@ -32,6 +32,12 @@ G_BEGIN_DECLS
  * @CS_EXPLAIN_IDLE: the CPU was idle (pid 0, outside interrupts)
  * @CS_EXPLAIN_UNKNOWN: no event says what the CPU did (before its first
  *   sched_switch in the events read)
+ * @CS_EXPLAIN_VCPU_EXIT: in a KVM guest shown with its host, the waiting
+ *   CPU (a vCPU) was out of the guest handling an exit (@name its reason,
+ *   as the host's kvm_exit prints it), whatever the guest's events say
+ *   ran then (cs-explain-vcpu.c)
+ * @CS_EXPLAIN_VCPU_NOT_RUNNING: likewise, the vCPU's host thread was not
+ *   running on any host CPU
  *
  * What held a CPU during a slice of a latency.  Interrupt and softirq time
  * nests inside the running task's: it is counted here, not for the task.
@@ -46,6 +52,8 @@ typedef enum {
   CS_EXPLAIN_PREEMPT_OFF,
   CS_EXPLAIN_IDLE,
   CS_EXPLAIN_UNKNOWN,
+  CS_EXPLAIN_VCPU_EXIT,
+  CS_EXPLAIN_VCPU_NOT_RUNNING,
 } CsExplainKind;
 
 #define CS_EXPLAIN_NAME_LEN 32
@@ -253,5 +261,8 @@ GArray     *cs_explain_critical_path   (CsPluginDocument *document,
 const char *cs_explain_path_state_name (CsExplainPathState state);
 
 void        cs_explain_links_free      (GArray           *links);
+
+CsExplainBreakdown *cs_explain_add_vcpu_out (CsPluginDocument   *document,
+                                             CsExplainBreakdown *breakdown);
 
 G_END_DECLS

@@ -20,7 +20,11 @@
  * `--begin/--end` keeps.  Last, the worst wakeup of the demo recording
  * explained beside the list (verdict, breakdown, chain) as `chronoscope
  * latency --explain` explains it, its highlight drawn in an export too,
- * its top blockers, and Tab reaching every list and the bar.
+ * its top blockers, and Tab reaching every list and the bar.  With a
+ * second recording added (a KVM guest to its host), the page's Recording
+ * drop-down analyses the guest: its figures are `chronoscope latency
+ * GUEST`'s, and clicking its worst pair puts the markers on the pair's
+ * ends on the window's axis, in the guest's group.
  */
 #include "config.h"
 
@@ -35,6 +39,7 @@
 #include "cs-export.h"
 #include "cs-timeline.h"
 #include "cs-window-plugins.h"
+#include "cs-window-streams.h"
 #include "gui-test-util.h"
 
 static gboolean
@@ -843,6 +848,93 @@ test_range (void)
   cs_test_wait_until (count_is, &wait, "the whole recording's count again");
   cs_test_destroy_window (window);
 }
+/* Picks @name in the page's preset drop-down and runs it. */
+static void
+run_preset (CsWindow *window, GtkWidget *page, const char *name)
+{
+  GtkDropDown *preset = GTK_DROP_DOWN (cs_test_need_named (page, "latency-preset"));
+  GListModel *presets = gtk_drop_down_get_model (preset);
+  guint i;
+
+  for (i = 0; i < g_list_model_get_n_items (presets); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (presets), i), name) == 0)
+      break;
+  g_assert_cmpuint (i, <, g_list_model_get_n_items (presets));
+  gtk_drop_down_set_selected (preset, i);
+  g_signal_emit_by_name (cs_test_need_named (page, "latency-run"), "clicked");
+  cs_test_spin (200);
+  cs_test_wait_until (passes_done, window, "the pass");
+  cs_test_spin (300);
+}
+
+static void
+test_recording_picker (void)
+{
+  g_autofree char *host = g_build_filename (g_getenv ("CS_TESTDATA"), "pair", "pair-host-v6.dat", NULL);
+  g_autofree char *guest = g_build_filename (g_getenv ("CS_TESTDATA"), "pair", "pair-guest-v6.dat", NULL);
+  g_autoptr(GFile) guest_file = g_file_new_for_path (guest);
+  g_autoptr(JsonObject) cli = run_cli (guest);
+  CsWindow *window = cs_test_open_window (host, 1200, 900);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  GtkWidget *recording, *page, *list;
+  CsStream *stream;
+  JsonObject *worst;
+  gint64 a_ax, b_ax, first_ax, last_ax;
+
+  cs_test_wait_until (passes_done, window, "the plugin passes");
+  recording = cs_test_need_named (GTK_WIDGET (window), "latency-recording");
+  /* One recording: nothing to pick. */
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (recording)));
+  cs_window_add_file (window, guest_file);
+  cs_test_wait_until (cs_test_window_has_two_streams, window, "the guest's recording");
+  cs_test_wait_until (passes_done, window, "the guest's plugin passes");
+  cs_test_spin (300);   /* the pages follow the zoom to fit after a pause */
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (recording)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (recording))), ==, 2);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (recording), 1);
+  cs_test_spin (100);
+
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  cs_test_show_tab (page);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (cs_test_need_named (page, "latency-whole")), TRUE);
+  run_preset (window, page, "wakeup");
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  g_test_message ("guest: count %" G_GINT64_FORMAT ", command %" G_GINT64_FORMAT, page_count (page),
+                  json_object_get_int_member (cli, "count"));
+  g_assert_cmpint (page_count (page), ==, json_object_get_int_member (cli, "count"));
+  g_assert_cmpint (page_count (page), >, 0);
+
+  /* The worst pair, on the axis: in the guest's group. */
+  worst = json_array_get_object_element (json_object_get_array_member (cli, "worst"), 0);
+  stream = cs_stream_set_get_stream (cs_window_get_streams (window), 1);
+  a_ax = cs_stream_to_axis_ns (stream, json_object_get_int_member (worst, "cpu"),
+                               json_object_get_int_member (worst, "a_ts_ns"));
+  b_ax = cs_stream_to_axis_ns (stream, json_object_get_int_member (worst, "b_cpu"),
+                               json_object_get_int_member (worst, "b_ts_ns"));
+  list = cs_test_need_named (page, "latency-list");
+  g_signal_emit_by_name (list, "activate", 0);
+  cs_test_spin (500);
+  g_test_message ("worst pair at %" G_GINT64_FORMAT " ns of the guest, %" G_GINT64_FORMAT
+                  " ns on the axis", json_object_get_int_member (worst, "a_ts_ns"), a_ax);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, a_ax);
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_B), ==, b_ax);
+  g_assert_cmpint (a_ax, !=, json_object_get_int_member (worst, "a_ts_ns"));
+  first_ax = cs_stream_to_axis_ns (stream, 0, cs_document_get_first_ns (cs_stream_get_document (stream)));
+  last_ax = cs_stream_to_axis_ns (stream, 0, cs_document_get_last_ns (cs_stream_get_document (stream)));
+  g_assert_cmpint (a_ax, >=, first_ax - 1000000);
+  g_assert_cmpint (b_ax, <=, last_ax + 1000000);
+  g_assert_cmpint (cs_timeline_get_begin_ns (timeline), <=, a_ax);
+  g_assert_cmpint (cs_timeline_get_end_ns (timeline), >=, b_ax);
+  cs_test_save_screenshot (GTK_WIDGET (window), "latency-page-guest");
+
+  /* Back to the window's own recording. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (recording), 0);
+  cs_test_spin (100);
+  page = cs_test_need_named (GTK_WIDGET (window), "latency-page");
+  g_assert_true (cs_plugin_window_get_nth_document (cs_window_get_plugins (window), 0) ==
+                 cs_plugin_window_get_document (cs_window_get_plugins (window)));
+  cs_test_destroy_window (window);
+}
 
 int
 main (int   argc,
@@ -858,5 +950,6 @@ main (int   argc,
   g_test_add_func ("/cs/gui/LatencyPage/range", test_range);
   g_test_add_func ("/cs/gui/LatencyPage/explain", test_explain);
   g_test_add_func ("/cs/gui/LatencyPage/explain-chain", test_explain_chain);
+  g_test_add_func ("/cs/gui/LatencyPage/recording-picker", test_recording_picker);
   return cs_test_gui_run ();
 }
