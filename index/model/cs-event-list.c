@@ -40,6 +40,10 @@ struct _CsEventList
   gboolean have_anchor;
   guint64 anchor_row;
   CsEvent anchor;
+
+  /* Several streams (cs_event_list_new_for_streams(); NULL for one
+   * recording): the merge over their own lists, cs-event-list-merge.c. */
+  CsEventListMerge *merge;
 };
 
 enum {
@@ -388,7 +392,7 @@ count_before (CsEventList *self,
 
 /* Calls @func on the passing events of @cpu from CPU-local row @from_row
  * on, in order, until it returns FALSE. */
-typedef gboolean (*PassingFunc) (const CsEvent *event, gpointer data);
+typedef CsEventListWalkFunc PassingFunc;
 
 static gboolean
 walk_cpu (CsEventList *self,
@@ -428,6 +432,49 @@ walk_cpu (CsEventList *self,
         }
     }
   return TRUE;
+}
+
+/* As a part of a merge (cs-event-list-merge.c): passing events of @cpu
+ * before @ts_ns. */
+gboolean
+_cs_event_list_count_before_cpu (CsEventList *self,
+                                 guint        cpu,
+                                 gint64       ts_ns,
+                                 guint64     *count,
+                                 GError     **error)
+{
+  return count_before_cpu (self, cpu, ts_ns, count, error);
+}
+
+/* As a part of a merge: walks the passing events of @cpu from @from_ts_ns
+ * on (G_MAXUINT64 for @from_row) or from CPU-local row @from_row. */
+gboolean
+_cs_event_list_walk_cpu (CsEventList         *self,
+                         guint                cpu,
+                         gint64               from_ts_ns,
+                         guint64              from_row,
+                         CsEventListWalkFunc  func,
+                         gpointer             data,
+                         GError             **error)
+{
+  if (from_row == G_MAXUINT64)
+    {
+      from_row = _cs_document_count_before (self->document, cpu, from_ts_ns, error);
+      if (from_row == G_MAXUINT64)
+        return FALSE;
+    }
+  return walk_cpu (self, cpu, from_row, func, data, error);
+}
+
+/* As a part of a merge: whether @event of the list's document passes. */
+gboolean
+_cs_event_list_passes (CsEventList   *self,
+                       const CsEvent *event)
+{
+  if (self->filter == NULL)
+    return TRUE;
+  return _cs_event_passes (self->filter, self->counts, event->cpu, event->row / CS_EVENT_CHUNK_ROWS,
+                           event->row % CS_EVENT_CHUNK_ROWS, event->pid, event->type_id);
 }
 
 typedef struct {
@@ -582,6 +629,8 @@ cs_event_list_get_event (CsEventList *self,
                    _("Row %" PRIu64 " is past the end of the list"), row);
       return FALSE;
     }
+  if (self->merge != NULL)
+    return _cs_event_list_merge_get_event (self->merge, row, NULL, event, error);
   if (self->have_anchor && row == self->anchor_row)
     {
       *event = self->anchor;
@@ -599,6 +648,21 @@ cs_event_list_get_event (CsEventList *self,
   self->anchor_row = row;
   self->anchor = *event;
   return TRUE;
+}
+
+/* The part of a merged list that lists @document. */
+static gboolean
+find_part_of_document (CsEventList *self,
+                       CsDocument  *document,
+                       guint       *part)
+{
+  for (guint i = 0; i < _cs_event_list_merge_get_n_parts (self->merge); i++)
+    if (cs_event_list_get_document (_cs_event_list_merge_get_part (self->merge, i)->list) == document)
+      {
+        *part = i;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 /* Passing events of @cpu at exactly @ts_ns before CPU-local row @row
@@ -642,6 +706,14 @@ cs_event_list_find_row (CsEventList   *self,
   g_return_val_if_fail (CS_IS_EVENT_LIST (self), FALSE);
   if (!self->ready)
     return FALSE;
+  if (self->merge != NULL)
+    {
+      /* an event of the window's own recording (the first stream) */
+      guint part;
+
+      return find_part_of_document (self, self->document, &part) &&
+             _cs_event_list_merge_find_row (self->merge, part, event, row, error);
+    }
   if (self->filter != NULL)
     {
       gint64 chunk = event->row / CS_EVENT_CHUNK_ROWS;
@@ -687,10 +759,103 @@ cs_event_list_find_row_at_time (CsEventList *self,
   g_return_val_if_fail (CS_IS_EVENT_LIST (self), FALSE);
   if (!self->ready || self->n_events == 0)
     return FALSE;
-  if (!count_before (self, ts_ns, &n, error))
+  if (self->merge != NULL ? !_cs_event_list_merge_count_before (self->merge, ts_ns, &n, error)
+                          : !count_before (self, ts_ns, &n, error))
     return FALSE;
   *row = MIN (n, self->n_events - 1);
   return TRUE;
+}
+
+/* ---- Several streams ------------------------------------------------------- */
+
+static guint list_get_n_items (GListModel *model);
+
+/* A part became ready or made progress (cs-event-list-merge.c): the list
+ * is ready when all its parts are, and then announces its rows. */
+void
+_cs_event_list_parts_changed (CsEventList *self)
+{
+  if (self->ready)
+    return;
+  if (!_cs_event_list_merge_get_ready (self->merge))
+    {
+      self->progress = _cs_event_list_merge_get_progress (self->merge);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+      return;
+    }
+  self->ready = TRUE;
+  self->progress = 1.0;
+  self->n_events = _cs_event_list_merge_get_n_events (self->merge);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+  if (self->n_events > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, (guint) MIN (self->n_events, G_MAXUINT));
+}
+
+CsEventListMerge *
+_cs_event_list_get_merge (CsEventList *self)
+{
+  return self->merge;
+}
+
+/* The filter of a merged list: each part gets it, translated to its
+ * recording; the list waits for the parts that count. */
+static void
+set_merged_filter (CsEventList   *self,
+                   CsEventFilter *filter)
+{
+  guint old_n_items = list_get_n_items (G_LIST_MODEL (self));
+
+  g_clear_object (&self->filter);
+  if (filter != NULL)
+    self->filter = cs_event_filter_copy (filter);
+  self->ready = FALSE;
+  self->progress = 0.0;
+  self->n_events = 0;
+  if (old_n_items > 0)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n_items, 0);
+    }
+  _cs_event_list_merge_set_filter (self->merge, self->document, self->filter);
+  _cs_event_list_parts_changed (self);
+}
+
+/**
+ * cs_event_list_new_for_streams:
+ * @set: the window's recordings; the list reads their order, visibility
+ *   and alignment once: make a new list when they change
+ * @filter: (nullable): which events to list (copied; its event types are
+ *   those of the first stream's recording, matched by "system:name" in
+ *   the others); %NULL for all
+ *
+ * A list of the events of every visible stream of @set, merged in the
+ * order of their times on the set's common axis (cs_stream_to_axis_ns()),
+ * ties broken by stream position, then CPU, then ring-buffer position.
+ * Nothing is materialised: each stream keeps its own list, and a row is
+ * found by a binary search over axis time on their counts, or a step
+ * from the row before (cs-event-list-merge.c).  The list's document is
+ * the first stream's; cs_event_list_find_row() takes an event of it.
+ * Main thread only.
+ *
+ * Returns: (transfer full): the list
+ */
+CsEventList *
+cs_event_list_new_for_streams (CsStreamSet   *set,
+                               CsEventFilter *filter)
+{
+  CsEventList *self;
+
+  g_return_val_if_fail (CS_IS_STREAM_SET (set), NULL);
+  g_return_val_if_fail (cs_stream_set_get_n_streams (set) > 0, NULL);
+
+  self = g_object_new (CS_TYPE_EVENT_LIST, NULL);
+  self->document = g_object_ref (cs_stream_get_document (cs_stream_set_get_stream (set, 0)));
+  self->merge = _cs_event_list_merge_new (self, set);
+  if (cs_event_filter_is_empty (filter))
+    filter = NULL;
+  set_merged_filter (self, filter);
+  return self;
 }
 
 /* ---- GListModel ------------------------------------------------------------- */
@@ -716,12 +881,27 @@ list_get_item (GListModel *model,
   CsEventList *self = CS_EVENT_LIST (model);
   g_autoptr(GError) error = NULL;
   CsEvent event;
+  guint part = 0;
+  gboolean ok;
 
-  if (!cs_event_list_get_event (self, position, &event, &error))
+  if (self->merge != NULL && self->ready && position < self->n_events)
+    ok = _cs_event_list_merge_get_event (self->merge, position, &part, &event, &error);
+  else
+    ok = cs_event_list_get_event (self, position, &event, &error);
+  if (!ok)
     {
       if (error != NULL && self->ready && position < self->n_events)
         g_warning ("Event list row %u: %s", position, error->message);
       return NULL;
+    }
+  if (self->merge != NULL)
+    {
+      const CsEventListPart *p = _cs_event_list_merge_get_part (self->merge, part);
+      CsEventItem *item = _cs_event_item_new (cs_event_list_get_document (p->list), position, &event);
+
+      _cs_event_item_set_stream (item, p->stream,
+                                 cs_stream_to_axis_ns (p->stream, event.cpu, event.ts_ns));
+      return item;
     }
   return _cs_event_item_new (self->document, position, &event);
 }
@@ -743,6 +923,7 @@ cs_event_list_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->merge, _cs_event_list_merge_free);
   g_clear_object (&self->document);
   g_clear_object (&self->filter);
   g_clear_pointer (&self->counts, _cs_filter_counts_unref);
@@ -886,6 +1067,12 @@ cs_event_list_set_filter (CsEventList   *self,
     filter = NULL;
   if (self->ready && cs_event_filter_equal (self->filter, filter))
     return;
+
+  if (self->merge != NULL)
+    {
+      set_merged_filter (self, filter);
+      return;
+    }
 
   old_n_items = list_get_n_items (G_LIST_MODEL (self));
   g_cancellable_cancel (self->cancellable);
