@@ -439,6 +439,12 @@ cs_event_list_view_popup_menu_at_row (CsEventListView *self,
   target.pid = target.event.pid;
   target.has_cpu = TRUE;
   target.cpu = target.event.cpu;
+  if (cs_event_item_get_stream (item) != NULL)
+    {
+      /* the stream as a filter dimension */
+      target.stream_path = cs_stream_get_path (cs_event_item_get_stream (item));
+      target.stream_name = cs_stream_get_name (cs_event_item_get_stream (item));
+    }
   if (cs_event_item_get_document (item) != cs_event_list_get_document (self->model))
     {
       /* Another stream's event: the menu's filters, plots and raw fields

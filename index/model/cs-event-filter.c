@@ -748,6 +748,49 @@ cs_event_filter_add_stream (CsEventFilter *self,
 }
 
 /**
+ * cs_event_filter_clear_streams:
+ * @self: a filter
+ *
+ * Empties the set of the stream dimension (its mode stays).
+ */
+void
+cs_event_filter_clear_streams (CsEventFilter *self)
+{
+  g_return_if_fail (CS_IS_EVENT_FILTER (self));
+  g_hash_table_remove_all (self->streams);
+}
+
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/**
+ * cs_event_filter_dup_streams:
+ * @self: a filter
+ *
+ * Returns: (transfer full): the recording paths of the stream dimension,
+ *   sorted
+ */
+GStrv
+cs_event_filter_dup_streams (CsEventFilter *self)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_val_if_fail (CS_IS_EVENT_FILTER (self), NULL);
+  g_hash_table_iter_init (&iter, self->streams);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (paths, g_strdup (key));
+  g_ptr_array_sort (paths, compare_paths);
+  g_ptr_array_add (paths, NULL);
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+}
+
+/**
  * cs_event_filter_passes_stream:
  * @self: a filter
  * @trace_path: a stream's recording

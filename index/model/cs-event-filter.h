@@ -83,6 +83,8 @@ void           cs_event_filter_set_stream_mode (CsEventFilter *self,
 CsFilterMode   cs_event_filter_get_stream_mode (CsEventFilter *self);
 void           cs_event_filter_add_stream     (CsEventFilter *self,
                                                const char    *trace_path);
+GStrv          cs_event_filter_dup_streams    (CsEventFilter *self);
+void           cs_event_filter_clear_streams  (CsEventFilter *self);
 gboolean       cs_event_filter_passes_stream  (CsEventFilter *self,
                                                const char    *trace_path);
 CsEventFilter *cs_event_filter_translate      (CsEventFilter *self,

@@ -415,6 +415,15 @@ test_event_list (void)
   }
   cs_test_save_screenshot (GTK_WIDGET (window), "streams-event-list.png");
 
+  /* the stream as a filter dimension (the row menu's Show Only / Hide
+   * Recording), then cleared */
+  cs_test_activate (window, "filter-stream-only", g_variant_new_string (guest));
+  wait_rows (window, n_guest, TRUE, "the guest's rows only");
+  cs_test_activate (window, "filter-stream-hide", g_variant_new_string (guest));
+  wait_rows (window, n_host, TRUE, "the host's rows only");
+  cs_test_activate (window, "filter-clear", NULL);
+  wait_rows (window, n_host + n_guest, TRUE, "both again");
+
   /* hidden: out of the list; shown again: back */
   cs_test_activate (window, "stream-hide", g_variant_new_uint32 (1));
   wait_rows (window, n_host, TRUE, "the list without the guest");
