@@ -456,6 +456,29 @@ _cs_window_streams_reset (CsWindow *self)
     start_add (self, ws, g_ptr_array_index (pending, i));
 }
 
+/**
+ * _cs_window_streams_show:
+ * @self: a #CsWindow
+ * @stream: (nullable): one of its streams
+ *
+ * Scrolls the timeline so that @stream's group (its header and first
+ * plots) is in view, for an event of it selected in the list.
+ */
+void
+_cs_window_streams_show (CsWindow *self, CsStream *stream)
+{
+  WindowStreams *ws = get_streams (self);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self->timeline), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  double y = 0, height = 0;
+
+  if (stream == NULL || ws->renderer == NULL || scrolled == NULL ||
+      !cs_streams_renderer_get_stream_area (ws->renderer, stream, &y, &height))
+    return;
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  gtk_adjustment_clamp_page (adjustment, y, y + MIN (height, gtk_adjustment_get_page_size (adjustment)));
+}
+
 /* The stream a header menu names, or NULL. */
 static CsStream *
 stream_at (CsWindow *self, GVariant *parameter)

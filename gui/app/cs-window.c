@@ -270,6 +270,7 @@ list_selection_changed_cb (CsWindow *self)
   time_ns = cs_event_item_get_time_ns (item);
   cs_timeline_set_marker_ns (self->timeline, cs_timeline_get_active_marker (self->timeline), time_ns);
   cs_timeline_show_time (self->timeline, time_ns);
+  _cs_window_streams_show (self, cs_event_item_get_stream (item));
 }
 
 static void

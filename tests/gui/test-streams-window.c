@@ -412,6 +412,19 @@ test_event_list (void)
     g_assert_cmpint (cs_event_item_get_time_ns (item), !=, cs_event_item_get_event (item)->ts_ns);
     g_assert_cmpint (cs_timeline_get_marker_ns (timeline, cs_timeline_get_active_marker (timeline)), ==,
                      cs_event_item_get_time_ns (item));
+    /* and the timeline shows the guest's group */
+    {
+      GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (timeline), GTK_TYPE_SCROLLED_WINDOW);
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+      double y = 0;
+
+      g_assert_true (cs_streams_renderer_get_stream_area (streams_renderer_of (window), g, &y, NULL));
+      g_test_message ("guest group at y %.0f, timeline shows %.0f..%.0f", y,
+                      gtk_adjustment_get_value (adj),
+                      gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj));
+      g_assert_cmpfloat (y, >=, gtk_adjustment_get_value (adj) - 1);
+      g_assert_cmpfloat (y, <, gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj));
+    }
   }
   cs_test_save_screenshot (GTK_WIDGET (window), "streams-event-list.png");
 
