@@ -27,6 +27,7 @@ typedef struct {
   CsEventColumn column;
   CsSearchMode mode;
   char *text;
+  char *stream_name;            /* the Stream column's text: its part's name */
   gboolean forward;
   gboolean have_start;
   CsEvent start;                /* search strictly after (before) it */
@@ -43,6 +44,7 @@ search_job_free (SearchJob *job)
   g_clear_object (&job->filter);
   g_clear_pointer (&job->counts, _cs_filter_counts_unref);
   g_free (job->text);
+  g_free (job->stream_name);
   g_free (job);
 }
 
@@ -93,7 +95,8 @@ event_matches (SearchJob         *job,
   ev->row = chunk->first_row + i;
   if (!_cs_event_passes (job->filter, job->counts, cpu, c, i, ev->pid, ev->type_id))
     return FALSE;
-  text = _cs_event_column_text (doc, ev, 0, job->column);
+  text = job->column == CS_COLUMN_STREAM ? g_strdup (job->stream_name ? job->stream_name : "")
+                                         : _cs_event_column_text (doc, ev, 0, job->column);
   return text_matches (job, text);
 }
 
@@ -287,8 +290,13 @@ new_task (CsEventList   *self,
   if (merge == NULL)
     g_ptr_array_add (st->jobs, new_job (self, column, mode, text));
   for (guint i = 0; merge != NULL && i < _cs_event_list_merge_get_n_parts (merge); i++)
-    g_ptr_array_add (st->jobs, new_job (_cs_event_list_merge_get_part (merge, i)->list,
-                                        column, mode, text));
+    {
+      const CsEventListPart *p = _cs_event_list_merge_get_part (merge, i);
+      SearchJob *job = new_job (p->list, column, mode, text);
+
+      job->stream_name = g_strdup (cs_stream_get_name (p->stream));
+      g_ptr_array_add (st->jobs, job);
+    }
   return st;
 }
 

@@ -222,20 +222,31 @@ count_cb (GObject      *source,
 }
 
 static gboolean
+search_column (CsEventList   *list,
+               CsEventColumn  column,
+               const char    *text,
+               guint64        from_row,
+               gboolean       forward,
+               guint64       *row)
+{
+  SearchWait w = { 0 };
+
+  cs_event_list_search_async (list, column, CS_SEARCH_CONTAINS, text, from_row, forward,
+                              NULL, search_cb, &w);
+  while (!w.done)
+    g_main_context_iteration (NULL, TRUE);
+  *row = w.row;
+  return w.found;
+}
+
+static gboolean
 search (CsEventList *list,
         const char  *text,
         guint64      from_row,
         gboolean     forward,
         guint64     *row)
 {
-  SearchWait w = { 0 };
-
-  cs_event_list_search_async (list, CS_COLUMN_INFO, CS_SEARCH_CONTAINS, text, from_row, forward,
-                              NULL, search_cb, &w);
-  while (!w.done)
-    g_main_context_iteration (NULL, TRUE);
-  *row = w.row;
-  return w.found;
+  return search_column (list, CS_COLUMN_INFO, text, from_row, forward, row);
 }
 
 /* The rows whose Info contains @text, by the oracle's order. */
@@ -304,6 +315,17 @@ check_search (CsStreamSet *set,
     }
   /* none past the last */
   g_assert_false (search (list, text, g_array_index (matches, guint64, matches->len - 1), TRUE, &row));
+
+  /* the Stream column: the second stream's next row after the first row */
+  {
+    const char *name = cs_stream_get_name (cs_stream_set_get_stream (set, 1));
+    guint first = 0;
+
+    while (g_array_index (expected, Expected, first).stream != 1)
+      first++;
+    g_assert_true (search_column (list, CS_COLUMN_STREAM, name, G_MAXUINT64, TRUE, &row));
+    g_assert_cmpuint (row, ==, first);
+  }
 }
 
 /* ---- Filters ------------------------------------------------------------- */
