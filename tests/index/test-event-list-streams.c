@@ -428,6 +428,40 @@ check_filters (CsStreamSet *set,
       g_assert_cmpuint (ev.cpu, ==, 1);
     }
 
+  /* an expression, compiled against each recording's formats: as many
+   * rows as each recording's own events that pass it */
+  {
+    const char *expression = "sched/sched_wakeup: target_cpu == 0";
+    guint64 want = 0;
+
+    for (guint s = 0; s < 2; s++)
+      {
+        CsDocument *doc = s == 0 ? a_doc : b_doc;
+        g_autoptr(CsEventFilter) own = cs_event_filter_new ();
+        g_autoptr(CsEventList) all = cs_event_list_new (doc, NULL);
+        g_autoptr(GError) error = NULL;
+        guint64 n = 0;
+
+        g_assert_true (cs_event_filter_set_expression (own, doc, expression, &error));
+        g_assert_no_error (error);
+        for (guint64 r = 0; r < cs_event_list_get_n_events (all); r++)
+          {
+            CsEvent ev;
+
+            g_assert_true (cs_event_list_get_event (all, r, &ev, NULL));
+            n += cs_event_filter_matches_event (own, &ev);
+          }
+        g_test_message ("%s: %" G_GUINT64_FORMAT " events", expression, n);
+        g_assert_cmpuint (n, >, 0);
+        want += n;
+      }
+    cs_event_filter_clear (filter);
+    g_assert_true (cs_event_filter_set_expression (filter, a_doc, expression, NULL));
+    cs_event_list_set_filter (list, filter);
+    wait_ready (list);
+    g_assert_cmpuint (cs_event_list_get_n_events (list), ==, want);
+  }
+
   /* a hidden stream drops out */
   cs_stream_set_hidden (b, TRUE);
   g_clear_object (&list);
