@@ -33,6 +33,25 @@ gboolean _cs_event_passes (CsEventFilter  *filter,
                            gint32          pid,
                            guint           type_id);
 
+/* The count of a filter's passing events (cs-event-list-count.c), a
+ * GTask's data and thread function; progress goes through
+ * _cs_event_list_post_progress(). */
+typedef struct {
+  char *trace_path;
+  char *index_path;
+  char *identity;
+  CsEventFilter *filter;
+  gboolean test_hang;  /* CS_FILTER_TEST_HANG */
+} CsFilterCountJob;
+
+void _cs_filter_count_job_free   (CsFilterCountJob *job);
+void _cs_filter_count_thread     (GTask            *task,
+                                  gpointer          source,
+                                  gpointer          task_data,
+                                  GCancellable     *cancellable);
+void _cs_event_list_post_progress (GTask           *task,
+                                   double           fraction);
+
 CsEventItem *_cs_event_item_new (CsDocument    *document,
                                  guint64        row,
                                  const CsEvent *event);

@@ -10,7 +10,9 @@
  * sequence (a view scrolling) step the merge from the previous row instead.
  * With a filter, the passing events of every chunk are counted once, in a
  * worker thread with its own connection to the index (and its own reading
- * of the recording when the filter has an expression).
+ * of the recording when the filter has an expression):
+ * cs-event-list-count.c.  Several streams merge their own lists:
+ * cs-event-list-merge.c.
  *
  * CS_FILTER_TEST_HANG (tests only): the count, having posted some progress,
  * waits until it is cancelled, so that a test can see the filter bar's
@@ -22,7 +24,6 @@
 
 #include "cs-document-private.h"
 #include "cs-event-list-private.h"
-#include "cs-test-hook.h"
 
 struct _CsEventList
 {
@@ -60,77 +61,6 @@ static void list_model_iface_init (GListModelInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (CsEventList, cs_event_list, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
 
-/* ---- Filter counts ------------------------------------------------------ */
-
-CsFilterCounts *
-_cs_filter_counts_ref (CsFilterCounts *counts)
-{
-  return g_atomic_rc_box_acquire (counts);
-}
-
-static void
-filter_counts_clear (gpointer data)
-{
-  CsFilterCounts *counts = data;
-
-  for (guint cpu = 0; cpu < counts->n_cpus; cpu++)
-    {
-      for (gint64 c = 0; counts->bits && counts->bits[cpu] && c < counts->n_chunks[cpu]; c++)
-        g_free (counts->bits[cpu][c]);
-      if (counts->bits)
-        g_free (counts->bits[cpu]);
-      g_free (counts->prefix[cpu]);
-    }
-  g_free (counts->bits);
-  g_free (counts->prefix);
-  g_free (counts->n_chunks);
-}
-
-void
-_cs_filter_counts_unref (CsFilterCounts *counts)
-{
-  g_atomic_rc_box_release_full (counts, filter_counts_clear);
-}
-
-gboolean
-_cs_event_passes (CsEventFilter  *filter,
-                  CsFilterCounts *counts,
-                  guint           cpu,
-                  gint64          chunk,
-                  guint           i,
-                  gint32          pid,
-                  guint           type_id)
-{
-  if (filter == NULL)
-    return TRUE;
-  if (!_cs_event_filter_matches_sets (filter, cpu, pid, type_id))
-    return FALSE;
-  if (counts != NULL && counts->bits != NULL && counts->bits[cpu] != NULL)
-    {
-      guint8 *bits = counts->bits[cpu][chunk];
-      return bits != NULL && (bits[i / 8] >> (i % 8)) & 1;
-    }
-  return TRUE;
-}
-
-typedef struct {
-  char *trace_path;
-  char *index_path;
-  char *identity;
-  CsEventFilter *filter;
-  gboolean test_hang;  /* CS_FILTER_TEST_HANG */
-} CountJob;
-
-static void
-count_job_free (CountJob *job)
-{
-  g_free (job->trace_path);
-  g_free (job->index_path);
-  g_free (job->identity);
-  g_clear_object (&job->filter);
-  g_free (job);
-}
-
 typedef struct {
   CsEventList *list;   /* strong: released in the idle, on the main thread */
   double fraction;
@@ -162,9 +92,9 @@ progress_update_free (gpointer data)
  * list's main context (g_main_context_invoke() would run it right here
  * when that context is not being iterated, and "progress" handlers touch
  * widgets). */
-static void
-post_progress (GTask  *task,
-               double  fraction)
+void
+_cs_event_list_post_progress (GTask  *task,
+                              double  fraction)
 {
   ProgressUpdate *u = g_new0 (ProgressUpdate, 1);
   g_autoptr(GSource) source = g_idle_source_new ();
@@ -174,114 +104,6 @@ post_progress (GTask  *task,
   g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
   g_source_set_callback (source, progress_idle, u, progress_update_free);
   g_source_attach (source, g_task_get_context (task));
-}
-
-/* Counts passing events chunk by chunk; with an expression, also reads
- * every record of the CPU in order (cursor rows and chunk rows are the
- * same sequence) to test it. */
-static void
-count_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  CountJob *job = task_data;
-  g_autoptr(CsDocument) doc = NULL;
-  g_autoptr(CsTraceFile) file = NULL;
-  g_autoptr(CsFilterCounts) counts = NULL;
-  GError *error = NULL;
-  gboolean expression = _cs_event_filter_has_expression (job->filter);
-  guint64 done = 0, total;
-  gint64 last_post = 0;
-
-  doc = cs_document_open_as (job->trace_path, job->index_path, job->identity,
-                             &error);
-  if (doc != NULL && expression)
-    file = cs_trace_file_open (job->trace_path, &error);
-  if (error != NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (job->test_hang)
-    {
-      post_progress (task, 0.25);
-      cs_test_hook_hold_until_cancelled (cancellable);
-    }
-
-  total = MAX (cs_document_get_n_events (doc), 1);
-  counts = g_atomic_rc_box_new0 (CsFilterCounts);
-  counts->n_cpus = cs_document_get_n_cpus (doc);
-  counts->n_chunks = g_new0 (gint64, MAX (counts->n_cpus, 1));
-  counts->prefix = g_new0 (guint64 *, MAX (counts->n_cpus, 1));
-  if (expression)
-    counts->bits = g_new0 (guint8 **, MAX (counts->n_cpus, 1));
-
-  for (guint cpu = 0; cpu < counts->n_cpus; cpu++)
-    {
-      gint64 n_chunks = _cs_document_get_n_chunks (doc, cpu);
-      g_autoptr(CsCpuCursor) cursor = NULL;
-
-      counts->n_chunks[cpu] = n_chunks;
-      counts->prefix[cpu] = g_new0 (guint64, n_chunks + 1);
-      if (expression)
-        {
-          counts->bits[cpu] = g_new0 (guint8 *, MAX (n_chunks, 1));
-          cursor = cs_trace_file_open_cpu (file, cpu, &error);
-          if (cursor == NULL)
-            break;
-        }
-
-      for (gint64 c = 0; c < n_chunks; c++)
-        {
-          CsEventChunkCache *chunk = _cs_document_get_chunk (doc, cpu, c, &error);
-          guint64 n_pass = 0;
-
-          if (chunk == NULL || g_cancellable_set_error_if_cancelled (cancellable, &error))
-            break;
-          if (expression)
-            counts->bits[cpu][c] = g_malloc0 ((chunk->n + 7) / 8);
-          for (guint i = 0; i < chunk->n; i++)
-            {
-              gboolean pass = _cs_event_filter_matches_sets (job->filter, cpu,
-                                                             chunk->cols[EV_PID][i],
-                                                             chunk->cols[EV_TYPE][i]);
-              if (expression)
-                {
-                  CsRecord rec;
-
-                  if (!cs_cpu_cursor_next (cursor, &rec, &error))
-                    {
-                      if (error == NULL)
-                        g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_STALE,
-                                     _("%s has fewer events than its index"), job->trace_path);
-                      break;
-                    }
-                  pass = pass && _cs_event_filter_matches_record (job->filter, rec.tep_record);
-                  if (pass)
-                    counts->bits[cpu][c][i / 8] |= 1 << (i % 8);
-                }
-              n_pass += pass;
-            }
-          if (error != NULL)
-            break;
-          counts->prefix[cpu][c + 1] = counts->prefix[cpu][c] + n_pass;
-          done += chunk->n;
-          if (g_get_monotonic_time () - last_post > 100 * G_TIME_SPAN_MILLISECOND)
-            {
-              post_progress (task, (double) done / total);
-              last_post = g_get_monotonic_time ();
-            }
-        }
-      if (error != NULL)
-        break;
-    }
-
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, g_steal_pointer (&counts), (GDestroyNotify) _cs_filter_counts_unref);
 }
 
 static guint64
@@ -1059,7 +881,7 @@ cs_event_list_set_filter (CsEventList   *self,
 {
   guint old_n_items;
   g_autoptr(GTask) task = NULL;
-  CountJob *job;
+  CsFilterCountJob *job;
 
   g_return_if_fail (CS_IS_EVENT_LIST (self));
 
@@ -1096,7 +918,7 @@ cs_event_list_set_filter (CsEventList   *self,
     g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n_items, 0);
 
   self->cancellable = g_cancellable_new ();
-  job = g_new0 (CountJob, 1);
+  job = g_new0 (CsFilterCountJob, 1);
   job->trace_path = g_strdup (cs_document_get_trace_path (self->document));
   job->index_path = g_strdup (cs_document_get_index_path (self->document));
   job->identity = g_strdup (cs_document_get_identity (self->document));
@@ -1104,6 +926,6 @@ cs_event_list_set_filter (CsEventList   *self,
   job->test_hang = g_getenv ("CS_FILTER_TEST_HANG") != NULL;
   task = g_task_new (self, self->cancellable, count_done, NULL);
   g_task_set_source_tag (task, cs_event_list_set_filter);
-  g_task_set_task_data (task, job, (GDestroyNotify) count_job_free);
-  g_task_run_in_thread (task, count_thread);
+  g_task_set_task_data (task, job, (GDestroyNotify) _cs_filter_count_job_free);
+  g_task_run_in_thread (task, _cs_filter_count_thread);
 }
