@@ -22,20 +22,7 @@
 #include "cs-event-list.h"
 #include "cs-stream-set.h"
 #include "cs-test-data.h"
-
-static CsDocument *
-load_own (const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = cs_test_own_path (name);
-  CsDocument *doc;
-
-  g_assert_nonnull (path);
-  doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (doc);
-  return doc;
-}
+#include "index-test-util.h"
 
 typedef struct {
   gint64 axis_ns;
@@ -475,8 +462,8 @@ check_filters (CsStreamSet *set,
 static void
 test_host_guest (void)
 {
-  g_autoptr(CsDocument) host_doc = load_own ("pair/pair-host-v6.dat");
-  g_autoptr(CsDocument) guest_doc = load_own ("pair/pair-guest-v6.dat");
+  g_autoptr(CsDocument) host_doc = cs_test_load ("pair/pair-host-v6.dat");
+  g_autoptr(CsDocument) guest_doc = cs_test_load ("pair/pair-guest-v6.dat");
   g_autoptr(CsStreamSet) set = cs_stream_set_new ();
   CsStream *host = cs_stream_set_add (set, host_doc, "host");
   CsStream *guest = cs_stream_set_add (set, guest_doc, "guest");
@@ -499,8 +486,8 @@ test_host_guest (void)
 static void
 test_same_clock (void)
 {
-  g_autoptr(CsDocument) a_doc = load_own ("sched-irq-v7.dat");
-  g_autoptr(CsDocument) b_doc = load_own ("sched-prio-migrate-v7.dat");
+  g_autoptr(CsDocument) a_doc = cs_test_load ("sched-irq-v7.dat");
+  g_autoptr(CsDocument) b_doc = cs_test_load ("sched-prio-migrate-v7.dat");
   g_autoptr(CsStreamSet) set = cs_stream_set_new ();
   CsStream *a = cs_stream_set_add (set, a_doc, NULL);
   CsStream *b = cs_stream_set_add (set, b_doc, NULL);
@@ -523,7 +510,7 @@ test_same_clock (void)
 static void
 test_one_recording (void)
 {
-  g_autoptr(CsDocument) doc = load_own ("sched-irq-v7.dat");
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v7.dat");
   g_autoptr(CsEventList) list = cs_event_list_new (doc, NULL);
   g_autoptr(CsEventItem) item = g_list_model_get_item (G_LIST_MODEL (list), 3);
   g_autofree char *name = cs_event_item_dup_column_text (item, CS_COLUMN_STREAM);
