@@ -434,6 +434,8 @@ step_forward (CsEventList   *self,
  *
  * Finds the event at a row.  Rows asked for in sequence cost a step each;
  * any other row a binary search over time (~40 index lookups per CPU).
+ * In a list of several streams the event is in its own recording's terms
+ * (cs_event_list_get_stream_event() says which stream and its axis time).
  *
  * Returns: %TRUE on success
  */
@@ -510,7 +512,8 @@ same_time_cb (const CsEvent *ev,
 /**
  * cs_event_list_find_row:
  * @self: a list
- * @event: an event of its document
+ * @event: an event of its document (for several streams, the first
+ *   stream's: cs_event_list_find_stream_row() takes any stream's)
  * @row: (out): its row
  * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
  *
@@ -564,7 +567,8 @@ cs_event_list_find_row (CsEventList   *self,
 /**
  * cs_event_list_find_row_at_time:
  * @self: a list
- * @ts_ns: a time
+ * @ts_ns: a time, in ns: of the recording's clock, or of the common axis
+ *   for a list of several streams (cs_event_list_new_for_streams())
  * @row: (out): the first row at or after @ts_ns (the last row when none)
  * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
  *
