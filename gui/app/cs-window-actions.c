@@ -102,6 +102,22 @@ filter_action (GSimpleAction *action, GVariant *parameter, gpointer window)
     cs_analysis_filter_hide (analysis, field, value);
 }
 
+/* The stream dimension of the filter (windows of several recordings):
+ * show only this recording, or hide it too. */
+static void
+filter_stream_action (GSimpleAction *action, GVariant *parameter, gpointer window)
+{
+  CsAnalysis *analysis = get_analysis (window);
+  g_autoptr(CsEventFilter) filter = cs_event_filter_copy (cs_analysis_get_filter (analysis));
+  gboolean only = g_str_has_suffix (g_action_get_name (G_ACTION (action)), "-only");
+
+  if (only || cs_event_filter_get_stream_mode (filter) != CS_FILTER_HIDE)
+    cs_event_filter_clear_streams (filter);
+  cs_event_filter_set_stream_mode (filter, only ? CS_FILTER_SHOW_ONLY : CS_FILTER_HIDE);
+  cs_event_filter_add_stream (filter, g_variant_get_string (parameter, NULL));
+  cs_analysis_set_filter (analysis, filter);
+}
+
 static void
 filter_clear_action (GSimpleAction *action, GVariant *parameter, gpointer window)
 {
@@ -345,6 +361,8 @@ static const GActionEntry entries[] = {
   { "filter-event-hide", filter_action, "u" },
   { "filter-cpu-only", filter_action, "u" },
   { "filter-cpu-hide", filter_action, "u" },
+  { "filter-stream-only", filter_stream_action, "s" },
+  { "filter-stream-hide", filter_stream_action, "s" },
   { "filter-clear", filter_clear_action },
   { "show-tasks", show_tasks_action },
   { "show-filters", show_filters_action },

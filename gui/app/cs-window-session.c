@@ -154,6 +154,9 @@ list_selection_cb (CsWindow *self)
   if (self->model == NULL || self->model_syncing)  /* disposing, or setting the list */
     return;
   item = cs_event_list_view_get_selected_item (self->event_list_view);
+  /* the session names events of the window's own recording only */
+  if (item != NULL && cs_event_item_get_document (item) != self->document)
+    item = NULL;
   self->model_syncing = TRUE;
   g_object_set (self->model, "selected-event",
                 item != NULL ? cs_event_to_variant (cs_event_item_get_event (item)) : NULL, NULL);

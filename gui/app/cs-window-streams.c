@@ -58,7 +58,22 @@ typedef struct {
   guint n_running;
   GtkFileChooserNative *chooser;
   char *query_key;             /* what the Query page's streams were made of */
+  char *list_key;              /* what the event list's streams were made of */
+  guint list_idle;             /* update_event_list() to come */
+  GdkFrameClock *list_clock;   /* waiting for its next frame, then the idle */
 } WindowStreams;
+
+static void list_after_paint_cb (GdkFrameClock *clock, gpointer data);
+
+static void
+stop_list_wait (WindowStreams *ws)
+{
+  g_clear_handle_id (&ws->list_idle, g_source_remove);
+  if (ws->list_clock != NULL)
+    g_signal_handlers_disconnect_matched (ws->list_clock, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                          list_after_paint_cb, NULL);
+  g_clear_object (&ws->list_clock);
+}
 
 static void
 window_streams_free (WindowStreams *ws)
@@ -73,6 +88,8 @@ window_streams_free (WindowStreams *ws)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (ws->chooser));
   g_clear_object (&ws->chooser);
   g_free (ws->query_key);
+  g_free (ws->list_key);
+  stop_list_wait (ws);
   g_free (ws);
 }
 
@@ -285,6 +302,86 @@ update_query_page (CsWindow *self, WindowStreams *ws)
   cs_query_page_set_streams (self->query_page, n > 1 ? ws->set : NULL);
 }
 
+/* The event list over the visible streams when there are several (the
+ * window's own recording's list alone otherwise): made again when what it
+ * merges changes (files, order, visibility, shifts), with the filter and
+ * the selected event it had. */
+static void
+update_event_list (CsWindow *self, WindowStreams *ws)
+{
+  guint n = ws->set != NULL ? cs_stream_set_get_n_streams (ws->set) : 0;
+  g_autoptr(GString) key = g_string_new (NULL);
+  CsEventList *old = cs_event_list_view_get_model (self->event_list_view);
+  CsEventItem *selected = cs_event_list_view_get_selected_item (self->event_list_view);
+  g_autoptr(CsEventList) list = NULL;
+  g_autoptr(CsStream) stream = NULL;
+  CsEvent event = { 0 };
+
+  for (guint i = 0; n > 1 && i < n; i++)
+    {
+      CsStream *s = cs_stream_set_get_stream (ws->set, i);
+
+      g_string_append_printf (key, "%s\n%" G_GINT64_FORMAT "\n%d%d\n", cs_stream_get_path (s),
+                              cs_stream_get_offset_ns (s), cs_stream_get_hidden (s),
+                              s == cs_stream_set_get_reference (ws->set));
+    }
+  if (old == NULL || self->document == NULL ||
+      g_strcmp0 (key->str, ws->list_key != NULL ? ws->list_key : "") == 0)
+    return;
+  g_free (ws->list_key);
+  ws->list_key = g_strdup (key->str);
+  if (selected != NULL)
+    {
+      stream = cs_event_item_get_stream (selected) ? g_object_ref (cs_event_item_get_stream (selected)) : NULL;
+      event = *cs_event_item_get_event (selected);
+    }
+  list = n > 1 ? cs_event_list_new_for_streams (ws->set, cs_event_list_get_filter (old))
+               : cs_event_list_new (self->document, cs_event_list_get_filter (old));
+  cs_event_list_view_set_model (self->event_list_view, list);
+  if (selected != NULL)
+    cs_event_list_view_select_stream_event (self->event_list_view, stream, &event);
+}
+
+/* After the next frame, in an idle: GTK 4.8 builds the list's rows again
+ * for a new model (a few hundred ms for 200 rows of cells), which should
+ * not hold back the timeline's new groups. */
+static gboolean
+event_list_idle_cb (gpointer data)
+{
+  CsWindow *self = data;
+  WindowStreams *ws = get_streams (self);
+
+  ws->list_idle = 0;
+  update_event_list (self, ws);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+list_after_paint_cb (GdkFrameClock *clock, gpointer data)
+{
+  WindowStreams *ws = get_streams (data);
+
+  stop_list_wait (ws);
+  ws->list_idle = g_idle_add (event_list_idle_cb, data);
+}
+
+static void
+schedule_event_list (CsWindow *self, WindowStreams *ws)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (ws->list_idle != 0 || ws->list_clock != NULL)
+    return;
+  if (clock == NULL)
+    {
+      ws->list_idle = g_idle_add (event_list_idle_cb, self);
+      return;
+    }
+  ws->list_clock = g_object_ref (clock);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (list_after_paint_cb), self);
+  gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
+}
+
 /* The set into the model's "streams", after the window's own recording. */
 static void
 set_changed_cb (CsWindow *self)
@@ -293,7 +390,10 @@ set_changed_cb (CsWindow *self)
   GVariantBuilder builder;
 
   if (ws->set != NULL)
-    update_query_page (self, ws);
+    {
+      update_query_page (self, ws);
+      schedule_event_list (self, ws);
+    }
   /* The plugins' side of each recording, for a page that analyses one
    * of them (the Latency page's Recording). */
   cs_plugin_window_set_streams (self->plugins, ws->set);
@@ -336,6 +436,8 @@ _cs_window_streams_reset (CsWindow *self)
   ws->pending = g_ptr_array_new_with_free_func (g_object_unref);
   /* the window gives the Query page its new recording alone next */
   g_clear_pointer (&ws->query_key, g_free);
+  g_clear_pointer (&ws->list_key, g_free);
+  stop_list_wait (ws);
   cs_timeline_set_streams (self->timeline, NULL);
   g_clear_object (&ws->renderer);
   g_clear_object (&ws->set);
@@ -356,6 +458,29 @@ _cs_window_streams_reset (CsWindow *self)
   set_changed_cb (self);
   for (guint i = 0; i < pending->len; i++)
     start_add (self, ws, g_ptr_array_index (pending, i));
+}
+
+/**
+ * _cs_window_streams_show:
+ * @self: a #CsWindow
+ * @stream: (nullable): one of its streams
+ *
+ * Scrolls the timeline so that @stream's group (its header and first
+ * plots) is in view, for an event of it selected in the list.
+ */
+void
+_cs_window_streams_show (CsWindow *self, CsStream *stream)
+{
+  WindowStreams *ws = get_streams (self);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (self->timeline), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment;
+  double y = 0, height = 0;
+
+  if (stream == NULL || ws->renderer == NULL || scrolled == NULL ||
+      !cs_streams_renderer_get_stream_area (ws->renderer, stream, &y, &height))
+    return;
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  gtk_adjustment_clamp_page (adjustment, y, y + MIN (height, gtk_adjustment_get_page_size (adjustment)));
 }
 
 /* The stream a header menu names, or NULL. */

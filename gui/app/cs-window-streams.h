@@ -16,5 +16,7 @@ guint        cs_window_get_n_adding      (CsWindow   *self);
 
 void         _cs_window_streams_init     (CsWindow   *self);
 void         _cs_window_streams_reset    (CsWindow   *self);
+void         _cs_window_streams_show     (CsWindow   *self,
+                                          CsStream   *stream);
 
 G_END_DECLS

@@ -251,11 +251,11 @@ static void
 list_selection_changed_cb (CsWindow *self)
 {
   CsEventItem *item = cs_event_list_view_get_selected_item (self->event_list_view);
-  const CsEvent *event;
+  gint64 time_ns;
 
   /* Whoever selected it (the list, a search, the latency page, the
    * timeline), assistive technology hears of it on the timeline. */
-  if (item != NULL)
+  if (item != NULL && cs_event_item_get_document (item) == self->document)
     cs_timeline_set_selected_event (self->timeline, cs_event_item_get_event (item));
 
   /* A row selected by cs_window_select_event(): an event clicked on the
@@ -265,9 +265,12 @@ list_selection_changed_cb (CsWindow *self)
       !cs_event_list_view_get_graph_follows (self->event_list_view))
     return;
 
-  event = cs_event_item_get_event (item);
-  cs_timeline_set_marker_ns (self->timeline, cs_timeline_get_active_marker (self->timeline), event->ts_ns);
-  cs_timeline_show_time (self->timeline, event->ts_ns);
+  /* on the timeline's axis: in a list of several recordings, where the
+   * event's stream draws it */
+  time_ns = cs_event_item_get_time_ns (item);
+  cs_timeline_set_marker_ns (self->timeline, cs_timeline_get_active_marker (self->timeline), time_ns);
+  cs_timeline_show_time (self->timeline, time_ns);
+  _cs_window_streams_show (self, cs_event_item_get_stream (item));
 }
 
 static void

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Part of CsEventListView.  KernelShark's columns (#, CPU, Time, Task,
- * PID, Latency, Event, Info) and a last one, "Plugins", that plugins fill
- * (hidden until they do).  Each cell is a single GtkLabel made once per
+ * PID, Latency, Event, Info), "Stream" after # (shown only when the list
+ * merges several recordings; Time is then the common axis's time), and a
+ * last one, "Plugins", that plugins fill (hidden until they do).  Each cell is a single GtkLabel made once per
  * row widget by a GtkSignalListItemFactory and bound again as rows scroll
  * past; only the rows on screen are ever bound.  A bound label carries its
  * row (as qdata), so that a right click can tell which row it was on
@@ -31,6 +32,9 @@ typedef struct {
 
 static const ColumnInfo columns[] = {
   { CS_COLUMN_ROW,     N_("#"),       80, 1.0f, "numeric" },
+  /* TRANSLATORS: the column naming the recording an event is in, when a
+   * window holds several */
+  { CS_COLUMN_STREAM,  N_("Stream"), 110, 0.0f, NULL },
   { CS_COLUMN_CPU,     N_("CPU"),     48, 1.0f, "numeric" },
   { CS_COLUMN_TIME,    N_("Time"),   150, 1.0f, "numeric" },
   { CS_COLUMN_TASK,    N_("Task"),   150, 0.0f, NULL },
@@ -162,15 +166,15 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
 {
   const ColumnInfo *info = user_data;
   CsEventItem *item = gtk_list_item_get_item (list_item);
-  const CsEvent *event = cs_event_item_get_event (item);
   g_autofree char *text = NULL;
   const char *tooltip = NULL;
 
   switch (info->column)
     {
     case CS_COLUMN_TIME:
-      /* Seconds.nanoseconds, as `trace-cmd report -t` prints them. */
-      text = cs_time_format_timestamp (event->ts_ns);
+      /* Seconds.nanoseconds, as `trace-cmd report -t` prints them; on the
+       * timeline's axis when the list merges several recordings. */
+      text = cs_time_format_timestamp (cs_event_item_get_time_ns (item));
       break;
     case CS_COLUMN_INFO:
       {
@@ -196,10 +200,13 @@ bind_details_cb (GtkSignalListItemFactory *factory,
                  gpointer                  user_data)
 {
   const CsEventListDetails *details = user_data;
+  CsEventItem *item = gtk_list_item_get_item (list_item);
   g_autofree char *text = NULL;
 
-  if (details->func != NULL)
-    text = details->func (gtk_list_item_get_item (list_item), details->user_data);
+  /* plugins know the window's own recording, not the other streams' */
+  if (details->func != NULL &&
+      (details->document == NULL || cs_event_item_get_document (item) == details->document))
+    text = details->func (item, details->user_data);
   show_cell (list_item, text, text);
 }
 
@@ -262,6 +269,29 @@ _cs_event_list_columns_add (GtkColumnView            *column_view,
   plugins = add_column (column_view, &details_column, details);
   gtk_column_view_column_set_visible (plugins, FALSE);
   return plugins;
+}
+
+/**
+ * _cs_event_list_columns_find:
+ * @column_view: a column view filled by _cs_event_list_columns_add()
+ * @column: one of its columns
+ *
+ * Returns: (transfer none) (nullable): the column view's column for it
+ */
+GtkColumnViewColumn *
+_cs_event_list_columns_find (GtkColumnView *column_view,
+                             CsEventColumn  column)
+{
+  GListModel *list = gtk_column_view_get_columns (column_view);
+
+  for (guint i = 0; i < G_N_ELEMENTS (columns) && i < g_list_model_get_n_items (list); i++)
+    if (columns[i].column == column)
+      {
+        g_autoptr(GtkColumnViewColumn) found = g_list_model_get_item (list, i);
+
+        return found;   /* the column view keeps it */
+      }
+  return NULL;
 }
 
 /**

@@ -14,6 +14,8 @@ G_BEGIN_DECLS
  * @func: (nullable): what plugins say of a row; %NULL leaves the
  *   "Plugins" column's cells empty
  * @user_data: @func's closure
+ * @document: (nullable): the list's own recording (borrowed from its
+ *   model): plugins describe its events only, not other streams' events
  *
  * The "Plugins" column's source, embedded in the #CsEventListView and read
  * each time a cell of that column is bound
@@ -22,11 +24,14 @@ G_BEGIN_DECLS
 typedef struct {
   CsEventDetailsFunc func;
   gpointer user_data;
+  CsDocument *document;
 } CsEventListDetails;
 
 /* cs-event-list-columns.c: the column factories */
 GtkColumnViewColumn *_cs_event_list_columns_add      (GtkColumnView            *column_view,
                                                       const CsEventListDetails *details);
+GtkColumnViewColumn *_cs_event_list_columns_find     (GtkColumnView            *column_view,
+                                                      CsEventColumn             column);
 guint                _cs_event_list_columns_pick_row (GtkColumnView            *column_view,
                                                       double                    x,
                                                       double                    y);

@@ -65,7 +65,9 @@ struct _CsEventListView
   guint reattach_idle;
   gboolean refilter_selected;           /* refilter_event to select again */
   CsEvent refilter_event;
+  CsStream *refilter_stream;            /* its stream in a merged list */
   GtkColumnViewColumn *details;         /* the column view's */
+  GtkColumnViewColumn *stream_column;   /* the column view's */
   CsEventListDetails details_source;    /* what the "Plugins" column reads */
 
   /* a row scrolled to, focused after the next frame */
@@ -310,7 +312,9 @@ reattach_model_cb (gpointer user_data)
   if (self->refilter_selected)
     {
       self->refilter_selected = FALSE;
-      if (cs_event_list_view_select_event (self, &self->refilter_event))
+      if (self->refilter_stream != NULL
+          ? cs_event_list_view_select_stream_event (self, self->refilter_stream, &self->refilter_event)
+          : cs_event_list_view_select_event (self, &self->refilter_event))
         return G_SOURCE_REMOVE;
     }
   if (gtk_single_selection_get_selected (self->selection) != selected)
@@ -331,6 +335,7 @@ ready_changed_cb (CsEventListView *self)
   if (item != NULL && !self->refilter_selected)
     {
       self->refilter_event = *cs_event_item_get_event (item);
+      g_set_object (&self->refilter_stream, cs_event_item_get_stream (item));
       self->refilter_selected = TRUE;
     }
   /* In an idle: after the list's own items-changed, which follows this
@@ -362,6 +367,15 @@ cs_event_list_view_update_count (CsEventListView *self)
   filter = cs_event_list_get_filter (self->model);
   n_events = g_list_model_get_n_items (G_LIST_MODEL (self->model));
   n_total = cs_document_get_n_events (document);
+  if (cs_event_list_get_stream_set (self->model) != NULL)
+    {
+      CsStreamSet *set = cs_event_list_get_stream_set (self->model);
+
+      /* all the window's recordings, hidden ones too */
+      n_total = 0;
+      for (guint i = 0; i < cs_stream_set_get_n_streams (set); i++)
+        n_total += cs_document_get_n_events (cs_stream_get_document (cs_stream_set_get_stream (set, i)));
+    }
   count = cs_format_count (n_events);
 
   if (!cs_event_list_get_ready (self->model))
@@ -425,6 +439,20 @@ cs_event_list_view_popup_menu_at_row (CsEventListView *self,
   target.pid = target.event.pid;
   target.has_cpu = TRUE;
   target.cpu = target.event.cpu;
+  if (cs_event_item_get_stream (item) != NULL)
+    {
+      /* the stream as a filter dimension */
+      target.stream_path = cs_stream_get_path (cs_event_item_get_stream (item));
+      target.stream_name = cs_stream_get_name (cs_event_item_get_stream (item));
+    }
+  if (cs_event_item_get_document (item) != cs_event_list_get_document (self->model))
+    {
+      /* Another stream's event: the menu's filters, plots and raw fields
+       * read the window's own recording, so only its CPU filter (which
+       * every stream takes) is offered. */
+      target.has_task = FALSE;
+      target.has_event = FALSE;
+    }
 
   cs_event_menu_popup (&self->context_menu, GTK_WIDGET (self),
                        cs_event_list_get_document (self->model), &target, x_px, y_px);
@@ -483,6 +511,8 @@ cs_event_list_view_dispose (GObject *object)
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   g_clear_object (&self->model);
+  self->details_source.document = NULL;
+  g_clear_object (&self->refilter_stream);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   g_clear_object (&self->selection);
@@ -616,6 +646,8 @@ cs_event_list_view_init (CsEventListView *self)
   cs_event_search_bar_set_selection (self->search_bar, self->selection);
 
   self->details = _cs_event_list_columns_add (self->column_view, &self->details_source);
+  self->stream_column = _cs_event_list_columns_find (self->column_view, CS_COLUMN_STREAM);
+  gtk_column_view_column_set_visible (self->stream_column, FALSE);
 
   g_signal_connect_swapped (self->follow_button, "notify::active",
                             G_CALLBACK (follow_toggled_cb), self);
@@ -688,7 +720,12 @@ cs_event_list_view_set_model (CsEventListView *self,
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   g_set_object (&self->model, model);
+  self->details_source.document = model != NULL ? cs_event_list_get_document (model) : NULL;
   self->refilter_selected = FALSE;
+  /* the Stream column when the list merges several recordings */
+  gtk_column_view_column_set_visible (self->stream_column,
+                                      model != NULL && cs_event_list_get_stream_set (model) != NULL &&
+                                      cs_stream_set_get_n_streams (cs_event_list_get_stream_set (model)) > 1);
 
   if (model != NULL)
     {
@@ -809,6 +846,46 @@ cs_event_list_view_select_event (CsEventListView *self,
   if (row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
     return FALSE;
 
+  cs_event_list_view_select_row (self, (guint) row);
+  return TRUE;
+}
+
+/**
+ * cs_event_list_view_select_stream_event:
+ * @self: a #CsEventListView
+ * @stream: (nullable): the stream @event is in, in a list of several
+ *   recordings; %NULL for the window's own recording
+ * @event: an event of that stream's recording
+ *
+ * As cs_event_list_view_select_event(), for an event of any stream of a
+ * merged list.  When the event is not listed (filtered out, its stream
+ * hidden), nothing is selected.
+ *
+ * Returns: whether a row was selected
+ */
+gboolean
+cs_event_list_view_select_stream_event (CsEventListView *self,
+                                        CsStream        *stream,
+                                        const CsEvent   *event)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 row = 0;
+
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  if (stream == NULL)
+    return cs_event_list_view_select_event (self, event);
+  if (self->model == NULL || !cs_event_list_get_ready (self->model))
+    return FALSE;
+  if (!cs_event_list_find_stream_row (self->model, stream, event, &row, &error))
+    {
+      if (error != NULL)
+        g_message ("Cannot find the event in the list: %s", error->message);
+      return FALSE;
+    }
+  if (row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return FALSE;
   cs_event_list_view_select_row (self, (guint) row);
   return TRUE;
 }

@@ -24,6 +24,9 @@ void              cs_event_list_view_select_row        (CsEventListView *self,
                                                         guint            row);
 gboolean          cs_event_list_view_select_event      (CsEventListView *self,
                                                         const CsEvent   *event);
+gboolean          cs_event_list_view_select_stream_event (CsEventListView *self,
+                                                        CsStream        *stream,
+                                                        const CsEvent   *event);
 gboolean          cs_event_list_view_get_graph_follows (CsEventListView *self);
 void              cs_event_list_view_set_graph_follows (CsEventListView *self,
                                                         gboolean         graph_follows);

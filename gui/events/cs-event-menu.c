@@ -11,6 +11,7 @@
  *   win.filter-task-only(i pid)     win.filter-task-hide(i pid)
  *   win.filter-event-only(u type)   win.filter-event-hide(u type)
  *   win.filter-cpu-only(u cpu)      win.filter-cpu-hide(u cpu)
+ *   win.filter-stream-only(s path)  win.filter-stream-hide(s path)
  *   win.add-task-plot(i pid)        win.remove-task-plot(i pid)
  *   win.add-cpu-plot(u cpu)         win.remove-cpu-plot(u cpu)
  *
@@ -157,6 +158,20 @@ cs_event_menu_build (CsDocument              *document,
       hide = g_strdup_printf (_("Remove CPU Plot %u"), target->cpu);
       append_item (plots, only, "win.add-cpu-plot", g_variant_new_uint32 (target->cpu));
       append_item (plots, hide, "win.remove-cpu-plot", g_variant_new_uint32 (target->cpu));
+    }
+
+  if (target->stream_path != NULL)
+    {
+      g_autofree char *name = escape_underscores (target->stream_name != NULL ? target->stream_name
+                                                                              : target->stream_path);
+      /* TRANSLATORS: a context menu item; %s is a recording's name in a
+       * window of several */
+      g_autofree char *only = g_strdup_printf (_("Show Only Recording “%s”"), name);
+      /* TRANSLATORS: a context menu item; %s is a recording's name */
+      g_autofree char *hide = g_strdup_printf (_("Hide Recording “%s”"), name);
+
+      append_item (filters, only, "win.filter-stream-only", g_variant_new_string (target->stream_path));
+      append_item (filters, hide, "win.filter-stream-hide", g_variant_new_string (target->stream_path));
     }
 
   if (target->has_event)

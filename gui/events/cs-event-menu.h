@@ -31,6 +31,8 @@ typedef struct {
   gint32 pid;
   gboolean has_cpu;
   guint cpu;
+  const char *stream_path;
+  const char *stream_name;
 } CsEventMenuTarget;
 
 GMenuModel *cs_event_menu_build       (CsDocument              *document,

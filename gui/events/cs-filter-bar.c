@@ -125,6 +125,26 @@ describe_filter (CsEventFilter *filter,
       append_names (document, text, parts[i].field, values);
     }
 
+  if (cs_event_filter_get_stream_mode (filter) != CS_FILTER_ALL)
+    {
+      g_auto(GStrv) paths = cs_event_filter_dup_streams (filter);
+      gboolean only = cs_event_filter_get_stream_mode (filter) == CS_FILTER_SHOW_ONLY;
+
+      if (text->len > 0)
+        g_string_append (text, "  ·  ");
+      /* TRANSLATORS: a part of the filter bar; the list of recordings
+       * (file names) follows */
+      g_string_append (text, only ? _("Only recordings ") : _("Hiding recordings "));
+      for (guint i = 0; paths[i] != NULL; i++)
+        {
+          g_autofree char *base = g_path_get_basename (paths[i]);
+
+          g_string_append_printf (text, "%s%s", i > 0 ? ", " : "", base);
+        }
+      if (paths[0] == NULL)
+        g_string_append (text, _("(none)"));
+    }
+
   expression = cs_event_filter_get_expression (filter);
   if (expression != NULL && *expression != '\0')
     {

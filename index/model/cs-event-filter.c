@@ -27,6 +27,10 @@ struct _CsEventFilter
   char *expression;
   CsDocument *document;                   /* for the expression's formats */
   struct tep_event_filter *compiled;
+
+  /* The stream dimension (lists of several streams): recording paths */
+  CsFilterMode stream_mode;
+  GHashTable *streams;                    /* char* -> itself */
 };
 
 G_DEFINE_FINAL_TYPE (CsEventFilter, cs_event_filter, G_TYPE_OBJECT)
@@ -38,6 +42,7 @@ cs_event_filter_finalize (GObject *object)
 
   for (guint f = 0; f < CS_FILTER_N_FIELDS; f++)
     g_hash_table_unref (self->sets[f]);
+  g_hash_table_unref (self->streams);
   g_clear_pointer (&self->compiled, tep_filter_free);
   g_clear_object (&self->document);
   g_free (self->expression);
@@ -56,6 +61,40 @@ cs_event_filter_init (CsEventFilter *self)
 {
   for (guint f = 0; f < CS_FILTER_N_FIELDS; f++)
     self->sets[f] = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->streams = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+static void
+copy_streams (CsEventFilter *to,
+              CsEventFilter *from)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  to->stream_mode = from->stream_mode;
+  g_hash_table_iter_init (&iter, from->streams);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_hash_table_add (to->streams, g_strdup (key));
+}
+
+static gboolean
+streams_equal (CsEventFilter *a,
+               CsEventFilter *b)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  if (a->stream_mode != b->stream_mode)
+    return FALSE;
+  if (a->stream_mode == CS_FILTER_ALL)
+    return TRUE;
+  if (g_hash_table_size (a->streams) != g_hash_table_size (b->streams))
+    return FALSE;
+  g_hash_table_iter_init (&iter, a->streams);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (b->streams, key))
+      return FALSE;
+  return TRUE;
 }
 
 /**
@@ -93,6 +132,7 @@ cs_event_filter_copy (CsEventFilter *self)
     }
   if (self->expression != NULL)
     cs_event_filter_set_expression (copy, self->document, self->expression, NULL);
+  copy_streams (copy, self);
   return copy;
 }
 
@@ -112,7 +152,7 @@ cs_event_filter_equal (CsEventFilter *a,
     return TRUE;
   if (a == NULL || b == NULL)
     return cs_event_filter_is_empty (a ? a : b);
-  if (g_strcmp0 (a->expression, b->expression) != 0)
+  if (g_strcmp0 (a->expression, b->expression) != 0 || !streams_equal (a, b))
     return FALSE;
   for (guint f = 0; f < CS_FILTER_N_FIELDS; f++)
     {
@@ -146,6 +186,9 @@ cs_event_filter_is_empty (CsEventFilter *self)
     return TRUE;
   if (self->expression != NULL)
     return FALSE;
+  if (self->stream_mode == CS_FILTER_SHOW_ONLY ||
+      (self->stream_mode == CS_FILTER_HIDE && g_hash_table_size (self->streams) > 0))
+    return FALSE;
   for (guint f = 0; f < CS_FILTER_N_FIELDS; f++)
     if (self->modes[f] == CS_FILTER_SHOW_ONLY ||
         (self->modes[f] == CS_FILTER_HIDE && g_hash_table_size (self->sets[f]) > 0))
@@ -167,6 +210,8 @@ cs_event_filter_clear (CsEventFilter *self)
       self->modes[f] = CS_FILTER_ALL;
       g_hash_table_remove_all (self->sets[f]);
     }
+  self->stream_mode = CS_FILTER_ALL;
+  g_hash_table_remove_all (self->streams);
   g_clear_pointer (&self->expression, g_free);
   g_clear_pointer (&self->compiled, tep_filter_free);
   g_clear_object (&self->document);
@@ -544,6 +589,18 @@ cs_event_filter_to_string (CsEventFilter *self)
     }
   if (self->expression != NULL)
     g_variant_builder_add (&dict, "{sv}", "expression", g_variant_new_string (self->expression));
+  if (self->stream_mode != CS_FILTER_ALL)
+    {
+      g_auto(GVariantBuilder) list = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("as"));
+      GHashTableIter iter;
+      gpointer key;
+
+      g_hash_table_iter_init (&iter, self->streams);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_variant_builder_add (&list, "s", key);
+      g_variant_builder_add (&dict, "{sv}", "streams",
+                             g_variant_new ("(sas)", mode_names[self->stream_mode], &list));
+    }
   return g_variant_print (g_variant_builder_end (&dict), FALSE);
 }
 
@@ -624,6 +681,21 @@ cs_event_filter_new_from_string (CsDocument  *document,
           cs_event_filter_add (self, f, v);
         }
     }
+  {
+    g_autoptr(GVariant) entry = g_variant_lookup_value (dict, "streams", G_VARIANT_TYPE ("(sas)"));
+    g_autoptr(GVariantIter) values = NULL;
+    const char *mode, *value;
+
+    if (entry != NULL)
+      {
+        g_variant_get (entry, "(&sas)", &mode, &values);
+        for (guint m = 0; m < G_N_ELEMENTS (mode_names); m++)
+          if (g_str_equal (mode, mode_names[m]))
+            self->stream_mode = m;
+        while (g_variant_iter_next (values, "&s", &value))
+          cs_event_filter_add_stream (self, value);
+      }
+  }
   g_variant_lookup (dict, "expression", "&s", &expression);
   if (expression != NULL && !cs_event_filter_set_expression (self, document, expression, error))
     return NULL;
@@ -631,4 +703,176 @@ cs_event_filter_new_from_string (CsDocument  *document,
   if (self->document == NULL && document != NULL)
     self->document = g_object_ref (document);
   return g_steal_pointer (&self);
+}
+
+/* ---- Several streams ------------------------------------------------------ */
+
+/**
+ * cs_event_filter_set_stream_mode:
+ * @self: a filter
+ * @mode: how the set of streams is used
+ *
+ * The stream dimension, for lists of several recordings
+ * (cs_event_list_new_for_streams()): with %CS_FILTER_SHOW_ONLY only the
+ * events of the streams added with cs_event_filter_add_stream() pass, with
+ * %CS_FILTER_HIDE theirs do not.  A list of one recording ignores it.
+ */
+void
+cs_event_filter_set_stream_mode (CsEventFilter *self,
+                                 CsFilterMode   mode)
+{
+  g_return_if_fail (CS_IS_EVENT_FILTER (self));
+  self->stream_mode = mode;
+}
+
+/** cs_event_filter_get_stream_mode: Returns: how the set of streams is used */
+CsFilterMode
+cs_event_filter_get_stream_mode (CsEventFilter *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_FILTER (self), CS_FILTER_ALL);
+  return self->stream_mode;
+}
+
+/**
+ * cs_event_filter_add_stream:
+ * @self: a filter
+ * @trace_path: the stream's recording (cs_stream_get_path()): a path
+ *   survives reordering and sessions, a position would not
+ */
+void
+cs_event_filter_add_stream (CsEventFilter *self,
+                            const char    *trace_path)
+{
+  g_return_if_fail (CS_IS_EVENT_FILTER (self) && trace_path != NULL);
+  g_hash_table_add (self->streams, g_strdup (trace_path));
+}
+
+/**
+ * cs_event_filter_clear_streams:
+ * @self: a filter
+ *
+ * Empties the set of the stream dimension (its mode stays).
+ */
+void
+cs_event_filter_clear_streams (CsEventFilter *self)
+{
+  g_return_if_fail (CS_IS_EVENT_FILTER (self));
+  g_hash_table_remove_all (self->streams);
+}
+
+static int
+compare_paths (gconstpointer a,
+               gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/**
+ * cs_event_filter_dup_streams:
+ * @self: a filter
+ *
+ * Returns: (transfer full): the recording paths of the stream dimension,
+ *   sorted
+ */
+GStrv
+cs_event_filter_dup_streams (CsEventFilter *self)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_val_if_fail (CS_IS_EVENT_FILTER (self), NULL);
+  g_hash_table_iter_init (&iter, self->streams);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (paths, g_strdup (key));
+  g_ptr_array_sort (paths, compare_paths);
+  g_ptr_array_add (paths, NULL);
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+}
+
+/**
+ * cs_event_filter_passes_stream:
+ * @self: a filter
+ * @trace_path: a stream's recording
+ *
+ * Returns: whether the stream dimension lets that stream's events through
+ */
+gboolean
+cs_event_filter_passes_stream (CsEventFilter *self,
+                               const char    *trace_path)
+{
+  g_return_val_if_fail (CS_IS_EVENT_FILTER (self), TRUE);
+  switch (self->stream_mode)
+    {
+    case CS_FILTER_SHOW_ONLY:
+      return g_hash_table_contains (self->streams, trace_path);
+    case CS_FILTER_HIDE:
+      return !g_hash_table_contains (self->streams, trace_path);
+    case CS_FILTER_ALL:
+    default:
+      return TRUE;
+    }
+}
+
+/**
+ * cs_event_filter_translate:
+ * @self: a filter whose event types are those of @from
+ * @from: the recording its type ids (and expression) were made for
+ * @to: another recording
+ * @error: %CS_INDEX_ERROR_UNSUPPORTED when the expression does not
+ *   compile against @to's formats (it names an event @to lacks)
+ *
+ * The same filter for the events of @to: CPUs and pids as they are, event
+ * types matched by "system:name" (types @to lacks are dropped: a "show
+ * only" set keeps only those it has), the expression compiled against
+ * @to's formats; the stream dimension is left out (it chose @to already).
+ *
+ * Returns: (transfer full) (nullable): the filter, or %NULL with @error
+ */
+CsEventFilter *
+cs_event_filter_translate (CsEventFilter  *self,
+                           CsDocument     *from,
+                           CsDocument     *to,
+                           GError        **error)
+{
+  g_autoptr(CsEventFilter) copy = NULL;
+  g_autoptr(GHashTable) ids = NULL;
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_val_if_fail (CS_IS_EVENT_FILTER (self), NULL);
+  g_return_val_if_fail (CS_IS_DOCUMENT (from) && CS_IS_DOCUMENT (to), NULL);
+
+  copy = cs_event_filter_copy (self);
+  copy->stream_mode = CS_FILTER_ALL;
+  g_hash_table_remove_all (copy->streams);
+  if (from != to)
+    {
+      /* "system:name" → id + 1 in @to */
+      ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (guint t = 0; t < cs_document_get_n_event_types (to); t++)
+        {
+          const CsEventType *type = cs_document_get_event_type (to, t);
+
+          g_hash_table_insert (ids, g_strdup_printf ("%s:%s", type->system, type->name),
+                               GUINT_TO_POINTER (t + 1));
+        }
+      g_hash_table_remove_all (copy->sets[CS_FILTER_TYPE]);
+      g_hash_table_iter_init (&iter, self->sets[CS_FILTER_TYPE]);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        {
+          gint64 v = *(gint64 *) key;
+          const CsEventType *type = v >= 0 && v < cs_document_get_n_event_types (from)
+                                    ? cs_document_get_event_type (from, v) : NULL;
+          g_autofree char *name = type ? g_strdup_printf ("%s:%s", type->system, type->name) : NULL;
+          guint id = name ? GPOINTER_TO_UINT (g_hash_table_lookup (ids, name)) : 0;
+
+          if (id != 0)
+            cs_event_filter_add (copy, CS_FILTER_TYPE, id - 1);
+        }
+    }
+  if (self->expression != NULL && from != to &&
+      !cs_event_filter_set_expression (copy, to, self->expression, error))
+    return NULL;
+  return g_steal_pointer (&copy);
 }

@@ -78,6 +78,20 @@ const char    *cs_event_filter_get_expression (CsEventFilter *self);
 gboolean       cs_event_filter_matches_event  (CsEventFilter *self,
                                                const CsEvent *event);
 
+void           cs_event_filter_set_stream_mode (CsEventFilter *self,
+                                               CsFilterMode   mode);
+CsFilterMode   cs_event_filter_get_stream_mode (CsEventFilter *self);
+void           cs_event_filter_add_stream     (CsEventFilter *self,
+                                               const char    *trace_path);
+GStrv          cs_event_filter_dup_streams    (CsEventFilter *self);
+void           cs_event_filter_clear_streams  (CsEventFilter *self);
+gboolean       cs_event_filter_passes_stream  (CsEventFilter *self,
+                                               const char    *trace_path);
+CsEventFilter *cs_event_filter_translate      (CsEventFilter *self,
+                                               CsDocument    *from,
+                                               CsDocument    *to,
+                                               GError       **error);
+
 char          *cs_event_filter_to_string      (CsEventFilter *self);
 CsEventFilter *cs_event_filter_new_from_string (CsDocument   *document,
                                                const char    *text,

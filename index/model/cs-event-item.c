@@ -11,6 +11,8 @@ struct _CsEventItem
   GObject parent_instance;
 
   CsDocument *document;
+  CsStream *stream;             /* NULL in one recording's list */
+  gint64 axis_ns;               /* the event's time on the list's axis */
   guint64 row;
   CsEvent event;
   char *name;
@@ -26,6 +28,7 @@ cs_event_item_finalize (GObject *object)
   CsEventItem *self = CS_EVENT_ITEM (object);
 
   g_clear_object (&self->document);
+  g_clear_object (&self->stream);
   g_free (self->name);
   g_free (self->info);
   g_free (self->latency);
@@ -53,7 +56,61 @@ _cs_event_item_new (CsDocument    *document,
   self->document = g_object_ref (document);
   self->row = row;
   self->event = *event;
+  self->axis_ns = event->ts_ns;
   return self;
+}
+
+/* In a merged list: the stream the event is in, and its axis time. */
+void
+_cs_event_item_set_stream (CsEventItem *self,
+                           CsStream    *stream,
+                           gint64       axis_ns)
+{
+  g_set_object (&self->stream, stream);
+  self->axis_ns = axis_ns;
+}
+
+/**
+ * cs_event_item_get_document:
+ * @self: an item
+ *
+ * Returns: (transfer none): the recording the event is in (in a merged
+ *   list, its stream's)
+ */
+CsDocument *
+cs_event_item_get_document (CsEventItem *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_ITEM (self), NULL);
+  return self->document;
+}
+
+/**
+ * cs_event_item_get_stream:
+ * @self: an item
+ *
+ * Returns: (transfer none) (nullable): the stream the event is in, in a
+ *   list of several streams (cs_event_list_new_for_streams()); %NULL in
+ *   one recording's list
+ */
+CsStream *
+cs_event_item_get_stream (CsEventItem *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_ITEM (self), NULL);
+  return self->stream;
+}
+
+/**
+ * cs_event_item_get_time_ns:
+ * @self: an item
+ *
+ * Returns: the event's time on the list's axis, in ns: its stream's
+ *   cs_stream_to_axis_ns() in a merged list, its own ts_ns otherwise
+ */
+gint64
+cs_event_item_get_time_ns (CsEventItem *self)
+{
+  g_return_val_if_fail (CS_IS_EVENT_ITEM (self), 0);
+  return self->axis_ns;
 }
 
 /** cs_event_item_get_row: Returns: the row in its list (0-based) */
@@ -158,6 +215,15 @@ char *
 cs_event_item_dup_column_text (CsEventItem   *self,
                                CsEventColumn  column)
 {
+  if (column == CS_COLUMN_STREAM)
+    return g_strdup (self->stream != NULL ? cs_stream_get_name (self->stream) : "");
+  if (column == CS_COLUMN_TIME && self->stream != NULL)
+    {
+      CsEvent on_axis = self->event;
+
+      on_axis.ts_ns = self->axis_ns;
+      return _cs_event_column_text (self->document, &on_axis, self->row, column);
+    }
   return _cs_event_column_text (self->document, &self->event, self->row, column);
 }
 
@@ -195,6 +261,7 @@ _cs_event_column_text (CsDocument    *document,
     case CS_COLUMN_INFO:
       text = cs_document_format_event (document, event, NULL);
       return text ? text : g_strdup ("");
+    case CS_COLUMN_STREAM:   /* the item knows its stream: cs_event_item_dup_column_text() */
     case CS_N_COLUMNS:
     default:
       return g_strdup ("");

@@ -10,7 +10,9 @@
  * sequence (a view scrolling) step the merge from the previous row instead.
  * With a filter, the passing events of every chunk are counted once, in a
  * worker thread with its own connection to the index (and its own reading
- * of the recording when the filter has an expression).
+ * of the recording when the filter has an expression):
+ * cs-event-list-count.c.  Several streams merge their own lists:
+ * cs-event-list-merge.c.
  *
  * CS_FILTER_TEST_HANG (tests only): the count, having posted some progress,
  * waits until it is cancelled, so that a test can see the filter bar's
@@ -22,7 +24,6 @@
 
 #include "cs-document-private.h"
 #include "cs-event-list-private.h"
-#include "cs-test-hook.h"
 
 struct _CsEventList
 {
@@ -40,6 +41,10 @@ struct _CsEventList
   gboolean have_anchor;
   guint64 anchor_row;
   CsEvent anchor;
+
+  /* Several streams (cs_event_list_new_for_streams(); NULL for one
+   * recording): the merge over their own lists, cs-event-list-merge.c. */
+  CsEventListMerge *merge;
 };
 
 enum {
@@ -55,77 +60,6 @@ static void list_model_iface_init (GListModelInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (CsEventList, cs_event_list, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
-
-/* ---- Filter counts ------------------------------------------------------ */
-
-CsFilterCounts *
-_cs_filter_counts_ref (CsFilterCounts *counts)
-{
-  return g_atomic_rc_box_acquire (counts);
-}
-
-static void
-filter_counts_clear (gpointer data)
-{
-  CsFilterCounts *counts = data;
-
-  for (guint cpu = 0; cpu < counts->n_cpus; cpu++)
-    {
-      for (gint64 c = 0; counts->bits && counts->bits[cpu] && c < counts->n_chunks[cpu]; c++)
-        g_free (counts->bits[cpu][c]);
-      if (counts->bits)
-        g_free (counts->bits[cpu]);
-      g_free (counts->prefix[cpu]);
-    }
-  g_free (counts->bits);
-  g_free (counts->prefix);
-  g_free (counts->n_chunks);
-}
-
-void
-_cs_filter_counts_unref (CsFilterCounts *counts)
-{
-  g_atomic_rc_box_release_full (counts, filter_counts_clear);
-}
-
-gboolean
-_cs_event_passes (CsEventFilter  *filter,
-                  CsFilterCounts *counts,
-                  guint           cpu,
-                  gint64          chunk,
-                  guint           i,
-                  gint32          pid,
-                  guint           type_id)
-{
-  if (filter == NULL)
-    return TRUE;
-  if (!_cs_event_filter_matches_sets (filter, cpu, pid, type_id))
-    return FALSE;
-  if (counts != NULL && counts->bits != NULL && counts->bits[cpu] != NULL)
-    {
-      guint8 *bits = counts->bits[cpu][chunk];
-      return bits != NULL && (bits[i / 8] >> (i % 8)) & 1;
-    }
-  return TRUE;
-}
-
-typedef struct {
-  char *trace_path;
-  char *index_path;
-  char *identity;
-  CsEventFilter *filter;
-  gboolean test_hang;  /* CS_FILTER_TEST_HANG */
-} CountJob;
-
-static void
-count_job_free (CountJob *job)
-{
-  g_free (job->trace_path);
-  g_free (job->index_path);
-  g_free (job->identity);
-  g_clear_object (&job->filter);
-  g_free (job);
-}
 
 typedef struct {
   CsEventList *list;   /* strong: released in the idle, on the main thread */
@@ -158,9 +92,9 @@ progress_update_free (gpointer data)
  * list's main context (g_main_context_invoke() would run it right here
  * when that context is not being iterated, and "progress" handlers touch
  * widgets). */
-static void
-post_progress (GTask  *task,
-               double  fraction)
+void
+_cs_event_list_post_progress (GTask  *task,
+                              double  fraction)
 {
   ProgressUpdate *u = g_new0 (ProgressUpdate, 1);
   g_autoptr(GSource) source = g_idle_source_new ();
@@ -170,114 +104,6 @@ post_progress (GTask  *task,
   g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
   g_source_set_callback (source, progress_idle, u, progress_update_free);
   g_source_attach (source, g_task_get_context (task));
-}
-
-/* Counts passing events chunk by chunk; with an expression, also reads
- * every record of the CPU in order (cursor rows and chunk rows are the
- * same sequence) to test it. */
-static void
-count_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  CountJob *job = task_data;
-  g_autoptr(CsDocument) doc = NULL;
-  g_autoptr(CsTraceFile) file = NULL;
-  g_autoptr(CsFilterCounts) counts = NULL;
-  GError *error = NULL;
-  gboolean expression = _cs_event_filter_has_expression (job->filter);
-  guint64 done = 0, total;
-  gint64 last_post = 0;
-
-  doc = cs_document_open_as (job->trace_path, job->index_path, job->identity,
-                             &error);
-  if (doc != NULL && expression)
-    file = cs_trace_file_open (job->trace_path, &error);
-  if (error != NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (job->test_hang)
-    {
-      post_progress (task, 0.25);
-      cs_test_hook_hold_until_cancelled (cancellable);
-    }
-
-  total = MAX (cs_document_get_n_events (doc), 1);
-  counts = g_atomic_rc_box_new0 (CsFilterCounts);
-  counts->n_cpus = cs_document_get_n_cpus (doc);
-  counts->n_chunks = g_new0 (gint64, MAX (counts->n_cpus, 1));
-  counts->prefix = g_new0 (guint64 *, MAX (counts->n_cpus, 1));
-  if (expression)
-    counts->bits = g_new0 (guint8 **, MAX (counts->n_cpus, 1));
-
-  for (guint cpu = 0; cpu < counts->n_cpus; cpu++)
-    {
-      gint64 n_chunks = _cs_document_get_n_chunks (doc, cpu);
-      g_autoptr(CsCpuCursor) cursor = NULL;
-
-      counts->n_chunks[cpu] = n_chunks;
-      counts->prefix[cpu] = g_new0 (guint64, n_chunks + 1);
-      if (expression)
-        {
-          counts->bits[cpu] = g_new0 (guint8 *, MAX (n_chunks, 1));
-          cursor = cs_trace_file_open_cpu (file, cpu, &error);
-          if (cursor == NULL)
-            break;
-        }
-
-      for (gint64 c = 0; c < n_chunks; c++)
-        {
-          CsEventChunkCache *chunk = _cs_document_get_chunk (doc, cpu, c, &error);
-          guint64 n_pass = 0;
-
-          if (chunk == NULL || g_cancellable_set_error_if_cancelled (cancellable, &error))
-            break;
-          if (expression)
-            counts->bits[cpu][c] = g_malloc0 ((chunk->n + 7) / 8);
-          for (guint i = 0; i < chunk->n; i++)
-            {
-              gboolean pass = _cs_event_filter_matches_sets (job->filter, cpu,
-                                                             chunk->cols[EV_PID][i],
-                                                             chunk->cols[EV_TYPE][i]);
-              if (expression)
-                {
-                  CsRecord rec;
-
-                  if (!cs_cpu_cursor_next (cursor, &rec, &error))
-                    {
-                      if (error == NULL)
-                        g_set_error (&error, CS_INDEX_ERROR, CS_INDEX_ERROR_STALE,
-                                     _("%s has fewer events than its index"), job->trace_path);
-                      break;
-                    }
-                  pass = pass && _cs_event_filter_matches_record (job->filter, rec.tep_record);
-                  if (pass)
-                    counts->bits[cpu][c][i / 8] |= 1 << (i % 8);
-                }
-              n_pass += pass;
-            }
-          if (error != NULL)
-            break;
-          counts->prefix[cpu][c + 1] = counts->prefix[cpu][c] + n_pass;
-          done += chunk->n;
-          if (g_get_monotonic_time () - last_post > 100 * G_TIME_SPAN_MILLISECOND)
-            {
-              post_progress (task, (double) done / total);
-              last_post = g_get_monotonic_time ();
-            }
-        }
-      if (error != NULL)
-        break;
-    }
-
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, g_steal_pointer (&counts), (GDestroyNotify) _cs_filter_counts_unref);
 }
 
 static guint64
@@ -388,7 +214,7 @@ count_before (CsEventList *self,
 
 /* Calls @func on the passing events of @cpu from CPU-local row @from_row
  * on, in order, until it returns FALSE. */
-typedef gboolean (*PassingFunc) (const CsEvent *event, gpointer data);
+typedef CsEventListWalkFunc PassingFunc;
 
 static gboolean
 walk_cpu (CsEventList *self,
@@ -428,6 +254,49 @@ walk_cpu (CsEventList *self,
         }
     }
   return TRUE;
+}
+
+/* As a part of a merge (cs-event-list-merge.c): passing events of @cpu
+ * before @ts_ns. */
+gboolean
+_cs_event_list_count_before_cpu (CsEventList *self,
+                                 guint        cpu,
+                                 gint64       ts_ns,
+                                 guint64     *count,
+                                 GError     **error)
+{
+  return count_before_cpu (self, cpu, ts_ns, count, error);
+}
+
+/* As a part of a merge: walks the passing events of @cpu from @from_ts_ns
+ * on (G_MAXUINT64 for @from_row) or from CPU-local row @from_row. */
+gboolean
+_cs_event_list_walk_cpu (CsEventList         *self,
+                         guint                cpu,
+                         gint64               from_ts_ns,
+                         guint64              from_row,
+                         CsEventListWalkFunc  func,
+                         gpointer             data,
+                         GError             **error)
+{
+  if (from_row == G_MAXUINT64)
+    {
+      from_row = _cs_document_count_before (self->document, cpu, from_ts_ns, error);
+      if (from_row == G_MAXUINT64)
+        return FALSE;
+    }
+  return walk_cpu (self, cpu, from_row, func, data, error);
+}
+
+/* As a part of a merge: whether @event of the list's document passes. */
+gboolean
+_cs_event_list_passes (CsEventList   *self,
+                       const CsEvent *event)
+{
+  if (self->filter == NULL)
+    return TRUE;
+  return _cs_event_passes (self->filter, self->counts, event->cpu, event->row / CS_EVENT_CHUNK_ROWS,
+                           event->row % CS_EVENT_CHUNK_ROWS, event->pid, event->type_id);
 }
 
 typedef struct {
@@ -565,6 +434,8 @@ step_forward (CsEventList   *self,
  *
  * Finds the event at a row.  Rows asked for in sequence cost a step each;
  * any other row a binary search over time (~40 index lookups per CPU).
+ * In a list of several streams the event is in its own recording's terms
+ * (cs_event_list_get_stream_event() says which stream and its axis time).
  *
  * Returns: %TRUE on success
  */
@@ -582,6 +453,8 @@ cs_event_list_get_event (CsEventList *self,
                    _("Row %" PRIu64 " is past the end of the list"), row);
       return FALSE;
     }
+  if (self->merge != NULL)
+    return _cs_event_list_merge_get_event (self->merge, row, NULL, event, error);
   if (self->have_anchor && row == self->anchor_row)
     {
       *event = self->anchor;
@@ -599,6 +472,21 @@ cs_event_list_get_event (CsEventList *self,
   self->anchor_row = row;
   self->anchor = *event;
   return TRUE;
+}
+
+/* The part of a merged list that lists @document. */
+static gboolean
+find_part_of_document (CsEventList *self,
+                       CsDocument  *document,
+                       guint       *part)
+{
+  for (guint i = 0; i < _cs_event_list_merge_get_n_parts (self->merge); i++)
+    if (cs_event_list_get_document (_cs_event_list_merge_get_part (self->merge, i)->list) == document)
+      {
+        *part = i;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 /* Passing events of @cpu at exactly @ts_ns before CPU-local row @row
@@ -624,7 +512,8 @@ same_time_cb (const CsEvent *ev,
 /**
  * cs_event_list_find_row:
  * @self: a list
- * @event: an event of its document
+ * @event: an event of its document (for several streams, the first
+ *   stream's: cs_event_list_find_stream_row() takes any stream's)
  * @row: (out): its row
  * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
  *
@@ -642,6 +531,14 @@ cs_event_list_find_row (CsEventList   *self,
   g_return_val_if_fail (CS_IS_EVENT_LIST (self), FALSE);
   if (!self->ready)
     return FALSE;
+  if (self->merge != NULL)
+    {
+      /* an event of the window's own recording (the first stream) */
+      guint part;
+
+      return find_part_of_document (self, self->document, &part) &&
+             _cs_event_list_merge_find_row (self->merge, part, event, row, error);
+    }
   if (self->filter != NULL)
     {
       gint64 chunk = event->row / CS_EVENT_CHUNK_ROWS;
@@ -670,7 +567,8 @@ cs_event_list_find_row (CsEventList   *self,
 /**
  * cs_event_list_find_row_at_time:
  * @self: a list
- * @ts_ns: a time
+ * @ts_ns: a time, in ns: of the recording's clock, or of the common axis
+ *   for a list of several streams (cs_event_list_new_for_streams())
  * @row: (out): the first row at or after @ts_ns (the last row when none)
  * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
  *
@@ -687,10 +585,103 @@ cs_event_list_find_row_at_time (CsEventList *self,
   g_return_val_if_fail (CS_IS_EVENT_LIST (self), FALSE);
   if (!self->ready || self->n_events == 0)
     return FALSE;
-  if (!count_before (self, ts_ns, &n, error))
+  if (self->merge != NULL ? !_cs_event_list_merge_count_before (self->merge, ts_ns, &n, error)
+                          : !count_before (self, ts_ns, &n, error))
     return FALSE;
   *row = MIN (n, self->n_events - 1);
   return TRUE;
+}
+
+/* ---- Several streams ------------------------------------------------------- */
+
+static guint list_get_n_items (GListModel *model);
+
+/* A part became ready or made progress (cs-event-list-merge.c): the list
+ * is ready when all its parts are, and then announces its rows. */
+void
+_cs_event_list_parts_changed (CsEventList *self)
+{
+  if (self->ready)
+    return;
+  if (!_cs_event_list_merge_get_ready (self->merge))
+    {
+      self->progress = _cs_event_list_merge_get_progress (self->merge);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+      return;
+    }
+  self->ready = TRUE;
+  self->progress = 1.0;
+  self->n_events = _cs_event_list_merge_get_n_events (self->merge);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+  if (self->n_events > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, (guint) MIN (self->n_events, G_MAXUINT));
+}
+
+CsEventListMerge *
+_cs_event_list_get_merge (CsEventList *self)
+{
+  return self->merge;
+}
+
+/* The filter of a merged list: each part gets it, translated to its
+ * recording; the list waits for the parts that count. */
+static void
+set_merged_filter (CsEventList   *self,
+                   CsEventFilter *filter)
+{
+  guint old_n_items = list_get_n_items (G_LIST_MODEL (self));
+
+  g_clear_object (&self->filter);
+  if (filter != NULL)
+    self->filter = cs_event_filter_copy (filter);
+  self->ready = FALSE;
+  self->progress = 0.0;
+  self->n_events = 0;
+  if (old_n_items > 0)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n_items, 0);
+    }
+  _cs_event_list_merge_set_filter (self->merge, self->document, self->filter);
+  _cs_event_list_parts_changed (self);
+}
+
+/**
+ * cs_event_list_new_for_streams:
+ * @set: the window's recordings; the list reads their order, visibility
+ *   and alignment once: make a new list when they change
+ * @filter: (nullable): which events to list (copied; its event types are
+ *   those of the first stream's recording, matched by "system:name" in
+ *   the others); %NULL for all
+ *
+ * A list of the events of every visible stream of @set, merged in the
+ * order of their times on the set's common axis (cs_stream_to_axis_ns()),
+ * ties broken by stream position, then CPU, then ring-buffer position.
+ * Nothing is materialised: each stream keeps its own list, and a row is
+ * found by a binary search over axis time on their counts, or a step
+ * from the row before (cs-event-list-merge.c).  The list's document is
+ * the first stream's; cs_event_list_find_row() takes an event of it.
+ * Main thread only.
+ *
+ * Returns: (transfer full): the list
+ */
+CsEventList *
+cs_event_list_new_for_streams (CsStreamSet   *set,
+                               CsEventFilter *filter)
+{
+  CsEventList *self;
+
+  g_return_val_if_fail (CS_IS_STREAM_SET (set), NULL);
+  g_return_val_if_fail (cs_stream_set_get_n_streams (set) > 0, NULL);
+
+  self = g_object_new (CS_TYPE_EVENT_LIST, NULL);
+  self->document = g_object_ref (cs_stream_get_document (cs_stream_set_get_stream (set, 0)));
+  self->merge = _cs_event_list_merge_new (self, set);
+  if (cs_event_filter_is_empty (filter))
+    filter = NULL;
+  set_merged_filter (self, filter);
+  return self;
 }
 
 /* ---- GListModel ------------------------------------------------------------- */
@@ -716,12 +707,27 @@ list_get_item (GListModel *model,
   CsEventList *self = CS_EVENT_LIST (model);
   g_autoptr(GError) error = NULL;
   CsEvent event;
+  guint part = 0;
+  gboolean ok;
 
-  if (!cs_event_list_get_event (self, position, &event, &error))
+  if (self->merge != NULL && self->ready && position < self->n_events)
+    ok = _cs_event_list_merge_get_event (self->merge, position, &part, &event, &error);
+  else
+    ok = cs_event_list_get_event (self, position, &event, &error);
+  if (!ok)
     {
       if (error != NULL && self->ready && position < self->n_events)
         g_warning ("Event list row %u: %s", position, error->message);
       return NULL;
+    }
+  if (self->merge != NULL)
+    {
+      const CsEventListPart *p = _cs_event_list_merge_get_part (self->merge, part);
+      CsEventItem *item = _cs_event_item_new (cs_event_list_get_document (p->list), position, &event);
+
+      _cs_event_item_set_stream (item, p->stream,
+                                 cs_stream_to_axis_ns (p->stream, event.cpu, event.ts_ns));
+      return item;
     }
   return _cs_event_item_new (self->document, position, &event);
 }
@@ -743,6 +749,7 @@ cs_event_list_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->merge, _cs_event_list_merge_free);
   g_clear_object (&self->document);
   g_clear_object (&self->filter);
   g_clear_pointer (&self->counts, _cs_filter_counts_unref);
@@ -878,7 +885,7 @@ cs_event_list_set_filter (CsEventList   *self,
 {
   guint old_n_items;
   g_autoptr(GTask) task = NULL;
-  CountJob *job;
+  CsFilterCountJob *job;
 
   g_return_if_fail (CS_IS_EVENT_LIST (self));
 
@@ -886,6 +893,12 @@ cs_event_list_set_filter (CsEventList   *self,
     filter = NULL;
   if (self->ready && cs_event_filter_equal (self->filter, filter))
     return;
+
+  if (self->merge != NULL)
+    {
+      set_merged_filter (self, filter);
+      return;
+    }
 
   old_n_items = list_get_n_items (G_LIST_MODEL (self));
   g_cancellable_cancel (self->cancellable);
@@ -909,7 +922,7 @@ cs_event_list_set_filter (CsEventList   *self,
     g_list_model_items_changed (G_LIST_MODEL (self), 0, old_n_items, 0);
 
   self->cancellable = g_cancellable_new ();
-  job = g_new0 (CountJob, 1);
+  job = g_new0 (CsFilterCountJob, 1);
   job->trace_path = g_strdup (cs_document_get_trace_path (self->document));
   job->index_path = g_strdup (cs_document_get_index_path (self->document));
   job->identity = g_strdup (cs_document_get_identity (self->document));
@@ -917,6 +930,6 @@ cs_event_list_set_filter (CsEventList   *self,
   job->test_hang = g_getenv ("CS_FILTER_TEST_HANG") != NULL;
   task = g_task_new (self, self->cancellable, count_done, NULL);
   g_task_set_source_tag (task, cs_event_list_set_filter);
-  g_task_set_task_data (task, job, (GDestroyNotify) count_job_free);
-  g_task_run_in_thread (task, count_thread);
+  g_task_set_task_data (task, job, (GDestroyNotify) _cs_filter_count_job_free);
+  g_task_run_in_thread (task, _cs_filter_count_thread);
 }

@@ -17,12 +17,14 @@
 
 #include "cs-document.h"
 #include "cs-event-filter.h"
+#include "cs-stream-set.h"
 
 G_BEGIN_DECLS
 
 /**
  * CsEventColumn:
- * The columns of the event list, as KernelShark shows them.
+ * The columns of the event list, as KernelShark shows them, and the
+ * stream's name (%CS_COLUMN_STREAM) when the list merges several streams.
  */
 typedef enum {
   CS_COLUMN_ROW,
@@ -33,6 +35,7 @@ typedef enum {
   CS_COLUMN_LATENCY,
   CS_COLUMN_EVENT,
   CS_COLUMN_INFO,
+  CS_COLUMN_STREAM,
   CS_N_COLUMNS,
 } CsEventColumn;
 
@@ -64,12 +67,29 @@ const char    *cs_event_item_get_info      (CsEventItem *self);   /* formatted o
 const char    *cs_event_item_get_latency   (CsEventItem *self);   /* e.g. "d.h2." as ftrace prints */
 char          *cs_event_item_dup_column_text (CsEventItem  *self,
                                              CsEventColumn column);
+CsDocument    *cs_event_item_get_document  (CsEventItem *self);
+CsStream      *cs_event_item_get_stream    (CsEventItem *self);
+gint64         cs_event_item_get_time_ns   (CsEventItem *self);
 
 #define CS_TYPE_EVENT_LIST (cs_event_list_get_type ())
 G_DECLARE_FINAL_TYPE (CsEventList, cs_event_list, CS, EVENT_LIST, GObject)
 
 CsEventList   *cs_event_list_new            (CsDocument    *document,
                                              CsEventFilter *filter);
+CsEventList   *cs_event_list_new_for_streams (CsStreamSet  *set,
+                                             CsEventFilter *filter);
+CsStreamSet   *cs_event_list_get_stream_set (CsEventList   *self);
+gboolean       cs_event_list_get_stream_event (CsEventList *self,
+                                             guint64        row,
+                                             CsStream     **stream,
+                                             CsEvent       *event,
+                                             gint64        *axis_ns,
+                                             GError       **error);
+gboolean       cs_event_list_find_stream_row (CsEventList  *self,
+                                             CsStream      *stream,
+                                             const CsEvent *event,
+                                             guint64       *row,
+                                             GError       **error);
 CsDocument    *cs_event_list_get_document   (CsEventList   *self);
 CsEventFilter *cs_event_list_get_filter     (CsEventList   *self);
 void           cs_event_list_set_filter     (CsEventList   *self,

@@ -27,6 +27,7 @@ typedef struct {
   CsEventColumn column;
   CsSearchMode mode;
   char *text;
+  char *stream_name;            /* the Stream column's text: its part's name */
   gboolean forward;
   gboolean have_start;
   CsEvent start;                /* search strictly after (before) it */
@@ -43,6 +44,7 @@ search_job_free (SearchJob *job)
   g_clear_object (&job->filter);
   g_clear_pointer (&job->counts, _cs_filter_counts_unref);
   g_free (job->text);
+  g_free (job->stream_name);
   g_free (job);
 }
 
@@ -93,17 +95,21 @@ event_matches (SearchJob         *job,
   ev->row = chunk->first_row + i;
   if (!_cs_event_passes (job->filter, job->counts, cpu, c, i, ev->pid, ev->type_id))
     return FALSE;
-  text = _cs_event_column_text (doc, ev, 0, job->column);
+  text = job->column == CS_COLUMN_STREAM ? g_strdup (job->stream_name ? job->stream_name : "")
+                                         : _cs_event_column_text (doc, ev, 0, job->column);
   return text_matches (job, text);
 }
 
-static void
-search_thread (GTask        *task,
-               gpointer      source,
-               gpointer      task_data,
-               GCancellable *cancellable)
+/* One recording's search (a part's, in a merged list): its first match
+ * after (before) the start, or its count of matches. */
+static gboolean
+run_job (SearchJob    *job,
+         GCancellable *cancellable,
+         gboolean     *found_out,
+         CsEvent      *best_out,
+         guint64      *n_out,
+         GError      **error_out)
 {
-  SearchJob *job = task_data;
   g_autoptr(CsDocument) doc = NULL;
   GError *error = NULL;
   gboolean found = FALSE;
@@ -117,8 +123,8 @@ search_thread (GTask        *task,
                                &error);
   if (doc == NULL)
     {
-      g_task_return_error (task, error);
-      return;
+      g_propagate_error (error_out, error);
+      return FALSE;
     }
 
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc) && error == NULL; cpu++)
@@ -186,25 +192,75 @@ search_thread (GTask        *task,
     }
 
   if (error != NULL)
-    g_task_return_error (task, error);
-  else if (job->count_only)
+    {
+      g_propagate_error (error_out, error);
+      return FALSE;
+    }
+  *found_out = found;
+  *best_out = best;
+  *n_out += n_matches;
+  return TRUE;
+}
+
+/* The result of a search: per job, whether and where it matched. */
+typedef struct {
+  gboolean found;
+  CsEvent event;
+} JobResult;
+
+/* Task data: the jobs, one per recording (one for one recording's list,
+ * one per part of a merged list, in part order). */
+typedef struct {
+  GPtrArray *jobs;              /* SearchJob */
+  gboolean count_only;
+} SearchTask;
+
+static void
+search_task_free (SearchTask *st)
+{
+  g_ptr_array_unref (st->jobs);
+  g_free (st);
+}
+
+static void
+search_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SearchTask *st = task_data;
+  g_autoptr(GArray) results = g_array_sized_new (FALSE, TRUE, sizeof (JobResult), st->jobs->len);
+  guint64 n_matches = 0;
+  GError *error = NULL;
+
+  g_array_set_size (results, st->jobs->len);
+  for (guint i = 0; i < st->jobs->len; i++)
+    {
+      JobResult *r = &g_array_index (results, JobResult, i);
+
+      if (!run_job (g_ptr_array_index (st->jobs, i), cancellable, &r->found, &r->event,
+                    &n_matches, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+    }
+  if (st->count_only)
     g_task_return_pointer (task, g_memdup2 (&n_matches, sizeof n_matches), g_free);
-  else if (found)
-    g_task_return_pointer (task, g_memdup2 (&best, sizeof best), g_free);
   else
-    g_task_return_pointer (task, NULL, NULL);
+    g_task_return_pointer (task, g_steal_pointer (&results), (GDestroyNotify) g_array_unref);
 }
 
 static SearchJob *
-new_job (CsEventList   *self,
+new_job (CsEventList   *list,
          CsEventColumn  column,
          CsSearchMode   mode,
          const char    *text)
 {
   SearchJob *job = g_new0 (SearchJob, 1);
-  CsDocument *doc = cs_event_list_get_document (self);
-  CsEventFilter *filter = cs_event_list_get_filter (self);
-  CsFilterCounts *counts = _cs_event_list_get_counts (self);
+  CsDocument *doc = cs_event_list_get_document (list);
+  CsEventFilter *filter = cs_event_list_get_filter (list);
+  CsFilterCounts *counts = _cs_event_list_get_counts (list);
 
   job->trace_path = g_strdup (cs_document_get_trace_path (doc));
   job->index_path = g_strdup (cs_document_get_index_path (doc));
@@ -216,6 +272,60 @@ new_job (CsEventList   *self,
   job->text = g_strdup (text ? text : "");
   job->test_hang = g_getenv ("CS_SEARCH_TEST_HANG") != NULL;
   return job;
+}
+
+/* The jobs of a search: one for one recording, else one per part, each
+ * starting where the merged start row's axis time falls in its recording
+ * (the part of that row from the row's own event). */
+static SearchTask *
+new_task (CsEventList   *self,
+          CsEventColumn  column,
+          CsSearchMode   mode,
+          const char    *text)
+{
+  SearchTask *st = g_new0 (SearchTask, 1);
+  CsEventListMerge *merge = _cs_event_list_get_merge (self);
+
+  st->jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) search_job_free);
+  if (merge == NULL)
+    g_ptr_array_add (st->jobs, new_job (self, column, mode, text));
+  for (guint i = 0; merge != NULL && i < _cs_event_list_merge_get_n_parts (merge); i++)
+    {
+      const CsEventListPart *p = _cs_event_list_merge_get_part (merge, i);
+      SearchJob *job = new_job (p->list, column, mode, text);
+
+      job->stream_name = g_strdup (cs_stream_get_name (p->stream));
+      g_ptr_array_add (st->jobs, job);
+    }
+  return st;
+}
+
+/* A start for part @i of a merged search from (@start_part, @start_axis):
+ * in that part's (ts, cpu, row) order, just before its first event that
+ * comes after the start in merged order (forward), or just after its last
+ * one before it (backward).  Exact but for the few ns by which a guest's
+ * vCPUs' conversions differ. */
+static CsEvent
+part_start (CsEventListMerge *merge,
+            guint             i,
+            guint             start_part,
+            gint64            start_axis,
+            gboolean          forward)
+{
+  CsStream *stream = _cs_event_list_merge_get_part (merge, i)->stream;
+  gint64 t = _cs_event_list_merge_local_threshold (stream, 0, i < start_part ? start_axis + 1
+                                                                             : start_axis);
+  CsEvent start = { 0 };
+
+  if (forward)
+    {
+      start.ts_ns = t - 1;
+      start.cpu = G_MAXUINT;
+      start.row = G_MAXUINT64;
+    }
+  else
+    start.ts_ns = t;
+  return start;
 }
 
 /**
@@ -232,7 +342,10 @@ new_job (CsEventList   *self,
  * @user_data: for @callback
  *
  * Finds the next row whose @column text matches, in a worker thread.
- * For the # column, @text is a row number.
+ * For the # column, @text is a row number.  In a list of several streams
+ * each stream is searched from the start row's axis time and the match
+ * that comes first (last) in the merged order wins; the Time column's
+ * text is then each recording's own time.
  */
 void
 cs_event_list_search_async (CsEventList         *self,
@@ -247,38 +360,51 @@ cs_event_list_search_async (CsEventList         *self,
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autoptr(GError) error = NULL;
-  SearchJob *job;
+  CsEventListMerge *merge = _cs_event_list_get_merge (self);
+  SearchTask *st;
 
   g_task_set_source_tag (task, cs_event_list_search_async);
   if (column == CS_COLUMN_ROW)
     {
       /* The # column is the row itself: no need to walk anything. */
       guint64 row;
-      CsEvent event;
 
       if (text != NULL && g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, &row, NULL) &&
-          row < cs_event_list_get_n_events (self) &&
-          cs_event_list_get_event (self, row, &event, &error))
-        g_task_return_pointer (task, g_memdup2 (&event, sizeof event), g_free);
-      else if (error != NULL)
-        g_task_return_error (task, g_steal_pointer (&error));
+          row < cs_event_list_get_n_events (self))
+        g_task_return_pointer (task, g_memdup2 (&row, sizeof row), g_free);
       else
         g_task_return_pointer (task, NULL, NULL);
       return;
     }
-  job = new_job (self, column, mode, text);
-  job->forward = forward;
+  st = new_task (self, column, mode, text);
+  g_task_set_task_data (task, st, (GDestroyNotify) search_task_free);
   if (from_row != G_MAXUINT64)
     {
-      if (!cs_event_list_get_event (self, from_row, &job->start, &error))
+      CsStream *stream = NULL;
+      CsEvent start;
+      gint64 axis;
+
+      if (!cs_event_list_get_stream_event (self, from_row, &stream, &start, &axis, &error))
         {
-          search_job_free (job);
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
-      job->have_start = TRUE;
+      for (guint i = 0; i < st->jobs->len; i++)
+        {
+          SearchJob *job = g_ptr_array_index (st->jobs, i);
+          const CsEventListPart *p = merge ? _cs_event_list_merge_get_part (merge, i) : NULL;
+          guint start_part = 0;
+
+          for (guint k = 0; merge != NULL && k < st->jobs->len; k++)
+            if (_cs_event_list_merge_get_part (merge, k)->stream == stream)
+              start_part = k;
+          job->start = (p == NULL || p->stream == stream)
+                       ? start : part_start (merge, i, start_part, axis, forward);
+          job->have_start = TRUE;
+        }
     }
-  g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
+  for (guint i = 0; i < st->jobs->len; i++)
+    ((SearchJob *) g_ptr_array_index (st->jobs, i))->forward = forward;
   g_task_run_in_thread (task, search_thread);
 }
 
@@ -298,11 +424,53 @@ cs_event_list_search_finish (CsEventList   *self,
                              guint64       *row,
                              GError       **error)
 {
-  g_autofree CsEvent *event = g_task_propagate_pointer (G_TASK (result), error);
+  SearchTask *st = g_task_get_task_data (G_TASK (result));
+  CsEventListMerge *merge = _cs_event_list_get_merge (self);
+  gpointer value = g_task_propagate_pointer (G_TASK (result), error);
+  g_autoptr(GArray) results = NULL;
+  gboolean forward, found = FALSE;
+  guint best = 0;
+  gint64 best_axis = 0;
 
-  if (event == NULL)
+  if (value == NULL)
     return FALSE;
-  return cs_event_list_find_row (self, event, row, error);
+  if (st == NULL)
+    {
+      /* the # column */
+      *row = *(guint64 *) value;
+      g_free (value);
+      return TRUE;
+    }
+  results = value;
+  forward = ((SearchJob *) g_ptr_array_index (st->jobs, 0))->forward;
+  if (merge == NULL)
+    {
+      JobResult *r = &g_array_index (results, JobResult, 0);
+
+      return r->found && cs_event_list_find_row (self, &r->event, row, error);
+    }
+  /* the first (last) of the parts' matches in merged order */
+  for (guint i = 0; i < results->len; i++)
+    {
+      JobResult *r = &g_array_index (results, JobResult, i);
+      gint64 axis;
+
+      if (!r->found)
+        continue;
+      axis = cs_stream_to_axis_ns (_cs_event_list_merge_get_part (merge, i)->stream,
+                                   r->event.cpu, r->event.ts_ns);
+      /* parts are in merged tie order: on equal times the earlier part
+       * wins forwards, the later backwards */
+      if (!found || (forward ? axis < best_axis : axis >= best_axis))
+        {
+          best = i;
+          best_axis = axis;
+          found = TRUE;
+        }
+    }
+  return found && _cs_event_list_merge_find_row (merge, best,
+                                                 &g_array_index (results, JobResult, best).event,
+                                                 row, error);
 }
 
 /**
@@ -316,7 +484,7 @@ cs_event_list_search_finish (CsEventList   *self,
  * @user_data: for @callback
  *
  * Counts the rows whose @column text matches, in a worker thread (for a
- * "3 of 120" counter).
+ * "3 of 120" counter); over every stream of a merged list.
  */
 void
 cs_event_list_count_matches_async (CsEventList         *self,
@@ -328,11 +496,13 @@ cs_event_list_count_matches_async (CsEventList         *self,
                                    gpointer             user_data)
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  SearchJob *job = new_job (self, column, mode, text);
+  SearchTask *st = new_task (self, column, mode, text);
 
   g_task_set_source_tag (task, cs_event_list_count_matches_async);
-  job->count_only = TRUE;
-  g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
+  st->count_only = TRUE;
+  for (guint i = 0; i < st->jobs->len; i++)
+    ((SearchJob *) g_ptr_array_index (st->jobs, i))->count_only = TRUE;
+  g_task_set_task_data (task, st, (GDestroyNotify) search_task_free);
   g_task_run_in_thread (task, search_thread);
 }
 

@@ -28,6 +28,32 @@
 #include "cs-window-streams.h"
 #include "gui-test-util.h"
 
+/* The event list, once it is made again (in an idle), has this many rows. */
+typedef struct {
+  CsWindow *window;
+  guint n_rows;
+  gboolean merged;
+} ListWait;
+
+static gboolean
+list_has_rows (gpointer data)
+{
+  ListWait *w = data;
+  CsEventList *list = cs_event_list_view_get_model (cs_window_get_event_list_view (w->window));
+
+  return list != NULL && cs_event_list_get_ready (list) &&
+         (cs_event_list_get_stream_set (list) != NULL) == w->merged &&
+         g_list_model_get_n_items (G_LIST_MODEL (list)) == w->n_rows;
+}
+
+static void
+wait_rows (CsWindow *window, guint64 n_rows, gboolean merged, const char *what)
+{
+  ListWait w = { window, (guint) n_rows, merged };
+
+  cs_test_wait_until (list_has_rows, &w, what);
+}
+
 static CsStreamsRenderer *
 streams_renderer_of (CsWindow *window)
 {
@@ -333,6 +359,88 @@ test_kvm_pair (void)
   cs_test_destroy_window (window);
 }
 
+/* The event list merges both recordings of the project's host/guest pair
+ * in axis order, with a Stream column; a row of the guest moves the
+ * marker to its axis time; a hidden or closed stream leaves the list. */
+static void
+test_event_list (void)
+{
+  g_autofree char *host = cs_test_own_path ("pair/pair-host-v6.dat");
+  g_autofree char *guest = cs_test_own_path ("pair/pair-guest-v6.dat");
+  CsWindow *window = open_two (host, guest);
+  CsEventListView *view = cs_window_get_event_list_view (window);
+  CsStreamSet *set = cs_window_get_streams (window);
+  CsStream *g = cs_stream_set_get_stream (set, 1);
+  guint64 n_host = cs_document_get_n_events (cs_stream_get_document (cs_stream_set_get_stream (set, 0)));
+  guint64 n_guest = cs_document_get_n_events (cs_stream_get_document (g));
+  GListModel *columns = gtk_column_view_get_columns (cs_event_list_view_get_column_view (view));
+  g_autoptr(GtkColumnViewColumn) stream_column = g_list_model_get_item (columns, 1);
+  CsEventList *list;
+  guint row = G_MAXUINT;
+
+  wait_rows (window, n_host + n_guest, TRUE, "the merged list");
+  list = cs_event_list_view_get_model (view);
+  g_assert_cmpstr (gtk_column_view_column_get_title (stream_column), ==, "Stream");
+  g_assert_true (gtk_column_view_column_get_visible (stream_column));
+
+  /* a guest row in the middle: the marker goes to its axis time */
+  for (guint i = (guint) (n_host + n_guest) / 2; i < n_host + n_guest && row == G_MAXUINT; i++)
+    {
+      g_autoptr(CsEventItem) item = g_list_model_get_item (G_LIST_MODEL (list), i);
+
+      if (cs_event_item_get_stream (item) == g)
+        row = i;
+    }
+  g_assert_cmpuint (row, !=, G_MAXUINT);
+  cs_event_list_view_set_graph_follows (view, TRUE);
+  cs_event_list_view_select_row (view, row);
+  cs_test_spin (100);
+  {
+    CsEventItem *item = cs_event_list_view_get_selected_item (view);
+    CsTimeline *timeline = cs_window_get_timeline (window);
+
+    g_assert_true (cs_event_item_get_stream (item) == g);
+    g_assert_cmpint (cs_event_item_get_time_ns (item), !=, cs_event_item_get_event (item)->ts_ns);
+    g_assert_cmpint (cs_timeline_get_marker_ns (timeline, cs_timeline_get_active_marker (timeline)), ==,
+                     cs_event_item_get_time_ns (item));
+    /* and the timeline shows the guest's group */
+    {
+      GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (timeline), GTK_TYPE_SCROLLED_WINDOW);
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+      double y = 0;
+
+      g_assert_true (cs_streams_renderer_get_stream_area (streams_renderer_of (window), g, &y, NULL));
+      g_test_message ("guest group at y %.0f, timeline shows %.0f..%.0f", y,
+                      gtk_adjustment_get_value (adj),
+                      gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj));
+      g_assert_cmpfloat (y, >=, gtk_adjustment_get_value (adj) - 1);
+      g_assert_cmpfloat (y, <, gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj));
+    }
+  }
+  cs_test_save_screenshot (GTK_WIDGET (window), "streams-event-list.png");
+
+  /* the stream as a filter dimension (the row menu's Show Only / Hide
+   * Recording), then cleared */
+  cs_test_activate (window, "filter-stream-only", g_variant_new_string (guest));
+  wait_rows (window, n_guest, TRUE, "the guest's rows only");
+  cs_test_activate (window, "filter-stream-hide", g_variant_new_string (guest));
+  wait_rows (window, n_host, TRUE, "the host's rows only");
+  cs_test_activate (window, "filter-clear", NULL);
+  wait_rows (window, n_host + n_guest, TRUE, "both again");
+
+  /* hidden: out of the list; shown again: back */
+  cs_test_activate (window, "stream-hide", g_variant_new_uint32 (1));
+  wait_rows (window, n_host, TRUE, "the list without the guest");
+  cs_test_activate (window, "streams-show-all", NULL);
+  wait_rows (window, n_host + n_guest, TRUE, "the list with the guest again");
+
+  /* closed: the window's own list, without the Stream column */
+  cs_test_activate (window, "stream-close", g_variant_new_uint32 (1));
+  wait_rows (window, n_host, FALSE, "the host's own list");
+  g_assert_false (gtk_column_view_column_get_visible (stream_column));
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -343,6 +451,7 @@ main (int argc, char *argv[])
   cs_test_gui_init (&argc, &argv, "test-streams-window", TRUE);
   g_test_add_func ("/cs/gui/StreamsWindow/two-recordings", test_two_recordings);
   g_test_add_func ("/cs/gui/StreamsWindow/query", test_query_streams);
+  g_test_add_func ("/cs/gui/StreamsWindow/event-list", test_event_list);
   g_test_add_func ("/cs/gui/StreamsWindow/kvm-pair", test_kvm_pair);
   return cs_test_gui_run ();
 }
