@@ -149,13 +149,16 @@ take_pair (const CsExplainBreakdown *b,
            gpointer                  user_data)
 {
   PairFeed *feed = user_data;
+  /* Freed after the call: its arrays are taken, not copied
+   * (CsExplainPairFunc). */
+  CsExplainBreakdown *closed = (CsExplainBreakdown *) b;
 
   if (feed->found != NULL || b->b_ns != feed->b_ns || b->b_cpu != feed->b_cpu)
     return;
   feed->found = g_new0 (CsExplainBreakdown, 1);
   *feed->found = *b;
-  feed->found->contributors = g_array_copy (b->contributors);
-  feed->found->slices = b->slices != NULL ? g_array_copy (b->slices) : NULL;
+  closed->contributors = NULL;
+  closed->slices = NULL;
 }
 
 static gboolean
