@@ -14,6 +14,7 @@ typedef struct {
   gint64 chunk;           /* -1 when empty */
   guint64 first_row;
   guint n;
+  gboolean no_pid;        /* cols[EV_PID] not decoded (a scan of some types) */
   gint64 *cols[EV_N_COLUMNS];
 } CsEventChunkCache;
 
@@ -102,8 +103,8 @@ typedef gboolean (*EventFunc) (const CsEvent *event, gpointer user_data);
 typedef gboolean (*SliceFunc) (const CsSlice *slice, gpointer user_data);
 
 /* The events of @cpu in [@begin_ns, @end_ns); @wanted (nullable, by type
- * id, @n_types of them): only those types, and chunks holding none are
- * skipped undecoded. */
+ * id, @n_types of them): only those types, chunks holding none are
+ * skipped undecoded, and the events' pid is -1 (not decoded). */
 gboolean           _cs_document_scan_events    (CsDocument     *self,
                                                 guint           cpu,
                                                 gint64          begin_ns,

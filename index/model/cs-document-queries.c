@@ -16,10 +16,14 @@
 #include "cs-document-private.h"
 
 
+/* The chunk of @row into @cpu's cache; without its pid column when
+ * @no_pid (a scan of some types: the records say the pid, and it is a
+ * quarter of the decoding). */
 static CsEventChunkCache *
 decode_event_chunk (CsDocument    *self,
                     guint          cpu,
                     sqlite3_stmt  *row,
+                    gboolean       no_pid,
                     GError       **error)
 {
   CsEventChunkCache *cache = self->chunk_caches[cpu];
@@ -27,13 +31,14 @@ decode_event_chunk (CsDocument    *self,
   guint n = sqlite3_column_int (row, 3);
   const guint8 *data = sqlite3_column_blob (row, 4);
   gsize size = sqlite3_column_bytes (row, 4);
+  gint64 *cols[EV_N_COLUMNS];
 
   if (cache == NULL)
     {
       cache = self->chunk_caches[cpu] = g_new0 (CsEventChunkCache, 1);
       cache->chunk = -1;
     }
-  if (cache->chunk == chunk)
+  if (cache->chunk == chunk && (no_pid || !cache->no_pid))
     return cache;
   if (n > 16 * CS_EVENT_CHUNK_ROWS)
     {
@@ -44,10 +49,15 @@ decode_event_chunk (CsDocument    *self,
       return NULL;
     }
   for (guint c = 0; c < EV_N_COLUMNS; c++)
-    cache->cols[c] = g_renew (gint64, cache->cols[c], MAX (n, 1));
+    {
+      cache->cols[c] = g_renew (gint64, cache->cols[c], MAX (n, 1));
+      cols[c] = c == EV_PID && no_pid ? NULL : cache->cols[c];
+    }
   cache->chunk = -1;
-  if (!cs_chunk_decode (data, size, n, EV_N_COLUMNS, _cs_event_chunk_modes, cache->cols, error))
+  if (!cs_chunk_decode_columns (data, size, n, EV_N_COLUMNS, EV_N_COLUMNS, _cs_event_chunk_modes,
+                                cols, error))
     return NULL;
+  cache->no_pid = no_pid;
   if (self->offset_bases[cpu] != 0)
     for (guint i = 0; i < n; i++)
       cache->cols[EV_OFFSET][i] += self->offset_bases[cpu];
@@ -94,7 +104,7 @@ _cs_document_scan_events (CsDocument     *self,
           !_cs_event_chunk_may_hold (sqlite3_column_blob (s, 4), sqlite3_column_bytes (s, 4),
                                      sqlite3_column_int (s, 3), wanted, n_types))
         continue;
-      CsEventChunkCache *cache = decode_event_chunk (self, cpu, s, error);
+      CsEventChunkCache *cache = decode_event_chunk (self, cpu, s, wanted != NULL, error);
 
       if (cache == NULL)
         {
@@ -118,7 +128,7 @@ _cs_document_scan_events (CsDocument     *self,
             continue;
           ev.ts_ns = ts;
           ev.offset = (guint64) cache->cols[EV_OFFSET][i];
-          ev.pid = (gint32) cache->cols[EV_PID][i];
+          ev.pid = wanted != NULL ? -1 : (gint32) cache->cols[EV_PID][i];
           ev.type_id = (guint32) cache->cols[EV_TYPE][i];
           ev.cpu = cpu;
           ev.row = cache->first_row + i;
@@ -195,13 +205,14 @@ append_event (const CsEvent *ev,
  *   events of that type
  * @n_types: the length of @wanted (cs_document_get_n_event_types())
  * @events: (element-type CsEvent): receives the events in time order
- *   (appended)
+ *   (appended), their @pid -1 (the record says it)
  * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
  *
  * Lists the events of the wanted types of one CPU whose timestamp is in
  * [@begin_ns, @end_ns).  A chunk of the index whose type column lists
  * none of them is skipped without being decoded, so types that are rare
- * in the span cost little more than finding its chunks.
+ * in the span cost little more than finding its chunks; of the others,
+ * the pid column is not decoded.
  *
  * Returns: %TRUE on success
  */
@@ -530,7 +541,7 @@ _cs_document_get_chunk (CsDocument  *self,
   sqlite3_stmt *s;
   int rc;
 
-  if (cache != NULL && cache->chunk == chunk)
+  if (cache != NULL && cache->chunk == chunk && !cache->no_pid)
     return cache;
   if (self->ev_chunk == NULL)
     {
@@ -553,7 +564,7 @@ _cs_document_get_chunk (CsDocument  *self,
                      self->index_path, chunk, cpu);
       return NULL;
     }
-  cache = decode_event_chunk (self, cpu, s, error);
+  cache = decode_event_chunk (self, cpu, s, FALSE, error);
   sqlite3_reset (s);
   return cache;
 }

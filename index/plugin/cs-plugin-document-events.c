@@ -103,7 +103,7 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
 {
   CsDocument *document;
   const gboolean *wanted;
-  g_autoptr(GArray) events = NULL;
+  GArray *events;
   g_autoptr(GError) local_error = NULL;
   guint n_cpus;
 
@@ -114,7 +114,7 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
   if (end_ns <= begin_ns || (cpu >= 0 && (guint) cpu >= n_cpus))
     return TRUE;
   wanted = cached_wanted_types (self, document, types);
-  events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  events = _cs_plugin_document_get_events (self);
   for (guint c = 0; c < n_cpus; c++)
     {
       if (cpu >= 0 && c != (guint) cpu)

@@ -51,6 +51,7 @@ typedef struct {
 CsPluginDocument *_cs_plugin_document_new              (CsDocument       *document);
 CsDocument       *_cs_plugin_document_get_document     (CsPluginDocument *self);
 GHashTable       *_cs_plugin_document_get_wanted_types (CsPluginDocument *self);
+GArray           *_cs_plugin_document_get_events       (CsPluginDocument *self);
 void              _cs_plugin_document_set_scheduler    (CsPluginDocument *self,
                                                         const CsPluginPassScheduler *scheduler,
                                                         gpointer          data);

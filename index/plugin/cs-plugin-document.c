@@ -42,6 +42,12 @@ struct _CsPluginDocument
   GHashTable *wanted_types;       /* type names joined -> gboolean[] by type id */
   CsStream *stream;               /* (nullable) among other recordings: cs-plugin-document-streams.c */
   CsStreamSet *own_set;           /* (nullable) the set the command line made for it */
+  /* The last two formats of the records read, newest first
+   * (_cs_plugin_document_describe_record()), and the recording they
+   * belong to (a reference: its formats live as long as it). */
+  struct tep_event *formats[2];
+  CsTraceFile *formats_file;
+  GArray *events;                 /* CsEvent: cs-plugin-document-events.c's list, kept */
 };
 
 static char *
@@ -98,6 +104,8 @@ cs_plugin_document_unref (CsPluginDocument *document)
   g_hash_table_unref (document->wanted_types);
   g_clear_object (&document->stream);
   g_clear_object (&document->own_set);
+  g_clear_pointer (&document->events, g_array_unref);
+  g_clear_object (&document->formats_file);
   g_object_unref (document->document);
   g_free (document);
 }
@@ -499,9 +507,32 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
       return FALSE;
     }
   tep = cs_trace_file_get_tep (file);
+  if (file != self->formats_file)
+    {
+      self->formats[0] = self->formats[1] = NULL;
+      g_set_object (&self->formats_file, file);
+    }
   _cs_plugin_document_describe_record (tep, cpu, row, self->record.ts_ns,
-                                       self->record.tep_record, NULL, event);
+                                       self->record.tep_record, self->formats, event);
   return TRUE;
+}
+
+/**
+ * _cs_plugin_document_get_events:
+ * @self: a document
+ *
+ * Returns: (transfer none) (element-type CsEvent): an empty array that
+ *   cs-plugin-document-events.c lists a span's events in, kept from one
+ *   call to the next so that a pair explained span after span does not
+ *   grow (and fault in) a new one each time
+ */
+GArray *
+_cs_plugin_document_get_events (CsPluginDocument *self)
+{
+  if (self->events == NULL)
+    self->events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  g_array_set_size (self->events, 0);
+  return self->events;
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #include "cs-explain-cli.h"
 #include "cs-explain-pass.h"
+#include "cs-explain-steps.h"
 #include "cs-explain.h"
 #include "../cs-latency-stats.h"
 
@@ -171,6 +172,7 @@ cs_explain_cli_explain (CsPluginDocument *doc,
       gint64 t0 = g_get_monotonic_time ();
       gint64 elapsed_us;
 
+      _cs_explain_steps_reset ();
       if (wakeup)
         links = cs_explain_wakeup_chain (doc, item->pid, item->a_ts_ns, item->a_cpu,
                                          item->b_ts_ns, item->b_cpu, depth, &stop, &error);
@@ -178,6 +180,14 @@ cs_explain_cli_explain (CsPluginDocument *doc,
         alone = cs_explain_span_on_cpu (doc, item->pid, item->a_ts_ns, item->b_ts_ns,
                                         item->b_cpu, &error);
       elapsed_us = g_get_monotonic_time () - t0;
+      if (_cs_explain_steps_enabled ())
+        {
+          g_autofree char *steps = _cs_explain_steps_describe ();
+
+          /* Not translated: a measurement for developers, like
+           * CHRONOSCOPE_INDEX_STEPS's. */
+          g_printerr ("pair %u: %s; wall %.1f ms\n", i + 1, steps, elapsed_us / 1e3);
+        }
       if (links == NULL && alone == NULL)
         return cs_plugin_cli_fail ("latency", path, error->message);
       x = links != NULL ? g_array_index (links, CsExplainLink, 0).breakdown : alone;

@@ -15,6 +15,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "cs-explain-private.h"
+#include "cs-explain-steps.h"
 #include "cs-explain-tracker.h"
 
 #define FIRST_LOOKBACK_NS 1000000
@@ -23,6 +24,58 @@
 #define MAX_PRIMED_CPUS 16
 
 static const char *const switch_only[] = { "sched:sched_switch", NULL };
+
+typedef struct {
+  CsPluginEventFunc func;
+  gpointer user_data;
+  gint64 listed_ns;             /* when the first event came: the listing's end */
+} Timed;
+
+static gboolean
+timed_event (const CsPluginEvent *event,
+             gpointer             user_data)
+{
+  Timed *t = user_data;
+
+  if (t->listed_ns == 0)
+    t->listed_ns = _cs_explain_steps_now ();
+  return t->func (event, t->user_data);
+}
+
+/* cs_plugin_document_foreach_event(), its CPU time added to @step when
+ * steps are measured (cs-explain-steps.c); %CS_EXPLAIN_STEP_INDEX is
+ * split at the first event: the index's listing, then the records read
+ * and fed (%CS_EXPLAIN_STEP_READ). */
+static gboolean
+read_events (CsPluginDocument  *document,
+             gint               cpu,
+             gint64             begin_ns,
+             gint64             end_ns,
+             const char *const *types,
+             CsPluginEventFunc  func,
+             gpointer           user_data,
+             CsExplainStep      step,
+             GError           **error)
+{
+  Timed t = { func, user_data, 0 };
+  gint64 t0;
+  gboolean ok;
+
+  if (!_cs_explain_steps_enabled ())
+    return cs_plugin_document_foreach_event (document, cpu, begin_ns, end_ns, types, func,
+                                             user_data, error);
+  t0 = _cs_explain_steps_now ();
+  ok = cs_plugin_document_foreach_event (document, cpu, begin_ns, end_ns, types, timed_event,
+                                         &t, error);
+  if (step != CS_EXPLAIN_STEP_INDEX || t.listed_ns == 0)
+    _cs_explain_steps_add (step, t0);
+  else
+    {
+      _cs_explain_steps_add_span (CS_EXPLAIN_STEP_INDEX, t0, t.listed_ns);
+      _cs_explain_steps_add (CS_EXPLAIN_STEP_READ, t.listed_ns);
+    }
+  return ok;
+}
 
 static gboolean
 stop_at_first (const CsPluginEvent *event,
@@ -55,14 +108,12 @@ prime_cpu (CsPluginDocument *document,
       gboolean found = FALSE;
       gint64 from = MAX (first_ns, a_ns - back);
 
-      if (!cs_plugin_document_foreach_event (document, cpu, from, a_ns, switch_only,
-                                             stop_at_first, &found, error))
+      if (!read_events (document, cpu, from, a_ns, switch_only, stop_at_first, &found,
+                        CS_EXPLAIN_STEP_PRIME, error))
         return FALSE;
       if (found || from == first_ns || back >= MAX_LOOKBACK_NS)
-        return cs_plugin_document_foreach_event (document, cpu, from, a_ns,
-                                                 cs_explain_state_events,
-                                                 feed_state,
-                                                 tracker, error);
+        return read_events (document, cpu, from, a_ns, cs_explain_state_events, feed_state,
+                            tracker, CS_EXPLAIN_STEP_PRIME, error);
       back *= 4;
     }
 }
@@ -98,13 +149,16 @@ take_pair (const CsExplainBreakdown *b,
            gpointer                  user_data)
 {
   PairFeed *feed = user_data;
+  /* Freed after the call: its arrays are taken, not copied
+   * (CsExplainPairFunc). */
+  CsExplainBreakdown *closed = (CsExplainBreakdown *) b;
 
   if (feed->found != NULL || b->b_ns != feed->b_ns || b->b_cpu != feed->b_cpu)
     return;
   feed->found = g_new0 (CsExplainBreakdown, 1);
   *feed->found = *b;
-  feed->found->contributors = g_array_copy (b->contributors);
-  feed->found->slices = b->slices != NULL ? g_array_copy (b->slices) : NULL;
+  closed->contributors = NULL;
+  closed->slices = NULL;
 }
 
 static gboolean
@@ -202,10 +256,10 @@ plan_stays (CsPluginDocument *document,
   Plan plan = { .pid = pid, .moves = moves, .target_cpu = -1 };
   gint64 cpu;
 
-  if (!cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, cs_explain_wake_events,
-                                         note_a, &plan, error) ||
-      !cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1, migrate, note_move,
-                                         &plan, error))
+  if (!read_events (document, a_cpu, a_ns, a_ns + 1, cs_explain_wake_events, note_a, &plan,
+                    CS_EXPLAIN_STEP_MOVES, error) ||
+      !read_events (document, -1, a_ns, b_ns + 1, migrate, note_move, &plan,
+                    CS_EXPLAIN_STEP_MOVES, error))
     return FALSE;
   if (plan.target_cpu < 0 || plan.target_cpu >= n_cpus)
     return FALSE;
@@ -270,8 +324,8 @@ feed_stays (CsPluginDocument *document,
   if (!prime_cpu (document, tracker, cpu, a_ns, error))
     return FALSE;
   cs_explain_tracker_set_open_pairs (tracker, TRUE);
-  if (!cs_plugin_document_foreach_event (document, a_cpu, a_ns, a_ns + 1, cs_explain_wake_events,
-                                         feed_until_found, feed, error))
+  if (!read_events (document, a_cpu, a_ns, a_ns + 1, cs_explain_wake_events, feed_until_found,
+                    feed, CS_EXPLAIN_STEP_MOVES, error))
     return FALSE;
   for (guint i = 0; i <= stays->len && feed->found == NULL; i++)
     {
@@ -279,8 +333,8 @@ feed_stays (CsPluginDocument *document,
       gint64 to = next != NULL ? next->ts_ns : b_ns + 1;
       MoveFeed mf = { feed, next };
 
-      if (!cs_plugin_document_foreach_event (document, cpu, from, to, cs_explain_state_events,
-                                             feed_until_found, feed, error))
+      if (!read_events (document, cpu, from, to, cs_explain_state_events, feed_until_found, feed,
+                        CS_EXPLAIN_STEP_INDEX, error))
         return FALSE;
       if (next == NULL || feed->found != NULL)
         break;
@@ -290,8 +344,8 @@ feed_stays (CsPluginDocument *document,
       if (!prime_cpu (document, tracker, cpu, from, error))
         return FALSE;
       cs_explain_tracker_set_learning (tracker, FALSE);
-      if (!cs_plugin_document_foreach_event (document, next->cpu, next->ts_ns, next->ts_ns + 1,
-                                             migrate, feed_move, &mf, error))
+      if (!read_events (document, next->cpu, next->ts_ns, next->ts_ns + 1, migrate, feed_move,
+                        &mf, CS_EXPLAIN_STEP_MOVES, error))
         return FALSE;
     }
   return TRUE;
@@ -364,9 +418,8 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
   g_ptr_array_add (types, (gpointer) "sched:sched_migrate_task");
   g_ptr_array_add (types, NULL);
   if (!prime (document, tracker, a_cpu, b_cpu, a_ns, error) ||
-      !cs_plugin_document_foreach_event (document, -1, a_ns, b_ns + 1,
-                                         (const char *const *) types->pdata,
-                                         feed_until_found, &feed, error))
+      !read_events (document, -1, a_ns, b_ns + 1, (const char *const *) types->pdata,
+                    feed_until_found, &feed, CS_EXPLAIN_STEP_INDEX, error))
     return NULL;
   if (feed.found == NULL)
     g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
@@ -413,9 +466,8 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
     return NULL;
   cs_explain_tracker_set_record_slices (tracker, TRUE);
   cs_explain_tracker_open_window (tracker, pid, a_ns, cpu);
-  if (!cs_plugin_document_foreach_event (document, cpu, a_ns, b_ns, cs_explain_state_events,
-                                         feed_state,
-                                         tracker, error))
+  if (!read_events (document, cpu, a_ns, b_ns, cs_explain_state_events, feed_state, tracker,
+                    CS_EXPLAIN_STEP_INDEX, error))
     return NULL;
   return cs_explain_add_vcpu_out (document, cs_explain_tracker_close_window (tracker, b_ns));
 }
@@ -573,6 +625,8 @@ cs_explain_wakeup_chain (CsPluginDocument *document,
       CsExplainWaking waking;
       gint64 wake_ns, run_ns;
       gint32 run_cpu;
+      gint64 t0;
+      gboolean found;
       g_autoptr(GError) local_error = NULL;
 
       link.breakdown = cs_explain_wakeup_pair (document, pid, a_ns, a_cpu, b_ns, b_cpu, error);
@@ -595,8 +649,11 @@ cs_explain_wakeup_chain (CsPluginDocument *document,
           why = CS_EXPLAIN_STOP_IDLE;
           break;
         }
-      if (!latest_wakeup_before (document, b->waker_pid, b->a_ns, &wake_ns, &run_ns, &run_cpu,
-                                 &waking, &local_error))
+      t0 = _cs_explain_steps_now ();
+      found = latest_wakeup_before (document, b->waker_pid, b->a_ns, &wake_ns, &run_ns,
+                                    &run_cpu, &waking, &local_error);
+      _cs_explain_steps_add (CS_EXPLAIN_STEP_CHAIN, t0);
+      if (!found)
         {
           if (local_error != NULL)
             {

@@ -70,6 +70,7 @@ static const struct {
 };
 
 #define MAX_IRQ_NESTING 4
+#define RECENT_NUMBERS 64       /* a power of two */
 
 /* The fields each kind reads, in the order of Format.fields. */
 static const char *const kind_fields[][7] = {
@@ -124,6 +125,13 @@ struct _CsExplainTracker
   GHashTable *tasks;            /* pid -> CsPluginWakeupState (owned): the wakeup rule */
   GHashTable *waiting;          /* pid -> Waiting * (owned): the tasks the rule has woken */
   GHashTable *numbers;          /* CsExplainContributor (kind, id, name; owned) -> number + 1 */
+  /* The numbers found last, by a hash of kind and id: most changes of a
+   * CPU go back to a contributor seen a moment ago, found here without
+   * the hash table's calls. */
+  struct {
+    CsExplainContributor c;
+    guint number;               /* + 1; 0: the slot is empty */
+  } recent[RECENT_NUMBERS];
   GPtrArray *spare;             /* Waiting * closed, for reuse: no malloc per wakeup */
   Waiting *window;
   gint32 only_pid;
@@ -499,13 +507,22 @@ static guint
 number_of (CsExplainTracker           *self,
            const CsExplainContributor *c)
 {
-  gpointer n = g_hash_table_lookup (self->numbers, c);
+  guint slot = _cs_explain_part_hash (c) & (RECENT_NUMBERS - 1);
+  const CsExplainContributor *seen = &self->recent[slot].c;
+  gpointer n;
 
+  /* current() zeroes the name's tail, so the names compare whole. */
+  if (self->recent[slot].number != 0 && seen->kind == c->kind && seen->id == c->id &&
+      memcmp (seen->name, c->name, sizeof c->name) == 0)
+    return self->recent[slot].number - 1;
+  n = g_hash_table_lookup (self->numbers, c);
   if (n == NULL)
     {
       n = GUINT_TO_POINTER (g_hash_table_size (self->numbers) + 1);
       g_hash_table_insert (self->numbers, g_memdup2 (c, sizeof *c), n);
     }
+  self->recent[slot].c = *c;
+  self->recent[slot].number = GPOINTER_TO_UINT (n);
   return GPOINTER_TO_UINT (n) - 1;
 }
 

@@ -28,7 +28,9 @@ typedef struct _CsExplainTracker CsExplainTracker;
 /**
  * CsExplainPairFunc:
  * @breakdown: (transfer none): a closed pair, its contributors sorted
- *   largest first; valid during the call
+ *   largest first; valid during the call and freed after it, so a
+ *   receiver that keeps it may take its arrays (setting them to %NULL)
+ *   rather than copy them
  * @user_data: the caller's data
  *
  * Receives each wakeup pair when its task is switched in.

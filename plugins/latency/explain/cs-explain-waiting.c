@@ -234,10 +234,32 @@ _cs_explain_waiting_reuse_keys (Waiting *w,
   _cs_explain_waiting_forget_keys (w);
 }
 
+/* A Slice becomes a CsExplainSlice in place: its part, an index into the
+ * pair's parts, becomes one into the sorted contributors. */
+G_STATIC_ASSERT (sizeof (Slice) == sizeof (CsExplainSlice));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Slice, begin_ns) == G_STRUCT_OFFSET (CsExplainSlice, begin_ns));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Slice, end_ns) == G_STRUCT_OFFSET (CsExplainSlice, end_ns));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Slice, cpu) == G_STRUCT_OFFSET (CsExplainSlice, cpu));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Slice, part) == G_STRUCT_OFFSET (CsExplainSlice, contributor));
+
+/**
+ * _cs_explain_waiting_breakdown:
+ * @w: a pair that ends here (closed or a window), not used after but to
+ *   be recycled or freed
+ * @b_ns: its end
+ * @b_cpu: the CPU it ended on
+ *
+ * The breakdown of @w: its parts sorted, and its slices (taken from @w,
+ * which keeps none: a pair explained alone has one per switch of the
+ * CPUs it waited on, a hundred thousand for a long wait, so they are not
+ * copied).
+ *
+ * Returns: (transfer full): the breakdown
+ */
 CsExplainBreakdown *
-_cs_explain_waiting_breakdown (const Waiting *w,
-                               gint64         b_ns,
-                               guint          b_cpu)
+_cs_explain_waiting_breakdown (Waiting *w,
+                               gint64   b_ns,
+                               guint    b_cpu)
 {
   CsExplainBreakdown *b = g_new0 (CsExplainBreakdown, 1);
 
@@ -270,16 +292,13 @@ _cs_explain_waiting_breakdown (const Waiting *w,
         sorted[i] = MAX (_cs_explain_find_part (b->contributors, &index,
                                             &g_array_index (w->parts, CsExplainContributor, i)),
                          0);
-      b->slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice), w->slices->len);
-      for (guint i = 0; i < w->slices->len; i++)
+      b->slices = g_steal_pointer (&w->slices);
+      for (guint i = 0; i < b->slices->len; i++)
         {
-          const Slice *in = &g_array_index (w->slices, Slice, i);
-          CsExplainSlice out = { in->begin_ns, in->end_ns, in->cpu,
-                                 in->part < w->parts->len ? sorted[in->part] : 0 };
+          Slice *slice = &g_array_index (b->slices, Slice, i);
 
-          g_array_append_val (b->slices, out);
+          slice->part = slice->part < w->parts->len ? sorted[slice->part] : 0;
         }
     }
   return b;
 }
-

@@ -71,8 +71,8 @@ void _cs_explain_waiting_forget_keys (Waiting *w);
 void _cs_explain_waiting_reuse_keys (Waiting *w,
                                      GArray  *key_parts,
                                      guint32  key_gen);
-CsExplainBreakdown * _cs_explain_waiting_breakdown (const Waiting *w,
-                                                    gint64         b_ns,
-                                                    guint          b_cpu);
+CsExplainBreakdown * _cs_explain_waiting_breakdown (Waiting *w,
+                                                    gint64   b_ns,
+                                                    guint    b_cpu);
 
 G_END_DECLS
