@@ -27,6 +27,8 @@
 #include "cs-latency-table.h"
 #include "cs-latency-wakeup.h"
 
+#define N_LAST_FORMATS 4
+
 /* What one event type is in the definition's pairs. */
 typedef struct {
   GArray *as_a;         /* guint: pairs it starts */
@@ -62,11 +64,12 @@ typedef struct {
   CsLatencyOpen *open;          /* the open A events, by pair and key */
   GHashTable *roles;            /* "system:name" -> Role */
   GHashTable *roles_by_format;  /* struct tep_event * -> FormatRole, or &no_role */
-  /* The last two formats looked up and their roles, newest first: a
-   * pair's A and B events come in turn, and a hash lookup per event
-   * showed in the pass's profile. */
-  const struct tep_event *last_format[2];
-  const FormatRole *last_role[2];
+  /* The last formats looked up and their roles, newest first: a pair's
+   * A and B events come in turn (the wakeup preset's three or four types
+   * in a cycle), and a hash lookup per event showed in the pass's
+   * profile. */
+  const struct tep_event *last_format[N_LAST_FORMATS];
+  const FormatRole *last_role[N_LAST_FORMATS];
   PairCounts *counts;           /* by pair */
   CsLatencyWakeups *wakeups;    /* the tasks of a pair with the wakeup rule */
 } LatencyPass;
@@ -168,14 +171,14 @@ format_role_free (gpointer data)
   g_free (fr);
 }
 
-/* Makes @format's role the newest of the two remembered. */
+/* Makes @format's role the newest of those remembered. */
 static const FormatRole *
 remember_role (LatencyPass             *lp,
                const struct tep_event  *format,
                const FormatRole        *role)
 {
-  lp->last_format[1] = lp->last_format[0];
-  lp->last_role[1] = lp->last_role[0];
+  memmove (lp->last_format + 1, lp->last_format, (N_LAST_FORMATS - 1) * sizeof *lp->last_format);
+  memmove (lp->last_role + 1, lp->last_role, (N_LAST_FORMATS - 1) * sizeof *lp->last_role);
   lp->last_format[0] = format;
   lp->last_role[0] = role;
   return role;
@@ -191,10 +194,13 @@ format_role_of (LatencyPass         *lp,
   g_autofree char *name = NULL;
   Role *role;
 
-  if (event->format == lp->last_format[0] && lp->last_role[0] != NULL)
-    return lp->last_role[0];
-  if (event->format == lp->last_format[1] && lp->last_role[1] != NULL)
-    return remember_role (lp, event->format, lp->last_role[1]);
+  for (guint i = 0; i < N_LAST_FORMATS; i++)
+    if (event->format == lp->last_format[i] && lp->last_role[i] != NULL)
+      {
+        /* Found: kept where it is (the types come in a cycle, which
+         * moving it to the front would only shuffle). */
+        return lp->last_role[i];
+      }
   fr = g_hash_table_lookup (lp->roles_by_format, event->format);
   if (fr != NULL)
     return remember_role (lp, event->format, fr);
