@@ -294,3 +294,48 @@ cs_cpu_cursor_read_at (CsCpuCursor  *cursor,
   return TRUE;
 }
 
+/**
+ * cs_cpu_cursor_peek_at:
+ * @cursor: a cursor of a recording whose cursors are independent
+ *   (cs_trace_file_get_cursors_are_independent())
+ * @offset: a #CsRecord offset of the cursor's CPU, as the recording's
+ *   index holds it
+ * @ts_ns: that record's time (ns), as the index holds it
+ * @record: (out caller-allocates): the record, with @ts_ns as its time;
+ *   valid until the next call on @cursor
+ * @error: as for cs_cpu_cursor_read_at()
+ *
+ * Like cs_cpu_cursor_read_at(), without walking the records of the
+ * record's page before it (cs_tracedat_cpu_peek_at()): for readers that
+ * take offsets and times from the index, in increasing order.  The cursor
+ * then has no next record until cs_cpu_cursor_read_at().
+ *
+ * Thread: the cursor's.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_cpu_cursor_peek_at (CsCpuCursor  *cursor,
+                       guint64       offset,
+                       gint64        ts_ns,
+                       CsRecord     *record,
+                       GError      **error)
+{
+  CsTracedatRecord rec;
+
+  g_return_val_if_fail (cursor != NULL && record != NULL, FALSE);
+
+  if (cursor->own == NULL)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_UNSUPPORTED,
+                   "%s: CPU %u: records are read at an offset only through the recording",
+                   cursor->file->path, cursor->cpu);
+      return FALSE;
+    }
+  if (!cs_tracedat_cpu_peek_at (cursor->own, offset, ts_ns, &rec, error))
+    return FALSE;
+  cursor->n_read++;
+  _cs_trace_file_fill_own_record (record, &rec);
+  return TRUE;
+}
+

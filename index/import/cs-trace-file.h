@@ -114,6 +114,11 @@ gboolean            cs_cpu_cursor_read_at           (CsCpuCursor  *cursor,
                                                      guint64       offset,
                                                      CsRecord     *record,
                                                      GError      **error);
+gboolean            cs_cpu_cursor_peek_at           (CsCpuCursor  *cursor,
+                                                     guint64       offset,
+                                                     gint64        ts_ns,
+                                                     CsRecord     *record,
+                                                     GError      **error);
 void                cs_cpu_cursor_free              (CsCpuCursor  *cursor);
 
 gboolean            cs_trace_file_estimate_cpu      (CsTraceFile  *self,

@@ -6,7 +6,9 @@
  * a pass does not re-scan the recording: each CPU that holds events of
  * the wanted types is a stream that walks the CPU's event chunks, keeps
  * the wanted events and reads their records at their offsets, a batch of
- * events at a time; the streams are merged in time order (ties in CPU
+ * events at a time (with a thread, cs_cpu_cursor_peek_at(): the index
+ * gives each record's time, so the records of its page before it are not
+ * walked); the streams are merged in time order (ties in CPU
  * order) with a small heap.  A CPU without events of the wanted types
  * (cpu_type_counts) has no stream; a chunk whose type column is a
  * dictionary (a chunk holds a handful of types) without a wanted type is
@@ -270,7 +272,9 @@ batch_add (Stream   *st,
   CsRecord rec;
   gsize size, at;
 
-  if (st->feed->threaded ? !cs_cpu_cursor_read_at (st->cursor, offset, &rec, error)
+  /* The index gives the record's time: its page's records before it need
+   * not be walked (most of the cost of reading it). */
+  if (st->feed->threaded ? !cs_cpu_cursor_peek_at (st->cursor, offset, key_ts, &rec, error)
                          : !cs_trace_file_read_at (st->feed->file, st->cpu, offset, &rec, error))
     return FALSE;
   size = rec.tep_record->size > 0 ? (gsize) rec.tep_record->size : 0;

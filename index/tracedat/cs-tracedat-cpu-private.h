@@ -65,6 +65,8 @@ struct _CsTracedatCpu {
   gsize page_off;
   gboolean page_started;  /* page_off names a page of this block already used */
   gboolean page_loaded;   /* walk is in the page at page_off */
+  gboolean page_checked;  /* the page at page_off was checked; walk.data and
+                           * walk.size are its (cs_tracedat_cpu_peek_at()) */
   gboolean at_end;
   guint64 bytes_done;
 

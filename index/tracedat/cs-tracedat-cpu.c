@@ -274,6 +274,7 @@ set_block (CsTracedatCpu *c, guint64 pos, gsize data_len)
   c->block_len = padded;
   c->page_started = FALSE;
   c->page_loaded = FALSE;
+  c->page_checked = FALSE;
 }
 
 /* Uncompressed data: the window starting at file offset @pos, of up to
@@ -286,6 +287,7 @@ load_window (CsTracedatCpu *c, guint64 pos, gsize max_len, GError **error)
   ensure_alloc (&c->block, &c->block_alloc, max_len + CS_TD_PAGE_SLACK);
   c->have_block = FALSE;
   c->page_loaded = FALSE;
+  c->page_checked = FALSE;
   if (!_cs_td_pread_exact (c->reader, c->block, len, pos, _("ring-buffer pages"), error))
     return FALSE;
   set_block (c, pos, len);
@@ -374,6 +376,7 @@ load_chunk (CsTracedatCpu *c, guint i, GError **error)
   c->block_len = 0;
   c->page_started = FALSE;
   c->page_loaded = FALSE;
+  c->page_checked = FALSE;
   c->bytes_done = ch->file_pos + 8 + ch->csize - c->data_offset;
 
   if (!_cs_td_pread_exact (c->reader, c->in, ch->csize, ch->file_pos + 8, _("chunk"), error))
@@ -478,12 +481,14 @@ load_page (CsTracedatCpu *c, GError **error)
   guint8 *page = c->block + c->page_off;
 
   c->page_loaded = FALSE;
+  c->page_checked = FALSE;
   if (!c->compressed)
     c->bytes_done = MIN (c->block_pos + c->page_off + c->page_size, c->data_end) - c->data_offset;
   if (!check_page (c, page, error))
     return FALSE;
   cs_td_page_walk_start (&c->page_format, &c->walk, page);
   c->page_loaded = TRUE;
+  c->page_checked = TRUE;
   return TRUE;
 }
 
@@ -684,6 +689,56 @@ cs_tracedat_cpu_skip_to (CsTracedatCpu  *cpu,
   return TRUE;
 }
 
+/* Makes the block (window or chunk) holding @offset the current one,
+ * reading it unless it is already; *@block_kept tells whether it was. */
+static gboolean
+hold_block (CsTracedatCpu  *c,
+            guint64         offset,
+            gboolean       *block_kept,
+            GError        **error)
+{
+  *block_kept = TRUE;
+  if (c->data_end == c->data_offset)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      _("no record at offset %" PRIu64 ": the CPU has no data"), offset);
+
+  if (!c->compressed)
+    {
+      guint64 rel, win;
+
+      if (offset < c->data_offset || offset >= c->data_end)
+        return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                          _("offset %" PRIu64 " is outside its data [%" PRIu64
+                          ", %" PRIu64 ")"), offset, c->data_offset, c->data_end);
+      rel = offset - c->data_offset;
+      win = c->data_offset + rel / window_bytes (c) * window_bytes (c);
+      /* (A stream's first window is shorter than the others.) */
+      if (!c->have_block || c->block_pos != win ||
+          c->block_next - c->block_pos < MIN ((guint64) window_bytes (c), c->data_end - win))
+        {
+          *block_kept = FALSE;
+          if (!load_window (c, win, window_bytes (c), error))
+            return FALSE;
+        }
+    }
+  else
+    {
+      guint i = 0;
+
+      if (!c->have_block || c->block_len == 0 || offset < c->block_pos || offset >= c->block_next)
+        {
+          *block_kept = FALSE;
+          if (!find_chunk (c, offset, &i, error) || !load_chunk (c, i, error))
+            {
+              c->at_end = TRUE;
+              return FALSE;
+            }
+        }
+    }
+
+  return TRUE;
+}
+
 /**
  * cs_tracedat_cpu_seek:
  * @cpu: a stream
@@ -718,7 +773,7 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
   /* Where the last read left the walk: a seek forward on that page (the
    * records of a query read in offset order) goes on walking from there
    * instead of checking and walking the page again from its start. */
-  gboolean was_loaded, block_kept = TRUE;
+  gboolean was_loaded, block_kept;
   gsize was_page_off;
 
   g_return_val_if_fail (cpu != NULL, FALSE);
@@ -729,43 +784,8 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
   c->at_end = TRUE;
   c->page_loaded = FALSE;
 
-  if (c->data_end == c->data_offset)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      _("no record at offset %" PRIu64 ": the CPU has no data"), offset);
-
-  if (!c->compressed)
-    {
-      guint64 rel, win;
-
-      if (offset < c->data_offset || offset >= c->data_end)
-        return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                          _("offset %" PRIu64 " is outside its data [%" PRIu64
-                          ", %" PRIu64 ")"), offset, c->data_offset, c->data_end);
-      rel = offset - c->data_offset;
-      win = c->data_offset + rel / window_bytes (c) * window_bytes (c);
-      /* (A stream's first window is shorter than the others.) */
-      if (!c->have_block || c->block_pos != win ||
-          c->block_next - c->block_pos < MIN ((guint64) window_bytes (c), c->data_end - win))
-        {
-          block_kept = FALSE;
-          if (!load_window (c, win, window_bytes (c), error))
-            return FALSE;
-        }
-    }
-  else
-    {
-      guint i = 0;
-
-      if (!c->have_block || c->block_len == 0 || offset < c->block_pos || offset >= c->block_next)
-        {
-          block_kept = FALSE;
-          if (!find_chunk (c, offset, &i, error) || !load_chunk (c, i, error))
-            {
-              c->at_end = TRUE;
-              return FALSE;
-            }
-        }
-    }
+  if (!hold_block (c, offset, &block_kept, error))
+    return FALSE;
 
   page_pos = c->block_pos + (offset - c->block_pos) / c->page_size * c->page_size;
   in_page = (gsize) (offset - page_pos);
@@ -804,4 +824,113 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
   return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                     _("no record starts at %s %" PRIu64),
                     c->compressed ? _("stream position") : _("offset"), offset);
+}
+
+/**
+ * cs_tracedat_cpu_peek_at:
+ * @cpu: a stream
+ * @offset: the #CsTracedatRecord.offset of a record of this CPU of this
+ *   file, as an index built from the file holds it
+ * @ts_ns: the record's time (ns, trace clock), as that index holds it
+ * @record: (out caller-allocates): the record, with @ts_ns as its time
+ *   (#CsTracedatRecord.raw_ts is 0); borrows the stream's memory until the
+ *   next call on it
+ * @error: return location for a #GError
+ *
+ * Reads the record at @offset without walking its page's records up to
+ * it: the page is loaded and checked as by cs_tracedat_cpu_seek() (once
+ * for all the records read from it in turn), then only the event header
+ * at @offset is decoded.  Its time cannot be known without the walk (the
+ * headers hold deltas): the caller gives it.  For readers that take
+ * offsets and times from the index (a plugin pass's feed), where the walk
+ * was most of the cost of reading a few types of a recording's events.
+ * The stream is then at its end until the next cs_tracedat_cpu_seek().
+ *
+ * An offset that is not a record's gives that error, or the bytes of a
+ * record the offset points into (never bytes outside its page's events).
+ *
+ * Errors: %CS_INDEX_ERROR_CORRUPT when @offset is outside the CPU's data,
+ * on no event of its page, or on one that is not a data event;
+ * %CS_INDEX_ERROR_TRUNCATED when the data ends early.
+ *
+ * Thread: the stream's.
+ *
+ * Returns: %TRUE on success, %FALSE with @error set
+ */
+gboolean
+cs_tracedat_cpu_peek_at (CsTracedatCpu     *cpu,
+                         guint64            offset,
+                         gint64             ts_ns,
+                         CsTracedatRecord  *record,
+                         GError           **error)
+{
+  CsTracedatCpu *c = cpu;
+  gboolean was_checked, block_kept;
+  gsize was_page_off, in_page, head = 8 + c->klong;
+  guint64 page_pos;
+  CsTdPageWalk w;
+  struct tep_record *r = &c->record;
+  guint32 type_len;
+
+  g_return_val_if_fail (cpu != NULL, FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  was_checked = c->page_checked && c->have_block;
+  was_page_off = c->page_off;
+  c->at_end = TRUE;
+  c->page_loaded = FALSE;
+
+  if (!hold_block (c, offset, &block_kept, error))
+    return FALSE;
+  page_pos = c->block_pos + (offset - c->block_pos) / c->page_size * c->page_size;
+  in_page = (gsize) (offset - page_pos);
+  c->page_off = (gsize) (page_pos - c->block_pos);
+  c->page_started = TRUE;
+  if (!(block_kept && was_checked && c->page_off == was_page_off))
+    {
+      if (c->page_off >= c->block_len || !load_page (c, error))
+        {
+          c->page_checked = FALSE;
+          if (error != NULL && *error == NULL)
+            cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                       _("no page holds offset %" PRIu64), offset);
+          return FALSE;
+        }
+      c->page_loaded = FALSE;
+    }
+
+  /* The page's events are checked (load_page()): decode the one header. */
+  w = c->walk;
+  if (in_page < head || in_page - head >= w.size)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      _("no record starts at %s %" PRIu64),
+                      c->compressed ? _("stream position") : _("offset"), offset);
+  w.curr = (guint32) (in_page - head);
+  type_len = cs_td_page_walk_decode (c->be, &w);
+  if (type_len >= CS_TD_RB_TYPE_PADDING || w.next > w.size || w.next < w.index)
+    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      _("no record starts at %s %" PRIu64),
+                      c->compressed ? _("stream position") : _("offset"), offset);
+
+  r->ts = (unsigned long long) ts_ns;
+  r->offset = offset;
+  r->missed_events = w.curr == 0 ? (int) w.lost_events : 0;
+  r->record_size = w.next - w.curr;
+  r->size = (int) (w.next - w.index);
+  r->data = (void *) (w.data + w.index);
+  r->cpu = (int) c->cpu;
+  r->ref_count = 1;
+  r->locked = 0;
+  r->priv = NULL;
+
+  record->raw_ts = 0;
+  record->ts_ns = ts_ns;
+  record->offset = offset;
+  record->data = r->data;
+  record->size = (guint) r->size;
+  record->cpu = c->cpu;
+  record->missed_events = r->missed_events;
+  record->tep_record = r;
+  return TRUE;
 }

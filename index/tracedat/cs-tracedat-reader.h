@@ -156,6 +156,11 @@ gboolean           cs_tracedat_cpu_skip_to                (CsTracedatCpu     *cp
 gboolean           cs_tracedat_cpu_seek                   (CsTracedatCpu     *cpu,
                                                            guint64            offset,
                                                            GError           **error);
+gboolean           cs_tracedat_cpu_peek_at                (CsTracedatCpu     *cpu,
+                                                           guint64            offset,
+                                                           gint64             ts_ns,
+                                                           CsTracedatRecord  *record,
+                                                           GError           **error);
 guint64            cs_tracedat_cpu_get_bytes_done         (CsTracedatCpu     *cpu);
 gboolean           cs_tracedat_cpu_estimate               (CsTracedatCpu     *cpu,
                                                            guint              n_samples,

@@ -6,7 +6,8 @@
  * in time order (cs-plugin-pass.h), and applies the pairing rule of
  * cs-latency-def.h (the wakeup preset: Chronoscope's wakeup rule, through
  * cs-latency-wakeup.c).  Memory is per key, never per pair: one hash table
- * entry for each key with an open A; each pair goes as it closes to the
+ * entry for each key with an open A (the wakeup preset: the rule's entry
+ * for each task, which holds its open A); each pair goes as it closes to the
  * pass's result table (cs-latency-table.c, which describes the tables),
  * which inserts it from a thread of its own and sorts the pairs for the
  * worst-first and by-task orders, in bounded memory.
@@ -25,6 +26,8 @@
 #include "cs-latency-pass.h"
 #include "cs-latency-table.h"
 #include "cs-latency-wakeup.h"
+
+#define N_LAST_FORMATS 4
 
 /* What one event type is in the definition's pairs. */
 typedef struct {
@@ -61,11 +64,12 @@ typedef struct {
   CsLatencyOpen *open;          /* the open A events, by pair and key */
   GHashTable *roles;            /* "system:name" -> Role */
   GHashTable *roles_by_format;  /* struct tep_event * -> FormatRole, or &no_role */
-  /* The last two formats looked up and their roles, newest first: a
-   * pair's A and B events come in turn, and a hash lookup per event
-   * showed in the pass's profile. */
-  const struct tep_event *last_format[2];
-  const FormatRole *last_role[2];
+  /* The last formats looked up and their roles, newest first: a pair's
+   * A and B events come in turn (the wakeup preset's three or four types
+   * in a cycle), and a hash lookup per event showed in the pass's
+   * profile. */
+  const struct tep_event *last_format[N_LAST_FORMATS];
+  const FormatRole *last_role[N_LAST_FORMATS];
   PairCounts *counts;           /* by pair */
   CsLatencyWakeups *wakeups;    /* the tasks of a pair with the wakeup rule */
 } LatencyPass;
@@ -167,14 +171,14 @@ format_role_free (gpointer data)
   g_free (fr);
 }
 
-/* Makes @format's role the newest of the two remembered. */
+/* Makes @format's role the newest of those remembered. */
 static const FormatRole *
 remember_role (LatencyPass             *lp,
                const struct tep_event  *format,
                const FormatRole        *role)
 {
-  lp->last_format[1] = lp->last_format[0];
-  lp->last_role[1] = lp->last_role[0];
+  memmove (lp->last_format + 1, lp->last_format, (N_LAST_FORMATS - 1) * sizeof *lp->last_format);
+  memmove (lp->last_role + 1, lp->last_role, (N_LAST_FORMATS - 1) * sizeof *lp->last_role);
   lp->last_format[0] = format;
   lp->last_role[0] = role;
   return role;
@@ -190,10 +194,13 @@ format_role_of (LatencyPass         *lp,
   g_autofree char *name = NULL;
   Role *role;
 
-  if (event->format == lp->last_format[0] && lp->last_role[0] != NULL)
-    return lp->last_role[0];
-  if (event->format == lp->last_format[1] && lp->last_role[1] != NULL)
-    return remember_role (lp, event->format, lp->last_role[1]);
+  for (guint i = 0; i < N_LAST_FORMATS; i++)
+    if (event->format == lp->last_format[i] && lp->last_role[i] != NULL)
+      {
+        /* Found: kept where it is (the types come in a cycle, which
+         * moving it to the front would only shuffle). */
+        return lp->last_role[i];
+      }
   fr = g_hash_table_lookup (lp->roles_by_format, event->format);
   if (fr != NULL)
     return remember_role (lp, event->format, fr);
@@ -299,33 +306,43 @@ latency_begin (CsPluginPass  *pass,
   return lp;
 }
 
-/* A sched_switch of pair @p with the wakeup rule: drops prev_pid's open A
- * when the rule drops its wait (unmatched), and gives in @key next_pid
- * when its wait ended: its open A is then the pair's A. */
+/* A sched_switch of pair @p with the wakeup rule: counts prev_pid's open
+ * wait unmatched when the rule drops it, and writes the pair when
+ * next_pid's wait ends.  The open A's are the rule's own
+ * (cs-latency-wakeup.c), not in lp->open. */
 static gboolean
-wakeup_switch (LatencyPass         *lp,
-               guint                p,
-               const CsPluginEvent *event,
-               gint64              *key)
+wakeup_switch (LatencyPass           *lp,
+               guint                  p,
+               const CsLatencyPair   *pair,
+               const CsPluginEvent   *event,
+               GError               **error)
 {
-  gint32 dropped, next;
-  gboolean ended = cs_latency_wakeups_switch (lp->wakeups, event, &dropped, &next);
+  CsLatencyWakeupA a;
+  gboolean dropped;
+  gint64 key;
 
-  memset (key, 0, sizeof (gint64) * CS_LATENCY_MAX_KEYS);
-  if (dropped > 0)
+  if (cs_latency_wakeups_switch (lp->wakeups, event, &dropped, &a))
     {
-      CsLatencyOpenA *a;
+      CsLatencyRow row = {
+        .a_ts = a.ts_ns,
+        .b_ts = event->ts_ns,
+        .a_cpu = a.cpu,
+        .a_row = (gint64) a.row,
+        .b_cpu = event->cpu,
+        .pid = a.pid,
+        .pair = p,
+        .n_keys = pair->n_keys,
+        .keys = &key,
+      };
 
-      key[0] = dropped;
-      a = cs_latency_open_lookup (lp->open, p, key);
-      if (a != NULL)
-        {
-          cs_latency_open_remove (lp->open, a);
-          lp->counts[p].n_unmatched++;
-        }
+      key = a.pid;
+      if (!cs_latency_table_add (lp->table, &row, error))
+        return FALSE;
+      lp->counts[p].n_pairs++;
     }
-  key[0] = next;
-  return ended;
+  if (dropped)
+    lp->counts[p].n_unmatched++;
+  return TRUE;
 }
 
 static gboolean
@@ -349,8 +366,13 @@ latency_event (gpointer              state,
       CsLatencyOpenA *a;
 
       lp->counts[p].n_b++;
-      if (pair->wakeup_rule ? !wakeup_switch (lp, p, event, key)
-                            : !read_key (event, &fr->as_b[i], key))
+      if (pair->wakeup_rule)
+        {
+          if (!wakeup_switch (lp, p, pair, event, error))
+            return FALSE;
+          continue;
+        }
+      if (!read_key (event, &fr->as_b[i], key))
         continue;
       a = cs_latency_open_lookup (lp->open, p, key);
       if (a == NULL)
@@ -368,10 +390,16 @@ latency_event (gpointer              state,
 
       lp->counts[p].n_a++;
       a.pair = p;
-      if (!read_key (event, &fr->as_a[i], a.key) ||
-          (pair->wakeup_rule && !cs_latency_wakeups_wake (lp->wakeups, a.key[0], event->ts_ns)))
+      if (!read_key (event, &fr->as_a[i], a.key))
         {
           lp->counts[p].n_unmatched++;
+          continue;
+        }
+      if (pair->wakeup_rule)
+        {
+          /* The rule keeps the wait's A itself. */
+          if (!cs_latency_wakeups_wake (lp->wakeups, a.key[0], event->ts_ns, event->cpu, event->row))
+            lp->counts[p].n_unmatched++;
           continue;
         }
       a.ts_ns = event->ts_ns;
@@ -398,7 +426,13 @@ latency_end (gpointer   state,
     return FALSE;
   cs_latency_open_drain (lp->open, n_open, lp->def->pairs->len);
   for (guint i = 0; i < lp->def->pairs->len; i++)
-    lp->counts[i].n_unmatched += n_open[i];
+    {
+      const CsLatencyPair *pair = g_ptr_array_index (lp->def->pairs, i);
+
+      lp->counts[i].n_unmatched += n_open[i];
+      if (pair->wakeup_rule)
+        lp->counts[i].n_unmatched += cs_latency_wakeups_get_n_open (lp->wakeups);
+    }
 
   if (sqlite3_prepare_v2 (lp->db,
                           "INSERT INTO latency_pair VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"

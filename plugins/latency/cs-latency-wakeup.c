@@ -20,10 +20,22 @@
 #define PAGE_BITS 10
 #define PAGE_TASKS (1u << PAGE_BITS)
 
+/* A task: its state in the rule and, while a wait is open, where the
+ * wakeup that opened it is (the pair's A: its time is the rule's
+ * wakeup_ns).  Keeping the open A here rather than in a table of open A's
+ * by key saves the pass a hash lookup per event: with the wakeup rule a
+ * task has an open A exactly when its wait is open. */
+typedef struct {
+  CsPluginWakeupState rule;
+  guint64 a_row;
+  guint32 a_cpu;
+} Task;
+
 struct _CsLatencyWakeups
 {
-  CsPluginWakeupState **pages;          /* by pid >> PAGE_BITS; NULL: none seen */
+  Task **pages;                         /* by pid >> PAGE_BITS; NULL: none seen */
   guint n_pages;
+  guint64 n_open;                       /* tasks whose wait is open */
   /* sched_switch's fields, looked up once per format. */
   const struct tep_event *format;
   CsPluginField prev_pid;
@@ -50,8 +62,8 @@ cs_latency_wakeups_free (CsLatencyWakeups *wakeups)
   g_free (wakeups);
 }
 
-/* @pid's state (@pid > 0), unknown (zero-filled) when first asked. */
-static CsPluginWakeupState *
+/* @pid's entry (@pid > 0), unknown (zero-filled) when first asked. */
+static Task *
 task (CsLatencyWakeups *w,
       gint32            pid)
 {
@@ -61,35 +73,45 @@ task (CsLatencyWakeups *w,
     {
       guint n = MAX (page + 1, w->n_pages * 2);
 
-      w->pages = g_renew (CsPluginWakeupState *, w->pages, n);
+      w->pages = g_renew (Task *, w->pages, n);
       memset (w->pages + w->n_pages, 0, (n - w->n_pages) * sizeof *w->pages);
       w->n_pages = n;
     }
   if (w->pages[page] == NULL)
-    w->pages[page] = g_new0 (CsPluginWakeupState, PAGE_TASKS);
+    w->pages[page] = g_new0 (Task, PAGE_TASKS);
   return &w->pages[page][(guint) pid & (PAGE_TASKS - 1)];
 }
 
 gboolean
 cs_latency_wakeups_wake (CsLatencyWakeups *wakeups,
                          gint64            pid,
-                         gint64            ts_ns)
+                         gint64            ts_ns,
+                         guint32           cpu,
+                         guint64           row)
 {
+  Task *t;
+
   if (pid <= 0 || pid > G_MAXINT32)
     return FALSE;
-  return cs_plugin_wakeup_wake (task (wakeups, (gint32) pid), ts_ns);
+  t = task (wakeups, (gint32) pid);
+  if (!cs_plugin_wakeup_wake (&t->rule, ts_ns))
+    return FALSE;
+  t->a_row = row;
+  t->a_cpu = cpu;
+  wakeups->n_open++;
+  return TRUE;
 }
 
 gboolean
 cs_latency_wakeups_switch (CsLatencyWakeups    *wakeups,
                            const CsPluginEvent *event,
-                           gint32              *dropped_pid,
-                           gint32              *next_pid)
+                           gboolean            *dropped,
+                           CsLatencyWakeupA    *a)
 {
   gint64 prev = 0, prev_state = 0, next = 0;
+  Task *t;
 
-  *dropped_pid = 0;
-  *next_pid = 0;
+  *dropped = FALSE;
   if (event->format != wakeups->format)
     {
       wakeups->format = event->format;
@@ -105,10 +127,26 @@ cs_latency_wakeups_switch (CsLatencyWakeups    *wakeups,
   if (!cs_plugin_event_read_int (event, &wakeups->prev_state, &prev_state))
     prev_state = 0;
   if (prev > 0 && prev <= G_MAXINT32 &&
-      cs_plugin_wakeup_switch_out (task (wakeups, (gint32) prev), prev_state))
-    *dropped_pid = (gint32) prev;
+      cs_plugin_wakeup_switch_out (&task (wakeups, (gint32) prev)->rule, prev_state))
+    {
+      *dropped = TRUE;
+      wakeups->n_open--;
+    }
   if (next <= 0 || next > G_MAXINT32)
     return FALSE;
-  *next_pid = (gint32) next;
-  return cs_plugin_wakeup_switch_in (task (wakeups, (gint32) next), event->ts_ns, (gint32) event->cpu, NULL);
+  t = task (wakeups, (gint32) next);
+  if (!cs_plugin_wakeup_switch_in (&t->rule, event->ts_ns, (gint32) event->cpu, NULL))
+    return FALSE;
+  wakeups->n_open--;
+  a->pid = (gint32) next;
+  a->ts_ns = t->rule.wakeup_ns;
+  a->row = t->a_row;
+  a->cpu = t->a_cpu;
+  return TRUE;
+}
+
+guint64
+cs_latency_wakeups_get_n_open (CsLatencyWakeups *wakeups)
+{
+  return wakeups->n_open;
 }

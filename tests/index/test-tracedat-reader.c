@@ -290,6 +290,25 @@ compare_with_oracle (const char     *ours_path,
                   g_assert_cmpuint (rec.offset, ==, smp->next_offset);
                 }
             }
+          /* peek_at, in increasing offsets as a pass's feed reads: the
+           * same records, with the time given. */
+          {
+            g_autoptr(CsTracedatCpu) peeker = cs_tracedat_reader_open_cpu (reader, cpu, &error);
+
+            g_assert_no_error (error);
+            for (guint i = 0; i < samples->len; i++)
+              {
+                const Sample *smp = &g_array_index (samples, Sample, i);
+                CsTracedatRecord rec;
+
+                g_assert_true (cs_tracedat_cpu_peek_at (peeker, smp->offset, smp->ts_ns, &rec, &error));
+                g_assert_no_error (error);
+                g_assert_cmpuint (rec.offset, ==, smp->offset);
+                g_assert_cmpint (rec.ts_ns, ==, smp->ts_ns);
+                g_assert_cmpint (tep_data_pid (rtep, rec.tep_record), ==, smp->pid);
+                g_assert_cmpint (tep_data_type (rtep, rec.tep_record), ==, smp->type);
+              }
+          }
           /* An offset inside a record is refused. */
           {
             const Sample *smp = &g_array_index (samples, Sample, 0);
