@@ -197,6 +197,30 @@ cs_cpu_cursor_next (CsCpuCursor *cursor,
 }
 
 /**
+ * cs_cpu_cursor_set_read_ahead:
+ * @cursor: a cursor
+ * @idle_core: (nullable): tells when a core is idle, or %NULL to stop
+ * @user_data: for @idle_core; it must outlive @cursor or the next call
+ *
+ * Lets a cursor of compressed data decompress its next chunks on a thread
+ * of its own while a core is idle (cs_tracedat_cpu_set_read_ahead()).
+ * Does nothing for cursors reading through libtracecmd or uncompressed
+ * data.
+ *
+ * Thread: the cursor's.
+ */
+void
+cs_cpu_cursor_set_read_ahead (CsCpuCursor        *cursor,
+                              CsTracedatIdleFunc  idle_core,
+                              gpointer            user_data)
+{
+  g_return_if_fail (cursor != NULL);
+
+  if (cursor->own != NULL)
+    cs_tracedat_cpu_set_read_ahead (cursor->own, idle_core, user_data);
+}
+
+/**
  * cs_cpu_cursor_free:
  * @cursor: (transfer full): a cursor
  */

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "cs-index-error.h"
+#include "cs-tracedat-reader.h"
 
 G_BEGIN_DECLS
 
@@ -119,6 +120,9 @@ gboolean            cs_cpu_cursor_peek_at           (CsCpuCursor  *cursor,
                                                      gint64        ts_ns,
                                                      CsRecord     *record,
                                                      GError      **error);
+void                cs_cpu_cursor_set_read_ahead    (CsCpuCursor  *cursor,
+                                                     CsTracedatIdleFunc idle_core,
+                                                     gpointer      user_data);
 void                cs_cpu_cursor_free              (CsCpuCursor  *cursor);
 
 gboolean            cs_trace_file_estimate_cpu      (CsTraceFile  *self,

@@ -726,6 +726,21 @@ _cs_cpu_scan_set_emit (CsCpuScan      *scan,
 }
 
 /*
+ * _cs_cpu_scan_set_read_ahead:
+ *
+ * Lets the scan's cursor decompress ahead on a thread of its own while
+ * @idle_core says a core is idle (cs_cpu_cursor_set_read_ahead()).
+ */
+void
+_cs_cpu_scan_set_read_ahead (CsCpuScan          *scan,
+                             CsTracedatIdleFunc  idle_core,
+                             gpointer            user_data)
+{
+  if (scan->cursor != NULL)
+    cs_cpu_cursor_set_read_ahead (scan->cursor, idle_core, user_data);
+}
+
+/*
  * _cs_cpu_scan_get_sample:
  * @first_ns: (out): the CPU's first event, when it has any
  * @events_per_ns: (out): its event rate over the records read so far, 0

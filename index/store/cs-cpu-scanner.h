@@ -146,6 +146,9 @@ CsCpuScan    *_cs_cpu_scan_start      (CsTraceFile         *file,
 void          _cs_cpu_scan_set_emit   (CsCpuScan           *scan,
                                        CsScanEmitFunc       emit,
                                        gpointer             emit_data);
+void          _cs_cpu_scan_set_read_ahead (CsCpuScan          *scan,
+                                           CsTracedatIdleFunc  idle_core,
+                                           gpointer            user_data);
 gboolean      _cs_cpu_scan_get_sample (CsCpuScan           *scan,
                                        gint64              *first_ns,
                                        double              *events_per_ns);

@@ -69,7 +69,8 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  * WITHOUT ROWID table keeps at most ~2 KiB of it in the leaf and leaves
  * the last overflow page part empty, a third of the bytes of the event
  * chunks of a large recording (SQLite's file format, "B-tree Cell
- * Payload Overflow Pages"). */
+ * Payload Overflow Pages").  In the pages of 64 KiB the builder writes
+ * (cs-index-builder.c) a blob stays whole in its leaf, ~5 to a page. */
 /**
  * _cs_event_chunk_may_hold:
  * @data: (array length=size): an event chunk's blob (event_chunks.data)

@@ -1,6 +1,7 @@
 /* cs-tracedat-cpu-private.h: CsTracedatCpu's instance, shared by its
- * files: cs-tracedat-cpu.c (reading a CPU's pages) and
- * cs-tracedat-estimate.c (guessing its records from a few of them).
+ * files: cs-tracedat-cpu.c (reading a CPU's pages),
+ * cs-tracedat-cpu-ahead.c (decompressing chunks ahead on another thread)
+ * and cs-tracedat-estimate.c (guessing its records from a few of them).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,6 +21,18 @@ typedef struct {
   guint32 csize;
   guint32 usize;
 } Chunk;
+
+/* Compressed bytes of the file read ahead by one pread(): the headers and
+ * data of the next chunks (trace-cmd writes chunks of ~4 KB compressed,
+ * so a window of 256 KiB holds about 60 of them). */
+typedef struct {
+  guint8 *buf;
+  gsize alloc;
+  guint64 pos;          /* file offset of buf[0] */
+  gsize len;            /* bytes of the file in buf */
+} CsTdInWindow;
+
+typedef struct _CsTdReadAhead CsTdReadAhead;
 
 struct _CsTracedatCpu {
   CsTracedatReader *reader;
@@ -55,8 +68,8 @@ struct _CsTracedatCpu {
   guint8 *hdr_buf;      /* when set, chunk headers are read through it */
   guint64 hdr_pos;
   gsize hdr_len;
-  guint8 *in;
-  gsize in_alloc;
+  CsTdInWindow in;      /* compressed bytes being read */
+  CsTdReadAhead *ahead; /* when chunks are decompressed ahead, or NULL */
   ZSTD_DCtx *zstd;
   z_stream zs;
   gboolean zs_ready;
@@ -88,5 +101,34 @@ _cs_tracedat_cpu_ts_calc (CsTracedatCpu *c, guint64 ts)
 
 gboolean _cs_tracedat_cpu_read_chunk_header (CsTracedatCpu  *c,
                                              GError        **error);
+gboolean _cs_tracedat_cpu_parse_chunk_header (CsTracedatCpu  *c,
+                                              guint           i,
+                                              guint64         file_pos,
+                                              guint64         stream_pos,
+                                              const guint8   *header,
+                                              Chunk          *ch,
+                                              GError        **error);
+const guint8 *_cs_tracedat_cpu_in_get       (CsTracedatCpu  *c,
+                                             CsTdInWindow   *w,
+                                             guint64         pos,
+                                             gsize           len,
+                                             const char     *what,
+                                             GError        **error);
+void     _cs_tracedat_cpu_next_chunk_pos    (CsTracedatCpu  *c,
+                                             guint           i,
+                                             guint64        *file_pos,
+                                             guint64        *stream_pos);
+
+CsTdReadAhead *_cs_td_read_ahead_new     (CsTracedatCpu      *c,
+                                          CsTracedatIdleFunc  idle_core,
+                                          gpointer            user_data);
+void           _cs_td_read_ahead_free    (CsTdReadAhead      *ra);
+gboolean       _cs_td_read_ahead_take    (CsTdReadAhead      *ra,
+                                          guint               i,
+                                          guint8            **block,
+                                          gsize              *block_alloc,
+                                          Chunk              *ch);
+void           _cs_td_read_ahead_claimed (CsTdReadAhead      *ra,
+                                          guint               i);
 
 G_END_DECLS

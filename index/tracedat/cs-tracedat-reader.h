@@ -102,6 +102,20 @@ typedef struct {
  */
 typedef struct _CsTracedatCpu CsTracedatCpu;
 
+/**
+ * CsTracedatIdleFunc:
+ * @user_data: what was given with the function
+ *
+ * Tells whether a core is idle now, so that work can move to another
+ * thread without slowing the threads that use every core (see
+ * cs_tracedat_cpu_set_read_ahead()).  Called often (once per chunk of
+ * data), from any thread: it must be cheap and thread-safe, such as one
+ * atomic read.
+ *
+ * Returns: %TRUE when a core is idle
+ */
+typedef gboolean (*CsTracedatIdleFunc) (gpointer user_data);
+
 #define CS_TYPE_TRACEDAT_READER (cs_tracedat_reader_get_type ())
 G_DECLARE_FINAL_TYPE (CsTracedatReader, cs_tracedat_reader, CS, TRACEDAT_READER, GObject)
 
@@ -162,6 +176,9 @@ gboolean           cs_tracedat_cpu_peek_at                (CsTracedatCpu     *cp
                                                            CsTracedatRecord  *record,
                                                            GError           **error);
 guint64            cs_tracedat_cpu_get_bytes_done         (CsTracedatCpu     *cpu);
+void               cs_tracedat_cpu_set_read_ahead         (CsTracedatCpu     *cpu,
+                                                           CsTracedatIdleFunc idle_core,
+                                                           gpointer           user_data);
 gboolean           cs_tracedat_cpu_estimate               (CsTracedatCpu     *cpu,
                                                            guint              n_samples,
                                                            guint64           *n_records,

@@ -114,12 +114,32 @@ print_info (struct tep_handle *tep, struct tep_record *rec)
   return text;
 }
 
+/* CsTracedatIdleFunc for the read-ahead tests: a core is "idle" at 13
+ * calls of 20, so that the stream takes chunks its read-ahead thread
+ * decompressed, waits for one it is at, and decompresses others itself. */
+static gint idle_calls;
+
+static gboolean
+sometimes_idle (gpointer user_data)
+{
+  return g_atomic_int_add ((gint *) user_data, 1) % 20 < 13;
+}
+
+static gboolean
+always_idle (gpointer user_data)
+{
+  return TRUE;
+}
+
+/* With @read_ahead, the streams (the one compared in lockstep and the one
+ * that seeks) decompress ahead (cs_tracedat_cpu_set_read_ahead()). */
 static void
-compare_with_oracle (const char     *ours_path,
-                     const char     *oracle_path,
-                     guint64         limit_per_cpu,
-                     gboolean        check_text,
-                     CompareResult  *result)
+compare_with_oracle (const char         *ours_path,
+                     const char         *oracle_path,
+                     guint64             limit_per_cpu,
+                     gboolean            check_text,
+                     CsTracedatIdleFunc  read_ahead,
+                     CompareResult      *result)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(CsTracedatReader) reader = NULL;
@@ -164,6 +184,8 @@ compare_with_oracle (const char     *ours_path,
 
       g_assert_no_error (error);
       g_assert_nonnull (stream);
+      if (read_ahead != NULL)
+        cs_tracedat_cpu_set_read_ahead (stream, read_ahead, &idle_calls);
       stream_tep = cs_tracedat_cpu_get_tep (stream, &error);
       g_assert_no_error (error);
       g_assert_true (stream_tep != rtep);
@@ -265,6 +287,8 @@ compare_with_oracle (const char     *ours_path,
           g_autoptr(CsTracedatCpu) seeker = cs_tracedat_reader_open_cpu (reader, cpu, &error);
 
           g_assert_no_error (error);
+          if (read_ahead != NULL)
+            cs_tracedat_cpu_set_read_ahead (seeker, read_ahead, &idle_calls);
           for (guint i = 0; i < samples->len; i++)
             {
               /* from the last sample backwards, so that reads jump around */
@@ -342,7 +366,7 @@ check_known_file (const PublicFile *pf,
   g_assert_false (cs_tracedat_reader_is_big_endian (reader));
   g_assert_cmpuint (cs_tracedat_reader_get_n_parse_failures (reader), ==, 0);
 
-  compare_with_oracle (path, path, 0, TRUE, &res);
+  compare_with_oracle (path, path, 0, TRUE, NULL, &res);
   if (pf->n_events != ANY_N_EVENTS)
     g_assert_cmpuint (res.n_records, ==, pf->n_events);
   else
@@ -383,14 +407,14 @@ check_twins (const char *orig)
   /* zstd twin: libtracecmd reads it as ours reads the original (this checks
    * rewrite_v7 against the oracle) */
   cs_test_rewrite_v7 (orig, zstd, "zstd", NULL, NULL);
-  compare_with_oracle (orig, zstd, 0, FALSE, &a);
+  compare_with_oracle (orig, zstd, 0, FALSE, NULL, &a);
 
   /* zlib twin: ours must read it like libtracecmd reads the original */
   cs_test_rewrite_v7 (orig, zlib, "zlib", NULL, NULL);
   reader = cs_tracedat_reader_open (zlib, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (cs_tracedat_reader_get_compression (reader), ==, "zlib");
-  compare_with_oracle (zlib, orig, 0, FALSE, &c);
+  compare_with_oracle (zlib, orig, 0, FALSE, NULL, &c);
   g_assert_cmpuint (a.n_records, ==, c.n_records);
   for (guint i = 0; i < G_N_ELEMENTS (a.per_cpu); i++)
     g_assert_cmpuint (a.per_cpu[i], ==, c.per_cpu[i]);
@@ -483,6 +507,34 @@ oracle_for (const char *path)
   return twin;
 }
 
+/* What libtracecmd reads to compare with the recording at @path (opened
+ * in *@reader), or NULL, saying why, when it cannot be compared. */
+static char *
+comparable_oracle (const char        *path,
+                   CsTracedatReader **reader)
+{
+  g_autofree char *oracle = oracle_for (path);
+  g_autoptr(GError) error = NULL;
+  struct tracecmd_input *lib;
+
+  *reader = cs_tracedat_reader_open (path, &error);
+  g_assert_no_error (error);
+  /* libtracecmd shifts a guest's times by its TIME_SHIFT option; the
+   * reader does not (test-tracedat-pair compares the shifted times). */
+  if (cs_tracedat_reader_has_time_shift (*reader))
+    {
+      g_test_message ("%s: a guest recording, shifted by libtracecmd", path);
+      return NULL;
+    }
+  if (!g_file_test (oracle, G_FILE_TEST_EXISTS) || (lib = tracecmd_open (oracle, 0)) == NULL)
+    {
+      g_test_message ("%s: libtracecmd cannot read it and it has no twin", path);
+      return NULL;
+    }
+  tracecmd_close (lib);
+  return g_steal_pointer (&oracle);
+}
+
 static void
 test_project_recordings (void)
 {
@@ -498,34 +550,49 @@ test_project_recordings (void)
   for (guint i = 0; i < files->len; i++)
     {
       const char *path = g_ptr_array_index (files, i);
-      g_autofree char *oracle = oracle_for (path);
       g_autoptr(CsTracedatReader) reader = NULL;
-      g_autoptr(GError) error = NULL;
-      struct tracecmd_input *lib;
+      g_autofree char *oracle = comparable_oracle (path, &reader);
       CompareResult res;
 
-      reader = cs_tracedat_reader_open (path, &error);
-      g_assert_no_error (error);
-      /* libtracecmd shifts a guest's times by its TIME_SHIFT option; the
-       * reader does not (test-tracedat-pair compares the shifted times). */
-      if (cs_tracedat_reader_has_time_shift (reader))
-        {
-          g_test_message ("%s: a guest recording, shifted by libtracecmd", path);
-          continue;
-        }
-      if (!g_file_test (oracle, G_FILE_TEST_EXISTS) || (lib = tracecmd_open (oracle, 0)) == NULL)
-        {
-          g_test_message ("%s: libtracecmd cannot read it and it has no twin", path);
-          continue;
-        }
-      tracecmd_close (lib);
-      compare_with_oracle (path, oracle, 0, TRUE, &res);
+      if (oracle == NULL)
+        continue;
+      compare_with_oracle (path, oracle, 0, TRUE, NULL, &res);
       g_test_message ("%s: %" G_GUINT64_FORMAT " records equal to libtracecmd's (%s)",
                       path, res.n_records, cs_tracedat_reader_get_compression (reader));
       if (cs_tracedat_reader_get_file_version (reader) == 7 &&
           g_str_equal (cs_tracedat_reader_get_compression (reader), "zstd"))
         check_twins (path);
     }
+}
+
+/* The project's compressed v7 recordings (zstd, and zlib compared with
+ * their zstd twins), read with chunks decompressed ahead on another thread,
+ * are read as libtracecmd reads them, record by record, forwards and by
+ * seeking; whether the thread is allowed to work all the time or only
+ * some of it. */
+static void
+test_read_ahead (gconstpointer data)
+{
+  CsTracedatIdleFunc idle = data;
+  g_autoptr(GPtrArray) files = project_recordings ();
+  guint n_compared = 0;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      g_autoptr(CsTracedatReader) reader = NULL;
+      g_autofree char *oracle = comparable_oracle (path, &reader);
+      CompareResult res;
+
+      if (oracle == NULL || g_str_equal (cs_tracedat_reader_get_compression (reader), "none"))
+        continue;
+      /* (Each side ending first is an error: the counts are equal.) */
+      compare_with_oracle (path, oracle, 0, FALSE, idle, &res);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " records read ahead equal to libtracecmd's (%s)",
+                      path, res.n_records, cs_tracedat_reader_get_compression (reader));
+      n_compared++;
+    }
+  g_assert_cmpuint (n_compared, >, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -635,8 +702,8 @@ test_time_options (gconstpointer name)
   g_assert_cmpuint (mult, ==, 3);
   g_assert_cmpuint (shift, ==, 1);
   g_assert_cmpuint (cs_tracedat_reader_get_tsc2nsec_offset (reader), ==, 1000000);
-  compare_with_oracle (path, path, 0, FALSE, &res);
-  compare_with_oracle (v7, v7, 0, FALSE, &orig);
+  compare_with_oracle (path, path, 0, FALSE, NULL, &res);
+  compare_with_oracle (v7, v7, 0, FALSE, NULL, &orig);
   g_assert_cmpuint (res.n_records, ==, orig.n_records);
   g_assert_cmpuint (res.n_records, >, 0);
 }
@@ -655,7 +722,9 @@ test_big (void)
       return;
     }
   compare_with_oracle (big, oracle ? oracle : big,
-                       limit ? g_ascii_strtoull (limit, NULL, 10) : 2000000, FALSE, &res);
+                       limit ? g_ascii_strtoull (limit, NULL, 10) : 2000000, FALSE,
+                       g_strcmp0 (g_getenv ("CS_TRACEDAT_BIG_READ_AHEAD"), "1") == 0 ? sometimes_idle : NULL,
+                       &res);
   g_test_message ("%s: the first %" G_GUINT64_FORMAT " records equal libtracecmd's",
                   big, res.n_records);
 }
@@ -686,6 +755,8 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/cs/index/TracedatReader/zlib-twins", test_zlib_public);
   g_test_add_func ("/cs/index/TracedatReader/project-recordings", test_project_recordings);
+  g_test_add_data_func ("/cs/index/TracedatReader/read-ahead/always", always_idle, test_read_ahead);
+  g_test_add_data_func ("/cs/index/TracedatReader/read-ahead/sometimes", sometimes_idle, test_read_ahead);
   g_test_add_data_func ("/cs/index/TracedatReader/threads/sched-irq-v7", "sched-irq-v7.dat", test_threads);
   g_test_add_data_func ("/cs/index/TracedatReader/threads/sched-irq-v6", "sched-irq-v6.dat", test_threads);
   g_test_add_data_func ("/cs/index/TracedatReader/threads/public/sched-x86-v7-zstd",
