@@ -147,6 +147,10 @@ typedef struct {
   GThread *encoder;
 } Scanner;
 
+/* The recording's file size from which the index is written in pages of
+ * 64 KiB rather than 8 KiB (see build_into()). */
+#define LARGE_PAGES_FROM_BYTES (G_GINT64_CONSTANT (32) << 20)
+
 static void
 flush_batch (Scanner *sc)
 {
@@ -570,9 +574,15 @@ build_into (sqlite3             *db,
    * (+25 % on the medium one).  Readers see no difference beyond the
    * noise (render to the first frame, bench-frame); indexes written with
    * other page sizes read the same (SQLite keeps the size in the file), so
-   * the schema version stays. */
+   * the schema version stays.
+   * But every table and index takes one page at least: in pages of 64 KiB
+   * the index of a recording of a few hundred events would be ~1.5 MB.
+   * Recordings smaller than LARGE_PAGES_FROM_BYTES keep pages of 8 KiB. */
   cs_index_step_enter (CS_INDEX_STEP_WRITE);
-  ok = _cs_sqlite_exec (db, "PRAGMA page_size = 65536; PRAGMA journal_mode = OFF;"
+  ok = _cs_sqlite_exec (db, file_size >= LARGE_PAGES_FROM_BYTES ? "PRAGMA page_size = 65536;"
+                                                                 : "PRAGMA page_size = 8192;",
+                        error) &&
+       _cs_sqlite_exec (db, "PRAGMA journal_mode = OFF;"
                             "PRAGMA synchronous = OFF; PRAGMA cache_size = -16384; BEGIN;", error) &&
        _cs_sqlite_exec (db, _cs_index_schema_sql, error) &&
        _cs_index_inserts_prepare (db, &ins, error);
