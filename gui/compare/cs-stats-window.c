@@ -37,7 +37,6 @@
 #include "cs-range-stats-text.h"
 #include "cs-stats-window.h"
 #include "cs-test-hook.h"
-#include "cs-window-streams.h"
 
 #define FOLLOW_DELAY_MS 150
 #define TOP_TASKS 25
@@ -200,12 +199,13 @@ compute_thread (GTask        *task,
   g_task_return_pointer (task, g_string_free (g_steal_pointer (&out), FALSE), g_free);
 }
 
-/* The recordings the parent window shows on its axis, when several. */
+/* The recordings the parent window shows on its axis, when several: the
+ * timeline draws them (cs_timeline_set_streams()). */
 static CsStreamSet *
 several_streams (CsStatsWindow *self)
 {
-  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
-  CsStreamSet *set = CS_IS_WINDOW (parent) ? cs_window_get_streams (CS_WINDOW (parent)) : NULL;
+  CsStreamsRenderer *streams = cs_timeline_get_streams (self->timeline);
+  CsStreamSet *set = streams != NULL ? cs_streams_renderer_get_stream_set (streams) : NULL;
 
   return set != NULL && cs_stream_set_get_n_streams (set) > 1 ? set : NULL;
 }
