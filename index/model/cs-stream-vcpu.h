@@ -10,6 +10,9 @@
  * the latency plugin, whose breakdown of a guest wakeup carves them out
  * of what held the waiting CPU.  Both therefore agree to the nanosecond.
  *
+ * cs-stream-vcpu.c also builds that view, which cs-stream.h declares
+ * (cs_stream_get_vcpu_timeline(), cs_stream_peek_vcpu_timeline()).
+ *
  * GTK-free; the thread that owns the stream's document.
  */
 #pragma once

@@ -23,9 +23,7 @@ struct _CsStream
   CsTracedatReader *reader;       /* options only; NULL for non-trace.dat */
   CsTracedatReader *full_reader;  /* with event formats, made on demand */
   CsTimeRelation *relation;       /* GUEST only */
-  CsVcpuTimeline *vcpu_timeline;  /* GUEST only, read on first use */
-  gboolean vcpu_timeline_tried;
-  GCancellable *vcpu_build;       /* the background build in flight, or NULL */
+  CsStreamVcpuView vcpu;          /* GUEST only: cs-stream-vcpu.c */
   char *name;
   char *host_name;                /* NULL when unknown */
   char *kernel;
@@ -59,16 +57,6 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (CsStream, cs_stream, G_TYPE_OBJECT)
 
-/* Forgets the background build in flight: its result is dropped. */
-static void
-cancel_vcpu_build (CsStream *self)
-{
-  if (self->vcpu_build == NULL)
-    return;
-  g_cancellable_cancel (self->vcpu_build);
-  g_clear_object (&self->vcpu_build);
-}
-
 static void
 cs_stream_dispose (GObject *object)
 {
@@ -76,8 +64,7 @@ cs_stream_dispose (GObject *object)
 
   g_clear_weak_pointer (&self->host);
   g_clear_weak_pointer (&self->reference_guest);
-  cancel_vcpu_build (self);
-  g_clear_pointer (&self->vcpu_timeline, cs_vcpu_timeline_free);
+  _cs_stream_vcpu_view_clear (&self->vcpu);
   g_clear_pointer (&self->relation, cs_time_relation_free);
   g_clear_object (&self->full_reader);
   g_clear_object (&self->reader);
@@ -124,7 +111,7 @@ cs_stream_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
       g_value_set_boolean (value, self->hidden);
       break;
     case PROP_VCPU_TIMELINE_READY:
-      g_value_set_boolean (value, self->vcpu_timeline != NULL);
+      g_value_set_boolean (value, self->vcpu.timeline != NULL);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -468,160 +455,6 @@ cs_stream_get_vcpu_tid (CsStream *self,
 {
   g_return_val_if_fail (CS_IS_STREAM (self), -1);
   return self->relation != NULL ? cs_time_relation_get_vcpu_tid (self->relation, vcpu) : -1;
-}
-
-/**
- * cs_stream_get_vcpu_timeline:
- * @self: a stream
- *
- * The host's view of a related guest's vCPUs (thread v is vCPU v: in the
- * guest, out after an exit and why, not running on any host CPU), read
- * from the host stream's recording on the first call: one pass over the
- * host's records, about as long as reading them (cs-vcpu-timeline.h).
- * Later calls give the same timeline until the stream is related anew.
- *
- * A related guest is a %CS_STREAM_ALIGNMENT_GUEST stream, or the
- * reference when it is a guest whose host is in the set (its host is then
- * %CS_STREAM_ALIGNMENT_HOST).
- *
- * Returns: (transfer none) (nullable): the timeline, in ns of the host's
- *   clock; %NULL when @self is not a related guest or its host's
- *   recording could not be read (a warning says why)
- */
-CsVcpuTimeline *
-cs_stream_get_vcpu_timeline (CsStream *self)
-{
-  g_autoptr(GError) error = NULL;
-  CsTracedatReader *host_reader;
-
-  g_return_val_if_fail (CS_IS_STREAM (self), NULL);
-  /* a background build in flight (cs_stream_peek_vcpu_timeline()) is not
-   * waited for: this one reads on, and the first result stays */
-  if (self->vcpu_timeline != NULL || (self->vcpu_timeline_tried && self->vcpu_build == NULL) ||
-      self->relation == NULL || self->host == NULL)
-    return self->vcpu_timeline;
-  self->vcpu_timeline_tried = TRUE;
-  host_reader = _cs_stream_get_full_reader (self->host, &error);
-  if (host_reader != NULL)
-    self->vcpu_timeline = cs_vcpu_timeline_new_for_guest (host_reader, self->relation,
-                                                          NULL, &error);
-  if (self->vcpu_timeline == NULL)
-    g_warning ("The host's view of %s's vCPUs could not be read: %s", self->name,
-               error->message);
-  else
-    {
-      cancel_vcpu_build (self);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VCPU_TIMELINE_READY]);
-    }
-  return self->vcpu_timeline;
-}
-
-/* The background build: a reader of its own on the host's file (the
- * stream's readers belong to the main thread) and the vCPU threads' tids,
- * copied before it starts since the relation may be dropped meanwhile. */
-typedef struct {
-  char *host_path;
-  gint32 *tids;
-  guint n_tids;
-} VcpuBuild;
-
-static void
-vcpu_build_free (gpointer data)
-{
-  VcpuBuild *b = data;
-
-  g_free (b->host_path);
-  g_free (b->tids);
-  g_free (b);
-}
-
-static void
-vcpu_build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  VcpuBuild *b = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CsTracedatReader) host = cs_tracedat_reader_open (b->host_path, &error);
-  CsVcpuTimeline *timeline = host != NULL
-                             ? cs_vcpu_timeline_new (host, b->tids, b->n_tids, cancellable,
-                                                     &error)
-                             : NULL;
-
-  if (timeline == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_pointer (task, timeline, (GDestroyNotify) cs_vcpu_timeline_free);
-}
-
-static void
-vcpu_build_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GCancellable) build = data;
-  CsVcpuTimeline *timeline = g_task_propagate_pointer (G_TASK (result), &error);
-  CsStream *self = CS_STREAM (source);
-
-  if (build != self->vcpu_build || g_cancellable_is_cancelled (build))
-    {
-      /* related anew or closed meanwhile: the result is another relation's */
-      g_clear_pointer (&timeline, cs_vcpu_timeline_free);
-      return;
-    }
-  g_clear_object (&self->vcpu_build);
-  if (timeline == NULL)
-    {
-      g_warning ("The host's view of %s's vCPUs could not be read: %s", self->name,
-                 error->message);
-      return;
-    }
-  if (self->vcpu_timeline != NULL)  /* cs_stream_get_vcpu_timeline() came first */
-    {
-      cs_vcpu_timeline_free (timeline);
-      return;
-    }
-  self->vcpu_timeline = timeline;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VCPU_TIMELINE_READY]);
-}
-
-/**
- * cs_stream_peek_vcpu_timeline:
- * @self: a stream
- *
- * cs_stream_get_vcpu_timeline() without waiting, for drawing: returns the
- * timeline once it is built; before that, starts building it in a worker
- * thread (once per relation) and returns %NULL.  The stream notifies
- * "vcpu-timeline-ready" on the main context when the timeline is there;
- * a failed build gives a warning and %NULL from then on, as
- * cs_stream_get_vcpu_timeline() does.  A new relation (cs-stream-set.c)
- * drops a build in flight.
- *
- * Returns: (transfer none) (nullable): the timeline, or %NULL while it is
- *   being built or when @self is not a related guest
- */
-CsVcpuTimeline *
-cs_stream_peek_vcpu_timeline (CsStream *self)
-{
-  g_autoptr(GTask) task = NULL;
-  VcpuBuild *b;
-  const CsTimeShift *shift;
-
-  g_return_val_if_fail (CS_IS_STREAM (self), NULL);
-  if (self->vcpu_timeline != NULL || self->vcpu_timeline_tried || self->vcpu_build != NULL ||
-      self->relation == NULL || self->host == NULL)
-    return self->vcpu_timeline;
-  self->vcpu_timeline_tried = TRUE;
-  shift = cs_time_relation_get_time_shift (self->relation);
-  b = g_new0 (VcpuBuild, 1);
-  b->host_path = g_strdup (cs_stream_get_path (self->host));
-  b->n_tids = shift->n_vcpus;
-  b->tids = g_new0 (gint32, MAX (b->n_tids, 1));
-  for (guint v = 0; v < b->n_tids; v++)
-    b->tids[v] = cs_time_relation_get_vcpu_tid (self->relation, v);
-  self->vcpu_build = g_cancellable_new ();
-  task = g_task_new (self, self->vcpu_build, vcpu_build_done, g_object_ref (self->vcpu_build));
-  g_task_set_source_tag (task, cs_stream_peek_vcpu_timeline);
-  g_task_set_task_data (task, b, vcpu_build_free);
-  g_task_run_in_thread (task, vcpu_build_thread);
-  return NULL;
 }
 
 /**
@@ -1055,9 +888,7 @@ _cs_stream_set_alignment (CsStream          *self,
   self->base_offset_ns = base_offset_ns;
   if (relation != self->relation)
     {
-      cancel_vcpu_build (self);
-      g_clear_pointer (&self->vcpu_timeline, cs_vcpu_timeline_free);
-      self->vcpu_timeline_tried = FALSE;
+      _cs_stream_vcpu_view_clear (&self->vcpu);
       g_clear_pointer (&self->relation, cs_time_relation_free);
       self->relation = relation;
     }
@@ -1072,4 +903,18 @@ _cs_stream_set_alignment (CsStream          *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALIGNMENT]);
   if (changed_note)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTE]);
+}
+
+/* The host's view of a guest's vCPUs, which cs-stream-vcpu.c builds. */
+CsStreamVcpuView *
+_cs_stream_get_vcpu_view (CsStream *self)
+{
+  return &self->vcpu;
+}
+
+/* Says "vcpu-timeline-ready" (cs-stream-vcpu.c, when a build is done). */
+void
+_cs_stream_notify_vcpu_timeline_ready (CsStream *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VCPU_TIMELINE_READY]);
 }
