@@ -62,6 +62,7 @@ add_contributor (JsonBuilder                *b,
   cs_plugin_json_add_int (b, "prio", c->prio);
   add_string_or_null (b, "class", c->kind == CS_EXPLAIN_TASK || c->kind == CS_EXPLAIN_IRQS_OFF ||
                                   c->kind == CS_EXPLAIN_PREEMPT_OFF ? prio_class (c->prio) : NULL);
+  add_string_or_null (b, "source", cs_explain_source_name (c->source));
   json_builder_set_member_name (b, "outranks");
   json_builder_add_boolean_value (b, c->outranks);
   cs_plugin_json_add_int (b, "ns", c->ns);
