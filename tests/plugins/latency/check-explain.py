@@ -61,7 +61,16 @@ def cli(args, env=None):
 
 
 def parts(breakdown):
-    return {(c["kind"], c["id"], c["name"]): c["ns"] for c in breakdown}
+    """Parts by kind, id, name and whether the latency flags showed them
+    (README.md rule 8; the oracle marks only those)."""
+    return {(c["kind"], c["id"], c["name"], c.get("source") == "latency-flags"): c["ns"]
+            for c in breakdown}
+
+
+def n_flag_sections(pairs):
+    """The parts the latency flags showed, in the pairs and their chains."""
+    return sum(1 for p in pairs for x in [p] + p.get("chain", [])
+               for c in x["breakdown"] if c.get("source") == "latency-flags")
 
 
 def diff_parts(got, want):
@@ -135,6 +144,12 @@ def check_explain(path, name, expected, top):
     n_outranked = sum(1 for p in want if any(outranks(c, p["prio"]) for c in p["breakdown"]))
     tap.ok(not ranks, f"{name}: priorities, who outranked the woken task and its migrations "
            f"agree ({n_outranked} pairs outranked, {n_migrated} migrated)", "\n".join(ranks))
+    n_flags = n_flag_sections(want)
+    tap.ok(n_flag_sections(actual) == n_flags,
+           f"{name}: {n_flags} sections from the events' latency flags, as the oracle finds them")
+    if name == "sched-prio-migrate-v7.dat":
+        tap.ok(n_flags > 0, f"{name}: the breakdowns compared include sections from the latency "
+               "flags")
     if name == "sched-prio-migrate-v7.dat":
         tap.ok(n_migrated > 0 and n_outranked > 0,
                f"{name}: the pairs compared include migrated and outranked wakeups")
