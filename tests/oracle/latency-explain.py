@@ -71,6 +71,9 @@ report order, read from the first event of the recording:
   events of the CPU inside the stretch (ends included), both of that
   task's pid, both outside interrupts, both "d" (irqs_off), else both with
   a depth above 0 (preempt_off); the part gets "source": "latency-flags";
+  need_resched_ns: in those stretches held by a task not outranking the
+  pair's (nor its own), the gaps between two such consecutive events both
+  with "N" or "n" in the need-resched column;
 - --runs PID adds "runs": [[in_ns, out_ns, cpu], ...], each sched_switch
   with next_pid PID up to the next sched_switch with prev_pid PID on that
   CPU (the task's runs that the recording shows whole).
@@ -191,14 +194,14 @@ class Cpu:
         return ("task", self.pid, self.comm)
 
 
-LAT = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+(?P<cpu>\d+)(?P<irqs>[dX.])[NnpPbB.]"
+LAT = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+(?P<cpu>\d+)(?P<irqs>[dX.])(?P<need>[NnpPbB.])"
                  r"(?P<hs>[hsHzZ.])(?P<depth>[0-9a-fA-F.])\S*\s+"
                  r"(?P<sec>\d+)\.(?P<frac>\d+):\s+(?P<system>\w+:)?\s*(?P<name>\w+):")
 KMOD_SECTIONS = ("irqs_off_begin", "irqs_off_end", "preempt_off_begin", "preempt_off_end")
 
 
 def read_marks(trace_cmd, path):
-    """{cpu: [(ts, pid, irqs_off, in_irq, depth, is_section), ...]} of every
+    """{cpu: [(ts, pid, irqs_off, in_irq, depth, is_section, need_resched), ...]} of every
     event, from `trace-cmd report -l`'s latency columns."""
     sections = {n for n, sysname in TYPES.items() if sysname == "preemptirq"} | set(KMOD_SECTIONS)
     marks = {}
@@ -210,19 +213,21 @@ def read_marks(trace_cmd, path):
         depth = 0 if m["depth"] == "." else int(m["depth"], 16)
         marks.setdefault(int(m["cpu"]), []).append(
             (int(m["sec"]) * 1000000000 + int(frac), int(m["pid"]), m["irqs"] == "d",
-             m["hs"] != ".", depth, m["name"] in sections))
+             m["hs"] != ".", depth, m["name"] in sections, m["need"] in "Nn"))
     for lst in marks.values():
         lst.sort(key=lambda e: e[0])
     return marks
 
 
 def flag_sections(p, marks):
-    """p's parts with the sections the latency flags show (rule 8), and
-    the keys of those sections."""
+    """p's parts with the sections the latency flags show (rule 8), the
+    keys of those sections, and the time a task not outranking p's kept
+    its CPU with a reschedule pending (both events 'N' or 'n')."""
     parts, prio_of = dict(p["parts"]), dict(p["prio_of"])
     added = set()
+    need = 0
     if any(k[0] in ("irqs_off", "preempt_off") for k in parts):
-        return parts, prio_of, added
+        return parts, prio_of, added, need
     by_cpu = {}
     for b, e, c, who in p.get("holds", []):
         runs = by_cpu.setdefault(c, [])
@@ -241,9 +246,12 @@ def flag_sections(p, marks):
             if who[0] != "task":
                 continue
             ms = [m for m in inside if b <= m[0] <= e]
+            lower = who[1] != p.get("pid", -1) and not (0 <= prio_of.get(who, -1) < p.get("prio", -1))
             for m1, m2 in zip(ms, ms[1:]):
                 if m1[1] != who[1] or m2[1] != who[1] or m1[3] or m2[3] or m2[0] <= m1[0]:
                     continue
+                if lower and m1[6] and m2[6]:
+                    need += m2[0] - m1[0]
                 if m1[2] and m2[2]:
                     kind = "irqs_off"
                 elif m1[4] > 0 and m2[4] > 0:
@@ -255,7 +263,7 @@ def flag_sections(p, marks):
                 parts[key] = parts.get(key, 0) + m2[0] - m1[0]
                 prio_of.setdefault(key, prio_of.get(who, -1))
                 added.add(key)
-    return {k: v for k, v in parts.items() if v > 0}, prio_of, added
+    return {k: v for k, v in parts.items() if v > 0}, prio_of, added, need
 
 
 def rule_waits(events):
@@ -397,7 +405,7 @@ MARKS = None    # read_marks()'s, when the breakdowns printed get rule 8
 def parts_list(p):
     parts, prio_of, added = p["parts"], p["prio_of"], set()
     if MARKS is not None:
-        parts, prio_of, added = flag_sections(p, MARKS)
+        parts, prio_of, added, p["need_resched_ns"] = flag_sections(p, MARKS)
     out = [{"kind": k, "id": i, "name": n, "ns": ns, "prio": prio_of.get((k, i, n), -1)}
            for (k, i, n), ns in parts.items()]
     for x in out:
@@ -410,7 +418,7 @@ def parts_list(p):
 def link(p):
     return {"pid": p["pid"], "a_ts_ns": p["a"], "b_ts_ns": p["b"], "a_cpu": p["a_cpu"],
             "b_cpu": p["b_cpu"], "waker_pid": p["waker"], "n_cpus_queued": p["n_queued"],
-            "breakdown": parts_list(p)}
+            "breakdown": parts_list(p), "need_resched_ns": p.get("need_resched_ns", 0)}
 
 
 def chain(p, by_task, depth):

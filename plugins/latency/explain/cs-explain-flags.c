@@ -30,6 +30,7 @@
 
 #define FLAG_IRQS_OFF           0x01
 #define FLAG_IRQS_NOSUPPORT     0x02
+#define FLAG_NEED_RESCHED       0x04
 #define FLAG_IN_INTERRUPT       (0x08 | 0x10 | 0x40)    /* HARDIRQ, SOFTIRQ, NMI */
 #define PREEMPT_DEPTH_MASK      0x0f
 
@@ -115,6 +116,32 @@ gap_kind (const Mark *a,
   if ((a->preempt_count & PREEMPT_DEPTH_MASK) > 0 && (b->preempt_count & PREEMPT_DEPTH_MASK) > 0)
     return CS_EXPLAIN_PREEMPT_OFF;
   return CS_EXPLAIN_TASK;
+}
+
+/* Adds to @x's need_resched_ns the gaps of slice @s, held by a task that
+ * does not outrank the waiting one, between two consecutive events of
+ * that task outside interrupts that both show a reschedule pending. */
+static void
+add_need_resched (CsExplainBreakdown         *x,
+                  const CsExplainSlice       *s,
+                  const CsExplainContributor *task,
+                  const GArray               *marks,
+                  guint                       first)
+{
+  if (task->outranks || task->id == x->pid)
+    return;
+  for (guint i = first; i + 1 < marks->len; i++)
+    {
+      const Mark *a = &g_array_index (marks, Mark, i);
+      const Mark *b = &g_array_index (marks, Mark, i + 1);
+
+      if (b->ts_ns > s->end_ns)
+        break;
+      if (a->pid == task->id && b->pid == task->id &&
+          ((a->flags | b->flags) & FLAG_IN_INTERRUPT) == 0 &&
+          (a->flags & b->flags & FLAG_NEED_RESCHED) != 0)
+        x->need_resched_ns += b->ts_ns - a->ts_ns;
+    }
 }
 
 /* The index of the section of @kind held by @task, added when new; keyed
@@ -311,6 +338,9 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
             }
           while (m < marks->len && g_array_index (marks, Mark, m).ts_ns < s.begin_ns)
             m++;
+          add_need_resched (breakdown, &s,
+                            &g_array_index (breakdown->contributors, CsExplainContributor,
+                                            s.contributor), marks, m);
           changed |= split_slice (breakdown, &s, marks, m, slices);
         }
       if (changed)

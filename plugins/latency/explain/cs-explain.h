@@ -151,6 +151,12 @@ typedef struct {
  *   [@a_ns, @b_ns) in time order, tiling it, each naming its contributor;
  *   given for a pair explained alone (cs_explain_wakeup_pair(),
  *   cs_explain_span_on_cpu()), %NULL in the blockers pass
+ * @need_resched_ns: of the time a task that did not outrank the waiting
+ *   one (nor was it) held its CPU, how much lay between two consecutive
+ *   events of that task both showing TRACE_FLAG_NEED_RESCHED (0x04)
+ *   pending, outside interrupts: a reschedule asked for and not yet
+ *   taken; counted by cs_explain_add_flag_sections() (0 when it did not
+ *   read the CPU's events), ns
  *
  * What held one latency pair.  Free with cs_explain_breakdown_free().
  */
@@ -166,6 +172,7 @@ typedef struct {
   gint32 waker_flags;
   GArray *contributors;
   GArray *slices;
+  gint64 need_resched_ns;
 } CsExplainBreakdown;
 
 void     cs_explain_breakdown_free   (CsExplainBreakdown *breakdown);
