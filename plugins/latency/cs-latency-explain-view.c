@@ -213,9 +213,14 @@ swatch_draw (GtkDrawingArea *area,
 
 /* What a part of the breakdown is, as the list's "Kind" column says. */
 static const char *
-kind_label (CsExplainKind kind)
+kind_label (const CsExplainContributor *c)
 {
-  switch (kind)
+  /* A section inferred from the events' flags is named apart: it is a
+   * lower bound, not a section the kernel logged. */
+  if (c->source == CS_EXPLAIN_SOURCE_LATENCY_FLAGS)
+    return c->kind == CS_EXPLAIN_IRQS_OFF ? _("interrupts off (latency flags)")
+                                          : _("preemption off (latency flags)");
+  switch (c->kind)
     {
     case CS_EXPLAIN_TASK:
       return _("task");
@@ -311,7 +316,7 @@ new_contributor_row (const CsExplainContributor *c,
   name = new_label (what, 0.0, TRUE);
   gtk_widget_set_tooltip_text (name, what);
   gtk_box_append (GTK_BOX (box), name);
-  gtk_box_append (GTK_BOX (box), new_label (kind_label (c->kind), 0.0, FALSE));
+  gtk_box_append (GTK_BOX (box), new_label (kind_label (c), 0.0, FALSE));
   gtk_widget_set_name (time, "latency-contributor-ns");
   gtk_widget_set_tooltip_text (time, slices);
   gtk_box_append (GTK_BOX (box), time);

@@ -58,6 +58,22 @@ report order, read from the first event of the recording:
   "a_ts_ns", "b_ts_ns", "breakdown"}]}: what held CPU from A to B, for
   pairs of the other presets (the window opens before the events at A and
   closes before those at B);
+- sections from the latency flags (README.md rule 8), in the breakdowns
+  printed (the worst pairs, their chains, the windows; not in the
+  blockers' sums, which the sweep makes): from a second `trace-cmd report -t
+  -l` of every event, whose latency columns after the CPU read "d" for
+  interrupts off, then need-resched, then h/s/H/z/Z for an interrupt,
+  then the preemption depth in hex ("." for 0); on a CPU whose events
+  over the pair's time on it hold no preemptirq:* nor chronoscope:*_off_*
+  event, in a pair with no section already, each maximal stretch where
+  the pair waited on that CPU held by one task loses to
+  ("irqs_off"/"preempt_off", pid, comm) the time between two consecutive
+  events of the CPU inside the stretch (ends included), both of that
+  task's pid, both outside interrupts, both "d" (irqs_off), else both with
+  a depth above 0 (preempt_off); the part gets "source": "latency-flags";
+  need_resched_ns: in those stretches held by a task not outranking the
+  pair's (nor its own), the gaps between two such consecutive events both
+  with "N" or "n" in the need-resched column;
 - --runs PID adds "runs": [[in_ns, out_ns, cpu], ...], each sched_switch
   with next_pid PID up to the next sched_switch with prev_pid PID on that
   CPU (the task's runs that the recording shows whole).
@@ -178,6 +194,78 @@ class Cpu:
         return ("task", self.pid, self.comm)
 
 
+LAT = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+(?P<cpu>\d+)(?P<irqs>[dX.])(?P<need>[NnpPbB.])"
+                 r"(?P<hs>[hsHzZ.])(?P<depth>[0-9a-fA-F.])\S*\s+"
+                 r"(?P<sec>\d+)\.(?P<frac>\d+):\s+(?P<system>\w+:)?\s*(?P<name>\w+):")
+KMOD_SECTIONS = ("irqs_off_begin", "irqs_off_end", "preempt_off_begin", "preempt_off_end")
+
+
+def read_marks(trace_cmd, path):
+    """{cpu: [(ts, pid, irqs_off, in_irq, depth, is_section, need_resched), ...]} of every
+    event, from `trace-cmd report -l`'s latency columns."""
+    sections = {n for n, sysname in TYPES.items() if sysname == "preemptirq"} | set(KMOD_SECTIONS)
+    marks = {}
+    for line in run([trace_cmd, "report", "-t", "-l", path]).splitlines():
+        m = LAT.match(line)
+        if m is None:
+            continue
+        frac = (m["frac"] + "000000000")[:9]
+        depth = 0 if m["depth"] == "." else int(m["depth"], 16)
+        marks.setdefault(int(m["cpu"]), []).append(
+            (int(m["sec"]) * 1000000000 + int(frac), int(m["pid"]), m["irqs"] == "d",
+             m["hs"] != ".", depth, m["name"] in sections, m["need"] in "Nn"))
+    for lst in marks.values():
+        lst.sort(key=lambda e: e[0])
+    return marks
+
+
+def flag_sections(p, marks):
+    """p's parts with the sections the latency flags show (rule 8), the
+    keys of those sections, and the time a task not outranking p's kept
+    its CPU with a reschedule pending (both events 'N' or 'n')."""
+    parts, prio_of = dict(p["parts"]), dict(p["prio_of"])
+    added = set()
+    need = 0
+    if any(k[0] in ("irqs_off", "preempt_off") for k in parts):
+        return parts, prio_of, added, need
+    by_cpu = {}
+    for b, e, c, who in p.get("holds", []):
+        runs = by_cpu.setdefault(c, [])
+        if runs and runs[-1][1] == b and runs[-1][2] == who:
+            runs[-1][1] = e
+        else:
+            runs.append([b, e, who])
+    for c, runs in by_cpu.items():
+        lst = marks.get(c, [])
+        lo, hi = min(r[0] for r in runs), max(r[1] for r in runs)
+        ts_list = [m[0] for m in lst]
+        inside = lst[bisect.bisect_left(ts_list, lo):bisect.bisect_right(ts_list, hi)]
+        if any(m[5] for m in inside):
+            continue
+        for b, e, who in runs:
+            if who[0] != "task":
+                continue
+            ms = [m for m in inside if b <= m[0] <= e]
+            lower = who[1] != p.get("pid", -1) and not (0 <= prio_of.get(who, -1) < p.get("prio", -1))
+            for m1, m2 in zip(ms, ms[1:]):
+                if m1[1] != who[1] or m2[1] != who[1] or m1[3] or m2[3] or m2[0] <= m1[0]:
+                    continue
+                if lower and m1[6] and m2[6]:
+                    need += m2[0] - m1[0]
+                if m1[2] and m2[2]:
+                    kind = "irqs_off"
+                elif m1[4] > 0 and m2[4] > 0:
+                    kind = "preempt_off"
+                else:
+                    continue
+                key = (kind, who[1], who[2])
+                parts[who] -= m2[0] - m1[0]
+                parts[key] = parts.get(key, 0) + m2[0] - m1[0]
+                prio_of.setdefault(key, prio_of.get(who, -1))
+                added.add(key)
+    return {k: v for k, v in parts.items() if v > 0}, prio_of, added, need
+
+
 def rule_waits(events):
     """{seq of the wakeup that opened a wait: seq of the sched_switch that
     ended it}, by the latency oracle's wakeup rule over the same events in
@@ -204,6 +292,7 @@ def sweep(n_cpus, events, windows=()):
             prio = cpu.prio if who[0] in ("task", "irqs_off", "preempt_off") else -1
             for p in cpu.waiting:
                 p["parts"][who] = p["parts"].get(who, 0) + ts - cpu.last
+                p.setdefault("holds", []).append((cpu.last, ts, c, who))
                 if p["prio_of"].get(who, -1) < 0:
                     p["prio_of"][who] = prio
         if cpu.last is None or ts > cpu.last:
@@ -223,6 +312,7 @@ def sweep(n_cpus, events, windows=()):
             w = pending.pop(0)
             if w["b"] <= ts:
                 w["parts"][cpus[w["cpu"]].holder()] = w["b"] - w["a"]
+                w["holds"] = [(w["a"], w["b"], w["cpu"], cpus[w["cpu"]].holder())]
                 continue
             flush(w["cpu"], w["a"])
             cpus[w["cpu"]].waiting.append(w)
@@ -243,6 +333,8 @@ def sweep(n_cpus, events, windows=()):
                         ("task", prev_pid, comm(text, "prev_comm", "prev_pid"))
                 for p in cpu.waiting:
                     t = p["parts"].pop(("unknown", -1, ""), None)
+                    p["holds"] = [(b, e, hc, known if who == ("unknown", -1, "") and hc == c
+                                   else who) for b, e, hc, who in p.get("holds", [])]
                     if t is not None:
                         p["parts"][known] = p["parts"].get(known, 0) + t
                         if p["prio_of"].get(known, -1) < 0:
@@ -307,9 +399,18 @@ def sweep(n_cpus, events, windows=()):
     return pairs, prios
 
 
+MARKS = None    # read_marks()'s, when the breakdowns printed get rule 8
+
+
 def parts_list(p):
-    out = [{"kind": k, "id": i, "name": n, "ns": ns, "prio": p["prio_of"].get((k, i, n), -1)}
-           for (k, i, n), ns in p["parts"].items()]
+    parts, prio_of, added = p["parts"], p["prio_of"], set()
+    if MARKS is not None:
+        parts, prio_of, added, p["need_resched_ns"] = flag_sections(p, MARKS)
+    out = [{"kind": k, "id": i, "name": n, "ns": ns, "prio": prio_of.get((k, i, n), -1)}
+           for (k, i, n), ns in parts.items()]
+    for x in out:
+        if (x["kind"], x["id"], x["name"]) in added:
+            x["source"] = "latency-flags"
     out.sort(key=lambda x: (-x["ns"], x["kind"], x["id"], x["name"]))
     return out
 
@@ -317,7 +418,7 @@ def parts_list(p):
 def link(p):
     return {"pid": p["pid"], "a_ts_ns": p["a"], "b_ts_ns": p["b"], "a_cpu": p["a_cpu"],
             "b_cpu": p["b_cpu"], "waker_pid": p["waker"], "n_cpus_queued": p["n_queued"],
-            "breakdown": parts_list(p)}
+            "breakdown": parts_list(p), "need_resched_ns": p.get("need_resched_ns", 0)}
 
 
 def chain(p, by_task, depth):
@@ -350,8 +451,11 @@ def main():
     ap.add_argument("--runs", type=int)
     ap.add_argument("--window", action="append", default=[],
                     help="CPU:A:B, a pair of another preset: its CPU's time from A to B")
+    ap.add_argument("--no-flags", action="store_true",
+                    help="leave out the sections the latency flags show (rule 8)")
     ap.add_argument("file")
     args = ap.parse_args()
+    global MARKS
 
     n_cpus, events = read_events(args.trace_cmd, args.file)
     wake_events = sorted({"sched:" + e[3] for e in events
@@ -361,6 +465,8 @@ def main():
         c, a, b = (int(x) for x in text.split(":"))
         windows.append({"cpu": c, "a": a, "b": b, "parts": {}, "prio_of": {}, "n_queued": 1})
     pairs, _ = sweep(n_cpus, events, windows)
+    if not args.no_flags:
+        MARKS = read_marks(args.trace_cmd, args.file)
     if windows:
         json.dump({"file": args.file, "windows": [
             {"cpu": w["cpu"], "a_ts_ns": w["a"], "b_ts_ns": w["b"], "breakdown": parts_list(w)}

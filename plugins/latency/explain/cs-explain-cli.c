@@ -62,6 +62,7 @@ add_contributor (JsonBuilder                *b,
   cs_plugin_json_add_int (b, "prio", c->prio);
   add_string_or_null (b, "class", c->kind == CS_EXPLAIN_TASK || c->kind == CS_EXPLAIN_IRQS_OFF ||
                                   c->kind == CS_EXPLAIN_PREEMPT_OFF ? prio_class (c->prio) : NULL);
+  add_string_or_null (b, "source", cs_explain_source_name (c->source));
   json_builder_set_member_name (b, "outranks");
   json_builder_add_boolean_value (b, c->outranks);
   cs_plugin_json_add_int (b, "ns", c->ns);
@@ -93,6 +94,7 @@ add_breakdown (JsonBuilder              *b,
   add_string_or_null (b, "waker_task", x->waker_pid > 0
                                        ? cs_plugin_document_get_comm (doc, x->waker_pid) : NULL);
   cs_plugin_json_add_int (b, "waker_flags", x->waker_flags);
+  cs_plugin_json_add_int (b, "need_resched_ns", x->need_resched_ns);
   add_string_or_null (b, "verdict", verdict);
   json_builder_set_member_name (b, "breakdown");
   json_builder_begin_array (b);

@@ -31,6 +31,21 @@ typedef struct {
   gint64 listed_ns;             /* when the first event came: the listing's end */
 } Timed;
 
+/* A breakdown read: its sections from the latency flags, then its
+ * vCPU's time out of the guest (cs-explain-flags.c, cs-explain-vcpu.c). */
+static CsExplainBreakdown *
+finish (CsPluginDocument   *document,
+        CsExplainBreakdown *breakdown,
+        GError            **error)
+{
+  gint64 t0 = _cs_explain_steps_enabled () ? _cs_explain_steps_now () : 0;
+
+  breakdown = cs_explain_add_flag_sections (document, breakdown, error);
+  if (t0 != 0)
+    _cs_explain_steps_add (CS_EXPLAIN_STEP_READ, t0);
+  return cs_explain_add_vcpu_out (document, breakdown);
+}
+
 static gboolean
 timed_event (const CsPluginEvent *event,
              gpointer             user_data)
@@ -405,7 +420,7 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
       if (!feed_stays (document, &feed, a_ns, a_cpu, b_ns, first_cpu, stays, error))
         return NULL;
       if (feed.found != NULL)
-        return cs_explain_add_vcpu_out (document, feed.found);
+        return finish (document, feed.found, error);
       g_clear_pointer (&tracker, cs_explain_tracker_free);
     }
 
@@ -426,7 +441,7 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
                  _("no wakeup of pid %d at %" PRId64 " ns is followed by a "
                    "switch to it at %" PRId64 " ns on CPU %u"),
                  pid, a_ns, b_ns, b_cpu);
-  return cs_explain_add_vcpu_out (document, feed.found);
+  return finish (document, feed.found, error);
 }
 
 /**
@@ -469,7 +484,7 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
   if (!read_events (document, cpu, a_ns, b_ns, cs_explain_state_events, feed_state, tracker,
                     CS_EXPLAIN_STEP_INDEX, error))
     return NULL;
-  return cs_explain_add_vcpu_out (document, cs_explain_tracker_close_window (tracker, b_ns));
+  return finish (document, cs_explain_tracker_close_window (tracker, b_ns), error);
 }
 
 typedef struct {

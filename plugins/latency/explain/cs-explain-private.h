@@ -22,4 +22,11 @@ gboolean    _cs_explain_find_waking (CsPluginDocument *document,
                                      CsExplainWaking  *waking,
                                      GError          **error);
 
+void        _cs_explain_add_slice   (GArray           *slices,
+                                     gint64            begin_ns,
+                                     gint64            end_ns,
+                                     guint             cpu,
+                                     guint             contributor);
+void        _cs_explain_breakdown_reorder (CsExplainBreakdown *breakdown);
+
 G_END_DECLS

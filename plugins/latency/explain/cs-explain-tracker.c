@@ -93,6 +93,7 @@ enum { F_VEC };
 typedef struct {
   const struct tep_event *format;       /* whose this is */
   EventKind kind;
+  CsExplainSource source;       /* of a section's events */
   CsPluginField fields[7];
 } Format;
 
@@ -108,6 +109,8 @@ typedef struct {
   gint32 softirq;               /* -1: none */
   gboolean irqs_off;
   gboolean preempt_off;
+  CsExplainSource irqs_off_source;
+  CsExplainSource preempt_off_source;
   gboolean saw_switch;
   GPtrArray *waiting;           /* Waiting *, borrowed */
   /* What holds the CPU, and its number (CsExplainTracker.numbers), made
@@ -391,7 +394,11 @@ new_format (CsExplainTracker    *self,
   for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
     if (strcmp (event->system, event_kinds[i].system) == 0 &&
         strcmp (event->name, event_kinds[i].name) == 0)
-      format->kind = event_kinds[i].kind;
+      {
+        format->kind = event_kinds[i].kind;
+        format->source = strcmp (event->system, "chronoscope") == 0 ? CS_EXPLAIN_SOURCE_KMOD
+                                                                    : CS_EXPLAIN_SOURCE_PREEMPTIRQ;
+      }
   for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
     cs_plugin_field_lookup (&format->fields[i], event,
                             (guint) format->kind < G_N_ELEMENTS (kind_fields)
@@ -488,9 +495,15 @@ current (const Cpu            *cpu,
     }
   g_strlcpy (out->name, cpu->comm, sizeof out->name);
   if (cpu->irqs_off)
-    out->kind = CS_EXPLAIN_IRQS_OFF;
+    {
+      out->kind = CS_EXPLAIN_IRQS_OFF;
+      out->source = cpu->irqs_off_source;
+    }
   else if (cpu->preempt_off)
-    out->kind = CS_EXPLAIN_PREEMPT_OFF;
+    {
+      out->kind = CS_EXPLAIN_PREEMPT_OFF;
+      out->source = cpu->preempt_off_source;
+    }
   else if (cpu->pid == 0)
     {
       out->kind = CS_EXPLAIN_IDLE;
@@ -840,12 +853,14 @@ cs_explain_tracker_event (CsExplainTracker    *self,
       break;
     case EV_IRQS_OFF:
       cpu->irqs_off = TRUE;
+      cpu->irqs_off_source = format->source;
       break;
     case EV_IRQS_ON:
       cpu->irqs_off = FALSE;
       break;
     case EV_PREEMPT_OFF:
       cpu->preempt_off = TRUE;
+      cpu->preempt_off_source = format->source;
       break;
     case EV_PREEMPT_ON:
       cpu->preempt_off = FALSE;

@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "cs-explain.h"
+#include "cs-explain-private.h"
 
 /* The index of the contributor for @iv, added when new. */
 static guint
@@ -42,8 +42,10 @@ vcpu_contributor (GArray *contributors, const CsPluginVcpuInterval *iv)
   return contributors->len - 1;
 }
 
-static void
-add_slice (GArray *slices, gint64 begin_ns, gint64 end_ns, guint cpu, guint contributor)
+/* Appends the slice [@begin_ns, @end_ns) of @contributor on @cpu to
+ * @slices (of #CsExplainSlice), unless it is empty. */
+void
+_cs_explain_add_slice (GArray *slices, gint64 begin_ns, gint64 end_ns, guint cpu, guint contributor)
 {
   CsExplainSlice s = { begin_ns, end_ns, cpu, contributor };
 
@@ -53,8 +55,8 @@ add_slice (GArray *slices, gint64 begin_ns, gint64 end_ns, guint cpu, guint cont
 
 /* Contributors without time dropped, the rest largest first, and the
  * slices' indexes following them. */
-static void
-reorder (CsExplainBreakdown *x)
+void
+_cs_explain_breakdown_reorder (CsExplainBreakdown *x)
 {
   g_autoptr(GArray) sorted = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
   g_autofree guint *map = g_new (guint, MAX (x->contributors->len, 1));
@@ -140,8 +142,8 @@ cs_explain_add_vcpu_out (CsPluginDocument   *document,
 
           if (iv->begin_ns > at)
             n_kept++;
-          add_slice (slices, at, iv->begin_ns, s.cpu, s.contributor);
-          add_slice (slices, iv->begin_ns, iv->end_ns, s.cpu, c);
+          _cs_explain_add_slice (slices, at, iv->begin_ns, s.cpu, s.contributor);
+          _cs_explain_add_slice (slices, iv->begin_ns, iv->end_ns, s.cpu, c);
           g_array_index (breakdown->contributors, CsExplainContributor, s.contributor).ns -=
             iv->end_ns - iv->begin_ns;
           g_array_index (breakdown->contributors, CsExplainContributor, c).ns +=
@@ -152,7 +154,7 @@ cs_explain_add_vcpu_out (CsPluginDocument   *document,
         }
       if (s.end_ns > at)
         n_kept++;
-      add_slice (slices, at, s.end_ns, s.cpu, s.contributor);
+      _cs_explain_add_slice (slices, at, s.end_ns, s.cpu, s.contributor);
       /* The slice is now n_kept pieces of its contributor. */
       if (out->len > 0)
         {
@@ -166,6 +168,6 @@ cs_explain_add_vcpu_out (CsPluginDocument   *document,
     return breakdown;
   g_array_unref (breakdown->slices);
   breakdown->slices = g_steal_pointer (&slices);
-  reorder (breakdown);
+  _cs_explain_breakdown_reorder (breakdown);
   return breakdown;
 }

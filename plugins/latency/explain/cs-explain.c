@@ -55,6 +55,21 @@ cs_explain_kind_name (CsExplainKind kind)
   return (guint) kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
 }
 
+/**
+ * cs_explain_source_name:
+ * @source: where a section came from
+ *
+ * Returns: (transfer none): its name in JSON: "preemptirq", "kmod",
+ *   "latency-flags", or %NULL for %CS_EXPLAIN_SOURCE_NONE
+ */
+const char *
+cs_explain_source_name (CsExplainSource source)
+{
+  static const char *const names[] = { NULL, "preemptirq", "kmod", "latency-flags" };
+
+  return (guint) source < G_N_ELEMENTS (names) ? names[source] : NULL;
+}
+
 static int
 compare_contributors (gconstpointer a,
                       gconstpointer b)
@@ -106,8 +121,14 @@ cs_explain_contributor_describe (const CsExplainContributor *c)
     case CS_EXPLAIN_SOFTIRQ:
       return g_strdup_printf (_("softirq %s"), c->name);
     case CS_EXPLAIN_IRQS_OFF:
+      if (c->source == CS_EXPLAIN_SOURCE_LATENCY_FLAGS)
+        return g_strdup_printf (_("interrupts disabled by %s (pid %d, from the events' latency flags)"),
+                                c->name, c->id);
       return g_strdup_printf (_("interrupts disabled by %s (pid %d)"), c->name, c->id);
     case CS_EXPLAIN_PREEMPT_OFF:
+      if (c->source == CS_EXPLAIN_SOURCE_LATENCY_FLAGS)
+        return g_strdup_printf (_("preemption disabled by %s (pid %d, from the events' latency flags)"),
+                                c->name, c->id);
       return g_strdup_printf (_("preemption disabled by %s (pid %d)"), c->name, c->id);
     case CS_EXPLAIN_IDLE:
       return g_strdup (_("idle"));
@@ -158,8 +179,14 @@ cs_explain_verdict (const CsExplainBreakdown *breakdown)
     case CS_EXPLAIN_SOFTIRQ:
       return g_strdup_printf (_("softirq %s for %s"), c->name, dur);
     case CS_EXPLAIN_IRQS_OFF:
+      if (c->source == CS_EXPLAIN_SOURCE_LATENCY_FLAGS)
+        return g_strdup_printf (_("interrupts disabled by %s (pid %d) for %s "
+                                  "(from the events' latency flags)"), c->name, c->id, dur);
       return g_strdup_printf (_("interrupts disabled by %s (pid %d) for %s"), c->name, c->id, dur);
     case CS_EXPLAIN_PREEMPT_OFF:
+      if (c->source == CS_EXPLAIN_SOURCE_LATENCY_FLAGS)
+        return g_strdup_printf (_("preemption disabled by %s (pid %d) for %s "
+                                  "(from the events' latency flags)"), c->name, c->id, dur);
       return g_strdup_printf (_("preemption disabled by %s (pid %d) for %s"), c->name, c->id, dur);
     case CS_EXPLAIN_IDLE:
       return g_strdup_printf (_("the CPU was idle for %s"), dur);

@@ -59,6 +59,29 @@ typedef enum {
 #define CS_EXPLAIN_NAME_LEN 32
 
 /**
+ * CsExplainSource:
+ * @CS_EXPLAIN_SOURCE_NONE: not a section (a task, an interrupt, idle...)
+ * @CS_EXPLAIN_SOURCE_PREEMPTIRQ: a section between the kernel's
+ *   preemptirq:irq_disable/irq_enable or preempt_disable/preempt_enable
+ *   events
+ * @CS_EXPLAIN_SOURCE_KMOD: a section of Chronoscope's kernel module
+ *   (chronoscope:irqs_off_begin .. end, preempt_off_begin .. end)
+ * @CS_EXPLAIN_SOURCE_LATENCY_FLAGS: inferred from the latency flags of
+ *   two consecutive events of the running task on the CPU
+ *   (common_flags' TRACE_FLAG_IRQS_OFF 0x01, common_preempt_count's low
+ *   nibble), when the recording has neither of the above there
+ *   (cs-explain-flags.c)
+ *
+ * Where a %CS_EXPLAIN_IRQS_OFF or %CS_EXPLAIN_PREEMPT_OFF part came from.
+ */
+typedef enum {
+  CS_EXPLAIN_SOURCE_NONE,
+  CS_EXPLAIN_SOURCE_PREEMPTIRQ,
+  CS_EXPLAIN_SOURCE_KMOD,
+  CS_EXPLAIN_SOURCE_LATENCY_FLAGS,
+} CsExplainSource;
+
+/**
  * CsExplainContributor:
  * @kind: what it is
  * @id: for a task and the sections, the task's pid; for a hard interrupt,
@@ -74,6 +97,8 @@ typedef enum {
  * @ns: time it held the CPU during the latency, ns
  * @n_slices: how many separate slices that time came in
  * @n_pairs: in top blockers, how many pairs it delayed (else 1)
+ * @source: for a section, which events showed it; else
+ *   %CS_EXPLAIN_SOURCE_NONE
  *
  * One part of a latency's breakdown; the parts of a breakdown add up
  * exactly to the latency.
@@ -87,6 +112,7 @@ typedef struct {
   gint64 ns;
   guint n_slices;
   guint64 n_pairs;
+  CsExplainSource source;
 } CsExplainContributor;
 
 /**
@@ -125,6 +151,12 @@ typedef struct {
  *   [@a_ns, @b_ns) in time order, tiling it, each naming its contributor;
  *   given for a pair explained alone (cs_explain_wakeup_pair(),
  *   cs_explain_span_on_cpu()), %NULL in the blockers pass
+ * @need_resched_ns: of the time a task that did not outrank the waiting
+ *   one (nor was it) held its CPU, how much lay between two consecutive
+ *   events of that task both showing TRACE_FLAG_NEED_RESCHED (0x04)
+ *   pending, outside interrupts: a reschedule asked for and not yet
+ *   taken; counted by cs_explain_add_flag_sections() (0 when it did not
+ *   read the CPU's events), ns
  *
  * What held one latency pair.  Free with cs_explain_breakdown_free().
  */
@@ -140,6 +172,7 @@ typedef struct {
   gint32 waker_flags;
   GArray *contributors;
   GArray *slices;
+  gint64 need_resched_ns;
 } CsExplainBreakdown;
 
 void     cs_explain_breakdown_free   (CsExplainBreakdown *breakdown);
@@ -148,6 +181,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsExplainBreakdown, cs_explain_breakdown_free)
 char    *cs_explain_verdict          (const CsExplainBreakdown   *breakdown);
 char    *cs_explain_contributor_describe (const CsExplainContributor *contributor);
 const char *cs_explain_kind_name     (CsExplainKind               kind);
+const char *cs_explain_source_name   (CsExplainSource             source);
 void     cs_explain_sort_contributors (GArray                    *contributors);
 
 CsExplainBreakdown *cs_explain_wakeup_pair (CsPluginDocument *document,
@@ -261,6 +295,10 @@ GArray     *cs_explain_critical_path   (CsPluginDocument *document,
 const char *cs_explain_path_state_name (CsExplainPathState state);
 
 void        cs_explain_links_free      (GArray           *links);
+
+CsExplainBreakdown *cs_explain_add_flag_sections (CsPluginDocument   *document,
+                                                  CsExplainBreakdown *breakdown,
+                                                  GError            **error);
 
 CsExplainBreakdown *cs_explain_add_vcpu_out (CsPluginDocument   *document,
                                              CsExplainBreakdown *breakdown);

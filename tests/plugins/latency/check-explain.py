@@ -61,7 +61,16 @@ def cli(args, env=None):
 
 
 def parts(breakdown):
-    return {(c["kind"], c["id"], c["name"]): c["ns"] for c in breakdown}
+    """Parts by kind, id, name and whether the latency flags showed them
+    (README.md rule 8; the oracle marks only those)."""
+    return {(c["kind"], c["id"], c["name"], c.get("source") == "latency-flags"): c["ns"]
+            for c in breakdown}
+
+
+def n_flag_sections(pairs):
+    """The parts the latency flags showed, in the pairs and their chains."""
+    return sum(1 for p in pairs for x in [p] + p.get("chain", [])
+               for c in x["breakdown"] if c.get("source") == "latency-flags")
 
 
 def diff_parts(got, want):
@@ -135,6 +144,18 @@ def check_explain(path, name, expected, top):
     n_outranked = sum(1 for p in want if any(outranks(c, p["prio"]) for c in p["breakdown"]))
     tap.ok(not ranks, f"{name}: priorities, who outranked the woken task and its migrations "
            f"agree ({n_outranked} pairs outranked, {n_migrated} migrated)", "\n".join(ranks))
+    resched = [f"pid {w['pid']} at {w['a_ts_ns']}: chronoscope {g.get('need_resched_ns')} "
+               f"oracle {w['need_resched_ns']}" for g, w in zip(actual, want)
+               if abs(g.get("need_resched_ns", -10**9) - w["need_resched_ns"]) > TOLERANCE_NS]
+    n_resched = sum(1 for w in want if w["need_resched_ns"] > 0)
+    tap.ok(not resched, f"{name}: the time lower-priority tasks ran with a reschedule pending "
+           f"agrees ({n_resched} pairs have some)", "\n".join(resched))
+    n_flags = n_flag_sections(want)
+    tap.ok(n_flag_sections(actual) == n_flags,
+           f"{name}: {n_flags} sections from the events' latency flags, as the oracle finds them")
+    if name == "sched-prio-migrate-v7.dat":
+        tap.ok(n_flags > 0, f"{name}: the breakdowns compared include sections from the latency "
+               "flags")
     if name == "sched-prio-migrate-v7.dat":
         tap.ok(n_migrated > 0 and n_outranked > 0,
                f"{name}: the pairs compared include migrated and outranked wakeups")
