@@ -354,13 +354,23 @@ cs_timeline_popup_menu (CsTimeline *self,
   CsEventMenuTarget target = { 0 };
   CsViewport viewport;
   CsHit hit = { 0 };
+  CsStream *other;
+  gint64 axis_ns;
 
   if (renderer == NULL || _cs_timeline_streams_popup (self, x_px, y_px))
     return;
 
   _cs_timeline_fill_viewport (self, &viewport);
-  if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px,
-                                      y_px - _cs_timeline_get_plots_y (self), &hit, &error))
+  /* another recording's plots: its names, its raw fields (cs-event-menu.c) */
+  other = _cs_timeline_streams_other_hit (self, x_px, y_px, &hit, &axis_ns);
+  if (other != NULL)
+    {
+      target.source = cs_stream_get_document (other);
+      target.stream_path = cs_stream_get_path (other);
+      target.stream_name = cs_stream_get_name (other);
+    }
+  else if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px,
+                                           y_px - _cs_timeline_get_plots_y (self), &hit, &error))
     return;
 
   if (hit.kind == CS_HIT_CPU_PLOT || hit.kind == CS_HIT_CPU_LABEL)
