@@ -299,6 +299,8 @@ test_query_streams (void)
   cs_test_destroy_window (window);
 }
 
+static void check_type_translation (CsDocument *host, CsDocument *guest);
+
 static void
 test_kvm_pair (void)
 {
@@ -343,6 +345,8 @@ test_kvm_pair (void)
   g_assert_cmpint (hit.hit.kind, ==, CS_HIT_CPU_PLOT);
   g_assert_cmpint (ABS (cs_stream_to_axis_ns (g, 0, hit.hit.ts_ns) - hit.axis_ns), <=,
                    2 * (viewport.end_ns - viewport.begin_ns) / viewport.width_px + 2);
+  check_type_translation (cs_stream_get_document (cs_stream_set_get_stream (set, 0)),
+                          cs_stream_get_document (g));
   cs_test_destroy_window (window);
 
   /* the guest opened first keeps its clock as the axis; its host joins
@@ -487,6 +491,41 @@ menu_has (GMenuModel *menu, const char *action, GVariant *value)
   return FALSE;
 }
 
+/* The id @doc gives the event type called as @type is, or G_MAXUINT. */
+static guint
+host_type_id (CsDocument *doc, const CsEventType *type)
+{
+  for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+    if (g_str_equal (cs_document_get_event_type (doc, t)->system, type->system) &&
+        g_str_equal (cs_document_get_event_type (doc, t)->name, type->name))
+      return t;
+  return G_MAXUINT;
+}
+
+/* Two kernels number their event types apart: a guest row's menu offers
+ * its type's filter under the host's id of the same "system:name". */
+static void
+check_type_translation (CsDocument *host, CsDocument *guest)
+{
+  guint n_apart = 0;
+
+  for (guint t = 0; t < cs_document_get_n_event_types (guest); t++)
+    {
+      guint id = host_type_id (host, cs_document_get_event_type (guest, t));
+      CsEventMenuTarget target = { TRUE, { .type_id = t }, FALSE, 0, FALSE, 0, NULL, NULL, guest };
+      g_autoptr(GMenuModel) menu = NULL;
+
+      if (id == G_MAXUINT || id == t)
+        continue;
+      menu = cs_event_menu_build (host, &target);
+      g_assert_true (menu_has (menu, "win.filter-event-hide", g_variant_new_uint32 (id)));
+      g_assert_false (menu_has (menu, "win.filter-event-hide", g_variant_new_uint32 (t)));
+      n_apart++;
+    }
+  g_test_message ("%u guest event types have another id in the host", n_apart);
+  g_assert_cmpuint (n_apart, >, 0);
+}
+
 /* The row of the guest's event on CPU plot @cpu: y of its middle in the
  * timeline, or -1 when the guest draws no such CPU. */
 static double
@@ -626,20 +665,33 @@ test_other_stream (void)
    * id of the same name, no task plot of the host's; Raw Fields read the
    * guest's record */
   {
-    const CsEventType *type = cs_document_get_event_type (gdoc, ev.type_id);
+    CsEvent typed = ev;
+    const CsEventType *type;
     CsEventMenuTarget target = { TRUE, ev, TRUE, ev.pid, TRUE, ev.cpu, guest, NULL, gdoc };
-    g_autoptr(GMenuModel) menu = cs_event_menu_build (hdoc, &target);
+    g_autoptr(GMenuModel) menu = NULL;
     g_autofree char *info = cs_document_format_event (gdoc, &ev, NULL);
-    guint host_id = G_MAXUINT;
+    guint host_id = host_type_id (hdoc, cs_document_get_event_type (gdoc, ev.type_id));
     guint64 want;
     GtkWidget *fields;
 
-    for (guint t = 0; t < cs_document_get_n_event_types (hdoc); t++)
-      if (g_str_equal (cs_document_get_event_type (hdoc, t)->system, type->system) &&
-          g_str_equal (cs_document_get_event_type (hdoc, t)->name, type->name))
-        host_id = t;
-    g_test_message ("guest event %s:%s (id %u), host id %u", type->system, type->name,
-                    ev.type_id, host_id);
+    /* a type the guest recorded whose id differs in the host, if any,
+     * so that the menu must translate it */
+    for (guint t = 0; t < cs_document_get_n_event_types (gdoc); t++)
+      {
+        guint id = host_type_id (hdoc, cs_document_get_event_type (gdoc, t));
+
+        if (cs_document_get_event_type (gdoc, t)->n_events > 0 && id != G_MAXUINT && id != t)
+          {
+            typed.type_id = t;
+            host_id = id;
+            break;
+          }
+      }
+    type = cs_document_get_event_type (gdoc, typed.type_id);
+    target.event = typed;
+    menu = cs_event_menu_build (hdoc, &target);
+    g_test_message ("guest event type %s:%s (id %u), host id %u", type->system, type->name,
+                    typed.type_id, host_id);
     g_assert_true (menu_has (menu, "win.filter-task-only", g_variant_new_int32 (ev.pid)));
     g_assert_false (menu_has (menu, "win.add-task-plot", NULL));
     g_assert_cmpuint (host_id, !=, G_MAXUINT);
