@@ -588,6 +588,19 @@ stream_align_markers_action (GSimpleAction *action, GVariant *parameter, gpointe
   gtk_widget_queue_draw (GTK_WIDGET (self->timeline));
 }
 
+/* A click on another recording's event in its timeline group: its row
+ * of the merged list, the marker placed already (as cs_window_select_event()
+ * does for the window's own recording). */
+static void
+stream_event_clicked_cb (CsWindow      *self,
+                         CsStream      *stream,
+                         const CsEvent *event)
+{
+  self->selecting_clicked_event = TRUE;
+  cs_event_list_view_select_stream_event (self->event_list_view, stream, event);
+  self->selecting_clicked_event = FALSE;
+}
+
 static void
 stream_shift_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
@@ -672,4 +685,6 @@ _cs_window_streams_init (CsWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   g_signal_connect_object (cs_window_get_model (self), "notify::streams",
                            G_CALLBACK (model_streams_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "stream-event-clicked",
+                           G_CALLBACK (stream_event_clicked_cb), self, G_CONNECT_SWAPPED);
 }

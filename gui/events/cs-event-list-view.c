@@ -447,11 +447,9 @@ cs_event_list_view_popup_menu_at_row (CsEventListView *self,
     }
   if (cs_event_item_get_document (item) != cs_event_list_get_document (self->model))
     {
-      /* Another stream's event: the menu's filters, plots and raw fields
-       * read the window's own recording, so only its CPU filter (which
-       * every stream takes) is offered. */
-      target.has_task = FALSE;
-      target.has_event = FALSE;
+      /* Another stream's event: names and raw fields from its own
+       * recording, its type as a filter of the same "system:name". */
+      target.source = cs_event_item_get_document (item);
     }
 
   cs_event_menu_popup (&self->context_menu, GTK_WIDGET (self),

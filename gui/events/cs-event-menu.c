@@ -52,6 +52,35 @@ describe_event_type (CsDocument *document,
   return g_strdup_printf ("%s:%s", type->system, type->name);
 }
 
+/* The id @document gives the event type @source calls @type_id, matched
+ * by "system:name" as cs_event_filter_translate() does; FALSE when
+ * @document has no such type. */
+static gboolean
+translate_type_id (CsDocument *source,
+                   guint       type_id,
+                   CsDocument *document,
+                   guint      *id)
+{
+  const CsEventType *type = cs_document_get_event_type (source, type_id);
+
+  if (source == document)
+    {
+      *id = type_id;
+      return TRUE;
+    }
+  for (guint t = 0; type != NULL && t < cs_document_get_n_event_types (document); t++)
+    {
+      const CsEventType *other = cs_document_get_event_type (document, t);
+
+      if (g_strcmp0 (other->system, type->system) == 0 && g_strcmp0 (other->name, type->name) == 0)
+        {
+          *id = t;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 /* Menu labels read "_" as a mnemonic: task and event names keep theirs
  * ("rcu_preempt", "sched_switch") doubled. */
 static char *
@@ -81,7 +110,10 @@ append_item (GMenu      *section,
  *
  * The context menu for @target: show only / hide its task, event type and
  * CPU, add or remove its task and CPU plots, and its raw fields.  Items name what
- * they act on ("Hide Task “bash-1234”").
+ * they act on ("Hide Task “bash-1234”").  For another stream's event
+ * (@target's source), names come from its recording and the filters are
+ * those of the window's filter, which every stream takes (pids as they
+ * are, event types by "system:name").
  *
  * Returns: (transfer full): the menu
  */
@@ -93,13 +125,16 @@ cs_event_menu_build (CsDocument              *document,
   g_autoptr(GMenu) filters = g_menu_new ();
   g_autoptr(GMenu) plots = g_menu_new ();
   g_autoptr(GMenu) details = g_menu_new ();
+  CsDocument *source;
+  guint type_id = 0;
 
   g_return_val_if_fail (CS_IS_DOCUMENT (document), NULL);
   g_return_val_if_fail (target != NULL, NULL);
+  source = target->source != NULL ? target->source : document;
 
   if (target->has_task)
     {
-      g_autofree char *name = describe_task (document, target->pid);
+      g_autofree char *name = describe_task (source, target->pid);
       g_autofree char *task = escape_underscores (name);
       g_autofree char *only = NULL;
       g_autofree char *hide = NULL;
@@ -117,13 +152,17 @@ cs_event_menu_build (CsDocument              *document,
 
       append_item (filters, only, "win.filter-task-only", g_variant_new_int32 (target->pid));
       append_item (filters, hide, "win.filter-task-hide", g_variant_new_int32 (target->pid));
-      append_item (plots, add, "win.add-task-plot", g_variant_new_int32 (target->pid));
-      append_item (plots, remove, "win.remove-task-plot", g_variant_new_int32 (target->pid));
+      /* task plots are the window's own recording's */
+      if (source == document)
+        {
+          append_item (plots, add, "win.add-task-plot", g_variant_new_int32 (target->pid));
+          append_item (plots, remove, "win.remove-task-plot", g_variant_new_int32 (target->pid));
+        }
     }
 
-  if (target->has_event)
+  if (target->has_event && translate_type_id (source, target->event.type_id, document, &type_id))
     {
-      g_autofree char *type = describe_event_type (document, target->event.type_id);
+      g_autofree char *type = describe_event_type (source, target->event.type_id);
       g_autofree char *name = escape_underscores (type);
       g_autofree char *only = NULL;
       g_autofree char *hide = NULL;
@@ -133,8 +172,8 @@ cs_event_menu_build (CsDocument              *document,
       /* TRANSLATORS: a context menu item; %s is an event, "sched:sched_switch" */
       hide = g_strdup_printf (_("Hide Event “%s”"), name);
 
-      append_item (filters, only, "win.filter-event-only", g_variant_new_uint32 (target->event.type_id));
-      append_item (filters, hide, "win.filter-event-hide", g_variant_new_uint32 (target->event.type_id));
+      append_item (filters, only, "win.filter-event-only", g_variant_new_uint32 (type_id));
+      append_item (filters, hide, "win.filter-event-hide", g_variant_new_uint32 (type_id));
     }
 
   if (target->has_cpu)
@@ -156,8 +195,11 @@ cs_event_menu_build (CsDocument              *document,
       only = g_strdup_printf (_("Add CPU Plot %u"), target->cpu);
       /* TRANSLATORS: a context menu item; %u is a CPU number */
       hide = g_strdup_printf (_("Remove CPU Plot %u"), target->cpu);
-      append_item (plots, only, "win.add-cpu-plot", g_variant_new_uint32 (target->cpu));
-      append_item (plots, hide, "win.remove-cpu-plot", g_variant_new_uint32 (target->cpu));
+      if (source == document)
+        {
+          append_item (plots, only, "win.add-cpu-plot", g_variant_new_uint32 (target->cpu));
+          append_item (plots, hide, "win.remove-cpu-plot", g_variant_new_uint32 (target->cpu));
+        }
     }
 
   if (target->stream_path != NULL)
@@ -247,7 +289,8 @@ cs_event_menu_popup (GtkWidget              **popover,
       g_autoptr(GSimpleAction) action = g_simple_action_new ("show-fields", NULL);
       FieldsClosure *closure = g_new0 (FieldsClosure, 1);
 
-      closure->document = g_object_ref (document);
+      /* the event's own recording reads its record */
+      closure->document = g_object_ref (target->source != NULL ? target->source : document);
       closure->event = target->event;
       closure->parent = parent;
       g_object_set_data_full (G_OBJECT (action), "cs-closure", closure, fields_closure_free);

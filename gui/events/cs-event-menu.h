@@ -21,6 +21,13 @@ G_BEGIN_DECLS
  *   event, the task that ran there)
  * @has_cpu: whether @cpu is valid
  * @cpu: the CPU
+ * @stream_path: (nullable): in a window of several recordings, the path of
+ *   the recording clicked (the stream filter)
+ * @stream_name: (nullable): its name, for the menu's labels
+ * @source: (nullable): the recording @event and @pid belong to when it is
+ *   not the window's own (another stream's row): names and raw fields
+ *   are read from it, the event type is offered as a filter under the
+ *   window's id of the same "system:name", and task plots are left out
  *
  * What a right-click landed on.
  */
@@ -33,6 +40,7 @@ typedef struct {
   guint cpu;
   const char *stream_path;
   const char *stream_name;
+  CsDocument *source;
 } CsEventMenuTarget;
 
 GMenuModel *cs_event_menu_build       (CsDocument              *document,

@@ -34,6 +34,16 @@ enum {
 static GParamSpec *marker_properties[N_MARKER_PROPS];
 static guint first_marker_prop_id;
 static guint event_clicked_signal;
+static guint stream_event_clicked_signal;
+
+/* @ts_ns of @stream's clock on the axis; as it is for the own document */
+static gint64
+to_axis (CsStream *stream,
+         guint     cpu,
+         gint64    ts_ns)
+{
+  return stream != NULL ? cs_stream_to_axis_ns (stream, cpu, ts_ns) : ts_ns;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Public API                                                                */
@@ -190,7 +200,9 @@ put_markers_on (CsTimeline *self,
  *
  * What a primary-button click does: places the active marker at the time
  * under (@x_px, @y_px), on the event drawn there if one lies within a few
- * pixels, and emits #CsTimeline::event-clicked for that event.  The second
+ * pixels, and emits #CsTimeline::event-clicked for that event (with
+ * several recordings, #CsTimeline::stream-event-clicked for an event of
+ * another recording's plots, the marker on its axis time).  The second
  * click of a double-click, or a click with Shift, places marker B instead
  * (a double-click leaves the active marker where it was before its first
  * click).  A double-click on a wakeup latency (a task plot's box or the
@@ -212,7 +224,8 @@ cs_timeline_click_at (CsTimeline      *self,
   CsViewport viewport;
   CsHit hit = { 0 };
   CsMarker marker;
-  gint64 ts_ns;
+  CsStream *other;
+  gint64 ts_ns = 0;
   double x0, width;
 
   g_return_if_fail (CS_IS_TIMELINE (self));
@@ -228,7 +241,10 @@ cs_timeline_click_at (CsTimeline      *self,
   if (x_px < x0 || x_px > x0 + width)
     return;
 
-  if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px,
+  /* Another recording's plots: its own hit, its times put on the axis. */
+  other = _cs_timeline_streams_other_hit (self, x_px, y_px, &hit, &ts_ns);
+  if (other == NULL &&
+      !cs_timeline_renderer_hit_test (renderer, &viewport, x_px,
                                       y_px - _cs_timeline_get_plots_y (self), &hit, &error))
     {
       g_message ("Cannot tell what lies under the pointer: %s", error->message);
@@ -242,19 +258,23 @@ cs_timeline_click_at (CsTimeline      *self,
   if (n_press >= 2 && hit.kind == CS_HIT_TASK_PLOT && hit.has_interval &&
       hit.interval.state == CS_TASK_RUNNABLE && hit.interval.wakeup_ns >= 0)
     {
-      put_markers_on (self, hit.interval.wakeup_ns, hit.interval.end_ns);
+      put_markers_on (self, to_axis (other, 0, hit.interval.wakeup_ns),
+                      to_axis (other, 0, hit.interval.end_ns));
       return;
     }
   if (n_press >= 2 && hit.has_item)
     {
       if (hit.item.end_ns > hit.item.begin_ns)
-        put_markers_on (self, hit.item.begin_ns, hit.item.end_ns);
+        put_markers_on (self, to_axis (other, 0, hit.item.begin_ns), to_axis (other, 0, hit.item.end_ns));
       else
-        cs_timeline_set_marker_ns (self, CS_MARKER_A, hit.item.begin_ns);
+        cs_timeline_set_marker_ns (self, CS_MARKER_A, to_axis (other, 0, hit.item.begin_ns));
       return;
     }
 
-  ts_ns = hit.has_event ? hit.event.ts_ns : cs_timeline_renderer_x_to_ns (renderer, &viewport, x_px);
+  if (hit.has_event)
+    ts_ns = to_axis (other, hit.event.cpu, hit.event.ts_ns);
+  else if (other == NULL)
+    ts_ns = cs_timeline_renderer_x_to_ns (renderer, &viewport, x_px);
 
   if (n_press >= 2 || (modifiers & GDK_SHIFT_MASK))
     {
@@ -273,8 +293,10 @@ cs_timeline_click_at (CsTimeline      *self,
 
   cs_timeline_set_marker_ns (self, marker, ts_ns);
 
-  if (hit.has_event)
+  if (hit.has_event && other == NULL)
     g_signal_emit (self, event_clicked_signal, 0, &hit.event);
+  else if (hit.has_event)
+    g_signal_emit (self, stream_event_clicked_signal, 0, other, &hit.event);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -332,13 +354,23 @@ cs_timeline_popup_menu (CsTimeline *self,
   CsEventMenuTarget target = { 0 };
   CsViewport viewport;
   CsHit hit = { 0 };
+  CsStream *other;
+  gint64 axis_ns;
 
   if (renderer == NULL || _cs_timeline_streams_popup (self, x_px, y_px))
     return;
 
   _cs_timeline_fill_viewport (self, &viewport);
-  if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px,
-                                      y_px - _cs_timeline_get_plots_y (self), &hit, &error))
+  /* another recording's plots: its names, its raw fields (cs-event-menu.c) */
+  other = _cs_timeline_streams_other_hit (self, x_px, y_px, &hit, &axis_ns);
+  if (other != NULL)
+    {
+      target.source = cs_stream_get_document (other);
+      target.stream_path = cs_stream_get_path (other);
+      target.stream_name = cs_stream_get_name (other);
+    }
+  else if (!cs_timeline_renderer_hit_test (renderer, &viewport, x_px,
+                                           y_px - _cs_timeline_get_plots_y (self), &hit, &error))
     return;
 
   if (hit.kind == CS_HIT_CPU_PLOT || hit.kind == CS_HIT_CPU_LABEL)
@@ -505,6 +537,21 @@ _cs_timeline_markers_class_init (GtkWidgetClass *widget_class,
   event_clicked_signal =
     g_signal_new ("event-clicked", G_TYPE_FROM_CLASS (widget_class), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+
+  /**
+   * CsTimeline::stream-event-clicked:
+   * @self: the timeline
+   * @stream: the #CsStream whose plots were clicked, not the timeline's
+   *   own document's
+   * @event: (type gpointer): the #CsEvent clicked, in @stream's recording
+   *   and clock, valid during the emission
+   *
+   * As #CsTimeline::event-clicked, for another recording of a window of
+   * several: the window selects its row in the merged event list.
+   */
+  stream_event_clicked_signal =
+    g_signal_new ("stream-event-clicked", G_TYPE_FROM_CLASS (widget_class), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, CS_TYPE_STREAM, G_TYPE_POINTER);
 
   gtk_widget_class_install_action (widget_class, "timeline.select-marker-a", NULL, select_marker_action);
   gtk_widget_class_install_action (widget_class, "timeline.select-marker-b", NULL, select_marker_action);

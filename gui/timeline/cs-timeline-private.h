@@ -104,6 +104,11 @@ double             _cs_timeline_get_plots_y          (CsTimeline         *self);
 char              *_cs_timeline_streams_hover        (CsTimeline         *self,
                                                       double              x_px,
                                                       double              y_px);
+CsStream          *_cs_timeline_streams_other_hit    (CsTimeline         *self,
+                                                      double              x_px,
+                                                      double              y_px,
+                                                      CsHit              *hit,
+                                                      gint64             *axis_ns);
 gboolean           _cs_timeline_streams_click        (CsTimeline         *self,
                                                       double              x_px,
                                                       double              y_px,

@@ -186,13 +186,50 @@ _cs_timeline_streams_hover (CsTimeline *self,
       return g_strdup_printf (_("vCPU %u, run by host thread %d"), hit.vcpu,
                               cs_stream_get_vcpu_tid (hit.stream, hit.vcpu));
     case CS_STREAMS_HIT_PLOTS:
-      if (hit.hit.kind != CS_HIT_NONE)
-        return cs_hover_text_for_hit (doc, &hit.hit);
-      return cs_hover_text_for_time (doc, cs_stream_from_axis_ns (hit.stream, 0, hit.axis_ns));
+      {
+        g_autofree char *text = hit.hit.kind != CS_HIT_NONE
+                                ? cs_hover_text_for_hit (doc, &hit.hit)
+                                : cs_hover_text_for_time (doc, cs_stream_from_axis_ns (hit.stream, 0, hit.axis_ns));
+
+        /* TRANSLATORS: hover text over a recording's plots in a window of
+         * several: its name, then what lies under the pointer */
+        return g_strdup_printf (_("%s: %s"), cs_stream_get_name (hit.stream), text);
+      }
     case CS_STREAMS_HIT_NONE:
     default:
       return cs_hover_text_for_time (cs_timeline_get_document (self), hit.axis_ns);
     }
+}
+
+/**
+ * _cs_timeline_streams_other_hit:
+ * @self: a #CsTimeline
+ * @x_px: x in widget coordinates
+ * @y_px: y in widget coordinates
+ * @hit: (out caller-allocates): what another stream's drawing has there,
+ *   its times in that stream's own clock
+ * @axis_ns: (out): the axis time under the point
+ *
+ * Returns: (transfer none) (nullable): the stream whose plots (not the
+ *   timeline's own document's) lie under the point, or %NULL (one
+ *   recording, the own stream's plots, a header, a vCPU strip)
+ */
+CsStream *
+_cs_timeline_streams_other_hit (CsTimeline *self,
+                                double      x_px,
+                                double      y_px,
+                                CsHit      *hit,
+                                gint64     *axis_ns)
+{
+  CsStreamsHit streams_hit;
+
+  if (!hit_test (self, x_px, y_px, &streams_hit) || streams_hit.stream == NULL ||
+      streams_hit.part != CS_STREAMS_HIT_PLOTS ||
+      cs_stream_get_document (streams_hit.stream) == cs_timeline_get_document (self))
+    return NULL;
+  *hit = streams_hit.hit;
+  *axis_ns = streams_hit.axis_ns;
+  return streams_hit.stream;
 }
 
 static guint

@@ -20,6 +20,8 @@
 #include <gtk/gtk.h>
 
 #include "cs-cli.h"
+#include "cs-event-fields.h"
+#include "cs-event-menu.h"
 #include "cs-query-page.h"
 #include "cs-query-row.h"
 #include "cs-session.h"
@@ -297,6 +299,8 @@ test_query_streams (void)
   cs_test_destroy_window (window);
 }
 
+static void check_type_translation (CsDocument *host, CsDocument *guest);
+
 static void
 test_kvm_pair (void)
 {
@@ -341,6 +345,8 @@ test_kvm_pair (void)
   g_assert_cmpint (hit.hit.kind, ==, CS_HIT_CPU_PLOT);
   g_assert_cmpint (ABS (cs_stream_to_axis_ns (g, 0, hit.hit.ts_ns) - hit.axis_ns), <=,
                    2 * (viewport.end_ns - viewport.begin_ns) / viewport.width_px + 2);
+  check_type_translation (cs_stream_get_document (cs_stream_set_get_stream (set, 0)),
+                          cs_stream_get_document (g));
   cs_test_destroy_window (window);
 
   /* the guest opened first keeps its clock as the axis; its host joins
@@ -359,15 +365,25 @@ test_kvm_pair (void)
   cs_test_destroy_window (window);
 }
 
+/* Opens the project's own host/guest pair, host first; @guest_path gets
+ * the guest's path. */
+static CsWindow *
+open_pair (char **guest_path)
+{
+  g_autofree char *host = cs_test_own_path ("pair/pair-host-v6.dat");
+
+  *guest_path = cs_test_own_path ("pair/pair-guest-v6.dat");
+  return open_two (host, *guest_path);
+}
+
 /* The event list merges both recordings of the project's host/guest pair
  * in axis order, with a Stream column; a row of the guest moves the
  * marker to its axis time; a hidden or closed stream leaves the list. */
 static void
 test_event_list (void)
 {
-  g_autofree char *host = cs_test_own_path ("pair/pair-host-v6.dat");
-  g_autofree char *guest = cs_test_own_path ("pair/pair-guest-v6.dat");
-  CsWindow *window = open_two (host, guest);
+  g_autofree char *guest = NULL;
+  CsWindow *window = open_pair (&guest);
   CsEventListView *view = cs_window_get_event_list_view (window);
   CsStreamSet *set = cs_window_get_streams (window);
   CsStream *g = cs_stream_set_get_stream (set, 1);
@@ -441,6 +457,288 @@ test_event_list (void)
   cs_test_destroy_window (window);
 }
 
+static gboolean
+is_fields_window (GtkWidget *widget, gconstpointer data)
+{
+  return CS_IS_EVENT_FIELDS (widget);
+}
+
+static gboolean
+is_label_with_text (GtkWidget *widget, gconstpointer text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+/* Whether @menu (or one of its sections) has an item of @action whose
+ * target is @value. */
+static gboolean
+menu_has (GMenuModel *menu, const char *action, GVariant *value)
+{
+  g_autoptr(GVariant) owned = value != NULL ? g_variant_ref_sink (value) : NULL;
+
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+      g_autoptr(GVariant) a = g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_ACTION, NULL);
+      g_autoptr(GVariant) t = g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_TARGET, NULL);
+
+      if (section != NULL && menu_has (section, action, owned != NULL ? g_variant_ref (owned) : NULL))
+        return TRUE;
+      if (a != NULL && g_str_equal (g_variant_get_string (a, NULL), action) &&
+          (owned == NULL || (t != NULL && g_variant_equal (t, owned))))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The id @doc gives the event type called as @type is, or G_MAXUINT. */
+static guint
+host_type_id (CsDocument *doc, const CsEventType *type)
+{
+  for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+    if (g_str_equal (cs_document_get_event_type (doc, t)->system, type->system) &&
+        g_str_equal (cs_document_get_event_type (doc, t)->name, type->name))
+      return t;
+  return G_MAXUINT;
+}
+
+/* Two kernels number their event types apart: a guest row's menu offers
+ * its type's filter under the host's id of the same "system:name". */
+static void
+check_type_translation (CsDocument *host, CsDocument *guest)
+{
+  guint n_apart = 0;
+
+  for (guint t = 0; t < cs_document_get_n_event_types (guest); t++)
+    {
+      guint id = host_type_id (host, cs_document_get_event_type (guest, t));
+      CsEventMenuTarget target = { TRUE, { .type_id = t }, FALSE, 0, FALSE, 0, NULL, NULL, guest };
+      g_autoptr(GMenuModel) menu = NULL;
+
+      if (id == G_MAXUINT || id == t)
+        continue;
+      menu = cs_event_menu_build (host, &target);
+      g_assert_true (menu_has (menu, "win.filter-event-hide", g_variant_new_uint32 (id)));
+      g_assert_false (menu_has (menu, "win.filter-event-hide", g_variant_new_uint32 (t)));
+      n_apart++;
+    }
+  g_test_message ("%u guest event types have another id in the host", n_apart);
+  g_assert_cmpuint (n_apart, >, 0);
+}
+
+/* The row of the guest's event on CPU plot @cpu: y of its middle in the
+ * timeline, or -1 when the guest draws no such CPU. */
+static double
+guest_cpu_y (CsWindow *window, CsStream *g, guint cpu, double x)
+{
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsStreamsRenderer *r = streams_renderer_of (window);
+  CsViewport viewport = { cs_timeline_get_begin_ns (timeline), cs_timeline_get_end_ns (timeline),
+                          gtk_widget_get_width (GTK_WIDGET (timeline)),
+                          gtk_widget_get_height (GTK_WIDGET (timeline)) };
+  double gy = 0;
+
+  g_assert_true (cs_streams_renderer_get_stream_area (r, g, &gy, NULL));
+  for (guint i = 0; i < 64; i++)
+    {
+      double plot_y = 0, height = 0;
+      CsStreamsHit hit;
+
+      cs_timeline_renderer_get_cpu_plot_area (cs_streams_renderer_get_stream_renderer (r, g), i,
+                                              &plot_y, &height);
+      if (height <= 0)
+        break;
+      plot_y += gy + CS_STREAM_HEADER_HEIGHT_PX + height / 2;
+      if (cs_streams_renderer_hit_test (r, &viewport, x, plot_y, &hit, NULL) &&
+          hit.stream == g && hit.hit.kind == CS_HIT_CPU_PLOT && hit.hit.cpu == cpu)
+        return plot_y;
+    }
+  return -1;
+}
+
+typedef struct {
+  CsTimeline *timeline;
+  CsMarker marker;
+  gint64 ns;
+} MarkerWait;
+
+static gboolean
+marker_is_at (gpointer data)
+{
+  MarkerWait *w = data;
+
+  return cs_timeline_get_marker_ns (w->timeline, w->marker) == w->ns;
+}
+
+/* Waits until @marker is at @ns: Graph follows moves it when a row is
+ * selected.  Fails the test (with the marker's place) past the wait. */
+static void
+wait_marker (CsTimeline *timeline, CsMarker marker, gint64 ns)
+{
+  MarkerWait w = { timeline, marker, ns };
+
+  cs_test_wait_until (marker_is_at, &w, "the marker on the selected row's axis time");
+  g_assert_cmpint (cs_timeline_get_marker_ns (timeline, marker), ==, ns);
+}
+
+/* Another stream's events act as the window's own: a click on one in the
+ * guest's group selects its row of the merged list and names the guest
+ * in the hover text; its row menu filters by its task and event type
+ * (by "system:name") and shows its own raw fields; markers placed from
+ * its rows are axis times, and aligning A of the guest to B moves it so. */
+static void
+test_other_stream (void)
+{
+  g_autofree char *guest = NULL;
+  CsWindow *window = open_pair (&guest);
+  CsTimeline *timeline = cs_window_get_timeline (window);
+  CsEventListView *view = cs_window_get_event_list_view (window);
+  CsStreamSet *set = cs_window_get_streams (window);
+  CsStream *h = cs_stream_set_get_stream (set, 0);
+  CsStream *g = cs_stream_set_get_stream (set, 1);
+  CsDocument *hdoc = cs_stream_get_document (h), *gdoc = cs_stream_get_document (g);
+  guint64 n_all = cs_document_get_n_events (hdoc) + cs_document_get_n_events (gdoc);
+  g_autoptr(GError) error = NULL;
+  CsEventList *list;
+  CsEvent ev = { 0 }, hev = { 0 };
+  gint64 axis = 0, haxis = 0, drawn, ns_per_px;
+  guint64 row = 0, host_row = G_MAXUINT64;
+  CsStream *stream = NULL;
+  double x, y = -1;
+
+  wait_rows (window, n_all, TRUE, "the merged list");
+  list = cs_event_list_view_get_model (view);
+
+  /* a guest event and a host event after it, from the middle of the list */
+  for (row = n_all / 2; row < n_all && stream != g; row++)
+    g_assert_true (cs_event_list_get_stream_event (list, row, &stream, &ev, &axis, &error));
+  g_assert_true (stream == g);
+  row--;
+  for (guint64 i = row + 1; i < n_all && host_row == G_MAXUINT64; i++)
+    {
+      g_assert_true (cs_event_list_get_stream_event (list, i, &stream, &hev, &haxis, &error));
+      if (stream == h)
+        host_row = i;
+    }
+  g_assert_cmpuint (host_row, !=, G_MAXUINT64);
+
+  /* 1. a click on it in the guest's group: its row, the marker on its
+   * axis time; the hover text names the guest */
+  /* the group draws its recording through vCPU 0's conversion (the
+   * list's axis time converts by the event's own vCPU): click where it
+   * is drawn */
+  drawn = cs_stream_to_axis_ns (g, 0, ev.ts_ns);
+  g_test_message ("guest event on CPU %u: axis %" G_GINT64_FORMAT ", drawn at %" G_GINT64_FORMAT,
+                  ev.cpu, axis, drawn);
+  cs_event_list_view_select_row (view, 0);   /* (which shows its own time) */
+  cs_test_spin (50);
+  cs_timeline_set_span (timeline, drawn - 20000, drawn + 20000);
+  cs_test_spin (100);
+  x = cs_timeline_renderer_ns_to_x (cs_timeline_get_renderer (timeline),
+                                    &(CsViewport) { cs_timeline_get_begin_ns (timeline),
+                                                    cs_timeline_get_end_ns (timeline),
+                                                    gtk_widget_get_width (GTK_WIDGET (timeline)),
+                                                    gtk_widget_get_height (GTK_WIDGET (timeline)) },
+                                    drawn);
+  y = guest_cpu_y (window, g, ev.cpu, x);
+  g_assert_cmpfloat (y, >, 0);
+  cs_timeline_set_active_marker (timeline, CS_MARKER_A);
+  cs_timeline_click_at (timeline, x, y, 1, 0);
+  cs_test_spin (50);
+  ns_per_px = (cs_timeline_get_end_ns (timeline) - cs_timeline_get_begin_ns (timeline)) /
+              gtk_widget_get_width (GTK_WIDGET (timeline));
+  {
+    CsEventItem *item = cs_event_list_view_get_selected_item (view);
+
+    g_assert_nonnull (item);
+    g_test_message ("clicked at axis %" G_GINT64_FORMAT ", selected row %u at %" G_GINT64_FORMAT,
+                    axis, cs_event_list_view_get_selected_row (view), cs_event_item_get_time_ns (item));
+    g_assert_true (cs_event_item_get_stream (item) == g);
+    g_assert_cmpuint (cs_event_item_get_event (item)->cpu, ==, ev.cpu);
+    g_assert_cmpint (ABS (cs_event_item_get_time_ns (item) - axis), <=, 6 * ns_per_px);
+    g_assert_cmpint (cs_timeline_get_marker_ns (timeline, CS_MARKER_A), ==, cs_event_item_get_time_ns (item));
+  }
+  cs_timeline_hover_at (timeline, x, y);
+  g_assert_true (g_str_has_prefix (cs_timeline_get_hover_text (timeline), cs_stream_get_name (g)));
+
+  /* 2. its row menu: task and event-type filters under the host's type
+   * id of the same name, no task plot of the host's; Raw Fields read the
+   * guest's record */
+  {
+    CsEvent typed = ev;
+    const CsEventType *type;
+    CsEventMenuTarget target = { TRUE, ev, TRUE, ev.pid, TRUE, ev.cpu, guest, NULL, gdoc };
+    g_autoptr(GMenuModel) menu = NULL;
+    g_autofree char *info = cs_document_format_event (gdoc, &ev, NULL);
+    guint host_id = host_type_id (hdoc, cs_document_get_event_type (gdoc, ev.type_id));
+    guint64 want;
+    GtkWidget *fields;
+
+    /* a type the guest recorded whose id differs in the host, if any,
+     * so that the menu must translate it */
+    for (guint t = 0; t < cs_document_get_n_event_types (gdoc); t++)
+      {
+        guint id = host_type_id (hdoc, cs_document_get_event_type (gdoc, t));
+
+        if (cs_document_get_event_type (gdoc, t)->n_events > 0 && id != G_MAXUINT && id != t)
+          {
+            typed.type_id = t;
+            host_id = id;
+            break;
+          }
+      }
+    type = cs_document_get_event_type (gdoc, typed.type_id);
+    target.event = typed;
+    menu = cs_event_menu_build (hdoc, &target);
+    g_test_message ("guest event type %s:%s (id %u), host id %u", type->system, type->name,
+                    typed.type_id, host_id);
+    g_assert_true (menu_has (menu, "win.filter-task-only", g_variant_new_int32 (ev.pid)));
+    g_assert_false (menu_has (menu, "win.add-task-plot", NULL));
+    g_assert_cmpuint (host_id, !=, G_MAXUINT);
+    g_assert_true (menu_has (menu, "win.filter-event-only", g_variant_new_uint32 (host_id)));
+
+    cs_test_activate (window, "filter-event-only", g_variant_new_uint32 (host_id));
+    want = cs_document_get_event_type (hdoc, host_id)->n_events + type->n_events;
+    wait_rows (window, want, TRUE, "the rows of the guest's event type in both");
+    cs_test_activate (window, "filter-clear", NULL);
+    wait_rows (window, n_all, TRUE, "both again");
+
+    g_assert_true (cs_event_list_find_stream_row (cs_event_list_view_get_model (view), g, &ev, &row, &error));
+    cs_event_list_view_popup_menu_at_row (view, (guint) row, 10, 10);
+    cs_test_spin (50);
+    g_assert_true (gtk_widget_activate_action (cs_test_find_widget (GTK_WIDGET (view), GTK_TYPE_POPOVER_MENU),
+                                               "event.show-fields", NULL));
+    cs_test_spin (50);
+    fields = NULL;
+    {
+      g_autoptr(GList) windows = gtk_window_list_toplevels ();
+
+      for (GList *l = windows; l != NULL && fields == NULL; l = l->next)
+        fields = cs_test_find_where (l->data, is_fields_window, NULL);
+    }
+    g_assert_nonnull (fields);
+    g_assert_nonnull (info);
+    g_assert_nonnull (cs_test_find_where (fields, is_label_with_text, g_strstrip (info)));
+    gtk_window_destroy (GTK_WINDOW (fields));
+  }
+
+  /* 3. markers from rows are axis times; A on the guest's event, B on the
+   * host's: aligning A of the guest to B puts the guest's event at B */
+  list = cs_event_list_view_get_model (view);
+  cs_event_list_view_set_graph_follows (view, TRUE);
+  cs_timeline_set_active_marker (timeline, CS_MARKER_A);
+  cs_event_list_view_select_row (view, 0);
+  cs_event_list_view_select_row (view, (guint) row);
+  wait_marker (timeline, CS_MARKER_A, axis);
+  g_assert_true (cs_event_list_find_stream_row (list, h, &hev, &host_row, &error));
+  cs_timeline_set_active_marker (timeline, CS_MARKER_B);
+  cs_event_list_view_select_row (view, (guint) host_row);
+  wait_marker (timeline, CS_MARKER_B, haxis);
+  cs_test_activate (window, "stream-align-markers", g_variant_new_uint32 (1));
+  g_assert_cmpint (cs_stream_to_axis_ns (g, ev.cpu, ev.ts_ns), ==, haxis);
+  cs_test_destroy_window (window);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -452,6 +750,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/cs/gui/StreamsWindow/two-recordings", test_two_recordings);
   g_test_add_func ("/cs/gui/StreamsWindow/query", test_query_streams);
   g_test_add_func ("/cs/gui/StreamsWindow/event-list", test_event_list);
+  g_test_add_func ("/cs/gui/StreamsWindow/other-stream", test_other_stream);
   g_test_add_func ("/cs/gui/StreamsWindow/kvm-pair", test_kvm_pair);
   return cs_test_gui_run ();
 }
