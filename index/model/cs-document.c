@@ -364,6 +364,18 @@ open_index (const char  *trace_path,
       return NULL;
     }
 
+  /* Index pages read in place from a mapping instead of copied through
+   * read() into SQLite's page cache: on the large bench recording, the
+   * index listing of a latency explanation went from 18 to 16.5 ms of CPU
+   * time (on a quiet machine; a busy one hides it in the noise).
+   * 256 MiB bounds the address space (the index of 75 M events is ~340
+   * MB); mapped pages count as file pages in RSS, not anonymous memory.
+   * A mapping gives SIGBUS if its file is cut short under it: an index is
+   * written under another name and renamed into place (cs-index-builder.c,
+   * cs-index-live.c), never truncated while a document reads it.  If the
+   * pragma fails, SQLite reads with read() as before. */
+  sqlite3_exec (self->db, "PRAGMA mmap_size = 268435456", NULL, NULL, NULL);
+
   version = _cs_sqlite_prepare (self->db, "PRAGMA user_version", error);
   if (version == NULL || sqlite3_step (version) != SQLITE_ROW)
     {
