@@ -131,4 +131,26 @@ gboolean       _cs_td_read_ahead_take    (CsTdReadAhead      *ra,
 void           _cs_td_read_ahead_claimed (CsTdReadAhead      *ra,
                                           guint               i);
 
+/* cs-tracedat-cpu.c's stream, for cs-tracedat-cpu-seek.c's random access:
+ * an error naming the file and CPU (always FALSE), the window's size, the
+ * block at a file position (uncompressed data) or of chunk @i, the page at
+ * the stream's position, and the next page. */
+gboolean _cs_tracedat_cpu_error          (CsTracedatCpu  *c,
+                                          GError        **error,
+                                          gint            code,
+                                          const char     *fmt,
+                                          ...) G_GNUC_PRINTF (4, 5);
+gsize    _cs_tracedat_cpu_window_bytes   (CsTracedatCpu  *c);
+gboolean _cs_tracedat_cpu_load_window    (CsTracedatCpu  *c,
+                                          guint64         pos,
+                                          gsize           max_len,
+                                          GError        **error);
+gboolean _cs_tracedat_cpu_load_chunk     (CsTracedatCpu  *c,
+                                          guint           i,
+                                          GError        **error);
+gboolean _cs_tracedat_cpu_load_page      (CsTracedatCpu  *c,
+                                          GError        **error);
+gboolean _cs_tracedat_cpu_advance_page   (CsTracedatCpu  *c,
+                                          GError        **error);
+
 G_END_DECLS

@@ -47,11 +47,8 @@
 #define READ_AT_WINDOW_BYTES (32 * 1024)
 #define FIRST_WINDOW_PAGES 4
 
-static gboolean
-cpu_error (CsTracedatCpu *c, GError **error, gint code, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
-
-static gboolean
-cpu_error (CsTracedatCpu *c, GError **error, gint code, const char *fmt, ...)
+gboolean
+_cs_tracedat_cpu_error (CsTracedatCpu *c, GError **error, gint code, const char *fmt, ...)
 {
   va_list ap;
   g_autofree char *msg = NULL;
@@ -110,7 +107,7 @@ _cs_tracedat_cpu_new (CsTracedatReader  *reader,
     }
   if (d->offset > reader->file_size || d->size > reader->file_size - d->offset)
     {
-      cpu_error (c, error, CS_INDEX_ERROR_TRUNCATED,
+      _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_TRUNCATED,
                  _("its data at offset %" PRIu64 " (%" PRIu64 " bytes) goes "
                  "past the end of the file (%" PRIu64 " bytes)"),
                  d->offset, d->size, reader->file_size);
@@ -123,7 +120,7 @@ _cs_tracedat_cpu_new (CsTracedatReader  *reader,
 
       if (d->size < 4)
         {
-          cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+          _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                      _("compressed data at offset %" PRIu64 " is only %" PRIu64
                      " bytes"), d->offset, d->size);
           return NULL;
@@ -137,7 +134,7 @@ _cs_tracedat_cpu_new (CsTracedatReader  *reader,
       c->n_chunks = _cs_td_u32 (c->be, b);
       if (c->n_chunks > (c->data_end - d->offset - 4) / 8)
         {
-          cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+          _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                      g_dngettext (GETTEXT_PACKAGE,
                                   "%u chunk cannot fit in %" PRIu64 " bytes at offset %" PRIu64,
                                   "%u chunks cannot fit in %" PRIu64 " bytes at offset %" PRIu64,
@@ -293,8 +290,8 @@ cs_tracedat_cpu_set_read_ahead (CsTracedatCpu      *cpu,
 /* ------------------------------------------------------------------------ */
 /* Blocks                                                                    */
 
-static gsize
-window_bytes (CsTracedatCpu *c)
+gsize
+_cs_tracedat_cpu_window_bytes (CsTracedatCpu *c)
 {
   return MAX (c->page_size, c->window_bytes / c->page_size * c->page_size);
 }
@@ -316,8 +313,8 @@ set_block (CsTracedatCpu *c, guint64 pos, gsize data_len)
 
 /* Uncompressed data: the window starting at file offset @pos, of up to
  * @max_len bytes (a whole number of pages). */
-static gboolean
-load_window (CsTracedatCpu *c, guint64 pos, gsize max_len, GError **error)
+gboolean
+_cs_tracedat_cpu_load_window (CsTracedatCpu *c, guint64 pos, gsize max_len, GError **error)
 {
   gsize len = (gsize) MIN ((guint64) max_len, c->data_end - pos);
 
@@ -417,12 +414,12 @@ _cs_tracedat_cpu_parse_chunk_header (CsTracedatCpu  *c,
   ch->csize = _cs_td_u32 (c->be, header);
   ch->usize = _cs_td_u32 (c->be, header + 4);
   if (ch->csize > c->data_end - ch->file_pos - 8)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+    return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                       _("chunk %u at offset %" PRIu64 " claims %u compressed bytes, "
                       "past the end of the CPU's data (%" PRIu64 ")"),
                       i, ch->file_pos, ch->csize, c->data_end);
   if (ch->usize > CS_TD_MAX_CHUNK_BYTES || ch->csize > CS_TD_MAX_CHUNK_BYTES)
-    return cpu_error (c, error, CS_INDEX_ERROR_UNSUPPORTED,
+    return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_UNSUPPORTED,
                       _("chunk %u at offset %" PRIu64 " is %u bytes (%u compressed), "
                       "more than this reader accepts"),
                       i, ch->file_pos, ch->usize, ch->csize);
@@ -439,13 +436,13 @@ _cs_tracedat_cpu_read_chunk_header (CsTracedatCpu *c, GError **error)
   Chunk ch;
 
   if (i >= c->n_chunks)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+    return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                       g_dngettext (GETTEXT_PACKAGE, "reading past its %u chunk",
                                    "reading past its %u chunks", c->n_chunks),
                       c->n_chunks);
   _cs_tracedat_cpu_next_chunk_pos (c, i, &file_pos, &stream_pos);
   if (file_pos + 8 > c->data_end)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+    return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                       _("chunk %u of %u would start at offset %" PRIu64
                       ", past the end of the CPU's data (%" PRIu64 ")"),
                       i, c->n_chunks, file_pos, c->data_end);
@@ -474,8 +471,8 @@ _cs_tracedat_cpu_read_chunk_header (CsTracedatCpu *c, GError **error)
 }
 
 /* Compressed data: decompresses chunk @i (its header must be known). */
-static gboolean
-load_chunk (CsTracedatCpu *c, guint i, GError **error)
+gboolean
+_cs_tracedat_cpu_load_chunk (CsTracedatCpu *c, guint i, GError **error)
 {
   const Chunk *ch = &g_array_index (c->chunks, Chunk, i);
   gsize padded = ((gsize) ch->usize + c->page_size - 1) / c->page_size * c->page_size;
@@ -542,8 +539,8 @@ next_block_unmeasured (CsTracedatCpu *c, GError **error)
       /* The first window is small: a stream that reads a few records
        * and waits (the index builder starts every CPU before reading on)
        * holds little memory. */
-      if (!load_window (c, pos, c->have_block ? window_bytes (c)
-                                              : MIN (window_bytes (c), FIRST_WINDOW_PAGES * c->page_size),
+      if (!_cs_tracedat_cpu_load_window (c, pos, c->have_block ? _cs_tracedat_cpu_window_bytes (c)
+                                              : MIN (_cs_tracedat_cpu_window_bytes (c), FIRST_WINDOW_PAGES * c->page_size),
                         error))
         {
           c->at_end = TRUE;
@@ -569,7 +566,7 @@ next_block_unmeasured (CsTracedatCpu *c, GError **error)
         }
       if (c->ahead != NULL)
         _cs_td_read_ahead_claimed (c->ahead, i);
-      return load_chunk (c, i, error);
+      return _cs_tracedat_cpu_load_chunk (c, i, error);
     }
 }
 
@@ -602,21 +599,21 @@ check_page (CsTracedatCpu *c, const guint8 *page, GError **error)
     case CS_TD_PAGE_OK:
       return TRUE;
     case CS_TD_PAGE_COMMIT_TOO_BIG:
-      return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+      return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                         _("the page at %s %" PRIu64 " commits %u bytes, more than a "
                         "page of %u holds"), c->compressed ? _("stream position") : _("offset"),
                         where, committed, c->page_size);
     case CS_TD_PAGE_BAD_LENGTH:
     default:
-      return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+      return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                         _("the event at byte %u of the page at %s %" PRIu64
                         " has a bad length (type %u)"), bad_byte,
                         c->compressed ? _("stream position") : _("offset"), where, bad_type);
     }
 }
 
-static gboolean
-load_page (CsTracedatCpu *c, GError **error)
+gboolean
+_cs_tracedat_cpu_load_page (CsTracedatCpu *c, GError **error)
 {
   guint8 *page = c->block + c->page_off;
 
@@ -634,8 +631,8 @@ load_page (CsTracedatCpu *c, GError **error)
 
 /* Moves to the next page, loading blocks as needed; FALSE at the end (error
  * unset) or on error.  After a bad page, the next call goes on after it. */
-static gboolean
-advance_page (CsTracedatCpu *c, GError **error)
+gboolean
+_cs_tracedat_cpu_advance_page (CsTracedatCpu *c, GError **error)
 {
   for (;;)
     {
@@ -647,7 +644,7 @@ advance_page (CsTracedatCpu *c, GError **error)
             {
               c->page_off = next;
               c->page_started = TRUE;
-              return load_page (c, error);
+              return _cs_tracedat_cpu_load_page (c, error);
             }
         }
       if (!next_block (c, error))
@@ -729,348 +726,7 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
             }
           c->page_loaded = FALSE;
         }
-      if (c->at_end || !advance_page (c, error))
+      if (c->at_end || !_cs_tracedat_cpu_advance_page (c, error))
         return FALSE;
     }
-}
-
-/* Compressed data: the chunk holding stream position @pos. */
-static gboolean
-find_chunk (CsTracedatCpu *c, guint64 pos, guint *index, GError **error)
-{
-  guint lo = 0, hi;
-
-  for (;;)
-    {
-      const Chunk *last;
-
-      if (c->chunks->len > 0)
-        {
-          last = &g_array_index (c->chunks, Chunk, c->chunks->len - 1);
-          if (pos < last->stream_pos + last->usize)
-            break;
-        }
-      if (c->chunks->len >= c->n_chunks)
-        return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                          _("stream position %" PRIu64 " is past the end of its data"),
-                          pos);
-      if (!_cs_tracedat_cpu_read_chunk_header (c, error))
-        return FALSE;
-    }
-
-  hi = c->chunks->len;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      const Chunk *ch = &g_array_index (c->chunks, Chunk, mid);
-
-      if (pos < ch->stream_pos)
-        hi = mid;
-      else if (pos >= ch->stream_pos + ch->usize)
-        lo = mid + 1;
-      else
-        {
-          *index = mid;
-          return TRUE;
-        }
-    }
-  return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                    _("no chunk holds stream position %" PRIu64), pos);
-}
-
-/**
- * cs_tracedat_cpu_skip_to:
- * @cpu: a stream of uncompressed data
- * @data_pos: a byte position in the CPU's data, on a page boundary, at
- *   most the data's size
- * @error: return location for a #GError
- *
- * Positions the stream at the start of the page at @data_pos, so that the
- * next cs_tracedat_cpu_next() returns that page's first record; at the
- * end when @data_pos is the data's size.  For a CPU whose data grows by
- * whole pages from one file to the next (the snapshots of a recording in
- * progress), this reads only the pages a newer file added.
- *
- * Errors: %CS_INDEX_ERROR_UNSUPPORTED for compressed data;
- * %CS_INDEX_ERROR_CORRUPT when @data_pos is past the data or not on a page
- * boundary; what reading the file gives.
- *
- * Thread: the stream's.
- *
- * Returns: %TRUE on success, %FALSE with @error set
- */
-gboolean
-cs_tracedat_cpu_skip_to (CsTracedatCpu  *cpu,
-                         guint64         data_pos,
-                         GError        **error)
-{
-  CsTracedatCpu *c = cpu;
-  guint64 size;
-
-  g_return_val_if_fail (cpu != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  size = c->data_end - c->data_offset;
-  c->at_end = TRUE;
-  c->page_loaded = FALSE;
-  if (c->compressed)
-    return cpu_error (c, error, CS_INDEX_ERROR_UNSUPPORTED,
-                      _("cannot go on from a position in compressed data"));
-  if (data_pos > size || data_pos % c->page_size != 0)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      _("cannot go on from byte %" PRIu64 " of data of %" PRIu64
-                      " bytes in pages of %u"), data_pos, size, c->page_size);
-  c->bytes_done = data_pos;
-  if (data_pos == size)
-    return TRUE;
-  if (!load_window (c, c->data_offset + data_pos, window_bytes (c), error))
-    return FALSE;
-  c->at_end = FALSE;
-  return TRUE;
-}
-
-/* Makes the block (window or chunk) holding @offset the current one,
- * reading it unless it is already; *@block_kept tells whether it was. */
-static gboolean
-hold_block (CsTracedatCpu  *c,
-            guint64         offset,
-            gboolean       *block_kept,
-            GError        **error)
-{
-  *block_kept = TRUE;
-  if (c->data_end == c->data_offset)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      _("no record at offset %" PRIu64 ": the CPU has no data"), offset);
-
-  if (!c->compressed)
-    {
-      guint64 rel, win;
-
-      if (offset < c->data_offset || offset >= c->data_end)
-        return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                          _("offset %" PRIu64 " is outside its data [%" PRIu64
-                          ", %" PRIu64 ")"), offset, c->data_offset, c->data_end);
-      rel = offset - c->data_offset;
-      win = c->data_offset + rel / window_bytes (c) * window_bytes (c);
-      /* (A stream's first window is shorter than the others.) */
-      if (!c->have_block || c->block_pos != win ||
-          c->block_next - c->block_pos < MIN ((guint64) window_bytes (c), c->data_end - win))
-        {
-          *block_kept = FALSE;
-          if (!load_window (c, win, window_bytes (c), error))
-            return FALSE;
-        }
-    }
-  else
-    {
-      guint i = 0;
-
-      if (!c->have_block || c->block_len == 0 || offset < c->block_pos || offset >= c->block_next)
-        {
-          *block_kept = FALSE;
-          if (!find_chunk (c, offset, &i, error) || !load_chunk (c, i, error))
-            {
-              c->at_end = TRUE;
-              return FALSE;
-            }
-        }
-    }
-
-  return TRUE;
-}
-
-/**
- * cs_tracedat_cpu_seek:
- * @cpu: a stream
- * @offset: the #CsTracedatRecord.offset of a record read earlier from this CPU
- *   of this file (by any stream or by cs_tracedat_reader_read_at())
- * @error: return location for a #GError
- *
- * Positions the stream so that the next cs_tracedat_cpu_next() returns the
- * record at @offset and then the records after it.  Seeking within the block
- * in memory (the current chunk, or window of pages) costs no I/O; otherwise
- * one chunk is decompressed (compressed data: chunk headers up to @offset
- * are read once to find it) or one window is read.  Timestamps are right
- * after a seek: they are recomputed from the start of the record's page.
- *
- * Errors: %CS_INDEX_ERROR_CORRUPT when no record of the CPU starts at
- * @offset, or the data there is damaged; %CS_INDEX_ERROR_TRUNCATED when the
- * data ends early.  After an error the stream is at its end until the next
- * successful seek.
- *
- * Thread: the stream's.
- *
- * Returns: %TRUE on success, %FALSE with @error set
- */
-gboolean
-cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
-                      guint64         offset,
-                      GError        **error)
-{
-  CsTracedatCpu *c = cpu;
-  guint64 page_pos;
-  gsize in_page;
-  /* Where the last read left the walk: a seek forward on that page (the
-   * records of a query read in offset order) goes on walking from there
-   * instead of checking and walking the page again from its start. */
-  gboolean was_loaded, block_kept;
-  gsize was_page_off;
-
-  g_return_val_if_fail (cpu != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  was_loaded = c->page_loaded && c->have_block;
-  was_page_off = c->page_off;
-  c->at_end = TRUE;
-  c->page_loaded = FALSE;
-
-  if (!hold_block (c, offset, &block_kept, error))
-    return FALSE;
-
-  page_pos = c->block_pos + (offset - c->block_pos) / c->page_size * c->page_size;
-  in_page = (gsize) (offset - page_pos);
-  c->page_off = (gsize) (page_pos - c->block_pos);
-  c->page_started = TRUE;
-  if (block_kept && was_loaded && c->page_off == was_page_off &&
-      c->walk.curr < c->walk.size && 8 + c->klong + c->walk.curr <= in_page)
-    c->page_loaded = TRUE;      /* checked already; walk on from here */
-  else if (c->page_off >= c->block_len || !load_page (c, error))
-    {
-      c->page_loaded = FALSE;
-      if (error != NULL && *error == NULL)
-        cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                   _("no page holds offset %" PRIu64), offset);
-      return FALSE;
-    }
-
-  for (;;)
-    {
-      gsize cur;
-
-      if (c->walk.curr >= c->walk.size)
-        break;
-      cur = 8 + c->klong + c->walk.curr;
-      if (cur == in_page)
-        {
-          c->at_end = FALSE;
-          return TRUE;
-        }
-      if (cur > in_page)
-        break;
-      cs_td_page_walk_next (c->be, &c->walk);
-    }
-
-  c->page_loaded = FALSE;
-  return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                    _("no record starts at %s %" PRIu64),
-                    c->compressed ? _("stream position") : _("offset"), offset);
-}
-
-/**
- * cs_tracedat_cpu_peek_at:
- * @cpu: a stream
- * @offset: the #CsTracedatRecord.offset of a record of this CPU of this
- *   file, as an index built from the file holds it
- * @ts_ns: the record's time (ns, trace clock), as that index holds it
- * @record: (out caller-allocates): the record, with @ts_ns as its time
- *   (#CsTracedatRecord.raw_ts is 0); borrows the stream's memory until the
- *   next call on it
- * @error: return location for a #GError
- *
- * Reads the record at @offset without walking its page's records up to
- * it: the page is loaded and checked as by cs_tracedat_cpu_seek() (once
- * for all the records read from it in turn), then only the event header
- * at @offset is decoded.  Its time cannot be known without the walk (the
- * headers hold deltas): the caller gives it.  For readers that take
- * offsets and times from the index (a plugin pass's feed), where the walk
- * was most of the cost of reading a few types of a recording's events.
- * The stream is then at its end until the next cs_tracedat_cpu_seek().
- *
- * An offset that is not a record's gives that error, or the bytes of a
- * record the offset points into (never bytes outside its page's events).
- *
- * Errors: %CS_INDEX_ERROR_CORRUPT when @offset is outside the CPU's data,
- * on no event of its page, or on one that is not a data event;
- * %CS_INDEX_ERROR_TRUNCATED when the data ends early.
- *
- * Thread: the stream's.
- *
- * Returns: %TRUE on success, %FALSE with @error set
- */
-gboolean
-cs_tracedat_cpu_peek_at (CsTracedatCpu     *cpu,
-                         guint64            offset,
-                         gint64             ts_ns,
-                         CsTracedatRecord  *record,
-                         GError           **error)
-{
-  CsTracedatCpu *c = cpu;
-  gboolean was_checked, block_kept;
-  gsize was_page_off, in_page, head = 8 + c->klong;
-  guint64 page_pos;
-  CsTdPageWalk w;
-  struct tep_record *r = &c->record;
-  guint32 type_len;
-
-  g_return_val_if_fail (cpu != NULL, FALSE);
-  g_return_val_if_fail (record != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  was_checked = c->page_checked && c->have_block;
-  was_page_off = c->page_off;
-  c->at_end = TRUE;
-  c->page_loaded = FALSE;
-
-  if (!hold_block (c, offset, &block_kept, error))
-    return FALSE;
-  page_pos = c->block_pos + (offset - c->block_pos) / c->page_size * c->page_size;
-  in_page = (gsize) (offset - page_pos);
-  c->page_off = (gsize) (page_pos - c->block_pos);
-  c->page_started = TRUE;
-  if (!(block_kept && was_checked && c->page_off == was_page_off))
-    {
-      if (c->page_off >= c->block_len || !load_page (c, error))
-        {
-          c->page_checked = FALSE;
-          if (error != NULL && *error == NULL)
-            cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                       _("no page holds offset %" PRIu64), offset);
-          return FALSE;
-        }
-      c->page_loaded = FALSE;
-    }
-
-  /* The page's events are checked (load_page()): decode the one header. */
-  w = c->walk;
-  if (in_page < head || in_page - head >= w.size)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      _("no record starts at %s %" PRIu64),
-                      c->compressed ? _("stream position") : _("offset"), offset);
-  w.curr = (guint32) (in_page - head);
-  type_len = cs_td_page_walk_decode (c->be, &w);
-  if (type_len >= CS_TD_RB_TYPE_PADDING || w.next > w.size || w.next < w.index)
-    return cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                      _("no record starts at %s %" PRIu64),
-                      c->compressed ? _("stream position") : _("offset"), offset);
-
-  r->ts = (unsigned long long) ts_ns;
-  r->offset = offset;
-  r->missed_events = w.curr == 0 ? (int) w.lost_events : 0;
-  r->record_size = w.next - w.curr;
-  r->size = (int) (w.next - w.index);
-  r->data = (void *) (w.data + w.index);
-  r->cpu = (int) c->cpu;
-  r->ref_count = 1;
-  r->locked = 0;
-  r->priv = NULL;
-
-  record->raw_ts = 0;
-  record->ts_ns = ts_ns;
-  record->offset = offset;
-  record->data = r->data;
-  record->size = (guint) r->size;
-  record->cpu = c->cpu;
-  record->missed_events = r->missed_events;
-  record->tep_record = r;
-  return TRUE;
 }
