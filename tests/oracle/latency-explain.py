@@ -200,6 +200,9 @@ LAT = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+(?P<cpu>\d+)(?P<irqs>[dX.]
 KMOD_SECTIONS = ("irqs_off_begin", "irqs_off_end", "preempt_off_begin", "preempt_off_end")
 
 
+MAX_FLAG_EVENTS = 20000
+
+
 def read_marks(trace_cmd, path):
     """{cpu: [(ts, pid, irqs_off, in_irq, depth, is_section, need_resched), ...]} of every
     event, from `trace-cmd report -l`'s latency columns."""
@@ -240,7 +243,9 @@ def flag_sections(p, marks):
         lo, hi = min(r[0] for r in runs), max(r[1] for r in runs)
         ts_list = [m[0] for m in lst]
         inside = lst[bisect.bisect_left(ts_list, lo):bisect.bisect_right(ts_list, hi)]
-        if any(m[5] for m in inside):
+        # as the engine: a CPU with more events over the stretch than
+        # MAX_FLAG_EVENTS (cs-explain-flags.c) is not read for its flags
+        if any(m[5] for m in inside) or len(inside) > MAX_FLAG_EVENTS:
             continue
         for b, e, who in runs:
             if who[0] != "task":

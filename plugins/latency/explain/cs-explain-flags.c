@@ -21,7 +21,7 @@
  * the verdict says where it came from.
  *
  * Only the events of the waiting CPU inside the slices are read (every
- * type: a slice's events are few), and only for a pair explained alone:
+ * type), at most MAX_FLAG_EVENTS of them, and only for a pair explained alone:
  * the blockers sweep does not read them (its sums are the tracker's).
  */
 #include <string.h>
@@ -33,6 +33,14 @@
 #define FLAG_NEED_RESCHED       0x04
 #define FLAG_IN_INTERRUPT       (0x08 | 0x10 | 0x40)    /* HARDIRQ, SOFTIRQ, NMI */
 #define PREEMPT_DEPTH_MASK      0x0f
+
+/* The most events of one CPU read for a pair: a longer stretch (the worst
+ * wakeup of the large bench recording waits 2.9 s on a CPU that logs
+ * ~1.5 M events meanwhile) would cost seconds to read, against the 50 ms
+ * an explanation may take; there the flags are not read.  At ~0.3 µs an
+ * event, this bounds the reading to a few ms.  The oracle
+ * (tests/oracle/latency-explain.py) applies the same bound. */
+#define MAX_FLAG_EVENTS         20000
 
 /* One event of the CPU, as much as the rule needs. */
 typedef struct {
@@ -53,6 +61,7 @@ typedef struct {
   GArray *marks;                /* Mark */
   GHashTable *fields;           /* struct tep_event * -> FlagFields * (owned) */
   gboolean has_sections;
+  gboolean too_many;            /* more than MAX_FLAG_EVENTS */
 } Reader;
 
 /* Whether @event delimits a section the tracker reads itself. */
@@ -83,6 +92,11 @@ read_mark (const CsPluginEvent *event,
       r->has_sections = TRUE;
       return FALSE;
     }
+  if (r->marks->len >= MAX_FLAG_EVENTS)
+    {
+      r->too_many = TRUE;
+      return FALSE;
+    }
   if (f == NULL)
     {
       f = g_new0 (FlagFields, 1);
@@ -96,6 +110,33 @@ read_mark (const CsPluginEvent *event,
   if (f->has_preempt_count && cs_plugin_event_read_int (event, &f->preempt_count, &v))
     m.preempt_count = (guint8) v;
   g_array_append_val (r->marks, m);
+  return TRUE;
+}
+
+/* Reads the marks of @cpu in [@begin_ns, @end_ns) into @r, in steps that
+ * double from 1/1024 of the span: the index lists a step's rows before
+ * the first is read, so a stretch of millions of events is given up after
+ * listing about MAX_FLAG_EVENTS of them, not all. */
+static gboolean
+read_marks (CsPluginDocument  *document,
+            guint              cpu,
+            gint64             begin_ns,
+            gint64             end_ns,
+            Reader            *r,
+            GError           **error)
+{
+  gint64 step = MAX ((end_ns - begin_ns) / 1024, 1000);
+
+  for (gint64 t = begin_ns; t < end_ns && !r->has_sections && !r->too_many;)
+    {
+      gint64 next = end_ns - t > step ? t + step : end_ns;
+
+      if (!cs_plugin_document_foreach_event (document, (gint) cpu, t, next, NULL, read_mark, r,
+                                             error))
+        return FALSE;
+      t = next;
+      step *= 2;
+    }
   return TRUE;
 }
 
@@ -297,7 +338,7 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
     {
       gint64 begin_ns = G_MAXINT64, end_ns = G_MININT64;
       gboolean task_slice = FALSE;
-      Reader r = { marks, fields, FALSE };
+      Reader r = { marks, fields, FALSE, FALSE };
       guint m = 0;
 
       for (guint i = 0; i < breakdown->slices->len; i++)
@@ -316,13 +357,12 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
       g_array_set_size (marks, 0);
       /* B's events too: the slice's last gap ends at the event that
        * closes it. */
-      if (!cs_plugin_document_foreach_event (document, cpu, begin_ns, end_ns + 1, NULL,
-                                             read_mark, &r, error))
+      if (!read_marks (document, cpu, begin_ns, end_ns + 1, &r, error))
         {
           cs_explain_breakdown_free (breakdown);
           return NULL;
         }
-      if (r.has_sections || marks->len < 2)
+      if (r.has_sections || r.too_many || marks->len < 2)
         continue;
       g_array_set_size (slices, 0);
       for (guint i = 0; i < breakdown->slices->len; i++)
