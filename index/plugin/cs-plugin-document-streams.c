@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "cs-plugin-document-private.h"
 #include "cs-stream-vcpu.h"
@@ -52,8 +53,8 @@ cs_plugin_document_get_vcpu_out (CsPluginDocument *document,
   if (!cs_stream_get_vcpu_out (stream, vcpu, begin_ns, end_ns, out, exits_known))
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_NOT_READY,
-                   _("The host’s recording does not say what vCPU %u did from %" G_GINT64_FORMAT
-                     " to %" G_GINT64_FORMAT " ns"), vcpu, begin_ns, end_ns);
+                   _("The host’s recording does not say what vCPU %u did from %" PRId64 " to %"
+                     PRId64 " ns"), vcpu, begin_ns, end_ns);
       return FALSE;
     }
   for (guint i = 0; i < out->len; i++)
