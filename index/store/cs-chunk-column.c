@@ -50,6 +50,10 @@ enum {
 /* Columns of fewer rows are written as varints without weighing the
  * other forms: their headers would eat what packing saves. */
 #define SMALL_COLUMN 32
+/* Numbers below this are their own slot of a dictionary's direct table. */
+#define DIRECT_LIMIT (G_GUINT64_CONSTANT (1) << CS_CHUNK_DICT_DIRECT_BITS)
+/* A position in a dictionary is kept in a byte. */
+G_STATIC_ASSERT (MAX_DICT <= 256);
 
 /* Without a branch: in a column of zeros and others (a pid column's
  * differences) the branch would often go the wrong way. */
@@ -67,6 +71,34 @@ varint_size (guint64 v)
 
 /* Packing ------------------------------------------------------------------ */
 
+/* The @per_word numbers from @row (at @at) in one word, @bits each, the
+ * exceptions among them listed (pack_rows()). */
+G_ALWAYS_INLINE static inline guint64
+pack_word (const guint64 *at,
+           guint          row,
+           guint          per_word,
+           guint          bits,
+           guint32       *exceptions,
+           guint         *n_exc)
+{
+  guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
+  guint64 word = 0;
+
+#pragma GCC unroll 56
+  for (guint k = 0; k < per_word; k++)
+    {
+      guint64 v = at[k];
+
+      if (exceptions != NULL)
+        {
+          exceptions[*n_exc] = row + k;
+          *n_exc += (v >> bits) != 0;
+        }
+      word |= (v & mask) << (k * bits);
+    }
+  return word;
+}
+
 /* Writes the low @bits bits (1..MAX_PACKED_BITS) of each of @n numbers,
  * little-endian, into ceil (n bits / 8) bytes, and returns the byte after
  * them.  It stores 8 bytes at a time, up to 7 of them past the end (the
@@ -81,7 +113,6 @@ pack_rows (guint8        *p,
            guint          bits,
            guint32       *exceptions)
 {
-  guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
   guint per_word = MAX_PACKED_BITS / bits;
   guint64 acc = 0;
   guint filled = 0, n_exc = 0;
@@ -89,21 +120,20 @@ pack_rows (guint8        *p,
   for (guint r = 0; r < n; r += per_word)
     {
       guint in_word = MIN (per_word, n - r);
-      guint64 word = 0;
-      guint64 le;
+      guint64 word, le;
 
-      for (guint k = 0; k < in_word; k++)
+      /* Words of a number of rows known when compiling, unrolled where
+       * @bits is; the last one's rows after the column are zeros. */
+      if (G_UNLIKELY (in_word < per_word))
         {
-          guint64 v = values[r + k];
+          guint64 last[MAX_PACKED_BITS] = { 0 };
 
-          if (exceptions != NULL)
-            {
-              exceptions[n_exc] = r + k;
-              n_exc += (v >> bits) != 0;
-            }
-          word |= (v & mask) << (k * bits);
+          memcpy (last, values + r, in_word * sizeof (guint64));
+          word = pack_word (last, r, per_word, bits, exceptions, &n_exc);
         }
-      /* filled <= 7 and the word's bits <= 56: the sum fits in 64 bits. */
+      else
+        word = pack_word (values + r, r, per_word, bits, exceptions, &n_exc);
+      /* filled <= 7 and a word's bits <= 56: the sum fits in 64 bits. */
       acc |= word << filled;
       filled += in_word * bits;
       le = GUINT64_TO_LE (acc);
@@ -116,13 +146,39 @@ pack_rows (guint8        *p,
   return p + (filled > 0);
 }
 
+/* pack_rows() for widths known when compiling: the words' rows unrolled.
+ * Dictionaries take up to 8 bits a row, packed columns mostly up to 20
+ * (a timestamp's difference, a slice's duration). */
+#define PACK_SPECIALISED 20
+
+static guint8 *
+pack_any (guint8        *p,
+          const guint64 *values,
+          guint          n,
+          guint          bits,
+          guint32       *exceptions)
+{
+#define WIDTH(b) case b: \
+    return exceptions != NULL ? pack_rows (p, values, n, b, exceptions) \
+                              : pack_rows (p, values, n, b, NULL);
+  switch (bits)
+    {
+    WIDTH (1) WIDTH (2) WIDTH (3) WIDTH (4) WIDTH (5) WIDTH (6) WIDTH (7)
+    WIDTH (8) WIDTH (9) WIDTH (10) WIDTH (11) WIDTH (12) WIDTH (13) WIDTH (14)
+    WIDTH (15) WIDTH (16) WIDTH (17) WIDTH (18) WIDTH (19) WIDTH (20)
+    default:
+      return pack_rows (p, values, n, bits, exceptions);
+    }
+#undef WIDTH
+}
+
 static guint8 *
 pack (guint8        *p,
       const guint64 *values,
       guint          n,
       guint          bits)
 {
-  return bits == 0 ? p : pack_rows (p, values, n, bits, NULL);
+  return bits == 0 ? p : pack_any (p, values, n, bits, NULL);
 }
 
 /* pack() that also lists the exceptions: rows of more than @bits bits. */
@@ -144,7 +200,7 @@ pack_patched (guint8        *p,
         }
       return p;
     }
-  return pack_rows (p, values, n, bits, exceptions);
+  return pack_any (p, values, n, bits, exceptions);
 }
 
 /* Reads @n numbers of @bits bits packed at @in (ceil (n bits / 8) bytes,
@@ -196,13 +252,13 @@ unpack (const guint8 *in,
  * other's increment of the same counter.  Modulo 2^64: a damaged
  * recording's timestamps can be further apart than a gint64 holds;
  * decoding adds back the same way, so the values come back exactly. */
-static void
-zigzag_count (const gint64 *column,
-              gboolean      delta,
-              guint64       prev,
-              guint         n,
-              guint64      *values,
-              guint32     (*hist)[65])
+G_ALWAYS_INLINE static inline void
+zigzag_count_mode (const gint64 *column,
+                   gboolean      delta,
+                   guint64       prev,
+                   guint         n,
+                   guint64      *values,
+                   guint32     (*hist)[65])
 {
   guint r = 0;
 
@@ -234,6 +290,20 @@ zigzag_count (const gint64 *column,
     }
 }
 
+static void
+zigzag_count (const gint64 *column,
+              gboolean      delta,
+              guint64       prev,
+              guint         n,
+              guint64      *values,
+              guint32     (*hist)[65])
+{
+  if (delta)
+    zigzag_count_mode (column, TRUE, prev, n, values, hist);
+  else
+    zigzag_count_mode (column, FALSE, prev, n, values, hist);
+}
+
 /* Dictionaries ------------------------------------------------------------- */
 
 static inline guint
@@ -247,53 +317,68 @@ dict_slot (const CsChunkDict *d, guint64 v)
 }
 
 /* Starts a dictionary: a slot is in use when its stamp is this
- * generation, so no table is cleared a column. */
-static void
+ * generation, so no table is cleared a column.  Returns the stamp of
+ * direct slots: the generation above the index's byte. */
+static guint32
 dict_begin (CsChunkDict *d)
 {
-  if (++d->generation == 0)
+  if (++d->generation == 1u << 24)
     {
       memset (d->stamp, 0, sizeof d->stamp);
-      memset (d->direct_stamp, 0, sizeof d->direct_stamp);
+      memset (d->direct, 0, sizeof d->direct);
       d->generation = 1;
     }
   d->n = 0;
+  return d->generation << 8;
+}
+
+/* Adds @v to the dictionary, in a slot for which @stamp says it is not
+ * there: its index, or MAX_DICT when the dictionary is full. */
+static guint
+dict_add (CsChunkDict *d,
+          guint64      v)
+{
+  guint i = d->n;
+
+  if (i == MAX_DICT)
+    return MAX_DICT;
+  if (v < DIRECT_LIMIT)
+    d->direct[v] = d->generation << 8 | i;
+  else
+    {
+      guint s = dict_slot (d, v);
+
+      d->stamp[s] = d->generation;
+      d->keys[s] = v;
+      d->index[s] = (guint8) i;
+    }
+  d->values[d->n++] = v;
+  return i;
 }
 
 /* @v's position in the dictionary, added in the order numbers first
  * occur, or MAX_DICT when it is not there and the dictionary is full.
  * Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS (event types, record sizes, a
  * pid column's zero differences: most rows) are their own slot in a
- * direct table; larger ones are hashed. */
+ * direct table, which holds the stamp and the index in one word (one load
+ * a row); larger ones are hashed. */
 G_ALWAYS_INLINE static inline guint
 dict_index (CsChunkDict *d,
+            guint32      stamp,
             guint64      v)
 {
-  guint32 *stamp;
-  guint16 *index;
-
-  if (G_LIKELY (v < (1u << CS_CHUNK_DICT_DIRECT_BITS)))
+  if (G_LIKELY (v < DIRECT_LIMIT))
     {
-      stamp = &d->direct_stamp[v];
-      index = &d->direct_index[v];
+      guint32 i = d->direct[v] ^ stamp;
+
+      return G_LIKELY (i < 256) ? i : dict_add (d, v);
     }
   else
     {
       guint s = dict_slot (d, v);
 
-      stamp = &d->stamp[s];
-      index = &d->index[s];
-      d->keys[s] = v;
+      return d->stamp[s] == d->generation ? d->index[s] : dict_add (d, v);
     }
-  if (G_UNLIKELY (*stamp != d->generation))
-    {
-      if (d->n == MAX_DICT)
-        return MAX_DICT;
-      *stamp = d->generation;
-      *index = (guint16) d->n;
-      d->values[d->n++] = v;
-    }
-  return *index;
 }
 
 /* The distinct numbers of @values, and each row's position among them in
@@ -305,17 +390,73 @@ dict_build (CsChunkDict   *d,
             guint          n,
             guint64       *indexes)
 {
-  dict_begin (d);
+  guint32 stamp = dict_begin (d);
+
   for (guint r = 0; r < n; r++)
-    if ((indexes[r] = dict_index (d, values[r])) == MAX_DICT)
+    if ((indexes[r] = dict_index (d, stamp, values[r])) == MAX_DICT)
       return FALSE;
+  return TRUE;
+}
+
+/* One row of dict_first(), counted in @lane: FALSE when the dictionary
+ * overflows at it. */
+G_ALWAYS_INLINE static inline gboolean
+dict_first_row (CsChunkDict *d,
+                guint32      stamp,
+                guint64      v,
+                guint        r,
+                guint        lane,
+                guint64     *values,
+                guint64     *indexes)
+{
+  guint i = dict_index (d, stamp, v);
+
+  values[r] = v;
+  if (G_UNLIKELY (i == MAX_DICT))
+    return FALSE;
+  indexes[r] = i;
+  d->counts[lane][i]++;
   return TRUE;
 }
 
 /* Like zigzag_count() and dict_build() in one pass, for a column that
  * likely is a dictionary: it counts the rows of each distinct number
- * (d->counts) instead of each bit length.  Returns the row at which the
- * dictionary overflowed, or @n; rows from there on are not read. */
+ * (d->counts, in four lanes as zigzag_count() does) instead of each bit
+ * length.  Returns the row at which the dictionary overflowed, or @n;
+ * rows from there on are not read. */
+G_ALWAYS_INLINE static inline guint
+dict_first_mode (CsChunkDict  *d,
+                 const gint64 *column,
+                 gboolean      delta,
+                 guint         n,
+                 guint64      *values,
+                 guint64      *indexes)
+{
+  guint32 stamp = dict_begin (d);
+  guint64 prev = 0;
+  guint r = 0;
+
+#define ROW(k) \
+  G_STMT_START { \
+    guint64 x = (guint64) column[r + k]; \
+    if (!dict_first_row (d, stamp, _cs_chunk_zigzag ((gint64) (x - prev)), r + k, k, values, indexes)) \
+      return r + k; \
+    prev = delta ? x : 0; \
+  } G_STMT_END
+  for (; r + 4 <= n; r += 4)
+    {
+      __builtin_prefetch (column + r + 128);
+      ROW (0);
+      ROW (1);
+      ROW (2);
+      ROW (3);
+    }
+  for (; r < n; r++)
+    ROW (0);
+#undef ROW
+  return n;
+}
+
 static guint
 dict_first (CsChunkDict  *d,
             const gint64 *column,
@@ -324,27 +465,8 @@ dict_first (CsChunkDict  *d,
             guint64      *values,
             guint64      *indexes)
 {
-  guint64 prev = 0;
-
-  dict_begin (d);
-  for (guint r = 0; r < n; r++)
-    {
-      guint64 x = (guint64) column[r];
-      guint64 v = _cs_chunk_zigzag ((gint64) (x - prev));
-      guint i;
-
-      if ((r & 7) == 0)
-        __builtin_prefetch (column + r + 128);
-
-      prev = delta ? x : 0;
-      values[r] = v;
-      if ((i = dict_index (d, v)) == MAX_DICT)
-        return r;
-      indexes[r] = i;
-      /* In four lanes, as in zigzag_count(). */
-      d->counts[r & 3][i]++;
-    }
-  return n;
+  return delta ? dict_first_mode (d, column, TRUE, n, values, indexes)
+               : dict_first_mode (d, column, FALSE, n, values, indexes);
 }
 
 /* Adds the rows dict_first() counted to @hist by their numbers' bit

@@ -17,15 +17,15 @@ G_BEGIN_DECLS
 /* Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS are their own slot. */
 #define CS_CHUNK_DICT_DIRECT_BITS 12
 
-/* The encoder's scratch for a dictionary (~37 KiB: keep one per thread,
- * zeroed at first). */
+/* The encoder's scratch for a dictionary (~29 KiB: keep one per thread,
+ * zeroed at first).  Positions fit a byte: CS_CHUNK_DICT_MAX is 256. */
 typedef struct {
   guint64 keys[CS_CHUNK_DICT_SLOTS];
   guint32 stamp[CS_CHUNK_DICT_SLOTS];   /* == generation: the slot is used */
-  guint16 index[CS_CHUNK_DICT_SLOTS];   /* its key's position in values */
-  /* The same, for small numbers, without hashing. */
-  guint32 direct_stamp[1 << CS_CHUNK_DICT_DIRECT_BITS];
-  guint16 direct_index[1 << CS_CHUNK_DICT_DIRECT_BITS];
+  guint8 index[CS_CHUNK_DICT_SLOTS];    /* its key's position in values */
+  /* The same for small numbers, without hashing: the generation above
+   * the position's byte. */
+  guint32 direct[1 << CS_CHUNK_DICT_DIRECT_BITS];
   guint64 values[CS_CHUNK_DICT_MAX];
   /* Rows of each number, in four lanes (dict_first(): zero between
    * columns). */
