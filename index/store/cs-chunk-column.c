@@ -74,7 +74,8 @@ varint_size (guint64 v)
 /* The @per_word numbers from @row (at @at) in one word, @bits each, the
  * exceptions among them listed (pack_rows()). */
 G_ALWAYS_INLINE static inline guint64
-pack_word (const guint64 *at,
+pack_word (gconstpointer  at,
+           gboolean       bytes,
            guint          row,
            guint          per_word,
            guint          bits,
@@ -87,7 +88,7 @@ pack_word (const guint64 *at,
 #pragma GCC unroll 56
   for (guint k = 0; k < per_word; k++)
     {
-      guint64 v = at[k];
+      guint64 v = bytes ? ((const guint8 *) at)[k] : ((const guint64 *) at)[k];
 
       if (exceptions != NULL)
         {
@@ -108,11 +109,13 @@ pack_word (const guint64 *at,
  * @bits bits are listed there (room for @n), without a branch a row. */
 G_ALWAYS_INLINE static inline guint8 *
 pack_rows (guint8        *p,
-           const guint64 *values,
+           gconstpointer  values,
+           gboolean       bytes,
            guint          n,
            guint          bits,
            guint32       *exceptions)
 {
+  gsize size = bytes ? 1 : sizeof (guint64);
   guint per_word = MAX_PACKED_BITS / bits;
   guint64 acc = 0;
   guint filled = 0, n_exc = 0;
@@ -128,11 +131,11 @@ pack_rows (guint8        *p,
         {
           guint64 last[MAX_PACKED_BITS] = { 0 };
 
-          memcpy (last, values + r, in_word * sizeof (guint64));
-          word = pack_word (last, r, per_word, bits, exceptions, &n_exc);
+          memcpy (last, (const guint8 *) values + r * size, in_word * size);
+          word = pack_word (last, bytes, r, per_word, bits, exceptions, &n_exc);
         }
       else
-        word = pack_word (values + r, r, per_word, bits, exceptions, &n_exc);
+        word = pack_word ((const guint8 *) values + r * size, bytes, r, per_word, bits, exceptions, &n_exc);
       /* filled <= 7 and a word's bits <= 56: the sum fits in 64 bits. */
       acc |= word << filled;
       filled += in_word * bits;
@@ -158,30 +161,39 @@ pack_any (guint8        *p,
           guint          bits,
           guint32       *exceptions)
 {
-#define WIDTH(b) case b: \
-    return exceptions != NULL ? pack_rows (p, values, n, b, exceptions) \
-                              : pack_rows (p, values, n, b, NULL);
+#define WIDTH(b) case b: return pack_rows (p, values, FALSE, n, b, exceptions);
   switch (bits)
     {
     WIDTH (1) WIDTH (2) WIDTH (3) WIDTH (4) WIDTH (5) WIDTH (6) WIDTH (7)
     WIDTH (8) WIDTH (9) WIDTH (10) WIDTH (11) WIDTH (12) WIDTH (13) WIDTH (14)
     WIDTH (15) WIDTH (16) WIDTH (17) WIDTH (18) WIDTH (19) WIDTH (20)
     default:
-      return pack_rows (p, values, n, bits, exceptions);
+      return pack_rows (p, values, FALSE, n, bits, exceptions);
     }
 #undef WIDTH
 }
 
+/* Packs a dictionary's rows: positions of a byte, in 0 to 8 bits. */
 static guint8 *
-pack (guint8        *p,
-      const guint64 *values,
-      guint          n,
-      guint          bits)
+pack_indexes (guint8       *p,
+              const guint8 *indexes,
+              guint         n,
+              guint         bits)
 {
-  return bits == 0 ? p : pack_any (p, values, n, bits, NULL);
+#define WIDTH(b) case b: return pack_rows (p, indexes, TRUE, n, b, NULL);
+  switch (bits)
+    {
+    case 0:
+      return p;
+    WIDTH (1) WIDTH (2) WIDTH (3) WIDTH (4) WIDTH (5) WIDTH (6) WIDTH (7)
+    default:
+      return pack_rows (p, indexes, TRUE, n, bits, NULL);
+    }
+#undef WIDTH
 }
 
-/* pack() that also lists the exceptions: rows of more than @bits bits. */
+/* Packs a column's numbers in @bits bits (0..MAX_PACKED_BITS) and lists
+ * its exceptions: the rows of more than @bits bits. */
 static guint8 *
 pack_patched (guint8        *p,
               const guint64 *values,
@@ -388,13 +400,18 @@ static gboolean
 dict_build (CsChunkDict   *d,
             const guint64 *values,
             guint          n,
-            guint64       *indexes)
+            guint8        *indexes)
 {
   guint32 stamp = dict_begin (d);
 
   for (guint r = 0; r < n; r++)
-    if ((indexes[r] = dict_index (d, stamp, values[r])) == MAX_DICT)
-      return FALSE;
+    {
+      guint i = dict_index (d, stamp, values[r]);
+
+      if (i == MAX_DICT)
+        return FALSE;
+      indexes[r] = (guint8) i;
+    }
   return TRUE;
 }
 
@@ -407,14 +424,14 @@ dict_first_row (CsChunkDict *d,
                 guint        r,
                 guint        lane,
                 guint64     *values,
-                guint64     *indexes)
+                guint8      *indexes)
 {
   guint i = dict_index (d, stamp, v);
 
   values[r] = v;
   if (G_UNLIKELY (i == MAX_DICT))
     return FALSE;
-  indexes[r] = i;
+  indexes[r] = (guint8) i;
   d->counts[lane][i]++;
   return TRUE;
 }
@@ -430,7 +447,7 @@ dict_first_mode (CsChunkDict  *d,
                  gboolean      delta,
                  guint         n,
                  guint64      *values,
-                 guint64      *indexes)
+                 guint8       *indexes)
 {
   guint32 stamp = dict_begin (d);
   guint64 prev = 0;
@@ -463,7 +480,7 @@ dict_first (CsChunkDict  *d,
             gboolean      delta,
             guint         n,
             guint64      *values,
-            guint64      *indexes)
+            guint8       *indexes)
 {
   return delta ? dict_first_mode (d, column, TRUE, n, values, indexes)
                : dict_first_mode (d, column, FALSE, n, values, indexes);
@@ -568,7 +585,7 @@ _cs_chunk_column_encode (guint8       *p,
   memset (hist, 0, sizeof hist);
   if (*dict_hint)
     {
-      guint overflow = dict_first (d, column, delta, n, values, scratch);
+      guint overflow = dict_first (d, column, delta, n, values, (guint8 *) scratch);
 
       dict_tried = TRUE;
       dict_ok = overflow == n;
@@ -610,7 +627,7 @@ _cs_chunk_column_encode (guint8       *p,
   if (best_bits >= 3)
     {
       if (!dict_tried)
-        dict_ok = dict_build (d, values, n, scratch);
+        dict_ok = dict_build (d, values, n, (guint8 *) scratch);
       if (dict_ok)
         {
           dict_bits = bit_length (d->n - 1);
@@ -645,7 +662,7 @@ write:
         for (guint i = 0; i < d->n; i++)
           q = _cs_chunk_put_varint (q, d->values[i]);
         /* The dictionary left each row's index in @scratch. */
-        q = pack (q, scratch, n, dict_bits);
+        q = pack_indexes (q, (const guint8 *) scratch, n, dict_bits);
         break;
       default:
         {
