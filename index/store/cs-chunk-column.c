@@ -152,11 +152,10 @@ pack_rows (guint8        *p,
   return p + (filled > 0);
 }
 
-/* pack_rows() for widths known when compiling: the words' rows unrolled.
- * Dictionaries take up to 8 bits a row, packed columns mostly up to 20
- * (a timestamp's difference, a slice's duration). */
-#define PACK_SPECIALISED 20
-
+/* pack_rows() for widths known when compiling, the words' rows unrolled:
+ * dictionaries take up to 8 bits a row, packed columns mostly up to 20
+ * (a timestamp's difference, a slice's duration).  @exceptions has room
+ * for 2 @n (the last word's padding rows are listed, then overwritten). */
 static guint8 *
 pack_any (guint8        *p,
           const guint64 *values,
@@ -293,14 +292,13 @@ zigzag_count_mode (const gint64 *column,
     {
       guint64 x0 = column[r], x1 = column[r + 1], x2 = column[r + 2], x3 = column[r + 3];
       guint64 v0 = _cs_chunk_zigzag ((gint64) (x0 - prev));
-
-      /* The column comes from the scanner's thread, likely not in this
-       * core's caches: fetch ahead of the loop's dependent work. */
-      __builtin_prefetch (column + r + 128);
       guint64 v1 = _cs_chunk_zigzag ((gint64) (x1 - (delta ? x0 : 0)));
       guint64 v2 = _cs_chunk_zigzag ((gint64) (x2 - (delta ? x1 : 0)));
       guint64 v3 = _cs_chunk_zigzag ((gint64) (x3 - (delta ? x2 : 0)));
 
+      /* The column comes from the scanner's thread, likely not in this
+       * core's caches: fetch ahead of the loop's dependent work. */
+      __builtin_prefetch (column + r + 128);
       prev = delta ? x3 : 0;
       values[r] = v0;
       values[r + 1] = v1;
@@ -361,8 +359,8 @@ dict_begin (CsChunkDict *d)
   return d->generation << 8;
 }
 
-/* Adds @v to the dictionary, in a slot for which @stamp says it is not
- * there: its index, or MAX_DICT when the dictionary is full. */
+/* Adds @v, which dict_index() did not find, to the dictionary: its
+ * position, or MAX_DICT when the dictionary is full. */
 static guint
 dict_add (CsChunkDict *d,
           guint64      v)
