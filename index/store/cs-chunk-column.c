@@ -438,12 +438,10 @@ dict_first_row (CsChunkDict *d,
                 guint64      v,
                 guint        r,
                 guint        lane,
-                guint64     *values,
                 guint8      *indexes)
 {
   guint i = dict_index (d, stamp, v);
 
-  values[r] = v;
   if (G_UNLIKELY (i == MAX_DICT))
     return FALSE;
   indexes[r] = (guint8) i;
@@ -454,14 +452,14 @@ dict_first_row (CsChunkDict *d,
 /* Like zigzag_count() and dict_build() in one pass, for a column that
  * likely is a dictionary: it counts the rows of each distinct number
  * (d->counts, in four lanes as zigzag_count() does) instead of each bit
- * length.  Returns the row at which the dictionary overflowed, or @n;
- * rows from there on are not read. */
+ * length, and keeps the numbers only in the dictionary (zigzag_rows()
+ * makes them where another form wins).  Returns the row at which the
+ * dictionary overflowed, or @n; rows from there on are not read. */
 G_ALWAYS_INLINE static inline guint
 dict_first_mode (CsChunkDict  *d,
                  const gint64 *column,
                  gboolean      delta,
                  guint         n,
-                 guint64      *values,
                  guint8       *indexes)
 {
   guint32 stamp = dict_begin (d);
@@ -471,7 +469,7 @@ dict_first_mode (CsChunkDict  *d,
 #define ROW(k) \
   G_STMT_START { \
     guint64 x = (guint64) column[r + k]; \
-    if (!dict_first_row (d, stamp, _cs_chunk_zigzag ((gint64) (x - prev)), r + k, k, values, indexes)) \
+    if (!dict_first_row (d, stamp, _cs_chunk_zigzag ((gint64) (x - prev)), r + k, k, indexes)) \
       return r + k; \
     prev = delta ? x : 0; \
   } G_STMT_END
@@ -494,11 +492,27 @@ dict_first (CsChunkDict  *d,
             const gint64 *column,
             gboolean      delta,
             guint         n,
-            guint64      *values,
             guint8       *indexes)
 {
-  return delta ? dict_first_mode (d, column, TRUE, n, values, indexes)
-               : dict_first_mode (d, column, FALSE, n, values, indexes);
+  return delta ? dict_first_mode (d, column, TRUE, n, indexes)
+               : dict_first_mode (d, column, FALSE, n, indexes);
+}
+
+/* Writes the numbers of the first @n rows of @column to @values, as
+ * zigzag_count() does, without counting them. */
+static void
+zigzag_rows (const gint64 *column,
+             gboolean      delta,
+             guint         n,
+             guint64      *values)
+{
+  guint64 prev = 0;
+
+  for (guint r = 0; r < n; r++)
+    {
+      values[r] = _cs_chunk_zigzag ((gint64) ((guint64) column[r] - prev));
+      prev = delta ? (guint64) column[r] : 0;
+    }
 }
 
 /* Adds the rows dict_first() counted to @hist by their numbers' bit
@@ -585,6 +599,7 @@ _cs_chunk_column_encode (guint8       *p,
   gsize varints = 0, best_packed = G_MAXSIZE, dict_size = G_MAXSIZE;
   guint best_bits = 0, dict_bits = 0, tag;
   gboolean dict_ok = FALSE, dict_tried = FALSE;
+  guint unmade = 0;   /* rows from 0 whose numbers are not in @values yet */
   guint8 *body;
 
   /* A few rows (a task's chunk, say) are not worth the choosing: their
@@ -600,8 +615,9 @@ _cs_chunk_column_encode (guint8       *p,
   memset (hist, 0, sizeof hist);
   if (*dict_hint)
     {
-      guint overflow = dict_first (d, column, delta, n, values, (guint8 *) scratch);
+      guint overflow = dict_first (d, column, delta, n, (guint8 *) scratch);
 
+      unmade = overflow;
       dict_tried = TRUE;
       dict_ok = overflow == n;
       dict_counts_to_hist (d, hist[0]);
@@ -658,6 +674,8 @@ _cs_chunk_column_encode (guint8       *p,
     tag = COLUMN_DICT;
   else
     tag = COLUMN_PACKED;
+  if (tag != COLUMN_DICT)
+    zigzag_rows (column, delta, unmade, values);
 
 write:
   /* The body goes after room for its size, then moves up to it. */
