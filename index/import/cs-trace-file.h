@@ -111,6 +111,10 @@ struct tep_handle  *cs_cpu_cursor_get_tep           (CsCpuCursor  *cursor);
 gboolean            cs_cpu_cursor_next              (CsCpuCursor  *cursor,
                                                      CsRecord     *record,
                                                      GError      **error);
+guint               cs_cpu_cursor_next_batch        (CsCpuCursor  *cursor,
+                                                     CsTracedatSlimRecord *records,
+                                                     guint         max,
+                                                     GError      **error);
 gboolean            cs_cpu_cursor_read_at           (CsCpuCursor  *cursor,
                                                      guint64       offset,
                                                      CsRecord     *record,

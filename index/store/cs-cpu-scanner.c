@@ -360,15 +360,15 @@ summarise_sched_switch (ScanState    *st,
 
 static inline gboolean
 read_common (const CommonFields *cf,
-             struct tep_record  *rec,
+             const guint8       *d,
+             guint32             size,
              int                *type,
              gint32             *pid)
 {
-  const guint8 *d = rec->data;
   guint32 p;
 
   /* min_size is G_MAXUINT when !valid: one comparison for both. */
-  if ((guint) rec->size < cf->min_size)
+  if (size < cf->min_size)
     return FALSE;
   switch (cf->type_size)
     {
@@ -451,10 +451,42 @@ test_env_uint (const char *name)
   return value != NULL ? (guint) MIN (g_ascii_strtoull (value, NULL, 10), 3600000) : 0;
 }
 
+/* A sched_switch or wakeup record (by its libtraceevent id @tep_type,
+ * dense @type) at event row @row: what the summaries need of it goes into
+ * the next op. */
+static void
+decode_op (CsCpuScan                  *scan,
+           const CsTracedatSlimRecord *rec,
+           int                         tep_type,
+           gint32                      type,
+           guint                       row)
+{
+  ScanState *st = scan->st;
+  ScanOp *op = &st->ops[st->n_ops];
+  struct tep_record tr = { .data = (void *) rec->data, .size = (int) rec->size };
+
+  if (tep_type == scan->sw.id)
+    {
+      _cs_cpu_scan_count_switch_state (&scan->sw, &tr, type, scan->result);
+      if (_cs_cpu_scan_decode_switch (&scan->sw, &tr, op))
+        st->ops[st->n_ops++].row = row;
+      return;
+    }
+  for (guint w = 0; w < st->n_wakeups; w++)
+    if (tep_type == st->wakeups[w].id)
+      {
+        if (_cs_cpu_scan_decode_wakeup (&st->wakeups[w], &tr, op))
+          st->ops[st->n_ops++].row = row;
+        return;
+      }
+}
+
 /* Reads up to *@limit_inout more records into the event columns, taking what
  * the summaries need of sched_switch and wakeup records into st->ops;
- * stops early when the event chunk or the ops are full.  FALSE with
- * @error set on failure.  Sets scan->at_end after the last record. */
+ * stops early when the event chunk or the ops are full.  Records come a
+ * batch at a time (cs_cpu_cursor_next_batch()), never more than the
+ * columns and the ops have room for.  FALSE with @error set on failure.
+ * Sets scan->at_end after the last record. */
 static gboolean
 decode_records (CsCpuScan *scan,
                 guint64   *limit_inout,
@@ -464,92 +496,89 @@ decode_records (CsCpuScan *scan,
   CsScanResult *result = scan->result;
   const CsTypeMap *types = st->types;
   struct tep_handle *tep = scan->tep;
-  CsRecord rec;
+  CsTracedatSlimRecord *batch = scan->batch;
   GError *local_error = NULL;
   /* A local: *@limit_inout may alias the columns' stores (both 64-bit). */
   guint64 limit = *limit_inout;
   gboolean ok = TRUE;
 
-  while (limit > 0 && st->n_ev < CS_EVENT_CHUNK_ROWS && st->n_ops < SCAN_BATCH_OPS)
+  while (ok && limit > 0 && st->n_ev < CS_EVENT_CHUNK_ROWS && st->n_ops < SCAN_BATCH_OPS)
     {
-      limit--;
-      if (!cs_cpu_cursor_next (scan->cursor, &rec, &local_error))
+      /* Each record adds one row and at most one op. */
+      guint max = (guint) MIN (limit, (guint64) MIN (CS_EVENT_CHUNK_ROWS - st->n_ev,
+                                                     MIN (SCAN_BATCH_OPS - st->n_ops, SCAN_BATCH_RECORDS)));
+      guint n = cs_cpu_cursor_next_batch (scan->cursor, batch, max, &local_error);
+
+      limit -= n;
+      if (n == 0 && local_error == NULL)
         {
-          if (local_error != NULL)
-            {
-              g_propagate_prefixed_error (error, local_error, _("CPU %u: "), result->cpu);
-              ok = FALSE;
-              break;
-            }
           scan->at_end = TRUE;
           *scan->offset = -1;
           break;
         }
-
-      struct tep_record *tr = rec.tep_record;
-      int tep_type;
-      gint32 pid;
-
-      if (!read_common (&scan->common, tr, &tep_type, &pid))
+      for (guint k = 0; k < n; k++)
         {
-          tep_type = tep_data_type (tep, tr);
-          pid = tep_data_pid (tep, tr);
-        }
-      gint32 type = (tep_type >= 0 && tep_type < 65536) ? types->by_tep_id[tep_type] : -1;
+          const CsTracedatSlimRecord *rec = &batch[k];
+          int tep_type;
+          gint32 pid;
 
-      if (type < 0)
-        type = types->n_types - 1;
-
-      if (result->n_events == 0)
-        {
-          result->first_ns = rec.ts_ns;
-          scan->first_offset = rec.offset;
-        }
-      result->last_ns = rec.ts_ns;
-      result->n_events++;
-      if (rec.missed_events != 0)
-        {
-          CsScanLoss loss = { rec.ts_ns, rec.missed_events == G_MAXUINT32 ? -1 : (gint64) rec.missed_events };
-
-          result->missed_events += rec.missed_events == G_MAXUINT32 ? 1 : rec.missed_events;
-          g_array_append_val (result->losses, loss);
-        }
-
-      guint row = st->n_ev++;
-      ScanOp *op = &st->ops[st->n_ops];
-
-      st->ev[EV_TS][row] = rec.ts_ns;
-      st->ev[EV_PID][row] = pid;
-      st->ev[EV_TYPE][row] = type;
-      st->ev[EV_OFFSET][row] = (gint64) (rec.offset - scan->offset_bias);
-      if (tep_type == scan->sw.id)
-        {
-          _cs_cpu_scan_count_switch_state (&scan->sw, tr, type, result);
-          if (_cs_cpu_scan_decode_switch (&scan->sw, tr, op))
-            st->ops[st->n_ops++].row = row;
-        }
-      else if ((guint) tep_type - (guint) st->wakeup_min_id <= st->wakeup_id_span)
-        for (guint w = 0; w < st->n_wakeups; w++)
-          if (tep_type == st->wakeups[w].id)
+          if (!read_common (&scan->common, rec->data, rec->size, &tep_type, &pid))
             {
-              if (_cs_cpu_scan_decode_wakeup (&st->wakeups[w], tr, op))
-                st->ops[st->n_ops++].row = row;
-              break;
+              struct tep_record tr = { .data = (void *) rec->data, .size = (int) rec->size };
+
+              tep_type = tep_data_type (tep, &tr);
+              pid = tep_data_pid (tep, &tr);
             }
-      if (st->n_ev == CS_EVENT_CHUNK_ROWS)
-        *scan->progress_bytes = (gint64) (rec.offset - scan->first_offset);
-      /* Often enough that Cancel stops a scan within milliseconds, and a
-       * watchdog can name where a stuck one is. */
-      if ((result->n_events & (CANCEL_CHECK_RECORDS - 1)) == 0)
-        {
-          *scan->offset = (gint64) rec.offset;
-          if (G_UNLIKELY (scan->test_delay_ms != 0 || scan->test_hang))
-            test_stall (scan);
-          if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+          gint32 type = (tep_type >= 0 && tep_type < 65536) ? types->by_tep_id[tep_type] : -1;
+
+          if (type < 0)
+            type = types->n_types - 1;
+
+          if (result->n_events == 0)
             {
-              ok = FALSE;
-              break;
+              result->first_ns = rec->ts_ns;
+              scan->first_offset = rec->offset;
             }
+          result->n_events++;
+          if (rec->missed_events != 0)
+            {
+              CsScanLoss loss = { rec->ts_ns, rec->missed_events == G_MAXUINT32 ? -1 : rec->missed_events };
+
+              result->missed_events += rec->missed_events == G_MAXUINT32 ? 1 : (guint64) rec->missed_events;
+              g_array_append_val (result->losses, loss);
+            }
+
+          guint row = st->n_ev++;
+
+          st->ev[EV_TS][row] = rec->ts_ns;
+          st->ev[EV_PID][row] = pid;
+          st->ev[EV_TYPE][row] = type;
+          st->ev[EV_OFFSET][row] = (gint64) (rec->offset - scan->offset_bias);
+          if (G_UNLIKELY (tep_type == scan->sw.id ||
+                          (guint) tep_type - (guint) st->wakeup_min_id <= st->wakeup_id_span))
+            decode_op (scan, rec, tep_type, type, row);
+          /* Often enough that Cancel stops a scan within milliseconds, and a
+           * watchdog can name where a stuck one is. */
+          if ((result->n_events & (CANCEL_CHECK_RECORDS - 1)) == 0)
+            {
+              *scan->offset = (gint64) rec->offset;
+              if (G_UNLIKELY (scan->test_delay_ms != 0 || scan->test_hang))
+                test_stall (scan);
+              if (ok && g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+                ok = FALSE;
+            }
+        }
+      if (n > 0)
+        {
+          result->last_ns = batch[n - 1].ts_ns;
+          if (st->n_ev == CS_EVENT_CHUNK_ROWS)
+            *scan->progress_bytes = (gint64) (batch[n - 1].offset - scan->first_offset);
+        }
+      if (local_error != NULL)
+        {
+          g_clear_error (error);
+          g_propagate_prefixed_error (error, local_error, _("CPU %u: "), result->cpu);
+          ok = FALSE;
         }
     }
   *limit_inout = limit;
