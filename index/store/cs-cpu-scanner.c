@@ -586,31 +586,52 @@ decode_records (CsCpuScan *scan,
 }
 
 /* Counts, slices, task rows and summaries of the rows decode_records()
- * added, in their order. */
+ * added, in their order: the rows up to the next op's (inclusive) go to
+ * the counts and the summary's level 0 together, then the op. */
 static void
 summarise_records (CsCpuScan *scan)
 {
   ScanState *st = scan->st;
   guint64 *type_counts = scan->result->type_counts;
+  const gint64 *ts = st->ev[EV_TS];
+  const gint64 *pids = st->ev[EV_PID];
+  const gint64 *types = st->ev[EV_TYPE];
   guint next_op = 0;
+  guint i = st->n_summarised;
+  gint32 last_pid = 0;
+  CsScanTask *last_task = NULL;
 
-  for (guint i = st->n_summarised; i < st->n_ev; i++)
+  while (i < st->n_ev)
     {
-      gint64 ts_ns = st->ev[EV_TS][i];
-      gint32 pid = (gint32) st->ev[EV_PID][i];
+      const ScanOp *op = next_op < st->n_ops ? &st->ops[next_op++] : NULL;
+      guint end = op != NULL ? op->row + 1 : st->n_ev;
 
-      type_counts[st->ev[EV_TYPE][i]]++;
-      lookup_task (st, pid)->n_events++;
-      summary_event (scan, ts_ns, pid);
-      if (next_op < st->n_ops && st->ops[next_op].row == i)
+      for (guint r = i; r < end; r++)
         {
-          const ScanOp *op = &st->ops[next_op++];
+          gint32 pid = (gint32) pids[r];
 
-          if (op->wakeup_kind < 0)
-            summarise_sched_switch (st, op, ts_ns);
-          else
-            add_task_row (st, op->pid, ts_ns, 0, op->wakeup_kind, 0);
+          type_counts[types[r]]++;
+          /* Runs of events of one task are common: one lookup a run. */
+          if (last_task == NULL || pid != last_pid)
+            {
+              last_task = lookup_task (st, pid);
+              last_pid = pid;
+            }
+          last_task->n_events++;
         }
+      if (G_LIKELY (st->summary != NULL))
+        _cs_summary_scan_events (st->summary, ts + i, pids + i, end - i);
+      else
+        for (guint r = i; r < end; r++)
+          summary_event (scan, ts[r], (gint32) pids[r]);
+      if (op != NULL)
+        {
+          if (op->wakeup_kind < 0)
+            summarise_sched_switch (st, op, ts[op->row]);
+          else
+            add_task_row (st, op->pid, ts[op->row], 0, op->wakeup_kind, 0);
+        }
+      i = end;
     }
   st->n_summarised = st->n_ev;
   st->n_ops = 0;
