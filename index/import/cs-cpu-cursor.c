@@ -203,13 +203,14 @@ cs_cpu_cursor_next (CsCpuCursor *cursor,
  * @max: how many records at most, >= 1
  * @error: set when the data is damaged
  *
- * Like @max calls of cs_cpu_cursor_next(), for a scan of every record:
- * each record's @ts_ns, @offset and @missed_events as #CsRecord gives
- * them (0, a count, or %G_MAXUINT32 when unknown), its @data and @size as
- * its tep_record holds them, valid until the next call on @cursor.
- * Through the recording's own reader a batch walks pages without a call
- * per record (cs_tracedat_cpu_next_batch()); through libtracecmd it holds
- * one record.
+ * Like @max calls of cs_cpu_cursor_next(), for a scan of every record,
+ * with each record as cs_tracedat_cpu_next_batch() gives it: its @data
+ * and @size as its tep_record holds them, valid until the next call on
+ * @cursor, its @offset as #CsRecord's, but its @ts_ns not clamped yet
+ * (cs_trace_file_clamp_ts() makes it #CsRecord's) and its @missed_events
+ * -1 when unknown.  Through the recording's own reader a batch walks
+ * pages without a call per record; through libtracecmd it holds one
+ * record.
  *
  * Errors: as cs_cpu_cursor_next(); the records read before an error are
  * still given, so @error may be set with a nonzero result.
@@ -236,14 +237,12 @@ cs_cpu_cursor_next_batch (CsCpuCursor          *cursor,
       records[0].offset = rec.offset;
       records[0].data = rec.tep_record->data;
       records[0].size = (guint32) rec.tep_record->size;
-      records[0].missed_events = rec.missed_events;
+      records[0].missed_events = rec.missed_events == G_MAXUINT32 ? -1 : (gint64) rec.missed_events;
       return 1;
     }
 
   n = cs_tracedat_cpu_next_batch (cursor->own, records, max, error);
   cursor->n_read += n;
-  for (guint i = 0; i < n; i++)
-    _cs_trace_file_fix_slim_record (&records[i]);
   return n;
 }
 

@@ -59,17 +59,6 @@ void _cs_trace_file_fill_record     (CsRecord               *out,
                                      guint                   buffer,
                                      struct tep_record      *rec);
 /* Fills @out from a record of Chronoscope's own reader. */
-/* A slim record of the own reader (cs_tracedat_cpu_next_batch()) as
- * cs_cpu_cursor_next_batch() gives it: the time and missed events as
- * _cs_trace_file_fill_own_record() makes them. */
-static inline void
-_cs_trace_file_fix_slim_record (CsTracedatSlimRecord *rec)
-{
-  rec->ts_ns = (gint64) MIN ((guint64) rec->ts_ns, (guint64) CS_TRACE_FILE_MAX_TS_NS);
-  rec->missed_events = rec->missed_events < 0 ? G_MAXUINT32
-                       : MIN (rec->missed_events, (gint64) G_MAXUINT32 - 1);
-}
-
 void _cs_trace_file_fill_own_record (CsRecord               *out,
                                      const CsTracedatRecord *rec);
 

@@ -26,6 +26,19 @@ G_BEGIN_DECLS
  */
 #define CS_TRACE_FILE_MAX_TS_NS (G_GINT64_CONSTANT (1) << 62)
 
+/**
+ * cs_trace_file_clamp_ts:
+ * @ts: a record's time as read (ns), taken as unsigned
+ *
+ * Returns: @ts, or %CS_TRACE_FILE_MAX_TS_NS when later (or negative as a
+ *   gint64): the time a #CsRecord gives
+ */
+static inline gint64
+cs_trace_file_clamp_ts (guint64 ts)
+{
+  return (gint64) MIN (ts, (guint64) CS_TRACE_FILE_MAX_TS_NS);
+}
+
 struct tep_handle;
 struct tep_record;
 

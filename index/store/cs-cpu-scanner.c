@@ -494,11 +494,23 @@ decode_records (CsCpuScan *scan,
 {
   ScanState *st = scan->st;
   CsScanResult *result = scan->result;
-  const CsTypeMap *types = st->types;
   struct tep_handle *tep = scan->tep;
   CsTracedatSlimRecord *batch = scan->batch;
   GError *local_error = NULL;
-  /* A local: *@limit_inout may alias the columns' stores (both 64-bit). */
+  /* Locals, for the loop below: its stores into the columns (64-bit)
+   * could alias any 64-bit field, which the compiler would then read
+   * again after each one.  (*@limit_inout may even be such a store.) */
+  const CommonFields common = scan->common;
+  const gint32 *by_tep_id = st->types->by_tep_id;
+  const gint32 unknown_type = (gint32) st->types->n_types - 1;
+  const int switch_id = scan->sw.id;
+  const int wakeup_min_id = st->wakeup_min_id;
+  const guint wakeup_id_span = st->wakeup_id_span;
+  const guint64 offset_bias = scan->offset_bias;
+  gint64 *const ev_ts = st->ev[EV_TS];
+  gint64 *const ev_pid = st->ev[EV_PID];
+  gint64 *const ev_type = st->ev[EV_TYPE];
+  gint64 *const ev_offset = st->ev[EV_OFFSET];
   guint64 limit = *limit_inout;
   gboolean ok = TRUE;
 
@@ -508,6 +520,8 @@ decode_records (CsCpuScan *scan,
       guint max = (guint) MIN (limit, (guint64) MIN (CS_EVENT_CHUNK_ROWS - st->n_ev,
                                                      MIN (SCAN_BATCH_OPS - st->n_ops, SCAN_BATCH_RECORDS)));
       guint n = cs_cpu_cursor_next_batch (scan->cursor, batch, max, &local_error);
+      guint row = st->n_ev;
+      guint64 n_events = result->n_events;
 
       limit -= n;
       if (n == 0 && local_error == NULL)
@@ -516,50 +530,49 @@ decode_records (CsCpuScan *scan,
           *scan->offset = -1;
           break;
         }
-      for (guint k = 0; k < n; k++)
+      if (n > 0 && n_events == 0)
+        {
+          result->first_ns = cs_trace_file_clamp_ts ((guint64) batch[0].ts_ns);
+          scan->first_offset = batch[0].offset;
+        }
+      for (guint k = 0; k < n; k++, row++)
         {
           const CsTracedatSlimRecord *rec = &batch[k];
           int tep_type;
           gint32 pid;
 
-          if (!read_common (&scan->common, rec->data, rec->size, &tep_type, &pid))
+          if (!read_common (&common, rec->data, rec->size, &tep_type, &pid))
             {
               struct tep_record tr = { .data = (void *) rec->data, .size = (int) rec->size };
 
               tep_type = tep_data_type (tep, &tr);
               pid = tep_data_pid (tep, &tr);
             }
-          gint32 type = (tep_type >= 0 && tep_type < 65536) ? types->by_tep_id[tep_type] : -1;
+          gint32 type = (tep_type >= 0 && tep_type < 65536) ? by_tep_id[tep_type] : -1;
 
           if (type < 0)
-            type = types->n_types - 1;
+            type = unknown_type;
 
-          if (result->n_events == 0)
+          ev_ts[row] = cs_trace_file_clamp_ts ((guint64) rec->ts_ns);
+          ev_pid[row] = pid;
+          ev_type[row] = type;
+          ev_offset[row] = (gint64) (rec->offset - offset_bias);
+          n_events++;
+          if (G_UNLIKELY (rec->missed_events != 0))
             {
-              result->first_ns = rec->ts_ns;
-              scan->first_offset = rec->offset;
-            }
-          result->n_events++;
-          if (rec->missed_events != 0)
-            {
-              CsScanLoss loss = { rec->ts_ns, rec->missed_events == G_MAXUINT32 ? -1 : rec->missed_events };
+              /* As CsRecord counts them (at most G_MAXUINT32 - 1). */
+              gint64 missed = MIN (rec->missed_events, (gint64) G_MAXUINT32 - 1);
+              CsScanLoss loss = { ev_ts[row], missed };
 
-              result->missed_events += rec->missed_events == G_MAXUINT32 ? 1 : (guint64) rec->missed_events;
+              result->missed_events += missed < 0 ? 1 : (guint64) missed;
               g_array_append_val (result->losses, loss);
             }
-
-          guint row = st->n_ev++;
-
-          st->ev[EV_TS][row] = rec->ts_ns;
-          st->ev[EV_PID][row] = pid;
-          st->ev[EV_TYPE][row] = type;
-          st->ev[EV_OFFSET][row] = (gint64) (rec->offset - scan->offset_bias);
-          if (G_UNLIKELY (tep_type == scan->sw.id ||
-                          (guint) tep_type - (guint) st->wakeup_min_id <= st->wakeup_id_span))
+          if (G_UNLIKELY (tep_type == switch_id ||
+                          (guint) tep_type - (guint) wakeup_min_id <= wakeup_id_span))
             decode_op (scan, rec, tep_type, type, row);
           /* Often enough that Cancel stops a scan within milliseconds, and a
            * watchdog can name where a stuck one is. */
-          if ((result->n_events & (CANCEL_CHECK_RECORDS - 1)) == 0)
+          if (G_UNLIKELY ((n_events & (CANCEL_CHECK_RECORDS - 1)) == 0))
             {
               *scan->offset = (gint64) rec->offset;
               if (G_UNLIKELY (scan->test_delay_ms != 0 || scan->test_hang))
@@ -568,9 +581,11 @@ decode_records (CsCpuScan *scan,
                 ok = FALSE;
             }
         }
+      st->n_ev = row;
+      result->n_events = n_events;
       if (n > 0)
         {
-          result->last_ns = batch[n - 1].ts_ns;
+          result->last_ns = ev_ts[row - 1];
           if (st->n_ev == CS_EVENT_CHUNK_ROWS)
             *scan->progress_bytes = (gint64) (batch[n - 1].offset - scan->first_offset);
         }

@@ -789,11 +789,14 @@ cs_tracedat_cpu_next_batch (CsTracedatCpu        *cpu,
     {
       if (c->page_loaded)
         {
-          CsTdPageWalk *w = &c->walk;
+          /* The walk in a local: the records' 64-bit stores could alias
+           * its fields, which would then be read again after each. */
+          CsTdPageWalk w = c->walk;
           guint64 page_data_pos = c->block_pos + c->page_off + 8 + c->klong;
 
-          while (n < max && w->curr < w->size)
-            take_record (c, w, page_data_pos, &records[n++]);
+          while (n < max && w.curr < w.size)
+            take_record (c, &w, page_data_pos, &records[n++]);
+          c->walk = w;
           if (n == max)
             return n;
           c->page_loaded = FALSE;
