@@ -577,8 +577,29 @@ _cs_summary_scan_events (CsSummaryScan *s,
                          const gint64  *pids,
                          guint          n)
 {
-  for (guint i = 0; i < n; i++)
-    scan_event (s, ts_ns[i], (gint32) pids[i]);
+  guint i = 0;
+
+  while (i < n)
+    {
+      /* A run of events that scan_event() would count in the newest
+       * bucket for the task of the event before: counted at once. */
+      if (ts_ns[i] < s->tail_end_ns && (gint32) pids[i] == s->last_event_pid)
+        {
+          const gint64 tail_end_ns = s->tail_end_ns;
+          const gint32 pid = s->last_event_pid;
+          guint from = i;
+          Pending *p = pending_at (s, s->len - 1);
+
+          while (++i < n && ts_ns[i] < tail_end_ns && (gint32) pids[i] == pid)
+            ;
+          p->b.n_events += i - from;
+          p->b.event_dom.weight[s->last_event_slot] += i - from;
+          if (i == n)
+            break;
+        }
+      scan_event (s, ts_ns[i], (gint32) pids[i]);
+      i++;
+    }
 }
 
 /*
