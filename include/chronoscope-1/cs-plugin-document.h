@@ -438,7 +438,9 @@ typedef gboolean (*CsPluginEventFunc) (const CsPluginEvent *event,
  * from the recording (about a microsecond each), and the index's chunks
  * (4096 events of a CPU) that hold none of them are skipped undecoded, so
  * a type rare in the span (sched_migrate_task, irq_handler_entry) costs
- * little more than finding the span's chunks.  Over every CPU, the
+ * little more than finding the span's chunks.  Each record is read at
+ * the time the index gives it, without walking its page up to it.  One
+ * CPU's events are listed 4096 at a time; over every CPU, the
  * references of the wanted events of the span are held in memory (40
  * bytes each) to merge them in time order: meant for spans around a
  * latency or a task's activity, not for the whole of a large recording
