@@ -268,6 +268,34 @@ guint64            cs_plugin_document_get_cpu_n_events (CsPluginDocument *docume
                                                       guint             cpu);
 
 /**
+ * cs_plugin_document_count_cpu_events:
+ * @document: a document
+ * @cpu: a CPU, 0 .. n_cpus - 1
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @n_events: (out): how many events of every type @cpu recorded with a
+ *   timestamp in [@begin_ns, @end_ns) (0 for a CPU out of range or an
+ *   empty span)
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ *
+ * Counts a CPU's events of a span from the index, without listing them
+ * nor reading the recording: two of the index's chunks (4096 events each)
+ * are decoded, whatever the span's length.  For a plugin that reads a
+ * span's events only when they are few (cs_plugin_document_foreach_event()
+ * lists and reads each).  Main thread or a pass's callbacks.
+ *
+ * Since: plugin API 1.3
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean           cs_plugin_document_count_cpu_events (CsPluginDocument *document,
+                                                      guint             cpu,
+                                                      gint64            begin_ns,
+                                                      gint64            end_ns,
+                                                      guint64          *n_events,
+                                                      GError          **error);
+
+/**
  * cs_plugin_document_count_events:
  * @document: a document
  * @system: a trace system, as in events/<system>/ of tracefs
@@ -410,7 +438,9 @@ typedef gboolean (*CsPluginEventFunc) (const CsPluginEvent *event,
  * from the recording (about a microsecond each), and the index's chunks
  * (4096 events of a CPU) that hold none of them are skipped undecoded, so
  * a type rare in the span (sched_migrate_task, irq_handler_entry) costs
- * little more than finding the span's chunks.  Over every CPU, the
+ * little more than finding the span's chunks.  Each record is read at
+ * the time the index gives it, without walking its page up to it.  One
+ * CPU's events are listed 4096 at a time; over every CPU, the
  * references of the wanted events of the span are held in memory (40
  * bytes each) to merge them in time order: meant for spans around a
  * latency or a task's activity, not for the whole of a large recording

@@ -33,8 +33,10 @@
  * and a window's several recordings for its pages
  * (cs_plugin_window_get_n_documents(), cs_plugin_window_get_nth_document(),
  * cs_plugin_window_to_axis_ns(), cs_plugin_window_from_axis_ns()).
+ * 1.3 added cs_plugin_document_count_cpu_events() (a CPU's events of a
+ * span counted from the index).
  */
-#define CS_PLUGIN_API_MINOR_VERSION 2
+#define CS_PLUGIN_API_MINOR_VERSION 3
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

@@ -577,6 +577,42 @@ cs_trace_file_read_at (CsTraceFile *self,
 }
 
 /**
+ * cs_trace_file_peek_at:
+ * @self: a recording
+ * @cpu: the CPU the record belongs to
+ * @offset: a #CsRecord offset of @cpu, as the recording's index holds it
+ * @ts_ns: that record's time (ns), as the index holds it
+ * @record: (out caller-allocates): the record, valid until the next call
+ *   on @self
+ * @error: as for cs_trace_file_read_at()
+ *
+ * Like cs_trace_file_read_at(), without walking the records of the
+ * record's page before it when Chronoscope's own reader opened the file
+ * (cs_tracedat_reader_peek_at(): the record's time is @ts_ns); through
+ * libtracecmd, cs_trace_file_read_at().  For readers that take offsets and
+ * times from the index, in increasing order.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_trace_file_peek_at (CsTraceFile *self,
+                       guint        cpu,
+                       guint64      offset,
+                       gint64       ts_ns,
+                       CsRecord    *record,
+                       GError     **error)
+{
+  g_return_val_if_fail (CS_IS_TRACE_FILE (self), FALSE);
+
+  if (!self->own_data)
+    return cs_trace_file_read_at (self, cpu, offset, record, error);
+  if (!cs_tracedat_reader_peek_at (self->reader, cpu, offset, ts_ns, &self->read_at_own, error))
+    return FALSE;
+  _cs_trace_file_fill_own_record (record, &self->read_at_own);
+  return TRUE;
+}
+
+/**
  * cs_trace_file_format_record:
  * @self: a recording
  * @record: one of its records

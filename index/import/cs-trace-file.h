@@ -104,6 +104,12 @@ gboolean            cs_trace_file_read_at           (CsTraceFile  *self,
                                                      guint64       offset,
                                                      CsRecord     *record,
                                                      GError      **error);
+gboolean            cs_trace_file_peek_at           (CsTraceFile  *self,
+                                                     guint         cpu,
+                                                     guint64       offset,
+                                                     gint64        ts_ns,
+                                                     CsRecord     *record,
+                                                     GError      **error);
 char               *cs_trace_file_format_record     (CsTraceFile  *self,
                                                      const CsRecord *record);
 

@@ -187,14 +187,6 @@ cs_document_get_events (CsDocument  *self,
   return _cs_document_scan_events (self, cpu, begin_ns, end_ns, NULL, 0, collect_event, &c, error);
 }
 
-static gboolean
-append_event (const CsEvent *ev,
-              gpointer       user_data)
-{
-  g_array_append_val ((GArray *) user_data, *ev);
-  return TRUE;
-}
-
 /**
  * cs_document_get_events_of_types:
  * @self: a document
@@ -204,6 +196,8 @@ append_event (const CsEvent *ev,
  * @wanted: (array length=n_types): by #CsEventType id, whether to list
  *   events of that type
  * @n_types: the length of @wanted (cs_document_get_n_event_types())
+ * @max_events: stop after appending this many (%G_MAXUINT: no bound);
+ *   when @events received that many, more may exist
  * @events: (element-type CsEvent): receives the events in time order
  *   (appended), their @pid -1 (the record says it)
  * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
@@ -223,14 +217,18 @@ cs_document_get_events_of_types (CsDocument     *self,
                                  gint64          end_ns,
                                  const gboolean *wanted,
                                  guint           n_types,
+                                 guint           max_events,
                                  GArray         *events,
                                  GError        **error)
 {
+  CollectEvents c = { events, max_events > G_MAXUINT - events->len ? G_MAXUINT
+                                                                   : events->len + max_events };
+
   g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (wanted != NULL || n_types == 0, FALSE);
-  if (n_types == 0)
+  if (n_types == 0 || max_events == 0)
     return TRUE;
-  return _cs_document_scan_events (self, cpu, begin_ns, end_ns, wanted, n_types, append_event, events, error);
+  return _cs_document_scan_events (self, cpu, begin_ns, end_ns, wanted, n_types, collect_event, &c, error);
 }
 
 typedef struct {

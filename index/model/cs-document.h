@@ -215,6 +215,7 @@ gboolean           cs_document_get_events_of_types (CsDocument   *self,
                                                   gint64          end_ns,
                                                   const gboolean *wanted,
                                                   guint           n_types,
+                                                  guint           max_events,
                                                   GArray         *events,
                                                   GError        **error);
 gboolean           cs_document_find_event_near   (CsDocument  *self,

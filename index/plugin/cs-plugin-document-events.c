@@ -91,6 +91,95 @@ compare_events (gconstpointer a,
   return x->row < y->row ? -1 : x->row > y->row;
 }
 
+/* Reads the records of @events[@first..] and calls @func for each;
+ * *@stopped when @func asked to stop. */
+static gboolean
+call_events (CsPluginDocument  *self,
+             GArray            *events,
+             guint              first,
+             CsPluginEventFunc  func,
+             gpointer           user_data,
+             gboolean          *stopped,
+             GError           **error)
+{
+  for (guint i = first; i < events->len; i++)
+    {
+      const CsEvent *ev = &g_array_index (events, CsEvent, i);
+      CsPluginEvent event;
+
+      /* The index gives the record's time: its page is not walked. */
+      if (!_cs_plugin_document_fill_event (self, ev->cpu, ev->row, ev->offset, &ev->ts_ns, &event,
+                                           error))
+        return FALSE;
+      if (!func (&event, user_data))
+        {
+          *stopped = TRUE;
+          return TRUE;
+        }
+    }
+  return TRUE;
+}
+
+/* How many events of one CPU are listed from the index at a time: their
+ * references (40 bytes each) stay in the caches, and a long span does not
+ * grow (and fault in) an array of all of them. */
+#define BATCH_EVENTS 4096
+
+/* The events of @cpu over [@begin_ns, @end_ns), BATCH_EVENTS at a time:
+ * each batch resumes at the time of the last event listed, passing over
+ * the rows listed already at that time. */
+static gboolean
+foreach_cpu_event (CsPluginDocument  *self,
+                   CsDocument        *document,
+                   guint              cpu,
+                   gint64             begin_ns,
+                   gint64             end_ns,
+                   const gboolean    *wanted,
+                   CsPluginEventFunc  func,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  GArray *events = _cs_plugin_document_get_events (self);
+  g_autoptr(GError) local_error = NULL;
+  gint64 from = begin_ns;
+  guint64 last_row = 0;
+  guint n_at_from = 0;          /* events listed already at @from */
+  gboolean stopped = FALSE;
+
+  for (;;)
+    {
+      guint max = BATCH_EVENTS + n_at_from;
+      guint first = 0, n_at_last;
+      const CsEvent *last;
+
+      g_array_set_size (events, 0);
+      if (!cs_document_get_events_of_types (document, cpu, from, end_ns, wanted,
+                                            cs_document_get_n_event_types (document), max,
+                                            events, &local_error))
+        {
+          g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                               local_error->message);
+          return FALSE;
+        }
+      while (n_at_from > 0 && first < events->len &&
+             g_array_index (events, CsEvent, first).ts_ns == from &&
+             g_array_index (events, CsEvent, first).row <= last_row)
+        first++;
+      if (!call_events (self, events, first, func, user_data, &stopped, error))
+        return FALSE;
+      if (stopped || events->len < max)
+        return TRUE;
+      last = &g_array_index (events, CsEvent, events->len - 1);
+      n_at_last = last->ts_ns == from ? first : 0;
+      for (guint i = events->len; i-- > first &&
+           g_array_index (events, CsEvent, i).ts_ns == last->ts_ns;)
+        n_at_last++;
+      n_at_from = n_at_last;
+      from = last->ts_ns;
+      last_row = last->row;
+    }
+}
+
 gboolean
 cs_plugin_document_foreach_event (CsPluginDocument  *self,
                                   gint               cpu,
@@ -105,6 +194,7 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
   const gboolean *wanted;
   GArray *events;
   g_autoptr(GError) local_error = NULL;
+  gboolean stopped = FALSE;
   guint n_cpus;
 
   g_return_val_if_fail (self != NULL && func != NULL, FALSE);
@@ -114,33 +204,23 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
   if (end_ns <= begin_ns || (cpu >= 0 && (guint) cpu >= n_cpus))
     return TRUE;
   wanted = cached_wanted_types (self, document, types);
+  if (cpu >= 0)
+    return foreach_cpu_event (self, document, cpu, begin_ns, end_ns, wanted, func, user_data,
+                              error);
   events = _cs_plugin_document_get_events (self);
   for (guint c = 0; c < n_cpus; c++)
     {
-      if (cpu >= 0 && c != (guint) cpu)
-        continue;
       if (!cs_document_get_events_of_types (document, c, begin_ns, end_ns, wanted,
-                                            cs_document_get_n_event_types (document), events,
-                                            &local_error))
+                                            cs_document_get_n_event_types (document), G_MAXUINT,
+                                            events, &local_error))
         {
           g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
                                local_error->message);
           return FALSE;
         }
     }
-  if (cpu < 0)
-    g_array_sort (events, compare_events);
-  for (guint i = 0; i < events->len; i++)
-    {
-      const CsEvent *ev = &g_array_index (events, CsEvent, i);
-      CsPluginEvent event;
-
-      if (!_cs_plugin_document_fill_event (self, ev->cpu, ev->row, ev->offset, &event, error))
-        return FALSE;
-      if (!func (&event, user_data))
-        break;
-    }
-  return TRUE;
+  g_array_sort (events, compare_events);
+  return call_events (self, events, 0, func, user_data, &stopped, error);
 }
 
 G_STATIC_ASSERT (sizeof (CsPluginTaskInterval) == sizeof (CsTaskInterval));

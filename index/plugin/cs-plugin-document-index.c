@@ -55,6 +55,37 @@ cs_plugin_document_get_cpu_n_events (CsPluginDocument *document,
   return info != NULL ? info->n_events : 0;
 }
 
+gboolean
+cs_plugin_document_count_cpu_events (CsPluginDocument *document,
+                                     guint             cpu,
+                                     gint64            begin_ns,
+                                     gint64            end_ns,
+                                     guint64          *n_events,
+                                     GError          **error)
+{
+  CsDocument *doc;
+  g_autoptr(GError) local_error = NULL;
+  guint64 before, until;
+
+  g_return_val_if_fail (document != NULL && n_events != NULL, FALSE);
+
+  doc = _cs_plugin_document_get_document (document);
+  *n_events = 0;
+  if (cpu >= cs_document_get_n_cpus (doc) || end_ns <= begin_ns)
+    return TRUE;
+  before = _cs_document_count_before (doc, cpu, begin_ns, &local_error);
+  until = before != G_MAXUINT64 ? _cs_document_count_before (doc, cpu, end_ns, &local_error)
+                                : G_MAXUINT64;
+  if (until == G_MAXUINT64)
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           local_error != NULL ? local_error->message : "");
+      return FALSE;
+    }
+  *n_events = until > before ? until - before : 0;
+  return TRUE;
+}
+
 guint64
 cs_plugin_document_count_events (CsPluginDocument *document,
                                  const char       *system,

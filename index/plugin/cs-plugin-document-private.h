@@ -112,6 +112,7 @@ gboolean          _cs_plugin_document_fill_event       (CsPluginDocument *self,
                                                         guint             cpu,
                                                         guint64           row,
                                                         guint64           offset,
+                                                        const gint64     *ts_ns,
                                                         CsPluginEvent    *event,
                                                         GError          **error);
 

@@ -44,17 +44,20 @@ cs_plugin_document_get_vcpu_out (CsPluginDocument *document,
   stream = _cs_plugin_document_get_stream (document);
   if (stream == NULL || (tl = cs_stream_get_vcpu_timeline (stream)) == NULL)
     {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_NOT_READY,
-                   _("%s is not a KVM guest shown with its host’s recording"),
-                   cs_plugin_document_get_path (document));
+      /* Asked per slice of a breakdown, without a GError: no message. */
+      if (error != NULL)
+        g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_NOT_READY,
+                     _("%s is not a KVM guest shown with its host’s recording"),
+                     cs_plugin_document_get_path (document));
       return FALSE;
     }
   out = g_array_new (FALSE, FALSE, sizeof (CsVcpuInterval));
   if (!cs_stream_get_vcpu_out (stream, vcpu, begin_ns, end_ns, out, exits_known))
     {
-      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_NOT_READY,
-                   _("The host’s recording does not say what vCPU %u did from %" PRId64 " to %"
-                     PRId64 " ns"), vcpu, begin_ns, end_ns);
+      if (error != NULL)
+        g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_NOT_READY,
+                     _("The host’s recording does not say what vCPU %u did from %" PRId64 " to %"
+                       PRId64 " ns"), vcpu, begin_ns, end_ns);
       return FALSE;
     }
   for (guint i = 0; i < out->len; i++)

@@ -336,6 +336,9 @@ _cs_plugin_document_get_wanted_types (CsPluginDocument *self)
  * @cpu: the event's CPU
  * @row: its row among the CPU's events
  * @offset: its record's offset (from the index)
+ * @ts_ns: (nullable): its time as the index holds it, or %NULL: with a
+ *   time, the record is read without walking its page up to it
+ *   (cs_trace_file_peek_at())
  * @event: (out caller-allocates): the event, borrowing the document's
  *   record until the next call
  * @error: %CS_PLUGIN_ERROR_FAILED when the record cannot be read
@@ -347,6 +350,7 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
                                 guint              cpu,
                                 guint64            row,
                                 guint64            offset,
+                                const gint64      *ts_ns,
                                 CsPluginEvent     *event,
                                 GError           **error)
 {
@@ -361,7 +365,9 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
                    cs_document_get_trace_path (self->document));
       return FALSE;
     }
-  if (!cs_trace_file_read_at (file, cpu, offset, &self->record, &local_error))
+  if (ts_ns != NULL ? !cs_trace_file_peek_at (file, cpu, offset, *ts_ns, &self->record,
+                                              &local_error)
+                    : !cs_trace_file_read_at (file, cpu, offset, &self->record, &local_error))
     {
       g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
       return FALSE;
@@ -463,7 +469,8 @@ cs_plugin_document_read_event (CsPluginDocument        *document,
       g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
       return FALSE;
     }
-  return _cs_plugin_document_fill_event (document, ref->cpu, ref->row, ev.offset, event, error);
+  return _cs_plugin_document_fill_event (document, ref->cpu, ref->row, ev.offset, NULL, event,
+                                         error);
 }
 
 /**

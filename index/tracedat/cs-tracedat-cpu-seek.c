@@ -111,6 +111,10 @@ cs_tracedat_cpu_skip_to (CsTracedatCpu  *cpu,
   return TRUE;
 }
 
+/* A read_at stream's window when the records are read in order
+ * (cs-tracedat-cpu.c's READ_AT_WINDOW_BYTES otherwise). */
+#define IN_ORDER_WINDOW_BYTES (256 * 1024)
+
 /* Makes the block (window or chunk) holding @offset the current one,
  * reading it unless it is already; *@block_kept tells whether it was. */
 static gboolean
@@ -138,8 +142,22 @@ hold_block (CsTracedatCpu  *c,
         return TRUE;
       rel = offset - c->data_offset;
       win = c->data_offset + rel / _cs_tracedat_cpu_window_bytes (c) * _cs_tracedat_cpu_window_bytes (c);
+      /* Records read in order just past the block (a span's records read
+       * at their offsets): the next window goes on from the block's end,
+       * IN_ORDER_WINDOW_BYTES of it, one pread() for many pages. */
+      if (c->have_block && offset >= c->block_next &&
+          offset - c->block_next < IN_ORDER_WINDOW_BYTES / 2 &&
+          _cs_tracedat_cpu_window_bytes (c) < IN_ORDER_WINDOW_BYTES)
+        {
+          *block_kept = FALSE;
+          if (!_cs_tracedat_cpu_load_window (c, c->block_next, IN_ORDER_WINDOW_BYTES, error))
+            return FALSE;
+        }
+      else if (c->have_block && offset >= c->block_pos && offset < c->block_next &&
+               c->block_len == c->block_next - c->block_pos)
+        ;                       /* a window holding it, of whole pages */
       /* (A stream's first window is shorter than the others.) */
-      if (!c->have_block || c->block_pos != win ||
+      else if (!c->have_block || c->block_pos != win ||
           c->block_next - c->block_pos < MIN ((guint64) _cs_tracedat_cpu_window_bytes (c), c->data_end - win))
         {
           *block_kept = FALSE;

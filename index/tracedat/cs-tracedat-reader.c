@@ -566,6 +566,57 @@ cs_tracedat_reader_read_at (CsTracedatReader  *self,
 }
 
 /**
+ * cs_tracedat_reader_peek_at:
+ * @self: a #CsTracedatReader
+ * @cpu: the CPU the record belongs to, in `[0, n_cpus)`
+ * @offset: a record offset of @cpu, as an index built from this file
+ *   holds it (#CsTracedatRecord.offset)
+ * @ts_ns: that record's time (ns, trace clock), as the same index holds it
+ * @record: (out caller-allocates): the record, with @ts_ns as its time
+ * @error: return location for a #GError
+ *
+ * Like cs_tracedat_reader_read_at(), through the same per-CPU streams,
+ * without walking the records of the record's page before it
+ * (cs_tracedat_cpu_peek_at()): the page is checked once for all the
+ * records read from it in turn, then only the event header at @offset is
+ * decoded.  For readers that take offsets and times from the index in
+ * increasing order (a plugin's events of a span), where the walk was a
+ * fifth of the cost of reading a record.
+ *
+ * Errors: as cs_tracedat_cpu_peek_at(): %CS_INDEX_ERROR_CORRUPT when
+ * @offset is not on an event of @cpu's data, %CS_INDEX_ERROR_TRUNCATED
+ * when the data ends early.
+ *
+ * Thread: as cs_tracedat_reader_read_at().
+ *
+ * Returns: %TRUE and @record filled in, or %FALSE with @error set
+ */
+gboolean
+cs_tracedat_reader_peek_at (CsTracedatReader  *self,
+                            guint              cpu,
+                            guint64            offset,
+                            gint64             ts_ns,
+                            CsTracedatRecord  *record,
+                            GError           **error)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), FALSE);
+  g_return_val_if_fail (cpu < self->n_cpus, FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  locker = g_mutex_locker_new (&self->read_at_lock);
+  if (self->read_at_cpus[cpu] == NULL)
+    {
+      self->read_at_cpus[cpu] = _cs_tracedat_cpu_new (self, cpu, FALSE, error);
+      if (self->read_at_cpus[cpu] == NULL)
+        return FALSE;
+    }
+  return cs_tracedat_cpu_peek_at (self->read_at_cpus[cpu], offset, ts_ns, record, error);
+}
+
+/**
  * cs_tracedat_reader_get_n_instance_buffers:
  * @self: a reader
  *

@@ -174,6 +174,12 @@ gboolean           cs_tracedat_reader_read_at             (CsTracedatReader  *se
                                                            guint64            offset,
                                                            CsTracedatRecord  *record,
                                                            GError           **error);
+gboolean           cs_tracedat_reader_peek_at             (CsTracedatReader  *self,
+                                                           guint              cpu,
+                                                           guint64            offset,
+                                                           gint64             ts_ns,
+                                                           CsTracedatRecord  *record,
+                                                           GError           **error);
 
 CsTracedatCpu     *cs_tracedat_reader_open_cpu            (CsTracedatReader  *self,
                                                            guint              cpu,

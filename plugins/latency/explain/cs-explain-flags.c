@@ -21,8 +21,9 @@
  * the verdict says where it came from.
  *
  * Only the events of the waiting CPU inside the slices are read (every
- * type), at most MAX_FLAG_EVENTS of them, and only for a pair explained alone:
- * the blockers sweep does not read them (its sums are the tracker's).
+ * type), and only when the index counts at most MAX_FLAG_EVENTS of them,
+ * only for a pair explained alone: the blockers sweep does not read them
+ * (its sums are the tracker's).
  */
 #include <string.h>
 
@@ -110,33 +111,6 @@ read_mark (const CsPluginEvent *event,
   if (f->has_preempt_count && cs_plugin_event_read_int (event, &f->preempt_count, &v))
     m.preempt_count = (guint8) v;
   g_array_append_val (r->marks, m);
-  return TRUE;
-}
-
-/* Reads the marks of @cpu in [@begin_ns, @end_ns) into @r, in steps that
- * double from 1/1024 of the span: the index lists a step's rows before
- * the first is read, so a stretch of millions of events is given up after
- * listing about MAX_FLAG_EVENTS of them, not all. */
-static gboolean
-read_marks (CsPluginDocument  *document,
-            guint              cpu,
-            gint64             begin_ns,
-            gint64             end_ns,
-            Reader            *r,
-            GError           **error)
-{
-  gint64 step = MAX ((end_ns - begin_ns) / 1024, 1000);
-
-  for (gint64 t = begin_ns; t < end_ns && !r->has_sections && !r->too_many;)
-    {
-      gint64 next = end_ns - t > step ? t + step : end_ns;
-
-      if (!cs_plugin_document_foreach_event (document, (gint) cpu, t, next, NULL, read_mark, r,
-                                             error))
-        return FALSE;
-      t = next;
-      step *= 2;
-    }
   return TRUE;
 }
 
@@ -339,6 +313,7 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
       gint64 begin_ns = G_MAXINT64, end_ns = G_MININT64;
       gboolean task_slice = FALSE;
       Reader r = { marks, fields, FALSE, FALSE };
+      guint64 n_events;
       guint m = 0;
 
       for (guint i = 0; i < breakdown->slices->len; i++)
@@ -354,10 +329,21 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
         }
       if (!task_slice)
         continue;
+      /* More events than the bound: reading them would end in too_many
+       * (or in has_sections first), so the CPU is passed over unread. */
+      if (!cs_plugin_document_count_cpu_events (document, cpu, begin_ns, end_ns + 1, &n_events,
+                                                error))
+        {
+          cs_explain_breakdown_free (breakdown);
+          return NULL;
+        }
+      if (n_events > MAX_FLAG_EVENTS)
+        continue;
       g_array_set_size (marks, 0);
       /* B's events too: the slice's last gap ends at the event that
        * closes it. */
-      if (!read_marks (document, cpu, begin_ns, end_ns + 1, &r, error))
+      if (!cs_plugin_document_foreach_event (document, (gint) cpu, begin_ns, end_ns + 1, NULL,
+                                             read_mark, &r, error))
         {
           cs_explain_breakdown_free (breakdown);
           return NULL;

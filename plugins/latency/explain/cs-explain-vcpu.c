@@ -119,7 +119,6 @@ cs_explain_add_vcpu_out (CsPluginDocument   *document,
 
   if (breakdown == NULL || breakdown->slices == NULL || breakdown->slices->len == 0)
     return breakdown;
-  slices = g_array_new (FALSE, FALSE, sizeof (CsExplainSlice));
   out = g_array_new (FALSE, FALSE, sizeof (CsPluginVcpuInterval));
   for (guint i = 0; i < breakdown->slices->len; i++)
     {
@@ -132,8 +131,17 @@ cs_explain_add_vcpu_out (CsPluginDocument   *document,
        * (no GError: a recording alone answers at once, and often). */
       if (!cs_plugin_document_get_vcpu_out (document, s.cpu, s.begin_ns, s.end_ns, out, NULL, NULL))
         {
-          g_array_append_val (slices, s);
+          if (slices != NULL)
+            g_array_append_val (slices, s);
           continue;
+        }
+      /* The first slice the host covers: the new slices start with those
+       * before it, as they are (a recording alone copies none). */
+      if (slices == NULL)
+        {
+          slices = g_array_sized_new (FALSE, FALSE, sizeof (CsExplainSlice),
+                                      breakdown->slices->len);
+          g_array_append_vals (slices, breakdown->slices->data, i);
         }
       for (guint k = 0; k < out->len; k++)
         {
