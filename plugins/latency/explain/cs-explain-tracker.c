@@ -7,6 +7,7 @@
 
 #include <event-parse.h>
 
+#include "cs-explain-tasks.h"
 #include "cs-explain-tracker.h"
 #include "cs-explain-waiting.h"
 
@@ -125,8 +126,7 @@ struct _CsExplainTracker
   guint n_cpus;
   Cpu *cpus;
   GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
-  GHashTable *tasks;            /* pid -> CsPluginWakeupState (owned): the wakeup rule */
-  GHashTable *waiting;          /* pid -> Waiting * (owned): the tasks the rule has woken */
+  CsExplainTasks *tasks;        /* by pid: the wakeup rule's state, the open pair */
   GHashTable *numbers;          /* CsExplainContributor (kind, id, name; owned) -> number + 1 */
   /* The numbers found last, by a hash of kind and id: most changes of a
    * CPU go back to a contributor seen a moment ago, found here without
@@ -257,8 +257,7 @@ cs_explain_tracker_new (guint              n_cpus,
     }
   self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->by_id = g_ptr_array_new ();
-  self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
+  self->tasks = _cs_explain_tasks_new (waiting_free);
   self->numbers = g_hash_table_new_full (_cs_explain_part_hash, _cs_explain_part_equal, g_free, NULL);
   self->spare = g_ptr_array_new_with_free_func (waiting_free);
   self->only_pid = -1;
@@ -280,8 +279,7 @@ cs_explain_tracker_free (CsExplainTracker *self)
   g_free (self->cpus);
   g_hash_table_unref (self->formats);
   g_ptr_array_unref (self->by_id);
-  g_hash_table_unref (self->tasks);
-  g_hash_table_unref (self->waiting);
+  _cs_explain_tasks_free (self->tasks);
   g_hash_table_unref (self->numbers);
   g_ptr_array_unref (self->spare);
   if (self->window != NULL)
@@ -345,7 +343,7 @@ cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
                                    gboolean          open_pairs)
 {
   if (open_pairs && !self->open_pairs)
-    g_hash_table_remove_all (self->tasks);
+    _cs_explain_tasks_reset_rules (self->tasks);
   self->open_pairs = open_pairs;
 }
 
@@ -650,18 +648,28 @@ static CsPluginWakeupState *
 rule_state (CsExplainTracker *self,
             gint32            pid)
 {
-  CsPluginWakeupState *state;
-
   if (!self->open_pairs || self->learning || pid <= 0 ||
       (self->only_pid >= 0 && pid != self->only_pid))
     return NULL;
-  state = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (pid));
-  if (state == NULL)
-    {
-      state = g_new0 (CsPluginWakeupState, 1);
-      g_hash_table_insert (self->tasks, GINT_TO_POINTER (pid), state);
-    }
-  return state;
+  return &_cs_explain_tasks_ensure (self->tasks, pid)->rule;
+}
+
+/* @pid's open pair, or NULL. */
+static inline Waiting *
+waiting_of (CsExplainTracker *self,
+            gint32            pid)
+{
+  CsExplainTask *task = _cs_explain_tasks_lookup (self->tasks, pid);
+
+  return task != NULL ? task->waiting : NULL;
+}
+
+/* Takes @pid's open pair @w out of the table (the caller keeps it). */
+static inline void
+steal_waiting (CsExplainTracker *self,
+               gint32            pid)
+{
+  _cs_explain_tasks_lookup (self->tasks, pid)->waiting = NULL;
 }
 
 /* Forgets @pid's open pair, if any (its wait dropped by the rule). */
@@ -669,12 +677,12 @@ static void
 drop_waiting (CsExplainTracker *self,
               gint32            pid)
 {
-  Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
+  Waiting *w = waiting_of (self, pid);
 
   if (w == NULL)
     return;
   dequeue (self, w);
-  g_hash_table_steal (self->waiting, GINT_TO_POINTER (pid));
+  steal_waiting (self, pid);
   waiting_recycle (self, w);
 }
 
@@ -723,13 +731,13 @@ on_switch (CsExplainTracker    *self,
       drop_waiting (self, next_pid);
       return;
     }
-  w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (next_pid));
+  w = waiting_of (self, next_pid);
   if (w == NULL)
     return;
   if (w->cpu != event->cpu && w->cpu < self->n_cpus)
     flush (self, w->cpu, event->ts_ns);
   dequeue (self, w);
-  g_hash_table_steal (self->waiting, GINT_TO_POINTER (next_pid));
+  steal_waiting (self, next_pid);
   if (self->func != NULL && event->ts_ns - w->a_ns >= self->min_ns)
     {
       g_autoptr(CsExplainBreakdown) b = _cs_explain_waiting_breakdown (w, event->ts_ns, event->cpu);
@@ -763,7 +771,7 @@ on_wake (CsExplainTracker    *self,
   w->n_queued = 1;
   w->waker_pid = event->pid;
   w->waker_flags = get_int (event, &format->fields[F_FLAGS], 0);
-  g_hash_table_insert (self->waiting, GINT_TO_POINTER (pid), w);
+  _cs_explain_tasks_ensure (self->tasks, pid)->waiting = w;
   enqueue (self, w, target, event->ts_ns);
 }
 
@@ -774,7 +782,7 @@ on_migrate (CsExplainTracker    *self,
 {
   gint32 pid = get_int (event, &format->fields[F_PID], -1);
   gint64 dest = get_int (event, &format->fields[F_DEST_CPU], -1);
-  Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
+  Waiting *w = waiting_of (self, pid);
 
   if (w == NULL || dest < 0 || (guint) dest == w->cpu)
     return;
