@@ -197,6 +197,42 @@ _cs_explain_waiting_add_key_part (Waiting                    *w,
 }
 
 /**
+ * _cs_explain_waiting_add_stretches:
+ * @w: a waiting pair
+ * @stretches: (array length=n): stretches of @cpu's time, in time order
+ * @n: their count
+ * @numbered: the contributors by the tracker's number (#Stretch.key)
+ * @from_ns: when @w was queued on @cpu: the stretches count from then
+ *   (the first may have begun before)
+ * @cpu: the CPU
+ *
+ * Adds each stretch as _cs_explain_waiting_add_key_part() would have when
+ * it was logged, had the CPU's time been cut at @from_ns: the same parts,
+ * sums and slices' counts.
+ */
+void
+_cs_explain_waiting_add_stretches (Waiting                    *w,
+                                   const Stretch              *stretches,
+                                   guint                       n,
+                                   const CsExplainContributor *numbered,
+                                   gint64                      from_ns,
+                                   guint                       cpu)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const Stretch *e = &stretches[i];
+      CsExplainContributor c = numbered[e->key];
+      gint64 begin_ns = MAX (e->begin_ns, from_ns);
+
+      if (e->end_ns <= begin_ns)
+        continue;
+      c.prio = e->prio;
+      c.source = e->source;
+      _cs_explain_waiting_add_key_part (w, e->key, &c, begin_ns, e->end_ns, cpu);
+    }
+}
+
+/**
  * _cs_explain_waiting_forget_keys:
  * @w: a waiting pair whose parts moved (resolve_unknown())
  *
@@ -232,6 +268,59 @@ _cs_explain_waiting_reuse_keys (Waiting *w,
   w->key_parts = key_parts;
   w->key_gen = key_gen;
   _cs_explain_waiting_forget_keys (w);
+}
+
+/**
+ * _cs_explain_waiting_resolve_unknown:
+ * @w: a pair waiting on a CPU whose first sched_switch came now
+ * @known: who ran there before it (the switch's prev_pid: a task, or idle)
+ *
+ * Gives @known the time @w counted as unknown on that CPU.
+ */
+void
+_cs_explain_waiting_resolve_unknown (Waiting                    *w,
+                                     const CsExplainContributor *known)
+{
+  CsExplainContributor unknown = { .kind = CS_EXPLAIN_UNKNOWN, .id = -1 };
+  gint u = _cs_explain_find_part_plain (w->parts, &unknown);
+  gint k;
+  CsExplainContributor moved;
+
+  if (u < 0)
+    return;
+  moved = g_array_index (w->parts, CsExplainContributor, u);
+  g_array_remove_index (w->parts, u);
+  g_clear_pointer (&w->part_index, g_hash_table_unref);
+  _cs_explain_waiting_forget_keys (w);
+  w->last_part = -1;
+  k = _cs_explain_find_part_plain (w->parts, known);
+  if (k < 0)
+    {
+      CsExplainContributor c = *known;
+
+      c.ns = moved.ns;
+      c.n_slices = moved.n_slices;
+      c.n_pairs = 1;
+      g_array_append_val (w->parts, c);
+      k = w->parts->len - 1;
+    }
+  else
+    {
+      g_array_index (w->parts, CsExplainContributor, k).ns += moved.ns;
+      g_array_index (w->parts, CsExplainContributor, k).n_slices += moved.n_slices;
+    }
+  /* The unknown slices are now @known's; the parts after the
+   * unknown one moved down by one. */
+  for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
+    {
+      Slice *slice = &g_array_index (w->slices, Slice, k2);
+
+      if (slice->part == (guint) u)
+        slice->part = k;
+      else if (slice->part > (guint) u)
+        slice->part--;
+    }
+  w->last_part = k;
 }
 
 /* A Slice becomes a CsExplainSlice in place: its part, an index into the
