@@ -185,7 +185,7 @@ keep_pair (const CsExplainBreakdown *b,
       sqlite3_bind_int64 (self->insert_part, 1, id);
       sqlite3_bind_text (self->insert_part, 2, cs_explain_kind_name (c->kind), -1, SQLITE_STATIC);
       sqlite3_bind_int64 (self->insert_part, 3, c->id);
-      sqlite3_bind_text (self->insert_part, 4, c->name, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (self->insert_part, 4, c->name, -1, SQLITE_STATIC);
       sqlite3_bind_int64 (self->insert_part, 5, c->prio);
       sqlite3_bind_int64 (self->insert_part, 6, c->outranks);
       sqlite3_bind_int64 (self->insert_part, 7, c->ns);

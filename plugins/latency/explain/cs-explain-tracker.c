@@ -74,7 +74,7 @@ static const struct {
 /* Stretches a CPU's log holds before the pairs waiting there take them
  * and it starts again (32 bytes each). */
 #define LOG_STRETCHES 65536
-#define RECENT_NUMBERS 64       /* a power of two */
+#define RECENT_NUMBERS 1024     /* a power of two: many tasks come and go */
 
 /* The fields each kind reads, in the order of Format.fields. */
 static const char *const kind_fields[][7] = {
