@@ -96,14 +96,15 @@ _cs_explain_waiting_add_slice (Waiting *w,
 }
 
 /* Adds [begin_ns, end_ns) to part @i of @w, or to a new part for @c when
- * @i is -1. */
+ * @i is -1; @prio is @c's (read when @i is not -1, @c then unread). */
 static void
-add_to_part (Waiting                    *w,
-             gint                        i,
-             const CsExplainContributor *c,
-             gint64                      begin_ns,
-             gint64                      end_ns,
-             guint                       cpu)
+add_to_part_prio (Waiting                    *w,
+                  gint                        i,
+                  const CsExplainContributor *c,
+                  gint32                      prio,
+                  gint64                      begin_ns,
+                  gint64                      end_ns,
+                  guint                       cpu)
 {
   gint64 ns = end_ns - begin_ns;
   CsExplainContributor *p;
@@ -124,11 +125,22 @@ add_to_part (Waiting                    *w,
   p = &g_array_index (w->parts, CsExplainContributor, i);
   p->ns += ns;
   if (p->prio < 0)
-    p->prio = c->prio;
+    p->prio = prio;
   if (w->last_part != i)
     p->n_slices++;
   w->last_part = i;
   w->last_key = 0;
+}
+
+static inline void
+add_to_part (Waiting                    *w,
+             gint                        i,
+             const CsExplainContributor *c,
+             gint64                      begin_ns,
+             gint64                      end_ns,
+             guint                       cpu)
+{
+  add_to_part_prio (w, i, c, c->prio, begin_ns, end_ns, cpu);
 }
 
 void
@@ -143,6 +155,37 @@ _cs_explain_waiting_add_part (Waiting                    *w,
            ? w->last_part : _cs_explain_find_part (w->parts, &w->part_index, c);
 
   add_to_part (w, i, c, begin_ns, end_ns, cpu);
+}
+
+/* The index of the part numbered @key in @w's parts, or -1: with @c
+ * NULL, when the number is not remembered; else when the part is new
+ * (add_to_part() then appends it: remembered as such). */
+static inline gint
+part_of_key (Waiting                    *w,
+             guint                       key,
+             const CsExplainContributor *c)
+{
+  guint64 e;
+  gint i;
+
+  if (w->last_part >= 0 && w->last_key == key + 1)
+    return w->last_part;
+  if (w->key_parts == NULL)
+    w->key_parts = g_array_new (FALSE, TRUE, sizeof (guint64));
+  if (w->key_gen == 0)
+    w->key_gen = 1;
+  e = key < w->key_parts->len ? g_array_index (w->key_parts, guint64, key) : 0;
+  i = (e >> 32) == w->key_gen ? (gint) (e & G_MAXUINT32) - 1 : -1;
+  if (i < 0 && c != NULL)
+    {
+      i = _cs_explain_find_part (w->parts, &w->part_index, c);
+      if (key >= w->key_parts->len)
+        g_array_set_size (w->key_parts, MAX (key + 1, 2 * w->key_parts->len));
+      /* A new part: add_to_part() appends it at parts->len. */
+      g_array_index (w->key_parts, guint64, key) =
+        ((guint64) w->key_gen << 32) | ((i < 0 ? w->parts->len : (guint) i) + 1);
+    }
+  return i;
 }
 
 /**
@@ -168,31 +211,7 @@ _cs_explain_waiting_add_key_part (Waiting                    *w,
                                   gint64                      end_ns,
                                   guint                       cpu)
 {
-  gint i;
-
-  if (w->last_part >= 0 && w->last_key == key + 1)
-    i = w->last_part;
-  else
-    {
-      guint64 e;
-
-      if (w->key_parts == NULL)
-        w->key_parts = g_array_new (FALSE, TRUE, sizeof (guint64));
-      if (w->key_gen == 0)
-        w->key_gen = 1;
-      e = key < w->key_parts->len ? g_array_index (w->key_parts, guint64, key) : 0;
-      i = (e >> 32) == w->key_gen ? (gint) (e & G_MAXUINT32) - 1 : -1;
-      if (i < 0)
-        {
-          i = _cs_explain_find_part (w->parts, &w->part_index, c);
-          if (key >= w->key_parts->len)
-            g_array_set_size (w->key_parts, MAX (key + 1, 2 * w->key_parts->len));
-          /* A new part: add_to_part() appends it at parts->len. */
-          g_array_index (w->key_parts, guint64, key) =
-            ((guint64) w->key_gen << 32) | ((i < 0 ? w->parts->len : (guint) i) + 1);
-        }
-    }
-  add_to_part (w, i, c, begin_ns, end_ns, cpu);
+  add_to_part (w, part_of_key (w, key, c), c, begin_ns, end_ns, cpu);
   w->last_key = key + 1;
 }
 
@@ -221,14 +240,24 @@ _cs_explain_waiting_add_stretches (Waiting                    *w,
   for (guint i = 0; i < n; i++)
     {
       const Stretch *e = &stretches[i];
-      CsExplainContributor c = numbered[e->key];
       gint64 begin_ns = MAX (e->begin_ns, from_ns);
+      gint part;
 
       if (e->end_ns <= begin_ns)
         continue;
-      c.prio = e->prio;
-      c.source = e->source;
-      _cs_explain_waiting_add_key_part (w, e->key, &c, begin_ns, e->end_ns, cpu);
+      /* The contributor is made only for a part not known by its number. */
+      part = part_of_key (w, e->key, NULL);
+      if (part >= 0)
+        add_to_part_prio (w, part, NULL, e->prio, begin_ns, e->end_ns, cpu);
+      else
+        {
+          CsExplainContributor c = numbered[e->key];
+
+          c.prio = e->prio;
+          c.source = e->source;
+          add_to_part (w, part_of_key (w, e->key, &c), &c, begin_ns, e->end_ns, cpu);
+        }
+      w->last_key = e->key + 1;
     }
 }
 
