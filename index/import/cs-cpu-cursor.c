@@ -197,6 +197,56 @@ cs_cpu_cursor_next (CsCpuCursor *cursor,
 }
 
 /**
+ * cs_cpu_cursor_next_batch:
+ * @cursor: a cursor
+ * @records: (out caller-allocates) (array length=max): where the records go
+ * @max: how many records at most, >= 1
+ * @error: set when the data is damaged
+ *
+ * Like @max calls of cs_cpu_cursor_next(), for a scan of every record,
+ * with each record as cs_tracedat_cpu_next_batch() gives it: its @data
+ * and @size as its tep_record holds them, valid until the next call on
+ * @cursor, its @offset as #CsRecord's, but its @ts_ns not clamped yet
+ * (cs_trace_file_clamp_ts() makes it #CsRecord's) and its @missed_events
+ * -1 when unknown.  Through the recording's own reader a batch walks
+ * pages without a call per record; through libtracecmd it holds one
+ * record.
+ *
+ * Errors: as cs_cpu_cursor_next(); the records read before an error are
+ * still given, so @error may be set with a nonzero result.
+ *
+ * Returns: how many records were put in @records; 0 at the end (@error
+ *   unset) or on error (@error set)
+ */
+guint
+cs_cpu_cursor_next_batch (CsCpuCursor          *cursor,
+                          CsTracedatSlimRecord *records,
+                          guint                 max,
+                          GError              **error)
+{
+  CsRecord rec;
+  guint n;
+
+  g_return_val_if_fail (cursor != NULL && records != NULL && max > 0, 0);
+
+  if (cursor->own == NULL)
+    {
+      if (!cs_cpu_cursor_next (cursor, &rec, error))
+        return 0;
+      records[0].ts_ns = rec.ts_ns;
+      records[0].offset = rec.offset;
+      records[0].data = rec.tep_record->data;
+      records[0].size = (guint32) rec.tep_record->size;
+      records[0].missed_events = rec.missed_events == G_MAXUINT32 ? -1 : (gint64) rec.missed_events;
+      return 1;
+    }
+
+  n = cs_tracedat_cpu_next_batch (cursor->own, records, max, error);
+  cursor->n_read += n;
+  return n;
+}
+
+/**
  * cs_cpu_cursor_set_read_ahead:
  * @cursor: a cursor
  * @idle_core: (nullable): tells when a core is idle, or %NULL to stop

@@ -498,12 +498,6 @@ cs_trace_file_load_symbols (CsTraceFile *self)
     cs_tracedat_reader_load_symbols (self->reader, NULL);
 }
 
-/* See CS_TRACE_FILE_MAX_TS_NS. */
-static inline gint64
-clamp_ts (guint64 ts)
-{
-  return (gint64) MIN (ts, (guint64) CS_TRACE_FILE_MAX_TS_NS);
-}
 
 void
 _cs_trace_file_fill_record (CsRecord          *out,
@@ -511,7 +505,7 @@ _cs_trace_file_fill_record (CsRecord          *out,
              guint              buffer,
              struct tep_record *rec)
 {
-  out->ts_ns = clamp_ts (rec->ts);
+  out->ts_ns = cs_trace_file_clamp_ts (rec->ts);
   out->offset = ((guint64) buffer << BUFFER_SHIFT) | (rec->offset & OFFSET_MASK);
   out->cpu = cpu;
   out->missed_events = rec->missed_events < 0 ? G_MAXUINT32 : (guint32) rec->missed_events;
@@ -522,7 +516,7 @@ void
 _cs_trace_file_fill_own_record (CsRecord               *out,
                  const CsTracedatRecord *rec)
 {
-  out->ts_ns = clamp_ts ((guint64) rec->ts_ns);
+  out->ts_ns = cs_trace_file_clamp_ts ((guint64) rec->ts_ns);
   out->offset = rec->offset;
   out->cpu = rec->cpu;
   out->missed_events = rec->missed_events < 0 ? G_MAXUINT32
@@ -698,7 +692,7 @@ cs_trace_file_estimate_cpu (CsTraceFile *self,
   stream = cs_tracedat_reader_open_cpu (self->reader, cpu, NULL);
   if (stream == NULL || !cs_tracedat_cpu_estimate (stream, n_samples, n_records, first_ns, last_ns))
     return FALSE;
-  *first_ns = clamp_ts ((guint64) *first_ns);
-  *last_ns = clamp_ts ((guint64) *last_ns);
+  *first_ns = cs_trace_file_clamp_ts ((guint64) *first_ns);
+  *last_ns = cs_trace_file_clamp_ts ((guint64) *last_ns);
   return TRUE;
 }

@@ -26,6 +26,19 @@ G_BEGIN_DECLS
  */
 #define CS_TRACE_FILE_MAX_TS_NS (G_GINT64_CONSTANT (1) << 62)
 
+/**
+ * cs_trace_file_clamp_ts:
+ * @ts: a record's time as read (ns), taken as unsigned
+ *
+ * Returns: @ts, or %CS_TRACE_FILE_MAX_TS_NS when later (or negative as a
+ *   gint64): the time a #CsRecord gives
+ */
+static inline gint64
+cs_trace_file_clamp_ts (guint64 ts)
+{
+  return (gint64) MIN (ts, (guint64) CS_TRACE_FILE_MAX_TS_NS);
+}
+
 struct tep_handle;
 struct tep_record;
 
@@ -110,6 +123,10 @@ guint64             cs_trace_file_get_cpu_data_offset (CsTraceFile *self,
 struct tep_handle  *cs_cpu_cursor_get_tep           (CsCpuCursor  *cursor);
 gboolean            cs_cpu_cursor_next              (CsCpuCursor  *cursor,
                                                      CsRecord     *record,
+                                                     GError      **error);
+guint               cs_cpu_cursor_next_batch        (CsCpuCursor  *cursor,
+                                                     CsTracedatSlimRecord *records,
+                                                     guint         max,
                                                      GError      **error);
 gboolean            cs_cpu_cursor_read_at           (CsCpuCursor  *cursor,
                                                      guint64       offset,

@@ -25,7 +25,9 @@
  * merge fills each stream's batch itself when it runs out, through the
  * document (as it does when CS_PASS_FEED_THREADS is "0": tests compare
  * the two ways).  Memory is N_BATCHES batches per CPU, whatever the size of
- * the recording: about 1 MiB each.
+ * the recording: about half a MiB each (68 bytes an event, and copies of
+ * the records).  The merge hands out one event at a time; a struct
+ * tep_record for it is made then, in the feed (RecordInfo).
  */
 #include "config.h"
 
@@ -43,13 +45,24 @@
 #define BATCH_EVENTS 4096
 #define N_BATCHES 4
 
+/* What the merge hands out of a record besides its data: the rest of
+ * its struct tep_record is made in the merge's thread, in one struct for
+ * the feed (a tep_record per event was a third of a batch's bytes, which
+ * travel from a stream's thread to the merge's). */
+typedef struct {
+  guint64 offset;
+  gint64 missed_events;
+  gint32 record_size;
+  gint32 size;
+} RecordInfo;
+
 /* Wanted events of one CPU, with copies of their records. */
 typedef struct {
   guint n;
   gint64 key_ts[BATCH_EVENTS];          /* the index's time: the merge's order */
   guint64 row[BATCH_EVENTS];
   gint64 ts_ns[BATCH_EVENTS];
-  struct tep_record record[BATCH_EVENTS];
+  RecordInfo record[BATCH_EVENTS];
   struct tep_event *format[BATCH_EVENTS];       /* NULL: look it up (describe_record) */
   gint32 pid[BATCH_EVENTS];
   gsize data_at[BATCH_EVENTS];          /* each record's data in @data */
@@ -94,6 +107,11 @@ typedef struct {
   struct tep_event *format;
   CsPluginField common_type;
   CsPluginField common_pid;
+  /* The usual layout (an unsigned 2-byte common_type, a 4-byte
+   * common_pid, in this machine's byte order), read without a call per
+   * field: @direct_end is the bytes a record needs for both (0: read
+   * through the fields). */
+  guint32 type_at, pid_at, direct_end;
 } TypeInfo;
 
 struct _CsPassFeed
@@ -109,6 +127,12 @@ struct _CsPassFeed
   guint *heap;                  /* stream indexes, a min-heap on (key_ts, cpu) */
   guint heap_len;
   Stream *advance;              /* the stream of the event handed out last */
+  /* While the stream at the heap's top stays before this stream's event
+   * (the second in the merge's order; NULL: none), it goes on without a
+   * look at the heap: events of one CPU come in runs. */
+  const Stream *runner_up;
+  gint64 runner_up_ts;          /* its event's key_ts */
+  struct tep_record record;     /* the event handed out last */
 };
 
 /* What tells a stream's thread to end. */
@@ -156,7 +180,11 @@ chunk_get (Stream    *st,
               sqlite3_prepare_v2 (st->db,
                                   "SELECT first_row, n_rows, data FROM event_chunks"
                                   " WHERE cpu = ?1 AND chunk = ?2", -1,
-                                  &st->select_chunk, NULL) != SQLITE_OK)
+                                  &st->select_chunk, NULL) != SQLITE_OK ||
+              /* One read transaction for all the chunks: not a lock,
+               * an unlock and a look at the file's change counter (three
+               * system calls) for each. */
+              sqlite3_exec (st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
             {
               g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
                            "Cannot read the index %s: %s", index_path,
@@ -239,17 +267,32 @@ chunk_get (Stream    *st,
  * its format's id (a recording with two formats of one name) is left to
  * the pass's lookup. */
 static void
-describe (const CsPassFeed *feed,
-          gint64            type,
-          Batch            *b,
-          guint             i)
+describe (const CsPassFeed        *feed,
+          gint64                   type,
+          const struct tep_record *record,
+          Batch                   *b,
+          guint                    i)
 {
   const TypeInfo *t = &feed->types[type];
-  CsPluginEvent ev = { .record = &b->record[i] };
+  CsPluginEvent ev = { .record = (struct tep_record *) record };
   gint64 id = -1, pid = 0;
 
   b->format[i] = NULL;
   b->pid[i] = 0;
+  if (t->direct_end > 0 && record->size >= 0 && (guint32) record->size >= t->direct_end)
+    {
+      const guint8 *data = record->data;
+      guint16 id16;
+      gint32 pid32;
+
+      memcpy (&id16, data + t->type_at, sizeof id16);
+      memcpy (&pid32, data + t->pid_at, sizeof pid32);
+      if (id16 != t->format->id)
+        return;
+      b->format[i] = t->format;
+      b->pid[i] = pid32;
+      return;
+    }
   if (t->format == NULL || !cs_plugin_event_read_int (&ev, &t->common_type, &id) ||
       id != t->format->id)
     return;
@@ -289,11 +332,11 @@ batch_add (Stream   *st,
     memcpy (b->data + at, rec.tep_record->data, size);
   b->data_len = at + size;
   b->data_at[b->n] = at;
-  b->record[b->n] = *rec.tep_record;
-  b->record[b->n].ref_count = 1;
-  b->record[b->n].locked = 0;
-  b->record[b->n].priv = NULL;
-  describe (st->feed, type, b, b->n);
+  b->record[b->n].offset = rec.tep_record->offset;
+  b->record[b->n].missed_events = rec.tep_record->missed_events;
+  b->record[b->n].record_size = rec.tep_record->record_size;
+  b->record[b->n].size = rec.tep_record->size;
+  describe (st->feed, type, rec.tep_record, b, b->n);
   b->key_ts[b->n] = key_ts;
   b->row[b->n] = row;
   b->ts_ns[b->n] = rec.ts_ns;
@@ -341,8 +384,6 @@ produce (Stream *st,
           st->chunk_pos = 0;
         }
     }
-  for (guint i = 0; i < b->n; i++)
-    b->record[i].data = b->data + b->data_at[i];
   b->last = st->chunk >= st->n_chunks;
 }
 
@@ -438,6 +479,16 @@ stream_before (const CsPassFeed *feed,
   return ta < tb || (ta == tb && sa->cpu < sb->cpu);
 }
 
+/* Whether @st's event comes before the runner-up's (stream_before()). */
+static inline gboolean
+before_runner_up (const CsPassFeed *feed,
+                  const Stream     *st)
+{
+  gint64 ts = st->batch->key_ts[st->pos];
+
+  return ts < feed->runner_up_ts || (ts == feed->runner_up_ts && st->cpu < feed->runner_up->cpu);
+}
+
 static void
 heap_sift_down (CsPassFeed *feed,
                 guint       i)
@@ -510,7 +561,20 @@ _cs_pass_feed_new (CsDocument      *document,
       ev.format = tep_find_event_by_name (tep, type->system, type->name);
       if (ev.format != NULL && cs_plugin_field_lookup (&feed->types[t].common_type, &ev, "common_type") &&
           cs_plugin_field_lookup (&feed->types[t].common_pid, &ev, "common_pid"))
-        feed->types[t].format = ev.format;
+        {
+          struct tep_format_field *ft = tep_find_common_field (ev.format, "common_type");
+          struct tep_format_field *fp = tep_find_common_field (ev.format, "common_pid");
+
+          feed->types[t].format = ev.format;
+          if (ft != NULL && fp != NULL && ft->size == 2 && !(ft->flags & TEP_FIELD_IS_SIGNED) &&
+              fp->size == 4 && ft->offset >= 0 && fp->offset >= 0 &&
+              tep_is_file_bigendian (tep) == tep_is_local_bigendian (tep))
+            {
+              feed->types[t].type_at = (guint32) ft->offset;
+              feed->types[t].pid_at = (guint32) fp->offset;
+              feed->types[t].direct_end = MAX (feed->types[t].type_at + 2, feed->types[t].pid_at + 4);
+            }
+        }
     }
   for (guint cpu = 0; cpu < n_cpus; cpu++)
     {
@@ -567,6 +631,9 @@ _cs_pass_feed_next (CsPassFeed       *feed,
                     CsPassFeedEvent  *event,
                     GError          **error)
 {
+  struct tep_record *r = &feed->record;
+  const RecordInfo *info;
+  const Batch *b;
   Stream *st;
 
   /* The last event handed out stays valid until now. */
@@ -577,6 +644,7 @@ _cs_pass_feed_next (CsPassFeed       *feed,
         {
           GError *local_error = NULL;
 
+          feed->runner_up = NULL;
           if (!stream_refill (st, &local_error))
             {
               if (local_error != NULL)
@@ -588,17 +656,43 @@ _cs_pass_feed_next (CsPassFeed       *feed,
               feed->heap[0] = feed->heap[--feed->heap_len];
             }
         }
-      heap_sift_down (feed, 0);
+      /* Still before the runner-up's event (which has not moved): the
+       * heap's order holds as it is.  Otherwise sift, and note the new
+       * runner-up: the better of the top's children. */
+      if (feed->runner_up == NULL || !before_runner_up (feed, st))
+        {
+          heap_sift_down (feed, 0);
+          feed->runner_up = NULL;
+          if (feed->heap_len == 2)
+            feed->runner_up = &feed->streams[feed->heap[1]];
+          else if (feed->heap_len > 2)
+            feed->runner_up = &feed->streams[feed->heap[stream_before (feed, feed->heap[1],
+                                                                       feed->heap[2]) ? 1 : 2]];
+          if (feed->runner_up != NULL)
+            feed->runner_up_ts = feed->runner_up->batch->key_ts[feed->runner_up->pos];
+        }
     }
   if (feed->heap_len == 0)
     return FALSE;
   st = &feed->streams[feed->heap[0]];
+  b = st->batch;
+  info = &b->record[st->pos];
   event->cpu = st->cpu;
-  event->row = st->batch->row[st->pos];
-  event->ts_ns = st->batch->ts_ns[st->pos];
-  event->record = &st->batch->record[st->pos];
-  event->format = st->batch->format[st->pos];
-  event->pid = st->batch->pid[st->pos];
+  event->row = b->row[st->pos];
+  event->ts_ns = b->ts_ns[st->pos];
+  event->format = b->format[st->pos];
+  event->pid = b->pid[st->pos];
+  r->ts = (unsigned long long) event->ts_ns;
+  r->offset = info->offset;
+  r->missed_events = info->missed_events;
+  r->record_size = info->record_size;
+  r->size = info->size;
+  r->data = b->data + b->data_at[st->pos];
+  r->cpu = (int) st->cpu;
+  r->ref_count = 1;
+  r->locked = 0;
+  r->priv = NULL;
+  event->record = r;
   feed->advance = st;
   return TRUE;
 }

@@ -74,8 +74,14 @@ thread_cctx (void)
  *
  * Returns: (transfer full): the blob
  */
+/* Chunks of this many kinds (event, slice, task, summary, ...: their
+ * tables of modes) keep their columns' hints on a thread. */
+#define N_HINTS 8
+
 /* What an encoding thread keeps between chunks: the blob, one column's
- * numbers, the dictionary's scratch. */
+ * numbers, the dictionary's scratch, and per kind of chunk (told by its
+ * table of modes) whether each column weighed a dictionary last time
+ * (_cs_chunk_column_encode()'s hint). */
 typedef struct {
   guint8 *buf;
   gsize buf_size;
@@ -83,7 +89,29 @@ typedef struct {
   guint64 *scratch;
   guint n_values;
   CsChunkDict dict;
+  const CsChunkColumnMode *hint_modes[N_HINTS];
+  gboolean hints[N_HINTS][CS_CHUNK_MAX_COLUMNS];
+  guint next_hint;
 } Scratch;
+
+/* The hints of chunks of @modes: the kind's own, or those of the kind
+ * seen longest ago, reset. */
+static gboolean *
+thread_hints (Scratch                 *s,
+              const CsChunkColumnMode *modes)
+{
+  guint h;
+
+  for (h = 0; h < N_HINTS; h++)
+    if (s->hint_modes[h] == modes)
+      return s->hints[h];
+  h = s->next_hint;
+  s->next_hint = (h + 1) % N_HINTS;
+  s->hint_modes[h] = modes;
+  for (guint c = 0; c < CS_CHUNK_MAX_COLUMNS; c++)
+    s->hints[h][c] = TRUE;
+  return s->hints[h];
+}
 
 static void
 scratch_free (gpointer data)
@@ -151,6 +179,7 @@ cs_chunk_encode (guint                    n_rows,
 {
   Scratch *s;
   guint8 *buf, *p;
+  gboolean *hints;
   GBytes *blob = NULL;
 
   g_return_val_if_fail (n_rows >= 1, NULL);
@@ -163,28 +192,10 @@ cs_chunk_encode (guint                    n_rows,
   /* The row count, which the columns' sizes alone may not pin down (a
    * column of one repeated number takes no bits a row). */
   p = put_varint (p, n_rows);
+  hints = thread_hints (s, modes);
   for (guint c = 0; c < n_columns; c++)
-    {
-      const gint64 *col = columns[c];
-
-      if (modes[c] == CS_CHUNK_DELTA)
-        {
-          gint64 prev = 0;
-
-          /* Modulo 2^64: a damaged recording's timestamps can be further
-           * apart than a gint64 holds; decoding adds back the same way,
-           * so the values come back exactly. */
-          for (guint r = 0; r < n_rows; r++)
-            {
-              s->values[r] = zigzag ((gint64) ((guint64) col[r] - (guint64) prev));
-              prev = col[r];
-            }
-        }
-      else
-        for (guint r = 0; r < n_rows; r++)
-          s->values[r] = zigzag (col[r]);
-      p = _cs_chunk_column_encode (p, s->values, n_rows, &s->dict, s->scratch);
-    }
+    p = _cs_chunk_column_encode (p, columns[c], modes[c] == CS_CHUNK_DELTA, n_rows, &s->dict,
+                                 s->values, s->scratch, &hints[c]);
 
   gsize raw_size = p - buf;
   if (compress && raw_size > 64)

@@ -17,16 +17,19 @@ G_BEGIN_DECLS
 /* Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS are their own slot. */
 #define CS_CHUNK_DICT_DIRECT_BITS 12
 
-/* The encoder's scratch for a dictionary (~40 KiB: keep one per thread,
- * zeroed at first). */
+/* The encoder's scratch for a dictionary (~29 KiB: keep one per thread,
+ * zeroed at first).  Positions fit a byte: CS_CHUNK_DICT_MAX is 256. */
 typedef struct {
   guint64 keys[CS_CHUNK_DICT_SLOTS];
   guint32 stamp[CS_CHUNK_DICT_SLOTS];   /* == generation: the slot is used */
-  guint16 index[CS_CHUNK_DICT_SLOTS];   /* its key's position in values */
-  /* The same, for small numbers, without hashing. */
-  guint32 direct_stamp[1 << CS_CHUNK_DICT_DIRECT_BITS];
-  guint16 direct_index[1 << CS_CHUNK_DICT_DIRECT_BITS];
+  guint8 index[CS_CHUNK_DICT_SLOTS];    /* its key's position in values */
+  /* The same for small numbers, without hashing: the generation above
+   * the position's byte. */
+  guint32 direct[1 << CS_CHUNK_DICT_DIRECT_BITS];
   guint64 values[CS_CHUNK_DICT_MAX];
+  /* Rows of each number, in four lanes (dict_first(): zero between
+   * columns). */
+  guint32 counts[4][CS_CHUNK_DICT_MAX];
   guint32 generation;
   guint n;
 } CsChunkDict;
@@ -82,10 +85,13 @@ _cs_chunk_get_varint (const guint8 **pp, const guint8 *end, guint64 *out)
 
 gsize     _cs_chunk_column_bound  (guint           n);
 guint8   *_cs_chunk_column_encode (guint8         *p,
-                                   const guint64  *values,
+                                   const gint64   *column,
+                                   gboolean        delta,
                                    guint           n,
                                    CsChunkDict    *d,
-                                   guint64        *scratch);
+                                   guint64        *values,
+                                   guint64        *scratch,
+                                   gboolean       *dict_hint);
 gboolean  _cs_chunk_column_decode (const guint8  **pp,
                                    const guint8   *end,
                                    guint           n,

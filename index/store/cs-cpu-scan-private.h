@@ -73,6 +73,9 @@ typedef struct {
  * (cs-index-steps.c), and keeps each loop's code and data in the caches. */
 #define SCAN_BATCH_OPS 512
 
+/* Records asked of the cursor at once (cs_cpu_cursor_next_batch()). */
+#define SCAN_BATCH_RECORDS 256
+
 typedef struct {
   CsScanResult *result;
   const CsTypeMap *types;
@@ -150,6 +153,7 @@ struct _CsCpuScan {
   guint64 offset_bias;
 
   GArray *held;             /* SummaryOp, before the grid is known */
+  CsTracedatSlimRecord batch[SCAN_BATCH_RECORDS];   /* being decoded */
   guint64 n_sampled;        /* records read by _cs_cpu_scan_start() */
   gint64 sample_last_ns;
 };

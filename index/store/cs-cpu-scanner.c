@@ -360,15 +360,15 @@ summarise_sched_switch (ScanState    *st,
 
 static inline gboolean
 read_common (const CommonFields *cf,
-             struct tep_record  *rec,
+             const guint8       *d,
+             guint32             size,
              int                *type,
              gint32             *pid)
 {
-  const guint8 *d = rec->data;
   guint32 p;
 
   /* min_size is G_MAXUINT when !valid: one comparison for both. */
-  if ((guint) rec->size < cf->min_size)
+  if (size < cf->min_size)
     return FALSE;
   switch (cf->type_size)
     {
@@ -451,10 +451,42 @@ test_env_uint (const char *name)
   return value != NULL ? (guint) MIN (g_ascii_strtoull (value, NULL, 10), 3600000) : 0;
 }
 
+/* A sched_switch or wakeup record (by its libtraceevent id @tep_type,
+ * dense @type) at event row @row: what the summaries need of it goes into
+ * the next op. */
+static void
+decode_op (CsCpuScan                  *scan,
+           const CsTracedatSlimRecord *rec,
+           int                         tep_type,
+           gint32                      type,
+           guint                       row)
+{
+  ScanState *st = scan->st;
+  ScanOp *op = &st->ops[st->n_ops];
+  struct tep_record tr = { .data = (void *) rec->data, .size = (int) rec->size };
+
+  if (tep_type == scan->sw.id)
+    {
+      _cs_cpu_scan_count_switch_state (&scan->sw, &tr, type, scan->result);
+      if (_cs_cpu_scan_decode_switch (&scan->sw, &tr, op))
+        st->ops[st->n_ops++].row = row;
+      return;
+    }
+  for (guint w = 0; w < st->n_wakeups; w++)
+    if (tep_type == st->wakeups[w].id)
+      {
+        if (_cs_cpu_scan_decode_wakeup (&st->wakeups[w], &tr, op))
+          st->ops[st->n_ops++].row = row;
+        return;
+      }
+}
+
 /* Reads up to *@limit_inout more records into the event columns, taking what
  * the summaries need of sched_switch and wakeup records into st->ops;
- * stops early when the event chunk or the ops are full.  FALSE with
- * @error set on failure.  Sets scan->at_end after the last record. */
+ * stops early when the event chunk or the ops are full.  Records come a
+ * batch at a time (cs_cpu_cursor_next_batch()), never more than the
+ * columns and the ops have room for.  FALSE with @error set on failure.
+ * Sets scan->at_end after the last record. */
 static gboolean
 decode_records (CsCpuScan *scan,
                 guint64   *limit_inout,
@@ -462,94 +494,106 @@ decode_records (CsCpuScan *scan,
 {
   ScanState *st = scan->st;
   CsScanResult *result = scan->result;
-  const CsTypeMap *types = st->types;
   struct tep_handle *tep = scan->tep;
-  CsRecord rec;
+  CsTracedatSlimRecord *batch = scan->batch;
   GError *local_error = NULL;
-  /* A local: *@limit_inout may alias the columns' stores (both 64-bit). */
+  /* Locals, for the loop below: its stores into the columns (64-bit)
+   * could alias any 64-bit field, which the compiler would then read
+   * again after each one.  (*@limit_inout may even be such a store.) */
+  const CommonFields common = scan->common;
+  const gint32 *by_tep_id = st->types->by_tep_id;
+  const gint32 unknown_type = (gint32) st->types->n_types - 1;
+  const int switch_id = scan->sw.id;
+  const int wakeup_min_id = st->wakeup_min_id;
+  const guint wakeup_id_span = st->wakeup_id_span;
+  const guint64 offset_bias = scan->offset_bias;
+  gint64 *const ev_ts = st->ev[EV_TS];
+  gint64 *const ev_pid = st->ev[EV_PID];
+  gint64 *const ev_type = st->ev[EV_TYPE];
+  gint64 *const ev_offset = st->ev[EV_OFFSET];
   guint64 limit = *limit_inout;
   gboolean ok = TRUE;
 
-  while (limit > 0 && st->n_ev < CS_EVENT_CHUNK_ROWS && st->n_ops < SCAN_BATCH_OPS)
+  while (ok && limit > 0 && st->n_ev < CS_EVENT_CHUNK_ROWS && st->n_ops < SCAN_BATCH_OPS)
     {
-      limit--;
-      if (!cs_cpu_cursor_next (scan->cursor, &rec, &local_error))
+      /* Each record adds one row and at most one op. */
+      guint max = (guint) MIN (limit, (guint64) MIN (CS_EVENT_CHUNK_ROWS - st->n_ev,
+                                                     MIN (SCAN_BATCH_OPS - st->n_ops, SCAN_BATCH_RECORDS)));
+      guint n = cs_cpu_cursor_next_batch (scan->cursor, batch, max, &local_error);
+      guint row = st->n_ev;
+      guint64 n_events = result->n_events;
+
+      limit -= n;
+      if (n == 0 && local_error == NULL)
         {
-          if (local_error != NULL)
-            {
-              g_propagate_prefixed_error (error, local_error, _("CPU %u: "), result->cpu);
-              ok = FALSE;
-              break;
-            }
           scan->at_end = TRUE;
           *scan->offset = -1;
           break;
         }
-
-      struct tep_record *tr = rec.tep_record;
-      int tep_type;
-      gint32 pid;
-
-      if (!read_common (&scan->common, tr, &tep_type, &pid))
+      if (n > 0 && n_events == 0)
         {
-          tep_type = tep_data_type (tep, tr);
-          pid = tep_data_pid (tep, tr);
+          result->first_ns = cs_trace_file_clamp_ts ((guint64) batch[0].ts_ns);
+          scan->first_offset = batch[0].offset;
         }
-      gint32 type = (tep_type >= 0 && tep_type < 65536) ? types->by_tep_id[tep_type] : -1;
-
-      if (type < 0)
-        type = types->n_types - 1;
-
-      if (result->n_events == 0)
+      for (guint k = 0; k < n; k++, row++)
         {
-          result->first_ns = rec.ts_ns;
-          scan->first_offset = rec.offset;
-        }
-      result->last_ns = rec.ts_ns;
-      result->n_events++;
-      if (rec.missed_events != 0)
-        {
-          CsScanLoss loss = { rec.ts_ns, rec.missed_events == G_MAXUINT32 ? -1 : (gint64) rec.missed_events };
+          const CsTracedatSlimRecord *rec = &batch[k];
+          int tep_type;
+          gint32 pid;
 
-          result->missed_events += rec.missed_events == G_MAXUINT32 ? 1 : rec.missed_events;
-          g_array_append_val (result->losses, loss);
-        }
-
-      guint row = st->n_ev++;
-      ScanOp *op = &st->ops[st->n_ops];
-
-      st->ev[EV_TS][row] = rec.ts_ns;
-      st->ev[EV_PID][row] = pid;
-      st->ev[EV_TYPE][row] = type;
-      st->ev[EV_OFFSET][row] = (gint64) (rec.offset - scan->offset_bias);
-      if (tep_type == scan->sw.id)
-        {
-          _cs_cpu_scan_count_switch_state (&scan->sw, tr, type, result);
-          if (_cs_cpu_scan_decode_switch (&scan->sw, tr, op))
-            st->ops[st->n_ops++].row = row;
-        }
-      else if ((guint) tep_type - (guint) st->wakeup_min_id <= st->wakeup_id_span)
-        for (guint w = 0; w < st->n_wakeups; w++)
-          if (tep_type == st->wakeups[w].id)
+          if (!read_common (&common, rec->data, rec->size, &tep_type, &pid))
             {
-              if (_cs_cpu_scan_decode_wakeup (&st->wakeups[w], tr, op))
-                st->ops[st->n_ops++].row = row;
-              break;
+              struct tep_record tr = { .data = (void *) rec->data, .size = (int) rec->size };
+
+              tep_type = tep_data_type (tep, &tr);
+              pid = tep_data_pid (tep, &tr);
             }
-      if (st->n_ev == CS_EVENT_CHUNK_ROWS)
-        *scan->progress_bytes = (gint64) (rec.offset - scan->first_offset);
-      /* Often enough that Cancel stops a scan within milliseconds, and a
-       * watchdog can name where a stuck one is. */
-      if ((result->n_events & (CANCEL_CHECK_RECORDS - 1)) == 0)
-        {
-          *scan->offset = (gint64) rec.offset;
-          if (G_UNLIKELY (scan->test_delay_ms != 0 || scan->test_hang))
-            test_stall (scan);
-          if (g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+          gint32 type = (tep_type >= 0 && tep_type < 65536) ? by_tep_id[tep_type] : -1;
+
+          if (type < 0)
+            type = unknown_type;
+
+          ev_ts[row] = cs_trace_file_clamp_ts ((guint64) rec->ts_ns);
+          ev_pid[row] = pid;
+          ev_type[row] = type;
+          ev_offset[row] = (gint64) (rec->offset - offset_bias);
+          n_events++;
+          if (G_UNLIKELY (rec->missed_events != 0))
             {
-              ok = FALSE;
-              break;
+              /* As CsRecord counts them (at most G_MAXUINT32 - 1). */
+              gint64 missed = MIN (rec->missed_events, (gint64) G_MAXUINT32 - 1);
+              CsScanLoss loss = { ev_ts[row], missed };
+
+              result->missed_events += missed < 0 ? 1 : (guint64) missed;
+              g_array_append_val (result->losses, loss);
             }
+          if (G_UNLIKELY (tep_type == switch_id ||
+                          (guint) tep_type - (guint) wakeup_min_id <= wakeup_id_span))
+            decode_op (scan, rec, tep_type, type, row);
+          /* Often enough that Cancel stops a scan within milliseconds, and a
+           * watchdog can name where a stuck one is. */
+          if (G_UNLIKELY ((n_events & (CANCEL_CHECK_RECORDS - 1)) == 0))
+            {
+              *scan->offset = (gint64) rec->offset;
+              if (G_UNLIKELY (scan->test_delay_ms != 0 || scan->test_hang))
+                test_stall (scan);
+              if (ok && g_cancellable_set_error_if_cancelled (scan->cancellable, error))
+                ok = FALSE;
+            }
+        }
+      st->n_ev = row;
+      result->n_events = n_events;
+      if (n > 0)
+        {
+          result->last_ns = ev_ts[row - 1];
+          if (st->n_ev == CS_EVENT_CHUNK_ROWS)
+            *scan->progress_bytes = (gint64) (batch[n - 1].offset - scan->first_offset);
+        }
+      if (local_error != NULL)
+        {
+          g_clear_error (error);
+          g_propagate_prefixed_error (error, local_error, _("CPU %u: "), result->cpu);
+          ok = FALSE;
         }
     }
   *limit_inout = limit;
@@ -557,31 +601,52 @@ decode_records (CsCpuScan *scan,
 }
 
 /* Counts, slices, task rows and summaries of the rows decode_records()
- * added, in their order. */
+ * added, in their order: the rows up to the next op's (inclusive) go to
+ * the counts and the summary's level 0 together, then the op. */
 static void
 summarise_records (CsCpuScan *scan)
 {
   ScanState *st = scan->st;
   guint64 *type_counts = scan->result->type_counts;
+  const gint64 *ts = st->ev[EV_TS];
+  const gint64 *pids = st->ev[EV_PID];
+  const gint64 *types = st->ev[EV_TYPE];
   guint next_op = 0;
+  guint i = st->n_summarised;
+  gint32 last_pid = 0;
+  CsScanTask *last_task = NULL;
 
-  for (guint i = st->n_summarised; i < st->n_ev; i++)
+  while (i < st->n_ev)
     {
-      gint64 ts_ns = st->ev[EV_TS][i];
-      gint32 pid = (gint32) st->ev[EV_PID][i];
+      const ScanOp *op = next_op < st->n_ops ? &st->ops[next_op++] : NULL;
+      guint end = op != NULL ? op->row + 1 : st->n_ev;
 
-      type_counts[st->ev[EV_TYPE][i]]++;
-      lookup_task (st, pid)->n_events++;
-      summary_event (scan, ts_ns, pid);
-      if (next_op < st->n_ops && st->ops[next_op].row == i)
+      for (guint r = i; r < end; r++)
         {
-          const ScanOp *op = &st->ops[next_op++];
+          gint32 pid = (gint32) pids[r];
 
-          if (op->wakeup_kind < 0)
-            summarise_sched_switch (st, op, ts_ns);
-          else
-            add_task_row (st, op->pid, ts_ns, 0, op->wakeup_kind, 0);
+          type_counts[types[r]]++;
+          /* Runs of events of one task are common: one lookup a run. */
+          if (last_task == NULL || pid != last_pid)
+            {
+              last_task = lookup_task (st, pid);
+              last_pid = pid;
+            }
+          last_task->n_events++;
         }
+      if (G_LIKELY (st->summary != NULL))
+        _cs_summary_scan_events (st->summary, ts + i, pids + i, end - i);
+      else
+        for (guint r = i; r < end; r++)
+          summary_event (scan, ts[r], (gint32) pids[r]);
+      if (op != NULL)
+        {
+          if (op->wakeup_kind < 0)
+            summarise_sched_switch (st, op, ts[op->row]);
+          else
+            add_task_row (st, op->pid, ts[op->row], 0, op->wakeup_kind, 0);
+        }
+      i = end;
     }
   st->n_summarised = st->n_ev;
   st->n_ops = 0;

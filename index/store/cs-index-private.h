@@ -133,6 +133,10 @@ CsSummaryScan *_cs_summary_scan_new    (guint              cpu,
 void           _cs_summary_scan_event  (CsSummaryScan     *s,
                                         gint64             ts_ns,
                                         gint32             pid);
+void           _cs_summary_scan_events (CsSummaryScan     *s,
+                                        const gint64      *ts_ns,
+                                        const gint64      *pids,
+                                        guint              n);
 void           _cs_summary_scan_switch (CsSummaryScan     *s,
                                         gint32             prev_pid,
                                         gint64             begin_ns,
@@ -162,9 +166,40 @@ typedef struct {
   guint n;
 } CsDominant;
 
-void   _cs_dominant_add    (CsDominant *d,
-                            gint32      pid,
-                            gint64      weight);
+/* Adds @weight to @pid's candidate.  Inline: the summaries call it for
+ * every bucket of every level, and a frame for every column. */
+static inline void
+_cs_dominant_add (CsDominant *d,
+                  gint32      pid,
+                  gint64      weight)
+{
+  guint min_i = 0;
+
+  for (guint i = 0; i < d->n; i++)
+    {
+      if (d->pid[i] == pid)
+        {
+          d->weight[i] += weight;
+          return;
+        }
+      if (d->weight[i] < d->weight[min_i])
+        min_i = i;
+    }
+  if (d->n < CS_DOMINANT_SLOTS)
+    {
+      d->pid[d->n] = pid;
+      d->weight[d->n] = weight;
+      d->n++;
+    }
+  else if (weight > d->weight[min_i])
+    {
+      /* Full: the lightest candidate gives way (an approximation that only
+       * matters when more than eight tasks share one pixel). */
+      d->pid[min_i] = pid;
+      d->weight[min_i] = weight;
+    }
+}
+
 gint32 _cs_dominant_get    (const CsDominant *d);
 
 /* end_ns - begin_ns for end_ns >= begin_ns, saturated at G_MAXINT64: a

@@ -170,38 +170,6 @@ _cs_sqlite_prepare (sqlite3     *db,
   return stmt;
 }
 
-void
-_cs_dominant_add (CsDominant *d,
-                  gint32      pid,
-                  gint64      weight)
-{
-  guint min_i = 0;
-
-  for (guint i = 0; i < d->n; i++)
-    {
-      if (d->pid[i] == pid)
-        {
-          d->weight[i] += weight;
-          return;
-        }
-      if (d->weight[i] < d->weight[min_i])
-        min_i = i;
-    }
-  if (d->n < CS_DOMINANT_SLOTS)
-    {
-      d->pid[d->n] = pid;
-      d->weight[d->n] = weight;
-      d->n++;
-    }
-  else if (weight > d->weight[min_i])
-    {
-      /* Full: the lightest candidate gives way (an approximation that only
-       * matters when more than eight tasks share one pixel). */
-      d->pid[min_i] = pid;
-      d->weight[min_i] = weight;
-    }
-}
-
 gint32
 _cs_dominant_get (const CsDominant *d)
 {

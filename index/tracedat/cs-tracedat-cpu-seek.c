@@ -132,6 +132,10 @@ hold_block (CsTracedatCpu  *c,
         return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
                           _("offset %" PRIu64 " is outside its data [%" PRIu64
                           ", %" PRIu64 ")"), offset, c->data_offset, c->data_end);
+      /* The block in hand holds it (the usual case of a reader going
+       * forward: a feed peeks at ~10 records a page): no divisions. */
+      if (c->have_block && offset >= c->block_pos && offset < c->block_next)
+        return TRUE;
       rel = offset - c->data_offset;
       win = c->data_offset + rel / _cs_tracedat_cpu_window_bytes (c) * _cs_tracedat_cpu_window_bytes (c);
       /* (A stream's first window is shorter than the others.) */
@@ -178,6 +182,13 @@ enter_page (CsTracedatCpu  *c,
   c->page_loaded = FALSE;
   if (!hold_block (c, offset, block_kept, error))
     return FALSE;
+  /* The same page as the last record's: no division. */
+  if (*block_kept && c->page_started && offset >= c->block_pos + c->page_off &&
+      offset - (c->block_pos + c->page_off) < c->page_size)
+    {
+      *in_page = (gsize) (offset - (c->block_pos + c->page_off));
+      return TRUE;
+    }
   page_pos = c->block_pos + (offset - c->block_pos) / c->page_size * c->page_size;
   *in_page = (gsize) (offset - page_pos);
   c->page_off = (gsize) (page_pos - c->block_pos);

@@ -652,6 +652,29 @@ _cs_tracedat_cpu_advance_page (CsTracedatCpu *c, GError **error)
     }
 }
 
+/* The walk's current record into @out, and the walk on to the next
+ * record; @page_data_pos is the position of the page's first event
+ * header.  Returns the record's size with its header (the tep_record's
+ * record_size). */
+static inline guint32
+take_record (CsTracedatCpu        *c,
+             CsTdPageWalk         *w,
+             guint64               page_data_pos,
+             CsTracedatSlimRecord *out)
+{
+  guint32 record_size = w->next - w->curr;
+
+  out->ts_ns = (gint64) _cs_tracedat_cpu_ts_calc (c, w->timestamp);
+  out->offset = page_data_pos + w->curr;
+  /* Only a page's first event can follow missed events; kbuffer reports
+   * them only when no time extend comes before it, and as an int. */
+  out->missed_events = w->curr == 0 ? (int) w->lost_events : 0;
+  out->data = w->data + w->index;
+  out->size = w->next - w->index;
+  cs_td_page_walk_next (c->be, w);
+  return record_size;
+}
+
 /**
  * cs_tracedat_cpu_next:
  * @cpu: a stream
@@ -697,30 +720,26 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
           if (w->curr < w->size)
             {
               struct tep_record *r = &c->record;
-              void *data = (void *) (w->data + w->index);
+              CsTracedatSlimRecord slim;
 
               record->raw_ts = w->timestamp;
-              r->ts = _cs_tracedat_cpu_ts_calc (c, w->timestamp);
-              r->offset = c->block_pos + c->page_off + 8 + c->klong + w->curr;
-              /* Only a page's first event can follow missed events; kbuffer
-               * reports them only when no time extend comes before it, and
-               * as an int. */
-              r->missed_events = w->curr == 0 ? (int) w->lost_events : 0;
-              r->record_size = w->next - w->curr;
-              r->size = (int) (w->next - w->index);
-              r->data = data;
+              r->record_size = (int) take_record (c, w, c->block_pos + c->page_off + 8 + c->klong, &slim);
+              r->ts = (guint64) slim.ts_ns;
+              r->offset = slim.offset;
+              r->missed_events = (int) slim.missed_events;
+              r->size = (int) slim.size;
+              r->data = (void *) slim.data;
               r->cpu = (int) c->cpu;
               r->ref_count = 1;
               r->locked = 0;
               r->priv = NULL;
-              cs_td_page_walk_next (c->be, w);
 
-              record->ts_ns = (gint64) r->ts;
-              record->offset = r->offset;
-              record->data = data;
-              record->size = (guint) r->size;
+              record->ts_ns = slim.ts_ns;
+              record->offset = slim.offset;
+              record->data = slim.data;
+              record->size = slim.size;
               record->cpu = c->cpu;
-              record->missed_events = r->missed_events;
+              record->missed_events = slim.missed_events;
               record->tep_record = r;
               return TRUE;
             }
@@ -728,5 +747,64 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
         }
       if (c->at_end || !_cs_tracedat_cpu_advance_page (c, error))
         return FALSE;
+    }
+}
+
+/**
+ * cs_tracedat_cpu_next_batch:
+ * @cpu: a stream
+ * @records: (out caller-allocates) (array length=max): where the records go
+ * @max: how many records at most, >= 1
+ * @error: return location for a #GError
+ *
+ * Reads up to @max next records, as @max calls of cs_tracedat_cpu_next()
+ * would, but without the calls: for a scan of every record.  A batch ends
+ * where the stream would load its next window or chunk, so every record's
+ * data stays valid until the next call that moves the stream.  Mixing
+ * this with cs_tracedat_cpu_next() reads each record once, in order.
+ *
+ * Errors: as for cs_tracedat_cpu_next().  A batch stops at the first error,
+ * and the records read before it are still given: @error may be set with
+ * a nonzero result, and the next call goes on after the damage.
+ *
+ * Thread: the stream's.
+ *
+ * Returns: how many records were put in @records; 0 at the end of the
+ *   CPU's data (@error unset) or on error (@error set)
+ */
+guint
+cs_tracedat_cpu_next_batch (CsTracedatCpu        *cpu,
+                            CsTracedatSlimRecord *records,
+                            guint                 max,
+                            GError              **error)
+{
+  CsTracedatCpu *c = cpu;
+  guint n = 0;
+
+  g_return_val_if_fail (cpu != NULL, 0);
+  g_return_val_if_fail (records != NULL, 0);
+  g_return_val_if_fail (error == NULL || *error == NULL, 0);
+
+  for (;;)
+    {
+      if (c->page_loaded)
+        {
+          /* The walk in a local: the records' 64-bit stores could alias
+           * its fields, which would then be read again after each. */
+          CsTdPageWalk w = c->walk;
+          guint64 page_data_pos = c->block_pos + c->page_off + 8 + c->klong;
+
+          while (n < max && w.curr < w.size)
+            take_record (c, &w, page_data_pos, &records[n++]);
+          c->walk = w;
+          if (n == max)
+            return n;
+          c->page_loaded = FALSE;
+        }
+      /* Loading the next block would move the records' data. */
+      if (n > 0 && !(c->have_block && c->page_off + c->page_size < c->block_len))
+        return n;
+      if (c->at_end || !_cs_tracedat_cpu_advance_page (c, error))
+        return n;
     }
 }

@@ -75,6 +75,14 @@ cs_td_page_check (const CsTdPageFormat *format,
       guint32 index, next;
       gboolean is_data = TRUE;
 
+      /* Most events: data whose length is in the header, within the
+       * data when the next header is (size is at most a page). */
+      if (G_LIKELY (type_len - 1u < CS_TD_RB_TYPE_PADDING - 1u) && curr + 4 + type_len * 4 <= size)
+        {
+          n++;
+          curr += 4 + type_len * 4;
+          continue;
+        }
       switch (type_len)
         {
         case CS_TD_RB_TYPE_PADDING:

@@ -113,6 +113,14 @@ cs_td_page_walk_decode (gboolean be, CsTdPageWalk *w)
   guint32 index = w->curr + 4;
   guint32 length;
 
+  /* Most events: data whose length is in the header. */
+  if (G_LIKELY (type_len - 1u < CS_TD_RB_TYPE_PADDING - 1u))
+    {
+      w->timestamp += delta;
+      w->index = index;
+      w->next = index + type_len * 4;
+      return type_len;
+    }
   switch (type_len)
     {
     case CS_TD_RB_TYPE_PADDING:

@@ -92,6 +92,27 @@ typedef struct {
 } CsTracedatRecord;
 
 /**
+ * CsTracedatSlimRecord:
+ * @ts_ns: as in #CsTracedatRecord
+ * @offset: as in #CsTracedatRecord
+ * @data: as in #CsTracedatRecord; borrowed until the stream moves again
+ * @size: bytes in @data
+ * @missed_events: as in #CsTracedatRecord
+ *
+ * What cs_tracedat_cpu_next_batch() gives of each record: a
+ * #CsTracedatRecord without the fields a scan does not need (the raw
+ * time, the CPU, the libtraceevent view), so that a batch costs a few
+ * stores per record.
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint64 offset;
+  const guint8 *data;
+  guint32 size;
+  gint64 missed_events;
+} CsTracedatSlimRecord;
+
+/**
  * CsTracedatCpu:
  *
  * One CPU's records in the order the kernel wrote them (time order).  A
@@ -163,6 +184,10 @@ struct tep_handle *cs_tracedat_cpu_get_tep                (CsTracedatCpu     *cp
                                                            GError           **error);
 gboolean           cs_tracedat_cpu_next                   (CsTracedatCpu     *cpu,
                                                            CsTracedatRecord  *record,
+                                                           GError           **error);
+guint              cs_tracedat_cpu_next_batch             (CsTracedatCpu     *cpu,
+                                                           CsTracedatSlimRecord *records,
+                                                           guint              max,
                                                            GError           **error);
 gboolean           cs_tracedat_cpu_skip_to                (CsTracedatCpu     *cpu,
                                                            guint64            data_pos,
