@@ -470,7 +470,8 @@ get_int (const CsPluginEvent *event,
 }
 
 /* A string field (char[N], or __data_loc char[]) into @out, without an
- * allocation. */
+ * allocation; the rest of @out is zeroed, so that current() copies it
+ * whole. */
 static void
 copy_string (const CsPluginEvent *event,
              const CsPluginField *field,
@@ -480,10 +481,10 @@ copy_string (const CsPluginEvent *event,
   gsize len;
   const char *data = cs_plugin_event_peek_string (event, field, &len);
 
-  len = data != NULL ? MIN (len, size - 1) : 0;
+  len = data != NULL ? strnlen (data, MIN (len, size - 1)) : 0;
   if (len > 0)
     memcpy (out, data, len);
-  out[len] = '\0';
+  memset (out + len, 0, size - len);
 }
 
 /* What holds @cpu now. */
@@ -501,7 +502,7 @@ current (const Cpu            *cpu,
       out->kind = CS_EXPLAIN_IRQ;
       out->id = cpu->irq[top];
       out->prio = -1;
-      g_strlcpy (out->name, cpu->irq_name[top], sizeof out->name);
+      memcpy (out->name, cpu->irq_name[top], sizeof out->name);
       return;
     }
   if (cpu->softirq >= 0)
@@ -518,7 +519,7 @@ current (const Cpu            *cpu,
       out->id = -1;
       return;
     }
-  g_strlcpy (out->name, cpu->comm, sizeof out->name);
+  memcpy (out->name, cpu->comm, sizeof out->name);
   if (cpu->irqs_off)
     {
       out->kind = CS_EXPLAIN_IRQS_OFF;
@@ -621,7 +622,8 @@ flush (CsExplainTracker *self,
 
           if (cpu->log->len == LOG_STRETCHES)
             take_log (self, c);
-          g_array_append_val (cpu->log, e);
+          g_array_set_size (cpu->log, cpu->log->len + 1);
+          g_array_index (cpu->log, Stretch, cpu->log->len - 1) = e;
         }
       else
         for (guint i = 0; i < cpu->waiting->len; i++)
