@@ -184,6 +184,24 @@ count_pairs (sqlite3  *db,
   return rc == SQLITE_ROW || fail (db, error);
 }
 
+/**
+ * cs_latency_stats_count:
+ * @db: a finished latency pass database
+ * @count: (out): how many pairs it holds (the #CsLatencyStats.count of
+ *   the whole recording), without the scan of their durations that
+ *   cs_latency_stats_compute() makes
+ * @error: %CS_PLUGIN_ERROR_FAILED when the database cannot be read
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+cs_latency_stats_count (sqlite3  *db,
+                        gint64   *count,
+                        GError  **error)
+{
+  return count_pairs (db, count, error);
+}
+
 /* The first position of the worst-first durations @dur that is below @x
  * (the number of pairs when none is): they fall along the order. */
 static gboolean

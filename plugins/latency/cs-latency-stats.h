@@ -116,6 +116,9 @@ gboolean cs_latency_stats_compute   (sqlite3         *db,
                                      CsLatencyStats  *stats,
                                      GError         **error);
 void     cs_latency_stats_clear     (CsLatencyStats  *stats);
+gboolean cs_latency_stats_count     (sqlite3         *db,
+                                     gint64          *count,
+                                     GError         **error);
 gboolean cs_latency_list_worst      (sqlite3         *db,
                                      gint64           begin_ns,
                                      gint64           end_ns,

@@ -20,6 +20,7 @@
 #include "cs-explain-pass.h"
 #include "cs-explain-private.h"
 #include "cs-explain-tracker.h"
+#include "cs-explain-waiting.h"
 
 #define BLOCKERS_VERSION 1
 #define PATH_VERSION 1
@@ -49,7 +50,7 @@ typedef struct {
   CsExplainTracker *tracker;
   sqlite3_stmt *insert_pair;
   sqlite3_stmt *insert_part;
-  GHashTable *blockers;         /* "kind\x1fid\x1fname" -> CsExplainContributor * */
+  GHashTable *blockers;         /* CsExplainContributor * (owned) by kind, id and name: the sums */
   GArray *worst;                /* CsExplainBreakdown (shallow, no parts), worst CHAINED */
   gint64 n_pairs;
   gint64 begin_us;              /* monotonic, when the pass began */
@@ -179,13 +180,12 @@ keep_pair (const CsExplainBreakdown *b,
   for (guint i = 0; i < b->contributors->len; i++)
     {
       const CsExplainContributor *c = &g_array_index (b->contributors, CsExplainContributor, i);
-      g_autofree char *key = g_strdup_printf ("%d\x1f%d\x1f%s", c->kind, c->id, c->name);
-      CsExplainContributor *sum = g_hash_table_lookup (self->blockers, key);
+      CsExplainContributor *sum = g_hash_table_lookup (self->blockers, c);
 
       sqlite3_bind_int64 (self->insert_part, 1, id);
       sqlite3_bind_text (self->insert_part, 2, cs_explain_kind_name (c->kind), -1, SQLITE_STATIC);
       sqlite3_bind_int64 (self->insert_part, 3, c->id);
-      sqlite3_bind_text (self->insert_part, 4, c->name, -1, SQLITE_TRANSIENT);
+      sqlite3_bind_text (self->insert_part, 4, c->name, -1, SQLITE_STATIC);
       sqlite3_bind_int64 (self->insert_part, 5, c->prio);
       sqlite3_bind_int64 (self->insert_part, 6, c->outranks);
       sqlite3_bind_int64 (self->insert_part, 7, c->ns);
@@ -199,7 +199,7 @@ keep_pair (const CsExplainBreakdown *b,
           sum->ns = 0;
           sum->n_slices = 0;
           sum->n_pairs = 0;
-          g_hash_table_insert (self->blockers, g_steal_pointer (&key), sum);
+          g_hash_table_add (self->blockers, sum);
         }
       sum->ns += c->ns;
       sum->n_slices += c->n_slices;
@@ -248,7 +248,8 @@ blockers_begin (CsPluginPass  *pass,
 
   self->db = cs_plugin_pass_get_db (pass);
   self->document = cs_plugin_pass_get_document (pass);
-  self->blockers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->blockers = g_hash_table_new_full (_cs_explain_part_hash, _cs_explain_part_equal, g_free,
+                                          NULL);
   self->worst = g_array_new (FALSE, FALSE, sizeof (CsExplainBreakdown));
   if (!cs_explain_blockers_parse (cs_plugin_pass_get_param (pass), &self->threshold_ns) ||
       !exec (self->db, blockers_schema, error) ||

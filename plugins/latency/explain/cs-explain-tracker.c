@@ -7,6 +7,7 @@
 
 #include <event-parse.h>
 
+#include "cs-explain-tasks.h"
 #include "cs-explain-tracker.h"
 #include "cs-explain-waiting.h"
 
@@ -70,7 +71,10 @@ static const struct {
 };
 
 #define MAX_IRQ_NESTING 4
-#define RECENT_NUMBERS 64       /* a power of two */
+/* Stretches a CPU's log holds before the pairs waiting there take them
+ * and it starts again (32 bytes each). */
+#define LOG_STRETCHES 65536
+#define RECENT_NUMBERS 1024     /* a power of two: many tasks come and go */
 
 /* The fields each kind reads, in the order of Format.fields. */
 static const char *const kind_fields[][7] = {
@@ -118,6 +122,11 @@ typedef struct {
   gboolean now_known;
   guint now_key;
   CsExplainContributor now;
+  /* With a shortest pair (min_ns): the stretches since the pairs waiting
+   * here were last given theirs, which a pair takes only when it turns
+   * out long enough (most are not), or when it moves. */
+  GArray *log;                  /* Stretch */
+  guint64 log_base;             /* the number of log's first stretch */
 } Cpu;
 
 struct _CsExplainTracker
@@ -125,9 +134,9 @@ struct _CsExplainTracker
   guint n_cpus;
   Cpu *cpus;
   GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
-  GHashTable *tasks;            /* pid -> CsPluginWakeupState (owned): the wakeup rule */
-  GHashTable *waiting;          /* pid -> Waiting * (owned): the tasks the rule has woken */
+  CsExplainTasks *tasks;        /* by pid: the wakeup rule's state, the open pair */
   GHashTable *numbers;          /* CsExplainContributor (kind, id, name; owned) -> number + 1 */
+  GArray *numbered;             /* CsExplainContributor by number */
   /* The numbers found last, by a hash of kind and id: most changes of a
    * CPU go back to a contributor seen a moment ago, found here without
    * the hash table's calls. */
@@ -147,6 +156,9 @@ struct _CsExplainTracker
   CsExplainPairFunc func;
   gpointer user_data;
 };
+
+static void take_log (CsExplainTracker *self,
+                      guint             c);
 
 static const char *const softirq_names[] = {
   "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
@@ -254,12 +266,13 @@ cs_explain_tracker_new (guint              n_cpus,
       self->cpus[c].prio = -1;
       self->cpus[c].softirq = -1;
       self->cpus[c].waiting = g_ptr_array_new ();
+      self->cpus[c].log = g_array_new (FALSE, FALSE, sizeof (Stretch));
     }
   self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->by_id = g_ptr_array_new ();
-  self->tasks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->waiting = g_hash_table_new_full (NULL, NULL, NULL, waiting_free);
+  self->tasks = _cs_explain_tasks_new (waiting_free);
   self->numbers = g_hash_table_new_full (_cs_explain_part_hash, _cs_explain_part_equal, g_free, NULL);
+  self->numbered = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
   self->spare = g_ptr_array_new_with_free_func (waiting_free);
   self->only_pid = -1;
   self->open_pairs = TRUE;
@@ -276,13 +289,16 @@ void
 cs_explain_tracker_free (CsExplainTracker *self)
 {
   for (guint c = 0; c < self->n_cpus; c++)
-    g_ptr_array_unref (self->cpus[c].waiting);
+    {
+      g_ptr_array_unref (self->cpus[c].waiting);
+      g_array_unref (self->cpus[c].log);
+    }
   g_free (self->cpus);
   g_hash_table_unref (self->formats);
   g_ptr_array_unref (self->by_id);
-  g_hash_table_unref (self->tasks);
-  g_hash_table_unref (self->waiting);
+  _cs_explain_tasks_free (self->tasks);
   g_hash_table_unref (self->numbers);
+  g_array_unref (self->numbered);
   g_ptr_array_unref (self->spare);
   if (self->window != NULL)
     waiting_free (self->window);
@@ -306,12 +322,21 @@ cs_explain_tracker_set_only_pid (CsExplainTracker *self,
  * @self: a tracker
  * @min_ns: the shortest pair handed to the tracker's #CsExplainPairFunc,
  *   ns (0: all of them); shorter ones close without a breakdown being
- *   built, which a sweep over millions of pairs keeping the longest needs
+ *   built, which a sweep over millions of pairs keeping the longest needs.
+ *   Above 0, what holds each CPU is logged once per stretch rather than
+ *   added to every pair waiting there, and a pair takes the stretches of
+ *   its wait only when it closes long enough (or moves to another CPU):
+ *   the same parts, without the work for the short pairs
  */
 void
 cs_explain_tracker_set_min_ns (CsExplainTracker *self,
                                gint64            min_ns)
 {
+  /* Pairs given their time late must have what is logged first (and
+   * the shortest pair is set before the first event, see enqueue()). */
+  if (min_ns <= 0)
+    for (guint c = 0; c < self->n_cpus; c++)
+      take_log (self, c);
   self->min_ns = min_ns;
 }
 
@@ -345,7 +370,7 @@ cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
                                    gboolean          open_pairs)
 {
   if (open_pairs && !self->open_pairs)
-    g_hash_table_remove_all (self->tasks);
+    _cs_explain_tasks_reset_rules (self->tasks);
   self->open_pairs = open_pairs;
 }
 
@@ -445,7 +470,8 @@ get_int (const CsPluginEvent *event,
 }
 
 /* A string field (char[N], or __data_loc char[]) into @out, without an
- * allocation. */
+ * allocation; the rest of @out is zeroed, so that current() copies it
+ * whole. */
 static void
 copy_string (const CsPluginEvent *event,
              const CsPluginField *field,
@@ -455,10 +481,10 @@ copy_string (const CsPluginEvent *event,
   gsize len;
   const char *data = cs_plugin_event_peek_string (event, field, &len);
 
-  len = data != NULL ? MIN (len, size - 1) : 0;
+  len = data != NULL ? strnlen (data, MIN (len, size - 1)) : 0;
   if (len > 0)
     memcpy (out, data, len);
-  out[len] = '\0';
+  memset (out + len, 0, size - len);
 }
 
 /* What holds @cpu now. */
@@ -476,7 +502,7 @@ current (const Cpu            *cpu,
       out->kind = CS_EXPLAIN_IRQ;
       out->id = cpu->irq[top];
       out->prio = -1;
-      g_strlcpy (out->name, cpu->irq_name[top], sizeof out->name);
+      memcpy (out->name, cpu->irq_name[top], sizeof out->name);
       return;
     }
   if (cpu->softirq >= 0)
@@ -493,7 +519,7 @@ current (const Cpu            *cpu,
       out->id = -1;
       return;
     }
-  g_strlcpy (out->name, cpu->comm, sizeof out->name);
+  memcpy (out->name, cpu->comm, sizeof out->name);
   if (cpu->irqs_off)
     {
       out->kind = CS_EXPLAIN_IRQS_OFF;
@@ -533,13 +559,48 @@ number_of (CsExplainTracker           *self,
     {
       n = GUINT_TO_POINTER (g_hash_table_size (self->numbers) + 1);
       g_hash_table_insert (self->numbers, g_memdup2 (c, sizeof *c), n);
+      g_array_append_vals (self->numbered, c, 1);
     }
   self->recent[slot].c = *c;
   self->recent[slot].number = GPOINTER_TO_UINT (n);
   return GPOINTER_TO_UINT (n) - 1;
 }
 
-/* Adds the time since @cpu's last change to the pairs waiting there. */
+/* Gives @w the stretches of its CPU's log it has not had. */
+static void
+take_stretches (CsExplainTracker *self,
+                Waiting          *w)
+{
+  Cpu *cpu;
+  guint64 from;
+
+  if (w->cpu >= self->n_cpus)
+    return;
+  cpu = &self->cpus[w->cpu];
+  from = MAX (w->log_from, cpu->log_base) - cpu->log_base;
+  if (from < cpu->log->len)
+    _cs_explain_waiting_add_stretches (w, &g_array_index (cpu->log, Stretch, from),
+                                       cpu->log->len - from,
+                                       (const CsExplainContributor *) self->numbered->data,
+                                       w->log_from_ns, w->cpu);
+  w->log_from = cpu->log_base + cpu->log->len;
+}
+
+/* Gives every pair waiting on CPU @c its stretches and empties the log. */
+static void
+take_log (CsExplainTracker *self,
+          guint             c)
+{
+  Cpu *cpu = &self->cpus[c];
+
+  for (guint i = 0; i < cpu->waiting->len; i++)
+    take_stretches (self, g_ptr_array_index (cpu->waiting, i));
+  cpu->log_base += cpu->log->len;
+  g_array_set_size (cpu->log, 0);
+}
+
+/* Adds the time since @cpu's last change to the pairs waiting there (or,
+ * with a shortest pair, to its log: see take_stretches()). */
 static void
 flush (CsExplainTracker *self,
        guint             c,
@@ -555,9 +616,19 @@ flush (CsExplainTracker *self,
           cpu->now_key = number_of (self, &cpu->now);
           cpu->now_known = TRUE;
         }
-      for (guint i = 0; i < cpu->waiting->len; i++)
-        _cs_explain_waiting_add_key_part (g_ptr_array_index (cpu->waiting, i), cpu->now_key,
-                                          &cpu->now, cpu->last_ns, ts_ns, c);
+      if (self->min_ns > 0)
+        {
+          Stretch e = { cpu->last_ns, ts_ns, cpu->now_key, cpu->now.prio, cpu->now.source };
+
+          if (cpu->log->len == LOG_STRETCHES)
+            take_log (self, c);
+          g_array_set_size (cpu->log, cpu->log->len + 1);
+          g_array_index (cpu->log, Stretch, cpu->log->len - 1) = e;
+        }
+      else
+        for (guint i = 0; i < cpu->waiting->len; i++)
+          _cs_explain_waiting_add_key_part (g_ptr_array_index (cpu->waiting, i), cpu->now_key,
+                                            &cpu->now, cpu->last_ns, ts_ns, c);
     }
   if (cpu->last_ns == G_MININT64 || ts_ns > cpu->last_ns)
     cpu->last_ns = ts_ns;
@@ -577,57 +648,24 @@ resolve_unknown (Cpu        *cpu,
   if (pid != 0)
     g_strlcpy (known.name, comm, sizeof known.name);
   for (guint i = 0; i < cpu->waiting->len; i++)
-    {
-      Waiting *w = g_ptr_array_index (cpu->waiting, i);
-      CsExplainContributor unknown = { .kind = CS_EXPLAIN_UNKNOWN, .id = -1 };
-      gint u = _cs_explain_find_part_plain (w->parts, &unknown);
-      gint k;
-      CsExplainContributor moved;
-
-      if (u < 0)
-        continue;
-      moved = g_array_index (w->parts, CsExplainContributor, u);
-      g_array_remove_index (w->parts, u);
-      g_clear_pointer (&w->part_index, g_hash_table_unref);
-      _cs_explain_waiting_forget_keys (w);
-      w->last_part = -1;
-      k = _cs_explain_find_part_plain (w->parts, &known);
-      if (k < 0)
-        {
-          CsExplainContributor c = known;
-
-          c.ns = moved.ns;
-          c.n_slices = moved.n_slices;
-          c.n_pairs = 1;
-          g_array_append_val (w->parts, c);
-          k = w->parts->len - 1;
-        }
-      else
-        {
-          g_array_index (w->parts, CsExplainContributor, k).ns += moved.ns;
-          g_array_index (w->parts, CsExplainContributor, k).n_slices += moved.n_slices;
-        }
-      /* The unknown slices are now @known's; the parts after the
-       * unknown one moved down by one. */
-      for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
-        {
-          Slice *slice = &g_array_index (w->slices, Slice, k2);
-
-          if (slice->part == (guint) u)
-            slice->part = k;
-          else if (slice->part > (guint) u)
-            slice->part--;
-        }
-      w->last_part = k;
-    }
+    _cs_explain_waiting_resolve_unknown (g_ptr_array_index (cpu->waiting, i), &known);
 }
 
 static void
 dequeue (CsExplainTracker *self,
          Waiting          *w)
 {
-  if (w->cpu < self->n_cpus)
-    g_ptr_array_remove_fast (self->cpus[w->cpu].waiting, w);
+  Cpu *cpu;
+
+  if (w->cpu >= self->n_cpus)
+    return;
+  cpu = &self->cpus[w->cpu];
+  g_ptr_array_remove_fast (cpu->waiting, w);
+  if (cpu->waiting->len == 0)
+    {
+      cpu->log_base += cpu->log->len;
+      g_array_set_size (cpu->log, 0);
+    }
 }
 
 static void
@@ -640,8 +678,15 @@ enqueue (CsExplainTracker *self,
   w->last_part = -1;
   if (w->cpu == G_MAXUINT)
     return;
-  flush (self, cpu, ts_ns);
+  /* With a log, the stretch under way is not cut here (cutting it cost
+   * every pair waiting on the CPU a stretch more): it is logged whole at
+   * the CPU's next change, and @w takes it from @ts_ns on. */
+  w->log_from_ns = ts_ns;
+  if (self->min_ns <= 0 || self->cpus[cpu].last_ns == G_MININT64 ||
+      ts_ns < self->cpus[cpu].last_ns)
+    flush (self, cpu, ts_ns);
   g_ptr_array_add (self->cpus[cpu].waiting, w);
+  w->log_from = self->cpus[cpu].log_base + self->cpus[cpu].log->len;
 }
 
 /* @pid's state in the wakeup rule, when the rule follows @pid (a task,
@@ -650,18 +695,28 @@ static CsPluginWakeupState *
 rule_state (CsExplainTracker *self,
             gint32            pid)
 {
-  CsPluginWakeupState *state;
-
   if (!self->open_pairs || self->learning || pid <= 0 ||
       (self->only_pid >= 0 && pid != self->only_pid))
     return NULL;
-  state = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (pid));
-  if (state == NULL)
-    {
-      state = g_new0 (CsPluginWakeupState, 1);
-      g_hash_table_insert (self->tasks, GINT_TO_POINTER (pid), state);
-    }
-  return state;
+  return &_cs_explain_tasks_ensure (self->tasks, pid)->rule;
+}
+
+/* @pid's open pair, or NULL. */
+static inline Waiting *
+waiting_of (CsExplainTracker *self,
+            gint32            pid)
+{
+  CsExplainTask *task = _cs_explain_tasks_lookup (self->tasks, pid);
+
+  return task != NULL ? task->waiting : NULL;
+}
+
+/* Takes @pid's open pair @w out of the table (the caller keeps it). */
+static inline void
+steal_waiting (CsExplainTracker *self,
+               gint32            pid)
+{
+  _cs_explain_tasks_lookup (self->tasks, pid)->waiting = NULL;
 }
 
 /* Forgets @pid's open pair, if any (its wait dropped by the rule). */
@@ -669,12 +724,12 @@ static void
 drop_waiting (CsExplainTracker *self,
               gint32            pid)
 {
-  Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
+  Waiting *w = waiting_of (self, pid);
 
   if (w == NULL)
     return;
   dequeue (self, w);
-  g_hash_table_steal (self->waiting, GINT_TO_POINTER (pid));
+  steal_waiting (self, pid);
   waiting_recycle (self, w);
 }
 
@@ -689,12 +744,14 @@ on_switch (CsExplainTracker    *self,
   CsPluginWakeupState *prev_rule = rule_state (self, prev_pid);
   CsPluginWakeupState *next_rule;
   Waiting *w;
+  gboolean keep;
 
   if (cpu->pid < 0)
     {
       char prev_comm[CS_EXPLAIN_NAME_LEN];
 
       copy_string (event, &format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
+      take_log (self, event->cpu);
       resolve_unknown (cpu, prev_pid, get_int (event, &format->fields[F_PREV_PRIO], -1),
                        prev_comm);
     }
@@ -723,14 +780,17 @@ on_switch (CsExplainTracker    *self,
       drop_waiting (self, next_pid);
       return;
     }
-  w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (next_pid));
+  w = waiting_of (self, next_pid);
   if (w == NULL)
     return;
   if (w->cpu != event->cpu && w->cpu < self->n_cpus)
     flush (self, w->cpu, event->ts_ns);
+  keep = self->func != NULL && event->ts_ns - w->a_ns >= self->min_ns;
+  if (keep)
+    take_stretches (self, w);
   dequeue (self, w);
-  g_hash_table_steal (self->waiting, GINT_TO_POINTER (next_pid));
-  if (self->func != NULL && event->ts_ns - w->a_ns >= self->min_ns)
+  steal_waiting (self, next_pid);
+  if (keep)
     {
       g_autoptr(CsExplainBreakdown) b = _cs_explain_waiting_breakdown (w, event->ts_ns, event->cpu);
 
@@ -763,7 +823,7 @@ on_wake (CsExplainTracker    *self,
   w->n_queued = 1;
   w->waker_pid = event->pid;
   w->waker_flags = get_int (event, &format->fields[F_FLAGS], 0);
-  g_hash_table_insert (self->waiting, GINT_TO_POINTER (pid), w);
+  _cs_explain_tasks_ensure (self->tasks, pid)->waiting = w;
   enqueue (self, w, target, event->ts_ns);
 }
 
@@ -774,12 +834,13 @@ on_migrate (CsExplainTracker    *self,
 {
   gint32 pid = get_int (event, &format->fields[F_PID], -1);
   gint64 dest = get_int (event, &format->fields[F_DEST_CPU], -1);
-  Waiting *w = g_hash_table_lookup (self->waiting, GINT_TO_POINTER (pid));
+  Waiting *w = waiting_of (self, pid);
 
   if (w == NULL || dest < 0 || (guint) dest == w->cpu)
     return;
   if (w->cpu < self->n_cpus)
     flush (self, w->cpu, event->ts_ns);
+  take_stretches (self, w);
   dequeue (self, w);
   enqueue (self, w, dest, event->ts_ns);
   w->n_queued++;
@@ -921,6 +982,7 @@ cs_explain_tracker_close_window (CsExplainTracker *self,
   g_return_val_if_fail (w != NULL, NULL);
   if (w->cpu < self->n_cpus)
     flush (self, w->cpu, b_ns);
+  take_stretches (self, w);
   dequeue (self, w);
   b = _cs_explain_waiting_breakdown (w, b_ns, w->cpu < self->n_cpus ? w->cpu : w->a_cpu);
   self->window = NULL;

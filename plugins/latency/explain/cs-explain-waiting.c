@@ -96,14 +96,15 @@ _cs_explain_waiting_add_slice (Waiting *w,
 }
 
 /* Adds [begin_ns, end_ns) to part @i of @w, or to a new part for @c when
- * @i is -1. */
+ * @i is -1; @prio is @c's (read when @i is not -1, @c then unread). */
 static void
-add_to_part (Waiting                    *w,
-             gint                        i,
-             const CsExplainContributor *c,
-             gint64                      begin_ns,
-             gint64                      end_ns,
-             guint                       cpu)
+add_to_part_prio (Waiting                    *w,
+                  gint                        i,
+                  const CsExplainContributor *c,
+                  gint32                      prio,
+                  gint64                      begin_ns,
+                  gint64                      end_ns,
+                  guint                       cpu)
 {
   gint64 ns = end_ns - begin_ns;
   CsExplainContributor *p;
@@ -124,11 +125,22 @@ add_to_part (Waiting                    *w,
   p = &g_array_index (w->parts, CsExplainContributor, i);
   p->ns += ns;
   if (p->prio < 0)
-    p->prio = c->prio;
+    p->prio = prio;
   if (w->last_part != i)
     p->n_slices++;
   w->last_part = i;
   w->last_key = 0;
+}
+
+static inline void
+add_to_part (Waiting                    *w,
+             gint                        i,
+             const CsExplainContributor *c,
+             gint64                      begin_ns,
+             gint64                      end_ns,
+             guint                       cpu)
+{
+  add_to_part_prio (w, i, c, c->prio, begin_ns, end_ns, cpu);
 }
 
 void
@@ -143,6 +155,37 @@ _cs_explain_waiting_add_part (Waiting                    *w,
            ? w->last_part : _cs_explain_find_part (w->parts, &w->part_index, c);
 
   add_to_part (w, i, c, begin_ns, end_ns, cpu);
+}
+
+/* The index of the part numbered @key in @w's parts, or -1: with @c
+ * NULL, when the number is not remembered; else when the part is new
+ * (add_to_part() then appends it: remembered as such). */
+static inline gint
+part_of_key (Waiting                    *w,
+             guint                       key,
+             const CsExplainContributor *c)
+{
+  guint64 e;
+  gint i;
+
+  if (w->last_part >= 0 && w->last_key == key + 1)
+    return w->last_part;
+  if (w->key_parts == NULL)
+    w->key_parts = g_array_new (FALSE, TRUE, sizeof (guint64));
+  if (w->key_gen == 0)
+    w->key_gen = 1;
+  e = key < w->key_parts->len ? g_array_index (w->key_parts, guint64, key) : 0;
+  i = (e >> 32) == w->key_gen ? (gint) (e & G_MAXUINT32) - 1 : -1;
+  if (i < 0 && c != NULL)
+    {
+      i = _cs_explain_find_part (w->parts, &w->part_index, c);
+      if (key >= w->key_parts->len)
+        g_array_set_size (w->key_parts, MAX (key + 1, 2 * w->key_parts->len));
+      /* A new part: add_to_part() appends it at parts->len. */
+      g_array_index (w->key_parts, guint64, key) =
+        ((guint64) w->key_gen << 32) | ((i < 0 ? w->parts->len : (guint) i) + 1);
+    }
+  return i;
 }
 
 /**
@@ -168,32 +211,54 @@ _cs_explain_waiting_add_key_part (Waiting                    *w,
                                   gint64                      end_ns,
                                   guint                       cpu)
 {
-  gint i;
-
-  if (w->last_part >= 0 && w->last_key == key + 1)
-    i = w->last_part;
-  else
-    {
-      guint64 e;
-
-      if (w->key_parts == NULL)
-        w->key_parts = g_array_new (FALSE, TRUE, sizeof (guint64));
-      if (w->key_gen == 0)
-        w->key_gen = 1;
-      e = key < w->key_parts->len ? g_array_index (w->key_parts, guint64, key) : 0;
-      i = (e >> 32) == w->key_gen ? (gint) (e & G_MAXUINT32) - 1 : -1;
-      if (i < 0)
-        {
-          i = _cs_explain_find_part (w->parts, &w->part_index, c);
-          if (key >= w->key_parts->len)
-            g_array_set_size (w->key_parts, MAX (key + 1, 2 * w->key_parts->len));
-          /* A new part: add_to_part() appends it at parts->len. */
-          g_array_index (w->key_parts, guint64, key) =
-            ((guint64) w->key_gen << 32) | ((i < 0 ? w->parts->len : (guint) i) + 1);
-        }
-    }
-  add_to_part (w, i, c, begin_ns, end_ns, cpu);
+  add_to_part (w, part_of_key (w, key, c), c, begin_ns, end_ns, cpu);
   w->last_key = key + 1;
+}
+
+/**
+ * _cs_explain_waiting_add_stretches:
+ * @w: a waiting pair
+ * @stretches: (array length=n): stretches of @cpu's time, in time order
+ * @n: their count
+ * @numbered: the contributors by the tracker's number (#Stretch.key)
+ * @from_ns: when @w was queued on @cpu: the stretches count from then
+ *   (the first may have begun before)
+ * @cpu: the CPU
+ *
+ * Adds each stretch as _cs_explain_waiting_add_key_part() would have when
+ * it was logged, had the CPU's time been cut at @from_ns: the same parts,
+ * sums and slices' counts.
+ */
+void
+_cs_explain_waiting_add_stretches (Waiting                    *w,
+                                   const Stretch              *stretches,
+                                   guint                       n,
+                                   const CsExplainContributor *numbered,
+                                   gint64                      from_ns,
+                                   guint                       cpu)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      const Stretch *e = &stretches[i];
+      gint64 begin_ns = MAX (e->begin_ns, from_ns);
+      gint part;
+
+      if (e->end_ns <= begin_ns)
+        continue;
+      /* The contributor is made only for a part not known by its number. */
+      part = part_of_key (w, e->key, NULL);
+      if (part >= 0)
+        add_to_part_prio (w, part, NULL, e->prio, begin_ns, e->end_ns, cpu);
+      else
+        {
+          CsExplainContributor c = numbered[e->key];
+
+          c.prio = e->prio;
+          c.source = e->source;
+          add_to_part (w, part_of_key (w, e->key, &c), &c, begin_ns, e->end_ns, cpu);
+        }
+      w->last_key = e->key + 1;
+    }
 }
 
 /**
@@ -232,6 +297,59 @@ _cs_explain_waiting_reuse_keys (Waiting *w,
   w->key_parts = key_parts;
   w->key_gen = key_gen;
   _cs_explain_waiting_forget_keys (w);
+}
+
+/**
+ * _cs_explain_waiting_resolve_unknown:
+ * @w: a pair waiting on a CPU whose first sched_switch came now
+ * @known: who ran there before it (the switch's prev_pid: a task, or idle)
+ *
+ * Gives @known the time @w counted as unknown on that CPU.
+ */
+void
+_cs_explain_waiting_resolve_unknown (Waiting                    *w,
+                                     const CsExplainContributor *known)
+{
+  CsExplainContributor unknown = { .kind = CS_EXPLAIN_UNKNOWN, .id = -1 };
+  gint u = _cs_explain_find_part_plain (w->parts, &unknown);
+  gint k;
+  CsExplainContributor moved;
+
+  if (u < 0)
+    return;
+  moved = g_array_index (w->parts, CsExplainContributor, u);
+  g_array_remove_index (w->parts, u);
+  g_clear_pointer (&w->part_index, g_hash_table_unref);
+  _cs_explain_waiting_forget_keys (w);
+  w->last_part = -1;
+  k = _cs_explain_find_part_plain (w->parts, known);
+  if (k < 0)
+    {
+      CsExplainContributor c = *known;
+
+      c.ns = moved.ns;
+      c.n_slices = moved.n_slices;
+      c.n_pairs = 1;
+      g_array_append_val (w->parts, c);
+      k = w->parts->len - 1;
+    }
+  else
+    {
+      g_array_index (w->parts, CsExplainContributor, k).ns += moved.ns;
+      g_array_index (w->parts, CsExplainContributor, k).n_slices += moved.n_slices;
+    }
+  /* The unknown slices are now @known's; the parts after the
+   * unknown one moved down by one. */
+  for (guint k2 = 0; w->slices != NULL && k2 < w->slices->len; k2++)
+    {
+      Slice *slice = &g_array_index (w->slices, Slice, k2);
+
+      if (slice->part == (guint) u)
+        slice->part = k;
+      else if (slice->part > (guint) u)
+        slice->part--;
+    }
+  w->last_part = k;
 }
 
 /* A Slice becomes a CsExplainSlice in place: its part, an index into the

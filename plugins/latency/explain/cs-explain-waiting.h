@@ -38,7 +38,21 @@ typedef struct {
   gint last_part;               /* of the last slice added, -1 */
   guint last_key;               /* its contributor number + 1; 0: not known */
   GArray *slices;               /* Slice, when the tracker records them */
+  guint64 log_from;             /* the first stretch of its CPU's log not added yet */
+  gint64 log_from_ns;           /* and the time from which it counts (queued then) */
 } Waiting;
+
+/* A stretch of a CPU's time held by one contributor, logged once for all
+ * the pairs waiting there when the tracker adds them late (a sweep that
+ * keeps only the long pairs): the contributor by the tracker's number,
+ * with the prio and source it had then. */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  guint key;
+  gint32 prio;
+  CsExplainSource source;
+} Stretch;
 
 guint _cs_explain_part_hash (gconstpointer key);
 gboolean _cs_explain_part_equal (gconstpointer a,
@@ -67,7 +81,15 @@ void _cs_explain_waiting_add_key_part (Waiting                    *w,
                                        gint64                      begin_ns,
                                        gint64                      end_ns,
                                        guint                       cpu);
+void _cs_explain_waiting_add_stretches (Waiting                    *w,
+                                        const Stretch              *stretches,
+                                        guint                       n,
+                                        const CsExplainContributor *numbered,
+                                        gint64                      from_ns,
+                                        guint                       cpu);
 void _cs_explain_waiting_forget_keys (Waiting *w);
+void _cs_explain_waiting_resolve_unknown (Waiting                    *w,
+                                          const CsExplainContributor *known);
 void _cs_explain_waiting_reuse_keys (Waiting *w,
                                      GArray  *key_parts,
                                      guint32  key_gen);
