@@ -496,6 +496,18 @@ cs_tracedat_reader_open_cpu (CsTracedatReader  *self,
   return _cs_tracedat_cpu_new (self, cpu, TRUE, error);
 }
 
+/* The stream of @cpu that reads records at offsets, opened at the first
+ * use; the caller holds read_at_lock. */
+static CsTracedatCpu *
+read_at_stream (CsTracedatReader  *self,
+                guint              cpu,
+                GError           **error)
+{
+  if (self->read_at_cpus[cpu] == NULL)
+    self->read_at_cpus[cpu] = _cs_tracedat_cpu_new (self, cpu, FALSE, error);
+  return self->read_at_cpus[cpu];
+}
+
 /**
  * cs_tracedat_reader_read_at:
  * @self: a #CsTracedatReader
@@ -542,13 +554,9 @@ cs_tracedat_reader_read_at (CsTracedatReader  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   locker = g_mutex_locker_new (&self->read_at_lock);
-  if (self->read_at_cpus[cpu] == NULL)
-    {
-      self->read_at_cpus[cpu] = _cs_tracedat_cpu_new (self, cpu, FALSE, error);
-      if (self->read_at_cpus[cpu] == NULL)
-        return FALSE;
-    }
-  stream = self->read_at_cpus[cpu];
+  stream = read_at_stream (self, cpu, error);
+  if (stream == NULL)
+    return FALSE;
 
   if (!cs_tracedat_cpu_seek (stream, offset, error))
     return FALSE;
@@ -600,6 +608,7 @@ cs_tracedat_reader_peek_at (CsTracedatReader  *self,
                             GError           **error)
 {
   g_autoptr(GMutexLocker) locker = NULL;
+  CsTracedatCpu *stream;
 
   g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), FALSE);
   g_return_val_if_fail (cpu < self->n_cpus, FALSE);
@@ -607,13 +616,10 @@ cs_tracedat_reader_peek_at (CsTracedatReader  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   locker = g_mutex_locker_new (&self->read_at_lock);
-  if (self->read_at_cpus[cpu] == NULL)
-    {
-      self->read_at_cpus[cpu] = _cs_tracedat_cpu_new (self, cpu, FALSE, error);
-      if (self->read_at_cpus[cpu] == NULL)
-        return FALSE;
-    }
-  return cs_tracedat_cpu_peek_at (self->read_at_cpus[cpu], offset, ts_ns, record, error);
+  stream = read_at_stream (self, cpu, error);
+  if (stream == NULL)
+    return FALSE;
+  return cs_tracedat_cpu_peek_at (stream, offset, ts_ns, record, error);
 }
 
 /**
