@@ -69,6 +69,7 @@ typedef struct {
   gint64 threshold_ns;
   GArray *ahead;                /* Chain: read by chain_thread, then by the pass's thread */
   GThread *chain_thread;        /* (nullable) the document is its own until it is joined */
+  gboolean chains_started;
   CsExplainTracker *tracker;
   sqlite3_stmt *insert_pair;
   sqlite3_stmt *insert_part;
@@ -284,13 +285,16 @@ chain_thread (gpointer data)
   return NULL;
 }
 
-/* Starts reading, in a thread, the chains of the latency pass's worst
+/* Lists, for a thread to read, the chains of the latency pass's worst
  * pairs at or above the threshold: the tracker finds the same pairs, so
  * their chains are ready when the sweep ends rather than read after it
  * (0.45 s of large-v6.dat's 2.6 s pass).  Only when the host leaves the
  * document alone during the sweep, and the `pairs` pass of the wakeups
  * is done (it is for `--blockers`); otherwise the chains are read at the
- * end, as those of pairs the tracker ranks otherwise are. */
+ * end, as those of pairs the tracker ranks otherwise are.  The thread
+ * starts with the first event (start_chain_thread()), once the host has
+ * set its feed up: that asks libtraceevent for formats, whose lookup
+ * keeps the last one found in the tep handle, as the chains' reads do. */
 static void
 start_chains (Blockers     *self,
               CsPluginPass *pass)
@@ -316,8 +320,6 @@ start_chains (Blockers     *self,
 
       g_array_append_val (self->ahead, c);
     }
-  if (self->ahead->len > 0)
-    self->chain_thread = g_thread_new ("cs-explain-chains", chain_thread, self);
 }
 
 static gpointer
@@ -353,6 +355,14 @@ blockers_begin (CsPluginPass  *pass,
   return self;
 }
 
+static void
+start_chain_thread (Blockers *self)
+{
+  self->chains_started = TRUE;
+  if (self->ahead != NULL && self->ahead->len > 0)
+    self->chain_thread = g_thread_new ("cs-explain-chains", chain_thread, self);
+}
+
 static gboolean
 blockers_event (gpointer              state,
                 const CsPluginEvent  *event,
@@ -360,6 +370,8 @@ blockers_event (gpointer              state,
 {
   Blockers *self = state;
 
+  if (G_UNLIKELY (!self->chains_started))
+    start_chain_thread (self);
   cs_explain_tracker_event (self->tracker, event);
   if (self->failed)
     {
