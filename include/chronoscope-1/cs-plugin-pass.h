@@ -160,10 +160,12 @@ guint64           cs_plugin_pass_get_n_events  (CsPluginPass *pass);
  * Chronoscope's reader; not one with buffer instances, which libtracecmd
  * reads through the document).  Then one other thread of the pass may
  * use the document (cs-plugin-document.h: one thread at a time, so the
- * pass's callbacks must not use it meanwhile) from #CsPluginPassInfo.begin
- * on, provided the pass joins that thread before it uses the document
- * again and before #CsPluginPassInfo.free returns.  Called in
- * #CsPluginPassInfo.begin.
+ * pass's callbacks must not use it meanwhile) from the first
+ * #CsPluginPassInfo.event on (before it, the host sets its threads up
+ * and looks the formats up in the document's tep handle), provided the
+ * pass joins that thread before it uses the document again and before
+ * #CsPluginPassInfo.free returns.  Called in #CsPluginPassInfo.begin or
+ * after.
  *
  * Returns: %TRUE when a thread of the pass may use the document while
  *   the events are handed out
