@@ -151,6 +151,28 @@ const char       *cs_plugin_pass_get_param     (CsPluginPass *pass);
 guint64           cs_plugin_pass_get_n_events  (CsPluginPass *pass);
 
 /**
+ * cs_plugin_pass_get_document_is_idle:
+ * @pass: the running pass
+ *
+ * Whether Chronoscope leaves the document alone while it hands out the
+ * pass's events: its own threads read the recording, each with its own
+ * connection to the index and its own cursor (a recording read by
+ * Chronoscope's reader; not one with buffer instances, which libtracecmd
+ * reads through the document).  Then one other thread of the pass may
+ * use the document (cs-plugin-document.h: one thread at a time, so the
+ * pass's callbacks must not use it meanwhile) from the first
+ * #CsPluginPassInfo.event on (before it, the host sets its threads up
+ * and looks the formats up in the document's tep handle), provided the
+ * pass joins that thread before it uses the document again and before
+ * #CsPluginPassInfo.free returns.  Called in #CsPluginPassInfo.begin or
+ * after.
+ *
+ * Returns: %TRUE when a thread of the pass may use the document while
+ *   the events are handed out
+ */
+gboolean          cs_plugin_pass_get_document_is_idle (CsPluginPass *pass);
+
+/**
  * CsPluginSqlTableInfo:
  * @struct_size: sizeof (CsPluginSqlTableInfo)
  * @name: the SQL table's name, `[a-z0-9_]+`, unique among every table of

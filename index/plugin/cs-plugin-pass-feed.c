@@ -511,6 +511,23 @@ heap_sift_down (CsPassFeed *feed,
 }
 
 /**
+ * _cs_pass_feed_is_threaded:
+ * @document: the recording, with its index
+ *
+ * Returns: whether a feed of @document reads in threads of its own, each
+ *   with its own connection to the index and its own cursors, never
+ *   through @document (cs_plugin_pass_get_document_is_idle())
+ */
+gboolean
+_cs_pass_feed_is_threaded (CsDocument *document)
+{
+  CsTraceFile *file = cs_document_get_trace_file (document);
+
+  return file != NULL && cs_trace_file_get_cursors_are_independent (file) &&
+         g_strcmp0 (g_getenv ("CS_PASS_FEED_THREADS"), "0") != 0;
+}
+
+/**
  * _cs_pass_feed_new:
  * @document: the recording, with its index
  * @wanted: (array): by event type id (cs_document_get_n_event_types()
@@ -538,8 +555,7 @@ _cs_pass_feed_new (CsDocument      *document,
   feed->file = cs_document_get_trace_file (document);
   feed->wanted = wanted;
   feed->n_types = cs_document_get_n_event_types (document);
-  feed->threaded = feed->file != NULL && cs_trace_file_get_cursors_are_independent (feed->file) &&
-                   g_strcmp0 (g_getenv ("CS_PASS_FEED_THREADS"), "0") != 0;
+  feed->threaded = _cs_pass_feed_is_threaded (document);
   feed->streams = g_new0 (Stream, MAX (n_cpus, 1));
   feed->heap = g_new0 (guint, MAX (n_cpus, 1));
   if (feed->file == NULL)

@@ -42,6 +42,7 @@ gboolean    _cs_pass_feed_next (CsPassFeed       *feed,
                                 CsPassFeedEvent  *event,
                                 GError          **error);
 void        _cs_pass_feed_free (CsPassFeed       *feed);
+gboolean    _cs_pass_feed_is_threaded (CsDocument *document);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsPassFeed, _cs_pass_feed_free)
 

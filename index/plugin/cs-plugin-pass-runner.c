@@ -37,6 +37,7 @@ struct _CsPluginPass
   sqlite3 *db;
   const char *param;
   guint64 n_events;
+  gboolean document_idle;       /* the feed reads in threads of its own */
   gboolean plugin_running;      /* the authorizer guards chronoscope_pass */
 };
 
@@ -66,6 +67,13 @@ cs_plugin_pass_get_n_events (CsPluginPass *pass)
 {
   g_return_val_if_fail (pass != NULL, 0);
   return pass->n_events;
+}
+
+gboolean
+cs_plugin_pass_get_document_is_idle (CsPluginPass *pass)
+{
+  g_return_val_if_fail (pass != NULL, FALSE);
+  return pass->document_idle;
 }
 
 /* Plugins own their tables, not the pass's bookkeeping, and reach no
@@ -288,7 +296,7 @@ _cs_plugin_pass_run (CsPluginDocument          *document,
   g_autofree char *path = NULL;
   g_autofree char *tmp_path = NULL;
   GError *plugin_error = NULL;
-  CsPluginPass pass = { document, NULL, param, 0, FALSE };
+  CsPluginPass pass = { document, NULL, param, 0, FALSE, FALSE };
   gpointer state = NULL;
   gboolean ok = FALSE;
 
@@ -340,6 +348,7 @@ _cs_plugin_pass_run (CsPluginDocument          *document,
       !_cs_sqlite_exec (pass.db, "BEGIN", error))
     goto out;
 
+  pass.document_idle = _cs_pass_feed_is_threaded (doc);
   pass.plugin_running = TRUE;
   state = info->begin (&pass, &plugin_error);
   pass.plugin_running = FALSE;
