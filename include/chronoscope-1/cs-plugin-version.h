@@ -34,7 +34,9 @@
  * (cs_plugin_window_get_n_documents(), cs_plugin_window_get_nth_document(),
  * cs_plugin_window_to_axis_ns(), cs_plugin_window_from_axis_ns()).
  * 1.3 added cs_plugin_document_count_cpu_events() (a CPU's events of a
- * span counted from the index).
+ * span counted from the index) and cs_plugin_pass_get_document_is_idle()
+ * (whether a pass's own thread may read the document while its events
+ * are handed out).
  */
 #define CS_PLUGIN_API_MINOR_VERSION 3
 
