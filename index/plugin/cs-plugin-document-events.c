@@ -125,9 +125,167 @@ call_events (CsPluginDocument  *self,
  * grow (and fault in) an array of all of them. */
 #define BATCH_EVENTS 4096
 
-/* The events of @cpu over [@begin_ns, @end_ns), BATCH_EVENTS at a time:
- * each batch resumes at the time of the last event listed, passing over
- * the rows listed already at that time. */
+/* How many batches the lister of a long span may hold listed ahead of the
+ * records read (list_ahead()). */
+#define BATCHES_AHEAD 2
+
+/* Where the listing of one CPU's span stands: each batch resumes at the
+ * time of the last event listed, passing over the rows listed already at
+ * that time. */
+typedef struct {
+  CsDocument     *document;
+  guint           cpu;
+  gint64          end_ns;
+  const gboolean *wanted;
+  gint64          from;
+  guint64         last_row;
+  guint           n_at_from;    /* events listed already at @from */
+} Listing;
+
+/* Lists the next batch of @listing into @events (emptied first): the new
+ * events start at *@first; *@more when the span may hold more after them. */
+static gboolean
+list_batch (Listing   *listing,
+            GArray    *events,
+            guint     *first,
+            gboolean  *more,
+            GError   **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  guint max = BATCH_EVENTS + listing->n_at_from;
+  guint n_at_last;
+  const CsEvent *last;
+
+  *first = 0;
+  *more = FALSE;
+  g_array_set_size (events, 0);
+  if (!cs_document_get_events_of_types (listing->document, listing->cpu, listing->from,
+                                        listing->end_ns, listing->wanted,
+                                        cs_document_get_n_event_types (listing->document), max,
+                                        events, &local_error))
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           local_error->message);
+      return FALSE;
+    }
+  while (listing->n_at_from > 0 && *first < events->len &&
+         g_array_index (events, CsEvent, *first).ts_ns == listing->from &&
+         g_array_index (events, CsEvent, *first).row <= listing->last_row)
+    (*first)++;
+  if (events->len < max)
+    return TRUE;
+  last = &g_array_index (events, CsEvent, events->len - 1);
+  n_at_last = last->ts_ns == listing->from ? *first : 0;
+  for (guint i = events->len; i-- > *first &&
+       g_array_index (events, CsEvent, i).ts_ns == last->ts_ns;)
+    n_at_last++;
+  listing->n_at_from = n_at_last;
+  listing->from = last->ts_ns;
+  listing->last_row = last->row;
+  *more = TRUE;
+  return TRUE;
+}
+
+/* A batch listed ahead, handed between the lister's thread and the
+ * reader's. */
+typedef struct {
+  GArray   *events;
+  guint     first;
+  gboolean  more;               /* FALSE: the lister's last batch */
+  GError   *error;
+} Batch;
+
+/* The lister of a long span: its thread lists the next batches (into the
+ * batches of @empty, then handed over in @listed) while the caller's
+ * thread reads the records of the current one and calls the plugin back.
+ * Only the lister's thread uses the document's index meanwhile. */
+typedef struct {
+  Listing      listing;
+  GAsyncQueue *empty;
+  GAsyncQueue *listed;
+  gint         stop;            /* atomic: the reader wants no more */
+} Lister;
+
+static gpointer
+list_ahead (gpointer data)
+{
+  Lister *lister = data;
+
+  for (;;)
+    {
+      Batch *batch = g_async_queue_pop (lister->empty);
+
+      if (g_atomic_int_get (&lister->stop))
+        {
+          g_array_set_size (batch->events, 0);
+          batch->first = 0;
+          batch->more = FALSE;
+        }
+      else if (!list_batch (&lister->listing, batch->events, &batch->first, &batch->more,
+                            &batch->error))
+        batch->more = FALSE;
+      g_async_queue_push (lister->listed, batch);
+      if (!batch->more)
+        return NULL;
+    }
+}
+
+/* The rest of a long span, after its first batch: listed on a second
+ * thread, BATCHES_AHEAD batches ahead of the records read here, so that
+ * decoding the index's chunks overlaps reading the records and the
+ * plugin's work on them. */
+static gboolean
+call_listed_ahead (CsPluginDocument  *self,
+                   const Listing     *listing,
+                   GArray            *events,
+                   guint              first,
+                   CsPluginEventFunc  func,
+                   gpointer           user_data,
+                   GError           **error)
+{
+  Lister lister = { *listing, g_async_queue_new (), g_async_queue_new (), 0 };
+  Batch batches[BATCHES_AHEAD];
+  GThread *thread;
+  gboolean stopped = FALSE, ok, more = TRUE;
+
+  for (guint i = 0; i < BATCHES_AHEAD; i++)
+    {
+      batches[i] = (Batch) { g_array_sized_new (FALSE, FALSE, sizeof (CsEvent),
+                                                BATCH_EVENTS), 0, TRUE, NULL };
+      g_async_queue_push (lister.empty, &batches[i]);
+    }
+  thread = g_thread_new ("cs-list-events", list_ahead, &lister);
+  ok = call_events (self, events, first, func, user_data, &stopped, error);
+  while (more)
+    {
+      Batch *batch = g_async_queue_pop (lister.listed);
+
+      more = batch->more;
+      if (ok && !stopped && batch->error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&batch->error));
+          ok = FALSE;
+        }
+      if (ok && !stopped)
+        ok = call_events (self, batch->events, batch->first, func, user_data, &stopped, error);
+      if (!ok || stopped)
+        g_atomic_int_set (&lister.stop, 1);
+      g_async_queue_push (lister.empty, batch);
+    }
+  g_thread_join (thread);
+  for (guint i = 0; i < BATCHES_AHEAD; i++)
+    {
+      g_array_unref (batches[i].events);
+      g_clear_error (&batches[i].error);
+    }
+  g_async_queue_unref (lister.empty);
+  g_async_queue_unref (lister.listed);
+  return ok;
+}
+
+/* The events of @cpu over [@begin_ns, @end_ns), BATCH_EVENTS at a time;
+ * past the first batch, the next ones are listed on a second thread
+ * (call_listed_ahead()). */
 static gboolean
 foreach_cpu_event (CsPluginDocument  *self,
                    CsDocument        *document,
@@ -140,44 +298,15 @@ foreach_cpu_event (CsPluginDocument  *self,
                    GError           **error)
 {
   GArray *events = _cs_plugin_document_get_events (self);
-  g_autoptr(GError) local_error = NULL;
-  gint64 from = begin_ns;
-  guint64 last_row = 0;
-  guint n_at_from = 0;          /* events listed already at @from */
-  gboolean stopped = FALSE;
+  Listing listing = { document, cpu, end_ns, wanted, begin_ns, 0, 0 };
+  gboolean stopped = FALSE, more;
+  guint first;
 
-  for (;;)
-    {
-      guint max = BATCH_EVENTS + n_at_from;
-      guint first = 0, n_at_last;
-      const CsEvent *last;
-
-      g_array_set_size (events, 0);
-      if (!cs_document_get_events_of_types (document, cpu, from, end_ns, wanted,
-                                            cs_document_get_n_event_types (document), max,
-                                            events, &local_error))
-        {
-          g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                               local_error->message);
-          return FALSE;
-        }
-      while (n_at_from > 0 && first < events->len &&
-             g_array_index (events, CsEvent, first).ts_ns == from &&
-             g_array_index (events, CsEvent, first).row <= last_row)
-        first++;
-      if (!call_events (self, events, first, func, user_data, &stopped, error))
-        return FALSE;
-      if (stopped || events->len < max)
-        return TRUE;
-      last = &g_array_index (events, CsEvent, events->len - 1);
-      n_at_last = last->ts_ns == from ? first : 0;
-      for (guint i = events->len; i-- > first &&
-           g_array_index (events, CsEvent, i).ts_ns == last->ts_ns;)
-        n_at_last++;
-      n_at_from = n_at_last;
-      from = last->ts_ns;
-      last_row = last->row;
-    }
+  if (!list_batch (&listing, events, &first, &more, error))
+    return FALSE;
+  if (more)
+    return call_listed_ahead (self, &listing, events, first, func, user_data, error);
+  return call_events (self, events, first, func, user_data, &stopped, error);
 }
 
 gboolean
