@@ -445,8 +445,8 @@ typedef gboolean (*CsPluginEventFunc) (const CsPluginEvent *event,
  * bytes each) to merge them in time order: meant for spans around a
  * latency or a task's activity, not for the whole of a large recording
  * (use a pass, cs-plugin-pass.h).  Over one CPU, past its first 4096
- * events, the next ones are listed from the index on a second thread
- * while @func receives the current ones.  Main thread or a pass's
+ * events, the next ones are listed from the index (and their records
+ * read) on a second thread while @func receives the current ones.  Main thread or a pass's
  * callbacks, like the other functions here; @func must not call the
  * document's functions (this one nor any other).
  *

@@ -9,10 +9,12 @@
  */
 #include "config.h"
 
+#include <event-parse.h>
 #include <string.h>
 
 
 #include "cs-document.h"
+#include "cs-trace-file.h"
 #include "cs-task-timeline.h"
 #include "cs-plugin-document-private.h"
 
@@ -186,25 +188,97 @@ list_batch (Listing   *listing,
   return TRUE;
 }
 
-/* A batch listed ahead, handed between the lister's thread and the
- * reader's. */
+/* A record read on the lister's thread: its bytes lie in the batch's
+ * @data from @data_at. */
 typedef struct {
-  GArray   *events;
-  guint     first;
-  gboolean  more;               /* FALSE: the lister's last batch */
-  GError   *error;
+  struct tep_record record;
+  gint64            ts_ns;
+  gsize             data_at;
+} Copied;
+
+/* A batch listed ahead, handed between the lister's thread and the
+ * reader's; with the lister's own cursor, its records read too. */
+typedef struct {
+  GArray     *events;
+  guint       first;
+  gboolean    more;             /* FALSE: the lister's last batch */
+  GError     *error;
+  GArray     *copied;           /* Copied, for @events[@first..] */
+  GByteArray *data;
 } Batch;
 
 /* The lister of a long span: its thread lists the next batches (into the
- * batches of @empty, then handed over in @listed) while the caller's
- * thread reads the records of the current one and calls the plugin back.
- * Only the lister's thread uses the document's index meanwhile. */
+ * batches of @empty, then handed over in @listed) and, with a cursor of
+ * its own, reads and copies their records, while the caller's thread
+ * calls the plugin back for the current one.  Only the lister's thread
+ * uses the document's index meanwhile. */
 typedef struct {
   Listing      listing;
+  CsCpuCursor *cursor;          /* (nullable): the lister's own, to read the records */
   GAsyncQueue *empty;
   GAsyncQueue *listed;
   gint         stop;            /* atomic: the reader wants no more */
 } Lister;
+
+/* Reads the records of @batch's events on the lister's thread, copying
+ * them: the cursor's window moves on at the next batch. */
+static gboolean
+read_batch (Lister  *lister,
+            Batch   *batch,
+            GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_array_set_size (batch->copied, 0);
+  g_byte_array_set_size (batch->data, 0);
+  for (guint i = batch->first; i < batch->events->len; i++)
+    {
+      const CsEvent *ev = &g_array_index (batch->events, CsEvent, i);
+      CsRecord record;
+      Copied copied;
+
+      if (!cs_cpu_cursor_peek_at (lister->cursor, ev->offset, ev->ts_ns, &record,
+                                  &local_error))
+        {
+          g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                               local_error->message);
+          return FALSE;
+        }
+      copied.record = *record.tep_record;
+      copied.ts_ns = record.ts_ns;
+      copied.data_at = batch->data->len;
+      g_byte_array_append (batch->data, record.tep_record->data, record.tep_record->size);
+      g_array_append_val (batch->copied, copied);
+    }
+  return TRUE;
+}
+
+/* Calls @func for the records read by read_batch(). */
+static void
+call_copied (CsPluginDocument  *self,
+             const Batch       *batch,
+             CsPluginEventFunc  func,
+             gpointer           user_data,
+             gboolean          *stopped)
+{
+  CsTraceFile *file = cs_document_get_trace_file (_cs_plugin_document_get_document (self));
+
+  for (guint i = 0; i < batch->copied->len; i++)
+    {
+      const CsEvent *ev = &g_array_index (batch->events, CsEvent, batch->first + i);
+      Copied *copied = &g_array_index (batch->copied, Copied, i);
+      CsPluginEvent event;
+
+      copied->record.data = batch->data->data + copied->data_at;
+      _cs_plugin_document_describe_read (self, file, ev->cpu, ev->row, copied->ts_ns,
+                                         &copied->record, &event);
+      if (!func (&event, user_data))
+        {
+          *stopped = TRUE;
+          return;
+        }
+    }
+}
 
 static gpointer
 list_ahead (gpointer data)
@@ -222,7 +296,8 @@ list_ahead (gpointer data)
           batch->more = FALSE;
         }
       else if (!list_batch (&lister->listing, batch->events, &batch->first, &batch->more,
-                            &batch->error))
+                            &batch->error) ||
+               (lister->cursor != NULL && !read_batch (lister, batch, &batch->error)))
         batch->more = FALSE;
       g_async_queue_push (lister->listed, batch);
       if (!batch->more)
@@ -230,10 +305,10 @@ list_ahead (gpointer data)
     }
 }
 
-/* The rest of a long span, after its first batch: listed on a second
- * thread, BATCHES_AHEAD batches ahead of the records read here, so that
- * decoding the index's chunks overlaps reading the records and the
- * plugin's work on them. */
+/* The rest of a long span, after its first batch: listed (and, for
+ * uncompressed data, its records read) on a second thread, BATCHES_AHEAD
+ * batches ahead of the plugin's work on them, so that decoding the
+ * index's chunks and copying the ring buffer's pages overlap the plugin. */
 static gboolean
 call_listed_ahead (CsPluginDocument  *self,
                    const Listing     *listing,
@@ -243,17 +318,27 @@ call_listed_ahead (CsPluginDocument  *self,
                    gpointer           user_data,
                    GError           **error)
 {
-  Lister lister = { *listing, g_async_queue_new (), g_async_queue_new (), 0 };
+  CsTraceFile *file = cs_document_get_trace_file (listing->document);
+  Lister lister = { *listing, NULL, g_async_queue_new (), g_async_queue_new (), 0 };
   Batch batches[BATCHES_AHEAD];
   GThread *thread;
   gboolean stopped = FALSE, ok, more = TRUE;
 
   for (guint i = 0; i < BATCHES_AHEAD; i++)
     {
-      batches[i] = (Batch) { g_array_sized_new (FALSE, FALSE, sizeof (CsEvent),
-                                                BATCH_EVENTS), 0, TRUE, NULL };
+      batches[i] = (Batch) { g_array_sized_new (FALSE, FALSE, sizeof (CsEvent), BATCH_EVENTS),
+                             0, TRUE, NULL,
+                             g_array_sized_new (FALSE, FALSE, sizeof (Copied), BATCH_EVENTS),
+                             g_byte_array_new () };
       g_async_queue_push (lister.empty, &batches[i]);
     }
+  /* The records too, through a cursor of the lister's own, when the
+   * recording's cursors may be used from another thread and its data
+   * are not compressed (a new cursor of compressed data would find its
+   * chunks from the CPU's first one). */
+  if (file != NULL && cs_trace_file_get_cursors_are_independent (file) &&
+      cs_trace_file_get_compression (file) == NULL)
+    lister.cursor = cs_trace_file_open_cpu (file, listing->cpu, NULL);
   thread = g_thread_new ("cs-list-events", list_ahead, &lister);
   ok = call_events (self, events, first, func, user_data, &stopped, error);
   while (more)
@@ -266,7 +351,9 @@ call_listed_ahead (CsPluginDocument  *self,
           g_propagate_error (error, g_steal_pointer (&batch->error));
           ok = FALSE;
         }
-      if (ok && !stopped)
+      if (ok && !stopped && lister.cursor != NULL)
+        call_copied (self, batch, func, user_data, &stopped);
+      else if (ok && !stopped)
         ok = call_events (self, batch->events, batch->first, func, user_data, &stopped, error);
       if (!ok || stopped)
         g_atomic_int_set (&lister.stop, 1);
@@ -276,16 +363,19 @@ call_listed_ahead (CsPluginDocument  *self,
   for (guint i = 0; i < BATCHES_AHEAD; i++)
     {
       g_array_unref (batches[i].events);
+      g_array_unref (batches[i].copied);
+      g_byte_array_unref (batches[i].data);
       g_clear_error (&batches[i].error);
     }
+  g_clear_pointer (&lister.cursor, cs_cpu_cursor_free);
   g_async_queue_unref (lister.empty);
   g_async_queue_unref (lister.listed);
   return ok;
 }
 
 /* The events of @cpu over [@begin_ns, @end_ns), BATCH_EVENTS at a time;
- * past the first batch, the next ones are listed on a second thread
- * (call_listed_ahead()). */
+ * past the first batch, the next ones are listed and read on a second
+ * thread (call_listed_ahead()). */
 static gboolean
 foreach_cpu_event (CsPluginDocument  *self,
                    CsDocument        *document,
