@@ -890,13 +890,20 @@ _cs_chunk_column_decode (const guint8 **pp,
         if (packed != (gsize) (body_end - p))
           return FALSE;
         unpack (p, packed, n, bits, out);
-        for (guint r = 0; r < n; r++)
-          {
-            if (out[r] >= k)
-              return FALSE;
-            out[r] = values[out[r]];
-          }
-        return TRUE;
+        /* A position reads below 2^bits <= 2 k: the slots past k are
+         * zeros, and a damaged position found once at the end, so
+         * that the loop has no branch. */
+        memset (values + k, 0, ((G_GUINT64_CONSTANT (1) << bits) - k) * sizeof values[0]);
+        {
+          guint64 bad = 0;
+
+          for (guint r = 0; r < n; r++)
+            {
+              bad |= out[r] >= k;
+              out[r] = values[out[r]];
+            }
+          return bad == 0;
+        }
       }
 
     default:
