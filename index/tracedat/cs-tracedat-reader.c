@@ -496,13 +496,23 @@ cs_tracedat_reader_open_cpu (CsTracedatReader  *self,
   return _cs_tracedat_cpu_new (self, cpu, TRUE, error);
 }
 
-/* The stream of @cpu that reads records at offsets, opened at the first
- * use; the caller holds read_at_lock. */
+/* Checks a read_at()/peek_at() call's arguments, takes read_at_lock
+ * into *@locker and returns the stream of @cpu that reads records at
+ * offsets, opened at the first use; %NULL on a bad argument or with
+ * @error set. */
 static CsTracedatCpu *
-read_at_stream (CsTracedatReader  *self,
-                guint              cpu,
-                GError           **error)
+lock_read_at_stream (CsTracedatReader  *self,
+                     guint              cpu,
+                     CsTracedatRecord  *record,
+                     GMutexLocker     **locker,
+                     GError           **error)
 {
+  g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), NULL);
+  g_return_val_if_fail (cpu < self->n_cpus, NULL);
+  g_return_val_if_fail (record != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  *locker = g_mutex_locker_new (&self->read_at_lock);
   if (self->read_at_cpus[cpu] == NULL)
     self->read_at_cpus[cpu] = _cs_tracedat_cpu_new (self, cpu, FALSE, error);
   return self->read_at_cpus[cpu];
@@ -548,13 +558,7 @@ cs_tracedat_reader_read_at (CsTracedatReader  *self,
   CsTracedatCpu *stream;
   GError *local = NULL;
 
-  g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), FALSE);
-  g_return_val_if_fail (cpu < self->n_cpus, FALSE);
-  g_return_val_if_fail (record != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  locker = g_mutex_locker_new (&self->read_at_lock);
-  stream = read_at_stream (self, cpu, error);
+  stream = lock_read_at_stream (self, cpu, record, &locker, error);
   if (stream == NULL)
     return FALSE;
 
@@ -610,13 +614,7 @@ cs_tracedat_reader_peek_at (CsTracedatReader  *self,
   g_autoptr(GMutexLocker) locker = NULL;
   CsTracedatCpu *stream;
 
-  g_return_val_if_fail (CS_IS_TRACEDAT_READER (self), FALSE);
-  g_return_val_if_fail (cpu < self->n_cpus, FALSE);
-  g_return_val_if_fail (record != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  locker = g_mutex_locker_new (&self->read_at_lock);
-  stream = read_at_stream (self, cpu, error);
+  stream = lock_read_at_stream (self, cpu, record, &locker, error);
   if (stream == NULL)
     return FALSE;
   return cs_tracedat_cpu_peek_at (stream, offset, ts_ns, record, error);
