@@ -382,6 +382,15 @@ check_snapshot (SnapshotRun *run,
    * 400 ms in), and then there is nothing to read. */
   if (events > run->events)
     g_assert_cmpuint (cs_index_live_get_bytes_read (run->live), >, read_before);
+  /* Such a snapshot has no index to write either: the live index says so
+   * (CI saw this too under ASan, at the write). */
+  if (events == 0)
+    {
+      g_assert_false (cs_index_live_write (run->live, identity, index, &error));
+      g_assert_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_TRUNCATED);
+      g_test_message ("snapshot %u: no events yet", run->n);
+      return;
+    }
   g_assert_true (cs_index_live_write (run->live, identity, index, &error));
   g_assert_no_error (error);
   live_doc = cs_document_open (path, index, &error);
