@@ -444,11 +444,8 @@ typedef gboolean (*CsPluginEventFunc) (const CsPluginEvent *event,
  * references of the wanted events of the span are held in memory (40
  * bytes each) to merge them in time order: meant for spans around a
  * latency or a task's activity, not for the whole of a large recording
- * (use a pass, cs-plugin-pass.h).  Over one CPU, past its first 4096
- * events, the next ones are listed from the index (and their records
- * read) on a second thread while @func receives the current ones.  Main thread or a pass's
- * callbacks, like the other functions here; @func must not call the
- * document's functions (this one nor any other).
+ * (use a pass, cs-plugin-pass.h).  Main thread or a pass's callbacks,
+ * like the other functions here; not from inside @func.
  *
  * Returns: %FALSE with @error set on failure (a stop asked by @func is
  *   a success)

@@ -108,13 +108,6 @@ void              _cs_plugin_document_describe_record  (struct tep_handle *tep,
                                                         struct tep_record *record,
                                                         struct tep_event  *formats[2],
                                                         CsPluginEvent     *event);
-void              _cs_plugin_document_describe_read    (CsPluginDocument  *self,
-                                                        CsTraceFile       *file,
-                                                        guint              cpu,
-                                                        guint64            row,
-                                                        gint64             ts_ns,
-                                                        struct tep_record *record,
-                                                        CsPluginEvent     *event);
 gboolean          _cs_plugin_document_fill_event       (CsPluginDocument *self,
                                                         guint             cpu,
                                                         guint64           row,

@@ -356,6 +356,7 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
 {
   CsTraceFile *file = cs_document_get_trace_file (self->document);
   g_autoptr(GError) local_error = NULL;
+  struct tep_handle *tep;
 
   if (file == NULL)
     {
@@ -371,41 +372,15 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
       g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
       return FALSE;
     }
-  _cs_plugin_document_describe_read (self, file, cpu, row, self->record.ts_ns,
-                                     self->record.tep_record, event);
-  return TRUE;
-}
-
-/**
- * _cs_plugin_document_describe_read:
- * @self: a document
- * @file: its recording (cs_document_get_trace_file())
- * @cpu: the event's CPU
- * @row: its row among the CPU's events
- * @ts_ns: its time (the #CsRecord's), ns
- * @record: its record, read already (or a copy of it), borrowed by @event
- * @event: (out caller-allocates): the event as plugins see it
- *
- * _cs_plugin_document_describe_record() with the document's cache of the
- * last formats found: for records read by _cs_plugin_document_fill_event()
- * or on another thread.  The document's thread.
- */
-void
-_cs_plugin_document_describe_read (CsPluginDocument  *self,
-                                   CsTraceFile       *file,
-                                   guint              cpu,
-                                   guint64            row,
-                                   gint64             ts_ns,
-                                   struct tep_record *record,
-                                   CsPluginEvent     *event)
-{
+  tep = cs_trace_file_get_tep (file);
   if (file != self->formats_file)
     {
       self->formats[0] = self->formats[1] = NULL;
       g_set_object (&self->formats_file, file);
     }
-  _cs_plugin_document_describe_record (cs_trace_file_get_tep (file), cpu, row, ts_ns, record,
-                                       self->formats, event);
+  _cs_plugin_document_describe_record (tep, cpu, row, self->record.ts_ns,
+                                       self->record.tep_record, self->formats, event);
+  return TRUE;
 }
 
 /**
