@@ -36,10 +36,7 @@
  * 1.3 added cs_plugin_document_count_cpu_events() (a CPU's events of a
  * span counted from the index) and cs_plugin_pass_get_document_is_idle()
  * (whether a pass's own thread may read the document while its events
- * are handed out).  Since 1.3 the callback of
- * cs_plugin_document_foreach_event() must not call the document's
- * functions: a second thread lists (and reads) a long span's next events
- * meanwhile.  No plugin of this tree did; say so if yours did.
+ * are handed out).
  */
 #define CS_PLUGIN_API_MINOR_VERSION 3
 
