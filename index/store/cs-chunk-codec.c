@@ -18,7 +18,6 @@
  */
 #include "config.h"
 
-#include <string.h>
 #include <zstd.h>
 #include <glib/gi18n-lib.h>
 
@@ -81,8 +80,8 @@ thread_cctx (void)
 
 /* What an encoding thread keeps between chunks: the blob, one column's
  * numbers, the dictionary's scratch, and per kind of chunk (told by its
- * table of modes) what form each column took (_cs_chunk_column_encode()'s
- * hint). */
+ * table of modes) whether each column weighed a dictionary last time
+ * (_cs_chunk_column_encode()'s hint). */
 typedef struct {
   guint8 *buf;
   gsize buf_size;
@@ -91,13 +90,13 @@ typedef struct {
   guint n_values;
   CsChunkDict dict;
   const CsChunkColumnMode *hint_modes[N_HINTS];
-  CsChunkColumnHint hints[N_HINTS][CS_CHUNK_MAX_COLUMNS];
+  gboolean hints[N_HINTS][CS_CHUNK_MAX_COLUMNS];
   guint next_hint;
 } Scratch;
 
 /* The hints of chunks of @modes: the kind's own, or those of the kind
  * seen longest ago, reset. */
-static CsChunkColumnHint *
+static gboolean *
 thread_hints (Scratch                 *s,
               const CsChunkColumnMode *modes)
 {
@@ -109,7 +108,8 @@ thread_hints (Scratch                 *s,
   h = s->next_hint;
   s->next_hint = (h + 1) % N_HINTS;
   s->hint_modes[h] = modes;
-  memset (s->hints[h], 0, sizeof s->hints[h]);
+  for (guint c = 0; c < CS_CHUNK_MAX_COLUMNS; c++)
+    s->hints[h][c] = TRUE;
   return s->hints[h];
 }
 
@@ -179,7 +179,7 @@ cs_chunk_encode (guint                    n_rows,
 {
   Scratch *s;
   guint8 *buf, *p;
-  CsChunkColumnHint *hints;
+  gboolean *hints;
   GBytes *blob = NULL;
 
   g_return_val_if_fail (n_rows >= 1, NULL);
@@ -414,13 +414,12 @@ cs_chunk_decode_columns (const guint8            *data,
  *
  * Tells which values a column holds without decoding its rows, when the
  * blob says so cheaply: an uncompressed blob whose column was stored as a
- * dictionary of at most %CS_CHUNK_PEEK_MAX numbers (an event chunk's
- * types, a handful of the recording's).
+ * dictionary (an event chunk's types, a handful of the recording's).
  * Walks over the columns before it by their sizes.  Any thread.
  *
  * Returns: %TRUE with @values set; %FALSE when only decoding the column
- *   would tell (another form, a larger dictionary, a compressed or damaged
- *   blob: the decoder then reports the damage)
+ *   would tell (another form, a compressed or damaged blob: the decoder
+ *   then reports the damage)
  */
 gboolean
 cs_chunk_peek_values (const guint8 *data,
@@ -433,6 +432,7 @@ cs_chunk_peek_values (const guint8 *data,
   const guint8 *p = data + 1, *end = data + size;
   guint64 stored_rows;
 
+  G_STATIC_ASSERT (CS_CHUNK_PEEK_MAX == CS_CHUNK_DICT_MAX);
   *n_values = 0;
   if (size < 1 || data[0] != FORMAT_COLUMNS ||
       !get_varint (&p, end, &stored_rows) || stored_rows != n_rows)
@@ -440,8 +440,7 @@ cs_chunk_peek_values (const guint8 *data,
   for (guint c = 0; c < column; c++)
     if (!_cs_chunk_column_decode (&p, end, n_rows, NULL))
       return FALSE;
-  if (!_cs_chunk_column_get_dict (&p, end, (guint64 *) values, CS_CHUNK_PEEK_MAX, n_values) ||
-      *n_values == 0)
+  if (!_cs_chunk_column_get_dict (&p, end, (guint64 *) values, n_values) || *n_values == 0)
     return FALSE;
   for (guint i = 0; i < *n_values; i++)
     values[i] = unzigzag ((guint64) values[i]);

@@ -18,19 +18,15 @@
  *                   "Patched frame of reference": b is chosen so that a
  *                   few outliers (an idle CPU's gap between two events)
  *                   do not widen every row.
- *   COLUMN_DICT     k (varint, 1..MAX_DICT: 1024 since schema 8, 256
- *                   before), the k distinct numbers (varints), then each
- *                   row's index among them packed in bit_length (k - 1)
- *                   bits: an event type or a record size, of which a
- *                   chunk holds a handful, or a timestamp's difference to
- *                   the event before, of which it holds a few hundred.
+ *   COLUMN_DICT     k (varint, 1..MAX_DICT), the k distinct numbers
+ *                   (varints), then each row's index among them packed in
+ *                   bit_length (k - 1) bits: an event type or a record
+ *                   size, of which a chunk holds a handful.
  *
- * The encoder weighs each form's size from a histogram of bit lengths
+ * The encoder estimates each form's size from a histogram of bit lengths
  * (and the distinct numbers, while there are few) and writes the
- * smallest; the chunks after take the same form without weighing, until
- * the next weighing (_cs_chunk_column_encode()).  On the events of a
- * large recording this halves the event chunks against varints alone
- * (README, "Where the index's bytes go").
+ * smallest.  On the events of a large recording this halves the event
+ * chunks against varints alone (README, "Where the index's bytes go").
  */
 #include "config.h"
 
@@ -47,24 +43,17 @@ enum {
 /* Packed numbers are read with one unaligned 64-bit load: b bits at any
  * bit offset 0..7 of a byte must fit in 64. */
 #define MAX_PACKED_BITS 56
-/* Distinct numbers a dictionary holds (a chunk of 4096 events has a few
- * hundred distinct differences between timestamps), in a hash table of
- * twice as many slots. */
+/* Distinct numbers worth a dictionary; more cost more to look up than
+ * they save. */
 #define MAX_DICT CS_CHUNK_DICT_MAX
 #define DICT_SLOTS CS_CHUNK_DICT_SLOTS
-#define DICT_SLOT_BITS 11
-G_STATIC_ASSERT (DICT_SLOTS == 1 << DICT_SLOT_BITS);
-/* A slot keeps a position in its low bits, the generation above. */
-#define DICT_POSITION_BITS 10
-G_STATIC_ASSERT (MAX_DICT <= 1 << DICT_POSITION_BITS);
-/* A column's form is weighed again every this many chunks (_cs_chunk_
- * column_encode()). */
-#define REWEIGH 16
 /* Columns of fewer rows are written as varints without weighing the
  * other forms: their headers would eat what packing saves. */
 #define SMALL_COLUMN 32
 /* Numbers below this are their own slot of a dictionary's direct table. */
 #define DIRECT_LIMIT (G_GUINT64_CONSTANT (1) << CS_CHUNK_DICT_DIRECT_BITS)
+/* A position in a dictionary is kept in a byte. */
+G_STATIC_ASSERT (MAX_DICT <= 256);
 /* A histogram's bit lengths, 0 to 64, and room for the lanes to be added
  * up eight at a time. */
 #define HIST_LENGTHS 72
@@ -89,7 +78,7 @@ varint_size (guint64 v)
  * exceptions among them listed (pack_rows()). */
 G_ALWAYS_INLINE static inline guint64
 pack_word (gconstpointer  at,
-           gsize          size,
+           gboolean       bytes,
            guint          row,
            guint          per_word,
            guint          bits,
@@ -102,7 +91,7 @@ pack_word (gconstpointer  at,
 #pragma GCC unroll 56
   for (guint k = 0; k < per_word; k++)
     {
-      guint64 v = size == 2 ? ((const guint16 *) at)[k] : ((const guint64 *) at)[k];
+      guint64 v = bytes ? ((const guint8 *) at)[k] : ((const guint64 *) at)[k];
 
       if (exceptions != NULL)
         {
@@ -120,17 +109,16 @@ pack_word (gconstpointer  at,
  * column's bound leaves room).  Rows are gathered into words of up to 56
  * bits first, so that the bit position moves once per word rather than
  * once per row.  With @exceptions, the rows whose number has more than
- * @bits bits are listed there (room for @n), without a branch a row, and
- * counted in *@n_exc. */
+ * @bits bits are listed there (room for @n), without a branch a row. */
 G_ALWAYS_INLINE static inline guint8 *
 pack_rows (guint8        *p,
            gconstpointer  values,
-           gsize          size,
+           gboolean       bytes,
            guint          n,
            guint          bits,
-           guint32       *exceptions,
-           guint         *n_exc_out)
+           guint32       *exceptions)
 {
+  gsize size = bytes ? 1 : sizeof (guint64);
   guint per_word = MAX_PACKED_BITS / bits;
   guint64 acc = 0;
   guint filled = 0, n_exc = 0;
@@ -147,10 +135,10 @@ pack_rows (guint8        *p,
           guint64 last[MAX_PACKED_BITS] = { 0 };
 
           memcpy (last, (const guint8 *) values + r * size, in_word * size);
-          word = pack_word (last, size, r, per_word, bits, exceptions, &n_exc);
+          word = pack_word (last, bytes, r, per_word, bits, exceptions, &n_exc);
         }
       else
-        word = pack_word ((const guint8 *) values + r * size, size, r, per_word, bits, exceptions, &n_exc);
+        word = pack_word ((const guint8 *) values + r * size, bytes, r, per_word, bits, exceptions, &n_exc);
       /* filled <= 7 and a word's bits <= 56: the sum fits in 64 bits. */
       acc |= word << filled;
       filled += in_word * bits;
@@ -160,8 +148,6 @@ pack_rows (guint8        *p,
       acc >>= filled & ~7u;
       filled &= 7;
     }
-  if (exceptions != NULL)
-    *n_exc_out = n_exc;
   /* The last, partial byte was stored with the word before. */
   return p + (filled > 0);
 }
@@ -175,52 +161,47 @@ pack_any (guint8        *p,
           const guint64 *values,
           guint          n,
           guint          bits,
-          guint32       *exceptions,
-          guint         *n_exc)
+          guint32       *exceptions)
 {
-#define WIDTH(b) case b: return pack_rows (p, values, sizeof (guint64), n, b, exceptions, n_exc);
+#define WIDTH(b) case b: return pack_rows (p, values, FALSE, n, b, exceptions);
   switch (bits)
     {
     WIDTH (1) WIDTH (2) WIDTH (3) WIDTH (4) WIDTH (5) WIDTH (6) WIDTH (7)
     WIDTH (8) WIDTH (9) WIDTH (10) WIDTH (11) WIDTH (12) WIDTH (13) WIDTH (14)
     WIDTH (15) WIDTH (16) WIDTH (17) WIDTH (18) WIDTH (19) WIDTH (20)
     default:
-      return pack_rows (p, values, sizeof (guint64), n, bits, exceptions, n_exc);
+      return pack_rows (p, values, FALSE, n, bits, exceptions);
     }
 #undef WIDTH
 }
 
-/* Packs a dictionary's rows: positions of 16 bits, in 0 to
- * DICT_POSITION_BITS bits. */
+/* Packs a dictionary's rows: positions of a byte, in 0 to 8 bits. */
 static guint8 *
-pack_indexes (guint8        *p,
-              const guint16 *indexes,
-              guint          n,
-              guint          bits)
+pack_indexes (guint8       *p,
+              const guint8 *indexes,
+              guint         n,
+              guint         bits)
 {
-#define WIDTH(b) case b: return pack_rows (p, indexes, sizeof (guint16), n, b, NULL, NULL);
+#define WIDTH(b) case b: return pack_rows (p, indexes, TRUE, n, b, NULL);
   switch (bits)
     {
     case 0:
       return p;
     WIDTH (1) WIDTH (2) WIDTH (3) WIDTH (4) WIDTH (5) WIDTH (6) WIDTH (7)
-    WIDTH (8) WIDTH (9)
     default:
-      return pack_rows (p, indexes, sizeof (guint16), n, bits, NULL, NULL);
+      return pack_rows (p, indexes, TRUE, n, bits, NULL);
     }
 #undef WIDTH
 }
 
 /* Packs a column's numbers in @bits bits (0..MAX_PACKED_BITS) and lists
- * its exceptions, the rows of more than @bits bits, and counts them in
- * *@n_exc. */
+ * its exceptions: the rows of more than @bits bits. */
 static guint8 *
 pack_patched (guint8        *p,
               const guint64 *values,
               guint          n,
               guint          bits,
-              guint32       *exceptions,
-              guint         *n_exc_out)
+              guint32       *exceptions)
 {
   if (bits == 0)
     {
@@ -241,10 +222,9 @@ pack_patched (guint8        *p,
           exceptions[n_exc] = r;
           n_exc += values[r] != 0;
         }
-      *n_exc_out = n_exc;
       return p;
     }
-  return pack_any (p, values, n, bits, exceptions, n_exc_out);
+  return pack_any (p, values, n, bits, exceptions);
 }
 
 /* Reads @n numbers of @bits bits packed at @in (ceil (n bits / 8) bytes,
@@ -290,7 +270,8 @@ unpack (const guint8 *in,
 /* Counting ----------------------------------------------------------------- */
 
 /* Writes the zigzag of each of @n values of @column (of its difference to
- * the row before when @delta) to @values, and counts their bit lengths into @hist, in four lanes that
+ * the row before when @delta, @prev the value before the first) to
+ * @values, and counts their bit lengths into @hist, in four lanes that
  * rows take in turn: rows of one length would otherwise wait on each
  * other's increment of the same counter.  Modulo 2^64: a damaged
  * recording's timestamps can be further apart than a gint64 holds;
@@ -298,13 +279,15 @@ unpack (const guint8 *in,
 G_ALWAYS_INLINE static inline void
 zigzag_count_mode (const gint64 *column,
                    gboolean      delta,
+                   guint64       prev,
                    guint         n,
                    guint64      *values,
                    guint32     (*hist)[HIST_LENGTHS])
 {
-  guint64 prev = 0;
   guint r = 0;
 
+  if (!delta)
+    prev = 0;
   for (; r + 4 <= n; r += 4)
     {
       guint64 x0 = column[r], x1 = column[r + 1], x2 = column[r + 2], x3 = column[r + 3];
@@ -337,17 +320,185 @@ zigzag_count_mode (const gint64 *column,
 static void
 zigzag_count (const gint64 *column,
               gboolean      delta,
+              guint64       prev,
               guint         n,
               guint64      *values,
               guint32     (*hist)[HIST_LENGTHS])
 {
   if (delta)
-    zigzag_count_mode (column, TRUE, n, values, hist);
+    zigzag_count_mode (column, TRUE, prev, n, values, hist);
   else
-    zigzag_count_mode (column, FALSE, n, values, hist);
+    zigzag_count_mode (column, FALSE, prev, n, values, hist);
 }
 
-/* Writes the numbers of the @n rows of @column to @values, as
+/* Dictionaries ------------------------------------------------------------- */
+
+static inline guint
+dict_slot (const CsChunkDict *d, guint64 v)
+{
+  guint s = (guint) ((v * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 55) & (DICT_SLOTS - 1);
+
+  while (d->stamp[s] == d->generation && d->keys[s] != v)
+    s = (s + 1) & (DICT_SLOTS - 1);
+  return s;
+}
+
+/* Starts a dictionary: a slot is in use when its stamp is this
+ * generation, so no table is cleared a column.  Returns the stamp of
+ * direct slots: the generation above the index's byte. */
+static guint32
+dict_begin (CsChunkDict *d)
+{
+  if (++d->generation == 1u << 24)
+    {
+      memset (d->stamp, 0, sizeof d->stamp);
+      memset (d->direct, 0, sizeof d->direct);
+      d->generation = 1;
+    }
+  d->n = 0;
+  return d->generation << 8;
+}
+
+/* Adds @v, which dict_index() did not find, to the dictionary: its
+ * position, or MAX_DICT when the dictionary is full. */
+static guint
+dict_add (CsChunkDict *d,
+          guint64      v)
+{
+  guint i = d->n;
+
+  if (i == MAX_DICT)
+    return MAX_DICT;
+  if (v < DIRECT_LIMIT)
+    d->direct[v] = d->generation << 8 | i;
+  else
+    {
+      guint s = dict_slot (d, v);
+
+      d->stamp[s] = d->generation;
+      d->keys[s] = v;
+      d->index[s] = (guint8) i;
+    }
+  d->values[d->n++] = v;
+  return i;
+}
+
+/* @v's position in the dictionary, added in the order numbers first
+ * occur, or MAX_DICT when it is not there and the dictionary is full.
+ * Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS (event types, record sizes, a
+ * pid column's zero differences: most rows) are their own slot in a
+ * direct table, which holds the stamp and the index in one word (one load
+ * a row); larger ones are hashed. */
+G_ALWAYS_INLINE static inline guint
+dict_index (CsChunkDict *d,
+            guint32      stamp,
+            guint64      v)
+{
+  if (G_LIKELY (v < DIRECT_LIMIT))
+    {
+      guint32 i = d->direct[v] ^ stamp;
+
+      return G_LIKELY (i < 256) ? i : dict_add (d, v);
+    }
+  else
+    {
+      guint s = dict_slot (d, v);
+
+      return d->stamp[s] == d->generation ? d->index[s] : dict_add (d, v);
+    }
+}
+
+/* The distinct numbers of @values, and each row's position among them in
+ * @indexes, in the order they first occur, or FALSE when there are more
+ * than MAX_DICT. */
+static gboolean
+dict_build (CsChunkDict   *d,
+            const guint64 *values,
+            guint          n,
+            guint8        *indexes)
+{
+  guint32 stamp = dict_begin (d);
+
+  for (guint r = 0; r < n; r++)
+    {
+      guint i = dict_index (d, stamp, values[r]);
+
+      if (i == MAX_DICT)
+        return FALSE;
+      indexes[r] = (guint8) i;
+    }
+  return TRUE;
+}
+
+/* One row of dict_first(), counted in @lane: FALSE when the dictionary
+ * overflows at it. */
+G_ALWAYS_INLINE static inline gboolean
+dict_first_row (CsChunkDict *d,
+                guint32      stamp,
+                guint64      v,
+                guint        r,
+                guint        lane,
+                guint8      *indexes)
+{
+  guint i = dict_index (d, stamp, v);
+
+  if (G_UNLIKELY (i == MAX_DICT))
+    return FALSE;
+  indexes[r] = (guint8) i;
+  d->counts[lane][i]++;
+  return TRUE;
+}
+
+/* Like zigzag_count() and dict_build() in one pass, for a column that
+ * likely is a dictionary: it counts the rows of each distinct number
+ * (d->counts, in four lanes as zigzag_count() does) instead of each bit
+ * length, and keeps the numbers only in the dictionary (zigzag_rows()
+ * makes them where another form wins).  Returns the row at which the
+ * dictionary overflowed, or @n; rows from there on are not read. */
+G_ALWAYS_INLINE static inline guint
+dict_first_mode (CsChunkDict  *d,
+                 const gint64 *column,
+                 gboolean      delta,
+                 guint         n,
+                 guint8       *indexes)
+{
+  guint32 stamp = dict_begin (d);
+  guint64 prev = 0;
+  guint r = 0;
+
+#define ROW(k) \
+  G_STMT_START { \
+    guint64 x = (guint64) column[r + k]; \
+    if (!dict_first_row (d, stamp, _cs_chunk_zigzag ((gint64) (x - prev)), r + k, k, indexes)) \
+      return r + k; \
+    prev = delta ? x : 0; \
+  } G_STMT_END
+  for (; r + 4 <= n; r += 4)
+    {
+      __builtin_prefetch (column + r + 128);
+      ROW (0);
+      ROW (1);
+      ROW (2);
+      ROW (3);
+    }
+  for (; r < n; r++)
+    ROW (0);
+#undef ROW
+  return n;
+}
+
+static guint
+dict_first (CsChunkDict  *d,
+            const gint64 *column,
+            gboolean      delta,
+            guint         n,
+            guint8       *indexes)
+{
+  return delta ? dict_first_mode (d, column, TRUE, n, indexes)
+               : dict_first_mode (d, column, FALSE, n, indexes);
+}
+
+/* Writes the numbers of the first @n rows of @column to @values, as
  * zigzag_count() does, without counting them. */
 static void
 zigzag_rows (const gint64 *column,
@@ -364,241 +515,46 @@ zigzag_rows (const gint64 *column,
     }
 }
 
-/* Dictionaries ------------------------------------------------------------- */
-
-/* Starts a dictionary: a slot is in use when its stamp is this
- * generation, so no table is cleared a column.  Returns the stamp: the
- * generation above a position's bits, as slots hold it. */
-static guint32
-dict_begin (CsChunkDict *d)
+/* Adds the rows dict_first() counted to @hist by their numbers' bit
+ * lengths, and clears its counts for the next column. */
+static void
+dict_counts_to_hist (CsChunkDict *d,
+                     guint32     *hist)
 {
-  if (++d->generation == 1u << (32 - DICT_POSITION_BITS))
-    {
-      memset (d->slots, 0, sizeof d->slots);
-      memset (d->direct, 0, sizeof d->direct);
-      d->generation = 1;
-    }
-  d->n = 0;
-  return d->generation << DICT_POSITION_BITS;
-}
-
-/* Adds @v, which dict_index() did not find, to the dictionary and stamps
- * @slot with its position: that position, or MAX_DICT when the
- * dictionary is full. */
-static guint
-dict_add (CsChunkDict *d,
-          guint32      stamp,
-          guint64      v,
-          guint32     *slot)
-{
-  guint i = d->n;
-
-  if (i == MAX_DICT)
-    return MAX_DICT;
-  *slot = stamp | i;
-  d->values[d->n++] = v;
-  return i;
-}
-
-/* @v's position in the dictionary, added in the order numbers first
- * occur, or MAX_DICT when it is not there and the dictionary is full.
- * Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS (event types, record sizes, a
- * pid column's zero differences: most rows) are their own slot in a
- * direct table; larger ones (a timestamp's difference) are hashed, with
- * linear probing.  A slot holds its stamp and the position in one word:
- * XORed with this column's stamp, a position is left only where the slot
- * is this column's. */
-G_ALWAYS_INLINE static inline guint
-dict_index (CsChunkDict *d,
-            guint32      stamp,
-            guint64      v)
-{
-  guint s;
-
-  if (G_LIKELY (v < DIRECT_LIMIT))
-    {
-      guint32 i = d->direct[v] ^ stamp;
-
-      return G_LIKELY (i < MAX_DICT) ? i : dict_add (d, stamp, v, &d->direct[v]);
-    }
-  s = (guint) ((v * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - DICT_SLOT_BITS));
-  for (;;)
-    {
-      guint32 i = d->slots[s] ^ stamp;
-
-      if (i >= MAX_DICT)
-        {
-          d->keys[s] = v;
-          return dict_add (d, stamp, v, &d->slots[s]);
-        }
-      if (G_LIKELY (d->keys[s] == v))
-        return i;
-      s = (s + 1) & (DICT_SLOTS - 1);
-    }
-}
-
-/* Builds the dictionary of @n rows and writes each row's position in it to
- * @indexes, in one pass: from the column itself (the zigzag of each of its
- * values, or of their differences when @delta) when @values is %NULL,
- * else from the numbers there.  Returns the row at which the dictionary
- * overflowed, or @n. */
-G_ALWAYS_INLINE static inline guint
-dict_rows_mode (CsChunkDict   *d,
-                const gint64  *column,
-                const guint64 *values,
-                gboolean       delta,
-                guint          n,
-                guint16       *indexes)
-{
-  guint32 stamp = dict_begin (d);
-  guint64 prev = 0;
-  guint r = 0;
-
-#define ROW(k) \
-  G_STMT_START { \
-    guint64 v, i; \
-    if (values != NULL) \
-      v = values[r + k]; \
-    else \
-      { \
-        guint64 x = (guint64) column[r + k]; \
-        v = _cs_chunk_zigzag ((gint64) (x - prev)); \
-        prev = delta ? x : 0; \
-      } \
-    i = dict_index (d, stamp, v); \
-    if (G_UNLIKELY (i == MAX_DICT)) \
-      return r + k; \
-    indexes[r + k] = (guint16) i; \
-  } G_STMT_END
-  for (; r + 4 <= n; r += 4)
-    {
-      /* The column comes from the scanner's thread, likely not in this
-       * core's caches: fetch ahead of the lookups. */
-      if (values == NULL)
-        __builtin_prefetch (column + r + 128);
-      ROW (0);
-      ROW (1);
-      ROW (2);
-      ROW (3);
-    }
-  for (; r < n; r++)
-    ROW (0);
-#undef ROW
-  return n;
-}
-
-static guint
-dict_rows (CsChunkDict   *d,
-           const gint64  *column,
-           const guint64 *values,
-           gboolean       delta,
-           guint          n,
-           guint16       *indexes)
-{
-  if (values != NULL)
-    return dict_rows_mode (d, NULL, values, FALSE, n, indexes);
-  return delta ? dict_rows_mode (d, column, NULL, TRUE, n, indexes)
-               : dict_rows_mode (d, column, NULL, FALSE, n, indexes);
-}
-
-/* The size of the dictionary's body d holds, for @n rows. */
-static gsize
-dict_body_size (const CsChunkDict *d,
-                guint              n)
-{
-  gsize size = varint_size (d->n) + ((gsize) n * bit_length (d->n - 1) + 7) / 8;
-
   for (guint i = 0; i < d->n; i++)
-    size += varint_size (d->values[i]);
-  return size;
+    {
+      hist[bit_length (d->values[i])] += d->counts[0][i] + d->counts[1][i] +
+                                         d->counts[2][i] + d->counts[3][i];
+      d->counts[0][i] = d->counts[1][i] = d->counts[2][i] = d->counts[3][i] = 0;
+    }
 }
 
 /* Choosing ----------------------------------------------------------------- */
 
-/* The b of the smallest packed body of @n numbers whose bit lengths
- * @hist counts (0 to 64; @max_length the largest that occurs), and that
- * body's size in *@size.  Every b is weighed at once from two running
- * sums: the rows of more than b bits (each an exception: its distance,
- * about a byte, and its bits above b, a varint), and the bytes of those
- * bits above b, sum over l > b of ceil ((l - b) / 7) rows of l bits,
- * which is above[b] + above[b + 7] + ...: a varint byte for each 7 bits
- * a row has past b. */
-static guint
-best_packing (const guint32 *hist,
-              guint          n,
-              guint          max_length,
-              gsize         *size)
+/* The estimated size of a packed body of @n numbers with @bits bits a
+ * row, given the bit lengths that occur (@lengths, @counts: @n_lengths
+ * of them). */
+static gsize
+packed_size (const guint *lengths,
+             const guint *counts,
+             guint        n_lengths,
+             guint        n,
+             guint        bits)
 {
-  guint64 above[65 + 7], high[65 + 7];
-  guint best_bits = 0;
+  gsize size = 1 + ((gsize) n * bits + 7) / 8;
+  guint n_exc = 0;
 
-  memset (above + 64, 0, 8 * sizeof above[0]);
-  memset (high + 64, 0, 8 * sizeof high[0]);
-  for (gint b = 63; b >= 0; b--)
-    {
-      above[b] = above[b + 1] + hist[b + 1];
-      high[b] = above[b] + high[b + 7];
-    }
-  *size = G_MAXSIZE;
-  for (guint b = 0; b <= MIN (max_length, MAX_PACKED_BITS); b++)
-    {
-      gsize n_exc = above[b];
-      gsize s = 1 + ((gsize) n * b + 7) / 8 + n_exc + high[b] + varint_size (n_exc);
-
-      /* Rare exceptions are far apart: their distances take two bytes. */
-      if (n_exc != 0 && n_exc < n / 128)
-        s += n_exc;
-      if (s < *size)
-        {
-          *size = s;
-          best_bits = b;
-        }
-    }
-  return best_bits;
-}
-
-/* Weighs every form for a column of @n >= SMALL_COLUMN rows (see
- * _cs_chunk_column_encode()): makes its numbers in @values, and a
- * dictionary in @d with each row's position in @indexes where it is tried
- * (not with @d %NULL: it overflowed already).  Returns the smallest form,
- * with its b in *@bits when packed, and keeps both in @hint for the
- * chunks after. */
-static guint
-weigh (const gint64      *column,
-       gboolean           delta,
-       guint              n,
-       CsChunkDict       *d,
-       guint64           *values,
-       guint16           *indexes,
-       CsChunkColumnHint *hint,
-       guint             *bits)
-{
-  guint32 hist[4][HIST_LENGTHS];
-  gsize varints = 0, packed;
-  guint max_length = 0, tag;
-
-  memset (hist, 0, sizeof hist);
-  zigzag_count (column, delta, n, values, hist);
-  for (guint l = 0; l < HIST_LENGTHS; l++)
-    hist[0][l] += hist[1][l] + hist[2][l] + hist[3][l];
-  for (guint l = 0; l <= 64; l++)
-    if (hist[0][l] != 0)
+  for (guint i = 0; i < n_lengths; i++)
+    if (lengths[i] > bits)
       {
-        varints += (gsize) hist[0][l] * (l > 7 ? 1 + (l - 1) / 7 : 1);
-        max_length = l;
+        n_exc += counts[i];
+        /* The bits above b, and a distance of about one byte (two when
+         * exceptions are rare). */
+        size += (gsize) counts[i] * (1 + (lengths[i] - bits + 6) / 7);
       }
-  *bits = best_packing (hist[0], n, max_length, &packed);
-  tag = varints <= packed ? COLUMN_VARINTS : COLUMN_PACKED;
-  /* A dictionary takes at least a bit a row plus its numbers: only worth
-   * trying where packing needs a few bits a row. */
-  if (*bits >= 3 && d != NULL &&
-      dict_rows (d, NULL, values, FALSE, n, indexes) == n &&
-      dict_body_size (d, n) < MIN (varints, packed))
-    tag = COLUMN_DICT;
-  hint->form = tag;
-  hint->bits = *bits;
-  hint->left = REWEIGH - 1;
-  return tag;
+  if (n_exc != 0 && n_exc < n / 128)
+    size += n_exc;
+  return size + varint_size (n_exc);
 }
 
 /**
@@ -611,107 +567,164 @@ weigh (const gint64      *column,
  * @d: (out caller-allocates): scratch for the dictionary
  * @values: (array length=n): scratch for the numbers (the zigzag of the
  *   values or of their differences)
- * @scratch: (array length=n): scratch for the rows' dictionary positions,
+ * @scratch: (array length=n): scratch for the rows' dictionary indexes,
  *   or a packed column's exceptions
- * @hint: (inout): what the same column of the chunks before took (the
- *   caller keeps it per column; zeros at first)
+ * @dict_hint: (inout): whether the column is likely to weigh a
+ *   dictionary, as it did in its chunk before (the caller keeps it per
+ *   column; %TRUE at first); set to whether this one did
  *
- * Writes the column in one of the forms of the file comment.  Weighing
- * every form takes a histogram of the numbers' bit lengths (which sizes
- * the varints and every packing at once) and, where packing needs 3 bits
- * a row or more, a dictionary (up to MAX_DICT numbers), and writes the
- * smallest.  A column's form seldom changes from chunk to chunk, so it is
- * weighed once every REWEIGH chunks (and when a dictionary overflows);
- * the chunks between take the form @hint tells outright: a dictionary
- * is then built in the pass that makes the numbers, with no histogram,
- * and a packed column is not tried as a dictionary.
+ * Writes the column in its smallest form (see the file comment).  The
+ * form is chosen from a histogram of the numbers' bit lengths, and a
+ * dictionary is weighed when packing needs 3 bits a row or more.  Where
+ * @dict_hint tells that it will be, the dictionary is built first, in the
+ * pass that makes the numbers, and the histogram is taken from its
+ * distinct numbers (or from the rows after it overflowed): a pass less
+ * than counting every row then building the dictionary.  The hint only
+ * orders the work: the form written is the same either way.
  *
  * Returns: the byte after it
  */
 guint8 *
-_cs_chunk_column_encode (guint8            *p,
-                         const gint64      *column,
-                         gboolean           delta,
-                         guint              n,
-                         CsChunkDict       *d,
-                         guint64           *values,
-                         guint64           *scratch,
-                         CsChunkColumnHint *hint)
+_cs_chunk_column_encode (guint8       *p,
+                         const gint64 *column,
+                         gboolean      delta,
+                         guint         n,
+                         CsChunkDict  *d,
+                         guint64      *values,
+                         guint64      *scratch,
+                         gboolean     *dict_hint)
 {
-  guint16 *indexes = (guint16 *) scratch;
-  guint32 *exceptions = (guint32 *) scratch;
-  guint tag, bits = 0, n_exc = 0;
-  guint8 *body, *q;
+  guint32 hist[4][HIST_LENGTHS];
+  guint lengths[65], counts[65], n_lengths = 0, max_length = 0;
+  gsize varints = 0, best_packed = G_MAXSIZE, dict_size = G_MAXSIZE;
+  guint best_bits = 0, dict_bits = 0, tag;
+  gboolean dict_ok = FALSE, dict_tried = FALSE;
+  guint unmade = 0;   /* rows from 0 whose numbers are not in @values yet */
+  guint8 *body;
 
   /* A few rows (a task's chunk, say) are not worth the choosing: their
    * headers would eat what packing saves. */
   if (n < SMALL_COLUMN)
     {
-      zigzag_rows (column, delta, n, values);
+      memset (hist, 0, sizeof hist);
+      zigzag_count (column, delta, 0, n, values, hist);
       tag = COLUMN_VARINTS;
+      goto write;
     }
-  else if (hint->left == 0)
-    tag = weigh (column, delta, n, d, values, indexes, hint, &bits);
-  else if (hint->form == COLUMN_DICT)
+
+  memset (hist, 0, sizeof hist);
+  if (*dict_hint)
     {
-      hint->left--;
-      tag = COLUMN_DICT;
-      /* More distinct numbers than a dictionary holds: weigh the others. */
-      if (dict_rows (d, column, NULL, delta, n, indexes) < n)
-        tag = weigh (column, delta, n, NULL, values, indexes, hint, &bits);
+      guint overflow = dict_first (d, column, delta, n, (guint8 *) scratch);
+
+      unmade = overflow;
+      dict_tried = TRUE;
+      dict_ok = overflow == n;
+      dict_counts_to_hist (d, hist[0]);
+      if (!dict_ok)
+        zigzag_count (column + overflow, delta, overflow > 0 ? (guint64) column[overflow - 1] : 0,
+                      n - overflow, values + overflow, hist);
     }
   else
+    zigzag_count (column, delta, 0, n, values, hist);
+
+  for (guint l = 0; l < HIST_LENGTHS; l++)
+    hist[0][l] += hist[1][l] + hist[2][l] + hist[3][l];
+  for (guint l = 0; l <= 64; l++)
+    if (hist[0][l] != 0)
+      {
+        varints += (gsize) hist[0][l] * (l > 7 ? 1 + (l - 1) / 7 : 1);
+        lengths[n_lengths] = l;
+        counts[n_lengths++] = hist[0][l];
+        max_length = l;
+      }
+  for (guint bits = 0; bits <= MIN (max_length, MAX_PACKED_BITS); bits++)
     {
-      hint->left--;
-      tag = hint->form;
-      bits = hint->bits;
-      zigzag_rows (column, delta, n, values);
+      gsize size;
+
+      /* The packed bits alone grow with b: no wider b can win. */
+      if (1 + ((gsize) n * bits + 7) / 8 >= best_packed)
+        break;
+      size = packed_size (lengths, counts, n_lengths, n, bits);
+      if (size < best_packed)
+        {
+          best_packed = size;
+          best_bits = bits;
+        }
+    }
+  /* A dictionary takes at least a bit a row plus its numbers: only worth
+   * trying where packing needs a few bits a row. */
+  *dict_hint = best_bits >= 3;
+  if (best_bits >= 3)
+    {
+      if (!dict_tried)
+        dict_ok = dict_build (d, values, n, (guint8 *) scratch);
+      if (dict_ok)
+        {
+          dict_bits = bit_length (d->n - 1);
+          dict_size = varint_size (d->n) + ((gsize) n * dict_bits + 7) / 8;
+          for (guint i = 0; i < d->n; i++)
+            dict_size += varint_size (d->values[i]);
+        }
     }
 
+  if (varints <= best_packed && varints <= dict_size)
+    tag = COLUMN_VARINTS;
+  else if (dict_size < best_packed)
+    tag = COLUMN_DICT;
+  else
+    tag = COLUMN_PACKED;
+  if (tag != COLUMN_DICT)
+    zigzag_rows (column, delta, unmade, values);
+
+write:
   /* The body goes after room for its size, then moves up to it. */
   *p++ = (guint8) tag;
-  body = q = p + 5;
-  switch (tag)
-    {
-    case COLUMN_VARINTS:
-      for (guint r = 0; r < n; r++)
-        q = _cs_chunk_put_varint (q, values[r]);
-      break;
-    case COLUMN_DICT:
-      q = _cs_chunk_put_varint (q, d->n);
-      for (guint i = 0; i < d->n; i++)
-        q = _cs_chunk_put_varint (q, d->values[i]);
-      q = pack_indexes (q, indexes, n, bit_length (d->n - 1));
-      break;
-    default:
-      {
-        /* The count of exceptions goes first, known once they are
-         * packed: they are packed after room for it, then moved. */
-        guint8 *packed = q + 1 + 5, *packed_end;
-        guint last = 0;
-
-        packed_end = pack_patched (packed, values, n, bits, exceptions, &n_exc);
-        *q++ = (guint8) bits;
-        q = _cs_chunk_put_varint (q, n_exc);
-        memmove (q, packed, packed_end - packed);
-        q += packed_end - packed;
-        for (guint i = 0; i < n_exc; i++)
-          {
-            guint r = exceptions[i];
-
-            q = _cs_chunk_put_varint (q, r - last);
-            q = _cs_chunk_put_varint (q, values[r] >> bits);
-            last = r;
-          }
-      }
-      break;
-    }
+  body = p + 5;
   {
-    gsize body_size = q - body;
-    guint8 *after = _cs_chunk_put_varint (p, body_size);
+    guint8 *q = body;
 
-    memmove (after, body, body_size);
-    return after + body_size;
+    switch (tag)
+      {
+      case COLUMN_VARINTS:
+        for (guint r = 0; r < n; r++)
+          q = _cs_chunk_put_varint (q, values[r]);
+        break;
+      case COLUMN_DICT:
+        q = _cs_chunk_put_varint (q, d->n);
+        for (guint i = 0; i < d->n; i++)
+          q = _cs_chunk_put_varint (q, d->values[i]);
+        /* The dictionary left each row's index in @scratch. */
+        q = pack_indexes (q, (const guint8 *) scratch, n, dict_bits);
+        break;
+      default:
+        {
+          guint32 *exceptions = (guint32 *) scratch;
+          guint n_exc = 0, last = 0;
+
+          for (guint l = best_bits + 1; l <= 64; l++)
+            n_exc += hist[0][l];
+          *q++ = (guint8) best_bits;
+          q = _cs_chunk_put_varint (q, n_exc);
+          q = pack_patched (q, values, n, best_bits, exceptions);
+          for (guint i = 0; i < n_exc; i++)
+            {
+              guint r = exceptions[i];
+
+              q = _cs_chunk_put_varint (q, r - last);
+              q = _cs_chunk_put_varint (q, values[r] >> best_bits);
+              last = r;
+            }
+        }
+        break;
+      }
+    {
+      gsize body_size = q - body;
+      guint8 *after = _cs_chunk_put_varint (p, body_size);
+
+      memmove (after, body, body_size);
+      return after + body_size;
+    }
   }
 }
 
@@ -754,19 +767,15 @@ column_open (const guint8 **pp,
   return TRUE;
 }
 
-/* Reads a dictionary's count at *@pp (a COLUMN_DICT body), then its
- * numbers into @values when there are at most @max_values of them. */
+/* Reads a dictionary's count and numbers at *@pp (a COLUMN_DICT body). */
 static gboolean
 dict_read (const guint8 **pp,
            const guint8  *body_end,
            guint64       *values,
-           guint          max_values,
            guint64       *k)
 {
   if (!_cs_chunk_get_varint (pp, body_end, k) || *k == 0 || *k > MAX_DICT)
     return FALSE;
-  if (*k > max_values)
-    return TRUE;
   for (guint i = 0; i < *k; i++)
     if (!_cs_chunk_get_varint (pp, body_end, &values[i]))
       return FALSE;
@@ -777,16 +786,13 @@ dict_read (const guint8 **pp,
  * _cs_chunk_column_get_dict:
  * @pp: (inout): the column's tag; moved past the column
  * @end: the end of the blob
- * @values: (out caller-allocates) (array length=max_values): the column's
- *   distinct numbers, when it is a dictionary of at most @max_values
- * @max_values: room in @values
- * @n_values: (out): how many, 0 when the column is not a dictionary or a
- *   larger one
+ * @values: (out caller-allocates) (array fixed-size=CS_CHUNK_DICT_MAX):
+ *   the column's distinct numbers, when it is a dictionary
+ * @n_values: (out): how many, 0 when the column is not a dictionary
  *
  * Reads a dictionary column's header only: what numbers its rows take,
- * without unpacking the rows.  Other forms, and dictionaries of more than
- * @max_values numbers, are walked over (@n_values 0: the caller must
- * decode them to know).
+ * without unpacking the rows.  Other forms are walked over (@n_values 0:
+ * the caller must decode them to know).
  *
  * Returns: %FALSE when the column is damaged
  */
@@ -794,7 +800,6 @@ gboolean
 _cs_chunk_column_get_dict (const guint8 **pp,
                            const guint8  *end,
                            guint64       *values,
-                           guint          max_values,
                            guint         *n_values)
 {
   const guint8 *p, *body_end;
@@ -806,10 +811,9 @@ _cs_chunk_column_get_dict (const guint8 **pp,
     return FALSE;
   if (tag != COLUMN_DICT)
     return tag < COLUMN_DICT;
-  if (!dict_read (&p, body_end, values, max_values, &k))
+  if (!dict_read (&p, body_end, values, &k))
     return FALSE;
-  if (k <= max_values)
-    *n_values = (guint) k;
+  *n_values = (guint) k;
   return TRUE;
 }
 
@@ -883,27 +887,20 @@ _cs_chunk_column_decode (const guint8 **pp,
         guint bits;
         gsize packed;
 
-        if (!dict_read (&p, body_end, values, MAX_DICT, &k))
+        if (!dict_read (&p, body_end, values, &k))
           return FALSE;
         bits = bit_length (k - 1);
         packed = ((gsize) n * bits + 7) / 8;
         if (packed != (gsize) (body_end - p))
           return FALSE;
         unpack (p, packed, n, bits, out);
-        /* A position reads below 2^bits <= 2 k: the slots past k are
-         * zeros, and a damaged position found once at the end, so
-         * that the loop has no branch. */
-        memset (values + k, 0, ((G_GUINT64_CONSTANT (1) << bits) - k) * sizeof values[0]);
-        {
-          guint64 bad = 0;
-
-          for (guint r = 0; r < n; r++)
-            {
-              bad |= out[r] >= k;
-              out[r] = values[out[r]];
-            }
-          return bad == 0;
-        }
+        for (guint r = 0; r < n; r++)
+          {
+            if (out[r] >= k)
+              return FALSE;
+            out[r] = values[out[r]];
+          }
+        return TRUE;
       }
 
     default:

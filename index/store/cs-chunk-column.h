@@ -11,34 +11,28 @@ G_BEGIN_DECLS
 
 /* A dictionary holds at most this many distinct numbers, in a hash table
  * of twice as many slots. */
-#define CS_CHUNK_DICT_MAX 1024
-#define CS_CHUNK_DICT_SLOTS 2048
+#define CS_CHUNK_DICT_MAX 256
+#define CS_CHUNK_DICT_SLOTS 512
 
 /* Numbers below 2^CS_CHUNK_DICT_DIRECT_BITS are their own slot. */
 #define CS_CHUNK_DICT_DIRECT_BITS 12
 
-/* The encoder's scratch for a dictionary (~48 KiB: keep one per thread,
- * zeroed at first).  A slot holds the generation that filled it above
- * its number's position (10 bits). */
+/* The encoder's scratch for a dictionary (~29 KiB: keep one per thread,
+ * zeroed at first).  Positions fit a byte: CS_CHUNK_DICT_MAX is 256. */
 typedef struct {
   guint64 keys[CS_CHUNK_DICT_SLOTS];
-  guint32 slots[CS_CHUNK_DICT_SLOTS];
-  /* The same for small numbers, without hashing or keys. */
+  guint32 stamp[CS_CHUNK_DICT_SLOTS];   /* == generation: the slot is used */
+  guint8 index[CS_CHUNK_DICT_SLOTS];    /* its key's position in values */
+  /* The same for small numbers, without hashing: the generation above
+   * the position's byte. */
   guint32 direct[1 << CS_CHUNK_DICT_DIRECT_BITS];
   guint64 values[CS_CHUNK_DICT_MAX];
+  /* Rows of each number, in four lanes (dict_first(): zero between
+   * columns). */
+  guint32 counts[4][CS_CHUNK_DICT_MAX];
   guint32 generation;
   guint n;
 } CsChunkDict;
-
-/* What a column of the chunks before took, kept by the encoder's caller
- * per column (zeros at first): its form when last weighed (and the bits
- * a row of a packed form), and how many chunks more take it before the
- * next weighing. */
-typedef struct {
-  guint8 form;
-  guint8 bits;
-  guint8 left;
-} CsChunkColumnHint;
 
 /* The largest varint is 10 bytes (64 bits in groups of 7). */
 #define CS_CHUNK_MAX_VARINT_BYTES 10
@@ -90,14 +84,14 @@ _cs_chunk_get_varint (const guint8 **pp, const guint8 *end, guint64 *out)
 }
 
 gsize     _cs_chunk_column_bound  (guint           n);
-guint8   *_cs_chunk_column_encode (guint8            *p,
-                                   const gint64      *column,
-                                   gboolean           delta,
-                                   guint              n,
-                                   CsChunkDict       *d,
-                                   guint64           *values,
-                                   guint64           *scratch,
-                                   CsChunkColumnHint *hint);
+guint8   *_cs_chunk_column_encode (guint8         *p,
+                                   const gint64   *column,
+                                   gboolean        delta,
+                                   guint           n,
+                                   CsChunkDict    *d,
+                                   guint64        *values,
+                                   guint64        *scratch,
+                                   gboolean       *dict_hint);
 gboolean  _cs_chunk_column_decode (const guint8  **pp,
                                    const guint8   *end,
                                    guint           n,
@@ -105,7 +99,6 @@ gboolean  _cs_chunk_column_decode (const guint8  **pp,
 gboolean  _cs_chunk_column_get_dict (const guint8  **pp,
                                      const guint8   *end,
                                      guint64        *values,
-                                     guint           max_values,
                                      guint          *n_values);
 
 G_END_DECLS

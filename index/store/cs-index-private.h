@@ -19,10 +19,8 @@ G_BEGIN_DECLS
  * rows' kinds TK_KIND_RUN_UNSEEN and TK_KIND_SWITCH_IN, and chunks of
  * columns in bit-packed forms (cs-chunk-column.c), which a version-5
  * reader would call damaged.  7: switch_state_counts (sched_switch events
- * per CPU by prev_state, for SQL).  8: dictionaries of up to 1024 numbers
- * (an event chunk's timestamp differences), which a version-7 reader
- * would call damaged. */
-#define CS_INDEX_SCHEMA_VERSION 8
+ * per CPU by prev_state, for SQL). */
+#define CS_INDEX_SCHEMA_VERSION 7
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
