@@ -151,6 +151,22 @@ const char       *cs_plugin_pass_get_param     (CsPluginPass *pass);
 guint64           cs_plugin_pass_get_n_events  (CsPluginPass *pass);
 
 /**
+ * cs_plugin_pass_get_plugin:
+ * @pass: the running pass
+ *
+ * The plugin that registered the pass (cs_plugin_add_pass()): for a pass
+ * that reads its own plugin's other results, e.g. with
+ * cs_plugin_document_get_pass_db(), without keeping the plugin in a
+ * global of its own.
+ *
+ * Returns: (transfer none): the plugin, owned by Chronoscope, valid while
+ *   Chronoscope runs
+ *
+ * Since: plugin API 1.4
+ */
+CsPlugin         *cs_plugin_pass_get_plugin    (CsPluginPass *pass);
+
+/**
  * cs_plugin_pass_get_document_is_idle:
  * @pass: the running pass
  *

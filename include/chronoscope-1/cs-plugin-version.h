@@ -36,9 +36,10 @@
  * 1.3 added cs_plugin_document_count_cpu_events() (a CPU's events of a
  * span counted from the index) and cs_plugin_pass_get_document_is_idle()
  * (whether a pass's own thread may read the document while its events
- * are handed out).
+ * are handed out).  1.4 added cs_plugin_pass_get_plugin() (the plugin
+ * that registered a running pass).
  */
-#define CS_PLUGIN_API_MINOR_VERSION 3
+#define CS_PLUGIN_API_MINOR_VERSION 4
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

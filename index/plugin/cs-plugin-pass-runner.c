@@ -34,6 +34,7 @@
 struct _CsPluginPass
 {
   CsPluginDocument *document;
+  CsPlugin *plugin;
   sqlite3 *db;
   const char *param;
   guint64 n_events;
@@ -67,6 +68,13 @@ cs_plugin_pass_get_n_events (CsPluginPass *pass)
 {
   g_return_val_if_fail (pass != NULL, 0);
   return pass->n_events;
+}
+
+CsPlugin *
+cs_plugin_pass_get_plugin (CsPluginPass *pass)
+{
+  g_return_val_if_fail (pass != NULL, NULL);
+  return pass->plugin;
 }
 
 gboolean
@@ -296,7 +304,7 @@ _cs_plugin_pass_run (CsPluginDocument          *document,
   g_autofree char *path = NULL;
   g_autofree char *tmp_path = NULL;
   GError *plugin_error = NULL;
-  CsPluginPass pass = { document, NULL, param, 0, FALSE, FALSE };
+  CsPluginPass pass = { document, plugin, NULL, param, 0, FALSE, FALSE };
   gpointer state = NULL;
   gboolean ok = FALSE;
 
