@@ -47,6 +47,12 @@ struct _CsPluginDocument
    * belong to (a reference: its formats live as long as it). */
   struct tep_event *formats[2];
   CsTraceFile *formats_file;
+  /* formats_file's common fields when they have the usual layout (an
+   * unsigned 2-byte common_type, a 4-byte common_pid, in this machine's
+   * byte order): read without libtraceevent's calls per record
+   * (common_end: the bytes a record needs for both; 0: not known yet,
+   * G_MAXUINT32: another layout, read through libtraceevent). */
+  guint32 common_type_at, common_pid_at, common_end;
   GArray *events;                 /* CsEvent: cs-plugin-document-events.c's list, kept */
 };
 
@@ -330,6 +336,67 @@ _cs_plugin_document_get_wanted_types (CsPluginDocument *self)
   return self->wanted_types;
 }
 
+/* _cs_plugin_document_describe_record() of a record whose common_type
+ * and common_pid were read already. */
+static void
+describe (struct tep_handle  *tep,
+          guint               cpu,
+          guint64             row,
+          gint64              ts_ns,
+          struct tep_record  *record,
+          struct tep_event   *formats[2],
+          int                 type,
+          int                 pid,
+          CsPluginEvent      *event)
+{
+  memset (event, 0, sizeof *event);
+  event->ts_ns = ts_ns;
+  event->cpu = cpu;
+  event->row = row;
+  event->tep = tep;
+  event->record = record;
+  event->pid = pid;
+  if (formats == NULL)
+    event->format = tep_find_event (tep, type);
+  else if (formats[0] != NULL && formats[0]->id == type)
+    event->format = formats[0];
+  else
+    {
+      event->format = formats[1] != NULL && formats[1]->id == type
+                      ? formats[1] : tep_find_event (tep, type);
+      if (event->format != NULL)
+        {
+          formats[1] = formats[0];
+          formats[0] = event->format;
+        }
+    }
+  event->system = event->format != NULL ? event->format->system : "unknown";
+  event->name = event->format != NULL ? event->format->name : "unknown";
+}
+
+/* Where the records of @format's recording keep common_type and
+ * common_pid, when it is the usual layout (the common fields are the
+ * same in every format: any one tells); self->common_end G_MAXUINT32
+ * otherwise. */
+static void
+find_common_layout (CsPluginDocument  *self,
+                    struct tep_handle *tep,
+                    struct tep_event  *format)
+{
+  struct tep_format_field *ft = tep_find_common_field (format, "common_type");
+  struct tep_format_field *fp = tep_find_common_field (format, "common_pid");
+
+  self->common_end = G_MAXUINT32;
+  if (ft != NULL && fp != NULL && ft->size == 2 && !(ft->flags & TEP_FIELD_IS_SIGNED) &&
+      fp->size == 4 && ft->offset >= 0 && fp->offset >= 0 &&
+      tep_is_file_bigendian (tep) == tep_is_local_bigendian (tep))
+    {
+      self->common_type_at = (guint32) ft->offset;
+      self->common_pid_at = (guint32) fp->offset;
+      self->common_end = MAX (self->common_type_at + 2, self->common_pid_at + 4);
+    }
+}
+
 /**
  * _cs_plugin_document_fill_event:
  * @self: a document
@@ -376,10 +443,28 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
   if (file != self->formats_file)
     {
       self->formats[0] = self->formats[1] = NULL;
+      self->common_end = 0;
       g_set_object (&self->formats_file, file);
+    }
+  if (self->common_end != 0 && self->common_end != G_MAXUINT32 &&
+      self->record.tep_record->size >= 0 &&
+      (guint32) self->record.tep_record->size >= self->common_end)
+    {
+      const guint8 *data = self->record.tep_record->data;
+      guint16 type;
+      gint32 pid;
+
+      /* What tep_data_type() and tep_data_pid() would read. */
+      memcpy (&type, data + self->common_type_at, sizeof type);
+      memcpy (&pid, data + self->common_pid_at, sizeof pid);
+      describe (tep, cpu, row, self->record.ts_ns, self->record.tep_record, self->formats, type,
+                pid, event);
+      return TRUE;
     }
   _cs_plugin_document_describe_record (tep, cpu, row, self->record.ts_ns,
                                        self->record.tep_record, self->formats, event);
+  if (self->common_end == 0 && event->format != NULL)
+    find_common_layout (self, tep, event->format);
   return TRUE;
 }
 
@@ -425,32 +510,8 @@ _cs_plugin_document_describe_record (struct tep_handle  *tep,
                                      struct tep_event   *formats[2],
                                      CsPluginEvent      *event)
 {
-  int type;
-
-  memset (event, 0, sizeof *event);
-  event->ts_ns = ts_ns;
-  event->cpu = cpu;
-  event->row = row;
-  event->tep = tep;
-  event->record = record;
-  event->pid = tep_data_pid (tep, event->record);
-  type = tep_data_type (tep, event->record);
-  if (formats == NULL)
-    event->format = tep_find_event (tep, type);
-  else if (formats[0] != NULL && formats[0]->id == type)
-    event->format = formats[0];
-  else
-    {
-      event->format = formats[1] != NULL && formats[1]->id == type
-                      ? formats[1] : tep_find_event (tep, type);
-      if (event->format != NULL)
-        {
-          formats[1] = formats[0];
-          formats[0] = event->format;
-        }
-    }
-  event->system = event->format != NULL ? event->format->system : "unknown";
-  event->name = event->format != NULL ? event->format->name : "unknown";
+  describe (tep, cpu, row, ts_ns, record, formats, tep_data_type (tep, record),
+            tep_data_pid (tep, record), event);
 }
 
 gboolean
