@@ -39,9 +39,13 @@ from tap import Tap, public_recording  # noqa: E402
 # Recordings whose SQL tables and critical path are checked too, and whose
 # 30 worst pairs are compared (the prio recording's include migrations and
 # real-time preemption).
-DEEP = ["sched-irq-v6.dat", "sched-prio-migrate-v7.dat"]
+# preemptirq-v7.dat has the kernel's preemptirq:* events (a guest kernel
+# built with the preempt-off and irqs-off tracers,
+# tests/data/make-preemptirq-recording.sh): its sections come from them.
+DEEP = ["sched-irq-v6.dat", "sched-prio-migrate-v7.dat", "preemptirq-v7.dat"]
 LOCAL = ["sched-irq-v6.dat", "sched-irq-v7.dat", "kmod-sections-v7.dat", "missed-events-v7.dat",
-         "sched-i686-v6.dat", "sched-prio-migrate-v7.dat", "../../data/sample/sample.dat"]
+         "sched-i686-v6.dat", "sched-prio-migrate-v7.dat", "preemptirq-v7.dat",
+         "../../data/sample/sample.dat"]
 PUBLIC = ["sched-x86-v7-zstd.dat", "buildroot-fifo-i686-v6.dat", "rpi-sched-arm32-v6.dat",
           "lisa-rtapp-arm64-v6.dat", "kstack-x86-v7-zstd.dat"]
 TOLERANCE_NS = 1000
@@ -156,12 +160,34 @@ def check_explain(path, name, expected, top):
     if name == "sched-prio-migrate-v7.dat":
         tap.ok(n_flags > 0, f"{name}: the breakdowns compared include sections from the latency "
                "flags")
+    if name == "preemptirq-v7.dat":
+        check_preemptirq_verdict(name, actual, want)
     if name == "sched-prio-migrate-v7.dat":
         tap.ok(n_migrated > 0 and n_outranked > 0,
                f"{name}: the pairs compared include migrated and outranked wakeups")
     if actual:
         print(f"# {name}: explaining the worst pair (breakdown and chain of 3) took "
               f"{actual[0]['explain_us'] / 1000:.1f} ms")
+
+
+def check_preemptirq_verdict(name, actual, want):
+    """Some pair is held mostly by a section of preemptirq:* events, the
+    oracle gives that section the same time, and the verdict names it."""
+    words = {"irqs_off": "interrupts disabled by", "preempt_off": "preemption disabled by"}
+    found, seen = [], []
+    for g, w in zip(actual, want):
+        top = g["breakdown"][0] if g["breakdown"] else None
+        if top is None or top.get("source") != "preemptirq":
+            continue
+        oracle = parts(w["breakdown"]).get((top["kind"], top["id"], top["name"], False))
+        seen.append(f"pid {g['pid']} at {g['a_ts_ns']}: {top['kind']} {top['ns']} ns, oracle "
+                    f"{oracle}; verdict '{g['verdict']}'")
+        if oracle is not None and abs(oracle - top["ns"]) <= TOLERANCE_NS and \
+                g["verdict"].startswith(f"{words[top['kind']]} {top['name']} (pid {top['id']})"):
+            found.append(f"{g['verdict']} (oracle {oracle} ns)")
+    tap.ok(bool(found), f"{name}: a pair is held mostly by a section of preemptirq:* events, the "
+           f"oracle agrees on its time and the verdict names it: "
+           f"{found[0] if found else None}", "\n".join(seen) or "no such pair")
 
 
 def check_blockers(path, name, expected):
