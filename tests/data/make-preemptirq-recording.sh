@@ -31,11 +31,13 @@
 #    --compression zstd` of sched:*, irq:* and preemptirq:* around this
 #    workload: on CPU 1 a sleeper that wakes every 2 ms (usleep), a nice 0
 #    and a nice 10 busy loop, a SCHED_FIFO 10 task that wakes every 3 ms,
-#    and a pipe reader fed every 2 ms by a writer on CPU 0; while they run
-#    the module runs on CPU 1 (a high-priority work item) a 12 ms
-#    preempt-off section (the timer wakes the sleeper inside it, and the
-#    sleeper waits for preempt_enable) and then an 8 ms irqs-off section
-#    (the pipe writer's wakeups of the reader wait for irq_enable);
+#    and a SCHED_FIFO 20 pipe reader fed about every millisecond by a
+#    writer on CPU 0; 200 ms later (the tasks take that long to start
+#    under TCG) the module runs on CPU 1 (a high-priority work item) a
+#    12 ms preempt-off section (a wakeup inside it waits for
+#    preempt_enable) and 60 ms later an 8 ms irqs-off section (the
+#    writer's wakeup of the reader waits for irq_enable, which lets the
+#    reschedule interrupt in);
 # 4. prints the file in base64 on the guest's console between two marker
 #    lines; this script decodes it into tests/data/preemptirq-v7.dat.
 #
@@ -143,13 +145,16 @@ taskset -c 1 nice -n 10 sh -c 'while :; do :; done' &
 pids="$pids $!"
 taskset -c 1 chrt -f 10 sh -c 'while :; do usleep 3000; done' &
 pids="$pids $!"
-taskset -c 0 sh -c 'while :; do echo x; usleep 2000; done' | taskset -c 1 sh -c 'while read l; do :; done' &
+# The writer waits about a millisecond between lines with a busy loop (no
+# fork, which under TCG takes longer than the sections).
+taskset -c 0 sh -c 'while :; do echo x; i=0; while [ $i -lt 40 ]; do i=$((i + 1)); done; done' |
+  taskset -c 1 chrt -f 20 sh -c 'while read l; do :; done' &
 pids="$pids $!"
-usleep 40000
+usleep 200000
 echo 12000 >$D/preempt_off_us
-usleep 30000
+usleep 60000
 echo 8000 >$D/irqs_off_us
-usleep 30000
+usleep 40000
 kill $pids
 wait
 W
