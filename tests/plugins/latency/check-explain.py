@@ -184,10 +184,11 @@ def check_preemptirq_verdict(name, actual, want):
                     f"{oracle}; verdict '{g['verdict']}'")
         if oracle is not None and abs(oracle - top["ns"]) <= TOLERANCE_NS and \
                 g["verdict"].startswith(f"{words[top['kind']]} {top['name']} (pid {top['id']})"):
-            found.append(f"{g['verdict']} (oracle {oracle} ns)")
-    tap.ok(bool(found), f"{name}: a pair is held mostly by a section of preemptirq:* events, the "
-           f"oracle agrees on its time and the verdict names it: "
-           f"{found[0] if found else None}", "\n".join(seen) or "no such pair")
+            found.append((top["ns"], f"{g['verdict']} (oracle {oracle} ns)"))
+    found.sort(reverse=True)
+    tap.ok(bool(found), f"{name}: {len(found)} pairs are held mostly by a section of "
+           f"preemptirq:* events, the oracle agrees on its time and the verdict names it; the "
+           f"longest: {found[0][1] if found else None}", "\n".join(seen) or "no such pair")
 
 
 def check_blockers(path, name, expected):
@@ -266,10 +267,16 @@ def check_sql_and_path(path, name, expected):
            f"({len(segs)} segments)", f"gaps {gaps[:5]}")
     own = [(s["begin_ns"], s["end_ns"], s["cpu"]) for s in segs
            if s["depth"] == 0 and s["state"] == "running"]
+    # A run whose switch-in or switch-out the recording lacks (at its ends,
+    # or where its CPU's data stops before the others': the path says
+    # "unknown" there) is not whole.
+    cut = {s["end_ns"] for s, t in zip(segs, segs[1:]) if t["state"] == "unknown"} | \
+        {t["begin_ns"] for s, t in zip(segs, segs[1:]) if s["state"] == "unknown"}
     whole = [tuple(r) for r in runs]
     missing = [r for r in whole if r not in own]
     extra = [r for r in own if not any(w[0] <= r[0] and r[1] <= w[1] for w in whole)
-             and r[0] != segs[0]["begin_ns"] and r[1] != segs[-1]["end_ns"]]
+             and r[0] != segs[0]["begin_ns"] and r[1] != segs[-1]["end_ns"]
+             and r[0] not in cut and r[1] not in cut]
     tap.ok(not missing and not extra,
            f"{name}: its own running segments are its {len(whole)} whole runs",
            f"missing {missing[:5]}\nnot a run {extra[:5]}")
