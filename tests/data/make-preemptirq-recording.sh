@@ -7,7 +7,8 @@
 # CONFIG_PREEMPT_TRACER / CONFIG_IRQSOFF_TRACER.
 #
 # Usage: sudo tests/data/make-preemptirq-recording.sh
-#        (about 15 minutes on 2 shared cores, most of it the kernel build)
+#        (the kernel build takes most of it: 12 minutes at nice 19 on 2 cores
+#        shared with other builds; the guest about 40 s)
 #
 # Needs root and Debian's archive: it installs, with `apt-get install -y
 # --no-install-recommends` (nothing happens when they are there already),
