@@ -31,7 +31,8 @@ from tap import public_recording  # noqa: E402
 PRESETS = ["wakeup", "irq", "softirq", "softirq-raise", "syscall", "block", "funcgraph",
            "kmod-irqs-off", "kmod-preempt-off", "kmod-wakeup"]
 LOCAL = ["sched-irq-v6.dat", "sched-irq-v7.dat", "no-sched-v6.dat", "kmod-sections-v7.dat",
-         "block-v7.dat", "missed-events-v7.dat", "dup-name-v7.dat", "sched-i686-v6.dat"]
+         "block-v7.dat", "missed-events-v7.dat", "dup-name-v7.dat", "sched-i686-v6.dat",
+         "preemptirq-v7.dat"]
 PUBLIC = ["sched-x86-v7-zstd.dat", "buildroot-fifo-i686-v6.dat", "rpi-sched-arm32-v6.dat",
           "function-graph-i686-v6.dat", "lisa-rtapp-arm64-v6.dat", "kstack-x86-v7-zstd.dat"]
 FIGURES = ["count", "min_ns", "p50_ns", "p90_ns", "p99_ns", "p99_9_ns", "max_ns"]
