@@ -48,10 +48,6 @@ static const char blockers_schema[] =
   " stop TEXT);"
   "CREATE TABLE explain_timing (sweep_us INTEGER, chains_us INTEGER);";
 
-/* The latency plugin, for its `pairs` pass's worst pairs: a pass is not
- * told its plugin. */
-static CsPlugin *latency_plugin;
-
 /* The chain of one pair, read ahead of the sweep's end. */
 typedef struct {
   gint32 pid;
@@ -300,9 +296,12 @@ start_chains (Blockers     *self,
               CsPluginPass *pass)
 {
   g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (CsLatencyItem));
+  /* The blockers pass is the latency plugin's own, as is the pass whose
+   * worst pairs it chains. */
+  CsPlugin *latency_plugin = cs_plugin_pass_get_plugin (pass);
   sqlite3 *latency_db;
 
-  if (latency_plugin == NULL || !cs_plugin_pass_get_document_is_idle (pass) ||
+  if (!cs_plugin_pass_get_document_is_idle (pass) ||
       g_strcmp0 (g_getenv ("CS_EXPLAIN_CHAINS_AHEAD"), "0") == 0)
     return;
   latency_db = cs_plugin_document_get_pass_db (self->document, latency_plugin, CS_LATENCY_PASS,
@@ -727,7 +726,6 @@ cs_explain_pass_register (CsPlugin *plugin)
                          "(the request is then PID:BEGIN:END:DEPTH)"),
   };
 
-  latency_plugin = plugin;
   cs_plugin_add_pass (plugin, &blockers);
   cs_plugin_add_pass (plugin, &path);
   cs_plugin_add_sql_table (plugin, &breakdown_table);
