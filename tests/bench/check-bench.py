@@ -128,9 +128,20 @@ CHECKS = [
      1.0, 0.25,
      "issue 13: reading every event back from the index (" + SQL_SCAN + ") costs no more than "
      "building it; " + CPU_BAND_WHY + ": a 25 % band"),
-    ("SQL scan ÷ first open, wall", ("sql", "wall_s"), ("first_open", "wall_s"),
+    # The scan's wall time against libtracecmd's iteration, not against the
+    # first open: the scan runs on one core (SQLite steps the virtual table
+    # in the query's thread) and the first open on two, so "scan wall ÷
+    # first open wall" is about the CPU ratio above times the first open's
+    # use of the second core (~1.6x), and it grew past 1.5x whenever the
+    # first open got faster (1.57x on an empty clone at 8b02e74, 1.39x at
+    # 9b41023 with runs up to 1.55x) with no change to the scan.  The
+    # iteration is one core too, and the reader every tool pays.
+    ("SQL scan ÷ libtracecmd iterate, wall", ("sql", "wall_s"), ("iterate", "seconds"),
      1.0, 0.5,
-     "the same in wall time; " + WALL_BAND_WHY + ": a 50 % band"),
+     "issue 26: a query over every event comes back no slower than reading the recording "
+     "(0.68x of the iteration's wall time on the medium recording at 9b41023); the scan is a "
+     "whole process, the iteration in-process, which leans against Chronoscope; "
+     + WALL_BAND_WHY + ": a 50 % band"),
 ]
 # The indexer's peak RssAnon (the largest of the runs), in MiB.  Memory is not
 # noisy, and 256 MiB is a ceiling whatever the recording: no band.
