@@ -429,7 +429,9 @@ snapshot_cb (gpointer user_data)
 
   if (run->path != NULL)
     {
-      g_autofree char *text = last_event_text (run->doc, 0);
+      /* A previous snapshot that held no events yet has no document
+       * (check_snapshot()), and no last event to compare. */
+      g_autofree char *text = run->doc != NULL ? last_event_text (run->doc, 0) : NULL;
 
       /* The previous snapshot's file grew into this one (the same file
        * under a new name) or was left alone; either way what its reader
