@@ -22,8 +22,42 @@ static const char *const step_names[CS_EXPLAIN_N_STEPS] = {
   [CS_EXPLAIN_STEP_CHAIN] = "chain",
 };
 
-static __thread gint64 step_ns[CS_EXPLAIN_N_STEPS];
-static __thread gint64 started_ns = -1;
+/* A thread's tally. */
+typedef struct {
+  gint64 step_ns[CS_EXPLAIN_N_STEPS];
+  gint64 started_ns;            /* -1 until the first step or reset */
+} Tally;
+
+/* Each thread's Tally, behind a GPrivate rather than in __thread
+ * variables.  This file is built into the latency plugin, which is
+ * dlopen()ed, and a dlopen()ed module's __thread variables live in dynamic
+ * TLS blocks that glibc malloc()s on a thread's first use
+ * (__tls_get_addr).  GCC 12's AddressSanitizer runtime (Debian 12's
+ * libasan8) intercepts __tls_get_addr and, when such a block happens to
+ * start 16 bytes past a page boundary, takes the 16 bytes before it for
+ * the header glibc 2.19 to 2.24 put there: it reads ASan's own chunk
+ * header as the block's start and size, and at exit LeakSanitizer's
+ * tracer scans that bogus range and dies ("Tracer caught signal 11 ...
+ * LeakSanitizer has encountered a fatal error"; google/sanitizers#1322).
+ * Where the block lands depends on what was allocated before, so this
+ * failed `latency --explain` now and then in the ASan suite.  A GPrivate
+ * is a pthread key: no dynamic TLS, so that path is never taken. */
+static GPrivate tally_key = G_PRIVATE_INIT (g_free);
+
+/* The calling thread's tally, made on first use. */
+static Tally *
+get_tally (void)
+{
+  Tally *tally = g_private_get (&tally_key);
+
+  if (tally == NULL)
+    {
+      tally = g_new0 (Tally, 1);
+      tally->started_ns = -1;
+      g_private_set (&tally_key, tally);
+    }
+  return tally;
+}
 
 /**
  * _cs_explain_steps_enabled:
@@ -91,24 +125,34 @@ _cs_explain_steps_add_span (CsExplainStep step,
                             gint64        from_ns,
                             gint64        to_ns)
 {
+  Tally *tally;
+
   if (!_cs_explain_steps_enabled ())
     return;
-  if (started_ns < 0)
-    started_ns = from_ns;
-  step_ns[step] += to_ns - from_ns;
+  tally = get_tally ();
+  if (tally->started_ns < 0)
+    tally->started_ns = from_ns;
+  tally->step_ns[step] += to_ns - from_ns;
 }
 
 /**
  * _cs_explain_steps_reset:
  *
- * Zeroes the calling thread's tally and starts its total.
+ * Zeroes the calling thread's tally and starts its total (nothing when
+ * steps are not measured).
  */
 void
 _cs_explain_steps_reset (void)
 {
+  Tally *tally;
+
+  /* Steps not measured: no tally is made. */
+  if (!_cs_explain_steps_enabled ())
+    return;
+  tally = get_tally ();
   for (guint i = 0; i < CS_EXPLAIN_N_STEPS; i++)
-    step_ns[i] = 0;
-  started_ns = _cs_explain_steps_now ();
+    tally->step_ns[i] = 0;
+  tally->started_ns = _cs_explain_steps_now ();
 }
 
 /**
@@ -122,10 +166,11 @@ char *
 _cs_explain_steps_describe (void)
 {
   GString *s = g_string_new ("explain steps (thread CPU):");
-  gint64 total = started_ns >= 0 ? _cs_explain_steps_now () - started_ns : 0;
+  Tally *tally = get_tally ();
+  gint64 total = tally->started_ns >= 0 ? _cs_explain_steps_now () - tally->started_ns : 0;
 
   for (guint i = 0; i < CS_EXPLAIN_N_STEPS; i++)
-    g_string_append_printf (s, " %s %.1f ms,", step_names[i], step_ns[i] / 1e6);
+    g_string_append_printf (s, " %s %.1f ms,", step_names[i], tally->step_ns[i] / 1e6);
   g_string_append_printf (s, " total %.1f ms", total / 1e6);
   return g_string_free (s, FALSE);
 }
