@@ -8,8 +8,6 @@
  * from CHRONOSCOPE_PLUGIN_PATH, which tests/meson.build points at the
  * build tree.
  */
-#include <string.h>
-
 #include <json-glib/json-glib.h>
 
 #include "builtin-test-host.h"
@@ -75,26 +73,11 @@ run (GPtrArray *argv)
   /* The test's own cache (G_TEST_OPTION_ISOLATE_DIRS), not the caller's. */
   env = g_environ_setenv (env, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
   g_ptr_array_add (argv, NULL);
-  for (guint attempt = 0;; attempt++)
-    {
-      g_clear_pointer (&out, g_free);
-      g_clear_pointer (&err, g_free);
-      g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &out,
-                    &err, &status, &error);
-      g_assert_no_error (error);
-      if (g_spawn_check_wait_status (status, NULL))
-        return out;
-      /* LeakSanitizer's own tracer crashed at exit, the command's work done
-       * and its leak check not run (tests/plugins/tap.py's
-       * LSAN_TRACER_CRASH says more): once more, so that the check runs.
-       * A leak report or an AddressSanitizer error is not run again. */
-      if (attempt > 0 || strstr (err, "Tracer caught signal") == NULL ||
-          strstr (err, "LeakSanitizer has encountered a fatal error") == NULL)
-        break;
-      g_test_message ("LeakSanitizer's tracer crashed at exit of %s; running it again",
-                      (const char *) argv->pdata[0]);
-    }
-  g_error ("%s failed: %s", (const char *) argv->pdata[0], err);
+  g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed: %s", (const char *) argv->pdata[0], err);
   return out;
 }
 

@@ -1,7 +1,6 @@
 """TAP output, a private environment and the recordings for the plugin tests' scripts."""
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -35,29 +34,6 @@ class Tap:
         shutil.rmtree(self.tmp, ignore_errors=True)
         print('1..%d' % self.n)
         sys.exit(1 if self.failed else 0)
-
-
-# What LeakSanitizer prints when its own tracer thread crashes while it
-# stops the process's threads for the leak check at exit (seen under load
-# in the ASan suite, on `latency --explain` of several recordings, with
-# nothing of Chronoscope on the stack): the command's work and output are
-# done by then, and the leak check did not run.  A real leak reads
-# "ERROR: LeakSanitizer: detected memory leaks", a crash of the command
-# "ERROR: AddressSanitizer": neither is run again.
-LSAN_TRACER_CRASH = ('Tracer caught signal', 'LeakSanitizer has encountered a fatal error')
-
-
-def run_command(cmd, **kwargs):
-    """subprocess.run(@cmd, **kwargs), once more when LeakSanitizer's own
-    tracer crashed at exit (LSAN_TRACER_CRASH), so that the leak check
-    runs; says so on stderr (the TAP stream's diagnostics)."""
-    result = subprocess.run(cmd, **kwargs)
-    stderr = result.stderr if isinstance(result.stderr, str) else ''
-    if result.returncode != 0 and all(s in stderr for s in LSAN_TRACER_CRASH):
-        print('# LeakSanitizer\'s tracer crashed at exit of %s; running it again' % ' '.join(cmd),
-              file=sys.stderr)
-        result = subprocess.run(cmd, **kwargs)
-    return result
 
 
 def public_recording(name):

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from tap import Tap, public_recording, run_command  # noqa: E402
+from tap import Tap, public_recording  # noqa: E402
 
 LOCAL = ["funcgraph-v7.dat", "function-v7.dat"]
 PUBLIC = ["function-graph-i686-v6.dat", "function-i686-v6.dat"]
@@ -36,8 +36,8 @@ tap.env['CHRONOSCOPE_PLUGIN_PATH'] = os.environ.get('CHRONOSCOPE_PLUGIN_PATH', '
 
 def cli(args):
     cmd = os.environ["CS_FUNCGRAPH_CLI"].split() + ["funcgraph"] + args
-    return run_command(cmd, capture_output=True, text=True, errors="replace",
-                       timeout=300, env=tap.env)
+    return subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                          timeout=300, env=tap.env)
 
 
 def oracle(args):

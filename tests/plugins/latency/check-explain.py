@@ -31,7 +31,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from tap import Tap, public_recording, run_command  # noqa: E402
+from tap import Tap, public_recording  # noqa: E402
 
 # kmod-sections-v7.dat is the classroom demos' recording (the module's
 # preempt-off section holding a sleeper); ../../data/sample/sample.dat the
@@ -60,8 +60,8 @@ ENV = dict(os.environ, XDG_CACHE_HOME=os.path.join(tap.tmp, "cache"),
 
 def cli(args, env=None):
     cmd = os.environ["CS_LATENCY_CLI"].split() + args
-    return run_command(cmd, capture_output=True, text=True, errors="replace", timeout=600,
-                       env=env or ENV)
+    return subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=600,
+                          env=env or ENV)
 
 
 def parts(breakdown):

@@ -26,7 +26,7 @@ import tempfile
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from tap import public_recording, run_command  # noqa: E402
+from tap import public_recording  # noqa: E402
 
 PRESETS = ["wakeup", "irq", "softirq", "softirq-raise", "syscall", "block", "funcgraph",
            "kmod-irqs-off", "kmod-preempt-off", "kmod-wakeup"]
@@ -54,7 +54,7 @@ def ok(good, name, detail=""):
 
 def cli(args):
     cmd = os.environ["CS_LATENCY_CLI"].split() + ["latency"] + args
-    return run_command(cmd, capture_output=True, text=True, errors="replace", timeout=300)
+    return subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=300)
 
 
 def oracle(args):
