@@ -28,20 +28,10 @@ typedef struct {
   gint64 started_ns;            /* -1 until the first step or reset */
 } Tally;
 
-/* Each thread's Tally, behind a GPrivate rather than in __thread
- * variables.  This file is built into the latency plugin, which is
- * dlopen()ed, and a dlopen()ed module's __thread variables live in dynamic
- * TLS blocks that glibc malloc()s on a thread's first use
- * (__tls_get_addr).  GCC 12's AddressSanitizer runtime (Debian 12's
- * libasan8) intercepts __tls_get_addr and, when such a block happens to
- * start 16 bytes past a page boundary, takes the 16 bytes before it for
- * the header glibc 2.19 to 2.24 put there: it reads ASan's own chunk
- * header as the block's start and size, and at exit LeakSanitizer's
- * tracer scans that bogus range and dies ("Tracer caught signal 11 ...
- * LeakSanitizer has encountered a fatal error"; google/sanitizers#1322).
- * Where the block lands depends on what was allocated before, so this
- * failed `latency --explain` now and then in the ASan suite.  A GPrivate
- * is a pthread key: no dynamic TLS, so that path is never taken. */
+/* Each thread's Tally, behind a GPrivate (a pthread key) rather than in
+ * __thread variables: in a dlopen()ed plugin those make GCC 12's
+ * LeakSanitizer crash at exit now and then (tests/plugins/check-tls.py
+ * says how, and keeps every plugin free of them). */
 static GPrivate tally_key = G_PRIVATE_INIT (g_free);
 
 /* The calling thread's tally, made on first use. */
