@@ -191,8 +191,9 @@ cmd_test_sanitized() {
   local asan=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:fast_unwind_on_malloc=0}
   # A full unwind on every malloc (fast_unwind_on_malloc=0, for leak reports
   # through libraries without frame pointers) makes libtraceevent's parsing
-  # of a recording's formats ~70x slower: 4.2 s instead of 60 ms for
-  # kmod-sections-v7.dat, before the index worker's first progress line.
+  # of a recording's formats slow: 4.2-4.8 s for kmod-sections-v7.dat,
+  # against 0.26 s with fast unwinds and 60 ms without sanitizers, before
+  # the index worker's first progress line.
   # Under load that came near the 30 s the window's watchdog allows a
   # silent worker (cs-index-job.c), on a sound file.  The tests of the
   # watchdog set their own limit.
