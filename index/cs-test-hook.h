@@ -8,6 +8,9 @@
 
 G_BEGIN_DECLS
 
-void cs_test_hook_hold_until_cancelled (GCancellable *cancellable);
+void     cs_test_hook_hold_until_cancelled (GCancellable *cancellable);
+void     cs_test_hook_set                  (const char   *name,
+                                            gboolean      on);
+gboolean cs_test_hook_is_set               (const char   *name);
 
 G_END_DECLS

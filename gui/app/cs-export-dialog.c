@@ -316,7 +316,7 @@ cs_export_dialog_start (CsExportDialog *self,
   g_free (self->identity);
   self->index_path = g_strdup (cs_document_get_index_path (document));
   self->identity = g_strdup (cs_document_get_identity (document));
-  self->test_hang = g_getenv ("CS_EXPORT_TEST_HANG") != NULL;
+  self->test_hang = cs_test_hook_is_set ("CS_EXPORT_TEST_HANG");
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, legend_done_cb, NULL);
   set_busy (self, TRUE);

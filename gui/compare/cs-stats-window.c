@@ -279,7 +279,7 @@ compute (CsStatsWindow *self)
       g_ptr_array_add (r->sources, source_new (cs_stream_get_document (stream),
                                                 cs_stream_get_name (stream), begin_ns, end_ns));
     }
-  r->hang = g_getenv ("CS_STATS_TEST_HANG") != NULL;
+  r->hang = cs_test_hook_is_set ("CS_STATS_TEST_HANG");
   self->run_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->run_cancellable, compute_done, NULL);
   g_task_set_task_data (task, r, (GDestroyNotify) request_free);

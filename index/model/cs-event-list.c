@@ -24,6 +24,7 @@
 
 #include "cs-document-private.h"
 #include "cs-event-list-private.h"
+#include "cs-test-hook.h"
 
 struct _CsEventList
 {
@@ -927,7 +928,7 @@ cs_event_list_set_filter (CsEventList   *self,
   job->index_path = g_strdup (cs_document_get_index_path (self->document));
   job->identity = g_strdup (cs_document_get_identity (self->document));
   job->filter = cs_event_filter_copy (filter);
-  job->test_hang = g_getenv ("CS_FILTER_TEST_HANG") != NULL;
+  job->test_hang = cs_test_hook_is_set ("CS_FILTER_TEST_HANG");
   task = g_task_new (self, self->cancellable, count_done, NULL);
   g_task_set_source_tag (task, cs_event_list_set_filter);
   g_task_set_task_data (task, job, (GDestroyNotify) _cs_filter_count_job_free);

@@ -270,7 +270,7 @@ new_job (CsEventList   *list,
   job->column = column;
   job->mode = mode;
   job->text = g_strdup (text ? text : "");
-  job->test_hang = g_getenv ("CS_SEARCH_TEST_HANG") != NULL;
+  job->test_hang = cs_test_hook_is_set ("CS_SEARCH_TEST_HANG");
   return job;
 }
 

@@ -21,6 +21,7 @@
 #include "cs-time-axis.h"
 #include "cs-window.h"
 #include "gui-test-util.h"
+#include "cs-test-hook.h"
 
 
 /* ------------------------------------------------------------------------ */
@@ -777,13 +778,13 @@ test_search (Fixture       *fixture,
 
   /* A count that runs shows the spinner and Stop; Stop ends it.
    * CS_SEARCH_TEST_HANG holds the worker until then. */
-  g_setenv ("CS_SEARCH_TEST_HANG", "1", TRUE);
+  cs_test_hook_set ("CS_SEARCH_TEST_HANG", TRUE);
   cs_event_search_bar_set_query (bar, CS_COLUMN_INFO, CS_SEARCH_CONTAINS, "prev_comm");
   g_assert_true (cs_event_search_bar_get_busy (bar));
   g_assert_true (gtk_widget_get_visible (cs_event_search_bar_get_stop_button (bar)));
   cs_test_spin (20);
   g_assert_true (cs_event_search_bar_get_busy (bar));
-  g_unsetenv ("CS_SEARCH_TEST_HANG");
+  cs_test_hook_set ("CS_SEARCH_TEST_HANG", FALSE);
   gtk_widget_activate (cs_event_search_bar_get_stop_button (bar));
   cs_test_wait_until (search_is_idle, bar, "the stopped count");
   g_assert_cmpstr (cs_event_search_bar_get_match_text (bar), ==, "Stopped");

@@ -21,6 +21,7 @@
 #include "cs-window-actions.h"
 #include "cs-window.h"
 #include "gui-test-util.h"
+#include "cs-test-hook.h"
 
 static CsExportDialog *
 open_dialog (CsWindow *window)
@@ -182,7 +183,7 @@ test_cancel_then_finish (void)
   dialog = g_object_ref (open_dialog (window));
   cs_export_dialog_set_format (dialog, CS_EXPORT_PNG);
 
-  g_setenv ("CS_EXPORT_TEST_HANG", "1", TRUE);
+  cs_test_hook_set ("CS_EXPORT_TEST_HANG", TRUE);
   cs_export_dialog_start (dialog, cancelled);
   g_assert_true (cs_export_dialog_is_busy (dialog));
   cs_test_spin (20);
@@ -195,7 +196,7 @@ test_cancel_then_finish (void)
   g_assert_false (gtk_widget_get_visible (cs_export_dialog_get_progress (dialog)));
   /* Cancel stopped the work; it did not close the dialog. */
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
-  g_unsetenv ("CS_EXPORT_TEST_HANG");
+  cs_test_hook_set ("CS_EXPORT_TEST_HANG", FALSE);
 
   cs_export_dialog_start (dialog, background);
   cs_test_wait_until (export_idle, dialog, "the export to finish");

@@ -19,6 +19,7 @@
 #include "cs-window-actions.h"
 #include "cs-window-streams.h"
 #include "gui-test-util.h"
+#include "cs-test-hook.h"
 
 static gboolean
 stats_ready (gpointer data)
@@ -113,7 +114,7 @@ test_stop_cancels (void)
   g_autofree char *want_ab = NULL;
   CsStatsWindow *stats;
 
-  g_setenv ("CS_STATS_TEST_HANG", "1", TRUE);
+  cs_test_hook_set ("CS_STATS_TEST_HANG", TRUE);
   cs_test_activate (window, "show-stats", NULL);
   stats = CS_STATS_WINDOW (_cs_window_actions_get_dialog (window, "stats"));
   g_assert_nonnull (stats);
@@ -127,7 +128,7 @@ test_stop_cancels (void)
   g_assert_false (gtk_widget_get_visible (cs_stats_window_get_stop_button (stats)));
 
   /* Without the hook, a new span computes to the end. */
-  g_unsetenv ("CS_STATS_TEST_HANG");
+  cs_test_hook_set ("CS_STATS_TEST_HANG", FALSE);
   cs_timeline_set_marker_ns (timeline, CS_MARKER_B, b);
   cs_timeline_set_marker_ns (timeline, CS_MARKER_A, a);
   cs_test_wait_until (stats_ready, stats, "the statistics of A..B after Stop");

@@ -29,6 +29,7 @@
 #include "cs-window-actions.h"
 #include "cs-window.h"
 #include "gui-test-util.h"
+#include "cs-test-hook.h"
 
 
 /* ------------------------------------------------------------------------ */
@@ -428,11 +429,11 @@ test_filter_cancel (void)
           gtk_widget_get_ancestor (GTK_WIDGET (cs_window_get_timeline (window)), GTK_TYPE_PANED))));
   g_assert_false (gtk_widget_get_visible (cs_filter_bar_get_cancel_button (bar)));
 
-  g_setenv ("CS_FILTER_TEST_HANG", "1", TRUE);
+  cs_test_hook_set ("CS_FILTER_TEST_HANG", TRUE);
   cs_test_activate (window, "filter-event-hide", g_variant_new_uint32 (switch_type));
   cs_test_wait_until (filter_progress_shown, bar, "the filter's progress and Cancel");
   g_assert_false (cs_analysis_get_filter_ready (analysis));
-  g_unsetenv ("CS_FILTER_TEST_HANG");
+  cs_test_hook_set ("CS_FILTER_TEST_HANG", FALSE);
 
   gtk_widget_activate (cs_filter_bar_get_cancel_button (bar));
   cs_test_wait_until (filter_is_ready, analysis, "the cancelled filter");
