@@ -184,23 +184,17 @@ remember_role (LatencyPass             *lp,
   return role;
 }
 
-/* The role of @event's format, with its key readers; &no_role for a type
- * none of the pairs reads. */
-static const FormatRole *
-format_role_of (LatencyPass         *lp,
-                const CsPluginEvent *event)
+/* format_role_of() for a format not among the last ones: out of line,
+ * so that the path taken for nearly every event frees no name (a call
+ * per event, when this was inlined there). */
+static G_GNUC_NO_INLINE const FormatRole *
+format_role_find (LatencyPass         *lp,
+                  const CsPluginEvent *event)
 {
   FormatRole *fr;
   g_autofree char *name = NULL;
   Role *role;
 
-  for (guint i = 0; i < N_LAST_FORMATS; i++)
-    if (event->format == lp->last_format[i] && lp->last_role[i] != NULL)
-      {
-        /* Found: kept where it is (the types come in a cycle, which
-         * moving it to the front would only shuffle). */
-        return lp->last_role[i];
-      }
   fr = g_hash_table_lookup (lp->roles_by_format, event->format);
   if (fr != NULL)
     return remember_role (lp, event->format, fr);
@@ -231,6 +225,22 @@ format_role_of (LatencyPass         *lp,
     }
   g_hash_table_insert (lp->roles_by_format, event->format, fr);
   return remember_role (lp, event->format, fr);
+}
+
+/* The role of @event's format, with its key readers; &no_role for a type
+ * none of the pairs reads. */
+static inline const FormatRole *
+format_role_of (LatencyPass         *lp,
+                const CsPluginEvent *event)
+{
+  for (guint i = 0; i < N_LAST_FORMATS; i++)
+    if (event->format == lp->last_format[i] && lp->last_role[i] != NULL)
+      {
+        /* Found: kept where it is (the types come in a cycle, which
+         * moving it to the front would only shuffle). */
+        return lp->last_role[i];
+      }
+  return format_role_find (lp, event);
 }
 
 /* Hands the pair of @a and @b to the result table. */
