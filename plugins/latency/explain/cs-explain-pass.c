@@ -8,10 +8,9 @@
  * it goes (one sweep, not a query per pair), and those lasting NS or
  * more are kept: their parts in explain_part, the sum per contributor in
  * explain_blocker, and for the worst CHAINED of them their wakeup chain
- * in explain_chain (read from the index at the end; those of the worst
- * pairs of the latency pass, the same pairs unless the tracker and the
- * pass disagree, are read in a thread of their own during the sweep
- * when the host leaves the document to the pass).  `critical_path`
+ * in explain_chain, read from the index at the end from link 1 on: link
+ * 0 is the pair as the sweep broke it down (the parts explain_part
+ * holds), not read again (cs_explain_wakeup_chain_from()).  `critical_path`
  * (parameter "PID:BEGIN:END:DEPTH") reads no event: at its end it
  * follows the task through the index and stores the segments.
  */
@@ -24,8 +23,6 @@
 #include "cs-explain-private.h"
 #include "cs-explain-tracker.h"
 #include "cs-explain-waiting.h"
-#include "../cs-latency-pass.h"
-#include "../cs-latency-stats.h"
 
 #define BLOCKERS_VERSION 1
 #define PATH_VERSION 1
@@ -48,29 +45,15 @@ static const char blockers_schema[] =
   " stop TEXT);"
   "CREATE TABLE explain_timing (sweep_us INTEGER, chains_us INTEGER);";
 
-/* The chain of one pair, read ahead of the sweep's end. */
-typedef struct {
-  gint32 pid;
-  gint64 a_ns;
-  gint64 b_ns;
-  guint a_cpu;
-  guint b_cpu;
-  GArray *links;                /* (nullable) CsExplainLink, cs_explain_wakeup_chain()'s */
-  CsExplainStop stop;
-} Chain;
-
 typedef struct {
   sqlite3 *db;
   CsPluginDocument *document;
   gint64 threshold_ns;
-  GArray *ahead;                /* Chain: read by chain_thread, then by the pass's thread */
-  GThread *chain_thread;        /* (nullable) the document is its own until it is joined */
-  gboolean chains_started;
   CsExplainTracker *tracker;
   sqlite3_stmt *insert_pair;
   sqlite3_stmt *insert_part;
   GHashTable *blockers;         /* CsExplainContributor * (owned) by kind, id and name: the sums */
-  GArray *worst;                /* CsExplainBreakdown (shallow, no parts), worst CHAINED */
+  GArray *worst;                /* CsExplainBreakdown (with parts, no slices): the worst CHAINED */
   gint64 n_pairs;
   gint64 begin_us;              /* monotonic, when the pass began */
   gboolean failed;
@@ -225,14 +208,17 @@ keep_pair (const CsExplainBreakdown *b,
       sum->n_pairs++;
     }
   {
-    CsExplainBreakdown shallow = *b;
+    /* With its parts: link 0 of its chain, if it stays among the worst. */
+    CsExplainBreakdown kept = *b;
 
-    shallow.contributors = NULL;
-    shallow.slices = NULL;
-    g_array_append_val (self->worst, shallow);
+    kept.contributors = g_array_copy (b->contributors);
+    kept.slices = NULL;
+    g_array_append_val (self->worst, kept);
     if (self->worst->len > 4 * CHAINED)
       {
         g_array_sort (self->worst, compare_worst);
+        for (guint i = CHAINED; i < self->worst->len; i++)
+          g_array_unref (g_array_index (self->worst, CsExplainBreakdown, i).contributors);
         g_array_set_size (self->worst, CHAINED);
       }
   }
@@ -250,75 +236,16 @@ blockers_free (gpointer state)
 
   if (self == NULL)
     return;
-  g_clear_pointer (&self->chain_thread, g_thread_join);
-  if (self->ahead != NULL)
-    {
-      for (guint i = 0; i < self->ahead->len; i++)
-        cs_explain_links_free (g_array_index (self->ahead, Chain, i).links);
-      g_array_unref (self->ahead);
-    }
   g_clear_pointer (&self->tracker, cs_explain_tracker_free);
   sqlite3_finalize (self->insert_pair);
   sqlite3_finalize (self->insert_part);
   g_hash_table_unref (self->blockers);
+  for (guint i = 0; i < self->worst->len; i++)
+    g_clear_pointer (&g_array_index (self->worst, CsExplainBreakdown, i).contributors,
+                     g_array_unref);
   g_array_unref (self->worst);
   g_free (self->error);
   g_free (self);
-}
-
-static gpointer
-chain_thread (gpointer data)
-{
-  Blockers *self = data;
-
-  for (guint i = 0; i < self->ahead->len; i++)
-    {
-      Chain *c = &g_array_index (self->ahead, Chain, i);
-
-      c->links = cs_explain_wakeup_chain (self->document, c->pid, c->a_ns, c->a_cpu, c->b_ns,
-                                          c->b_cpu, CHAIN_DEPTH, &c->stop, NULL);
-    }
-  return NULL;
-}
-
-/* Lists, for a thread to read, the chains of the latency pass's worst
- * pairs at or above the threshold: the tracker finds the same pairs, so
- * their chains are ready when the sweep ends rather than read after it
- * (0.45 s of large-v6.dat's 2.6 s pass).  Only when the host leaves the
- * document alone during the sweep, and the `pairs` pass of the wakeups
- * is done (it is for `--blockers`); otherwise the chains are read at the
- * end, as those of pairs the tracker ranks otherwise are.  The thread
- * starts with the first event (start_chain_thread()), once the host has
- * set its feed up: that asks libtraceevent for formats, whose lookup
- * keeps the last one found in the tep handle, as the chains' reads do. */
-static void
-start_chains (Blockers     *self,
-              CsPluginPass *pass)
-{
-  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (CsLatencyItem));
-  /* The blockers pass is the latency plugin's own, as is the pass whose
-   * worst pairs it chains. */
-  CsPlugin *latency_plugin = cs_plugin_pass_get_plugin (pass);
-  sqlite3 *latency_db;
-
-  if (!cs_plugin_pass_get_document_is_idle (pass) ||
-      g_strcmp0 (g_getenv ("CS_EXPLAIN_CHAINS_AHEAD"), "0") == 0)
-    return;
-  latency_db = cs_plugin_document_get_pass_db (self->document, latency_plugin, CS_LATENCY_PASS,
-                                               "wakeup", NULL);
-  if (latency_db == NULL ||
-      !cs_latency_list_worst (latency_db, G_MININT64, G_MAXINT64, self->threshold_ns,
-                              G_MAXINT64, 0, CHAINED, items, NULL))
-    return;
-  self->ahead = g_array_sized_new (FALSE, TRUE, sizeof (Chain), items->len);
-  for (guint i = 0; i < items->len; i++)
-    {
-      const CsLatencyItem *item = &g_array_index (items, CsLatencyItem, i);
-      Chain c = { item->pid, item->a_ts_ns, item->b_ts_ns, item->a_cpu, item->b_cpu, NULL,
-                  CS_EXPLAIN_STOP_UNKNOWN };
-
-      g_array_append_val (self->ahead, c);
-    }
 }
 
 static gpointer
@@ -350,16 +277,7 @@ blockers_begin (CsPluginPass  *pass,
   self->tracker = cs_explain_tracker_new (cs_plugin_document_get_n_cpus (self->document),
                                           keep_pair, self);
   cs_explain_tracker_set_min_ns (self->tracker, self->threshold_ns);
-  start_chains (self, pass);
   return self;
-}
-
-static void
-start_chain_thread (Blockers *self)
-{
-  self->chains_started = TRUE;
-  if (self->ahead != NULL && self->ahead->len > 0)
-    self->chain_thread = g_thread_new ("cs-explain-chains", chain_thread, self);
 }
 
 static gboolean
@@ -369,8 +287,6 @@ blockers_event (gpointer              state,
 {
   Blockers *self = state;
 
-  if (G_UNLIKELY (!self->chains_started))
-    start_chain_thread (self);
   cs_explain_tracker_event (self->tracker, event);
   if (self->failed)
     {
@@ -380,7 +296,8 @@ blockers_event (gpointer              state,
   return TRUE;
 }
 
-/* The chains of the worst pairs kept, from the index. */
+/* The chains of the worst pairs kept: link 0 as the sweep broke it
+ * down, the links after it from the index. */
 static gboolean
 store_chains (Blockers  *self,
               GError   **error)
@@ -395,29 +312,15 @@ store_chains (Blockers  *self,
   g_array_sort (self->worst, compare_worst);
   for (guint i = 0; i < MIN (self->worst->len, CHAINED) && ok; i++)
     {
-      const CsExplainBreakdown *w = &g_array_index (self->worst, CsExplainBreakdown, i);
-      CsExplainStop stop;
-      GArray *links = NULL;
-      gboolean found = FALSE;
+      CsExplainBreakdown *w = &g_array_index (self->worst, CsExplainBreakdown, i);
+      CsExplainBreakdown *first = g_new (CsExplainBreakdown, 1);
+      CsExplainStop stop = CS_EXPLAIN_STOP_DEPTH;
+      GArray *links;
 
-      /* The same arguments give the same chain, read ahead or now. */
-      for (guint k = 0; self->ahead != NULL && k < self->ahead->len && !found; k++)
-        {
-          Chain *c = &g_array_index (self->ahead, Chain, k);
-
-          found = c->pid == w->pid && c->a_ns == w->a_ns && c->b_ns == w->b_ns &&
-                  c->a_cpu == w->a_cpu && c->b_cpu == w->b_cpu;
-          if (found)
-            {
-              links = g_steal_pointer (&c->links);
-              stop = c->stop;
-              /* A pair twice among the worst gets its chain read again. */
-              c->pid = -1;
-            }
-        }
-      if (!found)
-        links = cs_explain_wakeup_chain (self->document, w->pid, w->a_ns, w->a_cpu,
-                                         w->b_ns, w->b_cpu, CHAIN_DEPTH, &stop, NULL);
+      /* Its parts go to the chain, which frees them. */
+      *first = *w;
+      w->contributors = NULL;
+      links = cs_explain_wakeup_chain_from (self->document, first, CHAIN_DEPTH, &stop, NULL);
 
       /* A chain the index cannot follow is left out, not an error. */
       for (guint k = 0; links != NULL && k < links->len && ok; k++)
@@ -480,8 +383,6 @@ blockers_end (gpointer   state,
     }
   sqlite3_finalize (s);
   chains_us = g_get_monotonic_time ();
-  /* The document is the pass's thread's again. */
-  g_clear_pointer (&self->chain_thread, g_thread_join);
   if (!store_chains (self, error))
     return FALSE;
   chains_us = g_get_monotonic_time () - chains_us;

@@ -243,6 +243,11 @@ GArray  *cs_explain_wakeup_chain     (CsPluginDocument *document,
                                       guint             max_depth,
                                       CsExplainStop    *stop,
                                       GError          **error);
+GArray  *cs_explain_wakeup_chain_from (CsPluginDocument   *document,
+                                       CsExplainBreakdown *first,
+                                       guint               max_depth,
+                                       CsExplainStop      *stop,
+                                       GError            **error);
 const char *cs_explain_stop_describe (CsExplainStop     stop);
 
 /**
