@@ -19,9 +19,11 @@ G_BEGIN_DECLS
  * rows' kinds TK_KIND_RUN_UNSEEN and TK_KIND_SWITCH_IN, and chunks of
  * columns in bit-packed forms (cs-chunk-column.c), which a version-5
  * reader would call damaged.  7: switch_state_counts (sched_switch events
- * per CPU by prev_state, for SQL).  8: task chunks of up to 1024 rows,
+ * per CPU by prev_state, for SQL).  8 was encode2's column forms (674c45e,
+ * taken back in 98fd7ff): never reused, so that an index a build of that
+ * time left in a cache is rebuilt.  9: task chunks of up to 1024 rows,
  * which a version-7 reader would call damaged. */
-#define CS_INDEX_SCHEMA_VERSION 8
+#define CS_INDEX_SCHEMA_VERSION 9
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
