@@ -24,7 +24,9 @@
 #include "cs-explain-tracker.h"
 #include "cs-explain-waiting.h"
 
-#define BLOCKERS_VERSION 1
+/* 2: a stored chain's link 0 is the sweep's breakdown of its pair (no
+ * sections from the latency flags), not the pair explained alone. */
+#define BLOCKERS_VERSION 2
 #define PATH_VERSION 1
 /* Chains stored by the pass: those of the worst pairs kept.  Each link
  * reads its span from the index (milliseconds on a large recording), so
