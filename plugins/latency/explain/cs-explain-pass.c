@@ -10,7 +10,10 @@
  * explain_blocker, and for the worst CHAINED of them their wakeup chain
  * in explain_chain, read from the index at the end from link 1 on: link
  * 0 is the pair as the sweep broke it down (the parts explain_part
- * holds), not read again (cs_explain_wakeup_chain_from()).  `critical_path`
+ * holds), not read again (cs_explain_wakeup_chain_from()).  The pairs kept
+ * are written, and summed per contributor, in a thread of the pass's own
+ * (the writer), so that the sweep's thread, which bounds the pass's wall
+ * time, only hands each one over.  `critical_path`
  * (parameter "PID:BEGIN:END:DEPTH") reads no event: at its end it
  * follows the task through the index and stores the segments.
  */
@@ -33,6 +36,10 @@
  * they are few. */
 #define CHAINED 8
 #define CHAIN_DEPTH 8
+/* Pairs kept that the sweep may hand to the writer before it waits for
+ * it: with a threshold of 0 (every pair kept) the writer is the slower,
+ * and the pairs between them must not fill the memory. */
+#define MAX_QUEUED 4096
 
 static const char blockers_schema[] =
   "CREATE TABLE explain_pair (id INTEGER PRIMARY KEY, pid INTEGER, prio INTEGER,"
@@ -58,9 +65,21 @@ typedef struct {
   GArray *worst;                /* CsExplainBreakdown (with parts, no slices): the worst CHAINED */
   gint64 n_pairs;
   gint64 begin_us;              /* monotonic, when the pass began */
-  gboolean failed;
+  /* The writer: the sweep pushes each pair kept to @queue (a
+   * CsExplainBreakdown *, owned, or WRITER_STOP) after taking one of the
+   * MAX_QUEUED tokens in @tokens, which the writer gives back.  Until it
+   * is joined, the writer alone uses @db, @insert_*, @blockers, @worst,
+   * @n_pairs and @error. */
+  GThread *writer;
+  GAsyncQueue *queue;
+  GAsyncQueue *tokens;
+  gint failed;                  /* atomic; @error is set before it */
   char *error;
 } Blockers;
+
+static char writer_stop_mark;
+#define WRITER_STOP ((gpointer) &writer_stop_mark)
+#define TOKEN GINT_TO_POINTER (1)
 
 /**
  * cs_explain_blockers_parse:
@@ -159,15 +178,14 @@ compare_worst (gconstpointer a,
   return x->a_ns < y->a_ns ? -1 : x->a_ns > y->a_ns;
 }
 
+/* A pair kept, in the writer's thread: its row and parts, the sums, the
+ * worst.  Takes @b's parts. */
 static void
-keep_pair (const CsExplainBreakdown *b,
-           gpointer                  user_data)
+write_pair (Blockers           *self,
+            CsExplainBreakdown *b)
 {
-  Blockers *self = user_data;
   gint64 id;
 
-  if (self->failed || b->b_ns - b->a_ns < self->threshold_ns)
-    return;
   sqlite3_bind_int64 (self->insert_pair, 1, b->pid);
   sqlite3_bind_int64 (self->insert_pair, 2, b->prio);
   sqlite3_bind_int64 (self->insert_pair, 3, b->a_ns);
@@ -213,7 +231,7 @@ keep_pair (const CsExplainBreakdown *b,
     /* With its parts: link 0 of its chain, if it stays among the worst. */
     CsExplainBreakdown kept = *b;
 
-    kept.contributors = g_array_copy (b->contributors);
+    kept.contributors = g_steal_pointer (&b->contributors);
     kept.slices = NULL;
     g_array_append_val (self->worst, kept);
     if (self->worst->len > 4 * CHAINED)
@@ -227,8 +245,57 @@ keep_pair (const CsExplainBreakdown *b,
   return;
 
 fail:
-  self->failed = TRUE;
   self->error = g_strdup (sqlite3_errmsg (self->db));
+  g_atomic_int_set (&self->failed, TRUE);
+}
+
+static gpointer
+writer_thread (gpointer data)
+{
+  Blockers *self = data;
+
+  for (;;)
+    {
+      CsExplainBreakdown *b = g_async_queue_pop (self->queue);
+
+      if (b == WRITER_STOP)
+        return NULL;
+      /* After a failure the pairs are only dropped: the sweep learns of
+       * it at its next event and ends the pass. */
+      if (!g_atomic_int_get (&self->failed))
+        write_pair (self, b);
+      cs_explain_breakdown_free (b);
+      g_async_queue_push (self->tokens, TOKEN);
+    }
+}
+
+/* Waits for the writer to write every pair handed over, and ends it. */
+static void
+writer_join (Blockers *self)
+{
+  if (self->writer == NULL)
+    return;
+  g_async_queue_push (self->queue, WRITER_STOP);
+  g_thread_join (g_steal_pointer (&self->writer));
+}
+
+/* The tracker's pair, in the sweep's thread: handed to the writer when
+ * it lasts the threshold or more (its parts shared, not copied). */
+static void
+keep_pair (const CsExplainBreakdown *b,
+           gpointer                  user_data)
+{
+  Blockers *self = user_data;
+  CsExplainBreakdown *copy;
+
+  if (g_atomic_int_get (&self->failed) || b->b_ns - b->a_ns < self->threshold_ns)
+    return;
+  copy = g_new (CsExplainBreakdown, 1);
+  *copy = *b;
+  copy->contributors = g_array_ref (b->contributors);
+  copy->slices = NULL;
+  g_async_queue_pop (self->tokens);
+  g_async_queue_push (self->queue, copy);
 }
 
 static void
@@ -238,6 +305,9 @@ blockers_free (gpointer state)
 
   if (self == NULL)
     return;
+  writer_join (self);
+  g_clear_pointer (&self->queue, g_async_queue_unref);
+  g_clear_pointer (&self->tokens, g_async_queue_unref);
   g_clear_pointer (&self->tracker, cs_explain_tracker_free);
   sqlite3_finalize (self->insert_pair);
   sqlite3_finalize (self->insert_part);
@@ -275,6 +345,11 @@ blockers_begin (CsPluginPass  *pass,
       blockers_free (self);
       return NULL;
     }
+  self->queue = g_async_queue_new ();
+  self->tokens = g_async_queue_new ();
+  for (guint i = 0; i < MAX_QUEUED; i++)
+    g_async_queue_push (self->tokens, TOKEN);
+  self->writer = g_thread_new ("cs-explain-writer", writer_thread, self);
   self->begin_us = g_get_monotonic_time ();
   self->tracker = cs_explain_tracker_new (cs_plugin_document_get_n_cpus (self->document),
                                           keep_pair, self);
@@ -290,7 +365,7 @@ blockers_event (gpointer              state,
   Blockers *self = state;
 
   cs_explain_tracker_event (self->tracker, event);
-  if (self->failed)
+  if (g_atomic_int_get (&self->failed))
     {
       g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "%s", self->error);
       return FALSE;
@@ -361,8 +436,15 @@ blockers_end (gpointer   state,
   sqlite3_stmt *s;
   GHashTableIter iter;
   gpointer value;
-  gint64 sweep_us = g_get_monotonic_time () - self->begin_us, chains_us;
+  gint64 sweep_us, chains_us;
 
+  writer_join (self);
+  sweep_us = g_get_monotonic_time () - self->begin_us;
+  if (g_atomic_int_get (&self->failed))
+    {
+      g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, "%s", self->error);
+      return FALSE;
+    }
   s = prepare (self->db, "INSERT INTO explain_blocker VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error);
   if (s == NULL)
     return FALSE;
