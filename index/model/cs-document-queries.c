@@ -285,6 +285,9 @@ cs_document_find_event_near (CsDocument  *self,
   return n.found;
 }
 
+G_STATIC_ASSERT (CS_SLICE_SWITCHED == SL_FLAG_SWITCHED);
+G_STATIC_ASSERT (CS_SLICE_SAME_TASK == SL_FLAG_SAME_TASK);
+
 /* Calls @func for each slice of @cpu overlapping [begin, end), in order. */
 gboolean
 _cs_document_scan_slices (CsDocument  *self,
@@ -351,6 +354,7 @@ _cs_document_scan_slices (CsDocument  *self,
             sl.end_ns = G_MAXINT64;
           sl.pid = (gint32) cols[SL_PID][i];
           sl.prev_state = (gint32) cols[SL_STATE][i];
+          sl.flags = (guint) cols[SL_FLAGS][i];
           if (sl.begin_ns >= end_ns)
             {
               go_on = FALSE;

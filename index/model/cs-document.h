@@ -91,13 +91,39 @@ typedef struct {
  * @prev_state: the prev_state of the sched_switch that ended the slice
  *   (TASK_* bits as the recording's sched_switch format prints them; -1 when
  *   the recording ended while the task ran)
+ * @flags: #CS_SLICE_SWITCHED, #CS_SLICE_SAME_TASK
  */
 typedef struct {
   gint64 begin_ns;
   gint64 end_ns;
   gint32 pid;
   gint32 prev_state;
+  guint flags;
 } CsSlice;
+
+/**
+ * CS_SLICE_SWITCHED:
+ *
+ * A #CsSlice flag: a sched_switch to @pid began the slice, one from @pid
+ * ended it, and every sched_switch of the CPU since its previous slice
+ * switched out the task the one before had switched in (no events lost
+ * between, none before the CPU's first sched_switch).  Then the CPU's
+ * slices alone say what its sched_switch events say: @pid ran from
+ * @begin_ns to @end_ns, the idle task (pid 0) in the gaps.
+ */
+#define CS_SLICE_SWITCHED 1u
+
+/**
+ * CS_SLICE_SAME_TASK:
+ *
+ * A #CsSlice flag, only with #CS_SLICE_SWITCHED: the sched_switch that
+ * began the slice had the same next_comm and next_prio as the one that
+ * began @pid's previous slice on this CPU, which was switched too (the
+ * slices of zero length are not stored and do not count).  A reader that
+ * knows one slice's comm and prio knows those of the slices after it
+ * without reading their records, until one lacks the flag.
+ */
+#define CS_SLICE_SAME_TASK 2u
 
 /**
  * CsColumn:

@@ -100,7 +100,7 @@ _cs_cpu_scan_decode_switch (const SchedSwitchFields *f,
                             struct tep_record       *rec,
                             ScanOp                  *op)
 {
-  unsigned long long prev_pid, next_pid, prev_state = 0;
+  unsigned long long prev_pid, next_pid, prev_state = 0, next_prio;
 
   if (!field_in_record (f->prev_pid, rec) || !field_in_record (f->next_pid, rec) ||
       !read_number (f->prev_pid, rec, f->swap, &prev_pid) ||
@@ -112,6 +112,9 @@ _cs_cpu_scan_decode_switch (const SchedSwitchFields *f,
   op->pid = (gint32) prev_pid;
   op->next_pid = (gint32) next_pid;
   op->prev_state = (gint32) prev_state;
+  /* int next_prio: -1 (SCHED_DEADLINE) reads back through the cast. */
+  op->next_prio = field_in_record (f->next_prio, rec) &&
+                  read_number (f->next_prio, rec, f->swap, &next_prio) ? (gint32) next_prio : -1;
   op->prev_comm_len = copy_comm (f->prev_comm, rec, op->prev_comm);
   op->next_comm_len = copy_comm (f->next_comm, rec, op->next_comm);
   return TRUE;
@@ -193,6 +196,7 @@ find_sched_switch (struct tep_handle *tep,
   f->prev_comm = tep_find_field (ev, "prev_comm");
   f->next_pid = tep_find_field (ev, "next_pid");
   f->next_comm = tep_find_field (ev, "next_comm");
+  f->next_prio = tep_find_field (ev, "next_prio");
   if (f->prev_pid == NULL || f->next_pid == NULL)
     f->id = -1;
 }

@@ -44,6 +44,7 @@ typedef struct {
   struct tep_format_field *prev_comm;
   struct tep_format_field *next_pid;
   struct tep_format_field *next_comm;
+  struct tep_format_field *next_prio;
   int id;
   gboolean swap;           /* the recording's byte order is not ours */
 } SchedSwitchFields;
@@ -64,6 +65,7 @@ typedef struct {
   gint32 pid;              /* the task woken, or prev_pid */
   gint32 next_pid;
   gint32 prev_state;
+  gint32 next_prio;        /* -1 when the record has no next_prio */
   char prev_comm[16];
   char next_comm[16];
 } ScanOp;
@@ -98,10 +100,17 @@ typedef struct {
   guint n_sl;
   guint64 n_slice_chunks;
 
-  /* The task running now according to the last sched_switch. */
+  /* The task running now according to the last sched_switch, and that
+   * switch's next_comm (running_comm_len bytes, -1: none) and next_prio. */
   gint32 running_pid;
   gint64 running_since;
   gboolean running_known;
+  gint8 running_comm_len;
+  gint32 running_prio;
+  char running_comm[16];
+  /* Every sched_switch since the end of the last slice stored was one
+   * from the task the one before had switched in (see CS_SLICE_SWITCHED). */
+  gboolean switches_seen;
 
   /* Wakeup events recorded; their event ids are within
    * [wakeup_min_id, wakeup_min_id + wakeup_id_span] (an empty range

@@ -268,6 +268,38 @@ add_task_row (ScanState *st,
     flush_all_tasks (st);
 }
 
+/* The flags of @task's slice about to be stored (SL_FLAG_SWITCHED,
+ * SL_FLAG_SAME_TASK: CS_SLICE_SWITCHED's meaning, cs-document.h), and what the next one compares
+ * with.  A slice is switched when the sched_switch events around it,
+ * and every one since the CPU's previous slice, each switched out the
+ * task the one before had switched in: then the slices alone tell who
+ * ran when (the gaps are idle), as the records would.  The running
+ * task's comm and prio are those of the switch that began the slice. */
+static gint64
+slice_flags (ScanState  *st,
+             CsScanTask *task,
+             int         kind)
+{
+  gint64 flags = 0;
+
+  if (kind == TK_KIND_RUN && st->switches_seen)
+    {
+      flags = SL_FLAG_SWITCHED;
+      if (task->has_run && task->run_prio == st->running_prio &&
+          task->run_comm_len == st->running_comm_len &&
+          memcmp (task->run_comm, st->running_comm, MAX (st->running_comm_len, 0)) == 0)
+        flags |= SL_FLAG_SAME_TASK;
+      task->has_run = TRUE;
+      task->run_prio = st->running_prio;
+      task->run_comm_len = st->running_comm_len;
+      memcpy (task->run_comm, st->running_comm, sizeof task->run_comm);
+    }
+  else
+    task->has_run = FALSE;
+  st->switches_seen = TRUE;
+  return flags;
+}
+
 /* A run of @pid on the CPU; @kind is TK_KIND_RUN or TK_KIND_RUN_UNSEEN
  * for its task row. */
 static void
@@ -283,12 +315,13 @@ add_slice (ScanState *st,
 
   if (pid == 0 || end_ns <= begin_ns)
     return;
+  task = lookup_task (st, pid);
   st->sl[SL_BEGIN][i] = begin_ns;
   st->sl[SL_DURATION][i] = _cs_span_ns (begin_ns, end_ns);
   st->sl[SL_PID][i] = pid;
   st->sl[SL_STATE][i] = prev_state;
+  st->sl[SL_FLAGS][i] = slice_flags (st, task, kind);
   st->sl_last_end = MAX (st->sl_last_end, end_ns);
-  task = lookup_task (st, pid);
   task->runtime_ns = (gint64) MIN ((guint64) task->runtime_ns + (guint64) st->sl[SL_DURATION][i],
                                    (guint64) G_MAXINT64);
   add_task_row (st, pid, begin_ns, st->sl[SL_DURATION][i], kind, prev_state);
@@ -345,6 +378,8 @@ summarise_sched_switch (ScanState    *st,
    * another task: keep that switch-in (its run's end is lost). */
   if (st->running_known && !seen && st->running_pid != 0)
     add_task_row (st, st->running_pid, st->running_since, 0, TK_KIND_SWITCH_IN, -1);
+  if (!seen)
+    st->switches_seen = FALSE;
   add_slice (st, op->pid, begin, ts_ns, op->prev_state, seen ? TK_KIND_RUN : TK_KIND_RUN_UNSEEN);
   summary_switch (st, op->pid, begin, ts_ns, op->next_pid);
 
@@ -356,6 +391,11 @@ summarise_sched_switch (ScanState    *st,
   st->running_pid = op->next_pid;
   st->running_since = ts_ns;
   st->running_known = TRUE;
+  st->running_prio = op->next_prio;
+  st->running_comm_len = op->next_comm_len;
+  memset (st->running_comm, 0, sizeof st->running_comm);
+  if (op->next_comm_len > 0)
+    memcpy (st->running_comm, op->next_comm, op->next_comm_len);
 }
 
 static inline gboolean
@@ -890,6 +930,8 @@ _cs_cpu_scan_close (CsCpuScan *scan,
       /* A switch-in at the CPU's last event makes no run: keep it. */
       if (st->running_pid != 0 && result->last_ns <= st->running_since)
         add_task_row (st, st->running_pid, st->running_since, 0, TK_KIND_SWITCH_IN, -1);
+      /* No sched_switch ends this slice. */
+      st->switches_seen = FALSE;
       add_slice (st, st->running_pid, st->running_since, result->last_ns, -1, TK_KIND_RUN);
       summary_switch (st, st->running_pid, st->running_since, result->last_ns, -1);
     }

@@ -61,6 +61,13 @@ typedef struct {
   gint64 runtime_ns;
   gint64 comm_ts;          /* when @comm was seen; -1 when never */
   char comm[17];
+  /* The next_comm and next_prio of the sched_switch that began the
+   * task's last slice on this CPU, when that slice was switched
+   * (SL_FLAG_SWITCHED): what SL_FLAG_SAME_TASK compares with. */
+  gboolean has_run;
+  gint8 run_comm_len;
+  gint32 run_prio;
+  char run_comm[16];
   /* Runs and wakeups of the task on this CPU not yet encoded. */
   gint64 (*rows)[TK_N_COLUMNS_PUBLIC];
   guint n_rows;

@@ -22,8 +22,9 @@ G_BEGIN_DECLS
  * per CPU by prev_state, for SQL).  8 was encode2's column forms (674c45e,
  * taken back in 98fd7ff): never reused, so that an index a build of that
  * time left in a cache is rebuilt.  9: task chunks of up to 1024 rows,
- * which a version-7 reader would call damaged. */
-#define CS_INDEX_SCHEMA_VERSION 9
+ * which a version-7 reader would call damaged.  10: a slice chunk's
+ * flags column (SL_FLAGS), which a version-9 reader would call damaged. */
+#define CS_INDEX_SCHEMA_VERSION 10
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
@@ -46,8 +47,12 @@ gboolean _cs_event_chunk_may_hold (const guint8   *data,
                                    const gboolean *wanted,
                                    guint           n_types);
 
-/* Columns of a slice chunk: begin (delta), duration, pid, prev_state. */
-enum { SL_BEGIN, SL_DURATION, SL_PID, SL_STATE, SL_N_COLUMNS };
+/* Columns of a slice chunk: begin (delta), duration, pid, prev_state,
+ * flags (CS_SLICE_SWITCHED, CS_SLICE_SAME_TASK of cs-document.h). */
+enum { SL_BEGIN, SL_DURATION, SL_PID, SL_STATE, SL_FLAGS, SL_N_COLUMNS };
+/* SL_FLAGS's bits: their meaning is CS_SLICE_SWITCHED's and
+ * CS_SLICE_SAME_TASK's (cs-document.h, which the model's readers see). */
+enum { SL_FLAG_SWITCHED = 1, SL_FLAG_SAME_TASK = 2 };
 extern const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS];
 
 /* Per task and CPU, what the task tables hold (time order per CPU): its

@@ -19,6 +19,7 @@ const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS] = {
   [SL_DURATION] = CS_CHUNK_PLAIN,
   [SL_PID] = CS_CHUNK_PLAIN,
   [SL_STATE] = CS_CHUNK_PLAIN,
+  [SL_FLAGS] = CS_CHUNK_PLAIN,
 };
 
 const CsChunkColumnMode _cs_task_chunk_modes[TK_N_COLUMNS] = {
@@ -53,7 +54,9 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  *   first_row is the CPU-local index of the chunk's first event.
  * slice_chunks: per CPU, who ran from when to when (sched_switch), ordered
  *   by begin; last_ns is the largest end in the chunk (slices of one CPU do
- *   not overlap, so it grows with the chunk number).
+ *   not overlap, so it grows with the chunk number).  Each slice's flags
+ *   say whether its switches can stand in for the records (CS_SLICE_*,
+ *   cs-document.h).
  * task_chunks: per task and CPU, CS_TASK_CHUNK_ROWS runs and wakeups per
  *   row in time order (a task's rows of one CPU are ordered; CPUs merge at
  *   query time), so a task plot reads only that task's rows.  The row
