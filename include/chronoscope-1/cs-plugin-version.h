@@ -37,9 +37,11 @@
  * span counted from the index) and cs_plugin_pass_get_document_is_idle()
  * (whether a pass's own thread may read the document while its events
  * are handed out).  1.4 added cs_plugin_pass_get_plugin() (the plugin
- * that registered a running pass).
+ * that registered a running pass).  1.5 added
+ * cs_plugin_document_foreach_slice() (a CPU's slices from the index,
+ * with what they tell of their sched_switch records).
  */
-#define CS_PLUGIN_API_MINOR_VERSION 4
+#define CS_PLUGIN_API_MINOR_VERSION 5
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

@@ -13,6 +13,7 @@
 
 
 #include "cs-document.h"
+#include "cs-document-private.h"
 #include "cs-task-timeline.h"
 #include "cs-plugin-document-private.h"
 
@@ -221,6 +222,50 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
     }
   g_array_sort (events, compare_events);
   return call_events (self, events, 0, func, user_data, &stopped, error);
+}
+
+G_STATIC_ASSERT (sizeof (CsPluginSlice) == sizeof (CsSlice));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CsPluginSlice, flags) == G_STRUCT_OFFSET (CsSlice, flags));
+G_STATIC_ASSERT ((int) CS_PLUGIN_SLICE_SWITCHED == (int) CS_SLICE_SWITCHED);
+G_STATIC_ASSERT ((int) CS_PLUGIN_SLICE_SAME_TASK == (int) CS_SLICE_SAME_TASK);
+
+typedef struct {
+  CsPluginSliceFunc func;
+  gpointer user_data;
+} SliceCall;
+
+static gboolean
+call_slice (const CsSlice *slice,
+            gpointer       user_data)
+{
+  SliceCall *call = user_data;
+
+  /* The same layout (asserted above). */
+  return call->func ((const CsPluginSlice *) slice, call->user_data);
+}
+
+gboolean
+cs_plugin_document_foreach_slice (CsPluginDocument  *self,
+                                  guint              cpu,
+                                  gint64             begin_ns,
+                                  gint64             end_ns,
+                                  CsPluginSliceFunc  func,
+                                  gpointer           user_data,
+                                  GError           **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  SliceCall call = { func, user_data };
+
+  g_return_val_if_fail (self != NULL && func != NULL, FALSE);
+
+  if (!_cs_document_scan_slices (_cs_plugin_document_get_document (self), cpu, begin_ns,
+                                 end_ns, call_slice, &call, &local_error))
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           local_error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 G_STATIC_ASSERT (sizeof (CsPluginTaskInterval) == sizeof (CsTaskInterval));
