@@ -15,8 +15,14 @@
 #include <glib/gi18n-lib.h>
 
 #include "cs-explain-private.h"
+#include "cs-explain-slices.h"
 #include "cs-explain-steps.h"
 #include "cs-explain-tracker.h"
+
+/* A stay with this many events or more on its CPU is fed from the
+ * index's slices (cs-explain-slices.c): reading its records would cost
+ * ~10 ms, the slices' few record reads ~1 ms. */
+#define SLICES_MIN_EVENTS 20000
 
 #define FIRST_LOOKBACK_NS 1000000
 #define MAX_LOOKBACK_NS 4000000000
@@ -314,12 +320,68 @@ feed_move (const CsPluginEvent *event,
   return FALSE;
 }
 
+/* Whether a stay is fed from the index's slices: when it is long, or
+ * as CHRONOSCOPE_EXPLAIN_SLICES says ("always", "never": the tests
+ * compare the two ways). */
+static gboolean
+use_slices (CsPluginDocument *document,
+            guint             cpu,
+            gint64            from_ns,
+            gint64            to_ns)
+{
+  const char *env = g_getenv ("CHRONOSCOPE_EXPLAIN_SLICES");
+  guint64 n = 0;
+
+  if (env != NULL && strcmp (env, "never") == 0)
+    return FALSE;
+  if (env != NULL && strcmp (env, "always") == 0)
+    return TRUE;
+  return cs_plugin_document_count_cpu_events (document, cpu, from_ns, to_ns, &n, NULL) &&
+         n >= SLICES_MIN_EVENTS;
+}
+
+/* One stay's state events, from the slices or the records; *@abandoned
+ * when the slices fed part of it (start the pair again without them). */
+static gboolean
+feed_stay (CsPluginDocument *document,
+           PairFeed         *feed,
+           guint             cpu,
+           gint64            from,
+           gint64            to,
+           gboolean          slices,
+           gboolean         *abandoned,
+           GError          **error)
+{
+  if (slices && use_slices (document, cpu, from, to))
+    {
+      gint64 t0 = _cs_explain_steps_enabled () ? _cs_explain_steps_now () : 0;
+      CsExplainSlicesResult r =
+        _cs_explain_feed_stay_from_slices (document, feed->tracker, cpu, from, to, &feed->found,
+                                           error);
+
+      if (t0 != 0)
+        _cs_explain_steps_add (CS_EXPLAIN_STEP_READ, t0);
+      if (r == CS_EXPLAIN_SLICES_FAILED)
+        return FALSE;
+      *abandoned = r == CS_EXPLAIN_SLICES_ABANDONED;
+      if (r == CS_EXPLAIN_SLICES_FED)
+        _cs_explain_steps_count_stay (TRUE);
+      if (r != CS_EXPLAIN_SLICES_UNSUITABLE)
+        return TRUE;
+    }
+  _cs_explain_steps_count_stay (FALSE);
+  return read_events (document, cpu, from, to, cs_explain_state_events, feed_until_found, feed,
+                      CS_EXPLAIN_STEP_INDEX, error);
+}
+
 /* Feeds the tracker (open on @pid) the events that decide @pid's
  * breakdown, CPU by CPU as it waited: each stay's CPU is read back to its
  * last sched_switch (only to learn its state), then its state events up
  * to the next move, which is fed alone.  Events of other CPUs, and the
  * wakeups after A (the task is woken already: the rule passes them
- * over), change nothing of the pair, so they are not read. */
+ * over), change nothing of the pair, so they are not read.  A long stay's
+ * sched_switch events come from the index's slices when @slices
+ * (*@abandoned when that had to be given up half way). */
 static gboolean
 feed_stays (CsPluginDocument *document,
             PairFeed         *feed,
@@ -328,6 +390,8 @@ feed_stays (CsPluginDocument *document,
             gint64            b_ns,
             guint             first_cpu,
             GArray           *stays,
+            gboolean          slices,
+            gboolean         *abandoned,
             GError          **error)
 {
   const char *migrate[] = { "sched:sched_migrate_task", NULL };
@@ -348,9 +412,10 @@ feed_stays (CsPluginDocument *document,
       gint64 to = next != NULL ? next->ts_ns : b_ns + 1;
       MoveFeed mf = { feed, next };
 
-      if (!read_events (document, cpu, from, to, cs_explain_state_events, feed_until_found, feed,
-                        CS_EXPLAIN_STEP_INDEX, error))
+      if (!feed_stay (document, feed, cpu, from, to, slices, abandoned, error))
         return FALSE;
+      if (*abandoned)
+        return TRUE;
       if (next == NULL || feed->found != NULL)
         break;
       cpu = next->dest_cpu;
@@ -414,14 +479,24 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
         return NULL;
       first_cpu = -1;
     }
-  if (first_cpu >= 0)
+  for (gboolean slices = TRUE; first_cpu >= 0; slices = FALSE)
     {
+      gboolean abandoned = FALSE;
+
       tracker = new_pair_tracker (document, pid, &feed);
-      if (!feed_stays (document, &feed, a_ns, a_cpu, b_ns, first_cpu, stays, error))
+      if (!feed_stays (document, &feed, a_ns, a_cpu, b_ns, first_cpu, stays, slices, &abandoned,
+                       error))
         return NULL;
+      if (abandoned)
+        {
+          g_clear_pointer (&feed.found, cs_explain_breakdown_free);
+          g_clear_pointer (&tracker, cs_explain_tracker_free);
+          continue;
+        }
       if (feed.found != NULL)
         return finish (document, feed.found, error);
       g_clear_pointer (&tracker, cs_explain_tracker_free);
+      break;
     }
 
   /* Every CPU over A..B, as a pass reads them. */

@@ -26,6 +26,8 @@ static const char *const step_names[CS_EXPLAIN_N_STEPS] = {
 typedef struct {
   gint64 step_ns[CS_EXPLAIN_N_STEPS];
   gint64 started_ns;            /* -1 until the first step or reset */
+  guint n_stays;                /* stays fed */
+  guint n_stays_from_slices;    /* of them, fed from the index's slices */
 } Tally;
 
 /* Each thread's Tally, behind a GPrivate (a pthread key) rather than in
@@ -142,7 +144,28 @@ _cs_explain_steps_reset (void)
   tally = get_tally ();
   for (guint i = 0; i < CS_EXPLAIN_N_STEPS; i++)
     tally->step_ns[i] = 0;
+  tally->n_stays = tally->n_stays_from_slices = 0;
   tally->started_ns = _cs_explain_steps_now ();
+}
+
+/**
+ * _cs_explain_steps_count_stay:
+ * @from_slices: whether the stay's sched_switch events came from the
+ *   index's slices (cs-explain-slices.c) rather than its records
+ *
+ * Counts one stay of a pair explained, when steps are measured.
+ */
+void
+_cs_explain_steps_count_stay (gboolean from_slices)
+{
+  Tally *tally;
+
+  if (!_cs_explain_steps_enabled ())
+    return;
+  tally = get_tally ();
+  tally->n_stays++;
+  if (from_slices)
+    tally->n_stays_from_slices++;
 }
 
 /**
@@ -161,6 +184,7 @@ _cs_explain_steps_describe (void)
 
   for (guint i = 0; i < CS_EXPLAIN_N_STEPS; i++)
     g_string_append_printf (s, " %s %.1f ms,", step_names[i], tally->step_ns[i] / 1e6);
-  g_string_append_printf (s, " total %.1f ms", total / 1e6);
+  g_string_append_printf (s, " total %.1f ms, stays from slices %u of %u", total / 1e6,
+                          tally->n_stays_from_slices, tally->n_stays);
   return g_string_free (s, FALSE);
 }

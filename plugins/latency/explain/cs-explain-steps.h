@@ -42,6 +42,7 @@ void     _cs_explain_steps_add_span (CsExplainStep step,
                                      gint64        from_ns,
                                      gint64        to_ns);
 void     _cs_explain_steps_reset    (void);
+void     _cs_explain_steps_count_stay (gboolean from_slices);
 char    *_cs_explain_steps_describe (void);
 
 G_END_DECLS

@@ -733,32 +733,25 @@ drop_waiting (CsExplainTracker *self,
   waiting_recycle (self, w);
 }
 
+/* A sched_switch of CPU @c at @ts_ns from @prev_pid (leaving in
+ * @prev_state) to @next_pid, whose prio and comm are set already; the
+ * CPU's time before it is flushed. */
 static void
-on_switch (CsExplainTracker    *self,
-           const CsPluginEvent *event,
-           const Format        *format)
+switch_to (CsExplainTracker *self,
+           guint             c,
+           gint64            ts_ns,
+           gint32            prev_pid,
+           gint64            prev_state,
+           gint32            next_pid)
 {
-  Cpu *cpu = &self->cpus[event->cpu];
-  gint32 prev_pid = get_int (event, &format->fields[F_PREV_PID], -1);
-  gint32 next_pid = get_int (event, &format->fields[F_NEXT_PID], -1);
+  Cpu *cpu = &self->cpus[c];
   CsPluginWakeupState *prev_rule = rule_state (self, prev_pid);
   CsPluginWakeupState *next_rule;
   Waiting *w;
   gboolean keep;
 
-  if (cpu->pid < 0)
-    {
-      char prev_comm[CS_EXPLAIN_NAME_LEN];
-
-      copy_string (event, &format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
-      take_log (self, event->cpu);
-      resolve_unknown (cpu, prev_pid, get_int (event, &format->fields[F_PREV_PRIO], -1),
-                       prev_comm);
-    }
   cpu->saw_switch = TRUE;
   cpu->pid = next_pid;
-  cpu->prio = get_int (event, &format->fields[F_NEXT_PRIO], -1);
-  copy_string (event, &format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
   /* No task is switched inside an interrupt or a section: an exit lost
    * must not hold the CPU forever. */
   cpu->irq_depth = 0;
@@ -769,13 +762,12 @@ on_switch (CsExplainTracker    *self,
   /* The rule: prev_pid leaves (a wait still open is dropped: its
    * switch-in was not seen), then next_pid runs (its wait ends here).
    * A sched_switch without prev_state (very old kernels) is runnable. */
-  if (prev_rule != NULL &&
-      cs_plugin_wakeup_switch_out (prev_rule, get_int (event, &format->fields[F_PREV_STATE], 0)))
+  if (prev_rule != NULL && cs_plugin_wakeup_switch_out (prev_rule, prev_state))
     drop_waiting (self, prev_pid);
   next_rule = rule_state (self, next_pid);
   if (next_rule == NULL)
     return;
-  if (!cs_plugin_wakeup_switch_in (next_rule, event->ts_ns, (gint32) event->cpu, NULL))
+  if (!cs_plugin_wakeup_switch_in (next_rule, ts_ns, (gint32) c, NULL))
     {
       drop_waiting (self, next_pid);
       return;
@@ -783,20 +775,123 @@ on_switch (CsExplainTracker    *self,
   w = waiting_of (self, next_pid);
   if (w == NULL)
     return;
-  if (w->cpu != event->cpu && w->cpu < self->n_cpus)
-    flush (self, w->cpu, event->ts_ns);
-  keep = self->func != NULL && event->ts_ns - w->a_ns >= self->min_ns;
+  if (w->cpu != c && w->cpu < self->n_cpus)
+    flush (self, w->cpu, ts_ns);
+  keep = self->func != NULL && ts_ns - w->a_ns >= self->min_ns;
   if (keep)
     take_stretches (self, w);
   dequeue (self, w);
   steal_waiting (self, next_pid);
   if (keep)
     {
-      g_autoptr(CsExplainBreakdown) b = _cs_explain_waiting_breakdown (w, event->ts_ns, event->cpu);
+      g_autoptr(CsExplainBreakdown) b = _cs_explain_waiting_breakdown (w, ts_ns, c);
 
       self->func (b, self->user_data);
     }
   waiting_recycle (self, w);
+}
+
+static void
+on_switch (CsExplainTracker    *self,
+           const CsPluginEvent *event,
+           const Format        *format)
+{
+  Cpu *cpu = &self->cpus[event->cpu];
+  gint32 prev_pid = get_int (event, &format->fields[F_PREV_PID], -1);
+
+  if (cpu->pid < 0)
+    {
+      char prev_comm[CS_EXPLAIN_NAME_LEN];
+
+      copy_string (event, &format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
+      take_log (self, event->cpu);
+      resolve_unknown (cpu, prev_pid, get_int (event, &format->fields[F_PREV_PRIO], -1),
+                       prev_comm);
+    }
+  cpu->prio = get_int (event, &format->fields[F_NEXT_PRIO], -1);
+  copy_string (event, &format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
+  /* A sched_switch without prev_state (very old kernels) is runnable. */
+  switch_to (self, event->cpu, event->ts_ns, prev_pid,
+             get_int (event, &format->fields[F_PREV_STATE], 0),
+             get_int (event, &format->fields[F_NEXT_PID], -1));
+}
+
+/**
+ * cs_explain_tracker_read_switch:
+ * @self: a tracker
+ * @event: a record
+ * @next_pid: (out): its next_pid
+ * @next_prio: (out): its next_prio (-1 when the record lacks it)
+ * @next_comm: (out caller-allocates): its next_comm, zero-padded
+ *
+ * What the tracker would take of a sched_switch record's next task, for
+ * cs_explain_tracker_switch().
+ *
+ * Returns: %FALSE when @event is not a sched_switch
+ */
+gboolean
+cs_explain_tracker_read_switch (CsExplainTracker    *self,
+                                const CsPluginEvent *event,
+                                gint32              *next_pid,
+                                gint32              *next_prio,
+                                char                 next_comm[CS_EXPLAIN_NAME_LEN])
+{
+  const Format *format = classify (self, event);
+
+  if (format->kind != EV_SWITCH)
+    return FALSE;
+  *next_pid = get_int (event, &format->fields[F_NEXT_PID], -1);
+  *next_prio = get_int (event, &format->fields[F_NEXT_PRIO], -1);
+  copy_string (event, &format->fields[F_NEXT_COMM], next_comm, CS_EXPLAIN_NAME_LEN);
+  return TRUE;
+}
+
+/**
+ * cs_explain_tracker_switch:
+ * @self: a tracker
+ * @cpu: a CPU whose running task is known (cs_explain_tracker_get_running())
+ * @ts_ns: the switch's time, in order with the events fed
+ * @prev_state: the leaving task's prev_state
+ * @next_pid: the task switched in (0: idle)
+ * @next_prio: its next_prio
+ * @next_comm: its next_comm, as cs_explain_tracker_read_switch() gives it
+ *
+ * Takes a sched_switch known without its record (the index's slices,
+ * cs_plugin_document_foreach_slice()): the same as feeding the record.
+ */
+void
+cs_explain_tracker_switch (CsExplainTracker *self,
+                           guint             cpu,
+                           gint64            ts_ns,
+                           gint32            prev_state,
+                           gint32            next_pid,
+                           gint32            next_prio,
+                           const char        next_comm[CS_EXPLAIN_NAME_LEN])
+{
+  Cpu *c;
+
+  g_return_if_fail (cpu < self->n_cpus && self->cpus[cpu].pid >= 0);
+  c = &self->cpus[cpu];
+  flush (self, cpu, ts_ns);
+  c->now_known = FALSE;
+  c->prio = next_prio;
+  memcpy (c->comm, next_comm, sizeof c->comm);
+  switch_to (self, cpu, ts_ns, c->pid, prev_state, next_pid);
+}
+
+/**
+ * cs_explain_tracker_get_running:
+ * @self: a tracker
+ * @cpu: a CPU
+ *
+ * Returns: the pid running on @cpu by the sched_switch events fed (0:
+ *   idle), or -1 when none was fed
+ */
+gint32
+cs_explain_tracker_get_running (CsExplainTracker *self,
+                                guint             cpu)
+{
+  return cpu < self->n_cpus ? self->cpus[cpu].pid : -1;
 }
 
 static void

@@ -59,6 +59,20 @@ gboolean            cs_explain_tracker_event        (CsExplainTracker   *self,
                                                      const CsPluginEvent *event);
 gboolean            cs_explain_tracker_saw_switch   (CsExplainTracker   *self,
                                                      guint               cpu);
+gint32              cs_explain_tracker_get_running  (CsExplainTracker   *self,
+                                                     guint               cpu);
+gboolean            cs_explain_tracker_read_switch  (CsExplainTracker   *self,
+                                                     const CsPluginEvent *event,
+                                                     gint32             *next_pid,
+                                                     gint32             *next_prio,
+                                                     char                next_comm[CS_EXPLAIN_NAME_LEN]);
+void                cs_explain_tracker_switch       (CsExplainTracker   *self,
+                                                     guint               cpu,
+                                                     gint64              ts_ns,
+                                                     gint32              prev_state,
+                                                     gint32              next_pid,
+                                                     gint32              next_prio,
+                                                     const char          next_comm[CS_EXPLAIN_NAME_LEN]);
 void                cs_explain_tracker_open_window  (CsExplainTracker   *self,
                                                      gint32              pid,
                                                      gint64              a_ns,

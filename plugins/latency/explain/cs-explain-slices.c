@@ -1,0 +1,566 @@
+/* cs-explain-slices.c: a stay of a waiting task fed to the tracker from
+ * the index's slices instead of the CPU's sched_switch records.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A long wait is crossed by a great many sched_switch events (the worst
+ * wakeup of the large benchmark recording, 13.2 s, by 1.1 million), and
+ * reading each record costs about half a microsecond.  The index's slices
+ * (cs_plugin_document_foreach_slice()) say who ran from when to when, at
+ * tens of nanoseconds each; their flags say when they tell exactly what
+ * the records would (CS_PLUGIN_SLICE_SWITCHED: no switch lost, the gaps
+ * are idle) and when a task's comm and prio are those of its slice
+ * before (CS_PLUGIN_SLICE_SAME_TASK).  So a stay is fed as:
+ *
+ *  1. a look at its slices: all switched, and the records to read listed
+ *     (the first slice of each task in the stay, each one whose comm or
+ *     prio may have changed, the first switch to idle); a stay that does
+ *     not qualify is left to the records, untouched;
+ *  2. those records read (a few dozen);
+ *  3. the CPU's other state events (interrupts, softirqs, sections) read
+ *     as records, with a sched_switch made from the slices fed before
+ *     each; two at the same time cannot be put in the records' order, so
+ *     the stay is then given up (the caller starts the pair again from the
+ *     records).
+ */
+#include <string.h>
+
+#include "cs-explain-slices.h"
+
+/* Records read for comms and prios, at most: past it the records of the
+ * stay cost little more. */
+#define MAX_READS 256
+/* Slices fetched at a time while feeding. */
+#define BATCH_SLICES 4096
+/* Parts of a stay, at most (events lost in many places: the records). */
+#define MAX_PARTS 64
+/* Direct-mapped caches in front of the tables by pid (a power of two):
+ * the same few tasks take turns on a busy CPU. */
+#define CACHE_SLOTS 256
+
+typedef struct {
+  gint64 begin_ns;
+  gint32 pid;                   /* the task switched in; 0: idle */
+  gint32 prio;
+  char comm[CS_EXPLAIN_NAME_LEN];
+} Known;
+
+/* A part of the stay fed one way: from the slices, or from the records
+ * where a slice is not switched (events were lost around it). */
+typedef struct {
+  gint64 from, to;
+  gboolean records;
+} Part;
+
+typedef struct {
+  gint64 from, to;
+  gboolean ok;
+  gboolean next_seen;           /* the first slice at or after @to */
+  gint64 part_from;             /* where the part from the slices under way began */
+  gint64 last_end;              /* of the last slice (G_MININT64: none) */
+  gint64 first_idle_ns;         /* the first switch to idle fed from the slices (-1: none) */
+  GHashTable *seen;             /* pids whose comm and prio are known by then */
+  gint32 seen_cache[CACHE_SLOTS];       /* of @seen, by pid: -1 empty */
+  GArray *known;                /* Known: the records to read, in order */
+  GArray *parts;                /* Part */
+} Look;
+
+/* Whether @pid is in @look's seen set; adds it when @add. */
+static gboolean
+look_seen (Look    *look,
+           gint32   pid,
+           gboolean add)
+{
+  guint slot = (guint) pid & (CACHE_SLOTS - 1);
+  gboolean in;
+
+  if (look->seen_cache[slot] == pid)
+    return TRUE;
+  in = g_hash_table_contains (look->seen, GINT_TO_POINTER (pid));
+  if (add && !in)
+    g_hash_table_add (look->seen, GINT_TO_POINTER (pid));
+  if (in || add)
+    look->seen_cache[slot] = pid;
+  return in;
+}
+
+/* The part from the slices up to @from, then one from the records over
+ * [@from, @to) (joined to one before it that it touches). */
+static void
+add_records (Look  *look,
+             gint64 from,
+             gint64 to)
+{
+  Part *last = look->parts->len > 0 ? &g_array_index (look->parts, Part, look->parts->len - 1)
+                                    : NULL;
+
+  if (from > look->part_from)
+    {
+      Part p = { look->part_from, from, FALSE };
+
+      g_array_append_val (look->parts, p);
+      last = NULL;
+    }
+  if (last != NULL && last->records && last->to >= from)
+    last->to = MAX (last->to, to);
+  else
+    {
+      Part p = { MAX (from, look->from), to, TRUE };
+
+      g_array_append_val (look->parts, p);
+    }
+  look->part_from = MAX (look->part_from, to);
+  /* The records may change a task's comm or prio. */
+  g_hash_table_remove_all (look->seen);
+  memset (look->seen_cache, 0xff, sizeof look->seen_cache);
+}
+
+/* Where the time since the last slice starts (the stay's start at most). */
+static gint64
+since_last (const Look *look)
+{
+  return look->last_end != G_MININT64 ? MAX (look->last_end, look->from) : look->from;
+}
+
+static gboolean
+look_at_slice (const CsPluginSlice *slice,
+               gpointer             user_data)
+{
+  Look *look = user_data;
+
+  if (look->parts->len >= MAX_PARTS)
+    {
+      look->ok = FALSE;
+      return FALSE;
+    }
+  if (slice->begin_ns >= look->to)
+    {
+      look->next_seen = TRUE;
+      /* Its flag vouches for the switches since the last slice. */
+      if (!(slice->flags & CS_PLUGIN_SLICE_SWITCHED) && since_last (look) < look->to)
+        add_records (look, since_last (look), look->to);
+      return FALSE;
+    }
+  if (!(slice->flags & CS_PLUGIN_SLICE_SWITCHED))
+    {
+      /* Its switches, and those since the last slice, from the records. */
+      add_records (look, since_last (look), MIN (slice->end_ns, look->to - 1) + 1);
+      look->last_end = slice->end_ns;
+      return TRUE;
+    }
+  /* A switch to idle where the slice before ended: its record gives the
+   * idle task's comm and prio, which the kernel never changes
+   * (init_idle()). */
+  if (look->first_idle_ns < 0 && look->last_end != G_MININT64 &&
+      look->last_end < slice->begin_ns && look->last_end >= look->part_from)
+    look->first_idle_ns = look->last_end;
+  if (slice->begin_ns >= look->part_from &&
+      (!look_seen (look, slice->pid, TRUE) || !(slice->flags & CS_PLUGIN_SLICE_SAME_TASK)))
+    {
+      Known k = { .begin_ns = slice->begin_ns, .pid = slice->pid };
+
+      if (look->known->len == MAX_READS)
+        {
+          look->ok = FALSE;
+          return FALSE;
+        }
+      g_array_append_val (look->known, k);
+    }
+  look->last_end = slice->end_ns;
+  return TRUE;
+}
+
+typedef struct {
+  CsExplainTracker *tracker;
+  Known *known;
+  gboolean found;
+} Read;
+
+static gboolean
+read_switch (const CsPluginEvent *event,
+             gpointer             user_data)
+{
+  Read *read = user_data;
+  Known k;
+
+  /* The last switch to the task at that time began its slice. */
+  if (cs_explain_tracker_read_switch (read->tracker, event, &k.pid, &k.prio, k.comm) &&
+      k.pid == read->known->pid)
+    {
+      memcpy (read->known->comm, k.comm, sizeof k.comm);
+      read->known->prio = k.prio;
+      read->found = TRUE;
+    }
+  return TRUE;
+}
+
+/* The next_comm and next_prio of each of @known's switches; FALSE (@error
+ * unset) when one is not found. */
+static gboolean
+read_known (CsPluginDocument *document,
+            CsExplainTracker *tracker,
+            guint             cpu,
+            GArray           *known,
+            GError          **error)
+{
+  static const char *const switch_only[] = { "sched:sched_switch", NULL };
+
+  for (guint i = 0; i < known->len; i++)
+    {
+      Read read = { tracker, &g_array_index (known, Known, i), FALSE };
+
+      if (!cs_plugin_document_foreach_event (document, cpu, read.known->begin_ns,
+                                             read.known->begin_ns + 1, switch_only,
+                                             read_switch, &read, error) ||
+          !read.found)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The slices of a stay in order, BATCH_SLICES at a time, and the
+ * switches they make. */
+typedef struct {
+  CsPluginDocument *document;
+  CsExplainTracker *tracker;
+  guint cpu;
+  gint64 from, to;
+  GArray *batch;                /* CsPluginSlice */
+  guint pos;
+  gint64 fetch_from;            /* the next batch: slices ending after it */
+  gboolean done;
+  gint64 pending_end;           /* the slice switched in ends here (G_MININT64: idle) */
+  gint32 pending_state;
+  gboolean begin_fed;           /* batch[pos]'s switch fed */
+  const Known *known;           /* the next record read */
+  const Known *known_end;
+  const Known *idle;
+  GHashTable *tasks;            /* pid -> const Known *: comm and prio now */
+  gint32 *cache_pid;            /* in front of @tasks: CACHE_SLOTS, -1 empty */
+  const Known **cache_known;
+  CsExplainBreakdown **found;
+  gboolean tie;
+  GError *error;
+} Feed;
+
+static gboolean
+collect_slice (const CsPluginSlice *slice,
+               gpointer             user_data)
+{
+  Feed *f = user_data;
+
+  if (slice->begin_ns >= f->to)
+    {
+      f->done = TRUE;
+      return FALSE;
+    }
+  g_array_append_val (f->batch, *slice);
+  return f->batch->len < BATCH_SLICES;
+}
+
+/* The slice at the cursor, or NULL at the stay's end. */
+static const CsPluginSlice *
+current_slice (Feed *f)
+{
+  if (f->pos < f->batch->len)
+    return &g_array_index (f->batch, CsPluginSlice, f->pos);
+  if (f->done || f->error != NULL)
+    return NULL;
+  g_array_set_size (f->batch, 0);
+  f->pos = 0;
+  if (!cs_plugin_document_foreach_slice (f->document, f->cpu, f->fetch_from, G_MAXINT64,
+                                         collect_slice, f, &f->error))
+    return NULL;
+  if (f->batch->len < BATCH_SLICES)
+    f->done = TRUE;
+  if (f->batch->len == 0)
+    return NULL;
+  /* Slices do not overlap and last > 0: the next one ends after this. */
+  f->fetch_from = g_array_index (f->batch, CsPluginSlice, f->batch->len - 1).end_ns;
+  return &g_array_index (f->batch, CsPluginSlice, 0);
+}
+
+/* The time of the next switch before the stay's end, or G_MAXINT64;
+ * passes over the slice under way at the stay's start. */
+static gint64
+next_switch_ns (Feed *f)
+{
+  for (;;)
+    {
+      const CsPluginSlice *s = current_slice (f);
+
+      if (s == NULL)
+        return f->pending_end != G_MININT64 && f->pending_end < f->to ? f->pending_end
+                                                                      : G_MAXINT64;
+      if (s->begin_ns < f->from)
+        {
+          f->pending_end = s->end_ns;
+          f->pending_state = s->prev_state;
+          f->pos++;
+          continue;
+        }
+      if (f->pending_end != G_MININT64 && f->pending_end < s->begin_ns)
+        return f->pending_end;
+      return s->begin_ns;
+    }
+}
+
+/* Whether the switch at next_switch_ns() is to idle. */
+static gboolean
+switch_is_idle (Feed *f)
+{
+  const CsPluginSlice *s = current_slice (f);
+
+  return s == NULL || (f->pending_end != G_MININT64 && f->pending_end < s->begin_ns);
+}
+
+/* Feeds the switch at next_switch_ns(). */
+static void
+feed_switch (Feed *f)
+{
+  const CsPluginSlice *s = current_slice (f);
+  const Known *k;
+  guint slot;
+
+  if (switch_is_idle (f))
+    {
+      /* To idle; looked at before, so its record was read. */
+      cs_explain_tracker_switch (f->tracker, f->cpu, f->pending_end, f->pending_state, 0,
+                                 f->idle->prio, f->idle->comm);
+      f->pending_end = G_MININT64;
+      return;
+    }
+  slot = (guint) s->pid & (CACHE_SLOTS - 1);
+  if (f->known < f->known_end && f->known->begin_ns == s->begin_ns)
+    {
+      g_hash_table_insert (f->tasks, GINT_TO_POINTER (s->pid), (gpointer) f->known);
+      f->cache_pid[slot] = s->pid;
+      f->cache_known[slot] = f->known;
+      f->known++;
+    }
+  if (f->cache_pid[slot] == s->pid)
+    k = f->cache_known[slot];
+  else
+    {
+      k = g_hash_table_lookup (f->tasks, GINT_TO_POINTER (s->pid));
+      f->cache_pid[slot] = s->pid;
+      f->cache_known[slot] = k;
+    }
+  cs_explain_tracker_switch (f->tracker, f->cpu, s->begin_ns,
+                             f->pending_end != G_MININT64 ? f->pending_state : 0, s->pid,
+                             k->prio, k->comm);
+  f->pending_end = s->end_ns;
+  f->pending_state = s->prev_state;
+  f->pos++;
+}
+
+/* Feeds the switches before @ts_ns; FALSE when the pair closed, a switch
+ * is at @ts_ns (f->tie) or the slices could not be read. */
+static gboolean
+feed_switches_before (Feed  *f,
+                      gint64 ts_ns)
+{
+  for (;;)
+    {
+      gint64 next = next_switch_ns (f);
+
+      if (f->error != NULL)
+        return FALSE;
+      if (next == ts_ns && next != G_MAXINT64)
+        {
+          f->tie = TRUE;
+          return FALSE;
+        }
+      if (next > ts_ns || next == G_MAXINT64)
+        return TRUE;
+      /* A switch to idle the look did not see (cannot happen): give up. */
+      if (f->idle == NULL && switch_is_idle (f))
+        {
+          f->tie = TRUE;
+          return FALSE;
+        }
+      feed_switch (f);
+      if (*f->found != NULL)
+        return FALSE;
+    }
+}
+
+static gboolean
+feed_record (const CsPluginEvent *event,
+             gpointer             user_data)
+{
+  Feed *f = user_data;
+
+  cs_explain_tracker_event (f->tracker, event);
+  return *f->found == NULL;
+}
+
+static gboolean
+feed_state_event (const CsPluginEvent *event,
+                  gpointer             user_data)
+{
+  Feed *f = user_data;
+
+  if (!feed_switches_before (f, event->ts_ns))
+    return FALSE;
+  cs_explain_tracker_event (f->tracker, event);
+  return *f->found == NULL;
+}
+
+/* cs_explain_state_events without sched:sched_switch. */
+static const char *const *
+other_state_events (void)
+{
+  static const char *types[32];
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      guint n = 0;
+
+      for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
+        if (strcmp (cs_explain_state_events[i], "sched:sched_switch") != 0 &&
+            n < G_N_ELEMENTS (types) - 1)
+          types[n++] = cs_explain_state_events[i];
+      types[n] = NULL;
+      g_once_init_leave (&done, 1);
+    }
+  return types;
+}
+
+/**
+ * _cs_explain_feed_stay_from_slices:
+ * @document: a recording
+ * @tracker: a tracker fed in time order up to @from_ns (excluded), with
+ *   @cpu's state known (its last sched_switch before @from_ns fed)
+ * @cpu: the CPU the task waits on
+ * @from_ns: the stay's start
+ * @to_ns: its end (exclusive)
+ * @found: set by the tracker's pair function when the pair closes: the
+ *   feed stops there
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ *
+ * Feeds @tracker what @cpu's state events over [@from_ns, @to_ns) would
+ * feed it (cs_explain_state_events), the sched_switch events made from
+ * the index's slices (see the top of this file).
+ *
+ * Returns: %CS_EXPLAIN_SLICES_FED; %CS_EXPLAIN_SLICES_UNSUITABLE (nothing
+ *   fed: read the records); %CS_EXPLAIN_SLICES_ABANDONED (part fed: start
+ *   the pair again from the records); %CS_EXPLAIN_SLICES_FAILED with
+ *   @error set
+ */
+CsExplainSlicesResult
+_cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
+                                   CsExplainTracker    *tracker,
+                                   guint                cpu,
+                                   gint64               from_ns,
+                                   gint64               to_ns,
+                                   CsExplainBreakdown **found,
+                                   GError             **error)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) tasks = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) known = g_array_new (FALSE, FALSE, sizeof (Known));
+  g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (Part));
+  g_autoptr(GArray) batch = g_array_sized_new (FALSE, FALSE, sizeof (CsPluginSlice),
+                                               BATCH_SLICES);
+  Look look = { from_ns, to_ns, TRUE, FALSE, from_ns, G_MININT64, -1, seen, { 0 }, known,
+                parts };
+  Known idle = { .pid = 0, .prio = -1 };
+  gint32 cache_pid[CACHE_SLOTS];
+  const Known *cache_known[CACHE_SLOTS];
+  const Known *next_known, *known_end;
+  guint n_known;
+
+  if (from_ns <= G_MININT64 + 1 || to_ns <= from_ns)
+    return CS_EXPLAIN_SLICES_UNSUITABLE;
+  memset (look.seen_cache, 0xff, sizeof look.seen_cache);
+  memset (cache_pid, 0xff, sizeof cache_pid);
+  /* From just before @from_ns: a slice ending at it makes a switch in
+   * the stay. */
+  if (!cs_plugin_document_foreach_slice (document, cpu, from_ns - 1, G_MAXINT64,
+                                         look_at_slice, &look, error))
+    return CS_EXPLAIN_SLICES_FAILED;
+  if (!look.ok)
+    return CS_EXPLAIN_SLICES_UNSUITABLE;
+  /* No slice after: the end of the CPU's recording, where the task that
+   * ran last may have no slice (idle, or a run of zero length). */
+  if (!look.next_seen && since_last (&look) < to_ns)
+    add_records (&look, since_last (&look), to_ns);
+  else if (look.first_idle_ns < 0 && look.last_end != G_MININT64 && look.last_end < to_ns &&
+           look.last_end >= look.part_from)
+    look.first_idle_ns = look.last_end;
+  if (look.part_from < to_ns)
+    {
+      Part p = { look.part_from, to_ns, FALSE };
+
+      g_array_append_val (parts, p);
+    }
+  n_known = known->len;
+  if (look.first_idle_ns >= 0)
+    {
+      idle.begin_ns = look.first_idle_ns;
+      g_array_append_val (known, idle);
+    }
+  {
+    g_autoptr(GError) local_error = NULL;
+
+    if (!read_known (document, tracker, cpu, known, &local_error))
+      {
+        if (local_error == NULL)
+          return CS_EXPLAIN_SLICES_UNSUITABLE;
+        g_propagate_error (error, g_steal_pointer (&local_error));
+        return CS_EXPLAIN_SLICES_FAILED;
+      }
+  }
+
+  next_known = (const Known *) known->data;
+  known_end = next_known + n_known;
+  for (guint i = 0; i < parts->len && *found == NULL; i++)
+    {
+      const Part *part = &g_array_index (parts, Part, i);
+      Feed f = { document, tracker, cpu, part->from, part->to, batch };
+      const CsPluginSlice *first;
+
+      f.found = found;
+      if (part->records)
+        {
+          if (!cs_plugin_document_foreach_event (document, cpu, part->from, part->to,
+                                                 cs_explain_state_events, feed_record, &f,
+                                                 error))
+            return CS_EXPLAIN_SLICES_FAILED;
+          continue;
+        }
+      g_array_set_size (batch, 0);
+      f.fetch_from = part->from - 1;
+      f.pending_end = G_MININT64;
+      f.known = next_known;
+      f.known_end = known_end;
+      f.idle = look.first_idle_ns >= 0 ? &g_array_index (known, Known, n_known) : NULL;
+      f.tasks = tasks;
+      f.cache_pid = cache_pid;
+      f.cache_known = cache_known;
+      f.found = found;
+      /* Who runs as the part starts: as the tracker knows it. */
+      first = current_slice (&f);
+      if (f.error == NULL &&
+          cs_explain_tracker_get_running (tracker, cpu) !=
+            (first != NULL && first->begin_ns < part->from ? first->pid : 0))
+        return i == 0 ? CS_EXPLAIN_SLICES_UNSUITABLE : CS_EXPLAIN_SLICES_ABANDONED;
+      if (f.error == NULL &&
+          !cs_plugin_document_foreach_event (document, cpu, part->from, part->to,
+                                             other_state_events (), feed_state_event, &f, error))
+        return CS_EXPLAIN_SLICES_FAILED;
+      if (f.error == NULL && !f.tie && *found == NULL)
+        feed_switches_before (&f, part->to);
+      if (f.error != NULL)
+        {
+          g_propagate_error (error, f.error);
+          return CS_EXPLAIN_SLICES_FAILED;
+        }
+      if (f.tie)
+        return CS_EXPLAIN_SLICES_ABANDONED;
+      next_known = f.known;
+    }
+  return CS_EXPLAIN_SLICES_FED;
+}
