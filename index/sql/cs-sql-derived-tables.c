@@ -171,6 +171,12 @@ static const Column slices_columns[] = {
   { "comm", "TEXT", KIND_COMM },
   { "prev_state", "INTEGER", KIND_INT_OR_NULL },
   { "end_state", "TEXT", KIND_PREV_STATE },
+  /* CsSlice.flags (cs-document.h): 1 when the slice's sched_switch events
+   * and those since the CPU's slice before are all present (none lost). */
+  { "switched", "INTEGER", KIND_INT },
+  /* 1 when the switch that began it had the next_comm and next_prio of
+   * the one that began the task's switched slice before on this CPU. */
+  { "same_task", "INTEGER", KIND_INT },
 };
 
 /* Windows per CPU: about 64 Ki events each over the whole recording. */
@@ -230,7 +236,8 @@ fill_slices (const DerivedTable *table,
     {
       const CsSlice *s = &g_array_index (slices, CsSlice, i);
       gint64 v[] = { s->begin_ns, s->end_ns, s->end_ns - s->begin_ns, cpu, s->pid, s->pid,
-                     s->prev_state, s->prev_state };
+                     s->prev_state, s->prev_state, (s->flags & CS_SLICE_SWITCHED) != 0,
+                     (s->flags & CS_SLICE_SAME_TASK) != 0 };
 
       if ((w > 0 && s->begin_ns < w0) || (b->pid >= 0 && s->pid != b->pid))
         continue;
