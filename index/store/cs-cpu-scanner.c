@@ -198,45 +198,6 @@ flush_all_tasks (ScanState *st)
   st->task_rows_bytes = 0;
 }
 
-/* CsSummaryStoreFunc: summary blocks travel to the writer like chunks. */
-gboolean
-_cs_scan_emit_summary_block (gpointer   user_data,
-                             guint      cpu,
-                             guint      level,
-                             gint64     block,
-                             GBytes    *blob,
-                             GError   **error)
-{
-  ScanState *st = user_data;
-  CsScanChunk *chunk = g_new0 (CsScanChunk, 1);
-
-  chunk->kind = CS_SCAN_SUMMARY_CHUNK;
-  chunk->cpu = cpu;
-  chunk->level = level;
-  chunk->chunk = block;
-  chunk->data = blob;
-  st->emit (chunk, st->emit_data);
-  return TRUE;
-}
-
-/* CsSummaryRunFunc: so do runs. */
-gboolean
-_cs_scan_emit_summary_run (gpointer   user_data,
-                           guint      cpu,
-                           gint64     begin_ns,
-                           gint64     end_ns,
-                           gint32     pid,
-                           GError   **error)
-{
-  ScanState *st = user_data;
-  const CsScanChunk run = {
-    .kind = CS_SCAN_SUMMARY_RUN, .cpu = cpu, .pid = pid, .first_ns = begin_ns, .last_ns = end_ns,
-  };
-
-  st->emit (g_memdup2 (&run, sizeof run), st->emit_data);
-  return TRUE;
-}
-
 static void
 add_task_row (ScanState *st,
               gint32     pid,

@@ -7,99 +7,17 @@
 
 #include <event-parse.h>
 
+#include "cs-explain-formats.h"
 #include "cs-explain-tasks.h"
 #include "cs-explain-tracker.h"
 #include "cs-explain-waiting.h"
 
-/* The wakeups of Chronoscope's wakeup rule (cs-plugin-wakeup.h): every
- * one the recording has is fed, and the rule says which opens a wait. */
-const char *const cs_explain_wake_events[] = { CS_PLUGIN_WAKEUP_EVENTS ("sched:"), NULL };
-
-/* The event types that change a CPU's state, for
- * cs_plugin_document_foreach_event() and the pass. */
-const char *const cs_explain_state_events[] = {
-  "sched:sched_switch",
-  "irq:irq_handler_entry",
-  "irq:irq_handler_exit",
-  "irq:softirq_entry",
-  "irq:softirq_exit",
-  "preemptirq:irq_disable",
-  "preemptirq:irq_enable",
-  "preemptirq:preempt_disable",
-  "preemptirq:preempt_enable",
-  "chronoscope:irqs_off_begin",
-  "chronoscope:irqs_off_end",
-  "chronoscope:preempt_off_begin",
-  "chronoscope:preempt_off_end",
-  NULL
-};
-
-typedef enum {
-  EV_OTHER,
-  EV_SWITCH,
-  EV_WAKE,
-  EV_MIGRATE,
-  EV_IRQ_ENTRY,
-  EV_IRQ_EXIT,
-  EV_SOFTIRQ_ENTRY,
-  EV_SOFTIRQ_EXIT,
-  EV_IRQS_OFF,
-  EV_IRQS_ON,
-  EV_PREEMPT_OFF,
-  EV_PREEMPT_ON,
-} EventKind;
-
-static const struct {
-  const char *system;
-  const char *name;
-  EventKind kind;
-} event_kinds[] = {
-  { "sched", "sched_switch", EV_SWITCH },
-  { "sched", "sched_migrate_task", EV_MIGRATE },
-  { "irq", "irq_handler_entry", EV_IRQ_ENTRY },
-  { "irq", "irq_handler_exit", EV_IRQ_EXIT },
-  { "irq", "softirq_entry", EV_SOFTIRQ_ENTRY },
-  { "irq", "softirq_exit", EV_SOFTIRQ_EXIT },
-  { "preemptirq", "irq_disable", EV_IRQS_OFF },
-  { "preemptirq", "irq_enable", EV_IRQS_ON },
-  { "preemptirq", "preempt_disable", EV_PREEMPT_OFF },
-  { "preemptirq", "preempt_enable", EV_PREEMPT_ON },
-  { "chronoscope", "irqs_off_begin", EV_IRQS_OFF },
-  { "chronoscope", "irqs_off_end", EV_IRQS_ON },
-  { "chronoscope", "preempt_off_begin", EV_PREEMPT_OFF },
-  { "chronoscope", "preempt_off_end", EV_PREEMPT_ON },
-};
 
 #define MAX_IRQ_NESTING 4
 /* Stretches a CPU's log holds before the pairs waiting there take them
  * and it starts again (32 bytes each). */
 #define LOG_STRETCHES 65536
 #define RECENT_NUMBERS 1024     /* a power of two: many tasks come and go */
-
-/* The fields each kind reads, in the order of Format.fields. */
-static const char *const kind_fields[][7] = {
-  [EV_SWITCH] = { "prev_pid", "prev_prio", "prev_comm", "next_pid", "next_prio", "next_comm",
-                  "prev_state" },
-  [EV_WAKE] = { "pid", "prio", "target_cpu", "common_flags" },
-  [EV_MIGRATE] = { "pid", "dest_cpu" },
-  [EV_IRQ_ENTRY] = { "irq", "name" },
-  [EV_SOFTIRQ_ENTRY] = { "vec" },
-};
-
-enum { F_PREV_PID, F_PREV_PRIO, F_PREV_COMM, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM, F_PREV_STATE };
-enum { F_PID, F_PRIO, F_TARGET_CPU, F_FLAGS };
-enum { F_DEST_CPU = 1 };
-enum { F_IRQ, F_IRQ_NAME };
-enum { F_VEC };
-
-/* What the tracker knows of an event format: its kind and the fields it
- * reads, looked up once (a search by name walks the format's list). */
-typedef struct {
-  const struct tep_event *format;       /* whose this is */
-  EventKind kind;
-  CsExplainSource source;       /* of a section's events */
-  CsPluginField fields[7];
-} Format;
 
 
 typedef struct {
@@ -133,7 +51,7 @@ struct _CsExplainTracker
 {
   guint n_cpus;
   Cpu *cpus;
-  GHashTable *formats;          /* struct tep_event * -> Format * (owned) */
+  CsExplainFormats *formats;    /* what is read of each event format */
   CsExplainTasks *tasks;        /* by pid: the wakeup rule's state, the open pair */
   GHashTable *numbers;          /* CsExplainContributor (kind, id, name; owned) -> number + 1 */
   GArray *numbered;             /* CsExplainContributor by number */
@@ -148,8 +66,6 @@ struct _CsExplainTracker
   Waiting *window;
   gint32 only_pid;
   gint64 min_ns;                /* shorter pairs do not reach func */
-  GPtrArray *by_id;             /* Format * (borrowed from formats) by tep_event id: a
-                                 * hash lookup per event showed in the sweep's profile */
   gboolean open_pairs;
   gboolean learning;
   gboolean record_slices;
@@ -159,23 +75,6 @@ struct _CsExplainTracker
 
 static void take_log (CsExplainTracker *self,
                       guint             c);
-
-static const char *const softirq_names[] = {
-  "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
-};
-
-/**
- * cs_explain_softirq_name:
- * @vec: a softirq vector (softirq_entry's vec)
- *
- * Returns: (transfer none): its name as the kernel prints it
- *   (include/linux/interrupt.h), or "?" for a vector out of range
- */
-const char *
-cs_explain_softirq_name (gint32 vec)
-{
-  return vec >= 0 && (guint) vec < G_N_ELEMENTS (softirq_names) ? softirq_names[vec] : "?";
-}
 
 static void
 waiting_free (gpointer data)
@@ -268,8 +167,7 @@ cs_explain_tracker_new (guint              n_cpus,
       self->cpus[c].waiting = g_ptr_array_new ();
       self->cpus[c].log = g_array_new (FALSE, FALSE, sizeof (Stretch));
     }
-  self->formats = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->by_id = g_ptr_array_new ();
+  self->formats = _cs_explain_formats_new ();
   self->tasks = _cs_explain_tasks_new (waiting_free);
   self->numbers = g_hash_table_new_full (_cs_explain_part_hash, _cs_explain_part_equal, g_free, NULL);
   self->numbered = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
@@ -294,8 +192,7 @@ cs_explain_tracker_free (CsExplainTracker *self)
       g_array_unref (self->cpus[c].log);
     }
   g_free (self->cpus);
-  g_hash_table_unref (self->formats);
-  g_ptr_array_unref (self->by_id);
+  _cs_explain_formats_free (self->formats);
   _cs_explain_tasks_free (self->tasks);
   g_hash_table_unref (self->numbers);
   g_array_unref (self->numbered);
@@ -403,88 +300,6 @@ cs_explain_tracker_saw_switch (CsExplainTracker *self,
                                guint             cpu)
 {
   return cpu < self->n_cpus && self->cpus[cpu].saw_switch;
-}
-
-/* What the tracker reads of events of @event's format. */
-static Format *
-new_format (CsExplainTracker    *self,
-            const CsPluginEvent *event)
-{
-  Format *format = g_new0 (Format, 1);
-
-  static const char *const wakeups[] = { CS_PLUGIN_WAKEUP_EVENTS (""), NULL };
-
-  format->kind = strcmp (event->system, "sched") == 0 && g_strv_contains (wakeups, event->name)
-                 ? EV_WAKE : EV_OTHER;
-  for (guint i = 0; i < G_N_ELEMENTS (event_kinds); i++)
-    if (strcmp (event->system, event_kinds[i].system) == 0 &&
-        strcmp (event->name, event_kinds[i].name) == 0)
-      {
-        format->kind = event_kinds[i].kind;
-        format->source = strcmp (event->system, "chronoscope") == 0 ? CS_EXPLAIN_SOURCE_KMOD
-                                                                    : CS_EXPLAIN_SOURCE_PREEMPTIRQ;
-      }
-  for (guint i = 0; i < G_N_ELEMENTS (format->fields); i++)
-    cs_plugin_field_lookup (&format->fields[i], event,
-                            (guint) format->kind < G_N_ELEMENTS (kind_fields)
-                            ? kind_fields[format->kind][i] : NULL);
-  format->format = event->format;
-  g_hash_table_insert (self->formats, event->format, format);
-  return format;
-}
-
-static const Format *
-classify (CsExplainTracker    *self,
-          const CsPluginEvent *event)
-{
-  gint id = event->format != NULL ? event->format->id : -1;
-  Format *format;
-
-  if (id >= 0 && (guint) id < self->by_id->len)
-    {
-      format = g_ptr_array_index (self->by_id, id);
-      if (format != NULL && format->format == event->format)
-        return format;
-    }
-  format = g_hash_table_lookup (self->formats, event->format);
-  if (format == NULL)
-    format = new_format (self, event);
-  if (id >= 0 && id < G_MAXUINT16)
-    {
-      if ((guint) id >= self->by_id->len)
-        g_ptr_array_set_size (self->by_id, id + 1);
-      g_ptr_array_index (self->by_id, id) = format;
-    }
-  return format;
-}
-
-/* A number field, sign-extended when the format says it is signed. */
-static inline gint64
-get_int (const CsPluginEvent *event,
-         const CsPluginField *field,
-         gint64               fallback)
-{
-  gint64 v;
-
-  return cs_plugin_event_read_int (event, field, &v) ? v : fallback;
-}
-
-/* A string field (char[N], or __data_loc char[]) into @out, without an
- * allocation; the rest of @out is zeroed, so that current() copies it
- * whole. */
-static void
-copy_string (const CsPluginEvent *event,
-             const CsPluginField *field,
-             char                *out,
-             gsize                size)
-{
-  gsize len;
-  const char *data = cs_plugin_event_peek_string (event, field, &len);
-
-  len = data != NULL ? strnlen (data, MIN (len, size - 1)) : 0;
-  if (len > 0)
-    memcpy (out, data, len);
-  memset (out + len, 0, size - len);
 }
 
 /* What holds @cpu now. */
@@ -794,26 +609,26 @@ switch_to (CsExplainTracker *self,
 static void
 on_switch (CsExplainTracker    *self,
            const CsPluginEvent *event,
-           const Format        *format)
+           const CsExplainFormat        *format)
 {
   Cpu *cpu = &self->cpus[event->cpu];
-  gint32 prev_pid = get_int (event, &format->fields[F_PREV_PID], -1);
+  gint32 prev_pid = _cs_explain_get_int (event, &format->fields[F_PREV_PID], -1);
 
   if (cpu->pid < 0)
     {
       char prev_comm[CS_EXPLAIN_NAME_LEN];
 
-      copy_string (event, &format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
+      _cs_explain_copy_string (event, &format->fields[F_PREV_COMM], prev_comm, sizeof prev_comm);
       take_log (self, event->cpu);
-      resolve_unknown (cpu, prev_pid, get_int (event, &format->fields[F_PREV_PRIO], -1),
-                       prev_comm);
+      resolve_unknown (cpu, prev_pid,
+                       _cs_explain_get_int (event, &format->fields[F_PREV_PRIO], -1), prev_comm);
     }
-  cpu->prio = get_int (event, &format->fields[F_NEXT_PRIO], -1);
-  copy_string (event, &format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
+  cpu->prio = _cs_explain_get_int (event, &format->fields[F_NEXT_PRIO], -1);
+  _cs_explain_copy_string (event, &format->fields[F_NEXT_COMM], cpu->comm, sizeof cpu->comm);
   /* A sched_switch without prev_state (very old kernels) is runnable. */
   switch_to (self, event->cpu, event->ts_ns, prev_pid,
-             get_int (event, &format->fields[F_PREV_STATE], 0),
-             get_int (event, &format->fields[F_NEXT_PID], -1));
+             _cs_explain_get_int (event, &format->fields[F_PREV_STATE], 0),
+             _cs_explain_get_int (event, &format->fields[F_NEXT_PID], -1));
 }
 
 /**
@@ -836,13 +651,13 @@ cs_explain_tracker_read_switch (CsExplainTracker    *self,
                                 gint32              *next_prio,
                                 char                 next_comm[CS_EXPLAIN_NAME_LEN])
 {
-  const Format *format = classify (self, event);
+  const CsExplainFormat *format = _cs_explain_formats_classify (self->formats, event);
 
   if (format->kind != EV_SWITCH)
     return FALSE;
-  *next_pid = get_int (event, &format->fields[F_NEXT_PID], -1);
-  *next_prio = get_int (event, &format->fields[F_NEXT_PRIO], -1);
-  copy_string (event, &format->fields[F_NEXT_COMM], next_comm, CS_EXPLAIN_NAME_LEN);
+  *next_pid = _cs_explain_get_int (event, &format->fields[F_NEXT_PID], -1);
+  *next_prio = _cs_explain_get_int (event, &format->fields[F_NEXT_PRIO], -1);
+  _cs_explain_copy_string (event, &format->fields[F_NEXT_COMM], next_comm, CS_EXPLAIN_NAME_LEN);
   return TRUE;
 }
 
@@ -897,10 +712,10 @@ cs_explain_tracker_get_running (CsExplainTracker *self,
 static void
 on_wake (CsExplainTracker    *self,
          const CsPluginEvent *event,
-         const Format        *format)
+         const CsExplainFormat        *format)
 {
-  gint32 pid = get_int (event, &format->fields[F_PID], -1);
-  gint64 target = get_int (event, &format->fields[F_TARGET_CPU], event->cpu);
+  gint32 pid = _cs_explain_get_int (event, &format->fields[F_PID], -1);
+  gint64 target = _cs_explain_get_int (event, &format->fields[F_TARGET_CPU], event->cpu);
   CsPluginWakeupState *rule = rule_state (self, pid);
   Waiting *w;
 
@@ -912,12 +727,12 @@ on_wake (CsExplainTracker    *self,
   drop_waiting (self, pid);
   w = waiting_take (self);
   w->pid = pid;
-  w->prio = get_int (event, &format->fields[F_PRIO], -1);
+  w->prio = _cs_explain_get_int (event, &format->fields[F_PRIO], -1);
   w->a_ns = event->ts_ns;
   w->a_cpu = event->cpu;
   w->n_queued = 1;
   w->waker_pid = event->pid;
-  w->waker_flags = get_int (event, &format->fields[F_FLAGS], 0);
+  w->waker_flags = _cs_explain_get_int (event, &format->fields[F_FLAGS], 0);
   _cs_explain_tasks_ensure (self->tasks, pid)->waiting = w;
   enqueue (self, w, target, event->ts_ns);
 }
@@ -925,10 +740,10 @@ on_wake (CsExplainTracker    *self,
 static void
 on_migrate (CsExplainTracker    *self,
             const CsPluginEvent *event,
-            const Format        *format)
+            const CsExplainFormat        *format)
 {
-  gint32 pid = get_int (event, &format->fields[F_PID], -1);
-  gint64 dest = get_int (event, &format->fields[F_DEST_CPU], -1);
+  gint32 pid = _cs_explain_get_int (event, &format->fields[F_PID], -1);
+  gint64 dest = _cs_explain_get_int (event, &format->fields[F_DEST_CPU], -1);
   Waiting *w = waiting_of (self, pid);
 
   if (w == NULL || dest < 0 || (guint) dest == w->cpu)
@@ -958,8 +773,8 @@ gboolean
 cs_explain_tracker_event (CsExplainTracker    *self,
                           const CsPluginEvent *event)
 {
-  const Format *format = classify (self, event);
-  EventKind kind = format->kind;
+  const CsExplainFormat *format = _cs_explain_formats_classify (self->formats, event);
+  CsExplainEventKind kind = format->kind;
   Cpu *cpu;
 
   if (kind == EV_OTHER || event->cpu >= self->n_cpus)
@@ -991,9 +806,9 @@ cs_explain_tracker_event (CsExplainTracker    *self,
     case EV_IRQ_ENTRY:
       if (cpu->irq_depth < MAX_IRQ_NESTING)
         {
-          cpu->irq[cpu->irq_depth] = get_int (event, &format->fields[F_IRQ], -1);
-          copy_string (event, &format->fields[F_IRQ_NAME], cpu->irq_name[cpu->irq_depth],
-                       CS_EXPLAIN_NAME_LEN);
+          cpu->irq[cpu->irq_depth] = _cs_explain_get_int (event, &format->fields[F_IRQ], -1);
+          _cs_explain_copy_string (event, &format->fields[F_IRQ_NAME],
+                                   cpu->irq_name[cpu->irq_depth], CS_EXPLAIN_NAME_LEN);
         }
       cpu->irq_depth++;
       break;
@@ -1002,7 +817,7 @@ cs_explain_tracker_event (CsExplainTracker    *self,
         cpu->irq_depth--;
       break;
     case EV_SOFTIRQ_ENTRY:
-      cpu->softirq = get_int (event, &format->fields[F_VEC], -1);
+      cpu->softirq = _cs_explain_get_int (event, &format->fields[F_VEC], -1);
       break;
     case EV_SOFTIRQ_EXIT:
       cpu->softirq = -1;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "cs-explain.h"
+#include "cs-explain-formats.h"
 
 G_BEGIN_DECLS
 
@@ -38,8 +39,6 @@ typedef struct _CsExplainTracker CsExplainTracker;
 typedef void (*CsExplainPairFunc) (const CsExplainBreakdown *breakdown,
                                    gpointer                  user_data);
 
-extern const char *const cs_explain_wake_events[];
-extern const char *const cs_explain_state_events[];
 
 CsExplainTracker   *cs_explain_tracker_new          (guint               n_cpus,
                                                      CsExplainPairFunc   func,
@@ -79,7 +78,6 @@ void                cs_explain_tracker_open_window  (CsExplainTracker   *self,
                                                      guint               cpu);
 CsExplainBreakdown *cs_explain_tracker_close_window (CsExplainTracker   *self,
                                                      gint64              b_ns);
-const char         *cs_explain_softirq_name         (gint32              vec);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CsExplainTracker, cs_explain_tracker_free)
 

@@ -240,3 +240,20 @@ cs_explain_path_state_name (CsExplainPathState state)
 
   return (guint) state < G_N_ELEMENTS (names) ? names[state] : "unknown";
 }
+
+static const char *const softirq_names[] = {
+  "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU",
+};
+
+/**
+ * cs_explain_softirq_name:
+ * @vec: a softirq vector (softirq_entry's vec)
+ *
+ * Returns: (transfer none): its name as the kernel prints it
+ *   (include/linux/interrupt.h), or "?" for a vector out of range
+ */
+const char *
+cs_explain_softirq_name (gint32 vec)
+{
+  return vec >= 0 && (guint) vec < G_N_ELEMENTS (softirq_names) ? softirq_names[vec] : "?";
+}

@@ -308,4 +308,6 @@ CsExplainBreakdown *cs_explain_add_flag_sections (CsPluginDocument   *document,
 CsExplainBreakdown *cs_explain_add_vcpu_out (CsPluginDocument   *document,
                                              CsExplainBreakdown *breakdown);
 
+const char *cs_explain_softirq_name (gint32 vec);
+
 G_END_DECLS
