@@ -233,7 +233,6 @@ typedef struct {
   gboolean done;
   gint64 pending_end;           /* the slice switched in ends here (G_MININT64: idle) */
   gint32 pending_state;
-  gboolean begin_fed;           /* batch[pos]'s switch fed */
   const Known *known;           /* the next record read */
   const Known *known_end;
   const Known *idle;
