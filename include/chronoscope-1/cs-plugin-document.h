@@ -730,6 +730,22 @@ typedef struct {
 } CsPluginVcpuInterval;
 
 /**
+ * cs_plugin_document_has_vcpu_host:
+ * @document: a recording
+ *
+ * Whether @document is a KVM guest whose host recording is open with it
+ * (the guest's TIME_SHIFT option naming that host): the only case in
+ * which cs_plugin_document_get_vcpu_out() can answer.  An analysis asks
+ * this once before asking cs_plugin_document_get_vcpu_out() for many
+ * spans, which a recording alone would each refuse.  Main thread.
+ *
+ * Since: plugin API 1.6
+ *
+ * Returns: %TRUE when the host's view of @document's vCPUs is at hand
+ */
+gboolean           cs_plugin_document_has_vcpu_host  (CsPluginDocument *document);
+
+/**
  * cs_plugin_document_get_vcpu_out:
  * @document: a KVM guest's recording, shown with its host's (the window's
  *   other recordings, or cs_plugin_cli_add_recording() on the command line)

@@ -39,9 +39,11 @@
  * are handed out).  1.4 added cs_plugin_pass_get_plugin() (the plugin
  * that registered a running pass).  1.5 added
  * cs_plugin_document_foreach_slice() (a CPU's slices from the index,
- * with what they tell of their sched_switch records).
+ * with what they tell of their sched_switch records).  1.6 added
+ * cs_plugin_document_has_vcpu_host() (whether a recording's vCPUs can be
+ * asked of its host's).
  */
-#define CS_PLUGIN_API_MINOR_VERSION 5
+#define CS_PLUGIN_API_MINOR_VERSION 6
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

@@ -17,6 +17,22 @@
 #include "cs-stream-vcpu.h"
 
 /**
+ * cs_plugin_document_has_vcpu_host:
+ *
+ * See cs-plugin-document.h.
+ */
+gboolean
+cs_plugin_document_has_vcpu_host (CsPluginDocument *document)
+{
+  CsStream *stream;
+
+  g_return_val_if_fail (document != NULL, FALSE);
+
+  stream = _cs_plugin_document_get_stream (document);
+  return stream != NULL && cs_stream_get_vcpu_timeline (stream) != NULL;
+}
+
+/**
  * cs_plugin_document_get_vcpu_out:
  *
  * See cs-plugin-document.h.

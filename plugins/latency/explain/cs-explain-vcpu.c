@@ -117,7 +117,10 @@ cs_explain_add_vcpu_out (CsPluginDocument   *document,
   g_autoptr(GArray) out = NULL;
   gboolean changed = FALSE;
 
-  if (breakdown == NULL || breakdown->slices == NULL || breakdown->slices->len == 0)
+  /* A recording alone (most) is answered once, not per slice: a long
+   * wait has a million slices. */
+  if (breakdown == NULL || breakdown->slices == NULL || breakdown->slices->len == 0 ||
+      !cs_plugin_document_has_vcpu_host (document))
     return breakdown;
   out = g_array_new (FALSE, FALSE, sizeof (CsPluginVcpuInterval));
   for (guint i = 0; i < breakdown->slices->len; i++)
