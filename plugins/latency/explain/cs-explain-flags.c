@@ -58,6 +58,13 @@ typedef struct {
   gboolean has_preempt_count;
 } FlagFields;
 
+/* The span of a breakdown's slices on one CPU. */
+typedef struct {
+  gint64 begin_ns;
+  gint64 end_ns;
+  gboolean task_slice;          /* a task held one of them */
+} CpuBounds;
+
 typedef struct {
   GArray *marks;                /* Mark */
   GHashTable *fields;           /* struct tep_event * -> FlagFields * (owned) */
@@ -298,6 +305,7 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
   g_autoptr(GArray) slices = NULL;
   g_autoptr(GArray) marks = NULL;
   g_autoptr(GHashTable) fields = NULL;
+  g_autofree CpuBounds *bounds = NULL;
   gboolean changed = FALSE;
   guint n_cpus;
 
@@ -308,26 +316,32 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
   marks = g_array_new (FALSE, FALSE, sizeof (Mark));
   fields = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   slices = g_array_new (FALSE, FALSE, sizeof (CsExplainSlice));
+  /* Each CPU's span of slices and whether a task held one of them, in
+   * one sweep: a long wait has a million slices. */
+  bounds = g_new (CpuBounds, MAX (n_cpus, 1));
+  for (guint cpu = 0; cpu < n_cpus; cpu++)
+    bounds[cpu] = (CpuBounds) { G_MAXINT64, G_MININT64, FALSE };
+  for (guint i = 0; i < breakdown->slices->len; i++)
+    {
+      const CsExplainSlice *s = &g_array_index (breakdown->slices, CsExplainSlice, i);
+      CpuBounds *b;
+
+      if (s->cpu >= n_cpus)
+        continue;
+      b = &bounds[s->cpu];
+      b->begin_ns = MIN (b->begin_ns, s->begin_ns);
+      b->end_ns = MAX (b->end_ns, s->end_ns);
+      b->task_slice |= g_array_index (breakdown->contributors, CsExplainContributor,
+                                      s->contributor).kind == CS_EXPLAIN_TASK;
+    }
   for (guint cpu = 0; cpu < n_cpus; cpu++)
     {
-      gint64 begin_ns = G_MAXINT64, end_ns = G_MININT64;
-      gboolean task_slice = FALSE;
+      gint64 begin_ns = bounds[cpu].begin_ns, end_ns = bounds[cpu].end_ns;
       Reader r = { marks, fields, FALSE, FALSE };
       guint64 n_events;
       guint m = 0;
 
-      for (guint i = 0; i < breakdown->slices->len; i++)
-        {
-          const CsExplainSlice *s = &g_array_index (breakdown->slices, CsExplainSlice, i);
-
-          if (s->cpu != cpu)
-            continue;
-          begin_ns = MIN (begin_ns, s->begin_ns);
-          end_ns = MAX (end_ns, s->end_ns);
-          task_slice |= g_array_index (breakdown->contributors, CsExplainContributor,
-                                       s->contributor).kind == CS_EXPLAIN_TASK;
-        }
-      if (!task_slice)
+      if (!bounds[cpu].task_slice)
         continue;
       /* More events than the bound: reading them would end in too_many
        * (or in has_sections first), so the CPU is passed over unread. */
