@@ -240,6 +240,14 @@ cs_trace_file_open (const char  *path,
   return cs_trace_file_open_full (path, NULL, NULL, NULL, error);
 }
 
+static CsTraceFile *open_file (const char          *path,
+                               CsIndexProgressFunc  progress,
+                               gpointer             user_data,
+                               GCancellable        *cancellable,
+                               const gint32        *tep_ids,
+                               guint                n_ids,
+                               GError             **error);
+
 /**
  * cs_trace_file_open_full:
  * @path: a trace.dat file, or trace text: tracefs `trace`/`trace_pipe`
@@ -266,6 +274,49 @@ cs_trace_file_open_full (const char          *path,
                          GCancellable        *cancellable,
                          GError             **error)
 {
+  return open_file (path, progress, user_data, cancellable, NULL, 0, error);
+}
+
+/**
+ * cs_trace_file_open_for_types:
+ * @path: a recording, as for cs_trace_file_open()
+ * @tep_ids: (array length=n_ids): the format IDs of the event types the
+ *   recording holds, as its index lists them
+ * @n_ids: how many
+ * @error: as cs_trace_file_open()
+ *
+ * cs_trace_file_open() that parses only the formats of @tep_ids
+ * (cs_tracedat_reader_open_for_types()): what a document whose index is
+ * built opens to read records, ~0.2 s sooner on a recording that carries
+ * every format of its kernel.  Trace text is converted as
+ * cs_trace_file_open() does (once: then it is in the index cache).
+ *
+ * Returns: (transfer full): the recording, or %NULL with @error set
+ */
+CsTraceFile *
+cs_trace_file_open_for_types (const char   *path,
+                              const gint32 *tep_ids,
+                              guint         n_ids,
+                              GError      **error)
+{
+  static const gint32 none[1] = { -1 };
+
+  g_return_val_if_fail (tep_ids != NULL || n_ids == 0, NULL);
+  /* No ID (a recording without events): no format, not every one. */
+  return open_file (path, NULL, NULL, NULL, tep_ids != NULL ? tep_ids : none, n_ids, error);
+}
+
+/* cs_trace_file_open_full(), parsing only the formats of @tep_ids unless
+ * it is %NULL. */
+static CsTraceFile *
+open_file (const char          *path,
+           CsIndexProgressFunc  progress,
+           gpointer             user_data,
+           GCancellable        *cancellable,
+           const gint32        *tep_ids,
+           guint                n_ids,
+           GError             **error)
+{
   g_autoptr(CsTraceFile) self = NULL;
   GError *header_error = NULL;
   const char *compression;
@@ -281,7 +332,7 @@ cs_trace_file_open_full (const char          *path,
   if (self->data_path != NULL)
     path = self->data_path;
 
-  self->reader = cs_tracedat_reader_open (path, error);
+  self->reader = cs_tracedat_reader_open_for_types (path, tep_ids, n_ids, error);
   if (self->reader == NULL)
     return NULL;
   if (!check_data_in_file (self, error))

@@ -83,6 +83,10 @@ G_DECLARE_FINAL_TYPE (CsTraceFile, cs_trace_file, CS, TRACE_FILE, GObject)
 
 CsTraceFile        *cs_trace_file_open              (const char   *path,
                                                      GError      **error);
+CsTraceFile        *cs_trace_file_open_for_types   (const char   *path,
+                                                    const gint32 *tep_ids,
+                                                    guint         n_ids,
+                                                    GError      **error);
 CsTraceFile        *cs_trace_file_open_full         (const char   *path,
                                                      void        (*progress) (double fraction,
                                                                               gpointer user_data),

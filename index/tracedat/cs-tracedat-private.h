@@ -126,6 +126,8 @@ struct _CsTracedatReader {
   struct tep_handle *tep;
   struct tep_plugin_list *plugins;
   guint n_parse_failures;
+  guint8 *wanted_ids;          /* bitmap of 65536 format IDs to parse, or NULL: all
+                                * (cs_tracedat_reader_open_for_types()) */
   guint n_instance_buffers;   /* named BUFFER options seen */
   gboolean symbols_loaded;     /* kallsyms parsed into tep */
 

@@ -143,6 +143,10 @@ G_DECLARE_FINAL_TYPE (CsTracedatReader, cs_tracedat_reader, CS, TRACEDAT_READER,
 GMutex            *cs_tracedat_reader_get_parse_lock      (void);
 CsTracedatReader  *cs_tracedat_reader_open                (const char        *path,
                                                            GError           **error);
+CsTracedatReader  *cs_tracedat_reader_open_for_types      (const char        *path,
+                                                           const gint32      *tep_ids,
+                                                           guint              n_ids,
+                                                           GError           **error);
 CsTracedatReader  *cs_tracedat_reader_open_options        (const char        *path,
                                                            GError           **error);
 const char        *cs_tracedat_reader_get_path            (CsTracedatReader  *self);

@@ -545,6 +545,42 @@ with_terminated_text (guint8 *text, gsize len,
   text[len] = saved;
 }
 
+/* Whether the event format @text (as the kernel's `format` file gives it:
+ * "name: NAME\nID: ID\nformat:...") is one the reader was asked to
+ * parse.  A format whose ID line cannot be found is parsed: libtraceevent
+ * says what is wrong with it. */
+static gboolean
+format_wanted (CsTracedatReader *self,
+               const guint8     *text,
+               guint64           size)
+{
+  const char *id_line, *end = (const char *) text + MIN (size, 512);
+  guint64 id;
+
+  if (self->wanted_ids == NULL)
+    return TRUE;
+  id_line = g_strstr_len ((const char *) text, end - (const char *) text, "\nID: ");
+  if (id_line == NULL)
+    return TRUE;
+  id_line += 5;
+  if (id_line >= end || !g_ascii_isdigit (*id_line))
+    return TRUE;
+  {
+    /* g_ascii_strtoull() could read past @end: copy the digits. */
+    char digits[12];
+    gsize n = 0;
+
+    while (id_line + n < end && g_ascii_isdigit (id_line[n]) && n < sizeof digits - 1)
+      {
+        digits[n] = id_line[n];
+        n++;
+      }
+    digits[n] = '\0';
+    id = g_ascii_strtoull (digits, NULL, 10);
+  }
+  return id >= 65536 || (self->wanted_ids[id >> 3] & (1u << (id & 7))) != 0;
+}
+
 static gboolean
 parse_section (CsTracedatReader   *self,
                struct tep_handle  *tep,
@@ -591,6 +627,8 @@ parse_section (CsTracedatReader   *self,
         {
           if (!mc_u64 (&mc, &size64, error) || !mc_bytes (&mc, size64, &p, error))
             return FALSE;
+          if (!format_wanted (self, p, size64))
+            continue;
           if (tep_parse_event (tep, (const char *) p, (unsigned long) size64, "ftrace") != 0)
             (*n_failures)++;
         }
@@ -612,6 +650,8 @@ parse_section (CsTracedatReader   *self,
               {
                 if (!mc_u64 (&mc, &size64, error) || !mc_bytes (&mc, size64, &p, error))
                   return FALSE;
+                if (!format_wanted (self, p, size64))
+                  continue;
                 if (tep_parse_event (tep, (const char *) p, (unsigned long) size64, system) != 0)
                   (*n_failures)++;
               }
