@@ -327,9 +327,13 @@ const char        *cs_plugin_document_get_comm       (CsPluginDocument *document
  * @document: a document
  * @error: %CS_PLUGIN_ERROR_FAILED when the recording can no longer be read
  *
- * The recording's event formats, for choosers that list events and their
- * fields (tep_find_event_by_name(), tep_event_fields()).  The first call
- * opens the recording (it parses the formats: tens of milliseconds).
+ * The formats of the event types the recording holds records of, for
+ * choosers that list events and their fields (tep_find_event_by_name(),
+ * tep_event_fields()).  A recording made with trace-cmd also carries the
+ * formats of every other event its kernel offers (thousands); those are
+ * not parsed (since plugin API 1.6), so an event with no record is not
+ * found, whether or not its format was saved.  The first call opens the
+ * recording (it parses the formats: milliseconds).
  *
  * Returns: (transfer none) (nullable): libtraceevent's handle, owned by
  *   the document

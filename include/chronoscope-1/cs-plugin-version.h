@@ -41,7 +41,8 @@
  * cs_plugin_document_foreach_slice() (a CPU's slices from the index,
  * with what they tell of their sched_switch records).  1.6 added
  * cs_plugin_document_has_vcpu_host() (whether a recording's vCPUs can be
- * asked of its host's).
+ * asked of its host's), and cs_plugin_document_get_tep() gives only the
+ * formats of the event types the recording has records of.
  */
 #define CS_PLUGIN_API_MINOR_VERSION 6
 

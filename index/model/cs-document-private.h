@@ -45,6 +45,7 @@ struct _CsDocument
 
   CsCpuInfo *cpus;              /* n_cpus */
   GArray *event_types;          /* CsEventType, strings in @strings */
+  GArray *tep_ids;              /* gint32: the format IDs of the types with events */
   GHashTable *cpu_type_counts;  /* (cpu << 20 | type) -> guint64* */
   GArray *tasks;                /* CsTask sorted by pid */
   GStringChunk *strings;

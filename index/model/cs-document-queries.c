@@ -465,7 +465,7 @@ cs_document_format_event (CsDocument     *self,
 
   if (self->trace_file == NULL)
     {
-      self->trace_file = cs_trace_file_open (self->trace_path, error);
+      self->trace_file = cs_document_open_trace_file (self, error);
       if (self->trace_file == NULL)
         return NULL;
     }

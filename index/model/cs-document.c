@@ -40,6 +40,7 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->db, sqlite3_close);
   g_clear_object (&self->trace_file);
   g_clear_pointer (&self->event_types, g_array_unref);
+  g_clear_pointer (&self->tep_ids, g_array_unref);
   g_clear_pointer (&self->cpu_type_counts, g_hash_table_unref);
   g_clear_pointer (&self->tasks, g_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
@@ -189,7 +190,9 @@ load_tables (CsDocument  *self,
   g_clear_pointer (&s, sqlite3_finalize);
 
   self->event_types = g_array_new (FALSE, TRUE, sizeof (CsEventType));
-  s = _cs_sqlite_prepare (self->db, "SELECT id, system, name, n_events FROM event_types ORDER BY id",
+  self->tep_ids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  s = _cs_sqlite_prepare (self->db,
+                          "SELECT id, system, name, n_events, tep_id FROM event_types ORDER BY id",
                           error);
   if (s == NULL)
     return FALSE;
@@ -204,6 +207,12 @@ load_tables (CsDocument  *self,
       t.name = g_string_chunk_insert_const (self->strings, (const char *) sqlite3_column_text (s, 2) ?: "");
       t.n_events = sqlite3_column_int64 (s, 3);
       g_array_append_val (self->event_types, t);
+      if (t.n_events > 0 && sqlite3_column_int (s, 4) >= 0)
+        {
+          gint32 tep_id = sqlite3_column_int (s, 4);
+
+          g_array_append_val (self->tep_ids, tep_id);
+        }
     }
   if (!_cs_sqlite_check (self->db, rc, _("reading event types"), error))
     return FALSE;
@@ -594,8 +603,31 @@ cs_document_get_trace_file (CsDocument *self)
 {
   g_return_val_if_fail (CS_IS_DOCUMENT (self), NULL);
   if (self->trace_file == NULL)
-    self->trace_file = cs_trace_file_open (self->trace_path, NULL);
+    self->trace_file = cs_document_open_trace_file (self, NULL);
   return self->trace_file;
+}
+
+/**
+ * cs_document_open_trace_file:
+ * @self: a document
+ * @error: the errors of cs_trace_file_open()
+ *
+ * Opens the document's recording to read its records, parsing only the
+ * formats of the event types its index counts records of
+ * (cs_trace_file_open_for_types()): a recording carries every format of
+ * its kernel (thousands) and holds a few dozen types.  Every record of the
+ * recording has its format; one of another type has none.
+ *
+ * Returns: (transfer full) (nullable): a new handle on the recording, or
+ *   %NULL with @error set
+ */
+CsTraceFile *
+cs_document_open_trace_file (CsDocument  *self,
+                             GError     **error)
+{
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), NULL);
+  return cs_trace_file_open_for_types (self->trace_path, (const gint32 *) self->tep_ids->data,
+                                       self->tep_ids->len, error);
 }
 
 /** cs_document_get_trace_path: Returns: (transfer none): the recording's path */

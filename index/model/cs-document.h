@@ -182,6 +182,8 @@ CsDocument        *cs_document_load_full         (const char          *trace_pat
 
 /* The recording */
 CsTraceFile       *cs_document_get_trace_file    (CsDocument  *self);
+CsTraceFile       *cs_document_open_trace_file   (CsDocument  *self,
+                                                  GError     **error);
 const char        *cs_document_get_trace_path    (CsDocument  *self);
 const char        *cs_document_get_index_path    (CsDocument  *self);
 const char        *cs_document_get_identity      (CsDocument  *self);

@@ -98,7 +98,7 @@ _cs_filter_count_thread (GTask        *task,
   doc = cs_document_open_as (job->trace_path, job->index_path, job->identity,
                              &error);
   if (doc != NULL && expression)
-    file = cs_trace_file_open (job->trace_path, &error);
+    file = cs_document_open_trace_file (doc, &error);
   if (error != NULL)
     {
       g_task_return_error (task, error);

@@ -168,7 +168,7 @@ context_init (CsSqlContext *ctx, CsDocument *document, GError **error)
   if (ctx->trace_file == NULL)
     {
       /* Ask again, for the reason. */
-      g_autoptr(CsTraceFile) file = cs_trace_file_open (cs_document_get_trace_path (document), error);
+      g_autoptr(CsTraceFile) file = cs_document_open_trace_file (document, error);
       if (file == NULL)
         return FALSE;
       ctx->trace_file = cs_document_get_trace_file (document);

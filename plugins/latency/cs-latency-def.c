@@ -182,6 +182,9 @@ check_key (struct tep_event  *event,
   return TRUE;
 }
 
+/* The document's formats are those of the types it has records of
+ * (cs_plugin_document_get_tep()): an event without records is not found,
+ * whether or not the recording saved its format. */
 static struct tep_event *
 find_event (struct tep_handle  *tep,
             const char         *system,
@@ -193,8 +196,8 @@ find_event (struct tep_handle  *tep,
 
   if (event == NULL)
     g_set_error (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_USAGE,
-                 _("The recording %s has no event %s:%s (it was not enabled when it was "
-                   "recorded)"), path, system, name);
+                 _("The recording %s has no event %s:%s (none was recorded: it was not "
+                   "enabled, or it did not happen)"), path, system, name);
   return event;
 }
 

@@ -14,7 +14,10 @@
 #include <sys/wait.h>
 #include <json-glib/json-glib.h>
 
+#include <event-parse.h>
+
 #include "cs-document.h"
+#include "cs-trace-file.h"
 #include "cs-index-cache.h"
 #include "index-test-util.h"
 
@@ -357,6 +360,62 @@ test_columns_agree_with_events (void)
     }
 }
 
+/* A document reads its records with the formats of its own event types
+ * only (cs_document_open_trace_file()): fewer formats than the recording
+ * carries, and every record's text the same as with all of them. */
+static void
+test_formats_of_its_types (gconstpointer data)
+{
+  g_autofree char *path = cs_test_own_path (data);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsDocument) doc = cs_document_load (path, NULL, NULL, NULL, NULL, &error);
+  g_autoptr(CsTraceFile) all = NULL;
+  CsTraceFile *own;
+  guint n_types = 0;
+  guint64 n_compared = 0;
+
+  g_assert_no_error (error);
+  own = cs_document_get_trace_file (doc);
+  g_assert_nonnull (own);
+  all = cs_trace_file_open (path, &error);
+  g_assert_no_error (error);
+  for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+    if (cs_document_get_event_type (doc, t)->n_events > 0 &&
+        tep_find_event_by_name (cs_trace_file_get_tep (all), cs_document_get_event_type (doc, t)->system,
+                                cs_document_get_event_type (doc, t)->name) != NULL)
+      n_types++;
+  g_assert_cmpint (tep_get_events_count (cs_trace_file_get_tep (own)), ==, n_types);
+  /* A recording made with trace-cmd carries every format of its kernel. */
+  g_assert_cmpint (tep_get_events_count (cs_trace_file_get_tep (all)), >, n_types);
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+
+      g_assert_true (cs_document_get_events (doc, cpu, G_MININT64, G_MAXINT64, G_MAXUINT, events,
+                                             &error));
+      g_assert_no_error (error);
+      for (guint i = 0; i < events->len; i++)
+        {
+          const CsEvent *ev = &g_array_index (events, CsEvent, i);
+          g_autofree char *text = cs_document_format_event (doc, ev, &error);
+          g_autofree char *want = NULL;
+          CsRecord rec;
+
+          g_assert_no_error (error);
+          g_assert_true (cs_trace_file_read_at (all, ev->cpu, ev->offset, &rec, &error));
+          g_assert_no_error (error);
+          want = cs_trace_file_format_record (all, &rec);
+          g_assert_cmpstr (text, ==, want);
+          n_compared++;
+        }
+    }
+  g_test_message ("%s: %u of %d formats parsed, %" G_GUINT64_FORMAT " records' text the same",
+                  (const char *) data, n_types, tep_get_events_count (cs_trace_file_get_tep (all)),
+                  n_compared);
+  g_assert_cmpuint (n_compared, ==, cs_document_get_n_events (doc));
+}
+
 static void
 test_cancel_leaves_nothing (void)
 {
@@ -390,6 +449,10 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/Document/load-bad-file-subprocess", test_load_bad_file_subprocess);
   g_test_add_func ("/cs/index/Document/columns-agree-with-events", test_columns_agree_with_events);
   g_test_add_func ("/cs/index/Document/cancel-leaves-nothing", test_cancel_leaves_nothing);
+  g_test_add_data_func ("/cs/index/Document/formats-of-its-types/v6", "sched-irq-v6.dat",
+                        test_formats_of_its_types);
+  g_test_add_data_func ("/cs/index/Document/formats-of-its-types/v7-function", "function-v7.dat",
+                        test_formats_of_its_types);
 
   return g_test_run ();
 }

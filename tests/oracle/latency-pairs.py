@@ -150,10 +150,16 @@ def is_pid_key(name):
 
 
 def resolve(trace_cmd, path, args, formats):
-    """The definition's pairs: (a_type, a_keys, b_type, b_keys)."""
-    def need(t):
-        if t not in formats:
-            raise Unfit(f"the recording has no event {t}")
+    """The definition's pairs: (a_type, a_keys, b_type, b_keys).
+
+    A definition whose A or B has no record in the recording does not fit
+    it, whether or not the recording carries its format (`trace-cmd
+    record` saves the format of every event of the kernel)."""
+    def need(*types):
+        counts = count_types(trace_cmd, path, sorted({t for t in types if t in formats}))
+        for t in types:
+            if counts.get(t, 0) == 0:
+                raise Unfit(f"the recording has no event {t}")
 
     if args.preset is None:
         def side(text):
@@ -163,8 +169,7 @@ def resolve(trace_cmd, path, args, formats):
         b, b_keys = side(args.to)
         a_keys = a_keys or b_keys or ["@pid"]
         b_keys = b_keys or a_keys
-        need(a)
-        need(b)
+        need(a, b)
         return [(a, a_keys, b, b_keys)]
     if args.preset not in PRESETS:
         raise Unfit(f"no preset {args.preset}")
@@ -174,16 +179,16 @@ def resolve(trace_cmd, path, args, formats):
     if args.preset == "syscall" and counts.get("raw_syscalls:sys_enter", 0) == 0:
         enters = [t for t in formats if t.startswith("syscalls:sys_enter_")
                   and "syscalls:sys_exit_" + t[len("syscalls:sys_enter_"):] in formats]
-        enter_counts = count_types(trace_cmd, path, enters)
-        family = [(t, ["@pid"], "syscalls:sys_exit_" + t[len("syscalls:sys_enter_"):], ["@pid"])
-                  for t in sorted(enters, key=lambda t: t.split(":")[1])
-                  if enter_counts.get(t, 0) > 0]
+        exits = ["syscalls:sys_exit_" + t[len("syscalls:sys_enter_"):] for t in enters]
+        family_counts = count_types(trace_cmd, path, enters + exits)
+        family = [(t, ["@pid"], x, ["@pid"])
+                  for t, x in sorted(zip(enters, exits), key=lambda p: p[0].split(":")[1])
+                  if family_counts.get(t, 0) > 0 and family_counts.get(x, 0) > 0]
         if family:
             return family
     with_events = [t for t in present if counts.get(t, 0) > 0]
     a = (with_events or present or alternatives)[0]
-    need(a)
-    need(b)
+    need(a, b)
     return [(a, a_keys.split(","), b, b_keys.split(","))]
 
 
