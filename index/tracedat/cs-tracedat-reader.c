@@ -174,7 +174,7 @@ cs_tracedat_reader_open (const char  *path,
  *
  * cs_tracedat_reader_open() that gives libtraceevent only the formats of
  * @tep_ids: a recording carries the format of every event its kernel
- * offers (2,305 in large-v6.dat, ~0.19 s to parse) and holds records of a
+ * offers (2,323 in large-v6.dat, ~0.19 s to parse) and holds records of a
  * few dozen, which an index lists (its event_types table).  Records of
  * other types read with this reader have no format: they are told as
  * unknown, as a record whose format failed to parse is.
