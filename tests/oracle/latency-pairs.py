@@ -155,8 +155,11 @@ def resolve(trace_cmd, path, args, formats):
     A definition whose A or B has no record in the recording does not fit
     it, whether or not the recording carries its format (`trace-cmd
     record` saves the format of every event of the kernel)."""
-    def need(*types):
-        counts = count_types(trace_cmd, path, sorted({t for t in types if t in formats}))
+    def need(*types, counted=None):
+        """Refuses unless each of types has records; counted: counts read already."""
+        counts = dict(counted or {})
+        counts.update(count_types(trace_cmd, path,
+                                  sorted({t for t in types if t in formats and t not in counts})))
         for t in types:
             if counts.get(t, 0) == 0:
                 raise Unfit(f"the recording has no event {t}")
@@ -188,7 +191,7 @@ def resolve(trace_cmd, path, args, formats):
             return family
     with_events = [t for t in present if counts.get(t, 0) > 0]
     a = (with_events or present or alternatives)[0]
-    need(a, b)
+    need(a, b, counted={t: counts.get(t, 0) for t in present})
     return [(a, a_keys.split(","), b, b_keys.split(","))]
 
 
