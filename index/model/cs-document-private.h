@@ -123,6 +123,9 @@ gboolean           _cs_document_scan_slices    (CsDocument  *self,
                                                 SliceFunc    func,
                                                 gpointer     user_data,
                                                 GError     **error);
+/* The document's handle on its recording, opened on first use. */
+CsTraceFile       *_cs_document_ensure_trace_file (CsDocument  *self,
+                                                   GError     **error);
 
 G_END_DECLS
 

@@ -463,13 +463,9 @@ cs_document_format_event (CsDocument     *self,
 
   g_return_val_if_fail (CS_IS_DOCUMENT (self), NULL);
 
-  if (self->trace_file == NULL)
-    {
-      self->trace_file = cs_document_open_trace_file (self, error);
-      if (self->trace_file == NULL)
-        return NULL;
-    }
-  file = self->trace_file;
+  file = _cs_document_ensure_trace_file (self, error);
+  if (file == NULL)
+    return NULL;
   if (!cs_trace_file_read_at (file, event->cpu, event->offset, &rec, error))
     return NULL;
   return cs_trace_file_format_record (file, &rec);

@@ -602,8 +602,18 @@ CsTraceFile *
 cs_document_get_trace_file (CsDocument *self)
 {
   g_return_val_if_fail (CS_IS_DOCUMENT (self), NULL);
+  return _cs_document_ensure_trace_file (self, NULL);
+}
+
+/* The document's own handle on its recording, opened on first use
+ * (cs_document_open_trace_file()); NULL with @error set when it cannot
+ * be. */
+CsTraceFile *
+_cs_document_ensure_trace_file (CsDocument  *self,
+                                GError     **error)
+{
   if (self->trace_file == NULL)
-    self->trace_file = cs_document_open_trace_file (self, NULL);
+    self->trace_file = cs_document_open_trace_file (self, error);
   return self->trace_file;
 }
 

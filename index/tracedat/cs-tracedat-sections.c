@@ -554,30 +554,17 @@ format_wanted (CsTracedatReader *self,
                const guint8     *text,
                guint64           size)
 {
-  const char *id_line, *end = (const char *) text + MIN (size, 512);
-  guint64 id;
+  const char *p, *end = (const char *) text + MIN (size, 512);
+  guint id = 0;
 
   if (self->wanted_ids == NULL)
     return TRUE;
-  id_line = g_strstr_len ((const char *) text, end - (const char *) text, "\nID: ");
-  if (id_line == NULL)
+  p = g_strstr_len ((const char *) text, end - (const char *) text, "\nID: ");
+  if (p == NULL || (p += 5) >= end || !g_ascii_isdigit (*p))
     return TRUE;
-  id_line += 5;
-  if (id_line >= end || !g_ascii_isdigit (*id_line))
-    return TRUE;
-  {
-    /* g_ascii_strtoull() could read past @end: copy the digits. */
-    char digits[12];
-    gsize n = 0;
-
-    while (id_line + n < end && g_ascii_isdigit (id_line[n]) && n < sizeof digits - 1)
-      {
-        digits[n] = id_line[n];
-        n++;
-      }
-    digits[n] = '\0';
-    id = g_ascii_strtoull (digits, NULL, 10);
-  }
+  /* The text is not NUL-terminated: the digits are read up to @end. */
+  for (; p < end && g_ascii_isdigit (*p) && id < 65536; p++)
+    id = id * 10 + (guint) (*p - '0');
   return id >= 65536 || (self->wanted_ids[id >> 3] & (1u << (id & 7))) != 0;
 }
 
