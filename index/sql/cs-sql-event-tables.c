@@ -186,12 +186,25 @@ find_in_cpu (CsSqlEventCursor *cur,
              gboolean          backwards,
              gboolean         *found)
 {
+  CsDocument *doc = cur->table->base.ctx->document;
+
   *found = FALSE;
   while (backwards ? *row > row_begin : *row < row_end)
     {
-      CsEventChunkCache *cache = chunk_of (cur, cpu, backwards ? *row - 1 : *row);
+      guint64 chunk = (backwards ? *row - 1 : *row) / CS_EVENT_CHUNK_ROWS;
+      CsEventChunkCache *cache;
       int rc;
 
+      /* A chunk without the table's type is passed over undecoded: a
+       * typed table of a rare event reads only the chunks that hold it. */
+      if (cur->table->type_id >= 0 &&
+          !_cs_document_chunk_may_hold_type (doc, cpu, (gint64) chunk, (guint) cur->table->type_id))
+        {
+          *row = backwards ? MAX (row_begin, chunk * CS_EVENT_CHUNK_ROWS)
+                           : MIN (row_end, (chunk + 1) * CS_EVENT_CHUNK_ROWS);
+          continue;
+        }
+      cache = chunk_of (cur, cpu, backwards ? *row - 1 : *row);
       if (cache == NULL)
         return SQLITE_ERROR;
       if (!backwards)

@@ -23,8 +23,10 @@ G_BEGIN_DECLS
  * taken back in 98fd7ff): never reused, so that an index a build of that
  * time left in a cache is rebuilt.  9: task chunks of up to 1024 rows,
  * which a version-7 reader would call damaged.  10: a slice chunk's
- * flags column (SL_FLAGS), which a version-9 reader would call damaged. */
-#define CS_INDEX_SCHEMA_VERSION 10
+ * flags column (SL_FLAGS), which a version-9 reader would call damaged.
+ * 11: event_chunk_types, which a version-10 index lacks (a reader of
+ * rare types would find none of its events). */
+#define CS_INDEX_SCHEMA_VERSION 11
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */

@@ -44,6 +44,7 @@ void     _cs_index_build_type_map       (struct tep_handle    *tep,
 /* The prepared INSERTs of the chunk tables. */
 typedef struct {
   sqlite3_stmt *events;
+  sqlite3_stmt *event_types;    /* event_chunk_types, beside each event chunk */
   sqlite3_stmt *slices;
   sqlite3_stmt *tasks;
   sqlite3_stmt *summaries;

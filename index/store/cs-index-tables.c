@@ -214,7 +214,8 @@ _cs_index_inserts_prepare (sqlite3         *db,
                            GError         **error)
 {
   ins->events = _cs_sqlite_prepare (db, "INSERT INTO event_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
-  ins->slices = ins->events ? _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error) : NULL;
+  ins->event_types = ins->events ? _cs_sqlite_prepare (db, "INSERT INTO event_chunk_types VALUES (?1, ?2, ?3, ?4)", error) : NULL;
+  ins->slices = ins->event_types ? _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error) : NULL;
   ins->tasks = ins->slices ? _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error) : NULL;
   ins->summaries = ins->tasks ? _cs_sqlite_prepare (db, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)", error) : NULL;
   ins->runs = ins->summaries ? _cs_sqlite_prepare (db, "INSERT INTO summary_runs VALUES (?1, ?2, ?3, ?4)", error) : NULL;
@@ -225,10 +226,46 @@ void
 _cs_index_inserts_clear (CsIndexInserts *ins)
 {
   g_clear_pointer (&ins->events, sqlite3_finalize);
+  g_clear_pointer (&ins->event_types, sqlite3_finalize);
   g_clear_pointer (&ins->slices, sqlite3_finalize);
   g_clear_pointer (&ins->tasks, sqlite3_finalize);
   g_clear_pointer (&ins->summaries, sqlite3_finalize);
   g_clear_pointer (&ins->runs, sqlite3_finalize);
+}
+
+/* The row of event_chunk_types beside event chunk @c, stored as @data
+ * (cs-index-schema.c): its types from the blob's dictionary. */
+static gboolean
+insert_event_chunk_types (const CsIndexInserts *ins,
+                          const CsScanChunk    *c,
+                          const guint8         *data,
+                          gsize                 size,
+                          GError              **error)
+{
+  sqlite3_stmt *s = ins->event_types;
+  gint64 types[CS_CHUNK_PEEK_MAX];
+  guint8 ids[2 * CS_CHUNK_PEEK_MAX];
+  guint n = 0;
+  gboolean listed;
+  int rc;
+
+  listed = cs_chunk_peek_values (data, size, c->n_rows, EV_TYPE, types, &n);
+  for (guint i = 0; listed && i < n; i++)
+    {
+      listed = types[i] >= 0 && types[i] < G_MAXUINT16;
+      ids[2 * i] = (guint8) (types[i] & 0xff);
+      ids[2 * i + 1] = (guint8) (types[i] >> 8);
+    }
+  sqlite3_bind_int (s, 1, c->cpu);
+  sqlite3_bind_int64 (s, 2, c->chunk);
+  sqlite3_bind_int64 (s, 3, c->first_ns);
+  if (listed)
+    sqlite3_bind_blob (s, 4, ids, 2 * n, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (s, 4);
+  rc = sqlite3_step (s);
+  sqlite3_reset (s);
+  return _cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing events"), error);
 }
 
 gboolean
@@ -283,7 +320,9 @@ _cs_index_insert_chunk (const CsIndexInserts *ins,
   sqlite3_bind_blob (s, i++, data, size, SQLITE_STATIC);
   int rc = sqlite3_step (s);
   sqlite3_reset (s);
-  return _cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing events"), error);
+  if (!_cs_sqlite_check (sqlite3_db_handle (s), rc, _("storing events"), error))
+    return FALSE;
+  return c->kind != CS_SCAN_EVENT_CHUNK || insert_event_chunk_types (ins, c, data, size, error);
 }
 
 

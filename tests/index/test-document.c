@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 #include <sys/wait.h>
 #include <json-glib/json-glib.h>
@@ -416,6 +418,79 @@ test_formats_of_its_types (gconstpointer data)
   g_assert_cmpuint (n_compared, ==, cs_document_get_n_events (doc));
 }
 
+/* Events of some types, against all events filtered by type: the same
+ * events (time, row, offset) over the whole recording and over a middle
+ * span, whichever way the index finds them.  preemptirq-v7.dat holds
+ * 15-17 event chunks per CPU, and types that few of them hold
+ * (sched_process_exec), which the index finds from event_chunk_types
+ * without stepping over the others (cs-document-events.c). */
+static void
+test_events_of_rare_types (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("preemptirq-v7.dat");
+  guint n_types = cs_document_get_n_event_types (doc);
+  g_autofree gboolean *wanted = g_new0 (gboolean, MAX (n_types, 1));
+  guint n_rare = 0, n_compared = 0;
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
+      g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+      g_autoptr(GError) error = NULL;
+      guint64 n_chunks = info->n_events / 4096 + 1;
+      gint64 spans[2][2] = {
+        { info->first_ns, info->last_ns + 1 },
+        { info->first_ns + (info->last_ns - info->first_ns) / 3,
+          info->first_ns + 2 * (info->last_ns - info->first_ns) / 3 },
+      };
+
+      g_assert_true (cs_document_get_events (doc, cpu, info->first_ns, info->last_ns + 1,
+                                             G_MAXUINT, all, &error));
+      g_assert_no_error (error);
+      for (guint t = 0; t < n_types; t++)
+        {
+          guint64 count = cs_document_get_cpu_type_count (doc, cpu, t);
+
+          if (count == 0)
+            continue;
+          n_rare += count * 4 <= n_chunks;
+          memset (wanted, 0, n_types * sizeof *wanted);
+          wanted[t] = TRUE;
+          for (guint sp = 0; sp < G_N_ELEMENTS (spans); sp++)
+            {
+              g_autoptr(GArray) some = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+              guint k = 0;
+
+              g_assert_true (cs_document_get_events_of_types (doc, cpu, spans[sp][0], spans[sp][1],
+                                                              wanted, n_types, G_MAXUINT, some,
+                                                              &error));
+              g_assert_no_error (error);
+              for (guint i = 0; i < all->len; i++)
+                {
+                  const CsEvent *a = &g_array_index (all, CsEvent, i);
+                  const CsEvent *b;
+
+                  if (a->type_id != t || a->ts_ns < spans[sp][0] || a->ts_ns >= spans[sp][1])
+                    continue;
+                  g_assert_cmpuint (k, <, some->len);
+                  b = &g_array_index (some, CsEvent, k++);
+                  g_assert_cmpint (b->ts_ns, ==, a->ts_ns);
+                  g_assert_cmpuint (b->row, ==, a->row);
+                  g_assert_cmpuint (b->offset, ==, a->offset);
+                  g_assert_cmpuint (b->type_id, ==, t);
+                }
+              g_assert_cmpuint (k, ==, some->len);
+              if (sp == 0)
+                g_assert_cmpuint (some->len, ==, count);
+              n_compared += some->len;
+            }
+        }
+    }
+  g_test_message ("%u events compared; %u (CPU, type) pairs rare enough for event_chunk_types",
+                  n_compared, n_rare);
+  g_assert_cmpuint (n_rare, >, 0);
+}
+
 static void
 test_cancel_leaves_nothing (void)
 {
@@ -453,6 +528,7 @@ main (int argc, char **argv)
                         test_formats_of_its_types);
   g_test_add_data_func ("/cs/index/Document/formats-of-its-types/v7-function", "function-v7.dat",
                         test_formats_of_its_types);
+  g_test_add_func ("/cs/index/Document/events-of-rare-types", test_events_of_rare_types);
 
   return g_test_run ();
 }

@@ -864,6 +864,57 @@ test_derived (void)
   g_assert_cmpint (cs_test_query_int (session, "SELECT count(*) FROM wakeups WHERE latency_ns < 0"), ==, 0);
 }
 
+/* A typed table reads only the event chunks that hold its type
+ * (cs-sql-event-tables.c, from event_chunk_types): its rows, forwards and
+ * backwards, are those of `events` filtered by type without that help
+ * (a unary + keeps the filter out of the table's hands). */
+static void
+test_typed_tables_skip_chunks (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("preemptirq-v7.dat");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsSqlSession) session = cs_sql_session_new (doc, &error);
+  guint n_tables = 0;
+
+  g_assert_no_error (error);
+  for (guint t = 0; t < cs_document_get_n_event_types (doc); t++)
+    {
+      const CsEventType *type = cs_document_get_event_type (doc, t);
+      g_autofree char *filter = g_strdup_printf ("+system = '%s' AND +name = '%s'", type->system,
+                                                 type->name);
+      g_autofree char *table = g_strdup_printf ("\"%s:%s\"", type->system, type->name);
+      char *pairs[2][2] = {
+        { g_strdup_printf ("SELECT cpu, ts, pid FROM %s", table),
+          g_strdup_printf ("SELECT cpu, ts, pid FROM events WHERE %s", filter) },
+        { g_strdup_printf ("SELECT ts FROM %s ORDER BY ts DESC LIMIT 3", table),
+          g_strdup_printf ("SELECT ts FROM events WHERE %s ORDER BY ts DESC LIMIT 3", filter) },
+      };
+
+      if (type->n_events == 0)
+        {
+          for (guint f = 0; f < G_N_ELEMENTS (pairs); f++)
+            g_free (pairs[f][0]), g_free (pairs[f][1]);
+          continue;
+        }
+      for (guint f = 0; f < G_N_ELEMENTS (pairs); f++)
+        {
+          g_autofree char *fast = pairs[f][0];
+          g_autofree char *slow = pairs[f][1];
+          g_autofree char *have = cs_test_query_rows (session, fast);
+          g_autofree char *want = cs_test_query_rows (session, slow);
+          g_auto(GStrv) lines = g_strsplit (have, "\n", -1);
+
+          if (g_strcmp0 (have, want) != 0)
+            g_error ("%s\n%s\nagainst %s\n%s", fast, have, slow, want);
+          if (f == 0)
+            g_assert_cmpuint (g_strv_length (lines), >=, type->n_events);
+        }
+      n_tables++;
+    }
+  g_test_message ("%u typed tables compared with `events`", n_tables);
+  g_assert_cmpuint (n_tables, >=, 10);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -873,6 +924,7 @@ main (int    argc,
   g_test_add_func ("/cs/sql/SqlSession/event-counts-match-report", test_counts);
   g_test_add_func ("/cs/sql/SqlSession/fields-and-ranges-match-report", test_fields_and_ranges);
   g_test_add_func ("/cs/sql/SqlSession/pushdown-matches-scan", test_pushdown);
+  g_test_add_func ("/cs/sql/SqlSession/typed-tables-skip-chunks", test_typed_tables_skip_chunks);
   g_test_add_func ("/cs/sql/SqlSession/count-by-weights-matches-plain", test_count_by_weights);
   g_test_add_func ("/cs/sql/SqlSession/refuses-writes", test_refuses_writes);
   g_test_add_func ("/cs/sql/SqlSession/errors", test_errors);

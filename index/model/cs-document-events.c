@@ -1,0 +1,564 @@
+/* cs-document-events.c: the events of a span, from the index's event
+ * chunks (the rest of CsDocument's timeline queries: cs-document-queries.c).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A CPU's events are stored CS_EVENT_CHUNK_ROWS to a row of event_chunks
+ * (cs-index-schema.c).  A reader of all events steps over the chunks of
+ * its span; a reader of some types skips the chunks whose type column
+ * holds none of them, and when the types are rare on the CPU it finds the
+ * chunks that hold them from event_chunk_types without stepping over the
+ * others (each step copies a chunk's blob of ~12 KiB out of SQLite).
+ */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
+#include "cs-document-private.h"
+
+/* The chunk of @row into @cpu's cache; without its pid column when
+ * @no_pid (a scan of some types: the records say the pid, and it is a
+ * quarter of the decoding). */
+static CsEventChunkCache *
+decode_event_chunk (CsDocument    *self,
+                    guint          cpu,
+                    sqlite3_stmt  *row,
+                    gboolean       no_pid,
+                    GError       **error)
+{
+  CsEventChunkCache *cache = self->chunk_caches[cpu];
+  gint64 chunk = sqlite3_column_int64 (row, 0);
+  guint n = sqlite3_column_int (row, 3);
+  const guint8 *data = sqlite3_column_blob (row, 4);
+  gsize size = sqlite3_column_bytes (row, 4);
+  gint64 *cols[EV_N_COLUMNS];
+
+  if (cache == NULL)
+    {
+      cache = self->chunk_caches[cpu] = g_new0 (CsEventChunkCache, 1);
+      cache->chunk = -1;
+    }
+  if (cache->chunk == chunk && (no_pid || !cache->no_pid))
+    return cache;
+  if (n > 16 * CS_EVENT_CHUNK_ROWS)
+    {
+      g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                   g_dngettext (GETTEXT_PACKAGE, "The index %s has a chunk of %u event",
+                                "The index %s has a chunk of %u events", n),
+                   self->index_path, n);
+      return NULL;
+    }
+  for (guint c = 0; c < EV_N_COLUMNS; c++)
+    {
+      cache->cols[c] = g_renew (gint64, cache->cols[c], MAX (n, 1));
+      cols[c] = c == EV_PID && no_pid ? NULL : cache->cols[c];
+    }
+  cache->chunk = -1;
+  if (!cs_chunk_decode_columns (data, size, n, EV_N_COLUMNS, EV_N_COLUMNS, _cs_event_chunk_modes,
+                                cols, error))
+    return NULL;
+  cache->no_pid = no_pid;
+  if (self->offset_bases[cpu] != 0)
+    for (guint i = 0; i < n; i++)
+      cache->cols[EV_OFFSET][i] += self->offset_bases[cpu];
+  cache->chunk = chunk;
+  cache->first_row = sqlite3_column_int64 (row, 2);
+  cache->n = n;
+  return cache;
+}
+
+/* Calls @func for the events of @cache (chunk of @cpu) in [@begin_ns,
+ * @end_ns) whose type is wanted (all when @wanted is NULL); FALSE when
+ * @func asked to stop or the span ends in the chunk. */
+static gboolean
+call_chunk_events (const CsEventChunkCache *cache,
+                   guint                    cpu,
+                   gint64                   begin_ns,
+                   gint64                   end_ns,
+                   const gboolean          *wanted,
+                   guint                    n_types,
+                   EventFunc                func,
+                   gpointer                 user_data)
+{
+  for (guint i = 0; i < cache->n; i++)
+    {
+      gint64 ts = cache->cols[EV_TS][i];
+      CsEvent ev;
+
+      if (ts < begin_ns)
+        continue;
+      if (ts >= end_ns)
+        return FALSE;
+      if (wanted != NULL && ((guint64) cache->cols[EV_TYPE][i] >= n_types ||
+                             !wanted[cache->cols[EV_TYPE][i]]))
+        continue;
+      ev.ts_ns = ts;
+      ev.offset = (guint64) cache->cols[EV_OFFSET][i];
+      ev.pid = wanted != NULL ? -1 : (gint32) cache->cols[EV_PID][i];
+      ev.type_id = (guint32) cache->cols[EV_TYPE][i];
+      ev.cpu = cpu;
+      ev.row = cache->first_row + i;
+      if (!func (&ev, user_data))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* At most one chunk in RARE_CHUNKS holds a wanted type (by the CPU's
+ * counts of them): then listing the chunks that do from
+ * event_chunk_types, and reading only those, beats stepping over every
+ * chunk's blob.  Where the types are common the extra lookup per chunk
+ * would cost more. */
+#define RARE_CHUNKS 4
+
+static gboolean
+wanted_are_rare (CsDocument     *self,
+                 guint           cpu,
+                 const gboolean *wanted,
+                 guint           n_types)
+{
+  guint64 n_chunks = self->cpus[cpu].n_events / CS_EVENT_CHUNK_ROWS + 1;
+  guint64 n = 0;
+
+  for (guint id = 0; id < n_types && n * RARE_CHUNKS <= n_chunks; id++)
+    if (wanted[id])
+      n += cs_document_get_cpu_type_count (self, cpu, id);
+  return n * RARE_CHUNKS <= n_chunks;
+}
+
+/* Whether a row of event_chunk_types (its types column, @ids of @size
+ * bytes; NULL: not listed) may hold a wanted type. */
+static gboolean
+listed_may_hold (const guint8   *ids,
+                 gsize           size,
+                 const gboolean *wanted,
+                 guint           n_types)
+{
+  if (ids == NULL || size % 2 != 0)
+    return TRUE;
+  for (gsize i = 0; i + 1 < size; i += 2)
+    {
+      guint id = ids[i] | (guint) ids[i + 1] << 8;
+
+      if (id >= n_types || wanted[id])
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The prepared lookup of one event chunk (prepared on first use). */
+static sqlite3_stmt *
+ev_chunk_query (CsDocument  *self,
+                GError     **error)
+{
+  if (self->ev_chunk == NULL)
+    self->ev_chunk = _cs_sqlite_prepare (self->db,
+        "SELECT chunk, first_ns, first_row, n_rows, data FROM event_chunks"
+        " WHERE cpu = ?1 AND chunk = ?2", error);
+  return self->ev_chunk;
+}
+
+/* Steps @s to chunk @chunk of @cpu (ev_chunk_query()); FALSE with @error
+ * set when the index lacks it. */
+static gboolean
+step_to_chunk (CsDocument    *self,
+               sqlite3_stmt  *s,
+               guint          cpu,
+               gint64         chunk,
+               GError       **error)
+{
+  int rc;
+
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, chunk);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    return TRUE;
+  sqlite3_reset (s);
+  if (_cs_sqlite_check (self->db, rc, _("reading events"), error))
+    g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                 _("The index %s lacks chunk %" PRId64 " of CPU %u"),
+                 self->index_path, chunk, cpu);
+  return FALSE;
+}
+
+/* @wanted (nullable): the types to call @func for, by type id (@n_types
+ * of them); chunks whose type column says they hold none are skipped
+ * undecoded.  Where the types are rare, the chunks that may hold them are
+ * listed from event_chunk_types and each is read alone, without stepping
+ * over the others. */
+gboolean
+_cs_document_scan_events (CsDocument     *self,
+                          guint           cpu,
+                          gint64          begin_ns,
+                          gint64          end_ns,
+                          const gboolean *wanted,
+                          guint           n_types,
+                          EventFunc       func,
+                          gpointer        user_data,
+                          GError        **error)
+{
+  sqlite3_stmt *s, *one = NULL;
+  gint64 start_chunk;
+  gboolean go_on = TRUE, listed;
+  int rc;
+
+  if (cpu >= self->n_cpus || begin_ns >= end_ns)
+    return TRUE;
+
+  start_chunk = _cs_document_find_chunk (self, cpu, begin_ns, error);
+  if (start_chunk < 0)
+    return FALSE;
+  listed = wanted != NULL && wanted_are_rare (self, cpu, wanted, n_types);
+  if (listed && (one = ev_chunk_query (self, error)) == NULL)
+    return FALSE;
+
+  /* Both queries' rows start with chunk, first_ns. */
+  s = listed ? self->ev_types_range : self->ev_range;
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, start_chunk);
+  while (go_on && (rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      sqlite3_stmt *row = s;
+      CsEventChunkCache *cache;
+
+      if (sqlite3_column_int64 (s, 1) >= end_ns)
+        break;
+      if (listed)
+        {
+          if (!listed_may_hold (sqlite3_column_blob (s, 2), sqlite3_column_bytes (s, 2), wanted,
+                                n_types))
+            continue;
+          if (!step_to_chunk (self, one, cpu, sqlite3_column_int64 (s, 0), error))
+            {
+              sqlite3_reset (s);
+              return FALSE;
+            }
+          row = one;
+        }
+      else if (wanted != NULL &&
+               !_cs_event_chunk_may_hold (sqlite3_column_blob (s, 4), sqlite3_column_bytes (s, 4),
+                                          sqlite3_column_int (s, 3), wanted, n_types))
+        continue;
+      cache = decode_event_chunk (self, cpu, row, wanted != NULL, error);
+      if (row == one)
+        sqlite3_reset (one);
+      if (cache == NULL)
+        {
+          sqlite3_reset (s);
+          return FALSE;
+        }
+      go_on = call_chunk_events (cache, cpu, begin_ns, end_ns, wanted, n_types, func, user_data);
+    }
+  sqlite3_reset (s);
+  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, _("reading events"), error);
+}
+
+typedef struct {
+  GArray *out;
+  guint max;
+} CollectEvents;
+
+static gboolean
+collect_event (const CsEvent *ev,
+               gpointer       user_data)
+{
+  CollectEvents *c = user_data;
+
+  g_array_append_val (c->out, *ev);
+  return c->out->len < c->max;
+}
+
+/**
+ * cs_document_get_events:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @max_events: stop after appending this many
+ * @events: (element-type CsEvent): receives the events in time order
+ *   (appended)
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Lists the events of one CPU whose timestamp is in [@begin_ns, @end_ns).
+ * When @events reached @max_events more may exist.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_get_events (CsDocument  *self,
+                        guint        cpu,
+                        gint64       begin_ns,
+                        gint64       end_ns,
+                        guint        max_events,
+                        GArray      *events,
+                        GError     **error)
+{
+  CollectEvents c = { events, events->len + max_events };
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
+  if (max_events == 0)
+    return TRUE;
+  return _cs_document_scan_events (self, cpu, begin_ns, end_ns, NULL, 0, collect_event, &c, error);
+}
+
+/**
+ * cs_document_get_events_of_types:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @wanted: (array length=n_types): by #CsEventType id, whether to list
+ *   events of that type
+ * @n_types: the length of @wanted (cs_document_get_n_event_types())
+ * @max_events: stop after appending this many (%G_MAXUINT: no bound);
+ *   when @events received that many, more may exist
+ * @events: (element-type CsEvent): receives the events in time order
+ *   (appended), their @pid -1 (the record says it)
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Lists the events of the wanted types of one CPU whose timestamp is in
+ * [@begin_ns, @end_ns).  A chunk of the index whose type column lists
+ * none of them is skipped without being decoded, so types that are rare
+ * in the span cost little more than finding its chunks; of the others,
+ * the pid column is not decoded.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+cs_document_get_events_of_types (CsDocument     *self,
+                                 guint           cpu,
+                                 gint64          begin_ns,
+                                 gint64          end_ns,
+                                 const gboolean *wanted,
+                                 guint           n_types,
+                                 guint           max_events,
+                                 GArray         *events,
+                                 GError        **error)
+{
+  CollectEvents c = { events, max_events > G_MAXUINT - events->len ? G_MAXUINT
+                                                                   : events->len + max_events };
+
+  g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (wanted != NULL || n_types == 0, FALSE);
+  if (n_types == 0 || max_events == 0)
+    return TRUE;
+  return _cs_document_scan_events (self, cpu, begin_ns, end_ns, wanted, n_types, collect_event, &c, error);
+}
+
+typedef struct {
+  gint64 target;
+  gboolean found;
+  CsEvent best;
+} NearestEvent;
+
+static gboolean
+nearest_event (const CsEvent *ev,
+               gpointer       user_data)
+{
+  NearestEvent *n = user_data;
+
+  if (!n->found || ABS (ev->ts_ns - n->target) < ABS (n->best.ts_ns - n->target))
+    {
+      n->best = *ev;
+      n->found = TRUE;
+    }
+  /* Events come in time order: past the target, the first one is the
+   * nearest on that side. */
+  return ev->ts_ns < n->target;
+}
+
+/**
+ * cs_document_find_event_near:
+ * @self: a document
+ * @cpu: a CPU
+ * @ts_ns: a time
+ * @radius_ns: how far from @ts_ns to look, >= 0
+ * @event: (out caller-allocates): the nearest event, when found
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Finds the event of @cpu nearest to @ts_ns within @radius_ns.
+ *
+ * Returns: %TRUE when found; %FALSE when none is that close (@error unset)
+ *   or on error
+ */
+gboolean
+cs_document_find_event_near (CsDocument  *self,
+                             guint        cpu,
+                             gint64       ts_ns,
+                             gint64       radius_ns,
+                             CsEvent     *event,
+                             GError     **error)
+{
+  NearestEvent n = { .target = ts_ns };
+
+  if (!_cs_document_scan_events (self, cpu, ts_ns - radius_ns, ts_ns + radius_ns + 1, NULL, 0, nearest_event,
+                    &n, error))
+    return FALSE;
+  if (n.found)
+    *event = n.best;
+  return n.found;
+}
+
+gint64
+_cs_document_get_n_chunks (CsDocument *self,
+                           guint       cpu)
+{
+  if (cpu >= self->n_cpus)
+    return 0;
+  return (self->cpus[cpu].n_events + CS_EVENT_CHUNK_ROWS - 1) / CS_EVENT_CHUNK_ROWS;
+}
+
+CsEventChunkCache *
+_cs_document_get_chunk (CsDocument  *self,
+                        guint        cpu,
+                        gint64       chunk,
+                        GError     **error)
+{
+  CsEventChunkCache *cache = cpu < self->n_cpus ? self->chunk_caches[cpu] : NULL;
+  sqlite3_stmt *s;
+
+  if (cache != NULL && cache->chunk == chunk && !cache->no_pid)
+    return cache;
+  s = ev_chunk_query (self, error);
+  if (s == NULL || !step_to_chunk (self, s, cpu, chunk, error))
+    return NULL;
+  cache = decode_event_chunk (self, cpu, s, FALSE, error);
+  sqlite3_reset (s);
+  return cache;
+}
+
+gint64
+_cs_document_find_chunk (CsDocument  *self,
+                         guint        cpu,
+                         gint64       ts_ns,
+                         GError     **error)
+{
+  sqlite3_stmt *s = self->ev_start;
+  gint64 chunk;
+  int rc;
+
+  sqlite3_bind_int (s, 1, cpu);
+  sqlite3_bind_int64 (s, 2, ts_ns);
+  rc = sqlite3_step (s);
+  chunk = rc == SQLITE_ROW ? sqlite3_column_int64 (s, 0) : 0;
+  sqlite3_reset (s);
+  if (!_cs_sqlite_check (self->db, rc, _("finding events"), error))
+    return -1;
+  return chunk;
+}
+
+/* How many events of @cpu have a timestamp before @ts_ns. */
+guint64
+_cs_document_count_before (CsDocument  *self,
+                           guint        cpu,
+                           gint64       ts_ns,
+                           GError     **error)
+{
+  CsEventChunkCache *cache;
+  gint64 chunk;
+  guint lo, hi;
+
+  if (cpu >= self->n_cpus || self->cpus[cpu].n_events == 0)
+    return 0;
+  chunk = _cs_document_find_chunk (self, cpu, ts_ns, error);
+  if (chunk < 0 || (cache = _cs_document_get_chunk (self, cpu, chunk, error)) == NULL)
+    return G_MAXUINT64;
+  /* First index in the chunk whose timestamp is >= ts_ns. */
+  lo = 0;
+  hi = cache->n;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (cache->cols[EV_TS][mid] < ts_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return cache->first_row + lo;
+}
+
+/* Reads event_chunk_types into self->chunk_types; FALSE when it cannot. */
+static gboolean
+read_chunk_types (CsDocument *self)
+{
+  g_autoptr(sqlite3_stmt) s = _cs_sqlite_prepare (self->db,
+      "SELECT cpu, chunk, types FROM event_chunk_types ORDER BY cpu, chunk", NULL);
+  g_autofree GArray **starts = g_new0 (GArray *, MAX (self->n_cpus, 1));
+  g_autofree GArray **ids = g_new0 (GArray *, MAX (self->n_cpus, 1));
+  gboolean ok = s != NULL;
+  int rc = SQLITE_DONE;
+
+  for (guint c = 0; c < self->n_cpus; c++)
+    {
+      starts[c] = g_array_new (FALSE, FALSE, sizeof (guint32));
+      ids[c] = g_array_new (FALSE, FALSE, sizeof (guint16));
+    }
+  while (ok && (rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      guint cpu = (guint) sqlite3_column_int (s, 0);
+      gint64 chunk = sqlite3_column_int64 (s, 1);
+      const guint8 *list = sqlite3_column_blob (s, 2);
+      gsize size = sqlite3_column_bytes (s, 2);
+      guint16 any = CS_CHUNK_TYPES_ANY;
+
+      /* Rows out of order or missing (a damaged index): not trusted. */
+      if (cpu >= self->n_cpus || chunk != (gint64) starts[cpu]->len || ids[cpu]->len >= G_MAXUINT32 - 256)
+        {
+          ok = FALSE;
+          break;
+        }
+      g_array_append_val (starts[cpu], ids[cpu]->len);
+      if (list == NULL || size % 2 != 0)
+        g_array_append_val (ids[cpu], any);
+      for (gsize i = 0; list != NULL && size % 2 == 0 && i < size; i += 2)
+        {
+          guint16 id = (guint16) (list[i] | list[i + 1] << 8);
+
+          g_array_append_val (ids[cpu], id);
+        }
+    }
+  ok = ok && rc == SQLITE_DONE;
+  if (ok)
+    self->chunk_types = g_new0 (CsChunkTypes, MAX (self->n_cpus, 1));
+  for (guint c = 0; c < self->n_cpus; c++)
+    {
+      if (ok)
+        {
+          g_array_append_val (starts[c], ids[c]->len);
+          self->chunk_types[c].n_chunks = starts[c]->len - 1;
+          self->chunk_types[c].starts = (guint32 *) g_array_free (starts[c], FALSE);
+          self->chunk_types[c].ids = (guint16 *) g_array_free (ids[c], FALSE);
+        }
+      else
+        {
+          g_array_free (starts[c], TRUE);
+          g_array_free (ids[c], TRUE);
+        }
+    }
+  return ok;
+}
+
+gboolean
+_cs_document_chunk_may_hold_type (CsDocument *self,
+                                  guint       cpu,
+                                  gint64      chunk,
+                                  guint       type_id)
+{
+  const CsChunkTypes *t;
+
+  if (!self->chunk_types_read)
+    {
+      self->chunk_types_read = TRUE;
+      read_chunk_types (self);
+    }
+  if (self->chunk_types == NULL || cpu >= self->n_cpus || chunk < 0 ||
+      (guint64) chunk >= self->chunk_types[cpu].n_chunks)
+    return TRUE;
+  t = &self->chunk_types[cpu];
+  for (guint32 i = t->starts[chunk]; i < t->starts[chunk + 1]; i++)
+    if (t->ids[i] == type_id || t->ids[i] == CS_CHUNK_TYPES_ANY)
+      return TRUE;
+  return FALSE;
+}
