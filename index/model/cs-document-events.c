@@ -540,25 +540,66 @@ read_chunk_types (CsDocument *self)
   return ok;
 }
 
+void
+_cs_document_read_chunk_types (CsDocument *self)
+{
+  if (!self->chunk_types_read)
+    {
+      self->chunk_types_read = TRUE;
+      read_chunk_types (self);
+    }
+}
+
+/* The type ids of chunk @chunk of @cpu: [*@ids, *@end); FALSE when the
+ * table does not say (not read, or no row for it). */
+static gboolean
+chunk_ids (CsDocument      *self,
+           guint            cpu,
+           gint64           chunk,
+           const guint16  **ids,
+           const guint16  **end)
+{
+  const CsChunkTypes *t;
+
+  if (self->chunk_types == NULL || cpu >= self->n_cpus || chunk < 0 ||
+      (guint64) chunk >= self->chunk_types[cpu].n_chunks)
+    return FALSE;
+  t = &self->chunk_types[cpu];
+  *ids = t->ids + t->starts[chunk];
+  *end = t->ids + t->starts[chunk + 1];
+  return TRUE;
+}
+
 gboolean
 _cs_document_chunk_may_hold_type (CsDocument *self,
                                   guint       cpu,
                                   gint64      chunk,
                                   guint       type_id)
 {
-  const CsChunkTypes *t;
+  const guint16 *id, *end;
 
-  if (!self->chunk_types_read)
-    {
-      self->chunk_types_read = TRUE;
-      read_chunk_types (self);
-    }
-  if (self->chunk_types == NULL || cpu >= self->n_cpus || chunk < 0 ||
-      (guint64) chunk >= self->chunk_types[cpu].n_chunks)
+  _cs_document_read_chunk_types (self);
+  if (!chunk_ids (self, cpu, chunk, &id, &end))
     return TRUE;
-  t = &self->chunk_types[cpu];
-  for (guint32 i = t->starts[chunk]; i < t->starts[chunk + 1]; i++)
-    if (t->ids[i] == type_id || t->ids[i] == CS_CHUNK_TYPES_ANY)
+  for (; id < end; id++)
+    if (*id == type_id || *id == CS_CHUNK_TYPES_ANY)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+_cs_document_chunk_may_hold (CsDocument     *self,
+                             guint           cpu,
+                             gint64          chunk,
+                             const gboolean *wanted,
+                             guint           n_types)
+{
+  const guint16 *id, *end;
+
+  if (!chunk_ids (self, cpu, chunk, &id, &end))
+    return TRUE;
+  for (; id < end; id++)
+    if (*id >= n_types || wanted[*id])
       return TRUE;
   return FALSE;
 }

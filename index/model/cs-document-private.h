@@ -130,14 +130,26 @@ gboolean           _cs_document_scan_events    (CsDocument     *self,
                                                 EventFunc       func,
                                                 gpointer        user_data,
                                                 GError        **error);
-/* Whether event chunk @chunk of @cpu may hold events of type @type_id
- * (FALSE only when event_chunk_types says it holds none: a reader of one
- * type skips it undecoded).  Reads the table on first use (~1 ms per
- * 10 M events); if that fails, every chunk may. */
+/* Reads event_chunk_types on first call (~3 ms per 10,000 chunks; if that
+ * fails, every chunk may hold any type).  The document's thread. */
+void               _cs_document_read_chunk_types (CsDocument *self);
+/* Whether event chunk @chunk of @cpu may hold events of type @type_id:
+ * FALSE only when event_chunk_types says it holds none, so that a reader
+ * of one type passes over it undecoded.  Reads the table first
+ * (_cs_document_read_chunk_types()).  The document's thread. */
 gboolean           _cs_document_chunk_may_hold_type (CsDocument *self,
                                                      guint       cpu,
                                                      gint64      chunk,
                                                      guint       type_id);
+/* The same for the types @wanted says (by type id, @n_types of them),
+ * from the table as _cs_document_read_chunk_types() read it (every chunk
+ * may, before).  Reads only memory that does not change once read: any
+ * thread, once the document's thread has read the table. */
+gboolean           _cs_document_chunk_may_hold  (CsDocument     *self,
+                                                 guint           cpu,
+                                                 gint64          chunk,
+                                                 const gboolean *wanted,
+                                                 guint           n_types);
 /* The slices of @cpu overlapping [@begin_ns, @end_ns), by begin. */
 gboolean           _cs_document_scan_slices    (CsDocument  *self,
                                                 guint        cpu,

@@ -161,6 +161,15 @@ chunk_get (Stream    *st,
   gboolean ok;
   int rc;
 
+  /* A chunk that event_chunk_types says holds none of the types: not
+   * even looked up (a pass of rare types steps over no blob). */
+  if (!_cs_document_chunk_may_hold (feed->doc, st->cpu, st->chunk, feed->wanted, feed->n_types))
+    {
+      st->n_skipped++;
+      *first_row = 0;
+      *n = 0;
+      return TRUE;
+    }
   if (!feed->threaded)
     {
       CsEventChunkCache *c = _cs_document_get_chunk (feed->doc, st->cpu, st->chunk, error);
@@ -580,6 +589,8 @@ _cs_pass_feed_new (CsDocument      *document,
   for (guint t = 0; t < feed->n_types; t++)
     feed->wanted8[t] = wanted[t] != FALSE;
   feed->threaded = _cs_pass_feed_is_threaded (document);
+  /* Here, before the streams' threads ask _cs_document_chunk_may_hold(). */
+  _cs_document_read_chunk_types (document);
   feed->streams = g_new0 (Stream, MAX (n_cpus, 1));
   feed->heap = g_new0 (guint, MAX (n_cpus, 1));
   if (feed->file == NULL)
