@@ -9,6 +9,9 @@
  * holds none of them, and when the types are rare on the CPU it finds the
  * chunks that hold them from event_chunk_types without stepping over the
  * others (each step copies a chunk's blob of ~12 KiB out of SQLite).
+ * The same table, read into memory once, tells the typed SQL tables and
+ * the plugin passes' feeds which chunks to pass over
+ * (_cs_document_chunk_may_hold()).
  */
 #include "config.h"
 

@@ -71,7 +71,7 @@ struct _CsDocument
   sqlite3_stmt *missed;         /* prepared on first use */
 
   /* Per CPU, the types each event chunk holds (event_chunk_types), read
-   * on first use by _cs_document_chunk_may_hold_type(). */
+   * once by _cs_document_read_chunk_types(). */
   CsChunkTypes *chunk_types;    /* n_cpus, or NULL */
   gboolean chunk_types_read;
 

@@ -55,12 +55,11 @@ const CsChunkColumnMode _cs_summary_modes[SU_N_COLUMNS] = {
  * event_chunk_types: per event chunk, its first_ns and the type ids its
  *   events have (types: little-endian 16-bit ids, in no order; NULL when
  *   the chunk's type column is not a dictionary or an id is 65535 or
- *   more): a
- *   reader of rare types (a task's sched_migrate_task events over seconds)
- *   walks these small rows, ~1,000 to a page, instead of stepping over
- *   every chunk's blob of ~12 KiB (SQLite copies each blob it steps over),
- *   and reads only the chunks that hold its types
- *   (cs-document-queries.c).
+ *   more): a reader of rare types (a task's sched_migrate_task events
+ *   over seconds) walks these small rows, ~1,000 to a page, instead of
+ *   stepping over every chunk's blob of ~12 KiB (SQLite copies each blob
+ *   it steps over), and reads only the chunks that hold its types
+ *   (cs-document-events.c).
  * slice_chunks: per CPU, who ran from when to when (sched_switch), ordered
  *   by begin; last_ns is the largest end in the chunk (slices of one CPU do
  *   not overlap, so it grows with the chunk number).  Each slice's flags
