@@ -115,11 +115,11 @@ call_chunk_events (const CsEventChunkCache *cache,
  * would cost more. */
 #define RARE_CHUNKS 4
 
-static gboolean
-wanted_are_rare (CsDocument     *self,
-                 guint           cpu,
-                 const gboolean *wanted,
-                 guint           n_types)
+gboolean
+_cs_document_types_are_rare (CsDocument     *self,
+                             guint           cpu,
+                             const gboolean *wanted,
+                             guint           n_types)
 {
   guint64 n_chunks = self->cpus[cpu].n_events / CS_EVENT_CHUNK_ROWS + 1;
   guint64 n = 0;
@@ -213,7 +213,7 @@ _cs_document_scan_events (CsDocument     *self,
   start_chunk = _cs_document_find_chunk (self, cpu, begin_ns, error);
   if (start_chunk < 0)
     return FALSE;
-  listed = wanted != NULL && wanted_are_rare (self, cpu, wanted, n_types);
+  listed = wanted != NULL && _cs_document_types_are_rare (self, cpu, wanted, n_types);
   if (listed && (one = ev_chunk_query (self, error)) == NULL)
     return FALSE;
 

@@ -130,6 +130,13 @@ gboolean           _cs_document_scan_events    (CsDocument     *self,
                                                 EventFunc       func,
                                                 gpointer        user_data,
                                                 GError        **error);
+/* Whether at most one event chunk of @cpu in four can hold the types
+ * @wanted says (by the CPU's counts of them): where listing the chunks
+ * that do from event_chunk_types pays. */
+gboolean           _cs_document_types_are_rare (CsDocument     *self,
+                                                guint           cpu,
+                                                const gboolean *wanted,
+                                                guint           n_types);
 /* Reads event_chunk_types on first call (~3 ms per 10,000 chunks; if that
  * fails, every chunk may hold any type).  The document's thread. */
 void               _cs_document_read_chunk_types (CsDocument *self);

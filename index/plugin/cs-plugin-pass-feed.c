@@ -589,8 +589,15 @@ _cs_pass_feed_new (CsDocument      *document,
   for (guint t = 0; t < feed->n_types; t++)
     feed->wanted8[t] = wanted[t] != FALSE;
   feed->threaded = _cs_pass_feed_is_threaded (document);
-  /* Here, before the streams' threads ask _cs_document_chunk_may_hold(). */
-  _cs_document_read_chunk_types (document);
+  /* Here, before the streams' threads ask _cs_document_chunk_may_hold(),
+   * and only where it pays: a pass of types every chunk holds (the
+   * wakeup preset's) would read the table for nothing. */
+  for (guint cpu = 0; cpu < n_cpus; cpu++)
+    if (_cs_document_types_are_rare (document, cpu, wanted, feed->n_types))
+      {
+        _cs_document_read_chunk_types (document);
+        break;
+      }
   feed->streams = g_new0 (Stream, MAX (n_cpus, 1));
   feed->heap = g_new0 (guint, MAX (n_cpus, 1));
   if (feed->file == NULL)
