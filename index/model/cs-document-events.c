@@ -9,14 +9,15 @@
  * holds none of them, and when the types are rare on the CPU it finds the
  * chunks that hold them from event_chunk_types without stepping over the
  * others (each step copies a chunk's blob of ~12 KiB out of SQLite).
- * The same table, read into memory once, tells the typed SQL tables and
- * the plugin passes' feeds which chunks to pass over
- * (_cs_document_chunk_may_hold()).
+ * That table is read into memory once (read_chunk_types()); the same copy
+ * tells the typed SQL tables and the plugin passes' feeds which chunks to
+ * pass over (_cs_document_chunk_may_hold()).
  */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "cs-document-private.h"
 
@@ -130,26 +131,6 @@ _cs_document_types_are_rare (CsDocument     *self,
   return n * RARE_CHUNKS <= n_chunks;
 }
 
-/* Whether a row of event_chunk_types (its types column, @ids of @size
- * bytes; NULL: not listed) may hold a wanted type. */
-static gboolean
-listed_may_hold (const guint8   *ids,
-                 gsize           size,
-                 const gboolean *wanted,
-                 guint           n_types)
-{
-  if (ids == NULL || size % 2 != 0)
-    return TRUE;
-  for (gsize i = 0; i + 1 < size; i += 2)
-    {
-      guint id = ids[i] | (guint) ids[i + 1] << 8;
-
-      if (id >= n_types || wanted[id])
-        return TRUE;
-    }
-  return FALSE;
-}
-
 /* The prepared lookup of one event chunk (prepared on first use). */
 static sqlite3_stmt *
 ev_chunk_query (CsDocument  *self,
@@ -186,11 +167,48 @@ step_to_chunk (CsDocument    *self,
   return FALSE;
 }
 
+/* The scan of rare types: the chunks of @cpu from @start_chunk that
+ * event_chunk_types (read into memory) says may hold a wanted type, each
+ * read alone, without stepping over the others. */
+static gboolean
+scan_listed_chunks (CsDocument     *self,
+                    guint           cpu,
+                    gint64          start_chunk,
+                    gint64          begin_ns,
+                    gint64          end_ns,
+                    const gboolean *wanted,
+                    guint           n_types,
+                    EventFunc       func,
+                    gpointer        user_data,
+                    GError        **error)
+{
+  const CsChunkTypes *t = &self->chunk_types[cpu];
+  sqlite3_stmt *one = ev_chunk_query (self, error);
+
+  if (one == NULL)
+    return FALSE;
+  for (guint64 c = (guint64) start_chunk; c < t->n_chunks && t->first_ns[c] < end_ns; c++)
+    {
+      CsEventChunkCache *cache;
+
+      if (!_cs_document_chunk_may_hold (self, cpu, (gint64) c, wanted, n_types))
+        continue;
+      if (!step_to_chunk (self, one, cpu, (gint64) c, error))
+        return FALSE;
+      cache = decode_event_chunk (self, cpu, one, TRUE, error);
+      sqlite3_reset (one);
+      if (cache == NULL)
+        return FALSE;
+      if (!call_chunk_events (cache, cpu, begin_ns, end_ns, wanted, n_types, func, user_data))
+        break;
+    }
+  return TRUE;
+}
+
 /* @wanted (nullable): the types to call @func for, by type id (@n_types
  * of them); chunks whose type column says they hold none are skipped
  * undecoded.  Where the types are rare, the chunks that may hold them are
- * listed from event_chunk_types and each is read alone, without stepping
- * over the others. */
+ * found from event_chunk_types (scan_listed_chunks()). */
 gboolean
 _cs_document_scan_events (CsDocument     *self,
                           guint           cpu,
@@ -202,9 +220,9 @@ _cs_document_scan_events (CsDocument     *self,
                           gpointer        user_data,
                           GError        **error)
 {
-  sqlite3_stmt *s, *one = NULL;
+  sqlite3_stmt *s = self->ev_range;
   gint64 start_chunk;
-  gboolean go_on = TRUE, listed;
+  gboolean go_on = TRUE;
   int rc;
 
   if (cpu >= self->n_cpus || begin_ns >= end_ns)
@@ -213,40 +231,28 @@ _cs_document_scan_events (CsDocument     *self,
   start_chunk = _cs_document_find_chunk (self, cpu, begin_ns, error);
   if (start_chunk < 0)
     return FALSE;
-  listed = wanted != NULL && _cs_document_types_are_rare (self, cpu, wanted, n_types);
-  if (listed && (one = ev_chunk_query (self, error)) == NULL)
-    return FALSE;
+  if (wanted != NULL && _cs_document_types_are_rare (self, cpu, wanted, n_types))
+    {
+      _cs_document_read_chunk_types (self);
+      /* Without the table (an index that lacks it whole): the steps below. */
+      if (self->chunk_types != NULL)
+        return scan_listed_chunks (self, cpu, start_chunk, begin_ns, end_ns, wanted, n_types,
+                                   func, user_data, error);
+    }
 
-  /* Both queries' rows start with chunk, first_ns. */
-  s = listed ? self->ev_types_range : self->ev_range;
   sqlite3_bind_int (s, 1, cpu);
   sqlite3_bind_int64 (s, 2, start_chunk);
   while (go_on && (rc = sqlite3_step (s)) == SQLITE_ROW)
     {
-      sqlite3_stmt *row = s;
       CsEventChunkCache *cache;
 
       if (sqlite3_column_int64 (s, 1) >= end_ns)
         break;
-      if (listed)
-        {
-          if (!listed_may_hold (sqlite3_column_blob (s, 2), sqlite3_column_bytes (s, 2), wanted,
-                                n_types))
-            continue;
-          if (!step_to_chunk (self, one, cpu, sqlite3_column_int64 (s, 0), error))
-            {
-              sqlite3_reset (s);
-              return FALSE;
-            }
-          row = one;
-        }
-      else if (wanted != NULL &&
-               !_cs_event_chunk_may_hold (sqlite3_column_blob (s, 4), sqlite3_column_bytes (s, 4),
-                                          sqlite3_column_int (s, 3), wanted, n_types))
+      if (wanted != NULL &&
+          !_cs_event_chunk_may_hold (sqlite3_column_blob (s, 4), sqlite3_column_bytes (s, 4),
+                                     sqlite3_column_int (s, 3), wanted, n_types))
         continue;
-      cache = decode_event_chunk (self, cpu, row, wanted != NULL, error);
-      if (row == one)
-        sqlite3_reset (one);
+      cache = decode_event_chunk (self, cpu, s, wanted != NULL, error);
       if (cache == NULL)
         {
           sqlite3_reset (s);
@@ -482,28 +488,34 @@ _cs_document_count_before (CsDocument  *self,
   return cache->first_row + lo;
 }
 
-/* Reads event_chunk_types into self->chunk_types; FALSE when it cannot. */
+/* Reads event_chunk_types into self->chunk_types; FALSE when it cannot
+ * or when its rows are not one per event chunk (a damaged index: then
+ * every chunk may hold any type). */
 static gboolean
 read_chunk_types (CsDocument *self)
 {
   g_autoptr(sqlite3_stmt) s = _cs_sqlite_prepare (self->db,
-      "SELECT cpu, chunk, types FROM event_chunk_types ORDER BY cpu, chunk", NULL);
-  g_autofree GArray **starts = g_new0 (GArray *, MAX (self->n_cpus, 1));
-  g_autofree GArray **ids = g_new0 (GArray *, MAX (self->n_cpus, 1));
+      "SELECT cpu, chunk, first_ns, types FROM event_chunk_types ORDER BY cpu, chunk", NULL);
+  guint n = MAX (self->n_cpus, 1);
+  g_autofree GArray **starts = g_new0 (GArray *, n);
+  g_autofree GArray **firsts = g_new0 (GArray *, n);
+  g_autofree GArray **ids = g_new0 (GArray *, n);
   gboolean ok = s != NULL;
   int rc = SQLITE_DONE;
 
   for (guint c = 0; c < self->n_cpus; c++)
     {
       starts[c] = g_array_new (FALSE, FALSE, sizeof (guint32));
+      firsts[c] = g_array_new (FALSE, FALSE, sizeof (gint64));
       ids[c] = g_array_new (FALSE, FALSE, sizeof (guint16));
     }
   while (ok && (rc = sqlite3_step (s)) == SQLITE_ROW)
     {
       guint cpu = (guint) sqlite3_column_int (s, 0);
       gint64 chunk = sqlite3_column_int64 (s, 1);
-      const guint8 *list = sqlite3_column_blob (s, 2);
-      gsize size = sqlite3_column_bytes (s, 2);
+      gint64 first_ns = sqlite3_column_int64 (s, 2);
+      const guint8 *list = sqlite3_column_blob (s, 3);
+      gsize size = sqlite3_column_bytes (s, 3);
       guint16 any = CS_CHUNK_TYPES_ANY;
 
       /* Rows out of order or missing (a damaged index): not trusted. */
@@ -513,18 +525,29 @@ read_chunk_types (CsDocument *self)
           break;
         }
       g_array_append_val (starts[cpu], ids[cpu]->len);
+      g_array_append_val (firsts[cpu], first_ns);
       if (list == NULL || size % 2 != 0)
         g_array_append_val (ids[cpu], any);
-      for (gsize i = 0; list != NULL && size % 2 == 0 && i < size; i += 2)
+      else
         {
-          guint16 id = (guint16) (list[i] | list[i + 1] << 8);
+          /* Little-endian 16-bit ids, copied at once (a row holds ~20). */
+          guint at = ids[cpu]->len;
+          guint16 *out;
 
-          g_array_append_val (ids[cpu], id);
+          g_array_set_size (ids[cpu], at + size / 2);
+          out = &g_array_index (ids[cpu], guint16, at);
+          memcpy (out, list, size);
+          for (gsize i = 0; i < size / 2; i++)
+            out[i] = GUINT16_FROM_LE (out[i]);
         }
     }
   ok = ok && rc == SQLITE_DONE;
+  /* A CPU's chunks are its rows CS_EVENT_CHUNK_ROWS at a time: fewer rows
+   * than that would hide events from a scan of rare types. */
+  for (guint c = 0; ok && c < self->n_cpus; c++)
+    ok = starts[c]->len == (self->cpus[c].n_events + CS_EVENT_CHUNK_ROWS - 1) / CS_EVENT_CHUNK_ROWS;
   if (ok)
-    self->chunk_types = g_new0 (CsChunkTypes, MAX (self->n_cpus, 1));
+    self->chunk_types = g_new0 (CsChunkTypes, n);
   for (guint c = 0; c < self->n_cpus; c++)
     {
       if (ok)
@@ -532,11 +555,13 @@ read_chunk_types (CsDocument *self)
           g_array_append_val (starts[c], ids[c]->len);
           self->chunk_types[c].n_chunks = starts[c]->len - 1;
           self->chunk_types[c].starts = (guint32 *) g_array_free (starts[c], FALSE);
+          self->chunk_types[c].first_ns = (gint64 *) g_array_free (firsts[c], FALSE);
           self->chunk_types[c].ids = (guint16 *) g_array_free (ids[c], FALSE);
         }
       else
         {
           g_array_free (starts[c], TRUE);
+          g_array_free (firsts[c], TRUE);
           g_array_free (ids[c], TRUE);
         }
     }
@@ -553,24 +578,32 @@ _cs_document_read_chunk_types (CsDocument *self)
     }
 }
 
-/* The type ids of chunk @chunk of @cpu: [*@ids, *@end); FALSE when the
- * table does not say (not read, or no row for it). */
+/* Whether chunk @chunk of @cpu may hold a type @wanted says (by type
+ * id, @n_types of them), or when @wanted is NULL type @type_id: FALSE only
+ * when the table as read says it holds none. */
 static gboolean
-chunk_ids (CsDocument      *self,
-           guint            cpu,
-           gint64           chunk,
-           const guint16  **ids,
-           const guint16  **end)
+chunk_may_hold (CsDocument     *self,
+                guint           cpu,
+                gint64          chunk,
+                const gboolean *wanted,
+                guint           n_types,
+                guint           type_id)
 {
   const CsChunkTypes *t;
 
   if (self->chunk_types == NULL || cpu >= self->n_cpus || chunk < 0 ||
       (guint64) chunk >= self->chunk_types[cpu].n_chunks)
-    return FALSE;
+    return TRUE;
   t = &self->chunk_types[cpu];
-  *ids = t->ids + t->starts[chunk];
-  *end = t->ids + t->starts[chunk + 1];
-  return TRUE;
+  for (guint32 i = t->starts[chunk]; i < t->starts[chunk + 1]; i++)
+    {
+      guint16 id = t->ids[i];
+
+      if (id == CS_CHUNK_TYPES_ANY ||
+          (wanted != NULL ? id >= n_types || wanted[id] : id == type_id))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 gboolean
@@ -579,15 +612,8 @@ _cs_document_chunk_may_hold_type (CsDocument *self,
                                   gint64      chunk,
                                   guint       type_id)
 {
-  const guint16 *id, *end;
-
   _cs_document_read_chunk_types (self);
-  if (!chunk_ids (self, cpu, chunk, &id, &end))
-    return TRUE;
-  for (; id < end; id++)
-    if (*id == type_id || *id == CS_CHUNK_TYPES_ANY)
-      return TRUE;
-  return FALSE;
+  return chunk_may_hold (self, cpu, chunk, NULL, 0, type_id);
 }
 
 gboolean
@@ -597,12 +623,5 @@ _cs_document_chunk_may_hold (CsDocument     *self,
                              const gboolean *wanted,
                              guint           n_types)
 {
-  const guint16 *id, *end;
-
-  if (!chunk_ids (self, cpu, chunk, &id, &end))
-    return TRUE;
-  for (; id < end; id++)
-    if (*id >= n_types || wanted[*id])
-      return TRUE;
-  return FALSE;
+  return chunk_may_hold (self, cpu, chunk, wanted, n_types, 0);
 }

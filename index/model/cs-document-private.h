@@ -19,9 +19,11 @@ typedef struct {
 } CsEventChunkCache;
 
 /* One CPU's rows of event_chunk_types: chunk c's type ids are
- * ids[starts[c] .. starts[c + 1]), CS_CHUNK_TYPES_ANY when it may hold any. */
+ * ids[starts[c] .. starts[c + 1]), CS_CHUNK_TYPES_ANY when it may hold any;
+ * its first event's time first_ns[c]. */
 typedef struct {
   guint32 *starts;              /* n_chunks + 1 */
+  gint64 *first_ns;             /* n_chunks */
   guint16 *ids;
   guint64 n_chunks;
 } CsChunkTypes;
@@ -61,7 +63,6 @@ struct _CsDocument
 
   sqlite3_stmt *ev_start;
   sqlite3_stmt *ev_range;
-  sqlite3_stmt *ev_types_range; /* event_chunk_types, for rare types */
   sqlite3_stmt *sl_start;
   sqlite3_stmt *sl_range;
   sqlite3_stmt *summary;
@@ -137,7 +138,7 @@ gboolean           _cs_document_types_are_rare (CsDocument     *self,
                                                 guint           cpu,
                                                 const gboolean *wanted,
                                                 guint           n_types);
-/* Reads event_chunk_types on first call (~3 ms per 10,000 chunks; if that
+/* Reads event_chunk_types on first call (~5 ms per 10,000 chunks; if that
  * fails, every chunk may hold any type).  The document's thread. */
 void               _cs_document_read_chunk_types (CsDocument *self);
 /* Whether event chunk @chunk of @cpu may hold events of type @type_id:

@@ -30,10 +30,10 @@ cs_document_finalize (GObject *object)
 
   g_clear_pointer (&self->ev_start, sqlite3_finalize);
   g_clear_pointer (&self->ev_range, sqlite3_finalize);
-  g_clear_pointer (&self->ev_types_range, sqlite3_finalize);
   for (guint c = 0; self->chunk_types != NULL && c < self->n_cpus; c++)
     {
       g_free (self->chunk_types[c].starts);
+      g_free (self->chunk_types[c].first_ns);
       g_free (self->chunk_types[c].ids);
     }
   g_clear_pointer (&self->chunk_types, g_free);
@@ -274,10 +274,7 @@ prepare_queries (CsDocument  *self,
   self->ev_range = self->ev_start ? _cs_sqlite_prepare (self->db,
       "SELECT chunk, first_ns, first_row, n_rows, data FROM event_chunks"
       " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
-  self->ev_types_range = self->ev_range ? _cs_sqlite_prepare (self->db,
-      "SELECT chunk, first_ns, types FROM event_chunk_types"
-      " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
-  self->sl_start = self->ev_types_range ? _cs_sqlite_prepare (self->db,
+  self->sl_start = self->ev_range ? _cs_sqlite_prepare (self->db,
       "SELECT chunk FROM slice_chunks WHERE cpu = ?1 AND last_ns > ?2"
       " ORDER BY last_ns LIMIT 1", error) : NULL;
   self->sl_range = self->sl_start ? _cs_sqlite_prepare (self->db,

@@ -17,6 +17,7 @@
 #include <json-glib/json-glib.h>
 
 #include <event-parse.h>
+#include <sqlite3.h>
 
 #include "cs-document.h"
 #include "cs-trace-file.h"
@@ -420,14 +421,11 @@ test_formats_of_its_types (gconstpointer data)
 
 /* Events of some types, against all events filtered by type: the same
  * events (time, row, offset) over the whole recording and over a middle
- * span, whichever way the index finds them.  preemptirq-v7.dat holds
- * 15-17 event chunks per CPU, and types that few of them hold
- * (sched_process_exec), which the index finds from event_chunk_types
- * without stepping over the others (cs-document-events.c). */
-static void
-test_events_of_rare_types (void)
+ * span, whichever way the index finds them.  Returns how many (CPU, type)
+ * pairs were rare enough for event_chunk_types (cs-document-events.c). */
+static guint
+compare_events_of_types (CsDocument *doc)
 {
-  g_autoptr(CsDocument) doc = cs_test_load ("preemptirq-v7.dat");
   guint n_types = cs_document_get_n_event_types (doc);
   g_autofree gboolean *wanted = g_new0 (gboolean, MAX (n_types, 1));
   guint n_rare = 0, n_compared = 0;
@@ -488,7 +486,53 @@ test_events_of_rare_types (void)
     }
   g_test_message ("%u events compared; %u (CPU, type) pairs rare enough for event_chunk_types",
                   n_compared, n_rare);
-  g_assert_cmpuint (n_rare, >, 0);
+  return n_rare;
+}
+
+/* preemptirq-v7.dat holds 15-17 event chunks per CPU, and types that few
+ * of them hold (sched_process_exec), which the index finds from
+ * event_chunk_types without stepping over the others. */
+static void
+test_events_of_rare_types (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("preemptirq-v7.dat");
+
+  g_assert_cmpuint (compare_events_of_types (doc), >, 0);
+}
+
+/* The same with each CPU's later half of event_chunk_types gone (a
+ * damaged index): the table is not trusted, and every event is still
+ * found by stepping over the chunks. */
+static void
+test_events_of_rare_types_without_table_rows (void)
+{
+  g_autofree char *recording = cs_test_own_path ("preemptirq-v7.dat");
+  g_autofree char *dir = g_dir_make_tmp ("cs-types-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "index.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(CsDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+  gsize len;
+
+  {
+    g_autoptr(CsDocument) first = cs_test_load ("preemptirq-v7.dat");
+
+    g_assert_true (g_file_get_contents (cs_document_get_index_path (first), &contents, &len, NULL));
+  }
+  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+  g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "DELETE FROM event_chunk_types WHERE chunk >= 8",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), >, 0);
+  sqlite3_close (db);
+
+  doc = cs_document_open (recording, copy, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (compare_events_of_types (doc), >, 0);
+  g_clear_object (&doc);
+  g_unlink (copy);
+  g_rmdir (dir);
 }
 
 static void
@@ -529,6 +573,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cs/index/Document/formats-of-its-types/v7-function", "function-v7.dat",
                         test_formats_of_its_types);
   g_test_add_func ("/cs/index/Document/events-of-rare-types", test_events_of_rare_types);
+  g_test_add_func ("/cs/index/Document/events-of-rare-types/without-table-rows",
+                   test_events_of_rare_types_without_table_rows);
 
   return g_test_run ();
 }
