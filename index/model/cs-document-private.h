@@ -68,6 +68,14 @@ struct _CsDocument
   sqlite3_stmt *summary;
   sqlite3_stmt *summary_runs;
   sqlite3_stmt *task_range;     /* prepared on first use */
+  sqlite3_stmt *task_dir;       /* prepared on first use */
+  sqlite3_stmt *task_chunk;     /* prepared on first use */
+  /* pid -> GArray of its task_chunks rows without their data, at most
+   * TASK_DIRS_MAX of them (cs-task-rows.c). */
+  GHashTable *task_dirs;
+  /* Walks of a task's chunks kept for its next spans (cs-task-timeline.c). */
+  GPtrArray *task_walks;
+  guint task_walk_next;
   sqlite3_stmt *ev_chunk;       /* prepared on first use */
   sqlite3_stmt *missed;         /* prepared on first use */
 

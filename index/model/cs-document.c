@@ -42,6 +42,10 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->summary, sqlite3_finalize);
   g_clear_pointer (&self->summary_runs, sqlite3_finalize);
   g_clear_pointer (&self->task_range, sqlite3_finalize);
+  g_clear_pointer (&self->task_dir, sqlite3_finalize);
+  g_clear_pointer (&self->task_chunk, sqlite3_finalize);
+  g_clear_pointer (&self->task_dirs, g_hash_table_unref);
+  g_clear_pointer (&self->task_walks, g_ptr_array_unref);
   g_clear_pointer (&self->ev_chunk, sqlite3_finalize);
   g_clear_pointer (&self->missed, sqlite3_finalize);
   g_clear_pointer (&self->db, sqlite3_close);

@@ -6,9 +6,9 @@
  * A task's rows (its runs and the wakeups aimed at it) are stored per CPU
  * in time order (task_chunks, see cs-index-schema.c).  A query reads the
  * chunks of that task overlapping the span, plus, per CPU, the chunk
- * before it (to know the state the task was in when the span begins),
- * and turns them into the task's events, merged by time (ties in CPU
- * order, then switch-out, wakeup, switch-in):
+ * before it (to know the state the task was in when the span begins:
+ * cs-task-rows.c), and turns them into the task's events, merged by time
+ * (ties in CPU order, then switch-out, wakeup, switch-in):
  *
  *   run [begin, end) on cpu  -> a switch-in at begin (not one the rule
  *                               sees when its sched_switch was not
@@ -40,20 +40,14 @@
  */
 #include "config.h"
 #include <glib/gi18n-lib.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cs-plugin-wakeup.h>
 
 #include "cs-document-private.h"
 #include "cs-task-timeline.h"
 #include "cs-task-timeline-private.h"
-
-typedef struct {
-  gint64 ts;
-  gint64 duration;
-  gint32 kind;
-  gint32 state;
-  gint32 cpu;
-} TaskRow;
 
 /* What happened to the task, in the order of one time on one CPU. */
 enum { EVENT_SWITCH_OUT, EVENT_WAKEUP, EVENT_SWITCH_IN };
@@ -122,126 +116,137 @@ emit (GArray     *out,
   g_array_append_val (out, iv);
 }
 
-static gboolean
-read_rows (CsDocument  *self,
-           gint32       pid,
-           gint64       begin_ns,
-           gint64       end_ns,
-           GArray      *rows,
-           GError     **error)
+/* Puts @n events of one CPU, in time order but for a run's switch-out
+ * recorded before the wakeups that came during that run (wakeups of a
+ * running task: each passed over once), in compare_events() order by
+ * insertion.  A damaged index could make that quadratic: past a budget the
+ * rest is sorted the general way. */
+static void
+sort_cpu_events (TaskEvent *ev,
+                 guint      n)
 {
-  g_autofree gint64 *mem = g_new (gint64, (gsize) TK_N_COLUMNS * CS_TASK_CHUNK_ROWS);
-  gint64 *cols[TK_N_COLUMNS];
-  sqlite3_stmt *s;
-  /* Per CPU, the latest chunk ending before the span: decoded only if no
-   * chunk of that CPU overlaps the span's start. */
-  g_autoptr(GHashTable) before = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_bytes_unref);
-  g_autoptr(GHashTable) before_n = g_hash_table_new (NULL, NULL);
-  int rc;
+  guint64 budget = 8 * (guint64) n + 1024;
 
-  for (guint c = 0; c < TK_N_COLUMNS; c++)
-    cols[c] = mem + c * CS_TASK_CHUNK_ROWS;
-
-  if (self->task_range == NULL)
+  for (guint i = 1; i < n; i++)
     {
-      self->task_range = _cs_sqlite_prepare (self->db,
-          "SELECT cpu, last_ns, n_rows, data FROM task_chunks"
-          " WHERE pid = ?1 AND first_ns < ?2 ORDER BY cpu, chunk", error);
-      if (self->task_range == NULL)
-        return FALSE;
+      TaskEvent e = ev[i];
+      guint j = i;
+
+      while (j > 0 && compare_events (&ev[j - 1], &e) > 0)
+        {
+          ev[j] = ev[j - 1];
+          j--;
+          if (--budget == 0)
+            {
+              ev[j] = e;
+              qsort (ev, n, sizeof *ev, compare_events);
+              return;
+            }
+        }
+      ev[j] = e;
     }
-  s = self->task_range;
-  sqlite3_bind_int (s, 1, pid);
-  sqlite3_bind_int64 (s, 2, end_ns);
-
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      gint32 cpu = sqlite3_column_int (s, 0);
-      gint64 last = sqlite3_column_int64 (s, 1);
-      guint n = sqlite3_column_int (s, 2);
-      const guint8 *data;
-      gsize size;
-
-      if (n == 0 || n > CS_TASK_CHUNK_ROWS)
-        {
-          sqlite3_reset (s);
-          g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                       g_dngettext (GETTEXT_PACKAGE, "The index %s has a task chunk of %u row",
-                                    "The index %s has a task chunk of %u rows", n),
-                       self->index_path, n);
-          return FALSE;
-        }
-      if (last < begin_ns)
-        {
-          /* Keep only the latest such chunk of each CPU. */
-          g_hash_table_insert (before, GINT_TO_POINTER (cpu),
-                               g_bytes_new (sqlite3_column_blob (s, 3), sqlite3_column_bytes (s, 3)));
-          g_hash_table_insert (before_n, GINT_TO_POINTER (cpu), GUINT_TO_POINTER (n));
-          continue;
-        }
-      data = sqlite3_column_blob (s, 3);
-      size = sqlite3_column_bytes (s, 3);
-      if (!cs_chunk_decode (data, size, n, TK_N_COLUMNS, _cs_task_chunk_modes, cols, error))
-        {
-          sqlite3_reset (s);
-          return FALSE;
-        }
-      for (guint i = 0; i < n; i++)
-        {
-          TaskRow r = { cols[TK_TS][i], cols[TK_DURATION][i], (gint32) cols[TK_KIND][i],
-                        (gint32) cols[TK_STATE][i], cpu };
-          g_array_append_val (rows, r);
-        }
-    }
-  sqlite3_reset (s);
-  if (!_cs_sqlite_check (self->db, rc, _("reading task rows"), error))
-    return FALSE;
-
-  GHashTableIter iter;
-  gpointer key, value;
-  g_hash_table_iter_init (&iter, before);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      gsize size;
-      const guint8 *data = g_bytes_get_data (value, &size);
-      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (before_n, key));
-
-      if (!cs_chunk_decode (data, size, n, TK_N_COLUMNS, _cs_task_chunk_modes, cols, error))
-        return FALSE;
-      for (guint i = 0; i < n; i++)
-        {
-          TaskRow r = { cols[TK_TS][i], cols[TK_DURATION][i], (gint32) cols[TK_KIND][i],
-                        (gint32) cols[TK_STATE][i], GPOINTER_TO_INT (key) };
-          g_array_append_val (rows, r);
-        }
-    }
-  return TRUE;
 }
 
-/* The task's events from its rows (see the file comment), sorted. */
+/* Merges the sorted [@a, @a + @na) and [@b, @b + @nb) into @out, @a's
+ * first where equal (so the order stays that of the rows). */
 static void
-rows_to_events (GArray *rows,
-                GArray *events)
+merge_events (const TaskEvent *a,
+              guint            na,
+              const TaskEvent *b,
+              guint            nb,
+              TaskEvent       *out)
 {
+  while (na > 0 && nb > 0)
+    {
+      if (compare_events (b, a) < 0)
+        *out++ = *b++, nb--;
+      else
+        *out++ = *a++, na--;
+    }
+  memcpy (out, a, na * sizeof *a);
+  memcpy (out + na, b, nb * sizeof *b);
+}
+
+/* The task's events from its rows (see the file comment), in
+ * compare_events() order.  @rows are in CPU order and in time order
+ * within a CPU (_cs_document_read_task_rows()): each CPU's events are put in order alone
+ * (sort_cpu_events()), then the CPUs' sequences are merged two by two:
+ * O(n log CPUs) where sorting them all would be O(n log n).  Frees @rows
+ * before the merge, which needs a second copy of the events (a busy task
+ * over a long recording has millions). */
+static GArray *
+rows_to_events (GArray *rows)
+{
+  GArray *events = g_array_sized_new (FALSE, FALSE, sizeof (TaskEvent), 2 * rows->len);
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (guint));
+  TaskEvent *out;
+  GArray *other;
+  guint n = 0;
+
+  /* Filled in place: g_array_append_val() divides on every call. */
+  g_array_set_size (events, 2 * rows->len);
+  out = (TaskEvent *) (gpointer) events->data;
   for (guint i = 0; i < rows->len; i++)
     {
-      const TaskRow *r = &g_array_index (rows, TaskRow, i);
+      const CsTaskRow *r = &g_array_index (rows, CsTaskRow, i);
       TaskEvent e = { r->ts, r->duration, r->cpu, EVENT_WAKEUP, r->state, FALSE };
 
+      if (i == 0 || r->cpu != g_array_index (rows, CsTaskRow, i - 1).cpu)
+        g_array_append_val (bounds, n);
       if (r->kind == TK_KIND_RUN || r->kind == TK_KIND_RUN_UNSEEN || r->kind == TK_KIND_SWITCH_IN)
         {
           e.kind = EVENT_SWITCH_IN;
           e.seen = r->kind != TK_KIND_RUN_UNSEEN;
-          g_array_append_val (events, e);
+          out[n++] = e;
           if (r->state < 0)
             continue;   /* no recorded end (see TK_KIND_SWITCH_IN) */
           e.kind = EVENT_SWITCH_OUT;
           e.ts = r->ts + r->duration;
           e.duration = 0;
         }
-      g_array_append_val (events, e);
+      out[n++] = e;
     }
-  g_array_sort (events, compare_events);
+  g_array_unref (rows);
+  g_array_set_size (events, n);
+  g_array_append_val (bounds, n);
+  for (guint k = 0; k + 1 < bounds->len; k++)
+    {
+      guint from = g_array_index (bounds, guint, k);
+
+      sort_cpu_events (&g_array_index (events, TaskEvent, from),
+                       g_array_index (bounds, guint, k + 1) - from);
+    }
+  if (bounds->len <= 2)
+    return events;
+
+  other = g_array_sized_new (FALSE, FALSE, sizeof (TaskEvent), events->len);
+  g_array_set_size (other, events->len);
+  while (bounds->len > 2)
+    {
+      guint *b = (guint *) (gpointer) bounds->data;
+      guint n_seq = bounds->len - 1, kept = 0;
+      GArray *swap;
+
+      for (guint k = 0; k < n_seq; k += 2)
+        {
+          TaskEvent *from = &g_array_index (events, TaskEvent, b[k]);
+          TaskEvent *to = &g_array_index (other, TaskEvent, b[k]);
+
+          if (k + 1 < n_seq)
+            merge_events (from, b[k + 1] - b[k], &g_array_index (events, TaskEvent, b[k + 1]),
+                          b[k + 2] - b[k + 1], to);
+          else
+            memcpy (to, from, (b[k + 1] - b[k]) * sizeof *from);
+          b[kept++] = b[k];
+        }
+      b[kept++] = b[n_seq];
+      g_array_set_size (bounds, kept);
+      swap = events;
+      events = other;
+      other = swap;
+    }
+  g_array_unref (other);
+  return events;
 }
 
 /* Gives @func the wait open in @rule, if any, with no run. */
@@ -256,30 +261,24 @@ report_open (const CsPluginWakeupState *rule,
     func (&open, user_data);
 }
 
-gboolean
-_cs_document_walk_task (CsDocument     *self,
-                        gint32          pid,
-                        gint64          begin_ns,
-                        gint64          end_ns,
-                        GArray         *intervals,
-                        CsTaskWaitFunc  func,
-                        gpointer        user_data,
-                        GError        **error)
+/* _cs_document_walk_task() over the task's @rows (read for the span;
+ * freed). */
+static void
+walk_rows (CsDocument     *self,
+           GArray         *rows,
+           gint64          begin_ns,
+           gint64          end_ns,
+           GArray         *intervals,
+           CsTaskWaitFunc  func,
+           gpointer        user_data)
 {
-  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (TaskRow));
-  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (TaskEvent));
+  g_autoptr(GArray) events = rows_to_events (rows);
   CsPluginWakeupState rule = { 0 };
   CsPluginWakeupWait wait;
   CsTaskState state = CS_TASK_OTHER;
   gboolean known = FALSE, cut = FALSE;
   gint64 since = 0, wakeup = -1;
   gint32 cpu = -1;
-
-  if (pid <= 0 || begin_ns >= end_ns)
-    return TRUE;
-  if (!read_rows (self, pid, begin_ns, end_ns, rows, error))
-    return FALSE;
-  rows_to_events (rows, events);
 
   for (guint i = 0; i < events->len; i++)
     {
@@ -335,6 +334,156 @@ _cs_document_walk_task (CsDocument     *self,
   if (intervals != NULL && known && state != CS_TASK_RUNNING && state != CS_TASK_OTHER)
     emit (intervals, since, MAX (self->last_ns, since), begin_ns, end_ns, state, cpu,
           state == CS_TASK_RUNNABLE ? wakeup : -1);
+}
+
+gboolean
+_cs_document_walk_task (CsDocument     *self,
+                        gint32          pid,
+                        gint64          begin_ns,
+                        gint64          end_ns,
+                        GArray         *intervals,
+                        CsTaskWaitFunc  func,
+                        gpointer        user_data,
+                        GError        **error)
+{
+  g_autoptr(GArray) rows = NULL;
+
+  if (pid <= 0 || begin_ns >= end_ns)
+    return TRUE;
+  rows = g_array_new (FALSE, FALSE, sizeof (CsTaskRow));
+  if (!_cs_document_read_task_rows (self, pid, begin_ns, end_ns, rows, error))
+    return FALSE;
+  walk_rows (self, g_steal_pointer (&rows), begin_ns, end_ns, intervals, func, user_data);
+  return TRUE;
+}
+
+/* A walk's intervals kept for the next query of the same task: a
+ * critical path or a wakeup chain asks a task for many short spans, most
+ * of which read the same chunks (a chunk holds 1,024 rows).  The
+ * intervals of a walk depend on its span only through the chunks it
+ * reads and through which of them overlap it; so a walk of the chunks
+ * with an unbounded span, kept, answers every span that reads the same
+ * chunks with its overlapping intervals. */
+typedef struct {
+  gint32 pid;
+  GArray *chunks;               /* CsTaskChunkRef */
+  GArray *intervals;            /* CsTaskInterval, in time order, one after another */
+} TaskWalk;
+
+/* Walks kept (round robin), and the most chunks a kept walk reads. */
+#define TASK_WALKS_MAX 8
+#define TASK_WALK_MAX_CHUNKS 8
+
+static void
+task_walk_free (TaskWalk *w)
+{
+  g_array_unref (w->chunks);
+  g_array_unref (w->intervals);
+  g_free (w);
+}
+
+static gboolean
+same_chunks (GArray *a,
+             GArray *b)
+{
+  return a->len == b->len &&
+         memcmp (a->data, b->data, (gsize) a->len * sizeof (CsTaskChunkRef)) == 0;
+}
+
+/* Whether @iv's intervals follow one another (each begins where or after
+ * the one before ends): then those overlapping a span are one run of
+ * them, found by bisection. */
+static gboolean
+follow_one_another (GArray *iv)
+{
+  for (guint i = 1; i < iv->len; i++)
+    if (g_array_index (iv, CsTaskInterval, i).begin_ns <
+        g_array_index (iv, CsTaskInterval, i - 1).end_ns)
+      return FALSE;
+  return TRUE;
+}
+
+/* Appends to @out the intervals of @iv (following one another) that
+ * overlap [@begin_ns, @end_ns). */
+static void
+append_overlapping (GArray *iv,
+                    gint64  begin_ns,
+                    gint64  end_ns,
+                    GArray *out)
+{
+  guint lo = 0, hi = iv->len, to;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (iv, CsTaskInterval, mid).end_ns <= begin_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (to = lo; to < iv->len && g_array_index (iv, CsTaskInterval, to).begin_ns < end_ns; to++)
+    ;
+  if (to > lo)
+    g_array_append_vals (out, &g_array_index (iv, CsTaskInterval, lo), to - lo);
+}
+
+/* cs_document_get_task_intervals() through the kept walks. */
+static gboolean
+get_intervals_kept (CsDocument  *self,
+                    gint32       pid,
+                    gint64       begin_ns,
+                    gint64       end_ns,
+                    GArray      *intervals,
+                    GError     **error)
+{
+  g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (CsTaskChunkRef));
+  g_autoptr(GArray) rows = NULL;
+  TaskWalk *w;
+
+  if (!_cs_document_select_task_chunks (self, pid, begin_ns, end_ns, chunks, error))
+    return FALSE;
+  for (guint i = 0; self->task_walks != NULL && i < self->task_walks->len; i++)
+    {
+      w = g_ptr_array_index (self->task_walks, i);
+      if (w->pid == pid && same_chunks (w->chunks, chunks))
+        {
+          append_overlapping (w->intervals, begin_ns, end_ns, intervals);
+          return TRUE;
+        }
+    }
+  rows = g_array_new (FALSE, FALSE, sizeof (CsTaskRow));
+  if (!_cs_document_read_task_chunks (self, chunks, rows, error))
+    return FALSE;
+  w = g_new0 (TaskWalk, 1);
+  w->pid = pid;
+  w->chunks = g_steal_pointer (&chunks);
+  w->intervals = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
+  walk_rows (self, g_steal_pointer (&rows), G_MININT64, G_MAXINT64, w->intervals, NULL, NULL);
+  if (w->chunks->len > TASK_WALK_MAX_CHUNKS || !follow_one_another (w->intervals))
+    {
+      /* Not kept; a damaged index's intervals are filtered one by one. */
+      for (guint i = 0; i < w->intervals->len; i++)
+        {
+          const CsTaskInterval *iv = &g_array_index (w->intervals, CsTaskInterval, i);
+
+          if (iv->end_ns > begin_ns && iv->begin_ns < end_ns)
+            g_array_append_val (intervals, *iv);
+        }
+      task_walk_free (w);
+      return TRUE;
+    }
+  append_overlapping (w->intervals, begin_ns, end_ns, intervals);
+  if (self->task_walks == NULL)
+    self->task_walks = g_ptr_array_new_with_free_func ((GDestroyNotify) task_walk_free);
+  if (self->task_walks->len < TASK_WALKS_MAX)
+    g_ptr_array_add (self->task_walks, w);
+  else
+    {
+      task_walk_free (g_ptr_array_index (self->task_walks, self->task_walk_next));
+      g_ptr_array_index (self->task_walks, self->task_walk_next) = w;
+      self->task_walk_next = (self->task_walk_next + 1) % TASK_WALKS_MAX;
+    }
   return TRUE;
 }
 
@@ -367,5 +516,10 @@ cs_document_get_task_intervals (CsDocument *self,
   g_return_val_if_fail (CS_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (intervals != NULL, FALSE);
 
-  return _cs_document_walk_task (self, pid, begin_ns, end_ns, intervals, NULL, NULL, error);
+  if (pid <= 0 || begin_ns >= end_ns)
+    return TRUE;
+  /* From the recording's start (a whole task plot): one read, not kept. */
+  if (begin_ns <= self->first_ns)
+    return _cs_document_walk_task (self, pid, begin_ns, end_ns, intervals, NULL, NULL, error);
+  return get_intervals_kept (self, pid, begin_ns, end_ns, intervals, error);
 }
