@@ -16,6 +16,13 @@
  *                               the worker be killed)
  *   position <cpu> <offset>    (where the scan is, at most 4 a second while
  *                               it moves on: see CsIndexPositionFunc)
+ *   working                    (every WORKER_WORKING_INTERVAL_MS while a
+ *                               plugin pass runs: a pass reads the index,
+ *                               not the recording, and its end may compute
+ *                               for minutes without a fraction to give, as
+ *                               a critical path over a long recording does;
+ *                               the parent's watchdog guards the scan of
+ *                               the recording, CsIndexJob)
  *   done <index path>          (last line on success, exit status 0)
  *   error <message>            (last line on failure, exit status 1; 2 for
  *                              a pass whose parameter names what the
@@ -511,6 +518,7 @@ cli_info (int    argc,
  * anyway: Cancel and SIGTERM must end it within a second. */
 #define WORKER_CANCEL_GRACE_MS 500
 #define WORKER_POSITION_INTERVAL_US (250 * G_TIME_SPAN_MILLISECOND)
+#define WORKER_WORKING_INTERVAL_MS 1000
 
 typedef struct {
   GMainLoop *loop;
@@ -523,6 +531,8 @@ typedef struct {
   CsDocument *document;
   GError *error;
   CsCliPass pass;             /* --pass: run a plugin pass, not only the index */
+  gint in_pass;               /* atomic: the building thread runs the pass */
+  guint working_id;
 } CliWorker;
 
 /* Called from the building thread. */
@@ -570,11 +580,27 @@ cli_worker_thread (GTask        *task,
 
   worker->document = cs_document_load_full (path, cli_worker_progress_cb, cli_worker_position_cb,
                                             worker, cancellable, NULL, &worker->error);
-  if (worker->document != NULL && worker->pass.name != NULL &&
-      !cs_cli_plugins_run_pass (&worker->pass, worker->document, cli_worker_progress_cb, worker,
-                                cancellable, &worker->error))
-    g_clear_object (&worker->document);
+  if (worker->document != NULL && worker->pass.name != NULL)
+    {
+      g_atomic_int_set (&worker->in_pass, TRUE);
+      if (!cs_cli_plugins_run_pass (&worker->pass, worker->document, cli_worker_progress_cb, worker,
+                                    cancellable, &worker->error))
+        g_clear_object (&worker->document);
+      g_atomic_int_set (&worker->in_pass, FALSE);
+    }
   g_task_return_boolean (task, TRUE);
+}
+
+/* The `working` line (see the top of this file); the main thread's. */
+static gboolean
+cli_worker_working_cb (gpointer user_data)
+{
+  CliWorker *worker = user_data;
+
+  if (g_atomic_int_get (&worker->in_pass) &&
+      (fprintf (worker->protocol, "working\n") < 0 || fflush (worker->protocol) != 0))
+    g_cancellable_cancel (worker->cancellable);   /* nobody is listening */
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -739,12 +765,15 @@ cli_index_worker (int    argc,
   task = g_task_new (NULL, worker.cancellable, cli_worker_done_cb, &worker);
   g_task_set_task_data (task, &worker, NULL);
   g_object_set_data_full (G_OBJECT (task), "path", g_strdup (path), g_free);
+  if (worker.pass.name != NULL)
+    worker.working_id = g_timeout_add (WORKER_WORKING_INTERVAL_MS, cli_worker_working_cb, &worker);
   g_task_run_in_thread (task, cli_worker_thread);
   g_main_loop_run (worker.loop);
 
   g_source_remove (sigterm_id);
   g_source_remove (sigint_id);
   g_clear_handle_id (&worker.grace_id, g_source_remove);
+  g_clear_handle_id (&worker.working_id, g_source_remove);
 
   if (worker.document != NULL)
     {

@@ -18,7 +18,9 @@
  * loop: when no line has come for CS_INDEX_WATCHDOG_SECONDS (default 30,
  * the environment variable of that name overrides it, for tests), the
  * worker is killed and the job fails with "the recording looks damaged at
- * offset N", N from the worker's last `position` line.  Whatever way the
+ * offset N", N from the worker's last `position` line.  A plugin pass,
+ * which reads the index, says `working` while it computes (cs-cli.c), so
+ * a long one is not taken for a damaged recording.  Whatever way the
  * worker ends, its temporary index (its `temporary` line) and those of
  * other dead workers are removed, so a killed worker leaves nothing in
  * the cache.
@@ -471,6 +473,10 @@ cs_index_job_handle_line (CsIndexJob *self,
 
       if (end != NULL && *end == '\0')
         cs_index_job_set_fraction (self, fraction);
+    }
+  else if (g_str_equal (line, "working"))
+    {
+      /* A pass computing: the time of the line above is all it says. */
     }
   else if (g_str_has_prefix (line, "done "))
     {

@@ -186,6 +186,60 @@ test_watchdog (void)
   g_assert_cmpuint (count_temporaries (), ==, 0);
 }
 
+/* @worker (0 for none) when it runs a plugin pass (`--pass` in its
+ * argv), else 0. */
+static pid_t
+runs_pass (pid_t worker)
+{
+  g_autofree char *cmdline_path = g_strdup_printf ("/proc/%d/cmdline", (int) worker);
+  g_autofree char *cmdline = NULL;
+  gsize len;
+
+  if (worker == 0 || !g_file_get_contents (cmdline_path, &cmdline, &len, NULL))
+    return 0;
+  for (gsize at = 0; at < len; at += strlen (cmdline + at) + 1)
+    if (g_str_equal (cmdline + at, "--pass"))
+      return worker;
+  return 0;
+}
+
+/* A plugin pass that computes longer than the watchdog allows between
+ * lines (CS_PASS_TEST_HANG holds it after its end, as a critical path
+ * over a long recording computes) says `working` and is not taken for a
+ * damaged recording; Ctrl+C still stops it. */
+static void
+test_long_pass_not_damaged (void)
+{
+  g_autofree char *path = recording ();
+  const char *env[] = { "CS_PASS_TEST_HANG", "1", "CS_INDEX_WATCHDOG_SECONDS", "2", NULL };
+  const char *argv[] = { g_getenv ("CHRONOSCOPE"), "critical-path", path, "--pid", "1", NULL };
+  g_autoptr(GSubprocess) cli = spawn (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                      G_SUBPROCESS_FLAGS_STDERR_PIPE, env, argv);
+  pid_t parent = (pid_t) g_ascii_strtoll (g_subprocess_get_identifier (cli), NULL, 10);
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  pid_t worker = 0;
+
+  /* The worker that runs the pass, after the one that indexed. */
+  while (worker == 0 && g_get_monotonic_time () - start < START_WITHIN_US)
+    {
+      worker = runs_pass (cs_test_find_worker (parent));
+      g_usleep (10 * G_TIME_SPAN_MILLISECOND);
+    }
+  g_assert_cmpint (worker, !=, 0);
+  /* Three watchdog periods: the pass holds, and the worker lives. */
+  g_usleep (6 * G_USEC_PER_SEC);
+  g_assert_cmpint (kill (worker, 0), ==, 0);
+  g_assert_cmpint (kill (parent, SIGINT), ==, 0);
+  g_assert_true (g_subprocess_communicate_utf8 (cli, NULL, NULL, NULL, &err, &error));
+  g_assert_no_error (error);
+  g_test_message ("stderr: %s", err);
+  g_assert_null (strstr (err, "looks damaged"));
+  g_assert_null (strstr (err, "made no progress"));
+  g_assert_cmpint (cs_test_wait_gone (worker, 5 * GONE_WITHIN_US), >=, 0);
+}
+
 /* A temporary index whose worker died (SIGKILL gives no chance to clean
  * up) is removed by the next build. */
 static void
@@ -227,6 +281,7 @@ main (int   argc,
   g_test_add_func ("/cs/gui/IndexJob/worker-sigterm", test_sigterm);
   g_test_add_func ("/cs/gui/IndexJob/worker-sigterm-stuck", test_sigterm_stuck);
   g_test_add_func ("/cs/gui/IndexJob/watchdog", test_watchdog);
+  g_test_add_func ("/cs/gui/IndexJob/long-pass-not-damaged", test_long_pass_not_damaged);
   g_test_add_func ("/cs/gui/IndexJob/stale-temporary-removed", test_stale_temporary_removed);
 
   return g_test_run ();
