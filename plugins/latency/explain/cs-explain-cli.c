@@ -388,6 +388,37 @@ cs_explain_cli_blockers (CsPlugin         *plugin,
   return 0;
 }
 
+/* @text (nullable) as JSON: quoted and escaped, or null. */
+static char *
+json_quote (const char *text)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  if (text == NULL)
+    return g_strdup ("null");
+  node = json_node_init_string (json_node_alloc (), text);
+  return json_to_string (node, FALSE);
+}
+
+/* json_quote() of @text, kept in @quotes: a path names few tasks and
+ * states, millions of times. */
+static const char *
+quoted (GHashTable *quotes,
+        const char *text)
+{
+  const char *q;
+
+  if (text == NULL)
+    return "null";
+  q = g_hash_table_lookup (quotes, text);
+  if (q == NULL)
+    {
+      q = json_quote (text);
+      g_hash_table_insert (quotes, g_strdup (text), (gpointer) q);
+    }
+  return q;
+}
+
 static int
 critical_path_run (CsPlugin  *plugin,
                    int        argc,
@@ -412,7 +443,7 @@ critical_path_run (CsPlugin  *plugin,
   CsPluginDocument *doc;
   sqlite3 *db;
   sqlite3_stmt *s = NULL;
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(GHashTable) quotes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   int status = 1;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -449,30 +480,30 @@ critical_path_run (CsPlugin  *plugin,
       cs_plugin_cli_fail ("critical-path", files[0], sqlite3_errmsg (db));
       goto out;
     }
-  if (!json)
+  /* Printed as it is read: a busy task's path over a long recording has
+   * millions of segments, which a JSON tree would hold in gigabytes. */
+  if (json)
+    {
+      g_autofree char *file = json_quote (cs_plugin_document_get_path (doc));
+
+      g_print ("{\n  \"file\" : %s,\n  \"pid\" : %" PRId64 ",\n  \"path\" : [", file, pid);
+    }
+  else
     g_print (_("Critical path of pid %" PRId64 " in %s:\n"), pid, files[0]);
-  json_builder_begin_object (b);
-  add_string_or_null (b, "file", cs_plugin_document_get_path (doc));
-  cs_plugin_json_add_int (b, "pid", pid);
-  json_builder_set_member_name (b, "path");
-  json_builder_begin_array (b);
-  while (sqlite3_step (s) == SQLITE_ROW)
+  for (gboolean first = TRUE; sqlite3_step (s) == SQLITE_ROW; first = FALSE)
     {
       gint64 seg_begin = sqlite3_column_int64 (s, 0), seg_end = sqlite3_column_int64 (s, 1);
       gint32 seg_pid = sqlite3_column_int64 (s, 2);
       const char *state = (const char *) sqlite3_column_text (s, 3);
       const char *comm = cs_plugin_document_get_comm (doc, seg_pid);
 
-      json_builder_begin_object (b);
-      cs_plugin_json_add_int (b, "begin_ns", seg_begin);
-      cs_plugin_json_add_int (b, "end_ns", seg_end);
-      cs_plugin_json_add_int (b, "pid", seg_pid);
-      add_string_or_null (b, "task", comm);
-      add_string_or_null (b, "state", state);
-      cs_plugin_json_add_int (b, "cpu", sqlite3_column_int64 (s, 4));
-      cs_plugin_json_add_int (b, "depth", sqlite3_column_int64 (s, 5));
-      json_builder_end_object (b);
-      if (!json)
+      if (json)
+        g_print ("%s\n    { \"begin_ns\" : %" PRId64 ", \"end_ns\" : %" PRId64 ", \"pid\" : %d,"
+                 " \"task\" : %s, \"state\" : %s, \"cpu\" : %" PRId64 ", \"depth\" : %" PRId64 " }",
+                 first ? "" : ",", seg_begin, seg_end, seg_pid, quoted (quotes, comm),
+                 quoted (quotes, state), (gint64) sqlite3_column_int64 (s, 4),
+                 (gint64) sqlite3_column_int64 (s, 5));
+      else
         {
           g_autofree char *dur = cs_latency_format_ns (seg_end - seg_begin);
 
@@ -482,10 +513,8 @@ critical_path_run (CsPlugin  *plugin,
                    (gint64) sqlite3_column_int64 (s, 5));
         }
     }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
   if (json)
-    print_json (b);
+    g_print ("\n  ]\n}\n");
   status = 0;
 
 out:
