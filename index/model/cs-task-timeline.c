@@ -169,8 +169,8 @@ merge_events (const TaskEvent *a,
 
 /* The task's events from its rows (see the file comment), in
  * compare_events() order.  @rows are in CPU order and in time order
- * within a CPU (_cs_document_read_task_rows()): each CPU's events are put in order alone
- * (sort_cpu_events()), then the CPUs' sequences are merged two by two:
+ * within a CPU (_cs_document_read_task_rows()): each CPU's events are
+ * put in order alone (sort_cpu_events()), then the CPUs' sequences are merged two by two:
  * O(n log CPUs) where sorting them all would be O(n log n).  Frees @rows
  * before the merge, which needs a second copy of the events (a busy task
  * over a long recording has millions). */
@@ -403,17 +403,19 @@ follow_one_another (GArray *iv)
   return TRUE;
 }
 
-/* Appends to @out the intervals of @iv (following one another) that
- * overlap [@begin_ns, @end_ns). */
+/* Appends to @out the intervals of @iv that overlap [@begin_ns,
+ * @end_ns): found by bisection when they follow one another
+ * (follow_one_another()), else one by one. */
 static void
-append_overlapping (GArray *iv,
-                    gint64  begin_ns,
-                    gint64  end_ns,
-                    GArray *out)
+append_overlapping (GArray   *iv,
+                    gboolean  ordered,
+                    gint64    begin_ns,
+                    gint64    end_ns,
+                    GArray   *out)
 {
-  guint lo = 0, hi = iv->len, to;
+  guint lo = 0, hi = iv->len;
 
-  while (lo < hi)
+  while (ordered && lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
@@ -422,10 +424,15 @@ append_overlapping (GArray *iv,
       else
         hi = mid;
     }
-  for (to = lo; to < iv->len && g_array_index (iv, CsTaskInterval, to).begin_ns < end_ns; to++)
-    ;
-  if (to > lo)
-    g_array_append_vals (out, &g_array_index (iv, CsTaskInterval, lo), to - lo);
+  for (guint i = lo; i < iv->len; i++)
+    {
+      const CsTaskInterval *x = &g_array_index (iv, CsTaskInterval, i);
+
+      if (ordered && x->begin_ns >= end_ns)
+        break;
+      if (x->end_ns > begin_ns && x->begin_ns < end_ns)
+        g_array_append_val (out, *x);
+    }
 }
 
 /* cs_document_get_task_intervals() through the kept walks. */
@@ -439,6 +446,7 @@ get_intervals_kept (CsDocument  *self,
 {
   g_autoptr(GArray) chunks = g_array_new (FALSE, FALSE, sizeof (CsTaskChunkRef));
   g_autoptr(GArray) rows = NULL;
+  gboolean ordered;
   TaskWalk *w;
 
   if (!_cs_document_select_task_chunks (self, pid, begin_ns, end_ns, chunks, error))
@@ -448,32 +456,32 @@ get_intervals_kept (CsDocument  *self,
       w = g_ptr_array_index (self->task_walks, i);
       if (w->pid == pid && same_chunks (w->chunks, chunks))
         {
-          append_overlapping (w->intervals, begin_ns, end_ns, intervals);
+          append_overlapping (w->intervals, TRUE, begin_ns, end_ns, intervals);
           return TRUE;
         }
     }
   rows = g_array_new (FALSE, FALSE, sizeof (CsTaskRow));
   if (!_cs_document_read_task_chunks (self, chunks, rows, error))
     return FALSE;
+  /* Too many chunks to keep: the walk of the span itself. */
+  if (chunks->len > TASK_WALK_MAX_CHUNKS)
+    {
+      walk_rows (self, g_steal_pointer (&rows), begin_ns, end_ns, intervals, NULL, NULL);
+      return TRUE;
+    }
   w = g_new0 (TaskWalk, 1);
   w->pid = pid;
   w->chunks = g_steal_pointer (&chunks);
   w->intervals = g_array_new (FALSE, FALSE, sizeof (CsTaskInterval));
   walk_rows (self, g_steal_pointer (&rows), G_MININT64, G_MAXINT64, w->intervals, NULL, NULL);
-  if (w->chunks->len > TASK_WALK_MAX_CHUNKS || !follow_one_another (w->intervals))
+  ordered = follow_one_another (w->intervals);
+  append_overlapping (w->intervals, ordered, begin_ns, end_ns, intervals);
+  /* Intervals that overlap (events were lost) are not kept. */
+  if (!ordered)
     {
-      /* Not kept; a damaged index's intervals are filtered one by one. */
-      for (guint i = 0; i < w->intervals->len; i++)
-        {
-          const CsTaskInterval *iv = &g_array_index (w->intervals, CsTaskInterval, i);
-
-          if (iv->end_ns > begin_ns && iv->begin_ns < end_ns)
-            g_array_append_val (intervals, *iv);
-        }
       task_walk_free (w);
       return TRUE;
     }
-  append_overlapping (w->intervals, begin_ns, end_ns, intervals);
   if (self->task_walks == NULL)
     self->task_walks = g_ptr_array_new_with_free_func ((GDestroyNotify) task_walk_free);
   if (self->task_walks->len < TASK_WALKS_MAX)
