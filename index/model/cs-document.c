@@ -376,7 +376,7 @@ open_index (const char  *trace_path,
   self->index_path = g_strdup (index_path);
   self->identity = g_strdup (identity);
 
-  rc = sqlite3_open_v2 (index_path, &self->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+  rc = _cs_sqlite_open_index (index_path, &self->db);
   if (rc != SQLITE_OK)
     {
       g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE, _("Cannot open the index %s: %s"),

@@ -187,16 +187,13 @@ chunk_get (Stream    *st,
 
       if (st->db == NULL)
         {
-          if (sqlite3_open_v2 (index_path, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                               NULL) != SQLITE_OK ||
+          /* Immutable: no lock, unlock and look at the file's change
+           * counter for each chunk (_cs_sqlite_open_index()). */
+          if (_cs_sqlite_open_index (index_path, &st->db) != SQLITE_OK ||
               sqlite3_prepare_v2 (st->db,
                                   "SELECT first_row, n_rows, data FROM event_chunks"
                                   " WHERE cpu = ?1 AND chunk = ?2", -1,
-                                  &st->select_chunk, NULL) != SQLITE_OK ||
-              /* One read transaction for all the chunks: not a lock,
-               * an unlock and a look at the file's change counter (three
-               * system calls) for each. */
-              sqlite3_exec (st->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+                                  &st->select_chunk, NULL) != SQLITE_OK)
             {
               g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_SQLITE,
                            "Cannot read the index %s: %s", index_path,

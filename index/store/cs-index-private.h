@@ -117,6 +117,11 @@ gboolean _cs_sqlite_check  (sqlite3       *db,
 sqlite3_stmt *_cs_sqlite_prepare (sqlite3  *db,
                                   const char *sql,
                                   GError  **error);
+/* _cs_sqlite_open_index: opens a finished index read-only as a file that
+ * never changes (see cs-index-schema.c); sqlite3_open_v2()'s return code,
+ * *db to be closed whatever it is. */
+int _cs_sqlite_open_index (const char  *path,
+                           sqlite3    **db);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
