@@ -79,6 +79,30 @@ task_directory (CsDocument  *self,
   return dir;
 }
 
+/* By bisection, the first index in [@lo, @hi) of @dir (ordered by CPU,
+ * then time) whose entry is of a CPU after @cpu (@by_cpu), or else, among
+ * one CPU's entries, does not end before @begin_ns; @hi when none is. */
+static guint
+first_past (GArray   *dir,
+            guint     lo,
+            guint     hi,
+            gint32    cpu,
+            gint64    begin_ns,
+            gboolean  by_cpu)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const TaskDirEntry *e = &g_array_index (dir, TaskDirEntry, mid);
+
+      if (by_cpu ? e->cpu > cpu : e->last_ns >= begin_ns)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
 gboolean
 _cs_document_select_task_chunks (CsDocument  *self,
                                  gint32       pid,
@@ -88,35 +112,30 @@ _cs_document_select_task_chunks (CsDocument  *self,
                                  GError     **error)
 {
   GArray *dir = task_directory (self, pid, error);
-  const TaskDirEntry *before = NULL;
 
   if (dir == NULL)
     return FALSE;
-  for (guint i = 0; i < dir->len; i++)
+  /* Per CPU, by bisection (a busy task has thousands of chunks, and a
+   * critical path asks for short spans of it again and again): the
+   * CPU's latest chunk that ends before the span, to know the task's
+   * state when the span begins, then those up to the span's end.  A
+   * CPU's chunks follow one another in time. */
+  for (guint lo = 0, hi; lo < dir->len; lo = hi)
     {
-      const TaskDirEntry *e = &g_array_index (dir, TaskDirEntry, i);
-      CsTaskChunkRef ref = { e->rowid, e->cpu };
+      gint32 cpu = g_array_index (dir, TaskDirEntry, lo).cpu;
+      guint i;
 
-      if (e->first_ns >= end_ns)
-        continue;
-      /* The CPU's latest chunk before the span goes before its next one. */
-      if (before != NULL && (before->cpu != e->cpu || e->last_ns >= begin_ns))
+      hi = first_past (dir, lo, dir->len, cpu, 0, TRUE);
+      i = first_past (dir, lo, hi, cpu, begin_ns, FALSE);
+      for (i = i > lo ? i - 1 : i; i < hi; i++)
         {
-          CsTaskChunkRef b = { before->rowid, before->cpu };
+          const TaskDirEntry *e = &g_array_index (dir, TaskDirEntry, i);
+          CsTaskChunkRef ref = { e->rowid, e->cpu };
 
-          g_array_append_val (chunks, b);
-          before = NULL;
+          if (e->first_ns >= end_ns)
+            break;
+          g_array_append_val (chunks, ref);
         }
-      if (e->last_ns < begin_ns)
-        before = e;
-      else
-        g_array_append_val (chunks, ref);
-    }
-  if (before != NULL)
-    {
-      CsTaskChunkRef b = { before->rowid, before->cpu };
-
-      g_array_append_val (chunks, b);
     }
   return TRUE;
 }
