@@ -527,6 +527,7 @@ typedef struct {
   sqlite3 *db;
   CsPluginDocument *document;
   char *param;
+  sqlite3_stmt *insert;         /* into explain_path, once path_end() begins */
 } PathPass;
 
 static char **
@@ -556,6 +557,7 @@ path_free (gpointer state)
   if (self == NULL)
     return;
   g_free (self->param);
+  g_clear_pointer (&self->insert, sqlite3_finalize);
   g_free (self);
 }
 
@@ -585,13 +587,29 @@ path_event (gpointer              state,
   return TRUE;
 }
 
+/* Writes a segment of the path as the walk finds it (CsExplainPathFunc). */
+static gboolean
+insert_segment (const CsExplainPathSegment  *seg,
+                gpointer                     user_data,
+                GError                     **error)
+{
+  PathPass *self = user_data;
+
+  sqlite3_bind_int64 (self->insert, 1, seg->begin_ns);
+  sqlite3_bind_int64 (self->insert, 2, seg->end_ns);
+  sqlite3_bind_int64 (self->insert, 3, seg->pid);
+  sqlite3_bind_text (self->insert, 4, cs_explain_path_state_name (seg->state), -1,
+                     SQLITE_STATIC);
+  sqlite3_bind_int64 (self->insert, 5, seg->cpu);
+  sqlite3_bind_int64 (self->insert, 6, seg->depth);
+  return step (self->db, self->insert, error);
+}
+
 static gboolean
 path_end (gpointer   state,
           GError   **error)
 {
   PathPass *self = state;
-  g_autoptr(GArray) path = NULL;
-  sqlite3_stmt *s;
   gint32 pid;
   gint64 begin_ns, end_ns;
   guint depth;
@@ -602,28 +620,11 @@ path_end (gpointer   state,
   end_ns = MIN (end_ns, cs_plugin_document_get_last_ns (self->document) + 1);
   if (end_ns <= begin_ns)
     return TRUE;
-  path = cs_explain_critical_path (self->document, pid, begin_ns, end_ns, depth, error);
-  if (path == NULL || (s = prepare (self->db, "INSERT INTO explain_path VALUES"
-                                    " (?1, ?2, ?3, ?4, ?5, ?6)", error)) == NULL)
-    return FALSE;
-  for (guint i = 0; i < path->len; i++)
-    {
-      const CsExplainPathSegment *seg = &g_array_index (path, CsExplainPathSegment, i);
-
-      sqlite3_bind_int64 (s, 1, seg->begin_ns);
-      sqlite3_bind_int64 (s, 2, seg->end_ns);
-      sqlite3_bind_int64 (s, 3, seg->pid);
-      sqlite3_bind_text (s, 4, cs_explain_path_state_name (seg->state), -1, SQLITE_STATIC);
-      sqlite3_bind_int64 (s, 5, seg->cpu);
-      sqlite3_bind_int64 (s, 6, seg->depth);
-      if (!step (self->db, s, error))
-        {
-          sqlite3_finalize (s);
-          return FALSE;
-        }
-    }
-  sqlite3_finalize (s);
-  return TRUE;
+  self->insert = prepare (self->db, "INSERT INTO explain_path VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                          error);
+  return self->insert != NULL &&
+         cs_explain_critical_path_foreach (self->document, pid, begin_ns, end_ns, depth,
+                                           insert_segment, self, error);
 }
 
 /**

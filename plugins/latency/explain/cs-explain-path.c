@@ -17,119 +17,148 @@
 
 #define IRQ_FLAGS 0x58          /* TRACE_FLAG_HARDIRQ | SOFTIRQ | NMI */
 
-static void
-emit (GArray             *out,
-      gint64              begin_ns,
-      gint64              end_ns,
-      gint32              pid,
-      CsExplainPathState  state,
-      gint32              cpu,
-      guint               depth)
+/* A task's intervals are read a window at a time, so that a path over a
+ * whole recording holds one window's intervals per depth, not the
+ * task's every interval (2.8 million for the busiest task of the large
+ * benchmark recording).  100 ms holds about 7,000 of them there. */
+#define PATH_WINDOW_NS G_GINT64_CONSTANT (100000000)
+
+typedef struct {
+  CsPluginDocument *document;
+  guint max_depth;
+  CsExplainPathFunc func;
+  gpointer user_data;
+  /* The last segment, held back: the next one may continue it. */
+  CsExplainPathSegment last;
+  gboolean has_last;
+} PathWalk;
+
+static gboolean
+emit (PathWalk            *walk,
+      gint64               begin_ns,
+      gint64               end_ns,
+      gint32               pid,
+      CsExplainPathState   state,
+      gint32               cpu,
+      guint                depth,
+      GError             **error)
 {
   CsExplainPathSegment seg = { begin_ns, end_ns, pid, state, cpu, depth };
+  CsExplainPathSegment *last = &walk->last;
 
   if (end_ns <= begin_ns)
-    return;
-  if (out->len > 0)
+    return TRUE;
+  if (walk->has_last && last->pid == pid && last->state == state && last->cpu == cpu &&
+      last->depth == depth && last->end_ns == begin_ns)
     {
-      CsExplainPathSegment *last = &g_array_index (out, CsExplainPathSegment, out->len - 1);
-
-      if (last->pid == pid && last->state == state && last->cpu == cpu &&
-          last->depth == depth && last->end_ns == begin_ns)
-        {
-          last->end_ns = end_ns;
-          return;
-        }
+      last->end_ns = end_ns;
+      return TRUE;
     }
-  g_array_append_val (out, seg);
+  if (walk->has_last && !walk->func (last, walk->user_data, error))
+    return FALSE;
+  walk->last = seg;
+  walk->has_last = TRUE;
+  return TRUE;
 }
 
 static gboolean
-follow (CsPluginDocument *document,
-        gint32            pid,
-        gint64            begin_ns,
-        gint64            end_ns,
-        guint             depth,
-        guint             max_depth,
-        GArray           *out,
-        GError          **error)
+follow (PathWalk  *walk,
+        gint32     pid,
+        gint64     begin_ns,
+        gint64     end_ns,
+        guint      depth,
+        GError   **error)
 {
   g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsPluginTaskInterval));
   gint64 cursor = begin_ns;
 
-  if (pid > 0 &&
-      !cs_plugin_document_get_task_intervals (document, pid, begin_ns, end_ns, iv, error))
-    return FALSE;
-  for (guint i = 0; i < iv->len && cursor < end_ns; i++)
+  for (gint64 w0 = begin_ns, w1; w0 < end_ns && pid > 0; w0 = w1)
     {
-      const CsPluginTaskInterval *x = &g_array_index (iv, CsPluginTaskInterval, i);
-      gint64 s = MAX (x->begin_ns, cursor), e = MIN (x->end_ns, end_ns);
-      CsExplainWaking waking;
-      g_autoptr(GError) local_error = NULL;
-
-      if (e <= s)
-        continue;
-      emit (out, cursor, s, pid, CS_EXPLAIN_PATH_UNKNOWN, -1, depth);
-      cursor = e;
-      if (x->state == CS_PLUGIN_TASK_RUNNING)
-        {
-          emit (out, s, e, pid, CS_EXPLAIN_PATH_RUNNING, x->cpu, depth);
-          continue;
-        }
-      if (x->state == CS_PLUGIN_TASK_RUNNABLE)
-        {
-          emit (out, s, e, pid, CS_EXPLAIN_PATH_RUNNABLE, x->cpu, depth);
-          continue;
-        }
-      /* Blocked: who woke the task at the interval's end? */
-      if (!_cs_explain_find_waking (document, pid, x->end_ns, &waking, &local_error))
-        {
-          if (local_error != NULL)
-            {
-              g_propagate_error (error, g_steal_pointer (&local_error));
-              return FALSE;
-            }
-          emit (out, s, e, pid, CS_EXPLAIN_PATH_BLOCKED, x->cpu, depth);
-          continue;
-        }
-      if (waking.flags & IRQ_FLAGS)
-        emit (out, s, e, pid, CS_EXPLAIN_PATH_INTERRUPT, waking.cpu, depth);
-      else if (waking.waker_pid <= 0 || waking.waker_pid == pid || depth + 1 >= max_depth)
-        emit (out, s, e, pid, CS_EXPLAIN_PATH_BLOCKED, x->cpu, depth);
-      else if (!follow (document, waking.waker_pid, s, e, depth + 1, max_depth, out, error))
+      w1 = end_ns - w0 > PATH_WINDOW_NS ? w0 + PATH_WINDOW_NS : end_ns;
+      g_array_set_size (iv, 0);
+      if (!cs_plugin_document_get_task_intervals (walk->document, pid, w0, w1, iv, error))
         return FALSE;
+      for (guint i = 0; i < iv->len && cursor < w1; i++)
+        {
+          const CsPluginTaskInterval *x = &g_array_index (iv, CsPluginTaskInterval, i);
+          gint64 s = MAX (x->begin_ns, cursor), e = MIN (x->end_ns, w1);
+          CsExplainWaking waking;
+          g_autoptr(GError) local_error = NULL;
+          gboolean ok;
+
+          if (e <= s)
+            continue;
+          if (!emit (walk, cursor, s, pid, CS_EXPLAIN_PATH_UNKNOWN, -1, depth, error))
+            return FALSE;
+          cursor = e;
+          if (x->state == CS_PLUGIN_TASK_RUNNING || x->state == CS_PLUGIN_TASK_RUNNABLE)
+            {
+              CsExplainPathState state = x->state == CS_PLUGIN_TASK_RUNNING
+                                         ? CS_EXPLAIN_PATH_RUNNING : CS_EXPLAIN_PATH_RUNNABLE;
+
+              if (!emit (walk, s, e, pid, state, x->cpu, depth, error))
+                return FALSE;
+              continue;
+            }
+          /* Blocked: who woke the task at the interval's end? */
+          if (!_cs_explain_find_waking (walk->document, pid, x->end_ns, &waking, &local_error))
+            {
+              if (local_error != NULL)
+                {
+                  g_propagate_error (error, g_steal_pointer (&local_error));
+                  return FALSE;
+                }
+              ok = emit (walk, s, e, pid, CS_EXPLAIN_PATH_BLOCKED, x->cpu, depth, error);
+            }
+          else if (waking.flags & IRQ_FLAGS)
+            ok = emit (walk, s, e, pid, CS_EXPLAIN_PATH_INTERRUPT, waking.cpu, depth, error);
+          else if (waking.waker_pid <= 0 || waking.waker_pid == pid ||
+                   depth + 1 >= walk->max_depth)
+            ok = emit (walk, s, e, pid, CS_EXPLAIN_PATH_BLOCKED, x->cpu, depth, error);
+          else
+            ok = follow (walk, waking.waker_pid, s, e, depth + 1, error);
+          if (!ok)
+            return FALSE;
+        }
     }
-  emit (out, cursor, end_ns, pid, CS_EXPLAIN_PATH_UNKNOWN, -1, depth);
-  return TRUE;
+  return emit (walk, cursor, end_ns, pid, CS_EXPLAIN_PATH_UNKNOWN, -1, depth, error);
 }
 
 /**
- * cs_explain_critical_path:
+ * cs_explain_critical_path_foreach:
  * @document: a recording
  * @pid: the task (not 0)
  * @begin_ns: start of the span
  * @end_ns: end of the span (exclusive), > @begin_ns
  * @max_depth: how many wakers deep the path may follow (8 is a good
  *   default; 1 never leaves @pid)
- * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ * @func: called with each segment, in time order; the segments tile the
+ *   span.  It returns %FALSE with its error set to stop the walk.
+ * @user_data: for @func
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read, or the
+ *   error @func set
  *
  * The critical path of @pid over [@begin_ns, @end_ns): what, at each
- * moment, the task's progress waited on (see the file comment).
+ * moment, the task's progress waited on (see the file comment).  The
+ * segments are handed over as they are found, and the task's intervals
+ * are read 100 ms at a time, so that a path over a whole recording runs
+ * in memory bounded by the depth, not by the recording's length.
  *
- * Returns: (transfer full) (element-type CsExplainPathSegment)
- *   (nullable): the segments, in time order, tiling the span
+ * Returns: %TRUE when the whole span was walked
  */
-GArray *
-cs_explain_critical_path (CsPluginDocument *document,
-                          gint32            pid,
-                          gint64            begin_ns,
-                          gint64            end_ns,
-                          guint             max_depth,
-                          GError          **error)
+gboolean
+cs_explain_critical_path_foreach (CsPluginDocument   *document,
+                                  gint32              pid,
+                                  gint64              begin_ns,
+                                  gint64              end_ns,
+                                  guint               max_depth,
+                                  CsExplainPathFunc   func,
+                                  gpointer            user_data,
+                                  GError            **error)
 {
-  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (CsExplainPathSegment));
+  PathWalk walk = { document, MAX (max_depth, 1), func, user_data };
 
-  if (!follow (document, pid, begin_ns, end_ns, 0, MAX (max_depth, 1), out, error))
-    return NULL;
-  return g_steal_pointer (&out);
+  if (!follow (&walk, pid, begin_ns, end_ns, 0, error))
+    return FALSE;
+  return !walk.has_last || func (&walk.last, user_data, error);
 }

@@ -291,12 +291,28 @@ typedef struct {
   guint depth;
 } CsExplainPathSegment;
 
-GArray     *cs_explain_critical_path   (CsPluginDocument *document,
-                                        gint32            pid,
-                                        gint64            begin_ns,
-                                        gint64            end_ns,
-                                        guint             max_depth,
-                                        GError          **error);
+/**
+ * CsExplainPathFunc:
+ * @segment: the next segment of the path (borrowed)
+ * @user_data: as given
+ * @error: for the reason to stop
+ *
+ * Receives a critical path's segments (cs_explain_critical_path_foreach()).
+ *
+ * Returns: %TRUE to go on, %FALSE with @error set to stop
+ */
+typedef gboolean (*CsExplainPathFunc) (const CsExplainPathSegment  *segment,
+                                       gpointer                     user_data,
+                                       GError                     **error);
+
+gboolean    cs_explain_critical_path_foreach (CsPluginDocument   *document,
+                                              gint32              pid,
+                                              gint64              begin_ns,
+                                              gint64              end_ns,
+                                              guint               max_depth,
+                                              CsExplainPathFunc   func,
+                                              gpointer            user_data,
+                                              GError            **error);
 const char *cs_explain_path_state_name (CsExplainPathState state);
 
 void        cs_explain_links_free      (GArray           *links);

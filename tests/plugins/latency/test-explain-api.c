@@ -11,7 +11,7 @@
  * (plugins/latency/explain/cs-explain.h, built into this test) must break
  * that wakeup down into parts adding up to it, start its chain with it,
  * in slices that tile it, start its chain with it, and give a critical
- * path that tiles the span asked for.
+ * path that tiles the span asked for, the same whole or in two pieces.
  * (check-explain.py compares the values with an oracle.)  Fields read
  * through a CsPluginField must read as `trace-cmd report -R` prints them.
  */
@@ -24,6 +24,7 @@
 
 static const CsTestRecording sched_v6 = { "sched-irq-v6.dat" };
 static const CsTestRecording prio_v7 = { "sched-prio-migrate-v7.dat" };
+static const CsTestRecording bundled_sample = { "../../data/sample/sample.dat" };
 
 static void
 fixture_set_up (CsBuiltinFixture *fixture,
@@ -315,6 +316,174 @@ test_task_intervals (CsBuiltinFixture *fixture,
   g_assert_true (found);
 }
 
+static gboolean
+append_segment (const CsExplainPathSegment  *seg,
+                gpointer                     user_data,
+                GError                     **error)
+{
+  GArray *path = user_data;
+
+  if (path->len > 0)
+    {
+      CsExplainPathSegment *last = &g_array_index (path, CsExplainPathSegment, path->len - 1);
+
+      /* Each segment is handed over whole: a held-back one is never
+       * continued by the next. */
+      g_assert_false (last->pid == seg->pid && last->state == seg->state &&
+                      last->cpu == seg->cpu && last->depth == seg->depth);
+    }
+  g_array_append_val (path, *seg);
+  return TRUE;
+}
+
+/* The path of @pid over [@begin_ns, @end_ns), whole. */
+static GArray *
+critical_path (CsBuiltinFixture *fixture,
+               gint32            pid,
+               gint64            begin_ns,
+               gint64            end_ns)
+{
+  GArray *path = g_array_new (FALSE, FALSE, sizeof (CsExplainPathSegment));
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (cs_explain_critical_path_foreach (fixture->plugins, pid, begin_ns, end_ns, 8,
+                                                   append_segment, path, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static gboolean
+stop_after_three (const CsExplainPathSegment  *seg,
+                  gpointer                     user_data,
+                  GError                     **error)
+{
+  guint *n = user_data;
+
+  if (++*n < 3)
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "full");
+  return FALSE;
+}
+
+/* The path of @pid over [@begin_ns, @end_ns) must be its path up to
+ * @cut followed by its path from @cut, the segment across the cut joined
+ * again.  Returns the number of segments. */
+static guint
+check_cut (CsBuiltinFixture *fixture,
+           gint32            pid,
+           gint64            begin_ns,
+           gint64            end_ns,
+           gint64            cut)
+{
+  g_autoptr(GArray) whole = critical_path (fixture, pid, begin_ns, end_ns);
+  g_autoptr(GArray) joined = critical_path (fixture, pid, begin_ns, cut);
+  g_autoptr(GArray) second = critical_path (fixture, pid, cut, end_ns);
+  CsExplainPathSegment *a = &g_array_index (joined, CsExplainPathSegment, joined->len - 1);
+  CsExplainPathSegment *b = &g_array_index (second, CsExplainPathSegment, 0);
+
+  g_assert_cmpint (a->end_ns, ==, cut);
+  if (a->pid == b->pid && a->state == b->state && a->cpu == b->cpu && a->depth == b->depth)
+    {
+      a->end_ns = b->end_ns;
+      g_array_remove_index (second, 0);
+    }
+  g_array_append_vals (joined, second->data, second->len);
+  g_assert_cmpuint (whole->len, ==, joined->len);
+  for (guint i = 0; i < whole->len; i++)
+    {
+      a = &g_array_index (whole, CsExplainPathSegment, i);
+      b = &g_array_index (joined, CsExplainPathSegment, i);
+      g_assert_cmpint (a->begin_ns, ==, b->begin_ns);
+      g_assert_cmpint (a->end_ns, ==, b->end_ns);
+      g_assert_cmpint (a->pid, ==, b->pid);
+      g_assert_cmpint (a->state, ==, b->state);
+      g_assert_cmpint (a->cpu, ==, b->cpu);
+      g_assert_cmpuint (a->depth, ==, b->depth);
+    }
+  return whole->len;
+}
+
+/* Paths over the whole recording (many of the walk's 100 ms windows), of
+ * the worst wakeup's task and of each task the path follows: cut in two
+ * anywhere, a path is the same, so where the walk cuts its windows does
+ * not show; and a receiver that fails stops the walk with its error. */
+static void
+test_critical_path_whole (CsBuiltinFixture *fixture,
+                          gconstpointer     data)
+{
+  g_autofree char *recording = cs_test_find_recording (data);
+  gint64 first_ns = cs_plugin_document_get_first_ns (fixture->plugins);
+  gint64 end_ns = cs_plugin_document_get_last_ns (fixture->plugins) + 1;
+  gint64 w[5];
+  g_autoptr(GArray) path = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  guint n = 0;
+
+  worst_wakeup (recording, w);
+  g_assert_cmpint (end_ns - first_ns, >, 300000000);
+  /* Inside the worst wakeup's wait, and in the middle of the recording. */
+  g_test_message ("pid %d: %u segments over %.3f s", (int) w[0],
+                  check_cut (fixture, (gint32) w[0], first_ns, end_ns, w[1] + (w[2] - w[1]) / 2),
+                  (end_ns - first_ns) / 1e9);
+  path = critical_path (fixture, w[0], first_ns, end_ns);
+  for (guint i = 0; i < path->len; i++)
+    {
+      gint32 pid = g_array_index (path, CsExplainPathSegment, i).pid;
+
+      if (g_hash_table_add (seen, GINT_TO_POINTER (pid)))
+        g_test_message ("pid %d: %u segments", pid,
+                        check_cut (fixture, pid, first_ns, end_ns,
+                                   first_ns + (end_ns - first_ns) / 2 + 12345));
+    }
+
+  g_assert_false (cs_explain_critical_path_foreach (fixture->plugins, w[0], first_ns, end_ns, 8,
+                                                    stop_after_three, &n, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_assert_cmpuint (n, ==, 3);
+}
+
+/* The bundled sample's three busiest tasks (the most intervals; tar,
+ * 26736, among them, with a run whose switch-in the ring buffer lost):
+ * their paths over the whole recording cut in two at several places. */
+static void
+test_critical_path_busy (CsBuiltinFixture *fixture,
+                         gconstpointer     data)
+{
+  CsDocument *doc = fixture->base.document;
+  gint64 first_ns = cs_plugin_document_get_first_ns (fixture->plugins);
+  gint64 end_ns = cs_plugin_document_get_last_ns (fixture->plugins) + 1;
+  g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsPluginTaskInterval));
+  g_autoptr(GError) error = NULL;
+  gint32 best[3] = { 0 };
+  guint most[3] = { 0 };
+
+  for (guint t = 0; t < cs_document_get_n_tasks (doc); t++)
+    {
+      gint32 pid = cs_document_get_task (doc, t)->pid;
+      guint k = 3;
+
+      g_array_set_size (iv, 0);
+      g_assert_true (cs_plugin_document_get_task_intervals (fixture->plugins, pid, first_ns,
+                                                            end_ns, iv, &error));
+      g_assert_no_error (error);
+      while (k > 0 && iv->len > most[k - 1])
+        k--;
+      if (k == 3)
+        continue;
+      memmove (&best[k + 1], &best[k], (2 - k) * sizeof (gint32));
+      memmove (&most[k + 1], &most[k], (2 - k) * sizeof (guint));
+      best[k] = pid;
+      most[k] = iv->len;
+    }
+  for (guint k = 0; k < 3 && best[k] > 0; k++)
+    for (guint i = 1; i < 4; i++)
+      g_test_message ("pid %d (%u intervals): %u segments", best[k], most[k],
+                      check_cut (fixture, best[k], first_ns, end_ns,
+                                 first_ns + (end_ns - first_ns) / 4 * i + 777 * i));
+  g_assert_cmpuint (most[0], >, 10000);
+}
+
 static void
 test_explain (CsBuiltinFixture *fixture,
               gconstpointer     data)
@@ -387,7 +556,9 @@ test_explain (CsBuiltinFixture *fixture,
 
   span_begin = w[1] - (w[2] - w[1]);
   span_end = w[2] + 1000000;
-  path = cs_explain_critical_path (fixture->plugins, w[0], span_begin, span_end, 8, &error);
+  path = g_array_new (FALSE, FALSE, sizeof (CsExplainPathSegment));
+  g_assert_true (cs_explain_critical_path_foreach (fixture->plugins, w[0], span_begin, span_end,
+                                                   8, append_segment, path, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (path->len, >, 0);
   g_assert_cmpint (g_array_index (path, CsExplainPathSegment, 0).begin_ns, ==, span_begin);
@@ -416,5 +587,11 @@ main (int    argc,
               fixture_set_up, test_explain, fixture_tear_down);
   g_test_add ("/cs/explain/api/worst-wakeup/prio-v7", CsBuiltinFixture, &prio_v7,
               fixture_set_up, test_explain, fixture_tear_down);
+  g_test_add ("/cs/explain/api/critical-path-whole/sched-v6", CsBuiltinFixture, &sched_v6,
+              fixture_set_up, test_critical_path_whole, fixture_tear_down);
+  g_test_add ("/cs/explain/api/critical-path-whole/prio-v7", CsBuiltinFixture, &prio_v7,
+              fixture_set_up, test_critical_path_whole, fixture_tear_down);
+  g_test_add ("/cs/explain/api/critical-path-busy/sample", CsBuiltinFixture, &bundled_sample,
+              fixture_set_up, test_critical_path_busy, fixture_tear_down);
   return g_test_run ();
 }
