@@ -72,9 +72,31 @@ decode_event_chunk (CsDocument    *self,
   return cache;
 }
 
+/* The first event of @cache at or after @ts_ns (cache->n when none): a
+ * CPU's events are in time order. */
+static guint
+first_at_or_after (const CsEventChunkCache *cache,
+                   gint64                   ts_ns)
+{
+  guint lo = 0, hi = cache->n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (cache->cols[EV_TS][mid] < ts_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* Calls @func for the events of @cache (chunk of @cpu) in [@begin_ns,
  * @end_ns) whose type is wanted (all when @wanted is NULL); FALSE when
- * @func asked to stop or the span ends in the chunk. */
+ * @func asked to stop or the span ends in the chunk.  The span's first
+ * event is found by bisection: a critical path asks for the wakeups at
+ * one time, millions of times, each in a chunk of thousands of events. */
 static gboolean
 call_chunk_events (const CsEventChunkCache *cache,
                    guint                    cpu,
@@ -85,13 +107,11 @@ call_chunk_events (const CsEventChunkCache *cache,
                    EventFunc                func,
                    gpointer                 user_data)
 {
-  for (guint i = 0; i < cache->n; i++)
+  for (guint i = first_at_or_after (cache, begin_ns); i < cache->n; i++)
     {
       gint64 ts = cache->cols[EV_TS][i];
       CsEvent ev;
 
-      if (ts < begin_ns)
-        continue;
       if (ts >= end_ns)
         return FALSE;
       if (wanted != NULL && ((guint64) cache->cols[EV_TYPE][i] >= n_types ||
@@ -205,6 +225,19 @@ scan_listed_chunks (CsDocument     *self,
   return TRUE;
 }
 
+/* Whether every event of the CPU in [@begin_ns, @end_ns) is in @cache's
+ * chunk: the chunk's first event is before the span (so no earlier
+ * chunk holds one of the span's: _cs_document_find_chunk() would name
+ * this one) and its last is at or after the span's end (so no later
+ * chunk holds one either: their events are no earlier than it). */
+static gboolean
+cache_holds_span (const CsEventChunkCache *cache,
+                  gint64                   begin_ns,
+                  gint64                   end_ns)
+{
+  return cache->cols[EV_TS][0] < begin_ns && end_ns <= cache->cols[EV_TS][cache->n - 1];
+}
+
 /* @wanted (nullable): the types to call @func for, by type id (@n_types
  * of them); chunks whose type column says they hold none are skipped
  * undecoded.  Where the types are rare, the chunks that may hold them are
@@ -221,12 +254,23 @@ _cs_document_scan_events (CsDocument     *self,
                           GError        **error)
 {
   sqlite3_stmt *s = self->ev_range;
+  CsEventChunkCache *cache;
   gint64 start_chunk;
   gboolean go_on = TRUE;
   int rc;
 
   if (cpu >= self->n_cpus || begin_ns >= end_ns)
     return TRUE;
+  /* A span inside the chunk decoded last, no query: a critical path asks
+   * for the wakeups at one time millions of times, mostly in the chunk
+   * it asked last. */
+  cache = self->chunk_caches[cpu];
+  if (cache != NULL && cache->chunk >= 0 && cache->n > 0 && (wanted != NULL || !cache->no_pid) &&
+      cache_holds_span (cache, begin_ns, end_ns))
+    {
+      call_chunk_events (cache, cpu, begin_ns, end_ns, wanted, n_types, func, user_data);
+      return TRUE;
+    }
 
   start_chunk = _cs_document_find_chunk (self, cpu, begin_ns, error);
   if (start_chunk < 0)
@@ -244,8 +288,6 @@ _cs_document_scan_events (CsDocument     *self,
   sqlite3_bind_int64 (s, 2, start_chunk);
   while (go_on && (rc = sqlite3_step (s)) == SQLITE_ROW)
     {
-      CsEventChunkCache *cache;
-
       if (sqlite3_column_int64 (s, 1) >= end_ns)
         break;
       if (wanted != NULL &&
@@ -467,25 +509,13 @@ _cs_document_count_before (CsDocument  *self,
 {
   CsEventChunkCache *cache;
   gint64 chunk;
-  guint lo, hi;
 
   if (cpu >= self->n_cpus || self->cpus[cpu].n_events == 0)
     return 0;
   chunk = _cs_document_find_chunk (self, cpu, ts_ns, error);
   if (chunk < 0 || (cache = _cs_document_get_chunk (self, cpu, chunk, error)) == NULL)
     return G_MAXUINT64;
-  /* First index in the chunk whose timestamp is >= ts_ns. */
-  lo = 0;
-  hi = cache->n;
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (cache->cols[EV_TS][mid] < ts_ns)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return cache->first_row + lo;
+  return cache->first_row + first_at_or_after (cache, ts_ns);
 }
 
 /* Reads event_chunk_types into self->chunk_types; FALSE when it cannot

@@ -535,6 +535,88 @@ test_events_of_rare_types_without_table_rows (void)
   g_rmdir (dir);
 }
 
+/* The events of [@begin_ns, @end_ns) in @all (a CPU's, in time order)
+ * must be @got, of the types @wanted says (all when NULL). */
+static void
+assert_span (GArray         *all,
+             GArray         *got,
+             gint64          begin_ns,
+             gint64          end_ns,
+             const gboolean *wanted)
+{
+  guint k = 0;
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const CsEvent *e = &g_array_index (all, CsEvent, i);
+
+      if (e->ts_ns < begin_ns || e->ts_ns >= end_ns || (wanted != NULL && !wanted[e->type_id]))
+        continue;
+      g_assert_cmpuint (k, <, got->len);
+      g_assert_cmpint (g_array_index (got, CsEvent, k).ts_ns, ==, e->ts_ns);
+      g_assert_cmpuint (g_array_index (got, CsEvent, k).row, ==, e->row);
+      k++;
+    }
+  g_assert_cmpuint (k, ==, got->len);
+}
+
+/* Short spans, as a critical path asks for the wakeups at one time:
+ * around chunk edges, at events' own times, walking forward (answered
+ * from the chunk decoded last) and jumping about, of all events and of
+ * one type.  Each answer must be the whole CPU's events, filtered. */
+static void
+test_events_in_short_spans (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load_path (CS_SAMPLE_TRACE);
+  guint n_types = cs_document_get_n_event_types (doc);
+  g_autofree gboolean *wanted = g_new0 (gboolean, MAX (n_types, 1));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261130);
+  guint n_spans = 0;
+
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      const CsCpuInfo *info = cs_document_get_cpu (doc, cpu);
+      g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (cs_document_get_events (doc, cpu, info->first_ns, info->last_ns + 1,
+                                             G_MAXUINT, all, &error));
+      g_assert_no_error (error);
+      if (all->len == 0)
+        continue;
+      memset (wanted, 0, n_types * sizeof *wanted);
+      wanted[g_array_index (all, CsEvent, all->len / 2).type_id] = TRUE;
+      for (guint i = 0; i < all->len; i += (i % 4096 < 3 || i % 4096 > 4092) ? 1 : 31)
+        for (guint r = 0; r < 2; r++)
+          {
+            /* Forward, and every fourth one from anywhere. */
+            guint at = r == 0 ? i : (guint) g_rand_int_range (rand, 0, (gint32) all->len);
+            gint64 ts = g_array_index (all, CsEvent, at).ts_ns;
+            gint64 begin_ns = ts - g_rand_int_range (rand, 0, 3);
+            /* Half of them up to just past the next event (into the
+             * next chunk at a chunk's end). */
+            gint64 end_ns = at + 1 < all->len && g_rand_boolean (rand)
+                            ? g_array_index (all, CsEvent, at + 1).ts_ns + g_rand_int_range (rand, 0, 2)
+                            : ts + g_rand_int_range (rand, 0, 3000);
+            g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+            g_autoptr(GArray) some = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+
+            if (r == 1 && i % 4 != 0)
+              continue;
+            g_assert_true (cs_document_get_events (doc, cpu, begin_ns, end_ns, G_MAXUINT, got,
+                                                   &error));
+            g_assert_true (cs_document_get_events_of_types (doc, cpu, begin_ns, end_ns, wanted,
+                                                            n_types, G_MAXUINT, some, &error));
+            g_assert_no_error (error);
+            assert_span (all, got, begin_ns, end_ns, NULL);
+            assert_span (all, some, begin_ns, end_ns, wanted);
+            n_spans++;
+          }
+    }
+  g_test_message ("%u spans", n_spans);
+  g_assert_cmpuint (n_spans, >, 1000);
+}
+
 static void
 test_cancel_leaves_nothing (void)
 {
@@ -575,6 +657,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/Document/events-of-rare-types", test_events_of_rare_types);
   g_test_add_func ("/cs/index/Document/events-of-rare-types/without-table-rows",
                    test_events_of_rare_types_without_table_rows);
+  g_test_add_func ("/cs/index/Document/events-in-short-spans", test_events_in_short_spans);
 
   return g_test_run ();
 }
