@@ -617,6 +617,38 @@ test_events_in_short_spans (void)
   g_assert_cmpuint (n_spans, >, 1000);
 }
 
+/* An index is opened through a URI (immutable, cs-index-schema.c): one
+ * in a folder whose name holds what a URI escapes must open and read. */
+static void
+test_index_at_odd_path (void)
+{
+  g_autofree char *recording = cs_test_own_path ("sched-irq-v6.dat");
+  g_autofree char *dir = g_dir_make_tmp ("cs odd %41?#[x]-XXXXXX", NULL);
+  g_autofree char *copy = g_build_filename (dir, "in dex?.db", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(CsDocument) first = cs_test_load ("sched-irq-v6.dat");
+  g_autoptr(CsDocument) doc = NULL;
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
+  g_autoptr(GError) error = NULL;
+  const CsCpuInfo *info;
+  gsize len;
+
+  g_assert_nonnull (dir);
+  g_assert_true (g_file_get_contents (cs_document_get_index_path (first), &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+  doc = cs_document_open (recording, copy, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (cs_document_get_n_events (doc), ==, cs_document_get_n_events (first));
+  info = cs_document_get_cpu (doc, 0);
+  g_assert_true (cs_document_get_events (doc, 0, info->first_ns, info->last_ns + 1, G_MAXUINT,
+                                         events, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (events->len, ==, info->n_events);
+  g_clear_object (&doc);
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
 static void
 test_cancel_leaves_nothing (void)
 {
@@ -658,6 +690,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/Document/events-of-rare-types/without-table-rows",
                    test_events_of_rare_types_without_table_rows);
   g_test_add_func ("/cs/index/Document/events-in-short-spans", test_events_in_short_spans);
+  g_test_add_func ("/cs/index/Document/index-at-odd-path", test_index_at_odd_path);
 
   return g_test_run ();
 }
