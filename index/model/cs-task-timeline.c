@@ -386,8 +386,9 @@ static gboolean
 same_chunks (GArray *a,
              GArray *b)
 {
+  /* Not memcmp() of no bytes: an empty array's data may be NULL. */
   return a->len == b->len &&
-         memcmp (a->data, b->data, (gsize) a->len * sizeof (CsTaskChunkRef)) == 0;
+         (a->len == 0 || memcmp (a->data, b->data, (gsize) a->len * sizeof (CsTaskChunkRef)) == 0);
 }
 
 /* Whether @iv's intervals follow one another (each begins where or after
@@ -451,6 +452,10 @@ get_intervals_kept (CsDocument  *self,
 
   if (!_cs_document_select_task_chunks (self, pid, begin_ns, end_ns, chunks, error))
     return FALSE;
+  /* No rows of the task up to the span's end: nothing to walk or keep
+   * (a critical path's windows before a task's first run). */
+  if (chunks->len == 0)
+    return TRUE;
   for (guint i = 0; self->task_walks != NULL && i < self->task_walks->len; i++)
     {
       w = g_ptr_array_index (self->task_walks, i);
