@@ -500,6 +500,36 @@ test_events_of_rare_types (void)
   g_assert_cmpuint (compare_events_of_types (doc), >, 0);
 }
 
+/* A copy of @name's index at @dir/@file (@dir made from @dir_template),
+ * for a test that damages or moves it; the copy's path is returned and
+ * @dir set.  drop_index_copy() removes both. */
+static char *
+copy_index (const char  *name,
+            const char  *dir_template,
+            const char  *file,
+            char       **dir)
+{
+  g_autoptr(CsDocument) first = cs_test_load (name);
+  g_autofree char *contents = NULL;
+  char *copy;
+  gsize len;
+
+  *dir = g_dir_make_tmp (dir_template, NULL);
+  g_assert_nonnull (*dir);
+  copy = g_build_filename (*dir, file, NULL);
+  g_assert_true (g_file_get_contents (cs_document_get_index_path (first), &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
+  return copy;
+}
+
+static void
+drop_index_copy (const char *copy,
+                 const char *dir)
+{
+  g_unlink (copy);
+  g_rmdir (dir);
+}
+
 /* The same with each CPU's later half of event_chunk_types gone (a
  * damaged index): the table is not trusted, and every event is still
  * found by stepping over the chunks. */
@@ -507,20 +537,12 @@ static void
 test_events_of_rare_types_without_table_rows (void)
 {
   g_autofree char *recording = cs_test_own_path ("preemptirq-v7.dat");
-  g_autofree char *dir = g_dir_make_tmp ("cs-types-XXXXXX", NULL);
-  g_autofree char *copy = g_build_filename (dir, "index.db", NULL);
-  g_autofree char *contents = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *copy = copy_index ("preemptirq-v7.dat", "cs-types-XXXXXX", "index.db", &dir);
   g_autoptr(CsDocument) doc = NULL;
   g_autoptr(GError) error = NULL;
   sqlite3 *db = NULL;
-  gsize len;
 
-  {
-    g_autoptr(CsDocument) first = cs_test_load ("preemptirq-v7.dat");
-
-    g_assert_true (g_file_get_contents (cs_document_get_index_path (first), &contents, &len, NULL));
-  }
-  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
   g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_exec (db, "DELETE FROM event_chunk_types WHERE chunk >= 8",
                                  NULL, NULL, NULL), ==, SQLITE_OK);
@@ -531,8 +553,7 @@ test_events_of_rare_types_without_table_rows (void)
   g_assert_no_error (error);
   g_assert_cmpuint (compare_events_of_types (doc), >, 0);
   g_clear_object (&doc);
-  g_unlink (copy);
-  g_rmdir (dir);
+  drop_index_copy (copy, dir);
 }
 
 /* The events of [@begin_ns, @end_ns) in @all (a CPU's, in time order)
@@ -623,19 +644,14 @@ static void
 test_index_at_odd_path (void)
 {
   g_autofree char *recording = cs_test_own_path ("sched-irq-v6.dat");
-  g_autofree char *dir = g_dir_make_tmp ("cs odd %41?#[x]-XXXXXX", NULL);
-  g_autofree char *copy = g_build_filename (dir, "in dex?.db", NULL);
-  g_autofree char *contents = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *copy = copy_index ("sched-irq-v6.dat", "cs odd %41?#[x]-XXXXXX", "in dex?.db", &dir);
   g_autoptr(CsDocument) first = cs_test_load ("sched-irq-v6.dat");
   g_autoptr(CsDocument) doc = NULL;
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (CsEvent));
   g_autoptr(GError) error = NULL;
   const CsCpuInfo *info;
-  gsize len;
 
-  g_assert_nonnull (dir);
-  g_assert_true (g_file_get_contents (cs_document_get_index_path (first), &contents, &len, NULL));
-  g_assert_true (g_file_set_contents (copy, contents, len, NULL));
   doc = cs_document_open (recording, copy, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (cs_document_get_n_events (doc), ==, cs_document_get_n_events (first));
@@ -645,8 +661,7 @@ test_index_at_odd_path (void)
   g_assert_no_error (error);
   g_assert_cmpuint (events->len, ==, info->n_events);
   g_clear_object (&doc);
-  g_unlink (copy);
-  g_rmdir (dir);
+  drop_index_copy (copy, dir);
 }
 
 static void

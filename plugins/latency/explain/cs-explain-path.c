@@ -71,6 +71,11 @@ follow (PathWalk  *walk,
 {
   g_autoptr(GArray) iv = g_array_new (FALSE, FALSE, sizeof (CsPluginTaskInterval));
   gint64 cursor = begin_ns;
+  /* A blocked interval that crosses a window's edge comes in both
+   * windows: its waker is looked up once. */
+  gint64 asked_ns = G_MININT64;
+  gboolean found = FALSE;
+  CsExplainWaking waking = { 0, };
 
   for (gint64 w0 = begin_ns, w1; w0 < end_ns && pid > 0; w0 = w1)
     {
@@ -82,7 +87,6 @@ follow (PathWalk  *walk,
         {
           const CsPluginTaskInterval *x = &g_array_index (iv, CsPluginTaskInterval, i);
           gint64 s = MAX (x->begin_ns, cursor), e = MIN (x->end_ns, w1);
-          CsExplainWaking waking;
           g_autoptr(GError) local_error = NULL;
           gboolean ok;
 
@@ -101,15 +105,18 @@ follow (PathWalk  *walk,
               continue;
             }
           /* Blocked: who woke the task at the interval's end? */
-          if (!_cs_explain_find_waking (walk->document, pid, x->end_ns, &waking, &local_error))
+          if (asked_ns != x->end_ns)
             {
+              found = _cs_explain_find_waking (walk->document, pid, x->end_ns, &waking, &local_error);
               if (local_error != NULL)
                 {
                   g_propagate_error (error, g_steal_pointer (&local_error));
                   return FALSE;
                 }
-              ok = emit (walk, s, e, pid, CS_EXPLAIN_PATH_BLOCKED, x->cpu, depth, error);
+              asked_ns = x->end_ns;
             }
+          if (!found)
+            ok = emit (walk, s, e, pid, CS_EXPLAIN_PATH_BLOCKED, x->cpu, depth, error);
           else if (waking.flags & IRQ_FLAGS)
             ok = emit (walk, s, e, pid, CS_EXPLAIN_PATH_INTERRUPT, waking.cpu, depth, error);
           else if (waking.waker_pid <= 0 || waking.waker_pid == pid ||
