@@ -24,6 +24,17 @@
  * Anything else (joins, DISTINCT, HAVING, subqueries, comments, other
  * aggregates) is left as written.  count(*) becomes
  * `ifnull(sum(_cs_n), 0)`, named as SQLite named the original.
+ *
+ * The table may be written as events(BEGIN, END), the span of time the
+ * rows are asked from (cs-sql-event-plan.c).  Where it is not, the WHERE
+ * clause's bounds on ts become that span: each term of its top-level AND
+ * that compares ts with an integer (ts >= N, N < ts, ts = N, ts BETWEEN N
+ * AND M...) leaves the WHERE clause for the table's arguments, which hold
+ * the same rows.  A WHERE that reads ts elsewhere, or an OR at its top,
+ * keeps its terms: SQLite then reads ts and steps through every row.  A
+ * span is what counts per group can be taken from (a CPU's events of
+ * each type over one second), where ts in the WHERE clause would have
+ * made SQLite read each row's ts.
  */
 #include "config.h"
 
@@ -214,6 +225,241 @@ accept_alias (Parser *ps)
   return name != NULL ? 1 : -1;
 }
 
+/* A decimal integer token, with the '-' before it when there is one;
+ * the parser moves past it. */
+static gboolean
+accept_integer (Parser *ps,
+                gint64 *value)
+{
+  gboolean minus = tok_is (peek (ps, 0), "-");
+  const Tok *t = peek (ps, minus);
+  g_autofree char *text = NULL;
+  guint64 v;
+
+  if (t == NULL || t->kind != TOK_NUMBER)
+    return FALSE;
+  for (gsize k = 0; k < t->len; k++)
+    if (!g_ascii_isdigit (t->s[k]))
+      return FALSE;
+  text = g_strndup (t->s, t->len);
+  if (!g_ascii_string_to_unsigned (text, 10, 0, minus ? (guint64) G_MAXINT64 + 1 : G_MAXINT64, &v, NULL))
+    return FALSE;
+  *value = minus ? (gint64) (0 - v) : (gint64) v;
+  ps->i += 1 + minus;
+  return TRUE;
+}
+
+static gboolean
+accept_ts (Parser *ps)
+{
+  const Tok *t = peek (ps, 0);
+
+  if (t == NULL || !(tok_is (t, "ts") || (t->kind == TOK_ID && t->len == 4 &&
+                                          g_ascii_strncasecmp (t->s + 1, "ts", 2) == 0 &&
+                                          t->s[0] != '\'' && t->s[3] == (t->s[0] == '[' ? ']' : t->s[0]))))
+    return FALSE;
+  ps->i++;
+  return TRUE;
+}
+
+/* A span of ts, [begin, end), each side open until bounded. */
+typedef struct {
+  gint64 begin, end;
+  gboolean has_begin, has_end;
+} Span;
+
+enum { OP_GE, OP_GT, OP_LE, OP_LT, OP_EQ2, OP_EQ };
+
+static int
+accept_op (Parser *ps)
+{
+  static const char * const ops[] = { ">=", ">", "<=", "<", "==", "=" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (ops); k++)
+    if (accept (ps, ops[k]))
+      return (int) k;
+  return -1;
+}
+
+/* Narrows @span by ts @op @n. */
+static void
+narrow (Span   *span,
+        int     op,
+        gint64  n)
+{
+  gboolean lower = op == OP_GE || op == OP_GT || op == OP_EQ || op == OP_EQ2;
+  gboolean upper = op == OP_LE || op == OP_LT || op == OP_EQ || op == OP_EQ2;
+
+  if (op == OP_GT && n == G_MAXINT64)
+    {
+      /* No ts is above it: an empty span. */
+      span->begin = span->end = 0;
+      span->has_begin = span->has_end = TRUE;
+      return;
+    }
+  if (lower)
+    {
+      gint64 b = op == OP_GT ? n + 1 : n;
+
+      span->begin = span->has_begin ? MAX (span->begin, b) : b;
+      span->has_begin = TRUE;
+    }
+  /* ts <= the largest ts bounds nothing. */
+  if (upper && !(op != OP_LT && n == G_MAXINT64))
+    {
+      gint64 e = op == OP_LT ? n : n + 1;
+
+      span->end = span->has_end ? MIN (span->end, e) : e;
+      span->has_end = TRUE;
+    }
+}
+
+/* Whether the tokens [@from, @to) are one bound on ts and nothing else
+ * (ts op N, N op ts, ts BETWEEN N AND M, N and M integers); then @span
+ * is narrowed by it. */
+static gboolean
+is_ts_bound (GArray *toks,
+             guint   from,
+             guint   to,
+             Span   *span)
+{
+  static const int mirror[] = { OP_LE, OP_LT, OP_GE, OP_GT, OP_EQ2, OP_EQ };
+  Parser ps = { toks, from };
+  gint64 n, m;
+  int op;
+
+  if (accept_ts (&ps))
+    {
+      if (accept (&ps, "between"))
+        {
+          if (!accept_integer (&ps, &n) || !accept (&ps, "and") || !accept_integer (&ps, &m) ||
+              ps.i != to)
+            return FALSE;
+          narrow (span, OP_GE, n);
+          narrow (span, OP_LE, m);
+          return TRUE;
+        }
+      if ((op = accept_op (&ps)) < 0 || !accept_integer (&ps, &n))
+        return FALSE;
+    }
+  else
+    {
+      if (!accept_integer (&ps, &n) || (op = accept_op (&ps)) < 0 || !accept_ts (&ps))
+        return FALSE;
+      op = mirror[op];
+    }
+  if (ps.i != to)
+    return FALSE;
+  narrow (span, op, n);
+  return TRUE;
+}
+
+typedef struct {
+  gsize begin, end;             /* of the text replaced */
+  char *text;                   /* what replaces it */
+} Edit;
+
+static void
+edit_clear (gpointer data)
+{
+  g_free (((Edit *) data)->text);
+}
+
+static gint
+edit_cmp (gconstpointer a,
+          gconstpointer b)
+{
+  const Edit *x = a, *y = b;
+
+  return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+/* The WHERE clause's bounds on ts, tokens [@from, @to) after WHERE (the
+ * token @where), as the table's span: the edits that move them there,
+ * after @table_end (the table's name), or none. */
+static void
+move_ts_bounds (const char *sql,
+                GArray     *toks,
+                guint       where,
+                guint       from,
+                guint       to,
+                gsize       table_end,
+                GArray     *edits)
+{
+  g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GString) kept = g_string_new (NULL);
+  Span span = { 0, 0, FALSE, FALSE };
+  gboolean between = FALSE, moved = FALSE;
+  int depth = 0;
+  Edit e;
+
+  /* The terms of the top-level AND, as [begin, end) pairs in @cuts; an
+   * OR there, or a CASE anywhere (its WHEN a AND b is no term of the
+   * WHERE), leaves the clause as it is. */
+  g_array_append_val (cuts, from);
+  for (guint i = from; i < to; i++)
+    {
+      const Tok *t = &g_array_index (toks, Tok, i);
+      guint next = i + 1;
+
+      if (tok_is (t, "case") || (depth == 0 && tok_is (t, "or")))
+        return;
+      depth += tok_is (t, "(") - tok_is (t, ")");
+      if (depth != 0 || !(tok_is (t, "between") || tok_is (t, "and")))
+        continue;
+      if (tok_is (t, "between"))
+        between = TRUE;
+      else if (between)
+        between = FALSE;        /* BETWEEN's own AND */
+      else
+        {
+          g_array_append_val (cuts, i);
+          g_array_append_val (cuts, next);
+        }
+    }
+  g_array_append_val (cuts, to);
+  for (guint c = 0; c + 1 < cuts->len; c += 2)
+    {
+      guint a = g_array_index (cuts, guint, c), b = g_array_index (cuts, guint, c + 1);
+      const Tok *first, *last;
+
+      if (b <= a)
+        return;                 /* an empty term: not SQL this understands */
+      if (is_ts_bound (toks, a, b, &span))
+        {
+          moved = TRUE;
+          continue;
+        }
+      first = &g_array_index (toks, Tok, a);
+      last = &g_array_index (toks, Tok, b - 1);
+      g_string_append_printf (kept, "%s%.*s", kept->len > 0 ? " AND " : "WHERE ",
+                              (int) (last->s + last->len - first->s), first->s);
+    }
+  if (!moved)
+    return;
+  e.begin = e.end = table_end;
+  {
+    g_autofree char *b = span.has_begin ? g_strdup_printf ("%" G_GINT64_FORMAT, span.begin)
+                                        : g_strdup ("NULL");
+    g_autofree char *f = span.has_end ? g_strdup_printf ("%" G_GINT64_FORMAT, span.end)
+                                      : g_strdup ("NULL");
+
+    e.text = g_strdup_printf ("(%s, %s)", b, f);
+  }
+  g_array_append_val (edits, e);
+  {
+    const Tok *w = &g_array_index (toks, Tok, where);
+    const Tok *before = &g_array_index (toks, Tok, where - 1);
+    const Tok *last = &g_array_index (toks, Tok, to - 1);
+
+    /* No term left: the WHERE goes with the space before it. */
+    e.begin = kept->len > 0 ? (gsize) (w->s - sql) : (gsize) (before->s + before->len - sql);
+    e.end = (gsize) (last->s + last->len - sql);
+    e.text = g_strdup (kept->str);
+    g_array_append_val (edits, e);
+  }
+}
+
 /**
  * _cs_sql_rewrite_counts:
  * @sql: a query
@@ -233,10 +479,15 @@ _cs_sql_rewrite_counts (const char *sql,
   g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (CountSpan));
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *table = NULL;
+  g_autoptr(GArray) edits = g_array_new (FALSE, FALSE, sizeof (Edit));
+  const Tok *table;
+  gboolean has_args = FALSE;
+  guint where = 0, where_from = 0, where_to = 0;
   Parser ps = { NULL, 0 };
   GString *out;
   gsize pos = 0;
+
+  g_array_set_clear_func (edits, edit_clear);
 
   if (!tokenize (sql, toks))
     return NULL;
@@ -273,23 +524,43 @@ _cs_sql_rewrite_counts (const char *sql,
         return NULL;
     }
   while (accept (&ps, ","));
-  if (counts->len == 0 || !accept (&ps, "from") || (table = accept_column (&ps)) == NULL)
+  if (counts->len == 0 || !accept (&ps, "from"))
     return NULL;
+  table = peek (&ps, 0);
+  if (table == NULL || (table->kind != TOK_WORD && table->kind != TOK_ID) ||
+      (table->kind == TOK_WORD && is_reserved (table)) || tok_is (peek (&ps, 1), "."))
+    return NULL;
+  ps.i++;
   {
     /* As written, for the session's names (which are case-sensitive). */
-    const Tok *t = &g_array_index (toks, Tok, ps.i - 1);
-    g_autofree char *written = t->kind == TOK_WORD ? g_strndup (t->s, t->len)
-                                                   : g_strndup (t->s + 1, t->len - 2);
+    g_autofree char *written = table->kind == TOK_WORD ? g_strndup (table->s, table->len)
+                                                       : g_strndup (table->s + 1, table->len - 2);
 
-    if (t->kind == TOK_ID && memchr (written, t->s[0], strlen (written)) != NULL)
+    if (table->kind == TOK_ID && memchr (written, table->s[0], strlen (written)) != NULL)
       return NULL;
     if (!is_event_table (written, user_data))
       return NULL;
   }
+  /* TABLE(BEGIN, END): evaluated once, whatever they call. */
+  if (accept (&ps, "("))
+    {
+      int depth = 1;
+
+      for (const Tok *t; depth > 0; ps.i++)
+        {
+          if ((t = peek (&ps, 0)) == NULL)
+            return NULL;
+          depth += tok_is (t, "(") - tok_is (t, ")");
+        }
+      has_args = TRUE;
+    }
 
   if (accept (&ps, "where"))
     {
       int depth = 0;
+
+      where = ps.i - 1;
+      where_from = ps.i;
 
       for (const Tok *t; (t = peek (&ps, 0)) != NULL; ps.i++)
         {
@@ -304,8 +575,9 @@ _cs_sql_rewrite_counts (const char *sql,
             return NULL;
           depth += tok_is (t, "(") - tok_is (t, ")");
         }
-      if (depth != 0)
+      if (depth != 0 || ps.i == where_from)
         return NULL;
+      where_to = ps.i;
     }
   if (accept (&ps, "group"))
     {
@@ -376,22 +648,37 @@ _cs_sql_rewrite_counts (const char *sql,
   if (ps.i != toks->len)
     return NULL;
 
-  out = g_string_new (NULL);
   for (guint i = 0; i < counts->len; i++)
     {
       const CountSpan *c = &g_array_index (counts, CountSpan, i);
+      Edit e = { c->begin, c->end, NULL };
 
-      g_string_append_len (out, sql + pos, (gssize) (c->begin - pos));
-      g_string_append (out, "ifnull(sum(_cs_n), 0)");
+      e.text = g_strdup ("ifnull(sum(_cs_n), 0)");
       if (!c->named)
         {
           /* SQLite names an unnamed result column after its text. */
           g_autofree char *text = g_strndup (sql + c->begin, c->end - c->begin);
           g_autofree char *quoted = _cs_sql_quote_identifier (text);
+          char *named = g_strdup_printf ("%s AS %s", e.text, quoted);
 
-          g_string_append_printf (out, " AS %s", quoted);
+          g_free (e.text);
+          e.text = named;
         }
-      pos = c->end;
+      g_array_append_val (edits, e);
+    }
+  if (where_to > where_from && !has_args)
+    move_ts_bounds (sql, toks, where, where_from, where_to,
+                    (gsize) (table->s + table->len - sql), edits);
+  g_array_sort (edits, edit_cmp);
+
+  out = g_string_new (NULL);
+  for (guint i = 0; i < edits->len; i++)
+    {
+      const Edit *e = &g_array_index (edits, Edit, i);
+
+      g_string_append_len (out, sql + pos, (gssize) (e->begin - pos));
+      g_string_append (out, e->text);
+      pos = e->end;
     }
   g_string_append (out, sql + pos);
   return g_string_free (out, FALSE);

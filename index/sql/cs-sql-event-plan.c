@@ -6,13 +6,15 @@
  *
  * The plan travels to xFilter in idxStr, as text that EXPLAIN QUERY PLAN
  * shows: "count_by flags merge n_generic n_fields n_order" (flags: 1
- * distinct, 2 weighted), then a
+ * distinct, 2 weighted, 4 and 8 a span's begin and end given), then a
  * column and an operator per field argument and a key and a direction
  * per order term.
  */
 #include "config.h"
 
 #include <event-parse.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +124,62 @@ _cs_sql_event_integer_field (CsSqlEventTable *t,
   return g_str_equal (_cs_sql_field_sql_type (f), "INTEGER") ? f : NULL;
 }
 
+/* colUsed bits of _cs_begin and _cs_end: never a column the counts must
+ * tell apart (a cursor's span is the same on every row it hands out). */
+static guint64
+span_bits (CsSqlEventTable *t)
+{
+  return (t->span_column < 63 ? BIT (t->span_column) : 0) |
+         (t->span_column + 1 < 63 ? BIT (t->span_column + 1) : 0);
+}
+
+/* events(BEGIN, END): an equality on _cs_begin and one on _cs_end become
+ * the arguments after _cs_sql_best_index()'s, begin first, and are
+ * omitted (xFilter turns any number into the exact bound of the integer
+ * ts).  Other constraints on them SQLite checks against xColumn, the
+ * values given.  A span that is not known yet (a join's outer table not
+ * read) makes the plan unusable, as generate_series does. */
+static int
+take_span (CsSqlEventTable    *t,
+           sqlite3_index_info *info,
+           CsSqlEventPlan     *plan)
+{
+  int at[2] = { -1, -1 };
+  int n = plan->n_generic;
+
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < info->nConstraint; i++)
+      {
+        const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+        int k = c->iColumn - t->span_column;
+
+        if ((k != 0 && k != 1) || c->op != SQLITE_INDEX_CONSTRAINT_EQ || at[k] >= 0)
+          continue;
+        if (c->usable)
+          at[k] = i;
+        else if (pass == 1)
+          return SQLITE_CONSTRAINT;
+      }
+  for (int k = 0; k < 2; k++)
+    if (at[k] >= 0)
+      {
+        plan->span[k] = TRUE;
+        info->aConstraintUsage[at[k]].argvIndex = ++n;
+        info->aConstraintUsage[at[k]].omit = 1;
+      }
+  if (plan->span[0] && plan->span[1])
+    {
+      info->estimatedCost = MAX (info->estimatedCost / 1000.0, 1.0);
+      info->estimatedRows = MAX (info->estimatedRows / 1000, 1);
+    }
+  else if (plan->span[0] || plan->span[1])
+    {
+      info->estimatedCost = MAX (info->estimatedCost / 2.0, 1.0);
+      info->estimatedRows = MAX (info->estimatedRows / 2, 1);
+    }
+  return SQLITE_OK;
+}
+
 /**
  * _cs_sql_event_best_index:
  * @vtab: an event table
@@ -150,17 +208,22 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
 
   plan.merge = CS_SQL_MERGE_NONE;
   GString *idx_str;
-  int rc;
+  int rc, n_span;
 
   rc = _cs_sql_best_index (&event_pushdown, info, rows);
   if (rc != SQLITE_OK)
     return rc;
   for (int i = 0; i < info->nConstraint; i++)
     plan.n_generic = MAX (plan.n_generic, info->aConstraintUsage[i].argvIndex);
+  rc = take_span (t, info, &plan);
+  if (rc != SQLITE_OK)
+    return rc;
+  n_span = plan.span[0] + plan.span[1];
+  used &= ~span_bits (t);
 
   /* sched_switch read only by cpu and prev_state: counted rows, one per
    * CPU and value, which SQLite checks the prev_state constraints on. */
-  if (t->state_column >= 0 && t->state_column < 63 &&
+  if (t->state_column >= 0 && t->state_column < 63 && n_span == 0 &&
       (used & ~(BIT (COL_CPU) | BIT (t->state_column))) == 0 &&
       (used & BIT (t->state_column)) != 0 && states_usable (t))
     plan.count_by = CS_SQL_COUNT_BY_CPU_STATE;
@@ -178,7 +241,7 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
           c->op != SQLITE_INDEX_CONSTRAINT_GE && c->op != SQLITE_INDEX_CONSTRAINT_LT &&
           c->op != SQLITE_INDEX_CONSTRAINT_LE)
         continue;
-      info->aConstraintUsage[i].argvIndex = plan.n_generic + plan.n_fields + 1;
+      info->aConstraintUsage[i].argvIndex = plan.n_generic + n_span + plan.n_fields + 1;
       plan.field[plan.n_fields] = c->iColumn;
       plan.field_op[plan.n_fields] = c->op;
       plan.n_fields++;
@@ -187,16 +250,18 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
       info->estimatedRows = MAX (info->estimatedRows / 4, 1);
     }
 
-  /* Counted rows when every column read is one the counts give. */
+  /* Counted rows when every column read is one the counts give.  Over a
+   * span they are counted from the span's chunks, not from the index's
+   * counts, which are the whole recording's. */
   if (plan.n_fields == 0 && plan.count_by == CS_SQL_COUNT_NONE)
     {
       if (t->type_id < 0 && (used & ~(BIT (COL_PID) | BIT (COL_COMM))) == 0 &&
-          (used & (BIT (COL_PID) | BIT (COL_COMM))) != 0 && counts_usable (t, TRUE))
+          (used & (BIT (COL_PID) | BIT (COL_COMM))) != 0 && (n_span > 0 || counts_usable (t, TRUE)))
         plan.count_by = CS_SQL_COUNT_BY_PID;
-      else if ((used & ~BIT (COL_CPU)) == 0 && counts_usable (t, FALSE))
+      else if ((used & ~BIT (COL_CPU)) == 0 && (n_span > 0 || counts_usable (t, FALSE)))
         plan.count_by = CS_SQL_COUNT_BY_CPU;
       else if (t->type_id < 0 && (used & ~(BIT (COL_CPU) | BIT (COL_SYSTEM) | BIT (COL_NAME))) == 0 &&
-               counts_usable (t, FALSE))
+               (n_span > 0 || counts_usable (t, FALSE)))
         plan.count_by = CS_SQL_COUNT_BY_CPU_TYPE;
     }
 
@@ -255,7 +320,8 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
 
   idx_str = g_string_new (NULL);
   g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by,
-                          plan.distinct | (plan.weighted << 1), plan.merge,
+                          plan.distinct | (plan.weighted << 1) | (plan.span[0] << 2) |
+                          (plan.span[1] << 3), plan.merge,
                           plan.n_generic, plan.n_fields, plan.n_order);
   for (int i = 0; i < plan.n_fields; i++)
     g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
@@ -265,6 +331,60 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
   info->needToFreeIdxStr = 1;
   g_string_free (idx_str, TRUE);
   return info->idxStr != NULL ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+/**
+ * _cs_sql_event_span_bound:
+ * @bounds: the scan's bounds, narrowed
+ * @k: 0 for BEGIN, 1 for END
+ * @v: the argument of events(BEGIN, END) that the plan took (take_span())
+ * @given: (out): whether it bounds (FALSE for NULL, which leaves that
+ *   side open)
+ * @ns: (out): the bound, when given: the events are those with BEGIN <=
+ *   ts < END, and a number that is no integer bounds as the integer ts
+ *   compares with it (ts >= 1.5 and ts < 1.5 hold for the ts of 2 and
+ *   of 1 on, so both sides round up), since SQLite does not check the
+ *   constraint again
+ * @error: %CS_SQL_ERROR_FAILED when @v is no number
+ *
+ * Returns: %FALSE with @error set when @v is no number
+ */
+gboolean
+_cs_sql_event_span_bound (CsSqlBounds    *bounds,
+                          int             k,
+                          sqlite3_value  *v,
+                          gboolean       *given,
+                          gint64         *ns,
+                          GError        **error)
+{
+  int type = sqlite3_value_numeric_type (v);
+
+  *given = FALSE;
+  if (type == SQLITE_NULL)
+    return TRUE;
+  if (type == SQLITE_INTEGER)
+    *ns = sqlite3_value_int64 (v);
+  else if (type == SQLITE_FLOAT && !isnan (sqlite3_value_double (v)))
+    {
+      double d = ceil (sqlite3_value_double (v));
+
+      *ns = d >= (double) G_MAXINT64 ? G_MAXINT64 : d <= (double) G_MININT64 ? G_MININT64 : (gint64) d;
+    }
+  else
+    {
+      g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
+                   _("An event table’s span, TABLE(BEGIN, END), is in nanoseconds: “%s” is no number"),
+                   (const char *) sqlite3_value_text (v));
+      return FALSE;
+    }
+  *given = TRUE;
+  if (k == 0)
+    bounds->begin_ns = MAX (bounds->begin_ns, *ns);
+  else
+    bounds->end_ns = MIN (bounds->end_ns, *ns);
+  if (bounds->begin_ns >= bounds->end_ns)
+    bounds->empty = TRUE;
+  return TRUE;
 }
 
 /**
@@ -296,6 +416,8 @@ _cs_sql_event_plan_parse (CsSqlEventPlan *plan,
   plan->count_by = (CsSqlCountBy) v[0];
   plan->distinct = (v[1] & 1) != 0;
   plan->weighted = (v[1] & 2) != 0;
+  plan->span[0] = (v[1] & 4) != 0;
+  plan->span[1] = (v[1] & 8) != 0;
   plan->merge = v[2] == CS_SQL_MERGE_DESC ? CS_SQL_MERGE_DESC
                 : v[2] != 0 ? CS_SQL_MERGE_ASC : CS_SQL_MERGE_NONE;
   plan->n_generic = (int) v[3];

@@ -23,6 +23,10 @@ typedef struct {
   CsSqlTable base;
   gint type_id;                 /* -1: every event */
   GPtrArray *fields;            /* struct tep_format_field *, borrowed */
+  /* The hidden columns _cs_begin and _cs_end (span_column and the next),
+   * the span of time a query asked for as a table-valued function,
+   * events(BEGIN, END) (cs-sql-event-plan.c). */
+  int span_column;
   /* The hidden column _cs_n, the events a row stands for: 1, or a
    * group's count when the plan is weighted (cs-sql-count-rewrite.c). */
   int weight_column;
@@ -60,6 +64,7 @@ typedef struct {
   gboolean distinct;            /* counted rows: one per group is enough */
   gboolean weighted;            /* counted rows: one per group, _cs_n its count */
   int n_generic;                /* arguments of _cs_sql_best_index() */
+  gboolean span[2];             /* then _cs_begin's and _cs_end's, when given */
   int n_fields;                 /* then arguments for field constraints */
   int field[CS_SQL_EVENT_MAX_FIELD_ARGS];
   int field_op[CS_SQL_EVENT_MAX_FIELD_ARGS];
@@ -78,6 +83,10 @@ typedef struct {
   sqlite3_vtab_cursor base;
   CsSqlEventTable *table;
   CsSqlBounds bounds;
+  /* The span asked for (events(BEGIN, END)): _cs_begin's and _cs_end's
+   * values, whether given. */
+  gint64 span_ns[2];
+  gboolean has_span[2];
   guint cpu, cpu_end;
   guint64 row, row_end;         /* of cpu, when in_cpu */
   gboolean in_cpu;
@@ -111,6 +120,12 @@ int                      _cs_sql_event_best_index    (sqlite3_vtab              
                                                       sqlite3_index_info            *info);
 gboolean                 _cs_sql_event_plan_parse    (CsSqlEventPlan                *plan,
                                                       const char                    *s);
+gboolean                 _cs_sql_event_span_bound    (CsSqlBounds                   *bounds,
+                                                      int                            k,
+                                                      sqlite3_value                 *v,
+                                                      gboolean                      *given,
+                                                      gint64                        *ns,
+                                                      GError                       **error);
 struct tep_format_field *_cs_sql_event_integer_field (CsSqlEventTable               *t,
                                                       int                            column);
 const char              *_cs_sql_field_sql_type      (const struct tep_format_field *f);

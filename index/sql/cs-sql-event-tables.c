@@ -427,16 +427,29 @@ event_filter (sqlite3_vtab_cursor  *cursor,
   guint n_cpus = cs_document_get_n_cpus (t->base.ctx->document);
   CsSqlEventPlan plan;
 
-  if (!_cs_sql_event_plan_parse (&plan, idx_str) || plan.n_generic + plan.n_fields > argc)
+  GError *error = NULL;
+  int n_span;
+
+  if (!_cs_sql_event_plan_parse (&plan, idx_str) ||
+      plan.n_generic + plan.span[0] + plan.span[1] + plan.n_fields > argc)
     return _cs_sql_vtab_fail (cursor, g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
                                                    "bad plan %s", idx_str ? idx_str : "(null)"));
   _cs_sql_bounds_decode (&cur->bounds, idx_num, plan.n_generic, argv);
+  n_span = 0;
+  for (int k = 0; k < 2; k++)
+    {
+      cur->has_span[k] = FALSE;
+      if (plan.span[k] &&
+          !_cs_sql_event_span_bound (&cur->bounds, k, argv[plan.n_generic + n_span++],
+                                     &cur->has_span[k], &cur->span_ns[k], &error))
+        return _cs_sql_vtab_fail (cursor, error);
+    }
   cur->eof = FALSE;
   cur->have_record = FALSE;
   cur->n_filters = 0;
   for (int i = 0; i < plan.n_fields; i++)
     {
-      sqlite3_value *v = argv[plan.n_generic + i];
+      sqlite3_value *v = argv[plan.n_generic + n_span + i];
       struct tep_format_field *f = _cs_sql_event_integer_field (t, plan.field[i]);
 
       if (sqlite3_value_numeric_type (v) == SQLITE_NULL)
@@ -457,7 +470,10 @@ event_filter (sqlite3_vtab_cursor  *cursor,
   if (cur->count_by != CS_SQL_COUNT_NONE)
     {
       cur->groups = _cs_sql_count_groups (t->base.ctx->document, t->type_id, cur->count_by,
-                                          &cur->bounds, t->states, plan.order, plan.n_order);
+                                          &cur->bounds, t->states, plan.order, plan.n_order,
+                                          &error);
+      if (cur->groups == NULL)
+        return _cs_sql_vtab_fail (cursor, error);
       for (guint i = 0; plan.distinct && i < cur->groups->len; i++)
         g_array_index (cur->groups, CsSqlCountGroup, i).n = 1;
       cur->group = 0;
@@ -521,7 +537,8 @@ event_rowid (sqlite3_vtab_cursor *cursor,
    * per CPU of `events` are all the CPU's rows, in order; other counted
    * rows are numbered as they come. */
   if (cur->count_by == CS_SQL_COUNT_NONE ||
-      (cur->count_by == CS_SQL_COUNT_BY_CPU && cur->table->type_id < 0))
+      (cur->count_by == CS_SQL_COUNT_BY_CPU && cur->table->type_id < 0 &&
+       !cur->has_span[0] && !cur->has_span[1]))
     *rowid = ((sqlite3_int64) cur->ev.cpu << 40) | (sqlite3_int64) cur->ev.row;
   else
     *rowid = (sqlite3_int64) cur->n_counted;
@@ -681,6 +698,16 @@ event_column (sqlite3_vtab_cursor *cursor,
       sqlite3_result_int64 (context, (sqlite3_int64) cur->weight);
       return SQLITE_OK;
     }
+  if (column == t->span_column || column == t->span_column + 1)
+    {
+      int k = column - t->span_column;
+
+      if (cur->has_span[k])
+        sqlite3_result_int64 (context, cur->span_ns[k]);
+      else
+        sqlite3_result_null (context);
+      return SQLITE_OK;
+    }
   switch (column)
     {
     case COL_TS:
@@ -818,14 +845,17 @@ typed_schema (struct tep_event *format,
   return g_string_free (s, FALSE);
 }
 
-/* @schema with the hidden column _cs_n last. */
+/* @schema with the hidden columns _cs_begin, _cs_end and _cs_n last: a
+ * table-valued function's arguments go to the hidden columns in order,
+ * so that events(BEGIN, END) sets the first two. */
 static char *
 declared_schema (const char *schema)
 {
   gsize len = strlen (schema);
 
   g_assert (len > 0 && schema[len - 1] == ')');
-  return g_strdup_printf ("%.*s, _cs_n INTEGER HIDDEN)", (int) len - 1, schema);
+  return g_strdup_printf ("%.*s, _cs_begin INTEGER HIDDEN, _cs_end INTEGER HIDDEN,"
+                          " _cs_n INTEGER HIDDEN)", (int) len - 1, schema);
 }
 
 static gboolean
@@ -884,7 +914,8 @@ _cs_sql_register_event_tables (sqlite3       *db,
   t->type_id = -1;
   t->counts_usable[0] = t->counts_usable[1] = -1;
   t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
-  t->weight_column = COL_NAME + 1;
+  t->span_column = COL_NAME + 1;
+  t->weight_column = t->span_column + 2;
   t->state_column = -1;
   t->base.declared = declared_schema (t->base.schema);
   if (!register_table (db, t, prefix, "events", NULL, tables, error))
@@ -915,7 +946,8 @@ _cs_sql_register_event_tables (sqlite3       *db,
       t->counts_usable[0] = t->counts_usable[1] = -1;
       t->fields = g_ptr_array_new ();
       t->base.schema = typed_schema (format, t->fields);
-      t->weight_column = N_COMMON + (int) t->fields->len;
+      t->span_column = N_COMMON + (int) t->fields->len;
+      t->weight_column = t->span_column + 2;
       t->state_column = -1;
       t->states_usable = -1;
       for (guint f = 0; f < t->fields->len; f++)

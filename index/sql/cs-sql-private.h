@@ -122,7 +122,8 @@ GArray  *_cs_sql_count_groups  (CsDocument           *doc,
                                 const CsSqlBounds    *bounds,
                                 const GArray         *states,
                                 const CsSqlOrderTerm *terms,
-                                guint                 n_terms);
+                                guint                 n_terms,
+                                GError              **error);
 
 char *_cs_sql_rewrite_counts (const char  *sql,
                               gboolean   (*is_event_table) (const char *name,

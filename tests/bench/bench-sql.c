@@ -25,6 +25,15 @@
  *                                           sched_slices GROUP BY comm
  *                                           (the rows go to <file>, "comm\tns")
  *   comm_cpu_tasks <median s> <n comms>     the same from the tasks table
+ *   span_names <median s> <n names> <file>  SELECT name, count(*) FROM events
+ *                                           WHERE cpu = LAST AND ts over the
+ *                                           middle 60 % of the recording
+ *                                           GROUP BY name (counted from the
+ *                                           span's chunks; rows to <file>)
+ *   cpu span_names <median cpu s>
+ *   span_names_rowwise <s> <file>           the same asked as a subquery,
+ *                                           which SQLite steps through row by
+ *                                           row (once: what it cost before)
  *   range_1ms <median s> <events>           count(*), min, max of events in
  *                                           1 ms spans spread over the
  *                                           recording (one span per run)
@@ -187,6 +196,45 @@ main (int    argc,
       t[r] = (g_get_monotonic_time () - t0) / 1e6;
     }
   printf ("comm_cpu_tasks %.3f %" G_GUINT64_FORMAT "\n", median (t, runs), rows);
+
+  /* A type's count over a long span of one CPU, counted and row by row. */
+  {
+    guint cpu = cs_document_get_n_cpus (doc) - 1;
+    gint64 a = first + (last - first) / 5, b = last - (last - first) / 5;
+    g_autofree char *fast = g_strdup_printf ("SELECT name, count(*) FROM events WHERE cpu = %u AND ts >= %"
+                                             G_GINT64_FORMAT " AND ts < %" G_GINT64_FORMAT
+                                             " GROUP BY name", cpu, a, b);
+    g_autofree char *rowwise = g_strdup_printf ("SELECT name, count(*) FROM (SELECT name FROM events"
+                                                " WHERE cpu = %u AND ts >= %" G_GINT64_FORMAT
+                                                " AND ts < %" G_GINT64_FORMAT ") GROUP BY name",
+                                                cpu, a, b);
+
+    for (guint pass = 0; pass < 2; pass++)
+      {
+        g_free (comm_path);
+        comm_path = g_strdup_printf ("%s.span-names%s.tsv", g_getenv ("CS_BENCH_OUT") ?: "/tmp/bench-sql",
+                                     pass == 0 ? "" : "-rowwise");
+        for (guint r = 0; r < (pass == 0 ? runs : 1); r++)
+          {
+            FILE *out = r == 0 ? fopen (comm_path, "w") : NULL;
+
+            c0 = cpu_seconds (FALSE);
+            t0 = g_get_monotonic_time ();
+            rows = run (session, pass == 0 ? fast : rowwise, out, &value);
+            t[r] = (g_get_monotonic_time () - t0) / 1e6;
+            c[r] = cpu_seconds (FALSE) - c0;
+            if (out != NULL)
+              fclose (out);
+          }
+        if (pass == 0)
+          {
+            printf ("span_names %.3f %" G_GUINT64_FORMAT " %s\n", median (t, runs), rows, comm_path);
+            printf ("cpu span_names %.3f\n", median (c, runs));
+          }
+        else
+          printf ("span_names_rowwise %.3f %s\n", t[0], comm_path);
+      }
+  }
 
   /* 1 ms spans at different places, so no run profits from the previous
    * one's decoded chunk. */

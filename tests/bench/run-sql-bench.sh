@@ -14,8 +14,9 @@
 # two questions (sched_switch with prev_state = 2; CPU time GROUP BY comm)
 # >= 20x faster than trace-cmd report | awk, and a 1 ms-range query
 # <= 50 ms; and of issue 26: events GROUP BY comm <= 0.3x and the
-# prev_state = 2 count <= 0.1x the first open (the index is built afresh,
-# in the same process, to time the first open).  The answers of both ways
+# prev_state = 2 count <= 0.1x the first open, and a count by type over a span
+# of one CPU (against the same asked row by row, which must agree); the index
+# is built afresh, in the same process, to time the first open.  The answers of both ways
 # must agree (exit 1 when they do not).  The index cache goes to a fresh
 # directory under $OUTDIR (default /var/tmp/chronoscope-bench), removed at
 # the end.
@@ -72,6 +73,8 @@ sql_ev, awk_ev = tsv(work + "/sql.comm-events.tsv"), tsv(work + "/awk.comm-event
 d_ok = sql["d_switches"][1] == awk["d_switches"][0]
 diff = sorted(c for c in set(sql_comm) | set(awk_comm) if sql_comm.get(c) != awk_comm.get(c))
 diff_ev = sorted(c for c in set(sql_ev) | set(awk_ev) if sql_ev.get(c) != awk_ev.get(c))
+span_fast, span_rowwise = tsv(work + "/sql.span-names.tsv"), tsv(work + "/sql.span-names-rowwise.tsv")
+span_ok = span_fast == span_rowwise and len(span_fast) > 0
 rss_kb = int(open(work + "/sql.rss").read().split()[-1])
 first_open, first_open_cpu = float(sql["open"][0]), float(sql["open"][1])
 print("trace-cmd report -R -t | awk, all answers in one pass: %.1f s" % awk_s)
@@ -88,6 +91,12 @@ for key, text, target, answers in (
     t, c = float(sql[key][0]), cpu[key]
     print("| %s | %.3f s | %.3fx | %.3f s | %.3fx | %s | %.1f s | %s |"
           % (text, t, t / first_open, c, c / first_open_cpu, target, awk_s, answers))
+t, c = float(sql["span_names"][0]), cpu["span_names"]
+print("| SELECT name, count(*) FROM events WHERE cpu = LAST AND ts over the middle 60 %% GROUP BY name"
+      " | %.3f s | %.3fx | %.3f s | %.3fx | <= 0.3x | row by row %.1f s (%.0fx) | %s (%s names) |"
+      % (t, t / first_open, c, c / first_open_cpu, float(sql["span_names_rowwise"][0]),
+         float(sql["span_names_rowwise"][0]) / max(t, 1e-3), "agree" if span_ok else "DIFFER",
+         sql["span_names"][1]))
 print()
 print("| question (issue 13) | SQL (median) | report + awk | ratio | target | answers |")
 print("|---|---|---|---|---|---|")
@@ -114,5 +123,5 @@ for c in diff[:10]:
     print("  differs: %r SQL %s awk %s" % (c, sql_comm.get(c), awk_comm.get(c)))
 for c in diff_ev[:10]:
     print("  events differ: %r SQL %s awk %s" % (c, sql_ev.get(c), awk_ev.get(c)))
-sys.exit(0 if d_ok and not diff and not diff_ev else 1)
+sys.exit(0 if d_ok and span_ok and not diff and not diff_ev else 1)
 PY
