@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -247,6 +248,92 @@ test_halves_add_up (void)
   g_assert_cmpuint (empty->n_events, ==, 0);
   g_assert_cmpuint (empty->tasks->len, ==, 0);
   g_assert_cmpuint (empty->wakeups.count, ==, 0);
+}
+
+static void
+append_wait (gint64   wakeup_ns,
+             gint64   run_ns,
+             gint32   cpu,
+             gpointer user_data)
+{
+  gint64 wait[3] = { wakeup_ns, run_ns, cpu };
+
+  g_array_append_vals (user_data, wait, 3);
+}
+
+static int
+compare_ns (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* A task's waits walked in windows, as the whole recording's summary
+ * walks a busy task (cs-range-stats.c), are those of one walk: each
+ * once, in its wakeup's window, its run found past the window's end.
+ * The windows are cut into equal parts and at waits' own wakeups and
+ * runs. */
+static void
+test_windows_give_the_same_waits (void)
+{
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
+  guint64 n_waits = 0, n_windows = 0;
+
+  for (guint p = 0; p < paths->len; p++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CsDocument) doc = cs_document_load (paths->pdata[p], NULL, NULL, NULL, NULL, &error);
+      gint64 first, end;
+
+      if (doc == NULL || cs_document_get_n_events (doc) == 0)
+        continue;
+      first = cs_document_get_first_ns (doc);
+      end = cs_document_get_last_ns (doc) + 1;
+      for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
+        {
+          gint32 pid = cs_document_get_task (doc, i)->pid;
+          g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_autoptr(GArray) windowed = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+          if (pid <= 0)
+            continue;
+          g_assert_true (cs_document_foreach_wakeup (doc, pid, first, end, append_wait, one, &error));
+          g_assert_no_error (error);
+          for (guint k = 1; k < 7; k++)
+            {
+              gint64 cut = first + (end - first) / 7 * k;
+
+              g_array_append_val (cuts, cut);
+            }
+          for (guint w = 0; w < one->len / 3; w++)
+            if (w % 3 == 0 || w % 5 == 0)
+              g_array_append_val (cuts, g_array_index (one, gint64, 3 * w + (w % 3 == 0 ? 0 : 1)));
+          g_array_append_val (cuts, end);
+          g_array_sort (cuts, compare_ns);
+          for (guint c = 0, b = 0; c < cuts->len; c++)
+            {
+              gint64 from = b == 0 ? first : g_array_index (cuts, gint64, b - 1);
+              gint64 to = g_array_index (cuts, gint64, c);
+
+              if (to <= from)
+                continue;
+              g_assert_true (cs_document_foreach_wakeup (doc, pid, from, to, append_wait, windowed, &error));
+              g_assert_no_error (error);
+              b = c + 1;
+              n_windows++;
+            }
+          if (one->len != windowed->len ||
+              memcmp (one->data, windowed->data, one->len * sizeof (gint64)) != 0)
+            g_error ("%s: pid %d: %u waits in one walk, %u in windows",
+                     (const char *) paths->pdata[p], pid, one->len / 3, windowed->len / 3);
+          n_waits += one->len / 3;
+        }
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " waits, %" G_GUINT64_FORMAT " windows", n_waits, n_windows);
+  g_assert_cmpuint (n_waits, >, 1000);
 }
 
 /* The whole recording's wakeup summary is kept beside the index; a kept
@@ -491,6 +578,7 @@ main (int    argc,
   g_test_add_func ("/cs/index/RangeStats/match-report", test_match_oracle);
   g_test_add_func ("/cs/index/RangeStats/halves-add-up", test_halves_add_up);
   g_test_add_func ("/cs/index/RangeStats/whole-wakeups-kept", test_wakeups_kept);
+  g_test_add_func ("/cs/index/RangeStats/windows-give-the-same-waits", test_windows_give_the_same_waits);
   g_test_add_func ("/cs/index/RangeStats/task-times", test_task_times);
   g_test_add_func ("/cs/index/RangeStats/cancel", test_cancel);
   g_test_add_func ("/cs/index/RangeStats/streams", test_streams);
