@@ -23,8 +23,8 @@
  * span's chunks instead (a CPU's rows by bisection; its types or pids
  * from the chunks' columns, no record read), which is what SQLite would
  * have stepped through row by row, decoding each row's names as text and
- * sorting them (43.7 s for the 21 M events of one CPU of the large
- * benchmark recording).
+ * sorting them (17.8 s for 15.4 M events of one CPU of the large
+ * benchmark recording, against 0.26 s from the chunks).
  */
 #include "config.h"
 
