@@ -375,25 +375,10 @@ add_wakeups (CsDocument    *doc,
              GCancellable  *cancellable,
              GError       **error)
 {
-  g_autoptr(GArray) latencies = NULL;
+  g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
   CsLatencySummary *w = &stats->wakeups;
-  static const char *const wakeups[] = { CS_PLUGIN_WAKEUP_EVENTS ("sched:"), NULL };
-  guint64 most = 0, recording_ns;
-
-  /* A wait opens at a wakeup event: their count bounds the latencies, and
-   * an array reserved that large (its pages touched only as it fills)
-   * is never copied as it grows (5 M of them on the large benchmark
-   * recording). */
-  for (guint id = 0; candidates == NULL && id < cs_document_get_n_event_types (doc); id++)
-    {
-      const CsEventType *type = cs_document_get_event_type (doc, id);
-      g_autofree char *system_name = g_strdup_printf ("%s:%s", type->system, type->name);
-
-      if (g_strv_contains (wakeups, system_name))
-        most += type->n_events;
-    }
-  latencies = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) MIN (most, G_MAXUINT / 2));
-  recording_ns = (guint64) cs_document_get_last_ns (doc) + 1 - (guint64) cs_document_get_first_ns (doc);
+  guint64 recording_ns = (guint64) cs_document_get_last_ns (doc) + 1 -
+                         (guint64) cs_document_get_first_ns (doc);
 
   for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
     {
