@@ -268,16 +268,17 @@ typedef struct {
   gboolean has_begin, has_end;
 } Span;
 
-enum { OP_GE, OP_GT, OP_LE, OP_LT, OP_EQ2, OP_EQ };
+enum { OP_GE, OP_GT, OP_LE, OP_LT, OP_EQ };
 
 static int
 accept_op (Parser *ps)
 {
-  static const char * const ops[] = { ">=", ">", "<=", "<", "==", "=" };
+  /* In OP_ order; "==" is SQLite's "=". */
+  static const char * const ops[] = { ">=", ">", "<=", "<", "=", "==" };
 
   for (guint k = 0; k < G_N_ELEMENTS (ops); k++)
     if (accept (ps, ops[k]))
-      return (int) k;
+      return MIN ((int) k, OP_EQ);
   return -1;
 }
 
@@ -287,8 +288,8 @@ narrow (Span   *span,
         int     op,
         gint64  n)
 {
-  gboolean lower = op == OP_GE || op == OP_GT || op == OP_EQ || op == OP_EQ2;
-  gboolean upper = op == OP_LE || op == OP_LT || op == OP_EQ || op == OP_EQ2;
+  gboolean lower = op == OP_GE || op == OP_GT || op == OP_EQ;
+  gboolean upper = op == OP_LE || op == OP_LT || op == OP_EQ;
 
   if (op == OP_GT && n == G_MAXINT64)
     {
@@ -323,7 +324,7 @@ is_ts_bound (GArray *toks,
              guint   to,
              Span   *span)
 {
-  static const int mirror[] = { OP_LE, OP_LT, OP_GE, OP_GT, OP_EQ2, OP_EQ };
+  static const int mirror[] = { OP_LE, OP_LT, OP_GE, OP_GT, OP_EQ };
   Parser ps = { toks, from };
   gint64 n, m;
   int op;

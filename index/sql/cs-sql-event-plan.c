@@ -365,11 +365,7 @@ _cs_sql_event_span_bound (CsSqlBounds    *bounds,
   if (type == SQLITE_INTEGER)
     *ns = sqlite3_value_int64 (v);
   else if (type == SQLITE_FLOAT && !isnan (sqlite3_value_double (v)))
-    {
-      double d = ceil (sqlite3_value_double (v));
-
-      *ns = d >= (double) G_MAXINT64 ? G_MAXINT64 : d <= (double) G_MININT64 ? G_MININT64 : (gint64) d;
-    }
+    *ns = _cs_sql_clamp_double (ceil (sqlite3_value_double (v)));
   else
     {
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED,

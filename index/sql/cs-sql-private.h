@@ -75,6 +75,7 @@ typedef struct {
 int  _cs_sql_best_index    (const CsSqlPushdown *pushdown,
                             sqlite3_index_info  *info,
                             double               full_scan_cost);
+gint64 _cs_sql_clamp_double (double d);
 void _cs_sql_bounds_decode (CsSqlBounds         *bounds,
                             int                  idx_num,
                             int                  argc,

@@ -141,8 +141,14 @@ _cs_sql_best_index (const CsSqlPushdown *pushdown,
   return SQLITE_OK;
 }
 
-static gint64
-clamp_double (double d)
+/**
+ * _cs_sql_clamp_double:
+ * @d: a whole number of nanoseconds as a double (floor()ed or ceil()ed)
+ *
+ * Returns: @d as a gint64, saturated at G_MININT64 and G_MAXINT64
+ */
+gint64
+_cs_sql_clamp_double (double d)
 {
   if (d <= (double) G_MININT64)
     return G_MININT64;
@@ -192,8 +198,8 @@ _cs_sql_bounds_decode (CsSqlBounds    *bounds,
 
           if (isnan (d))
             continue;
-          lo = clamp_double (floor (d));
-          hi = clamp_double (ceil (d));
+          lo = _cs_sql_clamp_double (floor (d));
+          hi = _cs_sql_clamp_double (ceil (d));
         }
       else
         continue;       /* text or blob: no narrowing */

@@ -36,6 +36,8 @@ test_rewrite_shapes (void)
       "SELECT ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events(5, 10) WHERE cpu BETWEEN 0 AND 1" },
     { "SELECT count(*) FROM events WHERE 5 <= ts AND 7 > \"TS\" AND ts > 5",
       "SELECT ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events(6, 7)" },
+    { "SELECT count(*) FROM events WHERE ts == 4 AND 4 == ts",
+      "SELECT ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events(4, 5)" },
     { "SELECT count(*) FROM events WHERE ts = -3",
       "SELECT ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events(-3, -2)" },
     { "SELECT count(*) FROM events WHERE ts > 9223372036854775807",
