@@ -403,12 +403,8 @@ choose_list_place (ListPlace *place)
   /* The keyboard is in the list: it stays there through the pictures. */
   gtk_widget_grab_focus (GTK_WIDGET (cs_event_list_view_get_column_view (view)));
   cs_analysis_add_task_plot (cs_window_get_analysis (place->window), place->pid);
-  /* In view: scrolled there, or there already.  Waiting for the list to
-   * have scrolled at all failed CI twice on a loaded machine, where the
-   * live picture still had so few rows that the middle one was in the
-   * first page (the picture logged "keeping the list at 0 px, an event
-   * selected"); a row out of view that the list never reaches still
-   * times out. */
+  /* In view: scrolled there, or there already (the list's own rule,
+   * which list_place_kept() checks too). */
   wait_until (selected_row_in_view, place->window, "the event list to show the selected event");
   g_test_message ("selected row at %" G_GINT64_FORMAT " ns on CPU %u, task %d",
                   place->selected.ts_ns, place->selected.cpu, place->pid);
