@@ -35,6 +35,15 @@
  * span is what counts per group can be taken from (a CPU's events of
  * each type over one second), where ts in the WHERE clause would have
  * made SQLite read each row's ts.
+ *
+ * An item may also be a time bucket, ts / W or (ts - O) / W (W and O
+ * integers, W > 0, then any * N or / N), grouped by (its alias, its
+ * position or the same bucket in the GROUP BY).  When ts is read nowhere
+ * else (the WHERE clause's bounds moved, no ts in GROUP BY or ORDER BY),
+ * W and O join the table's arguments, events(BEGIN, END, W, O): the
+ * table then hands out a weighted row per bucket and group, whose ts
+ * falls in the bucket (cs-sql-event-buckets.c), and SQLite adds up a few
+ * thousand weights where it would have read every event's ts.
  */
 #include "config.h"
 
@@ -213,16 +222,22 @@ typedef struct {
   gboolean named;               /* followed by AS name */
 } CountSpan;
 
-/* [AS name]: 1 when there, 0 when not, -1 for AS without a name. */
+/* [AS name]: 1 when there (@name, nullable, receives it), 0 when not, -1
+ * for AS without a name. */
 static int
-accept_alias (Parser *ps)
+accept_alias (Parser  *ps,
+              char   **name)
 {
-  g_autofree char *name = NULL;
+  char *alias;
 
   if (!accept (ps, "as"))
     return 0;
-  name = accept_column (ps);
-  return name != NULL ? 1 : -1;
+  alias = accept_column (ps);
+  if (name != NULL)
+    *name = alias;
+  else
+    g_free (alias);
+  return alias != NULL ? 1 : -1;
 }
 
 /* A decimal integer token, with the '-' before it when there is one;
@@ -259,6 +274,42 @@ accept_ts (Parser *ps)
                                           t->s[0] != '\'' && t->s[3] == (t->s[0] == '[' ? ']' : t->s[0]))))
     return FALSE;
   ps->i++;
+  return TRUE;
+}
+
+/* A time bucket: ts / W or (ts - O) / W, W > 0 and O integers, then
+ * any number of * N or / N (N an integer): an expression of the bucket
+ * (ts - O) / W alone, whatever ts in the bucket it is given.  With
+ * @buckets given (width > 0), only one of the same width and origin. */
+static gboolean
+accept_bucket (Parser       *ps,
+               CsSqlBuckets *buckets)
+{
+  guint start = ps->i;
+  gboolean paren = accept (ps, "(");
+  CsSqlBuckets b = { 0, 0 };
+  gint64 n;
+
+  if (!accept_ts (ps) || (paren && (!accept (ps, "-") || !accept_integer (ps, &b.origin) ||
+                                    !accept (ps, ")"))) ||
+      !accept (ps, "/") || !accept_integer (ps, &b.width) || b.width <= 0 ||
+      (buckets->width > 0 && (buckets->width != b.width || buckets->origin != b.origin)))
+    {
+      ps->i = start;
+      return FALSE;
+    }
+  while ((tok_is (peek (ps, 0), "*") || tok_is (peek (ps, 0), "/")) &&
+         peek (ps, 1) != NULL && peek (ps, 1)->kind == TOK_NUMBER)
+    {
+      guint at = ps->i++;
+
+      if (!accept_integer (ps, &n))
+        {
+          ps->i = at;
+          break;
+        }
+    }
+  *buckets = b;
   return TRUE;
 }
 
@@ -372,28 +423,50 @@ edit_cmp (gconstpointer a,
 {
   const Edit *x = a, *y = b;
 
-  return (x->begin > y->begin) - (x->begin < y->begin);
+  /* An insertion (the table's arguments) before a replacement that
+   * starts at the same place (the WHERE it came from). */
+  if (x->begin != y->begin)
+    return (x->begin > y->begin) - (x->begin < y->begin);
+  return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Whether a token of [@from, @to) is ts. */
+static gboolean
+reads_ts (GArray *toks,
+          guint   from,
+          guint   to)
+{
+  for (guint i = from; i < to; i++)
+    {
+      Parser ps = { toks, i };
+
+      if (accept_ts (&ps))
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* The WHERE clause's bounds on ts, tokens [@from, @to) after WHERE (the
- * token @where), as the table's span: the edits that move them there,
- * after @table_end (the table's name), or none. */
-static void
+ * token @where), narrow @span: the edit that takes them out of the
+ * clause goes to @edits.  Returns whether any were; @kept_reads_ts
+ * receives whether the clause left reads ts. */
+static gboolean
 move_ts_bounds (const char *sql,
                 GArray     *toks,
                 guint       where,
                 guint       from,
                 guint       to,
-                gsize       table_end,
+                Span       *span,
+                gboolean   *kept_reads_ts,
                 GArray     *edits)
 {
   g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GString) kept = g_string_new (NULL);
-  Span span = { 0, 0, FALSE, FALSE };
   gboolean between = FALSE, moved = FALSE;
   int depth = 0;
   Edit e;
 
+  *kept_reads_ts = reads_ts (toks, from, to);
   /* The terms of the top-level AND, as [begin, end) pairs in @cuts; an
    * OR there, or a CASE anywhere (its WHEN a AND b is no term of the
    * WHERE), leaves the clause as it is. */
@@ -404,7 +477,7 @@ move_ts_bounds (const char *sql,
       guint next = i + 1;
 
       if (tok_is (t, "case") || (depth == 0 && tok_is (t, "or")))
-        return;
+        return FALSE;
       depth += tok_is (t, "(") - tok_is (t, ")");
       if (depth != 0 || !(tok_is (t, "between") || tok_is (t, "and")))
         continue;
@@ -420,34 +493,27 @@ move_ts_bounds (const char *sql,
     }
   g_array_append_val (cuts, to);
   for (guint c = 0; c + 1 < cuts->len; c += 2)
+    if (g_array_index (cuts, guint, c + 1) <= g_array_index (cuts, guint, c))
+      return FALSE;             /* an empty term: not SQL this understands */
+  *kept_reads_ts = FALSE;
+  for (guint c = 0; c + 1 < cuts->len; c += 2)
     {
       guint a = g_array_index (cuts, guint, c), b = g_array_index (cuts, guint, c + 1);
       const Tok *first, *last;
 
-      if (b <= a)
-        return;                 /* an empty term: not SQL this understands */
-      if (is_ts_bound (toks, a, b, &span))
+      if (is_ts_bound (toks, a, b, span))
         {
           moved = TRUE;
           continue;
         }
+      *kept_reads_ts = *kept_reads_ts || reads_ts (toks, a, b);
       first = &g_array_index (toks, Tok, a);
       last = &g_array_index (toks, Tok, b - 1);
       g_string_append_printf (kept, "%s%.*s", kept->len > 0 ? " AND " : "WHERE ",
                               (int) (last->s + last->len - first->s), first->s);
     }
   if (!moved)
-    return;
-  e.begin = e.end = table_end;
-  {
-    g_autofree char *b = span.has_begin ? g_strdup_printf ("%" G_GINT64_FORMAT, span.begin)
-                                        : g_strdup ("NULL");
-    g_autofree char *f = span.has_end ? g_strdup_printf ("%" G_GINT64_FORMAT, span.end)
-                                      : g_strdup ("NULL");
-
-    e.text = g_strdup_printf ("(%s, %s)", b, f);
-  }
-  g_array_append_val (edits, e);
+    return FALSE;
   {
     const Tok *w = &g_array_index (toks, Tok, where);
     const Tok *before = &g_array_index (toks, Tok, where - 1);
@@ -459,6 +525,37 @@ move_ts_bounds (const char *sql,
     e.text = g_strdup (kept->str);
     g_array_append_val (edits, e);
   }
+  return TRUE;
+}
+
+/* The table's arguments for @span (and @buckets, when their width is
+ * set): "(BEGIN, END[, WIDTH, ORIGIN])", NULL for an open side. */
+static char *
+table_args (const Span         *span,
+            const CsSqlBuckets *buckets)
+{
+  g_autofree char *b = span->has_begin ? g_strdup_printf ("%" G_GINT64_FORMAT, span->begin)
+                                       : g_strdup ("NULL");
+  g_autofree char *f = span->has_end ? g_strdup_printf ("%" G_GINT64_FORMAT, span->end)
+                                     : g_strdup ("NULL");
+
+  if (buckets->width > 0)
+    return g_strdup_printf ("(%s, %s, %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", b, f,
+                            buckets->width, buckets->origin);
+  return g_strdup_printf ("(%s, %s)", b, f);
+}
+
+/* Names a time bucket's alias must not take: the columns counted rows
+ * tell apart, which SQLite's GROUP BY would take for the table's. */
+static gboolean
+is_counted_column (const char *name)
+{
+  static const char * const names[] = { "ts", "cpu", "pid", "comm", "system", "name" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_str_equal (name, names[i]))
+      return TRUE;
+  return FALSE;
 }
 
 /**
@@ -481,8 +578,15 @@ _cs_sql_rewrite_counts (const char *sql,
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) groups = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GArray) edits = g_array_new (FALSE, FALSE, sizeof (Edit));
+  /* The items in order: NULL for count(*), the column's name, or "" for
+   * a time bucket; and the buckets' aliases. */
+  g_autoptr(GPtrArray) order = g_ptr_array_new ();
+  g_autoptr(GPtrArray) bucket_names = g_ptr_array_new_with_free_func (g_free);
+  CsSqlBuckets buckets = { 0, 0 };
+  gboolean bucket_grouped = FALSE, ts_elsewhere = FALSE;
   const Tok *table;
   gboolean has_args = FALSE;
+  guint n_args = 0, args_close = 0;
   guint where = 0, where_from = 0, where_to = 0;
   Parser ps = { NULL, 0 };
   GString *out;
@@ -496,11 +600,11 @@ _cs_sql_rewrite_counts (const char *sql,
   if (!accept (&ps, "select"))
     return NULL;
 
-  /* The items: count(*) or a column, each [AS name]. */
+  /* The items: count(*), a column or a time bucket, each [AS name]. */
   do
     {
       const Tok *t = peek (&ps, 0);
-      char *column;
+      char *column, *name = NULL;
       int alias;
 
       if (t == NULL)
@@ -510,14 +614,27 @@ _cs_sql_rewrite_counts (const char *sql,
           const Tok *last = &g_array_index (toks, Tok, ps.i - 1);
           CountSpan c = { (gsize) (t->s - sql), (gsize) (last->s + last->len - sql), FALSE };
 
-          alias = accept_alias (&ps);
+          alias = accept_alias (&ps, NULL);
           c.named = alias > 0;
           g_array_append_val (counts, c);
+          g_ptr_array_add (order, NULL);
+        }
+      else if (accept_bucket (&ps, &buckets))
+        {
+          alias = accept_alias (&ps, &name);
+          if (name != NULL && is_counted_column (name))
+            {
+              g_free (name);
+              return NULL;
+            }
+          g_ptr_array_add (bucket_names, name);
+          g_ptr_array_add (order, (gpointer) "");
         }
       else if ((column = accept_column (&ps)) != NULL)
         {
           g_ptr_array_add (items, column);
-          alias = accept_alias (&ps);
+          g_ptr_array_add (order, column);
+          alias = accept_alias (&ps, NULL);
         }
       else
         return NULL;
@@ -547,12 +664,15 @@ _cs_sql_rewrite_counts (const char *sql,
     {
       int depth = 1;
 
+      n_args = !tok_is (peek (&ps, 0), ")");
       for (const Tok *t; depth > 0; ps.i++)
         {
           if ((t = peek (&ps, 0)) == NULL)
             return NULL;
           depth += tok_is (t, "(") - tok_is (t, ")");
+          n_args += depth == 1 && tok_is (t, ",");
         }
+      args_close = ps.i - 1;
       has_args = TRUE;
     }
 
@@ -586,14 +706,42 @@ _cs_sql_rewrite_counts (const char *sql,
         return NULL;
       do
         {
-          char *column = accept_column (&ps);
+          const Tok *t = peek (&ps, 0);
+          gint64 k;
+          char *column;
 
-          if (column == NULL)
+          /* A bucket, the position of an item, or a column (or a bucket's
+           * alias). */
+          if (accept_bucket (&ps, &buckets))
+            bucket_grouped = TRUE;
+          else if (t != NULL && t->kind == TOK_NUMBER && accept_integer (&ps, &k))
+            {
+              const char *item = k >= 1 && k <= order->len ? order->pdata[k - 1] : NULL;
+
+              if (item == NULL)
+                return NULL;    /* count(*), or no item: SQLite says so */
+              if (item[0] == '\0')
+                bucket_grouped = TRUE;
+              else
+                g_ptr_array_add (groups, g_strdup (item));
+            }
+          else if ((column = accept_column (&ps)) != NULL)
+            {
+              for (guint i = 0; i < bucket_names->len; i++)
+                bucket_grouped |= g_strcmp0 (bucket_names->pdata[i], column) == 0;
+              g_ptr_array_add (groups, column);
+            }
+          else
             return NULL;
-          g_ptr_array_add (groups, column);
         }
       while (accept (&ps, ","));
     }
+  for (guint i = 0; i < groups->len; i++)
+    ts_elsewhere |= g_str_equal (groups->pdata[i], "ts");
+  /* Every bucket must be the group's: otherwise SQLite picks a row for
+   * it, as for a plain item. */
+  if (bucket_names->len > 0 && !bucket_grouped)
+    return NULL;
   /* Every plain item must be a group's column: otherwise SQLite picks a
    * row for it, and collapsed rows would not be those rows. */
   for (guint i = 0; i < items->len; i++)
@@ -616,6 +764,8 @@ _cs_sql_rewrite_counts (const char *sql,
 
           if (t != NULL && t->kind == TOK_NUMBER)
             ps.i++;
+          else if (buckets.width > 0 && accept_bucket (&ps, &buckets))
+            ;
           else if (accept_count_star (&ps))
             {
               const Tok *last = &g_array_index (toks, Tok, ps.i - 1);
@@ -625,6 +775,7 @@ _cs_sql_rewrite_counts (const char *sql,
             }
           else if ((column = accept_column (&ps)) == NULL)
             return NULL;
+          ts_elsewhere |= g_strcmp0 (column, "ts") == 0;
           if (!accept (&ps, "asc"))
             accept (&ps, "desc");
         }
@@ -667,9 +818,30 @@ _cs_sql_rewrite_counts (const char *sql,
         }
       g_array_append_val (edits, e);
     }
-  if (where_to > where_from && !has_args)
-    move_ts_bounds (sql, toks, where, where_from, where_to,
-                    (gsize) (table->s + table->len - sql), edits);
+  {
+    Span span = { 0, 0, FALSE, FALSE };
+    gboolean moved = FALSE, where_reads_ts = FALSE;
+    Edit e = { (gsize) (table->s + table->len - sql), (gsize) (table->s + table->len - sql), NULL };
+
+    if (where_to > where_from && !has_args)
+      moved = move_ts_bounds (sql, toks, where, where_from, where_to, &span, &where_reads_ts, edits);
+    else if (where_to > where_from)
+      where_reads_ts = reads_ts (toks, where_from, where_to);
+    /* Buckets only where ts is read by them alone, and the table's
+     * arguments can take theirs (as written, BEGIN and END). */
+    if (where_reads_ts || ts_elsewhere || (has_args && n_args != 2))
+      buckets.width = 0;
+    if (buckets.width > 0 && has_args)
+      {
+        e.begin = e.end = (gsize) (g_array_index (toks, Tok, args_close).s - sql);
+        e.text = g_strdup_printf (", %" G_GINT64_FORMAT ", %" G_GINT64_FORMAT, buckets.width,
+                                  buckets.origin);
+      }
+    else if (buckets.width > 0 || moved)
+      e.text = table_args (&span, &buckets);
+    if (e.text != NULL)
+      g_array_append_val (edits, e);
+  }
   g_array_sort (edits, edit_cmp);
 
   out = g_string_new (NULL);

@@ -6,9 +6,17 @@
  *
  * The plan travels to xFilter in idxStr, as text that EXPLAIN QUERY PLAN
  * shows: "count_by flags merge n_generic n_fields n_order" (flags: 1
- * distinct, 2 weighted, 4 and 8 a span's begin and end given), then a
- * column and an operator per field argument and a key and a direction
- * per order term.
+ * distinct, 2 weighted, 4 and 8 a span's begin and end given, 16 and 32
+ * a bucket's width and origin given, 64 weighted rows per time bucket),
+ * then a column and an operator per field argument and a key and a
+ * direction per order term.
+ *
+ * Time buckets: `SELECT ts / N, count(*) ... GROUP BY 1` reads ts, which
+ * no count tells apart, so SQLite would step through every row.  Given
+ * a width (events(BEGIN, END, WIDTH, ORIGIN), which the count rewrite
+ * writes for such a query), a weighted plan hands out one row per group
+ * and bucket, ts that of one of the bucket's events: every expression of
+ * (ts - ORIGIN) / WIDTH then has the value it has on each of them.
  */
 #include "config.h"
 
@@ -124,55 +132,61 @@ _cs_sql_event_integer_field (CsSqlEventTable *t,
   return g_str_equal (_cs_sql_field_sql_type (f), "INTEGER") ? f : NULL;
 }
 
-/* colUsed bits of _cs_begin and _cs_end: never a column the counts must
- * tell apart (a cursor's span is the same on every row it hands out). */
+/* colUsed bits of the table's arguments: never a column the counts must
+ * tell apart (a cursor's arguments are the same on every row it hands
+ * out). */
 static guint64
-span_bits (CsSqlEventTable *t)
+arg_bits (CsSqlEventTable *t)
 {
-  return (t->span_column < 63 ? BIT (t->span_column) : 0) |
-         (t->span_column + 1 < 63 ? BIT (t->span_column + 1) : 0);
+  guint64 bits = 0;
+
+  for (int k = 0; k < N_TABLE_ARGS; k++)
+    if (t->arg_column + k < 63)
+      bits |= BIT (t->arg_column + k);
+  return bits;
 }
 
-/* events(BEGIN, END): an equality on _cs_begin and one on _cs_end become
- * the arguments after _cs_sql_best_index()'s, begin first, and are
- * omitted (xFilter turns any number into the exact bound of the integer
- * ts).  Other constraints on them SQLite checks against xColumn, the
- * values given.  A span that is not known yet (a join's outer table not
- * read) makes the plan unusable, as generate_series does. */
+/* events(BEGIN, END, WIDTH, ORIGIN): an equality on each of the hidden
+ * columns becomes an argument after _cs_sql_best_index()'s, in their
+ * order, and is omitted (xFilter turns any number into the exact bound
+ * of the integer ts).  Other constraints on them SQLite checks against
+ * xColumn, the values given.  An argument that is not known yet (a
+ * join's outer table not read) makes the plan unusable, as
+ * generate_series does. */
 static int
-take_span (CsSqlEventTable    *t,
+take_args (CsSqlEventTable    *t,
            sqlite3_index_info *info,
            CsSqlEventPlan     *plan)
 {
-  int at[2] = { -1, -1 };
+  int at[N_TABLE_ARGS] = { -1, -1, -1, -1 };
   int n = plan->n_generic;
 
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < info->nConstraint; i++)
       {
         const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-        int k = c->iColumn - t->span_column;
+        int k = c->iColumn - t->arg_column;
 
-        if ((k != 0 && k != 1) || c->op != SQLITE_INDEX_CONSTRAINT_EQ || at[k] >= 0)
+        if (k < 0 || k >= N_TABLE_ARGS || c->op != SQLITE_INDEX_CONSTRAINT_EQ || at[k] >= 0)
           continue;
         if (c->usable)
           at[k] = i;
         else if (pass == 1)
           return SQLITE_CONSTRAINT;
       }
-  for (int k = 0; k < 2; k++)
+  for (int k = 0; k < N_TABLE_ARGS; k++)
     if (at[k] >= 0)
       {
-        plan->span[k] = TRUE;
+        plan->arg[k] = TRUE;
         info->aConstraintUsage[at[k]].argvIndex = ++n;
         info->aConstraintUsage[at[k]].omit = 1;
       }
-  if (plan->span[0] && plan->span[1])
+  if (plan->arg[ARG_BEGIN] && plan->arg[ARG_END])
     {
       info->estimatedCost = MAX (info->estimatedCost / 1000.0, 1.0);
       info->estimatedRows = MAX (info->estimatedRows / 1000, 1);
     }
-  else if (plan->span[0] || plan->span[1])
+  else if (plan->arg[ARG_BEGIN] || plan->arg[ARG_END])
     {
       info->estimatedCost = MAX (info->estimatedCost / 2.0, 1.0);
       info->estimatedRows = MAX (info->estimatedRows / 2, 1);
@@ -208,22 +222,33 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
 
   plan.merge = CS_SQL_MERGE_NONE;
   GString *idx_str;
-  int rc, n_span;
+  int rc, n_span, n_args = 0;
 
   rc = _cs_sql_best_index (&event_pushdown, info, rows);
   if (rc != SQLITE_OK)
     return rc;
   for (int i = 0; i < info->nConstraint; i++)
     plan.n_generic = MAX (plan.n_generic, info->aConstraintUsage[i].argvIndex);
-  rc = take_span (t, info, &plan);
+  rc = take_args (t, info, &plan);
   if (rc != SQLITE_OK)
     return rc;
-  n_span = plan.span[0] + plan.span[1];
-  used &= ~span_bits (t);
+  n_span = plan.arg[ARG_BEGIN] + plan.arg[ARG_END];
+  for (int k = 0; k < N_TABLE_ARGS; k++)
+    n_args += plan.arg[k];
+  used &= ~arg_bits (t);
+  /* Weighted rows per time bucket tell ts apart as far as a bucket's
+   * expressions can see it. */
+  plan.bucketed = plan.arg[ARG_WIDTH] && (info->colUsed & weight_bit) != 0;
+  /* ...but not as far as a constraint on ts, which SQLite checks on the
+   * row (the count rewrite moves those to the span). */
+  for (int i = 0; plan.bucketed && i < info->nConstraint; i++)
+    plan.bucketed = info->aConstraint[i].iColumn != COL_TS;
+  if (plan.bucketed)
+    used &= ~BIT (COL_TS);
 
   /* sched_switch read only by cpu and prev_state: counted rows, one per
    * CPU and value, which SQLite checks the prev_state constraints on. */
-  if (t->state_column >= 0 && t->state_column < 63 && n_span == 0 &&
+  if (t->state_column >= 0 && t->state_column < 63 && n_span == 0 && !plan.bucketed &&
       (used & ~(BIT (COL_CPU) | BIT (t->state_column))) == 0 &&
       (used & BIT (t->state_column)) != 0 && states_usable (t))
     plan.count_by = CS_SQL_COUNT_BY_CPU_STATE;
@@ -241,7 +266,7 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
           c->op != SQLITE_INDEX_CONSTRAINT_GE && c->op != SQLITE_INDEX_CONSTRAINT_LT &&
           c->op != SQLITE_INDEX_CONSTRAINT_LE)
         continue;
-      info->aConstraintUsage[i].argvIndex = plan.n_generic + n_span + plan.n_fields + 1;
+      info->aConstraintUsage[i].argvIndex = plan.n_generic + n_args + plan.n_fields + 1;
       plan.field[plan.n_fields] = c->iColumn;
       plan.field_op[plan.n_fields] = c->op;
       plan.n_fields++;
@@ -265,9 +290,18 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
         plan.count_by = CS_SQL_COUNT_BY_CPU_TYPE;
     }
 
+  /* Bucketed rows read ts after all unless counted (xFilter may still
+   * find the buckets too many, and scan). */
+  if (plan.count_by == CS_SQL_COUNT_NONE && plan.bucketed)
+    {
+      plan.bucketed = FALSE;
+      used |= info->colUsed & BIT (COL_TS);
+    }
+
   /* Counted rows come in any order asked of their columns; scanned rows
-   * come CPU by CPU. */
-  if (info->nOrderBy > 0 && info->nOrderBy <= CS_SQL_EVENT_MAX_ORDER_TERMS)
+   * come CPU by CPU.  Bucketed rows take none: the scan that xFilter
+   * falls back on would not keep it. */
+  if (info->nOrderBy > 0 && info->nOrderBy <= CS_SQL_EVENT_MAX_ORDER_TERMS && !plan.bucketed)
     {
       gboolean ok = TRUE;
 
@@ -320,8 +354,9 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
 
   idx_str = g_string_new (NULL);
   g_string_append_printf (idx_str, "%d %d %d %d %d %d", plan.count_by,
-                          plan.distinct | (plan.weighted << 1) | (plan.span[0] << 2) |
-                          (plan.span[1] << 3), plan.merge,
+                          plan.distinct | (plan.weighted << 1) | (plan.arg[ARG_BEGIN] << 2) |
+                          (plan.arg[ARG_END] << 3) | (plan.arg[ARG_WIDTH] << 4) |
+                          (plan.arg[ARG_ORIGIN] << 5) | (plan.bucketed << 6), plan.merge,
                           plan.n_generic, plan.n_fields, plan.n_order);
   for (int i = 0; i < plan.n_fields; i++)
     g_string_append_printf (idx_str, " %d %d", plan.field[i], plan.field_op[i]);
@@ -334,38 +369,55 @@ _cs_sql_event_best_index (sqlite3_vtab       *vtab,
 }
 
 /**
- * _cs_sql_event_span_bound:
- * @bounds: the scan's bounds, narrowed
- * @k: 0 for BEGIN, 1 for END
- * @v: the argument of events(BEGIN, END) that the plan took (take_span())
- * @given: (out): whether it bounds (FALSE for NULL, which leaves that
- *   side open)
- * @ns: (out): the bound, when given: the events are those with BEGIN <=
- *   ts < END, and a number that is no integer bounds as the integer ts
- *   compares with it (ts >= 1.5 and ts < 1.5 hold for the ts of 2 and
- *   of 1 on, so both sides round up), since SQLite does not check the
- *   constraint again
- * @error: %CS_SQL_ERROR_FAILED when @v is no number
+ * _cs_sql_event_table_arg:
+ * @bounds: the scan's bounds, narrowed by a span
+ * @k: which argument: %ARG_BEGIN, %ARG_END, %ARG_WIDTH or %ARG_ORIGIN
+ * @v: the argument of events(BEGIN, END, WIDTH, ORIGIN) that the plan
+ *   took (take_args())
+ * @given: (out): whether it was given (FALSE for NULL, which leaves that
+ *   side of the span open, or the rows unbucketed, or the origin 0)
+ * @value: (out): the argument, when given.  Of the span: the events are
+ *   those with BEGIN <= ts < END, and a number that is no integer bounds
+ *   as the integer ts compares with it (ts >= 1.5 and ts < 1.5 hold for
+ *   the ts of 2 and of 1 on, so both sides round up), since SQLite does
+ *   not check the constraint again.  A bucket's width is an integer > 0
+ *   and its origin an integer, in nanoseconds.
+ * @error: %CS_SQL_ERROR_FAILED when @v is no number, or a bucket's
+ *   argument no integer (or a width not above 0)
  *
- * Returns: %FALSE with @error set when @v is no number
+ * Returns: %FALSE with @error set when @v is not such a value
  */
 gboolean
-_cs_sql_event_span_bound (CsSqlBounds    *bounds,
-                          int             k,
-                          sqlite3_value  *v,
-                          gboolean       *given,
-                          gint64         *ns,
-                          GError        **error)
+_cs_sql_event_table_arg (CsSqlBounds    *bounds,
+                         int             k,
+                         sqlite3_value  *v,
+                         gboolean       *given,
+                         gint64         *value,
+                         GError        **error)
 {
   int type = sqlite3_value_numeric_type (v);
 
   *given = FALSE;
   if (type == SQLITE_NULL)
     return TRUE;
+  if (k >= ARG_WIDTH)
+    {
+      if (type != SQLITE_INTEGER || (k == ARG_WIDTH && sqlite3_value_int64 (v) <= 0))
+        {
+          g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
+                       _("An event table’s time buckets, TABLE(BEGIN, END, WIDTH, ORIGIN), are whole "
+                         "nanoseconds, the width above 0: “%s” is not"),
+                       (const char *) sqlite3_value_text (v));
+          return FALSE;
+        }
+      *value = sqlite3_value_int64 (v);
+      *given = TRUE;
+      return TRUE;
+    }
   if (type == SQLITE_INTEGER)
-    *ns = sqlite3_value_int64 (v);
+    *value = sqlite3_value_int64 (v);
   else if (type == SQLITE_FLOAT && !isnan (sqlite3_value_double (v)))
-    *ns = _cs_sql_clamp_double (ceil (sqlite3_value_double (v)));
+    *value = _cs_sql_clamp_double (ceil (sqlite3_value_double (v)));
   else
     {
       g_set_error (error, CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
@@ -374,10 +426,10 @@ _cs_sql_event_span_bound (CsSqlBounds    *bounds,
       return FALSE;
     }
   *given = TRUE;
-  if (k == 0)
-    bounds->begin_ns = MAX (bounds->begin_ns, *ns);
+  if (k == ARG_BEGIN)
+    bounds->begin_ns = MAX (bounds->begin_ns, *value);
   else
-    bounds->end_ns = MIN (bounds->end_ns, *ns);
+    bounds->end_ns = MIN (bounds->end_ns, *value);
   if (bounds->begin_ns >= bounds->end_ns)
     bounds->empty = TRUE;
   return TRUE;
@@ -412,8 +464,9 @@ _cs_sql_event_plan_parse (CsSqlEventPlan *plan,
   plan->count_by = (CsSqlCountBy) v[0];
   plan->distinct = (v[1] & 1) != 0;
   plan->weighted = (v[1] & 2) != 0;
-  plan->span[0] = (v[1] & 4) != 0;
-  plan->span[1] = (v[1] & 8) != 0;
+  for (int k = 0; k < N_TABLE_ARGS; k++)
+    plan->arg[k] = (v[1] & (4 << k)) != 0;
+  plan->bucketed = (v[1] & 64) != 0;
   plan->merge = v[2] == CS_SQL_MERGE_DESC ? CS_SQL_MERGE_DESC
                 : v[2] != 0 ? CS_SQL_MERGE_ASC : CS_SQL_MERGE_NONE;
   plan->n_generic = (int) v[3];

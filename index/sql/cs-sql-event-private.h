@@ -23,10 +23,12 @@ typedef struct {
   CsSqlTable base;
   gint type_id;                 /* -1: every event */
   GPtrArray *fields;            /* struct tep_format_field *, borrowed */
-  /* The hidden columns _cs_begin and _cs_end (span_column and the next),
-   * the span of time a query asked for as a table-valued function,
-   * events(BEGIN, END) (cs-sql-event-plan.c). */
-  int span_column;
+  /* The hidden columns of the table's arguments, from arg_column on:
+   * _cs_begin and _cs_end, the span of time a query asked for as a
+   * table-valued function, events(BEGIN, END), then _cs_width and
+   * _cs_origin, the time buckets weighted rows stand for,
+   * events(BEGIN, END, WIDTH, ORIGIN) (cs-sql-event-plan.c). */
+  int arg_column;
   /* The hidden column _cs_n, the events a row stands for: 1, or a
    * group's count when the plan is weighted (cs-sql-count-rewrite.c). */
   int weight_column;
@@ -46,6 +48,9 @@ typedef struct {
 #define CS_SQL_EVENT_MAX_FIELD_ARGS 4
 #define CS_SQL_EVENT_MAX_ORDER_TERMS 4
 
+/* The table's arguments, in the order of their hidden columns. */
+enum { ARG_BEGIN, ARG_END, ARG_WIDTH, ARG_ORIGIN, N_TABLE_ARGS };
+
 typedef struct {
   struct tep_format_field *field;
   int op;                       /* SQLITE_INDEX_CONSTRAINT_EQ, _GT, _GE, _LT, _LE */
@@ -64,7 +69,8 @@ typedef struct {
   gboolean distinct;            /* counted rows: one per group is enough */
   gboolean weighted;            /* counted rows: one per group, _cs_n its count */
   int n_generic;                /* arguments of _cs_sql_best_index() */
-  gboolean span[2];             /* then _cs_begin's and _cs_end's, when given */
+  gboolean arg[N_TABLE_ARGS];   /* then the table's arguments given, in order */
+  gboolean bucketed;            /* weighted rows per time bucket (_cs_width) */
   int n_fields;                 /* then arguments for field constraints */
   int field[CS_SQL_EVENT_MAX_FIELD_ARGS];
   int field_op[CS_SQL_EVENT_MAX_FIELD_ARGS];
@@ -83,10 +89,10 @@ typedef struct {
   sqlite3_vtab_cursor base;
   CsSqlEventTable *table;
   CsSqlBounds bounds;
-  /* The span asked for (events(BEGIN, END)): _cs_begin's and _cs_end's
-   * values, whether given. */
-  gint64 span_ns[2];
-  gboolean has_span[2];
+  /* The table's arguments (events(BEGIN, END, WIDTH, ORIGIN)): their
+   * values, and whether given (not NULL). */
+  gint64 arg_value[N_TABLE_ARGS];
+  gboolean has_arg[N_TABLE_ARGS];
   guint cpu, cpu_end;
   guint64 row, row_end;         /* of cpu, when in_cpu */
   gboolean in_cpu;
@@ -120,7 +126,7 @@ int                      _cs_sql_event_best_index    (sqlite3_vtab              
                                                       sqlite3_index_info            *info);
 gboolean                 _cs_sql_event_plan_parse    (CsSqlEventPlan                *plan,
                                                       const char                    *s);
-gboolean                 _cs_sql_event_span_bound    (CsSqlBounds                   *bounds,
+gboolean                 _cs_sql_event_table_arg     (CsSqlBounds                   *bounds,
                                                       int                            k,
                                                       sqlite3_value                 *v,
                                                       gboolean                      *given,

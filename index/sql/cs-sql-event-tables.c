@@ -35,6 +35,10 @@
 
 #include "cs-sql-event-private.h"
 
+/* Groups of weighted rows per time bucket kept at most (40 bytes each):
+ * finer buckets are left to the scan, which needs no memory for them. */
+#define MAX_BUCKET_GROUPS (1u << 20)
+
 static const char * const common_names[N_COMMON] = {
   "ts", "cpu", "pid", "comm", "irqs_off", "need_resched", "hardirq", "softirq",
   "preempt_depth",
@@ -406,6 +410,7 @@ next_counted (CsSqlEventCursor *cur)
       cur->state_null = g->state_null;
       cur->state = g->state;
       cur->ev.pid = g->pid;
+      cur->ev.ts_ns = g->ts;
       cur->ev.cpu = g->cpu < 0 ? 0 : (guint) g->cpu;
       cur->ev.type_id = g->type_id < 0 ? G_MAXUINT32 : (guint32) g->type_id;
       cur->ev.row = 0;
@@ -426,22 +431,24 @@ event_filter (sqlite3_vtab_cursor  *cursor,
   CsSqlEventTable *t = cur->table;
   guint n_cpus = cs_document_get_n_cpus (t->base.ctx->document);
   CsSqlEventPlan plan;
-
+  /* A plan that does not parse is all zeros. */
+  gboolean parsed = _cs_sql_event_plan_parse (&plan, idx_str);
   GError *error = NULL;
-  int n_span;
+  int n_args = 0;
 
-  if (!_cs_sql_event_plan_parse (&plan, idx_str) ||
-      plan.n_generic + plan.span[0] + plan.span[1] + plan.n_fields > argc)
+  for (int k = 0; k < N_TABLE_ARGS; k++)
+    n_args += plan.arg[k];
+  if (!parsed || plan.n_generic + n_args + plan.n_fields > argc)
     return _cs_sql_vtab_fail (cursor, g_error_new (CS_SQL_ERROR, CS_SQL_ERROR_FAILED,
                                                    "bad plan %s", idx_str ? idx_str : "(null)"));
   _cs_sql_bounds_decode (&cur->bounds, idx_num, plan.n_generic, argv);
-  n_span = 0;
-  for (int k = 0; k < 2; k++)
+  n_args = 0;
+  for (int k = 0; k < N_TABLE_ARGS; k++)
     {
-      cur->has_span[k] = FALSE;
-      if (plan.span[k] &&
-          !_cs_sql_event_span_bound (&cur->bounds, k, argv[plan.n_generic + n_span++],
-                                     &cur->has_span[k], &cur->span_ns[k], &error))
+      cur->has_arg[k] = FALSE;
+      if (plan.arg[k] &&
+          !_cs_sql_event_table_arg (&cur->bounds, k, argv[plan.n_generic + n_args++],
+                                    &cur->has_arg[k], &cur->arg_value[k], &error))
         return _cs_sql_vtab_fail (cursor, error);
     }
   cur->eof = FALSE;
@@ -449,7 +456,7 @@ event_filter (sqlite3_vtab_cursor  *cursor,
   cur->n_filters = 0;
   for (int i = 0; i < plan.n_fields; i++)
     {
-      sqlite3_value *v = argv[plan.n_generic + n_span + i];
+      sqlite3_value *v = argv[plan.n_generic + n_args + i];
       struct tep_format_field *f = _cs_sql_event_integer_field (t, plan.field[i]);
 
       if (sqlite3_value_numeric_type (v) == SQLITE_NULL)
@@ -467,13 +474,35 @@ event_filter (sqlite3_vtab_cursor  *cursor,
   cur->weighted = plan.weighted;
   cur->weight = 1;
   g_clear_pointer (&cur->groups, g_array_unref);
-  if (cur->count_by != CS_SQL_COUNT_NONE)
+  if (cur->count_by != CS_SQL_COUNT_NONE && plan.bucketed)
+    {
+      CsSqlBuckets buckets = { cur->arg_value[ARG_WIDTH],
+                               cur->has_arg[ARG_ORIGIN] ? cur->arg_value[ARG_ORIGIN] : 0 };
+      gboolean answered = FALSE;
+
+      /* A width of NULL, or buckets too many to keep: the scan, whose
+       * rows read their own ts. */
+      if (cur->has_arg[ARG_WIDTH])
+        {
+          cur->groups = _cs_sql_count_bucket_groups (t->base.ctx->document, t->type_id, cur->count_by,
+                                                     &cur->bounds, &buckets, MAX_BUCKET_GROUPS,
+                                                     &answered, &error);
+          if (cur->groups == NULL && error != NULL)
+            return _cs_sql_vtab_fail (cursor, error);
+        }
+      if (!answered)
+        cur->count_by = CS_SQL_COUNT_NONE;
+    }
+  else if (cur->count_by != CS_SQL_COUNT_NONE)
     {
       cur->groups = _cs_sql_count_groups (t->base.ctx->document, t->type_id, cur->count_by,
                                           &cur->bounds, t->states, plan.order, plan.n_order,
                                           &error);
       if (cur->groups == NULL)
         return _cs_sql_vtab_fail (cursor, error);
+    }
+  if (cur->count_by != CS_SQL_COUNT_NONE)
+    {
       for (guint i = 0; plan.distinct && i < cur->groups->len; i++)
         g_array_index (cur->groups, CsSqlCountGroup, i).n = 1;
       cur->group = 0;
@@ -538,7 +567,7 @@ event_rowid (sqlite3_vtab_cursor *cursor,
    * rows are numbered as they come. */
   if (cur->count_by == CS_SQL_COUNT_NONE ||
       (cur->count_by == CS_SQL_COUNT_BY_CPU && cur->table->type_id < 0 &&
-       !cur->has_span[0] && !cur->has_span[1]))
+       !cur->has_arg[ARG_BEGIN] && !cur->has_arg[ARG_END] && !cur->has_arg[ARG_WIDTH]))
     *rowid = ((sqlite3_int64) cur->ev.cpu << 40) | (sqlite3_int64) cur->ev.row;
   else
     *rowid = (sqlite3_int64) cur->n_counted;
@@ -698,12 +727,12 @@ event_column (sqlite3_vtab_cursor *cursor,
       sqlite3_result_int64 (context, (sqlite3_int64) cur->weight);
       return SQLITE_OK;
     }
-  if (column == t->span_column || column == t->span_column + 1)
+  if (column >= t->arg_column && column < t->arg_column + N_TABLE_ARGS)
     {
-      int k = column - t->span_column;
+      int k = column - t->arg_column;
 
-      if (cur->has_span[k])
-        sqlite3_result_int64 (context, cur->span_ns[k]);
+      if (cur->has_arg[k])
+        sqlite3_result_int64 (context, cur->arg_value[k]);
       else
         sqlite3_result_null (context);
       return SQLITE_OK;
@@ -845,9 +874,10 @@ typed_schema (struct tep_event *format,
   return g_string_free (s, FALSE);
 }
 
-/* @schema with the hidden columns _cs_begin, _cs_end and _cs_n last: a
- * table-valued function's arguments go to the hidden columns in order,
- * so that events(BEGIN, END) sets the first two. */
+/* @schema with the hidden columns _cs_begin, _cs_end, _cs_width,
+ * _cs_origin and _cs_n last: a table-valued function's arguments go to
+ * the hidden columns in order, so that events(BEGIN, END, WIDTH, ORIGIN)
+ * sets the first four. */
 static char *
 declared_schema (const char *schema)
 {
@@ -855,6 +885,7 @@ declared_schema (const char *schema)
 
   g_assert (len > 0 && schema[len - 1] == ')');
   return g_strdup_printf ("%.*s, _cs_begin INTEGER HIDDEN, _cs_end INTEGER HIDDEN,"
+                          " _cs_width INTEGER HIDDEN, _cs_origin INTEGER HIDDEN,"
                           " _cs_n INTEGER HIDDEN)", (int) len - 1, schema);
 }
 
@@ -914,8 +945,8 @@ _cs_sql_register_event_tables (sqlite3       *db,
   t->type_id = -1;
   t->counts_usable[0] = t->counts_usable[1] = -1;
   t->base.schema = g_strdup_printf ("CREATE TABLE x(%s, system TEXT, name TEXT)", common_sql);
-  t->span_column = COL_NAME + 1;
-  t->weight_column = t->span_column + 2;
+  t->arg_column = COL_NAME + 1;
+  t->weight_column = t->arg_column + N_TABLE_ARGS;
   t->state_column = -1;
   t->base.declared = declared_schema (t->base.schema);
   if (!register_table (db, t, prefix, "events", NULL, tables, error))
@@ -946,8 +977,8 @@ _cs_sql_register_event_tables (sqlite3       *db,
       t->counts_usable[0] = t->counts_usable[1] = -1;
       t->fields = g_ptr_array_new ();
       t->base.schema = typed_schema (format, t->fields);
-      t->span_column = N_COMMON + (int) t->fields->len;
-      t->weight_column = t->span_column + 2;
+      t->arg_column = N_COMMON + (int) t->fields->len;
+      t->weight_column = t->arg_column + N_TABLE_ARGS;
       t->state_column = -1;
       t->states_usable = -1;
       for (guint f = 0; f < t->fields->len; f++)

@@ -105,7 +105,8 @@ typedef struct {
 } CsSqlOrderTerm;
 
 /* A run of identical rows: n events of pid (-1: any), cpu (-1: any) and
- * type (-1: any); of CS_SQL_COUNT_BY_CPU_STATE, their prev_state. */
+ * type (-1: any); of CS_SQL_COUNT_BY_CPU_STATE, their prev_state; of a
+ * time bucket (_cs_sql_count_bucket_groups()), the ts of one of them. */
 typedef struct {
   gint32 pid;
   gint cpu;
@@ -113,7 +114,15 @@ typedef struct {
   guint64 n;
   gboolean state_null;
   gint64 state;
+  gint64 ts;
 } CsSqlCountGroup;
+
+/* Time buckets of weighted rows: (ts - origin) / width, as SQLite's
+ * integer division truncates. */
+typedef struct {
+  gint64 width;                 /* > 0 */
+  gint64 origin;
+} CsSqlBuckets;
 
 gboolean _cs_sql_counts_usable (CsDocument           *doc,
                                 gboolean              by_pid);
@@ -125,6 +134,14 @@ GArray  *_cs_sql_count_groups  (CsDocument           *doc,
                                 const CsSqlOrderTerm *terms,
                                 guint                 n_terms,
                                 GError              **error);
+GArray  *_cs_sql_count_bucket_groups (CsDocument         *doc,
+                                      gint                type_id,
+                                      CsSqlCountBy        by,
+                                      const CsSqlBounds  *bounds,
+                                      const CsSqlBuckets *buckets,
+                                      guint               max_groups,
+                                      gboolean           *answered,
+                                      GError            **error);
 
 char *_cs_sql_rewrite_counts (const char  *sql,
                               gboolean   (*is_event_table) (const char *name,

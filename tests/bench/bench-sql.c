@@ -34,6 +34,12 @@
  *   span_names_rowwise <s> <file>           the same asked as a subquery,
  *                                           which SQLite steps through row by
  *                                           row (once: what it cost before)
+ *   buckets_1ms <median s> <n buckets> <file>
+ *                                           SELECT ts / 1000000 AS ms,
+ *                                           count(*) FROM events GROUP BY ms
+ *                                           (weighted rows per time bucket)
+ *   cpu buckets_1ms <median cpu s>
+ *   buckets_1ms_rowwise <s> <file>          the same as a subquery, row by row
  *   range_1ms <median s> <events>           count(*), min, max of events in
  *                                           1 ms spans spread over the
  *                                           recording (one span per run)
@@ -110,6 +116,50 @@ run (CsSqlSession *session,
   if (error != NULL)
     g_error ("%s: %s", sql, error->message);
   return n;
+}
+
+/* @fast @runs times and @rowwise, the same question SQLite answers row
+ * by row, once: prints "@name <median s> <rows> <file>", "cpu @name
+ * <median cpu s>" and "@name_rowwise <s> <file>", the rows of each in
+ * $CS_BENCH_OUT.@file[-rowwise].tsv. */
+static void
+fast_and_rowwise (CsSqlSession *session,
+                  const char   *name,
+                  const char   *file,
+                  const char   *fast,
+                  const char   *rowwise,
+                  guint         runs)
+{
+  g_autofree double *t = g_new0 (double, runs);
+  g_autofree double *c = g_new0 (double, runs);
+  guint64 rows = 0;
+  gint64 value = 0;
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s.%s%s.tsv", g_getenv ("CS_BENCH_OUT") ?: "/tmp/bench-sql",
+                                               file, pass == 0 ? "" : "-rowwise");
+
+      for (guint r = 0; r < (pass == 0 ? runs : 1); r++)
+        {
+          FILE *out = r == 0 ? fopen (path, "w") : NULL;
+          double c0 = cpu_seconds (FALSE);
+          gint64 t0 = g_get_monotonic_time ();
+
+          rows = run (session, pass == 0 ? fast : rowwise, out, &value);
+          t[r] = (g_get_monotonic_time () - t0) / 1e6;
+          c[r] = cpu_seconds (FALSE) - c0;
+          if (out != NULL)
+            fclose (out);
+        }
+      if (pass == 0)
+        {
+          printf ("%s %.3f %" G_GUINT64_FORMAT " %s\n", name, median (t, runs), rows, path);
+          printf ("cpu %s %.3f\n", name, median (c, runs));
+        }
+      else
+        printf ("%s_rowwise %.3f %s\n", name, t[0], path);
+    }
 }
 
 int
@@ -209,32 +259,13 @@ main (int    argc,
                                                 " AND ts < %" G_GINT64_FORMAT ") GROUP BY name",
                                                 cpu, a, b);
 
-    for (guint pass = 0; pass < 2; pass++)
-      {
-        g_free (comm_path);
-        comm_path = g_strdup_printf ("%s.span-names%s.tsv", g_getenv ("CS_BENCH_OUT") ?: "/tmp/bench-sql",
-                                     pass == 0 ? "" : "-rowwise");
-        for (guint r = 0; r < (pass == 0 ? runs : 1); r++)
-          {
-            FILE *out = r == 0 ? fopen (comm_path, "w") : NULL;
-
-            c0 = cpu_seconds (FALSE);
-            t0 = g_get_monotonic_time ();
-            rows = run (session, pass == 0 ? fast : rowwise, out, &value);
-            t[r] = (g_get_monotonic_time () - t0) / 1e6;
-            c[r] = cpu_seconds (FALSE) - c0;
-            if (out != NULL)
-              fclose (out);
-          }
-        if (pass == 0)
-          {
-            printf ("span_names %.3f %" G_GUINT64_FORMAT " %s\n", median (t, runs), rows, comm_path);
-            printf ("cpu span_names %.3f\n", median (c, runs));
-          }
-        else
-          printf ("span_names_rowwise %.3f %s\n", t[0], comm_path);
-      }
+    fast_and_rowwise (session, "span_names", "span-names", fast, rowwise, runs);
   }
+  /* Every event in 1 ms time buckets, counted per bucket and row by row. */
+  fast_and_rowwise (session, "buckets_1ms", "buckets-1ms",
+                    "SELECT ts / 1000000 AS ms, count(*) FROM events GROUP BY ms",
+                    "SELECT ms, count(*) FROM (SELECT ts / 1000000 AS ms FROM events WHERE ts + 0 >= 0)"
+                    " GROUP BY ms", runs);
 
   /* 1 ms spans at different places, so no run profits from the previous
    * one's decoded chunk. */

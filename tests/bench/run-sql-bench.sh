@@ -97,6 +97,14 @@ print("| SELECT name, count(*) FROM events WHERE cpu = LAST AND ts over the midd
       % (t, t / first_open, c, c / first_open_cpu, float(sql["span_names_rowwise"][0]),
          float(sql["span_names_rowwise"][0]) / max(t, 1e-3), "agree" if span_ok else "DIFFER",
          sql["span_names"][1]))
+t, c = float(sql["buckets_1ms"][0]), cpu["buckets_1ms"]
+buckets_fast = tsv(work + "/sql.buckets-1ms.tsv")
+buckets_ok = buckets_fast == tsv(work + "/sql.buckets-1ms-rowwise.tsv") and len(buckets_fast) > 0
+print("| SELECT ts / 1000000 AS ms, count(*) FROM events GROUP BY ms"
+      " | %.3f s | %.3fx | %.3f s | %.3fx | <= 0.3x | row by row %.1f s (%.0fx) | %s (%s buckets) |"
+      % (t, t / first_open, c, c / first_open_cpu, float(sql["buckets_1ms_rowwise"][0]),
+         float(sql["buckets_1ms_rowwise"][0]) / max(t, 1e-3), "agree" if buckets_ok else "DIFFER",
+         sql["buckets_1ms"][1]))
 print()
 print("| question (issue 13) | SQL (median) | report + awk | ratio | target | answers |")
 print("|---|---|---|---|---|---|")

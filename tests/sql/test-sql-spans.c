@@ -1,7 +1,9 @@
 /* test-sql-spans.c: the event tables over a span of time, TABLE(BEGIN,
- * END), and the WHERE clauses on ts that the count rewrite turns into one
- * (index/sql/cs-sql-count-rewrite.c, cs-sql-event-plan.c): their rows and
- * counts must be those SQLite finds by stepping through every row.
+ * END), the WHERE clauses on ts that the count rewrite turns into one, and
+ * counts per time bucket, TABLE(BEGIN, END, WIDTH, ORIGIN)
+ * (index/sql/cs-sql-count-rewrite.c, cs-sql-event-plan.c,
+ * cs-sql-event-buckets.c): their rows and counts must be those SQLite
+ * finds by stepping through every row.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -67,6 +69,36 @@ test_rewrite_shapes (void)
       "SELECT ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events WHERE ts > 5 AND" },
     { "SELECT count(*) FROM events WHERE ts > 5 AND AND cpu = 0",
       "SELECT ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events WHERE ts > 5 AND AND cpu = 0" },
+    /* Time buckets: their width and origin join the table's arguments. */
+    { "SELECT ts / 1000 AS b, count(*) FROM events GROUP BY b",
+      "SELECT ts / 1000 AS b, ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events(NULL, NULL, 1000, 0) GROUP BY b" },
+    { "SELECT (ts - 5) / 10 * 10, cpu, count(*) AS n FROM events WHERE ts >= 5 AND cpu = 1 GROUP BY 1, cpu ORDER BY 1",
+      "SELECT (ts - 5) / 10 * 10, cpu, ifnull(sum(_cs_n), 0) AS n FROM events(5, NULL, 10, 5) WHERE cpu = 1 GROUP BY 1, cpu ORDER BY 1" },
+    { "SELECT count(*) FROM events(1, 9) GROUP BY ts / 4",
+      "SELECT ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events(1, 9, 4, 0) GROUP BY ts / 4" },
+    { "SELECT (\"ts\" - -3) / 7 AS b, count(*) FROM events WHERE ts < 9 GROUP BY (ts - -3) / 7 ORDER BY b DESC",
+      "SELECT (\"ts\" - -3) / 7 AS b, ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events(NULL, 9, 7, -3) GROUP BY (ts - -3) / 7 ORDER BY b DESC" },
+    /* ts read elsewhere, or no table argument for them: no buckets. */
+    { "SELECT ts / 10 AS b, count(*) FROM events WHERE ts % 2 = 0 GROUP BY b",
+      "SELECT ts / 10 AS b, ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events WHERE ts % 2 = 0 GROUP BY b" },
+    { "SELECT ts / 10 AS b, count(*) FROM events WHERE ts > 4 OR cpu = 1 GROUP BY b",
+      "SELECT ts / 10 AS b, ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events WHERE ts > 4 OR cpu = 1 GROUP BY b" },
+    { "SELECT ts / 10 AS b, count(*) FROM events GROUP BY b ORDER BY ts",
+      "SELECT ts / 10 AS b, ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events GROUP BY b ORDER BY ts" },
+    { "SELECT ts / 10 AS b, count(*) FROM events GROUP BY b, ts",
+      "SELECT ts / 10 AS b, ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events GROUP BY b, ts" },
+    { "SELECT ts / 10 AS b, count(*) FROM events(1) GROUP BY b",
+      "SELECT ts / 10 AS b, ifnull(sum(_cs_n), 0) AS \"count(*)\" FROM events(1) GROUP BY b" },
+    /* Not the group's, two widths, a counted column's name, no integer,
+     * an operator after: left as written. */
+    { "SELECT ts / 10, count(*) FROM events", NULL },
+    { "SELECT ts / 10, ts / 20, count(*) FROM events GROUP BY 1, 2", NULL },
+    { "SELECT ts / 10 AS cpu, count(*) FROM events GROUP BY cpu", NULL },
+    { "SELECT ts / 1e3 AS b, count(*) FROM events GROUP BY b", NULL },
+    { "SELECT ts / 0 AS b, count(*) FROM events GROUP BY b", NULL },
+    { "SELECT ts / 10 + 1 AS b, count(*) FROM events GROUP BY b", NULL },
+    { "SELECT ts - 5 / 10 AS b, count(*) FROM events GROUP BY b", NULL },
+    { "SELECT ts / 10 AS b, count(*) FROM events GROUP BY 2", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
@@ -105,6 +137,21 @@ static const struct {
     "SELECT count(*) FROM (SELECT ts FROM %T WHERE ts + 0 >= %B.5 AND ts < %E.5)" },
 };
 
+/* Time buckets: %W a width, %O an origin. */
+static const struct {
+  const char *fast;
+  const char *plain;
+} bucket_pairs[] = {
+  { "SELECT ts / %W AS b, count(*) FROM %T WHERE ts >= %B AND ts < %E GROUP BY b ORDER BY b",
+    "SELECT b, count(*) FROM (SELECT ts / %W AS b FROM %T WHERE ts + 0 >= %B AND ts < %E) GROUP BY b ORDER BY b" },
+  { "SELECT (ts - %O) / %W * %W AS b, cpu, count(*) FROM %T WHERE ts >= %B GROUP BY 1, 2 ORDER BY 1, 2",
+    "SELECT b, cpu, count(*) FROM (SELECT (ts - %O) / %W * %W AS b, cpu FROM %T WHERE ts + 0 >= %B) GROUP BY 1, 2 ORDER BY 1, 2" },
+  { "SELECT comm, pid, (ts - %O) / %W AS b, count(*) AS n FROM %T WHERE ts < %E GROUP BY comm, pid, b ORDER BY b, n DESC, pid",
+    "SELECT comm, pid, b, count(*) AS n FROM (SELECT comm, pid, (ts - %O) / %W AS b FROM %T WHERE ts + 0 < %E) GROUP BY comm, pid, b ORDER BY b, n DESC, pid" },
+  { "SELECT count(*) AS n, ts / %W AS b FROM %T(%B, %E) WHERE cpu = 0 GROUP BY b ORDER BY b",
+    "SELECT count(*) AS n, b FROM (SELECT ts / %W AS b FROM %T WHERE ts + 0 >= %B AND ts < %E AND cpu = 0) GROUP BY b ORDER BY b" },
+};
+
 /* events only: by type. */
 static const struct {
   const char *fast;
@@ -114,19 +161,31 @@ static const struct {
     "SELECT system, name, count(*) FROM (SELECT system, name FROM events WHERE ts + 0 >= %B AND ts < %E) GROUP BY system, name ORDER BY 3 DESC, 1, 2" },
   { "SELECT cpu, name, count(*) FROM events WHERE cpu = 1 AND ts >= %B AND ts < %E GROUP BY cpu, name",
     "SELECT cpu, name, count(*) FROM (SELECT cpu, name FROM events WHERE cpu = 1 AND ts + 0 >= %B AND ts < %E) GROUP BY cpu, name" },
+  { "SELECT ts / %W AS b, name, count(*) FROM events WHERE ts >= %B AND ts < %E GROUP BY b, name ORDER BY b, name",
+    "SELECT b, name, count(*) FROM (SELECT ts / %W AS b, name FROM events WHERE ts + 0 >= %B AND ts < %E) GROUP BY b, name ORDER BY b, name" },
 };
 
+/* Time buckets of a recording: their width and origin. */
+typedef struct {
+  gint64 width, origin;
+} Buckets;
+
 static char *
-fill (const char *templ,
-      const char *table,
-      gint64      begin_ns,
-      gint64      end_ns)
+fill (const char    *templ,
+      const char    *table,
+      gint64         begin_ns,
+      gint64         end_ns,
+      const Buckets *buckets)
 {
   g_autoptr(GString) s = g_string_new (templ);
   g_autofree char *b = g_strdup_printf ("%" G_GINT64_FORMAT, begin_ns);
   g_autofree char *e = g_strdup_printf ("%" G_GINT64_FORMAT, end_ns);
   g_autofree char *l = g_strdup_printf ("%" G_GINT64_FORMAT, end_ns - 1);
+  g_autofree char *w = g_strdup_printf ("%" G_GINT64_FORMAT, buckets->width);
+  g_autofree char *o = g_strdup_printf ("%" G_GINT64_FORMAT, buckets->origin);
 
+  g_string_replace (s, "%W", w, 0);
+  g_string_replace (s, "%O", o, 0);
   g_string_replace (s, "%T", table, 0);
   g_string_replace (s, "%B", b, 0);
   g_string_replace (s, "%E", e, 0);
@@ -141,10 +200,11 @@ compare_pair (CsSqlSession *session,
               const char   *fast_templ,
               const char   *plain_templ,
               gint64        begin_ns,
-              gint64        end_ns)
+              gint64        end_ns,
+              const Buckets *buckets)
 {
-  g_autofree char *fast = fill (fast_templ, table, begin_ns, end_ns);
-  g_autofree char *plain = fill (plain_templ, table, begin_ns, end_ns);
+  g_autofree char *fast = fill (fast_templ, table, begin_ns, end_ns, buckets);
+  g_autofree char *plain = fill (plain_templ, table, begin_ns, end_ns, buckets);
   g_autofree char *have = cs_test_query_rows (session, fast);
   g_autofree char *want = cs_test_query_rows (session, plain);
 
@@ -154,7 +214,11 @@ compare_pair (CsSqlSession *session,
 }
 
 /* Spans of every recording: the whole, halves, one event at a chunk's
- * edge, empty and upside down; each fast query against its plain twin. */
+ * edge, empty and upside down; time buckets coarser than the chunks (a
+ * third of the recording, counted at their edges), finer (a fiftieth)
+ * and of 1 µs, from 0 and from the middle of the recording (buckets
+ * before it count toward 0, as SQLite's division truncates); each fast
+ * query against its plain twin. */
 static void
 test_spans_match_scan (void)
 {
@@ -169,6 +233,7 @@ test_spans_match_scan (void)
       g_autoptr(CsSqlSession) session = NULL;
       const char *tables[] = { "events", "sched_sched_switch", "\"sched:sched_wakeup\"" };
       gint64 first, last, edge, spans[6][2];
+      Buckets buckets[4];
 
       if (doc == NULL)
         {
@@ -190,6 +255,10 @@ test_spans_match_scan (void)
       spans[3][0] = edge, spans[3][1] = edge + 1;
       spans[4][0] = edge - 1, spans[4][1] = edge;
       spans[5][0] = last, spans[5][1] = first;
+      buckets[0] = (Buckets) { (last - first) / 3 + 1, 0 };
+      buckets[1] = (Buckets) { (last - first) / 50 + 1, first + (last - first) / 2 };
+      buckets[2] = (Buckets) { 1000, first };
+      buckets[3] = (Buckets) { (last - first) / 3 + 1, first - 1 };
       n_recordings++;
       for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
         {
@@ -200,12 +269,20 @@ test_spans_match_scan (void)
             continue;
           for (guint s = 0; s < G_N_ELEMENTS (spans); s++)
             {
+              /* Buckets over fewer spans: the whole, a half and one event. */
+              guint n_buckets = s == 0 ? G_N_ELEMENTS (buckets) : s == 1 || s == 3 ? 2 : 0;
+
               for (guint i = 0; i < G_N_ELEMENTS (span_pairs); i++)
                 n_pairs += compare_pair (session, path, tables[t], span_pairs[i].fast,
-                                         span_pairs[i].plain, spans[s][0], spans[s][1]);
+                                         span_pairs[i].plain, spans[s][0], spans[s][1], &buckets[0]);
               for (guint i = 0; t == 0 && i < G_N_ELEMENTS (type_pairs); i++)
-                n_pairs += compare_pair (session, path, tables[t], type_pairs[i].fast,
-                                         type_pairs[i].plain, spans[s][0], spans[s][1]);
+                for (guint k = 0; k < (strstr (type_pairs[i].fast, "%W") ? MAX (n_buckets, 1) : 1); k++)
+                  n_pairs += compare_pair (session, path, tables[t], type_pairs[i].fast,
+                                           type_pairs[i].plain, spans[s][0], spans[s][1], &buckets[k]);
+              for (guint i = 0; i < G_N_ELEMENTS (bucket_pairs); i++)
+                for (guint k = 0; k < n_buckets; k++)
+                  n_pairs += compare_pair (session, path, tables[t], bucket_pairs[i].fast,
+                                           bucket_pairs[i].plain, spans[s][0], spans[s][1], &buckets[k]);
             }
         }
     }
@@ -215,8 +292,10 @@ test_spans_match_scan (void)
 }
 
 /* The rewritten queries take counted rows (idxStr: counted by, flags 14:
- * weighted, begin and end given) with no sort of SQLite's, and a span
- * that is no number is an error that says so. */
+ * weighted, begin and end given) with no sort of SQLite's, or with time
+ * buckets (flags 126: then width, origin, bucketed) a sort of the
+ * buckets only; a span that is no number, or a bucket's width not a
+ * whole number above 0, is an error that says so. */
 static void
 test_span_plans_and_errors (void)
 {
@@ -231,6 +310,10 @@ test_span_plans_and_errors (void)
       "INDEX 16:3 14 0 1 0 2 3 0 4 0" },
     { "SELECT comm, count(*) FROM events WHERE ts >= 5 AND ts < 10 GROUP BY comm", "INDEX 0:1 14 0 0 0 1 2 0" },
     { "SELECT cpu, count(*) FROM sched_sched_switch WHERE ts < 10 GROUP BY cpu", "INDEX 0:2 14 0 0 0 1 0 0" },
+    { "SELECT ts / 1000 AS b, count(*) FROM events WHERE ts >= 5 GROUP BY b", "INDEX 0:2 126 0 0 0 0" },
+    { "SELECT ts / 1000 AS b, comm, count(*) FROM events GROUP BY b, comm", "INDEX 0:1 126 0 0 0 0" },
+    { "SELECT name, (ts - 9) / 1000 AS b, count(*) FROM events GROUP BY b, name", "INDEX 0:3 126 0 0 0 0" },
+    { "SELECT ts / 1000 AS b, count(*) FROM sched_sched_switch WHERE cpu = 1 GROUP BY b", "INDEX 16:2 126 0 1 0 0" },
   };
 
   g_assert_no_error (error);
@@ -244,7 +327,8 @@ test_span_plans_and_errors (void)
       g_assert_nonnull (rewritten);
       sql = g_strdup_printf ("EXPLAIN QUERY PLAN %s", rewritten);
       plan = cs_test_query_rows (session, sql);
-      if (strstr (plan, plans[i].plan) == NULL || strstr (plan, "TEMP B-TREE") != NULL)
+      if (strstr (plan, plans[i].plan) == NULL ||
+          (strstr (plan, "TEMP B-TREE") != NULL && strstr (plans[i].plan, " 126 ") == NULL))
         g_error ("%s: plan\n%s\nwants %s", rewritten, plan, plans[i].plan);
     }
 
@@ -256,7 +340,21 @@ test_span_plans_and_errors (void)
     g_assert_nonnull (error);
     g_assert_nonnull (strstr (error->message, "nanoseconds"));
     g_assert_nonnull (strstr (error->message, "soon"));
+    g_clear_error (&error);
   }
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *sql = i == 0 ? "SELECT count(*) FROM events(NULL, NULL, 0)"
+                               : "SELECT count(*) FROM events(NULL, NULL, 10, 1.5)";
+      g_autoptr(CsSqlQuery) q = cs_sql_session_prepare (session, sql, &error);
+
+      if (q != NULL)
+        g_assert_false (cs_sql_query_next (q, &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, "WIDTH"));
+      g_assert_nonnull (strstr (error->message, i == 0 ? "“0”" : "“1.5”"));
+      g_clear_error (&error);
+    }
 }
 
 int
