@@ -2,7 +2,7 @@
 # report-awk.sh: the seed's way of answering issue 13's benchmark questions,
 # `trace-cmd report | awk`, in one pass over the report.
 #
-# Usage: report-awk.sh FILE.dat COMM_OUT.tsv [COMM_EVENTS_OUT.tsv]
+# Usage: report-awk.sh FILE.dat COMM_OUT.tsv [COMM_EVENTS_OUT.tsv [BUCKETS_OUT.tsv]]
 #
 # Prints "d_switches N" (sched_switch with prev_state = 2, TASK_UNINTERRUPTIBLE)
 # and writes "comm<TAB>count" lines to COMM_EVENTS_OUT.tsv (events per command
@@ -13,14 +13,17 @@
 # with the rules of tests/oracle/report-stats.py (a run ends at sched_switch and
 # began at the CPU's previous one or its first event; the last one runs to the
 # CPU's last event; idle is not counted); a pid's command name is the last one
-# sched_switch gave it (prev_comm / next_comm), as in Chronoscope's tasks table.
+# sched_switch gave it (prev_comm / next_comm), as in Chronoscope's tasks table;
+# and "ms<TAB>count" lines to BUCKETS_OUT.tsv, the events per 1 ms time bucket
+# (SELECT ts / 1000000 AS ms, count(*) FROM events GROUP BY ms).
 # -R prints raw field values (prev_state as a number), -t nanoseconds.
 set -euo pipefail
 FILE=${1:?usage: report-awk.sh FILE.dat COMM_OUT.tsv}
 OUT=${2:?usage: report-awk.sh FILE.dat COMM_OUT.tsv}
 EVENTS_OUT=${3:-/dev/null}
+BUCKETS_OUT=${4:-/dev/null}
 
-LC_ALL=C trace-cmd report -R -t "$FILE" 2>/dev/null | LC_ALL=C awk -v out="$OUT" -v events_out="$EVENTS_OUT" '
+LC_ALL=C trace-cmd report -R -t "$FILE" 2>/dev/null | LC_ALL=C awk -v out="$OUT" -v events_out="$EVENTS_OUT" -v buckets_out="$BUCKETS_OUT" '
 function field(name,    i, v) {
   i = index(rest, " " name "=")
   if (i == 0) return ""
@@ -55,6 +58,7 @@ function comm_field(name, next_name,    i, j, v) {
   ts = t[1] * 1000000000 + t[2]
   if (!(cpu in first)) first[cpu] = ts
   last[cpu] = ts
+  n_ms[int(ts / 1000000)]++
   if (name != "sched_switch") next
   prev_pid = field("prev_pid"); next_pid = field("next_pid")
   if (field("prev_state") == 2) d++
@@ -74,5 +78,6 @@ END {
     events_bycomm[c] += n_events[pid]
   }
   for (c in events_bycomm) printf "%s\t%d\n", c, events_bycomm[c] > events_out
+  for (ms in n_ms) printf "%d\t%d\n", ms, n_ms[ms] > buckets_out
   printf "d_switches %d\n", d
 }'
