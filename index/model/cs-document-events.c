@@ -21,14 +21,15 @@
 
 #include "cs-document-private.h"
 
-/* The chunk of @row into @cpu's cache; without its pid column when
- * @no_pid (a scan of some types: the records say the pid, and it is a
- * quarter of the decoding). */
+/* The chunk of @row into @cpu's cache; without the columns of @skip (bit
+ * 1 << EV_* each): a scan of some types leaves out the pid (the records
+ * say it, and it is a quarter of the decoding), a count by time all but
+ * the ts.  A cache of the chunk that has the other columns is kept. */
 static CsEventChunkCache *
 decode_event_chunk (CsDocument    *self,
                     guint          cpu,
                     sqlite3_stmt  *row,
-                    gboolean       no_pid,
+                    guint          skip,
                     GError       **error)
 {
   CsEventChunkCache *cache = self->chunk_caches[cpu];
@@ -43,7 +44,7 @@ decode_event_chunk (CsDocument    *self,
       cache = self->chunk_caches[cpu] = g_new0 (CsEventChunkCache, 1);
       cache->chunk = -1;
     }
-  if (cache->chunk == chunk && (no_pid || !cache->no_pid))
+  if (cache->chunk == chunk && (cache->missing & ~skip) == 0)
     return cache;
   if (n > 16 * CS_EVENT_CHUNK_ROWS)
     {
@@ -56,14 +57,14 @@ decode_event_chunk (CsDocument    *self,
   for (guint c = 0; c < EV_N_COLUMNS; c++)
     {
       cache->cols[c] = g_renew (gint64, cache->cols[c], MAX (n, 1));
-      cols[c] = c == EV_PID && no_pid ? NULL : cache->cols[c];
+      cols[c] = (skip >> c) & 1 ? NULL : cache->cols[c];
     }
   cache->chunk = -1;
   if (!cs_chunk_decode_columns (data, size, n, EV_N_COLUMNS, EV_N_COLUMNS, _cs_event_chunk_modes,
                                 cols, error))
     return NULL;
-  cache->no_pid = no_pid;
-  if (self->offset_bases[cpu] != 0)
+  cache->missing = skip;
+  if (self->offset_bases[cpu] != 0 && !((skip >> EV_OFFSET) & 1))
     for (guint i = 0; i < n; i++)
       cache->cols[EV_OFFSET][i] += self->offset_bases[cpu];
   cache->chunk = chunk;
@@ -92,41 +93,76 @@ first_at_or_after (const CsEventChunkCache *cache,
   return lo;
 }
 
-/* Calls @func for the events of @cache (chunk of @cpu) in [@begin_ns,
- * @end_ns) whose type is wanted (all when @wanted is NULL); FALSE when
- * @func asked to stop or the span ends in the chunk.  The span's first
- * event is found by bisection: a critical path asks for the wakeups at
- * one time, millions of times, each in a chunk of thousands of events. */
+/* The rows [from, to) of @cache in [@begin_ns, @end_ns): the span's
+ * first event is found by bisection (a critical path asks for the
+ * wakeups at one time, millions of times, each in a chunk of thousands
+ * of events).  FALSE when the span ends in the chunk. */
+static gboolean
+chunk_rows (const CsEventChunkCache *cache,
+            gint64                   begin_ns,
+            gint64                   end_ns,
+            guint                   *from,
+            guint                   *to)
+{
+  *from = first_at_or_after (cache, begin_ns);
+  *to = cache->n > 0 && cache->cols[EV_TS][cache->n - 1] < end_ns ? cache->n
+                                                                   : first_at_or_after (cache, end_ns);
+  *to = MAX (*to, *from);
+  return *to == cache->n;
+}
+
+/* A scan of chunks for the events in them (_cs_document_scan_events()). */
+typedef struct {
+  guint cpu;
+  const gboolean *wanted;
+  guint n_types;
+  EventFunc func;
+  gpointer user_data;
+} ChunkEvents;
+
+/* Calls the scan's function for the events of rows [@from, @to) of
+ * @cache whose type is wanted (all when it wants all); FALSE when the
+ * function asked to stop. */
 static gboolean
 call_chunk_events (const CsEventChunkCache *cache,
-                   guint                    cpu,
-                   gint64                   begin_ns,
-                   gint64                   end_ns,
-                   const gboolean          *wanted,
-                   guint                    n_types,
-                   EventFunc                func,
+                   guint                    from,
+                   guint                    to,
                    gpointer                 user_data)
 {
-  for (guint i = first_at_or_after (cache, begin_ns); i < cache->n; i++)
+  const ChunkEvents *ce = user_data;
+
+  for (guint i = from; i < to; i++)
     {
-      gint64 ts = cache->cols[EV_TS][i];
       CsEvent ev;
 
-      if (ts >= end_ns)
-        return FALSE;
-      if (wanted != NULL && ((guint64) cache->cols[EV_TYPE][i] >= n_types ||
-                             !wanted[cache->cols[EV_TYPE][i]]))
+      if (ce->wanted != NULL && ((guint64) cache->cols[EV_TYPE][i] >= ce->n_types ||
+                                 !ce->wanted[cache->cols[EV_TYPE][i]]))
         continue;
-      ev.ts_ns = ts;
+      ev.ts_ns = cache->cols[EV_TS][i];
       ev.offset = (guint64) cache->cols[EV_OFFSET][i];
-      ev.pid = wanted != NULL ? -1 : (gint32) cache->cols[EV_PID][i];
+      ev.pid = ce->wanted != NULL ? -1 : (gint32) cache->cols[EV_PID][i];
       ev.type_id = (guint32) cache->cols[EV_TYPE][i];
-      ev.cpu = cpu;
+      ev.cpu = ce->cpu;
       ev.row = cache->first_row + i;
-      if (!func (&ev, user_data))
+      if (!ce->func (&ev, ce->user_data))
         return FALSE;
     }
   return TRUE;
+}
+
+/* Calls @func for @cache's rows in [@begin_ns, @end_ns); FALSE when it
+ * asked to stop or the span ends in the chunk. */
+static gboolean
+call_chunk (const CsEventChunkCache *cache,
+            gint64                   begin_ns,
+            gint64                   end_ns,
+            ChunkFunc                func,
+            gpointer                 user_data)
+{
+  guint from, to;
+  gboolean more = chunk_rows (cache, begin_ns, end_ns, &from, &to);
+
+  return (from == to || func (cache, from, to, user_data)) && more;
 }
 
 /* At most one chunk in RARE_CHUNKS holds a wanted type (by the CPU's
@@ -198,7 +234,8 @@ scan_listed_chunks (CsDocument     *self,
                     gint64          end_ns,
                     const gboolean *wanted,
                     guint           n_types,
-                    EventFunc       func,
+                    guint           skip,
+                    ChunkFunc       func,
                     gpointer        user_data,
                     GError        **error)
 {
@@ -215,11 +252,11 @@ scan_listed_chunks (CsDocument     *self,
         continue;
       if (!step_to_chunk (self, one, cpu, (gint64) c, error))
         return FALSE;
-      cache = decode_event_chunk (self, cpu, one, TRUE, error);
+      cache = decode_event_chunk (self, cpu, one, skip, error);
       sqlite3_reset (one);
       if (cache == NULL)
         return FALSE;
-      if (!call_chunk_events (cache, cpu, begin_ns, end_ns, wanted, n_types, func, user_data))
+      if (!call_chunk (cache, begin_ns, end_ns, func, user_data))
         break;
     }
   return TRUE;
@@ -238,20 +275,23 @@ cache_holds_span (const CsEventChunkCache *cache,
   return cache->cols[EV_TS][0] < begin_ns && end_ns <= cache->cols[EV_TS][cache->n - 1];
 }
 
-/* @wanted (nullable): the types to call @func for, by type id (@n_types
+/* @wanted (nullable): the types the caller wants, by type id (@n_types
  * of them); chunks whose type column says they hold none are skipped
- * undecoded.  Where the types are rare, the chunks that may hold them are
- * found from event_chunk_types (scan_listed_chunks()). */
+ * undecoded, and the others' pid column too.  Where the types are rare,
+ * the chunks that may hold them are found from event_chunk_types
+ * (scan_listed_chunks()).  @func gets each chunk's rows in the span,
+ * every type's. */
 gboolean
-_cs_document_scan_events (CsDocument     *self,
-                          guint           cpu,
-                          gint64          begin_ns,
-                          gint64          end_ns,
-                          const gboolean *wanted,
-                          guint           n_types,
-                          EventFunc       func,
-                          gpointer        user_data,
-                          GError        **error)
+_cs_document_scan_event_chunks (CsDocument     *self,
+                                guint           cpu,
+                                gint64          begin_ns,
+                                gint64          end_ns,
+                                const gboolean *wanted,
+                                guint           n_types,
+                                guint           skip,
+                                ChunkFunc       func,
+                                gpointer        user_data,
+                                GError        **error)
 {
   sqlite3_stmt *s = self->ev_range;
   CsEventChunkCache *cache;
@@ -265,10 +305,10 @@ _cs_document_scan_events (CsDocument     *self,
    * for the wakeups at one time millions of times, mostly in the chunk
    * it asked last. */
   cache = self->chunk_caches[cpu];
-  if (cache != NULL && cache->chunk >= 0 && cache->n > 0 && (wanted != NULL || !cache->no_pid) &&
+  if (cache != NULL && cache->chunk >= 0 && cache->n > 0 && (cache->missing & ~skip) == 0 &&
       cache_holds_span (cache, begin_ns, end_ns))
     {
-      call_chunk_events (cache, cpu, begin_ns, end_ns, wanted, n_types, func, user_data);
+      call_chunk (cache, begin_ns, end_ns, func, user_data);
       return TRUE;
     }
 
@@ -281,7 +321,7 @@ _cs_document_scan_events (CsDocument     *self,
       /* Without the table (an index that lacks it whole): the steps below. */
       if (self->chunk_types != NULL)
         return scan_listed_chunks (self, cpu, start_chunk, begin_ns, end_ns, wanted, n_types,
-                                   func, user_data, error);
+                                   skip, func, user_data, error);
     }
 
   sqlite3_bind_int (s, 1, cpu);
@@ -294,16 +334,35 @@ _cs_document_scan_events (CsDocument     *self,
           !_cs_event_chunk_may_hold (sqlite3_column_blob (s, 4), sqlite3_column_bytes (s, 4),
                                      sqlite3_column_int (s, 3), wanted, n_types))
         continue;
-      cache = decode_event_chunk (self, cpu, s, wanted != NULL, error);
+      cache = decode_event_chunk (self, cpu, s, skip, error);
       if (cache == NULL)
         {
           sqlite3_reset (s);
           return FALSE;
         }
-      go_on = call_chunk_events (cache, cpu, begin_ns, end_ns, wanted, n_types, func, user_data);
+      go_on = call_chunk (cache, begin_ns, end_ns, func, user_data);
     }
   sqlite3_reset (s);
   return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, _("reading events"), error);
+}
+
+gboolean
+_cs_document_scan_events (CsDocument     *self,
+                          guint           cpu,
+                          gint64          begin_ns,
+                          gint64          end_ns,
+                          const gboolean *wanted,
+                          guint           n_types,
+                          EventFunc       func,
+                          gpointer        user_data,
+                          GError        **error)
+{
+  ChunkEvents ce = { cpu, wanted, n_types, func, user_data };
+
+  /* Of some types, the records say the pid. */
+  return _cs_document_scan_event_chunks (self, cpu, begin_ns, end_ns, wanted, n_types,
+                                         wanted != NULL ? 1u << EV_PID : 0, call_chunk_events, &ce,
+                                         error);
 }
 
 typedef struct {
@@ -470,12 +529,12 @@ _cs_document_get_chunk (CsDocument  *self,
   CsEventChunkCache *cache = cpu < self->n_cpus ? self->chunk_caches[cpu] : NULL;
   sqlite3_stmt *s;
 
-  if (cache != NULL && cache->chunk == chunk && !cache->no_pid)
+  if (cache != NULL && cache->chunk == chunk && cache->missing == 0)
     return cache;
   s = ev_chunk_query (self, error);
   if (s == NULL || !step_to_chunk (self, s, cpu, chunk, error))
     return NULL;
-  cache = decode_event_chunk (self, cpu, s, FALSE, error);
+  cache = decode_event_chunk (self, cpu, s, 0, error);
   sqlite3_reset (s);
   return cache;
 }

@@ -14,7 +14,9 @@ typedef struct {
   gint64 chunk;           /* -1 when empty */
   guint64 first_row;
   guint n;
-  gboolean no_pid;        /* cols[EV_PID] not decoded (a scan of some types) */
+  guint missing;          /* bit (1 << EV_*) per column not decoded (a scan
+                           * of some types leaves out the pid, a count by
+                           * time all but the ts) */
   gint64 *cols[EV_N_COLUMNS];
 } CsEventChunkCache;
 
@@ -127,6 +129,27 @@ guint64            _cs_document_count_before   (CsDocument  *self,
 typedef gboolean (*EventFunc) (const CsEvent *event, gpointer user_data);
 typedef gboolean (*SliceFunc) (const CsSlice *slice, gpointer user_data);
 
+/* Rows [@from, @to) of an event chunk, in a span; return FALSE to stop. */
+typedef gboolean (*ChunkFunc) (const CsEventChunkCache *chunk, guint from, guint to,
+                               gpointer user_data);
+
+/* The event chunks of @cpu over [@begin_ns, @end_ns), each with its rows
+ * in the span, in time order; @wanted (nullable, by type id, @n_types of
+ * them): chunks holding none of those types are skipped undecoded (the
+ * chunk's other types are in the rows: the caller looks at their type);
+ * @skip: the columns the caller does not read, bit (1 << EV_*) each,
+ * left undecoded (their cols[] then hold nothing of this chunk).  Rows of
+ * a chunk stay valid until the document's next read of @cpu's events. */
+gboolean           _cs_document_scan_event_chunks (CsDocument     *self,
+                                                   guint           cpu,
+                                                   gint64          begin_ns,
+                                                   gint64          end_ns,
+                                                   const gboolean *wanted,
+                                                   guint           n_types,
+                                                   guint           skip,
+                                                   ChunkFunc       func,
+                                                   gpointer        user_data,
+                                                   GError        **error);
 /* The events of @cpu in [@begin_ns, @end_ns); @wanted (nullable, by type
  * id, @n_types of them): only those types, chunks holding none are
  * skipped undecoded, and the events' pid is -1 (not decoded). */

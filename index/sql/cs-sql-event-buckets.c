@@ -10,8 +10,10 @@
  * weighted row per bucket and group of the counted plans (per CPU, per
  * CPU and event type, per task), its ts one that falls in the bucket, so
  * that SQLite sums a few thousand weights.  Buckets coarser than the
- * index's chunks are counted by bisection at their edges; finer ones by
- * a walk over the chunks' columns in C, no record read.
+ * index's chunks are counted by bisection at their edges; finer ones
+ * from the chunks' columns in C, no record read: per CPU by bisection of
+ * each chunk's ts column, the only one decoded; per type or task row by
+ * row.
  */
 #include "config.h"
 
@@ -26,11 +28,13 @@ typedef struct {
   GArray *groups;
   guint max_groups;
   gboolean failed;              /* too many groups, or ts - origin out of range */
-  /* The bucket of the last event, and its groups by key (pid or type):
-   * key -> index in groups + 1.  A CPU's events come in time order, so a
-   * bucket's groups are all made before the next bucket's. */
+  /* The bucket of the last event, the ts - origin it holds ([d_lo,
+   * d_hi]: no division for the events after it in it), and its groups by
+   * key (pid or type): key -> index in groups + 1.  A CPU's events come
+   * in time order, so a bucket's groups are all made before the next
+   * bucket's. */
   gboolean in_bucket;
-  gint64 bucket;
+  gint64 d_lo, d_hi;
   GHashTable *slots;
   gint32 last_key;
   guint last_slot;
@@ -52,37 +56,71 @@ bucket_of (const CsSqlBuckets *b,
   return TRUE;
 }
 
-static gboolean
-bucket_event (const CsEvent *ev,
-              gpointer       user_data)
+/* The values of ts - origin in the bucket of @d, [*@lo, *@hi]: bucket k
+ * holds [k w, k w + w - 1] above 0, [k w - w + 1, k w] below, and
+ * [-w + 1, w - 1] for k = 0 (the division truncates toward 0). */
+static void
+bucket_range (gint64  d,
+              gint64  width,
+              gint64 *lo,
+              gint64 *hi)
 {
-  BucketScan *bs = user_data;
-  gint64 bucket;
-  gint32 key;
+  gint64 k = d / width, edge = k * width;
 
-  if (bs->pid >= 0 && ev->pid != bs->pid)
-    return TRUE;
-  if (!bucket_of (bs->buckets, ev->ts_ns, &bucket))
+  if (k > 0 || (k == 0 && d >= 0))
+    {
+      *lo = k > 0 ? edge : -(width - 1);
+      if (__builtin_add_overflow (edge, width - 1, hi))
+        *hi = G_MAXINT64;
+    }
+  if (k < 0 || (k == 0 && d < 0))
+    {
+      *hi = k < 0 ? edge : width - 1;
+      if (__builtin_sub_overflow (edge, width - 1, lo))
+        *lo = G_MININT64;
+    }
+}
+
+/* Moves to the bucket of an event at @ts, unless it is in the current
+ * one; FALSE (the scan failed) when ts - origin is out of range. */
+static inline gboolean
+enter_bucket (BucketScan *bs,
+              gint64      ts)
+{
+  gint64 d;
+
+  if (__builtin_sub_overflow (ts, bs->buckets->origin, &d))
     {
       bs->failed = TRUE;
       return FALSE;
     }
-  if (!bs->in_bucket || bucket != bs->bucket)
+  /* Most events are in the bucket of the one before: no division. */
+  if (G_UNLIKELY (!bs->in_bucket || d < bs->d_lo || d > bs->d_hi))
     {
       bs->in_bucket = TRUE;
-      bs->bucket = bucket;
+      bucket_range (d, bs->buckets->width, &bs->d_lo, &bs->d_hi);
       g_hash_table_remove_all (bs->slots);
       bs->last_slot = 0;
     }
-  key = bs->by == CS_SQL_COUNT_BY_PID ? ev->pid
-        : bs->by == CS_SQL_COUNT_BY_CPU_TYPE ? (gint32) ev->type_id : 0;
+  return TRUE;
+}
+
+/* Adds @n events of @key (a pid, a type id or 0, as the groups go), the
+ * first of them at @ts, to the current bucket's group of @key; FALSE
+ * (the scan failed) when it would be one group too many. */
+static inline gboolean
+add_to_group (BucketScan *bs,
+              gint32      key,
+              gint64      ts,
+              guint64     n)
+{
   if (bs->last_slot == 0 || key != bs->last_key)
     {
       guint slot = GPOINTER_TO_UINT (g_hash_table_lookup (bs->slots, GINT_TO_POINTER (key)));
 
       if (slot == 0)
         {
-          CsSqlCountGroup g = { -1, bs->cpu, bs->type_id, 0, FALSE, 0, ev->ts_ns };
+          CsSqlCountGroup g = { -1, bs->cpu, bs->type_id, 0, FALSE, 0, ts };
 
           if (bs->groups->len >= bs->max_groups)
             {
@@ -103,7 +141,66 @@ bucket_event (const CsEvent *ev,
       bs->last_key = key;
       bs->last_slot = slot;
     }
-  g_array_index (bs->groups, CsSqlCountGroup, bs->last_slot - 1).n++;
+  g_array_index (bs->groups, CsSqlCountGroup, bs->last_slot - 1).n += n;
+  return TRUE;
+}
+
+static gboolean
+bucket_event (const CsEvent *ev,
+              gpointer       user_data)
+{
+  BucketScan *bs = user_data;
+
+  if (bs->pid >= 0 && ev->pid != bs->pid)
+    return TRUE;
+  return enter_bucket (bs, ev->ts_ns) &&
+         add_to_group (bs, bs->by == CS_SQL_COUNT_BY_PID ? ev->pid
+                           : bs->by == CS_SQL_COUNT_BY_CPU_TYPE ? (gint32) ev->type_id : 0,
+                       ev->ts_ns, 1);
+}
+
+/* The rows [@from, @to) of an event chunk counted per bucket, for
+ * CS_SQL_COUNT_BY_CPU of every type: a CPU's events of one bucket are
+ * consecutive, so each bucket's are found by bisection of the chunk's ts
+ * column rather than one by one (1 ms buckets of the large benchmark
+ * recording's 82 M events: 1.28 -> 0.34 s, with only the ts column
+ * decoded).  A chunk whose times go back (a damaged recording) is
+ * counted row by row. */
+static gboolean
+bucket_chunk (const CsEventChunkCache *chunk,
+              guint                    from,
+              guint                    to,
+              gpointer                 user_data)
+{
+  BucketScan *bs = user_data;
+  const gint64 *ts = chunk->cols[EV_TS];
+  gboolean sorted = TRUE;
+
+  for (guint k = from + 1; k < to; k++)
+    sorted &= ts[k - 1] <= ts[k];
+  for (guint i = from, next; i < to; i = next)
+    {
+      gint64 last_ts;
+      guint hi = to;
+
+      if (!enter_bucket (bs, ts[i]))
+        return FALSE;
+      /* d_hi + origin >= ts[i]: it can only overflow upward. */
+      if (__builtin_add_overflow (bs->d_hi, bs->buckets->origin, &last_ts))
+        last_ts = G_MAXINT64;
+      next = i + 1;
+      while (sorted && next < hi)
+        {
+          guint mid = next + (hi - next) / 2;
+
+          if (ts[mid] <= last_ts)
+            next = mid + 1;
+          else
+            hi = mid;
+        }
+      if (!add_to_group (bs, 0, ts[i], next - i))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -196,7 +293,7 @@ _cs_sql_count_bucket_groups (CsDocument         *doc,
   g_autoptr(GArray) groups = g_array_new (FALSE, FALSE, sizeof (CsSqlCountGroup));
   g_autoptr(GHashTable) slots = g_hash_table_new (NULL, NULL);
   BucketScan bs = { buckets, by, 0, type_id, by == CS_SQL_COUNT_BY_PID ? bounds->pid : -1,
-                    groups, max_groups, FALSE, FALSE, 0, slots, 0, 0 };
+                    groups, max_groups, FALSE, FALSE, 0, 0, slots, 0, 0 };
 
   g_return_val_if_fail (buckets->width > 0 && by != CS_SQL_COUNT_BY_CPU_STATE, NULL);
   *answered = FALSE;
@@ -224,7 +321,12 @@ _cs_sql_count_bucket_groups (CsDocument         *doc,
         continue;
       bs.cpu = (gint) cpu;
       bs.in_bucket = FALSE;
-      if (!_cs_document_scan_events (doc, cpu, lo, hi, wanted, n_types, bucket_event, &bs, error))
+      bs.last_slot = 0;
+      if (by == CS_SQL_COUNT_BY_CPU && type_id < 0
+          ? !_cs_document_scan_event_chunks (doc, cpu, lo, hi, NULL, 0,
+                                             (1u << EV_PID) | (1u << EV_TYPE) | (1u << EV_OFFSET),
+                                             bucket_chunk, &bs, error)
+          : !_cs_document_scan_events (doc, cpu, lo, hi, wanted, n_types, bucket_event, &bs, error))
         return NULL;
       if (bs.failed)
         return NULL;
