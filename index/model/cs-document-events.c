@@ -104,10 +104,17 @@ chunk_rows (const CsEventChunkCache *cache,
             guint                   *from,
             guint                   *to)
 {
+  const gint64 *ts = cache->cols[EV_TS];
+  guint i;
+
+  /* The end by a walk, not a bisection: a comparison a row costs little
+   * beside what the caller does with them, and it ends the span at the
+   * first event at or after its end as a walk of the events would, where
+   * a damaged recording's times go back. */
   *from = first_at_or_after (cache, begin_ns);
-  *to = cache->n > 0 && cache->cols[EV_TS][cache->n - 1] < end_ns ? cache->n
-                                                                   : first_at_or_after (cache, end_ns);
-  *to = MAX (*to, *from);
+  for (i = *from; i < cache->n && ts[i] < end_ns; i++)
+    ;
+  *to = i;
   return *to == cache->n;
 }
 
