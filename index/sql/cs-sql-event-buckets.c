@@ -17,6 +17,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "cs-sql-private.h"
 
 typedef struct {
@@ -38,6 +40,13 @@ typedef struct {
   GHashTable *slots;
   gint32 last_key;
   guint last_slot;
+  /* Type ids, which alternate from event to event, are looked up in
+   * arrays instead (n_keys of them): a key's slot is this bucket's when
+   * its generation is the bucket's. */
+  guint *key_slots;
+  guint32 *key_gen;
+  guint n_keys;
+  guint32 gen;
 } BucketScan;
 
 /* The bucket of @ts: (ts - origin) / width, truncated toward 0 as
@@ -99,7 +108,13 @@ enter_bucket (BucketScan *bs,
     {
       bs->in_bucket = TRUE;
       bucket_range (d, bs->buckets->width, &bs->d_lo, &bs->d_hi);
-      g_hash_table_remove_all (bs->slots);
+      if (bs->n_keys == 0)
+        g_hash_table_remove_all (bs->slots);
+      else if (++bs->gen == 0)
+        {
+          memset (bs->key_gen, 0, bs->n_keys * sizeof *bs->key_gen);
+          bs->gen = 1;
+        }
       bs->last_slot = 0;
     }
   return TRUE;
@@ -116,7 +131,9 @@ add_to_group (BucketScan *bs,
 {
   if (bs->last_slot == 0 || key != bs->last_key)
     {
-      guint slot = GPOINTER_TO_UINT (g_hash_table_lookup (bs->slots, GINT_TO_POINTER (key)));
+      gboolean direct = (guint32) key < bs->n_keys;
+      guint slot = direct ? (bs->key_gen[key] == bs->gen ? bs->key_slots[key] : 0)
+                          : GPOINTER_TO_UINT (g_hash_table_lookup (bs->slots, GINT_TO_POINTER (key)));
 
       if (slot == 0)
         {
@@ -136,7 +153,13 @@ add_to_group (BucketScan *bs,
             g.type_id = key;
           g_array_append_val (bs->groups, g);
           slot = bs->groups->len;
-          g_hash_table_insert (bs->slots, GINT_TO_POINTER (key), GUINT_TO_POINTER (slot));
+          if (direct)
+            {
+              bs->key_slots[key] = slot;
+              bs->key_gen[key] = bs->gen;
+            }
+          else
+            g_hash_table_insert (bs->slots, GINT_TO_POINTER (key), GUINT_TO_POINTER (slot));
         }
       bs->last_key = key;
       bs->last_slot = slot;
@@ -145,18 +168,37 @@ add_to_group (BucketScan *bs,
   return TRUE;
 }
 
+/* The rows [@from, @to) of an event chunk counted per bucket and group
+ * one by one: per task, per type, or of the typed table's type per CPU.
+ * Only the columns the groups need are decoded (ts, and pid or type). */
 static gboolean
-bucket_event (const CsEvent *ev,
-              gpointer       user_data)
+bucket_rows (const CsEventChunkCache *chunk,
+             guint                    from,
+             guint                    to,
+             gpointer                 user_data)
 {
   BucketScan *bs = user_data;
+  const gint64 *ts = chunk->cols[EV_TS];
+  const gint64 *pids = chunk->cols[EV_PID], *types = chunk->cols[EV_TYPE];
 
-  if (bs->pid >= 0 && ev->pid != bs->pid)
-    return TRUE;
-  return enter_bucket (bs, ev->ts_ns) &&
-         add_to_group (bs, bs->by == CS_SQL_COUNT_BY_PID ? ev->pid
-                           : bs->by == CS_SQL_COUNT_BY_CPU_TYPE ? (gint32) ev->type_id : 0,
-                       ev->ts_ns, 1);
+  for (guint i = from; i < to; i++)
+    {
+      gint32 key = 0;
+
+      if (bs->by == CS_SQL_COUNT_BY_PID)
+        {
+          key = (gint32) pids[i];
+          if (bs->pid >= 0 && key != bs->pid)
+            continue;
+        }
+      else if (bs->by == CS_SQL_COUNT_BY_CPU_TYPE)
+        key = (gint32) types[i];
+      else if (types[i] != bs->type_id)
+        continue;
+      if (!enter_bucket (bs, ts[i]) || !add_to_group (bs, key, ts[i], 1))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* The rows [@from, @to) of an event chunk counted per bucket, for
@@ -292,8 +334,13 @@ _cs_sql_count_bucket_groups (CsDocument         *doc,
   g_autofree gboolean *wanted = NULL;
   g_autoptr(GArray) groups = g_array_new (FALSE, FALSE, sizeof (CsSqlCountGroup));
   g_autoptr(GHashTable) slots = g_hash_table_new (NULL, NULL);
+  /* Keys of groups other than tasks are type ids (or 0): in arrays. */
+  guint n_keys = by == CS_SQL_COUNT_BY_PID ? 0 : MAX (n_types, 1);
+  g_autofree guint *key_slots = g_new (guint, MAX (n_keys, 1));
+  g_autofree guint32 *key_gen = g_new0 (guint32, MAX (n_keys, 1));
   BucketScan bs = { buckets, by, 0, type_id, by == CS_SQL_COUNT_BY_PID ? bounds->pid : -1,
-                    groups, max_groups, FALSE, FALSE, 0, 0, slots, 0, 0 };
+                    groups, max_groups, FALSE, FALSE, 0, 0, slots, 0, 0,
+                    key_slots, key_gen, n_keys, 0 };
 
   g_return_val_if_fail (buckets->width > 0 && by != CS_SQL_COUNT_BY_CPU_STATE, NULL);
   *answered = FALSE;
@@ -326,7 +373,10 @@ _cs_sql_count_bucket_groups (CsDocument         *doc,
           ? !_cs_document_scan_event_chunks (doc, cpu, lo, hi, NULL, 0,
                                              (1u << EV_PID) | (1u << EV_TYPE) | (1u << EV_OFFSET),
                                              bucket_chunk, &bs, error)
-          : !_cs_document_scan_events (doc, cpu, lo, hi, wanted, n_types, bucket_event, &bs, error))
+          : !_cs_document_scan_event_chunks (doc, cpu, lo, hi, wanted, n_types,
+                                             (1u << EV_OFFSET) |
+                                             (by == CS_SQL_COUNT_BY_PID ? 1u << EV_TYPE : 1u << EV_PID),
+                                             bucket_rows, &bs, error))
         return NULL;
       if (bs.failed)
         return NULL;
