@@ -31,11 +31,10 @@ typedef struct {
   guint max_groups;
   gboolean failed;              /* too many groups, or ts - origin out of range */
   /* The bucket of the last event, the ts - origin it holds ([d_lo,
-   * d_hi]: no division for the events after it in it), and its groups by
-   * key (pid or type): key -> index in groups + 1.  A CPU's events come
-   * in time order, so a bucket's groups are all made before the next
-   * bucket's. */
-  gboolean in_bucket;
+   * d_hi], empty before a CPU's first event: no division for the events
+   * after it in it), and its groups by key (pid or type): key -> index in
+   * groups + 1.  A CPU's events come in time order, so a bucket's groups
+   * are all made before the next bucket's. */
   gint64 d_lo, d_hi;
   GHashTable *slots;
   gint32 last_key;
@@ -104,9 +103,8 @@ enter_bucket (BucketScan *bs,
       return FALSE;
     }
   /* Most events are in the bucket of the one before: no division. */
-  if (G_UNLIKELY (!bs->in_bucket || d < bs->d_lo || d > bs->d_hi))
+  if (G_UNLIKELY (d < bs->d_lo || d > bs->d_hi))
     {
-      bs->in_bucket = TRUE;
       bucket_range (d, bs->buckets->width, &bs->d_lo, &bs->d_hi);
       if (bs->n_keys == 0)
         g_hash_table_remove_all (bs->slots);
@@ -247,9 +245,11 @@ bucket_chunk (const CsEventChunkCache *chunk,
 }
 
 /* Every event of @cpu in [@lo, @hi) at or after the origin, counted per
- * bucket by bisection at the buckets' edges: FALSE, nothing done, when
- * the buckets are not fewer than a quarter of the span's chunks (the
- * walk is then cheaper), or when one is out of range. */
+ * bucket by bisection at the buckets' edges; *@done FALSE, nothing
+ * counted, when the buckets are not fewer than a quarter of the span's
+ * chunks (the walk is then cheaper: the CPU's chunks, which bound the
+ * span's, tell most such buckets before any chunk is read), or when one
+ * is out of range.  FALSE with @error set when a chunk cannot be read. */
 static gboolean
 count_by_edges (CsDocument         *doc,
                 guint               cpu,
@@ -260,19 +260,19 @@ count_by_edges (CsDocument         *doc,
                 gboolean           *done,
                 GError            **error)
 {
-  gint64 first, last, edge;
-  guint64 before, end, n_chunks;
+  gint64 first, last;
+  guint64 before, end;
 
   *done = FALSE;
-  if (lo < b->origin || !bucket_of (b, lo, &first) || !bucket_of (b, hi - 1, &last))
+  if (lo < b->origin || !bucket_of (b, lo, &first) || !bucket_of (b, hi - 1, &last) ||
+      (guint64) (last - first) >= (cs_document_get_cpu (doc, cpu)->n_events / CS_EVENT_CHUNK_ROWS + 1) / 4 ||
+      (guint64) (last - first) >= bs->max_groups - bs->groups->len)
     return TRUE;
   before = _cs_document_count_before (doc, cpu, lo, error);
   end = before == G_MAXUINT64 ? before : _cs_document_count_before (doc, cpu, hi, error);
   if (end == G_MAXUINT64)
     return FALSE;
-  n_chunks = (end - before) / CS_EVENT_CHUNK_ROWS + 1;
-  if ((guint64) (last - first) >= n_chunks / 4 ||
-      (guint64) (last - first) >= bs->max_groups - bs->groups->len)
+  if ((guint64) (last - first) >= ((end - before) / CS_EVENT_CHUNK_ROWS + 1) / 4)
     return TRUE;
   for (gint64 k = first; k <= last; k++)
     {
@@ -280,10 +280,9 @@ count_by_edges (CsDocument         *doc,
       guint64 at;
 
       /* origin <= origin + k * width <= hi - 1 (k <= last): no overflow;
-       * the last bucket ends at hi. */
+       * the last bucket ends at hi, counted already. */
       g.ts = b->origin + k * b->width;
-      edge = k == last ? hi : g.ts + b->width;
-      at = _cs_document_count_before (doc, cpu, edge, error);
+      at = k == last ? end : _cs_document_count_before (doc, cpu, g.ts + b->width, error);
       if (at == G_MAXUINT64)
         return FALSE;
       g.n = at - before;
@@ -339,8 +338,10 @@ _cs_sql_count_bucket_groups (CsDocument         *doc,
   g_autofree guint *key_slots = g_new (guint, MAX (n_keys, 1));
   g_autofree guint32 *key_gen = g_new0 (guint32, MAX (n_keys, 1));
   BucketScan bs = { buckets, by, 0, type_id, by == CS_SQL_COUNT_BY_PID ? bounds->pid : -1,
-                    groups, max_groups, FALSE, FALSE, 0, 0, slots, 0, 0,
+                    groups, max_groups, FALSE, 0, -1, slots, 0, 0,
                     key_slots, key_gen, n_keys, 0 };
+  /* Every event of a CPU counted alike: by its ts alone. */
+  gboolean per_cpu = by == CS_SQL_COUNT_BY_CPU && type_id < 0;
 
   g_return_val_if_fail (buckets->width > 0 && by != CS_SQL_COUNT_BY_CPU_STATE, NULL);
   *answered = FALSE;
@@ -361,15 +362,14 @@ _cs_sql_count_bucket_groups (CsDocument         *doc,
       hi = c->last_ns < bounds->end_ns ? c->last_ns + 1 : bounds->end_ns;
       if (lo >= hi)
         continue;
-      if (by == CS_SQL_COUNT_BY_CPU && type_id < 0 &&
-          !count_by_edges (doc, cpu, lo, hi, buckets, &bs, &done, error))
+      if (per_cpu && !count_by_edges (doc, cpu, lo, hi, buckets, &bs, &done, error))
         return NULL;
       if (done)
         continue;
       bs.cpu = (gint) cpu;
-      bs.in_bucket = FALSE;
+      bs.d_lo = 0, bs.d_hi = -1;
       bs.last_slot = 0;
-      if (by == CS_SQL_COUNT_BY_CPU && type_id < 0
+      if (per_cpu
           ? !_cs_document_scan_event_chunks (doc, cpu, lo, hi, NULL, 0,
                                              (1u << EV_PID) | (1u << EV_TYPE) | (1u << EV_OFFSET),
                                              bucket_chunk, &bs, error)
