@@ -314,22 +314,10 @@ decode_columns (const guint8            *p,
     {
       gint64 *col = columns[c];
 
-      /* gint64 and guint64 have one size: the numbers land where their
-       * values go. */
-      if (!_cs_chunk_column_decode (&p, end, n_rows, (guint64 *) col))
+      /* gint64 and guint64 have one size: the values land in place. */
+      if (!_cs_chunk_column_decode_values (&p, end, n_rows, modes[c] == CS_CHUNK_DELTA,
+                                           (guint64 *) col))
         return FALSE;
-      if (col == NULL)
-        continue;
-      if (modes[c] == CS_CHUNK_DELTA)
-        {
-          guint64 prev = 0;
-
-          for (guint r = 0; r < n_rows; r++)
-            col[r] = (gint64) (prev += (guint64) unzigzag ((guint64) col[r]));
-        }
-      else
-        for (guint r = 0; r < n_rows; r++)
-          col[r] = unzigzag ((guint64) col[r]);
     }
   /* All columns read: the blob must end exactly there. */
   return n_wanted < n_columns ? p <= end : p == end;

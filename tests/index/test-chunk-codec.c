@@ -217,6 +217,101 @@ test_column_hints (void)
   g_bytes_unref (first[1]);
 }
 
+/* Every width a packed column can take, and dictionaries of every size
+ * that changes their indexes' width, in both modes, at row counts that
+ * end a group of eight rows and that do not: decoding unpacks a width
+ * known when compiled, eight rows at a time (cs-chunk-column.c). */
+static void
+test_column_widths (void)
+{
+  static const CsChunkColumnMode modes[2] = { CS_CHUNK_PLAIN, CS_CHUNK_DELTA };
+  static const guint counts[] = { 1, 7, 8, 9, 33, 1000, 4096 };
+  static const guint dict_sizes[] = { 1, 2, 3, 4, 5, 9, 17, 33, 65, 129, 200, 256 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (23);
+
+  for (guint ci = 0; ci < G_N_ELEMENTS (counts); ci++)
+    {
+      guint n = counts[ci];
+      g_autofree gint64 *in = g_new (gint64, 2 * n);
+      g_autofree gint64 *out = g_new (gint64, 2 * n);
+      const gint64 *cols_in[2] = { in, in + n };
+      gint64 *cols_out[2] = { out, out + n };
+
+      for (guint round = 0; round < 57 + G_N_ELEMENTS (dict_sizes); round++)
+        {
+          g_autoptr(GBytes) blob = NULL;
+          g_autoptr(GError) error = NULL;
+          const guint8 *data;
+          gsize size;
+
+          for (guint i = 0; i < n; i++)
+            {
+              gint64 v;
+
+              if (round < 57)
+                {
+                  /* Zigzags of @round bits (0 .. 56), of either sign,
+                   * few enough alike that no dictionary is made. */
+                  guint bits = round;
+                  guint64 u = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+                  gint64 w = bits <= 1 ? 0 : (gint64) (u & ((G_GUINT64_CONSTANT (1) << (bits - 1)) - 1));
+
+                  v = i % 2 == 0 ? w : -w - (bits >= 1);
+                }
+              else
+                {
+                  guint k = dict_sizes[round - 57];
+
+                  v = (gint64) g_rand_int_range (rand, 0, k) * 1000003 - 7;
+                }
+              in[i] = v;
+              /* The delta column: a running sum of the same numbers. */
+              in[n + i] = (i > 0 ? in[n + i - 1] : 0) + v;
+            }
+          blob = cs_chunk_encode (n, 2, modes, cols_in, FALSE);
+          data = g_bytes_get_data (blob, &size);
+          g_assert_true (cs_chunk_decode (data, size, n, 2, modes, cols_out, &error));
+          g_assert_no_error (error);
+          g_assert_cmpmem (in, 2 * n * sizeof (gint64), out, 2 * n * sizeof (gint64));
+        }
+    }
+}
+
+/* A dictionary's index past its numbers (a damaged blob) is refused, not
+ * looked up. */
+static void
+test_dict_index_refused (void)
+{
+  static const CsChunkColumnMode modes[1] = { CS_CHUNK_PLAIN };
+  enum { N = 4096 };
+  g_autofree gint64 *in = g_new (gint64, N);
+  g_autofree gint64 *out = g_new (gint64, N);
+  const gint64 *cols_in[1] = { in };
+  gint64 *cols_out[1] = { out };
+  g_autoptr(GBytes) blob = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *bad = NULL;
+  gint64 seen[CS_CHUNK_PEEK_MAX];
+  guint n_seen;
+  const guint8 *data;
+  gsize size;
+
+  /* Three numbers: indexes of two bits, of which 3 is none. */
+  for (guint i = 0; i < N; i++)
+    in[i] = 10 + i % 3;
+  blob = cs_chunk_encode (N, 1, modes, cols_in, FALSE);
+  data = g_bytes_get_data (blob, &size);
+  g_assert_true (cs_chunk_peek_values (data, size, N, 0, seen, &n_seen));
+  g_assert_cmpuint (n_seen, ==, 3);
+  g_assert_true (cs_chunk_decode (data, size, N, 1, modes, cols_out, &error));
+  g_assert_no_error (error);
+  /* The indexes end the blob: the last byte holds the last four rows'. */
+  bad = g_memdup2 (data, size);
+  bad[size - 1] = 0xff;
+  g_assert_false (cs_chunk_decode (bad, size, N, 1, modes, cols_out, &error));
+  g_assert_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT);
+}
+
 static void
 test_roundtrip_plain (void)
 {
@@ -237,5 +332,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/ChunkCodec/roundtrip-zstd", test_roundtrip_zstd);
   g_test_add_func ("/cs/index/ChunkCodec/column-forms", test_column_forms);
   g_test_add_func ("/cs/index/ChunkCodec/column-hints", test_column_hints);
+  g_test_add_func ("/cs/index/ChunkCodec/column-widths", test_column_widths);
+  g_test_add_func ("/cs/index/ChunkCodec/dict-index-refused", test_dict_index_refused);
   return g_test_run ();
 }
