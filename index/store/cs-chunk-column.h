@@ -1,5 +1,5 @@
-/* cs-chunk-column.h: one column of a chunk (cs-chunk-column.c), for
- * cs-chunk-codec.c only.
+/* cs-chunk-column.h: one column of a chunk (written by cs-chunk-column.c,
+ * read by cs-chunk-column-read.c), for cs-chunk-codec.c only.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -8,6 +8,17 @@
 #include <glib.h>
 
 G_BEGIN_DECLS
+
+/* A column's form, its first byte (cs-chunk-column.c describes them). */
+enum {
+  CS_CHUNK_COLUMN_VARINTS = 0,
+  CS_CHUNK_COLUMN_PACKED = 1,
+  CS_CHUNK_COLUMN_DICT = 2,
+};
+
+/* Packed numbers are read with one unaligned 64-bit load: b bits at any
+ * bit offset 0..7 of a byte must fit in 64. */
+#define CS_CHUNK_MAX_PACKED_BITS 56
 
 /* A dictionary holds at most this many distinct numbers, in a hash table
  * of twice as many slots. */
@@ -36,6 +47,14 @@ typedef struct {
 
 /* The largest varint is 10 bytes (64 bits in groups of 7). */
 #define CS_CHUNK_MAX_VARINT_BYTES 10
+
+/* Without a branch: in a column of zeros and others (a pid column's
+ * differences) the branch would often go the wrong way. */
+static inline guint
+_cs_chunk_bit_length (guint64 v)
+{
+  return (v != 0) + 63 - __builtin_clzll (v | 1);
+}
 
 static inline guint64
 _cs_chunk_zigzag (gint64 v)
