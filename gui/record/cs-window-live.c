@@ -168,7 +168,6 @@ restore_list_cb (GdkFrameClock *clock,
                live->restore_event.ts_ns, live->restore_event.cpu,
                selected ? "selected" : "not found");
       live->restore_selected = FALSE;
-      live->restore_frames = RESTORE_FRAMES;
       /* The focus went with the old rows (or the rows the filter counted
        * again): back to the list, at the selected row. */
       if (gtk_root_get_focus (GTK_ROOT (window)) == NULL)
@@ -177,7 +176,10 @@ restore_list_cb (GdkFrameClock *clock,
       return;
     }
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cs_event_list_view_get_column_view (view)));
-  gtk_adjustment_set_value (adjustment, live->restore_scroll);
+  if (live->restore_scroll_kept)
+    gtk_adjustment_set_value (adjustment, live->restore_scroll);
+  else
+    live->restore_frames = 0;
   if (live->restore_frames > 0)
     {
       live->restore_frames--;
@@ -191,6 +193,26 @@ restore_list_cb (GdkFrameClock *clock,
       cs_event_list_view_get_selected_row (view) != GTK_INVALID_LIST_POSITION)
     cs_event_list_view_select_row (view, cs_event_list_view_get_selected_row (view));
   stop_restoring (live);
+}
+
+/* Whether the list's selected row is within its page at the adjustment's
+ * value (rows are of one height); TRUE when the list cannot tell yet. */
+static gboolean
+selected_row_in_sight (CsEventListView *view,
+                       GtkAdjustment   *adjustment)
+{
+  CsEventList *model = cs_event_list_view_get_model (view);
+  guint row = cs_event_list_view_get_selected_row (view);
+  guint n = model != NULL ? g_list_model_get_n_items (G_LIST_MODEL (model)) : 0;
+  double upper = gtk_adjustment_get_upper (adjustment);
+  double value = gtk_adjustment_get_value (adjustment);
+  double row_height, y;
+
+  if (n == 0 || row == GTK_INVALID_LIST_POSITION || upper <= 0)
+    return TRUE;
+  row_height = upper / n;
+  y = row * row_height;
+  return y + row_height > value && y < value + gtk_adjustment_get_page_size (adjustment);
 }
 
 /* Remembers the selected event and the scroll position of the event list,
@@ -213,7 +235,15 @@ keep_list (CsWindow *window)
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cs_event_list_view_get_column_view (view)));
   live->restore_scroll = gtk_adjustment_get_value (adjustment);
   live->restore_selected = live->restore_has_event = item != NULL;
-  g_debug ("live picture: keeping the list at %.0f px, %s", live->restore_scroll,
+  /* A selected row out of sight at this position: the list is on its way
+   * to it (a scroll waits for the next frame) or the user looks elsewhere;
+   * either way the row wins at the end of the restore, so the position is
+   * not set again on the way there.  Set, it took the list back where it
+   * was before each scroll to the row: with pictures coming faster than
+   * a scroll's frames (a sanitizer build), the row never came in sight. */
+  live->restore_scroll_kept = item == NULL || selected_row_in_sight (view, adjustment);
+  g_debug ("live picture: keeping the list at %.0f px%s, %s", live->restore_scroll,
+           live->restore_scroll_kept ? "" : " (the selected row out of sight: not kept)",
            item != NULL ? "an event selected" : "no event selected");
   if (item != NULL)
     live->restore_event = *cs_event_item_get_event (item);
@@ -229,16 +259,20 @@ restore_list (CsWindow *window)
    * when keep_list() found a restore going on (it may have ended since,
    * while the written recording opened). */
   live->restore_selected = live->restore_has_event;
-  /* A restore still going on starts again on this picture, at the next
-   * frame. */
+  /* A restore still going on selects the event again on this picture, at
+   * the next frame, and goes on counting its frames: counted again from
+   * the start at each picture, a restore slower than the pictures (a
+   * loaded machine, a sanitizer build) never reached its end, where the
+   * selected row wins over the position kept, and kept the list at that
+   * position with the row out of sight. */
   if (live->restore_clock != NULL)
     {
-      live->restore_frames = RESTORE_FRAMES;
       gdk_frame_clock_request_phase (live->restore_clock, GDK_FRAME_CLOCK_PHASE_LAYOUT);
       return;
     }
   if (clock == NULL || (!live->restore_selected && live->restore_scroll == 0.0))
     return;
+  live->restore_frames = RESTORE_FRAMES;
   live->restore_clock = g_object_ref (clock);
   live->restore_id = g_signal_connect_object (clock, "after-paint", G_CALLBACK (restore_list_cb),
                                               window, 0);

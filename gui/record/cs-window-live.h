@@ -25,6 +25,7 @@ typedef struct {
   gboolean restore_selected;     /* the next picture selects restore_event */
   CsEvent restore_event;         /* the event selected in the last one */
   double restore_scroll;         /* the event list's scroll position there */
+  gboolean restore_scroll_kept;  /* it is set again (the selected row was in sight) */
   GdkFrameClock *restore_clock;  /* the list's clock, while restore waits */
   gulong restore_id;             /* its after-paint handler */
   guint restore_frames;          /* frames to set restore_scroll again */
