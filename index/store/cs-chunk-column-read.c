@@ -57,39 +57,6 @@ unpack_rows (const guint8 *in,
     }
 }
 
-/* unpack() for one width known when compiled: eight rows take @bits
- * bytes exactly, so within a group of eight each row's byte and shift
- * are constants and the loads are independent.  Every read of the index
- * decodes chunks (a scan, a pass, an explanation); with the lookup below
- * this took an event chunk of the large benchmark recording from 6.8 to
- * 4.3 ns a row, a slice chunk from 9.1 to 5.1 (tests/bench/bench-decode). */
-G_ALWAYS_INLINE static inline void
-unpack_width (const guint8 *in,
-              gsize         in_size,
-              guint         n_safe,
-              guint         n,
-              guint         bits,
-              guint64      *out)
-{
-  guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
-  guint r = 0;
-
-  for (; r + 8 <= n_safe; r += 8)
-    {
-      const guint8 *group = in + (gsize) (r / 8) * bits;
-
-#pragma GCC unroll 8
-      for (guint k = 0; k < 8; k++)
-        {
-          guint64 word;
-
-          memcpy (&word, group + (k * bits) / 8, 8);
-          out[r + k] = (GUINT64_FROM_LE (word) >> ((k * bits) & 7)) & mask;
-        }
-    }
-  unpack_rows (in, in_size, r, n_safe, n, bits, out);
-}
-
 /* How many of @n rows of @bits bits (1..) packed in @in_size bytes can
  * be read with one 8-byte load from their first byte: row r starts at
  * byte r bits / 8, so those with r bits <= (in_size - 8) 8 + 7. */
@@ -101,19 +68,26 @@ rows_in_one_load (gsize in_size,
   return in_size < 8 ? 0 : (guint) MIN ((guint64) n, ((guint64) (in_size - 8) * 8 + 7) / bits + 1);
 }
 
-/* A dictionary's rows: each row's index (@bits bits, 1..8, packed as
- * unpack() reads them) looked up in @values as it is unpacked, rather
- * than unpacked to @out and read back (the lookup loop was a quarter of
- * decoding an event chunk).  Returns the largest index met, for the
- * caller to refuse one past the dictionary without a branch a row. */
+/* unpack() for one width known when compiled: eight rows take @bits
+ * bytes exactly, so within a group of eight each row's byte and shift
+ * are constants and the loads are independent.  With @values (a
+ * dictionary's, room for 1 << @bits), each row's number is an index,
+ * looked up as it is unpacked rather than unpacked to @out and read back
+ * (the read-back loop was a quarter of decoding an event chunk); without
+ * (%NULL where it is inlined), the lookup is compiled away.  Every read
+ * of the index decodes chunks (a scan, a pass, an explanation): this took
+ * an event chunk of the large benchmark recording from 6.8 to 4.3 ns a
+ * row, a slice chunk from 9.1 to 5.1 (tests/bench/bench-decode).
+ * Returns the largest number met, for the caller to refuse an index past
+ * the dictionary without a branch a row (0 without @values). */
 G_ALWAYS_INLINE static inline guint64
-unpack_lookup_width (const guint8  *in,
-                     gsize          in_size,
-                     guint          n_safe,
-                     guint          n,
-                     guint          bits,
-                     const guint64 *values,
-                     guint64       *out)
+unpack_width (const guint8  *in,
+              gsize          in_size,
+              guint          n_safe,
+              guint          n,
+              guint          bits,
+              const guint64 *values,
+              guint64       *out)
 {
   guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
   guint64 top = 0;
@@ -126,23 +100,25 @@ unpack_lookup_width (const guint8  *in,
 #pragma GCC unroll 8
       for (guint k = 0; k < 8; k++)
         {
-          guint64 word, i;
+          guint64 word, v;
 
           memcpy (&word, group + (k * bits) / 8, 8);
-          i = (GUINT64_FROM_LE (word) >> ((k * bits) & 7)) & mask;
-          top = MAX (top, i);
-          out[r + k] = values[i];
+          v = (GUINT64_FROM_LE (word) >> ((k * bits) & 7)) & mask;
+          if (values != NULL)
+            {
+              top = MAX (top, v);
+              v = values[v];
+            }
+          out[r + k] = v;
         }
     }
-  if (r < n)
-    {
-      unpack_rows (in, in_size, r, n_safe, n, bits, out);
-      for (; r < n; r++)
-        {
-          top = MAX (top, out[r]);
-          out[r] = values[out[r] & mask];
-        }
-    }
+  unpack_rows (in, in_size, r, n_safe, n, bits, out);
+  if (values != NULL)
+    for (; r < n; r++)
+      {
+        top = MAX (top, out[r]);
+        out[r] = values[out[r]];
+      }
   return top;
 }
 
@@ -163,7 +139,7 @@ unpack (const guint8 *in,
       return;
     }
   n_safe = rows_in_one_load (in_size, n, bits);
-#define WIDTH(b) case b: unpack_width (in, in_size, n_safe, n, b, out); return;
+#define WIDTH(b) case b: unpack_width (in, in_size, n_safe, n, b, NULL, out); return;
   switch (bits)
     {
     WIDTH (1) WIDTH (2) WIDTH (3) WIDTH (4) WIDTH (5) WIDTH (6) WIDTH (7) WIDTH (8)
@@ -191,12 +167,12 @@ unpack_lookup (const guint8  *in,
 {
   guint n_safe = rows_in_one_load (in_size, n, bits);
 
-#define WIDTH(b) case b: return unpack_lookup_width (in, in_size, n_safe, n, b, values, out);
+#define WIDTH(b) case b: return unpack_width (in, in_size, n_safe, n, b, values, out);
   switch (bits)
     {
     WIDTH (1) WIDTH (2) WIDTH (3) WIDTH (4) WIDTH (5) WIDTH (6) WIDTH (7)
     default:
-      return unpack_lookup_width (in, in_size, n_safe, n, 8, values, out);
+      return unpack_width (in, in_size, n_safe, n, 8, values, out);
     }
 #undef WIDTH
 }
