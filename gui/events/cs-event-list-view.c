@@ -192,6 +192,19 @@ cs_event_list_view_wait_frame (CsEventListView *self,
 
 #define MAX_UNSIZED_FRAMES 30
 
+/* Whether @row lies wholly within the page at @value; TRUE when the list
+ * has no row or page with a height yet (nothing to tell by). */
+static gboolean
+row_in_page (guint  row,
+             int    row_height,
+             double value,
+             double page)
+{
+  return row_height <= 0 || page <= 0 ||
+         ((double) row * row_height >= value && (double) (row + 1) * row_height <= value + page);
+}
+
+
 static void
 cs_event_list_view_scroll_to_row (CsEventListView *self,
                                   guint            row)
@@ -238,8 +251,7 @@ cs_event_list_view_scroll_to_row (CsEventListView *self,
     }
   self->unsized_frames = 0;
 
-  if (clock == NULL || row_height <= 0 || page <= 0 ||
-      ((double) row * row_height >= value && (double) (row + 1) * row_height <= value + page))
+  if (clock == NULL || row_in_page (row, row_height, value, page))
     {
       /* In view (or not shown yet): no need to move, only to focus. */
       cs_event_list_view_stop_waiting (self);
@@ -794,6 +806,29 @@ cs_event_list_view_get_selected_item (CsEventListView *self)
   g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), NULL);
 
   return gtk_single_selection_get_selected_item (self->selection);
+}
+
+/**
+ * cs_event_list_view_row_in_view:
+ * @self: a #CsEventListView
+ * @row: a row of its model
+ *
+ * Returns: whether @row lies wholly within the list's page, by the rule
+ *   scrolling to a row follows (a row in view is not scrolled to); %TRUE
+ *   while no row or page has a height yet (nothing to tell by)
+ */
+gboolean
+cs_event_list_view_row_in_view (CsEventListView *self,
+                                guint            row)
+{
+  GtkAdjustment *adjustment;
+
+  g_return_val_if_fail (CS_IS_EVENT_LIST_VIEW (self), TRUE);
+
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  return row_in_page (row, cs_event_list_view_get_row_height (self),
+                      gtk_adjustment_get_value (adjustment),
+                      gtk_adjustment_get_page_size (adjustment));
 }
 
 /**

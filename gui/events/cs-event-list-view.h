@@ -22,6 +22,8 @@ guint             cs_event_list_view_get_selected_row  (CsEventListView *self);
 CsEventItem      *cs_event_list_view_get_selected_item (CsEventListView *self);
 void              cs_event_list_view_select_row        (CsEventListView *self,
                                                         guint            row);
+gboolean          cs_event_list_view_row_in_view       (CsEventListView *self,
+                                                        guint            row);
 gboolean          cs_event_list_view_select_event      (CsEventListView *self,
                                                         const CsEvent   *event);
 gboolean          cs_event_list_view_select_stream_event (CsEventListView *self,

@@ -178,8 +178,6 @@ restore_list_cb (GdkFrameClock *clock,
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (cs_event_list_view_get_column_view (view)));
   if (live->restore_scroll_kept)
     gtk_adjustment_set_value (adjustment, live->restore_scroll);
-  else
-    live->restore_frames = 0;
   if (live->restore_frames > 0)
     {
       live->restore_frames--;
@@ -193,26 +191,6 @@ restore_list_cb (GdkFrameClock *clock,
       cs_event_list_view_get_selected_row (view) != GTK_INVALID_LIST_POSITION)
     cs_event_list_view_select_row (view, cs_event_list_view_get_selected_row (view));
   stop_restoring (live);
-}
-
-/* Whether the list's selected row is within its page at the adjustment's
- * value (rows are of one height); TRUE when the list cannot tell yet. */
-static gboolean
-selected_row_in_sight (CsEventListView *view,
-                       GtkAdjustment   *adjustment)
-{
-  CsEventList *model = cs_event_list_view_get_model (view);
-  guint row = cs_event_list_view_get_selected_row (view);
-  guint n = model != NULL ? g_list_model_get_n_items (G_LIST_MODEL (model)) : 0;
-  double upper = gtk_adjustment_get_upper (adjustment);
-  double value = gtk_adjustment_get_value (adjustment);
-  double row_height, y;
-
-  if (n == 0 || row == GTK_INVALID_LIST_POSITION || upper <= 0)
-    return TRUE;
-  row_height = upper / n;
-  y = row * row_height;
-  return y + row_height > value && y < value + gtk_adjustment_get_page_size (adjustment);
 }
 
 /* Remembers the selected event and the scroll position of the event list,
@@ -241,7 +219,8 @@ keep_list (CsWindow *window)
    * not set again on the way there.  Set, it took the list back where it
    * was before each scroll to the row: with pictures coming faster than
    * a scroll's frames (a sanitizer build), the row never came in sight. */
-  live->restore_scroll_kept = item == NULL || selected_row_in_sight (view, adjustment);
+  live->restore_scroll_kept =
+    item == NULL || cs_event_list_view_row_in_view (view, cs_event_list_view_get_selected_row (view));
   g_debug ("live picture: keeping the list at %.0f px%s, %s", live->restore_scroll,
            live->restore_scroll_kept ? "" : " (the selected row out of sight: not kept)",
            item != NULL ? "an event selected" : "no event selected");
@@ -272,7 +251,7 @@ restore_list (CsWindow *window)
     }
   if (clock == NULL || (!live->restore_selected && live->restore_scroll == 0.0))
     return;
-  live->restore_frames = RESTORE_FRAMES;
+  live->restore_frames = live->restore_scroll_kept ? RESTORE_FRAMES : 0;
   live->restore_clock = g_object_ref (clock);
   live->restore_id = g_signal_connect_object (clock, "after-paint", G_CALLBACK (restore_list_cb),
                                               window, 0);
