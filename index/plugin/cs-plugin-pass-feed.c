@@ -248,7 +248,7 @@ chunk_get (Stream    *st,
         memcpy (wanted_cols, st->cols, sizeof wanted_cols);
         wanted_cols[EV_PID] = NULL;
         ok = cs_chunk_decode_columns (data, size, rows, EV_N_COLUMNS, EV_N_COLUMNS,
-                                      _cs_event_chunk_modes, wanted_cols, error);
+                                      _cs_event_chunk_modes, wanted_cols, rows, error);
       }
       if (!ok)
         {

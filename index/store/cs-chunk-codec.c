@@ -296,7 +296,8 @@ decode_varints (const guint8            *p,
 }
 
 /* Format 2: the row count, then each wanted column's numbers, then its
- * values in place. */
+ * values in place; of each column only its first @limit rows (<=
+ * @n_rows), the others left unread and unchecked. */
 static gboolean
 decode_columns (const guint8            *p,
                 const guint8            *end,
@@ -304,7 +305,8 @@ decode_columns (const guint8            *p,
                 guint                    n_columns,
                 guint                    n_wanted,
                 const CsChunkColumnMode *modes,
-                gint64 * const          *columns)
+                gint64 * const          *columns,
+                guint                    limit)
 {
   guint64 stored_rows;
 
@@ -315,7 +317,7 @@ decode_columns (const guint8            *p,
       gint64 *col = columns[c];
 
       /* gint64 and guint64 have one size: the values land in place. */
-      if (!_cs_chunk_column_decode_values (&p, end, n_rows, modes[c] == CS_CHUNK_DELTA,
+      if (!_cs_chunk_column_decode_values (&p, end, n_rows, limit, modes[c] == CS_CHUNK_DELTA,
                                            (guint64 *) col))
         return FALSE;
     }
@@ -332,12 +334,18 @@ decode_columns (const guint8            *p,
  * @n_wanted: decode only the first @n_wanted columns (1 .. @n_columns):
  *   columns are stored one after the other, so the rest is not read
  * @modes: (array length=n_columns): as encoded
- * @columns: (array length=n_wanted): each receives @n_rows values; a
- *   %NULL column is walked over without being decoded or stored
+ * @columns: (array length=n_wanted): each receives @n_first values (room
+ *   for @n_rows); a %NULL column is walked over without being decoded or
+ *   stored
+ * @n_first: how many of the first rows to decode, at most @n_rows: a
+ *   reader that knows where the rows it wants end (the last event of a
+ *   rare type in a chunk, from its type column) stops there.  The rows
+ *   after them are not checked, and may be decoded too (blobs of the
+ *   older formats are decoded whole).
  * @error: %CS_INDEX_ERROR_CORRUPT when the blob does not decode
  *
  * Like cs_chunk_decode() for a prefix of the columns (or some of them:
- * %NULL entries of @columns).  Any thread.
+ * %NULL entries of @columns) and of the rows.  Any thread.
  *
  * Returns: %TRUE on success
  */
@@ -349,15 +357,17 @@ cs_chunk_decode_columns (const guint8            *data,
                          guint                    n_wanted,
                          const CsChunkColumnMode *modes,
                          gint64 * const          *columns,
+                         guint                    n_first,
                          GError                 **error)
 {
   const guint8 *end = data + size;
   gboolean ok = FALSE;
 
+  n_first = MIN (n_first, n_rows);
   if (size >= 1 && data[0] == FORMAT_VARINTS)
     ok = decode_varints (data + 1, end, n_rows, n_columns, n_wanted, modes, columns);
   else if (size >= 1 && data[0] == FORMAT_COLUMNS)
-    ok = decode_columns (data + 1, end, n_rows, n_columns, n_wanted, modes, columns);
+    ok = decode_columns (data + 1, end, n_rows, n_columns, n_wanted, modes, columns, n_first);
   else if (size >= 2 && (data[0] == FORMAT_ZSTD || data[0] == FORMAT_ZSTD_COLUMNS))
     {
       gboolean varints = data[0] == FORMAT_ZSTD;
@@ -377,7 +387,8 @@ cs_chunk_decode_columns (const guint8            *data,
 
           if (!ZSTD_isError (got) && got == raw_size)
             ok = varints ? decode_varints (raw, raw + raw_size, n_rows, n_columns, n_wanted, modes, columns)
-                         : decode_columns (raw, raw + raw_size, n_rows, n_columns, n_wanted, modes, columns);
+                         : decode_columns (raw, raw + raw_size, n_rows, n_columns, n_wanted, modes, columns,
+                                           n_first);
         }
     }
 
@@ -459,7 +470,8 @@ cs_chunk_decode (const guint8            *data,
                  gint64 * const          *columns,
                  GError                 **error)
 {
-  return cs_chunk_decode_columns (data, size, n_rows, n_columns, n_columns, modes, columns, error);
+  return cs_chunk_decode_columns (data, size, n_rows, n_columns, n_columns, modes, columns, n_rows,
+                                  error);
 }
 
 /**

@@ -60,6 +60,7 @@ gboolean  cs_chunk_decode_columns (const guint8            *data,
                                    guint                    n_wanted,
                                    const CsChunkColumnMode *modes,
                                    gint64 * const          *columns,
+                                   guint                    n_first,
                                    GError                 **error);
 
 /* The most distinct values cs_chunk_peek_values() gives. */

@@ -277,10 +277,13 @@ numbers_to_values (guint64 *out,
       out[r] = (guint64) _cs_chunk_unzigzag (out[r]);
 }
 
+/* Decodes the first @limit (<= @n) of a column's @n rows into @out:
+ * the rows after them are neither read nor checked. */
 static gboolean
 decode_column (const guint8 **pp,
                const guint8  *end,
                guint          n,
+               guint          limit,
                Form           form,
                guint64       *out)
 {
@@ -295,11 +298,11 @@ decode_column (const guint8 **pp,
   switch (tag)
     {
     case COLUMN_VARINTS:
-      for (guint r = 0; r < n; r++)
+      for (guint r = 0; r < limit; r++)
         if (!_cs_chunk_get_varint (&p, body_end, &out[r]))
           return FALSE;
-      numbers_to_values (out, n, form);
-      return p == body_end;
+      numbers_to_values (out, limit, form);
+      return limit < n || p == body_end;
 
     case COLUMN_PACKED:
       {
@@ -314,7 +317,7 @@ decode_column (const guint8 **pp,
         packed = ((gsize) n * bits + 7) / 8;
         if (packed > (gsize) (body_end - p))
           return FALSE;
-        unpack (p, packed, n, bits, out);
+        unpack (p, packed, limit, bits, out);
         p += packed;
         for (guint64 i = 0; i < n_exc; i++)
           {
@@ -326,10 +329,13 @@ decode_column (const guint8 **pp,
             row += distance;
             if (row >= n)
               return FALSE;
+            /* Exceptions come in row order. */
+            if (row >= limit)
+              break;
             out[row] |= high << bits;
           }
-        numbers_to_values (out, n, form);
-        return p == body_end;
+        numbers_to_values (out, limit, form);
+        return limit < n || p == body_end;
       }
 
     case COLUMN_DICT:
@@ -352,16 +358,16 @@ decode_column (const guint8 **pp,
           for (guint i = 0; i < k; i++)
             values[i] = (guint64) _cs_chunk_unzigzag (values[i]);
         if (bits == 0)
-          for (guint r = 0; r < n; r++)
+          for (guint r = 0; r < limit; r++)
             out[r] = values[0];
         else
           {
             memset (values + k, 0, ((G_GUINT64_CONSTANT (1) << bits) - k) * sizeof values[0]);
-            if (unpack_lookup (p, packed, n, bits, values, out) >= k)
+            if (unpack_lookup (p, packed, limit, bits, values, out) >= k)
               return FALSE;
           }
         if (form == FORM_DELTA)
-          numbers_to_values (out, n, form);
+          numbers_to_values (out, limit, form);
         return TRUE;
       }
 
@@ -387,7 +393,7 @@ _cs_chunk_column_decode (const guint8 **pp,
                          guint          n,
                          guint64       *out)
 {
-  return decode_column (pp, end, n, FORM_NUMBERS, out);
+  return decode_column (pp, end, n, n, FORM_NUMBERS, out);
 }
 
 /**
@@ -395,10 +401,13 @@ _cs_chunk_column_decode (const guint8 **pp,
  * @pp: (inout): the column's tag; moved past the column
  * @end: the end of the blob
  * @n: rows in the chunk
+ * @limit: how many of its first rows to decode, at most @n (a reader of
+ *   a few rows near a chunk's start stops there; the rows after them are
+ *   neither read nor checked)
  * @delta: whether the column was encoded as differences to the row
  *   before (%CS_CHUNK_DELTA)
- * @out: (array length=n) (nullable): the values, or %NULL to walk over
- *   the column
+ * @out: (array length=limit) (nullable): the values, or %NULL to walk
+ *   over the column
  *
  * _cs_chunk_column_decode() with each number made the value it stands
  * for: the zigzag undone and, with @delta, the differences added up
@@ -406,15 +415,17 @@ _cs_chunk_column_decode (const guint8 **pp,
  * values are made once per distinct number and looked up as the rows
  * are unpacked.
  *
- * Returns: %FALSE when the column does not decode to @n numbers within
- *   @end (a damaged or hostile blob)
+ * Returns: %FALSE when the rows read do not decode within @end (a
+ *   damaged or hostile blob), or the whole column when @limit is @n
  */
 gboolean
 _cs_chunk_column_decode_values (const guint8 **pp,
                                 const guint8  *end,
                                 guint          n,
+                                guint          limit,
                                 gboolean       delta,
                                 guint64       *out)
 {
-  return decode_column (pp, end, n, delta ? FORM_DELTA : FORM_PLAIN, out);
+  g_return_val_if_fail (limit <= n, FALSE);
+  return decode_column (pp, end, n, limit, delta ? FORM_DELTA : FORM_PLAIN, out);
 }

@@ -118,6 +118,7 @@ gboolean  _cs_chunk_column_decode (const guint8  **pp,
 gboolean  _cs_chunk_column_decode_values (const guint8  **pp,
                                           const guint8   *end,
                                           guint           n,
+                                          guint           limit,
                                           gboolean        delta,
                                           guint64        *out);
 gboolean  _cs_chunk_column_get_dict (const guint8  **pp,

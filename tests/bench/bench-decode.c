@@ -102,7 +102,7 @@ measure (const char              *name,
           const guint8 *data = g_bytes_get_data (c->data, &size);
 
           if (!cs_chunk_decode_columns (data, size, c->n_rows, n_columns, n_columns, modes, cols,
-                                        &error))
+                                        c->n_rows, &error))
             {
               g_printerr ("bench-decode: %s\n", error->message);
               exit (1);

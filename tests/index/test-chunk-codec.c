@@ -42,13 +42,14 @@ roundtrip (gboolean compress)
     g_autofree gint64 *some = g_new0 (gint64, 2 * N_ROWS);
     gint64 *cols_some[3] = { some, NULL, some + N_ROWS };
 
-    g_assert_true (cs_chunk_decode_columns (data, size, N_ROWS, 3, 3, modes, cols_some, &error));
+    g_assert_true (cs_chunk_decode_columns (data, size, N_ROWS, 3, 3, modes, cols_some, N_ROWS,
+                                            &error));
     g_assert_no_error (error);
     g_assert_cmpmem (in, N_ROWS * sizeof (gint64), some, N_ROWS * sizeof (gint64));
     g_assert_cmpmem (in + 2 * N_ROWS, N_ROWS * sizeof (gint64), some + N_ROWS,
                      N_ROWS * sizeof (gint64));
     g_assert_false (cs_chunk_decode_columns (data, size, N_ROWS + 1, 3, 3, modes, cols_some,
-                                             &error));
+                                             N_ROWS + 1, &error));
     g_clear_error (&error);
   }
 
@@ -277,6 +278,61 @@ test_column_widths (void)
     }
 }
 
+/* The first rows of each column decode alone (cs_chunk_decode_columns()),
+ * whatever its form: varints (a short column), packed with exceptions
+ * before and after the rows read, a dictionary; plain and delta. */
+static void
+test_first_rows (void)
+{
+  static const CsChunkColumnMode modes[2] = { CS_CHUNK_PLAIN, CS_CHUNK_DELTA };
+  static const guint counts[] = { 20, 1000, 4096 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (31);
+
+  for (guint ci = 0; ci < G_N_ELEMENTS (counts); ci++)
+    for (guint kind = 0; kind < 3; kind++)
+      {
+        guint n = counts[ci];
+        g_autofree gint64 *in = g_new (gint64, 2 * n);
+        g_autofree gint64 *out = g_new (gint64, 2 * n);
+        const gint64 *cols_in[2] = { in, in + n };
+        gint64 *cols_out[2] = { out, out + n };
+        const guint limits[] = { 0, 1, 5, 8, 9, 96, 97, 98, n / 2, n - 1, n };
+        g_autoptr(GBytes) blob = NULL;
+        const guint8 *data;
+        gsize size;
+
+        for (guint i = 0; i < n; i++)
+          {
+            gint64 v;
+
+            if (kind == 0)
+              /* Small numbers, an outlier every 97 rows: packed, patched. */
+              v = i % 97 == 0 ? (gint64) g_rand_int (rand) << 20 : g_rand_int_range (rand, -9, 9);
+            else if (kind == 1)
+              v = (gint64) g_rand_int_range (rand, 0, 5) * 1000003;
+            else
+              v = (gint64) g_rand_int (rand) << g_rand_int_range (rand, 0, 30);
+            in[i] = v;
+            /* Modulo 2^64, as the codec takes differences. */
+            in[n + i] = (gint64) ((i > 0 ? (guint64) in[n + i - 1] : 0) + (guint64) v);
+          }
+        blob = cs_chunk_encode (n, 2, modes, cols_in, FALSE);
+        data = g_bytes_get_data (blob, &size);
+        for (guint li = 0; li < G_N_ELEMENTS (limits); li++)
+          {
+            g_autoptr(GError) error = NULL;
+            guint limit = MIN (limits[li], n);
+
+            memset (out, 0x5a, 2 * n * sizeof (gint64));
+            g_assert_true (cs_chunk_decode_columns (data, size, n, 2, 2, modes, cols_out, limit,
+                                                    &error));
+            g_assert_no_error (error);
+            g_assert_cmpmem (in, limit * sizeof (gint64), out, limit * sizeof (gint64));
+            g_assert_cmpmem (in + n, limit * sizeof (gint64), out + n, limit * sizeof (gint64));
+          }
+      }
+}
+
 /* A dictionary's index past its numbers (a damaged blob) is refused, not
  * looked up. */
 static void
@@ -334,5 +390,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/ChunkCodec/column-hints", test_column_hints);
   g_test_add_func ("/cs/index/ChunkCodec/column-widths", test_column_widths);
   g_test_add_func ("/cs/index/ChunkCodec/dict-index-refused", test_dict_index_refused);
+  g_test_add_func ("/cs/index/ChunkCodec/first-rows", test_first_rows);
   return g_test_run ();
 }
