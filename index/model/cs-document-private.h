@@ -138,8 +138,11 @@ typedef gboolean (*ChunkFunc) (const CsEventChunkCache *chunk, guint from, guint
  * them): chunks holding none of those types are skipped undecoded (the
  * chunk's other types are in the rows: the caller looks at their type);
  * @skip: the columns the caller does not read, bit (1 << EV_*) each,
- * left undecoded (their cols[] then hold nothing of this chunk).  Rows of
- * a chunk stay valid until the document's next read of @cpu's events. */
+ * left undecoded (their cols[] then hold nothing of this chunk), and
+ * cs-document-events.c's own UP_TO_WANTED (a chunk's rows after its last
+ * of the @wanted types left out: chunk->n counts only those decoded).
+ * Rows of a chunk stay valid until the document's next read of @cpu's
+ * events. */
 gboolean           _cs_document_scan_event_chunks (CsDocument     *self,
                                                    guint           cpu,
                                                    gint64          begin_ns,
