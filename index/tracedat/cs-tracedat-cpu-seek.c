@@ -114,6 +114,10 @@ cs_tracedat_cpu_skip_to (CsTracedatCpu  *cpu,
 /* A read_at stream's window when the records are read in order
  * (cs-tracedat-cpu.c's READ_AT_WINDOW_BYTES otherwise). */
 #define IN_ORDER_WINDOW_BYTES (256 * 1024)
+/* A read_at stream's record this far from its block or farther is read
+ * with its page alone, nearer past it with a window read in order: one
+ * pread() of a page costs about what copying 16 KiB does. */
+#define SPARSE_JUMP_BYTES (32 * 1024)
 
 /* Makes the block (window or chunk) holding @offset the current one,
  * reading it unless it is already; *@block_kept tells whether it was. */
@@ -146,7 +150,7 @@ hold_block (CsTracedatCpu  *c,
        * at their offsets): the next window goes on from the block's end,
        * IN_ORDER_WINDOW_BYTES of it, one pread() for many pages. */
       if (c->have_block && offset >= c->block_next &&
-          offset - c->block_next < IN_ORDER_WINDOW_BYTES / 2 &&
+          offset - c->block_next < SPARSE_JUMP_BYTES &&
           _cs_tracedat_cpu_window_bytes (c) < IN_ORDER_WINDOW_BYTES)
         {
           *block_kept = FALSE;
@@ -156,6 +160,22 @@ hold_block (CsTracedatCpu  *c,
       else if (c->have_block && offset >= c->block_pos && offset < c->block_next &&
                c->block_len == c->block_next - c->block_pos)
         ;                       /* a window holding it, of whole pages */
+      /* A reader jumping far from the block in hand (a rare type's records
+       * across a span: the interrupts of a long wait, a typed SQL table)
+       * wants this record and likely none near it: its page alone, not a
+       * window of which it would use one page.  The interrupts over the
+       * large benchmark recording's worst wakeup were read in ~1,600 windows
+       * of 32 KiB and ~150 of 256 KiB, 91 MB copied for ~4,000 records. */
+      else if (c->have_block && _cs_tracedat_cpu_window_bytes (c) < IN_ORDER_WINDOW_BYTES &&
+               (offset >= c->block_next + SPARSE_JUMP_BYTES ||
+                offset + SPARSE_JUMP_BYTES <= c->block_pos))
+        {
+          guint64 page = c->data_offset + rel / c->page_size * c->page_size;
+
+          *block_kept = FALSE;
+          if (!_cs_tracedat_cpu_load_window (c, page, c->page_size, error))
+            return FALSE;
+        }
       /* (A stream's first window is shorter than the others.) */
       else if (!c->have_block || c->block_pos != win ||
           c->block_next - c->block_pos < MIN ((guint64) _cs_tracedat_cpu_window_bytes (c), c->data_end - win))

@@ -333,6 +333,32 @@ compare_with_oracle (const char         *ours_path,
                 g_assert_cmpint (tep_data_type (rtep, rec.tep_record), ==, smp->type);
               }
           }
+          /* Far apart (every 16th sample: ~1,500 records, past a read_at
+           * stream's window): each record is read with its page alone,
+           * forwards and backwards, and peeked at forwards. */
+          {
+            g_autoptr(CsTracedatCpu) peeker = cs_tracedat_reader_open_cpu (reader, cpu, &error);
+
+            g_assert_no_error (error);
+            for (guint pass = 0; pass < 3; pass++)
+              for (guint j = 0; j < samples->len; j += 16)
+                {
+                  guint i = pass == 1 ? samples->len - 1 - j : j;
+                  const Sample *smp = &g_array_index (samples, Sample, i);
+                  CsTracedatRecord rec;
+
+                  if (pass < 2)
+                    g_assert_true (cs_tracedat_reader_read_at (reader, cpu, smp->offset, &rec, &error));
+                  else
+                    g_assert_true (cs_tracedat_cpu_peek_at (peeker, smp->offset, smp->ts_ns, &rec,
+                                                            &error));
+                  g_assert_no_error (error);
+                  g_assert_cmpuint (rec.offset, ==, smp->offset);
+                  g_assert_cmpint (rec.ts_ns, ==, smp->ts_ns);
+                  g_assert_cmpint (tep_data_pid (rtep, rec.tep_record), ==, smp->pid);
+                  g_assert_cmpint (tep_data_type (rtep, rec.tep_record), ==, smp->type);
+                }
+          }
           /* An offset inside a record is refused. */
           {
             const Sample *smp = &g_array_index (samples, Sample, 0);
