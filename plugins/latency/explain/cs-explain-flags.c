@@ -316,23 +316,23 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
   marks = g_array_new (FALSE, FALSE, sizeof (Mark));
   fields = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   slices = g_array_new (FALSE, FALSE, sizeof (CsExplainSlice));
-  /* Each CPU's span of slices and whether a task held one of them, in
-   * one sweep: a long wait has a million slices. */
+  /* Each CPU's span of slices, in one sweep of the slices (in time
+   * order: a CPU's first one begins its span, its last one ends it); a
+   * long wait has millions, so whether a task held one of them is asked
+   * only of a CPU whose events are few enough to be read. */
   bounds = g_new (CpuBounds, MAX (n_cpus, 1));
   for (guint cpu = 0; cpu < n_cpus; cpu++)
     bounds[cpu] = (CpuBounds) { G_MAXINT64, G_MININT64, FALSE };
   for (guint i = 0; i < breakdown->slices->len; i++)
     {
       const CsExplainSlice *s = &g_array_index (breakdown->slices, CsExplainSlice, i);
-      CpuBounds *b;
 
-      if (s->cpu >= n_cpus)
-        continue;
-      b = &bounds[s->cpu];
-      b->begin_ns = MIN (b->begin_ns, s->begin_ns);
-      b->end_ns = MAX (b->end_ns, s->end_ns);
-      b->task_slice |= g_array_index (breakdown->contributors, CsExplainContributor,
-                                      s->contributor).kind == CS_EXPLAIN_TASK;
+      if (s->cpu < n_cpus)
+        {
+          if (bounds[s->cpu].begin_ns == G_MAXINT64)
+            bounds[s->cpu].begin_ns = s->begin_ns;
+          bounds[s->cpu].end_ns = s->end_ns;
+        }
     }
   for (guint cpu = 0; cpu < n_cpus; cpu++)
     {
@@ -341,7 +341,7 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
       guint64 n_events;
       guint m = 0;
 
-      if (!bounds[cpu].task_slice)
+      if (begin_ns == G_MAXINT64)
         continue;
       /* More events than the bound: reading them would end in too_many
        * (or in has_sections first), so the CPU is passed over unread. */
@@ -352,6 +352,16 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
           return NULL;
         }
       if (n_events > MAX_FLAG_EVENTS)
+        continue;
+      for (guint i = 0; i < breakdown->slices->len && !bounds[cpu].task_slice; i++)
+        {
+          const CsExplainSlice *s = &g_array_index (breakdown->slices, CsExplainSlice, i);
+
+          bounds[cpu].task_slice = s->cpu == cpu &&
+            g_array_index (breakdown->contributors, CsExplainContributor, s->contributor).kind ==
+              CS_EXPLAIN_TASK;
+        }
+      if (!bounds[cpu].task_slice)
         continue;
       g_array_set_size (marks, 0);
       /* B's events too: the slice's last gap ends at the event that
