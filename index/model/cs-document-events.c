@@ -6,9 +6,11 @@
  * A CPU's events are stored CS_EVENT_CHUNK_ROWS to a row of event_chunks
  * (cs-index-schema.c).  A reader of all events steps over the chunks of
  * its span; a reader of some types skips the chunks whose type column
- * holds none of them, and when the types are rare on the CPU it finds the
- * chunks that hold them from event_chunk_types without stepping over the
- * others (each step copies a chunk's blob of ~12 KiB out of SQLite).
+ * holds none of them, and when the types are rare on the CPU or in the
+ * span (list_chunks()) it finds the chunks that hold them from
+ * event_chunk_types without stepping over the others (each step copies a
+ * chunk's blob of ~12 KiB out of SQLite); it decodes a chunk only up to
+ * its last event of one of them.
  * That table is read into memory once (read_chunk_types()); the same copy
  * tells the typed SQL tables and the plugin passes' feeds which chunks to
  * pass over (_cs_document_chunk_may_hold()).
@@ -319,32 +321,28 @@ scan_listed_chunks (CsDocument     *self,
   return TRUE;
 }
 
-static gboolean chunk_may_hold (CsDocument     *self,
-                                guint           cpu,
-                                gint64          chunk,
-                                const gboolean *wanted,
-                                guint           n_types,
-                                guint           type_id);
-
-/* Whether at most one chunk in SPAN_LISTED of @cpu's chunks from
- * @start_chunk to the one holding @end_ns holds a wanted type, by
- * event_chunk_types (read first): types common over the whole CPU can
- * still be rare in a span.  The large benchmark recording's CPU 0 has
- * 2,859 sched_migrate_task events in 11,004 chunks, too many for
- * _cs_document_types_are_rare(); finding a waiting task's moves over its
- * worst wakeup's 13 s stepped over the chunks of the span and took 18 ms,
- * the chunks listed 10 ms.  Where about every chunk holds one (that
- * recording's softirqs), stepping and listing cost the same. */
+/* Whether a scan of @wanted types over @cpu's chunks from @start_chunk
+ * to the one holding @end_ns reads the chunks that may hold one alone,
+ * found from event_chunk_types (read first; without it, no): when the
+ * types are rare on the CPU (_cs_document_types_are_rare()), or when at
+ * most one chunk in SPAN_LISTED of the span holds one.  Types common over
+ * the whole CPU can still be rare in a span: the large benchmark
+ * recording's CPU 0 has 2,859 sched_migrate_task events in 11,004
+ * chunks; finding a waiting task's moves over its worst wakeup's 13 s
+ * stepped over the chunks of the span and took 18 ms, the chunks listed
+ * 10 ms.  Where about every chunk holds one (that recording's softirqs),
+ * stepping and listing cost the same. */
 #define SPAN_LISTED 2
 
 static gboolean
-span_holders_are_few (CsDocument     *self,
-                      guint           cpu,
-                      gint64          start_chunk,
-                      gint64          end_ns,
-                      const gboolean *wanted,
-                      guint           n_types)
+list_chunks (CsDocument     *self,
+             guint           cpu,
+             gint64          start_chunk,
+             gint64          end_ns,
+             const gboolean *wanted,
+             guint           n_types)
 {
+  gboolean rare = _cs_document_types_are_rare (self, cpu, wanted, n_types);
   const CsChunkTypes *t;
   guint64 lo, hi, n_holders = 0;
 
@@ -352,6 +350,8 @@ span_holders_are_few (CsDocument     *self,
   if (self->chunk_types == NULL)
     return FALSE;
   t = &self->chunk_types[cpu];
+  if (rare)
+    return TRUE;
   if ((guint64) start_chunk >= t->n_chunks)
     return FALSE;
   /* The span's chunks: [start_chunk, hi), hi the first that starts at
@@ -368,7 +368,7 @@ span_holders_are_few (CsDocument     *self,
         hi = mid;
     }
   for (guint64 c = lo; c < hi; c++)
-    if (chunk_may_hold (self, cpu, (gint64) c, wanted, n_types, 0) &&
+    if (_cs_document_chunk_may_hold (self, cpu, (gint64) c, wanted, n_types) &&
         ++n_holders * SPAN_LISTED > hi - lo)
       return FALSE;
   return TRUE;
@@ -427,16 +427,11 @@ _cs_document_scan_event_chunks (CsDocument     *self,
   start_chunk = _cs_document_find_chunk (self, cpu, begin_ns, error);
   if (start_chunk < 0)
     return FALSE;
-  if (wanted != NULL &&
-      (_cs_document_types_are_rare (self, cpu, wanted, n_types) ||
-       span_holders_are_few (self, cpu, start_chunk, end_ns, wanted, n_types)))
-    {
-      _cs_document_read_chunk_types (self);
-      /* Without the table (an index that lacks it whole): the steps below. */
-      if (self->chunk_types != NULL)
-        return scan_listed_chunks (self, cpu, start_chunk, begin_ns, end_ns, wanted, n_types,
-                                   skip, func, user_data, error);
-    }
+  /* Otherwise (or without event_chunk_types: an index that lacks it
+   * whole), the steps below. */
+  if (wanted != NULL && list_chunks (self, cpu, start_chunk, end_ns, wanted, n_types))
+    return scan_listed_chunks (self, cpu, start_chunk, begin_ns, end_ns, wanted, n_types, skip,
+                               func, user_data, error);
 
   sqlite3_bind_int (s, 1, cpu);
   sqlite3_bind_int64 (s, 2, start_chunk);
