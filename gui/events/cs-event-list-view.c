@@ -204,7 +204,6 @@ row_in_page (guint  row,
          ((double) row * row_height >= value && (double) (row + 1) * row_height <= value + page);
 }
 
-
 static void
 cs_event_list_view_scroll_to_row (CsEventListView *self,
                                   guint            row)
