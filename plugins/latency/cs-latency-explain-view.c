@@ -611,10 +611,10 @@ _cs_latency_explain_view_show (GtkWidget           *widget,
   x->link = -1;
   if (g_strcmp0 (view->latency->param, "wakeup") == 0)
     x->links = cs_explain_wakeup_chain (view->latency->document, item->pid, item->a_ts_ns, item->a_cpu,
-                                        item->b_ts_ns, item->b_cpu, DEFAULT_DEPTH, &x->stop, &error);
+                                        item->b_ts_ns, item->b_cpu, DEFAULT_DEPTH, TRUE, &x->stop, &error);
   else
     x->alone = cs_explain_span_on_cpu (view->latency->document, item->pid, item->a_ts_ns, item->b_ts_ns,
-                                       item->b_cpu, &error);
+                                       item->b_cpu, TRUE, &error);
   g_clear_pointer (&view->latency->explained, _cs_latency_explained_free);
   if (x->links == NULL && x->alone == NULL)
     {

@@ -178,10 +178,10 @@ cs_explain_cli_explain (CsPluginDocument *doc,
       _cs_explain_steps_reset ();
       if (wakeup)
         links = cs_explain_wakeup_chain (doc, item->pid, item->a_ts_ns, item->a_cpu,
-                                         item->b_ts_ns, item->b_cpu, depth, &stop, &error);
+                                         item->b_ts_ns, item->b_cpu, depth, FALSE, &stop, &error);
       else
         alone = cs_explain_span_on_cpu (doc, item->pid, item->a_ts_ns, item->b_ts_ns,
-                                        item->b_cpu, &error);
+                                        item->b_cpu, FALSE, &error);
       elapsed_us = g_get_monotonic_time () - t0;
       if (_cs_explain_steps_enabled ())
         {

@@ -274,6 +274,40 @@ has_event_sections (const CsExplainBreakdown *x)
 }
 
 /**
+ * _cs_explain_flags_may_read:
+ * @document: a recording
+ * @cpu: one of its CPUs
+ * @begin_ns: the first slice's begin on @cpu (ns)
+ * @end_ns: the last slice's end on @cpu (ns)
+ * @may_read: (out): whether cs_explain_add_flag_sections() would read
+ *   @cpu's events for slices spanning [@begin_ns, @end_ns]: at most
+ *   MAX_FLAG_EVENTS of them, by the index's count (more: reading them
+ *   would end in too_many, so the CPU is passed over unread)
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ *
+ * The flags rule's bound, for it and for a caller deciding which CPUs'
+ * slices to keep for it (cs-explain-pair.c).
+ *
+ * Returns: %FALSE with @error set on failure
+ */
+gboolean
+_cs_explain_flags_may_read (CsPluginDocument  *document,
+                            guint              cpu,
+                            gint64             begin_ns,
+                            gint64             end_ns,
+                            gboolean          *may_read,
+                            GError           **error)
+{
+  guint64 n_events;
+
+  if (!cs_plugin_document_count_cpu_events (document, cpu, begin_ns, end_ns + 1, &n_events,
+                                            error))
+    return FALSE;
+  *may_read = n_events <= MAX_FLAG_EVENTS;
+  return TRUE;
+}
+
+/**
  * cs_explain_add_flag_sections:
  * @document: the recording @breakdown was read from
  * @breakdown: (transfer full) (nullable): a breakdown with slices
@@ -338,20 +372,18 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
     {
       gint64 begin_ns = bounds[cpu].begin_ns, end_ns = bounds[cpu].end_ns;
       Reader r = { marks, fields, FALSE, FALSE };
-      guint64 n_events;
       guint m = 0;
+
+      gboolean few;
 
       if (begin_ns == G_MAXINT64)
         continue;
-      /* More events than the bound: reading them would end in too_many
-       * (or in has_sections first), so the CPU is passed over unread. */
-      if (!cs_plugin_document_count_cpu_events (document, cpu, begin_ns, end_ns + 1, &n_events,
-                                                error))
+      if (!_cs_explain_flags_may_read (document, cpu, begin_ns, end_ns, &few, error))
         {
           cs_explain_breakdown_free (breakdown);
           return NULL;
         }
-      if (n_events > MAX_FLAG_EVENTS)
+      if (!few)
         continue;
       for (guint i = 0; i < breakdown->slices->len && !bounds[cpu].task_slice; i++)
         {

@@ -38,10 +38,14 @@ typedef struct {
 } Timed;
 
 /* A breakdown read: its sections from the latency flags, then its
- * vCPU's time out of the guest (cs-explain-flags.c, cs-explain-vcpu.c). */
+ * vCPU's time out of the guest (cs-explain-flags.c, cs-explain-vcpu.c),
+ * which both cut its slices; they are dropped after unless
+ * @with_slices (they may have been kept on some CPUs only: see
+ * slice_cpus()). */
 static CsExplainBreakdown *
 finish (CsPluginDocument   *document,
         CsExplainBreakdown *breakdown,
+        gboolean            with_slices,
         GError            **error)
 {
   gint64 t0 = _cs_explain_steps_enabled () ? _cs_explain_steps_now () : 0;
@@ -49,7 +53,10 @@ finish (CsPluginDocument   *document,
   breakdown = cs_explain_add_flag_sections (document, breakdown, error);
   if (t0 != 0)
     _cs_explain_steps_add (CS_EXPLAIN_STEP_READ, t0);
-  return cs_explain_add_vcpu_out (document, breakdown);
+  breakdown = cs_explain_add_vcpu_out (document, breakdown);
+  if (breakdown != NULL && !with_slices)
+    g_clear_pointer (&breakdown->slices, g_array_unref);
+  return breakdown;
 }
 
 static gboolean
@@ -192,10 +199,12 @@ feed_until_found (const CsPluginEvent *event,
   return feed->found == NULL;
 }
 
-/* A tracker that opens @pid's pairs and hands them to @feed. */
+/* A tracker that opens @pid's pairs and hands them to @feed, their
+ * slices kept on the CPUs @slice_cpus says (NULL: all). */
 static CsExplainTracker *
 new_pair_tracker (CsPluginDocument *document,
                   gint32            pid,
+                  const gboolean   *slice_cpus,
                   PairFeed         *feed)
 {
   CsExplainTracker *tracker =
@@ -204,6 +213,7 @@ new_pair_tracker (CsPluginDocument *document,
   feed->tracker = tracker;
   cs_explain_tracker_set_only_pid (tracker, pid);
   cs_explain_tracker_set_record_slices (tracker, TRUE);
+  cs_explain_tracker_set_slice_cpus (tracker, slice_cpus);
   return tracker;
 }
 
@@ -301,6 +311,66 @@ plan_stays (CsPluginDocument *document,
       g_array_append_val (stays, *m);
     }
   return cpu == b_cpu;
+}
+
+/* The CPUs whose slices a pair's breakdown needs when its caller does
+ * not keep them (!@with_slices): those where the latency flags are read
+ * (cs_explain_add_flag_sections(), which cuts the slices), or all of
+ * them with a KVM host open (cs_explain_add_vcpu_out() cuts them too).
+ * The pair waits on @first_cpu from @a_ns, then where @stays move it,
+ * until @b_ns; its slices on a CPU span that CPU's stays of some length,
+ * which is what the flags rule counts the events of.  The large
+ * benchmark recording's worst pair has 1.7 M slices on a CPU too busy
+ * for the flags rule: storing them touched 40 MB for nothing, a tenth
+ * of its time.  *@cpus: NULL for all, else n_cpus flags (free it). */
+static gboolean
+slice_cpus (CsPluginDocument  *document,
+            gboolean           with_slices,
+            gint64             a_ns,
+            gint64             b_ns,
+            guint              first_cpu,
+            GArray            *stays,
+            gboolean         **cpus,
+            GError           **error)
+{
+  guint n_cpus = cs_plugin_document_get_n_cpus (document);
+  g_autofree gint64 *begin = NULL, *end = NULL;
+  g_autofree gboolean *keep = NULL;
+  gint64 from = a_ns;
+  guint cpu = first_cpu;
+
+  *cpus = NULL;
+  if (with_slices || cs_plugin_document_has_vcpu_host (document) || first_cpu >= n_cpus)
+    return TRUE;
+  begin = g_new (gint64, n_cpus);
+  end = g_new (gint64, n_cpus);
+  keep = g_new0 (gboolean, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      begin[c] = G_MAXINT64;
+      end[c] = G_MININT64;
+    }
+  for (guint i = 0; i <= stays->len; i++)
+    {
+      const Move *next = i < stays->len ? &g_array_index (stays, Move, i) : NULL;
+      gint64 to = next != NULL ? next->ts_ns : b_ns;
+
+      if (to > from)
+        {
+          begin[cpu] = MIN (begin[cpu], from);
+          end[cpu] = MAX (end[cpu], to);
+        }
+      if (next == NULL)
+        break;
+      cpu = (guint) next->dest_cpu;
+      from = next->ts_ns;
+    }
+  for (guint c = 0; c < n_cpus; c++)
+    if (begin[c] != G_MAXINT64 &&
+        !_cs_explain_flags_may_read (document, c, begin[c], end[c], &keep[c], error))
+      return FALSE;
+  *cpus = g_steal_pointer (&keep);
+  return TRUE;
 }
 
 typedef struct {
@@ -441,6 +511,10 @@ feed_stays (CsPluginDocument *document,
  * @a_cpu: the CPU that logged the wakeup
  * @b_ns: the time of the sched_switch that ran @pid
  * @b_cpu: its CPU
+ * @with_slices: keep the breakdown's slices (#CsExplainBreakdown): a
+ *   caller that only shows the sums leaves them out, which saves a long
+ *   wait's storing them (the large benchmark recording's worst: 150,914
+ *   slices, 3.5 MiB touched for the first time, a tenth of its time)
  * @error: %CS_PLUGIN_ERROR_FAILED when the recording cannot be read,
  *   %CS_PLUGIN_ERROR_USAGE when no wakeup of @pid at @a_ns is followed by
  *   a switch to it at @b_ns
@@ -465,12 +539,14 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
                         guint             a_cpu,
                         gint64            b_ns,
                         guint             b_cpu,
+                        gboolean          with_slices,
                         GError          **error)
 {
   PairFeed feed = { .b_ns = b_ns, .b_cpu = b_cpu };
   g_autoptr(CsExplainTracker) tracker = NULL;
   g_autoptr(GPtrArray) types = g_ptr_array_new ();
   g_autoptr(GArray) stays = g_array_new (FALSE, FALSE, sizeof (Move));
+  g_autofree gboolean *keep = NULL;
   gint64 first_cpu = -1;
 
   if (!plan_stays (document, pid, a_ns, a_cpu, b_ns, b_cpu, &first_cpu, stays, error))
@@ -479,11 +555,14 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
         return NULL;
       first_cpu = -1;
     }
+  if (first_cpu >= 0 &&
+      !slice_cpus (document, with_slices, a_ns, b_ns, (guint) first_cpu, stays, &keep, error))
+    return NULL;
   for (gboolean slices = TRUE; first_cpu >= 0; slices = FALSE)
     {
       gboolean abandoned = FALSE;
 
-      tracker = new_pair_tracker (document, pid, &feed);
+      tracker = new_pair_tracker (document, pid, keep, &feed);
       if (!feed_stays (document, &feed, a_ns, a_cpu, b_ns, first_cpu, stays, slices, &abandoned,
                        error))
         return NULL;
@@ -494,13 +573,14 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
           continue;
         }
       if (feed.found != NULL)
-        return finish (document, feed.found, error);
+        return finish (document, feed.found, with_slices, error);
       g_clear_pointer (&tracker, cs_explain_tracker_free);
       break;
     }
 
-  /* Every CPU over A..B, as a pass reads them. */
-  tracker = new_pair_tracker (document, pid, &feed);
+  /* Every CPU over A..B, as a pass reads them (the stays unknown: every
+   * CPU's slices kept). */
+  tracker = new_pair_tracker (document, pid, NULL, &feed);
   for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
     g_ptr_array_add (types, (gpointer) cs_explain_state_events[i]);
   for (guint i = 0; cs_explain_wake_events[i] != NULL; i++)
@@ -516,7 +596,7 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
                  _("no wakeup of pid %d at %" PRId64 " ns is followed by a "
                    "switch to it at %" PRId64 " ns on CPU %u"),
                  pid, a_ns, b_ns, b_cpu);
-  return finish (document, feed.found, error);
+  return finish (document, feed.found, with_slices, error);
 }
 
 /**
@@ -526,6 +606,7 @@ cs_explain_wakeup_pair (CsPluginDocument *document,
  * @a_ns: the pair's A
  * @b_ns: the pair's B, >= @a_ns
  * @cpu: the CPU whose time is broken down (B's CPU)
+ * @with_slices: as cs_explain_wakeup_pair()
  * @error: %CS_PLUGIN_ERROR_FAILED when the recording cannot be read
  *
  * Breaks down what @cpu did over [@a_ns, @b_ns), for pairs that are not
@@ -541,10 +622,12 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
                         gint64            a_ns,
                         gint64            b_ns,
                         guint             cpu,
+                        gboolean          with_slices,
                         GError          **error)
 {
   g_autoptr(CsExplainTracker) tracker =
     cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), NULL, NULL);
+  gboolean keep = TRUE;
 
   if (cpu >= cs_plugin_document_get_n_cpus (document))
     {
@@ -552,14 +635,19 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
                    _("the recording has no CPU %u"), cpu);
       return NULL;
     }
+  /* Its slices span [@a_ns, @b_ns] on @cpu: kept where the latency flags
+   * will cut them (slice_cpus()). */
+  if (!with_slices && !cs_plugin_document_has_vcpu_host (document) && b_ns > a_ns &&
+      !_cs_explain_flags_may_read (document, cpu, a_ns, b_ns, &keep, error))
+    return NULL;
   if (!prime_cpu (document, tracker, cpu, a_ns, error))
     return NULL;
-  cs_explain_tracker_set_record_slices (tracker, TRUE);
+  cs_explain_tracker_set_record_slices (tracker, keep);
   cs_explain_tracker_open_window (tracker, pid, a_ns, cpu);
   if (!read_events (document, cpu, a_ns, b_ns, cs_explain_state_events, feed_state, tracker,
                     CS_EXPLAIN_STEP_INDEX, error))
     return NULL;
-  return finish (document, cs_explain_tracker_close_window (tracker, b_ns), error);
+  return finish (document, cs_explain_tracker_close_window (tracker, b_ns), with_slices, error);
 }
 
 typedef struct {
@@ -680,6 +768,7 @@ latest_wakeup_before (CsPluginDocument *document,
  * @b_cpu: that switch's CPU
  * @max_depth: how many links at most (the first one included), >= 1
  *   (the issue's default is 8)
+ * @with_slices: as cs_explain_wakeup_pair(), for every link
  * @stop: (out) (optional): why the chain ended
  * @error: as cs_explain_wakeup_pair()
  *
@@ -702,15 +791,16 @@ cs_explain_wakeup_chain (CsPluginDocument *document,
                          gint64            b_ns,
                          guint             b_cpu,
                          guint             max_depth,
+                         gboolean          with_slices,
                          CsExplainStop    *stop,
                          GError          **error)
 {
   CsExplainBreakdown *first = cs_explain_wakeup_pair (document, pid, a_ns, a_cpu, b_ns, b_cpu,
-                                                      error);
+                                                      with_slices, error);
 
   if (first == NULL)
     return NULL;
-  return cs_explain_wakeup_chain_from (document, first, max_depth, stop, error);
+  return cs_explain_wakeup_chain_from (document, first, max_depth, with_slices, stop, error);
 }
 
 /**
@@ -721,6 +811,7 @@ cs_explain_wakeup_chain (CsPluginDocument *document,
  *   that cs_explain_wakeup_pair() made, or the blockers sweep's
  *   (cs-explain-pass.c), which has it already
  * @max_depth: as cs_explain_wakeup_chain()
+ * @with_slices: as cs_explain_wakeup_pair(), for the links after @first
  * @stop: (out) (optional): why the chain ended
  * @error: as cs_explain_wakeup_pair()
  *
@@ -738,6 +829,7 @@ GArray *
 cs_explain_wakeup_chain_from (CsPluginDocument   *document,
                               CsExplainBreakdown *first,
                               guint               max_depth,
+                              gboolean            with_slices,
                               CsExplainStop      *stop,
                               GError            **error)
 {
@@ -783,7 +875,8 @@ cs_explain_wakeup_chain_from (CsPluginDocument   *document,
         }
       link.depth = depth;
       link.breakdown = cs_explain_wakeup_pair (document, b->waker_pid, wake_ns, waking.cpu, run_ns,
-                                               run_cpu >= 0 ? (guint) run_cpu : waking.cpu, error);
+                                               run_cpu >= 0 ? (guint) run_cpu : waking.cpu,
+                                               with_slices, error);
       if (link.breakdown == NULL)
         {
           cs_explain_links_free (links);

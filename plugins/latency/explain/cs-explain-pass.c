@@ -397,7 +397,7 @@ store_chains (Blockers  *self,
       /* Its parts go to the chain, which frees them. */
       *first = *w;
       w->contributors = NULL;
-      links = cs_explain_wakeup_chain_from (self->document, first, CHAIN_DEPTH, &stop, NULL);
+      links = cs_explain_wakeup_chain_from (self->document, first, CHAIN_DEPTH, FALSE, &stop, NULL);
 
       /* A chain the index cannot follow is left out, not an error. */
       for (guint k = 0; links != NULL && k < links->len && ok; k++)

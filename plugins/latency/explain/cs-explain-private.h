@@ -28,5 +28,11 @@ void        _cs_explain_add_slice   (GArray           *slices,
                                      guint             cpu,
                                      guint             contributor);
 void        _cs_explain_breakdown_reorder (CsExplainBreakdown *breakdown);
+gboolean    _cs_explain_flags_may_read (CsPluginDocument  *document,
+                                        guint              cpu,
+                                        gint64             begin_ns,
+                                        gint64             end_ns,
+                                        gboolean          *may_read,
+                                        GError           **error);
 
 G_END_DECLS

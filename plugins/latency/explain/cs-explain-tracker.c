@@ -69,6 +69,7 @@ struct _CsExplainTracker
   gboolean open_pairs;
   gboolean learning;
   gboolean record_slices;
+  gboolean *slice_cpus;         /* n_cpus: the CPUs whose slices are kept (NULL: all) */
   CsExplainPairFunc func;
   gpointer user_data;
 };
@@ -118,7 +119,11 @@ waiting_take (CsExplainTracker *self)
     }
   w->last_part = -1;
   if (self->record_slices)
-    w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
+    {
+      w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
+      w->slice_cpus = self->slice_cpus;
+      w->n_slice_cpus = self->n_cpus;
+    }
   return w;
 }
 
@@ -199,6 +204,7 @@ cs_explain_tracker_free (CsExplainTracker *self)
   g_ptr_array_unref (self->spare);
   if (self->window != NULL)
     waiting_free (self->window);
+  g_free (self->slice_cpus);
   g_free (self);
 }
 
@@ -249,6 +255,27 @@ cs_explain_tracker_set_record_slices (CsExplainTracker *self,
                                       gboolean          record)
 {
   self->record_slices = record;
+}
+
+/**
+ * cs_explain_tracker_set_slice_cpus:
+ * @self: a tracker, with no pair open yet
+ * @cpus: (array) (nullable): for each of the tracker's CPUs, whether the
+ *   slices there are kept (copied); %NULL: all
+ *
+ * Keeps the slices of the pairs opened from now on (when
+ * cs_explain_tracker_set_record_slices() asks for them) on those CPUs
+ * alone: a caller that needs them only where the latency flags are read
+ * (cs_explain_add_flag_sections()) saves storing a long wait's million
+ * slices elsewhere.
+ */
+void
+cs_explain_tracker_set_slice_cpus (CsExplainTracker *self,
+                                   const gboolean   *cpus)
+{
+  g_clear_pointer (&self->slice_cpus, g_free);
+  if (cpus != NULL)
+    self->slice_cpus = g_memdup2 (cpus, MAX (self->n_cpus, 1) * sizeof (gboolean));
 }
 
 /**
@@ -870,7 +897,11 @@ cs_explain_tracker_open_window (CsExplainTracker *self,
   w->waker_pid = -1;
   w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
   if (self->record_slices)
-    w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
+    {
+      w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
+      w->slice_cpus = self->slice_cpus;
+      w->n_slice_cpus = self->n_cpus;
+    }
   self->window = w;
   enqueue (self, w, cpu, a_ns);
 }

@@ -50,6 +50,8 @@ void                cs_explain_tracker_set_only_pid (CsExplainTracker   *self,
                                                      gint32              pid);
 void                cs_explain_tracker_set_record_slices (CsExplainTracker *self,
                                                      gboolean            record);
+void                cs_explain_tracker_set_slice_cpus (CsExplainTracker *self,
+                                                     const gboolean   *cpus);
 void                cs_explain_tracker_set_open_pairs (CsExplainTracker *self,
                                                      gboolean            open_pairs);
 void                cs_explain_tracker_set_learning (CsExplainTracker *self,

@@ -132,7 +132,8 @@ add_to_part_prio (Waiting                    *w,
       p->n_slices = 0;
       p->n_pairs = 1;
     }
-  if (w->slices != NULL)
+  if (w->slices != NULL &&
+      (w->slice_cpus == NULL || (cpu < w->n_slice_cpus && w->slice_cpus[cpu])))
     _cs_explain_waiting_add_slice (w, i, begin_ns, end_ns, cpu);
   p = &g_array_index (w->parts, CsExplainContributor, i);
   p->ns += ns;

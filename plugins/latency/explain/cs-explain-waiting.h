@@ -38,6 +38,8 @@ typedef struct {
   gint last_part;               /* of the last slice added, -1 */
   guint last_key;               /* its contributor number + 1; 0: not known */
   GArray *slices;               /* Slice, when the tracker records them */
+  const gboolean *slice_cpus;   /* the tracker's: CPUs whose slices go to @slices (NULL: all) */
+  guint n_slice_cpus;
   guint64 log_from;             /* the first stretch of its CPU's log not added yet */
   gint64 log_from_ns;           /* and the time from which it counts (queued then) */
 } Waiting;

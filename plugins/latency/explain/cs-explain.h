@@ -149,8 +149,10 @@ typedef struct {
  *   first; their @ns add up to @b_ns - @a_ns
  * @slices: (element-type CsExplainSlice) (nullable): the stretches of
  *   [@a_ns, @b_ns) in time order, tiling it, each naming its contributor;
- *   given for a pair explained alone (cs_explain_wakeup_pair(),
- *   cs_explain_span_on_cpu()), %NULL in the blockers pass
+ *   given when the caller asks for them (@with_slices of
+ *   cs_explain_wakeup_pair(), cs_explain_span_on_cpu() and the chains:
+ *   the window, which highlights them), %NULL otherwise (the command
+ *   line, the blockers pass)
  * @need_resched_ns: of the time a task that did not outrank the waiting
  *   one (nor was it) held its CPU, how much lay between two consecutive
  *   events of that task both showing TRACE_FLAG_NEED_RESCHED (0x04)
@@ -190,12 +192,14 @@ CsExplainBreakdown *cs_explain_wakeup_pair (CsPluginDocument *document,
                                             guint             a_cpu,
                                             gint64            b_ns,
                                             guint             b_cpu,
+                                            gboolean          with_slices,
                                             GError          **error);
 CsExplainBreakdown *cs_explain_span_on_cpu (CsPluginDocument *document,
                                             gint32            pid,
                                             gint64            a_ns,
                                             gint64            b_ns,
                                             guint             cpu,
+                                            gboolean          with_slices,
                                             GError          **error);
 
 /**
@@ -241,11 +245,13 @@ GArray  *cs_explain_wakeup_chain     (CsPluginDocument *document,
                                       gint64            b_ns,
                                       guint             b_cpu,
                                       guint             max_depth,
+                                      gboolean          with_slices,
                                       CsExplainStop    *stop,
                                       GError          **error);
 GArray  *cs_explain_wakeup_chain_from (CsPluginDocument   *document,
                                        CsExplainBreakdown *first,
                                        guint               max_depth,
+                                       gboolean            with_slices,
                                        CsExplainStop      *stop,
                                        GError            **error);
 const char *cs_explain_stop_describe (CsExplainStop     stop);

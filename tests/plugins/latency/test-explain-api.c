@@ -508,7 +508,7 @@ test_explain (CsBuiltinFixture *fixture,
       b_cpu = g_array_index (iv, CsPluginTaskInterval, i).cpu;
   g_assert_cmpuint (b_cpu, !=, G_MAXUINT);
 
-  b = cs_explain_wakeup_pair (fixture->plugins, w[0], w[1], w[3], w[2], b_cpu, &error);
+  b = cs_explain_wakeup_pair (fixture->plugins, w[0], w[1], w[3], w[2], b_cpu, TRUE, &error);
   g_assert_no_error (error);
   g_assert_nonnull (b);
   g_assert_cmpint (b->pid, ==, w[0]);
@@ -543,8 +543,31 @@ test_explain (CsBuiltinFixture *fixture,
   }
   verdict = cs_explain_verdict (b);
   g_assert_cmpstr (verdict, !=, "");
+  /* Without its slices (the command line's way, which keeps them only
+   * where the latency flags cut them): the same contributors. */
+  {
+    g_autoptr(CsExplainBreakdown) bare =
+      cs_explain_wakeup_pair (fixture->plugins, w[0], w[1], w[3], w[2], b_cpu, FALSE, &error);
 
-  links = cs_explain_wakeup_chain (fixture->plugins, w[0], w[1], w[3], w[2], b_cpu, 8, &stop,
+    g_assert_no_error (error);
+    g_assert_nonnull (bare);
+    g_assert_null (bare->slices);
+    g_assert_cmpint (bare->need_resched_ns, ==, b->need_resched_ns);
+    g_assert_cmpuint (bare->contributors->len, ==, b->contributors->len);
+    for (guint i = 0; i < b->contributors->len; i++)
+      {
+        const CsExplainContributor *x = &g_array_index (b->contributors, CsExplainContributor, i);
+        const CsExplainContributor *y = &g_array_index (bare->contributors, CsExplainContributor, i);
+
+        g_assert_cmpint (y->kind, ==, x->kind);
+        g_assert_cmpint (y->id, ==, x->id);
+        g_assert_cmpstr (y->name, ==, x->name);
+        g_assert_cmpint (y->ns, ==, x->ns);
+        g_assert_cmpuint (y->n_slices, ==, x->n_slices);
+      }
+  }
+
+  links = cs_explain_wakeup_chain (fixture->plugins, w[0], w[1], w[3], w[2], b_cpu, 8, TRUE, &stop,
                                    &error);
   g_assert_no_error (error);
   g_assert_cmpuint (links->len, >=, 1);

@@ -159,7 +159,7 @@ check_pair (const char *guest_path,
       /* The breakdown with the host's view. */
       b = cs_explain_wakeup_pair (fixture.plugins, w->pid, w->a_ns,
                                   waking_cpu (fixture.plugins, w->pid, w->a_ns), w->b_ns,
-                                  (guint) w->cpu, &error);
+                                  (guint) w->cpu, TRUE, &error);
       g_assert_no_error (error);
       g_assert_nonnull (b);
       for (guint k = 0; k < b->contributors->len; k++)
@@ -229,7 +229,7 @@ check_pair (const char *guest_path,
     g_clear_error (&error);
     b = cs_explain_wakeup_pair (fixture.plugins, w->pid, w->a_ns,
                                 waking_cpu (fixture.plugins, w->pid, w->a_ns), w->b_ns,
-                                (guint) w->cpu, &error);
+                                (guint) w->cpu, TRUE, &error);
     g_assert_no_error (error);
     for (guint k = 0; k < b->contributors->len; k++)
       g_assert_cmpint (g_array_index (b->contributors, CsExplainContributor, k).kind, <,
