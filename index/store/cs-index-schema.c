@@ -140,6 +140,8 @@ const char _cs_index_schema_sql[] =
   "CREATE TABLE slice_chunks (cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (cpu, chunk));"
+  "CREATE INDEX event_chunks_by_time ON event_chunks (cpu, first_ns);"
+  "CREATE INDEX slice_chunks_by_end ON slice_chunks (cpu, last_ns);"
   "CREATE TABLE task_chunks (pid INTEGER, cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (pid, cpu, chunk));"

@@ -430,16 +430,8 @@ _cs_index_write_complete (sqlite3  *db,
   if (!_cs_sqlite_exec (db, "COMMIT;", error))
     return FALSE;
 
-  /* Secondary indexes last: building them once is cheaper than keeping
-   * them up to date during the inserts. */
-  if (!_cs_sqlite_exec (db,
-                        "BEGIN;"
-                        "CREATE INDEX event_chunks_by_time ON event_chunks (cpu, first_ns);"
-                        "CREATE INDEX slice_chunks_by_end ON slice_chunks (cpu, last_ns);", error))
-    return FALSE;
-
   /* The schema version is written last: a file that has it is complete. */
-  version_sql = g_strdup_printf ("PRAGMA user_version = %d; COMMIT;", CS_INDEX_SCHEMA_VERSION);
+  version_sql = g_strdup_printf ("BEGIN; PRAGMA user_version = %d; COMMIT;", CS_INDEX_SCHEMA_VERSION);
   return _cs_sqlite_exec (db, version_sql, error);
 }
 
