@@ -24,8 +24,9 @@ recording:
 With the preset `wakeup` it measures the explain room too (issue 24,
 part 6), in the same index cache after the pass: `latency RECORDING
 --preset wakeup --explain 1 --depth 1 --json` (the worst pair's
-breakdown: the CLI's explain_us, wall, and with CHRONOSCOPE_EXPLAIN_STEPS=1
-the explain engine's thread CPU time, target <= 50 ms), the same with
+breakdown, EXPLAIN_REPEATS times a run: the CLI's explain_us, wall, and with
+CHRONOSCOPE_EXPLAIN_STEPS=1 the explain engine's thread CPU time, median and
+min, target <= 50 ms), the same with
 its chain of 8 links (wall), and `latency
 RECORDING --preset wakeup --blockers --json` (top blockers over the p99
 pairs: wall, CPU and peak RssAnon of the whole command against the first
@@ -92,20 +93,32 @@ def run_json(cmd, env):
         return figures, json.load(out)
 
 
+# The worst pair's breakdown is explained this many times a run: a figure
+# of ~0.1 s on a shared 2-core host moves by a third from one run to the
+# next, and the runs of the whole benchmark are few.
+EXPLAIN_REPEATS = 5
+
+
 def explain_one_pair(latency_cli, rec, env):
     """The worst wakeup pair explained: (ms of its breakdown alone, wall and
-    thread CPU; ms of its breakdown and chain of 8, wall; links; its length).
-    The CPU time is the explain engine's own (CHRONOSCOPE_EXPLAIN_STEPS=1's
-    total on stderr), apart from the process's start and the pass."""
+    thread CPU, each a list of EXPLAIN_REPEATS; ms of its breakdown and chain
+    of 8, wall; links; its length).  The CPU time is the explain engine's own
+    (CHRONOSCOPE_EXPLAIN_STEPS=1's total on stderr), apart from the process's
+    start and the pass."""
     cmd = latency_cli + ["latency", rec, "--preset", "wakeup", "--explain", "1", "--json"]
-    proc = subprocess.run(cmd + ["--depth", "1"], env=dict(env, CHRONOSCOPE_EXPLAIN_STEPS="1"),
-                          capture_output=True, text=True, check=True)
-    alone = json.loads(proc.stdout)["pairs"][0]
-    cpu = re.search(r"total ([0-9.]+) ms", proc.stderr)
+    walls, cpus = [], []
+    for _ in range(EXPLAIN_REPEATS):
+        proc = subprocess.run(cmd + ["--depth", "1"],
+                              env=dict(env, CHRONOSCOPE_EXPLAIN_STEPS="1"),
+                              capture_output=True, text=True, check=True)
+        alone = json.loads(proc.stdout)["pairs"][0]
+        cpu = re.search(r"total ([0-9.]+) ms", proc.stderr)
+        walls.append(alone["explain_us"] / 1000)
+        cpus.append(float(cpu.group(1)) if cpu else float("nan"))
     _, doc = run_json(cmd, env)
     pair = doc["pairs"][0]
-    return (alone["explain_us"] / 1000, float(cpu.group(1)) if cpu else float("nan"),
-            pair["explain_us"] / 1000, 1 + len(pair.get("chain", [])), pair["duration_ns"])
+    return (walls, cpus, pair["explain_us"] / 1000, 1 + len(pair.get("chain", [])),
+            pair["duration_ns"])
 
 
 def top_blockers(latency_cli, rec, env):
@@ -117,9 +130,13 @@ def top_blockers(latency_cli, rec, env):
 
 
 def print_explain(explains, blockers, first_open):
-    ms, cpu_ms, chain_ms = (statistics.median(e[k] for e in explains) for k in range(3))
+    walls = [x for e in explains for x in e[0]]
+    cpus = [x for e in explains for x in e[1]]
+    ms, cpu_ms = statistics.median(walls), statistics.median(cpus)
+    chain_ms = statistics.median(e[2] for e in explains)
     _, _, _, links, duration_ns = explains[0]
-    print(f"  explain one pair    wall {ms:7.1f} ms  cpu {cpu_ms:7.1f} ms (the worst, "
+    print(f"  explain one pair    wall {ms:7.1f} ms  cpu {cpu_ms:7.1f} ms, min {min(cpus):.1f} ms "
+          f"of {len(cpus)} (the worst, "
           f"{duration_ns / 1e6:.1f} ms long, its breakdown) "
           f"{'ok' if cpu_ms <= 50 else 'OVER'} (target <= 50 ms); with its chain of {links} "
           f"link{'' if links == 1 else 's'} wall {chain_ms:.1f} ms")
