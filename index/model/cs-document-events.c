@@ -342,16 +342,15 @@ list_chunks (CsDocument     *self,
              const gboolean *wanted,
              guint           n_types)
 {
-  gboolean rare = _cs_document_types_are_rare (self, cpu, wanted, n_types);
   const CsChunkTypes *t;
   guint64 lo, hi, n_holders = 0;
 
   _cs_document_read_chunk_types (self);
   if (self->chunk_types == NULL)
     return FALSE;
-  t = &self->chunk_types[cpu];
-  if (rare)
+  if (_cs_document_types_are_rare (self, cpu, wanted, n_types))
     return TRUE;
+  t = &self->chunk_types[cpu];
   if ((guint64) start_chunk >= t->n_chunks)
     return FALSE;
   /* The span's chunks: [start_chunk, hi), hi the first that starts at
