@@ -62,7 +62,6 @@ typedef struct {
 typedef struct {
   gint64 begin_ns;
   gint64 end_ns;
-  gboolean task_slice;          /* a task held one of them */
 } CpuBounds;
 
 typedef struct {
@@ -356,7 +355,7 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
    * only of a CPU whose events are few enough to be read. */
   bounds = g_new (CpuBounds, MAX (n_cpus, 1));
   for (guint cpu = 0; cpu < n_cpus; cpu++)
-    bounds[cpu] = (CpuBounds) { G_MAXINT64, G_MININT64, FALSE };
+    bounds[cpu] = (CpuBounds) { G_MAXINT64, G_MININT64 };
   for (guint i = 0; i < breakdown->slices->len; i++)
     {
       const CsExplainSlice *s = &g_array_index (breakdown->slices, CsExplainSlice, i);
@@ -372,9 +371,8 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
     {
       gint64 begin_ns = bounds[cpu].begin_ns, end_ns = bounds[cpu].end_ns;
       Reader r = { marks, fields, FALSE, FALSE };
+      gboolean few, task_slice = FALSE;
       guint m = 0;
-
-      gboolean few;
 
       if (begin_ns == G_MAXINT64)
         continue;
@@ -385,15 +383,16 @@ cs_explain_add_flag_sections (CsPluginDocument   *document,
         }
       if (!few)
         continue;
-      for (guint i = 0; i < breakdown->slices->len && !bounds[cpu].task_slice; i++)
+      /* A task held one of them. */
+      for (guint i = 0; i < breakdown->slices->len && !task_slice; i++)
         {
           const CsExplainSlice *s = &g_array_index (breakdown->slices, CsExplainSlice, i);
 
-          bounds[cpu].task_slice = s->cpu == cpu &&
+          task_slice = s->cpu == cpu &&
             g_array_index (breakdown->contributors, CsExplainContributor, s->contributor).kind ==
               CS_EXPLAIN_TASK;
         }
-      if (!bounds[cpu].task_slice)
+      if (!task_slice)
         continue;
       g_array_set_size (marks, 0);
       /* B's events too: the slice's last gap ends at the event that

@@ -513,8 +513,8 @@ feed_stays (CsPluginDocument *document,
  * @b_cpu: its CPU
  * @with_slices: keep the breakdown's slices (#CsExplainBreakdown): a
  *   caller that only shows the sums leaves them out, which saves a long
- *   wait's storing them (the large benchmark recording's worst: 150,914
- *   slices, 3.5 MiB touched for the first time, a tenth of its time)
+ *   wait's storing them (slice_cpus(): the large benchmark recording's
+ *   worst, 1.7 M slices, 40 MB touched for the first time)
  * @error: %CS_PLUGIN_ERROR_FAILED when the recording cannot be read,
  *   %CS_PLUGIN_ERROR_USAGE when no wakeup of @pid at @a_ns is followed by
  *   a switch to it at @b_ns
@@ -627,7 +627,8 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
 {
   g_autoptr(CsExplainTracker) tracker =
     cs_explain_tracker_new (cs_plugin_document_get_n_cpus (document), NULL, NULL);
-  gboolean keep = TRUE;
+  g_autoptr(GArray) no_moves = g_array_new (FALSE, FALSE, sizeof (Move));
+  g_autofree gboolean *keep = NULL;
 
   if (cpu >= cs_plugin_document_get_n_cpus (document))
     {
@@ -635,14 +636,12 @@ cs_explain_span_on_cpu (CsPluginDocument *document,
                    _("the recording has no CPU %u"), cpu);
       return NULL;
     }
-  /* Its slices span [@a_ns, @b_ns] on @cpu: kept where the latency flags
-   * will cut them (slice_cpus()). */
-  if (!with_slices && !cs_plugin_document_has_vcpu_host (document) && b_ns > a_ns &&
-      !_cs_explain_flags_may_read (document, cpu, a_ns, b_ns, &keep, error))
+  /* One stay, on @cpu from @a_ns to @b_ns. */
+  if (!slice_cpus (document, with_slices, a_ns, b_ns, cpu, no_moves, &keep, error) ||
+      !prime_cpu (document, tracker, cpu, a_ns, error))
     return NULL;
-  if (!prime_cpu (document, tracker, cpu, a_ns, error))
-    return NULL;
-  cs_explain_tracker_set_record_slices (tracker, keep);
+  cs_explain_tracker_set_record_slices (tracker, TRUE);
+  cs_explain_tracker_set_slice_cpus (tracker, keep);
   cs_explain_tracker_open_window (tracker, pid, a_ns, cpu);
   if (!read_events (document, cpu, a_ns, b_ns, cs_explain_state_events, feed_state, tracker,
                     CS_EXPLAIN_STEP_INDEX, error))

@@ -90,6 +90,19 @@ waiting_free (gpointer data)
   g_free (w);
 }
 
+/* Gives a pair just opened its slices, when the tracker records them,
+ * and the CPUs they are kept on. */
+static void
+give_slices (CsExplainTracker *self,
+             Waiting          *w)
+{
+  if (!self->record_slices)
+    return;
+  w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
+  w->slice_cpus = self->slice_cpus;
+  w->n_slice_cpus = self->n_cpus;
+}
+
 /* A cleared Waiting, reused from a closed pair when there is one. */
 static Waiting *
 waiting_take (CsExplainTracker *self)
@@ -118,12 +131,7 @@ waiting_take (CsExplainTracker *self)
       _cs_explain_waiting_reuse_keys (w, key_parts, key_gen);
     }
   w->last_part = -1;
-  if (self->record_slices)
-    {
-      w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
-      w->slice_cpus = self->slice_cpus;
-      w->n_slice_cpus = self->n_cpus;
-    }
+  give_slices (self, w);
   return w;
 }
 
@@ -896,12 +904,7 @@ cs_explain_tracker_open_window (CsExplainTracker *self,
   w->n_queued = 1;
   w->waker_pid = -1;
   w->parts = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
-  if (self->record_slices)
-    {
-      w->slices = g_array_new (FALSE, FALSE, sizeof (Slice));
-      w->slice_cpus = self->slice_cpus;
-      w->n_slice_cpus = self->n_cpus;
-    }
+  give_slices (self, w);
   self->window = w;
   enqueue (self, w, cpu, a_ns);
 }
