@@ -11,9 +11,10 @@
  * event_chunk_types without stepping over the others (each step copies a
  * chunk's blob of ~12 KiB out of SQLite); it decodes a chunk only up to
  * its last event of one of them.
- * That table is read into memory once (read_chunk_types()); the same copy
- * tells the typed SQL tables and the plugin passes' feeds which chunks to
- * pass over (_cs_document_chunk_may_hold()).
+ * That table is read into memory a block of chunks at a time, the blocks
+ * a span covers (cs-chunk-types.c); the same copy tells the typed SQL
+ * tables and the plugin passes' feeds which chunks to pass over
+ * (_cs_document_chunk_may_hold()).
  */
 #include "config.h"
 
@@ -282,13 +283,14 @@ step_to_chunk (CsDocument    *self,
   return FALSE;
 }
 
-/* The scan of rare types: the chunks of @cpu from @start_chunk that
- * event_chunk_types (read into memory) says may hold a wanted type, each
- * read alone, without stepping over the others. */
+/* The scan of rare types: the chunks of @cpu from @start_chunk to
+ * @last_chunk that event_chunk_types (their blocks read) says may hold a
+ * wanted type, each read alone, without stepping over the others. */
 static gboolean
 scan_listed_chunks (CsDocument     *self,
                     guint           cpu,
                     gint64          start_chunk,
+                    gint64          last_chunk,
                     gint64          begin_ns,
                     gint64          end_ns,
                     const gboolean *wanted,
@@ -298,18 +300,17 @@ scan_listed_chunks (CsDocument     *self,
                     gpointer        user_data,
                     GError        **error)
 {
-  const CsChunkTypes *t = &self->chunk_types[cpu];
   sqlite3_stmt *one = ev_chunk_query (self, error);
 
   if (one == NULL)
     return FALSE;
-  for (guint64 c = (guint64) start_chunk; c < t->n_chunks && t->first_ns[c] < end_ns; c++)
+  for (gint64 c = start_chunk; c <= last_chunk; c++)
     {
       CsEventChunkCache *cache;
 
-      if (!_cs_document_chunk_may_hold (self, cpu, (gint64) c, wanted, n_types))
+      if (!_cs_document_chunk_may_hold (self, cpu, c, wanted, n_types))
         continue;
-      if (!step_to_chunk (self, one, cpu, (gint64) c, error))
+      if (!step_to_chunk (self, one, cpu, c, error))
         return FALSE;
       cache = decode_event_chunk (self, cpu, one, skip, wanted, n_types, error);
       sqlite3_reset (one);
@@ -322,8 +323,9 @@ scan_listed_chunks (CsDocument     *self,
 }
 
 /* Whether a scan of @wanted types over @cpu's chunks from @start_chunk
- * to the one holding @end_ns reads the chunks that may hold one alone,
- * found from event_chunk_types (read first; without it, no): when the
+ * to the one holding @end_ns (*@last_chunk; -1 with @error set when it
+ * cannot be found) reads the chunks that may hold one alone, found from
+ * event_chunk_types (the span's blocks read first; without them, no): when the
  * types are rare on the CPU (_cs_document_types_are_rare()), or when at
  * most one chunk in SPAN_LISTED of the span holds one.  Types common over
  * the whole CPU can still be rare in a span: the large benchmark
@@ -340,35 +342,25 @@ list_chunks (CsDocument     *self,
              gint64          start_chunk,
              gint64          end_ns,
              const gboolean *wanted,
-             guint           n_types)
+             guint           n_types,
+             gint64         *last_chunk,
+             GError        **error)
 {
-  const CsChunkTypes *t;
-  guint64 lo, hi, n_holders = 0;
+  guint64 n_holders = 0;
 
-  _cs_document_read_chunk_types (self);
-  if (self->chunk_types == NULL)
+  /* The span's chunks: [start_chunk, *last_chunk], the last the one
+   * holding the span's end (the last that starts before it). */
+  *last_chunk = _cs_document_find_chunk (self, cpu, end_ns, error);
+  if (*last_chunk < 0)
+    return FALSE;
+  *last_chunk = MAX (*last_chunk, start_chunk);
+  if (!_cs_document_read_chunk_types_span (self, cpu, start_chunk, *last_chunk))
     return FALSE;
   if (_cs_document_types_are_rare (self, cpu, wanted, n_types))
     return TRUE;
-  t = &self->chunk_types[cpu];
-  if ((guint64) start_chunk >= t->n_chunks)
-    return FALSE;
-  /* The span's chunks: [start_chunk, hi), hi the first that starts at
-   * or after its end (first_ns grows with the chunk). */
-  lo = (guint64) start_chunk;
-  hi = t->n_chunks;
-  for (guint64 l = lo; l < hi;)
-    {
-      guint64 mid = l + (hi - l) / 2;
-
-      if (t->first_ns[mid] < end_ns)
-        l = mid + 1;
-      else
-        hi = mid;
-    }
-  for (guint64 c = lo; c < hi; c++)
-    if (_cs_document_chunk_may_hold (self, cpu, (gint64) c, wanted, n_types) &&
-        ++n_holders * SPAN_LISTED > hi - lo)
+  for (gint64 c = start_chunk; c <= *last_chunk; c++)
+    if (_cs_document_chunk_may_hold (self, cpu, c, wanted, n_types) &&
+        ++n_holders * SPAN_LISTED > (guint64) (*last_chunk - start_chunk + 1))
       return FALSE;
   return TRUE;
 }
@@ -428,9 +420,16 @@ _cs_document_scan_event_chunks (CsDocument     *self,
     return FALSE;
   /* Otherwise (or without event_chunk_types: an index that lacks it
    * whole), the steps below. */
-  if (wanted != NULL && list_chunks (self, cpu, start_chunk, end_ns, wanted, n_types))
-    return scan_listed_chunks (self, cpu, start_chunk, begin_ns, end_ns, wanted, n_types, skip,
-                               func, user_data, error);
+  if (wanted != NULL)
+    {
+      gint64 last_chunk;
+
+      if (list_chunks (self, cpu, start_chunk, end_ns, wanted, n_types, &last_chunk, error))
+        return scan_listed_chunks (self, cpu, start_chunk, last_chunk, begin_ns, end_ns, wanted,
+                                   n_types, skip, func, user_data, error);
+      if (last_chunk < 0)
+        return FALSE;
+    }
 
   sqlite3_bind_int (s, 1, cpu);
   sqlite3_bind_int64 (s, 2, start_chunk);
@@ -684,142 +683,4 @@ _cs_document_count_before (CsDocument  *self,
   if (chunk < 0 || (cache = _cs_document_get_chunk (self, cpu, chunk, error)) == NULL)
     return G_MAXUINT64;
   return cache->first_row + first_at_or_after (cache, ts_ns);
-}
-
-/* Reads event_chunk_types into self->chunk_types; FALSE when it cannot
- * or when its rows are not one per event chunk (a damaged index: then
- * every chunk may hold any type). */
-static gboolean
-read_chunk_types (CsDocument *self)
-{
-  g_autoptr(sqlite3_stmt) s = _cs_sqlite_prepare (self->db,
-      "SELECT cpu, chunk, first_ns, types FROM event_chunk_types ORDER BY cpu, chunk", NULL);
-  guint n = MAX (self->n_cpus, 1);
-  g_autofree GArray **starts = g_new0 (GArray *, n);
-  g_autofree GArray **firsts = g_new0 (GArray *, n);
-  g_autofree GArray **ids = g_new0 (GArray *, n);
-  gboolean ok = s != NULL;
-  int rc = SQLITE_DONE;
-
-  for (guint c = 0; c < self->n_cpus; c++)
-    {
-      starts[c] = g_array_new (FALSE, FALSE, sizeof (guint32));
-      firsts[c] = g_array_new (FALSE, FALSE, sizeof (gint64));
-      ids[c] = g_array_new (FALSE, FALSE, sizeof (guint16));
-    }
-  while (ok && (rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      guint cpu = (guint) sqlite3_column_int (s, 0);
-      gint64 chunk = sqlite3_column_int64 (s, 1);
-      gint64 first_ns = sqlite3_column_int64 (s, 2);
-      const guint8 *list = sqlite3_column_blob (s, 3);
-      gsize size = sqlite3_column_bytes (s, 3);
-      guint16 any = CS_CHUNK_TYPES_ANY;
-
-      /* Rows out of order or missing (a damaged index): not trusted. */
-      if (cpu >= self->n_cpus || chunk != (gint64) starts[cpu]->len || ids[cpu]->len >= G_MAXUINT32 - 256)
-        {
-          ok = FALSE;
-          break;
-        }
-      g_array_append_val (starts[cpu], ids[cpu]->len);
-      g_array_append_val (firsts[cpu], first_ns);
-      if (list == NULL || size % 2 != 0)
-        g_array_append_val (ids[cpu], any);
-      else
-        {
-          /* Little-endian 16-bit ids, copied at once (a row holds ~20). */
-          guint at = ids[cpu]->len;
-          guint16 *out;
-
-          g_array_set_size (ids[cpu], at + size / 2);
-          out = &g_array_index (ids[cpu], guint16, at);
-          memcpy (out, list, size);
-          for (gsize i = 0; i < size / 2; i++)
-            out[i] = GUINT16_FROM_LE (out[i]);
-        }
-    }
-  ok = ok && rc == SQLITE_DONE;
-  /* A CPU's chunks are its rows CS_EVENT_CHUNK_ROWS at a time: fewer rows
-   * than that would hide events from a scan of rare types. */
-  for (guint c = 0; ok && c < self->n_cpus; c++)
-    ok = starts[c]->len == (self->cpus[c].n_events + CS_EVENT_CHUNK_ROWS - 1) / CS_EVENT_CHUNK_ROWS;
-  if (ok)
-    self->chunk_types = g_new0 (CsChunkTypes, n);
-  for (guint c = 0; c < self->n_cpus; c++)
-    {
-      if (ok)
-        {
-          g_array_append_val (starts[c], ids[c]->len);
-          self->chunk_types[c].n_chunks = starts[c]->len - 1;
-          self->chunk_types[c].starts = (guint32 *) g_array_free (starts[c], FALSE);
-          self->chunk_types[c].first_ns = (gint64 *) g_array_free (firsts[c], FALSE);
-          self->chunk_types[c].ids = (guint16 *) g_array_free (ids[c], FALSE);
-        }
-      else
-        {
-          g_array_free (starts[c], TRUE);
-          g_array_free (firsts[c], TRUE);
-          g_array_free (ids[c], TRUE);
-        }
-    }
-  return ok;
-}
-
-void
-_cs_document_read_chunk_types (CsDocument *self)
-{
-  if (!self->chunk_types_read)
-    {
-      self->chunk_types_read = TRUE;
-      read_chunk_types (self);
-    }
-}
-
-/* Whether chunk @chunk of @cpu may hold a type @wanted says (by type
- * id, @n_types of them), or when @wanted is NULL type @type_id: FALSE only
- * when the table as read says it holds none. */
-static gboolean
-chunk_may_hold (CsDocument     *self,
-                guint           cpu,
-                gint64          chunk,
-                const gboolean *wanted,
-                guint           n_types,
-                guint           type_id)
-{
-  const CsChunkTypes *t;
-
-  if (self->chunk_types == NULL || cpu >= self->n_cpus || chunk < 0 ||
-      (guint64) chunk >= self->chunk_types[cpu].n_chunks)
-    return TRUE;
-  t = &self->chunk_types[cpu];
-  for (guint32 i = t->starts[chunk]; i < t->starts[chunk + 1]; i++)
-    {
-      guint16 id = t->ids[i];
-
-      if (id == CS_CHUNK_TYPES_ANY ||
-          (wanted != NULL ? id >= n_types || wanted[id] : id == type_id))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-gboolean
-_cs_document_chunk_may_hold_type (CsDocument *self,
-                                  guint       cpu,
-                                  gint64      chunk,
-                                  guint       type_id)
-{
-  _cs_document_read_chunk_types (self);
-  return chunk_may_hold (self, cpu, chunk, NULL, 0, type_id);
-}
-
-gboolean
-_cs_document_chunk_may_hold (CsDocument     *self,
-                             guint           cpu,
-                             gint64          chunk,
-                             const gboolean *wanted,
-                             guint           n_types)
-{
-  return chunk_may_hold (self, cpu, chunk, wanted, n_types, 0);
 }

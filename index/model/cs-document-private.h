@@ -20,14 +20,15 @@ typedef struct {
   gint64 *cols[EV_N_COLUMNS];
 } CsEventChunkCache;
 
-/* One CPU's rows of event_chunk_types: chunk c's type ids are
- * ids[starts[c] .. starts[c + 1]), CS_CHUNK_TYPES_ANY when it may hold any;
- * its first event's time first_ns[c]. */
+/* One CPU's rows of event_chunk_types, read a block of block_chunks
+ * chunks at a time (cs-chunk-types.c): blocks[b] is NULL until block b
+ * is read. */
+typedef struct _CsChunkTypesBlock CsChunkTypesBlock;
 typedef struct {
-  guint32 *starts;              /* n_chunks + 1 */
-  gint64 *first_ns;             /* n_chunks */
-  guint16 *ids;
   guint64 n_chunks;
+  guint64 n_blocks;
+  guint block_chunks;
+  CsChunkTypesBlock **blocks;
 } CsChunkTypes;
 #define CS_CHUNK_TYPES_ANY G_MAXUINT16
 
@@ -82,9 +83,11 @@ struct _CsDocument
   sqlite3_stmt *missed;         /* prepared on first use */
 
   /* Per CPU, the types each event chunk holds (event_chunk_types), read
-   * once by _cs_document_read_chunk_types(). */
+   * a block at a time (cs-chunk-types.c); chunk_types_read once read
+   * whole. */
   CsChunkTypes *chunk_types;    /* n_cpus, or NULL */
   gboolean chunk_types_read;
+  guint chunk_types_block;      /* chunks per block; 0: cs-chunk-types.c's */
 
   /* Per CPU, the last decoded event chunk (allocated on first use): every
    * frame of a zoomed-in view and every hover hits it. */
@@ -172,26 +175,29 @@ gboolean           _cs_document_types_are_rare (CsDocument     *self,
                                                 guint           cpu,
                                                 const gboolean *wanted,
                                                 guint           n_types);
-/* Reads event_chunk_types on first call (~5 ms per 10,000 chunks; if that
- * fails, every chunk may hold any type).  The document's thread. */
+/* cs-chunk-types.c: event_chunk_types read whole (a pass, on first
+ * call) or a span's blocks of it; whether a chunk may hold a type; the
+ * time of a chunk's first event; freeing it. */
 void               _cs_document_read_chunk_types (CsDocument *self);
-/* Whether event chunk @chunk of @cpu may hold events of type @type_id:
- * FALSE only when event_chunk_types says it holds none, so that a reader
- * of one type passes over it undecoded.  Reads the table first
- * (_cs_document_read_chunk_types()).  The document's thread. */
+gboolean           _cs_document_read_chunk_types_span (CsDocument *self,
+                                                       guint       cpu,
+                                                       gint64      first,
+                                                       gint64      last);
+gint64             _cs_document_chunk_types_first_ns (CsDocument *self,
+                                                      guint       cpu,
+                                                      gint64      chunk);
 gboolean           _cs_document_chunk_may_hold_type (CsDocument *self,
                                                      guint       cpu,
                                                      gint64      chunk,
                                                      guint       type_id);
-/* The same for the types @wanted says (by type id, @n_types of them),
- * from the table as _cs_document_read_chunk_types() read it (every chunk
- * may, before).  Reads only memory that does not change once read: any
- * thread, once the document's thread has read the table. */
 gboolean           _cs_document_chunk_may_hold  (CsDocument     *self,
                                                  guint           cpu,
                                                  gint64          chunk,
                                                  const gboolean *wanted,
                                                  guint           n_types);
+void               _cs_document_free_chunk_types (CsDocument *self);
+void               _cs_document_set_chunk_types_block (CsDocument *self,
+                                                       guint       n_chunks);
 /* The slices of @cpu overlapping [@begin_ns, @end_ns), by begin. */
 gboolean           _cs_document_scan_slices    (CsDocument  *self,
                                                 guint        cpu,

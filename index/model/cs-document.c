@@ -30,13 +30,7 @@ cs_document_finalize (GObject *object)
 
   g_clear_pointer (&self->ev_start, sqlite3_finalize);
   g_clear_pointer (&self->ev_range, sqlite3_finalize);
-  for (guint c = 0; self->chunk_types != NULL && c < self->n_cpus; c++)
-    {
-      g_free (self->chunk_types[c].starts);
-      g_free (self->chunk_types[c].first_ns);
-      g_free (self->chunk_types[c].ids);
-    }
-  g_clear_pointer (&self->chunk_types, g_free);
+  _cs_document_free_chunk_types (self);
   g_clear_pointer (&self->sl_start, sqlite3_finalize);
   g_clear_pointer (&self->sl_range, sqlite3_finalize);
   g_clear_pointer (&self->summary, sqlite3_finalize);

@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "cs-document.h"
+#include "cs-document-private.h"
 #include "cs-trace-file.h"
 #include "cs-index-cache.h"
 #include "index-test-util.h"
@@ -436,10 +437,13 @@ compare_events_of_types (CsDocument *doc)
       g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (CsEvent));
       g_autoptr(GError) error = NULL;
       guint64 n_chunks = info->n_events / 4096 + 1;
+      /* The middle first: with event_chunk_types read a few chunks at a
+       * time, the whole span then finds blocks read already between
+       * those it reads. */
       gint64 spans[2][2] = {
-        { info->first_ns, info->last_ns + 1 },
         { info->first_ns + (info->last_ns - info->first_ns) / 3,
           info->first_ns + 2 * (info->last_ns - info->first_ns) / 3 },
+        { info->first_ns, info->last_ns + 1 },
       };
 
       g_assert_true (cs_document_get_events (doc, cpu, info->first_ns, info->last_ns + 1,
@@ -478,7 +482,7 @@ compare_events_of_types (CsDocument *doc)
                   g_assert_cmpuint (b->type_id, ==, t);
                 }
               g_assert_cmpuint (k, ==, some->len);
-              if (sp == 0)
+              if (sp == 1)
                 g_assert_cmpuint (some->len, ==, count);
               n_compared += some->len;
             }
@@ -498,6 +502,43 @@ test_events_of_rare_types (void)
   g_autoptr(CsDocument) doc = cs_test_load ("preemptirq-v7.dat");
 
   g_assert_cmpuint (compare_events_of_types (doc), >, 0);
+}
+
+/* Whether event_chunk_types told the time of each chunk of @doc before
+ * chunk @first_unknown, and of none from it (its blocks damaged). */
+static void
+assert_chunk_types_known (CsDocument *doc,
+                          gint64      first_unknown)
+{
+  for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
+    {
+      gint64 n_chunks = (gint64) (cs_document_get_cpu (doc, cpu)->n_events + 4095) / 4096;
+
+      g_assert_cmpint (n_chunks, >, 8);
+      for (gint64 c = 0; c < n_chunks; c++)
+        {
+          gint64 first_ns = _cs_document_chunk_types_first_ns (doc, cpu, c);
+
+          if (c < first_unknown)
+            g_assert_cmpint (first_ns, <, G_MAXINT64);
+          else
+            g_assert_cmpint (first_ns, ==, G_MAXINT64);
+        }
+    }
+}
+
+/* The same with event_chunk_types read 4 chunks at a time
+ * (cs-chunk-types.c reads 256 at a time; the recording has 15-17 a CPU):
+ * spans that begin and end in different blocks. */
+static void
+test_events_of_rare_types_in_blocks (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("preemptirq-v7.dat");
+
+  _cs_document_set_chunk_types_block (doc, 4);
+  g_assert_cmpuint (compare_events_of_types (doc), >, 0);
+  /* The whole spans read every block: each chunk's first time known. */
+  assert_chunk_types_known (doc, G_MAXINT64);
 }
 
 /* A copy of @name's index at @dir/@file (@dir made from @dir_template),
@@ -552,6 +593,14 @@ test_events_of_rare_types_without_table_rows (void)
   doc = cs_document_open (recording, copy, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (compare_events_of_types (doc), >, 0);
+  g_clear_object (&doc);
+  /* Read 4 chunks at a time, the first two blocks are whole and the
+   * others damaged: spans over both kinds. */
+  doc = cs_document_open (recording, copy, &error);
+  g_assert_no_error (error);
+  _cs_document_set_chunk_types_block (doc, 4);
+  g_assert_cmpuint (compare_events_of_types (doc), >, 0);
+  assert_chunk_types_known (doc, 8);
   g_clear_object (&doc);
   drop_index_copy (copy, dir);
 }
@@ -702,6 +751,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cs/index/Document/formats-of-its-types/v7-function", "function-v7.dat",
                         test_formats_of_its_types);
   g_test_add_func ("/cs/index/Document/events-of-rare-types", test_events_of_rare_types);
+  g_test_add_func ("/cs/index/Document/events-of-rare-types/in-blocks",
+                   test_events_of_rare_types_in_blocks);
   g_test_add_func ("/cs/index/Document/events-of-rare-types/without-table-rows",
                    test_events_of_rare_types_without_table_rows);
   g_test_add_func ("/cs/index/Document/events-in-short-spans", test_events_in_short_spans);
