@@ -30,10 +30,12 @@
 /* Records read for comms and prios, at most: past it the records of the
  * stay cost little more. */
 #define MAX_READS 256
-/* Slices fetched at a time while feeding (2 MiB): each fetch finds its
- * first chunk again and decodes it from its start; 4096 at a time cost
- * the worst pair of large-v6.dat ~10 ms more. */
-#define BATCH_SLICES 65536
+/* Slices fetched at a time while feeding (256 KiB): each fetch finds its
+ * first chunk again and decodes it from its start, but a larger batch is
+ * memory touched for the first time: 65,536 (2 MiB, 512 page faults) made
+ * the worst pair of large-v6.dat (352 k slices) cost 54.5 ms against
+ * 49.7 ms (medians of 10-12 alternated runs; 4,096 and 16,384: 50 ms). */
+#define BATCH_SLICES 8192
 /* Parts of a stay, at most (events lost in many places: the records). */
 #define MAX_PARTS 64
 /* Direct-mapped caches in front of the tables by pid (a power of two):
