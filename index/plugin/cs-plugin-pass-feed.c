@@ -54,6 +54,10 @@
 #define MIN_BATCH_EVENTS 4096
 #define MAX_BATCH_EVENTS 16384
 #define EVENTS_IN_FLIGHT 131072
+/* Fields written by one thread and read by another at every event start
+ * a cache line of their own. */
+#define CACHE_LINE_BYTES 64
+#define CACHE_LINE __attribute__ ((aligned (CACHE_LINE_BYTES)))
 /* Rows of a chunk whose types produce() looks at together. */
 #define SELECT_ROWS 64
 #define N_BATCHES 4
@@ -110,8 +114,11 @@ typedef struct {
   GAsyncQueue *empty;           /* Batch *, or STOP_BATCH */
   gint stop;                    /* atomic */
 
-  /* The merge's. */
-  Batch *batch;                 /* being merged; without a thread, refilled */
+  /* The merge's, on a cache line of their own (CACHE_LINE): the merge
+   * writes @pos at every event, and a stream's thread that read its own
+   * fields on the same line (the next stream's, in the array) waited for
+   * the line to come back from the other core at every record. */
+  Batch *batch CACHE_LINE;      /* being merged; without a thread, refilled */
   guint pos;
 } Stream;
 
@@ -128,6 +135,9 @@ typedef struct {
   guint32 type_at, pid_at, direct_end;
 } TypeInfo;
 
+/* Streams' threads read the first fields for every record they take;
+ * the merge writes those from @heap on for every event it hands out:
+ * apart on cache lines (allocated aligned: feed_new()). */
 struct _CsPassFeed
 {
   CsDocument *doc;
@@ -140,7 +150,7 @@ struct _CsPassFeed
   guint batch_events;           /* a batch's room */
   Stream *streams;
   guint n_streams;
-  guint *heap;                  /* stream indexes, a min-heap on (key_ts, cpu) */
+  guint *heap CACHE_LINE;       /* stream indexes, a min-heap on (key_ts, cpu) */
   guint heap_len;
   Stream *advance;              /* the stream of the event handed out last */
   /* While the stream at the heap's top stays before this stream's event
@@ -610,7 +620,7 @@ _cs_pass_feed_new (CsDocument      *document,
                    const gboolean  *wanted,
                    GError         **error)
 {
-  g_autoptr(CsPassFeed) feed = g_new0 (CsPassFeed, 1);
+  g_autoptr(CsPassFeed) feed = g_aligned_alloc0 (1, sizeof (CsPassFeed), CACHE_LINE_BYTES);
   struct tep_handle *tep;
   guint n_cpus = cs_document_get_n_cpus (document);
 
@@ -631,7 +641,7 @@ _cs_pass_feed_new (CsDocument      *document,
         _cs_document_read_chunk_types (document);
         break;
       }
-  feed->streams = g_new0 (Stream, MAX (n_cpus, 1));
+  feed->streams = g_aligned_alloc0 (MAX (n_cpus, 1), sizeof (Stream), CACHE_LINE_BYTES);
   feed->heap = g_new0 (guint, MAX (n_cpus, 1));
   if (feed->file == NULL)
     {
@@ -835,9 +845,9 @@ _cs_pass_feed_free (CsPassFeed *feed)
       for (guint c = 0; c < EV_N_COLUMNS; c++)
         g_free (st->cols[c]);
     }
-  g_free (feed->streams);
+  g_aligned_free (feed->streams);
   g_free (feed->heap);
   g_free (feed->types);
   g_free (feed->wanted8);
-  g_free (feed);
+  g_aligned_free (feed);
 }
