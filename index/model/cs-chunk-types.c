@@ -13,9 +13,9 @@
  * and a pass over the whole recording still reads the table in one query
  * (_cs_document_read_chunk_types()).
  *
- * A block is read once and never changes afterwards, so other threads may
- * ask about the blocks read before they started (the pass feed's
- * streams).  A block whose rows are missing or out of order (a damaged
+ * A block is read once, published whole and never changes afterwards, so
+ * other threads may ask while the document's thread reads more (the pass
+ * feed's streams): a block not read yet may hold any type.  A block whose rows are missing or out of order (a damaged
  * index) is kept as damaged: each of its chunks may hold any type, and a
  * span over it is scanned chunk by chunk instead of listed.
  */
@@ -90,10 +90,11 @@ ensure_tables (CsDocument *self)
 {
   if (self->chunk_types == NULL && self->n_cpus > 0)
     {
-      self->chunk_types = g_new0 (CsChunkTypes, self->n_cpus);
+      CsChunkTypes *tables = g_new0 (CsChunkTypes, self->n_cpus);
+
       for (guint c = 0; c < self->n_cpus; c++)
         {
-          CsChunkTypes *t = &self->chunk_types[c];
+          CsChunkTypes *t = &tables[c];
 
           /* A CPU's chunks are its rows CS_EVENT_CHUNK_ROWS at a time. */
           t->n_chunks = (self->cpus[c].n_events + CS_EVENT_CHUNK_ROWS - 1) / CS_EVENT_CHUNK_ROWS;
@@ -101,6 +102,8 @@ ensure_tables (CsDocument *self)
           t->n_blocks = (t->n_chunks + t->block_chunks - 1) / t->block_chunks;
           t->blocks = g_new0 (CsChunkTypesBlock *, MAX (t->n_blocks, 1));
         }
+      /* Made whole, then published: see block_of(). */
+      g_atomic_pointer_set (&self->chunk_types, tables);
     }
   return self->chunk_types;
 }
@@ -200,7 +203,8 @@ publish (Reading  *r,
       if (!ok || block->n != block_size (r->t, b))
         block->damaged = TRUE;
       block->starts[block->n] = block->ids->len;
-      r->t->blocks[b] = block;
+      /* Read whole, then published: see block_of(). */
+      g_atomic_pointer_set (&r->t->blocks[b], block);
     }
 }
 
@@ -308,21 +312,24 @@ _cs_document_read_chunk_types_span (CsDocument *self,
   return TRUE;
 }
 
-/* Chunk @chunk of @cpu's block, read and whole; else NULL. */
+/* Chunk @chunk of @cpu's block, read and whole; else NULL.  Another
+ * thread may ask (a pass's streams) while the document's thread reads
+ * blocks: the tables and each block are published whole, atomically. */
 static const CsChunkTypesBlock *
 block_of (CsDocument *self,
           guint       cpu,
           gint64      chunk)
 {
+  const CsChunkTypes *tables = g_atomic_pointer_get (&self->chunk_types);
   const CsChunkTypes *t;
   const CsChunkTypesBlock *block;
 
-  if (self->chunk_types == NULL || cpu >= self->n_cpus || chunk < 0)
+  if (tables == NULL || cpu >= self->n_cpus || chunk < 0)
     return NULL;
-  t = &self->chunk_types[cpu];
+  t = &tables[cpu];
   if ((guint64) chunk >= t->n_chunks)
     return NULL;
-  block = t->blocks[(guint64) chunk / t->block_chunks];
+  block = g_atomic_pointer_get (&t->blocks[(guint64) chunk / t->block_chunks]);
   return block != NULL && !block->damaged ? block : NULL;
 }
 
