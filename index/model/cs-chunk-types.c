@@ -354,6 +354,56 @@ _cs_document_chunk_types_first_ns (CsDocument *self,
                        : G_MAXINT64;
 }
 
+/**
+ * _cs_document_chunk_types_last_before:
+ * @self: a document
+ * @cpu: a CPU
+ * @first: one of its event chunks, whose block was read
+ * @end_ns: a time
+ *
+ * The last chunk from @first on whose first event is before @end_ns
+ * (@first itself when none after it is), told from @first's block alone:
+ * a short span is found without a query (a critical path asks for
+ * millions).
+ *
+ * Returns: that chunk; -1 when the block does not tell (it is not read or
+ *   damaged, or the span goes on past its last chunk)
+ */
+gint64
+_cs_document_chunk_types_last_before (CsDocument *self,
+                                      guint       cpu,
+                                      gint64      first,
+                                      gint64      end_ns)
+{
+  const CsChunkTypesBlock *block = block_of (self, cpu, first);
+  const CsChunkTypes *t;
+  guint64 base;
+  guint lo, hi;
+
+  if (block == NULL)
+    return -1;
+  t = &self->chunk_types[cpu];
+  base = (guint64) first - (guint64) first % t->block_chunks;
+  /* [lo, hi): the block's chunks after @first; the first of them that
+   * starts at or after @end_ns ends the span (first_ns grows). */
+  lo = (guint) ((guint64) first - base) + 1;
+  hi = block->n;
+  if (hi == 0 || lo > hi)
+    return -1;
+  if (block->first_ns[hi - 1] < end_ns)
+    return base + hi < t->n_chunks ? -1 : (gint64) (base + hi - 1);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (block->first_ns[mid] < end_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return (gint64) (base + lo - 1);
+}
+
 /* Whether chunk @chunk of @cpu may hold a type @wanted says (by type
  * id, @n_types of them), or when @wanted is NULL type @type_id: FALSE only
  * when the table as read says it holds none. */

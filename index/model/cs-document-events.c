@@ -347,13 +347,26 @@ list_chunks (CsDocument     *self,
              GError        **error)
 {
   guint64 n_holders = 0;
+  gint64 last;
 
   /* The span's chunks: [start_chunk, *last_chunk], the last the one
-   * holding the span's end (the last that starts before it). */
-  *last_chunk = _cs_document_find_chunk (self, cpu, end_ns, error);
-  if (*last_chunk < 0)
+   * holding the span's end (the last that starts before it): from the
+   * start's block of the table when the span ends in it, else from the
+   * index. */
+  *last_chunk = start_chunk;
+  if (!_cs_document_read_chunk_types_span (self, cpu, start_chunk, start_chunk))
     return FALSE;
-  *last_chunk = MAX (*last_chunk, start_chunk);
+  last = _cs_document_chunk_types_last_before (self, cpu, start_chunk, end_ns);
+  if (last < 0)
+    {
+      last = _cs_document_find_chunk (self, cpu, end_ns, error);
+      if (last < 0)
+        {
+          *last_chunk = -1;
+          return FALSE;
+        }
+    }
+  *last_chunk = MAX (last, start_chunk);
   if (!_cs_document_read_chunk_types_span (self, cpu, start_chunk, *last_chunk))
     return FALSE;
   if (_cs_document_types_are_rare (self, cpu, wanted, n_types))

@@ -177,7 +177,8 @@ gboolean           _cs_document_types_are_rare (CsDocument     *self,
                                                 guint           n_types);
 /* cs-chunk-types.c: event_chunk_types read whole (a pass, on first
  * call) or a span's blocks of it; whether a chunk may hold a type; the
- * time of a chunk's first event; freeing it. */
+ * time of a chunk's first event, and the last chunk of a short span;
+ * freeing it. */
 void               _cs_document_read_chunk_types (CsDocument *self);
 gboolean           _cs_document_read_chunk_types_span (CsDocument *self,
                                                        guint       cpu,
@@ -186,6 +187,10 @@ gboolean           _cs_document_read_chunk_types_span (CsDocument *self,
 gint64             _cs_document_chunk_types_first_ns (CsDocument *self,
                                                       guint       cpu,
                                                       gint64      chunk);
+gint64             _cs_document_chunk_types_last_before (CsDocument *self,
+                                                         guint       cpu,
+                                                         gint64      first,
+                                                         gint64      end_ns);
 gboolean           _cs_document_chunk_may_hold_type (CsDocument *self,
                                                      guint       cpu,
                                                      gint64      chunk,
