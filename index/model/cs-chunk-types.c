@@ -158,9 +158,10 @@ take_row (Reading      *r,
   block = r->filling[b - r->first_block];
   if (block == NULL)
     block = r->filling[b - r->first_block] = block_new (r->t);
-  /* Rows out of order or missing (a damaged index): not trusted. */
+  /* Rows out of order or missing, or more ids than a chunk has rows (a
+   * damaged or hostile index): not trusted. */
   if (block->damaged || (guint64) chunk != b * r->t->block_chunks + block->n ||
-      block->ids->len >= G_MAXUINT32 / 2 - size)
+      size / 2 > CS_EVENT_CHUNK_ROWS)
     {
       block->damaged = TRUE;
       return;

@@ -504,11 +504,12 @@ test_events_of_rare_types (void)
   g_assert_cmpuint (compare_events_of_types (doc), >, 0);
 }
 
-/* Whether event_chunk_types told the time of each chunk of @doc before
- * chunk @first_unknown, and of none from it (its blocks damaged). */
+/* Whether event_chunk_types told the time of each chunk of @doc but
+ * those of [@first_unknown, @end_unknown) (their blocks damaged). */
 static void
 assert_chunk_types_known (CsDocument *doc,
-                          gint64      first_unknown)
+                          gint64      first_unknown,
+                          gint64      end_unknown)
 {
   for (guint cpu = 0; cpu < cs_document_get_n_cpus (doc); cpu++)
     {
@@ -519,7 +520,7 @@ assert_chunk_types_known (CsDocument *doc,
         {
           gint64 first_ns = _cs_document_chunk_types_first_ns (doc, cpu, c);
 
-          if (c < first_unknown)
+          if (c < first_unknown || c >= end_unknown)
             g_assert_cmpint (first_ns, <, G_MAXINT64);
           else
             g_assert_cmpint (first_ns, ==, G_MAXINT64);
@@ -538,7 +539,7 @@ test_events_of_rare_types_in_blocks (void)
   _cs_document_set_chunk_types_block (doc, 4);
   g_assert_cmpuint (compare_events_of_types (doc), >, 0);
   /* The whole spans read every block: each chunk's first time known. */
-  assert_chunk_types_known (doc, G_MAXINT64);
+  assert_chunk_types_known (doc, G_MAXINT64, G_MAXINT64);
 }
 
 /* A copy of @name's index at @dir/@file (@dir made from @dir_template),
@@ -600,7 +601,35 @@ test_events_of_rare_types_without_table_rows (void)
   g_assert_no_error (error);
   _cs_document_set_chunk_types_block (doc, 4);
   g_assert_cmpuint (compare_events_of_types (doc), >, 0);
-  assert_chunk_types_known (doc, 8);
+  assert_chunk_types_known (doc, 8, G_MAXINT64);
+  g_clear_object (&doc);
+  drop_index_copy (copy, dir);
+}
+
+/* The same with a row of event_chunk_types listing more type ids than a
+ * chunk has rows (a hostile index): its block is not trusted, the others
+ * are, and every event is still found. */
+static void
+test_events_of_rare_types_with_a_hostile_row (void)
+{
+  g_autofree char *recording = cs_test_own_path ("preemptirq-v7.dat");
+  g_autofree char *dir = NULL;
+  g_autofree char *copy = copy_index ("preemptirq-v7.dat", "cs-types-XXXXXX", "index.db", &dir);
+  g_autoptr(CsDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE event_chunk_types SET types = zeroblob(8194)"
+                                 " WHERE chunk = 5", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), >, 0);
+  sqlite3_close (db);
+
+  doc = cs_document_open (recording, copy, &error);
+  g_assert_no_error (error);
+  _cs_document_set_chunk_types_block (doc, 4);
+  g_assert_cmpuint (compare_events_of_types (doc), >, 0);
+  assert_chunk_types_known (doc, 4, 8);
   g_clear_object (&doc);
   drop_index_copy (copy, dir);
 }
@@ -753,6 +782,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cs/index/Document/events-of-rare-types", test_events_of_rare_types);
   g_test_add_func ("/cs/index/Document/events-of-rare-types/in-blocks",
                    test_events_of_rare_types_in_blocks);
+  g_test_add_func ("/cs/index/Document/events-of-rare-types/with-a-hostile-row",
+                   test_events_of_rare_types_with_a_hostile_row);
   g_test_add_func ("/cs/index/Document/events-of-rare-types/without-table-rows",
                    test_events_of_rare_types_without_table_rows);
   g_test_add_func ("/cs/index/Document/events-in-short-spans", test_events_in_short_spans);
