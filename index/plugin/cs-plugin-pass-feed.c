@@ -26,8 +26,9 @@
  * document (as it does when CS_PASS_FEED_THREADS is "0": tests compare
  * the two ways).  Memory is N_BATCHES batches per CPU, whatever the size of
  * the recording: 68 bytes an event and copies of the records, 4,096 to
- * 16,384 events a batch (fewer CPUs, larger batches: EVENTS_IN_FLIGHT).  The merge hands out one event at a time; a struct
- * tep_record for it is made then, in the feed (RecordInfo).
+ * 16,384 events a batch (fewer CPUs, larger batches: EVENTS_IN_FLIGHT).
+ * The merge hands out one event at a time; a struct tep_record for it is
+ * made then, in the feed (RecordInfo).
  */
 #include "config.h"
 
@@ -137,7 +138,7 @@ typedef struct {
 
 /* Streams' threads read the first fields for every record they take;
  * the merge writes those from @heap on for every event it hands out:
- * apart on cache lines (allocated aligned: feed_new()). */
+ * apart on cache lines (allocated aligned: _cs_pass_feed_new()). */
 struct _CsPassFeed
 {
   CsDocument *doc;
