@@ -504,8 +504,9 @@ test_events_of_rare_types (void)
   g_assert_cmpuint (compare_events_of_types (doc), >, 0);
 }
 
-/* Whether event_chunk_types told the time of each chunk of @doc but
- * those of [@first_unknown, @end_unknown) (their blocks damaged). */
+/* Whether event_chunk_types was read for each chunk of @doc but those
+ * of [@first_unknown, @end_unknown) (their blocks damaged): a chunk of a
+ * block read tells where a span from it ends, here at once. */
 static void
 assert_chunk_types_known (CsDocument *doc,
                           gint64      first_unknown,
@@ -518,12 +519,12 @@ assert_chunk_types_known (CsDocument *doc,
       g_assert_cmpint (n_chunks, >, 8);
       for (gint64 c = 0; c < n_chunks; c++)
         {
-          gint64 first_ns = _cs_document_chunk_types_first_ns (doc, cpu, c);
+          gint64 last = _cs_document_chunk_types_last_before (doc, cpu, c, G_MININT64);
 
           if (c < first_unknown || c >= end_unknown)
-            g_assert_cmpint (first_ns, <, G_MAXINT64);
+            g_assert_cmpint (last, ==, c);
           else
-            g_assert_cmpint (first_ns, ==, G_MAXINT64);
+            g_assert_cmpint (last, ==, -1);
         }
     }
 }
@@ -572,24 +573,34 @@ drop_index_copy (const char *copy,
   g_rmdir (dir);
 }
 
+/* A copy of preemptirq-v7.dat's index (at @dir/index.db, for
+ * drop_index_copy()) with @sql run on it, which must change rows. */
+static char *
+damaged_index_copy (const char  *sql,
+                    char       **dir)
+{
+  char *copy = copy_index ("preemptirq-v7.dat", "cs-types-XXXXXX", "index.db", dir);
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), >, 0);
+  sqlite3_close (db);
+  return copy;
+}
+
 /* The same with each CPU's later half of event_chunk_types gone (a
- * damaged index): the table is not trusted, and every event is still
- * found by stepping over the chunks. */
+ * damaged index): those rows' blocks are not trusted, and every event is
+ * still found by stepping over their chunks. */
 static void
 test_events_of_rare_types_without_table_rows (void)
 {
   g_autofree char *recording = cs_test_own_path ("preemptirq-v7.dat");
   g_autofree char *dir = NULL;
-  g_autofree char *copy = copy_index ("preemptirq-v7.dat", "cs-types-XXXXXX", "index.db", &dir);
+  g_autofree char *copy = damaged_index_copy ("DELETE FROM event_chunk_types WHERE chunk >= 8",
+                                              &dir);
   g_autoptr(CsDocument) doc = NULL;
   g_autoptr(GError) error = NULL;
-  sqlite3 *db = NULL;
-
-  g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "DELETE FROM event_chunk_types WHERE chunk >= 8",
-                                 NULL, NULL, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_changes (db), >, 0);
-  sqlite3_close (db);
 
   doc = cs_document_open (recording, copy, &error);
   g_assert_no_error (error);
@@ -614,16 +625,10 @@ test_events_of_rare_types_with_a_hostile_row (void)
 {
   g_autofree char *recording = cs_test_own_path ("preemptirq-v7.dat");
   g_autofree char *dir = NULL;
-  g_autofree char *copy = copy_index ("preemptirq-v7.dat", "cs-types-XXXXXX", "index.db", &dir);
+  g_autofree char *copy = damaged_index_copy ("UPDATE event_chunk_types SET types ="
+                                              " zeroblob(8194) WHERE chunk = 5", &dir);
   g_autoptr(CsDocument) doc = NULL;
   g_autoptr(GError) error = NULL;
-  sqlite3 *db = NULL;
-
-  g_assert_cmpint (sqlite3_open (copy, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "UPDATE event_chunk_types SET types = zeroblob(8194)"
-                                 " WHERE chunk = 5", NULL, NULL, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_changes (db), >, 0);
-  sqlite3_close (db);
 
   doc = cs_document_open (recording, copy, &error);
   g_assert_no_error (error);
