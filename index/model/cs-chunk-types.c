@@ -261,7 +261,7 @@ read_span (CsDocument *self,
  * _cs_document_read_chunk_types:
  * @self: a document
  *
- * Reads every row of event_chunk_types not read yet, once, so that
+ * Reads every row of event_chunk_types not read yet, so that
  * _cs_document_chunk_may_hold() answers for every chunk from any thread.
  * A pass over the whole recording reads it so; a reader of a span reads
  * only its blocks (_cs_document_read_chunk_types_span()).  The document's
@@ -270,9 +270,10 @@ read_span (CsDocument *self,
 void
 _cs_document_read_chunk_types (CsDocument *self)
 {
-  if (self->chunk_types_read || ensure_tables (self) == NULL)
+  if (ensure_tables (self) == NULL)
     return;
-  self->chunk_types_read = TRUE;
+  /* read_span() passes over the blocks read already: a second call costs
+   * a look at each block. */
   for (guint c = 0; c < self->n_cpus; c++)
     if (self->chunk_types[c].n_chunks > 0)
       read_span (self, c, 0, self->chunk_types[c].n_chunks - 1);
@@ -332,27 +333,6 @@ block_of (CsDocument *self,
     return NULL;
   block = g_atomic_pointer_get (&t->blocks[(guint64) chunk / t->block_chunks]);
   return block != NULL && !block->damaged ? block : NULL;
-}
-
-/**
- * _cs_document_chunk_types_first_ns:
- * @self: a document
- * @cpu: a CPU
- * @chunk: one of its event chunks, whose block was read
- *   (_cs_document_read_chunk_types_span() returned %TRUE)
- *
- * Returns: the time of the chunk's first event (event_chunk_types'
- *   first_ns), or %G_MAXINT64 when its block was not read or is damaged
- */
-gint64
-_cs_document_chunk_types_first_ns (CsDocument *self,
-                                   guint       cpu,
-                                   gint64      chunk)
-{
-  const CsChunkTypesBlock *block = block_of (self, cpu, chunk);
-
-  return block != NULL ? block->first_ns[(guint64) chunk % self->chunk_types[cpu].block_chunks]
-                       : G_MAXINT64;
 }
 
 /**

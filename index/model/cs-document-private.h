@@ -83,10 +83,8 @@ struct _CsDocument
   sqlite3_stmt *missed;         /* prepared on first use */
 
   /* Per CPU, the types each event chunk holds (event_chunk_types), read
-   * a block at a time (cs-chunk-types.c); chunk_types_read once read
-   * whole. */
+   * a block at a time (cs-chunk-types.c). */
   CsChunkTypes *chunk_types;    /* n_cpus, or NULL */
-  gboolean chunk_types_read;
   guint chunk_types_block;      /* chunks per block; 0: cs-chunk-types.c's */
 
   /* Per CPU, the last decoded event chunk (allocated on first use): every
@@ -177,16 +175,12 @@ gboolean           _cs_document_types_are_rare (CsDocument     *self,
                                                 guint           n_types);
 /* cs-chunk-types.c: event_chunk_types read whole (a pass, on first
  * call) or a span's blocks of it; whether a chunk may hold a type; the
- * time of a chunk's first event, and the last chunk of a short span;
- * freeing it. */
+ * last chunk of a short span; freeing it. */
 void               _cs_document_read_chunk_types (CsDocument *self);
 gboolean           _cs_document_read_chunk_types_span (CsDocument *self,
                                                        guint       cpu,
                                                        gint64      first,
                                                        gint64      last);
-gint64             _cs_document_chunk_types_first_ns (CsDocument *self,
-                                                      guint       cpu,
-                                                      gint64      chunk);
 gint64             _cs_document_chunk_types_last_before (CsDocument *self,
                                                          guint       cpu,
                                                          gint64      first,
