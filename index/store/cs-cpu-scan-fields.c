@@ -1,13 +1,16 @@
 /* cs-cpu-scan-fields.c: what one CPU's scan (cs-cpu-scanner.c) takes
- * from a record besides its time: where the fields are, and the fields of
- * sched_switch and wakeup records the summaries need.
+ * from a record besides its time: where the fields are, the fields of
+ * sched_switch and wakeup records the summaries need, and the interrupt
+ * rows of the irq chunks.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Field meanings come from the formats (events/sched/sched_switch/format:
  * prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid,
- * next_prio; events/sched/sched_waking/format: pid, the task woken) and
- * the "common" fields every format starts with.
+ * next_prio; events/sched/sched_waking/format: pid, the task woken;
+ * events/irq/irq_handler_entry/format and irq_handler_exit: irq;
+ * events/irq/softirq_entry/format and softirq_exit: vec) and the
+ * "common" fields every format starts with.
  */
 #include "config.h"
 
@@ -255,6 +258,153 @@ _cs_cpu_scan_decode_wakeup (const WakeupEvent *w,
 }
 
 static void
+find_irqs (struct tep_handle *tep,
+           ScanState         *st)
+{
+  static const struct {
+    const char *name, *field;
+    int kind;
+  } events[] = {
+    { "irq_handler_entry", "irq", IR_KIND_IRQ_ENTRY },
+    { "irq_handler_exit", "irq", IR_KIND_IRQ_EXIT },
+    { "softirq_entry", "vec", IR_KIND_SOFTIRQ_ENTRY },
+    { "softirq_exit", "vec", IR_KIND_SOFTIRQ_EXIT },
+  };
+  int max_id = -1;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (events) == IR_N_KINDS);
+  st->n_irqs = 0;
+  st->irq_min_id = G_MAXINT;
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    {
+      struct tep_event *ev = tep_find_event_by_name (tep, "irq", events[i].name);
+      struct tep_format_field *value = ev ? tep_find_field (ev, events[i].field) : NULL;
+      IrqEvent *e = &st->irqs[st->n_irqs];
+
+      if (value == NULL || (value->size != 1 && value->size != 2 && value->size != 4 &&
+                            value->size != 8))
+        continue;
+      e->id = ev->id;
+      e->kind = events[i].kind;
+      e->value = value;
+      e->name = events[i].kind == IR_KIND_IRQ_ENTRY ? tep_find_field (ev, "name") : NULL;
+      if (e->name != NULL && (!(e->name->flags & TEP_FIELD_IS_DYNAMIC) || e->name->size != 4))
+        e->name = NULL;
+      e->swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
+      st->n_irqs++;
+      st->irq_min_id = MIN (st->irq_min_id, ev->id);
+      max_id = MAX (max_id, ev->id);
+    }
+  st->irq_id_span = st->n_irqs > 0 ? (guint) (max_id - st->irq_min_id) : 0;
+}
+
+/* Hands the interrupt rows gathered on, as one irq chunk. */
+void
+_cs_cpu_scan_flush_irqs (ScanState *st)
+{
+  CsScanChunk *chunk;
+
+  if (st->n_ir == 0)
+    return;
+  chunk = _cs_scan_chunk_take_rows (CS_SCAN_IRQ_CHUNK, st->result->cpu, st->n_irq_chunks++,
+                                    st->ir[IR_TS][0], st->ir[IR_TS][st->n_ir - 1], st->n_ir,
+                                    (gint64 *) st->ir, IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS,
+                                    _cs_irq_chunk_modes);
+  st->ir = (gpointer) _cs_scan_columns_new (IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS);
+  st->n_ir = 0;
+  st->emit (chunk, st->emit_data);
+}
+
+/* The position of the name @rec (an irq_handler_entry) gives @irq among
+ * the CPU's irq_names, added when new; -1 when the record has none.  The
+ * name is a __data_loc string (events/irq/irq_handler_entry/format): a
+ * 32-bit word of its offset (low 16 bits; from the field's end when
+ * __rel_loc) and length (high 16 bits). */
+static gint64
+irq_name_id (CsScanResult            *result,
+             const IrqEvent          *e,
+             const struct tep_record *rec,
+             gint64                   irq)
+{
+  unsigned long long loc;
+  gsize at, len;
+  char key[96];
+  gpointer id;
+  int n;
+
+  if (e->name == NULL || !field_in_record (e->name, (struct tep_record *) rec) ||
+      !read_number (e->name, rec, e->swap, &loc))
+    return -1;
+  at = (gsize) (loc & 0xffff);
+  len = (gsize) (loc >> 16);
+  if (e->name->flags & TEP_FIELD_IS_RELATIVE)
+    at += (gsize) e->name->offset + e->name->size;
+  if (at > (gsize) rec->size || len > (gsize) rec->size - at)
+    return -1;
+  len = strnlen ((const char *) rec->data + at, len);
+  n = g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT ":%.*s", irq,
+                  (int) MIN (len, (gsize) 64), (const char *) rec->data + at);
+  if (n <= 0)
+    return -1;
+  id = g_hash_table_lookup (result->irq_name_ids, key);
+  if (id == NULL)
+    {
+      char *owned = g_strdup (key);
+
+      g_ptr_array_add (result->irq_names, owned);
+      id = GUINT_TO_POINTER (result->irq_names->len);
+      g_hash_table_insert (result->irq_name_ids, owned, id);
+    }
+  return (gint64) GPOINTER_TO_UINT (id) - 1;
+}
+
+/*
+ * _cs_cpu_scan_add_irq:
+ * @scan: a scan
+ * @tep_type: the record's common_type, within [irq_min_id, irq_min_id +
+ *   irq_id_span]
+ * @rec: the record
+ * @ts_ns: its time, @row: its row among the CPU's events, @offset: its
+ *   offset as the event chunks keep it
+ *
+ * Adds an interrupt row for @rec when it is one of the interrupt events
+ * (find_irqs()), with the handler's name for an irq_handler_entry; a
+ * record too short for a field gives -1.  A full chunk
+ * is handed on.
+ */
+void
+_cs_cpu_scan_add_irq (CsCpuScan                  *scan,
+                      int                         tep_type,
+                      const CsTracedatSlimRecord *rec,
+                      gint64                      ts_ns,
+                      guint64                     row,
+                      gint64                      offset)
+{
+  ScanState *st = scan->st;
+  struct tep_record tr = { .data = (void *) rec->data, .size = (int) rec->size };
+  unsigned long long v;
+  gint64 value = -1;
+  guint i = 0;
+
+  while (i < st->n_irqs && st->irqs[i].id != tep_type)
+    i++;
+  if (i == st->n_irqs)
+    return;
+  if (field_in_record (st->irqs[i].value, &tr) &&
+      read_number (st->irqs[i].value, &tr, st->irqs[i].swap, &v))
+    /* irq is an int, vec an unsigned int: both fit a gint32's range. */
+    value = st->irqs[i].value->size == 4 ? (gint64) (gint32) v : (gint64) v;
+  st->ir[IR_TS][st->n_ir] = ts_ns;
+  st->ir[IR_ROW][st->n_ir] = (gint64) row;
+  st->ir[IR_OFFSET][st->n_ir] = offset;
+  st->ir[IR_KIND][st->n_ir] = st->irqs[i].kind;
+  st->ir[IR_VALUE][st->n_ir] = value;
+  st->ir[IR_NAME][st->n_ir] = irq_name_id (scan->result, &st->irqs[i], &tr, value);
+  if (++st->n_ir == CS_IRQ_CHUNK_ROWS)
+    _cs_cpu_scan_flush_irqs (st);
+}
+
+static void
 find_common_fields (struct tep_handle *tep,
                     CommonFields      *cf)
 {
@@ -284,7 +434,7 @@ find_common_fields (struct tep_handle *tep,
  * @scan: a scan whose handle (scan->tep) is set
  *
  * Looks up, in the handle's formats, the sched_switch fields, the wakeup
- * events and where common_type and common_pid sit.  The handle may be
+ * and interrupt events and where common_type and common_pid sit.  The handle may be
  * shared with other scanners: lookups that update its caches happen under
  * the lock that guards libtraceevent's parser.
  */
@@ -294,6 +444,7 @@ _cs_cpu_scan_find_fields (CsCpuScan *scan)
   g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
   find_sched_switch (scan->tep, &scan->sw);
   find_wakeups (scan->tep, scan->st);
+  find_irqs (scan->tep, scan->st);
   find_common_fields (scan->tep, &scan->common);
   g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
 }

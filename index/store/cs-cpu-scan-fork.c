@@ -24,6 +24,10 @@ copy_result (const CsScanResult *r,
 
   c->type_counts = g_memdup2 (r->type_counts, sizeof (guint64) * n_types);
   c->losses = g_array_copy (r->losses);
+  c->irq_names = g_ptr_array_copy (r->irq_names, (GCopyFunc) (void (*) (void)) g_strdup, NULL);
+  c->irq_name_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < c->irq_names->len; i++)
+    g_hash_table_insert (c->irq_name_ids, c->irq_names->pdata[i], GUINT_TO_POINTER (i + 1));
   c->tasks = g_hash_table_new_full (NULL, NULL, NULL, _cs_scan_task_free);
   g_hash_table_iter_init (&iter, r->tasks);
   while (g_hash_table_iter_next (&iter, &key, &value))
@@ -62,6 +66,7 @@ _cs_cpu_scan_fork (CsCpuScan      *scan,
   copy->st = st;
   st->ev = g_memdup2 (scan->st->ev, sizeof (gint64[EV_N_COLUMNS][CS_EVENT_CHUNK_ROWS]));
   st->sl = g_memdup2 (scan->st->sl, sizeof (gint64[SL_N_COLUMNS][CS_SLICE_CHUNK_ROWS]));
+  st->ir = g_memdup2 (scan->st->ir, sizeof (gint64[IR_N_COLUMNS][CS_IRQ_CHUNK_ROWS]));
   copy->result = st->result = copy_result (scan->result, st->types->n_types);
   copy->held = st->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   st->emit = emit;

@@ -26,6 +26,16 @@ typedef struct {
   gboolean swap;           /* the recording's byte order is not ours */
 } WakeupEvent;
 
+/* irq_handler_entry, irq_handler_exit, softirq_entry and softirq_exit:
+ * the field each keeps of its record in the irq chunks (irq, or vec). */
+typedef struct {
+  int id;
+  int kind;                /* IR_KIND_* */
+  struct tep_format_field *value;
+  struct tep_format_field *name;   /* irq_handler_entry's, else NULL */
+  gboolean swap;           /* the recording's byte order is not ours */
+} IrqEvent;
+
 /* common_type and common_pid sit at the same place in every record
  * (events/header_event and the "common" fields of each format); reading
  * them directly saves two libtraceevent calls per event. */
@@ -100,6 +110,11 @@ typedef struct {
   guint n_sl;
   guint64 n_slice_chunks;
 
+  /* Interrupt rows not yet handed on: IR_N_COLUMNS columns, as above. */
+  gint64 (*ir)[CS_IRQ_CHUNK_ROWS];
+  guint n_ir;
+  guint64 n_irq_chunks;
+
   /* The task running now according to the last sched_switch, and that
    * switch's next_comm (running_comm_len bytes, -1: none) and next_prio. */
   gint32 running_pid;
@@ -119,6 +134,11 @@ typedef struct {
   guint n_wakeups;
   int wakeup_min_id;
   guint wakeup_id_span;
+  /* The interrupt events recorded, the same way. */
+  IrqEvent irqs[IR_N_KINDS];
+  guint n_irqs;
+  int irq_min_id;
+  guint irq_id_span;
   gsize task_rows_bytes;   /* allocated in the tasks' row buffers */
 
   /* Level 0 of the summaries, built as the events go by once the grid
@@ -175,7 +195,26 @@ gboolean _cs_cpu_scan_decode_wakeup  (const WakeupEvent       *w,
                                       struct tep_record       *rec,
                                       ScanOp                  *op);
 
+void     _cs_cpu_scan_add_irq        (CsCpuScan               *scan,
+                                      int                      tep_type,
+                                      const CsTracedatSlimRecord *rec,
+                                      gint64                   ts_ns,
+                                      guint64                  row,
+                                      gint64                   offset);
+
+void     _cs_cpu_scan_flush_irqs     (ScanState               *st);
+
 void     _cs_scan_task_free (gpointer data);
+CsScanChunk *_cs_scan_chunk_take_rows (CsScanChunkKind           kind,
+                                       guint                     cpu,
+                                       guint64                   chunk,
+                                       gint64                    first_ns,
+                                       gint64                    last_ns,
+                                       guint                     n_rows,
+                                       gint64                   *columns,
+                                       guint                     n_columns,
+                                       guint                     stride,
+                                       const CsChunkColumnMode  *modes);
 gint64  *_cs_scan_columns_new  (guint    n_columns,
                                 guint    stride);
 void     _cs_scan_columns_free (gint64  *block,

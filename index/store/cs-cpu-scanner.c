@@ -61,6 +61,8 @@ cs_scan_result_free (CsScanResult *result)
   g_free (result->type_counts);
   g_clear_pointer (&result->losses, g_array_unref);
   g_clear_pointer (&result->tasks, g_hash_table_unref);
+  g_clear_pointer (&result->irq_name_ids, g_hash_table_unref);
+  g_clear_pointer (&result->irq_names, g_ptr_array_unref);
   g_free (result);
 }
 
@@ -95,23 +97,16 @@ flush_events (ScanState *st)
   if (st->n_ev == 0)
     return;
 
-  chunk = g_new0 (CsScanChunk, 1);
-  chunk->kind = CS_SCAN_EVENT_CHUNK;
-  chunk->cpu = st->result->cpu;
-  chunk->chunk = st->n_event_chunks++;
-  chunk->first_ns = st->ev[EV_TS][0];
-  chunk->last_ns = st->ev[EV_TS][st->n_ev - 1];
-  chunk->first_row = st->result->n_events - st->n_ev;
-  chunk->n_rows = st->n_ev;
   /* Not zstd: on event chunks it cost ~15 % of indexing time (a callgrind
    * profile) for ~1 byte per event; the varints stay within the 10 bytes
    * per event DESIGN.md allows.  Encoded where the chunk goes (see
    * CsScanChunk.raw). */
-  chunk->raw = (gint64 *) g_steal_pointer (&st->ev);
-  chunk->raw_stride = CS_EVENT_CHUNK_ROWS;
-  chunk->n_columns = EV_N_COLUMNS;
-  chunk->modes = _cs_event_chunk_modes;
+  chunk = _cs_scan_chunk_take_rows (CS_SCAN_EVENT_CHUNK, st->result->cpu, st->n_event_chunks++,
+                                    st->ev[EV_TS][0], st->ev[EV_TS][st->n_ev - 1], st->n_ev,
+                                    (gint64 *) st->ev, EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS,
+                                    _cs_event_chunk_modes);
   st->ev = (gpointer) _cs_scan_columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
+  chunk->first_row = st->result->n_events - st->n_ev;
   st->n_ev = st->n_summarised = 0;
   st->emit (chunk, st->emit_data);
 }
@@ -124,17 +119,10 @@ flush_slices (ScanState *st)
   if (st->n_sl == 0)
     return;
 
-  chunk = g_new0 (CsScanChunk, 1);
-  chunk->kind = CS_SCAN_SLICE_CHUNK;
-  chunk->cpu = st->result->cpu;
-  chunk->chunk = st->n_slice_chunks++;
-  chunk->first_ns = st->sl[SL_BEGIN][0];
-  chunk->last_ns = st->sl_last_end;
-  chunk->n_rows = st->n_sl;
-  chunk->raw = (gint64 *) g_steal_pointer (&st->sl);
-  chunk->raw_stride = CS_SLICE_CHUNK_ROWS;
-  chunk->n_columns = SL_N_COLUMNS;
-  chunk->modes = _cs_slice_chunk_modes;
+  chunk = _cs_scan_chunk_take_rows (CS_SCAN_SLICE_CHUNK, st->result->cpu, st->n_slice_chunks++,
+                                    st->sl[SL_BEGIN][0], st->sl_last_end, st->n_sl,
+                                    (gint64 *) st->sl, SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS,
+                                    _cs_slice_chunk_modes);
   st->sl = (gpointer) _cs_scan_columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   st->n_sl = 0;
   st->emit (chunk, st->emit_data);
@@ -420,6 +408,7 @@ _cs_cpu_scan_free (CsCpuScan *scan)
   g_clear_pointer (&scan->st->summary, _cs_summary_scan_free);
   _cs_scan_columns_free ((gint64 *) scan->st->ev, EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
   _cs_scan_columns_free ((gint64 *) scan->st->sl, SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
+  _cs_scan_columns_free ((gint64 *) scan->st->ir, IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS);
   g_free (scan->st);
   g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
   g_clear_pointer (&scan->result, cs_scan_result_free);
@@ -507,6 +496,8 @@ decode_records (CsCpuScan *scan,
   const int switch_id = scan->sw.id;
   const int wakeup_min_id = st->wakeup_min_id;
   const guint wakeup_id_span = st->wakeup_id_span;
+  const int irq_min_id = st->irq_min_id;
+  const guint irq_id_span = st->irq_id_span;
   const guint64 offset_bias = scan->offset_bias;
   gint64 *const ev_ts = st->ev[EV_TS];
   gint64 *const ev_pid = st->ev[EV_PID];
@@ -571,6 +562,8 @@ decode_records (CsCpuScan *scan,
           if (G_UNLIKELY (tep_type == switch_id ||
                           (guint) tep_type - (guint) wakeup_min_id <= wakeup_id_span))
             decode_op (scan, rec, tep_type, type, row);
+          else if (G_UNLIKELY ((guint) tep_type - (guint) irq_min_id <= irq_id_span))
+            _cs_cpu_scan_add_irq (scan, tep_type, rec, ev_ts[row], n_events - 1, ev_offset[row]);
           /* Often enough that Cancel stops a scan within milliseconds, and a
            * watchdog can name where a stuck one is. */
           if (G_UNLIKELY ((n_events & (CANCEL_CHECK_RECORDS - 1)) == 0))
@@ -724,6 +717,7 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   scan->st = st = g_new0 (ScanState, 1);
   st->ev = (gpointer) _cs_scan_columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
   st->sl = (gpointer) _cs_scan_columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
+  st->ir = (gpointer) _cs_scan_columns_new (IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS);
   scan->result = result = g_new0 (CsScanResult, 1);
   scan->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   scan->progress_bytes = progress_bytes;
@@ -736,6 +730,8 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   result->switch_type = -1;
   result->losses = g_array_new (FALSE, FALSE, sizeof (CsScanLoss));
   result->tasks = g_hash_table_new_full (NULL, NULL, NULL, _cs_scan_task_free);
+  result->irq_names = g_ptr_array_new_with_free_func (g_free);
+  result->irq_name_ids = g_hash_table_new (g_str_hash, g_str_equal);
 
   scan->cursor = cs_trace_file_open_cpu (file, cpu, error);
   if (scan->cursor == NULL)
@@ -885,6 +881,7 @@ _cs_cpu_scan_close (CsCpuScan *scan,
   gboolean ok;
 
   flush_events (st);
+  _cs_cpu_scan_flush_irqs (st);
   cs_index_step_enter (CS_INDEX_STEP_SUMMARISE);
   if (st->running_known)
     {

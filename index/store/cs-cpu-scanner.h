@@ -20,6 +20,7 @@ typedef enum {
   CS_SCAN_EVENT_CHUNK,
   CS_SCAN_SLICE_CHUNK,
   CS_SCAN_TASK_CHUNK,
+  CS_SCAN_IRQ_CHUNK,       /* interrupt entries and exits (irq_chunks) */
   CS_SCAN_SUMMARY_CHUNK,   /* one block of the summaries table */
   CS_SCAN_SUMMARY_RUN,     /* one row of summary_runs: first_ns, last_ns
                             * (its end), pid; no data */
@@ -115,6 +116,10 @@ typedef struct {
    * a recording in progress (cs-index-live.c), whose offsets are relative
    * to the CPU's data, where that data starts in the file indexed. */
   guint64 offset_base;
+  /* The names irq_handler_entry records gave, each "irq:name" once, in
+   * the order they came: an irq chunk's IR_NAME is a position here. */
+  GPtrArray *irq_names;
+  GHashTable *irq_name_ids;   /* "irq:name" (of irq_names) -> position + 1 */
 } CsScanResult;
 
 void cs_scan_result_free (CsScanResult *result);

@@ -25,8 +25,9 @@ G_BEGIN_DECLS
  * which a version-7 reader would call damaged.  10: a slice chunk's
  * flags column (SL_FLAGS), which a version-9 reader would call damaged.
  * 11: event_chunk_types, which a version-10 index lacks (a reader of
- * rare types would find none of its events). */
-#define CS_INDEX_SCHEMA_VERSION 11
+ * rare types would find none of its events).  12: irq_chunks, which a
+ * version-11 index lacks (a breakdown would find no interrupts). */
+#define CS_INDEX_SCHEMA_VERSION 12
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
@@ -56,6 +57,20 @@ enum { SL_BEGIN, SL_DURATION, SL_PID, SL_STATE, SL_FLAGS, SL_N_COLUMNS };
  * CS_SLICE_SAME_TASK's (cs-document.h, which the model's readers see). */
 enum { SL_FLAG_SWITCHED = 1, SL_FLAG_SAME_TASK = 2 };
 extern const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS];
+
+/* Columns of an interrupt chunk: the CPU's irq_handler_entry/exit and
+ * softirq_entry/exit events again, with the one field a breakdown needs
+ * of each (events/irq/<name>/format: irq, or vec), so that explaining a
+ * wait of seconds reads a few chunks of these instead of every event
+ * chunk of the wait and a record per interrupt.  ts (delta), row among
+ * the CPU's events (delta), the record's offset (delta), kind (IR_KIND_*),
+ * value (irq or vec), name (irq_handler_entry: the handler's name, as its
+ * position among the CPU's irq_names rows; -1 otherwise). */
+enum { IR_TS, IR_ROW, IR_OFFSET, IR_KIND, IR_VALUE, IR_NAME, IR_N_COLUMNS };
+enum { IR_KIND_IRQ_ENTRY, IR_KIND_IRQ_EXIT, IR_KIND_SOFTIRQ_ENTRY, IR_KIND_SOFTIRQ_EXIT,
+       IR_N_KINDS };
+extern const CsChunkColumnMode _cs_irq_chunk_modes[IR_N_COLUMNS];
+#define CS_IRQ_CHUNK_ROWS 1024
 
 /* Per task and CPU, what the task tables hold (time order per CPU): its
  * runs (sched_switch in and out) and the wakeups aimed at it.  Columns: ts

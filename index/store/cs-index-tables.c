@@ -76,11 +76,14 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
       "INSERT INTO missed_events VALUES (?1, ?2, ?3)", error);
   g_autoptr(sqlite3_stmt) state_s = _cs_sqlite_prepare (db,
       "INSERT INTO switch_state_counts VALUES (?1, ?2, ?3, ?4)", error);
+  g_autoptr(sqlite3_stmt) name_s = _cs_sqlite_prepare (db,
+      "INSERT INTO irq_names VALUES (?1, ?2, ?3, ?4)", error);
   GHashTableIter iter;
   gpointer key, value;
   int rc;
 
-  if (cpu_s == NULL || count_s == NULL || task_s == NULL || loss_s == NULL || state_s == NULL)
+  if (cpu_s == NULL || count_s == NULL || task_s == NULL || loss_s == NULL || state_s == NULL ||
+      name_s == NULL)
     return FALSE;
 
   for (guint i = 0; i < results->len; i++)
@@ -109,6 +112,22 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
           rc = sqlite3_step (loss_s);
           sqlite3_reset (loss_s);
           if (!_cs_sqlite_check (db, rc, _("storing missed events"), error))
+            return FALSE;
+        }
+
+      /* "irq:name", as irq_name_id() of cs-cpu-scan-fields.c made it. */
+      for (guint n = 0; n < r->irq_names->len; n++)
+        {
+          const char *irq_name = r->irq_names->pdata[n];
+          const char *colon = strchr (irq_name, ':');
+
+          sqlite3_bind_int (name_s, 1, r->cpu);
+          sqlite3_bind_int (name_s, 2, n);
+          sqlite3_bind_int64 (name_s, 3, g_ascii_strtoll (irq_name, NULL, 10));
+          sqlite3_bind_text (name_s, 4, colon != NULL ? colon + 1 : "", -1, SQLITE_STATIC);
+          rc = sqlite3_step (name_s);
+          sqlite3_reset (name_s);
+          if (!_cs_sqlite_check (db, rc, _("storing interrupt names"), error))
             return FALSE;
         }
 
@@ -216,7 +235,8 @@ _cs_index_inserts_prepare (sqlite3         *db,
   ins->events = _cs_sqlite_prepare (db, "INSERT INTO event_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error);
   ins->event_types = ins->events ? _cs_sqlite_prepare (db, "INSERT INTO event_chunk_types VALUES (?1, ?2, ?3, ?4)", error) : NULL;
   ins->slices = ins->event_types ? _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error) : NULL;
-  ins->tasks = ins->slices ? _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error) : NULL;
+  ins->irqs = ins->slices ? _cs_sqlite_prepare (db, "INSERT INTO irq_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error) : NULL;
+  ins->tasks = ins->irqs ? _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error) : NULL;
   ins->summaries = ins->tasks ? _cs_sqlite_prepare (db, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)", error) : NULL;
   ins->runs = ins->summaries ? _cs_sqlite_prepare (db, "INSERT INTO summary_runs VALUES (?1, ?2, ?3, ?4)", error) : NULL;
   return ins->runs != NULL;
@@ -228,6 +248,7 @@ _cs_index_inserts_clear (CsIndexInserts *ins)
   g_clear_pointer (&ins->events, sqlite3_finalize);
   g_clear_pointer (&ins->event_types, sqlite3_finalize);
   g_clear_pointer (&ins->slices, sqlite3_finalize);
+  g_clear_pointer (&ins->irqs, sqlite3_finalize);
   g_clear_pointer (&ins->tasks, sqlite3_finalize);
   g_clear_pointer (&ins->summaries, sqlite3_finalize);
   g_clear_pointer (&ins->runs, sqlite3_finalize);
@@ -275,6 +296,7 @@ _cs_index_insert_chunk (const CsIndexInserts *ins,
 {
   sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ins->events
                     : c->kind == CS_SCAN_SLICE_CHUNK ? ins->slices
+                    : c->kind == CS_SCAN_IRQ_CHUNK ? ins->irqs
                     : c->kind == CS_SCAN_TASK_CHUNK ? ins->tasks : ins->summaries;
   gsize size = 0;
   const void *data;

@@ -39,6 +39,48 @@ spare_list (guint   n_columns,
 }
 
 /*
+ * _cs_scan_chunk_take_rows:
+ * @kind: the chunk's table
+ * @cpu: its CPU
+ * @chunk: its number among the CPU's chunks of @kind
+ * @first_ns: its first time, @last_ns: its last (or its last slice's end)
+ * @n_rows: rows in @columns
+ * @columns: (transfer full): the scan's columns (_cs_scan_columns_new()
+ *   with @n_columns, @stride): the scan goes on in new ones
+ * @modes: the columns' forms (cs_chunk_encode())
+ *
+ * A chunk of a scan's rows, to encode where it goes (CsScanChunk.raw).
+ *
+ * Returns: (transfer full): the chunk, for the scan's emit function
+ */
+CsScanChunk *
+_cs_scan_chunk_take_rows (CsScanChunkKind           kind,
+                          guint                     cpu,
+                          guint64                   chunk,
+                          gint64                    first_ns,
+                          gint64                    last_ns,
+                          guint                     n_rows,
+                          gint64                   *columns,
+                          guint                     n_columns,
+                          guint                     stride,
+                          const CsChunkColumnMode  *modes)
+{
+  CsScanChunk *c = g_new0 (CsScanChunk, 1);
+
+  c->kind = kind;
+  c->cpu = cpu;
+  c->chunk = chunk;
+  c->first_ns = first_ns;
+  c->last_ns = last_ns;
+  c->n_rows = n_rows;
+  c->raw = columns;
+  c->raw_stride = stride;
+  c->n_columns = n_columns;
+  c->modes = modes;
+  return c;
+}
+
+/*
  * _cs_scan_columns_new:
  * @n_columns: columns of a chunk
  * @stride: values a column has room for
