@@ -68,6 +68,9 @@ struct _CsDocument
   sqlite3_stmt *ev_range;
   sqlite3_stmt *sl_start;
   sqlite3_stmt *sl_range;
+  sqlite3_stmt *ir_start;
+  sqlite3_stmt *ir_range;
+  GPtrArray **irq_names;        /* n_cpus, each NULL until read (cs-document-irqs.c) */
   sqlite3_stmt *summary;
   sqlite3_stmt *summary_runs;
   sqlite3_stmt *task_range;     /* prepared on first use */
@@ -129,6 +132,8 @@ guint64            _cs_document_count_before   (CsDocument  *self,
  * to stop (cs-document-queries.c). */
 typedef gboolean (*EventFunc) (const CsEvent *event, gpointer user_data);
 typedef gboolean (*SliceFunc) (const CsSlice *slice, gpointer user_data);
+/* A chunk's decoded columns (_cs_document_scan_chunk_rows()); FALSE stops. */
+typedef gboolean (*ChunkRowsFunc) (gint64 *const *cols, guint n_rows, gpointer user_data);
 
 /* Rows [@from, @to) of an event chunk, in a span; return FALSE to stop. */
 typedef gboolean (*ChunkFunc) (const CsEventChunkCache *chunk, guint from, guint to,
@@ -198,6 +203,19 @@ void               _cs_document_free_chunk_types (CsDocument *self);
 void               _cs_document_set_chunk_types_block (CsDocument *self,
                                                        guint       n_chunks);
 /* The slices of @cpu overlapping [@begin_ns, @end_ns), by begin. */
+gboolean           _cs_document_scan_chunk_rows (CsDocument              *self,
+                                                 sqlite3_stmt            *start,
+                                                 sqlite3_stmt            *range,
+                                                 const char              *table,
+                                                 guint                    cpu,
+                                                 gint64                   begin_ns,
+                                                 gint64                   end_ns,
+                                                 guint                    max_rows,
+                                                 guint                    n_columns,
+                                                 const CsChunkColumnMode *modes,
+                                                 ChunkRowsFunc            func,
+                                                 gpointer                 user_data,
+                                                 GError                 **error);
 gboolean           _cs_document_scan_slices    (CsDocument  *self,
                                                 guint        cpu,
                                                 gint64       begin_ns,

@@ -19,6 +19,119 @@
 G_STATIC_ASSERT (CS_SLICE_SWITCHED == SL_FLAG_SWITCHED);
 G_STATIC_ASSERT (CS_SLICE_SAME_TASK == SL_FLAG_SAME_TASK);
 
+/*
+ * _cs_document_scan_chunk_rows:
+ * @self: a document
+ * @start: a statement of @cpu (?1) and @begin_ns (?2) giving the first
+ *   chunk to read
+ * @range: a statement of @cpu (?1) and a chunk (?2) giving first_ns,
+ *   n_rows and data of each chunk from it, in order (columns 1 to 3)
+ * @table: the chunks' table, for the error of a damaged one
+ * @max_rows: rows a chunk may have (more: damaged)
+ * @n_columns, @modes: the chunks' columns (cs_chunk_decode())
+ * @func: called with each chunk's decoded columns until it returns %FALSE
+ *   or a chunk starts at or after @end_ns
+ *
+ * The chunks of a per-CPU chunk table (slice_chunks, irq_chunks) a span
+ * needs, decoded one after the other.
+ *
+ * Returns: %FALSE with @error set (%CS_INDEX_ERROR_SQLITE, or
+ *   %CS_INDEX_ERROR_CORRUPT for a damaged chunk)
+ */
+gboolean
+_cs_document_scan_chunk_rows (CsDocument               *self,
+                              sqlite3_stmt             *start,
+                              sqlite3_stmt             *range,
+                              const char               *table,
+                              guint                     cpu,
+                              gint64                    begin_ns,
+                              gint64                    end_ns,
+                              guint                     max_rows,
+                              guint                     n_columns,
+                              const CsChunkColumnMode  *modes,
+                              ChunkRowsFunc             func,
+                              gpointer                  user_data,
+                              GError                  **error)
+{
+  g_autofree gint64 *cols_mem = NULL;
+  gint64 *cols[8];
+  gint64 start_chunk;
+  gboolean go_on = TRUE;
+  int rc;
+
+  g_return_val_if_fail (n_columns <= G_N_ELEMENTS (cols), FALSE);
+  sqlite3_bind_int (start, 1, cpu);
+  sqlite3_bind_int64 (start, 2, begin_ns);
+  rc = sqlite3_step (start);
+  if (rc != SQLITE_ROW || sqlite3_column_type (start, 0) == SQLITE_NULL)
+    {
+      sqlite3_reset (start);
+      return _cs_sqlite_check (self->db, rc, _("finding chunks"), error);
+    }
+  start_chunk = sqlite3_column_int64 (start, 0);
+  sqlite3_reset (start);
+
+  cols_mem = g_new (gint64, (gsize) n_columns * max_rows);
+  for (guint c = 0; c < n_columns; c++)
+    cols[c] = cols_mem + c * max_rows;
+
+  sqlite3_bind_int (range, 1, cpu);
+  sqlite3_bind_int64 (range, 2, start_chunk);
+  while (go_on && (rc = sqlite3_step (range)) == SQLITE_ROW)
+    {
+      guint n = sqlite3_column_int (range, 2);
+
+      if (sqlite3_column_int64 (range, 1) >= end_ns)
+        break;
+      if (n > max_rows ||
+          !cs_chunk_decode (sqlite3_column_blob (range, 3), sqlite3_column_bytes (range, 3), n,
+                            n_columns, modes, cols, NULL))
+        {
+          g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
+                       g_dngettext (GETTEXT_PACKAGE, "The index %s has a damaged chunk of %u row in %s",
+                                    "The index %s has a damaged chunk of %u rows in %s", n),
+                       self->index_path, n, table);
+          sqlite3_reset (range);
+          return FALSE;
+        }
+      go_on = func (cols, n, user_data);
+    }
+  sqlite3_reset (range);
+  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, _("reading chunks"),
+                           error);
+}
+
+typedef struct {
+  gint64 begin_ns, end_ns;
+  SliceFunc func;
+  gpointer user_data;
+} SliceScan;
+
+static gboolean
+slice_rows (gint64 *const *cols,
+            guint          n,
+            gpointer       user_data)
+{
+  const SliceScan *scan = user_data;
+
+  for (guint i = 0; i < n; i++)
+    {
+      CsSlice sl;
+
+      sl.begin_ns = cols[SL_BEGIN][i];
+      if (__builtin_add_overflow (sl.begin_ns, cols[SL_DURATION][i], &sl.end_ns))
+        sl.end_ns = G_MAXINT64;
+      sl.pid = (gint32) cols[SL_PID][i];
+      sl.prev_state = (gint32) cols[SL_STATE][i];
+      sl.flags = (guint) cols[SL_FLAGS][i];
+      if (sl.begin_ns >= scan->end_ns)
+        return FALSE;
+      if (sl.end_ns > scan->begin_ns && !scan->func (&sl, scan->user_data))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Calls @func for each slice of @cpu overlapping [begin, end), in order. */
 gboolean
 _cs_document_scan_slices (CsDocument  *self,
@@ -29,74 +142,13 @@ _cs_document_scan_slices (CsDocument  *self,
                           gpointer     user_data,
                           GError     **error)
 {
-  g_autofree gint64 *cols_mem = NULL;
-  gint64 *cols[SL_N_COLUMNS];
-  sqlite3_stmt *s;
-  gint64 start_chunk;
-  gboolean go_on = TRUE;
-  int rc;
+  SliceScan scan = { begin_ns, end_ns, func, user_data };
 
   if (cpu >= self->n_cpus || begin_ns >= end_ns)
     return TRUE;
-
-  s = self->sl_start;
-  sqlite3_bind_int (s, 1, cpu);
-  sqlite3_bind_int64 (s, 2, begin_ns);
-  rc = sqlite3_step (s);
-  if (rc != SQLITE_ROW || sqlite3_column_type (s, 0) == SQLITE_NULL)
-    {
-      sqlite3_reset (s);
-      return _cs_sqlite_check (self->db, rc, _("finding slices"), error);
-    }
-  start_chunk = sqlite3_column_int64 (s, 0);
-  sqlite3_reset (s);
-
-  cols_mem = g_new (gint64, (gsize) SL_N_COLUMNS * CS_SLICE_CHUNK_ROWS);
-  for (guint c = 0; c < SL_N_COLUMNS; c++)
-    cols[c] = cols_mem + c * CS_SLICE_CHUNK_ROWS;
-
-  s = self->sl_range;
-  sqlite3_bind_int (s, 1, cpu);
-  sqlite3_bind_int64 (s, 2, start_chunk);
-  while (go_on && (rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      guint n = sqlite3_column_int (s, 2);
-
-      if (sqlite3_column_int64 (s, 1) >= end_ns)
-        break;
-      if (n > CS_SLICE_CHUNK_ROWS ||
-          !cs_chunk_decode (sqlite3_column_blob (s, 3), sqlite3_column_bytes (s, 3), n,
-                            SL_N_COLUMNS, _cs_slice_chunk_modes, cols, error))
-        {
-          if (error && !*error)
-            g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
-                         g_dngettext (GETTEXT_PACKAGE, "The index %s has a slice chunk of %u row",
-                                      "The index %s has a slice chunk of %u rows", n),
-                         self->index_path, n);
-          sqlite3_reset (s);
-          return FALSE;
-        }
-      for (guint i = 0; i < n && go_on; i++)
-        {
-          CsSlice sl;
-
-          sl.begin_ns = cols[SL_BEGIN][i];
-          if (__builtin_add_overflow (sl.begin_ns, cols[SL_DURATION][i], &sl.end_ns))
-            sl.end_ns = G_MAXINT64;
-          sl.pid = (gint32) cols[SL_PID][i];
-          sl.prev_state = (gint32) cols[SL_STATE][i];
-          sl.flags = (guint) cols[SL_FLAGS][i];
-          if (sl.begin_ns >= end_ns)
-            {
-              go_on = FALSE;
-              break;
-            }
-          if (sl.end_ns > begin_ns)
-            go_on = func (&sl, user_data);
-        }
-    }
-  sqlite3_reset (s);
-  return _cs_sqlite_check (self->db, rc == SQLITE_ROW ? SQLITE_OK : rc, _("reading slices"), error);
+  return _cs_document_scan_chunk_rows (self, self->sl_start, self->sl_range, "slice_chunks", cpu,
+                                       begin_ns, end_ns, CS_SLICE_CHUNK_ROWS, SL_N_COLUMNS,
+                                       _cs_slice_chunk_modes, slice_rows, &scan, error);
 }
 
 static gboolean

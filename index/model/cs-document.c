@@ -33,6 +33,11 @@ cs_document_finalize (GObject *object)
   _cs_document_free_chunk_types (self);
   g_clear_pointer (&self->sl_start, sqlite3_finalize);
   g_clear_pointer (&self->sl_range, sqlite3_finalize);
+  g_clear_pointer (&self->ir_start, sqlite3_finalize);
+  g_clear_pointer (&self->ir_range, sqlite3_finalize);
+  for (guint c = 0; self->irq_names != NULL && c < self->n_cpus; c++)
+    g_clear_pointer (&self->irq_names[c], g_ptr_array_unref);
+  g_clear_pointer (&self->irq_names, g_free);
   g_clear_pointer (&self->summary, sqlite3_finalize);
   g_clear_pointer (&self->summary_runs, sqlite3_finalize);
   g_clear_pointer (&self->task_range, sqlite3_finalize);
@@ -278,7 +283,13 @@ prepare_queries (CsDocument  *self,
   self->sl_range = self->sl_start ? _cs_sqlite_prepare (self->db,
       "SELECT chunk, first_ns, n_rows, data FROM slice_chunks"
       " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
-  self->summary = self->sl_range ? _cs_sqlite_prepare (self->db,
+  self->ir_start = self->sl_range ? _cs_sqlite_prepare (self->db,
+      "SELECT chunk FROM irq_chunks WHERE cpu = ?1 AND last_ns >= ?2"
+      " ORDER BY last_ns LIMIT 1", error) : NULL;
+  self->ir_range = self->ir_start ? _cs_sqlite_prepare (self->db,
+      "SELECT chunk, first_ns, n_rows, data FROM irq_chunks"
+      " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
+  self->summary = self->ir_range ? _cs_sqlite_prepare (self->db,
       "SELECT block, data FROM summaries WHERE cpu = ?1 AND level = ?2"
       " AND block BETWEEN ?3 AND ?4 ORDER BY block", error) : NULL;
   self->summary_runs = self->summary ? _cs_sqlite_prepare (self->db,

@@ -102,6 +102,46 @@ typedef struct {
 } CsSlice;
 
 /**
+ * CsIrqKind:
+ * @CS_IRQ_ENTRY: irq:irq_handler_entry
+ * @CS_IRQ_EXIT: irq:irq_handler_exit
+ * @CS_SOFTIRQ_ENTRY: irq:softirq_entry
+ * @CS_SOFTIRQ_EXIT: irq:softirq_exit
+ */
+typedef enum {
+  CS_IRQ_ENTRY,
+  CS_IRQ_EXIT,
+  CS_SOFTIRQ_ENTRY,
+  CS_SOFTIRQ_EXIT,
+} CsIrqKind;
+
+/**
+ * CsIrq:
+ * @ts_ns: the event's timestamp
+ * @row: its row among its CPU's events (as #CsEvent's)
+ * @offset: its record's offset (as #CsEvent's)
+ * @cpu: its CPU
+ * @kind: which of the four interrupt events it is
+ * @value: its irq field (hard interrupts) or vec field (softirqs), as
+ *   events/irq/<name>/format gives them; -1 when its record lacked it
+ * @name: (nullable): an irq_handler_entry's name field (the handler's
+ *   name: several share an irq line), owned by the document; %NULL for
+ *   the other kinds
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint64 row;
+  guint64 offset;
+  guint cpu;
+  CsIrqKind kind;
+  gint64 value;
+  const char *name;
+} CsIrq;
+
+typedef gboolean (*CsIrqFunc) (const CsIrq *irq,
+                               gpointer     user_data);
+
+/**
  * CS_SLICE_SWITCHED:
  *
  * A #CsSlice flag: a sched_switch to @pid began the slice, one from @pid
@@ -262,6 +302,13 @@ gboolean           cs_document_get_missed_events (CsDocument  *self,
                                                   gint64       begin_ns,
                                                   gint64       end_ns,
                                                   GArray      *missed,
+                                                  GError     **error);
+gboolean           cs_document_foreach_irq       (CsDocument  *self,
+                                                  guint        cpu,
+                                                  gint64       begin_ns,
+                                                  gint64       end_ns,
+                                                  CsIrqFunc    func,
+                                                  gpointer     user_data,
                                                   GError     **error);
 gboolean           cs_document_find_slice_at     (CsDocument  *self,
                                                   guint        cpu,

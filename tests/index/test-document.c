@@ -639,6 +639,36 @@ test_events_of_rare_types_with_a_hostile_row (void)
   drop_index_copy (copy, dir);
 }
 
+static gboolean
+count_irq (const CsIrq *irq,
+           gpointer     user_data)
+{
+  (*(guint *) user_data)++;
+  return TRUE;
+}
+
+/* An interrupt chunk whose blob was cut short, or claims more rows than
+ * a chunk holds (a damaged or hostile index): reading a span over it is
+ * an error that names the index, never a crash; a span before it reads. */
+static void
+test_damaged_irq_chunk (gconstpointer data)
+{
+  g_autofree char *recording = cs_test_own_path ("preemptirq-v7.dat");
+  g_autofree char *dir = NULL;
+  g_autofree char *copy = damaged_index_copy (data, &dir);
+  g_autoptr(CsDocument) doc = cs_document_open (recording, copy, NULL);
+  g_autoptr(GError) error = NULL;
+  guint n = 0;
+
+  g_assert_nonnull (doc);
+  g_assert_false (cs_document_foreach_irq (doc, 0, G_MININT64 + 1, G_MAXINT64, count_irq, &n,
+                                           &error));
+  g_assert_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, copy));
+  g_clear_object (&doc);
+  drop_index_copy (copy, dir);
+}
+
 /* The events of [@begin_ns, @end_ns) in @all (a CPU's, in time order)
  * must be @got, of the types @wanted says (all when NULL). */
 static void
@@ -791,6 +821,12 @@ main (int argc, char **argv)
                    test_events_of_rare_types_with_a_hostile_row);
   g_test_add_func ("/cs/index/Document/events-of-rare-types/without-table-rows",
                    test_events_of_rare_types_without_table_rows);
+  g_test_add_data_func ("/cs/index/Document/damaged-irq-chunk/cut-short",
+                        "UPDATE irq_chunks SET data = substr (data, 1, 100) WHERE cpu = 0 AND chunk = 0",
+                        test_damaged_irq_chunk);
+  g_test_add_data_func ("/cs/index/Document/damaged-irq-chunk/too-many-rows",
+                        "UPDATE irq_chunks SET n_rows = 1000000 WHERE cpu = 0 AND chunk = 0",
+                        test_damaged_irq_chunk);
   g_test_add_func ("/cs/index/Document/events-in-short-spans", test_events_in_short_spans);
   g_test_add_func ("/cs/index/Document/index-at-odd-path", test_index_at_odd_path);
 
