@@ -609,6 +609,87 @@ gboolean           cs_plugin_document_foreach_slice  (CsPluginDocument *document
                                                       GError          **error);
 
 /**
+ * CsPluginInterruptKind:
+ * @CS_PLUGIN_IRQ_ENTRY: irq:irq_handler_entry (a hard interrupt's handler
+ *   starts)
+ * @CS_PLUGIN_IRQ_EXIT: irq:irq_handler_exit
+ * @CS_PLUGIN_SOFTIRQ_ENTRY: irq:softirq_entry
+ * @CS_PLUGIN_SOFTIRQ_EXIT: irq:softirq_exit
+ *
+ * Which interrupt event a #CsPluginInterrupt is (include/trace/events/irq.h).
+ */
+typedef enum {
+  CS_PLUGIN_IRQ_ENTRY,
+  CS_PLUGIN_IRQ_EXIT,
+  CS_PLUGIN_SOFTIRQ_ENTRY,
+  CS_PLUGIN_SOFTIRQ_EXIT,
+} CsPluginInterruptKind;
+
+/**
+ * CsPluginInterrupt:
+ * @ts_ns: the event's timestamp
+ * @cpu: its CPU
+ * @row: its position among the events of its CPU (as #CsPluginEvent's)
+ * @kind: #CsPluginInterruptKind
+ * @value: the irq field (@CS_PLUGIN_IRQ_ENTRY, @CS_PLUGIN_IRQ_EXIT) or the
+ *   vec field (softirqs; 0 HI .. 9 RCU, kernel/softirq.c's softirq_to_name)
+ *   of its record; -1 when the record lacked it
+ * @name: (nullable): for @CS_PLUGIN_IRQ_ENTRY, the name field (the
+ *   handler's: handlers sharing an irq line differ), valid as long as the
+ *   document; %NULL otherwise
+ *
+ * One interrupt event, as the index keeps it: what its record says,
+ * without reading it.
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint cpu;
+  guint64 row;
+  CsPluginInterruptKind kind;
+  gint64 value;
+  const char *name;
+} CsPluginInterrupt;
+
+/**
+ * CsPluginInterruptFunc:
+ * @interrupt: (transfer none): an interrupt event, valid during the call
+ * @user_data: the caller's data
+ *
+ * Returns: %TRUE to go on, %FALSE to stop
+ */
+typedef gboolean (*CsPluginInterruptFunc) (const CsPluginInterrupt *interrupt,
+                                           gpointer                 user_data);
+
+/**
+ * cs_plugin_document_foreach_interrupt:
+ * @document: a document
+ * @cpu: a CPU, 0 .. n_cpus - 1 (none out of range)
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @func: called for each irq_handler_entry, irq_handler_exit,
+ *   softirq_entry and softirq_exit event of @cpu in the span, in the
+ *   CPU's order (time, then row)
+ * @user_data: for @func
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ *
+ * A CPU's interrupt events of a span from the index's interrupt tables
+ * alone: no record is read, and the event tables are not decoded (a wait
+ * of seconds on a busy CPU: a few chunks of 1,024 interrupts instead of
+ * thousands of chunks of events and a record per interrupt).  The same
+ * events, with the same values, as cs_plugin_document_foreach_event() on
+ * those four types gives.  Since API 1.7.
+ *
+ * Returns: %FALSE with @error set on failure (not when @func stops)
+ */
+gboolean           cs_plugin_document_foreach_interrupt (CsPluginDocument     *document,
+                                                         guint                 cpu,
+                                                         gint64                begin_ns,
+                                                         gint64                end_ns,
+                                                         CsPluginInterruptFunc func,
+                                                         gpointer              user_data,
+                                                         GError              **error);
+
+/**
  * cs_plugin_document_get_instance:
  * @document: a document
  * @plugin: an enabled plugin

@@ -42,9 +42,11 @@
  * with what they tell of their sched_switch records).  1.6 added
  * cs_plugin_document_has_vcpu_host() (whether a recording's vCPUs can be
  * asked of its host's), and cs_plugin_document_get_tep() gives only the
- * formats of the event types the recording has records of.
+ * formats of the event types the recording has records of.  1.7 added
+ * cs_plugin_document_foreach_interrupt() (a CPU's interrupt entries and
+ * exits from the index, with their irq, vec and handler name).
  */
-#define CS_PLUGIN_API_MINOR_VERSION 6
+#define CS_PLUGIN_API_MINOR_VERSION 7
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

@@ -1,5 +1,5 @@
-/* cs-plugin-document-events.c: the events of a span and a task's
- * intervals, as plugins read them (cs-plugin-document.h).
+/* cs-plugin-document-events.c: the events, slices and interrupts of a
+ * span and a task's intervals, as plugins read them (cs-plugin-document.h).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
@@ -260,6 +260,52 @@ cs_plugin_document_foreach_slice (CsPluginDocument  *self,
 
   if (!_cs_document_scan_slices (_cs_plugin_document_get_document (self), cpu, begin_ns,
                                  end_ns, call_slice, &call, &local_error))
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+G_STATIC_ASSERT ((int) CS_PLUGIN_IRQ_ENTRY == (int) CS_IRQ_ENTRY);
+G_STATIC_ASSERT ((int) CS_PLUGIN_IRQ_EXIT == (int) CS_IRQ_EXIT);
+G_STATIC_ASSERT ((int) CS_PLUGIN_SOFTIRQ_ENTRY == (int) CS_SOFTIRQ_ENTRY);
+G_STATIC_ASSERT ((int) CS_PLUGIN_SOFTIRQ_EXIT == (int) CS_SOFTIRQ_EXIT);
+
+typedef struct {
+  CsPluginInterruptFunc func;
+  gpointer user_data;
+} IrqCall;
+
+static gboolean
+call_irq (const CsIrq *irq,
+          gpointer     user_data)
+{
+  const IrqCall *call = user_data;
+  CsPluginInterrupt interrupt = {
+    irq->ts_ns, irq->cpu, irq->row, (CsPluginInterruptKind) irq->kind, irq->value, irq->name
+  };
+
+  return call->func (&interrupt, call->user_data);
+}
+
+gboolean
+cs_plugin_document_foreach_interrupt (CsPluginDocument      *self,
+                                      guint                  cpu,
+                                      gint64                 begin_ns,
+                                      gint64                 end_ns,
+                                      CsPluginInterruptFunc  func,
+                                      gpointer               user_data,
+                                      GError               **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  IrqCall call = { func, user_data };
+
+  g_return_val_if_fail (self != NULL && func != NULL, FALSE);
+
+  if (!cs_document_foreach_irq (_cs_plugin_document_get_document (self), cpu, begin_ns, end_ns,
+                                call_irq, &call, &local_error))
     {
       g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
                            local_error->message);

@@ -14,6 +14,9 @@
  * path that tiles the span asked for, the same whole or in two pieces.
  * (check-explain.py compares the values with an oracle.)  Fields read
  * through a CsPluginField must read as `trace-cmd report -R` prints them.
+ * cs_plugin_document_foreach_interrupt() must give the interrupt events
+ * cs_plugin_document_foreach_event() gives, with the fields their records
+ * hold.
  */
 #include "config.h"
 
@@ -25,6 +28,9 @@
 static const CsTestRecording sched_v6 = { "sched-irq-v6.dat" };
 static const CsTestRecording prio_v7 = { "sched-prio-migrate-v7.dat" };
 static const CsTestRecording bundled_sample = { "../../data/sample/sample.dat" };
+static const CsTestRecording i686_v6 = { "sched-i686-v6.dat" };
+static const CsTestRecording preemptirq_v7 = { "preemptirq-v7.dat" };
+static const CsTestRecording graph_i686 = { "public/function-graph-i686-v6.dat" };
 
 static void
 fixture_set_up (CsBuiltinFixture *fixture,
@@ -150,6 +156,86 @@ test_foreach_event (CsBuiltinFixture *fixture,
       g_assert_no_error (error);
       assert_same (got_mid, want_mid, "the middle third");
     }
+}
+
+static const char *const irq_types[] = {
+  "irq:irq_handler_entry", "irq:irq_handler_exit", "irq:softirq_entry", "irq:softirq_exit", NULL
+};
+
+/* An interrupt event as "ts row kind value name", from its record. */
+static gboolean
+collect_irq_record (const CsPluginEvent *event,
+                    gpointer             user_data)
+{
+  static const char *const names[] = {
+    "irq_handler_entry", "irq_handler_exit", "softirq_entry", "softirq_exit"
+  };
+  gboolean hard = g_str_has_prefix (event->name, "irq_handler_");
+  g_autofree char *name = hard && strcmp (event->name, "irq_handler_entry") == 0
+                          ? cs_plugin_event_dup_string (event, "name") : NULL;
+  gint64 value = -1;
+  guint kind = 0;
+
+  while (kind < G_N_ELEMENTS (names) && strcmp (names[kind], event->name) != 0)
+    kind++;
+  g_assert_cmpuint (kind, <, G_N_ELEMENTS (names));
+  if (!cs_plugin_event_get_int (event, hard ? "irq" : "vec", &value))
+    value = -1;
+  g_ptr_array_add (user_data, g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT
+                                               " %u %" G_GINT64_FORMAT " %s", event->ts_ns,
+                                               event->row, kind, value,
+                                               name != NULL ? name : "-"));
+  return TRUE;
+}
+
+/* The same, from the index's interrupt tables. */
+static gboolean
+collect_interrupt (const CsPluginInterrupt *irq,
+                   gpointer                 user_data)
+{
+  g_ptr_array_add (user_data, g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT
+                                               " %u %" G_GINT64_FORMAT " %s", irq->ts_ns,
+                                               irq->row, (guint) irq->kind, irq->value,
+                                               irq->name != NULL ? irq->name : "-"));
+  return TRUE;
+}
+
+static void
+test_foreach_interrupt (CsBuiltinFixture *fixture,
+                        gconstpointer     data)
+{
+  gint64 first = cs_plugin_document_get_first_ns (fixture->plugins);
+  gint64 last = cs_plugin_document_get_last_ns (fixture->plugins);
+  gint64 spans[][2] = {
+    { first, last + 1 }, { first + (last - first) / 3, first + 2 * (last - first) / 3 },
+  };
+  g_autoptr(GError) error = NULL;
+  guint n_whole = 0;
+
+  for (guint cpu = 0; cpu < cs_plugin_document_get_n_cpus (fixture->plugins); cpu++)
+    for (guint s = 0; s < G_N_ELEMENTS (spans); s++)
+      {
+        g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
+        g_autoptr(GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+
+        g_assert_true (cs_plugin_document_foreach_event (fixture->plugins, cpu, spans[s][0],
+                                                         spans[s][1], irq_types,
+                                                         collect_irq_record, want, &error));
+        g_assert_no_error (error);
+        g_assert_true (cs_plugin_document_foreach_interrupt (fixture->plugins, cpu, spans[s][0],
+                                                             spans[s][1], collect_interrupt, got,
+                                                             &error));
+        g_assert_no_error (error);
+        for (guint i = 0; i < MIN (got->len, want->len); i++)
+          if (strcmp (got->pdata[i], want->pdata[i]) != 0)
+            g_error ("CPU %u, span %u: interrupt %u is “%s”, its record says “%s”", cpu, s, i,
+                     (char *) got->pdata[i], (char *) want->pdata[i]);
+        g_assert_cmpuint (got->len, ==, want->len);
+        if (s == 0)
+          n_whole += got->len;
+      }
+  /* Each of these recordings has interrupts. */
+  g_assert_cmpuint (n_whole, >, 0);
 }
 
 typedef struct {
@@ -600,6 +686,18 @@ main (int    argc,
               fixture_set_up, test_foreach_event, fixture_tear_down);
   g_test_add ("/cs/plugin/document/foreach-event/prio-v7", CsBuiltinFixture, &prio_v7,
               fixture_set_up, test_foreach_event, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-interrupt/sched-v6", CsBuiltinFixture, &sched_v6,
+              fixture_set_up, test_foreach_interrupt, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-interrupt/prio-v7", CsBuiltinFixture, &prio_v7,
+              fixture_set_up, test_foreach_interrupt, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-interrupt/i686-v6", CsBuiltinFixture, &i686_v6,
+              fixture_set_up, test_foreach_interrupt, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-interrupt/preemptirq-v7", CsBuiltinFixture,
+              &preemptirq_v7, fixture_set_up, test_foreach_interrupt, fixture_tear_down);
+  if (cs_test_public_or_add_skip ("/cs/plugin/document/foreach-interrupt/graph-i686",
+                                  graph_i686.name + strlen ("public/")))
+    g_test_add ("/cs/plugin/document/foreach-interrupt/graph-i686", CsBuiltinFixture,
+                &graph_i686, fixture_set_up, test_foreach_interrupt, fixture_tear_down);
   g_test_add ("/cs/plugin/event/fields/sched-v6", CsBuiltinFixture, &sched_v6,
               fixture_set_up, test_fields, fixture_tear_down);
   g_test_add ("/cs/plugin/event/fields/prio-v7", CsBuiltinFixture, &prio_v7,
