@@ -17,9 +17,14 @@
  *     prio may have changed, the first switch to idle); a stay that does
  *     not qualify is left to the records, untouched;
  *  2. those records read (a few dozen);
- *  3. the CPU's other state events (interrupts, softirqs, sections) read
- *     as records, with a sched_switch made from the slices fed before
- *     each; two at the same time cannot be put in the records' order, so
+ *  3. the CPU's other state events fed in the CPU's order, with a
+ *     sched_switch made from the slices fed before each: interrupts and
+ *     softirqs from the index's interrupt tables
+ *     (cs_plugin_document_foreach_interrupt(): the worst wait of the large
+ *     benchmark recording is crossed by ~8,400 of them, one in ~450
+ *     events, whose event chunks and records were most of its cost),
+ *     sections (preemptirq, the kernel module's) read as records; two at
+ *     the same time as a switch cannot be put in the records' order, so
  *     the stay is then given up (the caller starts the pair again from the
  *     records).
  */
@@ -36,6 +41,9 @@
  * the worst pair of large-v6.dat (352 k slices) cost 54.5 ms against
  * 49.7 ms (medians of 10-12 alternated runs; 4,096 and 16,384: 50 ms). */
 #define BATCH_SLICES 8192
+/* Interrupts taken from the index at a time, at most (about 1 MiB): a
+ * part's interrupts are fed in windows of this many. */
+#define BATCH_INTERRUPTS 32768
 /* Parts of a stay, at most (events lost in many places: the records). */
 #define MAX_PARTS 64
 /* Direct-mapped caches in front of the tables by pid (a power of two):
@@ -245,6 +253,7 @@ typedef struct {
   CsExplainBreakdown **found;
   gboolean tie;
   GError *error;
+  struct _Irqs *irqs;           /* the part's interrupts, read ahead */
 } Feed;
 
 static gboolean
@@ -391,6 +400,54 @@ feed_switches_before (Feed  *f,
     }
 }
 
+/* A window of a part's interrupts, read ahead of its other state events. */
+typedef struct _Irqs {
+  GArray *irqs;                 /* CsPluginInterrupt */
+  guint next;                   /* the first not fed yet */
+  gint64 stop_ns;               /* where the window ends: the first left out */
+} Irqs;
+
+static gboolean
+collect_interrupt (const CsPluginInterrupt *irq,
+                   gpointer                 user_data)
+{
+  Irqs *w = user_data;
+
+  /* Full: stop between two times, so a time's interrupts stay together. */
+  if (w->irqs->len >= BATCH_INTERRUPTS &&
+      irq->ts_ns != g_array_index (w->irqs, CsPluginInterrupt, w->irqs->len - 1).ts_ns)
+    {
+      w->stop_ns = irq->ts_ns;
+      return FALSE;
+    }
+  g_array_append_val (w->irqs, *irq);
+  return TRUE;
+}
+
+/* Feeds the window's interrupts before (@ts_ns, @row) in the CPU's order
+ * (all of them with G_MAXINT64), each after the switches before it. */
+static gboolean
+feed_interrupts_before (Feed    *f,
+                        Irqs    *w,
+                        gint64   ts_ns,
+                        guint64  row)
+{
+  while (w->next < w->irqs->len)
+    {
+      const CsPluginInterrupt *irq = &g_array_index (w->irqs, CsPluginInterrupt, w->next);
+
+      if (irq->ts_ns > ts_ns || (irq->ts_ns == ts_ns && irq->row >= row))
+        return TRUE;
+      if (!feed_switches_before (f, irq->ts_ns))
+        return FALSE;
+      cs_explain_tracker_interrupt (f->tracker, irq);
+      w->next++;
+      if (*f->found != NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 feed_record (const CsPluginEvent *event,
              gpointer             user_data)
@@ -407,15 +464,18 @@ feed_state_event (const CsPluginEvent *event,
 {
   Feed *f = user_data;
 
-  if (!feed_switches_before (f, event->ts_ns))
+  if (!feed_interrupts_before (f, f->irqs, event->ts_ns, event->row) ||
+      !feed_switches_before (f, event->ts_ns))
     return FALSE;
   cs_explain_tracker_event (f->tracker, event);
   return *f->found == NULL;
 }
 
-/* cs_explain_state_events without sched:sched_switch. */
+/* cs_explain_state_events without sched:sched_switch (the slices make
+ * those) and the interrupt events (the index's interrupt tables give
+ * those): the sections' events. */
 static const char *const *
-other_state_events (void)
+section_events (void)
 {
   static const char *types[32];
   static gsize done;
@@ -426,6 +486,7 @@ other_state_events (void)
 
       for (guint i = 0; cs_explain_state_events[i] != NULL; i++)
         if (strcmp (cs_explain_state_events[i], "sched:sched_switch") != 0 &&
+            !g_str_has_prefix (cs_explain_state_events[i], "irq:") &&
             n < G_N_ELEMENTS (types) - 1)
           types[n++] = cs_explain_state_events[i];
       types[n] = NULL;
@@ -468,6 +529,7 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
   g_autoptr(GHashTable) tasks = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) known = g_array_new (FALSE, FALSE, sizeof (Known));
   g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (Part));
+  g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (CsPluginInterrupt));
   g_autofree CsPluginSlice *batch = g_new (CsPluginSlice, BATCH_SLICES);
   Look look = { from_ns, to_ns, TRUE, FALSE, from_ns, G_MININT64, -1, seen, { 0 }, known,
                 parts };
@@ -551,10 +613,24 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
           cs_explain_tracker_get_running (tracker, cpu) !=
             (first != NULL && first->begin_ns < part->from ? first->pid : 0))
         return i == 0 ? CS_EXPLAIN_SLICES_UNSUITABLE : CS_EXPLAIN_SLICES_ABANDONED;
-      if (f.error == NULL &&
-          !cs_plugin_document_foreach_event (document, cpu, part->from, part->to,
-                                             other_state_events (), feed_state_event, &f, error))
-        return CS_EXPLAIN_SLICES_FAILED;
+      /* The part's interrupts a window at a time, each window's sections
+       * read between them. */
+      for (gint64 at = part->from; f.error == NULL && !f.tie && *found == NULL && at < part->to;)
+        {
+          Irqs w = { irqs, 0, part->to };
+
+          g_array_set_size (irqs, 0);
+          if (!cs_plugin_document_foreach_interrupt (document, cpu, at, part->to,
+                                                     collect_interrupt, &w, error))
+            return CS_EXPLAIN_SLICES_FAILED;
+          f.irqs = &w;
+          if (!cs_plugin_document_foreach_event (document, cpu, at, w.stop_ns, section_events (),
+                                                 feed_state_event, &f, error))
+            return CS_EXPLAIN_SLICES_FAILED;
+          if (f.error == NULL && !f.tie && *found == NULL)
+            feed_interrupts_before (&f, &w, G_MAXINT64, 0);
+          at = w.stop_ns;
+        }
       if (f.error == NULL && !f.tie && *found == NULL)
         feed_switches_before (&f, part->to);
       if (f.error != NULL)

@@ -791,6 +791,70 @@ on_migrate (CsExplainTracker    *self,
   w->n_queued++;
 }
 
+/* A hard interrupt's handler starts on @cpu (its name already in
+ * irq_name[irq_depth] when there is room), or ends. */
+static void
+enter_irq (Cpu    *cpu,
+           gint64  irq)
+{
+  if (cpu->irq_depth < MAX_IRQ_NESTING)
+    cpu->irq[cpu->irq_depth] = (gint32) irq;
+  cpu->irq_depth++;
+}
+
+static void
+exit_irq (Cpu *cpu)
+{
+  if (cpu->irq_depth > 0)
+    cpu->irq_depth--;
+}
+
+/**
+ * cs_explain_tracker_interrupt:
+ * @self: a tracker
+ * @irq: an interrupt event from the index
+ *   (cs_plugin_document_foreach_interrupt())
+ *
+ * Takes an interrupt event as cs_explain_tracker_event() takes its
+ * record: the same event, without reading it.
+ */
+void
+cs_explain_tracker_interrupt (CsExplainTracker        *self,
+                              const CsPluginInterrupt *irq)
+{
+  Cpu *cpu;
+
+  if (irq->cpu >= self->n_cpus)
+    return;
+  cpu = &self->cpus[irq->cpu];
+  flush (self, irq->cpu, irq->ts_ns);
+  cpu->now_known = FALSE;
+  switch (irq->kind)
+    {
+    case CS_PLUGIN_IRQ_ENTRY:
+      if (cpu->irq_depth < MAX_IRQ_NESTING)
+        {
+          char *name = cpu->irq_name[cpu->irq_depth];
+
+          /* As _cs_explain_copy_string() leaves a record's. */
+          memset (name, 0, CS_EXPLAIN_NAME_LEN);
+          if (irq->name != NULL)
+            memcpy (name, irq->name, strnlen (irq->name, CS_EXPLAIN_NAME_LEN - 1));
+        }
+      enter_irq (cpu, irq->value);
+      break;
+    case CS_PLUGIN_IRQ_EXIT:
+      exit_irq (cpu);
+      break;
+    case CS_PLUGIN_SOFTIRQ_ENTRY:
+      cpu->softirq = irq->value;
+      break;
+    case CS_PLUGIN_SOFTIRQ_EXIT:
+      cpu->softirq = -1;
+      break;
+    }
+}
+
 /**
  * cs_explain_tracker_event:
  * @self: a tracker
@@ -840,16 +904,12 @@ cs_explain_tracker_event (CsExplainTracker    *self,
       break;
     case EV_IRQ_ENTRY:
       if (cpu->irq_depth < MAX_IRQ_NESTING)
-        {
-          cpu->irq[cpu->irq_depth] = _cs_explain_get_int (event, &format->fields[F_IRQ], -1);
-          _cs_explain_copy_string (event, &format->fields[F_IRQ_NAME],
-                                   cpu->irq_name[cpu->irq_depth], CS_EXPLAIN_NAME_LEN);
-        }
-      cpu->irq_depth++;
+        _cs_explain_copy_string (event, &format->fields[F_IRQ_NAME],
+                                 cpu->irq_name[cpu->irq_depth], CS_EXPLAIN_NAME_LEN);
+      enter_irq (cpu, _cs_explain_get_int (event, &format->fields[F_IRQ], -1));
       break;
     case EV_IRQ_EXIT:
-      if (cpu->irq_depth > 0)
-        cpu->irq_depth--;
+      exit_irq (cpu);
       break;
     case EV_SOFTIRQ_ENTRY:
       cpu->softirq = _cs_explain_get_int (event, &format->fields[F_VEC], -1);

@@ -58,6 +58,8 @@ void                cs_explain_tracker_set_learning (CsExplainTracker *self,
                                                    gboolean          learning);
 gboolean            cs_explain_tracker_event        (CsExplainTracker   *self,
                                                      const CsPluginEvent *event);
+void                cs_explain_tracker_interrupt    (CsExplainTracker   *self,
+                                                     const CsPluginInterrupt *irq);
 gboolean            cs_explain_tracker_saw_switch   (CsExplainTracker   *self,
                                                      guint               cpu);
 gint32              cs_explain_tracker_get_running  (CsExplainTracker   *self,
