@@ -16,7 +16,10 @@
  *     (the first slice of each task in the stay, each one whose comm or
  *     prio may have changed, the first switch to idle); a stay that does
  *     not qualify is left to the records, untouched;
- *  2. those records read (a few dozen);
+ *  2. those records read: a few dozen, or thousands where short-lived
+ *     tasks come and go (the worst wait of a recording made here, 25.6 s,
+ *     met 12,317 of them); those a few slices apart are read together,
+ *     in one walk over their records;
  *  3. the CPU's other state events fed in the CPU's order, with a
  *     sched_switch made from the slices fed before each: interrupts and
  *     softirqs from the index's interrupt tables
@@ -32,9 +35,17 @@
 
 #include "cs-explain-slices.h"
 
-/* Records read for comms and prios, at most: past it the records of the
- * stay cost little more. */
+/* Reads of records for comms and prios, at most, before the slices looked
+ * at add to it: a read (finding its event chunk, decoding it, reading a
+ * record) cost ~28 us, reading a stay's records ~0.3 us a slice, so past
+ * one read in READS_PER_SLICES slices the records cost less. */
 #define MAX_READS 256
+#define READS_PER_SLICES 64
+/* Records read together when at most this many slices lie between them:
+ * walking over 128 switches' records cost about as much as a read of its
+ * own; 32 and 512 did no better on the 25.6 s wait (1,782 reads of
+ * 12,317 records: 114-159 ms). */
+#define GROUP_GAP 128
 /* Slices fetched at a time while feeding (256 KiB): each fetch finds its
  * first chunk again and decodes it from its start, but a larger batch is
  * memory touched for the first time: 65,536 (2 MiB, 512 page faults) made
@@ -54,6 +65,8 @@ typedef struct {
   gint64 begin_ns;
   gint32 pid;                   /* the task switched in; 0: idle */
   gint32 prio;
+  guint32 gap;                  /* slices looked at since the Known before */
+  gboolean found;               /* its record was read */
   char comm[CS_EXPLAIN_NAME_LEN];
 } Known;
 
@@ -71,6 +84,9 @@ typedef struct {
   gint64 part_from;             /* where the part from the slices under way began */
   gint64 last_end;              /* of the last slice (G_MININT64: none) */
   gint64 first_idle_ns;         /* the first switch to idle fed from the slices (-1: none) */
+  guint64 n_slices;             /* looked at */
+  guint32 since_known;          /* slices looked at since the last Known */
+  guint n_reads;                /* groups of Known read together */
   GHashTable *seen;             /* pids whose comm and prio are known by then */
   gint32 seen_cache[CACHE_SLOTS];       /* of @seen, by pid: -1 empty */
   GArray *known;                /* Known: the records to read, in order */
@@ -169,25 +185,33 @@ look_at_slice (const CsPluginSlice *slice,
   if (slice->begin_ns >= look->part_from &&
       (!look_seen (look, slice->pid, TRUE) || !(slice->flags & CS_PLUGIN_SLICE_SAME_TASK)))
     {
-      Known k = { .begin_ns = slice->begin_ns, .pid = slice->pid };
+      Known k = { .begin_ns = slice->begin_ns, .pid = slice->pid,
+                  .gap = look->known->len > 0 ? look->since_known : G_MAXUINT32 };
 
-      if (look->known->len == MAX_READS)
+      if (k.gap > GROUP_GAP &&
+          ++look->n_reads > MAX_READS + look->n_slices / READS_PER_SLICES)
         {
           look->ok = FALSE;
           return FALSE;
         }
       g_array_append_val (look->known, k);
+      look->since_known = 0;
     }
   look->last_end = slice->end_ns;
+  look->n_slices++;
+  if (look->since_known < G_MAXUINT32)
+    look->since_known++;
   return TRUE;
 }
 
 typedef struct {
   CsExplainTracker *tracker;
-  Known *known;
-  gboolean found;
+  Known *known;                 /* the next one to find */
+  Known *end;
 } Read;
 
+/* The switches of a group's span, in order: each Known's is the last
+ * switch to its task at its time (the one that began its slice). */
 static gboolean
 read_switch (const CsPluginEvent *event,
              gpointer             user_data)
@@ -195,37 +219,56 @@ read_switch (const CsPluginEvent *event,
   Read *read = user_data;
   Known k;
 
-  /* The last switch to the task at that time began its slice. */
-  if (cs_explain_tracker_read_switch (read->tracker, event, &k.pid, &k.prio, k.comm) &&
+  while (read->known < read->end && read->known->begin_ns < event->ts_ns)
+    {
+      if (!read->known->found)
+        return FALSE;
+      read->known++;
+    }
+  if (read->known == read->end)
+    return FALSE;
+  if (read->known->begin_ns == event->ts_ns &&
+      cs_explain_tracker_read_switch (read->tracker, event, &k.pid, &k.prio, k.comm) &&
       k.pid == read->known->pid)
     {
       memcpy (read->known->comm, k.comm, sizeof k.comm);
       read->known->prio = k.prio;
-      read->found = TRUE;
+      read->known->found = TRUE;
     }
   return TRUE;
 }
 
-/* The next_comm and next_prio of each of @known's switches; FALSE (@error
- * unset) when one is not found. */
+/* The next_comm and next_prio of @known's switches: the first @n_grouped
+ * in groups (a Known whose gap is at most GROUP_GAP is read with the one
+ * before it), the rest one by one; FALSE (@error unset) when one is not
+ * found. */
 static gboolean
 read_known (CsPluginDocument *document,
             CsExplainTracker *tracker,
             guint             cpu,
             GArray           *known,
+            guint             n_grouped,
             GError          **error)
 {
   static const char *const switch_only[] = { "sched:sched_switch", NULL };
+  Known *all = (Known *) known->data;
 
-  for (guint i = 0; i < known->len; i++)
+  for (guint i = 0; i < known->len;)
     {
-      Read read = { tracker, &g_array_index (known, Known, i), FALSE };
+      guint j = i + 1;
+      Read read;
 
-      if (!cs_plugin_document_foreach_event (document, cpu, read.known->begin_ns,
-                                             read.known->begin_ns + 1, switch_only,
-                                             read_switch, &read, error) ||
-          !read.found)
+      if (i < n_grouped)
+        while (j < n_grouped && all[j].gap <= GROUP_GAP)
+          j++;
+      read = (Read) { tracker, &all[i], &all[j] };
+      if (!cs_plugin_document_foreach_event (document, cpu, all[i].begin_ns,
+                                             all[j - 1].begin_ns + 1, switch_only,
+                                             read_switch, &read, error))
         return FALSE;
+      for (; i < j; i++)
+        if (!all[i].found)
+          return FALSE;
     }
   return TRUE;
 }
@@ -531,8 +574,9 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
   g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (Part));
   g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (CsPluginInterrupt));
   g_autofree CsPluginSlice *batch = g_new (CsPluginSlice, BATCH_SLICES);
-  Look look = { from_ns, to_ns, TRUE, FALSE, from_ns, G_MININT64, -1, seen, { 0 }, known,
-                parts };
+  Look look = { .from = from_ns, .to = to_ns, .ok = TRUE, .part_from = from_ns,
+                .last_end = G_MININT64, .first_idle_ns = -1, .seen = seen, .known = known,
+                .parts = parts };
   Known idle = { .pid = 0, .prio = -1 };
   gint32 cache_pid[CACHE_SLOTS];
   const Known *cache_known[CACHE_SLOTS];
@@ -572,7 +616,7 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
   {
     g_autoptr(GError) local_error = NULL;
 
-    if (!read_known (document, tracker, cpu, known, &local_error))
+    if (!read_known (document, tracker, cpu, known, n_known, &local_error))
       {
         if (local_error == NULL)
           return CS_EXPLAIN_SLICES_UNSUITABLE;
