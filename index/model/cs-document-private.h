@@ -202,7 +202,8 @@ gboolean           _cs_document_chunk_may_hold  (CsDocument     *self,
 void               _cs_document_free_chunk_types (CsDocument *self);
 void               _cs_document_set_chunk_types_block (CsDocument *self,
                                                        guint       n_chunks);
-/* The slices of @cpu overlapping [@begin_ns, @end_ns), by begin. */
+/* The rows of @table's chunks of @cpu overlapping [@begin_ns, @end_ns)
+ * (cs-document-queries.c says how). */
 gboolean           _cs_document_scan_chunk_rows (CsDocument              *self,
                                                  sqlite3_stmt            *start,
                                                  sqlite3_stmt            *range,
@@ -216,6 +217,7 @@ gboolean           _cs_document_scan_chunk_rows (CsDocument              *self,
                                                  ChunkRowsFunc            func,
                                                  gpointer                 user_data,
                                                  GError                 **error);
+/* The slices of @cpu overlapping [@begin_ns, @end_ns), by begin. */
 gboolean           _cs_document_scan_slices    (CsDocument  *self,
                                                 guint        cpu,
                                                 gint64       begin_ns,
