@@ -57,7 +57,6 @@ irq_names (CsDocument  *self,
 }
 
 typedef struct {
-  CsDocument *self;
   guint cpu;
   gint64 begin_ns, end_ns;
   GPtrArray *names;
@@ -83,7 +82,6 @@ irq_rows (gint64 *const *cols,
       if (irq.ts_ns < scan->begin_ns)
         continue;
       irq.row = (guint64) cols[IR_ROW][i];
-      irq.offset = (guint64) cols[IR_OFFSET][i] + scan->self->offset_bases[scan->cpu];
       irq.cpu = scan->cpu;
       irq.kind = (CsIrqKind) CLAMP (cols[IR_KIND][i], 0, CS_SOFTIRQ_EXIT);
       irq.value = cols[IR_VALUE][i];
@@ -123,7 +121,7 @@ cs_document_foreach_irq (CsDocument  *self,
                          gpointer     user_data,
                          GError     **error)
 {
-  IrqScan scan = { self, cpu, begin_ns, end_ns, NULL, func, user_data };
+  IrqScan scan = { cpu, begin_ns, end_ns, NULL, func, user_data };
 
   g_return_val_if_fail (CS_IS_DOCUMENT (self) && func != NULL, FALSE);
   if (cpu >= self->n_cpus || begin_ns >= end_ns)

@@ -119,7 +119,6 @@ typedef enum {
  * CsIrq:
  * @ts_ns: the event's timestamp
  * @row: its row among its CPU's events (as #CsEvent's)
- * @offset: its record's offset (as #CsEvent's)
  * @cpu: its CPU
  * @kind: which of the four interrupt events it is
  * @value: its irq field (hard interrupts) or vec field (softirqs), as
@@ -131,7 +130,6 @@ typedef enum {
 typedef struct {
   gint64 ts_ns;
   guint64 row;
-  guint64 offset;
   guint cpu;
   CsIrqKind kind;
   gint64 value;

@@ -315,22 +315,21 @@ _cs_cpu_scan_flush_irqs (ScanState *st)
   st->emit (chunk, st->emit_data);
 }
 
-/* The position of the name @rec (an irq_handler_entry) gives @irq among
- * the CPU's irq_names, added when new; -1 when the record has none.  The
- * name is a __data_loc string (events/irq/irq_handler_entry/format): a
- * 32-bit word of its offset (low 16 bits; from the field's end when
- * __rel_loc) and length (high 16 bits). */
+/* The position of the name @rec (an irq_handler_entry) gives among the
+ * CPU's irq_names (its first 64 bytes), added when new; -1 when the
+ * record has none.  The name is a __data_loc string
+ * (events/irq/irq_handler_entry/format): a 32-bit word of its offset
+ * (low 16 bits; from the field's end when __rel_loc) and length (high
+ * 16 bits). */
 static gint64
 irq_name_id (CsScanResult            *result,
              const IrqEvent          *e,
-             const struct tep_record *rec,
-             gint64                   irq)
+             const struct tep_record *rec)
 {
   unsigned long long loc;
   gsize at, len;
-  char key[96];
+  char key[65];
   gpointer id;
-  int n;
 
   if (e->name == NULL || !field_in_record (e->name, (struct tep_record *) rec) ||
       !read_number (e->name, rec, e->swap, &loc))
@@ -341,11 +340,9 @@ irq_name_id (CsScanResult            *result,
     at += (gsize) e->name->offset + e->name->size;
   if (at > (gsize) rec->size || len > (gsize) rec->size - at)
     return -1;
-  len = strnlen ((const char *) rec->data + at, len);
-  n = g_snprintf (key, sizeof key, "%" G_GINT64_FORMAT ":%.*s", irq,
-                  (int) MIN (len, (gsize) 64), (const char *) rec->data + at);
-  if (n <= 0)
-    return -1;
+  len = strnlen ((const char *) rec->data + at, MIN (len, sizeof key - 1));
+  memcpy (key, (const char *) rec->data + at, len);
+  key[len] = '\0';
   id = g_hash_table_lookup (result->irq_name_ids, key);
   if (id == NULL)
     {
@@ -364,8 +361,7 @@ irq_name_id (CsScanResult            *result,
  * @tep_type: the record's common_type, within [irq_min_id, irq_min_id +
  *   irq_id_span]
  * @rec: the record
- * @ts_ns: its time, @row: its row among the CPU's events, @offset: its
- *   offset as the event chunks keep it
+ * @ts_ns: its time, @row: its row among the CPU's events
  *
  * Adds an interrupt row for @rec when it is one of the interrupt events
  * (find_irqs()), with the handler's name for an irq_handler_entry; a
@@ -377,8 +373,7 @@ _cs_cpu_scan_add_irq (CsCpuScan                  *scan,
                       int                         tep_type,
                       const CsTracedatSlimRecord *rec,
                       gint64                      ts_ns,
-                      guint64                     row,
-                      gint64                      offset)
+                      guint64                     row)
 {
   ScanState *st = scan->st;
   struct tep_record tr = { .data = (void *) rec->data, .size = (int) rec->size };
@@ -396,10 +391,9 @@ _cs_cpu_scan_add_irq (CsCpuScan                  *scan,
     value = st->irqs[i].value->size == 4 ? (gint64) (gint32) v : (gint64) v;
   st->ir[IR_TS][st->n_ir] = ts_ns;
   st->ir[IR_ROW][st->n_ir] = (gint64) row;
-  st->ir[IR_OFFSET][st->n_ir] = offset;
   st->ir[IR_KIND][st->n_ir] = st->irqs[i].kind;
   st->ir[IR_VALUE][st->n_ir] = value;
-  st->ir[IR_NAME][st->n_ir] = irq_name_id (scan->result, &st->irqs[i], &tr, value);
+  st->ir[IR_NAME][st->n_ir] = irq_name_id (scan->result, &st->irqs[i], &tr);
   if (++st->n_ir == CS_IRQ_CHUNK_ROWS)
     _cs_cpu_scan_flush_irqs (st);
 }

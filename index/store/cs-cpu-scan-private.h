@@ -199,8 +199,7 @@ void     _cs_cpu_scan_add_irq        (CsCpuScan               *scan,
                                       int                      tep_type,
                                       const CsTracedatSlimRecord *rec,
                                       gint64                   ts_ns,
-                                      guint64                  row,
-                                      gint64                   offset);
+                                      guint64                  row);
 
 void     _cs_cpu_scan_flush_irqs     (ScanState               *st);
 

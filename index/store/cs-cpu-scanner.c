@@ -563,7 +563,7 @@ decode_records (CsCpuScan *scan,
                           (guint) tep_type - (guint) wakeup_min_id <= wakeup_id_span))
             decode_op (scan, rec, tep_type, type, row);
           else if (G_UNLIKELY ((guint) tep_type - (guint) irq_min_id <= irq_id_span))
-            _cs_cpu_scan_add_irq (scan, tep_type, rec, ev_ts[row], n_events - 1, ev_offset[row]);
+            _cs_cpu_scan_add_irq (scan, tep_type, rec, ev_ts[row], n_events - 1);
           /* Often enough that Cancel stops a scan within milliseconds, and a
            * watchdog can name where a stuck one is. */
           if (G_UNLIKELY ((n_events & (CANCEL_CHECK_RECORDS - 1)) == 0))

@@ -116,10 +116,10 @@ typedef struct {
    * a recording in progress (cs-index-live.c), whose offsets are relative
    * to the CPU's data, where that data starts in the file indexed. */
   guint64 offset_base;
-  /* The names irq_handler_entry records gave, each "irq:name" once, in
-   * the order they came: an irq chunk's IR_NAME is a position here. */
+  /* The names irq_handler_entry records gave, each once, in the order
+   * they came: an irq chunk's IR_NAME is a position here. */
   GPtrArray *irq_names;
-  GHashTable *irq_name_ids;   /* "irq:name" (of irq_names) -> position + 1 */
+  GHashTable *irq_name_ids;   /* name (of irq_names) -> position + 1 */
 } CsScanResult;
 
 void cs_scan_result_free (CsScanResult *result);

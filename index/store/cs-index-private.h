@@ -63,10 +63,11 @@ extern const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS];
  * of each (events/irq/<name>/format: irq, or vec), so that explaining a
  * wait of seconds reads a few chunks of these instead of every event
  * chunk of the wait and a record per interrupt.  ts (delta), row among
- * the CPU's events (delta), the record's offset (delta), kind (IR_KIND_*),
- * value (irq or vec), name (irq_handler_entry: the handler's name, as its
- * position among the CPU's irq_names rows; -1 otherwise). */
-enum { IR_TS, IR_ROW, IR_OFFSET, IR_KIND, IR_VALUE, IR_NAME, IR_N_COLUMNS };
+ * the CPU's events (delta; the event chunks give its record's offset),
+ * kind (IR_KIND_*), value (irq or vec), name (irq_handler_entry: the
+ * handler's name, as its id among the CPU's irq_names rows; -1
+ * otherwise). */
+enum { IR_TS, IR_ROW, IR_KIND, IR_VALUE, IR_NAME, IR_N_COLUMNS };
 enum { IR_KIND_IRQ_ENTRY, IR_KIND_IRQ_EXIT, IR_KIND_SOFTIRQ_ENTRY, IR_KIND_SOFTIRQ_EXIT,
        IR_N_KINDS };
 extern const CsChunkColumnMode _cs_irq_chunk_modes[IR_N_COLUMNS];

@@ -25,7 +25,6 @@ const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS] = {
 const CsChunkColumnMode _cs_irq_chunk_modes[IR_N_COLUMNS] = {
   [IR_TS] = CS_CHUNK_DELTA,
   [IR_ROW] = CS_CHUNK_DELTA,
-  [IR_OFFSET] = CS_CHUNK_DELTA,
   [IR_KIND] = CS_CHUNK_PLAIN,
   [IR_VALUE] = CS_CHUNK_PLAIN,
   [IR_NAME] = CS_CHUNK_PLAIN,
@@ -155,7 +154,7 @@ const char _cs_index_schema_sql[] =
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (cpu, chunk));"
   "CREATE INDEX irq_chunks_by_end ON irq_chunks (cpu, last_ns);"
-  "CREATE TABLE irq_names (cpu INTEGER, id INTEGER, irq INTEGER, name TEXT,"
+  "CREATE TABLE irq_names (cpu INTEGER, id INTEGER, name TEXT,"
   "  PRIMARY KEY (cpu, id)) WITHOUT ROWID;"
   "CREATE TABLE task_chunks (pid INTEGER, cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"

@@ -77,7 +77,7 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
   g_autoptr(sqlite3_stmt) state_s = _cs_sqlite_prepare (db,
       "INSERT INTO switch_state_counts VALUES (?1, ?2, ?3, ?4)", error);
   g_autoptr(sqlite3_stmt) name_s = _cs_sqlite_prepare (db,
-      "INSERT INTO irq_names VALUES (?1, ?2, ?3, ?4)", error);
+      "INSERT INTO irq_names VALUES (?1, ?2, ?3)", error);
   GHashTableIter iter;
   gpointer key, value;
   int rc;
@@ -115,16 +115,11 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
             return FALSE;
         }
 
-      /* "irq:name", as irq_name_id() of cs-cpu-scan-fields.c made it. */
       for (guint n = 0; n < r->irq_names->len; n++)
         {
-          const char *irq_name = r->irq_names->pdata[n];
-          const char *colon = strchr (irq_name, ':');
-
           sqlite3_bind_int (name_s, 1, r->cpu);
           sqlite3_bind_int (name_s, 2, n);
-          sqlite3_bind_int64 (name_s, 3, g_ascii_strtoll (irq_name, NULL, 10));
-          sqlite3_bind_text (name_s, 4, colon != NULL ? colon + 1 : "", -1, SQLITE_STATIC);
+          sqlite3_bind_text (name_s, 3, r->irq_names->pdata[n], -1, SQLITE_STATIC);
           rc = sqlite3_step (name_s);
           sqlite3_reset (name_s);
           if (!_cs_sqlite_check (db, rc, _("storing interrupt names"), error))
