@@ -126,6 +126,17 @@ cs_document_foreach_irq (CsDocument  *self,
   g_return_val_if_fail (CS_IS_DOCUMENT (self) && func != NULL, FALSE);
   if (cpu >= self->n_cpus || begin_ns >= end_ns)
     return TRUE;
+  /* Prepared on first use: only a breakdown reads them. */
+  if (self->ir_start == NULL &&
+      (self->ir_start = _cs_sqlite_prepare (self->db,
+           "SELECT chunk FROM irq_chunks WHERE cpu = ?1 AND last_ns >= ?2"
+           " ORDER BY last_ns LIMIT 1", error)) == NULL)
+    return FALSE;
+  if (self->ir_range == NULL &&
+      (self->ir_range = _cs_sqlite_prepare (self->db,
+           "SELECT chunk, first_ns, n_rows, data FROM irq_chunks"
+           " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error)) == NULL)
+    return FALSE;
   scan.names = irq_names (self, cpu, error);
   if (scan.names == NULL)
     return FALSE;

@@ -68,7 +68,7 @@ struct _CsDocument
   sqlite3_stmt *ev_range;
   sqlite3_stmt *sl_start;
   sqlite3_stmt *sl_range;
-  sqlite3_stmt *ir_start;
+  sqlite3_stmt *ir_start;       /* prepared on first use (cs-document-irqs.c) */
   sqlite3_stmt *ir_range;
   GPtrArray **irq_names;        /* n_cpus, each NULL until read (cs-document-irqs.c) */
   sqlite3_stmt *summary;

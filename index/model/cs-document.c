@@ -283,13 +283,7 @@ prepare_queries (CsDocument  *self,
   self->sl_range = self->sl_start ? _cs_sqlite_prepare (self->db,
       "SELECT chunk, first_ns, n_rows, data FROM slice_chunks"
       " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
-  self->ir_start = self->sl_range ? _cs_sqlite_prepare (self->db,
-      "SELECT chunk FROM irq_chunks WHERE cpu = ?1 AND last_ns >= ?2"
-      " ORDER BY last_ns LIMIT 1", error) : NULL;
-  self->ir_range = self->ir_start ? _cs_sqlite_prepare (self->db,
-      "SELECT chunk, first_ns, n_rows, data FROM irq_chunks"
-      " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
-  self->summary = self->ir_range ? _cs_sqlite_prepare (self->db,
+  self->summary = self->sl_range ? _cs_sqlite_prepare (self->db,
       "SELECT block, data FROM summaries WHERE cpu = ?1 AND level = ?2"
       " AND block BETWEEN ?3 AND ?4 ORDER BY block", error) : NULL;
   self->summary_runs = self->summary ? _cs_sqlite_prepare (self->db,
