@@ -791,24 +791,6 @@ on_migrate (CsExplainTracker    *self,
   w->n_queued++;
 }
 
-/* A hard interrupt's handler starts on @cpu (its name already in
- * irq_name[irq_depth] when there is room), or ends. */
-static void
-enter_irq (Cpu    *cpu,
-           gint64  irq)
-{
-  if (cpu->irq_depth < MAX_IRQ_NESTING)
-    cpu->irq[cpu->irq_depth] = (gint32) irq;
-  cpu->irq_depth++;
-}
-
-static void
-exit_irq (Cpu *cpu)
-{
-  if (cpu->irq_depth > 0)
-    cpu->irq_depth--;
-}
-
 /**
  * cs_explain_tracker_interrupt:
  * @self: a tracker
@@ -828,6 +810,7 @@ cs_explain_tracker_interrupt (CsExplainTracker        *self,
     return;
   cpu = &self->cpus[irq->cpu];
   flush (self, irq->cpu, irq->ts_ns);
+  /* What holds it changes now. */
   cpu->now_known = FALSE;
   switch (irq->kind)
     {
@@ -840,11 +823,13 @@ cs_explain_tracker_interrupt (CsExplainTracker        *self,
           memset (name, 0, CS_EXPLAIN_NAME_LEN);
           if (irq->name != NULL)
             memcpy (name, irq->name, strnlen (irq->name, CS_EXPLAIN_NAME_LEN - 1));
+          cpu->irq[cpu->irq_depth] = (gint32) irq->value;
         }
-      enter_irq (cpu, irq->value);
+      cpu->irq_depth++;
       break;
     case CS_PLUGIN_IRQ_EXIT:
-      exit_irq (cpu);
+      if (cpu->irq_depth > 0)
+        cpu->irq_depth--;
       break;
     case CS_PLUGIN_SOFTIRQ_ENTRY:
       cpu->softirq = irq->value;
@@ -853,6 +838,33 @@ cs_explain_tracker_interrupt (CsExplainTracker        *self,
       cpu->softirq = -1;
       break;
     }
+}
+
+/* An interrupt event's record as the index's interrupt tables give it,
+ * for cs_explain_tracker_interrupt(); @name holds CS_EXPLAIN_NAME_LEN. */
+static void
+interrupt_of_record (const CsPluginEvent   *event,
+                     const CsExplainFormat *format,
+                     char                  *name,
+                     CsPluginInterrupt     *irq)
+{
+  G_STATIC_ASSERT (EV_IRQ_EXIT - EV_IRQ_ENTRY == CS_PLUGIN_IRQ_EXIT - CS_PLUGIN_IRQ_ENTRY &&
+                   EV_SOFTIRQ_ENTRY - EV_IRQ_ENTRY == CS_PLUGIN_SOFTIRQ_ENTRY - CS_PLUGIN_IRQ_ENTRY &&
+                   EV_SOFTIRQ_EXIT - EV_IRQ_ENTRY == CS_PLUGIN_SOFTIRQ_EXIT - CS_PLUGIN_IRQ_ENTRY);
+  irq->ts_ns = event->ts_ns;
+  irq->cpu = event->cpu;
+  irq->row = event->row;
+  irq->kind = (CsPluginInterruptKind) (format->kind - EV_IRQ_ENTRY + CS_PLUGIN_IRQ_ENTRY);
+  irq->value = -1;
+  irq->name = NULL;
+  if (format->kind == EV_IRQ_ENTRY)
+    {
+      irq->value = _cs_explain_get_int (event, &format->fields[F_IRQ], -1);
+      _cs_explain_copy_string (event, &format->fields[F_IRQ_NAME], name, CS_EXPLAIN_NAME_LEN);
+      irq->name = name;
+    }
+  else if (format->kind == EV_SOFTIRQ_ENTRY)
+    irq->value = _cs_explain_get_int (event, &format->fields[F_VEC], -1);
 }
 
 /**
@@ -878,6 +890,15 @@ cs_explain_tracker_event (CsExplainTracker    *self,
 
   if (kind == EV_OTHER || event->cpu >= self->n_cpus)
     return TRUE;
+  if (kind >= EV_IRQ_ENTRY && kind <= EV_SOFTIRQ_EXIT)
+    {
+      char name[CS_EXPLAIN_NAME_LEN];
+      CsPluginInterrupt irq;
+
+      interrupt_of_record (event, format, name, &irq);
+      cs_explain_tracker_interrupt (self, &irq);
+      return TRUE;
+    }
   cpu = &self->cpus[event->cpu];
   /* A wakeup or a migration changes nothing of what holds its CPU: the
    * time before it and after it go to the same part, as one slice, so it
@@ -903,19 +924,10 @@ cs_explain_tracker_event (CsExplainTracker    *self,
       on_migrate (self, event, format);
       break;
     case EV_IRQ_ENTRY:
-      if (cpu->irq_depth < MAX_IRQ_NESTING)
-        _cs_explain_copy_string (event, &format->fields[F_IRQ_NAME],
-                                 cpu->irq_name[cpu->irq_depth], CS_EXPLAIN_NAME_LEN);
-      enter_irq (cpu, _cs_explain_get_int (event, &format->fields[F_IRQ], -1));
-      break;
     case EV_IRQ_EXIT:
-      exit_irq (cpu);
-      break;
     case EV_SOFTIRQ_ENTRY:
-      cpu->softirq = _cs_explain_get_int (event, &format->fields[F_VEC], -1);
-      break;
     case EV_SOFTIRQ_EXIT:
-      cpu->softirq = -1;
+      /* Taken above, as the index's interrupt tables give them. */
       break;
     case EV_IRQS_OFF:
       cpu->irqs_off = TRUE;
