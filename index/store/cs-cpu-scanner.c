@@ -148,20 +148,12 @@ flush_task (ScanState  *st,
       last = MAX (last, task->rows[i][TK_TS] + task->rows[i][TK_DURATION]);
     }
 
-  chunk = g_new0 (CsScanChunk, 1);
-  chunk->kind = CS_SCAN_TASK_CHUNK;
-  chunk->cpu = st->result->cpu;
-  chunk->pid = pid;
-  chunk->chunk = task->n_chunks++;
-  chunk->first_ns = first;
-  chunk->last_ns = last;
-  chunk->n_rows = task->n_rows;
   /* Not zstd, as for events: zstd here cost more time than the bytes it
    * saved. */
-  chunk->raw = raw;
-  chunk->raw_stride = task->n_rows;
-  chunk->n_columns = TK_N_COLUMNS;
-  chunk->modes = _cs_task_chunk_modes;
+  chunk = _cs_scan_chunk_take_rows (CS_SCAN_TASK_CHUNK, st->result->cpu, task->n_chunks++, first,
+                                    last, task->n_rows, raw, TK_N_COLUMNS, task->n_rows,
+                                    _cs_task_chunk_modes);
+  chunk->pid = pid;
   task->n_rows = 0;
   st->emit (chunk, st->emit_data);
 }
