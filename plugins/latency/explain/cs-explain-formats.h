@@ -59,6 +59,10 @@ CsExplainFormats      *_cs_explain_formats_new      (void);
 void                   _cs_explain_formats_free     (CsExplainFormats    *self);
 const CsExplainFormat *_cs_explain_formats_classify (CsExplainFormats    *self,
                                                      const CsPluginEvent *event);
+void _cs_explain_interrupt_of_record (const CsPluginEvent   *event,
+                                      const CsExplainFormat *format,
+                                      char                  *name,
+                                      CsPluginInterrupt     *irq);
 
 /* A number field, sign-extended when the format says it is signed. */
 static inline gint64

@@ -840,33 +840,6 @@ cs_explain_tracker_interrupt (CsExplainTracker        *self,
     }
 }
 
-/* An interrupt event's record as the index's interrupt tables give it,
- * for cs_explain_tracker_interrupt(); @name holds CS_EXPLAIN_NAME_LEN. */
-static void
-interrupt_of_record (const CsPluginEvent   *event,
-                     const CsExplainFormat *format,
-                     char                  *name,
-                     CsPluginInterrupt     *irq)
-{
-  G_STATIC_ASSERT (EV_IRQ_EXIT - EV_IRQ_ENTRY == CS_PLUGIN_IRQ_EXIT - CS_PLUGIN_IRQ_ENTRY &&
-                   EV_SOFTIRQ_ENTRY - EV_IRQ_ENTRY == CS_PLUGIN_SOFTIRQ_ENTRY - CS_PLUGIN_IRQ_ENTRY &&
-                   EV_SOFTIRQ_EXIT - EV_IRQ_ENTRY == CS_PLUGIN_SOFTIRQ_EXIT - CS_PLUGIN_IRQ_ENTRY);
-  irq->ts_ns = event->ts_ns;
-  irq->cpu = event->cpu;
-  irq->row = event->row;
-  irq->kind = (CsPluginInterruptKind) (format->kind - EV_IRQ_ENTRY + CS_PLUGIN_IRQ_ENTRY);
-  irq->value = -1;
-  irq->name = NULL;
-  if (format->kind == EV_IRQ_ENTRY)
-    {
-      irq->value = _cs_explain_get_int (event, &format->fields[F_IRQ], -1);
-      _cs_explain_copy_string (event, &format->fields[F_IRQ_NAME], name, CS_EXPLAIN_NAME_LEN);
-      irq->name = name;
-    }
-  else if (format->kind == EV_SOFTIRQ_ENTRY)
-    irq->value = _cs_explain_get_int (event, &format->fields[F_VEC], -1);
-}
-
 /**
  * cs_explain_tracker_event:
  * @self: a tracker
@@ -895,7 +868,7 @@ cs_explain_tracker_event (CsExplainTracker    *self,
       char name[CS_EXPLAIN_NAME_LEN];
       CsPluginInterrupt irq;
 
-      interrupt_of_record (event, format, name, &irq);
+      _cs_explain_interrupt_of_record (event, format, name, &irq);
       cs_explain_tracker_interrupt (self, &irq);
       return TRUE;
     }
