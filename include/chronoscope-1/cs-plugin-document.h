@@ -542,9 +542,8 @@ gboolean           cs_plugin_document_get_task_intervals (CsPluginDocument *docu
  *   sched_switch that began the slice had the next_comm and next_prio of
  *   the one that began @pid's previous slice on this CPU (which was
  *   switched too; slices of zero length are not stored and do not
- *   count).  Whoever knows a slice's comm and prio (its first record)
- *   knows those of the ones after it without reading their records,
- *   until one lacks the flag.
+ *   count).  Since API 1.8 the slice's @next_comm and @next_prio say
+ *   the same without a record.
  *
  * What the index knows of a #CsPluginSlice's sched_switch events.
  */
@@ -561,9 +560,18 @@ typedef enum {
  * @prev_state: the prev_state of the sched_switch that ended the slice,
  *   as the recording's format has it (-1 when the recording ended first)
  * @flags: #CsPluginSliceFlags
+ * @next_prio: the next_prio of the sched_switch that began the slice
+ *   (-1 also for SCHED_DEADLINE tasks); -1 when @next_comm is %NULL.
+ *   Since API 1.8.
+ * @next_comm: (nullable): that sched_switch's next_comm, owned by the
+ *   document (valid while it is open); %NULL when no recorded sched_switch to @pid began the slice (the
+ *   CPU's first run, or events lost just before it) or the record had no
+ *   next_comm.  Since API 1.8.
  *
  * One run of a task on a CPU, as the CPU plot draws it (the index's
- * slices, from sched_switch: include/trace/events/sched.h).
+ * slices, from sched_switch: include/trace/events/sched.h).  The struct
+ * only grows at its end: a plugin built against an older minor version
+ * reads the fields it knows.
  */
 typedef struct {
   gint64 begin_ns;
@@ -571,6 +579,8 @@ typedef struct {
   gint32 pid;
   gint32 prev_state;
   guint flags;
+  gint32 next_prio;
+  const char *next_comm;
 } CsPluginSlice;
 
 /**

@@ -44,9 +44,11 @@
  * asked of its host's), and cs_plugin_document_get_tep() gives only the
  * formats of the event types the recording has records of.  1.7 added
  * cs_plugin_document_foreach_interrupt() (a CPU's interrupt entries and
- * exits from the index, with their irq, vec and handler name).
+ * exits from the index, with their irq, vec and handler name).  1.8
+ * added #CsPluginSlice's @next_prio and @next_comm (who began a slice,
+ * as its sched_switch named them, without reading its record).
  */
-#define CS_PLUGIN_API_MINOR_VERSION 7
+#define CS_PLUGIN_API_MINOR_VERSION 8
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

@@ -20,42 +20,6 @@ G_STATIC_ASSERT ((int) CS_IRQ_EXIT == IR_KIND_IRQ_EXIT);
 G_STATIC_ASSERT ((int) CS_SOFTIRQ_ENTRY == IR_KIND_SOFTIRQ_ENTRY);
 G_STATIC_ASSERT ((int) CS_SOFTIRQ_EXIT == IR_KIND_SOFTIRQ_EXIT);
 
-/* The names of @cpu's irq_handler_entry events, by IR_NAME, read once. */
-static GPtrArray *
-irq_names (CsDocument  *self,
-           guint        cpu,
-           GError     **error)
-{
-  g_autoptr(sqlite3_stmt) s = NULL;
-  g_autoptr(GPtrArray) names = NULL;
-  int rc;
-
-  if (self->irq_names == NULL)
-    self->irq_names = g_new0 (GPtrArray *, self->n_cpus);
-  if (self->irq_names[cpu] != NULL)
-    return self->irq_names[cpu];
-  s = _cs_sqlite_prepare (self->db, "SELECT id, name FROM irq_names WHERE cpu = ?1 ORDER BY id",
-                          error);
-  if (s == NULL)
-    return NULL;
-  names = g_ptr_array_new_with_free_func (g_free);
-  sqlite3_bind_int (s, 1, cpu);
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      const char *name = (const char *) sqlite3_column_text (s, 1);
-
-      /* Ids are 0, 1, ... in order; a damaged table's gaps stay unnamed. */
-      while (names->len < (guint) MIN (sqlite3_column_int64 (s, 0), 1 << 20))
-        g_ptr_array_add (names, NULL);
-      if (names->len == (guint) sqlite3_column_int64 (s, 0))
-        g_ptr_array_add (names, g_strdup (name != NULL ? name : ""));
-    }
-  if (!_cs_sqlite_check (self->db, rc, _("reading interrupt names"), error))
-    return NULL;
-  self->irq_names[cpu] = g_steal_pointer (&names);
-  return self->irq_names[cpu];
-}
-
 typedef struct {
   guint cpu;
   gint64 begin_ns, end_ns;
@@ -137,7 +101,7 @@ cs_document_foreach_irq (CsDocument  *self,
            "SELECT chunk, first_ns, n_rows, data FROM irq_chunks"
            " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error)) == NULL)
     return FALSE;
-  scan.names = irq_names (self, cpu, error);
+  scan.names = _cs_document_cpu_names (self, cpu, CS_CPU_NAMES_IRQ, error);
   if (scan.names == NULL)
     return FALSE;
   return _cs_document_scan_chunk_rows (self, self->ir_start, self->ir_range, "irq_chunks", cpu,

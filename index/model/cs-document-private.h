@@ -70,7 +70,7 @@ struct _CsDocument
   sqlite3_stmt *sl_range;
   sqlite3_stmt *ir_start;       /* prepared on first use (cs-document-irqs.c) */
   sqlite3_stmt *ir_range;
-  GPtrArray **irq_names;        /* n_cpus, each NULL until read (cs-document-irqs.c) */
+  GPtrArray **cpu_names;        /* kind x n_cpus, each NULL until read (cs-document-names.c) */
   sqlite3_stmt *summary;
   sqlite3_stmt *summary_runs;
   sqlite3_stmt *task_range;     /* prepared on first use */
@@ -217,6 +217,11 @@ gboolean           _cs_document_scan_chunk_rows (CsDocument              *self,
                                                  ChunkRowsFunc            func,
                                                  gpointer                 user_data,
                                                  GError                 **error);
+GPtrArray         *_cs_document_cpu_names      (CsDocument  *self,
+                                                guint        cpu,
+                                                int          kind,
+                                                GError     **error);
+void               _cs_document_free_cpu_names (CsDocument  *self);
 /* The slices of @cpu overlapping [@begin_ns, @end_ns), by begin. */
 gboolean           _cs_document_scan_slices    (CsDocument  *self,
                                                 guint        cpu,

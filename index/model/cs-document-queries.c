@@ -103,6 +103,7 @@ _cs_document_scan_chunk_rows (CsDocument               *self,
 
 typedef struct {
   gint64 begin_ns, end_ns;
+  GPtrArray *comms;             /* the CPU's CS_CPU_NAMES_COMM names */
   SliceFunc func;
   gpointer user_data;
 } SliceScan;
@@ -124,6 +125,9 @@ slice_rows (gint64 *const *cols,
       sl.pid = (gint32) cols[SL_PID][i];
       sl.prev_state = (gint32) cols[SL_STATE][i];
       sl.flags = (guint) cols[SL_FLAGS][i];
+      sl.next_comm = cols[SL_COMM][i] >= 0 && cols[SL_COMM][i] < scan->comms->len
+                     ? scan->comms->pdata[cols[SL_COMM][i]] : NULL;
+      sl.next_prio = sl.next_comm != NULL ? (gint32) cols[SL_PRIO][i] : -1;
       if (sl.begin_ns >= scan->end_ns)
         return FALSE;
       if (sl.end_ns > scan->begin_ns && !scan->func (&sl, scan->user_data))
@@ -142,10 +146,13 @@ _cs_document_scan_slices (CsDocument  *self,
                           gpointer     user_data,
                           GError     **error)
 {
-  SliceScan scan = { begin_ns, end_ns, func, user_data };
+  SliceScan scan = { begin_ns, end_ns, NULL, func, user_data };
 
   if (cpu >= self->n_cpus || begin_ns >= end_ns)
     return TRUE;
+  scan.comms = _cs_document_cpu_names (self, cpu, CS_CPU_NAMES_COMM, error);
+  if (scan.comms == NULL)
+    return FALSE;
   return _cs_document_scan_chunk_rows (self, self->sl_start, self->sl_range, "slice_chunks", cpu,
                                        begin_ns, end_ns, CS_SLICE_CHUNK_ROWS, SL_N_COLUMNS,
                                        _cs_slice_chunk_modes, slice_rows, &scan, error);

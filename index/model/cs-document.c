@@ -35,9 +35,7 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->sl_range, sqlite3_finalize);
   g_clear_pointer (&self->ir_start, sqlite3_finalize);
   g_clear_pointer (&self->ir_range, sqlite3_finalize);
-  for (guint c = 0; self->irq_names != NULL && c < self->n_cpus; c++)
-    g_clear_pointer (&self->irq_names[c], g_ptr_array_unref);
-  g_clear_pointer (&self->irq_names, g_free);
+  _cs_document_free_cpu_names (self);
   g_clear_pointer (&self->summary, sqlite3_finalize);
   g_clear_pointer (&self->summary_runs, sqlite3_finalize);
   g_clear_pointer (&self->task_range, sqlite3_finalize);

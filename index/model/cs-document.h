@@ -92,6 +92,12 @@ typedef struct {
  *   (TASK_* bits as the recording's sched_switch format prints them; -1 when
  *   the recording ended while the task ran)
  * @flags: #CS_SLICE_SWITCHED, #CS_SLICE_SAME_TASK
+ * @next_prio: the next_prio of the sched_switch that began the slice
+ *   (include/trace/events/sched.h; -1 also for SCHED_DEADLINE); -1 when
+ *   @next_comm is %NULL
+ * @next_comm: (nullable): that sched_switch's next_comm, owned by the
+ *   document; %NULL when no recorded sched_switch to @pid began the slice
+ *   (the CPU's first run, or events lost before it) or it had no next_comm
  */
 typedef struct {
   gint64 begin_ns;
@@ -99,6 +105,8 @@ typedef struct {
   gint32 pid;
   gint32 prev_state;
   guint flags;
+  gint32 next_prio;
+  const char *next_comm;
 } CsSlice;
 
 /**

@@ -226,6 +226,7 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
 
 G_STATIC_ASSERT (sizeof (CsPluginSlice) == sizeof (CsSlice));
 G_STATIC_ASSERT (G_STRUCT_OFFSET (CsPluginSlice, flags) == G_STRUCT_OFFSET (CsSlice, flags));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CsPluginSlice, next_comm) == G_STRUCT_OFFSET (CsSlice, next_comm));
 G_STATIC_ASSERT ((int) CS_PLUGIN_SLICE_SWITCHED == (int) CS_SLICE_SWITCHED);
 G_STATIC_ASSERT ((int) CS_PLUGIN_SLICE_SAME_TASK == (int) CS_SLICE_SAME_TASK);
 

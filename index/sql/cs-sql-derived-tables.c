@@ -35,6 +35,8 @@ typedef enum {
   KIND_COMM,            /* a pid, shown as its comm */
   KIND_TASK_STATE,      /* a CsTaskState */
   KIND_PREV_STATE,      /* sched_switch prev_state bits, as text */
+  KIND_INT_OR_MIN,      /* G_MININT64 -> NULL (negative values are values) */
+  KIND_DOC_STRING,      /* a string owned by the document, as its address; 0 -> NULL */
 } ColumnKind;
 
 typedef struct {
@@ -177,6 +179,11 @@ static const Column slices_columns[] = {
   /* 1 when the switch that began it had the next_comm and next_prio of
    * the one that began the task's switched slice before on this CPU. */
   { "same_task", "INTEGER", KIND_INT },
+  /* The next_comm and next_prio of the sched_switch that began it (the
+   * task's comm then, where `comm` is its last); NULL when no recorded
+   * switch to the task began it. */
+  { "next_comm", "TEXT", KIND_DOC_STRING },
+  { "next_prio", "INTEGER", KIND_INT_OR_MIN },
 };
 
 /* Windows per CPU: about 64 Ki events each over the whole recording. */
@@ -237,7 +244,8 @@ fill_slices (const DerivedTable *table,
       const CsSlice *s = &g_array_index (slices, CsSlice, i);
       gint64 v[] = { s->begin_ns, s->end_ns, s->end_ns - s->begin_ns, cpu, s->pid, s->pid,
                      s->prev_state, s->prev_state, (s->flags & CS_SLICE_SWITCHED) != 0,
-                     (s->flags & CS_SLICE_SAME_TASK) != 0 };
+                     (s->flags & CS_SLICE_SAME_TASK) != 0, (gint64) (gintptr) s->next_comm,
+                     s->next_comm != NULL ? s->next_prio : G_MININT64 };
 
       if ((w > 0 && s->begin_ns < w0) || (b->pid >= 0 && s->pid != b->pid))
         continue;
@@ -528,6 +536,18 @@ derived_column (sqlite3_vtab_cursor *cursor,
         sqlite3_result_null (context);
       else
         sqlite3_result_text (context, text, -1, SQLITE_STATIC);
+      break;
+    case KIND_INT_OR_MIN:
+      if (v == G_MININT64)
+        sqlite3_result_null (context);
+      else
+        sqlite3_result_int64 (context, v);
+      break;
+    case KIND_DOC_STRING:
+      if (v == 0)
+        sqlite3_result_null (context);
+      else
+        sqlite3_result_text (context, (const char *) (gintptr) v, -1, SQLITE_TRANSIENT);
       break;
     }
   return SQLITE_OK;

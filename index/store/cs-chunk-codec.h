@@ -27,7 +27,7 @@
 
 G_BEGIN_DECLS
 
-#define CS_CHUNK_MAX_COLUMNS 6
+#define CS_CHUNK_MAX_COLUMNS 8
 
 /**
  * CsChunkColumnMode:

@@ -316,7 +316,7 @@ _cs_cpu_scan_flush_irqs (ScanState *st)
 }
 
 /* The position of the name @rec (an irq_handler_entry) gives among the
- * CPU's irq_names (its first 64 bytes), added when new; -1 when the
+ * CPU's irq handler names (its first 64 bytes), added when new; -1 when the
  * record has none.  The name is a __data_loc string
  * (events/irq/irq_handler_entry/format): a 32-bit word of its offset
  * (low 16 bits; from the field's end when __rel_loc) and length (high
@@ -329,7 +329,6 @@ irq_name_id (CsScanResult            *result,
   unsigned long long loc;
   gsize at, len;
   char key[65];
-  gpointer id;
 
   if (e->name == NULL || !field_in_record (e->name, (struct tep_record *) rec) ||
       !read_number (e->name, rec, e->swap, &loc))
@@ -343,16 +342,7 @@ irq_name_id (CsScanResult            *result,
   len = strnlen ((const char *) rec->data + at, MIN (len, sizeof key - 1));
   memcpy (key, (const char *) rec->data + at, len);
   key[len] = '\0';
-  id = g_hash_table_lookup (result->irq_name_ids, key);
-  if (id == NULL)
-    {
-      char *owned = g_strdup (key);
-
-      g_ptr_array_add (result->irq_names, owned);
-      id = GUINT_TO_POINTER (result->irq_names->len);
-      g_hash_table_insert (result->irq_name_ids, owned, id);
-    }
-  return (gint64) GPOINTER_TO_UINT (id) - 1;
+  return _cs_scan_names_id (&result->irq_names, key);
 }
 
 /*

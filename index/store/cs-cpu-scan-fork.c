@@ -24,10 +24,8 @@ copy_result (const CsScanResult *r,
 
   c->type_counts = g_memdup2 (r->type_counts, sizeof (guint64) * n_types);
   c->losses = g_array_copy (r->losses);
-  c->irq_names = g_ptr_array_copy (r->irq_names, (GCopyFunc) (void (*) (void)) g_strdup, NULL);
-  c->irq_name_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < c->irq_names->len; i++)
-    g_hash_table_insert (c->irq_name_ids, c->irq_names->pdata[i], GUINT_TO_POINTER (i + 1));
+  _cs_scan_names_copy (&c->irq_names, &r->irq_names);
+  _cs_scan_names_copy (&c->comm_names, &r->comm_names);
   c->tasks = g_hash_table_new_full (NULL, NULL, NULL, _cs_scan_task_free);
   g_hash_table_iter_init (&iter, r->tasks);
   while (g_hash_table_iter_next (&iter, &key, &value))

@@ -61,8 +61,8 @@ cs_scan_result_free (CsScanResult *result)
   g_free (result->type_counts);
   g_clear_pointer (&result->losses, g_array_unref);
   g_clear_pointer (&result->tasks, g_hash_table_unref);
-  g_clear_pointer (&result->irq_name_ids, g_hash_table_unref);
-  g_clear_pointer (&result->irq_names, g_ptr_array_unref);
+  _cs_scan_names_clear (&result->irq_names);
+  _cs_scan_names_clear (&result->comm_names);
   g_free (result);
 }
 
@@ -234,11 +234,37 @@ slice_flags (ScanState  *st,
       task->run_prio = st->running_prio;
       task->run_comm_len = st->running_comm_len;
       memcpy (task->run_comm, st->running_comm, sizeof task->run_comm);
+      if (!(flags & SL_FLAG_SAME_TASK))
+        task->run_comm_id = -1;
     }
   else
     task->has_run = FALSE;
   st->switches_seen = TRUE;
   return flags;
+}
+
+/* The SL_COMM of a slice of @task that began with a sched_switch to it
+ * (kind TK_KIND_RUN): the position of that switch's next_comm among the
+ * CPU's comm_names, -1 when the record had none.  The task's runs mostly
+ * repeat the comm of its run before, known by its id without a lookup. */
+static gint64
+slice_comm_id (ScanState  *st,
+               CsScanTask *task,
+               gint64      flags)
+{
+  char comm[17];
+  gint64 id;
+
+  if (st->running_comm_len < 0)
+    return -1;
+  if ((flags & SL_FLAG_SAME_TASK) && task->has_run && task->run_comm_id >= 0)
+    return task->run_comm_id;
+  memcpy (comm, st->running_comm, 16);
+  comm[MIN (st->running_comm_len, 16)] = '\0';
+  id = _cs_scan_names_id (&st->result->comm_names, comm);
+  if (task->has_run)
+    task->run_comm_id = id;
+  return id;
 }
 
 /* A run of @pid on the CPU; @kind is TK_KIND_RUN or TK_KIND_RUN_UNSEEN
@@ -262,6 +288,10 @@ add_slice (ScanState *st,
   st->sl[SL_PID][i] = pid;
   st->sl[SL_STATE][i] = prev_state;
   st->sl[SL_FLAGS][i] = slice_flags (st, task, kind);
+  /* Who began the slice, as its sched_switch named them: a breakdown of
+   * a long wait takes them from here, not from thousands of records. */
+  st->sl[SL_COMM][i] = kind == TK_KIND_RUN ? slice_comm_id (st, task, st->sl[SL_FLAGS][i]) : -1;
+  st->sl[SL_PRIO][i] = st->sl[SL_COMM][i] >= 0 ? st->running_prio : -1;
   st->sl_last_end = MAX (st->sl_last_end, end_ns);
   task->runtime_ns = (gint64) MIN ((guint64) task->runtime_ns + (guint64) st->sl[SL_DURATION][i],
                                    (guint64) G_MAXINT64);
@@ -722,8 +752,8 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   result->switch_type = -1;
   result->losses = g_array_new (FALSE, FALSE, sizeof (CsScanLoss));
   result->tasks = g_hash_table_new_full (NULL, NULL, NULL, _cs_scan_task_free);
-  result->irq_names = g_ptr_array_new_with_free_func (g_free);
-  result->irq_name_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  _cs_scan_names_init (&result->irq_names);
+  _cs_scan_names_init (&result->comm_names);
 
   scan->cursor = cs_trace_file_open_cpu (file, cpu, error);
   if (scan->cursor == NULL)

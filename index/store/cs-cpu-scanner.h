@@ -56,6 +56,22 @@ void cs_scan_chunk_encode (CsScanChunk *chunk);
  * (4 MiB); lowered only by tests.  Set it before a build starts. */
 extern gsize _cs_scan_task_rows_budget_bytes;
 
+/* Strings a scan numbers for a chunk column (cs-scan-names.c): @names
+ * in the order they came, each once; @ids maps each to its position + 1. */
+typedef struct {
+  GPtrArray *names;
+  GHashTable *ids;
+} CsScanNames;
+
+void _cs_scan_names_init (CsScanNames *names);
+void _cs_scan_names_clear (CsScanNames *names);
+/* @copy: uninitialised; it gets @names' strings at the same positions. */
+void _cs_scan_names_copy (CsScanNames       *copy,
+                          const CsScanNames *names);
+/* The position of @name (NUL-terminated), added at the end when new. */
+gint64 _cs_scan_names_id (CsScanNames *names,
+                          const char  *name);
+
 /* Per task, what one CPU saw of it. */
 typedef struct {
   guint64 n_events;
@@ -69,6 +85,7 @@ typedef struct {
   gint8 run_comm_len;
   gint32 run_prio;
   char run_comm[16];
+  gint64 run_comm_id;      /* run_comm's position in comm_names */
   /* Runs and wakeups of the task on this CPU not yet encoded. */
   gint64 (*rows)[TK_N_COLUMNS_PUBLIC];
   guint n_rows;
@@ -117,9 +134,12 @@ typedef struct {
    * to the CPU's data, where that data starts in the file indexed. */
   guint64 offset_base;
   /* The names irq_handler_entry records gave, each once, in the order
-   * they came: an irq chunk's IR_NAME is a position here. */
-  GPtrArray *irq_names;
-  GHashTable *irq_name_ids;   /* name (of irq_names) -> position + 1 */
+   * they came: an irq chunk's IR_NAME is a position here
+   * (CS_CPU_NAMES_IRQ rows of cpu_names). */
+  CsScanNames irq_names;
+  /* The next_comm of the sched_switch events that began slices, the
+   * same way: a slice chunk's SL_COMM (CS_CPU_NAMES_COMM rows). */
+  CsScanNames comm_names;
 } CsScanResult;
 
 void cs_scan_result_free (CsScanResult *result);

@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  * 11: event_chunk_types, which a version-10 index lacks (a reader of
  * rare types would find none of its events).  12: irq_chunks, which a
  * version-11 index lacks (a breakdown would find no interrupts). */
-#define CS_INDEX_SCHEMA_VERSION 12
+#define CS_INDEX_SCHEMA_VERSION 13
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
@@ -51,12 +51,20 @@ gboolean _cs_event_chunk_may_hold (const guint8   *data,
                                    guint           n_types);
 
 /* Columns of a slice chunk: begin (delta), duration, pid, prev_state,
- * flags (CS_SLICE_SWITCHED, CS_SLICE_SAME_TASK of cs-document.h). */
-enum { SL_BEGIN, SL_DURATION, SL_PID, SL_STATE, SL_FLAGS, SL_N_COLUMNS };
+ * flags (CS_SLICE_SWITCHED, CS_SLICE_SAME_TASK of cs-document.h), and
+ * when a sched_switch to the task began the slice, that switch's
+ * next_comm (its id among the CPU's CS_CPU_NAMES_COMM names; -1: no
+ * such switch, or no next_comm) and next_prio (-1 with comm -1). */
+enum { SL_BEGIN, SL_DURATION, SL_PID, SL_STATE, SL_FLAGS, SL_COMM, SL_PRIO, SL_N_COLUMNS };
 /* SL_FLAGS's bits: their meaning is CS_SLICE_SWITCHED's and
  * CS_SLICE_SAME_TASK's (cs-document.h, which the model's readers see). */
 enum { SL_FLAG_SWITCHED = 1, SL_FLAG_SAME_TASK = 2 };
 extern const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS];
+
+/* What the names of a CPU's cpu_names rows number: irq_handler_entry's
+ * name field (IR_NAME of an interrupt chunk), or the next_comm of the
+ * sched_switch events that began slices (SL_COMM). */
+enum { CS_CPU_NAMES_IRQ = 0, CS_CPU_NAMES_COMM = 1 };
 
 /* Columns of an interrupt chunk: the CPU's irq_handler_entry/exit and
  * softirq_entry/exit events again, with the one field a breakdown needs
@@ -65,7 +73,7 @@ extern const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS];
  * chunk of the wait and a record per interrupt.  ts (delta), row among
  * the CPU's events (delta; the event chunks give its record's offset),
  * kind (IR_KIND_*), value (irq or vec), name (irq_handler_entry: the
- * handler's name, as its id among the CPU's irq_names rows; -1
+ * handler's name, as its id among the CPU's CS_CPU_NAMES_IRQ names; -1
  * otherwise). */
 enum { IR_TS, IR_ROW, IR_KIND, IR_VALUE, IR_NAME, IR_N_COLUMNS };
 enum { IR_KIND_IRQ_ENTRY, IR_KIND_IRQ_EXIT, IR_KIND_SOFTIRQ_ENTRY, IR_KIND_SOFTIRQ_EXIT,

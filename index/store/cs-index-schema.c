@@ -20,6 +20,8 @@ const CsChunkColumnMode _cs_slice_chunk_modes[SL_N_COLUMNS] = {
   [SL_PID] = CS_CHUNK_PLAIN,
   [SL_STATE] = CS_CHUNK_PLAIN,
   [SL_FLAGS] = CS_CHUNK_PLAIN,
+  [SL_COMM] = CS_CHUNK_PLAIN,
+  [SL_PRIO] = CS_CHUNK_PLAIN,
 };
 
 const CsChunkColumnMode _cs_irq_chunk_modes[IR_N_COLUMNS] = {
@@ -154,8 +156,8 @@ const char _cs_index_schema_sql[] =
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (cpu, chunk));"
   "CREATE INDEX irq_chunks_by_end ON irq_chunks (cpu, last_ns);"
-  "CREATE TABLE irq_names (cpu INTEGER, id INTEGER, name TEXT,"
-  "  PRIMARY KEY (cpu, id)) WITHOUT ROWID;"
+  "CREATE TABLE cpu_names (cpu INTEGER, kind INTEGER, id INTEGER, name TEXT,"
+  "  PRIMARY KEY (cpu, kind, id)) WITHOUT ROWID;"
   "CREATE TABLE task_chunks (pid INTEGER, cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (pid, cpu, chunk));"

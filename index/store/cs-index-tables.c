@@ -57,6 +57,31 @@ typedef struct {
   const char *comm;
 } TaskTotal;
 
+/* @names as CPU @cpu's cpu_names rows of @kind (CS_CPU_NAMES_*). */
+static gboolean
+write_names (sqlite3            *db,
+             sqlite3_stmt       *name_s,
+             guint               cpu,
+             int                 kind,
+             const CsScanNames  *names,
+             GError            **error)
+{
+  for (guint n = 0; n < names->names->len; n++)
+    {
+      int rc;
+
+      sqlite3_bind_int (name_s, 1, cpu);
+      sqlite3_bind_int (name_s, 2, kind);
+      sqlite3_bind_int (name_s, 3, n);
+      sqlite3_bind_text (name_s, 4, names->names->pdata[n], -1, SQLITE_STATIC);
+      rc = sqlite3_step (name_s);
+      sqlite3_reset (name_s);
+      if (!_cs_sqlite_check (db, rc, _("storing interrupt handlers' and tasks' names"), error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 _cs_index_write_cpus_and_tasks (sqlite3           *db,
                                 struct tep_handle *tep,
@@ -77,7 +102,7 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
   g_autoptr(sqlite3_stmt) state_s = _cs_sqlite_prepare (db,
       "INSERT INTO switch_state_counts VALUES (?1, ?2, ?3, ?4)", error);
   g_autoptr(sqlite3_stmt) name_s = _cs_sqlite_prepare (db,
-      "INSERT INTO irq_names VALUES (?1, ?2, ?3)", error);
+      "INSERT INTO cpu_names VALUES (?1, ?2, ?3, ?4)", error);
   GHashTableIter iter;
   gpointer key, value;
   int rc;
@@ -115,16 +140,9 @@ _cs_index_write_cpus_and_tasks (sqlite3           *db,
             return FALSE;
         }
 
-      for (guint n = 0; n < r->irq_names->len; n++)
-        {
-          sqlite3_bind_int (name_s, 1, r->cpu);
-          sqlite3_bind_int (name_s, 2, n);
-          sqlite3_bind_text (name_s, 3, r->irq_names->pdata[n], -1, SQLITE_STATIC);
-          rc = sqlite3_step (name_s);
-          sqlite3_reset (name_s);
-          if (!_cs_sqlite_check (db, rc, _("storing interrupt names"), error))
-            return FALSE;
-        }
+      if (!write_names (db, name_s, r->cpu, CS_CPU_NAMES_IRQ, &r->irq_names, error) ||
+          !write_names (db, name_s, r->cpu, CS_CPU_NAMES_COMM, &r->comm_names, error))
+        return FALSE;
 
       for (guint t = 0; t < n_types; t++)
         {

@@ -4,7 +4,8 @@ recorded, as `trace-cmd report` sees them.
 
 Usage: cpu-slices.py [--trace-cmd PATH] FILE.dat
 
-Prints JSON: [[cpu, begin_ns, end_ns, pid, switched, same_task], ...],
+Prints JSON: [[cpu, begin_ns, end_ns, pid, switched, same_task, next_comm,
+next_prio], ...],
 by CPU and begin.  Written from the meaning of CS_SLICE_SWITCHED and
 CS_SLICE_SAME_TASK (index/model/cs-document.h, the SQL table
 sched_slices' columns `switched` and `same_task`), not from the index's
@@ -22,7 +23,10 @@ report order:
   and the last, which no switch ends, are not);
 - a switched slice has same_task when the switch that began it had the
   next_comm and next_prio of the one that began the task's switched
-  slice before on that CPU (none: not).
+  slice before on that CPU (none: not);
+- a slice that a switch to its task began (the switch before it on that
+  CPU, when that switch's next_pid is the slice's pid) has that switch's
+  next_comm and next_prio; others have null for both.
 """
 import argparse
 import json
@@ -65,19 +69,19 @@ def slices(trace_cmd, path):
         if not seen:
             c["clean"] = False
         begin = c["since"] if c["running"] is not None else c["first"]
-        store(c, cpu, prev_pid, begin, ts, c["clean"])
+        store(c, cpu, prev_pid, begin, ts, c["clean"], c["begin_task"] if seen else None)
         c["running"], c["since"] = next_pid, ts
         c["begin_task"] = (s["ncomm"], int(s["nprio"]))
     out = []
     for cpu in sorted(cpus):
         c = cpus[cpu]
         if c["running"] is not None:
-            store(c, cpu, c["running"], c["since"], c["last"], False)
+            store(c, cpu, c["running"], c["since"], c["last"], False, c["begin_task"])
         out += c["out"]
     return out
 
 
-def store(c, cpu, pid, begin, end, switched):
+def store(c, cpu, pid, begin, end, switched, began):
     if pid == 0 or end <= begin:
         return
     same = False
@@ -86,7 +90,8 @@ def store(c, cpu, pid, begin, end, switched):
         c["runs"][pid] = c["begin_task"]
     else:
         c["runs"].pop(pid, None)
-    c["out"].append([cpu, begin, end, pid, int(switched), int(same)])
+    comm, prio = began if began is not None else (None, None)
+    c["out"].append([cpu, begin, end, pid, int(switched), int(same), comm, prio])
     c["clean"] = True
 
 
