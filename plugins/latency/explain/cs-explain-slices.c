@@ -4,23 +4,21 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * A long wait is crossed by a great many sched_switch events (the worst
- * wakeup of the large benchmark recording, 13.2 s, by 1.1 million), and
+ * wakeup of the large benchmark recording, 25.6 s, by 2.35 million), and
  * reading each record costs about half a microsecond.  The index's slices
  * (cs_plugin_document_foreach_slice()) say who ran from when to when, at
- * tens of nanoseconds each; their flags say when they tell exactly what
+ * tens of nanoseconds each, with the next_comm and next_prio of the
+ * switch that began each; their flags say when they tell exactly what
  * the records would (CS_PLUGIN_SLICE_SWITCHED: no switch lost, the gaps
- * are idle) and when a task's comm and prio are those of its slice
- * before (CS_PLUGIN_SLICE_SAME_TASK).  So a stay is fed as:
+ * are idle).  So a stay is fed as:
  *
- *  1. a look at its slices: all switched, and the records to read listed
- *     (the first slice of each task in the stay, each one whose comm or
- *     prio may have changed, the first switch to idle); a stay that does
- *     not qualify is left to the records, untouched;
- *  2. those records read: a few dozen, or thousands where short-lived
- *     tasks come and go (the worst wait of a recording made here, 25.6 s,
- *     met 12,317 of them); those a few slices apart are read together,
- *     in one walk over their records;
- *  3. the CPU's other state events fed in the CPU's order, with a
+ *  1. a look at its slices: where they are switched (fed from the
+ *     slices) and where not (fed from the records: events were lost
+ *     there), and the first switch to idle, whose record is read for the
+ *     idle task's comm and prio (the slices are the gaps' edges, not the
+ *     idle task's); a stay that does not qualify is left to the records,
+ *     untouched;
+ *  2. the CPU's other state events fed in the CPU's order, with a
  *     sched_switch made from the slices fed before each: interrupts and
  *     softirqs from the index's interrupt tables
  *     (cs_plugin_document_foreach_interrupt(): the worst wait of the large
@@ -35,17 +33,6 @@
 
 #include "cs-explain-slices.h"
 
-/* Reads of records for comms and prios, at most, before the slices looked
- * at add to it: a read (finding its event chunk, decoding it, reading a
- * record) cost ~28 us, reading a stay's records ~0.3 us a slice, so past
- * one read in READS_PER_SLICES slices the records cost less. */
-#define MAX_READS 256
-#define READS_PER_SLICES 64
-/* Records read together when at most this many slices lie between them:
- * walking over 128 switches' records cost about as much as a read of its
- * own; 32 and 512 did no better on the 25.6 s wait (1,782 reads of
- * 12,317 records: 114-159 ms). */
-#define GROUP_GAP 128
 /* Slices fetched at a time while feeding (256 KiB): each fetch finds its
  * first chunk again and decodes it from its start, but a larger batch is
  * memory touched for the first time: 65,536 (2 MiB, 512 page faults) made
@@ -57,19 +44,6 @@
 #define BATCH_INTERRUPTS 32768
 /* Parts of a stay, at most (events lost in many places: the records). */
 #define MAX_PARTS 64
-/* Direct-mapped caches in front of the tables by pid (a power of two):
- * the same few tasks take turns on a busy CPU. */
-#define CACHE_SLOTS 256
-
-typedef struct {
-  gint64 begin_ns;
-  gint32 pid;                   /* the task switched in; 0: idle */
-  gint32 prio;
-  guint32 gap;                  /* slices looked at since the Known before */
-  gboolean found;               /* its record was read */
-  char comm[CS_EXPLAIN_NAME_LEN];
-} Known;
-
 /* A part of the stay fed one way: from the slices, or from the records
  * where a slice is not switched (events were lost around it). */
 typedef struct {
@@ -84,33 +58,8 @@ typedef struct {
   gint64 part_from;             /* where the part from the slices under way began */
   gint64 last_end;              /* of the last slice (G_MININT64: none) */
   gint64 first_idle_ns;         /* the first switch to idle fed from the slices (-1: none) */
-  guint64 n_slices;             /* looked at */
-  guint32 since_known;          /* slices looked at since the last Known */
-  guint n_reads;                /* groups of Known read together */
-  GHashTable *seen;             /* pids whose comm and prio are known by then */
-  gint32 seen_cache[CACHE_SLOTS];       /* of @seen, by pid: -1 empty */
-  GArray *known;                /* Known: the records to read, in order */
   GArray *parts;                /* Part */
 } Look;
-
-/* Whether @pid is in @look's seen set; adds it when @add. */
-static gboolean
-look_seen (Look    *look,
-           gint32   pid,
-           gboolean add)
-{
-  guint slot = (guint) pid & (CACHE_SLOTS - 1);
-  gboolean in;
-
-  if (look->seen_cache[slot] == pid)
-    return TRUE;
-  in = g_hash_table_contains (look->seen, GINT_TO_POINTER (pid));
-  if (add && !in)
-    g_hash_table_add (look->seen, GINT_TO_POINTER (pid));
-  if (in || add)
-    look->seen_cache[slot] = pid;
-  return in;
-}
 
 /* The part from the slices up to @from, then one from the records over
  * [@from, @to) (joined to one before it that it touches). */
@@ -138,9 +87,6 @@ add_records (Look  *look,
       g_array_append_val (look->parts, p);
     }
   look->part_from = MAX (look->part_from, to);
-  /* The records may change a task's comm or prio. */
-  g_hash_table_remove_all (look->seen);
-  memset (look->seen_cache, 0xff, sizeof look->seen_cache);
 }
 
 /* Where the time since the last slice starts (the stay's start at most). */
@@ -182,93 +128,40 @@ look_at_slice (const CsPluginSlice *slice,
   if (look->first_idle_ns < 0 && look->last_end != G_MININT64 &&
       look->last_end < slice->begin_ns && look->last_end >= look->part_from)
     look->first_idle_ns = look->last_end;
-  if (slice->begin_ns >= look->part_from &&
-      (!look_seen (look, slice->pid, TRUE) || !(slice->flags & CS_PLUGIN_SLICE_SAME_TASK)))
+  /* Switched, so a switch to it began it: one without a next_comm is a
+   * recording whose switches lack the field (the records say it). */
+  if (slice->next_comm == NULL)
     {
-      Known k = { .begin_ns = slice->begin_ns, .pid = slice->pid,
-                  .gap = look->known->len > 0 ? look->since_known : G_MAXUINT32 };
-
-      if (k.gap > GROUP_GAP &&
-          ++look->n_reads > MAX_READS + look->n_slices / READS_PER_SLICES)
-        {
-          look->ok = FALSE;
-          return FALSE;
-        }
-      g_array_append_val (look->known, k);
-      look->since_known = 0;
+      look->ok = FALSE;
+      return FALSE;
     }
   look->last_end = slice->end_ns;
-  look->n_slices++;
-  if (look->since_known < G_MAXUINT32)
-    look->since_known++;
   return TRUE;
 }
 
+/* The idle task's comm and prio, from the switch to it at a time. */
 typedef struct {
   CsExplainTracker *tracker;
-  Known *known;                 /* the next one to find */
-  Known *end;
-} Read;
+  gint64 ts_ns;
+  gint32 prio;
+  gboolean found;
+  char comm[CS_EXPLAIN_NAME_LEN];
+} Idle;
 
-/* The switches of a group's span, in order: each Known's is the last
- * switch to its task at its time (the one that began its slice). */
 static gboolean
-read_switch (const CsPluginEvent *event,
-             gpointer             user_data)
+read_idle_switch (const CsPluginEvent *event,
+                  gpointer             user_data)
 {
-  Read *read = user_data;
-  Known k;
+  Idle *idle = user_data;
+  gint32 pid, prio;
+  char comm[CS_EXPLAIN_NAME_LEN];
 
-  while (read->known < read->end && read->known->begin_ns < event->ts_ns)
+  if (event->ts_ns == idle->ts_ns &&
+      cs_explain_tracker_read_switch (idle->tracker, event, &pid, &prio, comm) && pid == 0)
     {
-      if (!read->known->found)
-        return FALSE;
-      read->known++;
-    }
-  if (read->known == read->end)
-    return FALSE;
-  if (read->known->begin_ns == event->ts_ns &&
-      cs_explain_tracker_read_switch (read->tracker, event, &k.pid, &k.prio, k.comm) &&
-      k.pid == read->known->pid)
-    {
-      memcpy (read->known->comm, k.comm, sizeof k.comm);
-      read->known->prio = k.prio;
-      read->known->found = TRUE;
-    }
-  return TRUE;
-}
-
-/* The next_comm and next_prio of @known's switches: the first @n_grouped
- * in groups (a Known whose gap is at most GROUP_GAP is read with the one
- * before it), the rest one by one; FALSE (@error unset) when one is not
- * found. */
-static gboolean
-read_known (CsPluginDocument *document,
-            CsExplainTracker *tracker,
-            guint             cpu,
-            GArray           *known,
-            guint             n_grouped,
-            GError          **error)
-{
-  static const char *const switch_only[] = { "sched:sched_switch", NULL };
-  Known *all = (Known *) known->data;
-
-  for (guint i = 0; i < known->len;)
-    {
-      guint j = i + 1;
-      Read read;
-
-      if (i < n_grouped)
-        while (j < n_grouped && all[j].gap <= GROUP_GAP)
-          j++;
-      read = (Read) { tracker, &all[i], &all[j] };
-      if (!cs_plugin_document_foreach_event (document, cpu, all[i].begin_ns,
-                                             all[j - 1].begin_ns + 1, switch_only,
-                                             read_switch, &read, error))
-        return FALSE;
-      for (; i < j; i++)
-        if (!all[i].found)
-          return FALSE;
+      idle->prio = prio;
+      memcpy (idle->comm, comm, sizeof comm);
+      idle->found = TRUE;
     }
   return TRUE;
 }
@@ -287,12 +180,7 @@ typedef struct {
   gboolean done;
   gint64 pending_end;           /* the slice switched in ends here (G_MININT64: idle) */
   gint32 pending_state;
-  const Known *known;           /* the next record read */
-  const Known *known_end;
-  const Known *idle;
-  GHashTable *tasks;            /* pid -> const Known *: comm and prio now */
-  gint32 *cache_pid;            /* in front of @tasks: CACHE_SLOTS, -1 empty */
-  const Known **cache_known;
+  const Idle *idle;             /* NULL: no switch to idle was looked at */
   CsExplainBreakdown **found;
   gboolean tie;
   GError *error;
@@ -377,8 +265,7 @@ static void
 feed_switch (Feed *f)
 {
   const CsPluginSlice *s = current_slice (f);
-  const Known *k;
-  guint slot;
+  char comm[CS_EXPLAIN_NAME_LEN] = { 0 };
 
   if (switch_is_idle (f))
     {
@@ -388,25 +275,11 @@ feed_switch (Feed *f)
       f->pending_end = G_MININT64;
       return;
     }
-  slot = (guint) s->pid & (CACHE_SLOTS - 1);
-  if (f->known < f->known_end && f->known->begin_ns == s->begin_ns)
-    {
-      g_hash_table_insert (f->tasks, GINT_TO_POINTER (s->pid), (gpointer) f->known);
-      f->cache_pid[slot] = s->pid;
-      f->cache_known[slot] = f->known;
-      f->known++;
-    }
-  if (f->cache_pid[slot] == s->pid)
-    k = f->cache_known[slot];
-  else
-    {
-      k = g_hash_table_lookup (f->tasks, GINT_TO_POINTER (s->pid));
-      f->cache_pid[slot] = s->pid;
-      f->cache_known[slot] = k;
-    }
+  /* Zero-padded, as the tracker takes a record's (the look saw it set). */
+  strncpy (comm, s->next_comm, sizeof comm - 1);
   cs_explain_tracker_switch (f->tracker, f->cpu, s->begin_ns,
                              f->pending_end != G_MININT64 ? f->pending_state : 0, s->pid,
-                             k->prio, k->comm);
+                             s->next_prio, comm);
   f->pending_end = s->end_ns;
   f->pending_state = s->prev_state;
   f->pos++;
@@ -568,25 +441,16 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
                                    CsExplainBreakdown **found,
                                    GError             **error)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) tasks = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) known = g_array_new (FALSE, FALSE, sizeof (Known));
+  static const char *const switch_only[] = { "sched:sched_switch", NULL };
   g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (Part));
   g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (CsPluginInterrupt));
   g_autofree CsPluginSlice *batch = g_new (CsPluginSlice, BATCH_SLICES);
   Look look = { .from = from_ns, .to = to_ns, .ok = TRUE, .part_from = from_ns,
-                .last_end = G_MININT64, .first_idle_ns = -1, .seen = seen, .known = known,
-                .parts = parts };
-  Known idle = { .pid = 0, .prio = -1 };
-  gint32 cache_pid[CACHE_SLOTS];
-  const Known *cache_known[CACHE_SLOTS];
-  const Known *next_known, *known_end;
-  guint n_known;
+                .last_end = G_MININT64, .first_idle_ns = -1, .parts = parts };
+  Idle idle = { tracker, -1, -1 };
 
   if (from_ns <= G_MININT64 + 1 || to_ns <= from_ns)
     return CS_EXPLAIN_SLICES_UNSUITABLE;
-  memset (look.seen_cache, 0xff, sizeof look.seen_cache);
-  memset (cache_pid, 0xff, sizeof cache_pid);
   /* From just before @from_ns: a slice ending at it makes a switch in
    * the stay. */
   if (!cs_plugin_document_foreach_slice (document, cpu, from_ns - 1, G_MAXINT64,
@@ -607,26 +471,16 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
 
       g_array_append_val (parts, p);
     }
-  n_known = known->len;
   if (look.first_idle_ns >= 0)
     {
-      idle.begin_ns = look.first_idle_ns;
-      g_array_append_val (known, idle);
-    }
-  {
-    g_autoptr(GError) local_error = NULL;
-
-    if (!read_known (document, tracker, cpu, known, n_known, &local_error))
-      {
-        if (local_error == NULL)
-          return CS_EXPLAIN_SLICES_UNSUITABLE;
-        g_propagate_error (error, g_steal_pointer (&local_error));
+      idle.ts_ns = look.first_idle_ns;
+      if (!cs_plugin_document_foreach_event (document, cpu, idle.ts_ns, idle.ts_ns + 1,
+                                             switch_only, read_idle_switch, &idle, error))
         return CS_EXPLAIN_SLICES_FAILED;
-      }
-  }
+      if (!idle.found)
+        return CS_EXPLAIN_SLICES_UNSUITABLE;
+    }
 
-  next_known = (const Known *) known->data;
-  known_end = next_known + n_known;
   for (guint i = 0; i < parts->len && *found == NULL; i++)
     {
       const Part *part = &g_array_index (parts, Part, i);
@@ -644,13 +498,7 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
         }
       f.fetch_from = part->from - 1;
       f.pending_end = G_MININT64;
-      f.known = next_known;
-      f.known_end = known_end;
-      f.idle = look.first_idle_ns >= 0 ? &g_array_index (known, Known, n_known) : NULL;
-      f.tasks = tasks;
-      f.cache_pid = cache_pid;
-      f.cache_known = cache_known;
-      f.found = found;
+      f.idle = idle.found ? &idle : NULL;
       /* Who runs as the part starts: as the tracker knows it. */
       first = current_slice (&f);
       if (f.error == NULL &&
@@ -684,7 +532,6 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
         }
       if (f.tie)
         return CS_EXPLAIN_SLICES_ABANDONED;
-      next_known = f.known;
     }
   return CS_EXPLAIN_SLICES_FED;
 }
