@@ -700,6 +700,68 @@ gboolean           cs_plugin_document_foreach_interrupt (CsPluginDocument     *d
                                                          GError              **error);
 
 /**
+ * CsPluginMigration:
+ * @ts_ns: the sched_migrate_task event's timestamp
+ * @row: its position among the events of its CPU (as #CsPluginEvent's)
+ * @cpu: the CPU that logged it (the one moving the task: not always
+ *   @orig_cpu)
+ * @pid: the task moved
+ * @orig_cpu: the CPU whose run queue it left
+ * @dest_cpu: the CPU whose run queue it joined
+ *
+ * A task moved between run queues, as the index keeps it
+ * (events/sched/sched_migrate_task/format, from set_task_cpu() in
+ * kernel/sched/core.c).  A field the record lacked is -1.  Since API 1.8.
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint64 row;
+  guint cpu;
+  gint32 pid;
+  gint32 orig_cpu;
+  gint32 dest_cpu;
+} CsPluginMigration;
+
+/**
+ * CsPluginMigrationFunc:
+ * @migration: (transfer none): a migration, valid during the call
+ * @user_data: the caller's data
+ *
+ * Returns: %TRUE to go on, %FALSE to stop
+ */
+typedef gboolean (*CsPluginMigrationFunc) (const CsPluginMigration *migration,
+                                           gpointer                 user_data);
+
+/**
+ * cs_plugin_document_foreach_migration:
+ * @document: a document
+ * @cpu: a CPU, 0 .. n_cpus - 1 (none out of range)
+ * @begin_ns: start of the span (inclusive)
+ * @end_ns: end of the span (exclusive)
+ * @func: called for each sched_migrate_task event @cpu logged in the span,
+ *   in the CPU's order (time, then row)
+ * @user_data: for @func
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ *
+ * A CPU's task migrations of a span from the index's migration tables
+ * alone: no record is read and the event tables are not decoded
+ * (following a task across CPUs over seconds: a few chunks of 1,024
+ * migrations per CPU, instead of the hundreds of event chunks holding
+ * them).  The same events, with the same values, as
+ * cs_plugin_document_foreach_event() on sched:sched_migrate_task gives.
+ * Since API 1.8.
+ *
+ * Returns: %FALSE with @error set on failure (not when @func stops)
+ */
+gboolean           cs_plugin_document_foreach_migration (CsPluginDocument     *document,
+                                                         guint                 cpu,
+                                                         gint64                begin_ns,
+                                                         gint64                end_ns,
+                                                         CsPluginMigrationFunc func,
+                                                         gpointer              user_data,
+                                                         GError              **error);
+
+/**
  * cs_plugin_document_get_instance:
  * @document: a document
  * @plugin: an enabled plugin

@@ -46,7 +46,9 @@
  * cs_plugin_document_foreach_interrupt() (a CPU's interrupt entries and
  * exits from the index, with their irq, vec and handler name).  1.8
  * added #CsPluginSlice's @next_prio and @next_comm (who began a slice,
- * as its sched_switch named them, without reading its record).
+ * as its sched_switch named them, without reading its record) and
+ * cs_plugin_document_foreach_migration() (a CPU's sched_migrate_task
+ * events from the index, with who moved where).
  */
 #define CS_PLUGIN_API_MINOR_VERSION 8
 

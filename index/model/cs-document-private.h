@@ -70,6 +70,8 @@ struct _CsDocument
   sqlite3_stmt *sl_range;
   sqlite3_stmt *ir_start;       /* prepared on first use (cs-document-irqs.c) */
   sqlite3_stmt *ir_range;
+  sqlite3_stmt *mg_start;       /* prepared on first use (cs-document-migrations.c) */
+  sqlite3_stmt *mg_range;
   GPtrArray **cpu_names;        /* kind x n_cpus, each NULL until read (cs-document-names.c) */
   sqlite3_stmt *summary;
   sqlite3_stmt *summary_runs;

@@ -35,6 +35,8 @@ cs_document_finalize (GObject *object)
   g_clear_pointer (&self->sl_range, sqlite3_finalize);
   g_clear_pointer (&self->ir_start, sqlite3_finalize);
   g_clear_pointer (&self->ir_range, sqlite3_finalize);
+  g_clear_pointer (&self->mg_start, sqlite3_finalize);
+  g_clear_pointer (&self->mg_range, sqlite3_finalize);
   _cs_document_free_cpu_names (self);
   g_clear_pointer (&self->summary, sqlite3_finalize);
   g_clear_pointer (&self->summary_runs, sqlite3_finalize);

@@ -148,6 +148,31 @@ typedef gboolean (*CsIrqFunc) (const CsIrq *irq,
                                gpointer     user_data);
 
 /**
+ * CsMigration:
+ * @ts_ns: the sched_migrate_task event's timestamp
+ * @row: its row among its CPU's events (as #CsEvent's)
+ * @cpu: the CPU that logged it (the one that moved the task, not always
+ *   @orig_cpu)
+ * @pid: the task moved
+ * @orig_cpu: the CPU whose run queue it left
+ * @dest_cpu: the CPU whose run queue it joined
+ *
+ * A task moved between run queues (events/sched/sched_migrate_task/format;
+ * set_task_cpu() in kernel/sched/core.c).  Fields the record lacks are -1.
+ */
+typedef struct {
+  gint64 ts_ns;
+  guint64 row;
+  guint cpu;
+  gint32 pid;
+  gint32 orig_cpu;
+  gint32 dest_cpu;
+} CsMigration;
+
+typedef gboolean (*CsMigrationFunc) (const CsMigration *migration,
+                                     gpointer           user_data);
+
+/**
  * CS_SLICE_SWITCHED:
  *
  * A #CsSlice flag: a sched_switch to @pid began the slice, one from @pid
@@ -316,6 +341,13 @@ gboolean           cs_document_foreach_irq       (CsDocument  *self,
                                                   CsIrqFunc    func,
                                                   gpointer     user_data,
                                                   GError     **error);
+gboolean           cs_document_foreach_migration (CsDocument      *self,
+                                                  guint            cpu,
+                                                  gint64           begin_ns,
+                                                  gint64           end_ns,
+                                                  CsMigrationFunc  func,
+                                                  gpointer         user_data,
+                                                  GError         **error);
 gboolean           cs_document_find_slice_at     (CsDocument  *self,
                                                   guint        cpu,
                                                   gint64       ts_ns,

@@ -315,6 +315,50 @@ cs_plugin_document_foreach_interrupt (CsPluginDocument      *self,
   return TRUE;
 }
 
+G_STATIC_ASSERT (sizeof (CsPluginMigration) == sizeof (CsMigration));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CsPluginMigration, cpu) == G_STRUCT_OFFSET (CsMigration, cpu));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (CsPluginMigration, dest_cpu) ==
+                 G_STRUCT_OFFSET (CsMigration, dest_cpu));
+
+typedef struct {
+  CsPluginMigrationFunc func;
+  gpointer user_data;
+} MigrationCall;
+
+static gboolean
+call_migration (const CsMigration *migration,
+                gpointer           user_data)
+{
+  const MigrationCall *call = user_data;
+
+  /* The same layout (asserted above). */
+  return call->func ((const CsPluginMigration *) migration, call->user_data);
+}
+
+gboolean
+cs_plugin_document_foreach_migration (CsPluginDocument      *self,
+                                      guint                  cpu,
+                                      gint64                 begin_ns,
+                                      gint64                 end_ns,
+                                      CsPluginMigrationFunc  func,
+                                      gpointer               user_data,
+                                      GError               **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  MigrationCall call = { func, user_data };
+
+  g_return_val_if_fail (self != NULL && func != NULL, FALSE);
+
+  if (!cs_document_foreach_migration (_cs_plugin_document_get_document (self), cpu, begin_ns,
+                                      end_ns, call_migration, &call, &local_error))
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 G_STATIC_ASSERT (sizeof (CsPluginTaskInterval) == sizeof (CsTaskInterval));
 G_STATIC_ASSERT ((int) CS_PLUGIN_TASK_OTHER == (int) CS_TASK_OTHER);
 

@@ -389,6 +389,82 @@ _cs_cpu_scan_add_irq (CsCpuScan                  *scan,
 }
 
 static void
+find_migrate (struct tep_handle *tep,
+              MigrateEvent      *m)
+{
+  struct tep_event *ev = tep_find_event_by_name (tep, "sched", "sched_migrate_task");
+
+  memset (m, 0, sizeof *m);
+  m->id = -1;
+  if (ev == NULL)
+    return;
+  m->pid = tep_find_field (ev, "pid");
+  m->orig_cpu = tep_find_field (ev, "orig_cpu");
+  m->dest_cpu = tep_find_field (ev, "dest_cpu");
+  if (m->pid == NULL || m->pid->size != 4)
+    return;
+  m->id = ev->id;
+  m->swap = tep_is_file_bigendian (tep) != tep_is_local_bigendian (tep);
+}
+
+/* A signed int field of @rec (pid_t, int), or -1 when absent or cut short. */
+static gint64
+read_int_field (struct tep_format_field *field,
+                struct tep_record       *rec,
+                gboolean                 swap)
+{
+  unsigned long long v;
+
+  if (field == NULL || (field->size != 4 && field->size != 8) || !field_in_record (field, rec) ||
+      !read_number (field, rec, swap, &v))
+    return -1;
+  return field->size == 4 ? (gint64) (gint32) v : (gint64) v;
+}
+
+/*
+ * _cs_cpu_scan_add_migrate:
+ * @st: a scan's state
+ * @rec: a sched_migrate_task record of the scan's CPU
+ * @ts_ns: its time, @row: its row among the CPU's events
+ *
+ * Adds a migration row for @rec (MG_*); a full chunk is handed on.
+ */
+void
+_cs_cpu_scan_add_migrate (ScanState                  *st,
+                          const CsTracedatSlimRecord *rec,
+                          gint64                      ts_ns,
+                          guint64                     row)
+{
+  struct tep_record tr = { .data = (void *) rec->data, .size = (int) rec->size };
+  const MigrateEvent *m = &st->migrate;
+
+  st->mg[MG_TS][st->n_mg] = ts_ns;
+  st->mg[MG_ROW][st->n_mg] = (gint64) row;
+  st->mg[MG_PID][st->n_mg] = read_int_field (m->pid, &tr, m->swap);
+  st->mg[MG_ORIG][st->n_mg] = read_int_field (m->orig_cpu, &tr, m->swap);
+  st->mg[MG_DEST][st->n_mg] = read_int_field (m->dest_cpu, &tr, m->swap);
+  if (++st->n_mg == CS_MIGRATE_CHUNK_ROWS)
+    _cs_cpu_scan_flush_migrates (st);
+}
+
+/* Hands the migration rows gathered on, as one migration chunk. */
+void
+_cs_cpu_scan_flush_migrates (ScanState *st)
+{
+  CsScanChunk *chunk;
+
+  if (st->n_mg == 0)
+    return;
+  chunk = _cs_scan_chunk_take_rows (CS_SCAN_MIGRATE_CHUNK, st->result->cpu,
+                                    st->n_migrate_chunks++, st->mg[MG_TS][0],
+                                    st->mg[MG_TS][st->n_mg - 1], st->n_mg, (gint64 *) st->mg,
+                                    MG_N_COLUMNS, CS_MIGRATE_CHUNK_ROWS, _cs_migrate_chunk_modes);
+  st->mg = (gpointer) _cs_scan_columns_new (MG_N_COLUMNS, CS_MIGRATE_CHUNK_ROWS);
+  st->n_mg = 0;
+  st->emit (chunk, st->emit_data);
+}
+
+static void
 find_common_fields (struct tep_handle *tep,
                     CommonFields      *cf)
 {
@@ -429,6 +505,7 @@ _cs_cpu_scan_find_fields (CsCpuScan *scan)
   find_sched_switch (scan->tep, &scan->sw);
   find_wakeups (scan->tep, scan->st);
   find_irqs (scan->tep, scan->st);
+  find_migrate (scan->tep, &scan->st->migrate);
   find_common_fields (scan->tep, &scan->common);
   g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
 }

@@ -65,6 +65,7 @@ _cs_cpu_scan_fork (CsCpuScan      *scan,
   st->ev = g_memdup2 (scan->st->ev, sizeof (gint64[EV_N_COLUMNS][CS_EVENT_CHUNK_ROWS]));
   st->sl = g_memdup2 (scan->st->sl, sizeof (gint64[SL_N_COLUMNS][CS_SLICE_CHUNK_ROWS]));
   st->ir = g_memdup2 (scan->st->ir, sizeof (gint64[IR_N_COLUMNS][CS_IRQ_CHUNK_ROWS]));
+  st->mg = g_memdup2 (scan->st->mg, sizeof (gint64[MG_N_COLUMNS][CS_MIGRATE_CHUNK_ROWS]));
   copy->result = st->result = copy_result (scan->result, st->types->n_types);
   copy->held = st->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   st->emit = emit;

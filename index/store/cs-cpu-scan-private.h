@@ -36,6 +36,13 @@ typedef struct {
   gboolean swap;           /* the recording's byte order is not ours */
 } IrqEvent;
 
+/* sched_migrate_task: the fields its migration rows keep. */
+typedef struct {
+  int id;                  /* -1: the recording has no such event */
+  struct tep_format_field *pid, *orig_cpu, *dest_cpu;
+  gboolean swap;           /* the recording's byte order is not ours */
+} MigrateEvent;
+
 /* common_type and common_pid sit at the same place in every record
  * (events/header_event and the "common" fields of each format); reading
  * them directly saves two libtraceevent calls per event. */
@@ -115,6 +122,11 @@ typedef struct {
   guint n_ir;
   guint64 n_irq_chunks;
 
+  /* Migration rows not yet handed on: MG_N_COLUMNS columns, as above. */
+  gint64 (*mg)[CS_MIGRATE_CHUNK_ROWS];
+  guint n_mg;
+  guint64 n_migrate_chunks;
+
   /* The task running now according to the last sched_switch, and that
    * switch's next_comm (running_comm_len bytes, -1: none) and next_prio. */
   gint32 running_pid;
@@ -139,6 +151,7 @@ typedef struct {
   guint n_irqs;
   int irq_min_id;
   guint irq_id_span;
+  MigrateEvent migrate;
   gsize task_rows_bytes;   /* allocated in the tasks' row buffers */
 
   /* Level 0 of the summaries, built as the events go by once the grid
@@ -202,6 +215,11 @@ void     _cs_cpu_scan_add_irq        (CsCpuScan               *scan,
                                       guint64                  row);
 
 void     _cs_cpu_scan_flush_irqs     (ScanState               *st);
+void     _cs_cpu_scan_add_migrate    (ScanState                  *st,
+                                      const CsTracedatSlimRecord *rec,
+                                      gint64                      ts_ns,
+                                      guint64                     row);
+void     _cs_cpu_scan_flush_migrates (ScanState               *st);
 
 void     _cs_scan_task_free (gpointer data);
 CsScanChunk *_cs_scan_chunk_take_rows (CsScanChunkKind           kind,

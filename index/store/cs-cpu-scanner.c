@@ -431,6 +431,7 @@ _cs_cpu_scan_free (CsCpuScan *scan)
   _cs_scan_columns_free ((gint64 *) scan->st->ev, EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
   _cs_scan_columns_free ((gint64 *) scan->st->sl, SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   _cs_scan_columns_free ((gint64 *) scan->st->ir, IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS);
+  _cs_scan_columns_free ((gint64 *) scan->st->mg, MG_N_COLUMNS, CS_MIGRATE_CHUNK_ROWS);
   g_free (scan->st);
   g_clear_pointer (&scan->cursor, cs_cpu_cursor_free);
   g_clear_pointer (&scan->result, cs_scan_result_free);
@@ -520,6 +521,7 @@ decode_records (CsCpuScan *scan,
   const guint wakeup_id_span = st->wakeup_id_span;
   const int irq_min_id = st->irq_min_id;
   const guint irq_id_span = st->irq_id_span;
+  const int migrate_id = st->migrate.id;
   const guint64 offset_bias = scan->offset_bias;
   gint64 *const ev_ts = st->ev[EV_TS];
   gint64 *const ev_pid = st->ev[EV_PID];
@@ -586,6 +588,8 @@ decode_records (CsCpuScan *scan,
             decode_op (scan, rec, tep_type, type, row);
           else if (G_UNLIKELY ((guint) tep_type - (guint) irq_min_id <= irq_id_span))
             _cs_cpu_scan_add_irq (scan, tep_type, rec, ev_ts[row], n_events - 1);
+          else if (G_UNLIKELY (tep_type == migrate_id))
+            _cs_cpu_scan_add_migrate (st, rec, ev_ts[row], n_events - 1);
           /* Often enough that Cancel stops a scan within milliseconds, and a
            * watchdog can name where a stuck one is. */
           if (G_UNLIKELY ((n_events & (CANCEL_CHECK_RECORDS - 1)) == 0))
@@ -740,6 +744,7 @@ _cs_cpu_scan_start (CsTraceFile      *file,
   st->ev = (gpointer) _cs_scan_columns_new (EV_N_COLUMNS, CS_EVENT_CHUNK_ROWS);
   st->sl = (gpointer) _cs_scan_columns_new (SL_N_COLUMNS, CS_SLICE_CHUNK_ROWS);
   st->ir = (gpointer) _cs_scan_columns_new (IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS);
+  st->mg = (gpointer) _cs_scan_columns_new (MG_N_COLUMNS, CS_MIGRATE_CHUNK_ROWS);
   scan->result = result = g_new0 (CsScanResult, 1);
   scan->held = g_array_new (FALSE, FALSE, sizeof (SummaryOp));
   scan->progress_bytes = progress_bytes;
@@ -904,6 +909,7 @@ _cs_cpu_scan_close (CsCpuScan *scan,
 
   flush_events (st);
   _cs_cpu_scan_flush_irqs (st);
+  _cs_cpu_scan_flush_migrates (st);
   cs_index_step_enter (CS_INDEX_STEP_SUMMARISE);
   if (st->running_known)
     {

@@ -21,6 +21,7 @@ typedef enum {
   CS_SCAN_SLICE_CHUNK,
   CS_SCAN_TASK_CHUNK,
   CS_SCAN_IRQ_CHUNK,       /* interrupt entries and exits (irq_chunks) */
+  CS_SCAN_MIGRATE_CHUNK,   /* sched_migrate_task events (migrate_chunks) */
   CS_SCAN_SUMMARY_CHUNK,   /* one block of the summaries table */
   CS_SCAN_SUMMARY_RUN,     /* one row of summary_runs: first_ns, last_ns
                             * (its end), pid; no data */

@@ -26,8 +26,11 @@ G_BEGIN_DECLS
  * flags column (SL_FLAGS), which a version-9 reader would call damaged.
  * 11: event_chunk_types, which a version-10 index lacks (a reader of
  * rare types would find none of its events).  12: irq_chunks, which a
- * version-11 index lacks (a breakdown would find no interrupts). */
-#define CS_INDEX_SCHEMA_VERSION 13
+ * version-11 index lacks (a breakdown would find no interrupts).  13: a
+ * slice chunk's next_comm and next_prio (SL_COMM, SL_PRIO), and cpu_names
+ * in place of irq_names.  14: migrate_chunks, which a version-13 index
+ * lacks. */
+#define CS_INDEX_SCHEMA_VERSION 14
 
 /* Rows per event chunk and per slice chunk.  4096 events make blobs of
  * ~20 KiB: few SQLite rows, and decoding one costs ~10 µs. */
@@ -80,6 +83,17 @@ enum { IR_KIND_IRQ_ENTRY, IR_KIND_IRQ_EXIT, IR_KIND_SOFTIRQ_ENTRY, IR_KIND_SOFTI
        IR_N_KINDS };
 extern const CsChunkColumnMode _cs_irq_chunk_modes[IR_N_COLUMNS];
 #define CS_IRQ_CHUNK_ROWS 1024
+
+/* Columns of a migration chunk: the CPU's sched_migrate_task events
+ * again, with the fields that say who moved where
+ * (events/sched/sched_migrate_task/format: pid, orig_cpu, dest_cpu), so
+ * that following a waiting task across CPUs over seconds reads a few
+ * chunks of these instead of every event chunk of every CPU.  ts (delta),
+ * row among the CPU's events (delta), pid, orig_cpu, dest_cpu (-1 when
+ * the record lacks one). */
+enum { MG_TS, MG_ROW, MG_PID, MG_ORIG, MG_DEST, MG_N_COLUMNS };
+extern const CsChunkColumnMode _cs_migrate_chunk_modes[MG_N_COLUMNS];
+#define CS_MIGRATE_CHUNK_ROWS 1024
 
 /* Per task and CPU, what the task tables hold (time order per CPU): its
  * runs (sched_switch in and out) and the wakeups aimed at it.  Columns: ts

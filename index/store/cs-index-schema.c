@@ -32,6 +32,14 @@ const CsChunkColumnMode _cs_irq_chunk_modes[IR_N_COLUMNS] = {
   [IR_NAME] = CS_CHUNK_PLAIN,
 };
 
+const CsChunkColumnMode _cs_migrate_chunk_modes[MG_N_COLUMNS] = {
+  [MG_TS] = CS_CHUNK_DELTA,
+  [MG_ROW] = CS_CHUNK_DELTA,
+  [MG_PID] = CS_CHUNK_PLAIN,
+  [MG_ORIG] = CS_CHUNK_PLAIN,
+  [MG_DEST] = CS_CHUNK_PLAIN,
+};
+
 const CsChunkColumnMode _cs_task_chunk_modes[TK_N_COLUMNS] = {
   [TK_TS] = CS_CHUNK_DELTA,
   [TK_DURATION] = CS_CHUNK_PLAIN,
@@ -156,6 +164,10 @@ const char _cs_index_schema_sql[] =
   "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
   "  PRIMARY KEY (cpu, chunk));"
   "CREATE INDEX irq_chunks_by_end ON irq_chunks (cpu, last_ns);"
+  "CREATE TABLE migrate_chunks (cpu INTEGER, chunk INTEGER, first_ns INTEGER,"
+  "  last_ns INTEGER, n_rows INTEGER, data BLOB,"
+  "  PRIMARY KEY (cpu, chunk));"
+  "CREATE INDEX migrate_chunks_by_end ON migrate_chunks (cpu, last_ns);"
   "CREATE TABLE cpu_names (cpu INTEGER, kind INTEGER, id INTEGER, name TEXT,"
   "  PRIMARY KEY (cpu, kind, id)) WITHOUT ROWID;"
   "CREATE TABLE task_chunks (pid INTEGER, cpu INTEGER, chunk INTEGER, first_ns INTEGER,"

@@ -47,6 +47,7 @@ typedef struct {
   sqlite3_stmt *event_types;    /* event_chunk_types, beside each event chunk */
   sqlite3_stmt *slices;
   sqlite3_stmt *irqs;
+  sqlite3_stmt *migrates;
   sqlite3_stmt *tasks;
   sqlite3_stmt *summaries;
   sqlite3_stmt *runs;

@@ -249,7 +249,8 @@ _cs_index_inserts_prepare (sqlite3         *db,
   ins->event_types = ins->events ? _cs_sqlite_prepare (db, "INSERT INTO event_chunk_types VALUES (?1, ?2, ?3, ?4)", error) : NULL;
   ins->slices = ins->event_types ? _cs_sqlite_prepare (db, "INSERT INTO slice_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error) : NULL;
   ins->irqs = ins->slices ? _cs_sqlite_prepare (db, "INSERT INTO irq_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error) : NULL;
-  ins->tasks = ins->irqs ? _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error) : NULL;
+  ins->migrates = ins->irqs ? _cs_sqlite_prepare (db, "INSERT INTO migrate_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6)", error) : NULL;
+  ins->tasks = ins->migrates ? _cs_sqlite_prepare (db, "INSERT INTO task_chunks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", error) : NULL;
   ins->summaries = ins->tasks ? _cs_sqlite_prepare (db, "INSERT INTO summaries VALUES (?1, ?2, ?3, ?4)", error) : NULL;
   ins->runs = ins->summaries ? _cs_sqlite_prepare (db, "INSERT INTO summary_runs VALUES (?1, ?2, ?3, ?4)", error) : NULL;
   return ins->runs != NULL;
@@ -262,6 +263,7 @@ _cs_index_inserts_clear (CsIndexInserts *ins)
   g_clear_pointer (&ins->event_types, sqlite3_finalize);
   g_clear_pointer (&ins->slices, sqlite3_finalize);
   g_clear_pointer (&ins->irqs, sqlite3_finalize);
+  g_clear_pointer (&ins->migrates, sqlite3_finalize);
   g_clear_pointer (&ins->tasks, sqlite3_finalize);
   g_clear_pointer (&ins->summaries, sqlite3_finalize);
   g_clear_pointer (&ins->runs, sqlite3_finalize);
@@ -310,6 +312,7 @@ _cs_index_insert_chunk (const CsIndexInserts *ins,
   sqlite3_stmt *s = c->kind == CS_SCAN_EVENT_CHUNK ? ins->events
                     : c->kind == CS_SCAN_SLICE_CHUNK ? ins->slices
                     : c->kind == CS_SCAN_IRQ_CHUNK ? ins->irqs
+                    : c->kind == CS_SCAN_MIGRATE_CHUNK ? ins->migrates
                     : c->kind == CS_SCAN_TASK_CHUNK ? ins->tasks : ins->summaries;
   gsize size = 0;
   const void *data;

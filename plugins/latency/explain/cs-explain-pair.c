@@ -234,18 +234,52 @@ typedef struct {
 } Plan;
 
 static gboolean
-note_move (const CsPluginEvent *event,
-           gpointer             user_data)
+note_move (const CsPluginMigration *migration,
+           gpointer                 user_data)
 {
   Plan *plan = user_data;
-  gint64 pid;
-  Move move = { event->ts_ns, event->cpu, event->row, -1 };
+  Move move = { migration->ts_ns, migration->cpu, migration->row, migration->dest_cpu };
 
-  if (!cs_plugin_event_get_int (event, "pid", &pid) || pid != plan->pid)
-    return TRUE;
-  if (!cs_plugin_event_get_int (event, "dest_cpu", &move.dest_cpu))
-    move.dest_cpu = -1;
-  g_array_append_val (plan->moves, move);
+  if (migration->pid == plan->pid)
+    g_array_append_val (plan->moves, move);
+  return TRUE;
+}
+
+/* In the order a pass reads events: time, then CPU, then row. */
+static gint
+compare_moves (gconstpointer a,
+               gconstpointer b)
+{
+  const Move *x = a, *y = b;
+
+  if (x->ts_ns != y->ts_ns)
+    return x->ts_ns < y->ts_ns ? -1 : 1;
+  if (x->cpu != y->cpu)
+    return x->cpu < y->cpu ? -1 : 1;
+  return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* @plan's task's moves over [@begin_ns, @end_ns), from every CPU's
+ * migrations in the index (cs_plugin_document_foreach_migration(): a
+ * wait of seconds is crossed by hundreds of them, whose event chunks and
+ * records cost ~20 ms where these cost well under one). */
+static gboolean
+read_moves (CsPluginDocument  *document,
+            gint64             begin_ns,
+            gint64             end_ns,
+            Plan              *plan,
+            GError           **error)
+{
+  gboolean timed = _cs_explain_steps_enabled ();
+  gint64 t0 = timed ? _cs_explain_steps_now () : 0;
+
+  for (guint cpu = 0; cpu < cs_plugin_document_get_n_cpus (document); cpu++)
+    if (!cs_plugin_document_foreach_migration (document, cpu, begin_ns, end_ns, note_move, plan,
+                                               error))
+      return FALSE;
+  g_array_sort (plan->moves, compare_moves);
+  if (timed)
+    _cs_explain_steps_add (CS_EXPLAIN_STEP_MOVES, t0);
   return TRUE;
 }
 
@@ -281,7 +315,6 @@ plan_stays (CsPluginDocument *document,
             GArray           *stays,
             GError          **error)
 {
-  const char *migrate[] = { "sched:sched_migrate_task", NULL };
   guint n_cpus = cs_plugin_document_get_n_cpus (document);
   g_autoptr(GArray) moves = g_array_new (FALSE, FALSE, sizeof (Move));
   Plan plan = { .pid = pid, .moves = moves, .target_cpu = -1 };
@@ -289,8 +322,7 @@ plan_stays (CsPluginDocument *document,
 
   if (!read_events (document, a_cpu, a_ns, a_ns + 1, cs_explain_wake_events, note_a, &plan,
                     CS_EXPLAIN_STEP_MOVES, error) ||
-      !read_events (document, -1, a_ns, b_ns + 1, migrate, note_move, &plan,
-                    CS_EXPLAIN_STEP_MOVES, error))
+      !read_moves (document, a_ns, b_ns + 1, &plan, error))
     return FALSE;
   if (plan.target_cpu < 0 || plan.target_cpu >= n_cpus)
     return FALSE;

@@ -14,9 +14,10 @@
  * path that tiles the span asked for, the same whole or in two pieces.
  * (check-explain.py compares the values with an oracle.)  Fields read
  * through a CsPluginField must read as `trace-cmd report -R` prints them.
- * cs_plugin_document_foreach_interrupt() must give the interrupt events
- * cs_plugin_document_foreach_event() gives, with the fields their records
- * hold.
+ * cs_plugin_document_foreach_interrupt() and
+ * cs_plugin_document_foreach_migration() must give the interrupt and
+ * sched_migrate_task events cs_plugin_document_foreach_event() gives,
+ * with the fields their records hold.
  */
 #include "config.h"
 
@@ -200,9 +201,69 @@ collect_interrupt (const CsPluginInterrupt *irq,
   return TRUE;
 }
 
-static void
-test_foreach_interrupt (CsBuiltinFixture *fixture,
-                        gconstpointer     data)
+/* The same, from the index's migration tables. */
+static gboolean
+collect_migration (const CsPluginMigration *m,
+                   gpointer                 user_data)
+{
+  g_ptr_array_add (user_data, g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT " %u %d %d %d",
+                                               m->ts_ns, m->row, m->cpu, m->pid, m->orig_cpu,
+                                               m->dest_cpu));
+  return TRUE;
+}
+
+/* A sched_migrate_task record, as collect_migration() prints a migration. */
+static gboolean
+collect_migrate_record (const CsPluginEvent *event,
+                        gpointer             user_data)
+{
+  static const char *const fields[] = { "pid", "orig_cpu", "dest_cpu" };
+  gint64 v[G_N_ELEMENTS (fields)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (!cs_plugin_event_get_int (event, fields[i], &v[i]))
+      v[i] = -1;
+  g_ptr_array_add (user_data, g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT " %u %d %d %d",
+                                               event->ts_ns, event->row, event->cpu, (int) v[0],
+                                               (int) v[1], (int) v[2]));
+  return TRUE;
+}
+
+static gboolean
+read_interrupts (CsPluginDocument *document,
+                 guint             cpu,
+                 gint64            begin_ns,
+                 gint64            end_ns,
+                 GPtrArray        *out,
+                 GError          **error)
+{
+  return cs_plugin_document_foreach_interrupt (document, cpu, begin_ns, end_ns,
+                                               collect_interrupt, out, error);
+}
+
+static gboolean
+read_migrations (CsPluginDocument *document,
+                 guint             cpu,
+                 gint64            begin_ns,
+                 gint64            end_ns,
+                 GPtrArray        *out,
+                 GError          **error)
+{
+  return cs_plugin_document_foreach_migration (document, cpu, begin_ns, end_ns,
+                                               collect_migration, out, error);
+}
+
+typedef gboolean (*ReadIndexFunc) (CsPluginDocument *document, guint cpu, gint64 begin_ns,
+                                   gint64 end_ns, GPtrArray *out, GError **error);
+
+/* What @read_index gives of each CPU, over the whole recording and its
+ * middle third, must be what the records of @types say (@collect_record
+ * prints them alike); returns how many the whole recording has. */
+static guint
+compare_with_records (CsBuiltinFixture   *fixture,
+                      const char *const  *types,
+                      CsPluginEventFunc   collect_record,
+                      ReadIndexFunc       read_index)
 {
   gint64 first = cs_plugin_document_get_first_ns (fixture->plugins);
   gint64 last = cs_plugin_document_get_last_ns (fixture->plugins);
@@ -219,23 +280,41 @@ test_foreach_interrupt (CsBuiltinFixture *fixture,
         g_autoptr(GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
 
         g_assert_true (cs_plugin_document_foreach_event (fixture->plugins, cpu, spans[s][0],
-                                                         spans[s][1], irq_types,
-                                                         collect_irq_record, want, &error));
+                                                         spans[s][1], types, collect_record,
+                                                         want, &error));
         g_assert_no_error (error);
-        g_assert_true (cs_plugin_document_foreach_interrupt (fixture->plugins, cpu, spans[s][0],
-                                                             spans[s][1], collect_interrupt, got,
-                                                             &error));
+        g_assert_true (read_index (fixture->plugins, cpu, spans[s][0], spans[s][1], got,
+                                   &error));
         g_assert_no_error (error);
         for (guint i = 0; i < MIN (got->len, want->len); i++)
           if (strcmp (got->pdata[i], want->pdata[i]) != 0)
-            g_error ("CPU %u, span %u: interrupt %u is “%s”, its record says “%s”", cpu, s, i,
-                     (char *) got->pdata[i], (char *) want->pdata[i]);
+            g_error ("CPU %u, span %u: row %u of the index is “%s”, its record says “%s”", cpu,
+                     s, i, (char *) got->pdata[i], (char *) want->pdata[i]);
         g_assert_cmpuint (got->len, ==, want->len);
         if (s == 0)
           n_whole += got->len;
       }
+  return n_whole;
+}
+
+static void
+test_foreach_interrupt (CsBuiltinFixture *fixture,
+                        gconstpointer     data)
+{
   /* Each of these recordings has interrupts. */
-  g_assert_cmpuint (n_whole, >, 0);
+  g_assert_cmpuint (compare_with_records (fixture, irq_types, collect_irq_record,
+                                          read_interrupts), >, 0);
+}
+
+static void
+test_foreach_migration (CsBuiltinFixture *fixture,
+                        gconstpointer     data)
+{
+  static const char *const migrate_types[] = { "sched:sched_migrate_task", NULL };
+
+  /* Each of these recordings has migrations. */
+  g_assert_cmpuint (compare_with_records (fixture, migrate_types, collect_migrate_record,
+                                          read_migrations), >, 0);
 }
 
 typedef struct {
@@ -698,6 +777,10 @@ main (int    argc,
                                   graph_i686.name + strlen ("public/")))
     g_test_add ("/cs/plugin/document/foreach-interrupt/graph-i686", CsBuiltinFixture,
                 &graph_i686, fixture_set_up, test_foreach_interrupt, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-migration/prio-v7", CsBuiltinFixture, &prio_v7,
+              fixture_set_up, test_foreach_migration, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-migration/sample", CsBuiltinFixture,
+              &bundled_sample, fixture_set_up, test_foreach_migration, fixture_tear_down);
   g_test_add ("/cs/plugin/event/fields/sched-v6", CsBuiltinFixture, &sched_v6,
               fixture_set_up, test_fields, fixture_tear_down);
   g_test_add ("/cs/plugin/event/fields/prio-v7", CsBuiltinFixture, &prio_v7,
