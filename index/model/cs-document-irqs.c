@@ -11,8 +11,6 @@
  */
 #include "config.h"
 
-#include <glib/gi18n-lib.h>
-
 #include "cs-document-private.h"
 
 G_STATIC_ASSERT ((int) CS_IRQ_ENTRY == IR_KIND_IRQ_ENTRY);

@@ -245,18 +245,13 @@ note_move (const CsPluginMigration *migration,
   return TRUE;
 }
 
-/* In the order a pass reads events: time, then CPU, then row. */
 static gint
-compare_moves (gconstpointer a,
-               gconstpointer b)
+compare_move_times (gconstpointer a,
+                    gconstpointer b)
 {
   const Move *x = a, *y = b;
 
-  if (x->ts_ns != y->ts_ns)
-    return x->ts_ns < y->ts_ns ? -1 : 1;
-  if (x->cpu != y->cpu)
-    return x->cpu < y->cpu ? -1 : 1;
-  return x->row < y->row ? -1 : x->row > y->row;
+  return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
 }
 
 /* @plan's task's moves over [@begin_ns, @end_ns), from every CPU's
@@ -277,7 +272,9 @@ read_moves (CsPluginDocument  *document,
     if (!cs_plugin_document_foreach_migration (document, cpu, begin_ns, end_ns, note_move, plan,
                                                error))
       return FALSE;
-  g_array_sort (plan->moves, compare_moves);
+  /* Gathered by CPU, each in its order: sorted by time alone, stably
+   * (g_array_sort()), they are in the order a pass reads them. */
+  g_array_sort (plan->moves, compare_move_times);
   if (timed)
     _cs_explain_steps_add (CS_EXPLAIN_STEP_MOVES, t0);
   return TRUE;
