@@ -445,6 +445,37 @@ try_existing (const char  *trace_path,
   return NULL;
 }
 
+/**
+ * cs_document_open_cached:
+ * @trace_path: the recording
+ * @error: the errors of cs_document_open(), and %G_FILE_ERROR when the
+ *   recording cannot be read
+ *
+ * Opens the recording's index where cs_document_load() first looks for it
+ * (cs_index_cache_dup_index_path()) when it is there and of this recording
+ * and schema; builds nothing, removes nothing, reads none of the events.
+ * A stale or missing index is no error: cs_document_load() (in the index
+ * worker, cs-index-job.c) then builds it.
+ *
+ * Returns: (transfer full) (nullable): the document; %NULL when there is
+ *   no index to reuse there (@error unset) or on error
+ */
+CsDocument *
+cs_document_open_cached (const char  *trace_path,
+                         GError     **error)
+{
+  g_autofree char *identity = NULL;
+  g_autofree char *index_path = NULL;
+
+  g_return_val_if_fail (trace_path != NULL, NULL);
+
+  identity = cs_index_cache_compute_identity (trace_path, error);
+  if (identity == NULL)
+    return NULL;
+  index_path = cs_index_cache_dup_index_path (identity);
+  return try_existing (trace_path, index_path, identity, FALSE, error);
+}
+
 /* The builder's progress goes to the caller and, through the lock file,
  * to whoever waits for the same index. */
 typedef struct {

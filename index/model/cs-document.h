@@ -230,6 +230,8 @@ typedef struct {
 G_DECLARE_FINAL_TYPE (CsDocument, cs_document, CS, DOCUMENT, GObject)
 
 /* Opening */
+CsDocument        *cs_document_open_cached       (const char          *trace_path,
+                                                  GError             **error);
 CsDocument        *cs_document_open              (const char          *trace_path,
                                                   const char          *index_path,
                                                   GError             **error);
