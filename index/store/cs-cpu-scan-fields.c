@@ -302,17 +302,10 @@ find_irqs (struct tep_handle *tep,
 void
 _cs_cpu_scan_flush_irqs (ScanState *st)
 {
-  CsScanChunk *chunk;
-
-  if (st->n_ir == 0)
-    return;
-  chunk = _cs_scan_chunk_take_rows (CS_SCAN_IRQ_CHUNK, st->result->cpu, st->n_irq_chunks++,
-                                    st->ir[IR_TS][0], st->ir[IR_TS][st->n_ir - 1], st->n_ir,
-                                    (gint64 *) st->ir, IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS,
-                                    _cs_irq_chunk_modes);
-  st->ir = (gpointer) _cs_scan_columns_new (IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS);
-  st->n_ir = 0;
-  st->emit (chunk, st->emit_data);
+  if (st->n_ir > 0)
+    _cs_cpu_scan_emit_rows (st, CS_SCAN_IRQ_CHUNK, &st->n_irq_chunks, st->ir[IR_TS][0],
+                            st->ir[IR_TS][st->n_ir - 1], &st->n_ir, (gpointer *) &st->ir,
+                            IR_N_COLUMNS, CS_IRQ_CHUNK_ROWS, _cs_irq_chunk_modes);
 }
 
 /* The position of the name @rec (an irq_handler_entry) gives among the
@@ -451,17 +444,10 @@ _cs_cpu_scan_add_migrate (ScanState                  *st,
 void
 _cs_cpu_scan_flush_migrates (ScanState *st)
 {
-  CsScanChunk *chunk;
-
-  if (st->n_mg == 0)
-    return;
-  chunk = _cs_scan_chunk_take_rows (CS_SCAN_MIGRATE_CHUNK, st->result->cpu,
-                                    st->n_migrate_chunks++, st->mg[MG_TS][0],
-                                    st->mg[MG_TS][st->n_mg - 1], st->n_mg, (gint64 *) st->mg,
-                                    MG_N_COLUMNS, CS_MIGRATE_CHUNK_ROWS, _cs_migrate_chunk_modes);
-  st->mg = (gpointer) _cs_scan_columns_new (MG_N_COLUMNS, CS_MIGRATE_CHUNK_ROWS);
-  st->n_mg = 0;
-  st->emit (chunk, st->emit_data);
+  if (st->n_mg > 0)
+    _cs_cpu_scan_emit_rows (st, CS_SCAN_MIGRATE_CHUNK, &st->n_migrate_chunks, st->mg[MG_TS][0],
+                            st->mg[MG_TS][st->n_mg - 1], &st->n_mg, (gpointer *) &st->mg,
+                            MG_N_COLUMNS, CS_MIGRATE_CHUNK_ROWS, _cs_migrate_chunk_modes);
 }
 
 static void

@@ -214,6 +214,16 @@ void     _cs_cpu_scan_add_irq        (CsCpuScan               *scan,
                                       gint64                   ts_ns,
                                       guint64                  row);
 
+void     _cs_cpu_scan_emit_rows      (ScanState               *st,
+                                      CsScanChunkKind          kind,
+                                      guint64                 *n_chunks,
+                                      gint64                   first_ns,
+                                      gint64                   last_ns,
+                                      guint                   *n_rows,
+                                      gpointer                *columns,
+                                      guint                    n_columns,
+                                      guint                    stride,
+                                      const CsChunkColumnMode *modes);
 void     _cs_cpu_scan_flush_irqs     (ScanState               *st);
 void     _cs_cpu_scan_add_migrate    (ScanState                  *st,
                                       const CsTracedatSlimRecord *rec,
