@@ -619,6 +619,50 @@ gboolean           cs_plugin_document_foreach_slice  (CsPluginDocument *document
                                                       GError          **error);
 
 /**
+ * CsPluginSpanFunc:
+ * @begin_ns: a span's start
+ * @end_ns: its end (exclusive)
+ * @user_data: the caller's data
+ *
+ * Returns: %TRUE to go on, %FALSE to stop
+ */
+typedef gboolean (*CsPluginSpanFunc) (gint64   begin_ns,
+                                      gint64   end_ns,
+                                      gpointer user_data);
+
+/**
+ * cs_plugin_document_foreach_unswitched:
+ * @document: a document
+ * @cpu: a CPU, 0 .. n_cpus - 1 (none out of range)
+ * @begin_ns: start of the span
+ * @end_ns: end of the span (exclusive)
+ * @func: called with each part of the span where @cpu's slices do not
+ *   say what its sched_switch records do, apart and in time order
+ * @user_data: for @func
+ * @error: %CS_PLUGIN_ERROR_FAILED when the index cannot be read
+ *
+ * Where a reader of @cpu's sched_switch events must take them from the
+ * records, not from cs_plugin_document_foreach_slice(): around each slice
+ * without %CS_PLUGIN_SLICE_SWITCHED (from the end of the slice before it
+ * to just after its own end), before the first slice that begins at or
+ * after @end_ns when it is not switched, and after the CPU's last slice
+ * when none begins at or after @end_ns (its last task may have no slice);
+ * each clipped to the span.  Elsewhere the slices' switches and their
+ * gaps (idle) are the records'.  The index's slice chunks that are all
+ * switched are not decoded, so a span of seconds costs well under a
+ * millisecond.  Since API 1.9.
+ *
+ * Returns: %FALSE with @error set on failure (not when @func stops)
+ */
+gboolean           cs_plugin_document_foreach_unswitched (CsPluginDocument *document,
+                                                          guint             cpu,
+                                                          gint64            begin_ns,
+                                                          gint64            end_ns,
+                                                          CsPluginSpanFunc  func,
+                                                          gpointer          user_data,
+                                                          GError          **error);
+
+/**
  * CsPluginInterruptKind:
  * @CS_PLUGIN_IRQ_ENTRY: irq:irq_handler_entry (a hard interrupt's handler
  *   starts)

@@ -48,9 +48,11 @@
  * added #CsPluginSlice's @next_prio and @next_comm (who began a slice,
  * as its sched_switch named them, without reading its record) and
  * cs_plugin_document_foreach_migration() (a CPU's sched_migrate_task
- * events from the index, with who moved where).
+ * events from the index, with who moved where).  1.9 added
+ * cs_plugin_document_foreach_unswitched() (where a CPU's slices do not
+ * stand in for its sched_switch records, without decoding the slices).
  */
-#define CS_PLUGIN_API_MINOR_VERSION 8
+#define CS_PLUGIN_API_MINOR_VERSION 9
 
 /**
  * CS_PLUGIN_ENTRY_SYMBOL:

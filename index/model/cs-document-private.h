@@ -136,6 +136,11 @@ typedef gboolean (*EventFunc) (const CsEvent *event, gpointer user_data);
 typedef gboolean (*SliceFunc) (const CsSlice *slice, gpointer user_data);
 /* A chunk's decoded columns (_cs_document_scan_chunk_rows()); FALSE stops. */
 typedef gboolean (*ChunkRowsFunc) (gint64 *const *cols, guint n_rows, gpointer user_data);
+/* Whether _cs_document_scan_chunk_rows() decodes a chunk, told from its
+ * blob and row (first_ns, last_ns) before decoding. */
+typedef enum { CHUNK_DECODE, CHUNK_PASS, CHUNK_STOP } ChunkPeek;
+typedef ChunkPeek (*ChunkPeekFunc) (const guint8 *data, gsize size, guint n_rows,
+                                    gint64 first_ns, gint64 last_ns, gpointer user_data);
 
 /* Rows [@from, @to) of an event chunk, in a span; return FALSE to stop. */
 typedef gboolean (*ChunkFunc) (const CsEventChunkCache *chunk, guint from, guint to,
@@ -216,6 +221,7 @@ gboolean           _cs_document_scan_chunk_rows (CsDocument              *self,
                                                  guint                    max_rows,
                                                  guint                    n_columns,
                                                  const CsChunkColumnMode *modes,
+                                                 ChunkPeekFunc            peek,
                                                  ChunkRowsFunc            func,
                                                  gpointer                 user_data,
                                                  GError                 **error);
@@ -232,6 +238,17 @@ gboolean           _cs_document_scan_slices    (CsDocument  *self,
                                                 SliceFunc    func,
                                                 gpointer     user_data,
                                                 GError     **error);
+/* Called for each span of a CPU's time the slices do not vouch for. */
+typedef gboolean (*SpanFunc) (gint64 from_ns, gint64 to_ns, gpointer user_data);
+/* The spans of [@begin_ns, @end_ns) over which @cpu's slices do not stand
+ * in for its sched_switch records (cs-document-queries.c says which). */
+gboolean           _cs_document_scan_unswitched (CsDocument  *self,
+                                                 guint        cpu,
+                                                 gint64       begin_ns,
+                                                 gint64       end_ns,
+                                                 SpanFunc     func,
+                                                 gpointer     user_data,
+                                                 GError     **error);
 /* The document's handle on its recording, opened on first use. */
 CsTraceFile       *_cs_document_ensure_trace_file (CsDocument  *self,
                                                    GError     **error);

@@ -29,6 +29,8 @@ G_STATIC_ASSERT (CS_SLICE_SAME_TASK == SL_FLAG_SAME_TASK);
  * @table: the chunks' table, for the error of a damaged one
  * @max_rows: rows a chunk may have (more: damaged)
  * @n_columns, @modes: the chunks' columns (cs_chunk_decode())
+ * @peek: (nullable): asked first of each chunk whether to decode it, pass
+ *   over it or stop (then @range gives last_ns as its column 4)
  * @func: called with each chunk's decoded columns until it returns %FALSE
  *   or a chunk starts at or after @end_ns
  *
@@ -49,6 +51,7 @@ _cs_document_scan_chunk_rows (CsDocument               *self,
                               guint                     max_rows,
                               guint                     n_columns,
                               const CsChunkColumnMode  *modes,
+                              ChunkPeekFunc             peek,
                               ChunkRowsFunc             func,
                               gpointer                  user_data,
                               GError                  **error)
@@ -80,9 +83,17 @@ _cs_document_scan_chunk_rows (CsDocument               *self,
   while (go_on && (rc = sqlite3_step (range)) == SQLITE_ROW)
     {
       guint n = sqlite3_column_int (range, 2);
+      ChunkPeek what = CHUNK_DECODE;
 
       if (sqlite3_column_int64 (range, 1) >= end_ns)
         break;
+      if (peek != NULL && n <= max_rows)
+        what = peek (sqlite3_column_blob (range, 3), sqlite3_column_bytes (range, 3), n,
+                     sqlite3_column_int64 (range, 1), sqlite3_column_int64 (range, 4), user_data);
+      if (what == CHUNK_STOP)
+        break;
+      if (what == CHUNK_PASS)
+        continue;
       if (n > max_rows ||
           !cs_chunk_decode (sqlite3_column_blob (range, 3), sqlite3_column_bytes (range, 3), n,
                             n_columns, modes, cols, NULL))
@@ -155,7 +166,165 @@ _cs_document_scan_slices (CsDocument  *self,
     return FALSE;
   return _cs_document_scan_chunk_rows (self, self->sl_start, self->sl_range, "slice_chunks", cpu,
                                        begin_ns, end_ns, CS_SLICE_CHUNK_ROWS, SL_N_COLUMNS,
-                                       _cs_slice_chunk_modes, slice_rows, &scan, error);
+                                       _cs_slice_chunk_modes, NULL, slice_rows, &scan, error);
+}
+
+/* The spans the slices do not vouch for, as the scan meets them. */
+typedef struct {
+  gint64 begin_ns, end_ns;
+  gint64 prev_end;              /* of the last slice seen (G_MININT64: none) */
+  gboolean seen_after;          /* a slice begins at or after end_ns */
+  gint64 from, to;              /* the span under way (from == to: none) */
+  gboolean stopped;
+  SpanFunc func;
+  gpointer user_data;
+} Unswitched;
+
+/* Hands the span under way on. */
+static void
+flush_span (Unswitched *u)
+{
+  if (!u->stopped && u->to > u->from && !u->func (u->from, u->to, u->user_data))
+    u->stopped = TRUE;
+  u->from = u->to = 0;
+}
+
+/* Adds [@from, @to) to the span under way, or hands that on and starts
+ * another: the spans handed on are apart and in order. */
+static void
+add_span (Unswitched *u,
+          gint64      from,
+          gint64      to)
+{
+  if (u->stopped || to <= from)
+    return;
+  if (u->to > u->from && from <= u->to)
+    {
+      u->to = MAX (u->to, to);
+      return;
+    }
+  flush_span (u);
+  u->from = from;
+  u->to = to;
+}
+
+/* From where the slice before ended (@begin_ns at the earliest). */
+static gint64
+since_prev (const Unswitched *u)
+{
+  return MAX (u->prev_end, u->begin_ns);
+}
+
+/* A chunk whose flags column holds only switched values is passed over
+ * undecoded (cs_chunk_peek_values()): the slices vouch for all of it, and
+ * its last slice ends at its last_ns. */
+static ChunkPeek
+peek_unswitched (const guint8 *data,
+                 gsize         size,
+                 guint         n_rows,
+                 gint64        first_ns,
+                 gint64        last_ns,
+                 gpointer      user_data)
+{
+  Unswitched *u = user_data;
+  gint64 values[CS_CHUNK_PEEK_MAX];
+  guint n = 0;
+
+  if (u->stopped)
+    return CHUNK_STOP;
+  if (!cs_chunk_peek_values (data, size, n_rows, SL_FLAGS, values, &n))
+    return CHUNK_DECODE;
+  for (guint i = 0; i < n; i++)
+    if (!(values[i] & SL_FLAG_SWITCHED))
+      return CHUNK_DECODE;
+  if (first_ns >= u->end_ns)
+    {
+      u->seen_after = TRUE;
+      return CHUNK_STOP;
+    }
+  u->prev_end = last_ns;
+  return CHUNK_PASS;
+}
+
+static gboolean
+unswitched_rows (gint64 *const *cols,
+                 guint          n,
+                 gpointer       user_data)
+{
+  Unswitched *u = user_data;
+
+  for (guint i = 0; i < n && !u->stopped; i++)
+    {
+      gint64 begin = cols[SL_BEGIN][i], end;
+      gboolean switched = (cols[SL_FLAGS][i] & SL_FLAG_SWITCHED) != 0;
+
+      if (__builtin_add_overflow (begin, cols[SL_DURATION][i], &end))
+        end = G_MAXINT64;
+      if (begin >= u->end_ns)
+        {
+          u->seen_after = TRUE;
+          /* Its flag vouches for the switches since the slice before. */
+          if (!switched)
+            add_span (u, since_prev (u), u->end_ns);
+          return FALSE;
+        }
+      /* Its switches (the one that ends it too) and those since the slice
+       * before. */
+      if (!switched && end >= u->begin_ns)
+        add_span (u, since_prev (u), MIN (end, u->end_ns - 1) + 1);
+      u->prev_end = end;
+    }
+  return !u->stopped;
+}
+
+/*
+ * _cs_document_scan_unswitched:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span
+ * @end_ns: its end (exclusive), above @begin_ns
+ * @func: called with each part of the span where @cpu's slices do not
+ *   stand in for its sched_switch records, apart and in order, until it
+ *   returns %FALSE
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Where a reader must take @cpu's sched_switch events from the records
+ * rather than from the slices: for each slice without CS_SLICE_SWITCHED
+ * that ends at or after @begin_ns and begins before @end_ns, from the end
+ * of the slice before it (events were lost, or no switch began it) to
+ * just after its own end (the switch that ended it); for the first slice
+ * beginning at or after @end_ns, when not switched, from the end of the
+ * slice before it to @end_ns; and when no slice begins at or after
+ * @end_ns (the CPU's recording ends first: its last task may have no
+ * slice), from the last one's end to @end_ns.  Each clipped to the span.
+ * Slice chunks that are all switched are passed over undecoded, so a
+ * long span costs a SQLite row per ~2,000 slices.
+ *
+ * Returns: %FALSE with @error set on failure (not when @func stops)
+ */
+gboolean
+_cs_document_scan_unswitched (CsDocument  *self,
+                              guint        cpu,
+                              gint64       begin_ns,
+                              gint64       end_ns,
+                              SpanFunc     func,
+                              gpointer     user_data,
+                              GError     **error)
+{
+  Unswitched u = { begin_ns, end_ns, G_MININT64, FALSE, 0, 0, FALSE, func, user_data };
+
+  if (cpu >= self->n_cpus || begin_ns >= end_ns || begin_ns == G_MININT64)
+    return TRUE;
+  /* From just before @begin_ns: a slice ending at it switches in the span. */
+  if (!_cs_document_scan_chunk_rows (self, self->sl_start, self->sl_range, "slice_chunks", cpu,
+                                     begin_ns - 1, G_MAXINT64, CS_SLICE_CHUNK_ROWS,
+                                     SL_N_COLUMNS, _cs_slice_chunk_modes, peek_unswitched,
+                                     unswitched_rows, &u, error))
+    return FALSE;
+  if (!u.seen_after)
+    add_span (&u, since_prev (&u), end_ns);
+  flush_span (&u);
+  return TRUE;
 }
 
 static gboolean

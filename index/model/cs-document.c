@@ -281,7 +281,7 @@ prepare_queries (CsDocument  *self,
       "SELECT chunk FROM slice_chunks WHERE cpu = ?1 AND last_ns > ?2"
       " ORDER BY last_ns LIMIT 1", error) : NULL;
   self->sl_range = self->sl_start ? _cs_sqlite_prepare (self->db,
-      "SELECT chunk, first_ns, n_rows, data FROM slice_chunks"
+      "SELECT chunk, first_ns, n_rows, data, last_ns FROM slice_chunks"
       " WHERE cpu = ?1 AND chunk >= ?2 ORDER BY chunk", error) : NULL;
   self->summary = self->sl_range ? _cs_sqlite_prepare (self->db,
       "SELECT block, data FROM summaries WHERE cpu = ?1 AND level = ?2"

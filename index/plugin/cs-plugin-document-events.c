@@ -269,6 +269,30 @@ cs_plugin_document_foreach_slice (CsPluginDocument  *self,
   return TRUE;
 }
 
+gboolean
+cs_plugin_document_foreach_unswitched (CsPluginDocument  *self,
+                                       guint              cpu,
+                                       gint64             begin_ns,
+                                       gint64             end_ns,
+                                       CsPluginSpanFunc   func,
+                                       gpointer           user_data,
+                                       GError           **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (self != NULL && func != NULL, FALSE);
+
+  /* CsPluginSpanFunc is SpanFunc's shape. */
+  if (!_cs_document_scan_unswitched (_cs_plugin_document_get_document (self), cpu, begin_ns,
+                                     end_ns, func, user_data, &local_error))
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 G_STATIC_ASSERT ((int) CS_PLUGIN_IRQ_ENTRY == (int) CS_IRQ_ENTRY);
 G_STATIC_ASSERT ((int) CS_PLUGIN_IRQ_EXIT == (int) CS_IRQ_EXIT);
 G_STATIC_ASSERT ((int) CS_PLUGIN_SOFTIRQ_ENTRY == (int) CS_SOFTIRQ_ENTRY);

@@ -12,12 +12,14 @@
  * the records would (CS_PLUGIN_SLICE_SWITCHED: no switch lost, the gaps
  * are idle).  So a stay is fed as:
  *
- *  1. a look at its slices: where they are switched (fed from the
- *     slices) and where not (fed from the records: events were lost
- *     there), and the first switch to idle, whose record is read for the
- *     idle task's comm and prio (the slices are the gaps' edges, not the
- *     idle task's); a stay that does not qualify is left to the records,
- *     untouched;
+ *  1. a look at its slices: where the index says they do not stand in
+ *     for the records (cs_plugin_document_foreach_unswitched(): events
+ *     were lost there, so those parts are fed from the records; it skips
+ *     the slice chunks that are all switched, where decoding every slice
+ *     of a 8 s stay cost ~10 ms), and the first switch to idle, whose
+ *     record is read for the idle task's comm and prio (the slices are
+ *     the gaps' edges, not the idle task's); a stay that does not qualify
+ *     is left to the records, untouched;
  *  2. the CPU's other state events fed in the CPU's order, with a
  *     sched_switch made from the slices fed before each: interrupts and
  *     softirqs from the index's interrupt tables
@@ -54,89 +56,87 @@ typedef struct {
 typedef struct {
   gint64 from, to;
   gboolean ok;
-  gboolean next_seen;           /* the first slice at or after @to */
   gint64 part_from;             /* where the part from the slices under way began */
-  gint64 last_end;              /* of the last slice (G_MININT64: none) */
-  gint64 first_idle_ns;         /* the first switch to idle fed from the slices (-1: none) */
   GArray *parts;                /* Part */
 } Look;
 
 /* The part from the slices up to @from, then one from the records over
- * [@from, @to) (joined to one before it that it touches). */
-static void
-add_records (Look  *look,
-             gint64 from,
-             gint64 to)
+ * [@from, @to): the index's spans come apart and in order. */
+static gboolean
+look_at_span (gint64   from,
+              gint64   to,
+              gpointer user_data)
 {
-  Part *last = look->parts->len > 0 ? &g_array_index (look->parts, Part, look->parts->len - 1)
-                                    : NULL;
+  Look *look = user_data;
 
+  if (look->parts->len + 2 > MAX_PARTS)
+    {
+      look->ok = FALSE;
+      return FALSE;
+    }
   if (from > look->part_from)
     {
       Part p = { look->part_from, from, FALSE };
 
       g_array_append_val (look->parts, p);
-      last = NULL;
     }
-  if (last != NULL && last->records && last->to >= from)
-    last->to = MAX (last->to, to);
-  else
-    {
-      Part p = { MAX (from, look->from), to, TRUE };
+  {
+    Part p = { from, to, TRUE };
 
-      g_array_append_val (look->parts, p);
-    }
-  look->part_from = MAX (look->part_from, to);
+    g_array_append_val (look->parts, p);
+  }
+  look->part_from = to;
+  return TRUE;
 }
 
-/* Where the time since the last slice starts (the stay's start at most). */
-static gint64
-since_last (const Look *look)
+/* Whether the records feed the switches at @ts_ns. */
+static gboolean
+in_records (const Look *look,
+            gint64      ts_ns)
 {
-  return look->last_end != G_MININT64 ? MAX (look->last_end, look->from) : look->from;
+  for (guint i = 0; i < look->parts->len; i++)
+    {
+      const Part *p = &g_array_index (look->parts, Part, i);
+
+      if (p->records && p->from <= ts_ns && ts_ns < p->to)
+        return TRUE;
+    }
+  return FALSE;
 }
+
+/* The first switch to idle the slices make: where a slice ends before the
+ * next begins, inside a part from the slices. */
+typedef struct {
+  const Look *look;
+  gint64 last_end;              /* of the last slice (G_MININT64: none) */
+  gint64 idle_ns;               /* -1: none */
+  gboolean ok;
+} IdleLook;
 
 static gboolean
-look_at_slice (const CsPluginSlice *slice,
-               gpointer             user_data)
+find_idle_switch (const CsPluginSlice *slice,
+                  gpointer             user_data)
 {
-  Look *look = user_data;
+  IdleLook *il = user_data;
+  const Look *look = il->look;
+  gint64 gap = il->last_end;
 
-  if (look->parts->len >= MAX_PARTS)
-    {
-      look->ok = FALSE;
-      return FALSE;
-    }
-  if (slice->begin_ns >= look->to)
-    {
-      look->next_seen = TRUE;
-      /* Its flag vouches for the switches since the last slice. */
-      if (!(slice->flags & CS_PLUGIN_SLICE_SWITCHED) && since_last (look) < look->to)
-        add_records (look, since_last (look), look->to);
-      return FALSE;
-    }
-  if (!(slice->flags & CS_PLUGIN_SLICE_SWITCHED))
-    {
-      /* Its switches, and those since the last slice, from the records. */
-      add_records (look, since_last (look), MIN (slice->end_ns, look->to - 1) + 1);
-      look->last_end = slice->end_ns;
-      return TRUE;
-    }
-  /* A switch to idle where the slice before ended: its record gives the
-   * idle task's comm and prio, which the kernel never changes
-   * (init_idle()). */
-  if (look->first_idle_ns < 0 && look->last_end != G_MININT64 &&
-      look->last_end < slice->begin_ns && look->last_end >= look->part_from)
-    look->first_idle_ns = look->last_end;
   /* Switched, so a switch to it began it: one without a next_comm is a
    * recording whose switches lack the field (the records say it). */
-  if (slice->next_comm == NULL)
+  if (slice->begin_ns < look->to && (slice->flags & CS_PLUGIN_SLICE_SWITCHED) &&
+      slice->next_comm == NULL)
     {
-      look->ok = FALSE;
+      il->ok = FALSE;
       return FALSE;
     }
-  look->last_end = slice->end_ns;
-  return TRUE;
+  if (gap != G_MININT64 && gap < slice->begin_ns && gap >= look->from && gap < look->to &&
+      !in_records (look, gap))
+    {
+      il->idle_ns = gap;
+      return FALSE;
+    }
+  il->last_end = slice->end_ns;
+  return slice->begin_ns < look->to;
 }
 
 /* The idle task's comm and prio, from the switch to it at a time. */
@@ -304,8 +304,9 @@ feed_switches_before (Feed  *f,
         }
       if (next > ts_ns || next == G_MAXINT64)
         return TRUE;
-      /* A switch to idle the look did not see (cannot happen): give up. */
-      if (f->idle == NULL && switch_is_idle (f))
+      /* A switch to idle the look did not see (cannot happen), or one to a
+       * task without its comm: give up. */
+      if (switch_is_idle (f) ? f->idle == NULL : current_slice (f)->next_comm == NULL)
         {
           f->tie = TRUE;
           return FALSE;
@@ -445,35 +446,33 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
   g_autoptr(GArray) parts = g_array_new (FALSE, FALSE, sizeof (Part));
   g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (CsPluginInterrupt));
   g_autofree CsPluginSlice *batch = g_new (CsPluginSlice, BATCH_SLICES);
-  Look look = { .from = from_ns, .to = to_ns, .ok = TRUE, .part_from = from_ns,
-                .last_end = G_MININT64, .first_idle_ns = -1, .parts = parts };
+  Look look = { .from = from_ns, .to = to_ns, .ok = TRUE, .part_from = from_ns, .parts = parts };
+  IdleLook idle_look = { &look, G_MININT64, -1, TRUE };
   Idle idle = { tracker, -1, -1 };
 
   if (from_ns <= G_MININT64 + 1 || to_ns <= from_ns)
     return CS_EXPLAIN_SLICES_UNSUITABLE;
-  /* From just before @from_ns: a slice ending at it makes a switch in
-   * the stay. */
-  if (!cs_plugin_document_foreach_slice (document, cpu, from_ns - 1, G_MAXINT64,
-                                         look_at_slice, &look, error))
+  if (!cs_plugin_document_foreach_unswitched (document, cpu, from_ns, to_ns, look_at_span, &look,
+                                              error))
     return CS_EXPLAIN_SLICES_FAILED;
   if (!look.ok)
     return CS_EXPLAIN_SLICES_UNSUITABLE;
-  /* No slice after: the end of the CPU's recording, where the task that
-   * ran last may have no slice (idle, or a run of zero length). */
-  if (!look.next_seen && since_last (&look) < to_ns)
-    add_records (&look, since_last (&look), to_ns);
-  else if (look.first_idle_ns < 0 && look.last_end != G_MININT64 && look.last_end < to_ns &&
-           look.last_end >= look.part_from)
-    look.first_idle_ns = look.last_end;
   if (look.part_from < to_ns)
     {
       Part p = { look.part_from, to_ns, FALSE };
 
       g_array_append_val (parts, p);
     }
-  if (look.first_idle_ns >= 0)
+  /* From just before @from_ns: a slice ending at it makes a switch in
+   * the stay. */
+  if (!cs_plugin_document_foreach_slice (document, cpu, from_ns - 1, G_MAXINT64,
+                                         find_idle_switch, &idle_look, error))
+    return CS_EXPLAIN_SLICES_FAILED;
+  if (!idle_look.ok)
+    return CS_EXPLAIN_SLICES_UNSUITABLE;
+  if (idle_look.idle_ns >= 0)
     {
-      idle.ts_ns = look.first_idle_ns;
+      idle.ts_ns = idle_look.idle_ns;
       if (!cs_plugin_document_foreach_event (document, cpu, idle.ts_ns, idle.ts_ns + 1,
                                              switch_only, read_idle_switch, &idle, error))
         return CS_EXPLAIN_SLICES_FAILED;

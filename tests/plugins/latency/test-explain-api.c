@@ -17,7 +17,8 @@
  * cs_plugin_document_foreach_interrupt() and
  * cs_plugin_document_foreach_migration() must give the interrupt and
  * sched_migrate_task events cs_plugin_document_foreach_event() gives,
- * with the fields their records hold.
+ * with the fields their records hold.  cs_plugin_document_foreach_unswitched()
+ * must give what the slices it passes over would say.
  */
 #include "config.h"
 
@@ -32,6 +33,7 @@ static const CsTestRecording bundled_sample = { "../../data/sample/sample.dat" }
 static const CsTestRecording i686_v6 = { "sched-i686-v6.dat" };
 static const CsTestRecording preemptirq_v7 = { "preemptirq-v7.dat" };
 static const CsTestRecording graph_i686 = { "public/function-graph-i686-v6.dat" };
+static const CsTestRecording missed_v7 = { "missed-events-v7.dat" };
 
 static void
 fixture_set_up (CsBuiltinFixture *fixture,
@@ -315,6 +317,124 @@ test_foreach_migration (CsBuiltinFixture *fixture,
   /* Each of these recordings has migrations. */
   g_assert_cmpuint (compare_with_records (fixture, migrate_types, collect_migrate_record,
                                           read_migrations), >, 0);
+}
+
+static gboolean
+collect_slice (const CsPluginSlice *slice,
+               gpointer             user_data)
+{
+  g_array_append_val ((GArray *) user_data, *slice);
+  return TRUE;
+}
+
+static gboolean
+collect_span (gint64   begin_ns,
+              gint64   end_ns,
+              gpointer user_data)
+{
+  gint64 span[2] = { begin_ns, end_ns };
+
+  g_array_append_vals ((GArray *) user_data, span, 2);
+  return TRUE;
+}
+
+/* Appends [@from, @to) to @spans (pairs of times), joined to the last one
+ * it overlaps or touches. */
+static void
+add_span (GArray *spans,
+          gint64  from,
+          gint64  to)
+{
+  gint64 span[2] = { from, to };
+
+  if (to <= from)
+    return;
+  if (spans->len > 0 && from <= g_array_index (spans, gint64, spans->len - 1))
+    g_array_index (spans, gint64, spans->len - 1) =
+      MAX (g_array_index (spans, gint64, spans->len - 1), to);
+  else
+    g_array_append_vals (spans, span, 2);
+}
+
+/* What cs_plugin_document_foreach_unswitched() documents, from every
+ * slice of the CPU decoded. */
+static GArray *
+unswitched_from_slices (GArray *slices,
+                        gint64  begin_ns,
+                        gint64  end_ns)
+{
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64 prev_end = G_MININT64;
+  gboolean seen_after = FALSE;
+
+  for (guint i = 0; i < slices->len && !seen_after; i++)
+    {
+      const CsPluginSlice *s = &g_array_index (slices, CsPluginSlice, i);
+      gboolean switched = (s->flags & CS_PLUGIN_SLICE_SWITCHED) != 0;
+
+      if (s->begin_ns >= end_ns)
+        {
+          seen_after = TRUE;
+          if (!switched)
+            add_span (spans, MAX (prev_end, begin_ns), end_ns);
+        }
+      else if (!switched && s->end_ns >= begin_ns)
+        add_span (spans, MAX (prev_end, begin_ns), MIN (s->end_ns, end_ns - 1) + 1);
+      prev_end = s->end_ns;
+    }
+  if (!seen_after)
+    add_span (spans, MAX (prev_end, begin_ns), end_ns);
+  return spans;
+}
+
+/* cs_plugin_document_foreach_unswitched(), which passes over the slice
+ * chunks that are all switched, must give what every slice decoded says,
+ * over spans starting and ending at, around and between slices. */
+static void
+test_foreach_unswitched (CsBuiltinFixture *fixture,
+                         gconstpointer     data)
+{
+  static const gint64 lengths[] = { 1, 1000, 1000000, 100000000, G_MAXINT64 / 4 };
+  g_autoptr(GError) error = NULL;
+  guint n_spans = 0, n_windows = 0;
+
+  for (guint cpu = 0; cpu < cs_plugin_document_get_n_cpus (fixture->plugins); cpu++)
+    {
+      g_autoptr(GArray) slices = g_array_new (FALSE, FALSE, sizeof (CsPluginSlice));
+      guint step;
+
+      g_assert_true (cs_plugin_document_foreach_slice (fixture->plugins, cpu, G_MININT64 + 2,
+                                                       G_MAXINT64, collect_slice, slices,
+                                                       &error));
+      g_assert_no_error (error);
+      step = MAX (1, slices->len / 97);
+      for (guint i = 0; i < slices->len; i += step)
+        {
+          const CsPluginSlice *s = &g_array_index (slices, CsPluginSlice, i);
+          const gint64 starts[] = { s->begin_ns, s->end_ns, s->end_ns + 1, s->begin_ns - 1 };
+
+          for (guint a = 0; a < G_N_ELEMENTS (starts); a++)
+            for (guint l = 0; l < G_N_ELEMENTS (lengths); l++)
+              {
+                g_autoptr(GArray) want = unswitched_from_slices (slices, starts[a],
+                                                                 starts[a] + lengths[l]);
+                g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+                g_assert_true (cs_plugin_document_foreach_unswitched (fixture->plugins, cpu,
+                                                                      starts[a],
+                                                                      starts[a] + lengths[l],
+                                                                      collect_span, got, &error));
+                g_assert_no_error (error);
+                g_assert_cmpmem (got->data, got->len * sizeof (gint64), want->data,
+                                 want->len * sizeof (gint64));
+                n_spans += got->len / 2;
+                n_windows++;
+              }
+        }
+    }
+  g_test_message ("%u windows, %u spans not vouched for by the slices", n_windows, n_spans);
+  /* Each of these recordings has slices without a switch that began them. */
+  g_assert_cmpuint (n_spans, >, 0);
 }
 
 typedef struct {
@@ -781,6 +901,10 @@ main (int    argc,
               fixture_set_up, test_foreach_migration, fixture_tear_down);
   g_test_add ("/cs/plugin/document/foreach-migration/sample", CsBuiltinFixture,
               &bundled_sample, fixture_set_up, test_foreach_migration, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-unswitched/sample", CsBuiltinFixture,
+              &bundled_sample, fixture_set_up, test_foreach_unswitched, fixture_tear_down);
+  g_test_add ("/cs/plugin/document/foreach-unswitched/missed-events", CsBuiltinFixture,
+              &missed_v7, fixture_set_up, test_foreach_unswitched, fixture_tear_down);
   g_test_add ("/cs/plugin/event/fields/sched-v6", CsBuiltinFixture, &sched_v6,
               fixture_set_up, test_fields, fixture_tear_down);
   g_test_add ("/cs/plugin/event/fields/prio-v7", CsBuiltinFixture, &prio_v7,
