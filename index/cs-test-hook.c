@@ -10,7 +10,9 @@
  * test sees the progress and its Cancel however fast the machine is.  A
  * plugin pass (run in the index worker process, which a Cancel stops with
  * SIGTERM) holds before it stores its results when CS_PASS_TEST_HANG is
- * in the environment it was started with.
+ * in the environment it was started with.  CS_INDEX_TEST_LARGE_PAGES
+ * makes the index builder write a small recording's index in the 64 KiB
+ * pages of a large one's, whose chunks it packs (cs-chunk-packer.c).
  *
  * A test that runs in the window's own process turns a knob on and off
  * with cs_test_hook_set(), not setenv(): by then the process has threads
