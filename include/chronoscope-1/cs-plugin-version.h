@@ -50,7 +50,9 @@
  * cs_plugin_document_foreach_migration() (a CPU's sched_migrate_task
  * events from the index, with who moved where).  1.9 added
  * cs_plugin_document_foreach_unswitched() (where a CPU's slices do not
- * stand in for its sched_switch records, without decoding the slices).
+ * stand in for its sched_switch records, without decoding the slices)
+ * and cs_plugin_document_foreach_idle() (where a CPU was idle, from the
+ * slices' times alone).
  */
 #define CS_PLUGIN_API_MINOR_VERSION 9
 

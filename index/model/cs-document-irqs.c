@@ -104,5 +104,5 @@ cs_document_foreach_irq (CsDocument  *self,
     return FALSE;
   return _cs_document_scan_chunk_rows (self, self->ir_start, self->ir_range, "irq_chunks", cpu,
                                        begin_ns, end_ns, CS_IRQ_CHUNK_ROWS, IR_N_COLUMNS,
-                                       _cs_irq_chunk_modes, NULL, irq_rows, &scan, error);
+                                       _cs_irq_chunk_modes, 0, NULL, irq_rows, &scan, error);
 }

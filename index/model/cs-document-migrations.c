@@ -93,6 +93,6 @@ cs_document_foreach_migration (CsDocument       *self,
     return FALSE;
   return _cs_document_scan_chunk_rows (self, self->mg_start, self->mg_range, "migrate_chunks",
                                        cpu, begin_ns, end_ns, CS_MIGRATE_CHUNK_ROWS,
-                                       MG_N_COLUMNS, _cs_migrate_chunk_modes, NULL, migration_rows,
+                                       MG_N_COLUMNS, _cs_migrate_chunk_modes, 0, NULL, migration_rows,
                                        &scan, error);
 }

@@ -221,6 +221,7 @@ gboolean           _cs_document_scan_chunk_rows (CsDocument              *self,
                                                  guint                    max_rows,
                                                  guint                    n_columns,
                                                  const CsChunkColumnMode *modes,
+                                                 guint                    skip,
                                                  ChunkPeekFunc            peek,
                                                  ChunkRowsFunc            func,
                                                  gpointer                 user_data,
@@ -249,6 +250,15 @@ gboolean           _cs_document_scan_unswitched (CsDocument  *self,
                                                  SpanFunc     func,
                                                  gpointer     user_data,
                                                  GError     **error);
+/* The gaps between @cpu's slices that are idle, overlapping [@begin_ns,
+ * @end_ns) (cs-document-queries.c says which). */
+gboolean           _cs_document_scan_idle      (CsDocument  *self,
+                                                guint        cpu,
+                                                gint64       begin_ns,
+                                                gint64       end_ns,
+                                                SpanFunc     func,
+                                                gpointer     user_data,
+                                                GError     **error);
 /* The document's handle on its recording, opened on first use. */
 CsTraceFile       *_cs_document_ensure_trace_file (CsDocument  *self,
                                                    GError     **error);

@@ -29,6 +29,8 @@ G_STATIC_ASSERT (CS_SLICE_SAME_TASK == SL_FLAG_SAME_TASK);
  * @table: the chunks' table, for the error of a damaged one
  * @max_rows: rows a chunk may have (more: damaged)
  * @n_columns, @modes: the chunks' columns (cs_chunk_decode())
+ * @skip: columns left undecoded, bit (1 << column) each (their cols[]
+ *   are then %NULL)
  * @peek: (nullable): asked first of each chunk whether to decode it, pass
  *   over it or stop (then @range gives last_ns as its column 4)
  * @func: called with each chunk's decoded columns until it returns %FALSE
@@ -51,6 +53,7 @@ _cs_document_scan_chunk_rows (CsDocument               *self,
                               guint                     max_rows,
                               guint                     n_columns,
                               const CsChunkColumnMode  *modes,
+                              guint                     skip,
                               ChunkPeekFunc             peek,
                               ChunkRowsFunc             func,
                               gpointer                  user_data,
@@ -60,6 +63,7 @@ _cs_document_scan_chunk_rows (CsDocument               *self,
   gint64 *cols[8];
   gint64 start_chunk;
   gboolean go_on = TRUE;
+  guint n_wanted = 0;
   int rc;
 
   g_return_val_if_fail (n_columns <= G_N_ELEMENTS (cols), FALSE);
@@ -76,7 +80,11 @@ _cs_document_scan_chunk_rows (CsDocument               *self,
 
   cols_mem = g_new (gint64, (gsize) n_columns * max_rows);
   for (guint c = 0; c < n_columns; c++)
-    cols[c] = cols_mem + c * max_rows;
+    {
+      cols[c] = skip & (1u << c) ? NULL : cols_mem + c * max_rows;
+      if (cols[c] != NULL)
+        n_wanted = c + 1;
+    }
 
   sqlite3_bind_int (range, 1, cpu);
   sqlite3_bind_int64 (range, 2, start_chunk);
@@ -95,8 +103,8 @@ _cs_document_scan_chunk_rows (CsDocument               *self,
       if (what == CHUNK_PASS)
         continue;
       if (n > max_rows ||
-          !cs_chunk_decode (sqlite3_column_blob (range, 3), sqlite3_column_bytes (range, 3), n,
-                            n_columns, modes, cols, NULL))
+          !cs_chunk_decode_columns (sqlite3_column_blob (range, 3), sqlite3_column_bytes (range, 3),
+                                    n, n_columns, MAX (n_wanted, 1), modes, cols, n, NULL))
         {
           g_set_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT,
                        g_dngettext (GETTEXT_PACKAGE, "The index %s has a damaged chunk of %u row in %s",
@@ -166,8 +174,11 @@ _cs_document_scan_slices (CsDocument  *self,
     return FALSE;
   return _cs_document_scan_chunk_rows (self, self->sl_start, self->sl_range, "slice_chunks", cpu,
                                        begin_ns, end_ns, CS_SLICE_CHUNK_ROWS, SL_N_COLUMNS,
-                                       _cs_slice_chunk_modes, NULL, slice_rows, &scan, error);
+                                       _cs_slice_chunk_modes, 0, NULL, slice_rows, &scan, error);
 }
+
+/* A slice's times and flags, without its pid, state, comm and prio. */
+#define SLICE_TIMES_ONLY ((1u << SL_PID) | (1u << SL_STATE) | (1u << SL_COMM) | (1u << SL_PRIO))
 
 /* The spans the slices do not vouch for, as the scan meets them. */
 typedef struct {
@@ -318,13 +329,84 @@ _cs_document_scan_unswitched (CsDocument  *self,
   /* From just before @begin_ns: a slice ending at it switches in the span. */
   if (!_cs_document_scan_chunk_rows (self, self->sl_start, self->sl_range, "slice_chunks", cpu,
                                      begin_ns - 1, G_MAXINT64, CS_SLICE_CHUNK_ROWS,
-                                     SL_N_COLUMNS, _cs_slice_chunk_modes, peek_unswitched,
-                                     unswitched_rows, &u, error))
+                                     SL_N_COLUMNS, _cs_slice_chunk_modes, SLICE_TIMES_ONLY,
+                                     peek_unswitched, unswitched_rows, &u, error))
     return FALSE;
   if (!u.seen_after)
     add_span (&u, since_prev (&u), end_ns);
   flush_span (&u);
   return TRUE;
+}
+
+/* The CPU's idle stretches, as the scan meets them. */
+typedef struct {
+  gint64 begin_ns, end_ns;
+  gint64 prev_end;              /* of the last slice seen (G_MININT64: none) */
+  SpanFunc func;
+  gpointer user_data;
+} IdleScan;
+
+static gboolean
+idle_rows (gint64 *const *cols,
+           guint          n,
+           gpointer       user_data)
+{
+  IdleScan *scan = user_data;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 begin = cols[SL_BEGIN][i], end;
+
+      if (__builtin_add_overflow (begin, cols[SL_DURATION][i], &end))
+        end = G_MAXINT64;
+      if (scan->prev_end != G_MININT64 && scan->prev_end < begin &&
+          (cols[SL_FLAGS][i] & SL_FLAG_SWITCHED) && scan->prev_end >= scan->begin_ns &&
+          scan->prev_end < scan->end_ns && !scan->func (scan->prev_end, begin, scan->user_data))
+        return FALSE;
+      if (begin >= scan->end_ns || end >= scan->end_ns)
+        return FALSE;
+      scan->prev_end = end;
+    }
+  return TRUE;
+}
+
+/*
+ * _cs_document_scan_idle:
+ * @self: a document
+ * @cpu: a CPU
+ * @begin_ns: start of the span
+ * @end_ns: its end (exclusive)
+ * @func: called with each stretch of @cpu's idle time that begins in the
+ *   span, in order and not clipped to it, until it returns %FALSE
+ * @error: %CS_INDEX_ERROR_SQLITE or %CS_INDEX_ERROR_CORRUPT
+ *
+ * Where @cpu ran its idle task, as its slices say: each gap between two
+ * slices whose later one has CS_SLICE_SWITCHED (no sched_switch lost since
+ * the earlier one ended: the switch to idle at the gap's start and the one
+ * from it at its end are recorded).  Only the slices' times and flags are
+ * decoded.
+ *
+ * Returns: %FALSE with @error set on failure (not when @func stops)
+ */
+gboolean
+_cs_document_scan_idle (CsDocument  *self,
+                        guint        cpu,
+                        gint64       begin_ns,
+                        gint64       end_ns,
+                        SpanFunc     func,
+                        gpointer     user_data,
+                        GError     **error)
+{
+  IdleScan scan = { begin_ns, end_ns, G_MININT64, func, user_data };
+
+  if (cpu >= self->n_cpus || begin_ns >= end_ns || begin_ns == G_MININT64)
+    return TRUE;
+  /* From the first slice ending at or after @begin_ns, on to the first
+   * that begins or ends at or after @end_ns. */
+  return _cs_document_scan_chunk_rows (self, self->sl_start, self->sl_range, "slice_chunks", cpu,
+                                       begin_ns - 1, G_MAXINT64, CS_SLICE_CHUNK_ROWS, SL_N_COLUMNS,
+                                       _cs_slice_chunk_modes, SLICE_TIMES_ONLY, NULL, idle_rows,
+                                       &scan, error);
 }
 
 static gboolean

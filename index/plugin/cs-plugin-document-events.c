@@ -269,6 +269,33 @@ cs_plugin_document_foreach_slice (CsPluginDocument  *self,
   return TRUE;
 }
 
+/* The span scans of the model (SpanFunc: CsPluginSpanFunc's shape), their
+ * errors the plugin API's. */
+static gboolean
+scan_spans (CsPluginDocument  *self,
+            gboolean         (*scan) (CsDocument *, guint, gint64, gint64, SpanFunc, gpointer,
+                                      GError **),
+            guint              cpu,
+            gint64             begin_ns,
+            gint64             end_ns,
+            CsPluginSpanFunc   func,
+            gpointer           user_data,
+            GError           **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (self != NULL && func != NULL, FALSE);
+
+  if (!scan (_cs_plugin_document_get_document (self), cpu, begin_ns, end_ns, func, user_data,
+             &local_error))
+    {
+      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                           local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 cs_plugin_document_foreach_unswitched (CsPluginDocument  *self,
                                        guint              cpu,
@@ -278,19 +305,20 @@ cs_plugin_document_foreach_unswitched (CsPluginDocument  *self,
                                        gpointer           user_data,
                                        GError           **error)
 {
-  g_autoptr(GError) local_error = NULL;
+  return scan_spans (self, _cs_document_scan_unswitched, cpu, begin_ns, end_ns, func, user_data,
+                     error);
+}
 
-  g_return_val_if_fail (self != NULL && func != NULL, FALSE);
-
-  /* CsPluginSpanFunc is SpanFunc's shape. */
-  if (!_cs_document_scan_unswitched (_cs_plugin_document_get_document (self), cpu, begin_ns,
-                                     end_ns, func, user_data, &local_error))
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                           local_error->message);
-      return FALSE;
-    }
-  return TRUE;
+gboolean
+cs_plugin_document_foreach_idle (CsPluginDocument  *self,
+                                 guint              cpu,
+                                 gint64             begin_ns,
+                                 gint64             end_ns,
+                                 CsPluginSpanFunc   func,
+                                 gpointer           user_data,
+                                 GError           **error)
+{
+  return scan_spans (self, _cs_document_scan_idle, cpu, begin_ns, end_ns, func, user_data, error);
 }
 
 G_STATIC_ASSERT ((int) CS_PLUGIN_IRQ_ENTRY == (int) CS_IRQ_ENTRY);

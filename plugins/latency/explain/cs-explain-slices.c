@@ -16,7 +16,8 @@
  *     for the records (cs_plugin_document_foreach_unswitched(): events
  *     were lost there, so those parts are fed from the records; it skips
  *     the slice chunks that are all switched, where decoding every slice
- *     of a 8 s stay cost ~10 ms), and the first switch to idle, whose
+ *     of a 8 s stay cost ~10 ms), and the first switch to idle
+ *     (cs_plugin_document_foreach_idle(): the slices' times alone), whose
  *     record is read for the idle task's comm and prio (the slices are
  *     the gaps' edges, not the idle task's); a stay that does not qualify
  *     is left to the records, untouched;
@@ -109,39 +110,36 @@ in_records (const Look *look,
   return FALSE;
 }
 
-/* The first switch to idle the slices make: where a slice ends before the
- * next begins, inside a part from the slices. */
+/* The first switch to idle the slices make (where the CPU's idle time
+ * begins) in a part from the slices. */
 typedef struct {
   const Look *look;
-  gint64 last_end;              /* of the last slice (G_MININT64: none) */
   gint64 idle_ns;               /* -1: none */
-  gboolean ok;
 } IdleLook;
 
 static gboolean
-find_idle_switch (const CsPluginSlice *slice,
-                  gpointer             user_data)
+find_idle_switch (gint64   begin_ns,
+                  gint64   end_ns,
+                  gpointer user_data)
 {
   IdleLook *il = user_data;
-  const Look *look = il->look;
-  gint64 gap = il->last_end;
 
-  /* Switched, so a switch to it began it: one without a next_comm is a
-   * recording whose switches lack the field (the records say it). */
-  if (slice->begin_ns < look->to && (slice->flags & CS_PLUGIN_SLICE_SWITCHED) &&
-      slice->next_comm == NULL)
-    {
-      il->ok = FALSE;
-      return FALSE;
-    }
-  if (gap != G_MININT64 && gap < slice->begin_ns && gap >= look->from && gap < look->to &&
-      !in_records (look, gap))
-    {
-      il->idle_ns = gap;
-      return FALSE;
-    }
-  il->last_end = slice->end_ns;
-  return slice->begin_ns < look->to;
+  if (in_records (il->look, begin_ns))
+    return TRUE;
+  il->idle_ns = begin_ns;
+  return FALSE;
+}
+
+/* Whether the stay's first switched slice has a next_comm: one without is
+ * a recording whose switches lack the field (the records say it). */
+static gboolean
+check_comm (const CsPluginSlice *slice,
+            gpointer             user_data)
+{
+  if (!(slice->flags & CS_PLUGIN_SLICE_SWITCHED))
+    return TRUE;
+  *(gboolean *) user_data = slice->next_comm != NULL;
+  return FALSE;
 }
 
 /* The idle task's comm and prio, from the switch to it at a time. */
@@ -469,7 +467,8 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
   g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (CsPluginInterrupt));
   g_autofree CsPluginSlice *batch = g_new (CsPluginSlice, BATCH_SLICES);
   Look look = { .from = from_ns, .to = to_ns, .ok = TRUE, .part_from = from_ns, .parts = parts };
-  IdleLook idle_look = { &look, G_MININT64, -1, TRUE };
+  IdleLook idle_look = { &look, -1 };
+  gboolean has_comm = TRUE;
   Idle idle = { tracker, -1, -1 };
 
   if (from_ns <= G_MININT64 + 1 || to_ns <= from_ns)
@@ -487,10 +486,12 @@ _cs_explain_feed_stay_from_slices (CsPluginDocument    *document,
     }
   /* From just before @from_ns: a slice ending at it makes a switch in
    * the stay. */
-  if (!cs_plugin_document_foreach_slice (document, cpu, from_ns - 1, G_MAXINT64,
-                                         find_idle_switch, &idle_look, error))
+  if (!cs_plugin_document_foreach_slice (document, cpu, from_ns - 1, to_ns, check_comm,
+                                         &has_comm, error) ||
+      !cs_plugin_document_foreach_idle (document, cpu, from_ns, to_ns, find_idle_switch,
+                                        &idle_look, error))
     return CS_EXPLAIN_SLICES_FAILED;
-  if (!idle_look.ok)
+  if (!has_comm)
     return CS_EXPLAIN_SLICES_UNSUITABLE;
   if (idle_look.idle_ns >= 0)
     {

@@ -18,7 +18,8 @@
  * cs_plugin_document_foreach_migration() must give the interrupt and
  * sched_migrate_task events cs_plugin_document_foreach_event() gives,
  * with the fields their records hold.  cs_plugin_document_foreach_unswitched()
- * must give what the slices it passes over would say.
+ * and cs_plugin_document_foreach_idle() must give what every slice
+ * decoded says.
  */
 #include "config.h"
 
@@ -387,16 +388,41 @@ unswitched_from_slices (GArray *slices,
   return spans;
 }
 
+/* What cs_plugin_document_foreach_idle() documents, from every slice of
+ * the CPU decoded: the gaps before a switched slice that begin in the
+ * span. */
+static GArray *
+idle_from_slices (GArray *slices,
+                  gint64  begin_ns,
+                  gint64  end_ns)
+{
+  GArray *gaps = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint i = 1; i < slices->len; i++)
+    {
+      const CsPluginSlice *a = &g_array_index (slices, CsPluginSlice, i - 1);
+      const CsPluginSlice *b = &g_array_index (slices, CsPluginSlice, i);
+      gint64 gap[2] = { a->end_ns, b->begin_ns };
+
+      if (a->end_ns < b->begin_ns && (b->flags & CS_PLUGIN_SLICE_SWITCHED) &&
+          a->end_ns >= begin_ns && a->end_ns < end_ns)
+        g_array_append_vals (gaps, gap, 2);
+    }
+  return gaps;
+}
+
 /* cs_plugin_document_foreach_unswitched(), which passes over the slice
- * chunks that are all switched, must give what every slice decoded says,
- * over spans starting and ending at, around and between slices. */
+ * chunks that are all switched, and cs_plugin_document_foreach_idle(),
+ * which decodes only the slices' times, must give what every slice
+ * decoded says, over spans starting and ending at, around and between
+ * slices. */
 static void
 test_foreach_unswitched (CsBuiltinFixture *fixture,
                          gconstpointer     data)
 {
   static const gint64 lengths[] = { 1, 1000, 1000000, 100000000, G_MAXINT64 / 4 };
   g_autoptr(GError) error = NULL;
-  guint n_spans = 0, n_windows = 0;
+  guint n_spans = 0, n_gaps = 0, n_windows = 0;
 
   for (guint cpu = 0; cpu < cs_plugin_document_get_n_cpus (fixture->plugins); cpu++)
     {
@@ -425,16 +451,32 @@ test_foreach_unswitched (CsBuiltinFixture *fixture,
                                                                       starts[a] + lengths[l],
                                                                       collect_span, got, &error));
                 g_assert_no_error (error);
+                g_autoptr(GArray) want_idle = idle_from_slices (slices, starts[a],
+                                                                starts[a] + lengths[l]);
+                g_autoptr(GArray) got_idle = g_array_new (FALSE, FALSE, sizeof (gint64));
+
                 g_assert_cmpmem (got->data, got->len * sizeof (gint64), want->data,
                                  want->len * sizeof (gint64));
+                g_assert_true (cs_plugin_document_foreach_idle (fixture->plugins, cpu, starts[a],
+                                                                starts[a] + lengths[l],
+                                                                collect_span, got_idle, &error));
+                g_assert_no_error (error);
+                g_assert_cmpmem (got_idle->data, got_idle->len * sizeof (gint64),
+                                 want_idle->data, want_idle->len * sizeof (gint64));
                 n_spans += got->len / 2;
+                n_gaps += got_idle->len / 2;
                 n_windows++;
               }
         }
     }
-  g_test_message ("%u windows, %u spans not vouched for by the slices", n_windows, n_spans);
-  /* Each of these recordings has slices without a switch that began them. */
+  g_test_message ("%u windows, %u spans not vouched for by the slices, %u idle gaps", n_windows,
+                  n_spans, n_gaps);
+  /* Each of these recordings has slices without a switch that began them;
+   * the sample has idle time (the missed-events recording never switches
+   * to pid 0). */
   g_assert_cmpuint (n_spans, >, 0);
+  if (data == &bundled_sample)
+    g_assert_cmpuint (n_gaps, >, 0);
 }
 
 typedef struct {
@@ -901,9 +943,9 @@ main (int    argc,
               fixture_set_up, test_foreach_migration, fixture_tear_down);
   g_test_add ("/cs/plugin/document/foreach-migration/sample", CsBuiltinFixture,
               &bundled_sample, fixture_set_up, test_foreach_migration, fixture_tear_down);
-  g_test_add ("/cs/plugin/document/foreach-unswitched/sample", CsBuiltinFixture,
+  g_test_add ("/cs/plugin/document/foreach-unswitched-idle/sample", CsBuiltinFixture,
               &bundled_sample, fixture_set_up, test_foreach_unswitched, fixture_tear_down);
-  g_test_add ("/cs/plugin/document/foreach-unswitched/missed-events", CsBuiltinFixture,
+  g_test_add ("/cs/plugin/document/foreach-unswitched-idle/missed-events", CsBuiltinFixture,
               &missed_v7, fixture_set_up, test_foreach_unswitched, fixture_tear_down);
   g_test_add ("/cs/plugin/event/fields/sched-v6", CsBuiltinFixture, &sched_v6,
               fixture_set_up, test_fields, fixture_tear_down);
