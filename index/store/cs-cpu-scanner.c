@@ -111,42 +111,6 @@ flush_events (ScanState *st)
   st->emit (chunk, st->emit_data);
 }
 
-/*
- * _cs_cpu_scan_emit_rows:
- * @st: a scan
- * @kind: the chunk's table
- * @n_chunks: the CPU's chunks of @kind so far (the new one's number; counted)
- * @first_ns: the chunk's first time, @last_ns: its last (or its last
- *   slice's end)
- * @n_rows: rows gathered in *@columns (1 or more; set to 0)
- * @columns: the scan's columns of @kind (_cs_scan_columns_new() with
- *   @n_columns, @stride): handed on with the chunk, and replaced by new ones
- * @modes: the columns' forms (cs_chunk_encode())
- *
- * Hands the rows a scan gathered of one kind on as a chunk, and goes on
- * in new columns.
- */
-void
-_cs_cpu_scan_emit_rows (ScanState               *st,
-                        CsScanChunkKind          kind,
-                        guint64                 *n_chunks,
-                        gint64                   first_ns,
-                        gint64                   last_ns,
-                        guint                   *n_rows,
-                        gpointer                *columns,
-                        guint                    n_columns,
-                        guint                    stride,
-                        const CsChunkColumnMode *modes)
-{
-  CsScanChunk *chunk = _cs_scan_chunk_take_rows (kind, st->result->cpu, (*n_chunks)++, first_ns,
-                                                 last_ns, *n_rows, *columns, n_columns, stride,
-                                                 modes);
-
-  *columns = _cs_scan_columns_new (n_columns, stride);
-  *n_rows = 0;
-  st->emit (chunk, st->emit_data);
-}
-
 static void
 flush_slices (ScanState *st)
 {
