@@ -575,7 +575,8 @@ build_into (sqlite3             *db,
    * recordings of more CPUs and tasks.
    * Pages of 64 KiB: an event chunk's blob (~11 KiB) then fits in its
    * leaf page, ~5 to a page, instead of spilling into an overflow page of
-   * 8 KiB (cs-chunk-packer.c stores them so that they fill the pages).  Measured on the large bench recording (v6, 3 runs each, same
+   * 8 KiB (cs-chunk-packer.c stores them so that they fill the pages).
+   * Measured on the large bench recording (v6, 3 runs each, same
    * binary): the write step's CPU time 0.72-0.88 s against 0.96-1.16 s,
    * and the index 4 % smaller (341.6 MB against 356.2 MB).  Pages of 32
    * KiB fit two blobs where three would do (+9 %: 389 MB), 16 KiB one
