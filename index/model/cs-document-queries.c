@@ -120,6 +120,18 @@ _cs_document_scan_chunk_rows (CsDocument               *self,
                            error);
 }
 
+/* The end of row @i of a slice chunk's decoded columns (G_MAXINT64 past
+ * it): every reader of slices takes it the same way. */
+static inline gint64
+slice_end (gint64 *const *cols,
+           guint          i)
+{
+  gint64 end;
+
+  return __builtin_add_overflow (cols[SL_BEGIN][i], cols[SL_DURATION][i], &end) ? G_MAXINT64
+                                                                                : end;
+}
+
 typedef struct {
   gint64 begin_ns, end_ns;
   GPtrArray *comms;             /* the CPU's CS_CPU_NAMES_COMM names */
@@ -139,8 +151,7 @@ slice_rows (gint64 *const *cols,
       CsSlice sl;
 
       sl.begin_ns = cols[SL_BEGIN][i];
-      if (__builtin_add_overflow (sl.begin_ns, cols[SL_DURATION][i], &sl.end_ns))
-        sl.end_ns = G_MAXINT64;
+      sl.end_ns = slice_end (cols, i);
       sl.pid = (gint32) cols[SL_PID][i];
       sl.prev_state = (gint32) cols[SL_STATE][i];
       sl.flags = (guint) cols[SL_FLAGS][i];
@@ -266,11 +277,9 @@ unswitched_rows (gint64 *const *cols,
 
   for (guint i = 0; i < n && !u->stopped; i++)
     {
-      gint64 begin = cols[SL_BEGIN][i], end;
+      gint64 begin = cols[SL_BEGIN][i], end = slice_end (cols, i);
       gboolean switched = (cols[SL_FLAGS][i] & SL_FLAG_SWITCHED) != 0;
 
-      if (__builtin_add_overflow (begin, cols[SL_DURATION][i], &end))
-        end = G_MAXINT64;
       if (begin >= u->end_ns)
         {
           u->seen_after = TRUE;
@@ -355,10 +364,8 @@ idle_rows (gint64 *const *cols,
 
   for (guint i = 0; i < n; i++)
     {
-      gint64 begin = cols[SL_BEGIN][i], end;
+      gint64 begin = cols[SL_BEGIN][i], end = slice_end (cols, i);
 
-      if (__builtin_add_overflow (begin, cols[SL_DURATION][i], &end))
-        end = G_MAXINT64;
       if (scan->prev_end != G_MININT64 && scan->prev_end < begin &&
           (cols[SL_FLAGS][i] & SL_FLAG_SWITCHED) && scan->prev_end >= scan->begin_ns &&
           scan->prev_end < scan->end_ns && !scan->func (scan->prev_end, begin, scan->user_data))
