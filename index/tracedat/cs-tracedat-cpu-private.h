@@ -78,8 +78,9 @@ struct _CsTracedatCpu {
   gsize page_off;
   gboolean page_started;  /* page_off names a page of this block already used */
   gboolean page_loaded;   /* walk is in the page at page_off */
-  gboolean page_checked;  /* the page at page_off was checked; walk.data and
-                           * walk.size are its (cs_tracedat_cpu_peek_at()) */
+  gboolean page_checked;  /* the page at page_off was checked, at least its
+                           * commit size; walk.data and walk.size are its
+                           * (cs_tracedat_cpu_peek_at()) */
   gboolean at_end;
   guint64 bytes_done;
 
@@ -150,6 +151,8 @@ gboolean _cs_tracedat_cpu_load_chunk     (CsTracedatCpu  *c,
                                           GError        **error);
 gboolean _cs_tracedat_cpu_load_page      (CsTracedatCpu  *c,
                                           GError        **error);
+gboolean _cs_tracedat_cpu_load_page_to_peek (CsTracedatCpu  *c,
+                                             GError        **error);
 gboolean _cs_tracedat_cpu_advance_page   (CsTracedatCpu  *c,
                                           GError        **error);
 

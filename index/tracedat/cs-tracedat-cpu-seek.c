@@ -324,16 +324,19 @@ cs_tracedat_cpu_seek (CsTracedatCpu  *cpu,
  * @error: return location for a #GError
  *
  * Reads the record at @offset without walking its page's records up to
- * it: the page is loaded and checked as by cs_tracedat_cpu_seek() (once
- * for all the records read from it in turn), then only the event header
- * at @offset is decoded.  Its time cannot be known without the walk (the
+ * it: the page is loaded and its commit size checked (once for all the
+ * records read from it in turn; not each event header, as
+ * cs_tracedat_cpu_seek() checks them), then only the event header at
+ * @offset is decoded, and the record is refused unless it lies whole in
+ * the page's committed data.  Its time cannot be known without the walk (the
  * headers hold deltas): the caller gives it.  For readers that take
  * offsets and times from the index (a plugin pass's feed), where the walk
  * was most of the cost of reading a few types of a recording's events.
  * The stream is then at its end until the next cs_tracedat_cpu_seek().
  *
  * An offset that is not a record's gives that error, or the bytes of a
- * record the offset points into (never bytes outside its page's events).
+ * record the offset points into (never bytes outside its page's committed
+ * data).
  *
  * Errors: %CS_INDEX_ERROR_CORRUPT when @offset is outside the CPU's data,
  * on no event of its page, or on one that is not a data event;
@@ -367,7 +370,7 @@ cs_tracedat_cpu_peek_at (CsTracedatCpu     *cpu,
     return FALSE;
   if (!(block_kept && was_checked && c->page_off == was_page_off))
     {
-      if (c->page_off >= c->block_len || !_cs_tracedat_cpu_load_page (c, error))
+      if (c->page_off >= c->block_len || !_cs_tracedat_cpu_load_page_to_peek (c, error))
         {
           c->page_checked = FALSE;
           if (error != NULL && *error == NULL)
@@ -375,10 +378,10 @@ cs_tracedat_cpu_peek_at (CsTracedatCpu     *cpu,
                        _("no page holds offset %" PRIu64), offset);
           return FALSE;
         }
-      c->page_loaded = FALSE;
     }
 
-  /* The page's events are checked (load_page()): decode the one header. */
+  /* Only the page's commit size is checked: decode the one header, and
+   * refuse a record that does not lie whole in the committed data. */
   w = c->walk;
   if (in_page < head || in_page - head >= w.size)
     return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,

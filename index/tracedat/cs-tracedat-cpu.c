@@ -587,14 +587,19 @@ next_block (CsTracedatCpu *c, GError **error)
 /* Pages                                                                     */
 
 /* Refuses a page that would make the walk read outside it, loop, or return
- * an event that does not fit in the committed data (cs_td_page_check()). */
+ * an event that does not fit in the committed data (cs_td_page_check()),
+ * or, when @walk is FALSE, only one whose committed data would not fit in
+ * it (cs_td_page_check_commit()). */
 static gboolean
-check_page (CsTracedatCpu *c, const guint8 *page, GError **error)
+check_page (CsTracedatCpu *c, const guint8 *page, gboolean walk, GError **error)
 {
   guint64 where = c->block_pos + c->page_off;
   guint committed = 0, bad_byte = 0, bad_type = 0;
+  CsTdPageProblem problem;
 
-  switch (cs_td_page_check (&c->page_format, page, NULL, &committed, &bad_byte, &bad_type))
+  problem = walk ? cs_td_page_check (&c->page_format, page, NULL, &committed, &bad_byte, &bad_type)
+                 : cs_td_page_check_commit (&c->page_format, page, &committed);
+  switch (problem)
     {
     case CS_TD_PAGE_OK:
       return TRUE;
@@ -612,8 +617,10 @@ check_page (CsTracedatCpu *c, const guint8 *page, GError **error)
     }
 }
 
-gboolean
-_cs_tracedat_cpu_load_page (CsTracedatCpu *c, GError **error)
+/* The page at c->page_off, checked as check_page() says, into c->walk:
+ * walked (@walk) or peeked at (page_loaded stays FALSE). */
+static gboolean
+load_page (CsTracedatCpu *c, gboolean walk, GError **error)
 {
   guint8 *page = c->block + c->page_off;
 
@@ -621,12 +628,30 @@ _cs_tracedat_cpu_load_page (CsTracedatCpu *c, GError **error)
   c->page_checked = FALSE;
   if (!c->compressed)
     c->bytes_done = MIN (c->block_pos + c->page_off + c->page_size, c->data_end) - c->data_offset;
-  if (!check_page (c, page, error))
+  if (!check_page (c, page, walk, error))
     return FALSE;
   cs_td_page_walk_start (&c->page_format, &c->walk, page);
-  c->page_loaded = TRUE;
+  c->page_loaded = walk;
   c->page_checked = TRUE;
   return TRUE;
+}
+
+gboolean
+_cs_tracedat_cpu_load_page (CsTracedatCpu *c, GError **error)
+{
+  return load_page (c, TRUE, error);
+}
+
+/* For cs_tracedat_cpu_peek_at(), which decodes single records at offsets
+ * the index gives and bounds each by the page's committed data: walking
+ * every event header of the page first (cs_td_page_check()), for pages
+ * whose events the first open walked and checked already, was 8 % of the
+ * latency plugin's wakeup pass (CPU and wall time, tests/bench/HISTORY.md,
+ * 2026-12-03). */
+gboolean
+_cs_tracedat_cpu_load_page_to_peek (CsTracedatCpu *c, GError **error)
+{
+  return load_page (c, FALSE, error);
 }
 
 /* Moves to the next page, loading blocks as needed; FALSE at the end (error

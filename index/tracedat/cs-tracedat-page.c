@@ -31,6 +31,35 @@ page_commit (const CsTdPageFormat *format, const guint8 *page)
 }
 
 /**
+ * cs_td_page_check_commit:
+ * @format: the recording's page layout
+ * @page: (array): @format->page_size bytes
+ * @committed: (out) (optional): its committed bytes (0 for an empty page)
+ *
+ * Checks only the page header's commit size (the ring buffer's
+ * buffer_data_page.commit, include/linux/ring_buffer.h): that the committed
+ * data fits in the page.  Enough for a reader that decodes single records
+ * at offsets it already knows and bounds each by the committed size
+ * (cs_tracedat_cpu_peek_at()); a walk over the page's events needs
+ * cs_td_page_check().
+ *
+ * Returns: %CS_TD_PAGE_OK or %CS_TD_PAGE_COMMIT_TOO_BIG
+ */
+CsTdPageProblem
+cs_td_page_check_commit (const CsTdPageFormat *format,
+                         const guint8         *page,
+                         guint                *committed)
+{
+  guint32 size = (guint32) page_commit (format, page) & CS_TD_COMMIT_MASK;
+
+  if (committed != NULL)
+    *committed = size;
+  if ((guint64) 8 + format->klong + size > format->page_size)
+    return CS_TD_PAGE_COMMIT_TOO_BIG;
+  return CS_TD_PAGE_OK;
+}
+
+/**
  * cs_td_page_check:
  * @format: the recording's page layout
  * @page: (array): @format->page_size bytes
@@ -63,9 +92,7 @@ cs_td_page_check (const CsTdPageFormat *format,
   guint32 curr = 0;
   guint n = 0;
 
-  if (committed != NULL)
-    *committed = size;
-  if ((guint64) hdr + size > format->page_size)
+  if (cs_td_page_check_commit (format, page, committed) != CS_TD_PAGE_OK)
     return CS_TD_PAGE_COMMIT_TOO_BIG;
 
   while (curr < size)

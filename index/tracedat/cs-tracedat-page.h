@@ -88,6 +88,9 @@ CsTdPageProblem cs_td_page_check      (const CsTdPageFormat *format,
                                        guint                *committed,
                                        guint                *bad_byte,
                                        guint                *bad_type);
+CsTdPageProblem cs_td_page_check_commit (const CsTdPageFormat *format,
+                                         const guint8         *page,
+                                         guint                *committed);
 void            cs_td_page_walk_start (const CsTdPageFormat *format,
                                        CsTdPageWalk         *walk,
                                        const guint8         *page);

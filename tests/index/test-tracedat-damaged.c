@@ -373,6 +373,113 @@ test_damaged_pages (gconstpointer name)
   memcpy (data + page + 12, &first, 4);
 }
 
+/* Peeks at @offset of CPU 0 in a new reader of @path (a pass's feed reads
+ * records so, at offsets and times from the index); with @expect_code -1
+ * expects success and returns the record's payload, else expects that
+ * error and returns NULL. */
+static GBytes *
+peek (const char *path, guint64 offset, gint expect_code)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatReader) reader = cs_tracedat_reader_open (path, &error);
+  g_autoptr(CsTracedatCpu) stream = NULL;
+  CsTracedatRecord rec;
+  gboolean ok;
+
+  g_assert_no_error (error);
+  stream = cs_tracedat_reader_open_cpu (reader, 0, &error);
+  g_assert_no_error (error);
+  ok = cs_tracedat_cpu_peek_at (stream, offset, 1, &rec, &error);
+  if (expect_code >= 0)
+    {
+      g_assert_false (ok);
+      g_assert_error (error, CS_INDEX_ERROR, expect_code);
+      return NULL;
+    }
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  return g_bytes_new (rec.data, rec.size);
+}
+
+/* cs_tracedat_cpu_peek_at() checks the page's commit size and the one
+ * record it decodes, not every event of the page: a damaged record is
+ * refused, its undamaged neighbour is read as it was, and a walk through
+ * the same page (cs_tracedat_cpu_seek()) still refuses the page. */
+static void
+test_damaged_peek (gconstpointer name)
+{
+  g_autofree char *src = cs_test_path (name);
+  g_autofree guint8 *data = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CsTracedatReader) reader = NULL;
+  g_autoptr(CsTracedatCpu) stream = NULL;
+  g_autoptr(GBytes) second = NULL;
+  g_autoptr(GBytes) again = NULL;
+  CsTracedatRecord rec;
+  guint64 data_off, page_size, page = 0, o1 = 0, o2 = 0, prev = 0;
+  gsize len;
+  guint32 old_commit, old_head, old_len;
+  gboolean ok;
+
+  if (src == NULL)
+    return;
+  path = tmp_copy (src, "peek.dat", G_MAXSIZE, &data, &len);
+  reader = cs_tracedat_reader_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_false (cs_tracedat_reader_is_big_endian (reader));
+  data_off = cs_tracedat_reader_get_cpu_data_offset (reader, 0);
+  page_size = cs_tracedat_reader_get_page_size (reader);
+  stream = cs_tracedat_reader_open_cpu (reader, 0, &error);
+  g_assert_no_error (error);
+  /* Two records in a row on one page: o1, then o2. */
+  while (cs_tracedat_cpu_next (stream, &rec, &error))
+    {
+      if (prev != 0 && (prev - data_off) / page_size == (rec.offset - data_off) / page_size)
+        {
+          o1 = prev;
+          o2 = rec.offset;
+          break;
+        }
+      prev = rec.offset;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (o2, !=, 0);
+  page = data_off + (o1 - data_off) / page_size * page_size;
+  second = peek (path, o2, -1);
+
+  /* A commit size past the page: nothing of it is read. */
+  memcpy (&old_commit, data + page + 8, 4);
+  set_le32 (data + page + 8, (guint32) page_size);
+  write_file (path, data, len);
+  peek (path, o2, CS_INDEX_ERROR_CORRUPT);
+  memcpy (data + page + 8, &old_commit, 4);
+
+  /* The first record made a type-0 event whose length runs past the
+   * commit: it is refused, the second is read as it was. */
+  memcpy (&old_head, data + o1, 4);
+  memcpy (&old_len, data + o1 + 4, 4);
+  set_le32 (data + o1, 0);
+  set_le32 (data + o1 + 4, 100000);
+  write_file (path, data, len);
+  peek (path, o1, CS_INDEX_ERROR_CORRUPT);
+  again = peek (path, o2, -1);
+  g_assert_true (g_bytes_equal (again, second));
+
+  /* A walk through the page checks every event on it. */
+  g_clear_pointer (&stream, cs_tracedat_cpu_free);
+  g_clear_object (&reader);
+  reader = cs_tracedat_reader_open (path, &error);
+  g_assert_no_error (error);
+  stream = cs_tracedat_reader_open_cpu (reader, 0, &error);
+  g_assert_no_error (error);
+  ok = cs_tracedat_cpu_seek (stream, o2, &error) && cs_tracedat_cpu_next (stream, &rec, &error);
+  g_assert_false (ok);
+  g_assert_error (error, CS_INDEX_ERROR, CS_INDEX_ERROR_CORRUPT);
+  memcpy (data + o1, &old_head, 4);
+  memcpy (data + o1 + 4, &old_len, 4);
+}
+
 /* Random byte flips in the ring-buffer data, with the reader kept open (it
  * reads the file with pread, so each round sees the new bytes). */
 static void
@@ -451,6 +558,12 @@ main (int argc, char **argv)
   g_test_add_data_func ("/cs/index/TracedatReader/damaged/public/pages",
                         "public/rpi-sched-arm32-v6.dat", test_damaged_pages);
   g_test_add_data_func ("/cs/index/TracedatReader/damaged/public/fuzz", &public_pair, test_fuzz);
+  /* Records read at their offsets, as a pass's feed does: a 64-bit and a
+   * 32-bit kernel's pages. */
+  g_test_add_data_func ("/cs/index/TracedatReader/damaged/peek", "sched-irq-v6.dat",
+                        test_damaged_peek);
+  g_test_add_data_func ("/cs/index/TracedatReader/damaged/peek-i686", "sched-i686-v6.dat",
+                        test_damaged_peek);
 
   return g_test_run ();
 }
