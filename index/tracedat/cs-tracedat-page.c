@@ -37,7 +37,7 @@ page_commit (const CsTdPageFormat *format, const guint8 *page)
  * @committed: (out) (optional): its committed bytes (0 for an empty page)
  *
  * Checks only the page header's commit size (the ring buffer's
- * buffer_data_page.commit, include/linux/ring_buffer.h): that the committed
+ * buffer_data_page.commit, kernel/trace/ring_buffer.c): that the committed
  * data fits in the page.  Enough for a reader that decodes single records
  * at offsets it already knows and bounds each by the committed size
  * (cs_tracedat_cpu_peek_at()); a walk over the page's events needs
@@ -87,13 +87,15 @@ cs_td_page_check (const CsTdPageFormat *format,
 {
   gboolean be = format->be;
   guint hdr = 8 + format->klong;
-  guint32 size = (guint32) page_commit (format, page) & CS_TD_COMMIT_MASK;
   const guint8 *d = page + hdr;
   guint32 curr = 0;
-  guint n = 0;
+  guint size, n = 0;
+  CsTdPageProblem commit = cs_td_page_check_commit (format, page, &size);
 
-  if (cs_td_page_check_commit (format, page, committed) != CS_TD_PAGE_OK)
-    return CS_TD_PAGE_COMMIT_TOO_BIG;
+  if (committed != NULL)
+    *committed = size;
+  if (commit != CS_TD_PAGE_OK)
+    return commit;
 
   while (curr < size)
     {
