@@ -153,7 +153,5 @@ gboolean _cs_tracedat_cpu_load_page      (CsTracedatCpu  *c,
                                           GError        **error);
 gboolean _cs_tracedat_cpu_load_page_to_peek (CsTracedatCpu  *c,
                                              GError        **error);
-gboolean _cs_tracedat_cpu_advance_page   (CsTracedatCpu  *c,
-                                          GError        **error);
 
 G_END_DECLS

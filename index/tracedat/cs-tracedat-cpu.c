@@ -586,52 +586,66 @@ next_block (CsTracedatCpu *c, GError **error)
 /* ------------------------------------------------------------------------ */
 /* Pages                                                                     */
 
-/* Refuses a page that would make the walk read outside it, loop, or return
- * an event that does not fit in the committed data (cs_td_page_check()),
- * or, when @walk is FALSE, only one whose committed data would not fit in
- * it (cs_td_page_check_commit()). */
+/* How load_page() checks a page and where it leaves the walk. */
+typedef enum {
+  /* Every event header walked and checked (cs_td_page_check()); the walk
+   * at the first data event, page_loaded set: cs_tracedat_cpu_next() and
+   * the seeks. */
+  PAGE_WALK,
+  /* The commit size checked (cs_td_page_check_commit()), the walk begun
+   * before the first event: the scan checks each event header as it reads
+   * it (scan_page()), so a page's headers are walked once, not twice. */
+  PAGE_SCAN,
+  /* The commit size checked, the walk begun and not to be moved:
+   * cs_tracedat_cpu_peek_at() decodes single records at the offsets the
+   * index gives and bounds each by the committed data. */
+  PAGE_PEEK,
+} PageUse;
+
+/* The error for a page that load_page() or scan_page() refused. */
 static gboolean
-check_page (CsTracedatCpu *c, const guint8 *page, gboolean walk, GError **error)
+page_error (CsTracedatCpu    *c,
+            CsTdPageProblem   problem,
+            guint             committed,
+            guint             bad_byte,
+            guint             bad_type,
+            GError          **error)
 {
   guint64 where = c->block_pos + c->page_off;
-  guint committed = 0, bad_byte = 0, bad_type = 0;
-  CsTdPageProblem problem;
 
-  problem = walk ? cs_td_page_check (&c->page_format, page, NULL, &committed, &bad_byte, &bad_type)
-                 : cs_td_page_check_commit (&c->page_format, page, &committed);
-  switch (problem)
-    {
-    case CS_TD_PAGE_OK:
-      return TRUE;
-    case CS_TD_PAGE_COMMIT_TOO_BIG:
-      return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                        _("the page at %s %" PRIu64 " commits %u bytes, more than a "
-                        "page of %u holds"), c->compressed ? _("stream position") : _("offset"),
-                        where, committed, c->page_size);
-    case CS_TD_PAGE_BAD_LENGTH:
-    default:
-      return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
-                        _("the event at byte %u of the page at %s %" PRIu64
-                        " has a bad length (type %u)"), bad_byte,
-                        c->compressed ? _("stream position") : _("offset"), where, bad_type);
-    }
+  if (problem == CS_TD_PAGE_COMMIT_TOO_BIG)
+    return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                      _("the page at %s %" PRIu64 " commits %u bytes, more than a "
+                      "page of %u holds"), c->compressed ? _("stream position") : _("offset"),
+                      where, committed, c->page_size);
+  return _cs_tracedat_cpu_error (c, error, CS_INDEX_ERROR_CORRUPT,
+                    _("the event at byte %u of the page at %s %" PRIu64
+                    " has a bad length (type %u)"), bad_byte,
+                    c->compressed ? _("stream position") : _("offset"), where, bad_type);
 }
 
-/* The page at c->page_off, checked as check_page() says, into c->walk:
- * walked (@walk) or peeked at (page_loaded stays FALSE). */
+/* The page at c->page_off, checked and begun as @use says, into c->walk. */
 static gboolean
-load_page (CsTracedatCpu *c, gboolean walk, GError **error)
+load_page (CsTracedatCpu *c, PageUse use, GError **error)
 {
   guint8 *page = c->block + c->page_off;
+  guint committed = 0, bad_byte = 0, bad_type = 0;
+  CsTdPageProblem problem;
 
   c->page_loaded = FALSE;
   c->page_checked = FALSE;
   if (!c->compressed)
     c->bytes_done = MIN (c->block_pos + c->page_off + c->page_size, c->data_end) - c->data_offset;
-  if (!check_page (c, page, walk, error))
-    return FALSE;
-  cs_td_page_walk_start (&c->page_format, &c->walk, page);
-  c->page_loaded = walk;
+  problem = use == PAGE_WALK
+              ? cs_td_page_check (&c->page_format, page, NULL, &committed, &bad_byte, &bad_type)
+              : cs_td_page_check_commit (&c->page_format, page, &committed);
+  if (problem != CS_TD_PAGE_OK)
+    return page_error (c, problem, committed, bad_byte, bad_type, error);
+  if (use == PAGE_WALK)
+    cs_td_page_walk_start (&c->page_format, &c->walk, page);
+  else
+    cs_td_page_walk_begin (&c->page_format, &c->walk, page);
+  c->page_loaded = use == PAGE_WALK;
   c->page_checked = TRUE;
   return TRUE;
 }
@@ -639,25 +653,24 @@ load_page (CsTracedatCpu *c, gboolean walk, GError **error)
 gboolean
 _cs_tracedat_cpu_load_page (CsTracedatCpu *c, GError **error)
 {
-  return load_page (c, TRUE, error);
+  return load_page (c, PAGE_WALK, error);
 }
 
-/* For cs_tracedat_cpu_peek_at(), which decodes single records at offsets
- * the index gives and bounds each by the page's committed data: walking
- * every event header of the page first (cs_td_page_check()), for pages
- * whose events the first open walked and checked already, was 8 % of the
- * latency plugin's wakeup pass (CPU and wall time, tests/bench/HISTORY.md,
- * 2026-12-03). */
+/* For cs_tracedat_cpu_peek_at(): walking every event header of the page
+ * first (cs_td_page_check()), for pages whose events the first open
+ * walked and checked already, was 8 % of the latency plugin's wakeup pass
+ * (CPU and wall time, tests/bench/HISTORY.md, 2026-12-03). */
 gboolean
 _cs_tracedat_cpu_load_page_to_peek (CsTracedatCpu *c, GError **error)
 {
-  return load_page (c, FALSE, error);
+  return load_page (c, PAGE_PEEK, error);
 }
 
-/* Moves to the next page, loading blocks as needed; FALSE at the end (error
- * unset) or on error.  After a bad page, the next call goes on after it. */
-gboolean
-_cs_tracedat_cpu_advance_page (CsTracedatCpu *c, GError **error)
+/* Moves to the next page, loading blocks as needed, and loads it for
+ * @use; FALSE at the end (error unset) or on error.  After a bad page, the
+ * next call goes on after it. */
+static gboolean
+advance_page (CsTracedatCpu *c, PageUse use, GError **error)
 {
   for (;;)
     {
@@ -669,7 +682,7 @@ _cs_tracedat_cpu_advance_page (CsTracedatCpu *c, GError **error)
             {
               c->page_off = next;
               c->page_started = TRUE;
-              return _cs_tracedat_cpu_load_page (c, error);
+              return load_page (c, use, error);
             }
         }
       if (!next_block (c, error))
@@ -677,18 +690,15 @@ _cs_tracedat_cpu_advance_page (CsTracedatCpu *c, GError **error)
     }
 }
 
-/* The walk's current record into @out, and the walk on to the next
- * record; @page_data_pos is the position of the page's first event
- * header.  Returns the record's size with its header (the tep_record's
- * record_size). */
+/* The walk's current record into @out; @page_data_pos is the position of
+ * the page's first event header.  Returns the record's size with its
+ * header (the tep_record's record_size). */
 static inline guint32
-take_record (CsTracedatCpu        *c,
-             CsTdPageWalk         *w,
+fill_record (CsTracedatCpu        *c,
+             const CsTdPageWalk   *w,
              guint64               page_data_pos,
              CsTracedatSlimRecord *out)
 {
-  guint32 record_size = w->next - w->curr;
-
   out->ts_ns = (gint64) _cs_tracedat_cpu_ts_calc (c, w->timestamp);
   out->offset = page_data_pos + w->curr;
   /* Only a page's first event can follow missed events; kbuffer reports
@@ -696,8 +706,66 @@ take_record (CsTracedatCpu        *c,
   out->missed_events = w->curr == 0 ? (int) w->lost_events : 0;
   out->data = w->data + w->index;
   out->size = w->next - w->index;
+  return w->next - w->curr;
+}
+
+/* fill_record(), and the walk on to the next record (on a page
+ * load_page() checked whole: PAGE_WALK). */
+static inline guint32
+take_record (CsTracedatCpu        *c,
+             CsTdPageWalk         *w,
+             guint64               page_data_pos,
+             CsTracedatSlimRecord *out)
+{
+  guint32 record_size = fill_record (c, w, page_data_pos, out);
+
   cs_td_page_walk_next (c->be, w);
   return record_size;
+}
+
+/* Reads the page just loaded for PAGE_SCAN into @records from *@n (up to
+ * @max), checking each event header as cs_td_page_check() would before
+ * taking its record.  When the batch fills inside the page, the rest of
+ * its headers are checked before it returns, so that a page is given out
+ * whole or not at all, as when it was checked before being read, and a
+ * page left loaded (page_loaded) is always one checked whole.  A damaged
+ * page takes back its records (*@n as on entry) and sets @error as
+ * load_page() does; the next call goes on after it. */
+static gboolean
+scan_page (CsTracedatCpu        *c,
+           CsTracedatSlimRecord *records,
+           guint                *n,
+           guint                 max,
+           GError              **error)
+{
+  /* The walk in a local: the records' 64-bit stores could alias its
+   * fields, which would then be read again after each. */
+  CsTdPageWalk w = c->walk;
+  guint64 page_data_pos = c->block_pos + c->page_off + 8 + c->klong;
+  guint taken = *n;
+  guint32 bad_type = 0;
+  int step;
+
+  while ((step = cs_td_page_walk_next_checked (c->be, &w, &bad_type)) > 0)
+    {
+      if (taken == max)
+        {
+          CsTdPageWalk rest = w;
+
+          while ((step = cs_td_page_walk_next_checked (c->be, &rest, &bad_type)) > 0)
+            ;
+          if (step < 0)
+            w = rest;
+          break;
+        }
+      fill_record (c, &w, page_data_pos, &records[taken++]);
+    }
+  if (step < 0)
+    return page_error (c, CS_TD_PAGE_BAD_LENGTH, 0, 8 + c->klong + w.curr, bad_type, error);
+  c->walk = w;
+  c->page_loaded = TRUE;
+  *n = taken;
+  return TRUE;
 }
 
 /**
@@ -770,7 +838,7 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
             }
           c->page_loaded = FALSE;
         }
-      if (c->at_end || !_cs_tracedat_cpu_advance_page (c, error))
+      if (c->at_end || !advance_page (c, PAGE_WALK, error))
         return FALSE;
     }
 }
@@ -787,6 +855,9 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
  * where the stream would load its next window or chunk, so every record's
  * data stays valid until the next call that moves the stream.  Mixing
  * this with cs_tracedat_cpu_next() reads each record once, in order.
+ * Each page's event headers are checked in the walk that reads them
+ * (scan_page()), and a damaged page gives none of its records, as with
+ * cs_tracedat_cpu_next().
  *
  * Errors: as for cs_tracedat_cpu_next().  A batch stops at the first error,
  * and the records read before it are still given: @error may be set with
@@ -829,7 +900,7 @@ cs_tracedat_cpu_next_batch (CsTracedatCpu        *cpu,
       /* Loading the next block would move the records' data. */
       if (n > 0 && !(c->have_block && c->page_off + c->page_size < c->block_len))
         return n;
-      if (c->at_end || !_cs_tracedat_cpu_advance_page (c, error))
+      if (c->at_end || !advance_page (c, PAGE_SCAN, error) || !scan_page (c, records, &n, max, error))
         return n;
     }
 }

@@ -156,16 +156,20 @@ cs_td_page_check (const CsTdPageFormat *format,
 }
 
 /**
- * cs_td_page_walk_start:
+ * cs_td_page_walk_begin:
  * @format: the recording's page layout
  * @walk: (out caller-allocates): the walk
- * @page: a page cs_td_page_check() accepted; borrowed while @walk is used
+ * @page: a page whose commit size cs_td_page_check_commit() accepted;
+ *   borrowed while @walk is used
  *
- * Starts a walk at the first data event of @page (kbuffer_load_subbuffer()),
- * with the events lost before the page from its header flags.
+ * Sets @walk before the first event of @page, with the page's committed
+ * size, base time and the events lost before it (from its header flags),
+ * without reading any event header: the walk moves with
+ * cs_td_page_walk_next_checked(), or its header fields are read for
+ * records at known offsets (cs_tracedat_cpu_peek_at()).
  */
 void
-cs_td_page_walk_start (const CsTdPageFormat *format,
+cs_td_page_walk_begin (const CsTdPageFormat *format,
                        CsTdPageWalk         *walk,
                        const guint8         *page)
 {
@@ -186,5 +190,22 @@ cs_td_page_walk_start (const CsTdPageFormat *format,
   else
     walk->lost_events = 0;
   walk->curr = walk->index = walk->next = 0;
-  cs_td_page_walk_next (be, walk);
+}
+
+/**
+ * cs_td_page_walk_start:
+ * @format: the recording's page layout
+ * @walk: (out caller-allocates): the walk
+ * @page: a page cs_td_page_check() accepted; borrowed while @walk is used
+ *
+ * Starts a walk at the first data event of @page (kbuffer_load_subbuffer()),
+ * with the events lost before the page from its header flags.
+ */
+void
+cs_td_page_walk_start (const CsTdPageFormat *format,
+                       CsTdPageWalk         *walk,
+                       const guint8         *page)
+{
+  cs_td_page_walk_begin (format, walk, page);
+  cs_td_page_walk_next (format->be, walk);
 }

@@ -91,6 +91,9 @@ CsTdPageProblem cs_td_page_check      (const CsTdPageFormat *format,
 CsTdPageProblem cs_td_page_check_commit (const CsTdPageFormat *format,
                                          const guint8         *page,
                                          guint                *committed);
+void            cs_td_page_walk_begin (const CsTdPageFormat *format,
+                                       CsTdPageWalk         *walk,
+                                       const guint8         *page);
 void            cs_td_page_walk_start (const CsTdPageFormat *format,
                                        CsTdPageWalk         *walk,
                                        const guint8         *page);
@@ -177,4 +180,50 @@ cs_td_page_walk_next (gboolean be, CsTdPageWalk *walk)
     }
   while (type_len >= CS_TD_RB_TYPE_PADDING);
   return TRUE;
+}
+
+/**
+ * cs_td_page_walk_next_checked:
+ * @be: the recording's byte order is big-endian
+ * @walk: a walk begun by cs_td_page_walk_begin() on a page whose commit
+ *   size cs_td_page_check_commit() accepted, and moved only by this
+ * @bad_type: (out): on -1, the type_len of the event refused
+ *
+ * cs_td_page_walk_next() for a page whose events cs_td_page_check() has
+ * not walked: it refuses what that check refuses, at the event where the
+ * check would, so that one walk both checks a page and reads it (the
+ * scan's, cs_tracedat_cpu_next_batch()).  It reads only inside the
+ * committed data (plus the 4 bytes of length of the header at its end, as
+ * the check does) and never moves backwards or stays in place.
+ *
+ * Returns: 1 at the next data event (@walk->curr), 0 past the page's last
+ *   (@walk->curr >= @walk->size), -1 at an event whose length would move
+ *   the walk backwards or end a data event outside the committed data
+ *   (@walk->curr at it; the page is damaged: CS_TD_PAGE_BAD_LENGTH)
+ */
+static inline int
+cs_td_page_walk_next_checked (gboolean      be,
+                              CsTdPageWalk *walk,
+                              guint32      *bad_type)
+{
+  guint32 type_len;
+
+  do
+    {
+      guint32 curr = walk->curr = walk->next;
+
+      if (curr >= walk->size)
+        return 0;
+      type_len = cs_td_page_walk_decode (be, walk);
+      /* cs_td_page_check()'s test, on the same numbers. */
+      if (G_UNLIKELY (walk->next <= curr ||
+                      (type_len < CS_TD_RB_TYPE_PADDING &&
+                       (walk->next < walk->index || walk->next > walk->size))))
+        {
+          *bad_type = type_len;
+          return -1;
+        }
+    }
+  while (type_len >= CS_TD_RB_TYPE_PADDING);
+  return 1;
 }
