@@ -83,7 +83,7 @@ typedef struct {
   gint32 next_pid;
   gint32 prev_state;
   gint32 next_prio;        /* -1 when the record has no next_prio */
-  char prev_comm[16];
+  char prev_comm[16];      /* the names, zero after them */
   char next_comm[16];
 } ScanOp;
 

@@ -356,9 +356,11 @@ summarise_sched_switch (ScanState    *st,
   st->running_known = TRUE;
   st->running_prio = op->next_prio;
   st->running_comm_len = op->next_comm_len;
-  memset (st->running_comm, 0, sizeof st->running_comm);
-  if (op->next_comm_len > 0)
-    memcpy (st->running_comm, op->next_comm, op->next_comm_len);
+  /* The name with its tail zeroed (copy_comm()): one 16-byte copy. */
+  if (op->next_comm_len >= 0)
+    memcpy (st->running_comm, op->next_comm, sizeof st->running_comm);
+  else
+    memset (st->running_comm, 0, sizeof st->running_comm);
 }
 
 static inline gboolean
