@@ -586,22 +586,6 @@ next_block (CsTracedatCpu *c, GError **error)
 /* ------------------------------------------------------------------------ */
 /* Pages                                                                     */
 
-/* How load_page() checks a page and where it leaves the walk. */
-typedef enum {
-  /* Every event header walked and checked (cs_td_page_check()); the walk
-   * at the first data event, page_loaded set: cs_tracedat_cpu_next() and
-   * the seeks. */
-  PAGE_WALK,
-  /* The commit size checked (cs_td_page_check_commit()), the walk begun
-   * before the first event: the scan checks each event header as it reads
-   * it (scan_page()), so a page's headers are walked once, not twice. */
-  PAGE_SCAN,
-  /* The commit size checked, the walk begun and not to be moved:
-   * cs_tracedat_cpu_peek_at() decodes single records at the offsets the
-   * index gives and bounds each by the committed data. */
-  PAGE_PEEK,
-} PageUse;
-
 /* The error for a page that load_page() or scan_page() refused. */
 static gboolean
 page_error (CsTracedatCpu    *c,
@@ -624,9 +608,17 @@ page_error (CsTracedatCpu    *c,
                     c->compressed ? _("stream position") : _("offset"), where, bad_type);
 }
 
-/* The page at c->page_off, checked and begun as @use says, into c->walk. */
+/* The page at c->page_off into c->walk.  With @walk, every event header
+ * walked and checked (cs_td_page_check()) and the walk at the first data
+ * event, page_loaded set: for cs_tracedat_cpu_next() and the seeks.
+ * Without, only the commit size checked (cs_td_page_check_commit()) and
+ * the walk begun before the first event, page_loaded unset: the scan
+ * checks each header as it reads it (scan_page()), so that a page's
+ * headers are walked once, not twice, and cs_tracedat_cpu_peek_at()
+ * decodes single records at the offsets the index gives, each bounded by
+ * the committed data. */
 static gboolean
-load_page (CsTracedatCpu *c, PageUse use, GError **error)
+load_page (CsTracedatCpu *c, gboolean walk, GError **error)
 {
   guint8 *page = c->block + c->page_off;
   guint committed = 0, bad_byte = 0, bad_type = 0;
@@ -636,16 +628,15 @@ load_page (CsTracedatCpu *c, PageUse use, GError **error)
   c->page_checked = FALSE;
   if (!c->compressed)
     c->bytes_done = MIN (c->block_pos + c->page_off + c->page_size, c->data_end) - c->data_offset;
-  problem = use == PAGE_WALK
-              ? cs_td_page_check (&c->page_format, page, NULL, &committed, &bad_byte, &bad_type)
-              : cs_td_page_check_commit (&c->page_format, page, &committed);
+  problem = walk ? cs_td_page_check (&c->page_format, page, NULL, &committed, &bad_byte, &bad_type)
+                 : cs_td_page_check_commit (&c->page_format, page, &committed);
   if (problem != CS_TD_PAGE_OK)
     return page_error (c, problem, committed, bad_byte, bad_type, error);
-  if (use == PAGE_WALK)
+  if (walk)
     cs_td_page_walk_start (&c->page_format, &c->walk, page);
   else
     cs_td_page_walk_begin (&c->page_format, &c->walk, page);
-  c->page_loaded = use == PAGE_WALK;
+  c->page_loaded = walk;
   c->page_checked = TRUE;
   return TRUE;
 }
@@ -653,7 +644,7 @@ load_page (CsTracedatCpu *c, PageUse use, GError **error)
 gboolean
 _cs_tracedat_cpu_load_page (CsTracedatCpu *c, GError **error)
 {
-  return load_page (c, PAGE_WALK, error);
+  return load_page (c, TRUE, error);
 }
 
 /* For cs_tracedat_cpu_peek_at(): walking every event header of the page
@@ -663,14 +654,14 @@ _cs_tracedat_cpu_load_page (CsTracedatCpu *c, GError **error)
 gboolean
 _cs_tracedat_cpu_load_page_to_peek (CsTracedatCpu *c, GError **error)
 {
-  return load_page (c, PAGE_PEEK, error);
+  return load_page (c, FALSE, error);
 }
 
-/* Moves to the next page, loading blocks as needed, and loads it for
- * @use; FALSE at the end (error unset) or on error.  After a bad page, the
- * next call goes on after it. */
+/* Moves to the next page, loading blocks as needed, and loads it as
+ * load_page() with @walk does; FALSE at the end (error unset) or on error.
+ * After a bad page, the next call goes on after it. */
 static gboolean
-advance_page (CsTracedatCpu *c, PageUse use, GError **error)
+advance_page (CsTracedatCpu *c, gboolean walk, GError **error)
 {
   for (;;)
     {
@@ -682,7 +673,7 @@ advance_page (CsTracedatCpu *c, PageUse use, GError **error)
             {
               c->page_off = next;
               c->page_started = TRUE;
-              return load_page (c, use, error);
+              return load_page (c, walk, error);
             }
         }
       if (!next_block (c, error))
@@ -710,7 +701,7 @@ fill_record (CsTracedatCpu        *c,
 }
 
 /* fill_record(), and the walk on to the next record (on a page
- * load_page() checked whole: PAGE_WALK). */
+ * load_page() checked whole). */
 static inline guint32
 take_record (CsTracedatCpu        *c,
              CsTdPageWalk         *w,
@@ -723,7 +714,7 @@ take_record (CsTracedatCpu        *c,
   return record_size;
 }
 
-/* Reads the page just loaded for PAGE_SCAN into @records from *@n (up to
+/* Reads the page advance_page() just loaded without a walk into @records from *@n (up to
  * @max), checking each event header as cs_td_page_check() would before
  * taking its record.  When the batch fills inside the page, the rest of
  * its headers are checked before it returns, so that a page is given out
@@ -838,7 +829,7 @@ cs_tracedat_cpu_next (CsTracedatCpu     *cpu,
             }
           c->page_loaded = FALSE;
         }
-      if (c->at_end || !advance_page (c, PAGE_WALK, error))
+      if (c->at_end || !advance_page (c, TRUE, error))
         return FALSE;
     }
 }
@@ -900,7 +891,7 @@ cs_tracedat_cpu_next_batch (CsTracedatCpu        *cpu,
       /* Loading the next block would move the records' data. */
       if (n > 0 && !(c->have_block && c->page_off + c->page_size < c->block_len))
         return n;
-      if (c->at_end || !advance_page (c, PAGE_SCAN, error) || !scan_page (c, records, &n, max, error))
+      if (c->at_end || !advance_page (c, FALSE, error) || !scan_page (c, records, &n, max, error))
         return n;
     }
 }

@@ -69,7 +69,8 @@ cs_td_page_check_commit (const CsTdPageFormat *format,
  *   page of the event whose length is wrong
  * @bad_type: (out) (optional): on %CS_TD_PAGE_BAD_LENGTH, its type_len
  *
- * Walks the event headers of a page the way kbuffer will and says whether
+ * Walks the event headers of a page the way kbuffer will
+ * (cs_td_page_walk_next_checked() to the end) and says whether
  * kbuffer (or cs_td_page_walk_next()) could walk it without reading outside
  * it, looping, or returning an event that does not fit in the committed
  * data.  Reads only inside @page (plus nothing: the walk stops at the
@@ -85,70 +86,29 @@ cs_td_page_check (const CsTdPageFormat *format,
                   guint                *bad_byte,
                   guint                *bad_type)
 {
-  gboolean be = format->be;
-  guint hdr = 8 + format->klong;
-  const guint8 *d = page + hdr;
-  guint32 curr = 0;
+  /* The walk's fields the checked walk reads, without the lost-events
+   * count after the data that cs_td_page_walk_begin() reads: only the
+   * headers are looked at. */
+  CsTdPageWalk w = { .data = page + 8 + format->klong };
   guint size, n = 0;
+  guint32 type_len = 0;
+  int step;
   CsTdPageProblem commit = cs_td_page_check_commit (format, page, &size);
 
   if (committed != NULL)
     *committed = size;
   if (commit != CS_TD_PAGE_OK)
     return commit;
-
-  while (curr < size)
+  w.size = size;
+  while ((step = cs_td_page_walk_next_checked (format->be, &w, &type_len)) > 0)
+    n++;
+  if (step < 0)
     {
-      guint32 tl = cs_td_page_u32 (be, d + curr);
-      guint32 type_len = be ? (tl >> 27) & 31 : tl & 31;
-      guint32 index, next;
-      gboolean is_data = TRUE;
-
-      /* Most events: data whose length is in the header, within the
-       * data when the next header is (size is at most a page). */
-      if (G_LIKELY (type_len - 1u < CS_TD_RB_TYPE_PADDING - 1u) && curr + 4 + type_len * 4 <= size)
-        {
-          n++;
-          curr += 4 + type_len * 4;
-          continue;
-        }
-      switch (type_len)
-        {
-        case CS_TD_RB_TYPE_PADDING:
-          index = curr + 4;
-          next = index + cs_td_page_u32 (be, d + curr + 4);
-          is_data = FALSE;
-          break;
-        case CS_TD_RB_TYPE_TIME_EXTEND:
-        case CS_TD_RB_TYPE_TIME_STAMP:
-          index = curr + 8;
-          next = index;
-          is_data = FALSE;
-          break;
-        case 0:
-          {
-            /* kbuffer: length = read_4 () - 4, rounded up to 4, as an int */
-            gint32 len = (gint32) (cs_td_page_u32 (be, d + curr + 4) - 4u);
-            len = (len + 3) & ~3;
-            index = curr + 8;
-            next = index + (guint32) len;
-            break;
-          }
-        default:
-          index = curr + 4;
-          next = index + type_len * 4;
-          break;
-        }
-      if (next <= curr || (is_data && (next < index || next > size)))
-        {
-          if (bad_byte != NULL)
-            *bad_byte = hdr + curr;
-          if (bad_type != NULL)
-            *bad_type = type_len;
-          return CS_TD_PAGE_BAD_LENGTH;
-        }
-      n += is_data;
-      curr = next;
+      if (bad_byte != NULL)
+        *bad_byte = 8 + format->klong + w.curr;
+      if (bad_type != NULL)
+        *bad_type = type_len;
+      return CS_TD_PAGE_BAD_LENGTH;
     }
   if (n_records != NULL)
     *n_records = n;

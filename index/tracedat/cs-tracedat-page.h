@@ -190,9 +190,10 @@ cs_td_page_walk_next (gboolean be, CsTdPageWalk *walk)
  * @bad_type: (out): on -1, the type_len of the event refused
  *
  * cs_td_page_walk_next() for a page whose events cs_td_page_check() has
- * not walked: it refuses what that check refuses, at the event where the
- * check would, so that one walk both checks a page and reads it (the
- * scan's, cs_tracedat_cpu_next_batch()).  It reads only inside the
+ * not walked: the check itself is this walk over a whole page, so it
+ * refuses what the check refuses, at the same event, and one walk can
+ * both check a page and read it (the scan's,
+ * cs_tracedat_cpu_next_batch()).  It reads only inside the
  * committed data (plus the 4 bytes of length of the header at its end, as
  * the check does) and never moves backwards or stays in place.
  *
@@ -215,7 +216,8 @@ cs_td_page_walk_next_checked (gboolean      be,
       if (curr >= walk->size)
         return 0;
       type_len = cs_td_page_walk_decode (be, walk);
-      /* cs_td_page_check()'s test, on the same numbers. */
+      /* The one test of a page's event lengths: cs_td_page_check() walks
+       * a whole page with it. */
       if (G_UNLIKELY (walk->next <= curr ||
                       (type_len < CS_TD_RB_TYPE_PADDING &&
                        (walk->next < walk->index || walk->next > walk->size))))
