@@ -17,6 +17,10 @@
 #include "cs-event-filter-private.h"
 #include "cs-tracedat-reader.h"
 
+typedef struct {
+  struct tep_event_filter *filter;
+} Compiled;
+
 struct _CsEventFilter
 {
   GObject parent_instance;
@@ -26,7 +30,7 @@ struct _CsEventFilter
 
   char *expression;
   CsDocument *document;                   /* for the expression's formats */
-  struct tep_event_filter *compiled;
+  Compiled *compiled;                     /* shared by copies, never changed */
 
   /* The stream dimension (lists of several streams): recording paths */
   CsFilterMode stream_mode;
@@ -34,6 +38,34 @@ struct _CsEventFilter
 };
 
 G_DEFINE_FINAL_TYPE (CsEventFilter, cs_event_filter, G_TYPE_OBJECT)
+
+/* A compiled expression, shared by a filter and its copies: a copy that
+ * compiled its text again could fail where the original did not (another
+ * thread matching records against the same tep_handle resets its
+ * tokenizer, see _cs_event_filter_matches_record()) and would then lose
+ * its expression. */
+static void
+compiled_clear (gpointer data)
+{
+  Compiled *compiled = data;
+
+  tep_filter_free (compiled->filter);
+}
+
+static Compiled *
+compiled_new (struct tep_event_filter *filter)
+{
+  Compiled *compiled = g_atomic_rc_box_new0 (Compiled);
+
+  compiled->filter = filter;
+  return compiled;
+}
+
+static void
+compiled_unref (Compiled *compiled)
+{
+  g_atomic_rc_box_release_full (compiled, compiled_clear);
+}
 
 static void
 cs_event_filter_finalize (GObject *object)
@@ -43,7 +75,7 @@ cs_event_filter_finalize (GObject *object)
   for (guint f = 0; f < CS_FILTER_N_FIELDS; f++)
     g_hash_table_unref (self->sets[f]);
   g_hash_table_unref (self->streams);
-  g_clear_pointer (&self->compiled, tep_filter_free);
+  g_clear_pointer (&self->compiled, compiled_unref);
   g_clear_object (&self->document);
   g_free (self->expression);
 
@@ -112,6 +144,9 @@ cs_event_filter_new (void)
  * cs_event_filter_copy:
  * @self: a filter
  *
+ * A copy never fails and loses nothing: it shares the original's compiled
+ * expression, which neither changes (a new expression is compiled anew).
+ *
  * Returns: (transfer full): an independent filter with the same sets and
  *   expression
  */
@@ -130,8 +165,9 @@ cs_event_filter_copy (CsEventFilter *self)
       while (g_hash_table_iter_next (&iter, &key, NULL))
         cs_event_filter_add (copy, f, *(gint64 *) key);
     }
-  if (self->expression != NULL)
-    cs_event_filter_set_expression (copy, self->document, self->expression, NULL);
+  copy->expression = g_strdup (self->expression);
+  g_set_object (&copy->document, self->document);
+  copy->compiled = self->compiled != NULL ? g_atomic_rc_box_acquire (self->compiled) : NULL;
   copy_streams (copy, self);
   return copy;
 }
@@ -213,7 +249,7 @@ cs_event_filter_clear (CsEventFilter *self)
   self->stream_mode = CS_FILTER_ALL;
   g_hash_table_remove_all (self->streams);
   g_clear_pointer (&self->expression, g_free);
-  g_clear_pointer (&self->compiled, tep_filter_free);
+  g_clear_pointer (&self->compiled, compiled_unref);
   g_clear_object (&self->document);
 }
 
@@ -402,7 +438,7 @@ cs_event_filter_set_expression (CsEventFilter *self,
   if (expression == NULL || *expression == '\0')
     {
       g_clear_pointer (&self->expression, g_free);
-      g_clear_pointer (&self->compiled, tep_filter_free);
+      g_clear_pointer (&self->compiled, compiled_unref);
       g_clear_object (&self->document);
       return TRUE;
     }
@@ -420,7 +456,7 @@ cs_event_filter_set_expression (CsEventFilter *self,
   if (!check_expression (tep, expression, error))
     return FALSE;
 
-  /* The filter parser shares libtraceevent's global tokenizer. */
+  /* The filter parser is libtraceevent's format tokenizer (see the lock). */
   g_mutex_lock (cs_tracedat_reader_get_parse_lock ());
   compiled = tep_filter_alloc (tep);
   err = tep_filter_add_filter_str (compiled, expression);
@@ -444,9 +480,9 @@ cs_event_filter_set_expression (CsEventFilter *self,
     }
   g_mutex_unlock (cs_tracedat_reader_get_parse_lock ());
 
-  g_clear_pointer (&self->compiled, tep_filter_free);
+  g_clear_pointer (&self->compiled, compiled_unref);
   g_set_object (&self->document, document);
-  self->compiled = compiled;
+  self->compiled = compiled_new (compiled);
   g_free (self->expression);
   self->expression = g_strdup (expression);
   return TRUE;
@@ -498,6 +534,13 @@ _cs_event_filter_matches_sets (CsEventFilter *self,
  *
  * The expression part, on a record read from the recording with the same
  * formats as the expression was compiled against.
+ *
+ * Only in the thread that compiles expressions against the same
+ * tep_handle, or against none: libtraceevent 1.7 keeps its tokenizer in
+ * the tep_handle, and tep_filter_match() resets it (filter_init_error_buf()
+ * in parse-filter.c), so a match in one thread while another compiles
+ * makes that compile fail with "Syntax error".  A worker thread compiles
+ * its own filter against its own document (cs-event-list-count.c).
  */
 gboolean
 _cs_event_filter_matches_record (CsEventFilter     *self,
@@ -505,7 +548,7 @@ _cs_event_filter_matches_record (CsEventFilter     *self,
 {
   if (self->compiled == NULL)
     return TRUE;
-  return tep_filter_match (self->compiled, record) == TEP_ERRNO__FILTER_MATCH;
+  return tep_filter_match (self->compiled->filter, record) == TEP_ERRNO__FILTER_MATCH;
 }
 
 /*

@@ -72,14 +72,17 @@ _cs_filter_count_job_free (CsFilterCountJob *job)
   g_free (job->trace_path);
   g_free (job->index_path);
   g_free (job->identity);
-  g_clear_object (&job->filter);
+  g_free (job->filter_text);
   g_free (job);
 }
 
 
 /* Counts passing events chunk by chunk; with an expression, also reads
  * every record of the CPU in order (cursor rows and chunk rows are the
- * same sequence) to test it. */
+ * same sequence) to test it.  The thread opens the recording anew and
+ * compiles the filter's text against it: matching records against the
+ * window's own tep_handle would break an expression the window compiles
+ * meanwhile (_cs_event_filter_matches_record()). */
 void
 _cs_filter_count_thread (GTask        *task,
                          gpointer      source,
@@ -88,17 +91,21 @@ _cs_filter_count_thread (GTask        *task,
 {
   CsFilterCountJob *job = task_data;
   g_autoptr(CsDocument) doc = NULL;
-  g_autoptr(CsTraceFile) file = NULL;
+  g_autoptr(CsEventFilter) filter = NULL;
   g_autoptr(CsFilterCounts) counts = NULL;
+  CsTraceFile *file = NULL;
   GError *error = NULL;
-  gboolean expression = _cs_event_filter_has_expression (job->filter);
+  gboolean expression = FALSE;
   guint64 done = 0, total;
   gint64 last_post = 0;
 
   doc = cs_document_open_as (job->trace_path, job->index_path, job->identity,
                              &error);
-  if (doc != NULL && expression)
-    file = cs_document_open_trace_file (doc, &error);
+  if (doc != NULL)
+    filter = cs_event_filter_new_from_string (doc, job->filter_text, &error);
+  expression = filter != NULL && _cs_event_filter_has_expression (filter);
+  if (expression)
+    file = _cs_document_ensure_trace_file (doc, &error);  /* what it was compiled against */
   if (error != NULL)
     {
       g_task_return_error (task, error);
@@ -145,7 +152,7 @@ _cs_filter_count_thread (GTask        *task,
             counts->bits[cpu][c] = g_malloc0 ((chunk->n + 7) / 8);
           for (guint i = 0; i < chunk->n; i++)
             {
-              gboolean pass = _cs_event_filter_matches_sets (job->filter, cpu,
+              gboolean pass = _cs_event_filter_matches_sets (filter, cpu,
                                                              chunk->cols[EV_PID][i],
                                                              chunk->cols[EV_TYPE][i]);
               if (expression)
@@ -159,7 +166,7 @@ _cs_filter_count_thread (GTask        *task,
                                      _("%s has fewer events than its index"), job->trace_path);
                       break;
                     }
-                  pass = pass && _cs_event_filter_matches_record (job->filter, rec.tep_record);
+                  pass = pass && _cs_event_filter_matches_record (filter, rec.tep_record);
                   if (pass)
                     counts->bits[cpu][c][i / 8] |= 1 << (i % 8);
                 }

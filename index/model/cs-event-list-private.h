@@ -40,7 +40,7 @@ typedef struct {
   char *trace_path;
   char *index_path;
   char *identity;
-  CsEventFilter *filter;
+  char *filter_text;   /* cs_event_filter_to_string(): the thread compiles its own */
   gboolean test_hang;  /* CS_FILTER_TEST_HANG */
 } CsFilterCountJob;
 

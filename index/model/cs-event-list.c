@@ -927,7 +927,7 @@ cs_event_list_set_filter (CsEventList   *self,
   job->trace_path = g_strdup (cs_document_get_trace_path (self->document));
   job->index_path = g_strdup (cs_document_get_index_path (self->document));
   job->identity = g_strdup (cs_document_get_identity (self->document));
-  job->filter = cs_event_filter_copy (filter);
+  job->filter_text = cs_event_filter_to_string (filter);
   job->test_hang = cs_test_hook_is_set ("CS_FILTER_TEST_HANG");
   task = g_task_new (self, self->cancellable, count_done, NULL);
   g_task_set_source_tag (task, cs_event_list_set_filter);

@@ -670,10 +670,12 @@ parse_section (CsTracedatReader   *self,
     }
 }
 
-/* libtraceevent's format parser keeps its tokenizer in process-global
- * variables (input_buf, input_buf_ptr, input_buf_siz in event-parse.c), and
- * its plugins register options in global lists: building or tearing down any
- * tep_handle must not overlap with another, in any thread. */
+/* libtraceevent's plugins register options in global lists, and its format
+ * parser kept its tokenizer in process-global variables (input_buf,
+ * input_buf_ptr, input_buf_siz in event-parse.c) before 1.7 moved them into
+ * the tep_handle: building or tearing down any tep_handle must not overlap
+ * with another, in any thread.  (Within one handle, 1.7's tep_filter_match()
+ * resets that tokenizer: see _cs_event_filter_matches_record().) */
 static GMutex parse_lock;
 
 /**

@@ -215,6 +215,48 @@ test_filters_match_report (void)
   }
 }
 
+/* Expressions compiled (and filters copied) while the list counts what
+ * passes another expression, in its thread: a count that matched records
+ * against the document's own tep_handle reset its tokenizer and made a
+ * compile meanwhile fail with "Syntax error" (libtraceevent 1.7). */
+static void
+test_compile_while_counting (void)
+{
+  g_autoptr(CsDocument) doc = cs_test_load ("sched-irq-v6.dat");
+  g_autoptr(CsEventFilter) counted = cs_event_filter_new ();
+  g_autoptr(CsEventList) list = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_during = 0;
+
+  g_assert_true (cs_event_filter_set_expression (counted, doc, "sched/sched_switch: prev_prio < 130", &error));
+  g_assert_no_error (error);
+  list = cs_event_list_new (doc, NULL);
+  wait_ready (list);
+  for (guint round = 0; round < 40; round++)
+    {
+      g_autoptr(CsEventFilter) next = cs_event_filter_copy (counted);
+
+      /* a different filter each round, so that the list counts anew */
+      cs_event_filter_set_mode (next, CS_FILTER_PID, CS_FILTER_HIDE);
+      cs_event_filter_add (next, CS_FILTER_PID, 100000 + round);
+      cs_event_list_set_filter (list, next);
+      while (!cs_event_list_get_ready (list))
+        {
+          g_autoptr(CsEventFilter) compiled = cs_event_filter_new ();
+          g_autoptr(CsEventFilter) copy = NULL;
+
+          g_assert_true (cs_event_filter_set_expression (compiled, doc, "sched/sched_switch: next_prio < 120", &error));
+          g_assert_no_error (error);
+          copy = cs_event_filter_copy (compiled);
+          g_assert_cmpstr (cs_event_filter_get_expression (copy), ==, "sched/sched_switch: next_prio < 120");
+          n_during++;
+          g_main_context_iteration (NULL, FALSE);
+        }
+    }
+  g_test_message ("%u expressions compiled while the list counted", n_during);
+  g_assert_cmpuint (n_during, >, 0);
+}
+
 typedef struct {
   gboolean done;
   gboolean found;
@@ -481,6 +523,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_test_add_func ("/cs/index/EventList/order-matches-report", test_order_matches_report);
   g_test_add_func ("/cs/index/EventList/filters-match-report", test_filters_match_report);
+  g_test_add_func ("/cs/index/EventList/compile-while-counting", test_compile_while_counting);
   g_test_add_func ("/cs/index/EventList/search", test_search);
   g_test_add_func ("/cs/index/TaskTimeline/states-match-report", test_task_states_match_report);
   g_test_add_func ("/cs/index/EventList/raw-fields", test_raw_fields);
