@@ -145,7 +145,8 @@ cs_event_filter_new (void)
  * @self: a filter
  *
  * A copy never fails and loses nothing: it shares the original's compiled
- * expression, which neither changes (a new expression is compiled anew).
+ * expression, which neither of them changes (setting an expression
+ * compiles a new one).
  *
  * Returns: (transfer full): an independent filter with the same sets and
  *   expression
