@@ -714,9 +714,9 @@ take_record (CsTracedatCpu        *c,
   return record_size;
 }
 
-/* Reads the page advance_page() just loaded without a walk into @records from *@n (up to
- * @max), checking each event header as cs_td_page_check() would before
- * taking its record.  When the batch fills inside the page, the rest of
+/* Reads the page advance_page() just loaded without a walk into @records
+ * from *@n (up to @max), checking each event header as cs_td_page_check()
+ * would before taking its record.  When the batch fills inside the page, the rest of
  * its headers are checked before it returns, so that a page is given out
  * whole or not at all, as when it was checked before being read, and a
  * page left loaded (page_loaded) is always one checked whole.  A damaged
