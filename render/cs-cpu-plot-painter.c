@@ -17,7 +17,7 @@
  * (_cs_cpu_plot_painter_get_filter_exact()).
  *
  * Cost: a frame's cost follows its width.  Per-column output goes through
- * one image per plot (see raster_begin()); wide slices of one task are
+ * one image per plot (cs-plot-raster-private.h); wide slices of one task are
  * merged into one path and filled once; slice labels reuse one Pango layout
  * per task; every buffer lives as long as the painter.
  */
@@ -29,6 +29,7 @@
 #include <pango/pangocairo.h>
 
 #include "cs-palette.h"
+#include "cs-plot-raster-private.h"
 #include "cs-text-runs-private.h"
 
 #define EVENT_TICK_PX        5     /* events under slices */
@@ -91,7 +92,7 @@ struct _CsCpuPlotPainter
   GByteArray *covered;       /* one byte per pixel column */
   PixelShare *shares;
   guint n_shares_allocated;
-  cairo_surface_t *raster;   /* one plot, a pixel per column */
+  CsPlotRaster raster;       /* one plot, a pixel per column */
   CsEventFilter *filter;     /* NULL: every event shows */
   gboolean hide_filtered;    /* rejected events: hidden, or faint */
   gboolean filter_exact;     /* the last plot drawn applied the filter */
@@ -311,53 +312,6 @@ read_columns (CsCpuPlotPainter *self, const CsPlotFrame *frame, guint cpu, GErro
                                       frame->n_columns, self->columns, error);
 }
 
-/* Column rasters.  Whatever shows one value per pixel column (zoomed-out
- * busy bars, event density, slices narrower than a pixel) is written into
- * an image of the plot, one pixel per column, and drawn with one paint: a
- * path per colour would cost a cairo fill per task in view, which on a busy
- * recording (hundreds of short-lived tasks) is most of a frame, twice over
- * in GTK, whose snapshots record and replay the drawing.  With the nearest
- * filter the image stays crisp at any device scale. */
-static guint32 *
-raster_begin (CsCpuPlotPainter *self, guint n_columns, int *stride_px)
-{
-  if (self->raster == NULL || cairo_image_surface_get_width (self->raster) < (int) n_columns)
-    {
-      g_clear_pointer (&self->raster, cairo_surface_destroy);
-      self->raster = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n_columns,
-                                                 CS_PLOT_HEIGHT_PX);
-    }
-  if (cairo_surface_status (self->raster) != CAIRO_STATUS_SUCCESS)
-    return NULL;
-
-  /* A recording target (a GTK snapshot) holds a copy-on-write snapshot of
-   * the previous plot's raster: flushing gives it its own copy before the
-   * pixels are overwritten. */
-  cairo_surface_flush (self->raster);
-  *stride_px = cairo_image_surface_get_stride (self->raster) / 4;
-  memset (cairo_image_surface_get_data (self->raster), 0,
-          (gsize) cairo_image_surface_get_stride (self->raster) * CS_PLOT_HEIGHT_PX);
-  return (guint32 *) cairo_image_surface_get_data (self->raster);
-}
-
-/* Fills rows [CS_PLOT_HEIGHT_PX - height, CS_PLOT_HEIGHT_PX) of column @x. */
-static inline void
-raster_bar (guint32 *pixels, int stride_px, guint x, int height, guint32 argb)
-{
-  for (int row = CS_PLOT_HEIGHT_PX - MIN (height, CS_PLOT_HEIGHT_PX); row < CS_PLOT_HEIGHT_PX; row++)
-    pixels[(gsize) row * stride_px + x] = argb;
-}
-
-static void
-raster_end (CsCpuPlotPainter *self, cairo_t *cr, guint n_columns, double x, double y)
-{
-  cairo_surface_mark_dirty (self->raster);
-  cairo_set_source_surface (cr, self->raster, x, y);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_rectangle (cr, x, y, n_columns, CS_PLOT_HEIGHT_PX);
-  cairo_fill (cr);
-}
-
 /* The pixel value of @pid's colour, with a one-entry cache: neighbouring
  * columns usually show the same task. */
 static guint32
@@ -377,13 +331,10 @@ draw_busy_columns (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame
                    double y, GError **error)
 {
   double column_ns = _cs_plot_frame_offset_ns (frame, frame->end_ns) / frame->n_columns;
-  guint32 *pixels;
-  int stride;
 
   if (!read_columns (self, frame, cpu, error))
     return FALSE;
-  pixels = raster_begin (self, frame->n_columns, &stride);
-  if (pixels == NULL)
+  if (!_cs_plot_raster_begin (&self->raster, frame->n_columns))
     return TRUE;
 
   for (guint i = 0; i < frame->n_columns; i++)
@@ -394,11 +345,11 @@ draw_busy_columns (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame
       if (column->busy_ns <= 0)
         continue;
       busy = MIN ((double) column->busy_ns / column_ns, 1.0);
-      raster_bar (pixels, stride, i, MAX ((int) lround (busy * CS_PLOT_HEIGHT_PX), 1),
-                  task_argb (self, column->dominant_pid > 0 ? column->dominant_pid : -1));
+      _cs_plot_raster_bar (&self->raster, i, MAX ((int) lround (busy * CS_PLOT_HEIGHT_PX), 1),
+                           task_argb (self, column->dominant_pid > 0 ? column->dominant_pid : -1));
     }
 
-  raster_end (self, cr, frame->n_columns, frame->time_x, y);
+  _cs_plot_raster_end (&self->raster, cr, frame->n_columns, frame->time_x, y);
   return TRUE;
 }
 
@@ -413,9 +364,7 @@ draw_density_columns (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *fr
   guint32 bar_argb = opaque_argb (&frame->theme->density);
   guint32 tick_argb = opaque_argb (&frame->theme->density_tick);
   guint32 max_events = 0;
-  guint32 *pixels;
   double scale;
-  int stride;
 
   if (!read_columns (self, frame, cpu, error))
     return FALSE;
@@ -424,8 +373,7 @@ draw_density_columns (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *fr
     max_events = MAX (max_events, self->columns[i].n_events);
   if (max_events == 0)
     return TRUE;
-  pixels = raster_begin (self, frame->n_columns, &stride);
-  if (pixels == NULL)
+  if (!_cs_plot_raster_begin (&self->raster, frame->n_columns))
     return TRUE;
 
   scale = (CS_PLOT_HEIGHT_PX - DENSITY_TICK_PX) / log1p ((double) MAX (max_events, 2));
@@ -435,12 +383,13 @@ draw_density_columns (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *fr
 
       if (n_events == 0)
         continue;
-      raster_bar (pixels, stride, i,
-                  DENSITY_TICK_PX + (int) lround (log1p ((double) n_events) * scale), bar_argb);
-      raster_bar (pixels, stride, i, DENSITY_TICK_PX, tick_argb);
+      _cs_plot_raster_bar (&self->raster, i,
+                           DENSITY_TICK_PX + (int) lround (log1p ((double) n_events) * scale),
+                           bar_argb);
+      _cs_plot_raster_bar (&self->raster, i, DENSITY_TICK_PX, tick_argb);
     }
 
-  raster_end (self, cr, frame->n_columns, frame->time_x, y);
+  _cs_plot_raster_end (&self->raster, cr, frame->n_columns, frame->time_x, y);
   return TRUE;
 }
 
@@ -511,9 +460,7 @@ draw_slices (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guin
   guint n_columns = frame->n_columns;
   guint n_shared = 0;
   PixelShare *shares;
-  guint32 *pixels;
   guint8 *covered;
-  int stride;
 
   g_array_set_size (self->slices, 0);
   if (!cs_document_get_slices (self->document, cpu, frame->begin_ns, frame->end_ns,
@@ -577,7 +524,7 @@ draw_slices (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guin
         }
     }
 
-  if (n_shared > 0 && (pixels = raster_begin (self, n_columns, &stride)) != NULL)
+  if (n_shared > 0 && _cs_plot_raster_begin (&self->raster, n_columns))
     {
       for (guint column = 0; column < n_columns; column++)
         {
@@ -586,10 +533,11 @@ draw_slices (CsCpuPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, guin
           if (covered[column] || shares[column].busy_ns == 0)
             continue;
           busy = MIN ((double) shares[column].busy_ns / frame->ns_per_px, 1.0);
-          raster_bar (pixels, stride, column, MAX ((int) lround (busy * CS_PLOT_HEIGHT_PX), 1),
-                      task_argb (self, share_get_dominant (&shares[column])));
+          _cs_plot_raster_bar (&self->raster, column,
+                               MAX ((int) lround (busy * CS_PLOT_HEIGHT_PX), 1),
+                               task_argb (self, share_get_dominant (&shares[column])));
         }
-      raster_end (self, cr, n_columns, frame->time_x, y);
+      _cs_plot_raster_end (&self->raster, cr, n_columns, frame->time_x, y);
     }
 
   fill_bars (self, cr, self->bars, frame->time_x, y + CS_PLOT_HEIGHT_PX);
@@ -732,7 +680,7 @@ _cs_cpu_plot_painter_free (CsCpuPlotPainter *self)
   g_byte_array_unref (self->marks);
   g_byte_array_unref (self->covered);
   g_free (self->shares);
-  g_clear_pointer (&self->raster, cairo_surface_destroy);
+  _cs_plot_raster_clear (&self->raster);
   g_clear_object (&self->filter);
   g_free (self);
 }

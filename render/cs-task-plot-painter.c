@@ -39,6 +39,7 @@
 #include <pango/pangocairo.h>
 
 #include "cs-palette.h"
+#include "cs-plot-raster-private.h"
 #include "cs-text-runs-private.h"
 #include "cs-time-axis.h"
 
@@ -92,7 +93,7 @@ struct _CsTaskPlotPainter
   TaskColumn *columns;
   guint n_columns_allocated;
   GByteArray *covered;        /* one byte per pixel column */
-  cairo_surface_t *raster;    /* one plot, a pixel per column */
+  CsPlotRaster raster;        /* one plot, a pixel per column */
   cairo_pattern_t *hatch;
   GHashTable *cpu_layouts;    /* GUINT_TO_POINTER (cpu + 1) → PangoLayout "CPU n" */
   GHashTable *cpu_short_layouts; /* … → PangoLayout "n" */
@@ -218,44 +219,6 @@ column_get_cpu (const TaskColumn *column)
   return _cs_plot_share_get_dominant (column->cpu, column->cpu_ns, COLUMN_CPUS);
 }
 
-static void
-raster_rows (guint32 *pixels, int stride_px, guint x, int top, int bottom, guint32 argb)
-{
-  for (int row = MAX (top, 0); row < MIN (bottom, CS_PLOT_HEIGHT_PX); row++)
-    pixels[(gsize) row * stride_px + x] = argb;
-}
-
-static guint32 *
-raster_begin (CsTaskPlotPainter *self, guint n_columns, int *stride_px)
-{
-  if (self->raster == NULL || cairo_image_surface_get_width (self->raster) < (int) n_columns)
-    {
-      g_clear_pointer (&self->raster, cairo_surface_destroy);
-      self->raster = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) n_columns,
-                                                 CS_PLOT_HEIGHT_PX);
-    }
-  if (cairo_surface_status (self->raster) != CAIRO_STATUS_SUCCESS)
-    return NULL;
-
-  /* See CsCpuPlotPainter: a recording target may still hold the previous
-   * plot's pixels. */
-  cairo_surface_flush (self->raster);
-  *stride_px = cairo_image_surface_get_stride (self->raster) / 4;
-  memset (cairo_image_surface_get_data (self->raster), 0,
-          (gsize) cairo_image_surface_get_stride (self->raster) * CS_PLOT_HEIGHT_PX);
-  return (guint32 *) cairo_image_surface_get_data (self->raster);
-}
-
-static void
-raster_end (CsTaskPlotPainter *self, cairo_t *cr, guint n_columns, double x, double y)
-{
-  cairo_surface_mark_dirty (self->raster);
-  cairo_set_source_surface (cr, self->raster, x, y);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_rectangle (cr, x, y, n_columns, CS_PLOT_HEIGHT_PX);
-  cairo_fill (cr);
-}
-
 /* Columns shared by intervals narrower than a pixel: the state the task
  * spent most of the column in (among runnable, sleeping, uninterruptible
  * and other), and over it a bar as high as the share of the column it ran,
@@ -272,9 +235,10 @@ draw_columns (CsTaskPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, do
   guint32 *pixels;
   int stride;
 
-  pixels = raster_begin (self, frame->n_columns, &stride);
-  if (pixels == NULL)
+  if (!_cs_plot_raster_begin (&self->raster, frame->n_columns))
     return;
+  pixels = self->raster.pixels;
+  stride = self->raster.stride_px;
 
   for (guint state = 0; state < N_STATES; state++)
     {
@@ -304,7 +268,7 @@ draw_columns (CsTaskPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, do
       if (waiting != CS_TASK_RUNNING)
         {
           state_rows (waiting, &top, &bottom);
-          raster_rows (pixels, stride, i, top, bottom, state_argb[waiting]);
+          _cs_plot_raster_rows (&self->raster, i, top, bottom, state_argb[waiting]);
           if (waiting == CS_TASK_RUNNABLE)
             for (int row = top; row < bottom; row++)
               if (is_hatch_pixel (x_origin + (int) i, (int) y + row))
@@ -319,11 +283,11 @@ draw_columns (CsTaskPlotPainter *self, cairo_t *cr, const CsPlotFrame *frame, do
 
           cs_palette_get_cpu_color ((guint) MAX (column_get_cpu (column), 0), &color);
           top = CS_PLOT_HEIGHT_PX / 2 - height / 2;
-          raster_rows (pixels, stride, i, top, top + height, opaque_argb (&color));
+          _cs_plot_raster_rows (&self->raster, i, top, top + height, opaque_argb (&color));
         }
     }
 
-  raster_end (self, cr, frame->n_columns, frame->time_x, y);
+  _cs_plot_raster_end (&self->raster, cr, frame->n_columns, frame->time_x, y);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -780,7 +744,7 @@ _cs_task_plot_painter_free (CsTaskPlotPainter *self)
   g_array_unref (self->latencies);
   g_byte_array_unref (self->covered);
   g_free (self->columns);
-  g_clear_pointer (&self->raster, cairo_surface_destroy);
+  _cs_plot_raster_clear (&self->raster);
   cairo_pattern_destroy (self->hatch);
   g_hash_table_unref (self->cpu_layouts);
   g_hash_table_unref (self->cpu_short_layouts);
