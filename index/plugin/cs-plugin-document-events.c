@@ -157,11 +157,7 @@ foreach_cpu_event (CsPluginDocument  *self,
       if (!cs_document_get_events_of_types (document, cpu, from, end_ns, wanted,
                                             cs_document_get_n_event_types (document), max,
                                             events, &local_error))
-        {
-          g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                               local_error->message);
-          return FALSE;
-        }
+        return _cs_plugin_failed (error, local_error);
       while (n_at_from > 0 && first < events->len &&
              g_array_index (events, CsEvent, first).ts_ns == from &&
              g_array_index (events, CsEvent, first).row <= last_row)
@@ -214,11 +210,7 @@ cs_plugin_document_foreach_event (CsPluginDocument  *self,
       if (!cs_document_get_events_of_types (document, c, begin_ns, end_ns, wanted,
                                             cs_document_get_n_event_types (document), G_MAXUINT,
                                             events, &local_error))
-        {
-          g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                               local_error->message);
-          return FALSE;
-        }
+        return _cs_plugin_failed (error, local_error);
     }
   g_array_sort (events, compare_events);
   return call_events (self, events, 0, func, user_data, &stopped, error);
@@ -261,11 +253,7 @@ cs_plugin_document_foreach_slice (CsPluginDocument  *self,
 
   if (!_cs_document_scan_slices (_cs_plugin_document_get_document (self), cpu, begin_ns,
                                  end_ns, call_slice, &call, &local_error))
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                           local_error->message);
-      return FALSE;
-    }
+    return _cs_plugin_failed (error, local_error);
   return TRUE;
 }
 
@@ -288,11 +276,7 @@ scan_spans (CsPluginDocument  *self,
 
   if (!scan (_cs_plugin_document_get_document (self), cpu, begin_ns, end_ns, func, user_data,
              &local_error))
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                           local_error->message);
-      return FALSE;
-    }
+    return _cs_plugin_failed (error, local_error);
   return TRUE;
 }
 
@@ -359,11 +343,7 @@ cs_plugin_document_foreach_interrupt (CsPluginDocument      *self,
 
   if (!cs_document_foreach_irq (_cs_plugin_document_get_document (self), cpu, begin_ns, end_ns,
                                 call_irq, &call, &local_error))
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                           local_error->message);
-      return FALSE;
-    }
+    return _cs_plugin_failed (error, local_error);
   return TRUE;
 }
 
@@ -403,11 +383,7 @@ cs_plugin_document_foreach_migration (CsPluginDocument      *self,
 
   if (!cs_document_foreach_migration (_cs_plugin_document_get_document (self), cpu, begin_ns,
                                       end_ns, call_migration, &call, &local_error))
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                           local_error->message);
-      return FALSE;
-    }
+    return _cs_plugin_failed (error, local_error);
   return TRUE;
 }
 
@@ -429,11 +405,7 @@ cs_plugin_document_get_task_intervals (CsPluginDocument *self,
 
   if (!cs_document_get_task_intervals (_cs_plugin_document_get_document (self), pid,
                                        begin_ns, end_ns, got, &local_error))
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                           local_error->message);
-      return FALSE;
-    }
+    return _cs_plugin_failed (error, local_error);
   for (guint i = 0; i < got->len; i++)
     {
       const CsTaskInterval *in = &g_array_index (got, CsTaskInterval, i);

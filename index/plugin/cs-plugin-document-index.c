@@ -77,11 +77,7 @@ cs_plugin_document_count_cpu_events (CsPluginDocument *document,
   until = before != G_MAXUINT64 ? _cs_document_count_before (doc, cpu, end_ns, &local_error)
                                 : G_MAXUINT64;
   if (until == G_MAXUINT64)
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
-                           local_error != NULL ? local_error->message : "");
-      return FALSE;
-    }
+    return _cs_plugin_failed (error, local_error);
   *n_events = until > before ? until - before : 0;
   return TRUE;
 }
@@ -177,8 +173,7 @@ cs_plugin_document_get_missed_events (CsPluginDocument  *document,
                                       &local_error))
     {
       g_array_set_size (missed, first);
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
-      return FALSE;
+      return _cs_plugin_failed (error, local_error);
     }
   return TRUE;
 }

@@ -116,6 +116,14 @@ gboolean          _cs_plugin_document_fill_event       (CsPluginDocument *self,
                                                         CsPluginEvent    *event,
                                                         GError          **error);
 
+/* _cs_plugin_failed: sets @error to @cause (an error of the model below
+ * the plugin API; nullable: an empty message) as CS_PLUGIN_ERROR_FAILED
+ * with the same message: a plugin sees one error domain, whatever failed
+ * beneath it (cs-plugin.h).  Returns FALSE, for `return
+ * _cs_plugin_failed (error, local_error);`. */
+gboolean          _cs_plugin_failed                    (GError          **error,
+                                                        const GError     *cause);
+
 /* cs-plugin-sql.c: plugins' SQL tables in a session. */
 struct _CsSqlSession;
 gboolean          _cs_plugin_add_sql_tables            (GPtrArray             *plugins,

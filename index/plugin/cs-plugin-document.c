@@ -435,10 +435,7 @@ _cs_plugin_document_fill_event (CsPluginDocument  *self,
   if (ts_ns != NULL ? !cs_trace_file_peek_at (file, cpu, offset, *ts_ns, &self->record,
                                               &local_error)
                     : !cs_trace_file_read_at (file, cpu, offset, &self->record, &local_error))
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
-      return FALSE;
-    }
+    return _cs_plugin_failed (error, local_error);
   tep = cs_trace_file_get_tep (file);
   if (file != self->formats_file)
     {
@@ -526,10 +523,7 @@ cs_plugin_document_read_event (CsPluginDocument        *document,
   g_return_val_if_fail (document != NULL && ref != NULL && event != NULL, FALSE);
 
   if (!cs_document_get_event_at_row (document->document, ref->cpu, ref->row, &ev, &local_error))
-    {
-      g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED, local_error->message);
-      return FALSE;
-    }
+    return _cs_plugin_failed (error, local_error);
   return _cs_plugin_document_fill_event (document, ref->cpu, ref->row, ev.offset, NULL, event,
                                          error);
 }
@@ -939,4 +933,13 @@ _cs_plugin_document_ensure_automatic_passes (CsPluginDocument  *self,
         }
     }
   return TRUE;
+}
+
+gboolean
+_cs_plugin_failed (GError       **error,
+                   const GError  *cause)
+{
+  g_set_error_literal (error, CS_PLUGIN_ERROR, CS_PLUGIN_ERROR_FAILED,
+                       cause != NULL ? cause->message : "");
+  return FALSE;
 }
