@@ -14,7 +14,7 @@
  * cs-plugin-wakeup.h that the latency plugin uses too) of the tasks the
  * span's sched_waking / sched_wakeup events name; for the whole recording
  * that is every task's rows, read once and then kept beside the index
- * (see load_wakeup_cache()).
+ * (cs-range-wakeups.c).
  *
  * The task list alone (an export's legend) needs none of the event chunks
  * nor the wakeups: cs_document_compute_task_times() reads the slices of
@@ -27,6 +27,7 @@
 
 #include "cs-document-private.h"
 #include "cs-range-stats.h"
+#include "cs-range-wakeups-private.h"
 #include "cs-task-timeline-private.h"
 
 #include <event-parse.h>
@@ -232,62 +233,6 @@ compare_type_count (gconstpointer a,
   return (int) x->type_id - (int) y->type_id;
 }
 
-/* The index of the nearest-rank percentile @p of @n values. */
-static gsize
-percentile_index (gsize  n,
-                  double p)
-{
-  gsize rank = (gsize) ceil (p / 100.0 * n);
-
-  return MAX (rank, 1) - 1;
-}
-
-/* Reorders @v[0..@n) so that @v[@k] is the value a sort would put there,
- * none after it smaller and none before it larger (Hoare's selection):
- * the percentiles of millions of latencies without sorting them, which
- * had been a fifth of the whole recording's statistics. */
-static void
-select_kth (gint64 *v,
-            gsize   n,
-            gsize   k)
-{
-  gsize lo = 0, hi = n - 1;
-
-  while (lo < hi)
-    {
-      gint64 a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
-      /* The median of three, against sorted and equal runs. */
-      gint64 pivot = a < b ? (b < c ? b : MAX (a, c)) : (a < c ? a : MAX (b, c));
-      gsize i = lo, j = hi;
-
-      while (i <= j)
-        {
-          while (v[i] < pivot)
-            i++;
-          while (v[j] > pivot)
-            j--;
-          if (i <= j)
-            {
-              gint64 t = v[i];
-
-              v[i] = v[j];
-              v[j] = t;
-              i++;
-              if (j == 0)
-                break;
-              j--;
-            }
-        }
-      /* [lo, j] <= pivot <= [i, hi], and i > j. */
-      if (k <= j)
-        hi = j;
-      else if (k >= i)
-        lo = i;
-      else
-        return;
-    }
-}
-
 /* sched_waking, sched_wakeup and sched_wakeup_new (the rule's
  * CS_PLUGIN_WAKEUP_EVENTS): the events that start a wakeup; their "pid" field names the task woken
  * (events/sched/sched_waking/format).  Only the tasks they name in a span
@@ -350,161 +295,6 @@ wakeup_targets_add (WakeupTargets  *w,
       tep_read_number_field (field, rec.tep_record->data, &pid) == 0)
     g_hash_table_add (w->pids, GINT_TO_POINTER ((gint32) pid));
   return TRUE;
-}
-
-static void
-collect_latency (gint64   wakeup_ns,
-                 gint64   run_ns,
-                 gint32   cpu,
-                 gpointer user_data)
-{
-  gint64 latency = run_ns - wakeup_ns;
-
-  g_array_append_val ((GArray *) user_data, latency);
-}
-
-/* About how many of a task's events a walk of its rows takes at once. */
-#define WAKEUP_WINDOW_EVENTS 65536
-
-/* The wakeup summary of the span, asking the tasks in @candidates (every
- * task when NULL). */
-static gboolean
-add_wakeups (CsDocument    *doc,
-             CsRangeStats  *stats,
-             GHashTable    *candidates,
-             GCancellable  *cancellable,
-             GError       **error)
-{
-  g_autoptr(GArray) latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
-  CsLatencySummary *w = &stats->wakeups;
-  guint64 recording_ns = (guint64) cs_document_get_last_ns (doc) + 1 -
-                         (guint64) cs_document_get_first_ns (doc);
-
-  for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
-    {
-      const CsTask *task = cs_document_get_task (doc, i);
-      guint64 n_windows, step, span_ns;
-
-      if (task->pid <= 0 ||
-          (candidates != NULL && !g_hash_table_contains (candidates, GINT_TO_POINTER (task->pid))))
-        continue;
-      /* A walk holds its span's rows of the task, sorted: a busy task's
-       * span is walked a window at a time (each wait counts in its
-       * wakeup's window).  On the large benchmark recording (82 M events)
-       * the whole recording's summary took 1.0 s and 114 MB of RSS this
-       * way, against 2.0 s and 391 MB in one walk per task (windows of
-       * 16 Ki events: 2.0 s, of 1 Mi: 1.6 s).  The task's events in the
-       * span are guessed as spread evenly over the recording: a short
-       * span is one window (windows of the whole task's count had made
-       * the statistics of a 1 ms span ten times slower). */
-      span_ns = (guint64) stats->end_ns - (guint64) stats->begin_ns;
-      n_windows = (guint64) ((double) task->n_events * ((double) span_ns / (double) MAX (recording_ns, 1)) /
-                             WAKEUP_WINDOW_EVENTS);
-      n_windows = MAX (n_windows, 1);
-      step = span_ns / n_windows + 1;
-      for (gint64 b = stats->begin_ns, e; b < stats->end_ns; b = e)
-        {
-          e = (guint64) stats->end_ns - (guint64) b > step ? (gint64) ((guint64) b + step) : stats->end_ns;
-          if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-              !cs_document_foreach_wakeup (doc, task->pid, b, e, collect_latency, latencies, error))
-            return FALSE;
-        }
-    }
-  memset (w, 0, sizeof *w);
-  w->count = latencies->len;
-  if (latencies->len == 0)
-    return TRUE;
-  {
-    gint64 *v = (gint64 *) (gpointer) latencies->data;
-    gsize n = latencies->len;
-    gsize k99 = percentile_index (n, 99), k90 = percentile_index (n, 90);
-    gsize k50 = percentile_index (n, 50);
-
-    /* Each selection leaves the smaller values before it: the next one
-     * looks only there. */
-    select_kth (v, n, k99);
-    select_kth (v, k99 + 1, k90);
-    select_kth (v, k90 + 1, k50);
-    w->p99_ns = v[k99];
-    w->p90_ns = v[k90];
-    w->p50_ns = v[k50];
-    w->min_ns = w->max_ns = v[0];
-    for (gsize i = 0; i < n; i++)
-      {
-        w->min_ns = MIN (w->min_ns, v[i]);
-        w->max_ns = MAX (w->max_ns, v[i]);
-      }
-  }
-  return TRUE;
-}
-
-/* The wakeup summary of the whole recording reads every task's rows
- * (seconds on a large recording), so it is kept beside the index once
- * computed, in INDEX.wakeups, checked against the recording's identity and
- * the index's schema version like the index itself.  Failing to write it
- * (a read-only cache) only costs computing it again. */
-/* 2: the rule of cs-plugin-wakeup.h (a wakeup inside a run opens no wait,
- * a switch-in at the very time of its wakeup counts). */
-#define WAKEUP_CACHE_VERSION 2
-
-static char *
-wakeup_cache_path (CsDocument *doc)
-{
-  return g_strconcat (cs_document_get_index_path (doc), ".wakeups", NULL);
-}
-
-static gboolean
-load_wakeup_cache (CsDocument       *doc,
-                   CsLatencySummary *w)
-{
-  g_autofree char *path = wakeup_cache_path (doc);
-  g_autoptr(GKeyFile) kf = g_key_file_new ();
-  g_autofree char *identity = NULL;
-  const char *keys[] = { "min", "p50", "p90", "p99", "max" };
-  gint64 *values[] = { &w->min_ns, &w->p50_ns, &w->p90_ns, &w->p99_ns, &w->max_ns };
-  GError *error = NULL;
-
-  if (!g_key_file_load_from_file (kf, path, G_KEY_FILE_NONE, NULL))
-    return FALSE;
-  identity = g_key_file_get_string (kf, "wakeups", "identity", NULL);
-  if (g_strcmp0 (identity, cs_document_get_identity (doc)) != 0 ||
-      g_key_file_get_integer (kf, "wakeups", "schema", NULL) != CS_INDEX_SCHEMA_VERSION ||
-      g_key_file_get_integer (kf, "wakeups", "version", NULL) != WAKEUP_CACHE_VERSION)
-    return FALSE;
-  w->count = g_key_file_get_uint64 (kf, "wakeups", "count", &error);
-  for (guint i = 0; i < G_N_ELEMENTS (keys) && error == NULL; i++)
-    *values[i] = g_key_file_get_int64 (kf, "wakeups", keys[i], &error);
-  if (error != NULL)
-    {
-      g_debug ("Ignoring %s: %s", path, error->message);
-      g_error_free (error);
-      memset (w, 0, sizeof *w);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-save_wakeup_cache (CsDocument             *doc,
-                   const CsLatencySummary *w)
-{
-  g_autofree char *path = wakeup_cache_path (doc);
-  g_autoptr(GKeyFile) kf = g_key_file_new ();
-  g_autofree char *data = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_key_file_set_string (kf, "wakeups", "identity", cs_document_get_identity (doc));
-  g_key_file_set_integer (kf, "wakeups", "schema", CS_INDEX_SCHEMA_VERSION);
-  g_key_file_set_integer (kf, "wakeups", "version", WAKEUP_CACHE_VERSION);
-  g_key_file_set_uint64 (kf, "wakeups", "count", w->count);
-  g_key_file_set_int64 (kf, "wakeups", "min", w->min_ns);
-  g_key_file_set_int64 (kf, "wakeups", "p50", w->p50_ns);
-  g_key_file_set_int64 (kf, "wakeups", "p90", w->p90_ns);
-  g_key_file_set_int64 (kf, "wakeups", "p99", w->p99_ns);
-  g_key_file_set_int64 (kf, "wakeups", "max", w->max_ns);
-  data = g_key_file_to_data (kf, NULL, NULL);
-  if (!g_file_set_contents (path, data, -1, &error))
-    g_debug ("Not keeping the wakeup summary: %s", error->message);
 }
 
 /* The tasks that ran in the whole recording, from the index's tasks table
@@ -809,13 +599,8 @@ cs_document_compute_range_stats (CsDocument    *self,
   ok = stats->whole ? whole_recording (self, stats, error) : span (self, stats, woken, cancellable, error);
   if (!ok)
     return NULL;
-  if (!stats->whole || !load_wakeup_cache (self, &stats->wakeups))
-    {
-      if (!add_wakeups (self, stats, stats->whole ? NULL : woken, cancellable, error))
-        return NULL;
-      if (stats->whole)
-        save_wakeup_cache (self, &stats->wakeups);
-    }
+  if (!_cs_range_stats_add_wakeups (self, stats, stats->whole ? NULL : woken, cancellable, error))
+    return NULL;
 
   finish_task_times (self, stats->tasks, stats->begin_ns, stats->end_ns);
   g_array_sort (stats->event_types, compare_type_count);

@@ -24,6 +24,7 @@
 
 #include "cs-document.h"
 #include "cs-range-stats.h"
+#include "cs-range-wakeups-private.h"
 #include "cs-stream-set.h"
 #include "index-test-util.h"
 
@@ -417,6 +418,53 @@ compare_task_times (CsDocument *doc,
  * statistics (checked against the oracle above), the same figures in the
  * same order, whether it reads the span's slices, those outside a long
  * span, or the tasks table; and it never computes the wakeup summary. */
+/* The wakeup summary of a span is shared between two threads when its
+ * tasks hold enough events (cs-range-wakeups.c): forced on every span
+ * here, it must give what one thread gives. */
+static void
+test_two_threads (void)
+{
+  g_autoptr(GPtrArray) paths = cs_test_list_recordings ();
+  guint64 saved = _cs_range_wakeups_share_min_events;
+  guint helped = g_atomic_int_get (&_cs_range_wakeups_n_helped);
+  guint n_spans = 0, n_wakeups = 0;
+
+  for (guint p = 0; p < paths->len; p++)
+    {
+      g_autoptr(CsDocument) doc = load_with_events (paths->pdata[p]);
+      gint64 first, last;
+
+      if (doc == NULL)
+        continue;
+      first = cs_document_get_first_ns (doc);
+      last = cs_document_get_last_ns (doc);
+      for (guint r = 0; r < 3; r++)
+        {
+          /* All but the last nanosecond (not the whole recording, whose
+           * summary is kept in a file), then its first and second half. */
+          gint64 begin = r < 2 ? first : first + (last - first) / 2;
+          gint64 end = r == 0 ? last : r == 1 ? first + (last - first) / 2 : last + 1;
+          g_autoptr(CsRangeStats) one = NULL;
+          g_autoptr(CsRangeStats) two = NULL;
+
+          _cs_range_wakeups_share_min_events = G_MAXUINT64;
+          one = compute (doc, begin, end);
+          _cs_range_wakeups_share_min_events = 0;
+          two = compute (doc, begin, end);
+          g_assert_false (one->whole);
+          g_assert_cmpmem (&one->wakeups, sizeof one->wakeups, &two->wakeups, sizeof two->wakeups);
+          n_spans++;
+          n_wakeups += one->wakeups.count;
+        }
+    }
+  _cs_range_wakeups_share_min_events = saved;
+  g_test_message ("%u spans, %u wakeups, the second thread walked %u shares", n_spans, n_wakeups,
+                  g_atomic_int_get (&_cs_range_wakeups_n_helped) - helped);
+  g_assert_cmpuint (n_spans, >=, 30);
+  g_assert_cmpuint (n_wakeups, >, 500);
+  g_assert_cmpuint (g_atomic_int_get (&_cs_range_wakeups_n_helped) - helped, >=, n_spans / 2);
+}
+
 static void
 test_task_times (void)
 {
@@ -580,6 +628,7 @@ main (int    argc,
   g_test_add_func ("/cs/index/RangeStats/halves-add-up", test_halves_add_up);
   g_test_add_func ("/cs/index/RangeStats/whole-wakeups-kept", test_wakeups_kept);
   g_test_add_func ("/cs/index/RangeStats/windows-give-the-same-waits", test_windows_give_the_same_waits);
+  g_test_add_func ("/cs/index/RangeStats/two-threads", test_two_threads);
   g_test_add_func ("/cs/index/RangeStats/task-times", test_task_times);
   g_test_add_func ("/cs/index/RangeStats/cancel", test_cancel);
   g_test_add_func ("/cs/index/RangeStats/streams", test_streams);
