@@ -22,8 +22,6 @@
  */
 #include "config.h"
 
-#include <math.h>
-#include <string.h>
 
 #include "cs-document-private.h"
 #include "cs-range-stats.h"

@@ -93,14 +93,16 @@ typedef struct {
 
 typedef struct {
   gint32 pid;
-  guint64 n_events;
+  guint64 n_events;             /* in the span: a guess (compute_wakeups()) */
 } TaskWeight;
 
 /* What a second thread walks, in a document of its own. */
 typedef struct {
   Share *share;
   const CsRangeStats *stats;
-  char *trace_path, *index_path, *identity;
+  /* The caller's document's: it lives, unchanged, until the thread is
+   * joined. */
+  const char *trace_path, *index_path, *identity;
   GCancellable *cancellable;
   gboolean opened;              /* FALSE: the caller walks the share itself */
 } Helper;
@@ -118,8 +120,6 @@ walk_share (CsDocument         *doc,
             Share              *share,
             GCancellable       *cancellable)
 {
-  guint64 recording_ns = (guint64) cs_document_get_last_ns (doc) + 1 -
-                         (guint64) cs_document_get_first_ns (doc);
   guint64 span_ns = (guint64) stats->end_ns - (guint64) stats->begin_ns;
 
   for (guint i = 0; i < share->tasks->len; i++)
@@ -132,13 +132,10 @@ walk_share (CsDocument         *doc,
        * wakeup's window).  On the large benchmark recording (82 M events)
        * the whole recording's summary took 1.0 s and 114 MB of RSS this
        * way, against 2.0 s and 391 MB in one walk per task (windows of
-       * 16 Ki events: 2.0 s, of 1 Mi: 1.6 s).  The task's events in the
-       * span are guessed as spread evenly over the recording: a short
-       * span is one window (windows of the whole task's count had made
-       * the statistics of a 1 ms span ten times slower). */
-      n_windows = (guint64) ((double) task->n_events * ((double) span_ns / (double) MAX (recording_ns, 1)) /
-                             WAKEUP_WINDOW_EVENTS);
-      n_windows = MAX (n_windows, 1);
+       * 16 Ki events: 2.0 s, of 1 Mi: 1.6 s).  A short span is one
+       * window (windows of the whole task's count had made the
+       * statistics of a 1 ms span ten times slower). */
+      n_windows = MAX (task->n_events / WAKEUP_WINDOW_EVENTS, 1);
       step = span_ns / n_windows + 1;
       for (gint64 b = stats->begin_ns, e; b < stats->end_ns; b = e)
         {
@@ -237,27 +234,28 @@ compute_wakeups (CsDocument    *doc,
       shares[s].latencies = g_array_new (FALSE, FALSE, sizeof (gint64));
     }
   /* Each task to the lighter share, in the index's order, weighed by its
-   * events in the span, guessed as walk_share() does: a short span's
-   * tasks are light, whatever their events over the recording (weighed
-   * by those, a 1 ms span of busy tasks started the second thread and
-   * took 10-11 ms instead of 7, opening the recording again). */
+   * events in the span, guessed as spread evenly over the recording: the
+   * walk's windows follow the guess too, and a short span's tasks are
+   * light, whatever their events over the recording (weighed by those, a
+   * 1 ms span of busy tasks started the second thread and took 10-11 ms
+   * instead of 7, opening the recording again). */
   for (guint i = 0; i < cs_document_get_n_tasks (doc); i++)
     {
       const CsTask *task = cs_document_get_task (doc, i);
-      TaskWeight t = { task->pid, task->n_events };
+      TaskWeight t = { task->pid, (guint64) ((double) task->n_events * span_share) };
       Share *to = shares[1].weight < shares[0].weight ? &shares[1] : &shares[0];
 
       if (task->pid <= 0 ||
           (candidates != NULL && !g_hash_table_contains (candidates, GINT_TO_POINTER (task->pid))))
         continue;
       g_array_append_val (to->tasks, t);
-      to->weight += (guint64) ((double) task->n_events * span_share);
+      to->weight += t.n_events;
     }
   if (shares[1].tasks->len > 0 && shares[1].weight >= _cs_range_wakeups_share_min_events)
     {
-      helper = (Helper) { &shares[1], stats, g_strdup (cs_document_get_trace_path (doc)),
-                          g_strdup (cs_document_get_index_path (doc)),
-                          g_strdup (cs_document_get_identity (doc)), cancellable, FALSE };
+      helper = (Helper) { &shares[1], stats, cs_document_get_trace_path (doc),
+                          cs_document_get_index_path (doc), cs_document_get_identity (doc),
+                          cancellable, FALSE };
       thread = g_thread_new ("cs-wakeups", helper_thread, &helper);
     }
   ok = walk_share (doc, stats, &shares[0], cancellable);
@@ -280,9 +278,6 @@ compute_wakeups (CsDocument    *doc,
       summarise ((gint64 *) (gpointer) shares[0].latencies->data, shares[0].latencies->len,
                  &stats->wakeups);
     }
-  g_free (helper.trace_path);
-  g_free (helper.index_path);
-  g_free (helper.identity);
   share_clear (&shares[0]);
   share_clear (&shares[1]);
   return ok;
