@@ -8,13 +8,13 @@
  * the line) adds the task plot of the process, whose bottom band draws
  * its counters (cs-atrace-counter-band.c), and the counter's own row
  * below the task plots (cs-atrace-counter.c), which stays in sessions and
- * exported pictures.  Recordings without markers get no page.  The list fills once the pass's results are there
- * (the page polls for them every POLL_MS while they are not).  GTK 4.8
- * widgets only.
+ * exported pictures.  Recordings without markers get no page.  The list
+ * fills once the pass's results are there (the page polls for them every
+ * POLL_MS while they are not).  The layout is the template
+ * cs-atrace-page.ui, each line a CsAtraceCounterLine.  GTK 4.8 widgets
+ * only.
  */
 #include <glib/gi18n-lib.h>
-#include <gtk/gtk.h>
-#include <inttypes.h>
 
 #include "cs-atrace-private.h"
 
@@ -23,137 +23,79 @@
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
-typedef struct {
-  CsAtrace *atrace;
-  CsPluginWindow *window;
+struct _CsAtracePage
+{
+  GtkBox parent_instance;
+
   GtkListBox *list;
   GtkLabel *status;
+  CsAtrace *atrace;
+  CsPluginWindow *window;
   guint poll_id;
   gboolean filled;
-} Page;
+};
 
+G_DEFINE_FINAL_TYPE (CsAtracePage, cs_atrace_page, GTK_TYPE_BOX)
+
+/* Adds the process's task plot and the counter's row of the line @row
+ * (its button activates it too). */
 static void
-page_free (gpointer data)
+row_activated_cb (CsAtracePage  *self,
+                  GtkListBoxRow *row)
 {
-  Page *page = data;
-
-  g_clear_handle_id (&page->poll_id, g_source_remove);
-  g_free (page);
-}
-
-/* Adds the process's task plot and the counter's row of the line @row. */
-static void
-show_counter (Page          *page,
-              GtkListBoxRow *row)
-{
-  gint64 tgid = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "cs-atrace-tgid"));
-  const char *key = g_object_get_data (G_OBJECT (row), "cs-atrace-key");
-  const char *name = g_object_get_data (G_OBJECT (row), "cs-atrace-name");
+  CsAtraceCounterLine *line = CS_ATRACE_COUNTER_LINE (row);
+  gint32 tgid = _cs_atrace_counter_line_get_tgid (line);
   g_autofree char *status = NULL;
 
-  if (cs_plugin_document_get_comm (page->atrace->document, (gint32) tgid) != NULL)
-    cs_plugin_window_add_task_plot (page->window, (gint32) tgid);
-  cs_plugin_window_add_row (page->window, page->atrace->plugin, CS_ATRACE_COUNTER_ROWS, key);
-  status = g_strdup_printf (_("Added the row of the counter %s"), name);
-  gtk_label_set_text (page->status, status);
-}
-
-static void
-row_activated_cb (GtkListBox    *list,
-                  GtkListBoxRow *row,
-                  gpointer       user_data)
-{
-  show_counter (user_data, row);
-}
-
-static void
-show_clicked_cb (GtkButton *button,
-                 gpointer   user_data)
-{
-  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_LIST_BOX_ROW);
-
-  if (row != NULL)
-    show_counter (user_data, GTK_LIST_BOX_ROW (row));
-}
-
-static GtkWidget *
-counter_line (Page         *page,
-              sqlite3_stmt *stmt)
-{
-  gint64 tgid = sqlite3_column_int64 (stmt, 0);
-  const char *name = (const char *) sqlite3_column_text (stmt, 1);
-  const char *comm = cs_plugin_document_get_comm (page->atrace->document, (gint32) tgid);
-  g_autofree char *title = NULL;
-  g_autofree char *show = g_strdup_printf (_("Show counter %s"), name);
-  /* TRANSLATORS: the tooltip of a counter's line: its name and the
-   * process's tgid */
-  g_autofree char *tip = g_strdup_printf (_("Show counter %s of process %" PRId64), name, tgid);
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *label, *button;
-
-  /* TRANSLATORS: a counter's line: its name, the process's command and
-   * tgid, its number of samples, its smallest and largest value */
-  title = g_strdup_printf (_("%s — %s %" PRId64 " — %" PRId64 " samples, %" PRId64 " … %" PRId64),
-                           name, comm != NULL ? comm : "", tgid,
-                           (gint64) sqlite3_column_int64 (stmt, 2), (gint64) sqlite3_column_int64 (stmt, 3),
-                           (gint64) sqlite3_column_int64 (stmt, 4));
-  label = gtk_label_new (title);
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (label, TRUE);
-  button = gtk_button_new_with_label (show);
-  g_signal_connect (button, "clicked", G_CALLBACK (show_clicked_cb), page);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), button);
-  gtk_widget_set_margin_start (box, 6);
-  gtk_widget_set_margin_end (box, 6);
-  gtk_widget_set_margin_top (box, 3);
-  gtk_widget_set_margin_bottom (box, 3);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-  gtk_widget_set_tooltip_text (row, tip);
-  gtk_widget_set_tooltip_text (button, tip);
-  g_object_set_data (G_OBJECT (row), "cs-atrace-tgid", GINT_TO_POINTER ((gint32) tgid));
-  g_object_set_data_full (G_OBJECT (row), "cs-atrace-name", g_strdup (name), g_free);
-  g_object_set_data_full (G_OBJECT (row), "cs-atrace-key",
-                          g_strdup_printf ("%" G_GINT64_FORMAT ":%s", tgid, name), g_free);
-  return row;
+  if (cs_plugin_document_get_comm (self->atrace->document, tgid) != NULL)
+    cs_plugin_window_add_task_plot (self->window, tgid);
+  cs_plugin_window_add_row (self->window, self->atrace->plugin, CS_ATRACE_COUNTER_ROWS,
+                            _cs_atrace_counter_line_get_key (line));
+  status = g_strdup_printf (_("Added the row of the counter %s"),
+                            _cs_atrace_counter_line_get_name (line));
+  gtk_label_set_text (self->status, status);
 }
 
 /* Fills the list once the pass's results are there; TRUE when done. */
 static gboolean
-fill (Page *page)
+fill (CsAtracePage *self)
 {
   sqlite3 *db;
   g_autoptr(sqlite3_stmt) stmt = NULL;
   guint n = 0;
 
-  if (page->filled)
+  if (self->filled)
     return TRUE;
-  db = _cs_atrace_get_db (page->atrace);
+  db = _cs_atrace_get_db (self->atrace);
   if (db == NULL)
     {
-      gtk_label_set_text (page->status, _("Reading the atrace markers…"));
+      gtk_label_set_text (self->status, _("Reading the atrace markers…"));
       return FALSE;
     }
-  page->filled = TRUE;
+  self->filled = TRUE;
   if (sqlite3_prepare_v2 (db, "SELECT tgid, name, samples, min, max FROM counter_name "
                           "ORDER BY tgid, name LIMIT " G_STRINGIFY (MAX_LINES),
                           -1, &stmt, NULL) != SQLITE_OK)
     {
-      gtk_label_set_text (page->status, sqlite3_errmsg (db));
+      gtk_label_set_text (self->status, sqlite3_errmsg (db));
       return TRUE;
     }
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
-      gtk_list_box_append (page->list, counter_line (page, stmt));
+      gint32 tgid = (gint32) sqlite3_column_int64 (stmt, 0);
+
+      gtk_list_box_append (self->list,
+                           _cs_atrace_counter_line_new (tgid, (const char *) sqlite3_column_text (stmt, 1),
+                                                        cs_plugin_document_get_comm (self->atrace->document, tgid),
+                                                        sqlite3_column_int64 (stmt, 2),
+                                                        sqlite3_column_int64 (stmt, 3),
+                                                        sqlite3_column_int64 (stmt, 4)));
       n++;
     }
   if (n == 0)
-    gtk_label_set_text (page->status, _("The atrace markers set no counter (no C marker)."));
+    gtk_label_set_text (self->status, _("The atrace markers set no counter (no C marker)."));
   else
-    gtk_label_set_text (page->status, _("Counters (C markers). A task plot of a process draws its "
+    gtk_label_set_text (self->status, _("Counters (C markers). A task plot of a process draws its "
                                         "counters at its bottom; “Show counter” adds the process's "
                                         "task plot and the counter's own row."));
   return TRUE;
@@ -162,12 +104,40 @@ fill (Page *page)
 static gboolean
 poll_cb (gpointer user_data)
 {
-  Page *page = user_data;
+  CsAtracePage *self = user_data;
 
-  if (!fill (page))
+  if (!fill (self))
     return G_SOURCE_CONTINUE;
-  page->poll_id = 0;
+  self->poll_id = 0;
   return G_SOURCE_REMOVE;
+}
+
+static void
+cs_atrace_page_dispose (GObject *object)
+{
+  CsAtracePage *self = CS_ATRACE_PAGE (object);
+
+  g_clear_handle_id (&self->poll_id, g_source_remove);
+  G_OBJECT_CLASS (cs_atrace_page_parent_class)->dispose (object);
+}
+
+static void
+cs_atrace_page_class_init (CsAtracePageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = cs_atrace_page_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/chronoscope/plugins/atrace/cs-atrace-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsAtracePage, list);
+  gtk_widget_class_bind_template_child (widget_class, CsAtracePage, status);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+}
+
+static void
+cs_atrace_page_init (CsAtracePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 static GtkWidget *
@@ -175,37 +145,17 @@ page_create (gpointer        instance,
              CsPluginWindow *window)
 {
   CsAtrace *atrace = instance;
-  Page *page;
-  GtkWidget *box, *scrolled;
+  CsAtracePage *self;
 
   /* No tab for recordings without markers. */
   if (atrace == NULL || !atrace->has_events)
     return NULL;
-  page = g_new0 (Page, 1);
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  scrolled = gtk_scrolled_window_new ();
-  page->atrace = atrace;
-  page->window = window;
-  page->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (page->status, 0.0);
-  gtk_label_set_wrap (page->status, TRUE);
-  page->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (page->list, GTK_SELECTION_NONE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (page->list), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Atrace counters"), -1);
-  g_signal_connect (page->list, "row-activated", G_CALLBACK (row_activated_cb), page);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (page->list));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page->status));
-  gtk_box_append (GTK_BOX (box), scrolled);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
-  g_object_set_data_full (G_OBJECT (box), "cs-atrace-page", page, page_free);
-  if (!fill (page))
-    page->poll_id = g_timeout_add (POLL_MS, poll_cb, page);
-  return box;
+  self = g_object_new (CS_TYPE_ATRACE_PAGE, NULL);
+  self->atrace = atrace;
+  self->window = window;
+  if (!fill (self))
+    self->poll_id = g_timeout_add (POLL_MS, poll_cb, self);
+  return GTK_WIDGET (self);
 }
 
 /**

@@ -7,8 +7,27 @@
 #pragma once
 
 #include <chronoscope-plugin.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
+
+/* The Atrace page (cs-atrace-page.c) and a line of its list
+ * (cs-atrace-counter-line.c). */
+#define CS_TYPE_ATRACE_PAGE (cs_atrace_page_get_type ())
+G_DECLARE_FINAL_TYPE (CsAtracePage, cs_atrace_page, CS, ATRACE_PAGE, GtkBox)
+#define CS_TYPE_ATRACE_COUNTER_LINE (cs_atrace_counter_line_get_type ())
+G_DECLARE_FINAL_TYPE (CsAtraceCounterLine, cs_atrace_counter_line, CS, ATRACE_COUNTER_LINE,
+                      GtkListBoxRow)
+
+GtkWidget  *_cs_atrace_counter_line_new      (gint32               tgid,
+                                              const char          *name,
+                                              const char          *comm,
+                                              gint64               samples,
+                                              gint64               min,
+                                              gint64               max);
+gint32      _cs_atrace_counter_line_get_tgid (CsAtraceCounterLine *self);
+const char *_cs_atrace_counter_line_get_name (CsAtraceCounterLine *self);
+const char *_cs_atrace_counter_line_get_key  (CsAtraceCounterLine *self);
 
 /* The pass's name; it has no parameter. */
 #define CS_ATRACE_PASS "marks"
