@@ -6,16 +6,21 @@
  * of its number fields, and which of its events to keep (all, one CPU's,
  * one task's, or those where another field has a value), then "Add row":
  * the row appears under the task plots and its pass runs in the
- * background.  GTK 4.8 widgets only.
+ * background.  The layout is the template cs-field-plot-page.ui; the
+ * lists of events and fields are filled here.  GTK 4.8 widgets only.
  */
 #include <glib/gi18n-lib.h>
 #include <gtk/gtk.h>
 
 #include "cs-field-plot-private.h"
 
+/* The positions of the "Plot" drop-down's choices (the .ui's order). */
 enum { SPLIT_ALL, SPLIT_CPU, SPLIT_PID, SPLIT_FIELD };
 
-typedef struct {
+struct _CsFieldPlotPage
+{
+  GtkGrid parent_instance;
+
   CsFieldPlot *plot;
   CsPluginWindow *window;
   GtkDropDown *event_choice;
@@ -25,7 +30,11 @@ typedef struct {
   GtkDropDown *split_choice;
   GtkEntry *split_value;
   GtkLabel *status;
-} Page;
+};
+
+typedef CsFieldPlotPage Page;
+
+G_DEFINE_FINAL_TYPE (CsFieldPlotPage, cs_field_plot_page, GTK_TYPE_GRID)
 
 static struct tep_event *
 selected_event (Page *page)
@@ -63,19 +72,14 @@ fill_fields (Page *page)
 }
 
 static void
-event_changed_cb (GObject    *object,
-                  GParamSpec *pspec,
-                  gpointer    user_data)
+event_changed_cb (Page *page)
 {
-  fill_fields (user_data);
+  fill_fields (page);
 }
 
 static void
-split_changed_cb (GObject    *object,
-                  GParamSpec *pspec,
-                  gpointer    user_data)
+split_changed_cb (Page *page)
 {
-  Page *page = user_data;
   guint split = gtk_drop_down_get_selected (page->split_choice);
 
   gtk_widget_set_sensitive (GTK_WIDGET (page->split_value), split != SPLIT_ALL);
@@ -126,10 +130,8 @@ build_key (Page    *page,
 }
 
 static void
-add_clicked_cb (GtkButton *button,
-                gpointer   user_data)
+add_clicked_cb (Page *page)
 {
-  Page *page = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *key = build_key (page, &error);
   g_autofree char *status = NULL;
@@ -144,44 +146,43 @@ add_clicked_cb (GtkButton *button,
   gtk_label_set_text (page->status, status);
 }
 
-static GtkWidget *
-labelled (GtkWidget  *grid,
-          int         row,
-          const char *text,
-          GtkWidget  *widget)
+static void
+cs_field_plot_page_class_init (CsFieldPlotPageClass *klass)
 {
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-  gtk_grid_attach (GTK_GRID (grid), label, 0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), widget, 1, row, 1, 1);
-  gtk_widget_set_hexpand (widget, TRUE);
-  return widget;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/chronoscope/plugins/field-plot/cs-field-plot-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsFieldPlotPage, event_choice);
+  gtk_widget_class_bind_template_child (widget_class, CsFieldPlotPage, events);
+  gtk_widget_class_bind_template_child (widget_class, CsFieldPlotPage, field_choice);
+  gtk_widget_class_bind_template_child (widget_class, CsFieldPlotPage, fields);
+  gtk_widget_class_bind_template_child (widget_class, CsFieldPlotPage, split_choice);
+  gtk_widget_class_bind_template_child (widget_class, CsFieldPlotPage, split_value);
+  gtk_widget_class_bind_template_child (widget_class, CsFieldPlotPage, status);
+  gtk_widget_class_bind_template_callback (widget_class, event_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, split_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_clicked_cb);
+}
+
+static void
+cs_field_plot_page_init (CsFieldPlotPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 static GtkWidget *
 page_create (gpointer        instance,
              CsPluginWindow *window)
 {
-  static const char *const splits[] = {
-    N_("All its events"), N_("Those of one CPU"), N_("Those of one task"),
-    N_("Those where a field has a value"),
-  };
-  const char *split_texts[G_N_ELEMENTS (splits) + 1] = { NULL };
   CsFieldPlot *plot = instance;
-  Page *page = g_new0 (Page, 1);
+  Page *page = g_object_new (CS_TYPE_FIELD_PLOT_PAGE, NULL);
   struct tep_handle *tep = cs_plugin_document_get_tep (plot->document, NULL);
   /* libtraceevent's own array: not ours to free. */
   struct tep_event **events = tep != NULL ? tep_list_events (tep, TEP_EVENT_SORT_SYSTEM) : NULL;
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *add = gtk_button_new_with_label (_("Add row"));
 
-  for (guint i = 0; i < G_N_ELEMENTS (splits); i++)
-    split_texts[i] = _(splits[i]);
   page->plot = plot;
   page->window = window;
-  page->events = gtk_string_list_new (NULL);
-  page->fields = gtk_string_list_new (NULL);
   for (guint i = 0; events != NULL && events[i] != NULL; i++)
     if (has_number_field (events[i]) &&
         cs_plugin_document_count_events (plot->document, events[i]->system, events[i]->name) > 0)
@@ -190,37 +191,11 @@ page_create (gpointer        instance,
 
         gtk_string_list_append (page->events, name);
       }
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_widget_set_margin_start (grid, 12);
-  gtk_widget_set_margin_end (grid, 12);
-  gtk_widget_set_margin_top (grid, 12);
-  gtk_widget_set_margin_bottom (grid, 12);
-  /* The drop-downs take the lists (transfer full); the page borrows them. */
-  page->event_choice = GTK_DROP_DOWN (labelled (grid, 0, _("Event"),
-      gtk_drop_down_new (G_LIST_MODEL (page->events), NULL)));
-  page->field_choice = GTK_DROP_DOWN (labelled (grid, 1, _("Field"),
-      gtk_drop_down_new (G_LIST_MODEL (page->fields), NULL)));
-  page->split_choice = GTK_DROP_DOWN (labelled (grid, 2, _("Plot"),
-      gtk_drop_down_new_from_strings (split_texts)));
-  page->split_value = GTK_ENTRY (labelled (grid, 3, _("Which"), gtk_entry_new ()));
-  gtk_grid_attach (GTK_GRID (grid), add, 1, 4, 1, 1);
-  gtk_widget_set_halign (add, GTK_ALIGN_START);
-  page->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (page->status, 0.0);
-  gtk_label_set_wrap (page->status, TRUE);
-  gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (page->status), 1, 5, 1, 1);
-
-  g_signal_connect (page->event_choice, "notify::selected", G_CALLBACK (event_changed_cb), page);
-  g_signal_connect (page->split_choice, "notify::selected", G_CALLBACK (split_changed_cb), page);
-  g_signal_connect (add, "clicked", G_CALLBACK (add_clicked_cb), page);
-  g_object_set_data_full (G_OBJECT (grid), "cs-field-plot-page", page, g_free);
   fill_fields (page);
-  split_changed_cb (NULL, NULL, page);
+  split_changed_cb (page);
   if (g_list_model_get_n_items (G_LIST_MODEL (page->events)) == 0)
     gtk_label_set_text (page->status, _("This recording has no event with a number field."));
-  return grid;
+  return GTK_WIDGET (page);
 }
 
 /**

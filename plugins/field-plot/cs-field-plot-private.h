@@ -12,10 +12,15 @@
 #pragma once
 
 #include <chronoscope-plugin.h>
+#include <gtk/gtk.h>
 
 #include "cs-field-plot-key.h"
 
 G_BEGIN_DECLS
+
+/* The window's page (cs-field-plot-page.c, its layout a template). */
+#define CS_TYPE_FIELD_PLOT_PAGE (cs_field_plot_page_get_type ())
+G_DECLARE_FINAL_TYPE (CsFieldPlotPage, cs_field_plot_page, CS, FIELD_PLOT_PAGE, GtkGrid)
 
 #define CS_FIELD_PLOT_PASS  "values"
 /* The module of the pass's table points_rows (cs-plugin-result.h). */
