@@ -11,8 +11,9 @@
  * added and its funcgraph_exit event selected.  "Show calls" adds the
  * flame rows of the tasks with the most calls.  GTK 4.8 widgets only.
  *
- * The list's model is a GtkStringList of the function names, in the
- * table's order (the page keeps their figures beside it).  Widgets a test
+ * The layout is the template cs-funcgraph-page.ui; the columns' cells are
+ * made here.  The list's model is a GtkStringList of the function names,
+ * in the table's order (the page keeps their figures beside it).  Widgets a test
  * reaches have names: funcgraph-page, funcgraph-status, funcgraph-list,
  * funcgraph-add-rows.
  */
@@ -26,20 +27,27 @@
 
 enum { COL_FUNCTION, COL_CALLS, COL_EVENTS, COL_TOTAL, COL_SELF, COL_MAX, N_COLS };
 
-typedef struct {
+struct _CsFuncgraphPage
+{
+  GtkBox parent_instance;
+
   CsFuncgraph *funcgraph;
   CsPluginWindow *window;
-  GtkWidget *box;
   GtkLabel *status;
+  GtkColumnView *list;
   GtkStringList *names;
   GArray *lines;        /* CsFuncgraphFunction, as the names */
   gint64 begin_ns, end_ns;
-} Page;
+};
+
+typedef CsFuncgraphPage Page;
+
+G_DEFINE_FINAL_TYPE (CsFuncgraphPage, cs_funcgraph_page, GTK_TYPE_BOX)
 
 static Page *
 get_page (gpointer widget)
 {
-  return g_object_get_data (G_OBJECT (widget), "cs-funcgraph-page");
+  return CS_IS_FUNCGRAPH_PAGE (widget) ? CS_FUNCGRAPH_PAGE (widget) : NULL;
 }
 
 static void
@@ -137,11 +145,9 @@ _cs_funcgraph_page_forget (gpointer widget)
 
 /* Activating a function: its worst call in the range. */
 static void
-activate_cb (GtkColumnView *view,
-             guint          position,
-             gpointer       user_data)
+activate_cb (Page  *page,
+             guint  position)
 {
-  Page *page = user_data;
   g_autoptr(GError) error = NULL;
   g_autofree char *key = NULL;
   CsFuncgraphCall call;
@@ -169,10 +175,8 @@ activate_cb (GtkColumnView *view,
 
 /* "Show calls": the flame rows of the tasks with the most calls. */
 static void
-add_rows_cb (GtkButton *button,
-             gpointer   user_data)
+add_rows_cb (Page *page)
 {
-  Page *page = user_data;
   g_autoptr(GArray) pids = NULL;
   sqlite3 *db = _cs_funcgraph_get_db (page->funcgraph);
 
@@ -247,89 +251,83 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   gtk_widget_set_tooltip_text (gtk_list_item_get_child (list_item), tip);
 }
 
-static GtkWidget *
-new_list (Page *page)
+/* Gives each column of the template its cells. */
+static void
+set_factories (Page *page)
 {
-  static const char *const titles[N_COLS] = {
-    N_("Function"), N_("Calls"), N_("Events"), N_("Total"), N_("Self"), N_("Max"),
-  };
-  GtkNoSelection *selection;
-  GtkWidget *view;
+  GListModel *columns = gtk_column_view_get_columns (page->list);
 
-  page->names = gtk_string_list_new (NULL);
-  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (page->names)));
-  view = gtk_column_view_new (GTK_SELECTION_MODEL (selection));
+  g_assert (g_list_model_get_n_items (columns) == N_COLS);
   for (int i = 0; i < N_COLS; i++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
       g_object_set_data (G_OBJECT (factory), "cs-funcgraph-page", page);
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), GINT_TO_POINTER (i));
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), GINT_TO_POINTER (i));
-      column = gtk_column_view_column_new (_(titles[i]), factory);
-      gtk_column_view_column_set_expand (column, i == COL_FUNCTION);
-      gtk_column_view_append_column (GTK_COLUMN_VIEW (view), column);
-      g_object_unref (column);
+      gtk_column_view_column_set_factory (column, factory);
     }
-  gtk_widget_set_name (view, "funcgraph-list");
-  g_signal_connect (view, "activate", G_CALLBACK (activate_cb), page);
-  return view;
 }
 
 static void
-page_free (gpointer data)
+cs_funcgraph_page_dispose (GObject *object)
 {
-  Page *page = data;
+  Page *page = CS_FUNCGRAPH_PAGE (object);
 
   if (page->funcgraph != NULL)
-    g_ptr_array_remove (page->funcgraph->pages, page->box);
+    g_ptr_array_remove (page->funcgraph->pages, page);
+  page->funcgraph = NULL;
+  G_OBJECT_CLASS (cs_funcgraph_page_parent_class)->dispose (object);
+}
+
+static void
+cs_funcgraph_page_finalize (GObject *object)
+{
+  Page *page = CS_FUNCGRAPH_PAGE (object);
+
   g_clear_pointer (&page->lines, g_array_unref);
-  g_object_unref (page->names);
-  g_free (page);
+  G_OBJECT_CLASS (cs_funcgraph_page_parent_class)->finalize (object);
+}
+
+static void
+cs_funcgraph_page_class_init (CsFuncgraphPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = cs_funcgraph_page_dispose;
+  object_class->finalize = cs_funcgraph_page_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/chronoscope/plugins/funcgraph/cs-funcgraph-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsFuncgraphPage, status);
+  gtk_widget_class_bind_template_child (widget_class, CsFuncgraphPage, list);
+  gtk_widget_class_bind_template_child (widget_class, CsFuncgraphPage, names);
+  gtk_widget_class_bind_template_callback (widget_class, activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_rows_cb);
+}
+
+static void
+cs_funcgraph_page_init (CsFuncgraphPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->begin_ns = G_MININT64;
+  self->end_ns = G_MAXINT64;
+  set_factories (self);
 }
 
 static GtkWidget *
 page_create (gpointer        instance,
              CsPluginWindow *window)
 {
-  Page *page = g_new0 (Page, 1);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *add_rows = gtk_button_new_with_label (_("Show calls"));
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  Page *page = g_object_new (CS_TYPE_FUNCGRAPH_PAGE, NULL);
 
   page->funcgraph = instance;
   page->window = window;
-  page->box = box;
-  page->begin_ns = G_MININT64;
-  page->end_ns = G_MAXINT64;
-  gtk_widget_set_name (box, "funcgraph-page");
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 6);
-  gtk_widget_set_margin_bottom (box, 6);
-  page->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_set_name (GTK_WIDGET (page->status), "funcgraph-status");
-  gtk_label_set_xalign (page->status, 0.0);
-  gtk_label_set_ellipsize (page->status, PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (GTK_WIDGET (page->status), TRUE);
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (page->status));
-  gtk_widget_set_name (add_rows, "funcgraph-add-rows");
-  gtk_widget_set_tooltip_text (add_rows, _("Add the flame rows of the tasks with the most calls"));
-  g_signal_connect (add_rows, "clicked", G_CALLBACK (add_rows_cb), page);
-  gtk_box_append (GTK_BOX (bar), add_rows);
-  gtk_box_append (GTK_BOX (box), bar);
-
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), new_list (page));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (box), scrolled);
-
-  g_object_set_data_full (G_OBJECT (box), "cs-funcgraph-page", page, page_free);
   if (page->funcgraph != NULL)
-    g_ptr_array_add (page->funcgraph->pages, box);
+    g_ptr_array_add (page->funcgraph->pages, page);
   refresh (page);
-  return box;
+  return GTK_WIDGET (page);
 }
 
 static void

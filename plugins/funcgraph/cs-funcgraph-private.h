@@ -7,8 +7,13 @@
 #pragma once
 
 #include <chronoscope-plugin.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
+
+/* The page "Functions" (cs-funcgraph-page.c, its layout a template). */
+#define CS_TYPE_FUNCGRAPH_PAGE (cs_funcgraph_page_get_type ())
+G_DECLARE_FINAL_TYPE (CsFuncgraphPage, cs_funcgraph_page, CS, FUNCGRAPH_PAGE, GtkBox)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 
