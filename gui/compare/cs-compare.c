@@ -292,35 +292,6 @@ job_done_cb (GObject      *source,
   update_actions (self);
 }
 
-static GtkWidget *
-flat_button (const char *label,
-             const char *action,
-             const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_widget_add_css_class (button, "flat");
-  return button;
-}
-
-static GtkWidget *
-heading (GtkLabel **label)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-
-  *label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (*label, 0);
-  gtk_label_set_ellipsize (*label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_set_hexpand (GTK_WIDGET (*label), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (*label), "heading");
-  gtk_widget_set_margin_start (row, 6);
-  gtk_widget_set_margin_end (row, 6);
-  gtk_box_append (GTK_BOX (row), GTK_WIDGET (*label));
-  return row;
-}
-
 /* The window's info bar tells what lies under the pointer on A; B's row
  * tells it for B. */
 static void
@@ -418,58 +389,33 @@ b_actions_new (CsCompare *self)
   return G_ACTION_GROUP (group);
 }
 
-/* Both timelines in one box, in the paned's start child's place. */
+/* Both timelines in one box, in the paned's start child's place: the box
+ * is cs-compare.ui's, A's scrolled window goes after A's heading. */
 static void
 mount (CsCompare *self)
 {
-  GtkWidget *row_a, *row_b, *check, *scrolled_b;
+  g_autoptr(GtkBuilder) builder = NULL;
   GActionGroup *actions;
 
+  g_type_ensure (CS_TYPE_TIMELINE);
+  builder = gtk_builder_new_from_resource ("/org/chronoscope/Chronoscope/cs-compare.ui");
   self->paned = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (self->timeline_a), GTK_TYPE_PANED));
   self->scrolled_a = g_object_ref (gtk_paned_get_start_child (self->paned));
-  self->box = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 2));
-  gtk_widget_set_name (self->box, "compare-box");
-
-  row_a = heading (&self->label_a);
-  row_b = heading (&self->label_b);
-  self->hover_b = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->hover_b, 1);
-  gtk_label_set_ellipsize (self->hover_b, PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->hover_b), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->hover_b), "dim-label");
-  gtk_box_append (GTK_BOX (row_b), GTK_WIDGET (self->hover_b));
-  self->progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
-  gtk_widget_set_valign (GTK_WIDGET (self->progress_bar), GTK_ALIGN_CENTER);
-  gtk_widget_set_size_request (GTK_WIDGET (self->progress_bar), 160, -1);
-  gtk_box_append (GTK_BOX (row_b), GTK_WIDGET (self->progress_bar));
-  check = gtk_check_button_new_with_mnemonic (_("Align at _markers A"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (check), "win.compare-align-markers");
-  gtk_widget_set_tooltip_text (check, _("Align the two timelines at marker A of each instead of at their starts"));
-  gtk_box_append (GTK_BOX (row_b), check);
-  gtk_box_append (GTK_BOX (row_b), flat_button (_("Stat_istics"), "win.compare-stats",
-                                                _("The statistics of both recordings and their differences")));
-  gtk_box_append (GTK_BOX (row_b), flat_button (_("_Close"), "win.compare-close",
-                                                _("Stop comparing: show one recording")));
-
-  self->timeline_b = CS_TIMELINE (cs_timeline_new ());
-  gtk_widget_set_hexpand (GTK_WIDGET (self->timeline_b), TRUE);
+  self->box = g_object_ref (GTK_WIDGET (gtk_builder_get_object (builder, "compare_box")));
+  self->label_a = GTK_LABEL (gtk_builder_get_object (builder, "label_a"));
+  self->label_b = GTK_LABEL (gtk_builder_get_object (builder, "label_b"));
+  self->hover_b = GTK_LABEL (gtk_builder_get_object (builder, "hover_b"));
+  self->progress_bar = GTK_PROGRESS_BAR (gtk_builder_get_object (builder, "progress_bar"));
+  self->timeline_b = CS_TIMELINE (gtk_builder_get_object (builder, "timeline_b"));
   self->analysis_b = cs_analysis_new (self->timeline_b, NULL);
-  scrolled_b = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled_b), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_vexpand (scrolled_b, TRUE);
-  gtk_widget_set_size_request (scrolled_b, -1, 96);
-  gtk_widget_add_css_class (scrolled_b, "view");
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled_b), GTK_WIDGET (self->timeline_b));
   actions = b_actions_new (self);
-  gtk_widget_insert_action_group (scrolled_b, "win", actions);
+  gtk_widget_insert_action_group (GTK_WIDGET (gtk_builder_get_object (builder, "scrolled_b")), "win",
+                                  actions);
   g_object_unref (actions);
 
   gtk_paned_set_start_child (self->paned, NULL);
-  gtk_box_append (GTK_BOX (self->box), row_a);
-  gtk_box_append (GTK_BOX (self->box), self->scrolled_a);
-  gtk_box_append (GTK_BOX (self->box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (self->box), row_b);
-  gtk_box_append (GTK_BOX (self->box), scrolled_b);
+  gtk_box_insert_child_after (GTK_BOX (self->box), self->scrolled_a,
+                              GTK_WIDGET (gtk_builder_get_object (builder, "row_a")));
   gtk_paned_set_start_child (self->paned, self->box);
 
   g_signal_connect_object (self->timeline_b, "notify::begin-ns", G_CALLBACK (span_b_changed_cb), self,
