@@ -527,6 +527,7 @@ cs_window_class_init (CsWindowClass *klass)
 
   g_type_ensure (CS_TYPE_TIMELINE);
   g_type_ensure (CS_TYPE_EVENT_LIST_VIEW);
+  g_type_ensure (CS_TYPE_QUERY_PAGE);
   g_type_ensure (CS_TYPE_FILTER_BAR);
   g_type_ensure (CS_TYPE_RECENT_LIST);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/chronoscope/Chronoscope/cs-window.ui");
@@ -545,6 +546,8 @@ cs_window_class_init (CsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, CsWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, event_list_view);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, list_notebook);
+  gtk_widget_class_bind_template_child (widget_class, CsWindow, query_page);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, hover_label);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, CsWindow, marker_label);
@@ -657,17 +660,6 @@ cs_window_init (CsWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), window_entries,
                                    G_N_ELEMENTS (window_entries), self);
 
-  /* The event list shares its place with the Query page and plugin
-   * pages, as tabs. */
-  self->list_notebook = GTK_NOTEBOOK (gtk_notebook_new ());
-  gtk_notebook_set_show_border (self->list_notebook, FALSE);
-  g_object_ref (self->event_list_view);
-  gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->list_notebook));
-  gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->event_list_view),
-                            gtk_label_new (_("Events")));
-  g_object_unref (self->event_list_view);
-  self->query_page = cs_query_page_new ();
-  gtk_notebook_append_page (self->list_notebook, GTK_WIDGET (self->query_page), gtk_label_new (_("Query")));
   self->plugins = cs_plugin_window_new (GTK_WINDOW (self), self->timeline, self->event_list_view,
                                        self->model, self->list_notebook, self->info_bar);
   g_signal_connect_object (self->plugins, "select-event", G_CALLBACK (plugin_select_event_cb), self,
