@@ -5,7 +5,8 @@
  * One expander per table, its columns (name and type, from its CREATE
  * TABLE, as `chronoscope query --schema` prints it) inside.  Activating a
  * column (double click, Enter) emits ::insert with its name, which the
- * Query page inserts into the editor.
+ * Query page inserts into the editor.  The layouts are the template
+ * cs-query-tables.ui and, per table, cs-query-table.ui.
  */
 #include "config.h"
 
@@ -19,8 +20,8 @@ struct _CsQueryTables
 {
   GtkWidget parent_instance;
 
-  GtkWidget *scrolled;          /* owned child */
-  GtkListBox *list;             /* borrowed, inside it */
+  GtkWidget *scrolled;          /* the template's child, unparented in dispose */
+  GtkListBox *list;             /* inside it */
   GPtrArray *names;             /* owned; NULL-terminated */
 };
 
@@ -52,7 +53,7 @@ column_activated_cb (GtkListBox    *box,
                      GtkListBoxRow *row,
                      CsQueryTables *self)
 {
-  const char *name = g_object_get_data (G_OBJECT (row), "cs-name");
+  const char *name = g_object_get_data (G_OBJECT (gtk_list_box_row_get_child (row)), "cs-name");
 
   if (name != NULL)
     g_signal_emit (self, signals[SIGNAL_INSERT], 0, name);
@@ -64,30 +65,25 @@ add_table (CsQueryTables *self,
            const char    *schema)
 {
   g_auto(GStrv) columns = schema_columns (schema);
-  GtkWidget *expander = gtk_expander_new (name);
-  GtkWidget *list = gtk_list_box_new ();
-  GtkWidget *row = gtk_list_box_row_new ();
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/chronoscope/Chronoscope/cs-query-table.ui");
+  GtkExpander *expander = GTK_EXPANDER (gtk_builder_get_object (builder, "expander"));
+  GtkListBox *list = GTK_LIST_BOX (gtk_builder_get_object (builder, "columns"));
 
-  gtk_widget_set_tooltip_text (expander, schema);
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
-  gtk_widget_set_margin_start (list, 12);
+  gtk_expander_set_label (expander, name);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (expander), schema);
   for (guint i = 0; columns[i] != NULL; i++)
     {
+      /* The list box puts the label in a row of its own. */
       GtkWidget *label = gtk_label_new (columns[i]);
-      GtkWidget *column_row = gtk_list_box_row_new ();
       g_auto(GStrv) words = g_strsplit (columns[i], " ", 2);
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_widget_add_css_class (label, "dim-label");
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (column_row), label);
-      g_object_set_data_full (G_OBJECT (column_row), "cs-name", g_strdup (words[0]), g_free);
-      gtk_list_box_append (GTK_LIST_BOX (list), column_row);
+      g_object_set_data_full (G_OBJECT (label), "cs-name", g_strdup (words[0]), g_free);
+      gtk_list_box_append (list, label);
     }
   g_signal_connect (list, "row-activated", G_CALLBACK (column_activated_cb), self);
-  gtk_expander_set_child (GTK_EXPANDER (expander), list);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), expander);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  gtk_list_box_append (self->list, row);
+  gtk_list_box_append (self->list, GTK_WIDGET (gtk_builder_get_object (builder, "table")));
 }
 
 static void
@@ -112,6 +108,10 @@ cs_query_tables_class_init (CsQueryTablesClass *klass)
   G_OBJECT_CLASS (klass)->dispose = cs_query_tables_dispose;
   G_OBJECT_CLASS (klass)->finalize = cs_query_tables_finalize;
   gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_template_from_resource (GTK_WIDGET_CLASS (klass),
+                                               "/org/chronoscope/Chronoscope/cs-query-tables.ui");
+  gtk_widget_class_bind_template_child (GTK_WIDGET_CLASS (klass), CsQueryTables, scrolled);
+  gtk_widget_class_bind_template_child (GTK_WIDGET_CLASS (klass), CsQueryTables, list);
 
   /**
    * CsQueryTables::insert:
@@ -130,15 +130,7 @@ cs_query_tables_init (CsQueryTables *self)
 {
   self->names = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->names, NULL);
-  self->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_NONE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->list),
-                               _("Tables of the recording; double-click a column to insert its name"));
-  self->scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), GTK_WIDGET (self->list));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (self->scrolled, 180, -1);
-  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 /** cs_query_tables_new: Returns: (transfer full): an empty list */
