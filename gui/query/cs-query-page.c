@@ -473,7 +473,7 @@ history_row_activated_cb (GtkListBox    *box,
                           GtkListBoxRow *row,
                           CsQueryPage   *self)
 {
-  const char *sql = g_object_get_data (G_OBJECT (row), "cs-sql");
+  const char *sql = g_object_get_data (G_OBJECT (gtk_list_box_row_get_child (row)), "cs-sql");
 
   cs_query_page_set_text (self, sql);
   gtk_menu_button_popdown (self->history_button);
@@ -489,17 +489,16 @@ update_history_box (CsQueryPage *self)
   for (guint i = 0; i + 1 < self->history->len; i++)
     {
       const char *sql = self->history->pdata[i];
-      GtkWidget *row = gtk_list_box_row_new ();
+      /* The list box puts the label in a row of its own. */
       GtkWidget *label = gtk_label_new (sql);
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
       gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-      gtk_widget_set_tooltip_text (row, sql);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
-      g_object_set_data_full (G_OBJECT (row), "cs-sql", g_strdup (sql), g_free);
-      gtk_list_box_append (self->history_box, row);
+      gtk_widget_set_tooltip_text (label, sql);
+      g_object_set_data_full (G_OBJECT (label), "cs-sql", g_strdup (sql), g_free);
+      gtk_list_box_append (self->history_box, label);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->history_button), self->history->len > 1);
 }

@@ -340,6 +340,32 @@ test_cancel (CsQueryPage *page)
 }
 
 static gboolean
+is_named (GtkWidget     *widget,
+          gconstpointer  name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+/* Activating the history's second line (the query before the last) puts
+ * @sql back into the editor. */
+static void
+test_history_row (CsQueryPage *page,
+                  const char  *sql)
+{
+  GtkWidget *box = cs_test_find_where (GTK_WIDGET (page), is_named, "query-history");
+  GtkListBoxRow *row;
+  g_autofree char *text = NULL;
+
+  g_assert_nonnull (box);
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (box), 1);
+  g_assert_nonnull (row);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (gtk_list_box_row_get_child (row)), ==, sql);
+  g_signal_emit_by_name (box, "row-activated", row);
+  text = cs_query_page_dup_text (page);
+  g_assert_cmpstr (text, ==, sql);
+}
+
+static gboolean
 tables_listed (gpointer data)
 {
   CsQueryPage *page = data;
@@ -380,6 +406,7 @@ test_query_and_link (void)
   /* The view model follows the page as queries run (it is bound, not
    * read when a session is saved). */
   g_assert_true (g_strv_equal (cs_view_model_get_query_history (cs_window_get_model (window)), history));
+  test_history_row (page, history[1]);
   cs_test_destroy_window (window);
 }
 
