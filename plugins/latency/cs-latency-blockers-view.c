@@ -15,11 +15,14 @@
  * demand, not with every wakeup run: on a large recording it costs about
  * as much as opening it.
  *
+ * The layout is the template cs-latency-blockers-view.ui, each line a
+ * CsLatencyBlockerRow (cs-latency-blocker-row.c); the view emits
+ * "selected" when the user selects a contributor or unselects it.
+ *
  * Widgets a test reaches have names: latency-blockers (the list),
  * latency-blockers-find, latency-blockers-status.
  */
 #include <glib/gi18n-lib.h>
-#include <inttypes.h>
 
 #include "cs-latency-ui.h"
 #include "explain/cs-explain-pass.h"
@@ -27,36 +30,26 @@
 #define TOP_BLOCKERS 20
 #define BLOCKERS_PERCENTILE 99
 
-typedef struct {
-  CsLatency *latency;           /* borrowed; NULL once gone */
+struct _CsLatencyBlockersView
+{
+  GtkBox parent_instance;
+
   GtkListBox *list;
   GtkLabel *status;
   GtkWidget *find;
+  CsLatency *latency;           /* borrowed; NULL once gone */
   char *param;                  /* the pass's parameter asked for */
   GArray *rows;                 /* CsExplainContributor, as listed */
   int selected;                 /* the row whose pairs are listed, -1 */
-  CsLatencyReadyFunc selected_cb;
-  gpointer data;
-} Blockers;
+};
 
-static Blockers *
-get_blockers (GtkWidget *widget)
-{
-  return g_object_get_data (G_OBJECT (widget), "cs-latency-blockers-view");
-}
+G_DEFINE_FINAL_TYPE (CsLatencyBlockersView, cs_latency_blockers_view, GTK_TYPE_BOX)
 
-static void
-blockers_free (gpointer data)
-{
-  Blockers *self = data;
-
-  g_free (self->param);
-  g_array_unref (self->rows);
-  g_free (self);
-}
+enum { SELECTED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 static sqlite3 *
-get_db (Blockers *self)
+get_db (CsLatencyBlockersView *self)
 {
   if (self->latency == NULL || self->param == NULL ||
       g_strcmp0 (self->latency->blockers_param, self->param) != 0)
@@ -66,7 +59,7 @@ get_db (Blockers *self)
 }
 
 static void
-remove_rows (Blockers *self)
+remove_rows (CsLatencyBlockersView *self)
 {
   GtkWidget *child;
 
@@ -85,43 +78,16 @@ kind_from_name (const char *name)
   return CS_EXPLAIN_UNKNOWN;
 }
 
-static GtkWidget *
-new_row (const CsExplainContributor *c,
-         guint                       index)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  g_autofree char *what = cs_explain_contributor_describe (c);
-  g_autofree char *total = cs_latency_format_ns (c->ns);
-  g_autofree char *pairs = g_strdup_printf (ngettext ("%" PRIu64 " pair",
-                                                      "%" PRIu64 " pairs", c->n_pairs),
-                                            c->n_pairs);
-  GtkWidget *name = gtk_label_new (what);
-  GtkWidget *time = gtk_label_new (total);
-
-  gtk_label_set_xalign (GTK_LABEL (name), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (name, TRUE);
-  gtk_box_append (GTK_BOX (box), name);
-  gtk_box_append (GTK_BOX (box), time);
-  gtk_box_append (GTK_BOX (box), gtk_label_new (pairs));
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_widget_set_tooltip_text (row, _("List the pairs it delayed (again: all the pairs)"));
-  g_object_set_data (G_OBJECT (row), "cs-index", GUINT_TO_POINTER (index));
-  return row;
-}
-
 /**
  * _cs_latency_blockers_view_ready:
- * @widget: a view from _cs_latency_blockers_view_new()
+ * @self: a view
  *
  * The pass `blockers` is ready (CsLatency.blockers_param): lists its top
  * contributors when it is the one this view asked for.
  */
 void
-_cs_latency_blockers_view_ready (GtkWidget *widget)
+_cs_latency_blockers_view_ready (CsLatencyBlockersView *self)
 {
-  Blockers *self = get_blockers (widget);
   sqlite3 *db = get_db (self);
   sqlite3_stmt *s = NULL;
   g_autofree char *status = NULL;
@@ -149,7 +115,8 @@ _cs_latency_blockers_view_ready (GtkWidget *widget)
       c.ns = sqlite3_column_int64 (s, 4);
       c.n_pairs = sqlite3_column_int64 (s, 5);
       g_array_append_val (self->rows, c);
-      gtk_list_box_append (self->list, new_row (&c, self->rows->len - 1));
+      /* The line's index is the contributor's in self->rows. */
+      gtk_list_box_append (self->list, _cs_latency_blocker_row_new (&c));
     }
   sqlite3_finalize (s);
   cs_explain_blockers_parse (self->param, &threshold_ns);
@@ -160,10 +127,8 @@ _cs_latency_blockers_view_ready (GtkWidget *widget)
 }
 
 static void
-find_clicked_cb (GtkButton *button,
-                 gpointer   user_data)
+find_clicked_cb (CsLatencyBlockersView *self)
 {
-  Blockers *self = user_data;
   sqlite3 *db = self->latency != NULL ? _cs_latency_get_db (self->latency) : NULL;
   CsLatencyStats stats = { 0 };
   g_autoptr(GError) error = NULL;
@@ -184,26 +149,24 @@ find_clicked_cb (GtkButton *button,
 }
 
 static void
-row_activated_cb (GtkListBox    *list,
-                  GtkListBoxRow *row,
-                  gpointer       user_data)
+row_activated_cb (CsLatencyBlockersView *self,
+                  GtkListBoxRow         *row)
 {
-  Blockers *self = user_data;
-  int index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "cs-index"));
+  int index = gtk_list_box_row_get_index (row);
 
   if (self->selected == index)
     {
       self->selected = -1;
-      gtk_list_box_unselect_all (list);
+      gtk_list_box_unselect_all (self->list);
     }
   else
     self->selected = index;
-  self->selected_cb (self->data);
+  g_signal_emit (self, signals[SELECTED], 0);
 }
 
 /**
  * _cs_latency_blockers_view_dup_pairs:
- * @widget: a view
+ * @self: a view
  * @what: (out) (optional) (transfer full): the selected contributor in a
  *   few words
  *
@@ -214,10 +177,9 @@ row_activated_cb (GtkListBox    *list,
  *   pairs, %NULL when no contributor is selected
  */
 GArray *
-_cs_latency_blockers_view_dup_pairs (GtkWidget  *widget,
-                                     char      **what)
+_cs_latency_blockers_view_dup_pairs (CsLatencyBlockersView  *self,
+                                     char                  **what)
 {
-  Blockers *self = get_blockers (widget);
   sqlite3 *db = get_db (self);
   const CsExplainContributor *c;
   sqlite3_stmt *s = NULL;
@@ -258,17 +220,16 @@ _cs_latency_blockers_view_dup_pairs (GtkWidget  *widget,
 
 /**
  * _cs_latency_blockers_view_reset:
- * @widget: a view
+ * @self: a view
  * @gone: whether the recording's instance is gone (the view forgets it)
  *
  * Empties the list: the definition shown changed (Find is offered for
  * the wakeup preset only), or the recording closed.
  */
 void
-_cs_latency_blockers_view_reset (GtkWidget *widget,
-                                 gboolean   gone)
+_cs_latency_blockers_view_reset (CsLatencyBlockersView *self,
+                                 gboolean               gone)
 {
-  Blockers *self = get_blockers (widget);
   gboolean wakeup;
 
   if (gone)
@@ -282,58 +243,60 @@ _cs_latency_blockers_view_reset (GtkWidget *widget,
 }
 
 /**
- * _cs_latency_blockers_view_new:
+ * _cs_latency_blockers_view_set_latency:
+ * @self: a view
  * @latency: the recording's instance (borrowed; reset the view with
  *   @gone %TRUE when it goes)
- * @selected: called when the user selects a contributor or unselects it
- *   (_cs_latency_blockers_view_dup_pairs() then says which pairs to list)
- * @data: for @selected
  *
- * Returns: (transfer floating): the view, empty
+ * Gives the view its recording, and empties it as
+ * _cs_latency_blockers_view_reset() does.
  */
-GtkWidget *
-_cs_latency_blockers_view_new (CsLatency          *latency,
-                               CsLatencyReadyFunc  selected,
-                               gpointer            data)
+void
+_cs_latency_blockers_view_set_latency (CsLatencyBlockersView *self,
+                                       CsLatency             *latency)
 {
-  Blockers *self = g_new0 (Blockers, 1);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *title = gtk_label_new (_("Top blockers"));
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-
   self->latency = latency;
+  _cs_latency_blockers_view_reset (self, FALSE);
+}
+
+static void
+cs_latency_blockers_view_finalize (GObject *object)
+{
+  CsLatencyBlockersView *self = CS_LATENCY_BLOCKERS_VIEW (object);
+
+  g_free (self->param);
+  g_array_unref (self->rows);
+  G_OBJECT_CLASS (cs_latency_blockers_view_parent_class)->finalize (object);
+}
+
+static void
+cs_latency_blockers_view_class_init (CsLatencyBlockersViewClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = cs_latency_blockers_view_finalize;
+  /**
+   * CsLatencyBlockersView::selected:
+   * @self: the view
+   *
+   * The user selected a contributor or unselected it:
+   * _cs_latency_blockers_view_dup_pairs() says which pairs to list.
+   */
+  signals[SELECTED] = g_signal_new ("selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/chronoscope/plugins/latency/cs-latency-blockers-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, CsLatencyBlockersView, list);
+  gtk_widget_class_bind_template_child (widget_class, CsLatencyBlockersView, status);
+  gtk_widget_class_bind_template_child (widget_class, CsLatencyBlockersView, find);
+  gtk_widget_class_bind_template_callback (widget_class, find_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+}
+
+static void
+cs_latency_blockers_view_init (CsLatencyBlockersView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->rows = g_array_new (FALSE, FALSE, sizeof (CsExplainContributor));
   self->selected = -1;
-  self->selected_cb = selected;
-  self->data = data;
-  gtk_widget_add_css_class (title, "heading");
-  gtk_box_append (GTK_BOX (head), title);
-  self->find = gtk_button_new_with_label (_("Find"));
-  gtk_widget_set_name (self->find, "latency-blockers-find");
-  gtk_widget_set_tooltip_text (self->find, _("Rank what delayed the wakeups at or above the 99th percentile"));
-  g_signal_connect (self->find, "clicked", G_CALLBACK (find_clicked_cb), self);
-  gtk_box_append (GTK_BOX (head), self->find);
-  gtk_box_append (GTK_BOX (box), head);
-  self->status = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_set_name (GTK_WIDGET (self->status), "latency-blockers-status");
-  gtk_label_set_xalign (self->status, 0.0);
-  gtk_label_set_wrap (self->status, TRUE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
-
-  self->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_widget_set_name (GTK_WIDGET (self->list), "latency-blockers");
-  gtk_list_box_set_activate_on_single_click (self->list, TRUE);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  title, NULL, -1);
-  g_signal_connect (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  /* As high as the histogram beside it, not more: the row must not grow. */
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 84);
-  gtk_box_append (GTK_BOX (box), scrolled);
-  gtk_widget_set_size_request (box, 440, -1);
-  g_object_set_data_full (G_OBJECT (box), "cs-latency-blockers-view", self, blockers_free);
-  _cs_latency_blockers_view_reset (box, FALSE);
-  return box;
 }

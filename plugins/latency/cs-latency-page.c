@@ -60,7 +60,7 @@ typedef struct {
   CsLatencyRows *rows;
   GtkCheckButton *whole;
   GtkWidget *explain;
-  GtkWidget *blockers;
+  CsLatencyBlockersView *blockers;
   gboolean explain_worst;       /* explain the worst pair once shown */
   CsLatencyStats stats;
   gint64 begin_ns, end_ns;      /* the range shown */
@@ -222,7 +222,8 @@ explain_worst (Page *page)
 
 /* A top blocker was selected (its pairs listed) or unselected (all). */
 static void
-blocker_selected_cb (gpointer data)
+blocker_selected_cb (CsLatencyBlockersView *blockers,
+                     gpointer               data)
 {
   Page *page = data;
   g_autofree char *what = NULL;
@@ -619,8 +620,10 @@ build_page (CsLatency      *latency,
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
   gtk_grid_attach (GTK_GRID (grid), middle, 0, 0, 1, 1);
-  page->blockers = _cs_latency_blockers_view_new (latency, blocker_selected_cb, page);
-  gtk_grid_attach (GTK_GRID (grid), page->blockers, 1, 0, 1, 1);
+  page->blockers = g_object_new (CS_LATENCY_TYPE_BLOCKERS_VIEW, NULL);
+  _cs_latency_blockers_view_set_latency (page->blockers, latency);
+  g_signal_connect (page->blockers, "selected", G_CALLBACK (blocker_selected_cb), page);
+  gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (page->blockers), 1, 0, 1, 1);
   page->list = GTK_COLUMN_VIEW (new_list (page));
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (page->list));
   gtk_widget_set_vexpand (scrolled, TRUE);

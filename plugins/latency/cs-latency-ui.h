@@ -142,14 +142,21 @@ gboolean   _cs_latency_explain_view_show (GtkWidget          *view,
 void       _cs_latency_explain_view_clear (GtkWidget         *view,
                                            gboolean           gone);
 
-GtkWidget *_cs_latency_blockers_view_new   (CsLatency          *latency,
-                                            CsLatencyReadyFunc  selected,
-                                            gpointer            data);
-void       _cs_latency_blockers_view_reset (GtkWidget          *view,
-                                            gboolean            gone);
-void       _cs_latency_blockers_view_ready (GtkWidget          *view);
-GArray    *_cs_latency_blockers_view_dup_pairs (GtkWidget      *view,
-                                                char          **what);
+/* Top blockers beside the histogram (cs-latency-blockers-view.c), a
+ * line of its list (cs-latency-blocker-row.c). */
+#define CS_LATENCY_TYPE_BLOCKERS_VIEW (cs_latency_blockers_view_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyBlockersView, cs_latency_blockers_view, CS_LATENCY, BLOCKERS_VIEW, GtkBox)
+#define CS_LATENCY_TYPE_BLOCKER_ROW (cs_latency_blocker_row_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyBlockerRow, cs_latency_blocker_row, CS_LATENCY, BLOCKER_ROW, GtkListBoxRow)
+
+void       _cs_latency_blockers_view_set_latency (CsLatencyBlockersView *self,
+                                                  CsLatency             *latency);
+void       _cs_latency_blockers_view_reset (CsLatencyBlockersView *self,
+                                            gboolean               gone);
+void       _cs_latency_blockers_view_ready (CsLatencyBlockersView *self);
+GArray    *_cs_latency_blockers_view_dup_pairs (CsLatencyBlockersView  *self,
+                                                char                  **what);
+GtkWidget *_cs_latency_blocker_row_new (const CsExplainContributor *contributor);
 
 void       _cs_latency_histogram_init  (GtkDrawingArea     *area,
                                         CsLatencyReadyFunc  selected,
