@@ -59,7 +59,7 @@ typedef struct {
   GtkColumnView *list;
   CsLatencyRows *rows;
   GtkCheckButton *whole;
-  GtkWidget *explain;
+  CsLatencyExplainView *explain;
   CsLatencyBlockersView *blockers;
   gboolean explain_worst;       /* explain the worst pair once shown */
   CsLatencyStats stats;
@@ -629,8 +629,9 @@ build_page (CsLatency      *latency,
   gtk_widget_set_vexpand (scrolled, TRUE);
   gtk_widget_set_hexpand (scrolled, TRUE);
   gtk_grid_attach (GTK_GRID (grid), scrolled, 0, 1, 1, 1);
-  page->explain = _cs_latency_explain_view_new (latency, window);
-  gtk_grid_attach (GTK_GRID (grid), page->explain, 1, 1, 1, 1);
+  page->explain = g_object_new (CS_LATENCY_TYPE_EXPLAIN_VIEW, NULL);
+  _cs_latency_explain_view_set_latency (page->explain, latency, window);
+  gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (page->explain), 1, 1, 1, 1);
   gtk_box_append (GTK_BOX (box), grid);
 
   g_signal_connect (run, "clicked", G_CALLBACK (run_clicked_cb), page);

@@ -135,12 +135,37 @@ void       _cs_latency_add_page        (CsPlugin           *plugin);
 void       _cs_latency_add_layer       (CsPlugin           *plugin);
 void       _cs_latency_add_explain_layer (CsPlugin         *plugin);
 
-GtkWidget *_cs_latency_explain_view_new  (CsLatency          *latency,
-                                          CsPluginWindow     *window);
-gboolean   _cs_latency_explain_view_show (GtkWidget          *view,
-                                          const CsLatencyItem *item);
-void       _cs_latency_explain_view_clear (GtkWidget         *view,
-                                           gboolean           gone);
+/* Why the pair activated last was late, beside the page's list
+ * (cs-latency-explain-view.c); a contributor of its breakdown
+ * (cs-latency-contributor-row.c) and a step of its wakeup chain
+ * (cs-latency-link-row.c) as lines of its lists. */
+#define CS_LATENCY_TYPE_EXPLAIN_VIEW (cs_latency_explain_view_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyExplainView, cs_latency_explain_view, CS_LATENCY, EXPLAIN_VIEW, GtkBox)
+#define CS_LATENCY_TYPE_CONTRIBUTOR_ROW (cs_latency_contributor_row_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyContributorRow, cs_latency_contributor_row, CS_LATENCY, CONTRIBUTOR_ROW,
+                      GtkListBoxRow)
+#define CS_LATENCY_TYPE_LINK_ROW (cs_latency_link_row_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyLinkRow, cs_latency_link_row, CS_LATENCY, LINK_ROW, GtkListBoxRow)
+
+void       _cs_latency_explain_view_set_latency (CsLatencyExplainView *self,
+                                                 CsLatency            *latency,
+                                                 CsPluginWindow       *window);
+gboolean   _cs_latency_explain_view_show (CsLatencyExplainView *self,
+                                          const CsLatencyItem  *item);
+void       _cs_latency_explain_view_clear (CsLatencyExplainView *self,
+                                           gboolean              gone);
+GtkWidget *_cs_latency_contributor_row_new (const CsExplainContributor *contributor,
+                                            gint64                      total_ns);
+void       _cs_latency_contributor_fill    (cairo_t                    *cr,
+                                            const CsExplainContributor *contributor,
+                                            double                      x,
+                                            double                      y,
+                                            double                      width,
+                                            double                      height);
+char      *_cs_latency_format_share        (gint64                      ns,
+                                            gint64                      total_ns);
+GtkWidget *_cs_latency_link_row_new (CsPluginDocument    *document,
+                                     const CsExplainLink *link);
 
 /* Top blockers beside the histogram (cs-latency-blockers-view.c), a
  * line of its list (cs-latency-blocker-row.c). */
