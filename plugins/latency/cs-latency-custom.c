@@ -9,7 +9,9 @@
  * cs-latency-def.h) and checks it with cs_latency_def_new(), the parser
  * `chronoscope latency --from/--to` uses: its error is shown in the
  * dialog, which stays open; a valid definition goes to the page, which
- * runs it like a preset.  GTK 4.8 widgets only.
+ * runs it like a preset.  The layout is the template
+ * cs-latency-custom.ui; the drop-downs' lists are filled here.  GTK 4.8
+ * widgets only.
  *
  * Widgets a test reaches have names: latency-custom-a, latency-custom-a-key,
  * latency-custom-a-key2, latency-custom-b, latency-custom-b-key,
@@ -22,28 +24,21 @@
 #include "cs-latency-def.h"
 #include "cs-latency-ui.h"
 
-typedef struct {
+struct _CsLatencyCustomDialog
+{
+  GtkWindow parent_instance;
+
+  GtkDropDown *event[2];
+  GtkDropDown *key[2][2];
+  GtkLabel *error;
   CsLatency *latency;
   CsLatencyCustomFunc done;
   gpointer data;
-  GtkWindow *window;
   GPtrArray *events;            /* "system:name" of the drop-downs' rows */
-  GtkDropDown *event[2];
-  GtkDropDown *key[2][2];
   GPtrArray *keys[2];           /* per side: the definition's names of the rows */
-  GtkLabel *error;
-} Dialog;
+};
 
-static void
-dialog_free (gpointer data)
-{
-  Dialog *d = data;
-
-  g_ptr_array_unref (d->events);
-  g_ptr_array_unref (d->keys[0]);
-  g_ptr_array_unref (d->keys[1]);
-  g_free (d);
-}
+G_DEFINE_FINAL_TYPE (CsLatencyCustomDialog, cs_latency_custom_dialog, GTK_TYPE_WINDOW)
 
 static int
 compare_names (gconstpointer a,
@@ -68,127 +63,109 @@ list_events (CsPluginDocument *document)
 }
 
 static struct tep_event *
-find_event (Dialog *d,
-            int     side)
+find_event (CsLatencyCustomDialog *self,
+            int                    side)
 {
-  guint i = gtk_drop_down_get_selected (d->event[side]);
-  struct tep_handle *tep = cs_plugin_document_get_tep (d->latency->document, NULL);
+  guint i = gtk_drop_down_get_selected (self->event[side]);
+  struct tep_handle *tep = cs_plugin_document_get_tep (self->latency->document, NULL);
   g_auto(GStrv) parts = NULL;
 
-  if (tep == NULL || i >= d->events->len)
+  if (tep == NULL || i >= self->events->len)
     return NULL;
-  parts = g_strsplit (g_ptr_array_index (d->events, i), ":", 2);
+  parts = g_strsplit (g_ptr_array_index (self->events, i), ":", 2);
   return tep_find_event_by_name (tep, parts[0], parts[1]);
 }
 
 /* The key drop-downs of @side list @side's event's number fields. */
 static void
-fill_keys (Dialog *d,
-           int     side)
+fill_keys (CsLatencyCustomDialog *self,
+           int                    side)
 {
-  struct tep_event *event = find_event (d, side);
+  struct tep_event *event = find_event (self, side);
   struct tep_format_field **fields = event != NULL ? tep_event_fields (event) : NULL;
   g_autoptr(GtkStringList) labels = gtk_string_list_new (NULL);
   g_autoptr(GtkStringList) labels2 = gtk_string_list_new (NULL);
 
-  g_ptr_array_set_size (d->keys[side], 0);
-  g_ptr_array_add (d->keys[side], g_strdup ("@pid"));
-  g_ptr_array_add (d->keys[side], g_strdup ("@cpu"));
+  g_ptr_array_set_size (self->keys[side], 0);
+  g_ptr_array_add (self->keys[side], g_strdup ("@pid"));
+  g_ptr_array_add (self->keys[side], g_strdup ("@cpu"));
   gtk_string_list_append (labels, _("task (pid)"));
   gtk_string_list_append (labels, _("CPU"));
   for (guint i = 0; fields != NULL && fields[i] != NULL; i++)
     if (cs_latency_field_is_number (fields[i]))
       {
-        g_ptr_array_add (d->keys[side], g_strdup (fields[i]->name));
+        g_ptr_array_add (self->keys[side], g_strdup (fields[i]->name));
         gtk_string_list_append (labels, fields[i]->name);
       }
   free (fields);
   /* The second part offers the same, after "none". */
   gtk_string_list_append (labels2, _("(none)"));
-  for (guint i = 0; i < d->keys[side]->len; i++)
+  for (guint i = 0; i < self->keys[side]->len; i++)
     gtk_string_list_append (labels2, gtk_string_list_get_string (labels, i));
-  gtk_drop_down_set_model (d->key[side][0], G_LIST_MODEL (labels));
-  gtk_drop_down_set_model (d->key[side][1], G_LIST_MODEL (labels2));
-  gtk_drop_down_set_selected (d->key[side][0], 0);
-  gtk_drop_down_set_selected (d->key[side][1], 0);
+  gtk_drop_down_set_model (self->key[side][0], G_LIST_MODEL (labels));
+  gtk_drop_down_set_model (self->key[side][1], G_LIST_MODEL (labels2));
+  gtk_drop_down_set_selected (self->key[side][0], 0);
+  gtk_drop_down_set_selected (self->key[side][1], 0);
 }
 
 static void
-event_changed_cb (GObject    *dropdown,
-                  GParamSpec *pspec,
-                  gpointer    user_data)
+event_changed_cb (CsLatencyCustomDialog *self,
+                  GParamSpec            *pspec,
+                  GtkDropDown           *dropdown)
 {
-  Dialog *d = user_data;
-
-  fill_keys (d, GTK_DROP_DOWN (dropdown) == d->event[0] ? 0 : 1);
-  if (d->error != NULL)   /* not yet while the dialog is built */
-    gtk_label_set_text (d->error, "");
+  fill_keys (self, dropdown == self->event[0] ? 0 : 1);
+  gtk_label_set_text (self->error, "");
 }
 
 /* One side as a definition writes it: "system:name.key[,key]". */
 static char *
-side_text (Dialog *d,
-           int     side)
+side_text (CsLatencyCustomDialog *self,
+           int                    side)
 {
-  guint e = gtk_drop_down_get_selected (d->event[side]);
-  guint k = gtk_drop_down_get_selected (d->key[side][0]);
-  guint k2 = gtk_drop_down_get_selected (d->key[side][1]);
+  guint e = gtk_drop_down_get_selected (self->event[side]);
+  guint k = gtk_drop_down_get_selected (self->key[side][0]);
+  guint k2 = gtk_drop_down_get_selected (self->key[side][1]);
   GString *s;
 
-  if (e >= d->events->len)
+  if (e >= self->events->len)
     return NULL;
-  s = g_string_new (g_ptr_array_index (d->events, e));
-  if (k < d->keys[side]->len)
-    g_string_append_printf (s, ".%s", (const char *) g_ptr_array_index (d->keys[side], k));
-  if (k2 > 0 && k2 - 1 < d->keys[side]->len)
-    g_string_append_printf (s, ",%s", (const char *) g_ptr_array_index (d->keys[side], k2 - 1));
+  s = g_string_new (g_ptr_array_index (self->events, e));
+  if (k < self->keys[side]->len)
+    g_string_append_printf (s, ".%s", (const char *) g_ptr_array_index (self->keys[side], k));
+  if (k2 > 0 && k2 - 1 < self->keys[side]->len)
+    g_string_append_printf (s, ",%s", (const char *) g_ptr_array_index (self->keys[side], k2 - 1));
   return g_string_free (s, FALSE);
 }
 
 static void
-run_clicked_cb (GtkButton *button,
-                gpointer   user_data)
+run_clicked_cb (CsLatencyCustomDialog *self)
 {
-  Dialog *d = user_data;
-  g_autofree char *a = side_text (d, 0);
-  g_autofree char *b = side_text (d, 1);
+  g_autofree char *a = side_text (self, 0);
+  g_autofree char *b = side_text (self, 1);
   g_autofree char *param = NULL;
   g_autoptr(CsLatencyDef) def = NULL;
   g_autoptr(GError) error = NULL;
 
   if (a == NULL || b == NULL)
     {
-      gtk_label_set_text (d->error, _("Choose events A and B."));
+      gtk_label_set_text (self->error, _("Choose events A and B."));
       return;
     }
   param = g_strdup_printf ("%s>%s", a, b);
-  def = cs_latency_def_new (d->latency->document, param, &error);
+  def = cs_latency_def_new (self->latency->document, param, &error);
   if (def == NULL)
     {
-      gtk_label_set_text (d->error, error->message);
+      gtk_label_set_text (self->error, error->message);
       return;
     }
-  d->done (param, d->data);
-  gtk_window_destroy (d->window);
+  self->done (param, self->data);
+  gtk_window_destroy (GTK_WINDOW (self));
 }
 
 static void
-cancel_clicked_cb (GtkButton *button,
-                   gpointer   user_data)
+cancel_clicked_cb (CsLatencyCustomDialog *self)
 {
-  Dialog *d = user_data;
-
-  gtk_window_destroy (d->window);
-}
-
-static GtkDropDown *
-new_dropdown (GListModel *model,
-              const char *name)
-{
-  GtkWidget *dropdown = gtk_drop_down_new (model, NULL);
-
-  gtk_widget_set_name (dropdown, name);
-  return GTK_DROP_DOWN (dropdown);
+  gtk_window_destroy (GTK_WINDOW (self));
 }
 
 /* Selects @text's row of @dropdown (a GtkStringList), if it has one. */
@@ -208,10 +185,10 @@ select_string (GtkDropDown *dropdown,
 /* Starts the dialog on @param's first pair, when it is one the dialog
  * can show (a pair of the recording's events with one or two keys). */
 static void
-preselect (Dialog     *d,
-           const char *param)
+preselect (CsLatencyCustomDialog *self,
+           const char            *param)
 {
-  g_autoptr(CsLatencyDef) def = param != NULL ? cs_latency_def_new (d->latency->document, param, NULL) : NULL;
+  g_autoptr(CsLatencyDef) def = param != NULL ? cs_latency_def_new (self->latency->document, param, NULL) : NULL;
   const CsLatencyPair *pair;
 
   if (def == NULL || def->pairs->len == 0)
@@ -223,12 +200,58 @@ preselect (Dialog     *d,
                                                 side == 0 ? pair->a_event : pair->b_event);
       char *const *keys = side == 0 ? pair->a_keys : pair->b_keys;
 
-      select_string (d->event[side], d->events, event);
-      select_string (d->key[side][0], d->keys[side], keys[0]);
-      for (guint i = 0; pair->n_keys > 1 && i < d->keys[side]->len; i++)
-        if (g_str_equal (g_ptr_array_index (d->keys[side], i), keys[1]))
-          gtk_drop_down_set_selected (d->key[side][1], i + 1);
+      select_string (self->event[side], self->events, event);
+      select_string (self->key[side][0], self->keys[side], keys[0]);
+      for (guint i = 0; pair->n_keys > 1 && i < self->keys[side]->len; i++)
+        if (g_str_equal (g_ptr_array_index (self->keys[side], i), keys[1]))
+          gtk_drop_down_set_selected (self->key[side][1], i + 1);
     }
+}
+
+static void
+cs_latency_custom_dialog_finalize (GObject *object)
+{
+  CsLatencyCustomDialog *self = CS_LATENCY_CUSTOM_DIALOG (object);
+
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_ptr_array_unref (self->keys[0]);
+  g_ptr_array_unref (self->keys[1]);
+  G_OBJECT_CLASS (cs_latency_custom_dialog_parent_class)->finalize (object);
+}
+
+static void
+cs_latency_custom_dialog_class_init (CsLatencyCustomDialogClass *klass)
+{
+  static const char *const names[2][3] = {
+    { "event_a", "key_a", "key2_a" },
+    { "event_b", "key_b", "key2_b" },
+  };
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = cs_latency_custom_dialog_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/chronoscope/plugins/latency/cs-latency-custom.ui");
+  for (int side = 0; side < 2; side++)
+    {
+      gtk_widget_class_bind_template_child_full (widget_class, names[side][0], FALSE,
+                                                 G_STRUCT_OFFSET (CsLatencyCustomDialog, event[side]));
+      for (int part = 0; part < 2; part++)
+        gtk_widget_class_bind_template_child_full (widget_class, names[side][1 + part], FALSE,
+                                                   G_STRUCT_OFFSET (CsLatencyCustomDialog, key[side][part]));
+    }
+  gtk_widget_class_bind_template_child_full (widget_class, "error", FALSE,
+                                             G_STRUCT_OFFSET (CsLatencyCustomDialog, error));
+  gtk_widget_class_bind_template_callback (widget_class, event_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, run_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+}
+
+static void
+cs_latency_custom_dialog_init (CsLatencyCustomDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->keys[0] = g_ptr_array_new_with_free_func (g_free);
+  self->keys[1] = g_ptr_array_new_with_free_func (g_free);
 }
 
 /**
@@ -251,93 +274,25 @@ _cs_latency_custom_dialog_show (CsLatency           *latency,
                                 CsLatencyCustomFunc  done,
                                 gpointer             data)
 {
-  static const char *const names[2][3] = {
-    { "latency-custom-a", "latency-custom-a-key", "latency-custom-a-key2" },
-    { "latency-custom-b", "latency-custom-b-key", "latency-custom-b-key2" },
-  };
-  Dialog *d = g_new0 (Dialog, 1);
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *run = gtk_button_new_with_mnemonic (_("_Run"));
-  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
-  GtkWidget *intro;
+  CsLatencyCustomDialog *self = g_object_new (CS_LATENCY_TYPE_CUSTOM_DIALOG, NULL);
   g_autoptr(GtkStringList) events = gtk_string_list_new (NULL);
 
-  d->latency = latency;
-  d->done = done;
-  d->data = data;
-  d->events = list_events (latency->document);
-  d->keys[0] = g_ptr_array_new_with_free_func (g_free);
-  d->keys[1] = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < d->events->len; i++)
-    gtk_string_list_append (events, g_ptr_array_index (d->events, i));
-
-  d->window = GTK_WINDOW (gtk_window_new ());
-  gtk_widget_set_name (GTK_WIDGET (d->window), "latency-custom");
-  gtk_window_set_title (d->window, _("Custom Pair"));
-  gtk_window_set_modal (d->window, TRUE);
-  gtk_window_set_destroy_with_parent (d->window, TRUE);
+  self->latency = latency;
+  self->done = done;
+  self->data = data;
+  self->events = list_events (latency->document);
+  for (guint i = 0; i < self->events->len; i++)
+    gtk_string_list_append (events, g_ptr_array_index (self->events, i));
   if (parent != NULL)
-    gtk_window_set_transient_for (d->window, parent);
-  g_object_set_data_full (G_OBJECT (d->window), "cs-latency-custom", d, dialog_free);
-
-  intro = gtk_label_new (_("A pair runs from an event A to the next event B whose key "
-                           "is the same: the same task, the same CPU, or equal fields."));
-  gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (intro), 50);
-  gtk_label_set_xalign (GTK_LABEL (intro), 0.0);
-  gtk_box_append (GTK_BOX (box), intro);
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+    gtk_window_set_transient_for (GTK_WINDOW (self), parent);
+  /* Each side on its first event, with that event's keys (which its
+   * selection may have filled already: event_changed_cb). */
   for (int side = 0; side < 2; side++)
     {
-      GtkWidget *label = gtk_label_new (side == 0 ? _("Event A") : _("Event B"));
-      GtkWidget *key = gtk_label_new (_("key"));
-      g_autoptr(GtkExpression) by_name = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
-
-      d->event[side] = new_dropdown (G_LIST_MODEL (g_object_ref (events)), names[side][0]);
-      gtk_drop_down_set_enable_search (d->event[side], TRUE);
-      /* For the search as the user types (the drop-down refs it). */
-      gtk_drop_down_set_expression (d->event[side], by_name);
-      d->key[side][0] = new_dropdown (NULL, names[side][1]);
-      d->key[side][1] = new_dropdown (NULL, names[side][2]);
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_grid_attach (GTK_GRID (grid), label, 0, side, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (d->event[side]), 1, side, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), key, 2, side, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (d->key[side][0]), 3, side, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (d->key[side][1]), 4, side, 1, 1);
-      fill_keys (d, side);
-      g_signal_connect (d->event[side], "notify::selected", G_CALLBACK (event_changed_cb), d);
+      gtk_drop_down_set_model (self->event[side], G_LIST_MODEL (events));
+      fill_keys (self, side);
     }
-  gtk_box_append (GTK_BOX (box), grid);
-  preselect (d, initial);
-
-  d->error = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_set_name (GTK_WIDGET (d->error), "latency-custom-error");
-  gtk_label_set_wrap (GTK_LABEL (d->error), TRUE);
-  gtk_label_set_max_width_chars (d->error, 60);
-  gtk_label_set_xalign (d->error, 0.0);
-  gtk_widget_add_css_class (GTK_WIDGET (d->error), "error");
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (d->error));
-
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  gtk_widget_set_name (run, "latency-custom-run");
-  gtk_widget_add_css_class (run, "suggested-action");
-  gtk_box_append (GTK_BOX (buttons), cancel);
-  gtk_box_append (GTK_BOX (buttons), run);
-  gtk_box_append (GTK_BOX (box), buttons);
-  g_signal_connect (run, "clicked", G_CALLBACK (run_clicked_cb), d);
-  g_signal_connect (cancel, "clicked", G_CALLBACK (cancel_clicked_cb), d);
-  gtk_window_set_default_widget (d->window, run);
-
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
-  gtk_widget_set_margin_top (box, 18);
-  gtk_widget_set_margin_bottom (box, 18);
-  gtk_window_set_child (d->window, box);
-  gtk_window_present (d->window);
-  return d->window;
+  preselect (self, initial);
+  gtk_window_present (GTK_WINDOW (self));
+  return GTK_WINDOW (self);
 }

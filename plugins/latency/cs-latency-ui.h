@@ -118,6 +118,10 @@ void       _cs_latency_set_blockers_listener (CsLatency    *self,
 typedef void (*CsLatencyCustomFunc) (const char *param,
                                      gpointer    data);
 
+/* The dialog "Custom pair" (cs-latency-custom.c). */
+#define CS_LATENCY_TYPE_CUSTOM_DIALOG (cs_latency_custom_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyCustomDialog, cs_latency_custom_dialog, CS_LATENCY, CUSTOM_DIALOG, GtkWindow)
+
 GtkWindow *_cs_latency_custom_dialog_show (CsLatency           *latency,
                                            GtkWindow           *parent,
                                            const char          *initial,
