@@ -5,9 +5,11 @@
  *
  * One CsLatency per recording (the plugin's instance, cs-latency-plugin.c)
  * holds the definition whose results the window shows: the page
- * (cs-latency-page.c) asks for a definition's pass with
- * _cs_latency_run(), and once the pass is ready the page and the layer
- * (cs-latency-layer.c) read its database.  Everything runs on the main
+ * (cs-latency-page.c, its content cs-latency-content.c) asks for a
+ * definition's pass with _cs_latency_run(), and once the pass is ready
+ * the page and the layer (cs-latency-layer.c) read its database.  The
+ * page's widgets are templates (G_DECLARE_FINAL_TYPE below, their
+ * layouts in cs-latency.gresource.xml).  Everything runs on the main
  * thread.
  */
 #pragma once
@@ -135,7 +137,21 @@ void       _cs_latency_saved_add_custom (CsPluginDocument *document,
 void       _cs_latency_saved_set_shown  (CsPluginDocument *document,
                                          const char       *param);
 
+/* The page "Latency" (cs-latency-page.c) and what it shows of one
+ * recording (cs-latency-content.c). */
+#define CS_LATENCY_TYPE_PAGE (cs_latency_page_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyPage, cs_latency_page, CS_LATENCY, PAGE, GtkBox)
+#define CS_LATENCY_TYPE_CONTENT (cs_latency_content_get_type ())
+G_DECLARE_FINAL_TYPE (CsLatencyContent, cs_latency_content, CS_LATENCY, CONTENT, GtkBox)
+
 void       _cs_latency_add_page        (CsPlugin           *plugin);
+GtkWidget *_cs_latency_content_new     (CsLatency          *latency,
+                                        CsPluginWindow     *window);
+void       _cs_latency_content_set_window_range (CsLatencyContent *self,
+                                                 gint64            begin_ns,
+                                                 gint64            end_ns);
+void       _cs_latency_content_show    (CsLatencyContent   *self,
+                                        const char         *param);
 void       _cs_latency_add_layer       (CsPlugin           *plugin);
 void       _cs_latency_add_explain_layer (CsPlugin         *plugin);
 
