@@ -214,7 +214,6 @@ fill (CsLatencyExplainView *self)
   if (x != NULL && x->links != NULL)
     {
       g_autofree char *end = g_strdup_printf (_("The chain ends: %s."), cs_explain_stop_describe (x->stop));
-      GtkWidget *last = gtk_list_box_row_new ();
       GtkWidget *label = gtk_label_new (end);
 
       /* A step's index is its link's; the chain's end, a lone label,
@@ -226,9 +225,9 @@ fill (CsLatencyExplainView *self)
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_widget_set_hexpand (label, TRUE);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (last), label);
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (last), FALSE);
-      gtk_list_box_append (self->chain, last);
+      /* The list box puts the label in a row of its own. */
+      gtk_list_box_append (self->chain, label);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (gtk_widget_get_parent (label)), FALSE);
     }
 }
 
