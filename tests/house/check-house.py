@@ -17,7 +17,11 @@ Without it, it checks (TAP) the rules of README.md's "Source tree":
 - index/, render/ and the plugin API's core header include no GTK,
   libadwaita or GtkSourceView header (only the application links GTK);
 - every .c file of gui/ but main.c uses GTK: headless code has its room
-  below (render/cli/ for what the window and the command line share).
+  below (render/cli/ for what the window and the command line share);
+- layouts come from .ui files: the .c files of gui/ and plugins/ make no
+  container (a box, grid, scrolled window, list box row…) in code but the
+  KNOWN_LAYOUTS_IN_CODE, by file and count, which may not grow (each
+  names why it stays).
 
 A module is a .c file and the headers of the same stem (cs-foo.c,
 cs-foo.h, cs-foo-private.h); module A uses module B when a file of A
@@ -40,6 +44,21 @@ MAX_LINES = 1000
 # one fails.  None is left: the window's (pages and sessions calling its
 # getters) was undone by issue 23's view model (item 3).
 KNOWN_CIRCLES = []
+# Containers made in code, which a layout in a .ui file would make.
+CONTAINER_NEW = re.compile(r"\bgtk_(box|grid|scrolled_window|paned|flow_box|list_box|list_box_row|"
+                           r"notebook|stack|frame|center_box|overlay|header_bar|expander|popover|"
+                           r"window|dialog)_new\b")
+# Where they stay, and why; none may grow, a new file fails.  Rows and
+# cells made per item from data (a list's factory, a row per CPU, per
+# scenario, per plugin) are small enough to read in code.
+KNOWN_LAYOUTS_IN_CODE = {
+    "gui/app/cs-recent-list.c": 1,        # a recent file's row: name over folder
+    "gui/events/cs-cpu-chooser.c": 1,     # a CPU's check button: name and events
+    "gui/events/cs-filter-dialog.c": 1,   # a cell of the event types' list
+    "gui/record/cs-record-event-tree.c": 1,  # a cell of the event tree
+    "gui/record/cs-demo-dialog.c": 2,     # a scenario's row: title over summary
+    "gui/plugins/cs-plugins-dialog.c": 2,  # a plugin's row: texts and its switch
+}
 
 
 def sources(root):
@@ -194,6 +213,17 @@ def main():
                 if not GTK_USE.search(fh.read()):
                     headless_in_gui.append(f)
 
+    layouts_in_code = {}
+    for f in files:
+        if f.endswith(".c") and (f.startswith("gui/") or f.startswith("plugins/")):
+            with open(os.path.join(root, f), errors="replace") as fh:
+                k = len(CONTAINER_NEW.findall(fh.read()))
+            if k:
+                layouts_in_code[f] = k
+    layouts_grown = [f"{f}: {k} container(s) made in code (known: {KNOWN_LAYOUTS_IN_CODE.get(f, 0)})"
+                     for f, k in sorted(layouts_in_code.items())
+                     if k > KNOWN_LAYOUTS_IN_CODE.get(f, 0)]
+
     if report:
         folders = defaultdict(lambda: [0, 0])
         for f in files:
@@ -213,6 +243,9 @@ def main():
             print(f"  {n:5} {f}")
         print(f"\nGTK headers in GTK-free rooms: {len(gtk_in_free)} {' '.join(gtk_in_free)}")
         print(f"files of gui/ that use no GTK: {len(headless_in_gui)} {' '.join(headless_in_gui)}")
+        print(f"containers made in code: {sum(layouts_in_code.values())} in {len(layouts_in_code)} files")
+        for f, k in sorted(layouts_in_code.items()):
+            print(f"  {k:3} {f}")
         if build:
             print_ldd(build)
         return 0
@@ -244,6 +277,12 @@ def main():
        "\n".join(gtk_in_free))
     ok(not headless_in_gui, "every .c file of gui/ but main.c uses GTK",
        "\n".join(headless_in_gui))
+    ok(not layouts_grown, "layouts come from .ui files: no container made in code in gui/ or "
+       f"plugins/ but the {len(KNOWN_LAYOUTS_IN_CODE)} known file(s), which may not grow",
+       "\n".join(layouts_grown))
+    for f, k in sorted(KNOWN_LAYOUTS_IN_CODE.items()):
+        if layouts_in_code.get(f, 0) < k:
+            print(f"# {f} makes fewer containers in code: shrink KNOWN_LAYOUTS_IN_CODE")
     print(f"1..{n}")
     return 1 if bad else 0
 
