@@ -45,31 +45,23 @@ compare_visited (gconstpointer a,
   return visited_a < visited_b ? 1 : visited_a > visited_b ? -1 : 0;
 }
 
-static GtkWidget *
-make_row (GtkRecentInfo *info)
+/* Appends a recording's line to @list: cs-recent-row.ui with its name and
+ * folder (the list takes it before the builder lets it go). */
+static void
+append_row (GtkListBox    *list,
+            GtkRecentInfo *info)
 {
   g_autoptr(GFile) file = g_file_new_for_uri (gtk_recent_info_get_uri (info));
   g_autoptr(GFile) parent = g_file_get_parent (file);
   g_autofree char *name = g_file_get_basename (file);
   g_autofree char *folder = parent != NULL ? g_file_get_path (parent) : NULL;
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *title = gtk_label_new (name);
-  GtkWidget *subtitle = gtk_label_new (folder);
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/chronoscope/Chronoscope/cs-recent-row.ui");
+  GtkWidget *row = GTK_WIDGET (gtk_builder_get_object (builder, "row"));
 
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_label_set_xalign (GTK_LABEL (title), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_xalign (GTK_LABEL (subtitle), 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_START);
-  gtk_widget_add_css_class (subtitle, "dim-label");
-  gtk_widget_add_css_class (subtitle, "caption");
-  gtk_box_append (GTK_BOX (box), title);
-  gtk_box_append (GTK_BOX (box), subtitle);
-  gtk_widget_set_tooltip_text (box, folder);
-  return box;
+  gtk_label_set_label (GTK_LABEL (gtk_builder_get_object (builder, "title")), name);
+  gtk_label_set_label (GTK_LABEL (gtk_builder_get_object (builder, "subtitle")), folder);
+  gtk_widget_set_tooltip_text (row, folder);
+  gtk_list_box_append (list, row);
 }
 
 static void
@@ -98,7 +90,7 @@ cs_recent_list_reload (CsRecentList *self)
     {
       GtkRecentInfo *info = g_ptr_array_index (infos, i);
 
-      gtk_list_box_append (self->list_box, make_row (info));
+      append_row (self->list_box, info);
       g_ptr_array_add (self->uris, g_strdup (gtk_recent_info_get_uri (info)));
     }
   gtk_widget_set_visible (self->box, self->uris->len > 0);

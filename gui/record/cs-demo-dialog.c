@@ -369,29 +369,20 @@ run_clicked_cb (CsDemoDialog *self)
     cs_demo_dialog_run (self, gtk_widget_get_name (GTK_WIDGET (row)));
 }
 
-static GtkWidget *
-scenario_row (const CsDemoScenario *scenario)
+/* Appends a scenario's line to @list: cs-demo-scenario-row.ui, the row
+ * named for the scenario, with its title and summary (the list takes it
+ * before the builder lets it go). */
+static void
+append_scenario_row (GtkListBox           *list,
+                     const CsDemoScenario *scenario)
 {
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *title = gtk_label_new (_(scenario->title));
-  GtkWidget *summary = gtk_label_new (_(scenario->summary));
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/chronoscope/Chronoscope/cs-demo-scenario-row.ui");
+  GtkWidget *row = GTK_WIDGET (gtk_builder_get_object (builder, "row"));
 
   gtk_widget_set_name (row, scenario->name);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_label_set_xalign (GTK_LABEL (title), 0.0);
-  gtk_label_set_xalign (GTK_LABEL (summary), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (summary), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (summary), 50);
-  gtk_widget_add_css_class (summary, "dim-label");
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_box_append (GTK_BOX (box), title);
-  gtk_box_append (GTK_BOX (box), summary);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  return row;
+  gtk_label_set_label (GTK_LABEL (gtk_builder_get_object (builder, "title")), _(scenario->title));
+  gtk_label_set_label (GTK_LABEL (gtk_builder_get_object (builder, "summary")), _(scenario->summary));
+  gtk_list_box_append (list, row);
 }
 
 static void
@@ -463,7 +454,7 @@ cs_demo_dialog_init (CsDemoDialog *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   for (guint i = 0; i < n; i++)
-    gtk_list_box_append (self->list, scenario_row (&scenarios[i]));
+    append_scenario_row (self->list, &scenarios[i]);
   gtk_list_box_select_row (self->list, gtk_list_box_get_row_at_index (self->list, 0));
   reserve_status_lines (self->status_label);
 }
