@@ -9,8 +9,8 @@
  * was refused or why it could not show the open recording.  Refused files
  * have no switch.
  *
- * The layout is the template cs-plugins-dialog.ui; the rows are made
- * here.
+ * The layout is the template cs-plugins-dialog.ui, each file's line
+ * cs-plugin-row.ui.
  */
 #include "config.h"
 
@@ -62,71 +62,57 @@ switch_active_cb (GtkSwitch  *sw,
   cs_plugin_host_set_enabled (cs_plugin_host_get_default (), plugin, gtk_switch_get_active (sw));
 }
 
-static GtkWidget *
-add_label (GtkBox     *box,
-           const char *text,
-           const char *css_class)
+/* Sets @label's text, or hides it without one. */
+static void
+set_text (GtkBuilder *builder,
+          const char *label,
+          const char *text)
 {
-  GtkWidget *label = gtk_label_new (text);
+  GtkLabel *widget = GTK_LABEL (gtk_builder_get_object (builder, label));
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (label), css_class != NULL && g_str_equal (css_class, "error"));
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  gtk_box_append (box, label);
-  return label;
+  gtk_label_set_label (widget, text);
+  gtk_widget_set_visible (GTK_WIDGET (widget), text != NULL && *text != '\0');
 }
 
-static GtkWidget *
-make_row (CsPluginsDialog      *self,
-          const CsPluginRecord *record)
+/* Appends @record's line: cs-plugin-row.ui with its texts, and its switch
+ * unless the file was refused (the list takes the line before the
+ * builder lets it go). */
+static void
+append_row (CsPluginsDialog      *self,
+            const CsPluginRecord *record)
 {
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/chronoscope/Chronoscope/cs-plugin-row.ui");
   CsPluginHost *host = cs_plugin_host_get_default ();
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   g_autofree char *origin = NULL;
   g_autofree char *basename = g_path_get_basename (record->path);
   CsPlugin *plugin = record->plugin;
+  GtkWidget *sw = GTK_WIDGET (gtk_builder_get_object (builder, "switch"));
 
-  gtk_widget_set_margin_start (row, 12);
-  gtk_widget_set_margin_end (row, 12);
-  gtk_widget_set_margin_top (row, 8);
-  gtk_widget_set_margin_bottom (row, 8);
-  gtk_widget_set_hexpand (text, TRUE);
-  gtk_box_append (GTK_BOX (row), text);
-
-  add_label (GTK_BOX (text), plugin != NULL ? plugin->name : basename, "heading");
-  if (plugin != NULL && *plugin->description != '\0')
-    add_label (GTK_BOX (text), plugin->description, NULL);
+  set_text (builder, "name", plugin != NULL ? plugin->name : basename);
+  set_text (builder, "description", plugin != NULL ? plugin->description : NULL);
   /* TRANSLATORS: a plugin's version, where it was found (command line,
    * built-in…) and its file */
   origin = plugin != NULL
     ? g_strdup_printf (_("Version %s · %s · %s"), *plugin->version != '\0' ? plugin->version : "?",
                        cs_plugin_source_to_string (record->source), record->path)
     : g_strdup_printf ("%s · %s", cs_plugin_source_to_string (record->source), record->path);
-  add_label (GTK_BOX (text), origin, "dim-label");
+  set_text (builder, "origin", origin);
+  set_text (builder, "error", record->error != NULL ? record->error->message
+                                                    : cs_plugin_host_get_open_error (host, plugin));
 
-  if (record->error != NULL)
-    add_label (GTK_BOX (text), record->error->message, "error");
-  else if (cs_plugin_host_get_open_error (host, plugin) != NULL)
-    add_label (GTK_BOX (text), cs_plugin_host_get_open_error (host, plugin), "error");
-
+  gtk_widget_set_visible (sw, plugin != NULL);
   if (plugin != NULL)
     {
-      GtkWidget *sw = gtk_switch_new ();
       g_autofree char *name = g_strdup_printf ("plugin-switch-%s", plugin->id);
 
       gtk_widget_set_name (sw, name);
-      gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
       gtk_switch_set_active (GTK_SWITCH (sw), cs_plugin_host_is_enabled (host, plugin));
       g_signal_connect (sw, "notify::active", G_CALLBACK (switch_active_cb), plugin);
       gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       plugin->name, -1);
-      gtk_box_append (GTK_BOX (row), sw);
       g_hash_table_insert (self->switches, g_strdup (plugin->id), sw);
     }
-  return row;
+  gtk_list_box_append (self->list, GTK_WIDGET (gtk_builder_get_object (builder, "row")));
 }
 
 static void
@@ -139,7 +125,7 @@ cs_plugins_dialog_init (CsPluginsDialog *self)
 
   self->switches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < n; i++)
-    gtk_list_box_append (self->list, make_row (self, cs_plugin_registry_get_record (registry, i)));
+    append_row (self, cs_plugin_registry_get_record (registry, i));
 }
 
 /**

@@ -21,6 +21,7 @@
 #include "cs-export.h"
 #include "cs-plugin-host.h"
 #include "cs-preferences-window.h"
+#include "cs-plugins-dialog.h"
 #include "cs-recent-list.h"
 #include "cs-theme.h"
 #include "cs-timeline.h"
@@ -454,6 +455,39 @@ test_toast (void)
 
 /* A plugin refusing the recording (tests/gui/refuser-plugin.c) leaves the
  * recording shown, and a toast names the plugin and its reason. */
+/* The Plugins dialog's line of the refuser: its name, its reason in the
+ * error label, its switch; a built-in's line has no error shown. */
+static void
+test_plugins_dialog (CsWindow   *window,
+                     const char *reason)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWindow *dialog = NULL;
+  GtkWidget *label, *sw, *line;
+
+  cs_test_activate (window, "plugins", NULL);
+  cs_test_spin (100);
+  for (guint i = 0; dialog == NULL && i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (CS_IS_PLUGINS_DIALOG (toplevel))
+        dialog = GTK_WINDOW (toplevel);
+    }
+  g_assert_nonnull (dialog);
+  cs_test_wait_until (cs_test_widget_is_drawable, dialog, "the Plugins dialog");
+  label = cs_test_find_visible_label (GTK_WIDGET (dialog), reason, GTK_WIDGET (dialog));
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_has_css_class (label, "error"));
+  line = gtk_widget_get_ancestor (label, GTK_TYPE_LIST_BOX_ROW);
+  sw = cs_test_find_widget (line, GTK_TYPE_SWITCH);
+  g_assert_nonnull (sw);
+  g_assert_true (gtk_widget_get_visible (sw));
+  g_assert_nonnull (cs_test_find_visible_label (line, "Refuser", GTK_WIDGET (dialog)));
+  cs_test_save_screenshot (GTK_WIDGET (dialog), "plugins-dialog.png");
+  gtk_window_destroy (dialog);
+}
+
 static void
 test_plugin_refused_toast (void)
 {
@@ -467,6 +501,7 @@ test_plugin_refused_toast (void)
 
   cs_test_wait_until (label_shows, &wait, "the refused plugin's toast");
   g_assert_cmpint (cs_window_get_state (window), ==, CS_WINDOW_STATE_READY);
+  test_plugins_dialog (window, wait.text);
   cs_test_destroy_window (window);
 }
 
