@@ -76,16 +76,12 @@ cs_cpu_chooser_rebuild (CsCpuChooser *self)
   for (guint cpu = 0; cpu < n_cpus; cpu++)
     {
       const CsCpuInfo *info = cs_document_get_cpu (document, cpu);
-      GtkWidget *check = gtk_check_button_new ();
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      /* The flow box takes the check before the builder lets it go. */
+      g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/chronoscope/Chronoscope/cs-cpu-check.ui");
+      GtkWidget *check = GTK_WIDGET (gtk_builder_get_object (builder, "check"));
       g_autofree char *name = g_strdup_printf (_("CPU %u"), cpu);
       g_autofree char *count = NULL;
       g_autofree char *detail = NULL;
-      GtkWidget *label;
-
-      label = gtk_label_new (name);
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-      gtk_box_append (GTK_BOX (box), label);
 
       if (info->n_events == 0)
         detail = g_strdup (_("idle"));
@@ -94,14 +90,8 @@ cs_cpu_chooser_rebuild (CsCpuChooser *self)
           count = cs_format_count (info->n_events);
           detail = g_strdup_printf (ngettext ("%s event", "%s events", (gulong) info->n_events), count);
         }
-      label = gtk_label_new (detail);
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0f);
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_widget_add_css_class (label, "numeric");
-      gtk_box_append (GTK_BOX (box), label);
-
-      gtk_check_button_set_child (GTK_CHECK_BUTTON (check), box);
+      gtk_label_set_label (GTK_LABEL (gtk_builder_get_object (builder, "name")), name);
+      gtk_label_set_label (GTK_LABEL (gtk_builder_get_object (builder, "detail")), detail);
       g_object_set_data (G_OBJECT (check), "cs-cpu", GUINT_TO_POINTER (cpu));
       g_signal_connect (check, "toggled", G_CALLBACK (check_toggled_cb), self);
       gtk_flow_box_append (self->flow_box, check);

@@ -48,16 +48,13 @@ KNOWN_CIRCLES = []
 CONTAINER_NEW = re.compile(r"\bgtk_(box|grid|scrolled_window|paned|flow_box|list_box|list_box_row|"
                            r"notebook|stack|frame|center_box|overlay|header_bar|expander|popover|"
                            r"window|dialog)_new\b")
-# Where they stay, and why; none may grow, a new file fails.  Rows and
-# cells made per item from data (a list's factory, a row per CPU, per
-# scenario, per plugin) are small enough to read in code.
+# Where they stay, and why; none may grow, a new file fails.  The cells of
+# a list view, made by its factory's setup for each row shown, are small
+# enough to read in code (a row of a list box made per item is a .ui file
+# loaded per item: cs-plugin-row.ui, cs-cpu-check.ui...).
 KNOWN_LAYOUTS_IN_CODE = {
-    "gui/app/cs-recent-list.c": 1,        # a recent file's row: name over folder
-    "gui/events/cs-cpu-chooser.c": 1,     # a CPU's check button: name and events
     "gui/events/cs-filter-dialog.c": 1,   # a cell of the event types' list
     "gui/record/cs-record-event-tree.c": 1,  # a cell of the event tree
-    "gui/record/cs-demo-dialog.c": 2,     # a scenario's row: title over summary
-    "gui/plugins/cs-plugins-dialog.c": 2,  # a plugin's row: texts and its switch
 }
 
 
