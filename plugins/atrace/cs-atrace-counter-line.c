@@ -84,12 +84,13 @@ _cs_atrace_counter_line_new (gint32      tgid,
   g_autofree char *show = g_strdup_printf (_("Show counter %s"), name);
   /* TRANSLATORS: the tooltip of a counter's line: its name and the
    * process's tgid */
-  g_autofree char *tip = g_strdup_printf (_("Show counter %s of process %" PRId32), name, tgid);
+  g_autofree char *tip = g_strdup_printf (_("Show counter %s of process %" PRId64), name, (gint64) tgid);
   /* TRANSLATORS: a counter's line: its name, the process's command and
    * tgid, its number of samples, its smallest and largest value */
-  g_autofree char *title = g_strdup_printf (_("%s — %s %" PRId32 " — %" PRId64 " samples, %"
+  g_autofree char *title = g_strdup_printf (_("%s — %s %" PRId64 " — %" PRId64 " samples, %"
                                               PRId64 " … %" PRId64),
-                                            name, comm != NULL ? comm : "", tgid, samples, min, max);
+                                            name, comm != NULL ? comm : "", (gint64) tgid, samples,
+                                            min, max);
 
   self->tgid = tgid;
   self->name = g_strdup (name);
