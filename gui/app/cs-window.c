@@ -458,6 +458,13 @@ cs_window_dispose (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->analysis);
 
+  /* GTK 4.8's notebook asks its root for the focus as each page goes
+   * (gtk_window_get_focus()); left to the window's own teardown, the
+   * pages went once the window was no longer their root, a critical when
+   * the focus had been in them.  They go now, while it still is. */
+  while (self->list_notebook != NULL && gtk_notebook_get_n_pages (self->list_notebook) > 0)
+    gtk_notebook_remove_page (self->list_notebook, -1);
+
   gtk_widget_dispose_template (GTK_WIDGET (self), CS_TYPE_WINDOW);
 
   G_OBJECT_CLASS (cs_window_parent_class)->dispose (object);
