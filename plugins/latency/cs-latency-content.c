@@ -349,25 +349,20 @@ activate_cb (CsLatencyContent *self,
   _cs_latency_explain_view_show (self->explain, item);
 }
 
-/* The column whose cells @factory makes. */
-static int
-column_of (CsLatencyContent   *self,
-           GtkListItemFactory *factory)
-{
-  int col = 0;
-
-  while (col < N_COLS - 1 && gtk_column_view_column_get_factory (self->columns[col]) != factory)
-    col++;
-  return col;
-}
+/* What a column's factory is for: the content and the column (COL_*),
+ * given to its setup and bind so that a cell finds neither by a search. */
+typedef struct {
+  CsLatencyContent *self;
+  int col;
+} Cell;
 
 static void
 cell_setup_cb (GtkListItemFactory *factory,
                GtkListItem        *list_item,
-               CsLatencyContent   *self)
+               const Cell         *cell)
 {
   GtkWidget *label = gtk_label_new (NULL);
-  int col = column_of (self, factory);
+  int col = cell->col;
 
   gtk_label_set_xalign (GTK_LABEL (label), col == COL_TASK || col == COL_KEY ? 0.0 : 1.0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -377,8 +372,9 @@ cell_setup_cb (GtkListItemFactory *factory,
 static void
 cell_bind_cb (GtkListItemFactory *factory,
               GtkListItem        *list_item,
-              CsLatencyContent   *self)
+              const Cell         *cell)
 {
+  CsLatencyContent *self = cell->self;
   CsLatencyRow *row = gtk_list_item_get_item (list_item);
   const CsLatencyItem *item = cs_latency_row_get_item (row);
   GPtrArray *pairs = self->latency != NULL ? self->latency->pairs : NULL;
@@ -387,7 +383,7 @@ cell_bind_cb (GtkListItemFactory *factory,
   if (self->latency == NULL)
     return;
 
-  switch (column_of (self, factory))
+  switch (cell->col)
     {
     case COL_DURATION:
       text = cs_latency_format_ns (item->dur_ns);
@@ -556,9 +552,13 @@ cs_latency_content_init (CsLatencyContent *self)
   for (int i = 0; i < N_COLS; i++)
     {
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      Cell *cell = g_new (Cell, 1);
 
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), self);
-      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), self);
+      *cell = (Cell) { self, i };
+      /* The factory lives as long as its column, inside the content. */
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), cell);
+      g_signal_connect_data (factory, "bind", G_CALLBACK (cell_bind_cb), cell,
+                             (GClosureNotify) (void (*) (void)) g_free, 0);
       gtk_column_view_column_set_factory (self->columns[i], factory);
       g_object_unref (factory);
     }
